@@ -1,0 +1,137 @@
+/** Account (spec 2.20): the one account a token manages, with its settings, extra settings and onboarding. */
+import { cidr, domainName, idList, intRange, isSet, issue, z } from "./common";
+
+const DAY = 86400;
+
+export const AccountExtraSchema = z
+  .object({
+    peer_approval_enabled: z.boolean().describe("New peers stay pending until approved (cloud only)"),
+    user_approval_required: z
+      .boolean()
+      .describe("New users joining through domain matching stay pending until approved"),
+    network_traffic_logs_enabled: z.boolean().describe("Collect network traffic events"),
+    network_traffic_logs_groups: z
+      .array(z.string())
+      .describe("Groups whose peers are logged; empty means all"),
+    network_traffic_packet_counter_enabled: z
+      .boolean()
+      .describe("Count packets in traffic events (may slightly affect performance)"),
+  })
+  .describe("Extra settings; all members required when extra is sent");
+
+const AUTO_UPDATE = /^(latest|disabled|v?\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?)$/;
+
+const settingsFields = {
+  peer_login_expiration_enabled: z
+    .boolean()
+    .describe("Global peer login expiration; applies to peers added by interactive SSO login"),
+  peer_login_expiration: intRange(3600, 180 * DAY, "seconds").describe(
+    "Peer login expiration in seconds, 3600 (1 hour) to 15552000 (180 days)",
+  ),
+  peer_inactivity_expiration_enabled: z.boolean().describe("Global peer inactivity expiration"),
+  peer_inactivity_expiration: intRange(600, 180 * DAY, "seconds").describe(
+    "Peer inactivity expiration in seconds, 600 (10 minutes) to 15552000 (180 days)",
+  ),
+  regular_users_view_blocked: z.boolean().describe("Block regular users from viewing parts of the system"),
+  groups_propagation_enabled: z
+    .boolean()
+    .optional()
+    .describe("Propagate new user auto groups to the user's peers"),
+  jwt_groups_enabled: z.boolean().optional().describe("Extract groups from a JWT claim into account groups"),
+  jwt_groups_claim_name: z.string().optional().describe("Name of the JWT claim holding groups"),
+  jwt_allow_groups: z.array(z.string()).optional().describe("Groups allowed access"),
+  routing_peer_dns_resolution_enabled: z.boolean().optional().describe("DNS resolution on routing peers"),
+  dns_domain: z
+    .union([z.literal(""), domainName()])
+    .optional()
+    .describe("Custom DNS domain for peers"),
+  network_range: z
+    .union([z.literal(""), cidr()])
+    .optional()
+    .describe("Custom overlay network range, CIDR"),
+  peer_expose_enabled: z.boolean().describe("Peers may expose local services through the reverse proxy"),
+  peer_expose_groups: idList().describe("Groups allowed to expose; empty means all peers when enabled"),
+  extra: AccountExtraSchema.optional().describe("Extra settings"),
+  lazy_connection_enabled: z.boolean().optional().describe("Experimental lazy connection"),
+  auto_update_version: z
+    .string()
+    .regex(AUTO_UPDATE, { error: 'must be "latest", "disabled" or a version such as 0.40.1' })
+    .optional()
+    .describe('Agent auto-update: "latest", "disabled" or a specific version'),
+  auto_update_always: z
+    .boolean()
+    .optional()
+    .describe("true installs updates in the background; false needs UI interaction"),
+  embedded_idp_enabled: z.boolean().optional().describe("Read-only: whether the embedded IdP is enabled"),
+  local_auth_disabled: z
+    .boolean()
+    .optional()
+    .describe("Read-only: true means only external identity providers authenticate"),
+};
+
+export const AccountSettingsRequestSchema = z
+  .object(settingsFields)
+  .superRefine((s, ctx) => {
+    if (s.jwt_groups_enabled === true && (!isSet(s.jwt_groups_claim_name) || s.jwt_groups_claim_name === ""))
+      issue(ctx, ["jwt_groups_claim_name"], "is required when jwt_groups_enabled is true");
+    if (typeof s.network_range === "string" && s.network_range !== "") {
+      const bits = Number(s.network_range.split("/")[1]);
+      if (!s.network_range.includes(":") && (bits < 8 || bits > 29))
+        issue(ctx, ["network_range"], "must have a prefix length between /8 and /29");
+    }
+  })
+  .describe("Account settings as written");
+
+export const OnboardingSchema = z
+  .object({
+    signup_form_pending: z.boolean().describe("The signup form is still to be filled in"),
+    onboarding_flow_pending: z.boolean().describe("The onboarding flow is still to be completed"),
+  })
+  .describe("Onboarding state");
+
+export const AccountUpdateSchema = z
+  .object({
+    settings: AccountSettingsRequestSchema,
+    onboarding: OnboardingSchema.optional().describe("Onboarding state"),
+  })
+  .describe("Account update body");
+
+export const AccountSettingsSchema = z
+  .strictObject({
+    peer_login_expiration_enabled: z.boolean().describe("Global peer login expiration"),
+    peer_login_expiration: z.number().int().describe("Peer login expiration in seconds"),
+    peer_inactivity_expiration_enabled: z.boolean().describe("Global peer inactivity expiration"),
+    peer_inactivity_expiration: z.number().int().describe("Peer inactivity expiration in seconds"),
+    regular_users_view_blocked: z.boolean().describe("Block regular users from viewing parts of the system"),
+    groups_propagation_enabled: z.boolean().describe("Propagate new user auto groups to the user's peers"),
+    jwt_groups_enabled: z.boolean().describe("Extract groups from a JWT claim"),
+    jwt_groups_claim_name: z.string().describe("JWT claim holding groups"),
+    jwt_allow_groups: z.array(z.string()).describe("Groups allowed access"),
+    routing_peer_dns_resolution_enabled: z.boolean().describe("DNS resolution on routing peers"),
+    dns_domain: z.string().describe("Custom DNS domain"),
+    network_range: z.string().describe("Overlay network range"),
+    peer_expose_enabled: z.boolean().describe("Peers may expose local services"),
+    peer_expose_groups: z.array(z.string()).describe("Groups allowed to expose"),
+    extra: z.strictObject(AccountExtraSchema.shape).describe("Extra settings"),
+    lazy_connection_enabled: z.boolean().describe("Experimental lazy connection"),
+    auto_update_version: z.string().describe("Agent auto-update setting"),
+    auto_update_always: z.boolean().describe("Install updates in the background"),
+    embedded_idp_enabled: z.boolean().describe("Whether the embedded IdP is enabled"),
+    local_auth_disabled: z.boolean().describe("Whether only external identity providers authenticate"),
+  })
+  .describe("Account settings");
+
+export const AccountSchema = z
+  .strictObject({
+    id: z.string().describe("Account id"),
+    domain: z.string().describe("Account domain"),
+    domain_category: z.enum(["private", "public", "other"]).describe("Kind of domain"),
+    created_at: z.string().describe("Creation time"),
+    created_by: z.string().describe("Id of the user who created the account"),
+    settings: AccountSettingsSchema,
+    onboarding: z.strictObject(OnboardingSchema.shape).describe("Onboarding state"),
+  })
+  .describe("Account");
+
+export type Account = z.infer<typeof AccountSchema>;
+export type AccountSettings = z.infer<typeof AccountSettingsSchema>;

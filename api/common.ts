@@ -1,0 +1,258 @@
+/**
+ * Shared building blocks of the API contract (spec part 2.1 and 2.2).
+ *
+ * Conventions used across api/:
+ * - `XSchema` is the object as the service returns it (snake_case, strict: an unexpected field is a bug,
+ *   which is how a leaked secret would show up in tests).
+ * - `XCreateSchema` / `XUpdateSchema` are request bodies. Unknown fields are stripped, as the service ignores them.
+ * - Every field carries a `.describe()` taken from the spec; docs and OpenAPI are generated from it.
+ * - Validation messages never repeat the field path: {@link formatIssues} prefixes it, so every message names
+ *   the field (`metric: must be between 1 and 9999`). Cross-field messages name the other field as well.
+ */
+import { z } from "zod";
+
+export { z };
+
+/** Opaque string identifier. */
+export const idString = () => z.string().min(1, { error: "must not be empty" });
+
+/** ISO 8601 / RFC 3339 UTC timestamp. */
+export const timestamp = () => z.string().min(1);
+
+/** An integer within [min, max], with a message that states the bounds. */
+export function intRange(min: number, max: number, unit = "") {
+  const suffix = unit ? ` ${unit}` : "";
+  return z
+    .number()
+    .int({ error: "must be an integer" })
+    .min(min, { error: `must be between ${min} and ${max}${suffix}` })
+    .max(max, { error: `must be between ${min} and ${max}${suffix}` });
+}
+
+/** An integer >= min. */
+export function intMin(min: number, unit = "") {
+  const suffix = unit ? ` ${unit}` : "";
+  return z
+    .number()
+    .int({ error: "must be an integer" })
+    .min(min, { error: `must be at least ${min}${suffix}` });
+}
+
+/** A string of min..max characters. */
+export function strLen(min: number, max: number) {
+  const msg = min === max ? `must be ${min} characters` : `must be ${min} to ${max} characters long`;
+  return z
+    .string()
+    .min(min, { error: min === 1 ? "must not be empty" : msg })
+    .max(max, { error: msg });
+}
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+/** True when `s` is a dotted-quad IPv4 address. */
+export function isIPv4(s: string): boolean {
+  return IPV4.test(s);
+}
+
+/** True when `s` is an IPv6 address (textual form, no zone). */
+export function isIPv6(s: string): boolean {
+  if (!s.includes(":") || s.length > 45) return false;
+  const parts = s.split("::");
+  if (parts.length > 2) return false;
+  const groups = (p: string) => (p === "" ? [] : p.split(":"));
+  const head = groups(parts[0] ?? "");
+  const tail = parts.length === 2 ? groups(parts[1] ?? "") : [];
+  const all = [...head, ...tail];
+  let count = all.length;
+  const last = all[all.length - 1];
+  if (last !== undefined && last.includes(".")) {
+    if (!isIPv4(last)) return false;
+    all.pop();
+    count += 1;
+  }
+  if (!all.every((g) => /^[0-9a-fA-F]{1,4}$/.test(g))) return false;
+  return parts.length === 2 ? count < 8 : count === 8;
+}
+
+/** True when `s` is an IPv4 or IPv6 address. */
+export function isIP(s: string): boolean {
+  return isIPv4(s) || isIPv6(s);
+}
+
+/** Parses `a.b.c.d/n` or `v6/n`; returns undefined when not a CIDR range. */
+export function parseCidr(s: string): { ip: string; bits: number; family: 4 | 6 } | undefined {
+  const slash = s.indexOf("/");
+  if (slash < 0) return undefined;
+  const ip = s.slice(0, slash);
+  const bitsText = s.slice(slash + 1);
+  if (!/^\d{1,3}$/.test(bitsText)) return undefined;
+  const bits = Number(bitsText);
+  if (isIPv4(ip) && bits <= 32) return { ip, bits, family: 4 };
+  if (isIPv6(ip) && bits <= 128) return { ip, bits, family: 6 };
+  return undefined;
+}
+
+const DOMAIN =
+  /^(\*\.)?([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)*[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.?$/;
+
+/** True when `s` is a DNS name (optionally a wildcard `*.example.com`), at most 255 characters. */
+export function isDomain(s: string, allowWildcard = false): boolean {
+  if (s.length === 0 || s.length > 255) return false;
+  if (!allowWildcard && s.startsWith("*.")) return false;
+  if (isIPv4(s)) return false;
+  return DOMAIN.test(s);
+}
+
+/** A CIDR range such as 10.0.0.0/16. */
+export const cidr = () =>
+  z.string().refine((s) => parseCidr(s) !== undefined, {
+    error: "must be a CIDR range such as 10.0.0.0/16",
+  });
+
+/** An IP address (v4 or v6). */
+export const ipAddress = () => z.string().refine(isIP, { error: "must be an IP address" });
+
+/** A domain name. */
+export const domainName = (allowWildcard = false) =>
+  z.string().refine((s) => isDomain(s, allowWildcard), {
+    error: allowWildcard
+      ? "must be a domain name (a wildcard *.example.com is allowed)"
+      : "must be a domain name",
+  });
+
+/** A list of ids; duplicates are rejected because the service treats these lists as sets. */
+export const idList = () =>
+  z.array(idString()).refine((a) => new Set(a).size === a.length, {
+    error: "must not contain the same id twice",
+  });
+
+/** Group `issued` values: how the group came to exist. */
+export const GroupIssued = z.enum(["api", "integration", "jwt"]).describe("How the group was created");
+
+/** Resource reference types; the type of a network resource is derived from its address. */
+export const ResourceType = z
+  .enum(["host", "subnet", "domain", "peer"])
+  .describe("Resource type, derived from the address: host, subnet or domain; peer for a peer resource");
+
+export const GroupSummarySchema = z
+  .strictObject({
+    id: idString().describe("Group id"),
+    name: z.string().describe("Group name"),
+    peers_count: z.number().int().describe("Number of peers in the group"),
+    resources_count: z.number().int().describe("Number of network resources in the group"),
+    issued: GroupIssued,
+  })
+  .describe("A group as other objects refer to it");
+
+export const ResourceRefSchema = z
+  .strictObject({
+    id: idString().describe("Resource id"),
+    type: ResourceType,
+  })
+  .describe("A reference to a network resource (or a peer) by id and type");
+
+/** The request form of a resource reference (unknown keys ignored). */
+export const ResourceRefInputSchema = z
+  .object({
+    id: idString().describe("Resource id"),
+    type: ResourceType,
+  })
+  .describe("A reference to a network resource (or a peer) by id and type");
+
+export const ErrorBodySchema = z
+  .strictObject({
+    message: z.string().describe("What went wrong; validation errors name the field"),
+    code: z.number().int().describe("The HTTP status code"),
+  })
+  .describe("Error response");
+
+/** DELETE and a few other operations answer with an empty object. */
+export const EmptySchema = z.strictObject({}).describe("Empty object");
+
+/** A port number as the API carries it in rule port lists: a string of 1..65535. */
+export const portString = () =>
+  z.string().refine((s) => /^\d{1,5}$/.test(s) && Number(s) >= 1 && Number(s) <= 65535, {
+    error: "must be a port number between 1 and 65535",
+  });
+
+/** A `{start, end}` port range with 1 <= start <= end <= 65535. */
+export const PortRangeSchema = z
+  .object({
+    start: intRange(1, 65535).describe("First port of the range"),
+    end: intRange(1, 65535).describe("Last port of the range (inclusive)"),
+  })
+  .superRefine((r, ctx) => {
+    if (typeof r.start === "number" && typeof r.end === "number" && r.start > r.end) {
+      ctx.addIssue({ code: "custom", path: ["end"], message: "must not be lower than start" });
+    }
+  })
+  .describe("Port range, inclusive");
+
+/**
+ * Messages for the generic cases (missing field, wrong type, unknown enum value), used for every parse so that
+ * each message reads well after the field path.
+ */
+export const errorMap: z.core.$ZodErrorMap = (iss) => {
+  if (iss.code === "invalid_type") {
+    if (iss.input === undefined) return "is required";
+    if (iss.input === null) return "must not be null";
+    const expected =
+      iss.expected === "int" ? "an integer" : `${article(String(iss.expected))} ${iss.expected}`;
+    return `must be ${expected}`;
+  }
+  if (iss.code === "invalid_value") {
+    return `must be one of ${iss.values.map((v) => JSON.stringify(v)).join(", ")}`;
+  }
+  if (iss.code === "unrecognized_keys") return `unknown field(s): ${iss.keys.join(", ")}`;
+  if (iss.code === "invalid_union") return "does not match any accepted shape";
+  if (iss.code === "invalid_format") return `must be a valid ${iss.format}`;
+  return undefined;
+};
+
+function article(word: string): string {
+  return /^[aeiou]/.test(word) ? "an" : "a";
+}
+
+/** The result of {@link validate}. */
+export type Validation<T> =
+  { ok: true; value: T } | { ok: false; issues: z.core.$ZodIssue[]; message: string };
+
+/** Parses `data` with `schema`; on failure the message names every offending field. */
+export function validate<S extends z.ZodType>(schema: S, data: unknown): Validation<z.output<S>> {
+  const r = schema.safeParse(data, { error: errorMap });
+  if (r.success) return { ok: true, value: r.data };
+  return { ok: false, issues: r.error.issues, message: formatIssues(r.error.issues) };
+}
+
+/**
+ * Renders zod issues as one line per issue, each starting with the field path
+ * (`rules[0].ports: cannot be set together with port_ranges`).
+ */
+export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues.map((i) => `${pathString(i.path)}${pathString(i.path) ? ": " : ""}${i.message}`).join("; ");
+}
+
+/** `["rules", 0, "ports"]` -> `rules[0].ports`. */
+export function pathString(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const p of path) {
+    if (typeof p === "number") out += `[${p}]`;
+    else out += out ? `.${String(p)}` : String(p);
+  }
+  return out;
+}
+
+/** Adds a custom issue at `path` (used by cross-field rules). */
+export function issue(ctx: z.RefinementCtx, path: (string | number)[], message: string): void {
+  ctx.addIssue({ code: "custom", path, message });
+}
+
+/** True when the value is set (not undefined / null). */
+export function isSet(v: unknown): boolean {
+  return v !== undefined && v !== null;
+}
+
+/** True when a list-valued field is set and not empty. */
+export function hasItems(v: unknown): boolean {
+  return Array.isArray(v) && v.length > 0;
+}

@@ -1,0 +1,31 @@
+/** Identity provider (spec 2.15). The client secret is write-only. */
+import { strLen, z } from "./common";
+
+export const IdpType = z
+  .enum(["oidc", "zitadel", "entra", "google", "okta", "pocketid", "microsoft", "adfs"])
+  .describe("Provider type");
+
+export const IdentityProviderRequestSchema = z
+  .object({
+    type: IdpType,
+    name: strLen(1, 255).describe("Display name"),
+    issuer: z.url({ error: "must be a URL such as https://idp.example.com" }).describe("OIDC issuer URL"),
+    client_id: strLen(1, 255).describe("OAuth client id"),
+    client_secret: z
+      .string()
+      .min(1, { error: "must not be empty" })
+      .describe("OAuth client secret; write-only"),
+  })
+  .describe("Identity provider create or replace body");
+
+export const IdentityProviderSchema = z
+  .strictObject({
+    id: z.string().describe("Identity provider id"),
+    type: IdpType,
+    name: z.string().describe("Display name"),
+    issuer: z.string().describe("OIDC issuer URL"),
+    client_id: z.string().describe("OAuth client id"),
+  })
+  .describe("Identity provider (the client secret is never returned)");
+
+export type IdentityProvider = z.infer<typeof IdentityProviderSchema>;

@@ -1,0 +1,49 @@
+/** Nameserver group (spec 2.13): upstream DNS servers distributed to groups of peers. */
+import { domainName, hasItems, idList, intRange, ipAddress, issue, strLen, z } from "./common";
+
+export const NameserverSchema = z
+  .object({
+    ip: ipAddress().describe("Nameserver IP address"),
+    ns_type: z.enum(["udp"]).describe("Nameserver protocol"),
+    port: intRange(1, 65535).describe("Nameserver port"),
+  })
+  .describe("An upstream nameserver");
+
+const nsFields = {
+  name: strLen(1, 40).describe("Group name, 1 to 40 characters"),
+  description: z.string().describe("Group description"),
+  nameservers: z
+    .array(NameserverSchema)
+    .min(1, { error: "must have 1 to 3 items" })
+    .max(3, { error: "must have 1 to 3 items" })
+    .describe("1 to 3 upstream nameservers"),
+  enabled: z.boolean().describe("Whether the group is active"),
+  groups: idList().describe("Distribution group ids: peers that use these nameservers"),
+  primary: z.boolean().describe("Resolve all domains with this group; only when domains is empty"),
+  domains: z.array(domainName()).describe("Match domains resolved by this group; empty only when primary"),
+  search_domains_enabled: z
+    .boolean()
+    .describe("Use the match domains as search domains; only when domains is set"),
+};
+
+export const NameserverGroupRequestSchema = z
+  .object(nsFields)
+  .superRefine((g, ctx) => {
+    if (g.primary === true && hasItems(g.domains))
+      issue(ctx, ["primary"], "may be true only when domains is empty");
+    if (g.primary === false && Array.isArray(g.domains) && g.domains.length === 0)
+      issue(ctx, ["domains"], "may be empty only when primary is true");
+    if (g.search_domains_enabled === true && !hasItems(g.domains))
+      issue(ctx, ["search_domains_enabled"], "may be true only when domains is not empty");
+  })
+  .describe("Nameserver group create or replace body");
+
+export const NameserverGroupSchema = z
+  .strictObject({
+    id: z.string().describe("Nameserver group id"),
+    ...nsFields,
+    nameservers: z.array(NameserverSchema.strict()).describe("1 to 3 upstream nameservers"),
+  })
+  .describe("Nameserver group");
+
+export type NameserverGroup = z.infer<typeof NameserverGroupSchema>;

@@ -1,0 +1,806 @@
+/**
+ * The route table: every operation of the API (spec part 4, operations.tsv), with its request and response
+ * schemas. The server registers its handlers against it, the OpenAPI document is generated from it and the
+ * client's paths come from it.
+ */
+import { EmptySchema, z } from "./common";
+import { AccountSchema, AccountUpdateSchema } from "./account";
+import {
+  DIRECTORY_SYNC,
+  DIRECTORY_SYNC_VENDORS,
+  SyncLogSchema,
+  SyncResultSchema,
+  type DirectorySyncVendor,
+} from "./directory-sync";
+import { DnsRecordRequestSchema, DnsRecordSchema } from "./dns-record";
+import { DnsSettingsEnvelopeSchema, DnsSettingsRequestSchema, DnsSettingsSchema } from "./dns-settings";
+import { DnsZoneRequestSchema, DnsZoneSchema } from "./dns-zone";
+import { EDR, EDR_VENDORS, type EdrVendor } from "./edr";
+import {
+  AuditEventSchema,
+  ProxyLogPageSchema,
+  ProxyQuerySchema,
+  TrafficPageSchema,
+  TrafficQuerySchema,
+} from "./events";
+import {
+  EventStreamingCreateSchema,
+  EventStreamingSchema,
+  EventStreamingUpdateSchema,
+} from "./event-streaming";
+import { GroupListQuerySchema, GroupRequestSchema, GroupSchema } from "./group";
+import { IdentityProviderRequestSchema, IdentityProviderSchema } from "./identity-provider";
+import {
+  IngressPeerCreateSchema,
+  IngressPeerSchema,
+  IngressPeerUpdateSchema,
+  PortAllocationListQuerySchema,
+  PortAllocationRequestSchema,
+  PortAllocationSchema,
+} from "./ingress";
+import {
+  InviteAcceptSchema,
+  InviteAcceptedSchema,
+  InviteCreateSchema,
+  InviteInfoSchema,
+  InviteRegenerateSchema,
+  InviteRegeneratedSchema,
+  InviteSchema,
+} from "./invite";
+import { JobCreateSchema, JobSchema } from "./job";
+import { NameserverGroupRequestSchema, NameserverGroupSchema } from "./nameserver-group";
+import { NetworkRequestSchema, NetworkSchema } from "./network";
+import { NetworkResourceRequestSchema, NetworkResourceSchema } from "./network-resource";
+import { NetworkRouterRequestSchema, NetworkRouterSchema } from "./network-router";
+import {
+  AccessiblePeerSchema,
+  PeerListQuerySchema,
+  PeerSchema,
+  PeerUpdateSchema,
+  TemporaryAccessRequestSchema,
+  TemporaryAccessSchema,
+} from "./peer";
+import { PolicyRequestSchema, PolicySchema } from "./policy";
+import { PostureCheckRequestSchema, PostureCheckSchema } from "./posture-check";
+import { RouteRequestSchema, RouteSchema } from "./route";
+import { SetupKeyCreateSchema, SetupKeySchema, SetupKeyUpdateSchema } from "./setup-key";
+import { TokenCreateSchema, TokenCreatedSchema, TokenSchema } from "./token";
+import {
+  PasswordChangeSchema,
+  UserCreateSchema,
+  UserListQuerySchema,
+  UserSchema,
+  UserUpdateSchema,
+} from "./user";
+
+export type Method = "GET" | "POST" | "PUT" | "DELETE";
+
+/** One API operation. */
+export interface ApiRoute {
+  /** Stable name, used as the OpenAPI operationId and by the server's handler map. */
+  operationId: string;
+  method: Method;
+  /** Path with `{param}` placeholders, exactly as in operations.tsv. */
+  path: string;
+  /** Which family of objects the operation belongs to (for docs, tests and the role matrix). */
+  family: string;
+  summary: string;
+  /** Names of the path parameters, in order. */
+  pathParams: string[];
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** Response body; undefined means the operation answers without a body. */
+  response?: z.ZodType;
+  /** Success status: 200 everywhere except the vendor-c EDR delete (202, no body). */
+  status: 200 | 202;
+  /** `public` routes need no credentials (the invite link routes). */
+  auth: "token" | "public";
+  cloudOnly?: boolean;
+  embeddedIdpOnly?: boolean;
+}
+
+type RouteInit = Omit<ApiRoute, "pathParams" | "status" | "auth"> &
+  Partial<Pick<ApiRoute, "status" | "auth">>;
+
+function paramsOf(path: string): string[] {
+  return [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
+}
+
+function route(init: RouteInit): ApiRoute {
+  return { status: 200, auth: "token", ...init, pathParams: paramsOf(init.path) };
+}
+
+const list = <T extends z.ZodType>(s: T) => z.array(s);
+
+/** The five operations of a plain collection: list, create, get, replace, delete. */
+function crud(opts: {
+  family: string;
+  name: string;
+  base: string;
+  idParam: string;
+  schema: z.ZodType;
+  create: z.ZodType;
+  update?: z.ZodType;
+  query?: z.ZodType;
+  flags?: Pick<ApiRoute, "cloudOnly" | "embeddedIdpOnly">;
+}): ApiRoute[] {
+  const { family, name, base, idParam, schema, create, update, query, flags } = opts;
+  const item = `${base}/{${idParam}}`;
+  return [
+    route({
+      operationId: `list${name}s`,
+      method: "GET",
+      path: base,
+      family,
+      summary: `List ${family}`,
+      query,
+      response: list(schema),
+      ...flags,
+    }),
+    route({
+      operationId: `create${name}`,
+      method: "POST",
+      path: base,
+      family,
+      summary: `Create a ${name}`,
+      body: create,
+      response: schema,
+      ...flags,
+    }),
+    route({
+      operationId: `get${name}`,
+      method: "GET",
+      path: item,
+      family,
+      summary: `Get a ${name}`,
+      response: schema,
+      ...flags,
+    }),
+    route({
+      operationId: `update${name}`,
+      method: "PUT",
+      path: item,
+      family,
+      summary: `Replace a ${name}`,
+      body: update ?? create,
+      response: schema,
+      ...flags,
+    }),
+    route({
+      operationId: `delete${name}`,
+      method: "DELETE",
+      path: item,
+      family,
+      summary: `Delete a ${name}`,
+      response: EmptySchema,
+      ...flags,
+    }),
+  ];
+}
+
+function edrRoutes(vendor: EdrVendor): ApiRoute[] {
+  const { request, response } = EDR[vendor];
+  const path = `/api/integrations/edr/${vendor}`;
+  const name = `Edr${vendor === "vendor-a" ? "VendorA" : vendor === "vendor-b" ? "VendorB" : "VendorC"}`;
+  const family = "edr";
+  return [
+    route({
+      operationId: `create${name}`,
+      method: "POST",
+      path,
+      family,
+      summary: `Create the ${vendor} EDR integration`,
+      body: request,
+      response,
+    }),
+    route({
+      operationId: `get${name}`,
+      method: "GET",
+      path,
+      family,
+      summary: `Get the ${vendor} EDR integration`,
+      response,
+    }),
+    route({
+      operationId: `update${name}`,
+      method: "PUT",
+      path,
+      family,
+      summary: `Replace the ${vendor} EDR integration`,
+      body: request,
+      response,
+    }),
+    vendor === "vendor-c"
+      ? route({
+          operationId: `delete${name}`,
+          method: "DELETE",
+          path,
+          family,
+          summary: `Delete the ${vendor} EDR integration (202, no body)`,
+          status: 202,
+        })
+      : route({
+          operationId: `delete${name}`,
+          method: "DELETE",
+          path,
+          family,
+          summary: `Delete the ${vendor} EDR integration`,
+          response: EmptySchema,
+        }),
+  ];
+}
+
+function directorySyncRoutes(vendor: DirectorySyncVendor): ApiRoute[] {
+  const { create, update, response } = DIRECTORY_SYNC[vendor];
+  const base = `/api/integrations/${vendor}`;
+  const name = vendor === "vendor-d-idp" ? "VendorDIdp" : "VendorEIdp";
+  const family = "directory-sync";
+  return [
+    route({
+      operationId: `create${name}`,
+      method: "POST",
+      path: base,
+      family,
+      summary: `Create a ${vendor} directory sync`,
+      body: create,
+      response,
+    }),
+    route({
+      operationId: `list${name}s`,
+      method: "GET",
+      path: base,
+      family,
+      summary: `List ${vendor} directory syncs`,
+      response: list(response),
+    }),
+    route({
+      operationId: `get${name}`,
+      method: "GET",
+      path: `${base}/{id}`,
+      family,
+      summary: `Get a ${vendor} directory sync`,
+      response,
+    }),
+    route({
+      operationId: `update${name}`,
+      method: "PUT",
+      path: `${base}/{id}`,
+      family,
+      summary: `Update a ${vendor} directory sync`,
+      body: update,
+      response,
+    }),
+    route({
+      operationId: `delete${name}`,
+      method: "DELETE",
+      path: `${base}/{id}`,
+      family,
+      summary: `Delete a ${vendor} directory sync`,
+      response: EmptySchema,
+    }),
+    route({
+      operationId: `sync${name}`,
+      method: "POST",
+      path: `${base}/{id}/sync`,
+      family,
+      summary: `Start a ${vendor} sync now`,
+      response: SyncResultSchema,
+    }),
+    route({
+      operationId: `list${name}Logs`,
+      method: "GET",
+      path: `${base}/{id}/logs`,
+      family,
+      summary: `List ${vendor} sync logs`,
+      response: list(SyncLogSchema),
+    }),
+  ];
+}
+
+export const ROUTES: readonly ApiRoute[] = [
+  // 4.1 Tokens
+  route({
+    operationId: "listTokens",
+    method: "GET",
+    path: "/api/users/{userId}/tokens",
+    family: "tokens",
+    summary: "List a user's personal access tokens",
+    response: list(TokenSchema),
+  }),
+  route({
+    operationId: "createToken",
+    method: "POST",
+    path: "/api/users/{userId}/tokens",
+    family: "tokens",
+    summary: "Create a personal access token; the value is returned once",
+    body: TokenCreateSchema,
+    response: TokenCreatedSchema,
+  }),
+  route({
+    operationId: "getToken",
+    method: "GET",
+    path: "/api/users/{userId}/tokens/{tokenId}",
+    family: "tokens",
+    summary: "Get a personal access token",
+    response: TokenSchema,
+  }),
+  route({
+    operationId: "deleteToken",
+    method: "DELETE",
+    path: "/api/users/{userId}/tokens/{tokenId}",
+    family: "tokens",
+    summary: "Delete a personal access token",
+    response: EmptySchema,
+  }),
+  // 4.2 Users and invites
+  route({
+    operationId: "listUsers",
+    method: "GET",
+    path: "/api/users",
+    family: "users",
+    summary: "List users",
+    query: UserListQuerySchema,
+    response: list(UserSchema),
+  }),
+  route({
+    operationId: "createUser",
+    method: "POST",
+    path: "/api/users",
+    family: "users",
+    summary: "Create a service user or invite a regular user",
+    body: UserCreateSchema,
+    response: UserSchema,
+  }),
+  route({
+    operationId: "updateUser",
+    method: "PUT",
+    path: "/api/users/{userId}",
+    family: "users",
+    summary: "Update a user's role, auto groups and blocked state",
+    body: UserUpdateSchema,
+    response: UserSchema,
+  }),
+  route({
+    operationId: "deleteUser",
+    method: "DELETE",
+    path: "/api/users/{userId}",
+    family: "users",
+    summary: "Delete a user and its tokens",
+    response: EmptySchema,
+  }),
+  route({
+    operationId: "resendUserInvite",
+    method: "POST",
+    path: "/api/users/{userId}/invite",
+    family: "users",
+    summary: "Resend a user's invitation",
+    response: EmptySchema,
+  }),
+  route({
+    operationId: "approveUser",
+    method: "POST",
+    path: "/api/users/{userId}/approve",
+    family: "users",
+    summary: "Approve a pending user",
+    response: UserSchema,
+  }),
+  route({
+    operationId: "rejectUser",
+    method: "DELETE",
+    path: "/api/users/{userId}/reject",
+    family: "users",
+    summary: "Reject a pending user",
+    response: EmptySchema,
+  }),
+  route({
+    operationId: "changeUserPassword",
+    method: "PUT",
+    path: "/api/users/{userId}/password",
+    family: "users",
+    summary: "Change one's own password (embedded IdP only)",
+    body: PasswordChangeSchema,
+    response: EmptySchema,
+    embeddedIdpOnly: true,
+  }),
+  route({
+    operationId: "getCurrentUser",
+    method: "GET",
+    path: "/api/users/current",
+    family: "users",
+    summary: "Get the calling user",
+    response: UserSchema,
+  }),
+  route({
+    operationId: "listInvites",
+    method: "GET",
+    path: "/api/users/invites",
+    family: "invites",
+    summary: "List pending invites (embedded IdP only)",
+    response: list(InviteSchema),
+    embeddedIdpOnly: true,
+  }),
+  route({
+    operationId: "createInvite",
+    method: "POST",
+    path: "/api/users/invites",
+    family: "invites",
+    summary: "Create an invite link (embedded IdP only)",
+    body: InviteCreateSchema,
+    response: InviteSchema,
+    embeddedIdpOnly: true,
+  }),
+  route({
+    operationId: "deleteInvite",
+    method: "DELETE",
+    path: "/api/users/invites/{inviteId}",
+    family: "invites",
+    summary: "Delete a pending invite (embedded IdP only)",
+    response: EmptySchema,
+    embeddedIdpOnly: true,
+  }),
+  route({
+    operationId: "regenerateInvite",
+    method: "POST",
+    path: "/api/users/invites/{inviteId}/regenerate",
+    family: "invites",
+    summary: "Issue a new invite token; the old one stops working",
+    body: InviteRegenerateSchema,
+    response: InviteRegeneratedSchema,
+    embeddedIdpOnly: true,
+  }),
+  route({
+    operationId: "getInviteInfo",
+    method: "GET",
+    path: "/api/users/invites/{token}",
+    family: "invites",
+    summary: "Public view of an invite, protected by its token",
+    response: InviteInfoSchema,
+    auth: "public",
+    embeddedIdpOnly: true,
+  }),
+  route({
+    operationId: "acceptInvite",
+    method: "POST",
+    path: "/api/users/invites/{token}/accept",
+    family: "invites",
+    summary: "Accept an invite with a password; creates the user",
+    body: InviteAcceptSchema,
+    response: InviteAcceptedSchema,
+    auth: "public",
+    embeddedIdpOnly: true,
+  }),
+  // 4.3 Peers
+  route({
+    operationId: "listPeers",
+    method: "GET",
+    path: "/api/peers",
+    family: "peers",
+    summary: "List peers",
+    query: PeerListQuerySchema,
+    response: list(PeerSchema),
+  }),
+  route({
+    operationId: "getPeer",
+    method: "GET",
+    path: "/api/peers/{peerId}",
+    family: "peers",
+    summary: "Get a peer",
+    response: PeerSchema,
+  }),
+  route({
+    operationId: "updatePeer",
+    method: "PUT",
+    path: "/api/peers/{peerId}",
+    family: "peers",
+    summary: "Update a peer",
+    body: PeerUpdateSchema,
+    response: PeerSchema,
+  }),
+  route({
+    operationId: "deletePeer",
+    method: "DELETE",
+    path: "/api/peers/{peerId}",
+    family: "peers",
+    summary: "Delete a peer",
+    response: EmptySchema,
+  }),
+  route({
+    operationId: "listAccessiblePeers",
+    method: "GET",
+    path: "/api/peers/{peerId}/accessible-peers",
+    family: "peers",
+    summary: "Peers this peer can connect to, computed from enabled policies",
+    response: list(AccessiblePeerSchema),
+  }),
+  route({
+    operationId: "createTemporaryAccess",
+    method: "POST",
+    path: "/api/peers/{peerId}/temporary-access",
+    family: "peers",
+    summary: "Create a temporary peer that may reach this peer only",
+    body: TemporaryAccessRequestSchema,
+    response: TemporaryAccessSchema,
+  }),
+  route({
+    operationId: "listPeerJobs",
+    method: "GET",
+    path: "/api/peers/{peerId}/jobs",
+    family: "peers",
+    summary: "List a peer's jobs",
+    response: list(JobSchema),
+  }),
+  route({
+    operationId: "createPeerJob",
+    method: "POST",
+    path: "/api/peers/{peerId}/jobs",
+    family: "peers",
+    summary: "Ask the peer's agent to run a job",
+    body: JobCreateSchema,
+    response: JobSchema,
+  }),
+  route({
+    operationId: "getPeerJob",
+    method: "GET",
+    path: "/api/peers/{peerId}/jobs/{jobId}",
+    family: "peers",
+    summary: "Get a peer job",
+    response: JobSchema,
+  }),
+  // 4.4 Groups, policies, posture checks, routes
+  ...crud({
+    family: "groups",
+    name: "Group",
+    base: "/api/groups",
+    idParam: "groupId",
+    schema: GroupSchema,
+    create: GroupRequestSchema,
+    query: GroupListQuerySchema,
+  }),
+  ...crud({
+    family: "policies",
+    name: "Policy",
+    base: "/api/policies",
+    idParam: "policyId",
+    schema: PolicySchema,
+    create: PolicyRequestSchema,
+  }),
+  ...crud({
+    family: "posture-checks",
+    name: "PostureCheck",
+    base: "/api/posture-checks",
+    idParam: "postureCheckId",
+    schema: PostureCheckSchema,
+    create: PostureCheckRequestSchema,
+  }),
+  ...crud({
+    family: "routes",
+    name: "Route",
+    base: "/api/routes",
+    idParam: "routeId",
+    schema: RouteSchema,
+    create: RouteRequestSchema,
+  }),
+  // 4.5 Networks
+  ...crud({
+    family: "networks",
+    name: "Network",
+    base: "/api/networks",
+    idParam: "networkId",
+    schema: NetworkSchema,
+    create: NetworkRequestSchema,
+  }),
+  ...crud({
+    family: "network-resources",
+    name: "NetworkResource",
+    base: "/api/networks/{networkId}/resources",
+    idParam: "resourceId",
+    schema: NetworkResourceSchema,
+    create: NetworkResourceRequestSchema,
+  }),
+  ...crud({
+    family: "network-routers",
+    name: "NetworkRouter",
+    base: "/api/networks/{networkId}/routers",
+    idParam: "routerId",
+    schema: NetworkRouterSchema,
+    create: NetworkRouterRequestSchema,
+  }),
+  // 4.6 DNS
+  ...crud({
+    family: "nameservers",
+    name: "NameserverGroup",
+    base: "/api/dns/nameservers",
+    idParam: "nsgroupId",
+    schema: NameserverGroupSchema,
+    create: NameserverGroupRequestSchema,
+  }),
+  route({
+    operationId: "getDnsSettings",
+    method: "GET",
+    path: "/api/dns/settings",
+    family: "dns-settings",
+    summary: "Get the DNS settings",
+    response: DnsSettingsEnvelopeSchema,
+  }),
+  route({
+    operationId: "updateDnsSettings",
+    method: "PUT",
+    path: "/api/dns/settings",
+    family: "dns-settings",
+    summary: "Update the DNS settings",
+    body: DnsSettingsRequestSchema,
+    response: DnsSettingsSchema,
+  }),
+  ...crud({
+    family: "dns-zones",
+    name: "DnsZone",
+    base: "/api/dns/zones",
+    idParam: "zoneId",
+    schema: DnsZoneSchema,
+    create: DnsZoneRequestSchema,
+  }),
+  ...crud({
+    family: "dns-records",
+    name: "DnsRecord",
+    base: "/api/dns/zones/{zoneId}/records",
+    idParam: "recordId",
+    schema: DnsRecordSchema,
+    create: DnsRecordRequestSchema,
+  }),
+  // 4.7 Setup keys and identity providers
+  ...crud({
+    family: "setup-keys",
+    name: "SetupKey",
+    base: "/api/setup-keys",
+    idParam: "keyId",
+    schema: SetupKeySchema,
+    create: SetupKeyCreateSchema,
+    update: SetupKeyUpdateSchema,
+  }),
+  ...crud({
+    family: "identity-providers",
+    name: "IdentityProvider",
+    base: "/api/identity-providers",
+    idParam: "idpId",
+    schema: IdentityProviderSchema,
+    create: IdentityProviderRequestSchema,
+  }),
+  // 4.8 Integrations
+  ...EDR_VENDORS.flatMap(edrRoutes),
+  ...DIRECTORY_SYNC_VENDORS.flatMap(directorySyncRoutes),
+  route({
+    operationId: "createEventStreaming",
+    method: "POST",
+    path: "/api/event-streaming",
+    family: "event-streaming",
+    summary: "Create an event streaming integration",
+    body: EventStreamingCreateSchema,
+    response: EventStreamingSchema,
+  }),
+  route({
+    operationId: "listEventStreamings",
+    method: "GET",
+    path: "/api/event-streaming",
+    family: "event-streaming",
+    summary: "List event streaming integrations",
+    response: list(EventStreamingSchema),
+  }),
+  route({
+    operationId: "getEventStreaming",
+    method: "GET",
+    path: "/api/event-streaming/{id}",
+    family: "event-streaming",
+    summary: "Get an event streaming integration",
+    response: EventStreamingSchema,
+  }),
+  route({
+    operationId: "updateEventStreaming",
+    method: "PUT",
+    path: "/api/event-streaming/{id}",
+    family: "event-streaming",
+    summary: "Update an event streaming integration (platform is ignored)",
+    body: EventStreamingUpdateSchema,
+    response: EventStreamingSchema,
+  }),
+  route({
+    operationId: "deleteEventStreaming",
+    method: "DELETE",
+    path: "/api/event-streaming/{id}",
+    family: "event-streaming",
+    summary: "Delete an event streaming integration",
+    response: EmptySchema,
+  }),
+  // 4.9 Ingress (cloud-only)
+  ...crud({
+    family: "ingress-ports",
+    name: "PortAllocation",
+    base: "/api/peers/{peerId}/ingress/ports",
+    idParam: "allocationId",
+    schema: PortAllocationSchema,
+    create: PortAllocationRequestSchema,
+    query: PortAllocationListQuerySchema,
+    flags: { cloudOnly: true },
+  }),
+  ...crud({
+    family: "ingress-peers",
+    name: "IngressPeer",
+    base: "/api/ingress/peers",
+    idParam: "ingressPeerId",
+    schema: IngressPeerSchema,
+    create: IngressPeerCreateSchema,
+    update: IngressPeerUpdateSchema,
+    flags: { cloudOnly: true },
+  }),
+  // 4.10 Accounts
+  route({
+    operationId: "listAccounts",
+    method: "GET",
+    path: "/api/accounts",
+    family: "accounts",
+    summary: "List accounts (always exactly one)",
+    response: list(AccountSchema),
+  }),
+  route({
+    operationId: "updateAccount",
+    method: "PUT",
+    path: "/api/accounts/{accountId}",
+    family: "accounts",
+    summary: "Update the account settings",
+    body: AccountUpdateSchema,
+    response: AccountSchema,
+  }),
+  route({
+    operationId: "deleteAccount",
+    method: "DELETE",
+    path: "/api/accounts/{accountId}",
+    family: "accounts",
+    summary: "Delete the account and everything in it (owner only)",
+    response: EmptySchema,
+  }),
+  // 4.11 Event logs
+  route({
+    operationId: "listAuditEvents",
+    method: "GET",
+    path: "/api/events/audit",
+    family: "events",
+    summary: "List audit events",
+    response: list(AuditEventSchema),
+  }),
+  route({
+    operationId: "listTrafficEvents",
+    method: "GET",
+    path: "/api/events/network-traffic",
+    family: "events",
+    summary: "Page through network traffic events (cloud-only, experimental)",
+    query: TrafficQuerySchema,
+    response: TrafficPageSchema,
+    cloudOnly: true,
+  }),
+  route({
+    operationId: "listProxyLogs",
+    method: "GET",
+    path: "/api/events/proxy",
+    family: "events",
+    summary: "Page through reverse proxy access logs",
+    query: ProxyQuerySchema,
+    response: ProxyLogPageSchema,
+  }),
+];
+
+/** Looks a route up by its operationId; throws for an unknown id (a programming error). */
+export function routeById(operationId: string): ApiRoute {
+  const r = ROUTES.find((x) => x.operationId === operationId);
+  if (!r) throw new Error(`unknown operation ${operationId}`);
+  return r;
+}
+
+/** Fills `{param}` placeholders, URL-encoding each value. */
+export function fillPath(path: string, params: Record<string, string | number>): string {
+  return path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const v = params[name];
+    if (v === undefined || v === "") throw new Error(`missing path parameter ${name} for ${path}`);
+    return encodeURIComponent(String(v));
+  });
+}
+
+export { DnsSettingsSchema };

@@ -1,0 +1,17 @@
+/**
+ * Test tiers (see README): unit, server, provider, host (real dynamic-provider host), e2e (real Pulumi CLI).
+ * @type {import('jest').Config}
+ */
+const tier = (name, extra = {}) => ({
+  displayName: name,
+  testEnvironment: "node",
+  transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }] },
+  testMatch: [`<rootDir>/tests/${name}/**/*.test.ts`],
+  moduleFileExtensions: ["ts", "js", "json"],
+  ...extra,
+});
+
+module.exports = {
+  globalSetup: "<rootDir>/tests/global-setup.js",
+  projects: [tier("unit"), tier("server"), tier("provider"), tier("host"), tier("e2e")],
+};

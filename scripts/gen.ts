@@ -1,0 +1,40 @@
+/**
+ * Writes the generated files: docs/openapi.json (and the reference docs once the sdk registers them).
+ * With --check, writes nothing and fails when a committed file differs from what would be generated.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { buildOpenApi } from "../api/openapi";
+
+const root = path.resolve(__dirname, "..", "..");
+const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
+
+/** Every generated file: repo-relative path -> content. */
+export function generatedFiles(): Map<string, string> {
+  const files = new Map<string, string>();
+  files.set("docs/openapi.json", `${JSON.stringify(buildOpenApi(pkg.version), null, 2)}\n`);
+  return files;
+}
+
+function main(): void {
+  const check = process.argv.includes("--check");
+  const stale: string[] = [];
+  for (const [rel, content] of generatedFiles()) {
+    const file = path.join(root, rel);
+    const current = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : undefined;
+    if (current === content) continue;
+    if (check) stale.push(rel);
+    else {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, content);
+      process.stdout.write(`gen: wrote ${rel}\n`);
+    }
+  }
+  if (stale.length) {
+    process.stderr.write(`gen: stale generated files (run npm run gen and commit): ${stale.join(", ")}\n`);
+    process.exit(1);
+  }
+  if (check) process.stdout.write("gen: generated files are up to date\n");
+}
+
+if (require.main === module) main();

@@ -1,0 +1,44 @@
+/** Reads the shared spec files that sit beside the repo (../shared/spec). */
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+export const SPEC_DIR = path.resolve(__dirname, "..", "..", "..", "shared", "spec");
+
+export interface SpecOperation {
+  method: string;
+  path: string;
+}
+
+/** The rows of operations.tsv. */
+export function specOperations(): SpecOperation[] {
+  const text = fs.readFileSync(path.join(SPEC_DIR, "operations.tsv"), "utf8");
+  const [header, ...rows] = text.trim().split("\n");
+  if (header?.trim() !== "method\tpath") throw new Error(`unexpected operations.tsv header: ${header}`);
+  return rows.map((r) => {
+    const [method, p] = r.trim().split("\t");
+    return { method: method as string, path: p as string };
+  });
+}
+
+export interface SpecEndpointRow {
+  methods: string[];
+  path: string;
+  request: string;
+  response: string;
+}
+
+/** The endpoint table rows of spec part 4 (`| METHOD | path | request | response |`). */
+export function specEndpointRows(): SpecEndpointRow[] {
+  const md = fs.readFileSync(path.join(SPEC_DIR, "management-api.md"), "utf8");
+  const part4 = md.slice(md.indexOf("## 4. Endpoints"), md.indexOf("## 5. Authentication"));
+  const rows: SpecEndpointRow[] = [];
+  for (const line of part4.split("\n")) {
+    const cells = line.split("|").map((c) => c.trim());
+    // ["", method, path, request, response, ""]
+    if (cells.length < 6) continue;
+    const [, method, p, request, response] = cells as [string, string, string, string, string];
+    if (!/^(GET|POST|PUT|DELETE)/.test(method)) continue;
+    rows.push({ methods: method.split(",").map((m) => m.trim()), path: p, request, response });
+  }
+  return rows;
+}
