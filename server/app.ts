@@ -1,0 +1,188 @@
+/**
+ * The HTTP layer: one fastify route per entry of the API route table, each wrapped with authentication, the
+ * role check, the cloud / embedded-IdP switches, rate limiting and validation against the api/ schemas. Errors
+ * leave in the service's shape `{"message", "code"}`; no input produces a 500.
+ */
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { validate } from "../api/common";
+import { ROUTES, type ApiRoute } from "../api/routes";
+import { authenticate } from "./auth";
+import { iso } from "./clock";
+import type { Ctx, Handlers, ServerState } from "./context";
+import { ApiError, badRequest, forbidden, invalid, isApiError, notFound, preconditionFailed } from "./errors";
+import { newId } from "./ids";
+import { FaultInjector } from "./faults";
+import { RateLimiter } from "./rate-limit";
+import { allowed } from "./roles";
+
+/** fastify path syntax for an API path (`{id}` -> `:id`). */
+function fastifyPath(path: string): string {
+  return path.replace(/\{([^}]+)\}/g, ":$1");
+}
+
+/** Path parameters that carry secrets and must never reach a log. */
+const SECRET_PARAMS = new Set(["token"]);
+
+function redactedPath(route: ApiRoute, params: Record<string, string>): string {
+  return route.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    SECRET_PARAMS.has(name) ? "***" : encodeURIComponent(params[name] ?? ""),
+  );
+}
+
+function sendError(
+  reply: FastifyReply,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+) {
+  for (const [k, v] of Object.entries(headers)) reply.header(k, v);
+  return reply.code(status).type("application/json").send({ message, code: status });
+}
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  /** Operation ids that have no handler yet (should be empty). */
+  missing: string[];
+}
+
+/** Builds the fastify app for `state` with the given handlers (and optional extra routes, e.g. /sim). */
+export function buildApp(
+  state: ServerState,
+  handlers: Handlers,
+  extra?: (app: FastifyInstance, state: ServerState) => void,
+): BuiltApp {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 1024 * 1024,
+    genReqId: () => newId(),
+    // Behind nothing: the request id is ours, not the client's.
+    requestIdHeader: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  });
+  const limiter = state.options.rateLimit ? new RateLimiter(state.options.rateLimit, state.clock) : undefined;
+  const faults = state.options.faults ? new FaultInjector(state.options.faults) : undefined;
+
+  // Every body is JSON, whatever the Content-Type says; an empty body is "no body".
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", { parseAs: "string" }, (_req, body, done) => {
+    const text = typeof body === "string" ? body : body.toString("utf8");
+    if (text.trim() === "") return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(badRequest("couldn't parse JSON request"), undefined);
+    }
+  });
+
+  app.addHook("onSend", async (req, reply) => {
+    reply.header("X-Request-Id", req.id);
+  });
+
+  if (state.options.onRequest) {
+    const log = state.options.onRequest;
+    app.addHook("onResponse", async (req, reply) => {
+      const meta = req.routeOptions.config as { apiRoute?: ApiRoute } | undefined;
+      const route = meta?.apiRoute;
+      const params = (req.params ?? {}) as Record<string, string>;
+      log({
+        time: iso(state.clock.now()),
+        requestId: req.id,
+        method: req.method,
+        route: route?.path ?? req.routeOptions.url ?? "(unknown)",
+        path: route ? redactedPath(route, params) : (req.routeOptions.url ?? "(unknown)"),
+        status: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime * 100) / 100,
+        credentialId: (req as FastifyRequest & { credentialId?: string }).credentialId,
+      });
+    });
+  }
+
+  app.setErrorHandler((err, _req, reply) => {
+    if (isApiError(err)) return sendError(reply, err.status, err.message, err.headers);
+    const e = err as { statusCode?: number; code?: string; message?: string };
+    if (e.code === "FST_ERR_CTP_BODY_TOO_LARGE") return sendError(reply, 413, "request body too large");
+    if (typeof e.statusCode === "number" && e.statusCode >= 400 && e.statusCode < 500) {
+      return sendError(
+        reply,
+        e.statusCode,
+        e.code?.startsWith("FST_ERR_CTP") ? "couldn't parse JSON request" : (e.message ?? "bad request"),
+      );
+    }
+    process.stderr.write(
+      `privnet-server: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
+    return sendError(reply, 500, "internal error");
+  });
+
+  app.setNotFoundHandler((req, reply) =>
+    sendError(reply, 404, `no route for ${req.method} ${req.url.split("?")[0]}`),
+  );
+
+  const missing: string[] = [];
+  for (const route of ROUTES) {
+    const handler = handlers[route.operationId];
+    if (!handler) missing.push(route.operationId);
+    app.route({
+      method: route.method,
+      url: fastifyPath(route.path),
+      config: { apiRoute: route },
+      handler: async (req, reply) => {
+        if (faults) await faults.maybeFail(req.url);
+        const params = (req.params ?? {}) as Record<string, string>;
+        let actor: Ctx["actor"];
+        if (route.auth === "token") {
+          actor = await authenticate(state, req.headers.authorization);
+          (req as FastifyRequest & { credentialId?: string }).credentialId = actor.credentialId;
+          limiter?.take(actor.credentialId);
+          if (!allowed(actor.user.role, route, actor.user.id, params)) {
+            throw forbidden(
+              `permission denied: role ${actor.user.role} may not ${route.method} ${route.path}`,
+            );
+          }
+        }
+        if (route.cloudOnly && !state.options.cloud) {
+          throw notFound(
+            `${route.path} is available in the cloud offering only (start privnet-server with --cloud)`,
+          );
+        }
+        if (route.embeddedIdpOnly && !state.options.embeddedIdp) {
+          throw preconditionFailed(
+            "the embedded identity provider is not enabled (start privnet-server with --embedded-idp)",
+          );
+        }
+        let query: Record<string, unknown> = {};
+        if (route.query) {
+          const q = validate(route.query, req.query ?? {});
+          if (!q.ok) throw invalid(q.message);
+          query = q.value as Record<string, unknown>;
+        }
+        let body: unknown;
+        if (route.body) {
+          if (typeof req.body !== "object" || req.body === null || Array.isArray(req.body)) {
+            throw badRequest("request body must be a JSON object");
+          }
+          const b = validate(route.body, req.body);
+          if (!b.ok) throw invalid(b.message);
+          body = b.value;
+        }
+        if (!handler) throw new ApiError(501, `${route.operationId} is not implemented`);
+        const ctx: Ctx = {
+          route,
+          params,
+          query,
+          body,
+          actor,
+          state,
+          requestId: req.id,
+          now: state.clock.now(),
+        };
+        const result = await handler(ctx);
+        reply.code(route.status);
+        if (!route.response) return reply.send();
+        return reply.type("application/json").send(result ?? {});
+      },
+    });
+  }
+  extra?.(app, state);
+  return { app, missing };
+}

@@ -1,0 +1,171 @@
+/**
+ * `privnet-server [--host 127.0.0.1] [--port N|0] [--db FILE|:memory:] [--bootstrap-token-file FILE] [--cloud]
+ *  [--embedded-idp] [--rate-limit PER_MIN:BURST|off] [--simulate] [--request-log FILE|-] [--faults SPEC]
+ *  [--bearer-issuer URL --bearer-jwks FILE [--bearer-audience AUD]]`
+ *
+ * Prints `privnet-server listening on http://HOST:PORT` on stdout once ready. On a new database the owner PAT
+ * is written to --bootstrap-token-file (mode 0600) or, without it, printed once. SIGTERM/SIGINT close cleanly.
+ * `privnet-server sim ...` drives the simulated agent of a running server (see `privnet-server sim --help`).
+ */
+import * as fs from "node:fs";
+import type { BearerOptions } from "./context";
+import { parseFaults } from "./faults";
+import { startServer, type StartOptions } from "./index";
+import { parseRateLimit } from "./rate-limit";
+
+const USAGE = `usage: privnet-server [options]
+  --host HOST                    address to bind (default 127.0.0.1)
+  --port N                       port; 0 picks a free one (default 8080)
+  --db FILE|:memory:             SQLite database file (default :memory:); data survives restarts on a file
+  --bootstrap-token-file FILE    on a new database, write the owner token here (0600) instead of printing it
+  --cloud                        serve the cloud-only operations (ingress, network traffic events)
+  --embedded-idp                 serve the embedded-IdP operations (invites, password change)
+  --rate-limit PER_MIN:BURST|off token bucket per credential (default off; the hosted service is 120:1200)
+  --simulate                     serve the simulated agent under /sim (enroll and connect peers, finish jobs)
+  --request-log FILE|-           append one JSON line per request (no bodies, no secrets); - for stderr
+  --faults SPEC                  inject faults: seed=N,429=RATE,503=RATE,latency=MS
+  --bearer-issuer URL            accept Authorization: Bearer JWTs from this issuer...
+  --bearer-jwks FILE             ...verified with this JSON Web Key Set file
+  --bearer-audience AUD          ...and this audience
+  sim --help                     drive the simulated agent of a running server`;
+
+class UsageError extends Error {}
+
+export function parseArgs(
+  argv: string[],
+): StartOptions & { bootstrapTokenFile?: string; requestLog?: string } {
+  const opts: StartOptions & { bootstrapTokenFile?: string; requestLog?: string } = {
+    port: 8080,
+    db: ":memory:",
+  };
+  let issuer: string | undefined;
+  let jwksFile: string | undefined;
+  let audience: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const [flag, inline] =
+      arg.includes("=") && arg.startsWith("--")
+        ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+        : [arg, undefined];
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (v === undefined) throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case "--host":
+        opts.host = value();
+        break;
+      case "--port": {
+        const v = value();
+        if (!/^\d+$/.test(v) || Number(v) > 65535)
+          throw new UsageError(`--port: expected 0..65535, got ${v}`);
+        opts.port = Number(v);
+        break;
+      }
+      case "--db":
+        opts.db = value();
+        break;
+      case "--bootstrap-token-file":
+        opts.bootstrapTokenFile = value();
+        break;
+      case "--cloud":
+        opts.cloud = true;
+        break;
+      case "--embedded-idp":
+        opts.embeddedIdp = true;
+        break;
+      case "--simulate":
+        opts.simulate = true;
+        break;
+      case "--rate-limit":
+        opts.rateLimit = parseRateLimit(value());
+        break;
+      case "--request-log":
+        opts.requestLog = value();
+        break;
+      case "--faults":
+        opts.faults = parseFaults(value());
+        break;
+      case "--bearer-issuer":
+        issuer = value();
+        break;
+      case "--bearer-jwks":
+        jwksFile = value();
+        break;
+      case "--bearer-audience":
+        audience = value();
+        break;
+      case "-h":
+      case "--help":
+        throw new UsageError("");
+      default:
+        throw new UsageError(`unknown option ${arg}`);
+    }
+  }
+  if ((issuer === undefined) !== (jwksFile === undefined)) {
+    throw new UsageError("--bearer-issuer and --bearer-jwks go together");
+  }
+  if (issuer && jwksFile) {
+    const jwks = JSON.parse(fs.readFileSync(jwksFile, "utf8")) as BearerOptions["jwks"];
+    opts.bearer = { issuer, jwks, audience };
+  }
+  return opts;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  if (argv[0] === "sim") {
+    const { simMain } = await import("./sim-cli");
+    process.exitCode = await simMain(argv.slice(1));
+    return;
+  }
+  let opts: ReturnType<typeof parseArgs>;
+  try {
+    opts = parseArgs(argv);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      if (err.message) process.stderr.write(`privnet-server: ${err.message}\n`);
+      process.stderr.write(`${USAGE}\n`);
+      process.exitCode = err.message ? 2 : 0;
+      return;
+    }
+    process.stderr.write(`privnet-server: ${(err as Error).message}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  if (opts.requestLog) {
+    const out =
+      opts.requestLog === "-" ? process.stderr : fs.createWriteStream(opts.requestLog, { flags: "a" });
+    opts.onRequest = (entry) => out.write(`${JSON.stringify(entry)}\n`);
+  }
+  const server = await startServer(opts);
+  if (server.ownerToken) {
+    if (opts.bootstrapTokenFile) {
+      fs.writeFileSync(opts.bootstrapTokenFile, `${server.ownerToken}\n`, { mode: 0o600 });
+      fs.chmodSync(opts.bootstrapTokenFile, 0o600);
+      process.stderr.write(
+        `privnet-server: new database; owner token written to ${opts.bootstrapTokenFile}\n`,
+      );
+    } else {
+      process.stderr.write(
+        `privnet-server: new database; owner token (shown once, store it now):\n${server.ownerToken}\n`,
+      );
+    }
+  }
+  process.stdout.write(`privnet-server listening on ${server.url}\n`);
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    process.stderr.write(`privnet-server: ${signal}, closing\n`);
+    server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        process.stderr.write(`privnet-server: close failed: ${String(err)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}

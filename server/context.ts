@@ -1,0 +1,96 @@
+/** What every handler receives, and the server-wide state behind it. */
+import type { ApiRoute } from "../api/routes";
+import type { Clock } from "./clock";
+import type { Actor, AccountDoc } from "./model";
+import type { Store, Tx } from "./store";
+
+export interface RateLimitOptions {
+  perMinute: number;
+  burst: number;
+}
+
+export interface BearerOptions {
+  /** Expected `iss` claim. */
+  issuer: string;
+  /** Expected `aud` claim, if any. */
+  audience?: string;
+  /** JSON Web Key Set used to verify signatures. */
+  jwks: { keys: Record<string, unknown>[] };
+}
+
+/** Seeded fault injection for resilience tests (bench): a share of requests fails or is delayed. */
+export interface FaultOptions {
+  seed: number;
+  /** Share of /api requests answered 429, 0..1. */
+  rate429: number;
+  /** Share answered 503, 0..1. */
+  rate503: number;
+  /** Added latency in ms (uniform 0..latencyMs). */
+  latencyMs: number;
+}
+
+export interface ServerOptions {
+  /** Serve the cloud-only operations (ingress, traffic events). */
+  cloud: boolean;
+  /** Serve the embedded-IdP-only operations (invites, password change). */
+  embeddedIdp: boolean;
+  /** Serve the simulated agent routes under /sim. */
+  simulate: boolean;
+  /** Token bucket per credential; undefined = off (the default locally). */
+  rateLimit?: RateLimitOptions;
+  bearer?: BearerOptions;
+  faults?: FaultOptions;
+  clock: Clock;
+  /** Called once per request, after the response is sent (request log). Never receives bodies or secrets. */
+  onRequest?: (entry: RequestLogEntry) => void;
+}
+
+export interface RequestLogEntry {
+  time: string;
+  requestId: string;
+  method: string;
+  /** The route pattern, e.g. /api/routes/{routeId}; secrets in paths never appear. */
+  route: string;
+  /** The concrete path with secret path segments (invite tokens) replaced by `***`. */
+  path: string;
+  status: number;
+  durationMs: number;
+  credentialId?: string;
+}
+
+export interface ServerState {
+  store: Store;
+  options: ServerOptions;
+  clock: Clock;
+}
+
+export interface Ctx {
+  route: ApiRoute;
+  params: Record<string, string>;
+  /** Validated query (defaults applied). */
+  query: Record<string, unknown>;
+  /** Validated body. */
+  body: unknown;
+  /** The caller; undefined only on public routes. */
+  actor?: Actor;
+  state: ServerState;
+  requestId: string;
+  /** Request time (ms since epoch), from the injected clock. */
+  now: number;
+}
+
+export type Handler = (ctx: Ctx) => unknown;
+export type Handlers = Partial<Record<string, Handler>>;
+
+/** The caller of a token-authenticated route (throws if a public route asks for it: a programming error). */
+export function actorOf(ctx: Ctx): Actor {
+  if (!ctx.actor) throw new Error(`route ${ctx.route.operationId} has no actor`);
+  return ctx.actor;
+}
+
+/** The account document (one per database). */
+export function accountOf(r: Pick<Store | Tx, "all">): AccountDoc {
+  const acc = r.all<AccountDoc>("account")[0];
+  if (!acc) throw new Error("no account: database not bootstrapped");
+  return acc;
+}

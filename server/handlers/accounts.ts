@@ -1,0 +1,4 @@
+/** accounts handlers (to be implemented). */
+import type { Handlers } from "../context";
+
+export const accountsHandlers: Handlers = {};

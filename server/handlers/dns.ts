@@ -1,0 +1,4 @@
+/** dns handlers (to be implemented). */
+import type { Handlers } from "../context";
+
+export const dnsHandlers: Handlers = {};

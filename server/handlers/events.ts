@@ -1,0 +1,4 @@
+/** events handlers (to be implemented). */
+import type { Handlers } from "../context";
+
+export const eventsHandlers: Handlers = {};

@@ -1,0 +1,4 @@
+/** ingress handlers (to be implemented). */
+import type { Handlers } from "../context";
+
+export const ingressHandlers: Handlers = {};

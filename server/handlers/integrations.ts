@@ -1,0 +1,4 @@
+/** integrations handlers (to be implemented). */
+import type { Handlers } from "../context";
+
+export const integrationsHandlers: Handlers = {};

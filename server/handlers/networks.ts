@@ -1,0 +1,4 @@
+/** networks handlers (to be implemented). */
+import type { Handlers } from "../context";
+
+export const networksHandlers: Handlers = {};

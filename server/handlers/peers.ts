@@ -1,0 +1,4 @@
+/** peers handlers (to be implemented). */
+import type { Handlers } from "../context";
+
+export const peersHandlers: Handlers = {};

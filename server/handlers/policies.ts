@@ -1,0 +1,4 @@
+/** policies handlers (to be implemented). */
+import type { Handlers } from "../context";
+
+export const policiesHandlers: Handlers = {};

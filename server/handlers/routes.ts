@@ -1,0 +1,4 @@
+/** routes handlers (to be implemented). */
+import type { Handlers } from "../context";
+
+export const routesHandlers: Handlers = {};

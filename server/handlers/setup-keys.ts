@@ -1,0 +1,4 @@
+/** setup-keys handlers (to be implemented). */
+import type { Handlers } from "../context";
+
+export const setupKeysHandlers: Handlers = {};

@@ -1,0 +1,4 @@
+/** tokens handlers (to be implemented). */
+import type { Handlers } from "../context";
+
+export const tokensHandlers: Handlers = {};

@@ -1,0 +1,109 @@
+/**
+ * The local management server, programmatically: `startServer()` opens (or creates) the database, bootstraps a
+ * new one, and listens. The CLI (`privnet-server`) is a thin layer over it.
+ */
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "./app";
+import { bootstrap } from "./bootstrap";
+import { systemClock, type Clock } from "./clock";
+import type { BearerOptions, FaultOptions, RateLimitOptions, RequestLogEntry, ServerState } from "./context";
+import { allHandlers } from "./handlers";
+import { registerSimulator } from "./sim";
+import { registerEventFeed } from "./sim-events";
+import { Store } from "./store";
+
+export interface StartOptions {
+  host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** SQLite file, or ":memory:" (default). */
+  db?: string;
+  cloud?: boolean;
+  embeddedIdp?: boolean;
+  simulate?: boolean;
+  rateLimit?: RateLimitOptions;
+  bearer?: BearerOptions;
+  faults?: FaultOptions;
+  clock?: Clock;
+  onRequest?: (entry: RequestLogEntry) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  host: string;
+  port: number;
+  state: ServerState;
+  app: FastifyInstance;
+  /** The owner PAT's plain value when this start created the database; undefined otherwise. */
+  ownerToken?: string;
+  close(): Promise<void>;
+}
+
+/** Builds the app without listening (for in-process tests with `app.inject`). */
+export function createServer(opts: StartOptions = {}): {
+  app: FastifyInstance;
+  state: ServerState;
+  ownerToken?: string;
+} {
+  const clock = opts.clock ?? systemClock;
+  const store = new Store(opts.db ?? ":memory:");
+  let ownerToken: string | undefined;
+  try {
+    if (store.isEmpty()) ownerToken = bootstrap(store, clock, opts.embeddedIdp ?? false);
+  } catch (err) {
+    store.close();
+    throw err;
+  }
+  const state: ServerState = {
+    store,
+    clock,
+    options: {
+      cloud: opts.cloud ?? false,
+      embeddedIdp: opts.embeddedIdp ?? false,
+      simulate: opts.simulate ?? false,
+      rateLimit: opts.rateLimit,
+      bearer: opts.bearer,
+      faults: opts.faults,
+      clock,
+      onRequest: opts.onRequest,
+    },
+  };
+  const { app, missing } = buildApp(
+    state,
+    allHandlers,
+    opts.simulate
+      ? (a, st) => {
+          registerSimulator(a, st);
+          registerEventFeed(a, st);
+        }
+      : undefined,
+  );
+  if (missing.length && process.env.PRIVNET_ALLOW_MISSING_HANDLERS !== "1") {
+    store.close();
+    throw new Error(`operations without a handler: ${missing.join(", ")}`);
+  }
+  app.addHook("onClose", async () => store.close());
+  return { app, state, ownerToken };
+}
+
+/** Starts listening; resolves once the port is bound. */
+export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
+  const host = opts.host ?? "127.0.0.1";
+  const { app, state, ownerToken } = createServer(opts);
+  await app.listen({ host, port: opts.port ?? 0 });
+  const addr = app.server.address();
+  const port = typeof addr === "object" && addr ? addr.port : (opts.port ?? 0);
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  return {
+    url: `http://${urlHost}:${port}`,
+    host,
+    port,
+    state,
+    app,
+    ownerToken,
+    close: () => app.close(),
+  };
+}
+
+export { Store } from "./store";
+export { ManualClock, systemClock } from "./clock";

@@ -1,0 +1,121 @@
+/**
+ * Creating peer documents: overlay IP allocation from the account's network range and unique DNS labels.
+ * Peers are never created by the API; the simulated agent (enrollment, temporary access) uses this.
+ */
+import { iso } from "./clock";
+import { accountOf } from "./context";
+import { newId } from "./ids";
+import type { PeerDoc } from "./model";
+import type { Tx } from "./store";
+
+function ipToInt(ip: string): number {
+  return ip.split(".").reduce((acc, o) => acc * 256 + Number(o), 0);
+}
+
+function intToIp(n: number): string {
+  return [24, 16, 8, 0].map((s) => Math.floor(n / 2 ** s) % 256).join(".");
+}
+
+/** The first free address of the account's IPv4 network range (skipping network and broadcast). */
+export function allocateIp(tx: Tx): string {
+  const range = String(accountOf(tx).settings.network_range || "100.64.0.0/10");
+  const [base, bitsText] = range.split("/");
+  const bits = Number(bitsText);
+  const size = 2 ** (32 - bits);
+  const start = ipToInt(base as string) - (ipToInt(base as string) % size);
+  const used = new Set(tx.all<PeerDoc>("peer").map((p) => p.ip));
+  for (let i = 1; i < size - 1; i++) {
+    const ip = intToIp(start + i);
+    if (!used.has(ip)) return ip;
+  }
+  throw new Error(`network range ${range} is full`);
+}
+
+/** True when `ip` lies in the account's network range. */
+export function inNetworkRange(tx: Tx, ip: string): boolean {
+  const range = String(accountOf(tx).settings.network_range || "100.64.0.0/10");
+  const [base, bitsText] = range.split("/");
+  const size = 2 ** (32 - Number(bitsText));
+  const start = ipToInt(base as string) - (ipToInt(base as string) % size);
+  const n = ipToInt(ip);
+  return n > start && n < start + size - 1;
+}
+
+/** A DNS label derived from the host name, made unique among peers (`web`, `web-1`, ...). */
+export function uniqueDnsLabel(tx: Tx, hostname: string, selfId?: string): string {
+  const base =
+    hostname
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 50) || "peer";
+  const taken = new Set(
+    tx
+      .all<PeerDoc>("peer")
+      .filter((p) => p.id !== selfId)
+      .map((p) => p.dns_label),
+  );
+  if (!taken.has(base)) return base;
+  for (let i = 1; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
+}
+
+export interface NewPeer {
+  hostname: string;
+  wgPubKey: string;
+  now: number;
+  userId?: string;
+  os?: string;
+  ephemeral?: boolean;
+  setupKeyId?: number;
+  extraDnsLabels?: string[];
+  approvalRequired?: boolean;
+}
+
+/** Builds and stores a new peer (not connected yet). */
+export function createPeerDoc(tx: Tx, p: NewPeer): PeerDoc {
+  const ts = iso(p.now);
+  const doc: PeerDoc = {
+    id: newId(),
+    name: p.hostname,
+    created_at: ts,
+    ip: allocateIp(tx),
+    connection_ip: "198.51.100.10",
+    connected: false,
+    last_seen: ts,
+    os: p.os ?? "linux",
+    kernel_version: "6.1.0",
+    geoname_id: 2950159,
+    version: "0.40.0",
+    ssh_enabled: false,
+    user_id: p.userId ?? "",
+    hostname: p.hostname,
+    ui_version: "",
+    dns_label: uniqueDnsLabel(tx, p.hostname),
+    login_expiration_enabled: Boolean(p.userId),
+    login_expired: false,
+    last_login: ts,
+    inactivity_expiration_enabled: false,
+    approval_required: p.approvalRequired ?? false,
+    country_code: "DE",
+    city_name: "Berlin",
+    serial_number: "",
+    extra_dns_labels: p.extraDnsLabels ?? [],
+    ephemeral: p.ephemeral ?? false,
+    local_flags: {
+      rosenpass_enabled: false,
+      rosenpass_permissive: false,
+      server_ssh_allowed: false,
+      disable_client_routes: false,
+      disable_server_routes: false,
+      disable_dns: false,
+      disable_firewall: false,
+      block_lan_access: false,
+      block_inbound: false,
+      lazy_connection_enabled: false,
+    },
+    wg_pub_key: p.wgPubKey,
+    setup_key_id: p.setupKeyId,
+  };
+  if (doc.setup_key_id === undefined) delete doc.setup_key_id;
+  return tx.put("peer", doc);
+}

@@ -1,0 +1,161 @@
+/**
+ * The role matrix. The spec leaves it open (part 5, rule 5); ours follows the real service's roles:
+ *
+ * | role          | what it may do                                                                        |
+ * |---------------|---------------------------------------------------------------------------------------|
+ * | owner         | everything, including deleting the account                                            |
+ * | admin         | everything except deleting the account                                                |
+ * | network_admin | manage the network (peers, groups, policies, posture checks, routes, networks, DNS,   |
+ * |               | setup keys, ingress); read users, account and events                                  |
+ * | auditor       | read everything                                                                       |
+ * | billing_admin | read the account                                                                      |
+ * | user          | read itself and its own peers; manage its own tokens                                   |
+ *
+ * Every user may read itself (`/api/users/current`) and manage its own personal access tokens.
+ */
+import type { ApiRoute } from "../api/routes";
+
+export const MODULES = [
+  "users",
+  "tokens",
+  "peers",
+  "groups",
+  "policies",
+  "posture_checks",
+  "routes",
+  "networks",
+  "dns",
+  "setup_keys",
+  "identity_providers",
+  "integrations",
+  "ingress",
+  "accounts",
+  "events",
+] as const;
+export type Module = (typeof MODULES)[number];
+
+/** Which module an operation family belongs to. */
+export function moduleOf(family: string): Module {
+  switch (family) {
+    case "users":
+    case "invites":
+      return "users";
+    case "tokens":
+      return "tokens";
+    case "peers":
+      return "peers";
+    case "groups":
+      return "groups";
+    case "policies":
+      return "policies";
+    case "posture-checks":
+      return "posture_checks";
+    case "routes":
+      return "routes";
+    case "networks":
+    case "network-resources":
+    case "network-routers":
+      return "networks";
+    case "nameservers":
+    case "dns-settings":
+    case "dns-zones":
+    case "dns-records":
+      return "dns";
+    case "setup-keys":
+      return "setup_keys";
+    case "identity-providers":
+      return "identity_providers";
+    case "edr":
+    case "directory-sync":
+    case "event-streaming":
+      return "integrations";
+    case "ingress-ports":
+    case "ingress-peers":
+      return "ingress";
+    case "accounts":
+      return "accounts";
+    case "events":
+      return "events";
+    default:
+      throw new Error(`no module for family ${family}`);
+  }
+}
+
+export type Op = "read" | "create" | "update" | "delete";
+export type Grants = Record<Module, Record<Op, boolean>>;
+
+const NONE = { read: false, create: false, update: false, delete: false };
+const READ = { read: true, create: false, update: false, delete: false };
+const ALL = { read: true, create: true, update: true, delete: true };
+
+function grants(fill: (m: Module) => Record<Op, boolean>): Grants {
+  return Object.fromEntries(MODULES.map((m) => [m, { ...fill(m) }])) as Grants;
+}
+
+const NETWORK_MODULES: readonly Module[] = [
+  "peers",
+  "groups",
+  "policies",
+  "posture_checks",
+  "routes",
+  "networks",
+  "dns",
+  "setup_keys",
+  "ingress",
+];
+
+/** What each role may do per module. */
+export function grantsFor(role: string): Grants {
+  switch (role) {
+    case "owner":
+    case "admin":
+      return grants(() => ALL);
+    case "network_admin":
+      return grants((m) =>
+        NETWORK_MODULES.includes(m) ? ALL : m === "users" || m === "accounts" || m === "events" ? READ : NONE,
+      );
+    case "auditor":
+      return grants(() => READ);
+    case "billing_admin":
+      return grants((m) => (m === "accounts" ? READ : NONE));
+    default:
+      return grants((m) => (m === "peers" ? READ : NONE));
+  }
+}
+
+function opOf(route: ApiRoute): Op {
+  switch (route.method) {
+    case "GET":
+      return "read";
+    case "POST":
+      return route.operationId.startsWith("create") ? "create" : "update";
+    case "PUT":
+      return "update";
+    case "DELETE":
+      return "delete";
+  }
+}
+
+/** The User `permissions` object for a role. */
+export function permissionsFor(role: string): { is_restricted: boolean; modules: Grants } {
+  return { is_restricted: role === "user", modules: grantsFor(role) };
+}
+
+/**
+ * Whether `role` may call `route`. Self-service routes (own user, own tokens, own password) are decided here
+ * too; handlers add object-level checks (e.g. a regular user sees only its own peers, only the owner may
+ * delete the account).
+ */
+export function allowed(
+  role: string,
+  route: ApiRoute,
+  userId: string,
+  params: Record<string, string>,
+): boolean {
+  if (route.operationId === "getCurrentUser") return true;
+  if (route.family === "tokens" && params.userId === userId) return true;
+  if (route.operationId === "changeUserPassword" && params.userId === userId) return true;
+  if (route.operationId === "deleteAccount") return role === "owner";
+  const module = moduleOf(route.family);
+  return grantsFor(role)[module][opOf(route)];
+}

@@ -1,0 +1,296 @@
+/**
+ * Persistence: one SQLite file (WAL) holding every object as a JSON document, with a write-through in-memory
+ * copy so reads never touch the disk. Writes happen only inside {@link Store.tx}: the SQL runs immediately in a
+ * transaction and the memory copy changes only after COMMIT, so a failed request changes nothing.
+ */
+import { DatabaseSync, type StatementSync } from "node:sqlite";
+
+/** The kinds of stored documents. */
+export type Kind =
+  | "account"
+  | "user"
+  | "token"
+  | "invite"
+  | "peer"
+  | "job"
+  | "group"
+  | "policy"
+  | "posture_check"
+  | "route"
+  | "network"
+  | "network_resource"
+  | "network_router"
+  | "nameserver_group"
+  | "dns_zone"
+  | "dns_record"
+  | "setup_key"
+  | "identity_provider"
+  | "edr"
+  | "directory_sync"
+  | "sync_log"
+  | "event_streaming"
+  | "ingress_peer"
+  | "port_allocation"
+  | "traffic_event"
+  | "proxy_log"
+  | "settings";
+
+/** A stored document: always has an id; `parent` scopes children (records of a zone, routers of a network). */
+export interface Doc {
+  id: string;
+  parent?: string;
+  [key: string]: unknown;
+}
+
+export interface AuditRow {
+  id: number;
+  timestamp: string;
+  activity: string;
+  activity_code: string;
+  initiator_id: string;
+  target_id: string;
+  meta: Record<string, unknown>;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS objects (
+  kind TEXT NOT NULL,
+  id TEXT NOT NULL,
+  parent TEXT NOT NULL DEFAULT '',
+  seq INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  PRIMARY KEY (kind, id)
+);
+CREATE INDEX IF NOT EXISTS objects_parent ON objects (kind, parent);
+CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS audit_events (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  timestamp TEXT NOT NULL,
+  activity TEXT NOT NULL,
+  activity_code TEXT NOT NULL,
+  initiator_id TEXT NOT NULL,
+  target_id TEXT NOT NULL,
+  meta TEXT NOT NULL
+);
+`;
+
+type Change = { kind: Kind; id: string; doc?: Doc };
+
+/** A write transaction; obtained from {@link Store.tx}. Reads see the transaction's own writes. */
+export class Tx {
+  readonly changes: Change[] = [];
+  private readonly overlay = new Map<string, Doc | null>();
+  readonly audits: AuditRow[] = [];
+
+  constructor(private readonly store: Store) {}
+
+  get<T extends Doc = Doc>(kind: Kind, id: string): T | undefined {
+    const key = `${kind}\u0000${id}`;
+    if (this.overlay.has(key)) return (this.overlay.get(key) ?? undefined) as T | undefined;
+    return this.store.get<T>(kind, id);
+  }
+
+  all<T extends Doc = Doc>(kind: Kind, parent?: string): T[] {
+    const base = this.store.all<T>(kind, parent);
+    if (!this.changes.some((c) => c.kind === kind)) return base;
+    const byId = new Map(base.map((d) => [d.id, d]));
+    for (const c of this.changes) {
+      if (c.kind !== kind) continue;
+      if (c.doc && (parent === undefined || (c.doc.parent ?? "") === parent)) byId.set(c.id, c.doc as T);
+      else byId.delete(c.id);
+    }
+    return [...byId.values()];
+  }
+
+  /** Inserts or replaces a document. */
+  put<T extends Doc>(kind: Kind, doc: T): T {
+    this.store.sqlPut(kind, doc);
+    this.overlay.set(`${kind}\u0000${doc.id}`, doc);
+    this.changes.push({ kind, id: doc.id, doc });
+    return doc;
+  }
+
+  delete(kind: Kind, id: string): void {
+    this.store.sqlDelete(kind, id);
+    this.overlay.set(`${kind}\u0000${id}`, null);
+    this.changes.push({ kind, id });
+  }
+
+  /** Next value of a named integer sequence (setup key ids, integration ids, ...). */
+  nextInt(name: string): number {
+    return this.store.sqlNextInt(name);
+  }
+
+  audit(row: Omit<AuditRow, "id">): void {
+    const id = this.store.sqlAudit(row);
+    this.audits.push({ ...row, id });
+  }
+}
+
+export class Store {
+  readonly db: DatabaseSync;
+  private readonly cache = new Map<Kind, Map<string, Doc>>();
+  private seq = 0;
+  private inTx = false;
+  private readonly stmts: {
+    put: StatementSync;
+    del: StatementSync;
+    counterGet: StatementSync;
+    counterSet: StatementSync;
+    audit: StatementSync;
+  };
+  /** Number of write transactions committed (used by tests and benchmarks). */
+  writes = 0;
+
+  constructor(readonly file: string) {
+    this.db = new DatabaseSync(file);
+    if (file !== ":memory:") {
+      this.db.exec("PRAGMA journal_mode = WAL");
+      this.db.exec("PRAGMA synchronous = NORMAL");
+    }
+    this.db.exec("PRAGMA foreign_keys = ON");
+    this.db.exec("PRAGMA busy_timeout = 5000");
+    this.db.exec(SCHEMA);
+    this.stmts = {
+      put: this.db.prepare(
+        "INSERT INTO objects (kind, id, parent, seq, data) VALUES (?, ?, ?, ?, ?) " +
+          "ON CONFLICT (kind, id) DO UPDATE SET parent = excluded.parent, data = excluded.data",
+      ),
+      del: this.db.prepare("DELETE FROM objects WHERE kind = ? AND id = ?"),
+      counterGet: this.db.prepare("SELECT value FROM counters WHERE name = ?"),
+      counterSet: this.db.prepare(
+        "INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+      ),
+      audit: this.db.prepare(
+        "INSERT INTO audit_events (timestamp, activity, activity_code, initiator_id, target_id, meta) VALUES (?, ?, ?, ?, ?, ?)",
+      ),
+    };
+    this.load();
+  }
+
+  private load(): void {
+    const rows = this.db.prepare("SELECT kind, id, seq, data FROM objects ORDER BY seq").all() as {
+      kind: Kind;
+      id: string;
+      seq: number;
+      data: string;
+    }[];
+    for (const r of rows) {
+      this.bucket(r.kind).set(r.id, JSON.parse(r.data) as Doc);
+      if (r.seq > this.seq) this.seq = r.seq;
+    }
+  }
+
+  private bucket(kind: Kind): Map<string, Doc> {
+    let b = this.cache.get(kind);
+    if (!b) {
+      b = new Map();
+      this.cache.set(kind, b);
+    }
+    return b;
+  }
+
+  /** True when the database holds no account yet (a new file). */
+  isEmpty(): boolean {
+    return this.bucket("account").size === 0;
+  }
+
+  get<T extends Doc = Doc>(kind: Kind, id: string): T | undefined {
+    return this.bucket(kind).get(id) as T | undefined;
+  }
+
+  /** All documents of a kind (optionally under one parent), in creation order. */
+  all<T extends Doc = Doc>(kind: Kind, parent?: string): T[] {
+    const docs = [...this.bucket(kind).values()] as T[];
+    return parent === undefined ? docs : docs.filter((d) => (d.parent ?? "") === parent);
+  }
+
+  count(kind: Kind): number {
+    return this.bucket(kind).size;
+  }
+
+  /**
+   * Runs `fn` in one SQLite transaction. If `fn` throws, nothing is written and the error propagates.
+   * Transactions do not nest: a handler runs synchronously inside exactly one.
+   */
+  tx<R>(fn: (tx: Tx) => R): R {
+    if (this.inTx) throw new Error("nested transaction");
+    this.inTx = true;
+    const tx = new Tx(this);
+    this.db.exec("BEGIN IMMEDIATE");
+    try {
+      const result = fn(tx);
+      this.db.exec("COMMIT");
+      for (const c of tx.changes) {
+        if (c.doc) this.bucket(c.kind).set(c.id, c.doc);
+        else this.bucket(c.kind).delete(c.id);
+      }
+      if (tx.changes.length || tx.audits.length) this.writes++;
+      return result;
+    } catch (err) {
+      this.db.exec("ROLLBACK");
+      throw err;
+    } finally {
+      this.inTx = false;
+    }
+  }
+
+  /** @internal */
+  sqlPut(kind: Kind, doc: Doc): void {
+    const existing = this.bucket(kind).get(doc.id);
+    const seq = existing ? 0 : ++this.seq;
+    this.stmts.put.run(kind, doc.id, doc.parent ?? "", seq, JSON.stringify(doc));
+  }
+
+  /** @internal */
+  sqlDelete(kind: Kind, id: string): void {
+    this.stmts.del.run(kind, id);
+  }
+
+  /** @internal */
+  sqlNextInt(name: string): number {
+    const row = this.stmts.counterGet.get(name) as { value: number } | undefined;
+    const next = (row?.value ?? 0) + 1;
+    this.stmts.counterSet.run(name, next);
+    return next;
+  }
+
+  /** @internal */
+  sqlAudit(row: Omit<AuditRow, "id">): number {
+    const r = this.stmts.audit.run(
+      row.timestamp,
+      row.activity,
+      row.activity_code,
+      row.initiator_id,
+      row.target_id,
+      JSON.stringify(row.meta),
+    );
+    return Number(r.lastInsertRowid);
+  }
+
+  /** Audit events, oldest first. */
+  auditEvents(): AuditRow[] {
+    const rows = this.db
+      .prepare(
+        "SELECT id, timestamp, activity, activity_code, initiator_id, target_id, meta FROM audit_events ORDER BY id",
+      )
+      .all() as (Omit<AuditRow, "meta"> & { meta: string })[];
+    return rows.map((r) => ({ ...r, meta: JSON.parse(r.meta) as Record<string, unknown> }));
+  }
+
+  /** Removes every object and event (account deletion). */
+  wipe(): void {
+    this.db.exec("DELETE FROM objects; DELETE FROM counters; DELETE FROM audit_events;");
+    this.cache.clear();
+  }
+
+  /** SQLite's own consistency check; "ok" when the file is sound. */
+  integrityCheck(): string {
+    const row = this.db.prepare("PRAGMA integrity_check").get() as Record<string, string>;
+    return Object.values(row)[0] ?? "";
+  }
+
+  close(): void {
+    if (this.db.isOpen) this.db.close();
+  }
+}
