@@ -12,7 +12,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { RunPulumiResult } from "./engine";
-import { ensureEngine, engineEnv, repoRoot, runPulumi } from "./engine";
+import { ensureEngine, engineEnv, repoRoot, runPulumi, sdkVersion } from "./engine";
 
 const PROGRAM = `"use strict";
 const pulumi = require("@pulumi/pulumi");
@@ -92,9 +92,6 @@ describe("engine smoke: real CLI + our language host + dynamic provider", () => 
       "name: engine-smoke\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n" +
         "description: engine smoke test\n",
     );
-    const sdk = JSON.parse(
-      fs.readFileSync(path.join(repoRoot, "node_modules/@pulumi/pulumi/package.json"), "utf8"),
-    );
     fs.writeFileSync(
       path.join(project, "package.json"),
       JSON.stringify(
@@ -102,7 +99,7 @@ describe("engine smoke: real CLI + our language host + dynamic provider", () => 
           name: "engine-smoke",
           private: true,
           main: "index.js",
-          dependencies: { "@pulumi/pulumi": sdk.version },
+          dependencies: { "@pulumi/pulumi": sdkVersion() },
         },
         null,
         2,
@@ -131,9 +128,20 @@ describe("engine smoke: real CLI + our language host + dynamic provider", () => 
 
   it("reports the pinned version", async () => {
     const r = await pulumi("version", ["version"]);
-    expect(r.stdout.trim()).toBe(
-      `v${JSON.parse(fs.readFileSync(path.join(repoRoot, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version}`,
-    );
+    expect(r.stdout.trim()).toBe(`v${sdkVersion()}`);
+  });
+
+  it("uses our language host (pulumi about)", async () => {
+    const r = await pulumi("about", ["about", "--json"]);
+    const about = JSON.parse(r.stdout) as {
+      plugins?: { name: string; kind: string; version: string }[];
+      runtime?: Record<string, string>;
+    };
+    const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
+      version: string;
+    };
+    expect(about.plugins).toContainEqual({ name: "nodejs", kind: "language", version: pkg.version });
+    expect(about.runtime?.languageHost).toBe(`pulumi-privnet ${pkg.version}`);
   });
 
   it("creates a stack with passphrase secrets and config", async () => {
