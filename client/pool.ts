@@ -1,0 +1,52 @@
+/**
+ * Keep-alive connection pools shared by every client of one origin in this process: the dynamic provider
+ * creates a client per resource operation, and sharing the pool lets them all reuse warm connections.
+ */
+import { Pool } from "undici";
+import type { Dispatcher } from "undici";
+
+interface SharedPool {
+  pool: Pool;
+  users: number;
+}
+
+const pools = new Map<string, SharedPool>();
+
+/** A client's hold on a shared pool. */
+export interface PoolLease {
+  dispatcher: Dispatcher;
+  /** Gives the pool back; the last holder closes it. Safe to call twice. */
+  release(): Promise<void>;
+}
+
+/**
+ * Takes a lease on the pool for `origin`. Idle sockets are unref'd by undici, so a forgotten lease does not keep
+ * the process alive; releasing is still what lets tests end without open handles.
+ *
+ * The keep-alive time is undici's default (4 s unless the server sends a `Keep-Alive` hint), below Node's
+ * server default of 5 s: a socket the server has already closed would otherwise be picked for the next request,
+ * and a POST failing that way cannot be repeated.
+ */
+export function acquirePool(origin: string, connectTimeoutMs: number): PoolLease {
+  const key = `${origin}#${connectTimeoutMs}`;
+  let shared = pools.get(key);
+  if (!shared) {
+    shared = { pool: new Pool(origin, { connect: { timeout: connectTimeoutMs } }), users: 0 };
+    pools.set(key, shared);
+  }
+  const held = shared;
+  held.users += 1;
+  let released = false;
+  return {
+    dispatcher: held.pool,
+    async release() {
+      if (released) return;
+      released = true;
+      held.users -= 1;
+      if (held.users === 0) {
+        if (pools.get(key) === held) pools.delete(key);
+        await held.pool.close();
+      }
+    },
+  };
+}
