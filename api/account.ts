@@ -135,3 +135,38 @@ export const AccountSchema = z
 
 export type Account = z.infer<typeof AccountSchema>;
 export type AccountSettings = z.infer<typeof AccountSettingsSchema>;
+
+/**
+ * Settings of a new account (what the local server bootstraps, and what the AccountSettings resource restores
+ * on delete). `embedded_idp_enabled` reflects how the server runs.
+ */
+export function defaultAccountSettings(embeddedIdp = false): z.infer<typeof AccountSettingsSchema> {
+  return {
+    peer_login_expiration_enabled: true,
+    peer_login_expiration: 86400,
+    peer_inactivity_expiration_enabled: false,
+    peer_inactivity_expiration: 600,
+    regular_users_view_blocked: true,
+    groups_propagation_enabled: true,
+    jwt_groups_enabled: false,
+    jwt_groups_claim_name: "",
+    jwt_allow_groups: [],
+    routing_peer_dns_resolution_enabled: true,
+    dns_domain: "",
+    network_range: "100.64.0.0/10",
+    peer_expose_enabled: false,
+    peer_expose_groups: [],
+    extra: {
+      peer_approval_enabled: false,
+      user_approval_required: false,
+      network_traffic_logs_enabled: false,
+      network_traffic_logs_groups: [],
+      network_traffic_packet_counter_enabled: false,
+    },
+    lazy_connection_enabled: false,
+    auto_update_version: "disabled",
+    auto_update_always: false,
+    embedded_idp_enabled: embeddedIdp,
+    local_auth_disabled: false,
+  };
+}

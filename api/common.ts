@@ -120,11 +120,21 @@ export const domainName = (allowWildcard = false) =>
       : "must be a domain name",
   });
 
+/**
+ * Element schemas registered here make their arrays lists of ids, which the service treats as sets: the
+ * provider compares them order-insensitively. (The element is registered, not the array: `.describe()` and
+ * `.optional()` copy the array schema but keep its element.)
+ */
+export const ID_LISTS = z.registry<Record<string, never>>();
+
 /** A list of ids; duplicates are rejected because the service treats these lists as sets. */
-export const idList = () =>
-  z.array(idString()).refine((a) => new Set(a).size === a.length, {
+export const idList = () => {
+  const element = idString();
+  ID_LISTS.add(element, {});
+  return z.array(element).refine((a) => new Set(a).size === a.length, {
     error: "must not contain the same id twice",
   });
+};
 
 /** Group `issued` values: how the group came to exist. */
 export const GroupIssued = z.enum(["api", "integration", "jwt"]).describe("How the group was created");

@@ -116,6 +116,8 @@ const list = <T extends z.ZodType>(s: T) => z.array(s);
 function crud(opts: {
   family: string;
   name: string;
+  /** Plural for the list operation's id when adding "s" is wrong (Policy -> Policies). */
+  plural?: string;
   base: string;
   idParam: string;
   schema: z.ZodType;
@@ -125,10 +127,11 @@ function crud(opts: {
   flags?: Pick<ApiRoute, "cloudOnly" | "embeddedIdpOnly">;
 }): ApiRoute[] {
   const { family, name, base, idParam, schema, create, update, query, flags } = opts;
+  const plural = opts.plural ?? `${name}s`;
   const item = `${base}/{${idParam}}`;
   return [
     route({
-      operationId: `list${name}s`,
+      operationId: `list${plural}`,
       method: "GET",
       path: base,
       family,
@@ -559,6 +562,7 @@ export const ROUTES: readonly ApiRoute[] = [
   ...crud({
     family: "policies",
     name: "Policy",
+    plural: "Policies",
     base: "/api/policies",
     idParam: "policyId",
     schema: PolicySchema,

@@ -130,7 +130,10 @@ export function buildApp(
         if (faults) await faults.maybeFail(req.url);
         const params = (req.params ?? {}) as Record<string, string>;
         let actor: Ctx["actor"];
-        if (route.auth === "token") {
+        if (route.auth === "public") {
+          // The public invite routes carry no credential: limit them per client address.
+          limiter?.take(`ip:${req.ip}`);
+        } else {
           actor = await authenticate(state, req.headers.authorization);
           (req as FastifyRequest & { credentialId?: string }).credentialId = actor.credentialId;
           limiter?.take(actor.credentialId);
@@ -158,6 +161,8 @@ export function buildApp(
         }
         let body: unknown;
         if (route.body) {
+          // No body at all is fine when every field is optional (regenerating an invite).
+          if (req.body === undefined && validate(route.body, {}).ok) req.body = {};
           if (typeof req.body !== "object" || req.body === null || Array.isArray(req.body)) {
             throw badRequest("request body must be a JSON object");
           }

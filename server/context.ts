@@ -1,6 +1,7 @@
 /** What every handler receives, and the server-wide state behind it. */
 import type { ApiRoute } from "../api/routes";
 import type { Clock } from "./clock";
+import { ApiError } from "./errors";
 import type { Actor, AccountDoc } from "./model";
 import type { Store, Tx } from "./store";
 
@@ -91,6 +92,7 @@ export function actorOf(ctx: Ctx): Actor {
 /** The account document (one per database). */
 export function accountOf(r: Pick<Store | Tx, "all">): AccountDoc {
   const acc = r.all<AccountDoc>("account")[0];
-  if (!acc) throw new Error("no account: database not bootstrapped");
+  // Only after the owner deleted the account; every credential is gone by then too.
+  if (!acc) throw new ApiError(412, "the account has been deleted");
   return acc;
 }

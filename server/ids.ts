@@ -17,8 +17,11 @@ export function newId(): string {
       out += BASE32HEX[(value >>> (bits - 5)) & 31];
       bits -= 5;
     }
+    value &= (1 << bits) - 1;
   }
-  return out.slice(0, 20);
+  // 96 bits make 19 full characters and 1 leftover bit, padded into a 20th.
+  if (bits > 0) out += BASE32HEX[(value << (5 - bits)) & 31];
+  return out;
 }
 
 function randomBase62(n: number): string {

@@ -26,7 +26,7 @@ export interface UserDoc extends Doc {
   pending_approval: boolean;
   issued: "api" | "integration" | "jwt";
   idp_id: string;
-  /** SHA-256 (base64) of the password, embedded IdP only. */
+  /** Salted scrypt hash of the password (see handlers/users.ts), embedded IdP only. */
   password_hash?: string;
   created_at: string;
 }

@@ -4,6 +4,7 @@
  */
 import { iso } from "./clock";
 import { accountOf } from "./context";
+import { preconditionFailed } from "./errors";
 import { newId } from "./ids";
 import type { PeerDoc } from "./model";
 import type { Tx } from "./store";
@@ -28,7 +29,8 @@ export function allocateIp(tx: Tx): string {
     const ip = intToIp(start + i);
     if (!used.has(ip)) return ip;
   }
-  throw new Error(`network range ${range} is full`);
+  // A client-visible condition (the account's range is exhausted or not IPv4), not a server fault.
+  throw preconditionFailed(`network range ${range} has no free IPv4 address for a new peer`);
 }
 
 /** True when `ip` lies in the account's network range. */
@@ -69,6 +71,9 @@ export interface NewPeer {
   setupKeyId?: number;
   extraDnsLabels?: string[];
   approvalRequired?: boolean;
+  /** Temporary access peers: the only peer this one may reach, and the policies that grant it. */
+  temporaryFor?: string;
+  temporaryPolicies?: string[];
 }
 
 /** Builds and stores a new peer (not connected yet). */
@@ -115,7 +120,12 @@ export function createPeerDoc(tx: Tx, p: NewPeer): PeerDoc {
     },
     wg_pub_key: p.wgPubKey,
     setup_key_id: p.setupKeyId,
+    temporary_for: p.temporaryFor,
+    temporary_policies: p.temporaryPolicies,
   };
+  // Optional members are left out rather than stored as undefined (the JSON round trip would drop them anyway).
   if (doc.setup_key_id === undefined) delete doc.setup_key_id;
+  if (doc.temporary_for === undefined) delete doc.temporary_for;
+  if (doc.temporary_policies === undefined) delete doc.temporary_policies;
   return tx.put("peer", doc);
 }

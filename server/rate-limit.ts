@@ -12,32 +12,32 @@ interface Bucket {
   updated: number;
 }
 
+/** A token bucket per key: refills at `perMinute` per minute up to `burst`; each request takes one token. */
 export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
-  private readonly perMs: number;
 
   constructor(
     private readonly opts: RateLimitOptions,
     private readonly clock: Clock,
-  ) {
-    this.perMs = opts.perMinute / 60_000;
-  }
+  ) {}
 
-  /** Takes one token for `key` or throws 429. */
+  /** Takes one token for `key` or throws 429 (nothing is taken from a refused request). */
   take(key: string): void {
     const now = this.clock.now();
     const b = this.buckets.get(key) ?? { tokens: this.opts.burst, updated: now };
-    b.tokens = Math.min(this.opts.burst, b.tokens + (now - b.updated) * this.perMs);
-    b.updated = now;
+    // Multiply before dividing so whole refills stay exact (1000 ms at 60/min is exactly 1 token), and never
+    // refill backwards when a (manual) clock is set back.
+    const elapsed = Math.max(0, now - b.updated);
+    b.tokens = Math.min(this.opts.burst, b.tokens + (elapsed * this.opts.perMinute) / 60_000);
+    b.updated = Math.max(b.updated, now);
+    this.buckets.set(key, b);
     if (b.tokens < 1) {
-      this.buckets.set(key, b);
-      const waitMs = (1 - b.tokens) / this.perMs;
+      const waitMs = ((1 - b.tokens) * 60_000) / this.opts.perMinute;
       throw new ApiError(429, "too many requests", {
         "Retry-After": String(Math.max(1, Math.ceil(waitMs / 1000))),
       });
     }
     b.tokens -= 1;
-    this.buckets.set(key, b);
   }
 }
 

@@ -11,7 +11,10 @@
  * | billing_admin | read the account                                                                      |
  * | user          | read itself and its own peers; manage its own tokens                                   |
  *
- * Every user may read itself (`/api/users/current`) and manage its own personal access tokens.
+ * Every user may read itself (`/api/users/current`) and manage its own personal access tokens. A password can
+ * only be changed by its user (spec part 5, rule 4), whatever the role. Object-level rules live in the handlers:
+ * nobody changes the owner's role, blocks or deletes the owner, or mints or deletes the owner's tokens but the
+ * owner; nobody blocks, deletes or changes the role of itself.
  */
 import type { ApiRoute } from "../api/routes";
 
@@ -154,7 +157,8 @@ export function allowed(
 ): boolean {
   if (route.operationId === "getCurrentUser") return true;
   if (route.family === "tokens" && params.userId === userId) return true;
-  if (route.operationId === "changeUserPassword" && params.userId === userId) return true;
+  // Not even an owner or admin may set another user's password.
+  if (route.operationId === "changeUserPassword") return params.userId === userId;
   if (route.operationId === "deleteAccount") return role === "owner";
   const module = moduleOf(route.family);
   return grantsFor(role)[module][opOf(route)];

@@ -1,5 +1,215 @@
-/** `privnet-server sim ...`: drives the simulated agent of a running server. */
+/**
+ * `privnet-server sim ...`: drives the simulated agent of a running server (started with --simulate) over HTTP.
+ *
+ *   privnet-server sim enroll --url URL --setup-key KEY [--hostname NAME] [--count N] [--os OS]
+ *                             [--extra-dns-label LABEL ...]
+ *   privnet-server sim connect|disconnect --url URL --peer ID
+ *   privnet-server sim job complete --url URL --peer ID --job ID [--upload-key KEY]
+ *   privnet-server sim job fail --url URL --peer ID --job ID [--reason TEXT]
+ *   privnet-server sim sweep --url URL
+ *
+ * Prints one JSON line per result on stdout. Exit codes: 0 done, 1 the server refused, 2 usage error.
+ * The setup key may come from PRIVNET_SETUP_KEY instead of --setup-key (keeps it out of the process list); it is
+ * never printed, not even in errors.
+ */
+import { randomBytes } from "node:crypto";
+
+const USAGE = `usage: privnet-server sim <command> [options]
+  enroll --setup-key KEY [--hostname NAME] [--count N] [--os OS] [--extra-dns-label LABEL]...
+                          enroll N peers (default 1; host names NAME-1..NAME-N when N > 1);
+                          the key may come from PRIVNET_SETUP_KEY instead
+  connect --peer ID       mark a peer connected
+  disconnect --peer ID    mark a peer disconnected (a temporary access peer is deleted)
+  job complete --peer ID --job ID [--upload-key KEY]
+  job fail --peer ID --job ID [--reason TEXT]
+  sweep                   delete ephemeral peers offline for 10 minutes or more
+common options:
+  --url URL               the server (default http://127.0.0.1:8080)`;
+
+class UsageError extends Error {}
+
+interface SimArgs {
+  command: string[];
+  url: string;
+  setupKey?: string;
+  hostname?: string;
+  count: number;
+  os?: string;
+  extraDnsLabels: string[];
+  peer?: string;
+  job?: string;
+  reason?: string;
+  uploadKey?: string;
+}
+
+/** Parses the arguments after `sim`. */
+export function parseSimArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): SimArgs {
+  const args: SimArgs = {
+    command: [],
+    url: "http://127.0.0.1:8080",
+    count: 1,
+    extraDnsLabels: [],
+    setupKey: env.PRIVNET_SETUP_KEY || undefined,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === "") throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case "--url":
+        args.url = value().replace(/\/+$/, "");
+        break;
+      case "--setup-key":
+        args.setupKey = value();
+        break;
+      case "--hostname":
+        args.hostname = value();
+        break;
+      case "--count": {
+        const v = value();
+        if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 10000)
+          throw new UsageError(`--count: expected 1..10000, got ${v}`);
+        args.count = Number(v);
+        break;
+      }
+      case "--os":
+        args.os = value();
+        break;
+      case "--extra-dns-label":
+        args.extraDnsLabels.push(value());
+        break;
+      case "--peer":
+        args.peer = value();
+        break;
+      case "--job":
+        args.job = value();
+        break;
+      case "--reason":
+        args.reason = value();
+        break;
+      case "--upload-key":
+        args.uploadKey = value();
+        break;
+      case "-h":
+      case "--help":
+        throw new UsageError("");
+      default:
+        if (arg.startsWith("-")) throw new UsageError(`unknown option ${arg}`);
+        args.command.push(arg);
+    }
+  }
+  return args;
+}
+
+function need<T>(v: T | undefined, flag: string): T {
+  if (v === undefined) throw new UsageError(`${flag} is required`);
+  return v;
+}
+
+/** A refusal of the server: status and its message. */
+class SimError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function post(url: string, path: string, body: unknown = {}): Promise<unknown> {
+  let res: Response;
+  try {
+    res = await fetch(`${url}${path}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify(body),
+    });
+  } catch (err) {
+    throw new SimError(0, `cannot reach ${url}: ${(err as Error).message}`);
+  }
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text === "" ? {} : JSON.parse(text);
+  } catch {
+    // not JSON: keep the text for the error message
+  }
+  if (!res.ok) {
+    const message =
+      typeof parsed === "object" &&
+      parsed !== null &&
+      typeof (parsed as { message?: unknown }).message === "string"
+        ? (parsed as { message: string }).message
+        : String(text).slice(0, 200);
+    const hint = res.status === 404 && path.startsWith("/sim/") && /no route/.test(message);
+    throw new SimError(res.status, hint ? `${message} (is the server running with --simulate?)` : message);
+  }
+  return parsed;
+}
+
+const seg = encodeURIComponent;
+
+async function run(a: SimArgs, out: (line: unknown) => void): Promise<void> {
+  const [cmd, sub] = a.command;
+  switch (cmd) {
+    case "enroll": {
+      const setupKey = need(a.setupKey, "--setup-key (or PRIVNET_SETUP_KEY)");
+      const base = a.hostname ?? `sim-${randomBytes(3).toString("hex")}`;
+      for (let i = 1; i <= a.count; i++) {
+        const body: Record<string, unknown> = {
+          setup_key: setupKey,
+          hostname: a.count > 1 ? `${base}-${i}` : base,
+        };
+        if (a.os) body.os = a.os;
+        if (a.extraDnsLabels.length) body.extra_dns_labels = a.extraDnsLabels;
+        out(await post(a.url, "/sim/enroll", body));
+      }
+      return;
+    }
+    case "connect":
+    case "disconnect":
+      out(await post(a.url, `/sim/peers/${seg(need(a.peer, "--peer"))}/${cmd}`));
+      return;
+    case "job": {
+      const path = `/sim/peers/${seg(need(a.peer, "--peer"))}/jobs/${seg(need(a.job, "--job"))}`;
+      if (sub === "complete")
+        out(await post(a.url, `${path}/complete`, a.uploadKey ? { upload_key: a.uploadKey } : {}));
+      else if (sub === "fail")
+        out(await post(a.url, `${path}/fail`, { reason: a.reason ?? "simulated failure" }));
+      else throw new UsageError(`sim job: expected complete or fail, got ${sub ?? "nothing"}`);
+      return;
+    }
+    case "sweep":
+      out(await post(a.url, "/sim/ephemeral/sweep"));
+      return;
+    default:
+      throw new UsageError(cmd ? `unknown sim command ${cmd}` : "a command is required");
+  }
+}
+
+/** Entry point of `privnet-server sim`; returns the exit code. */
 export async function simMain(argv: string[]): Promise<number> {
-  process.stderr.write(`privnet-server sim: not available yet (${argv.join(" ")})\n`);
-  return 2;
+  const out = (line: unknown) => process.stdout.write(`${JSON.stringify(line)}\n`);
+  try {
+    await run(parseSimArgs(argv), out);
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      if (err.message) process.stderr.write(`privnet-server sim: ${err.message}\n`);
+      process.stderr.write(`${USAGE}\n`);
+      return err.message ? 2 : 0;
+    }
+    if (err instanceof SimError) {
+      const status = err.status ? `${err.status} ` : "";
+      process.stderr.write(`privnet-server sim: ${status}${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
 }

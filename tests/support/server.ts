@@ -57,11 +57,14 @@ async function parse(res: Response): Promise<CallResult> {
   return { status: res.status, body, headers: res.headers };
 }
 
-export async function startTestServer(opts: StartOptions & { dbFile?: string } = {}): Promise<TestServer> {
+/** `dbFile` reopens an existing database; pass the `token` the first start returned. */
+export async function startTestServer(
+  opts: StartOptions & { dbFile?: string; token?: string } = {},
+): Promise<TestServer> {
   const dbFile = opts.dbFile ?? path.join(tempDir(), "privnet.db");
   const server = await startServer({ ...opts, db: dbFile, port: 0 });
   if (!server.ownerToken && !opts.dbFile) throw new Error("new database did not yield an owner token");
-  const token = server.ownerToken ?? "";
+  const token = server.ownerToken ?? opts.token ?? "";
   const ts: TestServer = {
     url: server.url,
     token,
@@ -125,7 +128,11 @@ export function expectError(res: CallResult, status: number, field?: string | Re
   }
   if (field !== undefined) {
     const msg = String((res.body as { message?: unknown }).message);
-    const re = typeof field === "string" ? new RegExp(`\\b${field.replace(/[.[\]]/g, "\\$&")}\\b`) : field;
+    // The field must stand alone: not preceded or followed by a name character (works for `ranges[0]` too).
+    const re =
+      typeof field === "string"
+        ? new RegExp(`(^|[^\\w])${field.replace(/[.[\]]/g, "\\$&")}(?![\\w])`)
+        : field;
     if (!re.test(msg)) throw new Error(`message does not name ${String(field)}: ${msg}`);
   }
 }
