@@ -19,6 +19,12 @@ export default tseslint.config(
     },
   },
   {
+    // Provider modules are `export =` objects (so a serialized provider is one require of the package), which
+    // TypeScript imports with `import x = require(...)`.
+    files: ["provider/**/*.ts", "sdk/**/*.ts", "tests/**/*.ts", "scripts/**/*.ts", "bench/**/*.ts"],
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+  {
     // Tests read response bodies loosely; their shapes are checked against the api/ schemas instead.
     files: ["tests/**/*.ts", "bench/**/*.ts"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },

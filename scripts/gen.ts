@@ -1,10 +1,12 @@
 /**
- * Writes the generated files: docs/openapi.json (and the reference docs once the sdk registers them).
+ * Writes the generated files: docs/openapi.json, the sdk resource classes and the reference docs.
  * With --check, writes nothing and fails when a committed file differs from what would be generated.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { buildOpenApi } from "../api/openapi";
+import { lookupFiles } from "./lookupgen";
+import { sdkFiles } from "./sdkgen";
 
 const root = path.resolve(__dirname, "..", "..");
 const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
@@ -13,6 +15,8 @@ const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"))
 export function generatedFiles(): Map<string, string> {
   const files = new Map<string, string>();
   files.set("docs/openapi.json", `${JSON.stringify(buildOpenApi(pkg.version), null, 2)}\n`);
+  for (const [k, v] of sdkFiles()) files.set(k, v);
+  for (const [k, v] of lookupFiles()) files.set(k, v);
   return files;
 }
 

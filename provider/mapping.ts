@@ -1,0 +1,138 @@
+/**
+ * The one place where the API's snake_case meets Pulumi's camelCase. Mapping is driven by the schemas: object
+ * keys are renamed, record keys (data such as authorized_groups or event-streaming config) are left alone.
+ */
+import type { z } from "zod";
+import { camel, elementOf, kindOf, recordValueOf, shapeOf } from "./schema";
+
+/** Pulumi's marker for a value not known during preview. */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export function isUnknown(v: unknown): boolean {
+  return v === UNKNOWN;
+}
+
+/** True when `v` is or contains the unknown marker. */
+export function containsUnknown(v: unknown): boolean {
+  if (v === UNKNOWN) return true;
+  if (Array.isArray(v)) return v.some(containsUnknown);
+  if (v && typeof v === "object") return Object.values(v).some(containsUnknown);
+  return false;
+}
+
+/**
+ * Pulumi inputs (camelCase) -> API body (snake_case), following `schema`. Keys the schema does not know are
+ * dropped; undefined and null are omitted. Unknown markers are kept as values (check needs to see them).
+ */
+export function toApi(value: unknown, schema: z.ZodType): unknown {
+  if (value === null || value === undefined || value === UNKNOWN) return value ?? undefined;
+  const kind = kindOf(schema);
+  if (kind === "object" && typeof value === "object" && !Array.isArray(value)) {
+    const shape = shapeOf(schema) ?? {};
+    const src = value as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const [key, fieldSchema] of Object.entries(shape)) {
+      const v = src[camel(key)] !== undefined ? src[camel(key)] : src[key];
+      if (v === undefined || v === null) continue;
+      out[key] = toApi(v, fieldSchema);
+    }
+    return out;
+  }
+  if (kind === "array" && Array.isArray(value)) {
+    const el = elementOf(schema);
+    return el ? value.map((v) => toApi(v, el)) : value;
+  }
+  if (kind === "record" && typeof value === "object" && !Array.isArray(value)) {
+    const vs = recordValueOf(schema);
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      if (v === undefined || v === null) continue;
+      out[k] = vs ? toApi(v, vs) : v;
+    }
+    return out;
+  }
+  return value;
+}
+
+/**
+ * API value (snake_case) -> Pulumi outputs (camelCase), following `schema` where it knows the field; fields the
+ * schema does not know (a newer service) are camel-cased too.
+ */
+export function fromApi(value: unknown, schema: z.ZodType | undefined): unknown {
+  if (value === null || value === undefined) return value;
+  const kind = schema ? kindOf(schema) : undefined;
+  if (Array.isArray(value)) {
+    const el = schema && kind === "array" ? elementOf(schema) : undefined;
+    return value.map((v) => fromApi(v, el));
+  }
+  if (typeof value === "object") {
+    if (schema && kind === "record") {
+      const vs = recordValueOf(schema);
+      return Object.fromEntries(
+        Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, fromApi(v, vs)]),
+      );
+    }
+    const shape = schema ? (shapeOf(schema) ?? {}) : {};
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      out[camel(k)] = fromApi(v, shape[k]);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** An API path (`["rules", 0, "port_ranges"]`) as a Pulumi property path (`rules[0].portRanges`). */
+export function propertyPath(path: readonly PropertyKey[], schema: z.ZodType): string {
+  let out = "";
+  let cur: z.ZodType | undefined = schema;
+  for (const seg of path) {
+    if (typeof seg === "number") {
+      out += `[${seg}]`;
+      cur = cur ? elementOf(cur) : undefined;
+      continue;
+    }
+    const key = String(seg);
+    const kind = cur ? kindOf(cur) : undefined;
+    if (kind === "record") {
+      out += `[${JSON.stringify(key)}]`;
+      cur = cur ? recordValueOf(cur) : undefined;
+      continue;
+    }
+    const name = kind === "object" || cur === undefined ? camel(key) : key;
+    out += out ? `.${name}` : name;
+    cur = cur ? shapeOf(cur)?.[key] : undefined;
+  }
+  return out;
+}
+
+/** Every snake_case field name a schema mentions (for rewriting messages in Pulumi's names). */
+export function snakeNames(
+  schema: z.ZodType,
+  out = new Set<string>(),
+  seen = new Set<unknown>(),
+): Set<string> {
+  if (seen.has(schema)) return out;
+  seen.add(schema);
+  const shape = shapeOf(schema);
+  if (shape) {
+    for (const [k, v] of Object.entries(shape)) {
+      if (k.includes("_")) out.add(k);
+      snakeNames(v, out, seen);
+    }
+  }
+  const el = elementOf(schema);
+  if (el) snakeNames(el, out, seen);
+  const rv = recordValueOf(schema);
+  if (rv) snakeNames(rv, out, seen);
+  return out;
+}
+
+/** Rewrites the API's field names in a message to Pulumi's (`peer_groups` -> `peerGroups`). */
+export function renameFields(message: string, names: Set<string>): string {
+  let out = message;
+  for (const n of [...names].sort((a, b) => b.length - a.length)) {
+    out = out.replace(new RegExp(`\\b${n}\\b`, "g"), camel(n));
+  }
+  return out;
+}

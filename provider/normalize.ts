@@ -1,0 +1,104 @@
+/**
+ * Value normalisation for diffs, and the projection of API responses back to the shape of inputs.
+ *
+ * Normalised, these are all "absent": undefined, null, "", false, [], {} — so a user who leaves a field out and
+ * a server that answers with its zero value agree. Defaults the server applies to absent inputs (a DNS zone is
+ * enabled unless told otherwise) are applied before normalising. Id lists (and lists declared as sets) are
+ * compared order-insensitively.
+ */
+import { isEqual } from "lodash";
+import type { z } from "zod";
+import { ID_LISTS } from "../api/common";
+import { camel, elementOf, kindOf, recordValueOf, shapeOf, unwrap } from "./schema";
+
+/** True when the schema is one of the api/ id lists. */
+export function isIdList(schema: z.ZodType): boolean {
+  const el = elementOf(unwrap(schema));
+  return el !== undefined && ID_LISTS.has(el);
+}
+
+function sortKey(v: unknown): string {
+  return typeof v === "string" ? v : JSON.stringify(v);
+}
+
+/**
+ * Normalises a value of the given input schema (API form) held in Pulumi form (camelCase keys).
+ * `asSet` marks a list compared as a set.
+ */
+export function normalize(value: unknown, schema: z.ZodType | undefined, asSet = false): unknown {
+  if (value === undefined || value === null || value === "" || value === false) return undefined;
+  if (Array.isArray(value)) {
+    const el = schema ? elementOf(schema) : undefined;
+    const items = value.map((v) => normalize(v, el)).filter((v) => v !== undefined);
+    if (items.length === 0) return undefined;
+    if (asSet || (schema && isIdList(schema))) {
+      return [...new Map(items.map((v) => [sortKey(v), v])).entries()]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([, v]) => v);
+    }
+    return items;
+  }
+  if (typeof value === "object") {
+    const kind = schema ? kindOf(schema) : undefined;
+    const out: Record<string, unknown> = {};
+    if (kind === "record") {
+      const vs = schema ? recordValueOf(schema) : undefined;
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+        const n = normalize(v, vs);
+        if (n !== undefined) out[k] = n;
+      }
+    } else {
+      const shape = schema ? (shapeOf(schema) ?? {}) : {};
+      const byCamel = new Map(Object.entries(shape).map(([k, s]) => [camel(k), s]));
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+        const n = normalize(v, byCamel.get(k));
+        if (n !== undefined) out[k] = n;
+      }
+    }
+    return Object.keys(out).length ? out : undefined;
+  }
+  return value;
+}
+
+/** Whether two values of a field are the same once normalised. */
+export function sameValue(a: unknown, b: unknown, schema: z.ZodType | undefined, asSet = false): boolean {
+  return isEqual(normalize(a, schema, asSet), normalize(b, schema, asSet));
+}
+
+/**
+ * Projects a response value (Pulumi form) onto the shape of the input schema: object members the input does not
+ * have are dropped, and `[{id, ...}]` lists where the input takes ids become id lists (a policy rule's
+ * `sources`, a network resource's `groups`).
+ */
+export function project(value: unknown, schema: z.ZodType): unknown {
+  if (value === undefined || value === null) return value;
+  const kind = kindOf(schema);
+  if (kind === "array" && Array.isArray(value)) {
+    const el = elementOf(schema);
+    if (el && kindOf(el) === "string") {
+      return value.map((v) =>
+        v && typeof v === "object" && "id" in v ? String((v as { id: unknown }).id) : v,
+      );
+    }
+    return el ? value.map((v) => project(v, el)) : value;
+  }
+  if (kind === "object" && typeof value === "object" && !Array.isArray(value)) {
+    const shape = shapeOf(schema) ?? {};
+    const src = value as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const [key, s] of Object.entries(shape)) {
+      const c = camel(key);
+      if (src[c] !== undefined) out[c] = project(src[c], s);
+    }
+    return out;
+  }
+  if (kind === "record" && typeof value === "object" && !Array.isArray(value)) {
+    const vs = recordValueOf(schema);
+    return vs
+      ? Object.fromEntries(
+          Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, project(v, vs)]),
+        )
+      : value;
+  }
+  return value;
+}

@@ -1,0 +1,33 @@
+/**
+ * Singletons exist once per account (EDR integrations, DNS settings, account settings). Creating the resource
+ * adopts the existing object (or creates it where the API can); deleting it removes the object where the API
+ * has a delete, else restores the defaults.
+ */
+import { isNotFound } from "../client";
+import { buildOutputs, defaultUpdate, withDefaults } from "./lifecycle";
+import { toApi } from "./mapping";
+import type { LifecycleContext, Props, ResourceSpec } from "./spec";
+
+/** Hooks for a singleton whose routes are POST/GET/PUT/DELETE on one path (the EDR integrations). */
+export function singletonHooks(spec: ResourceSpec, id: string): ResourceSpec["hooks"] {
+  return {
+    async create(ctx: LifecycleContext, inputs: Props) {
+      let exists = true;
+      try {
+        await ctx.client.call(spec.ops.read);
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+        exists = false;
+      }
+      if (exists) {
+        // Adopt: the object is there already; make it match the inputs.
+        const { outs } = await defaultUpdate(spec, ctx, id, {}, inputs);
+        return { id, outs };
+      }
+      const response = (await ctx.client.call(spec.ops.create as string, {
+        body: toApi(withDefaults(spec, inputs), spec.input),
+      })) as Props;
+      return { id, outs: buildOutputs(spec, response, inputs, undefined, "create") };
+    },
+  };
+}

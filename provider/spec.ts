@@ -1,0 +1,92 @@
+/**
+ * What a resource kind declares. The generic lifecycle (provider/lifecycle.ts) does the rest: check, diff,
+ * create, read, update and delete are driven by these fields and the api/ schemas.
+ *
+ * Names: fields listed here are Pulumi (camelCase) names; schemas are the API's (snake_case).
+ */
+import type { z } from "zod";
+import type { PrivnetClient } from "../client";
+
+export type Props = Record<string, unknown>;
+
+/** A parent id that lives in the path, not the body (e.g. a network resource's `networkId`). */
+export interface ParentField {
+  /** Pulumi input name, e.g. `networkId`. */
+  input: string;
+  /** Path parameter of the API routes, e.g. `networkId`. */
+  param: string;
+  description: string;
+}
+
+export interface LifecycleContext {
+  client: PrivnetClient;
+}
+
+export interface ResourceSpec {
+  /** Resource name (PascalCase), also the Pulumi type: `pulumi-nodejs:dynamic/privnet:<name>`. */
+  name: string;
+  /** File name of the provider module under provider/resources/ (kebab-case). */
+  file: string;
+  /** One paragraph for the reference docs. */
+  description: string;
+  /**
+   * The inputs in API form (snake_case zod object): normally the create body. Used by check, by the body of
+   * create/update, by the diff and by the docs.
+   */
+  input: z.ZodObject;
+  /** The object as the API returns it. */
+  output: z.ZodType;
+  /** Operation ids of api/routes.ts. */
+  ops: { create?: string; read: string; update?: string; delete?: string };
+  /** Path parameter naming the object's id in read/update/delete (absent for singletons). */
+  idParam?: string;
+  parents?: ParentField[];
+  /** Body of update: the fields of this schema only (e.g. a setup key's update takes revoked and autoGroups). */
+  updateBody?: z.ZodObject;
+  /** Inputs whose change needs a new object (the API cannot change them in place). */
+  replaceOnChange?: string[];
+  /** Replace by deleting first (unique names would otherwise collide). */
+  deleteBeforeReplace?: boolean;
+  /** Inputs the API never returns (secrets, create-only values): carried forward from state. */
+  writeOnly?: string[];
+  /** Secret inputs: the sdk wraps them with pulumi.secret. */
+  secretInputs?: string[];
+  /** Server-generated secrets: listed in additionalSecretOutputs by the sdk. */
+  secretOutputs?: string[];
+  /** Outputs returned in full only by create (a setup key's key): reads keep the value in state. */
+  createOnlyOutputs?: string[];
+  /**
+   * Values used for absent inputs: in check, in request bodies and in diffs (beyond "" / false / [] / {}, which
+   * diffs treat as absent anyway). A singleton's defaults are what delete restores.
+   */
+  defaults?: Props;
+  /** Optional inputs the server chooses when absent (a peer's IP): not compared while the program leaves them out. */
+  computedIfAbsent?: string[];
+  /** Fields of `input` the resource does not expose (read-only settings the API echoes). */
+  ignoreInputs?: string[];
+  /** Lists compared as sets besides the id lists (which are found from the schemas). */
+  setLists?: string[];
+  /** Singletons exist once per account: create adopts, delete restores `restore()` (or the API's delete). */
+  singleton?: { restore?: () => Props };
+  /** Derives the id of a created object from the response (default: `String(response.id)`). */
+  idOf?: (response: Props) => string;
+  /** Turns a create response into the object (default: identity). */
+  unwrapCreate?: (response: Props) => { object: Props; extra?: Props };
+  /** Adjusts outputs after the generic mapping (e.g. keeps secrets the API masks). */
+  mergeOutputs?: (outs: Props, inputs: Props, previous: Props | undefined) => Props;
+  /** Adjusts an update body using the old outputs (e.g. keeps server-assigned ids of list items). */
+  prepareUpdateBody?: (body: Props, olds: Props) => Props;
+  /** Extra outputs (declared for the sdk) besides the response's fields. */
+  extraOutputs?: Record<string, { description: string; type: string }>;
+  /** Full overrides, for kinds that do not fit CRUD (adopted peers, singletons without delete). */
+  hooks?: Partial<{
+    create(ctx: LifecycleContext, inputs: Props): Promise<{ id: string; outs: Props }>;
+    read(
+      ctx: LifecycleContext,
+      id: string,
+      props: Props,
+    ): Promise<{ id?: string; props?: Props; inputs?: Props }>;
+    update(ctx: LifecycleContext, id: string, olds: Props, news: Props): Promise<{ outs: Props }>;
+    delete(ctx: LifecycleContext, id: string, props: Props): Promise<void>;
+  }>;
+}

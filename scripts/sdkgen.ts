@@ -1,0 +1,294 @@
+/**
+ * Generates the typed resource classes (sdk/resources/*.ts) and the reference docs (docs/reference/*.md) from the
+ * resource specs and the api/ schemas, so types, docs and behaviour cannot drift apart.
+ */
+import type { z } from "zod";
+import { checkSchema, inputNames } from "../provider/lifecycle";
+import { renameFields, snakeNames } from "../provider/mapping";
+import { PROVIDERS } from "../provider/registry";
+import {
+  camel,
+  describe,
+  elementOf,
+  enumValues,
+  isOptional,
+  kindOf,
+  recordValueOf,
+  shapeOf,
+  unwrap,
+} from "../provider/schema";
+import type { ResourceSpec } from "../provider/spec";
+
+type Mode = "input" | "output";
+
+function defType(s: z.ZodType): string {
+  return (unwrap(s) as unknown as { _zod: { def: { type: string; options?: z.ZodType[] } } })._zod.def.type;
+}
+
+/** TypeScript type of a schema's value, camelCase keys; inputs wrap members in pulumi.Input. */
+export function tsType(schema: z.ZodType, mode: Mode, indent = ""): string {
+  const wrap = (t: string) => (mode === "input" ? `pulumi.Input<${t}>` : t);
+  const values = enumValues(schema);
+  if (values) return values.map((v) => JSON.stringify(v)).join(" | ");
+  const kind = kindOf(schema);
+  switch (kind) {
+    case "string":
+      return "string";
+    case "number":
+      return "number";
+    case "boolean":
+      return "boolean";
+    case "array": {
+      const el = elementOf(schema) as z.ZodType;
+      const inner = tsType(el, mode, indent);
+      return `${wrap(inner.includes("|") ? `(${inner})` : inner)}[]`;
+    }
+    case "record": {
+      const vs = recordValueOf(schema) as z.ZodType;
+      return `Record<string, ${wrap(tsType(vs, mode, indent))}>`;
+    }
+    case "object": {
+      const shape = shapeOf(schema) ?? {};
+      const inner = indent + "  ";
+      const lines = Object.entries(shape).map(([k, s]) => {
+        const doc = describe(s);
+        const opt = isOptional(s) ? "?" : "";
+        return `${doc ? `${inner}/** ${doc} */\n` : ""}${inner}${camel(k)}${opt}: ${wrap(tsType(s, mode, inner))};`;
+      });
+      return `{\n${lines.join("\n")}\n${indent}}`;
+    }
+    default: {
+      const t = defType(schema);
+      if (t === "union") {
+        const opts = (
+          (unwrap(schema) as unknown as { _zod: { def: { options: z.ZodType[] } } })._zod.def.options ?? []
+        ).map((o) => tsType(o, mode, indent));
+        return [...new Set(opts)].join(" | ");
+      }
+      return "unknown";
+    }
+  }
+}
+
+function pascalToKebab(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
+}
+
+interface Field {
+  name: string;
+  type: string;
+  outputType: string;
+  optional: boolean;
+  doc: string;
+  notes: string[];
+}
+
+/** Field descriptions in Pulumi's names (`peer_groups` -> `peerGroups`). */
+function pulumiNames(spec: ResourceSpec, text: string | undefined): string {
+  return text ? renameFields(text, snakeNames(checkSchema(spec))) : "";
+}
+
+function inputFields(spec: ResourceSpec): Field[] {
+  const shape = spec.input.shape as Record<string, z.ZodType>;
+  const replace = new Set(spec.replaceOnChange ?? []);
+  const secret = new Set(spec.secretInputs ?? []);
+  const writeOnly = new Set(spec.writeOnly ?? []);
+  const names = new Set(inputNames(spec));
+  const fields: Field[] = [];
+  for (const p of spec.parents ?? []) {
+    fields.push({
+      name: p.input,
+      type: "string",
+      outputType: "string",
+      optional: false,
+      doc: p.description,
+      notes: replace.has(p.input) ? ["replaces on change"] : [],
+    });
+  }
+  for (const [key, s] of Object.entries(shape)) {
+    const name = camel(key);
+    if (!names.has(name)) continue;
+    const notes: string[] = [];
+    if (replace.has(name)) notes.push("replaces on change");
+    if (secret.has(name)) notes.push("secret");
+    if (writeOnly.has(name)) notes.push("write-only: kept from state, the API never returns it");
+    const def = spec.defaults?.[name];
+    if (def !== undefined && typeof def !== "object") notes.push(`default ${JSON.stringify(def)}`);
+    fields.push({
+      name,
+      type: tsType(s, "input", "  "),
+      outputType: tsType(s, "output", "  "),
+      optional: isOptional(s) || (spec.defaults !== undefined && name in spec.defaults),
+      doc: pulumiNames(spec, describe(s)),
+      notes,
+    });
+  }
+  return fields;
+}
+
+function outputFields(spec: ResourceSpec, inputs: Field[]): Field[] {
+  const byName = new Map(inputs.map((f) => [f.name, f]));
+  const fields: Field[] = [];
+  const seen = new Set<string>();
+  const secretOut = new Set(spec.secretOutputs ?? []);
+  for (const [key, s] of Object.entries(shapeOf(spec.output) ?? {})) {
+    const name = camel(key);
+    if (name === "id") continue;
+    seen.add(name);
+    const input = byName.get(name);
+    fields.push({
+      name,
+      type: input ? input.outputType : tsType(s, "output", "  "),
+      outputType: "",
+      optional: input ? input.optional : isOptional(s),
+      doc: input?.doc || pulumiNames(spec, describe(s)),
+      notes: secretOut.has(name) ? ["secret"] : [],
+    });
+  }
+  for (const f of inputs) {
+    if (seen.has(f.name)) continue;
+    seen.add(f.name);
+    fields.push({ ...f, type: f.outputType, notes: f.notes.filter((n) => n === "secret") });
+  }
+  for (const [name, x] of Object.entries(spec.extraOutputs ?? {})) {
+    if (seen.has(name)) continue;
+    fields.push({
+      name,
+      type: x.type,
+      outputType: "",
+      optional: true,
+      doc: x.description,
+      notes: secretOut.has(name) ? ["secret"] : [],
+    });
+  }
+  return fields;
+}
+
+function docComment(text: string, indent: string): string {
+  return text ? `${indent}/** ${text.replace(/\*\//g, "*\\/")} */\n` : "";
+}
+
+/** The sdk class of one resource kind. */
+export function resourceSource(spec: ResourceSpec): string {
+  const inputs = inputFields(spec);
+  const outputs = outputFields(spec, inputs);
+  const secrets = [...new Set([...(spec.secretOutputs ?? []), ...(spec.secretInputs ?? [])])];
+  const argsLines = inputs
+    .map((f) => {
+      const notes = f.notes.length ? ` (${f.notes.join("; ")})` : "";
+      return `${docComment(`${f.doc}${notes}`, "  ")}  ${f.name}${f.optional ? "?" : ""}: pulumi.Input<${f.type}>;`;
+    })
+    .join("\n");
+  const outLines = outputs
+    .map(
+      (f) =>
+        `${docComment(`${f.doc}${f.notes.length ? ` (${f.notes.join("; ")})` : ""}`, "  ")}  declare readonly ${f.name}: pulumi.Output<${f.type}${f.optional ? " | undefined" : ""}>;`,
+    )
+    .join("\n");
+  const outKeys = outputs.map((f) => `  ${f.name}: undefined,`).join("\n");
+  const secretWraps = (spec.secretInputs ?? [])
+    .map((n) => `    ${n}: args.${n} === undefined ? undefined : pulumi.secret(args.${n}),`)
+    .join("\n");
+  return `// Generated by \`npm run gen\` from provider/resources/${spec.file}.ts and the api/ schemas. Do not edit.
+import * as pulumi from "@pulumi/pulumi";
+import provider = require("../../provider/resources/${spec.file}");
+
+/** Arguments of {@link ${spec.name}}. */
+export interface ${spec.name}Args {
+${argsLines}
+}
+
+/** Output property names, registered so the engine fills them in. */
+const OUTPUTS = {
+${outKeys}
+};
+
+/**
+ * ${spec.description.replace(/\*\//g, "*\\/")}
+ */
+export class ${spec.name} extends pulumi.dynamic.Resource {
+${outLines}
+
+  constructor(name: string, args: ${spec.name}Args, opts?: pulumi.CustomResourceOptions) {
+    const props = {
+      ...OUTPUTS,
+      ...args,
+${secretWraps}
+    };
+    super(provider, name, props, withSecrets(opts, ${JSON.stringify(secrets)}), "privnet", "${spec.name}");
+  }
+
+  /** Reads an existing ${spec.name} into the program without managing it (the engine calls read only). */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, state: Partial<${spec.name}Args> = {}, opts?: pulumi.CustomResourceOptions): ${spec.name} {
+    return new ${spec.name}(name, state as ${spec.name}Args, { ...opts, id });
+  }
+}
+
+function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
+  if (!secrets.length) return opts ?? {};
+  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
+}
+`;
+}
+
+function mdEscape(s: string): string {
+  return s.replace(/\|/g, "\\|").replace(/\n\s*/g, " ");
+}
+
+/** The reference page of one resource kind. */
+export function resourceDoc(spec: ResourceSpec): string {
+  const inputs = inputFields(spec);
+  const outputs = outputFields(spec, inputs);
+  const row = (f: Field, withRequired: boolean) =>
+    `| \`${f.name}\` | \`${mdEscape(f.type.replace(/pulumi\.Input<([^<>]*)>/g, "$1"))}\` |${withRequired ? ` ${f.optional ? "no" : "yes"} |` : ""} ${mdEscape(f.doc)}${f.notes.length ? ` _(${f.notes.join("; ")})_` : ""} |`;
+  return `<!-- Generated by \`npm run gen\` from provider/resources/${spec.file}.ts. Do not edit. -->
+# ${spec.name}
+
+${spec.description}
+
+\`\`\`ts
+import * as privnet from "pulumi-privnet";
+const x = new privnet.${spec.name}("name", { /* inputs below */ });
+\`\`\`
+
+Type token: \`pulumi-nodejs:dynamic/privnet:${spec.name}\`. API operations: ${Object.entries(spec.ops)
+    .map(([k, v]) => `${k} \`${v}\``)
+    .join(", ")}.
+
+## Inputs
+
+| Property | Type | Required | Description |
+|---|---|---|---|
+${inputs.map((f) => row(f, true)).join("\n")}
+
+## Outputs
+
+All inputs are also outputs. Besides them:
+
+| Property | Type | Description |
+|---|---|---|
+${outputs
+  .filter((f) => !inputs.some((i) => i.name === f.name))
+  .map((f) => row(f, false))
+  .join("\n")}
+`;
+}
+
+/** Every generated sdk/doc file: path -> content. */
+export function sdkFiles(): Map<string, string> {
+  const files = new Map<string, string>();
+  const specs = PROVIDERS.map((p) => p.spec);
+  for (const spec of specs) {
+    files.set(`sdk/resources/${spec.file}.ts`, resourceSource(spec));
+    files.set(`docs/reference/resources/${spec.file}.md`, resourceDoc(spec));
+    if (pascalToKebab(spec.name) !== spec.file)
+      throw new Error(`${spec.name}: file should be ${pascalToKebab(spec.name)}`);
+  }
+  files.set(
+    "sdk/resources/index.ts",
+    `// Generated by \`npm run gen\` from provider/registry.ts. Do not edit.\n${specs
+      .map((s) => `export { ${s.name}, type ${s.name}Args } from "./${s.file}";`)
+      .join("\n")}\n`,
+  );
+  return files;
+}

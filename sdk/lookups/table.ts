@@ -1,0 +1,804 @@
+/**
+ * The table of lookups: one entry per function. Adding a lookup = one entry here and `npm run gen`, which writes
+ * the typed function, its argument and result types and its reference section.
+ */
+import { camel } from "../../provider/schema";
+import { toApi } from "../../provider/mapping";
+import { AccountSchema } from "../../api/account";
+import { GroupSummarySchema, idString, issue, z } from "../../api/common";
+import { SyncLogSchema, VendorDSchema, VendorESchema } from "../../api/directory-sync";
+import { DnsRecordSchema } from "../../api/dns-record";
+import { DnsSettingsSchema } from "../../api/dns-settings";
+import { DnsZoneSchema } from "../../api/dns-zone";
+import { EdrVendorASchema, EdrVendorBSchema, EdrVendorCSchema } from "../../api/edr";
+import { EventStreamingSchema } from "../../api/event-streaming";
+import {
+  AuditEventSchema,
+  ProxyLogEntrySchema,
+  ProxyLogPageSchema,
+  ProxyQuerySchema,
+  TrafficEventSchema,
+  TrafficPageSchema,
+  TrafficQuerySchema,
+} from "../../api/events";
+import { GroupSchema } from "../../api/group";
+import { IdentityProviderSchema } from "../../api/identity-provider";
+import { IngressPeerSchema, PortAllocationSchema } from "../../api/ingress";
+import { InviteSchema } from "../../api/invite";
+import { JobSchema } from "../../api/job";
+import { NameserverGroupSchema } from "../../api/nameserver-group";
+import { NetworkSchema } from "../../api/network";
+import { NetworkResourceSchema } from "../../api/network-resource";
+import { NetworkRouterSchema } from "../../api/network-router";
+import { AccessiblePeerSchema, PeerSchema } from "../../api/peer";
+import { PolicySchema } from "../../api/policy";
+import { PostureCheckSchema } from "../../api/posture-check";
+import { RouteSchema } from "../../api/route";
+import { SetupKeySchema } from "../../api/setup-key";
+import { TokenSchema } from "../../api/token";
+import { UserSchema } from "../../api/user";
+import type { QueryParams } from "../../client";
+import {
+  LookupProblem,
+  exactlyOne,
+  infoOf,
+  lookup,
+  type LookupInfo,
+  type LookupSpec,
+  type ResultType,
+} from "./spec";
+
+// ---------------------------------------------------------------------------------------------------------------
+// Result types: every API object a lookup returns, by its TypeScript name. The names end in `Result` so that they
+// never clash with the resource classes (`Peer`, `Group`, ...) exported next to them.
+
+const result = (name: string, schema: z.ZodType): ResultType => ({ name, schema });
+
+const R = {
+  peer: result("PeerResult", PeerSchema),
+  accessiblePeer: result("AccessiblePeerResult", AccessiblePeerSchema),
+  peerJob: result("PeerJobResult", JobSchema),
+  group: result("GroupResult", GroupSchema),
+  user: result("UserResult", UserSchema),
+  token: result("TokenResult", TokenSchema),
+  account: result("AccountResult", AccountSchema),
+  policy: result("PolicyResult", PolicySchema),
+  postureCheck: result("PostureCheckResult", PostureCheckSchema),
+  route: result("RouteResult", RouteSchema),
+  network: result("NetworkResult", NetworkSchema),
+  networkResource: result("NetworkResourceResult", NetworkResourceSchema),
+  networkRouter: result("NetworkRouterResult", NetworkRouterSchema),
+  nameserverGroup: result("NameserverGroupResult", NameserverGroupSchema),
+  dnsSettings: result("DnsSettingsResult", DnsSettingsSchema),
+  dnsZone: result("DnsZoneResult", DnsZoneSchema),
+  dnsRecord: result("DnsRecordResult", DnsRecordSchema),
+  setupKey: result("SetupKeyResult", SetupKeySchema),
+  identityProvider: result("IdentityProviderResult", IdentityProviderSchema),
+  edrVendorA: result("EdrVendorAResult", EdrVendorASchema),
+  edrVendorB: result("EdrVendorBResult", EdrVendorBSchema),
+  edrVendorC: result("EdrVendorCResult", EdrVendorCSchema),
+  directorySyncVendorD: result("DirectorySyncVendorDResult", VendorDSchema),
+  directorySyncVendorE: result("DirectorySyncVendorEResult", VendorESchema),
+  directorySyncLog: result("DirectorySyncLogResult", SyncLogSchema),
+  eventStreaming: result("EventStreamingIntegrationResult", EventStreamingSchema),
+  ingressPeer: result("IngressPeerResult", IngressPeerSchema),
+  portAllocation: result("IngressPortAllocationResult", PortAllocationSchema),
+  invite: result("InviteResult", InviteSchema),
+  auditEvent: result("AuditEventResult", AuditEventSchema),
+  proxyLogPage: result("ProxyLogPageResult", ProxyLogPageSchema),
+  trafficEventPage: result("TrafficEventPageResult", TrafficPageSchema),
+};
+
+/**
+ * Objects nested in results that get a name of their own in ./types.ts instead of being spelled out at every use
+ * (the group summary appears in peers, policies and more; the page types hold arrays of entries).
+ */
+export const NESTED_TYPES: readonly ResultType[] = [
+  result("GroupSummaryResult", GroupSummarySchema),
+  result("ProxyLogResult", ProxyLogEntrySchema),
+  result("TrafficEventResult", TrafficEventSchema),
+];
+
+// ---------------------------------------------------------------------------------------------------------------
+// Argument building blocks.
+
+const id = (doc: string) => idString().describe(doc);
+
+/**
+ * Integer ids (setup keys, integrations): a number, or its decimal string as a Pulumi resource id carries it.
+ */
+const intId = (doc: string) =>
+  z
+    .union([
+      z.number().int({ error: "must be an integer id" }),
+      z.string().regex(/^\d+$/, { error: "must be an integer id" }),
+    ])
+    .describe(doc);
+
+/** A path parameter taken from an argument (`networkId` -> `{networkId}`), with the object it names. */
+interface Parent {
+  arg: string;
+  param: string;
+  what: string;
+  doc: string;
+}
+
+const PEER: Parent = { arg: "peerId", param: "peerId", what: "peer", doc: "Peer id" };
+const NETWORK: Parent = { arg: "networkId", param: "networkId", what: "network", doc: "Network id" };
+const ZONE: Parent = { arg: "zoneId", param: "zoneId", what: "DNS zone", doc: "DNS zone id" };
+const USER: Parent = { arg: "userId", param: "userId", what: "user", doc: "User id" };
+
+type Args = Record<string, unknown>;
+
+function parentShape(parents: readonly Parent[]): Record<string, z.ZodType> {
+  return Object.fromEntries(parents.map((p) => [p.arg, id(p.doc)]));
+}
+
+function parentParams(parents: readonly Parent[], a: Args): Record<string, string> {
+  return Object.fromEntries(parents.map((p) => [p.param, String(a[p.arg])]));
+}
+
+function within(parents: readonly Parent[], a: Args): string {
+  return parents.map((p) => ` in ${p.what} "${String(a[p.arg])}"`).join("");
+}
+
+/** A lookup of one object by id (`GET .../{id}`); a 404 names the object and its parents. */
+function getById(o: {
+  name: string;
+  description: string;
+  operationId: string;
+  idParam: string;
+  what: string;
+  idDoc: string;
+  intId?: boolean;
+  parents?: readonly Parent[];
+  result: ResultType;
+}): LookupSpec {
+  const parents = o.parents ?? [];
+  return lookup({
+    name: o.name,
+    description: o.description,
+    operationIds: [o.operationId],
+    args: z.strictObject({ ...parentShape(parents), id: o.intId ? intId(o.idDoc) : id(o.idDoc) }),
+    result: o.result,
+    run: (api, a: Args) =>
+      api.call(o.operationId, { params: { ...parentParams(parents, a), [o.idParam]: String(a.id) } }),
+    notFound: (a: Args) => `no ${o.what} with id "${String(a.id)}"${within(parents, a)}`,
+  });
+}
+
+/** A lookup of every object of a collection (`GET ...`), optionally below parents and with query filters. */
+function listAll(o: {
+  name: string;
+  description: string;
+  operationId: string;
+  parents?: readonly Parent[];
+  filters?: Record<string, z.ZodType>;
+  query?: (a: Args) => QueryParams;
+  result: ResultType;
+}): LookupSpec {
+  const parents = o.parents ?? [];
+  const hasArgs = parents.length > 0 || o.filters !== undefined;
+  return lookup({
+    name: o.name,
+    description: o.description,
+    operationIds: [o.operationId],
+    ...(hasArgs ? { args: z.strictObject({ ...parentShape(parents), ...o.filters }) } : {}),
+    result: o.result,
+    many: true,
+    run: (api, a: Args) =>
+      api.call(o.operationId, {
+        params: parentParams(parents, a),
+        ...(o.query ? { query: o.query(a) } : {}),
+      }),
+  });
+}
+
+/** A singleton read (`GET /api/integrations/edr/vendor-a`); a 404 means it is not configured. */
+function singleton(o: {
+  name: string;
+  description: string;
+  operationId: string;
+  what: string;
+  result: ResultType;
+}): LookupSpec {
+  return lookup({
+    name: o.name,
+    description: o.description,
+    operationIds: [o.operationId],
+    result: o.result,
+    run: (api) => api.call(o.operationId),
+    notFound: () => `${o.what} is not configured`,
+  });
+}
+
+/**
+ * The API's query schema with camelCase names (`page_size` -> `pageSize`), for lookups whose arguments are a
+ * query. The field schemas (and their defaults and descriptions) are the API's; `toApi` maps the names back.
+ */
+function camelQuery(schema: z.ZodObject, what: string) {
+  const shape = Object.fromEntries(Object.entries(schema.shape).map(([k, v]) => [camel(k), v as z.ZodType]));
+  return z
+    .strictObject(shape)
+    .superRefine((q, ctx) => {
+      const { startDate, endDate } = q as { startDate?: string; endDate?: string };
+      if (startDate && endDate && Date.parse(startDate) > Date.parse(endDate))
+        issue(ctx, ["endDate"], "must not be before startDate");
+    })
+    .describe(what);
+}
+
+function queryOf(a: Args, schema: z.ZodType): QueryParams {
+  return toApi(a, schema) as QueryParams;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The table.
+
+const MASKED_KEY =
+  "The `key` is masked (its first characters, then asterisks): the API returns the full value only when the key " +
+  "is created, so read it from the `SetupKey` resource instead.";
+
+export const LOOKUP_SPECS: readonly LookupSpec[] = [
+  // Peers
+  getById({
+    name: "getPeer",
+    description: "The peer with this id.",
+    operationId: "getPeer",
+    idParam: "peerId",
+    what: "peer",
+    idDoc: "Peer id",
+    result: R.peer,
+  }),
+  listAll({
+    name: "getPeers",
+    description:
+      "Every peer the caller may see, optionally only those with this name and/or overlay IP (exact matches, " +
+      "applied by the API). The list includes `accessiblePeersCount`.",
+    operationId: "listPeers",
+    filters: {
+      name: z.string().optional().describe("Only peers with exactly this name"),
+      ip: z.string().optional().describe("Only the peer with this overlay IP address"),
+    },
+    query: (a) => ({ name: a.name as string | undefined, ip: a.ip as string | undefined }),
+    result: R.peer,
+  }),
+  lookup({
+    name: "getPeerByName",
+    description:
+      "The one peer with exactly this name. Peer names are host names and need not be unique: fails when no " +
+      "peer or more than one peer has the name, saying how many matched (list them with `getPeers({ name })`).",
+    operationIds: ["listPeers"],
+    args: z.strictObject({ name: z.string().min(1, { error: "must not be empty" }).describe("Peer name") }),
+    positional: "name",
+    result: R.peer,
+    run: async (api, a) => {
+      const peers = (await api.call("listPeers", { query: { name: a.name } })) as { name: string }[];
+      return exactlyOne(
+        peers.filter((p) => p.name === a.name),
+        { one: "peer", many: "peers" },
+        `named ${JSON.stringify(a.name)}`,
+        "list them with getPeers({ name })",
+      );
+    },
+  }),
+  lookup({
+    name: "getPeerByIp",
+    description: "The peer with this overlay IP address; fails when no peer has it.",
+    operationIds: ["listPeers"],
+    args: z.strictObject({
+      ip: z.string().min(1, { error: "must not be empty" }).describe("Overlay IP address"),
+    }),
+    positional: "ip",
+    result: R.peer,
+    run: async (api, a) => {
+      const peers = (await api.call("listPeers", { query: { ip: a.ip } })) as { ip: string }[];
+      return exactlyOne(
+        peers.filter((p) => p.ip === a.ip),
+        { one: "peer", many: "peers" },
+        `with IP ${JSON.stringify(a.ip)}`,
+      );
+    },
+  }),
+  listAll({
+    name: "getAccessiblePeers",
+    description:
+      "The peers this peer can connect to, as computed by the service from the enabled policies and the peer's " +
+      "groups.",
+    operationId: "listAccessiblePeers",
+    parents: [PEER],
+    result: R.accessiblePeer,
+  }),
+  listAll({
+    name: "getPeerJobs",
+    description: "The jobs (diagnostic bundles) of this peer, pending and finished.",
+    operationId: "listPeerJobs",
+    parents: [PEER],
+    result: R.peerJob,
+  }),
+  getById({
+    name: "getPeerJob",
+    description: "One job of a peer, with its status and, once it succeeded, the upload key of the bundle.",
+    operationId: "getPeerJob",
+    idParam: "jobId",
+    what: "job",
+    idDoc: "Job id",
+    parents: [PEER],
+    result: R.peerJob,
+  }),
+
+  // Groups
+  lookup({
+    name: "getGroup",
+    description:
+      "The group with this id, or with exactly this name (the API's name filter; group names are unique). Use " +
+      '`getGroup({ name: "All" })` for the built-in group that holds every peer.',
+    operationIds: ["getGroup", "listGroups"],
+    args: z.union([
+      z.strictObject({ id: id("Group id") }),
+      z.strictObject({
+        name: z.string().min(1, { error: "must not be empty" }).describe("Group name (exact match)"),
+      }),
+    ]),
+    result: R.group,
+    run: async (api, a) => {
+      if ("id" in a) return api.call("getGroup", { params: { groupId: a.id } });
+      const groups = (await api.call("listGroups", { query: { name: a.name } })) as { name: string }[];
+      return exactlyOne(
+        groups.filter((g) => g.name === a.name),
+        { one: "group", many: "groups" },
+        `named ${JSON.stringify(a.name)}`,
+      );
+    },
+    notFound: (a) => ("id" in a ? `no group with id "${a.id}"` : `no group named ${JSON.stringify(a.name)}`),
+  }),
+  listAll({
+    name: "getGroups",
+    description: "Every group, including the built-in `All`.",
+    operationId: "listGroups",
+    result: R.group,
+  }),
+
+  // Users, tokens, account
+  listAll({
+    name: "getUsers",
+    description:
+      "Every user; with `serviceUser: true` only service users, with `serviceUser: false` only regular users.",
+    operationId: "listUsers",
+    filters: {
+      serviceUser: z
+        .boolean()
+        .optional()
+        .describe("true: only service users; false: only regular users; unset: all users"),
+    },
+    query: (a) => ({
+      service_user: typeof a.serviceUser === "boolean" ? String(a.serviceUser) : undefined,
+    }),
+    result: R.user,
+  }),
+  lookup({
+    name: "getUser",
+    description:
+      "The user with this id, or with this email address (compared case-insensitively). The API has no " +
+      "single-user read: this lists the users and picks the match.",
+    operationIds: ["listUsers"],
+    args: z.union([
+      z.strictObject({ id: id("User id") }),
+      z.strictObject({
+        email: z.string().min(1, { error: "must not be empty" }).describe("Email address"),
+      }),
+    ]),
+    result: R.user,
+    run: async (api, a) => {
+      const users = (await api.call("listUsers")) as { id: string; email: string }[];
+      if ("id" in a)
+        return exactlyOne(
+          users.filter((u) => u.id === a.id),
+          { one: "user", many: "users" },
+          `with id "${a.id}"`,
+        );
+      const email = a.email.toLowerCase();
+      return exactlyOne(
+        users.filter((u) => u.email.toLowerCase() === email),
+        { one: "user", many: "users" },
+        `with email ${JSON.stringify(a.email)}`,
+      );
+    },
+  }),
+  lookup({
+    name: "getCurrentUser",
+    description: "The user the credentials belong to (the owner of the token).",
+    operationIds: ["getCurrentUser"],
+    result: R.user,
+    run: (api) => api.call("getCurrentUser"),
+  }),
+  listAll({
+    name: "getTokens",
+    description:
+      "The personal access tokens of a user, without their values (the API shows a value only once).",
+    operationId: "listTokens",
+    parents: [USER],
+    result: R.token,
+  }),
+  getById({
+    name: "getToken",
+    description: "One personal access token of a user, without its value.",
+    operationId: "getToken",
+    idParam: "tokenId",
+    what: "token",
+    idDoc: "Token id",
+    parents: [USER],
+    result: R.token,
+  }),
+  lookup({
+    name: "getAccount",
+    description: "The account the credentials manage, with its settings (the API always lists exactly one).",
+    operationIds: ["listAccounts"],
+    result: R.account,
+    run: async (api) => {
+      const accounts = (await api.call("listAccounts")) as unknown[];
+      if (accounts.length === 0) throw new LookupProblem("not-found", "the API returned no account");
+      return accounts[0];
+    },
+  }),
+
+  // Policies, posture checks, routes
+  getById({
+    name: "getPolicy",
+    description: "The policy with this id; rule sources and destinations are group summaries.",
+    operationId: "getPolicy",
+    idParam: "policyId",
+    what: "policy",
+    idDoc: "Policy id",
+    result: R.policy,
+  }),
+  listAll({
+    name: "getPolicies",
+    description: "Every access-control policy with its rules.",
+    operationId: "listPolicies",
+    result: R.policy,
+  }),
+  getById({
+    name: "getPostureCheck",
+    description: "The posture check with this id.",
+    operationId: "getPostureCheck",
+    idParam: "postureCheckId",
+    what: "posture check",
+    idDoc: "Posture check id",
+    result: R.postureCheck,
+  }),
+  listAll({
+    name: "getPostureChecks",
+    description: "Every posture check.",
+    operationId: "listPostureChecks",
+    result: R.postureCheck,
+  }),
+  getById({
+    name: "getRoute",
+    description: "The network route with this id.",
+    operationId: "getRoute",
+    idParam: "routeId",
+    what: "route",
+    idDoc: "Route id",
+    result: R.route,
+  }),
+  listAll({
+    name: "getRoutes",
+    description: "Every network route.",
+    operationId: "listRoutes",
+    result: R.route,
+  }),
+
+  // Networks
+  getById({
+    name: "getNetwork",
+    description: "The network with this id, with the ids of its routers, resources and policies.",
+    operationId: "getNetwork",
+    idParam: "networkId",
+    what: "network",
+    idDoc: "Network id",
+    result: R.network,
+  }),
+  listAll({
+    name: "getNetworks",
+    description: "Every network.",
+    operationId: "listNetworks",
+    result: R.network,
+  }),
+  getById({
+    name: "getNetworkResource",
+    description: "One resource of a network; its `type` (host, subnet, domain) is derived from the address.",
+    operationId: "getNetworkResource",
+    idParam: "resourceId",
+    what: "network resource",
+    idDoc: "Network resource id",
+    parents: [NETWORK],
+    result: R.networkResource,
+  }),
+  listAll({
+    name: "getNetworkResources",
+    description: "The resources of a network.",
+    operationId: "listNetworkResources",
+    parents: [NETWORK],
+    result: R.networkResource,
+  }),
+  getById({
+    name: "getNetworkRouter",
+    description: "One routing peer (or peer group) of a network.",
+    operationId: "getNetworkRouter",
+    idParam: "routerId",
+    what: "network router",
+    idDoc: "Network router id",
+    parents: [NETWORK],
+    result: R.networkRouter,
+  }),
+  listAll({
+    name: "getNetworkRouters",
+    description: "The routers of a network.",
+    operationId: "listNetworkRouters",
+    parents: [NETWORK],
+    result: R.networkRouter,
+  }),
+
+  // DNS
+  getById({
+    name: "getNameserverGroup",
+    description: "The nameserver group with this id.",
+    operationId: "getNameserverGroup",
+    idParam: "nsgroupId",
+    what: "nameserver group",
+    idDoc: "Nameserver group id",
+    result: R.nameserverGroup,
+  }),
+  listAll({
+    name: "getNameserverGroups",
+    description: "Every nameserver group.",
+    operationId: "listNameserverGroups",
+    result: R.nameserverGroup,
+  }),
+  lookup({
+    name: "getDnsSettings",
+    description:
+      "The account's DNS settings. (The API wraps them in `items` on read; this returns the settings themselves.)",
+    operationIds: ["getDnsSettings"],
+    result: R.dnsSettings,
+    run: async (api) => ((await api.call("getDnsSettings")) as { items: unknown }).items,
+  }),
+  getById({
+    name: "getDnsZone",
+    description: "The DNS zone with this id, with its records.",
+    operationId: "getDnsZone",
+    idParam: "zoneId",
+    what: "DNS zone",
+    idDoc: "DNS zone id",
+    result: R.dnsZone,
+  }),
+  listAll({
+    name: "getDnsZones",
+    description: "Every DNS zone, with its records.",
+    operationId: "listDnsZones",
+    result: R.dnsZone,
+  }),
+  getById({
+    name: "getDnsRecord",
+    description: "One record of a DNS zone.",
+    operationId: "getDnsRecord",
+    idParam: "recordId",
+    what: "DNS record",
+    idDoc: "DNS record id",
+    parents: [ZONE],
+    result: R.dnsRecord,
+  }),
+  listAll({
+    name: "getDnsRecords",
+    description: "The records of a DNS zone.",
+    operationId: "listDnsRecords",
+    parents: [ZONE],
+    result: R.dnsRecord,
+  }),
+
+  // Setup keys, identity providers
+  getById({
+    name: "getSetupKey",
+    description: `The setup key with this id. ${MASKED_KEY}`,
+    operationId: "getSetupKey",
+    idParam: "keyId",
+    what: "setup key",
+    idDoc: "Setup key id (an integer; its decimal string is accepted too)",
+    intId: true,
+    result: R.setupKey,
+  }),
+  listAll({
+    name: "getSetupKeys",
+    description: `Every setup key. ${MASKED_KEY}`,
+    operationId: "listSetupKeys",
+    result: R.setupKey,
+  }),
+  getById({
+    name: "getIdentityProvider",
+    description: "The identity provider with this id (the client secret is never returned).",
+    operationId: "getIdentityProvider",
+    idParam: "idpId",
+    what: "identity provider",
+    idDoc: "Identity provider id",
+    result: R.identityProvider,
+  }),
+  listAll({
+    name: "getIdentityProviders",
+    description: "Every identity provider (client secrets are never returned).",
+    operationId: "listIdentityProviders",
+    result: R.identityProvider,
+  }),
+
+  // Integrations
+  singleton({
+    name: "getEdrVendorA",
+    description:
+      "The vendor-a EDR integration (the API token is never returned); fails when it is not configured.",
+    operationId: "getEdrVendorA",
+    what: "the vendor-a EDR integration",
+    result: R.edrVendorA,
+  }),
+  singleton({
+    name: "getEdrVendorB",
+    description:
+      "The vendor-b EDR integration (the secret is never returned); fails when it is not configured.",
+    operationId: "getEdrVendorB",
+    what: "the vendor-b EDR integration",
+    result: R.edrVendorB,
+  }),
+  singleton({
+    name: "getEdrVendorC",
+    description:
+      "The vendor-c EDR integration (client id and secret are never returned); fails when it is not configured.",
+    operationId: "getEdrVendorC",
+    what: "the vendor-c EDR integration",
+    result: R.edrVendorC,
+  }),
+  getById({
+    name: "getDirectorySyncVendorD",
+    description: "The vendor-d-idp directory sync with this id (the service account key is never returned).",
+    operationId: "getVendorDIdp",
+    idParam: "id",
+    what: "vendor-d-idp directory sync",
+    idDoc: "Integration id (an integer; its decimal string is accepted too)",
+    intId: true,
+    result: R.directorySyncVendorD,
+  }),
+  listAll({
+    name: "getDirectorySyncVendorDs",
+    description: "Every vendor-d-idp directory sync.",
+    operationId: "listVendorDIdps",
+    result: R.directorySyncVendorD,
+  }),
+  getById({
+    name: "getDirectorySyncVendorE",
+    description: "The vendor-e-idp directory sync with this id (the client secret is never returned).",
+    operationId: "getVendorEIdp",
+    idParam: "id",
+    what: "vendor-e-idp directory sync",
+    idDoc: "Integration id (an integer; its decimal string is accepted too)",
+    intId: true,
+    result: R.directorySyncVendorE,
+  }),
+  listAll({
+    name: "getDirectorySyncVendorEs",
+    description: "Every vendor-e-idp directory sync.",
+    operationId: "listVendorEIdps",
+    result: R.directorySyncVendorE,
+  }),
+  lookup({
+    name: "getDirectorySyncLogs",
+    description: "The sync log of a directory sync integration of either vendor.",
+    operationIds: ["listVendorDIdpLogs", "listVendorEIdpLogs"],
+    args: z.strictObject({
+      vendor: z.enum(["vendor-d-idp", "vendor-e-idp"]).describe("Which directory sync vendor"),
+      id: intId("Integration id (an integer; its decimal string is accepted too)"),
+    }),
+    result: R.directorySyncLog,
+    many: true,
+    run: (api, a) =>
+      api.call(a.vendor === "vendor-d-idp" ? "listVendorDIdpLogs" : "listVendorEIdpLogs", {
+        params: { id: String(a.id) },
+      }),
+    notFound: (a) => `no ${a.vendor} directory sync with id "${String(a.id)}"`,
+  }),
+  getById({
+    name: "getEventStreamingIntegration",
+    description: "The event streaming integration with this id; credential values in `config` are masked.",
+    operationId: "getEventStreaming",
+    idParam: "id",
+    what: "event streaming integration",
+    idDoc: "Integration id (an integer; its decimal string is accepted too)",
+    intId: true,
+    result: R.eventStreaming,
+  }),
+  listAll({
+    name: "getEventStreamingIntegrations",
+    description: "Every event streaming integration; credential values in `config` are masked.",
+    operationId: "listEventStreamings",
+    result: R.eventStreaming,
+  }),
+
+  // Ingress (cloud)
+  getById({
+    name: "getIngressPeer",
+    description: "The ingress peer with this id.",
+    operationId: "getIngressPeer",
+    idParam: "ingressPeerId",
+    what: "ingress peer",
+    idDoc: "Ingress peer id",
+    result: R.ingressPeer,
+  }),
+  listAll({
+    name: "getIngressPeers",
+    description: "Every ingress peer.",
+    operationId: "listIngressPeers",
+    result: R.ingressPeer,
+  }),
+  getById({
+    name: "getIngressPortAllocation",
+    description: "One port allocation of a peer, with its public-to-peer port mappings.",
+    operationId: "getPortAllocation",
+    idParam: "allocationId",
+    what: "port allocation",
+    idDoc: "Port allocation id",
+    parents: [PEER],
+    result: R.portAllocation,
+  }),
+  listAll({
+    name: "getIngressPortAllocations",
+    description: "The port allocations of a peer, optionally only those with this name.",
+    operationId: "listPortAllocations",
+    parents: [PEER],
+    filters: { name: z.string().optional().describe("Only allocations with this name") },
+    query: (a) => ({ name: a.name as string | undefined }),
+    result: R.portAllocation,
+  }),
+
+  // Invites (embedded IdP)
+  listAll({
+    name: "getInvites",
+    description: "The pending invites (without their link tokens, which the API shows only once).",
+    operationId: "listInvites",
+    result: R.invite,
+  }),
+
+  // Event logs
+  listAll({
+    name: "getAuditEvents",
+    description: "Every audit event of the account, as the API lists them.",
+    operationId: "listAuditEvents",
+    result: R.auditEvent,
+  }),
+  lookup({
+    name: "getProxyLogs",
+    description:
+      "One page of the reverse proxy access log, filtered and sorted as asked (the API does both). Returns the " +
+      "entries with the page number, page size and the totals of the whole query.",
+    operationIds: ["listProxyLogs"],
+    args: camelQuery(ProxyQuerySchema, "Proxy access log query"),
+    result: R.proxyLogPage,
+    run: (api, a) => api.call("listProxyLogs", { query: queryOf(a as Args, ProxyQuerySchema) }),
+  }),
+  lookup({
+    name: "getTrafficEvents",
+    description:
+      "One page of network traffic events (flow records), filtered as asked. The account collects them only while " +
+      "`settings.extra.networkTrafficLogsEnabled` is true.",
+    operationIds: ["listTrafficEvents"],
+    args: camelQuery(TrafficQuerySchema, "Network traffic query"),
+    result: R.trafficEventPage,
+    run: (api, a) => api.call("listTrafficEvents", { query: queryOf(a as Args, TrafficQuerySchema) }),
+  }),
+];
+
+/** Every lookup: name, description, TypeScript signature, result type and the API operations it calls. */
+export const LOOKUPS: readonly LookupInfo[] = LOOKUP_SPECS.map(infoOf);
+
+/** The spec of a lookup by name; throws for an unknown name (a programming error). */
+export function lookupSpec(name: string): LookupSpec {
+  const spec = LOOKUP_SPECS.find((s) => s.name === name);
+  if (!spec) throw new Error(`privnet: unknown lookup ${name}`);
+  return spec;
+}

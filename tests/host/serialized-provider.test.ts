@@ -1,0 +1,108 @@
+/**
+ * The `__provider` text the SDK really produces for every resource kind, with the package installed the way a
+ * user installs it (a copy under the project's node_modules): one `require("pulumi-privnet/...")`, small, with
+ * none of our code copied in and no credential, although the capturing process has a token in its environment,
+ * in its stack config, and in every provider object (configured before the resources are constructed).
+ */
+import { PROVIDERS } from "../../provider/registry";
+import {
+  captureProviderTexts,
+  requiredModules,
+  type CaptureMarkers,
+  type CaptureResult,
+} from "../support/host";
+import { installPackageCopy, type PackageCopy } from "../support/package-copy";
+
+jest.setTimeout(120_000);
+
+const kinds = PROVIDERS.map((p) => p.spec.name);
+const nonce = `${process.pid}${Date.now().toString(36)}`;
+const markers: CaptureMarkers = {
+  envToken: `nbp_ENVTOKEN${nonce}`,
+  envApiUrl: `http://env-api-${nonce}.invalid:9`,
+  configToken: `nbp_CONFIGTOKEN${nonce}`,
+  configApiUrl: `http://config-api-${nonce}.invalid:9`,
+};
+/** Names of our own code that must never be copied into a provider text. */
+const OUR_CODE = [
+  "checkInputs",
+  "toApi",
+  "fromApi",
+  "diffInputs",
+  "buildOutputs",
+  "PrivnetProvider",
+  "resolveCredentials",
+  "PrivnetClient",
+  "ZodObject",
+  "spec",
+];
+
+let copy: PackageCopy;
+let captured: CaptureResult;
+
+beforeAll(async () => {
+  copy = installPackageCopy({ projectName: "privnet-serialize" });
+  captured = await captureProviderTexts(copy, kinds, markers);
+  console.log(
+    `build ${copy.buildMs} ms, package copy ${copy.durationMs} ms, capture of ${kinds.length} kinds ${captured.durationMs} ms\n` +
+      `__provider of Route (${captured.providers.Route?.text.length} bytes):\n${captured.providers.Route?.text}`,
+  );
+}, 120_000);
+afterAll(() => copy?.cleanup());
+
+test("the capturing process really had the credentials", () => {
+  expect(captured.configToken).toBe(markers.configToken);
+  expect(captured.configuredProviders).toBe(kinds.length);
+  expect(captured.missing).toEqual([]);
+  expect(Object.keys(captured.providers).sort()).toEqual([...kinds].sort());
+});
+
+describe.each(kinds)("%s", (kind) => {
+  test("__provider is one require of pulumi-privnet, small, with no code of ours and no credential", () => {
+    const p = captured.providers[kind]!;
+    expect(p.type).toBe(`pulumi-nodejs:dynamic/privnet:${kind}`);
+    expect(typeof p.text).toBe("string");
+    expect(p.secret).toBe(false);
+    expect(p.text.length).toBeLessThan(1024);
+
+    const requires = requiredModules(p.text);
+    expect(requires).toHaveLength(1);
+    expect(p.text.split("require(").length - 1).toBe(1);
+    const file = PROVIDERS.find((x) => x.spec.name === kind)!.spec.file;
+    expect(requires[0]).toMatch(new RegExp(`^pulumi-privnet/dist/provider/resources/${file}(\\.js)?$`));
+
+    for (const name of OUR_CODE) expect(p.text).not.toContain(name);
+    for (const secret of Object.values(markers)) expect(p.text).not.toContain(secret);
+    expect(p.text).not.toMatch(/nbp_|Token |Bearer |https?:\/\//);
+  });
+});
+
+test("every kind's text differs only in the module it requires", () => {
+  const shapes = new Set(
+    Object.values(captured.providers).map((p) => p.text.replace(/require\("[^"]*"\)/, 'require("X")')),
+  );
+  expect(shapes.size).toBe(1);
+});
+
+/**
+ * The layout that must fail: pulumi-privnet symlinked to the repo (npm workspaces, `npm install <dir>`). Its real
+ * path has no node_modules segment, so the serializer treats it as local code and tries to copy the provider in
+ * by value. With SDK 3.259 that throws outright (zod's exports map: "package.json export path for
+ * zod/v4/classic/schemas.cjs not found"); an SDK that got further would produce a text the checks above reject.
+ */
+test("negative control: with the package SYMLINKED to the repo, the capture fails or is not one require", async () => {
+  const linked = installPackageCopy({ projectName: "privnet-serialize-linked", mode: "symlink" });
+  try {
+    const r = await captureProviderTexts(linked, ["Route"], markers).then(
+      (x) => ({ text: x.providers.Route?.text, error: undefined }),
+      (e: Error) => ({ text: undefined, error: e.message }),
+    );
+    const requires = r.text === undefined ? [] : requiredModules(r.text);
+    const looksRight =
+      r.text !== undefined && requires.length === 1 && requires[0]!.startsWith("pulumi-privnet/");
+    expect(looksRight).toBe(false);
+    if (r.error !== undefined) expect(r.error).toMatch(/error serializing property "__provider"/);
+  } finally {
+    linked.cleanup();
+  }
+}, 120_000);

@@ -1,0 +1,160 @@
+/**
+ * check: each rule of spec part 7 that applies to a resource's inputs fails with the Pulumi property named,
+ * before any API call (no client is even configured here); the preview unknown marker passes.
+ */
+import { UNKNOWN } from "../../provider/mapping";
+import type { Props } from "../../provider/spec";
+import { providerFor } from "../support/provider";
+
+const route = {
+  description: "lan",
+  networkId: "lan",
+  enabled: true,
+  peerGroups: ["g1"],
+  network: "10.0.0.0/16",
+  metric: 10,
+  masquerade: true,
+  groups: ["g2"],
+  keepRoute: false,
+};
+const router = { networkId: "n1", peerGroups: ["g1"], metric: 10, masquerade: true, enabled: true };
+const ns = {
+  name: "corp",
+  description: "",
+  nameservers: [{ ip: "1.1.1.1", nsType: "udp", port: 53 }],
+  enabled: true,
+  groups: ["g1"],
+  primary: false,
+  domains: ["corp.example"],
+  searchDomainsEnabled: false,
+};
+const zone = { name: "z", domain: "z.example", enableSearchDomain: false, distributionGroups: ["g1"] };
+const record = { zoneId: "z1", name: "a.z.example", type: "A", content: "10.0.0.1", ttl: 60 };
+const key = { name: "k", type: "reusable", expiresIn: 86400, autoGroups: [], usageLimit: 0 };
+const token = { userId: "u1", name: "t", expiresIn: 30 };
+const edrA = {
+  groups: ["g"],
+  lastSyncedInterval: 24,
+  apiToken: "t",
+  apiUrl: "https://x.example",
+  matchAttributes: {},
+};
+const edrC = { groups: ["g"], clientId: "c", secret: "s", cloudId: "c1", ztaScoreThreshold: 50 };
+const dirD = { serviceAccountKey: "c2E=", customerId: "C1" };
+
+type Case = [rule: string, kind: string, valid: Props, invalid: Props, property: string];
+
+const cases: Case[] = [
+  ["1 route peer with peerGroups", "Route", route, { ...route, peer: "p1" }, "peerGroups"],
+  ["1 router peer with peerGroups", "NetworkRouter", router, { ...router, peer: "p1" }, "peerGroups"],
+  ["2 route network with domains", "Route", route, { ...route, domains: ["a.example"] }, "domains"],
+  [
+    "2 route at most 32 domains",
+    "Route",
+    { ...route, network: undefined, domains: ["a.example"] },
+    { ...route, network: undefined, domains: Array.from({ length: 33 }, (_, i) => `d${i}.example`) },
+    "domains",
+  ],
+  ["2 route metric >= 1", "Route", route, { ...route, metric: 0 }, "metric"],
+  ["2 route metric <= 9999", "Route", route, { ...route, metric: 10000 }, "metric"],
+  ["2 router metric 1..9999", "NetworkRouter", router, { ...router, metric: 0 }, "metric"],
+  ["2 route networkId 1..40", "Route", route, { ...route, networkId: "x".repeat(41) }, "networkId"],
+  ["3 nameservers 1..3", "NameserverGroup", ns, { ...ns, nameservers: [] }, "nameservers"],
+  [
+    "3 nameservers at most 3",
+    "NameserverGroup",
+    ns,
+    { ...ns, nameservers: Array(4).fill(ns.nameservers[0]) },
+    "nameservers",
+  ],
+  ["3 nameserver group name 1..40", "NameserverGroup", ns, { ...ns, name: "n".repeat(41) }, "name"],
+  ["3 primary only without domains", "NameserverGroup", ns, { ...ns, primary: true }, "primary"],
+  ["3 domains empty only when primary", "NameserverGroup", ns, { ...ns, domains: [] }, "domains"],
+  [
+    "3 search domains need domains",
+    "NameserverGroup",
+    { ...ns, primary: true, domains: [] },
+    { ...ns, primary: true, domains: [], searchDomainsEnabled: true },
+    "searchDomainsEnabled",
+  ],
+  ["4 zone name 1..255", "DnsZone", zone, { ...zone, name: "z".repeat(256) }, "name"],
+  ["4 record content 1..255", "DnsRecord", record, { ...record, content: "" }, "content"],
+  ["5 setup key expiresIn >= 86400", "SetupKey", key, { ...key, expiresIn: 3600 }, "expiresIn"],
+  ["5 setup key expiresIn <= 31536000", "SetupKey", key, { ...key, expiresIn: 31536001 }, "expiresIn"],
+  ["6 token expiresIn 1..365", "PersonalAccessToken", token, { ...token, expiresIn: 366 }, "expiresIn"],
+  [
+    "7 EDR lastSyncedInterval >= 24",
+    "EdrVendorA",
+    edrA,
+    { ...edrA, lastSyncedInterval: 12 },
+    "lastSyncedInterval",
+  ],
+  [
+    "7 EDR ztaScoreThreshold <= 100",
+    "EdrVendorC",
+    edrC,
+    { ...edrC, ztaScoreThreshold: 101 },
+    "ztaScoreThreshold",
+  ],
+  [
+    "7 directory sync syncInterval >= 300",
+    "DirectorySyncVendorD",
+    dirD,
+    { ...dirD, syncInterval: 60 },
+    "syncInterval",
+  ],
+];
+
+describe("check enforces spec part 7 with Pulumi property names", () => {
+  test.each(cases)("%s", async (_rule, kind, valid, invalid, property) => {
+    const p = providerFor(kind);
+    expect((await p.check({}, valid)).failures).toEqual([]);
+    const failures = (await p.check({}, invalid)).failures ?? [];
+    expect(failures.map((f) => f.property)).toContain(property);
+    const failure = failures.find((f) => f.property === property);
+    expect(failure?.reason).toMatch(new RegExp(`^${property.replace(/[[\]]/g, "\\$&")}: `));
+    // Pulumi's names only: no snake_case field names leak into the reason.
+    expect(failure?.reason).not.toMatch(/\b[a-z]+_[a-z_]+\b/);
+  });
+
+  test.each(cases)("%s: the unknown marker passes", async (_rule, kind, valid, _invalid, property) => {
+    const p = providerFor(kind);
+    expect((await p.check({}, { ...valid, [property]: UNKNOWN })).failures).toEqual([]);
+  });
+
+  test("a required property missing is named", async () => {
+    const failures = (await providerFor("Route").check({}, { ...route, metric: undefined })).failures ?? [];
+    expect(failures).toEqual([{ property: "metric", reason: "metric: is required" }]);
+  });
+
+  test("nested properties are named in Pulumi form", async () => {
+    const rule = {
+      name: "r",
+      enabled: true,
+      action: "accept",
+      bidirectional: true,
+      protocol: "tcp",
+      sources: ["a"],
+      destinations: ["b"],
+    };
+    const failures =
+      (
+        await providerFor("Policy").check(
+          {},
+          {
+            name: "p",
+            enabled: true,
+            rules: [{ ...rule, ports: ["22"], portRanges: [{ start: 1, end: 2 }] }],
+          },
+        )
+      ).failures ?? [];
+    expect(failures).toEqual([
+      { property: "rules[0].portRanges", reason: "rules[0].portRanges: cannot be set together with ports" },
+    ]);
+  });
+
+  test("a whole unknown list passes a cross-field rule", async () => {
+    const failures = (await providerFor("Route").check({}, { ...route, peerGroups: UNKNOWN })).failures;
+    expect(failures).toEqual([]);
+  });
+});

@@ -1,0 +1,401 @@
+/**
+ * Host-tier support: the REAL serialized provider text and the REAL dynamic-provider host, without the CLI.
+ *
+ * - {@link captureProviderTexts}: in a child Node process (cwd = a project with the package installed as a copy,
+ *   see package-copy.ts), constructs every resource class of `require("pulumi-privnet")` under
+ *   `pulumi.runtime.setMocks` and returns the `__provider` input the SDK registered for each: the text Pulumi
+ *   stores in state and the host `require`s.
+ * - {@link startHost}: `node <project>/node_modules/@pulumi/pulumi/cmd/dynamic-provider` (the program behind
+ *   the `pulumi-resource-pulumi-nodejs` plugin), with a promise-based gRPC client for it.
+ */
+import * as grpc from "@grpc/grpc-js";
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as pb from "@pulumi/pulumi/proto/provider_pb";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import type { PackageCopy } from "./package-copy";
+
+/** The wire encoding of a secret value (what the engine sends for a secret when the provider accepts secrets). */
+export const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
+export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+/** The value the engine sends for an input not known yet (preview). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export function secretValue(value: unknown): Record<string, unknown> {
+  return { [SECRET_SIG_KEY]: SECRET_SIG, value };
+}
+
+/** The environment without any PRIVNET_* variable (so only what a test passes reaches a child). */
+export function envWithoutPrivnet(base: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) if (v !== undefined && !k.startsWith("PRIVNET_")) env[k] = v;
+  return env;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The serialized provider, as the SDK produces it
+
+/** What the SDK registered for one resource kind. */
+export interface CapturedProvider {
+  /** The registered type token, e.g. `pulumi-nodejs:dynamic/privnet:Route`. */
+  type: string;
+  /** The `__provider` text. */
+  text: string;
+  /** Whether `__provider` reached the monitor as a secret. */
+  secret: boolean;
+}
+
+export interface CaptureResult {
+  providers: Record<string, CapturedProvider>;
+  /** Kinds asked for that `require("pulumi-privnet")` does not export. */
+  missing: string[];
+  /** What the child saw as `privnet:token` through pulumi.Config (proves the config was set). */
+  configToken: string | undefined;
+  /** Kinds whose provider object held credentials (from configure) when the resource was constructed. */
+  configuredProviders: number;
+  durationMs: number;
+}
+
+/** Recognizable credentials put into the capturing process, which must appear in no `__provider` text. */
+export interface CaptureMarkers {
+  envToken: string;
+  envApiUrl: string;
+  configToken: string;
+  configApiUrl: string;
+}
+
+/**
+ * The child program. It runs in the project directory, so `pulumi-privnet` and `@pulumi/pulumi` resolve the way
+ * a user's program resolves them. Before constructing the resources it configures every provider object of the
+ * package with the marker credentials, so the objects being serialized really hold a token in memory.
+ */
+const CAPTURE_SCRIPT = String.raw`"use strict";
+const kinds = JSON.parse(process.env.CAPTURE_KINDS);
+const pulumi = require("@pulumi/pulumi");
+const captured = {};
+pulumi.runtime.setMocks(
+  {
+    newResource(args) {
+      let p = args.inputs.__provider;
+      let secret = false;
+      if (p && typeof p === "object" && p["${SECRET_SIG_KEY}"] === "${SECRET_SIG}") {
+        secret = true;
+        p = p.value;
+      }
+      const kind = args.type.slice(args.type.lastIndexOf(":") + 1);
+      captured[kind] = { type: args.type, text: p, secret };
+      return { id: args.name + "-id", state: args.inputs };
+    },
+    call() {
+      return {};
+    },
+  },
+  "capture",
+  "test",
+  false,
+);
+
+(async () => {
+  // Hold credentials in every provider object first (as a provider configured in this process would).
+  const { PROVIDERS } = require("pulumi-privnet/dist/provider/registry");
+  const cfg = new Map(Object.entries(JSON.parse(process.env.PULUMI_CONFIG)));
+  let configuredProviders = 0;
+  for (const p of PROVIDERS) {
+    await p.configure({ config: { get: (k) => cfg.get(k), require: (k) => cfg.get(k) } });
+    if (p.creds && p.creds.token) configuredProviders++;
+  }
+  const privnet = require("pulumi-privnet");
+  const missing = [];
+  const resources = [];
+  for (const kind of kinds) {
+    const Cls = privnet[kind];
+    if (typeof Cls !== "function") {
+      missing.push(kind);
+      continue;
+    }
+    // Inputs do not matter to the serialization; a secret input shows __provider stays a plain string.
+    resources.push(new Cls("r-" + kind, kind === "IdentityProvider" ? { clientSecret: "program-secret" } : {}));
+  }
+  await Promise.all(resources.map((r) => new Promise((resolve) => r.urn.apply(resolve))));
+  const configToken = new pulumi.Config("privnet").get("token");
+  process.stdout.write(
+    "\nCAPTURED " + JSON.stringify({ providers: captured, missing, configToken, configuredProviders }) + "\n",
+  );
+})().catch((err) => {
+  process.stderr.write(String((err && err.stack) || err) + "\n");
+  process.exit(1);
+});
+`;
+
+/** Runs the capture program in the project (Node = this process's Node) and returns every kind's text. */
+export function captureProviderTexts(
+  copy: PackageCopy,
+  kinds: string[],
+  markers: CaptureMarkers,
+): Promise<CaptureResult> {
+  const script = path.join(copy.dir, "capture-providers.js");
+  fs.writeFileSync(script, CAPTURE_SCRIPT);
+  const env = {
+    ...envWithoutPrivnet(),
+    PRIVNET_TOKEN: markers.envToken,
+    PRIVNET_API_URL: markers.envApiUrl,
+    PULUMI_CONFIG: JSON.stringify({
+      "privnet:token": markers.configToken,
+      "privnet:apiUrl": markers.configApiUrl,
+    }),
+    PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(["privnet:token"]),
+    CAPTURE_KINDS: JSON.stringify(kinds),
+  };
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [script],
+      { cwd: copy.dir, env, timeout: 90_000, maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        const line = stdout.split("\n").find((l) => l.startsWith("CAPTURED "));
+        if (err || !line) {
+          reject(new Error(`capture program failed: ${err?.message ?? "no result"}\n${stdout}\n${stderr}`));
+          return;
+        }
+        resolve({
+          ...(JSON.parse(line.slice("CAPTURED ".length)) as Omit<CaptureResult, "durationMs">),
+          durationMs: Date.now() - started,
+        });
+      },
+    );
+  });
+}
+
+/** The arguments of every `require(...)` call in a text. */
+export function requiredModules(text: string): string[] {
+  return [...text.matchAll(/\brequire\(\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^)]*)\s*\)/g)].map((m) => {
+    const arg = m[1]!;
+    return /^["']/.test(arg) ? (JSON.parse(arg.replace(/^'|'$/g, '"')) as string) : arg;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The real dynamic-provider host over gRPC
+
+export type Props = Record<string, unknown>;
+
+export interface CheckResult {
+  inputs: Props;
+  failures: { property: string; reason: string }[];
+}
+
+export interface DiffResult {
+  changes: "none" | "some" | "unknown";
+  replaces: string[];
+  deleteBeforeReplace: boolean;
+}
+
+/** A running host and a client for it. Every method is one gRPC call. */
+export interface Host {
+  port: number;
+  pid: number;
+  /** Spawn to port line, ms. */
+  startMs: number;
+  /** What the host wrote to stderr so far. */
+  stderr(): string;
+  configure(args: Props): Promise<{ acceptSecrets: boolean; supportsPreview: boolean }>;
+  check(kind: string, news: Props, olds?: Props): Promise<CheckResult>;
+  diff(kind: string, id: string, olds: Props, news: Props): Promise<DiffResult>;
+  create(kind: string, props: Props): Promise<{ id: string; props: Props }>;
+  read(
+    kind: string,
+    id: string,
+    props: Props,
+    inputs?: Props,
+  ): Promise<{ id: string; props: Props; inputs?: Props }>;
+  update(kind: string, id: string, olds: Props, news: Props): Promise<{ props: Props }>;
+  delete(kind: string, id: string, props: Props): Promise<void>;
+  /** Closes the client and kills the host (SIGTERM, then SIGKILL); resolves when it has exited. */
+  stop(): Promise<void>;
+}
+
+const TYPE_PREFIX = "pulumi-nodejs:dynamic/privnet:";
+
+/** Protobuf Struct from plain JSON data (undefined members dropped, as the engine would never send them). */
+function toStruct(props: Props): Struct {
+  return Struct.fromJavaScript(JSON.parse(JSON.stringify(props)) as Record<string, never>);
+}
+
+function fromStruct(s: Struct | undefined): Props {
+  return (s?.toJavaScript() ?? {}) as Props;
+}
+
+export interface StartHostOptions {
+  /** Environment for the host (default: this process's without PRIVNET_*), PULUMI_NODEJS_PROJECT is added. */
+  env?: Record<string, string>;
+  /** Deadline of each call, ms (default 60 s). */
+  callTimeoutMs?: number;
+}
+
+/** Starts the real dynamic-provider host in the project directory and connects a client to it. */
+export async function startHost(copy: PackageCopy, opts: StartHostOptions = {}): Promise<Host> {
+  const entry = path.join(copy.pulumiSdkDir, "cmd", "dynamic-provider");
+  const env = { ...(opts.env ?? envWithoutPrivnet()), PULUMI_NODEJS_PROJECT: copy.projectName };
+  const started = Date.now();
+  // The one argument is the engine's address; the host only checks that it is there.
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [entry, "127.0.0.1:1"], {
+    cwd: copy.dir,
+    env,
+    stdio: "pipe",
+  });
+  let err = "";
+  child.stderr.on("data", (b: Buffer) => (err += b.toString("utf8")));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => fail(new Error("no port line within 30 s")), 30_000);
+    function fail(e: Error): void {
+      clearTimeout(timer);
+      child.kill("SIGKILL");
+      reject(
+        new Error(
+          `dynamic-provider host did not start: ${e.message}\n--- stdout\n${out}\n--- stderr\n${err}`,
+        ),
+      );
+    }
+    child.stdout.on("data", (b: Buffer) => {
+      out += b.toString("utf8");
+      const nl = out.indexOf("\n");
+      if (nl < 0) return;
+      const first = out.slice(0, nl).trim();
+      if (!/^\d+$/.test(first))
+        return fail(new Error(`first stdout line is not a port: ${JSON.stringify(first)}`));
+      clearTimeout(timer);
+      resolve(Number(first));
+    });
+    child.once("error", (e) => fail(e));
+    child.once("exit", (code, signal) => fail(new Error(`exited (${code ?? signal})`)));
+  });
+  const startMs = Date.now() - started;
+  // Drain stdout from here on (the provider's console.log would otherwise fill the pipe).
+  child.stdout.on("data", () => undefined);
+
+  const client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  const timeout = opts.callTimeoutMs ?? 60_000;
+
+  type Method<Req, Res> = (
+    req: Req,
+    md: grpc.Metadata,
+    o: Partial<grpc.CallOptions>,
+    cb: (e: grpc.ServiceError | null, r: Res) => void,
+  ) => grpc.ClientUnaryCall;
+  function call<Req, Res>(name: string, method: Method<Req, Res>, req: Req): Promise<Res> {
+    return new Promise((resolve, reject) => {
+      method.call(client, req, new grpc.Metadata(), { deadline: Date.now() + timeout }, (e, res) => {
+        if (e) {
+          const wrapped = new Error(`${name}: ${e.details || e.message}`) as Error & { code?: number };
+          wrapped.code = e.code;
+          reject(wrapped);
+        } else resolve(res);
+      });
+    });
+  }
+  const urn = (kind: string) => `urn:pulumi:test::${copy.projectName}::${TYPE_PREFIX}${kind}::r-${kind}`;
+
+  return {
+    port,
+    pid: child.pid!,
+    startMs,
+    stderr: () => err,
+    async configure(args) {
+      const req = new pb.ConfigureRequest()
+        .setArgs(toStruct(args))
+        .setAcceptsecrets(true)
+        .setAcceptresources(true);
+      const res = await call("Configure", client.configure, req);
+      return { acceptSecrets: res.getAcceptsecrets(), supportsPreview: res.getSupportspreview() };
+    },
+    async check(kind, news, olds = {}) {
+      const req = new pb.CheckRequest()
+        .setUrn(urn(kind))
+        .setName(`r-${kind}`)
+        .setType(`${TYPE_PREFIX}${kind}`)
+        .setOlds(toStruct(olds))
+        .setNews(toStruct(news));
+      const res = await call("Check", client.check, req);
+      return {
+        inputs: fromStruct(res.getInputs()),
+        failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
+      };
+    },
+    async diff(kind, id, olds, news) {
+      const req = new pb.DiffRequest()
+        .setId(id)
+        .setUrn(urn(kind))
+        .setName(`r-${kind}`)
+        .setType(`${TYPE_PREFIX}${kind}`)
+        .setOlds(toStruct(olds))
+        .setNews(toStruct(news));
+      const res = await call("Diff", client.diff, req);
+      const c = res.getChanges();
+      const D = pb.DiffResponse.DiffChanges;
+      return {
+        changes: c === D.DIFF_NONE ? "none" : c === D.DIFF_SOME ? "some" : "unknown",
+        replaces: res.getReplacesList(),
+        deleteBeforeReplace: res.getDeletebeforereplace(),
+      };
+    },
+    async create(kind, props) {
+      const req = new pb.CreateRequest()
+        .setUrn(urn(kind))
+        .setName(`r-${kind}`)
+        .setType(`${TYPE_PREFIX}${kind}`)
+        .setProperties(toStruct(props));
+      const res = await call("Create", client.create, req);
+      return { id: res.getId(), props: fromStruct(res.getProperties()) };
+    },
+    async read(kind, id, props, inputs) {
+      const req = new pb.ReadRequest()
+        .setId(id)
+        .setUrn(urn(kind))
+        .setName(`r-${kind}`)
+        .setType(`${TYPE_PREFIX}${kind}`)
+        .setProperties(toStruct(props));
+      if (inputs) req.setInputs(toStruct(inputs));
+      const res = await call("Read", client.read, req);
+      return {
+        id: res.getId(),
+        props: fromStruct(res.getProperties()),
+        ...(res.hasInputs() ? { inputs: fromStruct(res.getInputs()) } : {}),
+      };
+    },
+    async update(kind, id, olds, news) {
+      const req = new pb.UpdateRequest()
+        .setId(id)
+        .setUrn(urn(kind))
+        .setName(`r-${kind}`)
+        .setType(`${TYPE_PREFIX}${kind}`)
+        .setOlds(toStruct(olds))
+        .setNews(toStruct(news));
+      const res = await call("Update", client.update, req);
+      return { props: fromStruct(res.getProperties()) };
+    },
+    async delete(kind, id, props) {
+      const req = new pb.DeleteRequest()
+        .setId(id)
+        .setUrn(urn(kind))
+        .setName(`r-${kind}`)
+        .setType(`${TYPE_PREFIX}${kind}`)
+        .setProperties(toStruct(props));
+      await call("Delete", client.delete, req);
+    },
+    async stop() {
+      client.close();
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGTERM");
+        const t = setTimeout(() => child.kill("SIGKILL"), 5_000);
+        await exited;
+        clearTimeout(t);
+      }
+    },
+  };
+}

@@ -1,0 +1,401 @@
+/**
+ * Provider test support: one local server for the whole file, providers configured against it, and per-kind
+ * fixtures (inputs to create, to change in place, to force a replacement) built on prerequisites made through
+ * the API.
+ */
+import { PROVIDERS } from "../../provider/registry";
+import type { PrivnetProvider } from "../../provider/lifecycle";
+import type { Props } from "../../provider/spec";
+import { addPeer } from "./fixtures";
+import type { TestServer } from "./server";
+
+export function providerFor(name: string): PrivnetProvider {
+  const p = PROVIDERS.find((x) => x.spec.name === name);
+  if (!p) throw new Error(`no provider ${name}`);
+  return p;
+}
+
+/** Points every provider at the test server (as `configure` would with stack config). */
+export async function configureAll(s: TestServer): Promise<void> {
+  for (const p of PROVIDERS) {
+    await p.configure({
+      config: {
+        get: (key: string) =>
+          key === "privnet:apiUrl" ? s.url : key === "privnet:token" ? s.token : undefined,
+        require: (key: string) => {
+          throw new Error(`unexpected require(${key})`);
+        },
+      },
+    } as never);
+  }
+}
+
+export interface KindFixture {
+  /** Inputs of a valid new object. */
+  create: Props;
+  /** A change the API makes in place (undefined: the kind has none). */
+  update?: Props;
+  /** A change that needs a new object, and the property that forces it. */
+  replace?: { inputs: Props; property: string };
+  /** Id lists in `create` (shuffled in the no-phantom-diff test). */
+  idLists?: string[];
+  /** Singletons stay readable after delete (restored to defaults) instead of disappearing. */
+  survivesDelete?: boolean;
+}
+
+async function ok<T = any>(p: Promise<{ status: number; body: T }>): Promise<T> {
+  const r = await p;
+  if (r.status !== 200) throw new Error(`fixture request failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+let counter = 0;
+const unique = (prefix: string) => `${prefix}-${process.pid}-${++counter}`;
+
+/** Builds prerequisites on the server and returns fixtures for every resource kind. */
+export async function fixtures(s: TestServer): Promise<Record<string, () => Promise<KindFixture>>> {
+  const group = async () => (await ok(s.call("createGroup", { body: { name: unique("g") } }))).id as string;
+  const peer = () => addPeer(s).id;
+  return {
+    Group: async () => {
+      const [p1, p2, p3] = [peer(), peer(), peer()];
+      const name = unique("grp");
+      return {
+        create: { name, peers: [p1, p2, p3] },
+        update: { name: `${name}-renamed`, peers: [p1] },
+        idLists: ["peers"],
+      };
+    },
+    Policy: async () => {
+      const [a, b, c] = [await group(), await group(), await group()];
+      const rule = {
+        name: "ssh",
+        enabled: true,
+        action: "accept",
+        bidirectional: false,
+        protocol: "tcp",
+        ports: ["22"],
+      };
+      return {
+        create: {
+          name: unique("pol"),
+          enabled: true,
+          rules: [{ ...rule, sources: [a, b], destinations: [c] }],
+        },
+        update: {
+          name: unique("pol"),
+          enabled: false,
+          rules: [{ ...rule, ports: ["22", "2222"], sources: [a], destinations: [b, c] }],
+        },
+        idLists: [],
+      };
+    },
+    PostureCheck: async () => ({
+      create: {
+        name: unique("pc"),
+        description: "baseline",
+        checks: {
+          nbVersionCheck: { minVersion: "0.28.0" },
+          geoLocationCheck: { locations: [{ countryCode: "DE" }], action: "allow" },
+          peerNetworkRangeCheck: { ranges: ["10.0.0.0/8"], action: "deny" },
+          processCheck: { processes: [{ linuxPath: "/usr/bin/agent" }] },
+          osVersionCheck: { linux: { minKernelVersion: "5.10" } },
+        },
+      },
+      update: {
+        name: unique("pc"),
+        description: "stricter",
+        checks: { nbVersionCheck: { minVersion: "0.30.0" } },
+      },
+    }),
+    Route: async () => {
+      const [g1, g2, g3] = [await group(), await group(), await group()];
+      const base = {
+        description: "office",
+        networkId: "office",
+        enabled: true,
+        masquerade: true,
+        keepRoute: false,
+      };
+      return {
+        create: { ...base, peerGroups: [g1, g2], network: "10.10.0.0/16", metric: 100, groups: [g2, g3] },
+        update: { ...base, peerGroups: [g1], network: "10.20.0.0/16", metric: 50, groups: [g3] },
+        idLists: ["peerGroups", "groups"],
+      };
+    },
+    Network: async () => ({
+      create: { name: unique("net"), description: "lab" },
+      update: { name: unique("net"), description: "production" },
+    }),
+    NetworkResource: async () => {
+      const n1 = (await ok(s.call("createNetwork", { body: { name: unique("net") } }))).id;
+      const n2 = (await ok(s.call("createNetwork", { body: { name: unique("net") } }))).id;
+      const [g1, g2] = [await group(), await group()];
+      const create = { networkId: n1, name: "db", address: "10.0.0.5", enabled: true, groups: [g1, g2] };
+      return {
+        create,
+        update: { ...create, address: "10.0.0.0/24", groups: [g2] },
+        replace: { inputs: { ...create, networkId: n2 }, property: "networkId" },
+        idLists: ["groups"],
+      };
+    },
+    NetworkRouter: async () => {
+      const n1 = (await ok(s.call("createNetwork", { body: { name: unique("net") } }))).id;
+      const n2 = (await ok(s.call("createNetwork", { body: { name: unique("net") } }))).id;
+      const [g1, g2] = [await group(), await group()];
+      const create = { networkId: n1, peerGroups: [g1, g2], metric: 10, masquerade: true, enabled: true };
+      return {
+        create,
+        update: { ...create, peerGroups: undefined, peer: peer(), metric: 20 },
+        replace: { inputs: { ...create, networkId: n2 }, property: "networkId" },
+        idLists: ["peerGroups"],
+      };
+    },
+    NameserverGroup: async () => {
+      const [g1, g2] = [await group(), await group()];
+      const create = {
+        name: unique("ns").slice(0, 40),
+        description: "corp",
+        nameservers: [{ ip: "10.0.0.53", nsType: "udp", port: 53 }],
+        enabled: true,
+        groups: [g1, g2],
+        primary: false,
+        domains: ["corp.example", "lab.example"],
+        searchDomainsEnabled: true,
+      };
+      return {
+        create,
+        update: { ...create, primary: true, domains: [], searchDomainsEnabled: false, groups: [g2] },
+        idLists: ["groups", "domains"],
+      };
+    },
+    DnsSettings: async () => {
+      const [g1, g2] = [await group(), await group()];
+      return {
+        create: { disabledManagementGroups: [g1, g2] },
+        update: { disabledManagementGroups: [g2] },
+        idLists: ["disabledManagementGroups"],
+        survivesDelete: true,
+      };
+    },
+    DnsZone: async () => {
+      const [g1, g2] = [await group(), await group()];
+      const domain = `${unique("z")}.example`;
+      return {
+        create: { name: "internal", domain, enableSearchDomain: false, distributionGroups: [g1, g2] },
+        update: {
+          name: "internal",
+          domain,
+          enableSearchDomain: true,
+          enabled: false,
+          distributionGroups: [g1],
+        },
+        idLists: ["distributionGroups"],
+      };
+    },
+    DnsRecord: async () => {
+      const [g] = [await group()];
+      const zone = async () =>
+        ok(
+          s.call("createDnsZone", {
+            body: {
+              name: "z",
+              domain: `${unique("z")}.example`,
+              enable_search_domain: false,
+              distribution_groups: [g],
+            },
+          }),
+        );
+      const z1 = await zone();
+      const z2 = await zone();
+      return {
+        create: { zoneId: z1.id, name: `db.${z1.domain}`, type: "A", content: "10.0.0.5", ttl: 300 },
+        update: { zoneId: z1.id, name: `db.${z1.domain}`, type: "A", content: "10.0.0.6", ttl: 60 },
+        replace: {
+          inputs: { zoneId: z2.id, name: `db.${z2.domain}`, type: "A", content: "10.0.0.5", ttl: 300 },
+          property: "zoneId",
+        },
+      };
+    },
+    SetupKey: async () => {
+      const [g1, g2] = [await group(), await group()];
+      const create = {
+        name: unique("key"),
+        type: "reusable",
+        expiresIn: 86400,
+        autoGroups: [g1, g2],
+        usageLimit: 0,
+        ephemeral: false,
+      };
+      return {
+        create,
+        update: { ...create, autoGroups: [g2], revoked: true },
+        replace: { inputs: { ...create, usageLimit: 5 }, property: "usageLimit" },
+        idLists: ["autoGroups"],
+      };
+    },
+    User: async () => {
+      const [g1, g2] = [await group(), await group()];
+      const create = { name: unique("svc"), role: "user", autoGroups: [g1, g2], isServiceUser: true };
+      return {
+        create,
+        update: { ...create, role: "admin", autoGroups: [g2] },
+        replace: { inputs: { ...create, name: unique("svc") }, property: "name" },
+        idLists: ["autoGroups"],
+      };
+    },
+    PersonalAccessToken: async () => {
+      const user = await ok(
+        s.call("createUser", {
+          body: { name: unique("svc"), role: "admin", auto_groups: [], is_service_user: true },
+        }),
+      );
+      const create = { userId: user.id, name: "ci", expiresIn: 30 };
+      return { create, replace: { inputs: { ...create, expiresIn: 60 }, property: "expiresIn" } };
+    },
+    UserInvite: async () => {
+      const [g1, g2] = [await group(), await group()];
+      const create = {
+        email: `${unique("new")}@example.com`,
+        name: "New Person",
+        role: "user",
+        autoGroups: [g1, g2],
+      };
+      return {
+        create,
+        replace: { inputs: { ...create, role: "admin" }, property: "role" },
+        idLists: ["autoGroups"],
+      };
+    },
+    Peer: async () => {
+      const p = addPeer(s);
+      const create = {
+        peerId: p.id,
+        name: unique("laptop"),
+        sshEnabled: true,
+        loginExpirationEnabled: false,
+        inactivityExpirationEnabled: false,
+      };
+      return {
+        create,
+        update: { ...create, sshEnabled: false, name: unique("laptop") },
+        replace: { inputs: { ...create, peerId: addPeer(s).id }, property: "peerId" },
+        survivesDelete: true,
+      };
+    },
+    IdentityProvider: async () => {
+      const create = {
+        type: "oidc",
+        name: unique("idp"),
+        issuer: "https://idp.example.com",
+        clientId: "privnet",
+        clientSecret: "s3cr3t-value",
+      };
+      return { create, update: { ...create, name: unique("idp"), clientSecret: "rotated-s3cr3t" } };
+    },
+    AccountSettings: async () => {
+      const g = await group();
+      return {
+        create: { peerLoginExpiration: 7200, peerExposeEnabled: true, peerExposeGroups: [g] },
+        update: { peerLoginExpiration: 3600, regularUsersViewBlocked: false },
+        survivesDelete: true,
+      };
+    },
+    EdrVendorA: async () => {
+      const [g1, g2] = [await group(), await group()];
+      const create = {
+        groups: [g1, g2],
+        lastSyncedInterval: 24,
+        apiToken: "edr-a-token",
+        apiUrl: "https://edr-a.example.com",
+        matchAttributes: { firewallEnabled: true },
+      };
+      return {
+        create,
+        update: { ...create, lastSyncedInterval: 48, apiToken: "edr-a-token-2" },
+        idLists: ["groups"],
+      };
+    },
+    EdrVendorB: async () => {
+      const [g1] = [await group()];
+      const create = {
+        groups: [g1],
+        lastSyncedInterval: 24,
+        clientId: "cid",
+        tenantId: "tid",
+        secret: "edr-b-secret",
+      };
+      return { create, update: { ...create, enabled: false } };
+    },
+    EdrVendorC: async () => {
+      const [g1] = [await group()];
+      const create = {
+        groups: [g1],
+        clientId: "edr-c-client",
+        secret: "edr-c-secret",
+        cloudId: "eu-1",
+        ztaScoreThreshold: 70,
+      };
+      return { create, update: { ...create, ztaScoreThreshold: 90 } };
+    },
+    DirectorySyncVendorD: async () => {
+      const create = {
+        serviceAccountKey: Buffer.from("sa-key").toString("base64"),
+        customerId: "C01",
+        groupPrefixes: ["eng-"],
+      };
+      return { create, update: { ...create, syncInterval: 600, enabled: false } };
+    },
+    DirectorySyncVendorE: async () => {
+      const create = {
+        clientSecret: Buffer.from("cs").toString("base64"),
+        clientId: "app",
+        tenantId: "tenant",
+        host: "api.example.com",
+      };
+      return {
+        create,
+        update: { ...create, groupPrefixes: ["ops-"] },
+        replace: { inputs: { ...create, host: "api2.example.com" }, property: "host" },
+      };
+    },
+    EventStreamingIntegration: async () => {
+      const create = {
+        platform: "datadog",
+        config: { api_key: "dd-key-1", site: "datadoghq.eu" },
+        enabled: true,
+      };
+      return {
+        create,
+        update: { ...create, config: { api_key: "dd-key-1", site: "datadoghq.com" } },
+        replace: {
+          inputs: { platform: "generic_http", config: { url: "https://logs.example.com" }, enabled: true },
+          property: "platform",
+        },
+      };
+    },
+    IngressPeer: async () => {
+      const create = { peerId: addPeer(s).id, enabled: true, fallback: true };
+      return {
+        create,
+        update: { ...create, enabled: false },
+        replace: { inputs: { ...create, peerId: addPeer(s).id }, property: "peerId" },
+      };
+    },
+    IngressPortAllocation: async () => {
+      const ingress = addPeer(s).id;
+      await ok(s.call("createIngressPeer", { body: { peer_id: ingress, enabled: true, fallback: true } }));
+      const create = {
+        peerId: addPeer(s).id,
+        name: "web",
+        enabled: true,
+        portRanges: [{ start: 8080, end: 8081, protocol: "tcp" }],
+      };
+      return {
+        create,
+        update: { ...create, portRanges: [{ start: 8080, end: 8082, protocol: "tcp" }] },
+        replace: { inputs: { ...create, peerId: addPeer(s).id }, property: "peerId" },
+      };
+    },
+  };
+}
