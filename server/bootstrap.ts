@@ -1,40 +1,14 @@
 /** A new database gets the account, its owner user, the built-in `All` group and an owner PAT. */
+import { defaultAccountSettings } from "../api/account";
 import { iso } from "./clock";
 import type { Clock } from "./clock";
 import { hashSecret, newId, newPersonalAccessToken } from "./ids";
 import type { AccountDoc, GroupDoc, TokenDoc, UserDoc } from "./model";
 import type { Store } from "./store";
 
-/** Account settings of a new account; the AccountSettings resource restores these on delete. */
+/** Account settings of a new account (the contract's defaults; the AccountSettings resource restores these). */
 export function defaultSettings(embeddedIdp: boolean): Record<string, unknown> {
-  return {
-    peer_login_expiration_enabled: true,
-    peer_login_expiration: 86400,
-    peer_inactivity_expiration_enabled: false,
-    peer_inactivity_expiration: 600,
-    regular_users_view_blocked: true,
-    groups_propagation_enabled: true,
-    jwt_groups_enabled: false,
-    jwt_groups_claim_name: "",
-    jwt_allow_groups: [],
-    routing_peer_dns_resolution_enabled: true,
-    dns_domain: "",
-    network_range: "100.64.0.0/10",
-    peer_expose_enabled: false,
-    peer_expose_groups: [],
-    extra: {
-      peer_approval_enabled: false,
-      user_approval_required: false,
-      network_traffic_logs_enabled: false,
-      network_traffic_logs_groups: [],
-      network_traffic_packet_counter_enabled: false,
-    },
-    lazy_connection_enabled: false,
-    auto_update_version: "disabled",
-    auto_update_always: false,
-    embedded_idp_enabled: embeddedIdp,
-    local_auth_disabled: false,
-  };
+  return defaultAccountSettings(embeddedIdp);
 }
 
 export const OWNER_EMAIL = "owner@privnet.local";
