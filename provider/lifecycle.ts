@@ -28,6 +28,18 @@ import { z } from "zod";
 
 const PROVIDER_KEY = "__provider";
 
+/**
+ * The input that brings an existing object under management: create reads the object with that id and updates
+ * it to match the other inputs instead of creating a new one. (The engine's `import` resource option does not
+ * reach dynamic providers: its read comes without the serialized provider.)
+ */
+export const ADOPT_INPUT = "adoptId";
+
+/** Whether a kind can adopt an existing object through {@link ADOPT_INPUT}. */
+export function canAdopt(spec: ResourceSpec): boolean {
+  return !spec.singleton && spec.name !== "Peer" && Boolean(spec.ops.update || spec.hooks?.update);
+}
+
 /** The Pulumi input names of a spec: body fields (camelCase) and parent ids. */
 export function inputNames(spec: ResourceSpec): string[] {
   const ignored = new Set(spec.ignoreInputs ?? []);
@@ -281,6 +293,8 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
 
   async create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
     const spec = this.spec;
+    const adoptId = inputs[ADOPT_INPUT];
+    if (typeof adoptId === "string" && adoptId !== "" && canAdopt(spec)) return this.adopt(adoptId, inputs);
     try {
       const ctx = this.ctx();
       if (spec.hooks?.create) return await spec.hooks.create(ctx, inputs);
@@ -288,6 +302,14 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
     } catch (err) {
       throw translateError(spec, err);
     }
+  }
+
+  /** Adoption: read the existing object, then make it match the inputs (one GET, one PUT). */
+  private async adopt(id: string, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+    const found = await this.read(id, inputs);
+    if (!found.id) throw new Error(`privnet: cannot adopt ${this.spec.name} ${id}: it does not exist`);
+    const { outs } = await this.update(id, found.props ?? {}, inputs);
+    return { id, outs };
   }
 
   async read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {

@@ -3,7 +3,7 @@
  * resource specs and the api/ schemas, so types, docs and behaviour cannot drift apart.
  */
 import type { z } from "zod";
-import { checkSchema, inputNames } from "../provider/lifecycle";
+import { ADOPT_INPUT, canAdopt, checkSchema, inputNames } from "../provider/lifecycle";
 import { renameFields, snakeNames } from "../provider/mapping";
 import { PROVIDERS } from "../provider/registry";
 import {
@@ -123,6 +123,18 @@ function inputFields(spec: ResourceSpec): Field[] {
       notes,
     });
   }
+  if (canAdopt(spec)) {
+    fields.push({
+      name: ADOPT_INPUT,
+      type: "string",
+      outputType: "string",
+      optional: true,
+      doc:
+        `Id of an existing ${spec.name} to bring under management: create reads it and updates it to match ` +
+        "these inputs instead of creating a new one. Used at create only",
+      notes: [],
+    });
+  }
   return fields;
 }
 
@@ -146,7 +158,7 @@ function outputFields(spec: ResourceSpec, inputs: Field[]): Field[] {
     });
   }
   for (const f of inputs) {
-    if (seen.has(f.name)) continue;
+    if (seen.has(f.name) || f.name === ADOPT_INPUT) continue;
     seen.add(f.name);
     fields.push({ ...f, type: f.outputType, notes: f.notes.filter((n) => n === "secret") });
   }

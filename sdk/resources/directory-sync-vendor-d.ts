@@ -18,6 +18,8 @@ export interface DirectorySyncVendorDArgs {
   customerId: pulumi.Input<string>;
   /** Whether the integration is active; default true (default true) */
   enabled?: pulumi.Input<boolean>;
+  /** Id of an existing DirectorySyncVendorD to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only */
+  adoptId?: pulumi.Input<string>;
 }
 
 /** Output property names, registered so the engine fills them in. */

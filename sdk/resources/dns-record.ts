@@ -14,6 +14,8 @@ export interface DnsRecordArgs {
   content: pulumi.Input<string>;
   /** Time to live in seconds */
   ttl: pulumi.Input<number>;
+  /** Id of an existing DnsRecord to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only */
+  adoptId?: pulumi.Input<string>;
 }
 
 /** Output property names, registered so the engine fills them in. */

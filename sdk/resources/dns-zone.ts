@@ -14,6 +14,8 @@ export interface DnsZoneArgs {
   distributionGroups: pulumi.Input<pulumi.Input<string>[]>;
   /** Whether the zone is served; default true (default true) */
   enabled?: pulumi.Input<boolean>;
+  /** Id of an existing DnsZone to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only */
+  adoptId?: pulumi.Input<string>;
 }
 
 /** Output property names, registered so the engine fills them in. */

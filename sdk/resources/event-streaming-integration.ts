@@ -10,6 +10,8 @@ export interface EventStreamingIntegrationArgs {
   config: pulumi.Input<Record<string, pulumi.Input<string>>>;
   /** Whether events are forwarded */
   enabled: pulumi.Input<boolean>;
+  /** Id of an existing EventStreamingIntegration to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only */
+  adoptId?: pulumi.Input<string>;
 }
 
 /** Output property names, registered so the engine fills them in. */

@@ -15,6 +15,8 @@ export interface GroupArgs {
     /** Resource type, derived from the address: host, subnet or domain; peer for a peer resource */
     type: pulumi.Input<"host" | "subnet" | "domain" | "peer">;
   })>[]>;
+  /** Id of an existing Group to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only */
+  adoptId?: pulumi.Input<string>;
 }
 
 /** Output property names, registered so the engine fills them in. */

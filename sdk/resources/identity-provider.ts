@@ -14,6 +14,8 @@ export interface IdentityProviderArgs {
   clientId: pulumi.Input<string>;
   /** OAuth client secret; write-only (secret; write-only: kept from state, the API never returns it) */
   clientSecret: pulumi.Input<string>;
+  /** Id of an existing IdentityProvider to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only */
+  adoptId?: pulumi.Input<string>;
 }
 
 /** Output property names, registered so the engine fills them in. */

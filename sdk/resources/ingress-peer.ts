@@ -10,6 +10,8 @@ export interface IngressPeerArgs {
   enabled: pulumi.Input<boolean>;
   /** Usable as fallback when no ingress peer exists in the region of the forwarded peer */
   fallback: pulumi.Input<boolean>;
+  /** Id of an existing IngressPeer to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only */
+  adoptId?: pulumi.Input<string>;
 }
 
 /** Output property names, registered so the engine fills them in. */

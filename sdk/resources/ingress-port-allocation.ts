@@ -26,6 +26,8 @@ export interface IngressPortAllocationArgs {
     /** Protocol: tcp, udp or tcp/udp */
     protocol: pulumi.Input<"tcp" | "udp" | "tcp/udp">;
   }>;
+  /** Id of an existing IngressPortAllocation to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only */
+  adoptId?: pulumi.Input<string>;
 }
 
 /** Output property names, registered so the engine fills them in. */

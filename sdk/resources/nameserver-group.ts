@@ -27,6 +27,8 @@ export interface NameserverGroupArgs {
   domains: pulumi.Input<pulumi.Input<string>[]>;
   /** Use the match domains as search domains; only when domains is set */
   searchDomainsEnabled: pulumi.Input<boolean>;
+  /** Id of an existing NameserverGroup to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only */
+  adoptId?: pulumi.Input<string>;
 }
 
 /** Output property names, registered so the engine fills them in. */

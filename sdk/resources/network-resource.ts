@@ -16,6 +16,8 @@ export interface NetworkResourceArgs {
   enabled: pulumi.Input<boolean>;
   /** Ids of the groups the resource belongs to */
   groups: pulumi.Input<pulumi.Input<string>[]>;
+  /** Id of an existing NetworkResource to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only */
+  adoptId?: pulumi.Input<string>;
 }
 
 /** Output property names, registered so the engine fills them in. */

@@ -8,6 +8,8 @@ export interface NetworkArgs {
   name: pulumi.Input<string>;
   /** Network description */
   description?: pulumi.Input<string>;
+  /** Id of an existing Network to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only */
+  adoptId?: pulumi.Input<string>;
 }
 
 /** Output property names, registered so the engine fills them in. */

@@ -58,6 +58,8 @@ export interface PolicyArgs {
       type: pulumi.Input<"host" | "subnet" | "domain" | "peer">;
     }>;
   })>[]>;
+  /** Id of an existing Policy to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only */
+  adoptId?: pulumi.Input<string>;
 }
 
 /** Output property names, registered so the engine fills them in. */

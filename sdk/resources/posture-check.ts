@@ -75,6 +75,8 @@ export interface PostureCheckArgs {
       }>[]>;
     }>;
   }>;
+  /** Id of an existing PostureCheck to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only */
+  adoptId?: pulumi.Input<string>;
 }
 
 /** Output property names, registered so the engine fills them in. */

@@ -30,6 +30,8 @@ export interface RouteArgs {
   accessControlGroups?: pulumi.Input<pulumi.Input<string>[]>;
   /** For exit-node route 0.0.0.0/0: do not apply automatically on clients */
   skipAutoApply?: pulumi.Input<boolean>;
+  /** Id of an existing Route to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only */
+  adoptId?: pulumi.Input<string>;
 }
 
 /** Output property names, registered so the engine fills them in. */

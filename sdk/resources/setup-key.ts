@@ -20,6 +20,8 @@ export interface SetupKeyArgs {
   allowExtraDnsLabels?: pulumi.Input<boolean>;
   /** Revoke the key; default false (default false) */
   revoked?: pulumi.Input<boolean>;
+  /** Id of an existing SetupKey to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only */
+  adoptId?: pulumi.Input<string>;
 }
 
 /** Output property names, registered so the engine fills them in. */

@@ -16,6 +16,8 @@ export interface UserArgs {
   isServiceUser: pulumi.Input<boolean>;
   /** Block the user; default false (default false) */
   isBlocked?: pulumi.Input<boolean>;
+  /** Id of an existing User to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only */
+  adoptId?: pulumi.Input<string>;
 }
 
 /** Output property names, registered so the engine fills them in. */
