@@ -26,7 +26,7 @@ export default tseslint.config(
   },
   {
     // Tests read response bodies loosely; their shapes are checked against the api/ schemas instead.
-    files: ["tests/**/*.ts", "bench/**/*.ts"],
+    files: ["tests/**/*.ts", "bench/**/*.ts", "bench/**/*.mts"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
   {

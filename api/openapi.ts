@@ -2,7 +2,7 @@
  * OpenAPI 3.0 document generated from the route table and the schemas. `npm run gen` writes it to
  * docs/openapi.json; CI fails when the committed copy is stale.
  */
-import { ErrorBodySchema, z } from "./common";
+import { ErrorBodySchema, validate, z } from "./common";
 import { OBJECTS } from "./objects";
 import { ROUTES, type ApiRoute } from "./routes";
 
@@ -112,7 +112,9 @@ export function buildOpenApi(version: string): Json {
     if (params.length) op.parameters = params;
     if (r.body) {
       op.requestBody = {
-        required: true,
+        // The server takes a missing body as {} where {} is valid (regenerating an invite), so the document
+        // must not call such a body required.
+        required: !validate(r.body, {}).ok,
         content: { "application/json": { schema: convert(r.body, "input", input, components) } },
       };
     }

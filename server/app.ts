@@ -29,6 +29,49 @@ function redactedPath(route: ApiRoute, params: Record<string, string>): string {
   );
 }
 
+/**
+ * The declared methods of every API path, for 405 answers. HEAD comes with every GET (fastify serves it).
+ * `params` ranks the paths for OpenAPI's matching rule: a concrete path is matched before a templated one.
+ */
+const PATH_METHODS: { pattern: RegExp; params: number; methods: string[] }[] = (() => {
+  const byPath = new Map<string, Set<string>>();
+  for (const r of ROUTES) {
+    const set = byPath.get(r.path) ?? new Set<string>();
+    set.add(r.method);
+    if (r.method === "GET") set.add("HEAD");
+    byPath.set(r.path, set);
+  }
+  return [...byPath].map(([p, methods]) => ({
+    pattern: new RegExp(
+      `^${p
+        .split(/\{[^}]+\}/)
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+        .join("[^/]+")}/?$`,
+    ),
+    params: (p.match(/\{/g) ?? []).length,
+    methods: [...methods],
+  }));
+})();
+
+/**
+ * The methods the document declares for `pathname`, sorted: those of the most specific API paths that match it
+ * (`/api/users/invites` rather than `/api/users/{userId}`; paths of the same shape together). None when no API
+ * path matches.
+ */
+function declaredMethods(pathname: string): string[] {
+  let best = Infinity;
+  const methods = new Set<string>();
+  for (const { pattern, params, methods: m } of PATH_METHODS) {
+    if (!pattern.test(pathname)) continue;
+    if (params < best) {
+      best = params;
+      methods.clear();
+    }
+    if (params === best) for (const x of m) methods.add(x);
+  }
+  return [...methods].sort();
+}
+
 function sendError(
   reply: FastifyReply,
   status: number,
@@ -51,6 +94,25 @@ export function buildApp(
   handlers: Handlers,
   extra?: (app: FastifyInstance, state: ServerState) => void,
 ): BuiltApp {
+  /** One request-log line (route pattern and redacted path only: never the raw URL, never a body). */
+  const log = state.options.onRequest;
+  const logRequest = log
+    ? (req: FastifyRequest, reply: FastifyReply): void => {
+        const meta = req.routeOptions?.config as { apiRoute?: ApiRoute } | undefined;
+        const route = meta?.apiRoute;
+        const params = (req.params ?? {}) as Record<string, string>;
+        log({
+          time: iso(state.clock.now()),
+          requestId: req.id,
+          method: req.method,
+          route: route?.path ?? req.routeOptions?.url ?? "(unknown)",
+          path: route ? redactedPath(route, params) : (req.routeOptions?.url ?? "(unknown)"),
+          status: reply.statusCode,
+          durationMs: Math.round(reply.elapsedTime * 100) / 100,
+          credentialId: (req as FastifyRequest & { credentialId?: string }).credentialId,
+        });
+      }
+    : undefined;
   const app = Fastify({
     logger: false,
     bodyLimit: 1024 * 1024,
@@ -58,6 +120,19 @@ export function buildApp(
     // Behind nothing: the request id is ours, not the client's.
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // What the router itself refuses, answered in the service's error shape (fastify's own body has a string
+    // `code`, and its 414 is a status the API does not document).
+    frameworkErrors: (err, req, reply) => {
+      // Neither the onSend nor the onResponse hook below runs for these: the router answered before any route.
+      reply.header("X-Request-Id", req.id);
+      if (logRequest) reply.raw.once("finish", () => logRequest(req, reply));
+      if (err.code === "FST_ERR_BAD_URL")
+        return sendError(reply, 400, "malformed URL: a path segment is not valid percent-encoding");
+      // No id is anywhere near this long: an unknown object, like any other id nobody has.
+      if (err.code === "FST_ERR_MAX_PARAM_LENGTH")
+        return sendError(reply, 404, "not found: a path parameter is longer than any id");
+      return sendError(reply, 400, "bad request");
+    },
   });
   const limiter = state.options.rateLimit ? new RateLimiter(state.options.rateLimit, state.clock) : undefined;
   const faults = state.options.faults ? new FaultInjector(state.options.faults) : undefined;
@@ -78,24 +153,7 @@ export function buildApp(
     reply.header("X-Request-Id", req.id);
   });
 
-  if (state.options.onRequest) {
-    const log = state.options.onRequest;
-    app.addHook("onResponse", async (req, reply) => {
-      const meta = req.routeOptions.config as { apiRoute?: ApiRoute } | undefined;
-      const route = meta?.apiRoute;
-      const params = (req.params ?? {}) as Record<string, string>;
-      log({
-        time: iso(state.clock.now()),
-        requestId: req.id,
-        method: req.method,
-        route: route?.path ?? req.routeOptions.url ?? "(unknown)",
-        path: route ? redactedPath(route, params) : (req.routeOptions.url ?? "(unknown)"),
-        status: reply.statusCode,
-        durationMs: Math.round(reply.elapsedTime * 100) / 100,
-        credentialId: (req as FastifyRequest & { credentialId?: string }).credentialId,
-      });
-    });
-  }
+  if (logRequest) app.addHook("onResponse", async (req, reply) => logRequest(req, reply));
 
   app.setErrorHandler((err, _req, reply) => {
     if (isApiError(err)) return sendError(reply, err.status, err.message, err.headers);
@@ -112,6 +170,26 @@ export function buildApp(
       `privnet-server: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
     );
     return sendError(reply, 500, "internal error");
+  });
+
+  // Routing before anything else (authentication, the body): a method the document does not declare for the
+  // path is 405 with Allow, whether or not the router found a handler. It would otherwise reach a templated
+  // sibling (PUT /api/users/invites -> PUT /api/users/{userId}), the not-found handler, or fail body parsing
+  // first (QUERY without a Content-Type); and an unknown path is 404 whatever its body.
+  app.addHook("onRequest", async (req, reply) => {
+    const pathname = req.url.split("?")[0] ?? "";
+    const methods = pathname.startsWith("/api/") ? declaredMethods(pathname) : [];
+    if (methods.length && !methods.includes(req.method)) {
+      // The message names the methods, not the path: a path may carry an invite token.
+      sendError(reply, 405, `method ${req.method} is not allowed here; allowed: ${methods.join(", ")}`, {
+        Allow: methods.join(", "),
+      });
+      return reply;
+    }
+    if (req.is404) {
+      sendError(reply, 404, `no route for ${req.method} ${pathname}`);
+      return reply;
+    }
   });
 
   app.setNotFoundHandler((req, reply) =>
