@@ -15,7 +15,7 @@
  * Invite tokens are not bound either: a fuzzer's record of its own request URLs would then hold them.
  * Node 24 type stripping; node: modules only.
  */
- 
+
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";

@@ -34,7 +34,7 @@
  * Prints one line per finding (the value masked) and a result line; exits 1 on any finding, 2 on an error.
  * Node 24 type stripping; node: modules only.
  */
- 
+
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
