@@ -2,8 +2,17 @@
  * Keep-alive connection pools shared by every client of one origin in this process: the dynamic provider
  * creates a client per resource operation, and sharing the pool lets them all reuse warm connections.
  */
-import { Pool } from "undici";
-import type { Dispatcher } from "undici";
+import type * as Undici from "undici";
+import type { Dispatcher, Pool } from "undici";
+
+/**
+ * undici is loaded on the first pool, not with the module: every Pulumi program and provider host loads this
+ * package, and most of them (a program without lookups, a preview) never send a request.
+ */
+function undici(): typeof Undici {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberate lazy load, see above
+  return require("undici") as typeof Undici;
+}
 
 interface SharedPool {
   pool: Pool;
@@ -31,7 +40,7 @@ export function acquirePool(origin: string, connectTimeoutMs: number): PoolLease
   const key = `${origin}#${connectTimeoutMs}`;
   let shared = pools.get(key);
   if (!shared) {
-    shared = { pool: new Pool(origin, { connect: { timeout: connectTimeoutMs } }), users: 0 };
+    shared = { pool: new (undici().Pool)(origin, { connect: { timeout: connectTimeoutMs } }), users: 0 };
     pools.set(key, shared);
   }
   const held = shared;

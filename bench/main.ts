@@ -1,0 +1,164 @@
+/**
+ * `npm run bench` (through bench/run.sh, which builds first): runs the benchmark sections, prints the report
+ * and, after a full run without broken sections, writes it to BENCHMARKS.md. Results also go to
+ * bench/results/latest.json (git-ignored).
+ *
+ *   npm run bench                      every section
+ *   npm run bench -- faults up300      some sections (printed, not written to BENCHMARKS.md)
+ *   npm run bench -- --reps 3 --keep   repetitions of the 300-resource runs; keep the work directory
+ *   npm run bench -- --render          BENCHMARKS.md again from bench/results/latest.json, without measuring
+ *
+ * Exit code: 0 when every section ran (missed targets are reported, not failures), 1 when a section broke,
+ * 2 on bad arguments.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { repoRoot, ensureEngine } from "../tests/e2e/engine";
+import { runApiCalls } from "./api-calls";
+import { runFaults } from "./faults";
+import { runHostOverhead } from "./host-overhead";
+import { machine } from "./lib/machine";
+import { checkBudget, elapsedS, progress, remainingMs, setBudget } from "./lib/progress";
+import { renderReport, type BenchResults } from "./report";
+import { runThroughput } from "./throughput";
+import { runUp300 } from "./up300";
+
+const SECTIONS = ["api-calls", "host", "throughput", "faults", "up300"] as const;
+type Section = (typeof SECTIONS)[number];
+
+/** The whole run's bound: a run that takes longer is broken. */
+const BUDGET_MS = 25 * 60_000;
+
+function parseArgs(argv: string[]): { sections: Section[]; reps: number; keep: boolean; render: boolean } {
+  const sections: Section[] = [];
+  let reps = 2;
+  let keep = false;
+  let render = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === "--reps") {
+      reps = Number(argv[++i]);
+      if (!Number.isInteger(reps) || reps < 1 || reps > 5) throw new Error("--reps: 1..5");
+    } else if (a === "--keep") keep = true;
+    else if (a === "--render") render = true;
+    else if ((SECTIONS as readonly string[]).includes(a)) sections.push(a as Section);
+    else
+      throw new Error(`unknown argument ${a} (sections: ${SECTIONS.join(", ")}; --reps N, --keep, --render)`);
+  }
+  return { sections: sections.length ? sections : [...SECTIONS], reps, keep, render };
+}
+
+const RESULTS_FILE = path.join(repoRoot, "bench", "results", "latest.json");
+const BENCHMARKS_FILE = path.join(repoRoot, "BENCHMARKS.md");
+
+/** The report as Markdown, formatted as `npm run lint` (prettier --check) wants BENCHMARKS.md. */
+async function formatted(results: BenchResults, full: boolean): Promise<string> {
+  const prettier = await import("prettier");
+  return prettier.format(renderReport(results, { full }), {
+    ...((await prettier.resolveConfig(BENCHMARKS_FILE)) ?? {}),
+    parser: "markdown",
+  });
+}
+
+/** `--render`: the report again from bench/results/latest.json (after a change to report.ts), no measuring. */
+async function renderOnly(): Promise<number> {
+  const results = JSON.parse(fs.readFileSync(RESULTS_FILE, "utf8")) as BenchResults;
+  const full = SECTIONS.every((x) => results.sections.includes(x));
+  const report = await formatted(results, full);
+  process.stdout.write(`${report}\n`);
+  if (full && results.errors.length === 0) {
+    fs.writeFileSync(BENCHMARKS_FILE, report);
+    progress("bench", "rendered BENCHMARKS.md from bench/results/latest.json");
+  }
+  return 0;
+}
+
+async function main(): Promise<number> {
+  let args: ReturnType<typeof parseArgs>;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`bench: ${(err as Error).message}\n`);
+    return 2;
+  }
+  if (args.render) return renderOnly();
+  setBudget(BUDGET_MS);
+  const full = args.sections.length === SECTIONS.length;
+  const binDir = await ensureEngine();
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "privnet-bench-"));
+  const results: BenchResults = {
+    machine: machine(binDir),
+    loadAtEnd: [],
+    durationS: 0,
+    sections: args.sections,
+    errors: [],
+  };
+  const m = results.machine;
+  progress(
+    "bench",
+    `${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB, Node ${m.node}, ${m.pulumi}, commit ${m.commit}`,
+  );
+  progress(
+    "bench",
+    `sections: ${args.sections.join(", ")}; work dir ${workDir}; load ${m.loadAtStart.join(" ")}`,
+  );
+
+  const runners: Record<Section, () => Promise<void>> = {
+    "api-calls": async () => {
+      results.apiCalls = await runApiCalls({ workDir, binDir });
+    },
+    host: async () => {
+      results.host = await runHostOverhead({ workDir });
+    },
+    throughput: async () => {
+      results.throughput = await runThroughput({ workDir });
+    },
+    faults: async () => {
+      results.faults = await runFaults({ workDir, binDir, timeBoundMs: Math.min(8 * 60_000, remainingMs()) });
+    },
+    up300: async () => {
+      results.up300 = await runUp300({ workDir, binDir, repetitions: args.reps });
+    },
+  };
+  for (const section of args.sections) {
+    try {
+      checkBudget(section);
+      const t = Date.now();
+      progress(section, "start");
+      await runners[section]();
+      progress(section, `done in ${((Date.now() - t) / 1000).toFixed(0)} s`);
+    } catch (err) {
+      const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
+      results.errors.push({ section, message });
+      progress(section, `BROKEN: ${message}`);
+    }
+  }
+  results.loadAtEnd = os.loadavg().map((l) => Math.round(l * 10) / 10);
+  results.durationS = elapsedS();
+
+  const report = await formatted(results, full);
+  process.stdout.write(`\n${report}\n`);
+  fs.mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
+  fs.writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
+  if (full && results.errors.length === 0) {
+    fs.writeFileSync(BENCHMARKS_FILE, report);
+    progress("bench", "wrote BENCHMARKS.md and bench/results/latest.json");
+  } else {
+    progress(
+      "bench",
+      `wrote bench/results/latest.json; BENCHMARKS.md left as it was (${full ? "broken sections" : "partial run"})`,
+    );
+  }
+  if (args.keep) progress("bench", `kept ${workDir}`);
+  else fs.rmSync(workDir, { recursive: true, force: true });
+  return results.errors.length ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`bench: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);
