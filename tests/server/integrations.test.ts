@@ -116,6 +116,34 @@ describe("EDR singletons", () => {
     expectError(await s.call("getEdrVendorA"), 404);
   });
 
+  test("vendor-b: get answers 404 before create and the stored integration after, without the secret", async () => {
+    expectError(await s.call("getEdrVendorB"), 404);
+    const created = await s.call("createEdrVendorB", { body: vendorB() });
+    const got = await s.call("getEdrVendorB");
+    expect(got.body).toEqual(created.body);
+    expect(JSON.stringify(got.body)).not.toContain(vendorB().secret);
+    await s.call("deleteEdrVendorB");
+    expectError(await s.call("getEdrVendorB"), 404);
+  });
+
+  test("vendor-c: update replaces the integration, validates, and answers 404 when there is none", async () => {
+    expectError(await s.call("updateEdrVendorC", { body: vendorC() }), 404);
+    await s.call("createEdrVendorC", { body: vendorC() });
+    const updated = await s.call("updateEdrVendorC", {
+      body: { ...vendorC(), cloud_id: "us-2", zta_score_threshold: 80 },
+    });
+    expect(updated.body).toMatchObject({ cloud_id: "us-2", zta_score_threshold: 80 });
+    expect(updated.body).not.toHaveProperty("secret");
+    expect(updated.body).not.toHaveProperty("client_id");
+    expectError(
+      await s.call("updateEdrVendorC", { body: { ...vendorC(), zta_score_threshold: 101 } }),
+      422,
+      "zta_score_threshold",
+    );
+    expect((await s.call("getEdrVendorC")).body.zta_score_threshold).toBe(80);
+    expect((await s.call("deleteEdrVendorC")).status).toBe(202);
+  });
+
   test("vendor-b: lifecycle without returning the secret", async () => {
     const created = await s.call("createEdrVendorB", { body: vendorB() });
     expect(created.body).toMatchObject({
