@@ -806,5 +806,3 @@ export function fillPath(path: string, params: Record<string, string | number>):
     return encodeURIComponent(String(v));
   });
 }
-
-export { DnsSettingsSchema };

@@ -21,7 +21,7 @@ import {
   snakeNames,
   toApi,
 } from "./mapping";
-import { normalize, project, sameValue } from "./normalize";
+import { project, sameValue } from "./normalize";
 import { camel, shapeOf } from "./schema";
 import type { LifecycleContext, Props, ResourceSpec } from "./spec";
 import { z } from "zod";
@@ -354,6 +354,3 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
     }
   }
 }
-
-/** Normalised view of inputs, exposed for tests. */
-export { normalize };
