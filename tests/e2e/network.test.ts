@@ -278,7 +278,7 @@ describe("root program (examples/network) with the real CLI", () => {
   );
 
   it(
-    "the state and the backend's files hold no secret in plaintext",
+    "the state, the backend's files, the CLI's output and the server's request log hold no secret in plaintext",
     async () => {
       expect(Object.keys(secrets).sort()).toEqual(
         ["clientSecret", "pat", "providerToken", "replacedSetupKey", "setupKey"].sort(),
@@ -292,6 +292,8 @@ describe("root program (examples/network) with the real CLI", () => {
         ...readAllFiles(path.join(work, "state")),
         ...readAllFiles(path.join(work, "pulumi-home")),
         ...readAllFiles(project.dir).filter(([f]) => /Pulumi\.[^/]*\.yaml$/.test(f)),
+        ["output of every pulumi command", stack.transcript.join("\n")],
+        ["the server's request log", server.requests.map((r) => JSON.stringify(r)).join("\n")],
       ];
       expect(files.length).toBeGreaterThan(3);
       const leaks: string[] = [];

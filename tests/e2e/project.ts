@@ -254,6 +254,11 @@ export interface StackOptions {
 export class PulumiStack {
   /** Wall time of every command, for the test output. */
   readonly timings: { label: string; ms: number }[] = [];
+  /**
+   * What every command printed, for the secrets check: a user sees this output. Commands that ask for secrets
+   * (`--show-secrets`) are left out: printing them is their purpose.
+   */
+  readonly transcript: string[] = [];
 
   private constructor(
     readonly project: Project,
@@ -298,6 +303,8 @@ export class PulumiStack {
       timeoutMs: COMMAND_TIMEOUT_MS,
     });
     this.timings.push({ label: args.slice(0, 2).join(" "), ms: r.durationMs });
+    if (!full.includes("--show-secrets"))
+      this.transcript.push(`$ pulumi ${full.join(" ")}\n${r.stdout}\n${r.stderr}`);
     const expect = opts.expect ?? 0;
     const ok = expect === "nonzero" ? r.code !== 0 && r.code !== null : r.code === expect;
     if (!ok || r.timedOut) {

@@ -1,0 +1,37 @@
+/**
+ * The Pulumi Node SDK logs every RegisterResource / ReadResource / Invoke response at debug level, and those
+ * responses carry secret outputs in plaintext (inside the secret envelope the engine sends to programs). Debug
+ * messages stay hidden in the default display, but `pulumi up --json` (and `--debug`) prints them: a setup
+ * key or a personal access token would end up in CI logs. Loading pulumi-privnet therefore wraps the SDK's
+ * `log.debug` so that a message carrying a secret has its response part replaced.
+ */
+import * as log from "@pulumi/pulumi/log";
+
+/** The signature key of Pulumi's secret envelope on the wire. */
+const SECRET_SIGNATURE = "4dabf18193072939515e22adb298388d";
+const MARK = Symbol.for("pulumi-privnet.redact-debug");
+
+type DebugFn = (msg: string, ...rest: unknown[]) => Promise<void>;
+
+/** The message with everything after `resp:` (or all of it) replaced when it carries a secret. */
+export function redactSecretDebug(message: string): string {
+  if (!message.includes(SECRET_SIGNATURE)) return message;
+  const at = message.indexOf("resp: ");
+  const head = at >= 0 ? message.slice(0, at + "resp: ".length) : "";
+  return `${head}[redacted by pulumi-privnet: the message carries secret values]`;
+}
+
+/** Installs the wrapper once per copy of @pulumi/pulumi. */
+export function installDebugRedaction(): void {
+  const mod = log as unknown as { debug: DebugFn & { [MARK]?: true } };
+  if (mod.debug[MARK]) return;
+  const original = mod.debug;
+  const wrapped: DebugFn & { [MARK]?: true } = (msg, ...rest) =>
+    original(typeof msg === "string" ? redactSecretDebug(msg) : msg, ...rest);
+  wrapped[MARK] = true;
+  try {
+    mod.debug = wrapped;
+  } catch {
+    // A future SDK may freeze its exports; then there is nothing to wrap.
+  }
+}
