@@ -1,42 +1,4 @@
-/** Directory sync integration vendor-e-idp: users and groups synced from a directory. */
-import { z } from "../../api/common";
-import { VendorECreateSchema, VendorESchema, VendorEUpdateSchema } from "../../api/directory-sync";
-import { defaultCreate, defaultUpdate, PrivnetProvider } from "../lifecycle";
-import type { ResourceSpec } from "../spec";
+/** Directory sync integration vendor-e-idp. The API host cannot change in place. */
+import { directorySyncProvider } from "../integrations";
 
-const spec: ResourceSpec = {
-  name: "DirectorySyncVendorE",
-  file: "directory-sync-vendor-e",
-  description:
-    "A vendor-e-idp directory sync integration: groups matching `groupPrefixes` and their users are synced " +
-    "every `syncInterval` seconds. `clientSecret` is write-only: the API never returns it, so it is kept in state " +
-    "(encrypted) and sent again when it changes.",
-  input: VendorECreateSchema.extend({
-    enabled: z.boolean().optional().describe("Whether the integration is active; default true"),
-  }),
-  output: VendorESchema,
-  updateBody: VendorEUpdateSchema,
-  ops: {
-    create: "createVendorEIdp",
-    read: "getVendorEIdp",
-    update: "updateVendorEIdp",
-    delete: "deleteVendorEIdp",
-  },
-  idParam: "id",
-  replaceOnChange: ["host"],
-  writeOnly: ["clientSecret"],
-  secretInputs: ["clientSecret"],
-  defaults: { enabled: true, syncInterval: 300 },
-};
-
-spec.hooks = {
-  // The create body has no `enabled`: an integration created disabled is switched off right after.
-  async create(ctx, inputs) {
-    const created = await defaultCreate(spec, ctx, inputs);
-    if (inputs.enabled !== false) return created;
-    const { outs } = await defaultUpdate(spec, ctx, created.id, created.outs, inputs);
-    return { id: created.id, outs };
-  },
-};
-
-export = new PrivnetProvider(spec);
+export = directorySyncProvider("vendor-e-idp", ["host"]);

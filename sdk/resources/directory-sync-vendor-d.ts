@@ -35,7 +35,7 @@ const OUTPUTS = {
 };
 
 /**
- * A vendor-d-idp directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `serviceAccountKey` is write-only: the API never returns it, so it is kept in state (encrypted) and sent again when it changes.
+ * A vendor-d-idp directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `serviceAccountKey` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
  */
 export class DirectorySyncVendorD extends pulumi.dynamic.Resource {
   /** Whether the integration is active; default true */

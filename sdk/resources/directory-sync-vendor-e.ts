@@ -41,7 +41,7 @@ const OUTPUTS = {
 };
 
 /**
- * A vendor-e-idp directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `clientSecret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent again when it changes.
+ * A vendor-e-idp directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `clientSecret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
  */
 export class DirectorySyncVendorE extends pulumi.dynamic.Resource {
   /** Whether the integration is active; default true */
