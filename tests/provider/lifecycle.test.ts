@@ -67,6 +67,7 @@ describe.each(kinds)("%s", (kind) => {
     // Read equals what create returned, and reports inputs that diff clean against the program's.
     const read = await p.read(created.id, outs);
     expect(read.id).toBe(created.id);
+    expect(read.props).toEqual(outs);
     expect((await p.diff(created.id, read.props as Props, f.create)).changes).toBe(false);
     expect((await p.diff(created.id, read.inputs as Props, f.create)).changes).toBe(false);
     const reordered = shuffledInputs(p.spec, f.create);
