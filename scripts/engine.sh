@@ -131,7 +131,7 @@ if ! $have_binary; then
   (cd "$TOOL_DIR" && go list -mod=readonly -deps github.com/pulumi/pulumi/pkg/v3/cmd/pulumi >/dev/null) ||
     die "downloading Go modules failed (is the Go module proxy reachable?)"
   log "modules ready after $((SECONDS - start))s"
-  log "compiling pulumi $VERSION (takes ~10-20 min cold)..."
+  log "compiling pulumi $VERSION (about 6-8 min cold on 2 cores)..."
   (
     cd "$TOOL_DIR"
     CGO_ENABLED=0 go build -mod=readonly -trimpath -tags osusergo,grpcnotrace \
