@@ -300,6 +300,11 @@ export async function startHost(copy: PackageCopy, opts: StartHostOptions = {}):
     });
   }
   const urn = (kind: string) => `urn:pulumi:test::${copy.projectName}::${TYPE_PREFIX}${kind}::r-${kind}`;
+  /** Every resource request names the same test resource of the kind: its URN, name and type. */
+  const about = <R extends { setUrn(v: string): R; setName(v: string): R; setType(v: string): R }>(
+    req: R,
+    kind: string,
+  ): R => req.setUrn(urn(kind)).setName(`r-${kind}`).setType(`${TYPE_PREFIX}${kind}`);
 
   return {
     port,
@@ -315,12 +320,7 @@ export async function startHost(copy: PackageCopy, opts: StartHostOptions = {}):
       return { acceptSecrets: res.getAcceptsecrets(), supportsPreview: res.getSupportspreview() };
     },
     async check(kind, news, olds = {}) {
-      const req = new pb.CheckRequest()
-        .setUrn(urn(kind))
-        .setName(`r-${kind}`)
-        .setType(`${TYPE_PREFIX}${kind}`)
-        .setOlds(toStruct(olds))
-        .setNews(toStruct(news));
+      const req = about(new pb.CheckRequest(), kind).setOlds(toStruct(olds)).setNews(toStruct(news));
       const res = await call("Check", client.check, req);
       return {
         inputs: fromStruct(res.getInputs()),
@@ -328,13 +328,7 @@ export async function startHost(copy: PackageCopy, opts: StartHostOptions = {}):
       };
     },
     async diff(kind, id, olds, news) {
-      const req = new pb.DiffRequest()
-        .setId(id)
-        .setUrn(urn(kind))
-        .setName(`r-${kind}`)
-        .setType(`${TYPE_PREFIX}${kind}`)
-        .setOlds(toStruct(olds))
-        .setNews(toStruct(news));
+      const req = about(new pb.DiffRequest(), kind).setId(id).setOlds(toStruct(olds)).setNews(toStruct(news));
       const res = await call("Diff", client.diff, req);
       const c = res.getChanges();
       const D = pb.DiffResponse.DiffChanges;
@@ -345,21 +339,12 @@ export async function startHost(copy: PackageCopy, opts: StartHostOptions = {}):
       };
     },
     async create(kind, props) {
-      const req = new pb.CreateRequest()
-        .setUrn(urn(kind))
-        .setName(`r-${kind}`)
-        .setType(`${TYPE_PREFIX}${kind}`)
-        .setProperties(toStruct(props));
+      const req = about(new pb.CreateRequest(), kind).setProperties(toStruct(props));
       const res = await call("Create", client.create, req);
       return { id: res.getId(), props: fromStruct(res.getProperties()) };
     },
     async read(kind, id, props, inputs) {
-      const req = new pb.ReadRequest()
-        .setId(id)
-        .setUrn(urn(kind))
-        .setName(`r-${kind}`)
-        .setType(`${TYPE_PREFIX}${kind}`)
-        .setProperties(toStruct(props));
+      const req = about(new pb.ReadRequest(), kind).setId(id).setProperties(toStruct(props));
       if (inputs) req.setInputs(toStruct(inputs));
       const res = await call("Read", client.read, req);
       return {
@@ -369,23 +354,15 @@ export async function startHost(copy: PackageCopy, opts: StartHostOptions = {}):
       };
     },
     async update(kind, id, olds, news) {
-      const req = new pb.UpdateRequest()
+      const req = about(new pb.UpdateRequest(), kind)
         .setId(id)
-        .setUrn(urn(kind))
-        .setName(`r-${kind}`)
-        .setType(`${TYPE_PREFIX}${kind}`)
         .setOlds(toStruct(olds))
         .setNews(toStruct(news));
       const res = await call("Update", client.update, req);
       return { props: fromStruct(res.getProperties()) };
     },
     async delete(kind, id, props) {
-      const req = new pb.DeleteRequest()
-        .setId(id)
-        .setUrn(urn(kind))
-        .setName(`r-${kind}`)
-        .setType(`${TYPE_PREFIX}${kind}`)
-        .setProperties(toStruct(props));
+      const req = about(new pb.DeleteRequest(), kind).setId(id).setProperties(toStruct(props));
       await call("Delete", client.delete, req);
     },
     async stop() {
