@@ -56,6 +56,8 @@ export async function createProject(opts: BenchProjectOptions): Promise<BenchPro
   );
   installPackageCopy({ dir, projectName: opts.name, writeProject: false });
   fs.copyFileSync(path.join(__dirname, "..", "programs", opts.program), path.join(dir, "index.js"));
+  // The up300 programs share their graph; a program that does not use it ignores the file.
+  fs.copyFileSync(path.join(__dirname, "..", "programs", "graph-shape.js"), path.join(dir, "graph-shape.js"));
   if (opts.noopProvider) installNoopProvider(dir);
   const env = engineEnv({
     binDir: opts.binDir,
