@@ -1,10 +1,10 @@
 /** Nameserver group (spec 2.13): upstream DNS servers distributed to groups of peers. */
-import { domainName, hasItems, idList, intRange, ipAddress, issue, strLen, z } from "./common";
+import { domainName, hasItems, idList, intRange, ipAddress, issue, openEnum, strLen, z } from "./common";
 
 export const NameserverSchema = z
   .object({
     ip: ipAddress().describe("Nameserver IP address"),
-    ns_type: z.enum(["udp"]).describe("Nameserver protocol"),
+    ns_type: openEnum(["udp"], "Nameserver protocol"),
     port: intRange(1, 65535).describe("Nameserver port"),
   })
   .describe("An upstream nameserver");

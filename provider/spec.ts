@@ -6,6 +6,7 @@
  */
 import type { z } from "zod";
 import type { PrivnetClient } from "../client";
+import type { NormalForm } from "./normalize";
 
 export type Props = Record<string, unknown>;
 
@@ -34,6 +35,11 @@ export interface ResourceSpec {
    * create/update, by the diff and by the docs.
    */
   input: z.ZodObject;
+  /**
+   * The create body, when the inputs hold more than it (fields only an update sets, such as a setup key's
+   * `revoked`): create sends this, then updates at once if one of those fields is not yet as the program asks.
+   */
+  createBody?: z.ZodObject;
   /** The object as the API returns it. */
   output: z.ZodType;
   /** Operation ids of api/routes.ts. */
@@ -57,7 +63,7 @@ export interface ResourceSpec {
   createOnlyOutputs?: string[];
   /**
    * Values used for absent inputs: in check, in request bodies and in diffs (beyond "" / false / [] / {}, which
-   * diffs treat as absent anyway). A singleton's defaults are what delete restores.
+   * diffs treat as absent anyway).
    */
   defaults?: Props;
   /** Optional inputs the server chooses when absent (a peer's IP): not compared while the program leaves them out. */
@@ -66,8 +72,35 @@ export interface ResourceSpec {
   ignoreInputs?: string[];
   /** Lists compared as sets besides the id lists (which are found from the schemas). */
   setLists?: string[];
-  /** Singletons exist once per account: create adopts, delete restores `restore()` (or the API's delete). */
-  singleton?: { restore?: () => Props };
+  /**
+   * Inputs the server writes back in a normal form of its own (a host `10.0.0.5` as `10.0.0.5/32`, a domain in
+   * lower case): compared in that form, and kept in state as the program wrote them.
+   */
+  normalForms?: Record<string, NormalForm>;
+  /**
+   * Inputs whose stored value the server derives from other inputs when the program leaves them out (a domain
+   * route's placeholder `network`): given the inputs sent, the names to leave out of the outputs' input fields.
+   */
+  serverDerived?: (sent: Props) => string[];
+  /**
+   * The resource manages only what the program names: an input left out, at any depth of an object, is not
+   * diffed and keeps the server's value on update (account settings, an enrolled peer's settings).
+   */
+  partial?: boolean;
+  /**
+   * Inputs used at create only that the API cannot change (a user's name): a change is not applied and does not
+   * replace the object; preview and up warn that it is ignored.
+   */
+  createOnly?: string[];
+  /** Replacements beyond `replaceOnChange` that depend on the values (a revoked key cannot be un-revoked). */
+  replaceWhen?: (olds: Props, news: Props) => string[];
+  /** Singletons exist once per account: create adopts the existing object (they cannot be adopted by id). */
+  singleton?: boolean;
+  /**
+   * Read the object back after create: the server's create answer differs from what it stores in fields it
+   * sets itself (an invite's `created_at`), and state must hold what a refresh will read.
+   */
+  readAfterCreate?: boolean;
   /** Derives the id of a created object from the response (default: `String(response.id)`). */
   idOf?: (response: Props) => string;
   /** Turns a create response into the object (default: identity). */

@@ -3,6 +3,7 @@
  * resource specs and the api/ schemas, so types, docs and behaviour cannot drift apart.
  */
 import type { z } from "zod";
+import { OPEN_ENUMS } from "../api/common";
 import { ADOPT_INPUT, canAdopt, checkSchema, inputNames } from "../provider/lifecycle";
 import { renameFields, snakeNames } from "../provider/mapping";
 import { PROVIDERS } from "../provider/registry";
@@ -21,6 +22,8 @@ import type { ResourceSpec } from "../provider/spec";
 
 type Mode = "input" | "output";
 
+const isOpen = (schema: z.ZodType) => OPEN_ENUMS.has(unwrap(schema));
+
 function defType(s: z.ZodType): string {
   return (unwrap(s) as unknown as { _zod: { def: { type: string; options?: z.ZodType[] } } })._zod.def.type;
 }
@@ -29,7 +32,11 @@ function defType(s: z.ZodType): string {
 export function tsType(schema: z.ZodType, mode: Mode, indent = ""): string {
   const wrap = (t: string) => (mode === "input" ? `pulumi.Input<${t}>` : t);
   const values = enumValues(schema);
-  if (values) return values.map((v) => JSON.stringify(v)).join(" | ");
+  // An open set (the spec shows some values): the known ones for completion, any other string accepted.
+  if (values)
+    return [...values.map((v) => JSON.stringify(v)), ...(isOpen(schema) ? ["(string & {})"] : [])].join(
+      " | ",
+    );
   const kind = kindOf(schema);
   switch (kind) {
     case "string":

@@ -16,6 +16,7 @@ const spec: ResourceSpec = {
   idParam: "inviteId",
   replaceOnChange: ["email", "name", "role", "autoGroups", "expiresIn"],
   deleteBeforeReplace: true,
+  readAfterCreate: true,
   writeOnly: ["expiresIn"],
   secretOutputs: ["inviteToken"],
   createOnlyOutputs: ["inviteToken"],

@@ -4,52 +4,52 @@ import provider = require("../../provider/resources/account-settings");
 
 /** Arguments of {@link AccountSettings}. */
 export interface AccountSettingsArgs {
-  /** Global peer login expiration; applies to peers added by interactive SSO login (default true) */
+  /** Global peer login expiration; applies to peers added by interactive SSO login */
   peerLoginExpirationEnabled?: pulumi.Input<boolean>;
-  /** Peer login expiration in seconds, 3600 (1 hour) to 15552000 (180 days) (default 86400) */
+  /** Peer login expiration in seconds, 3600 (1 hour) to 15552000 (180 days) */
   peerLoginExpiration?: pulumi.Input<number>;
-  /** Global peer inactivity expiration (default false) */
+  /** Global peer inactivity expiration */
   peerInactivityExpirationEnabled?: pulumi.Input<boolean>;
-  /** Peer inactivity expiration in seconds, 600 (10 minutes) to 15552000 (180 days) (default 600) */
+  /** Peer inactivity expiration in seconds, 600 (10 minutes) to 15552000 (180 days) */
   peerInactivityExpiration?: pulumi.Input<number>;
-  /** Block regular users from viewing parts of the system (default true) */
+  /** Block regular users from viewing parts of the system */
   regularUsersViewBlocked?: pulumi.Input<boolean>;
-  /** Propagate new user auto groups to the user's peers (default true) */
+  /** Propagate new user auto groups to the user's peers */
   groupsPropagationEnabled?: pulumi.Input<boolean>;
-  /** Extract groups from a JWT claim into account groups (default false) */
+  /** Extract groups from a JWT claim into account groups */
   jwtGroupsEnabled?: pulumi.Input<boolean>;
-  /** Name of the JWT claim holding groups (default "") */
+  /** Name of the JWT claim holding groups */
   jwtGroupsClaimName?: pulumi.Input<string>;
   /** Groups allowed access */
   jwtAllowGroups?: pulumi.Input<pulumi.Input<string>[]>;
-  /** DNS resolution on routing peers (default true) */
+  /** DNS resolution on routing peers */
   routingPeerDnsResolutionEnabled?: pulumi.Input<boolean>;
-  /** Custom DNS domain for peers (default "") */
+  /** Custom DNS domain for peers */
   dnsDomain?: pulumi.Input<string>;
-  /** Custom overlay network range, CIDR (default "100.64.0.0/10") */
+  /** Custom overlay network range, CIDR */
   networkRange?: pulumi.Input<string>;
-  /** Peers may expose local services through the reverse proxy (default false) */
+  /** Peers may expose local services through the reverse proxy */
   peerExposeEnabled?: pulumi.Input<boolean>;
   /** Groups allowed to expose; empty means all peers when enabled */
   peerExposeGroups?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Extra settings */
+  /** Extra settings; members left out stay as they are */
   extra?: pulumi.Input<{
     /** New peers stay pending until approved (cloud only) */
-    peerApprovalEnabled: pulumi.Input<boolean>;
+    peerApprovalEnabled?: pulumi.Input<boolean>;
     /** New users joining through domain matching stay pending until approved */
-    userApprovalRequired: pulumi.Input<boolean>;
+    userApprovalRequired?: pulumi.Input<boolean>;
     /** Collect network traffic events */
-    networkTrafficLogsEnabled: pulumi.Input<boolean>;
+    networkTrafficLogsEnabled?: pulumi.Input<boolean>;
     /** Groups whose peers are logged; empty means all */
-    networkTrafficLogsGroups: pulumi.Input<pulumi.Input<string>[]>;
+    networkTrafficLogsGroups?: pulumi.Input<pulumi.Input<string>[]>;
     /** Count packets in traffic events (may slightly affect performance) */
-    networkTrafficPacketCounterEnabled: pulumi.Input<boolean>;
+    networkTrafficPacketCounterEnabled?: pulumi.Input<boolean>;
   }>;
-  /** Experimental lazy connection (default false) */
+  /** Experimental lazy connection */
   lazyConnectionEnabled?: pulumi.Input<boolean>;
-  /** Agent auto-update: "latest", "disabled" or a specific version (default "disabled") */
+  /** Agent auto-update: "latest", "disabled" or a specific version */
   autoUpdateVersion?: pulumi.Input<string>;
-  /** true installs updates in the background; false needs UI interaction (default false) */
+  /** true installs updates in the background; false needs UI interaction */
   autoUpdateAlways?: pulumi.Input<boolean>;
 }
 
@@ -75,10 +75,11 @@ const OUTPUTS = {
   autoUpdateAlways: undefined,
   embeddedIdpEnabled: undefined,
   localAuthDisabled: undefined,
+  priorSettings: undefined,
 };
 
 /**
- * The account's settings (one per account). Settings left out take the defaults of a new account, so the program states the whole configuration. Creating the resource adopts the account; destroying it restores the defaults.
+ * The account's settings (one per account). Only the settings the program names are managed: every other setting, including settings this provider does not know, stays exactly as the server holds it. Creating the resource adopts the account's settings; destroying it puts the named settings back to the values they had before (kept in state as `priorSettings`).
  */
 export class AccountSettings extends pulumi.dynamic.Resource {
   /** Global peer login expiration; applies to peers added by interactive SSO login */
@@ -109,18 +110,18 @@ export class AccountSettings extends pulumi.dynamic.Resource {
   declare readonly peerExposeEnabled: pulumi.Output<boolean | undefined>;
   /** Groups allowed to expose; empty means all peers when enabled */
   declare readonly peerExposeGroups: pulumi.Output<string[] | undefined>;
-  /** Extra settings */
+  /** Extra settings; members left out stay as they are */
   declare readonly extra: pulumi.Output<{
     /** New peers stay pending until approved (cloud only) */
-    peerApprovalEnabled: boolean;
+    peerApprovalEnabled?: boolean;
     /** New users joining through domain matching stay pending until approved */
-    userApprovalRequired: boolean;
+    userApprovalRequired?: boolean;
     /** Collect network traffic events */
-    networkTrafficLogsEnabled: boolean;
+    networkTrafficLogsEnabled?: boolean;
     /** Groups whose peers are logged; empty means all */
-    networkTrafficLogsGroups: string[];
+    networkTrafficLogsGroups?: string[];
     /** Count packets in traffic events (may slightly affect performance) */
-    networkTrafficPacketCounterEnabled: boolean;
+    networkTrafficPacketCounterEnabled?: boolean;
   } | undefined>;
   /** Experimental lazy connection */
   declare readonly lazyConnectionEnabled: pulumi.Output<boolean | undefined>;
@@ -132,6 +133,8 @@ export class AccountSettings extends pulumi.dynamic.Resource {
   declare readonly embeddedIdpEnabled: pulumi.Output<boolean>;
   /** Whether only external identity providers authenticate */
   declare readonly localAuthDisabled: pulumi.Output<boolean>;
+  /** The named settings' values from before this resource managed them (API names); destroy restores them */
+  declare readonly priorSettings: pulumi.Output<Record<string, unknown> | undefined>;
 
   constructor(name: string, args: AccountSettingsArgs, opts?: pulumi.CustomResourceOptions) {
     const props = {

@@ -9,7 +9,7 @@ export interface DnsRecordArgs {
   /** Record name: the zone domain or a subdomain of it (FQDN) */
   name: pulumi.Input<string>;
   /** Record type */
-  type: pulumi.Input<"A" | "AAAA" | "CNAME">;
+  type: pulumi.Input<"A" | "AAAA" | "CNAME" | (string & {})>;
   /** Record content, 1 to 255 characters: an IPv4 for A, IPv6 for AAAA, a domain for CNAME */
   content: pulumi.Input<string>;
   /** Time to live in seconds */
@@ -34,7 +34,7 @@ export class DnsRecord extends pulumi.dynamic.Resource {
   /** Record name: the zone domain or a subdomain of it (FQDN) */
   declare readonly name: pulumi.Output<string>;
   /** Record type */
-  declare readonly type: pulumi.Output<"A" | "AAAA" | "CNAME">;
+  declare readonly type: pulumi.Output<"A" | "AAAA" | "CNAME" | (string & {})>;
   /** Record content, 1 to 255 characters: an IPv4 for A, IPv6 for AAAA, a domain for CNAME */
   declare readonly content: pulumi.Output<string>;
   /** Time to live in seconds */

@@ -11,14 +11,17 @@ export interface DnsSettingsArgs {
 /** Output property names, registered so the engine fills them in. */
 const OUTPUTS = {
   disabledManagementGroups: undefined,
+  priorSettings: undefined,
 };
 
 /**
- * The account's DNS settings (one per account). Creating the resource adopts the settings; destroying it restores the default (no group excluded from DNS management).
+ * The account's DNS settings (one per account). Creating the resource adopts the settings; destroying it puts back the values they had before (kept in state as `priorSettings`).
  */
 export class DnsSettings extends pulumi.dynamic.Resource {
   /** Groups whose peers do not get DNS management */
   declare readonly disabledManagementGroups: pulumi.Output<string[]>;
+  /** The settings' values from before this resource managed them (API names); destroy restores them */
+  declare readonly priorSettings: pulumi.Output<Record<string, unknown> | undefined>;
 
   constructor(name: string, args: DnsSettingsArgs, opts?: pulumi.CustomResourceOptions) {
     const props = {

@@ -49,7 +49,7 @@ export class DnsZone extends pulumi.dynamic.Resource {
     /** Record name: the zone domain or a subdomain of it (FQDN) */
     name: string;
     /** Record type */
-    type: "A" | "AAAA" | "CNAME";
+    type: "A" | "AAAA" | "CNAME" | (string & {});
     /** Record content, 1 to 255 characters: an IPv4 for A, IPv6 for AAAA, a domain for CNAME */
     content: string;
     /** Time to live in seconds */

@@ -5,7 +5,7 @@ import provider = require("../../provider/resources/event-streaming-integration"
 /** Arguments of {@link EventStreamingIntegration}. */
 export interface EventStreamingIntegrationArgs {
   /** Target: datadog (log monitoring), s3 (object store), firehose (stream delivery), generic_http (replaces on change) */
-  platform: pulumi.Input<"datadog" | "s3" | "firehose" | "generic_http">;
+  platform: pulumi.Input<"datadog" | "s3" | "firehose" | "generic_http" | (string & {})>;
   /** Platform-specific settings: datadog {api_key, site}, s3 {bucket_name, region, access_key_id, secret_access_key, prefix}, firehose {stream_name, region, access_key_id, secret_access_key}, generic_http {url, auth_token}. Credential values are masked in responses (secret) */
   config: pulumi.Input<Record<string, pulumi.Input<string>>>;
   /** Whether events are forwarded */
@@ -33,7 +33,7 @@ export class EventStreamingIntegration extends pulumi.dynamic.Resource {
   /** Whether events are forwarded */
   declare readonly enabled: pulumi.Output<boolean>;
   /** Target: datadog (log monitoring), s3 (object store), firehose (stream delivery), generic_http */
-  declare readonly platform: pulumi.Output<"datadog" | "s3" | "firehose" | "generic_http">;
+  declare readonly platform: pulumi.Output<"datadog" | "s3" | "firehose" | "generic_http" | (string & {})>;
   /** Platform-specific settings: datadog {api_key, site}, s3 {bucket_name, region, access_key_id, secret_access_key, prefix}, firehose {stream_name, region, access_key_id, secret_access_key}, generic_http {url, auth_token}. Credential values are masked in responses */
   declare readonly config: pulumi.Output<Record<string, string>>;
   /** Creation time */

@@ -13,7 +13,7 @@ export interface GroupArgs {
     /** Resource id */
     id: pulumi.Input<string>;
     /** Resource type, derived from the address: host, subnet or domain; peer for a peer resource */
-    type: pulumi.Input<"host" | "subnet" | "domain" | "peer">;
+    type: pulumi.Input<"host" | "subnet" | "domain" | "peer" | (string & {})>;
   })>[]>;
   /** Id of an existing Group to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only */
   adoptId?: pulumi.Input<string>;
@@ -48,7 +48,7 @@ export class Group extends pulumi.dynamic.Resource {
     /** Resource id */
     id: string;
     /** Resource type, derived from the address: host, subnet or domain; peer for a peer resource */
-    type: "host" | "subnet" | "domain" | "peer";
+    type: "host" | "subnet" | "domain" | "peer" | (string & {});
   })[] | undefined>;
 
   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {

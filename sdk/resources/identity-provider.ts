@@ -5,7 +5,7 @@ import provider = require("../../provider/resources/identity-provider");
 /** Arguments of {@link IdentityProvider}. */
 export interface IdentityProviderArgs {
   /** Provider type */
-  type: pulumi.Input<"oidc" | "zitadel" | "entra" | "google" | "okta" | "pocketid" | "microsoft" | "adfs">;
+  type: pulumi.Input<"oidc" | "zitadel" | "entra" | "google" | "okta" | "pocketid" | "microsoft" | "adfs" | (string & {})>;
   /** Display name */
   name: pulumi.Input<string>;
   /** OIDC issuer URL */
@@ -32,7 +32,7 @@ const OUTPUTS = {
  */
 export class IdentityProvider extends pulumi.dynamic.Resource {
   /** Provider type */
-  declare readonly type: pulumi.Output<"oidc" | "zitadel" | "entra" | "google" | "okta" | "pocketid" | "microsoft" | "adfs">;
+  declare readonly type: pulumi.Output<"oidc" | "zitadel" | "entra" | "google" | "okta" | "pocketid" | "microsoft" | "adfs" | (string & {})>;
   /** Display name */
   declare readonly name: pulumi.Output<string>;
   /** OIDC issuer URL */

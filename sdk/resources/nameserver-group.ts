@@ -9,14 +9,14 @@ export interface NameserverGroupArgs {
   /** Group description */
   description: pulumi.Input<string>;
   /** 1 to 3 upstream nameservers */
-  nameservers: pulumi.Input<pulumi.Input<{
+  nameservers: pulumi.Input<pulumi.Input<({
     /** Nameserver IP address */
     ip: pulumi.Input<string>;
     /** Nameserver protocol */
-    nsType: pulumi.Input<"udp">;
+    nsType: pulumi.Input<"udp" | (string & {})>;
     /** Nameserver port */
     port: pulumi.Input<number>;
-  }>[]>;
+  })>[]>;
   /** Whether the group is active */
   enabled: pulumi.Input<boolean>;
   /** Distribution group ids: peers that use these nameservers */
@@ -52,14 +52,14 @@ export class NameserverGroup extends pulumi.dynamic.Resource {
   /** Group description */
   declare readonly description: pulumi.Output<string>;
   /** 1 to 3 upstream nameservers */
-  declare readonly nameservers: pulumi.Output<{
+  declare readonly nameservers: pulumi.Output<({
     /** Nameserver IP address */
     ip: string;
     /** Nameserver protocol */
-    nsType: "udp";
+    nsType: "udp" | (string & {});
     /** Nameserver port */
     port: number;
-  }[]>;
+  })[]>;
   /** Whether the group is active */
   declare readonly enabled: pulumi.Output<boolean>;
   /** Distribution group ids: peers that use these nameservers */

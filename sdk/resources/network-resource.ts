@@ -32,11 +32,11 @@ const OUTPUTS = {
 };
 
 /**
- * A resource inside a network: a host (IP), a subnet (CIDR) or a domain (wildcards allowed). Its `type` follows from the address. Moving it to another network replaces it.
+ * A resource inside a network: a host (IP), a subnet (CIDR) or a domain (wildcards allowed). Its `type` follows from the address. Moving it to another network replaces it (the old resource is deleted first: names may be unique in the account).
  */
 export class NetworkResource extends pulumi.dynamic.Resource {
   /** Resource type, derived from the address: host, subnet or domain; peer for a peer resource */
-  declare readonly type: pulumi.Output<"host" | "subnet" | "domain" | "peer">;
+  declare readonly type: pulumi.Output<"host" | "subnet" | "domain" | "peer" | (string & {})>;
   /** Ids of the groups the resource belongs to */
   declare readonly groups: pulumi.Output<string[]>;
   /** Resource name */

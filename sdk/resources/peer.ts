@@ -7,12 +7,12 @@ export interface PeerArgs {
   /** Id of the enrolled peer to manage (replaces on change) */
   peerId: pulumi.Input<string>;
   /** Peer name */
-  name: pulumi.Input<string>;
-  /** Enable the agent's SSH server (default false) */
+  name?: pulumi.Input<string>;
+  /** Enable the agent's SSH server */
   sshEnabled?: pulumi.Input<boolean>;
-  /** Expire the peer's login (default false) */
+  /** Expire the peer's login */
   loginExpirationEnabled?: pulumi.Input<boolean>;
-  /** Expire the peer's login after inactivity (default false) */
+  /** Expire the peer's login after inactivity */
   inactivityExpirationEnabled?: pulumi.Input<boolean>;
   /** Require approval (cloud only) */
   approvalRequired?: pulumi.Input<boolean>;
@@ -55,11 +55,11 @@ const OUTPUTS = {
 };
 
 /**
- * Manages the settings of an enrolled peer (a device that joined with a setup key or a user login). Creating the resource adopts the peer named by `peerId`; destroying it stops managing the peer and leaves the device enrolled with its current settings. Remove devices with the API or the dashboard.
+ * Manages the settings of an enrolled peer (a device that joined with a setup key or a user login). Creating the resource adopts the peer named by `peerId`. Only the settings the program names are managed: the others keep the values the peer has. Destroying the resource stops managing the peer and leaves the device enrolled with its current settings. Remove devices with the API or the dashboard.
  */
 export class Peer extends pulumi.dynamic.Resource {
   /** Peer name */
-  declare readonly name: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string | undefined>;
   /** Enrollment time */
   declare readonly createdAt: pulumi.Output<string>;
   /** Overlay IP address to assign */

@@ -27,7 +27,7 @@ export interface PolicyArgs {
     /** Applies in both directions */
     bidirectional: pulumi.Input<boolean>;
     /** Protocol the rule matches */
-    protocol: pulumi.Input<"all" | "tcp" | "udp" | "icmp">;
+    protocol: pulumi.Input<"all" | "tcp" | "udp" | "icmp" | (string & {})>;
     /** Ports the rule matches; only with tcp or udp */
     ports?: pulumi.Input<pulumi.Input<string>[]>;
     /** Port ranges the rule matches; only with tcp or udp; not together with ports */
@@ -46,7 +46,7 @@ export interface PolicyArgs {
       /** Resource id */
       id: pulumi.Input<string>;
       /** Resource type, derived from the address: host, subnet or domain; peer for a peer resource */
-      type: pulumi.Input<"host" | "subnet" | "domain" | "peer">;
+      type: pulumi.Input<"host" | "subnet" | "domain" | "peer" | (string & {})>;
     }>;
     /** Destination group ids */
     destinations?: pulumi.Input<pulumi.Input<string>[]>;
@@ -55,7 +55,7 @@ export interface PolicyArgs {
       /** Resource id */
       id: pulumi.Input<string>;
       /** Resource type, derived from the address: host, subnet or domain; peer for a peer resource */
-      type: pulumi.Input<"host" | "subnet" | "domain" | "peer">;
+      type: pulumi.Input<"host" | "subnet" | "domain" | "peer" | (string & {})>;
     }>;
   })>[]>;
   /** Id of an existing Policy to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only */
@@ -98,7 +98,7 @@ export class Policy extends pulumi.dynamic.Resource {
     /** Applies in both directions */
     bidirectional: boolean;
     /** Protocol the rule matches */
-    protocol: "all" | "tcp" | "udp" | "icmp";
+    protocol: "all" | "tcp" | "udp" | "icmp" | (string & {});
     /** Ports the rule matches; only with tcp or udp */
     ports?: string[];
     /** Port ranges the rule matches; only with tcp or udp; not together with ports */
@@ -117,7 +117,7 @@ export class Policy extends pulumi.dynamic.Resource {
       /** Resource id */
       id: string;
       /** Resource type, derived from the address: host, subnet or domain; peer for a peer resource */
-      type: "host" | "subnet" | "domain" | "peer";
+      type: "host" | "subnet" | "domain" | "peer" | (string & {});
     };
     /** Destination group ids */
     destinations?: string[];
@@ -126,7 +126,7 @@ export class Policy extends pulumi.dynamic.Resource {
       /** Resource id */
       id: string;
       /** Resource type, derived from the address: host, subnet or domain; peer for a peer resource */
-      type: "host" | "subnet" | "domain" | "peer";
+      type: "host" | "subnet" | "domain" | "peer" | (string & {});
     };
   })[]>;
 

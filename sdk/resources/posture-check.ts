@@ -53,14 +53,14 @@ export interface PostureCheckArgs {
         cityName?: pulumi.Input<string>;
       }>[]>;
       /** Whether matching peers are allowed or denied */
-      action: pulumi.Input<"allow" | "deny">;
+      action: pulumi.Input<"allow" | "deny" | (string & {})>;
     }>;
     /** Allow or deny peers by the ranges of their local networks */
     peerNetworkRangeCheck?: pulumi.Input<{
       /** CIDR ranges */
       ranges: pulumi.Input<pulumi.Input<string>[]>;
       /** Whether matching peers are allowed or denied */
-      action: pulumi.Input<"allow" | "deny">;
+      action: pulumi.Input<"allow" | "deny" | (string & {})>;
     }>;
     /** Processes that must run on the peer */
     processCheck?: pulumi.Input<{
@@ -139,14 +139,14 @@ export class PostureCheck extends pulumi.dynamic.Resource {
         cityName?: string;
       }[];
       /** Whether matching peers are allowed or denied */
-      action: "allow" | "deny";
+      action: "allow" | "deny" | (string & {});
     };
     /** Allow or deny peers by the ranges of their local networks */
     peerNetworkRangeCheck?: {
       /** CIDR ranges */
       ranges: string[];
       /** Whether matching peers are allowed or denied */
-      action: "allow" | "deny";
+      action: "allow" | "deny" | (string & {});
     };
     /** Processes that must run on the peer */
     processCheck?: {

@@ -44,7 +44,7 @@ const OUTPUTS = {
 };
 
 /**
- * A setup key that enrolls peers. The full `key` exists only in the create response: it is kept in state as a secret output (reads return a masked form). Only `revoked` and `autoGroups` change in place; any other change creates a new key.
+ * A setup key that enrolls peers. The full `key` exists only in the create response: it is kept in state as a secret output (reads return a masked form). Only `revoked` and `autoGroups` change in place; any other change creates a new key. A key created with `revoked: true` is revoked right after it is made; a revoked key cannot be un-revoked, so `revoked: true` -> `false` creates a new key (the old key's enrolled peers stay).
  */
 export class SetupKey extends pulumi.dynamic.Resource {
   /** Key name */

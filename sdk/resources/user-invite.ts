@@ -9,7 +9,7 @@ export interface UserInviteArgs {
   /** Invited person's name (replaces on change) */
   name: pulumi.Input<string>;
   /** User role: owner, admin, user, billing_admin, auditor or network_admin (replaces on change) */
-  role: pulumi.Input<"owner" | "admin" | "user" | "billing_admin" | "auditor" | "network_admin">;
+  role: pulumi.Input<"owner" | "admin" | "user" | "billing_admin" | "auditor" | "network_admin" | (string & {})>;
   /** Group ids for the user's peers (replaces on change) */
   autoGroups: pulumi.Input<pulumi.Input<string>[]>;
   /** Lifetime in seconds, 3600 to 2592000; default 259200 (72 hours) (replaces on change; write-only: kept from state, the API never returns it) */
@@ -38,7 +38,7 @@ export class UserInvite extends pulumi.dynamic.Resource {
   /** Invited person's name */
   declare readonly name: pulumi.Output<string>;
   /** User role: owner, admin, user, billing_admin, auditor or network_admin */
-  declare readonly role: pulumi.Output<"owner" | "admin" | "user" | "billing_admin" | "auditor" | "network_admin">;
+  declare readonly role: pulumi.Output<"owner" | "admin" | "user" | "billing_admin" | "auditor" | "network_admin" | (string & {})>;
   /** Group ids for the user's peers */
   declare readonly autoGroups: pulumi.Output<string[]>;
   /** Expiry time */

@@ -6,10 +6,10 @@ import provider = require("../../provider/resources/user");
 export interface UserArgs {
   /** Address to invite (regular users) (replaces on change) */
   email?: pulumi.Input<string>;
-  /** Name (replaces on change) */
+  /** Name */
   name?: pulumi.Input<string>;
   /** User role: owner, admin, user, billing_admin, auditor or network_admin */
-  role: pulumi.Input<"owner" | "admin" | "user" | "billing_admin" | "auditor" | "network_admin">;
+  role: pulumi.Input<"owner" | "admin" | "user" | "billing_admin" | "auditor" | "network_admin" | (string & {})>;
   /** Group ids assigned to peers this user enrolls */
   autoGroups: pulumi.Input<pulumi.Input<string>[]>;
   /** Create a service user instead of inviting a regular user (replaces on change) */
@@ -39,7 +39,7 @@ const OUTPUTS = {
 };
 
 /**
- * A user: a service user (`isServiceUser: true`, for automation with personal access tokens) or a regular user invited by `email`. `role`, `autoGroups` and `isBlocked` change in place; a new email, name or kind of user replaces it. With the embedded IdP the initial `password` is a secret output.
+ * A user: a service user (`isServiceUser: true`, for automation with personal access tokens) or a regular user invited by `email`. `role`, `autoGroups` and `isBlocked` change in place (a user created with `isBlocked: true` is blocked right after it is made). The API cannot rename a user: a changed `name` is not applied and preview warns about it (it never deletes the user). A new `email` or kind of user replaces the user: deleting a user deletes the user's peers (devices) and tokens. With the embedded IdP the initial `password` is a secret output.
  */
 export class User extends pulumi.dynamic.Resource {
   /** Address to invite (regular users) */
@@ -49,7 +49,7 @@ export class User extends pulumi.dynamic.Resource {
   /** Initial password of a user created with the embedded IdP; only in the create response (secret) */
   declare readonly password: pulumi.Output<string | undefined>;
   /** User role: owner, admin, user, billing_admin, auditor or network_admin */
-  declare readonly role: pulumi.Output<"owner" | "admin" | "user" | "billing_admin" | "auditor" | "network_admin">;
+  declare readonly role: pulumi.Output<"owner" | "admin" | "user" | "billing_admin" | "auditor" | "network_admin" | (string & {})>;
   /** User status */
   declare readonly status: pulumi.Output<"active" | "invited" | "blocked">;
   /** Last login (zero time when never) */
