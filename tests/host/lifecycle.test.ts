@@ -20,7 +20,7 @@ import {
   type Props,
 } from "../support/host";
 import { installPackageCopy, type PackageCopy } from "../support/package-copy";
-import { fixtures, type KindFixture } from "../support/provider";
+import { fixtures, localTarget, type KindFixture } from "../support/provider";
 import { startTestServer, type TestServer } from "../support/server";
 
 jest.setTimeout(120_000);
@@ -67,7 +67,7 @@ beforeAll(async () => {
     simulate: true,
     onRequest: (e) => requests.push(e),
   });
-  fx = await fixtures(s);
+  fx = await fixtures(localTarget(s));
 
   const env = envWithoutPrivnet();
   expect(Object.keys(env).filter((k) => k.startsWith("PRIVNET_"))).toEqual([]);

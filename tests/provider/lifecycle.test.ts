@@ -2,13 +2,11 @@
  * Every resource kind through the provider lifecycle against a local server: create, read equals, diff with
  * shuffled id lists shows nothing, update in place, replace where required, delete, read gone.
  */
-import type { z } from "zod";
-import { isIdList } from "../../provider/normalize";
 import { PROVIDERS } from "../../provider/registry";
-import { camel, elementOf, kindOf, shapeOf } from "../../provider/schema";
-import type { Props, ResourceSpec } from "../../provider/spec";
-import { configureAll, fixtures, providerFor, type KindFixture } from "../support/provider";
+import type { Props } from "../../provider/spec";
+import { configureAll, fixtures, localTarget, providerFor, type KindFixture } from "../support/provider";
 import { startTestServer, type TestServer } from "../support/server";
+import { shuffledInputs } from "../support/shuffle";
 
 let s: TestServer;
 let fx: Record<string, () => Promise<KindFixture>>;
@@ -16,37 +14,9 @@ let fx: Record<string, () => Promise<KindFixture>>;
 beforeAll(async () => {
   s = await startTestServer({ cloud: true, embeddedIdp: true, simulate: true });
   await configureAll(s);
-  fx = await fixtures(s);
+  fx = await fixtures(localTarget(s));
 });
 afterAll(() => s?.close());
-
-/**
- * A copy of `value` with every id list reversed, at any depth (a policy rule's sources too), found from the
- * input schema; `sets` are further top-level lists the spec compares as sets.
- */
-function shuffled(value: unknown, schema: z.ZodType, sets: string[] = []): unknown {
-  if (Array.isArray(value)) {
-    const el = elementOf(schema);
-    const items = el ? value.map((v) => shuffled(v, el)) : value;
-    return isIdList(schema) ? [...items].reverse() : items;
-  }
-  if (value && typeof value === "object" && kindOf(schema) === "object") {
-    const shape = shapeOf(schema) ?? {};
-    const out: Props = { ...(value as Props) };
-    for (const [k, s] of Object.entries(shape)) {
-      const c = camel(k);
-      if (out[c] === undefined) continue;
-      out[c] = shuffled(out[c], s);
-      if (sets.includes(c) && Array.isArray(out[c])) out[c] = [...(out[c] as unknown[])].reverse();
-    }
-    return out;
-  }
-  return value;
-}
-
-function shuffledInputs(spec: ResourceSpec, inputs: Props): Props {
-  return shuffled(inputs, spec.input, spec.setLists ?? []) as Props;
-}
 
 const kinds = PROVIDERS.map((p) => p.spec.name);
 
