@@ -851,7 +851,7 @@ export interface NameserverGroupResult {
   }[];
   /** Whether the group is active */
   enabled: boolean;
-  /** Distribution group ids: peers that use these nameservers */
+  /** Distribution group ids: peers that use these nameservers; at least one */
   groups: string[];
   /** Resolve all domains with this group; only when domains is empty */
   primary: boolean;

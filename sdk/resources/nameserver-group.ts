@@ -19,7 +19,7 @@ export interface NameserverGroupArgs {
   })>[]>;
   /** Whether the group is active */
   enabled: pulumi.Input<boolean>;
-  /** Distribution group ids: peers that use these nameservers */
+  /** Distribution group ids: peers that use these nameservers; at least one */
   groups: pulumi.Input<pulumi.Input<string>[]>;
   /** Resolve all domains with this group; only when domains is empty */
   primary: pulumi.Input<boolean>;
@@ -62,7 +62,7 @@ export class NameserverGroup extends pulumi.dynamic.Resource {
   })[]>;
   /** Whether the group is active */
   declare readonly enabled: pulumi.Output<boolean>;
-  /** Distribution group ids: peers that use these nameservers */
+  /** Distribution group ids: peers that use these nameservers; at least one */
   declare readonly groups: pulumi.Output<string[]>;
   /** Resolve all domains with this group; only when domains is empty */
   declare readonly primary: pulumi.Output<boolean>;
