@@ -281,11 +281,15 @@ function describeObject(spec: ResourceSpec, id: string | undefined, props: Props
   return `${spec.name}${named}${id ? ` (id ${id})` : ""}`;
 }
 
-/** Paths (Pulumi names) where two normalised values differ, at most `limit`. */
+/**
+ * Paths (Pulumi names) where two normalised values differ, at most `limit`. Lists are compared item by item
+ * (an item one side lacks is a difference at its index); objects member by member.
+ */
 function differences(a: unknown, b: unknown, path: string, out: string[], limit = 5): void {
   if (out.length >= limit || isEqual(a, b)) return;
-  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
-    a.forEach((v, i) => differences(v, b[i], `${path}[${i}]`, out, limit));
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.max(a.length, b.length); i++)
+      differences(a[i], b[i], `${path}[${i}]`, out, limit);
     return;
   }
   const isObj = (v: unknown) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -297,15 +301,38 @@ function differences(a: unknown, b: unknown, path: string, out: string[], limit 
   out.push(path);
 }
 
-/** A value of a path in a normalised value, as short JSON for a message. */
-function valueAt(value: unknown, path: string): string {
+/** The values along a path (`rules[1].sources`) in a normalised value, from the top. */
+function walk(value: unknown, path: string): unknown[] {
+  const seen = [value];
   let cur: unknown = value;
-  for (const m of path.matchAll(/\.([^.[\]]+)|\[(\d+)\]/g)) {
+  for (const m of path.matchAll(/\.?([^.[\]]+)|\[(\d+)\]/g)) {
     const key = m[1] ?? Number(m[2]);
     cur = cur && typeof cur === "object" ? (cur as Record<string | number, unknown>)[key] : undefined;
+    seen.push(cur);
   }
+  return seen;
+}
+
+/** The value at a path, as short JSON for a message. */
+function valueAt(value: unknown, path: string): string {
+  const cur = walk(value, path).at(-1);
   const text = cur === undefined ? "nothing" : JSON.stringify(cur);
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
+/** A path with the names of the list items it goes through: `rules[1] ("web").sources`. */
+function labelled(value: unknown, path: string): string {
+  const parts = path.split(/(?=\.)|(?<=\])/);
+  let prefix = "";
+  let out = "";
+  for (const part of parts) {
+    prefix += part;
+    out += part;
+    const item = walk(value, prefix).at(-1);
+    if (/\[\d+\]$/.test(part) && item && typeof item === "object" && typeof (item as Props).name === "string")
+      out += ` (${JSON.stringify((item as Props).name)})`;
+  }
+  return out;
 }
 
 /**
@@ -344,7 +371,9 @@ export async function reportStoredDifferences(
     const paths: string[] = [];
     differences(a, b, name, paths);
     for (const p of paths)
-      found.push(`${p}: sent ${valueAt({ [name]: a }, `.${p}`)}, stored ${valueAt({ [name]: b }, `.${p}`)}`);
+      found.push(
+        `${labelled({ [name]: a }, p)}: sent ${valueAt({ [name]: a }, p)}, stored ${valueAt({ [name]: b }, p)}`,
+      );
   }
   if (found.length === 0) return;
   await warn(
@@ -483,10 +512,7 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
     } catch (err) {
       throw translateError(spec, err);
     }
-    if (spec.readAfterCreate) {
-      const stored = await this.read(created.id, created.outs);
-      if (stored.id) created = { id: created.id, outs: stored.props ?? created.outs };
-    }
+    if (spec.readBack) created = { id: created.id, outs: await this.readBack(created.id, created.outs) };
     await reportStoredDifferences(spec, created.id, inputs, created.outs, "create");
     return created;
   }
@@ -525,8 +551,15 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
     } catch (err) {
       throw translateError(spec, err);
     }
+    if (spec.readBack === "always") updated = { outs: await this.readBack(id, updated.outs) };
     await reportStoredDifferences(spec, id, news, updated.outs, "update");
     return updated;
+  }
+
+  /** The outputs as a read sees them right after a write (see `readBack`); the write's if the read finds none. */
+  private async readBack(id: string, outs: Props): Promise<Props> {
+    const stored = await this.read(id, outs);
+    return stored.id ? (stored.props ?? outs) : outs;
   }
 
   async delete(id: string, props: Props): Promise<void> {

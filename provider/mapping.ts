@@ -89,6 +89,29 @@ export function fromApi(value: unknown, schema: z.ZodType | undefined): unknown 
   return value;
 }
 
+/**
+ * An API value read liberally but kept in API form (snake_case, unknown members as they are): what a client sends
+ * back whole. `null` where the schema has a list is an empty list, a number where it has a string is its text.
+ */
+export function tolerate(value: unknown, schema: z.ZodType | undefined): unknown {
+  const kind = schema ? kindOf(schema) : undefined;
+  if (value === null && kind === "array") return [];
+  if (value === null || value === undefined) return value;
+  if (typeof value === "number" && kind === "string") return String(value);
+  if (Array.isArray(value)) {
+    const el = schema && kind === "array" ? elementOf(schema) : undefined;
+    return value.map((v) => tolerate(v, el));
+  }
+  if (typeof value === "object") {
+    const rv = schema && kind === "record" ? recordValueOf(schema) : undefined;
+    const shape = schema && kind !== "record" ? (shapeOf(schema) ?? {}) : {};
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, tolerate(v, rv ?? shape[k])]),
+    );
+  }
+  return value;
+}
+
 /** An API path (`["rules", 0, "port_ranges"]`) as a Pulumi property path (`rules[0].portRanges`). */
 export function propertyPath(path: readonly PropertyKey[], schema: z.ZodType): string {
   let out = "";

@@ -97,10 +97,12 @@ export interface ResourceSpec {
   /** Singletons exist once per account: create adopts the existing object (they cannot be adopted by id). */
   singleton?: boolean;
   /**
-   * Read the object back after create: the server's create answer differs from what it stores in fields it
-   * sets itself (an invite's `created_at`), and state must hold what a refresh will read.
+   * Read the object back after a write, when a server's answer to it is not what the server stores: an
+   * invite's `created_at` differs between create and list (`"create"`); a policy's rules may be answered as
+   * sent but stored otherwise (`"always"`). State then holds what a refresh will read, and the comparison with
+   * what was sent (see `reportStoredDifferences`) sees what is really stored. Costs one read per write.
    */
-  readAfterCreate?: boolean;
+  readBack?: "create" | "always";
   /** Derives the id of a created object from the response (default: `String(response.id)`). */
   idOf?: (response: Props) => string;
   /** Turns a create response into the object (default: identity). */

@@ -1,6 +1,8 @@
 /** Account settings (singleton): the settings the program names, and only those. */
 import { AccountSettingsPatchSchema, AccountSettingsSchema } from "../../api/account";
 import { PrivnetProvider } from "../lifecycle";
+import { tolerate } from "../mapping";
+import { domainForm, prefixForm } from "../normal-forms";
 import { PRIOR_SETTINGS, settingsHooks } from "../settings";
 import type { LifecycleContext, Props, ResourceSpec } from "../spec";
 
@@ -16,6 +18,7 @@ const spec: ResourceSpec = {
   output: AccountSettingsSchema,
   ops: { read: "listAccounts", update: "updateAccount" },
   partial: true,
+  normalForms: { networkRange: prefixForm, dnsDomain: domainForm },
   singleton: true,
   extraOutputs: {
     [PRIOR_SETTINGS]: {
@@ -27,7 +30,7 @@ const spec: ResourceSpec = {
 };
 
 async function account(ctx: LifecycleContext): Promise<Props> {
-  const accounts = (await ctx.client.call("listAccounts")) as Props[];
+  const accounts = ((await ctx.client.call("listAccounts")) as Props[] | null) ?? [];
   const acc = accounts[0];
   if (!acc) throw new Error("privnet: the API returned no account");
   return acc;
@@ -36,7 +39,8 @@ async function account(ctx: LifecycleContext): Promise<Props> {
 spec.hooks = settingsHooks(spec, {
   async read(ctx) {
     const acc = await account(ctx);
-    return { id: String(acc.id), settings: (acc.settings as Props | null) ?? {} };
+    // Sent back whole on every write: read liberally, written as the API expects (lists, not null).
+    return { id: String(acc.id), settings: tolerate(acc.settings ?? {}, AccountSettingsSchema) as Props };
   },
   async write(ctx, accountId, settings) {
     const acc = (await ctx.client.call("updateAccount", {

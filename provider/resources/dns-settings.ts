@@ -1,6 +1,7 @@
 /** DNS settings (singleton): account-wide DNS management switches. */
 import { DnsSettingsRequestSchema, DnsSettingsSchema } from "../../api/dns-settings";
 import { PrivnetProvider } from "../lifecycle";
+import { tolerate } from "../mapping";
 import { PRIOR_SETTINGS, settingsHooks } from "../settings";
 import type { Props, ResourceSpec } from "../spec";
 
@@ -32,7 +33,8 @@ spec.hooks = settingsHooks(spec, {
     const answer = ((await ctx.client.call("getDnsSettings")) as Props | null) ?? {};
     const items = answer.items;
     const settings = items && typeof items === "object" && !Array.isArray(items) ? (items as Props) : answer;
-    return { id: ID, settings };
+    // Sent back whole on every write: read liberally, written as the API expects (lists, not null).
+    return { id: ID, settings: tolerate(settings, DnsSettingsSchema) as Props };
   },
   async write(ctx, _id, settings) {
     return ((await ctx.client.call("updateDnsSettings", { body: settings })) as Props | null) ?? {};

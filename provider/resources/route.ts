@@ -1,7 +1,7 @@
 /** Route: a network range or domains reachable through routing peers. */
 import { RouteRequestSchema, RouteSchema } from "../../api/route";
 import { PrivnetProvider } from "../lifecycle";
-import { domainForm } from "../normal-forms";
+import { domainForm, prefixForm } from "../normal-forms";
 import type { Props } from "../spec";
 
 export = new PrivnetProvider({
@@ -15,7 +15,8 @@ export = new PrivnetProvider({
   ops: { create: "createRoute", read: "getRoute", update: "updateRoute", delete: "deleteRoute" },
   idParam: "routeId",
   setLists: ["domains"],
-  normalForms: { domains: domainForm },
+  // Servers store a range with its host bits cleared, and domains in lower case.
+  normalForms: { network: prefixForm, domains: domainForm },
   // A domain route has no range of its own: servers answer with a placeholder `network` (and derive
   // `networkType: "Domain"`), which is not the program's to manage.
   serverDerived: (sent: Props) =>

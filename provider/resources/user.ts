@@ -33,8 +33,8 @@ const spec: ResourceSpec = {
 // There is no GET of one user: read lists and picks.
 spec.hooks = {
   async read(ctx, id, props: Props) {
-    const users = (await ctx.client.call("listUsers")) as Props[];
-    const user = users.find((u) => u.id === id);
+    const users = ((await ctx.client.call("listUsers")) as Props[] | null) ?? [];
+    const user = users.find((u) => String(u.id) === id);
     if (!user) return {};
     const outs = buildOutputs(spec, user, props, props, "read");
     return { id, props: outs, inputs: inputsFromOutputs(spec, outs) };
