@@ -9,21 +9,16 @@ import type { Probe } from "./probe";
 import type { KindResult } from "./target";
 
 function summary(probe: Probe, results: KindResult[]): string {
-  const checks = [...new Set(results.map((r) => r.check))];
   const lines = [
     `acceptance summary — target: ${probe.label}`,
     `kinds served: ${probe.served.length} of ${PROVIDERS.length}; enrolled peers found: ${probe.peers.length}`,
     "",
   ];
   const width = Math.max(...PROVIDERS.map((p) => p.spec.name.length));
+  const cell = (r: KindResult) => `${r.check} ${r.status}${r.detail ? ` (${r.detail})` : ""}`;
   for (const { spec } of PROVIDERS) {
-    const cells = checks.map((c) => {
-      const r = results.filter((x) => x.kind === spec.name && x.check === c);
-      if (r.length === 0) return `${c}: -`;
-      const failed = r.find((x) => x.status !== "passed");
-      return `${c}: ${failed ? `${failed.status}${failed.detail ? ` (${failed.detail})` : ""}` : "passed"}`;
-    });
-    lines.push(`  ${spec.name.padEnd(width)}  ${cells.join("; ")}`);
+    const mine = results.filter((x) => x.kind === spec.name);
+    lines.push(`  ${spec.name.padEnd(width)}  ${mine.length ? mine.map(cell).join("; ") : "no check ran"}`);
   }
   const other = results.filter((r) => !PROVIDERS.some((p) => p.spec.name === r.kind));
   for (const r of other)

@@ -12,6 +12,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import * as zlib from "node:zlib";
 import { PrivnetClient } from "../../client";
 import { readInventory, type Inventory } from "../../scripts/inventory";
@@ -207,6 +208,29 @@ export function changesOf(preview: PreviewJson): string[] {
     .sort();
 }
 
+/**
+ * What a refresh would change (`pulumi refresh --preview-only --json`): its steps are all `refresh`, so the
+ * resources whose read-back outputs or inputs differ from the state's, as sorted `Type::name` lines, and the
+ * resources the refresh would drop (gone on the server).
+ */
+export function driftOf(preview: PreviewJson): string[] {
+  const changed: string[] = [];
+  for (const step of preview.steps as (PreviewStep & {
+    oldState?: { inputs?: unknown; outputs?: unknown };
+    newState?: { inputs?: unknown; outputs?: unknown };
+  })[]) {
+    if (step.urn.includes("::pulumi:pulumi:Stack::")) continue;
+    const same =
+      step.op === "same" ||
+      (step.op === "refresh" &&
+        step.newState !== undefined &&
+        isDeepStrictEqual(step.oldState?.outputs, step.newState.outputs) &&
+        isDeepStrictEqual(step.oldState?.inputs, step.newState.inputs));
+    if (!same) changed.push(shortUrn(step.urn));
+  }
+  return changed.sort();
+}
+
 /** What `pulumi up|refresh|destroy --json --skip-preview` reported: its summary and the steps it applied. */
 export interface UpdateResult {
   /** `summaryEvent.resourceChanges`, e.g. `{create: 20}`. */
@@ -246,8 +270,8 @@ export interface StackOptions {
   work: string;
   /** Stack name. */
   name: string;
-  /** Sets privnet:apiUrl and the secret privnet:token for this server. */
-  server?: E2EServer;
+  /** Sets privnet:apiUrl and the secret privnet:token for this server (a local one, or any live server). */
+  server?: { url: string; token: string };
 }
 
 /** One stack of a project, in the test file's file backend, with a passphrase secrets provider. */

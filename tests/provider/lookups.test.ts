@@ -25,7 +25,8 @@ async function kept<T>(p: Promise<T>): Promise<T> {
 
 async function ok<T = any>(operationId: string, o: CallOptions = {}): Promise<T> {
   const r = await s.call<T>(operationId, o);
-  if (r.status !== 200) throw new Error(`${operationId}: ${r.status} ${JSON.stringify(r.body)}`);
+  if (r.status < 200 || r.status > 299)
+    throw new Error(`${operationId}: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body;
 }
 
