@@ -9,6 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { PrivnetClient } from "../../client";
 import { run, type Io } from "../../importer/cli";
+import { packageSource } from "../../importer/project";
 import { addUserWithToken } from "../support/fixtures";
 import { ensureBuilt, repoRoot } from "../support/package-copy";
 import { startTestServer, type TestServer } from "../support/server";
@@ -260,5 +261,59 @@ describe("a self-hosted server", () => {
     expect(usage.code).toBe(2);
     expect(usage.stderr.trim().split("\n")).toHaveLength(1);
     expect(leftovers()).toEqual([]);
+  });
+});
+
+describe("how package.json depends on pulumi-privnet: as the running copy was installed", () => {
+  /** A project with the package installed under node_modules, and npm's record of where it came from. */
+  function installed(resolved: string | undefined): string {
+    const project = fs.mkdtempSync(path.join(work, "keep-pkg-"));
+    const pkg = path.join(project, "node_modules", "pulumi-privnet");
+    fs.mkdirSync(pkg, { recursive: true });
+    fs.writeFileSync(
+      path.join(pkg, "package.json"),
+      JSON.stringify({ name: "pulumi-privnet", version: "1.2.3" }),
+    );
+    if (resolved !== undefined)
+      fs.writeFileSync(
+        path.join(project, "node_modules", ".package-lock.json"),
+        JSON.stringify({ packages: { "node_modules/pulumi-privnet": { version: "1.2.3", resolved } } }),
+      );
+    return pkg;
+  }
+
+  it("from the registry: that version", () => {
+    expect(
+      packageSource(installed("https://registry.npmjs.org/pulumi-privnet/-/pulumi-privnet-1.2.3.tgz")),
+    ).toMatchObject({
+      spec: "1.2.3",
+      needsInstallLinks: false,
+    });
+    expect(packageSource(installed(undefined))).toMatchObject({ spec: "1.2.3", needsInstallLinks: false });
+  });
+
+  it("from a tarball or a directory: that source, copied by npm (install-links)", () => {
+    const pkg = installed("file:../pulumi-privnet-1.2.3.tgz");
+    const project = path.dirname(path.dirname(pkg));
+    expect(packageSource(pkg)).toMatchObject({
+      spec: `file:${path.join(path.dirname(project), "pulumi-privnet-1.2.3.tgz")}`,
+      needsInstallLinks: true,
+    });
+  });
+
+  it("linked (npm link) or run from a checkout: the real directory, copied by npm (install-links)", () => {
+    const real = path.join(work, "keep-checkout");
+    fs.mkdirSync(real, { recursive: true });
+    fs.writeFileSync(
+      path.join(real, "package.json"),
+      JSON.stringify({ name: "pulumi-privnet", version: "1.2.3" }),
+    );
+    const pkg = installed(undefined);
+    fs.rmSync(pkg, { recursive: true });
+    fs.symlinkSync(real, pkg, "dir");
+    expect(packageSource(pkg)).toMatchObject({
+      spec: `file:${fs.realpathSync(real)}`,
+      needsInstallLinks: true,
+    });
   });
 });
