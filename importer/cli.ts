@@ -25,7 +25,8 @@ export const USAGE = `usage: privnet-import --api-url URL [--token-file FILE] --
   --kinds K,...          only these resource kinds (and the objects they refer to); default: every kind
   --language typescript  the program's language (only typescript)
   --force                write into a non-empty DIR, replacing the generated files (others are kept)
-  --peers                manage enrolled peers as Peer resources (default: look up the peers referred to)`;
+  --peers                manage enrolled peers as Peer resources (default: look up the peers referred to;
+                         --kinds Peer implies it)`;
 
 export interface Options {
   apiUrl: string;
@@ -116,6 +117,8 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Options | "he
       2,
     );
   if (!out) throw new ImportError("--out DIR is required", 2);
+  // Asking for peers by kind is asking to manage them.
+  if (kinds.includes("Peer")) peers = true;
   if (peers && kinds.length && !kinds.includes("Peer")) kinds.unshift("Peer");
   return {
     apiUrl: apiUrl.replace(/\/+$/, ""),

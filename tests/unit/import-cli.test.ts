@@ -8,7 +8,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { PrivnetClient } from "../../client";
-import { run, type Io } from "../../importer/cli";
+import { PROVIDERS } from "../../provider/registry";
+import { parseArgs, run, type Io } from "../../importer/cli";
 import { packageSource } from "../../importer/project";
 import { addUserWithToken } from "../support/fixtures";
 import { ensureBuilt, repoRoot } from "../support/package-copy";
@@ -89,6 +90,32 @@ function expectOneLineError(r: Result, code: number, pattern: RegExp): void {
   expect(r.stdout).toBe("");
   expect(`${r.stdout}${r.stderr}`).not.toContain(server.token);
 }
+
+describe("arguments", () => {
+  it("kinds by name or module name, comma or space separated; --kinds Peer implies --peers", () => {
+    const o = parseArgs(
+      ["--api-url=http://h:1/", "--out=x", "--kinds", "group,dns-record Policy", "--kinds", "Group"],
+      {},
+    );
+    expect(o).toMatchObject({
+      apiUrl: "http://h:1",
+      out: "x",
+      kinds: ["Group", "DnsRecord", "Policy"],
+      peers: false,
+    });
+    expect(parseArgs(["--api-url", "http://h", "--out", "x", "--kinds", "peer"], {})).toMatchObject({
+      kinds: ["Peer"],
+      peers: true,
+    });
+    expect(
+      parseArgs(["--out", "x", "--peers", "--kinds", "Route"], { PRIVNET_API_URL: "http://env" }),
+    ).toMatchObject({ apiUrl: "http://env", kinds: ["Peer", "Route"], peers: true });
+    expect(parseArgs(["--api-url", "http://h", "--out", "x"], {})).toMatchObject({
+      kinds: PROVIDERS.map((p) => p.spec.name),
+    });
+    expect(() => parseArgs(["--api-url", "--out", "x"], {})).toThrow(/--api-url needs a value/);
+  });
+});
 
 describe("bad input", () => {
   it("arguments: missing --api-url, missing --out, an unknown kind, another language", async () => {
