@@ -74,9 +74,14 @@ function render(value: unknown, schema: z.ZodType | undefined, ctx: RenderContex
   return `{ ${entries.map(([k, v]) => `${key(k)}: ${render(v, byCamel.get(k), ctx)},`).join(" ")} }`;
 }
 
+/** Text for a `//` comment: one line whatever it holds (JavaScript also ends a line at U+2028 and U+2029). */
+export function commentText(text: string): string {
+  return text.replace(/[\r\n\u2028\u2029]+/g, " ");
+}
+
 function entry(k: string, v: unknown, schema: z.ZodType | undefined, ctx: RenderContext): string {
   const line = `${key(k)}: ${render(v, schema, ctx)},`;
-  return v instanceof Commented ? `${line} // ${v.comment}` : line;
+  return v instanceof Commented ? `${line} // ${commentText(v.comment)}` : line;
 }
 
 function resourceStatement(r: PlannedResource, plan: Plan, usesPulumi: { value: boolean }): string {
@@ -105,7 +110,7 @@ export function renderProgram(plan: Plan, meta: ProgramMeta): string {
   if (plan.lookups.length) {
     body.push("// Looked up, not managed: the built-in All group and the enrolled peers referred to");
     for (const l of plan.lookups)
-      body.push(`const ${l.varName} = ${l.expression};${l.comment ? ` // ${l.comment}` : ""}`);
+      body.push(`const ${l.varName} = ${l.expression};${l.comment ? ` // ${commentText(l.comment)}` : ""}`);
     body.push("");
   }
   for (const s of plan.sections) {

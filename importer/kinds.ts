@@ -104,8 +104,7 @@ export const KINDS: readonly KindDef[] = [
   },
   {
     kind: "Group",
-    title:
-      "Groups (the built-in All group is looked up above; peer membership is left to setup keys and users)",
+    title: "Groups (the built-in All group is not managed; peer membership is left to setup keys and users)",
     read: async (r) => (await r.list("listGroups")).map((o) => found("Group", o, str(o.name))),
     exclude: (o) =>
       o.object.name === "All" ? "the built-in All group (the program looks it up with getGroup)" : undefined,

@@ -2,6 +2,7 @@
  * privnet-import: from objects as the API returns them to the program's text (importer/plan.ts, importer/emit.ts):
  * references between objects, lookups of what is not managed, defaults left out, secrets, order, `--kinds`.
  */
+import * as ts from "typescript";
 import { PROVIDERS } from "../../provider/registry";
 import { formatTypeScript, isFormatted, literalIds, renderProgram } from "../../importer/emit";
 import { KINDS, type Found } from "../../importer/kinds";
@@ -313,6 +314,23 @@ describe("references", () => {
     expect(twins.text).toContain(
       'privnet.getPeerByIp("100.64.0.1").then((p) => p.id); // its name "gw" is not unique',
     );
+  });
+
+  it("names with line breaks cannot break out of a comment or a string", async () => {
+    const odd = "gw\u2028oops = 1; new";
+    const { text } = await program(
+      account([peer(ids.gw1, odd, "100.64.0.1"), peer(ids.gw2, odd, "100.64.0.2")]),
+    );
+    const out = ts.transpileModule(text, {
+      reportDiagnostics: true,
+      compilerOptions: { target: ts.ScriptTarget.ES2022 },
+    });
+    expect(out.diagnostics ?? []).toEqual([]);
+    const lookup = text.split("\n").find((l) => l.includes("getPeerByIp")) as string;
+    expect(lookup).toMatch(
+      /^const gwOops1NewPeerId = privnet\.getPeerByIp\("100\.64\.0\.1"\)\.then\(\(p\) => p\.id\); \/\/ its name/,
+    );
+    expect(lookup).not.toMatch(/[\u2028\u2029]/);
   });
 
   it("with --peers manages every peer and refers to it as a resource", async () => {
