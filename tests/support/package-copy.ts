@@ -39,7 +39,7 @@ function readPackageJson(): PackageJson {
 }
 
 /** Source directories compiled into dist/ by `npm run build` (tsconfig.build.json). */
-const SOURCE_DIRS = ["api", "client", "server", "provider", "sdk", "scripts"];
+const SOURCE_DIRS = ["api", "client", "server", "provider", "sdk", "importer", "scripts"];
 
 /** Source files newer than their compiled output (or without one): dist/ is stale when this is not empty. */
 export function staleSources(): string[] {
