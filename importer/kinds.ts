@@ -270,7 +270,7 @@ export const KINDS: readonly KindDef[] = [
   },
   {
     kind: "AccountSettings",
-    title: `Account settings (${SINGLETON_NOTE}; settings left out keep the defaults of a new account)`,
+    title: `Account settings (${SINGLETON_NOTE}; those a new account has are left out: they are not managed)`,
     read: async (r) => {
       const accounts = await r.list("listAccounts");
       const account = accounts[0];

@@ -13,8 +13,9 @@
  * it must be empty, so that after the adopting `pulumi up` the next preview shows no changes.
  */
 import type { z } from "zod";
+import { AccountSettingsSchema, defaultAccountSettings } from "../api/account";
 import { MASKED_CREDENTIAL } from "../api/event-streaming";
-import { buildOutputs, canAdopt, checkInputs, diffInputs, inputNames } from "../provider/lifecycle";
+import { buildOutputs, canAdopt, checkInputs, compareInputs, inputNames } from "../provider/lifecycle";
 import { fromApi } from "../provider/mapping";
 import { normalize, project, sameValue } from "../provider/normalize";
 import { PROVIDERS } from "../provider/registry";
@@ -129,8 +130,17 @@ export function setupKeyLifetime(expires: unknown, now: number): Commented {
   return new Commented(value, `write-only: the API returns only the expiry (${String(expires)})`);
 }
 
+/**
+ * Defaults of kinds whose resource has none because it manages only what the program names: account settings
+ * equal to a new account's are left out of the program (the settings someone changed are what it states).
+ */
+const NEW_ACCOUNT: Record<string, Props> = {
+  AccountSettings: fromApi(defaultAccountSettings(), AccountSettingsSchema) as Props,
+};
+
 /** The inputs the program states for an object (see the file comment). */
 export function programInputs(spec: ResourceSpec, f: Found, now = Date.now()): Props {
+  const defaults = spec.defaults ?? NEW_ACCOUNT[spec.name];
   const read = readInputs(spec, f);
   const computed = new Set(spec.computedIfAbsent ?? []);
   const writeOnly = new Set(spec.writeOnly ?? []);
@@ -153,10 +163,10 @@ export function programInputs(spec: ResourceSpec, f: Found, now = Date.now()): P
       continue;
     }
     const schema = fieldSchema(spec, name);
-    const hasDefault = spec.defaults !== undefined && name in spec.defaults;
+    const hasDefault = defaults !== undefined && name in defaults;
     if (
       (hasDefault || (schema && isOptional(schema))) &&
-      sameValue(v, spec.defaults?.[name], schema, sets.has(name))
+      sameValue(v, defaults?.[name], schema, sets.has(name))
     )
       continue;
     const pruned = prune(v, schema);
@@ -186,11 +196,8 @@ export function verify(spec: ResourceSpec, f: Found, inputs: Props): string[] {
   const values = literal(inputs, PLACEHOLDER) as Props;
   const problems = checkInputs(spec, values).map((c) => c.reason);
   const outs = buildOutputs(spec, f.object, values, undefined, "update");
-  const diff = diffInputs(spec, outs, values);
-  if (diff.changes) {
-    const changed = inputNames(spec).filter((n) => !(diff.stables ?? []).includes(n));
-    problems.push(`would change on the next preview: ${changed.join(", ")}`);
-  }
+  const { changed } = compareInputs(spec, outs, values);
+  if (changed.length) problems.push(`would change on the next preview: ${changed.join(", ")}`);
   return problems;
 }
 

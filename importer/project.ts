@@ -229,7 +229,8 @@ export function readme(plan: Plan, meta: ProjectMeta): string {
   lines.push(
     "## Notes",
     "",
-    "- Values equal to the service's defaults are left out; a value left out keeps (or restores) the default.",
+    "- Values equal to the service's defaults are left out; a value left out keeps (or restores) the default. " +
+      "Account and DNS settings left out are not managed at all: they stay as they are.",
     "- A group's peers are not listed: membership comes from setup keys, users and the agents, and a group " +
       "that leaves `peers` out does not manage it. Network resources add themselves to their groups.",
     "- A setup key's lifetime (`expiresIn`) is write-only: the program states the remaining lifetime, which is " +
