@@ -451,6 +451,22 @@ export async function defaultGet(
   }
 }
 
+/**
+ * An object under a parent, read by a composite id (`<zoneId>/<recordId>`, what `DnsRecord.get` accepts when the
+ * state does not name the parent): the object's own id, and the properties with the parent ids filled in.
+ */
+function splitCompositeId(spec: ResourceSpec, id: string, props: Props): { objectId: string; known: Props } {
+  const parents = spec.parents ?? [];
+  const missing = parents.filter((p) => typeof props[p.input] !== "string" || props[p.input] === "");
+  const parts = id.split("/");
+  if (missing.length === 0 || parts.length !== parents.length + 1 || parts.some((x) => x === "")) {
+    return { objectId: id, known: props };
+  }
+  const known = { ...props };
+  parents.forEach((p, i) => (known[p.input] = parts[i]));
+  return { objectId: parts[parents.length] as string, known };
+}
+
 /** Rewrites API errors into messages that use Pulumi's property names. */
 function translateError(spec: ResourceSpec, err: unknown): Error {
   if (isPrivnetApiError(err)) {
@@ -527,13 +543,17 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
 
   async read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
     const spec = this.spec;
+    const { objectId, known } = splitCompositeId(spec, id, props);
     try {
       const ctx = this.ctx();
-      if (spec.hooks?.read) return await spec.hooks.read(ctx, id, props);
-      const response = await defaultGet(spec, ctx, id, props);
+      if (spec.hooks?.read) {
+        const found = await spec.hooks.read(ctx, objectId, known);
+        return found.id ? { ...found, id } : found;
+      }
+      const response = await defaultGet(spec, ctx, objectId, known);
       // Gone: an empty result tells the engine to drop the resource from state.
       if (!response) return {};
-      const outs = buildOutputs(spec, response, props, props, "read");
+      const outs = buildOutputs(spec, response, known, known, "read");
       return { id, props: outs, inputs: inputsFromOutputs(spec, outs) };
     } catch (err) {
       throw translateError(spec, err);

@@ -10,6 +10,12 @@ import type { NormalForm } from "./normalize";
 
 export type Props = Record<string, unknown>;
 
+/**
+ * The hidden input naming a resource's kind (`Group`, `DnsRecord`, ...): the sdk's classes set it, the provider
+ * entry (provider/entry.ts) dispatches on it, and outputs keep it.
+ */
+export const KIND_INPUT = "__kind";
+
 /** A parent id that lives in the path, not the body (e.g. a network resource's `networkId`). */
 export interface ParentField {
   /** Pulumi input name, e.g. `networkId`. */
