@@ -191,13 +191,20 @@ export interface PreviewJson {
 /** `Type::name` of a URN, with the type's package prefix dropped for our resources (`Group::engineering`). */
 export function shortUrn(urn: string): string {
   const parts = urn.split("::");
-  const type = (parts[parts.length - 2] ?? "").replace(/^pulumi-nodejs:dynamic\/privnet:/, "");
+  // A child's type is prefixed by its parents' (`Parent$Child`): the resource's own type is the last one.
+  const type = (parts[parts.length - 2] ?? "")
+    .split("$")
+    .pop()!
+    .replace(/^pulumi-nodejs:dynamic\/privnet:/, "");
   return `${type}::${parts[parts.length - 1]}`;
 }
 
-/** Steps that change nothing: `same`, and the read of a StackReference (done on every run). */
-function isNoChange(op: string, urn: string): boolean {
-  return op === "same" || (op === "read" && urn.includes("::pulumi:pulumi:StackReference::"));
+/**
+ * Steps that change nothing: `same`, and reads (a StackReference's, or an object read with `X.get`, done on every
+ * run).
+ */
+function isNoChange(op: string, _urn: string): boolean {
+  return op === "same" || op === "read";
 }
 
 /** The changes of a preview as sorted `op Type::name` lines (steps that change nothing left out). */

@@ -889,10 +889,16 @@ describe("credentials", () => {
     }
   });
 
-  test("environment over stack config", async () => {
-    // Config points nowhere useful; the environment wins.
-    pulumi.runtime.setConfig("privnet:apiUrl", "http://127.0.0.1:9");
-    pulumi.runtime.setConfig("privnet:token", "config-token-that-is-wrong");
+  test("stack config over the environment: a stray variable does not redirect a stack", async () => {
+    pulumi.runtime.setConfig("privnet:apiUrl", s.url);
+    pulumi.runtime.setConfig("privnet:token", s.token);
+    process.env.PRIVNET_API_URL = "http://127.0.0.1:9";
+    process.env.PRIVNET_TOKEN = "env-token-that-is-wrong";
+    expect((await kept(privnet.getCurrentUser())).id).toBe(fx.owner);
+  });
+
+  test("the environment when stack config has nothing", async () => {
+    pulumi.runtime.setAllConfig({});
     process.env.PRIVNET_API_URL = s.url;
     process.env.PRIVNET_TOKEN = s.token;
     expect((await kept(privnet.getCurrentUser())).id).toBe(fx.owner);
