@@ -1,7 +1,7 @@
 /**
  * The generic dynamic provider: check / diff / create / read / update / delete for any {@link ResourceSpec}.
  *
- * Facts of the dynamic-provider host this relies on (see README, "How the provider works"):
+ * Facts of the dynamic-provider host this relies on (see docs/architecture.md):
  * - `diff` receives the old OUTPUTS, so outputs keep every input field in input form (id lists as ids).
  * - During preview only check and diff run, and values not known yet arrive as the UNKNOWN marker.
  * - The host sends secrets unwrapped (it does not accept secrets); secret-ness is restored by the engine from
