@@ -361,8 +361,13 @@ function comparable(spec: ResourceSpec, props: Props): Props {
   return out;
 }
 
+/** What names an object: its email where it has one (users and invites: unique), else its name. */
+function labelKey(props: Props): "email" | "name" {
+  return typeof props.email === "string" && props.email !== "" ? "email" : "name";
+}
+
 function labelOf(props: Props): string | undefined {
-  const label = props.name ?? props.email;
+  const label = props[labelKey(props)];
   return typeof label === "string" && label !== "" ? label : undefined;
 }
 
@@ -486,7 +491,8 @@ export async function recoverInterruptedCreate(host: RecoveryHost, inputs: Props
       let differs: string[] | undefined;
       for (const s of sent) {
         const cmp = host.compare(comparable(spec, outs), s);
-        const fields = [...cmp.changed, ...cmp.ignored];
+        // A create-only field the create did not send is the server's choice (a user's name), not a difference.
+        const fields = [...cmp.changed, ...cmp.ignored.filter((n) => s[n] !== undefined && s[n] !== null)];
         if (fields.length === 0) {
           differs = undefined;
           break;
@@ -577,9 +583,9 @@ export async function explainConflict(
   const objects = same.map((id) => `id ${id}: ${why(id)}`).join("; ");
   const first = same[0] as string;
   return new Error(
-    `privnet: ${describe(spec, inputs)}: the server already has a ${spec.name} with this name, and it is not ` +
+    `privnet: ${describe(spec, inputs)}: the server already has a ${spec.name} with this ${labelKey(inputs)}, and it is not ` +
       `taken over because nothing shows that this stack created it (${objects}). To manage it with this ` +
-      `resource, set adoptId: "${first}" (see README, "Adoption"); otherwise give this resource another name. ` +
+      `resource, set adoptId: "${first}" (see README, "Adoption"); otherwise give this resource another ${labelKey(inputs)}. ` +
       `(${isPrivnetApiError(err) ? err.serverMessage : describeError(err)})`,
   );
 }
@@ -594,7 +600,7 @@ export async function reportRefused(
   if (recovery.refused.length === 0) return;
   const objects = recovery.refused.map((r) => `id ${r.id}: ${r.reason}`).join("; ");
   await warn(
-    `privnet: ${describe(spec, inputs, id)}: created anew after an interrupted create. Objects with the same name ` +
+    `privnet: ${describe(spec, inputs, id)}: created anew after an interrupted create. Objects with the same ${labelKey(inputs)} ` +
       `were not taken over (${objects}). If one of them is this resource's, set adoptId to its id (see README, ` +
       `"Adoption") and delete the new one.`,
   );

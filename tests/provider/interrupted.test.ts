@@ -306,3 +306,19 @@ test("outputs and what a read reports as inputs keep the owner input (refresh sh
   // Never sent to the API, never a change.
   expect((await p.diff(created.id, created.outs, { name: "rec-m" })).changes).toBe(false);
 });
+
+test("a user invited by another user with the same email is not taken over: the error names it by email", async () => {
+  const body = { email: "rec-n@example.test", role: "user", auto_groups: [], is_service_user: false };
+  const foreign = await ok(s.call("createUser", { body, token: other.token }));
+  const inputs = { email: "rec-n@example.test", role: "user", autoGroups: [], isServiceUser: false };
+  const inputsOf = stack({ pending: [{ kind: "User", name: "u", inputs }] });
+  const err = await providerFor("User")
+    .create(inputsOf("User", "u", inputs))
+    .then(
+      () => undefined,
+      (e: Error) => e,
+    );
+  expect(err?.message).toContain('User "rec-n@example.test": the server already has a User with this email');
+  expect(err?.message).toContain(`id ${foreign.id}: another user (id ${other.id}) created it`);
+  expect(err?.message).toContain(`set adoptId: "${foreign.id}"`);
+});
