@@ -1,7 +1,7 @@
 /**
  * Interrupted runs under the real CLI (provider/recovery.ts). `pulumi up` of 60 groups, 60 policies (names
- * repeat: pairs are identical) and 10 setup keys is killed with SIGKILL to the CLI's process group (the CLI, the
- * program, the dynamic-provider plugin) while creates are in flight: a proxy keeps the answers of some creates
+ * repeat: pairs are identical) and 10 setup keys is killed with SIGKILL (the CLI's process group and those of
+ * the processes below it: the program, the dynamic-provider plugin) while creates are in flight: a proxy keeps the answers of some creates
  * the server has processed (objects the state never learns of) and never forwards one (a create that did not
  * reach the server). Then the recovery the README gives, from a fresh copy of the project with a new PULUMI_HOME
  * (a new CI machine: only the state backend and the committed stack config carry over): `pulumi cancel`,
@@ -38,9 +38,16 @@ const TYPE = "pulumi-nodejs:dynamic/privnet:";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Processes of a process group that are still running (zombies are dead: they only wait to be reaped). */
-function liveInGroup(pgid: number): number[] {
-  const live: number[] = [];
+interface Proc {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  /** Running, not a zombie (a zombie is dead: it only waits to be reaped). */
+  running: boolean;
+}
+
+function processes(): Proc[] {
+  const out: Proc[] = [];
   for (const entry of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     let stat: string;
@@ -50,15 +57,50 @@ function liveInGroup(pgid: number): number[] {
       continue; // gone meanwhile
     }
     // pid (comm) state ppid pgrp ...: comm may hold spaces, so split after its closing parenthesis.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(fields[2]) === pgid && fields[0] !== "Z") live.push(Number(entry));
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    out.push({ pid: Number(entry), ppid: Number(f[1]), pgid: Number(f[2]), running: f[0] !== "Z" });
   }
-  return live;
+  return out;
+}
+
+/** `pid` and every process below it. */
+function tree(pid: number): Proc[] {
+  const all = processes();
+  const found = all.filter((p) => p.pid === pid);
+  for (let i = 0; i < found.length; i++)
+    for (const p of all) if (p.ppid === (found[i] as Proc).pid && !found.includes(p)) found.push(p);
+  return found;
 }
 
 /**
- * `pulumi up` killed with SIGKILL to its process group as soon as `ready()` holds. Fails if the run ends first.
- * Kills the group in any case, and waits until none of its processes runs.
+ * SIGKILL to the process group of `pid` and of every process below it, at once, as when a CI runner dies. (The
+ * engine starts its plugins in process groups of their own: killing only the CLI's group would leave the
+ * dynamic-provider plugin running.) Returns the processes killed.
+ */
+function killAll(pid: number): number[] {
+  const procs = tree(pid);
+  for (const pgid of new Set([pid, ...procs.map((p) => p.pgid)])) {
+    try {
+      process.kill(-pgid, "SIGKILL");
+    } catch {
+      // Gone already.
+    }
+  }
+  return procs.map((p) => p.pid);
+}
+
+const stillRunning = (pids: number[]) => {
+  const running = new Set(
+    processes()
+      .filter((p) => p.running)
+      .map((p) => p.pid),
+  );
+  return pids.filter((p) => running.has(p));
+};
+
+/**
+ * `pulumi up` killed with SIGKILL (the CLI, the program, the plugins) as soon as `ready()` holds. Fails if the
+ * run ends first. Kills them in any case, and waits until none of them runs.
  */
 async function killedUp(stack: PulumiStack, ready: () => boolean): Promise<RunPulumiResult> {
   let pid: number | undefined;
@@ -73,16 +115,11 @@ async function killedUp(stack: PulumiStack, ready: () => boolean): Promise<RunPu
   const deadline = Date.now() + COMMAND_TIMEOUT_MS;
   while (!ended && !ready() && Date.now() < deadline) await sleep(20);
   const wasReady = ready();
-  if (pid !== undefined) {
-    try {
-      process.kill(-pid, "SIGKILL");
-    } catch {
-      // The group is gone already.
-    }
-  }
+  const killed = pid === undefined ? [] : killAll(pid);
   const r = await run;
-  while (pid !== undefined && liveInGroup(pid).length > 0 && Date.now() < deadline) await sleep(50);
-  if (pid !== undefined) expect(liveInGroup(pid)).toEqual([]);
+  while (stillRunning(killed).length > 0 && Date.now() < deadline) await sleep(50);
+  expect(stillRunning(killed)).toEqual([]);
+  if (wasReady) expect(killed.length).toBeGreaterThanOrEqual(3); // the CLI, the language host, the plugin
   if (!wasReady)
     throw new Error(
       `the run ended before the point to kill it at\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`,
@@ -175,7 +212,7 @@ describe("a run killed mid-up is recovered: no duplicates, no orphans", () => {
   });
 
   it(
-    "SIGKILL to the CLI's process group mid-up leaves objects on the server that the state does not hold",
+    "SIGKILL to the CLI's process group and its plugins' mid-up leaves objects the state does not hold",
     async () => {
       const r = await killedUp(
         stack,
