@@ -23,6 +23,14 @@ import {
 } from "./mapping";
 import { warn } from "./diagnostics";
 import { normalize, project, sameValue } from "./normalize";
+import {
+  carryOwner,
+  explainConflict,
+  prepareRecovery,
+  recoverInterruptedCreate,
+  reportRefused,
+  type RecoveryHost,
+} from "./recovery";
 import { camel, elementOf, kindOf, schemaAt, shapeOf, unwrap } from "./schema";
 import type { LifecycleContext, Props, ResourceSpec } from "./spec";
 import { isEqual } from "lodash";
@@ -132,6 +140,7 @@ export function buildOutputs(
   if (phase !== "create") for (const f of spec.createOnlyOutputs ?? []) out[f] = previous?.[f];
   if (spec.mergeOutputs) out = spec.mergeOutputs(out, inputs, previous);
   delete out[PROVIDER_KEY];
+  carryOwner(out, phase === "read" ? previous : inputs);
   return dropUndefined(out);
 }
 
@@ -167,7 +176,7 @@ function alignIds(oldValue: unknown, newValue: unknown): unknown {
 export function inputsFromOutputs(spec: ResourceSpec, outs: Props): Props {
   const inputs: Props = {};
   for (const name of inputNames(spec)) if (outs[name] !== undefined) inputs[name] = outs[name];
-  return inputs;
+  return carryOwner(inputs, outs);
 }
 
 function isOpenEnum(schema: z.ZodType | undefined): boolean {
@@ -494,6 +503,8 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
     const inputs = { ...news };
     delete inputs[PROVIDER_KEY];
     const failures = checkInputs(this.spec, inputs);
+    // Before any create of this run starts: read what the state says about creates an earlier run left.
+    await prepareRecovery(news, () => this.ctx());
     return { inputs: news, failures };
   }
 
@@ -519,6 +530,10 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
     const spec = this.spec;
     const adoptId = inputs[ADOPT_INPUT];
     if (typeof adoptId === "string" && adoptId !== "" && canAdopt(spec)) return this.adopt(adoptId, inputs);
+    // An object an interrupted run of this stack created for this resource is taken over, not made twice.
+    const host = this.recoveryHost();
+    const recovery = await recoverInterruptedCreate(host, inputs);
+    if (recovery.result) return recovery.result;
     let created: { id: string; outs: Props };
     try {
       const ctx = this.ctx();
@@ -526,11 +541,25 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
         ? await spec.hooks.create(ctx, inputs)
         : await defaultCreate(spec, ctx, inputs);
     } catch (err) {
-      throw translateError(spec, err);
+      throw (await explainConflict(host, inputs, err, recovery)) ?? translateError(spec, err);
     }
     if (spec.readBack) created = { id: created.id, outs: await this.readBack(created.id, created.outs) };
     await reportStoredDifferences(spec, created.id, inputs, created.outs, "create");
+    await reportRefused(spec, inputs, created.id, recovery);
     return created;
+  }
+
+  private recoveryHost(): RecoveryHost {
+    const spec = this.spec;
+    return {
+      spec,
+      ctx: () => this.ctx(),
+      read: (id, props) => this.read(id, props),
+      update: (id, olds, news) => this.update(id, olds, news),
+      delete: (id, props) => this.delete(id, props),
+      compare: (olds, news) => compareInputs(spec, olds, news),
+      outputsOf: (object, inputs) => buildOutputs(spec, object, inputs, undefined, "create"),
+    };
   }
 
   /** Adoption: read the existing object, then make it match the inputs (one GET, one PUT). */

@@ -131,6 +131,8 @@ export interface RunPulumiOptions {
   skipPreview?: boolean;
   /** Kill the CLI (and its plugins) after this long; default 240 s. */
   timeoutMs?: number;
+  /** Called with the CLI's pid once it runs: its process group is `-pid` (the CLI, the program, the plugins). */
+  onSpawn?: (pid: number) => void;
 }
 
 /** Result of runPulumi. */
@@ -164,6 +166,7 @@ export function runPulumi(args: string[], opts: RunPulumiOptions): Promise<RunPu
 
   return new Promise<RunPulumiResult>((resolve) => {
     const child = spawn(exe, fullArgs, { cwd: opts.cwd, env: opts.env, detached: true, stdio: "pipe" });
+    if (child.pid !== undefined) opts.onSpawn?.(child.pid);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on("data", (b: Buffer) => out.push(b));

@@ -297,17 +297,20 @@ export class PulumiStack {
     readonly env: Record<string, string>,
   ) {}
 
-  /** Creates the stack (`pulumi stack init`) and, with `server`, its credentials config. */
-  static async init(opts: StackOptions): Promise<PulumiStack> {
-    const binDir = await ensureEngine();
-    const env = engineEnv({
-      binDir,
-      backendDir: path.join(opts.work, "state"),
-      pulumiHome: path.join(opts.work, "pulumi-home"),
+  private static async env(work: string, backendDir: string): Promise<Record<string, string>> {
+    return engineEnv({
+      binDir: await ensureEngine(),
+      backendDir,
+      pulumiHome: path.join(work, "pulumi-home"),
       passphrase: "e2e-passphrase",
       // Credentials come from stack config only, never from the environment of whoever runs the tests.
       extra: { PRIVNET_API_URL: undefined, PRIVNET_TOKEN: undefined, PRIVNET_RATE_LIMIT: undefined },
     });
+  }
+
+  /** Creates the stack (`pulumi stack init`) and, with `server`, its credentials config. */
+  static async init(opts: StackOptions): Promise<PulumiStack> {
+    const env = await PulumiStack.env(opts.work, path.join(opts.work, "state"));
     const stack = new PulumiStack(opts.project, opts.name, env);
     await stack.cli(["stack", "init", opts.name, "--secrets-provider", "passphrase"], { stackFlag: false });
     if (opts.server) {
@@ -315,6 +318,15 @@ export class PulumiStack {
       await stack.config("privnet:token", opts.server.token, { secret: true });
     }
     return stack;
+  }
+
+  /**
+   * An existing stack, from another copy of the project with its own PULUMI_HOME, as a fresh CI machine sees
+   * it: only the state backend (`backendDir`, the `state` dir of the `work` the stack was made in) and the
+   * stack's config file (from the repository) carry over.
+   */
+  static async open(opts: StackOptions & { backendDir: string }): Promise<PulumiStack> {
+    return new PulumiStack(opts.project, opts.name, await PulumiStack.env(opts.work, opts.backendDir));
   }
 
   /**

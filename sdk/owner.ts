@@ -1,0 +1,25 @@
+/**
+ * The hidden input every resource class passes: which stack and which resource (URN) a create is for. The
+ * dynamic provider's create gets only inputs, and it needs both to recognise an object that an interrupted run
+ * of this stack created for this resource (see provider/recovery.ts). No secret is in it; the provider never
+ * compares it and never sends it to the API.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { OWNER_INPUT, TYPE_PREFIX, type Owner } from "../provider/recovery";
+
+/** `{ __privnetOwner: { stack, urn } }` for a resource of `kind` named `name`; `{}` outside a Pulumi program. */
+export function ownerInput(
+  name: string,
+  kind: string,
+  opts: pulumi.CustomResourceOptions | undefined,
+): Record<string, pulumi.Output<Owner>> {
+  let stack: string;
+  try {
+    stack = `${pulumi.getOrganization()}/${pulumi.getProject()}/${pulumi.getStack()}`;
+  } catch {
+    // No organization (an engine too old to pass one, or tests without mocks): nothing to recover with.
+    return {};
+  }
+  const urn = pulumi.createUrn(name, `${TYPE_PREFIX}${kind}`, opts?.parent);
+  return { [OWNER_INPUT]: urn.apply((u) => ({ stack, urn: u })) };
+}
