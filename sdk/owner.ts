@@ -21,5 +21,8 @@ export function ownerInput(
     return {};
   }
   const urn = pulumi.createUrn(name, `${TYPE_PREFIX}${kind}`, opts?.parent);
-  return { [OWNER_INPUT]: urn.apply((u) => ({ stack, urn: u })) };
+  // Only the URN's value, not the parent as a dependency: depending on a parent component would mean waiting
+  // for all its children, this resource among them.
+  const value = new Promise<Owner>((resolve) => urn.apply((u) => resolve({ stack, urn: u })));
+  return { [OWNER_INPUT]: pulumi.output(value) };
 }
