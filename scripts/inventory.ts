@@ -7,7 +7,7 @@
  * (PRIVNET_TOKEN works too; a file keeps the token out of the environment of every child process.)
  */
 import * as fs from "node:fs";
-import { PrivnetClient } from "../client";
+import { isPrivnetApiError, PrivnetClient } from "../client";
 
 /** The kinds of objects an inventory lists, in the order they are printed. */
 export const INVENTORY_KINDS = [
@@ -87,7 +87,15 @@ export async function readInventory(client: PrivnetClient): Promise<Inventory> {
     })),
   );
   const records = await Promise.all(zones.map((z) => list("listDnsRecords", { zoneId: String(z.id) })));
-  const tokens = await Promise.all(users.map((u) => list("listTokens", { userId: String(u.id) })));
+  // Some servers let even the owner list only some users' tokens (403 for the others): count what can be seen.
+  const tokens = await Promise.all(
+    users.map((u) =>
+      list("listTokens", { userId: String(u.id) }).catch((err: unknown) => {
+        if (isPrivnetApiError(err) && err.status === 403) return [];
+        throw err;
+      }),
+    ),
+  );
   return {
     peers: items(peers, (p) => p.name),
     groups: items(groups, (g) => g.name),
