@@ -229,4 +229,22 @@ describe("policies", () => {
     const got = (await s.call("getPolicy", { params: { policyId: p.id } })).body;
     expect(got.rules[0].sources[0]).toMatchObject({ id: g, name: "pol-renamed", peers_count: 1 });
   });
+
+  test("a group named only in a rule's authorized_groups cannot be deleted either", async () => {
+    const g = (await s.call("createGroup", { body: { name: "pol-ssh-users" } })).body.id;
+    const p = (await create(policy([rule({ authorized_groups: { [g]: ["root"] } })], { name: "ssh-login" })))
+      .body;
+    const refused = await s.call("deleteGroup", { params: { groupId: g } });
+    expectError(refused, 400, /ssh-login/);
+    expect(refused.body.message).toMatch(/authorized_groups/);
+    expect((await s.call("getGroup", { params: { groupId: g } })).status).toBe(200);
+    // The policy still round-trips: nothing dangles.
+    const again = await s.call("updatePolicy", {
+      params: { policyId: p.id },
+      body: policy([rule({ authorized_groups: { [g]: ["root"] } })], { name: "ssh-login" }),
+    });
+    expect(again.status).toBe(200);
+    await s.call("deletePolicy", { params: { policyId: p.id } });
+    expect((await s.call("deleteGroup", { params: { groupId: g } })).status).toBe(200);
+  });
 });
