@@ -227,11 +227,45 @@ function article(word: string): string {
 export type Validation<T> =
   { ok: true; value: T } | { ok: false; issues: z.core.$ZodIssue[]; message: string };
 
+/**
+ * `__proto__` as an own key of the input (JSON.parse makes one). No field and no id is called that, and a parsed
+ * object cannot hold it as an own key: zod skips it, so a map such as a rule's `authorized_groups` would be
+ * stored without it, silently. It is refused wherever it appears instead. Iterative, so no input nests deep
+ * enough to overflow the stack.
+ */
+function protoKeyIssues(data: unknown): z.core.$ZodIssue[] {
+  const issues: z.core.$ZodIssue[] = [];
+  const stack: { value: unknown; path: PropertyKey[] }[] = [{ value: data, path: [] }];
+  while (stack.length) {
+    const { value, path } = stack.pop() as { value: unknown; path: PropertyKey[] };
+    if (typeof value !== "object" || value === null) continue;
+    if (Array.isArray(value)) {
+      value.forEach((v, i) => stack.push({ value: v, path: [...path, i] }));
+      continue;
+    }
+    for (const key of Object.keys(value)) {
+      if (key === "__proto__") {
+        issues.push({
+          code: "custom",
+          path: [...path, key],
+          message: "is not an allowed key",
+          input: undefined,
+        } as z.core.$ZodIssue);
+        continue;
+      }
+      stack.push({ value: (value as Record<string, unknown>)[key], path: [...path, key] });
+    }
+  }
+  return issues;
+}
+
 /** Parses `data` with `schema`; on failure the message names every offending field. */
 export function validate<S extends z.ZodType>(schema: S, data: unknown): Validation<z.output<S>> {
+  const proto = protoKeyIssues(data);
   const r = schema.safeParse(data, { error: errorMap });
-  if (r.success) return { ok: true, value: r.data };
-  return { ok: false, issues: r.error.issues, message: formatIssues(r.error.issues) };
+  if (r.success && !proto.length) return { ok: true, value: r.data };
+  const issues = [...proto, ...(r.success ? [] : r.error.issues)];
+  return { ok: false, issues, message: formatIssues(issues) };
 }
 
 /**

@@ -153,6 +153,22 @@ describe("check enforces spec part 7 with Pulumi property names", () => {
     ]);
   });
 
+  test("an authorizedGroups key __proto__ fails, not dropped", async () => {
+    const rule = {
+      name: "r",
+      enabled: true,
+      action: "accept",
+      bidirectional: true,
+      protocol: "tcp",
+      sources: ["a"],
+      destinations: ["b"],
+      authorizedGroups: JSON.parse('{"__proto__": ["root"]}') as Props,
+    };
+    const failures =
+      (await providerFor("Policy").check({}, { name: "p", enabled: true, rules: [rule] })).failures ?? [];
+    expect(failures.map((f) => f.property)).toEqual([`rules[0].authorizedGroups["__proto__"]`]);
+  });
+
   test("a whole unknown list passes a cross-field rule", async () => {
     const failures = (await providerFor("Route").check({}, { ...route, peerGroups: UNKNOWN })).failures;
     expect(failures).toEqual([]);

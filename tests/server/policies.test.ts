@@ -247,4 +247,24 @@ describe("policies", () => {
     await s.call("deletePolicy", { params: { policyId: p.id } });
     expect((await s.call("deleteGroup", { params: { groupId: g } })).status).toBe(200);
   });
+
+  test("authorized_groups keys that are not plain ids (__proto__) are 422, not dropped", async () => {
+    const before = (await s.call("listPolicies")).body.length;
+    const body = JSON.stringify(policy([rule()], { name: "proto" })).replace(
+      '"sources":',
+      `"authorized_groups":{"__proto__":["root"]},"sources":`,
+    );
+    expect(body).toContain('"__proto__"');
+    for (const [method, path] of [
+      ["POST", "/api/policies"],
+      ["PUT", `/api/policies/${(await create(policy([rule()], { name: "proto-target" }))).body.id}`],
+    ]) {
+      const res = await s.raw(method as string, path as string, {
+        body,
+        headers: { Authorization: `Token ${s.token}`, "Content-Type": "application/json" },
+      });
+      expectError(res, 422, "rules[0].authorized_groups");
+    }
+    expect((await s.call("listPolicies")).body.length).toBe(before + 1);
+  });
 });
