@@ -20,13 +20,23 @@ function fastifyPath(path: string): string {
   return path.replace(/\{([^}]+)\}/g, ":$1");
 }
 
-/** Path parameters that carry secrets and must never reach a log. */
+/** Path parameters that carry secrets by definition. */
 const SECRET_PARAMS = new Set(["token"]);
 
+/** The shapes of the ids the service issues: {@link newId}'s 20 base32hex characters, or a sequence number. */
+const ID_SHAPE = /^(?:[0-9a-v]{20}|\d{1,15})$/;
+
+/**
+ * The path for the request log. A parameter is written as sent only when it has the shape of an id the service
+ * issues; anything else becomes `***`. A secret (an invite token) can arrive in any parameter, not only in one
+ * named `token`: a client may send it to `DELETE /api/users/invites/{inviteId}` (unauthenticated, too) or to
+ * `POST .../{inviteId}/regenerate`, and the router matches those routes first.
+ */
 function redactedPath(route: ApiRoute, params: Record<string, string>): string {
-  return route.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
-    SECRET_PARAMS.has(name) ? "***" : encodeURIComponent(params[name] ?? ""),
-  );
+  return route.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = params[name] ?? "";
+    return SECRET_PARAMS.has(name) || !ID_SHAPE.test(value) ? "***" : encodeURIComponent(value);
+  });
 }
 
 /**

@@ -52,7 +52,7 @@ export interface RequestLogEntry {
   method: string;
   /** The route pattern, e.g. /api/routes/{routeId}; secrets in paths never appear. */
   route: string;
-  /** The concrete path with secret path segments (invite tokens) replaced by `***`. */
+  /** The concrete path; a parameter not shaped like an id the service issues (an invite token) reads `***`. */
   path: string;
   status: number;
   durationMs: number;
