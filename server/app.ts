@@ -4,6 +4,8 @@
  * leave in the service's shape `{"message", "code"}`; no input produces a 500.
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import { validate } from "../api/common";
 import { ROUTES, type ApiRoute } from "../api/routes";
 import { authenticate } from "./auth";
@@ -82,6 +84,31 @@ function declaredMethods(pathname: string): string[] {
   return [...methods].sort();
 }
 
+/**
+ * What Node's HTTP parser refuses before there is a request (fastify's default answer for these is its own
+ * `{error, message, statusCode}`): the same statuses Node would give, in the service's shape. The connection is
+ * closed afterwards, as Node does, since the rest of its bytes cannot be trusted.
+ */
+function clientErrorHandler(err: Error & { code?: string }, socket: Duplex): void {
+  if (err.code === "ECONNRESET" || socket.destroyed) return;
+  const [status, message] =
+    err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+      ? [408, "request timeout: the request headers did not arrive in time"]
+      : err.code === "HPE_HEADER_OVERFLOW"
+        ? [431, "request header fields too large"]
+        : err.code === "HPE_CHUNK_EXTENSIONS_OVERFLOW"
+          ? [413, "request chunk extensions too large"]
+          : [400, "malformed HTTP request"];
+  const body = JSON.stringify({ message, code: status });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
+}
+
 function sendError(
   reply: FastifyReply,
   status: number,
@@ -123,8 +150,22 @@ export function buildApp(
         });
       }
     : undefined;
+  const timeouts = state.options.httpTimeouts;
   const app = Fastify({
     logger: false,
+    http: {
+      // A request without Host is answered by the onRequest hook below, in the service's shape (Node's own
+      // answer has no body).
+      requireHostHeader: false,
+      ...(timeouts?.headersMs !== undefined ? { headersTimeout: timeouts.headersMs } : {}),
+      ...(timeouts?.checkIntervalMs !== undefined
+        ? { connectionsCheckingInterval: timeouts.checkIntervalMs }
+        : {}),
+    },
+    clientErrorHandler,
+    // Requests that arrive during shutdown are answered 503 by the onRequest hook below (fastify's own 503 has
+    // its body shape).
+    return503OnClosing: false,
     bodyLimit: 1024 * 1024,
     genReqId: () => newId(),
     // Behind nothing: the request id is ours, not the client's.
@@ -186,7 +227,36 @@ export function buildApp(
   // path is 405 with Allow, whether or not the router found a handler. It would otherwise reach a templated
   // sibling (PUT /api/users/invites -> PUT /api/users/{userId}), the not-found handler, or fail body parsing
   // first (QUERY without a Content-Type); and an unknown path is 404 whatever its body.
+  let closing = false;
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
+  // An Expect the server does not meet (anything but 100-continue): Node answers 417 without a body.
+  app.server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
+    const body = JSON.stringify({
+      message: "expectation failed: only Expect: 100-continue is supported",
+      code: 417,
+    });
+    res.writeHead(417, {
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Length": Buffer.byteLength(body),
+      Connection: "close",
+    });
+    res.end(body);
+  });
+
   app.addHook("onRequest", async (req, reply) => {
+    if (closing) {
+      reply.header("Connection", "close");
+      sendError(reply, 503, "the server is shutting down");
+      return reply;
+    }
+    // HTTP/1.1 requires Host (RFC 9112, 3.2).
+    if (req.raw.httpVersion === "1.1" && req.headers.host === undefined) {
+      reply.header("Connection", "close");
+      sendError(reply, 400, "bad request: an HTTP/1.1 request needs a Host header");
+      return reply;
+    }
     const pathname = req.url.split("?")[0] ?? "";
     const methods = pathname.startsWith("/api/") ? declaredMethods(pathname) : [];
     if (methods.length && !methods.includes(req.method)) {

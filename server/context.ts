@@ -42,6 +42,11 @@ export interface ServerOptions {
   bearer?: BearerOptions;
   faults?: FaultOptions;
   clock: Clock;
+  /**
+   * HTTP timeouts in ms: how long a client may take to send the request headers (408 after that), and how often
+   * connections are checked. Node's defaults (60 s, every 30 s) unless set; tests shorten them.
+   */
+  httpTimeouts?: { headersMs?: number; checkIntervalMs?: number };
   /** Called once per request, after the response is sent (request log). Never receives bodies or secrets. */
   onRequest?: (entry: RequestLogEntry) => void;
 }

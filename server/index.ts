@@ -6,7 +6,14 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app";
 import { bootstrap } from "./bootstrap";
 import { systemClock, type Clock } from "./clock";
-import type { BearerOptions, FaultOptions, RateLimitOptions, RequestLogEntry, ServerState } from "./context";
+import type {
+  BearerOptions,
+  FaultOptions,
+  RateLimitOptions,
+  RequestLogEntry,
+  ServerOptions,
+  ServerState,
+} from "./context";
 import { allHandlers } from "./handlers";
 import { registerSimulator } from "./sim";
 import { registerEventFeed } from "./sim-events";
@@ -25,6 +32,7 @@ export interface StartOptions {
   bearer?: BearerOptions;
   faults?: FaultOptions;
   clock?: Clock;
+  httpTimeouts?: ServerOptions["httpTimeouts"];
   onRequest?: (entry: RequestLogEntry) => void;
 }
 
@@ -65,6 +73,7 @@ export function createServer(opts: StartOptions = {}): {
       bearer: opts.bearer,
       faults: opts.faults,
       clock,
+      httpTimeouts: opts.httpTimeouts,
       onRequest: opts.onRequest,
     },
   };
