@@ -9,7 +9,7 @@ import {
   isSet,
   issue,
   portString,
-  strLen,
+  nameString,
   z,
 } from "./common";
 
@@ -18,7 +18,7 @@ export const RuleProtocol = z.enum(["all", "tcp", "udp", "icmp"]).describe("Prot
 
 const ruleFields = {
   id: z.string().optional().describe("Rule id; assigned by the service"),
-  name: strLen(1, 255).describe("Rule name"),
+  name: nameString(1, 255).describe("Rule name"),
   description: z.string().optional().describe("Rule description"),
   enabled: z.boolean().describe("Whether the rule is active"),
   action: RuleAction,
@@ -83,7 +83,7 @@ export const RuleSchema = z
 
 export const PolicyRequestSchema = z
   .object({
-    name: strLen(1, 255).describe("Policy name"),
+    name: nameString(1, 255).describe("Policy name"),
     description: z.string().optional().describe("Policy description"),
     enabled: z.boolean().describe("Whether the policy is active"),
     source_posture_checks: idList().optional().describe("Posture check ids the source peers must pass"),

@@ -6,7 +6,7 @@ import provider = require("../../provider/resources/dns-zone");
 export interface DnsZoneArgs {
   /** Zone name, 1 to 255 characters */
   name: pulumi.Input<string>;
-  /** Zone domain (FQDN) */
+  /** Zone domain (FQDN): at least two labels, the last one not a number */
   domain: pulumi.Input<string>;
   /** Add the zone domain to the peers' search domains */
   enableSearchDomain: pulumi.Input<boolean>;
@@ -34,7 +34,7 @@ const OUTPUTS = {
 export class DnsZone extends pulumi.dynamic.Resource {
   /** Zone name, 1 to 255 characters */
   declare readonly name: pulumi.Output<string>;
-  /** Zone domain (FQDN) */
+  /** Zone domain (FQDN): at least two labels, the last one not a number */
   declare readonly domain: pulumi.Output<string>;
   /** Add the zone domain to the peers' search domains */
   declare readonly enableSearchDomain: pulumi.Output<boolean>;

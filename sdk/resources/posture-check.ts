@@ -8,8 +8,8 @@ export interface PostureCheckArgs {
   name: pulumi.Input<string>;
   /** Posture check description */
   description: pulumi.Input<string>;
-  /** The checks */
-  checks?: pulumi.Input<{
+  /** The checks; at least one */
+  checks: pulumi.Input<{
     /** Minimum agent version */
     nbVersionCheck?: pulumi.Input<{
       /** Minimum version */
@@ -94,7 +94,7 @@ export class PostureCheck extends pulumi.dynamic.Resource {
   declare readonly name: pulumi.Output<string>;
   /** Posture check description */
   declare readonly description: pulumi.Output<string>;
-  /** The checks */
+  /** The checks; at least one */
   declare readonly checks: pulumi.Output<{
     /** Minimum agent version */
     nbVersionCheck?: {
@@ -160,7 +160,7 @@ export class PostureCheck extends pulumi.dynamic.Resource {
         windowsPath?: string;
       }[];
     };
-  } | undefined>;
+  }>;
 
   constructor(name: string, args: PostureCheckArgs, opts?: pulumi.CustomResourceOptions) {
     const props = {

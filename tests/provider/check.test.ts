@@ -103,6 +103,18 @@ const cases: Case[] = [
     { ...dirD, syncInterval: 60 },
     "syncInterval",
   ],
+  // Values that mean nothing or mislead.
+  ["value zone domain", "DnsZone", zone, { ...zone, domain: "NaN" }, "domain"],
+  ["value route network canonical", "Route", route, { ...route, network: "10.0.0.1/8" }, "network"],
+  ["value name padded", "Group", { name: "All servers" }, { name: " All" }, "name"],
+  ["value name control character", "Network", { name: "prod" }, { name: "pr\u0000od" }, "name"],
+  [
+    "value posture check checks something",
+    "PostureCheck",
+    { name: "pc", description: "", checks: { nbVersionCheck: { minVersion: "0.28.0" } } },
+    { name: "pc", description: "", checks: {} },
+    "checks",
+  ],
 ];
 
 describe("check enforces spec part 7 with Pulumi property names", () => {

@@ -176,7 +176,11 @@ describe("policies", () => {
       422,
       "source_posture_checks",
     );
-    const check = (await s.call("createPostureCheck", { body: { name: "pol-check", description: "" } })).body;
+    const check = (
+      await s.call("createPostureCheck", {
+        body: { name: "pol-check", description: "", checks: { nb_version_check: { min_version: "0.1.0" } } },
+      })
+    ).body;
     const ok = await create(policy([rule()], { source_posture_checks: [check.id] }));
     expect(ok.body.source_posture_checks).toEqual([check.id]);
   });
