@@ -186,6 +186,13 @@ export function buildApp(
     },
   });
   const limiter = state.options.rateLimit ? new RateLimiter(state.options.rateLimit, state.clock) : undefined;
+  const authFailures = state.options.authFailLimit
+    ? new RateLimiter(
+        state.options.authFailLimit,
+        state.clock,
+        "too many failed authentications from this address",
+      )
+    : undefined;
   const faults = state.options.faults ? new FaultInjector(state.options.faults) : undefined;
 
   // Every body is JSON, whatever the Content-Type says; an empty body is "no body".
@@ -289,12 +296,24 @@ export function buildApp(
         const params = (req.params ?? {}) as Record<string, string>;
         let actor: Ctx["actor"];
         if (route.auth === "public") {
-          // The public invite routes carry no credential: limit them per client address.
+          // The public invite routes carry no credential: limit them per client address. Their invite token
+          // is one, though: an unknown token counts as a failed authentication (below).
           limiter?.take(`ip:${req.ip}`);
+          authFailures?.check(req.ip);
         } else {
-          actor = await authenticate(state, req.headers.authorization);
+          const header = req.headers.authorization;
+          // An address over its budget of failed authentications gets no credential looked at, not even a good
+          // one: a guess must learn nothing. A request without any credential is no guess.
+          if (header) authFailures?.check(req.ip);
+          try {
+            actor = await authenticate(state, header);
+          } catch (err) {
+            if (header && isApiError(err) && err.status === 401) authFailures?.spend(req.ip);
+            throw err;
+          }
           (req as FastifyRequest & { credentialId?: string }).credentialId = actor.credentialId;
-          limiter?.take(actor.credentialId);
+          // One bucket per user, whichever of its credentials is used.
+          limiter?.take(`user:${actor.user.id}`);
           if (!allowed(actor.user.role, route, actor.user.id, params)) {
             throw forbidden(
               `permission denied: role ${actor.user.role} may not ${route.method} ${route.path}`,
@@ -339,7 +358,14 @@ export function buildApp(
           requestId: req.id,
           now: state.clock.now(),
         };
-        const result = await handler(ctx);
+        let result: unknown;
+        try {
+          result = await handler(ctx);
+        } catch (err) {
+          // An invite token nobody has (public routes answer 404 for it).
+          if (route.auth === "public" && isApiError(err) && err.status === 404) authFailures?.spend(req.ip);
+          throw err;
+        }
         reply.code(route.status);
         if (!route.response) return reply.send();
         return reply.type("application/json").send(result ?? {});

@@ -37,8 +37,10 @@ export interface ServerOptions {
   embeddedIdp: boolean;
   /** Serve the simulated agent routes under /sim. */
   simulate: boolean;
-  /** Token bucket per credential; undefined = off (the default locally). */
+  /** Token bucket per user (all its credentials together); undefined = off (the default locally). */
   rateLimit?: RateLimitOptions;
+  /** Token bucket of failed authentications per client address; undefined = off. */
+  authFailLimit?: RateLimitOptions;
   bearer?: BearerOptions;
   faults?: FaultOptions;
   clock: Clock;

@@ -29,6 +29,8 @@ export interface StartOptions {
   embeddedIdp?: boolean;
   simulate?: boolean;
   rateLimit?: RateLimitOptions;
+  /** Failed authentications per client address (the CLI defaults it when --rate-limit is on). */
+  authFailLimit?: RateLimitOptions;
   bearer?: BearerOptions;
   faults?: FaultOptions;
   clock?: Clock;
@@ -70,6 +72,7 @@ export function createServer(opts: StartOptions = {}): {
       embeddedIdp: opts.embeddedIdp ?? false,
       simulate: opts.simulate ?? false,
       rateLimit: opts.rateLimit,
+      authFailLimit: opts.authFailLimit,
       bearer: opts.bearer,
       faults: opts.faults,
       clock,

@@ -102,6 +102,20 @@ export class Tx {
     return [...byId.values()];
   }
 
+  /** The document of `kind` whose indexed `field` is `value` (see {@link Store.findBy}), seeing own writes. */
+  findBy<T extends Doc = Doc>(kind: Kind, field: string, value: string): T | undefined {
+    for (let i = this.changes.length - 1; i >= 0; i--) {
+      const c = this.changes[i] as Change;
+      // Only a write that is still the document's latest state counts.
+      if (c.kind === kind && c.doc && c.doc[field] === value && this.get(kind, c.id) === c.doc)
+        return c.doc as T;
+    }
+    const found = this.store.findBy<T>(kind, field, value);
+    if (!found) return undefined;
+    const now = this.get<T>(kind, found.id);
+    return now && now[field] === value ? now : undefined;
+  }
+
   /** Inserts or replaces a document. */
   put<T extends Doc>(kind: Kind, doc: T): T {
     this.store.sqlPut(kind, doc);
@@ -127,9 +141,20 @@ export class Tx {
   }
 }
 
+/**
+ * Unique secondary indexes: fields looked up on every request (a token by its hash) are found in O(1), never by
+ * scanning every document of the kind.
+ */
+const INDEXES: Partial<Record<Kind, string[]>> = {
+  token: ["hashed_token"],
+  invite: ["hashed_token"],
+};
+
 export class Store {
   readonly db: DatabaseSync;
   private readonly cache = new Map<Kind, Map<string, Doc>>();
+  /** `${kind}\u0000${field}` -> field value -> document id. */
+  private readonly indexes = new Map<string, Map<string, string>>();
   private seq = 0;
   private inTx = false;
   private readonly stmts: {
@@ -176,9 +201,54 @@ export class Store {
       data: string;
     }[];
     for (const r of rows) {
-      this.bucket(r.kind).set(r.id, JSON.parse(r.data) as Doc);
+      this.setCached(r.kind, JSON.parse(r.data) as Doc);
       if (r.seq > this.seq) this.seq = r.seq;
     }
+  }
+
+  private index(kind: Kind, field: string): Map<string, string> {
+    const key = `${kind}\u0000${field}`;
+    let ix = this.indexes.get(key);
+    if (!ix) {
+      ix = new Map();
+      this.indexes.set(key, ix);
+    }
+    return ix;
+  }
+
+  /** Puts `doc` in the memory copy and its indexes. */
+  private setCached(kind: Kind, doc: Doc): void {
+    const b = this.bucket(kind);
+    const fields = INDEXES[kind];
+    if (fields) {
+      const old = b.get(doc.id);
+      for (const f of fields) {
+        const ix = this.index(kind, f);
+        if (old && typeof old[f] === "string" && ix.get(old[f]) === doc.id) ix.delete(old[f]);
+        if (typeof doc[f] === "string") ix.set(doc[f], doc.id);
+      }
+    }
+    b.set(doc.id, doc);
+  }
+
+  private deleteCached(kind: Kind, id: string): void {
+    const b = this.bucket(kind);
+    const old = b.get(id);
+    for (const f of INDEXES[kind] ?? []) {
+      const ix = this.index(kind, f);
+      if (old && typeof old[f] === "string" && ix.get(old[f]) === id) ix.delete(old[f]);
+    }
+    b.delete(id);
+  }
+
+  /**
+   * The document of `kind` whose `field` is `value`, through the field's unique index (INDEXES): O(1). Only
+   * indexed fields may be asked for.
+   */
+  findBy<T extends Doc = Doc>(kind: Kind, field: string, value: string): T | undefined {
+    if (!INDEXES[kind]?.includes(field)) throw new Error(`no index on ${kind}.${field}`);
+    const id = this.index(kind, field).get(value);
+    return id === undefined ? undefined : (this.bucket(kind).get(id) as T | undefined);
   }
 
   private bucket(kind: Kind): Map<string, Doc> {
@@ -222,8 +292,8 @@ export class Store {
       const result = fn(tx);
       this.db.exec("COMMIT");
       for (const c of tx.changes) {
-        if (c.doc) this.bucket(c.kind).set(c.id, c.doc);
-        else this.bucket(c.kind).delete(c.id);
+        if (c.doc) this.setCached(c.kind, c.doc);
+        else this.deleteCached(c.kind, c.id);
       }
       if (tx.changes.length || tx.audits.length) this.writes++;
       return result;
@@ -282,6 +352,7 @@ export class Store {
   wipe(): void {
     this.db.exec("DELETE FROM objects; DELETE FROM counters; DELETE FROM audit_events;");
     this.cache.clear();
+    this.indexes.clear();
   }
 
   /** SQLite's own consistency check; "ok" when the file is sound. */
