@@ -1,6 +1,7 @@
 /**
- * `privnet-server [--host 127.0.0.1] [--port N|0] [--db FILE|:memory:] [--bootstrap-token-file FILE] [--cloud]
- *  [--embedded-idp] [--rate-limit PER_MIN:BURST|off] [--auth-fail-limit PER_MIN:BURST|off] [--simulate] [--request-log FILE|-] [--faults SPEC]
+ * `privnet-server [--host 127.0.0.1] [--port N|0] [--db FILE|:memory:] [--secrets-key-file FILE]
+ *  [--bootstrap-token-file FILE] [--cloud] [--embedded-idp] [--rate-limit PER_MIN:BURST|off]
+ *  [--auth-fail-limit PER_MIN:BURST|off] [--simulate] [--request-log FILE|-] [--faults SPEC]
  *  [--bearer-issuer URL --bearer-jwks FILE [--bearer-audience AUD]]`
  *
  * Prints `privnet-server listening on http://HOST:PORT` on stdout once ready. On a new database the owner PAT
@@ -18,6 +19,8 @@ const USAGE = `usage: privnet-server [options]
   --port N                       port; 0 picks a free one (default 8080)
   --db FILE|:memory:             SQLite database file (default :memory:); data survives restarts on a file
   --bootstrap-token-file FILE    on a new database, write the owner token here (0600) instead of printing it
+  --secrets-key-file FILE        key integration credentials are encrypted with (default DB.key beside the
+                                 database, created 0600 on the first start; in memory for :memory:)
   --cloud                        serve the cloud-only operations (ingress, network traffic events)
   --embedded-idp                 serve the embedded-IdP operations (invites, password change)
   --rate-limit PER_MIN:BURST|off token bucket per user, all its tokens together (default off; the hosted
@@ -76,6 +79,9 @@ export function parseArgs(
         break;
       case "--bootstrap-token-file":
         opts.bootstrapTokenFile = value();
+        break;
+      case "--secrets-key-file":
+        opts.secretsKeyFile = value();
         break;
       case "--cloud":
         opts.cloud = true;
@@ -153,6 +159,7 @@ export async function main(argv: string[]): Promise<void> {
       opts.requestLog === "-" ? process.stderr : fs.createWriteStream(opts.requestLog, { flags: "a" });
     opts.onRequest = (entry) => out.write(`${JSON.stringify(entry)}\n`);
   }
+  // A startup refusal (a wrong secrets key, a port in use) throws: bin/privnet-server prints its message.
   const server = await startServer(opts);
   if (server.ownerToken) {
     if (opts.bootstrapTokenFile) {

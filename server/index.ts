@@ -16,6 +16,7 @@ import type {
 } from "./context";
 import { allHandlers } from "./handlers";
 import { registerSimulator } from "./sim";
+import { resolveSecretsKey } from "./secrets";
 import { registerEventFeed } from "./sim-events";
 import { Store } from "./store";
 
@@ -25,6 +26,11 @@ export interface StartOptions {
   port?: number;
   /** SQLite file, or ":memory:" (default). */
   db?: string;
+  /**
+   * The key integration credentials are encrypted with (base64, 32 bytes, mode 0600); created when missing on a
+   * database that has no credentials yet. Default `<db>.key`; an in-memory key for ":memory:".
+   */
+  secretsKeyFile?: string;
   cloud?: boolean;
   embeddedIdp?: boolean;
   simulate?: boolean;
@@ -56,7 +62,8 @@ export function createServer(opts: StartOptions = {}): {
   ownerToken?: string;
 } {
   const clock = opts.clock ?? systemClock;
-  const store = new Store(opts.db ?? ":memory:");
+  const db = opts.db ?? ":memory:";
+  const store = new Store(db, resolveSecretsKey(db, opts.secretsKeyFile));
   let ownerToken: string | undefined;
   try {
     if (store.isEmpty()) ownerToken = bootstrap(store, clock, opts.embeddedIdp ?? false);
