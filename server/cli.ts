@@ -1,7 +1,8 @@
 /**
- * `privnet-server [--host 127.0.0.1] [--port N|0] [--db FILE|:memory:] [--secrets-key-file FILE]
- *  [--bootstrap-token-file FILE] [--cloud] [--embedded-idp] [--rate-limit PER_MIN:BURST|off]
- *  [--auth-fail-limit PER_MIN:BURST|off] [--simulate] [--request-log FILE|-] [--faults SPEC]
+ * `privnet-server [--host 127.0.0.1] [--port N|0] [--db FILE|:memory:] [--synchronous full|normal]
+ *  [--secrets-key-file FILE] [--bootstrap-token-file FILE] [--cloud] [--embedded-idp]
+ *  [--rate-limit PER_MIN:BURST|off] [--auth-fail-limit PER_MIN:BURST|off] [--simulate] [--request-log FILE|-]
+ *  [--faults SPEC]
  *  [--bearer-issuer URL --bearer-jwks FILE [--bearer-audience AUD]]`
  *
  * Prints `privnet-server listening on http://HOST:PORT` on stdout once ready. On a new database the owner PAT
@@ -18,6 +19,8 @@ const USAGE = `usage: privnet-server [options]
   --host HOST                    address to bind (default 127.0.0.1)
   --port N                       port; 0 picks a free one (default 8080)
   --db FILE|:memory:             SQLite database file (default :memory:); data survives restarts on a file
+  --synchronous full|normal      full (default): an acknowledged write survives a power loss; normal: faster
+                                 commits, survives a killed process but may lose the last writes on power loss
   --bootstrap-token-file FILE    on a new database, write the owner token here (0600) instead of printing it
   --secrets-key-file FILE        key integration credentials are encrypted with (default DB.key beside the
                                  database, created 0600 on the first start; in memory for :memory:)
@@ -80,6 +83,13 @@ export function parseArgs(
       case "--bootstrap-token-file":
         opts.bootstrapTokenFile = value();
         break;
+      case "--synchronous": {
+        const v = value();
+        if (v !== "full" && v !== "normal")
+          throw new UsageError(`--synchronous: expected full or normal, got ${v}`);
+        opts.synchronous = v;
+        break;
+      }
       case "--secrets-key-file":
         opts.secretsKeyFile = value();
         break;

@@ -18,7 +18,7 @@ import { allHandlers } from "./handlers";
 import { registerSimulator } from "./sim";
 import { resolveSecretsKey } from "./secrets";
 import { registerEventFeed } from "./sim-events";
-import { Store } from "./store";
+import { Store, type Synchronous } from "./store";
 
 export interface StartOptions {
   host?: string;
@@ -31,6 +31,8 @@ export interface StartOptions {
    * database that has no credentials yet. Default `<db>.key`; an in-memory key for ":memory:".
    */
   secretsKeyFile?: string;
+  /** SQLite `synchronous` for a database file: "full" (default, survives power loss) or "normal". */
+  synchronous?: Synchronous;
   cloud?: boolean;
   embeddedIdp?: boolean;
   simulate?: boolean;
@@ -63,7 +65,7 @@ export function createServer(opts: StartOptions = {}): {
 } {
   const clock = opts.clock ?? systemClock;
   const db = opts.db ?? ":memory:";
-  const store = new Store(db, resolveSecretsKey(db, opts.secretsKeyFile));
+  const store = new Store(db, resolveSecretsKey(db, opts.secretsKeyFile), { synchronous: opts.synchronous });
   let ownerToken: string | undefined;
   try {
     if (store.isEmpty()) ownerToken = bootstrap(store, clock, opts.embeddedIdp ?? false);

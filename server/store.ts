@@ -78,6 +78,13 @@ CREATE TABLE IF NOT EXISTS audit_events (
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
 
+/**
+ * SQLite's `synchronous` setting in WAL mode. `full` (the default) syncs the WAL at every commit: a write the
+ * server acknowledged survives a power loss or an OS crash. `normal` syncs only at checkpoints: still safe
+ * against a killed process, but the last commits before a power loss may be lost (BENCHMARKS.md: the cost).
+ */
+export type Synchronous = "full" | "normal";
+
 /** The meta row holding a value sealed under the secrets key: a start with another key fails on it. */
 const KEY_CHECK = "secrets_key_check";
 const KEY_CHECK_AAD = `meta/${KEY_CHECK}`;
@@ -190,6 +197,7 @@ export class Store {
   constructor(
     readonly file: string,
     secrets: SecretsKey,
+    opts: { synchronous?: Synchronous } = {},
   ) {
     const onDisk = file !== ":memory:";
     // SQLite gives -wal and -shm the mode of the database file: create it owner-only, before SQLite does.
@@ -207,7 +215,7 @@ export class Store {
       // Files of a database made before they were created owner-only.
       for (const f of dbFiles(file)) if (fs.existsSync(f)) fs.chmodSync(f, 0o600);
       this.db.exec("PRAGMA journal_mode = WAL");
-      this.db.exec("PRAGMA synchronous = NORMAL");
+      this.db.exec(`PRAGMA synchronous = ${(opts.synchronous ?? "full").toUpperCase()}`);
     }
     this.db.exec("PRAGMA foreign_keys = ON");
     this.db.exec("PRAGMA busy_timeout = 5000");
