@@ -1,5 +1,7 @@
 /**
- * Test tiers (see README): unit, server, provider, host (real dynamic-provider host), e2e (real Pulumi CLI).
+ * Test tiers (see README): unit, server, provider, host (real dynamic-provider host), e2e (real Pulumi CLI),
+ * acceptance (the provider and the CLI against a live server: PRIVNET_ACCEPTANCE_URL, or a privnet-server it
+ * starts).
  * @type {import('jest').Config}
  */
 const tier = (name, extra = {}) => ({
@@ -13,5 +15,15 @@ const tier = (name, extra = {}) => ({
 
 module.exports = {
   globalSetup: "<rootDir>/tests/global-setup.js",
-  projects: [tier("unit"), tier("server"), tier("provider"), tier("host"), tier("e2e")],
+  projects: [
+    tier("unit"),
+    tier("server"),
+    tier("provider"),
+    tier("host"),
+    tier("e2e"),
+    tier("acceptance", {
+      globalSetup: "<rootDir>/tests/acceptance/global-setup.ts",
+      globalTeardown: "<rootDir>/tests/acceptance/global-teardown.ts",
+    }),
+  ],
 };

@@ -82,6 +82,29 @@ export const AccountSettingsRequestSchema = z
   })
   .describe("Account settings as written");
 
+/**
+ * The settings a client changes, all optional: a PUT replaces the settings whole, so a client sends back the
+ * settings it read with these laid over them. The read-only members are left out; whether the merged result is
+ * acceptable (a JWT claim name when JWT groups are on) is for the server to say.
+ */
+export const AccountSettingsPatchSchema = z
+  .object(settingsFields)
+  .omit({ embedded_idp_enabled: true, local_auth_disabled: true })
+  .partial()
+  .extend({
+    extra: AccountExtraSchema.partial()
+      .optional()
+      .describe("Extra settings; members left out stay as they are"),
+  })
+  .superRefine((s, ctx) => {
+    if (typeof s.network_range === "string" && s.network_range !== "") {
+      const bits = Number(s.network_range.split("/")[1]);
+      if (!s.network_range.includes(":") && (bits < 8 || bits > 29))
+        issue(ctx, ["network_range"], "must have a prefix length between /8 and /29");
+    }
+  })
+  .describe("Account settings to change; those left out stay as they are");
+
 export const OnboardingSchema = z
   .object({
     signup_form_pending: z.boolean().describe("The signup form is still to be filled in"),

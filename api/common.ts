@@ -232,13 +232,34 @@ export const idList = () => {
   });
 };
 
+/**
+ * Enums whose full set of values the spec does not show ("`tcp` appears; full set not shown"). The local server
+ * accepts the values listed; the provider's check lets other values through and leaves the verdict to the server
+ * it talks to, which may know more of them (see {@link openEnum}).
+ */
+export const OPEN_ENUMS = z.registry<Record<string, never>>();
+
+/** An enum of the values the spec names, registered in {@link OPEN_ENUMS}. */
+export function openEnum<const T extends readonly [string, ...string[]]>(values: T, description: string) {
+  const e = z.enum(values).describe(description);
+  OPEN_ENUMS.add(e, {});
+  return e;
+}
+
+/**
+ * Objects compared member by member as given: an optional boolean set to `false` is a value (a filter that
+ * requires "not infected"), not the same as leaving it out. Elsewhere `false` and absent compare equal.
+ */
+export const EXACT_OBJECTS = z.registry<Record<string, never>>();
+
 /** Group `issued` values: how the group came to exist. */
 export const GroupIssued = z.enum(["api", "integration", "jwt"]).describe("How the group was created");
 
 /** Resource reference types; the type of a network resource is derived from its address. */
-export const ResourceType = z
-  .enum(["host", "subnet", "domain", "peer"])
-  .describe("Resource type, derived from the address: host, subnet or domain; peer for a peer resource");
+export const ResourceType = openEnum(
+  ["host", "subnet", "domain", "peer"],
+  "Resource type, derived from the address: host, subnet or domain; peer for a peer resource",
+);
 
 export const GroupSummarySchema = z
   .strictObject({

@@ -1,7 +1,7 @@
 /** DNS record (spec 2.13): an A, AAAA or CNAME record in a custom zone. */
-import { domainName, intMin, isDomain, isIPv4, isIPv6, issue, strLen, z } from "./common";
+import { domainName, intMin, isDomain, isIPv4, isIPv6, issue, openEnum, strLen, z } from "./common";
 
-export const RecordType = z.enum(["A", "AAAA", "CNAME"]).describe("Record type");
+export const RecordType = openEnum(["A", "AAAA", "CNAME"], "Record type");
 
 const recordFields = {
   name: domainName(true).describe("Record name: the zone domain or a subdomain of it (FQDN)"),

@@ -2,7 +2,7 @@
  * EDR integrations (spec 2.16): three per-account singletons, vendor-a, vendor-b and vendor-c.
  * Secrets are write-only: vendor-a api_token, vendor-b secret, vendor-c client_id and secret.
  */
-import { idList, intMin, intRange, strLen, z } from "./common";
+import { EXACT_OBJECTS, idList, intMin, intRange, strLen, z } from "./common";
 import { GroupSchema } from "./group";
 
 export const EDR_VENDORS = ["vendor-a", "vendor-b", "vendor-c"] as const;
@@ -41,6 +41,8 @@ export const MatchAttributesSchema = z
     operational_state: z.string().optional().describe("Required operational state"),
   })
   .describe("Device attributes a peer must match");
+// A filter: `infected: false` requires a clean device, which is not the same as not filtering on it.
+EXACT_OBJECTS.add(MatchAttributesSchema, {});
 
 export const EdrVendorARequestSchema = z
   .object({

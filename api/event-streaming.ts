@@ -2,11 +2,12 @@
  * Event streaming integration (spec 2.18): forwards events to an external platform. Credential values of
  * `config` are masked in every response.
  */
-import { issue, z } from "./common";
+import { issue, openEnum, z } from "./common";
 
-export const StreamingPlatform = z
-  .enum(["datadog", "s3", "firehose", "generic_http"])
-  .describe("Target: datadog (log monitoring), s3 (object store), firehose (stream delivery), generic_http");
+export const StreamingPlatform = openEnum(
+  ["datadog", "s3", "firehose", "generic_http"],
+  "Target: datadog (log monitoring), s3 (object store), firehose (stream delivery), generic_http",
+);
 
 /**
  * Config keys per platform: which are required, which carry credentials (masked in responses), and which say

@@ -1,9 +1,10 @@
 /** Identity provider (spec 2.15). The client secret is write-only. */
-import { nameString, strLen, z } from "./common";
+import { nameString, openEnum, strLen, z } from "./common";
 
-export const IdpType = z
-  .enum(["oidc", "zitadel", "entra", "google", "okta", "pocketid", "microsoft", "adfs"])
-  .describe("Provider type");
+export const IdpType = openEnum(
+  ["oidc", "zitadel", "entra", "google", "okta", "pocketid", "microsoft", "adfs"],
+  "Provider type",
+);
 
 export const IdentityProviderRequestSchema = z
   .object({

@@ -1,10 +1,10 @@
 /** Nameserver group (spec 2.13): upstream DNS servers distributed to groups of peers. */
-import { domainName, hasItems, idList, intRange, ipAddress, issue, nameString, z } from "./common";
+import { domainName, hasItems, idList, intRange, ipAddress, issue, nameString, openEnum, z } from "./common";
 
 export const NameserverSchema = z
   .object({
     ip: ipAddress().describe("Nameserver IP address"),
-    ns_type: z.enum(["udp"]).describe("Nameserver protocol"),
+    ns_type: openEnum(["udp"], "Nameserver protocol"),
     port: intRange(1, 65535).describe("Nameserver port"),
   })
   .describe("An upstream nameserver");
@@ -18,7 +18,9 @@ const nsFields = {
     .max(3, { error: "must have 1 to 3 items" })
     .describe("1 to 3 upstream nameservers"),
   enabled: z.boolean().describe("Whether the group is active"),
-  groups: idList().describe("Distribution group ids: peers that use these nameservers"),
+  groups: idList()
+    .min(1, { error: "must not be empty: name the groups whose peers use these nameservers" })
+    .describe("Distribution group ids: peers that use these nameservers; at least one"),
   primary: z.boolean().describe("Resolve all domains with this group; only when domains is empty"),
   domains: z.array(domainName()).describe("Match domains resolved by this group; empty only when primary"),
   search_domains_enabled: z

@@ -8,13 +8,14 @@ import {
   idList,
   isSet,
   issue,
+  openEnum,
   portString,
   nameString,
   z,
 } from "./common";
 
 export const RuleAction = z.enum(["accept", "drop"]).describe("What the rule does with matching traffic");
-export const RuleProtocol = z.enum(["all", "tcp", "udp", "icmp"]).describe("Protocol the rule matches");
+export const RuleProtocol = openEnum(["all", "tcp", "udp", "icmp"], "Protocol the rule matches");
 
 const ruleFields = {
   id: z.string().optional().describe("Rule id; assigned by the service"),

@@ -1,5 +1,5 @@
 /** Posture check (spec 2.10): conditions a peer must meet to be a policy source. */
-import { cidr, issue, nameString, z } from "./common";
+import { cidr, issue, nameString, openEnum, z } from "./common";
 
 const VERSION = /^v?\d+(\.\d+){0,3}([-+.][0-9A-Za-z.-]+)?$/;
 const version = () => z.string().regex(VERSION, { error: "must be a version such as 0.28.0" });
@@ -11,7 +11,7 @@ const MinKernelVersion = z
   .object({ min_kernel_version: version().describe("Minimum kernel version") })
   .describe("Minimum kernel version requirement");
 
-export const CheckAction = z.enum(["allow", "deny"]).describe("Whether matching peers are allowed or denied");
+export const CheckAction = openEnum(["allow", "deny"], "Whether matching peers are allowed or denied");
 
 export const ProcessSchema = z
   .object({

@@ -91,8 +91,11 @@ export interface ApiRoute {
   body?: z.ZodType;
   /** Response body; undefined means the operation answers without a body. */
   response?: z.ZodType;
-  /** Success status: 200 everywhere except the vendor-c EDR delete (202, no body). */
-  status: 200 | 202;
+  /**
+   * Success status: 200 everywhere (creates included), except a peer job's create (201, as the service answers
+   * it) and the vendor-c EDR delete (202, no body).
+   */
+  status: 200 | 201 | 202;
   /** `public` routes need no credentials (the invite link routes). */
   auth: "token" | "public";
   cloudOnly?: boolean;
@@ -537,9 +540,10 @@ export const ROUTES: readonly ApiRoute[] = [
     method: "POST",
     path: "/api/peers/{peerId}/jobs",
     family: "peers",
-    summary: "Ask the peer's agent to run a job",
+    summary: "Ask the peer's agent to run a job (201)",
     body: JobCreateSchema,
     response: JobSchema,
+    status: 201,
   }),
   route({
     operationId: "getPeerJob",

@@ -1,9 +1,10 @@
 /** User (spec 2.4): regular users (invited) and service users (automation). */
-import { idList, isSet, issue, nameString, z } from "./common";
+import { idList, isSet, issue, nameString, openEnum, z } from "./common";
 
-export const UserRole = z
-  .enum(["owner", "admin", "user", "billing_admin", "auditor", "network_admin"])
-  .describe("User role: owner, admin, user, billing_admin, auditor or network_admin");
+export const UserRole = openEnum(
+  ["owner", "admin", "user", "billing_admin", "auditor", "network_admin"],
+  "User role: owner, admin, user, billing_admin, auditor or network_admin",
+);
 export const UserStatus = z.enum(["active", "invited", "blocked"]).describe("User status");
 
 export const PermissionsSchema = z

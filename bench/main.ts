@@ -18,13 +18,14 @@ import { repoRoot, ensureEngine } from "../tests/e2e/engine";
 import { runApiCalls } from "./api-calls";
 import { runFaults } from "./faults";
 import { runHostOverhead } from "./host-overhead";
+import { runImport } from "./import";
 import { machine } from "./lib/machine";
 import { checkBudget, elapsedS, progress, remainingMs, setBudget } from "./lib/progress";
 import { renderReport, type BenchResults } from "./report";
 import { runThroughput } from "./throughput";
 import { runUp300 } from "./up300";
 
-const SECTIONS = ["api-calls", "host", "throughput", "faults", "up300"] as const;
+const SECTIONS = ["api-calls", "host", "throughput", "faults", "up300", "import"] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** The whole run's bound: a run that takes longer is broken. */
@@ -119,6 +120,9 @@ async function main(): Promise<number> {
     },
     up300: async () => {
       results.up300 = await runUp300({ workDir, binDir, repetitions: args.reps });
+    },
+    import: async () => {
+      results.importer = await runImport({ workDir });
     },
   };
   for (const section of args.sections) {

@@ -1,8 +1,10 @@
 /**
- * Credentials for the provider and the lookups. Precedence: environment (`PRIVNET_API_URL`, `PRIVNET_TOKEN`)
- * over stack config (`privnet:apiUrl`, `privnet:token`, set with `pulumi config set --secret privnet:token`) over
- * the default URL of a local `privnet-server`. Nothing here is ever captured in a serialized provider: values
- * are read at run time, in the process that uses them.
+ * Credentials for the provider and the lookups. Precedence, as Pulumi users expect: the arguments of an explicit
+ * `privnet.Provider` (which reach an explicit provider's process as its config) over stack config
+ * (`privnet:apiUrl`, `privnet:token`, set with `pulumi config set --secret privnet:token`) over the environment
+ * (`PRIVNET_API_URL`, `PRIVNET_TOKEN`, `PRIVNET_RATE_LIMIT`) over the default URL of a local `privnet-server`. A
+ * stray variable in the environment never overrides what the stack says. Nothing here is ever captured in a
+ * serialized provider: values are read at run time, in the process that uses them.
  */
 import { PrivnetClient } from "../client";
 
@@ -26,11 +28,11 @@ function parseRateLimit(text: string | undefined): Credentials["rateLimit"] {
   return { perMinute: Number(m[1]), burst: Number(m[2]) };
 }
 
-/** Resolves credentials from the environment and a config source. */
+/** Resolves credentials from a config source (explicit arguments or stack config), then the environment. */
 export function resolveCredentials(get: ConfigGetter, env: NodeJS.ProcessEnv = process.env): Credentials {
-  const apiUrl = (env.PRIVNET_API_URL || get("apiUrl") || DEFAULT_API_URL).replace(/\/+$/, "");
-  const token = env.PRIVNET_TOKEN || get("token") || undefined;
-  return { apiUrl, token, rateLimit: parseRateLimit(env.PRIVNET_RATE_LIMIT || get("rateLimit")) };
+  const apiUrl = (get("apiUrl") || env.PRIVNET_API_URL || DEFAULT_API_URL).replace(/\/+$/, "");
+  const token = get("token") || env.PRIVNET_TOKEN || undefined;
+  return { apiUrl, token, rateLimit: parseRateLimit(get("rateLimit") || env.PRIVNET_RATE_LIMIT) };
 }
 
 const clients = new Map<string, PrivnetClient>();

@@ -6,7 +6,7 @@
 import { z } from "../api/common";
 import { DIRECTORY_SYNC, type DirectorySyncVendor } from "../api/directory-sync";
 import { EDR, type EdrVendor } from "../api/edr";
-import { defaultCreate, defaultUpdate, PrivnetProvider } from "./lifecycle";
+import { PrivnetProvider } from "./lifecycle";
 import { camel } from "./schema";
 import { singletonHooks } from "./singleton";
 import type { ResourceSpec } from "./spec";
@@ -33,7 +33,7 @@ export function edrProvider(vendor: EdrVendor, extraDefaults: Record<string, unk
     writeOnly: secretInputs,
     secretInputs,
     defaults: { enabled: true, ...extraDefaults },
-    singleton: {},
+    singleton: true,
   };
   spec.hooks = singletonHooks(spec, vendor);
   return new PrivnetProvider(spec);
@@ -57,6 +57,8 @@ export function directorySyncProvider(
     input: create.extend({
       enabled: z.boolean().optional().describe("Whether the integration is active; default true"),
     }),
+    // The create body has no `enabled`: an integration created disabled is switched off right after.
+    createBody: create,
     output: response,
     updateBody: update,
     ops: {
@@ -70,15 +72,6 @@ export function directorySyncProvider(
     writeOnly: secretInputs,
     secretInputs,
     defaults: { enabled: true, syncInterval: 300 },
-  };
-  spec.hooks = {
-    // The create body has no `enabled`: an integration created disabled is switched off right after.
-    async create(ctx, inputs) {
-      const created = await defaultCreate(spec, ctx, inputs);
-      if (inputs.enabled !== false) return created;
-      const { outs } = await defaultUpdate(spec, ctx, created.id, created.outs, inputs);
-      return { id: created.id, outs };
-    },
   };
   return new PrivnetProvider(spec);
 }

@@ -1,7 +1,7 @@
 /**
  * The generic dynamic provider: check / diff / create / read / update / delete for any {@link ResourceSpec}.
  *
- * Facts of the dynamic-provider host this relies on (see README, "How the provider works"):
+ * Facts of the dynamic-provider host this relies on (see docs/architecture.md):
  * - `diff` receives the old OUTPUTS, so outputs keep every input field in input form (id lists as ids).
  * - During preview only check and diff run, and values not known yet arrive as the UNKNOWN marker.
  * - The host sends secrets unwrapped (it does not accept secrets); secret-ness is restored by the engine from
@@ -9,7 +9,7 @@
  * - `read` must return `inputs` too, or the next diff after a refresh shows everything as changed.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { validate } from "../api/common";
+import { OPEN_ENUMS, validate } from "../api/common";
 import { isNotFound, isPrivnetApiError } from "../client";
 import { clientFor, resolveCredentials, type Credentials } from "./config";
 import {
@@ -21,9 +21,11 @@ import {
   snakeNames,
   toApi,
 } from "./mapping";
-import { project, sameValue } from "./normalize";
-import { camel, shapeOf } from "./schema";
+import { warn } from "./diagnostics";
+import { normalize, project, sameValue } from "./normalize";
+import { camel, elementOf, kindOf, schemaAt, shapeOf, unwrap } from "./schema";
 import type { LifecycleContext, Props, ResourceSpec } from "./spec";
+import { isEqual } from "lodash";
 import { z } from "zod";
 
 const PROVIDER_KEY = "__provider";
@@ -53,10 +55,7 @@ export function checkSchema(spec: ResourceSpec): z.ZodObject {
   if (!spec.parents?.length) return spec.input;
   const extra: Record<string, z.ZodType> = {};
   for (const p of spec.parents) {
-    extra[p.input.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = z
-      .string()
-      .min(1, { error: "must not be empty" })
-      .describe(p.description);
+    extra[snake(p.input)] = z.string().min(1, { error: "must not be empty" }).describe(p.description);
   }
   return spec.input.extend(extra);
 }
@@ -71,6 +70,11 @@ function parentParams(spec: ResourceSpec, props: Props): Record<string, string> 
   return out;
 }
 
+/** camelCase -> snake_case (`peerGroups` -> `peer_groups`). */
+function snake(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
 function dropUndefined(o: Props): Props {
   for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k];
   return o;
@@ -78,9 +82,26 @@ function dropUndefined(o: Props): Props {
 
 export type Phase = "create" | "read" | "update";
 
+/** The input schemas of a spec by Pulumi name (body fields only). */
+function inputSchemas(spec: ResourceSpec): Map<string, z.ZodType> {
+  return new Map(Object.entries(shapeOf(spec.input) ?? {}).map(([k, s]) => [camel(k), s]));
+}
+
+/** Whether values of this schema are strings or lists of strings (kept in the program's spelling when equal). */
+function isTextual(schema: z.ZodType | undefined): boolean {
+  if (!schema) return false;
+  if (kindOf(schema) === "string") return true;
+  const el = elementOf(schema);
+  return el !== undefined && kindOf(el) === "string";
+}
+
 /**
  * Outputs from an API object: every response field (camelCase, without `id`, which is the resource id), the
  * input fields in input form, parent ids, write-only inputs and create-only secrets carried forward.
+ *
+ * Where the server answers a text field or a list of ids with a value that means the same as the program's (the
+ * same ids in another order, a host in its /32 form, a domain in lower case), the program's spelling is kept (on
+ * read: the spelling in state), so state stays what the program says and nothing shows as drift.
  */
 export function buildOutputs(
   spec: ResourceSpec,
@@ -91,7 +112,21 @@ export function buildOutputs(
 ): Props {
   const resp = fromApi(response, spec.output) as Props;
   delete resp.id;
-  let out: Props = { ...resp, ...(project(resp, spec.input) as Props) };
+  const projected = project(resp, spec.input) as Props;
+  const reference = phase === "read" ? (previous ?? {}) : inputs;
+  for (const name of spec.serverDerived?.(reference) ?? []) {
+    delete projected[name];
+    delete resp[name];
+  }
+  const schemas = inputSchemas(spec);
+  const sets = new Set(spec.setLists ?? []);
+  for (const [name, schema] of schemas) {
+    const mine = reference[name];
+    if (mine === undefined || projected[name] === undefined || !isTextual(schema)) continue;
+    if (sameValue(mine, projected[name], schema, sets.has(name), spec.normalForms?.[name]))
+      projected[name] = mine;
+  }
+  let out: Props = { ...resp, ...projected };
   for (const p of spec.parents ?? []) out[p.input] = inputs[p.input] ?? previous?.[p.input];
   for (const f of spec.writeOnly ?? []) out[f] = phase === "read" ? previous?.[f] : inputs[f];
   if (phase !== "create") for (const f of spec.createOnlyOutputs ?? []) out[f] = previous?.[f];
@@ -135,6 +170,10 @@ export function inputsFromOutputs(spec: ResourceSpec, outs: Props): Props {
   return inputs;
 }
 
+function isOpenEnum(schema: z.ZodType | undefined): boolean {
+  return schema !== undefined && OPEN_ENUMS.has(unwrap(schema));
+}
+
 /** Check failures for `news`, with Pulumi property names; unknown values pass. */
 export function checkInputs(spec: ResourceSpec, news: Props): pulumi.dynamic.CheckFailure[] {
   const schema = checkSchema(spec);
@@ -160,6 +199,8 @@ export function checkInputs(spec: ResourceSpec, news: Props): pulumi.dynamic.Che
           : undefined;
     }
     if (unknownOnPath || isUnknown(cur)) continue;
+    // A value the spec does not list for an open set (a protocol, a role): the server it talks to decides.
+    if (issue.code === "invalid_value" && isOpenEnum(schemaAt(schema, issue.path))) continue;
     // A cross-field rule (custom issue) over an object with an unknown member cannot be judged either.
     const container = issue.path.length ? parent : api;
     if (issue.code === "custom" && containsUnknown(container)) continue;
@@ -169,33 +210,177 @@ export function checkInputs(spec: ResourceSpec, news: Props): pulumi.dynamic.Che
   return failures;
 }
 
-/** Diff of old outputs against new inputs. */
-export function diffInputs(spec: ResourceSpec, olds: Props, news: Props): pulumi.dynamic.DiffResult {
-  const shape = shapeOf(spec.input) ?? {};
-  const schemaOf = new Map(Object.entries(shape).map(([k, s]) => [camel(k), s]));
+/** `value` restricted to the members `named` sets, at any depth of plain objects (for partial resources). */
+function restrictTo(value: unknown, named: unknown): unknown {
+  if (!named || typeof named !== "object" || Array.isArray(named)) return value;
+  if (!value || typeof value !== "object" || Array.isArray(value)) return value;
+  const out: Props = {};
+  for (const [k, v] of Object.entries(named as Props)) {
+    if (v === undefined || v === null) continue;
+    out[k] = restrictTo((value as Props)[k], v);
+  }
+  return out;
+}
+
+/** What a diff found: inputs that changed, those that need a new object, and create-only changes not applied. */
+export interface Comparison {
+  changed: string[];
+  replaces: string[];
+  /** Create-only inputs whose change is ignored (the API cannot apply it; a replacement was not asked for). */
+  ignored: string[];
+}
+
+/** Compares old outputs with new inputs, field by field. */
+export function compareInputs(spec: ResourceSpec, olds: Props, news: Props): Comparison {
+  const schemas = inputSchemas(spec);
   const sets = new Set(spec.setLists ?? []);
-  const replaceOn = new Set(spec.replaceOnChange ?? []);
+  const replaceOn = new Set([...(spec.replaceOnChange ?? []), ...(spec.replaceWhen?.(olds, news) ?? [])]);
   const computed = new Set(spec.computedIfAbsent ?? []);
+  const createOnly = new Set(spec.createOnly ?? []);
   const changed: string[] = [];
+  const ignored: string[] = [];
   for (const name of inputNames(spec)) {
     const a = olds[name];
     let b = news[name];
-    if ((b === undefined || b === null) && computed.has(name)) continue;
+    if ((b === undefined || b === null) && (computed.has(name) || spec.partial)) continue;
     if (containsUnknown(b)) {
-      changed.push(name);
+      if (!createOnly.has(name)) changed.push(name);
       continue;
     }
     if (b === undefined && spec.defaults && name in spec.defaults) b = spec.defaults[name];
-    const oldValue = a === undefined && spec.defaults && name in spec.defaults ? spec.defaults[name] : a;
-    if (!sameValue(alignIds(oldValue, b), b, schemaOf.get(name), sets.has(name))) changed.push(name);
+    let oldValue = a === undefined && spec.defaults && name in spec.defaults ? spec.defaults[name] : a;
+    if (spec.partial) oldValue = restrictTo(oldValue, b);
+    const same = sameValue(
+      alignIds(oldValue, b),
+      b,
+      schemas.get(name),
+      sets.has(name),
+      spec.normalForms?.[name],
+    );
+    if (same) continue;
+    if (createOnly.has(name)) ignored.push(name);
+    else changed.push(name);
   }
-  const replaces = changed.filter((n) => replaceOn.has(n));
+  return { changed, replaces: changed.filter((n) => replaceOn.has(n)), ignored };
+}
+
+/** Diff of old outputs against new inputs. */
+export function diffInputs(spec: ResourceSpec, olds: Props, news: Props): pulumi.dynamic.DiffResult {
+  const { changed, replaces } = compareInputs(spec, olds, news);
   return {
     changes: changed.length > 0,
     replaces,
     deleteBeforeReplace: replaces.length > 0 && spec.deleteBeforeReplace === true,
-    stables: inputNames(spec).filter((n) => !changed.includes(n)),
   };
+}
+
+/** How a warning names an object: its kind, its name (or email) where it has one, and its id. */
+function describeObject(spec: ResourceSpec, id: string | undefined, props: Props): string {
+  const label = props.name ?? props.email;
+  const named = typeof label === "string" && label !== "" ? ` ${JSON.stringify(label)}` : "";
+  return `${spec.name}${named}${id ? ` (id ${id})` : ""}`;
+}
+
+/**
+ * Paths (Pulumi names) where two normalised values differ, at most `limit`. Lists are compared item by item
+ * (an item one side lacks is a difference at its index); objects member by member.
+ */
+function differences(a: unknown, b: unknown, path: string, out: string[], limit = 5): void {
+  if (out.length >= limit || isEqual(a, b)) return;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.max(a.length, b.length); i++)
+      differences(a[i], b[i], `${path}[${i}]`, out, limit);
+    return;
+  }
+  const isObj = (v: unknown) => v !== null && typeof v === "object" && !Array.isArray(v);
+  if (isObj(a) && isObj(b)) {
+    for (const k of new Set([...Object.keys(a as Props), ...Object.keys(b as Props)]))
+      differences((a as Props)[k], (b as Props)[k], `${path}.${k}`, out, limit);
+    return;
+  }
+  out.push(path);
+}
+
+/** The values along a path (`rules[1].sources`) in a normalised value, from the top. */
+function walk(value: unknown, path: string): unknown[] {
+  const seen = [value];
+  let cur: unknown = value;
+  for (const m of path.matchAll(/\.?([^.[\]]+)|\[(\d+)\]/g)) {
+    const key = m[1] ?? Number(m[2]);
+    cur = cur && typeof cur === "object" ? (cur as Record<string | number, unknown>)[key] : undefined;
+    seen.push(cur);
+  }
+  return seen;
+}
+
+/** The value at a path, as short JSON for a message. */
+function valueAt(value: unknown, path: string): string {
+  const cur = walk(value, path).at(-1);
+  const text = cur === undefined ? "nothing" : JSON.stringify(cur);
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
+/** A path with the names of the list items it goes through: `rules[1] ("web").sources`. */
+function labelled(value: unknown, path: string): string {
+  const parts = path.split(/(?=\.)|(?<=\])/);
+  let prefix = "";
+  let out = "";
+  for (const part of parts) {
+    prefix += part;
+    out += part;
+    const item = walk(value, prefix).at(-1);
+    if (/\[\d+\]$/.test(part) && item && typeof item === "object" && typeof (item as Props).name === "string")
+      out += ` (${JSON.stringify((item as Props).name)})`;
+  }
+  return out;
+}
+
+/**
+ * After a create or update: where the server stored something other than what was sent (in a way that is not
+ * one of its known normal forms), warn, naming the object, the field, what was sent and what is stored. The
+ * outputs keep the server's value, so the next preview shows the difference instead of hiding it.
+ */
+export async function reportStoredDifferences(
+  spec: ResourceSpec,
+  id: string,
+  sent: Props,
+  outs: Props,
+  phase: "create" | "update",
+): Promise<void> {
+  const schemas = inputSchemas(spec);
+  const sets = new Set(spec.setLists ?? []);
+  const skip = new Set([
+    ...(spec.writeOnly ?? []),
+    ...(spec.secretInputs ?? []),
+    ...(spec.parents ?? []).map((p) => p.input),
+    ...(phase === "update" ? (spec.createOnly ?? []) : []),
+  ]);
+  const full = withDefaults(spec, sent);
+  const found: string[] = [];
+  for (const [name, schema] of schemas) {
+    if (skip.has(name) || spec.ignoreInputs?.includes(name)) continue;
+    const mine = full[name];
+    if ((mine === undefined || mine === null) && (spec.partial || spec.computedIfAbsent?.includes(name)))
+      continue;
+    if (containsUnknown(mine)) continue;
+    let stored = outs[name];
+    if (spec.partial) stored = restrictTo(stored, mine);
+    const form = spec.normalForms?.[name];
+    const a = normalize(mine, schema, sets.has(name), form);
+    const b = normalize(alignIds(stored, mine), schema, sets.has(name), form);
+    const paths: string[] = [];
+    differences(a, b, name, paths);
+    for (const p of paths)
+      found.push(
+        `${labelled({ [name]: a }, p)}: sent ${valueAt({ [name]: a }, p)}, stored ${valueAt({ [name]: b }, p)}`,
+      );
+  }
+  if (found.length === 0) return;
+  await warn(
+    `privnet: ${describeObject(spec, id, full)}: the server stored other values than the program sent ` +
+      `(${found.join("; ")}). The next preview will show this as a change; check the server's documentation ` +
+      "for what it accepts.",
+  );
 }
 
 /** POST the inputs, map the response to outputs. */
@@ -205,7 +390,8 @@ export async function defaultCreate(
   inputs: Props,
 ): Promise<{ id: string; outs: Props }> {
   if (!spec.ops.create) throw new Error(`privnet: ${spec.name} cannot be created through the API`);
-  const body = toApi(withDefaults(spec, inputs), spec.input);
+  const createBody = spec.createBody ?? spec.input;
+  const body = toApi(withDefaults(spec, inputs), createBody);
   const response = (await ctx.client.call(spec.ops.create, {
     params: parentParams(spec, inputs),
     body,
@@ -214,8 +400,17 @@ export async function defaultCreate(
     ? spec.unwrapCreate(response)
     : { object: response, extra: undefined };
   const id = spec.idOf ? spec.idOf(object) : String(object.id);
-  const outs = buildOutputs(spec, object, inputs, undefined, "create");
+  let outs = buildOutputs(spec, object, inputs, undefined, "create");
   if (extra) Object.assign(outs, fromApi(extra, undefined) as Props);
+  // Inputs only an update can set (a key created revoked, a user created blocked): set them now, so that one
+  // create step ends in the state the program asks for.
+  const late = inputNames(spec).filter((n) => !(snake(n) in createBody.shape) && spec.input.shape[snake(n)]);
+  const full = withDefaults(spec, inputs);
+  const schemas = inputSchemas(spec);
+  if (late.some((n) => full[n] !== undefined && !sameValue(full[n], outs[n], schemas.get(n)))) {
+    const updated = await defaultUpdate(spec, ctx, id, outs, inputs);
+    outs = { ...updated.outs, ...(extra ? (fromApi(extra, undefined) as Props) : {}) };
+  }
   return { id, outs };
 }
 
@@ -229,9 +424,8 @@ export async function defaultUpdate(
 ): Promise<{ outs: Props }> {
   if (!spec.ops.update) throw new Error(`privnet: ${spec.name} cannot be changed in place`);
   let body = toApi(withDefaults(spec, news), spec.updateBody ?? spec.input) as Props;
-  // What only a replacement can change is not sent (the update body may not accept it at all).
-  for (const name of spec.replaceOnChange ?? [])
-    delete body[name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)];
+  // What only a replacement can change, or only a create sets, is not sent (the update body may not take it).
+  for (const name of [...(spec.replaceOnChange ?? []), ...(spec.createOnly ?? [])]) delete body[snake(name)];
   if (spec.prepareUpdateBody) body = spec.prepareUpdateBody(body, olds);
   const response = (await ctx.client.call(spec.ops.update, {
     params: { ...parentParams(spec, news), ...(spec.idParam ? { [spec.idParam]: id } : {}) },
@@ -255,6 +449,22 @@ export async function defaultGet(
     if (isNotFound(err)) return undefined;
     throw err;
   }
+}
+
+/**
+ * An object under a parent, read by a composite id (`<zoneId>/<recordId>`, what `DnsRecord.get` accepts when the
+ * state does not name the parent): the object's own id, and the properties with the parent ids filled in.
+ */
+function splitCompositeId(spec: ResourceSpec, id: string, props: Props): { objectId: string; known: Props } {
+  const parents = spec.parents ?? [];
+  const missing = parents.filter((p) => typeof props[p.input] !== "string" || props[p.input] === "");
+  const parts = id.split("/");
+  if (missing.length === 0 || parts.length !== parents.length + 1 || parts.some((x) => x === "")) {
+    return { objectId: id, known: props };
+  }
+  const known = { ...props };
+  parents.forEach((p, i) => (known[p.input] = parts[i]));
+  return { objectId: parts[parents.length] as string, known };
 }
 
 /** Rewrites API errors into messages that use Pulumi's property names. */
@@ -287,21 +497,40 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
     return { inputs: news, failures };
   }
 
-  async diff(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
-    return diffInputs(this.spec, olds, news);
+  async diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+    const spec = this.spec;
+    const { changed, replaces, ignored } = compareInputs(spec, olds, news);
+    for (const name of ignored) {
+      await warn(
+        `privnet: ${describeObject(spec, id, olds)}: ${name} is set when the object is created and the API ` +
+          `cannot change it, so the new value ${JSON.stringify(news[name])} is not applied (the object keeps ` +
+          `${JSON.stringify(olds[name])}). To make a new object with it, replace this one explicitly ` +
+          "(pulumi up --replace <urn>), knowing what deleting it deletes.",
+      );
+    }
+    return {
+      changes: changed.length > 0,
+      replaces,
+      deleteBeforeReplace: replaces.length > 0 && spec.deleteBeforeReplace === true,
+    };
   }
 
   async create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
     const spec = this.spec;
     const adoptId = inputs[ADOPT_INPUT];
     if (typeof adoptId === "string" && adoptId !== "" && canAdopt(spec)) return this.adopt(adoptId, inputs);
+    let created: { id: string; outs: Props };
     try {
       const ctx = this.ctx();
-      if (spec.hooks?.create) return await spec.hooks.create(ctx, inputs);
-      return await defaultCreate(spec, ctx, inputs);
+      created = spec.hooks?.create
+        ? await spec.hooks.create(ctx, inputs)
+        : await defaultCreate(spec, ctx, inputs);
     } catch (err) {
       throw translateError(spec, err);
     }
+    if (spec.readBack) created = { id: created.id, outs: await this.readBack(created.id, created.outs) };
+    await reportStoredDifferences(spec, created.id, inputs, created.outs, "create");
+    return created;
   }
 
   /** Adoption: read the existing object, then make it match the inputs (one GET, one PUT). */
@@ -314,13 +543,17 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
 
   async read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
     const spec = this.spec;
+    const { objectId, known } = splitCompositeId(spec, id, props);
     try {
       const ctx = this.ctx();
-      if (spec.hooks?.read) return await spec.hooks.read(ctx, id, props);
-      const response = await defaultGet(spec, ctx, id, props);
+      if (spec.hooks?.read) {
+        const found = await spec.hooks.read(ctx, objectId, known);
+        return found.id ? { ...found, id } : found;
+      }
+      const response = await defaultGet(spec, ctx, objectId, known);
       // Gone: an empty result tells the engine to drop the resource from state.
       if (!response) return {};
-      const outs = buildOutputs(spec, response, props, props, "read");
+      const outs = buildOutputs(spec, response, known, known, "read");
       return { id, props: outs, inputs: inputsFromOutputs(spec, outs) };
     } catch (err) {
       throw translateError(spec, err);
@@ -329,13 +562,24 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
 
   async update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
     const spec = this.spec;
+    let updated: { outs: Props };
     try {
       const ctx = this.ctx();
-      if (spec.hooks?.update) return await spec.hooks.update(ctx, id, olds, news);
-      return await defaultUpdate(spec, ctx, id, olds, news);
+      updated = spec.hooks?.update
+        ? await spec.hooks.update(ctx, id, olds, news)
+        : await defaultUpdate(spec, ctx, id, olds, news);
     } catch (err) {
       throw translateError(spec, err);
     }
+    if (spec.readBack === "always") updated = { outs: await this.readBack(id, updated.outs) };
+    await reportStoredDifferences(spec, id, news, updated.outs, "update");
+    return updated;
+  }
+
+  /** The outputs as a read sees them right after a write (see `readBack`); the write's if the read finds none. */
+  private async readBack(id: string, outs: Props): Promise<Props> {
+    const stored = await this.read(id, outs);
+    return stored.id ? (stored.props ?? outs) : outs;
   }
 
   async delete(id: string, props: Props): Promise<void> {
@@ -348,8 +592,13 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
         params: { ...parentParams(spec, props), ...(spec.idParam ? { [spec.idParam]: id } : {}) },
       });
     } catch (err) {
-      // Already gone is what delete wants.
+      // Already gone is what delete wants. Some servers answer a delete of a missing object with another
+      // status (400 "not found"): a read that finds nothing confirms it is gone.
       if (isNotFound(err)) return;
+      if (isPrivnetApiError(err) && (err.status === 400 || err.status === 422)) {
+        const found = await this.read(id, props).catch(() => ({ id: "unknown" }));
+        if (!found.id) return;
+      }
       throw translateError(spec, err);
     }
   }

@@ -64,10 +64,17 @@ export function toApi(value: unknown, schema: z.ZodType): unknown {
 /**
  * API value (snake_case) -> Pulumi outputs (camelCase), following `schema` where it knows the field; fields the
  * schema does not know (a newer service) are camel-cased too.
+ *
+ * Read liberally: servers differ in how they spell the same thing, and a read must not fail on it. A `null`
+ * where the schema has a list is an empty list (`"peers": null`); a number where the schema has a string is that
+ * number's text (ids are strings on one server and integers on another); members the schema does not know are
+ * kept.
  */
 export function fromApi(value: unknown, schema: z.ZodType | undefined): unknown {
-  if (value === null || value === undefined) return value;
   const kind = schema ? kindOf(schema) : undefined;
+  if (value === null && kind === "array") return [];
+  if (value === null || value === undefined) return value;
+  if (typeof value === "number" && kind === "string") return String(value);
   if (Array.isArray(value)) {
     const el = schema && kind === "array" ? elementOf(schema) : undefined;
     return value.map((v) => fromApi(v, el));
@@ -85,6 +92,29 @@ export function fromApi(value: unknown, schema: z.ZodType | undefined): unknown 
       out[camel(k)] = fromApi(v, shape[k]);
     }
     return out;
+  }
+  return value;
+}
+
+/**
+ * An API value read liberally but kept in API form (snake_case, unknown members as they are): what a client sends
+ * back whole. `null` where the schema has a list is an empty list, a number where it has a string is its text.
+ */
+export function tolerate(value: unknown, schema: z.ZodType | undefined): unknown {
+  const kind = schema ? kindOf(schema) : undefined;
+  if (value === null && kind === "array") return [];
+  if (value === null || value === undefined) return value;
+  if (typeof value === "number" && kind === "string") return String(value);
+  if (Array.isArray(value)) {
+    const el = schema && kind === "array" ? elementOf(schema) : undefined;
+    return value.map((v) => tolerate(v, el));
+  }
+  if (typeof value === "object") {
+    const rv = schema && kind === "record" ? recordValueOf(schema) : undefined;
+    const shape = schema && kind !== "record" ? (shapeOf(schema) ?? {}) : {};
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, tolerate(v, rv ?? shape[k])]),
+    );
   }
   return value;
 }

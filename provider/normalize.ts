@@ -8,7 +8,7 @@
  */
 import { isEqual } from "lodash";
 import type { z } from "zod";
-import { ID_LISTS } from "../api/common";
+import { EXACT_OBJECTS, ID_LISTS } from "../api/common";
 import { camel, elementOf, kindOf, recordValueOf, shapeOf, unwrap } from "./schema";
 
 /** True when the schema is one of the api/ id lists. */
@@ -22,14 +22,27 @@ function sortKey(v: unknown): string {
 }
 
 /**
- * Normalises a value of the given input schema (API form) held in Pulumi form (camelCase keys).
- * `asSet` marks a list compared as a set.
+ * A server's normal form of a string value: two values with the same normal form mean the same thing (a host
+ * `10.0.0.5` and `10.0.0.5/32`, a domain in any letter case). Applied to a string field, or to each string of a
+ * list.
  */
-export function normalize(value: unknown, schema: z.ZodType | undefined, asSet = false): unknown {
+export type NormalForm = (value: string) => string;
+
+/**
+ * Normalises a value of the given input schema (API form) held in Pulumi form (camelCase keys).
+ * `asSet` marks a list compared as a set; `form` is the field's normal form, if it has one.
+ */
+export function normalize(
+  value: unknown,
+  schema: z.ZodType | undefined,
+  asSet = false,
+  form?: NormalForm,
+): unknown {
   if (value === undefined || value === null || value === "" || value === false) return undefined;
+  if (typeof value === "string" && form) return form(value);
   if (Array.isArray(value)) {
     const el = schema ? elementOf(schema) : undefined;
-    const items = value.map((v) => normalize(v, el)).filter((v) => v !== undefined);
+    const items = value.map((v) => normalize(v, el, false, form)).filter((v) => v !== undefined);
     if (items.length === 0) return undefined;
     if (asSet || (schema && isIdList(schema))) {
       return [...new Map(items.map((v) => [sortKey(v), v])).entries()]
@@ -49,9 +62,10 @@ export function normalize(value: unknown, schema: z.ZodType | undefined, asSet =
       }
     } else {
       const shape = schema ? (shapeOf(schema) ?? {}) : {};
+      const exact = schema !== undefined && EXACT_OBJECTS.has(unwrap(schema));
       const byCamel = new Map(Object.entries(shape).map(([k, s]) => [camel(k), s]));
       for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-        const n = normalize(v, byCamel.get(k));
+        const n = exact && v === false ? false : normalize(v, byCamel.get(k));
         if (n !== undefined) out[k] = n;
       }
     }
@@ -61,8 +75,14 @@ export function normalize(value: unknown, schema: z.ZodType | undefined, asSet =
 }
 
 /** Whether two values of a field are the same once normalised. */
-export function sameValue(a: unknown, b: unknown, schema: z.ZodType | undefined, asSet = false): boolean {
-  return isEqual(normalize(a, schema, asSet), normalize(b, schema, asSet));
+export function sameValue(
+  a: unknown,
+  b: unknown,
+  schema: z.ZodType | undefined,
+  asSet = false,
+  form?: NormalForm,
+): boolean {
+  return isEqual(normalize(a, schema, asSet, form), normalize(b, schema, asSet, form));
 }
 
 /**

@@ -112,3 +112,15 @@ export function enumValues(s: z.ZodType): string[] | undefined {
   if (d.type === "literal") return (d.values as unknown[]).map(String);
   return undefined;
 }
+
+/** The schema of the value at `path` (API names and indexes) inside `schema`, or undefined when unknown. */
+export function schemaAt(schema: z.ZodType, path: readonly PropertyKey[]): z.ZodType | undefined {
+  let cur: z.ZodType | undefined = schema;
+  for (const seg of path) {
+    if (!cur) return undefined;
+    if (typeof seg === "number") cur = elementOf(cur);
+    else if (kindOf(cur) === "record") cur = recordValueOf(cur);
+    else cur = shapeOf(cur)?.[String(seg)];
+  }
+  return cur;
+}

@@ -6,8 +6,15 @@
  */
 import type { z } from "zod";
 import type { PrivnetClient } from "../client";
+import type { NormalForm } from "./normalize";
 
 export type Props = Record<string, unknown>;
+
+/**
+ * The hidden input naming a resource's kind (`Group`, `DnsRecord`, ...): the sdk's classes set it, the provider
+ * entry (provider/entry.ts) dispatches on it, and outputs keep it.
+ */
+export const KIND_INPUT = "__kind";
 
 /** A parent id that lives in the path, not the body (e.g. a network resource's `networkId`). */
 export interface ParentField {
@@ -34,6 +41,11 @@ export interface ResourceSpec {
    * create/update, by the diff and by the docs.
    */
   input: z.ZodObject;
+  /**
+   * The create body, when the inputs hold more than it (fields only an update sets, such as a setup key's
+   * `revoked`): create sends this, then updates at once if one of those fields is not yet as the program asks.
+   */
+  createBody?: z.ZodObject;
   /** The object as the API returns it. */
   output: z.ZodType;
   /** Operation ids of api/routes.ts. */
@@ -57,7 +69,7 @@ export interface ResourceSpec {
   createOnlyOutputs?: string[];
   /**
    * Values used for absent inputs: in check, in request bodies and in diffs (beyond "" / false / [] / {}, which
-   * diffs treat as absent anyway). A singleton's defaults are what delete restores.
+   * diffs treat as absent anyway).
    */
   defaults?: Props;
   /** Optional inputs the server chooses when absent (a peer's IP): not compared while the program leaves them out. */
@@ -66,8 +78,37 @@ export interface ResourceSpec {
   ignoreInputs?: string[];
   /** Lists compared as sets besides the id lists (which are found from the schemas). */
   setLists?: string[];
-  /** Singletons exist once per account: create adopts, delete restores `restore()` (or the API's delete). */
-  singleton?: { restore?: () => Props };
+  /**
+   * Inputs the server writes back in a normal form of its own (a host `10.0.0.5` as `10.0.0.5/32`, a domain in
+   * lower case): compared in that form, and kept in state as the program wrote them.
+   */
+  normalForms?: Record<string, NormalForm>;
+  /**
+   * Inputs whose stored value the server derives from other inputs when the program leaves them out (a domain
+   * route's placeholder `network`): given the inputs sent, the names to leave out of the outputs' input fields.
+   */
+  serverDerived?: (sent: Props) => string[];
+  /**
+   * The resource manages only what the program names: an input left out, at any depth of an object, is not
+   * diffed and keeps the server's value on update (account settings, an enrolled peer's settings).
+   */
+  partial?: boolean;
+  /**
+   * Inputs used at create only that the API cannot change (a user's name): a change is not applied and does not
+   * replace the object; preview and up warn that it is ignored.
+   */
+  createOnly?: string[];
+  /** Replacements beyond `replaceOnChange` that depend on the values (a revoked key cannot be un-revoked). */
+  replaceWhen?: (olds: Props, news: Props) => string[];
+  /** Singletons exist once per account: create adopts the existing object (they cannot be adopted by id). */
+  singleton?: boolean;
+  /**
+   * Read the object back after a write, when a server's answer to it is not what the server stores: an
+   * invite's `created_at` differs between create and list (`"create"`); a policy's rules may be answered as
+   * sent but stored otherwise (`"always"`). State then holds what a refresh will read, and the comparison with
+   * what was sent (see `reportStoredDifferences`) sees what is really stored. Costs one read per write.
+   */
+  readBack?: "create" | "always";
   /** Derives the id of a created object from the response (default: `String(response.id)`). */
   idOf?: (response: Props) => string;
   /** Turns a create response into the object (default: identity). */

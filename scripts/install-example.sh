@@ -6,13 +6,14 @@
 # For each project directory:
 #   node_modules/pulumi-privnet   a COPY of the built package: exactly the files `npm pack` puts in the tarball
 #                                 (dist/, bin/, package.json, ...). Run `npm run build` first.
-#   node_modules/<dep>            a symlink to <repo>/node_modules/<dep>, for every dependency of pulumi-privnet
-#                                 and every (dev)dependency the project's package.json names (@pulumi/pulumi,
-#                                 typescript, ...); their own dependencies resolve from the repo's node_modules
-#                                 (Node follows the symlink to the real path).
+#   node_modules/@pulumi/pulumi   real files (hard links to the repo's copy), as npm installs it (see below).
+#   node_modules/<dep>            a symlink to <repo>/node_modules/<dep>, for every other package the repo has
+#                                 installed (the project's dependencies, pulumi-privnet's and @pulumi/pulumi's);
+#                                 the script checks that every dependency pulumi-privnet and the project name is
+#                                 there.
 #
 # Why a copy: a dynamic resource stores its provider in state as serialized code. A provider loaded from a
-# package under node_modules serializes as one line, require("pulumi-privnet/dist/provider/resources/<kind>");
+# package under node_modules serializes as one line, require("pulumi-privnet/provider") (the public entry);
 # loaded through a symlink (npm link, `file:` installs, workspaces) its real path is outside node_modules and
 # the serializer copies the whole provider (client, zod schemas, ...) into state by value, which breaks.
 # Why symlinks for the rest: nothing of theirs is serialized, and they make the install need no registry.
@@ -69,11 +70,29 @@ for project in "$@"; do
   mkdir -p "$nm/.pulumi-privnet.tmp"
   tar -xzf "$tarball" -C "$nm/.pulumi-privnet.tmp" --strip-components=1
   mv "$nm/.pulumi-privnet.tmp" "$dest"
+  # @pulumi/pulumi as real files (hard links into the repo's copy: no space, no download), as npm installs it. Its
+  # closure serializer names modules by their real path and reads the package.json "exports" of the package a
+  # module belongs to, resolving that package from its own location: from a symlink into the repo it could not
+  # see pulumi-privnet, and a resource's provider would be named by its file, not its public entry.
+  rm -rf "$nm/@pulumi/pulumi"
+  mkdir -p "$nm/@pulumi"
+  cp -al "$ROOT/node_modules/@pulumi/pulumi" "$nm/@pulumi/pulumi" 2>/dev/null ||
+    cp -a "$ROOT/node_modules/@pulumi/pulumi" "$nm/@pulumi/pulumi"
   linked=0
   while IFS= read -r dep; do
     [ -n "$dep" ] || continue
     src="$ROOT/node_modules/$dep"
     [ -e "$src" ] || die "$dep (needed by $project) is not installed in $ROOT/node_modules: run 'npm ci'"
+  done < <(deps_of "$dest/package.json" "$project/package.json")
+  # Every other package of the repo's node_modules as a link (the dependencies of @pulumi/pulumi resolve from the
+  # project now), unless the project has it installed by other means.
+  for src in "$ROOT"/node_modules/* "$ROOT"/node_modules/@*/*; do
+    dep="${src#"$ROOT"/node_modules/}"
+    case "$dep" in
+    .bin | pulumi-privnet | @pulumi/pulumi) continue ;;
+    @*/*) ;;         # a scoped package
+    @*) continue ;;  # a scope directory (its packages come from the second pattern)
+    esac
     if [ -d "$nm/$dep" ] && [ ! -L "$nm/$dep" ]; then
       continue # installed in the project by other means (npm install): keep it
     fi
@@ -81,6 +100,6 @@ for project in "$@"; do
     ln -sfn "$src" "$nm/$dep.tmp-link"
     mv -Tf "$nm/$dep.tmp-link" "$nm/$dep"
     linked=$((linked + 1))
-  done < <(deps_of "$dest/package.json" "$project/package.json")
+  done
   log "$project: pulumi-privnet copied ($(du -sh "$dest" | cut -f1)), $linked dependencies linked"
 done

@@ -50,8 +50,9 @@ function items(list: Obj[], name: (o: Obj) => unknown): InventoryItem[] {
  * lists them; compare against a baseline taken before to count what a program created.
  */
 export async function readInventory(client: PrivnetClient): Promise<Inventory> {
-  const list = (op: string, params?: Record<string, string>): Promise<Obj[]> =>
-    client.call<Obj[]>(op, params ? { params } : {});
+  // Some servers answer an empty list as null.
+  const list = async (op: string, params?: Record<string, string>): Promise<Obj[]> =>
+    (await client.call<Obj[] | null>(op, params ? { params } : {})) ?? [];
   const [
     peers,
     groups,

@@ -182,7 +182,12 @@ export function typesSource(): string {
   const named = namedMap();
   const args = LOOKUP_SPECS.filter((s) => s.args && !s.positional).map((s) => argsDeclaration(s, named));
   const results = resultTypes().map((t) => resultDeclaration(t, named));
-  return `${HEADER}\n${[...args, ...results].join("\n")}`;
+  const inputs = `import type * as pulumi from "@pulumi/pulumi";
+
+/** The arguments of a lookup's Output form: each member may be a value, a promise or an output. */
+export type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
+`;
+  return `${HEADER}${inputs}\n${[...args, ...results].join("\n")}`;
 }
 
 function docLines(spec: LookupSpec): string[] {
@@ -197,7 +202,10 @@ function docLines(spec: LookupSpec): string[] {
   } else if (spec.args) {
     lines.push(`@param args - See {@link ${argsTypeName(spec.name)}}.`);
   }
-  lines.push("@param opts - API URL and token; by default from the environment, then stack config.");
+  lines.push(
+    "@param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's, " +
+      "else stack config, then the environment.",
+  );
   lines.push(`@returns ${spec.many ? "An array of " : ""}{@link ${spec.result.name}}.`);
   return lines;
 }
@@ -222,6 +230,17 @@ function wrapDoc(text: string, indent: string): string[] {
   return out;
 }
 
+/** A function declaration, on one line when it fits, else one parameter per line (prettier's layout). */
+function declaration(name: string, params: string[], ret: string, body: string): string {
+  const oneLine = `export function ${name}(${params.join(", ")}): ${ret} {`;
+  const signature =
+    oneLine.length <= WIDTH
+      ? oneLine
+      : `export function ${name}(\n${params.map((p) => `  ${p},`).join("\n")}\n): ${ret} {`;
+  return `${signature}\n${body}\n}\n`;
+}
+
+/** The lookup in its two forms: `getX(args, opts)` -> Promise and `getXOutput(inputs, opts)` -> Output. */
 function functionSource(spec: LookupSpec): string {
   const params = parameterList(spec);
   const ret = returnType(spec);
@@ -230,29 +249,50 @@ function functionSource(spec: LookupSpec): string {
     spec.args && !spec.positional && argsOptional(spec)
       ? params.replace("args?:", "args:") + " = {}"
       : params;
-  const all = [withDefault, "opts?: LookupOptions"].filter(Boolean);
-  const oneLine = `export function ${spec.name}(${all.join(", ")}): ${ret} {`;
-  const signature =
-    oneLine.length <= WIDTH
-      ? oneLine
-      : `export function ${spec.name}(\n${all.map((p) => `  ${p},`).join("\n")}\n): ${ret} {`;
   const argExpr = !spec.args ? "undefined" : spec.positional ? `{ ${spec.positional} }` : "args";
-  const body = `  return runLookup<${resultT}>(${JSON.stringify(spec.name)}, ${argExpr}, opts);`;
   const doc = docLines(spec)
     .flatMap((l) => wrapDoc(l, ""))
     .map((l) => (l ? ` * ${l}` : " *"));
-  return `/**\n${doc.join("\n")}\n */\n${signature}\n${body}\n}\n`;
+  const promiseForm = declaration(
+    spec.name,
+    [withDefault, "opts?: LookupOptions"].filter(Boolean),
+    ret,
+    `  return runLookup<${resultT}>(${JSON.stringify(spec.name)}, ${argExpr}, opts);`,
+  );
+  // The Output form takes inputs (values, promises or outputs) and waits for them.
+  const outputParams = !spec.args
+    ? ""
+    : spec.positional
+      ? params.replace(/: (.+)$/, ": pulumi.Input<$1>")
+      : `args${argsOptional(spec) ? "?" : ""}: Inputs<${argsTypeName(spec.name)}>`;
+  const outputDefault =
+    spec.args && !spec.positional && argsOptional(spec)
+      ? outputParams.replace("args?:", "args:") + " = {}"
+      : outputParams;
+  const outputForm = declaration(
+    `${spec.name}Output`,
+    [outputDefault, "opts?: LookupOptions"].filter(Boolean),
+    `pulumi.Output<${resultT}>`,
+    `  return runLookupOutput<${resultT}>(${JSON.stringify(spec.name)}, ${argExpr}, opts);`,
+  );
+  const outputDoc = wrapDoc(
+    `The Output form of {@link ${spec.name}}: takes inputs (outputs of other resources too), runs once they are ` +
+      "known, and yields an unknown value while they are not (in a preview).",
+    "",
+  ).map((l) => ` * ${l}`);
+  return `/**\n${doc.join("\n")}\n */\n${promiseForm}\n/**\n${outputDoc.join("\n")}\n */\n${outputForm}`;
 }
 
 /** sdk/lookups/functions.ts: one typed function per lookup. */
 export function functionsSource(): string {
-  const typeNames = new Set<string>();
+  const typeNames = new Set<string>(["Inputs"]);
   for (const s of LOOKUP_SPECS) {
     if (s.args && !s.positional) typeNames.add(argsTypeName(s.name));
     typeNames.add(s.result.name);
   }
   const imports = [...typeNames].sort().map((n) => `  ${n},`);
-  return `${HEADER}import { runLookup, type LookupOptions } from "./runner";
+  return `${HEADER}import type * as pulumi from "@pulumi/pulumi";
+import { runLookup, runLookupOutput, type LookupOptions } from "./runner";
 import type {
 ${imports.join("\n")}
 } from "./types";
@@ -383,9 +423,16 @@ export = async () => {
 };
 \`\`\`
 
-**Credentials.** Every lookup takes an optional last argument \`opts: { apiUrl?, token? }\`. What it leaves out
-comes from the environment (\`PRIVNET_API_URL\`, \`PRIVNET_TOKEN\`), then from stack config (\`privnet:apiUrl\`,
-\`privnet:token\`), as for the resources; the URL defaults to \`http://127.0.0.1:8080\`.
+**Two forms.** \`getX(args, opts?)\` takes plain values and returns a Promise; \`getXOutput(args, opts?)\` takes
+inputs (an output of another resource too), returns an Output, and while an input is unknown (a preview) yields
+an unknown value instead of failing:
+\`privnet.getGroupOutput({ name: team.name }).id\`.
+
+**Credentials.** Every lookup takes an optional last argument \`opts\`: Pulumi's invoke options (\`provider\`: a
+\`privnet.Provider\`, or a \`parent\` that passes one down) plus \`apiUrl\` and \`token\`, which override everything.
+What they leave out comes from the provider's arguments, else stack config (\`privnet:apiUrl\`,
+\`privnet:token\`), then the environment (\`PRIVNET_API_URL\`, \`PRIVNET_TOKEN\`), as for the resources; the URL
+defaults to \`http://127.0.0.1:8080\`.
 
 **Errors.** A lookup that finds nothing, or more than one object where it needs one, or gets invalid arguments,
 throws a \`PrivnetLookupError\` that names the lookup and what it looked for

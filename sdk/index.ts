@@ -1,8 +1,9 @@
 /**
  * pulumi-privnet: Pulumi resources and lookups for a private overlay-network service.
  *
- * Credentials: `privnet:apiUrl` and `privnet:token` in stack config (`pulumi config set --secret privnet:token`),
- * overridden by the `PRIVNET_API_URL` and `PRIVNET_TOKEN` environment variables.
+ * Credentials: an explicit `privnet.Provider` per account (`{ provider }` option), else stack config
+ * (`privnet:apiUrl`, `pulumi config set --secret privnet:token`), else the `PRIVNET_API_URL` and `PRIVNET_TOKEN`
+ * environment variables.
  */
 import { installDebugRedaction } from "./redact-debug";
 
@@ -10,5 +11,6 @@ import { installDebugRedaction } from "./redact-debug";
 installDebugRedaction();
 
 export * from "./resources";
+export { Provider, type ProviderArgs } from "./provider";
 export * from "./lookups";
 export { DEFAULT_API_URL } from "../provider/config";

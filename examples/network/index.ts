@@ -23,6 +23,8 @@ const routeMetric = config.getNumber("routeMetric") ?? 100;
 const keyLifetimeDays = config.getNumber("keyLifetimeDays") ?? 30;
 /** Host names of the peers (enrolled agents) that route for the office and the datacenter. */
 const gatewayNames = config.getObject<string[]>("gateways") ?? [];
+/** The single sign-on provider's OIDC issuer (the server may fetch its discovery document). */
+const oidcIssuer = config.get("oidcIssuer") ?? "https://sso.example.com";
 
 // --- Groups ------------------------------------------------------------------------------------------------------
 const engineering = new privnet.Group("engineering", { name: "engineering" });
@@ -181,7 +183,7 @@ const ciToken = new privnet.PersonalAccessToken("ci-token", {
 const sso = new privnet.IdentityProvider("corp-sso", {
   type: "oidc",
   name: "Corp SSO",
-  issuer: "https://sso.example.com",
+  issuer: oidcIssuer,
   clientId: "privnet",
   clientSecret: config.requireSecret("oidcClientSecret"),
 });

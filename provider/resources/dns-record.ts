@@ -1,6 +1,7 @@
 /** DNS record: an A, AAAA or CNAME record of a zone. */
 import { DnsRecordRequestSchema, DnsRecordSchema } from "../../api/dns-record";
 import { PrivnetProvider } from "../lifecycle";
+import { domainForm, recordContentForm } from "../normal-forms";
 
 export = new PrivnetProvider({
   name: "DnsRecord",
@@ -19,4 +20,5 @@ export = new PrivnetProvider({
   idParam: "recordId",
   parents: [{ input: "zoneId", param: "zoneId", description: "Id of the zone the record belongs to" }],
   replaceOnChange: ["zoneId"],
+  normalForms: { name: domainForm, content: recordContentForm },
 });

@@ -1,6 +1,8 @@
 /** DNS settings (singleton): account-wide DNS management switches. */
 import { DnsSettingsRequestSchema, DnsSettingsSchema } from "../../api/dns-settings";
-import { buildOutputs, defaultUpdate, inputsFromOutputs, PrivnetProvider } from "../lifecycle";
+import { PrivnetProvider } from "../lifecycle";
+import { tolerate } from "../mapping";
+import { PRIOR_SETTINGS, settingsHooks } from "../settings";
 import type { Props, ResourceSpec } from "../spec";
 
 const ID = "dns-settings";
@@ -10,27 +12,33 @@ const spec: ResourceSpec = {
   file: "dns-settings",
   description:
     "The account's DNS settings (one per account). Creating the resource adopts the settings; destroying it " +
-    "restores the default (no group excluded from DNS management).",
+    "puts back the values they had before (kept in state as `priorSettings`).",
   input: DnsSettingsRequestSchema,
   output: DnsSettingsSchema,
   ops: { read: "getDnsSettings", update: "updateDnsSettings" },
-  singleton: { restore: () => ({ disabledManagementGroups: [] }) },
+  partial: true,
+  singleton: true,
+  extraOutputs: {
+    [PRIOR_SETTINGS]: {
+      description:
+        "The settings' values from before this resource managed them (API names); destroy restores them",
+      type: "Record<string, unknown>",
+    },
+  },
 };
 
-spec.hooks = {
-  async create(ctx, inputs: Props) {
-    const { outs } = await defaultUpdate(spec, ctx, ID, {}, inputs);
-    return { id: ID, outs };
+spec.hooks = settingsHooks(spec, {
+  async read(ctx) {
+    // The spec wraps the settings in `items`; servers also answer the plain object.
+    const answer = ((await ctx.client.call("getDnsSettings")) as Props | null) ?? {};
+    const items = answer.items;
+    const settings = items && typeof items === "object" && !Array.isArray(items) ? (items as Props) : answer;
+    // Sent back whole on every write: read liberally, written as the API expects (lists, not null).
+    return { id: ID, settings: tolerate(settings, DnsSettingsSchema) as Props };
   },
-  async read(ctx, id, props: Props) {
-    // GET wraps the settings in `items`.
-    const envelope = (await ctx.client.call("getDnsSettings")) as { items: Props };
-    const outs = buildOutputs(spec, envelope.items, props, props, "read");
-    return { id, props: outs, inputs: inputsFromOutputs(spec, outs) };
+  async write(ctx, _id, settings) {
+    return ((await ctx.client.call("updateDnsSettings", { body: settings })) as Props | null) ?? {};
   },
-  async delete(ctx) {
-    await defaultUpdate(spec, ctx, ID, {}, spec.singleton?.restore?.() ?? {});
-  },
-};
+});
 
 export = new PrivnetProvider(spec);

@@ -1,6 +1,7 @@
 /** DNS zone: a custom zone served to distribution groups. */
 import { DnsZoneRequestSchema, DnsZoneSchema } from "../../api/dns-zone";
 import { PrivnetProvider } from "../lifecycle";
+import { domainForm } from "../normal-forms";
 
 export = new PrivnetProvider({
   name: "DnsZone",
@@ -12,4 +13,5 @@ export = new PrivnetProvider({
   ops: { create: "createDnsZone", read: "getDnsZone", update: "updateDnsZone", delete: "deleteDnsZone" },
   idParam: "zoneId",
   defaults: { enabled: true },
+  normalForms: { domain: domainForm },
 });

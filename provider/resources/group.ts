@@ -1,6 +1,7 @@
 /** Group: peers and network resources, referenced by policies, routes and DNS. */
 import { GroupRequestSchema, GroupSchema } from "../../api/group";
 import { defaultUpdate, PrivnetProvider } from "../lifecycle";
+import { fromApi } from "../mapping";
 import type { ResourceSpec } from "../spec";
 
 const spec: ResourceSpec = {
@@ -25,7 +26,7 @@ spec.hooks = {
   // update (a rename) keeps the members added elsewhere.
   async update(ctx, id, olds, news) {
     if (news.peers != null && news.resources != null) return defaultUpdate(spec, ctx, id, olds, news);
-    const current = (await ctx.client.call("getGroup", { params: { groupId: id } })) as {
+    const current = fromApi(await ctx.client.call("getGroup", { params: { groupId: id } }), spec.output) as {
       peers: { id: string }[];
       resources: { id: string; type: string }[];
     };

@@ -1,6 +1,7 @@
 /** Nameserver group: upstream DNS servers for groups of peers. */
 import { NameserverGroupRequestSchema, NameserverGroupSchema } from "../../api/nameserver-group";
 import { PrivnetProvider } from "../lifecycle";
+import { domainForm } from "../normal-forms";
 
 export = new PrivnetProvider({
   name: "NameserverGroup",
@@ -18,4 +19,5 @@ export = new PrivnetProvider({
   },
   idParam: "nsgroupId",
   setLists: ["domains"],
+  normalForms: { domains: domainForm },
 });

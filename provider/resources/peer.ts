@@ -1,41 +1,50 @@
-/** Peer: adopts an enrolled peer and manages its settings. Peers are never created by the API. */
+/** Peer: adopts an enrolled peer and manages the settings the program names. Peers are never created by the API. */
 import { PeerSchema, PeerUpdateSchema } from "../../api/peer";
-import { buildOutputs, defaultGet, defaultUpdate, PrivnetProvider } from "../lifecycle";
-import type { Props, ResourceSpec } from "../spec";
+import { buildOutputs, defaultGet, PrivnetProvider } from "../lifecycle";
+import { toApi } from "../mapping";
+import { overlay } from "../settings";
+import type { LifecycleContext, Props, ResourceSpec } from "../spec";
 
 const spec: ResourceSpec = {
   name: "Peer",
   file: "peer",
   description:
     "Manages the settings of an enrolled peer (a device that joined with a setup key or a user login). Creating " +
-    "the resource adopts the peer named by `peerId`; destroying it stops managing the peer and leaves the device " +
-    "enrolled with its current settings. Remove devices with the API or the dashboard.",
-  input: PeerUpdateSchema,
+    "the resource adopts the peer named by `peerId`. Only the settings the program names are managed: the " +
+    "others keep the values the peer has. Destroying the resource stops managing the peer and leaves the " +
+    "device enrolled with its current settings. Remove devices with the API or the dashboard.",
+  input: PeerUpdateSchema.partial(),
   output: PeerSchema,
   ops: { read: "getPeer", update: "updatePeer" },
   idParam: "peerId",
   parents: [{ input: "peerId", param: "peerId", description: "Id of the enrolled peer to manage" }],
   replaceOnChange: ["peerId"],
-  computedIfAbsent: ["ip"],
-  defaults: { sshEnabled: false, loginExpirationEnabled: false, inactivityExpirationEnabled: false },
+  partial: true,
 };
+
+/** The API's PUT takes these whole: members the program leaves out are sent as the peer has them. */
+const REQUIRED = ["name", "ssh_enabled", "login_expiration_enabled", "inactivity_expiration_enabled"];
+
+async function put(ctx: LifecycleContext, id: string, inputs: Props, previous: Props | undefined) {
+  const current = await defaultGet(spec, ctx, id, inputs);
+  if (!current)
+    throw new Error(
+      `privnet: peer ${id} is not enrolled (peers join with a setup key; they cannot be created)`,
+    );
+  const base: Props = {};
+  for (const k of REQUIRED) if (current[k] !== undefined && current[k] !== null) base[k] = current[k];
+  const body = overlay(base, (toApi(inputs, spec.input) ?? {}) as Props);
+  const stored = (await ctx.client.call("updatePeer", { params: { peerId: id }, body })) as Props;
+  return buildOutputs(spec, stored ?? {}, inputs, previous, previous ? "update" : "create");
+}
 
 spec.hooks = {
   async create(ctx, inputs: Props) {
     const id = String(inputs.peerId);
-    const existing = await defaultGet(spec, ctx, id, inputs);
-    if (!existing)
-      throw new Error(
-        `privnet: peer ${id} is not enrolled (peers join with a setup key; they cannot be created)`,
-      );
-    const { outs } = await defaultUpdate(
-      spec,
-      ctx,
-      id,
-      buildOutputs(spec, existing, inputs, undefined, "create"),
-      inputs,
-    );
-    return { id, outs };
+    return { id, outs: await put(ctx, id, inputs, undefined) };
+  },
+  async update(ctx, id, olds, news) {
+    return { outs: await put(ctx, id, news, olds) };
   },
   // Destroying stops management only.
   async delete() {},

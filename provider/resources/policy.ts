@@ -13,6 +13,9 @@ export = new PrivnetProvider({
   output: PolicySchema,
   ops: { create: "createPolicy", read: "getPolicy", update: "updatePolicy", delete: "deletePolicy" },
   idParam: "policyId",
+  // One server answers a policy with several rules as sent but keeps fewer (or drops a rule's sources): only a
+  // read shows what is stored.
+  readBack: "always",
   // Keep the service's rule ids stable: a rule sent without an id reuses the id of the old rule of that name.
   prepareUpdateBody: (body: Props, olds: Props) => {
     const oldRules = (olds.rules as { id?: string; name?: string }[] | undefined) ?? [];

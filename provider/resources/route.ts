@@ -1,6 +1,8 @@
 /** Route: a network range or domains reachable through routing peers. */
 import { RouteRequestSchema, RouteSchema } from "../../api/route";
 import { PrivnetProvider } from "../lifecycle";
+import { domainForm, prefixForm } from "../normal-forms";
+import type { Props } from "../spec";
 
 export = new PrivnetProvider({
   name: "Route",
@@ -13,4 +15,10 @@ export = new PrivnetProvider({
   ops: { create: "createRoute", read: "getRoute", update: "updateRoute", delete: "deleteRoute" },
   idParam: "routeId",
   setLists: ["domains"],
+  // Servers store a range with its host bits cleared, and domains in lower case.
+  normalForms: { network: prefixForm, domains: domainForm },
+  // A domain route has no range of its own: servers answer with a placeholder `network` (and derive
+  // `networkType: "Domain"`), which is not the program's to manage.
+  serverDerived: (sent: Props) =>
+    Array.isArray(sent.domains) && sent.domains.length > 0 && !sent.network ? ["network"] : [],
 });

@@ -16,6 +16,7 @@ const spec: ResourceSpec = {
   idParam: "inviteId",
   replaceOnChange: ["email", "name", "role", "autoGroups", "expiresIn"],
   deleteBeforeReplace: true,
+  readBack: "create",
   writeOnly: ["expiresIn"],
   secretOutputs: ["inviteToken"],
   createOnlyOutputs: ["inviteToken"],
@@ -24,8 +25,8 @@ const spec: ResourceSpec = {
 // There is no GET of one invite: read lists and picks.
 spec.hooks = {
   async read(ctx, id, props: Props) {
-    const invites = (await ctx.client.call("listInvites")) as Props[];
-    const invite = invites.find((i) => i.id === id);
+    const invites = ((await ctx.client.call("listInvites")) as Props[] | null) ?? [];
+    const invite = invites.find((i) => String(i.id) === id);
     if (!invite) return {};
     const outs = buildOutputs(spec, invite, props, props, "read");
     return { id, props: outs, inputs: inputsFromOutputs(spec, outs) };

@@ -70,7 +70,8 @@ function writeNameserverGroup(
   const dup = tx
     .all<NameserverGroupDoc>("nameserver_group")
     .find((g) => g.name === body.name && g.id !== existing?.id);
-  if (dup) throw conflict(`nameserver group with name ${body.name} already exists`);
+  // The service answers 422 on a duplicate name (not 409 as for groups).
+  if (dup) throw invalid(`name: nameserver group with name ${body.name} already exists`);
   requireRefs(tx, "group", body.groups, "groups", "group");
   const doc: NameserverGroupDoc = {
     id: existing?.id ?? newId(),

@@ -240,6 +240,11 @@ function writeResource(
   const type = resourceTypeOf(body.address);
   // The schema already rejects such an address; this keeps a schema change from storing an untyped resource.
   if (!type) throw invalid(`address: ${body.address} is not an IP address, a CIDR range or a domain name`);
+  // Resource names are unique in the account, across networks (the service answers 422 on a duplicate).
+  const dup = tx
+    .all<NetworkResourceDoc>("network_resource")
+    .find((x) => x.name === body.name && x.id !== existing?.id);
+  if (dup) throw invalid(`name: a network resource with name ${body.name} already exists (${dup.id})`);
   checkResourceGroups(tx, body.groups);
   const doc: NetworkResourceDoc = {
     id: existing?.id ?? newId(),

@@ -9,7 +9,7 @@ import type { z } from "zod";
 import type { ChecksSchema, PostureCheckRequestSchema } from "../../api/posture-check";
 import type { Ctx, Handlers } from "../context";
 import { audit, mustGet, type Reader } from "../domain";
-import { badRequest, conflict } from "../errors";
+import { badRequest, invalid } from "../errors";
 import { newId } from "../ids";
 import type { Doc, Tx } from "../store";
 
@@ -27,10 +27,10 @@ function view(p: PostureCheckDoc) {
   return { id: p.id, name: p.name, description: p.description, checks: p.checks };
 }
 
-/** Names are unique in the account (the real service answers 409 on a duplicate). */
+/** Names are unique in the account (the service answers 422 on a duplicate, not 409 as for groups). */
 function checkName(r: Reader, name: string, selfId?: string): void {
   const dup = r.all<PostureCheckDoc>("posture_check").find((p) => p.name === name && p.id !== selfId);
-  if (dup) throw conflict(`posture check with name ${name} already exists`);
+  if (dup) throw invalid(`name: posture check with name ${name} already exists`);
 }
 
 /** The policies whose `source_posture_checks` list `id`, as readable phrases. */

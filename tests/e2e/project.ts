@@ -12,6 +12,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import * as zlib from "node:zlib";
 import { PrivnetClient } from "../../client";
 import { readInventory, type Inventory } from "../../scripts/inventory";
@@ -190,13 +191,20 @@ export interface PreviewJson {
 /** `Type::name` of a URN, with the type's package prefix dropped for our resources (`Group::engineering`). */
 export function shortUrn(urn: string): string {
   const parts = urn.split("::");
-  const type = (parts[parts.length - 2] ?? "").replace(/^pulumi-nodejs:dynamic\/privnet:/, "");
+  // A child's type is prefixed by its parents' (`Parent$Child`): the resource's own type is the last one.
+  const type = (parts[parts.length - 2] ?? "")
+    .split("$")
+    .pop()!
+    .replace(/^pulumi-nodejs:dynamic\/privnet:/, "");
   return `${type}::${parts[parts.length - 1]}`;
 }
 
-/** Steps that change nothing: `same`, and the read of a StackReference (done on every run). */
-function isNoChange(op: string, urn: string): boolean {
-  return op === "same" || (op === "read" && urn.includes("::pulumi:pulumi:StackReference::"));
+/**
+ * Steps that change nothing: `same`, and reads (a StackReference's, or an object read with `X.get`, done on every
+ * run).
+ */
+function isNoChange(op: string, _urn: string): boolean {
+  return op === "same" || op === "read";
 }
 
 /** The changes of a preview as sorted `op Type::name` lines (steps that change nothing left out). */
@@ -205,6 +213,29 @@ export function changesOf(preview: PreviewJson): string[] {
     .filter((s) => !isNoChange(s.op, s.urn))
     .map((s) => `${s.op} ${shortUrn(s.urn)}`)
     .sort();
+}
+
+/**
+ * What a refresh would change (`pulumi refresh --preview-only --json`): its steps are all `refresh`, so the
+ * resources whose read-back outputs or inputs differ from the state's, as sorted `Type::name` lines, and the
+ * resources the refresh would drop (gone on the server).
+ */
+export function driftOf(preview: PreviewJson): string[] {
+  const changed: string[] = [];
+  for (const step of preview.steps as (PreviewStep & {
+    oldState?: { inputs?: unknown; outputs?: unknown };
+    newState?: { inputs?: unknown; outputs?: unknown };
+  })[]) {
+    if (step.urn.includes("::pulumi:pulumi:Stack::")) continue;
+    const same =
+      step.op === "same" ||
+      (step.op === "refresh" &&
+        step.newState !== undefined &&
+        isDeepStrictEqual(step.oldState?.outputs, step.newState.outputs) &&
+        isDeepStrictEqual(step.oldState?.inputs, step.newState.inputs));
+    if (!same) changed.push(shortUrn(step.urn));
+  }
+  return changed.sort();
 }
 
 /** What `pulumi up|refresh|destroy --json --skip-preview` reported: its summary and the steps it applied. */
@@ -246,8 +277,8 @@ export interface StackOptions {
   work: string;
   /** Stack name. */
   name: string;
-  /** Sets privnet:apiUrl and the secret privnet:token for this server. */
-  server?: E2EServer;
+  /** Sets privnet:apiUrl and the secret privnet:token for this server (a local one, or any live server). */
+  server?: { url: string; token: string };
 }
 
 /** One stack of a project, in the test file's file backend, with a passphrase secrets provider. */

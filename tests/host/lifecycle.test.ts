@@ -20,7 +20,7 @@ import {
   type Props,
 } from "../support/host";
 import { installPackageCopy, type PackageCopy } from "../support/package-copy";
-import { fixtures, type KindFixture } from "../support/provider";
+import { fixtures, localTarget, type KindFixture } from "../support/provider";
 import { startTestServer, type TestServer } from "../support/server";
 
 jest.setTimeout(120_000);
@@ -67,7 +67,7 @@ beforeAll(async () => {
     simulate: true,
     onRequest: (e) => requests.push(e),
   });
-  fx = await fixtures(s);
+  fx = await fixtures(localTarget(s));
 
   const env = envWithoutPrivnet();
   expect(Object.keys(env).filter((k) => k.startsWith("PRIVNET_"))).toEqual([]);
@@ -79,7 +79,7 @@ beforeAll(async () => {
   );
   // The first call on a provider text loads it (require of the package) and runs its configure.
   await timed("first call (Check, loads the provider)", () =>
-    host.check("Group", { name: "probe", __provider: texts.Group }),
+    host.check("Group", { name: "probe", __kind: "Group", __provider: texts.Group }),
   );
 }, 120_000);
 
@@ -104,7 +104,7 @@ describe.each(kinds)("%s", (kind) => {
     const text = texts[kind]!;
     const id0 = requests.length;
 
-    const news = { ...f.create, __provider: text };
+    const news = { ...f.create, __kind: kind, __provider: text };
     const checked = await host.check(kind, news);
     expect(checked.failures).toEqual([]);
     expect(checked.inputs.__provider).toBe(text);
@@ -129,7 +129,7 @@ describe.each(kinds)("%s", (kind) => {
     let current = read.props;
     let currentInputs = checked.inputs;
     if (f.update) {
-      const newsU = { ...f.update, __provider: text };
+      const newsU = { ...f.update, __kind: kind, __provider: text };
       const checkedU = await host.check(kind, newsU, currentInputs);
       expect(checkedU.failures).toEqual([]);
       const d = await host.diff(kind, id, current, checkedU.inputs);
@@ -145,7 +145,7 @@ describe.each(kinds)("%s", (kind) => {
       currentInputs = checkedU.inputs;
     }
     if (f.replace) {
-      const d = await host.diff(kind, id, current, { ...f.replace.inputs, __provider: text });
+      const d = await host.diff(kind, id, current, { ...f.replace.inputs, __kind: kind, __provider: text });
       expect(d.changes).toBe("some");
       expect(d.replaces).toContain(f.replace.property);
     }
@@ -177,6 +177,7 @@ describe("check without the server", () => {
     metric: 100,
     groups: ["d0gp0000000000000002"],
     ...over,
+    __kind: "Route",
     __provider: texts.Route,
   });
 
@@ -210,6 +211,7 @@ describe("a secret input in the secret envelope", () => {
     const wrapped = {
       ...f.create,
       clientSecret: secretValue(f.create.clientSecret),
+      __kind: "IdentityProvider",
       __provider: texts.IdentityProvider,
     };
     const before = (await s.call("listIdentityProviders")).body.length as number;
@@ -235,7 +237,7 @@ describe("a secret input in the secret envelope", () => {
 
   test("the same input as the engine really sends it (plain) is created, and the secret is kept in the outputs", async () => {
     const f = await fx.IdentityProvider!();
-    const props = { ...f.create, __provider: texts.IdentityProvider };
+    const props = { ...f.create, __kind: "IdentityProvider", __provider: texts.IdentityProvider };
     const created = await host.create("IdentityProvider", props);
     expect(created.props.clientSecret).toBe(f.create.clientSecret);
     await host.delete("IdentityProvider", created.id, created.props);
@@ -255,7 +257,12 @@ describe("credentials through Configure only", () => {
     await plain.configure({ "privnet:apiUrl": s.url, "privnet:token": s.token });
     await none.configure({ "privnet:apiUrl": s.url });
 
-    const props = { name: `host-plain-${nonce}`, description: "plain token", __provider: texts.Network };
+    const props = {
+      name: `host-plain-${nonce}`,
+      description: "plain token",
+      __kind: "Network",
+      __provider: texts.Network,
+    };
     const created = await plain.create("Network", props);
     expect(created.id).toBeTruthy();
     await plain.delete("Network", created.id, created.props);

@@ -25,7 +25,8 @@ async function kept<T>(p: Promise<T>): Promise<T> {
 
 async function ok<T = any>(operationId: string, o: CallOptions = {}): Promise<T> {
   const r = await s.call<T>(operationId, o);
-  if (r.status !== 200) throw new Error(`${operationId}: ${r.status} ${JSON.stringify(r.body)}`);
+  if (r.status < 200 || r.status > 299)
+    throw new Error(`${operationId}: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body;
 }
 
@@ -888,10 +889,16 @@ describe("credentials", () => {
     }
   });
 
-  test("environment over stack config", async () => {
-    // Config points nowhere useful; the environment wins.
-    pulumi.runtime.setConfig("privnet:apiUrl", "http://127.0.0.1:9");
-    pulumi.runtime.setConfig("privnet:token", "config-token-that-is-wrong");
+  test("stack config over the environment: a stray variable does not redirect a stack", async () => {
+    pulumi.runtime.setConfig("privnet:apiUrl", s.url);
+    pulumi.runtime.setConfig("privnet:token", s.token);
+    process.env.PRIVNET_API_URL = "http://127.0.0.1:9";
+    process.env.PRIVNET_TOKEN = "env-token-that-is-wrong";
+    expect((await kept(privnet.getCurrentUser())).id).toBe(fx.owner);
+  });
+
+  test("the environment when stack config has nothing", async () => {
+    pulumi.runtime.setAllConfig({});
     process.env.PRIVNET_API_URL = s.url;
     process.env.PRIVNET_TOKEN = s.token;
     expect((await kept(privnet.getCurrentUser())).id).toBe(fx.owner);

@@ -1,9 +1,12 @@
 import { expectError, startTestServer, type TestServer } from "../support/server";
 
 let s: TestServer;
+/** A distribution group for nameserver groups that need one (a nameserver group names at least one). */
+let dist = "";
 beforeAll(async () => {
   process.env.PRIVNET_ALLOW_MISSING_HANDLERS = "1";
   s = await startTestServer();
+  dist = await newGroup("ns-default-dist");
 });
 afterAll(() => s.close());
 
@@ -18,7 +21,7 @@ const nsBody = (over: Record<string, unknown> = {}) => ({
   description: "corporate resolvers",
   nameservers: [{ ip: "10.0.0.53", ns_type: "udp", port: 53 }],
   enabled: true,
-  groups: [] as string[],
+  groups: [dist],
   primary: false,
   domains: ["corp.example"],
   search_domains_enabled: true,
@@ -42,7 +45,7 @@ describe("nameserver groups", () => {
       params: { nsgroupId: id },
       body: nsBody({ name: "ns-a2", primary: true, domains: [], search_domains_enabled: false }),
     });
-    expect(replaced.body).toMatchObject({ id, name: "ns-a2", primary: true, domains: [], groups: [] });
+    expect(replaced.body).toMatchObject({ id, name: "ns-a2", primary: true, domains: [], groups: [dist] });
     expect((await s.call("deleteNameserverGroup", { params: { nsgroupId: id } })).body).toEqual({});
     expectError(await s.call("getNameserverGroup", { params: { nsgroupId: id } }), 404);
     expect(auditCodes()).toEqual(
@@ -96,14 +99,19 @@ describe("nameserver groups", () => {
     );
   });
 
-  test("unknown group ids are 422 naming groups; a duplicate name is 409; unknown ids are 404", async () => {
+  test("unknown or no group ids are 422 naming groups; a duplicate name is 422; unknown ids are 404", async () => {
     expectError(
       await s.call("createNameserverGroup", { body: nsBody({ name: "u1", groups: ["nope"] }) }),
       422,
       /groups: unknown group id nope/,
     );
+    expectError(
+      await s.call("createNameserverGroup", { body: nsBody({ name: "u2", groups: [] }) }),
+      422,
+      /groups: must not be empty/,
+    );
     await s.call("createNameserverGroup", { body: nsBody({ name: "dup" }) });
-    expectError(await s.call("createNameserverGroup", { body: nsBody({ name: "dup" }) }), 409, /dup/);
+    expectError(await s.call("createNameserverGroup", { body: nsBody({ name: "dup" }) }), 422, /name: .*dup/);
     expectError(
       await s.call("updateNameserverGroup", { params: { nsgroupId: "missing" }, body: nsBody() }),
       404,

@@ -15,10 +15,12 @@ const newGroup = async (name: string, peers: string[] = []) =>
   (await s.call("createGroup", { body: { name, peers } })).body.id as string;
 const getGroup = async (groupId: string) => (await s.call("getGroup", { params: { groupId } })).body;
 const getNetwork = async (networkId: string) => (await s.call("getNetwork", { params: { networkId } })).body;
+// Resource names are unique in the account: each gets its own unless a test names it.
+let resources = 0;
 const addResource = (networkId: string, body: object) =>
   s.call("createNetworkResource", {
     params: { networkId },
-    body: { name: "res", enabled: true, groups: [], ...body },
+    body: { name: `res-${++resources}`, enabled: true, groups: [], ...body },
   });
 const addRouter = (networkId: string, body: object) =>
   s.call("createNetworkRouter", {

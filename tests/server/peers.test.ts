@@ -477,6 +477,7 @@ describe("peer jobs", () => {
   test("create (pending), list, get; the agent completes or fails them", async () => {
     const p = addPeer(s, "job-peer");
     const created = await s.call("createPeerJob", { params: { peerId: p.id }, body: { workload: bundle } });
+    expect(created.status).toBe(201);
     const owner = s.server.state.store.all("user").find((u) => u.role === "owner");
     expect(created.body).toMatchObject({
       status: "pending",

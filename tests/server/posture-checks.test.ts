@@ -61,22 +61,22 @@ describe("posture checks", () => {
     );
   });
 
-  test("names are unique: 409 on create and on rename, a replace may keep its own name", async () => {
+  test("names are unique: 422 on create and on rename, a replace may keep its own name", async () => {
     const a = (await s.call("createPostureCheck", { body: { name: "dup-a", description: "", checks: some } }))
       .body;
     await s.call("createPostureCheck", { body: { name: "dup-b", description: "", checks: some } });
     expectError(
       await s.call("createPostureCheck", { body: { name: "dup-a", description: "", checks: some } }),
-      409,
-      /dup-a/,
+      422,
+      /name: .*dup-a/,
     );
     expectError(
       await s.call("updatePostureCheck", {
         params: { postureCheckId: a.id },
         body: { name: "dup-b", description: "", checks: some },
       }),
-      409,
-      /dup-b/,
+      422,
+      /name: .*dup-b/,
     );
     const same = await s.call("updatePostureCheck", {
       params: { postureCheckId: a.id },

@@ -45,6 +45,8 @@ export interface CapturedProvider {
   text: string;
   /** Whether `__provider` reached the monitor as a secret. */
   secret: boolean;
+  /** The hidden `__kind` input the resource registered (the provider entry dispatches on it). */
+  kindInput?: unknown;
 }
 
 export interface CaptureResult {
@@ -85,7 +87,7 @@ pulumi.runtime.setMocks(
         p = p.value;
       }
       const kind = args.type.slice(args.type.lastIndexOf(":") + 1);
-      captured[kind] = { type: args.type, text: p, secret };
+      captured[kind] = { type: args.type, text: p, secret, kindInput: args.inputs.__kind };
       return { id: args.name + "-id", state: args.inputs };
     },
     call() {
@@ -98,14 +100,11 @@ pulumi.runtime.setMocks(
 );
 
 (async () => {
-  // Hold credentials in every provider object first (as a provider configured in this process would).
-  const { PROVIDERS } = require("pulumi-privnet/dist/provider/registry");
+  // Hold credentials in the provider objects first (as the provider entry configured in this process would).
   const cfg = new Map(Object.entries(JSON.parse(process.env.PULUMI_CONFIG)));
-  let configuredProviders = 0;
-  for (const p of PROVIDERS) {
-    await p.configure({ config: { get: (k) => cfg.get(k), require: (k) => cfg.get(k) } });
-    if (p.creds && p.creds.token) configuredProviders++;
-  }
+  await require("pulumi-privnet/provider").configure({ config: { get: (k) => cfg.get(k), require: (k) => cfg.get(k) } });
+  const { PROVIDERS } = require("pulumi-privnet/dist/provider/registry.js");
+  const configuredProviders = PROVIDERS.filter((p) => p.creds && p.creds.token).length;
   const privnet = require("pulumi-privnet");
   const missing = [];
   const resources = [];

@@ -4,7 +4,8 @@
  *
  *   <dir>/Pulumi.yaml, <dir>/package.json                       (a minimal project, unless told not to)
  *   <dir>/node_modules/pulumi-privnet/{package.json,dist,bin}   real files, copied from the repo
- *   <dir>/node_modules/<dependency>  ->  <repo>/node_modules/<dependency>   symlinks (@pulumi/pulumi, zod, ...)
+ *   <dir>/node_modules/@pulumi/pulumi                           real files (hard links to the repo's copy)
+ *   <dir>/node_modules/<dependency>  ->  <repo>/node_modules/<dependency>   symlinks (zod, undici, ...)
  *
  * Why the package must be a copy while its dependencies may be symlinks: Pulumi's closure serializer decides how
  * to capture a module from the module's REAL path (Node's require cache holds resolved real paths), taken
@@ -14,8 +15,10 @@
  * `<repo>/node_modules/zod/...`: still under node_modules, so still one require. A symlinked pulumi-privnet would
  * resolve to `<repo>/dist/...`: local, serialized by value, which is exactly the trap the tests must catch.
  *
- * Node resolves the dependencies' own dependencies from their real location (the repo's node_modules), so the
- * program, the closure serializer and the dynamic-provider host all load the repo's single @pulumi/pulumi copy.
+ * @pulumi/pulumi is real files in the project, as npm installs it: the closure serializer names a module by the
+ * "exports" of the package it belongs to (pulumi-privnet's entry becomes `require("pulumi-privnet/provider")`),
+ * and finds that package from its own location. The program, the serializer and the dynamic-provider host all
+ * load the project's @pulumi/pulumi; every other package of the repo is linked so its dependencies resolve.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -39,7 +42,7 @@ function readPackageJson(): PackageJson {
 }
 
 /** Source directories compiled into dist/ by `npm run build` (tsconfig.build.json). */
-const SOURCE_DIRS = ["api", "client", "server", "provider", "sdk", "scripts"];
+const SOURCE_DIRS = ["api", "client", "server", "provider", "sdk", "importer", "scripts"];
 
 /** Source files newer than their compiled output (or without one): dist/ is stale when this is not empty. */
 export function staleSources(): string[] {
@@ -160,7 +163,7 @@ export interface PackageCopy {
   projectName: string;
   /** `<dir>/node_modules/pulumi-privnet`: real files. */
   packageDir: string;
-  /** `<dir>/node_modules/@pulumi/pulumi` (a symlink into the repo's node_modules). */
+  /** `<dir>/node_modules/@pulumi/pulumi` (real files: hard links to the repo's copy). */
   pulumiSdkDir: string;
   /** The dependency links made: name -> target. */
   links: Record<string, string>;
@@ -170,6 +173,18 @@ export interface PackageCopy {
   buildMs: number;
   /** Removes the directory (only if this call created it). */
   cleanup(): void;
+}
+
+/** The packages installed in the repo's node_modules (`zod`, `@grpc/grpc-js`, ...). */
+function repoPackages(): string[] {
+  const root = path.join(repoRoot, "node_modules");
+  const names: string[] = [];
+  for (const e of fs.readdirSync(root)) {
+    if (e.startsWith(".")) continue;
+    if (e.startsWith("@")) for (const s of fs.readdirSync(path.join(root, e))) names.push(`${e}/${s}`);
+    else names.push(e);
+  }
+  return names;
 }
 
 function link(nodeModules: string, name: string): string {
@@ -251,9 +266,25 @@ function install(opts: PackageCopyOptions, buildMs: number): PackageCopy {
     copyPackage(pkg, packageDir);
   }
 
+  // @pulumi/pulumi as real files, as npm installs it (hard links to the repo's copy): its closure serializer reads
+  // the package.json "exports" of the package a serialized module belongs to, resolving that package from its own
+  // location, which a symlink into the repo would put outside this project.
+  const sdkDir = path.join(nodeModules, "@pulumi", "pulumi");
+  removeTree(sdkDir);
+  fs.mkdirSync(path.dirname(sdkDir), { recursive: true });
+  const repoSdk = path.join(repoRoot, "node_modules", "@pulumi", "pulumi");
+  try {
+    execFileSync("cp", ["-al", repoSdk, sdkDir]);
+  } catch {
+    fs.cpSync(repoSdk, sdkDir, { recursive: true });
+  }
   const links: Record<string, string> = {};
   for (const name of [...Object.keys(pkg.dependencies ?? {}), ...(opts.extraLinks ?? [])]) {
-    links[name] = link(nodeModules, name);
+    if (name !== "@pulumi/pulumi") links[name] = link(nodeModules, name);
+  }
+  // Every other package of the repo, so the dependencies of that copy of @pulumi/pulumi resolve from here.
+  for (const name of repoPackages()) {
+    if (name !== pkg.name && name !== "@pulumi/pulumi" && !(name in links)) link(nodeModules, name);
   }
 
   return {

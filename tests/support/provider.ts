@@ -1,7 +1,7 @@
 /**
- * Provider test support: one local server for the whole file, providers configured against it, and per-kind
- * fixtures (inputs to create, to change in place, to force a replacement) built on prerequisites made through
- * the API.
+ * Provider test support: providers configured against a server, and per-kind fixtures (inputs to create, to change
+ * in place, to force a replacement) built on prerequisites made through the API. The fixtures run against any
+ * {@link FixtureTarget}: the provider tier's local server, or a live server in the acceptance tier.
  */
 import { PROVIDERS } from "../../provider/registry";
 import type { PrivnetProvider } from "../../provider/lifecycle";
@@ -15,8 +15,8 @@ export function providerFor(name: string): PrivnetProvider {
   return p;
 }
 
-/** Points every provider at the test server (as `configure` would with stack config). */
-export async function configureAll(s: TestServer): Promise<void> {
+/** Points every provider at a server (as `configure` would with stack config). */
+export async function configureAll(s: { url: string; token: string }): Promise<void> {
   for (const p of PROVIDERS) {
     await p.configure({
       config: {
@@ -39,9 +39,30 @@ export interface KindFixture {
   replace?: { inputs: Props; property: string };
   /** Id lists in `create` (shuffled in the no-phantom-diff test). */
   idLists?: string[];
-  /** Singletons stay readable after delete (restored to defaults) instead of disappearing. */
+  /** Singletons stay readable after delete (restored) instead of disappearing. */
   survivesDelete?: boolean;
 }
+
+/** Where fixtures make their prerequisites. */
+export interface FixtureTarget {
+  /** Calls an API operation with the owner's token; the body of a 2xx answer, an error otherwise. */
+  call(operationId: string, args?: { params?: Record<string, string>; body?: unknown }): Promise<any>;
+  /** An enrolled peer's id that no other fixture of this target was given; fails when there is none left. */
+  peer(): Promise<string>;
+  /** An OIDC issuer URL the target accepts for a new identity provider. */
+  oidcIssuer: string;
+  /** Whether the target has a geo-location database (posture checks by country need one). */
+  geoLocation: boolean;
+}
+
+/** Enrolled peers each kind's fixture takes (the acceptance tier reports kinds the target has too few for). */
+export const PEERS_NEEDED: Record<string, number> = {
+  Group: 3,
+  NetworkRouter: 1,
+  Peer: 2,
+  IngressPeer: 2,
+  IngressPortAllocation: 3,
+};
 
 async function ok<T = any>(p: Promise<{ status: number; body: T }>): Promise<T> {
   const r = await p;
@@ -49,16 +70,27 @@ async function ok<T = any>(p: Promise<{ status: number; body: T }>): Promise<T> 
   return r.body;
 }
 
+/** The local test server as a fixture target: peers are written into its store (as if an agent enrolled). */
+export function localTarget(s: TestServer): FixtureTarget {
+  return {
+    call: (operationId, args) => ok(s.call(operationId, args)),
+    peer: async () => addPeer(s).id,
+    oidcIssuer: "https://idp.example.com",
+    geoLocation: true,
+  };
+}
+
 let counter = 0;
 const unique = (prefix: string) => `${prefix}-${process.pid}-${++counter}`;
 
-/** Builds prerequisites on the server and returns fixtures for every resource kind. */
-export async function fixtures(s: TestServer): Promise<Record<string, () => Promise<KindFixture>>> {
-  const group = async () => (await ok(s.call("createGroup", { body: { name: unique("g") } }))).id as string;
-  const peer = () => addPeer(s).id;
+/** Builds prerequisites on the target and returns fixtures for every resource kind. */
+export async function fixtures(t: FixtureTarget): Promise<Record<string, () => Promise<KindFixture>>> {
+  const group = async () => (await t.call("createGroup", { body: { name: unique("g") } })).id as string;
+  const peer = () => t.peer();
+  const network = async () => (await t.call("createNetwork", { body: { name: unique("net") } })).id as string;
   return {
     Group: async () => {
-      const [p1, p2, p3] = [peer(), peer(), peer()];
+      const [p1, p2, p3] = [await peer(), await peer(), await peer()];
       const name = unique("grp");
       return {
         create: { name, peers: [p1, p2, p3] },
@@ -96,7 +128,9 @@ export async function fixtures(s: TestServer): Promise<Record<string, () => Prom
         description: "baseline",
         checks: {
           nbVersionCheck: { minVersion: "0.28.0" },
-          geoLocationCheck: { locations: [{ countryCode: "DE" }], action: "allow" },
+          ...(t.geoLocation
+            ? { geoLocationCheck: { locations: [{ countryCode: "DE" }], action: "allow" } }
+            : {}),
           peerNetworkRangeCheck: { ranges: ["10.0.0.0/8"], action: "deny" },
           processCheck: { processes: [{ linuxPath: "/usr/bin/agent" }] },
           osVersionCheck: { linux: { minKernelVersion: "5.10" } },
@@ -128,8 +162,7 @@ export async function fixtures(s: TestServer): Promise<Record<string, () => Prom
       update: { name: unique("net"), description: "production" },
     }),
     NetworkResource: async () => {
-      const n1 = (await ok(s.call("createNetwork", { body: { name: unique("net") } }))).id;
-      const n2 = (await ok(s.call("createNetwork", { body: { name: unique("net") } }))).id;
+      const [n1, n2] = [await network(), await network()];
       const [g1, g2] = [await group(), await group()];
       const create = { networkId: n1, name: "db", address: "10.0.0.5", enabled: true, groups: [g1, g2] };
       return {
@@ -140,13 +173,12 @@ export async function fixtures(s: TestServer): Promise<Record<string, () => Prom
       };
     },
     NetworkRouter: async () => {
-      const n1 = (await ok(s.call("createNetwork", { body: { name: unique("net") } }))).id;
-      const n2 = (await ok(s.call("createNetwork", { body: { name: unique("net") } }))).id;
+      const [n1, n2] = [await network(), await network()];
       const [g1, g2] = [await group(), await group()];
       const create = { networkId: n1, peerGroups: [g1, g2], metric: 10, masquerade: true, enabled: true };
       return {
         create,
-        update: { ...create, peerGroups: undefined, peer: peer(), metric: 20 },
+        update: { ...create, peerGroups: undefined, peer: await peer(), metric: 20 },
         replace: { inputs: { ...create, networkId: n2 }, property: "networkId" },
         idLists: ["peerGroups"],
       };
@@ -196,16 +228,14 @@ export async function fixtures(s: TestServer): Promise<Record<string, () => Prom
     DnsRecord: async () => {
       const [g] = [await group()];
       const zone = async () =>
-        ok(
-          s.call("createDnsZone", {
-            body: {
-              name: "z",
-              domain: `${unique("z")}.example`,
-              enable_search_domain: false,
-              distribution_groups: [g],
-            },
-          }),
-        );
+        t.call("createDnsZone", {
+          body: {
+            name: "z",
+            domain: `${unique("z")}.example`,
+            enable_search_domain: false,
+            distribution_groups: [g],
+          },
+        });
       const z1 = await zone();
       const z2 = await zone();
       return {
@@ -240,16 +270,17 @@ export async function fixtures(s: TestServer): Promise<Record<string, () => Prom
       return {
         create,
         update: { ...create, role: "admin", autoGroups: [g2] },
-        replace: { inputs: { ...create, name: unique("svc") }, property: "name" },
+        replace: {
+          inputs: { ...create, isServiceUser: false, email: `${unique("person")}@example.com` },
+          property: "isServiceUser",
+        },
         idLists: ["autoGroups"],
       };
     },
     PersonalAccessToken: async () => {
-      const user = await ok(
-        s.call("createUser", {
-          body: { name: unique("svc"), role: "admin", auto_groups: [], is_service_user: true },
-        }),
-      );
+      const user = await t.call("createUser", {
+        body: { name: unique("svc"), role: "admin", auto_groups: [], is_service_user: true },
+      });
       const create = { userId: user.id, name: "ci", expiresIn: 30 };
       return { create, replace: { inputs: { ...create, expiresIn: 60 }, property: "expiresIn" } };
     },
@@ -268,9 +299,8 @@ export async function fixtures(s: TestServer): Promise<Record<string, () => Prom
       };
     },
     Peer: async () => {
-      const p = addPeer(s);
       const create = {
-        peerId: p.id,
+        peerId: await peer(),
         name: unique("laptop"),
         sshEnabled: true,
         loginExpirationEnabled: false,
@@ -279,7 +309,7 @@ export async function fixtures(s: TestServer): Promise<Record<string, () => Prom
       return {
         create,
         update: { ...create, sshEnabled: false, name: unique("laptop") },
-        replace: { inputs: { ...create, peerId: addPeer(s).id }, property: "peerId" },
+        replace: { inputs: { ...create, peerId: await peer() }, property: "peerId" },
         survivesDelete: true,
       };
     },
@@ -287,7 +317,7 @@ export async function fixtures(s: TestServer): Promise<Record<string, () => Prom
       const create = {
         type: "oidc",
         name: unique("idp"),
-        issuer: "https://idp.example.com",
+        issuer: t.oidcIssuer,
         clientId: "privnet",
         clientSecret: "s3cr3t-value",
       };
@@ -375,18 +405,18 @@ export async function fixtures(s: TestServer): Promise<Record<string, () => Prom
       };
     },
     IngressPeer: async () => {
-      const create = { peerId: addPeer(s).id, enabled: true, fallback: true };
+      const create = { peerId: await peer(), enabled: true, fallback: true };
       return {
         create,
         update: { ...create, enabled: false },
-        replace: { inputs: { ...create, peerId: addPeer(s).id }, property: "peerId" },
+        replace: { inputs: { ...create, peerId: await peer() }, property: "peerId" },
       };
     },
     IngressPortAllocation: async () => {
-      const ingress = addPeer(s).id;
-      await ok(s.call("createIngressPeer", { body: { peer_id: ingress, enabled: true, fallback: true } }));
+      const ingress = await peer();
+      await t.call("createIngressPeer", { body: { peer_id: ingress, enabled: true, fallback: true } });
       const create = {
-        peerId: addPeer(s).id,
+        peerId: await peer(),
         name: "web",
         enabled: true,
         portRanges: [{ start: 8080, end: 8081, protocol: "tcp" }],
@@ -394,7 +424,7 @@ export async function fixtures(s: TestServer): Promise<Record<string, () => Prom
       return {
         create,
         update: { ...create, portRanges: [{ start: 8080, end: 8082, protocol: "tcp" }] },
-        replace: { inputs: { ...create, peerId: addPeer(s).id }, property: "peerId" },
+        replace: { inputs: { ...create, peerId: await peer() }, property: "peerId" },
       };
     },
   };

@@ -1,8 +1,8 @@
-/** Reads the shared spec files that sit beside the repo (../shared/spec). */
+/** Reads the API description the project implements (a copy in tests/fixtures/spec, see its README). */
 import * as fs from "node:fs";
 import * as path from "node:path";
 
-export const SPEC_DIR = path.resolve(__dirname, "..", "..", "..", "shared", "spec");
+export const SPEC_DIR = path.resolve(__dirname, "..", "fixtures", "spec");
 
 export interface SpecOperation {
   method: string;

@@ -1,0 +1,88 @@
+/**
+ * Warnings from the provider to the person running Pulumi.
+ *
+ * The dynamic-provider host runs our code in its own process and gives it no logger; its first argument is the
+ * engine's address. A warning is sent there as a Log call, so `pulumi preview` and `pulumi up` print it among
+ * their diagnostics. Outside the host (tests, scripts), or when the engine cannot be reached, it goes to stderr.
+ * A sink installed with {@link setWarningSink} takes every warning instead (tests read them).
+ *
+ * Warnings name the resource and the field, never a secret value: callers pass values of non-secret fields only.
+ */
+import type * as grpcTypes from "@grpc/grpc-js";
+import { createRequire } from "node:module";
+
+type Sink = (message: string) => void;
+
+let sink: Sink | undefined;
+
+/** Sends every warning to `fn` (undefined restores the default). Returns the previous sink. */
+export function setWarningSink(fn: Sink | undefined): Sink | undefined {
+  const previous = sink;
+  sink = fn;
+  return previous;
+}
+
+interface EngineLogger {
+  log(message: string): Promise<void>;
+}
+
+let engine: EngineLogger | null | undefined;
+
+/** The engine connection of the dynamic-provider host, or null when this process is not that host. */
+function engineLogger(): EngineLogger | null {
+  if (engine !== undefined) return engine;
+  engine = null;
+  const main = require.main?.filename ?? "";
+  const address = process.argv[2];
+  if (!/[\\/]cmd[\\/]dynamic-provider[\\/]index\.js$/.test(main) || !address || !address.includes(":")) {
+    return engine;
+  }
+  try {
+    // The SDK's generated engine client, with the gRPC library it was generated against.
+    const fromSdk = createRequire(require.resolve("@pulumi/pulumi/proto/engine_grpc_pb"));
+    const grpc = fromSdk("@grpc/grpc-js") as typeof grpcTypes;
+    const rpc = fromSdk("./engine_grpc_pb") as {
+      EngineClient: new (
+        address: string,
+        creds: unknown,
+      ) => {
+        log(req: unknown, cb: (err: Error | null) => void): void;
+      };
+    };
+    const pb = fromSdk("./engine_pb") as {
+      LogRequest: new () => { setSeverity(s: number): void; setMessage(m: string): void };
+      LogSeverity: { WARNING: number };
+    };
+    const client = new rpc.EngineClient(address, grpc.credentials.createInsecure());
+    engine = {
+      log: (message) =>
+        new Promise((resolve, reject) => {
+          const req = new pb.LogRequest();
+          req.setSeverity(pb.LogSeverity.WARNING);
+          req.setMessage(message);
+          client.log(req, (err) => (err ? reject(err) : resolve()));
+        }),
+    };
+  } catch {
+    engine = null;
+  }
+  return engine;
+}
+
+/** Tells the user about something they should know but that does not stop the operation. */
+export async function warn(message: string): Promise<void> {
+  if (sink) {
+    sink(message);
+    return;
+  }
+  const logger = engineLogger();
+  if (logger) {
+    try {
+      await logger.log(message);
+      return;
+    } catch {
+      // Fall through: the message must not be lost because the engine is gone.
+    }
+  }
+  process.stderr.write(`warning: ${message}\n`);
+}

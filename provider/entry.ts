@@ -1,0 +1,78 @@
+/**
+ * The package's one public provider entry, `pulumi-privnet/provider`: the object every resource passes to the
+ * engine as its dynamic provider, so each resource's serialized `__provider` in state is one
+ * `require("pulumi-privnet/provider")`, whatever the package's files are called inside.
+ *
+ * The dynamic-provider host hands a provider only the resource's properties, so each resource carries its kind
+ * in the hidden input `__kind` (set by the sdk's resource classes and kept in the outputs), and this entry hands
+ * each call to that kind's provider.
+ *
+ * Compatibility promise: `require("pulumi-privnet/provider")` keeps this shape, and kinds keep their names. States
+ * written before this entry existed name one module per kind (`pulumi-privnet/dist/provider/resources/<kind>.js`);
+ * those modules stay where they are so such states refresh and destroy.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { PrivnetProvider } from "./lifecycle";
+import { PROVIDERS } from "./registry";
+import { KIND_INPUT, type Props } from "./spec";
+
+const byKind = new Map(PROVIDERS.map((p) => [p.spec.name, p]));
+
+function providerOf(...props: (Props | undefined)[]): { kind: string; provider: PrivnetProvider } {
+  for (const p of props) {
+    const kind = p?.[KIND_INPUT];
+    if (typeof kind !== "string") continue;
+    const provider = byKind.get(kind);
+    if (!provider) {
+      throw new Error(
+        `privnet: this version of pulumi-privnet has no resource kind ${JSON.stringify(kind)} ` +
+          "(was the state written by a newer version?)",
+      );
+    }
+    return { kind, provider };
+  }
+  throw new Error("privnet: the resource's properties do not name its kind (__kind)");
+}
+
+const withKind = (props: Props | undefined, kind: string): Props | undefined =>
+  props === undefined ? undefined : { ...props, [KIND_INPUT]: kind };
+
+/** Hands every call to the provider of the resource's kind. */
+class PrivnetEntry implements pulumi.dynamic.ResourceProvider {
+  async configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+    for (const p of PROVIDERS) await p.configure(req);
+  }
+
+  async check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+    return providerOf(news, olds).provider.check(olds, news);
+  }
+
+  async diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+    return providerOf(news, olds).provider.diff(id, olds, news);
+  }
+
+  async create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+    const { kind, provider } = providerOf(inputs);
+    const created = await provider.create(inputs);
+    return { id: created.id, outs: withKind(created.outs, kind) };
+  }
+
+  async read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
+    const { kind, provider } = providerOf(props);
+    const found = await provider.read(id, props);
+    if (!found.id) return found;
+    return { id: found.id, props: withKind(found.props, kind), inputs: withKind(found.inputs, kind) };
+  }
+
+  async update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+    const { kind, provider } = providerOf(news, olds);
+    const updated = await provider.update(id, olds, news);
+    return { outs: withKind(updated.outs, kind) };
+  }
+
+  async delete(id: string, props: Props): Promise<void> {
+    await providerOf(props).provider.delete(id, props);
+  }
+}
+
+export = new PrivnetEntry();

@@ -1,0 +1,365 @@
+/**
+ * An account built by hand through the API, for the importer's tests: at least one object of every resource kind,
+ * with references between them (policies to groups, a posture check and a network resource; records to their
+ * zone; routers and resources to their network; ingress to peers), names that test the naming rules (a reserved
+ * word, a leading digit, accents, CJK, a name shared by two kinds), write-only secrets, and values both equal to
+ * and different from the server's defaults. Needs a server with `--simulate --cloud --embedded-idp`.
+ */
+import type { PrivnetClient } from "../../client";
+
+export interface ImportAccount {
+  peers: Record<string, string>;
+  groups: Record<string, string>;
+  /** The secrets set on the server, by what they belong to (for `pulumi config set --secret`). */
+  secrets: Record<string, string>;
+  /** Ids of everything made here, by kind (for the literal-id checks). */
+  ids: Record<string, string[]>;
+}
+
+type Obj = { id: string } & Record<string, unknown>;
+
+/** Enrolls peers with the simulated agent (POST /sim/enroll with a setup key made through the API). */
+export async function enroll(
+  url: string,
+  client: PrivnetClient,
+  hostnames: string[],
+): Promise<Record<string, string>> {
+  const key = await client.call<{ key: string }>("createSetupKey", {
+    body: { name: "enrollment", type: "reusable", expires_in: 30 * 86400, auto_groups: [], usage_limit: 0 },
+  });
+  const ids: Record<string, string> = {};
+  for (const hostname of hostnames) {
+    const res = await fetch(`${url}/sim/enroll`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ setup_key: key.key, hostname }),
+    });
+    const body = (await res.json()) as { id?: string };
+    if (!res.ok || !body.id) throw new Error(`enroll ${hostname}: ${res.status} ${JSON.stringify(body)}`);
+    ids[hostname] = body.id;
+  }
+  return ids;
+}
+
+export async function buildImportAccount(url: string, client: PrivnetClient): Promise<ImportAccount> {
+  const ids: Record<string, string[]> = {};
+  const call = async (
+    op: string,
+    args: { body?: unknown; params?: Record<string, string> },
+    kind?: string,
+  ) => {
+    const o = await client.call<Obj>(op, args);
+    if (kind) (ids[kind] ??= []).push(String(o.id));
+    return o;
+  };
+  const peers = await enroll(url, client, ["gw-1", "gw-2", "web-1", "laptop"]);
+  ids.Peer = Object.values(peers);
+
+  const groups: Record<string, string> = {};
+  for (const name of ["engineering", "ops", "2024 interns", "Überwachung", "default", "開発", "db"]) {
+    groups[name] = (await call("createGroup", { body: { name } }, "Group")).id;
+  }
+  const all = (await client.call<Obj[]>("listGroups")).find((g) => g.name === "All")?.id as string;
+  const g = (n: string) => groups[n] as string;
+
+  const posture = await call(
+    "createPostureCheck",
+    {
+      body: {
+        name: "baseline",
+        description: "",
+        checks: {
+          nb_version_check: { min_version: "0.28.0" },
+          geo_location_check: { locations: [{ country_code: "DE" }], action: "allow" },
+        },
+      },
+    },
+    "PostureCheck",
+  );
+  const network = await call(
+    "createNetwork",
+    { body: { name: "office", description: "main office" } },
+    "Network",
+  );
+  const db = await call(
+    "createNetworkResource",
+    {
+      params: { networkId: network.id },
+      body: { name: "db", address: "10.0.0.5", enabled: true, groups: [g("db"), g("engineering")] },
+    },
+    "NetworkResource",
+  );
+  await call(
+    "createNetworkRouter",
+    {
+      params: { networkId: network.id },
+      body: { peer_groups: [g("ops")], metric: 100, masquerade: true, enabled: true },
+    },
+    "NetworkRouter",
+  );
+  await call(
+    "createPolicy",
+    {
+      body: {
+        name: "ops ssh",
+        description: "operators reach everything over SSH",
+        enabled: true,
+        source_posture_checks: [posture.id],
+        rules: [
+          {
+            name: "ssh",
+            enabled: true,
+            action: "accept",
+            bidirectional: false,
+            protocol: "tcp",
+            ports: ["22"],
+            authorized_groups: { [g("ops")]: ["root", "admin"] },
+            sources: [g("ops")],
+            destinations: [g("engineering"), all],
+          },
+          {
+            name: "db",
+            enabled: true,
+            action: "accept",
+            bidirectional: false,
+            protocol: "tcp",
+            port_ranges: [{ start: 5432, end: 5433 }],
+            sources: [g("engineering"), g("2024 interns")],
+            destinationResource: { id: db.id, type: "host" },
+          },
+        ],
+      },
+    },
+    "Policy",
+  );
+  // A policy named like a group: two variables from one name.
+  await call(
+    "createPolicy",
+    {
+      body: {
+        name: "ops",
+        enabled: false,
+        rules: [
+          {
+            name: "all",
+            enabled: true,
+            action: "drop",
+            bidirectional: true,
+            protocol: "all",
+            sources: [all],
+            destinations: [g("default")],
+          },
+        ],
+      },
+    },
+    "Policy",
+  );
+  await call(
+    "createRoute",
+    {
+      body: {
+        description: "office LAN",
+        network_id: "office-lan",
+        enabled: true,
+        peer: peers["gw-1"],
+        network: "10.10.0.0/16",
+        metric: 100,
+        masquerade: true,
+        groups: [g("engineering"), g("開発")],
+        keep_route: false,
+      },
+    },
+    "Route",
+  );
+  await call(
+    "createNameserverGroup",
+    {
+      body: {
+        name: "corp dns",
+        description: "",
+        nameservers: [{ ip: "10.0.0.53", ns_type: "udp", port: 53 }],
+        enabled: true,
+        groups: [g("engineering")],
+        primary: false,
+        domains: ["corp.example"],
+        search_domains_enabled: true,
+      },
+    },
+    "NameserverGroup",
+  );
+  await client.call("updateDnsSettings", { body: { disabled_management_groups: [g("2024 interns")] } });
+  const zone = await call(
+    "createDnsZone",
+    {
+      body: {
+        name: "corp",
+        domain: "corp.example",
+        enable_search_domain: false,
+        distribution_groups: [g("engineering")],
+      },
+    },
+    "DnsZone",
+  );
+  await call(
+    "createDnsRecord",
+    {
+      params: { zoneId: zone.id },
+      body: { name: "db.corp.example", type: "A", content: "10.0.0.5", ttl: 300 },
+    },
+    "DnsRecord",
+  );
+  await call(
+    "createDnsRecord",
+    { params: { zoneId: zone.id }, body: { name: "corp.example", type: "A", content: "10.0.0.6", ttl: 60 } },
+    "DnsRecord",
+  );
+  await call(
+    "createSetupKey",
+    {
+      body: {
+        name: "servers",
+        type: "reusable",
+        expires_in: 90 * 86400,
+        auto_groups: [g("ops")],
+        usage_limit: 10,
+        ephemeral: true,
+      },
+    },
+    "SetupKey",
+  );
+  const bot = await call(
+    "createUser",
+    { body: { name: "ci bot", role: "admin", auto_groups: [g("ops")], is_service_user: true } },
+    "User",
+  );
+  await call(
+    "createUser",
+    {
+      body: {
+        email: "alice@example.com",
+        name: "Alice",
+        role: "user",
+        auto_groups: [],
+        is_service_user: false,
+      },
+    },
+    "User",
+  );
+  await client.call("createToken", { params: { userId: bot.id }, body: { name: "ci", expires_in: 30 } });
+  await client.call("createInvite", {
+    body: { email: "bob@example.com", name: "Bob", role: "user", auto_groups: [g("engineering")] },
+  });
+  const secrets = {
+    idp: "idp-client-secret-9f2",
+    edrA: "edr-a-token-4c1",
+    edrB: "edr-b-secret-77d",
+    edrCClient: "edr-c-client-0aa",
+    edrCSecret: "edr-c-secret-e3b",
+    dirD: Buffer.from("vendor-d-key-5e8").toString("base64"),
+    dirE: Buffer.from("vendor-e-secret-21f").toString("base64"),
+    s3Key: "AKIAIMPORTTEST",
+    s3Secret: "s3-secret-access-key-b90",
+  };
+  await call(
+    "createIdentityProvider",
+    {
+      body: {
+        type: "okta",
+        name: "okta",
+        issuer: "https://login.example.com",
+        client_id: "privnet",
+        client_secret: secrets.idp,
+      },
+    },
+    "IdentityProvider",
+  );
+  const [account] = await client.call<Obj[]>("listAccounts");
+  await client.call("updateAccount", {
+    params: { accountId: String(account?.id) },
+    body: {
+      settings: {
+        ...(account?.settings as Record<string, unknown>),
+        peer_login_expiration: 7200,
+        peer_expose_enabled: true,
+        peer_expose_groups: [g("ops")],
+        embedded_idp_enabled: undefined,
+        local_auth_disabled: undefined,
+      },
+    },
+  });
+  await client.call("createEdrVendorA", {
+    body: {
+      groups: [g("engineering")],
+      last_synced_interval: 24,
+      api_token: secrets.edrA,
+      api_url: "https://edr-a.example.com",
+      match_attributes: { firewall_enabled: true },
+    },
+  });
+  await client.call("createEdrVendorB", {
+    body: {
+      groups: [g("ops")],
+      last_synced_interval: 48,
+      client_id: "cid",
+      tenant_id: "tid",
+      secret: secrets.edrB,
+    },
+  });
+  await client.call("createEdrVendorC", {
+    body: {
+      groups: [all],
+      client_id: secrets.edrCClient,
+      secret: secrets.edrCSecret,
+      cloud_id: "eu-1",
+      zta_score_threshold: 70,
+    },
+  });
+  await call(
+    "createVendorDIdp",
+    { body: { service_account_key: secrets.dirD, customer_id: "C01", group_prefixes: ["eng-"] } },
+    "DirectorySyncVendorD",
+  );
+  await call(
+    "createVendorEIdp",
+    {
+      body: {
+        client_secret: secrets.dirE,
+        client_id: "app",
+        tenant_id: "tenant",
+        host: "api.example.com",
+        sync_interval: 600,
+      },
+    },
+    "DirectorySyncVendorE",
+  );
+  await call(
+    "createEventStreaming",
+    {
+      body: {
+        platform: "s3",
+        enabled: true,
+        config: {
+          bucket_name: "audit",
+          region: "eu-west-1",
+          access_key_id: secrets.s3Key,
+          secret_access_key: secrets.s3Secret,
+        },
+      },
+    },
+    "EventStreamingIntegration",
+  );
+  await call(
+    "createIngressPeer",
+    { body: { peer_id: peers["gw-2"], enabled: true, fallback: false } },
+    "IngressPeer",
+  );
+  await call(
+    "createPortAllocation",
+    {
+      params: { peerId: peers["web-1"] as string },
+      body: { name: "web", enabled: true, port_ranges: [{ start: 8080, end: 8081, protocol: "tcp" }] },
+    },
+    "IngressPortAllocation",
+  );
+  return { peers, groups, secrets, ids };
+}
