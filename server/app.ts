@@ -230,10 +230,7 @@ export function buildApp(
     return sendError(reply, 500, "internal error");
   });
 
-  // Routing before anything else (authentication, the body): a method the document does not declare for the
-  // path is 405 with Allow, whether or not the router found a handler. It would otherwise reach a templated
-  // sibling (PUT /api/users/invites -> PUT /api/users/{userId}), the not-found handler, or fail body parsing
-  // first (QUERY without a Content-Type); and an unknown path is 404 whatever its body.
+  // Set once shutdown begins: requests that still arrive (on kept-alive connections) are answered 503 below.
   let closing = false;
   app.addHook("preClose", async () => {
     closing = true;
@@ -252,6 +249,11 @@ export function buildApp(
     res.end(body);
   });
 
+  // Routing before anything else (authentication, the body): a method the document does not declare for the
+  // path is 405 with Allow, whether or not the router found a handler. It would otherwise reach a templated
+  // sibling (PUT /api/users/invites -> PUT /api/users/{userId}), the not-found handler, or fail body parsing
+  // first (QUERY without a Content-Type); and an unknown path is 404 whatever its body. Before all that: the
+  // shutdown and a missing Host.
   app.addHook("onRequest", async (req, reply) => {
     if (closing) {
       reply.header("Connection", "close");

@@ -110,6 +110,30 @@ describe("rate limit", () => {
     }
   });
 
+  test("an unknown invite token on the public invite routes counts as a failed authentication", async () => {
+    const c = new ManualClock();
+    const f = await startTestServer({ clock: c, embeddedIdp: true, authFailLimit: parseRateLimit("60:2") });
+    try {
+      const real = (
+        await f.call("createInvite", {
+          body: { email: "rl@example.com", name: "RL", role: "user", auto_groups: [] },
+        })
+      ).body.invite_token as string;
+      const info = (token: string) => f.call("getInviteInfo", { params: { token }, token: null });
+      const unknown = `pni_${"x".repeat(40)}`;
+      expectError(await info(unknown), 404);
+      expectError(await info(unknown), 404);
+      expectError(await info(unknown), 429, /failed authentications/);
+      // While the address is over its budget a real link is refused too (and so is the owner), then it works.
+      expectError(await info(real), 429);
+      expectError(await f.call("getCurrentUser"), 429);
+      c.advance(1000);
+      expect((await info(real)).status).toBe(200);
+    } finally {
+      await f.close();
+    }
+  });
+
   test("the limiter itself: exact refills and a clock set back does not refill", () => {
     const c = new ManualClock();
     const rl = new RateLimiter({ perMinute: 7, burst: 1 }, c);
