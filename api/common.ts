@@ -47,6 +47,37 @@ export function strLen(min: number, max: number) {
     .max(max, { error: msg });
 }
 
+/**
+ * Characters a name must not contain: C0 and C1 control characters (NUL, tab, line breaks, ESC, ...), DEL, the
+ * bidirectional formatting characters (which make a name display differently from what it is) and the invisible
+ * U+200B zero width space, U+2060 word joiner and U+FEFF byte order mark.
+ */
+const NAME_FORBIDDEN =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\u2028\u2029\ufeff]/u;
+
+/** Why `s` is not acceptable as a name, or undefined when it is. */
+export function nameProblem(s: string): string | undefined {
+  const bad = NAME_FORBIDDEN.exec(s);
+  if (bad) {
+    const code = (bad[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0");
+    return `must not contain control, bidirectional or invisible characters (U+${code} at position ${bad.index})`;
+  }
+  if (/^\s|\s$/u.test(s)) return "must not start or end with white space";
+  return undefined;
+}
+
+/**
+ * A name of min..max characters that reads as what it is: no control, bidi or invisible characters, no leading
+ * or trailing white space (`" All"` is not the built-in `All`). Inner spaces and every script are fine.
+ */
+export function nameString(min: number, max: number) {
+  return strLen(min, max).superRefine((s, ctx) => {
+    const problem = nameProblem(s);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
+}
+
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 
 /** True when `s` is a dotted-quad IPv4 address. */
@@ -103,10 +134,75 @@ export function isDomain(s: string, allowWildcard = false): boolean {
   return DOMAIN.test(s);
 }
 
-/** A CIDR range such as 10.0.0.0/16. */
+/** The 16 bytes of an IPv6 address (textual form already checked by {@link isIPv6}). */
+function ipv6Bytes(ip: string): number[] {
+  let text = ip;
+  const tail: number[] = [];
+  const lastColon = text.lastIndexOf(":");
+  const last = text.slice(lastColon + 1);
+  if (last.includes(".")) {
+    tail.push(...last.split(".").map(Number));
+    text = `${text.slice(0, lastColon + 1)}0:0`;
+  }
+  const [head = "", rest] = text.split("::");
+  const groups = (p: string) => (p === "" ? [] : p.split(":").map((g) => parseInt(g, 16)));
+  const h = groups(head);
+  const t = rest === undefined ? [] : groups(rest);
+  const all = [...h, ...Array<number>(8 - h.length - t.length).fill(0), ...t];
+  const bytes = all.flatMap((g) => [g >> 8, g & 0xff]);
+  if (tail.length) bytes.splice(12, 4, ...tail);
+  return bytes;
+}
+
+/**
+ * The canonical form of a CIDR range is its network address: every bit after the prefix length is zero
+ * (10.0.0.0/8, not 10.0.0.1/8; the only /0 ranges are 0.0.0.0/0 and ::/0). IPv4 is written as a dotted quad
+ * without leading zeros; IPv6 in any valid textual form (fd00:1::/64 or fd00:1:0::/64), host bits zero.
+ * Returns the network address when `s` has host bits set (for the message), undefined when it is canonical.
+ */
+export function cidrHostBitsSet(c: { ip: string; bits: number; family: 4 | 6 }): string | undefined {
+  const bytes = c.family === 4 ? c.ip.split(".").map(Number) : ipv6Bytes(c.ip);
+  const masked = bytes.map((b, i) => {
+    const keep = Math.max(0, Math.min(8, c.bits - i * 8));
+    return b & ((0xff << (8 - keep)) & 0xff);
+  });
+  if (masked.every((b, i) => b === bytes[i])) return undefined;
+  if (c.family === 4) return `${masked.join(".")}/${c.bits}`;
+  const groups = [];
+  for (let i = 0; i < 16; i += 2) groups.push((((masked[i] ?? 0) << 8) | (masked[i + 1] ?? 0)).toString(16));
+  // The longest run of zero groups becomes "::".
+  let best = { at: -1, len: 0 };
+  for (let i = 0; i < 8;) {
+    if (groups[i] !== "0") {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < 8 && groups[j] === "0") j++;
+    if (j - i > best.len && j - i > 1) best = { at: i, len: j - i };
+    i = j;
+  }
+  const text =
+    best.at < 0
+      ? groups.join(":")
+      : `${groups.slice(0, best.at).join(":")}::${groups.slice(best.at + best.len).join(":")}`;
+  return `${text}/${c.bits}`;
+}
+
+/** A CIDR range such as 10.0.0.0/16, in canonical form (see {@link cidrHostBitsSet}). */
 export const cidr = () =>
-  z.string().refine((s) => parseCidr(s) !== undefined, {
-    error: "must be a CIDR range such as 10.0.0.0/16",
+  z.string().superRefine((s, ctx) => {
+    const c = parseCidr(s);
+    if (!c) {
+      ctx.addIssue({ code: "custom", message: "must be a CIDR range such as 10.0.0.0/16" });
+      return;
+    }
+    const network = cidrHostBitsSet(c);
+    if (network)
+      ctx.addIssue({
+        code: "custom",
+        message: `must be a network address with no host bits set: ${s} has host bits after /${c.bits}; the range is ${network}`,
+      });
   });
 
 /** An IP address (v4 or v6). */
@@ -248,11 +344,45 @@ function article(word: string): string {
 export type Validation<T> =
   { ok: true; value: T } | { ok: false; issues: z.core.$ZodIssue[]; message: string };
 
+/**
+ * `__proto__` as an own key of the input (JSON.parse makes one). No field and no id is called that, and a parsed
+ * object cannot hold it as an own key: zod skips it, so a map such as a rule's `authorized_groups` would be
+ * stored without it, silently. It is refused wherever it appears instead. Iterative, so no input nests deep
+ * enough to overflow the stack.
+ */
+function protoKeyIssues(data: unknown): z.core.$ZodIssue[] {
+  const issues: z.core.$ZodIssue[] = [];
+  const stack: { value: unknown; path: PropertyKey[] }[] = [{ value: data, path: [] }];
+  while (stack.length) {
+    const { value, path } = stack.pop() as { value: unknown; path: PropertyKey[] };
+    if (typeof value !== "object" || value === null) continue;
+    if (Array.isArray(value)) {
+      value.forEach((v, i) => stack.push({ value: v, path: [...path, i] }));
+      continue;
+    }
+    for (const key of Object.keys(value)) {
+      if (key === "__proto__") {
+        issues.push({
+          code: "custom",
+          path: [...path, key],
+          message: "is not an allowed key",
+          input: undefined,
+        } as z.core.$ZodIssue);
+        continue;
+      }
+      stack.push({ value: (value as Record<string, unknown>)[key], path: [...path, key] });
+    }
+  }
+  return issues;
+}
+
 /** Parses `data` with `schema`; on failure the message names every offending field. */
 export function validate<S extends z.ZodType>(schema: S, data: unknown): Validation<z.output<S>> {
+  const proto = protoKeyIssues(data);
   const r = schema.safeParse(data, { error: errorMap });
-  if (r.success) return { ok: true, value: r.data };
-  return { ok: false, issues: r.error.issues, message: formatIssues(r.error.issues) };
+  if (r.success && !proto.length) return { ok: true, value: r.data };
+  const issues = [...proto, ...(r.success ? [] : r.error.issues)];
+  return { ok: false, issues, message: formatIssues(issues) };
 }
 
 /**

@@ -9,23 +9,33 @@ export const StreamingPlatform = openEnum(
   "Target: datadog (log monitoring), s3 (object store), firehose (stream delivery), generic_http",
 );
 
-/** Config keys per platform: which are required and which carry credentials (masked in responses). */
+/**
+ * Config keys per platform: which are required, which carry credentials (masked in responses), and which say
+ * where events go (a masked credential keeps the stored one only while these stay as they are).
+ */
 export const PLATFORM_KEYS: Record<
   z.infer<typeof StreamingPlatform>,
-  { required: string[]; optional: string[]; credentials: string[] }
+  { required: string[]; optional: string[]; credentials: string[]; destination: string[] }
 > = {
-  datadog: { required: ["api_key"], optional: ["site"], credentials: ["api_key"] },
+  datadog: { required: ["api_key"], optional: ["site"], credentials: ["api_key"], destination: ["site"] },
   s3: {
     required: ["bucket_name", "region", "access_key_id", "secret_access_key"],
     optional: ["prefix"],
     credentials: ["access_key_id", "secret_access_key"],
+    destination: ["bucket_name", "region"],
   },
   firehose: {
     required: ["stream_name", "region", "access_key_id", "secret_access_key"],
     optional: [],
     credentials: ["access_key_id", "secret_access_key"],
+    destination: ["stream_name", "region"],
   },
-  generic_http: { required: ["url"], optional: ["auth_token"], credentials: ["auth_token"] },
+  generic_http: {
+    required: ["url"],
+    optional: ["auth_token"],
+    credentials: ["auth_token"],
+    destination: ["url"],
+  },
 };
 
 /** Every config key that carries a credential, on any platform. */
@@ -40,7 +50,9 @@ const configSchema = () =>
     .describe(
       "Platform-specific settings: datadog {api_key, site}, s3 {bucket_name, region, access_key_id, " +
         "secret_access_key, prefix}, firehose {stream_name, region, access_key_id, secret_access_key}, " +
-        "generic_http {url, auth_token}. Credential values are masked in responses",
+        "generic_http {url, auth_token}. Credential values are masked in responses; on update, the mask " +
+        "stands for the stored credential only while the destination (site; bucket_name and region; " +
+        "stream_name and region; url) is unchanged",
     );
 
 function checkConfig(platform: unknown, config: unknown, ctx: z.RefinementCtx) {

@@ -1,5 +1,12 @@
 /** Group (spec 2.2 and 2.8): peers and network resources grouped for policies, routes and DNS. */
-import { GroupSummarySchema, ResourceRefInputSchema, ResourceRefSchema, idList, strLen, z } from "./common";
+import {
+  GroupSummarySchema,
+  ResourceRefInputSchema,
+  ResourceRefSchema,
+  idList,
+  nameString,
+  z,
+} from "./common";
 
 export const GroupPeerSchema = z
   .strictObject({
@@ -15,7 +22,7 @@ export const GroupSchema = GroupSummarySchema.extend({
 
 export const GroupRequestSchema = z
   .object({
-    name: strLen(1, 255).describe("Group name; unique in the account"),
+    name: nameString(1, 255).describe("Group name; unique in the account"),
     peers: idList().optional().describe("Ids of the peers in the group"),
     resources: z
       .array(ResourceRefInputSchema)

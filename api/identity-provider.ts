@@ -1,5 +1,5 @@
 /** Identity provider (spec 2.15). The client secret is write-only. */
-import { openEnum, strLen, z } from "./common";
+import { nameString, openEnum, strLen, z } from "./common";
 
 export const IdpType = openEnum(
   ["oidc", "zitadel", "entra", "google", "okta", "pocketid", "microsoft", "adfs"],
@@ -9,7 +9,7 @@ export const IdpType = openEnum(
 export const IdentityProviderRequestSchema = z
   .object({
     type: IdpType,
-    name: strLen(1, 255).describe("Display name"),
+    name: nameString(1, 255).describe("Display name"),
     issuer: z.url({ error: "must be a URL such as https://idp.example.com" }).describe("OIDC issuer URL"),
     client_id: strLen(1, 255).describe("OAuth client id"),
     client_secret: z

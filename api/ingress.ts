@@ -1,5 +1,5 @@
 /** Ingress peers and port allocations (spec 2.19, cloud-only): forward public ports to peers. */
-import { intRange, isSet, issue, hasItems, strLen, z } from "./common";
+import { intRange, isSet, issue, hasItems, nameString, strLen, z } from "./common";
 
 export const IngressProtocol = z.enum(["tcp", "udp", "tcp/udp"]).describe("Protocol: tcp, udp or tcp/udp");
 
@@ -65,7 +65,7 @@ export const DirectPortSchema = z
 
 export const PortAllocationRequestSchema = z
   .object({
-    name: strLen(1, 255).describe("Allocation name"),
+    name: nameString(1, 255).describe("Allocation name"),
     enabled: z.boolean().describe("Whether the allocation forwards traffic"),
     port_ranges: z.array(IngressPortRangeSchema).optional().describe("Port ranges to forward"),
     direct_port: DirectPortSchema.optional().describe("Ports to allocate directly"),

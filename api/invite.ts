@@ -1,5 +1,5 @@
 /** Invite (spec 2.5, embedded IdP only): a link that lets someone join with a password. */
-import { idList, intRange, strLen, z } from "./common";
+import { idList, intRange, nameString, z } from "./common";
 import { UserRole } from "./user";
 
 /** Invite lifetime bounds in seconds: 1 hour to 30 days; default 72 hours. */
@@ -28,7 +28,7 @@ export const InviteSchema = z
 export const InviteCreateSchema = z
   .object({
     email: z.email({ error: "must be an email address" }).describe("Address to invite"),
-    name: strLen(1, 255).describe("Invited person's name"),
+    name: nameString(1, 255).describe("Invited person's name"),
     role: UserRole,
     auto_groups: idList().describe("Group ids for the user's peers"),
     expires_in: expiresIn().optional().describe(EXPIRES_IN_DOC),

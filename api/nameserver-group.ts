@@ -1,5 +1,5 @@
 /** Nameserver group (spec 2.13): upstream DNS servers distributed to groups of peers. */
-import { domainName, hasItems, idList, intRange, ipAddress, issue, openEnum, strLen, z } from "./common";
+import { domainName, hasItems, idList, intRange, ipAddress, issue, nameString, openEnum, z } from "./common";
 
 export const NameserverSchema = z
   .object({
@@ -10,7 +10,7 @@ export const NameserverSchema = z
   .describe("An upstream nameserver");
 
 const nsFields = {
-  name: strLen(1, 40).describe("Group name, 1 to 40 characters"),
+  name: nameString(1, 40).describe("Group name, 1 to 40 characters"),
   description: z.string().describe("Group description"),
   nameservers: z
     .array(NameserverSchema)

@@ -1,5 +1,5 @@
 /** Network resource (spec 2.12): a host, subnet or domain inside a network. */
-import { GroupSummarySchema, ResourceType, idList, isDomain, isIP, parseCidr, strLen, z } from "./common";
+import { GroupSummarySchema, ResourceType, idList, isDomain, isIP, parseCidr, nameString, z } from "./common";
 
 /** The resource type follows from the address: an IP or /32 (/128) is a host, a CIDR a subnet, else a domain. */
 export function resourceTypeOf(address: string): "host" | "subnet" | "domain" | undefined {
@@ -12,7 +12,7 @@ export function resourceTypeOf(address: string): "host" | "subnet" | "domain" | 
 
 export const NetworkResourceRequestSchema = z
   .object({
-    name: strLen(1, 255).describe("Resource name"),
+    name: nameString(1, 255).describe("Resource name"),
     description: z.string().optional().describe("Resource description"),
     address: z
       .string()

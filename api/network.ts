@@ -1,9 +1,9 @@
 /** Network (spec 2.12): a container of network resources and the routers that reach them. */
-import { strLen, z } from "./common";
+import { nameString, z } from "./common";
 
 export const NetworkRequestSchema = z
   .object({
-    name: strLen(1, 255).describe("Network name"),
+    name: nameString(1, 255).describe("Network name"),
     description: z.string().optional().describe("Network description"),
   })
   .describe("Network create or replace body");

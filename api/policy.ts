@@ -10,7 +10,7 @@ import {
   issue,
   openEnum,
   portString,
-  strLen,
+  nameString,
   z,
 } from "./common";
 
@@ -19,7 +19,7 @@ export const RuleProtocol = openEnum(["all", "tcp", "udp", "icmp"], "Protocol th
 
 const ruleFields = {
   id: z.string().optional().describe("Rule id; assigned by the service"),
-  name: strLen(1, 255).describe("Rule name"),
+  name: nameString(1, 255).describe("Rule name"),
   description: z.string().optional().describe("Rule description"),
   enabled: z.boolean().describe("Whether the rule is active"),
   action: RuleAction,
@@ -84,7 +84,7 @@ export const RuleSchema = z
 
 export const PolicyRequestSchema = z
   .object({
-    name: strLen(1, 255).describe("Policy name"),
+    name: nameString(1, 255).describe("Policy name"),
     description: z.string().optional().describe("Policy description"),
     enabled: z.boolean().describe("Whether the policy is active"),
     source_posture_checks: idList().optional().describe("Posture check ids the source peers must pass"),

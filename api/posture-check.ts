@@ -1,5 +1,5 @@
 /** Posture check (spec 2.10): conditions a peer must meet to be a policy source. */
-import { cidr, issue, openEnum, strLen, z } from "./common";
+import { cidr, issue, nameString, openEnum, z } from "./common";
 
 const VERSION = /^v?\d+(\.\d+){0,3}([-+.][0-9A-Za-z.-]+)?$/;
 const version = () => z.string().regex(VERSION, { error: "must be a version such as 0.28.0" });
@@ -78,11 +78,27 @@ export const ChecksSchema = z
   })
   .describe("The checks; each member is optional");
 
+/** Members of {@link ChecksSchema}: a posture check sets at least one. */
+export const CHECK_KINDS = [
+  "nb_version_check",
+  "os_version_check",
+  "geo_location_check",
+  "peer_network_range_check",
+  "process_check",
+] as const;
+
 export const PostureCheckRequestSchema = z
   .object({
-    name: strLen(1, 255).describe("Posture check name"),
+    name: nameString(1, 255).describe("Posture check name"),
     description: z.string().describe("Posture check description"),
-    checks: ChecksSchema.optional().describe("The checks"),
+    checks: ChecksSchema.superRefine((c, ctx) => {
+      // A posture check that checks nothing passes every peer: refused rather than stored.
+      if (!CHECK_KINDS.some((k) => c[k] !== undefined && c[k] !== null))
+        issue(ctx, [], `must set at least one check: ${CHECK_KINDS.join(", ")}`);
+      const os = c.os_version_check;
+      if (os && !Object.values(os).some((v) => v !== undefined && v !== null))
+        issue(ctx, ["os_version_check"], "must set at least one operating system");
+    }).describe("The checks; at least one"),
   })
   .describe("Posture check create or replace body");
 

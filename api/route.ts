@@ -1,5 +1,5 @@
 /** Route (spec 2.11): a network range or domains reachable through routing peers. */
-import { cidr, domainName, hasItems, idList, isSet, issue, intRange, strLen, z } from "./common";
+import { cidr, domainName, hasItems, idList, isSet, issue, intRange, nameString, z } from "./common";
 
 export const NetworkType = z
   .enum(["IPv4", "IPv6", "Domain"])
@@ -7,13 +7,18 @@ export const NetworkType = z
 
 const routeFields = {
   description: z.string().describe("Route description"),
-  network_id: strLen(1, 40).describe(
+  network_id: nameString(1, 40).describe(
     "Route network identifier; groups high-availability routes; 1 to 40 characters",
   ),
   enabled: z.boolean().describe("Whether the route is active"),
   peer: z.string().optional().describe("Routing peer id; not together with peer_groups"),
   peer_groups: idList().optional().describe("Groups of routing peers; not together with peer"),
-  network: cidr().optional().describe("Routed range in CIDR notation; not together with domains"),
+  network: cidr()
+    .optional()
+    .describe(
+      "Routed range in canonical CIDR notation, no host bits set (10.0.0.0/8, not 10.0.0.1/8; 0.0.0.0/0 for " +
+        "an exit node); not together with domains",
+    ),
   domains: z
     .array(domainName(true))
     .max(32, { error: "must have at most 32 items" })

@@ -1,5 +1,5 @@
 /** Setup key (spec 2.14): enrolls peers. The full key is returned only by create. */
-import { idList, intMin, intRange, strLen, z } from "./common";
+import { idList, intMin, intRange, nameString, z } from "./common";
 
 export const SetupKeyType = z
   .enum(["one-off", "reusable"])
@@ -10,7 +10,7 @@ export const SetupKeyState = z
 
 export const SetupKeyCreateSchema = z
   .object({
-    name: strLen(1, 255).describe("Key name"),
+    name: nameString(1, 255).describe("Key name"),
     type: SetupKeyType,
     expires_in: intRange(86400, 31536000, "seconds").describe("Lifetime in seconds, 86400 to 31536000"),
     auto_groups: idList().describe("Groups assigned to peers enrolled with the key"),

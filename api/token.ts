@@ -1,5 +1,5 @@
 /** Personal access token (spec 2.3). The plain token is returned once, by create. */
-import { intRange, strLen, z } from "./common";
+import { intRange, nameString, z } from "./common";
 
 export const TokenSchema = z
   .strictObject({
@@ -14,7 +14,7 @@ export const TokenSchema = z
 
 export const TokenCreateSchema = z
   .object({
-    name: strLen(1, 255).describe("Token name"),
+    name: nameString(1, 255).describe("Token name"),
     expires_in: intRange(1, 365, "days").describe("Lifetime in days, 1 to 365"),
   })
   .describe("Personal access token create body");

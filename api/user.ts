@@ -1,5 +1,5 @@
 /** User (spec 2.4): regular users (invited) and service users (automation). */
-import { idList, isSet, issue, openEnum, strLen, z } from "./common";
+import { idList, isSet, issue, nameString, openEnum, z } from "./common";
 
 export const UserRole = openEnum(
   ["owner", "admin", "user", "billing_admin", "auditor", "network_admin"],
@@ -55,7 +55,7 @@ export const UserCreateSchema = z
       .email({ error: "must be an email address" })
       .optional()
       .describe("Address to invite (regular users)"),
-    name: strLen(1, 255).optional().describe("Name"),
+    name: nameString(1, 255).optional().describe("Name"),
     role: UserRole,
     auto_groups: idList().describe("Group ids assigned to peers this user enrolls"),
     is_service_user: z.boolean().describe("Create a service user instead of inviting a regular user"),

@@ -8,7 +8,8 @@
 #   sweep  node bench/secrets/sweep.mts: the fuzz run's request log, server output, schemathesis output and
 #          captured responses, scanned for the fuzz run's owner token and seeded secrets and for secret shapes;
 #          plus its own API pass (creates one of every secret, reads every GET back, scans the answers and its
-#          own server's logs). Extra --scan paths (a Pulumi backend dir, e2e logs) are scanned too.
+#          own server's logs and database files). The fuzz run's database is read as bytes for its seeded
+#          secrets (--db). Extra --scan paths (a Pulumi backend dir, e2e logs) are scanned too.
 #
 # --quick: one crash round and a fuzz run of 10 examples per operation (about 6,600 requests instead of 8,600:
 # schemathesis's coverage phase sends most of them whatever the example count); about 2 minutes instead of 3.
@@ -78,6 +79,7 @@ run_step fuzz "fuzz result: " bash bench/fuzz/run.sh --out "$FUZZ_OUT" --timeout
 SWEEP_ARGS=(--out "$OUT/sweep")
 if [ -d "$FUZZ_OUT/scan" ]; then
   SWEEP_ARGS+=(--scan "$FUZZ_OUT/scan" --token-file "$FUZZ_OUT/private/owner-token")
+  [ -f "$FUZZ_OUT/private/privnet.db" ] && SWEEP_ARGS+=(--db "$FUZZ_OUT/private/privnet.db")
   [ -f "$FUZZ_OUT/private/seed-secrets.tsv" ] && SWEEP_ARGS+=(--secrets-file "$FUZZ_OUT/private/seed-secrets.tsv")
 fi
 run_step sweep "sweep result: " node bench/secrets/sweep.mts "${SWEEP_ARGS[@]}" "${SCAN[@]}"

@@ -5,6 +5,8 @@
  *   - list of 1,000 groups: sequential GET /api/groups, p50 (target <= 10 ms), and under load (req/s);
  *   - GET by id: GET /api/groups/{id} (target >= 3,000 req/s);
  *   - create: POST /api/groups, unique names (target >= 1,000 req/s);
+ *   - durability: the same creates on fresh, warmed-up servers with SQLite synchronous FULL (as shipped) and
+ *     NORMAL;
  *   - resident memory with 10,000 objects (5,000 groups, 2,500 policies, 2,500 setup keys), after listing them
  *     all: RSS and peak RSS of the server process (target <= 200 MB), with V8's heap spaces (a preload,
  *     bench/lib/heap-report.js, reports them on SIGUSR2); when over target, again with the young generation
@@ -29,6 +31,11 @@ export interface ThroughputResult {
   memory: MemoryResult;
   /** The same with the proposed fix (SEMI_SPACE_FLAG), measured only when `memory` misses its target. */
   memoryWithFix?: MemoryResult;
+  /**
+   * Creates on fresh servers, SQLite `synchronous` FULL (as shipped: the WAL is synced at every commit) against
+   * NORMAL (synced at checkpoints only), in the order FULL, NORMAL, NORMAL, FULL.
+   */
+  durability: { full: LoadResult[]; normal: LoadResult[] };
   /** Profiles of the tests whose target was missed. */
   profiles: { test: string; summary: ProfileSummary }[];
   targets: { getByIdRps: number; createRps: number; listP50Ms: number; rssMb: number };
@@ -205,11 +212,12 @@ export async function runThroughput(opts: {
   const concurrency = opts.concurrency ?? 16;
   const durationMs = opts.durationMs ?? 5000;
   let serverNo = 0;
-  const start = (nodeArgs: string[] = []) =>
+  const start = (nodeArgs: string[] = [], serverArgs: string[] = []) =>
     startServerProcess({
       dir: path.join(opts.workDir, `tp-server-${++serverNo}`),
       requestLog: null,
       nodeArgs,
+      serverArgs,
     });
   const load = (
     server: ServerProcess,
@@ -264,6 +272,32 @@ export async function runThroughput(opts: {
   } finally {
     await server.stop();
   }
+
+  // Durability: what syncing the WAL at every commit costs. Fresh servers, so both start from the same database,
+  // each warmed up first.
+  result.durability = { full: [], normal: [] };
+  for (const sync of ["full", "normal", "normal", "full"] as const) {
+    const s = await start([], ["--synchronous", sync]);
+    try {
+      // Warm-up (JIT, caches), as the main server had before its create test.
+      await runLoad({
+        url: s.url,
+        token: s.token,
+        concurrency,
+        durationMs: 2000,
+        request: (i) => ({ method: "POST", path: "/api/groups", body: groupBody(i, `warm${serverNo}`) }),
+      });
+      result.durability[sync].push(await tests.create(s));
+    } finally {
+      await s.stop();
+    }
+  }
+  const d = result.durability;
+  progress(
+    S,
+    `create, synchronous FULL: ${d.full.map((x) => x.rps.toFixed(0)).join(" / ")} req/s; NORMAL: ` +
+      `${d.normal.map((x) => x.rps.toFixed(0)).join(" / ")} req/s`,
+  );
 
   // Memory: a fresh server with 10,000 objects, as shipped; when over target, again with a smaller young
   // generation (the proposed fix) to show its effect.

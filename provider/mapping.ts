@@ -47,7 +47,14 @@ export function toApi(value: unknown, schema: z.ZodType): unknown {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
       if (v === undefined || v === null) continue;
-      out[k] = vs ? toApi(v, vs) : v;
+      // An own property even for a key such as `__proto__` (plain assignment would set the prototype), so
+      // validation sees the key as written and refuses it by name.
+      Object.defineProperty(out, k, {
+        value: vs ? toApi(v, vs) : v,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }

@@ -4,6 +4,8 @@
  * leave in the service's shape `{"message", "code"}`; no input produces a 500.
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import { validate } from "../api/common";
 import { ROUTES, type ApiRoute } from "../api/routes";
 import { authenticate } from "./auth";
@@ -20,13 +22,23 @@ function fastifyPath(path: string): string {
   return path.replace(/\{([^}]+)\}/g, ":$1");
 }
 
-/** Path parameters that carry secrets and must never reach a log. */
+/** Path parameters that carry secrets by definition. */
 const SECRET_PARAMS = new Set(["token"]);
 
+/** The shapes of the ids the service issues: {@link newId}'s 20 base32hex characters, or a sequence number. */
+const ID_SHAPE = /^(?:[0-9a-v]{20}|\d{1,15})$/;
+
+/**
+ * The path for the request log. A parameter is written as sent only when it has the shape of an id the service
+ * issues; anything else becomes `***`. A secret (an invite token) can arrive in any parameter, not only in one
+ * named `token`: a client may send it to `DELETE /api/users/invites/{inviteId}` (unauthenticated, too) or to
+ * `POST .../{inviteId}/regenerate`, and the router matches those routes first.
+ */
 function redactedPath(route: ApiRoute, params: Record<string, string>): string {
-  return route.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
-    SECRET_PARAMS.has(name) ? "***" : encodeURIComponent(params[name] ?? ""),
-  );
+  return route.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = params[name] ?? "";
+    return SECRET_PARAMS.has(name) || !ID_SHAPE.test(value) ? "***" : encodeURIComponent(value);
+  });
 }
 
 /**
@@ -72,6 +84,31 @@ function declaredMethods(pathname: string): string[] {
   return [...methods].sort();
 }
 
+/**
+ * What Node's HTTP parser refuses before there is a request (fastify's default answer for these is its own
+ * `{error, message, statusCode}`): the same statuses Node would give, in the service's shape. The connection is
+ * closed afterwards, as Node does, since the rest of its bytes cannot be trusted.
+ */
+function clientErrorHandler(err: Error & { code?: string }, socket: Duplex): void {
+  if (err.code === "ECONNRESET" || socket.destroyed) return;
+  const [status, message] =
+    err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+      ? [408, "request timeout: the request headers did not arrive in time"]
+      : err.code === "HPE_HEADER_OVERFLOW"
+        ? [431, "request header fields too large"]
+        : err.code === "HPE_CHUNK_EXTENSIONS_OVERFLOW"
+          ? [413, "request chunk extensions too large"]
+          : [400, "malformed HTTP request"];
+  const body = JSON.stringify({ message, code: status });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
+}
+
 function sendError(
   reply: FastifyReply,
   status: number,
@@ -113,8 +150,22 @@ export function buildApp(
         });
       }
     : undefined;
+  const timeouts = state.options.httpTimeouts;
   const app = Fastify({
     logger: false,
+    http: {
+      // A request without Host is answered by the onRequest hook below, in the service's shape (Node's own
+      // answer has no body).
+      requireHostHeader: false,
+      ...(timeouts?.headersMs !== undefined ? { headersTimeout: timeouts.headersMs } : {}),
+      ...(timeouts?.checkIntervalMs !== undefined
+        ? { connectionsCheckingInterval: timeouts.checkIntervalMs }
+        : {}),
+    },
+    clientErrorHandler,
+    // Requests that arrive during shutdown are answered 503 by the onRequest hook below (fastify's own 503 has
+    // its body shape).
+    return503OnClosing: false,
     bodyLimit: 1024 * 1024,
     genReqId: () => newId(),
     // Behind nothing: the request id is ours, not the client's.
@@ -135,6 +186,13 @@ export function buildApp(
     },
   });
   const limiter = state.options.rateLimit ? new RateLimiter(state.options.rateLimit, state.clock) : undefined;
+  const authFailures = state.options.authFailLimit
+    ? new RateLimiter(
+        state.options.authFailLimit,
+        state.clock,
+        "too many failed authentications from this address",
+      )
+    : undefined;
   const faults = state.options.faults ? new FaultInjector(state.options.faults) : undefined;
 
   // Every body is JSON, whatever the Content-Type says; an empty body is "no body".
@@ -172,11 +230,42 @@ export function buildApp(
     return sendError(reply, 500, "internal error");
   });
 
+  // Set once shutdown begins: requests that still arrive (on kept-alive connections) are answered 503 below.
+  let closing = false;
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
+  // An Expect the server does not meet (anything but 100-continue): Node answers 417 without a body.
+  app.server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
+    const body = JSON.stringify({
+      message: "expectation failed: only Expect: 100-continue is supported",
+      code: 417,
+    });
+    res.writeHead(417, {
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Length": Buffer.byteLength(body),
+      Connection: "close",
+    });
+    res.end(body);
+  });
+
   // Routing before anything else (authentication, the body): a method the document does not declare for the
   // path is 405 with Allow, whether or not the router found a handler. It would otherwise reach a templated
   // sibling (PUT /api/users/invites -> PUT /api/users/{userId}), the not-found handler, or fail body parsing
-  // first (QUERY without a Content-Type); and an unknown path is 404 whatever its body.
+  // first (QUERY without a Content-Type); and an unknown path is 404 whatever its body. Before all that: the
+  // shutdown and a missing Host.
   app.addHook("onRequest", async (req, reply) => {
+    if (closing) {
+      reply.header("Connection", "close");
+      sendError(reply, 503, "the server is shutting down");
+      return reply;
+    }
+    // HTTP/1.1 requires Host (RFC 9112, 3.2).
+    if (req.raw.httpVersion === "1.1" && req.headers.host === undefined) {
+      reply.header("Connection", "close");
+      sendError(reply, 400, "bad request: an HTTP/1.1 request needs a Host header");
+      return reply;
+    }
     const pathname = req.url.split("?")[0] ?? "";
     const methods = pathname.startsWith("/api/") ? declaredMethods(pathname) : [];
     if (methods.length && !methods.includes(req.method)) {
@@ -209,12 +298,24 @@ export function buildApp(
         const params = (req.params ?? {}) as Record<string, string>;
         let actor: Ctx["actor"];
         if (route.auth === "public") {
-          // The public invite routes carry no credential: limit them per client address.
+          // The public invite routes carry no credential: limit them per client address. Their invite token
+          // is one, though: an unknown token counts as a failed authentication (below).
           limiter?.take(`ip:${req.ip}`);
+          authFailures?.check(req.ip);
         } else {
-          actor = await authenticate(state, req.headers.authorization);
+          const header = req.headers.authorization;
+          // An address over its budget of failed authentications gets no credential looked at, not even a good
+          // one: a guess must learn nothing. A request without any credential is no guess.
+          if (header) authFailures?.check(req.ip);
+          try {
+            actor = await authenticate(state, header);
+          } catch (err) {
+            if (header && isApiError(err) && err.status === 401) authFailures?.spend(req.ip);
+            throw err;
+          }
           (req as FastifyRequest & { credentialId?: string }).credentialId = actor.credentialId;
-          limiter?.take(actor.credentialId);
+          // One bucket per user, whichever of its credentials is used.
+          limiter?.take(`user:${actor.user.id}`);
           if (!allowed(actor.user.role, route, actor.user.id, params)) {
             throw forbidden(
               `permission denied: role ${actor.user.role} may not ${route.method} ${route.path}`,
@@ -259,7 +360,14 @@ export function buildApp(
           requestId: req.id,
           now: state.clock.now(),
         };
-        const result = await handler(ctx);
+        let result: unknown;
+        try {
+          result = await handler(ctx);
+        } catch (err) {
+          // An invite token nobody has (public routes answer 404 for it).
+          if (route.auth === "public" && isApiError(err) && err.status === 404) authFailures?.spend(req.ip);
+          throw err;
+        }
         reply.code(route.status);
         if (!route.response) return reply.send();
         return reply.type("application/json").send(result ?? {});

@@ -105,8 +105,7 @@ export async function authenticate(state: ServerState, header: string | undefine
   if (scheme.toLowerCase() === "token") {
     // The checksum rejects typos and random guesses without touching the store.
     if (!value || !patChecksumValid(value)) throw unauthorized("invalid token");
-    const hashed = hashSecret(value);
-    const token = state.store.all<TokenDoc>("token").find((t) => t.hashed_token === hashed);
+    const token = state.store.findBy<TokenDoc>("token", "hashed_token", hashSecret(value));
     if (!token) throw unauthorized("invalid token");
     const now = state.clock.now();
     if (Date.parse(token.expiration_date) <= now) throw unauthorized("token expired");

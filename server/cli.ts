@@ -1,6 +1,8 @@
 /**
- * `privnet-server [--host 127.0.0.1] [--port N|0] [--db FILE|:memory:] [--bootstrap-token-file FILE] [--cloud]
- *  [--embedded-idp] [--rate-limit PER_MIN:BURST|off] [--simulate] [--request-log FILE|-] [--faults SPEC]
+ * `privnet-server [--host 127.0.0.1] [--port N|0] [--db FILE|:memory:] [--synchronous full|normal]
+ *  [--secrets-key-file FILE] [--bootstrap-token-file FILE] [--cloud] [--embedded-idp]
+ *  [--rate-limit PER_MIN:BURST|off] [--auth-fail-limit PER_MIN:BURST|off] [--simulate] [--request-log FILE|-]
+ *  [--faults SPEC]
  *  [--bearer-issuer URL --bearer-jwks FILE [--bearer-audience AUD]]`
  *
  * Prints `privnet-server listening on http://HOST:PORT` on stdout once ready. On a new database the owner PAT
@@ -17,10 +19,18 @@ const USAGE = `usage: privnet-server [options]
   --host HOST                    address to bind (default 127.0.0.1)
   --port N                       port; 0 picks a free one (default 8080)
   --db FILE|:memory:             SQLite database file (default :memory:); data survives restarts on a file
+  --synchronous full|normal      full (default): an acknowledged write survives a power loss; normal: faster
+                                 commits, survives a killed process but may lose the last writes on power loss
   --bootstrap-token-file FILE    on a new database, write the owner token here (0600) instead of printing it
+  --secrets-key-file FILE        key integration credentials are encrypted with (default DB.key beside the
+                                 database, created 0600 on the first start; in memory for :memory:)
   --cloud                        serve the cloud-only operations (ingress, network traffic events)
   --embedded-idp                 serve the embedded-IdP operations (invites, password change)
-  --rate-limit PER_MIN:BURST|off token bucket per credential (default off; the hosted service is 120:1200)
+  --rate-limit PER_MIN:BURST|off token bucket per user, all its tokens together (default off; the hosted
+                                 service is 120:1200)
+  --auth-fail-limit PER_MIN:BURST|off
+                                 failed authentications per client address; over it, 429 without looking at
+                                 the credential (default 10:20 with --rate-limit, else off)
   --simulate                     serve the simulated agent under /sim (enroll and connect peers, finish jobs)
   --request-log FILE|-           append one JSON line per request (no bodies, no secrets); - for stderr
   --faults SPEC                  inject faults: seed=N,429=RATE,503=RATE,latency=MS
@@ -28,6 +38,9 @@ const USAGE = `usage: privnet-server [options]
   --bearer-jwks FILE             ...verified with this JSON Web Key Set file
   --bearer-audience AUD          ...and this audience
   sim --help                     drive the simulated agent of a running server`;
+
+/** Failed authentications per client address when --rate-limit is on and --auth-fail-limit is not given. */
+export const DEFAULT_AUTH_FAIL_LIMIT = "10:20";
 
 class UsageError extends Error {}
 
@@ -41,6 +54,7 @@ export function parseArgs(
   let issuer: string | undefined;
   let jwksFile: string | undefined;
   let audience: string | undefined;
+  let authFailLimit: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const [flag, inline] =
@@ -69,6 +83,16 @@ export function parseArgs(
       case "--bootstrap-token-file":
         opts.bootstrapTokenFile = value();
         break;
+      case "--synchronous": {
+        const v = value();
+        if (v !== "full" && v !== "normal")
+          throw new UsageError(`--synchronous: expected full or normal, got ${v}`);
+        opts.synchronous = v;
+        break;
+      }
+      case "--secrets-key-file":
+        opts.secretsKeyFile = value();
+        break;
       case "--cloud":
         opts.cloud = true;
         break;
@@ -80,6 +104,9 @@ export function parseArgs(
         break;
       case "--rate-limit":
         opts.rateLimit = parseRateLimit(value());
+        break;
+      case "--auth-fail-limit":
+        authFailLimit = value();
         break;
       case "--request-log":
         opts.requestLog = value();
@@ -103,6 +130,10 @@ export function parseArgs(
         throw new UsageError(`unknown option ${arg}`);
     }
   }
+  opts.authFailLimit = parseRateLimit(
+    authFailLimit ?? (opts.rateLimit ? DEFAULT_AUTH_FAIL_LIMIT : "off"),
+    "--auth-fail-limit",
+  );
   if ((issuer === undefined) !== (jwksFile === undefined)) {
     throw new UsageError("--bearer-issuer and --bearer-jwks go together");
   }
@@ -138,6 +169,7 @@ export async function main(argv: string[]): Promise<void> {
       opts.requestLog === "-" ? process.stderr : fs.createWriteStream(opts.requestLog, { flags: "a" });
     opts.onRequest = (entry) => out.write(`${JSON.stringify(entry)}\n`);
   }
+  // A startup refusal (a wrong secrets key, a port in use) throws: bin/privnet-server prints its message.
   const server = await startServer(opts);
   if (server.ownerToken) {
     if (opts.bootstrapTokenFile) {

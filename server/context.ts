@@ -37,11 +37,18 @@ export interface ServerOptions {
   embeddedIdp: boolean;
   /** Serve the simulated agent routes under /sim. */
   simulate: boolean;
-  /** Token bucket per credential; undefined = off (the default locally). */
+  /** Token bucket per user (all its credentials together); undefined = off (the default locally). */
   rateLimit?: RateLimitOptions;
+  /** Token bucket of failed authentications per client address; undefined = off. */
+  authFailLimit?: RateLimitOptions;
   bearer?: BearerOptions;
   faults?: FaultOptions;
   clock: Clock;
+  /**
+   * HTTP timeouts in ms: how long a client may take to send the request headers (408 after that), and how often
+   * connections are checked. Node's defaults (60 s, every 30 s) unless set; tests shorten them.
+   */
+  httpTimeouts?: { headersMs?: number; checkIntervalMs?: number };
   /** Called once per request, after the response is sent (request log). Never receives bodies or secrets. */
   onRequest?: (entry: RequestLogEntry) => void;
 }
@@ -52,7 +59,7 @@ export interface RequestLogEntry {
   method: string;
   /** The route pattern, e.g. /api/routes/{routeId}; secrets in paths never appear. */
   route: string;
-  /** The concrete path with secret path segments (invite tokens) replaced by `***`. */
+  /** The concrete path; a parameter not shaped like an id the service issues (an invite token) reads `***`. */
   path: string;
   status: number;
   durationMs: number;

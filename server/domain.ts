@@ -7,7 +7,7 @@ import { invalid, notFound } from "./errors";
 import type { GroupDoc, PeerDoc } from "./model";
 import type { Doc, Kind, Store, Tx } from "./store";
 
-export type Reader = Pick<Store | Tx, "get" | "all">;
+export type Reader = Pick<Store | Tx, "get" | "all" | "findBy">;
 
 /** Records an audit event for a mutation, inside the mutation's transaction. */
 export function audit(

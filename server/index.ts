@@ -6,11 +6,19 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app";
 import { bootstrap } from "./bootstrap";
 import { systemClock, type Clock } from "./clock";
-import type { BearerOptions, FaultOptions, RateLimitOptions, RequestLogEntry, ServerState } from "./context";
+import type {
+  BearerOptions,
+  FaultOptions,
+  RateLimitOptions,
+  RequestLogEntry,
+  ServerOptions,
+  ServerState,
+} from "./context";
 import { allHandlers } from "./handlers";
 import { registerSimulator } from "./sim";
+import { resolveSecretsKey } from "./secrets";
 import { registerEventFeed } from "./sim-events";
-import { Store } from "./store";
+import { Store, type Synchronous } from "./store";
 
 export interface StartOptions {
   host?: string;
@@ -18,13 +26,23 @@ export interface StartOptions {
   port?: number;
   /** SQLite file, or ":memory:" (default). */
   db?: string;
+  /**
+   * The key integration credentials are encrypted with (base64, 32 bytes, mode 0600); created when missing on a
+   * database that has no credentials yet. Default `<db>.key`; an in-memory key for ":memory:".
+   */
+  secretsKeyFile?: string;
+  /** SQLite `synchronous` for a database file: "full" (default, survives power loss) or "normal". */
+  synchronous?: Synchronous;
   cloud?: boolean;
   embeddedIdp?: boolean;
   simulate?: boolean;
   rateLimit?: RateLimitOptions;
+  /** Failed authentications per client address (the CLI defaults it when --rate-limit is on). */
+  authFailLimit?: RateLimitOptions;
   bearer?: BearerOptions;
   faults?: FaultOptions;
   clock?: Clock;
+  httpTimeouts?: ServerOptions["httpTimeouts"];
   onRequest?: (entry: RequestLogEntry) => void;
 }
 
@@ -46,7 +64,8 @@ export function createServer(opts: StartOptions = {}): {
   ownerToken?: string;
 } {
   const clock = opts.clock ?? systemClock;
-  const store = new Store(opts.db ?? ":memory:");
+  const db = opts.db ?? ":memory:";
+  const store = new Store(db, resolveSecretsKey(db, opts.secretsKeyFile), { synchronous: opts.synchronous });
   let ownerToken: string | undefined;
   try {
     if (store.isEmpty()) ownerToken = bootstrap(store, clock, opts.embeddedIdp ?? false);
@@ -62,9 +81,11 @@ export function createServer(opts: StartOptions = {}): {
       embeddedIdp: opts.embeddedIdp ?? false,
       simulate: opts.simulate ?? false,
       rateLimit: opts.rateLimit,
+      authFailLimit: opts.authFailLimit,
       bearer: opts.bearer,
       faults: opts.faults,
       clock,
+      httpTimeouts: opts.httpTimeouts,
       onRequest: opts.onRequest,
     },
   };

@@ -115,7 +115,11 @@ const KINDS: { kind: Kind; path: string; body: (name: string) => unknown }[] = [
     path: "/api/setup-keys",
     body: (name) => ({ name, type: "reusable", expires_in: 86400, auto_groups: [], usage_limit: 0 }),
   },
-  { kind: "posture_check", path: "/api/posture-checks", body: (name) => ({ name, description: "crash" }) },
+  {
+    kind: "posture_check",
+    path: "/api/posture-checks",
+    body: (name) => ({ name, description: "crash", checks: { nb_version_check: { min_version: "0.1.0" } } }),
+  },
 ];
 
 interface Outcome {

@@ -1,7 +1,7 @@
 /**
  * Reads privnet-server's request log (`--request-log FILE`: one JSON line per request: method, route, path,
  * status, durationMs) in windows. A window ends with a marker request (a GET of a group id that cannot exist,
- * answered 404): the server writes log lines in order, so once the marker's line is in the file, every request
+ * answered 404; shaped like a real id, since the log writes only those as sent): the server writes log lines in order, so once the marker's line is in the file, every request
  * of the window is too.
  */
 import * as fs from "node:fs";
@@ -30,7 +30,8 @@ export class RequestLog {
 
   /** The entries since the last mark/take (API and simulator requests; the marker itself left out). */
   async take(timeoutMs = 10_000): Promise<LogEntry[]> {
-    const marker = `bench-marker-${process.pid}-${++this.markers}`;
+    // Shaped like an id the server issues (20 base32hex characters), or the log would write `***` for it.
+    const marker = `m${process.pid.toString(32).padStart(7, "0")}${(++this.markers).toString(32).padStart(12, "0")}`;
     const res = await fetch(`${this.server.url}/api/groups/${marker}`, {
       headers: { Authorization: `Token ${this.server.token}` },
     });

@@ -21,6 +21,8 @@ export interface ServerProcessOptions {
   faults?: string;
   /** Port (default 0: a free one). */
   port?: number;
+  /** More privnet-server options, e.g. `["--synchronous", "normal"]`. */
+  serverArgs?: string[];
   /** Node flags for the server process, e.g. `--cpu-prof`. */
   nodeArgs?: string[];
   /** Extra environment variables. */
@@ -68,6 +70,7 @@ export async function startServerProcess(opts: ServerProcessOptions): Promise<Se
   if (opts.embeddedIdp) args.push("--embedded-idp");
   if (opts.simulate) args.push("--simulate");
   if (opts.faults) args.push("--faults", opts.faults);
+  if (opts.serverArgs) args.push(...opts.serverArgs);
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: opts.dir,
     stdio: ["ignore", "pipe", "pipe"],

@@ -26,6 +26,10 @@
  * scans every answer (saved to --out/responses.ndjson). A create response may show a value once (the spec says
  * so for tokens, keys, invite links and initial passwords); no other answer may.
  *
+ * Database files (the API pass's own server, running and stopped, and every --db FILE with its -wal and -shm) are
+ * read as bytes for the known values (tokens and keys are hashed there, integration credentials encrypted) and
+ * must be mode 0600.
+ *
  * Captured responses in schemathesis's NDJSON report (bench/fuzz/run.sh) are read structurally: bodies there are
  * base64, so they are decoded; only what the server answered is scanned, and a value the fuzzer itself sent in
  * that request does not count (echoing a name back is no leak). A shape match in the answer to an operation that
@@ -48,13 +52,15 @@ interface Options {
   tokenFiles: string[];
   secretsFiles: string[];
   scan: string[];
+  /** Database files to read as bytes (with their -wal and -shm). */
+  dbs: string[];
   out: string;
   api: boolean;
   json: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
-  const o: Options = { tokenFiles: [], secretsFiles: [], scan: [], out: "", api: true, json: false };
+  const o: Options = { tokenFiles: [], secretsFiles: [], scan: [], dbs: [], out: "", api: true, json: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -66,13 +72,14 @@ function parseOptions(argv: string[]): Options {
     else if (a === "--token-file") o.tokenFiles.push(value());
     else if (a === "--secrets-file") o.secretsFiles.push(value());
     else if (a === "--scan") o.scan.push(value());
+    else if (a === "--db") o.dbs.push(value());
     else if (a === "--out") o.out = value();
     else if (a === "--no-api") o.api = false;
     else if (a === "--json") o.json = true;
     else if (a === "-h" || a === "--help") {
       process.stdout.write(
         "usage: sweep.mts [--url URL --token-file F] [--token-file F]... [--secrets-file TSV]... " +
-          "[--scan PATH]... [--out DIR] [--no-api] [--json]\n",
+          "[--scan PATH]... [--db FILE]... [--out DIR] [--no-api] [--json]\n",
       );
       process.exit(0);
     } else throw new Error(`unknown option ${a}`);
@@ -197,7 +204,28 @@ function scanText(
 // ---------------------------------------------------------------------------------------------------------------
 // Files
 
-const stats = { files: 0, binaries: 0, bytes: 0, responses: 0, apiResponses: 0 };
+const stats = { files: 0, binaries: 0, bytes: 0, responses: 0, apiResponses: 0, dbFiles: 0 };
+
+/**
+ * A database and its -wal and -shm, read as bytes (what `strings` sees): no known secret may be there, hashed
+ * or encrypted as they are, and the files must be the owner's alone. Shapes are not looked for: random bytes of
+ * ciphertext and pages would match by chance.
+ */
+function scanDatabase(db: string, when: string): void {
+  if (!fs.existsSync(db)) throw new Error(`--db ${db}: no such file`);
+  for (const f of [db, `${db}-wal`, `${db}-shm`]) {
+    if (!fs.existsSync(f)) continue;
+    stats.dbFiles++;
+    const mode = fs.statSync(f).mode & 0o777;
+    if (mode & 0o077)
+      findings.push({
+        what: `a database file readable by others (mode ${mode.toString(8)})`,
+        where: f,
+        context: when,
+      });
+    scanText(fs.readFileSync(f).toString("latin1"), `${f} (${when})`, { shapes: false });
+  }
+}
 
 function decode64(v: unknown): string {
   if (v && typeof v === "object" && typeof (v as { $base64?: unknown }).$base64 === "string") {
@@ -279,6 +307,7 @@ const OWN_FILES = [
   "privnet.db",
   "privnet.db-wal",
   "privnet.db-shm",
+  "privnet.db.key",
   "owner-token",
   "request.log",
   "server.stdout",
@@ -533,10 +562,12 @@ async function main(): Promise<number> {
       try {
         addKnown("owner token (sweep server)", fs.readFileSync(tokenFile, "utf8").trim());
         api = await apiPass(server.url, fs.readFileSync(tokenFile, "utf8").trim(), out);
+        scanDatabase(path.join(out, "privnet.db"), "server running");
       } finally {
         server.child.kill("SIGTERM");
         await server.exited;
       }
+      scanDatabase(path.join(out, "privnet.db"), "server stopped");
       ownFiles.push(...["request.log", "server.stdout", "server.stderr"].map((f) => path.join(out, f)));
     }
     ownFiles.push(path.join(out, "responses.ndjson"));
@@ -544,6 +575,7 @@ async function main(): Promise<number> {
   // responses.ndjson was scanned answer by answer already; scanning it again as text double-counts nothing
   // new, but it is what a reader of --out would look at, so it is scanned like any file.
   for (const p of [...ownFiles, ...opts.scan]) scanPath(p);
+  for (const db of opts.dbs) scanDatabase(db, "given with --db");
 
   const seconds = Math.round((Date.now() - started) / 100) / 10;
   const result = {
@@ -551,6 +583,7 @@ async function main(): Promise<number> {
     shapes: SHAPES.length,
     files: stats.files,
     binariesSkipped: stats.binaries,
+    databaseFiles: stats.dbFiles,
     megabytes: Math.round((stats.bytes / 1048576) * 10) / 10,
     capturedResponses: stats.responses,
     apiReads: api?.read ?? 0,
@@ -568,7 +601,7 @@ async function main(): Promise<number> {
     process.stdout.write(
       `sweep result: ${findings.length ? "FAIL" : "PASS"} findings=${findings.length} ` +
         `known_secrets=${known.length} shapes=${SHAPES.length} files=${stats.files} (${result.megabytes} MB, ` +
-        `${stats.binaries} binaries skipped) ` +
+        `${stats.binaries} binaries skipped) db_files=${stats.dbFiles} ` +
         `captured_responses=${stats.responses} api_reads=${result.apiReads} time=${seconds}s out=${out}\n`,
     );
   }

@@ -877,7 +877,7 @@ export interface DnsZoneResult {
   id: string;
   /** Zone name, 1 to 255 characters */
   name: string;
-  /** Zone domain (FQDN) */
+  /** Zone domain (FQDN): at least two labels, the last one not a number */
   domain: string;
   /** Add the zone domain to the peers' search domains */
   enableSearchDomain: boolean;

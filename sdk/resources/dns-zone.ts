@@ -7,7 +7,7 @@ import { ownerInput } from "../owner";
 export interface DnsZoneArgs {
   /** Zone name, 1 to 255 characters */
   name: pulumi.Input<string>;
-  /** Zone domain (FQDN) */
+  /** Zone domain (FQDN): at least two labels, the last one not a number */
   domain: pulumi.Input<string>;
   /** Add the zone domain to the peers' search domains */
   enableSearchDomain: pulumi.Input<boolean>;
@@ -23,7 +23,7 @@ export interface DnsZoneArgs {
 export interface DnsZoneState {
   /** Zone name, 1 to 255 characters */
   name?: pulumi.Input<string>;
-  /** Zone domain (FQDN) */
+  /** Zone domain (FQDN): at least two labels, the last one not a number */
   domain?: pulumi.Input<string>;
   /** Add the zone domain to the peers' search domains */
   enableSearchDomain?: pulumi.Input<boolean>;
@@ -65,7 +65,7 @@ export class DnsZone extends pulumi.dynamic.Resource {
 
   /** Zone name, 1 to 255 characters */
   declare readonly name: pulumi.Output<string>;
-  /** Zone domain (FQDN) */
+  /** Zone domain (FQDN): at least two labels, the last one not a number */
   declare readonly domain: pulumi.Output<string>;
   /** Add the zone domain to the peers' search domains */
   declare readonly enableSearchDomain: pulumi.Output<boolean>;

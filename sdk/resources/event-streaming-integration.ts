@@ -7,7 +7,7 @@ import { ownerInput } from "../owner";
 export interface EventStreamingIntegrationArgs {
   /** Target: datadog (log monitoring), s3 (object store), firehose (stream delivery), generic_http (replaces on change) */
   platform: pulumi.Input<"datadog" | "s3" | "firehose" | "generic_http" | (string & {})>;
-  /** Platform-specific settings: datadog {api_key, site}, s3 {bucket_name, region, access_key_id, secret_access_key, prefix}, firehose {stream_name, region, access_key_id, secret_access_key}, generic_http {url, auth_token}. Credential values are masked in responses (secret) */
+  /** Platform-specific settings: datadog {api_key, site}, s3 {bucket_name, region, access_key_id, secret_access_key, prefix}, firehose {stream_name, region, access_key_id, secret_access_key}, generic_http {url, auth_token}. Credential values are masked in responses; on update, the mask stands for the stored credential only while the destination (site; bucket_name and region; stream_name and region; url) is unchanged (secret) */
   config: pulumi.Input<Record<string, pulumi.Input<string>>>;
   /** Whether events are forwarded */
   enabled: pulumi.Input<boolean>;
@@ -23,7 +23,7 @@ export interface EventStreamingIntegrationState {
   enabled?: pulumi.Input<boolean>;
   /** Target: datadog (log monitoring), s3 (object store), firehose (stream delivery), generic_http */
   platform?: pulumi.Input<"datadog" | "s3" | "firehose" | "generic_http" | (string & {})>;
-  /** Platform-specific settings: datadog {api_key, site}, s3 {bucket_name, region, access_key_id, secret_access_key, prefix}, firehose {stream_name, region, access_key_id, secret_access_key}, generic_http {url, auth_token}. Credential values are masked in responses */
+  /** Platform-specific settings: datadog {api_key, site}, s3 {bucket_name, region, access_key_id, secret_access_key, prefix}, firehose {stream_name, region, access_key_id, secret_access_key}, generic_http {url, auth_token}. Credential values are masked in responses; on update, the mask stands for the stored credential only while the destination (site; bucket_name and region; stream_name and region; url) is unchanged */
   config?: pulumi.Input<Record<string, string>>;
   /** Creation time */
   createdAt?: pulumi.Input<string>;
@@ -54,7 +54,7 @@ export class EventStreamingIntegration extends pulumi.dynamic.Resource {
   declare readonly enabled: pulumi.Output<boolean>;
   /** Target: datadog (log monitoring), s3 (object store), firehose (stream delivery), generic_http */
   declare readonly platform: pulumi.Output<"datadog" | "s3" | "firehose" | "generic_http" | (string & {})>;
-  /** Platform-specific settings: datadog {api_key, site}, s3 {bucket_name, region, access_key_id, secret_access_key, prefix}, firehose {stream_name, region, access_key_id, secret_access_key}, generic_http {url, auth_token}. Credential values are masked in responses */
+  /** Platform-specific settings: datadog {api_key, site}, s3 {bucket_name, region, access_key_id, secret_access_key, prefix}, firehose {stream_name, region, access_key_id, secret_access_key}, generic_http {url, auth_token}. Credential values are masked in responses; on update, the mask stands for the stored credential only while the destination (site; bucket_name and region; stream_name and region; url) is unchanged */
   declare readonly config: pulumi.Output<Record<string, string>>;
   /** Creation time */
   declare readonly createdAt: pulumi.Output<string>;

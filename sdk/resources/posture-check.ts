@@ -9,8 +9,8 @@ export interface PostureCheckArgs {
   name: pulumi.Input<string>;
   /** Posture check description */
   description: pulumi.Input<string>;
-  /** The checks */
-  checks?: pulumi.Input<{
+  /** The checks; at least one */
+  checks: pulumi.Input<{
     /** Minimum agent version */
     nbVersionCheck?: pulumi.Input<{
       /** Minimum version */
@@ -86,7 +86,7 @@ export interface PostureCheckState {
   name?: pulumi.Input<string>;
   /** Posture check description */
   description?: pulumi.Input<string>;
-  /** The checks */
+  /** The checks; at least one */
   checks?: pulumi.Input<{
     /** Minimum agent version */
     nbVersionCheck?: {
@@ -173,7 +173,7 @@ export class PostureCheck extends pulumi.dynamic.Resource {
   declare readonly name: pulumi.Output<string>;
   /** Posture check description */
   declare readonly description: pulumi.Output<string>;
-  /** The checks */
+  /** The checks; at least one */
   declare readonly checks: pulumi.Output<{
     /** Minimum agent version */
     nbVersionCheck?: {
@@ -239,7 +239,7 @@ export class PostureCheck extends pulumi.dynamic.Resource {
         windowsPath?: string;
       }[];
     };
-  } | undefined>;
+  }>;
 
   constructor(name: string, args: PostureCheckArgs, opts?: pulumi.CustomResourceOptions) {
     const props = {

@@ -15,7 +15,7 @@ export interface RouteArgs {
   peer?: pulumi.Input<string>;
   /** Groups of routing peers; not together with peer */
   peerGroups?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Routed range in CIDR notation; not together with domains */
+  /** Routed range in canonical CIDR notation, no host bits set (10.0.0.0/8, not 10.0.0.1/8; 0.0.0.0/0 for an exit node); not together with domains */
   network?: pulumi.Input<string>;
   /** Domains resolved dynamically; at most 32; not together with network */
   domains?: pulumi.Input<pulumi.Input<string>[]>;
@@ -49,7 +49,7 @@ export interface RouteState {
   peer?: pulumi.Input<string>;
   /** Groups of routing peers; not together with peer */
   peerGroups?: pulumi.Input<string[]>;
-  /** Routed range in CIDR notation; not together with domains */
+  /** Routed range in canonical CIDR notation, no host bits set (10.0.0.0/8, not 10.0.0.1/8; 0.0.0.0/0 for an exit node); not together with domains */
   network?: pulumi.Input<string>;
   /** Domains resolved dynamically; at most 32; not together with network */
   domains?: pulumi.Input<string[]>;
@@ -104,7 +104,7 @@ export class Route extends pulumi.dynamic.Resource {
   declare readonly peer: pulumi.Output<string | undefined>;
   /** Groups of routing peers; not together with peer */
   declare readonly peerGroups: pulumi.Output<string[] | undefined>;
-  /** Routed range in CIDR notation; not together with domains */
+  /** Routed range in canonical CIDR notation, no host bits set (10.0.0.0/8, not 10.0.0.1/8; 0.0.0.0/0 for an exit node); not together with domains */
   declare readonly network: pulumi.Output<string | undefined>;
   /** Domains resolved dynamically; at most 32; not together with network */
   declare readonly domains: pulumi.Output<string[] | undefined>;

@@ -53,9 +53,21 @@ export function groupUsage(r: Reader, groupId: string): string[] {
   const uses: string[] = [];
   const has = (ids: unknown) => Array.isArray(ids) && ids.includes(groupId);
   for (const p of r.all("policy")) {
-    const rules = (p.rules as { name: string; sources?: string[]; destinations?: string[] }[]) ?? [];
-    if (rules.some((x) => has(x.sources) || has(x.destinations)))
-      uses.push(`policy ${String(p.name)} (${p.id})`);
+    const rules =
+      (p.rules as {
+        sources?: string[];
+        destinations?: string[];
+        authorized_groups?: Record<string, string[]>;
+      }[]) ?? [];
+    const fields: string[] = [];
+    rules.forEach((x, i) => {
+      if (has(x.sources)) fields.push(`rules[${i}].sources`);
+      if (has(x.destinations)) fields.push(`rules[${i}].destinations`);
+      // authorized_groups is keyed by group id (user group -> local user names).
+      if (x.authorized_groups && Object.hasOwn(x.authorized_groups, groupId))
+        fields.push(`rules[${i}].authorized_groups`);
+    });
+    if (fields.length) uses.push(`policy ${String(p.name)} (${p.id}: ${fields.join(", ")})`);
   }
   for (const x of r.all("route")) {
     if (has(x.groups) || has(x.peer_groups) || has(x.access_control_groups))

@@ -12,6 +12,7 @@ import { EDR, type EdrVendor } from "../../api/edr";
 import {
   CREDENTIAL_KEYS,
   MASKED_CREDENTIAL,
+  PLATFORM_KEYS,
   checkStreamingConfig,
   type StreamingPlatform,
 } from "../../api/event-streaming";
@@ -337,18 +338,28 @@ function mustGetStreaming(r: Reader, id: string): EventStreamingDoc {
 
 /**
  * Resolves the config of a write: a credential sent back as the mask keeps the stored secret, so a client can
- * round-trip what it read. The mask is never stored as if it were the credential.
+ * round-trip what it read. The mask is never stored as if it were the credential, and it keeps the stored
+ * secret only while the destination stays the same: a stored credential is never sent somewhere new (as EDR
+ * and identity-provider writes, which always need the secret).
  */
 function resolveConfig(
   sent: Record<string, string>,
-  stored?: Record<string, string>,
+  stored?: { platform: Platform; config: Record<string, string> },
 ): Record<string, string> {
+  const moved = stored
+    ? PLATFORM_KEYS[stored.platform].destination.filter((k) => sent[k] !== stored.config[k])
+    : [];
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(sent)) {
     if (CREDENTIALS.has(k) && v === MASKED_CREDENTIAL) {
-      const kept = stored?.[k];
+      const kept = stored?.config[k];
       if (kept === undefined)
         throw invalid(`config.${k}: must be the credential itself; the masked value stands for a stored one`);
+      if (moved.length)
+        throw invalid(
+          `config.${k}: must be the credential itself: the destination changes ` +
+            `(${moved.map((m) => `config.${m}`).join(", ")}), and a stored credential is never sent to a new one`,
+        );
       out[k] = kept;
     } else out[k] = v;
   }
@@ -395,7 +406,7 @@ const streamingHandlers: Handlers = {
     ctx.state.store.tx((tx) => {
       const old = mustGetStreaming(tx, ctx.params.id as string);
       const body = ctx.body as { config: Record<string, string>; enabled: boolean };
-      const config = resolveConfig(body.config, old.config);
+      const config = resolveConfig(body.config, old);
       checkConfigFor(old.platform, config);
       const doc: EventStreamingDoc = { ...old, config, enabled: body.enabled, updated_at: iso(ctx.now) };
       tx.put("event_streaming", doc);

@@ -3,7 +3,7 @@
  * policies through `source_posture_checks`; it cannot be deleted while a policy uses it.
  *
  * Stored doc (kind "posture_check"): `{id, name, description, checks}` where `checks` is the validated request
- * object (the five optional members of ChecksSchema), so it can be returned as is.
+ * object (the five optional members of ChecksSchema, at least one set), so it can be returned as is.
  */
 import type { z } from "zod";
 import type { ChecksSchema, PostureCheckRequestSchema } from "../../api/posture-check";
@@ -47,7 +47,7 @@ function write(tx: Tx, ctx: Ctx, body: PostureCheckRequest, existing?: PostureCh
     id: existing?.id ?? newId(),
     name: body.name,
     description: body.description,
-    checks: body.checks ?? {},
+    checks: body.checks,
   };
   tx.put("posture_check", doc);
   audit(

@@ -5,20 +5,28 @@
  * once, by create; only its SHA-256 is stored. A token under another user's path is a 404, as is an unknown
  * user. Who may call these routes is decided by roles.ts (a user manages its own tokens; admins and owners
  * those of any user, service users included); one object-level rule is added here: only the owner may mint or
- * delete the owner's tokens, so an admin cannot turn itself into the owner or lock the owner out.
+ * delete the owner's tokens, so an admin cannot turn itself into the owner or lock the owner out. A user holds at
+ * most {@link MAX_ACTIVE_TOKENS_PER_USER} unexpired tokens.
  */
 import type { z } from "../../api/common";
 import type { TokenCreateSchema } from "../../api/token";
 import { iso } from "../clock";
 import { actorOf, type Ctx, type Handlers } from "../context";
 import { audit, mustGet, type Reader } from "../domain";
-import { forbidden } from "../errors";
+import { forbidden, invalid } from "../errors";
 import { hashSecret, newId, newPersonalAccessToken } from "../ids";
 import type { TokenDoc, UserDoc } from "../model";
 
 type TokenCreate = z.infer<typeof TokenCreateSchema>;
 
 const DAY_MS = 86_400_000;
+
+/**
+ * The most personal access tokens a user may hold at once, counting only those not expired (the bootstrap owner
+ * token included). Minting one more is a 422: every token is a standing credential, and one user with tens of
+ * thousands of them is abuse, not automation.
+ */
+export const MAX_ACTIVE_TOKENS_PER_USER = 100;
 
 /** The Token response (never the value, never its hash). */
 export function tokenView(t: TokenDoc) {
@@ -58,6 +66,14 @@ export const tokensHandlers: Handlers = {
       const body = ctx.body as TokenCreate;
       const user = targetUser(tx, ctx);
       checkOwnerTokens(ctx, user, "create");
+      const active = tx
+        .all<TokenDoc>("token", user.id)
+        .filter((t) => Date.parse(t.expiration_date) > ctx.now);
+      if (active.length >= MAX_ACTIVE_TOKENS_PER_USER)
+        throw invalid(
+          `user ${user.id} has ${active.length} active personal access tokens, the most a user may have ` +
+            `(${MAX_ACTIVE_TOKENS_PER_USER}): delete one first`,
+        );
       const plain = newPersonalAccessToken();
       const doc: TokenDoc = {
         id: newId(),

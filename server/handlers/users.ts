@@ -167,8 +167,7 @@ function getUser(r: Reader, ctx: Ctx): StoredUser {
 }
 
 function findInviteByToken(r: Reader, token: string): InviteDoc {
-  const hashed = hashSecret(token);
-  const inv = r.all<InviteDoc>("invite").find((i) => i.hashed_token === hashed);
+  const inv = r.findBy<InviteDoc>("invite", "hashed_token", hashSecret(token));
   // The same answer for malformed, unknown and superseded tokens: nothing to learn by probing.
   if (!inv) throw notFound("invite not found");
   return inv;

@@ -103,6 +103,18 @@ const cases: Case[] = [
     { ...dirD, syncInterval: 60 },
     "syncInterval",
   ],
+  // Values that mean nothing or mislead.
+  ["value zone domain", "DnsZone", zone, { ...zone, domain: "NaN" }, "domain"],
+  ["value route network canonical", "Route", route, { ...route, network: "10.0.0.1/8" }, "network"],
+  ["value name padded", "Group", { name: "All servers" }, { name: " All" }, "name"],
+  ["value name control character", "Network", { name: "prod" }, { name: "pr\u0000od" }, "name"],
+  [
+    "value posture check checks something",
+    "PostureCheck",
+    { name: "pc", description: "", checks: { nbVersionCheck: { minVersion: "0.28.0" } } },
+    { name: "pc", description: "", checks: {} },
+    "checks",
+  ],
 ];
 
 describe("check enforces spec part 7 with Pulumi property names", () => {
@@ -151,6 +163,22 @@ describe("check enforces spec part 7 with Pulumi property names", () => {
     expect(failures).toEqual([
       { property: "rules[0].portRanges", reason: "rules[0].portRanges: cannot be set together with ports" },
     ]);
+  });
+
+  test("an authorizedGroups key __proto__ fails, not dropped", async () => {
+    const rule = {
+      name: "r",
+      enabled: true,
+      action: "accept",
+      bidirectional: true,
+      protocol: "tcp",
+      sources: ["a"],
+      destinations: ["b"],
+      authorizedGroups: JSON.parse('{"__proto__": ["root"]}') as Props,
+    };
+    const failures =
+      (await providerFor("Policy").check({}, { name: "p", enabled: true, rules: [rule] })).failures ?? [];
+    expect(failures.map((f) => f.property)).toEqual([`rules[0].authorizedGroups["__proto__"]`]);
   });
 
   test("a whole unknown list passes a cross-field rule", async () => {

@@ -456,6 +456,59 @@ describe("event streaming", () => {
     await s.call("deleteEventStreaming", { params: { id } });
   });
 
+  test("a new destination needs the credential itself: the stored one is never sent somewhere else", async () => {
+    const cases: [platform: string, config: Record<string, string>, moved: Record<string, string>][] = [
+      [
+        "generic_http",
+        { url: "https://a.example.com/in", auth_token: "tok-1" },
+        { url: "https://b.example/in" },
+      ],
+      [
+        "s3",
+        { bucket_name: "logs", region: "eu-west-1", access_key_id: "AKIA2", secret_access_key: "k2" },
+        { bucket_name: "elsewhere" },
+      ],
+      [
+        "s3",
+        { bucket_name: "logs", region: "eu-west-1", access_key_id: "AKIA3", secret_access_key: "k3" },
+        { region: "us-east-1" },
+      ],
+      [
+        "firehose",
+        { stream_name: "audit", region: "eu-west-1", access_key_id: "AKIA4", secret_access_key: "k4" },
+        { stream_name: "other" },
+      ],
+      ["datadog", { api_key: "dd-1", site: "datadoghq.eu" }, { site: "attacker.example" }],
+    ];
+    for (const [platform, config, moved] of cases) {
+      const id = (await s.call("createEventStreaming", { body: { platform, config, enabled: true } })).body
+        .id;
+      const read = (await s.call("getEventStreaming", { params: { id } })).body;
+      const credential = Object.keys(config).find((k) => read.config[k] === MASKED_CREDENTIAL) as string;
+      const refused = await s.call("updateEventStreaming", {
+        params: { id },
+        body: { config: { ...read.config, ...moved }, enabled: true },
+      });
+      expectError(refused, 422, `config.${credential}`);
+      expect(refused.body.message).toContain(`config.${Object.keys(moved)[0]}`);
+      expect(storedConfig(id)).toEqual(config);
+      // With the credential sent again, the move is fine.
+      const fresh = Object.fromEntries(
+        Object.entries(read.config as Record<string, string>).map(([k, v]) => [
+          k,
+          v === MASKED_CREDENTIAL ? `${k}-new` : v,
+        ]),
+      );
+      const ok = await s.call("updateEventStreaming", {
+        params: { id },
+        body: { config: { ...fresh, ...moved }, enabled: true },
+      });
+      expect(ok.status).toBe(200);
+      expect(storedConfig(id)).toEqual({ ...fresh, ...moved });
+      await s.call("deleteEventStreaming", { params: { id } });
+    }
+  });
+
   test("a masked optional credential that was never stored is rejected", async () => {
     const id = (
       await s.call("createEventStreaming", {

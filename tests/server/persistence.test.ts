@@ -98,3 +98,18 @@ test("create, stop, start on the same file, read back equal", async () => {
     await second.close();
   }
 });
+
+test("an acknowledged write survives a power loss: the WAL is synced at every commit (synchronous FULL)", async () => {
+  const pragma = (s: { server: { state: { store: { db: { prepare(q: string): { get(): unknown } } } } } }) =>
+    s.server.state.store.db.prepare("PRAGMA synchronous").get();
+  const full = await startTestServer();
+  const normal = await startTestServer({ synchronous: "normal" });
+  try {
+    // SQLite numbers the settings: 1 NORMAL, 2 FULL.
+    expect(pragma(full)).toEqual({ synchronous: 2 });
+    expect(pragma(normal)).toEqual({ synchronous: 1 });
+  } finally {
+    await full.close();
+    await normal.close();
+  }
+});

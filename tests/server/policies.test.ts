@@ -176,7 +176,11 @@ describe("policies", () => {
       422,
       "source_posture_checks",
     );
-    const check = (await s.call("createPostureCheck", { body: { name: "pol-check", description: "" } })).body;
+    const check = (
+      await s.call("createPostureCheck", {
+        body: { name: "pol-check", description: "", checks: { nb_version_check: { min_version: "0.1.0" } } },
+      })
+    ).body;
     const ok = await create(policy([rule()], { source_posture_checks: [check.id] }));
     expect(ok.body.source_posture_checks).toEqual([check.id]);
   });
@@ -228,5 +232,43 @@ describe("policies", () => {
     await s.call("updateGroup", { params: { groupId: g }, body: { name: "pol-renamed", peers: [pr.id] } });
     const got = (await s.call("getPolicy", { params: { policyId: p.id } })).body;
     expect(got.rules[0].sources[0]).toMatchObject({ id: g, name: "pol-renamed", peers_count: 1 });
+  });
+
+  test("a group named only in a rule's authorized_groups cannot be deleted either", async () => {
+    const g = (await s.call("createGroup", { body: { name: "pol-ssh-users" } })).body.id;
+    const p = (await create(policy([rule({ authorized_groups: { [g]: ["root"] } })], { name: "ssh-login" })))
+      .body;
+    const refused = await s.call("deleteGroup", { params: { groupId: g } });
+    expectError(refused, 400, /ssh-login/);
+    expect(refused.body.message).toMatch(/authorized_groups/);
+    expect((await s.call("getGroup", { params: { groupId: g } })).status).toBe(200);
+    // The policy still round-trips: nothing dangles.
+    const again = await s.call("updatePolicy", {
+      params: { policyId: p.id },
+      body: policy([rule({ authorized_groups: { [g]: ["root"] } })], { name: "ssh-login" }),
+    });
+    expect(again.status).toBe(200);
+    await s.call("deletePolicy", { params: { policyId: p.id } });
+    expect((await s.call("deleteGroup", { params: { groupId: g } })).status).toBe(200);
+  });
+
+  test("authorized_groups keys that are not plain ids (__proto__) are 422, not dropped", async () => {
+    const before = (await s.call("listPolicies")).body.length;
+    const body = JSON.stringify(policy([rule()], { name: "proto" })).replace(
+      '"sources":',
+      `"authorized_groups":{"__proto__":["root"]},"sources":`,
+    );
+    expect(body).toContain('"__proto__"');
+    for (const [method, path] of [
+      ["POST", "/api/policies"],
+      ["PUT", `/api/policies/${(await create(policy([rule()], { name: "proto-target" }))).body.id}`],
+    ]) {
+      const res = await s.raw(method as string, path as string, {
+        body,
+        headers: { Authorization: `Token ${s.token}`, "Content-Type": "application/json" },
+      });
+      expectError(res, 422, "rules[0].authorized_groups");
+    }
+    expect((await s.call("listPolicies")).body.length).toBe(before + 1);
   });
 });

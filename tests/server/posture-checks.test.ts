@@ -21,6 +21,9 @@ const allChecks = {
   process_check: { processes: [{ linux_path: "/usr/bin/agent" }, { windows_path: "C:\\agent.exe" }] },
 };
 
+/** The smallest valid checks: a posture check checks something. */
+const some = { nb_version_check: { min_version: "0.1.0" } };
+
 const auditCodes = () => s.server.state.store.auditEvents().map((e) => e.activity_code);
 
 async function createGroup(name: string): Promise<string> {
@@ -58,30 +61,26 @@ describe("posture checks", () => {
     );
   });
 
-  test("checks default to an empty object", async () => {
-    const res = await s.call("createPostureCheck", { body: { name: "none", description: "nothing" } });
-    expect(res.body.checks).toEqual({});
-  });
-
   test("names are unique: 422 on create and on rename, a replace may keep its own name", async () => {
-    const a = (await s.call("createPostureCheck", { body: { name: "dup-a", description: "" } })).body;
-    await s.call("createPostureCheck", { body: { name: "dup-b", description: "" } });
+    const a = (await s.call("createPostureCheck", { body: { name: "dup-a", description: "", checks: some } }))
+      .body;
+    await s.call("createPostureCheck", { body: { name: "dup-b", description: "", checks: some } });
     expectError(
-      await s.call("createPostureCheck", { body: { name: "dup-a", description: "" } }),
+      await s.call("createPostureCheck", { body: { name: "dup-a", description: "", checks: some } }),
       422,
       /name: .*dup-a/,
     );
     expectError(
       await s.call("updatePostureCheck", {
         params: { postureCheckId: a.id },
-        body: { name: "dup-b", description: "" },
+        body: { name: "dup-b", description: "", checks: some },
       }),
       422,
       /name: .*dup-b/,
     );
     const same = await s.call("updatePostureCheck", {
       params: { postureCheckId: a.id },
-      body: { name: "dup-a", description: "kept" },
+      body: { name: "dup-a", description: "kept", checks: some },
     });
     expect(same.body.description).toBe("kept");
   });
@@ -147,7 +146,7 @@ describe("posture checks", () => {
     const params = { postureCheckId: "nope" };
     expectError(await s.call("getPostureCheck", { params }), 404, /nope/);
     expectError(
-      await s.call("updatePostureCheck", { params, body: { name: "n", description: "" } }),
+      await s.call("updatePostureCheck", { params, body: { name: "n", description: "", checks: some } }),
       404,
       /nope/,
     );

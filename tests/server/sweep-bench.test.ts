@@ -83,3 +83,28 @@ test("finds known secrets, secret shapes and leaks in captured responses; ignore
   const clean = await sweep(["--secrets-file", path.join(dir, "secrets.tsv"), "--scan", scan]);
   expect([clean.code, clean.result.findings]).toEqual([0, 0]);
 });
+
+test("--db reads a database and its -wal as bytes for known secrets and wants them owner-only", async () => {
+  const dir = tempDir("privnet-sweep-db-");
+  const secret = "pvs-edr-0123456789abcdef01234567";
+  fs.writeFileSync(path.join(dir, "secrets.tsv"), `edr api_token\t${secret}\n`);
+  const db = path.join(dir, "privnet.db");
+  // A NUL byte first, as in any SQLite page: the --scan pass would skip it as a binary.
+  fs.writeFileSync(db, Buffer.concat([Buffer.from([0, 1, 2]), Buffer.from(`{"api_token":"${secret}"}`)]), {
+    mode: 0o600,
+  });
+  fs.writeFileSync(`${db}-wal`, Buffer.from([0, 0]), { mode: 0o644 });
+  fs.chmodSync(`${db}-wal`, 0o644);
+  const found = await sweep(["--secrets-file", path.join(dir, "secrets.tsv"), "--db", db]);
+  expect(found.code).toBe(1);
+  expect((found.result.details as { what: string }[]).map((d) => d.what.split(" (")[0]).sort()).toEqual([
+    "a database file readable by others",
+    "edr api_token",
+  ]);
+  expect(found.result.databaseFiles).toBe(2);
+
+  fs.writeFileSync(db, Buffer.from([0, 1, 2, 3]));
+  fs.chmodSync(`${db}-wal`, 0o600);
+  const clean = await sweep(["--secrets-file", path.join(dir, "secrets.tsv"), "--db", db]);
+  expect([clean.code, clean.result.findings]).toEqual([0, 0]);
+});

@@ -1,5 +1,6 @@
 import { ManualClock, iso } from "../../server/clock";
 import { hashSecret, newPersonalAccessToken, patChecksumValid } from "../../server/ids";
+import { MAX_ACTIVE_TOKENS_PER_USER } from "../../server/handlers/tokens";
 import type { TokenDoc } from "../../server/model";
 import { expectError, startTestServer, type TestServer } from "../support/server";
 
@@ -150,6 +151,56 @@ describe("personal access tokens", () => {
 });
 
 describe("who manages which tokens", () => {
+  test(`a user has at most ${MAX_ACTIVE_TOKENS_PER_USER} active tokens: 422 beyond, nothing stored`, async () => {
+    expect(MAX_ACTIVE_TOKENS_PER_USER).toBe(100);
+    const u = await serviceUser("user"); // has one token already
+    const mint = (expires_in = 30) =>
+      s.call("createToken", { params: { userId: u.id }, body: { name: "many", expires_in } });
+    for (let i = 1; i < MAX_ACTIVE_TOKENS_PER_USER - 1; i++) expect((await mint()).status).toBe(200);
+    // One short-lived token fills the last place.
+    const short = await mint(1);
+    expect(short.status).toBe(200);
+    const count = () => s.server.state.store.all<TokenDoc>("token", u.id).length;
+    expect(count()).toBe(MAX_ACTIVE_TOKENS_PER_USER);
+    const refused = await mint();
+    expectError(refused, 422, /100 active personal access tokens/);
+    expect(count()).toBe(MAX_ACTIVE_TOKENS_PER_USER);
+    // Another user is not affected.
+    expect(
+      (await s.call("createToken", { params: { userId: ownerId }, body: { name: "o", expires_in: 1 } }))
+        .status,
+    ).toBe(200);
+    // A deleted token frees its place; so does an expired one.
+    const tokenId = short.body.personal_access_token.id;
+    await s.call("deleteToken", { params: { userId: u.id, tokenId } });
+    expect((await mint(1)).status).toBe(200);
+    expectError(await mint(), 422);
+    clock.advance(DAY + 1);
+    expect((await mint()).status).toBe(200);
+    expectError(await mint(), 422);
+  });
+
+  test("authentication finds a token by its hash without listing the tokens", async () => {
+    const u = await serviceUser("user");
+    const store = s.server.state.store;
+    const all = jest.spyOn(store, "all");
+    try {
+      expect((await s.call("getCurrentUser", { token: u.token })).status).toBe(200);
+      expectError(await s.call("getCurrentUser", { token: newPersonalAccessToken() }), 401);
+      expect(all.mock.calls.filter(([kind]) => kind === "token")).toEqual([]);
+    } finally {
+      all.mockRestore();
+    }
+    // The index follows deletes: a deleted token no longer authenticates.
+    const t = await s.call("createToken", {
+      params: { userId: u.id },
+      body: { name: "gone", expires_in: 1 },
+    });
+    expect((await s.call("getCurrentUser", { token: t.body.plain_token })).status).toBe(200);
+    await s.call("deleteToken", { params: { userId: u.id, tokenId: t.body.personal_access_token.id } });
+    expectError(await s.call("getCurrentUser", { token: t.body.plain_token }), 401);
+  });
+
   test("a regular user manages its own tokens, not another's", async () => {
     const u = await serviceUser("user");
     const other = await serviceUser("user");

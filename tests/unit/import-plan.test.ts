@@ -91,7 +91,18 @@ function account(
     ],
     [
       "PostureCheck",
-      [f("PostureCheck", { id: ids.pc, name: "baseline", description: "", checks: {} }, "baseline")],
+      [
+        f(
+          "PostureCheck",
+          {
+            id: ids.pc,
+            name: "baseline",
+            description: "",
+            checks: { nb_version_check: { min_version: "0.30.0" } },
+          },
+          "baseline",
+        ),
+      ],
     ],
     [
       "Network",
@@ -420,7 +431,12 @@ describe("inputs", () => {
     const disabled = { ...zone, object: { ...zone.object, enabled: false } };
     expect(programInputs(specOf("DnsZone"), disabled).enabled).toBe(false);
     const pc = (s.objects.get("PostureCheck") as Found[])[0] as Found;
-    expect(programInputs(specOf("PostureCheck"), pc)).toEqual({ name: "baseline", description: "" });
+    // A posture check always checks something: `checks` is required.
+    expect(programInputs(specOf("PostureCheck"), pc)).toEqual({
+      name: "baseline",
+      description: "",
+      checks: { nbVersionCheck: { minVersion: "0.30.0" } },
+    });
   });
 
   it("turns write-only secrets into config secrets listed in the plan", async () => {

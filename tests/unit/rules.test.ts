@@ -16,6 +16,8 @@ import { RouteRequestSchema } from "../../api/route";
 import { SetupKeyCreateSchema } from "../../api/setup-key";
 import { TokenCreateSchema } from "../../api/token";
 import { PolicyRequestSchema } from "../../api/policy";
+import { PostureCheckRequestSchema } from "../../api/posture-check";
+import { GroupRequestSchema } from "../../api/group";
 
 const route = {
   description: "office",
@@ -295,6 +297,40 @@ const cases: Case[] = [
     policy({ port_ranges: [{ start: 80, end: 80 }] }),
     policy({ port_ranges: [{ start: 90, end: 80 }] }),
     "end",
+  ],
+  // Values that mean nothing or mislead.
+  ["value: zone domain is not a bare number", DnsZoneRequestSchema, zone, { ...zone, domain: "1" }, "domain"],
+  ["value: zone domain has two labels", DnsZoneRequestSchema, zone, { ...zone, domain: "NaN" }, "domain"],
+  [
+    "value: route network without host bits",
+    RouteRequestSchema,
+    { ...route, network: "0.0.0.0/0" },
+    { ...route, network: "10.0.0.0/0" },
+    "network",
+  ],
+  [
+    "value: IPv6 route network without host bits",
+    RouteRequestSchema,
+    { ...route, network: "fd00:1::/64" },
+    { ...route, network: "fd00:1::1/64" },
+    "network",
+  ],
+  [
+    "value: name without leading space",
+    GroupRequestSchema,
+    { name: "All servers" },
+    { name: " All" },
+    "name",
+  ],
+  ["value: name without NUL", GroupRequestSchema, { name: "ab" }, { name: "a\u0000b" }, "name"],
+  ["value: name without bidi controls", GroupRequestSchema, { name: "ab" }, { name: "a\u202eb" }, "name"],
+  ["value: rule name too", PolicyRequestSchema, policy({}), policy({ name: "r " }), "rules\\[0\\]\\.name"],
+  [
+    "value: posture check checks something",
+    PostureCheckRequestSchema,
+    { name: "pc", description: "", checks: { nb_version_check: { min_version: "0.28.0" } } },
+    { name: "pc", description: "", checks: {} },
+    "checks",
   ],
   [
     "directory sync vendor-e: host not accepted on update",
