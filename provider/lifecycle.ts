@@ -22,6 +22,7 @@ import {
   toApi,
 } from "./mapping";
 import { warn } from "./diagnostics";
+import { batchedGet, readBatching, trackWrites } from "./read-batch";
 import { normalize, project, sameValue } from "./normalize";
 import { camel, elementOf, kindOf, schemaAt, shapeOf, unwrap } from "./schema";
 import type { LifecycleContext, Props, ResourceSpec } from "./spec";
@@ -462,16 +463,21 @@ function translateError(spec: ResourceSpec, err: unknown): Error {
 /** The dynamic provider of a resource kind; `export =` it from the kind's module (see provider/resources). */
 export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
   private creds: Credentials | undefined;
+  private batchReads: boolean | undefined;
 
   constructor(readonly spec: ResourceSpec) {}
 
   async configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
     this.creds = resolveCredentials((key) => req.config.get(`privnet:${key}`));
+    this.batchReads = readBatching((key) => req.config.get(`privnet:${key}`));
   }
 
   private ctx(): LifecycleContext {
     const creds = this.creds ?? resolveCredentials(() => undefined);
-    return { client: clientFor(creds) };
+    const client = clientFor(creds);
+    // Before the client's first request: batched reads must see every write.
+    trackWrites(client);
+    return { client, batchReads: this.batchReads ?? readBatching(() => undefined) };
   }
 
   async check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
@@ -530,7 +536,8 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
     try {
       const ctx = this.ctx();
       if (spec.hooks?.read) return await spec.hooks.read(ctx, id, props);
-      const response = await defaultGet(spec, ctx, id, props);
+      // Reads of one kind share one list request where that is safe (provider/read-batch.ts); the GET decides.
+      const response = await batchedGet(spec, ctx, id, props, () => defaultGet(spec, ctx, id, props));
       // Gone: an empty result tells the engine to drop the resource from state.
       if (!response) return {};
       const outs = buildOutputs(spec, response, props, props, "read");
