@@ -22,6 +22,7 @@ import {
   toApi,
 } from "./mapping";
 import { warn } from "./diagnostics";
+import { reportPacing } from "./pacing";
 import { batchedGet, readBatching, trackWrites } from "./read-batch";
 import { normalize, project, sameValue } from "./normalize";
 import { camel, elementOf, kindOf, schemaAt, shapeOf, unwrap } from "./schema";
@@ -475,8 +476,9 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
   private ctx(): LifecycleContext {
     const creds = this.creds ?? resolveCredentials(() => undefined);
     const client = clientFor(creds);
-    // Before the client's first request: batched reads must see every write.
+    // Before the client's first request: batched reads must see every write, and long waits are reported.
     trackWrites(client);
+    reportPacing(client);
     return { client, batchReads: this.batchReads ?? readBatching(() => undefined) };
   }
 
