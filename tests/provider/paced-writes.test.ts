@@ -50,6 +50,6 @@ test("30 creates right after the burst is spent all succeed, paced, with a note 
   expect(stored.filter((n) => names.includes(n)).sort()).toEqual([...names].sort());
   expect(notes.length).toBeGreaterThanOrEqual(1);
   expect(notes[0]).toMatch(
-    /^privnet: waiting for the API rate limit \(120 requests per minute, burst 1200\): about \d+ requests queued, \d+ s for the last one to start/,
+    /^privnet: pacing requests to the API rate limit \(120 requests per minute, burst 1200\): waiting for \d+ s so far, about \d+ requests queued/,
   );
 }, 120_000);
