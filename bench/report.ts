@@ -599,7 +599,8 @@ function up300Section(u: Up300Result): string {
       `(the CLI's default here, 4 x cores) for both programs and the floor; ${u.repetitions} repetitions per engine ` +
       `setting, order alternating; cost = median over repetitions of (privnet - do-nothing) / ${u.count}. CPU = the ` +
       `pulumi process tree (CLI, language host, program, dynamic-provider host) + privnet-server. ` +
-      `The privnet \`up\` made ${u.upRequests} API requests and \`destroy\` ${u.destroyRequests}; the server spent ` +
+      `The privnet \`up\` made ${u.upRequests} API requests (one per create, and a read of each of the ` +
+      `${Math.floor(u.count / 4)} policies after its write) and \`destroy\` ${u.destroyRequests}; the server spent ` +
       `${fmt(u.serverMsPerRequest, 2)} ms per request (its request log). Load average at each run: ` +
       `${MODES.map((m) => u.modes[m].loads.map((l) => fmt(l)).join(", ")).join(", ")}.`,
   ];
