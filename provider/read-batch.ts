@@ -48,7 +48,14 @@ export function readBatching(
   env: NodeJS.ProcessEnv = process.env,
 ): boolean {
   const fromEnv = env.PRIVNET_BATCH_READS;
-  const text = fromEnv !== undefined && fromEnv !== "" ? fromEnv : get("batchReads");
+  // Config set with `--type bool` may arrive as a boolean.
+  const configured: unknown = get("batchReads");
+  const text =
+    fromEnv !== undefined && fromEnv !== ""
+      ? fromEnv
+      : configured === undefined || configured === null
+        ? undefined
+        : String(configured);
   if (text === undefined || text === "") return true;
   const v = text.trim().toLowerCase();
   if (["true", "1", "on", "yes"].includes(v)) return true;

@@ -338,6 +338,7 @@ describe("which kinds share a list", () => {
     const { readBatching } = (await freshProviders()).readBatch;
     expect(readBatching(() => undefined, {})).toBe(true);
     expect(readBatching(() => "false", {})).toBe(false);
+    expect(readBatching(() => false as unknown as string, {})).toBe(false);
     expect(readBatching(() => "true", { PRIVNET_BATCH_READS: "0" })).toBe(false);
     expect(readBatching(() => "false", { PRIVNET_BATCH_READS: "1" })).toBe(true);
     expect(() => readBatching(() => "sometimes", {})).toThrow(/privnet:batchReads must be true or false/);
