@@ -32,8 +32,11 @@ import type { PrivnetClient } from "../client";
 import { elementOf } from "./schema";
 import type { LifecycleContext, Props, ResourceSpec } from "./spec";
 
-/** How long a list answers reads after it arrived. Long enough for one read pass of a large stack. */
-export const LIST_TTL_MS = 30_000;
+/**
+ * How long a list answers reads after it arrived: a read pass of a large stack (each pass is a process of its own;
+ * 1,000 reads take about 20 s on 2 busy cores), while bounding how old an answer can be.
+ */
+export const LIST_TTL_MS = 60_000;
 
 /** Kinds read by id although their list route has the GET's schema, and why. */
 export const READ_BY_ID: Readonly<Record<string, string>> = {

@@ -242,6 +242,39 @@ describe("freshness", () => {
     expect(again.props?.name).toBe(renamed);
   });
 
+  test("a list older than LIST_TTL_MS answers nothing more: a new list is fetched", async () => {
+    const [g1, g2] = await makeGroups(2);
+    const fresh = await freshProviders();
+    const Group = fresh.provider("Group");
+    await Group.read(g1!.id, { name: g1!.name });
+    const renamed = unique("renamed");
+    await api("updateGroup", { params: { groupId: g2!.id }, body: { name: renamed } });
+    // Only the clock moves (timers stay real: the client and the server need them).
+    jest.useFakeTimers({
+      doNotFake: [
+        "nextTick",
+        "setImmediate",
+        "setTimeout",
+        "setInterval",
+        "clearTimeout",
+        "clearInterval",
+        "queueMicrotask",
+        "hrtime",
+        "performance",
+      ],
+    });
+    jest.setSystemTime(Date.now() + fresh.readBatch.LIST_TTL_MS + 1);
+    try {
+      let r2: Awaited<ReturnType<PrivnetProvider["read"]>> = {};
+      expect(await requestsDuring(async () => (r2 = await Group.read(g2!.id, { name: g2!.name })))).toEqual([
+        "GET /api/groups 200",
+      ]);
+      expect(r2.props?.name).toBe(renamed);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   test("a write in this process (of any kind) drops the lists: later reads go by id and see it", async () => {
     const [g1, g2, g3] = await makeGroups(3);
     const fresh = await freshProviders();
