@@ -33,8 +33,9 @@ import { elementOf } from "./schema";
 import type { LifecycleContext, Props, ResourceSpec } from "./spec";
 
 /**
- * How long a list answers reads after it arrived: a read pass of a large stack (each pass is a process of its own;
- * 1,000 reads take about 20 s on 2 busy cores), while bounding how old an answer can be.
+ * How long a list answers reads after it arrived: longer than a read pass of a large stack takes (each pass is a
+ * process of its own; a pass over 1,000 resources took about 4 s on 2 cores, BENCHMARKS.md section 7, and far
+ * longer on a loaded machine), while bounding how old an answer can be.
  */
 export const LIST_TTL_MS = 60_000;
 
