@@ -189,12 +189,35 @@ export const OVER_TARGET_REASONS: Record<string, Partial<Record<Phase, string>>>
       "GET+PUT by design: PUT replaces the whole group; `resources` (or `peers`) left out of the program is read " +
       "first so members added elsewhere (network resources, setup keys) are kept",
   },
+  Policy: {
+    create:
+      "POST+GET by design: a policy is read back after every write (one server answers its rules as sent but " +
+      "stores fewer; only a read shows what to warn about)",
+    update: "PUT+GET by design: read back after every write, as after create",
+  },
+  UserInvite: {
+    create:
+      "POST+list by design: read back after create (an invite's created_at differs between create and list)",
+  },
+  DnsSettings: {
+    create:
+      "GET+PUT by design: the settings are sent back whole (a PUT replaces them), so the current ones are read " +
+      "first and the settings the program does not name keep the server's values",
+    update: "GET+PUT by design: as create",
+    delete:
+      "GET+PUT by design: destroy puts the named settings back to their prior values, sent whole as in create",
+  },
   Peer: {
     create:
       "GET+PUT by design: adopt; peers are enrolled by agents, never created: read (clear error if absent), then apply settings",
+    update:
+      "GET+PUT by design: the PUT takes the name and the expiration switches whole; those the program leaves out " +
+      "are sent as the peer has them",
   },
   AccountSettings: {
     create: "GET+PUT by design: singleton adopt; the account id comes from listing accounts",
+    update: "list+PUT by design: the settings are sent back whole, as DnsSettings'",
+    delete: "list+PUT by design: destroy puts the named settings back, sent whole",
   },
   EdrVendorA: {
     create:

@@ -11,6 +11,14 @@ import {
 import type { FaultsResult } from "./faults";
 import { OPS, type HostOverheadResult } from "./host-overhead";
 import { importWallMs, type ImportBenchResult } from "./import";
+import {
+  COMMANDS,
+  HOSTED_LIMIT,
+  READ_PASSES,
+  type CommandFigures,
+  type LargeResult,
+  type LargeRun,
+} from "./large";
 import type { Machine } from "./lib/machine";
 import { fmt, markdownTable, median, verdict } from "./lib/stats";
 import type { MemoryResult, ThroughputResult } from "./throughput";
@@ -27,7 +35,68 @@ export interface BenchResults {
   throughput?: ThroughputResult;
   faults?: FaultsResult;
   importer?: ImportBenchResult;
+  large?: LargeResult;
   errors: { section: string; message: string }[];
+  /** Which run measured each section (after a merge of partial runs; absent: all in this run). */
+  runs?: Record<string, RunInfo>;
+}
+
+/** The run that measured a section. */
+export interface RunInfo {
+  date: string;
+  commit: string;
+  loadAtStart: number[];
+  loadAtEnd: number[];
+  durationS: number;
+}
+
+/** Where each section's figures live in {@link BenchResults}. */
+const SECTION_KEYS = {
+  "api-calls": "apiCalls",
+  host: "host",
+  throughput: "throughput",
+  faults: "faults",
+  up300: "up300",
+  import: "importer",
+  large: "large",
+} as const satisfies Record<string, keyof BenchResults>;
+
+function runInfo(r: BenchResults): RunInfo {
+  const m = r.machine;
+  return {
+    date: m.date,
+    commit: m.commit,
+    loadAtStart: m.loadAtStart,
+    loadAtEnd: r.loadAtEnd,
+    durationS: r.durationS,
+  };
+}
+
+function runsOf(r: BenchResults): Record<string, RunInfo> {
+  return r.runs ?? Object.fromEntries(r.sections.map((x) => [x, runInfo(r)]));
+}
+
+/**
+ * Earlier results with a newer run's sections laid over them: the newer figures (and errors) for its sections,
+ * the earlier ones for the others; each section keeps the date, commit and load of the run that measured it. The
+ * machine block is the newer run's.
+ */
+export function mergeResults(previous: BenchResults, current: BenchResults): BenchResults {
+  const out: BenchResults = { ...previous, machine: current.machine, loadAtEnd: current.loadAtEnd };
+  const o = out as unknown as Record<string, unknown>;
+  const c = current as unknown as Record<string, unknown>;
+  for (const section of current.sections) {
+    const key = SECTION_KEYS[section as keyof typeof SECTION_KEYS];
+    if (key) o[key] = c[key];
+  }
+  const order = Object.keys(SECTION_KEYS);
+  out.sections = [...new Set([...previous.sections, ...current.sections])].sort(
+    (a, b) => order.indexOf(a) - order.indexOf(b),
+  );
+  out.errors = [...previous.errors.filter((e) => !current.sections.includes(e.section)), ...current.errors];
+  out.runs = { ...runsOf(previous), ...runsOf(current) };
+  out.durationS = current.durationS;
+  return out;
 }
 
 const PHASE_TITLE: Record<Phase, string> = {
@@ -204,6 +273,7 @@ function summaryRows(r: BenchResults): string[][] {
       verdict(f.ok),
     ]);
   }
+  if (r.large) rows.push(...largeSummaryRows(r.large));
   if (r.importer) {
     const i = r.importer;
     const wall = importWallMs(i);
@@ -215,6 +285,191 @@ function summaryRows(r: BenchResults): string[][] {
     ]);
   }
   return rows;
+}
+
+const count = (n: number) => n.toLocaleString("en");
+
+function largeRun(l: LargeResult, rateLimit: string, batchReads: boolean): LargeRun | undefined {
+  return l.runs.find((x) => x.rateLimit === rateLimit && x.batchReads === batchReads);
+}
+
+function commandOf(
+  run: LargeRun | undefined,
+  command: CommandFigures["command"],
+): CommandFigures | undefined {
+  return run?.commands.find((c) => c.command === command);
+}
+
+/** `6 (6 lists)`, `1,000 (1,000 writes)`, `2,001 (2,000 by id, 1 list)`. */
+function requestsText(c: CommandFigures): string {
+  const parts = [
+    c.lists ? `${count(c.lists)} list${c.lists === 1 ? "" : "s"}` : "",
+    c.byId ? `${count(c.byId)} by id` : "",
+    c.writes ? `${count(c.writes)} write${c.writes === 1 ? "" : "s"}` : "",
+  ].filter(Boolean);
+  return parts.length ? `${count(c.requests)} (${parts.join(", ")})` : count(c.requests);
+}
+
+const ratio = (a: number, b: number) => `${fmt(a / b, 2)}x`;
+
+function largeSummaryRows(l: LargeResult): string[][] {
+  const rows: string[][] = [];
+  const n = count(l.count);
+  const kinds = Object.keys(l.kinds).length;
+  const limited = largeRun(l, HOSTED_LIMIT, true);
+  const free = largeRun(l, "off", true);
+  const refresh = commandOf(limited, "refresh");
+  const freeRefresh = commandOf(free, "refresh");
+  if (refresh) {
+    const listBound = 2 * kinds * READ_PASSES.refresh;
+    rows.push([
+      `${n} resources: refresh under ${HOSTED_LIMIT}, API requests (batched reads)`,
+      "<= 20",
+      `${requestsText(refresh)}; lists per kind per read pass: ${fmt(refresh.lists / kinds / READ_PASSES.refresh, 1)}`,
+      verdict(refresh.exitCode === 0 && refresh.requests <= 20 && refresh.lists <= listBound),
+    ]);
+  }
+  if (refresh && freeRefresh) {
+    rows.push([
+      `${n} resources: refresh under ${HOSTED_LIMIT}, wall against no limit`,
+      "<= 2x",
+      `${s(refresh.wallMs)} s against ${s(freeRefresh.wallMs)} s (${ratio(refresh.wallMs, freeRefresh.wallMs)})`,
+      verdict(refresh.wallMs <= 2 * freeRefresh.wallMs),
+    ]);
+  }
+  const up = commandOf(limited, "up");
+  const freeUp = commandOf(free, "up");
+  if (up) {
+    const failed = l.count - (up.inState ?? 0);
+    rows.push([
+      `${n} resources: up under ${HOSTED_LIMIT}: failed resources, API requests`,
+      `0, ${n}`,
+      `${failed}, ${count(up.requests)} (${up.limited} x 429)`,
+      verdict(up.exitCode === 0 && failed === 0 && up.requests === l.count),
+    ]);
+  }
+  if (up && freeUp) {
+    rows.push([
+      `${n} resources: up under ${HOSTED_LIMIT}, wall against no limit`,
+      "<= 1.5x",
+      `${s(up.wallMs)} s against ${s(freeUp.wallMs)} s (${ratio(up.wallMs, freeUp.wallMs)})`,
+      verdict(up.wallMs <= 1.5 * freeUp.wallMs),
+    ]);
+  }
+  for (const run of [limited, largeRun(l, HOSTED_LIMIT, false)]) {
+    const destroy = commandOf(run, "destroy");
+    if (!run || !destroy) continue;
+    rows.push([
+      `${n} resources: destroy under ${HOSTED_LIMIT} after the other commands (${run.batchReads ? "batched reads" : "reads by id"}): resources left, failures`,
+      "0, none",
+      `${destroy.inState ?? "n/a"}, exit ${destroy.exitCode} (${destroy.limited} x 429 retried, ${s(destroy.wallMs)} s)`,
+      verdict(destroy.exitCode === 0 && destroy.inState === 0),
+    ]);
+  }
+  return rows;
+}
+
+function largeSection(l: LargeResult): string {
+  const kinds = Object.entries(l.kinds)
+    .map(([k, v]) => `${count(v)} ${k}`)
+    .join(", ");
+  const cells = (c: CommandFigures | undefined, withLimit: boolean) =>
+    c
+      ? [
+          `${s(c.wallMs)}${c.exitCode === 0 ? "" : ` (exit ${c.exitCode})`}`,
+          requestsText(c),
+          ...(withLimit ? [String(c.limited), String(c.notes)] : []),
+        ]
+      : withLimit
+        ? ["n/a", "n/a", "n/a", "n/a"]
+        : ["n/a", "n/a"];
+  const table = (rateLimit: string) => {
+    const withLimit = rateLimit !== "off";
+    const on = largeRun(l, rateLimit, true);
+    const off = largeRun(l, rateLimit, false);
+    const head = (mode: string) =>
+      withLimit
+        ? [`${mode}: wall s`, "API requests", "429s", "pacing notes"]
+        : [`${mode}: wall s`, "API requests"];
+    return markdownTable(
+      ["Command", ...head("batched reads"), ...head("reads by id (batchReads false)")],
+      COMMANDS.map((command) => [
+        command,
+        ...cells(commandOf(on, command), withLimit),
+        ...cells(commandOf(off, command), withLimit),
+      ]),
+    );
+  };
+  const out = [
+    `bench/programs/many.js: ${count(l.count)} resources (${kinds}; kinds whose create is one request), the commands ` +
+      "in this order as a user runs them (plain `pulumi up --yes`, `preview --expect-no-changes`, `refresh --yes` " +
+      "with its preview pass, `preview --refresh --expect-no-changes`, `destroy --yes`), one privnet-server per " +
+      "sequence (separate process, request log), the CLI's default `--parallel`. API requests: answered by the " +
+      "server (lists, reads by id, writes), from its request log; 429s: requests it refused (each retried by the " +
+      "client); pacing notes: the provider's notes in the CLI's output that it is waiting for the rate limit.",
+    "",
+    `Under the hosted limit, \`privnet-server --rate-limit ${HOSTED_LIMIT}\` (the provider's bucket is the same by default):`,
+    "",
+    table(HOSTED_LIMIT),
+    "",
+    "No limit anywhere (server without `--rate-limit`, `privnet:rateLimit off`), the reference for the wall-time targets:",
+    "",
+    table("off"),
+    "",
+  ];
+  const notes: string[] = [];
+  for (const run of l.runs) {
+    const up = commandOf(run, "up");
+    const bad = run.commands.filter((c) => c.exitCode !== 0).map((c) => `${c.command} exited ${c.exitCode}`);
+    const label = `${run.rateLimit === "off" ? "no limit" : run.rateLimit}, ${run.batchReads ? "batched reads" : "reads by id"}`;
+    notes.push(
+      `${label}: after up ${up?.inState ?? "n/a"} of ${count(l.count)} resources in the state (failed: ` +
+        `${up ? l.count - (up.inState ?? 0) : "n/a"}); ` +
+        `${bad.length ? bad.join(", ") : "every command exited 0, so both previews found no changes"}; load ` +
+        `${run.commands.map((c) => fmt(c.load1, 1)).join(", ")} at the commands' starts.`,
+    );
+  }
+  out.push(...notes.map((x) => `- ${x}`));
+  out.push(
+    "- A plain `pulumi refresh` reads twice (its preview pass, then the refresh, each in its own provider process): " +
+      "batched, each pass makes one list per kind; by id, each pass makes one GET per resource. `preview --refresh` " +
+      "reads once. Once the burst is spent, the server answers 2 requests per second: the unbatched sequence waits " +
+      "for most of its reads, and its commands after `up` start with the burst `up` left.",
+    "- The 429s: each command's provider starts with a full client-side bucket while the server's bucket for the " +
+      "token may be empty (the command before spent it); the first 429 empties the client's bucket, and from then " +
+      "on it paces itself at the server's refill rate, so the 429s stay few and every request is retried until it " +
+      "succeeds.",
+  );
+  return out.join("\n");
+}
+
+/** What the large section found that users should know, in figures. */
+function largeProblems(l: LargeResult): string[] {
+  const items: string[] = [];
+  const byId = largeRun(l, HOSTED_LIMIT, false);
+  const batched = largeRun(l, HOSTED_LIMIT, true);
+  const r0 = commandOf(byId, "refresh");
+  const r1 = commandOf(batched, "refresh");
+  if (r0 && r1) {
+    items.push(
+      `**Under the hosted limit, reads by id make a refresh of ${count(l.count)} resources wait for tokens:** ` +
+        `${count(r0.requests)} requests, ${s(r0.wallMs)} s (${r0.limited} x 429 retried) with ` +
+        `\`privnet:batchReads false\`, against ${count(r1.requests)} requests and ${s(r1.wallMs)} s batched. Batched ` +
+        "reads are the default; turning them off is for servers whose lists differ from their GETs.",
+    );
+  }
+  for (const run of [batched, byId]) {
+    const d = commandOf(run, "destroy");
+    const up = commandOf(run, "up");
+    if (!run || !d || !up || d.wallMs <= 1.5 * up.wallMs) continue;
+    items.push(
+      `**\`destroy\` right after the other commands waits for the limit** (${run.batchReads ? "batched reads" : "reads by id"}): ` +
+        `${count(d.writes)} deletes in ${s(d.wallMs)} s against ${s(up.wallMs)} s for the ${count(up.writes)} creates ` +
+        "of `up`, which had the whole burst: the account's tokens, not the provider, set the pace (2 per second once " +
+        `the burst is spent); ${d.limited} x 429 on the way, all retried, ${d.notes} pacing notes shown.`,
+    );
+  }
+  return items;
 }
 
 function importSection(i: ImportBenchResult): string {
@@ -353,7 +608,8 @@ function up300Section(u: Up300Result): string {
       `(the CLI's default here, 4 x cores) for both programs and the floor; ${u.repetitions} repetitions per engine ` +
       `setting, order alternating; cost = median over repetitions of (privnet - do-nothing) / ${u.count}. CPU = the ` +
       `pulumi process tree (CLI, language host, program, dynamic-provider host) + privnet-server. ` +
-      `The privnet \`up\` made ${u.upRequests} API requests and \`destroy\` ${u.destroyRequests}; the server spent ` +
+      `The privnet \`up\` made ${u.upRequests} API requests (one per create, and a read of each of the ` +
+      `${Math.floor(u.count / 4)} policies after its write) and \`destroy\` ${u.destroyRequests}; the server spent ` +
       `${fmt(u.serverMsPerRequest, 2)} ms per request (its request log). Load average at each run: ` +
       `${MODES.map((m) => u.modes[m].loads.map((l) => fmt(l)).join(", ")).join(", ")}.`,
   ];
@@ -676,10 +932,12 @@ function problemsSection(r: BenchResults): string {
       `**Plain \`pulumi refresh\` reads every resource twice** (its preview reads too): ` +
         `${r.apiCalls.kinds.reduce((a, x) => a + (x.counts.refresh ?? 0), 0)} requests for ` +
         `${r.apiCalls.kinds.length} resources, against ${r.apiCalls.kinds.reduce((a, x) => a + (x.counts.read ?? 0), 0)} ` +
-        `with \`--skip-preview\`. Engine behaviour; worth a line in the docs for large stacks and rate-limited ` +
-        `accounts.`,
+        `with \`--skip-preview\`. Engine behaviour (one resource per kind here, so a list per kind per pass costs ` +
+        `the same as a GET per resource); with batched reads, the default, each pass of a large stack costs one list ` +
+        `per kind (section 7).`,
     );
   }
+  if (r.large) items.push(...largeProblems(r.large));
   if (r.throughput) {
     const t = r.throughput;
     const fine =
@@ -723,11 +981,13 @@ function problemsSection(r: BenchResults): string {
 export function renderReport(r: BenchResults, opts: { full: boolean }): string {
   const m = r.machine;
   const out: string[] = [];
+  const runs = Object.entries(r.runs ?? {});
+  const separate = new Set(runs.map(([, x]) => x.date)).size > 1;
   out.push(
     "# Benchmarks",
     "",
-    `Generated by \`npm run bench\` (bench/; ${fmt(r.durationS / 60, 1)} min for this run). Do not edit by hand: run it ` +
-      `again. Sections: ${r.sections.join(", ")}.${opts.full ? "" : " (partial run)"}`,
+    `Generated by \`npm run bench\` (bench/; ${fmt(r.durationS / 60, 1)} min for ${separate ? "the last run" : "this run"}). ` +
+      `Do not edit by hand: run it again. Sections: ${r.sections.join(", ")}.${opts.full ? "" : " (partial run)"}`,
     "",
     markdownTable(
       ["Machine", ""],
@@ -747,6 +1007,34 @@ export function renderReport(r: BenchResults, opts: { full: boolean }): string {
     "The machine is shared (other jobs ran during this run: see the load average), so wall times move from run " +
       "to run; CPU times are reported beside them and move much less.",
   );
+  if (separate) {
+    const byRun = new Map<string, { sections: string[]; info: RunInfo }>();
+    for (const [section, info] of runs) {
+      const k = `${info.date} ${info.commit}`;
+      const entry = byRun.get(k) ?? { sections: [], info };
+      entry.sections.push(section);
+      byRun.set(k, entry);
+    }
+    out.push(
+      "",
+      "The sections were measured in separate runs on this machine (`npm run bench -- <section>` merges a run's " +
+        "sections into the earlier results); the table above describes the last one.",
+      "",
+      markdownTable(
+        ["Sections", "Date", "Commit", "Load at start / end", "Run"],
+        [...byRun.values()]
+          .sort((a, b) => a.info.date.localeCompare(b.info.date))
+          .map(({ sections, info }) => [
+            sections.join(", "),
+            info.date,
+            info.commit,
+            `${info.loadAtStart.join(" ")} / ${info.loadAtEnd.join(" ")}`,
+            `${fmt(info.durationS / 60, 1)} min`,
+          ]),
+        ["l", "l", "l", "l", "r"],
+      ),
+    );
+  }
   if (r.errors.length) {
     out.push(
       "",
@@ -796,6 +1084,13 @@ export function renderReport(r: BenchResults, opts: { full: boolean }): string {
       "",
       importSection(r.importer),
     );
+  if (r.large)
+    out.push(
+      "",
+      `## 7. ${count(r.large.count)} resources under the hosted rate limit`,
+      "",
+      largeSection(r.large),
+    );
   out.push("", "## Performance problems found", "", problemsSection(r));
   out.push(
     "",
@@ -803,9 +1098,12 @@ export function renderReport(r: BenchResults, opts: { full: boolean }): string {
     "",
     "`npm run bench` builds what it needs (`npm run build`, the engine via scripts/engine.sh), runs every section and " +
       "rewrites this file; it exits non-zero only when a section breaks, not when a target is missed. One section: " +
-      "`npm run bench -- faults` (or api-calls, up300, host, throughput, import; these print and write " +
-      "bench/results/latest.json, not this file). `--reps N` sets the repetitions of the 300-resource runs, `--keep` " +
-      "keeps the work directory, `--render` rewrites this file from bench/results/latest.json without measuring.",
+      "`npm run bench -- faults` (or api-calls, up300, host, throughput, import, large): its figures are merged into " +
+      "bench/results/latest.json over those of earlier runs, and this file is rewritten once that holds every " +
+      "section (the table of runs above says which run measured what). `--reps N` sets the repetitions of the " +
+      "300-resource runs, `--keep` keeps the work directory, `--render` rewrites this file from " +
+      "bench/results/latest.json without measuring, `--large-count N` runs the large section with fewer resources " +
+      "(printed only). The large section waits for the rate limit by design: about 40 minutes on 2 cores.",
     "",
   );
   return out.join("\n");

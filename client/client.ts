@@ -36,6 +36,28 @@ export interface RetryInfo {
   reason: string;
 }
 
+/** What {@link ClientObserver.rateLimitWait} hears: a request about to wait for the client-side rate limit. */
+export interface RateLimitWait {
+  method: HttpMethod;
+  /** Request path without the query string. */
+  path: string;
+  /** How long this request waits for its token, in ms. */
+  waitMs: number;
+  /** The bucket's rate and burst. */
+  limit: RateLimit;
+}
+
+/**
+ * Listens to a client's requests (see {@link PrivnetClient.observe}). Called synchronously; errors an observer
+ * throws are ignored. Nothing it hears carries the credential or a body.
+ */
+export interface ClientObserver {
+  /** A call begins, before any wait or attempt. */
+  request?(info: { method: HttpMethod; path: string }): void;
+  /** A request is about to wait for a token of the client-side rate limit. */
+  rateLimitWait?(info: RateLimitWait): void;
+}
+
 /** Client settings. Only `apiUrl` and `token` are required; the rest have production defaults. */
 export interface ClientOptions {
   /** Base URL of the service, e.g. `http://127.0.0.1:8080` (without `/api`; a trailing `/api` is ignored). */
@@ -130,6 +152,7 @@ export class PrivnetClient {
   readonly #bucket: TokenBucket | undefined;
   readonly #dispatcher: Dispatcher;
   readonly #lease: PoolLease | undefined;
+  readonly #observers = new Set<ClientObserver>();
   #closed = false;
 
   constructor(opts: ClientOptions) {
@@ -186,6 +209,30 @@ export class PrivnetClient {
     return this.#send<T>(method, path, args.query, args.body, true);
   }
 
+  /**
+   * Adds an observer of this client's requests (the provider uses it to see its own writes and its waits on
+   * the rate limit). Returns the function that removes it.
+   */
+  observe(observer: ClientObserver): () => void {
+    this.#observers.add(observer);
+    return () => {
+      this.#observers.delete(observer);
+    };
+  }
+
+  #notify<K extends keyof ClientObserver>(
+    event: K,
+    info: Parameters<NonNullable<ClientObserver[K]>>[0],
+  ): void {
+    for (const o of this.#observers) {
+      try {
+        (o[event] as ((i: typeof info) => void) | undefined)?.(info);
+      } catch {
+        // an observer must not change what the request does
+      }
+    }
+  }
+
   /** Releases the connection pool (the shared pool closes when its last client is closed). */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -211,10 +258,21 @@ export class PrivnetClient {
       payload = JSON.stringify(body);
       headers["content-type"] = "application/json";
     }
+    if (this.#observers.size) this.#notify("request", { method, path: errPath });
 
     for (let attempt = 1; ; attempt++) {
       if (this.#closed) throw new Error(`privnet: ${method} ${errPath}: the client is closed`);
-      await this.#bucket?.take();
+      const bucketWaitMs = this.#bucket?.reserve() ?? 0;
+      if (bucketWaitMs > 0) {
+        if (this.#observers.size && this.#bucket)
+          this.#notify("rateLimitWait", {
+            method,
+            path: errPath,
+            waitMs: bucketWaitMs,
+            limit: this.#bucket.settings,
+          });
+        await s.sleep(bucketWaitMs);
+      }
 
       let status: number;
       let responseHeaders: Record<string, string | string[] | undefined>;
@@ -273,6 +331,9 @@ export class PrivnetClient {
         }
       }
 
+      // The server is out of tokens for this credential, whatever our bucket believed (another process or an
+      // earlier run used them): from now on, pace at the refill rate instead of spending a burst it does not have.
+      if (status === 429) this.#bucket?.drain();
       const retryable = isRetryableStatus(method, status);
       if (retryable && attempt <= s.maxRetries) {
         const retryAfter = parseRetryAfter(responseHeaders["retry-after"], s.clock.now());

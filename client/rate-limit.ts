@@ -35,18 +35,45 @@ export class TokenBucket {
     this.updated = clock.now();
   }
 
+  /** The configured rate and burst. */
+  get settings(): RateLimit {
+    return { ...this.limit };
+  }
+
   /** Takes one token, waiting (through the injected sleep) when none is left. Resolves to the wait in ms. */
   async take(): Promise<number> {
+    const waitMs = this.reserve();
+    if (waitMs > 0) await this.sleep(waitMs);
+    return waitMs;
+  }
+
+  /**
+   * Reserves one token now and returns how long its taker must wait before using it (0: at once). The caller
+   * does the waiting; {@link take} is reserve-and-wait.
+   */
+  reserve(): number {
+    this.refill();
+    this.tokens -= 1;
+    if (this.tokens >= 0) return 0;
+    // The epsilon keeps float noise (499.9999999 or 500.0000001) from adding a millisecond.
+    return Math.ceil(-this.tokens / this.perMs - 1e-6);
+  }
+
+  /**
+   * The server said it has no token left for us (a 429): whatever this bucket believed, nothing is stored now,
+   * so the requests that follow are paced at the refill rate instead of spending a burst the server does not
+   * have (another process, or a run a minute ago, used it). A debt already queued stays as it is.
+   */
+  drain(): void {
+    this.refill();
+    this.tokens = Math.min(this.tokens, 0);
+  }
+
+  private refill(): void {
     const now = this.clock.now();
     // A clock that goes backwards (a test, an NTP step) must not drain the bucket.
     const elapsed = Math.max(0, now - this.updated);
     this.tokens = Math.min(this.limit.burst, this.tokens + elapsed * this.perMs);
     this.updated = Math.max(this.updated, now);
-    this.tokens -= 1;
-    if (this.tokens >= 0) return 0;
-    // The epsilon keeps float noise (499.9999999 or 500.0000001) from adding a millisecond.
-    const waitMs = Math.ceil(-this.tokens / this.perMs - 1e-6);
-    await this.sleep(waitMs);
-    return waitMs;
   }
 }

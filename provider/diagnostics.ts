@@ -1,10 +1,11 @@
 /**
- * Warnings from the provider to the person running Pulumi.
+ * Warnings (and progress notes) from the provider to the person running Pulumi.
  *
  * The dynamic-provider host runs our code in its own process and gives it no logger; its first argument is the
  * engine's address. A warning is sent there as a Log call, so `pulumi preview` and `pulumi up` print it among
  * their diagnostics. Outside the host (tests, scripts), or when the engine cannot be reached, it goes to stderr.
- * A sink installed with {@link setWarningSink} takes every warning instead (tests read them).
+ * A sink installed with {@link setWarningSink} takes every warning instead (tests read them); {@link info} notes
+ * go to the sink of {@link setInfoSink}, else the same way at the engine's info level (stderr: `info: ...`).
  *
  * Warnings name the resource and the field, never a secret value: callers pass values of non-secret fields only.
  */
@@ -14,6 +15,7 @@ import { createRequire } from "node:module";
 type Sink = (message: string) => void;
 
 let sink: Sink | undefined;
+let infoSink: Sink | undefined;
 
 /** Sends every warning to `fn` (undefined restores the default). Returns the previous sink. */
 export function setWarningSink(fn: Sink | undefined): Sink | undefined {
@@ -22,8 +24,17 @@ export function setWarningSink(fn: Sink | undefined): Sink | undefined {
   return previous;
 }
 
+/** Sends every {@link info} note to `fn` (undefined restores the default). Returns the previous sink. */
+export function setInfoSink(fn: Sink | undefined): Sink | undefined {
+  const previous = infoSink;
+  infoSink = fn;
+  return previous;
+}
+
+type Severity = "warning" | "info";
+
 interface EngineLogger {
-  log(message: string): Promise<void>;
+  log(message: string, severity: Severity): Promise<void>;
 }
 
 let engine: EngineLogger | null | undefined;
@@ -51,14 +62,14 @@ function engineLogger(): EngineLogger | null {
     };
     const pb = fromSdk("./engine_pb") as {
       LogRequest: new () => { setSeverity(s: number): void; setMessage(m: string): void };
-      LogSeverity: { WARNING: number };
+      LogSeverity: { WARNING: number; INFO: number };
     };
     const client = new rpc.EngineClient(address, grpc.credentials.createInsecure());
     engine = {
-      log: (message) =>
+      log: (message, severity) =>
         new Promise((resolve, reject) => {
           const req = new pb.LogRequest();
-          req.setSeverity(pb.LogSeverity.WARNING);
+          req.setSeverity(severity === "info" ? pb.LogSeverity.INFO : pb.LogSeverity.WARNING);
           req.setMessage(message);
           client.log(req, (err) => (err ? reject(err) : resolve()));
         }),
@@ -69,20 +80,33 @@ function engineLogger(): EngineLogger | null {
   return engine;
 }
 
+async function send(message: string, severity: Severity): Promise<void> {
+  const logger = engineLogger();
+  if (logger) {
+    try {
+      await logger.log(message, severity);
+      return;
+    } catch {
+      // Fall through: the message must not be lost because the engine is gone.
+    }
+  }
+  process.stderr.write(`${severity}: ${message}\n`);
+}
+
 /** Tells the user about something they should know but that does not stop the operation. */
 export async function warn(message: string): Promise<void> {
   if (sink) {
     sink(message);
     return;
   }
-  const logger = engineLogger();
-  if (logger) {
-    try {
-      await logger.log(message);
-      return;
-    } catch {
-      // Fall through: the message must not be lost because the engine is gone.
-    }
+  await send(message, "warning");
+}
+
+/** Tells the user how a long operation is going (nothing is wrong): the engine's info level. */
+export async function info(message: string): Promise<void> {
+  if (infoSink) {
+    infoSink(message);
+    return;
   }
-  process.stderr.write(`warning: ${message}\n`);
+  await send(message, "info");
 }

@@ -22,6 +22,8 @@ import {
   toApi,
 } from "./mapping";
 import { warn } from "./diagnostics";
+import { reportPacing } from "./pacing";
+import { batchedGet, readBatching, trackWrites } from "./read-batch";
 import { normalize, project, sameValue } from "./normalize";
 import {
   carryOwner,
@@ -487,16 +489,22 @@ function translateError(spec: ResourceSpec, err: unknown): Error {
 /** The dynamic provider of a resource kind; `export =` it from the kind's module (see provider/resources). */
 export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
   private creds: Credentials | undefined;
+  private batchReads: boolean | undefined;
 
   constructor(readonly spec: ResourceSpec) {}
 
   async configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
     this.creds = resolveCredentials((key) => req.config.get(`privnet:${key}`));
+    this.batchReads = readBatching((key) => req.config.get(`privnet:${key}`));
   }
 
   private ctx(): LifecycleContext {
     const creds = this.creds ?? resolveCredentials(() => undefined);
-    return { client: clientFor(creds) };
+    const client = clientFor(creds);
+    // Before the client's first request: batched reads must see every write, and long waits are reported.
+    trackWrites(client);
+    reportPacing(client);
+    return { client, batchReads: this.batchReads ?? readBatching(() => undefined) };
   }
 
   async check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
@@ -579,7 +587,8 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
         const found = await spec.hooks.read(ctx, objectId, known);
         return found.id ? { ...found, id } : found;
       }
-      const response = await defaultGet(spec, ctx, objectId, known);
+      // Reads of one kind share one list request where that is safe (provider/read-batch.ts); the GET decides.
+      const response = await batchedGet(spec, ctx, objectId, known, () => defaultGet(spec, ctx, objectId, known));
       // Gone: an empty result tells the engine to drop the resource from state.
       if (!response) return {};
       const outs = buildOutputs(spec, response, known, known, "read");

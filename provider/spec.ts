@@ -27,6 +27,8 @@ export interface ParentField {
 
 export interface LifecycleContext {
   client: PrivnetClient;
+  /** Whether reads may share one list request per kind (provider/read-batch.ts); default true. */
+  batchReads?: boolean;
 }
 
 export interface ResourceSpec {

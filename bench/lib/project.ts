@@ -65,7 +65,12 @@ export async function createProject(opts: BenchProjectOptions): Promise<BenchPro
     pulumiHome: path.join(opts.workDir, "pulumi-home"),
     passphrase: "bench-passphrase",
     // The provider must take its settings from the stack config, not from the caller's environment.
-    extra: { PRIVNET_API_URL: undefined, PRIVNET_TOKEN: undefined, PRIVNET_RATE_LIMIT: undefined },
+    extra: {
+      PRIVNET_API_URL: undefined,
+      PRIVNET_TOKEN: undefined,
+      PRIVNET_RATE_LIMIT: undefined,
+      PRIVNET_BATCH_READS: undefined,
+    },
   });
   const project: BenchProject = {
     dir,

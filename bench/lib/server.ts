@@ -19,6 +19,8 @@ export interface ServerProcessOptions {
   simulate?: boolean;
   /** `--faults` value, e.g. `seed=7,429=0.2,503=0.1,latency=20`. */
   faults?: string;
+  /** `--rate-limit` value, e.g. `120:1200` (the hosted limit). */
+  rateLimit?: string;
   /** Port (default 0: a free one). */
   port?: number;
   /** More privnet-server options, e.g. `["--synchronous", "normal"]`. */
@@ -71,6 +73,7 @@ export async function startServerProcess(opts: ServerProcessOptions): Promise<Se
   if (opts.simulate) args.push("--simulate");
   if (opts.faults) args.push("--faults", opts.faults);
   if (opts.serverArgs) args.push(...opts.serverArgs);
+  if (opts.rateLimit) args.push("--rate-limit", opts.rateLimit);
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: opts.dir,
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,6 +1,7 @@
 /** User invite (embedded IdP): a link someone uses to join with a password. */
 import { InviteCreateSchema, InviteSchema } from "../../api/invite";
 import { buildOutputs, inputsFromOutputs, PrivnetProvider } from "../lifecycle";
+import { fromList } from "../read-batch";
 import type { Props, ResourceSpec } from "../spec";
 
 const spec: ResourceSpec = {
@@ -22,11 +23,10 @@ const spec: ResourceSpec = {
   createOnlyOutputs: ["inviteToken"],
 };
 
-// There is no GET of one invite: read lists and picks.
+// There is no GET of one invite: read lists and picks (a list shared by the reads of a refresh, see provider/read-batch.ts).
 spec.hooks = {
   async read(ctx, id, props: Props) {
-    const invites = ((await ctx.client.call("listInvites")) as Props[] | null) ?? [];
-    const invite = invites.find((i) => String(i.id) === id);
+    const invite = await fromList(ctx, "listInvites", id);
     if (!invite) return {};
     const outs = buildOutputs(spec, invite, props, props, "read");
     return { id, props: outs, inputs: inputsFromOutputs(spec, outs) };

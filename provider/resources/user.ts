@@ -2,6 +2,7 @@
 import { z } from "../../api/common";
 import { UserCreateSchema, UserSchema, UserUpdateSchema } from "../../api/user";
 import { buildOutputs, inputsFromOutputs, PrivnetProvider } from "../lifecycle";
+import { fromList } from "../read-batch";
 import type { Props, ResourceSpec } from "../spec";
 
 const spec: ResourceSpec = {
@@ -30,11 +31,10 @@ const spec: ResourceSpec = {
   defaults: { isBlocked: false },
 };
 
-// There is no GET of one user: read lists and picks.
+// There is no GET of one user: read lists and picks (a list shared by the reads of a refresh, see provider/read-batch.ts).
 spec.hooks = {
   async read(ctx, id, props: Props) {
-    const users = ((await ctx.client.call("listUsers")) as Props[] | null) ?? [];
-    const user = users.find((u) => String(u.id) === id);
+    const user = await fromList(ctx, "listUsers", id);
     if (!user) return {};
     const outs = buildOutputs(spec, user, props, props, "read");
     return { id, props: outs, inputs: inputsFromOutputs(spec, outs) };

@@ -219,6 +219,10 @@ export function changesOf(preview: PreviewJson): string[] {
  * What a refresh would change (`pulumi refresh --preview-only --json`): its steps are all `refresh`, so the
  * resources whose read-back outputs or inputs differ from the state's, as sorted `Type::name` lines, and the
  * resources the refresh would drop (gone on the server).
+ *
+ * The CLI's JSON shows a resource whose outputs changed on the server with its OLD outputs as `newState` (its text
+ * display and the change summary show the change): changes the summary counts beyond those the steps show come
+ * as one more line, `(N more in the change summary: update N)`, so an empty result really means no drift.
  */
 export function driftOf(preview: PreviewJson): string[] {
   const changed: string[] = [];
@@ -234,6 +238,14 @@ export function driftOf(preview: PreviewJson): string[] {
         isDeepStrictEqual(step.oldState?.outputs, step.newState.outputs) &&
         isDeepStrictEqual(step.oldState?.inputs, step.newState.inputs));
     if (!same) changed.push(shortUrn(step.urn));
+  }
+  const counted = Object.entries(preview.changeSummary ?? {})
+    .filter(([op, n]) => op !== "same" && n > 0)
+    .sort(([a], [b]) => a.localeCompare(b));
+  const total = counted.reduce((sum, [, n]) => sum + n, 0);
+  if (total > changed.length) {
+    const ops = counted.map(([op, n]) => `${op} ${n}`).join(", ");
+    changed.push(`(${total - changed.length} more in the change summary: ${ops})`);
   }
   return changed.sort();
 }
@@ -304,7 +316,12 @@ export class PulumiStack {
       pulumiHome: path.join(work, "pulumi-home"),
       passphrase: "e2e-passphrase",
       // Credentials come from stack config only, never from the environment of whoever runs the tests.
-      extra: { PRIVNET_API_URL: undefined, PRIVNET_TOKEN: undefined, PRIVNET_RATE_LIMIT: undefined },
+      extra: {
+        PRIVNET_API_URL: undefined,
+        PRIVNET_TOKEN: undefined,
+        PRIVNET_RATE_LIMIT: undefined,
+        PRIVNET_BATCH_READS: undefined,
+      },
     });
   }
 

@@ -50,6 +50,48 @@ describe("through the client", () => {
     expect(time.sleeps).toEqual([125, 875]);
   });
 
+  test("a 429 empties the bucket: what follows is paced at the refill rate, not spent from the burst", async () => {
+    client = testClient(srv, time, { rateLimit: { perMinute: 60, burst: 10 } });
+    await client.call("listGroups");
+    expect(time.sleeps).toEqual([]);
+    // The server's bucket for this credential is empty (another process used it): 429, no Retry-After.
+    srv.script("GET", "/api/groups", { status: 429, body: { message: "too many requests", code: 429 } });
+    await client.call("listGroups");
+    // Backoff 125 ms; then the retry's token: the bucket holds nothing after the 429, so 875 ms more.
+    expect(time.sleeps).toEqual([125, 875]);
+    // The 8 tokens this bucket still believed in are gone: one request per second from here.
+    time.sleeps.length = 0;
+    for (let i = 0; i < 3; i++) await client.call("listGroups");
+    expect(time.sleeps).toEqual([1000, 1000, 1000]);
+  });
+
+  test("observers hear each call and each wait for the bucket; a throwing observer changes nothing", async () => {
+    client = testClient(srv, time, { rateLimit: { perMinute: 60, burst: 1 } });
+    const heard: string[] = [];
+    client.observe({
+      request: ({ method, path }) => heard.push(`${method} ${path}`),
+      rateLimitWait: ({ method, path, waitMs, limit }) =>
+        heard.push(`wait ${waitMs} ${method} ${path} ${limit.perMinute}:${limit.burst}`),
+    });
+    const stop = client.observe({
+      request: () => {
+        throw new Error("observer failure");
+      },
+    });
+    await client.call("listGroups");
+    await client.call("createGroup", { body: { name: "g" } });
+    stop();
+    await client.call("getGroup", { params: { groupId: "g1" }, query: { x: "secret-filter" } });
+    expect(heard).toEqual([
+      "GET /api/groups",
+      "POST /api/groups",
+      "wait 1000 POST /api/groups 60:1",
+      "GET /api/groups/g1",
+      "wait 1000 GET /api/groups/g1 60:1",
+    ]);
+    expect(srv.requests).toHaveLength(3);
+  });
+
   test("false disables it", async () => {
     client = testClient(srv, time, { rateLimit: false });
     for (let i = 0; i < 30; i++) await client.call("listGroups");
