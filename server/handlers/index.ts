@@ -7,6 +7,7 @@ import { groupHandlers } from "./groups";
 import { identityProvidersHandlers } from "./identity-providers";
 import { ingressHandlers } from "./ingress";
 import { integrationsHandlers } from "./integrations";
+import { invitesHandlers } from "./invites";
 import { networksHandlers } from "./networks";
 import { peersHandlers } from "./peers";
 import { policiesHandlers } from "./policies";
@@ -24,6 +25,7 @@ export const allHandlers: Handlers = {
   ...identityProvidersHandlers,
   ...ingressHandlers,
   ...integrationsHandlers,
+  ...invitesHandlers,
   ...networksHandlers,
   ...peersHandlers,
   ...policiesHandlers,
