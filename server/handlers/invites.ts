@@ -10,8 +10,8 @@ import {
 } from "../../api/invite";
 import type { z } from "../../api/common";
 import { ZERO_TIME, iso } from "../clock";
-import { actorOf, type Handlers } from "../context";
-import { audit, mustGet, type Reader } from "../domain";
+import { actorOf, type Handlers, type StoredKinds } from "../context";
+import { audit, groupLists, mustGet, type Reader } from "../domain";
 import { notFound, preconditionFailed } from "../errors";
 import { hashSecret, newId, newInviteToken } from "../ids";
 import type { UserDoc } from "../model";
@@ -64,7 +64,12 @@ function inviteExpiry(now: number, expiresIn: number | undefined): string {
   return iso(now + (expiresIn ?? INVITE_DEFAULT_EXPIRES_IN) * 1000);
 }
 
-export const invitesHandlers: Handlers = {
+/** The documents this module stores (see StoredKind). */
+export const kinds = {
+  invite: { groupUses: groupLists(["auto_groups"], (x) => `invite ${String(x.email)} (${x.id})`) },
+} satisfies StoredKinds;
+
+export const handlers: Handlers = {
   listInvites: (ctx) => ctx.state.store.all<InviteDoc>("invite").map((i) => inviteView(i, ctx.now)),
 
   createInvite: (ctx) =>

@@ -11,8 +11,8 @@ import { randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
 import type { z } from "../../api/common";
 import type { PasswordChangeSchema, UserCreateSchema, UserUpdateSchema } from "../../api/user";
 import { ZERO_TIME, iso } from "../clock";
-import { accountOf, actorOf, type Ctx, type Handlers } from "../context";
-import { audit, mustGet, requireRefs, sameIds, type Reader } from "../domain";
+import { accountOf, actorOf, type Ctx, type Handlers, type StoredKinds } from "../context";
+import { audit, groupLists, mustGet, requireRefs, sameIds, type Reader } from "../domain";
 import { conflict, forbidden, invalid, preconditionFailed } from "../errors";
 import { newId, newPassword } from "../ids";
 import type { GroupDoc, PeerDoc, TokenDoc, UserDoc } from "../model";
@@ -131,7 +131,12 @@ function getUser(r: Reader, ctx: Ctx): StoredUser {
 
 // ---------------------------------------------------------------------------------------------------------
 
-export const usersHandlers: Handlers = {
+/** The documents this module stores (see StoredKind). */
+export const kinds = {
+  user: { groupUses: groupLists(["auto_groups"], (x) => `user ${String(x.email || x.name)} (${x.id})`) },
+} satisfies StoredKinds;
+
+export const handlers: Handlers = {
   listUsers: (ctx) => {
     const me = actorOf(ctx).user.id;
     const filter = ctx.query.service_user as "true" | "false" | undefined;
