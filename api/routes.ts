@@ -73,6 +73,41 @@ import {
   UserUpdateSchema,
 } from "./user";
 
+/**
+ * Every family of operations, with the permission module that governs it: the modules are the keys of a User's
+ * `permissions.modules` and what the server's role matrix grants (server/roles.ts). A route's family must be
+ * listed here (else it does not compile); a family of its own for a new kind is one line.
+ */
+export const FAMILIES = {
+  users: "users",
+  invites: "users",
+  tokens: "tokens",
+  peers: "peers",
+  groups: "groups",
+  policies: "policies",
+  "posture-checks": "posture_checks",
+  routes: "routes",
+  networks: "networks",
+  "network-resources": "networks",
+  "network-routers": "networks",
+  nameservers: "dns",
+  "dns-settings": "dns",
+  "dns-zones": "dns",
+  "dns-records": "dns",
+  "setup-keys": "setup_keys",
+  "identity-providers": "identity_providers",
+  edr: "integrations",
+  "directory-sync": "integrations",
+  "event-streaming": "integrations",
+  "ingress-ports": "ingress",
+  "ingress-peers": "ingress",
+  accounts: "accounts",
+  events: "events",
+} as const;
+export type Family = keyof typeof FAMILIES;
+/** A permission module (`networks`, `dns`, ...). */
+export type PermissionModule = (typeof FAMILIES)[Family];
+
 export type Method = "GET" | "POST" | "PUT" | "DELETE";
 
 /** One API operation. */
@@ -82,8 +117,8 @@ export interface ApiRoute {
   method: Method;
   /** Path with `{param}` placeholders, exactly as in operations.tsv. */
   path: string;
-  /** Which family of objects the operation belongs to (for docs, tests and the role matrix). */
-  family: string;
+  /** Which family of objects the operation belongs to (for docs, tests and the role matrix): see FAMILIES. */
+  family: Family;
   summary: string;
   /** Names of the path parameters, in order. */
   pathParams: string[];
@@ -117,7 +152,7 @@ const list = <T extends z.ZodType>(s: T) => z.array(s);
 
 /** The five operations of a plain collection: list, create, get, replace, delete. */
 function crud(opts: {
-  family: string;
+  family: Family;
   name: string;
   /** Plural for the list operation's id when adding "s" is wrong (Policy -> Policies). */
   plural?: string;

@@ -3,7 +3,7 @@ import type { ApiRoute } from "../api/routes";
 import type { Clock } from "./clock";
 import { ApiError } from "./errors";
 import type { Actor, AccountDoc } from "./model";
-import type { Store, Tx } from "./store";
+import type { Doc, Kind, Store, Tx } from "./store";
 
 export interface RateLimitOptions {
   perMinute: number;
@@ -70,6 +70,8 @@ export interface ServerState {
   store: Store;
   options: ServerOptions;
   clock: Clock;
+  /** Every kind of stored document, as the handler modules declare them (handlers/index.ts). */
+  kinds: ReadonlyMap<Kind, StoredKind>;
 }
 
 export interface Ctx {
@@ -89,6 +91,22 @@ export interface Ctx {
 
 export type Handler = (ctx: Ctx) => unknown;
 export type Handlers = Partial<Record<string, Handler>>;
+
+/**
+ * What a handler module says about one kind of document it stores. Each module exports `kinds` (kind name ->
+ * this) next to its `handlers`; the store's kinds are exactly the kinds the modules declare (handlers/index.ts).
+ */
+export interface StoredKind {
+  /**
+   * Where a document holds a group's id, as phrases naming the document (`setup key ci (12)`); empty when it
+   * does not. A group still named somewhere cannot be deleted, and the refusal names every user. Every kind whose
+   * documents hold group ids declares it (tests/provider/group-references.test.ts finds one that does not).
+   */
+  groupUses?: (doc: Doc, groupId: string) => string[];
+}
+
+/** A handler module's `kinds` export: the kinds of document it stores, by kind name (`network_router`). */
+export type StoredKinds = Record<string, StoredKind>;
 
 /** The caller of a token-authenticated route (throws if a public route asks for it: a programming error). */
 export function actorOf(ctx: Ctx): Actor {

@@ -1,7 +1,7 @@
 /**
  * Helpers shared by the handlers: audit events, referential integrity, lookups that 404, group summaries.
  */
-import type { Ctx } from "./context";
+import type { Ctx, StoredKind } from "./context";
 import { iso } from "./clock";
 import { invalid, notFound } from "./errors";
 import type { GroupDoc, PeerDoc } from "./model";
@@ -60,6 +60,19 @@ export function requireRef(
   what: string,
 ): void {
   if (id !== undefined && id !== null && id !== "") requireRefs(r, kind, [id], field, what);
+}
+
+/** True when a stored id list (which may be absent) holds `id`. */
+export function holds(ids: unknown, id: string): boolean {
+  return Array.isArray(ids) && ids.includes(id);
+}
+
+/**
+ * The {@link StoredKind.groupUses} of a kind whose documents keep group ids in top-level lists: one phrase,
+ * `name(doc)`, when any of `fields` holds the group.
+ */
+export function groupLists(fields: readonly string[], name: (doc: Doc) => string): StoredKind["groupUses"] {
+  return (doc, groupId) => (fields.some((f) => holds(doc[f], groupId)) ? [name(doc)] : []);
 }
 
 /** Group ids that name the built-in `All` group. */

@@ -14,7 +14,7 @@ import type {
   ServerOptions,
   ServerState,
 } from "./context";
-import { allHandlers } from "./handlers";
+import { KINDS, allHandlers } from "./handlers";
 import { registerSimulator } from "./sim";
 import { resolveSecretsKey } from "./secrets";
 import { registerEventFeed } from "./sim-events";
@@ -76,6 +76,7 @@ export function createServer(opts: StartOptions = {}): {
   const state: ServerState = {
     store,
     clock,
+    kinds: KINDS,
     options: {
       cloud: opts.cloud ?? false,
       embeddedIdp: opts.embeddedIdp ?? false,

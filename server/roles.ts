@@ -16,73 +16,11 @@
  * nobody changes the owner's role, blocks or deletes the owner, or mints or deletes the owner's tokens but the
  * owner; nobody blocks, deletes or changes the role of itself.
  */
-import type { ApiRoute } from "../api/routes";
+import { FAMILIES, type ApiRoute, type PermissionModule } from "../api/routes";
 
-export const MODULES = [
-  "users",
-  "tokens",
-  "peers",
-  "groups",
-  "policies",
-  "posture_checks",
-  "routes",
-  "networks",
-  "dns",
-  "setup_keys",
-  "identity_providers",
-  "integrations",
-  "ingress",
-  "accounts",
-  "events",
-] as const;
-export type Module = (typeof MODULES)[number];
-
-/** Which module an operation family belongs to. */
-export function moduleOf(family: string): Module {
-  switch (family) {
-    case "users":
-    case "invites":
-      return "users";
-    case "tokens":
-      return "tokens";
-    case "peers":
-      return "peers";
-    case "groups":
-      return "groups";
-    case "policies":
-      return "policies";
-    case "posture-checks":
-      return "posture_checks";
-    case "routes":
-      return "routes";
-    case "networks":
-    case "network-resources":
-    case "network-routers":
-      return "networks";
-    case "nameservers":
-    case "dns-settings":
-    case "dns-zones":
-    case "dns-records":
-      return "dns";
-    case "setup-keys":
-      return "setup_keys";
-    case "identity-providers":
-      return "identity_providers";
-    case "edr":
-    case "directory-sync":
-    case "event-streaming":
-      return "integrations";
-    case "ingress-ports":
-    case "ingress-peers":
-      return "ingress";
-    case "accounts":
-      return "accounts";
-    case "events":
-      return "events";
-    default:
-      throw new Error(`no module for family ${family}`);
-  }
-}
+export type Module = PermissionModule;
+/** Every module, as the route families name them (api/routes.ts FAMILIES), in that order. */
+export const MODULES: readonly Module[] = [...new Set(Object.values(FAMILIES))];
 
 export type Op = "read" | "create" | "update" | "delete";
 export type Grants = Record<Module, Record<Op, boolean>>;
@@ -160,6 +98,5 @@ export function allowed(
   // Not even an owner or admin may set another user's password.
   if (route.operationId === "changeUserPassword") return params.userId === userId;
   if (route.operationId === "deleteAccount") return role === "owner";
-  const module = moduleOf(route.family);
-  return grantsFor(role)[module][opOf(route)];
+  return grantsFor(role)[FAMILIES[route.family]][opOf(route)];
 }

@@ -6,37 +6,11 @@
  */
 import * as fs from "node:fs";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
+import type { Kind } from "./handlers";
 import { SEALED_FIELDS, SecretBox, writeKeyFile, type SecretsKey } from "./secrets";
 
-/** The kinds of stored documents. */
-export type Kind =
-  | "account"
-  | "user"
-  | "token"
-  | "invite"
-  | "peer"
-  | "job"
-  | "group"
-  | "policy"
-  | "posture_check"
-  | "route"
-  | "network"
-  | "network_resource"
-  | "network_router"
-  | "nameserver_group"
-  | "dns_zone"
-  | "dns_record"
-  | "setup_key"
-  | "identity_provider"
-  | "edr"
-  | "directory_sync"
-  | "sync_log"
-  | "event_streaming"
-  | "ingress_peer"
-  | "port_allocation"
-  | "traffic_event"
-  | "proxy_log"
-  | "settings";
+/** The kinds of stored documents: those the handler modules declare (handlers/index.ts). */
+export type { Kind };
 
 /** A stored document: always has an id; `parent` scopes children (records of a zone, routers of a network). */
 export interface Doc {

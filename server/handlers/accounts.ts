@@ -14,8 +14,8 @@
 import type { AccountUpdateSchema } from "../../api/account";
 import { parseCidr, type z } from "../../api/common";
 import { defaultSettings } from "../bootstrap";
-import { accountOf, type Ctx, type Handlers } from "../context";
-import { audit, requireRefs, type Reader } from "../domain";
+import { accountOf, type Ctx, type Handlers, type StoredKinds } from "../context";
+import { audit, holds, requireRefs, type Reader } from "../domain";
 import { invalid, notFound } from "../errors";
 import type { AccountDoc, PeerDoc } from "../model";
 import { allocateIp } from "../peer-factory";
@@ -86,7 +86,27 @@ function renumberPeers(tx: Tx, range: string): void {
   }
 }
 
-export const accountsHandlers: Handlers = {
+/** The documents this module stores (see StoredKind). */
+export const kinds = {
+  // The account document also holds the DNS settings (handlers/dns.ts writes its `dns` member).
+  account: {
+    groupUses: (doc, groupId) => {
+      const acc = doc as AccountDoc;
+      const extra = acc.settings.extra as { network_traffic_logs_groups?: string[] } | undefined;
+      return [
+        ...(holds(acc.dns.disabled_management_groups, groupId)
+          ? ["DNS settings (disabled_management_groups)"]
+          : []),
+        ...(holds(acc.settings.peer_expose_groups, groupId) ? ["account settings (peer_expose_groups)"] : []),
+        ...(holds(extra?.network_traffic_logs_groups, groupId)
+          ? ["account settings (extra.network_traffic_logs_groups)"]
+          : []),
+      ];
+    },
+  },
+} satisfies StoredKinds;
+
+export const handlers: Handlers = {
   listAccounts: (ctx) => [accountView(accountOf(ctx.state.store), ctx.state.options.embeddedIdp)],
 
   updateAccount: (ctx) =>

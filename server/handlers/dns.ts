@@ -4,14 +4,15 @@
  * Storage: nameserver groups are kind "nameserver_group" docs holding the request fields as sent; the DNS
  * settings live in the account document's `dns` member; zones are kind "dns_zone" docs and their records are kind
  * "dns_record" children (`parent` = the zone id), so deleting a zone deletes its records in the same transaction.
- * Group references keep the API's field names (`groups`, `distribution_groups`, `disabled_management_groups`) so
- * that `groupUsage()` in groups.ts finds them when someone deletes a group.
+ * Group references keep the API's field names (`groups`, `distribution_groups`, `disabled_management_groups`);
+ * `kinds` below (and accounts.ts for the account document) says where they are, so a group they name cannot be
+ * deleted.
  */
 import { nameInZone, type DnsRecord } from "../../api/dns-record";
 import type { DnsZone } from "../../api/dns-zone";
 import type { NameserverGroup } from "../../api/nameserver-group";
-import { accountOf, type Ctx, type Handlers } from "../context";
-import { audit, mustGet, requireRefs, type Reader } from "../domain";
+import { accountOf, type Ctx, type Handlers, type StoredKinds } from "../context";
+import { audit, groupLists, mustGet, requireRefs, type Reader } from "../domain";
 import { conflict, invalid } from "../errors";
 import { newId } from "../ids";
 import type { AccountDoc } from "../model";
@@ -190,7 +191,16 @@ const recordOf = (r: Reader, ctx: Ctx, zone: DnsZoneDoc) =>
 
 // ---------------------------------------------------------------------------------------------------------------
 
-export const dnsHandlers: Handlers = {
+/** The documents this module stores (see StoredKind). */
+export const kinds = {
+  nameserver_group: {
+    groupUses: groupLists(["groups"], (x) => `nameserver group ${String(x.name)} (${x.id})`),
+  },
+  dns_zone: { groupUses: groupLists(["distribution_groups"], (x) => `DNS zone ${String(x.name)} (${x.id})`) },
+  dns_record: {},
+} satisfies StoredKinds;
+
+export const handlers: Handlers = {
   listNameserverGroups: (ctx) =>
     ctx.state.store.all<NameserverGroupDoc>("nameserver_group").map(nameserverGroupView),
 

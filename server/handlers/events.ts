@@ -5,7 +5,7 @@
  */
 import type { ProxyLogEntry, ProxyQuerySchema, TrafficEvent, TrafficQuerySchema } from "../../api/events";
 import type { z } from "../../api/common";
-import type { Handlers } from "../context";
+import type { Handlers, StoredKinds } from "../context";
 import type { Reader } from "../domain";
 import type { UserDoc } from "../model";
 import type { Doc } from "../store";
@@ -161,7 +161,14 @@ function proxyMatches(e: ResolvedEntry, q: ProxyQuery): boolean {
 }
 
 /** The event log operations, keyed by operationId. */
-export const eventsHandlers: Handlers = {
+/** The documents this module stores (see StoredKind). */
+export const kinds = {
+  // Written by the simulator's feeds (sim-events.ts); read here.
+  traffic_event: {},
+  proxy_log: {},
+} satisfies StoredKinds;
+
+export const handlers: Handlers = {
   /**
    * Audit events, newest first, as the real service answers them (it reads the newest 10000 in descending
    * order). The initiator's name and email come from the user as it is now; for a deleted user (or an event

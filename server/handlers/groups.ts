@@ -4,11 +4,11 @@
  * every peer and cannot be changed or deleted.
  */
 import type { GroupRequest } from "../../api/group";
-import type { Ctx, Handlers } from "../context";
+import type { Ctx, Handlers, ServerState, StoredKinds } from "../context";
 import { audit, groupPeerIds, mustGet, requireRefs, type Reader } from "../domain";
 import { badRequest, conflict, invalid } from "../errors";
 import { newId } from "../ids";
-import type { AccountDoc, GroupDoc, PeerDoc } from "../model";
+import type { GroupDoc, PeerDoc } from "../model";
 import type { Doc, Tx } from "../store";
 
 /** The Group response. */
@@ -46,52 +46,13 @@ function checkName(r: Reader, name: string, selfId?: string): void {
 }
 
 /**
- * What references a group, as readable phrases; empty when the group may be deleted. Every kind that stores
- * group ids is listed here so deletion can never leave a dangling reference.
+ * What references a group, as readable phrases; empty when the group may be deleted. The phrases come from the
+ * kinds that hold group ids (their `groupUses`), in the order the handler modules are listed.
  */
-export function groupUsage(r: Reader, groupId: string): string[] {
-  const uses: string[] = [];
-  const has = (ids: unknown) => Array.isArray(ids) && ids.includes(groupId);
-  for (const p of r.all("policy")) {
-    const rules =
-      (p.rules as {
-        sources?: string[];
-        destinations?: string[];
-        authorized_groups?: Record<string, string[]>;
-      }[]) ?? [];
-    const fields: string[] = [];
-    rules.forEach((x, i) => {
-      if (has(x.sources)) fields.push(`rules[${i}].sources`);
-      if (has(x.destinations)) fields.push(`rules[${i}].destinations`);
-      // authorized_groups is keyed by group id (user group -> local user names).
-      if (x.authorized_groups && Object.hasOwn(x.authorized_groups, groupId))
-        fields.push(`rules[${i}].authorized_groups`);
-    });
-    if (fields.length) uses.push(`policy ${String(p.name)} (${p.id}: ${fields.join(", ")})`);
-  }
-  for (const x of r.all("route")) {
-    if (has(x.groups) || has(x.peer_groups) || has(x.access_control_groups))
-      uses.push(`route ${String(x.network_id)} (${x.id})`);
-  }
-  for (const x of r.all("network_router")) if (has(x.peer_groups)) uses.push(`network router ${x.id}`);
-  for (const x of r.all("nameserver_group"))
-    if (has(x.groups)) uses.push(`nameserver group ${String(x.name)} (${x.id})`);
-  for (const x of r.all("dns_zone"))
-    if (has(x.distribution_groups)) uses.push(`DNS zone ${String(x.name)} (${x.id})`);
-  for (const x of r.all("setup_key"))
-    if (has(x.auto_groups)) uses.push(`setup key ${String(x.name)} (${x.id})`);
-  for (const x of r.all("user"))
-    if (has(x.auto_groups)) uses.push(`user ${String(x.email || x.name)} (${x.id})`);
-  for (const x of r.all("edr")) if (has(x.groups)) uses.push(`EDR integration ${x.id}`);
-  for (const x of r.all("invite")) if (has(x.auto_groups)) uses.push(`invite ${String(x.email)} (${x.id})`);
-  for (const acc of r.all<AccountDoc>("account")) {
-    if (has(acc.dns.disabled_management_groups)) uses.push("DNS settings (disabled_management_groups)");
-    if (has(acc.settings.peer_expose_groups)) uses.push("account settings (peer_expose_groups)");
-    const extra = acc.settings.extra as { network_traffic_logs_groups?: string[] } | undefined;
-    if (has(extra?.network_traffic_logs_groups))
-      uses.push("account settings (extra.network_traffic_logs_groups)");
-  }
-  return uses;
+export function groupUsage(r: Reader, groupId: string, kinds: ServerState["kinds"]): string[] {
+  return [...kinds].flatMap(([kind, { groupUses }]) =>
+    groupUses ? r.all(kind).flatMap((doc) => groupUses(doc, groupId)) : [],
+  );
 }
 
 function write(tx: Tx, ctx: Ctx, body: GroupRequest, existing?: GroupDoc): GroupDoc {
@@ -117,7 +78,12 @@ function write(tx: Tx, ctx: Ctx, body: GroupRequest, existing?: GroupDoc): Group
   return doc;
 }
 
-export const groupHandlers: Handlers = {
+/** The documents this module stores (see StoredKind). */
+export const kinds = {
+  group: {},
+} satisfies StoredKinds;
+
+export const handlers: Handlers = {
   listGroups: (ctx) => {
     const { store } = ctx.state;
     const name = ctx.query.name as string | undefined;
@@ -152,7 +118,7 @@ export const groupHandlers: Handlers = {
     ctx.state.store.tx((tx) => {
       const g = mustGet<GroupDoc>(tx, "group", ctx.params.groupId as string, "group");
       if (g.builtin) throw badRequest("the All group cannot be deleted");
-      const uses = groupUsage(tx, g.id);
+      const uses = groupUsage(tx, g.id, ctx.state.kinds);
       if (uses.length) throw badRequest(`group ${g.name} is in use by ${uses.join(", ")}`);
       tx.delete("group", g.id);
       audit(tx, ctx, "group.delete", "Group deleted", g.id, { name: g.name });

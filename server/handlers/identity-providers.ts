@@ -4,7 +4,7 @@
  */
 import type { z } from "../../api/common";
 import type { IdentityProviderRequestSchema } from "../../api/identity-provider";
-import type { Ctx, Handlers } from "../context";
+import type { Ctx, Handlers, StoredKinds } from "../context";
 import { audit, mustGet, type Reader } from "../domain";
 import { newId } from "../ids";
 import type { Doc, Tx } from "../store";
@@ -58,7 +58,12 @@ function write(tx: Tx, ctx: Ctx, existing?: IdentityProviderDoc): IdentityProvid
   return doc;
 }
 
-export const identityProvidersHandlers: Handlers = {
+/** The documents this module stores (see StoredKind). */
+export const kinds = {
+  identity_provider: {},
+} satisfies StoredKinds;
+
+export const handlers: Handlers = {
   listIdentityProviders: (ctx) =>
     ctx.state.store.all<IdentityProviderDoc>("identity_provider").map(identityProviderView),
 

@@ -1,35 +1,58 @@
-/** Every family's handlers, merged into one map keyed by operationId. */
-import type { Handlers } from "../context";
-import { accountsHandlers } from "./accounts";
-import { dnsHandlers } from "./dns";
-import { eventsHandlers } from "./events";
-import { groupHandlers } from "./groups";
-import { identityProvidersHandlers } from "./identity-providers";
-import { ingressHandlers } from "./ingress";
-import { integrationsHandlers } from "./integrations";
-import { networksHandlers } from "./networks";
-import { peersHandlers } from "./peers";
-import { policiesHandlers } from "./policies";
-import { postureChecksHandlers } from "./posture-checks";
-import { routesHandlers } from "./routes";
-import { setupKeysHandlers } from "./setup-keys";
-import { tokensHandlers } from "./tokens";
-import { usersHandlers } from "./users";
+/**
+ * Every handler module. Each exports `handlers` (operationId -> handler) and `kinds` (the kinds of document it
+ * stores, see StoredKind); the server's handler map, the store's kinds and what may hold a group's id are all
+ * taken from this one list.
+ *
+ * The order matters in one place only: a group still in use is refused with its users named in this order.
+ */
+import type { Handlers, StoredKind } from "../context";
+import * as policies from "./policies";
+import * as routes from "./routes";
+import * as networks from "./networks";
+import * as dns from "./dns";
+import * as setupKeys from "./setup-keys";
+import * as users from "./users";
+import * as integrations from "./integrations";
+import * as invites from "./invites";
+import * as accounts from "./accounts";
+import * as groups from "./groups";
+import * as peers from "./peers";
+import * as tokens from "./tokens";
+import * as postureChecks from "./posture-checks";
+import * as identityProviders from "./identity-providers";
+import * as ingress from "./ingress";
+import * as events from "./events";
 
-export const allHandlers: Handlers = {
-  ...accountsHandlers,
-  ...dnsHandlers,
-  ...eventsHandlers,
-  ...groupHandlers,
-  ...identityProvidersHandlers,
-  ...ingressHandlers,
-  ...integrationsHandlers,
-  ...networksHandlers,
-  ...peersHandlers,
-  ...policiesHandlers,
-  ...postureChecksHandlers,
-  ...routesHandlers,
-  ...setupKeysHandlers,
-  ...tokensHandlers,
-  ...usersHandlers,
-};
+export const HANDLER_MODULES = [
+  policies,
+  routes,
+  networks,
+  dns,
+  setupKeys,
+  users,
+  integrations,
+  invites,
+  accounts,
+  groups,
+  peers,
+  tokens,
+  postureChecks,
+  identityProviders,
+  ingress,
+  events,
+] as const;
+
+type KindsOf<M> = M extends { kinds: infer K } ? keyof K & string : never;
+
+/** The kinds of stored documents: those the handler modules declare. */
+export type Kind = KindsOf<(typeof HANDLER_MODULES)[number]>;
+
+/** Every kind with what its module declares about it, in the order of the modules. */
+export const KINDS: ReadonlyMap<Kind, StoredKind> = new Map(
+  HANDLER_MODULES.flatMap((m) => Object.entries(m.kinds) as [Kind, StoredKind][]),
+);
+
+/** Every module's handlers, merged into one map keyed by operationId. */
+export const allHandlers: Handlers = Object.fromEntries(
+  HANDLER_MODULES.flatMap((m) => Object.entries(m.handlers)),
+);

@@ -16,7 +16,7 @@ import type {
   PortAllocationRequestSchema,
 } from "../../api/ingress";
 import type { z } from "../../api/common";
-import type { Ctx, Handlers } from "../context";
+import type { Ctx, Handlers, StoredKinds } from "../context";
 import { audit, mustGet, type Reader } from "../domain";
 import { badRequest, conflict, invalid, preconditionFailed } from "../errors";
 import { newId } from "../ids";
@@ -358,7 +358,13 @@ function writeAllocation(tx: Tx, ctx: Ctx, peer: PeerDoc, existing?: PortAllocat
   return allocationView(tx, doc);
 }
 
-export const ingressHandlers: Handlers = {
+/** The documents this module stores (see StoredKind). */
+export const kinds = {
+  ingress_peer: {},
+  port_allocation: {},
+} satisfies StoredKinds;
+
+export const handlers: Handlers = {
   listIngressPeers: (ctx) =>
     ctx.state.store.all<IngressPeerDoc>("ingress_peer").map((d) => ingressPeerView(ctx.state.store, d)),
 

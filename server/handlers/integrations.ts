@@ -17,8 +17,8 @@ import {
   type StreamingPlatform,
 } from "../../api/event-streaming";
 import { iso, ZERO_TIME } from "../clock";
-import { accountOf, type Ctx, type Handlers } from "../context";
-import { audit, mustGet, requireRefs, type Reader } from "../domain";
+import { accountOf, type Ctx, type Handlers, type StoredKinds } from "../context";
+import { audit, groupLists, mustGet, requireRefs, type Reader } from "../domain";
 import { conflict, invalid, notFound, preconditionFailed } from "../errors";
 import type { GroupDoc } from "../model";
 import type { Doc, Tx } from "../store";
@@ -430,7 +430,15 @@ const streamingHandlers: Handlers = {
 };
 
 /** Every integration operation, keyed by operationId. */
-export const integrationsHandlers: Handlers = {
+/** The documents this module stores (see StoredKind). */
+export const kinds = {
+  edr: { groupUses: groupLists(["groups"], (x) => `EDR integration ${x.id}`) },
+  directory_sync: {},
+  sync_log: {},
+  event_streaming: {},
+} satisfies StoredKinds;
+
+export const handlers: Handlers = {
   ...edrHandlers("vendor-a", "EdrVendorA"),
   ...edrHandlers("vendor-b", "EdrVendorB"),
   ...edrHandlers("vendor-c", "EdrVendorC"),

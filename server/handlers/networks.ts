@@ -16,10 +16,11 @@ import type { NetworkRequestSchema } from "../../api/network";
 import { resourceTypeOf, type NetworkResourceRequestSchema } from "../../api/network-resource";
 import type { NetworkRouter, NetworkRouterRequestSchema } from "../../api/network-router";
 import type { z } from "zod";
-import type { Ctx, Handlers } from "../context";
+import type { Ctx, Handlers, StoredKinds } from "../context";
 import {
   audit,
   compact,
+  groupLists,
   groupPeerIds,
   groupSummary,
   mustGet,
@@ -325,7 +326,14 @@ const resource = (r: Reader, ctx: Ctx, networkId: string) =>
 const router = (r: Reader, ctx: Ctx, networkId: string) =>
   mustGet<NetworkRouterDoc>(r, "network_router", ctx.params.routerId as string, "network router", networkId);
 
-export const networksHandlers: Handlers = {
+/** The documents this module stores (see StoredKind). */
+export const kinds = {
+  network: {},
+  network_resource: {},
+  network_router: { groupUses: groupLists(["peer_groups"], (x) => `network router ${x.id}`) },
+} satisfies StoredKinds;
+
+export const handlers: Handlers = {
   // Networks
   listNetworks: (ctx) => {
     const { store } = ctx.state;

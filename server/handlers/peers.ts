@@ -19,7 +19,7 @@
  */
 import type { AccessiblePeer, Peer } from "../../api/peer";
 import type { Job } from "../../api/job";
-import { accountOf, type Ctx, type Handlers } from "../context";
+import { accountOf, type Ctx, type Handlers, type StoredKinds } from "../context";
 import { audit, groupPeerIds, mustGet, type Reader } from "../domain";
 import { badRequest, conflict, invalid, notFound, preconditionFailed } from "../errors";
 import { iso } from "../clock";
@@ -285,7 +285,13 @@ interface PeerUpdateBody {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-export const peersHandlers: Handlers = {
+/** The documents this module stores (see StoredKind). */
+export const kinds = {
+  peer: {},
+  job: {},
+} satisfies StoredKinds;
+
+export const handlers: Handlers = {
   listPeers: (ctx) => {
     const { store } = ctx.state;
     const name = ctx.query.name as string | undefined;

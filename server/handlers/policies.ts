@@ -14,8 +14,8 @@
  * ```
  */
 import type { PolicyRequest } from "../../api/policy";
-import type { Ctx, Handlers } from "../context";
-import { audit, compact, groupSummary, mustGet, requireRefs, type Reader } from "../domain";
+import type { Ctx, Handlers, StoredKinds } from "../context";
+import { audit, compact, groupSummary, holds, mustGet, requireRefs, type Reader } from "../domain";
 import { invalid } from "../errors";
 import { newId } from "../ids";
 import type { Doc, Tx } from "../store";
@@ -171,7 +171,26 @@ function write(tx: Tx, ctx: Ctx, body: PolicyRequest, existing?: PolicyDoc): Pol
 
 const idOf = (ctx: Ctx) => ctx.params.policyId as string;
 
-export const policiesHandlers: Handlers = {
+/** The documents this module stores (see StoredKind). */
+export const kinds = {
+  policy: {
+    // Rules name groups as sources and destinations, and as the keys of authorized_groups (user group ->
+    // local user names); the phrase lists each field that does.
+    groupUses: (doc, groupId) => {
+      const p = doc as PolicyDoc;
+      const fields = (p.rules ?? []).flatMap((x, i) => [
+        ...(holds(x.sources, groupId) ? [`rules[${i}].sources`] : []),
+        ...(holds(x.destinations, groupId) ? [`rules[${i}].destinations`] : []),
+        ...(x.authorized_groups && Object.hasOwn(x.authorized_groups, groupId)
+          ? [`rules[${i}].authorized_groups`]
+          : []),
+      ]);
+      return fields.length ? [`policy ${p.name} (${p.id}: ${fields.join(", ")})`] : [];
+    },
+  },
+} satisfies StoredKinds;
+
+export const handlers: Handlers = {
   listPolicies: (ctx) => {
     const { store } = ctx.state;
     return store.all<PolicyDoc>("policy").map((p) => policyView(store, p));

@@ -7,7 +7,7 @@
  */
 import type { z } from "zod";
 import type { ChecksSchema, PostureCheckRequestSchema } from "../../api/posture-check";
-import type { Ctx, Handlers } from "../context";
+import type { Ctx, Handlers, StoredKinds } from "../context";
 import { audit, mustGet, type Reader } from "../domain";
 import { badRequest, invalid } from "../errors";
 import { newId } from "../ids";
@@ -63,7 +63,12 @@ function write(tx: Tx, ctx: Ctx, body: PostureCheckRequest, existing?: PostureCh
 
 const idOf = (ctx: Ctx) => ctx.params.postureCheckId as string;
 
-export const postureChecksHandlers: Handlers = {
+/** The documents this module stores (see StoredKind). */
+export const kinds = {
+  posture_check: {},
+} satisfies StoredKinds;
+
+export const handlers: Handlers = {
   listPostureChecks: (ctx) => ctx.state.store.all<PostureCheckDoc>("posture_check").map(view),
 
   createPostureCheck: (ctx) =>

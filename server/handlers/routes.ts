@@ -8,8 +8,8 @@
  */
 import { parseCidr } from "../../api/common";
 import type { Route } from "../../api/route";
-import type { Ctx, Handlers } from "../context";
-import { audit, compact, mustGet, requireRef, requireRefs } from "../domain";
+import type { Ctx, Handlers, StoredKinds } from "../context";
+import { audit, compact, groupLists, mustGet, requireRef, requireRefs } from "../domain";
 import { newId } from "../ids";
 import type { Doc, Tx } from "../store";
 
@@ -86,7 +86,17 @@ function write(tx: Tx, ctx: Ctx, body: RouteRequest, existing?: RouteDoc): Route
 
 const idOf = (ctx: Ctx) => ctx.params.routeId as string;
 
-export const routesHandlers: Handlers = {
+/** The documents this module stores (see StoredKind). */
+export const kinds = {
+  route: {
+    groupUses: groupLists(
+      ["groups", "peer_groups", "access_control_groups"],
+      (x) => `route ${String(x.network_id)} (${x.id})`,
+    ),
+  },
+} satisfies StoredKinds;
+
+export const handlers: Handlers = {
   listRoutes: (ctx) => ctx.state.store.all<RouteDoc>("route").map(view),
 
   createRoute: (ctx) => ctx.state.store.tx((tx) => view(write(tx, ctx, ctx.body as RouteRequest))),

@@ -8,8 +8,8 @@
  */
 import type { SetupKey } from "../../api/setup-key";
 import { ZERO_TIME, iso } from "../clock";
-import type { Ctx, Handlers } from "../context";
-import { audit, mustGet, requireRefs, type Reader } from "../domain";
+import type { Ctx, Handlers, StoredKinds } from "../context";
+import { audit, groupLists, mustGet, requireRefs, type Reader } from "../domain";
 import { invalid } from "../errors";
 import { hashSecret, maskSetupKey, newSetupKey } from "../ids";
 import type { Doc } from "../store";
@@ -95,7 +95,12 @@ interface CreateBody {
   allow_extra_dns_labels?: boolean;
 }
 
-export const setupKeysHandlers: Handlers = {
+/** The documents this module stores (see StoredKind). */
+export const kinds = {
+  setup_key: { groupUses: groupLists(["auto_groups"], (x) => `setup key ${String(x.name)} (${x.id})`) },
+} satisfies StoredKinds;
+
+export const handlers: Handlers = {
   listSetupKeys: (ctx) => ctx.state.store.all<SetupKeyDoc>("setup_key").map((k) => setupKeyView(k, ctx.now)),
 
   createSetupKey: (ctx) =>

@@ -11,7 +11,7 @@
 import type { z } from "../../api/common";
 import type { TokenCreateSchema } from "../../api/token";
 import { iso } from "../clock";
-import { actorOf, type Ctx, type Handlers } from "../context";
+import { actorOf, type Ctx, type Handlers, type StoredKinds } from "../context";
 import { audit, mustGet, type Reader } from "../domain";
 import { forbidden, invalid } from "../errors";
 import { hashSecret, newId, newPersonalAccessToken } from "../ids";
@@ -54,7 +54,12 @@ function checkOwnerTokens(ctx: Ctx, user: UserDoc, what: string): void {
     throw forbidden(`only the account owner may ${what} the owner's personal access tokens`);
 }
 
-export const tokensHandlers: Handlers = {
+/** The documents this module stores (see StoredKind). */
+export const kinds = {
+  token: {},
+} satisfies StoredKinds;
+
+export const handlers: Handlers = {
   listTokens: (ctx) => {
     const { store } = ctx.state;
     const user = targetUser(store, ctx);

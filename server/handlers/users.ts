@@ -1,47 +1,28 @@
 /**
- * Users (spec 2.4, 3, 4.2), invites (2.5, embedded IdP only), the current user and password changes.
+ * Users (spec 2.4, 3, 4.2), the current user and password changes. Invite links are handlers/invites.ts.
  *
  * - A user is either a service user (automation: no email, active at once, no IdP identity) or a regular user,
  *   created "invited". With the embedded IdP a regular user gets a generated initial password, returned once by
  *   the create response and stored only as a salted scrypt hash.
- * - Invite links are a separate object: the link token is returned once (create, regenerate) and stored as a
- *   SHA-256 hash; accepting it (public route) creates an active user and removes the invite.
  * - Object-level rules the role matrix cannot express: nobody changes the owner's role, blocks or deletes the
  *   owner (403); nobody blocks, deletes or changes the role of itself (403); `owner` cannot be assigned (422).
  */
 import { randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
-import { INVITE_DEFAULT_EXPIRES_IN } from "../../api/invite";
 import type { z } from "../../api/common";
-import type { InviteCreateSchema, InviteRegenerateSchema } from "../../api/invite";
 import type { PasswordChangeSchema, UserCreateSchema, UserUpdateSchema } from "../../api/user";
 import { ZERO_TIME, iso } from "../clock";
-import { accountOf, actorOf, type Ctx, type Handlers } from "../context";
-import { audit, mustGet, requireRefs, sameIds, type Reader } from "../domain";
-import { conflict, forbidden, invalid, notFound, preconditionFailed } from "../errors";
-import { hashSecret, newId, newInviteToken, newPassword } from "../ids";
+import { accountOf, actorOf, type Ctx, type Handlers, type StoredKinds } from "../context";
+import { audit, groupLists, mustGet, requireRefs, sameIds, type Reader } from "../domain";
+import { conflict, forbidden, invalid, preconditionFailed } from "../errors";
+import { newId, newPassword } from "../ids";
 import type { GroupDoc, PeerDoc, TokenDoc, UserDoc } from "../model";
 import { permissionsFor } from "../roles";
-import type { Doc, Tx } from "../store";
+import type { Tx } from "../store";
+import type { InviteDoc } from "./invites";
 
 type UserCreate = z.infer<typeof UserCreateSchema>;
 type UserUpdate = z.infer<typeof UserUpdateSchema>;
 type PasswordChange = z.infer<typeof PasswordChangeSchema>;
-type InviteCreate = z.infer<typeof InviteCreateSchema>;
-type InviteRegenerate = z.infer<typeof InviteRegenerateSchema>;
-
-/** A pending invite link (kind "invite"). The link token itself is never stored. */
-export interface InviteDoc extends Doc {
-  email: string;
-  name: string;
-  role: UserDoc["role"];
-  auto_groups: string[];
-  /** base64 SHA-256 of the link token. */
-  hashed_token: string;
-  expires_at: string;
-  created_at: string;
-  /** Id of the user who created (or last regenerated) the invite. */
-  invited_by: string;
-}
 
 /** Stored users may remember the status they had before being blocked, to restore it on unblock. */
 type StoredUser = UserDoc & { status_before_block?: UserDoc["status"] };
@@ -91,31 +72,13 @@ export function userView(u: UserDoc, currentUserId: string | undefined) {
   };
 }
 
-function inviteExpired(inv: InviteDoc, now: number): boolean {
-  return Date.parse(inv.expires_at) <= now;
-}
-
-/** The Invite response, without the link token (only create adds it). */
-function inviteView(inv: InviteDoc, now: number) {
-  return {
-    id: inv.id,
-    email: inv.email,
-    name: inv.name,
-    role: inv.role as ReturnType<typeof userView>["role"],
-    auto_groups: [...inv.auto_groups],
-    expires_at: inv.expires_at,
-    created_at: inv.created_at,
-    expired: inviteExpired(inv, now),
-  };
-}
-
 // ---------------------------------------------------------------------------------------------------------
 // Checks shared by users and invites
 
 const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 /** A regular user or a pending invite must not already use the address (409). */
-function checkEmailFree(r: Reader, email: string, exceptInviteId?: string): void {
+export function checkEmailFree(r: Reader, email: string, exceptInviteId?: string): void {
   if (r.all<UserDoc>("user").some((u) => u.email !== "" && sameEmail(u.email, email)))
     throw conflict(`a user with email ${email} already exists`);
   const inv = r.all<InviteDoc>("invite").find((i) => i.id !== exceptInviteId && sameEmail(i.email, email));
@@ -123,7 +86,7 @@ function checkEmailFree(r: Reader, email: string, exceptInviteId?: string): void
 }
 
 /** auto_groups must name existing groups, and not the built-in All group (every peer is in it anyway). */
-function checkAutoGroups(r: Reader, ids: readonly string[]): void {
+export function checkAutoGroups(r: Reader, ids: readonly string[]): void {
   requireRefs(r, "group", ids, "auto_groups", "group");
   for (const id of ids) {
     if (r.get<GroupDoc>("group", id)?.builtin)
@@ -131,7 +94,7 @@ function checkAutoGroups(r: Reader, ids: readonly string[]): void {
   }
 }
 
-function checkAssignableRole(role: string): void {
+export function checkAssignableRole(role: string): void {
   if (role === "owner") throw invalid("role: owner cannot be assigned; the account has one owner");
 }
 
@@ -166,20 +129,14 @@ function getUser(r: Reader, ctx: Ctx): StoredUser {
   return mustGet<StoredUser>(r, "user", ctx.params.userId as string, "user");
 }
 
-function findInviteByToken(r: Reader, token: string): InviteDoc {
-  const inv = r.findBy<InviteDoc>("invite", "hashed_token", hashSecret(token));
-  // The same answer for malformed, unknown and superseded tokens: nothing to learn by probing.
-  if (!inv) throw notFound("invite not found");
-  return inv;
-}
-
-function inviteExpiry(now: number, expiresIn: number | undefined): string {
-  return iso(now + (expiresIn ?? INVITE_DEFAULT_EXPIRES_IN) * 1000);
-}
-
 // ---------------------------------------------------------------------------------------------------------
 
-export const usersHandlers: Handlers = {
+/** The documents this module stores (see StoredKind). */
+export const kinds = {
+  user: { groupUses: groupLists(["auto_groups"], (x) => `user ${String(x.email || x.name)} (${x.id})`) },
+} satisfies StoredKinds;
+
+export const handlers: Handlers = {
   listUsers: (ctx) => {
     const me = actorOf(ctx).user.id;
     const filter = ctx.query.service_user as "true" | "false" | undefined;
@@ -367,113 +324,4 @@ export const usersHandlers: Handlers = {
     const fresh = ctx.state.store.get<UserDoc>("user", me.id) ?? me;
     return userView(fresh, me.id);
   },
-
-  listInvites: (ctx) => ctx.state.store.all<InviteDoc>("invite").map((i) => inviteView(i, ctx.now)),
-
-  createInvite: (ctx) =>
-    ctx.state.store.tx((tx) => {
-      const body = ctx.body as InviteCreate;
-      checkAssignableRole(body.role);
-      checkAutoGroups(tx, body.auto_groups);
-      checkEmailFree(tx, body.email);
-      const token = newInviteToken();
-      const doc: InviteDoc = {
-        id: newId(),
-        email: body.email,
-        name: body.name,
-        role: body.role,
-        auto_groups: [...body.auto_groups],
-        hashed_token: hashSecret(token),
-        expires_at: inviteExpiry(ctx.now, body.expires_in),
-        created_at: iso(ctx.now),
-        invited_by: actorOf(ctx).user.id,
-      };
-      tx.put("invite", doc);
-      audit(tx, ctx, "user.invite.link.create", "User invite link created", doc.id, {
-        email: doc.email,
-        role: doc.role,
-      });
-      // The link token appears in this one response (and in regenerate's); reads never show it.
-      return { ...inviteView(doc, ctx.now), invite_token: token };
-    }),
-
-  deleteInvite: (ctx) =>
-    ctx.state.store.tx((tx) => {
-      const inv = mustGet<InviteDoc>(tx, "invite", ctx.params.inviteId as string, "invite");
-      tx.delete("invite", inv.id);
-      audit(tx, ctx, "user.invite.link.delete", "User invite link deleted", inv.id, { email: inv.email });
-      return {};
-    }),
-
-  regenerateInvite: (ctx) =>
-    ctx.state.store.tx((tx) => {
-      const body = (ctx.body ?? {}) as InviteRegenerate;
-      const inv = mustGet<InviteDoc>(tx, "invite", ctx.params.inviteId as string, "invite");
-      const token = newInviteToken();
-      // Same invite, new token: the old token's hash is overwritten, so the old link stops working at once.
-      const next: InviteDoc = {
-        ...inv,
-        hashed_token: hashSecret(token),
-        expires_at: inviteExpiry(ctx.now, body.expires_in),
-        invited_by: actorOf(ctx).user.id,
-      };
-      tx.put("invite", next);
-      audit(tx, ctx, "user.invite.link.regenerate", "User invite link regenerated", inv.id, {
-        email: inv.email,
-      });
-      return { invite_token: token, invite_expires_at: next.expires_at };
-    }),
-
-  getInviteInfo: (ctx) => {
-    const { store } = ctx.state;
-    const inv = findInviteByToken(store, ctx.params.token as string);
-    const inviter = store.get<UserDoc>("user", inv.invited_by);
-    return {
-      email: inv.email,
-      name: inv.name,
-      expires_at: inv.expires_at,
-      valid: !inviteExpired(inv, ctx.now),
-      invited_by: inviter ? inviter.name || inviter.email : "",
-    };
-  },
-
-  acceptInvite: (ctx) =>
-    ctx.state.store.tx((tx) => {
-      const { password } = ctx.body as { password: string };
-      const inv = findInviteByToken(tx, ctx.params.token as string);
-      if (inviteExpired(inv, ctx.now))
-        throw preconditionFailed("invite expired: ask for a new link (regenerate)");
-      checkEmailFree(tx, inv.email, inv.id);
-      const id = newId();
-      const now = iso(ctx.now);
-      const user: UserDoc = {
-        id,
-        email: inv.email,
-        name: inv.name,
-        role: inv.role,
-        status: "active",
-        last_login: ZERO_TIME,
-        // Groups may have been deleted since the invite was made; keep only those that still exist.
-        auto_groups: inv.auto_groups.filter((g) => tx.get("group", g)),
-        is_service_user: false,
-        is_blocked: false,
-        pending_approval: false,
-        issued: "api",
-        idp_id: id,
-        password_hash: hashPassword(password),
-        created_at: now,
-      };
-      tx.put("user", user);
-      tx.delete("invite", inv.id);
-      // A public route has no caller: the new user is the initiator of its own arrival.
-      tx.audit({
-        timestamp: now,
-        activity: "User invite link accepted",
-        activity_code: "user.invite.link.accept",
-        initiator_id: id,
-        target_id: id,
-        meta: { email: user.email, invite_id: inv.id },
-      });
-      return { success: true };
-    }),
 };
