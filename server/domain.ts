@@ -28,6 +28,25 @@ export function audit(
   });
 }
 
+/**
+ * Records the audit event of a create-or-replace write: when `existing` is set the code is `<prefix>.update`
+ * and the activity "<what> updated", else `<prefix>.<createVerb>` and "<what> created" (the service logs some
+ * kinds' creation as `add`).
+ */
+export function auditWrite(
+  tx: Tx,
+  ctx: Ctx,
+  existing: Doc | undefined,
+  prefix: string,
+  what: string,
+  targetId: string,
+  meta: Record<string, unknown>,
+  createVerb: "create" | "add" = "create",
+): void {
+  if (existing) audit(tx, ctx, `${prefix}.update`, `${what} updated`, targetId, meta);
+  else audit(tx, ctx, `${prefix}.${createVerb}`, `${what} created`, targetId, meta);
+}
+
 /** Gets an object or answers 404 naming what was not found. */
 export function mustGet<T extends Doc>(r: Reader, kind: Kind, id: string, what: string, parent?: string): T {
   const doc = r.get<T>(kind, id);

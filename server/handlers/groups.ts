@@ -5,7 +5,7 @@
  */
 import type { GroupRequest } from "../../api/group";
 import type { Ctx, Handlers, ServerState, StoredKinds } from "../context";
-import { audit, groupPeerIds, mustGet, requireRefs, type Reader } from "../domain";
+import { audit, auditWrite, groupPeerIds, mustGet, requireRefs, type Reader } from "../domain";
 import { badRequest, conflict, invalid } from "../errors";
 import { newId } from "../ids";
 import type { GroupDoc, PeerDoc } from "../model";
@@ -65,16 +65,7 @@ function write(tx: Tx, ctx: Ctx, body: GroupRequest, existing?: GroupDoc): Group
     resources: resolveResources(tx, body.resources),
   };
   tx.put("group", doc);
-  audit(
-    tx,
-    ctx,
-    existing ? "group.update" : "group.add",
-    existing ? "Group updated" : "Group created",
-    doc.id,
-    {
-      name: doc.name,
-    },
-  );
+  auditWrite(tx, ctx, existing, "group", "Group", doc.id, { name: doc.name }, "add");
   return doc;
 }
 

@@ -5,7 +5,7 @@
 import type { z } from "../../api/common";
 import type { IdentityProviderRequestSchema } from "../../api/identity-provider";
 import type { Ctx, Handlers, StoredKinds } from "../context";
-import { audit, mustGet, type Reader } from "../domain";
+import { audit, auditWrite, mustGet, type Reader } from "../domain";
 import { newId } from "../ids";
 import type { Doc, Tx } from "../store";
 
@@ -47,14 +47,10 @@ function write(tx: Tx, ctx: Ctx, existing?: IdentityProviderDoc): IdentityProvid
   };
   tx.put("identity_provider", doc);
   // The audit meta names the provider, never its secret.
-  audit(
-    tx,
-    ctx,
-    existing ? "identityprovider.update" : "identityprovider.create",
-    existing ? "Identity provider updated" : "Identity provider created",
-    doc.id,
-    { name: doc.name, type: doc.type },
-  );
+  auditWrite(tx, ctx, existing, "identityprovider", "Identity provider", doc.id, {
+    name: doc.name,
+    type: doc.type,
+  });
   return doc;
 }
 

@@ -17,7 +17,7 @@ import type {
 } from "../../api/ingress";
 import type { z } from "../../api/common";
 import type { Ctx, Handlers, StoredKinds } from "../context";
-import { audit, mustGet, type Reader } from "../domain";
+import { audit, auditWrite, mustGet, type Reader } from "../domain";
 import { badRequest, conflict, invalid, preconditionFailed } from "../errors";
 import { newId } from "../ids";
 import type { PeerDoc } from "../model";
@@ -347,14 +347,11 @@ function writeAllocation(tx: Tx, ctx: Ctx, peer: PeerDoc, existing?: PortAllocat
   if (body.direct_port) doc.direct_port = { ...body.direct_port };
   if (!doc.direct_mapping) delete doc.direct_mapping;
   tx.put("port_allocation", doc);
-  audit(
-    tx,
-    ctx,
-    existing ? "ingress.port.allocation.update" : "ingress.port.allocation.create",
-    existing ? "Ingress port allocation updated" : "Ingress port allocation created",
-    doc.id,
-    { name: doc.name, peer_id: peer.id, ingress_peer_id: doc.ingress_peer_id },
-  );
+  auditWrite(tx, ctx, existing, "ingress.port.allocation", "Ingress port allocation", doc.id, {
+    name: doc.name,
+    peer_id: peer.id,
+    ingress_peer_id: doc.ingress_peer_id,
+  });
   return allocationView(tx, doc);
 }
 

@@ -18,7 +18,7 @@ import {
 } from "../../api/event-streaming";
 import { iso, ZERO_TIME } from "../clock";
 import { accountOf, type Ctx, type Handlers, type StoredKinds } from "../context";
-import { audit, groupLists, mustGet, requireRefs, type Reader } from "../domain";
+import { audit, auditWrite, groupLists, mustGet, requireRefs, type Reader } from "../domain";
 import { conflict, invalid, notFound, preconditionFailed } from "../errors";
 import type { GroupDoc } from "../model";
 import type { Doc, Tx } from "../store";
@@ -110,14 +110,7 @@ function writeEdr(tx: Tx, ctx: Ctx, vendor: EdrVendor, existing?: EdrDoc): EdrDo
     secrets,
   };
   tx.put("edr", doc);
-  audit(
-    tx,
-    ctx,
-    existing ? "integration.update" : "integration.create",
-    existing ? "Integration updated" : "Integration created",
-    String(doc.int_id),
-    { vendor },
-  );
+  auditWrite(tx, ctx, existing, "integration", "Integration", String(doc.int_id), { vendor });
   return doc;
 }
 
@@ -375,6 +368,18 @@ function checkConfigFor(platform: Platform, config: Record<string, string>): voi
   if (!r.ok) throw invalid(r.message);
 }
 
+/** The audit meta of an event-streaming integration's events. */
+function streamingMeta(d: EventStreamingDoc) {
+  return { type: "event_streaming", platform: d.platform };
+}
+
+/** Stores a created or replaced event-streaming integration, audits the write and answers its view. */
+function saveStreaming(tx: Tx, ctx: Ctx, doc: EventStreamingDoc, existing?: EventStreamingDoc) {
+  tx.put("event_streaming", doc);
+  auditWrite(tx, ctx, existing, "integration", "Integration", doc.id, streamingMeta(doc));
+  return streamingView(tx, doc);
+}
+
 const streamingHandlers: Handlers = {
   createEventStreaming: (ctx) =>
     ctx.state.store.tx((tx) => {
@@ -388,12 +393,7 @@ const streamingHandlers: Handlers = {
         created_at: ts,
         updated_at: ts,
       };
-      tx.put("event_streaming", doc);
-      audit(tx, ctx, "integration.create", "Integration created", doc.id, {
-        type: "event_streaming",
-        platform: doc.platform,
-      });
-      return streamingView(tx, doc);
+      return saveStreaming(tx, ctx, doc);
     }),
 
   listEventStreamings: (ctx) =>
@@ -409,22 +409,14 @@ const streamingHandlers: Handlers = {
       const config = resolveConfig(body.config, old);
       checkConfigFor(old.platform, config);
       const doc: EventStreamingDoc = { ...old, config, enabled: body.enabled, updated_at: iso(ctx.now) };
-      tx.put("event_streaming", doc);
-      audit(tx, ctx, "integration.update", "Integration updated", doc.id, {
-        type: "event_streaming",
-        platform: doc.platform,
-      });
-      return streamingView(tx, doc);
+      return saveStreaming(tx, ctx, doc, old);
     }),
 
   deleteEventStreaming: (ctx) =>
     ctx.state.store.tx((tx) => {
       const d = mustGetStreaming(tx, ctx.params.id as string);
       tx.delete("event_streaming", d.id);
-      audit(tx, ctx, "integration.delete", "Integration deleted", d.id, {
-        type: "event_streaming",
-        platform: d.platform,
-      });
+      audit(tx, ctx, "integration.delete", "Integration deleted", d.id, streamingMeta(d));
       return {};
     }),
 };

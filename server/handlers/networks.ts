@@ -19,6 +19,7 @@ import type { z } from "zod";
 import type { Ctx, Handlers, StoredKinds } from "../context";
 import {
   audit,
+  auditWrite,
   compact,
   groupLists,
   groupPeerIds,
@@ -220,14 +221,7 @@ function writeNetwork(tx: Tx, ctx: Ctx, body: NetworkRequest, existing?: Network
     description: body.description ?? "",
   };
   tx.put("network", doc);
-  audit(
-    tx,
-    ctx,
-    existing ? "network.update" : "network.create",
-    existing ? "Network updated" : "Network created",
-    doc.id,
-    { name: doc.name },
-  );
+  auditWrite(tx, ctx, existing, "network", "Network", doc.id, { name: doc.name });
   return doc;
 }
 
@@ -259,14 +253,12 @@ function writeResource(
   tx.put("network_resource", doc);
   setMembership(tx, doc, body.groups);
   if (existing && existing.type !== type) retypeRuleRefs(tx, doc);
-  audit(
-    tx,
-    ctx,
-    existing ? "network.resource.update" : "network.resource.create",
-    existing ? "Network resource updated" : "Network resource created",
-    doc.id,
-    { name: doc.name, network_id: networkId, address: doc.address, type: doc.type },
-  );
+  auditWrite(tx, ctx, existing, "network.resource", "Network resource", doc.id, {
+    name: doc.name,
+    network_id: networkId,
+    address: doc.address,
+    type: doc.type,
+  });
   return doc;
 }
 
@@ -291,14 +283,7 @@ function writeRouter(
     enabled: body.enabled,
   });
   tx.put("network_router", doc);
-  audit(
-    tx,
-    ctx,
-    existing ? "network.router.update" : "network.router.create",
-    existing ? "Network router updated" : "Network router created",
-    doc.id,
-    { network_id: networkId },
-  );
+  auditWrite(tx, ctx, existing, "network.router", "Network router", doc.id, { network_id: networkId });
   return doc;
 }
 

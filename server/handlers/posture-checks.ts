@@ -8,7 +8,7 @@
 import type { z } from "zod";
 import type { ChecksSchema, PostureCheckRequestSchema } from "../../api/posture-check";
 import type { Ctx, Handlers, StoredKinds } from "../context";
-import { audit, mustGet, type Reader } from "../domain";
+import { audit, auditWrite, mustGet, type Reader } from "../domain";
 import { badRequest, invalid } from "../errors";
 import { newId } from "../ids";
 import type { Doc, Tx } from "../store";
@@ -50,14 +50,7 @@ function write(tx: Tx, ctx: Ctx, body: PostureCheckRequest, existing?: PostureCh
     checks: body.checks,
   };
   tx.put("posture_check", doc);
-  audit(
-    tx,
-    ctx,
-    existing ? "posture.check.update" : "posture.check.create",
-    existing ? "Posture check updated" : "Posture check created",
-    doc.id,
-    { name: doc.name },
-  );
+  auditWrite(tx, ctx, existing, "posture.check", "Posture check", doc.id, { name: doc.name });
   return doc;
 }
 

@@ -9,7 +9,7 @@
 import { parseCidr } from "../../api/common";
 import type { Route } from "../../api/route";
 import type { Ctx, Handlers, StoredKinds } from "../context";
-import { audit, compact, groupLists, mustGet, requireRef, requireRefs } from "../domain";
+import { audit, auditWrite, compact, groupLists, mustGet, requireRef, requireRefs } from "../domain";
 import { newId } from "../ids";
 import type { Doc, Tx } from "../store";
 
@@ -73,13 +73,15 @@ function write(tx: Tx, ctx: Ctx, body: RouteRequest, existing?: RouteDoc): Route
     skip_auto_apply: body.skip_auto_apply,
   });
   tx.put("route", doc);
-  audit(
+  auditWrite(
     tx,
     ctx,
-    existing ? "route.update" : "route.add",
-    existing ? "Route updated" : "Route created",
+    existing,
+    "route",
+    "Route",
     doc.id,
     { network_id: doc.network_id, network_type: doc.network_type },
+    "add",
   );
   return doc;
 }
