@@ -12,7 +12,7 @@ import { nameInZone, type DnsRecord } from "../../api/dns-record";
 import type { DnsZone } from "../../api/dns-zone";
 import type { NameserverGroup } from "../../api/nameserver-group";
 import { accountOf, type Ctx, type Handlers, type StoredKinds } from "../context";
-import { audit, groupLists, mustGet, requireRefs, type Reader } from "../domain";
+import { audit, auditWrite, groupLists, mustGet, requireRefs, type Reader } from "../domain";
 import { conflict, invalid } from "../errors";
 import { newId } from "../ids";
 import type { AccountDoc } from "../model";
@@ -47,9 +47,9 @@ function normDomain(d: string): string {
 // ---------------------------------------------------------------------------------------------------------------
 // Nameserver groups
 
-function nameserverGroupView(g: NameserverGroupDoc): NameserverGroup {
+/** The request fields of a nameserver group, copied: what is stored from a request and what a response shows. */
+function nameserverGroupFields(g: NameserverGroupRequest): NameserverGroupRequest {
   return {
-    id: g.id,
     name: g.name,
     description: g.description,
     nameservers: g.nameservers.map((n) => ({ ip: n.ip, ns_type: n.ns_type, port: n.port })),
@@ -60,6 +60,13 @@ function nameserverGroupView(g: NameserverGroupDoc): NameserverGroup {
     search_domains_enabled: g.search_domains_enabled,
   };
 }
+
+function nameserverGroupView(g: NameserverGroupDoc): NameserverGroup {
+  return { id: g.id, ...nameserverGroupFields(g) };
+}
+
+const nameserverGroupOf = (r: Reader, ctx: Ctx) =>
+  mustGet<NameserverGroupDoc>(r, "nameserver_group", ctx.params.nsgroupId as string, "nameserver group");
 
 function writeNameserverGroup(
   tx: Tx,
@@ -74,26 +81,9 @@ function writeNameserverGroup(
   // The service answers 422 on a duplicate name (not 409 as for groups).
   if (dup) throw invalid(`name: nameserver group with name ${body.name} already exists`);
   requireRefs(tx, "group", body.groups, "groups", "group");
-  const doc: NameserverGroupDoc = {
-    id: existing?.id ?? newId(),
-    name: body.name,
-    description: body.description,
-    nameservers: body.nameservers.map((n) => ({ ip: n.ip, ns_type: n.ns_type, port: n.port })),
-    enabled: body.enabled,
-    groups: [...body.groups],
-    primary: body.primary,
-    domains: [...body.domains],
-    search_domains_enabled: body.search_domains_enabled,
-  };
+  const doc: NameserverGroupDoc = { id: existing?.id ?? newId(), ...nameserverGroupFields(body) };
   tx.put("nameserver_group", doc);
-  audit(
-    tx,
-    ctx,
-    existing ? "nameserver.group.update" : "nameserver.group.add",
-    existing ? "Nameserver group updated" : "Nameserver group created",
-    doc.id,
-    { name: doc.name },
-  );
+  auditWrite(tx, ctx, existing, "nameserver.group", "Nameserver group", doc.id, { name: doc.name }, "add");
   return doc;
 }
 
@@ -142,14 +132,7 @@ function writeZone(tx: Tx, ctx: Ctx, body: ZoneRequest, existing?: DnsZoneDoc): 
     distribution_groups: [...body.distribution_groups],
   };
   tx.put("dns_zone", doc);
-  audit(
-    tx,
-    ctx,
-    existing ? "dns.zone.update" : "dns.zone.create",
-    existing ? "DNS zone updated" : "DNS zone created",
-    doc.id,
-    { name: doc.name, domain: doc.domain },
-  );
+  auditWrite(tx, ctx, existing, "dns.zone", "DNS zone", doc.id, { name: doc.name, domain: doc.domain });
   return doc;
 }
 
@@ -172,14 +155,11 @@ function writeRecord(tx: Tx, ctx: Ctx, zone: DnsZoneDoc, body: RecordRequest, ex
     ttl: body.ttl,
   };
   tx.put("dns_record", doc);
-  audit(
-    tx,
-    ctx,
-    existing ? "dns.zone.record.update" : "dns.zone.record.create",
-    existing ? "DNS zone record updated" : "DNS zone record created",
-    doc.id,
-    { zone_id: zone.id, name: doc.name, type: doc.type },
-  );
+  auditWrite(tx, ctx, existing, "dns.zone.record", "DNS zone record", doc.id, {
+    zone_id: zone.id,
+    name: doc.name,
+    type: doc.type,
+  });
   return doc;
 }
 
@@ -209,35 +189,17 @@ export const handlers: Handlers = {
       nameserverGroupView(writeNameserverGroup(tx, ctx, ctx.body as NameserverGroupRequest)),
     ),
 
-  getNameserverGroup: (ctx) =>
-    nameserverGroupView(
-      mustGet<NameserverGroupDoc>(
-        ctx.state.store,
-        "nameserver_group",
-        ctx.params.nsgroupId as string,
-        "nameserver group",
-      ),
-    ),
+  getNameserverGroup: (ctx) => nameserverGroupView(nameserverGroupOf(ctx.state.store, ctx)),
 
   updateNameserverGroup: (ctx) =>
     ctx.state.store.tx((tx) => {
-      const g = mustGet<NameserverGroupDoc>(
-        tx,
-        "nameserver_group",
-        ctx.params.nsgroupId as string,
-        "nameserver group",
-      );
+      const g = nameserverGroupOf(tx, ctx);
       return nameserverGroupView(writeNameserverGroup(tx, ctx, ctx.body as NameserverGroupRequest, g));
     }),
 
   deleteNameserverGroup: (ctx) =>
     ctx.state.store.tx((tx) => {
-      const g = mustGet<NameserverGroupDoc>(
-        tx,
-        "nameserver_group",
-        ctx.params.nsgroupId as string,
-        "nameserver group",
-      );
+      const g = nameserverGroupOf(tx, ctx);
       tx.delete("nameserver_group", g.id);
       audit(tx, ctx, "nameserver.group.delete", "Nameserver group deleted", g.id, { name: g.name });
       return {};
