@@ -15,7 +15,16 @@
  */
 import type { PolicyRequest } from "../../api/policy";
 import type { Ctx, Handlers, StoredKinds } from "../context";
-import { audit, compact, groupSummary, holds, mustGet, requireRefs, type Reader } from "../domain";
+import {
+  audit,
+  auditWrite,
+  compact,
+  groupSummary,
+  holds,
+  mustGet,
+  requireRefs,
+  type Reader,
+} from "../domain";
 import { invalid } from "../errors";
 import { newId } from "../ids";
 import type { Doc, Tx } from "../store";
@@ -56,12 +65,11 @@ export interface PolicyDoc extends Doc {
 type RuleRequest = PolicyRequest["rules"][number];
 
 /**
- * The Rule response: group ids become GroupSummary objects; unset optional fields stay absent. Tolerant of
- * missing lists and description, since the peers family also writes policy docs (temporary access).
+ * The members a rule keeps as sent, alike in the stored rule and the response (a missing description reads as
+ * empty: the peers family also writes policy docs).
  */
-function ruleView(r: Reader, rule: RuleDoc) {
-  return compact({
-    id: rule.id,
+function ruleSettings(rule: RuleDoc | RuleRequest) {
+  return {
     name: rule.name,
     description: rule.description ?? "",
     enabled: rule.enabled,
@@ -69,6 +77,17 @@ function ruleView(r: Reader, rule: RuleDoc) {
     bidirectional: rule.bidirectional,
     protocol: rule.protocol,
     ports: rule.ports,
+  };
+}
+
+/**
+ * The Rule response: group ids become GroupSummary objects; unset optional fields stay absent. Tolerant of
+ * missing lists and description, since the peers family also writes policy docs (temporary access).
+ */
+function ruleView(r: Reader, rule: RuleDoc) {
+  return compact({
+    id: rule.id,
+    ...ruleSettings(rule),
     port_ranges: rule.port_ranges,
     authorized_groups: rule.authorized_groups,
     sources: (rule.sources ?? []).map((id) => groupSummary(r, id)),
@@ -130,13 +149,7 @@ function buildRules(r: Reader, rules: RuleRequest[], existing?: PolicyDoc): Rule
     }
     return compact<RuleDoc>({
       id,
-      name: rule.name,
-      description: rule.description ?? "",
-      enabled: rule.enabled,
-      action: rule.action,
-      bidirectional: rule.bidirectional,
-      protocol: rule.protocol,
-      ports: rule.ports,
+      ...ruleSettings(rule),
       port_ranges: rule.port_ranges?.map((p) => ({ start: p.start, end: p.end })),
       authorized_groups: rule.authorized_groups,
       sources: rule.sources ?? [],
@@ -158,14 +171,7 @@ function write(tx: Tx, ctx: Ctx, body: PolicyRequest, existing?: PolicyDoc): Pol
     rules: buildRules(tx, body.rules, existing),
   };
   tx.put("policy", doc);
-  audit(
-    tx,
-    ctx,
-    existing ? "policy.update" : "policy.add",
-    existing ? "Policy updated" : "Policy created",
-    doc.id,
-    { name: doc.name },
-  );
+  auditWrite(tx, ctx, existing, "policy", "Policy", doc.id, { name: doc.name }, "add");
   return doc;
 }
 
