@@ -135,7 +135,8 @@ export async function runHostOverhead(opts: { workDir: string; n?: number }): Pr
     const text = captured.providers[kind]?.text;
     if (!text) throw new Error(`no serialized provider for ${kind}`);
     const noopText = text.replace(
-      /pulumi-privnet\/dist\/provider\/resources\/[a-z-]+\.js/,
+      // The package's provider entry (or, in states written before it, one module per kind).
+      /pulumi-privnet\/(?:provider|dist\/provider\/resources\/[a-z-]+\.js)/,
       "bench-noop-provider/index.js",
     );
     if (noopText === text) throw new Error(`unexpected provider text: ${text}`);
@@ -144,24 +145,25 @@ export async function runHostOverhead(opts: { workDir: string; n?: number }): Pr
     result.hostStartMs = h.startMs;
     await h.configure({ "privnet:apiUrl": server.url, "privnet:token": server.token });
     const t0 = performance.now();
-    await h.check(kind, { __provider: text, name: "first-call" });
+    await h.check(kind, { __provider: text, __kind: kind, name: "first-call" });
     result.firstCallMs = performance.now() - t0;
-    await h.check(kind, { __provider: noopText, name: "first-call" });
+    await h.check(kind, { __provider: noopText, __kind: kind, name: "first-call" });
 
     const name = (p: string, i: number) => `${p}-${process.pid}-${i}`;
     const total = warm + n;
     const ids: Record<Path, string[]> = { direct: [], provider: [], host: [], hostNoop: [] };
     const outs: Record<Path, Props[]> = { direct: [], provider: [], host: [], hostNoop: [] };
     const hostImpl = (p: "host" | "hostNoop", t: string, prefix: string): Impl => ({
-      check: async (i) => void (await h.check(kind, { __provider: t, name: name(prefix, i) })),
+      check: async (i) => void (await h.check(kind, { __provider: t, __kind: kind, name: name(prefix, i) })),
       create: async (i) => {
-        const c = await h.create(kind, { __provider: t, name: name(prefix, i) });
+        const c = await h.create(kind, { __provider: t, __kind: kind, name: name(prefix, i) });
         ids[p][i] = c.id;
         outs[p][i] = c.props;
       },
       diff: async (i) =>
         void (await h.diff(kind, ids[p][i] as string, outs[p][i] as Props, {
           __provider: t,
+          __kind: kind,
           name: name(prefix, i),
         })),
       read: async (i) => void (await h.read(kind, ids[p][i] as string, outs[p][i] as Props)),

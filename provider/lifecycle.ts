@@ -588,7 +588,9 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
         return found.id ? { ...found, id } : found;
       }
       // Reads of one kind share one list request where that is safe (provider/read-batch.ts); the GET decides.
-      const response = await batchedGet(spec, ctx, objectId, known, () => defaultGet(spec, ctx, objectId, known));
+      const response = await batchedGet(spec, ctx, objectId, known, () =>
+        defaultGet(spec, ctx, objectId, known),
+      );
       // Gone: an empty result tells the engine to drop the resource from state.
       if (!response) return {};
       const outs = buildOutputs(spec, response, known, known, "read");

@@ -1,16 +1,14 @@
 /**
- * DNS (spec 2.13, 4.6): nameserver groups, the account's DNS settings, custom zones and their records.
+ * DNS (spec 2.13, 4.6): the account's DNS settings, custom zones and their records (nameserver groups: nameservers.ts).
  *
- * Storage: nameserver groups are kind "nameserver_group" docs holding the request fields as sent; the DNS
- * settings live in the account document's `dns` member; zones are kind "dns_zone" docs and their records are kind
+ * Storage: the DNS settings live in the account document's `dns` member; zones are kind "dns_zone" docs and their records are kind
  * "dns_record" children (`parent` = the zone id), so deleting a zone deletes its records in the same transaction.
- * Group references keep the API's field names (`groups`, `distribution_groups`, `disabled_management_groups`);
+ * Group references keep the API's field names (`distribution_groups`, `disabled_management_groups`);
  * `kinds` below (and accounts.ts for the account document) says where they are, so a group they name cannot be
  * deleted.
  */
 import { nameInZone, type DnsRecord } from "../../api/dns-record";
 import type { DnsZone } from "../../api/dns-zone";
-import type { NameserverGroup } from "../../api/nameserver-group";
 import { accountOf, type Ctx, type Handlers, type StoredKinds } from "../context";
 import { audit, auditWrite, groupLists, mustGet, requireRefs, type Reader } from "../domain";
 import { conflict, invalid } from "../errors";
@@ -18,12 +16,8 @@ import { newId } from "../ids";
 import type { AccountDoc } from "../model";
 import type { Doc, Tx } from "../store";
 
-type NameserverGroupRequest = Omit<NameserverGroup, "id">;
 type ZoneRequest = Omit<DnsZone, "id" | "records" | "enabled"> & { enabled?: boolean };
 type RecordRequest = Omit<DnsRecord, "id">;
-
-/** A stored nameserver group: the NameserverGroup response fields. */
-export interface NameserverGroupDoc extends Doc, NameserverGroupRequest {}
 
 /** A stored zone (records are separate child documents). */
 export interface DnsZoneDoc extends Doc {
@@ -42,49 +36,6 @@ export interface DnsRecordDoc extends Doc, RecordRequest {
 /** Domains compare case-insensitively and without a trailing dot, as DNS does. */
 function normDomain(d: string): string {
   return d.toLowerCase().replace(/\.$/, "");
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Nameserver groups
-
-/** The request fields of a nameserver group, copied: what is stored from a request and what a response shows. */
-function nameserverGroupFields(g: NameserverGroupRequest): NameserverGroupRequest {
-  return {
-    name: g.name,
-    description: g.description,
-    nameservers: g.nameservers.map((n) => ({ ip: n.ip, ns_type: n.ns_type, port: n.port })),
-    enabled: g.enabled,
-    groups: [...g.groups],
-    primary: g.primary,
-    domains: [...g.domains],
-    search_domains_enabled: g.search_domains_enabled,
-  };
-}
-
-function nameserverGroupView(g: NameserverGroupDoc): NameserverGroup {
-  return { id: g.id, ...nameserverGroupFields(g) };
-}
-
-const nameserverGroupOf = (r: Reader, ctx: Ctx) =>
-  mustGet<NameserverGroupDoc>(r, "nameserver_group", ctx.params.nsgroupId as string, "nameserver group");
-
-function writeNameserverGroup(
-  tx: Tx,
-  ctx: Ctx,
-  body: NameserverGroupRequest,
-  existing?: NameserverGroupDoc,
-): NameserverGroupDoc {
-  // Rule 3 (counts, name length, primary/domains/search domains) is enforced by the request schema.
-  const dup = tx
-    .all<NameserverGroupDoc>("nameserver_group")
-    .find((g) => g.name === body.name && g.id !== existing?.id);
-  // The service answers 422 on a duplicate name (not 409 as for groups).
-  if (dup) throw invalid(`name: nameserver group with name ${body.name} already exists`);
-  requireRefs(tx, "group", body.groups, "groups", "group");
-  const doc: NameserverGroupDoc = { id: existing?.id ?? newId(), ...nameserverGroupFields(body) };
-  tx.put("nameserver_group", doc);
-  auditWrite(tx, ctx, existing, "nameserver.group", "Nameserver group", doc.id, { name: doc.name }, "add");
-  return doc;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -173,38 +124,11 @@ const recordOf = (r: Reader, ctx: Ctx, zone: DnsZoneDoc) =>
 
 /** The documents this module stores (see StoredKind). */
 export const kinds = {
-  nameserver_group: {
-    groupUses: groupLists(["groups"], (x) => `nameserver group ${String(x.name)} (${x.id})`),
-  },
   dns_zone: { groupUses: groupLists(["distribution_groups"], (x) => `DNS zone ${String(x.name)} (${x.id})`) },
   dns_record: {},
 } satisfies StoredKinds;
 
 export const handlers: Handlers = {
-  listNameserverGroups: (ctx) =>
-    ctx.state.store.all<NameserverGroupDoc>("nameserver_group").map(nameserverGroupView),
-
-  createNameserverGroup: (ctx) =>
-    ctx.state.store.tx((tx) =>
-      nameserverGroupView(writeNameserverGroup(tx, ctx, ctx.body as NameserverGroupRequest)),
-    ),
-
-  getNameserverGroup: (ctx) => nameserverGroupView(nameserverGroupOf(ctx.state.store, ctx)),
-
-  updateNameserverGroup: (ctx) =>
-    ctx.state.store.tx((tx) => {
-      const g = nameserverGroupOf(tx, ctx);
-      return nameserverGroupView(writeNameserverGroup(tx, ctx, ctx.body as NameserverGroupRequest, g));
-    }),
-
-  deleteNameserverGroup: (ctx) =>
-    ctx.state.store.tx((tx) => {
-      const g = nameserverGroupOf(tx, ctx);
-      tx.delete("nameserver_group", g.id);
-      audit(tx, ctx, "nameserver.group.delete", "Nameserver group deleted", g.id, { name: g.name });
-      return {};
-    }),
-
   getDnsSettings: (ctx) => ({
     items: { disabled_management_groups: [...accountOf(ctx.state.store).dns.disabled_management_groups] },
   }),

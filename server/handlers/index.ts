@@ -9,6 +9,7 @@ import type { Handlers, StoredKind } from "../context";
 import * as policies from "./policies";
 import * as routes from "./routes";
 import * as networks from "./networks";
+import * as nameservers from "./nameservers";
 import * as dns from "./dns";
 import * as setupKeys from "./setup-keys";
 import * as users from "./users";
@@ -27,6 +28,7 @@ export const HANDLER_MODULES = [
   policies,
   routes,
   networks,
+  nameservers,
   dns,
   setupKeys,
   users,
