@@ -5,6 +5,7 @@
  * Names: fields listed here are Pulumi (camelCase) names; schemas are the API's (snake_case).
  */
 import type { z } from "zod";
+import type { OperationId } from "../api/routes";
 import type { PrivnetClient } from "../client";
 import type { NormalForm } from "./normalize";
 
@@ -50,8 +51,8 @@ export interface ResourceSpec {
   createBody?: z.ZodObject;
   /** The object as the API returns it. */
   output: z.ZodType;
-  /** Operation ids of api/routes.ts. */
-  ops: { create?: string; read: string; update?: string; delete?: string };
+  /** Operation ids of api/routes.ts (a misspelt one does not compile). */
+  ops: { create?: OperationId; read: OperationId; update?: OperationId; delete?: OperationId };
   /** Path parameter naming the object's id in read/update/delete (absent for singletons). */
   idParam?: string;
   parents?: ParentField[];
