@@ -136,5 +136,7 @@ async function runResolved<T>(
     }
     throw err;
   }
+  // Cast: the generated function names the result type T; the answer is mapped, not validated (a newer server
+  // may add fields), as the client's answers are.
   return fromApi(raw, spec.many ? z.array(spec.result.schema) : spec.result.schema) as T;
 }
