@@ -144,28 +144,38 @@ function paramsOf(path: string): string[] {
   return [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
 }
 
-function route(init: RouteInit): ApiRoute {
+/**
+ * A route as the type checker knows it: its operationId as a literal and its response schema, so that
+ * {@link OperationId} and {@link ResponseOf} can be derived from the table.
+ */
+export type TypedRoute<Id extends string, R extends z.ZodType | undefined> = ApiRoute & {
+  operationId: Id;
+  response?: R;
+};
+
+function route<const Id extends string, R extends z.ZodType | undefined = undefined>(
+  init: RouteInit & { operationId: Id; response?: R },
+): TypedRoute<Id, R> {
   return { status: 200, auth: "token", ...init, pathParams: paramsOf(init.path) };
 }
 
 const list = <T extends z.ZodType>(s: T) => z.array(s);
 
 /** The five operations of a plain collection: list, create, get, replace, delete. */
-function crud(opts: {
+function crud<const N extends string, const P extends string, S extends z.ZodType>(opts: {
   family: Family;
-  name: string;
-  /** Plural for the list operation's id when adding "s" is wrong (Policy -> Policies). */
-  plural?: string;
+  name: N;
+  /** Plural for the list operation's id (`Groups`, `Policies`); spelled out so that the id is a known literal. */
+  plural: P;
   base: string;
   idParam: string;
-  schema: z.ZodType;
+  schema: S;
   create: z.ZodType;
   update?: z.ZodType;
   query?: z.ZodType;
   flags?: Pick<ApiRoute, "cloudOnly" | "embeddedIdpOnly">;
-}): ApiRoute[] {
-  const { family, name, base, idParam, schema, create, update, query, flags } = opts;
-  const plural = opts.plural ?? `${name}s`;
+}) {
+  const { family, name, plural, base, idParam, schema, create, update, query, flags } = opts;
   const item = `${base}/{${idParam}}`;
   return [
     route({
@@ -219,10 +229,19 @@ function crud(opts: {
   ];
 }
 
-function edrRoutes(vendor: EdrVendor): ApiRoute[] {
-  const { request, response } = EDR[vendor];
+/** The name in a vendor's EDR operation ids (`createEdrVendorA`). */
+export const EDR_OPERATION_NAMES = {
+  "vendor-a": "EdrVendorA",
+  "vendor-b": "EdrVendorB",
+  "vendor-c": "EdrVendorC",
+} as const satisfies Record<EdrVendor, string>;
+
+function edrRoutes<V extends EdrVendor>(vendor: V) {
+  const request = EDR[vendor].request;
+  // Typed by vendor (a destructuring would widen it to every vendor's schema).
+  const response: (typeof EDR)[V]["response"] = EDR[vendor].response;
   const path = `/api/integrations/edr/${vendor}`;
-  const name = `Edr${vendor === "vendor-a" ? "VendorA" : vendor === "vendor-b" ? "VendorB" : "VendorC"}`;
+  const name = EDR_OPERATION_NAMES[vendor];
   const family = "edr";
   return [
     route({
@@ -271,10 +290,18 @@ function edrRoutes(vendor: EdrVendor): ApiRoute[] {
   ];
 }
 
-function directorySyncRoutes(vendor: DirectorySyncVendor): ApiRoute[] {
-  const { create, update, response } = DIRECTORY_SYNC[vendor];
+/** The name in a vendor's directory sync operation ids (`createVendorDIdp`). */
+export const DIRECTORY_SYNC_OPERATION_NAMES = {
+  "vendor-d-idp": "VendorDIdp",
+  "vendor-e-idp": "VendorEIdp",
+} as const satisfies Record<DirectorySyncVendor, string>;
+
+function directorySyncRoutes<V extends DirectorySyncVendor>(vendor: V) {
+  const { create, update } = DIRECTORY_SYNC[vendor];
+  // Typed by vendor (a destructuring would widen it to every vendor's schema).
+  const response: (typeof DIRECTORY_SYNC)[V]["response"] = DIRECTORY_SYNC[vendor].response;
   const base = `/api/integrations/${vendor}`;
-  const name = vendor === "vendor-d-idp" ? "VendorDIdp" : "VendorEIdp";
+  const name = DIRECTORY_SYNC_OPERATION_NAMES[vendor];
   const family = "directory-sync";
   return [
     route({
@@ -338,7 +365,23 @@ function directorySyncRoutes(vendor: DirectorySyncVendor): ApiRoute[] {
   ];
 }
 
-export const ROUTES: readonly ApiRoute[] = [
+/**
+ * Each vendor's routes, made one vendor at a time so that every operation id keeps its own response schema (a
+ * vendor-a id answers a vendor-a object); `satisfies` makes a vendor without routes a compile error.
+ */
+const EDR_ROUTES = {
+  "vendor-a": edrRoutes("vendor-a"),
+  "vendor-b": edrRoutes("vendor-b"),
+  "vendor-c": edrRoutes("vendor-c"),
+} satisfies Record<EdrVendor, ApiRoute[]>;
+const DIRECTORY_SYNC_ROUTES = {
+  "vendor-d-idp": directorySyncRoutes("vendor-d-idp"),
+  "vendor-e-idp": directorySyncRoutes("vendor-e-idp"),
+} satisfies Record<DirectorySyncVendor, ApiRoute[]>;
+type EdrRoute = (typeof EDR_ROUTES)[EdrVendor][number];
+type DirectorySyncRoute = (typeof DIRECTORY_SYNC_ROUTES)[DirectorySyncVendor][number];
+
+const ROUTE_TABLE = [
   // 4.1 Tokens
   route({
     operationId: "listTokens",
@@ -592,6 +635,7 @@ export const ROUTES: readonly ApiRoute[] = [
   ...crud({
     family: "groups",
     name: "Group",
+    plural: "Groups",
     base: "/api/groups",
     idParam: "groupId",
     schema: GroupSchema,
@@ -610,6 +654,7 @@ export const ROUTES: readonly ApiRoute[] = [
   ...crud({
     family: "posture-checks",
     name: "PostureCheck",
+    plural: "PostureChecks",
     base: "/api/posture-checks",
     idParam: "postureCheckId",
     schema: PostureCheckSchema,
@@ -618,6 +663,7 @@ export const ROUTES: readonly ApiRoute[] = [
   ...crud({
     family: "routes",
     name: "Route",
+    plural: "Routes",
     base: "/api/routes",
     idParam: "routeId",
     schema: RouteSchema,
@@ -627,6 +673,7 @@ export const ROUTES: readonly ApiRoute[] = [
   ...crud({
     family: "networks",
     name: "Network",
+    plural: "Networks",
     base: "/api/networks",
     idParam: "networkId",
     schema: NetworkSchema,
@@ -635,6 +682,7 @@ export const ROUTES: readonly ApiRoute[] = [
   ...crud({
     family: "network-resources",
     name: "NetworkResource",
+    plural: "NetworkResources",
     base: "/api/networks/{networkId}/resources",
     idParam: "resourceId",
     schema: NetworkResourceSchema,
@@ -643,6 +691,7 @@ export const ROUTES: readonly ApiRoute[] = [
   ...crud({
     family: "network-routers",
     name: "NetworkRouter",
+    plural: "NetworkRouters",
     base: "/api/networks/{networkId}/routers",
     idParam: "routerId",
     schema: NetworkRouterSchema,
@@ -652,6 +701,7 @@ export const ROUTES: readonly ApiRoute[] = [
   ...crud({
     family: "nameservers",
     name: "NameserverGroup",
+    plural: "NameserverGroups",
     base: "/api/dns/nameservers",
     idParam: "nsgroupId",
     schema: NameserverGroupSchema,
@@ -677,6 +727,7 @@ export const ROUTES: readonly ApiRoute[] = [
   ...crud({
     family: "dns-zones",
     name: "DnsZone",
+    plural: "DnsZones",
     base: "/api/dns/zones",
     idParam: "zoneId",
     schema: DnsZoneSchema,
@@ -685,6 +736,7 @@ export const ROUTES: readonly ApiRoute[] = [
   ...crud({
     family: "dns-records",
     name: "DnsRecord",
+    plural: "DnsRecords",
     base: "/api/dns/zones/{zoneId}/records",
     idParam: "recordId",
     schema: DnsRecordSchema,
@@ -694,6 +746,7 @@ export const ROUTES: readonly ApiRoute[] = [
   ...crud({
     family: "setup-keys",
     name: "SetupKey",
+    plural: "SetupKeys",
     base: "/api/setup-keys",
     idParam: "keyId",
     schema: SetupKeySchema,
@@ -703,14 +756,15 @@ export const ROUTES: readonly ApiRoute[] = [
   ...crud({
     family: "identity-providers",
     name: "IdentityProvider",
+    plural: "IdentityProviders",
     base: "/api/identity-providers",
     idParam: "idpId",
     schema: IdentityProviderSchema,
     create: IdentityProviderRequestSchema,
   }),
   // 4.8 Integrations
-  ...EDR_VENDORS.flatMap(edrRoutes),
-  ...DIRECTORY_SYNC_VENDORS.flatMap(directorySyncRoutes),
+  ...EDR_VENDORS.flatMap((v): EdrRoute[] => EDR_ROUTES[v]),
+  ...DIRECTORY_SYNC_VENDORS.flatMap((v): DirectorySyncRoute[] => DIRECTORY_SYNC_ROUTES[v]),
   route({
     operationId: "createEventStreaming",
     method: "POST",
@@ -757,6 +811,7 @@ export const ROUTES: readonly ApiRoute[] = [
   ...crud({
     family: "ingress-ports",
     name: "PortAllocation",
+    plural: "PortAllocations",
     base: "/api/peers/{peerId}/ingress/ports",
     idParam: "allocationId",
     schema: PortAllocationSchema,
@@ -767,6 +822,7 @@ export const ROUTES: readonly ApiRoute[] = [
   ...crud({
     family: "ingress-peers",
     name: "IngressPeer",
+    plural: "IngressPeers",
     base: "/api/ingress/peers",
     idParam: "ingressPeerId",
     schema: IngressPeerSchema,
@@ -829,6 +885,23 @@ export const ROUTES: readonly ApiRoute[] = [
     response: ProxyLogPageSchema,
   }),
 ];
+
+export const ROUTES: readonly ApiRoute[] = ROUTE_TABLE;
+
+/** Any route of the table, with its literal operationId and its response schema. */
+type TableRoute = (typeof ROUTE_TABLE)[number];
+
+/** The operation ids of the route table: `client.call("getGrop")` does not compile. */
+export type OperationId = TableRoute["operationId"];
+
+type ResponseOfRoute<T> = T extends { response?: infer S }
+  ? S extends z.ZodType
+    ? z.output<S>
+    : undefined
+  : never;
+
+/** What an operation answers (the output type of its response schema; undefined for an answer without a body). */
+export type ResponseOf<Id extends OperationId> = ResponseOfRoute<Extract<TableRoute, { operationId: Id }>>;
 
 /** Looks a route up by its operationId; throws for an unknown id (a programming error). */
 export function routeById(operationId: string): ApiRoute {

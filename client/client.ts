@@ -6,7 +6,7 @@
 import { STATUS_CODES } from "node:http";
 import { inspect } from "node:util";
 import type { Dispatcher } from "undici";
-import { fillPath, routeById } from "../api/routes";
+import { fillPath, routeById, type OperationId, type ResponseOf } from "../api/routes";
 import { PrivnetApiError, PrivnetConnectionError, serverMessageOf, BODY_EXCERPT_CHARS } from "./errors";
 import { acquirePool, type PoolLease } from "./pool";
 import { TokenBucket, type RateLimit } from "./rate-limit";
@@ -140,7 +140,7 @@ interface Settings {
  *
  * ```ts
  * const client = new PrivnetClient({ apiUrl: "http://127.0.0.1:8080", token });
- * const group = await client.call<Group>("getGroup", { params: { groupId } });
+ * const group = await client.call("getGroup", { params: { groupId } }); // a Group
  * ```
  */
 export class PrivnetClient {
@@ -195,11 +195,21 @@ export class PrivnetClient {
    * undefined when the answer has none (the vendor-c EDR delete). Response bodies are not validated: the real
    * service may add fields.
    */
-  async call<T = unknown>(operationId: string, args: CallArgs = {}): Promise<T> {
+  call<Id extends OperationId>(operationId: Id, args?: CallArgs): Promise<ResponseOf<Id>>;
+  /**
+   * An operation named by a string only known at run time (a loop over list operations), with the caller naming
+   * the answer's type. A literal id must still be one of the table's: `S` is inferred from it, and then only an
+   * {@link OperationId} is accepted.
+   */
+  call<T = unknown, S extends string = string>(
+    operationId: string extends S ? S : OperationId,
+    args?: CallArgs,
+  ): Promise<T>;
+  async call(operationId: string, args: CallArgs = {}): Promise<unknown> {
     const route = routeById(operationId);
     const path = fillPath(route.path, args.params ?? {});
     // The invite-link routes are public: no reason to hand the credential to them.
-    return this.#send<T>(route.method, path, args.query, args.body, route.auth === "token");
+    return this.#send(route.method, path, args.query, args.body, route.auth === "token");
   }
 
   /** Sends `method path` (a path starting with `/api/`), with the same retries, pacing and errors as {@link call}. */

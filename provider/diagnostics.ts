@@ -51,19 +51,20 @@ function engineLogger(): EngineLogger | null {
   try {
     // The SDK's generated engine client, with the gRPC library it was generated against.
     const fromSdk = createRequire(require.resolve("@pulumi/pulumi/proto/engine_grpc_pb"));
-    const grpc = fromSdk("@grpc/grpc-js") as typeof grpcTypes;
-    const rpc = fromSdk("./engine_grpc_pb") as {
+    // A require is untyped: these annotations say what the SDK's modules export.
+    const grpc: typeof grpcTypes = fromSdk("@grpc/grpc-js");
+    const rpc: {
       EngineClient: new (
         address: string,
         creds: unknown,
       ) => {
         log(req: unknown, cb: (err: Error | null) => void): void;
       };
-    };
-    const pb = fromSdk("./engine_pb") as {
+    } = fromSdk("./engine_grpc_pb");
+    const pb: {
       LogRequest: new () => { setSeverity(s: number): void; setMessage(m: string): void };
       LogSeverity: { WARNING: number; INFO: number };
-    };
+    } = fromSdk("./engine_pb");
     const client = new rpc.EngineClient(address, grpc.credentials.createInsecure());
     engine = {
       log: (message, severity) =>

@@ -6,6 +6,7 @@
 import { z } from "../api/common";
 import { DIRECTORY_SYNC, type DirectorySyncVendor } from "../api/directory-sync";
 import { EDR, type EdrVendor } from "../api/edr";
+import { DIRECTORY_SYNC_OPERATION_NAMES, EDR_OPERATION_NAMES } from "../api/routes";
 import { PrivnetProvider } from "./lifecycle";
 import { camel } from "./schema";
 import { singletonHooks } from "./singleton";
@@ -19,7 +20,8 @@ const writeOnlyNote = (fields: string[]) =>
 /** An EDR integration: a per-account singleton that creating the resource adopts. */
 export function edrProvider(vendor: EdrVendor, extraDefaults: Record<string, unknown> = {}): PrivnetProvider {
   const { request, response, secrets } = EDR[vendor];
-  const name = `Edr${pascal(vendor)}`;
+  // `EdrVendorA`: the operation ids' spelling, so that they are checked against the route table.
+  const name = EDR_OPERATION_NAMES[vendor];
   const secretInputs = secrets.map(camel);
   const spec: ResourceSpec = {
     name,
@@ -46,7 +48,7 @@ export function directorySyncProvider(
 ): PrivnetProvider {
   const { create, update, response, secrets } = DIRECTORY_SYNC[vendor];
   const short = vendor.replace(/-idp$/, "");
-  const opName = `${pascal(short)}Idp`;
+  const opName = DIRECTORY_SYNC_OPERATION_NAMES[vendor];
   const secretInputs = secrets.map(camel);
   const spec: ResourceSpec = {
     name: `DirectorySync${pascal(short)}`,

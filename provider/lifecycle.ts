@@ -34,7 +34,7 @@ import {
   type RecoveryHost,
 } from "./recovery";
 import { camel, elementOf, kindOf, schemaAt, shapeOf, unwrap } from "./schema";
-import type { LifecycleContext, Props, ResourceSpec } from "./spec";
+import { expectRecord, isRecord, type LifecycleContext, type Props, type ResourceSpec } from "./spec";
 import { isEqual } from "lodash";
 import { z } from "zod";
 
@@ -120,9 +120,9 @@ export function buildOutputs(
   previous: Props | undefined,
   phase: Phase,
 ): Props {
-  const resp = fromApi(response, spec.output) as Props;
+  const resp = expectRecord(fromApi(response, spec.output), `${spec.name}: the object read liberally`);
   delete resp.id;
-  const projected = project(resp, spec.input) as Props;
+  const projected = expectRecord(project(resp, spec.input), `${spec.name}: the object as inputs`);
   const reference = phase === "read" ? (previous ?? {}) : inputs;
   for (const name of spec.serverDerived?.(reference) ?? []) {
     delete projected[name];
@@ -162,10 +162,10 @@ function alignIds(oldValue: unknown, newValue: unknown): unknown {
   if (Array.isArray(oldValue) && Array.isArray(newValue)) {
     return oldValue.map((o, i) => alignIds(o, newValue[i]));
   }
-  if (oldValue && typeof oldValue === "object" && !Array.isArray(oldValue)) {
-    const n = (newValue && typeof newValue === "object" ? newValue : {}) as Props;
+  if (isRecord(oldValue)) {
+    const n = isRecord(newValue) ? newValue : {};
     const out: Props = {};
-    for (const [k, v] of Object.entries(oldValue as Props)) {
+    for (const [k, v] of Object.entries(oldValue)) {
       if (k === "id" && n.id === undefined) continue;
       out[k] = alignIds(v, n[k]);
     }
@@ -188,7 +188,7 @@ function isOpenEnum(schema: z.ZodType | undefined): boolean {
 /** Check failures for `news`, with Pulumi property names; unknown values pass. */
 export function checkInputs(spec: ResourceSpec, news: Props): pulumi.dynamic.CheckFailure[] {
   const schema = checkSchema(spec);
-  const api = toApi(withDefaults(spec, news), schema) as Props;
+  const api = toApi(withDefaults(spec, news), schema);
   const result = validate(schema, api);
   if (result.ok) return [];
   const names = snakeNames(schema);
@@ -204,10 +204,7 @@ export function checkInputs(spec: ResourceSpec, news: Props): pulumi.dynamic.Che
         break;
       }
       parent = cur;
-      cur =
-        cur && typeof cur === "object"
-          ? (cur as Record<PropertyKey, unknown>)[seg as PropertyKey]
-          : undefined;
+      cur = cur && typeof cur === "object" ? Reflect.get(cur, seg) : undefined;
     }
     if (unknownOnPath || isUnknown(cur)) continue;
     // A value the spec does not list for an open set (a protocol, a role): the server it talks to decides.
@@ -223,12 +220,11 @@ export function checkInputs(spec: ResourceSpec, news: Props): pulumi.dynamic.Che
 
 /** `value` restricted to the members `named` sets, at any depth of plain objects (for partial resources). */
 function restrictTo(value: unknown, named: unknown): unknown {
-  if (!named || typeof named !== "object" || Array.isArray(named)) return value;
-  if (!value || typeof value !== "object" || Array.isArray(value)) return value;
+  if (!isRecord(named) || !isRecord(value)) return value;
   const out: Props = {};
-  for (const [k, v] of Object.entries(named as Props)) {
+  for (const [k, v] of Object.entries(named)) {
     if (v === undefined || v === null) continue;
-    out[k] = restrictTo((value as Props)[k], v);
+    out[k] = restrictTo(value[k], v);
   }
   return out;
 }
@@ -303,10 +299,9 @@ function differences(a: unknown, b: unknown, path: string, out: string[], limit 
       differences(a[i], b[i], `${path}[${i}]`, out, limit);
     return;
   }
-  const isObj = (v: unknown) => v !== null && typeof v === "object" && !Array.isArray(v);
-  if (isObj(a) && isObj(b)) {
-    for (const k of new Set([...Object.keys(a as Props), ...Object.keys(b as Props)]))
-      differences((a as Props)[k], (b as Props)[k], `${path}.${k}`, out, limit);
+  if (isRecord(a) && isRecord(b)) {
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)]))
+      differences(a[k], b[k], `${path}.${k}`, out, limit);
     return;
   }
   out.push(path);
@@ -318,7 +313,7 @@ function walk(value: unknown, path: string): unknown[] {
   let cur: unknown = value;
   for (const m of path.matchAll(/\.?([^.[\]]+)|\[(\d+)\]/g)) {
     const key = m[1] ?? Number(m[2]);
-    cur = cur && typeof cur === "object" ? (cur as Record<string | number, unknown>)[key] : undefined;
+    cur = cur && typeof cur === "object" ? Reflect.get(cur, key) : undefined;
     seen.push(cur);
   }
   return seen;
@@ -340,8 +335,8 @@ function labelled(value: unknown, path: string): string {
     prefix += part;
     out += part;
     const item = walk(value, prefix).at(-1);
-    if (/\[\d+\]$/.test(part) && item && typeof item === "object" && typeof (item as Props).name === "string")
-      out += ` (${JSON.stringify((item as Props).name)})`;
+    if (/\[\d+\]$/.test(part) && isRecord(item) && typeof item.name === "string")
+      out += ` (${JSON.stringify(item.name)})`;
   }
   return out;
 }
@@ -403,16 +398,19 @@ export async function defaultCreate(
   if (!spec.ops.create) throw new Error(`privnet: ${spec.name} cannot be created through the API`);
   const createBody = spec.createBody ?? spec.input;
   const body = toApi(withDefaults(spec, inputs), createBody);
-  const response = (await ctx.client.call(spec.ops.create, {
-    params: parentParams(spec, inputs),
-    body,
-  })) as Props;
+  const response = expectRecord(
+    await ctx.client.call(spec.ops.create, { params: parentParams(spec, inputs), body }),
+    `the answer to ${spec.ops.create}`,
+  );
   const { object, extra } = spec.unwrapCreate
     ? spec.unwrapCreate(response)
     : { object: response, extra: undefined };
-  const id = spec.idOf ? spec.idOf(object) : String(object.id);
+  const id = String(object.id);
   let outs = buildOutputs(spec, object, inputs, undefined, "create");
-  if (extra) Object.assign(outs, fromApi(extra, undefined) as Props);
+  const extraOuts = extra
+    ? expectRecord(fromApi(extra, undefined), `${spec.name}: the create's extra outputs`)
+    : {};
+  Object.assign(outs, extraOuts);
   // Inputs only an update can set (a key created revoked, a user created blocked): set them now, so that one
   // create step ends in the state the program asks for.
   const late = inputNames(spec).filter((n) => !(snake(n) in createBody.shape) && spec.input.shape[snake(n)]);
@@ -420,7 +418,7 @@ export async function defaultCreate(
   const schemas = inputSchemas(spec);
   if (late.some((n) => full[n] !== undefined && !sameValue(full[n], outs[n], schemas.get(n)))) {
     const updated = await defaultUpdate(spec, ctx, id, outs, inputs);
-    outs = { ...updated.outs, ...(extra ? (fromApi(extra, undefined) as Props) : {}) };
+    outs = { ...updated.outs, ...extraOuts };
   }
   return { id, outs };
 }
@@ -434,14 +432,20 @@ export async function defaultUpdate(
   news: Props,
 ): Promise<{ outs: Props }> {
   if (!spec.ops.update) throw new Error(`privnet: ${spec.name} cannot be changed in place`);
-  let body = toApi(withDefaults(spec, news), spec.updateBody ?? spec.input) as Props;
+  let body = expectRecord(
+    toApi(withDefaults(spec, news), spec.updateBody ?? spec.input),
+    `${spec.name}: the update body`,
+  );
   // What only a replacement can change, or only a create sets, is not sent (the update body may not take it).
   for (const name of [...(spec.replaceOnChange ?? []), ...(spec.createOnly ?? [])]) delete body[snake(name)];
   if (spec.prepareUpdateBody) body = spec.prepareUpdateBody(body, olds);
-  const response = (await ctx.client.call(spec.ops.update, {
-    params: { ...parentParams(spec, news), ...(spec.idParam ? { [spec.idParam]: id } : {}) },
-    body,
-  })) as Props;
+  const response = expectRecord(
+    await ctx.client.call(spec.ops.update, {
+      params: { ...parentParams(spec, news), ...(spec.idParam ? { [spec.idParam]: id } : {}) },
+      body,
+    }),
+    `the answer to ${spec.ops.update}`,
+  );
   return { outs: buildOutputs(spec, response, news, olds, "update") };
 }
 
@@ -453,9 +457,13 @@ export async function defaultGet(
   props: Props,
 ): Promise<Props | undefined> {
   try {
-    return (await ctx.client.call(spec.ops.read, {
+    const answer = await ctx.client.call(spec.ops.read, {
       params: { ...parentParams(spec, props), ...(spec.idParam ? { [spec.idParam]: id } : {}) },
-    })) as Props;
+    });
+    // No body (or null) is what a gone object looks like to the caller.
+    return answer === undefined || answer === null
+      ? undefined
+      : expectRecord(answer, `the answer to ${spec.ops.read}`);
   } catch (err) {
     if (isNotFound(err)) return undefined;
     throw err;
@@ -470,12 +478,18 @@ function splitCompositeId(spec: ResourceSpec, id: string, props: Props): { objec
   const parents = spec.parents ?? [];
   const missing = parents.filter((p) => typeof props[p.input] !== "string" || props[p.input] === "");
   const parts = id.split("/");
-  if (missing.length === 0 || parts.length !== parents.length + 1 || parts.some((x) => x === "")) {
+  const objectId = parts[parents.length];
+  if (
+    missing.length === 0 ||
+    objectId === undefined ||
+    parts.length !== parents.length + 1 ||
+    parts.some((x) => x === "")
+  ) {
     return { objectId: id, known: props };
   }
   const known = { ...props };
   parents.forEach((p, i) => (known[p.input] = parts[i]));
-  return { objectId: parts[parents.length] as string, known };
+  return { objectId, known };
 }
 
 /** Rewrites API errors into messages that use Pulumi's property names. */

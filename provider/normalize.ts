@@ -10,6 +10,7 @@ import { isEqual } from "lodash";
 import type { z } from "zod";
 import { EXACT_OBJECTS, ID_LISTS } from "../api/common";
 import { camel, elementOf, kindOf, recordValueOf, shapeOf, unwrap } from "./schema";
+import { isRecord } from "./spec";
 
 /** True when the schema is one of the api/ id lists. */
 export function isIdList(schema: z.ZodType): boolean {
@@ -51,12 +52,12 @@ export function normalize(
     }
     return items;
   }
-  if (typeof value === "object") {
+  if (isRecord(value)) {
     const kind = schema ? kindOf(schema) : undefined;
     const out: Record<string, unknown> = {};
     if (kind === "record") {
       const vs = schema ? recordValueOf(schema) : undefined;
-      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      for (const [k, v] of Object.entries(value)) {
         const n = normalize(v, vs);
         if (n !== undefined) out[k] = n;
       }
@@ -64,7 +65,7 @@ export function normalize(
       const shape = schema ? (shapeOf(schema) ?? {}) : {};
       const exact = schema !== undefined && EXACT_OBJECTS.has(unwrap(schema));
       const byCamel = new Map(Object.entries(shape).map(([k, s]) => [camel(k), s]));
-      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      for (const [k, v] of Object.entries(value)) {
         const n = exact && v === false ? false : normalize(v, byCamel.get(k));
         if (n !== undefined) out[k] = n;
       }
@@ -96,15 +97,13 @@ export function project(value: unknown, schema: z.ZodType): unknown {
   if (kind === "array" && Array.isArray(value)) {
     const el = elementOf(schema);
     if (el && kindOf(el) === "string") {
-      return value.map((v) =>
-        v && typeof v === "object" && "id" in v ? String((v as { id: unknown }).id) : v,
-      );
+      return value.map((v) => (v && typeof v === "object" && "id" in v ? String(v.id) : v));
     }
     return el ? value.map((v) => project(v, el)) : value;
   }
-  if (kind === "object" && typeof value === "object" && !Array.isArray(value)) {
+  if (kind === "object" && isRecord(value)) {
     const shape = shapeOf(schema) ?? {};
-    const src = value as Record<string, unknown>;
+    const src = value;
     const out: Record<string, unknown> = {};
     for (const [key, s] of Object.entries(shape)) {
       const c = camel(key);
@@ -112,13 +111,9 @@ export function project(value: unknown, schema: z.ZodType): unknown {
     }
     return out;
   }
-  if (kind === "record" && typeof value === "object" && !Array.isArray(value)) {
+  if (kind === "record" && isRecord(value)) {
     const vs = recordValueOf(schema);
-    return vs
-      ? Object.fromEntries(
-          Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, project(v, vs)]),
-        )
-      : value;
+    return vs ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, project(v, vs)])) : value;
   }
   return value;
 }

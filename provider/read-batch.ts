@@ -30,7 +30,14 @@
 import { ROUTES, routeById } from "../api/routes";
 import type { PrivnetClient } from "../client";
 import { elementOf } from "./schema";
-import type { LifecycleContext, Props, ResourceSpec } from "./spec";
+import {
+  isRecord,
+  listAnswer,
+  parentPathParams,
+  type LifecycleContext,
+  type Props,
+  type ResourceSpec,
+} from "./spec";
 
 /**
  * How long a list answers reads after it arrived: longer than a read pass of a large stack takes (each pass is a
@@ -147,19 +154,13 @@ function cacheOf(client: PrivnetClient): Map<string, ListEntry> {
   return c;
 }
 
-function idOf(item: Props, spec?: ResourceSpec): string | undefined {
-  if (spec?.idOf) return spec.idOf(item);
+function idOf(item: Props): string | undefined {
   const id = item.id;
   return typeof id === "string" || typeof id === "number" ? String(id) : undefined;
 }
 
 /** Asks for a list; its answer as objects by id (`null` is an empty list), undefined when it failed. */
-function requestList(
-  ctx: LifecycleContext,
-  operation: string,
-  params: Record<string, string>,
-  spec?: ResourceSpec,
-): ListEntry {
+function requestList(ctx: LifecycleContext, operation: string, params: Record<string, string>): ListEntry {
   const entry: ListEntry = { generation, served: new Set(), items: Promise.resolve(undefined) };
   entry.items = ctx.client.call(operation, { params }).then(
     (answer) => {
@@ -167,10 +168,10 @@ function requestList(
       if (answer === null || answer === undefined) return new Map<string, Props>();
       if (!Array.isArray(answer)) return undefined;
       const byId = new Map<string, Props>();
-      for (const item of answer as unknown[]) {
-        if (!item || typeof item !== "object" || Array.isArray(item)) continue;
-        const id = idOf(item as Props, spec);
-        if (id !== undefined) byId.set(id, item as Props);
+      for (const item of answer) {
+        if (!isRecord(item)) continue;
+        const id = idOf(item);
+        if (id !== undefined) byId.set(id, item);
       }
       return byId;
     },
@@ -191,7 +192,6 @@ async function fromSharedList(
   operation: string,
   params: Record<string, string>,
   id: string,
-  spec?: ResourceSpec,
 ): Promise<Props | undefined> {
   const cache = cacheOf(ctx.client);
   const key = `${operation}\u0000${JSON.stringify(params)}`;
@@ -204,7 +204,7 @@ async function fromSharedList(
     entry = undefined;
   }
   if (!entry) {
-    entry = requestList(ctx, operation, params, spec);
+    entry = requestList(ctx, operation, params);
     cache.set(key, entry);
   }
   const items = await entry.items;
@@ -212,17 +212,6 @@ async function fromSharedList(
   const item = items.get(id);
   if (item) entry.served.add(id);
   return item;
-}
-
-/** The parent ids of a nested kind as path parameters, or undefined when one is missing. */
-function parentParams(spec: ResourceSpec, props: Props): Record<string, string> | undefined {
-  const out: Record<string, string> = {};
-  for (const p of spec.parents ?? []) {
-    const v = props[p.input];
-    if (typeof v !== "string" || v === "") return undefined;
-    out[p.param] = v;
-  }
-  return out;
 }
 
 /**
@@ -237,9 +226,9 @@ export async function batchedGet(
   byId: () => Promise<Props | undefined>,
 ): Promise<Props | undefined> {
   const operation = ctx.batchReads === false || wrote ? undefined : listOperationOf(spec);
-  const params = operation ? parentParams(spec, props) : undefined;
+  const params = operation ? parentPathParams(spec, props) : undefined;
   if (!operation || !params) return byId();
-  return (await fromSharedList(ctx, operation, params, id, spec)) ?? byId();
+  return (await fromSharedList(ctx, operation, params, id)) ?? byId();
 }
 
 /**
@@ -255,6 +244,6 @@ export async function fromList(
     const shared = await fromSharedList(ctx, operation, {}, id);
     if (shared) return shared;
   }
-  const items = ((await ctx.client.call(operation)) as Props[] | null) ?? [];
-  return items.find((x) => x && typeof x === "object" && idOf(x) === id);
+  const items = listAnswer(await ctx.client.call(operation), operation);
+  return items.find((x) => idOf(x) === id);
 }

@@ -43,7 +43,15 @@ import { routeById, ROUTES } from "../api/routes";
 import { isPrivnetApiError } from "../client";
 import { warn } from "./diagnostics";
 import type { Comparison } from "./lifecycle";
-import type { LifecycleContext, Props, ResourceSpec } from "./spec";
+import type * as Registry from "./registry";
+import {
+  isRecord,
+  listAnswer,
+  parentPathParams,
+  type LifecycleContext,
+  type Props,
+  type ResourceSpec,
+} from "./spec";
 
 /** The hidden input naming the stack and the resource a create is for (set by the sdk's resource classes). */
 export const OWNER_INPUT = "__privnetOwner";
@@ -62,8 +70,8 @@ export interface Owner {
 /** The owner a set of inputs names, if any (a value unknown during preview names none). */
 export function ownerOf(props: Props | undefined): Owner | undefined {
   const v = props?.[OWNER_INPUT];
-  if (!v || typeof v !== "object") return undefined;
-  const { stack, urn } = v as Record<string, unknown>;
+  if (!isRecord(v)) return undefined;
+  const { stack, urn } = v;
   if (typeof stack !== "string" || typeof urn !== "string" || !stack || !urn.startsWith("urn:pulumi:"))
     return undefined;
   return { stack, urn };
@@ -142,26 +150,34 @@ export function setStateReader(fn: StateReader | undefined): StateReader {
 
 /** The notes in an export (`{ deployment: { resources, pending_operations } }`). */
 export function parseNotes(text: string): StackNotes {
-  const doc = JSON.parse(text) as { deployment?: { resources?: unknown[]; pending_operations?: unknown[] } };
-  const d = doc.deployment ?? {};
+  const doc: unknown = JSON.parse(text);
+  const d = isRecord(doc) && isRecord(doc.deployment) ? doc.deployment : {};
+  const resources = Array.isArray(d.resources) ? d.resources : [];
+  const pendingOperations = Array.isArray(d.pending_operations) ? d.pending_operations : [];
   const managed = new Set<string>();
   const urns = new Set<string>();
   const pending = new Map<string, PendingCreate[]>();
-  for (const r of d.resources ?? []) {
-    const { id, urn } = r as { id?: unknown; urn?: unknown };
+  for (const r of resources) {
+    if (!isRecord(r)) continue;
+    const { id, urn } = r;
     if (typeof id === "string" && id !== "") managed.add(id);
     if (typeof urn === "string") urns.add(urn);
   }
   const held = new Set(managed);
-  for (const op of d.pending_operations ?? []) {
-    const { type, resource } = op as { type?: string; resource?: Props };
-    if (!resource) continue;
+  for (const op of pendingOperations) {
+    if (!isRecord(op)) continue;
+    const { type, resource } = op;
+    if (!isRecord(resource)) continue;
     const id = typeof resource.id === "string" && resource.id !== "" ? resource.id : undefined;
     if (id) held.add(id);
     const rtype = resource.type;
     if (type !== "creating" || typeof rtype !== "string" || !rtype.startsWith(TYPE_PREFIX)) continue;
     const urn = String(resource.urn ?? "");
-    const entry: PendingCreate = { urn, type: rtype, inputs: (resource.inputs as Props) ?? {} };
+    const entry: PendingCreate = {
+      urn,
+      type: rtype,
+      inputs: isRecord(resource.inputs) ? resource.inputs : {},
+    };
     if (id) entry.id = id;
     pending.set(urn, [...(pending.get(urn) ?? []), entry]);
   }
@@ -189,7 +205,7 @@ const before = new Map<string, Promise<Before>>();
 
 /** Every spec by Pulumi type. Loaded when first needed: the registry loads every kind, which loads this module. */
 function specByType(type: string): ResourceSpec | undefined {
-  const { PROVIDERS } = require("./registry") as { PROVIDERS: readonly { spec: ResourceSpec }[] };
+  const { PROVIDERS }: typeof Registry = require("./registry");
   return PROVIDERS.find((p) => `${TYPE_PREFIX}${p.spec.name}` === type)?.spec;
 }
 
@@ -202,24 +218,8 @@ export function listOperation(spec: ResourceSpec): string | undefined {
   return ROUTES.find((r) => r.method === "GET" && r.path === path)?.operationId;
 }
 
-function parentParams(spec: ResourceSpec, props: Props): Record<string, string> | undefined {
-  const out: Record<string, string> = {};
-  for (const p of spec.parents ?? []) {
-    const v = props[p.input];
-    if (typeof v !== "string" || v === "") return undefined;
-    out[p.param] = v;
-  }
-  return out;
-}
-
 function listKey(spec: ResourceSpec, params: Record<string, string>): string {
   return `${spec.name} ${JSON.stringify(params)}`;
-}
-
-function asList(response: unknown): Props[] {
-  if (response === null || response === undefined) return [];
-  if (Array.isArray(response)) return response as Props[];
-  throw new Error("the server answered a list with something else");
 }
 
 function describeError(err: unknown): string {
@@ -250,10 +250,14 @@ async function loadBefore(stack: string, ctx: () => LifecycleContext): Promise<B
   for (const p of unproven) {
     const spec = specByType(p.type);
     const op = spec && listOperation(spec);
-    const params = spec && parentParams(spec, p.inputs);
+    const params = spec && parentPathParams(spec, p.inputs);
     if (!spec || !op || !params) continue;
     const key = listKey(spec, params);
-    if (!result.lists.has(key)) result.lists.set(key, await settle(client.call(op, { params }).then(asList)));
+    if (!result.lists.has(key))
+      result.lists.set(
+        key,
+        await settle(client.call(op, { params }).then((answer) => listAnswer(answer, op))),
+      );
   }
   result.userId = await settle(
     client.call<{ id?: unknown }>("getCurrentUser").then((u) => {
@@ -264,7 +268,7 @@ async function loadBefore(stack: string, ctx: () => LifecycleContext): Promise<B
   result.creations = await settle(
     client.call("listAuditEvents").then((events) => {
       const first = new Map<string, Creation & { order: number }>();
-      asList(events).forEach((e, i) => {
+      listAnswer(events, "listAuditEvents").forEach((e, i) => {
         const target = e.target_id === undefined || e.target_id === null ? "" : String(e.target_id);
         if (target === "") return;
         const at = String(e.timestamp ?? "");
@@ -355,7 +359,7 @@ function comparable(spec: ResourceSpec, props: Props): Props {
   for (const [k, v] of Object.entries(props)) {
     if (k === "__provider" || k === OWNER_INPUT || skip.has(k)) continue;
     // A secret recorded in the state is ciphertext: it cannot be compared, so it is left out.
-    if (v && typeof v === "object" && "4dabf18193072939515e22adb298388d" in (v as Props)) continue;
+    if (v && typeof v === "object" && "4dabf18193072939515e22adb298388d" in v) continue;
     out[k] = v;
   }
   return out;
@@ -454,7 +458,7 @@ export async function recoverInterruptedCreate(host: RecoveryHost, inputs: Props
       return { refused: [], reason: "the object the interrupted create made no longer exists" };
 
     // 2. Matched by kind, values, creator, and being nobody else's.
-    const params = parentParams(spec, inputs) ?? {};
+    const params = parentPathParams(spec, inputs) ?? {};
     const list = b.lists.get(listKey(spec, params));
     const unreadable = (what: string, e: Error) => ({
       refused: [],
@@ -474,7 +478,7 @@ export async function recoverInterruptedCreate(host: RecoveryHost, inputs: Props
     const refused: Refusal[] = [];
     const matches: { id: string; at: string }[] = [];
     for (const object of list) {
-      const id = spec.idOf ? spec.idOf(object) : String(object.id);
+      const id = String(object.id);
       const outs = host.outputsOf(object, unproven[0]?.inputs ?? inputs);
       const sameName = label !== undefined && labelOf(outs) === label;
       const refuse = (reason: string) => {
@@ -533,11 +537,13 @@ export async function recoverInterruptedCreate(host: RecoveryHost, inputs: Props
       );
     }
     // The newest: the interrupted run is the stack's latest.
-    matches.sort((a, b) => Date.parse(b.at) - Date.parse(a.at) || (a.id < b.id ? -1 : 1));
+    const newer = (a: { id: string; at: string }, b: { id: string; at: string }) =>
+      Date.parse(b.at) - Date.parse(a.at) || (a.id < b.id ? -1 : 1);
+    const newest = matches.reduce((a, b) => (newer(b, a) < 0 ? b : a));
     const result = await takeOver(
       host,
       inputs,
-      (matches[0] as { id: string }).id,
+      newest.id,
       "same kind and values, created by this token's user, held by no resource of the stack",
     );
     // Without a result it was deleted to be made anew (or is gone): the create goes ahead.
@@ -564,24 +570,22 @@ export async function explainConflict(
   const { spec } = host;
   const label = labelOf(inputs);
   const op = listOperation(spec);
-  const params = parentParams(spec, inputs);
+  const params = parentPathParams(spec, inputs);
   if (!isConflict(err) || !label || !op || !params) return undefined;
   let same: string[];
   try {
-    const list = asList(await host.ctx().client.call(op, { params }));
-    same = list
-      .filter((o) => labelOf(host.outputsOf(o, inputs)) === label)
-      .map((o) => (spec.idOf ? spec.idOf(o) : String(o.id)));
+    const list = listAnswer(await host.ctx().client.call(op, { params }), op);
+    same = list.filter((o) => labelOf(host.outputsOf(o, inputs)) === label).map((o) => String(o.id));
   } catch {
     return undefined;
   }
-  if (same.length === 0) return undefined;
+  const [first] = same;
+  if (first === undefined) return undefined;
   const why = (id: string) =>
     recovery.refused.find((r) => r.id === id)?.reason ??
     recovery.reason ??
     "it does not match what the interrupted create of this resource sent";
   const objects = same.map((id) => `id ${id}: ${why(id)}`).join("; ");
-  const first = same[0] as string;
   return new Error(
     `privnet: ${describe(spec, inputs)}: the server already has a ${spec.name} with this ${labelKey(inputs)}, and it is not ` +
       `taken over because nothing shows that this stack created it (${objects}). To manage it with this ` +

@@ -9,7 +9,7 @@
  */
 import { buildOutputs, inputsFromOutputs } from "./lifecycle";
 import { fromApi, toApi } from "./mapping";
-import type { LifecycleContext, Props, ResourceSpec } from "./spec";
+import { expectRecord, isRecord, type LifecycleContext, type Props, type ResourceSpec } from "./spec";
 
 /** How to read and write one settings object. */
 export interface SettingsAccess {
@@ -24,14 +24,12 @@ export interface SettingsAccess {
 /** The output holding the named settings' values from before the resource managed them (API form). */
 export const PRIOR_SETTINGS = "priorSettings";
 
-const isPlainObject = (v: unknown): v is Props => v !== null && typeof v === "object" && !Array.isArray(v);
-
 /** `base` with `patch` laid over it; plain objects merge member by member, anything else replaces. */
 export function overlay(base: Props, patch: Props): Props {
   const out: Props = { ...base };
   for (const [k, v] of Object.entries(patch)) {
     if (v === undefined) continue;
-    out[k] = isPlainObject(v) && isPlainObject(base[k]) ? overlay(base[k], v) : v;
+    out[k] = isRecord(v) && isRecord(base[k]) ? overlay(base[k], v) : v;
   }
   return out;
 }
@@ -41,7 +39,7 @@ export function pickLike(value: Props, shape: Props): Props {
   const out: Props = {};
   for (const [k, v] of Object.entries(shape)) {
     if (v === undefined || !(k in value)) continue;
-    out[k] = isPlainObject(v) && isPlainObject(value[k]) ? pickLike(value[k], v) : value[k];
+    out[k] = isRecord(v) && isRecord(value[k]) ? pickLike(value[k], v) : value[k];
   }
   return out;
 }
@@ -51,7 +49,13 @@ export function settingsHooks(
   spec: ResourceSpec,
   access: SettingsAccess,
 ): NonNullable<ResourceSpec["hooks"]> {
-  const named = (inputs: Props) => (toApi(inputs, spec.input) ?? {}) as Props;
+  const named = (inputs: Props) =>
+    expectRecord(toApi(inputs, spec.input) ?? {}, `${spec.name}: the settings named`);
+  // The settings' values from before this resource managed them, as kept in its outputs.
+  const priorOf = (props: Props): Props => {
+    const prior = props[PRIOR_SETTINGS];
+    return isRecord(prior) ? prior : {};
+  };
   const sendable = (settings: Props) => {
     const out = { ...settings };
     for (const k of access.readOnly ?? []) delete out[k];
@@ -84,23 +88,23 @@ export function settingsHooks(
     async read(ctx, id, props) {
       const current = await access.read(ctx);
       if (current.id !== id) return {};
-      const prior = (props[PRIOR_SETTINGS] as Props | undefined) ?? {};
+      const prior = priorOf(props);
       const outs = outputs(current.settings, props, props, prior, "read");
       // The inputs a refresh reports are the settings this resource manages: those it keeps prior values of.
-      const managed = fromApi(prior, spec.input) as Props;
+      const managed = expectRecord(fromApi(prior, spec.input), `${spec.name}: the settings managed`);
       return { id, props: outs, inputs: pickLike(inputsFromOutputs(spec, outs), managed) };
     },
     async update(ctx, id, olds, news) {
       const { settings } = await access.read(ctx);
       const patch = named(news);
-      const oldPrior = (olds[PRIOR_SETTINGS] as Props | undefined) ?? {};
+      const oldPrior = priorOf(olds);
       // Settings named before keep their first prior value; newly named ones take the value they have now.
       const prior = overlay(pickLike(settings, patch), pickLike(oldPrior, patch));
       const stored = await write(ctx, id, settings, patch);
       return { outs: outputs(stored, news, olds, prior, "update") };
     },
     async delete(ctx, id, props) {
-      const prior = (props[PRIOR_SETTINGS] as Props | undefined) ?? {};
+      const prior = priorOf(props);
       if (Object.keys(prior).length === 0) return;
       const { settings } = await access.read(ctx);
       await write(ctx, id, settings, prior);

@@ -6,7 +6,7 @@
 import { isNotFound } from "../client";
 import { buildOutputs, defaultUpdate, withDefaults } from "./lifecycle";
 import { toApi } from "./mapping";
-import type { LifecycleContext, Props, ResourceSpec } from "./spec";
+import { expectRecord, type LifecycleContext, type Props, type ResourceSpec } from "./spec";
 
 /** Hooks for a singleton whose routes are POST/GET/PUT/DELETE on one path (the EDR integrations). */
 export function singletonHooks(spec: ResourceSpec, id: string): ResourceSpec["hooks"] {
@@ -24,9 +24,11 @@ export function singletonHooks(spec: ResourceSpec, id: string): ResourceSpec["ho
         const { outs } = await defaultUpdate(spec, ctx, id, {}, inputs);
         return { id, outs };
       }
-      const response = (await ctx.client.call(spec.ops.create as string, {
-        body: toApi(withDefaults(spec, inputs), spec.input),
-      })) as Props;
+      if (!spec.ops.create) throw new Error(`privnet: ${spec.name} cannot be created through the API`);
+      const response = expectRecord(
+        await ctx.client.call(spec.ops.create, { body: toApi(withDefaults(spec, inputs), spec.input) }),
+        `the answer to ${spec.ops.create}`,
+      );
       return { id, outs: buildOutputs(spec, response, inputs, undefined, "create") };
     },
   };

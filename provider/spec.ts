@@ -5,10 +5,36 @@
  * Names: fields listed here are Pulumi (camelCase) names; schemas are the API's (snake_case).
  */
 import type { z } from "zod";
+import type { OperationId } from "../api/routes";
 import type { PrivnetClient } from "../client";
 import type { NormalForm } from "./normalize";
 
 export type Props = Record<string, unknown>;
+
+/** Whether `v` is a JSON object (not null, not an array): the shape of inputs, outputs and one API object. */
+export function isRecord(v: unknown): v is Props {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * A value that must be an object (an API answer, or what the mappings make of an object); anything else is an
+ * error saying what it was: `expectRecord(answer, "the answer to getGroup")`.
+ */
+export function expectRecord(value: unknown, what: string): Props {
+  if (isRecord(value)) return value;
+  throw new Error(`privnet: ${what} is ${describeValue(value)}, not an object`);
+}
+
+/** An API answer that must be a list (`null` and no body are an empty one): its objects. */
+export function listAnswer(answer: unknown, operation: string): Props[] {
+  if (answer === null || answer === undefined) return [];
+  if (Array.isArray(answer)) return answer.filter(isRecord);
+  throw new Error(`privnet: ${operation}: the server answered a list with ${describeValue(answer)}`);
+}
+
+function describeValue(v: unknown): string {
+  return v === null ? "null" : Array.isArray(v) ? "a list" : v === undefined ? "no body" : `a ${typeof v}`;
+}
 
 /**
  * The hidden input naming a resource's kind (`Group`, `DnsRecord`, ...): the sdk's classes set it, the provider
@@ -23,6 +49,17 @@ export interface ParentField {
   /** Path parameter of the API routes, e.g. `networkId`. */
   param: string;
   description: string;
+}
+
+/** The parent ids of a nested kind as path parameters (`{ networkId }`), or undefined when one is missing. */
+export function parentPathParams(spec: ResourceSpec, props: Props): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const p of spec.parents ?? []) {
+    const v = props[p.input];
+    if (typeof v !== "string" || v === "") return undefined;
+    out[p.param] = v;
+  }
+  return out;
 }
 
 export interface LifecycleContext {
@@ -50,8 +87,8 @@ export interface ResourceSpec {
   createBody?: z.ZodObject;
   /** The object as the API returns it. */
   output: z.ZodType;
-  /** Operation ids of api/routes.ts. */
-  ops: { create?: string; read: string; update?: string; delete?: string };
+  /** Operation ids of api/routes.ts (a misspelt one does not compile). */
+  ops: { create?: OperationId; read: OperationId; update?: OperationId; delete?: OperationId };
   /** Path parameter naming the object's id in read/update/delete (absent for singletons). */
   idParam?: string;
   parents?: ParentField[];
@@ -111,8 +148,6 @@ export interface ResourceSpec {
    * what was sent (see `reportStoredDifferences`) sees what is really stored. Costs one read per write.
    */
   readBack?: "create" | "always";
-  /** Derives the id of a created object from the response (default: `String(response.id)`). */
-  idOf?: (response: Props) => string;
   /** Turns a create response into the object (default: identity). */
   unwrapCreate?: (response: Props) => { object: Props; extra?: Props };
   /** Adjusts outputs after the generic mapping (e.g. keeps secrets the API masks). */

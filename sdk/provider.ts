@@ -56,6 +56,7 @@ export class Provider extends pulumi.ProviderResource {
     super(PACKAGE, name, props, opts);
     // For lookups only, inside this package: the token goes into a request header and nowhere else, so this copy
     // is not marked secret (a lookup result would otherwise become a secret because of it).
+    // Cast: the output's value holds the unwrapped inputs, which are the credentials' types (string / RateLimit).
     ARGUMENTS.set(
       this,
       pulumi.unsecret(pulumi.output({ apiUrl, token, rateLimit })) as pulumi.Output<ProviderCredentials>,

@@ -23,6 +23,7 @@ export function redactSecretDebug(message: string): string {
 
 /** Installs the wrapper once per copy of @pulumi/pulumi. */
 export function installDebugRedaction(): void {
+  // Cast: the module's exports are read-only in its typings, but are a plain object that can be patched.
   const mod = log as unknown as { debug: DebugFn & { [MARK]?: true } };
   if (mod.debug[MARK]) return;
   const original = mod.debug;

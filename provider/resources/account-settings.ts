@@ -4,7 +4,7 @@ import { PrivnetProvider } from "../lifecycle";
 import { tolerate } from "../mapping";
 import { domainForm, prefixForm } from "../normal-forms";
 import { PRIOR_SETTINGS, settingsHooks } from "../settings";
-import type { LifecycleContext, Props, ResourceSpec } from "../spec";
+import { expectRecord, listAnswer, type LifecycleContext, type Props, type ResourceSpec } from "../spec";
 
 const spec: ResourceSpec = {
   name: "AccountSettings",
@@ -30,7 +30,7 @@ const spec: ResourceSpec = {
 };
 
 async function account(ctx: LifecycleContext): Promise<Props> {
-  const accounts = ((await ctx.client.call("listAccounts")) as Props[] | null) ?? [];
+  const accounts = listAnswer(await ctx.client.call("listAccounts"), "listAccounts");
   const acc = accounts[0];
   if (!acc) throw new Error("privnet: the API returned no account");
   return acc;
@@ -40,14 +40,19 @@ spec.hooks = settingsHooks(spec, {
   async read(ctx) {
     const acc = await account(ctx);
     // Sent back whole on every write: read liberally, written as the API expects (lists, not null).
-    return { id: String(acc.id), settings: tolerate(acc.settings ?? {}, AccountSettingsSchema) as Props };
+    return {
+      id: String(acc.id),
+      settings: expectRecord(tolerate(acc.settings ?? {}, AccountSettingsSchema), "the account's settings"),
+    };
   },
   async write(ctx, accountId, settings) {
-    const acc = (await ctx.client.call("updateAccount", {
-      params: { accountId },
-      body: { settings },
-    })) as Props;
-    return (acc.settings as Props | null) ?? {};
+    const acc = expectRecord(
+      await ctx.client.call("updateAccount", { params: { accountId }, body: { settings } }),
+      "the answer to updateAccount",
+    );
+    return acc.settings === null || acc.settings === undefined
+      ? {}
+      : expectRecord(acc.settings, "the account's settings");
   },
   // Echoed by the server, never taken back.
   readOnly: ["embedded_idp_enabled", "local_auth_disabled"],

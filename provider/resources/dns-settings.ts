@@ -3,7 +3,7 @@ import { DnsSettingsRequestSchema, DnsSettingsSchema } from "../../api/dns-setti
 import { PrivnetProvider } from "../lifecycle";
 import { tolerate } from "../mapping";
 import { PRIOR_SETTINGS, settingsHooks } from "../settings";
-import type { Props, ResourceSpec } from "../spec";
+import { expectRecord, isRecord, type ResourceSpec } from "../spec";
 
 const ID = "dns-settings";
 
@@ -30,14 +30,18 @@ const spec: ResourceSpec = {
 spec.hooks = settingsHooks(spec, {
   async read(ctx) {
     // The spec wraps the settings in `items`; servers also answer the plain object.
-    const answer = ((await ctx.client.call("getDnsSettings")) as Props | null) ?? {};
-    const items = answer.items;
-    const settings = items && typeof items === "object" && !Array.isArray(items) ? (items as Props) : answer;
+    const answer = await ctx.client.call("getDnsSettings");
+    const envelope =
+      answer === null || answer === undefined ? {} : expectRecord(answer, "the answer to getDnsSettings");
+    const settings = isRecord(envelope.items) ? envelope.items : envelope;
     // Sent back whole on every write: read liberally, written as the API expects (lists, not null).
-    return { id: ID, settings: tolerate(settings, DnsSettingsSchema) as Props };
+    return { id: ID, settings: expectRecord(tolerate(settings, DnsSettingsSchema), "the DNS settings") };
   },
   async write(ctx, _id, settings) {
-    return ((await ctx.client.call("updateDnsSettings", { body: settings })) as Props | null) ?? {};
+    const stored = await ctx.client.call("updateDnsSettings", { body: settings });
+    return stored === null || stored === undefined
+      ? {}
+      : expectRecord(stored, "the answer to updateDnsSettings");
   },
 });
 

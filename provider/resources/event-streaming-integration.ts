@@ -6,7 +6,7 @@ import {
   MASKED_CREDENTIAL,
 } from "../../api/event-streaming";
 import { PrivnetProvider } from "../lifecycle";
-import type { Props } from "../spec";
+import { isRecord, type Props } from "../spec";
 
 export = new PrivnetProvider({
   name: "EventStreamingIntegration",
@@ -29,8 +29,9 @@ export = new PrivnetProvider({
   secretInputs: ["config"],
   // Masked credentials in the response: keep what the program set (create, update) or what state had (read).
   mergeOutputs: (outs: Props, inputs: Props, previous: Props | undefined) => {
-    const config = { ...((outs.config as Record<string, string> | undefined) ?? {}) };
-    const known = (inputs.config ?? previous?.config ?? {}) as Record<string, string>;
+    const config: Props = { ...(isRecord(outs.config) ? outs.config : {}) };
+    const given = inputs.config ?? previous?.config;
+    const known = isRecord(given) ? given : {};
     for (const [k, v] of Object.entries(config)) {
       if (v === MASKED_CREDENTIAL && known[k] !== undefined) config[k] = known[k];
     }

@@ -2,7 +2,7 @@
 import { GroupRequestSchema, GroupSchema } from "../../api/group";
 import { defaultUpdate, PrivnetProvider } from "../lifecycle";
 import { fromApi } from "../mapping";
-import type { ResourceSpec } from "../spec";
+import { expectRecord, isRecord, type ResourceSpec } from "../spec";
 
 const spec: ResourceSpec = {
   name: "Group",
@@ -26,13 +26,15 @@ spec.hooks = {
   // update (a rename) keeps the members added elsewhere.
   async update(ctx, id, olds, news) {
     if (news.peers != null && news.resources != null) return defaultUpdate(spec, ctx, id, olds, news);
-    const current = fromApi(await ctx.client.call("getGroup", { params: { groupId: id } }), spec.output) as {
-      peers: { id: string }[];
-      resources: { id: string; type: string }[];
-    };
+    const current = expectRecord(
+      fromApi(await ctx.client.call("getGroup", { params: { groupId: id } }), spec.output),
+      "the answer to getGroup",
+    );
+    // fromApi answers a list for a list of the schema (`null` is an empty one).
+    const peers = Array.isArray(current.peers) ? current.peers : [];
     return defaultUpdate(spec, ctx, id, olds, {
       ...news,
-      peers: news.peers ?? current.peers.map((p) => p.id),
+      peers: news.peers ?? peers.map((p) => (isRecord(p) ? p.id : undefined)),
       resources: news.resources ?? current.resources,
     });
   },

@@ -3,7 +3,7 @@ import { PeerSchema, PeerUpdateSchema } from "../../api/peer";
 import { buildOutputs, defaultGet, PrivnetProvider } from "../lifecycle";
 import { toApi } from "../mapping";
 import { overlay } from "../settings";
-import type { LifecycleContext, Props, ResourceSpec } from "../spec";
+import { expectRecord, type LifecycleContext, type Props, type ResourceSpec } from "../spec";
 
 const spec: ResourceSpec = {
   name: "Peer",
@@ -33,9 +33,11 @@ async function put(ctx: LifecycleContext, id: string, inputs: Props, previous: P
     );
   const base: Props = {};
   for (const k of REQUIRED) if (current[k] !== undefined && current[k] !== null) base[k] = current[k];
-  const body = overlay(base, (toApi(inputs, spec.input) ?? {}) as Props);
-  const stored = (await ctx.client.call("updatePeer", { params: { peerId: id }, body })) as Props;
-  return buildOutputs(spec, stored ?? {}, inputs, previous, previous ? "update" : "create");
+  const body = overlay(base, expectRecord(toApi(inputs, spec.input) ?? {}, "the peer's inputs in API form"));
+  const stored = await ctx.client.call("updatePeer", { params: { peerId: id }, body });
+  const outs =
+    stored === null || stored === undefined ? {} : expectRecord(stored, "the answer to updatePeer");
+  return buildOutputs(spec, outs, inputs, previous, previous ? "update" : "create");
 }
 
 spec.hooks = {

@@ -1,7 +1,7 @@
 /** Personal access token of a user. The token value is returned once, at create, and kept as a secret. */
 import { TokenCreateSchema, TokenSchema } from "../../api/token";
 import { PrivnetProvider } from "../lifecycle";
-import type { Props } from "../spec";
+import { expectRecord, type Props } from "../spec";
 
 export = new PrivnetProvider({
   name: "PersonalAccessToken",
@@ -20,7 +20,7 @@ export = new PrivnetProvider({
   secretOutputs: ["plainToken"],
   createOnlyOutputs: ["plainToken"],
   unwrapCreate: (response: Props) => ({
-    object: response.personal_access_token as Props,
+    object: expectRecord(response.personal_access_token, "the answer's personal_access_token"),
     extra: { plain_token: response.plain_token },
   }),
   extraOutputs: {

@@ -1,7 +1,7 @@
 /** Policy with rules: who may reach what. */
 import { PolicyRequestSchema, PolicySchema } from "../../api/policy";
 import { PrivnetProvider } from "../lifecycle";
-import type { Props } from "../spec";
+import { isRecord, type Props } from "../spec";
 
 export = new PrivnetProvider({
   name: "Policy",
@@ -18,11 +18,13 @@ export = new PrivnetProvider({
   readBack: "always",
   // Keep the service's rule ids stable: a rule sent without an id reuses the id of the old rule of that name.
   prepareUpdateBody: (body: Props, olds: Props) => {
-    const oldRules = (olds.rules as { id?: string; name?: string }[] | undefined) ?? [];
-    const rules = (body.rules as { id?: string; name?: string }[] | undefined) ?? [];
+    const oldRules = Array.isArray(olds.rules) ? olds.rules.filter(isRecord) : [];
+    const rules: unknown[] = Array.isArray(body.rules) ? body.rules : [];
     return {
       ...body,
-      rules: rules.map((r) => (r.id ? r : { ...r, id: oldRules.find((o) => o.name === r.name)?.id })),
+      rules: rules.map((r) =>
+        !isRecord(r) || r.id ? r : { ...r, id: oldRules.find((o) => o.name === r.name)?.id },
+      ),
     };
   },
 });

@@ -17,5 +17,4 @@ export = new PrivnetProvider({
     delete: "deletePostureCheck",
   },
   idParam: "postureCheckId",
-  setLists: [],
 });

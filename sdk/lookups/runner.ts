@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { validate, z } from "../../api/common";
-import { isNotFound } from "../../client";
+import { isNotFound, isPrivnetApiError } from "../../client";
 import { clientFor, resolveCredentials, type Credentials } from "../../provider/config";
 import { fromApi } from "../../provider/mapping";
 import { providerOf, type ProviderCredentials } from "../provider";
@@ -51,7 +51,7 @@ export class PrivnetLookupError extends Error {
 export function isPrivnetLookupError(e: unknown): e is PrivnetLookupError {
   return (
     e instanceof PrivnetLookupError ||
-    (typeof e === "object" && e !== null && (e as Record<symbol, unknown>)[LOOKUP_ERROR_BRAND] === true)
+    (typeof e === "object" && e !== null && Reflect.get(e, LOOKUP_ERROR_BRAND) === true)
   );
 }
 
@@ -109,8 +109,8 @@ export async function runLookup<T>(name: string, args: unknown, opts?: LookupOpt
 export function runLookupOutput<T>(name: string, args: unknown, opts?: LookupOptions): pulumi.Output<T> {
   const explicit = providerOf(opts);
   return pulumi
-    .all([pulumi.output(args as pulumi.Input<unknown>), explicit ?? pulumi.output(undefined)])
-    .apply(([a, creds]) => runResolved<T>(name, a, opts, creds)) as pulumi.Output<T>;
+    .all([pulumi.output(args), explicit ?? pulumi.output(undefined)])
+    .apply(([a, creds]) => runResolved<T>(name, a, opts, creds));
 }
 
 async function runResolved<T>(
@@ -129,12 +129,14 @@ async function runResolved<T>(
     if (err instanceof LookupProblem) throw new PrivnetLookupError(spec.name, err.reason, err.message);
     if (spec.notFound && isNotFound(err)) {
       // The client's message says which path answered 404 (the object, or a parent of it, is missing).
-      const detail = (err as Error).message.replace(/^privnet: /, "");
+      const detail = String(isPrivnetApiError(err) ? err.message : err).replace(/^privnet: /, "");
       throw new PrivnetLookupError(spec.name, "not-found", `${spec.notFound(input)} (${detail})`, {
         cause: err,
       });
     }
     throw err;
   }
+  // Cast: the generated function names the result type T; the answer is mapped, not validated (a newer server
+  // may add fields), as the client's answers are.
   return fromApi(raw, spec.many ? z.array(spec.result.schema) : spec.result.schema) as T;
 }

@@ -88,7 +88,7 @@ describe("core and app stacks wired by a StackReference", () => {
         postureCheckId: coreOutputs.postureCheckId,
       });
       // The objects on the server point at the core's objects.
-      const policy = await server.client.call<any>("getPolicy", { params: { policyId: outputs.policyId } });
+      const policy: any = await server.client.call("getPolicy", { params: { policyId: outputs.policyId } });
       expect(policy.source_posture_checks).toEqual([coreOutputs.postureCheckId]);
       expect(policy.rules[0].sources.map((g: { id: string }) => g.id)).toEqual([
         coreOutputs.developersGroupId,
@@ -98,7 +98,7 @@ describe("core and app stacks wired by a StackReference", () => {
         id: outputs.networkResourceId,
         type: "domain",
       });
-      const resource = await server.client.call<any>("getNetworkResource", {
+      const resource: any = await server.client.call("getNetworkResource", {
         params: { networkId: outputs.networkId, resourceId: outputs.networkResourceId },
       });
       expect(resource.groups.map((g: { id: string }) => g.id)).toEqual([coreOutputs.platformGroupId]);

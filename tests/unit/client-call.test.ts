@@ -48,6 +48,7 @@ describe("call()", () => {
     await expect(client().call("getGroup", {})).rejects.toThrow(
       "missing path parameter groupId for /api/groups/{groupId}",
     );
+    // @ts-expect-error an unknown operation id is a compile error; at run time it is refused too
     await expect(client().call("noSuchOperation")).rejects.toThrow("unknown operation noSuchOperation");
     expect(srv.requests).toHaveLength(0);
   });
