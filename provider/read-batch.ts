@@ -22,7 +22,7 @@
  *   their reads share one list too, and an id a shared list lacks is looked for in a new list before the object
  *   counts as gone.
  *
- * Configurable off with `privnet:batchReads false` or `PRIVNET_BATCH_READS=0` (the environment wins). The cache
+ * Configurable off with `privnet:batchReads false` or `PRIVNET_BATCH_READS=0` (config first). The cache
  * lives in this module: one per provider process, which the engine starts once per command (per pass: a plain
  * `pulumi refresh` previews in one process and refreshes in another), shared by every kind's provider in it and
  * keyed by client (API URL and token), list operation and parent.
@@ -53,25 +53,24 @@ export const READ_BY_ID: Readonly<Record<string, string>> = {
     "reachability for every peer",
 };
 
-/** Whether reads are batched: `PRIVNET_BATCH_READS` over `privnet:batchReads`; default on. */
+/**
+ * Whether reads are batched: `privnet:batchReads` (a provider's argument or stack config) over
+ * `PRIVNET_BATCH_READS`, as for the other settings (provider/config.ts); default on.
+ */
 export function readBatching(
   get: (key: "batchReads") => string | undefined,
   env: NodeJS.ProcessEnv = process.env,
 ): boolean {
-  const fromEnv = env.PRIVNET_BATCH_READS;
-  // Config set with `--type bool` may arrive as a boolean.
+  // Config set with `--type bool` (or a provider's boolean argument) may arrive as a boolean.
   const configured: unknown = get("batchReads");
-  const text =
-    fromEnv !== undefined && fromEnv !== ""
-      ? fromEnv
-      : configured === undefined || configured === null
-        ? undefined
-        : String(configured);
-  if (text === undefined || text === "") return true;
+  const fromConfig = configured === undefined || configured === null ? "" : String(configured);
+  const fromEnv = env.PRIVNET_BATCH_READS ?? "";
+  const text = fromConfig !== "" ? fromConfig : fromEnv;
+  if (text === "") return true;
   const v = text.trim().toLowerCase();
   if (["true", "1", "on", "yes"].includes(v)) return true;
   if (["false", "0", "off", "no"].includes(v)) return false;
-  const source = fromEnv !== undefined && fromEnv !== "" ? "PRIVNET_BATCH_READS" : "privnet:batchReads";
+  const source = fromConfig !== "" ? "privnet:batchReads" : "PRIVNET_BATCH_READS";
   throw new Error(`privnet: ${source} must be true or false, got ${JSON.stringify(text)}`);
 }
 

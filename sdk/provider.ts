@@ -24,6 +24,8 @@ export interface ProviderArgs {
   token?: pulumi.Input<string>;
   /** Client-side rate limit, `PER_MIN:BURST` (e.g. `120:1200`) or `off`. */
   rateLimit?: pulumi.Input<string>;
+  /** Whether the reads of a refresh share one list request per kind (default true; see the README). */
+  batchReads?: pulumi.Input<boolean>;
 }
 
 /** A provider's credentials as lookups resolve them (plain values, or undefined where the provider has none). */
@@ -48,10 +50,12 @@ export class Provider extends pulumi.ProviderResource {
     const apiUrl = args.apiUrl ?? config.get("apiUrl");
     const token = args.token ?? config.getSecret("token");
     const rateLimit = args.rateLimit ?? config.get("rateLimit");
+    const batchReads = args.batchReads ?? config.getBoolean("batchReads");
     const props: pulumi.Inputs = {
       "privnet:apiUrl": apiUrl,
       "privnet:token": token === undefined ? undefined : pulumi.secret(token),
       "privnet:rateLimit": rateLimit,
+      "privnet:batchReads": batchReads,
     };
     super(PACKAGE, name, props, opts);
     // For lookups only, inside this package: the token goes into a request header and nowhere else, so this copy

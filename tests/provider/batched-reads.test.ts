@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 
 /** The providers of a new provider process, for the test server (plus stack `config`). */
-const freshProviders = (config: Record<string, string> = {}) => loadProviders(s, config);
+const freshProviders = (config: Record<string, string | boolean> = {}) => loadProviders(s, config);
 
 /** The requests served while `fn` runs, as `METHOD route status` lines. */
 async function requestsDuring(fn: () => Promise<unknown>): Promise<string[]> {
@@ -72,11 +72,28 @@ describe("reads of one kind share one list request", () => {
     expect(viaList.map((r) => r.props?.name)).toEqual(groups.map((g) => g.name));
   });
 
-  test("PRIVNET_BATCH_READS=0 reads by id whatever the stack config says", async () => {
+  test("PRIVNET_BATCH_READS=0 reads by id where the config does not say", async () => {
     const groups = await makeGroups(3);
     process.env.PRIVNET_BATCH_READS = "0";
     try {
-      const fresh = await freshProviders({ "privnet:batchReads": "true" });
+      const fresh = await freshProviders({});
+      const seen = await requestsDuring(() =>
+        readAll(
+          fresh.provider("Group"),
+          groups.map((g) => ({ id: g.id, props: { name: g.name } })),
+        ),
+      );
+      expect(seen).toEqual(Array(3).fill("GET /api/groups/{groupId} 200"));
+    } finally {
+      delete process.env.PRIVNET_BATCH_READS;
+    }
+  });
+
+  test("a provider's argument batchReads: false (a boolean, as the host hands it over) wins over the environment", async () => {
+    const groups = await makeGroups(3);
+    process.env.PRIVNET_BATCH_READS = "1";
+    try {
+      const fresh = await freshProviders({ "privnet:batchReads": false });
       const seen = await requestsDuring(() =>
         readAll(
           fresh.provider("Group"),
@@ -367,13 +384,15 @@ describe("which kinds share a list", () => {
     });
   });
 
-  test("the setting: true or false, the environment first; anything else is refused", async () => {
+  test("the setting: true or false, config first, then the environment; anything else is refused", async () => {
     const { readBatching } = (await freshProviders()).readBatch;
     expect(readBatching(() => undefined, {})).toBe(true);
     expect(readBatching(() => "false", {})).toBe(false);
     expect(readBatching(() => false as unknown as string, {})).toBe(false);
-    expect(readBatching(() => "true", { PRIVNET_BATCH_READS: "0" })).toBe(false);
-    expect(readBatching(() => "false", { PRIVNET_BATCH_READS: "1" })).toBe(true);
+    expect(readBatching(() => "true", { PRIVNET_BATCH_READS: "0" })).toBe(true);
+    expect(readBatching(() => "false", { PRIVNET_BATCH_READS: "1" })).toBe(false);
+    expect(readBatching(() => undefined, { PRIVNET_BATCH_READS: "0" })).toBe(false);
+    expect(readBatching(() => "", { PRIVNET_BATCH_READS: "false" })).toBe(false);
     expect(() => readBatching(() => "sometimes", {})).toThrow(/privnet:batchReads must be true or false/);
     expect(() => readBatching(() => undefined, { PRIVNET_BATCH_READS: "x" })).toThrow(/PRIVNET_BATCH_READS/);
   });

@@ -16,7 +16,7 @@ export interface FreshProviders {
 /** Loads and configures every provider for `server`, with `config` (stack config keys) on top. */
 export async function freshProviders(
   server: { url: string; token: string },
-  config: Record<string, string> = {},
+  config: Record<string, string | boolean> = {},
 ): Promise<FreshProviders> {
   let registry!: typeof Registry;
   let readBatch!: typeof ReadBatch;
