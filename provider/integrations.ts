@@ -7,7 +7,7 @@ import { z } from "../api/common";
 import { DIRECTORY_SYNC, type DirectorySyncVendor } from "../api/directory-sync";
 import { EDR, type EdrVendor } from "../api/edr";
 import { PrivnetProvider } from "./lifecycle";
-import { camel } from "./schema";
+import { camel } from "../model/schema";
 import { singletonHooks } from "./singleton";
 import type { ResourceSpec } from "./spec";
 

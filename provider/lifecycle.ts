@@ -11,7 +11,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { OPEN_ENUMS, validate } from "../api/common";
 import { isNotFound, isPrivnetApiError } from "../client";
-import { clientFor, resolveCredentials, type Credentials } from "./config";
+import { clientFor, resolveCredentials, type Credentials } from "../model/credentials";
 import {
   containsUnknown,
   fromApi,
@@ -20,7 +20,7 @@ import {
   renameFields,
   snakeNames,
   toApi,
-} from "./mapping";
+} from "../model/mapping";
 import { warn } from "./diagnostics";
 import { reportPacing } from "./pacing";
 import { batchedGet, readBatching, trackWrites } from "./read-batch";
@@ -33,7 +33,7 @@ import {
   reportRefused,
   type RecoveryHost,
 } from "./recovery";
-import { camel, elementOf, kindOf, schemaAt, shapeOf, unwrap } from "./schema";
+import { camel, elementOf, kindOf, schemaAt, shapeOf, unwrap } from "../model/schema";
 import type { LifecycleContext, Props, ResourceSpec } from "./spec";
 import { isEqual } from "lodash";
 import { z } from "zod";
@@ -588,7 +588,9 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
         return found.id ? { ...found, id } : found;
       }
       // Reads of one kind share one list request where that is safe (provider/read-batch.ts); the GET decides.
-      const response = await batchedGet(spec, ctx, objectId, known, () => defaultGet(spec, ctx, objectId, known));
+      const response = await batchedGet(spec, ctx, objectId, known, () =>
+        defaultGet(spec, ctx, objectId, known),
+      );
       // Gone: an empty result tells the engine to drop the resource from state.
       if (!response) return {};
       const outs = buildOutputs(spec, response, known, known, "read");

@@ -29,7 +29,7 @@
  */
 import { ROUTES, routeById } from "../api/routes";
 import type { PrivnetClient } from "../client";
-import { elementOf } from "./schema";
+import { elementOf } from "../model/schema";
 import type { LifecycleContext, Props, ResourceSpec } from "./spec";
 
 /**

@@ -6,7 +6,7 @@
  * The TypeScript is emitted in prettier's layout (the generated files are not excluded from `prettier --check`).
  */
 import type { z } from "zod";
-import { renameFields, snakeNames } from "../provider/mapping";
+import { renameFields, snakeNames } from "../model/mapping";
 import {
   camel,
   describe,
@@ -14,9 +14,11 @@ import {
   enumValues,
   isOptional,
   kindOf,
+  peel,
   recordValueOf,
   shapeOf,
-} from "../provider/schema";
+} from "../model/schema";
+import { unionOptions, zodKind } from "../model/zod";
 import {
   argsOptional,
   argsTypeName,
@@ -30,36 +32,11 @@ import { LOOKUP_SPECS, NESTED_TYPES } from "../sdk/lookups/table";
 
 const WIDTH = 110;
 
-type Def = { type: string; innerType?: z.ZodType; options?: z.ZodType[]; in?: z.ZodType; out?: z.ZodType };
-
-function defOf(s: z.ZodType): Def {
-  return (s as unknown as { _zod: { def: Def } })._zod.def;
-}
-
-/** Strips wrappers like provider/schema's `unwrap`, remembering whether one of them admits null. */
-function peel(s: z.ZodType): { schema: z.ZodType; nullable: boolean } {
-  let cur = s;
-  let nullable = false;
-  for (let i = 0; i < 20; i++) {
-    const d = defOf(cur);
-    if (d.type === "nullable") nullable = true;
-    if (
-      d.innerType &&
-      ["optional", "nullable", "default", "readonly", "prefault", "nonoptional", "catch"].includes(d.type)
-    ) {
-      cur = d.innerType;
-    } else if (d.type === "pipe" && d.in && d.out) {
-      cur = defOf(d.out).type === "transform" ? d.in : d.out;
-    } else break;
-  }
-  return { schema: cur, nullable };
-}
-
 /** True when the type of `s` is written as a union (so an array of it needs parentheses). */
 function isUnion(s: z.ZodType): boolean {
   const { schema, nullable } = peel(s);
   const values = enumValues(schema);
-  return nullable || (values !== undefined && values.length > 1) || defOf(schema).type === "union";
+  return nullable || (values !== undefined && values.length > 1) || zodKind(schema) === "union";
 }
 
 function comment(text: string | undefined, indent: string): string {
@@ -112,9 +89,8 @@ class TypeWriter {
       case "object":
         return `{\n${this.members(s, `${indent}  `)}\n${indent}}`;
       default: {
-        const d = defOf(s);
-        if (d.type === "union" && d.options)
-          return [...new Set(d.options.map((o) => this.type(o, indent)))].join(" | ");
+        const options = unionOptions(s);
+        if (options) return [...new Set(options.map((o) => this.type(o, indent)))].join(" | ");
         return "unknown";
       }
     }
@@ -160,10 +136,11 @@ function argsDeclaration(spec: LookupSpec, named: Map<z.ZodType, string>): strin
   const args = spec.args as z.ZodType;
   const w = new TypeWriter(named, snakeNames(args));
   const name = argsTypeName(spec.name);
-  const head = `/** Arguments of {@link ${spec.name}}${defOf(args).type === "union" ? ": one of these" : ""}. */\n`;
-  if (defOf(args).type === "union") {
-    const options = (defOf(args).options ?? []).map((o) => `  | {\n${w.members(o, "      ")}\n    }`);
-    return `${head}export type ${name} =\n${options.join("\n")};\n`;
+  const options = unionOptions(args);
+  const head = `/** Arguments of {@link ${spec.name}}${options ? ": one of these" : ""}. */\n`;
+  if (options) {
+    const members = options.map((o) => `  | {\n${w.members(o, "      ")}\n    }`);
+    return `${head}export type ${name} =\n${members.join("\n")};\n`;
   }
   return `${head}export interface ${name} {\n${w.members(args, "  ")}\n}\n`;
 }
@@ -360,11 +337,10 @@ function argsDoc(spec: LookupSpec, named: Map<z.ZodType, string>): string {
     const field = shapeOf(args)?.[spec.positional] as z.ZodType;
     return `${header}\n| \`${spec.positional}\` | \`${kindOf(field)}\` | yes | ${mdEscape(describe(field) ?? "")} |\n`;
   }
-  if (defOf(args).type === "union") {
-    const options = (defOf(args).options ?? []).map(
-      (o) => `${header}\n${fieldRows(o, named, true).join("\n")}\n`,
-    );
-    return `\`${argsTypeName(spec.name)}\`: one of\n\n${options.join("\nor\n\n")}`;
+  const options = unionOptions(args);
+  if (options) {
+    const tables = options.map((o) => `${header}\n${fieldRows(o, named, true).join("\n")}\n`);
+    return `\`${argsTypeName(spec.name)}\`: one of\n\n${tables.join("\nor\n\n")}`;
   }
   return `\`${argsTypeName(spec.name)}\`${argsOptional(spec) ? " (every field optional)" : ""}:\n\n${header}\n${fieldRows(args, named, true).join("\n")}\n`;
 }

@@ -6,7 +6,7 @@ import type { z } from "zod";
 import { OPEN_ENUMS } from "../api/common";
 import { KIND_INPUT } from "../provider/spec";
 import { ADOPT_INPUT, canAdopt, checkSchema, inputNames } from "../provider/lifecycle";
-import { renameFields, snakeNames } from "../provider/mapping";
+import { renameFields, snakeNames } from "../model/mapping";
 import { PROVIDERS } from "../provider/registry";
 import {
   camel,
@@ -18,16 +18,13 @@ import {
   recordValueOf,
   shapeOf,
   unwrap,
-} from "../provider/schema";
+} from "../model/schema";
+import { unionOptions } from "../model/zod";
 import type { ResourceSpec } from "../provider/spec";
 
 type Mode = "input" | "output";
 
 const isOpen = (schema: z.ZodType) => OPEN_ENUMS.has(unwrap(schema));
-
-function defType(s: z.ZodType): string {
-  return (unwrap(s) as unknown as { _zod: { def: { type: string; options?: z.ZodType[] } } })._zod.def.type;
-}
 
 /** TypeScript type of a schema's value, camelCase keys; inputs wrap members in pulumi.Input. */
 export function tsType(schema: z.ZodType, mode: Mode, indent = ""): string {
@@ -66,13 +63,8 @@ export function tsType(schema: z.ZodType, mode: Mode, indent = ""): string {
       return `{\n${lines.join("\n")}\n${indent}}`;
     }
     default: {
-      const t = defType(schema);
-      if (t === "union") {
-        const opts = (
-          (unwrap(schema) as unknown as { _zod: { def: { options: z.ZodType[] } } })._zod.def.options ?? []
-        ).map((o) => tsType(o, mode, indent));
-        return [...new Set(opts)].join(" | ");
-      }
+      const options = unionOptions(unwrap(schema));
+      if (options) return [...new Set(options.map((o) => tsType(o, mode, indent)))].join(" | ");
       return "unknown";
     }
   }

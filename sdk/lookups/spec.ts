@@ -7,7 +7,7 @@
 import type { z } from "../../api/common";
 import { routeById } from "../../api/routes";
 import type { QueryParams } from "../../client";
-import { enumValues, kindOf, shapeOf } from "../../provider/schema";
+import { enumValues, isOptional, kindOf, shapeOf } from "../../model/schema";
 
 /** What a lookup's `run` may call: the client's `call`, by operationId. */
 export interface LookupApi {
@@ -120,10 +120,7 @@ export function argsTypeName(name: string): string {
 export function argsOptional(spec: LookupSpec): boolean {
   const shape = spec.args ? shapeOf(spec.args) : undefined;
   if (!shape) return false;
-  return Object.values(shape).every((s) => {
-    const t = (s as unknown as { _zod: { def: { type: string } } })._zod.def.type;
-    return t === "optional" || t === "default" || t === "prefault";
-  });
+  return Object.values(shape).every(isOptional);
 }
 
 /** TypeScript type of a positional argument (a scalar). */
