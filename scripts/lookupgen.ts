@@ -3,7 +3,8 @@
  * (sdk/lookups/types.ts) and their reference page (docs/reference/lookups.md) from the lookup table
  * (sdk/lookups/table.ts) and the api/ schemas, so signatures, types and docs cannot drift apart.
  *
- * The TypeScript is emitted in prettier's layout (the generated files are not excluded from `prettier --check`).
+ * The TypeScript is formatted with prettier on the way out (scripts/format.ts); only the doc comments are wrapped
+ * here, as prettier leaves comments alone.
  */
 import type { z } from "zod";
 import { renameFields, snakeNames } from "../model/mapping";
@@ -29,6 +30,7 @@ import {
   type ResultType,
 } from "../sdk/lookups/spec";
 import { LOOKUP_SPECS, NESTED_TYPES } from "../sdk/lookups/table";
+import { formatted } from "./format";
 
 const WIDTH = 110;
 
@@ -82,8 +84,6 @@ class TypeWriter {
       case "record": {
         const valueSchema = recordValueOf(s) as z.ZodType;
         const value = this.type(valueSchema, `${indent}  `);
-        // prettier puts the arguments of a generic with a multi-line argument on lines of their own.
-        if (value.includes("\n")) return `Record<\n${indent}  string,\n${indent}  ${value}\n${indent}>`;
         return `Record<string, ${value}>`;
       }
       case "object":
@@ -101,15 +101,7 @@ class TypeWriter {
     return Object.entries(shapeOf(s) ?? {})
       .map(([key, field]) => {
         const head = `${indent}${camel(key)}${isOptional(field) ? "?" : ""}:`;
-        let type = this.type(field, indent);
-        // prettier breaks a union that does not fit on the member's line into one alternative per line.
-        if (!type.includes("\n") && type.includes(" | ") && head.length + type.length + 2 > WIDTH) {
-          type = `\n${type
-            .split(" | ")
-            .map((alt) => `${indent}  | ${alt}`)
-            .join("\n")}`;
-          return `${comment(this.doc(field), indent)}${head}${type};`;
-        }
+        const type = this.type(field, indent);
         return `${comment(this.doc(field), indent)}${head} ${type};`;
       })
       .join("\n");
@@ -207,14 +199,9 @@ function wrapDoc(text: string, indent: string): string[] {
   return out;
 }
 
-/** A function declaration, on one line when it fits, else one parameter per line (prettier's layout). */
+/** A function declaration (prettier lays out its parameters). */
 function declaration(name: string, params: string[], ret: string, body: string): string {
-  const oneLine = `export function ${name}(${params.join(", ")}): ${ret} {`;
-  const signature =
-    oneLine.length <= WIDTH
-      ? oneLine
-      : `export function ${name}(\n${params.map((p) => `  ${p},`).join("\n")}\n): ${ret} {`;
-  return `${signature}\n${body}\n}\n`;
+  return `export function ${name}(${params.join(", ")}): ${ret} {\n${body}\n}\n`;
 }
 
 /** The lookup in its two forms: `getX(args, opts)` -> Promise and `getXOutput(inputs, opts)` -> Output. */
@@ -427,11 +414,13 @@ ${sections.join("\n")}
 ${types.join("\n")}`;
 }
 
-/** Every generated lookup file: repo-relative path -> content. */
-export function lookupFiles(): Map<string, string> {
-  return new Map([
-    ["sdk/lookups/types.ts", typesSource()],
-    ["sdk/lookups/functions.ts", functionsSource()],
-    ["docs/reference/lookups.md", lookupsDoc()],
-  ]);
+/** Every generated lookup file: repo-relative path -> content, formatted. */
+export async function lookupFiles(): Promise<Map<string, string>> {
+  return formatted(
+    new Map([
+      ["sdk/lookups/types.ts", typesSource()],
+      ["sdk/lookups/functions.ts", functionsSource()],
+      ["docs/reference/lookups.md", lookupsDoc()],
+    ]),
+  );
 }

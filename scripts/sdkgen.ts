@@ -21,6 +21,7 @@ import {
 } from "../model/schema";
 import { unionOptions } from "../model/zod";
 import type { ResourceSpec } from "../provider/spec";
+import { formatted } from "./format";
 
 type Mode = "input" | "output";
 
@@ -314,8 +315,8 @@ ${outputs
 `;
 }
 
-/** Every generated sdk/doc file: path -> content. */
-export function sdkFiles(): Map<string, string> {
+/** Every generated sdk/doc file: path -> content, formatted. */
+export async function sdkFiles(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   const specs = PROVIDERS.map((p) => p.spec);
   for (const spec of specs) {
@@ -330,5 +331,5 @@ export function sdkFiles(): Map<string, string> {
       .map((s) => `export { ${s.name}, type ${s.name}Args } from "./${s.file}";`)
       .join("\n")}\n`,
   );
-  return files;
+  return formatted(files);
 }
