@@ -54,7 +54,7 @@ export interface LookupSpec<A extends z.ZodType = z.ZodType> {
 
 /** Declares a lookup with `run` typed by its argument schema. */
 export function lookup<A extends z.ZodType>(spec: LookupSpec<A>): LookupSpec {
-  return spec as unknown as LookupSpec;
+  return spec;
 }
 
 /** Why a lookup failed, when it is not an API error passed through. */
@@ -74,6 +74,10 @@ export class LookupProblem extends Error {
   }
 }
 
+function isOne<T>(items: readonly T[]): items is readonly [T] {
+  return items.length === 1;
+}
+
 /**
  * The one element of `items`, else a {@link LookupProblem} that says how many matched: `no peer named "web"`,
  * `2 peers named "web"; expected exactly one`.
@@ -84,7 +88,7 @@ export function exactlyOne<T>(
   criterion: string,
   hint = "",
 ): T {
-  if (items.length === 1) return items[0] as T;
+  if (isOne(items)) return items[0];
   if (items.length === 0) throw new LookupProblem("not-found", `no ${noun.one} ${criterion}`);
   throw new LookupProblem(
     "ambiguous",
