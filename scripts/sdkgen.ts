@@ -8,67 +8,23 @@ import { KIND_INPUT } from "../provider/spec";
 import { ADOPT_INPUT, canAdopt, checkSchema, inputNames } from "../provider/lifecycle";
 import { renameFields, snakeNames } from "../model/mapping";
 import { PROVIDERS } from "../provider/registry";
-import {
-  camel,
-  describe,
-  elementOf,
-  enumValues,
-  isOptional,
-  kindOf,
-  recordValueOf,
-  shapeOf,
-  unwrap,
-} from "../model/schema";
-import { unionOptions } from "../model/zod";
+import { camel, describe, isOptional, shapeOf } from "../model/schema";
 import type { ResourceSpec } from "../provider/spec";
 import { formatted } from "./format";
+import { docComment, mdEscape, schemaType } from "./text";
 
 type Mode = "input" | "output";
 
-const isOpen = (schema: z.ZodType) => OPEN_ENUMS.has(unwrap(schema));
-
 /** TypeScript type of a schema's value, camelCase keys; inputs wrap members in pulumi.Input. */
-export function tsType(schema: z.ZodType, mode: Mode, indent = ""): string {
-  const wrap = (t: string) => (mode === "input" ? `pulumi.Input<${t}>` : t);
-  const values = enumValues(schema);
-  // An open set (the spec shows some values): the known ones for completion, any other string accepted.
-  if (values)
-    return [...values.map((v) => JSON.stringify(v)), ...(isOpen(schema) ? ["(string & {})"] : [])].join(
-      " | ",
-    );
-  const kind = kindOf(schema);
-  switch (kind) {
-    case "string":
-      return "string";
-    case "number":
-      return "number";
-    case "boolean":
-      return "boolean";
-    case "array": {
-      const el = elementOf(schema) as z.ZodType;
-      const inner = tsType(el, mode, indent);
-      return `${wrap(inner.includes("|") ? `(${inner})` : inner)}[]`;
-    }
-    case "record": {
-      const vs = recordValueOf(schema) as z.ZodType;
-      return `Record<string, ${wrap(tsType(vs, mode, indent))}>`;
-    }
-    case "object": {
-      const shape = shapeOf(schema) ?? {};
-      const inner = indent + "  ";
-      const lines = Object.entries(shape).map(([k, s]) => {
-        const doc = describe(s);
-        const opt = isOptional(s) ? "?" : "";
-        return `${doc ? `${inner}/** ${doc} */\n` : ""}${inner}${camel(k)}${opt}: ${wrap(tsType(s, mode, inner))};`;
-      });
-      return `{\n${lines.join("\n")}\n${indent}}`;
-    }
-    default: {
-      const options = unionOptions(unwrap(schema));
-      if (options) return [...new Set(options.map((o) => tsType(o, mode, indent)))].join(" | ");
-      return "unknown";
-    }
-  }
+export function tsType(schema: z.ZodType, mode: Mode): string {
+  return schemaType(schema, {
+    ...(mode === "input" ? { wrap: (t: string) => `pulumi.Input<${t}>` } : {}),
+    // An open set (the spec shows some values): the known ones for completion, any other string accepted.
+    open: (s) => OPEN_ENUMS.has(s),
+    doc: describe,
+    nullable: false,
+    parenthesize: (_, type) => type.includes("|"),
+  });
 }
 
 function pascalToKebab(name: string): string {
@@ -117,8 +73,8 @@ function inputFields(spec: ResourceSpec): Field[] {
     if (def !== undefined && typeof def !== "object") notes.push(`default ${JSON.stringify(def)}`);
     fields.push({
       name,
-      type: tsType(s, "input", "  "),
-      outputType: tsType(s, "output", "  "),
+      type: tsType(s, "input"),
+      outputType: tsType(s, "output"),
       optional: isOptional(s) || (spec.defaults !== undefined && name in spec.defaults),
       doc: pulumiNames(spec, describe(s)),
       notes,
@@ -151,7 +107,7 @@ function outputFields(spec: ResourceSpec, inputs: Field[]): Field[] {
     const input = byName.get(name);
     fields.push({
       name,
-      type: input ? input.outputType : tsType(s, "output", "  "),
+      type: input ? input.outputType : tsType(s, "output"),
       outputType: "",
       optional: input ? input.optional : isOptional(s),
       doc: input?.doc || pulumiNames(spec, describe(s)),
@@ -177,10 +133,6 @@ function outputFields(spec: ResourceSpec, inputs: Field[]): Field[] {
   return fields;
 }
 
-function docComment(text: string, indent: string): string {
-  return text ? `${indent}/** ${text.replace(/\*\//g, "*\\/")} */\n` : "";
-}
-
 /** The sdk class of one resource kind. */
 export function resourceSource(spec: ResourceSpec): string {
   const inputs = inputFields(spec);
@@ -189,18 +141,18 @@ export function resourceSource(spec: ResourceSpec): string {
   const argsLines = inputs
     .map((f) => {
       const notes = f.notes.length ? ` (${f.notes.join("; ")})` : "";
-      return `${docComment(`${f.doc}${notes}`, "  ")}  ${f.name}${f.optional ? "?" : ""}: pulumi.Input<${f.type}>;`;
+      return `${docComment(`${f.doc}${notes}`)}${f.name}${f.optional ? "?" : ""}: pulumi.Input<${f.type}>;`;
     })
     .join("\n");
   const outLines = outputs
     .map(
       (f) =>
-        `${docComment(`${f.doc}${f.notes.length ? ` (${f.notes.join("; ")})` : ""}`, "  ")}  declare readonly ${f.name}: pulumi.Output<${f.type}${f.optional ? " | undefined" : ""}>;`,
+        `${docComment(`${f.doc}${f.notes.length ? ` (${f.notes.join("; ")})` : ""}`)}declare readonly ${f.name}: pulumi.Output<${f.type}${f.optional ? " | undefined" : ""}>;`,
     )
     .join("\n");
   const outKeys = outputs.map((f) => `  ${f.name}: undefined,`).join("\n");
   const stateLines = outputs
-    .map((f) => `${docComment(f.doc, "  ")}  ${f.name}?: pulumi.Input<${f.type}>;`)
+    .map((f) => `${docComment(f.doc)}${f.name}?: pulumi.Input<${f.type}>;`)
     .join("\n");
   const parents = spec.parents ?? [];
   const getDoc = parents.length
@@ -270,10 +222,6 @@ function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: st
   return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
 }
 `;
-}
-
-function mdEscape(s: string): string {
-  return s.replace(/\|/g, "\\|").replace(/\n\s*/g, " ");
 }
 
 /** The reference page of one resource kind. */
