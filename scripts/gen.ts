@@ -9,6 +9,7 @@ import { root } from "./format";
 import { lookupFiles } from "./lookupgen";
 import { sdkFiles } from "./sdkgen";
 
+// package.json is ours: only its version is read.
 const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
 
 /** Every generated file: repo-relative path -> content. */

@@ -46,7 +46,7 @@ function pulumiNames(spec: ResourceSpec, text: string | undefined): string {
 }
 
 function inputFields(spec: ResourceSpec): Field[] {
-  const shape = spec.input.shape as Record<string, z.ZodType>;
+  const shape = shapeOf(spec.input) ?? {};
   const replace = new Set(spec.replaceOnChange ?? []);
   const secret = new Set(spec.secretInputs ?? []);
   const writeOnly = new Set(spec.writeOnly ?? []);
