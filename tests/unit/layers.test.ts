@@ -40,6 +40,7 @@ const top = (p: string) => p.split("/")[0];
 const ALLOWED: Record<string, string[]> = {
   api: [],
   client: ["api"],
+  server: ["api"],
   model: ["api", "client"],
   provider: ["api", "client", "model"],
   sdk: ["api", "client", "model", "provider"],
