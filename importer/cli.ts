@@ -10,7 +10,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { PrivnetClient } from "../client";
-import { resolveCredentials } from "../provider/config";
+import { resolveCredentials } from "../model/credentials";
 import { PROVIDERS } from "../provider/registry";
 import { formatMarkdown, formatTypeScript, literalIds, renderProgram } from "./emit";
 import { KINDS, kindDef, type Found } from "./kinds";

@@ -11,7 +11,7 @@ import * as prettier from "prettier/standalone";
 import type { Plan, PlannedResource } from "./plan";
 import { Commented, SecretValue } from "./plan";
 import type { Props } from "../provider/spec";
-import { kindOf, recordValueOf, shapeOf, elementOf, camel } from "../provider/schema";
+import { kindOf, recordValueOf, shapeOf, elementOf, camel } from "../model/schema";
 import type { z } from "zod";
 
 const IDENTIFIER = /^[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*$/u;

@@ -8,7 +8,7 @@ import { DIRECTORY_SYNC, type DirectorySyncVendor } from "../api/directory-sync"
 import { EDR, type EdrVendor } from "../api/edr";
 import { DIRECTORY_SYNC_OPERATION_NAMES, EDR_OPERATION_NAMES } from "../api/routes";
 import { PrivnetProvider } from "./lifecycle";
-import { camel } from "./schema";
+import { camel } from "../model/schema";
 import { singletonHooks } from "./singleton";
 import type { ResourceSpec } from "./spec";
 

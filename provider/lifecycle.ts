@@ -11,7 +11,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { OPEN_ENUMS, validate } from "../api/common";
 import { isNotFound, isPrivnetApiError } from "../client";
-import { clientFor, resolveCredentials, type Credentials } from "./config";
+import { clientFor, resolveCredentials, type Credentials } from "../model/credentials";
 import {
   containsUnknown,
   fromApi,
@@ -20,7 +20,7 @@ import {
   renameFields,
   snakeNames,
   toApi,
-} from "./mapping";
+} from "../model/mapping";
 import { warn } from "./diagnostics";
 import { reportPacing } from "./pacing";
 import { batchedGet, readBatching, trackWrites } from "./read-batch";
@@ -33,7 +33,7 @@ import {
   reportRefused,
   type RecoveryHost,
 } from "./recovery";
-import { camel, elementOf, kindOf, schemaAt, shapeOf, unwrap } from "./schema";
+import { camel, elementOf, kindOf, schemaAt, shapeOf, unwrap } from "../model/schema";
 import { expectRecord, isRecord, type LifecycleContext, type Props, type ResourceSpec } from "./spec";
 import { isEqual } from "lodash";
 import { z } from "zod";

@@ -9,7 +9,7 @@
 import { isEqual } from "lodash";
 import type { z } from "zod";
 import { EXACT_OBJECTS, ID_LISTS } from "../api/common";
-import { camel, elementOf, kindOf, recordValueOf, shapeOf, unwrap } from "./schema";
+import { camel, elementOf, kindOf, recordValueOf, shapeOf, unwrap } from "../model/schema";
 import { isRecord } from "./spec";
 
 /** True when the schema is one of the api/ id lists. */

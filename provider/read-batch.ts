@@ -29,7 +29,7 @@
  */
 import { ROUTES, routeById } from "../api/routes";
 import type { PrivnetClient } from "../client";
-import { elementOf } from "./schema";
+import { elementOf } from "../model/schema";
 import {
   isRecord,
   listAnswer,
@@ -55,7 +55,7 @@ export const READ_BY_ID: Readonly<Record<string, string>> = {
 
 /**
  * Whether reads are batched: `privnet:batchReads` (a provider's argument or stack config) over
- * `PRIVNET_BATCH_READS`, as for the other settings (provider/config.ts); default on.
+ * `PRIVNET_BATCH_READS`, as for the other settings (model/credentials.ts); default on.
  */
 export function readBatching(
   get: (key: "batchReads") => string | undefined,

@@ -53,19 +53,7 @@ import {
   type ResourceSpec,
 } from "./spec";
 
-/** The hidden input naming the stack and the resource a create is for (set by the sdk's resource classes). */
-export const OWNER_INPUT = "__privnetOwner";
-
-/** The Pulumi type of every privnet resource: `pulumi-nodejs:dynamic/privnet:<Kind>`. */
-export const TYPE_PREFIX = "pulumi-nodejs:dynamic/privnet:";
-
-/** The value of {@link OWNER_INPUT}. */
-export interface Owner {
-  /** Fully qualified stack name, `organization/project/stack`. */
-  stack: string;
-  /** The resource's URN. */
-  urn: string;
-}
+import { OWNER_INPUT, TYPE_PREFIX, type Owner } from "../model/hidden-inputs";
 
 /** The owner a set of inputs names, if any (a value unknown during preview names none). */
 export function ownerOf(props: Props | undefined): Owner | undefined {

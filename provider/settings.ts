@@ -8,7 +8,7 @@
  * - diffs and refresh look at the named settings only (the spec is `partial`).
  */
 import { buildOutputs, inputsFromOutputs } from "./lifecycle";
-import { fromApi, toApi } from "./mapping";
+import { fromApi, toApi } from "../model/mapping";
 import { expectRecord, isRecord, type LifecycleContext, type Props, type ResourceSpec } from "./spec";
 
 /** How to read and write one settings object. */

@@ -5,7 +5,7 @@
  */
 import { isNotFound } from "../client";
 import { buildOutputs, defaultUpdate, withDefaults } from "./lifecycle";
-import { toApi } from "./mapping";
+import { toApi } from "../model/mapping";
 import { expectRecord, type LifecycleContext, type Props, type ResourceSpec } from "./spec";
 
 /** Hooks for a singleton whose routes are POST/GET/PUT/DELETE on one path (the EDR integrations). */

@@ -5,25 +5,26 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { buildOpenApi } from "../api/openapi";
+import { root } from "./format";
 import { lookupFiles } from "./lookupgen";
 import { sdkFiles } from "./sdkgen";
 
-const root = path.resolve(__dirname, "..", "..");
+// package.json is ours: only its version is read.
 const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
 
 /** Every generated file: repo-relative path -> content. */
-export function generatedFiles(): Map<string, string> {
+export async function generatedFiles(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   files.set("docs/openapi.json", `${JSON.stringify(buildOpenApi(pkg.version), null, 2)}\n`);
-  for (const [k, v] of sdkFiles()) files.set(k, v);
-  for (const [k, v] of lookupFiles()) files.set(k, v);
+  for (const [k, v] of await sdkFiles()) files.set(k, v);
+  for (const [k, v] of await lookupFiles()) files.set(k, v);
   return files;
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const check = process.argv.includes("--check");
   const stale: string[] = [];
-  for (const [rel, content] of generatedFiles()) {
+  for (const [rel, content] of await generatedFiles()) {
     const file = path.join(root, rel);
     const current = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : undefined;
     if (current === content) continue;
@@ -41,4 +42,9 @@ function main(): void {
   if (check) process.stdout.write("gen: generated files are up to date\n");
 }
 
-if (require.main === module) main();
+if (require.main === module) {
+  main().catch((e: unknown) => {
+    process.stderr.write(`gen: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  });
+}

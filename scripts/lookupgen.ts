@@ -3,10 +3,11 @@
  * (sdk/lookups/types.ts) and their reference page (docs/reference/lookups.md) from the lookup table
  * (sdk/lookups/table.ts) and the api/ schemas, so signatures, types and docs cannot drift apart.
  *
- * The TypeScript is emitted in prettier's layout (the generated files are not excluded from `prettier --check`).
+ * The TypeScript is formatted with prettier on the way out (scripts/format.ts); only the doc comments are wrapped
+ * here, as prettier leaves comments alone.
  */
 import type { z } from "zod";
-import { renameFields, snakeNames } from "../provider/mapping";
+import { renameFields, snakeNames } from "../model/mapping";
 import {
   camel,
   describe,
@@ -14,9 +15,11 @@ import {
   enumValues,
   isOptional,
   kindOf,
+  peel,
   recordValueOf,
   shapeOf,
-} from "../provider/schema";
+} from "../model/schema";
+import { unionOptions, zodKind } from "../model/zod";
 import {
   argsOptional,
   argsTypeName,
@@ -27,43 +30,16 @@ import {
   type ResultType,
 } from "../sdk/lookups/spec";
 import { LOOKUP_SPECS, NESTED_TYPES } from "../sdk/lookups/table";
+import { formatted } from "./format";
+import { docComment, mdEscape, objectMembers, schemaType } from "./text";
 
 const WIDTH = 110;
-
-type Def = { type: string; innerType?: z.ZodType; options?: z.ZodType[]; in?: z.ZodType; out?: z.ZodType };
-
-function defOf(s: z.ZodType): Def {
-  return (s as unknown as { _zod: { def: Def } })._zod.def;
-}
-
-/** Strips wrappers like provider/schema's `unwrap`, remembering whether one of them admits null. */
-function peel(s: z.ZodType): { schema: z.ZodType; nullable: boolean } {
-  let cur = s;
-  let nullable = false;
-  for (let i = 0; i < 20; i++) {
-    const d = defOf(cur);
-    if (d.type === "nullable") nullable = true;
-    if (
-      d.innerType &&
-      ["optional", "nullable", "default", "readonly", "prefault", "nonoptional", "catch"].includes(d.type)
-    ) {
-      cur = d.innerType;
-    } else if (d.type === "pipe" && d.in && d.out) {
-      cur = defOf(d.out).type === "transform" ? d.in : d.out;
-    } else break;
-  }
-  return { schema: cur, nullable };
-}
 
 /** True when the type of `s` is written as a union (so an array of it needs parentheses). */
 function isUnion(s: z.ZodType): boolean {
   const { schema, nullable } = peel(s);
   const values = enumValues(schema);
-  return nullable || (values !== undefined && values.length > 1) || defOf(schema).type === "union";
-}
-
-function comment(text: string | undefined, indent: string): string {
-  return text ? `${indent}/** ${text.replace(/\*\//g, "*\\/")} */\n` : "";
+  return nullable || (values !== undefined && values.length > 1) || zodKind(schema) === "union";
 }
 
 /** Renders TypeScript types of API values with camelCase keys, naming the schemas in `named`. */
@@ -79,64 +55,23 @@ class TypeWriter {
     return d ? renameFields(d, this.snake) : undefined;
   }
 
-  /** The type of `s`; multi-line object types are indented for a member at `indent`. */
-  type(s: z.ZodType, indent: string): string {
-    const { schema, nullable } = peel(s);
-    const t = this.bare(schema, indent);
-    return nullable ? `${t} | null` : t;
+  /** The type of `s`. */
+  type(s: z.ZodType): string {
+    return schemaType(s, {
+      named: (schema) => this.named.get(schema),
+      doc: (field) => this.doc(field),
+      nullable: true,
+      parenthesize: isUnion,
+    });
   }
 
-  private bare(s: z.ZodType, indent: string): string {
-    const name = this.named.get(s);
-    if (name) return name;
-    const values = enumValues(s);
-    if (values) return values.map((v) => JSON.stringify(v)).join(" | ");
-    const kind = kindOf(s);
-    switch (kind) {
-      case "string":
-      case "number":
-      case "boolean":
-        return kind;
-      case "array": {
-        const element = elementOf(s) as z.ZodType;
-        const inner = this.type(element, indent);
-        return isUnion(element) ? `(${inner})[]` : `${inner}[]`;
-      }
-      case "record": {
-        const valueSchema = recordValueOf(s) as z.ZodType;
-        const value = this.type(valueSchema, `${indent}  `);
-        // prettier puts the arguments of a generic with a multi-line argument on lines of their own.
-        if (value.includes("\n")) return `Record<\n${indent}  string,\n${indent}  ${value}\n${indent}>`;
-        return `Record<string, ${value}>`;
-      }
-      case "object":
-        return `{\n${this.members(s, `${indent}  `)}\n${indent}}`;
-      default: {
-        const d = defOf(s);
-        if (d.type === "union" && d.options)
-          return [...new Set(d.options.map((o) => this.type(o, indent)))].join(" | ");
-        return "unknown";
-      }
-    }
-  }
-
-  /** The members of an object type, one per line with their descriptions, at `indent`. */
-  members(s: z.ZodType, indent: string): string {
-    return Object.entries(shapeOf(s) ?? {})
-      .map(([key, field]) => {
-        const head = `${indent}${camel(key)}${isOptional(field) ? "?" : ""}:`;
-        let type = this.type(field, indent);
-        // prettier breaks a union that does not fit on the member's line into one alternative per line.
-        if (!type.includes("\n") && type.includes(" | ") && head.length + type.length + 2 > WIDTH) {
-          type = `\n${type
-            .split(" | ")
-            .map((alt) => `${indent}  | ${alt}`)
-            .join("\n")}`;
-          return `${comment(this.doc(field), indent)}${head}${type};`;
-        }
-        return `${comment(this.doc(field), indent)}${head} ${type};`;
-      })
-      .join("\n");
+  /** The members of an object type, one per line with their descriptions. */
+  members(s: z.ZodType): string {
+    return objectMembers(
+      s,
+      (field) => this.type(field),
+      (field) => this.doc(field),
+    );
   }
 }
 
@@ -156,23 +91,23 @@ function namedMap(): Map<z.ZodType, string> {
 }
 
 /** The declaration of an arguments type: an interface, or a union type for "one of" arguments. */
-function argsDeclaration(spec: LookupSpec, named: Map<z.ZodType, string>): string {
-  const args = spec.args as z.ZodType;
+function argsDeclaration(spec: LookupSpec, args: z.ZodType, named: Map<z.ZodType, string>): string {
   const w = new TypeWriter(named, snakeNames(args));
   const name = argsTypeName(spec.name);
-  const head = `/** Arguments of {@link ${spec.name}}${defOf(args).type === "union" ? ": one of these" : ""}. */\n`;
-  if (defOf(args).type === "union") {
-    const options = (defOf(args).options ?? []).map((o) => `  | {\n${w.members(o, "      ")}\n    }`);
-    return `${head}export type ${name} =\n${options.join("\n")};\n`;
+  const options = unionOptions(args);
+  const head = `/** Arguments of {@link ${spec.name}}${options ? ": one of these" : ""}. */\n`;
+  if (options) {
+    const members = options.map((o) => `  | {\n${w.members(o)}\n    }`);
+    return `${head}export type ${name} =\n${members.join("\n")};\n`;
   }
-  return `${head}export interface ${name} {\n${w.members(args, "  ")}\n}\n`;
+  return `${head}export interface ${name} {\n${w.members(args)}\n}\n`;
 }
 
 function resultDeclaration(t: ResultType, named: Map<z.ZodType, string>): string {
   const own = new Map(named);
   own.delete(t.schema);
   const w = new TypeWriter(own, snakeNames(t.schema));
-  return `${comment(w.doc(t.schema), "")}export interface ${t.name} {\n${w.members(t.schema, "  ")}\n}\n`;
+  return `${docComment(w.doc(t.schema))}export interface ${t.name} {\n${w.members(t.schema)}\n}\n`;
 }
 
 const HEADER = "// Generated by `npm run gen` from sdk/lookups/table.ts and the api/ schemas. Do not edit.\n";
@@ -180,7 +115,9 @@ const HEADER = "// Generated by `npm run gen` from sdk/lookups/table.ts and the 
 /** sdk/lookups/types.ts: the argument and result types. */
 export function typesSource(): string {
   const named = namedMap();
-  const args = LOOKUP_SPECS.filter((s) => s.args && !s.positional).map((s) => argsDeclaration(s, named));
+  const args = LOOKUP_SPECS.flatMap((s) =>
+    s.args && !s.positional ? [argsDeclaration(s, s.args, named)] : [],
+  );
   const results = resultTypes().map((t) => resultDeclaration(t, named));
   const inputs = `import type * as pulumi from "@pulumi/pulumi";
 
@@ -197,8 +134,8 @@ function docLines(spec: LookupSpec): string[] {
   if (info.embeddedIdpOnly) lines.push("Available with the embedded identity provider only.");
   lines.push("");
   if (spec.positional && spec.args) {
-    const field = shapeOf(spec.args)?.[spec.positional] as z.ZodType;
-    lines.push(`@param ${spec.positional} - ${describe(field) ?? ""}`);
+    const field = shapeOf(spec.args)?.[spec.positional];
+    lines.push(`@param ${spec.positional} - ${(field && describe(field)) ?? ""}`);
   } else if (spec.args) {
     lines.push(`@param args - See {@link ${argsTypeName(spec.name)}}.`);
   }
@@ -230,14 +167,9 @@ function wrapDoc(text: string, indent: string): string[] {
   return out;
 }
 
-/** A function declaration, on one line when it fits, else one parameter per line (prettier's layout). */
+/** A function declaration (prettier lays out its parameters). */
 function declaration(name: string, params: string[], ret: string, body: string): string {
-  const oneLine = `export function ${name}(${params.join(", ")}): ${ret} {`;
-  const signature =
-    oneLine.length <= WIDTH
-      ? oneLine
-      : `export function ${name}(\n${params.map((p) => `  ${p},`).join("\n")}\n): ${ret} {`;
-  return `${signature}\n${body}\n}\n`;
+  return `export function ${name}(${params.join(", ")}): ${ret} {\n${body}\n}\n`;
 }
 
 /** The lookup in its two forms: `getX(args, opts)` -> Promise and `getXOutput(inputs, opts)` -> Output. */
@@ -300,10 +232,6 @@ ${imports.join("\n")}
 ${LOOKUP_SPECS.map(functionSource).join("\n")}`;
 }
 
-function mdEscape(s: string): string {
-  return s.replace(/\|/g, "\\|").replace(/\n\s*/g, " ");
-}
-
 function anchor(name: string): string {
   return name.toLowerCase();
 }
@@ -322,9 +250,11 @@ function fieldRows(
   return Object.entries(shapeOf(s) ?? {}).flatMap(([key, field]) => {
     const path = `${prefix}${camel(key)}`;
     const inner = peel(field).schema;
-    const element = kindOf(inner) === "array" ? peel(elementOf(inner) as z.ZodType).schema : undefined;
-    const value = kindOf(inner) === "record" ? peel(recordValueOf(inner) as z.ZodType).schema : undefined;
-    const nestedObject = (x: z.ZodType | undefined) =>
+    const elementSchema = kindOf(inner) === "array" ? elementOf(inner) : undefined;
+    const valueSchema = kindOf(inner) === "record" ? recordValueOf(inner) : undefined;
+    const element = elementSchema && peel(elementSchema).schema;
+    const value = valueSchema && peel(valueSchema).schema;
+    const nestedObject = (x: z.ZodType | undefined): x is z.ZodType =>
       x !== undefined && !named.has(x) && kindOf(x) === "object";
     let typeCell: string;
     let nested: string[] = [];
@@ -333,12 +263,12 @@ function fieldRows(
       nested = fieldRows(inner, named, withRequired, w, `${path}.`);
     } else if (nestedObject(element)) {
       typeCell = "object array";
-      nested = fieldRows(element as z.ZodType, named, withRequired, w, `${path}[].`);
+      nested = fieldRows(element, named, withRequired, w, `${path}[].`);
     } else if (nestedObject(value)) {
       typeCell = "map of object";
-      nested = fieldRows(value as z.ZodType, named, withRequired, w, `${path}[key].`);
+      nested = fieldRows(value, named, withRequired, w, `${path}[key].`);
     } else {
-      typeCell = typeCellOf(w.type(field, "").replace(/\s*\n\s*/g, " "));
+      typeCell = typeCellOf(w.type(field).replace(/\s*\n\s*/g, " "));
     }
     const req = withRequired ? ` ${isOptional(field) ? "no" : "yes"} |` : "";
     return [`| \`${path}\` | ${typeCell} |${req} ${mdEscape(w.doc(field) ?? "")} |`, ...nested];
@@ -348,7 +278,8 @@ function fieldRows(
 /** A type in a table cell: a link when it is a named result type (or an array of one), else code. */
 function typeCellOf(type: string): string {
   const m = /^(\w+Result)(\[\])?$/.exec(type);
-  if (m) return `[\`${m[1]}\`](#${anchor(m[1] as string)})${m[2] ? " array" : ""}`;
+  const name = m?.[1];
+  if (name) return `[\`${name}\`](#${anchor(name)})${m?.[2] ? " array" : ""}`;
   return `\`${mdEscape(type)}\``;
 }
 
@@ -357,14 +288,14 @@ function argsDoc(spec: LookupSpec, named: Map<z.ZodType, string>): string {
   const args = spec.args;
   const header = "| Argument | Type | Required | Description |\n|---|---|---|---|";
   if (spec.positional) {
-    const field = shapeOf(args)?.[spec.positional] as z.ZodType;
+    const field = shapeOf(args)?.[spec.positional];
+    if (!field) throw new Error(`${spec.name}: positional ${spec.positional} is not an argument`);
     return `${header}\n| \`${spec.positional}\` | \`${kindOf(field)}\` | yes | ${mdEscape(describe(field) ?? "")} |\n`;
   }
-  if (defOf(args).type === "union") {
-    const options = (defOf(args).options ?? []).map(
-      (o) => `${header}\n${fieldRows(o, named, true).join("\n")}\n`,
-    );
-    return `\`${argsTypeName(spec.name)}\`: one of\n\n${options.join("\nor\n\n")}`;
+  const options = unionOptions(args);
+  if (options) {
+    const tables = options.map((o) => `${header}\n${fieldRows(o, named, true).join("\n")}\n`);
+    return `\`${argsTypeName(spec.name)}\`: one of\n\n${tables.join("\nor\n\n")}`;
   }
   return `\`${argsTypeName(spec.name)}\`${argsOptional(spec) ? " (every field optional)" : ""}:\n\n${header}\n${fieldRows(args, named, true).join("\n")}\n`;
 }
@@ -451,11 +382,13 @@ ${sections.join("\n")}
 ${types.join("\n")}`;
 }
 
-/** Every generated lookup file: repo-relative path -> content. */
-export function lookupFiles(): Map<string, string> {
-  return new Map([
-    ["sdk/lookups/types.ts", typesSource()],
-    ["sdk/lookups/functions.ts", functionsSource()],
-    ["docs/reference/lookups.md", lookupsDoc()],
-  ]);
+/** Every generated lookup file: repo-relative path -> content, formatted. */
+export async function lookupFiles(): Promise<Map<string, string>> {
+  return formatted(
+    new Map([
+      ["sdk/lookups/types.ts", typesSource()],
+      ["sdk/lookups/functions.ts", functionsSource()],
+      ["docs/reference/lookups.md", lookupsDoc()],
+    ]),
+  );
 }

@@ -6,76 +6,25 @@ import type { z } from "zod";
 import { OPEN_ENUMS } from "../api/common";
 import { KIND_INPUT } from "../provider/spec";
 import { ADOPT_INPUT, canAdopt, checkSchema, inputNames } from "../provider/lifecycle";
-import { renameFields, snakeNames } from "../provider/mapping";
+import { renameFields, snakeNames } from "../model/mapping";
 import { PROVIDERS } from "../provider/registry";
-import {
-  camel,
-  describe,
-  elementOf,
-  enumValues,
-  isOptional,
-  kindOf,
-  recordValueOf,
-  shapeOf,
-  unwrap,
-} from "../provider/schema";
+import { camel, describe, isOptional, shapeOf } from "../model/schema";
 import type { ResourceSpec } from "../provider/spec";
+import { formatted } from "./format";
+import { docComment, mdEscape, schemaType } from "./text";
 
 type Mode = "input" | "output";
 
-const isOpen = (schema: z.ZodType) => OPEN_ENUMS.has(unwrap(schema));
-
-function defType(s: z.ZodType): string {
-  return (unwrap(s) as unknown as { _zod: { def: { type: string; options?: z.ZodType[] } } })._zod.def.type;
-}
-
 /** TypeScript type of a schema's value, camelCase keys; inputs wrap members in pulumi.Input. */
-export function tsType(schema: z.ZodType, mode: Mode, indent = ""): string {
-  const wrap = (t: string) => (mode === "input" ? `pulumi.Input<${t}>` : t);
-  const values = enumValues(schema);
-  // An open set (the spec shows some values): the known ones for completion, any other string accepted.
-  if (values)
-    return [...values.map((v) => JSON.stringify(v)), ...(isOpen(schema) ? ["(string & {})"] : [])].join(
-      " | ",
-    );
-  const kind = kindOf(schema);
-  switch (kind) {
-    case "string":
-      return "string";
-    case "number":
-      return "number";
-    case "boolean":
-      return "boolean";
-    case "array": {
-      const el = elementOf(schema) as z.ZodType;
-      const inner = tsType(el, mode, indent);
-      return `${wrap(inner.includes("|") ? `(${inner})` : inner)}[]`;
-    }
-    case "record": {
-      const vs = recordValueOf(schema) as z.ZodType;
-      return `Record<string, ${wrap(tsType(vs, mode, indent))}>`;
-    }
-    case "object": {
-      const shape = shapeOf(schema) ?? {};
-      const inner = indent + "  ";
-      const lines = Object.entries(shape).map(([k, s]) => {
-        const doc = describe(s);
-        const opt = isOptional(s) ? "?" : "";
-        return `${doc ? `${inner}/** ${doc} */\n` : ""}${inner}${camel(k)}${opt}: ${wrap(tsType(s, mode, inner))};`;
-      });
-      return `{\n${lines.join("\n")}\n${indent}}`;
-    }
-    default: {
-      const t = defType(schema);
-      if (t === "union") {
-        const opts = (
-          (unwrap(schema) as unknown as { _zod: { def: { options: z.ZodType[] } } })._zod.def.options ?? []
-        ).map((o) => tsType(o, mode, indent));
-        return [...new Set(opts)].join(" | ");
-      }
-      return "unknown";
-    }
-  }
+export function tsType(schema: z.ZodType, mode: Mode): string {
+  return schemaType(schema, {
+    ...(mode === "input" ? { wrap: (t: string) => `pulumi.Input<${t}>` } : {}),
+    // An open set (the spec shows some values): the known ones for completion, any other string accepted.
+    open: (s) => OPEN_ENUMS.has(s),
+    doc: describe,
+    nullable: false,
+    parenthesize: (_, type) => type.includes("|"),
+  });
 }
 
 function pascalToKebab(name: string): string {
@@ -97,7 +46,7 @@ function pulumiNames(spec: ResourceSpec, text: string | undefined): string {
 }
 
 function inputFields(spec: ResourceSpec): Field[] {
-  const shape = spec.input.shape as Record<string, z.ZodType>;
+  const shape = shapeOf(spec.input) ?? {};
   const replace = new Set(spec.replaceOnChange ?? []);
   const secret = new Set(spec.secretInputs ?? []);
   const writeOnly = new Set(spec.writeOnly ?? []);
@@ -124,8 +73,8 @@ function inputFields(spec: ResourceSpec): Field[] {
     if (def !== undefined && typeof def !== "object") notes.push(`default ${JSON.stringify(def)}`);
     fields.push({
       name,
-      type: tsType(s, "input", "  "),
-      outputType: tsType(s, "output", "  "),
+      type: tsType(s, "input"),
+      outputType: tsType(s, "output"),
       optional: isOptional(s) || (spec.defaults !== undefined && name in spec.defaults),
       doc: pulumiNames(spec, describe(s)),
       notes,
@@ -158,7 +107,7 @@ function outputFields(spec: ResourceSpec, inputs: Field[]): Field[] {
     const input = byName.get(name);
     fields.push({
       name,
-      type: input ? input.outputType : tsType(s, "output", "  "),
+      type: input ? input.outputType : tsType(s, "output"),
       outputType: "",
       optional: input ? input.optional : isOptional(s),
       doc: input?.doc || pulumiNames(spec, describe(s)),
@@ -184,10 +133,6 @@ function outputFields(spec: ResourceSpec, inputs: Field[]): Field[] {
   return fields;
 }
 
-function docComment(text: string, indent: string): string {
-  return text ? `${indent}/** ${text.replace(/\*\//g, "*\\/")} */\n` : "";
-}
-
 /** The sdk class of one resource kind. */
 export function resourceSource(spec: ResourceSpec): string {
   const inputs = inputFields(spec);
@@ -196,18 +141,18 @@ export function resourceSource(spec: ResourceSpec): string {
   const argsLines = inputs
     .map((f) => {
       const notes = f.notes.length ? ` (${f.notes.join("; ")})` : "";
-      return `${docComment(`${f.doc}${notes}`, "  ")}  ${f.name}${f.optional ? "?" : ""}: pulumi.Input<${f.type}>;`;
+      return `${docComment(`${f.doc}${notes}`)}${f.name}${f.optional ? "?" : ""}: pulumi.Input<${f.type}>;`;
     })
     .join("\n");
   const outLines = outputs
     .map(
       (f) =>
-        `${docComment(`${f.doc}${f.notes.length ? ` (${f.notes.join("; ")})` : ""}`, "  ")}  declare readonly ${f.name}: pulumi.Output<${f.type}${f.optional ? " | undefined" : ""}>;`,
+        `${docComment(`${f.doc}${f.notes.length ? ` (${f.notes.join("; ")})` : ""}`)}declare readonly ${f.name}: pulumi.Output<${f.type}${f.optional ? " | undefined" : ""}>;`,
     )
     .join("\n");
   const outKeys = outputs.map((f) => `  ${f.name}: undefined,`).join("\n");
   const stateLines = outputs
-    .map((f) => `${docComment(f.doc, "  ")}  ${f.name}?: pulumi.Input<${f.type}>;`)
+    .map((f) => `${docComment(f.doc)}${f.name}?: pulumi.Input<${f.type}>;`)
     .join("\n");
   const parents = spec.parents ?? [];
   const getDoc = parents.length
@@ -279,10 +224,6 @@ function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: st
 `;
 }
 
-function mdEscape(s: string): string {
-  return s.replace(/\|/g, "\\|").replace(/\n\s*/g, " ");
-}
-
 /** The reference page of one resource kind. */
 export function resourceDoc(spec: ResourceSpec): string {
   const inputs = inputFields(spec);
@@ -322,8 +263,8 @@ ${outputs
 `;
 }
 
-/** Every generated sdk/doc file: path -> content. */
-export function sdkFiles(): Map<string, string> {
+/** Every generated sdk/doc file: path -> content, formatted. */
+export async function sdkFiles(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   const specs = PROVIDERS.map((p) => p.spec);
   for (const spec of specs) {
@@ -338,5 +279,5 @@ export function sdkFiles(): Map<string, string> {
       .map((s) => `export { ${s.name}, type ${s.name}Args } from "./${s.file}";`)
       .join("\n")}\n`,
   );
-  return files;
+  return formatted(files);
 }

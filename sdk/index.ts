@@ -13,4 +13,4 @@ installDebugRedaction();
 export * from "./resources";
 export { Provider, type ProviderArgs } from "./provider";
 export * from "./lookups";
-export { DEFAULT_API_URL } from "../provider/config";
+export { DEFAULT_API_URL } from "../model/credentials";

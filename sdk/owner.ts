@@ -5,7 +5,7 @@
  * compares it and never sends it to the API.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { OWNER_INPUT, TYPE_PREFIX, type Owner } from "../provider/recovery";
+import { OWNER_INPUT, TYPE_PREFIX, type Owner } from "../model/hidden-inputs";
 
 /** `{ __privnetOwner: { stack, urn } }` for a resource of `kind` named `name`; `{}` outside a Pulumi program. */
 export function ownerInput(

@@ -1,7 +1,7 @@
 /** Account settings (singleton): the settings the program names, and only those. */
 import { AccountSettingsPatchSchema, AccountSettingsSchema } from "../../api/account";
 import { PrivnetProvider } from "../lifecycle";
-import { tolerate } from "../mapping";
+import { tolerate } from "../../model/mapping";
 import { domainForm, prefixForm } from "../normal-forms";
 import { PRIOR_SETTINGS, settingsHooks } from "../settings";
 import { expectRecord, listAnswer, type LifecycleContext, type Props, type ResourceSpec } from "../spec";

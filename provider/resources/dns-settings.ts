@@ -1,7 +1,7 @@
 /** DNS settings (singleton): account-wide DNS management switches. */
 import { DnsSettingsRequestSchema, DnsSettingsSchema } from "../../api/dns-settings";
 import { PrivnetProvider } from "../lifecycle";
-import { tolerate } from "../mapping";
+import { tolerate } from "../../model/mapping";
 import { PRIOR_SETTINGS, settingsHooks } from "../settings";
 import { expectRecord, isRecord, type ResourceSpec } from "../spec";
 

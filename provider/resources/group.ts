@@ -1,7 +1,7 @@
 /** Group: peers and network resources, referenced by policies, routes and DNS. */
 import { GroupRequestSchema, GroupSchema } from "../../api/group";
 import { defaultUpdate, PrivnetProvider } from "../lifecycle";
-import { fromApi } from "../mapping";
+import { fromApi } from "../../model/mapping";
 import { expectRecord, isRecord, type ResourceSpec } from "../spec";
 
 const spec: ResourceSpec = {

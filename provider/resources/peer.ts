@@ -1,7 +1,7 @@
 /** Peer: adopts an enrolled peer and manages the settings the program names. Peers are never created by the API. */
 import { PeerSchema, PeerUpdateSchema } from "../../api/peer";
 import { buildOutputs, defaultGet, PrivnetProvider } from "../lifecycle";
-import { toApi } from "../mapping";
+import { toApi } from "../../model/mapping";
 import { overlay } from "../settings";
 import { expectRecord, type LifecycleContext, type Props, type ResourceSpec } from "../spec";
 

@@ -5,8 +5,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { validate, z } from "../../api/common";
 import { isNotFound, isPrivnetApiError } from "../../client";
-import { clientFor, resolveCredentials, type Credentials } from "../../provider/config";
-import { fromApi } from "../../provider/mapping";
+import { clientFor, resolveCredentials, type Credentials } from "../../model/credentials";
+import { fromApi } from "../../model/mapping";
 import { providerOf, type ProviderCredentials } from "../provider";
 import { LookupProblem, type LookupFailureReason, type LookupSpec } from "./spec";
 import { lookupSpec } from "./table";

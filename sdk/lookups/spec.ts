@@ -7,7 +7,7 @@
 import type { z } from "../../api/common";
 import { routeById } from "../../api/routes";
 import type { QueryParams } from "../../client";
-import { enumValues, kindOf, shapeOf } from "../../provider/schema";
+import { enumValues, isOptional, kindOf, shapeOf } from "../../model/schema";
 
 /** What a lookup's `run` may call: the client's `call`, by operationId. */
 export interface LookupApi {
@@ -54,7 +54,7 @@ export interface LookupSpec<A extends z.ZodType = z.ZodType> {
 
 /** Declares a lookup with `run` typed by its argument schema. */
 export function lookup<A extends z.ZodType>(spec: LookupSpec<A>): LookupSpec {
-  return spec as unknown as LookupSpec;
+  return spec;
 }
 
 /** Why a lookup failed, when it is not an API error passed through. */
@@ -74,6 +74,10 @@ export class LookupProblem extends Error {
   }
 }
 
+function isOne<T>(items: readonly T[]): items is readonly [T] {
+  return items.length === 1;
+}
+
 /**
  * The one element of `items`, else a {@link LookupProblem} that says how many matched: `no peer named "web"`,
  * `2 peers named "web"; expected exactly one`.
@@ -84,7 +88,7 @@ export function exactlyOne<T>(
   criterion: string,
   hint = "",
 ): T {
-  if (items.length === 1) return items[0] as T;
+  if (isOne(items)) return items[0];
   if (items.length === 0) throw new LookupProblem("not-found", `no ${noun.one} ${criterion}`);
   throw new LookupProblem(
     "ambiguous",
@@ -120,10 +124,7 @@ export function argsTypeName(name: string): string {
 export function argsOptional(spec: LookupSpec): boolean {
   const shape = spec.args ? shapeOf(spec.args) : undefined;
   if (!shape) return false;
-  return Object.values(shape).every((s) => {
-    const t = (s as unknown as { _zod: { def: { type: string } } })._zod.def.type;
-    return t === "optional" || t === "default" || t === "prefault";
-  });
+  return Object.values(shape).every(isOptional);
 }
 
 /** TypeScript type of a positional argument (a scalar). */

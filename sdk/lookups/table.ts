@@ -2,8 +2,8 @@
  * The table of lookups: one entry per function. Adding a lookup = one entry here and `npm run gen`, which writes
  * the typed function, its argument and result types and its reference section.
  */
-import { camel } from "../../provider/schema";
-import { toApi } from "../../provider/mapping";
+import { camel } from "../../model/schema";
+import { toApi } from "../../model/mapping";
 import { AccountSchema } from "../../api/account";
 import { GroupSummarySchema, idString, issue, z } from "../../api/common";
 import { SyncLogSchema, VendorDSchema, VendorESchema } from "../../api/directory-sync";

@@ -172,18 +172,21 @@ export class AccountSettings extends pulumi.dynamic.Resource {
   /** Groups allowed to expose; empty means all peers when enabled */
   declare readonly peerExposeGroups: pulumi.Output<string[] | undefined>;
   /** Extra settings; members left out stay as they are */
-  declare readonly extra: pulumi.Output<{
-    /** New peers stay pending until approved (cloud only) */
-    peerApprovalEnabled?: boolean;
-    /** New users joining through domain matching stay pending until approved */
-    userApprovalRequired?: boolean;
-    /** Collect network traffic events */
-    networkTrafficLogsEnabled?: boolean;
-    /** Groups whose peers are logged; empty means all */
-    networkTrafficLogsGroups?: string[];
-    /** Count packets in traffic events (may slightly affect performance) */
-    networkTrafficPacketCounterEnabled?: boolean;
-  } | undefined>;
+  declare readonly extra: pulumi.Output<
+    | {
+        /** New peers stay pending until approved (cloud only) */
+        peerApprovalEnabled?: boolean;
+        /** New users joining through domain matching stay pending until approved */
+        userApprovalRequired?: boolean;
+        /** Collect network traffic events */
+        networkTrafficLogsEnabled?: boolean;
+        /** Groups whose peers are logged; empty means all */
+        networkTrafficLogsGroups?: string[];
+        /** Count packets in traffic events (may slightly affect performance) */
+        networkTrafficPacketCounterEnabled?: boolean;
+      }
+    | undefined
+  >;
   /** Experimental lazy connection */
   declare readonly lazyConnectionEnabled: pulumi.Output<boolean | undefined>;
   /** Agent auto-update: "latest", "disabled" or a specific version */
@@ -211,19 +214,34 @@ export class AccountSettings extends pulumi.dynamic.Resource {
 
   /**
    * Reads an existing AccountSettings into the program without managing it (the engine calls read only; destroy
-   * leaves it). 
+   * leaves it).
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: AccountSettingsState, opts?: pulumi.CustomResourceOptions): AccountSettings {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: AccountSettingsState,
+    opts?: pulumi.CustomResourceOptions,
+  ): AccountSettings {
     return new AccountSettings(name, (state ?? {}) as AccountSettingsArgs, { ...opts, id });
   }
 
   /** True when `obj` is a AccountSettings, also one made by another copy of this package. */
   static override isInstance(obj: unknown): obj is AccountSettings {
-    return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === AccountSettings.__pulumiType;
+    return (
+      typeof obj === "object" &&
+      obj !== null &&
+      (obj as { __pulumiType?: unknown }).__pulumiType === AccountSettings.__pulumiType
+    );
   }
 }
 
-function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
+function withSecrets(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secrets: string[],
+): pulumi.CustomResourceOptions {
   if (!secrets.length) return opts ?? {};
-  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
+  return {
+    ...opts,
+    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
+  };
 }

@@ -83,7 +83,8 @@ export class DirectorySyncVendorD extends pulumi.dynamic.Resource {
     const props = {
       ...OUTPUTS,
       ...args,
-    serviceAccountKey: args.serviceAccountKey === undefined ? undefined : pulumi.secret(args.serviceAccountKey),
+      serviceAccountKey:
+        args.serviceAccountKey === undefined ? undefined : pulumi.secret(args.serviceAccountKey),
       __kind: "DirectorySyncVendorD",
       // Which stack and resource a create is for: an object an interrupted run created is taken over.
       ...ownerInput(name, "DirectorySyncVendorD", opts),
@@ -93,19 +94,34 @@ export class DirectorySyncVendorD extends pulumi.dynamic.Resource {
 
   /**
    * Reads an existing DirectorySyncVendorD into the program without managing it (the engine calls read only; destroy
-   * leaves it). 
+   * leaves it).
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: DirectorySyncVendorDState, opts?: pulumi.CustomResourceOptions): DirectorySyncVendorD {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: DirectorySyncVendorDState,
+    opts?: pulumi.CustomResourceOptions,
+  ): DirectorySyncVendorD {
     return new DirectorySyncVendorD(name, (state ?? {}) as DirectorySyncVendorDArgs, { ...opts, id });
   }
 
   /** True when `obj` is a DirectorySyncVendorD, also one made by another copy of this package. */
   static override isInstance(obj: unknown): obj is DirectorySyncVendorD {
-    return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === DirectorySyncVendorD.__pulumiType;
+    return (
+      typeof obj === "object" &&
+      obj !== null &&
+      (obj as { __pulumiType?: unknown }).__pulumiType === DirectorySyncVendorD.__pulumiType
+    );
   }
 }
 
-function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
+function withSecrets(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secrets: string[],
+): pulumi.CustomResourceOptions {
   if (!secrets.length) return opts ?? {};
-  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
+  return {
+    ...opts,
+    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
+  };
 }

@@ -97,7 +97,7 @@ export class DirectorySyncVendorE extends pulumi.dynamic.Resource {
     const props = {
       ...OUTPUTS,
       ...args,
-    clientSecret: args.clientSecret === undefined ? undefined : pulumi.secret(args.clientSecret),
+      clientSecret: args.clientSecret === undefined ? undefined : pulumi.secret(args.clientSecret),
       __kind: "DirectorySyncVendorE",
       // Which stack and resource a create is for: an object an interrupted run created is taken over.
       ...ownerInput(name, "DirectorySyncVendorE", opts),
@@ -107,19 +107,34 @@ export class DirectorySyncVendorE extends pulumi.dynamic.Resource {
 
   /**
    * Reads an existing DirectorySyncVendorE into the program without managing it (the engine calls read only; destroy
-   * leaves it). 
+   * leaves it).
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: DirectorySyncVendorEState, opts?: pulumi.CustomResourceOptions): DirectorySyncVendorE {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: DirectorySyncVendorEState,
+    opts?: pulumi.CustomResourceOptions,
+  ): DirectorySyncVendorE {
     return new DirectorySyncVendorE(name, (state ?? {}) as DirectorySyncVendorEArgs, { ...opts, id });
   }
 
   /** True when `obj` is a DirectorySyncVendorE, also one made by another copy of this package. */
   static override isInstance(obj: unknown): obj is DirectorySyncVendorE {
-    return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === DirectorySyncVendorE.__pulumiType;
+    return (
+      typeof obj === "object" &&
+      obj !== null &&
+      (obj as { __pulumiType?: unknown }).__pulumiType === DirectorySyncVendorE.__pulumiType
+    );
   }
 }
 
-function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
+function withSecrets(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secrets: string[],
+): pulumi.CustomResourceOptions {
   if (!secrets.length) return opts ?? {};
-  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
+  return {
+    ...opts,
+    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
+  };
 }

@@ -76,17 +76,32 @@ export class DnsRecord extends pulumi.dynamic.Resource {
    * Reads an existing DnsRecord into the program without managing it (the engine calls read only; destroy
    * leaves it). The id is the DnsRecord's own id with its `zoneId` in `state`, or the composite id `<zoneId>/<id>`.
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: DnsRecordState, opts?: pulumi.CustomResourceOptions): DnsRecord {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: DnsRecordState,
+    opts?: pulumi.CustomResourceOptions,
+  ): DnsRecord {
     return new DnsRecord(name, (state ?? {}) as DnsRecordArgs, { ...opts, id });
   }
 
   /** True when `obj` is a DnsRecord, also one made by another copy of this package. */
   static override isInstance(obj: unknown): obj is DnsRecord {
-    return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === DnsRecord.__pulumiType;
+    return (
+      typeof obj === "object" &&
+      obj !== null &&
+      (obj as { __pulumiType?: unknown }).__pulumiType === DnsRecord.__pulumiType
+    );
   }
 }
 
-function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
+function withSecrets(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secrets: string[],
+): pulumi.CustomResourceOptions {
   if (!secrets.length) return opts ?? {};
-  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
+  return {
+    ...opts,
+    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
+  };
 }

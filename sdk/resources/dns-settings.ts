@@ -49,19 +49,34 @@ export class DnsSettings extends pulumi.dynamic.Resource {
 
   /**
    * Reads an existing DnsSettings into the program without managing it (the engine calls read only; destroy
-   * leaves it). 
+   * leaves it).
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: DnsSettingsState, opts?: pulumi.CustomResourceOptions): DnsSettings {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: DnsSettingsState,
+    opts?: pulumi.CustomResourceOptions,
+  ): DnsSettings {
     return new DnsSettings(name, (state ?? {}) as DnsSettingsArgs, { ...opts, id });
   }
 
   /** True when `obj` is a DnsSettings, also one made by another copy of this package. */
   static override isInstance(obj: unknown): obj is DnsSettings {
-    return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === DnsSettings.__pulumiType;
+    return (
+      typeof obj === "object" &&
+      obj !== null &&
+      (obj as { __pulumiType?: unknown }).__pulumiType === DnsSettings.__pulumiType
+    );
   }
 }
 
-function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
+function withSecrets(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secrets: string[],
+): pulumi.CustomResourceOptions {
   if (!secrets.length) return opts ?? {};
-  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
+  return {
+    ...opts,
+    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
+  };
 }

@@ -32,18 +32,20 @@ export interface DnsZoneState {
   /** Whether the zone is served; default true */
   enabled?: pulumi.Input<boolean>;
   /** The zone's records */
-  records?: pulumi.Input<({
-    /** Record id */
-    id: string;
-    /** Record name: the zone domain or a subdomain of it (FQDN) */
-    name: string;
-    /** Record type */
-    type: "A" | "AAAA" | "CNAME" | (string & {});
-    /** Record content, 1 to 255 characters: an IPv4 for A, IPv6 for AAAA, a domain for CNAME */
-    content: string;
-    /** Time to live in seconds */
-    ttl: number;
-  })[]>;
+  records?: pulumi.Input<
+    {
+      /** Record id */
+      id: string;
+      /** Record name: the zone domain or a subdomain of it (FQDN) */
+      name: string;
+      /** Record type */
+      type: "A" | "AAAA" | "CNAME" | (string & {});
+      /** Record content, 1 to 255 characters: an IPv4 for A, IPv6 for AAAA, a domain for CNAME */
+      content: string;
+      /** Time to live in seconds */
+      ttl: number;
+    }[]
+  >;
 }
 
 /** Output property names, registered so the engine fills them in. */
@@ -74,18 +76,20 @@ export class DnsZone extends pulumi.dynamic.Resource {
   /** Whether the zone is served; default true */
   declare readonly enabled: pulumi.Output<boolean | undefined>;
   /** The zone's records */
-  declare readonly records: pulumi.Output<({
-    /** Record id */
-    id: string;
-    /** Record name: the zone domain or a subdomain of it (FQDN) */
-    name: string;
-    /** Record type */
-    type: "A" | "AAAA" | "CNAME" | (string & {});
-    /** Record content, 1 to 255 characters: an IPv4 for A, IPv6 for AAAA, a domain for CNAME */
-    content: string;
-    /** Time to live in seconds */
-    ttl: number;
-  })[]>;
+  declare readonly records: pulumi.Output<
+    {
+      /** Record id */
+      id: string;
+      /** Record name: the zone domain or a subdomain of it (FQDN) */
+      name: string;
+      /** Record type */
+      type: "A" | "AAAA" | "CNAME" | (string & {});
+      /** Record content, 1 to 255 characters: an IPv4 for A, IPv6 for AAAA, a domain for CNAME */
+      content: string;
+      /** Time to live in seconds */
+      ttl: number;
+    }[]
+  >;
 
   constructor(name: string, args: DnsZoneArgs, opts?: pulumi.CustomResourceOptions) {
     const props = {
@@ -101,19 +105,34 @@ export class DnsZone extends pulumi.dynamic.Resource {
 
   /**
    * Reads an existing DnsZone into the program without managing it (the engine calls read only; destroy
-   * leaves it). 
+   * leaves it).
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: DnsZoneState, opts?: pulumi.CustomResourceOptions): DnsZone {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: DnsZoneState,
+    opts?: pulumi.CustomResourceOptions,
+  ): DnsZone {
     return new DnsZone(name, (state ?? {}) as DnsZoneArgs, { ...opts, id });
   }
 
   /** True when `obj` is a DnsZone, also one made by another copy of this package. */
   static override isInstance(obj: unknown): obj is DnsZone {
-    return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === DnsZone.__pulumiType;
+    return (
+      typeof obj === "object" &&
+      obj !== null &&
+      (obj as { __pulumiType?: unknown }).__pulumiType === DnsZone.__pulumiType
+    );
   }
 }
 
-function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
+function withSecrets(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secrets: string[],
+): pulumi.CustomResourceOptions {
   if (!secrets.length) return opts ?? {};
-  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
+  return {
+    ...opts,
+    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
+  };
 }

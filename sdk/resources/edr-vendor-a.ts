@@ -145,7 +145,7 @@ export class EdrVendorA extends pulumi.dynamic.Resource {
     const props = {
       ...OUTPUTS,
       ...args,
-    apiToken: args.apiToken === undefined ? undefined : pulumi.secret(args.apiToken),
+      apiToken: args.apiToken === undefined ? undefined : pulumi.secret(args.apiToken),
       __kind: "EdrVendorA",
       // Which stack and resource a create is for: an object an interrupted run created is taken over.
       ...ownerInput(name, "EdrVendorA", opts),
@@ -155,19 +155,34 @@ export class EdrVendorA extends pulumi.dynamic.Resource {
 
   /**
    * Reads an existing EdrVendorA into the program without managing it (the engine calls read only; destroy
-   * leaves it). 
+   * leaves it).
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: EdrVendorAState, opts?: pulumi.CustomResourceOptions): EdrVendorA {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: EdrVendorAState,
+    opts?: pulumi.CustomResourceOptions,
+  ): EdrVendorA {
     return new EdrVendorA(name, (state ?? {}) as EdrVendorAArgs, { ...opts, id });
   }
 
   /** True when `obj` is a EdrVendorA, also one made by another copy of this package. */
   static override isInstance(obj: unknown): obj is EdrVendorA {
-    return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === EdrVendorA.__pulumiType;
+    return (
+      typeof obj === "object" &&
+      obj !== null &&
+      (obj as { __pulumiType?: unknown }).__pulumiType === EdrVendorA.__pulumiType
+    );
   }
 }
 
-function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
+function withSecrets(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secrets: string[],
+): pulumi.CustomResourceOptions {
   if (!secrets.length) return opts ?? {};
-  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
+  return {
+    ...opts,
+    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
+  };
 }

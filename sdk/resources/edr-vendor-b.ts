@@ -94,7 +94,7 @@ export class EdrVendorB extends pulumi.dynamic.Resource {
     const props = {
       ...OUTPUTS,
       ...args,
-    secret: args.secret === undefined ? undefined : pulumi.secret(args.secret),
+      secret: args.secret === undefined ? undefined : pulumi.secret(args.secret),
       __kind: "EdrVendorB",
       // Which stack and resource a create is for: an object an interrupted run created is taken over.
       ...ownerInput(name, "EdrVendorB", opts),
@@ -104,19 +104,34 @@ export class EdrVendorB extends pulumi.dynamic.Resource {
 
   /**
    * Reads an existing EdrVendorB into the program without managing it (the engine calls read only; destroy
-   * leaves it). 
+   * leaves it).
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: EdrVendorBState, opts?: pulumi.CustomResourceOptions): EdrVendorB {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: EdrVendorBState,
+    opts?: pulumi.CustomResourceOptions,
+  ): EdrVendorB {
     return new EdrVendorB(name, (state ?? {}) as EdrVendorBArgs, { ...opts, id });
   }
 
   /** True when `obj` is a EdrVendorB, also one made by another copy of this package. */
   static override isInstance(obj: unknown): obj is EdrVendorB {
-    return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === EdrVendorB.__pulumiType;
+    return (
+      typeof obj === "object" &&
+      obj !== null &&
+      (obj as { __pulumiType?: unknown }).__pulumiType === EdrVendorB.__pulumiType
+    );
   }
 }
 
-function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
+function withSecrets(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secrets: string[],
+): pulumi.CustomResourceOptions {
   if (!secrets.length) return opts ?? {};
-  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
+  return {
+    ...opts,
+    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
+  };
 }

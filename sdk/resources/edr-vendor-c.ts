@@ -101,30 +101,45 @@ export class EdrVendorC extends pulumi.dynamic.Resource {
     const props = {
       ...OUTPUTS,
       ...args,
-    clientId: args.clientId === undefined ? undefined : pulumi.secret(args.clientId),
-    secret: args.secret === undefined ? undefined : pulumi.secret(args.secret),
+      clientId: args.clientId === undefined ? undefined : pulumi.secret(args.clientId),
+      secret: args.secret === undefined ? undefined : pulumi.secret(args.secret),
       __kind: "EdrVendorC",
       // Which stack and resource a create is for: an object an interrupted run created is taken over.
       ...ownerInput(name, "EdrVendorC", opts),
     };
-    super(provider, name, props, withSecrets(opts, ["clientId","secret"]), "privnet", "EdrVendorC");
+    super(provider, name, props, withSecrets(opts, ["clientId", "secret"]), "privnet", "EdrVendorC");
   }
 
   /**
    * Reads an existing EdrVendorC into the program without managing it (the engine calls read only; destroy
-   * leaves it). 
+   * leaves it).
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: EdrVendorCState, opts?: pulumi.CustomResourceOptions): EdrVendorC {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: EdrVendorCState,
+    opts?: pulumi.CustomResourceOptions,
+  ): EdrVendorC {
     return new EdrVendorC(name, (state ?? {}) as EdrVendorCArgs, { ...opts, id });
   }
 
   /** True when `obj` is a EdrVendorC, also one made by another copy of this package. */
   static override isInstance(obj: unknown): obj is EdrVendorC {
-    return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === EdrVendorC.__pulumiType;
+    return (
+      typeof obj === "object" &&
+      obj !== null &&
+      (obj as { __pulumiType?: unknown }).__pulumiType === EdrVendorC.__pulumiType
+    );
   }
 }
 
-function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
+function withSecrets(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secrets: string[],
+): pulumi.CustomResourceOptions {
   if (!secrets.length) return opts ?? {};
-  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
+  return {
+    ...opts,
+    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
+  };
 }

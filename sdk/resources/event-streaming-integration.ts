@@ -65,7 +65,7 @@ export class EventStreamingIntegration extends pulumi.dynamic.Resource {
     const props = {
       ...OUTPUTS,
       ...args,
-    config: args.config === undefined ? undefined : pulumi.secret(args.config),
+      config: args.config === undefined ? undefined : pulumi.secret(args.config),
       __kind: "EventStreamingIntegration",
       // Which stack and resource a create is for: an object an interrupted run created is taken over.
       ...ownerInput(name, "EventStreamingIntegration", opts),
@@ -75,19 +75,37 @@ export class EventStreamingIntegration extends pulumi.dynamic.Resource {
 
   /**
    * Reads an existing EventStreamingIntegration into the program without managing it (the engine calls read only; destroy
-   * leaves it). 
+   * leaves it).
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: EventStreamingIntegrationState, opts?: pulumi.CustomResourceOptions): EventStreamingIntegration {
-    return new EventStreamingIntegration(name, (state ?? {}) as EventStreamingIntegrationArgs, { ...opts, id });
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: EventStreamingIntegrationState,
+    opts?: pulumi.CustomResourceOptions,
+  ): EventStreamingIntegration {
+    return new EventStreamingIntegration(name, (state ?? {}) as EventStreamingIntegrationArgs, {
+      ...opts,
+      id,
+    });
   }
 
   /** True when `obj` is a EventStreamingIntegration, also one made by another copy of this package. */
   static override isInstance(obj: unknown): obj is EventStreamingIntegration {
-    return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === EventStreamingIntegration.__pulumiType;
+    return (
+      typeof obj === "object" &&
+      obj !== null &&
+      (obj as { __pulumiType?: unknown }).__pulumiType === EventStreamingIntegration.__pulumiType
+    );
   }
 }
 
-function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
+function withSecrets(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secrets: string[],
+): pulumi.CustomResourceOptions {
   if (!secrets.length) return opts ?? {};
-  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
+  return {
+    ...opts,
+    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
+  };
 }

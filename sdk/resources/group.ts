@@ -10,12 +10,14 @@ export interface GroupArgs {
   /** Ids of the peers in the group */
   peers?: pulumi.Input<pulumi.Input<string>[]>;
   /** Network resources in the group, each {id, type} */
-  resources?: pulumi.Input<pulumi.Input<({
-    /** Resource id */
-    id: pulumi.Input<string>;
-    /** Resource type, derived from the address: host, subnet or domain; peer for a peer resource */
-    type: pulumi.Input<"host" | "subnet" | "domain" | "peer" | (string & {})>;
-  })>[]>;
+  resources?: pulumi.Input<
+    pulumi.Input<{
+      /** Resource id */
+      id: pulumi.Input<string>;
+      /** Resource type, derived from the address: host, subnet or domain; peer for a peer resource */
+      type: pulumi.Input<"host" | "subnet" | "domain" | "peer" | (string & {})>;
+    }>[]
+  >;
   /** Id of an existing Group to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only */
   adoptId?: pulumi.Input<string>;
 }
@@ -33,12 +35,14 @@ export interface GroupState {
   /** Ids of the peers in the group */
   peers?: pulumi.Input<string[]>;
   /** Network resources in the group, each {id, type} */
-  resources?: pulumi.Input<({
-    /** Resource id */
-    id: string;
-    /** Resource type, derived from the address: host, subnet or domain; peer for a peer resource */
-    type: "host" | "subnet" | "domain" | "peer" | (string & {});
-  })[]>;
+  resources?: pulumi.Input<
+    {
+      /** Resource id */
+      id: string;
+      /** Resource type, derived from the address: host, subnet or domain; peer for a peer resource */
+      type: "host" | "subnet" | "domain" | "peer" | (string & {});
+    }[]
+  >;
 }
 
 /** Output property names, registered so the engine fills them in. */
@@ -69,12 +73,15 @@ export class Group extends pulumi.dynamic.Resource {
   /** Ids of the peers in the group */
   declare readonly peers: pulumi.Output<string[] | undefined>;
   /** Network resources in the group, each {id, type} */
-  declare readonly resources: pulumi.Output<({
-    /** Resource id */
-    id: string;
-    /** Resource type, derived from the address: host, subnet or domain; peer for a peer resource */
-    type: "host" | "subnet" | "domain" | "peer" | (string & {});
-  })[] | undefined>;
+  declare readonly resources: pulumi.Output<
+    | {
+        /** Resource id */
+        id: string;
+        /** Resource type, derived from the address: host, subnet or domain; peer for a peer resource */
+        type: "host" | "subnet" | "domain" | "peer" | (string & {});
+      }[]
+    | undefined
+  >;
 
   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
     const props = {
@@ -90,19 +97,34 @@ export class Group extends pulumi.dynamic.Resource {
 
   /**
    * Reads an existing Group into the program without managing it (the engine calls read only; destroy
-   * leaves it). 
+   * leaves it).
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: GroupState, opts?: pulumi.CustomResourceOptions): Group {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: GroupState,
+    opts?: pulumi.CustomResourceOptions,
+  ): Group {
     return new Group(name, (state ?? {}) as GroupArgs, { ...opts, id });
   }
 
   /** True when `obj` is a Group, also one made by another copy of this package. */
   static override isInstance(obj: unknown): obj is Group {
-    return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === Group.__pulumiType;
+    return (
+      typeof obj === "object" &&
+      obj !== null &&
+      (obj as { __pulumiType?: unknown }).__pulumiType === Group.__pulumiType
+    );
   }
 }
 
-function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
+function withSecrets(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secrets: string[],
+): pulumi.CustomResourceOptions {
   if (!secrets.length) return opts ?? {};
-  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
+  return {
+    ...opts,
+    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
+  };
 }

@@ -6,7 +6,9 @@ import { ownerInput } from "../owner";
 /** Arguments of {@link IdentityProvider}. */
 export interface IdentityProviderArgs {
   /** Provider type */
-  type: pulumi.Input<"oidc" | "zitadel" | "entra" | "google" | "okta" | "pocketid" | "microsoft" | "adfs" | (string & {})>;
+  type: pulumi.Input<
+    "oidc" | "zitadel" | "entra" | "google" | "okta" | "pocketid" | "microsoft" | "adfs" | (string & {})
+  >;
   /** Display name */
   name: pulumi.Input<string>;
   /** OIDC issuer URL */
@@ -22,7 +24,9 @@ export interface IdentityProviderArgs {
 /** What is known of an existing {@link IdentityProvider}: every output, each optional (see {@link IdentityProvider.get}). */
 export interface IdentityProviderState {
   /** Provider type */
-  type?: pulumi.Input<"oidc" | "zitadel" | "entra" | "google" | "okta" | "pocketid" | "microsoft" | "adfs" | (string & {})>;
+  type?: pulumi.Input<
+    "oidc" | "zitadel" | "entra" | "google" | "okta" | "pocketid" | "microsoft" | "adfs" | (string & {})
+  >;
   /** Display name */
   name?: pulumi.Input<string>;
   /** OIDC issuer URL */
@@ -50,7 +54,9 @@ export class IdentityProvider extends pulumi.dynamic.Resource {
   static readonly __pulumiType = "pulumi-nodejs:dynamic/privnet:IdentityProvider";
 
   /** Provider type */
-  declare readonly type: pulumi.Output<"oidc" | "zitadel" | "entra" | "google" | "okta" | "pocketid" | "microsoft" | "adfs" | (string & {})>;
+  declare readonly type: pulumi.Output<
+    "oidc" | "zitadel" | "entra" | "google" | "okta" | "pocketid" | "microsoft" | "adfs" | (string & {})
+  >;
   /** Display name */
   declare readonly name: pulumi.Output<string>;
   /** OIDC issuer URL */
@@ -64,7 +70,7 @@ export class IdentityProvider extends pulumi.dynamic.Resource {
     const props = {
       ...OUTPUTS,
       ...args,
-    clientSecret: args.clientSecret === undefined ? undefined : pulumi.secret(args.clientSecret),
+      clientSecret: args.clientSecret === undefined ? undefined : pulumi.secret(args.clientSecret),
       __kind: "IdentityProvider",
       // Which stack and resource a create is for: an object an interrupted run created is taken over.
       ...ownerInput(name, "IdentityProvider", opts),
@@ -74,19 +80,34 @@ export class IdentityProvider extends pulumi.dynamic.Resource {
 
   /**
    * Reads an existing IdentityProvider into the program without managing it (the engine calls read only; destroy
-   * leaves it). 
+   * leaves it).
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: IdentityProviderState, opts?: pulumi.CustomResourceOptions): IdentityProvider {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: IdentityProviderState,
+    opts?: pulumi.CustomResourceOptions,
+  ): IdentityProvider {
     return new IdentityProvider(name, (state ?? {}) as IdentityProviderArgs, { ...opts, id });
   }
 
   /** True when `obj` is a IdentityProvider, also one made by another copy of this package. */
   static override isInstance(obj: unknown): obj is IdentityProvider {
-    return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === IdentityProvider.__pulumiType;
+    return (
+      typeof obj === "object" &&
+      obj !== null &&
+      (obj as { __pulumiType?: unknown }).__pulumiType === IdentityProvider.__pulumiType
+    );
   }
 }
 
-function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
+function withSecrets(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secrets: string[],
+): pulumi.CustomResourceOptions {
   if (!secrets.length) return opts ?? {};
-  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
+  return {
+    ...opts,
+    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
+  };
 }

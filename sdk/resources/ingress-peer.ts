@@ -90,19 +90,34 @@ export class IngressPeer extends pulumi.dynamic.Resource {
 
   /**
    * Reads an existing IngressPeer into the program without managing it (the engine calls read only; destroy
-   * leaves it). 
+   * leaves it).
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: IngressPeerState, opts?: pulumi.CustomResourceOptions): IngressPeer {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: IngressPeerState,
+    opts?: pulumi.CustomResourceOptions,
+  ): IngressPeer {
     return new IngressPeer(name, (state ?? {}) as IngressPeerArgs, { ...opts, id });
   }
 
   /** True when `obj` is a IngressPeer, also one made by another copy of this package. */
   static override isInstance(obj: unknown): obj is IngressPeer {
-    return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === IngressPeer.__pulumiType;
+    return (
+      typeof obj === "object" &&
+      obj !== null &&
+      (obj as { __pulumiType?: unknown }).__pulumiType === IngressPeer.__pulumiType
+    );
   }
 }
 
-function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
+function withSecrets(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secrets: string[],
+): pulumi.CustomResourceOptions {
   if (!secrets.length) return opts ?? {};
-  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
+  return {
+    ...opts,
+    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
+  };
 }

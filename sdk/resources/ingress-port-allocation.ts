@@ -12,14 +12,16 @@ export interface IngressPortAllocationArgs {
   /** Whether the allocation forwards traffic */
   enabled: pulumi.Input<boolean>;
   /** Port ranges to forward */
-  portRanges?: pulumi.Input<pulumi.Input<({
-    /** First port */
-    start: pulumi.Input<number>;
-    /** Last port (inclusive) */
-    end: pulumi.Input<number>;
-    /** Protocol: tcp, udp or tcp/udp */
-    protocol: pulumi.Input<"tcp" | "udp" | "tcp/udp">;
-  })>[]>;
+  portRanges?: pulumi.Input<
+    pulumi.Input<{
+      /** First port */
+      start: pulumi.Input<number>;
+      /** Last port (inclusive) */
+      end: pulumi.Input<number>;
+      /** Protocol: tcp, udp or tcp/udp */
+      protocol: pulumi.Input<"tcp" | "udp" | "tcp/udp">;
+    }>[]
+  >;
   /** Ports to allocate directly */
   directPort?: pulumi.Input<{
     /** Number of ports to allocate, 1 to 100 */
@@ -44,14 +46,16 @@ export interface IngressPortAllocationState {
   /** Public IP */
   ingressIp?: pulumi.Input<string>;
   /** Port ranges to forward */
-  portRanges?: pulumi.Input<({
-    /** First port */
-    start: number;
-    /** Last port (inclusive) */
-    end: number;
-    /** Protocol: tcp, udp or tcp/udp */
-    protocol: "tcp" | "udp" | "tcp/udp";
-  })[]>;
+  portRanges?: pulumi.Input<
+    {
+      /** First port */
+      start: number;
+      /** Last port (inclusive) */
+      end: number;
+      /** Protocol: tcp, udp or tcp/udp */
+      protocol: "tcp" | "udp" | "tcp/udp";
+    }[]
+  >;
   /** Ports to allocate directly */
   directPort?: pulumi.Input<{
     /** Number of ports to allocate, 1 to 100 */
@@ -60,18 +64,20 @@ export interface IngressPortAllocationState {
     protocol: "tcp" | "udp" | "tcp/udp";
   }>;
   /** Public to peer port mappings */
-  portRangeMappings?: pulumi.Input<({
-    /** First port on the peer */
-    translatedStart: number;
-    /** Last port on the peer */
-    translatedEnd: number;
-    /** First public port on the ingress peer */
-    ingressStart: number;
-    /** Last public port on the ingress peer */
-    ingressEnd: number;
-    /** Protocol: tcp, udp or tcp/udp */
-    protocol: "tcp" | "udp" | "tcp/udp";
-  })[]>;
+  portRangeMappings?: pulumi.Input<
+    {
+      /** First port on the peer */
+      translatedStart: number;
+      /** Last port on the peer */
+      translatedEnd: number;
+      /** First public port on the ingress peer */
+      ingressStart: number;
+      /** Last public port on the ingress peer */
+      ingressEnd: number;
+      /** Protocol: tcp, udp or tcp/udp */
+      protocol: "tcp" | "udp" | "tcp/udp";
+    }[]
+  >;
   /** Id of the peer whose ports are forwarded */
   peerId?: pulumi.Input<string>;
 }
@@ -107,34 +113,42 @@ export class IngressPortAllocation extends pulumi.dynamic.Resource {
   /** Public IP */
   declare readonly ingressIp: pulumi.Output<string>;
   /** Port ranges to forward */
-  declare readonly portRanges: pulumi.Output<({
-    /** First port */
-    start: number;
-    /** Last port (inclusive) */
-    end: number;
-    /** Protocol: tcp, udp or tcp/udp */
-    protocol: "tcp" | "udp" | "tcp/udp";
-  })[] | undefined>;
+  declare readonly portRanges: pulumi.Output<
+    | {
+        /** First port */
+        start: number;
+        /** Last port (inclusive) */
+        end: number;
+        /** Protocol: tcp, udp or tcp/udp */
+        protocol: "tcp" | "udp" | "tcp/udp";
+      }[]
+    | undefined
+  >;
   /** Ports to allocate directly */
-  declare readonly directPort: pulumi.Output<{
-    /** Number of ports to allocate, 1 to 100 */
-    count: number;
-    /** Protocol: tcp, udp or tcp/udp */
-    protocol: "tcp" | "udp" | "tcp/udp";
-  } | undefined>;
+  declare readonly directPort: pulumi.Output<
+    | {
+        /** Number of ports to allocate, 1 to 100 */
+        count: number;
+        /** Protocol: tcp, udp or tcp/udp */
+        protocol: "tcp" | "udp" | "tcp/udp";
+      }
+    | undefined
+  >;
   /** Public to peer port mappings */
-  declare readonly portRangeMappings: pulumi.Output<({
-    /** First port on the peer */
-    translatedStart: number;
-    /** Last port on the peer */
-    translatedEnd: number;
-    /** First public port on the ingress peer */
-    ingressStart: number;
-    /** Last public port on the ingress peer */
-    ingressEnd: number;
-    /** Protocol: tcp, udp or tcp/udp */
-    protocol: "tcp" | "udp" | "tcp/udp";
-  })[]>;
+  declare readonly portRangeMappings: pulumi.Output<
+    {
+      /** First port on the peer */
+      translatedStart: number;
+      /** Last port on the peer */
+      translatedEnd: number;
+      /** First public port on the ingress peer */
+      ingressStart: number;
+      /** Last public port on the ingress peer */
+      ingressEnd: number;
+      /** Protocol: tcp, udp or tcp/udp */
+      protocol: "tcp" | "udp" | "tcp/udp";
+    }[]
+  >;
   /** Id of the peer whose ports are forwarded */
   declare readonly peerId: pulumi.Output<string>;
 
@@ -154,17 +168,32 @@ export class IngressPortAllocation extends pulumi.dynamic.Resource {
    * Reads an existing IngressPortAllocation into the program without managing it (the engine calls read only; destroy
    * leaves it). The id is the IngressPortAllocation's own id with its `peerId` in `state`, or the composite id `<peerId>/<id>`.
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: IngressPortAllocationState, opts?: pulumi.CustomResourceOptions): IngressPortAllocation {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: IngressPortAllocationState,
+    opts?: pulumi.CustomResourceOptions,
+  ): IngressPortAllocation {
     return new IngressPortAllocation(name, (state ?? {}) as IngressPortAllocationArgs, { ...opts, id });
   }
 
   /** True when `obj` is a IngressPortAllocation, also one made by another copy of this package. */
   static override isInstance(obj: unknown): obj is IngressPortAllocation {
-    return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === IngressPortAllocation.__pulumiType;
+    return (
+      typeof obj === "object" &&
+      obj !== null &&
+      (obj as { __pulumiType?: unknown }).__pulumiType === IngressPortAllocation.__pulumiType
+    );
   }
 }
 
-function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
+function withSecrets(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secrets: string[],
+): pulumi.CustomResourceOptions {
   if (!secrets.length) return opts ?? {};
-  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
+  return {
+    ...opts,
+    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
+  };
 }

@@ -10,14 +10,16 @@ export interface NameserverGroupArgs {
   /** Group description */
   description: pulumi.Input<string>;
   /** 1 to 3 upstream nameservers */
-  nameservers: pulumi.Input<pulumi.Input<({
-    /** Nameserver IP address */
-    ip: pulumi.Input<string>;
-    /** Nameserver protocol */
-    nsType: pulumi.Input<"udp" | (string & {})>;
-    /** Nameserver port */
-    port: pulumi.Input<number>;
-  })>[]>;
+  nameservers: pulumi.Input<
+    pulumi.Input<{
+      /** Nameserver IP address */
+      ip: pulumi.Input<string>;
+      /** Nameserver protocol */
+      nsType: pulumi.Input<"udp" | (string & {})>;
+      /** Nameserver port */
+      port: pulumi.Input<number>;
+    }>[]
+  >;
   /** Whether the group is active */
   enabled: pulumi.Input<boolean>;
   /** Distribution group ids: peers that use these nameservers; at least one */
@@ -39,14 +41,16 @@ export interface NameserverGroupState {
   /** Group description */
   description?: pulumi.Input<string>;
   /** 1 to 3 upstream nameservers */
-  nameservers?: pulumi.Input<({
-    /** Nameserver IP address */
-    ip: string;
-    /** Nameserver protocol */
-    nsType: "udp" | (string & {});
-    /** Nameserver port */
-    port: number;
-  })[]>;
+  nameservers?: pulumi.Input<
+    {
+      /** Nameserver IP address */
+      ip: string;
+      /** Nameserver protocol */
+      nsType: "udp" | (string & {});
+      /** Nameserver port */
+      port: number;
+    }[]
+  >;
   /** Whether the group is active */
   enabled?: pulumi.Input<boolean>;
   /** Distribution group ids: peers that use these nameservers; at least one */
@@ -83,14 +87,16 @@ export class NameserverGroup extends pulumi.dynamic.Resource {
   /** Group description */
   declare readonly description: pulumi.Output<string>;
   /** 1 to 3 upstream nameservers */
-  declare readonly nameservers: pulumi.Output<({
-    /** Nameserver IP address */
-    ip: string;
-    /** Nameserver protocol */
-    nsType: "udp" | (string & {});
-    /** Nameserver port */
-    port: number;
-  })[]>;
+  declare readonly nameservers: pulumi.Output<
+    {
+      /** Nameserver IP address */
+      ip: string;
+      /** Nameserver protocol */
+      nsType: "udp" | (string & {});
+      /** Nameserver port */
+      port: number;
+    }[]
+  >;
   /** Whether the group is active */
   declare readonly enabled: pulumi.Output<boolean>;
   /** Distribution group ids: peers that use these nameservers; at least one */
@@ -116,19 +122,34 @@ export class NameserverGroup extends pulumi.dynamic.Resource {
 
   /**
    * Reads an existing NameserverGroup into the program without managing it (the engine calls read only; destroy
-   * leaves it). 
+   * leaves it).
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: NameserverGroupState, opts?: pulumi.CustomResourceOptions): NameserverGroup {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: NameserverGroupState,
+    opts?: pulumi.CustomResourceOptions,
+  ): NameserverGroup {
     return new NameserverGroup(name, (state ?? {}) as NameserverGroupArgs, { ...opts, id });
   }
 
   /** True when `obj` is a NameserverGroup, also one made by another copy of this package. */
   static override isInstance(obj: unknown): obj is NameserverGroup {
-    return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === NameserverGroup.__pulumiType;
+    return (
+      typeof obj === "object" &&
+      obj !== null &&
+      (obj as { __pulumiType?: unknown }).__pulumiType === NameserverGroup.__pulumiType
+    );
   }
 }
 
-function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
+function withSecrets(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secrets: string[],
+): pulumi.CustomResourceOptions {
   if (!secrets.length) return opts ?? {};
-  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
+  return {
+    ...opts,
+    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
+  };
 }

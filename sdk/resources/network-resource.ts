@@ -88,17 +88,32 @@ export class NetworkResource extends pulumi.dynamic.Resource {
    * Reads an existing NetworkResource into the program without managing it (the engine calls read only; destroy
    * leaves it). The id is the NetworkResource's own id with its `networkId` in `state`, or the composite id `<networkId>/<id>`.
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: NetworkResourceState, opts?: pulumi.CustomResourceOptions): NetworkResource {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: NetworkResourceState,
+    opts?: pulumi.CustomResourceOptions,
+  ): NetworkResource {
     return new NetworkResource(name, (state ?? {}) as NetworkResourceArgs, { ...opts, id });
   }
 
   /** True when `obj` is a NetworkResource, also one made by another copy of this package. */
   static override isInstance(obj: unknown): obj is NetworkResource {
-    return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === NetworkResource.__pulumiType;
+    return (
+      typeof obj === "object" &&
+      obj !== null &&
+      (obj as { __pulumiType?: unknown }).__pulumiType === NetworkResource.__pulumiType
+    );
   }
 }
 
-function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
+function withSecrets(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secrets: string[],
+): pulumi.CustomResourceOptions {
   if (!secrets.length) return opts ?? {};
-  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
+  return {
+    ...opts,
+    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
+  };
 }

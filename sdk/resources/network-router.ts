@@ -83,17 +83,32 @@ export class NetworkRouter extends pulumi.dynamic.Resource {
    * Reads an existing NetworkRouter into the program without managing it (the engine calls read only; destroy
    * leaves it). The id is the NetworkRouter's own id with its `networkId` in `state`, or the composite id `<networkId>/<id>`.
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: NetworkRouterState, opts?: pulumi.CustomResourceOptions): NetworkRouter {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: NetworkRouterState,
+    opts?: pulumi.CustomResourceOptions,
+  ): NetworkRouter {
     return new NetworkRouter(name, (state ?? {}) as NetworkRouterArgs, { ...opts, id });
   }
 
   /** True when `obj` is a NetworkRouter, also one made by another copy of this package. */
   static override isInstance(obj: unknown): obj is NetworkRouter {
-    return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === NetworkRouter.__pulumiType;
+    return (
+      typeof obj === "object" &&
+      obj !== null &&
+      (obj as { __pulumiType?: unknown }).__pulumiType === NetworkRouter.__pulumiType
+    );
   }
 }
 
-function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
+function withSecrets(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secrets: string[],
+): pulumi.CustomResourceOptions {
   if (!secrets.length) return opts ?? {};
-  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
+  return {
+    ...opts,
+    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
+  };
 }

@@ -73,19 +73,34 @@ export class Network extends pulumi.dynamic.Resource {
 
   /**
    * Reads an existing Network into the program without managing it (the engine calls read only; destroy
-   * leaves it). 
+   * leaves it).
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: NetworkState, opts?: pulumi.CustomResourceOptions): Network {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: NetworkState,
+    opts?: pulumi.CustomResourceOptions,
+  ): Network {
     return new Network(name, (state ?? {}) as NetworkArgs, { ...opts, id });
   }
 
   /** True when `obj` is a Network, also one made by another copy of this package. */
   static override isInstance(obj: unknown): obj is Network {
-    return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === Network.__pulumiType;
+    return (
+      typeof obj === "object" &&
+      obj !== null &&
+      (obj as { __pulumiType?: unknown }).__pulumiType === Network.__pulumiType
+    );
   }
 }
 
-function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
+function withSecrets(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secrets: string[],
+): pulumi.CustomResourceOptions {
   if (!secrets.length) return opts ?? {};
-  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
+  return {
+    ...opts,
+    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
+  };
 }

@@ -44,18 +44,20 @@ export interface PeerState {
   /** Agent version */
   version?: pulumi.Input<string>;
   /** Groups the peer belongs to */
-  groups?: pulumi.Input<({
-    /** Group id */
-    id: string;
-    /** Group name */
-    name: string;
-    /** Number of peers in the group */
-    peersCount: number;
-    /** Number of network resources in the group */
-    resourcesCount: number;
-    /** How the group was created */
-    issued: "api" | "integration" | "jwt";
-  })[]>;
+  groups?: pulumi.Input<
+    {
+      /** Group id */
+      id: string;
+      /** Group name */
+      name: string;
+      /** Number of peers in the group */
+      peersCount: number;
+      /** Number of network resources in the group */
+      resourcesCount: number;
+      /** How the group was created */
+      issued: "api" | "integration" | "jwt";
+    }[]
+  >;
   /** Enable the agent's SSH server */
   sshEnabled?: pulumi.Input<boolean>;
   /** Id of the user who enrolled the peer (empty for setup-key peers) */
@@ -179,18 +181,20 @@ export class Peer extends pulumi.dynamic.Resource {
   /** Agent version */
   declare readonly version: pulumi.Output<string>;
   /** Groups the peer belongs to */
-  declare readonly groups: pulumi.Output<({
-    /** Group id */
-    id: string;
-    /** Group name */
-    name: string;
-    /** Number of peers in the group */
-    peersCount: number;
-    /** Number of network resources in the group */
-    resourcesCount: number;
-    /** How the group was created */
-    issued: "api" | "integration" | "jwt";
-  })[]>;
+  declare readonly groups: pulumi.Output<
+    {
+      /** Group id */
+      id: string;
+      /** Group name */
+      name: string;
+      /** Number of peers in the group */
+      peersCount: number;
+      /** Number of network resources in the group */
+      resourcesCount: number;
+      /** How the group was created */
+      issued: "api" | "integration" | "jwt";
+    }[]
+  >;
   /** Enable the agent's SSH server */
   declare readonly sshEnabled: pulumi.Output<boolean | undefined>;
   /** Id of the user who enrolled the peer (empty for setup-key peers) */
@@ -267,17 +271,32 @@ export class Peer extends pulumi.dynamic.Resource {
    * Reads an existing Peer into the program without managing it (the engine calls read only; destroy
    * leaves it). The id is the Peer's own id with its `peerId` in `state`, or the composite id `<peerId>/<id>`.
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: PeerState, opts?: pulumi.CustomResourceOptions): Peer {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: PeerState,
+    opts?: pulumi.CustomResourceOptions,
+  ): Peer {
     return new Peer(name, (state ?? {}) as PeerArgs, { ...opts, id });
   }
 
   /** True when `obj` is a Peer, also one made by another copy of this package. */
   static override isInstance(obj: unknown): obj is Peer {
-    return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === Peer.__pulumiType;
+    return (
+      typeof obj === "object" &&
+      obj !== null &&
+      (obj as { __pulumiType?: unknown }).__pulumiType === Peer.__pulumiType
+    );
   }
 }
 
-function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
+function withSecrets(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secrets: string[],
+): pulumi.CustomResourceOptions {
   if (!secrets.length) return opts ?? {};
-  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
+  return {
+    ...opts,
+    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
+  };
 }

@@ -85,17 +85,32 @@ export class PersonalAccessToken extends pulumi.dynamic.Resource {
    * Reads an existing PersonalAccessToken into the program without managing it (the engine calls read only; destroy
    * leaves it). The id is the PersonalAccessToken's own id with its `userId` in `state`, or the composite id `<userId>/<id>`.
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: PersonalAccessTokenState, opts?: pulumi.CustomResourceOptions): PersonalAccessToken {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: PersonalAccessTokenState,
+    opts?: pulumi.CustomResourceOptions,
+  ): PersonalAccessToken {
     return new PersonalAccessToken(name, (state ?? {}) as PersonalAccessTokenArgs, { ...opts, id });
   }
 
   /** True when `obj` is a PersonalAccessToken, also one made by another copy of this package. */
   static override isInstance(obj: unknown): obj is PersonalAccessToken {
-    return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === PersonalAccessToken.__pulumiType;
+    return (
+      typeof obj === "object" &&
+      obj !== null &&
+      (obj as { __pulumiType?: unknown }).__pulumiType === PersonalAccessToken.__pulumiType
+    );
   }
 }
 
-function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
+function withSecrets(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secrets: string[],
+): pulumi.CustomResourceOptions {
   if (!secrets.length) return opts ?? {};
-  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
+  return {
+    ...opts,
+    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
+  };
 }

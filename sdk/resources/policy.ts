@@ -14,51 +14,55 @@ export interface PolicyArgs {
   /** Posture check ids the source peers must pass */
   sourcePostureChecks?: pulumi.Input<pulumi.Input<string>[]>;
   /** Policy rules */
-  rules: pulumi.Input<pulumi.Input<({
-    /** Rule id; assigned by the service */
-    id?: pulumi.Input<string>;
-    /** Rule name */
-    name: pulumi.Input<string>;
-    /** Rule description */
-    description?: pulumi.Input<string>;
-    /** Whether the rule is active */
-    enabled: pulumi.Input<boolean>;
-    /** What the rule does with matching traffic */
-    action: pulumi.Input<"accept" | "drop">;
-    /** Applies in both directions */
-    bidirectional: pulumi.Input<boolean>;
-    /** Protocol the rule matches */
-    protocol: pulumi.Input<"all" | "tcp" | "udp" | "icmp" | (string & {})>;
-    /** Ports the rule matches; only with tcp or udp */
-    ports?: pulumi.Input<pulumi.Input<string>[]>;
-    /** Port ranges the rule matches; only with tcp or udp; not together with ports */
-    portRanges?: pulumi.Input<pulumi.Input<{
-      /** First port of the range */
-      start: pulumi.Input<number>;
-      /** Last port of the range (inclusive) */
-      end: pulumi.Input<number>;
-    }>[]>;
-    /** Map of user group id to the local user names allowed to log in */
-    authorizedGroups?: pulumi.Input<Record<string, pulumi.Input<pulumi.Input<string>[]>>>;
-    /** Source group ids */
-    sources?: pulumi.Input<pulumi.Input<string>[]>;
-    /** A network resource as the source */
-    sourceResource?: pulumi.Input<{
-      /** Resource id */
-      id: pulumi.Input<string>;
-      /** Resource type, derived from the address: host, subnet or domain; peer for a peer resource */
-      type: pulumi.Input<"host" | "subnet" | "domain" | "peer" | (string & {})>;
-    }>;
-    /** Destination group ids */
-    destinations?: pulumi.Input<pulumi.Input<string>[]>;
-    /** A network resource as the destination */
-    destinationResource?: pulumi.Input<{
-      /** Resource id */
-      id: pulumi.Input<string>;
-      /** Resource type, derived from the address: host, subnet or domain; peer for a peer resource */
-      type: pulumi.Input<"host" | "subnet" | "domain" | "peer" | (string & {})>;
-    }>;
-  })>[]>;
+  rules: pulumi.Input<
+    pulumi.Input<{
+      /** Rule id; assigned by the service */
+      id?: pulumi.Input<string>;
+      /** Rule name */
+      name: pulumi.Input<string>;
+      /** Rule description */
+      description?: pulumi.Input<string>;
+      /** Whether the rule is active */
+      enabled: pulumi.Input<boolean>;
+      /** What the rule does with matching traffic */
+      action: pulumi.Input<"accept" | "drop">;
+      /** Applies in both directions */
+      bidirectional: pulumi.Input<boolean>;
+      /** Protocol the rule matches */
+      protocol: pulumi.Input<"all" | "tcp" | "udp" | "icmp" | (string & {})>;
+      /** Ports the rule matches; only with tcp or udp */
+      ports?: pulumi.Input<pulumi.Input<string>[]>;
+      /** Port ranges the rule matches; only with tcp or udp; not together with ports */
+      portRanges?: pulumi.Input<
+        pulumi.Input<{
+          /** First port of the range */
+          start: pulumi.Input<number>;
+          /** Last port of the range (inclusive) */
+          end: pulumi.Input<number>;
+        }>[]
+      >;
+      /** Map of user group id to the local user names allowed to log in */
+      authorizedGroups?: pulumi.Input<Record<string, pulumi.Input<pulumi.Input<string>[]>>>;
+      /** Source group ids */
+      sources?: pulumi.Input<pulumi.Input<string>[]>;
+      /** A network resource as the source */
+      sourceResource?: pulumi.Input<{
+        /** Resource id */
+        id: pulumi.Input<string>;
+        /** Resource type, derived from the address: host, subnet or domain; peer for a peer resource */
+        type: pulumi.Input<"host" | "subnet" | "domain" | "peer" | (string & {})>;
+      }>;
+      /** Destination group ids */
+      destinations?: pulumi.Input<pulumi.Input<string>[]>;
+      /** A network resource as the destination */
+      destinationResource?: pulumi.Input<{
+        /** Resource id */
+        id: pulumi.Input<string>;
+        /** Resource type, derived from the address: host, subnet or domain; peer for a peer resource */
+        type: pulumi.Input<"host" | "subnet" | "domain" | "peer" | (string & {})>;
+      }>;
+    }>[]
+  >;
   /** Id of an existing Policy to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only */
   adoptId?: pulumi.Input<string>;
 }
@@ -74,51 +78,53 @@ export interface PolicyState {
   /** Posture check ids the source peers must pass */
   sourcePostureChecks?: pulumi.Input<string[]>;
   /** Policy rules */
-  rules?: pulumi.Input<({
-    /** Rule id; assigned by the service */
-    id?: string;
-    /** Rule name */
-    name: string;
-    /** Rule description */
-    description?: string;
-    /** Whether the rule is active */
-    enabled: boolean;
-    /** What the rule does with matching traffic */
-    action: "accept" | "drop";
-    /** Applies in both directions */
-    bidirectional: boolean;
-    /** Protocol the rule matches */
-    protocol: "all" | "tcp" | "udp" | "icmp" | (string & {});
-    /** Ports the rule matches; only with tcp or udp */
-    ports?: string[];
-    /** Port ranges the rule matches; only with tcp or udp; not together with ports */
-    portRanges?: {
-      /** First port of the range */
-      start: number;
-      /** Last port of the range (inclusive) */
-      end: number;
-    }[];
-    /** Map of user group id to the local user names allowed to log in */
-    authorizedGroups?: Record<string, string[]>;
-    /** Source group ids */
-    sources?: string[];
-    /** A network resource as the source */
-    sourceResource?: {
-      /** Resource id */
-      id: string;
-      /** Resource type, derived from the address: host, subnet or domain; peer for a peer resource */
-      type: "host" | "subnet" | "domain" | "peer" | (string & {});
-    };
-    /** Destination group ids */
-    destinations?: string[];
-    /** A network resource as the destination */
-    destinationResource?: {
-      /** Resource id */
-      id: string;
-      /** Resource type, derived from the address: host, subnet or domain; peer for a peer resource */
-      type: "host" | "subnet" | "domain" | "peer" | (string & {});
-    };
-  })[]>;
+  rules?: pulumi.Input<
+    {
+      /** Rule id; assigned by the service */
+      id?: string;
+      /** Rule name */
+      name: string;
+      /** Rule description */
+      description?: string;
+      /** Whether the rule is active */
+      enabled: boolean;
+      /** What the rule does with matching traffic */
+      action: "accept" | "drop";
+      /** Applies in both directions */
+      bidirectional: boolean;
+      /** Protocol the rule matches */
+      protocol: "all" | "tcp" | "udp" | "icmp" | (string & {});
+      /** Ports the rule matches; only with tcp or udp */
+      ports?: string[];
+      /** Port ranges the rule matches; only with tcp or udp; not together with ports */
+      portRanges?: {
+        /** First port of the range */
+        start: number;
+        /** Last port of the range (inclusive) */
+        end: number;
+      }[];
+      /** Map of user group id to the local user names allowed to log in */
+      authorizedGroups?: Record<string, string[]>;
+      /** Source group ids */
+      sources?: string[];
+      /** A network resource as the source */
+      sourceResource?: {
+        /** Resource id */
+        id: string;
+        /** Resource type, derived from the address: host, subnet or domain; peer for a peer resource */
+        type: "host" | "subnet" | "domain" | "peer" | (string & {});
+      };
+      /** Destination group ids */
+      destinations?: string[];
+      /** A network resource as the destination */
+      destinationResource?: {
+        /** Resource id */
+        id: string;
+        /** Resource type, derived from the address: host, subnet or domain; peer for a peer resource */
+        type: "host" | "subnet" | "domain" | "peer" | (string & {});
+      };
+    }[]
+  >;
 }
 
 /** Output property names, registered so the engine fills them in. */
@@ -146,51 +152,53 @@ export class Policy extends pulumi.dynamic.Resource {
   /** Posture check ids the source peers must pass */
   declare readonly sourcePostureChecks: pulumi.Output<string[] | undefined>;
   /** Policy rules */
-  declare readonly rules: pulumi.Output<({
-    /** Rule id; assigned by the service */
-    id?: string;
-    /** Rule name */
-    name: string;
-    /** Rule description */
-    description?: string;
-    /** Whether the rule is active */
-    enabled: boolean;
-    /** What the rule does with matching traffic */
-    action: "accept" | "drop";
-    /** Applies in both directions */
-    bidirectional: boolean;
-    /** Protocol the rule matches */
-    protocol: "all" | "tcp" | "udp" | "icmp" | (string & {});
-    /** Ports the rule matches; only with tcp or udp */
-    ports?: string[];
-    /** Port ranges the rule matches; only with tcp or udp; not together with ports */
-    portRanges?: {
-      /** First port of the range */
-      start: number;
-      /** Last port of the range (inclusive) */
-      end: number;
-    }[];
-    /** Map of user group id to the local user names allowed to log in */
-    authorizedGroups?: Record<string, string[]>;
-    /** Source group ids */
-    sources?: string[];
-    /** A network resource as the source */
-    sourceResource?: {
-      /** Resource id */
-      id: string;
-      /** Resource type, derived from the address: host, subnet or domain; peer for a peer resource */
-      type: "host" | "subnet" | "domain" | "peer" | (string & {});
-    };
-    /** Destination group ids */
-    destinations?: string[];
-    /** A network resource as the destination */
-    destinationResource?: {
-      /** Resource id */
-      id: string;
-      /** Resource type, derived from the address: host, subnet or domain; peer for a peer resource */
-      type: "host" | "subnet" | "domain" | "peer" | (string & {});
-    };
-  })[]>;
+  declare readonly rules: pulumi.Output<
+    {
+      /** Rule id; assigned by the service */
+      id?: string;
+      /** Rule name */
+      name: string;
+      /** Rule description */
+      description?: string;
+      /** Whether the rule is active */
+      enabled: boolean;
+      /** What the rule does with matching traffic */
+      action: "accept" | "drop";
+      /** Applies in both directions */
+      bidirectional: boolean;
+      /** Protocol the rule matches */
+      protocol: "all" | "tcp" | "udp" | "icmp" | (string & {});
+      /** Ports the rule matches; only with tcp or udp */
+      ports?: string[];
+      /** Port ranges the rule matches; only with tcp or udp; not together with ports */
+      portRanges?: {
+        /** First port of the range */
+        start: number;
+        /** Last port of the range (inclusive) */
+        end: number;
+      }[];
+      /** Map of user group id to the local user names allowed to log in */
+      authorizedGroups?: Record<string, string[]>;
+      /** Source group ids */
+      sources?: string[];
+      /** A network resource as the source */
+      sourceResource?: {
+        /** Resource id */
+        id: string;
+        /** Resource type, derived from the address: host, subnet or domain; peer for a peer resource */
+        type: "host" | "subnet" | "domain" | "peer" | (string & {});
+      };
+      /** Destination group ids */
+      destinations?: string[];
+      /** A network resource as the destination */
+      destinationResource?: {
+        /** Resource id */
+        id: string;
+        /** Resource type, derived from the address: host, subnet or domain; peer for a peer resource */
+        type: "host" | "subnet" | "domain" | "peer" | (string & {});
+      };
+    }[]
+  >;
 
   constructor(name: string, args: PolicyArgs, opts?: pulumi.CustomResourceOptions) {
     const props = {
@@ -206,19 +214,34 @@ export class Policy extends pulumi.dynamic.Resource {
 
   /**
    * Reads an existing Policy into the program without managing it (the engine calls read only; destroy
-   * leaves it). 
+   * leaves it).
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: PolicyState, opts?: pulumi.CustomResourceOptions): Policy {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: PolicyState,
+    opts?: pulumi.CustomResourceOptions,
+  ): Policy {
     return new Policy(name, (state ?? {}) as PolicyArgs, { ...opts, id });
   }
 
   /** True when `obj` is a Policy, also one made by another copy of this package. */
   static override isInstance(obj: unknown): obj is Policy {
-    return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === Policy.__pulumiType;
+    return (
+      typeof obj === "object" &&
+      obj !== null &&
+      (obj as { __pulumiType?: unknown }).__pulumiType === Policy.__pulumiType
+    );
   }
 }
 
-function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
+function withSecrets(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secrets: string[],
+): pulumi.CustomResourceOptions {
   if (!secrets.length) return opts ?? {};
-  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
+  return {
+    ...opts,
+    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
+  };
 }

@@ -47,12 +47,14 @@ export interface PostureCheckArgs {
     /** Allow or deny peers by location */
     geoLocationCheck?: pulumi.Input<{
       /** Locations */
-      locations: pulumi.Input<pulumi.Input<{
-        /** Country, ISO 3166-1 alpha-2 */
-        countryCode: pulumi.Input<string>;
-        /** City name */
-        cityName?: pulumi.Input<string>;
-      }>[]>;
+      locations: pulumi.Input<
+        pulumi.Input<{
+          /** Country, ISO 3166-1 alpha-2 */
+          countryCode: pulumi.Input<string>;
+          /** City name */
+          cityName?: pulumi.Input<string>;
+        }>[]
+      >;
       /** Whether matching peers are allowed or denied */
       action: pulumi.Input<"allow" | "deny" | (string & {})>;
     }>;
@@ -66,14 +68,16 @@ export interface PostureCheckArgs {
     /** Processes that must run on the peer */
     processCheck?: pulumi.Input<{
       /** Processes that must run */
-      processes: pulumi.Input<pulumi.Input<{
-        /** Executable path on Linux */
-        linuxPath?: pulumi.Input<string>;
-        /** Executable path on macOS */
-        macPath?: pulumi.Input<string>;
-        /** Executable path on Windows */
-        windowsPath?: pulumi.Input<string>;
-      }>[]>;
+      processes: pulumi.Input<
+        pulumi.Input<{
+          /** Executable path on Linux */
+          linuxPath?: pulumi.Input<string>;
+          /** Executable path on macOS */
+          macPath?: pulumi.Input<string>;
+          /** Executable path on Windows */
+          windowsPath?: pulumi.Input<string>;
+        }>[]
+      >;
     }>;
   }>;
   /** Id of an existing PostureCheck to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only */
@@ -255,19 +259,34 @@ export class PostureCheck extends pulumi.dynamic.Resource {
 
   /**
    * Reads an existing PostureCheck into the program without managing it (the engine calls read only; destroy
-   * leaves it). 
+   * leaves it).
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: PostureCheckState, opts?: pulumi.CustomResourceOptions): PostureCheck {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: PostureCheckState,
+    opts?: pulumi.CustomResourceOptions,
+  ): PostureCheck {
     return new PostureCheck(name, (state ?? {}) as PostureCheckArgs, { ...opts, id });
   }
 
   /** True when `obj` is a PostureCheck, also one made by another copy of this package. */
   static override isInstance(obj: unknown): obj is PostureCheck {
-    return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === PostureCheck.__pulumiType;
+    return (
+      typeof obj === "object" &&
+      obj !== null &&
+      (obj as { __pulumiType?: unknown }).__pulumiType === PostureCheck.__pulumiType
+    );
   }
 }
 
-function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
+function withSecrets(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secrets: string[],
+): pulumi.CustomResourceOptions {
   if (!secrets.length) return opts ?? {};
-  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
+  return {
+    ...opts,
+    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
+  };
 }

@@ -135,19 +135,34 @@ export class Route extends pulumi.dynamic.Resource {
 
   /**
    * Reads an existing Route into the program without managing it (the engine calls read only; destroy
-   * leaves it). 
+   * leaves it).
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: RouteState, opts?: pulumi.CustomResourceOptions): Route {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: RouteState,
+    opts?: pulumi.CustomResourceOptions,
+  ): Route {
     return new Route(name, (state ?? {}) as RouteArgs, { ...opts, id });
   }
 
   /** True when `obj` is a Route, also one made by another copy of this package. */
   static override isInstance(obj: unknown): obj is Route {
-    return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === Route.__pulumiType;
+    return (
+      typeof obj === "object" &&
+      obj !== null &&
+      (obj as { __pulumiType?: unknown }).__pulumiType === Route.__pulumiType
+    );
   }
 }
 
-function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
+function withSecrets(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secrets: string[],
+): pulumi.CustomResourceOptions {
   if (!secrets.length) return opts ?? {};
-  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
+  return {
+    ...opts,
+    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
+  };
 }

@@ -130,19 +130,34 @@ export class SetupKey extends pulumi.dynamic.Resource {
 
   /**
    * Reads an existing SetupKey into the program without managing it (the engine calls read only; destroy
-   * leaves it). 
+   * leaves it).
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: SetupKeyState, opts?: pulumi.CustomResourceOptions): SetupKey {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: SetupKeyState,
+    opts?: pulumi.CustomResourceOptions,
+  ): SetupKey {
     return new SetupKey(name, (state ?? {}) as SetupKeyArgs, { ...opts, id });
   }
 
   /** True when `obj` is a SetupKey, also one made by another copy of this package. */
   static override isInstance(obj: unknown): obj is SetupKey {
-    return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === SetupKey.__pulumiType;
+    return (
+      typeof obj === "object" &&
+      obj !== null &&
+      (obj as { __pulumiType?: unknown }).__pulumiType === SetupKey.__pulumiType
+    );
   }
 }
 
-function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
+function withSecrets(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secrets: string[],
+): pulumi.CustomResourceOptions {
   if (!secrets.length) return opts ?? {};
-  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
+  return {
+    ...opts,
+    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
+  };
 }

@@ -10,7 +10,9 @@ export interface UserInviteArgs {
   /** Invited person's name (replaces on change) */
   name: pulumi.Input<string>;
   /** User role: owner, admin, user, billing_admin, auditor or network_admin (replaces on change) */
-  role: pulumi.Input<"owner" | "admin" | "user" | "billing_admin" | "auditor" | "network_admin" | (string & {})>;
+  role: pulumi.Input<
+    "owner" | "admin" | "user" | "billing_admin" | "auditor" | "network_admin" | (string & {})
+  >;
   /** Group ids for the user's peers (replaces on change) */
   autoGroups: pulumi.Input<pulumi.Input<string>[]>;
   /** Lifetime in seconds, 3600 to 2592000; default 259200 (72 hours) (replaces on change; write-only: kept from state, the API never returns it) */
@@ -24,7 +26,9 @@ export interface UserInviteState {
   /** Invited person's name */
   name?: pulumi.Input<string>;
   /** User role: owner, admin, user, billing_admin, auditor or network_admin */
-  role?: pulumi.Input<"owner" | "admin" | "user" | "billing_admin" | "auditor" | "network_admin" | (string & {})>;
+  role?: pulumi.Input<
+    "owner" | "admin" | "user" | "billing_admin" | "auditor" | "network_admin" | (string & {})
+  >;
   /** Group ids for the user's peers */
   autoGroups?: pulumi.Input<string[]>;
   /** Expiry time */
@@ -64,7 +68,9 @@ export class UserInvite extends pulumi.dynamic.Resource {
   /** Invited person's name */
   declare readonly name: pulumi.Output<string>;
   /** User role: owner, admin, user, billing_admin, auditor or network_admin */
-  declare readonly role: pulumi.Output<"owner" | "admin" | "user" | "billing_admin" | "auditor" | "network_admin" | (string & {})>;
+  declare readonly role: pulumi.Output<
+    "owner" | "admin" | "user" | "billing_admin" | "auditor" | "network_admin" | (string & {})
+  >;
   /** Group ids for the user's peers */
   declare readonly autoGroups: pulumi.Output<string[]>;
   /** Expiry time */
@@ -92,19 +98,34 @@ export class UserInvite extends pulumi.dynamic.Resource {
 
   /**
    * Reads an existing UserInvite into the program without managing it (the engine calls read only; destroy
-   * leaves it). 
+   * leaves it).
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: UserInviteState, opts?: pulumi.CustomResourceOptions): UserInvite {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: UserInviteState,
+    opts?: pulumi.CustomResourceOptions,
+  ): UserInvite {
     return new UserInvite(name, (state ?? {}) as UserInviteArgs, { ...opts, id });
   }
 
   /** True when `obj` is a UserInvite, also one made by another copy of this package. */
   static override isInstance(obj: unknown): obj is UserInvite {
-    return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === UserInvite.__pulumiType;
+    return (
+      typeof obj === "object" &&
+      obj !== null &&
+      (obj as { __pulumiType?: unknown }).__pulumiType === UserInvite.__pulumiType
+    );
   }
 }
 
-function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
+function withSecrets(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secrets: string[],
+): pulumi.CustomResourceOptions {
   if (!secrets.length) return opts ?? {};
-  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
+  return {
+    ...opts,
+    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
+  };
 }

@@ -10,7 +10,9 @@ export interface UserArgs {
   /** Name */
   name?: pulumi.Input<string>;
   /** User role: owner, admin, user, billing_admin, auditor or network_admin */
-  role: pulumi.Input<"owner" | "admin" | "user" | "billing_admin" | "auditor" | "network_admin" | (string & {})>;
+  role: pulumi.Input<
+    "owner" | "admin" | "user" | "billing_admin" | "auditor" | "network_admin" | (string & {})
+  >;
   /** Group ids assigned to peers this user enrolls */
   autoGroups: pulumi.Input<pulumi.Input<string>[]>;
   /** Create a service user instead of inviting a regular user (replaces on change) */
@@ -30,7 +32,9 @@ export interface UserState {
   /** Initial password of a user created with the embedded IdP; only in the create response */
   password?: pulumi.Input<string>;
   /** User role: owner, admin, user, billing_admin, auditor or network_admin */
-  role?: pulumi.Input<"owner" | "admin" | "user" | "billing_admin" | "auditor" | "network_admin" | (string & {})>;
+  role?: pulumi.Input<
+    "owner" | "admin" | "user" | "billing_admin" | "auditor" | "network_admin" | (string & {})
+  >;
   /** User status */
   status?: pulumi.Input<"active" | "invited" | "blocked">;
   /** Last login (zero time when never) */
@@ -54,16 +58,19 @@ export interface UserState {
     /** Whether the user's view of peers is restricted to their own */
     isRestricted: boolean;
     /** Module name to allowed operations */
-    modules: Record<string, {
-      /** May read */
-      read: boolean;
-      /** May create */
-      create: boolean;
-      /** May update */
-      update: boolean;
-      /** May delete */
-      delete: boolean;
-    }>;
+    modules: Record<
+      string,
+      {
+        /** May read */
+        read: boolean;
+        /** May create */
+        create: boolean;
+        /** May update */
+        update: boolean;
+        /** May delete */
+        delete: boolean;
+      }
+    >;
   }>;
 }
 
@@ -99,7 +106,9 @@ export class User extends pulumi.dynamic.Resource {
   /** Initial password of a user created with the embedded IdP; only in the create response (secret) */
   declare readonly password: pulumi.Output<string | undefined>;
   /** User role: owner, admin, user, billing_admin, auditor or network_admin */
-  declare readonly role: pulumi.Output<"owner" | "admin" | "user" | "billing_admin" | "auditor" | "network_admin" | (string & {})>;
+  declare readonly role: pulumi.Output<
+    "owner" | "admin" | "user" | "billing_admin" | "auditor" | "network_admin" | (string & {})
+  >;
   /** User status */
   declare readonly status: pulumi.Output<"active" | "invited" | "blocked">;
   /** Last login (zero time when never) */
@@ -123,16 +132,19 @@ export class User extends pulumi.dynamic.Resource {
     /** Whether the user's view of peers is restricted to their own */
     isRestricted: boolean;
     /** Module name to allowed operations */
-    modules: Record<string, {
-      /** May read */
-      read: boolean;
-      /** May create */
-      create: boolean;
-      /** May update */
-      update: boolean;
-      /** May delete */
-      delete: boolean;
-    }>;
+    modules: Record<
+      string,
+      {
+        /** May read */
+        read: boolean;
+        /** May create */
+        create: boolean;
+        /** May update */
+        update: boolean;
+        /** May delete */
+        delete: boolean;
+      }
+    >;
   }>;
 
   constructor(name: string, args: UserArgs, opts?: pulumi.CustomResourceOptions) {
@@ -149,19 +161,34 @@ export class User extends pulumi.dynamic.Resource {
 
   /**
    * Reads an existing User into the program without managing it (the engine calls read only; destroy
-   * leaves it). 
+   * leaves it).
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: UserState, opts?: pulumi.CustomResourceOptions): User {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: UserState,
+    opts?: pulumi.CustomResourceOptions,
+  ): User {
     return new User(name, (state ?? {}) as UserArgs, { ...opts, id });
   }
 
   /** True when `obj` is a User, also one made by another copy of this package. */
   static override isInstance(obj: unknown): obj is User {
-    return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === User.__pulumiType;
+    return (
+      typeof obj === "object" &&
+      obj !== null &&
+      (obj as { __pulumiType?: unknown }).__pulumiType === User.__pulumiType
+    );
   }
 }
 
-function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
+function withSecrets(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secrets: string[],
+): pulumi.CustomResourceOptions {
   if (!secrets.length) return opts ?? {};
-  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
+  return {
+    ...opts,
+    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
+  };
 }

@@ -2,7 +2,7 @@
  * check: each rule of spec part 7 that applies to a resource's inputs fails with the Pulumi property named,
  * before any API call (no client is even configured here); the preview unknown marker passes.
  */
-import { UNKNOWN } from "../../provider/mapping";
+import { UNKNOWN } from "../../model/mapping";
 import type { Props } from "../../provider/spec";
 import { providerFor } from "../support/provider";
 

@@ -6,7 +6,8 @@
  * error or warning names its id and adoptId.
  */
 import { setWarningSink } from "../../provider/diagnostics";
-import { OWNER_INPUT, setStateReader, TYPE_PREFIX } from "../../provider/recovery";
+import { OWNER_INPUT, TYPE_PREFIX } from "../../model/hidden-inputs";
+import { setStateReader } from "../../provider/recovery";
 import type { Props } from "../../provider/spec";
 import { addUserWithToken } from "../support/fixtures";
 import { configureAll, providerFor } from "../support/provider";

@@ -3,7 +3,7 @@
  * odd query strings; each answer is a 4xx (or a 2xx where the input happens to be valid) in the error shape.
  */
 import { ROUTES, type ApiRoute } from "../../api/routes";
-import { shapeOf } from "../../provider/schema";
+import { shapeOf } from "../../model/schema";
 import { startTestServer, type TestServer } from "../support/server";
 
 let s: TestServer;

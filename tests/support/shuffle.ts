@@ -1,7 +1,7 @@
 /** Inputs with every id list reordered: a diff must not see a change in them (the service treats them as sets). */
 import type { z } from "zod";
 import { isIdList } from "../../provider/normalize";
-import { camel, elementOf, kindOf, shapeOf } from "../../provider/schema";
+import { camel, elementOf, kindOf, shapeOf } from "../../model/schema";
 import type { Props, ResourceSpec } from "../../provider/spec";
 
 /**

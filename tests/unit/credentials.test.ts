@@ -2,7 +2,7 @@
  * Where the provider's credentials come from: explicit provider arguments or stack config (both reach the
  * provider as its config), then the environment, then the default URL. A stray variable never overrides config.
  */
-import { DEFAULT_API_URL, resolveCredentials, type ConfigGetter } from "../../provider/config";
+import { DEFAULT_API_URL, resolveCredentials, type ConfigGetter } from "../../model/credentials";
 
 const env = { PRIVNET_API_URL: "http://env:1/", PRIVNET_TOKEN: "env-token", PRIVNET_RATE_LIMIT: "60:5" };
 const config =

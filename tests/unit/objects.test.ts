@@ -1,6 +1,7 @@
 /** No object of spec part 2 is missing from api/, and every field carries a description for the docs. */
 import type { z } from "zod";
 import { OBJECTS, objectByName } from "../../api/objects";
+import { arrayElement, objectShape, pipeSides, recordValue, unionOptions, wrapped } from "../../model/zod";
 
 /** The objects of spec part 2, as the spec names them (2.2 to 2.21), mapped to our registry names. */
 const SPEC_PART_2: [section: string, specName: string, ours: string][] = [
@@ -51,34 +52,27 @@ const SPEC_PART_2: [section: string, specName: string, ours: string][] = [
 function undescribed(schema: z.ZodType, where: string, out: string[], seen = new Set<unknown>()): void {
   if (seen.has(schema)) return;
   seen.add(schema);
-  const def = (schema as unknown as { _zod: { def: Record<string, unknown> } })._zod.def;
-  switch (def.type) {
-    case "object": {
-      const shape = (schema as unknown as z.ZodObject).shape;
-      for (const [key, field] of Object.entries(shape)) {
-        if (!(field as z.ZodType).description) out.push(`${where}.${key}`);
-        undescribed(field as z.ZodType, `${where}.${key}`, out, seen);
-      }
-      return;
+  const shape = objectShape(schema);
+  if (shape) {
+    for (const [key, field] of Object.entries(shape)) {
+      if (!field.description) out.push(`${where}.${key}`);
+      undescribed(field, `${where}.${key}`, out, seen);
     }
-    case "array":
-      return undescribed(def.element as z.ZodType, `${where}[]`, out, seen);
-    case "optional":
-    case "nullable":
-    case "default":
-    case "readonly":
-      return undescribed(def.innerType as z.ZodType, where, out, seen);
-    case "pipe":
-      undescribed(def.in as z.ZodType, where, out, seen);
-      return undescribed(def.out as z.ZodType, where, out, seen);
-    case "record":
-      return undescribed(def.valueType as z.ZodType, `${where}{}`, out, seen);
-    case "union":
-      for (const o of def.options as z.ZodType[]) undescribed(o, where, out, seen);
-      return;
-    default:
-      return;
+    return;
   }
+  const element = arrayElement(schema);
+  if (element) return undescribed(element, `${where}[]`, out, seen);
+  const w = wrapped(schema);
+  if (w && (w.kind === "optional" || w.kind === "nullable" || w.kind === "default" || w.kind === "readonly"))
+    return undescribed(w.inner, where, out, seen);
+  const pipe = pipeSides(schema);
+  if (pipe) {
+    undescribed(pipe.in, where, out, seen);
+    return undescribed(pipe.out, where, out, seen);
+  }
+  const value = recordValue(schema);
+  if (value) return undescribed(value, `${where}{}`, out, seen);
+  for (const o of unionOptions(schema) ?? []) undescribed(o, where, out, seen);
 }
 
 describe("api objects", () => {

@@ -5,7 +5,7 @@
  */
 import { setWarningSink } from "../../provider/diagnostics";
 import { compareInputs, reportStoredDifferences } from "../../provider/lifecycle";
-import { fromApi, tolerate } from "../../provider/mapping";
+import { fromApi, tolerate } from "../../model/mapping";
 import { addressForm, domainForm, prefixForm, recordContentForm } from "../../provider/normal-forms";
 import { sameValue } from "../../provider/normalize";
 import { overlay, pickLike } from "../../provider/settings";

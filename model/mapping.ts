@@ -20,6 +20,11 @@ export function containsUnknown(v: unknown): boolean {
   return false;
 }
 
+/** A JSON object: not null, not an array. */
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
 /**
  * Pulumi inputs (camelCase) -> API body (snake_case), following `schema`. Keys the schema does not know are
  * dropped; undefined and null are omitted. Unknown markers are kept as values (check needs to see them).
@@ -27,12 +32,11 @@ export function containsUnknown(v: unknown): boolean {
 export function toApi(value: unknown, schema: z.ZodType): unknown {
   if (value === null || value === undefined || value === UNKNOWN) return value ?? undefined;
   const kind = kindOf(schema);
-  if (kind === "object" && typeof value === "object" && !Array.isArray(value)) {
+  if (kind === "object" && isObject(value)) {
     const shape = shapeOf(schema) ?? {};
-    const src = value as Record<string, unknown>;
     const out: Record<string, unknown> = {};
     for (const [key, fieldSchema] of Object.entries(shape)) {
-      const v = src[camel(key)] !== undefined ? src[camel(key)] : src[key];
+      const v = value[camel(key)] !== undefined ? value[camel(key)] : value[key];
       if (v === undefined || v === null) continue;
       out[key] = toApi(v, fieldSchema);
     }
@@ -42,10 +46,10 @@ export function toApi(value: unknown, schema: z.ZodType): unknown {
     const el = elementOf(schema);
     return el ? value.map((v) => toApi(v, el)) : value;
   }
-  if (kind === "record" && typeof value === "object" && !Array.isArray(value)) {
+  if (kind === "record" && isObject(value)) {
     const vs = recordValueOf(schema);
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    for (const [k, v] of Object.entries(value)) {
       if (v === undefined || v === null) continue;
       // An own property even for a key such as `__proto__` (plain assignment would set the prototype), so
       // validation sees the key as written and refuses it by name.
@@ -71,29 +75,7 @@ export function toApi(value: unknown, schema: z.ZodType): unknown {
  * kept.
  */
 export function fromApi(value: unknown, schema: z.ZodType | undefined): unknown {
-  const kind = schema ? kindOf(schema) : undefined;
-  if (value === null && kind === "array") return [];
-  if (value === null || value === undefined) return value;
-  if (typeof value === "number" && kind === "string") return String(value);
-  if (Array.isArray(value)) {
-    const el = schema && kind === "array" ? elementOf(schema) : undefined;
-    return value.map((v) => fromApi(v, el));
-  }
-  if (typeof value === "object") {
-    if (schema && kind === "record") {
-      const vs = recordValueOf(schema);
-      return Object.fromEntries(
-        Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, fromApi(v, vs)]),
-      );
-    }
-    const shape = schema ? (shapeOf(schema) ?? {}) : {};
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      out[camel(k)] = fromApi(v, shape[k]);
-    }
-    return out;
-  }
-  return value;
+  return readLiberally(value, schema, camel);
 }
 
 /**
@@ -101,19 +83,31 @@ export function fromApi(value: unknown, schema: z.ZodType | undefined): unknown 
  * back whole. `null` where the schema has a list is an empty list, a number where it has a string is its text.
  */
 export function tolerate(value: unknown, schema: z.ZodType | undefined): unknown {
+  return readLiberally(value, schema, (key) => key);
+}
+
+/** {@link fromApi} and {@link tolerate}: object members named by `name` (record keys are data: kept). */
+function readLiberally(
+  value: unknown,
+  schema: z.ZodType | undefined,
+  name: (key: string) => string,
+): unknown {
   const kind = schema ? kindOf(schema) : undefined;
   if (value === null && kind === "array") return [];
   if (value === null || value === undefined) return value;
   if (typeof value === "number" && kind === "string") return String(value);
   if (Array.isArray(value)) {
     const el = schema && kind === "array" ? elementOf(schema) : undefined;
-    return value.map((v) => tolerate(v, el));
+    return value.map((v) => readLiberally(v, el, name));
   }
-  if (typeof value === "object") {
-    const rv = schema && kind === "record" ? recordValueOf(schema) : undefined;
-    const shape = schema && kind !== "record" ? (shapeOf(schema) ?? {}) : {};
+  if (isObject(value)) {
+    if (schema && kind === "record") {
+      const vs = recordValueOf(schema);
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, readLiberally(v, vs, name)]));
+    }
+    const shape = schema ? (shapeOf(schema) ?? {}) : {};
     return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, tolerate(v, rv ?? shape[k])]),
+      Object.entries(value).map(([k, v]) => [name(k), readLiberally(v, shape[k], name)]),
     );
   }
   return value;

@@ -1,49 +1,68 @@
 /**
- * Reading zod schemas structurally: the provider maps names, normalises values and finds id lists by walking
- * the api/ schemas instead of repeating field lists per resource.
+ * Reading zod schemas structurally: the provider maps names, normalises values and finds id lists, the sdk's
+ * lookups and the generators write types and docs, by walking the api/ schemas instead of repeating field lists
+ * per resource. The walks are built on model/zod.ts, which alone reads zod's internals.
  */
 import type { z } from "zod";
+import {
+  arrayElement,
+  enumOrLiteralValues,
+  objectShape,
+  pipeSides,
+  recordValue,
+  unionOptions,
+  wrapped,
+  zodKind,
+  type Shape,
+  type WrapperKind,
+} from "./zod";
 
-type Def = { type: string; [k: string]: unknown };
+/** The wrappers {@link unwrap} looks through: they stand for their inner schema's value. */
+const VALUE_WRAPPERS = new Set<WrapperKind>([
+  "optional",
+  "nullable",
+  "default",
+  "readonly",
+  "prefault",
+  "nonoptional",
+  "catch",
+]);
 
-function defOf(s: z.ZodType): Def {
-  return (s as unknown as { _zod: { def: Def } })._zod.def;
+/**
+ * Strips optional / nullable / default / readonly / pipe wrappers down to the value's schema, noting whether one
+ * of them admits null.
+ */
+export function peel(s: z.ZodType): { schema: z.ZodType; nullable: boolean } {
+  let cur = s;
+  let nullable = false;
+  for (let i = 0; i < 20; i++) {
+    const w = wrapped(cur);
+    const pipe = pipeSides(cur);
+    if (w && VALUE_WRAPPERS.has(w.kind)) {
+      if (w.kind === "nullable") nullable = true;
+      cur = w.inner;
+    } else if (pipe) {
+      // z.coerce.number().pipe(int) and transforms: the output side describes the value.
+      cur = zodKind(pipe.out) === "transform" ? pipe.in : pipe.out;
+    } else break;
+  }
+  return { schema: cur, nullable };
 }
 
 /** Strips optional / nullable / default / readonly / pipe wrappers down to the value's schema. */
 export function unwrap(s: z.ZodType): z.ZodType {
-  let cur = s;
-  for (let i = 0; i < 20; i++) {
-    const d = defOf(cur);
-    if (
-      d.type === "optional" ||
-      d.type === "nullable" ||
-      d.type === "default" ||
-      d.type === "readonly" ||
-      d.type === "prefault" ||
-      d.type === "nonoptional" ||
-      d.type === "catch"
-    ) {
-      cur = d.innerType as z.ZodType;
-    } else if (d.type === "pipe") {
-      // z.coerce.number().pipe(int) and transforms: the output side describes the value.
-      const out = d.out as z.ZodType;
-      cur = defOf(out).type === "transform" ? (d.in as z.ZodType) : out;
-    } else return cur;
-  }
-  return cur;
+  return peel(s).schema;
 }
-
-export type Shape = Record<string, z.ZodType>;
 
 /** The object shape of a schema (after unwrapping), or undefined for non-objects. */
 export function shapeOf(s: z.ZodType): Shape | undefined {
   const u = unwrap(s);
-  const d = defOf(u);
-  if (d.type === "object") return (u as unknown as z.ZodObject).shape as Shape;
-  if (d.type === "union") {
+  const shape = objectShape(u);
+  if (shape) return shape;
+  const options = unionOptions(u);
+  if (options) {
     // A union of objects (none in our API today): merge the shapes.
-    const shapes = (d.options as z.ZodType[]).map(shapeOf).filter(Boolean) as Shape[];
+    const shapes = options.map(shapeOf).filter((x) => x !== undefined);
     return shapes.length ? Object.assign({}, ...shapes) : undefined;
   }
   return undefined;
@@ -51,40 +70,39 @@ export function shapeOf(s: z.ZodType): Shape | undefined {
 
 /** The element schema of an array, or undefined. */
 export function elementOf(s: z.ZodType): z.ZodType | undefined {
-  const u = unwrap(s);
-  const d = defOf(u);
-  return d.type === "array" ? (d.element as z.ZodType) : undefined;
+  return arrayElement(unwrap(s));
 }
 
 /** The value schema of a record, or undefined. */
 export function recordValueOf(s: z.ZodType): z.ZodType | undefined {
-  const u = unwrap(s);
-  const d = defOf(u);
-  return d.type === "record" ? (d.valueType as z.ZodType) : undefined;
+  return recordValue(unwrap(s));
 }
 
 /** The JSON-ish kind of a schema's value. */
-export function kindOf(
-  s: z.ZodType,
-): "object" | "array" | "record" | "string" | "number" | "boolean" | "other" {
+export type ValueKind = "object" | "array" | "record" | "string" | "number" | "boolean" | "other";
+
+/** The JSON-ish kind of a schema's value. */
+export function kindOf(s: z.ZodType): ValueKind {
   const u = unwrap(s);
-  const t = defOf(u).type;
+  const t = zodKind(u);
   if (t === "object") return "object";
   if (t === "array") return "array";
   if (t === "record") return "record";
-  if (t === "string" || t === "enum" || t === "literal" || t === "email" || t === "url") return "string";
+  // z.email(), z.url() and the like are strings with a format; z.int() is a number with one.
+  if (t === "string" || t === "enum" || t === "literal") return "string";
   if (t === "number" || t === "int") return "number";
   if (t === "boolean") return "boolean";
   if (t === "union") {
-    const kinds = new Set((defOf(u).options as z.ZodType[]).map(kindOf));
-    return kinds.size === 1 ? ([...kinds][0] as ReturnType<typeof kindOf>) : "other";
+    const kinds = new Set((unionOptions(u) ?? []).map(kindOf));
+    const [only] = kinds;
+    return kinds.size === 1 && only !== undefined ? only : "other";
   }
   return "other";
 }
 
 /** True when the schema accepts undefined (optional or has a default). */
 export function isOptional(s: z.ZodType): boolean {
-  const t = defOf(s).type;
+  const t = zodKind(s);
   return t === "optional" || t === "default" || t === "prefault";
 }
 
@@ -93,8 +111,7 @@ export function describe(s: z.ZodType): string | undefined {
   let cur: z.ZodType | undefined = s;
   for (let i = 0; cur && i < 20; i++) {
     if (cur.description) return cur.description;
-    const d = defOf(cur);
-    cur = (d.innerType ?? (d.type === "pipe" ? d.in : undefined)) as z.ZodType | undefined;
+    cur = wrapped(cur)?.inner ?? pipeSides(cur)?.in;
   }
   return undefined;
 }
@@ -106,11 +123,7 @@ export function camel(name: string): string {
 
 /** Enum values of an enum schema (after unwrapping). */
 export function enumValues(s: z.ZodType): string[] | undefined {
-  const u = unwrap(s);
-  const d = defOf(u);
-  if (d.type === "enum") return Object.values(d.entries as Record<string, string>);
-  if (d.type === "literal") return (d.values as unknown[]).map(String);
-  return undefined;
+  return enumOrLiteralValues(unwrap(s));
 }
 
 /** The schema of the value at `path` (API names and indexes) inside `schema`, or undefined when unknown. */

@@ -1,0 +1,26 @@
+/**
+ * Generated files are written as prettier would write them, so they pass `prettier --check` like the rest of the
+ * repo and a generator needs no layout rules of its own.
+ */
+import * as path from "node:path";
+import * as prettier from "prettier";
+
+/** The repository (the generators run from dist/scripts). */
+export const root = path.resolve(__dirname, "..", "..");
+
+/**
+ * `files` (repo-relative path -> text) formatted with prettier and the repo's config, in the same order. Files
+ * .prettierignore excludes (the reference docs: prettier would pad every table row to its widest cell) are left
+ * as generated.
+ */
+export async function formatted(files: Map<string, string>): Promise<Map<string, string>> {
+  const ignorePath = path.join(root, ".prettierignore");
+  const out = new Map<string, string>();
+  for (const [rel, text] of files) {
+    const file = path.join(root, rel);
+    if ((await prettier.getFileInfo(file, { ignorePath })).ignored) out.set(rel, text);
+    else
+      out.set(rel, await prettier.format(text, { ...(await prettier.resolveConfig(file)), filepath: file }));
+  }
+  return out;
+}

@@ -1,0 +1,84 @@
+/**
+ * The layers of docs/architecture.md, checked on the import specifiers of every file: api -> server | client ->
+ * model -> provider -> sdk, each importing only those below it. The sdk (hand-written and generated) reaches the
+ * provider only through its public entry, `provider/entry.ts` (`pulumi-privnet/provider`), so the provider's
+ * files can change without the sdk noticing.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as ts from "typescript";
+
+const root = path.resolve(__dirname, "..", "..");
+
+function tsFiles(dir: string): string[] {
+  return fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) => {
+    const rel = path.posix.join(dir, e.name);
+    if (e.isDirectory()) return tsFiles(rel);
+    return e.name.endsWith(".ts") && !e.name.endsWith(".d.ts") ? [rel] : [];
+  });
+}
+
+/** Every module a file imports, re-exports or requires, as written. */
+function specifiers(file: string): string[] {
+  const info = ts.preProcessFile(fs.readFileSync(path.join(root, file), "utf8"), true, true);
+  return info.importedFiles.map((f) => f.fileName);
+}
+
+/** The repo-relative path a specifier names (`provider/entry`), or undefined for a package. */
+function target(file: string, spec: string): string | undefined {
+  if (spec.startsWith(".")) return path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
+  const own = /^pulumi-privnet(?:\/(.*))?$/.exec(spec);
+  if (!own) return undefined;
+  if (own[1] === undefined) return "sdk/index";
+  if (own[1] === "provider") return "provider/entry";
+  return own[1].replace(/^dist\//, "").replace(/\.js$/, "");
+}
+
+const top = (p: string) => p.split("/")[0];
+
+/** A file of `from` may import these top-level directories (besides its own). */
+const ALLOWED: Record<string, string[]> = {
+  api: [],
+  client: ["api"],
+  server: ["api"],
+  model: ["api", "client"],
+  provider: ["api", "client", "model"],
+  sdk: ["api", "client", "model", "provider"],
+};
+
+/** Imports breaking the layers in the files under `dir`: `file: specifier (why)`. */
+function violations(dir: string): string[] {
+  const out: string[] = [];
+  for (const file of tsFiles(dir)) {
+    for (const spec of specifiers(file)) {
+      const t = target(file, spec);
+      if (t === undefined) continue;
+      const layer = top(t) ?? "";
+      if (layer === dir) continue;
+      if (!(ALLOWED[dir] ?? []).includes(layer))
+        out.push(`${file}: ${spec} (${dir}/ may not import ${layer}/)`);
+      else if (dir === "sdk" && layer === "provider" && t !== "provider/entry")
+        out.push(`${file}: ${spec} (the sdk imports the provider's public entry only, provider/entry)`);
+    }
+  }
+  return out;
+}
+
+describe("layers", () => {
+  test("the checks see the sdk's generated files and their provider import", () => {
+    const files = tsFiles("sdk");
+    expect(files).toContain("sdk/resources/group.ts");
+    expect(files).toContain("sdk/lookups/functions.ts");
+    expect(specifiers("sdk/resources/group.ts")).toContain("../../provider/entry");
+  });
+
+  test("a deep import of the provider from the sdk is named", () => {
+    expect(target("sdk/lookups/runner.ts", "../../provider/config")).toBe("provider/config");
+    expect(target("sdk/owner.ts", "pulumi-privnet/dist/provider/recovery.js")).toBe("provider/recovery");
+    expect(target("sdk/owner.ts", "pulumi-privnet/provider")).toBe("provider/entry");
+  });
+
+  test.each(Object.keys(ALLOWED))("%s/ imports only the layers below it", (dir) => {
+    expect(violations(dir)).toEqual([]);
+  });
+});
