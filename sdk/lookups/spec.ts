@@ -5,16 +5,16 @@
  * argument and result types (./types.ts) and docs/reference/lookups.md from the same entries.
  */
 import type { z } from "../../api/common";
-import { routeById } from "../../api/routes";
+import { routeById, type OperationId, type ResponseOf } from "../../api/routes";
 import type { QueryParams } from "../../client";
 import { enumValues, isOptional, kindOf, shapeOf } from "../../model/schema";
 
 /** What a lookup's `run` may call: the client's `call`, by operationId. */
 export interface LookupApi {
-  call(
-    operationId: string,
+  call<Id extends OperationId>(
+    operationId: Id,
     args?: { params?: Record<string, string | number>; query?: QueryParams },
-  ): Promise<unknown>;
+  ): Promise<ResponseOf<Id>>;
 }
 
 /** A named result type: the API object as the lookup returns it (camelCase), declared in ./types.ts. */

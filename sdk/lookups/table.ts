@@ -38,6 +38,7 @@ import { SetupKeySchema } from "../../api/setup-key";
 import { TokenSchema } from "../../api/token";
 import { UserSchema } from "../../api/user";
 import type { QueryParams } from "../../client";
+import type { OperationId } from "../../api/routes";
 import {
   LookupProblem,
   exactlyOne,
@@ -146,7 +147,7 @@ function within(parents: readonly Parent[], a: Args): string {
 function getById(o: {
   name: string;
   description: string;
-  operationId: string;
+  operationId: OperationId;
   idParam: string;
   what: string;
   idDoc: string;
@@ -171,7 +172,7 @@ function getById(o: {
 function listAll(o: {
   name: string;
   description: string;
-  operationId: string;
+  operationId: OperationId;
   parents?: readonly Parent[];
   filters?: Record<string, z.ZodType>;
   query?: (a: Args) => QueryParams;
@@ -198,7 +199,7 @@ function listAll(o: {
 function singleton(o: {
   name: string;
   description: string;
-  operationId: string;
+  operationId: OperationId;
   what: string;
   result: ResultType;
 }): LookupSpec {
@@ -216,20 +217,32 @@ function singleton(o: {
  * The API's query schema with camelCase names (`page_size` -> `pageSize`), for lookups whose arguments are a
  * query. The field schemas (and their defaults and descriptions) are the API's; `toApi` maps the names back.
  */
-function camelQuery(schema: z.ZodObject, what: string) {
-  const shape = Object.fromEntries(Object.entries(schema.shape).map(([k, v]) => [camel(k), v as z.ZodType]));
+function camelQuery(schema: z.ZodObject<Record<string, z.ZodType>>, what: string) {
+  const shape = Object.fromEntries(Object.entries(schema.shape).map(([k, v]) => [camel(k), v]));
   return z
     .strictObject(shape)
     .superRefine((q, ctx) => {
-      const { startDate, endDate } = q as { startDate?: string; endDate?: string };
+      const startDate = text(q.startDate);
+      const endDate = text(q.endDate);
       if (startDate && endDate && Date.parse(startDate) > Date.parse(endDate))
         issue(ctx, ["endDate"], "must not be before startDate");
     })
     .describe(what);
 }
 
+/** A string argument, or undefined. */
+function text(v: unknown): string | undefined {
+  return typeof v === "string" ? v : undefined;
+}
+
+/** The arguments as query parameters (API names); only scalar values are sent. */
 function queryOf(a: Args, schema: z.ZodType): QueryParams {
-  return toApi(a, schema) as QueryParams;
+  const mapped: unknown = toApi(a, schema);
+  const query: QueryParams = {};
+  if (typeof mapped === "object" && mapped !== null)
+    for (const [k, v] of Object.entries(mapped))
+      if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") query[k] = v;
+  return query;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -260,7 +273,7 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
       name: z.string().optional().describe("Only peers with exactly this name"),
       ip: z.string().optional().describe("Only the peer with this overlay IP address"),
     },
-    query: (a) => ({ name: a.name as string | undefined, ip: a.ip as string | undefined }),
+    query: (a) => ({ name: text(a.name), ip: text(a.ip) }),
     result: R.peer,
   }),
   lookup({
@@ -273,7 +286,7 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
     positional: "name",
     result: R.peer,
     run: async (api, a) => {
-      const peers = (await api.call("listPeers", { query: { name: a.name } })) as { name: string }[];
+      const peers = await api.call("listPeers", { query: { name: a.name } });
       return exactlyOne(
         peers.filter((p) => p.name === a.name),
         { one: "peer", many: "peers" },
@@ -292,7 +305,7 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
     positional: "ip",
     result: R.peer,
     run: async (api, a) => {
-      const peers = (await api.call("listPeers", { query: { ip: a.ip } })) as { ip: string }[];
+      const peers = await api.call("listPeers", { query: { ip: a.ip } });
       return exactlyOne(
         peers.filter((p) => p.ip === a.ip),
         { one: "peer", many: "peers" },
@@ -343,7 +356,7 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
     result: R.group,
     run: async (api, a) => {
       if ("id" in a) return api.call("getGroup", { params: { groupId: a.id } });
-      const groups = (await api.call("listGroups", { query: { name: a.name } })) as { name: string }[];
+      const groups = await api.call("listGroups", { query: { name: a.name } });
       return exactlyOne(
         groups.filter((g) => g.name === a.name),
         { one: "group", many: "groups" },
@@ -390,7 +403,7 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
     ]),
     result: R.user,
     run: async (api, a) => {
-      const users = (await api.call("listUsers")) as { id: string; email: string }[];
+      const users = await api.call("listUsers");
       if ("id" in a)
         return exactlyOne(
           users.filter((u) => u.id === a.id),
@@ -436,7 +449,7 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
     operationIds: ["listAccounts"],
     result: R.account,
     run: async (api) => {
-      const accounts = (await api.call("listAccounts")) as unknown[];
+      const accounts = await api.call("listAccounts");
       if (accounts.length === 0) throw new LookupProblem("not-found", "the API returned no account");
       return accounts[0];
     },
@@ -562,7 +575,7 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
       "The account's DNS settings. (The API wraps them in `items` on read; this returns the settings themselves.)",
     operationIds: ["getDnsSettings"],
     result: R.dnsSettings,
-    run: async (api) => ((await api.call("getDnsSettings")) as { items: unknown }).items,
+    run: async (api) => (await api.call("getDnsSettings")).items,
   }),
   getById({
     name: "getDnsZone",
@@ -752,7 +765,7 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
     operationId: "listPortAllocations",
     parents: [PEER],
     filters: { name: z.string().optional().describe("Only allocations with this name") },
-    query: (a) => ({ name: a.name as string | undefined }),
+    query: (a) => ({ name: text(a.name) }),
     result: R.portAllocation,
   }),
 
@@ -779,7 +792,7 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
     operationIds: ["listProxyLogs"],
     args: camelQuery(ProxyQuerySchema, "Proxy access log query"),
     result: R.proxyLogPage,
-    run: (api, a) => api.call("listProxyLogs", { query: queryOf(a as Args, ProxyQuerySchema) }),
+    run: (api, a) => api.call("listProxyLogs", { query: queryOf(a, ProxyQuerySchema) }),
   }),
   lookup({
     name: "getTrafficEvents",
@@ -789,7 +802,7 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
     operationIds: ["listTrafficEvents"],
     args: camelQuery(TrafficQuerySchema, "Network traffic query"),
     result: R.trafficEventPage,
-    run: (api, a) => api.call("listTrafficEvents", { query: queryOf(a as Args, TrafficQuerySchema) }),
+    run: (api, a) => api.call("listTrafficEvents", { query: queryOf(a, TrafficQuerySchema) }),
   }),
 ];
 
