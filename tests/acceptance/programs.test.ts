@@ -8,6 +8,9 @@
  * naming the policy, the rule and the field, and only that resource may show as changed afterwards.
  */
 import { randomBytes } from "node:crypto";
+import { AccountSettingsSchema } from "../../api/account";
+import { DnsSettingsSchema } from "../../api/dns-settings";
+import { tolerate } from "../../model/mapping";
 import { INVENTORY_KINDS, readInventory, type Inventory } from "../../scripts/inventory";
 import type { PreviewJson, Project, UpdateResult } from "../e2e/project";
 import {
@@ -34,10 +37,17 @@ function counts(inv: Inventory): Record<string, number> {
 const resourcesOf = (changes: string[]) => changes.map((c) => c.replace(/^\S+ /, ""));
 
 /** The account's settings and DNS settings, as the API returns them (DNS settings in either shape). */
+/**
+ * The account's settings and DNS settings, read as the provider reads them: a `null` list is an empty list (a
+ * server may answer `null` for a list never set, and `[]` once a restore wrote it back).
+ */
 async function settings(): Promise<{ account: unknown; dns: unknown }> {
   const [account] = await acc.client.call<{ settings: unknown }[]>("listAccounts");
   const dns = await acc.client.call<{ items?: unknown }>("getDnsSettings");
-  return { account: account?.settings, dns: dns.items ?? dns };
+  return {
+    account: tolerate(account?.settings, AccountSettingsSchema),
+    dns: tolerate(dns.items ?? dns, DnsSettingsSchema),
+  };
 }
 
 afterAll(() => acc.client.close());
@@ -86,9 +96,20 @@ describe("tests/acceptance/programs/everything under the real CLI", () => {
     expect(resourcesOf(changesOf(preview)).filter((r) => !lossy.includes(r))).toEqual([]);
   }
 
-  /** Asserts a refresh finds no drift except on the resources the server cannot hold. */
+  /**
+   * Asserts a refresh finds no drift except on the resources the server cannot hold. The engine counts a lossy
+   * resource in the change summary even where its refresh step shows equal old and new states (the difference is
+   * in what the program sent, which the step does not show), so the summary may count up to that many more.
+   */
   function expectNoDrift(preview: PreviewJson): void {
-    expect(driftOf(preview).filter((r) => !lossy.includes(r))).toEqual([]);
+    const drift = driftOf(preview).filter((r) => !lossy.includes(r));
+    const surplus = /^\((\d+) more in the change summary: update \d+\)$/;
+    const shown = driftOf(preview).filter((r) => lossy.includes(r)).length;
+    const unexplained = drift.filter((r) => {
+      const m = surplus.exec(r);
+      return !m || Number(m[1]) > lossy.length - shown;
+    });
+    expect(unexplained).toEqual([]);
   }
 
   /** The server's answer for the two-rule policy decides whether it is lossy; if so the up must have warned. */
