@@ -20,8 +20,8 @@ export function containsUnknown(v: unknown): boolean {
   return false;
 }
 
-/** A JSON object: not null, not an array. */
-function isObject(v: unknown): v is Record<string, unknown> {
+/** Whether `v` is a JSON object (not null, not an array): the shape of inputs, outputs and one API object. */
+export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
@@ -32,7 +32,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 export function toApi(value: unknown, schema: z.ZodType): unknown {
   if (value === null || value === undefined || value === UNKNOWN) return value ?? undefined;
   const kind = kindOf(schema);
-  if (kind === "object" && isObject(value)) {
+  if (kind === "object" && isRecord(value)) {
     const shape = shapeOf(schema) ?? {};
     const out: Record<string, unknown> = {};
     for (const [key, fieldSchema] of Object.entries(shape)) {
@@ -46,7 +46,7 @@ export function toApi(value: unknown, schema: z.ZodType): unknown {
     const el = elementOf(schema);
     return el ? value.map((v) => toApi(v, el)) : value;
   }
-  if (kind === "record" && isObject(value)) {
+  if (kind === "record" && isRecord(value)) {
     const vs = recordValueOf(schema);
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
@@ -100,7 +100,7 @@ function readLiberally(
     const el = schema && kind === "array" ? elementOf(schema) : undefined;
     return value.map((v) => readLiberally(v, el, name));
   }
-  if (isObject(value)) {
+  if (isRecord(value)) {
     if (schema && kind === "record") {
       const vs = recordValueOf(schema);
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, readLiberally(v, vs, name)]));

@@ -7,14 +7,12 @@
 import type { z } from "zod";
 import type { OperationId } from "../api/routes";
 import type { PrivnetClient } from "../client";
+import { isRecord } from "../model/mapping";
 import type { NormalForm } from "./normalize";
 
 export type Props = Record<string, unknown>;
 
-/** Whether `v` is a JSON object (not null, not an array): the shape of inputs, outputs and one API object. */
-export function isRecord(v: unknown): v is Props {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+export { isRecord };
 
 /**
  * A value that must be an object (an API answer, or what the mappings make of an object); anything else is an

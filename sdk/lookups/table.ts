@@ -3,7 +3,7 @@
  * the typed function, its argument and result types and its reference section.
  */
 import { camel } from "../../model/schema";
-import { toApi } from "../../model/mapping";
+import { isRecord, toApi } from "../../model/mapping";
 import { AccountSchema } from "../../api/account";
 import { GroupSummarySchema, idString, issue, z } from "../../api/common";
 import { SyncLogSchema, VendorDSchema, VendorESchema } from "../../api/directory-sync";
@@ -239,7 +239,7 @@ function text(v: unknown): string | undefined {
 function queryOf(a: Args, schema: z.ZodType): QueryParams {
   const mapped: unknown = toApi(a, schema);
   const query: QueryParams = {};
-  if (typeof mapped === "object" && mapped !== null)
+  if (isRecord(mapped))
     for (const [k, v] of Object.entries(mapped))
       if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") query[k] = v;
   return query;
