@@ -20,6 +20,7 @@ module.exports = {
     tier("server"),
     tier("provider"),
     tier("host"),
+    tier("plugin"),
     tier("e2e"),
     tier("acceptance", {
       globalSetup: "<rootDir>/tests/acceptance/global-setup.ts",
