@@ -13,8 +13,9 @@
  * - Previews: Create and Update are called with `preview` (supportsPreview); they answer the inputs, and every
  *   other output as unknown, without a request.
  * - Diff reports each changed input (`detailedDiff`), and the replacement it asks for.
- * - Config: DiffConfig never asks for a provider replacement; a new token or URL is used by the next call, and
- *   no resource shows a change for it.
+ * - Config: DiffConfig never asks for a provider replacement. A new token (or rate limit, or read batching) is no
+ *   change at all, so rotating it shows nothing; a new URL shows as an update of the provider, used by the next
+ *   call.
  * - Read with only an id (`pulumi import`) answers inputs and outputs.
  * Nothing secret is ever logged: errors carry the lifecycle's messages, which never hold values of secret fields.
  */
@@ -270,18 +271,19 @@ export function providerService(state = new PluginState()): grpcPbTypes.IResourc
       return res;
     }),
     diffConfig: unary(async (req: providerPbTypes.DiffRequest) => {
-      // A new URL, token or setting is used by the next call: the provider is never replaced for it (that would
-      // replace every resource), and resources show no change.
+      // Only another server is a difference worth showing, and even that is used by the next call, never a
+      // replacement (which would replace every resource). A new token, rate limit or read batching changes how
+      // the provider talks to the same server: no change, so rotating a token shows nothing in a preview.
       const olds = configOf(reveal(toJs(req.getOldInputs() ?? req.getOlds())).props);
       const news = configOf(reveal(toJs(req.getNews())).props);
-      const changed = CONFIG_KEYS.filter((k) => olds[k] !== news[k]);
+      const changed = olds.apiUrl === news.apiUrl ? [] : ["apiUrl"];
       const res = new pb.DiffResponse();
       res.setChanges(
         changed.length ? pb.DiffResponse.DiffChanges.DIFF_SOME : pb.DiffResponse.DiffChanges.DIFF_NONE,
       );
       res.setDiffsList(changed);
       res.setHasdetaileddiff(true);
-      for (const k of changed) res.getDetaileddiffMap().set(k, propertyDiff(olds[k], news[k], false));
+      for (const k of changed) res.getDetaileddiffMap().set(k, propertyDiff(olds.apiUrl, news.apiUrl, false));
       return res;
     }),
     configure: unary(async (req: providerPbTypes.ConfigureRequest) => {

@@ -261,19 +261,18 @@ describe("provider config", () => {
     expect((await plugin.checkConfig({ apiUrl: s.url, token: secretValue("t") })).failures).toEqual([]);
   });
 
-  test("DiffConfig: a new token is a change, never a replacement", async () => {
-    const d = await plugin.diffConfig(
+  test("DiffConfig: a new token is no change; a new URL is an update, never a replacement", async () => {
+    const rotated = await plugin.diffConfig(
       { apiUrl: s.url, token: secretValue("old") },
-      { apiUrl: s.url, token: secretValue("new") },
+      { apiUrl: s.url, token: secretValue("new"), rateLimit: "60:10" },
     );
-    expect(d.replaces).toEqual([]);
-    expect(d.diffs).toEqual(["token"]);
-    expect(d.detailedDiff).toEqual({ token: "UPDATE" });
-    const same = await plugin.diffConfig(
+    expect(rotated).toMatchObject({ changes: "none", replaces: [], diffs: [] });
+    const moved = await plugin.diffConfig(
       { apiUrl: s.url, token: "t" },
-      { apiUrl: s.url, token: secretValue("t") },
+      { apiUrl: "http://other:1", token: "t" },
     );
-    expect(same.changes).toBe("none");
+    expect(moved).toMatchObject({ changes: "some", replaces: [], diffs: ["apiUrl"] });
+    expect(moved.detailedDiff).toEqual({ apiUrl: "UPDATE" });
   });
 
   test("arguments over stack config over the environment; no token fails before any request", async () => {
