@@ -142,3 +142,9 @@ export function fieldNotes(f: Field, kind: "input" | "output"): string[] {
   if (f.default !== undefined) notes.push(`default ${JSON.stringify(f.default)}`);
   return notes;
 }
+
+/** A field's description with its notes: `Key name (replaces on change)`. */
+export function fieldDoc(f: Field, kind: "input" | "output"): string {
+  const notes = fieldNotes(f, kind);
+  return `${f.doc}${notes.length ? ` (${notes.join("; ")})` : ""}`;
+}

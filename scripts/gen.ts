@@ -1,12 +1,14 @@
 /**
- * Writes the generated files: docs/openapi.json, the sdk resource classes and the reference docs.
+ * Writes the generated files: docs/openapi.json, the sdk resource classes, the reference docs and the package
+ * schema plugin/schema.json.
  * With --check, writes nothing and fails when a committed file differs from what would be generated.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { buildOpenApi } from "../api/openapi";
-import { root } from "./format";
+import { formatted, root } from "./format";
 import { lookupFiles } from "./lookupgen";
+import { schemaFiles } from "./schemagen";
 import { sdkFiles } from "./sdkgen";
 
 // package.json is ours: only its version is read.
@@ -18,6 +20,7 @@ export async function generatedFiles(): Promise<Map<string, string>> {
   files.set("docs/openapi.json", `${JSON.stringify(buildOpenApi(pkg.version), null, 2)}\n`);
   for (const [k, v] of await sdkFiles()) files.set(k, v);
   for (const [k, v] of await lookupFiles()) files.set(k, v);
+  for (const [k, v] of await formatted(schemaFiles())) files.set(k, v);
   return files;
 }
 

@@ -8,7 +8,7 @@ import { KIND_INPUT } from "../provider/spec";
 import { PROVIDERS } from "../provider/registry";
 import { describe } from "../model/schema";
 import type { ResourceSpec } from "../provider/spec";
-import { fieldNotes, inputFields, outputFields, type Field } from "./fields";
+import { fieldDoc, fieldNotes, inputFields, outputFields, type Field } from "./fields";
 import { formatted } from "./format";
 import { docComment, mdEscape, schemaType } from "./text";
 
@@ -33,12 +33,6 @@ function pascalToKebab(name: string): string {
 /** The TypeScript type of a field: its schema's, a declared one, or a plain string (parent ids, adoptId). */
 function fieldType(f: Field, mode: Mode): string {
   return f.schema ? tsType(f.schema, mode) : (f.declaredType ?? "string");
-}
-
-/** A field's description with its notes: `Key name (replaces on change)`. */
-function fieldDoc(f: Field, kind: "input" | "output"): string {
-  const notes = fieldNotes(f, kind);
-  return `${f.doc}${notes.length ? ` (${notes.join("; ")})` : ""}`;
 }
 
 /** The sdk class of one resource kind. */

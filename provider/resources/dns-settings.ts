@@ -18,6 +18,7 @@ const spec: ResourceSpec = {
   ops: { read: "getDnsSettings", update: "updateDnsSettings" },
   partial: true,
   singleton: true,
+  singletonId: `\`${ID}\``,
   extraOutputs: {
     [PRIOR_SETTINGS]: {
       description:
