@@ -10,6 +10,8 @@ const tier = (name, extra = {}) => ({
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }] },
   testMatch: [`<rootDir>/tests/${name}/**/*.test.ts`],
   moduleFileExtensions: ["ts", "js", "json"],
+  // The generated Python and Go SDKs hold no tests or modules of ours.
+  modulePathIgnorePatterns: ["<rootDir>/sdk/python/", "<rootDir>/sdk/go/"],
   ...extra,
 });
 

@@ -1,8 +1,10 @@
 /**
  * Writes the generated files: docs/openapi.json, the sdk resource classes, the reference docs and the package
  * schema plugin/schema.json.
+ * Then the Python and Go SDKs from that schema (scripts/gen-sdks.sh).
  * With --check, writes nothing and fails when a committed file differs from what would be generated.
  */
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { buildOpenApi } from "../api/openapi";
@@ -38,11 +40,26 @@ async function main(): Promise<void> {
       process.stdout.write(`gen: wrote ${rel}\n`);
     }
   }
+  const sdks = otherSdks(check);
   if (stale.length) {
     process.stderr.write(`gen: stale generated files (run npm run gen and commit): ${stale.join(", ")}\n`);
-    process.exit(1);
   }
+  if (stale.length || !sdks) process.exit(1);
   if (check) process.stdout.write("gen: generated files are up to date\n");
+}
+
+/**
+ * The Python and Go SDKs, generated from plugin/schema.json by scripts/gen-sdks.sh (with --check: compared).
+ * Their generator is built with Go: without Go they are left as they are, and the check says so. True when they
+ * are fresh (or were written).
+ */
+function otherSdks(check: boolean): boolean {
+  if (spawnSync("go", ["version"], { stdio: "ignore" }).status !== 0) {
+    process.stderr.write("gen: Go is not installed: sdk/python and sdk/go are not generated or checked\n");
+    return true;
+  }
+  const args = [path.join(root, "scripts", "gen-sdks.sh"), ...(check ? ["--check"] : [])];
+  return spawnSync("bash", args, { stdio: "inherit" }).status === 0;
 }
 
 if (require.main === module) {
