@@ -10,7 +10,7 @@ import * as ts from "typescript";
 import { camel, shapeOf } from "../../model/schema";
 import { PROVIDERS } from "../../provider/registry";
 import { LOOKUP_SPECS } from "../../sdk/lookups/table";
-import type { ObjectTypeSpec, PackageSchema, PropertySpec } from "../../scripts/schemagen";
+import type { PackageSchema, PropertySpec } from "../../scripts/schemagen";
 
 const root = path.resolve(__dirname, "..", "..");
 const schema = JSON.parse(fs.readFileSync(path.join(root, "plugin", "schema.json"), "utf8")) as PackageSchema;
@@ -203,15 +203,18 @@ test("every type reference resolves, and every name is camelCase", () => {
     .filter((r) => r !== "pulumi.json#/Any")
     .filter((r) => !(r.replace(/^#\/types\//, "") in schema.types));
   expect(dangling).toEqual([]);
-  const objects: [string, ObjectTypeSpec | { properties: Record<string, PropertySpec> }][] = [
-    ...Object.entries(schema.types),
-    ...Object.entries(schema.resources).flatMap(([t, r]) => [
-      [`${t} inputs`, { properties: r.inputProperties }] as const,
-      [`${t} outputs`, { properties: r.properties }] as const,
+  const objects: [string, Record<string, PropertySpec>][] = [
+    ...Object.entries(schema.types).map(([t, o]): [string, Record<string, PropertySpec>] => [
+      t,
+      o.properties,
+    ]),
+    ...Object.entries(schema.resources).flatMap(([t, r]): [string, Record<string, PropertySpec>][] => [
+      [`${t} inputs`, r.inputProperties],
+      [`${t} outputs`, r.properties],
     ]),
   ];
-  const snake = objects.flatMap(([t, o]) =>
-    Object.keys(o.properties)
+  const snake = objects.flatMap(([t, properties]) =>
+    Object.keys(properties)
       .filter((n) => n.includes("_"))
       .map((n) => `${t}.${n}`),
   );
