@@ -11,25 +11,18 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { RequestLogEntry } from "../../server/context";
 import { PROVIDERS } from "../../provider/registry";
-import {
-  envWithoutPrivnet,
-  secretValue,
-  startProviderProcess,
-  UNKNOWN,
-  type Host,
-  type Props,
-} from "../support/host";
+import { envWithoutPrivnet, secretValue, UNKNOWN, type Host, type Props } from "../support/host";
+import { repoRoot as root, startPlugin as launch } from "../support/plugin";
 import { fixtures, localTarget, type KindFixture } from "../support/provider";
 import { startTestServer, type TestServer } from "../support/server";
 
 jest.setTimeout(120_000);
 
-const root = path.resolve(__dirname, "..", "..");
-const launcher = path.join(root, "bin", "pulumi-resource-privnet");
 const kinds = PROVIDERS.map((p) => p.spec.name);
 const specOf = (kind: string) => PROVIDERS.find((p) => p.spec.name === kind)!.spec;
 const SECRET_KEY = "4dabf18193072939515e22adb298388d";
-const isSecret = (v: unknown) => typeof v === "object" && v !== null && SECRET_KEY in v;
+const isSecret = (v: unknown): v is { value: unknown } =>
+  typeof v === "object" && v !== null && SECRET_KEY in v;
 
 let s: TestServer;
 let plugin: Host;
@@ -37,17 +30,8 @@ let fx: Record<string, () => Promise<KindFixture>>;
 const requests: RequestLogEntry[] = [];
 const started: Host[] = [];
 
-function startPlugin(env: Record<string, string> = envWithoutPrivnet()): Promise<Host> {
-  return startProviderProcess({
-    label: "pulumi-resource-privnet",
-    command: launcher,
-    // The engine passes its address; warnings go there (nothing listens here, so they fall back to stderr).
-    args: ["127.0.0.1:1"],
-    cwd: root,
-    env: { ...env, PRIVNET_NODE: process.execPath },
-    project: "privnet-plugin",
-    typePrefix: "privnet:index:",
-  }).then((h) => {
+function startPlugin(env?: Record<string, string>): Promise<Host> {
+  return launch(env).then((h) => {
     started.push(h);
     return h;
   });
@@ -56,7 +40,7 @@ function startPlugin(env: Record<string, string> = envWithoutPrivnet()): Promise
 /** Props without their secret envelopes (what the lifecycle saw). */
 function plain(props: Props): Props {
   const out: Props = {};
-  for (const [k, v] of Object.entries(props)) out[k] = isSecret(v) ? (v as { value: unknown }).value : v;
+  for (const [k, v] of Object.entries(props)) out[k] = isSecret(v) ? v.value : v;
   return out;
 }
 
