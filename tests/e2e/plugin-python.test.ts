@@ -5,11 +5,9 @@
  * stack: up, no changes, no drift, a rename that is one update, destroy that leaves nothing; no secret in plain
  * text in the state. The plugin is found on PATH.
  */
-import { execFile } from "node:child_process";
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { countInventory } from "../../scripts/inventory";
-import { engineCacheDir, engineEnv, ensureEngine, repoRoot, sdkVersion } from "./engine";
+import { runPythonNetwork, type PythonStep } from "./python";
 import {
   makeWork,
   readAllFiles,
@@ -20,88 +18,17 @@ import {
   type E2EServer,
 } from "./project";
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 600_000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(cmd, args, { env, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${cmd} ${args.join(" ")} failed: ${err.message}\n${stdout}\n${stderr}`));
-      else resolve(stdout);
-    });
-  });
-}
-
-/**
- * A venv with `pulumi` at the engine's version and setuptools (cached beside the engine: pip downloads from PyPI
- * once), and the generated SDK installed from a copy of sdk/python (a build writes into its source directory).
- */
-async function pythonWithSdk(work: string): Promise<string> {
-  const venv = path.join(engineCacheDir(), `v${sdkVersion()}`, "python-venv");
-  const python = path.join(venv, "bin", "python");
-  // setuptools >= 70.1 builds wheels without the `wheel` package (the venv's own is older).
-  // The generated SDK depends on parver and semver besides pulumi.
-  const requirements = [`pulumi==${sdkVersion()}`, "setuptools>=70.1", "parver>=0.2.1", "semver>=2.8.1"];
-  const ready = path.join(venv, ".ready");
-  if (!fs.existsSync(ready) || fs.readFileSync(ready, "utf8") !== requirements.join(" ")) {
-    fs.rmSync(venv, { recursive: true, force: true });
-    await run("python3", ["-m", "venv", venv], process.env);
-    await run(python, ["-m", "pip", "install", "--quiet", ...requirements], process.env);
-    fs.writeFileSync(ready, requirements.join(" "));
-  }
-  const sdk = path.join(work, "sdk-python");
-  fs.cpSync(path.join(repoRoot, "sdk", "python"), sdk, {
-    recursive: true,
-    filter: (src) => !/(^|\/)(build|[^/]*\.egg-info)$/.test(src),
-  });
-  await run(
-    python,
-    ["-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", "--force-reinstall", sdk],
-    process.env,
-  );
-  return python;
-}
-
-interface Step {
-  step: string;
-  changes?: Record<string, number>;
-  outputs?: Record<string, { secret: boolean; value: unknown }>;
-  teamGroupId?: string;
-}
-
 describe("Python inline program with the generated SDK, through the resource plugin", () => {
   let work = "";
   let server: E2EServer;
-  let steps: Record<string, Step> = {};
+  let steps: Record<string, PythonStep> = {};
   let before: Record<string, number>;
 
   beforeAll(async () => {
     work = makeWork("python");
     server = await startE2EServer();
     before = countInventory(await server.inventory());
-    const python = await pythonWithSdk(work);
-    const project = path.join(work, "project");
-    fs.mkdirSync(project);
-    const env = engineEnv({
-      binDir: await ensureEngine(),
-      backendDir: path.join(work, "state"),
-      pulumiHome: path.join(work, "pulumi-home"),
-      passphrase: "python-passphrase",
-      extra: {
-        // The plugin from this checkout, found on PATH as `pulumi-resource-privnet`.
-        PATH: `${path.join(repoRoot, "bin")}:${engineEnv({ binDir: await ensureEngine() }).PATH}`,
-        PRIVNET_API_URL: undefined,
-        PRIVNET_TOKEN: undefined,
-        PRIVNET_TEST_URL: server.url,
-        PRIVNET_TEST_TOKEN: server.token,
-        PRIVNET_TEST_WORK: project,
-      },
-    });
-    const out = await run(python, [path.join(__dirname, "programs", "python-inline", "network.py")], env);
-    steps = Object.fromEntries(
-      out
-        .split("\n")
-        .filter((l) => l.startsWith("STEP "))
-        .map((l) => JSON.parse(l.slice(5)) as Step)
-        .map((s) => [s.step, s]),
-    );
+    steps = await runPythonNetwork(work, server);
   }, SETUP_TIMEOUT_MS);
 
   afterAll(async () => {

@@ -19,20 +19,11 @@ import {
   SETUP_TIMEOUT_MS,
   startE2EServer,
   TEST_TIMEOUT_MS,
+  yamlProject,
   type E2EServer,
-  type Project,
 } from "./project";
 
 const CLIENT_SECRET = "yaml-oidc-client-secret-5d1e";
-
-/** Copies a YAML project and points its `plugins.providers` at this checkout's launcher. */
-function yamlProject(work: string, name: string, text: string): Project {
-  const dir = path.join(work, name);
-  fs.mkdirSync(dir, { recursive: true });
-  const plugins = `plugins:\n  providers:\n    - name: privnet\n      path: ${path.join(repoRoot, "bin")}\n`;
-  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `${text}\n${plugins}`);
-  return { dir, programDir: dir };
-}
 
 describe("YAML program (examples/network-yaml) through the resource plugin", () => {
   let work = "";
