@@ -29,7 +29,7 @@ import {
   yamlProject,
 } from "../e2e/project";
 import { repoRoot } from "../e2e/engine";
-import { runPythonNetwork } from "../e2e/python";
+import { runPythonNetwork } from "../e2e/inline";
 import { acceptance } from "./target";
 
 const acc = acceptance();

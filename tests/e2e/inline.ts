@@ -1,19 +1,31 @@
 /**
- * Python programs for the resource plugin's tests: a venv with `pulumi` at the engine's version and the generated
- * SDK (sdk/python), and the Automation API inline program tests/e2e/programs/python-inline/network.py run against
- * a server (the e2e tier's own, or the acceptance target).
+ * Automation API inline programs for the resource plugin's tests, in Python (tests/e2e/programs/python-inline,
+ * with a venv holding `pulumi` at the engine's version and the generated SDK sdk/python) and Go
+ * (tests/e2e/programs/go-inline, on the generated SDK sdk/go), run against a server (the e2e tier's own, or the
+ * acceptance target). Both go through the same life and report the same steps.
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { engineCacheDir, engineEnv, ensureEngine, repoRoot, sdkVersion } from "./engine";
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 600_000): Promise<string> {
+function run(
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 600_000,
+  cwd?: string,
+): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(cmd, args, { env, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${cmd} ${args.join(" ")} failed: ${err.message}\n${stdout}\n${stderr}`));
-      else resolve(stdout);
-    });
+    execFile(
+      cmd,
+      args,
+      { env, cwd, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`${cmd} ${args.join(" ")} failed: ${err.message}\n${stdout}\n${stderr}`));
+        else resolve(stdout);
+      },
+    );
   });
 }
 
@@ -48,7 +60,7 @@ export async function pythonWithSdk(work: string): Promise<string> {
 }
 
 /** One step the program reports (`STEP {...}` lines). */
-export interface PythonStep {
+export interface InlineStep {
   step: string;
   changes?: Record<string, number>;
   outputs?: Record<string, { secret: boolean; value: unknown }>;
@@ -56,22 +68,23 @@ export interface PythonStep {
 }
 
 /**
- * Runs network.py against `server` with the CLI and the plugin (on PATH) in `work` (the state backend is
- * `<work>/state`); returns its steps by name.
+ * Runs an inline program (`command args`) against `server` with the CLI and the plugin (on PATH) in `work` (the
+ * state backend is `<work>/state`); returns its steps by name.
  */
-export async function runPythonNetwork(
+async function runInline(
+  command: string,
+  args: string[],
   work: string,
   server: { url: string; token: string },
-): Promise<Record<string, PythonStep>> {
-  const python = await pythonWithSdk(work);
+): Promise<Record<string, InlineStep>> {
   const project = path.join(work, "project");
-  fs.mkdirSync(project);
+  fs.mkdirSync(project, { recursive: true });
   const binDir = await ensureEngine();
   const env = engineEnv({
     binDir,
     backendDir: path.join(work, "state"),
     pulumiHome: path.join(work, "pulumi-home"),
-    passphrase: "python-passphrase",
+    passphrase: "inline-passphrase",
     extra: {
       // The plugin from this checkout, found on PATH as `pulumi-resource-privnet`.
       PATH: `${path.join(repoRoot, "bin")}:${engineEnv({ binDir }).PATH}`,
@@ -82,12 +95,37 @@ export async function runPythonNetwork(
       PRIVNET_TEST_WORK: project,
     },
   });
-  const out = await run(python, [path.join(__dirname, "programs", "python-inline", "network.py")], env);
+  const out = await run(command, args, env);
   return Object.fromEntries(
     out
       .split("\n")
       .filter((l) => l.startsWith("STEP "))
-      .map((l) => JSON.parse(l.slice(5)) as PythonStep)
+      .map((l) => JSON.parse(l.slice(5)) as InlineStep)
       .map((s) => [s.step, s]),
   );
+}
+
+/** The Python program (network.py) with the generated SDK. */
+export async function runPythonNetwork(
+  work: string,
+  server: { url: string; token: string },
+): Promise<Record<string, InlineStep>> {
+  const python = await pythonWithSdk(work);
+  return runInline(python, [path.join(__dirname, "programs", "python-inline", "network.py")], work, server);
+}
+
+/** The Go program (go-inline), built with the Go toolchain on PATH (modules from the Go module proxy). */
+export async function runGoNetwork(
+  work: string,
+  server: { url: string; token: string },
+): Promise<Record<string, InlineStep>> {
+  const exe = path.join(work, "go-inline");
+  await run(
+    "go",
+    ["build", "-o", exe, "."],
+    { ...process.env, GOFLAGS: "-mod=mod" },
+    900_000,
+    path.join(__dirname, "programs", "go-inline"),
+  );
+  return runInline(exe, [], work, server);
 }

@@ -1,13 +1,13 @@
 /**
- * A Python program with the generated SDK (sdk/python, pip-installed into a venv with `pulumi` at the engine's
- * version) through the resource plugin, under the real CLI as an Automation API inline program (it needs no Python
- * language host). The program (tests/e2e/programs/python-inline/network.py) goes through a whole life on one
- * stack: up, no changes, no drift, a rename that is one update, destroy that leaves nothing; no secret in plain
- * text in the state. The plugin is found on PATH.
+ * A Python program and a Go program with their generated SDKs (sdk/python, pip-installed into a venv with `pulumi`
+ * at the engine's version; sdk/go, modules from the Go module proxy) through the resource plugin, under the real
+ * CLI as Automation API inline programs (they need no language host). Each program (tests/e2e/programs/*-inline)
+ * goes through a whole life on one stack: up, no changes, no drift, a rename that is one update, destroy that
+ * leaves nothing; no secret in plain text in any checkpoint. The plugin is found on PATH.
  */
 import * as path from "node:path";
 import { countInventory } from "../../scripts/inventory";
-import { runPythonNetwork, type PythonStep } from "./python";
+import { runGoNetwork, runPythonNetwork, type InlineStep } from "./inline";
 import {
   makeWork,
   readAllFiles,
@@ -18,17 +18,20 @@ import {
   type E2EServer,
 } from "./project";
 
-describe("Python inline program with the generated SDK, through the resource plugin", () => {
+describe.each([
+  ["Python", runPythonNetwork],
+  ["Go", runGoNetwork],
+])("%s inline program with the generated SDK, through the resource plugin", (_, runNetwork) => {
   let work = "";
   let server: E2EServer;
-  let steps: Record<string, PythonStep> = {};
+  let steps: Record<string, InlineStep> = {};
   let before: Record<string, number>;
 
   beforeAll(async () => {
-    work = makeWork("python");
+    work = makeWork("inline");
     server = await startE2EServer();
     before = countInventory(await server.inventory());
-    steps = await runPythonNetwork(work, server);
+    steps = await runNetwork(work, server);
   }, SETUP_TIMEOUT_MS);
 
   afterAll(async () => {
