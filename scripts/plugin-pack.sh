@@ -58,6 +58,30 @@ rm -f "$work/plugin/package.json"
 
 mkdir -p "$ROOT/build"
 out="$ROOT/build/pulumi-resource-privnet-v$version-$os-$arch.tar.gz"
+# Hard links (the node package links its binary) become symbolic links: the engine's unpacker takes files,
+# directories and symbolic links only, and copies would double the tarball.
+"$NODE" -e '
+  const fs = require("fs");
+  const path = require("path");
+  const first = new Map();
+  (function walk(dir) {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      if (!e.isFile()) continue;
+      const st = fs.statSync(p);
+      if (st.nlink < 2) continue;
+      const key = `${st.dev}:${st.ino}`;
+      const target = first.get(key);
+      if (!target) {
+        first.set(key, p);
+        continue;
+      }
+      fs.unlinkSync(p);
+      fs.symlinkSync(path.relative(path.dirname(p), target), p);
+    }
+  })(process.argv[1]);
+' "$work/plugin"
 tar -czf "$out.tmp" -C "$work/plugin" .
 mv -f "$out.tmp" "$out"
 log "wrote $out ($(du -h "$out" | cut -f1))"

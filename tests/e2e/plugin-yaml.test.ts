@@ -161,6 +161,39 @@ describe("YAML program (examples/network-yaml) through the resource plugin", () 
   );
 
   it(
+    "installed from npm run plugin:pack with pulumi plugin install --file, a project needs no path to it",
+    async () => {
+      const pack = await stack.exec("bash", [path.join(repoRoot, "scripts", "plugin-pack.sh")]);
+      // The script prints the tarball's path alone on its last stdout line (progress goes to stderr).
+      const tarball = /^(\/\S+\/pulumi-resource-privnet-v\d+\.\d+\.\d+-linux-\w+\.tar\.gz)$/m.exec(pack)?.[1];
+      if (!tarball) throw new Error(`no tarball path in:\n${pack}`);
+      const version = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")).version;
+      await stack.cli(["plugin", "install", "resource", "privnet", version, "--file", tarball], {
+        stackFlag: false,
+      });
+      // No plugins entry, and the checkout's bin/ is not on PATH: the engine takes the installed plugin.
+      const dir = path.join(work, "installed");
+      fs.mkdirSync(dir);
+      fs.writeFileSync(
+        path.join(dir, "Pulumi.yaml"),
+        "name: privnet-installed\nruntime: yaml\nresources:\n  g:\n    type: privnet:Group\n    properties:\n      name: from-installed-plugin\n",
+      );
+      expect(stack.env.PATH!.split(":")).not.toContain(path.join(repoRoot, "bin"));
+      const installed = await PulumiStack.init({
+        project: { dir, programDir: dir },
+        work,
+        name: "installed",
+        server,
+      });
+      expect((await installed.up()).changes).toContain("create privnet:index:Group::g");
+      const groups = await server.client.call<{ name: string }[]>("listGroups");
+      expect(groups.filter((g) => g.name === "from-installed-plugin")).toHaveLength(1);
+      await installed.destroy();
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
     "destroy leaves nothing the program made",
     async () => {
       await stack.destroy();
