@@ -4,13 +4,18 @@
  * has a delete, else restores the defaults.
  */
 import { isNotFound } from "../client";
-import { buildOutputs, defaultUpdate, withDefaults } from "./lifecycle";
+import { buildOutputs, defaultGet, defaultUpdate, withDefaults } from "./lifecycle";
 import { toApi } from "../model/mapping";
 import { expectRecord, type LifecycleContext, type Props, type ResourceSpec } from "./spec";
 
 /** Hooks for a singleton whose routes are POST/GET/PUT/DELETE on one path (the EDR integrations). */
 export function singletonHooks(spec: ResourceSpec, id: string): ResourceSpec["hooks"] {
   return {
+    // The object, read as a refresh reads it; none when it is not configured (404).
+    async list(ctx: LifecycleContext) {
+      const object = await defaultGet(spec, ctx, id, {});
+      return object ? [{ id, object, parents: {} }] : [];
+    },
     async create(ctx: LifecycleContext, inputs: Props) {
       let exists = true;
       try {
