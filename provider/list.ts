@@ -16,7 +16,9 @@ import { listAnswer, type LifecycleContext, type Listed, type Props, type Resour
 
 /** The GET route listing the collection at `path`, if the table has one. */
 function listAt(path: string): ApiRoute | undefined {
-  return ROUTES.find((r) => r.method === "GET" && r.path === path && r.response && kindOf(r.response) === "array");
+  return ROUTES.find(
+    (r) => r.method === "GET" && r.path === path && r.response && kindOf(r.response) === "array",
+  );
 }
 
 /**
@@ -38,7 +40,11 @@ export function idOf(item: Props): string | undefined {
 }
 
 /** The objects a list route answers under `params` (see the module comment for 404 and `null`). */
-async function listIn(ctx: LifecycleContext, route: ApiRoute, params: Record<string, string>): Promise<Props[]> {
+async function listIn(
+  ctx: LifecycleContext,
+  route: ApiRoute,
+  params: Record<string, string>,
+): Promise<Props[]> {
   try {
     return listAnswer(await ctx.client.call(route.operationId, { params }), route.operationId);
   } catch (err) {
