@@ -316,7 +316,7 @@ describe("privnet-import against the target: adopt the whole account", () => {
  * allows it (a group without members, a router of a peer group); undefined where it does not.
  */
 async function peerless(kind: string, t: FixtureTarget): Promise<Props | undefined> {
-  const name = `imp-${process.pid}-${kind.toLowerCase()}`;
+  const name = `imp-${process.pid}-${Date.now().toString(36)}-${kind.toLowerCase()}`;
   if (kind === "Group") return { name };
   if (kind !== "NetworkRouter") return undefined;
   const network = await t.call("createNetwork", { body: { name } });
