@@ -5,8 +5,9 @@
  *
  * Failures that make the whole run pointless are thrown as {@link ImportError} with a one-line message: the
  * server cannot be reached, the token is rejected (401), the token may not read a kind (403). Answers that only
- * mean "this server has no such thing" are not errors: a cloud-only kind answering 404 on a self-hosted server,
- * an embedded-IdP-only kind answering 412, an integration singleton that is not configured (404).
+ * mean "this server has no such thing" are not errors: a kind whose list answers 404 on this server (cloud-only
+ * kinds on a self-hosted server), an embedded-IdP-only kind answering 412. An integration singleton that is not
+ * configured (the service's own 404) simply has no object (provider/singleton.ts).
  */
 import type { CallArgs, PrivnetClient } from "../client";
 import { isPrivnetApiError, isPrivnetConnectionError } from "../client";
