@@ -1,6 +1,6 @@
 /**
  * The layers of docs/architecture.md, checked on the import specifiers of every file: api -> server | client ->
- * model -> provider -> sdk, each importing only those below it. The sdk (hand-written and generated) reaches the
+ * model -> provider -> sdk | importer, each importing only those below it. The sdk (hand-written and generated) reaches the
  * provider only through its public entry, `provider/entry.ts` (`pulumi-privnet/provider`), so the provider's
  * files can change without the sdk noticing.
  */
@@ -46,6 +46,9 @@ const ALLOWED: Record<string, string[]> = {
   sdk: ["api", "client", "model", "provider"],
   // The resource plugin: a second transport over the provider's lifecycle; of the sdk it runs the lookups only.
   plugin: ["api", "client", "model", "provider", "sdk"],
+  // privnet-import reads each kind through the provider's readers and plans with its lifecycle: it sits beside
+  // the sdk, above the provider, and nothing imports it.
+  importer: ["api", "client", "model", "provider"],
 };
 
 /** Imports breaking the layers in the files under `dir`: `file: specifier (why)`. */
