@@ -25,7 +25,7 @@ func GetDirectorySyncLogs(ctx *pulumi.Context, args *GetDirectorySyncLogsArgs, o
 }
 
 type GetDirectorySyncLogsArgs struct {
-	// Integration id (an integer; its decimal string is accepted too)
+	// Integration id
 	Id string `pulumi:"id"`
 	// Which directory sync vendor; one of `vendor-d-idp`, `vendor-e-idp`
 	Vendor string `pulumi:"vendor"`
@@ -42,7 +42,7 @@ func GetDirectorySyncLogsOutput(ctx *pulumi.Context, args GetDirectorySyncLogsOu
 }
 
 type GetDirectorySyncLogsOutputArgs struct {
-	// Integration id (an integer; its decimal string is accepted too)
+	// Integration id
 	Id pulumi.StringInput `pulumi:"id"`
 	// Which directory sync vendor; one of `vendor-d-idp`, `vendor-e-idp`
 	Vendor pulumi.StringInput `pulumi:"vendor"`

@@ -23,7 +23,7 @@ func LookupDirectorySyncVendorD(ctx *pulumi.Context, args *LookupDirectorySyncVe
 }
 
 type LookupDirectorySyncVendorDArgs struct {
-	// Integration id (an integer; its decimal string is accepted too)
+	// Integration id
 	Id string `pulumi:"id"`
 }
 
@@ -53,7 +53,7 @@ func LookupDirectorySyncVendorDOutput(ctx *pulumi.Context, args LookupDirectoryS
 }
 
 type LookupDirectorySyncVendorDOutputArgs struct {
-	// Integration id (an integer; its decimal string is accepted too)
+	// Integration id
 	Id pulumi.StringInput `pulumi:"id"`
 }
 

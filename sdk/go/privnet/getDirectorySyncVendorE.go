@@ -23,7 +23,7 @@ func LookupDirectorySyncVendorE(ctx *pulumi.Context, args *LookupDirectorySyncVe
 }
 
 type LookupDirectorySyncVendorEArgs struct {
-	// Integration id (an integer; its decimal string is accepted too)
+	// Integration id
 	Id string `pulumi:"id"`
 }
 
@@ -57,7 +57,7 @@ func LookupDirectorySyncVendorEOutput(ctx *pulumi.Context, args LookupDirectoryS
 }
 
 type LookupDirectorySyncVendorEOutputArgs struct {
-	// Integration id (an integer; its decimal string is accepted too)
+	// Integration id
 	Id pulumi.StringInput `pulumi:"id"`
 }
 

@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The account's DNS settings. (The API wraps them in `items` on read; this returns the settings themselves.)
+// The account's DNS settings. (The API wraps them in `items` on read, or answers them plain; this returns the settings themselves.)
 func LookupDnsSettings(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*LookupDnsSettingsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupDnsSettingsResult

@@ -23,7 +23,7 @@ func LookupEventStreamingIntegration(ctx *pulumi.Context, args *LookupEventStrea
 }
 
 type LookupEventStreamingIntegrationArgs struct {
-	// Integration id (an integer; its decimal string is accepted too)
+	// Integration id
 	Id string `pulumi:"id"`
 }
 
@@ -51,7 +51,7 @@ func LookupEventStreamingIntegrationOutput(ctx *pulumi.Context, args LookupEvent
 }
 
 type LookupEventStreamingIntegrationOutputArgs struct {
-	// Integration id (an integer; its decimal string is accepted too)
+	// Integration id
 	Id pulumi.StringInput `pulumi:"id"`
 }
 

@@ -23,7 +23,7 @@ func LookupSetupKey(ctx *pulumi.Context, args *LookupSetupKeyArgs, opts ...pulum
 }
 
 type LookupSetupKeyArgs struct {
-	// Setup key id (an integer; its decimal string is accepted too)
+	// Setup key id
 	Id string `pulumi:"id"`
 }
 
@@ -67,7 +67,7 @@ func LookupSetupKeyOutput(ctx *pulumi.Context, args LookupSetupKeyOutputArgs, op
 }
 
 type LookupSetupKeyOutputArgs struct {
-	// Setup key id (an integer; its decimal string is accepted too)
+	// Setup key id
 	Id pulumi.StringInput `pulumi:"id"`
 }
 

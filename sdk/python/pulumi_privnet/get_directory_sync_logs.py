@@ -55,7 +55,7 @@ def get_directory_sync_logs(id: Optional[_builtins.str] = None,
 
     Returns `{ items }`: the list of `DirectorySyncLogResult` objects (a function returns an object).
 
-    :param _builtins.str id: Integration id (an integer; its decimal string is accepted too)
+    :param _builtins.str id: Integration id
     :param _builtins.str vendor: Which directory sync vendor; one of `vendor-d-idp`, `vendor-e-idp`
     """
     __args__ = dict()
@@ -74,7 +74,7 @@ def get_directory_sync_logs_output(id: pulumi.Input[Optional[_builtins.str]] = N
 
     Returns `{ items }`: the list of `DirectorySyncLogResult` objects (a function returns an object).
 
-    :param _builtins.str id: Integration id (an integer; its decimal string is accepted too)
+    :param _builtins.str id: Integration id
     :param _builtins.str vendor: Which directory sync vendor; one of `vendor-d-idp`, `vendor-e-idp`
     """
     __args__ = dict()

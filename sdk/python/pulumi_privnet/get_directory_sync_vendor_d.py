@@ -138,7 +138,7 @@ def get_directory_sync_vendor_d(id: Optional[_builtins.str] = None,
     """
     The vendor-d-idp directory sync with this id (the service account key is never returned).
 
-    :param _builtins.str id: Integration id (an integer; its decimal string is accepted too)
+    :param _builtins.str id: Integration id
     """
     __args__ = dict()
     __args__['id'] = id
@@ -159,7 +159,7 @@ def get_directory_sync_vendor_d_output(id: pulumi.Input[Optional[_builtins.str]]
     """
     The vendor-d-idp directory sync with this id (the service account key is never returned).
 
-    :param _builtins.str id: Integration id (an integer; its decimal string is accepted too)
+    :param _builtins.str id: Integration id
     """
     __args__ = dict()
     __args__['id'] = id

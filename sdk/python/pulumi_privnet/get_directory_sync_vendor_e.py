@@ -162,7 +162,7 @@ def get_directory_sync_vendor_e(id: Optional[_builtins.str] = None,
     """
     The vendor-e-idp directory sync with this id (the client secret is never returned).
 
-    :param _builtins.str id: Integration id (an integer; its decimal string is accepted too)
+    :param _builtins.str id: Integration id
     """
     __args__ = dict()
     __args__['id'] = id
@@ -185,7 +185,7 @@ def get_directory_sync_vendor_e_output(id: pulumi.Input[Optional[_builtins.str]]
     """
     The vendor-e-idp directory sync with this id (the client secret is never returned).
 
-    :param _builtins.str id: Integration id (an integer; its decimal string is accepted too)
+    :param _builtins.str id: Integration id
     """
     __args__ = dict()
     __args__['id'] = id

@@ -51,7 +51,7 @@ class AwaitableGetDnsSettingsResult(GetDnsSettingsResult):
 
 def get_dns_settings(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetDnsSettingsResult:
     """
-    The account's DNS settings. (The API wraps them in `items` on read; this returns the settings themselves.)
+    The account's DNS settings. (The API wraps them in `items` on read, or answers them plain; this returns the settings themselves.)
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -61,7 +61,7 @@ def get_dns_settings(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGe
         disabled_management_groups=pulumi.get(__ret__, 'disabled_management_groups'))
 def get_dns_settings_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetDnsSettingsResult]:
     """
-    The account's DNS settings. (The API wraps them in `items` on read; this returns the settings themselves.)
+    The account's DNS settings. (The API wraps them in `items` on read, or answers them plain; this returns the settings themselves.)
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

@@ -126,7 +126,7 @@ def get_event_streaming_integration(id: Optional[_builtins.str] = None,
     """
     The event streaming integration with this id; credential values in `config` are masked.
 
-    :param _builtins.str id: Integration id (an integer; its decimal string is accepted too)
+    :param _builtins.str id: Integration id
     """
     __args__ = dict()
     __args__['id'] = id
@@ -146,7 +146,7 @@ def get_event_streaming_integration_output(id: pulumi.Input[Optional[_builtins.s
     """
     The event streaming integration with this id; credential values in `config` are masked.
 
-    :param _builtins.str id: Integration id (an integer; its decimal string is accepted too)
+    :param _builtins.str id: Integration id
     """
     __args__ = dict()
     __args__['id'] = id

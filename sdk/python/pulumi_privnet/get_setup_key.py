@@ -222,7 +222,7 @@ def get_setup_key(id: Optional[_builtins.str] = None,
     """
     The setup key with this id. The `key` is masked (its first characters, then asterisks): the API returns the full value only when the key is created, so read it from the `SetupKey` resource instead.
 
-    :param _builtins.str id: Setup key id (an integer; its decimal string is accepted too)
+    :param _builtins.str id: Setup key id
     """
     __args__ = dict()
     __args__['id'] = id
@@ -250,7 +250,7 @@ def get_setup_key_output(id: pulumi.Input[Optional[_builtins.str]] = None,
     """
     The setup key with this id. The `key` is masked (its first characters, then asterisks): the API returns the full value only when the key is created, so read it from the `SetupKey` resource instead.
 
-    :param _builtins.str id: Setup key id (an integer; its decimal string is accepted too)
+    :param _builtins.str id: Setup key id
     """
     __args__ = dict()
     __args__['id'] = id
