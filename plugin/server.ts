@@ -24,6 +24,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { resolveCredentials, type Credentials } from "../model/credentials";
+import { PACKAGE, token } from "../model/hidden-inputs";
 import { setEngineAddress } from "../provider/diagnostics";
 import type { PrivnetProvider } from "../provider/lifecycle";
 import { readBatching } from "../provider/read-batch";
@@ -47,9 +48,7 @@ const pluginPb: typeof pluginPbTypes = fromSdk("./plugin_pb");
 const structPb: typeof structPbTypes = fromSdk("google-protobuf/google/protobuf/struct_pb");
 const emptyPb: typeof emptyPbTypes = fromSdk("google-protobuf/google/protobuf/empty_pb");
 
-/** The package name and the module of every token. */
-export const PACKAGE = "privnet";
-const TOKEN_PREFIX = `${PACKAGE}:index:`;
+const TOKEN_PREFIX = token("");
 
 /** The root of the installed package (this file is `dist/plugin/server.js`, or `plugin/server.ts` in tests). */
 function packageRoot(): string {
@@ -88,7 +87,7 @@ function outputsOf(token: string): string[] {
   return outputNames.get(token) ?? [];
 }
 
-const byToken = new Map(PROVIDERS.map((p) => [`${TOKEN_PREFIX}${p.spec.name}`, p]));
+const byToken = new Map(PROVIDERS.map((p) => [token(p.spec.name), p]));
 
 /** A gRPC error with a status code the engine shows with the message. */
 class RpcError extends Error {
@@ -315,7 +314,7 @@ export function providerService(state = new PluginState()): grpcPbTypes.IResourc
       if (!tok.startsWith(TOKEN_PREFIX)) {
         throw new RpcError(grpc.status.INVALID_ARGUMENT, `privnet: unknown function ${JSON.stringify(tok)}`);
       }
-      if (!LOOKUP_SPECS.some((l) => `${TOKEN_PREFIX}${l.name}` === tok)) {
+      if (!LOOKUP_SPECS.some((l) => token(l.name) === tok)) {
         throw new RpcError(grpc.status.INVALID_ARGUMENT, `privnet: unknown function ${JSON.stringify(tok)}`);
       }
       const { props } = reveal(toJs(req.getArgs()));
@@ -371,7 +370,7 @@ export function providerService(state = new PluginState()): grpcPbTypes.IResourc
       if (req.getPreview()) {
         // What the object will hold is known after the create: the inputs now, everything else unknown.
         const outs: Props = {};
-        for (const n of outputsOf(`${TOKEN_PREFIX}${p.spec.name}`)) outs[n] = UNKNOWN;
+        for (const n of outputsOf(token(p.spec.name))) outs[n] = UNKNOWN;
         res.setProperties(toStruct(seal({ ...outs, ...inputs.props }, secretsOf(p, inputs.secrets))));
         return res;
       }

@@ -491,20 +491,21 @@ export async function defaultGet(
  */
 function splitCompositeId(spec: ResourceSpec, id: string, props: Props): { objectId: string; known: Props } {
   const parents = spec.parents ?? [];
-  const missing = parents.filter((p) => typeof props[p.input] !== "string" || props[p.input] === "");
   const parts = id.split("/");
-  const objectId = parts[parents.length];
+  if (!parents.length || parts.length !== parents.length + 1 || parts.some((x) => x === "")) {
+    return { objectId: id, known: props };
+  }
+  // A parent the properties name must be the id's own (the id of an object imported by its composite id).
   if (
-    missing.length === 0 ||
-    objectId === undefined ||
-    parts.length !== parents.length + 1 ||
-    parts.some((x) => x === "")
+    parents.some(
+      (p, i) => typeof props[p.input] === "string" && props[p.input] !== "" && props[p.input] !== parts[i],
+    )
   ) {
     return { objectId: id, known: props };
   }
   const known = { ...props };
   parents.forEach((p, i) => (known[p.input] = parts[i]));
-  return { objectId, known };
+  return { objectId: parts[parents.length] ?? id, known };
 }
 
 /** Rewrites API errors into messages that use Pulumi's property names. */
@@ -662,8 +663,10 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
     return { ...found, inputs };
   }
 
-  async update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+  async update(resourceId: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
     const spec = this.spec;
+    // An object imported by its composite id (`<parentId>/<id>`) is written by its own id.
+    const id = splitCompositeId(spec, resourceId, { ...olds, ...news }).objectId;
     let updated: { outs: Props };
     try {
       const ctx = this.ctx();
@@ -684,8 +687,9 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
     return stored.id ? (stored.props ?? outs) : outs;
   }
 
-  async delete(id: string, props: Props): Promise<void> {
+  async delete(resourceId: string, props: Props): Promise<void> {
     const spec = this.spec;
+    const id = splitCompositeId(spec, resourceId, props).objectId;
     try {
       const ctx = this.ctx();
       if (spec.hooks?.delete) return await spec.hooks.delete(ctx, id, props);

@@ -40,17 +40,12 @@ import { PROVIDERS } from "../provider/registry";
 import type { ResourceSpec } from "../provider/spec";
 import type { LookupSpec } from "../sdk/lookups/spec";
 import { LOOKUP_SPECS } from "../sdk/lookups/table";
+import { PACKAGE, token } from "../model/hidden-inputs";
 import { fieldDoc, inputFields, outputFields, type Field } from "./fields";
 import { root } from "./format";
 import { resultTypes } from "./lookupgen";
 
-/** The package's name: the `privnet:` of every token and of the config keys. */
-export const PACKAGE = "privnet";
-
-/** The token of a resource, function or type of the package: `privnet:index:Group`. */
-export function token(name: string): string {
-  return `${PACKAGE}:index:${name}`;
-}
+export { PACKAGE, token };
 
 /** Go import path of the generated Go SDK's package (its module is the directory above: sdk/go). */
 export const GO_IMPORT_PATH = "github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet";
