@@ -161,6 +161,50 @@ describe("YAML program (examples/network-yaml) through the resource plugin", () 
   );
 
   it(
+    "an explicit provider resource takes its arguments (no stack credentials), and its token stays secret",
+    async () => {
+      const project = yamlProject(
+        work,
+        "explicit-yaml",
+        [
+          "name: privnet-explicit-yaml",
+          "runtime: yaml",
+          "config:",
+          "  url:",
+          "    type: string",
+          "  tok:",
+          "    type: string",
+          "    secret: true",
+          "resources:",
+          "  other:",
+          "    type: pulumi:providers:privnet",
+          "    properties:",
+          "      apiUrl: ${url}",
+          "      token: ${tok}",
+          "  g:",
+          "    type: privnet:Group",
+          "    properties:",
+          "      name: via-explicit-provider",
+          "    options:",
+          "      provider: ${other}",
+          "",
+        ].join("\n"),
+      );
+      // No privnet:apiUrl / privnet:token: only the provider's arguments reach the server.
+      const explicit = await PulumiStack.init({ project, work, name: "explicit" });
+      await explicit.config("url", server.url);
+      await explicit.config("tok", server.token, { secret: true });
+      expect((await explicit.up()).changes).toContain("create privnet:index:Group::g");
+      const groups = await server.client.call<{ name: string }[]>("listGroups");
+      expect(groups.filter((g) => g.name === "via-explicit-provider")).toHaveLength(1);
+      expect(await explicit.exportText()).not.toContain(server.token);
+      expect(changesOf(await explicit.preview())).toEqual([]);
+      await explicit.destroy();
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
     "installed from npm run plugin:pack with pulumi plugin install --file, a project needs no path to it",
     async () => {
       const pack = await stack.exec("bash", [path.join(repoRoot, "scripts", "plugin-pack.sh")]);
