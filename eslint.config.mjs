@@ -3,7 +3,17 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    ignores: ["node_modules/", "dist/", "coverage/", "examples/*/node_modules/", "bench/results/", "tools/"],
+    ignores: [
+      "node_modules/",
+      "dist/",
+      "coverage/",
+      "examples/*/node_modules/",
+      "bench/results/",
+      "tools/",
+      // The Python and Go SDKs, generated from plugin/schema.json (scripts/gen-sdks.sh).
+      "sdk/python/",
+      "sdk/go/",
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -10,6 +10,8 @@ const tier = (name, extra = {}) => ({
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }] },
   testMatch: [`<rootDir>/tests/${name}/**/*.test.ts`],
   moduleFileExtensions: ["ts", "js", "json"],
+  // The generated Python and Go SDKs hold no tests or modules of ours.
+  modulePathIgnorePatterns: ["<rootDir>/sdk/python/", "<rootDir>/sdk/go/"],
   ...extra,
 });
 
@@ -20,6 +22,7 @@ module.exports = {
     tier("server"),
     tier("provider"),
     tier("host"),
+    tier("plugin"),
     tier("e2e"),
     tier("acceptance", {
       globalSetup: "<rootDir>/tests/acceptance/global-setup.ts",

@@ -1,6 +1,8 @@
 /**
  * `privnet-import --api-url URL [--token-file FILE] --out DIR [--kinds K,...] [--language typescript] [--force]
- *  [--peers]`: reads every manageable object of an account and writes a Pulumi project that adopts them all.
+ *  [--peers] [--format typescript|pulumi-import]`: reads every manageable object of an account and writes a Pulumi
+ *  project that adopts them all; with `--format pulumi-import` also the import file for `pulumi import --file`
+ *  (any Pulumi language, through the resource plugin).
  *
  * Credentials: the token comes from --token-file or PRIVNET_TOKEN and is never printed or written. Progress goes
  * to stderr (objects per kind as each kind is read), the summary to stdout. Nothing is written unless everything
@@ -14,7 +16,7 @@ import { resolveCredentials } from "../model/credentials";
 import { listObjects } from "../provider/list";
 import { PROVIDERS } from "../provider/registry";
 import type { Listed } from "../provider/spec";
-import { formatMarkdown, formatTypeScript, literalIds, renderProgram } from "./emit";
+import { formatMarkdown, formatTypeScript, literalIds, renderImportFile, renderProgram } from "./emit";
 import { KINDS, kindDef, type Found } from "./kinds";
 import { buildPlan, kindsToRead, specOf, type Plan, type Snapshot } from "./plan";
 import { gitignore, npmrc, packageJson, projectMeta, pulumiYaml, readme, tsconfigJson } from "./project";
@@ -28,7 +30,9 @@ export const USAGE = `usage: privnet-import --api-url URL [--token-file FILE] --
   --language typescript  the program's language (only typescript)
   --force                write into a non-empty DIR, replacing the generated files (others are kept)
   --peers                manage enrolled peers as Peer resources (default: look up the peers referred to;
-                         --kinds Peer implies it)`;
+                         --kinds Peer implies it)
+  --format F             typescript (default): the TypeScript project; pulumi-import: also import.json, the
+                         file for \`pulumi import --file import.json\` in a project of any language`;
 
 export interface Options {
   apiUrl: string;
@@ -37,6 +41,8 @@ export interface Options {
   kinds: string[];
   force: boolean;
   peers: boolean;
+  /** `pulumi-import`: write the import file too. */
+  format: "typescript" | "pulumi-import";
 }
 
 export interface Io {
@@ -60,6 +66,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Options | "he
   const kinds: string[] = [];
   let force = false;
   let peers = false;
+  let format: Options["format"] = "typescript";
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
@@ -99,6 +106,13 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Options | "he
           throw new ImportError(`--language: only typescript is supported, not ${JSON.stringify(lang)}`, 2);
         break;
       }
+      case "--format": {
+        const f = value();
+        if (f !== "typescript" && f !== "pulumi-import")
+          throw new ImportError(`--format: typescript or pulumi-import, not ${JSON.stringify(f)}`, 2);
+        format = f;
+        break;
+      }
       case "--force":
         force = true;
         break;
@@ -129,6 +143,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Options | "he
     kinds: kinds.length ? kinds : [...ALL_KINDS],
     force,
     peers,
+    format,
   };
 }
 
@@ -222,8 +237,13 @@ export async function readAccount(
   return { objects, unavailable };
 }
 
-/** The files of the project, by name. */
-export async function projectFiles(plan: Plan, out: string, apiUrl: string): Promise<Map<string, string>> {
+/** The files of the project, by name (with `pulumi-import`, the import file `import.json` too). */
+export async function projectFiles(
+  plan: Plan,
+  out: string,
+  apiUrl: string,
+  format: Options["format"] = "typescript",
+): Promise<Map<string, string>> {
   const shownUrl = displayUrl(apiUrl);
   const program = await formatTypeScript(renderProgram(plan, { apiUrl: shownUrl }));
   const literal = literalIds(program, plan);
@@ -241,6 +261,7 @@ export async function projectFiles(plan: Plan, out: string, apiUrl: string): Pro
     [".gitignore", gitignore()],
   ]);
   if (meta.source.needsInstallLinks) files.set(".npmrc", npmrc());
+  if (format === "pulumi-import") files.set("import.json", renderImportFile(plan));
   return files;
 }
 
@@ -303,6 +324,11 @@ export function summaryText(plan: Plan, out: string, files: string[], requests: 
     for (const w of plan.warnings) lines.push(`  ${w}`);
   }
   lines.push(`Next: cd ${out} && npm install, then the commands in README.md (set the secrets, pulumi up).`);
+  if (files.includes("import.json"))
+    lines.push(
+      "Or, in a project of any language with the resource plugin: pulumi import --file import.json " +
+        "(write-only inputs such as a setup key's expiresIn are left for you to add).",
+    );
   return `${lines.join("\n")}\n`;
 }
 
@@ -342,7 +368,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       io.stderr(`privnet-import: ${line}\n`),
     );
     const plan = buildPlan(snapshot, { kinds: opts.kinds, peers: opts.peers });
-    const files = await projectFiles(plan, opts.out, opts.apiUrl);
+    const files = await projectFiles(plan, opts.out, opts.apiUrl, opts.format);
     writeProject(opts.out, files, opts.force);
     io.stdout(summaryText(plan, opts.out, [...files.keys()], reader.requests, Date.now() - started));
     return 0;

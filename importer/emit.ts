@@ -12,6 +12,7 @@ import type { Plan, PlannedResource } from "./plan";
 import { Commented, SecretValue } from "./plan";
 import type { Props } from "../provider/spec";
 import { kindOf, recordValueOf, shapeOf, elementOf, camel } from "../model/schema";
+import { token } from "../model/hidden-inputs";
 import type { z } from "zod";
 
 const IDENTIFIER = /^[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*$/u;
@@ -171,4 +172,35 @@ export function literalIds(text: string, plan: Plan): string[] {
     if (count > (own.has(id) ? 1 : 0)) out.push(id);
   }
   return out;
+}
+
+/** One entry of a `pulumi import --file` file. */
+export interface ImportFileEntry {
+  /** The resource plugin's type token: `privnet:index:Group`. */
+  type: string;
+  /** The resource name, as in the TypeScript program. */
+  name: string;
+  /** The id `pulumi import` takes: the object's id, `<parentId>/<id>` for a child kind, a singleton's id. */
+  id: string;
+}
+
+/**
+ * The import file for `pulumi import --file import.json` (any Pulumi language, through the resource plugin): one
+ * entry per resource of the plan, in the program's order (objects before those that refer to them).
+ */
+export function renderImportFile(plan: Plan): string {
+  const resources: ImportFileEntry[] = [];
+  for (const section of plan.sections) {
+    for (const r of section.resources) {
+      const parents = r.spec.parents ?? [];
+      // A peer is its own parent (`peerId`): its id alone.
+      const parentIds = r.spec.name === "Peer" ? [] : parents.map((p) => r.found.parents[p.input] ?? "");
+      resources.push({
+        type: token(r.spec.name),
+        name: r.resourceName,
+        id: [...parentIds, r.found.id].join("/"),
+      });
+    }
+  }
+  return `${JSON.stringify({ resources }, null, 2)}\n`;
 }

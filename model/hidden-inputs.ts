@@ -7,7 +7,18 @@
 /** The hidden input naming the stack and the resource a create is for (set by the sdk's resource classes). */
 export const OWNER_INPUT = "__privnetOwner";
 
-/** The Pulumi type of every privnet resource: `pulumi-nodejs:dynamic/privnet:<Kind>`. */
+/** The package's name in the resource plugin's schema: the `privnet:` of every token and of the config keys. */
+export const PACKAGE = "privnet";
+
+/**
+ * A token of the resource plugin's package (a resource, function or type): `privnet:index:Group`. The schema, the
+ * plugin and `privnet-import --format pulumi-import` name resources with it.
+ */
+export function token(name: string): string {
+  return `${PACKAGE}:index:${name}`;
+}
+
+/** The Pulumi type of every privnet resource of the dynamic providers: `pulumi-nodejs:dynamic/privnet:<Kind>`. */
 export const TYPE_PREFIX = "pulumi-nodejs:dynamic/privnet:";
 
 /** The value of {@link OWNER_INPUT}. */

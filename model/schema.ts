@@ -7,6 +7,7 @@ import type { z } from "zod";
 import {
   arrayElement,
   enumOrLiteralValues,
+  isIntegerNumber,
   objectShape,
   pipeSides,
   recordValue,
@@ -98,6 +99,11 @@ export function kindOf(s: z.ZodType): ValueKind {
     return kinds.size === 1 && only !== undefined ? only : "other";
   }
   return "other";
+}
+
+/** True when the schema's value is an integer (after unwrapping). */
+export function isInteger(s: z.ZodType): boolean {
+  return isIntegerNumber(unwrap(s));
 }
 
 /** True when the schema accepts undefined (optional or has a default). */

@@ -91,3 +91,9 @@ export function enumOrLiteralValues(s: z.ZodType): string[] | undefined {
   if (d.type === "literal") return d.values.map(String);
   return undefined;
 }
+
+/** True for a number schema that accepts integers only (`z.number().int()`, `z.int()`). */
+export function isIntegerNumber(s: z.ZodType): boolean {
+  // Number formats: safeint, int32, uint32 (integers), float32, float64.
+  return s instanceof z.ZodNumber && s.format !== null && s.format.includes("int");
+}

@@ -38,16 +38,35 @@ interface EngineLogger {
 }
 
 let engine: EngineLogger | null | undefined;
+let engineAddress: string | undefined;
 
-/** The engine connection of the dynamic-provider host, or null when this process is not that host. */
-function engineLogger(): EngineLogger | null {
-  if (engine !== undefined) return engine;
-  engine = null;
+/**
+ * Sends warnings and notes to the engine at `address` (the resource plugin is told it on its command line and in
+ * its handshake). Without it, the dynamic-provider host's address is found on its command line.
+ */
+export function setEngineAddress(address: string): void {
+  if (address === engineAddress) return;
+  engineAddress = address;
+  engine = undefined;
+}
+
+/** The address of the engine this process reports to, or undefined outside a host or the plugin. */
+function hostAddress(): string | undefined {
+  if (engineAddress) return engineAddress;
   const main = require.main?.filename ?? "";
   const address = process.argv[2];
   if (!/[\\/]cmd[\\/]dynamic-provider[\\/]index\.js$/.test(main) || !address || !address.includes(":")) {
-    return engine;
+    return undefined;
   }
+  return address;
+}
+
+/** The engine connection of the dynamic-provider host or the plugin, or null when there is none. */
+function engineLogger(): EngineLogger | null {
+  if (engine !== undefined) return engine;
+  engine = null;
+  const address = hostAddress();
+  if (!address) return engine;
   try {
     // The SDK's generated engine client, with the gRPC library it was generated against.
     const fromSdk = createRequire(require.resolve("@pulumi/pulumi/proto/engine_grpc_pb"));

@@ -36,6 +36,7 @@ export function edrProvider(vendor: EdrVendor, extraDefaults: Record<string, unk
     secretInputs,
     defaults: { enabled: true, ...extraDefaults },
     singleton: true,
+    singletonId: `\`${vendor}\``,
   };
   spec.hooks = singletonHooks(spec, vendor);
   return new PrivnetProvider(spec);

@@ -33,7 +33,7 @@ import {
   reportRefused,
   type RecoveryHost,
 } from "./recovery";
-import { camel, elementOf, kindOf, schemaAt, shapeOf, unwrap } from "../model/schema";
+import { camel, elementOf, isOptional, kindOf, schemaAt, shapeOf, unwrap } from "../model/schema";
 import { expectRecord, isRecord, type LifecycleContext, type Props, type ResourceSpec } from "./spec";
 import { isEqual } from "lodash";
 import { z } from "zod";
@@ -175,6 +175,17 @@ function alignIds(oldValue: unknown, newValue: unknown): unknown {
 }
 
 /** The inputs a read reports: the input fields of the outputs (so refresh shows only real drift). */
+/** Write-only inputs every create sends (required): absent from a state only when the object was imported. */
+function requiredWriteOnly(spec: ResourceSpec): Set<string> {
+  const schemas = inputSchemas(spec);
+  return new Set(
+    (spec.writeOnly ?? []).filter((n) => {
+      const s = schemas.get(n);
+      return s !== undefined && !isOptional(s) && !(spec.defaults && n in spec.defaults);
+    }),
+  );
+}
+
 export function inputsFromOutputs(spec: ResourceSpec, outs: Props): Props {
   const inputs: Props = {};
   for (const name of inputNames(spec)) if (outs[name] !== undefined) inputs[name] = outs[name];
@@ -244,12 +255,16 @@ export function compareInputs(spec: ResourceSpec, olds: Props, news: Props): Com
   const replaceOn = new Set([...(spec.replaceOnChange ?? []), ...(spec.replaceWhen?.(olds, news) ?? [])]);
   const computed = new Set(spec.computedIfAbsent ?? []);
   const createOnly = new Set(spec.createOnly ?? []);
+  const unseen = requiredWriteOnly(spec);
   const changed: string[] = [];
   const ignored: string[] = [];
   for (const name of inputNames(spec)) {
     const a = olds[name];
     let b = news[name];
     if ((b === undefined || b === null) && (computed.has(name) || spec.partial)) continue;
+    // A required write-only input missing from the state: the object was imported (the API never shows the
+    // value), so there is nothing to compare; the program's value is kept from the next write on.
+    if (a === undefined && unseen.has(name)) continue;
     if (containsUnknown(b)) {
       if (!createOnly.has(name)) changed.push(name);
       continue;
@@ -476,20 +491,21 @@ export async function defaultGet(
  */
 function splitCompositeId(spec: ResourceSpec, id: string, props: Props): { objectId: string; known: Props } {
   const parents = spec.parents ?? [];
-  const missing = parents.filter((p) => typeof props[p.input] !== "string" || props[p.input] === "");
   const parts = id.split("/");
-  const objectId = parts[parents.length];
+  if (!parents.length || parts.length !== parents.length + 1 || parts.some((x) => x === "")) {
+    return { objectId: id, known: props };
+  }
+  // A parent the properties name must be the id's own (the id of an object imported by its composite id).
   if (
-    missing.length === 0 ||
-    objectId === undefined ||
-    parts.length !== parents.length + 1 ||
-    parts.some((x) => x === "")
+    parents.some(
+      (p, i) => typeof props[p.input] === "string" && props[p.input] !== "" && props[p.input] !== parts[i],
+    )
   ) {
     return { objectId: id, known: props };
   }
   const known = { ...props };
   parents.forEach((p, i) => (known[p.input] = parts[i]));
-  return { objectId, known };
+  return { objectId: parts[parents.length] ?? id, known };
 }
 
 /** Rewrites API errors into messages that use Pulumi's property names. */
@@ -508,8 +524,13 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
   constructor(readonly spec: ResourceSpec) {}
 
   async configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-    this.creds = resolveCredentials((key) => req.config.get(`privnet:${key}`));
-    this.batchReads = readBatching((key) => req.config.get(`privnet:${key}`));
+    this.configureFrom((key) => req.config.get(`privnet:${key}`));
+  }
+
+  /** Takes the provider's settings from `get` (keys without the `privnet:` prefix), then the environment. */
+  configureFrom(get: (key: "apiUrl" | "token" | "rateLimit" | "batchReads") => string | undefined): void {
+    this.creds = resolveCredentials(get);
+    this.batchReads = readBatching(get);
   }
 
   private ctx(): LifecycleContext {
@@ -531,9 +552,22 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
   }
 
   async diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+    const { changed, replaces, deleteBeforeReplace } = await this.compare(id, olds, news);
+    return { changes: changed.length > 0, replaces, deleteBeforeReplace };
+  }
+
+  /**
+   * The diff with its detail: which inputs changed and which of them ask for a replacement. The dynamic host
+   * needs only the verdict ({@link diff}); the resource plugin reports each property (`detailedDiff`).
+   */
+  async compare(
+    id: string,
+    olds: Props,
+    news: Props,
+  ): Promise<Comparison & { deleteBeforeReplace: boolean }> {
     const spec = this.spec;
-    const { changed, replaces, ignored } = compareInputs(spec, olds, news);
-    for (const name of ignored) {
+    const comparison = compareInputs(spec, olds, news);
+    for (const name of comparison.ignored) {
       await warn(
         `privnet: ${describeObject(spec, id, olds)}: ${name} is set when the object is created and the API ` +
           `cannot change it, so the new value ${JSON.stringify(news[name])} is not applied (the object keeps ` +
@@ -542,9 +576,8 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
       );
     }
     return {
-      changes: changed.length > 0,
-      replaces,
-      deleteBeforeReplace: replaces.length > 0 && spec.deleteBeforeReplace === true,
+      ...comparison,
+      deleteBeforeReplace: comparison.replaces.length > 0 && spec.deleteBeforeReplace === true,
     };
   }
 
@@ -614,8 +647,26 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
     }
   }
 
-  async update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+  /**
+   * A read for `pulumi import`: only the id is known. The inputs are every input field the server shows (of a
+   * partial kind too, whose refresh reports only what the program names), empty values left out as the diff
+   * treats them as absent. Write-only inputs cannot be read: the program adds them (see {@link compareInputs}).
+   */
+  async importRead(id: string): Promise<pulumi.dynamic.ReadResult> {
+    const found = await this.read(id, {});
+    if (!found.id || !found.props) return found;
+    const inputs: Props = {};
+    for (const name of inputNames(this.spec)) {
+      const v = found.props[name];
+      if (v !== undefined && v !== null && v !== "") inputs[name] = v;
+    }
+    return { ...found, inputs };
+  }
+
+  async update(resourceId: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
     const spec = this.spec;
+    // An object imported by its composite id (`<parentId>/<id>`) is written by its own id.
+    const id = splitCompositeId(spec, resourceId, { ...olds, ...news }).objectId;
     let updated: { outs: Props };
     try {
       const ctx = this.ctx();
@@ -636,8 +687,9 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
     return stored.id ? (stored.props ?? outs) : outs;
   }
 
-  async delete(id: string, props: Props): Promise<void> {
+  async delete(resourceId: string, props: Props): Promise<void> {
     const spec = this.spec;
+    const id = splitCompositeId(spec, resourceId, props).objectId;
     try {
       const ctx = this.ctx();
       if (spec.hooks?.delete) return await spec.hooks.delete(ctx, id, props);

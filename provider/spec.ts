@@ -136,6 +136,11 @@ export interface ResourceSpec {
   /** Singletons exist once per account: create adopts the existing object (they cannot be adopted by id). */
   singleton?: boolean;
   /**
+   * A singleton's id, as `pulumi import` takes it (markdown): a fixed text such as `"dns-settings"`, or what it
+   * is. Documented in the package schema.
+   */
+  singletonId?: string;
+  /**
    * Read the object back after a write, when a server's answer to it is not what the server stores: an
    * invite's `created_at` differs between create and list (`"create"`); a policy's rules may be answered as
    * sent but stored otherwise (`"always"`). State then holds what a refresh will read, and the comparison with

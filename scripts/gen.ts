@@ -1,12 +1,16 @@
 /**
- * Writes the generated files: docs/openapi.json, the sdk resource classes and the reference docs.
+ * Writes the generated files: docs/openapi.json, the sdk resource classes, the reference docs and the package
+ * schema plugin/schema.json.
+ * Then the Python and Go SDKs from that schema (scripts/gen-sdks.sh).
  * With --check, writes nothing and fails when a committed file differs from what would be generated.
  */
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { buildOpenApi } from "../api/openapi";
-import { root } from "./format";
+import { formatted, root } from "./format";
 import { lookupFiles } from "./lookupgen";
+import { schemaFiles } from "./schemagen";
 import { sdkFiles } from "./sdkgen";
 
 // package.json is ours: only its version is read.
@@ -18,6 +22,7 @@ export async function generatedFiles(): Promise<Map<string, string>> {
   files.set("docs/openapi.json", `${JSON.stringify(buildOpenApi(pkg.version), null, 2)}\n`);
   for (const [k, v] of await sdkFiles()) files.set(k, v);
   for (const [k, v] of await lookupFiles()) files.set(k, v);
+  for (const [k, v] of await formatted(schemaFiles())) files.set(k, v);
   return files;
 }
 
@@ -35,11 +40,26 @@ async function main(): Promise<void> {
       process.stdout.write(`gen: wrote ${rel}\n`);
     }
   }
+  const sdks = otherSdks(check);
   if (stale.length) {
     process.stderr.write(`gen: stale generated files (run npm run gen and commit): ${stale.join(", ")}\n`);
-    process.exit(1);
   }
+  if (stale.length || !sdks) process.exit(1);
   if (check) process.stdout.write("gen: generated files are up to date\n");
+}
+
+/**
+ * The Python and Go SDKs, generated from plugin/schema.json by scripts/gen-sdks.sh (with --check: compared).
+ * Their generator is built with Go: without Go they are left as they are, and the check says so. True when they
+ * are fresh (or were written).
+ */
+function otherSdks(check: boolean): boolean {
+  if (spawnSync("go", ["version"], { stdio: "ignore" }).status !== 0) {
+    process.stderr.write("gen: Go is not installed: sdk/python and sdk/go are not generated or checked\n");
+    return true;
+  }
+  const args = [path.join(root, "scripts", "gen-sdks.sh"), ...(check ? ["--check"] : [])];
+  return spawnSync("bash", args, { stdio: "inherit" }).status === 0;
 }
 
 if (require.main === module) {

@@ -76,7 +76,7 @@ class TypeWriter {
 }
 
 /** Every named result type, in table order, checked for one schema per name. */
-function resultTypes(): ResultType[] {
+export function resultTypes(): ResultType[] {
   const byName = new Map<string, ResultType>();
   for (const t of [...LOOKUP_SPECS.map((s) => s.result), ...NESTED_TYPES]) {
     const seen = byName.get(t.name);

@@ -12,12 +12,27 @@
 #   7. the stack outputs (secrets masked) and the objects on the server, read back through the API
 # The server is stopped and the temp dirs removed on exit, whatever happens. Exits non-zero on any failure.
 #
+# `--yaml` (`npm run example:yaml`) deploys examples/network-yaml instead: the same network as a Pulumi YAML
+# program, through the resource plugin (bin/pulumi-resource-privnet on PATH); nothing to install into it.
+#
 # Environment: PRIVNET_MAIN_KEEP=1 keeps the temp dir (state, database, logs) and prints its path.
 #              PRIVNET_MAIN_SKIP_BUILD=1 skips npm run build (the e2e test runs the job after `npm test` built).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
+YAML=false
+case "${1:-}" in
+  "") ;;
+  --yaml) YAML=true ;;
+  *)
+    echo "usage: bash scripts/main-job.sh [--yaml]" >&2
+    exit 2
+    ;;
+esac
+# Where Pulumi.yaml is: the root program (TypeScript, main: examples/network/) or the YAML example.
+PROJECT_DIR="$ROOT"
+$YAML && PROJECT_DIR="$ROOT/examples/network-yaml"
 # One stack per run (the pid keeps two runs from sharing the stack's config file next to Pulumi.yaml).
 STACK="main-job-$$"
 START=$SECONDS
@@ -41,7 +56,7 @@ die() {
 WORK=""
 SERVER_PID=""
 ENGINE_PID=""
-STACK_CONFIG="$ROOT/Pulumi.$STACK.yaml"
+STACK_CONFIG="$PROJECT_DIR/Pulumi.$STACK.yaml"
 cleanup() {
   local rc=$?
   # Finish the cleanup whatever happens: no errexit, and a closed stdout only fails the messages.
@@ -192,15 +207,21 @@ privnet_file_backend "$WORK/state"
 mkdir -p "$PULUMI_HOME"
 info "backend $PULUMI_BACKEND_URL"
 rm -f "$STACK_CONFIG"
+cd "$PROJECT_DIR"
 pulumi stack init "$STACK" --secrets-provider passphrase --non-interactive
 pulumi config set privnet:apiUrl "$API_URL" --non-interactive
 # Secrets go through stdin: never on a command line (ps) or in this output.
 pulumi config set --secret privnet:token --non-interactive <"$TOKEN_FILE"
 node -e 'process.stdout.write(require("crypto").randomBytes(18).toString("hex"))' |
   pulumi config set --secret oidcClientSecret --non-interactive
-pulumi config set gateways '["gw-1","gw-2"]' --non-interactive
+if $YAML; then
+  # The engine finds the resource plugin on PATH.
+  export PATH="$ROOT/bin:$PATH"
+else
+  pulumi config set gateways '["gw-1","gw-2"]' --non-interactive
+fi
 pulumi config --non-interactive
-bash scripts/install-example.sh examples/network
+$YAML || bash "$ROOT/scripts/install-example.sh" examples/network
 
 # --- 6. preview and up ---------------------------------------------------------------------------------------
 step "pulumi preview"
@@ -214,6 +235,6 @@ info "stack outputs (secrets stay masked):"
 pulumi stack output --non-interactive
 printf '\n'
 info "objects on the server (read back through the API):"
-PRIVNET_API_URL="$API_URL" PRIVNET_TOKEN_FILE="$TOKEN_FILE" node dist/scripts/inventory.js
+PRIVNET_API_URL="$API_URL" PRIVNET_TOKEN_FILE="$TOKEN_FILE" node "$ROOT/dist/scripts/inventory.js"
 info "API requests served: $(wc -l <"$WORK/requests.log")"
 step

@@ -5,11 +5,10 @@
 import type { z } from "zod";
 import { OPEN_ENUMS } from "../api/common";
 import { KIND_INPUT } from "../provider/spec";
-import { ADOPT_INPUT, canAdopt, checkSchema, inputNames } from "../provider/lifecycle";
-import { renameFields, snakeNames } from "../model/mapping";
 import { PROVIDERS } from "../provider/registry";
-import { camel, describe, isOptional, shapeOf } from "../model/schema";
+import { describe } from "../model/schema";
 import type { ResourceSpec } from "../provider/spec";
+import { fieldDoc, fieldNotes, inputFields, outputFields, type Field } from "./fields";
 import { formatted } from "./format";
 import { docComment, mdEscape, schemaType } from "./text";
 
@@ -31,106 +30,9 @@ function pascalToKebab(name: string): string {
   return name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
 }
 
-interface Field {
-  name: string;
-  type: string;
-  outputType: string;
-  optional: boolean;
-  doc: string;
-  notes: string[];
-}
-
-/** Field descriptions in Pulumi's names (`peer_groups` -> `peerGroups`). */
-function pulumiNames(spec: ResourceSpec, text: string | undefined): string {
-  return text ? renameFields(text, snakeNames(checkSchema(spec))) : "";
-}
-
-function inputFields(spec: ResourceSpec): Field[] {
-  const shape = shapeOf(spec.input) ?? {};
-  const replace = new Set(spec.replaceOnChange ?? []);
-  const secret = new Set(spec.secretInputs ?? []);
-  const writeOnly = new Set(spec.writeOnly ?? []);
-  const names = new Set(inputNames(spec));
-  const fields: Field[] = [];
-  for (const p of spec.parents ?? []) {
-    fields.push({
-      name: p.input,
-      type: "string",
-      outputType: "string",
-      optional: false,
-      doc: p.description,
-      notes: replace.has(p.input) ? ["replaces on change"] : [],
-    });
-  }
-  for (const [key, s] of Object.entries(shape)) {
-    const name = camel(key);
-    if (!names.has(name)) continue;
-    const notes: string[] = [];
-    if (replace.has(name)) notes.push("replaces on change");
-    if (secret.has(name)) notes.push("secret");
-    if (writeOnly.has(name)) notes.push("write-only: kept from state, the API never returns it");
-    const def = spec.defaults?.[name];
-    if (def !== undefined && typeof def !== "object") notes.push(`default ${JSON.stringify(def)}`);
-    fields.push({
-      name,
-      type: tsType(s, "input"),
-      outputType: tsType(s, "output"),
-      optional: isOptional(s) || (spec.defaults !== undefined && name in spec.defaults),
-      doc: pulumiNames(spec, describe(s)),
-      notes,
-    });
-  }
-  if (canAdopt(spec)) {
-    fields.push({
-      name: ADOPT_INPUT,
-      type: "string",
-      outputType: "string",
-      optional: true,
-      doc:
-        `Id of an existing ${spec.name} to bring under management: create reads it and updates it to match ` +
-        "these inputs instead of creating a new one. Used at create only",
-      notes: [],
-    });
-  }
-  return fields;
-}
-
-function outputFields(spec: ResourceSpec, inputs: Field[]): Field[] {
-  const byName = new Map(inputs.map((f) => [f.name, f]));
-  const fields: Field[] = [];
-  const seen = new Set<string>();
-  const secretOut = new Set(spec.secretOutputs ?? []);
-  for (const [key, s] of Object.entries(shapeOf(spec.output) ?? {})) {
-    const name = camel(key);
-    if (name === "id") continue;
-    seen.add(name);
-    const input = byName.get(name);
-    fields.push({
-      name,
-      type: input ? input.outputType : tsType(s, "output"),
-      outputType: "",
-      optional: input ? input.optional : isOptional(s),
-      doc: input?.doc || pulumiNames(spec, describe(s)),
-      notes: secretOut.has(name) ? ["secret"] : [],
-    });
-  }
-  for (const f of inputs) {
-    if (seen.has(f.name) || f.name === ADOPT_INPUT) continue;
-    seen.add(f.name);
-    fields.push({ ...f, type: f.outputType, notes: f.notes.filter((n) => n === "secret") });
-  }
-  for (const [name, x] of Object.entries(spec.extraOutputs ?? {})) {
-    if (seen.has(name)) continue;
-    fields.push({
-      name,
-      type: x.type,
-      outputType: "",
-      optional: true,
-      doc: x.description,
-      notes: secretOut.has(name) ? ["secret"] : [],
-    });
-  }
-  return fields;
+/** The TypeScript type of a field: its schema's, a declared one, or a plain string (parent ids, adoptId). */
+function fieldType(f: Field, mode: Mode): string {
+  return f.schema ? tsType(f.schema, mode) : (f.declaredType ?? "string");
 }
 
 /** The sdk class of one resource kind. */
@@ -139,20 +41,20 @@ export function resourceSource(spec: ResourceSpec): string {
   const outputs = outputFields(spec, inputs);
   const secrets = [...new Set([...(spec.secretOutputs ?? []), ...(spec.secretInputs ?? [])])];
   const argsLines = inputs
-    .map((f) => {
-      const notes = f.notes.length ? ` (${f.notes.join("; ")})` : "";
-      return `${docComment(`${f.doc}${notes}`)}${f.name}${f.optional ? "?" : ""}: pulumi.Input<${f.type}>;`;
-    })
+    .map(
+      (f) =>
+        `${docComment(fieldDoc(f, "input"))}${f.name}${f.optional ? "?" : ""}: pulumi.Input<${fieldType(f, "input")}>;`,
+    )
     .join("\n");
   const outLines = outputs
     .map(
       (f) =>
-        `${docComment(`${f.doc}${f.notes.length ? ` (${f.notes.join("; ")})` : ""}`)}declare readonly ${f.name}: pulumi.Output<${f.type}${f.optional ? " | undefined" : ""}>;`,
+        `${docComment(fieldDoc(f, "output"))}declare readonly ${f.name}: pulumi.Output<${fieldType(f, "output")}${f.optional ? " | undefined" : ""}>;`,
     )
     .join("\n");
   const outKeys = outputs.map((f) => `  ${f.name}: undefined,`).join("\n");
   const stateLines = outputs
-    .map((f) => `${docComment(f.doc)}${f.name}?: pulumi.Input<${f.type}>;`)
+    .map((f) => `${docComment(f.doc)}${f.name}?: pulumi.Input<${fieldType(f, "output")}>;`)
     .join("\n");
   const parents = spec.parents ?? [];
   const getDoc = parents.length
@@ -228,8 +130,12 @@ function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: st
 export function resourceDoc(spec: ResourceSpec): string {
   const inputs = inputFields(spec);
   const outputs = outputFields(spec, inputs);
-  const row = (f: Field, withRequired: boolean) =>
-    `| \`${f.name}\` | \`${mdEscape(f.type.replace(/pulumi\.Input<([^<>]*)>/g, "$1"))}\` |${withRequired ? ` ${f.optional ? "no" : "yes"} |` : ""} ${mdEscape(f.doc)}${f.notes.length ? ` _(${f.notes.join("; ")})_` : ""} |`;
+  const row = (f: Field, kind: "input" | "output") => {
+    const notes = fieldNotes(f, kind);
+    const type = fieldType(f, kind).replace(/pulumi\.Input<([^<>]*)>/g, "$1");
+    const required = kind === "input" ? ` ${f.optional ? "no" : "yes"} |` : "";
+    return `| \`${f.name}\` | \`${mdEscape(type)}\` |${required} ${mdEscape(f.doc)}${notes.length ? ` _(${notes.join("; ")})_` : ""} |`;
+  };
   return `<!-- Generated by \`npm run gen\` from provider/resources/${spec.file}.ts. Do not edit. -->
 # ${spec.name}
 
@@ -248,7 +154,7 @@ Type token: \`pulumi-nodejs:dynamic/privnet:${spec.name}\`. API operations: ${Ob
 
 | Property | Type | Required | Description |
 |---|---|---|---|
-${inputs.map((f) => row(f, true)).join("\n")}
+${inputs.map((f) => row(f, "input")).join("\n")}
 
 ## Outputs
 
@@ -258,7 +164,7 @@ All inputs are also outputs. Besides them:
 |---|---|---|
 ${outputs
   .filter((f) => !inputs.some((i) => i.name === f.name))
-  .map((f) => row(f, false))
+  .map((f) => row(f, "output"))
   .join("\n")}
 `;
 }

@@ -20,6 +20,7 @@ const spec: ResourceSpec = {
   partial: true,
   normalForms: { networkRange: prefixForm, dnsDomain: domainForm },
   singleton: true,
+  singletonId: "the account's id (`getAccount().id`)",
   extraOutputs: {
     [PRIOR_SETTINGS]: {
       description:

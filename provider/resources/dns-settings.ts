@@ -19,6 +19,7 @@ const spec: ResourceSpec = {
   ops: { read: "getDnsSettings", update: "updateDnsSettings" },
   partial: true,
   singleton: true,
+  singletonId: `\`${ID}\``,
   extraOutputs: {
     [PRIOR_SETTINGS]: {
       description:

@@ -3,13 +3,11 @@
  * answer in camelCase. Lookups are plain async functions: they work in `pulumi preview` and outside Pulumi.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { validate, z } from "../../api/common";
-import { isNotFound, isPrivnetApiError } from "../../client";
-import { clientFor, resolveCredentials, type Credentials } from "../../model/credentials";
-import { fromApi } from "../../model/mapping";
+import { resolveCredentials, type Credentials } from "../../model/credentials";
 import { providerOf, type ProviderCredentials } from "../provider";
-import { LookupProblem, type LookupFailureReason, type LookupSpec } from "./spec";
-import { lookupSpec } from "./table";
+import { executeLookup, PrivnetLookupError } from "./execute";
+
+export { PrivnetLookupError, isPrivnetLookupError } from "./execute";
 
 /**
  * Where a lookup sends its request, with Pulumi's invoke options: `provider` (a {@link Provider}) or a `parent`
@@ -22,37 +20,6 @@ export interface LookupOptions extends pulumi.InvokeOptions {
   apiUrl?: string;
   /** Personal access token (or `Bearer <token>`). */
   token?: string;
-}
-
-// A registered symbol, so the guard works across two copies of this module (as the client's errors do).
-const LOOKUP_ERROR_BRAND = Symbol.for("pulumi-privnet.PrivnetLookupError");
-
-/**
- * A lookup found nothing, found more than one object where it needs one, or was called with invalid arguments.
- * The message names the lookup and what was looked up: `privnet: getGroup: no group named "db"`. (Errors of the
- * API itself, such as a 401 or a 403, are the client's `PrivnetApiError` and pass through unchanged.)
- */
-export class PrivnetLookupError extends Error {
-  /** The lookup that failed, such as `getGroup`. */
-  readonly lookup: string;
-  readonly reason: LookupFailureReason;
-  declare readonly [LOOKUP_ERROR_BRAND]: true;
-
-  constructor(lookup: string, reason: LookupFailureReason, detail: string, options?: { cause?: unknown }) {
-    super(`privnet: ${lookup}: ${detail}`, options);
-    this.name = "PrivnetLookupError";
-    this.lookup = lookup;
-    this.reason = reason;
-    Object.defineProperty(this, LOOKUP_ERROR_BRAND, { value: true });
-  }
-}
-
-/** Guard for {@link PrivnetLookupError}; also true for an instance from another copy of this module. */
-export function isPrivnetLookupError(e: unknown): e is PrivnetLookupError {
-  return (
-    e instanceof PrivnetLookupError ||
-    (typeof e === "object" && e !== null && Reflect.get(e, LOOKUP_ERROR_BRAND) === true)
-  );
 }
 
 /**
@@ -86,13 +53,6 @@ async function knownValue<T>(name: string, o: pulumi.Output<T>): Promise<T> {
   return impl.promise();
 }
 
-function parseArgs(spec: LookupSpec, args: unknown): unknown {
-  if (!spec.args) return {};
-  const v = validate(spec.args, args === undefined ? {} : args);
-  if (v.ok) return v.value;
-  throw new PrivnetLookupError(spec.name, "invalid-arguments", v.message);
-}
-
 /**
  * Runs the lookup `name` (see ./table.ts) with `args`, as the generated functions do. Returns the API's answer
  * with camelCase keys (record keys, which are data, stay as they are).
@@ -119,24 +79,7 @@ async function runResolved<T>(
   opts: LookupOptions | undefined,
   fromProvider: ProviderCredentials | undefined,
 ): Promise<T> {
-  const spec = lookupSpec(name);
-  const input = parseArgs(spec, args);
-  const client = clientFor(lookupCredentials(opts, fromProvider));
-  let raw: unknown;
-  try {
-    raw = await spec.run(client, input);
-  } catch (err) {
-    if (err instanceof LookupProblem) throw new PrivnetLookupError(spec.name, err.reason, err.message);
-    if (spec.notFound && isNotFound(err)) {
-      // The client's message says which path answered 404 (the object, or a parent of it, is missing).
-      const detail = String(isPrivnetApiError(err) ? err.message : err).replace(/^privnet: /, "");
-      throw new PrivnetLookupError(spec.name, "not-found", `${spec.notFound(input)} (${detail})`, {
-        cause: err,
-      });
-    }
-    throw err;
-  }
   // Cast: the generated function names the result type T; the answer is mapped, not validated (a newer server
   // may add fields), as the client's answers are.
-  return fromApi(raw, spec.many ? z.array(spec.result.schema) : spec.result.schema) as T;
+  return (await executeLookup(name, args, lookupCredentials(opts, fromProvider))) as T;
 }

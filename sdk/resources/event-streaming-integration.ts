@@ -54,7 +54,7 @@ export class EventStreamingIntegration extends pulumi.dynamic.Resource {
   declare readonly enabled: pulumi.Output<boolean>;
   /** Target: datadog (log monitoring), s3 (object store), firehose (stream delivery), generic_http */
   declare readonly platform: pulumi.Output<"datadog" | "s3" | "firehose" | "generic_http" | (string & {})>;
-  /** Platform-specific settings: datadog {api_key, site}, s3 {bucket_name, region, access_key_id, secret_access_key, prefix}, firehose {stream_name, region, access_key_id, secret_access_key}, generic_http {url, auth_token}. Credential values are masked in responses; on update, the mask stands for the stored credential only while the destination (site; bucket_name and region; stream_name and region; url) is unchanged */
+  /** Platform-specific settings: datadog {api_key, site}, s3 {bucket_name, region, access_key_id, secret_access_key, prefix}, firehose {stream_name, region, access_key_id, secret_access_key}, generic_http {url, auth_token}. Credential values are masked in responses; on update, the mask stands for the stored credential only while the destination (site; bucket_name and region; stream_name and region; url) is unchanged (secret) */
   declare readonly config: pulumi.Output<Record<string, string>>;
   /** Creation time */
   declare readonly createdAt: pulumi.Output<string>;

@@ -7,11 +7,16 @@
  * means the server stored something other than what was sent.
  *
  * Kinds the target does not serve are reported as such by name, with the 404 that shows it.
+ *
+ * Each kind runs twice: through the provider as the dynamic-provider host calls it (in this process), and through
+ * the resource plugin (the real launcher over gRPC, configured as stack config configures it).
  */
 import { setWarningSink } from "../../provider/diagnostics";
 import { PROVIDERS } from "../../provider/registry";
 import { configureAll, fixtures, PEERS_NEEDED, providerFor, type KindFixture } from "../support/provider";
-import { runLifecycle } from "../support/lifecycle";
+import type { Host } from "../support/host";
+import { runLifecycle, type LifecycleDriver } from "../support/lifecycle";
+import { pluginDriver, startPlugin } from "../support/plugin";
 import { acceptance } from "./target";
 
 jest.setTimeout(120_000);
@@ -20,23 +25,32 @@ const acc = acceptance();
 const budget = acc.peerBudget("front");
 let fx: Record<string, () => Promise<KindFixture>>;
 const warnings: string[] = [];
+let plugin: Host;
 
 beforeAll(async () => {
   await configureAll(acc);
+  plugin = await startPlugin();
+  await plugin.configure({}, { "privnet:apiUrl": acc.url, "privnet:token": acc.token });
   fx = await fixtures(acc.fixtureTarget("front"));
   setWarningSink((m) => warnings.push(m));
 });
 afterAll(async () => {
+  await plugin?.stop();
   setWarningSink(undefined);
   await acc.client.close();
 });
 
-async function lifecycle(kind: string): Promise<void> {
+async function lifecycle(driver: LifecycleDriver, kind: string): Promise<void> {
   warnings.length = 0;
-  await runLifecycle(providerFor(kind), await fx[kind]!());
-  // A warning means the server stored something other than what was sent.
+  await runLifecycle(driver, await fx[kind]!());
+  // A warning means the server stored something other than what was sent (the plugin's go to its stderr).
   expect(warnings).toEqual([]);
 }
+
+const drivers: [string, string, (kind: string) => LifecycleDriver][] = [
+  ["lifecycle", "provider", providerFor],
+  ["plugin lifecycle", "resource plugin", (kind) => pluginDriver(plugin, kind)],
+];
 
 describe.each(PROVIDERS.map((p) => p.spec.name))("%s", (kind) => {
   const notServed = acc.probe.notServed.find((n) => n.kind === kind);
@@ -60,14 +74,18 @@ describe.each(PROVIDERS.map((p) => p.spec.name))("%s", (kind) => {
       });
     });
   } else {
-    test("create, read, preview, refresh, update, replace, delete", async () => {
-      try {
-        await lifecycle(kind);
-        acc.record({ check: "lifecycle", kind, status: "passed" });
-      } catch (err) {
-        acc.record({ check: "lifecycle", kind, status: "failed", detail: String(err).split("\n")[0] });
-        throw err;
-      }
-    });
+    test.each(drivers)(
+      "%s: create, read, preview, refresh, update, replace, delete (%s)",
+      async (check, _, driver) => {
+        try {
+          await lifecycle(driver(kind), kind);
+          if (check !== "lifecycle") expect(plugin.stderr()).not.toMatch(/^warning: /m);
+          acc.record({ check, kind, status: "passed" });
+        } catch (err) {
+          acc.record({ check, kind, status: "failed", detail: String(err).split("\n")[0] });
+          throw err;
+        }
+      },
+    );
   }
 });

@@ -3,11 +3,14 @@
  * - tests/acceptance/programs/everything: every kind the target serves, with the shapes servers write back in
  *   forms of their own; up, a second preview with no change, a refresh with no drift, a change in place of every
  *   kind, again no change, destroy; nothing of it is left and the account's settings are as they were;
- * - the root program (examples/network) the same way, with a smaller script.
+ * - the root program (examples/network) the same way, with a smaller script;
+ * - through the resource plugin: the YAML network example and a Python inline program with the generated SDK.
  * Where the server loses data it was sent (a policy's second rule's sources on one server), the apply must warn,
  * naming the policy, the rule and the field, and only that resource may show as changed afterwards.
  */
 import { randomBytes } from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { AccountSettingsSchema } from "../../api/account";
 import { DnsSettingsSchema } from "../../api/dns-settings";
 import { tolerate } from "../../model/mapping";
@@ -23,7 +26,10 @@ import {
   removeWork,
   SETUP_TIMEOUT_MS,
   TEST_TIMEOUT_MS,
+  yamlProject,
 } from "../e2e/project";
+import { repoRoot } from "../e2e/engine";
+import { runPythonNetwork } from "../e2e/inline";
 import { acceptance } from "./target";
 
 const acc = acceptance();
@@ -245,6 +251,79 @@ describe("the root program (examples/network) under the real CLI", () => {
         status: "passed",
         detail: `${up.changes.length} creates`,
       });
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
+
+describe("the YAML network example (examples/network-yaml) through the resource plugin", () => {
+  let work = "";
+  let stack: PulumiStack;
+  let before: Inventory;
+
+  beforeAll(async () => {
+    work = makeWork("acceptance-yaml");
+    before = await readInventory(acc.client);
+    const text = fs.readFileSync(path.join(repoRoot, "examples", "network-yaml", "Pulumi.yaml"), "utf8");
+    stack = await PulumiStack.init({
+      project: yamlProject(work, "network-yaml", text),
+      work,
+      name: "acc",
+      server: acc,
+    });
+    await stack.config("oidcIssuer", acc.fixtureTarget("back").oidcIssuer);
+    await stack.config("oidcClientSecret", CLIENT_SECRET, { secret: true });
+  }, SETUP_TIMEOUT_MS);
+
+  afterAll(async () => {
+    if (stack) await stack.destroy().catch(() => undefined);
+    removeWork(work);
+  });
+
+  it(
+    "up, no change, no drift, a rename in place, destroy leaves the account as it was",
+    async () => {
+      const up = await stack.up();
+      expect(up.changes.every((c) => c.startsWith("create "))).toBe(true);
+      expect(changesOf(await stack.preview())).toEqual([]);
+      expect(driftOf(await stack.refreshPreview())).toEqual([]);
+      await stack.config("teamName", `renamed-${randomBytes(3).toString("hex")}`);
+      const renamed = await stack.up();
+      expect(renamed.changes).toEqual(["update privnet:index:Group::engineering"]);
+      expect(changesOf(await stack.preview())).toEqual([]);
+      await stack.destroy();
+      expect(counts(await readInventory(acc.client))).toEqual(counts(before));
+      acc.record({
+        check: "plugin program",
+        kind: "examples/network-yaml",
+        status: "passed",
+        detail: `${up.changes.length} creates`,
+      });
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
+
+describe("a Python inline program (generated SDK) through the resource plugin", () => {
+  let work = "";
+
+  afterAll(() => removeWork(work));
+
+  it(
+    "up, no change, no drift, a rename in place, destroy leaves the account as it was",
+    async () => {
+      work = makeWork("acceptance-python");
+      const before = await readInventory(acc.client);
+      const steps = await runPythonNetwork(work, acc);
+      expect(steps.up!.changes).toEqual({ create: 7 });
+      expect(steps.up!.outputs!.setupKey!.secret).toBe(true);
+      expect(steps.preview!.changes).toEqual({ same: 7 });
+      expect(steps.refresh!.changes).toEqual({ same: 7 });
+      expect(steps.rename!.changes).toEqual({ same: 6, update: 1 });
+      expect(steps["after-rename"]!.changes).toEqual({ same: 7 });
+      expect(steps.destroy!.changes).toEqual({ delete: 7 });
+      expect(counts(await readInventory(acc.client))).toEqual(counts(before));
+      acc.record({ check: "plugin program", kind: "python inline", status: "passed", detail: "7 creates" });
     },
     TEST_TIMEOUT_MS,
   );

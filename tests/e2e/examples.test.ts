@@ -128,3 +128,35 @@ describe("examples", () => {
     SETUP_TIMEOUT_MS,
   );
 });
+
+describe("the YAML example job (npm run example:yaml)", () => {
+  it(
+    "deploys examples/network-yaml through the resource plugin to a local server and shows what it created",
+    async () => {
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        PATH: `${path.join(repoRoot, "node_modules", ".bin")}:${process.env.PATH ?? ""}`,
+        PRIVNET_MAIN_SKIP_BUILD: "1",
+      };
+      delete env.PRIVNET_TOKEN;
+      delete env.PRIVNET_API_URL;
+      const r = await exec("bash", [path.join(repoRoot, "scripts", "main-job.sh"), "--yaml"], {
+        cwd: repoRoot,
+        env,
+        timeoutMs: SETUP_TIMEOUT_MS - 60_000,
+      });
+      if (r.code !== 0) throw new Error(`example job exited ${r.code}:\n${r.output}`);
+      expect(r.output).toMatch(/=== pulumi preview[\s\S]*\+ 17 to create/);
+      expect(r.output).toMatch(/=== pulumi up[\s\S]*\+ 17 created/);
+      expect(r.output).toMatch(/gatewaySetupKey\s+\[secret\]/);
+      expect(r.output).toMatch(/^ {2}dnsRecords\s+1\s/m);
+      expect(r.output).toMatch(/main: finished in \d+s/);
+      const stackName = /Created stack '(main-job-\d+)'/.exec(r.output)?.[1];
+      expect(stackName).toBeDefined();
+      expect(fs.existsSync(path.join(repoRoot, "examples", "network-yaml", `Pulumi.${stackName}.yaml`))).toBe(
+        false,
+      );
+    },
+    SETUP_TIMEOUT_MS,
+  );
+});

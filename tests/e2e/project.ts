@@ -174,6 +174,18 @@ export async function copyProject(paths: string[], work: string, programDir: str
   return { dir, programDir: programAbs };
 }
 
+/**
+ * A Pulumi YAML project (its Pulumi.yaml text) written into `<work>/<name>`, with `plugins.providers` pointing at
+ * this checkout's resource plugin launcher (bin/pulumi-resource-privnet): YAML programs need no install.
+ */
+export function yamlProject(work: string, name: string, text: string): Project {
+  const dir = path.join(work, name);
+  fs.mkdirSync(dir, { recursive: true });
+  const plugins = `plugins:\n  providers:\n    - name: privnet\n      path: ${path.join(repoRoot, "bin")}\n`;
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `${text}\n${plugins}`);
+  return { dir, programDir: dir };
+}
+
 // --- the CLI on one stack -----------------------------------------------------------------------------------
 
 /** A step of `pulumi preview --json`. */

@@ -14,6 +14,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as pb from "@pulumi/pulumi/proto/provider_pb";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import type { PackageCopy } from "./package-copy";
 
@@ -192,6 +193,14 @@ export interface DiffResult {
   deleteBeforeReplace: boolean;
 }
 
+/** A diff with the provider's detail (the resource plugin reports it; the dynamic host does not). */
+export interface DetailedDiff extends DiffResult {
+  /** Changed properties (`diffs`). */
+  diffs: string[];
+  /** Property path -> kind (`UPDATE`, `UPDATE_REPLACE`, `ADD`, ...); undefined without `hasDetailedDiff`. */
+  detailedDiff?: Record<string, string>;
+}
+
 /** A running host and a client for it. Every method is one gRPC call. */
 export interface Host {
   port: number;
@@ -200,23 +209,43 @@ export interface Host {
   startMs: number;
   /** What the host wrote to stderr so far. */
   stderr(): string;
-  configure(args: Props): Promise<{ acceptSecrets: boolean; supportsPreview: boolean }>;
+  configure(
+    args: Props,
+    variables?: Record<string, string>,
+  ): Promise<{ acceptSecrets: boolean; supportsPreview: boolean }>;
   check(kind: string, news: Props, olds?: Props): Promise<CheckResult>;
   diff(kind: string, id: string, olds: Props, news: Props): Promise<DiffResult>;
-  create(kind: string, props: Props): Promise<{ id: string; props: Props }>;
+  /** Diff with the detail the provider reports. */
+  detailedDiff(
+    kind: string,
+    id: string,
+    olds: Props,
+    news: Props,
+    ignoreChanges?: string[],
+  ): Promise<DetailedDiff>;
+  create(kind: string, props: Props, preview?: boolean): Promise<{ id: string; props: Props }>;
   read(
     kind: string,
     id: string,
     props: Props,
     inputs?: Props,
   ): Promise<{ id: string; props: Props; inputs?: Props }>;
-  update(kind: string, id: string, olds: Props, news: Props): Promise<{ props: Props }>;
+  update(kind: string, id: string, olds: Props, news: Props, preview?: boolean): Promise<{ props: Props }>;
   delete(kind: string, id: string, props: Props): Promise<void>;
+  checkConfig(news: Props, olds?: Props): Promise<CheckResult>;
+  diffConfig(olds: Props, news: Props): Promise<DetailedDiff>;
+  invoke(
+    token: string,
+    args: Props,
+  ): Promise<{ result: Props; failures: { property: string; reason: string }[] }>;
+  getSchema(): Promise<string>;
+  getPluginInfo(): Promise<string>;
+  cancel(): Promise<void>;
   /** Closes the client and kills the host (SIGTERM, then SIGKILL); resolves when it has exited. */
   stop(): Promise<void>;
 }
 
-const TYPE_PREFIX = "pulumi-nodejs:dynamic/privnet:";
+const DYNAMIC_TYPE_PREFIX = "pulumi-nodejs:dynamic/privnet:";
 
 /** Protobuf Struct from plain JSON data (undefined members dropped, as the engine would never send them). */
 function toStruct(props: Props): Struct {
@@ -227,6 +256,30 @@ function fromStruct(s: Struct | undefined): Props {
   return (s?.toJavaScript() ?? {}) as Props;
 }
 
+const DIFF_KINDS = Object.fromEntries(Object.entries(pb.PropertyDiff.Kind).map(([k, v]) => [v, k]));
+
+function detailOf(map: ReturnType<pb.DiffResponse["getDetaileddiffMap"]>): Record<string, string> {
+  const out: Record<string, string> = {};
+  map.forEach((d, k) => (out[k] = String(DIFF_KINDS[d.getKind()] ?? "")));
+  return out;
+}
+
+function diffOf(res: pb.DiffResponse): DetailedDiff {
+  const c = res.getChanges();
+  const D = pb.DiffResponse.DiffChanges;
+  return {
+    changes: c === D.DIFF_NONE ? "none" : c === D.DIFF_SOME ? "some" : "unknown",
+    replaces: res.getReplacesList(),
+    deleteBeforeReplace: res.getDeletebeforereplace(),
+    diffs: res.getDiffsList(),
+    ...(res.getHasdetaileddiff()
+      ? {
+          detailedDiff: detailOf(res.getDetaileddiffMap()),
+        }
+      : {}),
+  };
+}
+
 export interface StartHostOptions {
   /** Environment for the host (default: this process's without PRIVNET_*), PULUMI_NODEJS_PROJECT is added. */
   env?: Record<string, string>;
@@ -235,14 +288,41 @@ export interface StartHostOptions {
 }
 
 /** Starts the real dynamic-provider host in the project directory and connects a client to it. */
-export async function startHost(copy: PackageCopy, opts: StartHostOptions = {}): Promise<Host> {
+export function startHost(copy: PackageCopy, opts: StartHostOptions = {}): Promise<Host> {
   const entry = path.join(copy.pulumiSdkDir, "cmd", "dynamic-provider");
-  const env = { ...(opts.env ?? envWithoutPrivnet()), PULUMI_NODEJS_PROJECT: copy.projectName };
-  const started = Date.now();
   // The one argument is the engine's address; the host only checks that it is there.
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [entry, "127.0.0.1:1"], {
+  return startProviderProcess({
+    label: "dynamic-provider host",
+    command: process.execPath,
+    args: [entry, "127.0.0.1:1"],
     cwd: copy.dir,
-    env,
+    env: { ...(opts.env ?? envWithoutPrivnet()), PULUMI_NODEJS_PROJECT: copy.projectName },
+    project: copy.projectName,
+    typePrefix: DYNAMIC_TYPE_PREFIX,
+    ...(opts.callTimeoutMs ? { callTimeoutMs: opts.callTimeoutMs } : {}),
+  });
+}
+
+/** A provider process to start: the dynamic-provider host, or the resource plugin's launcher. */
+export interface ProviderProcess {
+  label: string;
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  /** Project name in the URNs of the requests. */
+  project: string;
+  /** Type token of a kind: this prefix + the kind (`privnet:index:`, `pulumi-nodejs:dynamic/privnet:`). */
+  typePrefix: string;
+  callTimeoutMs?: number;
+}
+
+/** Starts a provider process that prints its port on the first line of stdout, and connects a client to it. */
+export async function startProviderProcess(p: ProviderProcess): Promise<Host> {
+  const started = Date.now();
+  const child: ChildProcessWithoutNullStreams = spawn(p.command, p.args, {
+    cwd: p.cwd,
+    env: p.env,
     stdio: "pipe",
   });
   let err = "";
@@ -255,11 +335,7 @@ export async function startHost(copy: PackageCopy, opts: StartHostOptions = {}):
     function fail(e: Error): void {
       clearTimeout(timer);
       child.kill("SIGKILL");
-      reject(
-        new Error(
-          `dynamic-provider host did not start: ${e.message}\n--- stdout\n${out}\n--- stderr\n${err}`,
-        ),
-      );
+      reject(new Error(`${p.label} did not start: ${e.message}\n--- stdout\n${out}\n--- stderr\n${err}`));
     }
     child.stdout.on("data", (b: Buffer) => {
       out += b.toString("utf8");
@@ -279,7 +355,7 @@ export async function startHost(copy: PackageCopy, opts: StartHostOptions = {}):
   child.stdout.on("data", () => undefined);
 
   const client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-  const timeout = opts.callTimeoutMs ?? 60_000;
+  const timeout = p.callTimeoutMs ?? 60_000;
 
   type Method<Req, Res> = (
     req: Req,
@@ -298,23 +374,39 @@ export async function startHost(copy: PackageCopy, opts: StartHostOptions = {}):
       });
     });
   }
-  const urn = (kind: string) => `urn:pulumi:test::${copy.projectName}::${TYPE_PREFIX}${kind}::r-${kind}`;
+  const urn = (kind: string) => `urn:pulumi:test::${p.project}::${p.typePrefix}${kind}::r-${kind}`;
   /** Every resource request names the same test resource of the kind: its URN, name and type. */
   const about = <R extends { setUrn(v: string): R; setName(v: string): R; setType(v: string): R }>(
     req: R,
     kind: string,
-  ): R => req.setUrn(urn(kind)).setName(`r-${kind}`).setType(`${TYPE_PREFIX}${kind}`);
+  ): R => req.setUrn(urn(kind)).setName(`r-${kind}`).setType(`${p.typePrefix}${kind}`);
+
+  async function detailedDiff(
+    kind: string,
+    id: string,
+    olds: Props,
+    news: Props,
+    ignoreChanges: string[] = [],
+  ): Promise<DetailedDiff> {
+    const req = about(new pb.DiffRequest(), kind)
+      .setId(id)
+      .setOlds(toStruct(olds))
+      .setNews(toStruct(news))
+      .setIgnorechangesList(ignoreChanges);
+    return diffOf(await call("Diff", client.diff, req));
+  }
 
   return {
     port,
     pid: child.pid!,
     startMs,
     stderr: () => err,
-    async configure(args) {
+    async configure(args, variables = {}) {
       const req = new pb.ConfigureRequest()
         .setArgs(toStruct(args))
         .setAcceptsecrets(true)
         .setAcceptresources(true);
+      for (const [k, v] of Object.entries(variables)) req.getVariablesMap().set(k, v);
       const res = await call("Configure", client.configure, req);
       return { acceptSecrets: res.getAcceptsecrets(), supportsPreview: res.getSupportspreview() };
     },
@@ -327,18 +419,12 @@ export async function startHost(copy: PackageCopy, opts: StartHostOptions = {}):
       };
     },
     async diff(kind, id, olds, news) {
-      const req = about(new pb.DiffRequest(), kind).setId(id).setOlds(toStruct(olds)).setNews(toStruct(news));
-      const res = await call("Diff", client.diff, req);
-      const c = res.getChanges();
-      const D = pb.DiffResponse.DiffChanges;
-      return {
-        changes: c === D.DIFF_NONE ? "none" : c === D.DIFF_SOME ? "some" : "unknown",
-        replaces: res.getReplacesList(),
-        deleteBeforeReplace: res.getDeletebeforereplace(),
-      };
+      const { changes, replaces, deleteBeforeReplace } = await detailedDiff(kind, id, olds, news);
+      return { changes, replaces, deleteBeforeReplace };
     },
-    async create(kind, props) {
-      const req = about(new pb.CreateRequest(), kind).setProperties(toStruct(props));
+    detailedDiff,
+    async create(kind, props, preview = false) {
+      const req = about(new pb.CreateRequest(), kind).setProperties(toStruct(props)).setPreview(preview);
       const res = await call("Create", client.create, req);
       return { id: res.getId(), props: fromStruct(res.getProperties()) };
     },
@@ -352,17 +438,56 @@ export async function startHost(copy: PackageCopy, opts: StartHostOptions = {}):
         ...(res.hasInputs() ? { inputs: fromStruct(res.getInputs()) } : {}),
       };
     },
-    async update(kind, id, olds, news) {
+    async update(kind, id, olds, news, preview = false) {
       const req = about(new pb.UpdateRequest(), kind)
         .setId(id)
         .setOlds(toStruct(olds))
-        .setNews(toStruct(news));
+        .setNews(toStruct(news))
+        .setPreview(preview);
       const res = await call("Update", client.update, req);
       return { props: fromStruct(res.getProperties()) };
     },
     async delete(kind, id, props) {
       const req = about(new pb.DeleteRequest(), kind).setId(id).setProperties(toStruct(props));
       await call("Delete", client.delete, req);
+    },
+    async checkConfig(news, olds = {}) {
+      const req = new pb.CheckRequest()
+        .setUrn(`urn:pulumi:test::${p.project}::pulumi:providers:privnet::default`)
+        .setOlds(toStruct(olds))
+        .setNews(toStruct(news));
+      const res = await call("CheckConfig", client.checkConfig, req);
+      return {
+        inputs: fromStruct(res.getInputs()),
+        failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
+      };
+    },
+    async diffConfig(olds, news) {
+      const req = new pb.DiffRequest()
+        .setUrn(`urn:pulumi:test::${p.project}::pulumi:providers:privnet::default`)
+        .setOlds(toStruct(olds))
+        .setOldInputs(toStruct(olds))
+        .setNews(toStruct(news));
+      return diffOf(await call("DiffConfig", client.diffConfig, req));
+    },
+    async invoke(token, args) {
+      const req = new pb.InvokeRequest().setTok(token).setArgs(toStruct(args));
+      const res = await call("Invoke", client.invoke, req);
+      return {
+        result: fromStruct(res.getReturn()),
+        failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
+      };
+    },
+    async getSchema() {
+      const res = await call("GetSchema", client.getSchema, new pb.GetSchemaRequest().setVersion(0));
+      return res.getSchema();
+    },
+    async getPluginInfo() {
+      const res = await call("GetPluginInfo", client.getPluginInfo, new Empty());
+      return res.getVersion();
+    },
+    async cancel() {
+      await call("Cancel", client.cancel, new Empty());
     },
     async stop() {
       client.close();

@@ -5,12 +5,29 @@
  * where the kind needs it (the new object is made and read back, the old one deleted, in the engine's order);
  * delete; read gone (singletons stay); a second delete is no error.
  */
-import type { PrivnetProvider } from "../../provider/lifecycle";
-import type { Props } from "../../provider/spec";
+import type { Props, ResourceSpec } from "../../provider/spec";
 import type { KindFixture } from "./provider";
 import { shuffledInputs } from "./shuffle";
 
-export async function runLifecycle(p: PrivnetProvider, f: KindFixture): Promise<void> {
+/**
+ * What drives a kind's lifecycle: a provider in this process (`PrivnetProvider`), or the resource plugin over
+ * gRPC (tests/support/plugin.ts), which answers the same calls.
+ */
+export interface LifecycleDriver {
+  spec: ResourceSpec;
+  check(olds: Props, news: Props): Promise<{ failures?: { property: string; reason: string }[] }>;
+  create(inputs: Props): Promise<{ id: string; outs?: Props }>;
+  read(id: string, props: Props): Promise<{ id?: string; props?: Props; inputs?: Props }>;
+  diff(
+    id: string,
+    olds: Props,
+    news: Props,
+  ): Promise<{ changes?: boolean; replaces?: string[]; deleteBeforeReplace?: boolean }>;
+  update(id: string, olds: Props, news: Props): Promise<{ outs?: Props }>;
+  delete(id: string, props: Props): Promise<void>;
+}
+
+export async function runLifecycle(p: LifecycleDriver, f: KindFixture): Promise<void> {
   expect((await p.check({}, f.create)).failures).toEqual([]);
   const created = await p.create(f.create);
   expect(created.id).toBeTruthy();

@@ -44,6 +44,8 @@ const ALLOWED: Record<string, string[]> = {
   model: ["api", "client"],
   provider: ["api", "client", "model"],
   sdk: ["api", "client", "model", "provider"],
+  // The resource plugin: a second transport over the provider's lifecycle; of the sdk it runs the lookups only.
+  plugin: ["api", "client", "model", "provider", "sdk"],
   // privnet-import reads each kind through the provider's readers and plans with its lifecycle: it sits beside
   // the sdk, above the provider, and nothing imports it.
   importer: ["api", "client", "model", "provider"],
@@ -62,6 +64,8 @@ function violations(dir: string): string[] {
         out.push(`${file}: ${spec} (${dir}/ may not import ${layer}/)`);
       else if (dir === "sdk" && layer === "provider" && t !== "provider/entry")
         out.push(`${file}: ${spec} (the sdk imports the provider's public entry only, provider/entry)`);
+      else if (dir === "plugin" && layer === "sdk" && !t.startsWith("sdk/lookups/"))
+        out.push(`${file}: ${spec} (the plugin takes only the lookups from the sdk, sdk/lookups/)`);
     }
   }
   return out;

@@ -1,0 +1,143 @@
+/**
+ * A whole account into a project of another language: `privnet-import --format pulumi-import` writes import.json
+ * next to the TypeScript program; `pulumi import --file import.json` in a YAML project reads every object through
+ * the resource plugin (composite ids for child kinds) and writes the YAML code; with that code in the program,
+ * the next preview shows no changes, refresh no drift, and nothing was created or deleted.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { countObjects, importProject } from "../support/import-project";
+import {
+  driftOf,
+  makeWork,
+  PulumiStack,
+  removeWork,
+  SETUP_TIMEOUT_MS,
+  startE2EServer,
+  TEST_TIMEOUT_MS,
+  yamlProject,
+  type E2EServer,
+} from "./project";
+
+/** Kinds without write-only inputs: their imported code is complete as written. */
+const KINDS = [
+  "Group",
+  "Policy",
+  "PostureCheck",
+  "Network",
+  "NetworkResource",
+  "DnsZone",
+  "DnsRecord",
+  "Route",
+];
+
+describe("privnet-import --format pulumi-import, then pulumi import --file in a YAML project", () => {
+  let work = "";
+  let server: E2EServer;
+
+  beforeAll(async () => {
+    work = makeWork("plugin-import");
+    server = await startE2EServer();
+    const c = server.client;
+    const ops = await c.call<{ id: string }>("createGroup", { body: { name: "ops" } });
+    const web = await c.call<{ id: string }>("createGroup", { body: { name: "web" } });
+    await c.call("createPolicy", {
+      body: {
+        name: "ops to web",
+        enabled: true,
+        rules: [
+          {
+            name: "ssh",
+            enabled: true,
+            action: "accept",
+            bidirectional: false,
+            protocol: "tcp",
+            ports: ["22"],
+            sources: [ops.id],
+            destinations: [web.id],
+          },
+        ],
+      },
+    });
+    const net = await c.call<{ id: string }>("createNetwork", { body: { name: "dc" } });
+    await c.call("createNetworkResource", {
+      params: { networkId: net.id },
+      body: { name: "db", address: "10.20.0.5", enabled: true, groups: [web.id] },
+    });
+    const zone = await c.call<{ id: string }>("createDnsZone", {
+      body: {
+        name: "corp",
+        domain: "Corp.Example.com",
+        enable_search_domain: false,
+        distribution_groups: [ops.id],
+      },
+    });
+    await c.call("createDnsRecord", {
+      params: { zoneId: zone.id },
+      body: { name: "db.corp.example.com", type: "A", content: "10.20.0.5", ttl: 300 },
+    });
+  }, SETUP_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await server?.close();
+    removeWork(work);
+  });
+
+  it(
+    "imports every object of those kinds with no change, no drift, nothing created or deleted",
+    async () => {
+      const tokenFile = path.join(work, "token");
+      fs.writeFileSync(tokenFile, server.token, { mode: 0o600 });
+      const out = path.join(work, "account");
+      const run = await importProject({
+        apiUrl: server.url,
+        tokenFile,
+        dir: out,
+        args: ["--format", "pulumi-import", "--kinds", KINDS.join(",")],
+        cwd: work,
+      });
+      expect(run.stdout).toMatch(/pulumi import --file import\.json/);
+      expect(fs.existsSync(path.join(out, "index.ts"))).toBe(true);
+      const file = JSON.parse(fs.readFileSync(path.join(out, "import.json"), "utf8")) as {
+        resources: { type: string; name: string; id: string }[];
+      };
+      const types = file.resources.map((r) => r.type);
+      for (const k of ["Group", "Policy", "Network", "NetworkResource", "DnsZone", "DnsRecord"])
+        expect(types).toContain(`privnet:index:${k}`);
+      // A child kind's id names its parent.
+      const record = file.resources.find((r) => r.type === "privnet:index:DnsRecord")!;
+      expect(record.id).toMatch(/^[^/]+\/[^/]+$/);
+
+      const before = await countObjects(server.client, KINDS);
+      const project = yamlProject(work, "adopt-yaml", "name: privnet-import-yaml\nruntime: yaml\n");
+      const stack = await PulumiStack.init({ project, work, name: "adopt", server });
+      const code = path.join(work, "imported.yaml");
+      await stack.cli(["import", "--file", path.join(out, "import.json"), "--out", code, "--protect=false"], {
+        yes: true,
+      });
+      fs.appendFileSync(path.join(project.dir, "Pulumi.yaml"), fs.readFileSync(code, "utf8"));
+      await stack.cli(["preview", "--expect-no-changes"]);
+      expect(driftOf(await stack.refreshPreview())).toEqual([]);
+      expect(await countObjects(server.client, KINDS)).toEqual(before);
+      expect((await stack.stateResources()).filter((r) => r.type.startsWith("privnet:index:"))).toHaveLength(
+        file.resources.length,
+      );
+
+      // An imported child (its id is composite) updates in place and is deleted by its own id.
+      const yaml = path.join(project.dir, "Pulumi.yaml");
+      const text = fs.readFileSync(yaml, "utf8");
+      expect(text).toMatch(/ttl: 300/);
+      fs.writeFileSync(yaml, text.replace(/ttl: 300/, "ttl: 600"));
+      const up = await stack.up();
+      expect(up.changes).toEqual(["update privnet:index:DnsRecord::" + record.name]);
+      const zoneId = record.id.split("/")[0]!;
+      const records = await server.client.call<{ ttl: number }[]>("listDnsRecords", { params: { zoneId } });
+      expect(records.map((r) => r.ttl)).toEqual([600]);
+      await stack.destroy();
+      const after = await countObjects(server.client, KINDS);
+      expect(after.DnsRecord).toBe(0);
+      expect(after.NetworkResource).toBe(0);
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
