@@ -111,6 +111,8 @@ const SECOND_MS = 1000;
 
 /** One enabled rule, resolved once. */
 interface RuleInfo {
+  /** Position among the enabled rules: the traffic cache's key. */
+  n: number;
   policy: SnapshotPolicy;
   rule: SnapshotRule;
   /** Source peers that pass (or may pass) the policy's posture checks: dependencies when unknown. */
@@ -131,8 +133,15 @@ interface ResourceInfo {
 
 /** An entry of a map being built. */
 interface Entry {
+  id: string;
+  rank: number;
   grants: Grant[];
-  routing: { text: string; conditional: boolean }[];
+  /** Keys of the sure grants per direction (rule numbers), for the traffic cache. */
+  outKey: string;
+  inKey: string;
+  /** True when a grant depends on a posture check. */
+  deps: boolean;
+  routing?: { text: string; conditional: boolean }[];
 }
 
 function ms(t: string): number {
@@ -208,6 +217,8 @@ export class NetworkMap {
   /** Peer id -> the routes it is a routing peer of. */
   private readonly peerRoutes = new Map<string, SnapshotRoute[]>();
   private readonly postureCache = new Map<string, Outcome>();
+  /** Allowed traffic by the rules (and directions) of the sure grants: many pairs share the same grants. */
+  private readonly trafficCache = new Map<string, Traffic[]>();
 
   constructor(private readonly snapshot: AccountSnapshot) {
     const s = snapshot;
@@ -260,6 +271,7 @@ export class NetworkMap {
             ? [rule.destinationResource.id].filter((id) => this.resources.has(id))
             : [...new Set((rule.destinations ?? []).flatMap((g) => groupResources.get(g) ?? []))];
         const info: RuleInfo = {
+          n: this.rules.length,
           policy,
           rule,
           src,
@@ -318,8 +330,9 @@ export class NetworkMap {
   accessiblePeerIds(peerId: string): string[] | undefined {
     if (!this.peers.has(peerId)) return undefined;
     if (this.status.get(peerId)?.status === "approval_required") return [];
-    const entries = this.entries(peerId);
-    return this.sorted([...entries].filter(([, e]) => !isConditional(e)).map(([id]) => id));
+    return this.entries(peerId)
+      .filter((e) => !isConditional(e))
+      .map((e) => e.id);
   }
 
   /** The full map of one peer; undefined for a peer the snapshot does not hold. */
@@ -346,7 +359,8 @@ export class NetworkMap {
     }
     const resources = this.resourceAccess(peerId);
     const entries = this.entries(peerId, resources);
-    base.peers = this.sorted([...entries.keys()]).map((id) => this.peerAccess(id, entries.get(id) as Entry));
+    base.peers = entries.map((e) => this.peerAccess(e));
+    const anyDeps = entries.some((e) => e.deps);
     base.resources = resources;
     base.routes = this.routeAccess(peerId, base.peers);
     base.dns = this.dns(
@@ -358,7 +372,7 @@ export class NetworkMap {
       for (const g of grants)
         for (const d of g.depends_on ?? []) deps.set(`${d.posture_check_id}|${d.peer_id}`, d);
     };
-    for (const p of base.peers) collect(p.grants);
+    if (anyDeps) for (const p of base.peers) collect(p.grants);
     for (const r of base.resources) collect(r.grants);
     for (const r of base.routes) collect(r.grants);
     base.depends_on = [...deps.values()];
@@ -374,10 +388,6 @@ export class NetworkMap {
 
   private rank(id: string): number {
     return this.order.get(id) ?? Number.MAX_SAFE_INTEGER;
-  }
-
-  private sorted(ids: string[]): string[] {
-    return ids.sort((a, b) => this.rank(a) - this.rank(b));
   }
 
   private peersOfGroups(groups: string[] | undefined): string[] {
@@ -452,13 +462,19 @@ export class NetworkMap {
     return deps.length ? deps : undefined;
   }
 
-  /** The peers of the map with the grants and routing reasons that put them there. */
-  private entries(peerId: string, resources?: ResourceAccess[]): Map<string, Entry> {
+  /** The peers of the map with the grants and routing reasons that put them there, in snapshot order. */
+  private entries(peerId: string, resources?: ResourceAccess[]): Entry[] {
     const out = new Map<string, Entry>();
     const entry = (id: string): Entry => {
       let e = out.get(id);
-      if (!e) out.set(id, (e = { grants: [], routing: [] }));
+      if (!e) out.set(id, (e = { id, rank: this.rank(id), grants: [], outKey: "", inKey: "", deps: false }));
       return e;
+    };
+    const add = (e: Entry, g: Grant, r: RuleInfo) => {
+      e.grants.push(g);
+      if (g.depends_on) e.deps = true;
+      else if (g.direction === "out") e.outKey += `${r.n},`;
+      else e.inKey += `${r.n},`;
     };
     for (const r of this.asSource.get(peerId) ?? []) {
       const deps = r.src.get(peerId);
@@ -467,26 +483,31 @@ export class NetworkMap {
       for (const d of r.dst) {
         if (d === peerId) continue;
         const e = entry(d);
-        e.grants.push(outG);
-        if (r.rule.bidirectional) e.grants.push(inG);
+        add(e, outG, r);
+        if (r.rule.bidirectional) add(e, inG, r);
       }
     }
     for (const r of this.asDest.get(peerId) ?? []) {
       for (const [s, deps] of r.src) {
         if (s === peerId) continue;
         const e = entry(s);
-        e.grants.push(deps ? grantOf(r.policy, r.rule, "in", deps) : r.in);
-        if (r.rule.bidirectional) e.grants.push(deps ? grantOf(r.policy, r.rule, "out", deps) : r.out);
+        add(e, deps ? grantOf(r.policy, r.rule, "in", deps) : r.in, r);
+        if (r.rule.bidirectional) add(e, deps ? grantOf(r.policy, r.rule, "out", deps) : r.out, r);
       }
     }
+    const routing = (id: string, text: string, conditional: boolean) => {
+      const e = entry(id);
+      (e.routing ??= []).push({ text, conditional });
+    };
     // The routers of the resources this peer reaches.
     for (const res of resources ?? this.resourceAccess(peerId))
       for (const rp of res.routing_peers)
         if (rp.peer_id !== peerId)
-          entry(rp.peer_id).routing.push({
-            text: `routes resource ${res.name} (network ${res.network_name}) for this peer`,
-            conditional: res.conditional,
-          });
+          routing(
+            rp.peer_id,
+            `routes resource ${res.name} (network ${res.network_name}) for this peer`,
+            res.conditional,
+          );
     // The sources of the resources this peer routes.
     for (const networkId of this.routesNetworks.get(peerId) ?? []) {
       const network = this.networks.get(networkId) as SnapshotNetwork;
@@ -495,16 +516,18 @@ export class NetworkMap {
         for (const r of this.resourceRules.get(res.id) ?? [])
           for (const [s, deps] of r.src)
             if (s !== peerId)
-              entry(s).routing.push({
-                text: `this peer routes resource ${res.name} (network ${network.name}) for it`,
-                conditional: deps !== undefined,
-              });
+              routing(
+                s,
+                `this peer routes resource ${res.name} (network ${network.name}) for it`,
+                deps !== undefined,
+              );
       }
     }
-    return out;
+    return [...out.values()].sort((x, y) => x.rank - y.rank);
   }
 
-  private peerAccess(id: string, e: Entry): PeerAccess {
+  private peerAccess(e: Entry): PeerAccess {
+    const id = e.id;
     const p = this.peers.get(id) as SnapshotPeer;
     const st = this.status.get(id) as { status: PeerStatus; reason?: string };
     const offline = st.status !== "ok";
@@ -514,15 +537,37 @@ export class NetworkMap {
       ip: p.ip,
       offline,
       grants: e.grants,
-      allowed: {
-        out: allowedTraffic(e.grants.filter((g) => g.direction === "out")),
-        in: allowedTraffic(e.grants.filter((g) => g.direction === "in")),
-      },
+      allowed: { out: this.traffic(e.outKey, e.grants, "out"), in: this.traffic(e.inKey, e.grants, "in") },
       conditional: isConditional(e),
     };
     if (offline && st.reason) a.offline_reason = st.reason;
-    if (e.routing.length) a.routing = [...new Set(e.routing.map((r) => r.text))];
+    if (e.routing) a.routing = [...new Set(e.routing.map((r) => r.text))];
     return a;
+  }
+
+  /**
+   * {@link allowedTraffic} of the sure grants (of one direction), computed once per distinct set of rules: `key`
+   * names the rules, "" for none.
+   */
+  private traffic(key: string, grants: Grant[], direction?: "in" | "out"): Traffic[] {
+    if (key === "") return [];
+    let t = this.trafficCache.get(`${direction ?? ""}${key}`);
+    if (!t) {
+      const sure = grants.filter(
+        (g) => !g.depends_on && (direction === undefined || g.direction === direction),
+      );
+      this.trafficCache.set(`${direction ?? ""}${key}`, (t = allowedTraffic(sure)));
+    }
+    return t;
+  }
+
+  /** The traffic of grants not keyed by rule number (resources, routes). */
+  private allowed(grants: Grant[]): Traffic[] {
+    const key = grants
+      .filter((g) => !g.depends_on)
+      .map((g) => `${g.policy_id}\u0000${g.rule_id}`)
+      .join("\u0001");
+    return this.traffic(key === "" ? "" : `r${key}`, grants);
   }
 
   private resourceAccess(peerId: string): ResourceAccess[] {
@@ -551,7 +596,7 @@ export class NetworkMap {
         network_id: network.id,
         network_name: network.name,
         grants,
-        allowed: allowedTraffic(grants),
+        allowed: this.allowed(grants),
         routing_peers: routers,
         conditional: grants.every((g) => g.depends_on),
       });
@@ -610,7 +655,7 @@ export class NetworkMap {
         exit_node: exit,
         auto_apply: !(exit && ha.routes.every(({ route }) => route.skip_auto_apply === true)),
         routing_peers: routing,
-        access: acg.size ? allowedTraffic(grants) : "all",
+        access: acg.size ? this.allowed(grants) : "all",
         grants,
         // A route depends on the posture of the peers that carry it (or of this peer, for the ACG rules).
         conditional:
@@ -669,8 +714,10 @@ function push<T>(m: Map<string, T[]>, k: string, v: T): void {
   else m.set(k, [v]);
 }
 
+/** True when nothing puts the peer in the map for sure: every grant and every routing reason is conditional. */
 function isConditional(e: Entry): boolean {
-  return e.grants.every((g) => g.depends_on) && e.routing.every((r) => r.conditional);
+  const sureGrant = e.deps ? e.grants.some((g) => !g.depends_on) : e.grants.length > 0;
+  return !sureGrant && (e.routing ?? []).every((r) => r.conditional);
 }
 
 /** The full map of every peer of a snapshot. */
