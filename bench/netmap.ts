@@ -1,0 +1,132 @@
+/**
+ * The network map (netmap/): every peer's map, and one peer's, of generated accounts of 100, 1,000 and 5,000
+ * peers with 100 groups, 300 policies and 50 network resources (tests/support/netmap-account.ts,
+ * randomSnapshot: each peer in two groups, so groups grow with the account; a tenth of the policies towards
+ * network resources, some bidirectional, some drop, a fifth with posture checks; five networks with a routing
+ * peer each; routes, a nameserver group and a zone). In process, pure computation (no server, no storage).
+ *
+ * Figures per size: the index (`new NetworkMap(snapshot)`), every peer's full map computed one after the other
+ * (each dropped once made, as a tool streaming them would), and one peer's map from scratch (index included)
+ * and with the index built, over sampled peers. Wall and CPU (process.cpuUsage), median of the repetitions.
+ * Targets (issue 22): every peer of the 1,000-peer account in 1 s or less; one peer's map in 10 ms or less.
+ */
+import { NetworkMap } from "../netmap";
+import { randomSnapshot, type RandomShape } from "../tests/support/netmap-account";
+import { progress } from "./lib/progress";
+import { median } from "./lib/stats";
+
+export const NETMAP_ALL_TARGET_MS = 1000;
+export const NETMAP_ONE_TARGET_MS = 10;
+/** The account the targets are about. */
+export const NETMAP_TARGET_PEERS = 1000;
+
+const SIZES = [100, 1000, 5000];
+const SHAPE: Omit<RandomShape, "peers"> = { groups: 100, policies: 300, resources: 50 };
+const SEED = 22;
+/** Peers sampled for the one-peer figures. */
+const SAMPLES = 50;
+
+export interface NetmapSize {
+  peers: number;
+  reps: number;
+  indexMs: number;
+  allMs: number;
+  allCpuMs: number;
+  /** One peer's map with the index built (median over the samples, median of the repetitions). */
+  oneMs: number;
+  /** One peer's map from the snapshot: index and map. */
+  oneFromScratchMs: number;
+  /** Size of the output: peer entries over all maps, and grants in them. */
+  entries: number;
+  grants: number;
+}
+
+export interface NetmapBenchResult {
+  shape: Omit<RandomShape, "peers">;
+  sizes: NetmapSize[];
+  allTargetMs: number;
+  oneTargetMs: number;
+  targetPeers: number;
+}
+
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+function measure(peers: number, reps: number): NetmapSize {
+  const snapshot = randomSnapshot(SEED, { peers, ...SHAPE });
+  const ids = snapshot.peers.map((p) => p.id);
+  const sample = Array.from({ length: SAMPLES }, (_, i) => ids[(i * 7919) % ids.length] as string);
+  const index: number[] = [];
+  const all: number[] = [];
+  const allCpu: number[] = [];
+  const one: number[] = [];
+  const scratch: number[] = [];
+  let entries = 0;
+  let grants = 0;
+  // One warm-up pass on a small slice so the first repetition does not pay for the JIT alone.
+  new NetworkMap(snapshot).peerMap(ids[0] as string);
+  for (let rep = 0; rep < reps; rep++) {
+    let t = performance.now();
+    const map = new NetworkMap(snapshot);
+    index.push(performance.now() - t);
+    const c = cpuMs();
+    t = performance.now();
+    entries = 0;
+    grants = 0;
+    for (const id of ids) {
+      const m = map.peerMap(id);
+      entries += m?.peers.length ?? 0;
+      for (const p of m?.peers ?? []) grants += p.grants.length;
+    }
+    all.push(performance.now() - t);
+    allCpu.push(cpuMs() - c);
+    const per: number[] = [];
+    for (const id of sample) {
+      const s = performance.now();
+      map.peerMap(id);
+      per.push(performance.now() - s);
+    }
+    one.push(median(per));
+    const fresh: number[] = [];
+    for (const id of sample.slice(0, 10)) {
+      const s = performance.now();
+      new NetworkMap(snapshot).peerMap(id);
+      fresh.push(performance.now() - s);
+    }
+    scratch.push(median(fresh));
+  }
+  return {
+    peers,
+    reps,
+    indexMs: median(index),
+    allMs: median(all),
+    allCpuMs: median(allCpu),
+    oneMs: median(one),
+    oneFromScratchMs: median(scratch),
+    entries,
+    grants,
+  };
+}
+
+export async function runNetmap(): Promise<NetmapBenchResult> {
+  const sizes: NetmapSize[] = [];
+  for (const peers of SIZES) {
+    const r = measure(peers, peers > 1000 ? 1 : 3);
+    progress(
+      "netmap",
+      `${peers} peers: index ${r.indexMs.toFixed(1)} ms, every map ${r.allMs.toFixed(0)} ms ` +
+        `(${r.allCpuMs.toFixed(0)} ms CPU, ${r.entries} entries), one map ${r.oneMs.toFixed(2)} ms ` +
+        `(${r.oneFromScratchMs.toFixed(1)} ms from scratch)`,
+    );
+    sizes.push(r);
+  }
+  return {
+    shape: SHAPE,
+    sizes,
+    allTargetMs: NETMAP_ALL_TARGET_MS,
+    oneTargetMs: NETMAP_ONE_TARGET_MS,
+    targetPeers: NETMAP_TARGET_PEERS,
+  };
+}
