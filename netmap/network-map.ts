@@ -9,7 +9,8 @@
  * - Only enabled policies and enabled rules count.
  * - Sources and destinations are the peers of the rule's groups (`All`: every peer), or the one peer of a
  *   `sourceResource` / `destinationResource` of type `peer`. A resource of another type (host, subnet, domain)
- *   is a network resource: it is reached through its network's routers (below), and is never a peer.
+ *   is a network resource: as a destination it is reached through its network's routers (below); as a source
+ *   it puts no peer in any map (traffic that comes from a resource is not a peer's).
  * - A peer in a rule's sources gets the destinations in its map with direction `out`; a peer in the
  *   destinations gets the sources with direction `in` (the direction lives in the grant, as the service puts it
  *   in the firewall rule, but both peers have each other in their map). A bidirectional rule adds the reverse
@@ -76,8 +77,8 @@
  * - A peer in one of the DNS settings' `disabled_management_groups` gets no DNS configuration at all.
  * - Otherwise it gets every enabled nameserver group that names one of its groups, except one whose
  *   nameservers include the peer's own IP; the peers' zone (`dns_domain`, or {@link DEFAULT_DNS_DOMAIN}) with a
- *   record for itself and each online peer of its map; and every enabled custom zone distributed to one of its
- *   groups (`search_domain` from enable_search_domain).
+ *   record for itself and each peer of its map that is online and not conditional; and every enabled custom
+ *   zone distributed to one of its groups (`search_domain` from enable_search_domain).
  */
 import { evaluatePostureCheck, type Outcome } from "./posture";
 import { portStrings, ruleIntervals, TrafficSet } from "./traffic";

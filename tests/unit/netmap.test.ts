@@ -154,6 +154,29 @@ describe("rules", () => {
     expect(accessible(a, z)).toEqual([]);
   });
 
+  test("a network resource as sourceResource puts no peer in a map; posture checks apply to a peer sourceResource", () => {
+    const a = new Account();
+    const x = a.peer("x", { meta: { version: "0.1.0" } });
+    const y = a.peer("y");
+    a.group("y", [y]);
+    a.s.networks.push({
+      id: "n",
+      name: "n",
+      resources: [{ id: "h", name: "h", address: "10.0.0.1/32", type: "host", enabled: true }],
+      routers: [{ id: "r", peer: y, metric: 1, masquerade: true, enabled: true }],
+    });
+    a.policy({ sourceResource: { id: "h", type: "host" }, destinations: ["y"] });
+    expect(accessible(a, y)).toEqual([]);
+    a.s.posture_checks.push({ id: "pc", name: "v", checks: { nb_version_check: { min_version: "0.40.0" } } });
+    a.policy(
+      { sourceResource: { id: x, type: "peer" }, destinations: ["y"] },
+      { source_posture_checks: ["pc"] },
+    );
+    expect(accessible(a, y)).toEqual([]);
+    a.s.peers[0]!.meta.version = "0.40.0";
+    expect(accessible(a, y)).toEqual([x]);
+  });
+
   test("the All group holds every peer; a peer never lists itself", () => {
     const a = new Account();
     const ids = ["a", "b", "c"].map((n) => a.peer(n));
