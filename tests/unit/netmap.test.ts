@@ -242,6 +242,7 @@ describe("posture checks", () => {
     const deny = { geo_location_check: { action: "deny", locations: [{ country_code: "DE" }] } };
     expect(outcome(deny, { country_code: "DE", city_name: "Munich" })).toBe("fail");
     expect(outcome(deny, { country_code: "NL" })).toBe("pass");
+    expect(outcome(deny, { country_code: "" })).toBe("fail");
   });
 
   test("network ranges: allow and deny; no address reported fails; unknown depends", () => {
