@@ -141,7 +141,7 @@ export async function snapshotFromApi(
       },
     })),
     users: await body("listUsers"),
-    groups: (await body("listGroups")).map((g: any) => ({
+    groups: ((await body("listGroups")) ?? []).map((g: any) => ({
       id: g.id,
       name: g.name,
       peers: ids(g.peers),
@@ -150,10 +150,15 @@ export async function snapshotFromApi(
     })),
     policies: (await body("listPolicies")).map((p: any) => ({
       ...p,
-      rules: p.rules.map((r: any) => ({ ...r, sources: ids(r.sources), destinations: ids(r.destinations) })),
+      source_posture_checks: p.source_posture_checks ?? [],
+      rules: (p.rules ?? []).map((r: any) => ({
+        ...r,
+        sources: ids(r.sources),
+        destinations: ids(r.destinations),
+      })),
     })),
     posture_checks: await body("listPostureChecks"),
-    routes: await body("listRoutes"),
+    routes: ((await body("listRoutes")) ?? []).map((r: any) => ({ ...r, groups: r.groups ?? [] })),
     networks: await Promise.all(
       networks.map(async (n: any) => ({
         id: n.id,
@@ -164,7 +169,8 @@ export async function snapshotFromApi(
     ),
     nameserver_groups: await body("listNameserverGroups"),
     dns_zones: await body("listDnsZones"),
-    dns_settings: (await body("getDnsSettings")).items,
+    // One server answers the settings plain, the spec wraps them in `items`.
+    dns_settings: (await body("getDnsSettings")).items ?? (await body("getDnsSettings")),
   };
 }
 
