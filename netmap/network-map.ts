@@ -3,7 +3,11 @@
  * routes, DNS — computed as the service computes the map it sends to each agent. Pure: no HTTP, no storage,
  * no clock (the snapshot carries `now`).
  *
- * Decisions (the spec is silent on all of this; where the service's behaviour is known it is followed):
+ * Decisions (the spec is silent on all of this; where the service's behaviour is known it is followed).
+ * Observed on the reference server (v0.77.1, agents enrolled; tests/acceptance/accessible-peers.test.ts): a
+ * one-way rule's destination lists its source, a drop rule lists the peers, a resource's routing peer and the
+ * rule's source list each other, a disabled rule grants nothing, an agent version `development` fails a version
+ * check.
  *
  * Rules
  * - Only enabled policies and enabled rules count.
@@ -36,7 +40,8 @@
  * - A peer that cannot log in (expired, blocked or pending owner) keeps its map (the service still answers its
  *   accessible peers: what it gets once it logs in again) with `status` saying why it is cut off now; in the
  *   maps of others it is listed with `offline: true` (the service's offline peers, still in accessible-peers),
- *   it carries no routes for them and has no DNS record in their zone.
+ *   it carries no routes for them and has no DNS record in their zone. Being connected or not changes no map
+ *   (the service lists disconnected peers like the others); it matters only to inactivity expiration.
  * - Posture checks: a policy's `source_posture_checks` apply to its source peers (groups or a peer
  *   `sourceResource`); a source peer that fails any of them is not a source of that policy's rules, for itself
  *   and for everyone else. Destinations are never checked.
