@@ -9,8 +9,14 @@
  * (each dropped once made, as a tool streaming them would), and one peer's map from scratch (index included)
  * and with the index built, over sampled peers. Wall and CPU (process.cpuUsage), median of the repetitions.
  * Targets (issue 22): every peer of the 1,000-peer account in 1 s or less; one peer's map in 10 ms or less.
+ *
+ * And through privnet-server (in process, `:memory:` database, loopback HTTP) for the 1,000-peer account, the
+ * same objects stored as documents: `GET /internal/network-map/{peerId}`, `GET /api/peers/{peerId}/accessible-peers`
+ * (each reads the store, builds the map and answers) and `GET /api/peers` (which counts every peer's accessible
+ * peers). Medians of sequential requests; no target of their own.
  */
-import { NetworkMap } from "../netmap";
+import { NetworkMap, type AccountSnapshot } from "../netmap";
+import { createServer } from "../server/index";
 import { randomSnapshot, type RandomShape } from "../tests/support/netmap-account";
 import { progress } from "./lib/progress";
 import { median } from "./lib/stats";
@@ -41,9 +47,18 @@ export interface NetmapSize {
   grants: number;
 }
 
+export interface NetmapServerFigures {
+  peers: number;
+  getMapMs: number;
+  accessibleMs: number;
+  listPeersMs: number;
+  requests: number;
+}
+
 export interface NetmapBenchResult {
   shape: Omit<RandomShape, "peers">;
   sizes: NetmapSize[];
+  server?: NetmapServerFigures;
   allTargetMs: number;
   oneTargetMs: number;
   targetPeers: number;
@@ -110,6 +125,97 @@ function measure(peers: number, reps: number): NetmapSize {
   };
 }
 
+/** Stores the snapshot's objects as privnet-server documents (the shapes of server/model.ts and the handlers). */
+function load(state: ReturnType<typeof createServer>["state"], snap: AccountSnapshot): void {
+  state.store.tx((tx) => {
+    for (const p of snap.peers)
+      tx.put("peer", {
+        id: p.id,
+        name: p.name,
+        created_at: p.last_login,
+        ip: p.ip,
+        connection_ip: "198.51.100.10",
+        connected: p.connected,
+        last_seen: p.last_seen,
+        os: p.meta.goos ?? "linux",
+        kernel_version: p.meta.kernel_version ?? "",
+        geoname_id: 0,
+        version: p.meta.version ?? "",
+        ssh_enabled: false,
+        user_id: "",
+        hostname: p.name,
+        ui_version: "",
+        dns_label: p.dns_label,
+        login_expiration_enabled: false,
+        login_expired: false,
+        last_login: p.last_login,
+        inactivity_expiration_enabled: false,
+        approval_required: false,
+        country_code: p.meta.country_code ?? "",
+        city_name: p.meta.city_name ?? "",
+        serial_number: "",
+        extra_dns_labels: [],
+        ephemeral: false,
+        local_flags: {},
+        wg_pub_key: p.id,
+        meta: { network_addresses: p.meta.network_addresses, processes: p.meta.processes },
+      });
+    for (const g of snap.groups)
+      if (!g.all)
+        tx.put("group", { id: g.id, name: g.name, issued: "api", peers: g.peers, resources: g.resources });
+    for (const p of snap.policies) tx.put("policy", { ...p, description: "" });
+    for (const c of snap.posture_checks) tx.put("posture_check", { ...c, description: "" });
+    for (const n of snap.networks) {
+      tx.put("network", { id: n.id, name: n.name, description: "" });
+      for (const r of n.resources) tx.put("network_resource", { ...r, parent: n.id, description: "" });
+      for (const r of n.routers) tx.put("network_router", { ...r, parent: n.id });
+    }
+  });
+}
+
+async function measureServer(peers: number): Promise<NetmapServerFigures> {
+  const snap = randomSnapshot(SEED, { peers, ...SHAPE });
+  const { app, state, ownerToken } = createServer({ db: ":memory:" });
+  load(state, snap);
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  try {
+    const addr = app.server.address();
+    const base = `http://127.0.0.1:${typeof addr === "object" && addr ? addr.port : 0}`;
+    const headers = { Authorization: `Token ${ownerToken}` };
+    const timed = async (path: string) => {
+      const t = performance.now();
+      const res = await fetch(`${base}${path}`, { headers });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`GET ${path}: ${res.status}`);
+      return performance.now() - t;
+    };
+    const requests = 20;
+    const map: number[] = [];
+    const accessible: number[] = [];
+    const list: number[] = [];
+    for (let i = 0; i < requests + 2; i++) {
+      const id = snap.peers[(i * 7919) % snap.peers.length]?.id as string;
+      const m = await timed(`/internal/network-map/${id}`);
+      const a = await timed(`/api/peers/${id}/accessible-peers`);
+      // The first two rounds warm the server up.
+      if (i >= 2) {
+        map.push(m);
+        accessible.push(a);
+      }
+      if (i % 4 === 3) list.push(await timed("/api/peers"));
+    }
+    return {
+      peers,
+      getMapMs: median(map),
+      accessibleMs: median(accessible),
+      listPeersMs: median(list),
+      requests,
+    };
+  } finally {
+    await app.close();
+  }
+}
+
 export async function runNetmap(): Promise<NetmapBenchResult> {
   const sizes: NetmapSize[] = [];
   for (const peers of SIZES) {
@@ -122,9 +228,16 @@ export async function runNetmap(): Promise<NetmapBenchResult> {
     );
     sizes.push(r);
   }
+  const server = await measureServer(NETMAP_TARGET_PEERS);
+  progress(
+    "netmap",
+    `privnet-server, ${server.peers} peers: GET map ${server.getMapMs.toFixed(1)} ms, accessible-peers ` +
+      `${server.accessibleMs.toFixed(1)} ms, list peers ${server.listPeersMs.toFixed(0)} ms (medians)`,
+  );
   return {
     shape: SHAPE,
     sizes,
+    server,
     allTargetMs: NETMAP_ALL_TARGET_MS,
     oneTargetMs: NETMAP_ONE_TARGET_MS,
     targetPeers: NETMAP_TARGET_PEERS,

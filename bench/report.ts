@@ -352,6 +352,17 @@ function netmapSection(n: NetmapBenchResult): string {
       "follows the output: the peer entries grow with the square of the peers here (every group grows with the " +
       "account), and the time with them, not faster (see the time per entry; the smallest account pays more per " +
       "entry for the fixed work of 300 policies). Medians of 3 repetitions (1 for 5,000 peers).",
+    ...(n.server
+      ? [
+          "",
+          `Through privnet-server (in process, \`:memory:\` database, loopback HTTP), the ${count(n.server.peers)}-peer ` +
+            `account stored as documents, medians of ${n.server.requests} sequential requests after a warm-up: ` +
+            `\`GET /internal/network-map/{peerId}\` ${fmt(n.server.getMapMs, 1)} ms, ` +
+            `\`GET /api/peers/{peerId}/accessible-peers\` ${fmt(n.server.accessibleMs, 1)} ms (each reads the store, ` +
+            `builds the map and answers), \`GET /api/peers\` ${fmt(n.server.listPeersMs, 0)} ms (it counts every ` +
+            "peer's accessible peers).",
+        ]
+      : []),
   ].join("\n");
 }
 
