@@ -115,21 +115,33 @@ export const DEFAULT_DNS_DOMAIN = "privnet.internal";
 const BUILTIN_PROTOCOLS = new Set(["all", "tcp", "udp", "icmp"]);
 const SECOND_MS = 1000;
 
-/** One enabled rule, resolved once. */
+/** One enabled rule. Its peer sets are made when first needed (one peer's map needs few of them). */
 interface RuleInfo {
   /** Position among the enabled rules: the traffic cache's key. */
   n: number;
   policy: SnapshotPolicy;
   rule: SnapshotRule;
+  /** The peer of a `peer` resource, or the groups, of each side. */
+  srcPeer?: string;
+  srcGroups: string[];
+  dstPeer?: string;
+  dstGroups: string[];
   /** Source peers that pass (or may pass) the policy's posture checks: dependencies when unknown. */
-  src: Map<string, Dependency[] | undefined>;
-  dst: Set<string>;
+  src?: Map<string, Dependency[] | undefined>;
+  dst?: Set<string>;
   /** Network resources among the destinations. */
   dstResources: string[];
   /** The grants without dependencies, shared by every pair. */
   out: Grant;
   in: Grant;
-  ports: [number, number][];
+}
+
+type Verdict = "fail" | Dependency[] | undefined;
+
+/** The rules of one peer: as a source (with its posture dependencies) and as a destination. */
+interface Sides {
+  src: { rule: RuleInfo; deps: Dependency[] | undefined }[];
+  dst: RuleInfo[];
 }
 
 interface ResourceInfo {
@@ -206,12 +218,15 @@ export function viewAllowed(snapshot: AccountSnapshot, viewer: SnapshotUser, pee
 export class NetworkMap {
   private readonly peers = new Map<string, SnapshotPeer>();
   private readonly order = new Map<string, number>();
+  private readonly users: Map<string, SnapshotUser>;
   private readonly status = new Map<string, { status: PeerStatus; reason?: string }>();
-  private readonly groupPeers = new Map<string, string[]>();
-  private readonly peerGroups = new Map<string, Set<string>>();
+  private readonly groups = new Map<string, AccountSnapshot["groups"][number]>();
+  /** Validated members of each group, made when first needed. */
+  private readonly members = new Map<string, Set<string>>();
+  private allMembers?: Set<string>;
+  private readonly peerGroupsCache = new Map<string, Set<string>>();
   private readonly rules: RuleInfo[] = [];
-  private readonly asSource = new Map<string, RuleInfo[]>();
-  private readonly asDest = new Map<string, RuleInfo[]>();
+  private readonly checks: Map<string, AccountSnapshot["posture_checks"][number]>;
   private readonly resources = new Map<string, ResourceInfo>();
   private readonly networks = new Map<string, SnapshotNetwork>();
   /** Network id -> its routing peers (enabled routers, validated peers), lowest metric first. */
@@ -222,26 +237,22 @@ export class NetworkMap {
   private readonly resourceRules = new Map<string, RuleInfo[]>();
   /** Peer id -> the routes it is a routing peer of. */
   private readonly peerRoutes = new Map<string, SnapshotRoute[]>();
-  private readonly postureCache = new Map<string, Outcome>();
+  /** Posture check id -> peer id -> outcome. */
+  private readonly postureCache = new Map<string, Map<string, Outcome>>();
   /** Allowed traffic by the rules (and directions) of the sure grants: many pairs share the same grants. */
   private readonly trafficCache = new Map<string, Traffic[]>();
+  private sideIndex?: Map<string, Sides>;
+  private firstSides?: { peerId: string; sides: Sides };
 
   constructor(private readonly snapshot: AccountSnapshot) {
     const s = snapshot;
-    const users = new Map(s.users.map((u) => [u.id, u]));
+    this.users = new Map(s.users.map((u) => [u.id, u]));
     s.peers.forEach((p, i) => {
       this.peers.set(p.id, p);
       this.order.set(p.id, i);
-      this.status.set(p.id, this.statusOf(p, users.get(p.user_id)));
-      this.peerGroups.set(p.id, new Set());
     });
-    const valid = (id: string) => this.peers.has(id) && this.status.get(id)?.status !== "approval_required";
-    const validIds = s.peers.map((p) => p.id).filter(valid);
-    for (const g of s.groups) {
-      const members = g.all ? validIds : [...new Set(g.peers)].filter(valid);
-      this.groupPeers.set(g.id, members);
-      for (const id of members) this.peerGroups.get(id)?.add(g.id);
-    }
+    for (const g of s.groups) this.groups.set(g.id, g);
+    this.checks = new Map(s.posture_checks.map((c) => [c.id, c]));
     const groupResources = new Map<string, string[]>();
     for (const n of s.networks) {
       this.networks.set(n.id, n);
@@ -253,44 +264,30 @@ export class NetworkMap {
         g.resources.filter((x) => this.resources.has(x.id)).map((x) => x.id),
       );
 
-    const checks = new Map(s.posture_checks.map((c) => [c.id, c]));
     for (const policy of s.policies) {
       if (!policy.enabled) continue;
       for (const rule of policy.rules ?? []) {
         if (!rule.enabled) continue;
-        const srcIds =
-          rule.sourceResource?.type === "peer"
-            ? [rule.sourceResource.id].filter(valid)
-            : this.peersOfGroups(rule.sources);
-        const src = new Map<string, Dependency[] | undefined>();
-        for (const id of srcIds) {
-          const verdict = this.postureVerdict(id, policy.source_posture_checks ?? [], checks);
-          if (verdict !== "fail") src.set(id, verdict);
-        }
-        const dst = new Set(
-          rule.destinationResource?.type === "peer"
-            ? [rule.destinationResource.id].filter(valid)
-            : this.peersOfGroups(rule.destinations),
-        );
-        const dstResources =
-          rule.destinationResource && rule.destinationResource.type !== "peer"
-            ? [rule.destinationResource.id].filter((id) => this.resources.has(id))
-            : [...new Set((rule.destinations ?? []).flatMap((g) => groupResources.get(g) ?? []))];
+        const srcRes = rule.sourceResource;
+        const dstRes = rule.destinationResource;
         const info: RuleInfo = {
           n: this.rules.length,
           policy,
           rule,
-          src,
-          dst,
-          dstResources,
+          srcGroups: srcRes ? [] : (rule.sources ?? []),
+          dstGroups: dstRes ? [] : (rule.destinations ?? []),
+          dstResources:
+            dstRes && dstRes.type !== "peer"
+              ? [dstRes.id].filter((id) => this.resources.has(id))
+              : [...new Set((rule.destinations ?? []).flatMap((g) => groupResources.get(g) ?? []))],
           out: grantOf(policy, rule, "out"),
           in: grantOf(policy, rule, "in"),
-          ports: ruleIntervals(rule.ports, rule.port_ranges),
         };
+        // A resource of another type than `peer` as the source names no peer.
+        if (srcRes) info.srcPeer = srcRes.type === "peer" ? srcRes.id : "";
+        if (dstRes) info.dstPeer = dstRes.type === "peer" ? dstRes.id : "";
         this.rules.push(info);
-        for (const id of src.keys()) push(this.asSource, id, info);
-        for (const id of dst) push(this.asDest, id, info);
-        for (const r of dstResources) push(this.resourceRules, r, info);
+        for (const r of info.dstResources) push(this.resourceRules, r, info);
       }
     }
 
@@ -298,8 +295,7 @@ export class NetworkMap {
       const best = new Map<string, RoutingPeer>();
       for (const router of n.routers) {
         if (!router.enabled) continue;
-        const ids = router.peer ? [router.peer].filter(valid) : this.peersOfGroups(router.peer_groups);
-        for (const id of ids) {
+        for (const id of this.peersOf(router.peer, router.peer_groups)) {
           const have = best.get(id);
           if (!have || router.metric < have.metric)
             best.set(id, {
@@ -317,10 +313,8 @@ export class NetworkMap {
       for (const rp of list) push(this.routesNetworks, rp.peer_id, n.id);
     }
 
-    for (const route of s.routes) {
-      const ids = route.peer ? [route.peer].filter(valid) : this.peersOfGroups(route.peer_groups);
-      for (const id of new Set(ids)) push(this.peerRoutes, id, route);
-    }
+    for (const route of s.routes)
+      for (const id of this.peersOf(route.peer, route.peer_groups)) push(this.peerRoutes, id, route);
   }
 
   /** Peer ids in snapshot order. */
@@ -335,7 +329,7 @@ export class NetworkMap {
    */
   accessiblePeerIds(peerId: string): string[] | undefined {
     if (!this.peers.has(peerId)) return undefined;
-    if (this.status.get(peerId)?.status === "approval_required") return [];
+    if (!this.valid(peerId)) return [];
     return this.entries(peerId)
       .filter((e) => !isConditional(e))
       .map((e) => e.id);
@@ -345,7 +339,7 @@ export class NetworkMap {
   peerMap(peerId: string): PeerMap | undefined {
     const peer = this.peers.get(peerId);
     if (!peer) return undefined;
-    const st = this.status.get(peerId) as { status: PeerStatus; reason?: string };
+    const st = this.statusFor(peerId);
     const base: PeerMap = {
       peer_id: peer.id,
       name: peer.name,
@@ -396,12 +390,116 @@ export class NetworkMap {
     return this.order.get(id) ?? Number.MAX_SAFE_INTEGER;
   }
 
-  private peersOfGroups(groups: string[] | undefined): string[] {
-    if (!groups?.length) return [];
-    if (groups.length === 1) return this.groupPeers.get(groups[0] as string) ?? [];
+  /** A peer that takes part in maps: present and not waiting for approval. */
+  private valid(id: string): boolean {
+    const p = this.peers.get(id);
+    return p !== undefined && !p.approval_required;
+  }
+
+  /** The validated members of a group (`All`: every validated peer). */
+  private membersOf(groupId: string): Set<string> {
+    let m = this.members.get(groupId);
+    if (m) return m;
+    const g = this.groups.get(groupId);
+    if (g?.all) {
+      this.allMembers ??= new Set([...this.peers.keys()].filter((id) => this.valid(id)));
+      m = this.allMembers;
+    } else m = new Set((g?.peers ?? []).filter((id) => this.valid(id)));
+    this.members.set(groupId, m);
+    return m;
+  }
+
+  /** The groups that hold a validated peer. */
+  private peerGroups(peerId: string): Set<string> {
+    let out = this.peerGroupsCache.get(peerId);
+    if (!out) {
+      out = new Set([...this.groups.keys()].filter((g) => this.membersOf(g).has(peerId)));
+      this.peerGroupsCache.set(peerId, out);
+    }
+    return out;
+  }
+
+  /** The peers of one peer or of groups (routers, routes), deduplicated. */
+  private peersOf(peer: string | undefined, groups: string[] | undefined): string[] {
+    if (peer) return this.valid(peer) ? [peer] : [];
     const out = new Set<string>();
-    for (const g of groups) for (const id of this.groupPeers.get(g) ?? []) out.add(id);
+    for (const g of groups ?? []) for (const id of this.membersOf(g)) out.add(id);
     return [...out];
+  }
+
+  /** Whether a peer is on one side of a rule (before posture checks). */
+  private onSide(peerId: string, one: string | undefined, groups: string[]): boolean {
+    if (one !== undefined) return one === peerId && this.valid(peerId);
+    for (const g of groups) if (this.membersOf(g).has(peerId)) return true;
+    return false;
+  }
+
+  /**
+   * The rules a peer is a source of (passing or maybe passing their posture checks, with its dependencies) and
+   * the rules it is a destination of. For the first peer asked, a scan of the rules; once a second peer is asked,
+   * an index of every peer's rules, built once, for callers that go through many peers (every map, a list of
+   * peers with their counts).
+   */
+  private sides(peerId: string): Sides {
+    if (this.sideIndex) return this.sideIndex.get(peerId) ?? { src: [], dst: [] };
+    if (this.firstSides?.peerId === peerId) return this.firstSides.sides;
+    if (this.firstSides) {
+      const index = new Map<string, Sides>();
+      const of = (id: string) => {
+        let x = index.get(id);
+        if (!x) index.set(id, (x = { src: [], dst: [] }));
+        return x;
+      };
+      for (const r of this.rules) {
+        for (const [id, deps] of this.sources(r)) of(id).src.push({ rule: r, deps });
+        for (const id of this.destinations(r)) of(id).dst.push(r);
+      }
+      this.sideIndex = index;
+      return index.get(peerId) ?? { src: [], dst: [] };
+    }
+    const out: Sides = { src: [], dst: [] };
+    for (const r of this.rules) {
+      if (this.onSide(peerId, r.srcPeer, r.srcGroups)) {
+        const deps = this.postureVerdict(peerId, r.policy.source_posture_checks ?? []);
+        if (deps !== "fail") out.src.push({ rule: r, deps });
+      }
+      if (this.onSide(peerId, r.dstPeer, r.dstGroups)) out.dst.push(r);
+    }
+    this.firstSides = { peerId, sides: out };
+    return out;
+  }
+
+  /** Every source of a rule that passes (or may pass) its posture checks. */
+  private sources(r: RuleInfo): Map<string, Dependency[] | undefined> {
+    if (r.src) return r.src;
+    const src = new Map<string, Dependency[] | undefined>();
+    for (const id of this.sideMembers(r.srcPeer, r.srcGroups)) {
+      const v = this.postureVerdict(id, r.policy.source_posture_checks ?? []);
+      if (v !== "fail") src.set(id, v);
+    }
+    return (r.src = src);
+  }
+
+  private destinations(r: RuleInfo): Set<string> {
+    return (r.dst ??= new Set(this.sideMembers(r.dstPeer, r.dstGroups)));
+  }
+
+  private sideMembers(one: string | undefined, groups: string[]): Iterable<string> {
+    if (one !== undefined) return one !== "" && this.valid(one) ? [one] : [];
+    if (groups.length === 1) return this.membersOf(groups[0] as string);
+    const out = new Set<string>();
+    for (const g of groups) for (const id of this.membersOf(g)) out.add(id);
+    return out;
+  }
+
+  private statusFor(peerId: string): { status: PeerStatus; reason?: string } {
+    let st = this.status.get(peerId);
+    if (!st) {
+      const p = this.peers.get(peerId) as SnapshotPeer;
+      st = this.statusOf(p, this.users.get(p.user_id));
+      this.status.set(peerId, st);
+    }
+    return st;
   }
 
   private statusOf(p: SnapshotPeer, user: SnapshotUser | undefined): { status: PeerStatus; reason?: string } {
@@ -440,22 +538,17 @@ export class NetworkMap {
   }
 
   /** "fail", or the dependencies on checks that cannot be evaluated (undefined: passes for sure). */
-  private postureVerdict(
-    peerId: string,
-    checkIds: string[],
-    checks: Map<string, AccountSnapshot["posture_checks"][number]>,
-  ): "fail" | Dependency[] | undefined {
+  private postureVerdict(peerId: string, checkIds: string[]): Verdict {
+    if (!checkIds.length) return undefined;
     const deps: Dependency[] = [];
     const peer = this.peers.get(peerId) as SnapshotPeer;
     for (const id of checkIds) {
-      const check = checks.get(id);
+      const check = this.checks.get(id);
       if (!check) continue; // a deleted check constrains nothing (the service refuses to delete a used one)
-      const key = `${id}|${peerId}`;
-      let o = this.postureCache.get(key);
-      if (!o) {
-        o = evaluatePostureCheck(check, peer.meta);
-        this.postureCache.set(key, o);
-      }
+      let byPeer = this.postureCache.get(id);
+      if (!byPeer) this.postureCache.set(id, (byPeer = new Map()));
+      let o = byPeer.get(peerId);
+      if (!o) byPeer.set(peerId, (o = evaluatePostureCheck(check, peer.meta)));
       if (o.result === "fail") return "fail";
       if (o.result === "unknown")
         deps.push({
@@ -482,19 +575,19 @@ export class NetworkMap {
       else if (g.direction === "out") e.outKey += `${r.n},`;
       else e.inKey += `${r.n},`;
     };
-    for (const r of this.asSource.get(peerId) ?? []) {
-      const deps = r.src.get(peerId);
+    const sides = this.sides(peerId);
+    for (const { rule: r, deps } of sides.src) {
       const outG = deps ? grantOf(r.policy, r.rule, "out", deps) : r.out;
       const inG = deps ? grantOf(r.policy, r.rule, "in", deps) : r.in;
-      for (const d of r.dst) {
+      for (const d of this.destinations(r)) {
         if (d === peerId) continue;
         const e = entry(d);
         add(e, outG, r);
         if (r.rule.bidirectional) add(e, inG, r);
       }
     }
-    for (const r of this.asDest.get(peerId) ?? []) {
-      for (const [s, deps] of r.src) {
+    for (const r of sides.dst) {
+      for (const [s, deps] of this.sources(r)) {
         if (s === peerId) continue;
         const e = entry(s);
         add(e, deps ? grantOf(r.policy, r.rule, "in", deps) : r.in, r);
@@ -520,7 +613,7 @@ export class NetworkMap {
       for (const res of network.resources) {
         if (!res.enabled) continue;
         for (const r of this.resourceRules.get(res.id) ?? [])
-          for (const [s, deps] of r.src)
+          for (const [s, deps] of this.sources(r))
             if (s !== peerId)
               routing(
                 s,
@@ -535,7 +628,7 @@ export class NetworkMap {
   private peerAccess(e: Entry): PeerAccess {
     const id = e.id;
     const p = this.peers.get(id) as SnapshotPeer;
-    const st = this.status.get(id) as { status: PeerStatus; reason?: string };
+    const st = this.statusFor(id);
     const offline = st.status !== "ok";
     const a: PeerAccess = {
       peer_id: id,
@@ -578,9 +671,8 @@ export class NetworkMap {
 
   private resourceAccess(peerId: string): ResourceAccess[] {
     const byResource = new Map<string, Grant[]>();
-    for (const r of this.asSource.get(peerId) ?? []) {
+    for (const { rule: r, deps } of this.sides(peerId).src) {
       if (!r.dstResources.length) continue;
-      const deps = r.src.get(peerId);
       const g = deps ? grantOf(r.policy, r.rule, "out", deps) : r.out;
       for (const id of r.dstResources) {
         const list = byResource.get(id);
@@ -621,7 +713,7 @@ export class NetworkMap {
 
   private routeAccess(peerId: string, peers: PeerAccess[]): RouteAccess[] {
     const mine = new Set((this.peerRoutes.get(peerId) ?? []).map(haId));
-    const groups = this.peerGroups.get(peerId) ?? new Set<string>();
+    const groups = this.peerGroups(peerId);
     const byHa = new Map<string, { routes: { route: SnapshotRoute; via: PeerAccess }[] }>();
     for (const p of peers) {
       if (p.offline) continue;
@@ -649,9 +741,8 @@ export class NetworkMap {
       const acg = new Set(ha.routes.flatMap(({ route }) => route.access_control_groups ?? []));
       const grants: Grant[] = [];
       if (acg.size)
-        for (const r of this.asSource.get(peerId) ?? []) {
-          if (!(r.rule.destinations ?? []).some((g) => acg.has(g))) continue;
-          const deps = r.src.get(peerId);
+        for (const { rule: r, deps } of this.sides(peerId).src) {
+          if (!r.dstGroups.some((g) => acg.has(g))) continue;
           grants.push(deps ? grantOf(r.policy, r.rule, "out", deps) : r.out);
         }
       const exit = isExitNode(first.network);
@@ -677,13 +768,13 @@ export class NetworkMap {
 
   private dns(peer: SnapshotPeer, online: PeerAccess[]): DnsMap {
     const s = this.snapshot;
-    const groups = this.peerGroups.get(peer.id) ?? new Set<string>();
+    const groups = this.peerGroups(peer.id);
     const disabled = s.dns_settings.disabled_management_groups.filter((g) => groups.has(g));
     if (disabled.length)
       return { management_enabled: false, disabled_by_groups: disabled, nameserver_groups: [], zones: [] };
     const domain = s.settings.dns_domain || DEFAULT_DNS_DOMAIN;
     const record = (p: { dns_label: string; ip: string }) => ({ name: `${p.dns_label}.${domain}`, ip: p.ip });
-    const validSelf = this.status.get(peer.id)?.status !== "approval_required";
+    const validSelf = this.valid(peer.id);
     return {
       management_enabled: true,
       disabled_by_groups: [],

@@ -2,7 +2,7 @@
  * The network map (netmap/): one test per decision of the module header, on hand-built accounts.
  */
 import { NetworkMap, viewAllowed, type PeerMap } from "../../netmap";
-import { Account, NOW } from "../support/netmap-account";
+import { Account, NOW, randomSnapshot } from "../support/netmap-account";
 
 const mapOf = (a: Account, id: string): PeerMap => new NetworkMap(a.s).peerMap(id) as PeerMap;
 const accessible = (a: Account, id: string) => new NetworkMap(a.s).accessiblePeerIds(id);
@@ -644,4 +644,23 @@ describe("DNS", () => {
     });
     expect(mapOf(a, y).dns.management_enabled).toBe(true);
   });
+});
+
+describe("one map alone and every map", () => {
+  test.each([1, 2, 3])(
+    "seed %i: a peer's map from a fresh index (a scan of the rules) equals its map among all (the rule index)",
+    (seed) => {
+      const s = randomSnapshot(seed, { peers: 60, groups: 12, policies: 40, resources: 10 });
+      const shared = new NetworkMap(s);
+      const all = shared.all();
+      for (const m of all) {
+        expect(new NetworkMap(s).peerMap(m.peer_id)).toEqual(m);
+        expect(new NetworkMap(s).accessiblePeerIds(m.peer_id)).toEqual(shared.accessiblePeerIds(m.peer_id));
+      }
+      // The generated account is not trivial: peers reach peers, resources and routes.
+      expect(all.some((m) => m.peers.length > 0)).toBe(true);
+      expect(all.some((m) => m.resources.length > 0)).toBe(true);
+      expect(all.some((m) => m.routes.length > 0)).toBe(true);
+    },
+  );
 });
