@@ -5,7 +5,8 @@
  * network resources, some bidirectional, some drop, a fifth with posture checks; five networks with a routing
  * peer each; routes, a nameserver group and a zone). In process, pure computation (no server, no storage).
  *
- * Figures per size: the index (`new NetworkMap(snapshot)`), every peer's full map computed one after the other
+ * Figures per size: the constructor (`new NetworkMap(snapshot)`: objects by id; rule sets come when first
+ * needed), every peer's full map computed one after the other
  * (each dropped once made, as a tool streaming them would), and one peer's map from scratch (index included)
  * and with the index built, over sampled peers. Wall and CPU (process.cpuUsage), median of the repetitions.
  * Targets (issue 22): every peer of the 1,000-peer account in 1 s or less; one peer's map in 10 ms or less.
