@@ -120,11 +120,11 @@ describe("rules", () => {
     a.group("x", [x]);
     a.group("y", [y]);
     a.policy({ sources: ["x"], destinations: ["y"], protocol: "icmp" });
-    a.policy({ sources: ["x"], destinations: ["y"], protocol: "netbird-ssh" });
+    a.policy({ sources: ["x"], destinations: ["y"], protocol: "vendor-ssh" });
     a.policy({ sources: ["x"], destinations: ["y"], protocol: "tcp", ports: ["443", "80"] });
     expect(entry(mapOf(a, x), y)?.allowed.out).toEqual([
       { protocol: "icmp" },
-      { protocol: "netbird-ssh" },
+      { protocol: "vendor-ssh" },
       { protocol: "tcp", ports: ["80", "443"] },
     ]);
     const b = new Account();
@@ -133,7 +133,7 @@ describe("rules", () => {
     b.group("p", [p]);
     b.group("q", [q]);
     b.policy({ sources: ["p"], destinations: ["q"], protocol: "all" });
-    b.policy({ sources: ["p"], destinations: ["q"], protocol: "netbird-ssh", action: "drop" });
+    b.policy({ sources: ["p"], destinations: ["q"], protocol: "vendor-ssh", action: "drop" });
     expect(entry(mapOf(b, p), q)?.allowed.out).toEqual([
       { protocol: "icmp" },
       { protocol: "other" },
