@@ -124,8 +124,8 @@ describe("rules", () => {
     a.policy({ sources: ["x"], destinations: ["y"], protocol: "tcp", ports: ["443", "80"] });
     expect(entry(mapOf(a, x), y)?.allowed.out).toEqual([
       { protocol: "icmp" },
-      { protocol: "vendor-ssh" },
       { protocol: "tcp", ports: ["80", "443"] },
+      { protocol: "vendor-ssh" },
     ]);
     const b = new Account();
     const p = b.peer("p");
