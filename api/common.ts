@@ -144,6 +144,11 @@ export function isDomain(s: string, allowWildcard = false): boolean {
   return DOMAIN.test(s);
 }
 
+/** The bytes of an IP address: 4 for IPv4, 16 for IPv6 (the text must pass {@link isIP}). */
+export function ipBytes(ip: string): number[] {
+  return isIPv4(ip) ? ip.split(".").map(Number) : ipv6Bytes(ip);
+}
+
 /** The 16 bytes of an IPv6 address (textual form already checked by {@link isIPv6}). */
 function ipv6Bytes(ip: string): number[] {
   let text = ip;
@@ -171,7 +176,7 @@ function ipv6Bytes(ip: string): number[] {
  * Returns the network address when `s` has host bits set (for the message), undefined when it is canonical.
  */
 export function cidrHostBitsSet(c: { ip: string; bits: number; family: 4 | 6 }): string | undefined {
-  const bytes = c.family === 4 ? c.ip.split(".").map(Number) : ipv6Bytes(c.ip);
+  const bytes = ipBytes(c.ip);
   const masked = bytes.map((b, i) => {
     const keep = Math.max(0, Math.min(8, c.bits - i * 8));
     return b & ((0xff << (8 - keep)) & 0xff);

@@ -24,12 +24,13 @@ import { runHostOverhead } from "./host-overhead";
 import { runImport } from "./import";
 import { runLarge } from "./large";
 import { machine } from "./lib/machine";
+import { runNetmap } from "./netmap";
 import { checkBudget, elapsedS, progress, remainingMs, setBudget } from "./lib/progress";
 import { mergeResults, renderReport, type BenchResults } from "./report";
 import { runThroughput } from "./throughput";
 import { runUp300 } from "./up300";
 
-const SECTIONS = ["api-calls", "host", "throughput", "faults", "up300", "import", "large"] as const;
+const SECTIONS = ["api-calls", "host", "throughput", "faults", "up300", "import", "large", "netmap"] as const;
 type Section = (typeof SECTIONS)[number];
 
 /**
@@ -162,6 +163,9 @@ async function main(): Promise<number> {
     },
     large: async () => {
       results.large = await runLarge({ workDir, binDir, count: args.largeCount });
+    },
+    netmap: async () => {
+      results.netmap = await runNetmap();
     },
   };
   for (const section of args.sections) {

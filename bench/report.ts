@@ -20,6 +20,7 @@ import {
   type LargeRun,
 } from "./large";
 import type { Machine } from "./lib/machine";
+import type { NetmapBenchResult } from "./netmap";
 import { fmt, markdownTable, median, verdict } from "./lib/stats";
 import type { MemoryResult, ThroughputResult } from "./throughput";
 import { MODES, type Up300Result } from "./up300";
@@ -36,6 +37,7 @@ export interface BenchResults {
   faults?: FaultsResult;
   importer?: ImportBenchResult;
   large?: LargeResult;
+  netmap?: NetmapBenchResult;
   errors: { section: string; message: string }[];
   /** Which run measured each section (after a merge of partial runs; absent: all in this run). */
   runs?: Record<string, RunInfo>;
@@ -59,6 +61,7 @@ const SECTION_KEYS = {
   up300: "up300",
   import: "importer",
   large: "large",
+  netmap: "netmap",
 } as const satisfies Record<string, keyof BenchResults>;
 
 function runInfo(r: BenchResults): RunInfo {
@@ -274,6 +277,7 @@ function summaryRows(r: BenchResults): string[][] {
     ]);
   }
   if (r.large) rows.push(...largeSummaryRows(r.large));
+  if (r.netmap) rows.push(...netmapSummaryRows(r.netmap));
   if (r.importer) {
     const i = r.importer;
     const wall = importWallMs(i);
@@ -288,6 +292,81 @@ function summaryRows(r: BenchResults): string[][] {
 }
 
 const count = (n: number) => n.toLocaleString("en");
+
+function netmapShape(n: NetmapBenchResult, peers: number): string {
+  return `${count(peers)} peers, ${n.shape.groups} groups, ${n.shape.policies} policies, ${n.shape.resources} resources`;
+}
+
+function netmapSummaryRows(n: NetmapBenchResult): string[][] {
+  const at = n.sizes.find((x) => x.peers === n.targetPeers);
+  if (!at) return [];
+  return [
+    [
+      `network map: every peer's map, ${netmapShape(n, at.peers)}`,
+      `<= ${fmt(n.allTargetMs / 1000, 0)} s`,
+      `${fmt(at.allMs, 0)} ms wall, ${fmt(at.allCpuMs, 0)} ms CPU (${count(at.entries)} peer entries)`,
+      verdict(at.allMs <= n.allTargetMs),
+    ],
+    [
+      "network map: one peer's map, from the snapshot (index included)",
+      `<= ${fmt(n.oneTargetMs, 0)} ms`,
+      `${fmt(at.oneFromScratchMs, 1)} ms (${fmt(at.oneMs, 2)} ms with the index built)`,
+      verdict(at.oneFromScratchMs <= n.oneTargetMs),
+    ],
+  ];
+}
+
+function netmapSection(n: NetmapBenchResult): string {
+  const first = n.sizes[0];
+  return [
+    markdownTable(
+      [
+        "Peers",
+        "Peer entries (all maps)",
+        "Constructor ms",
+        "Every map ms (wall / CPU)",
+        "Per peer ms",
+        "Per entry µs",
+        "One map ms (from scratch / indexed)",
+        "Growth of every map",
+      ],
+      n.sizes.map((x) => [
+        count(x.peers),
+        count(x.entries),
+        fmt(x.indexMs, 1),
+        `${fmt(x.allMs, 0)} / ${fmt(x.allCpuMs, 0)}`,
+        fmt(x.allMs / x.peers, 3),
+        fmt((x.allMs * 1000) / Math.max(1, x.entries), 2),
+        `${fmt(x.oneFromScratchMs, 1)} / ${fmt(x.oneMs, 2)}`,
+        first ? `${fmt(x.allMs / first.allMs, 0)}x for ${fmt(x.peers / first.peers, 0)}x the peers` : "",
+      ]),
+      ["r", "r", "r", "r", "r", "r", "r", "l"],
+    ),
+    "",
+    `In process (bench/netmap.ts), pure computation: generated accounts (tests/support/netmap-account.ts, ` +
+      `randomSnapshot) with ${n.shape.groups} groups, ${n.shape.policies} policies and ${n.shape.resources} network ` +
+      'resources, each peer in two groups, so a group holds more peers as the account grows. "Every map": each ' +
+      "peer's full map (peers with their grants and allowed traffic, resources, routes, DNS) made one after the " +
+      'other; "one map": the median over sampled peers, from the snapshot (what a request to ' +
+      "`/internal/network-map/{peerId}` computes, besides reading the store) and with the index built. The " +
+      "constructor only indexes objects by id; rule member sets are made when a map first needs them, and the " +
+      'index of every peer\'s rules when a second peer is asked (so "every map" includes it). The work ' +
+      "follows the output: the peer entries grow with the square of the peers here (every group grows with the " +
+      "account), and the time with them, not faster (see the time per entry; the smallest account pays more per " +
+      "entry for the fixed work of 300 policies). Medians of 3 repetitions (1 for 5,000 peers).",
+    ...(n.server
+      ? [
+          "",
+          `Through privnet-server (in process, \`:memory:\` database, loopback HTTP), the ${count(n.server.peers)}-peer ` +
+            `account stored as documents, medians of ${n.server.requests} sequential requests after a warm-up: ` +
+            `\`GET /internal/network-map/{peerId}\` ${fmt(n.server.getMapMs, 1)} ms, ` +
+            `\`GET /api/peers/{peerId}/accessible-peers\` ${fmt(n.server.accessibleMs, 1)} ms (each reads the store, ` +
+            `builds the map and answers), \`GET /api/peers\` ${fmt(n.server.listPeersMs, 0)} ms (it counts every ` +
+            "peer's accessible peers).",
+        ]
+      : []),
+  ].join("\n");
+}
 
 function largeRun(l: LargeResult, rateLimit: string, batchReads: boolean): LargeRun | undefined {
   return l.runs.find((x) => x.rateLimit === rateLimit && x.batchReads === batchReads);
@@ -1091,6 +1170,7 @@ export function renderReport(r: BenchResults, opts: { full: boolean }): string {
       "",
       largeSection(r.large),
     );
+  if (r.netmap) out.push("", "## 8. The network map", "", netmapSection(r.netmap));
   out.push("", "## Performance problems found", "", problemsSection(r));
   out.push(
     "",
@@ -1098,7 +1178,7 @@ export function renderReport(r: BenchResults, opts: { full: boolean }): string {
     "",
     "`npm run bench` builds what it needs (`npm run build`, the engine via scripts/engine.sh), runs every section and " +
       "rewrites this file; it exits non-zero only when a section breaks, not when a target is missed. One section: " +
-      "`npm run bench -- faults` (or api-calls, up300, host, throughput, import, large): its figures are merged into " +
+      "`npm run bench -- faults` (or api-calls, up300, host, throughput, import, large, netmap): its figures are merged into " +
       "bench/results/latest.json over those of earlier runs, and this file is rewritten once that holds every " +
       "section (the table of runs above says which run measured what). `--reps N` sets the repetitions of the " +
       "300-resource runs, `--keep` keeps the work directory, `--render` rewrites this file from " +

@@ -14,6 +14,7 @@ import type { Ctx, Handlers, ServerState } from "./context";
 import { ApiError, badRequest, forbidden, invalid, isApiError, notFound, preconditionFailed } from "./errors";
 import { newId } from "./ids";
 import { FaultInjector } from "./faults";
+import { INTERNAL_ROUTES } from "./internal-routes";
 import { RateLimiter } from "./rate-limit";
 import { allowed } from "./roles";
 
@@ -47,7 +48,7 @@ function redactedPath(route: ApiRoute, params: Record<string, string>): string {
  */
 const PATH_METHODS: { pattern: RegExp; params: number; methods: string[] }[] = (() => {
   const byPath = new Map<string, Set<string>>();
-  for (const r of ROUTES) {
+  for (const r of [...ROUTES, ...INTERNAL_ROUTES]) {
     const set = byPath.get(r.path) ?? new Set<string>();
     set.add(r.method);
     if (r.method === "GET") set.add("HEAD");
@@ -286,7 +287,7 @@ export function buildApp(
   );
 
   const missing: string[] = [];
-  for (const route of ROUTES) {
+  for (const route of [...ROUTES, ...INTERNAL_ROUTES]) {
     const handler = handlers[route.operationId];
     if (!handler) missing.push(route.operationId);
     app.route({

@@ -87,6 +87,22 @@ export interface PeerDoc extends Doc {
   temporary_policies?: string[];
   /** Id of the setup key that enrolled the peer, if any. */
   setup_key_id?: number;
+  /**
+   * What the agent reports beyond the API's fields (the simulated agent sets it; posture checks read it). A
+   * member left out is unknown to the network map; peers stored before it existed have none.
+   */
+  meta?: AgentMeta;
+}
+
+/** Agent metadata the API does not show (netmap/types.ts, PeerMeta, says how each member is read). */
+export interface AgentMeta {
+  /** Operating system family: linux, darwin, windows, android, ios, ... */
+  goos?: string;
+  os_version?: string;
+  /** Local addresses with prefix, e.g. 192.168.1.10/24. */
+  network_addresses?: string[];
+  /** Paths of running processes. */
+  processes?: string[];
 }
 
 export type Actor = {

@@ -6,7 +6,7 @@ import { iso } from "./clock";
 import { accountOf } from "./context";
 import { preconditionFailed } from "./errors";
 import { newId } from "./ids";
-import type { PeerDoc } from "./model";
+import type { AgentMeta, PeerDoc } from "./model";
 import type { Tx } from "./store";
 
 function ipToInt(ip: string): number {
@@ -61,12 +61,58 @@ export function uniqueDnsLabel(tx: Tx, hostname: string, selfId?: string): strin
   for (let i = 1; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
 }
 
+/** Metadata an agent reports (server/sim.ts validates it): API fields of the peer and {@link AgentMeta}. */
+export interface AgentReportFields {
+  version?: string;
+  os?: string;
+  goos?: string;
+  os_version?: string;
+  kernel_version?: string;
+  country_code?: string;
+  city_name?: string;
+  connection_ip?: string;
+  network_addresses?: string[];
+  processes?: string[];
+}
+
+/** The operating-system family `os` names (linux, darwin, windows, android, ios), if it names one. */
+export function familyOf(os: string): string | undefined {
+  if (/^mac\s?os/i.test(os)) return "darwin";
+  return /^(linux|darwin|windows|android|ios)\b/i.exec(os)?.[1]?.toLowerCase();
+}
+
+/** The peer with the members of `r` applied: API fields in place, the rest in `meta`. */
+export function applyReport(p: PeerDoc, r: AgentReportFields): PeerDoc {
+  const next: PeerDoc = { ...p, meta: { ...p.meta } };
+  const meta = next.meta as AgentMeta;
+  if (r.version !== undefined) next.version = r.version;
+  if (r.os !== undefined) {
+    next.os = r.os;
+    // A new OS without a family of its own changes the family it implies.
+    if (r.goos === undefined) {
+      const family = familyOf(r.os);
+      if (family) meta.goos = family;
+      else delete meta.goos;
+    }
+  }
+  if (r.goos !== undefined) meta.goos = r.goos;
+  if (r.os_version !== undefined) meta.os_version = r.os_version;
+  if (r.kernel_version !== undefined) next.kernel_version = r.kernel_version;
+  if (r.country_code !== undefined) next.country_code = r.country_code;
+  if (r.city_name !== undefined) next.city_name = r.city_name;
+  if (r.connection_ip !== undefined) next.connection_ip = r.connection_ip;
+  if (r.network_addresses !== undefined) meta.network_addresses = [...r.network_addresses];
+  if (r.processes !== undefined) meta.processes = [...r.processes];
+  return next;
+}
+
 export interface NewPeer {
   hostname: string;
   wgPubKey: string;
   now: number;
   userId?: string;
-  os?: string;
+  /** What the agent reports; the rest is the default agent's (see the header of server/sim.ts). */
+  report?: AgentReportFields;
   ephemeral?: boolean;
   setupKeyId?: number;
   extraDnsLabels?: string[];
@@ -87,7 +133,7 @@ export function createPeerDoc(tx: Tx, p: NewPeer): PeerDoc {
     connection_ip: "198.51.100.10",
     connected: false,
     last_seen: ts,
-    os: p.os ?? "linux",
+    os: "linux",
     kernel_version: "6.1.0",
     geoname_id: 2950159,
     version: "0.40.0",
@@ -123,6 +169,11 @@ export function createPeerDoc(tx: Tx, p: NewPeer): PeerDoc {
     temporary_for: p.temporaryFor,
     temporary_policies: p.temporaryPolicies,
   };
+  // The default agent's metadata, then what this one reports.
+  Object.assign(
+    doc,
+    applyReport(doc, { network_addresses: ["192.168.1.10/24"], processes: [], ...p.report }),
+  );
   // Optional members are left out rather than stored as undefined (the JSON round trip would drop them anyway).
   if (doc.setup_key_id === undefined) delete doc.setup_key_id;
   if (doc.temporary_for === undefined) delete doc.temporary_for;

@@ -1,9 +1,10 @@
 /**
  * `privnet-server sim ...`: drives the simulated agent of a running server (started with --simulate) over HTTP.
  *
- *   privnet-server sim enroll --url URL --setup-key KEY [--hostname NAME] [--count N] [--os OS]
- *                             [--extra-dns-label LABEL ...]
- *   privnet-server sim connect|disconnect --url URL --peer ID
+ *   privnet-server sim enroll --url URL --setup-key KEY [--hostname NAME] [--count N]
+ *                             [--extra-dns-label LABEL ...] [metadata options]
+ *   privnet-server sim meta --url URL --peer ID [metadata options]
+ *   privnet-server sim connect|disconnect|login --url URL --peer ID
  *   privnet-server sim job complete --url URL --peer ID --job ID [--upload-key KEY]
  *   privnet-server sim job fail --url URL --peer ID --job ID [--reason TEXT]
  *   privnet-server sim sweep --url URL
@@ -15,16 +16,34 @@
 import { randomBytes } from "node:crypto";
 
 const USAGE = `usage: privnet-server sim <command> [options]
-  enroll --setup-key KEY [--hostname NAME] [--count N] [--os OS] [--extra-dns-label LABEL]...
+  enroll --setup-key KEY [--hostname NAME] [--count N] [--extra-dns-label LABEL]... [metadata]
                           enroll N peers (default 1; host names NAME-1..NAME-N when N > 1);
                           the key may come from PRIVNET_SETUP_KEY instead
+  meta --peer ID [metadata]
+                          the agent reports new metadata (only what is given changes)
   connect --peer ID       mark a peer connected
   disconnect --peer ID    mark a peer disconnected (a temporary access peer is deleted)
+  login --peer ID         the peer's user logs in again (last login now, login no longer expired)
   job complete --peer ID --job ID [--upload-key KEY]
   job fail --peer ID --job ID [--reason TEXT]
   sweep                   delete ephemeral peers offline for 10 minutes or more
+metadata (what the agent reports; posture checks read it):
+  --version V --os OS --goos FAMILY --os-version V --kernel V --country CC --city NAME --connection-ip IP
+  --address CIDR (repeatable; --no-addresses for none) --process PATH (repeatable; --no-processes for none)
 common options:
   --url URL               the server (default http://127.0.0.1:8080)`;
+
+/** Metadata options with one value, and the report member each sets. */
+const META_FLAGS: Record<string, string> = {
+  "--version": "version",
+  "--os": "os",
+  "--goos": "goos",
+  "--os-version": "os_version",
+  "--kernel": "kernel_version",
+  "--country": "country_code",
+  "--city": "city_name",
+  "--connection-ip": "connection_ip",
+};
 
 class UsageError extends Error {}
 
@@ -34,7 +53,8 @@ interface SimArgs {
   setupKey?: string;
   hostname?: string;
   count: number;
-  os?: string;
+  /** The metadata options given, as the report members of server/sim.ts. */
+  meta: Record<string, string | string[]>;
   extraDnsLabels: string[];
   peer?: string;
   job?: string;
@@ -48,6 +68,7 @@ export function parseSimArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
     command: [],
     url: "http://127.0.0.1:8080",
     count: 1,
+    meta: {},
     extraDnsLabels: [],
     setupKey: env.PRIVNET_SETUP_KEY || undefined,
   };
@@ -61,7 +82,25 @@ export function parseSimArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
       if (v === undefined || v === "") throw new UsageError(`${flag} needs a value`);
       return v;
     };
+    const metaKey = META_FLAGS[flag];
+    if (metaKey) {
+      args.meta[metaKey] = value();
+      continue;
+    }
     switch (flag) {
+      case "--address":
+      case "--process": {
+        const key = flag === "--address" ? "network_addresses" : "processes";
+        const list = Array.isArray(args.meta[key]) ? (args.meta[key] as string[]) : [];
+        args.meta[key] = [...list, value()];
+        break;
+      }
+      case "--no-addresses":
+        args.meta.network_addresses = [];
+        break;
+      case "--no-processes":
+        args.meta.processes = [];
+        break;
       case "--url":
         args.url = value().replace(/\/+$/, "");
         break;
@@ -78,9 +117,6 @@ export function parseSimArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
         args.count = Number(v);
         break;
       }
-      case "--os":
-        args.os = value();
-        break;
       case "--extra-dns-label":
         args.extraDnsLabels.push(value());
         break;
@@ -166,14 +202,18 @@ async function run(a: SimArgs, out: (line: unknown) => void): Promise<void> {
           setup_key: setupKey,
           hostname: a.count > 1 ? `${base}-${i}` : base,
         };
-        if (a.os) body.os = a.os;
+        Object.assign(body, a.meta);
         if (a.extraDnsLabels.length) body.extra_dns_labels = a.extraDnsLabels;
         out(await post(a.url, "/sim/enroll", body));
       }
       return;
     }
+    case "meta":
+      out(await post(a.url, `/sim/peers/${seg(need(a.peer, "--peer"))}/meta`, a.meta));
+      return;
     case "connect":
     case "disconnect":
+    case "login":
       out(await post(a.url, `/sim/peers/${seg(need(a.peer, "--peer"))}/${cmd}`));
       return;
     case "job": {

@@ -3,9 +3,12 @@
  * disconnect them, finish peer jobs. Usable over HTTP (tests, `privnet-server sim`) and in-process.
  *
  * Routes (JSON in and out; errors in the service's `{message, code}` shape, never a 500 for bad input):
- * - `POST /sim/enroll` {setup_key, hostname, wg_pub_key?, os?, extra_dns_labels?} → the new Peer
+ * - `POST /sim/enroll` {setup_key, hostname, wg_pub_key?, extra_dns_labels?, ...metadata} → the new Peer
+ * - `POST /sim/peers/{peerId}/meta` {...metadata} → {peer, meta}: the agent reports new metadata (only the
+ *   members sent change), so a test can move a peer in and out of a posture check
  * - `POST /sim/peers/{peerId}/connect` → the Peer
  * - `POST /sim/peers/{peerId}/disconnect` → {peer, deleted, policies_deleted}
+ * - `POST /sim/peers/{peerId}/login` → the Peer: the user logs in again (last_login = now, login_expired false)
  * - `POST /sim/peers/{peerId}/jobs/{jobId}/complete` {upload_key?} → the Job (succeeded)
  * - `POST /sim/peers/{peerId}/jobs/{jobId}/fail` {reason} → the Job (failed)
  * - `POST /sim/ephemeral/sweep` → {deleted: peer ids}
@@ -16,6 +19,14 @@
  * Decisions where the spec is silent:
  * - Enrollment checks the key in the real service's order: unknown → 401, revoked / expired / usage limit
  *   reached → 403 (message says which), extra DNS labels with a key that does not allow them → 412.
+ * - Metadata, as an agent reports it: `version`, `os`, `goos` (the OS family the posture checks use: linux,
+ *   darwin, windows, android, ios), `os_version`, `kernel_version`, `country_code`, `city_name`,
+ *   `connection_ip`, `network_addresses` (local addresses with their prefix, e.g. 192.168.1.10/24) and
+ *   `processes` (paths of running processes). What enrollment is not told is the agent's default (peer-factory.ts):
+ *   agent 0.40.0 on linux, kernel 6.1.0, in DE/Berlin, one LAN address 192.168.1.10/24, no process of interest,
+ *   and no OS version (linux and windows checks read the kernel version; for darwin, android and ios send
+ *   `os_version`, or the network map says the check depends on it). `goos` left out follows `os` when it names
+ *   a family. Setting metadata is not audited (agents report it on every login).
  * - Connecting and disconnecting change only the peer's status (connected, last_seen); like the real service,
  *   they write no audit event, since they are agent heartbeats, not changes of the configuration. Enrollment
  *   (`peer.add`), job completion and the deletions below are audited.
@@ -26,7 +37,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
-import { strLen, validate, z } from "../api/common";
+import { ipAddress, parseCidr, strLen, validate, z } from "../api/common";
 import type { Job } from "../api/job";
 import type { Peer } from "../api/peer";
 import { iso } from "./clock";
@@ -36,14 +47,41 @@ import { conflict, forbidden, invalid, isApiError, preconditionFailed, unauthori
 import { finishJobDoc, jobView, PeerIndex, peerView, removePeer, type RemovedPeers } from "./handlers/peers";
 import { findSetupKeyByValue, setupKeyState, type SetupKeyDoc } from "./handlers/setup-keys";
 import { newId } from "./ids";
-import type { GroupDoc, PeerDoc } from "./model";
-import { createPeerDoc } from "./peer-factory";
+import type { AgentMeta, GroupDoc, PeerDoc } from "./model";
+import { applyReport, createPeerDoc } from "./peer-factory";
 import type { Tx } from "./store";
 
 /** How long an ephemeral peer may stay disconnected before a sweep deletes it (the real service: 10 minutes). */
 export const EPHEMERAL_TTL_MS = 10 * 60_000;
 
 const DNS_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
+
+/** What an agent reports about its host; every member optional. */
+const metaFields = {
+  version: strLen(1, 64).optional(),
+  os: strLen(1, 64).optional(),
+  goos: z
+    .string()
+    .regex(/^[a-z0-9]{1,32}$/, { error: "must be an OS family in lower case, such as linux or darwin" })
+    .optional(),
+  os_version: strLen(0, 64).optional(),
+  kernel_version: strLen(0, 64).optional(),
+  country_code: z
+    .string()
+    .regex(/^([A-Z]{2})?$/, { error: "must be an ISO 3166-1 alpha-2 code such as DE, or empty" })
+    .optional(),
+  city_name: strLen(0, 255).optional(),
+  connection_ip: ipAddress().optional(),
+  network_addresses: z
+    .array(
+      z.string().refine((a) => parseCidr(a) !== undefined, {
+        error: "must be an address with its prefix length, such as 192.168.1.10/24",
+      }),
+    )
+    .max(64, { error: "must have at most 64 items" })
+    .optional(),
+  processes: z.array(strLen(1, 4096)).max(256, { error: "must have at most 256 items" }).optional(),
+};
 
 const EnrollSchema = z.object({
   setup_key: z.string().min(1, { error: "must not be empty" }),
@@ -52,11 +90,18 @@ const EnrollSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9+/]{43}=$/, { error: "must be a WireGuard public key (44 base64 characters)" })
     .optional(),
-  os: strLen(1, 64).optional(),
   extra_dns_labels: z
     .array(z.string().regex(DNS_LABEL, { error: "must be a DNS label (letters, digits, hyphens)" }))
     .optional(),
+  ...metaFields,
 });
+
+const MetaSchema = z.strictObject(metaFields).refine((m) => Object.keys(m).length > 0, {
+  error: `at least one of ${Object.keys(metaFields).join(", ")} is required`,
+});
+
+/** Metadata an agent reports (enrollment, `POST /sim/peers/{peerId}/meta`). */
+export type AgentReport = z.input<typeof MetaSchema>;
 
 /** What an agent sends to enroll. */
 export type EnrollInput = z.input<typeof EnrollSchema>;
@@ -113,7 +158,7 @@ export function enrollPeer(state: ServerState, input: EnrollInput): Peer {
       hostname: body.hostname,
       wgPubKey,
       now,
-      os: body.os,
+      report: body,
       ephemeral: key.ephemeral,
       setupKeyId: Number(key.id),
       extraDnsLabels: labels,
@@ -134,6 +179,31 @@ export function enrollPeer(state: ServerState, input: EnrollInput): Peer {
       ephemeral: peer.ephemeral,
     });
     return peerView(new PeerIndex(tx), peer);
+  });
+}
+
+/** The agent reports new metadata: the members given replace the peer's; returns the Peer and its metadata. */
+export function reportMeta(
+  state: ServerState,
+  peerId: string,
+  input: AgentReport,
+): { peer: Peer; meta: AgentMeta } {
+  const report = parse(MetaSchema, input);
+  return state.store.tx((tx) => {
+    const p = mustGet<PeerDoc>(tx, "peer", peerId, "peer");
+    const next = applyReport(p, report);
+    tx.put("peer", next);
+    return { peer: peerView(new PeerIndex(tx), next), meta: { ...next.meta } };
+  });
+}
+
+/** The user of a peer logs in again: last_login = now and the login is no longer expired. */
+export function loginPeer(state: ServerState, peerId: string): Peer {
+  return state.store.tx((tx) => {
+    const p = mustGet<PeerDoc>(tx, "peer", peerId, "peer");
+    const next: PeerDoc = { ...p, last_login: iso(state.clock.now()), login_expired: false };
+    tx.put("peer", next);
+    return peerView(new PeerIndex(tx), next);
   });
 }
 
@@ -236,6 +306,12 @@ export function finishJob(
 export function registerSimulator(app: FastifyInstance, state: ServerState): void {
   type Params = { peerId: string; jobId: string };
   app.post("/sim/enroll", async (req) => enrollPeer(state, (req.body ?? {}) as EnrollInput));
+  app.post<{ Params: Params }>("/sim/peers/:peerId/meta", async (req) =>
+    reportMeta(state, req.params.peerId, (req.body ?? {}) as AgentReport),
+  );
+  app.post<{ Params: Params }>("/sim/peers/:peerId/login", async (req) =>
+    loginPeer(state, req.params.peerId),
+  );
   app.post<{ Params: Params }>("/sim/peers/:peerId/connect", async (req) =>
     connectPeer(state, req.params.peerId),
   );

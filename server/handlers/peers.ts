@@ -3,12 +3,13 @@
  * Peers are never created by the API: agents enroll them (server/sim.ts) with setup keys.
  *
  * Decisions where the spec is silent:
- * - Accessible peers are computed from the stored policies (kind "policy", shape documented in policies.ts):
- *   B is accessible from A when an enabled policy has an enabled `accept` rule with A among its sources and B
- *   among its destinations, or, for a bidirectional rule, A among the destinations and B among the sources.
- *   Sources and destinations are the peers of the rule's groups (group docs; `All` = every peer) plus a
- *   `sourceResource` / `destinationResource` of type `peer`. Posture checks are NOT evaluated, and `drop` rules
- *   neither grant nor withdraw access (they may cover only some ports). A peer never lists itself.
+ * - Accessible peers (and `accessible_peers_count` in the list) come from the network map (netmap/, every rule
+ *   in its header) of the account as stored, at the request's time: the peers of the peer's map, offline ones
+ *   and routing peers included, leaving out those that depend on a posture check the stored metadata cannot
+ *   decide. The response shapes are unchanged. A regular user whose view is blocked gets an empty list.
+ * - `GET /internal/network-map/{peerId}` answers the full map of one peer and `GET /internal/network-map` every
+ *   peer's (netmap/types.ts, PeerMap): outside /api (not part of the service's API), read-only, with the same
+ *   authentication and permissions as accessible-peers (a regular user: its own peers only).
  * - Temporary access creates a temporary peer plus one policy whose rules use `sourceResource` = the temporary
  *   peer and `destinationResource` = the target peer (both of type `peer`), as the real service does; the
  *   policy id is kept in the temporary peer's `temporary_policies`. Disconnecting the temporary peer deletes it
@@ -21,7 +22,9 @@ import type { AccessiblePeer, Peer } from "../../api/peer";
 import type { Job } from "../../api/job";
 import { accountOf, type Ctx, type Handlers, type StoredKinds } from "../context";
 import { audit, groupPeerIds, mustGet, type Reader } from "../domain";
-import { badRequest, conflict, invalid, notFound, preconditionFailed } from "../errors";
+import { badRequest, conflict, forbidden, invalid, notFound, preconditionFailed } from "../errors";
+import { NetworkMap, viewAllowed, type AccountSnapshot } from "../../netmap";
+import { accountSnapshot, networkMapOf } from "../network-snapshot";
 import { iso } from "../clock";
 import { newId } from "../ids";
 import type { GroupDoc, PeerDoc } from "../model";
@@ -31,8 +34,6 @@ import type { Doc, Tx } from "../store";
 // and writes it (temporary access).
 import type { PolicyDoc, ResourceRefDoc, RuleDoc } from "./policies";
 
-// The stored policy shape is owned by policies.ts; this family reads it (accessible peers, deletion checks) and
-// writes it (temporary access).
 type BundleParameters = Job["workload"]["parameters"];
 
 /** A stored peer job; `parent` is the peer id. */
@@ -49,37 +50,12 @@ export interface JobDoc extends Doc {
 // ---------------------------------------------------------------------------------------------------------------
 // Group membership and reachability, computed once per request
 
-/**
- * Group membership and policy reachability of every peer, built once so that a list of N peers does not
- * recompute every group for every peer.
- */
+/** Group membership of every peer, built once so that a list of N peers does not recompute every group. */
 export class PeerIndex {
   private readonly groups: { doc: GroupDoc; members: Set<string> }[];
-  private readonly edges: { src: Set<string>; dst: Set<string>; bidirectional: boolean }[] = [];
-  private readonly peerIds: Set<string>;
 
   constructor(r: Reader) {
-    this.peerIds = new Set(r.all<PeerDoc>("peer").map((p) => p.id));
     this.groups = r.all<GroupDoc>("group").map((doc) => ({ doc, members: new Set(groupPeerIds(r, doc)) }));
-    const byId = new Map(this.groups.map((g) => [g.doc.id, g.members]));
-    const peersOf = (groupIds: unknown, res: ResourceRefDoc | undefined): Set<string> => {
-      const out = new Set<string>();
-      if (Array.isArray(groupIds))
-        for (const id of groupIds) for (const p of byId.get(String(id)) ?? []) out.add(p);
-      if (res?.type === "peer") out.add(res.id);
-      return out;
-    };
-    for (const policy of r.all<PolicyDoc>("policy")) {
-      if (policy.enabled !== true || !Array.isArray(policy.rules)) continue;
-      for (const rule of policy.rules) {
-        if (rule.enabled !== true || rule.action === "drop") continue;
-        this.edges.push({
-          src: peersOf(rule.sources, rule.sourceResource),
-          dst: peersOf(rule.destinations, rule.destinationResource),
-          bidirectional: rule.bidirectional === true,
-        });
-      }
-    }
   }
 
   /** GroupSummary[] of the groups that hold the peer (`All` included), in group creation order. */
@@ -93,18 +69,6 @@ export class PeerIndex {
         resources_count: g.doc.resources.length,
         issued: g.doc.issued,
       }));
-  }
-
-  /** Ids of the peers `peerId` may connect to (never itself, only existing peers). */
-  accessibleFrom(peerId: string): Set<string> {
-    const out = new Set<string>();
-    for (const e of this.edges) {
-      if (e.src.has(peerId)) for (const p of e.dst) out.add(p);
-      if (e.bidirectional && e.dst.has(peerId)) for (const p of e.src) out.add(p);
-    }
-    out.delete(peerId);
-    for (const p of out) if (!this.peerIds.has(p)) out.delete(p);
-    return out;
   }
 }
 
@@ -183,6 +147,13 @@ export function jobView(j: JobDoc): Job {
 function visibleTo(ctx: Ctx, p: PeerDoc): boolean {
   const user = ctx.actor?.user;
   return !user || user.role !== "user" || p.user_id === user.id;
+}
+
+/** The restricted view of the network map (netmap's viewAllowed) for the caller. */
+function mayView(ctx: Ctx, snapshot: AccountSnapshot, p: PeerDoc): boolean {
+  const user = ctx.actor?.user;
+  const peer = snapshot.peers.find((x) => x.id === p.id);
+  return !user || !peer || viewAllowed(snapshot, { id: user.id, role: user.role }, peer);
 }
 
 /** The path's peer, or 404 (also when the caller may not see it). */
@@ -297,11 +268,12 @@ export const handlers: Handlers = {
     const name = ctx.query.name as string | undefined;
     const ip = ctx.query.ip as string | undefined;
     const index = new PeerIndex(store);
+    const map = networkMapOf(store, ctx.now);
     return store
       .all<PeerDoc>("peer")
       .filter((p) => visibleTo(ctx, p))
       .filter((p) => (name === undefined || p.name === name) && (ip === undefined || p.ip === ip))
-      .map((p) => peerView(index, p, index.accessibleFrom(p.id).size));
+      .map((p) => peerView(index, p, map.accessiblePeerIds(p.id)?.length ?? 0));
   },
 
   getPeer: (ctx) => {
@@ -366,11 +338,32 @@ export const handlers: Handlers = {
   listAccessiblePeers: (ctx) => {
     const { store } = ctx.state;
     const p = peerOf(store, ctx);
-    const ids = new PeerIndex(store).accessibleFrom(p.id);
+    const snapshot = accountSnapshot(store, ctx.now);
+    if (!mayView(ctx, snapshot, p)) return [];
+    const ids = new Set(new NetworkMap(snapshot).accessiblePeerIds(p.id));
     return store
       .all<PeerDoc>("peer")
       .filter((x) => ids.has(x.id))
       .map(accessiblePeerView);
+  },
+
+  getNetworkMap: (ctx) => {
+    const { store } = ctx.state;
+    const p = peerOf(store, ctx);
+    const snapshot = accountSnapshot(store, ctx.now);
+    if (!mayView(ctx, snapshot, p))
+      throw forbidden(`the network map of peer ${p.id} is not visible to this user`);
+    return new NetworkMap(snapshot).peerMap(p.id);
+  },
+
+  listNetworkMaps: (ctx) => {
+    const { store } = ctx.state;
+    const snapshot = accountSnapshot(store, ctx.now);
+    const map = new NetworkMap(snapshot);
+    return store
+      .all<PeerDoc>("peer")
+      .filter((p) => visibleTo(ctx, p) && mayView(ctx, snapshot, p))
+      .map((p) => map.peerMap(p.id));
   },
 
   createTemporaryAccess: (ctx) =>

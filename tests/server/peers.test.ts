@@ -302,7 +302,7 @@ describe("peers: delete", () => {
 });
 
 describe("accessible peers", () => {
-  test("a one-way rule: sources reach destinations, not the other way", async () => {
+  test("a one-way rule: each side has the other in its map (the direction lives in the grant)", async () => {
     const a = addPeer(s, "acc-a");
     const b = addPeer(s, "acc-b");
     const c = addPeer(s, "acc-c");
@@ -310,7 +310,8 @@ describe("accessible peers", () => {
     const gb = await group("acc-gb", [b.id, c.id]);
     const pol = await policy({ name: "a-to-b", sources: [ga], destinations: [gb] });
     expect(await accessible(a.id)).toEqual([b.id, c.id].sort());
-    expect(await accessible(b.id)).toEqual([]);
+    // As the service computes it: a destination gets the rule's sources too; b and c do not get each other.
+    expect(await accessible(b.id)).toEqual([a.id]);
     const body = (await s.call("listAccessiblePeers", { params: { peerId: a.id } })).body;
     expect(body.find((x: any) => x.id === b.id)).toMatchObject({
       name: "acc-b",
@@ -337,15 +338,17 @@ describe("accessible peers", () => {
     await s.call("deletePolicy", { params: { policyId: pol } });
   });
 
-  test("a disabled policy or a disabled rule grants nothing; a drop rule grants nothing", async () => {
+  test("a disabled policy or a disabled rule grants nothing; a drop rule still puts the peers in each other's map", async () => {
     const a = addPeer(s, "dis-a");
     const b = addPeer(s, "dis-b");
     const ga = await group("dis-ga", [a.id]);
     const gb = await group("dis-gb", [b.id]);
     const p1 = await policy({ name: "off", sources: [ga], destinations: [gb], enabled: false });
     const p2 = await policy({ name: "rule-off", sources: [ga], destinations: [gb], ruleEnabled: false });
-    const p3 = await policy({ name: "drop", sources: [ga], destinations: [gb], action: "drop" });
     expect(await accessible(a.id)).toEqual([]);
+    const p3 = await policy({ name: "drop", sources: [ga], destinations: [gb], action: "drop" });
+    expect(await accessible(a.id)).toEqual([b.id]);
+    expect(await accessible(b.id)).toEqual([a.id]);
     for (const id of [p1, p2, p3]) await s.call("deletePolicy", { params: { policyId: id } });
   });
 

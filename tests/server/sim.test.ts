@@ -361,6 +361,71 @@ describe("privnet-server sim (CLI)", () => {
     expect(missing.stderr).toMatch(/404 peer ghost not found/);
   });
 
+  test("metadata options at enrollment and with meta; login renews the login", async () => {
+    const k = await newKey();
+    const peer = (
+      await cli([
+        "enroll",
+        "--url",
+        s.url,
+        "--setup-key",
+        k.key,
+        "--os",
+        "macOS 14.2",
+        "--os-version",
+        "14.2",
+        "--version",
+        "0.41.0",
+        "--country",
+        "FR",
+        "--city",
+        "Paris",
+        "--address",
+        "10.1.0.5/16",
+        "--address",
+        "192.168.3.4/24",
+        "--process",
+        "/Applications/edr",
+      ])
+    ).lines[0];
+    expect(peer).toMatchObject({
+      os: "macOS 14.2",
+      version: "0.41.0",
+      country_code: "FR",
+      city_name: "Paris",
+    });
+    expect(s.server.state.store.get("peer", peer.id)?.meta).toEqual({
+      goos: "darwin",
+      os_version: "14.2",
+      network_addresses: ["10.1.0.5/16", "192.168.3.4/24"],
+      processes: ["/Applications/edr"],
+    });
+    const meta = await cli([
+      "meta",
+      "--url",
+      s.url,
+      "--peer",
+      peer.id,
+      "--kernel",
+      "23.1.0",
+      "--no-processes",
+    ]);
+    expect(meta.code).toBe(0);
+    expect(meta.lines[0]).toMatchObject({
+      peer: { kernel_version: "23.1.0" },
+      meta: { goos: "darwin", processes: [], network_addresses: ["10.1.0.5/16", "192.168.3.4/24"] },
+    });
+    clock.advance(5000);
+    const login = await cli(["login", "--url", s.url, "--peer", peer.id]);
+    expect(login.lines[0]).toMatchObject({
+      id: peer.id,
+      last_login: new Date(clock.now()).toISOString().replace(/\.\d+Z$/, "Z"),
+    });
+    const bad = await cli(["meta", "--url", s.url, "--peer", peer.id, "--address", "not-an-address"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/422 .*network_addresses/);
+  });
+
   test("usage errors exit 2; --help exits 0", async () => {
     expect((await cli(["enroll", "--url", s.url])).code).toBe(2);
     expect((await cli(["connect", "--url", s.url])).code).toBe(2);

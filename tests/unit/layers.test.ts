@@ -1,6 +1,6 @@
 /**
- * The layers of docs/architecture.md, checked on the import specifiers of every file: api -> server | client ->
- * model -> provider -> sdk | importer, each importing only those below it. The sdk (hand-written and generated) reaches the
+ * The layers of docs/architecture.md, checked on the import specifiers of every file: api -> netmap -> server,
+ * api -> client -> model -> provider -> sdk | importer | plugin, each importing only those below it. The sdk (hand-written and generated) reaches the
  * provider only through its public entry, `provider/entry.ts` (`pulumi-privnet/provider`), so the provider's
  * files can change without the sdk noticing.
  */
@@ -40,7 +40,8 @@ const top = (p: string) => p.split("/")[0];
 const ALLOWED: Record<string, string[]> = {
   api: [],
   client: ["api"],
-  server: ["api"],
+  netmap: ["api"],
+  server: ["api", "netmap"],
   model: ["api", "client"],
   provider: ["api", "client", "model"],
   sdk: ["api", "client", "model", "provider"],

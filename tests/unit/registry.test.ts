@@ -14,6 +14,7 @@ import { listRouteOf } from "../../provider/list";
 import { PROVIDERS } from "../../provider/registry";
 import { LOOKUP_SPECS } from "../../sdk/lookups/table";
 import { HANDLER_MODULES } from "../../server/handlers";
+import { INTERNAL_ROUTES } from "../../server/internal-routes";
 import { fixtures, type FixtureTarget } from "../support/provider";
 
 const root = path.resolve(__dirname, "..", "..");
@@ -85,13 +86,14 @@ describe("server/handlers/", () => {
       for (const op of Object.keys(m.handlers)) servedBy.set(op, (servedBy.get(op) ?? 0) + 1);
       for (const kind of Object.keys(m.kinds)) declaredBy.set(kind, (declaredBy.get(kind) ?? 0) + 1);
     }
-    for (const r of ROUTES) {
+    const routes = [...ROUTES, ...INTERNAL_ROUTES];
+    for (const r of routes) {
       const n = servedBy.get(r.operationId) ?? 0;
       if (n !== 1) problems.push(`${r.operationId}: ${n} handlers in server/handlers (want exactly one)`);
     }
     for (const op of servedBy.keys())
-      if (!ROUTES.some((r) => r.operationId === op))
-        problems.push(`${op}: a handler for no route of api/routes.ts`);
+      if (!routes.some((r) => r.operationId === op))
+        problems.push(`${op}: a handler for no route of api/routes.ts or server/internal-routes.ts`);
     for (const [kind, n] of declaredBy)
       if (n > 1) problems.push(`kind ${kind}: declared by ${n} handler modules (one owns it)`);
     expect(problems).toEqual([]);
