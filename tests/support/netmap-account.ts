@@ -124,13 +124,15 @@ export async function snapshotFromApi(
     if (res.status !== 200) throw new Error(`${op}: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   };
+  // A list a server answers `null` for (the reference does for a network without resources) is empty.
+  const list = async (op: string, params?: Record<string, unknown>) => (await body(op, params)) ?? [];
   const settings = (await body("listAccounts"))[0].settings;
-  const networks = await body("listNetworks");
+  const networks = await list("listNetworks");
   const ids = (xs: { id: string }[] | undefined) => (xs ?? []).map((x) => x.id);
   return {
     now,
     settings,
-    peers: (await body("listPeers")).map((p: any) => ({
+    peers: (await list("listPeers")).map((p: any) => ({
       ...p,
       meta: {
         version: p.version,
@@ -140,7 +142,7 @@ export async function snapshotFromApi(
         ...agentMeta.get(p.id),
       },
     })),
-    users: await body("listUsers"),
+    users: await list("listUsers"),
     groups: ((await body("listGroups")) ?? []).map((g: any) => ({
       id: g.id,
       name: g.name,
@@ -148,7 +150,7 @@ export async function snapshotFromApi(
       resources: g.resources ?? [],
       all: g.name === "All",
     })),
-    policies: (await body("listPolicies")).map((p: any) => ({
+    policies: (await list("listPolicies")).map((p: any) => ({
       ...p,
       source_posture_checks: p.source_posture_checks ?? [],
       rules: (p.rules ?? []).map((r: any) => ({
@@ -157,18 +159,18 @@ export async function snapshotFromApi(
         destinations: ids(r.destinations),
       })),
     })),
-    posture_checks: await body("listPostureChecks"),
+    posture_checks: await list("listPostureChecks"),
     routes: ((await body("listRoutes")) ?? []).map((r: any) => ({ ...r, groups: r.groups ?? [] })),
     networks: await Promise.all(
       networks.map(async (n: any) => ({
         id: n.id,
         name: n.name,
-        resources: await body("listNetworkResources", { networkId: n.id }),
-        routers: await body("listNetworkRouters", { networkId: n.id }),
+        resources: await list("listNetworkResources", { networkId: n.id }),
+        routers: await list("listNetworkRouters", { networkId: n.id }),
       })),
     ),
-    nameserver_groups: await body("listNameserverGroups"),
-    dns_zones: await body("listDnsZones"),
+    nameserver_groups: await list("listNameserverGroups"),
+    dns_zones: await list("listDnsZones"),
     // One server answers the settings plain, the spec wraps them in `items`.
     dns_settings: (await body("getDnsSettings")).items ?? (await body("getDnsSettings")),
   };
