@@ -16,6 +16,16 @@ export { z };
 /** Opaque string identifier. */
 export const idString = () => z.string().min(1, { error: "must not be empty" });
 
+/**
+ * An id given to the API (a lookup's argument), in any form a server answers ids with: servers answer the same
+ * kind's ids as strings or as integers (setup keys and integrations: integers here, strings on another server).
+ * Sent as its text.
+ */
+export const anyId = () =>
+  z.union([idString(), z.number().int({ error: "must be a string or an integer" })], {
+    error: (iss) => (iss.input === undefined ? "is required" : "must be a string or an integer"),
+  });
+
 /** ISO 8601 / RFC 3339 UTC timestamp. */
 export const timestamp = () => z.string().min(1);
 

@@ -7,7 +7,13 @@ import { STATUS_CODES } from "node:http";
 import { inspect } from "node:util";
 import type { Dispatcher } from "undici";
 import { fillPath, routeById, type OperationId, type ResponseOf } from "../api/routes";
-import { PrivnetApiError, PrivnetConnectionError, serverMessageOf, BODY_EXCERPT_CHARS } from "./errors";
+import {
+  PrivnetApiError,
+  PrivnetConnectionError,
+  serverMessageOf,
+  BODY_EXCERPT_CHARS,
+  isServiceShaped,
+} from "./errors";
 import { acquirePool, type PoolLease } from "./pool";
 import { TokenBucket, type RateLimit } from "./rate-limit";
 import {
@@ -361,6 +367,7 @@ export class PrivnetClient {
         serverMessage: this.#redact(serverMessageOf(status, text)),
         requestId,
         retryable,
+        serviceShaped: isServiceShaped(text),
       });
     }
   }

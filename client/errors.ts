@@ -23,6 +23,8 @@ export interface PrivnetApiErrorInit {
   serverMessage: string;
   requestId?: string;
   retryable: boolean;
+  /** Whether the body was the service's error shape, `{"message": ...}` (default false). */
+  serviceShaped?: boolean;
 }
 
 /**
@@ -44,6 +46,11 @@ export class PrivnetApiError extends Error {
    * applied.
    */
   readonly retryable: boolean;
+  /**
+   * Whether the body was the service's error shape (`{"message": ...}`). A 404 without it is an unknown path (a
+   * server that has no such route answers it in plain text), not an object the service says is missing.
+   */
+  readonly serviceShaped: boolean;
   declare readonly [API_ERROR_BRAND]: true;
 
   constructor(init: PrivnetApiErrorInit) {
@@ -55,6 +62,7 @@ export class PrivnetApiError extends Error {
     this.serverMessage = init.serverMessage;
     if (init.requestId !== undefined) this.requestId = init.requestId;
     this.retryable = init.retryable;
+    this.serviceShaped = init.serviceShaped === true;
     Object.defineProperty(this, API_ERROR_BRAND, { value: true });
   }
 }
@@ -129,6 +137,18 @@ export function isPrivnetConnectionError(e: unknown): e is PrivnetConnectionErro
 /** True for a 404 answer: read treats the object as gone, delete treats it as done. */
 export function isNotFound(e: unknown): boolean {
   return isPrivnetApiError(e) && e.status === 404;
+}
+
+/** Whether an error body is the service's error shape: a JSON object with a `message`. */
+export function isServiceShaped(body: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return (
+      typeof parsed === "object" && parsed !== null && typeof Reflect.get(parsed, "message") === "string"
+    );
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -11,12 +11,14 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { PrivnetClient } from "../client";
 import { resolveCredentials } from "../model/credentials";
+import { listObjects } from "../provider/list";
 import { PROVIDERS } from "../provider/registry";
+import type { Listed } from "../provider/spec";
 import { formatMarkdown, formatTypeScript, literalIds, renderProgram } from "./emit";
 import { KINDS, kindDef, type Found } from "./kinds";
-import { buildPlan, kindsToRead, type Plan, type Snapshot } from "./plan";
+import { buildPlan, kindsToRead, specOf, type Plan, type Snapshot } from "./plan";
 import { gitignore, npmrc, packageJson, projectMeta, pulumiYaml, readme, tsconfigJson } from "./project";
-import { ImportError, KindUnavailable, Reader } from "./read";
+import { ImportError, KindUnavailable, Reader, translate } from "./read";
 
 export const USAGE = `usage: privnet-import --api-url URL [--token-file FILE] --out DIR [options]
   --api-url URL          the management API (default: PRIVNET_API_URL)
@@ -176,35 +178,48 @@ export function checkOutDir(out: string, force: boolean): void {
     );
 }
 
-/** Reads every kind needed, reporting progress; kinds this server does not serve are noted, not fatal. */
+/**
+ * Reads every kind needed through the provider's readers (provider/list.ts), reporting progress; kinds this
+ * server does not serve are noted, not fatal.
+ */
 export async function readAccount(
   reader: Reader,
   kinds: string[],
   progress: (line: string) => void,
 ): Promise<Snapshot> {
-  const snapshot: Snapshot = { objects: new Map(), unavailable: new Map() };
+  const listed = new Map<string, Listed[]>();
+  const unavailable = new Map<string, string>();
   await Promise.all(
     kinds.map(async (kind) => {
-      let objects: Found[];
+      let objects: Listed[];
       try {
-        objects = await kindDef(kind).read(reader);
+        objects = await listObjects(specOf(kind), reader.ctx);
+        const probe = kindDef(kind).servedIf;
+        if (objects.length === 0 && probe) await reader.call(probe);
       } catch (err) {
-        if (!(err instanceof KindUnavailable)) throw err;
-        snapshot.unavailable.set(kind, err.reason);
-        progress(`${kind}: skipped (${err.reason})`);
+        const failure = translate(err, reader.operationOf(err), reader.apiUrl);
+        if (!(failure instanceof KindUnavailable)) throw failure;
+        unavailable.set(kind, failure.reason);
+        progress(`${kind}: skipped (${failure.reason})`);
         return;
       }
-      snapshot.objects.set(kind, objects);
+      listed.set(kind, objects);
       progress(`${kind}: ${objects.length}`);
     }),
   );
+  // Labels may name a related object (a router's network): given once everything is read.
+  const related = (kind: string, id: string) => listed.get(kind)?.find((o) => o.id === id)?.object;
   // Kinds in their canonical order, whatever order the reads finished in.
-  snapshot.objects = new Map(
-    KINDS.map((k) => k.kind)
-      .filter((k) => snapshot.objects.has(k))
-      .map((k) => [k, snapshot.objects.get(k) as Found[]]),
-  );
-  return snapshot;
+  const objects = new Map<string, Found[]>();
+  for (const def of KINDS) {
+    const list = listed.get(def.kind);
+    if (!list) continue;
+    objects.set(
+      def.kind,
+      list.map((o) => ({ kind: def.kind, ...o, label: def.label(o, related) })),
+    );
+  }
+  return { objects, unavailable };
 }
 
 /** The files of the project, by name. */
@@ -319,7 +334,10 @@ export async function run(argv: string[], io: Io): Promise<number> {
     const shown = displayUrl(opts.apiUrl);
     const reader = new Reader(client, shown);
     io.stderr(`privnet-import: reading the account at ${shown}\n`);
-    await new Reader(probe, shown).call("listAccounts");
+    const first = new Reader(probe, shown);
+    await first.call("listAccounts").catch((err: unknown) => {
+      throw translate(err, "listAccounts", shown);
+    });
     const snapshot = await readAccount(reader, kindsToRead(opts.kinds), (line) =>
       io.stderr(`privnet-import: ${line}\n`),
     );

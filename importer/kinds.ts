@@ -1,12 +1,14 @@
 /**
- * What the importer knows per resource kind beyond the provider's spec: how to list the objects (the spec knows
- * how to read one), which name reads well in the program, what each object may refer to, and which objects or
- * kinds cannot be written as adopted resources (and why). Every kind of provider/registry.ts has an entry
- * (tests/unit/import-plan.test.ts checks this).
+ * What the importer knows per resource kind beyond the provider's spec: which name reads well in the program, what
+ * each object may refer to, and which objects or kinds cannot be written as adopted resources (and why). How a
+ * kind is read is the provider's (provider/list.ts, the hooks of singletons and settings): nothing here describes
+ * a response's shape. Every kind of provider/registry.ts has an entry (tests/unit/import-plan.test.ts checks
+ * this).
  */
 import { EDR_VENDORS } from "../api/edr";
-import type { ApiObject, Reader } from "./read";
-import { KindUnavailable } from "./read";
+import type { OperationId } from "../api/routes";
+import type { Listed } from "../provider/spec";
+import type { ApiObject } from "./read";
 
 /** An object as read: its kind, id, the API's form (snake_case), parent ids and a readable name. */
 export interface Found {
@@ -19,12 +21,20 @@ export interface Found {
   label: string;
 }
 
+/** Another object read, by kind and id (for labels that name a related object: a router's network). */
+export type Related = (kind: string, id: string) => ApiObject | undefined;
+
 export interface KindDef {
   kind: string;
   /** The comment line above the kind's resources in index.ts. */
   title: string;
-  /** Lists every object of the kind. */
-  read(r: Reader): Promise<Found[]>;
+  /** The name an object is written under (see {@link Found.label}). */
+  label(o: Listed, related: Related): string;
+  /**
+   * For a kind under parents the account may have none of: an operation that answers 404 when the server does
+   * not serve the kind at all (asked only when no object was found, so that such a kind is reported, not empty).
+   */
+  servedIf?: OperationId;
   /** Why an object of the kind is not written (undefined: it is). */
   exclude?(o: Found): string | undefined;
   /** Why no object of the kind is written (the kind cannot be adopted). */
@@ -37,9 +47,8 @@ export interface KindDef {
 
 const str = (v: unknown): string => (v === undefined || v === null ? "" : String(v));
 
-function found(kind: string, o: ApiObject, label: string, parents: Record<string, string> = {}): Found {
-  return { kind, id: str(o.id), object: o, parents, label };
-}
+/** The object's own name. */
+const named = (o: Listed): string => str(o.object.name);
 
 /** The local part of an address (`alice@example.com` -> `alice`); other names as they are. */
 function personName(name: string, email: string): string {
@@ -55,20 +64,6 @@ export function relativeRecordName(name: string, domain: string): string {
   return n.endsWith(`.${d}`) ? n.slice(0, -(d.length + 1)) : n;
 }
 
-async function peersById(r: Reader): Promise<Map<string, ApiObject>> {
-  return new Map((await r.list("listPeers")).map((p) => [str(p.id), p]));
-}
-
-/** A singleton integration: GET answers 404 when it is not configured. */
-async function optionalSingleton(r: Reader, op: string): Promise<ApiObject | undefined> {
-  try {
-    return await r.call<ApiObject>(op);
-  } catch (err) {
-    if (err instanceof KindUnavailable) return undefined;
-    throw err;
-  }
-}
-
 const SINGLETON_NOTE = "one per account: adopted without adoptId";
 
 function edr(vendor: (typeof EDR_VENDORS)[number]): KindDef {
@@ -76,21 +71,13 @@ function edr(vendor: (typeof EDR_VENDORS)[number]): KindDef {
   return {
     kind: name,
     title: `EDR integration ${vendor} (${SINGLETON_NOTE})`,
-    read: async (r) => {
-      const o = await optionalSingleton(r, `get${name}`);
-      return o ? [{ kind: name, id: vendor, object: o, parents: {}, label: `edr ${vendor}` }] : [];
-    },
+    label: () => `edr ${vendor}`,
     refersTo: ["Group"],
   };
 }
 
-function directorySync(kind: string, op: string, vendor: string): KindDef {
-  return {
-    kind,
-    title: `Directory sync: ${vendor}`,
-    read: async (r) => (await r.list(op)).map((o) => found(kind, o, `${vendor} sync`)),
-    refersTo: [],
-  };
+function directorySync(kind: string, vendor: string): KindDef {
+  return { kind, title: `Directory sync: ${vendor}`, label: () => `${vendor} sync`, refersTo: [] };
 }
 
 export const KINDS: readonly KindDef[] = [
@@ -98,133 +85,71 @@ export const KINDS: readonly KindDef[] = [
     kind: "Peer",
     title:
       "Enrolled peers (adopted by peerId; destroying a Peer stops managing it, the device stays enrolled)",
-    read: async (r) => (await r.list("listPeers")).map((o) => found("Peer", o, str(o.name))),
+    label: named,
     optIn: true,
     refersTo: [],
   },
   {
     kind: "Group",
     title: "Groups (the built-in All group is not managed; peer membership is left to setup keys and users)",
-    read: async (r) => (await r.list("listGroups")).map((o) => found("Group", o, str(o.name))),
+    label: named,
     exclude: (o) =>
       o.object.name === "All" ? "the built-in All group (the program looks it up with getGroup)" : undefined,
     refersTo: [],
   },
-  {
-    kind: "PostureCheck",
-    title: "Posture checks",
-    read: async (r) => (await r.list("listPostureChecks")).map((o) => found("PostureCheck", o, str(o.name))),
-    refersTo: [],
-  },
-  {
-    kind: "Network",
-    title: "Networks",
-    read: async (r) => (await r.list("listNetworks")).map((o) => found("Network", o, str(o.name))),
-    refersTo: [],
-  },
-  {
-    kind: "NetworkResource",
-    title: "Network resources",
-    read: async (r) => {
-      const networks = await r.list("listNetworks");
-      const lists = await Promise.all(
-        networks.map(async (n) =>
-          (await r.list("listNetworkResources", { networkId: str(n.id) })).map((o) =>
-            found("NetworkResource", o, str(o.name), { networkId: str(n.id) }),
-          ),
-        ),
-      );
-      return lists.flat();
-    },
-    refersTo: ["Network", "Group"],
-  },
+  { kind: "PostureCheck", title: "Posture checks", label: named, refersTo: [] },
+  { kind: "Network", title: "Networks", label: named, refersTo: [] },
+  { kind: "NetworkResource", title: "Network resources", label: named, refersTo: ["Network", "Group"] },
   {
     kind: "NetworkRouter",
     title: "Network routers",
-    read: async (r) => {
-      const networks = await r.list("listNetworks");
-      const lists = await Promise.all(
-        networks.map(async (n) =>
-          (await r.list("listNetworkRouters", { networkId: str(n.id) })).map((o) =>
-            found("NetworkRouter", o, `${str(n.name)} router`, { networkId: str(n.id) }),
-          ),
-        ),
-      );
-      return lists.flat();
-    },
+    label: (o, related) => `${str(related("Network", o.parents.networkId ?? "")?.name)} router`,
     refersTo: ["Network", "Group", "Peer"],
   },
   {
     kind: "Policy",
     title: "Access policies",
-    read: async (r) => (await r.list("listPolicies")).map((o) => found("Policy", o, str(o.name))),
+    label: named,
     refersTo: ["Group", "PostureCheck", "NetworkResource", "Peer"],
   },
   {
     kind: "Route",
     title: "Routes",
-    read: async (r) =>
-      (await r.list("listRoutes")).map((o) =>
-        found("Route", o, `${str(o.network_id) || str(o.description)} route`),
-      ),
+    label: (o) => `${str(o.object.network_id) || str(o.object.description)} route`,
     refersTo: ["Group", "Peer"],
   },
-  {
-    kind: "NameserverGroup",
-    title: "DNS: nameserver groups",
-    read: async (r) =>
-      (await r.list("listNameserverGroups")).map((o) => found("NameserverGroup", o, str(o.name))),
-    refersTo: ["Group"],
-  },
+  { kind: "NameserverGroup", title: "DNS: nameserver groups", label: named, refersTo: ["Group"] },
   {
     kind: "DnsSettings",
     title: `DNS: account-wide settings (${SINGLETON_NOTE})`,
-    read: async (r) => {
-      const envelope = await r.call<{ items: ApiObject }>("getDnsSettings");
-      return [
-        {
-          kind: "DnsSettings",
-          id: "dns-settings",
-          object: envelope.items,
-          parents: {},
-          label: "dns settings",
-        },
-      ];
-    },
+    label: () => "dns settings",
     refersTo: ["Group"],
   },
   {
     kind: "DnsZone",
     title: "DNS: zones",
-    read: async (r) =>
-      (await r.list("listDnsZones")).map((o) => found("DnsZone", o, str(o.name) || str(o.domain))),
+    label: (o) => named(o) || str(o.object.domain),
     refersTo: ["Group"],
   },
   {
     kind: "DnsRecord",
     title: "DNS: records",
-    // A zone lists its records: no call per zone.
-    read: async (r) =>
-      (await r.list("listDnsZones")).flatMap((z) =>
-        ((z.records as ApiObject[] | undefined) ?? []).map((o) =>
-          found("DnsRecord", o, `${relativeRecordName(str(o.name), str(z.domain))} ${str(o.type)} record`, {
-            zoneId: str(z.id),
-          }),
-        ),
-      ),
+    label: (o, related) => {
+      const domain = str(related("DnsZone", o.parents.zoneId ?? "")?.domain);
+      return `${relativeRecordName(named(o), domain)} ${str(o.object.type)} record`;
+    },
     refersTo: ["DnsZone"],
   },
   {
     kind: "SetupKey",
     title: "Setup keys (the key itself is shown only when a key is created: it is not in this program)",
-    read: async (r) => (await r.list("listSetupKeys")).map((o) => found("SetupKey", o, str(o.name))),
+    label: named,
     refersTo: ["Group"],
   },
   {
     kind: "User",
     title: "Users: service users and invited or active regular users",
-    read: async (r) =>
-      (await r.list("listUsers")).map((o) => found("User", o, personName(str(o.name), str(o.email)))),
+    label: (o) => personName(named(o), str(o.object.email)),
     exclude: (o) => {
       if (o.object.role === "owner") return "the account owner (a User resource cannot hold the owner role)";
       if (o.object.is_current === true)
@@ -236,17 +161,7 @@ export const KINDS: readonly KindDef[] = [
   {
     kind: "PersonalAccessToken",
     title: "Personal access tokens",
-    read: async (r) => {
-      const users = await r.list("listUsers");
-      const lists = await Promise.all(
-        users.map(async (u) =>
-          (await r.list("listTokens", { userId: str(u.id) })).map((o) =>
-            found("PersonalAccessToken", o, str(o.name), { userId: str(u.id) }),
-          ),
-        ),
-      );
-      return lists.flat();
-    },
+    label: named,
     notAdoptable:
       "cannot be adopted: the API cannot change a token in place, so a resource would create a new token; " +
       "the existing tokens stay as they are",
@@ -255,79 +170,40 @@ export const KINDS: readonly KindDef[] = [
   {
     kind: "UserInvite",
     title: "User invites",
-    read: async (r) => (await r.list("listInvites")).map((o) => found("UserInvite", o, str(o.email))),
+    label: (o) => str(o.object.email),
     notAdoptable:
       "cannot be adopted: the API cannot change an invite in place, so a resource would issue a new invite; " +
       "pending invites stay as they are",
     refersTo: ["Group"],
   },
-  {
-    kind: "IdentityProvider",
-    title: "Identity providers",
-    read: async (r) =>
-      (await r.list("listIdentityProviders")).map((o) => found("IdentityProvider", o, str(o.name))),
-    refersTo: [],
-  },
+  { kind: "IdentityProvider", title: "Identity providers", label: named, refersTo: [] },
   {
     kind: "AccountSettings",
     title: `Account settings (${SINGLETON_NOTE}; those a new account has are left out: they are not managed)`,
-    read: async (r) => {
-      const accounts = await r.list("listAccounts");
-      const account = accounts[0];
-      if (!account) return [];
-      return [
-        {
-          kind: "AccountSettings",
-          id: str(account.id),
-          object: (account.settings as ApiObject | undefined) ?? {},
-          parents: {},
-          label: "account settings",
-        },
-      ];
-    },
+    label: () => "account settings",
     refersTo: ["Group"],
   },
   ...EDR_VENDORS.map(edr),
-  directorySync("DirectorySyncVendorD", "listVendorDIdps", "vendor-d"),
-  directorySync("DirectorySyncVendorE", "listVendorEIdps", "vendor-e"),
+  directorySync("DirectorySyncVendorD", "vendor-d"),
+  directorySync("DirectorySyncVendorE", "vendor-e"),
   {
     kind: "EventStreamingIntegration",
     title: "Event streaming",
-    read: async (r) =>
-      (await r.list("listEventStreamings")).map((o) =>
-        found("EventStreamingIntegration", o, `${str(o.platform)} streaming`),
-      ),
+    label: (o) => `${str(o.object.platform)} streaming`,
     refersTo: [],
   },
   {
     kind: "IngressPeer",
     title: "Ingress peers",
-    read: async (r) => {
-      const peers = await peersById(r);
-      return (await r.list("listIngressPeers")).map((o) =>
-        found("IngressPeer", o, `${str(peers.get(str(o.peer_id))?.name) || "peer"} ingress`),
-      );
-    },
+    label: (o, related) => `${str(related("Peer", str(o.object.peer_id))?.name) || "peer"} ingress`,
     refersTo: ["Peer"],
   },
   {
     kind: "IngressPortAllocation",
     title: "Ingress port allocations",
-    read: async (r) => {
-      const peers = [...(await peersById(r)).values()];
-      // One list per peer: ask the first, so that a server without ingress answers once (404), not per peer.
-      const [first, ...rest] = peers;
-      if (!first) {
-        await r.list("listIngressPeers"); // still says whether the server has ingress at all
-        return [];
-      }
-      const one = async (p: ApiObject) =>
-        (await r.list("listPortAllocations", { peerId: str(p.id) })).map((o) =>
-          found("IngressPortAllocation", o, `${str(o.name)} ports`, { peerId: str(p.id) }),
-        );
-      const head = await one(first);
-      return [...head, ...(await Promise.all(rest.map(one))).flat()];
-    },
+    label: (o) => `${named(o)} ports`,
+    // Listed per peer: without peers, the ingress peers' list says whether the server has ingress at all.
+    servedIf: "listIngressPeers",
     refersTo: ["Peer"],
   },
 ];

@@ -1,15 +1,18 @@
 /**
- * Reading an account through the management API: every object of the kinds asked for, with the list operations
- * (one call per kind, one per parent for nested kinds), a few requests in flight at a time.
+ * Reading an account through the management API: every object of the kinds asked for, read by the provider's
+ * own readers (provider/list.ts: one list per kind, one per parent for nested kinds; singletons and settings
+ * through their hooks), a few requests in flight at a time.
  *
  * Failures that make the whole run pointless are thrown as {@link ImportError} with a one-line message: the
  * server cannot be reached, the token is rejected (401), the token may not read a kind (403). Answers that only
- * mean "this server has no such thing" are not errors: a cloud-only kind answering 404 on a self-hosted server,
- * an embedded-IdP-only kind answering 412, an integration singleton that is not configured (404).
+ * mean "this server has no such thing" are not errors: a kind whose list answers 404 on this server (cloud-only
+ * kinds on a self-hosted server), an embedded-IdP-only kind answering 412. An integration singleton that is not
+ * configured (the service's own 404) simply has no object (provider/singleton.ts).
  */
-import type { PrivnetClient } from "../client";
+import type { CallArgs, PrivnetClient } from "../client";
 import { isPrivnetApiError, isPrivnetConnectionError } from "../client";
 import { routeById } from "../api/routes";
+import type { LifecycleContext } from "../provider/spec";
 
 /** An error the command reports as one line (and exits non-zero). */
 export class ImportError extends Error {
@@ -36,13 +39,25 @@ export type ApiObject = Record<string, unknown>;
 /** Requests in flight at a time: enough to hide latency, few enough to be gentle with a hosted service. */
 export const CONCURRENCY = 8;
 
-/** Shared, memoised list calls and a bound on concurrent requests. */
+/**
+ * The API as the provider's readers see it while the importer reads an account ({@link ctx}): calls memoised
+ * per operation and parameters (the networks listed for the networks and again for their resources and routers
+ * are one request), a bound on concurrent requests, and a count of the requests sent. Failures pass through as
+ * the client raised them (the provider's readers judge a 404 themselves); {@link operationOf} says which
+ * operation raised one, for {@link translate}.
+ */
 export class Reader {
   private readonly cache = new Map<string, Promise<unknown>>();
+  private readonly failures = new WeakMap<object, string>();
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   /** Requests sent so far. */
   requests = 0;
+  /** What the provider's readers are given: this reader's calls, and no batching (every list is read once). */
+  readonly ctx: LifecycleContext = {
+    client: { call: ((op: string, args?: CallArgs) => this.call(op, args)) as PrivnetClient["call"] },
+    batchReads: false,
+  };
 
   constructor(
     private readonly client: PrivnetClient,
@@ -50,27 +65,23 @@ export class Reader {
     readonly apiUrl: string,
   ) {}
 
-  /** Calls an operation (memoised per operation and parameters), translating failures (see the file comment). */
-  call<T = unknown>(op: string, params?: Record<string, string>): Promise<T> {
-    const key = `${op} ${JSON.stringify(params ?? {})}`;
+  /** Calls an operation (memoised per operation and arguments). */
+  call<T = unknown>(op: string, args: CallArgs = {}): Promise<T> {
+    const key = `${op} ${JSON.stringify(args)}`;
     let p = this.cache.get(key);
     if (!p) {
-      p = this.limited(() => this.client.call(op, params ? { params } : {})).catch((err: unknown) => {
-        throw translate(err, op, this.apiUrl);
+      p = this.limited(() => this.client.call(op, args)).catch((err: unknown) => {
+        if (typeof err === "object" && err !== null) this.failures.set(err, op);
+        throw err;
       });
       this.cache.set(key, p);
     }
     return p as Promise<T>;
   }
 
-  /** A list operation: its array, or [] when the parent disappeared meanwhile (404 on a nested list). */
-  async list(op: string, params?: Record<string, string>): Promise<ApiObject[]> {
-    try {
-      return await this.call<ApiObject[]>(op, params);
-    } catch (err) {
-      if (params && err instanceof KindUnavailable && !routeById(op).cloudOnly) return [];
-      throw err;
-    }
+  /** The operation whose call raised `err`, if one of this reader's did. */
+  operationOf(err: unknown): string | undefined {
+    return typeof err === "object" && err !== null ? this.failures.get(err) : undefined;
   }
 
   private async limited<T>(f: () => Promise<T>): Promise<T> {
@@ -86,8 +97,10 @@ export class Reader {
   }
 }
 
-/** What a failed call means for the import. */
-export function translate(err: unknown, op: string, apiUrl: string): Error {
+/** What a failed call of `op` means for the import. */
+export function translate(err: unknown, op: string | undefined, apiUrl: string): Error {
+  // Not an answer of the API (a list answered with something else than a list): as it is.
+  if (op === undefined) return err instanceof Error ? err : new Error(String(err));
   const route = routeById(op);
   const what = `${route.method} ${route.path}`;
   if (isPrivnetConnectionError(err)) {

@@ -27,13 +27,15 @@
  * `pulumi refresh` previews in one process and refreshes in another), shared by every kind's provider in it and
  * keyed by client (API URL and token), list operation and parent.
  */
-import { ROUTES, routeById } from "../api/routes";
+import { routeById } from "../api/routes";
 import type { PrivnetClient } from "../client";
+import { idOf, listRouteOf } from "./list";
 import { elementOf } from "../model/schema";
 import {
   isRecord,
   listAnswer,
   parentPathParams,
+  type ApiCaller,
   type LifecycleContext,
   type Props,
   type ResourceSpec,
@@ -86,11 +88,9 @@ export function listOperationOf(spec: ResourceSpec): string | undefined {
   let found: string | null = null;
   if (!spec.singleton && !spec.hooks?.read && spec.idParam && !(spec.name in READ_BY_ID)) {
     const get = routeById(spec.ops.read);
-    const suffix = `/{${spec.idParam}}`;
-    if (get.method === "GET" && get.response && get.path.endsWith(suffix)) {
-      const base = get.path.slice(0, -suffix.length);
-      const list = ROUTES.find((r) => r.method === "GET" && r.path === base);
-      if (list?.response && elementOf(list.response) === get.response) found = list.operationId;
+    const list = listRouteOf(spec);
+    if (get.method === "GET" && get.response && list && list !== get && list.response) {
+      if (elementOf(list.response) === get.response) found = list.operationId;
     }
   }
   plans.set(spec.name, found);
@@ -109,7 +109,7 @@ interface ListEntry {
 }
 
 /** Cached lists per client (API URL and token), by list operation and parent. */
-const lists = new WeakMap<PrivnetClient, Map<string, ListEntry>>();
+const lists = new WeakMap<ApiCaller, Map<string, ListEntry>>();
 /** Every cache that may hold a list, to drop them all at a write. */
 const caches = new Set<Map<string, ListEntry>>();
 const watched = new WeakSet<PrivnetClient>();
@@ -143,7 +143,7 @@ export function hasWritten(): boolean {
   return wrote;
 }
 
-function cacheOf(client: PrivnetClient): Map<string, ListEntry> {
+function cacheOf(client: ApiCaller): Map<string, ListEntry> {
   let c = lists.get(client);
   if (!c) {
     c = new Map();
@@ -151,11 +151,6 @@ function cacheOf(client: PrivnetClient): Map<string, ListEntry> {
   }
   caches.add(c);
   return c;
-}
-
-function idOf(item: Props): string | undefined {
-  const id = item.id;
-  return typeof id === "string" || typeof id === "number" ? String(id) : undefined;
 }
 
 /** Asks for a list; its answer as objects by id (`null` is an empty list), undefined when it failed. */

@@ -103,6 +103,10 @@ export function settingsHooks(
       const stored = await write(ctx, id, settings, patch);
       return { outs: outputs(stored, news, olds, prior, "update") };
     },
+    async list(ctx) {
+      const { id, settings } = await access.read(ctx);
+      return [{ id, object: settings, parents: {} }];
+    },
     async delete(ctx, id, props) {
       const prior = priorOf(props);
       if (Object.keys(prior).length === 0) return;

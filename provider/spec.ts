@@ -7,6 +7,7 @@
 import type { z } from "zod";
 import type { OperationId } from "../api/routes";
 import type { PrivnetClient } from "../client";
+import { expectRecord, listAnswer } from "../model/answers";
 import { isRecord } from "../model/mapping";
 import type { NormalForm } from "./normalize";
 
@@ -14,31 +15,23 @@ export type Props = Record<string, unknown>;
 
 export { isRecord };
 
-/**
- * A value that must be an object (an API answer, or what the mappings make of an object); anything else is an
- * error saying what it was: `expectRecord(answer, "the answer to getGroup")`.
- */
-export function expectRecord(value: unknown, what: string): Props {
-  if (isRecord(value)) return value;
-  throw new Error(`privnet: ${what} is ${describeValue(value)}, not an object`);
-}
-
-/** An API answer that must be a list (`null` and no body are an empty one): its objects. */
-export function listAnswer(answer: unknown, operation: string): Props[] {
-  if (answer === null || answer === undefined) return [];
-  if (Array.isArray(answer)) return answer.filter(isRecord);
-  throw new Error(`privnet: ${operation}: the server answered a list with ${describeValue(answer)}`);
-}
-
-function describeValue(v: unknown): string {
-  return v === null ? "null" : Array.isArray(v) ? "a list" : v === undefined ? "no body" : `a ${typeof v}`;
-}
+export { expectRecord, listAnswer };
 
 /**
  * The hidden input naming a resource's kind (`Group`, `DnsRecord`, ...): the sdk's classes set it, the provider
  * entry (provider/entry.ts) dispatches on it, and outputs keep it.
  */
 export const KIND_INPUT = "__kind";
+
+/** One object of a kind as the API holds it: what {@link ResourceSpec.hooks}' `list` and provider/list.ts answer. */
+export interface Listed {
+  /** The resource id (a singleton's fixed id, the account id for account settings). */
+  id: string;
+  /** The object in API form (snake_case), as the server answered it. */
+  object: Props;
+  /** Parent ids by Pulumi input name (`networkId`, `zoneId`, `userId`, `peerId`). */
+  parents: Record<string, string>;
+}
 
 /** A parent id that lives in the path, not the body (e.g. a network resource's `networkId`). */
 export interface ParentField {
@@ -60,8 +53,11 @@ export function parentPathParams(spec: ResourceSpec, props: Props): Record<strin
   return out;
 }
 
+/** What the provider's reads and writes call: the client's `call` (the importer passes a sharing wrapper). */
+export type ApiCaller = Pick<PrivnetClient, "call">;
+
 export interface LifecycleContext {
-  client: PrivnetClient;
+  client: ApiCaller;
   /** Whether reads may share one list request per kind (provider/read-batch.ts); default true. */
   batchReads?: boolean;
 }
@@ -164,5 +160,10 @@ export interface ResourceSpec {
     ): Promise<{ id?: string; props?: Props; inputs?: Props }>;
     update(ctx: LifecycleContext, id: string, olds: Props, news: Props): Promise<{ outs: Props }>;
     delete(ctx: LifecycleContext, id: string, props: Props): Promise<void>;
+    /**
+     * Every object of the kind, for kinds that are not a collection (singletons, settings): what privnet-import
+     * adopts (provider/list.ts lists collections from the route table).
+     */
+    list(ctx: LifecycleContext): Promise<Listed[]>;
   }>;
 }

@@ -3,7 +3,8 @@ import { DnsSettingsRequestSchema, DnsSettingsSchema } from "../../api/dns-setti
 import { PrivnetProvider } from "../lifecycle";
 import { tolerate } from "../../model/mapping";
 import { PRIOR_SETTINGS, settingsHooks } from "../settings";
-import { expectRecord, isRecord, type ResourceSpec } from "../spec";
+import { dnsSettingsAnswer } from "../../model/answers";
+import { expectRecord, type ResourceSpec } from "../spec";
 
 const ID = "dns-settings";
 
@@ -30,10 +31,7 @@ const spec: ResourceSpec = {
 spec.hooks = settingsHooks(spec, {
   async read(ctx) {
     // The spec wraps the settings in `items`; servers also answer the plain object.
-    const answer = await ctx.client.call("getDnsSettings");
-    const envelope =
-      answer === null || answer === undefined ? {} : expectRecord(answer, "the answer to getDnsSettings");
-    const settings = isRecord(envelope.items) ? envelope.items : envelope;
+    const settings = dnsSettingsAnswer(await ctx.client.call("getDnsSettings"));
     // Sent back whole on every write: read liberally, written as the API expects (lists, not null).
     return { id: ID, settings: expectRecord(tolerate(settings, DnsSettingsSchema), "the DNS settings") };
   },

@@ -772,7 +772,8 @@ export function getNameserverGroupsOutput(opts?: LookupOptions): pulumi.Output<N
 }
 
 /**
- * The account's DNS settings. (The API wraps them in `items` on read; this returns the settings themselves.)
+ * The account's DNS settings. (The API wraps them in `items` on read, or answers them plain; this returns the
+ * settings themselves.)
  *
  * Calls `GET /api/dns/settings`.
  *

@@ -3,9 +3,10 @@
  * the typed function, its argument and result types and its reference section.
  */
 import { camel } from "../../model/schema";
+import { dnsSettingsAnswer, listAnswer } from "../../model/answers";
 import { isRecord, toApi } from "../../model/mapping";
 import { AccountSchema } from "../../api/account";
-import { GroupSummarySchema, idString, issue, z } from "../../api/common";
+import { anyId, GroupSummarySchema, issue, z } from "../../api/common";
 import { SyncLogSchema, VendorDSchema, VendorESchema } from "../../api/directory-sync";
 import { DnsRecordSchema } from "../../api/dns-record";
 import { DnsSettingsSchema } from "../../api/dns-settings";
@@ -103,18 +104,8 @@ export const NESTED_TYPES: readonly ResultType[] = [
 // ---------------------------------------------------------------------------------------------------------------
 // Argument building blocks.
 
-const id = (doc: string) => idString().describe(doc);
-
-/**
- * Integer ids (setup keys, integrations): a number, or its decimal string as a Pulumi resource id carries it.
- */
-const intId = (doc: string) =>
-  z
-    .union([
-      z.number().int({ error: "must be an integer id" }),
-      z.string().regex(/^\d+$/, { error: "must be an integer id" }),
-    ])
-    .describe(doc);
+/** Every id argument (the object's own and its parents'): any form a server answers ids with (see `anyId`). */
+const id = (doc: string) => anyId().describe(doc);
 
 /** A path parameter taken from an argument (`networkId` -> `{networkId}`), with the object it names. */
 interface Parent {
@@ -151,7 +142,6 @@ function getById(o: {
   idParam: string;
   what: string;
   idDoc: string;
-  intId?: boolean;
   parents?: readonly Parent[];
   result: ResultType;
 }): LookupSpec {
@@ -160,7 +150,7 @@ function getById(o: {
     name: o.name,
     description: o.description,
     operationIds: [o.operationId],
-    args: z.strictObject({ ...parentShape(parents), id: o.intId ? intId(o.idDoc) : id(o.idDoc) }),
+    args: z.strictObject({ ...parentShape(parents), id: id(o.idDoc) }),
     result: o.result,
     run: (api, a: Args) =>
       api.call(o.operationId, { params: { ...parentParams(parents, a), [o.idParam]: String(a.id) } }),
@@ -286,7 +276,7 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
     positional: "name",
     result: R.peer,
     run: async (api, a) => {
-      const peers = await api.call("listPeers", { query: { name: a.name } });
+      const peers = listAnswer(await api.call("listPeers", { query: { name: a.name } }), "listPeers");
       return exactlyOne(
         peers.filter((p) => p.name === a.name),
         { one: "peer", many: "peers" },
@@ -305,7 +295,7 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
     positional: "ip",
     result: R.peer,
     run: async (api, a) => {
-      const peers = await api.call("listPeers", { query: { ip: a.ip } });
+      const peers = listAnswer(await api.call("listPeers", { query: { ip: a.ip } }), "listPeers");
       return exactlyOne(
         peers.filter((p) => p.ip === a.ip),
         { one: "peer", many: "peers" },
@@ -355,15 +345,16 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
     ]),
     result: R.group,
     run: async (api, a) => {
-      if ("id" in a) return api.call("getGroup", { params: { groupId: a.id } });
-      const groups = await api.call("listGroups", { query: { name: a.name } });
+      if ("id" in a) return api.call("getGroup", { params: { groupId: String(a.id) } });
+      const groups = listAnswer(await api.call("listGroups", { query: { name: a.name } }), "listGroups");
       return exactlyOne(
         groups.filter((g) => g.name === a.name),
         { one: "group", many: "groups" },
         `named ${JSON.stringify(a.name)}`,
       );
     },
-    notFound: (a) => ("id" in a ? `no group with id "${a.id}"` : `no group named ${JSON.stringify(a.name)}`),
+    notFound: (a) =>
+      "id" in a ? `no group with id "${String(a.id)}"` : `no group named ${JSON.stringify(a.name)}`,
   }),
   listAll({
     name: "getGroups",
@@ -403,16 +394,16 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
     ]),
     result: R.user,
     run: async (api, a) => {
-      const users = await api.call("listUsers");
+      const users = listAnswer(await api.call("listUsers"), "listUsers");
       if ("id" in a)
         return exactlyOne(
-          users.filter((u) => u.id === a.id),
+          users.filter((u) => String(u.id) === String(a.id)),
           { one: "user", many: "users" },
-          `with id "${a.id}"`,
+          `with id "${String(a.id)}"`,
         );
       const email = a.email.toLowerCase();
       return exactlyOne(
-        users.filter((u) => u.email.toLowerCase() === email),
+        users.filter((u) => String(u.email).toLowerCase() === email),
         { one: "user", many: "users" },
         `with email ${JSON.stringify(a.email)}`,
       );
@@ -449,9 +440,9 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
     operationIds: ["listAccounts"],
     result: R.account,
     run: async (api) => {
-      const accounts = await api.call("listAccounts");
-      if (accounts.length === 0) throw new LookupProblem("not-found", "the API returned no account");
-      return accounts[0];
+      const [account] = listAnswer(await api.call("listAccounts"), "listAccounts");
+      if (!account) throw new LookupProblem("not-found", "the API returned no account");
+      return account;
     },
   }),
 
@@ -572,10 +563,11 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
   lookup({
     name: "getDnsSettings",
     description:
-      "The account's DNS settings. (The API wraps them in `items` on read; this returns the settings themselves.)",
+      "The account's DNS settings. (The API wraps them in `items` on read, or answers them plain; this returns " +
+      "the settings themselves.)",
     operationIds: ["getDnsSettings"],
     result: R.dnsSettings,
-    run: async (api) => (await api.call("getDnsSettings")).items,
+    run: async (api) => dnsSettingsAnswer(await api.call("getDnsSettings")),
   }),
   getById({
     name: "getDnsZone",
@@ -617,8 +609,7 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
     operationId: "getSetupKey",
     idParam: "keyId",
     what: "setup key",
-    idDoc: "Setup key id (an integer; its decimal string is accepted too)",
-    intId: true,
+    idDoc: "Setup key id",
     result: R.setupKey,
   }),
   listAll({
@@ -674,8 +665,7 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
     operationId: "getVendorDIdp",
     idParam: "id",
     what: "vendor-d-idp directory sync",
-    idDoc: "Integration id (an integer; its decimal string is accepted too)",
-    intId: true,
+    idDoc: "Integration id",
     result: R.directorySyncVendorD,
   }),
   listAll({
@@ -690,8 +680,7 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
     operationId: "getVendorEIdp",
     idParam: "id",
     what: "vendor-e-idp directory sync",
-    idDoc: "Integration id (an integer; its decimal string is accepted too)",
-    intId: true,
+    idDoc: "Integration id",
     result: R.directorySyncVendorE,
   }),
   listAll({
@@ -706,7 +695,7 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
     operationIds: ["listVendorDIdpLogs", "listVendorEIdpLogs"],
     args: z.strictObject({
       vendor: z.enum(["vendor-d-idp", "vendor-e-idp"]).describe("Which directory sync vendor"),
-      id: intId("Integration id (an integer; its decimal string is accepted too)"),
+      id: id("Integration id"),
     }),
     result: R.directorySyncLog,
     many: true,
@@ -722,8 +711,7 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
     operationId: "getEventStreaming",
     idParam: "id",
     what: "event streaming integration",
-    idDoc: "Integration id (an integer; its decimal string is accepted too)",
-    intId: true,
+    idDoc: "Integration id",
     result: R.eventStreaming,
   }),
   listAll({

@@ -7,7 +7,7 @@ export type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 /** Arguments of {@link getPeer}. */
 export interface GetPeerArgs {
   /** Peer id */
-  id: string;
+  id: string | number;
 }
 
 /** Arguments of {@link getPeers}. */
@@ -21,28 +21,28 @@ export interface GetPeersArgs {
 /** Arguments of {@link getAccessiblePeers}. */
 export interface GetAccessiblePeersArgs {
   /** Peer id */
-  peerId: string;
+  peerId: string | number;
 }
 
 /** Arguments of {@link getPeerJobs}. */
 export interface GetPeerJobsArgs {
   /** Peer id */
-  peerId: string;
+  peerId: string | number;
 }
 
 /** Arguments of {@link getPeerJob}. */
 export interface GetPeerJobArgs {
   /** Peer id */
-  peerId: string;
+  peerId: string | number;
   /** Job id */
-  id: string;
+  id: string | number;
 }
 
 /** Arguments of {@link getGroup}: one of these. */
 export type GetGroupArgs =
   | {
       /** Group id */
-      id: string;
+      id: string | number;
     }
   | {
       /** Group name (exact match) */
@@ -59,7 +59,7 @@ export interface GetUsersArgs {
 export type GetUserArgs =
   | {
       /** User id */
-      id: string;
+      id: string | number;
     }
   | {
       /** Email address */
@@ -69,151 +69,151 @@ export type GetUserArgs =
 /** Arguments of {@link getTokens}. */
 export interface GetTokensArgs {
   /** User id */
-  userId: string;
+  userId: string | number;
 }
 
 /** Arguments of {@link getToken}. */
 export interface GetTokenArgs {
   /** User id */
-  userId: string;
+  userId: string | number;
   /** Token id */
-  id: string;
+  id: string | number;
 }
 
 /** Arguments of {@link getPolicy}. */
 export interface GetPolicyArgs {
   /** Policy id */
-  id: string;
+  id: string | number;
 }
 
 /** Arguments of {@link getPostureCheck}. */
 export interface GetPostureCheckArgs {
   /** Posture check id */
-  id: string;
+  id: string | number;
 }
 
 /** Arguments of {@link getRoute}. */
 export interface GetRouteArgs {
   /** Route id */
-  id: string;
+  id: string | number;
 }
 
 /** Arguments of {@link getNetwork}. */
 export interface GetNetworkArgs {
   /** Network id */
-  id: string;
+  id: string | number;
 }
 
 /** Arguments of {@link getNetworkResource}. */
 export interface GetNetworkResourceArgs {
   /** Network id */
-  networkId: string;
+  networkId: string | number;
   /** Network resource id */
-  id: string;
+  id: string | number;
 }
 
 /** Arguments of {@link getNetworkResources}. */
 export interface GetNetworkResourcesArgs {
   /** Network id */
-  networkId: string;
+  networkId: string | number;
 }
 
 /** Arguments of {@link getNetworkRouter}. */
 export interface GetNetworkRouterArgs {
   /** Network id */
-  networkId: string;
+  networkId: string | number;
   /** Network router id */
-  id: string;
+  id: string | number;
 }
 
 /** Arguments of {@link getNetworkRouters}. */
 export interface GetNetworkRoutersArgs {
   /** Network id */
-  networkId: string;
+  networkId: string | number;
 }
 
 /** Arguments of {@link getNameserverGroup}. */
 export interface GetNameserverGroupArgs {
   /** Nameserver group id */
-  id: string;
+  id: string | number;
 }
 
 /** Arguments of {@link getDnsZone}. */
 export interface GetDnsZoneArgs {
   /** DNS zone id */
-  id: string;
+  id: string | number;
 }
 
 /** Arguments of {@link getDnsRecord}. */
 export interface GetDnsRecordArgs {
   /** DNS zone id */
-  zoneId: string;
+  zoneId: string | number;
   /** DNS record id */
-  id: string;
+  id: string | number;
 }
 
 /** Arguments of {@link getDnsRecords}. */
 export interface GetDnsRecordsArgs {
   /** DNS zone id */
-  zoneId: string;
+  zoneId: string | number;
 }
 
 /** Arguments of {@link getSetupKey}. */
 export interface GetSetupKeyArgs {
-  /** Setup key id (an integer; its decimal string is accepted too) */
-  id: number | string;
+  /** Setup key id */
+  id: string | number;
 }
 
 /** Arguments of {@link getIdentityProvider}. */
 export interface GetIdentityProviderArgs {
   /** Identity provider id */
-  id: string;
+  id: string | number;
 }
 
 /** Arguments of {@link getDirectorySyncVendorD}. */
 export interface GetDirectorySyncVendorDArgs {
-  /** Integration id (an integer; its decimal string is accepted too) */
-  id: number | string;
+  /** Integration id */
+  id: string | number;
 }
 
 /** Arguments of {@link getDirectorySyncVendorE}. */
 export interface GetDirectorySyncVendorEArgs {
-  /** Integration id (an integer; its decimal string is accepted too) */
-  id: number | string;
+  /** Integration id */
+  id: string | number;
 }
 
 /** Arguments of {@link getDirectorySyncLogs}. */
 export interface GetDirectorySyncLogsArgs {
   /** Which directory sync vendor */
   vendor: "vendor-d-idp" | "vendor-e-idp";
-  /** Integration id (an integer; its decimal string is accepted too) */
-  id: number | string;
+  /** Integration id */
+  id: string | number;
 }
 
 /** Arguments of {@link getEventStreamingIntegration}. */
 export interface GetEventStreamingIntegrationArgs {
-  /** Integration id (an integer; its decimal string is accepted too) */
-  id: number | string;
+  /** Integration id */
+  id: string | number;
 }
 
 /** Arguments of {@link getIngressPeer}. */
 export interface GetIngressPeerArgs {
   /** Ingress peer id */
-  id: string;
+  id: string | number;
 }
 
 /** Arguments of {@link getIngressPortAllocation}. */
 export interface GetIngressPortAllocationArgs {
   /** Peer id */
-  peerId: string;
+  peerId: string | number;
   /** Port allocation id */
-  id: string;
+  id: string | number;
 }
 
 /** Arguments of {@link getIngressPortAllocations}. */
 export interface GetIngressPortAllocationsArgs {
   /** Peer id */
-  peerId: string;
+  peerId: string | number;
   /** Only allocations with this name */
   name?: string;
 }

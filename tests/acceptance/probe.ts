@@ -6,6 +6,7 @@
  */
 import { routeById } from "../../api/routes";
 import type { PrivnetClient } from "../../client";
+import { listRouteOf } from "../../provider/list";
 import { PROVIDERS } from "../../provider/registry";
 import type { ResourceSpec } from "../../provider/spec";
 
@@ -36,8 +37,7 @@ const PARENT_LISTS: Record<string, string> = {
  * with parent ids from `parents` (or `probe` where the account has no parent object).
  */
 export function collectionPath(spec: ResourceSpec, parents: Record<string, string> = {}): string {
-  let path = routeById(spec.ops.read).path;
-  if (spec.idParam) path = path.replace(new RegExp(`/\\{${spec.idParam}\\}$`), "");
+  const path = (listRouteOf(spec) ?? routeById(spec.ops.read)).path;
   return path.replace(/\{(\w+)\}/g, (_, p: string) => encodeURIComponent(parents[p] ?? "probe"));
 }
 

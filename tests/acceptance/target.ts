@@ -7,7 +7,7 @@ import { PrivnetClient } from "../../client";
 import type { FixtureTarget } from "../support/provider";
 import type { Probe } from "./probe";
 
-export type KindStatus = "passed" | "failed" | "not served" | "too few enrolled peers";
+export type KindStatus = "passed" | "failed" | "not served" | "too few enrolled peers" | "nothing to look up";
 
 export interface KindResult {
   /** Which check: `lifecycle`, `program`, ... */

@@ -6,13 +6,13 @@
  * `pulumi preview` shows no changes. A second, narrower import (`--kinds`, peers not managed) checks the lookups
  * of the peers a program refers to.
  */
-import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { isNotFound, PrivnetClient } from "../../client";
+import { PrivnetClient } from "../../client";
 import { isFormatted } from "../../importer/emit";
 import type { RequestLogEntry } from "../../server/context";
 import { buildImportAccount, type ImportAccount } from "../support/import-account";
+import { countObjects, exec, importProject, secretsOf } from "../support/import-project";
 import { ensureBuilt } from "../support/package-copy";
 import { startTestServer, type TestServer } from "../support/server";
 import { repoRoot } from "./engine";
@@ -25,84 +25,6 @@ import {
   TEST_TIMEOUT_MS,
   writes,
 } from "./project";
-
-interface Exec {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function exec(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<Exec> {
-  return new Promise((resolve) => {
-    execFile(
-      cmd,
-      args,
-      { cwd, env, timeout: 180_000, maxBuffer: 32 * 1024 * 1024 },
-      (err, stdout, stderr) => {
-        resolve({ code: err ? (typeof err.code === "number" ? err.code : null) : 0, stdout, stderr });
-      },
-    );
-  });
-}
-
-const PATH = `${path.join(repoRoot, "node_modules", ".bin")}:${process.env.PATH ?? ""}`;
-
-/** Objects per kind, read directly through the API (every kind; singletons count 1 when configured). */
-async function countAll(c: PrivnetClient): Promise<Record<string, number>> {
-  const list = (op: string, params?: Record<string, string>) =>
-    c.call<Record<string, unknown>[]>(op, params ? { params } : {});
-  const exists = async (op: string) => {
-    try {
-      await c.call(op);
-      return 1;
-    } catch (err) {
-      if (isNotFound(err)) return 0;
-      throw err;
-    }
-  };
-  const [peers, networks, zones, users] = await Promise.all([
-    list("listPeers"),
-    list("listNetworks"),
-    list("listDnsZones"),
-    list("listUsers"),
-  ]);
-  const per = async (items: Record<string, unknown>[], op: string, param: string) =>
-    (await Promise.all(items.map((i) => list(op, { [param]: String(i.id) })))).flat().length;
-  return {
-    Peer: peers.length,
-    Group: (await list("listGroups")).length,
-    PostureCheck: (await list("listPostureChecks")).length,
-    Network: networks.length,
-    NetworkResource: await per(networks, "listNetworkResources", "networkId"),
-    NetworkRouter: await per(networks, "listNetworkRouters", "networkId"),
-    Policy: (await list("listPolicies")).length,
-    Route: (await list("listRoutes")).length,
-    NameserverGroup: (await list("listNameserverGroups")).length,
-    DnsZone: zones.length,
-    DnsRecord: await per(zones, "listDnsRecords", "zoneId"),
-    SetupKey: (await list("listSetupKeys")).length,
-    User: users.length,
-    PersonalAccessToken: await per(users, "listTokens", "userId"),
-    UserInvite: (await list("listInvites")).length,
-    IdentityProvider: (await list("listIdentityProviders")).length,
-    EdrVendorA: await exists("getEdrVendorA"),
-    EdrVendorB: await exists("getEdrVendorB"),
-    EdrVendorC: await exists("getEdrVendorC"),
-    DirectorySyncVendorD: (await list("listVendorDIdps")).length,
-    DirectorySyncVendorE: (await list("listVendorEIdps")).length,
-    EventStreamingIntegration: (await list("listEventStreamings")).length,
-    IngressPeer: (await list("listIngressPeers")).length,
-    IngressPortAllocation: await per(peers, "listPortAllocations", "peerId"),
-  };
-}
-
-/** `config.requireSecret` keys and what they are, from the generated README's table. */
-function secretsOf(readme: string): { key: string; what: string }[] {
-  return [...readme.matchAll(/^\| `([^`]+)` +\| (.+?) +\|$/gm)].map((m) => ({
-    key: m[1] as string,
-    what: m[2] as string,
-  }));
-}
 
 /** The value the account was built with, for a secret the README lists (`Kind "label": field`). */
 function secretValue(a: ImportAccount, what: string): string {
@@ -155,35 +77,13 @@ describe("privnet-import: adopting a whole account", () => {
     removeWork(work);
   });
 
-  /** Runs the installed command, installs the project as the README says and type-checks it. */
-  async function generate(name: string, args: string[]): Promise<{ dir: string; run: Exec }> {
+  /** Runs the installed command and installs the project as the README says. */
+  async function generate(
+    name: string,
+    args: string[],
+  ): Promise<{ dir: string; run: Awaited<ReturnType<typeof exec>> }> {
     const dir = path.join(work, name);
-    const run = await exec(
-      process.execPath,
-      [
-        path.join(repoRoot, "bin", "privnet-import"),
-        "--api-url",
-        server.url,
-        "--token-file",
-        tokenFile,
-        "--out",
-        dir,
-        ...args,
-      ],
-      work,
-      { PATH },
-    );
-    if (run.code !== 0) throw new Error(`privnet-import failed (${run.code}):\n${run.stdout}\n${run.stderr}`);
-    const install = await exec(
-      "bash",
-      [path.join(repoRoot, "scripts", "install-example.sh"), dir],
-      repoRoot,
-      {
-        ...process.env,
-        PATH,
-      },
-    );
-    if (install.code !== 0) throw new Error(`install failed:\n${install.stdout}\n${install.stderr}`);
+    const run = await importProject({ apiUrl: server.url, tokenFile, dir, args, cwd: work });
     return { dir, run };
   }
 
@@ -198,7 +98,7 @@ describe("privnet-import: adopting a whole account", () => {
   it(
     "every kind, peers included: up adopts without creating anything, then preview shows no changes",
     async () => {
-      const before = await countAll(client);
+      const before = await countObjects(client);
       for (const [kind, n] of Object.entries(before)) expect([kind, n >= 1]).toEqual([kind, true]);
 
       const { dir, run } = await generate("account", ["--peers"]);
@@ -269,7 +169,7 @@ describe("privnet-import: adopting a whole account", () => {
       const during = writes(requests.slice(mark));
       expect(during.filter((w) => w.startsWith("POST "))).toEqual([]);
       expect(during.length).toBeGreaterThanOrEqual(resources.length);
-      const after = await countAll(client);
+      const after = await countObjects(client);
       expect(after).toEqual(before);
 
       mark = requests.length;
@@ -290,7 +190,7 @@ describe("privnet-import: adopting a whole account", () => {
   it(
     "peers not managed: the program looks them up, and adopts as quietly",
     async () => {
-      const before = await countAll(client);
+      const before = await countObjects(client);
       const { dir, run } = await generate("ingress", ["--kinds", "Route,IngressPeer,IngressPortAllocation"]);
       expect(run.stdout).toMatch(/^ {2}Group +2 \(2 only because the kinds asked for refer to them\)$/m);
       const program = fs.readFileSync(path.join(dir, "index.ts"), "utf8");
@@ -304,7 +204,7 @@ describe("privnet-import: adopting a whole account", () => {
       let mark = requests.length;
       await stack.up();
       expect(writes(requests.slice(mark)).filter((w) => w.startsWith("POST "))).toEqual([]);
-      expect(await countAll(client)).toEqual(before);
+      expect(await countObjects(client)).toEqual(before);
       mark = requests.length;
       expect(changesOf(await stack.preview())).toEqual([]);
       expect(writes(requests.slice(mark))).toEqual([]);

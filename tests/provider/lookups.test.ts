@@ -855,9 +855,29 @@ describe("arguments and errors", () => {
       /^privnet: getPeers: .*unknown field\(s\): nmae/,
     );
     await expectLookupError(
-      privnet.getSetupKey({ id: "abc" }, opts),
+      privnet.getSetupKey({ id: 1.5 }, opts),
       "invalid-arguments",
-      /^privnet: getSetupKey: id: /,
+      "privnet: getSetupKey: id: must be a string or an integer",
+    );
+    await expectLookupError(
+      privnet.getSetupKey({ id: "" }, opts),
+      "invalid-arguments",
+      "privnet: getSetupKey: id: must not be empty",
+    );
+  });
+
+  test("ids in every form a server answers with: a string setup-key id is asked for, not refused", async () => {
+    // Another server's setup-key ids are strings: the lookup sends them; this server has no such key.
+    await expectLookupError(
+      privnet.getSetupKey({ id: "d3k4f1b0c9a2" }, opts),
+      "not-found",
+      /^privnet: getSetupKey: no setup key with id "d3k4f1b0c9a2" \(GET \/api\/setup-keys\/d3k4f1b0c9a2 404/,
+    );
+    // And an integer where this server's ids are strings is sent as its text.
+    await expectLookupError(
+      privnet.getGroup({ id: 42 }, opts),
+      "not-found",
+      /^privnet: getGroup: no group with id "42" \(GET \/api\/groups\/42 404/,
     );
   });
 

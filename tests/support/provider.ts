@@ -3,6 +3,7 @@
  * in place, to force a replacement) built on prerequisites made through the API. The fixtures run against any
  * {@link FixtureTarget}: the provider tier's local server, or a live server in the acceptance tier.
  */
+import { randomBytes } from "node:crypto";
 import { PROVIDERS } from "../../provider/registry";
 import type { PrivnetProvider } from "../../provider/lifecycle";
 import type { Props } from "../../provider/spec";
@@ -81,7 +82,10 @@ export function localTarget(s: TestServer): FixtureTarget {
 }
 
 let counter = 0;
-const unique = (prefix: string) => `${prefix}-${process.pid}-${++counter}`;
+// Test files that run one after another in the same worker (one process) each load this module afresh: the
+// counter starts again, so a per-load tag keeps their names apart on a shared target.
+const LOAD = randomBytes(2).toString("hex");
+const unique = (prefix: string) => `${prefix}-${process.pid}${LOAD}-${++counter}`;
 
 /** Builds prerequisites on the target and returns fixtures for every resource kind. */
 export async function fixtures(t: FixtureTarget): Promise<Record<string, () => Promise<KindFixture>>> {

@@ -136,6 +136,19 @@ describe("message format", () => {
   });
 });
 
+test("serviceShaped: the service's own error body, not an unknown path's plain text", async () => {
+  srv.script("GET", "/api/groups/gone", { status: 404, body: { message: "group not found", code: 404 } });
+  srv.script("GET", "/api/integrations/edr/vendor-a", {
+    status: 404,
+    body: "404 page not found",
+    headers: { "content-type": "text/plain" },
+  });
+  const missing = await rejectionOf(client.call("getGroup", { params: { groupId: "gone" } }));
+  const unknownPath = await rejectionOf(client.call("getEdrVendorA"));
+  expect([missing.status, missing.serviceShaped]).toEqual([404, true]);
+  expect([unknownPath.status, unknownPath.serviceShaped]).toEqual([404, false]);
+});
+
 describe("guards", () => {
   test("isNotFound: true for a 404 answer only", async () => {
     srv.script("GET", "/api/groups/gone", { status: 404, body: { message: "group not found", code: 404 } });

@@ -1,6 +1,6 @@
 /**
  * The layers of docs/architecture.md, checked on the import specifiers of every file: api -> netmap -> server,
- * api -> client -> model -> provider -> sdk, each importing only those below it. The sdk (hand-written and generated) reaches the
+ * api -> client -> model -> provider -> sdk | importer, each importing only those below it. The sdk (hand-written and generated) reaches the
  * provider only through its public entry, `provider/entry.ts` (`pulumi-privnet/provider`), so the provider's
  * files can change without the sdk noticing.
  */
@@ -45,6 +45,9 @@ const ALLOWED: Record<string, string[]> = {
   model: ["api", "client"],
   provider: ["api", "client", "model"],
   sdk: ["api", "client", "model", "provider"],
+  // privnet-import reads each kind through the provider's readers and plans with its lifecycle: it sits beside
+  // the sdk, above the provider, and nothing imports it.
+  importer: ["api", "client", "model", "provider"],
 };
 
 /** Imports breaking the layers in the files under `dir`: `file: specifier (why)`. */

@@ -10,6 +10,7 @@ import { z } from "../../api/common";
 import { OBJECTS } from "../../api/objects";
 import { FAMILIES, ROUTES } from "../../api/routes";
 import { KINDS as IMPORTER_KINDS } from "../../importer/kinds";
+import { listRouteOf } from "../../provider/list";
 import { PROVIDERS } from "../../provider/registry";
 import { LOOKUP_SPECS } from "../../sdk/lookups/table";
 import { HANDLER_MODULES } from "../../server/handlers";
@@ -144,6 +145,20 @@ describe("every resource kind", () => {
     expect(
       kinds.filter((s) => !have.has(s.name)).map((s) => `${s.name}: no entry in importer/kinds.ts KINDS`),
     ).toEqual([]);
+  });
+
+  test("can be listed: a list route of its collection (provider/list.ts), or a list hook", () => {
+    expect(
+      kinds
+        .filter((s) => !s.hooks?.list && !listRouteOf(s))
+        .map(
+          (s) => `${s.name}: no list route of ${s.ops.read}'s collection in api/routes.ts and no list hook`,
+        ),
+    ).toEqual([]);
+    // The collection of a nested kind, and a kind whose read is its list.
+    expect(listRouteOf(kinds.find((s) => s.name === "DnsRecord")!)?.operationId).toBe("listDnsRecords");
+    expect(listRouteOf(kinds.find((s) => s.name === "User")!)?.operationId).toBe("listUsers");
+    expect(listRouteOf(kinds.find((s) => s.name === "DnsSettings")!)).toBeUndefined();
   });
 
   test("has its generated sdk class and reference page (npm run gen)", () => {

@@ -1,0 +1,330 @@
+/**
+ * privnet-import and the lookups against the acceptance target.
+ *
+ * The account is populated through the API with an object of every kind the target serves (the fixtures of the
+ * provider tier, made with the providers' own create). Then the installed `privnet-import` writes a project of the
+ * whole account, the project is installed as its README says, its listed secrets are set, and the real CLI runs
+ * it: `pulumi up` adopts everything and creates or deletes no object on the server (objects per kind before and
+ * after), the next preview shows no change and a refresh finds no drift. Every lookup is then called against the
+ * target with ids and names of the objects made; a lookup whose operation the target does not serve (404) is
+ * reported by name, as is every kind it does not serve.
+ *
+ * The adopted stack is never destroyed (it holds the whole account); the objects this file made are deleted
+ * through the providers at the end, and settings put back as they were.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { routeById } from "../../api/routes";
+import { isNotFound, isPrivnetApiError } from "../../client";
+import { PROVIDERS } from "../../provider/registry";
+import type { Props } from "../../provider/spec";
+import * as privnet from "../../sdk";
+import { isPrivnetLookupError } from "../../sdk";
+import { LOOKUP_SPECS } from "../../sdk/lookups/table";
+import {
+  changesOf,
+  driftOf,
+  makeWork,
+  PulumiStack,
+  removeWork,
+  SETUP_TIMEOUT_MS,
+  TEST_TIMEOUT_MS,
+} from "../e2e/project";
+import { countObjects, importProject, secretsOf } from "../support/import-project";
+import { ensureBuilt } from "../support/package-copy";
+import { configureAll, fixtures, PEERS_NEEDED, providerFor, type FixtureTarget } from "../support/provider";
+import { acceptance } from "./target";
+
+const acc = acceptance();
+const notServed = new Map(acc.probe.notServed.map((n) => [n.kind, n.evidence]));
+const served = PROVIDERS.map((p) => p.spec.name).filter((k) => !notServed.has(k));
+
+/** An object this file made: its kind, id, outputs and the inputs it was made with. */
+interface Made {
+  kind: string;
+  id: string;
+  outs: Props;
+  inputs: Props;
+}
+
+const made: Made[] = [];
+const byKind = (kind: string): Made | undefined => made.find((m) => m.kind === kind);
+
+/** The value at a property path (`config.api_key`) of the inputs an object was made with. */
+function valueAt(inputs: Props, field: string): unknown {
+  return field
+    .split(".")
+    .reduce<unknown>((v, k) => (v && typeof v === "object" ? (v as Props)[k] : undefined), inputs);
+}
+
+describe("privnet-import against the target: adopt the whole account", () => {
+  let work = "";
+  let dir = "";
+  let stack: PulumiStack;
+  let before: Record<string, number>;
+
+  beforeAll(async () => {
+    work = makeWork("acceptance-import");
+    ensureBuilt();
+    await configureAll(acc);
+    const target = acc.fixtureTarget("back");
+    const fx = await fixtures(target);
+    const budget = acc.peerBudget("back");
+    for (const kind of PROVIDERS.map((p) => p.spec.name)) {
+      const evidence = notServed.get(kind);
+      if (evidence) {
+        acc.record({ check: "import", kind, status: "not served", detail: evidence });
+        continue;
+      }
+      const needed = PEERS_NEEDED[kind] ?? 0;
+      const create = needed > budget ? await peerless(kind, target) : (await fx[kind]!()).create;
+      if (!create) {
+        acc.record({
+          check: "import",
+          kind,
+          status: "too few enrolled peers",
+          detail: `none made by this test (needs ${needed}, has ${budget}); the account's own are imported`,
+        });
+        continue;
+      }
+      const { id, outs } = await providerFor(kind).create(create);
+      made.push({ kind, id, outs, inputs: create });
+    }
+    before = await countObjects(acc.client, served);
+  }, SETUP_TIMEOUT_MS);
+
+  afterAll(async () => {
+    // The stack adopted the account: it is left as it is (removed with the work directory), never destroyed.
+    for (const m of [...made].reverse())
+      await providerFor(m.kind)
+        .delete(m.id, m.outs)
+        .catch(() => undefined);
+    removeWork(work);
+  }, SETUP_TIMEOUT_MS);
+
+  it(
+    "writes the project, and its pulumi up creates and deletes no object",
+    async () => {
+      const tokenFile = path.join(work, "owner-token");
+      fs.writeFileSync(tokenFile, acc.token, { mode: 0o600 });
+      dir = path.join(work, "account");
+      const run = await importProject({ apiUrl: acc.url, tokenFile, dir, args: ["--peers"], cwd: work });
+      process.stdout.write(`privnet-import against ${acc.probe.label}:\n${run.stdout}`);
+      expect(`${run.stdout}${run.stderr}`).not.toContain(acc.token);
+      // Every kind the target does not serve is named as skipped.
+      for (const kind of notServed.keys()) expect(run.stderr).toContain(`privnet-import: ${kind}: skipped`);
+
+      stack = await PulumiStack.init({
+        project: { dir, programDir: dir },
+        work,
+        name: "import",
+        server: acc,
+      });
+      // The secrets the README lists: those of the objects made here (the fixtures' values).
+      for (const s of secretsOf(fs.readFileSync(path.join(dir, "README.md"), "utf8"))) {
+        const kind = s.what.split(" ")[0] as string;
+        const field = s.what.slice(s.what.lastIndexOf(": ") + 2);
+        const value = byKind(kind) && valueAt(byKind(kind)!.inputs, field);
+        if (typeof value !== "string")
+          throw new Error(`the account holds a secret this test did not set and cannot know: ${s.what}`);
+        await stack.config(s.key, value, { secret: true });
+      }
+
+      const up = await stack.up();
+      const creates = up.changes.filter((c) => !c.includes("pulumi:pulumi:Stack"));
+      expect(creates.every((c) => c.startsWith("create "))).toBe(true);
+      const after = await countObjects(acc.client, served);
+      process.stdout.write(
+        `import acceptance: ${creates.length} resources adopted; objects per kind before ${JSON.stringify(before)}, ` +
+          `after ${JSON.stringify(after)}\n`,
+      );
+      expect(after).toEqual(before);
+      for (const kind of served)
+        acc.record({
+          check: "import",
+          kind,
+          status: "passed",
+          detail: `${before[kind]} objects before and after the up`,
+        });
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "the next preview shows no change, and refresh shows no drift",
+    async () => {
+      expect(changesOf(await stack.preview())).toEqual([]);
+      expect(driftOf(await stack.refreshPreview())).toEqual([]);
+      acc.record({ check: "import", kind: "privnet-import (preview, refresh)", status: "passed" });
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "every lookup answers with the objects made, except those the target does not serve",
+    async () => {
+      const opts = { apiUrl: acc.url, token: acc.token };
+      const id = (kind: string) => byKind(kind)?.id;
+      const outs = (kind: string) => byKind(kind)?.outs ?? {};
+      const peer = acc.probe.peers[0] ?? (id("Peer") as string | undefined);
+      const user = await privnet.getCurrentUser(opts);
+      const job = peer
+        ? await acc.client
+            .call<{ id: string }>("createPeerJob", {
+              params: { peerId: peer },
+              body: {
+                workload: {
+                  type: "bundle",
+                  parameters: { bundle_for: false, bundle_for_time: 1, log_file_count: 1, anonymize: true },
+                },
+              },
+            })
+            .then((j) => j.id)
+            .catch(() => undefined)
+        : undefined;
+      /** Arguments per lookup, from the objects made; undefined: there is no such object to look up. */
+      const args: Record<string, unknown> = {
+        getPeer: peer && { id: peer },
+        getPeers: {},
+        getPeerByName: peer && (await privnet.getPeer({ id: peer }, opts)).name,
+        getPeerByIp: peer && (await privnet.getPeer({ id: peer }, opts)).ip,
+        getAccessiblePeers: peer && { peerId: peer },
+        getPeerJobs: peer && { peerId: peer },
+        getPeerJob: peer && job && { peerId: peer, id: job },
+        getGroup: { name: "All" },
+        getGroups: undefined,
+        getUsers: {},
+        getUser: { id: user.id },
+        getCurrentUser: undefined,
+        getTokens: id("PersonalAccessToken") && { userId: outs("PersonalAccessToken").userId },
+        getToken: id("PersonalAccessToken") && {
+          userId: outs("PersonalAccessToken").userId,
+          id: id("PersonalAccessToken"),
+        },
+        getAccount: undefined,
+        getPolicy: id("Policy") && { id: id("Policy") },
+        getPolicies: undefined,
+        getPostureCheck: id("PostureCheck") && { id: id("PostureCheck") },
+        getPostureChecks: undefined,
+        getRoute: id("Route") && { id: id("Route") },
+        getRoutes: undefined,
+        getNetwork: id("Network") && { id: id("Network") },
+        getNetworks: undefined,
+        getNetworkResource: id("NetworkResource") && {
+          networkId: outs("NetworkResource").networkId,
+          id: id("NetworkResource"),
+        },
+        getNetworkResources: id("NetworkResource") && { networkId: outs("NetworkResource").networkId },
+        getNetworkRouter: id("NetworkRouter") && {
+          networkId: outs("NetworkRouter").networkId,
+          id: id("NetworkRouter"),
+        },
+        getNetworkRouters: id("NetworkRouter") && { networkId: outs("NetworkRouter").networkId },
+        getNameserverGroup: id("NameserverGroup") && { id: id("NameserverGroup") },
+        getNameserverGroups: undefined,
+        getDnsSettings: undefined,
+        getDnsZone: id("DnsZone") && { id: id("DnsZone") },
+        getDnsZones: undefined,
+        getDnsRecord: id("DnsRecord") && { zoneId: outs("DnsRecord").zoneId, id: id("DnsRecord") },
+        getDnsRecords: id("DnsRecord") && { zoneId: outs("DnsRecord").zoneId },
+        getSetupKey: id("SetupKey") && { id: id("SetupKey") },
+        getSetupKeys: undefined,
+        getIdentityProvider: id("IdentityProvider") && { id: id("IdentityProvider") },
+        getIdentityProviders: undefined,
+        getEdrVendorA: undefined,
+        getEdrVendorB: undefined,
+        getEdrVendorC: undefined,
+        getDirectorySyncVendorD: id("DirectorySyncVendorD") && { id: id("DirectorySyncVendorD") },
+        getDirectorySyncVendorDs: undefined,
+        getDirectorySyncVendorE: id("DirectorySyncVendorE") && { id: id("DirectorySyncVendorE") },
+        getDirectorySyncVendorEs: undefined,
+        getDirectorySyncLogs: id("DirectorySyncVendorD") && {
+          vendor: "vendor-d-idp",
+          id: id("DirectorySyncVendorD"),
+        },
+        getEventStreamingIntegration: id("EventStreamingIntegration") && {
+          id: id("EventStreamingIntegration"),
+        },
+        getEventStreamingIntegrations: undefined,
+        getIngressPeer: id("IngressPeer") && { id: id("IngressPeer") },
+        getIngressPeers: undefined,
+        getIngressPortAllocation: id("IngressPortAllocation") && {
+          peerId: outs("IngressPortAllocation").peerId,
+          id: id("IngressPortAllocation"),
+        },
+        getIngressPortAllocations: id("IngressPortAllocation") && {
+          peerId: outs("IngressPortAllocation").peerId,
+        },
+        getInvites: undefined,
+        getAuditEvents: undefined,
+        getProxyLogs: {},
+        getTrafficEvents: {},
+      };
+      // Lookups that take no arguments, or whose object is a singleton this file made.
+      const none = new Set(LOOKUP_SPECS.filter((l) => !l.args).map((l) => l.name));
+      const answered: string[] = [];
+      const unserved: string[] = [];
+      const nothing: string[] = [];
+      const failed: string[] = [];
+      for (const spec of LOOKUP_SPECS) {
+        expect([spec.name, spec.name in args]).toEqual([spec.name, true]);
+        const a = args[spec.name];
+        const route = routeById(spec.operationIds[0]!);
+        if (!none.has(spec.name) && (a === undefined || a === "") && notServedFamily(route.family)) {
+          unserved.push(spec.name);
+          acc.record({ check: "lookup", kind: spec.name, status: "not served", detail: `${route.family}` });
+          continue;
+        }
+        if (!none.has(spec.name) && (a === undefined || a === "")) {
+          nothing.push(spec.name);
+          acc.record({ check: "lookup", kind: spec.name, status: "nothing to look up" });
+          continue;
+        }
+        const fn = (privnet as unknown as Record<string, (...x: unknown[]) => Promise<unknown>>)[spec.name]!;
+        try {
+          const result = none.has(spec.name) ? await fn(opts) : await fn(a, opts);
+          expect([spec.name, result === undefined || result === null]).toEqual([spec.name, false]);
+          answered.push(spec.name);
+          acc.record({ check: "lookup", kind: spec.name, status: "passed" });
+        } catch (err) {
+          const cause = isPrivnetLookupError(err) ? (err as { cause?: unknown }).cause : err;
+          // A lookup of a family the target does not serve answers 404 (or 412: embedded IdP only).
+          const unservedFamily = isNotFound(cause) && (route.cloudOnly || notServedFamily(route.family));
+          if (unservedFamily || (isPrivnetApiError(cause) && cause.status === 412 && route.embeddedIdpOnly)) {
+            unserved.push(spec.name);
+            acc.record({ check: "lookup", kind: spec.name, status: "not served", detail: String(cause) });
+          } else {
+            failed.push(`${spec.name}: ${err instanceof Error ? err.message : String(err)}`);
+            acc.record({ check: "lookup", kind: spec.name, status: "failed", detail: String(err) });
+          }
+        }
+      }
+      process.stdout.write(
+        `lookups against ${acc.probe.label}: ${answered.length} of ${LOOKUP_SPECS.length} answered; ` +
+          `not served: ${unserved.join(", ") || "none"}; nothing to look up: ${nothing.join(", ") || "none"}\n`,
+      );
+      expect(failed).toEqual([]);
+      // On our own server every lookup has its object and answers.
+      if (acc.own) expect([...unserved, ...nothing]).toEqual([]);
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
+
+/**
+ * An object of a kind whose fixture needs enrolled peers the target lacks, made without peers where the kind
+ * allows it (a group without members, a router of a peer group); undefined where it does not.
+ */
+async function peerless(kind: string, t: FixtureTarget): Promise<Props | undefined> {
+  const name = `imp-${process.pid}-${Date.now().toString(36)}-${kind.toLowerCase()}`;
+  if (kind === "Group") return { name };
+  if (kind !== "NetworkRouter") return undefined;
+  const network = await t.call("createNetwork", { body: { name } });
+  const group = await t.call("createGroup", { body: { name } });
+  return { networkId: network.id, peerGroups: [group.id], metric: 10, masquerade: true, enabled: true };
+}
+
+/** Whether the target does not serve a family (some kind of it was found not served by the probe). */
+function notServedFamily(family: string): boolean {
+  return PROVIDERS.some((p) => notServed.has(p.spec.name) && routeById(p.spec.ops.read).family === family);
+}
