@@ -48,6 +48,9 @@ const ALLOWED: Record<string, string[]> = {
   // privnet-import reads each kind through the provider's readers and plans with its lifecycle: it sits beside
   // the sdk, above the provider, and nothing imports it.
   importer: ["api", "client", "model", "provider"],
+  // privnet-access reads like the importer, computes with the network map and runs its offline twin on the
+  // server: a tool at the top that nothing imports.
+  access: ["api", "client", "model", "provider", "importer", "netmap", "server"],
 };
 
 /** Imports breaking the layers in the files under `dir`: `file: specifier (why)`. */

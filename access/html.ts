@@ -1,0 +1,312 @@
+/**
+ * `privnet-access show --format html`: one self-contained page (no script, no external resource) with a picture
+ * of the account — each group a box holding its peers, network resources in their network's box, an arrow for
+ * every pair where traffic flows (both ways: one line with two heads; colour by what flows) — and the same
+ * access as a table below it, per peer, with the policy and rule of each line.
+ *
+ * A peer in several groups is drawn in its first group (by the account's group order) and its other groups are
+ * named under it. Past {@link MAX_NODES} peers and resources the picture shows groups only, with arrows between
+ * groups counting the pairs, so that the page stays readable.
+ */
+import { groupsByPeer, type AccessLine, type Account } from "./report";
+
+export const MAX_NODES = 80;
+
+const esc = (s: string) =>
+  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+interface Node {
+  key: string;
+  label: string;
+  sub: string;
+  kind: "peer" | "resource";
+  x: number;
+  y: number;
+}
+
+interface Box {
+  title: string;
+  kind: "group" | "network" | "none";
+  nodes: Node[];
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+const NODE_W = 170;
+const NODE_H = 40;
+const GAP = 12;
+const HEAD = 34;
+const PAD = 16;
+const BOX_GAP_X = 110;
+const BOX_GAP_Y = 70;
+
+function colourOf(traffic: string): string {
+  if (traffic.startsWith("all")) return "#7c3aed";
+  if (traffic.startsWith("tcp")) return "#2563eb";
+  if (traffic.startsWith("udp")) return "#0d9488";
+  if (traffic.startsWith("icmp")) return "#d97706";
+  return "#6b7280";
+}
+
+/** The boxes of the picture: groups with their peers, networks with their resources. */
+function boxesOf(account: Account, lines: readonly AccessLine[], groupsOnly: boolean): Box[] {
+  const s = account.snapshot;
+  const boxes: Box[] = [];
+  const placed = new Set<string>();
+  const groupNames = groupsByPeer(s);
+  for (const g of s.groups) {
+    if (g.all) continue;
+    const members = g.peers.filter((id) => !placed.has(id));
+    if (!g.peers.length && !groupsOnly) continue;
+    const nodes: Node[] = groupsOnly
+      ? []
+      : members.map((id) => {
+          placed.add(id);
+          const p = s.peers.find((x) => x.id === id);
+          const others = (groupNames.get(id) ?? []).filter((n) => n !== g.name);
+          return {
+            key: `peer:${id}`,
+            label: p?.name ?? id,
+            sub: `${p?.ip ?? ""}${others.length ? ` · also ${others.join(", ")}` : ""}`,
+            kind: "peer" as const,
+            x: 0,
+            y: 0,
+          };
+        });
+    if (groupsOnly) for (const id of g.peers) placed.add(id);
+    boxes.push({ title: `group ${g.name} (${g.peers.length})`, kind: "group", nodes, x: 0, y: 0, w: 0, h: 0 });
+  }
+  const loose = s.peers.filter((p) => !placed.has(p.id));
+  if (loose.length)
+    boxes.push({
+      title: "in no group but All",
+      kind: "none",
+      nodes: groupsOnly
+        ? []
+        : loose.map((p) => ({ key: `peer:${p.id}`, label: p.name, sub: p.ip, kind: "peer" as const, x: 0, y: 0 })),
+      x: 0,
+      y: 0,
+      w: 0,
+      h: 0,
+    });
+  const reached = new Set(lines.filter((l) => l.to.kind === "resource").map((l) => l.to.id));
+  for (const n of s.networks) {
+    const rs = n.resources.filter((r) => r.enabled || reached.has(r.id));
+    if (!rs.length) continue;
+    boxes.push({
+      title: `network ${n.name}`,
+      kind: "network",
+      nodes: groupsOnly
+        ? []
+        : rs.map((r) => ({ key: `resource:${r.id}`, label: r.name, sub: r.address, kind: "resource" as const, x: 0, y: 0 })),
+      x: 0,
+      y: 0,
+      w: 0,
+      h: 0,
+    });
+  }
+  return boxes;
+}
+
+/** Places boxes in rows, nodes stacked inside each box. */
+function layout(boxes: Box[]): { width: number; height: number } {
+  const cols = Math.max(1, Math.min(4, Math.ceil(Math.sqrt(boxes.length))));
+  let y = PAD;
+  let width = 0;
+  for (let i = 0; i < boxes.length; i += cols) {
+    const row = boxes.slice(i, i + cols);
+    let x = PAD;
+    let rowH = 0;
+    for (const b of row) {
+      b.w = NODE_W + 2 * PAD;
+      b.h = HEAD + Math.max(1, b.nodes.length) * (NODE_H + GAP) + PAD - GAP;
+      b.x = x;
+      b.y = y;
+      b.nodes.forEach((n, k) => {
+        n.x = b.x + PAD;
+        n.y = b.y + HEAD + k * (NODE_H + GAP);
+      });
+      x += b.w + BOX_GAP_X;
+      rowH = Math.max(rowH, b.h);
+    }
+    width = Math.max(width, x - BOX_GAP_X + PAD);
+    y += rowH + BOX_GAP_Y;
+  }
+  return { width: Math.max(width, 420), height: y - BOX_GAP_Y + PAD };
+}
+
+interface Edge {
+  a: { x: number; y: number };
+  b: { x: number; y: number };
+  both: boolean;
+  colour: string;
+  title: string;
+  width: number;
+}
+
+function anchor(n: { x: number; y: number; w: number; h: number }, towards: { x: number; y: number }) {
+  const cx = n.x + n.w / 2;
+  const cy = n.y + n.h / 2;
+  return towards.x > cx + n.w / 2
+    ? { x: n.x + n.w, y: cy }
+    : towards.x < cx - n.w / 2
+      ? { x: n.x, y: cy }
+      : { x: cx, y: towards.y > cy ? n.y + n.h : n.y };
+}
+
+function edgesOf(lines: readonly AccessLine[], boxes: Box[], account: Account, groupsOnly: boolean): Edge[] {
+  const rect = new Map<string, { x: number; y: number; w: number; h: number }>();
+  if (groupsOnly) {
+    const firstBox = new Map<string, Box>();
+    const s = account.snapshot;
+    let bi = 0;
+    for (const g of s.groups) {
+      if (g.all) continue;
+      const b = boxes[bi++];
+      if (!b) break;
+      for (const id of g.peers) if (!firstBox.has(`peer:${id}`)) firstBox.set(`peer:${id}`, b);
+    }
+    for (const b of boxes)
+      if (b.kind === "none")
+        for (const p of s.peers) if (!firstBox.has(`peer:${p.id}`)) firstBox.set(`peer:${p.id}`, b);
+    for (const n of s.networks) {
+      const b = boxes.find((x) => x.title === `network ${n.name}`);
+      if (b) for (const r of n.resources) firstBox.set(`resource:${r.id}`, b);
+    }
+    for (const [k, b] of firstBox) rect.set(k, b);
+  } else {
+    for (const b of boxes) for (const n of b.nodes) rect.set(n.key, { x: n.x, y: n.y, w: NODE_W, h: NODE_H });
+  }
+  const pairs = new Map<string, { from: string; to: string; lines: AccessLine[] }>();
+  for (const l of lines) {
+    const from = `peer:${l.from.id}`;
+    const to = `${l.to.kind}:${l.to.id}`;
+    const ra = rect.get(from);
+    const rb = rect.get(to);
+    if (!ra || !rb || ra === rb) continue;
+    const id = groupsOnly ? `${JSON.stringify(ra)}>${JSON.stringify(rb)}` : `${from}>${to}`;
+    const p = pairs.get(id) ?? { from, to, lines: [] };
+    p.lines.push(l);
+    pairs.set(id, p);
+  }
+  const done = new Set<string>();
+  const edges: Edge[] = [];
+  for (const [id, p] of pairs) {
+    if (done.has(id)) continue;
+    const [x, y] = id.split(">") as [string, string];
+    const back = pairs.get(`${y}>${x}`);
+    done.add(id);
+    if (back) done.add(`${y}>${x}`);
+    const ra = rect.get(p.from) as { x: number; y: number; w: number; h: number };
+    const rb = rect.get(p.to) as { x: number; y: number; w: number; h: number };
+    const all = [...p.lines, ...(back?.lines ?? [])];
+    const traffic = [...new Set(all.map((l) => l.traffic))];
+    const a = anchor(ra, { x: rb.x + rb.w / 2, y: rb.y + rb.h / 2 });
+    const b = anchor(rb, { x: ra.x + ra.w / 2, y: ra.y + ra.h / 2 });
+    edges.push({
+      a,
+      b,
+      both: back !== undefined,
+      colour: traffic.length === 1 ? colourOf(traffic[0] as string) : "#7c3aed",
+      title: groupsOnly
+        ? `${all.length} line(s): ${traffic.join(", ")}`
+        : all.map((l) => `${l.from.name} → ${l.to.name} ${l.traffic} (policy "${l.policy.name}", rule "${l.rule.name}")`).join("\n"),
+      width: groupsOnly ? Math.min(6, 1.5 + Math.log2(all.length)) : 1.8,
+    });
+  }
+  return edges;
+}
+
+function svgOf(account: Account, lines: readonly AccessLine[]): string {
+  const count = account.snapshot.peers.length + account.snapshot.networks.reduce((n, x) => n + x.resources.length, 0);
+  const groupsOnly = count > MAX_NODES;
+  const boxes = boxesOf(account, lines, groupsOnly);
+  const { width, height } = layout(boxes);
+  const edges = edgesOf(lines, boxes, account, groupsOnly);
+  const colours = [...new Set(edges.map((e) => e.colour))];
+  const out: string[] = [];
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="access map">`,
+    "<defs>",
+    ...colours.map(
+      (c) =>
+        `<marker id="h${c.slice(1)}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="${c}"/></marker>`,
+    ),
+    "</defs>",
+  );
+  for (const b of boxes) {
+    const fill = b.kind === "network" ? "#fef3c7" : b.kind === "none" ? "#f3f4f6" : "#e0f2fe";
+    const stroke = b.kind === "network" ? "#d97706" : b.kind === "none" ? "#9ca3af" : "#0284c7";
+    out.push(
+      `<rect x="${b.x}" y="${b.y}" width="${b.w}" height="${b.h}" rx="12" fill="${fill}" stroke="${stroke}" stroke-width="1.5"/>`,
+      `<text x="${b.x + PAD}" y="${b.y + 22}" class="box">${esc(b.title)}</text>`,
+    );
+  }
+  for (const e of edges) {
+    const dx = e.b.x - e.a.x;
+    const dy = e.b.y - e.a.y;
+    // A gentle curve, so that arrows between boxes of one row do not run along each other.
+    const cx = (e.a.x + e.b.x) / 2 - dy * 0.12;
+    const cy = (e.a.y + e.b.y) / 2 + dx * 0.12;
+    const m = `url(#h${e.colour.slice(1)})`;
+    out.push(
+      `<path d="M${e.a.x},${e.a.y} Q${cx},${cy} ${e.b.x},${e.b.y}" fill="none" stroke="${e.colour}" stroke-width="${e.width}" stroke-opacity="0.8" marker-end="${m}"${e.both ? ` marker-start="${m}"` : ""}><title>${esc(e.title)}</title></path>`,
+    );
+  }
+  for (const b of boxes)
+    for (const n of b.nodes) {
+      const fill = n.kind === "resource" ? "#fffbeb" : "#ffffff";
+      out.push(
+        `<g><rect x="${n.x}" y="${n.y}" width="${NODE_W}" height="${NODE_H}" rx="${n.kind === "resource" ? 4 : 20}" fill="${fill}" stroke="#334155" stroke-width="1"/>`,
+        `<text x="${n.x + NODE_W / 2}" y="${n.y + 17}" class="node">${esc(n.label)}</text>`,
+        `<text x="${n.x + NODE_W / 2}" y="${n.y + 31}" class="sub">${esc(n.sub.length > 30 ? `${n.sub.slice(0, 29)}…` : n.sub)}</text></g>`,
+      );
+    }
+  out.push("</svg>");
+  return out.join("\n");
+}
+
+/** The page. */
+export function renderHtml(account: Account, lines: readonly AccessLine[], opts: { title: string }): string {
+  const rows = lines
+    .map(
+      (l) =>
+        `<tr><td>${esc(l.from.name)}</td><td>${l.to.kind === "resource" ? `resource ${esc(l.to.name)} <span class="muted">${esc(l.to.address)}</span>` : esc(l.to.name)}</td><td><code style="color:${colourOf(l.traffic)}">${esc(l.traffic)}</code></td><td>${esc(l.policy.name)}</td><td>${esc(l.rule.name)}</td><td>${l.conditional ? `only if it passes ${esc(l.conditional.map((c) => c.check).join(", "))}` : ""}</td></tr>`,
+    )
+    .join("\n");
+  const peers = account.snapshot.peers.length;
+  const legend = [
+    ["#7c3aed", "all traffic / mixed"],
+    ["#2563eb", "tcp"],
+    ["#0d9488", "udp"],
+    ["#d97706", "icmp"],
+  ]
+    .map(([c, t]) => `<span><i style="background:${c}"></i>${t}</span>`)
+    .join("");
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Access map: ${esc(opts.title)}</title>
+<style>
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px;color:#0f172a;background:#fff}
+h1{font-size:20px;margin:0 0 4px} p.meta{color:#475569;margin:0 0 12px}
+.legend span{margin-right:16px;font-size:13px}.legend i{display:inline-block;width:18px;height:4px;margin-right:6px;vertical-align:middle}
+svg text.box{font-size:13px;font-weight:600;fill:#0f172a} svg text.node{font-size:12px;font-weight:600;text-anchor:middle;fill:#0f172a}
+svg text.sub{font-size:10px;text-anchor:middle;fill:#475569}
+.picture{overflow:auto;border:1px solid #e2e8f0;border-radius:8px;margin:12px 0 24px;padding:8px}
+table{border-collapse:collapse;font-size:13px} th,td{border-bottom:1px solid #e2e8f0;padding:4px 10px;text-align:left}
+th{background:#f8fafc} .muted{color:#64748b}
+</style></head><body>
+<h1>Access map</h1>
+<p class="meta">${esc(opts.title)} · ${peers} peers · ${lines.length} access lines · arrows point from the peer that may open connections; two heads: both ways</p>
+<div class="legend">${legend}</div>
+<div class="picture">
+${svgOf(account, lines)}
+</div>
+<table><thead><tr><th>from</th><th>to</th><th>traffic</th><th>policy</th><th>rule</th><th>condition</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table>
+</body></html>
+`;
+}
