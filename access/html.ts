@@ -39,7 +39,7 @@ const NODE_H = 40;
 const GAP = 12;
 const HEAD = 34;
 const PAD = 16;
-const BOX_GAP_X = 110;
+const BOX_GAP_X = 170;
 const BOX_GAP_Y = 70;
 
 function colourOf(traffic: string): string {
@@ -95,12 +95,24 @@ function boxesOf(account: Account, lines: readonly AccessLine[], groupsOnly: boo
   for (const n of s.networks) {
     const rs = n.resources.filter((r) => r.enabled || reached.has(r.id));
     if (!rs.length) continue;
+    const routerPeers = n.routers
+      .filter((r) => r.enabled)
+      .flatMap((r) => (r.peer ? [r.peer] : s.groups.filter((g) => r.peer_groups?.includes(g.id)).flatMap((g) => g.peers)))
+      .map((id) => s.peers.find((p) => p.id === id)?.name ?? id);
+    const via = routerPeers.length ? ` · via ${[...new Set(routerPeers)].join(", ")}` : " · no router";
     boxes.push({
       title: `network ${n.name}`,
       kind: "network",
       nodes: groupsOnly
         ? []
-        : rs.map((r) => ({ key: `resource:${r.id}`, label: r.name, sub: r.address, kind: "resource" as const, x: 0, y: 0 })),
+        : rs.map((r) => ({
+            key: `resource:${r.id}`,
+            label: r.name,
+            sub: `${r.address}${via}`,
+            kind: "resource" as const,
+            x: 0,
+            y: 0,
+          })),
       x: 0,
       y: 0,
       w: 0,
@@ -137,23 +149,36 @@ function layout(boxes: Box[]): { width: number; height: number } {
   return { width: Math.max(width, 420), height: y - BOX_GAP_Y + PAD };
 }
 
+/** An arrow's end; `v`: on a left or right side (ends spread vertically), else on a top or bottom side. */
+interface End {
+  x: number;
+  y: number;
+  v: boolean;
+}
+
 interface Edge {
-  a: { x: number; y: number };
-  b: { x: number; y: number };
+  a: End;
+  b: End;
   both: boolean;
   colour: string;
   title: string;
   width: number;
+  /** Drawn dashed: every line of it depends on a posture check the API cannot decide. */
+  dashed: boolean;
+  /** Short text on the arrow (the traffic). */
+  label: string;
+  /** The two ends sit in one column: the arrow bows out to the right instead of crossing what is between. */
+  side: boolean;
 }
 
 function anchor(n: { x: number; y: number; w: number; h: number }, towards: { x: number; y: number }) {
   const cx = n.x + n.w / 2;
   const cy = n.y + n.h / 2;
   return towards.x > cx + n.w / 2
-    ? { x: n.x + n.w, y: cy }
+    ? { x: n.x + n.w, y: cy, v: true }
     : towards.x < cx - n.w / 2
-      ? { x: n.x, y: cy }
-      : { x: cx, y: towards.y > cy ? n.y + n.h : n.y };
+      ? { x: n.x, y: cy, v: true }
+      : { x: cx, y: towards.y > cy ? n.y + n.h : n.y, v: false };
 }
 
 function edgesOf(lines: readonly AccessLine[], boxes: Box[], account: Account, groupsOnly: boolean): Edge[] {
@@ -203,11 +228,15 @@ function edgesOf(lines: readonly AccessLine[], boxes: Box[], account: Account, g
     const rb = rect.get(p.to) as { x: number; y: number; w: number; h: number };
     const all = [...p.lines, ...(back?.lines ?? [])];
     const traffic = [...new Set(all.map((l) => l.traffic))];
-    const a = anchor(ra, { x: rb.x + rb.w / 2, y: rb.y + rb.h / 2 });
-    const b = anchor(rb, { x: ra.x + ra.w / 2, y: ra.y + ra.h / 2 });
+    const side = Math.abs(ra.x - rb.x) < 1;
+    const a = side ? { x: ra.x + ra.w, y: ra.y + ra.h / 2, v: true } : anchor(ra, { x: rb.x + rb.w / 2, y: rb.y + rb.h / 2 });
+    const b = side ? { x: rb.x + rb.w, y: rb.y + rb.h / 2, v: true } : anchor(rb, { x: ra.x + ra.w / 2, y: ra.y + ra.h / 2 });
     edges.push({
       a,
       b,
+      side,
+      dashed: all.every((l) => l.conditional),
+      label: groupsOnly ? `${all.length}× ${traffic.length === 1 ? traffic[0] : "mixed"}` : traffic.join(" "),
       both: back !== undefined,
       colour: traffic.length === 1 ? colourOf(traffic[0] as string) : "#7c3aed",
       title: groupsOnly
@@ -216,7 +245,59 @@ function edgesOf(lines: readonly AccessLine[], boxes: Box[], account: Account, g
       width: groupsOnly ? Math.min(6, 1.5 + Math.log2(all.length)) : 1.8,
     });
   }
+  spread(edges);
   return edges;
+}
+
+/**
+ * Arrows that meet one side of a node spread along it, ordered by where their other end is, instead of all
+ * meeting in the side's middle.
+ */
+function spread(edges: Edge[]): void {
+  const ends = new Map<string, { p: End; other: End }[]>();
+  for (const e of edges)
+    for (const [p, other] of [
+      [e.a, e.b],
+      [e.b, e.a],
+    ] as const) {
+      const k = `${p.x},${p.y}`;
+      const list = ends.get(k) ?? [];
+      list.push({ p, other });
+      ends.set(k, list);
+    }
+  for (const list of ends.values()) {
+    if (list.length < 2) continue;
+    // A point on a left or right side moves vertically; on a top or bottom side, horizontally.
+    const vertical = list[0]?.p.v === true;
+    list.sort((u, v) => (vertical ? u.other.y - v.other.y : u.other.x - v.other.x));
+    const room = vertical ? NODE_H - 12 : NODE_W - 40;
+    const step = room / (list.length - 1);
+    const base = { x: list[0]?.p.x ?? 0, y: list[0]?.p.y ?? 0 };
+    list.forEach((x, i) => {
+      const off = -room / 2 + i * step;
+      if (vertical) x.p.y = base.y + off;
+      else x.p.x = base.x + off;
+    });
+  }
+}
+
+/** Moves a label down (then up) until it overlaps no label placed before it. */
+function place(
+  taken: { x: number; y: number; w: number; h: number }[],
+  r: { x: number; y: number; w: number; h: number },
+): { x: number; y: number; w: number; h: number } {
+  const hits = (q: typeof r) =>
+    taken.some((t) => q.x < t.x + t.w && t.x < q.x + q.w && q.y < t.y + t.h && t.y < q.y + q.h);
+  for (let k = 0; k < 40; k++) {
+    const dy = (k % 2 === 0 ? 1 : -1) * Math.ceil(k / 2) * (r.h + 2);
+    const q = { ...r, y: r.y + dy };
+    if (!hits(q)) {
+      taken.push(q);
+      return q;
+    }
+  }
+  taken.push(r);
+  return r;
 }
 
 function svgOf(account: Account, lines: readonly AccessLine[]): string {
@@ -244,15 +325,29 @@ function svgOf(account: Account, lines: readonly AccessLine[]): string {
       `<text x="${b.x + PAD}" y="${b.y + 22}" class="box">${esc(b.title)}</text>`,
     );
   }
+  const labels: string[] = [];
+  const taken: { x: number; y: number; w: number; h: number }[] = boxes.flatMap((b) =>
+    b.nodes.map((n) => ({ x: n.x, y: n.y, w: NODE_W, h: NODE_H })),
+  );
   for (const e of edges) {
     const dx = e.b.x - e.a.x;
     const dy = e.b.y - e.a.y;
-    // A gentle curve, so that arrows between boxes of one row do not run along each other.
-    const cx = (e.a.x + e.b.x) / 2 - dy * 0.12;
-    const cy = (e.a.y + e.b.y) / 2 + dx * 0.12;
+    // A gentle curve, so that arrows between boxes of one row do not run along each other; arrows within one
+    // column bow out to the right of it.
+    const cx = e.side ? Math.max(e.a.x, e.b.x) + 40 + Math.abs(dy) * 0.15 : (e.a.x + e.b.x) / 2 - dy * 0.12;
+    const cy = e.side ? (e.a.y + e.b.y) / 2 : (e.a.y + e.b.y) / 2 + dx * 0.12;
     const m = `url(#h${e.colour.slice(1)})`;
     out.push(
-      `<path d="M${e.a.x},${e.a.y} Q${cx},${cy} ${e.b.x},${e.b.y}" fill="none" stroke="${e.colour}" stroke-width="${e.width}" stroke-opacity="0.8" marker-end="${m}"${e.both ? ` marker-start="${m}"` : ""}><title>${esc(e.title)}</title></path>`,
+      `<path d="M${e.a.x},${e.a.y} Q${cx},${cy} ${e.b.x},${e.b.y}" fill="none" stroke="${e.colour}" stroke-width="${e.width}" stroke-opacity="0.85"${e.dashed ? ' stroke-dasharray="6 4"' : ""} marker-end="${m}"${e.both ? ` marker-start="${m}"` : ""}><title>${esc(e.title)}</title></path>`,
+    );
+    // The label sits on the curve's midpoint (a quadratic Bézier at t = 1/2).
+    const lx = 0.25 * e.a.x + 0.5 * cx + 0.25 * e.b.x;
+    const ly = 0.25 * e.a.y + 0.5 * cy + 0.25 * e.b.y;
+    const text = `${e.label}${e.dashed ? " ?" : ""}`;
+    const w = 7 * text.length + 10;
+    const r = place(taken, { x: lx - w / 2, y: ly - 9, w, h: 16 });
+    labels.push(
+      `<g><rect x="${r.x}" y="${r.y}" width="${w}" height="16" rx="8" fill="#fff" stroke="${e.colour}" stroke-width="0.8"/><text x="${r.x + w / 2}" y="${r.y + 12}" class="edge" fill="${e.colour}">${esc(text)}</text></g>`,
     );
   }
   for (const b of boxes)
@@ -264,7 +359,7 @@ function svgOf(account: Account, lines: readonly AccessLine[]): string {
         `<text x="${n.x + NODE_W / 2}" y="${n.y + 31}" class="sub">${esc(n.sub.length > 30 ? `${n.sub.slice(0, 29)}…` : n.sub)}</text></g>`,
       );
     }
-  out.push("</svg>");
+  out.push(...labels, "</svg>");
   return out.join("\n");
 }
 
@@ -292,13 +387,13 @@ body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24p
 h1{font-size:20px;margin:0 0 4px} p.meta{color:#475569;margin:0 0 12px}
 .legend span{margin-right:16px;font-size:13px}.legend i{display:inline-block;width:18px;height:4px;margin-right:6px;vertical-align:middle}
 svg text.box{font-size:13px;font-weight:600;fill:#0f172a} svg text.node{font-size:12px;font-weight:600;text-anchor:middle;fill:#0f172a}
-svg text.sub{font-size:10px;text-anchor:middle;fill:#475569}
+svg text.sub{font-size:10px;text-anchor:middle;fill:#475569} svg text.edge{font-size:11px;text-anchor:middle;font-family:ui-monospace,monospace}
 .picture{overflow:auto;border:1px solid #e2e8f0;border-radius:8px;margin:12px 0 24px;padding:8px}
 table{border-collapse:collapse;font-size:13px} th,td{border-bottom:1px solid #e2e8f0;padding:4px 10px;text-align:left}
 th{background:#f8fafc} .muted{color:#64748b}
 </style></head><body>
 <h1>Access map</h1>
-<p class="meta">${esc(opts.title)} · ${peers} peers · ${lines.length} access lines · arrows point from the peer that may open connections; two heads: both ways</p>
+<p class="meta">${esc(opts.title)} · ${peers} peers · ${lines.length} access lines · arrows point from the peer that may open connections; two heads: both ways; dashed, marked ?: only if the peer passes a posture check the API cannot decide</p>
 <div class="legend">${legend}</div>
 <div class="picture">
 ${svgOf(account, lines)}

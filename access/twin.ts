@@ -68,7 +68,7 @@ export function firstError(r: PulumiRun): string {
   const lines = `${r.stderr}\n${r.stdout}`
     .split("\n")
     .map((l) => l.trim())
-    .filter(Boolean);
+    .filter((l) => l && !/^[=-]{5,}$/.test(l));
   return (lines.find((l) => /^error:/i.test(l)) ?? lines[0] ?? `exit ${r.code}`).replace(/^error:\s*/i, "");
 }
 
@@ -154,7 +154,7 @@ export async function runAgainstTwin(opts: {
   env: NodeJS.ProcessEnv;
   progress: (line: string) => void;
 }): Promise<void> {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "privnet-access-"));
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "privnet-access-twin-"));
   fs.chmodSync(tmp, 0o700);
   try {
     const project = path.join(tmp, "project");
@@ -205,9 +205,11 @@ export async function runAgainstTwin(opts: {
     fs.writeFileSync(stackFile, YAML.stringify({ ...doc, config }));
     secrets.push(["privnet:token", opts.twinToken]);
     for (const [key, value] of secrets) await run(["config", "set", "--secret", key], value);
-    // The state keeps the real stack's secrets provider out: its values are plain (exported with
-    // --show-secrets) and the twin's stack encrypts them with its own passphrase.
-    const { secrets_providers: _sp, ...deployment } = opts.read.exported.deployment;
+    // The state's secret values are plain (exported with --show-secrets): the twin's stack takes them with its
+    // own secrets provider (the engine cannot import plain secrets without one), which encrypts them.
+    const own = await run(["stack", "export"]);
+    const secretsProviders = (JSON.parse(own.stdout) as StackRead["exported"]).deployment.secrets_providers;
+    const deployment = { ...opts.read.exported.deployment, secrets_providers: secretsProviders };
     await run(["stack", "import"], JSON.stringify({ ...opts.read.exported, deployment }));
     opts.progress("running the program against the twin (pulumi up)");
     await run(["up", "--yes", "--skip-preview", "--suppress-progress"], undefined, (line) => {
