@@ -18,7 +18,14 @@ import { PrivnetClient } from "../client";
 import { displayUrl, readAccount, readToken } from "../importer/cli";
 import { ImportError, Reader, translate } from "../importer/read";
 import type { Seed } from "../server";
-import { parseTests, resultsText, runTests, TestsFileError, type AccessTest, type TestResult } from "./expectations";
+import {
+  parseTests,
+  resultsText,
+  runTests,
+  TestsFileError,
+  type AccessTest,
+  type TestResult,
+} from "./expectations";
 import { diffAccess, diffText, type AccessDiff } from "./diff";
 import { renderHtml } from "./html";
 import {
@@ -72,7 +79,11 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Options | "he
   const [verb, ...rest] = argv;
   if (verb === "-h" || verb === "--help" || verb === "help") return "help";
   if (verb !== "show" && verb !== "test" && verb !== "diff")
-    throw usage(verb === undefined ? "a verb is required: show, test or diff" : `unknown verb ${JSON.stringify(verb)}: use show, test or diff`);
+    throw usage(
+      verb === undefined
+        ? "a verb is required: show, test or diff"
+        : `unknown verb ${JSON.stringify(verb)}: use show, test or diff`,
+    );
   const o: Options = { verb, format: "text", apiUrl: env.PRIVNET_API_URL || undefined };
   const allowed: Record<Options["verb"], string[]> = {
     show: ["--peer", "--format"],
@@ -85,7 +96,8 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Options | "he
     const [flag, inline] = eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
     const value = (): string => {
       const v = inline ?? rest[++i];
-      if (v === undefined || (inline === undefined && v.startsWith("--"))) throw usage(`${flag} needs a value`);
+      if (v === undefined || (inline === undefined && v.startsWith("--")))
+        throw usage(`${flag} needs a value`);
       return v;
     };
     if (flag === "-h" || flag === "--help") return "help";
@@ -104,7 +116,8 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Options | "he
         break;
       case "--format": {
         const f = value();
-        if (f !== "text" && f !== "json" && f !== "html") throw usage(`--format: expected text, json or html, got ${JSON.stringify(f)}`);
+        if (f !== "text" && f !== "json" && f !== "html")
+          throw usage(`--format: expected text, json or html, got ${JSON.stringify(f)}`);
         o.format = f;
         break;
       }
@@ -126,7 +139,9 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Options | "he
   if (verb === "diff" && !o.cwd) throw usage("diff: --cwd DIR (the Pulumi project) is required");
   if (verb === "diff" && !o.stack) throw usage("diff: --stack NAME is required");
   if (o.apiUrl !== undefined && !/^https?:\/\/[^/\s]+/.test(o.apiUrl))
-    throw usage(`--api-url must be an http(s) URL such as http://127.0.0.1:8080, got ${JSON.stringify(displayUrl(o.apiUrl))}`);
+    throw usage(
+      `--api-url must be an http(s) URL such as http://127.0.0.1:8080, got ${JSON.stringify(displayUrl(o.apiUrl))}`,
+    );
   if (o.apiUrl) o.apiUrl = o.apiUrl.replace(/\/+$/, "");
   return o;
 }
@@ -143,7 +158,9 @@ function loadTests(file: string): AccessTest[] {
 }
 
 /** The users' e-mail addresses and names by id, from the listed users. */
-function usersOf(objects: ReadonlyMap<string, readonly { object: Record<string, unknown> }[]>): Account["users"] {
+function usersOf(
+  objects: ReadonlyMap<string, readonly { object: Record<string, unknown> }[]>,
+): Account["users"] {
   return new Map(
     (objects.get("User") ?? []).map((u) => [
       String(u.object.id),
@@ -159,7 +176,13 @@ interface Live {
 }
 
 /** Reads the account behind `apiUrl` with the importer's reader (one list per kind), reporting progress. */
-async function readLive(apiUrl: string, token: string, io: Io, progress: (l: string) => void, kinds: string[]): Promise<Live> {
+async function readLive(
+  apiUrl: string,
+  token: string,
+  io: Io,
+  progress: (l: string) => void,
+  kinds: string[],
+): Promise<Live> {
   const shown = displayUrl(apiUrl);
   const client = new PrivnetClient({ apiUrl, token });
   // The first request fails fast when the server cannot be reached (the client's default retries take ~15 s).
@@ -175,7 +198,12 @@ async function readLive(apiUrl: string, token: string, io: Io, progress: (l: str
     const snapshot = snapshotOf(read.objects, now);
     const seed: Seed = {
       version: 1,
-      objects: Object.fromEntries([...read.objects].map(([k, list]) => [k, list.map((o) => ({ id: o.id, object: o.object, parents: o.parents }))])),
+      objects: Object.fromEntries(
+        [...read.objects].map(([k, list]) => [
+          k,
+          list.map((o) => ({ id: o.id, object: o.object, parents: o.parents })),
+        ]),
+      ),
     };
     return { account: accountOf(snapshot, usersOf(read.objects)), seed, requests: reader.requests };
   } finally {
@@ -188,7 +216,8 @@ function resolvePeer(account: Account, name: string): string {
   const p =
     account.snapshot.peers.find((x) => x.name === name) ??
     account.snapshot.peers.find((x) => x.ip === name || x.dns_label === name || x.id === name);
-  if (!p) throw usage(`--peer: no peer ${JSON.stringify(name)} in the account (by name, IP, DNS label or id)`);
+  if (!p)
+    throw usage(`--peer: no peer ${JSON.stringify(name)} in the account (by name, IP, DNS label or id)`);
   return p.id;
 }
 
@@ -202,7 +231,8 @@ export function showText(account: Account, lines: readonly AccessLine[], peerIds
     const pm = account.map.peerMap(id);
     if (!pm) continue;
     const g = groups.get(id) ?? [];
-    const status = pm.status === "ok" ? "" : ` [${pm.status}${pm.status_reason ? `: ${pm.status_reason}` : ""}]`;
+    const status =
+      pm.status === "ok" ? "" : ` [${pm.status}${pm.status_reason ? `: ${pm.status_reason}` : ""}]`;
     out.push(`${pm.name} (${pm.ip})${g.length ? ` groups: ${g.join(", ")}` : ""}${status}`);
     const mine = byPeer.get(id) ?? [];
     if (!mine.length) out.push("  reaches nothing");
@@ -210,11 +240,17 @@ export function showText(account: Account, lines: readonly AccessLine[], peerIds
   }
   const u = undecided(account, peerIds);
   if (u.length) {
-    out.push("", "Cannot decide (posture checks on metadata only the agent reports; lines above marked [only if ...]):");
+    out.push(
+      "",
+      "Cannot decide (posture checks on metadata only the agent reports; lines above marked [only if ...]):",
+    );
     for (const x of u) out.push(`  ${x}`);
   }
   const peers = new Set(lines.map((l) => l.from.id)).size;
-  out.push("", `${lines.length} access line${lines.length === 1 ? "" : "s"} from ${peers} of ${peerIds.length} peers`);
+  out.push(
+    "",
+    `${lines.length} access line${lines.length === 1 ? "" : "s"} from ${peers} of ${peerIds.length} peers`,
+  );
   return `${out.join("\n")}\n`;
 }
 
@@ -237,7 +273,11 @@ function showJson(account: Account, lines: readonly AccessLine[], peerIds: reado
 }
 
 function testsJson(results: readonly TestResult[]) {
-  return { passed: results.filter((r) => r.passed).length, failed: results.filter((r) => !r.passed).length, results };
+  return {
+    passed: results.filter((r) => r.passed).length,
+    failed: results.filter((r) => !r.passed).length,
+    results,
+  };
 }
 
 async function show(o: Options, io: Io, token: string, progress: (l: string) => void): Promise<number> {
@@ -246,7 +286,8 @@ async function show(o: Options, io: Io, token: string, progress: (l: string) => 
   const peerIds = o.peer ? [resolvePeer(live.account, o.peer)] : live.account.map.peerIds();
   const lines = accessLines(live.account, peerIds);
   if (o.format === "json") io.stdout(`${JSON.stringify(showJson(live.account, lines, peerIds), null, 2)}\n`);
-  else if (o.format === "html") io.stdout(renderHtml(live.account, lines, { title: displayUrl(o.apiUrl as string) }));
+  else if (o.format === "html")
+    io.stdout(renderHtml(live.account, lines, { title: displayUrl(o.apiUrl as string) }));
   else io.stdout(showText(live.account, lines, peerIds));
   return 0;
 }
@@ -270,9 +311,14 @@ async function diff(o: Options, io: Io, progress: (l: string) => void): Promise<
   const read = await readStack(cwd, stack, io.env);
   const cfg = (k: string) => read.config[k]?.value;
   const apiUrl = o.apiUrl ?? cfg("privnet:apiUrl");
-  if (!apiUrl) throw usage("diff: no API URL: pass --api-url, set PRIVNET_API_URL, or set privnet:apiUrl in the stack");
-  const token = o.tokenFile !== undefined || io.env.PRIVNET_TOKEN ? readToken(o, io.env) : cfg("privnet:token");
-  if (!token) throw usage("diff: no API token: pass --token-file, set PRIVNET_TOKEN, or set privnet:token in the stack");
+  if (!apiUrl)
+    throw usage("diff: no API URL: pass --api-url, set PRIVNET_API_URL, or set privnet:apiUrl in the stack");
+  const token =
+    o.tokenFile !== undefined || io.env.PRIVNET_TOKEN ? readToken(o, io.env) : cfg("privnet:token");
+  if (!token)
+    throw usage(
+      "diff: no API token: pass --token-file, set PRIVNET_TOKEN, or set privnet:token in the stack",
+    );
   const live = await readLive(apiUrl, token, io, progress, [...SNAPSHOT_KINDS, "DnsRecord"]);
   progress("cloning the account into the offline twin");
   const twin = await startTwin(live.seed);
@@ -283,7 +329,15 @@ async function diff(o: Options, io: Io, progress: (l: string) => void): Promise<
     try {
       const now = io.now?.() ?? Date.now();
       before = accountOf(await readSnapshot(client, now), live.account.users);
-      await runAgainstTwin({ cwd, stack, read, twinUrl: twin.twin.url, twinToken: twin.token, env: io.env, progress });
+      await runAgainstTwin({
+        cwd,
+        stack,
+        read,
+        twinUrl: twin.twin.url,
+        twinToken: twin.token,
+        env: io.env,
+        progress,
+      });
       progress("computing both maps");
       after = accountOf(await readSnapshot(client, now), live.account.users);
     } finally {
@@ -343,4 +397,3 @@ export async function main(argv: string[]): Promise<void> {
     env: process.env,
   });
 }
-

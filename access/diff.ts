@@ -11,7 +11,7 @@ export interface AccessDiff {
   totals: {
     gained_lines: number;
     lost_lines: number;
-    /** Pairs (peer to peer or resource) with no access before and some after. */
+    /** Pairs (peer to peer or resource) with no access before and some after (access that holds for sure). */
     gained_pairs: number;
     /** Pairs with access before and none after. */
     lost_pairs: number;
@@ -31,8 +31,10 @@ export function diffAccess(before: Account, after: Account): AccessDiff {
   const bKeys = new Set(b.map(lineKey));
   const gained = b.filter((l) => !aKeys.has(lineKey(l)));
   const lost = a.filter((l) => !bKeys.has(lineKey(l)));
-  const aPairs = new Set(a.map(pairKey));
-  const bPairs = new Set(b.map(pairKey));
+  // Pairs count access that holds for sure: a pair left only with a grant behind an undecidable posture check
+  // is no longer reachable for sure.
+  const aPairs = new Set(a.filter((l) => !l.conditional).map(pairKey));
+  const bPairs = new Set(b.filter((l) => !l.conditional).map(pairKey));
   const peers = new Set<string>();
   for (const l of [...gained, ...lost]) {
     peers.add(l.from.id);

@@ -18,7 +18,7 @@
  */
 import { z } from "zod";
 import YAML from "yaml";
-import type { Grant, Traffic } from "../netmap";
+import type { Grant, PeerMap, Traffic } from "../netmap";
 import type { Account } from "./report";
 
 const Name = z.string().min(1);
@@ -150,7 +150,13 @@ function ipv4(a: string): number | undefined {
   if (!m) return undefined;
   const parts = m.slice(1).map(Number);
   if (parts.some((x) => x > 255)) return undefined;
-  return (((parts[0] as number) << 24) | ((parts[1] as number) << 16) | ((parts[2] as number) << 8) | (parts[3] as number)) >>> 0;
+  return (
+    (((parts[0] as number) << 24) |
+      ((parts[1] as number) << 16) |
+      ((parts[2] as number) << 8) |
+      (parts[3] as number)) >>>
+    0
+  );
 }
 
 /** Whether an IPv4 address lies in a resource's address (`10.0.0.5`, `10.0.0.5/32`, `10.0.0.0/24`). */
@@ -204,7 +210,11 @@ function resolver(account: Account) {
     },
     targets(t: AccessTest, where: string): Endpoint[] {
       const to = t.to as { peer?: string; group?: string; resource?: string; address?: string };
-      const resEp = (r: { id: string; name: string }): Endpoint => ({ kind: "resource", id: r.id, name: r.name });
+      const resEp = (r: { id: string; name: string }): Endpoint => ({
+        kind: "resource",
+        id: r.id,
+        name: r.name,
+      });
       if (to.peer !== undefined) {
         const p = findPeer(to.peer);
         if (!p) fail(`${where}.to.peer: no peer ${JSON.stringify(to.peer)} in the account`);
@@ -263,6 +273,16 @@ function grantTouches(g: Grant, protocol: string, port?: number): boolean {
   return anyOf([t], protocol, port);
 }
 
+/** What one peer's map says about a target: the grants towards it (outgoing) and the traffic allowed. */
+function pairAccess(pm: PeerMap | undefined, d: Endpoint): { grants: Grant[]; allowed: Traffic[] } {
+  if (d.kind === "peer") {
+    const e = pm?.peers.find((p) => p.peer_id === d.id);
+    return { grants: (e?.grants ?? []).filter((g) => g.direction === "out"), allowed: e?.allowed.out ?? [] };
+  }
+  const e = pm?.resources.find((x) => x.resource_id === d.id);
+  return { grants: e?.grants ?? [], allowed: e?.allowed ?? [] };
+}
+
 const ruleName = (g: Grant) => `policy ${JSON.stringify(g.policy_name)}, rule ${JSON.stringify(g.rule_name)}`;
 
 /** Runs the tests against an account. Throws {@link TestsFileError} for names the account does not hold. */
@@ -272,42 +292,51 @@ export function runTests(account: Account, tests: readonly AccessTest[]): TestRe
     const where = `tests[${i}] (${JSON.stringify(t.name)})`;
     const from = r.sources(t, where);
     const to = r.targets(t, where);
-    const result: TestResult = { name: t.name, expect: t.expect, passed: true, pairs: 0, failures: [], policies: [] };
+    const result: TestResult = {
+      name: t.name,
+      expect: t.expect,
+      passed: true,
+      pairs: 0,
+      failures: [],
+      policies: [],
+    };
     if (!from.length) fail(`${where}.from: matches no peer`);
     const policies = new Set<string>();
-    const what = t.protocol === "all" ? "all traffic" : t.port !== undefined ? `${t.protocol}/${t.port}` : t.protocol;
+    const what =
+      t.protocol === "all" ? "all traffic" : t.port !== undefined ? `${t.protocol}/${t.port}` : t.protocol;
     for (const s of from) {
       const pm = account.map.peerMap(s.id);
       for (const d of to) {
         if (d.kind === "peer" && d.id === s.id) continue;
         result.pairs++;
-        let grants: Grant[] = [];
-        let allowed: Traffic[] = [];
-        if (d.kind === "peer") {
-          const e = pm?.peers.find((p) => p.peer_id === d.id);
-          grants = (e?.grants ?? []).filter((g) => g.direction === "out");
-          allowed = e?.allowed.out ?? [];
-        } else {
-          const e = pm?.resources.find((x) => x.resource_id === d.id);
-          grants = e?.grants ?? [];
-          allowed = e?.allowed ?? [];
-        }
+        const { grants, allowed } = pairAccess(pm, d);
         const pair = `${s.name} → ${d.kind === "resource" ? `resource ${d.name}` : d.name} ${what}`;
         if (t.expect === "deny" && anyOf(allowed, t.protocol, t.port)) {
-          const by = grants.filter((g) => g.action === "accept" && !g.depends_on && grantTouches(g, t.protocol, t.port));
+          const by = grants.filter(
+            (g) => g.action === "accept" && !g.depends_on && grantTouches(g, t.protocol, t.port),
+          );
           by.forEach((g) => policies.add(g.policy_name));
-          result.failures.push(`${pair} is allowed by ${by.map(ruleName).join("; ") || "the account's rules"}`);
+          result.failures.push(
+            `${pair} is allowed by ${by.map(ruleName).join("; ") || "the account's rules"}`,
+          );
         }
         if (t.expect === "accept" && !lets(allowed, t.protocol, t.port)) {
-          const drops = grants.filter((g) => g.action !== "accept" && !g.depends_on && grantTouches(g, t.protocol, t.port));
-          const cond = grants.filter((g) => g.action === "accept" && g.depends_on && grantTouches(g, t.protocol, t.port));
+          const drops = grants.filter(
+            (g) => g.action !== "accept" && !g.depends_on && grantTouches(g, t.protocol, t.port),
+          );
+          const cond = grants.filter(
+            (g) => g.action === "accept" && g.depends_on && grantTouches(g, t.protocol, t.port),
+          );
           drops.forEach((g) => policies.add(g.policy_name));
           cond.forEach((g) => policies.add(g.policy_name));
           const why = drops.length
             ? `denied by ${drops.map(ruleName).join("; ")}`
             : cond.length
               ? `cannot be decided: ${cond
-                  .map((g) => `${ruleName(g)} holds only if ${s.name} passes ${(g.depends_on ?? []).map((x) => JSON.stringify(x.posture_check_name)).join(", ")} (the API does not show ${[...new Set((g.depends_on ?? []).flatMap((x) => x.unknown))].join(", ")})`)
+                  .map(
+                    (g) =>
+                      `${ruleName(g)} holds only if ${s.name} passes ${(g.depends_on ?? []).map((x) => JSON.stringify(x.posture_check_name)).join(", ")} (the API does not show ${[...new Set((g.depends_on ?? []).flatMap((x) => x.unknown))].join(", ")})`,
+                  )
                   .join("; ")}`
               : "no rule grants it";
           result.failures.push(`${pair} is not allowed: ${why}`);
@@ -325,12 +354,17 @@ export function runTests(account: Account, tests: readonly AccessTest[]): TestRe
 export function resultsText(results: readonly TestResult[]): string {
   const lines: string[] = [];
   for (const r of results) {
-    lines.push(`${r.passed ? "PASS" : "FAIL"} ${r.name} (expect ${r.expect}, ${r.pairs} pair${r.pairs === 1 ? "" : "s"})`);
+    lines.push(
+      `${r.passed ? "PASS" : "FAIL"} ${r.name} (expect ${r.expect}, ${r.pairs} pair${r.pairs === 1 ? "" : "s"})`,
+    );
     const shown = r.failures.slice(0, 20);
     for (const f of shown) lines.push(`  ${f}`);
-    if (r.failures.length > shown.length) lines.push(`  ... and ${r.failures.length - shown.length} more pairs`);
+    if (r.failures.length > shown.length)
+      lines.push(`  ... and ${r.failures.length - shown.length} more pairs`);
   }
   const failed = results.filter((r) => !r.passed).length;
-  lines.push(`privnet-access: ${results.length - failed} of ${results.length} tests passed, ${failed} failed`);
+  lines.push(
+    `privnet-access: ${results.length - failed} of ${results.length} tests passed, ${failed} failed`,
+  );
   return `${lines.join("\n")}\n`;
 }

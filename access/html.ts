@@ -76,7 +76,15 @@ function boxesOf(account: Account, lines: readonly AccessLine[], groupsOnly: boo
           };
         });
     if (groupsOnly) for (const id of g.peers) placed.add(id);
-    boxes.push({ title: `group ${g.name} (${g.peers.length})`, kind: "group", nodes, x: 0, y: 0, w: 0, h: 0 });
+    boxes.push({
+      title: `group ${g.name} (${g.peers.length})`,
+      kind: "group",
+      nodes,
+      x: 0,
+      y: 0,
+      w: 0,
+      h: 0,
+    });
   }
   const loose = s.peers.filter((p) => !placed.has(p.id));
   if (loose.length)
@@ -85,7 +93,14 @@ function boxesOf(account: Account, lines: readonly AccessLine[], groupsOnly: boo
       kind: "none",
       nodes: groupsOnly
         ? []
-        : loose.map((p) => ({ key: `peer:${p.id}`, label: p.name, sub: p.ip, kind: "peer" as const, x: 0, y: 0 })),
+        : loose.map((p) => ({
+            key: `peer:${p.id}`,
+            label: p.name,
+            sub: p.ip,
+            kind: "peer" as const,
+            x: 0,
+            y: 0,
+          })),
       x: 0,
       y: 0,
       w: 0,
@@ -97,7 +112,9 @@ function boxesOf(account: Account, lines: readonly AccessLine[], groupsOnly: boo
     if (!rs.length) continue;
     const routerPeers = n.routers
       .filter((r) => r.enabled)
-      .flatMap((r) => (r.peer ? [r.peer] : s.groups.filter((g) => r.peer_groups?.includes(g.id)).flatMap((g) => g.peers)))
+      .flatMap((r) =>
+        r.peer ? [r.peer] : s.groups.filter((g) => r.peer_groups?.includes(g.id)).flatMap((g) => g.peers),
+      )
       .map((id) => s.peers.find((p) => p.id === id)?.name ?? id);
     const via = routerPeers.length ? ` · via ${[...new Set(routerPeers)].join(", ")}` : " · no router";
     boxes.push({
@@ -229,8 +246,12 @@ function edgesOf(lines: readonly AccessLine[], boxes: Box[], account: Account, g
     const all = [...p.lines, ...(back?.lines ?? [])];
     const traffic = [...new Set(all.map((l) => l.traffic))];
     const side = Math.abs(ra.x - rb.x) < 1;
-    const a = side ? { x: ra.x + ra.w, y: ra.y + ra.h / 2, v: true } : anchor(ra, { x: rb.x + rb.w / 2, y: rb.y + rb.h / 2 });
-    const b = side ? { x: rb.x + rb.w, y: rb.y + rb.h / 2, v: true } : anchor(rb, { x: ra.x + ra.w / 2, y: ra.y + ra.h / 2 });
+    const a = side
+      ? { x: ra.x + ra.w, y: ra.y + ra.h / 2, v: true }
+      : anchor(ra, { x: rb.x + rb.w / 2, y: rb.y + rb.h / 2 });
+    const b = side
+      ? { x: rb.x + rb.w, y: rb.y + rb.h / 2, v: true }
+      : anchor(rb, { x: ra.x + ra.w / 2, y: ra.y + ra.h / 2 });
     edges.push({
       a,
       b,
@@ -241,7 +262,12 @@ function edgesOf(lines: readonly AccessLine[], boxes: Box[], account: Account, g
       colour: traffic.length === 1 ? colourOf(traffic[0] as string) : "#7c3aed",
       title: groupsOnly
         ? `${all.length} line(s): ${traffic.join(", ")}`
-        : all.map((l) => `${l.from.name} → ${l.to.name} ${l.traffic} (policy "${l.policy.name}", rule "${l.rule.name}")`).join("\n"),
+        : all
+            .map(
+              (l) =>
+                `${l.from.name} → ${l.to.name} ${l.traffic} (policy "${l.policy.name}", rule "${l.rule.name}")`,
+            )
+            .join("\n"),
       width: groupsOnly ? Math.min(6, 1.5 + Math.log2(all.length)) : 1.8,
     });
   }
@@ -301,7 +327,8 @@ function place(
 }
 
 function svgOf(account: Account, lines: readonly AccessLine[]): string {
-  const count = account.snapshot.peers.length + account.snapshot.networks.reduce((n, x) => n + x.resources.length, 0);
+  const count =
+    account.snapshot.peers.length + account.snapshot.networks.reduce((n, x) => n + x.resources.length, 0);
   const groupsOnly = count > MAX_NODES;
   const boxes = boxesOf(account, lines, groupsOnly);
   const { width, height } = layout(boxes);

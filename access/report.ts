@@ -66,12 +66,7 @@ function conditionalOf(deps: readonly Dependency[] | undefined): AccessLine["con
   return deps.map((d) => ({ check: d.posture_check_name, unknown: d.unknown }));
 }
 
-function linesOf(
-  from: AccessLine["from"],
-  to: Target,
-  grants: readonly Grant[],
-  out: AccessLine[],
-): void {
+function linesOf(from: AccessLine["from"], to: Target, grants: readonly Grant[], out: AccessLine[]): void {
   const mine = grants.filter((g) => g.direction === "out");
   const drops = mine.filter((g) => g.action !== "accept" && !g.depends_on);
   for (const g of mine) {

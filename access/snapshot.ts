@@ -38,7 +38,8 @@ export type ListedAccount = ReadonlyMap<string, readonly Pick<Listed, "id" | "ob
 
 type Obj = Record<string, unknown>;
 
-const str = (v: unknown): string => (typeof v === "string" ? v : v === undefined || v === null ? "" : String(v));
+const str = (v: unknown): string =>
+  typeof v === "string" ? v : v === undefined || v === null ? "" : String(v);
 const bool = (v: unknown): boolean => v === true;
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 /** Ids of a list of references: `[{id, name}]` as the API answers them, or plain ids. */
@@ -108,15 +109,13 @@ export function snapshotOf(
       is_blocked: bool(u.is_blocked),
       pending_approval: bool(u.pending_approval),
     })),
-    groups: of("Group").map(
-      (g): SnapshotGroup => ({
-        id: str(g.id),
-        name: str(g.name),
-        peers: ids(g.peers),
-        resources: arr(g.resources).flatMap((r) => ref(r) ?? []),
-        all: g.name === "All",
-      }),
-    ),
+    groups: of("Group").map((g): SnapshotGroup => ({
+      id: str(g.id),
+      name: str(g.name),
+      peers: ids(g.peers),
+      resources: arr(g.resources).flatMap((r) => ref(r) ?? []),
+      all: g.name === "All",
+    })),
     policies: of("Policy").map((p) => ({
       id: str(p.id),
       name: str(p.name),

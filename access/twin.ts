@@ -54,7 +54,9 @@ export function pulumi(
     child.on("error", (err: NodeJS.ErrnoException) =>
       reject(
         err.code === "ENOENT"
-          ? new ImportError("privnet-access diff needs the Pulumi CLI (`pulumi`) on PATH, as `pulumi preview` does")
+          ? new ImportError(
+              "privnet-access diff needs the Pulumi CLI (`pulumi`) on PATH, as `pulumi preview` does",
+            )
           : err,
       ),
     );
@@ -184,10 +186,13 @@ export async function runAgainstTwin(opts: {
         throw new ImportError(`the twin's pulumi ${args.slice(0, 2).join(" ")} failed: ${firstError(r)}`);
       return r;
     };
-    const init = await pulumi(["stack", "init", opts.stack, "--no-select", "--secrets-provider", "passphrase"], {
-      cwd: project,
-      env,
-    });
+    const init = await pulumi(
+      ["stack", "init", opts.stack, "--no-select", "--secrets-provider", "passphrase"],
+      {
+        cwd: project,
+        env,
+      },
+    );
     if (init.code !== 0) throw new ImportError(`the twin's pulumi stack init failed: ${firstError(init)}`);
     // Plain config goes into the copy's stack file; secrets through stdin, one at a time.
     const stackFile = path.join(project, `Pulumi.${opts.stack}.yaml`);
@@ -213,7 +218,10 @@ export async function runAgainstTwin(opts: {
     await run(["stack", "import"], JSON.stringify({ ...opts.read.exported, deployment }));
     opts.progress("running the program against the twin (pulumi up)");
     await run(["up", "--yes", "--skip-preview", "--suppress-progress"], undefined, (line) => {
-      const m = /^\s*([+~-]|\+-)\s+(\S+)\s+(\S+)\s+(created|updated|deleted|replaced|creating|updating|deleting)/.exec(line);
+      const m =
+        /^\s*([+~-]|\+-)\s+(\S+)\s+(\S+)\s+(created|updated|deleted|replaced|creating|updating|deleting)/.exec(
+          line,
+        );
       if (m) opts.progress(`  ${line.trim()}`);
     });
   } finally {

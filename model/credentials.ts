@@ -37,7 +37,11 @@ function parseRateLimit(text: string | undefined): Credentials["rateLimit"] {
  */
 export function resolveCredentials(get: ConfigGetter, env: NodeJS.ProcessEnv = process.env): Credentials {
   if (env.PRIVNET_TWIN_API_URL)
-    return { apiUrl: env.PRIVNET_TWIN_API_URL.replace(/\/+$/, ""), token: env.PRIVNET_TWIN_TOKEN, rateLimit: false };
+    return {
+      apiUrl: env.PRIVNET_TWIN_API_URL.replace(/\/+$/, ""),
+      token: env.PRIVNET_TWIN_TOKEN,
+      rateLimit: false,
+    };
   const apiUrl = (get("apiUrl") || env.PRIVNET_API_URL || DEFAULT_API_URL).replace(/\/+$/, "");
   const token = get("token") || env.PRIVNET_TOKEN || undefined;
   return { apiUrl, token, rateLimit: parseRateLimit(get("rateLimit") || env.PRIVNET_RATE_LIMIT) };

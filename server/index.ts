@@ -76,7 +76,8 @@ export function createServer(opts: StartOptions = {}): {
   try {
     if (store.isEmpty()) ownerToken = bootstrap(store, clock, opts.embeddedIdp ?? false);
     if (opts.seed) {
-      if (ownerToken === undefined) throw new Error("--seed loads only into a new database; this one has an account");
+      if (ownerToken === undefined)
+        throw new Error("--seed loads only into a new database; this one has an account");
       applySeed(store, clock, opts.seed);
     }
   } catch (err) {

@@ -60,7 +60,8 @@ const ids = (v: unknown): string[] =>
 /** The object without `id` and the members `drop` names, keeping only members that are set. */
 function rest(o: Obj, ...drop: string[]): Obj {
   const out: Obj = {};
-  for (const [k, v] of Object.entries(o)) if (k !== "id" && !drop.includes(k) && v !== null && v !== undefined) out[k] = v;
+  for (const [k, v] of Object.entries(o))
+    if (k !== "id" && !drop.includes(k) && v !== null && v !== undefined) out[k] = v;
   return out;
 }
 
@@ -71,7 +72,9 @@ export function validateSeed(raw: unknown): Seed {
     throw new Error('seed: expected {"version": 1, "objects": {KIND: [{id, object, parents}]}}');
   for (const [kind, list] of Object.entries(s.objects)) {
     if (!(SEED_KINDS as readonly string[]).includes(kind))
-      throw new Error(`seed: kind ${JSON.stringify(kind)} cannot be seeded (kinds: ${SEED_KINDS.join(", ")})`);
+      throw new Error(
+        `seed: kind ${JSON.stringify(kind)} cannot be seeded (kinds: ${SEED_KINDS.join(", ")})`,
+      );
     if (!Array.isArray(list)) throw new Error(`seed: objects.${kind} must be a list`);
     list.forEach((o, i) => {
       if (!o || typeof o !== "object" || typeof o.id !== "string" || !o.id || typeof o.object !== "object")
@@ -123,7 +126,9 @@ function userDoc(o: Obj, now: string): UserDoc {
     email: str(o.email),
     name: str(o.name),
     role: str(o.role, "user"),
-    status: (["active", "invited", "blocked"].includes(str(o.status)) ? o.status : "active") as UserDoc["status"],
+    status: (["active", "invited", "blocked"].includes(str(o.status))
+      ? o.status
+      : "active") as UserDoc["status"],
     last_login: str(o.last_login, now),
     auto_groups: ids(o.auto_groups),
     is_service_user: bool(o.is_service_user),
@@ -166,7 +171,9 @@ export function applySeed(store: Store, clock: Clock, seed: Seed): void {
       const doc: GroupDoc = {
         id: str(o.id),
         name: str(o.name),
-        issued: (["api", "integration", "jwt"].includes(str(o.issued)) ? o.issued : "api") as GroupDoc["issued"],
+        issued: (["api", "integration", "jwt"].includes(str(o.issued))
+          ? o.issued
+          : "api") as GroupDoc["issued"],
         peers: all ? [] : ids(o.peers),
         resources: (Array.isArray(o.resources) ? o.resources : []).map((x) => ({
           id: str((x as Obj).id),
@@ -187,15 +194,29 @@ export function applySeed(store: Store, clock: Clock, seed: Seed): void {
         rules: (Array.isArray(o.rules) ? o.rules : []).map((r) => ruleDoc(r as Obj)),
       });
     for (const { object: o } of of("Network"))
-      put("network", o, { description: str(o.description) }, "routers", "resources", "policies", "routing_peers_count");
+      put(
+        "network",
+        o,
+        { description: str(o.description) },
+        "routers",
+        "resources",
+        "policies",
+        "routing_peers_count",
+      );
     for (const { object: o, parents } of of("NetworkResource"))
-      put("network_resource", o, { parent: str(parents?.networkId), description: str(o.description) }, "groups");
+      put(
+        "network_resource",
+        o,
+        { parent: str(parents?.networkId), description: str(o.description) },
+        "groups",
+      );
     for (const { object: o, parents } of of("NetworkRouter"))
       put("network_router", o, { parent: str(parents?.networkId) });
     for (const { object: o } of of("Route")) put("route", o, { groups: ids(o.groups) });
     for (const { object: o } of of("NameserverGroup")) put("nameserver_group", o, { groups: ids(o.groups) });
     for (const { object: o } of of("DnsZone"))
       put("dns_zone", o, { distribution_groups: ids(o.distribution_groups) }, "records");
-    for (const { object: o, parents } of of("DnsRecord")) put("dns_record", o, { parent: str(parents?.zoneId) });
+    for (const { object: o, parents } of of("DnsRecord"))
+      put("dns_record", o, { parent: str(parents?.zoneId) });
   });
 }

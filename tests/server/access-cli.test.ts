@@ -41,12 +41,16 @@ describe("show", () => {
     const r = await cli(["show"]);
     expect(r.stderr).toContain("privnet-access: reading the account at");
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('laptop-1 (100.');
+    expect(r.stdout).toContain("laptop-1 (100.");
     expect(r.stdout).toContain('  → db-1 tcp/5432 (policy "web to db", rule "postgres")');
-    expect(r.stdout).toContain('  → resource files (10.20.0.5 via gw-1) tcp/445 (policy "files", rule "smb")');
+    expect(r.stdout).toContain(
+      '  → resource files (10.20.0.5 via gw-1) tcp/445 (policy "files", rule "smb")',
+    );
     // The drop rule is no access line; the posture-checked admin's ssh depends on metadata the API does not show.
     expect(r.stdout).not.toContain('rule "block"');
-    expect(r.stdout).toMatch(/admin-1 .*\n(?:.*\n)*?  → db-1 tcp\/22 \(policy "ssh admin", rule "ssh"\) \[only if admin-1 passes "office network": unknown network_addresses\]/);
+    expect(r.stdout).toMatch(
+      /admin-1 .*\n(?:.*\n)*? {2}→ db-1 tcp\/22 \(policy "ssh admin", rule "ssh"\) \[only if admin-1 passes "office network": unknown network_addresses\]/,
+    );
     expect(r.stdout).toContain("Cannot decide");
     expect(r.stdout).not.toContain(t.token);
     expect(r.stderr).not.toContain(t.token);
@@ -71,7 +75,11 @@ describe("show", () => {
 
 describe("test", () => {
   test("the example passes against this account", async () => {
-    const r = await cli(["test", "--tests", path.join(__dirname, "../../examples/access-tests/access-tests.yaml")]);
+    const r = await cli([
+      "test",
+      "--tests",
+      path.join(__dirname, "../../examples/access-tests/access-tests.yaml"),
+    ]);
     expect(r.stdout).toMatch(/privnet-access: 4 of 4 tests passed/);
     expect(r.code).toBe(0);
   });
@@ -105,7 +113,9 @@ describe("test", () => {
     expect(r.stdout).toContain("FAIL laptops cannot reach the database (expect deny, 2 pairs)");
     expect(r.stdout).toContain('laptop-1 → db-1 tcp/5432 is allowed by policy "web to db", rule "postgres"');
     expect(r.stdout).toContain("FAIL ssh to the database is blocked");
-    expect(r.stdout).toContain('laptop-2 → db-1 tcp/22 is not allowed: denied by policy "no ssh to db", rule "block"');
+    expect(r.stdout).toContain(
+      'laptop-2 → db-1 tcp/22 is not allowed: denied by policy "no ssh to db", rule "block"',
+    );
     expect(r.stdout).toContain("PASS files over smb");
     const j = JSON.parse((await cli(["test", "--tests", file, "--json"])).stdout);
     expect(j.results[0].policies).toEqual(["web to db"]);
@@ -116,7 +126,11 @@ describe("test", () => {
     const file = path.join(dir, "cond.json");
     fs.writeFileSync(
       file,
-      JSON.stringify({ tests: [{ name: "admin ssh", from: { peer: "admin-1" }, to: { group: "db" }, port: 22, expect: "accept" }] }),
+      JSON.stringify({
+        tests: [
+          { name: "admin ssh", from: { peer: "admin-1" }, to: { group: "db" }, port: 22, expect: "accept" },
+        ],
+      }),
     );
     const r = await cli(["test", "--tests", file]);
     expect(r.code).toBe(1);
@@ -130,9 +144,21 @@ describe("bad input: one line, non-zero exit, nothing read", () => {
   const oneLine = (s: string) => expect(s.trim().split("\n")).toHaveLength(1);
 
   test.each([
-    ["no port for tcp", { tests: [{ name: "x", from: { peer: "a" }, to: { peer: "b" }, expect: "accept" }] }, 'tests[0] ("x").port: is required for tcp'],
-    ["a bad expect", { tests: [{ name: "y", from: { peer: "a" }, to: { peer: "b" }, port: 1, expect: "allow" }] }, 'tests[0] ("y").expect:'],
-    ["a bad source", { tests: [{ name: "z", from: { host: "a" }, to: { peer: "b" }, port: 1, expect: "deny" }] }, 'tests[0] ("z").from: must be one of {peer: NAME}, {group: NAME}, {user: NAME}'],
+    [
+      "no port for tcp",
+      { tests: [{ name: "x", from: { peer: "a" }, to: { peer: "b" }, expect: "accept" }] },
+      'tests[0] ("x").port: is required for tcp',
+    ],
+    [
+      "a bad expect",
+      { tests: [{ name: "y", from: { peer: "a" }, to: { peer: "b" }, port: 1, expect: "allow" }] },
+      'tests[0] ("y").expect:',
+    ],
+    [
+      "a bad source",
+      { tests: [{ name: "z", from: { host: "a" }, to: { peer: "b" }, port: 1, expect: "deny" }] },
+      'tests[0] ("z").from: must be one of {peer: NAME}, {group: NAME}, {user: NAME}',
+    ],
     ["no tests", { tests: [] }, "tests:"],
   ])("a tests file with %s", async (_what, content, message) => {
     const file = path.join(dir, "bad.json");
@@ -147,7 +173,10 @@ describe("bad input: one line, non-zero exit, nothing read", () => {
 
   test("a name the account does not hold is named with its entry", async () => {
     const file = path.join(dir, "unknown.yaml");
-    fs.writeFileSync(file, "tests:\n  - {name: n, from: {group: nope}, to: {peer: db-1}, port: 1, expect: deny}\n");
+    fs.writeFileSync(
+      file,
+      "tests:\n  - {name: n, from: {group: nope}, to: {peer: db-1}, port: 1, expect: deny}\n",
+    );
     const r = await cli(["test", "--tests", file]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('tests[0] ("n").from.group: no group "nope" in the account');
@@ -157,7 +186,12 @@ describe("bad input: one line, non-zero exit, nothing read", () => {
     const r = await cli(["show"], { PRIVNET_API_URL: "http://127.0.0.1:1" });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/privnet-access: cannot reach the management API at http:\/\/127\.0\.0\.1:1/);
-    expect(r.stderr.trim().split("\n").filter((l) => !l.includes("reading the account"))).toHaveLength(1);
+    expect(
+      r.stderr
+        .trim()
+        .split("\n")
+        .filter((l) => !l.includes("reading the account")),
+    ).toHaveLength(1);
   });
 
   test("a rejected token, never printed", async () => {
@@ -169,9 +203,13 @@ describe("bad input: one line, non-zero exit, nothing read", () => {
 
   test("usage errors", async () => {
     expect((await cli([])).code).toBe(2);
-    expect((await cli(["show", "--format", "pdf"])).stderr).toContain("--format: expected text, json or html");
+    expect((await cli(["show", "--format", "pdf"])).stderr).toContain(
+      "--format: expected text, json or html",
+    );
     expect((await cli(["test"])).stderr).toContain("test: --tests FILE is required");
-    expect((await cli(["diff", "--cwd", path.join(dir, "nope"), "--stack", "dev"])).stderr).toContain("no such directory");
+    expect((await cli(["diff", "--cwd", path.join(dir, "nope"), "--stack", "dev"])).stderr).toContain(
+      "no such directory",
+    );
     expect((await cli(["diff", "--cwd", dir, "--stack", "dev"])).stderr).toContain("no Pulumi project there");
     expect((await cli(["show", "--peer", "nobody"])).stderr).toContain('--peer: no peer "nobody"');
   });

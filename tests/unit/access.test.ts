@@ -5,7 +5,14 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { diffAccess } from "../../access/diff";
-import { addressIn, lets, parseTests, runTests, testsJsonSchema, TestsFileError } from "../../access/expectations";
+import {
+  addressIn,
+  lets,
+  parseTests,
+  runTests,
+  testsJsonSchema,
+  TestsFileError,
+} from "../../access/expectations";
 import { accessLines, accountOf, lineText } from "../../access/report";
 import { Account } from "../support/netmap-account";
 
@@ -16,8 +23,21 @@ function account() {
   const db = a.peer("db-1");
   a.group("laptops", [l1, l2]);
   a.group("db", [db]);
-  a.policy({ name: "postgres", protocol: "tcp", ports: ["5432", "22"], sources: ["laptops"], destinations: ["db"] }, { name: "web to db" });
-  a.policy({ name: "block", action: "drop", protocol: "tcp", ports: ["22"], sources: ["laptops"], destinations: ["db"] }, { name: "no ssh" });
+  a.policy(
+    { name: "postgres", protocol: "tcp", ports: ["5432", "22"], sources: ["laptops"], destinations: ["db"] },
+    { name: "web to db" },
+  );
+  a.policy(
+    {
+      name: "block",
+      action: "drop",
+      protocol: "tcp",
+      ports: ["22"],
+      sources: ["laptops"],
+      destinations: ["db"],
+    },
+    { name: "no ssh" },
+  );
   return a;
 }
 
@@ -31,7 +51,11 @@ test("a line per accept grant, with what the drop rules leave of it", () => {
 
 test("a grant behind a posture check the snapshot cannot decide is a conditional line", () => {
   const a = account();
-  a.s.posture_checks.push({ id: "net", name: "office", checks: { peer_network_range_check: { action: "allow", ranges: ["10.0.0.0/8"] } } });
+  a.s.posture_checks.push({
+    id: "net",
+    name: "office",
+    checks: { peer_network_range_check: { action: "allow", ranges: ["10.0.0.0/8"] } },
+  });
   a.s.policies[0]!.source_posture_checks = ["net"];
   delete a.s.peers[0]!.meta.network_addresses;
   const lines = accessLines(accountOf(a.s)).map(lineText);
@@ -51,7 +75,13 @@ test("the diff lists gained and lost lines and counts pairs and peers", () => {
     'db-1 → laptop-2 tcp/22,5432 (policy "web to db", rule "postgres")',
   ]);
   expect(d.lost).toHaveLength(2);
-  expect(d.totals).toEqual({ gained_lines: 2, lost_lines: 2, gained_pairs: 2, lost_pairs: 2, peers_affected: 3 });
+  expect(d.totals).toEqual({
+    gained_lines: 2,
+    lost_lines: 2,
+    gained_pairs: 2,
+    lost_pairs: 2,
+    peers_affected: 3,
+  });
 });
 
 test("traffic checks: ports, ranges, all", () => {
@@ -70,7 +100,13 @@ test("tests: deny names the accept rule, accept names the drop rule", () => {
       tests: [
         { name: "no db", from: { group: "laptops" }, to: { peer: "db-1" }, port: 5432, expect: "deny" },
         { name: "ssh", from: { peer: "laptop-1" }, to: { group: "db" }, port: 22, expect: "accept" },
-        { name: "pg", from: { peer: "laptop-1" }, to: { address: "100.64.0.3" }, port: 5432, expect: "accept" },
+        {
+          name: "pg",
+          from: { peer: "laptop-1" },
+          to: { address: "100.64.0.3" },
+          port: 5432,
+          expect: "accept",
+        },
       ],
     }),
     "t.json",
@@ -85,21 +121,29 @@ test("tests: deny names the accept rule, accept names the drop rule", () => {
 
 test("a tests file that does not validate names the entry and the field", () => {
   const bad = (o: unknown) => () => parseTests(JSON.stringify(o), "f.json");
-  expect(bad({ tests: [{ name: "a", from: { peer: "x" }, to: { peer: "y" }, protocol: "icmp", port: 1, expect: "deny" }] })).toThrow(
-    'f.json: tests[0] ("a").port: is not allowed for icmp',
-  );
-  expect(bad({ tests: [{ name: "b", from: { peer: "x" }, to: { peer: "y" }, port: 70000, expect: "deny" }] })).toThrow(
-    /tests\[0\] \("b"\)\.port: /,
-  );
-  expect(bad({ tests: [{ name: "c", from: { peer: "x" }, to: { peer: "y" }, port: 1, expect: "deny", extra: 1 }] })).toThrow(
-    /tests\[0\] \("c"\): .*extra/,
-  );
+  expect(
+    bad({
+      tests: [
+        { name: "a", from: { peer: "x" }, to: { peer: "y" }, protocol: "icmp", port: 1, expect: "deny" },
+      ],
+    }),
+  ).toThrow('f.json: tests[0] ("a").port: is not allowed for icmp');
+  expect(
+    bad({ tests: [{ name: "b", from: { peer: "x" }, to: { peer: "y" }, port: 70000, expect: "deny" }] }),
+  ).toThrow(/tests\[0\] \("b"\)\.port: /);
+  expect(
+    bad({
+      tests: [{ name: "c", from: { peer: "x" }, to: { peer: "y" }, port: 1, expect: "deny", extra: 1 }],
+    }),
+  ).toThrow(/tests\[0\] \("c"\): .*extra/);
   expect(() => parseTests("tests: [", "f.yaml")).toThrow(TestsFileError);
 });
 
 test("the committed JSON Schema is the validator's, and the example validates", () => {
   const root = path.join(__dirname, "..", "..");
-  expect(JSON.parse(fs.readFileSync(path.join(root, "docs/access-tests.schema.json"), "utf8"))).toEqual(testsJsonSchema());
+  expect(JSON.parse(fs.readFileSync(path.join(root, "docs/access-tests.schema.json"), "utf8"))).toEqual(
+    testsJsonSchema(),
+  );
   const text = fs.readFileSync(path.join(root, "examples/access-tests/access-tests.yaml"), "utf8");
   expect(parseTests(text, "example").length).toBeGreaterThan(0);
 });

@@ -19,6 +19,7 @@ const checks = [];
 if (minVersion) {
   const check = new privnet.PostureCheck("min-version", {
     name: "min version",
+    description: "",
     checks: { nbVersionCheck: { minVersion } },
   });
   checks.push(check.id);
@@ -51,7 +52,13 @@ if (config.getBoolean("lab")) {
     enabled: true,
     groups: [labDb.id],
   });
-  new privnet.NetworkRouter("lab-gw", { networkId: lab.id, peer: ids.gw, metric: 10, masquerade: true, enabled: true });
+  new privnet.NetworkRouter("lab-gw", {
+    networkId: lab.id,
+    peer: ids.gw,
+    metric: 10,
+    masquerade: true,
+    enabled: true,
+  });
   new privnet.Policy("lab", {
     name: "lab",
     enabled: true,
@@ -72,7 +79,10 @@ if (config.getBoolean("lab")) {
 
 const secondUrl = config.get("secondUrl");
 if (secondUrl) {
-  const second = new privnet.Provider("second", { apiUrl: secondUrl, token: config.requireSecret("secondToken") });
+  const second = new privnet.Provider("second", {
+    apiUrl: secondUrl,
+    token: config.requireSecret("secondToken"),
+  });
   new privnet.Group("remote", { name: "remote" }, { provider: second });
   if (config.getBoolean("second")) new privnet.Group("remote-2", { name: "remote-2" }, { provider: second });
 }
