@@ -308,7 +308,11 @@ async function diff(o: Options, io: Io, progress: (l: string) => void): Promise<
   checkProject(cwd);
   const tests = o.tests ? loadTests(o.tests) : undefined;
   progress(`reading stack ${stack} (pulumi stack export, pulumi config)`);
+  const t0 = Date.now();
+  const timings: Record<string, number> = {};
+  const lap = (k: string, since: number) => (timings[k] = Date.now() - since);
   const read = await readStack(cwd, stack, io.env);
+  lap("read_stack", t0);
   const cfg = (k: string) => read.config[k]?.value;
   const apiUrl = o.apiUrl ?? cfg("privnet:apiUrl");
   if (!apiUrl)
@@ -319,8 +323,11 @@ async function diff(o: Options, io: Io, progress: (l: string) => void): Promise<
     throw usage(
       "diff: no API token: pass --token-file, set PRIVNET_TOKEN, or set privnet:token in the stack",
     );
+  let t = Date.now();
   const live = await readLive(apiUrl, token, io, progress, [...SNAPSHOT_KINDS, "DnsRecord"]);
+  lap("read_account", t);
   progress("cloning the account into the offline twin");
+  t = Date.now();
   const twin = await startTwin(live.seed);
   let before: Account;
   let after: Account;
@@ -329,7 +336,9 @@ async function diff(o: Options, io: Io, progress: (l: string) => void): Promise<
     try {
       const now = io.now?.() ?? Date.now();
       before = accountOf(await readSnapshot(client, now), live.account.users);
-      await runAgainstTwin({
+      lap("clone", t);
+      t = Date.now();
+      timings.program = await runAgainstTwin({
         cwd,
         stack,
         read,
@@ -338,7 +347,9 @@ async function diff(o: Options, io: Io, progress: (l: string) => void): Promise<
         env: io.env,
         progress,
       });
+      lap("stack_copy_and_program", t);
       progress("computing both maps");
+      t = Date.now();
       after = accountOf(await readSnapshot(client, now), live.account.users);
     } finally {
       await client.close();
@@ -348,7 +359,13 @@ async function diff(o: Options, io: Io, progress: (l: string) => void): Promise<
   }
   const d = diffAccess(before, after);
   const results = tests ? runTests(after, tests) : undefined;
-  if (o.format === "json") io.stdout(`${JSON.stringify(diffJson(d, results), null, 2)}\n`);
+  lap("compute", t);
+  timings.total = Date.now() - t0;
+  progress(
+    `done in ${(timings.total / 1000).toFixed(1)} s (the program's pulumi up: ${((timings.program ?? 0) / 1000).toFixed(1)} s)`,
+  );
+  if (o.format === "json")
+    io.stdout(`${JSON.stringify({ ...diffJson(d, results), timings_ms: timings }, null, 2)}\n`);
   else {
     io.stdout(diffText(d));
     if (results) io.stdout(`\nAccess tests after the change:\n${resultsText(results)}`);

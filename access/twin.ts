@@ -145,7 +145,8 @@ export async function startTwin(seed: Seed): Promise<TwinRun> {
 
 /**
  * Runs the stack's program against the twin (see the module comment). `env` is the environment the user's
- * `pulumi` commands run in (PATH, PULUMI_HOME, the passphrase for the real stack).
+ * `pulumi` commands run in (PATH, PULUMI_HOME, the passphrase for the real stack). Returns how long the
+ * program's own `pulumi up` took (ms).
  */
 export async function runAgainstTwin(opts: {
   cwd: string;
@@ -155,7 +156,7 @@ export async function runAgainstTwin(opts: {
   twinToken: string;
   env: NodeJS.ProcessEnv;
   progress: (line: string) => void;
-}): Promise<void> {
+}): Promise<number> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "privnet-access-twin-"));
   fs.chmodSync(tmp, 0o700);
   try {
@@ -217,6 +218,7 @@ export async function runAgainstTwin(opts: {
     const deployment = { ...opts.read.exported.deployment, secrets_providers: secretsProviders };
     await run(["stack", "import"], JSON.stringify({ ...opts.read.exported, deployment }));
     opts.progress("running the program against the twin (pulumi up)");
+    const started = Date.now();
     await run(["up", "--yes", "--skip-preview", "--suppress-progress"], undefined, (line) => {
       const m =
         /^\s*([+~-]|\+-)\s+(\S+)\s+(\S+)\s+(created|updated|deleted|replaced|creating|updating|deleting)/.exec(
@@ -224,6 +226,7 @@ export async function runAgainstTwin(opts: {
         );
       if (m) opts.progress(`  ${line.trim()}`);
     });
+    return Date.now() - started;
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
