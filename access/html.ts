@@ -5,12 +5,15 @@
  * access as a table below it, per peer, with the policy and rule of each line.
  *
  * A peer in several groups is drawn in its first group (by the account's group order) and its other groups are
- * named under it. Past {@link MAX_NODES} peers and resources the picture shows groups only, with arrows between
- * groups counting the pairs, so that the page stays readable.
+ * named under it. Past {@link MAX_NODES} peers and resources, arrows between every pair no longer read: the picture
+ * becomes a matrix of groups (rows: where traffic starts; columns: groups and networks it reaches), each cell
+ * shaded by the number of access lines between them and coloured by what flows. The table lists at most
+ * {@link MAX_ROWS} lines (`--format json` has them all).
  */
 import { groupsByPeer, type AccessLine, type Account } from "./report";
 
 export const MAX_NODES = 80;
+export const MAX_ROWS = 2000;
 
 const esc = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -51,7 +54,7 @@ function colourOf(traffic: string): string {
 }
 
 /** The boxes of the picture: groups with their peers, networks with their resources. */
-function boxesOf(account: Account, lines: readonly AccessLine[], groupsOnly: boolean): Box[] {
+function boxesOf(account: Account, lines: readonly AccessLine[]): Box[] {
   const s = account.snapshot;
   const boxes: Box[] = [];
   const placed = new Set<string>();
@@ -59,23 +62,20 @@ function boxesOf(account: Account, lines: readonly AccessLine[], groupsOnly: boo
   for (const g of s.groups) {
     if (g.all) continue;
     const members = g.peers.filter((id) => !placed.has(id));
-    if (!g.peers.length && !groupsOnly) continue;
-    const nodes: Node[] = groupsOnly
-      ? []
-      : members.map((id) => {
-          placed.add(id);
-          const p = s.peers.find((x) => x.id === id);
-          const others = (groupNames.get(id) ?? []).filter((n) => n !== g.name);
-          return {
-            key: `peer:${id}`,
-            label: p?.name ?? id,
-            sub: `${p?.ip ?? ""}${others.length ? ` · also ${others.join(", ")}` : ""}`,
-            kind: "peer" as const,
-            x: 0,
-            y: 0,
-          };
-        });
-    if (groupsOnly) for (const id of g.peers) placed.add(id);
+    if (!g.peers.length) continue;
+    const nodes: Node[] = members.map((id) => {
+      placed.add(id);
+      const p = s.peers.find((x) => x.id === id);
+      const others = (groupNames.get(id) ?? []).filter((n) => n !== g.name);
+      return {
+        key: `peer:${id}`,
+        label: p?.name ?? id,
+        sub: `${p?.ip ?? ""}${others.length ? ` · also ${others.join(", ")}` : ""}`,
+        kind: "peer" as const,
+        x: 0,
+        y: 0,
+      };
+    });
     boxes.push({
       title: `group ${g.name} (${g.peers.length})`,
       kind: "group",
@@ -91,16 +91,14 @@ function boxesOf(account: Account, lines: readonly AccessLine[], groupsOnly: boo
     boxes.push({
       title: "in no group but All",
       kind: "none",
-      nodes: groupsOnly
-        ? []
-        : loose.map((p) => ({
-            key: `peer:${p.id}`,
-            label: p.name,
-            sub: p.ip,
-            kind: "peer" as const,
-            x: 0,
-            y: 0,
-          })),
+      nodes: loose.map((p) => ({
+        key: `peer:${p.id}`,
+        label: p.name,
+        sub: p.ip,
+        kind: "peer" as const,
+        x: 0,
+        y: 0,
+      })),
       x: 0,
       y: 0,
       w: 0,
@@ -120,16 +118,14 @@ function boxesOf(account: Account, lines: readonly AccessLine[], groupsOnly: boo
     boxes.push({
       title: `network ${n.name}`,
       kind: "network",
-      nodes: groupsOnly
-        ? []
-        : rs.map((r) => ({
-            key: `resource:${r.id}`,
-            label: r.name,
-            sub: `${r.address}${via}`,
-            kind: "resource" as const,
-            x: 0,
-            y: 0,
-          })),
+      nodes: rs.map((r) => ({
+        key: `resource:${r.id}`,
+        label: r.name,
+        sub: `${r.address}${via}`,
+        kind: "resource" as const,
+        x: 0,
+        y: 0,
+      })),
       x: 0,
       y: 0,
       w: 0,
@@ -198,29 +194,9 @@ function anchor(n: { x: number; y: number; w: number; h: number }, towards: { x:
       : { x: cx, y: towards.y > cy ? n.y + n.h : n.y, v: false };
 }
 
-function edgesOf(lines: readonly AccessLine[], boxes: Box[], account: Account, groupsOnly: boolean): Edge[] {
+function edgesOf(lines: readonly AccessLine[], boxes: Box[]): Edge[] {
   const rect = new Map<string, { x: number; y: number; w: number; h: number }>();
-  if (groupsOnly) {
-    const firstBox = new Map<string, Box>();
-    const s = account.snapshot;
-    let bi = 0;
-    for (const g of s.groups) {
-      if (g.all) continue;
-      const b = boxes[bi++];
-      if (!b) break;
-      for (const id of g.peers) if (!firstBox.has(`peer:${id}`)) firstBox.set(`peer:${id}`, b);
-    }
-    for (const b of boxes)
-      if (b.kind === "none")
-        for (const p of s.peers) if (!firstBox.has(`peer:${p.id}`)) firstBox.set(`peer:${p.id}`, b);
-    for (const n of s.networks) {
-      const b = boxes.find((x) => x.title === `network ${n.name}`);
-      if (b) for (const r of n.resources) firstBox.set(`resource:${r.id}`, b);
-    }
-    for (const [k, b] of firstBox) rect.set(k, b);
-  } else {
-    for (const b of boxes) for (const n of b.nodes) rect.set(n.key, { x: n.x, y: n.y, w: NODE_W, h: NODE_H });
-  }
+  for (const b of boxes) for (const n of b.nodes) rect.set(n.key, { x: n.x, y: n.y, w: NODE_W, h: NODE_H });
   const pairs = new Map<string, { from: string; to: string; lines: AccessLine[] }>();
   for (const l of lines) {
     const from = `peer:${l.from.id}`;
@@ -228,7 +204,7 @@ function edgesOf(lines: readonly AccessLine[], boxes: Box[], account: Account, g
     const ra = rect.get(from);
     const rb = rect.get(to);
     if (!ra || !rb || ra === rb) continue;
-    const id = groupsOnly ? `${JSON.stringify(ra)}>${JSON.stringify(rb)}` : `${from}>${to}`;
+    const id = `${from}>${to}`;
     const p = pairs.get(id) ?? { from, to, lines: [] };
     p.lines.push(l);
     pairs.set(id, p);
@@ -257,18 +233,16 @@ function edgesOf(lines: readonly AccessLine[], boxes: Box[], account: Account, g
       b,
       side,
       dashed: all.every((l) => l.conditional),
-      label: groupsOnly ? `${all.length}× ${traffic.length === 1 ? traffic[0] : "mixed"}` : traffic.join(" "),
+      label: traffic.join(" "),
       both: back !== undefined,
       colour: traffic.length === 1 ? colourOf(traffic[0] as string) : "#7c3aed",
-      title: groupsOnly
-        ? `${all.length} line(s): ${traffic.join(", ")}`
-        : all
-            .map(
-              (l) =>
-                `${l.from.name} → ${l.to.name} ${l.traffic} (policy "${l.policy.name}", rule "${l.rule.name}")`,
-            )
-            .join("\n"),
-      width: groupsOnly ? Math.min(6, 1.5 + Math.log2(all.length)) : 1.8,
+      title: all
+        .map(
+          (l) =>
+            `${l.from.name} → ${l.to.name} ${l.traffic} (policy "${l.policy.name}", rule "${l.rule.name}")`,
+        )
+        .join("\n"),
+      width: 1.8,
     });
   }
   spread(edges);
@@ -326,13 +300,85 @@ function place(
   return r;
 }
 
+/**
+ * The picture of a large account: rows are the groups traffic starts from (a line counts for every group of its
+ * source peer), columns the groups and networks it reaches; a cell's shade grows with the number of lines, its
+ * colour says what flows, its number counts them.
+ */
+function matrixOf(account: Account, lines: readonly AccessLine[]): string {
+  const s = account.snapshot;
+  const groups = s.groups.filter((g) => !g.all && g.peers.length);
+  const peerGroups = new Map<string, string[]>();
+  for (const g of groups) for (const id of g.peers) peerGroups.set(id, [...(peerGroups.get(id) ?? []), g.id]);
+  const resourceNetwork = new Map<string, string>();
+  for (const n of s.networks) for (const r of n.resources) resourceNetwork.set(r.id, `net:${n.id}`);
+  const cols = [
+    ...groups.map((g) => ({ key: g.id, label: g.name })),
+    ...s.networks
+      .filter((n) => n.resources.length)
+      .map((n) => ({ key: `net:${n.id}`, label: `network ${n.name}` })),
+  ];
+  const cells = new Map<string, { n: number; traffic: Set<string> }>();
+  for (const l of lines) {
+    const targets =
+      l.to.kind === "resource" ? [resourceNetwork.get(l.to.id) ?? ""] : (peerGroups.get(l.to.id) ?? []);
+    for (const g of peerGroups.get(l.from.id) ?? [])
+      for (const t of targets) {
+        const c = cells.get(`${g}>${t}`) ?? { n: 0, traffic: new Set<string>() };
+        c.n++;
+        c.traffic.add(l.traffic.split("/")[0] as string);
+        cells.set(`${g}>${t}`, c);
+      }
+  }
+  const max = Math.max(1, ...[...cells.values()].map((c) => c.n));
+  const CELL = 34;
+  const LEFT = 170;
+  const TOP = 150;
+  const width = LEFT + cols.length * CELL + 130;
+  const height = TOP + groups.length * CELL + 20;
+  const out = [
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="access between groups">`,
+  ];
+  cols.forEach((c, j) => {
+    const x = LEFT + j * CELL + CELL / 2;
+    out.push(
+      `<text x="${x}" y="${TOP - 8}" class="col" transform="rotate(-55 ${x} ${TOP - 8})">${esc(c.label.length > 22 ? `${c.label.slice(0, 21)}…` : c.label)}</text>`,
+    );
+  });
+  groups.forEach((g, i) => {
+    const y = TOP + i * CELL;
+    out.push(
+      `<text x="${LEFT - 8}" y="${y + CELL / 2 + 4}" class="row">${esc(g.name.length > 24 ? `${g.name.slice(0, 23)}…` : g.name)} (${g.peers.length})</text>`,
+    );
+    cols.forEach((col, j) => {
+      const x = LEFT + j * CELL;
+      const c = cells.get(`${g.id}>${col.key}`);
+      const colour = !c
+        ? "#ffffff"
+        : c.traffic.size === 1
+          ? colourOf([...c.traffic][0] as string)
+          : "#7c3aed";
+      const opacity = c ? (0.2 + (0.8 * Math.log(1 + c.n)) / Math.log(1 + max)).toFixed(2) : "1";
+      out.push(
+        `<rect x="${x}" y="${y}" width="${CELL - 2}" height="${CELL - 2}" rx="4" fill="${colour}" fill-opacity="${opacity}" stroke="#e2e8f0"><title>${esc(`${g.name} → ${col.label}: ${c ? `${c.n} access lines (${[...c.traffic].join(", ")})` : "nothing"}`)}</title></rect>`,
+      );
+      if (c)
+        out.push(
+          `<text x="${x + (CELL - 2) / 2}" y="${y + CELL / 2 + 3}" class="cell">${c.n > 999 ? `${Math.round(c.n / 1000)}k` : c.n}</text>`,
+        );
+    });
+  });
+  out.push("</svg>");
+  return out.join("\n");
+}
+
 function svgOf(account: Account, lines: readonly AccessLine[]): string {
   const count =
     account.snapshot.peers.length + account.snapshot.networks.reduce((n, x) => n + x.resources.length, 0);
-  const groupsOnly = count > MAX_NODES;
-  const boxes = boxesOf(account, lines, groupsOnly);
+  if (count > MAX_NODES) return matrixOf(account, lines);
+  const boxes = boxesOf(account, lines);
   const { width, height } = layout(boxes);
-  const edges = edgesOf(lines, boxes, account, groupsOnly);
+  const edges = edgesOf(lines, boxes);
   const colours = [...new Set(edges.map((e) => e.colour))];
   const out: string[] = [];
   out.push(
@@ -340,7 +386,7 @@ function svgOf(account: Account, lines: readonly AccessLine[]): string {
     "<defs>",
     ...colours.map(
       (c) =>
-        `<marker id="h${c.slice(1)}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="${c}"/></marker>`,
+        `<marker id="h${c.slice(1)}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="11" markerHeight="11" orient="auto-start-reverse" markerUnits="userSpaceOnUse"><path d="M0,0 L10,5 L0,10 z" fill="${c}"/></marker>`,
     ),
     "</defs>",
   );
@@ -393,12 +439,14 @@ function svgOf(account: Account, lines: readonly AccessLine[]): string {
 /** The page. */
 export function renderHtml(account: Account, lines: readonly AccessLine[], opts: { title: string }): string {
   const rows = lines
+    .slice(0, MAX_ROWS)
     .map(
       (l) =>
         `<tr><td>${esc(l.from.name)}</td><td>${l.to.kind === "resource" ? `resource ${esc(l.to.name)} <span class="muted">${esc(l.to.address)}</span>` : esc(l.to.name)}</td><td><code style="color:${colourOf(l.traffic)}">${esc(l.traffic)}</code></td><td>${esc(l.policy.name)}</td><td>${esc(l.rule.name)}</td><td>${l.conditional ? `only if it passes ${esc(l.conditional.map((c) => c.check).join(", "))}` : ""}</td></tr>`,
     )
     .join("\n");
   const peers = account.snapshot.peers.length;
+  const large = peers + account.snapshot.networks.reduce((n, x) => n + x.resources.length, 0) > MAX_NODES;
   const legend = [
     ["#7c3aed", "all traffic / mixed"],
     ["#2563eb", "tcp"],
@@ -414,13 +462,18 @@ body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24p
 h1{font-size:20px;margin:0 0 4px} p.meta{color:#475569;margin:0 0 12px}
 .legend span{margin-right:16px;font-size:13px}.legend i{display:inline-block;width:18px;height:4px;margin-right:6px;vertical-align:middle}
 svg text.box{font-size:13px;font-weight:600;fill:#0f172a} svg text.node{font-size:12px;font-weight:600;text-anchor:middle;fill:#0f172a}
+svg text.row{font-size:12px;text-anchor:end;fill:#0f172a} svg text.col{font-size:12px;fill:#0f172a} svg text.cell{font-size:10px;text-anchor:middle;fill:#0f172a;font-weight:600}
 svg text.sub{font-size:10px;text-anchor:middle;fill:#475569} svg text.edge{font-size:11px;text-anchor:middle;font-family:ui-monospace,monospace}
 .picture{overflow:auto;border:1px solid #e2e8f0;border-radius:8px;margin:12px 0 24px;padding:8px}
 table{border-collapse:collapse;font-size:13px} th,td{border-bottom:1px solid #e2e8f0;padding:4px 10px;text-align:left}
 th{background:#f8fafc} .muted{color:#64748b}
 </style></head><body>
 <h1>Access map</h1>
-<p class="meta">${esc(opts.title)} · ${peers} peers · ${lines.length} access lines · arrows point from the peer that may open connections; two heads: both ways; dashed, marked ?: only if the peer passes a posture check the API cannot decide</p>
+<p class="meta">${esc(opts.title)} · ${peers} peers · ${lines.length} access lines · ${
+    large
+      ? "rows: the groups traffic starts from; columns: the groups and networks it reaches; a cell counts the access lines between them (darker: more)"
+      : "arrows point from the peer that may open connections; two heads: both ways; dashed, marked ?: only if the peer passes a posture check the API cannot decide"
+  }</p>
 <div class="legend">${legend}</div>
 <div class="picture">
 ${svgOf(account, lines)}
@@ -429,6 +482,7 @@ ${svgOf(account, lines)}
 <tbody>
 ${rows}
 </tbody></table>
+${lines.length > MAX_ROWS ? `<p class="muted">… and ${lines.length - MAX_ROWS} more lines (privnet-access show --json lists them all)</p>` : ""}
 </body></html>
 `;
 }

@@ -7,7 +7,8 @@
  * export` and `pulumi config` (read-only; they need the stack's passphrase, as `pulumi preview` does). Everything
  * else happens in a private temporary directory (mode 0700) that is removed at the end, whatever happens:
  *   1. the project's files are copied there (its `node_modules` linked, not copied), and a fresh stack of the same
- *      name is made in a file backend inside it, with a random passphrase;
+ *      name is made in a file backend inside it, with a random passphrase and a PULUMI_HOME of its own there (the
+ *      user's plugins linked in), so that no log or workspace file of the twin's run stays behind;
  *   2. the stack config is copied with `privnet:apiUrl` and `privnet:token` pointing at the twin; other secrets
  *      are set through `pulumi config set --secret` reading stdin (never on a command line);
  *   3. the exported state is imported through stdin (`pulumi stack import`), never written to a file;
@@ -163,8 +164,16 @@ export async function runAgainstTwin(opts: {
     const project = path.join(tmp, "project");
     copyProject(path.resolve(opts.cwd), project);
     fs.mkdirSync(path.join(tmp, "state"));
+    // The twin's commands keep their logs and workspace files in a PULUMI_HOME of their own, inside the
+    // temporary directory; the plugins the user has installed are linked in.
+    const home = path.join(tmp, "pulumi-home");
+    fs.mkdirSync(home);
+    const realHome = opts.env.PULUMI_HOME || path.join(os.homedir(), ".pulumi");
+    if (fs.existsSync(path.join(realHome, "plugins")))
+      fs.symlinkSync(path.join(realHome, "plugins"), path.join(home, "plugins"), "dir");
     const env: NodeJS.ProcessEnv = {
       ...opts.env,
+      PULUMI_HOME: home,
       PULUMI_BACKEND_URL: `file://${path.join(tmp, "state")}`,
       PULUMI_CONFIG_PASSPHRASE: randomBytes(24).toString("hex"),
       PULUMI_CONFIG_PASSPHRASE_FILE: undefined,

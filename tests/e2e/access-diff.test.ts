@@ -64,6 +64,15 @@ describe("privnet-access diff (real CLI, offline twin)", () => {
     removeWork(work);
   });
 
+  /** Every file under a directory with its size (plugins included), sorted. */
+  const filesUnder = (dir: string): string[] =>
+    fs.existsSync(dir)
+      ? (fs.readdirSync(dir, { recursive: true }) as string[])
+          .map((f) => path.join(dir, f))
+          .filter((f) => fs.statSync(f).isFile())
+          .map((f) => `${f} ${fs.statSync(f).size}`)
+          .sort()
+      : [];
   const twinDirs = () => fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith("privnet-access-twin-"));
 
   /** Runs the diff; checks that nothing but reads reached either server and that the stack is as it was. */
@@ -73,6 +82,7 @@ describe("privnet-access diff (real CLI, offline twin)", () => {
     const configBefore = fs.existsSync(configFile) ? fs.readFileSync(configFile, "utf8") : "";
     const inventoryBefore = await server.inventory();
     const dirsBefore = twinDirs();
+    const homeBefore = filesUnder(stack.env.PULUMI_HOME as string);
     const mark = server.requests.length;
     const markSecond = second.requests.length;
     let stdout = "";
@@ -90,6 +100,14 @@ describe("privnet-access diff (real CLI, offline twin)", () => {
     expect(fs.existsSync(configFile) ? fs.readFileSync(configFile, "utf8") : "").toBe(configBefore);
     expect(await server.inventory()).toEqual(inventoryBefore);
     expect(twinDirs()).toEqual(dirsBefore);
+    // Nothing of the twin's run stays in PULUMI_HOME (no workspace file, no state, no log of its update): what is
+    // new there is only the CLI's logs of the reads of the real stack, which hold no secret.
+    const added = filesUnder(stack.env.PULUMI_HOME as string).filter((f) => !homeBefore.includes(f));
+    for (const f of added) {
+      expect(f).toMatch(/\/logs\/[^/]+\.log \d+$/);
+      const text = fs.readFileSync(f.replace(/ \d+$/, ""), "utf8");
+      for (const secret of [server.token, second.token]) expect(text).not.toContain(secret);
+    }
     for (const secret of [server.token, second.token]) {
       expect(stdout).not.toContain(secret);
       expect(stderr).not.toContain(secret);

@@ -41,7 +41,9 @@ test("a seeded server holds the same account, ids kept: the same network map", a
 
 test("bad seeds are refused, naming what is wrong", () => {
   expect(() => validateSeed({ objects: {} })).toThrow('expected {"version": 1');
-  expect(() => validateSeed({ version: 1, objects: { SetupKey: [] } })).toThrow('kind "SetupKey" cannot be seeded');
+  expect(() => validateSeed({ version: 1, objects: { SetupKey: [] } })).toThrow(
+    'kind "SetupKey" cannot be seeded',
+  );
   expect(() => validateSeed({ version: 1, objects: { Group: [{ object: {} }] } })).toThrow(
     "objects.Group[0] needs an id and an object",
   );

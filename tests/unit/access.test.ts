@@ -14,7 +14,8 @@ import {
   TestsFileError,
 } from "../../access/expectations";
 import { accessLines, accountOf, lineText } from "../../access/report";
-import { Account } from "../support/netmap-account";
+import { MAX_ROWS, renderHtml } from "../../access/html";
+import { Account, randomSnapshot } from "../support/netmap-account";
 
 function account() {
   const a = new Account();
@@ -146,4 +147,15 @@ test("the committed JSON Schema is the validator's, and the example validates", 
   );
   const text = fs.readFileSync(path.join(root, "examples/access-tests/access-tests.yaml"), "utf8");
   expect(parseTests(text, "example").length).toBeGreaterThan(0);
+});
+
+test("a large account's page draws the matrix of groups and lists the first lines only", () => {
+  const s = randomSnapshot(3, { peers: 120, groups: 8, policies: 20, resources: 10 });
+  const a = accountOf(s);
+  const lines = accessLines(a);
+  const html = renderHtml(a, lines, { title: "generated" });
+  expect(html).toContain('aria-label="access between groups"');
+  expect(html).toContain(">group0 (");
+  expect((html.match(/<tr>/g) ?? []).length).toBe(Math.min(lines.length, MAX_ROWS) + 1);
+  if (lines.length > MAX_ROWS) expect(html).toContain(`and ${lines.length - MAX_ROWS} more lines`);
 });
