@@ -221,11 +221,21 @@ function resolvePeer(account: Account, name: string): string {
   return p.id;
 }
 
+/** Lines by the peer they start from. */
+function byPeerOf(lines: readonly AccessLine[]): Map<string, AccessLine[]> {
+  const byPeer = new Map<string, AccessLine[]>();
+  for (const l of lines) {
+    const list = byPeer.get(l.from.id);
+    if (list) list.push(l);
+    else byPeer.set(l.from.id, [l]);
+  }
+  return byPeer;
+}
+
 /** The text of `show`: per peer, its groups and every line of what it reaches. */
 export function showText(account: Account, lines: readonly AccessLine[], peerIds: readonly string[]): string {
   const groups = groupsByPeer(account.snapshot);
-  const byPeer = new Map<string, AccessLine[]>();
-  for (const l of lines) byPeer.set(l.from.id, [...(byPeer.get(l.from.id) ?? []), l]);
+  const byPeer = byPeerOf(lines);
   const out: string[] = [];
   for (const id of peerIds) {
     const pm = account.map.peerMap(id);
@@ -256,6 +266,7 @@ export function showText(account: Account, lines: readonly AccessLine[], peerIds
 
 function showJson(account: Account, lines: readonly AccessLine[], peerIds: readonly string[]): unknown {
   const groups = groupsByPeer(account.snapshot);
+  const byPeer = byPeerOf(lines);
   return {
     peers: peerIds.map((id) => {
       const pm = account.map.peerMap(id);
@@ -265,7 +276,7 @@ function showJson(account: Account, lines: readonly AccessLine[], peerIds: reado
         ip: pm?.ip,
         status: pm?.status,
         groups: groups.get(id) ?? [],
-        reaches: lines.filter((l) => l.from.id === id).map(({ from: _f, ...rest }) => rest),
+        reaches: (byPeer.get(id) ?? []).map(({ from: _f, ...rest }) => rest),
       };
     }),
     cannot_decide: undecided(account, peerIds),
