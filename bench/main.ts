@@ -18,6 +18,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { repoRoot, ensureEngine } from "../tests/e2e/engine";
+import { runAccess } from "./access";
 import { runApiCalls } from "./api-calls";
 import { runFaults } from "./faults";
 import { runHostOverhead } from "./host-overhead";
@@ -30,7 +31,17 @@ import { mergeResults, renderReport, type BenchResults } from "./report";
 import { runThroughput } from "./throughput";
 import { runUp300 } from "./up300";
 
-const SECTIONS = ["api-calls", "host", "throughput", "faults", "up300", "import", "large", "netmap"] as const;
+const SECTIONS = [
+  "api-calls",
+  "host",
+  "throughput",
+  "faults",
+  "up300",
+  "import",
+  "large",
+  "netmap",
+  "access",
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 /**
@@ -166,6 +177,9 @@ async function main(): Promise<number> {
     },
     netmap: async () => {
       results.netmap = await runNetmap();
+    },
+    access: async () => {
+      results.access = await runAccess({ workDir, binDir });
     },
   };
   for (const section of args.sections) {

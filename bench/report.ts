@@ -20,6 +20,7 @@ import {
   type LargeRun,
 } from "./large";
 import type { Machine } from "./lib/machine";
+import type { AccessBenchResult } from "./access";
 import type { NetmapBenchResult } from "./netmap";
 import { fmt, markdownTable, median, verdict } from "./lib/stats";
 import type { MemoryResult, ThroughputResult } from "./throughput";
@@ -38,6 +39,7 @@ export interface BenchResults {
   importer?: ImportBenchResult;
   large?: LargeResult;
   netmap?: NetmapBenchResult;
+  access?: AccessBenchResult;
   errors: { section: string; message: string }[];
   /** Which run measured each section (after a merge of partial runs; absent: all in this run). */
   runs?: Record<string, RunInfo>;
@@ -62,6 +64,7 @@ const SECTION_KEYS = {
   import: "importer",
   large: "large",
   netmap: "netmap",
+  access: "access",
 } as const satisfies Record<string, keyof BenchResults>;
 
 function runInfo(r: BenchResults): RunInfo {
@@ -278,6 +281,7 @@ function summaryRows(r: BenchResults): string[][] {
   }
   if (r.large) rows.push(...largeSummaryRows(r.large));
   if (r.netmap) rows.push(...netmapSummaryRows(r.netmap));
+  if (r.access) rows.push(...accessSummaryRows(r.access));
   if (r.importer) {
     const i = r.importer;
     const wall = importWallMs(i);
@@ -365,6 +369,57 @@ function netmapSection(n: NetmapBenchResult): string {
             "peer's accessible peers).",
         ]
       : []),
+  ].join("\n");
+}
+
+function accessSummaryRows(a: AccessBenchResult): string[][] {
+  return [
+    [
+      `privnet-access show of an account of ${count(a.objects)} objects (wall, median)`,
+      `<= ${fmt(a.show.targetMs / 1000, 0)} s`,
+      `${fmt(a.show.medianMs / 1000, 2)} s (runs: ${a.show.runsMs.map((x) => fmt(x / 1000, 2)).join(", ")} s; ${count(a.show.lines)} lines)`,
+      verdict(a.show.medianMs <= a.show.targetMs),
+    ],
+    [
+      `privnet-access diff of a change to it, without the program's own run`,
+      `<= ${fmt(a.diff.targetMs / 1000, 0)} s`,
+      `${fmt(a.diff.withoutProgramMs / 1000, 1)} s (${fmt(a.diff.totalMs / 1000, 1)} s in all, the program's pulumi up ${fmt(a.diff.programMs / 1000, 1)} s)`,
+      verdict(a.diff.withoutProgramMs <= a.diff.targetMs),
+    ],
+  ];
+}
+
+function accessSection(a: AccessBenchResult): string {
+  const phases = Object.entries(a.diff.phases)
+    .map(([k, v]) => `${k.replace(/_/g, " ")} ${fmt(v / 1000, 2)} s`)
+    .join(", ");
+  return [
+    markdownTable(
+      ["Verb", "Wall", "Target", "Notes"],
+      [
+        [
+          "show --json",
+          `${fmt(a.show.medianMs / 1000, 2)} s`,
+          `<= ${fmt(a.show.targetMs / 1000, 0)} s`,
+          `median of ${a.show.runsMs.length}; ${count(a.show.lines)} access lines`,
+        ],
+        [
+          "diff --json (without the program's run)",
+          `${fmt(a.diff.withoutProgramMs / 1000, 1)} s`,
+          `<= ${fmt(a.diff.targetMs / 1000, 0)} s`,
+          `+${a.diff.gained} / -${a.diff.lost} lines; phases: ${phases}`,
+        ],
+      ],
+      ["l", "r", "r", "l"],
+    ),
+    "",
+    `bench/access.ts: a generated account of ${count(a.objects)} objects (${a.shape.peers} peers, ${a.shape.groups} ` +
+      `groups, ${a.shape.policies} policies, ${a.shape.resources} network resources; tests/support/netmap-account.ts) ` +
+      "served by a privnet-server seeded with it (server/seed.ts). show reads it over HTTP with one list per kind, " +
+      "computes the map and prints every peer's lines. diff widens a policy's sources in " +
+      "tests/e2e/programs/access-diff under the real CLI: it reads the stack and the account, seeds the twin, copies " +
+      "the stack, runs the program against the twin and computes both maps; the program's own `pulumi up` is " +
+      "reported apart, as the target leaves it out.",
   ].join("\n");
 }
 
@@ -1171,6 +1226,7 @@ export function renderReport(r: BenchResults, opts: { full: boolean }): string {
       largeSection(r.large),
     );
   if (r.netmap) out.push("", "## 8. The network map", "", netmapSection(r.netmap));
+  if (r.access) out.push("", "## 9. privnet-access: show and diff", "", accessSection(r.access));
   out.push("", "## Performance problems found", "", problemsSection(r));
   out.push(
     "",
@@ -1178,7 +1234,7 @@ export function renderReport(r: BenchResults, opts: { full: boolean }): string {
     "",
     "`npm run bench` builds what it needs (`npm run build`, the engine via scripts/engine.sh), runs every section and " +
       "rewrites this file; it exits non-zero only when a section breaks, not when a target is missed. One section: " +
-      "`npm run bench -- faults` (or api-calls, up300, host, throughput, import, large, netmap): its figures are merged into " +
+      "`npm run bench -- faults` (or api-calls, up300, host, throughput, import, large, netmap, access): its figures are merged into " +
       "bench/results/latest.json over those of earlier runs, and this file is rewritten once that holds every " +
       "section (the table of runs above says which run measured what). `--reps N` sets the repetitions of the " +
       "300-resource runs, `--keep` keeps the work directory, `--render` rewrites this file from " +

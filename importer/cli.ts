@@ -159,7 +159,7 @@ export function displayUrl(url: string): string {
   }
 }
 
-function readToken(opts: Options, env: NodeJS.ProcessEnv): string {
+export function readToken(opts: Pick<Options, "tokenFile">, env: NodeJS.ProcessEnv): string {
   if (opts.tokenFile !== undefined) {
     let text: string;
     try {

@@ -28,8 +28,20 @@ function parseRateLimit(text: string | undefined): Credentials["rateLimit"] {
   return { perMinute: Number(m[1]), burst: Number(m[2]) };
 }
 
-/** Resolves credentials from a config source (explicit arguments or stack config), then the environment. */
+/**
+ * Resolves credentials from a config source (explicit arguments or stack config), then the environment.
+ *
+ * One exception: `PRIVNET_TWIN_API_URL` (with `PRIVNET_TWIN_TOKEN`) wins over everything. `privnet-access diff`
+ * sets it when it runs a program against its offline twin (docs/access.md), so that no provider and no lookup
+ * of the program, explicit providers included, can reach the account the twin was cloned from.
+ */
 export function resolveCredentials(get: ConfigGetter, env: NodeJS.ProcessEnv = process.env): Credentials {
+  if (env.PRIVNET_TWIN_API_URL)
+    return {
+      apiUrl: env.PRIVNET_TWIN_API_URL.replace(/\/+$/, ""),
+      token: env.PRIVNET_TWIN_TOKEN,
+      rateLimit: false,
+    };
   const apiUrl = (get("apiUrl") || env.PRIVNET_API_URL || DEFAULT_API_URL).replace(/\/+$/, "");
   const token = get("token") || env.PRIVNET_TOKEN || undefined;
   return { apiUrl, token, rateLimit: parseRateLimit(get("rateLimit") || env.PRIVNET_RATE_LIMIT) };

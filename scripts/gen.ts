@@ -1,12 +1,13 @@
 /**
- * Writes the generated files: docs/openapi.json, the sdk resource classes, the reference docs and the package
- * schema plugin/schema.json.
+ * Writes the generated files: docs/openapi.json, the access tests' JSON Schema, the sdk resource classes, the
+ * reference docs and the package schema plugin/schema.json.
  * Then the Python and Go SDKs from that schema (scripts/gen-sdks.sh).
  * With --check, writes nothing and fails when a committed file differs from what would be generated.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { testsJsonSchema } from "../access/expectations";
 import { buildOpenApi } from "../api/openapi";
 import { formatted, root } from "./format";
 import { lookupFiles } from "./lookupgen";
@@ -20,6 +21,7 @@ const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"))
 export async function generatedFiles(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   files.set("docs/openapi.json", `${JSON.stringify(buildOpenApi(pkg.version), null, 2)}\n`);
+  files.set("docs/access-tests.schema.json", `${JSON.stringify(testsJsonSchema(), null, 2)}\n`);
   for (const [k, v] of await sdkFiles()) files.set(k, v);
   for (const [k, v] of await lookupFiles()) files.set(k, v);
   for (const [k, v] of await formatted(schemaFiles())) files.set(k, v);

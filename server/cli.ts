@@ -2,7 +2,7 @@
  * `privnet-server [--host 127.0.0.1] [--port N|0] [--db FILE|:memory:] [--synchronous full|normal]
  *  [--secrets-key-file FILE] [--bootstrap-token-file FILE] [--cloud] [--embedded-idp]
  *  [--rate-limit PER_MIN:BURST|off] [--auth-fail-limit PER_MIN:BURST|off] [--simulate] [--request-log FILE|-]
- *  [--faults SPEC]
+ *  [--faults SPEC] [--seed FILE]
  *  [--bearer-issuer URL --bearer-jwks FILE [--bearer-audience AUD]]`
  *
  * Prints `privnet-server listening on http://HOST:PORT` on stdout once ready. On a new database the owner PAT
@@ -12,7 +12,7 @@
 import * as fs from "node:fs";
 import type { BearerOptions } from "./context";
 import { parseFaults } from "./faults";
-import { startServer, type StartOptions } from "./index";
+import { startServer, validateSeed, type StartOptions } from "./index";
 import { parseRateLimit } from "./rate-limit";
 
 const USAGE = `usage: privnet-server [options]
@@ -34,6 +34,8 @@ const USAGE = `usage: privnet-server [options]
   --simulate                     serve the simulated agent under /sim (enroll and connect peers, finish jobs)
   --request-log FILE|-           append one JSON line per request (no bodies, no secrets); - for stderr
   --faults SPEC                  inject faults: seed=N,429=RATE,503=RATE,latency=MS
+  --seed FILE                    load an account read from another server into the new database, ids kept
+                                 (off by default; the offline twin of privnet-access diff: docs/access.md)
   --bearer-issuer URL            accept Authorization: Bearer JWTs from this issuer...
   --bearer-jwks FILE             ...verified with this JSON Web Key Set file
   --bearer-audience AUD          ...and this audience
@@ -123,6 +125,21 @@ export function parseArgs(
       case "--bearer-audience":
         audience = value();
         break;
+      case "--seed": {
+        const file = value();
+        let raw: unknown;
+        try {
+          raw = JSON.parse(fs.readFileSync(file, "utf8"));
+        } catch (err) {
+          throw new UsageError(`--seed ${file}: ${(err as Error).message.split("\n")[0]}`);
+        }
+        try {
+          opts.seed = validateSeed(raw);
+        } catch (err) {
+          throw new UsageError(`--seed ${file}: ${(err as Error).message}`);
+        }
+        break;
+      }
       case "-h":
       case "--help":
         throw new UsageError("");

@@ -18,6 +18,7 @@ import { KINDS, allHandlers } from "./handlers";
 import { registerSimulator } from "./sim";
 import { resolveSecretsKey } from "./secrets";
 import { registerEventFeed } from "./sim-events";
+import { applySeed, type Seed } from "./seed";
 import { Store, type Synchronous } from "./store";
 
 export interface StartOptions {
@@ -44,6 +45,11 @@ export interface StartOptions {
   clock?: Clock;
   httpTimeouts?: ServerOptions["httpTimeouts"];
   onRequest?: (entry: RequestLogEntry) => void;
+  /**
+   * Objects to load into the new database (server/seed.ts: the offline twin of `privnet-access diff`), ids kept.
+   * Off by default; refused on a database that already holds an account.
+   */
+  seed?: Seed;
 }
 
 export interface RunningServer {
@@ -69,6 +75,11 @@ export function createServer(opts: StartOptions = {}): {
   let ownerToken: string | undefined;
   try {
     if (store.isEmpty()) ownerToken = bootstrap(store, clock, opts.embeddedIdp ?? false);
+    if (opts.seed) {
+      if (ownerToken === undefined)
+        throw new Error("--seed loads only into a new database; this one has an account");
+      applySeed(store, clock, opts.seed);
+    }
   } catch (err) {
     store.close();
     throw err;
@@ -128,4 +139,5 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
 }
 
 export { Store } from "./store";
+export { SEED_KINDS, validateSeed, type Seed, type SeedObject } from "./seed";
 export { ManualClock, systemClock } from "./clock";

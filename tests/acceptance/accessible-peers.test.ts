@@ -113,13 +113,7 @@ test("accessible-peers equals the network map of the account as the API shows it
   ]);
   expect(res.id).toBeDefined();
 
-  const caller = {
-    call: async (op: string, o?: { params?: Record<string, string | number> }) => ({
-      status: 200,
-      body: await acc.client.call<any>(op, { params: o?.params ?? {} }),
-    }),
-  };
-  const map = new NetworkMap(await snapshotFromApi(caller, Date.now()));
+  const map = new NetworkMap(await snapshotFromApi(acc.client, Date.now(), new Map(), "client"));
   const lines: string[] = [];
   const mismatches: string[] = [];
   for (const id of p) {

@@ -2,6 +2,9 @@
  * A small builder of account snapshots for the network-map tests: peers with full metadata by default, groups
  * by name, policies with one rule each unless told otherwise.
  */
+import { readSnapshot } from "../../access/snapshot";
+import { routeById } from "../../api/routes";
+import { PrivnetApiError, type PrivnetClient } from "../../client";
 import type { AccountSnapshot, PeerMeta, SnapshotPeer, SnapshotPolicy, SnapshotRule } from "../../netmap";
 
 export const NOW = Date.parse("2026-05-01T12:00:00Z");
@@ -98,82 +101,42 @@ export class Account {
 // ---------------------------------------------------------------------------------------------------------------
 // A snapshot read through the API (as a tool outside the server would build it)
 
-/** Anything with the test server's `call`. */
+/** Anything with the test server's `call` (status and body), or a client's `call` (the body). */
 interface Caller {
   call(
     operationId: string,
     o?: { params?: Record<string, unknown>; query?: Record<string, unknown> },
-  ): Promise<{
-    status: number;
-    body: any;
-  }>;
+  ): Promise<unknown>;
 }
 
 /**
- * The account of a server read through its API, as a snapshot. The API does not show what only the agent
- * reports (OS family and version, network addresses, processes): `agentMeta` gives it per peer id, or it stays
- * unknown.
+ * The account of a server read through its API, as a snapshot: the one path of access/snapshot.ts (the provider's
+ * readers, then `snapshotOf`). The API does not show what only the agent reports (OS family and version, network
+ * addresses, processes): `agentMeta` gives it per peer id, or it stays unknown. `s` is a client, or the test
+ * server (whose `call` answers `{status, body}`: a status other than 2xx becomes the client's error).
  */
 export async function snapshotFromApi(
   s: Caller,
   now: number,
   agentMeta: ReadonlyMap<string, PeerMeta> = new Map(),
+  shape: "client" | "test-server" = "test-server",
 ): Promise<AccountSnapshot> {
-  const body = async (op: string, params?: Record<string, unknown>) => {
-    const res = await s.call(op, { params });
-    if (res.status !== 200) throw new Error(`${op}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
+  const call = async (op: string, args?: { params?: Record<string, unknown> }) => {
+    const res = await s.call(op, { params: args?.params ?? {} });
+    if (shape === "client") return res;
+    const { status, body } = res as { status: number; body: unknown };
+    if (status >= 200 && status < 300) return body;
+    const route = routeById(op);
+    throw new PrivnetApiError({
+      method: route.method,
+      path: route.path,
+      status,
+      serverMessage: JSON.stringify(body),
+      retryable: false,
+      serviceShaped: true,
+    });
   };
-  // A list a server answers `null` for (the reference does for a network without resources) is empty.
-  const list = async (op: string, params?: Record<string, unknown>) => (await body(op, params)) ?? [];
-  const settings = (await body("listAccounts"))[0].settings;
-  const networks = await list("listNetworks");
-  const ids = (xs: { id: string }[] | undefined) => (xs ?? []).map((x) => x.id);
-  return {
-    now,
-    settings,
-    peers: (await list("listPeers")).map((p: any) => ({
-      ...p,
-      meta: {
-        version: p.version,
-        kernel_version: p.kernel_version,
-        country_code: p.country_code,
-        city_name: p.city_name,
-        ...agentMeta.get(p.id),
-      },
-    })),
-    users: await list("listUsers"),
-    groups: ((await body("listGroups")) ?? []).map((g: any) => ({
-      id: g.id,
-      name: g.name,
-      peers: ids(g.peers),
-      resources: g.resources ?? [],
-      all: g.name === "All",
-    })),
-    policies: (await list("listPolicies")).map((p: any) => ({
-      ...p,
-      source_posture_checks: p.source_posture_checks ?? [],
-      rules: (p.rules ?? []).map((r: any) => ({
-        ...r,
-        sources: ids(r.sources),
-        destinations: ids(r.destinations),
-      })),
-    })),
-    posture_checks: await list("listPostureChecks"),
-    routes: ((await body("listRoutes")) ?? []).map((r: any) => ({ ...r, groups: r.groups ?? [] })),
-    networks: await Promise.all(
-      networks.map(async (n: any) => ({
-        id: n.id,
-        name: n.name,
-        resources: await list("listNetworkResources", { networkId: n.id }),
-        routers: await list("listNetworkRouters", { networkId: n.id }),
-      })),
-    ),
-    nameserver_groups: await list("listNameserverGroups"),
-    dns_zones: await list("listDnsZones"),
-    // One server answers the settings plain, the spec wraps them in `items`.
-    dns_settings: (await body("getDnsSettings")).items ?? (await body("getDnsSettings")),
-  };
+  return readSnapshot({ call } as unknown as PrivnetClient, now, agentMeta);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

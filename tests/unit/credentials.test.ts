@@ -42,3 +42,13 @@ test("a bad rate limit names the setting", () => {
     /rateLimit must be PER_MIN:BURST or off/,
   );
 });
+
+test("PRIVNET_TWIN_API_URL (privnet-access diff's offline twin) wins over a provider's arguments and stack config", () => {
+  expect(
+    resolveCredentials(config({ apiUrl: "http://cfg:2", token: "cfg-token", rateLimit: "60:5" }), {
+      ...env,
+      PRIVNET_TWIN_API_URL: "http://127.0.0.1:4000/",
+      PRIVNET_TWIN_TOKEN: "twin-token",
+    }),
+  ).toEqual({ apiUrl: "http://127.0.0.1:4000", token: "twin-token", rateLimit: false });
+});

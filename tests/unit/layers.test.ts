@@ -1,6 +1,6 @@
 /**
  * The layers of docs/architecture.md, checked on the import specifiers of every file: api -> netmap -> server,
- * api -> client -> model -> provider -> sdk | importer | plugin, each importing only those below it. The sdk (hand-written and generated) reaches the
+ * api -> client -> model -> provider -> sdk | importer | plugin | access, each importing only those below it. The sdk (hand-written and generated) reaches the
  * provider only through its public entry, `provider/entry.ts` (`pulumi-privnet/provider`), so the provider's
  * files can change without the sdk noticing.
  */
@@ -50,6 +50,9 @@ const ALLOWED: Record<string, string[]> = {
   // privnet-import reads each kind through the provider's readers and plans with its lifecycle: it sits beside
   // the sdk, above the provider, and nothing imports it.
   importer: ["api", "client", "model", "provider"],
+  // privnet-access reads like the importer, computes with the network map and runs its offline twin on the
+  // server: a tool at the top that nothing imports.
+  access: ["api", "client", "model", "provider", "importer", "netmap", "server"],
 };
 
 /** Imports breaking the layers in the files under `dir`: `file: specifier (why)`. */

@@ -1,0 +1,72 @@
+/**
+ * The difference between two access maps of one account (before and after a change): the lines gained and lost
+ * (access/report.ts: from, to, traffic, policy and rule), and totals: pairs that gain or lose all access, and the
+ * peers affected. Lines are compared by ids, so a renamed policy or peer is no change of access.
+ */
+import { accessLines, lineKey, lineText, undecided, type AccessLine, type Account } from "./report";
+
+export interface AccessDiff {
+  gained: AccessLine[];
+  lost: AccessLine[];
+  totals: {
+    gained_lines: number;
+    lost_lines: number;
+    /** Pairs (peer to peer or resource) with no access before and some after (access that holds for sure). */
+    gained_pairs: number;
+    /** Pairs with access before and none after. */
+    lost_pairs: number;
+    /** Peers at either end of a changed line. */
+    peers_affected: number;
+  };
+  /** What the map cannot decide after the change (posture checks on metadata the API does not show). */
+  cannot_decide: string[];
+}
+
+const pairKey = (l: AccessLine) => `${l.from.id}\u0000${l.to.kind}\u0000${l.to.id}`;
+
+export function diffAccess(before: Account, after: Account): AccessDiff {
+  const a = accessLines(before);
+  const b = accessLines(after);
+  const aKeys = new Set(a.map(lineKey));
+  const bKeys = new Set(b.map(lineKey));
+  const gained = b.filter((l) => !aKeys.has(lineKey(l)));
+  const lost = a.filter((l) => !bKeys.has(lineKey(l)));
+  // Pairs count access that holds for sure: a pair left only with a grant behind an undecidable posture check
+  // is no longer reachable for sure.
+  const aPairs = new Set(a.filter((l) => !l.conditional).map(pairKey));
+  const bPairs = new Set(b.filter((l) => !l.conditional).map(pairKey));
+  const peers = new Set<string>();
+  for (const l of [...gained, ...lost]) {
+    peers.add(l.from.id);
+    if (l.to.kind === "peer") peers.add(l.to.id);
+  }
+  return {
+    gained,
+    lost,
+    totals: {
+      gained_lines: gained.length,
+      lost_lines: lost.length,
+      gained_pairs: [...bPairs].filter((p) => !aPairs.has(p)).length,
+      lost_pairs: [...aPairs].filter((p) => !bPairs.has(p)).length,
+      peers_affected: peers.size,
+    },
+    cannot_decide: undecided(after),
+  };
+}
+
+export function diffText(d: AccessDiff): string {
+  const out: string[] = [];
+  for (const l of d.gained) out.push(`+ ${lineText(l)}`);
+  for (const l of d.lost) out.push(`- ${lineText(l)}`);
+  if (!out.length) out.push("No change of access.");
+  const t = d.totals;
+  out.push(
+    "",
+    `${t.gained_lines} gained, ${t.lost_lines} lost; pairs: ${t.gained_pairs} newly reachable, ${t.lost_pairs} no longer reachable; peers affected: ${t.peers_affected}`,
+  );
+  if (d.cannot_decide.length) {
+    out.push("Cannot decide (posture checks on metadata the API does not show; lines marked [only if ...]):");
+    for (const x of d.cannot_decide) out.push(`  ${x}`);
+  }
+  return `${out.join("\n")}\n`;
+}

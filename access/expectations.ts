@@ -1,0 +1,370 @@
+/**
+ * Access tests: a file of expectations about who may reach what, checked against an account's network map.
+ *
+ * The file (YAML or JSON; its JSON Schema is docs/access-tests.schema.json, generated from {@link TestsFileSchema})
+ * holds `tests`, each: a `name`, `from` (a `peer`, a `group`'s peers or a `user`'s peers), `to` (a `peer`, a
+ * `group`'s peers and network resources, a network `resource`, or an `address`: a peer's IP or an address inside
+ * a resource), a `protocol` (tcp, udp, icmp or all; default tcp) with a `port` for tcp and udp, and `expect`:
+ * `accept` (every source reaches every target with that traffic) or `deny` (none does).
+ *
+ * Names are matched exactly: a peer by name, DNS label, IP or id; a group by name or id; a user by e-mail, name
+ * or id; a resource by name, address or id. A name that matches nothing is an error in the file (the test could
+ * never fail); so is a `from` or `to` that resolves to no peer or resource.
+ *
+ * A broken expectation names the pairs and the policy responsible: for `deny`, the accept rules that let the
+ * traffic through; for `accept`, the drop rules that take it away (or "no rule grants it"). A grant that depends
+ * on a posture check the API cannot decide does not count as access: an `accept` that only such a grant would
+ * satisfy fails and says so.
+ */
+import { z } from "zod";
+import YAML from "yaml";
+import type { Grant, PeerMap, Traffic } from "../netmap";
+import type { Account } from "./report";
+
+const Name = z.string().min(1);
+
+export const SourceSchema = z.union([
+  z.strictObject({ peer: Name.describe("A peer: its name, DNS label, IP or id") }),
+  z.strictObject({ group: Name.describe("Every peer of a group (name or id)") }),
+  z.strictObject({ user: Name.describe("Every peer a user added (e-mail, name or id)") }),
+]);
+
+export const TargetSchema = z.union([
+  z.strictObject({ peer: Name.describe("A peer: its name, DNS label, IP or id") }),
+  z.strictObject({ group: Name.describe("Every peer and network resource of a group (name or id)") }),
+  z.strictObject({ resource: Name.describe("A network resource: its name, address or id") }),
+  z.strictObject({
+    address: Name.describe("An IP address: a peer's, or one inside a network resource's address"),
+  }),
+]);
+
+export const TestSchema = z
+  .strictObject({
+    name: Name.describe("What the test checks; failures are reported under this name"),
+    from: SourceSchema.describe("Where the traffic starts"),
+    to: TargetSchema.describe("Where it goes"),
+    protocol: z.enum(["tcp", "udp", "icmp", "all"]).default("tcp").describe("Default tcp"),
+    port: z.number().int().min(1).max(65535).optional().describe("Required for tcp and udp"),
+    expect: z.enum(["accept", "deny"]).describe("accept: every source reaches every target; deny: none does"),
+  })
+  .superRefine((t, ctx) => {
+    const ported = t.protocol === "tcp" || t.protocol === "udp";
+    if (ported && t.port === undefined)
+      ctx.addIssue({ code: "custom", path: ["port"], message: `is required for ${t.protocol}` });
+    if (!ported && t.port !== undefined)
+      ctx.addIssue({ code: "custom", path: ["port"], message: `is not allowed for ${t.protocol}` });
+  });
+
+export const TestsFileSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    tests: z.array(TestSchema).min(1).describe("The expectations, checked in order"),
+  })
+  .describe("privnet-access tests: expectations about who may reach what");
+
+export type AccessTest = z.infer<typeof TestSchema>;
+
+/** A tests file that does not validate, or names what the account does not hold. */
+export class TestsFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "TestsFileError";
+  }
+}
+
+/** The JSON Schema of the tests file (docs/access-tests.schema.json is this, written by `npm run gen`). */
+export function testsJsonSchema(): unknown {
+  return {
+    ...z.toJSONSchema(TestsFileSchema, { io: "input", target: "draft-2020-12" }),
+    $id: "https://pulumi-privnet.local/schemas/access-tests.schema.json",
+    title: "privnet-access tests",
+  };
+}
+
+function entryName(raw: unknown, i: number): string {
+  const tests = (raw as { tests?: unknown[] } | null)?.tests;
+  const t = Array.isArray(tests) ? (tests[i] as { name?: unknown } | undefined) : undefined;
+  return typeof t?.name === "string" ? ` (${JSON.stringify(t.name)})` : "";
+}
+
+/** Parses and validates a tests file's text; errors name the entry and the field. */
+export function parseTests(text: string, file: string): AccessTest[] {
+  let raw: unknown;
+  try {
+    raw = YAML.parse(text);
+  } catch (err) {
+    throw new TestsFileError(`${file}: not valid YAML or JSON: ${(err as Error).message.split("\n")[0]}`);
+  }
+  const r = TestsFileSchema.safeParse(raw);
+  if (r.success) return r.data.tests;
+  const issue = r.error.issues[0] as z.core.$ZodIssue;
+  const p = issue.path;
+  let where = p.length ? p.map((x) => (typeof x === "number" ? `[${x}]` : `.${String(x)}`)).join("") : "";
+  where = where.replace(/^\./, "");
+  if (p[0] === "tests" && typeof p[1] === "number") {
+    const rest = p
+      .slice(2)
+      .map((x) => (typeof x === "number" ? `[${x}]` : `.${String(x)}`))
+      .join("");
+    where = `tests[${p[1]}]${entryName(raw, p[1])}${rest}`;
+  }
+  let message = issue.message;
+  if (issue.code === "invalid_union") message = unionMessage(p);
+  return fail(`${file}: ${where || "the file"}: ${message}`);
+}
+
+function unionMessage(path: readonly PropertyKey[]): string {
+  const last = path[path.length - 1];
+  if (last === "from") return "must be one of {peer: NAME}, {group: NAME}, {user: NAME}";
+  if (last === "to") return "must be one of {peer: NAME}, {group: NAME}, {resource: NAME}, {address: IP}";
+  return "does not match any allowed form";
+}
+
+function fail(message: string): never {
+  throw new TestsFileError(message);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Evaluation
+
+export interface TestResult {
+  name: string;
+  expect: "accept" | "deny";
+  passed: boolean;
+  /** Pairs checked. */
+  pairs: number;
+  /** One line per broken pair, naming the rule responsible. */
+  failures: string[];
+  /** Policies responsible for the failures, by name. */
+  policies: string[];
+}
+
+interface Endpoint {
+  kind: "peer" | "resource";
+  id: string;
+  name: string;
+}
+
+function ipv4(a: string): number | undefined {
+  const m = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(a);
+  if (!m) return undefined;
+  const parts = m.slice(1).map(Number);
+  if (parts.some((x) => x > 255)) return undefined;
+  return (
+    (((parts[0] as number) << 24) |
+      ((parts[1] as number) << 16) |
+      ((parts[2] as number) << 8) |
+      (parts[3] as number)) >>>
+    0
+  );
+}
+
+/** Whether an IPv4 address lies in a resource's address (`10.0.0.5`, `10.0.0.5/32`, `10.0.0.0/24`). */
+export function addressIn(ip: string, address: string): boolean {
+  const [base, bits] = address.split("/");
+  const a = ipv4(ip);
+  const b = ipv4(base ?? "");
+  if (a === undefined || b === undefined) return ip === address;
+  const n = bits === undefined ? 32 : Number(bits);
+  if (!Number.isInteger(n) || n < 0 || n > 32) return false;
+  const mask = n === 0 ? 0 : (~0 << (32 - n)) >>> 0;
+  return (a & mask) === (b & mask);
+}
+
+function resolver(account: Account) {
+  const s = account.snapshot;
+  const peers = s.peers;
+  const resources = s.networks.flatMap((n) => n.resources);
+  const groupPeers = (g: { peers: string[]; all?: boolean }) => (g.all ? peers.map((p) => p.id) : g.peers);
+  const findGroup = (n: string) => s.groups.find((g) => g.name === n) ?? s.groups.find((g) => g.id === n);
+  const findPeer = (n: string) =>
+    peers.find((p) => p.name === n) ??
+    peers.find((p) => p.dns_label === n) ??
+    peers.find((p) => p.ip === n) ??
+    peers.find((p) => p.id === n);
+  const peerEp = (id: string): Endpoint => ({
+    kind: "peer",
+    id,
+    name: peers.find((p) => p.id === id)?.name ?? id,
+  });
+  return {
+    sources(t: AccessTest, where: string): Endpoint[] {
+      const f = t.from as { peer?: string; group?: string; user?: string };
+      if (f.peer !== undefined) {
+        const p = findPeer(f.peer);
+        if (!p) fail(`${where}.from.peer: no peer ${JSON.stringify(f.peer)} in the account`);
+        return [peerEp(p.id)];
+      }
+      if (f.group !== undefined) {
+        const g = findGroup(f.group);
+        if (!g) fail(`${where}.from.group: no group ${JSON.stringify(f.group)} in the account`);
+        return groupPeers(g).map(peerEp);
+      }
+      const u = f.user as string;
+      const user =
+        [...account.users].find(([, x]) => x.email === u)?.[0] ??
+        [...account.users].find(([, x]) => x.name === u)?.[0] ??
+        (s.users.some((x) => x.id === u) ? u : undefined);
+      if (!user) fail(`${where}.from.user: no user ${JSON.stringify(u)} in the account`);
+      return peers.filter((p) => p.user_id === user).map((p) => peerEp(p.id));
+    },
+    targets(t: AccessTest, where: string): Endpoint[] {
+      const to = t.to as { peer?: string; group?: string; resource?: string; address?: string };
+      const resEp = (r: { id: string; name: string }): Endpoint => ({
+        kind: "resource",
+        id: r.id,
+        name: r.name,
+      });
+      if (to.peer !== undefined) {
+        const p = findPeer(to.peer);
+        if (!p) fail(`${where}.to.peer: no peer ${JSON.stringify(to.peer)} in the account`);
+        return [peerEp(p.id)];
+      }
+      if (to.group !== undefined) {
+        const g = findGroup(to.group);
+        if (!g) fail(`${where}.to.group: no group ${JSON.stringify(to.group)} in the account`);
+        const rs = g.resources.flatMap((x) => resources.filter((r) => r.id === x.id));
+        return [...groupPeers(g).map(peerEp), ...rs.map(resEp)];
+      }
+      if (to.resource !== undefined) {
+        const n = to.resource;
+        const r =
+          resources.find((x) => x.name === n) ??
+          resources.find((x) => x.address === n) ??
+          resources.find((x) => x.id === n);
+        if (!r) fail(`${where}.to.resource: no network resource ${JSON.stringify(n)} in the account`);
+        return [resEp(r)];
+      }
+      const a = to.address as string;
+      const p = peers.find((x) => x.ip === a);
+      if (p) return [peerEp(p.id)];
+      const rs = resources.filter((r) => r.enabled && addressIn(a, r.address));
+      if (!rs.length) fail(`${where}.to.address: ${a} is no peer's IP and in no network resource`);
+      return rs.map(resEp);
+    },
+  };
+}
+
+function portIn(port: number, ports: readonly string[] | undefined): boolean {
+  if (!ports?.length) return true;
+  return ports.some((p) => {
+    const [s, e] = p.split("-").map(Number) as [number, number | undefined];
+    return port >= s && port <= (e ?? s);
+  });
+}
+
+/** Whether a list of traffic lets `protocol`/`port` through (`all`: everything must be allowed). */
+export function lets(list: readonly Traffic[], protocol: string, port?: number): boolean {
+  if (protocol === "all") return list.some((t) => t.protocol === "all");
+  return list.some(
+    (t) => t.protocol === "all" || (t.protocol === protocol && (port === undefined || portIn(port, t.ports))),
+  );
+}
+
+/** Whether any of the traffic asked for flows (for `deny`: `all` means anything at all). */
+function anyOf(list: readonly Traffic[], protocol: string, port?: number): boolean {
+  if (protocol === "all") return list.length > 0;
+  return lets(list, protocol, port);
+}
+
+/** Whether one grant's own traffic covers the traffic asked for (in part, for `all`). */
+function grantTouches(g: Grant, protocol: string, port?: number): boolean {
+  const t: Traffic = g.ports ? { protocol: g.protocol, ports: g.ports } : { protocol: g.protocol };
+  return anyOf([t], protocol, port);
+}
+
+/** What one peer's map says about a target: the grants towards it (outgoing) and the traffic allowed. */
+function pairAccess(pm: PeerMap | undefined, d: Endpoint): { grants: Grant[]; allowed: Traffic[] } {
+  if (d.kind === "peer") {
+    const e = pm?.peers.find((p) => p.peer_id === d.id);
+    return { grants: (e?.grants ?? []).filter((g) => g.direction === "out"), allowed: e?.allowed.out ?? [] };
+  }
+  const e = pm?.resources.find((x) => x.resource_id === d.id);
+  return { grants: e?.grants ?? [], allowed: e?.allowed ?? [] };
+}
+
+const ruleName = (g: Grant) => `policy ${JSON.stringify(g.policy_name)}, rule ${JSON.stringify(g.rule_name)}`;
+
+/** Runs the tests against an account. Throws {@link TestsFileError} for names the account does not hold. */
+export function runTests(account: Account, tests: readonly AccessTest[]): TestResult[] {
+  const r = resolver(account);
+  return tests.map((t, i) => {
+    const where = `tests[${i}] (${JSON.stringify(t.name)})`;
+    const from = r.sources(t, where);
+    const to = r.targets(t, where);
+    const result: TestResult = {
+      name: t.name,
+      expect: t.expect,
+      passed: true,
+      pairs: 0,
+      failures: [],
+      policies: [],
+    };
+    if (!from.length) fail(`${where}.from: matches no peer`);
+    const policies = new Set<string>();
+    const what =
+      t.protocol === "all" ? "all traffic" : t.port !== undefined ? `${t.protocol}/${t.port}` : t.protocol;
+    for (const s of from) {
+      const pm = account.map.peerMap(s.id);
+      for (const d of to) {
+        if (d.kind === "peer" && d.id === s.id) continue;
+        result.pairs++;
+        const { grants, allowed } = pairAccess(pm, d);
+        const pair = `${s.name} → ${d.kind === "resource" ? `resource ${d.name}` : d.name} ${what}`;
+        if (t.expect === "deny" && anyOf(allowed, t.protocol, t.port)) {
+          const by = grants.filter(
+            (g) => g.action === "accept" && !g.depends_on && grantTouches(g, t.protocol, t.port),
+          );
+          by.forEach((g) => policies.add(g.policy_name));
+          result.failures.push(
+            `${pair} is allowed by ${by.map(ruleName).join("; ") || "the account's rules"}`,
+          );
+        }
+        if (t.expect === "accept" && !lets(allowed, t.protocol, t.port)) {
+          const drops = grants.filter(
+            (g) => g.action !== "accept" && !g.depends_on && grantTouches(g, t.protocol, t.port),
+          );
+          const cond = grants.filter(
+            (g) => g.action === "accept" && g.depends_on && grantTouches(g, t.protocol, t.port),
+          );
+          drops.forEach((g) => policies.add(g.policy_name));
+          cond.forEach((g) => policies.add(g.policy_name));
+          const why = drops.length
+            ? `denied by ${drops.map(ruleName).join("; ")}`
+            : cond.length
+              ? `cannot be decided: ${cond
+                  .map(
+                    (g) =>
+                      `${ruleName(g)} holds only if ${s.name} passes ${(g.depends_on ?? []).map((x) => JSON.stringify(x.posture_check_name)).join(", ")} (the API does not show ${[...new Set((g.depends_on ?? []).flatMap((x) => x.unknown))].join(", ")})`,
+                  )
+                  .join("; ")}`
+              : "no rule grants it";
+          result.failures.push(`${pair} is not allowed: ${why}`);
+        }
+      }
+    }
+    if (!result.pairs) fail(`${where}: no pair to check (from and to are the same single peer)`);
+    result.passed = result.failures.length === 0;
+    result.policies = [...policies].sort();
+    return result;
+  });
+}
+
+/** The results as text: one line per test, the broken pairs under a failed one, and the totals. */
+export function resultsText(results: readonly TestResult[]): string {
+  const lines: string[] = [];
+  for (const r of results) {
+    lines.push(
+      `${r.passed ? "PASS" : "FAIL"} ${r.name} (expect ${r.expect}, ${r.pairs} pair${r.pairs === 1 ? "" : "s"})`,
+    );
+    const shown = r.failures.slice(0, 20);
+    for (const f of shown) lines.push(`  ${f}`);
+    if (r.failures.length > shown.length)
+      lines.push(`  ... and ${r.failures.length - shown.length} more pairs`);
+  }
+  const failed = results.filter((r) => !r.passed).length;
+  lines.push(
+    `privnet-access: ${results.length - failed} of ${results.length} tests passed, ${failed} failed`,
+  );
+  return `${lines.join("\n")}\n`;
+}

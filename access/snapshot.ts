@@ -1,0 +1,231 @@
+/**
+ * An account read through the management API, as the network map's snapshot (netmap/types.ts). The objects are
+ * read by the provider's own readers (provider/list.ts, one list per kind: the readers privnet-import uses);
+ * this file only turns what they answered into the snapshot. It is the one path every tool and test takes from
+ * an account to its map: `privnet-access`, the twin of `privnet-access diff`, the acceptance test against a
+ * live server.
+ *
+ * What the API does not show: the operating-system family and version, local network addresses and running
+ * processes of a peer (only its agent reports them). They stay unknown unless `agentMeta` gives them, and the
+ * map says which grants depend on them (`depends_on`).
+ */
+import type { AccountSnapshot, PeerMeta, SnapshotGroup, SnapshotPeer } from "../netmap";
+import { listObjects } from "../provider/list";
+import { PROVIDERS } from "../provider/registry";
+import type { LifecycleContext, Listed } from "../provider/spec";
+
+/** The kinds the map depends on, by provider name. */
+export const SNAPSHOT_KINDS = [
+  "AccountSettings",
+  "DnsSettings",
+  "User",
+  "Peer",
+  "Group",
+  "PostureCheck",
+  "Policy",
+  "Network",
+  "NetworkResource",
+  "NetworkRouter",
+  "Route",
+  "NameserverGroup",
+  "DnsZone",
+] as const;
+
+export type SnapshotKind = (typeof SNAPSHOT_KINDS)[number];
+
+/** Objects as listed, per kind (absent kinds read as empty). */
+export type ListedAccount = ReadonlyMap<string, readonly Pick<Listed, "id" | "object" | "parents">[]>;
+
+type Obj = Record<string, unknown>;
+
+const str = (v: unknown): string =>
+  typeof v === "string" ? v : v === undefined || v === null ? "" : String(v);
+const bool = (v: unknown): boolean => v === true;
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+/** Ids of a list of references: `[{id, name}]` as the API answers them, or plain ids. */
+const ids = (v: unknown): string[] =>
+  arr(v)
+    .map((x) => (typeof x === "object" && x !== null ? str((x as Obj).id) : str(x)))
+    .filter(Boolean);
+const optIds = (v: unknown): string[] | undefined => (v === undefined || v === null ? undefined : ids(v));
+const ref = (v: unknown): { id: string; type: string } | undefined =>
+  typeof v === "object" && v !== null && (v as Obj).id !== undefined
+    ? { id: str((v as Obj).id), type: str((v as Obj).type) }
+    : undefined;
+
+function peerOf(o: Obj, meta: PeerMeta | undefined): SnapshotPeer {
+  const m: PeerMeta = {};
+  for (const k of ["version", "kernel_version", "country_code", "city_name"] as const)
+    if (typeof o[k] === "string") m[k] = o[k];
+  const p: SnapshotPeer = {
+    id: str(o.id),
+    name: str(o.name),
+    ip: str(o.ip),
+    dns_label: str(o.dns_label),
+    user_id: str(o.user_id),
+    connected: bool(o.connected),
+    last_seen: str(o.last_seen),
+    last_login: str(o.last_login),
+    login_expiration_enabled: bool(o.login_expiration_enabled),
+    inactivity_expiration_enabled: bool(o.inactivity_expiration_enabled),
+    approval_required: bool(o.approval_required),
+    meta: { ...m, ...meta },
+  };
+  if (typeof o.login_expired === "boolean") p.login_expired = o.login_expired;
+  return p;
+}
+
+/**
+ * The snapshot of listed objects. `now` is the moment expirations are evaluated at; `agentMeta` adds, per peer
+ * id, what only the agent reports.
+ */
+export function snapshotOf(
+  listed: ListedAccount,
+  now: number,
+  agentMeta: ReadonlyMap<string, PeerMeta> = new Map(),
+): AccountSnapshot {
+  const of = (kind: SnapshotKind): Obj[] => (listed.get(kind) ?? []).map((l) => l.object as Obj);
+  const settings = of("AccountSettings")[0] ?? {};
+  const dns = of("DnsSettings")[0] ?? {};
+  const resources = new Map<string, Obj[]>();
+  for (const l of listed.get("NetworkResource") ?? [])
+    push(resources, str(l.parents.networkId), l.object as Obj);
+  const routers = new Map<string, Obj[]>();
+  for (const l of listed.get("NetworkRouter") ?? []) push(routers, str(l.parents.networkId), l.object as Obj);
+  return {
+    now,
+    settings: {
+      ...(settings as object),
+      peer_login_expiration_enabled: bool(settings.peer_login_expiration_enabled),
+      peer_login_expiration: Number(settings.peer_login_expiration ?? 0),
+      peer_inactivity_expiration_enabled: bool(settings.peer_inactivity_expiration_enabled),
+      peer_inactivity_expiration: Number(settings.peer_inactivity_expiration ?? 0),
+    },
+    peers: of("Peer").map((o) => peerOf(o, agentMeta.get(str(o.id)))),
+    users: of("User").map((u) => ({
+      id: str(u.id),
+      role: str(u.role),
+      status: str(u.status),
+      is_blocked: bool(u.is_blocked),
+      pending_approval: bool(u.pending_approval),
+    })),
+    groups: of("Group").map((g): SnapshotGroup => ({
+      id: str(g.id),
+      name: str(g.name),
+      peers: ids(g.peers),
+      resources: arr(g.resources).flatMap((r) => ref(r) ?? []),
+      all: g.name === "All",
+    })),
+    policies: of("Policy").map((p) => ({
+      id: str(p.id),
+      name: str(p.name),
+      enabled: bool(p.enabled),
+      source_posture_checks: ids(p.source_posture_checks),
+      rules: arr(p.rules).map((x) => {
+        const r = x as Obj;
+        const sourceResource = ref(r.sourceResource);
+        const destinationResource = ref(r.destinationResource);
+        return {
+          id: str(r.id),
+          name: str(r.name),
+          enabled: bool(r.enabled),
+          action: str(r.action),
+          bidirectional: bool(r.bidirectional),
+          protocol: str(r.protocol),
+          ...(Array.isArray(r.ports) ? { ports: r.ports.map(str) } : {}),
+          ...(Array.isArray(r.port_ranges)
+            ? { port_ranges: r.port_ranges as { start: number; end: number }[] }
+            : {}),
+          sources: ids(r.sources),
+          destinations: ids(r.destinations),
+          ...(sourceResource ? { sourceResource } : {}),
+          ...(destinationResource ? { destinationResource } : {}),
+        };
+      }),
+    })),
+    posture_checks: of("PostureCheck").map((c) => ({
+      id: str(c.id),
+      name: str(c.name),
+      checks: (c.checks ?? {}) as AccountSnapshot["posture_checks"][number]["checks"],
+    })),
+    routes: of("Route").map((r) => ({
+      ...(r as object),
+      id: str(r.id),
+      network_id: str(r.network_id),
+      enabled: bool(r.enabled),
+      metric: Number(r.metric ?? 9999),
+      masquerade: bool(r.masquerade),
+      groups: ids(r.groups),
+      peer_groups: optIds(r.peer_groups),
+      access_control_groups: optIds(r.access_control_groups),
+    })),
+    networks: of("Network").map((n) => ({
+      id: str(n.id),
+      name: str(n.name),
+      resources: (resources.get(str(n.id)) ?? []).map((r) => ({
+        id: str(r.id),
+        name: str(r.name),
+        address: str(r.address),
+        type: str(r.type),
+        enabled: bool(r.enabled),
+      })),
+      routers: (routers.get(str(n.id)) ?? []).map((r) => ({
+        id: str(r.id),
+        ...(r.peer ? { peer: str(r.peer) } : {}),
+        peer_groups: optIds(r.peer_groups),
+        metric: Number(r.metric ?? 9999),
+        masquerade: bool(r.masquerade),
+        enabled: bool(r.enabled),
+      })),
+    })),
+    nameserver_groups: of("NameserverGroup").map((g) => ({
+      id: str(g.id),
+      name: str(g.name),
+      enabled: bool(g.enabled),
+      groups: ids(g.groups),
+      primary: bool(g.primary),
+      domains: arr(g.domains).map(str),
+      search_domains_enabled: bool(g.search_domains_enabled),
+      nameservers: arr(g.nameservers) as { ip: string; ns_type: string; port: number }[],
+    })),
+    dns_zones: of("DnsZone").map((z) => ({
+      id: str(z.id),
+      name: str(z.name),
+      domain: str(z.domain),
+      enabled: bool(z.enabled),
+      enable_search_domain: bool(z.enable_search_domain),
+      distribution_groups: ids(z.distribution_groups),
+    })),
+    dns_settings: { disabled_management_groups: ids(dns.disabled_management_groups) },
+  };
+}
+
+function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const list = m.get(k);
+  if (list) list.push(v);
+  else m.set(k, [v]);
+}
+
+/** The provider's spec of a kind. */
+function specOf(kind: string) {
+  const p = PROVIDERS.find((x) => x.spec.name === kind);
+  if (!p) throw new Error(`privnet-access: no provider for ${kind}`);
+  return p.spec;
+}
+
+/** Lists every kind of {@link SNAPSHOT_KINDS} with the provider's readers (one list per kind, per parent). */
+export async function listAccount(ctx: LifecycleContext): Promise<Map<string, Listed[]>> {
+  const lists = await Promise.all(
+    SNAPSHOT_KINDS.map(async (k) => [k, await listObjects(specOf(k), ctx)] as const),
+  );
+  return new Map(lists);
+}
+
+/** The snapshot of an account, read through a client (anything with the client's `call`). */
+export async function readSnapshot(
+  client: LifecycleContext["client"],
+  now: number,
+  agentMeta?: ReadonlyMap<string, PeerMeta>,
+): Promise<AccountSnapshot> {
+  return snapshotOf(await listAccount({ client, batchReads: false }), now, agentMeta);
+}

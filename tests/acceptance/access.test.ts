@@ -1,0 +1,121 @@
+/**
+ * privnet-access show and test against the acceptance target (our own privnet-server, or a live server at
+ * PRIVNET_ACCEPTANCE_URL): every reader of the account meets the target (show exits 0 on what it answers), a
+ * policy made through the API shows as access lines with its port and name, an access test it satisfies passes,
+ * and one it breaks fails naming it and the policy. Uses 2 enrolled peers of the `back` half.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { run } from "../../access/cli";
+import { acceptance } from "./target";
+
+jest.setTimeout(120_000);
+
+const acc = acceptance();
+const tag = `ax-${process.pid}`;
+const created: { op: string; param: string; id: string }[] = [];
+let dir = "";
+
+afterAll(async () => {
+  for (const o of created.reverse())
+    await acc.client.call(o.op, { params: { [o.param]: o.id } }).catch(() => undefined);
+  await acc.client.close();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function cli(args: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const code = await run(args, {
+    stdout: (s) => (stdout += s),
+    stderr: (s) => (stderr += s),
+    env: { PRIVNET_API_URL: acc.url, PRIVNET_TOKEN: acc.token },
+  });
+  return { code, stdout, stderr };
+}
+
+test("show and test read the target and agree with a policy made through its API", async () => {
+  if (acc.peerBudget("back") < 2) {
+    acc.record({
+      check: "privnet-access",
+      kind: "Policy",
+      status: "too few enrolled peers",
+      detail: "needs 2",
+    });
+    expect(acc.peerBudget("back")).toBeGreaterThanOrEqual(2);
+    return;
+  }
+  const fx = acc.fixtureTarget("back");
+  const [a, b] = [await fx.peer(), await fx.peer()];
+  const group = async (name: string, peers: string[]) => {
+    const g = await acc.client.call<{ id: unknown }>("createGroup", {
+      body: { name: `${tag}-${name}`, peers },
+    });
+    created.push({ op: "deleteGroup", param: "groupId", id: String(g.id) });
+    return String(g.id);
+  };
+  const src = await group("src", [a]);
+  const dst = await group("dst", [b]);
+  const policy = await acc.client.call<{ id: unknown }>("createPolicy", {
+    body: {
+      name: `${tag}-pg`,
+      enabled: true,
+      rules: [
+        {
+          name: "pg",
+          enabled: true,
+          action: "accept",
+          bidirectional: false,
+          protocol: "tcp",
+          ports: ["5432"],
+          sources: [src],
+          destinations: [dst],
+        },
+      ],
+    },
+  });
+  created.push({ op: "deletePolicy", param: "policyId", id: String(policy.id) });
+
+  const shown = await cli(["show", "--peer", a, "--json"]);
+  expect(shown.stderr).not.toContain(acc.token);
+  expect(shown.code).toBe(0);
+  const reaches = JSON.parse(shown.stdout).peers[0].reaches as {
+    to: { id: string };
+    traffic: string;
+    policy: { name: string };
+    rule: { name: string };
+  }[];
+  const ours = reaches.filter((l) => l.policy.name === `${tag}-pg`);
+  expect(ours.map((l) => [l.to.id, l.traffic, l.rule.name])).toEqual([[b, "tcp/5432", "pg"]]);
+
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "privnet-access-acceptance-"));
+  const file = path.join(dir, "tests.yaml");
+  fs.writeFileSync(
+    file,
+    [
+      "tests:",
+      `  - {name: src reaches dst, from: {group: ${tag}-src}, to: {group: ${tag}-dst}, port: 5432, expect: accept}`,
+      `  - {name: src never reaches dst, from: {peer: ${a}}, to: {peer: ${b}}, port: 5432, expect: deny}`,
+      "",
+    ].join("\n"),
+  );
+  const tested = await cli(["test", "--tests", file, "--json"]);
+  expect(tested.code).toBe(1);
+  const results = JSON.parse(tested.stdout).results as {
+    name: string;
+    passed: boolean;
+    policies: string[];
+  }[];
+  expect(results.map((r) => [r.name, r.passed])).toEqual([
+    ["src reaches dst", true],
+    ["src never reaches dst", false],
+  ]);
+  expect(results[1]?.policies).toContain(`${tag}-pg`);
+  acc.record({
+    check: "privnet-access",
+    kind: "Policy",
+    status: "passed",
+    detail: `show: ${reaches.length} lines from ${a}; test: 1 passed, 1 failed as expected`,
+  });
+});
