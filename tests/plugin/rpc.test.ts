@@ -56,7 +56,8 @@ function startPlugin(env: Record<string, string> = envWithoutPrivnet()): Promise
 /** Props without their secret envelopes (what the lifecycle saw). */
 function plain(props: Props): Props {
   const out: Props = {};
-  for (const [k, v] of Object.entries(props)) out[k] = isSecret(v) ? (v as { value: unknown }).value : v;
+  for (const [k, v] of Object.entries(props))
+    out[k] = isSecret(v) ? (v as unknown as { value: unknown }).value : v;
   return out;
 }
 
