@@ -128,8 +128,22 @@ async function renderOnly(): Promise<number> {
   if (full && results.errors.length === 0) {
     fs.writeFileSync(BENCHMARKS_FILE, report);
     progress("bench", "rendered BENCHMARKS.md from bench/results/latest.json");
+  } else if (results.errors.length === 0 && (results.plugin || results.peer)) {
+    await writeHostingsBlock(results);
+    progress("bench", "rendered the plugin/peer block of BENCHMARKS.md from bench/results/latest.json");
   }
   return 0;
+}
+
+/** Replaces the plugin/peer block of BENCHMARKS.md (section 8) with these results' and leaves the rest as it was. */
+async function writeHostingsBlock(results: BenchResults): Promise<void> {
+  const block = hostingsBlock({ plugin: results.plugin, peer: results.peer, runs: runsOf(results) }, 8);
+  const prettier = await import("prettier");
+  const text = await prettier.format(spliceBlock(fs.readFileSync(BENCHMARKS_FILE, "utf8"), block), {
+    ...((await prettier.resolveConfig(BENCHMARKS_FILE)) ?? {}),
+    parser: "markdown",
+  });
+  fs.writeFileSync(BENCHMARKS_FILE, text);
 }
 
 /** The results of earlier runs (bench/results/latest.json), if any and readable. */
@@ -263,13 +277,7 @@ async function main(): Promise<number> {
       );
     } else if (merged.errors.length === 0 && (results.plugin || results.peer)) {
       // The plugin and peer sections have their own block: replaced in place, the rest left as it was.
-      const block = hostingsBlock({ plugin: merged.plugin, peer: merged.peer, runs: runsOf(merged) }, 8);
-      const prettier = await import("prettier");
-      const text = await prettier.format(spliceBlock(fs.readFileSync(BENCHMARKS_FILE, "utf8"), block), {
-        ...((await prettier.resolveConfig(BENCHMARKS_FILE)) ?? {}),
-        parser: "markdown",
-      });
-      fs.writeFileSync(BENCHMARKS_FILE, text);
+      await writeHostingsBlock(merged);
       progress(
         "bench",
         "wrote bench/results/latest.json and the plugin/peer block of BENCHMARKS.md (section 8)",

@@ -66,6 +66,21 @@ export function hostingsSummaryRows(r: HostingsInput): string[][] {
     }
   }
   const q = r.peer;
+  if (p && q && !q.skipped) {
+    // The engine's floor against the peer: what a Node plugin costs before it does anything.
+    for (const n of [...new Set(p.cases.map((c) => c.n))]) {
+      const floor = find(p.cases, "noop-yaml", "groups", n);
+      const peer = find(q.cases, "peer-yaml", "groups", n);
+      if (!floor || !peer) continue;
+      rows.push([
+        `do-nothing Node plugin (floor) against the peer, ${n.toLocaleString("en")} groups: \`up\` / \`destroy\``,
+        "",
+        `${s(floor.ms.up)} s / ${s(floor.ms.destroy)} s against ${s(peer.ms.up)} s / ${s(peer.ms.destroy)} s ` +
+          `(${x(floor.ms.up, peer.ms.up)} / ${x(floor.ms.destroy, peer.ms.destroy)})`,
+        "",
+      ]);
+    }
+  }
   if (q?.skipped) {
     rows.push(["against the peer (pulumi-netbird v0.5.4)", "", `skipped: ${q.skipped}`, "skipped"]);
   } else if (q) {
