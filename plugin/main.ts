@@ -4,15 +4,13 @@
  * address is its first argument (warnings go there). It stops when the engine closes its stdin or signals it.
  */
 import { setEngineAddress } from "../provider/diagnostics";
-import { loadCore, serve } from "./server";
+import { serve } from "./server";
 
 export async function main(argv: string[]): Promise<void> {
   const engine = argv.find((a) => !a.startsWith("-"));
   if (engine) setEngineAddress(engine);
   const { port, server } = await serve();
   process.stdout.write(`${port}\n`);
-  // The provider's modules load while the engine reads the port and sends its first calls (see loadCore).
-  setImmediate(loadCore);
   const stop = () => server.tryShutdown(() => process.exit(0));
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);

@@ -91,8 +91,9 @@ function outputsOf(token: string): string[] {
 
 /**
  * The provider itself (every kind's lifecycle, the client, the API's schemas) and the lookups load when a call
- * first needs them, not before the port is printed: the engine waits for the port (spawn-to-port is measured by
- * bench/peer.ts; loading these at start cost about 200 ms of it). main.ts starts loading right after the port.
+ * first needs them (CheckConfig, Configure, a resource call; Invoke for the lookups), not before the port is
+ * printed: the engine waits for the port (spawn-to-port, bench/peer.ts: loading these at start cost about 200 ms
+ * of it), and under YAML it starts one instance per command only for GetSchema, which needs none of them.
  */
 let core:
   | {
@@ -102,7 +103,7 @@ let core:
       byToken: Map<string, PrivnetProvider>;
     }
   | undefined;
-export function loadCore(): NonNullable<typeof core> {
+function loadCore(): NonNullable<typeof core> {
   if (!core) {
     const { PROVIDERS } = require("../provider/registry") as typeof registryTypes;
     core = {
