@@ -58,7 +58,10 @@ describe("TypeScript programs with PULUMI_NODEJS_TRANSPILE_ONLY=true", () => {
     return { code: r.code, output: `${r.stdout}\n${r.stderr}` };
   }
 
-  const examplesTsconfig = fs.readFileSync(path.join(repoRoot, "examples", "network", "tsconfig.json"), "utf8");
+  const examplesTsconfig = fs.readFileSync(
+    path.join(repoRoot, "examples", "network", "tsconfig.json"),
+    "utf8",
+  );
 
   it.each([
     ["the examples' tsconfig.json", "examples", examplesTsconfig],
@@ -68,7 +71,10 @@ describe("TypeScript programs with PULUMI_NODEJS_TRANSPILE_ONLY=true", () => {
     async (_label, name, tsconfig) => {
       const r = await preview(name, tsconfig);
       expect(r.output).not.toContain("TS5110");
-      expect({ code: r.code, tail: r.code === 0 ? "" : r.output.slice(-2000) }).toEqual({ code: 0, tail: "" });
+      expect({ code: r.code, tail: r.code === 0 ? "" : r.output.slice(-2000) }).toEqual({
+        code: 0,
+        tail: "",
+      });
       expect(r.output).toMatch(/\+ 2 to create|2 to create/);
     },
     TEST_TIMEOUT_MS,
