@@ -6,6 +6,8 @@
  *
  *   npm run bench                      every section
  *   npm run bench -- faults up300      some sections (merged into bench/results/latest.json)
+ *   npm run bench -- --only peer       the same (`--only` names one section; it may be repeated)
+ *   npm run bench -- peer --counts 100 the plugin/peer sections at other sizes (while developing: printed only)
  *   npm run bench -- --reps 3 --keep   repetitions of the 300-resource runs; keep the work directory
  *   npm run bench -- --render          BENCHMARKS.md again from bench/results/latest.json, without measuring
  *   npm run bench -- large --large-count 100   the large section with fewer resources (while developing: such
@@ -24,10 +26,12 @@ import { runFaults } from "./faults";
 import { runHostOverhead } from "./host-overhead";
 import { runImport } from "./import";
 import { runLarge } from "./large";
+import { runHostingSections } from "./peer";
 import { machine } from "./lib/machine";
 import { runNetmap } from "./netmap";
 import { checkBudget, elapsedS, progress, remainingMs, setBudget } from "./lib/progress";
-import { mergeResults, renderReport, type BenchResults } from "./report";
+import { mergeResults, renderReport, runsOf, type BenchResults } from "./report";
+import { hostingsBlock, spliceBlock } from "./report-hostings";
 import { runThroughput } from "./throughput";
 import { runUp300 } from "./up300";
 
@@ -38,6 +42,8 @@ const SECTIONS = [
   "faults",
   "up300",
   "import",
+  "plugin",
+  "peer",
   "large",
   "netmap",
   "access",
@@ -51,6 +57,8 @@ type Section = (typeof SECTIONS)[number];
  */
 const BUDGET_MS = 25 * 60_000;
 const LARGE_BUDGET_MS = 90 * 60_000;
+/** The plugin and peer sections: the same shapes in five hostings, up to 1,000 resources (about 25 min). */
+const HOSTINGS_BUDGET_MS = 45 * 60_000;
 
 interface Args {
   sections: Section[];
@@ -59,6 +67,8 @@ interface Args {
   render: boolean;
   /** Resources of the large section (default 1,000; fewer only while developing: then nothing is merged). */
   largeCount: number;
+  /** Sizes of the plugin and peer sections (default theirs; others only while developing: nothing merged). */
+  counts?: number[];
 }
 
 function parseArgs(argv: string[]): Args {
@@ -67,6 +77,7 @@ function parseArgs(argv: string[]): Args {
   let keep = false;
   let render = false;
   let largeCount = 1000;
+  let counts: number[] | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     if (a === "--reps") {
@@ -76,15 +87,28 @@ function parseArgs(argv: string[]): Args {
       largeCount = Number(argv[++i]);
       if (!Number.isInteger(largeCount) || largeCount < 4 || largeCount > 5000)
         throw new Error("--large-count: 4..5000");
+    } else if (a === "--counts") {
+      counts = String(argv[++i])
+        .split(",")
+        .map((x) => Number(x));
+      if (!counts.every((n) => Number.isInteger(n) && n >= 4 && n <= 5000))
+        throw new Error("--counts: N,N,.. 4..5000");
+    } else if (a === "--only") {
+      const x = String(argv[++i]);
+      if (!(SECTIONS as readonly string[]).includes(x)) throw new Error(`--only: unknown section ${x}`);
+      sections.push(x as Section);
     } else if (a === "--keep") keep = true;
     else if (a === "--render") render = true;
     else if ((SECTIONS as readonly string[]).includes(a)) sections.push(a as Section);
     else
       throw new Error(
-        `unknown argument ${a} (sections: ${SECTIONS.join(", ")}; --reps N, --keep, --render, --large-count N)`,
+        `unknown argument ${a} (sections: ${SECTIONS.join(", ")}; --only SECTION, --reps N, --keep, --render, ` +
+          "--large-count N, --counts N,N)",
       );
   }
-  return { sections: sections.length ? sections : [...SECTIONS], reps, keep, render, largeCount };
+  // In their order here (the plugin section runs the peer's plan too when both are named).
+  const chosen = sections.length ? SECTIONS.filter((x) => sections.includes(x)) : [...SECTIONS];
+  return { sections: chosen, reps, keep, render, largeCount, counts };
 }
 
 const RESULTS_FILE = path.join(repoRoot, "bench", "results", "latest.json");
@@ -108,8 +132,22 @@ async function renderOnly(): Promise<number> {
   if (full && results.errors.length === 0) {
     fs.writeFileSync(BENCHMARKS_FILE, report);
     progress("bench", "rendered BENCHMARKS.md from bench/results/latest.json");
+  } else if (results.errors.length === 0 && (results.plugin || results.peer)) {
+    await writeHostingsBlock(results);
+    progress("bench", "rendered the plugin/peer block of BENCHMARKS.md from bench/results/latest.json");
   }
   return 0;
+}
+
+/** Replaces the plugin/peer block of BENCHMARKS.md (section 8) with these results' and leaves the rest as it was. */
+async function writeHostingsBlock(results: BenchResults): Promise<void> {
+  const block = hostingsBlock({ plugin: results.plugin, peer: results.peer, runs: runsOf(results) }, 8);
+  const prettier = await import("prettier");
+  const text = await prettier.format(spliceBlock(fs.readFileSync(BENCHMARKS_FILE, "utf8"), block), {
+    ...((await prettier.resolveConfig(BENCHMARKS_FILE)) ?? {}),
+    parser: "markdown",
+  });
+  fs.writeFileSync(BENCHMARKS_FILE, text);
 }
 
 /** The results of earlier runs (bench/results/latest.json), if any and readable. */
@@ -130,8 +168,10 @@ async function main(): Promise<number> {
     return 2;
   }
   if (args.render) return renderOnly();
+  const hostings = (x: Section) => x === "plugin" || x === "peer";
   setBudget(
-    (args.sections.some((x) => x !== "large") ? BUDGET_MS : 0) +
+    (args.sections.some((x) => x !== "large" && !hostings(x)) ? BUDGET_MS : 0) +
+      (args.sections.some(hostings) ? HOSTINGS_BUDGET_MS : 0) +
       (args.sections.includes("large") ? LARGE_BUDGET_MS : 0),
   );
   const binDir = await ensureEngine();
@@ -175,6 +215,34 @@ async function main(): Promise<number> {
     large: async () => {
       results.large = await runLarge({ workDir, binDir, count: args.largeCount });
     },
+    // Run together, the two share one plan: the first of them runs it, the second takes its figures.
+    plugin: async () => {
+      const both = args.sections.includes("peer");
+      const r = await runHostingSections({
+        sections: both ? ["plugin", "peer"] : ["plugin"],
+        workDir,
+        binDir,
+        repetitions: args.reps,
+        counts: args.counts,
+      });
+      results.plugin = r.plugin;
+      if (both) results.peer = r.peer;
+    },
+    peer: async () => {
+      if (args.sections.includes("plugin")) {
+        if (!results.peer)
+          throw new Error("the plugin section broke before the peer's figures were measured");
+        return;
+      }
+      const r = await runHostingSections({
+        sections: ["peer"],
+        workDir,
+        binDir,
+        repetitions: args.reps,
+        counts: args.counts,
+      });
+      results.peer = r.peer;
+    },
     netmap: async () => {
       results.netmap = await runNetmap();
     },
@@ -200,14 +268,14 @@ async function main(): Promise<number> {
 
   // A partial run keeps the other sections' figures from earlier runs; a development run of the large section
   // with fewer resources is only printed.
-  const trial = args.sections.includes("large") && args.largeCount !== 1000;
+  const trial = (args.sections.includes("large") && args.largeCount !== 1000) || args.counts !== undefined;
   const previous = args.sections.length === SECTIONS.length || trial ? undefined : previousResults();
   const merged = previous ? mergeResults(previous, results) : results;
   const full = SECTIONS.every((x) => merged.sections.includes(x));
   const report = await formatted(merged, full);
   process.stdout.write(`\n${report}\n`);
   if (trial) {
-    progress("bench", `trial run (--large-count ${args.largeCount}): nothing written`);
+    progress("bench", "trial run (--large-count or --counts): nothing written");
   } else {
     fs.mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
     fs.writeFileSync(RESULTS_FILE, `${JSON.stringify(merged, null, 2)}\n`);
@@ -216,6 +284,13 @@ async function main(): Promise<number> {
       progress(
         "bench",
         `wrote BENCHMARKS.md and bench/results/latest.json${previous ? " (merged with earlier runs)" : ""}`,
+      );
+    } else if (merged.errors.length === 0 && (results.plugin || results.peer)) {
+      // The plugin and peer sections have their own block: replaced in place, the rest left as it was.
+      await writeHostingsBlock(merged);
+      progress(
+        "bench",
+        "wrote bench/results/latest.json and the plugin/peer block of BENCHMARKS.md (section 8)",
       );
     } else {
       progress(

@@ -22,6 +22,8 @@ import {
 import type { Machine } from "./lib/machine";
 import type { AccessBenchResult } from "./access";
 import type { NetmapBenchResult } from "./netmap";
+import type { PeerSectionResult, PluginSectionResult } from "./peer";
+import { hostingsBlock, hostingsSummaryRows } from "./report-hostings";
 import { fmt, markdownTable, median, verdict } from "./lib/stats";
 import type { MemoryResult, ThroughputResult } from "./throughput";
 import { MODES, type Up300Result } from "./up300";
@@ -40,6 +42,8 @@ export interface BenchResults {
   large?: LargeResult;
   netmap?: NetmapBenchResult;
   access?: AccessBenchResult;
+  plugin?: PluginSectionResult;
+  peer?: PeerSectionResult;
   errors: { section: string; message: string }[];
   /** Which run measured each section (after a merge of partial runs; absent: all in this run). */
   runs?: Record<string, RunInfo>;
@@ -62,6 +66,8 @@ const SECTION_KEYS = {
   faults: "faults",
   up300: "up300",
   import: "importer",
+  plugin: "plugin",
+  peer: "peer",
   large: "large",
   netmap: "netmap",
   access: "access",
@@ -78,7 +84,7 @@ function runInfo(r: BenchResults): RunInfo {
   };
 }
 
-function runsOf(r: BenchResults): Record<string, RunInfo> {
+export function runsOf(r: BenchResults): Record<string, RunInfo> {
   return r.runs ?? Object.fromEntries(r.sections.map((x) => [x, runInfo(r)]));
 }
 
@@ -282,6 +288,7 @@ function summaryRows(r: BenchResults): string[][] {
   if (r.large) rows.push(...largeSummaryRows(r.large));
   if (r.netmap) rows.push(...netmapSummaryRows(r.netmap));
   if (r.access) rows.push(...accessSummaryRows(r.access));
+  rows.push(...hostingsSummaryRows(r));
   if (r.importer) {
     const i = r.importer;
     const wall = importWallMs(i);
@@ -1227,6 +1234,8 @@ export function renderReport(r: BenchResults, opts: { full: boolean }): string {
     );
   if (r.netmap) out.push("", "## 8. The network map", "", netmapSection(r.netmap));
   if (r.access) out.push("", "## 9. privnet-access: show and diff", "", accessSection(r.access));
+  if (r.plugin || r.peer)
+    out.push("", hostingsBlock({ plugin: r.plugin, peer: r.peer, runs: runsOf(r) }, 10));
   out.push("", "## Performance problems found", "", problemsSection(r));
   out.push(
     "",
@@ -1234,12 +1243,15 @@ export function renderReport(r: BenchResults, opts: { full: boolean }): string {
     "",
     "`npm run bench` builds what it needs (`npm run build`, the engine via scripts/engine.sh), runs every section and " +
       "rewrites this file; it exits non-zero only when a section breaks, not when a target is missed. One section: " +
-      "`npm run bench -- faults` (or api-calls, up300, host, throughput, import, large, netmap, access): its figures are merged into " +
+      "`npm run bench -- faults` (or `--only faults`; api-calls, up300, host, throughput, import, plugin, peer, large, netmap, access): " +
+      "its figures are merged into " +
       "bench/results/latest.json over those of earlier runs, and this file is rewritten once that holds every " +
       "section (the table of runs above says which run measured what). `--reps N` sets the repetitions of the " +
       "300-resource runs, `--keep` keeps the work directory, `--render` rewrites this file from " +
       "bench/results/latest.json without measuring, `--large-count N` runs the large section with fewer resources " +
-      "(printed only). The large section waits for the rate limit by design: about 40 minutes on 2 cores.",
+      "(printed only). The large section waits for the rate limit by design: about 40 minutes on 2 cores. A run of " +
+      "`plugin` and `peer` alone rewrites their block of this file (section 8) in place; `--counts N,N` runs them " +
+      "at other sizes (printed only).",
     "",
   );
   return out.join("\n");

@@ -4,9 +4,10 @@
  */
 import type { z } from "zod";
 import { camel, elementOf, kindOf, recordValueOf, shapeOf } from "./schema";
+import { UNKNOWN } from "./unknown";
 
 /** Pulumi's marker for a value not known during preview. */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+export { UNKNOWN };
 
 export function isUnknown(v: unknown): boolean {
   return v === UNKNOWN;

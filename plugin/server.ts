@@ -23,14 +23,15 @@ import type * as grpcTypes from "@grpc/grpc-js";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
-import { resolveCredentials, type Credentials } from "../model/credentials";
+import type * as credentialsTypes from "../model/credentials";
+import type { Credentials } from "../model/credentials";
 import { PACKAGE, token } from "../model/hidden-inputs";
 import { setEngineAddress } from "../provider/diagnostics";
 import type { PrivnetProvider } from "../provider/lifecycle";
-import { readBatching } from "../provider/read-batch";
-import { PROVIDERS } from "../provider/registry";
-import { executeLookup, isPrivnetLookupError } from "../sdk/lookups/execute";
-import { LOOKUP_SPECS } from "../sdk/lookups/table";
+import type * as readBatchTypes from "../provider/read-batch";
+import type * as registryTypes from "../provider/registry";
+import type * as executeTypes from "../sdk/lookups/execute";
+import type * as tableTypes from "../sdk/lookups/table";
 import type * as providerPbTypes from "@pulumi/pulumi/proto/provider_pb";
 import type * as pluginPbTypes from "@pulumi/pulumi/proto/plugin_pb";
 import type * as grpcPbTypes from "@pulumi/pulumi/proto/provider_grpc_pb";
@@ -87,7 +88,41 @@ function outputsOf(token: string): string[] {
   return outputNames.get(token) ?? [];
 }
 
-const byToken = new Map(PROVIDERS.map((p) => [token(p.spec.name), p]));
+/**
+ * The provider itself (every kind's lifecycle, the client, the API's schemas) and the lookups load when a call
+ * first needs them (CheckConfig, Configure, a resource call; Invoke for the lookups), not before the port is
+ * printed: the engine waits for the port (spawn-to-port, bench/peer.ts: loading these at start cost about 200 ms
+ * of it), and under YAML it starts one instance per command only for GetSchema, which needs none of them.
+ */
+let core:
+  | {
+      resolveCredentials: typeof credentialsTypes.resolveCredentials;
+      readBatching: typeof readBatchTypes.readBatching;
+      PROVIDERS: typeof registryTypes.PROVIDERS;
+      byToken: Map<string, PrivnetProvider>;
+    }
+  | undefined;
+function loadCore(): NonNullable<typeof core> {
+  if (!core) {
+    const { PROVIDERS } = require("../provider/registry") as typeof registryTypes;
+    core = {
+      resolveCredentials: (require("../model/credentials") as typeof credentialsTypes).resolveCredentials,
+      readBatching: (require("../provider/read-batch") as typeof readBatchTypes).readBatching,
+      PROVIDERS,
+      byToken: new Map(PROVIDERS.map((p) => [token(p.spec.name), p])),
+    };
+  }
+  return core;
+}
+
+let lookups: (typeof executeTypes & typeof tableTypes) | undefined;
+function loadLookups(): typeof executeTypes & typeof tableTypes {
+  lookups ??= {
+    ...(require("../sdk/lookups/execute") as typeof executeTypes),
+    ...(require("../sdk/lookups/table") as typeof tableTypes),
+  };
+  return lookups;
+}
 
 /** A gRPC error with a status code the engine shows with the message. */
 class RpcError extends Error {
@@ -102,7 +137,7 @@ class RpcError extends Error {
 function providerFor(type: string, urn: string): PrivnetProvider {
   // The type is in the request since engine 3.1xx; older engines only put it in the URN (`...::type::name`).
   const token = type || urn.split("::")[2]?.split("$").pop() || "";
-  const p = byToken.get(token);
+  const p = loadCore().byToken.get(token);
   if (!p)
     throw new RpcError(
       grpc.status.INVALID_ARGUMENT,
@@ -153,6 +188,7 @@ export function checkConfig(config: Config): { property: string; reason: string 
   if (config.apiUrl !== undefined && !isHttpUrl(config.apiUrl)) {
     failures.push({ property: "apiUrl", reason: "must be an http:// or https:// URL" });
   }
+  const { resolveCredentials, readBatching } = loadCore();
   try {
     resolveCredentials((k) => config[k], {});
   } catch (err) {
@@ -174,8 +210,14 @@ export function checkConfig(config: Config): { property: string; reason: string 
 
 /** The plugin's state: the settings of the one provider instance this process serves. */
 export class PluginState {
-  credentials: Credentials = resolveCredentials(() => undefined);
+  private creds: Credentials | undefined;
   cancelled = false;
+
+  /** The provider's settings: the environment's until Configure. */
+  get credentials(): Credentials {
+    this.creds ??= loadCore().resolveCredentials(() => undefined);
+    return this.creds;
+  }
 
   /** After Cancel, no new change starts (calls in flight finish, so no object is made and then forgotten). */
   mayChange(): void {
@@ -183,8 +225,9 @@ export class PluginState {
   }
 
   configure(config: Config): void {
+    const { PROVIDERS, resolveCredentials } = loadCore();
     for (const p of PROVIDERS) p.configureFrom((k) => config[k]);
-    this.credentials = resolveCredentials((k) => config[k]);
+    this.creds = resolveCredentials((k) => config[k]);
   }
 }
 
@@ -314,6 +357,7 @@ export function providerService(state = new PluginState()): grpcPbTypes.IResourc
       if (!tok.startsWith(TOKEN_PREFIX)) {
         throw new RpcError(grpc.status.INVALID_ARGUMENT, `privnet: unknown function ${JSON.stringify(tok)}`);
       }
+      const { LOOKUP_SPECS, executeLookup, isPrivnetLookupError } = loadLookups();
       if (!LOOKUP_SPECS.some((l) => token(l.name) === tok)) {
         throw new RpcError(grpc.status.INVALID_ARGUMENT, `privnet: unknown function ${JSON.stringify(tok)}`);
       }

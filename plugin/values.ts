@@ -8,7 +8,7 @@
  * The lifecycle works on plain values: {@link reveal} unwraps the secrets and says which top-level properties held
  * one; {@link seal} marks properties secret again on the way out.
  */
-import { UNKNOWN } from "../model/mapping";
+import { UNKNOWN } from "../model/unknown";
 
 /** The member that marks a special value, and its value for a secret (Pulumi's wire constants). */
 const SIG = "4dabf18193072939515e22adb298388d";

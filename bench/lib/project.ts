@@ -33,6 +33,8 @@ export interface BenchProjectOptions {
   server?: { url: string; token: string };
   /** Also install bench/programs/noop-provider.js as the package `bench-noop-provider`. */
   noopProvider?: boolean;
+  /** A TypeScript program instead (`program` is then ignored): index.ts and tsconfig.json, as written here. */
+  typescript?: { program: string; tsconfig: string };
 }
 
 /** Installs bench/programs/noop-provider.js as `<dir>/node_modules/bench-noop-provider` (a real directory). */
@@ -46,16 +48,28 @@ export function installNoopProvider(dir: string): void {
 export async function createProject(opts: BenchProjectOptions): Promise<BenchProject> {
   const dir = path.join(opts.workDir, opts.name);
   fs.mkdirSync(dir, { recursive: true });
+  const main = opts.typescript ? "index.ts" : "index.js";
   fs.writeFileSync(
     path.join(dir, "Pulumi.yaml"),
-    `name: ${opts.name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\n`,
+    `name: ${opts.name}\nruntime:\n  name: nodejs\n  options:\n    typescript: ${opts.typescript ? "true" : "false"}\nmain: ${main}\n`,
   );
   fs.writeFileSync(
     path.join(dir, "package.json"),
-    `${JSON.stringify({ name: opts.name, private: true, main: "index.js" }, null, 2)}\n`,
+    `${JSON.stringify({ name: opts.name, private: true, main }, null, 2)}\n`,
   );
-  installPackageCopy({ dir, projectName: opts.name, writeProject: false });
-  fs.copyFileSync(path.join(__dirname, "..", "programs", opts.program), path.join(dir, "index.js"));
+  installPackageCopy({
+    dir,
+    projectName: opts.name,
+    writeProject: false,
+    // A TypeScript project's devDependencies, as the examples have them.
+    extraLinks: opts.typescript ? ["typescript", "@types/node"] : undefined,
+  });
+  if (opts.typescript) {
+    fs.writeFileSync(path.join(dir, "index.ts"), opts.typescript.program);
+    fs.writeFileSync(path.join(dir, "tsconfig.json"), opts.typescript.tsconfig);
+  } else {
+    fs.copyFileSync(path.join(__dirname, "..", "programs", opts.program), path.join(dir, "index.js"));
+  }
   // The up300 programs share their graph; a program that does not use it ignores the file.
   fs.copyFileSync(path.join(__dirname, "..", "programs", "graph-shape.js"), path.join(dir, "graph-shape.js"));
   if (opts.noopProvider) installNoopProvider(dir);

@@ -8,15 +8,23 @@
 const fs = require("node:fs");
 const path = require("node:path");
 
-/** The bench input written by bench/up300.ts: { count, suffix, outputs? }. */
+/** The bench input written by bench/up300.ts or bench/peer.ts: { count, suffix, shape?, outputs? }. */
 function readInput() {
   return JSON.parse(fs.readFileSync(path.join(__dirname, "bench-input.json"), "utf8"));
 }
 
-/** make(kind, name, props) registers one resource and returns it (its `id` feeds later resources). */
-function buildGraph(count, suffix, make) {
-  const nGroups = Math.floor(count / 2);
+/**
+ * make(kind, name, props) registers one resource and returns it (its `id` feeds later resources). `shape`: "mixed"
+ * (the default: groups, policies between them, setup keys), "groups" (`count` groups only) or "policies" (a
+ * quarter policies, the rest groups: the mixed shape without setup keys), the last two for bench/peer.ts.
+ */
+function buildGraph(count, suffix, make, shape = "mixed") {
+  if (shape === "groups") {
+    for (let i = 0; i < count; i++) make("Group", `g${i}`, { name: `g-${suffix}-${i}` });
+    return;
+  }
   const nPolicies = Math.floor(count / 4);
+  const nGroups = shape === "policies" ? count - nPolicies : Math.floor(count / 2);
   const nKeys = count - nGroups - nPolicies;
   const groups = [];
   for (let i = 0; i < nGroups; i++) groups.push(make("Group", `g${i}`, { name: `g-${suffix}-${i}` }));

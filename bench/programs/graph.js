@@ -6,5 +6,5 @@
 const privnet = require("pulumi-privnet");
 const { readInput, buildGraph } = require("./graph-shape");
 
-const { count, suffix } = readInput();
-buildGraph(count, suffix, (kind, name, props) => new privnet[kind](name, props));
+const { count, suffix, shape } = readInput();
+buildGraph(count, suffix, (kind, name, props) => new privnet[kind](name, props), shape);

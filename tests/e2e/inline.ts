@@ -1,5 +1,5 @@
 /**
- * Automation API inline programs for the resource plugin's tests, in Python (tests/e2e/programs/python-inline,
+ * Automation API inline programs for the resource plugin's tests (and bench/peer.ts), in Python (tests/e2e/programs/python-inline,
  * with a venv holding `pulumi` at the engine's version and the generated SDK sdk/python) and Go
  * (tests/e2e/programs/go-inline, on the generated SDK sdk/go), run against a server (the e2e tier's own, or the
  * acceptance target). Both go through the same life and report the same steps.
@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { engineCacheDir, engineEnv, ensureEngine, repoRoot, sdkVersion } from "./engine";
 
-function run(
+export function run(
   cmd: string,
   args: string[],
   env: NodeJS.ProcessEnv,

@@ -1,0 +1,279 @@
+/**
+ * The report of the `plugin` and `peer` sections (bench/peer.ts): one block of BENCHMARKS.md between two markers,
+ * with its own summary (targets and verdicts) and the run that measured it, so that a run of these sections alone
+ * can replace the block in an existing BENCHMARKS.md (bench/main.ts) without the other sections' results.
+ */
+import type { RunInfo } from "./report";
+import type { Command, CaseFigures, PeerSectionResult, PluginSectionResult, Shape, Variant } from "./peer";
+import { VARIANT_LABEL } from "./peer";
+import { fmt, markdownTable, median, verdict } from "./lib/stats";
+
+export const BLOCK_START = "<!-- bench:hostings:start -->";
+export const BLOCK_END = "<!-- bench:hostings:end -->";
+
+/** Targets (issue 21: plugin `up` of 1,000 against the floor; issue 24: the plugin against the peer). */
+export const TARGETS = {
+  pluginUpVsFloor: 1.5,
+  pluginVsPeer: 1.0,
+  tsPreviewPerResourceVsPeer: 1.5,
+  startupMs: 300,
+};
+
+const s = (ms: number | undefined) => (ms === undefined ? "n/a" : fmt(ms / 1000, 1));
+const x = (a: number | undefined, b: number | undefined) =>
+  a === undefined || b === undefined || !b ? "n/a" : `${fmt(a / b, 2)}x`;
+const SHAPE_TITLE: Record<Shape, string> = {
+  groups: "groups",
+  mixed: "mixed (1/2 groups, 1/4 policies, 1/4 setup keys)",
+  policies: "groups and policies (3/4 groups, 1/4 policies)",
+};
+
+function find(cases: CaseFigures[], v: Variant, shape: Shape, n: number): CaseFigures | undefined {
+  return cases.find((c) => c.variant === v && c.shape === shape && c.n === n);
+}
+
+export interface HostingsInput {
+  plugin?: PluginSectionResult;
+  peer?: PeerSectionResult;
+  runs?: Record<string, RunInfo>;
+}
+
+/** Summary rows: [figure, target, measured, verdict]. */
+export function hostingsSummaryRows(r: HostingsInput): string[][] {
+  const rows: string[][] = [];
+  const p = r.plugin;
+  if (p) {
+    if (p.startupMs?.length) {
+      const m = median(p.startupMs);
+      rows.push([
+        "plugin start-up: bin/pulumi-resource-privnet spawn to port (median of 10)",
+        `<= ${TARGETS.startupMs} ms`,
+        `${fmt(m, 0)} ms (min ${fmt(Math.min(...p.startupMs), 0)}, max ${fmt(Math.max(...p.startupMs), 0)})`,
+        verdict(m <= TARGETS.startupMs),
+      ]);
+    }
+    for (const n of [...new Set(p.cases.map((c) => c.n))]) {
+      const plug = find(p.cases, "plugin-yaml", "groups", n);
+      const floor = find(p.cases, "noop-yaml", "groups", n);
+      if (!plug || !floor) continue;
+      const ratio = (plug.ms.up ?? NaN) / (floor.ms.up ?? NaN);
+      rows.push([
+        `plugin (YAML): \`up\` of ${n.toLocaleString("en")} groups against the do-nothing plugin (floor)`,
+        n >= 1000 ? `<= ${TARGETS.pluginUpVsFloor}x` : "",
+        `${s(plug.ms.up)} s against ${s(floor.ms.up)} s (${x(plug.ms.up, floor.ms.up)})`,
+        n >= 1000 ? verdict(ratio <= TARGETS.pluginUpVsFloor) : "",
+      ]);
+    }
+  }
+  const q = r.peer;
+  if (p && q && !q.skipped) {
+    // The engine's floor against the peer: what a Node plugin costs before it does anything.
+    for (const n of [...new Set(p.cases.map((c) => c.n))]) {
+      const floor = find(p.cases, "noop-yaml", "groups", n);
+      const peer = find(q.cases, "peer-yaml", "groups", n);
+      if (!floor || !peer) continue;
+      rows.push([
+        `do-nothing Node plugin (floor) against the peer, ${n.toLocaleString("en")} groups: \`up\` / \`destroy\``,
+        "",
+        `${s(floor.ms.up)} s / ${s(floor.ms.destroy)} s against ${s(peer.ms.up)} s / ${s(peer.ms.destroy)} s ` +
+          `(${x(floor.ms.up, peer.ms.up)} / ${x(floor.ms.destroy, peer.ms.destroy)})`,
+        "",
+      ]);
+    }
+  }
+  if (q?.skipped) {
+    rows.push(["against the peer (pulumi-netbird v0.5.4)", "", `skipped: ${q.skipped}`, "skipped"]);
+  } else if (q) {
+    for (const n of [...new Set(q.cases.filter((c) => c.shape === "groups").map((c) => c.n))].filter(
+      (n) => n >= 300,
+    )) {
+      const ours = find(q.cases, "plugin-yaml", "groups", n);
+      const peer = find(q.cases, "peer-yaml", "groups", n);
+      if (!ours || !peer) continue;
+      for (const c of ["up", "preview", "refresh", "destroy"] as Command[]) {
+        const ratio = (ours.ms[c] ?? NaN) / (peer.ms[c] ?? NaN);
+        rows.push([
+          `plugin (YAML) against the peer, ${n.toLocaleString("en")} groups: \`${c}\``,
+          `<= ${fmt(TARGETS.pluginVsPeer, 1)}x`,
+          `${s(ours.ms[c])} s against ${s(peer.ms[c])} s (${x(ours.ms[c], peer.ms[c])})`,
+          verdict(ratio <= TARGETS.pluginVsPeer),
+        ]);
+      }
+    }
+    const perResource = (v: Variant) => {
+      const a = find(q.cases, v, "groups", 100)?.ms.preview;
+      const b = find(q.cases, v, "groups", 300)?.ms.preview;
+      return a === undefined || b === undefined ? undefined : (b - a) / 200;
+    };
+    const ts = perResource("dynamic-ts");
+    const peer = perResource("peer-yaml");
+    if (ts !== undefined && peer !== undefined) {
+      rows.push([
+        "TypeScript (dynamic providers): `preview` cost per resource, (N=300 - N=100) / 200, against the peer",
+        `<= ${TARGETS.tsPreviewPerResourceVsPeer}x`,
+        `${fmt(ts, 2)} ms against ${fmt(peer, 2)} ms (${peer > 0 ? `${fmt(ts / peer, 2)}x` : "n/a"})`,
+        verdict(peer > 0 ? ts / peer <= TARGETS.tsPreviewPerResourceVsPeer : ts <= 0),
+      ]);
+    }
+  }
+  return rows;
+}
+
+function caseRows(cases: CaseFigures[], commands: Command[], reference?: Variant): string[][] {
+  return cases.map((c) => {
+    const ref = reference ? find(cases, reference, c.shape, c.n) : undefined;
+    const cell = (cmd: Command) =>
+      c.ms[cmd] === undefined
+        ? "n/a"
+        : `${s(c.ms[cmd])}${ref && ref !== c ? ` (${x(c.ms[cmd], ref.ms[cmd])})` : ""}${
+            cmd === "preview" && c.previewChanges ? " CHANGES" : ""
+          }`;
+    return [
+      VARIANT_LABEL[c.variant],
+      ...commands.map(cell),
+      fmt(c.stateBytesPerResource, 0),
+      commands.map((cmd) => String(c.requests[cmd] ?? "n/a")).join(" / "),
+      c.loads.map((l) => fmt(l, 1)).join(", "),
+    ];
+  });
+}
+
+function groupsOf(cases: CaseFigures[]): { shape: Shape; n: number; cases: CaseFigures[] }[] {
+  const keys: { shape: Shape; n: number }[] = [];
+  for (const c of cases) if (!keys.some((k) => k.shape === c.shape && k.n === c.n)) keys.push(c);
+  return keys.map((k) => ({ ...k, cases: cases.filter((c) => c.shape === k.shape && c.n === k.n) }));
+}
+
+function pluginSection(p: PluginSectionResult): string {
+  const commands: Command[] = ["up", "refresh", "destroy"];
+  const out = [
+    "The same YAML program through the resource plugin (bin/pulumi-resource-privnet) and through a do-nothing Node " +
+      "plugin with the same schema (bench/programs/noop-plugin.js: the engine's floor), and the same resources in a " +
+      "TypeScript program through the dynamic providers (PULUMI_NODEJS_TRANSPILE_ONLY=true), against one " +
+      "privnet-server, in one run. Seconds, minimum of " +
+      `${p.repetitions} repetitions; in parentheses the ratio to the floor. State: the checkpoint file after \`up\`, ` +
+      "bytes per resource. Requests: API requests per command (the server's request log).",
+  ];
+  for (const g of groupsOf(p.cases)) {
+    out.push(
+      "",
+      `**${g.n.toLocaleString("en")} resources, ${SHAPE_TITLE[g.shape]}**`,
+      "",
+      markdownTable(
+        ["Hosting", ...commands.map((c) => `\`${c}\` s`), "State B/resource", "Requests", "Load (1 min)"],
+        caseRows(g.cases, commands, "noop-yaml"),
+        ["l", "r", "r", "r", "r", "l", "l"],
+      ),
+    );
+  }
+  if (p.startupMs?.length)
+    out.push(
+      "",
+      `Plugin start-up, spawn to port, 10 spawns: ${p.startupMs.map((v) => fmt(v, 0)).join(", ")} ms.`,
+    );
+  if (p.notes.length) out.push("", ...p.notes.map((n) => `- ${n}`));
+  return out.join("\n");
+}
+
+function peerSection(q: PeerSectionResult): string {
+  if (q.skipped) return `Skipped: ${q.skipped}.`;
+  const out = [
+    "Ours through the plugin in YAML and as a Python Automation API inline program (bench/programs/shape.py, the " +
+      "time of the Automation API call), ours through the dynamic providers in TypeScript " +
+      "(PULUMI_NODEJS_TRANSPILE_ONLY=true), and the peer, mbrav/pulumi-netbird v0.5.4 built from source with " +
+      "its client's Bearer scheme changed to Token (the measurement aid in bench/README.md), in YAML; one " +
+      `privnet-server, one run. Seconds, minimum of ${q.repetitions} repetitions; in parentheses the ratio to the ` +
+      "peer. `preview` is the no-change preview (`--expect-no-changes`), `refresh` one read pass " +
+      "(`--skip-preview`). Requests: API requests per command, up / preview / refresh / destroy.",
+  ];
+  const commands: Command[] = ["up", "preview", "refresh", "destroy"];
+  for (const g of groupsOf(q.cases)) {
+    out.push(
+      "",
+      `**${g.n.toLocaleString("en")} resources, ${SHAPE_TITLE[g.shape]}**`,
+      "",
+      markdownTable(
+        ["Hosting", ...commands.map((c) => `\`${c}\` s`), "State B/resource", "Requests", "Load (1 min)"],
+        caseRows(g.cases, commands, "peer-yaml"),
+        ["l", "r", "r", "r", "r", "r", "l", "l"],
+      ),
+    );
+  }
+  const f = q.firstRegistration;
+  if (f) {
+    out.push(
+      "",
+      "A TypeScript program's time to its first registration, from the start of `pulumi preview` (seconds, minimum " +
+        `of ${q.repetitions}): the same program importing pulumi-privnet and touching three of its classes, and ` +
+        "without it.",
+      "",
+      markdownTable(
+        ["Program", "type-checked (ts-node's default)", "PULUMI_NODEJS_TRANSPILE_ONLY=true"],
+        [
+          ["without pulumi-privnet", s(f.withoutPackage.typeCheck), s(f.withoutPackage.transpileOnly)],
+          ["with pulumi-privnet", s(f.withPackage.typeCheck), s(f.withPackage.transpileOnly)],
+          [
+            "our share",
+            s(f.withPackage.typeCheck - f.withoutPackage.typeCheck),
+            s(f.withPackage.transpileOnly - f.withoutPackage.transpileOnly),
+          ],
+        ],
+        ["l", "r", "r"],
+      ),
+    );
+  }
+  if (q.notes.length) out.push("", ...q.notes.map((n) => `- ${n}`));
+  return out.join("\n");
+}
+
+/** The block: its run(s), its summary, the plugin section and the peer section. */
+export function hostingsBlock(r: HostingsInput, firstNumber: number): string {
+  const out = [BLOCK_START, ""];
+  const runs = Object.entries(r.runs ?? {}).filter(([k]) => k === "plugin" || k === "peer");
+  if (runs.length) {
+    out.push(
+      `## ${firstNumber}. Hostings side by side: the resource plugin, the dynamic providers, the engine's floor, the peer`,
+      "",
+      markdownTable(
+        ["Section", "Date", "Commit", "Load at start / end", "Run"],
+        runs.map(([k, i]) => [
+          k,
+          i.date,
+          i.commit,
+          `${i.loadAtStart.join(" ")} / ${i.loadAtEnd.join(" ")}`,
+          `${fmt(i.durationS / 60, 1)} min`,
+        ]),
+        ["l", "l", "l", "l", "r"],
+      ),
+      "",
+      "The machine is shared (2 cores; see the load): each figure is the minimum of its repetitions.",
+      "",
+      markdownTable(["Figure", "Target", "Measured", "Verdict"], hostingsSummaryRows(r), [
+        "l",
+        "r",
+        "l",
+        "l",
+      ]),
+    );
+  }
+  if (r.plugin)
+    out.push(
+      "",
+      `### ${firstNumber}.1 The resource plugin against the engine's floor`,
+      "",
+      pluginSection(r.plugin),
+    );
+  if (r.peer)
+    out.push("", `### ${firstNumber}.2 Against the peer (pulumi-netbird v0.5.4)`, "", peerSection(r.peer));
+  out.push("", BLOCK_END);
+  return out.join("\n");
+}
+
+/** `text` (BENCHMARKS.md) with the block replaced, or inserted before "## Performance problems found". */
+export function spliceBlock(text: string, block: string): string {
+  const a = text.indexOf(BLOCK_START);
+  const b = text.indexOf(BLOCK_END);
+  if (a >= 0 && b > a) return `${text.slice(0, a)}${block}${text.slice(b + BLOCK_END.length)}`;
+  const at = text.indexOf("## Performance problems found");
+  return at >= 0 ? `${text.slice(0, at)}${block}\n\n${text.slice(at)}` : `${text.trimEnd()}\n\n${block}\n`;
+}
