@@ -176,8 +176,7 @@ function alignIds(oldValue: unknown, newValue: unknown): unknown {
 
 /** The inputs a read reports: the input fields of the outputs (so refresh shows only real drift). */
 /** Write-only inputs every create sends (required): absent from a state only when the object was imported. */
-function requiredWriteOnly(spec: ResourceSpec): Set<string> {
-  const schemas = inputSchemas(spec);
+function requiredWriteOnly(spec: ResourceSpec, schemas: Map<string, z.ZodType>): Set<string> {
   return new Set(
     (spec.writeOnly ?? []).filter((n) => {
       const s = schemas.get(n);
@@ -255,7 +254,7 @@ export function compareInputs(spec: ResourceSpec, olds: Props, news: Props): Com
   const replaceOn = new Set([...(spec.replaceOnChange ?? []), ...(spec.replaceWhen?.(olds, news) ?? [])]);
   const computed = new Set(spec.computedIfAbsent ?? []);
   const createOnly = new Set(spec.createOnly ?? []);
-  const unseen = requiredWriteOnly(spec);
+  const unseen = requiredWriteOnly(spec, schemas);
   const changed: string[] = [];
   const ignored: string[] = [];
   for (const name of inputNames(spec)) {
