@@ -21,7 +21,6 @@
  */
 import type * as grpcTypes from "@grpc/grpc-js";
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import * as path from "node:path";
 import type * as credentialsTypes from "../model/credentials";
 import type { Credentials } from "../model/credentials";
@@ -39,15 +38,17 @@ import type * as structPbTypes from "google-protobuf/google/protobuf/struct_pb";
 import type * as emptyPbTypes from "google-protobuf/google/protobuf/empty_pb";
 import { reveal, seal, structSafe, UNKNOWN, type Props } from "./values";
 
-// The SDK's generated stubs, with the gRPC and protobuf libraries they were generated against (loaded from the
-// SDK's own location, so they are the copies the stubs use). Loading these does not load the Pulumi SDK itself.
-const fromSdk = createRequire(require.resolve("@pulumi/pulumi/proto/provider_grpc_pb"));
-const grpc: typeof grpcTypes = fromSdk("@grpc/grpc-js");
-const services: typeof grpcPbTypes = fromSdk("./provider_grpc_pb");
-const pb: typeof providerPbTypes = fromSdk("./provider_pb");
-const pluginPb: typeof pluginPbTypes = fromSdk("./plugin_pb");
-const structPb: typeof structPbTypes = fromSdk("google-protobuf/google/protobuf/struct_pb");
-const emptyPb: typeof emptyPbTypes = fromSdk("google-protobuf/google/protobuf/empty_pb");
+// The SDK's generated stubs and the gRPC and protobuf libraries they were generated against, by plain requires so
+// that the bundler (scripts/bundle-plugin.js) takes them into dist/plugin/bundle.js. Loading these does not load
+// the Pulumi SDK itself.
+/* eslint-disable @typescript-eslint/no-require-imports -- typed through the type-only imports above */
+const grpc: typeof grpcTypes = require("@grpc/grpc-js");
+const services: typeof grpcPbTypes = require("@pulumi/pulumi/proto/provider_grpc_pb");
+const pb: typeof providerPbTypes = require("@pulumi/pulumi/proto/provider_pb");
+const pluginPb: typeof pluginPbTypes = require("@pulumi/pulumi/proto/plugin_pb");
+const structPb: typeof structPbTypes = require("google-protobuf/google/protobuf/struct_pb");
+const emptyPb: typeof emptyPbTypes = require("google-protobuf/google/protobuf/empty_pb");
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 const TOKEN_PREFIX = token("");
 

@@ -14,7 +14,7 @@ import { PROVIDERS } from "../../provider/registry";
 import { envWithoutPrivnet, secretValue, UNKNOWN, type Host, type Props } from "../support/host";
 import { repoRoot as root, startPlugin as launch } from "../support/plugin";
 import { fixtures, localTarget, type KindFixture } from "../support/provider";
-import { startTestServer, type TestServer } from "../support/server";
+import { startTestServer, tempDir, type TestServer } from "../support/server";
 
 jest.setTimeout(120_000);
 
@@ -66,6 +66,29 @@ test("the launcher starts compiled JavaScript and reports the package's version"
   const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
   expect(await plugin.getPluginInfo()).toBe(pkg.version);
   expect(plugin.startMs).toBeLessThan(30_000);
+});
+
+test("the launcher runs the one-file bundle: a whole lifecycle reads no module from node_modules or dist", async () => {
+  // A preload that records every module file the process resolves (builtins are not files).
+  const dir = tempDir("privnet-bundle-");
+  const seen = path.join(dir, "modules.txt");
+  const hook = path.join(dir, "hook.js");
+  fs.writeFileSync(
+    hook,
+    `const fs = require("node:fs"); const M = require("node:module"); const orig = M._resolveFilename;
+M._resolveFilename = function (...a) { const f = orig.apply(this, a); if (!M.isBuiltin(f)) fs.appendFileSync(${JSON.stringify(seen)}, f + "\\n"); return f; };`,
+  );
+  const h = await startPlugin({ ...envWithoutPrivnet(), NODE_OPTIONS: `--require ${hook}` });
+  await h.configure({ apiUrl: s.url, token: s.token });
+  const checked = await h.check("Group", { name: "bundle-probe" });
+  const created = await h.create("Group", checked.inputs);
+  expect((await h.read("Group", created.id, created.props, checked.inputs)).id).toBe(created.id);
+  await h.delete("Group", created.id, created.props);
+  expect(
+    requests.some((e) => e.method === "DELETE" && e.path.endsWith(`/${created.id}`) && e.status < 300),
+  ).toBe(true);
+  const files = fs.existsSync(seen) ? fs.readFileSync(seen, "utf8").split("\n").filter(Boolean) : [];
+  expect(files.filter((f) => f !== hook && f !== path.join(root, "dist", "plugin", "bundle.js"))).toEqual([]);
 });
 
 test("GetSchema answers the package schema with every kind and lookup", async () => {
