@@ -37,6 +37,7 @@ import type * as grpcPbTypes from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type * as structPbTypes from "google-protobuf/google/protobuf/struct_pb";
 import type * as emptyPbTypes from "google-protobuf/google/protobuf/empty_pb";
 import { reveal, seal, structSafe, UNKNOWN, type Props } from "./values";
+import { served } from "./warm";
 
 // The SDK's generated stubs and the gRPC and protobuf libraries they were generated against, by plain requires so
 // that the bundler (scripts/bundle-plugin.js) takes them into dist/plugin/bundle.js. Loading these does not load
@@ -235,10 +236,14 @@ export class PluginState {
 type Handler<Req, Res> = (req: Req) => Promise<Res>;
 
 /** A gRPC unary handler from an async function; errors become statuses with their message. */
-function unary<Req, Res>(fn: Handler<Req, Res>): grpcTypes.handleUnaryCall<Req, Res> {
+function unary<Req, Res>(fn: Handler<Req, Res>, resourceCall = false): grpcTypes.handleUnaryCall<Req, Res> {
   return (call, callback) => {
     fn(call.request).then(
-      (res) => callback(null, res),
+      (res) => {
+        callback(null, res);
+        // plugin/boot.ts takes its code cache once the code that serves resources has run.
+        if (resourceCall) served();
+      },
       (err: unknown) => {
         const code = err instanceof RpcError ? err.code : grpc.status.UNKNOWN;
         const message = err instanceof Error ? err.message : String(err);
@@ -376,7 +381,7 @@ export function providerService(state = new PluginState()): grpcPbTypes.IResourc
         throw err;
       }
       return res;
-    }),
+    }, true),
     call: unimplemented("Call"),
     check: unary(async (req: providerPbTypes.CheckRequest) => {
       const p = providerFor(req.getType(), req.getUrn());
@@ -387,7 +392,7 @@ export function providerService(state = new PluginState()): grpcPbTypes.IResourc
       res.setInputs(toStruct(seal(result.inputs ?? news.props, secretsOf(p, news.secrets))));
       res.setFailuresList((result.failures ?? []).map((f) => failure(f.property, f.reason)));
       return res;
-    }),
+    }, true),
     diff: unary(async (req: providerPbTypes.DiffRequest) => {
       const p = providerFor(req.getType(), req.getUrn());
       const olds = reveal(toJs(req.getOlds())).props;
@@ -407,7 +412,7 @@ export function providerService(state = new PluginState()): grpcPbTypes.IResourc
       for (const n of changed)
         res.getDetaileddiffMap().set(n, propertyDiff(olds[n], news[n], replaces.includes(n)));
       return res;
-    }),
+    }, true),
     create: unary(async (req: providerPbTypes.CreateRequest) => {
       const p = providerFor(req.getType(), req.getUrn());
       const inputs = reveal(toJs(req.getProperties()));
@@ -424,7 +429,7 @@ export function providerService(state = new PluginState()): grpcPbTypes.IResourc
       res.setId(created.id);
       res.setProperties(toStruct(seal(created.outs ?? {}, secretsOf(p, inputs.secrets))));
       return res;
-    }),
+    }, true),
     read: unary(async (req: providerPbTypes.ReadRequest) => {
       const p = providerFor(req.getType(), req.getUrn());
       const props = reveal(toJs(req.getProperties()));
@@ -438,7 +443,7 @@ export function providerService(state = new PluginState()): grpcPbTypes.IResourc
       res.setProperties(toStruct(seal(found.props ?? {}, secretsOf(p, props.secrets, inputs.secrets))));
       res.setInputs(toStruct(seal(found.inputs ?? {}, secretsOf(p, inputs.secrets))));
       return res;
-    }),
+    }, true),
     list: (call) => {
       call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: "List is not implemented" });
     },
@@ -456,13 +461,13 @@ export function providerService(state = new PluginState()): grpcPbTypes.IResourc
       const updated = await p.update(req.getId(), olds.props, news.props);
       res.setProperties(toStruct(seal(updated.outs ?? {}, secrets)));
       return res;
-    }),
+    }, true),
     delete: unary(async (req: providerPbTypes.DeleteRequest) => {
       const p = providerFor(req.getType(), req.getUrn());
       state.mayChange();
       await p.delete(req.getId(), reveal(toJs(req.getProperties())).props);
       return new emptyPb.Empty();
-    }),
+    }, true),
     construct: unimplemented("Construct"),
     cancel: unary(async () => {
       // Calls in flight finish (a half-made object would be lost otherwise); nothing new starts after this.
