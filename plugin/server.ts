@@ -42,14 +42,12 @@ import { served } from "./warm";
 // The SDK's generated stubs and the gRPC and protobuf libraries they were generated against, by plain requires so
 // that the bundler (scripts/bundle-plugin.js) takes them into dist/plugin/bundle.js. Loading these does not load
 // the Pulumi SDK itself.
-/* eslint-disable @typescript-eslint/no-require-imports -- typed through the type-only imports above */
 const grpc: typeof grpcTypes = require("@grpc/grpc-js");
 const services: typeof grpcPbTypes = require("@pulumi/pulumi/proto/provider_grpc_pb");
 const pb: typeof providerPbTypes = require("@pulumi/pulumi/proto/provider_pb");
 const pluginPb: typeof pluginPbTypes = require("@pulumi/pulumi/proto/plugin_pb");
 const structPb: typeof structPbTypes = require("google-protobuf/google/protobuf/struct_pb");
 const emptyPb: typeof emptyPbTypes = require("google-protobuf/google/protobuf/empty_pb");
-/* eslint-enable @typescript-eslint/no-require-imports */
 
 const TOKEN_PREFIX = token("");
 
