@@ -19,7 +19,6 @@
  * - Read with only an id (`pulumi import`) answers inputs and outputs.
  * Nothing secret is ever logged: errors carry the lifecycle's messages, which never hold values of secret fields.
  */
-import type * as grpcTypes from "@grpc/grpc-js";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
@@ -37,13 +36,16 @@ import type * as pluginPbTypes from "@pulumi/pulumi/proto/plugin_pb";
 import type * as grpcPbTypes from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type * as structPbTypes from "google-protobuf/google/protobuf/struct_pb";
 import type * as emptyPbTypes from "google-protobuf/google/protobuf/empty_pb";
+import { GrpcError, serveGrpc, serviceDefinitions, Status, type GrpcServer, type UnaryHandler } from "./grpc";
 import { reveal, seal, structSafe, UNKNOWN, type Props } from "./values";
 
-// The SDK's generated stubs, with the gRPC and protobuf libraries they were generated against (loaded from the
-// SDK's own location, so they are the copies the stubs use). Loading these does not load the Pulumi SDK itself.
-const fromSdk = createRequire(require.resolve("@pulumi/pulumi/proto/provider_grpc_pb"));
-const grpc: typeof grpcTypes = fromSdk("@grpc/grpc-js");
-const services: typeof grpcPbTypes = fromSdk("./provider_grpc_pb");
+// The SDK's generated message classes, with the protobuf library they were generated against (loaded from the
+// SDK's own location, so they are the copies the stubs use), and the service definition (paths, serializers) for
+// our own HTTP/2 transport (./grpc.ts): the gRPC library the stubs were generated for is not loaded at all.
+// Loading these does not load the Pulumi SDK itself.
+const grpcStubs = require.resolve("@pulumi/pulumi/proto/provider_grpc_pb");
+const fromSdk = createRequire(grpcStubs);
+const services = serviceDefinitions(grpcStubs) as unknown as typeof grpcPbTypes;
 const pb: typeof providerPbTypes = fromSdk("./provider_pb");
 const pluginPb: typeof pluginPbTypes = fromSdk("./plugin_pb");
 const structPb: typeof structPbTypes = fromSdk("google-protobuf/google/protobuf/struct_pb");
@@ -124,25 +126,15 @@ function loadLookups(): typeof executeTypes & typeof tableTypes {
   return lookups;
 }
 
-/** A gRPC error with a status code the engine shows with the message. */
-class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+/** A gRPC error with a status code the engine shows with the message (any other error is UNKNOWN). */
+const RpcError = GrpcError;
 
 function providerFor(type: string, urn: string): PrivnetProvider {
   // The type is in the request since engine 3.1xx; older engines only put it in the URN (`...::type::name`).
   const token = type || urn.split("::")[2]?.split("$").pop() || "";
   const p = loadCore().byToken.get(token);
   if (!p)
-    throw new RpcError(
-      grpc.status.INVALID_ARGUMENT,
-      `privnet: unknown resource type ${JSON.stringify(token)}`,
-    );
+    throw new RpcError(Status.INVALID_ARGUMENT, `privnet: unknown resource type ${JSON.stringify(token)}`);
   return p;
 }
 
@@ -221,7 +213,7 @@ export class PluginState {
 
   /** After Cancel, no new change starts (calls in flight finish, so no object is made and then forgotten). */
   mayChange(): void {
-    if (this.cancelled) throw new RpcError(grpc.status.CANCELLED, "privnet: the operation was cancelled");
+    if (this.cancelled) throw new RpcError(Status.CANCELLED, "privnet: the operation was cancelled");
   }
 
   configure(config: Config): void {
@@ -233,31 +225,18 @@ export class PluginState {
 
 type Handler<Req, Res> = (req: Req) => Promise<Res>;
 
-/** A gRPC unary handler from an async function; errors become statuses with their message. */
-function unary<Req, Res>(fn: Handler<Req, Res>): grpcTypes.handleUnaryCall<Req, Res> {
-  return (call, callback) => {
-    fn(call.request).then(
-      (res) => callback(null, res),
-      (err: unknown) => {
-        const code = err instanceof RpcError ? err.code : grpc.status.UNKNOWN;
-        const message = err instanceof Error ? err.message : String(err);
-        callback({ code, details: message, message, name: "Error" }, null);
-      },
-    );
-  };
+/**
+ * A unary handler for the transport (./grpc.ts) from an async function: errors become statuses with their
+ * message (an {@link RpcError}'s code, UNKNOWN for any other error).
+ */
+function unary<Req, Res>(fn: Handler<Req, Res>): UnaryHandler {
+  return fn as unknown as UnaryHandler;
 }
 
-function unimplemented<Req, Res>(name: string): grpcTypes.handleUnaryCall<Req, Res> {
-  return (_call, callback) =>
-    callback(
-      {
-        code: grpc.status.UNIMPLEMENTED,
-        details: `${name} is not implemented`,
-        name: "Error",
-        message: name,
-      },
-      null,
-    );
+function unimplemented(name: string): UnaryHandler {
+  return unary(async () => {
+    throw new RpcError(Status.UNIMPLEMENTED, `${name} is not implemented`);
+  });
 }
 
 function failure(property: string, reason: string): providerPbTypes.CheckFailure {
@@ -281,8 +260,10 @@ function propertyDiff(old: unknown, next: unknown, replace: boolean): providerPb
   return d;
 }
 
-/** The service implementation: each RPC a thin translation to the lifecycle. */
-export function providerService(state = new PluginState()): grpcPbTypes.IResourceProviderServer {
+/** The service implementation: each RPC a thin translation to the lifecycle (a streaming one the transport refuses). */
+export function providerService(
+  state = new PluginState(),
+): Record<keyof grpcPbTypes.IResourceProviderServer, UnaryHandler | undefined> {
   return {
     handshake: unary(async (req: providerPbTypes.ProviderHandshakeRequest) => {
       if (req.getEngineAddress()) setEngineAddress(req.getEngineAddress());
@@ -295,10 +276,7 @@ export function providerService(state = new PluginState()): grpcPbTypes.IResourc
     parameterize: unimplemented("Parameterize"),
     getSchema: unary(async (req: providerPbTypes.GetSchemaRequest) => {
       if (req.getSubpackageName()) {
-        throw new RpcError(
-          grpc.status.INVALID_ARGUMENT,
-          `privnet: no sub-package ${req.getSubpackageName()}`,
-        );
+        throw new RpcError(Status.INVALID_ARGUMENT, `privnet: no sub-package ${req.getSubpackageName()}`);
       }
       const res = new pb.GetSchemaResponse();
       res.setSchema(schema());
@@ -340,7 +318,7 @@ export function providerService(state = new PluginState()): grpcPbTypes.IResourc
       const problems = checkConfig(config);
       if (problems.length) {
         throw new RpcError(
-          grpc.status.INVALID_ARGUMENT,
+          Status.INVALID_ARGUMENT,
           `privnet: provider configuration: ${problems.map((p) => `${p.property}: ${p.reason}`).join("; ")}`,
         );
       }
@@ -355,11 +333,11 @@ export function providerService(state = new PluginState()): grpcPbTypes.IResourc
     invoke: unary(async (req: providerPbTypes.InvokeRequest) => {
       const tok = req.getTok();
       if (!tok.startsWith(TOKEN_PREFIX)) {
-        throw new RpcError(grpc.status.INVALID_ARGUMENT, `privnet: unknown function ${JSON.stringify(tok)}`);
+        throw new RpcError(Status.INVALID_ARGUMENT, `privnet: unknown function ${JSON.stringify(tok)}`);
       }
       const { LOOKUP_SPECS, executeLookup, isPrivnetLookupError } = loadLookups();
       if (!LOOKUP_SPECS.some((l) => token(l.name) === tok)) {
-        throw new RpcError(grpc.status.INVALID_ARGUMENT, `privnet: unknown function ${JSON.stringify(tok)}`);
+        throw new RpcError(Status.INVALID_ARGUMENT, `privnet: unknown function ${JSON.stringify(tok)}`);
       }
       const { props } = reveal(toJs(req.getArgs()));
       const res = new pb.InvokeResponse();
@@ -438,9 +416,7 @@ export function providerService(state = new PluginState()): grpcPbTypes.IResourc
       res.setInputs(toStruct(seal(found.inputs ?? {}, secretsOf(p, inputs.secrets))));
       return res;
     }),
-    list: (call) => {
-      call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: "List is not implemented" });
-    },
+    list: undefined, // server streaming: the transport answers UNIMPLEMENTED
     update: unary(async (req: providerPbTypes.UpdateRequest) => {
       const p = providerFor(req.getType(), req.getUrn());
       const olds = reveal(toJs(req.getOlds()));
@@ -483,13 +459,9 @@ export function providerService(state = new PluginState()): grpcPbTypes.IResourc
 }
 
 /** Starts the plugin's gRPC server on a free loopback port; resolves to the port. */
-export function serve(state = new PluginState()): Promise<{ port: number; server: grpcTypes.Server }> {
-  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
-  server.addService(services.ResourceProviderService, providerService(state));
-  return new Promise((resolve, reject) => {
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => {
-      if (err) reject(err);
-      else resolve({ port, server });
-    });
+export async function serve(state = new PluginState()): Promise<{ port: number; server: GrpcServer }> {
+  const server = await serveGrpc(services.ResourceProviderService, providerService(state), {
+    maxReceiveBytes: 400 * 1024 * 1024,
   });
+  return { port: server.port, server };
 }
