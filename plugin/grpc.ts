@@ -275,16 +275,23 @@ export function serveGrpc(
     const chunks: Buffer[] = [];
     let received = 0;
     let tooLarge = false;
+    let prefixSeen = false;
     stream.on("data", (chunk: Buffer) => {
       if (tooLarge) return;
       received += chunk.length;
-      if (received > maxReceive + 5) {
+      chunks.push(chunk);
+      // Too large as announced by the prefix (refused before the message arrives), or as sent.
+      let over = received > maxReceive + 5;
+      if (!prefixSeen && received >= 5) {
+        prefixSeen = true;
+        const head = chunks.length === 1 ? chunk : Buffer.concat(chunks, received);
+        over ||= head.readUInt32BE(1) > maxReceive;
+      }
+      if (over) {
         tooLarge = true;
         chunks.length = 0;
         fail(stream, Status.RESOURCE_EXHAUSTED, `request message larger than ${maxReceive} bytes`);
-        return;
       }
-      chunks.push(chunk);
     });
     stream.once("end", () => {
       if (tooLarge) return;

@@ -211,6 +211,11 @@ describe("in this process, over the ResourceProvider service definition", () => 
       const r = await call(sc, sc.check, req);
       expect(r.code).toBe(Status.RESOURCE_EXHAUSTED);
       expect(r.details).toMatch(/larger than 1000 bytes/);
+      // Announced by the prefix: refused on the prefix alone, before any of the message.
+      const announced = Buffer.alloc(5);
+      announced.writeUInt32BE(1001, 1);
+      const early = await raw(small.port, { path: PATH("Check"), chunks: [announced] });
+      expect(early.grpcStatus).toBe(String(Status.RESOURCE_EXHAUSTED));
       const ok = await call(sc, sc.check, new pb.CheckRequest().setNews(Struct.fromJavaScript({ a: 1 })));
       expect(ok.code).toBeUndefined();
     } finally {
