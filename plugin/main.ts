@@ -14,7 +14,7 @@ export async function main(argv: string[]): Promise<void> {
   if (engine) setEngineAddress(engine);
   const { port, server } = await serve();
   process.stdout.write(`${port}\n`);
-  const stop = () => server.tryShutdown(() => process.exit(0));
+  const stop = () => void server.shutdown().then(() => process.exit(0));
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
 }
