@@ -25,7 +25,11 @@ export function quietStacks(): number {
  * Restores the limit. With an error thrown during registration: the error, its stack retaken at the class's
  * caller (`ctor` excluded) when it was made without frames.
  */
-export function restoreStacks(limit: number, err?: unknown, ctor?: Function): unknown {
+export function restoreStacks(
+  limit: number,
+  err?: unknown,
+  ctor?: abstract new (...args: never[]) => unknown,
+): unknown {
   Error.stackTraceLimit = limit;
   if (err instanceof Error && ctor && !/\n\s+at /.test(err.stack ?? "")) Error.captureStackTrace(err, ctor);
   return err;

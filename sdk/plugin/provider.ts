@@ -26,7 +26,8 @@ export class Provider extends pulumi.ProviderResource {
         token: token === undefined ? undefined : pulumi.secret(token),
         rateLimit: args.rateLimit ?? config.get("rateLimit"),
         // Provider inputs other than strings travel JSON-encoded, as every Pulumi SDK sends them.
-        batchReads: batchReads === undefined ? undefined : pulumi.output(batchReads).apply((b) => JSON.stringify(b)),
+        batchReads:
+          batchReads === undefined ? undefined : pulumi.output(batchReads).apply((b) => JSON.stringify(b)),
       },
       opts,
     );

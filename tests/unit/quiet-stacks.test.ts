@@ -4,7 +4,9 @@
  * dynamic ones and `pulumi-privnet/plugin`'s) keep their type tokens; a plugin class registers its inputs and outputs.
  */
 import * as pulumi from "@pulumi/pulumi";
+import * as pluginClasses from "../../sdk/plugin";
 import { quietStacks, restoreStacks } from "../../sdk/quiet-stacks";
+import * as dynamicClasses from "../../sdk/resources";
 
 const registered: { type: string; name: string; inputs: Record<string, unknown> }[] = [];
 
@@ -23,11 +25,8 @@ beforeAll(async () => {
   );
 });
 
-// Loaded after the mocks, as a program loads them after the runtime is set up.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const dynamicSdk = () => require("../../sdk/resources") as typeof import("../../sdk/resources");
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const pluginSdk = () => require("../../sdk/plugin") as typeof import("../../sdk/plugin");
+const dynamicSdk = () => dynamicClasses;
+const pluginSdk = () => pluginClasses;
 
 let made: unknown;
 const registeredGroup = () => made;
