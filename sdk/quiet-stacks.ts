@@ -28,7 +28,7 @@ export function quietStacks(): number {
 export function restoreStacks(
   limit: number,
   err?: unknown,
-  ctor?: abstract new (...args: never[]) => unknown,
+  ctor?: (abstract new (...args: never[]) => unknown) | ((...args: never[]) => unknown),
 ): unknown {
   Error.stackTraceLimit = limit;
   if (err instanceof Error && ctor && !/\n\s+at /.test(err.stack ?? "")) Error.captureStackTrace(err, ctor);
