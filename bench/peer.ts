@@ -11,8 +11,8 @@
  *     once at 1,000, where each command takes minutes).
  * It also measures the launcher's spawn-to-port (target 300 ms).
  *
- * `peer` (issue 24): ours as above and as a Python Automation API inline program (plugin-python,
- * bench/programs/shape.py), against the native Go provider mbrav/pulumi-netbird v0.5.4 in YAML (peer-yaml): N
+ * `peer` (issue 24): ours as above, as a Python Automation API inline program (plugin-python,
+ * bench/programs/shape.py) and as the TypeScript program with `pulumi-privnet/plugin`'s classes (plugin-ts), against the native Go provider mbrav/pulumi-netbird v0.5.4 in YAML (peer-yaml): N
  * groups (100, 300; 1,000 for plugin-yaml and the peer only) and 300 of groups and policies (the mixed shape
  * without setup keys, which the peer cannot create against privnet-server: probed and reported). Also a
  * TypeScript program's time to its first registration with and without pulumi-privnet. Without the peer's build
@@ -36,7 +36,14 @@ import { createProject, type BenchProject } from "./lib/project";
 import { RequestLog } from "./lib/request-log";
 import { api, startServerProcess, type ServerProcess } from "./lib/server";
 
-export const VARIANTS = ["plugin-yaml", "plugin-python", "dynamic-ts", "noop-yaml", "peer-yaml"] as const;
+export const VARIANTS = [
+  "plugin-yaml",
+  "plugin-python",
+  "dynamic-ts",
+  "plugin-ts",
+  "noop-yaml",
+  "peer-yaml",
+] as const;
 export type Variant = (typeof VARIANTS)[number];
 export const COMMANDS = ["up", "preview", "refresh", "destroy"] as const;
 export type Command = (typeof COMMANDS)[number];
@@ -47,6 +54,7 @@ export const VARIANT_LABEL: Record<Variant, string> = {
   "plugin-yaml": "ours, plugin, YAML",
   "plugin-python": "ours, plugin, Python (Automation API)",
   "dynamic-ts": "ours, dynamic providers, TypeScript",
+  "plugin-ts": "ours, plugin, TypeScript (pulumi-privnet/plugin)",
   "noop-yaml": "do-nothing Node plugin, YAML (floor)",
   "peer-yaml": "peer (pulumi-netbird v0.5.4), YAML",
 };
@@ -144,8 +152,11 @@ export function yamlProgram(pkg: "privnet" | "netbird", shape: Shape, n: number,
   return lines.join("\n");
 }
 
-/** The TypeScript program of the dynamic-ts variant (graph-shape.js beside it, as every other variant uses). */
-const TS_PROGRAM = `import * as privnet from "pulumi-privnet";
+/**
+ * The TypeScript program of the dynamic-ts variant (graph-shape.js beside it, as every other variant uses); of the
+ * plugin-ts variant with the classes of `pulumi-privnet/plugin`.
+ */
+const TS_PROGRAM = (entry: string) => `import * as privnet from "${entry}";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { readInput, buildGraph } = require("./graph-shape");
@@ -274,23 +285,37 @@ async function yamlStack(opts: {
   };
 }
 
-/** The TypeScript program through the dynamic providers (pulumi-privnet installed as a copy). */
+/**
+ * The TypeScript program (pulumi-privnet installed as a copy) through the dynamic providers, or with `plugin` through
+ * the resource plugin, which the project's Pulumi.yaml names at node_modules/pulumi-privnet/bin as the README says.
+ */
 async function tsStack(opts: {
   workDir: string;
   binDir: string;
   server: ServerProcess;
+  plugin?: boolean;
 }): Promise<VariantStack> {
+  const variant: Variant = opts.plugin ? "plugin-ts" : "dynamic-ts";
   const project = await createProject({
     workDir: opts.workDir,
-    name: "peer-dynamic-ts",
+    name: `peer-${variant}`,
     program: "graph.js",
     binDir: opts.binDir,
     server: opts.server,
-    typescript: { program: TS_PROGRAM, tsconfig: TSCONFIG },
+    typescript: {
+      program: TS_PROGRAM(opts.plugin ? "pulumi-privnet/plugin" : "pulumi-privnet"),
+      tsconfig: TSCONFIG,
+    },
   });
-  const backendDir = path.join(opts.workDir, "peer-dynamic-ts-state");
+  if (opts.plugin) {
+    fs.appendFileSync(
+      path.join(project.dir, "Pulumi.yaml"),
+      "plugins:\n  providers:\n    - name: privnet\n      path: ./node_modules/pulumi-privnet/bin\n",
+    );
+  }
+  const backendDir = path.join(opts.workDir, `peer-${variant}-state`);
   return {
-    variant: "dynamic-ts",
+    variant,
     setShape(shape, n, suffix) {
       project.setInput({ count: n, suffix, shape });
     },
@@ -299,7 +324,7 @@ async function tsStack(opts: {
       const r = await project.pulumi(args, { yes, allowFail: true, timeoutMs: 20 * 60_000 });
       if (command === "preview" && r.code !== 0 && /no changes were expected/i.test(r.stdout + r.stderr))
         return { ms: r.durationMs, changes: true };
-      if (r.code !== 0) throw failed(`pulumi ${command} (dynamic-ts)`, r);
+      if (r.code !== 0) throw failed(`pulumi ${command} (${variant})`, r);
       return { ms: r.durationMs, changes: false };
     },
     checkpointBytes: () => checkpointBytes(backendDir),
@@ -415,6 +440,7 @@ async function runPlan(opts: {
           await yamlStack({ ...common, variant: v, pkg: "netbird", pluginDir: path.dirname(opts.peer) }),
         );
       if (v === "dynamic-ts") stacks.set(v, await tsStack(common));
+      if (v === "plugin-ts") stacks.set(v, await tsStack({ ...common, plugin: true }));
       if (v === "plugin-python") {
         if (!fs.existsSync(path.join(repoRoot, "sdk", "python"))) {
           result.notes.push(
@@ -484,7 +510,7 @@ async function runPlan(opts: {
   }
 }
 
-const ALL_OURS_AND_PEER: Variant[] = ["plugin-yaml", "plugin-python", "dynamic-ts", "peer-yaml"];
+const ALL_OURS_AND_PEER: Variant[] = ["plugin-yaml", "plugin-python", "dynamic-ts", "plugin-ts", "peer-yaml"];
 const PLUGIN_VARIANTS: Variant[] = ["plugin-yaml", "noop-yaml", "dynamic-ts"];
 
 /** Issue 21's plan: N groups through the plugin, the floor and the dynamic providers. */

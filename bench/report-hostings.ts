@@ -105,11 +105,15 @@ export function hostingsSummaryRows(r: HostingsInput): string[][] {
       const b = find(q.cases, v, "groups", 300)?.ms.preview;
       return a === undefined || b === undefined ? undefined : (b - a) / 200;
     };
-    const ts = perResource("dynamic-ts");
     const peer = perResource("peer-yaml");
-    if (ts !== undefined && peer !== undefined) {
+    for (const [v, label] of [
+      ["dynamic-ts", "dynamic providers"],
+      ["plugin-ts", "pulumi-privnet/plugin"],
+    ] as const) {
+      const ts = perResource(v);
+      if (ts === undefined || peer === undefined) continue;
       rows.push([
-        "TypeScript (dynamic providers): `preview` cost per resource, (N=300 - N=100) / 200, against the peer",
+        `TypeScript (${label}): \`preview\` cost per resource, (N=300 - N=100) / 200, against the peer`,
         `<= ${TARGETS.tsPreviewPerResourceVsPeer}x`,
         `${fmt(ts, 2)} ms against ${fmt(peer, 2)} ms (${peer > 0 ? `${fmt(ts / peer, 2)}x` : "n/a"})`,
         verdict(peer > 0 ? ts / peer <= TARGETS.tsPreviewPerResourceVsPeer : ts <= 0),
@@ -179,8 +183,8 @@ function peerSection(q: PeerSectionResult): string {
   if (q.skipped) return `Skipped: ${q.skipped}.`;
   const out = [
     "Ours through the plugin in YAML and as a Python Automation API inline program (bench/programs/shape.py, the " +
-      "time of the Automation API call), ours through the dynamic providers in TypeScript " +
-      "(PULUMI_NODEJS_TRANSPILE_ONLY=true), and the peer, mbrav/pulumi-netbird v0.5.4 built from source with " +
+      "time of the Automation API call), ours in TypeScript through the dynamic providers and through the plugin " +
+      "(`pulumi-privnet/plugin`; both PULUMI_NODEJS_TRANSPILE_ONLY=true), and the peer, mbrav/pulumi-netbird v0.5.4 built from source with " +
       "its client's Bearer scheme changed to Token (the measurement aid in bench/README.md), in YAML; one " +
       `privnet-server, one run. Seconds, minimum of ${q.repetitions} repetitions; in parentheses the ratio to the ` +
       "peer. `preview` is the no-change preview (`--expect-no-changes`), `refresh` one read pass " +

@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import provider = require("../../provider/entry");
 import { ownerInput } from "../owner";
+import { quietStacks, restoreStacks } from "../quiet-stacks";
 
 /** Arguments of {@link DirectorySyncVendorD}. */
 export interface DirectorySyncVendorDArgs {
@@ -89,7 +90,21 @@ export class DirectorySyncVendorD extends pulumi.dynamic.Resource {
       // Which stack and resource a create is for: an object an interrupted run created is taken over.
       ...ownerInput(name, "DirectorySyncVendorD", opts),
     };
-    super(provider, name, props, withSecrets(opts, ["serviceAccountKey"]), "privnet", "DirectorySyncVendorD");
+    // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
+    const limit = quietStacks();
+    try {
+      super(
+        provider,
+        name,
+        props,
+        withSecrets(opts, ["serviceAccountKey"]),
+        "privnet",
+        "DirectorySyncVendorD",
+      );
+    } catch (err) {
+      throw restoreStacks(limit, err, new.target);
+    }
+    restoreStacks(limit);
   }
 
   /**

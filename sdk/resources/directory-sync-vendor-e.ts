@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import provider = require("../../provider/entry");
 import { ownerInput } from "../owner";
+import { quietStacks, restoreStacks } from "../quiet-stacks";
 
 /** Arguments of {@link DirectorySyncVendorE}. */
 export interface DirectorySyncVendorEArgs {
@@ -102,7 +103,14 @@ export class DirectorySyncVendorE extends pulumi.dynamic.Resource {
       // Which stack and resource a create is for: an object an interrupted run created is taken over.
       ...ownerInput(name, "DirectorySyncVendorE", opts),
     };
-    super(provider, name, props, withSecrets(opts, ["clientSecret"]), "privnet", "DirectorySyncVendorE");
+    // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
+    const limit = quietStacks();
+    try {
+      super(provider, name, props, withSecrets(opts, ["clientSecret"]), "privnet", "DirectorySyncVendorE");
+    } catch (err) {
+      throw restoreStacks(limit, err, new.target);
+    }
+    restoreStacks(limit);
   }
 
   /**

@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import provider = require("../../provider/entry");
 import { ownerInput } from "../owner";
+import { quietStacks, restoreStacks } from "../quiet-stacks";
 
 /** Arguments of {@link EdrVendorA}. */
 export interface EdrVendorAArgs {
@@ -150,7 +151,14 @@ export class EdrVendorA extends pulumi.dynamic.Resource {
       // Which stack and resource a create is for: an object an interrupted run created is taken over.
       ...ownerInput(name, "EdrVendorA", opts),
     };
-    super(provider, name, props, withSecrets(opts, ["apiToken"]), "privnet", "EdrVendorA");
+    // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
+    const limit = quietStacks();
+    try {
+      super(provider, name, props, withSecrets(opts, ["apiToken"]), "privnet", "EdrVendorA");
+    } catch (err) {
+      throw restoreStacks(limit, err, new.target);
+    }
+    restoreStacks(limit);
   }
 
   /**

@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import provider = require("../../provider/entry");
 import { ownerInput } from "../owner";
+import { quietStacks, restoreStacks } from "../quiet-stacks";
 
 /** Arguments of {@link EdrVendorB}. */
 export interface EdrVendorBArgs {
@@ -99,7 +100,14 @@ export class EdrVendorB extends pulumi.dynamic.Resource {
       // Which stack and resource a create is for: an object an interrupted run created is taken over.
       ...ownerInput(name, "EdrVendorB", opts),
     };
-    super(provider, name, props, withSecrets(opts, ["secret"]), "privnet", "EdrVendorB");
+    // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
+    const limit = quietStacks();
+    try {
+      super(provider, name, props, withSecrets(opts, ["secret"]), "privnet", "EdrVendorB");
+    } catch (err) {
+      throw restoreStacks(limit, err, new.target);
+    }
+    restoreStacks(limit);
   }
 
   /**

@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import provider = require("../../provider/entry");
 import { ownerInput } from "../owner";
+import { quietStacks, restoreStacks } from "../quiet-stacks";
 
 /** Arguments of {@link EdrVendorC}. */
 export interface EdrVendorCArgs {
@@ -107,7 +108,14 @@ export class EdrVendorC extends pulumi.dynamic.Resource {
       // Which stack and resource a create is for: an object an interrupted run created is taken over.
       ...ownerInput(name, "EdrVendorC", opts),
     };
-    super(provider, name, props, withSecrets(opts, ["clientId", "secret"]), "privnet", "EdrVendorC");
+    // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
+    const limit = quietStacks();
+    try {
+      super(provider, name, props, withSecrets(opts, ["clientId", "secret"]), "privnet", "EdrVendorC");
+    } catch (err) {
+      throw restoreStacks(limit, err, new.target);
+    }
+    restoreStacks(limit);
   }
 
   /**

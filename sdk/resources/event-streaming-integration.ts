@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import provider = require("../../provider/entry");
 import { ownerInput } from "../owner";
+import { quietStacks, restoreStacks } from "../quiet-stacks";
 
 /** Arguments of {@link EventStreamingIntegration}. */
 export interface EventStreamingIntegrationArgs {
@@ -70,7 +71,14 @@ export class EventStreamingIntegration extends pulumi.dynamic.Resource {
       // Which stack and resource a create is for: an object an interrupted run created is taken over.
       ...ownerInput(name, "EventStreamingIntegration", opts),
     };
-    super(provider, name, props, withSecrets(opts, ["config"]), "privnet", "EventStreamingIntegration");
+    // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
+    const limit = quietStacks();
+    try {
+      super(provider, name, props, withSecrets(opts, ["config"]), "privnet", "EventStreamingIntegration");
+    } catch (err) {
+      throw restoreStacks(limit, err, new.target);
+    }
+    restoreStacks(limit);
   }
 
   /**

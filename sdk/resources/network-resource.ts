@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import provider = require("../../provider/entry");
 import { ownerInput } from "../owner";
+import { quietStacks, restoreStacks } from "../quiet-stacks";
 
 /** Arguments of {@link NetworkResource}. */
 export interface NetworkResourceArgs {
@@ -81,7 +82,14 @@ export class NetworkResource extends pulumi.dynamic.Resource {
       // Which stack and resource a create is for: an object an interrupted run created is taken over.
       ...ownerInput(name, "NetworkResource", opts),
     };
-    super(provider, name, props, withSecrets(opts, []), "privnet", "NetworkResource");
+    // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
+    const limit = quietStacks();
+    try {
+      super(provider, name, props, withSecrets(opts, []), "privnet", "NetworkResource");
+    } catch (err) {
+      throw restoreStacks(limit, err, new.target);
+    }
+    restoreStacks(limit);
   }
 
   /**
