@@ -58,6 +58,43 @@ function classParts(spec: ResourceSpec) {
   return { inputs, outputs, outLines, outKeys, secretWraps, getDoc, secrets };
 }
 
+/** The constructor's `super(...)` call, made without per-promise stack traces (sdk/quiet-stacks.ts). */
+function registration(superArgs: string): string {
+  return `    // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
+    const limit = quietStacks();
+    try {
+      super(${superArgs});
+    } catch (err) {
+      throw restoreStacks(limit, err, new.target);
+    }
+    restoreStacks(limit);
+`;
+}
+
+/** What both classes of a kind end with: \`get\`, \`isInstance\`, and the module's \`withSecrets\`. */
+function classTail(spec: ResourceSpec, getDoc: string): string {
+  return `
+  /**
+   * Reads an existing ${spec.name} into the program without managing it (the engine calls read only; destroy
+   * leaves it). ${getDoc}
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: ${spec.name}State, opts?: pulumi.CustomResourceOptions): ${spec.name} {
+    return new ${spec.name}(name, (state ?? {}) as ${spec.name}Args, { ...opts, id });
+  }
+
+  /** True when \`obj\` is a ${spec.name}, also one made by another copy of this package. */
+  static override isInstance(obj: unknown): obj is ${spec.name} {
+    return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === ${spec.name}.__pulumiType;
+  }
+}
+
+function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
+  if (!secrets.length) return opts ?? {};
+  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
+}
+`;
+}
+
 /**
  * The class of one resource kind through the resource plugin (`pulumi-privnet/plugin`): a plain CustomResource of
  * type `privnet:index:<Kind>`, served by bin/pulumi-resource-privnet. Same arguments (imported from the default
@@ -95,35 +132,8 @@ ${outLines}
       ...args,
 ${secretWraps}
     };
-    // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
-    const limit = quietStacks();
-    try {
-      super(${spec.name}.__pulumiType, name, props, withSecrets(opts, ${JSON.stringify(secrets)}));
-    } catch (err) {
-      throw restoreStacks(limit, err, new.target);
-    }
-    restoreStacks(limit);
-  }
-
-  /**
-   * Reads an existing ${spec.name} into the program without managing it (the engine calls read only; destroy
-   * leaves it). ${getDoc}
-   */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: ${spec.name}State, opts?: pulumi.CustomResourceOptions): ${spec.name} {
-    return new ${spec.name}(name, (state ?? {}) as ${spec.name}Args, { ...opts, id });
-  }
-
-  /** True when \`obj\` is a ${spec.name}, also one made by another copy of this package. */
-  static override isInstance(obj: unknown): obj is ${spec.name} {
-    return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === ${spec.name}.__pulumiType;
-  }
-}
-
-function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
-  if (!secrets.length) return opts ?? {};
-  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
-}
-`;
+${registration(`${spec.name}.__pulumiType, name, props, withSecrets(opts, ${JSON.stringify(secrets)})`)}  }
+${classTail(spec, getDoc)}`;
 }
 
 /** The sdk class of one resource kind. */
@@ -177,35 +187,8 @@ ${secretWraps}
       // Which stack and resource a create is for: an object an interrupted run created is taken over.
       ...ownerInput(name, "${spec.name}", opts),
     };
-    // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
-    const limit = quietStacks();
-    try {
-      super(provider, name, props, withSecrets(opts, ${JSON.stringify(secrets)}), "privnet", "${spec.name}");
-    } catch (err) {
-      throw restoreStacks(limit, err, new.target);
-    }
-    restoreStacks(limit);
-  }
-
-  /**
-   * Reads an existing ${spec.name} into the program without managing it (the engine calls read only; destroy
-   * leaves it). ${getDoc}
-   */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: ${spec.name}State, opts?: pulumi.CustomResourceOptions): ${spec.name} {
-    return new ${spec.name}(name, (state ?? {}) as ${spec.name}Args, { ...opts, id });
-  }
-
-  /** True when \`obj\` is a ${spec.name}, also one made by another copy of this package. */
-  static override isInstance(obj: unknown): obj is ${spec.name} {
-    return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === ${spec.name}.__pulumiType;
-  }
-}
-
-function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
-  if (!secrets.length) return opts ?? {};
-  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
-}
-`;
+${registration(`provider, name, props, withSecrets(opts, ${JSON.stringify(secrets)}), "privnet", "${spec.name}"`)}  }
+${classTail(spec, getDoc)}`;
 }
 
 /** The reference page of one resource kind. */
