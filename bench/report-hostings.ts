@@ -5,7 +5,7 @@
  */
 import type { RunInfo } from "./report";
 import type { Command, CaseFigures, PeerSectionResult, PluginSectionResult, Shape, Variant } from "./peer";
-import { VARIANT_LABEL } from "./peer";
+import { RUNS_PER_REPETITION, VARIANT_LABEL } from "./peer";
 import { fmt, markdownTable, median, verdict } from "./lib/stats";
 
 export const BLOCK_START = "<!-- bench:hostings:start -->";
@@ -155,7 +155,8 @@ function pluginSection(p: PluginSectionResult): string {
       "plugin with the same schema (bench/programs/noop-plugin.js: the engine's floor), and the same resources in a " +
       "TypeScript program through the dynamic providers (PULUMI_NODEJS_TRANSPILE_ONLY=true), against one " +
       "privnet-server, in one run. Seconds, minimum of " +
-      `${p.repetitions} repetitions; in parentheses the ratio to the floor. State: the checkpoint file after \`up\`, ` +
+      `${p.repetitions} repetitions (\`refresh\`: ${RUNS_PER_REPETITION.refresh} runs in each); in parentheses the ` +
+      "ratio to the floor. State: the checkpoint file after `up`, " +
       "bytes per resource. Requests: API requests per command (the server's request log).",
   ];
   for (const g of groupsOf(p.cases)) {
@@ -186,7 +187,8 @@ function peerSection(q: PeerSectionResult): string {
       "time of the Automation API call), ours in TypeScript through the dynamic providers and through the plugin " +
       "(`pulumi-privnet/plugin`; both PULUMI_NODEJS_TRANSPILE_ONLY=true), and the peer, mbrav/pulumi-netbird v0.5.4 built from source with " +
       "its client's Bearer scheme changed to Token (the measurement aid in bench/README.md), in YAML; one " +
-      `privnet-server, one run. Seconds, minimum of ${q.repetitions} repetitions; in parentheses the ratio to the ` +
+      `privnet-server, one run. Seconds, minimum of ${q.repetitions} repetitions (\`preview\` and \`refresh\`: ` +
+      `${RUNS_PER_REPETITION.preview} runs in each); in parentheses the ratio to the ` +
       "peer. `preview` is the no-change preview (`--expect-no-changes`), `refresh` one read pass " +
       "(`--skip-preview`). Requests: API requests per command, up / preview / refresh / destroy.",
   ];
