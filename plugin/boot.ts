@@ -29,6 +29,14 @@ import { WARM_EVENT } from "./warm";
  */
 const CACHE_AFTER_MS = 1_000;
 
+/**
+ * Each build of the package (and each Node) has a cache of its own (~2 MB), so old ones would pile up in the
+ * directory: when a cache is written, the others of this directory unused for this long are removed (a cache in
+ * use has its time refreshed once a day), as are temporary files a crashed write left.
+ */
+const STALE_MS = 7 * 24 * 3600_000;
+const TOUCH_AFTER_MS = 24 * 3600_000;
+
 function uid(): number | undefined {
   return typeof process.getuid === "function" ? process.getuid() : undefined;
 }
@@ -72,6 +80,7 @@ export function boot(bundle = path.join(__dirname, "bundle.js")): { cacheUsed: b
     cachedData,
   });
   const cacheUsed = cachedData !== undefined && !script.cachedDataRejected;
+  if (file && cacheUsed) keepFresh(file);
   if (file && !cacheUsed) {
     // Taken once the plugin is warm; the timer never keeps the process alive, and a failure only means no cache.
     process.once(WARM_EVENT, () => setTimeout(() => writeCache(script, file), CACHE_AFTER_MS).unref());
@@ -96,6 +105,39 @@ function writeCache(script: vm.Script, file: string): void {
     fs.renameSync(tmp, file);
   } catch {
     fs.rmSync(tmp, { force: true });
+    return;
+  }
+  removeStale(path.dirname(file), file);
+}
+
+/** Marks a cache in use, so that no other process removes it as stale. */
+function keepFresh(file: string): void {
+  try {
+    const now = Date.now();
+    if (now - fs.statSync(file).mtimeMs > TOUCH_AFTER_MS) fs.utimesSync(file, now / 1000, now / 1000);
+  } catch {
+    // Only the time a stale cache is removed depends on it.
+  }
+}
+
+/** Removes the directory's other caches (and leftover temporary files) unused for {@link STALE_MS}. */
+export function removeStale(dir: string, keep?: string, now = Date.now()): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!/^plugin-[0-9a-f]+\.v8cache(?:\.\d+\.tmp)?$/.test(name)) continue;
+    const p = path.join(dir, name);
+    if (p === keep) continue;
+    try {
+      const st = fs.lstatSync(p);
+      if (st.isFile() && now - st.mtimeMs > STALE_MS && isPrivate(p)) fs.rmSync(p, { force: true });
+    } catch {
+      // Gone already, or not ours to remove.
+    }
   }
 }
 

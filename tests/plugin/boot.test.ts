@@ -89,3 +89,33 @@ test("a cache file or directory others can write is neither read nor written", a
   await lifecycle(env2, "boot-open-file");
   expect(fs.readFileSync(p)).toEqual(Buffer.alloc(4096, 7));
 });
+
+test("writing a cache removes the directory's caches unused for a week; a cache in use stays fresh", async () => {
+  const dir = path.join(tempDir("privnet-boot-"), "cache");
+  fs.mkdirSync(dir, { mode: 0o700 });
+  const env = { ...envWithoutPrivnet(), PRIVNET_PLUGIN_CACHE: dir };
+  const days = (n: number) => (Date.now() - n * 24 * 3600_000) / 1000;
+  const put = (name: string, ageDays: number) => {
+    const p = path.join(dir, name);
+    fs.writeFileSync(p, "old", { mode: 0o600 });
+    fs.utimesSync(p, days(ageDays), days(ageDays));
+  };
+  put("plugin-aaaaaaaaaaaaaaaaaaaaaaaa.v8cache", 8); // another build's cache, unused for 8 days
+  put("plugin-bbbbbbbbbbbbbbbbbbbbbbbb.v8cache.4242.tmp", 8); // a crashed write's leftover
+  put("plugin-cccccccccccccccccccccccc.v8cache", 2); // another build's, used two days ago
+  put("notes.txt", 30); // not the plugin's
+  await lifecycle(env, "boot-prune");
+  const left = fs.readdirSync(dir).sort();
+  expect(left).toContain("plugin-cccccccccccccccccccccccc.v8cache");
+  expect(left).toContain("notes.txt");
+  expect(left).not.toContain("plugin-aaaaaaaaaaaaaaaaaaaaaaaa.v8cache");
+  expect(left).not.toContain("plugin-bbbbbbbbbbbbbbbbbbbbbbbb.v8cache.4242.tmp");
+  const own = cacheFiles(dir).filter((f) => !f.startsWith("plugin-ccc"));
+  expect(own).toHaveLength(1);
+
+  // Our cache, last touched two days ago, is used: its time is refreshed, so no other process removes it.
+  const p = path.join(dir, own[0]!);
+  fs.utimesSync(p, days(2), days(2));
+  await lifecycle(env, "boot-fresh");
+  expect(Date.now() - fs.statSync(p).mtimeMs).toBeLessThan(10 * 60_000);
+});
