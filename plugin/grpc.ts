@@ -1,7 +1,8 @@
 /**
- * A small gRPC server on `node:http2`, for the resource plugin: what the Pulumi engine (Go gRPC) and the tests
- * (a grpc-js client) need of gRPC, and nothing more. It replaces a general gRPC library whose loading and
- * per-call machinery cost the plugin more CPU than the calls themselves; the engine shares the machine's cores.
+ * A small gRPC server for the resource plugin, on its own small HTTP/2 server (./h2.ts): what the Pulumi engine
+ * (Go gRPC) and the tests (a grpc-js client) need of gRPC, and nothing more. It replaces a general gRPC library
+ * (and then node:http2) whose per-call machinery cost the plugin more CPU than the calls themselves; the engine
+ * shares the machine's cores.
  *
  * What it implements:
  * - Unary calls over cleartext HTTP/2 (prior knowledge, as gRPC clients connect to `127.0.0.1:<port>`), routed by
@@ -23,7 +24,7 @@
  * engine cancels by resetting the stream), metadata to handlers (request headers are not passed, no response
  * headers but the required ones), keepalive policy, health checking and reflection.
  */
-import * as http2 from "node:http2";
+import { serveH2, type H2Stream } from "./h2";
 
 /** gRPC status codes (those the plugin and this module use, and the rest for completeness). */
 export const Status = {
@@ -96,73 +97,42 @@ export function encodeGrpcMessage(message: string): string {
   return out;
 }
 
-const {
-  HTTP2_HEADER_STATUS,
-  HTTP2_HEADER_METHOD,
-  HTTP2_HEADER_PATH,
-  HTTP2_HEADER_CONTENT_TYPE,
-  HTTP_STATUS_METHOD_NOT_ALLOWED,
-  HTTP_STATUS_UNSUPPORTED_MEDIA_TYPE,
-} = http2.constants;
-
 const GRPC_CONTENT_TYPE = /^application\/grpc(?:$|[+;])/;
 
-/** Answers a stream that may be gone (reset by the client): never throws. */
-function safely(stream: http2.ServerHttp2Stream, fn: () => void): void {
-  if (stream.destroyed || stream.closed) return;
-  try {
-    fn();
-  } catch {
-    // The stream closed between the check and the answer: nobody is listening for it.
-  }
-}
+const GRPC_HEADERS = [
+  ["content-type", "application/grpc"],
+  ["grpc-accept-encoding", "identity"],
+] as const;
+const OK_TRAILERS = [
+  ["grpc-status", "0"],
+  ["grpc-message", ""],
+] as const;
 
-/** A trailers-only response: the status in the (only) HEADERS frame, which ends the stream. */
-function fail(stream: http2.ServerHttp2Stream, code: number, message: string): void {
-  safely(stream, () =>
-    stream.respond(
-      {
-        [HTTP2_HEADER_STATUS]: 200,
-        [HTTP2_HEADER_CONTENT_TYPE]: "application/grpc",
-        "grpc-accept-encoding": "identity",
-        "grpc-status": String(code),
-        "grpc-message": encodeGrpcMessage(message),
-      },
-      { endStream: true },
-    ),
-  );
-}
-
-/** An HTTP error for a request that is no gRPC call at all. */
-function refuse(stream: http2.ServerHttp2Stream, status: number, message: string): void {
-  safely(stream, () => {
-    stream.respond({ [HTTP2_HEADER_STATUS]: status, [HTTP2_HEADER_CONTENT_TYPE]: "text/plain" });
-    stream.end(message);
+/** A trailers-only answer: the status and its message in the one header block. */
+function fail(stream: H2Stream, code: number, message: string): void {
+  stream.respond({
+    status: 200,
+    headers: [...GRPC_HEADERS, ["grpc-status", String(code)], ["grpc-message", encodeGrpcMessage(message)]],
   });
 }
 
-function answer(stream: http2.ServerHttp2Stream, message: Buffer): void {
+/** Not a gRPC request: an HTTP status and a line of text. */
+function refuse(stream: H2Stream, status: number, message: string): void {
+  stream.respond({
+    status,
+    headers: [["content-type", "text/plain"]],
+    body: Buffer.from(message, "utf8"),
+  });
+}
+
+function answer(stream: H2Stream, message: Buffer): void {
   const framed = Buffer.allocUnsafe(5 + message.length);
   framed[0] = 0;
   framed.writeUInt32BE(message.length, 1);
   message.copy(framed, 5);
-  safely(stream, () => {
-    stream.respond(
-      {
-        [HTTP2_HEADER_STATUS]: 200,
-        [HTTP2_HEADER_CONTENT_TYPE]: "application/grpc",
-        "grpc-accept-encoding": "identity",
-      },
-      { waitForTrailers: true },
-    );
-    stream.once("wantTrailers", () =>
-      safely(stream, () => stream.sendTrailers({ "grpc-status": "0", "grpc-message": "" })),
-    );
-    stream.end(framed);
-  });
+  stream.respond({ status: 200, headers: GRPC_HEADERS, body: framed, trailers: OK_TRAILERS });
 }
 
-/** The one message of a unary request's body, or the status to answer instead. */
 function unaryMessage(body: Buffer): Buffer | { code: number; message: string } {
   if (body.length < 5) {
     return { code: Status.INTERNAL, message: body.length ? "truncated message" : "no request message" };
@@ -183,7 +153,7 @@ function unaryMessage(body: Buffer): Buffer | { code: number; message: string } 
  * Serves the unary methods of `service` that `handlers` has (by the definition's method names) on a cleartext
  * HTTP/2 port; resolves once listening.
  */
-export function serveGrpc(
+export async function serveGrpc(
   service: Record<string, MethodDefinition>,
   handlers: Record<string, UnaryHandler | undefined>,
   options: ServeOptions = {},
@@ -194,43 +164,18 @@ export function serveGrpc(
     routes.set(method.path, { method, handler: handlers[name] });
   }
 
-  let closing = false;
-  const sessions = new Set<http2.ServerHttp2Session>();
-
-  const server = http2.createServer({
-    // Larger than HTTP/2's 64 KiB default: a request (or the schema in a response) need not wait for window updates.
-    settings: { initialWindowSize: 4 * 1024 * 1024 },
-    maxSessionMemory: 64,
-  });
-  server.on("session", (session) => {
-    sessions.add(session);
-    session.once("close", () => sessions.delete(session));
-    session.on("error", () => undefined); // a dropped connection: its streams are gone with it
-    try {
-      session.setLocalWindowSize(16 * 1024 * 1024);
-    } catch {
-      // Not fatal: the default window only slows large requests.
-    }
-    if (closing) session.close();
-  });
-  server.on("sessionError", () => undefined);
-
-  server.on("stream", (stream, headers) => {
-    stream.on("error", () => undefined); // reset by the client: nothing to answer
-    if (headers[HTTP2_HEADER_METHOD] !== "POST") {
-      refuse(stream, HTTP_STATUS_METHOD_NOT_ALLOWED, "gRPC requests are POST");
+  const onStream = (stream: H2Stream) => {
+    const headers = stream.headers;
+    if (headers[":method"] !== "POST") {
+      refuse(stream, 405, "gRPC requests are POST");
       return;
     }
-    const contentType = String(headers[HTTP2_HEADER_CONTENT_TYPE] ?? "");
+    const contentType = headers["content-type"] ?? "";
     if (!GRPC_CONTENT_TYPE.test(contentType)) {
-      refuse(
-        stream,
-        HTTP_STATUS_UNSUPPORTED_MEDIA_TYPE,
-        `not a gRPC content-type: ${JSON.stringify(contentType)}`,
-      );
+      refuse(stream, 415, `not a gRPC content-type: ${JSON.stringify(contentType)}`);
       return;
     }
-    const path = String(headers[HTTP2_HEADER_PATH] ?? "");
+    const path = headers[":path"] ?? "";
     const route = routes.get(path);
     if (!route || !route.handler || route.method.requestStream || route.method.responseStream) {
       const why = !route
@@ -239,7 +184,6 @@ export function serveGrpc(
           ? "streaming is not supported"
           : "not implemented";
       fail(stream, Status.UNIMPLEMENTED, `${path}: ${why}`);
-      stream.resume(); // drain what the client sends
       return;
     }
 
@@ -248,7 +192,7 @@ export function serveGrpc(
     let received = 0;
     let tooLarge = false;
     let prefixSeen = false;
-    stream.on("data", (chunk: Buffer) => {
+    stream.onData = (chunk: Buffer) => {
       if (tooLarge) return;
       received += chunk.length;
       chunks.push(chunk);
@@ -264,8 +208,8 @@ export function serveGrpc(
         chunks.length = 0;
         fail(stream, Status.RESOURCE_EXHAUSTED, `request message larger than ${maxReceive} bytes`);
       }
-    });
-    stream.once("end", () => {
+    };
+    stream.onEnd = () => {
       if (tooLarge) return;
       const message = unaryMessage(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received));
       chunks.length = 0;
@@ -284,6 +228,7 @@ export function serveGrpc(
         .then(() => handler(request as never))
         .then(
           (response) => {
+            if (!stream.open) return; // reset by the client: nobody is listening
             let bytes: Buffer;
             try {
               bytes = method.responseSerialize(response as never);
@@ -299,26 +244,9 @@ export function serveGrpc(
           },
         )
         .catch(() => undefined); // nothing above throws; this keeps a surprise from becoming an unhandled rejection
-    });
-  });
+    };
+  };
 
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
-      server.off("error", reject);
-      server.on("error", () => undefined);
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      resolve({
-        port,
-        shutdown: () =>
-          new Promise<void>((done) => {
-            // Each session closes gracefully: a GOAWAY, then the close once its calls in flight have answered.
-            closing = true;
-            server.close(() => done());
-            for (const s of sessions) s.close();
-          }),
-      });
-    });
-  });
+  const server = await serveH2(onStream, options.host ?? "127.0.0.1", options.port ?? 0);
+  return { port: server.port, shutdown: () => server.close() };
 }
