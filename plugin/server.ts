@@ -2,7 +2,8 @@
  * The resource plugin: the provider served over Pulumi's `pulumirpc.ResourceProvider` gRPC protocol, so programs in
  * every Pulumi language (YAML, Python, Go, .NET, Java) and `pulumi import` can use it.
  *
- * This file only translates (the gRPC server itself, on node:http2, is ./grpc.ts). Each resource call goes to the
+ * This file only translates (the gRPC server itself is ./grpc.ts, on the plugin's own HTTP/2 server ./h2.ts; the
+ * per-resource calls' messages are read and written by ./wire.ts). Each resource call goes to the
  * same per-kind lifecycle the dynamic-provider host calls (`provider/lifecycle.ts`, one `PrivnetProvider` per kind
  * from `provider/registry.ts`), and each Invoke to the lookups' executor (`sdk/lookups/execute.ts`). What differs
  * from the dynamic host is said here:
