@@ -320,6 +320,8 @@ const STREAM_WINDOW = 4 * 1024 * 1024;
 const CONNECTION_WINDOW = 16 * 1024 * 1024;
 /** The largest frame we accept (SETTINGS_MAX_FRAME_SIZE, announced). */
 const MAX_FRAME = 1024 * 1024;
+/** The largest header block accepted over CONTINUATION frames (a gRPC call's headers are a few hundred bytes). */
+const MAX_HEADER_BLOCK = 256 * 1024;
 
 class ProtocolError extends Error {
   constructor(
@@ -408,11 +410,14 @@ class Connection {
   private recvUnacked = 0;
   private readonly streams = new Map<number, Stream>();
   private readonly decoder = new HpackDecoder();
-  private buffered: Buffer | undefined;
+  /** Bytes received but not yet parsed (a frame in parts), and how many a next step needs before parsing again. */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private needed = PREFACE.length;
   private prefaceSeen = false;
   private lastStreamId = 0;
   /** A header block in progress (HEADERS without END_HEADERS, then CONTINUATIONs). */
-  private continuing: { streamId: number; flags: number; fragments: Buffer[] } | undefined;
+  private continuing: { streamId: number; flags: number; fragments: Buffer[]; bytes: number } | undefined;
   private goingAway = false;
   private corked = false;
 
@@ -459,27 +464,35 @@ class Connection {
   }
 
   private receive(chunk: Buffer): void {
-    let buf = this.buffered ? Buffer.concat([this.buffered, chunk]) : chunk;
-    this.buffered = undefined;
+    // A frame arriving in many chunks is joined once, when whole (not once per chunk).
+    this.pending.push(chunk);
+    this.pendingBytes += chunk.length;
+    if (this.pendingBytes < this.needed && this.prefaceSeen) return;
+    let buf = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
+    this.pending = [];
+    this.pendingBytes = 0;
     try {
       if (!this.prefaceSeen) {
+        const n = Math.min(buf.length, PREFACE.length);
+        if (!buf.subarray(0, n).equals(PREFACE.subarray(0, n)))
+          throw new ProtocolError(H2_ERROR.PROTOCOL_ERROR, "no HTTP/2 preface");
         if (buf.length < PREFACE.length) {
-          if (!PREFACE.subarray(0, buf.length).equals(buf))
-            throw new ProtocolError(H2_ERROR.PROTOCOL_ERROR, "no HTTP/2 preface");
-          this.buffered = buf;
+          this.keep(buf, PREFACE.length);
           return;
         }
-        if (!buf.subarray(0, PREFACE.length).equals(PREFACE))
-          throw new ProtocolError(H2_ERROR.PROTOCOL_ERROR, "no HTTP/2 preface");
         this.prefaceSeen = true;
         buf = buf.subarray(PREFACE.length);
       }
       let pos = 0;
+      this.needed = 9;
       while (buf.length - pos >= 9) {
         const length = buf.readUIntBE(pos, 3);
         if (length > MAX_FRAME)
           throw new ProtocolError(H2_ERROR.FRAME_SIZE_ERROR, "frame larger than announced");
-        if (buf.length - pos < 9 + length) break;
+        if (buf.length - pos < 9 + length) {
+          this.needed = 9 + length;
+          break;
+        }
         const type = buf[pos + 3]!;
         const flags = buf[pos + 4]!;
         const streamId = buf.readUInt32BE(pos + 5) & 0x7fffffff;
@@ -488,7 +501,7 @@ class Connection {
         this.frame(type, flags, streamId, payload);
         if (this.destroyed) return;
       }
-      if (pos < buf.length) this.buffered = Buffer.from(buf.subarray(pos)); // a copy: the chunk is not kept whole
+      if (pos < buf.length) this.keep(Buffer.from(buf.subarray(pos)), this.needed); // a copy: the chunk is not kept whole
     } catch (err) {
       const code =
         err instanceof ProtocolError
@@ -502,6 +515,12 @@ class Connection {
       const sock = this.socket;
       process.nextTick(() => sock.end());
     }
+  }
+
+  private keep(rest: Buffer, needed: number): void {
+    this.pending = [rest];
+    this.pendingBytes = rest.length;
+    this.needed = needed;
   }
 
   private frame(type: number, flags: number, streamId: number, payload: Buffer): void {
@@ -526,7 +545,8 @@ class Connection {
         if (start > end) throw new ProtocolError(H2_ERROR.PROTOCOL_ERROR, "bad padding");
         const fragment = payload.subarray(start, end);
         if (flags & FLAG.END_HEADERS) this.headers(streamId, flags, fragment);
-        else this.continuing = { streamId, flags, fragments: [Buffer.from(fragment)] };
+        else
+          this.continuing = { streamId, flags, fragments: [Buffer.from(fragment)], bytes: fragment.length };
         return;
       }
       case FRAME.CONTINUATION: {
@@ -534,6 +554,9 @@ class Connection {
         if (!c || c.streamId !== streamId)
           throw new ProtocolError(H2_ERROR.PROTOCOL_ERROR, "unexpected CONTINUATION");
         c.fragments.push(Buffer.from(payload));
+        c.bytes += payload.length;
+        if (c.bytes > MAX_HEADER_BLOCK)
+          throw new ProtocolError(H2_ERROR.PROTOCOL_ERROR, "header block larger than accepted");
         if (flags & FLAG.END_HEADERS) {
           this.continuing = undefined;
           this.headers(streamId, c.flags, Buffer.concat(c.fragments));
@@ -619,7 +642,7 @@ class Connection {
       this.reset(streamId, H2_ERROR.REFUSED_STREAM);
       return;
     }
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = Object.create(null) as Record<string, string>;
     for (const [k, v] of list) headers[k] = v;
     const s = new Stream(streamId, headers, this);
     this.streams.set(streamId, s);

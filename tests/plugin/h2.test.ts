@@ -233,6 +233,36 @@ describe("frames over a raw socket", () => {
     expect(d.decode(headerFrames[1]!.payload)).toEqual([["x-done", "1"]]);
   });
 
+  test("a request arriving a byte at a time is one request", async () => {
+    const block = Buffer.concat([Buffer.from([0x83, 0x86]), literal(":path", "/bytes")]);
+    const bytes = Buffer.concat([
+      Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1"),
+      frame(4, 0, 0, Buffer.alloc(0)),
+      frame(1, 4, 1, block),
+      frame(0, 1, 1, Buffer.from("slow")),
+    ]);
+    const sock = net.connect(server.port, "127.0.0.1");
+    let got = Buffer.alloc(0);
+    sock.on("data", (c: Buffer) => (got = Buffer.concat([got, c])));
+    await new Promise<void>((r) => sock.once("connect", () => r()));
+    for (const b of bytes) {
+      sock.write(Buffer.from([b]));
+      await new Promise((r) => setImmediate(r));
+    }
+    const deadline = Date.now() + 5_000;
+    while (!got.includes(Buffer.from("echo:slow")) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10));
+    sock.destroy();
+    expect(got.includes(Buffer.from("echo:slow"))).toBe(true);
+  });
+
+  test("a header block over 256 KB in CONTINUATION frames closes the connection (PROTOCOL_ERROR)", async () => {
+    const parts = [frame(1, 0, 1, Buffer.from([0x83]))];
+    for (let i = 0; i < 20; i++) parts.push(frame(9, 0, 1, Buffer.alloc(16_000, 0x40)));
+    const frames = await exchange(Buffer.concat(parts), (f) => f.some((x) => x.type === 7));
+    expect(frames.find((f) => f.type === 7)?.payload.readUInt32BE(4)).toBe(1);
+  });
+
   test("a bad preface, an undecodable header block and an interrupted one close the connection with GOAWAY", async () => {
     const code = (frames: { type: number; payload: Buffer }[]) =>
       frames.find((f) => f.type === 7)?.payload.readUInt32BE(4);
