@@ -66,7 +66,6 @@ export const VARIANT_LABEL: Record<Variant, string> = {
  * `up` and `destroy` change the stack: once per repetition.
  */
 export const RUNS_PER_REPETITION: Record<Command, number> = { up: 1, preview: 3, refresh: 3, destroy: 1 };
-const runsOf = (command: Command) => RUNS_PER_REPETITION[command];
 
 /** One (shape, N) measured for one variant: the minimum over repetitions of each command. */
 export interface CaseFigures {
@@ -495,7 +494,7 @@ async function runPlan(opts: {
             const times: number[] = [];
             let requests = 0;
             let changes = false;
-            for (let k = 0; k < runsOf(command); k++) {
+            for (let k = 0; k < RUNS_PER_REPETITION[command]; k++) {
               const r = await stack.run(command);
               requests = (await log.take(60_000)).filter((e) => e.route.startsWith("/api/")).length;
               times.push(r.ms);

@@ -284,6 +284,19 @@ export function encodeHeaders(
   return Buffer.from(out);
 }
 
+/**
+ * Header blocks of the lists a caller passes again and again (a gRPC answer's headers and trailers are the same
+ * constant lists at every call): encoded once per list and status. Lists are taken as immutable.
+ */
+const blocks = new WeakMap<readonly (readonly [string, string])[], Map<number | undefined, Buffer>>();
+function blockOf(status: number | undefined, headers: readonly (readonly [string, string])[]): Buffer {
+  let byStatus = blocks.get(headers);
+  if (!byStatus) blocks.set(headers, (byStatus = new Map()));
+  let block = byStatus.get(status);
+  if (!block) byStatus.set(status, (block = encodeHeaders(status, headers)));
+  return block;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Frames and connections
 
@@ -355,7 +368,8 @@ export interface H2Stream {
   readonly open: boolean;
   /**
    * The answer, once: headers, then the body if any, then trailers if any (the last frame ends the stream). If
-   * the request has not ended by then, the rest of it is refused (RST_STREAM NO_ERROR).
+   * the request has not ended by then, the rest of it is refused (RST_STREAM NO_ERROR). Header lists must not be
+   * changed afterwards: their encoding is kept for the next answer with the same list.
    */
   respond(answer: {
     status: number;
@@ -686,8 +700,8 @@ class Connection {
 
   answer(s: Stream, a: Parameters<H2Stream["respond"]>[0]): void {
     const body = a.body && a.body.length ? a.body : undefined;
-    const trailers = a.trailers ? encodeHeaders(undefined, a.trailers) : undefined;
-    const head = encodeHeaders(a.status, a.headers);
+    const trailers = a.trailers ? blockOf(undefined, a.trailers) : undefined;
+    const head = blockOf(a.status, a.headers);
     this.headerFrames(s.id, head, !body && !trailers);
     if (body) {
       s.pending = { buf: body, off: 0, end: !trailers, trailers };

@@ -221,13 +221,7 @@ function readStruct(buf: Buffer, start: number, end: number): Props {
 
 /** Reads a message of the given shape: absent fields take protobuf's defaults ("", false, 0, [], undefined Struct). */
 export function readMessage(shape: MessageShape, buf: Buffer): Props {
-  const out: Props = {};
-  for (const [name, kind] of Object.values(shape)) {
-    if (kind === "string") out[name] = "";
-    else if (kind === "bool") out[name] = false;
-    else if (kind === "double" || kind === "enum") out[name] = 0;
-    else if (kind === "strings") out[name] = [];
-  }
+  const out = compile(shape).defaults();
   const r = new Reader(buf, 0, buf.length);
   while (r.pos < buf.length) {
     const tag = r.varint();
@@ -421,7 +415,7 @@ class Writer {
       const v = props[key];
       if (v === undefined) continue;
       const k = this.sizer.strings[this.t]!;
-      const vs = this.peekEntryValueSize(v);
+      const vs = this.valueSizeOf(v, 1);
       this.tag(1, 2);
       this.varint(delimited(k) + delimited(vs));
       this.sizedString(1, key);
@@ -432,30 +426,52 @@ class Writer {
   }
 
   /**
-   * The size of the Value message of a list item, without moving the cursors: scalars are computed (a string's
-   * byte length is the next recorded one), nested lists and objects take their recorded size.
+   * The size of the Value message of `v` about to be written, without moving the cursors: scalars are computed,
+   * nested lists and objects take their recorded size. `ahead`: recorded strings before this value's own (a
+   * struct entry's key).
    */
-  private valueSizeOf(v: unknown): number {
-    if (typeof v === "string") return delimited(this.sizer.strings[this.t]!);
-    if (typeof v === "number") return 9;
-    if (v === null || typeof v !== "object") return 2;
-    return delimited(this.sizer.sizes[this.s]!);
-  }
-
-  /** A struct entry's value size, recorded by the sizer after the nested sizes of that value. */
-  private peekEntryValueSize(v: unknown): number {
-    if (typeof v === "string") return delimited(this.sizer.strings[this.t + 1]!);
+  private valueSizeOf(v: unknown, ahead = 0): number {
+    if (typeof v === "string") return delimited(this.sizer.strings[this.t + ahead]!);
     if (typeof v === "number") return 9;
     if (v === null || typeof v !== "object") return 2;
     return delimited(this.sizer.sizes[this.s]!);
   }
 }
 
+/** A shape's fields in field-number order, and its defaults: worked out once per shape, not per message. */
+const compiled = new WeakMap<
+  MessageShape,
+  { fields: (readonly [number, string, FieldKind])[]; defaults: () => Props }
+>();
+function compile(shape: MessageShape) {
+  let c = compiled.get(shape);
+  if (!c) {
+    const fields = Object.entries(shape).map(([n, [name, kind]]) => [Number(n), name, kind] as const);
+    const scalars: [string, unknown][] = [];
+    const lists: string[] = [];
+    for (const [, name, kind] of fields) {
+      if (kind === "string") scalars.push([name, ""]);
+      else if (kind === "bool") scalars.push([name, false]);
+      else if (kind === "double" || kind === "enum") scalars.push([name, 0]);
+      else if (kind === "strings") lists.push(name);
+    }
+    const defaults = (): Props => {
+      const out: Props = {};
+      for (const [name, v] of scalars) out[name] = v;
+      for (const name of lists) out[name] = [];
+      return out;
+    };
+    c = { fields, defaults };
+    compiled.set(shape, c);
+  }
+  return c;
+}
+
 /** Writes a message of the given shape from plain values (fields at their default are left out, as protobuf does). */
 export function writeMessage(shape: MessageShape, msg: Props): Buffer {
   // Pass 1: sizes. Struct fields record their nested sizes in writing order.
   const sizer = new Sizer();
-  const fields = Object.entries(shape).map(([n, [name, kind]]) => [Number(n), name, kind] as const);
+  const { fields } = compile(shape);
   let size = 0;
   const structSizes = new Map<number, number>();
   for (const [field, name, kind] of fields) {

@@ -7,18 +7,7 @@
 import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { MESSAGES, readMessage, writeMessage, type Props } from "../../plugin/wire";
-
-/** A small seeded generator (mulberry32): the same values every run, many shapes. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng as rng } from "../support/netmap-account";
 
 const STRINGS = [
   "",
