@@ -33,3 +33,30 @@ test("after install, the SDK's log.debug never passes the secret on", async () =
   expect(printed.join("\n")).toContain("ReadResource RPC finished");
   expect(printed.join("\n")).not.toContain("SETUP-KEY-VALUE");
 });
+
+test("log.debug runs without stack traces and restores the limit, also when it throws", async () => {
+  installDebugRedaction();
+  const limits: number[] = [];
+  const s = settings as unknown as { excessiveDebugOutput: boolean };
+  const before = s.excessiveDebugOutput;
+  const saved = Error.stackTraceLimit;
+  s.excessiveDebugOutput = true;
+  Error.stackTraceLimit = 25;
+  const spy = jest.spyOn(console, "log").mockImplementation(() => void limits.push(Error.stackTraceLimit));
+  try {
+    await log.debug("Registering resource: t=privnet:index:Group, name=g");
+    expect(limits).toEqual([0]);
+    expect(Error.stackTraceLimit).toBe(25);
+    spy.mockImplementation(() => {
+      throw new Error("console is gone");
+    });
+    expect(() => log.debug("RegisterResource RPC prepared: t=privnet:index:Group, name=g")).toThrow(
+      "console is gone",
+    );
+    expect(Error.stackTraceLimit).toBe(25);
+  } finally {
+    Error.stackTraceLimit = saved;
+    s.excessiveDebugOutput = before;
+    spy.mockRestore();
+  }
+});
