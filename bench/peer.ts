@@ -464,7 +464,7 @@ async function runPlan(opts: {
     for (const p of opts.plan) {
       for (let rep = 0; rep < opts.repetitions; rep++) {
         // Alternate the order of the variants between repetitions.
-        const order = rep % 2 ? [...p.variants].reverse() : p.variants;
+        const order = rep % 2 ? runOrder(p.variants).reverse() : runOrder(p.variants);
         for (const v of order) {
           const stack = stacks.get(v);
           if (!stack) continue;
@@ -525,6 +525,25 @@ async function runPlan(opts: {
   } finally {
     await server.stop();
   }
+}
+
+/**
+ * The order the variants of one (shape, N) run in (reversed every other repetition). The machine's speed drifts
+ * over minutes, and a ratio is only as good as the closeness in time of its two runs: the peer sits between the
+ * hostings compared with it (the plugin in YAML for `up`/`preview`/`refresh`/`destroy`, the TypeScript hostings
+ * for the per-resource `preview`), and the do-nothing plugin beside the plugin it is the floor of.
+ */
+const RUN_ORDER: Variant[] = [
+  "dynamic-ts",
+  "plugin-ts",
+  "peer-yaml",
+  "plugin-yaml",
+  "noop-yaml",
+  "plugin-python",
+];
+
+function runOrder(variants: Variant[]): Variant[] {
+  return [...variants].sort((a, b) => RUN_ORDER.indexOf(a) - RUN_ORDER.indexOf(b));
 }
 
 const ALL_OURS_AND_PEER: Variant[] = ["plugin-yaml", "plugin-python", "dynamic-ts", "plugin-ts", "peer-yaml"];
