@@ -2,16 +2,29 @@
  * Keep-alive connection pools shared by every client of one origin in this process: the dynamic provider
  * creates a client per resource operation, and sharing the pool lets them all reuse warm connections.
  */
-import type * as Undici from "undici";
 import type { Dispatcher, Pool } from "undici";
 
 /**
- * undici is loaded on the first pool, not with the module: every Pulumi program and provider host loads this
- * package, and most of them (a program without lookups, a preview) never send a request.
+ * undici's Pool and its `request`, loaded on the first pool, not with the module: every Pulumi program and provider
+ * host loads this package, and most of them (a program without lookups, a preview) never send a request. Their own
+ * modules, not the package's index: the index also loads fetch, cookies, WebSocket and the rest of undici's web
+ * API, and through them Node's built-in copy of undici, all of which a plugin's first call would wait for (about
+ * 40 ms). The index is also what puts `request` on every dispatcher's prototype; here it goes on our pools only.
  */
-function undici(): typeof Undici {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberate lazy load, see above
-  return require("undici") as typeof Undici;
+function loadPool(): { Pool: typeof Pool; request: Dispatcher["request"] } {
+  /* eslint-disable @typescript-eslint/no-require-imports -- deliberate lazy load, see above */
+  return {
+    Pool: require("undici/lib/dispatcher/pool") as typeof Pool,
+    request: require("undici/lib/api/api-request") as Dispatcher["request"],
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+}
+
+function newPool(origin: string, connectTimeoutMs: number): Pool {
+  const { Pool, request } = loadPool();
+  const pool = new Pool(origin, { connect: { timeout: connectTimeoutMs } });
+  if (typeof pool.request !== "function") Object.defineProperty(pool, "request", { value: request });
+  return pool;
 }
 
 interface SharedPool {
@@ -40,7 +53,7 @@ export function acquirePool(origin: string, connectTimeoutMs: number): PoolLease
   const key = `${origin}#${connectTimeoutMs}`;
   let shared = pools.get(key);
   if (!shared) {
-    shared = { pool: new (undici().Pool)(origin, { connect: { timeout: connectTimeoutMs } }), users: 0 };
+    shared = { pool: newPool(origin, connectTimeoutMs), users: 0 };
     pools.set(key, shared);
   }
   const held = shared;
