@@ -8,21 +8,15 @@ import type { Dispatcher, Pool } from "undici";
  * undici's Pool and its `request`, loaded on the first pool, not with the module: every Pulumi program and provider
  * host loads this package, and most of them (a program without lookups, a preview) never send a request. Their own
  * modules, not the package's index: the index also loads fetch, cookies, WebSocket and the rest of undici's web
- * API, and through them Node's built-in copy of undici, all of which a plugin's first call would wait for (about
- * 40 ms). The index is also what puts `request` on every dispatcher's prototype; here it goes on our pools only.
+ * API, and through them Node's built-in copy of undici, which the first request would wait for (40 ms more in a
+ * Node without a code cache; 5 ms more on the plugin's first call, which has one). The index is also what puts `request` on every dispatcher's prototype; here it goes on our pools only.
  */
-function loadPool(): { Pool: typeof Pool; request: Dispatcher["request"] } {
-  /* eslint-disable @typescript-eslint/no-require-imports -- deliberate lazy load, see above */
-  return {
-    Pool: require("undici/lib/dispatcher/pool") as typeof Pool,
-    request: require("undici/lib/api/api-request") as Dispatcher["request"],
-  };
-  /* eslint-enable @typescript-eslint/no-require-imports */
-}
-
 function newPool(origin: string, connectTimeoutMs: number): Pool {
-  const { Pool, request } = loadPool();
-  const pool = new Pool(origin, { connect: { timeout: connectTimeoutMs } });
+  /* eslint-disable @typescript-eslint/no-require-imports -- deliberate lazy load, see above */
+  const UndiciPool = require("undici/lib/dispatcher/pool") as typeof Pool;
+  const request = require("undici/lib/api/api-request") as Dispatcher["request"];
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const pool = new UndiciPool(origin, { connect: { timeout: connectTimeoutMs } });
   if (typeof pool.request !== "function") Object.defineProperty(pool, "request", { value: request });
   return pool;
 }
