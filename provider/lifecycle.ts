@@ -35,7 +35,7 @@ import {
 } from "./recovery";
 import { camel, elementOf, isOptional, kindOf, schemaAt, shapeOf, unwrap } from "../model/schema";
 import { expectRecord, isRecord, type LifecycleContext, type Props, type ResourceSpec } from "./spec";
-import { isEqual } from "lodash";
+import isEqual from "lodash/isEqual";
 import { z } from "zod";
 
 const PROVIDER_KEY = "__provider";

@@ -6,7 +6,7 @@
  * enabled unless told otherwise) are applied before normalising. Id lists (and lists declared as sets) are
  * compared order-insensitively.
  */
-import { isEqual } from "lodash";
+import isEqual from "lodash/isEqual";
 import type { z } from "zod";
 import { EXACT_OBJECTS, ID_LISTS } from "../api/common";
 import { camel, elementOf, kindOf, recordValueOf, shapeOf, unwrap } from "../model/schema";

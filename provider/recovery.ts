@@ -38,7 +38,7 @@
  * written), nothing is recognised and a warning says so.
  */
 import { execFile } from "node:child_process";
-import { isEqual } from "lodash";
+import isEqual from "lodash/isEqual";
 import { routeById, ROUTES } from "../api/routes";
 import { isPrivnetApiError } from "../client";
 import { warn } from "./diagnostics";
