@@ -18,7 +18,8 @@
  * - Config: DiffConfig never asks for a provider replacement. A new token (or rate limit, or read batching) is no
  *   change at all, so rotating it shows nothing; a new URL shows as an update of the provider, used by the next
  *   call.
- * - Read with only an id (`pulumi import`) answers inputs and outputs.
+ * - Read with only an id (`pulumi import`) answers inputs and outputs; a refresh's read answers the inputs the state
+ *   names (provider/lifecycle.ts, `refresh`).
  * Nothing secret is ever logged: errors carry the lifecycle's messages, which never hold values of secret fields.
  */
 import { readFileSync } from "node:fs";
@@ -489,7 +490,9 @@ export function providerService(
       const inputs = reveal(req.inputs);
       // Without properties or inputs the engine is importing: the read must answer the inputs in full.
       const importing = Object.keys(props.props).length === 0 && Object.keys(inputs.props).length === 0;
-      const found = importing ? await p.importRead(req.id) : await p.read(req.id, props.props);
+      const found = importing
+        ? await p.importRead(req.id)
+        : await p.refresh(req.id, props.props, inputs.props);
       if (!found.id) return {}; // gone: the engine drops it from state
       return {
         id: found.id,

@@ -174,7 +174,6 @@ function alignIds(oldValue: unknown, newValue: unknown): unknown {
   return oldValue;
 }
 
-/** The inputs a read reports: the input fields of the outputs (so refresh shows only real drift). */
 /** Write-only inputs every create sends (required): absent from a state only when the object was imported. */
 function requiredWriteOnly(spec: ResourceSpec, schemas: Map<string, z.ZodType>): Set<string> {
   return new Set(
@@ -185,6 +184,7 @@ function requiredWriteOnly(spec: ResourceSpec, schemas: Map<string, z.ZodType>):
   );
 }
 
+/** The inputs a read reports: the input fields of the outputs (so refresh shows only real drift). */
 export function inputsFromOutputs(spec: ResourceSpec, outs: Props): Props {
   const inputs: Props = {};
   for (const name of inputNames(spec)) if (outs[name] !== undefined) inputs[name] = outs[name];
@@ -644,6 +644,21 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
     } catch (err) {
       throw translateError(spec, err);
     }
+  }
+
+  /**
+   * A read for `pulumi refresh` where the state's inputs are known (the resource plugin has them; the dynamic
+   * host's read does not): {@link read}, its inputs kept to the names the state's inputs have, with the server's
+   * values. The inputs stay what the program names: a group's `peers` the program leaves to others does not enter
+   * its inputs at the first refresh. Drift shows as before: the engine's refresh diff compares the new outputs with
+   * the inputs the state had. And the engine writes every input of every resource at each checkpoint save.
+   */
+  async refresh(id: string, props: Props, stateInputs: Props): Promise<pulumi.dynamic.ReadResult> {
+    const found = await this.read(id, props);
+    if (!found.id || !found.inputs) return found;
+    const inputs: Props = {};
+    for (const [name, v] of Object.entries(found.inputs)) if (name in stateInputs) inputs[name] = v;
+    return { ...found, inputs };
   }
 
   /**

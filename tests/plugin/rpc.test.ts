@@ -177,6 +177,28 @@ describe.each(kinds)("%s", (kind) => {
   });
 });
 
+test("a refresh answers the inputs the state names, with the server's values; the drift shows", async () => {
+  const name = `named-${process.pid}`;
+  const checked = await plugin.check("Group", { name });
+  const created = await plugin.create("Group", checked.inputs);
+  const first = await plugin.read("Group", created.id, created.props, checked.inputs);
+  // The members the program leaves to others (peers, resources) do not enter the state's inputs.
+  expect(first.inputs).toEqual({ name });
+  expect(first.props).toMatchObject({ name, peers: [], resources: [] });
+  // Renamed elsewhere: the new name comes back as the input, and the program's name shows as a change.
+  await s.call("updateGroup", { params: { groupId: created.id }, body: { name: `${name}-x`, peers: [] } });
+  const drifted = await plugin.read("Group", created.id, first.props, first.inputs);
+  expect(drifted.inputs).toEqual({ name: `${name}-x` });
+  expect(drifted.props.name).toBe(`${name}-x`);
+  expect((await plugin.detailedDiff("Group", created.id, drifted.props, checked.inputs)).diffs).toEqual([
+    "name",
+  ]);
+  // With only the id (`pulumi import`), every input the server shows.
+  const imported = await plugin.read("Group", created.id, {});
+  expect(imported.inputs).toMatchObject({ name: `${name}-x` });
+  await plugin.delete("Group", created.id, drifted.props);
+});
+
 describe("secrets", () => {
   test("a setup key's value comes back secret from Create and Read; nothing secret on stderr", async () => {
     const group = (await s.call("createGroup", { body: { name: `sk-${process.pid}` } })).body.id;

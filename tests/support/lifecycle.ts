@@ -17,7 +17,8 @@ export interface LifecycleDriver {
   spec: ResourceSpec;
   check(olds: Props, news: Props): Promise<{ failures?: { property: string; reason: string }[] }>;
   create(inputs: Props): Promise<{ id: string; outs?: Props }>;
-  read(id: string, props: Props): Promise<{ id?: string; props?: Props; inputs?: Props }>;
+  /** `inputs`: the state's inputs, which the engine sends with a refresh (a provider in this process takes none). */
+  read(id: string, props: Props, inputs?: Props): Promise<{ id?: string; props?: Props; inputs?: Props }>;
   diff(
     id: string,
     olds: Props,
@@ -34,7 +35,7 @@ export async function runLifecycle(p: LifecycleDriver, f: KindFixture): Promise<
   const outs = created.outs as Props;
   const ids = [created.id];
   try {
-    const read = await p.read(created.id, outs);
+    const read = await p.read(created.id, outs, f.create);
     expect(read.id).toBe(created.id);
     expect(read.props).toEqual(outs);
     expect((await p.diff(created.id, outs, f.create)).changes).toBe(false);
@@ -50,7 +51,7 @@ export async function runLifecycle(p: LifecycleDriver, f: KindFixture): Promise<
       expect(d.changes).toBe(true);
       expect(d.replaces).toEqual([]);
       const updated = await p.update(created.id, current, f.update);
-      const reread = await p.read(created.id, updated.outs as Props);
+      const reread = await p.read(created.id, updated.outs as Props, f.update);
       expect(reread.props).toEqual(updated.outs);
       expect((await p.diff(created.id, reread.props as Props, f.update)).changes).toBe(false);
       expect((await p.diff(created.id, reread.inputs as Props, f.update)).changes).toBe(false);
@@ -65,7 +66,7 @@ export async function runLifecycle(p: LifecycleDriver, f: KindFixture): Promise<
       const replacement = await p.create(f.replace.inputs);
       ids.push(replacement.id);
       expect(replacement.id).not.toBe(created.id);
-      const back = await p.read(replacement.id, replacement.outs as Props);
+      const back = await p.read(replacement.id, replacement.outs as Props, f.replace.inputs);
       expect((await p.diff(replacement.id, back.props as Props, f.replace.inputs)).changes).toBe(false);
       if (!d.deleteBeforeReplace) await p.delete(created.id, current);
       if (!f.survivesDelete) expect((await p.read(created.id, current)).id).toBeUndefined();

@@ -36,8 +36,8 @@ export function pluginDriver(plugin: Host, kind: string): LifecycleDriver {
       const r = await plugin.create(kind, inputs);
       return { id: r.id, outs: r.props };
     },
-    read: async (id, props) => {
-      const r = await plugin.read(kind, id, props);
+    read: async (id, props, inputs) => {
+      const r = await plugin.read(kind, id, props, inputs);
       // Gone: an empty id over the wire.
       return r.id ? r : {};
     },
