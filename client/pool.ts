@@ -9,7 +9,8 @@ import type { Dispatcher, Pool } from "undici";
  * host loads this package, and most of them (a program without lookups, a preview) never send a request. Their own
  * modules, not the package's index: the index also loads fetch, cookies, WebSocket and the rest of undici's web
  * API, and through them Node's built-in copy of undici, which the first request would wait for (40 ms more in a
- * Node without a code cache; 5 ms more on the plugin's first call, which has one). The index is also what puts `request` on every dispatcher's prototype; here it goes on our pools only.
+ * Node without a code cache; 5 ms more on the plugin's first call, which has one). The index is also what puts
+ * `request` on every dispatcher's prototype; here it goes on our pools only.
  */
 function newPool(origin: string, connectTimeoutMs: number): Pool {
   /* eslint-disable @typescript-eslint/no-require-imports -- deliberate lazy load, see above */
