@@ -5,8 +5,8 @@
  * Why: the engine waits for the plugin at every command, and most of the plugin's start is V8 compiling the
  * functions that load the provider (zod schemas, the route table, gRPC) and serve the first calls. Node's own
  * compile cache keeps only what is compiled before a module runs; this keeps what is compiled while the plugin
- * starts and serves its first calls (`vm.Script#createCachedData` a second after its first resource call), so the next start
- * skips that work (bench/README.md, "plugin start-up").
+ * starts and serves its first calls (`vm.Script#createCachedData` a second after its first resource call, or at
+ * exit when the command is shorter), so the next start skips that work (bench/README.md, "plugin start-up").
  *
  * The cache is an optimisation only: V8 rejects a cache made from other source or by another Node, and then (or
  * without a cache) the bundle is compiled as usual and a new cache is written. It lives in a directory only this
@@ -23,9 +23,9 @@ import * as vm from "node:vm";
 import { WARM_EVENT } from "./warm";
 
 /**
- * The cache is taken this long after the plugin's first served resource call ({@link WARM_EVENT}): by then it has
- * loaded the provider and served calls, so their code is compiled. A process that serves none (the one a language
- * host starts for the schema) writes nothing.
+ * The cache is taken this long after the plugin's first served resource call ({@link WARM_EVENT}), or when the
+ * process exits if that comes first: by then it has loaded the provider and served calls, so their code is
+ * compiled. A process that serves none (the one a language host starts for the schema) writes nothing.
  */
 const CACHE_AFTER_MS = 1_000;
 
@@ -83,7 +83,18 @@ export function boot(bundle = path.join(__dirname, "bundle.js")): { cacheUsed: b
   if (file && cacheUsed) keepFresh(file);
   if (file && !cacheUsed) {
     // Taken once the plugin is warm; the timer never keeps the process alive, and a failure only means no cache.
-    process.once(WARM_EVENT, () => setTimeout(() => writeCache(script, file), CACHE_AFTER_MS).unref());
+    // A short command (a small stack) stops the plugin before the timer: then the cache is taken as the process
+    // exits (`exit` handlers run synchronously, and the engine waits for the exit), so that its next start has one.
+    let taken = false;
+    const take = () => {
+      if (taken) return;
+      taken = true;
+      writeCache(script, file);
+    };
+    process.once(WARM_EVENT, () => {
+      setTimeout(take, CACHE_AFTER_MS).unref();
+      process.once("exit", take);
+    });
   }
   const run = script.runInThisContext() as (
     exports: unknown,

@@ -22,8 +22,11 @@ afterAll(async () => {
 
 const cacheFiles = (dir: string) => fs.readdirSync(dir).filter((f) => f.endsWith(".v8cache"));
 
-/** One plugin process: configure, a group made and deleted; then it is stopped. */
-async function lifecycle(env: Record<string, string>, name: string): Promise<void> {
+/**
+ * One plugin process: configure, a group made and deleted; then it is stopped, after the second the cache is taken
+ * at, or (`stopAtOnce`) right away, as the engine stops it after a short command.
+ */
+async function lifecycle(env: Record<string, string>, name: string, stopAtOnce = false): Promise<void> {
   const h: Host = await startPlugin(env);
   try {
     await h.configure({ apiUrl: s.url, token: s.token });
@@ -33,7 +36,7 @@ async function lifecycle(env: Record<string, string>, name: string): Promise<voi
     expect(created.props.name).toBe(name);
     await h.delete("Group", created.id, created.props);
     // The cache is taken a second after the first resource call.
-    await new Promise((r) => setTimeout(r, 1_800));
+    if (!stopAtOnce) await new Promise((r) => setTimeout(r, 1_800));
   } finally {
     await h.stop();
   }
@@ -69,6 +72,22 @@ test("the cache is written after a served resource call, private, kept while val
   fs.writeFileSync(p, Buffer.alloc(4096, 7), { mode: 0o600 });
   await lifecycle(env, "boot-3");
   expect(fs.readFileSync(p).length).toBeGreaterThan(100_000);
+});
+
+test("a plugin stopped before the cache's time takes it as it exits, and the next start uses it", async () => {
+  const dir = path.join(tempDir("privnet-boot-"), "cache");
+  const env = { ...envWithoutPrivnet(), PRIVNET_PLUGIN_CACHE: dir };
+  await lifecycle(env, "boot-short-1", true);
+  const [file] = cacheFiles(dir);
+  expect(file).toBeDefined();
+  const p = path.join(dir, file!);
+  expect((fs.statSync(p).mode & 0o777).toString(8)).toBe("600");
+  expect(fs.statSync(p).size).toBeGreaterThan(100_000);
+  // Used by the next short run as it is: not written again.
+  const before = fs.statSync(p).mtimeMs;
+  await lifecycle(env, "boot-short-2", true);
+  expect(fs.statSync(p).mtimeMs).toBe(before);
+  expect(cacheFiles(dir)).toEqual([file]);
 });
 
 test("a cache file or directory others can write is neither read nor written", async () => {
