@@ -1,6 +1,9 @@
-/** The value helpers behind the name, zone-domain and CIDR rules (api/common.ts, api/dns-zone.ts). */
-import { cidrHostBitsSet, nameProblem, parseCidr } from "../../api/common";
-import { zoneDomainProblem } from "../../api/dns-zone";
+/**
+ * The value helpers behind the name, zone-domain and CIDR advisories (api/common.ts, api/dns-zone.ts): what they
+ * find is reported at preview, not refused (docs/validation.md).
+ */
+import { canonicalCidr, cidrHostBitsSet, isDomain, nameProblem, parseCidr } from "../../api/common";
+import { zoneDomainOddity } from "../../api/dns-zone";
 
 const hostBits = (s: string) => {
   const c = parseCidr(s);
@@ -33,7 +36,15 @@ describe("canonical CIDR ranges", () => {
     ["2001:db8::1:0/96", "2001:db8::/96"],
     ["::ffff:10.0.0.1/104", "::ffff:a00:0/104"],
     ["1:0:0:1:0:0:0:1/64", "1:0:0:1::/64"],
-  ])("%s has host bits set; the range is %s", (s, network) => expect(hostBits(s)).toBe(network));
+  ])("%s has host bits set; the range is %s", (s, network) => {
+    expect(hostBits(s)).toBe(network);
+    expect(canonicalCidr(s)).toBe(network);
+  });
+
+  test("canonicalCidr leaves canonical ranges and other text as they are", () => {
+    for (const s of ["10.0.0.0/8", "fd00:1::/64", "not a range", "10.0.0.1"])
+      expect(canonicalCidr(s)).toBe(s);
+  });
 });
 
 describe("names", () => {
@@ -53,22 +64,35 @@ describe("names", () => {
     ["a\u200bb", /U\+200B/],
     ["a\ufeffb", /U\+FEFF/],
     ["line\u2028sep", /U\+2028/],
-  ])("%j is refused", (s, why) => expect(nameProblem(s)).toMatch(why));
+  ])("%j is reported", (s, why) => expect(nameProblem(s)).toMatch(why));
 });
 
 describe("zone domains", () => {
   test.each(["internal.example", "corp.internal.", "1.example", "a.b.c.d.example", "xn--bcher-kva.example"])(
-    "%s is a zone domain",
-    (s) => expect(zoneDomainProblem(s)).toBeUndefined(),
+    "%s is an ordinary zone domain",
+    (s) => expect(zoneDomainOddity(s)).toBeUndefined(),
   );
   test.each([
-    ["1", /two labels/],
-    ["NaN", /two labels/],
-    ["localhost", /two labels/],
+    ["1", /one label/],
+    ["NaN", /one label/],
+    ["localhost", /one label/],
     ["1.2", /numeric/],
     ["10.example.1", /numeric/],
-    ["10.0.0.1", /domain name/],
-    ["bad_label.example", /domain name/],
-    ["", /domain name/],
-  ])("%j is refused", (s, why) => expect(zoneDomainProblem(s)).toMatch(why));
+  ])("%j is reported", (s, why) => expect(zoneDomainOddity(s)).toMatch(why));
+});
+
+describe("domain names", () => {
+  test.each(["example.com", "*.example.com", "intranet", "example.org."])("%s is a domain", (s) =>
+    expect(isDomain(s, true)).toBe(true),
+  );
+  test("internationalized names are domains where the service takes them as written", () => {
+    for (const s of ["bücher.example", "*.サーバー.example", "παράδειγμα.δοκιμή"]) {
+      expect(isDomain(s, true, true)).toBe(true);
+      expect(isDomain(s, true)).toBe(false);
+    }
+  });
+  test.each(["", "a b.example", "bad_label.example", "10.0.0.1", "-x.example", "x-.example"])(
+    "%j is not a domain, in any script",
+    (s) => expect(isDomain(s, true, true)).toBe(false),
+  );
 });
