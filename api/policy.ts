@@ -56,14 +56,23 @@ export const RuleRequestSchema = z
         "may be set only when protocol is tcp or udp",
       );
     }
-    // A rule without sources (or destinations) is stored by the service; it matches no traffic.
-    if (!hasItems(r.sources) && !isSet(r.sourceResource)) {
+    // The service refuses a rule whose sources (or destinations) are absent, and stores one whose list is
+    // empty: such a rule matches no traffic.
+    if (!isSet(r.sources) && !isSet(r.sourceResource)) {
+      issue(ctx, ["sources"], "is required: set sources (an empty list is allowed) or sourceResource");
+    } else if (!hasItems(r.sources) && !isSet(r.sourceResource)) {
       advise(ctx, ["sources"], "is empty and sourceResource is not set: the rule matches no traffic");
     }
     if (hasItems(r.sources) && isSet(r.sourceResource)) {
       issue(ctx, ["sourceResource"], "cannot be set together with sources");
     }
-    if (!hasItems(r.destinations) && !isSet(r.destinationResource)) {
+    if (!isSet(r.destinations) && !isSet(r.destinationResource)) {
+      issue(
+        ctx,
+        ["destinations"],
+        "is required: set destinations (an empty list is allowed) or destinationResource",
+      );
+    } else if (!hasItems(r.destinations) && !isSet(r.destinationResource)) {
       advise(
         ctx,
         ["destinations"],

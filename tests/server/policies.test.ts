@@ -198,6 +198,9 @@ describe("policies", () => {
     );
     expectError(await create(policy([rule({ protocol: "icmp", ports: ["22"] })])), 422, "rules[0].ports");
     expectError(await create(policy([rule({ ports: ["70000"] })])), 422, /rules\[0\]\.ports\[0\]:/);
+    // Absent sources are refused, as the service refuses them; an empty list is stored (a rule matching nothing).
+    expectError(await create(policy([rule({ sources: undefined })])), 422, "rules[0].sources");
+    expectError(await create(policy([rule({ destinations: null })])), 422, "rules[0].destinations");
     expectError(
       await create(policy([rule({ port_ranges: [{ start: 0, end: 2 }] })])),
       422,

@@ -119,7 +119,11 @@ export async function lenientCases(t: FixtureTarget): Promise<Record<string, () 
         bidirectional: false,
         protocol: "all",
       };
-      const create = { name: unique("pol"), enabled: true, rules: [{ ...rule, sources: [g] }] };
+      const create = {
+        name: unique("pol"),
+        enabled: true,
+        rules: [{ ...rule, sources: [g], destinations: [] }],
+      };
       return {
         kind: "Policy",
         fixture: { create, update: { ...create, enabled: false } },

@@ -360,7 +360,7 @@ const advisories: Advisory[] = [
   [
     "rule: no destinations",
     PolicyRequestSchema,
-    policy({ destinations: undefined }),
+    policy({ destinations: [] }),
     "rules[0].destinations",
     /matches no traffic/,
   ],
