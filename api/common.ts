@@ -86,6 +86,20 @@ const NAME_FORBIDDEN =
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
   /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\u2028\u2029\ufeff]/u;
 
+const INVISIBLE = new RegExp(NAME_FORBIDDEN.source, "gu");
+
+/**
+ * `s` with each control (but line feed and tab), bidirectional or invisible character written as `\uXXXX`. Servers
+ * store names with such characters as given; what prints them to a terminal (where an escape sequence acts) or
+ * writes them into source code (where a bidi override hides what the code says) shows them this way. Inside a
+ * JSON or JavaScript string literal the result means the same text.
+ */
+export function visibleText(s: string): string {
+  return s.replace(INVISIBLE, (c) =>
+    c === "\n" || c === "\t" ? c : `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`,
+  );
+}
+
 /** Why `s` may not read as what it is when shown as a name, or undefined when it reads as it is. */
 export function nameProblem(s: string): string | undefined {
   const bad = NAME_FORBIDDEN.exec(s);

@@ -2,7 +2,14 @@
  * The value helpers behind the name, zone-domain and CIDR advisories (api/common.ts, api/dns-zone.ts): what they
  * find is reported at preview, not refused (docs/validation.md).
  */
-import { canonicalCidr, cidrHostBitsSet, isDomain, nameProblem, parseCidr } from "../../api/common";
+import {
+  canonicalCidr,
+  cidrHostBitsSet,
+  isDomain,
+  nameProblem,
+  parseCidr,
+  visibleText,
+} from "../../api/common";
 import { zoneDomainOddity } from "../../api/dns-zone";
 
 const hostBits = (s: string) => {
@@ -95,4 +102,20 @@ describe("domain names", () => {
     "%j is not a domain, in any script",
     (s) => expect(isDomain(s, true, true)).toBe(false),
   );
+});
+
+describe("visible text", () => {
+  test("controls, bidi and invisible characters print escaped; line feeds, tabs and scripts as they are", () => {
+    expect(visibleText("a\u001b[2Jb")).toBe("a\\u001b[2Jb");
+    expect(visibleText("admins\u202e")).toBe("admins\\u202e");
+    expect(visibleText("\ufeffx\u200by")).toBe("\\ufeffx\\u200by");
+    expect(visibleText("line\nnext\tcol Böse サーバー")).toBe("line\nnext\tcol Böse サーバー");
+  });
+  test("inside a string literal the escaped text means the same", () => {
+    for (const s of ["a\u202eb", "x\u2066y\u2069", "\u0085z", "e\u001bf"]) {
+      expect(JSON.parse(visibleText(JSON.stringify(s)))).toBe(s);
+      const written = visibleText(JSON.stringify(s));
+      expect([...written].every((c) => c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) < 0x7f)).toBe(true);
+    }
+  });
 });
