@@ -14,6 +14,7 @@
  * unreachable, token rejected, stack with pending operations, the program failed against the twin).
  */
 import * as fs from "node:fs";
+import { visibleText } from "../api/common";
 import { PrivnetClient } from "../client";
 import { displayUrl, readAccount, readToken } from "../importer/cli";
 import { ImportError, Reader, translate } from "../importer/read";
@@ -420,7 +421,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
 
 export async function main(argv: string[]): Promise<void> {
   process.exitCode = await run(argv, {
-    stdout: (t) => process.stdout.write(t),
+    // Names come from the account as stored: control and bidi characters print escaped, never acting.
+    stdout: (t) => process.stdout.write(visibleText(t)),
     stderr: (t) => process.stderr.write(t),
     env: process.env,
   });

@@ -14,11 +14,12 @@ import type { Props } from "../provider/spec";
 import { kindOf, recordValueOf, shapeOf, elementOf, camel } from "../model/schema";
 import { token } from "../model/hidden-inputs";
 import type { z } from "zod";
+import { visibleText } from "../api/common";
 
 const IDENTIFIER = /^[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*$/u;
 
 function key(k: string): string {
-  return IDENTIFIER.test(k) ? k : JSON.stringify(k);
+  return IDENTIFIER.test(k) ? k : visibleText(JSON.stringify(k));
 }
 
 interface RenderContext {
@@ -47,7 +48,8 @@ function render(value: unknown, schema: z.ZodType | undefined, ctx: RenderContex
   }
   if (value instanceof Commented) return render(value.value, schema, ctx);
   if (value === null || value === undefined) return "undefined";
-  if (typeof value === "string") return ref(ctx, value) ?? JSON.stringify(value);
+  // A name with a bidi override or an invisible character is written escaped: the program reads as it is.
+  if (typeof value === "string") return ref(ctx, value) ?? visibleText(JSON.stringify(value));
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   if (Array.isArray(value)) {
     const el = schema ? elementOf(schema) : undefined;

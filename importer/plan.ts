@@ -80,6 +80,13 @@ export function readInputs(spec: ResourceSpec, f: Found): Props {
 }
 
 /** Optional members that hold nothing (by the diff's rules) and ids the server assigns, left out. */
+/**
+ * A policy rule's sources and destinations: optional lists the service still requires unless a resource stands in
+ * for them (it refuses a rule without either, and stores an empty list, answering it as null). Such a list is
+ * written as `[]` rather than left out.
+ */
+const RULE_ENDS: Record<string, string> = { sources: "sourceResource", destinations: "destinationResource" };
+
 function prune(value: unknown, schema: z.ZodType | undefined): unknown {
   if (value === null || value === undefined || !schema) return value;
   const kind = kindOf(schema);
@@ -97,6 +104,16 @@ function prune(value: unknown, schema: z.ZodType | undefined): unknown {
     for (const [key, s] of Object.entries(shape)) {
       const name = camel(key);
       const v = (value as Props)[name];
+      const standIn = RULE_ENDS[name];
+      if (
+        standIn &&
+        shapeNames(shape).has(standIn) &&
+        isEmptyList(v) &&
+        !isSetValue((value as Props)[standIn])
+      ) {
+        out[name] = [];
+        continue;
+      }
       if (v === undefined || v === null) continue;
       if (name === "id" && isOptional(s)) continue; // assigned by the service (a policy rule's id)
       const pruned = prune(v, s);
@@ -107,6 +124,12 @@ function prune(value: unknown, schema: z.ZodType | undefined): unknown {
   }
   return value;
 }
+
+function shapeNames(shape: Record<string, unknown>): Set<string> {
+  return new Set(Object.keys(shape).map(camel));
+}
+const isEmptyList = (v: unknown) => v === undefined || v === null || (Array.isArray(v) && v.length === 0);
+const isSetValue = (v: unknown) => v !== undefined && v !== null;
 
 /** Masked credentials inside a secret input (event-streaming config) become config secrets. */
 function unmask(value: unknown, path: string): unknown {
@@ -121,9 +144,16 @@ const DAY = 86_400;
 
 /**
  * A setup key's lifetime is write-only (the API returns only the expiry time): the remaining lifetime, in whole
- * days, within the range the API accepts. Only `pulumi up` of a new key would use it: adoption keeps the key.
+ * days, within the documented range (86400 to 31536000 seconds); 0 for a key that never expires. Only
+ * `pulumi up` of a new key would use it: adoption keeps the key.
  */
 export function setupKeyLifetime(expires: unknown, now: number): Commented {
+  // The zero time: a key made with expires_in 0, which never expires. 0 makes such a key again.
+  if (String(expires).startsWith("0001-01-01"))
+    return new Commented(
+      0,
+      `write-only: the key never expires (the API returns the expiry ${String(expires)})`,
+    );
   const at = Date.parse(String(expires));
   const remaining = Number.isFinite(at) ? Math.round((at - now) / 1000 / DAY) * DAY : 30 * DAY;
   const value = Math.min(365 * DAY, Math.max(DAY, remaining));

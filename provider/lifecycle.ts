@@ -9,7 +9,7 @@
  * - `read` must return `inputs` too, or the next diff after a refresh shows everything as changed.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { OPEN_ENUMS, validate } from "../api/common";
+import { OPEN_ENUMS, isAdvisory, isLocalAdvisory, validate } from "../api/common";
 import { isNotFound, isPrivnetApiError } from "../client";
 import { clientFor, resolveCredentials, type Credentials } from "../model/credentials";
 import {
@@ -195,15 +195,22 @@ function isOpenEnum(schema: z.ZodType | undefined): boolean {
   return schema !== undefined && OPEN_ENUMS.has(unwrap(schema));
 }
 
-/** Check failures for `news`, with Pulumi property names; unknown values pass. */
-export function checkInputs(spec: ResourceSpec, news: Props): pulumi.dynamic.CheckFailure[] {
+/** What the check found: failures (the preview stops) and advisories (a warning each; see api/common `advise`). */
+export interface CheckReport {
+  failures: pulumi.dynamic.CheckFailure[];
+  /** `property: message`, with Pulumi property names. */
+  warnings: string[];
+}
+
+/** Check failures and advisories for `news`, with Pulumi property names; unknown values pass. */
+export function checkReport(spec: ResourceSpec, news: Props): CheckReport {
   const schema = checkSchema(spec);
   const api = toApi(withDefaults(spec, news), schema);
   const result = validate(schema, api);
-  if (result.ok) return [];
   const names = snakeNames(schema);
-  const failures: pulumi.dynamic.CheckFailure[] = [];
-  for (const issue of result.issues) {
+  const report: CheckReport = { failures: [], warnings: [] };
+  const issues = [...(result.ok ? [] : result.issues), ...result.advice];
+  for (const issue of issues) {
     // Walk to the offending value; anything at or under an unknown value cannot be judged yet.
     let cur: unknown = api;
     let parent: unknown = undefined;
@@ -219,13 +226,21 @@ export function checkInputs(spec: ResourceSpec, news: Props): pulumi.dynamic.Che
     if (unknownOnPath || isUnknown(cur)) continue;
     // A value the spec does not list for an open set (a protocol, a role): the server it talks to decides.
     if (issue.code === "invalid_value" && isOpenEnum(schemaAt(schema, issue.path))) continue;
-    // A cross-field rule (custom issue) over an object with an unknown member cannot be judged either.
+    // A cross-field rule (custom issue) over an object with an unknown member cannot be judged either; an
+    // advisory about one value alone (a setup key's lifetime) can, whatever its neighbours are.
     const container = issue.path.length ? parent : api;
-    if (issue.code === "custom" && containsUnknown(container)) continue;
+    if (issue.code === "custom" && !isLocalAdvisory(issue) && containsUnknown(container)) continue;
     const property = propertyPath(issue.path, schema) || "(inputs)";
-    failures.push({ property, reason: `${property}: ${renameFields(issue.message, names)}` });
+    const reason = `${property}: ${renameFields(issue.message, names)}`;
+    if (isAdvisory(issue)) report.warnings.push(reason);
+    else report.failures.push({ property, reason });
   }
-  return failures;
+  return report;
+}
+
+/** Check failures for `news`, with Pulumi property names; unknown values pass. */
+export function checkInputs(spec: ResourceSpec, news: Props): pulumi.dynamic.CheckFailure[] {
+  return checkReport(spec, news).failures;
 }
 
 /** `value` restricted to the members `named` sets, at any depth of plain objects (for partial resources). */
@@ -544,7 +559,9 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
   async check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
     const inputs = { ...news };
     delete inputs[PROVIDER_KEY];
-    const failures = checkInputs(this.spec, inputs);
+    const { failures, warnings } = checkReport(this.spec, inputs);
+    // Values the service accepts although a document or good sense says otherwise: said at preview, not refused.
+    for (const w of warnings) await warn(`privnet: ${describeObject(this.spec, undefined, inputs)}: ${w}`);
     // Before any create of this run starts: read what the state says about creates an earlier run left.
     await prepareRecovery(news, () => this.ctx());
     return { inputs: news, failures };

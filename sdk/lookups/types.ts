@@ -850,7 +850,7 @@ export interface NameserverGroupResult {
     ip: string;
     /** Nameserver protocol */
     nsType: "udp";
-    /** Nameserver port */
+    /** Nameserver port, 1 to 65535 */
     port: number;
   }[];
   /** Whether the group is active */
@@ -859,7 +859,7 @@ export interface NameserverGroupResult {
   groups: string[];
   /** Resolve all domains with this group; only when domains is empty */
   primary: boolean;
-  /** Match domains resolved by this group; empty only when primary */
+  /** Match domains resolved by this group, internationalized names included; empty only when primary */
   domains: string[];
   /** Use the match domains as search domains; only when domains is set */
   searchDomainsEnabled: boolean;
@@ -877,7 +877,7 @@ export interface DnsZoneResult {
   id: string;
   /** Zone name, 1 to 255 characters */
   name: string;
-  /** Zone domain (FQDN): at least two labels, the last one not a number */
+  /** Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning */
   domain: string;
   /** Add the zone domain to the peers' search domains */
   enableSearchDomain: boolean;

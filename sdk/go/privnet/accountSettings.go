@@ -19,7 +19,7 @@ type AccountSettings struct {
 
 	// true installs updates in the background; false needs UI interaction
 	AutoUpdateAlways pulumi.BoolPtrOutput `pulumi:"autoUpdateAlways"`
-	// Agent auto-update: "latest", "disabled" or a specific version
+	// Agent auto-update: "latest", "disabled" or a specific version such as 0.40.1
 	AutoUpdateVersion pulumi.StringPtrOutput `pulumi:"autoUpdateVersion"`
 	// Custom DNS domain for peers
 	DnsDomain pulumi.StringPtrOutput `pulumi:"dnsDomain"`
@@ -45,7 +45,7 @@ type AccountSettings struct {
 	PeerExposeEnabled pulumi.BoolPtrOutput `pulumi:"peerExposeEnabled"`
 	// Groups allowed to expose; empty means all peers when enabled
 	PeerExposeGroups pulumi.StringArrayOutput `pulumi:"peerExposeGroups"`
-	// Peer inactivity expiration in seconds, 600 (10 minutes) to 15552000 (180 days)
+	// Peer inactivity expiration in seconds; 600 (10 minutes) to 15552000 (180 days) is the usual range (the service stores other values, with a warning at preview)
 	PeerInactivityExpiration pulumi.IntPtrOutput `pulumi:"peerInactivityExpiration"`
 	// Global peer inactivity expiration
 	PeerInactivityExpirationEnabled pulumi.BoolPtrOutput `pulumi:"peerInactivityExpirationEnabled"`
@@ -103,7 +103,7 @@ func (AccountSettingsState) ElementType() reflect.Type {
 type accountSettingsArgs struct {
 	// true installs updates in the background; false needs UI interaction
 	AutoUpdateAlways *bool `pulumi:"autoUpdateAlways"`
-	// Agent auto-update: "latest", "disabled" or a specific version
+	// Agent auto-update: "latest", "disabled" or a specific version such as 0.40.1
 	AutoUpdateVersion *string `pulumi:"autoUpdateVersion"`
 	// Custom DNS domain for peers
 	DnsDomain *string `pulumi:"dnsDomain"`
@@ -125,7 +125,7 @@ type accountSettingsArgs struct {
 	PeerExposeEnabled *bool `pulumi:"peerExposeEnabled"`
 	// Groups allowed to expose; empty means all peers when enabled
 	PeerExposeGroups []string `pulumi:"peerExposeGroups"`
-	// Peer inactivity expiration in seconds, 600 (10 minutes) to 15552000 (180 days)
+	// Peer inactivity expiration in seconds; 600 (10 minutes) to 15552000 (180 days) is the usual range (the service stores other values, with a warning at preview)
 	PeerInactivityExpiration *int `pulumi:"peerInactivityExpiration"`
 	// Global peer inactivity expiration
 	PeerInactivityExpirationEnabled *bool `pulumi:"peerInactivityExpirationEnabled"`
@@ -143,7 +143,7 @@ type accountSettingsArgs struct {
 type AccountSettingsArgs struct {
 	// true installs updates in the background; false needs UI interaction
 	AutoUpdateAlways pulumi.BoolPtrInput
-	// Agent auto-update: "latest", "disabled" or a specific version
+	// Agent auto-update: "latest", "disabled" or a specific version such as 0.40.1
 	AutoUpdateVersion pulumi.StringPtrInput
 	// Custom DNS domain for peers
 	DnsDomain pulumi.StringPtrInput
@@ -165,7 +165,7 @@ type AccountSettingsArgs struct {
 	PeerExposeEnabled pulumi.BoolPtrInput
 	// Groups allowed to expose; empty means all peers when enabled
 	PeerExposeGroups pulumi.StringArrayInput
-	// Peer inactivity expiration in seconds, 600 (10 minutes) to 15552000 (180 days)
+	// Peer inactivity expiration in seconds; 600 (10 minutes) to 15552000 (180 days) is the usual range (the service stores other values, with a warning at preview)
 	PeerInactivityExpiration pulumi.IntPtrInput
 	// Global peer inactivity expiration
 	PeerInactivityExpirationEnabled pulumi.BoolPtrInput
@@ -221,7 +221,7 @@ func (o AccountSettingsOutput) AutoUpdateAlways() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *AccountSettings) pulumi.BoolPtrOutput { return v.AutoUpdateAlways }).(pulumi.BoolPtrOutput)
 }
 
-// Agent auto-update: "latest", "disabled" or a specific version
+// Agent auto-update: "latest", "disabled" or a specific version such as 0.40.1
 func (o AccountSettingsOutput) AutoUpdateVersion() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AccountSettings) pulumi.StringPtrOutput { return v.AutoUpdateVersion }).(pulumi.StringPtrOutput)
 }
@@ -286,7 +286,7 @@ func (o AccountSettingsOutput) PeerExposeGroups() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *AccountSettings) pulumi.StringArrayOutput { return v.PeerExposeGroups }).(pulumi.StringArrayOutput)
 }
 
-// Peer inactivity expiration in seconds, 600 (10 minutes) to 15552000 (180 days)
+// Peer inactivity expiration in seconds; 600 (10 minutes) to 15552000 (180 days) is the usual range (the service stores other values, with a warning at preview)
 func (o AccountSettingsOutput) PeerInactivityExpiration() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *AccountSettings) pulumi.IntPtrOutput { return v.PeerInactivityExpiration }).(pulumi.IntPtrOutput)
 }

@@ -20,7 +20,7 @@ type DnsZone struct {
 
 	// Groups whose peers get the zone
 	DistributionGroups pulumi.StringArrayOutput `pulumi:"distributionGroups"`
-	// Zone domain (FQDN): at least two labels, the last one not a number
+	// Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
 	Domain pulumi.StringOutput `pulumi:"domain"`
 	// Add the zone domain to the peers' search domains
 	EnableSearchDomain pulumi.BoolOutput `pulumi:"enableSearchDomain"`
@@ -88,7 +88,7 @@ type dnsZoneArgs struct {
 	AdoptId *string `pulumi:"adoptId"`
 	// Groups whose peers get the zone
 	DistributionGroups []string `pulumi:"distributionGroups"`
-	// Zone domain (FQDN): at least two labels, the last one not a number
+	// Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
 	Domain string `pulumi:"domain"`
 	// Add the zone domain to the peers' search domains
 	EnableSearchDomain bool `pulumi:"enableSearchDomain"`
@@ -104,7 +104,7 @@ type DnsZoneArgs struct {
 	AdoptId pulumi.StringPtrInput
 	// Groups whose peers get the zone
 	DistributionGroups pulumi.StringArrayInput
-	// Zone domain (FQDN): at least two labels, the last one not a number
+	// Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
 	Domain pulumi.StringInput
 	// Add the zone domain to the peers' search domains
 	EnableSearchDomain pulumi.BoolInput
@@ -156,7 +156,7 @@ func (o DnsZoneOutput) DistributionGroups() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *DnsZone) pulumi.StringArrayOutput { return v.DistributionGroups }).(pulumi.StringArrayOutput)
 }
 
-// Zone domain (FQDN): at least two labels, the last one not a number
+// Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
 func (o DnsZoneOutput) Domain() pulumi.StringOutput {
 	return o.ApplyT(func(v *DnsZone) pulumi.StringOutput { return v.Domain }).(pulumi.StringOutput)
 }

@@ -31,7 +31,7 @@ type LookupDnsZoneArgs struct {
 type LookupDnsZoneResult struct {
 	// Groups whose peers get the zone
 	DistributionGroups []string `pulumi:"distributionGroups"`
-	// Zone domain (FQDN): at least two labels, the last one not a number
+	// Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
 	Domain string `pulumi:"domain"`
 	// Add the zone domain to the peers' search domains
 	EnableSearchDomain bool `pulumi:"enableSearchDomain"`
@@ -79,7 +79,7 @@ func (o LookupDnsZoneResultOutput) DistributionGroups() pulumi.StringArrayOutput
 	return o.ApplyT(func(v LookupDnsZoneResult) []string { return v.DistributionGroups }).(pulumi.StringArrayOutput)
 }
 
-// Zone domain (FQDN): at least two labels, the last one not a number
+// Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
 func (o LookupDnsZoneResultOutput) Domain() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupDnsZoneResult) string { return v.Domain }).(pulumi.StringOutput)
 }

@@ -31,7 +31,7 @@ type LookupNameserverGroupArgs struct {
 type LookupNameserverGroupResult struct {
 	// Group description
 	Description string `pulumi:"description"`
-	// Match domains resolved by this group; empty only when primary
+	// Match domains resolved by this group, internationalized names included; empty only when primary
 	Domains []string `pulumi:"domains"`
 	// Whether the group is active
 	Enabled bool `pulumi:"enabled"`
@@ -83,7 +83,7 @@ func (o LookupNameserverGroupResultOutput) Description() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupNameserverGroupResult) string { return v.Description }).(pulumi.StringOutput)
 }
 
-// Match domains resolved by this group; empty only when primary
+// Match domains resolved by this group, internationalized names included; empty only when primary
 func (o LookupNameserverGroupResultOutput) Domains() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v LookupNameserverGroupResult) []string { return v.Domains }).(pulumi.StringArrayOutput)
 }

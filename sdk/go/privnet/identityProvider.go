@@ -20,7 +20,7 @@ type IdentityProvider struct {
 
 	// OAuth client id
 	ClientId pulumi.StringOutput `pulumi:"clientId"`
-	// OAuth client secret; write-only
+	// OAuth client secret (empty for a public client); write-only
 	ClientSecret pulumi.StringOutput `pulumi:"clientSecret"`
 	// OIDC issuer URL
 	Issuer pulumi.StringOutput `pulumi:"issuer"`
@@ -96,7 +96,7 @@ type identityProviderArgs struct {
 	AdoptId *string `pulumi:"adoptId"`
 	// OAuth client id
 	ClientId string `pulumi:"clientId"`
-	// OAuth client secret; write-only (secret; write-only: kept from state, the API never returns it)
+	// OAuth client secret (empty for a public client); write-only (secret; write-only: kept from state, the API never returns it)
 	ClientSecret string `pulumi:"clientSecret"`
 	// OIDC issuer URL
 	Issuer string `pulumi:"issuer"`
@@ -112,7 +112,7 @@ type IdentityProviderArgs struct {
 	AdoptId pulumi.StringPtrInput
 	// OAuth client id
 	ClientId pulumi.StringInput
-	// OAuth client secret; write-only (secret; write-only: kept from state, the API never returns it)
+	// OAuth client secret (empty for a public client); write-only (secret; write-only: kept from state, the API never returns it)
 	ClientSecret pulumi.StringInput
 	// OIDC issuer URL
 	Issuer pulumi.StringInput
@@ -164,7 +164,7 @@ func (o IdentityProviderOutput) ClientId() pulumi.StringOutput {
 	return o.ApplyT(func(v *IdentityProvider) pulumi.StringOutput { return v.ClientId }).(pulumi.StringOutput)
 }
 
-// OAuth client secret; write-only
+// OAuth client secret (empty for a public client); write-only
 func (o IdentityProviderOutput) ClientSecret() pulumi.StringOutput {
 	return o.ApplyT(func(v *IdentityProvider) pulumi.StringOutput { return v.ClientSecret }).(pulumi.StringOutput)
 }

@@ -20,7 +20,7 @@ type NameserverGroup struct {
 
 	// Group description
 	Description pulumi.StringOutput `pulumi:"description"`
-	// Match domains resolved by this group; empty only when primary
+	// Match domains resolved by this group, internationalized names included; empty only when primary
 	Domains pulumi.StringArrayOutput `pulumi:"domains"`
 	// Whether the group is active
 	Enabled pulumi.BoolOutput `pulumi:"enabled"`
@@ -104,7 +104,7 @@ type nameserverGroupArgs struct {
 	AdoptId *string `pulumi:"adoptId"`
 	// Group description
 	Description string `pulumi:"description"`
-	// Match domains resolved by this group; empty only when primary
+	// Match domains resolved by this group, internationalized names included; empty only when primary
 	Domains []string `pulumi:"domains"`
 	// Whether the group is active
 	Enabled bool `pulumi:"enabled"`
@@ -126,7 +126,7 @@ type NameserverGroupArgs struct {
 	AdoptId pulumi.StringPtrInput
 	// Group description
 	Description pulumi.StringInput
-	// Match domains resolved by this group; empty only when primary
+	// Match domains resolved by this group, internationalized names included; empty only when primary
 	Domains pulumi.StringArrayInput
 	// Whether the group is active
 	Enabled pulumi.BoolInput
@@ -184,7 +184,7 @@ func (o NameserverGroupOutput) Description() pulumi.StringOutput {
 	return o.ApplyT(func(v *NameserverGroup) pulumi.StringOutput { return v.Description }).(pulumi.StringOutput)
 }
 
-// Match domains resolved by this group; empty only when primary
+// Match domains resolved by this group, internationalized names included; empty only when primary
 func (o NameserverGroupOutput) Domains() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *NameserverGroup) pulumi.StringArrayOutput { return v.Domains }).(pulumi.StringArrayOutput)
 }

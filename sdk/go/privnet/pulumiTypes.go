@@ -1039,7 +1039,7 @@ func (o DnsRecordResultArrayOutput) Index(i pulumi.IntInput) DnsRecordResultOutp
 type DnsZoneResult struct {
 	// Groups whose peers get the zone
 	DistributionGroups []string `pulumi:"distributionGroups"`
-	// Zone domain (FQDN): at least two labels, the last one not a number
+	// Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
 	Domain string `pulumi:"domain"`
 	// Add the zone domain to the peers' search domains
 	EnableSearchDomain bool `pulumi:"enableSearchDomain"`
@@ -1073,7 +1073,7 @@ func (o DnsZoneResultOutput) DistributionGroups() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v DnsZoneResult) []string { return v.DistributionGroups }).(pulumi.StringArrayOutput)
 }
 
-// Zone domain (FQDN): at least two labels, the last one not a number
+// Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
 func (o DnsZoneResultOutput) Domain() pulumi.StringOutput {
 	return o.ApplyT(func(v DnsZoneResult) string { return v.Domain }).(pulumi.StringOutput)
 }
@@ -2820,7 +2820,7 @@ type NameserverGroupNameservers struct {
 	Ip string `pulumi:"ip"`
 	// Nameserver protocol; known values `udp` (others are accepted)
 	NsType string `pulumi:"nsType"`
-	// Nameserver port
+	// Nameserver port, 1 to 65535
 	Port int `pulumi:"port"`
 }
 
@@ -2841,7 +2841,7 @@ type NameserverGroupNameserversArgs struct {
 	Ip pulumi.StringInput `pulumi:"ip"`
 	// Nameserver protocol; known values `udp` (others are accepted)
 	NsType pulumi.StringInput `pulumi:"nsType"`
-	// Nameserver port
+	// Nameserver port, 1 to 65535
 	Port pulumi.IntInput `pulumi:"port"`
 }
 
@@ -2907,7 +2907,7 @@ func (o NameserverGroupNameserversOutput) NsType() pulumi.StringOutput {
 	return o.ApplyT(func(v NameserverGroupNameservers) string { return v.NsType }).(pulumi.StringOutput)
 }
 
-// Nameserver port
+// Nameserver port, 1 to 65535
 func (o NameserverGroupNameserversOutput) Port() pulumi.IntOutput {
 	return o.ApplyT(func(v NameserverGroupNameservers) int { return v.Port }).(pulumi.IntOutput)
 }
@@ -2936,7 +2936,7 @@ func (o NameserverGroupNameserversArrayOutput) Index(i pulumi.IntInput) Nameserv
 type NameserverGroupResult struct {
 	// Group description
 	Description string `pulumi:"description"`
-	// Match domains resolved by this group; empty only when primary
+	// Match domains resolved by this group, internationalized names included; empty only when primary
 	Domains []string `pulumi:"domains"`
 	// Whether the group is active
 	Enabled bool `pulumi:"enabled"`
@@ -2974,7 +2974,7 @@ func (o NameserverGroupResultOutput) Description() pulumi.StringOutput {
 	return o.ApplyT(func(v NameserverGroupResult) string { return v.Description }).(pulumi.StringOutput)
 }
 
-// Match domains resolved by this group; empty only when primary
+// Match domains resolved by this group, internationalized names included; empty only when primary
 func (o NameserverGroupResultOutput) Domains() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v NameserverGroupResult) []string { return v.Domains }).(pulumi.StringArrayOutput)
 }
@@ -3039,7 +3039,7 @@ type NameserverGroupResultNameservers struct {
 	Ip string `pulumi:"ip"`
 	// Nameserver protocol; known values `udp` (others are accepted)
 	NsType string `pulumi:"nsType"`
-	// Nameserver port
+	// Nameserver port, 1 to 65535
 	Port int `pulumi:"port"`
 }
 
@@ -3067,7 +3067,7 @@ func (o NameserverGroupResultNameserversOutput) NsType() pulumi.StringOutput {
 	return o.ApplyT(func(v NameserverGroupResultNameservers) string { return v.NsType }).(pulumi.StringOutput)
 }
 
-// Nameserver port
+// Nameserver port, 1 to 65535
 func (o NameserverGroupResultNameserversOutput) Port() pulumi.IntOutput {
 	return o.ApplyT(func(v NameserverGroupResultNameservers) int { return v.Port }).(pulumi.IntOutput)
 }

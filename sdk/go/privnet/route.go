@@ -22,7 +22,7 @@ type Route struct {
 	AccessControlGroups pulumi.StringArrayOutput `pulumi:"accessControlGroups"`
 	// Route description
 	Description pulumi.StringOutput `pulumi:"description"`
-	// Domains resolved dynamically; at most 32; not together with network
+	// Domains resolved dynamically, internationalized names included; at most 32; not together with network
 	Domains pulumi.StringArrayOutput `pulumi:"domains"`
 	// Whether the route is active
 	Enabled pulumi.BoolOutput `pulumi:"enabled"`
@@ -34,7 +34,7 @@ type Route struct {
 	Masquerade pulumi.BoolOutput `pulumi:"masquerade"`
 	// Route priority, 1 to 9999; lower wins
 	Metric pulumi.IntOutput `pulumi:"metric"`
-	// Routed range in canonical CIDR notation, no host bits set (10.0.0.0/8, not 10.0.0.1/8; 0.0.0.0/0 for an exit node); not together with domains
+	// Routed range in CIDR notation (0.0.0.0/0 for an exit node); not together with domains. A range with host bits set (10.0.0.1/8) is stored as its network (10.0.0.0/8), with a warning at preview
 	Network pulumi.StringPtrOutput `pulumi:"network"`
 	// Route network identifier; groups high-availability routes; 1 to 40 characters
 	NetworkId pulumi.StringOutput `pulumi:"networkId"`
@@ -115,7 +115,7 @@ type routeArgs struct {
 	AdoptId *string `pulumi:"adoptId"`
 	// Route description
 	Description string `pulumi:"description"`
-	// Domains resolved dynamically; at most 32; not together with network
+	// Domains resolved dynamically, internationalized names included; at most 32; not together with network
 	Domains []string `pulumi:"domains"`
 	// Whether the route is active
 	Enabled bool `pulumi:"enabled"`
@@ -127,7 +127,7 @@ type routeArgs struct {
 	Masquerade bool `pulumi:"masquerade"`
 	// Route priority, 1 to 9999; lower wins
 	Metric int `pulumi:"metric"`
-	// Routed range in canonical CIDR notation, no host bits set (10.0.0.0/8, not 10.0.0.1/8; 0.0.0.0/0 for an exit node); not together with domains
+	// Routed range in CIDR notation (0.0.0.0/0 for an exit node); not together with domains. A range with host bits set (10.0.0.1/8) is stored as its network (10.0.0.0/8), with a warning at preview
 	Network *string `pulumi:"network"`
 	// Route network identifier; groups high-availability routes; 1 to 40 characters
 	NetworkId string `pulumi:"networkId"`
@@ -147,7 +147,7 @@ type RouteArgs struct {
 	AdoptId pulumi.StringPtrInput
 	// Route description
 	Description pulumi.StringInput
-	// Domains resolved dynamically; at most 32; not together with network
+	// Domains resolved dynamically, internationalized names included; at most 32; not together with network
 	Domains pulumi.StringArrayInput
 	// Whether the route is active
 	Enabled pulumi.BoolInput
@@ -159,7 +159,7 @@ type RouteArgs struct {
 	Masquerade pulumi.BoolInput
 	// Route priority, 1 to 9999; lower wins
 	Metric pulumi.IntInput
-	// Routed range in canonical CIDR notation, no host bits set (10.0.0.0/8, not 10.0.0.1/8; 0.0.0.0/0 for an exit node); not together with domains
+	// Routed range in CIDR notation (0.0.0.0/0 for an exit node); not together with domains. A range with host bits set (10.0.0.1/8) is stored as its network (10.0.0.0/8), with a warning at preview
 	Network pulumi.StringPtrInput
 	// Route network identifier; groups high-availability routes; 1 to 40 characters
 	NetworkId pulumi.StringInput
@@ -218,7 +218,7 @@ func (o RouteOutput) Description() pulumi.StringOutput {
 	return o.ApplyT(func(v *Route) pulumi.StringOutput { return v.Description }).(pulumi.StringOutput)
 }
 
-// Domains resolved dynamically; at most 32; not together with network
+// Domains resolved dynamically, internationalized names included; at most 32; not together with network
 func (o RouteOutput) Domains() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Route) pulumi.StringArrayOutput { return v.Domains }).(pulumi.StringArrayOutput)
 }
@@ -248,7 +248,7 @@ func (o RouteOutput) Metric() pulumi.IntOutput {
 	return o.ApplyT(func(v *Route) pulumi.IntOutput { return v.Metric }).(pulumi.IntOutput)
 }
 
-// Routed range in canonical CIDR notation, no host bits set (10.0.0.0/8, not 10.0.0.1/8; 0.0.0.0/0 for an exit node); not together with domains
+// Routed range in CIDR notation (0.0.0.0/0 for an exit node); not together with domains. A range with host bits set (10.0.0.1/8) is stored as its network (10.0.0.0/8), with a warning at preview
 func (o RouteOutput) Network() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Route) pulumi.StringPtrOutput { return v.Network }).(pulumi.StringPtrOutput)
 }

@@ -26,7 +26,7 @@ type SetupKey struct {
 	Ephemeral pulumi.BoolPtrOutput `pulumi:"ephemeral"`
 	// Expiry time
 	Expires pulumi.StringOutput `pulumi:"expires"`
-	// Lifetime in seconds, 86400 to 31536000
+	// Lifetime in seconds; 0 means the key never expires. The spec and the service's own API document give 86400 to 31536000; the service accepts any lifetime from 0 (a value outside that range is warned of)
 	ExpiresIn pulumi.IntOutput `pulumi:"expiresIn"`
 	// The key: full value in the create response only, masked (first 5 characters) elsewhere
 	Key pulumi.StringOutput `pulumi:"key"`
@@ -126,7 +126,7 @@ type setupKeyArgs struct {
 	AutoGroups []string `pulumi:"autoGroups"`
 	// Peers enrolled with the key are ephemeral (replaces on change)
 	Ephemeral *bool `pulumi:"ephemeral"`
-	// Lifetime in seconds, 86400 to 31536000 (replaces on change; write-only: kept from state, the API never returns it)
+	// Lifetime in seconds; 0 means the key never expires. The spec and the service's own API document give 86400 to 31536000; the service accepts any lifetime from 0 (a value outside that range is warned of) (replaces on change; write-only: kept from state, the API never returns it)
 	ExpiresIn int `pulumi:"expiresIn"`
 	// Key name (replaces on change)
 	Name string `pulumi:"name"`
@@ -148,7 +148,7 @@ type SetupKeyArgs struct {
 	AutoGroups pulumi.StringArrayInput
 	// Peers enrolled with the key are ephemeral (replaces on change)
 	Ephemeral pulumi.BoolPtrInput
-	// Lifetime in seconds, 86400 to 31536000 (replaces on change; write-only: kept from state, the API never returns it)
+	// Lifetime in seconds; 0 means the key never expires. The spec and the service's own API document give 86400 to 31536000; the service accepts any lifetime from 0 (a value outside that range is warned of) (replaces on change; write-only: kept from state, the API never returns it)
 	ExpiresIn pulumi.IntInput
 	// Key name (replaces on change)
 	Name pulumi.StringInput
@@ -217,7 +217,7 @@ func (o SetupKeyOutput) Expires() pulumi.StringOutput {
 	return o.ApplyT(func(v *SetupKey) pulumi.StringOutput { return v.Expires }).(pulumi.StringOutput)
 }
 
-// Lifetime in seconds, 86400 to 31536000
+// Lifetime in seconds; 0 means the key never expires. The spec and the service's own API document give 86400 to 31536000; the service accepts any lifetime from 0 (a value outside that range is warned of)
 func (o SetupKeyOutput) ExpiresIn() pulumi.IntOutput {
 	return o.ApplyT(func(v *SetupKey) pulumi.IntOutput { return v.ExpiresIn }).(pulumi.IntOutput)
 }

@@ -20,7 +20,7 @@ type User struct {
 
 	// Group ids assigned to peers this user enrolls
 	AutoGroups pulumi.StringArrayOutput `pulumi:"autoGroups"`
-	// Address to invite (regular users)
+	// Address to invite (regular users); ignored for a service user
 	Email pulumi.StringPtrOutput `pulumi:"email"`
 	// User id at the identity provider
 	IdpId pulumi.StringOutput `pulumi:"idpId"`
@@ -110,7 +110,7 @@ type userArgs struct {
 	AdoptId *string `pulumi:"adoptId"`
 	// Group ids assigned to peers this user enrolls
 	AutoGroups []string `pulumi:"autoGroups"`
-	// Address to invite (regular users) (replaces on change)
+	// Address to invite (regular users); ignored for a service user (replaces on change)
 	Email *string `pulumi:"email"`
 	// Block the user; default false (default false)
 	IsBlocked *bool `pulumi:"isBlocked"`
@@ -128,7 +128,7 @@ type UserArgs struct {
 	AdoptId pulumi.StringPtrInput
 	// Group ids assigned to peers this user enrolls
 	AutoGroups pulumi.StringArrayInput
-	// Address to invite (regular users) (replaces on change)
+	// Address to invite (regular users); ignored for a service user (replaces on change)
 	Email pulumi.StringPtrInput
 	// Block the user; default false (default false)
 	IsBlocked pulumi.BoolPtrInput
@@ -182,7 +182,7 @@ func (o UserOutput) AutoGroups() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *User) pulumi.StringArrayOutput { return v.AutoGroups }).(pulumi.StringArrayOutput)
 }
 
-// Address to invite (regular users)
+// Address to invite (regular users); ignored for a service user
 func (o UserOutput) Email() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *User) pulumi.StringPtrOutput { return v.Email }).(pulumi.StringPtrOutput)
 }

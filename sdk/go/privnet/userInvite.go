@@ -28,7 +28,7 @@ type UserInvite struct {
 	Expired pulumi.BoolOutput `pulumi:"expired"`
 	// Expiry time
 	ExpiresAt pulumi.StringOutput `pulumi:"expiresAt"`
-	// Lifetime in seconds, 3600 to 2592000; default 259200 (72 hours)
+	// Lifetime in seconds, at least 3600; 0 or absent: the default 259200 (72 hours); a negative value is taken as 0, with a warning
 	ExpiresIn pulumi.IntPtrOutput `pulumi:"expiresIn"`
 	// Secret link token with a fixed prefix; only in the create response
 	InviteToken pulumi.StringPtrOutput `pulumi:"inviteToken"`
@@ -106,7 +106,7 @@ type userInviteArgs struct {
 	AutoGroups []string `pulumi:"autoGroups"`
 	// Address to invite (replaces on change)
 	Email string `pulumi:"email"`
-	// Lifetime in seconds, 3600 to 2592000; default 259200 (72 hours) (replaces on change; write-only: kept from state, the API never returns it)
+	// Lifetime in seconds, at least 3600; 0 or absent: the default 259200 (72 hours); a negative value is taken as 0, with a warning (replaces on change; write-only: kept from state, the API never returns it)
 	ExpiresIn *int `pulumi:"expiresIn"`
 	// Invited person's name (replaces on change)
 	Name string `pulumi:"name"`
@@ -120,7 +120,7 @@ type UserInviteArgs struct {
 	AutoGroups pulumi.StringArrayInput
 	// Address to invite (replaces on change)
 	Email pulumi.StringInput
-	// Lifetime in seconds, 3600 to 2592000; default 259200 (72 hours) (replaces on change; write-only: kept from state, the API never returns it)
+	// Lifetime in seconds, at least 3600; 0 or absent: the default 259200 (72 hours); a negative value is taken as 0, with a warning (replaces on change; write-only: kept from state, the API never returns it)
 	ExpiresIn pulumi.IntPtrInput
 	// Invited person's name (replaces on change)
 	Name pulumi.StringInput
@@ -190,7 +190,7 @@ func (o UserInviteOutput) ExpiresAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *UserInvite) pulumi.StringOutput { return v.ExpiresAt }).(pulumi.StringOutput)
 }
 
-// Lifetime in seconds, 3600 to 2592000; default 259200 (72 hours)
+// Lifetime in seconds, at least 3600; 0 or absent: the default 259200 (72 hours); a negative value is taken as 0, with a warning
 func (o UserInviteOutput) ExpiresIn() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *UserInvite) pulumi.IntPtrOutput { return v.ExpiresIn }).(pulumi.IntPtrOutput)
 }

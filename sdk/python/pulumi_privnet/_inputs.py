@@ -523,7 +523,7 @@ class NameserverGroupNameserversArgsDict(TypedDict):
     """
     port: pulumi.Input[_builtins.int]
     """
-    Nameserver port
+    Nameserver port, 1 to 65535
     """
 
 @pulumi.input_type
@@ -537,7 +537,7 @@ class NameserverGroupNameserversArgs:
 
         :param pulumi.Input[_builtins.str] ip: Nameserver IP address
         :param pulumi.Input[_builtins.str] ns_type: Nameserver protocol; known values `udp` (others are accepted)
-        :param pulumi.Input[_builtins.int] port: Nameserver port
+        :param pulumi.Input[_builtins.int] port: Nameserver port, 1 to 65535
         """
         pulumi.set(__self__, "ip", ip)
         pulumi.set(__self__, "ns_type", ns_type)
@@ -571,7 +571,7 @@ class NameserverGroupNameserversArgs:
     @pulumi.getter
     def port(self) -> pulumi.Input[_builtins.int]:
         """
-        Nameserver port
+        Nameserver port, 1 to 65535
         """
         return pulumi.get(self, "port")
 

@@ -62,7 +62,7 @@ class GetDnsZoneResult:
     @pulumi.getter
     def domain(self) -> _builtins.str:
         """
-        Zone domain (FQDN): at least two labels, the last one not a number
+        Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
         """
         return pulumi.get(self, "domain")
 

@@ -68,7 +68,7 @@ class GetNameserverGroupResult:
     @pulumi.getter
     def domains(self) -> Sequence[_builtins.str]:
         """
-        Match domains resolved by this group; empty only when primary
+        Match domains resolved by this group, internationalized names included; empty only when primary
         """
         return pulumi.get(self, "domains")
 

@@ -29,7 +29,7 @@ class IdentityProviderArgs:
         The set of arguments for constructing a IdentityProvider resource.
 
         :param pulumi.Input[_builtins.str] client_id: OAuth client id
-        :param pulumi.Input[_builtins.str] client_secret: OAuth client secret; write-only (secret; write-only: kept from state, the API never returns it)
+        :param pulumi.Input[_builtins.str] client_secret: OAuth client secret (empty for a public client); write-only (secret; write-only: kept from state, the API never returns it)
         :param pulumi.Input[_builtins.str] issuer: OIDC issuer URL
         :param pulumi.Input[_builtins.str] name: Display name
         :param pulumi.Input[_builtins.str] type: Provider type; known values `oidc`, `zitadel`, `entra`, `google`, `okta`, `pocketid`, `microsoft`, `adfs` (others are accepted)
@@ -59,7 +59,7 @@ class IdentityProviderArgs:
     @pulumi.getter(name="clientSecret")
     def client_secret(self) -> pulumi.Input[_builtins.str]:
         """
-        OAuth client secret; write-only (secret; write-only: kept from state, the API never returns it)
+        OAuth client secret (empty for a public client); write-only (secret; write-only: kept from state, the API never returns it)
         """
         return pulumi.get(self, "client_secret")
 
@@ -138,7 +138,7 @@ class IdentityProvider(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing IdentityProvider to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only
         :param pulumi.Input[_builtins.str] client_id: OAuth client id
-        :param pulumi.Input[_builtins.str] client_secret: OAuth client secret; write-only (secret; write-only: kept from state, the API never returns it)
+        :param pulumi.Input[_builtins.str] client_secret: OAuth client secret (empty for a public client); write-only (secret; write-only: kept from state, the API never returns it)
         :param pulumi.Input[_builtins.str] issuer: OIDC issuer URL
         :param pulumi.Input[_builtins.str] name: Display name
         :param pulumi.Input[_builtins.str] type: Provider type; known values `oidc`, `zitadel`, `entra`, `google`, `okta`, `pocketid`, `microsoft`, `adfs` (others are accepted)
@@ -243,7 +243,7 @@ class IdentityProvider(pulumi.CustomResource):
     @pulumi.getter(name="clientSecret")
     def client_secret(self) -> pulumi.Output[_builtins.str]:
         """
-        OAuth client secret; write-only
+        OAuth client secret (empty for a public client); write-only
         """
         return pulumi.get(self, "client_secret")
 

@@ -34,7 +34,7 @@ class NameserverGroupArgs:
         The set of arguments for constructing a NameserverGroup resource.
 
         :param pulumi.Input[_builtins.str] description: Group description
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] domains: Match domains resolved by this group; empty only when primary
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] domains: Match domains resolved by this group, internationalized names included; empty only when primary
         :param pulumi.Input[_builtins.bool] enabled: Whether the group is active
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] groups: Distribution group ids: peers that use these nameservers; at least one
         :param pulumi.Input[_builtins.str] name: Group name, 1 to 40 characters
@@ -70,7 +70,7 @@ class NameserverGroupArgs:
     @pulumi.getter
     def domains(self) -> pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]:
         """
-        Match domains resolved by this group; empty only when primary
+        Match domains resolved by this group, internationalized names included; empty only when primary
         """
         return pulumi.get(self, "domains")
 
@@ -188,7 +188,7 @@ class NameserverGroup(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing NameserverGroup to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only
         :param pulumi.Input[_builtins.str] description: Group description
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] domains: Match domains resolved by this group; empty only when primary
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] domains: Match domains resolved by this group, internationalized names included; empty only when primary
         :param pulumi.Input[_builtins.bool] enabled: Whether the group is active
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] groups: Distribution group ids: peers that use these nameservers; at least one
         :param pulumi.Input[_builtins.str] name: Group name, 1 to 40 characters
@@ -309,7 +309,7 @@ class NameserverGroup(pulumi.CustomResource):
     @pulumi.getter
     def domains(self) -> pulumi.Output[Sequence[_builtins.str]]:
         """
-        Match domains resolved by this group; empty only when primary
+        Match domains resolved by this group, internationalized names included; empty only when primary
         """
         return pulumi.get(self, "domains")
 

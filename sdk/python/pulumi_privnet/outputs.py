@@ -1119,7 +1119,7 @@ class DnsZoneResult(dict):
         DNS zone
 
         :param Sequence[_builtins.str] distribution_groups: Groups whose peers get the zone
-        :param _builtins.str domain: Zone domain (FQDN): at least two labels, the last one not a number
+        :param _builtins.str domain: Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
         :param _builtins.bool enable_search_domain: Add the zone domain to the peers' search domains
         :param _builtins.bool enabled: Whether the zone is served
         :param _builtins.str id: Zone id
@@ -1146,7 +1146,7 @@ class DnsZoneResult(dict):
     @pulumi.getter
     def domain(self) -> _builtins.str:
         """
-        Zone domain (FQDN): at least two labels, the last one not a number
+        Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
         """
         return pulumi.get(self, "domain")
 
@@ -2502,7 +2502,7 @@ class NameserverGroupNameservers(dict):
 
         :param _builtins.str ip: Nameserver IP address
         :param _builtins.str ns_type: Nameserver protocol; known values `udp` (others are accepted)
-        :param _builtins.int port: Nameserver port
+        :param _builtins.int port: Nameserver port, 1 to 65535
         """
         pulumi.set(__self__, "ip", ip)
         pulumi.set(__self__, "ns_type", ns_type)
@@ -2528,7 +2528,7 @@ class NameserverGroupNameservers(dict):
     @pulumi.getter
     def port(self) -> _builtins.int:
         """
-        Nameserver port
+        Nameserver port, 1 to 65535
         """
         return pulumi.get(self, "port")
 
@@ -2552,7 +2552,7 @@ class NameserverGroupResult(dict):
         Nameserver group
 
         :param _builtins.str description: Group description
-        :param Sequence[_builtins.str] domains: Match domains resolved by this group; empty only when primary
+        :param Sequence[_builtins.str] domains: Match domains resolved by this group, internationalized names included; empty only when primary
         :param _builtins.bool enabled: Whether the group is active
         :param Sequence[_builtins.str] groups: Distribution group ids: peers that use these nameservers; at least one
         :param _builtins.str id: Nameserver group id
@@ -2583,7 +2583,7 @@ class NameserverGroupResult(dict):
     @pulumi.getter
     def domains(self) -> Sequence[_builtins.str]:
         """
-        Match domains resolved by this group; empty only when primary
+        Match domains resolved by this group, internationalized names included; empty only when primary
         """
         return pulumi.get(self, "domains")
 
@@ -2653,7 +2653,7 @@ class NameserverGroupResultNameservers(dict):
         """
         :param _builtins.str ip: Nameserver IP address
         :param _builtins.str ns_type: Nameserver protocol; known values `udp` (others are accepted)
-        :param _builtins.int port: Nameserver port
+        :param _builtins.int port: Nameserver port, 1 to 65535
         """
         pulumi.set(__self__, "ip", ip)
         pulumi.set(__self__, "ns_type", ns_type)
@@ -2679,7 +2679,7 @@ class NameserverGroupResultNameservers(dict):
     @pulumi.getter
     def port(self) -> _builtins.int:
         """
-        Nameserver port
+        Nameserver port, 1 to 65535
         """
         return pulumi.get(self, "port")
 

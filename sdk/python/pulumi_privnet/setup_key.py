@@ -32,7 +32,7 @@ class SetupKeyArgs:
         The set of arguments for constructing a SetupKey resource.
 
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] auto_groups: Groups assigned to peers enrolled with the key
-        :param pulumi.Input[_builtins.int] expires_in: Lifetime in seconds, 86400 to 31536000 (replaces on change; write-only: kept from state, the API never returns it)
+        :param pulumi.Input[_builtins.int] expires_in: Lifetime in seconds; 0 means the key never expires. The spec and the service's own API document give 86400 to 31536000; the service accepts any lifetime from 0 (a value outside that range is warned of) (replaces on change; write-only: kept from state, the API never returns it)
         :param pulumi.Input[_builtins.str] name: Key name (replaces on change)
         :param pulumi.Input[_builtins.str] type: one-off: a single use; reusable: many uses (replaces on change); one of `one-off`, `reusable`
         :param pulumi.Input[_builtins.int] usage_limit: Number of enrollments allowed; 0 means unlimited (replaces on change)
@@ -71,7 +71,7 @@ class SetupKeyArgs:
     @pulumi.getter(name="expiresIn")
     def expires_in(self) -> pulumi.Input[_builtins.int]:
         """
-        Lifetime in seconds, 86400 to 31536000 (replaces on change; write-only: kept from state, the API never returns it)
+        Lifetime in seconds; 0 means the key never expires. The spec and the service's own API document give 86400 to 31536000; the service accepts any lifetime from 0 (a value outside that range is warned of) (replaces on change; write-only: kept from state, the API never returns it)
         """
         return pulumi.get(self, "expires_in")
 
@@ -191,7 +191,7 @@ class SetupKey(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] allow_extra_dns_labels: Peers enrolled with the key may add extra DNS labels (replaces on change)
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] auto_groups: Groups assigned to peers enrolled with the key
         :param pulumi.Input[_builtins.bool] ephemeral: Peers enrolled with the key are ephemeral (replaces on change)
-        :param pulumi.Input[_builtins.int] expires_in: Lifetime in seconds, 86400 to 31536000 (replaces on change; write-only: kept from state, the API never returns it)
+        :param pulumi.Input[_builtins.int] expires_in: Lifetime in seconds; 0 means the key never expires. The spec and the service's own API document give 86400 to 31536000; the service accepts any lifetime from 0 (a value outside that range is warned of) (replaces on change; write-only: kept from state, the API never returns it)
         :param pulumi.Input[_builtins.str] name: Key name (replaces on change)
         :param pulumi.Input[_builtins.bool] revoked: Revoke the key; default false (default false)
         :param pulumi.Input[_builtins.str] type: one-off: a single use; reusable: many uses (replaces on change); one of `one-off`, `reusable`
@@ -346,7 +346,7 @@ class SetupKey(pulumi.CustomResource):
     @pulumi.getter(name="expiresIn")
     def expires_in(self) -> pulumi.Output[_builtins.int]:
         """
-        Lifetime in seconds, 86400 to 31536000
+        Lifetime in seconds; 0 means the key never expires. The spec and the service's own API document give 86400 to 31536000; the service accepts any lifetime from 0 (a value outside that range is warned of)
         """
         return pulumi.get(self, "expires_in")
 

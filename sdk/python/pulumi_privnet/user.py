@@ -34,7 +34,7 @@ class UserArgs:
         :param pulumi.Input[_builtins.bool] is_service_user: Create a service user instead of inviting a regular user (replaces on change)
         :param pulumi.Input[_builtins.str] role: User role: owner, admin, user, billing_admin, auditor or network_admin; known values `owner`, `admin`, `user`, `billing_admin`, `auditor`, `network_admin` (others are accepted)
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing User to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only
-        :param pulumi.Input[_builtins.str] email: Address to invite (regular users) (replaces on change)
+        :param pulumi.Input[_builtins.str] email: Address to invite (regular users); ignored for a service user (replaces on change)
         :param pulumi.Input[_builtins.bool] is_blocked: Block the user; default false (default false)
         :param pulumi.Input[_builtins.str] name: Name
         """
@@ -102,7 +102,7 @@ class UserArgs:
     @pulumi.getter
     def email(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Address to invite (regular users) (replaces on change)
+        Address to invite (regular users); ignored for a service user (replaces on change)
         """
         return pulumi.get(self, "email")
 
@@ -158,7 +158,7 @@ class User(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing User to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] auto_groups: Group ids assigned to peers this user enrolls
-        :param pulumi.Input[_builtins.str] email: Address to invite (regular users) (replaces on change)
+        :param pulumi.Input[_builtins.str] email: Address to invite (regular users); ignored for a service user (replaces on change)
         :param pulumi.Input[_builtins.bool] is_blocked: Block the user; default false (default false)
         :param pulumi.Input[_builtins.bool] is_service_user: Create a service user instead of inviting a regular user (replaces on change)
         :param pulumi.Input[_builtins.str] name: Name
@@ -281,7 +281,7 @@ class User(pulumi.CustomResource):
     @pulumi.getter
     def email(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Address to invite (regular users)
+        Address to invite (regular users); ignored for a service user
         """
         return pulumi.get(self, "email")
 
