@@ -209,20 +209,38 @@ function checkTarget(b: { type?: unknown; target?: unknown }, ctx: z.RefinementC
   }
 }
 
+const channelFields = {
+  type: NotificationChannelType,
+  event_types: z
+    .array(NotificationEventType)
+    .describe("The activity codes the channel reports; empty reports nothing"),
+  enabled: z.boolean().describe("Whether the channel delivers"),
+};
+
+/**
+ * The create and replace body, as the service's document states it: `target` is not among its required fields
+ * (its shape follows `type`); this server requires it all the same, in the check below, since a channel without
+ * one delivers nothing.
+ */
 export const NotificationChannelRequestSchema = z
   .object({
-    type: NotificationChannelType,
+    ...channelFields,
     target: NotificationTargetSchema.optional().describe(
       "Where the channel delivers, in the shape of its `type`; required by this server (a channel without a " +
         "target could deliver nothing)",
     ),
-    event_types: z
-      .array(NotificationEventType)
-      .describe("The activity codes the channel reports; empty reports nothing"),
-    enabled: z.boolean().describe("Whether the channel delivers"),
   })
   .superRefine(checkTarget)
   .describe("Notification channel create or replace body (the target's shape follows `type`)");
+
+/** The same body with `target` required in its type too: what a program declares (the provider's inputs). */
+export const NotificationChannelInputSchema = z
+  .object({
+    ...channelFields,
+    target: NotificationTargetSchema.describe("Where the channel delivers, in the shape of its `type`"),
+  })
+  .superRefine(checkTarget)
+  .describe("Notification channel inputs");
 
 export const NotificationChannelSchema = z
   .strictObject({

@@ -145,6 +145,7 @@ export const OBJECTS: readonly ApiObject[] = [
     OktaScimIntegrationUpdate: scim.OktaScimIntegrationUpdateSchema,
   }),
   o("ScimToken", SERVICE_DOCUMENT, scim.ScimTokenSchema),
+  o("ScimLog", SERVICE_DOCUMENT, scim.ScimLogSchema),
   o("NotificationChannel", SERVICE_DOCUMENT, notifications.NotificationChannelSchema, {
     NotificationChannelRequest: notifications.NotificationChannelRequestSchema,
   }),

@@ -68,7 +68,7 @@ import {
 import { PolicyRequestSchema, PolicySchema } from "./policy";
 import { PostureCheckRequestSchema, PostureCheckSchema } from "./posture-check";
 import { RouteRequestSchema, RouteSchema } from "./route";
-import { SCIM, SCIM_VARIANTS, ScimTokenSchema, type ScimVariant } from "./scim";
+import { SCIM, SCIM_VARIANTS, ScimLogSchema, ScimTokenSchema, type ScimVariant } from "./scim";
 import { SetupKeyCreateSchema, SetupKeySchema, SetupKeyUpdateSchema } from "./setup-key";
 import { TokenCreateSchema, TokenCreatedSchema, TokenSchema } from "./token";
 import {
@@ -444,7 +444,7 @@ function scimRoutes<V extends ScimVariant>(variant: V) {
       path: `${base}/{id}/logs`,
       family,
       summary: `List what happened to a ${what}`,
-      response: list(SyncLogSchema),
+      response: list(ScimLogSchema),
     }),
   ];
 }

@@ -123,6 +123,15 @@ export const ScimTokenSchema = z
   })
   .describe("A regenerated SCIM token");
 
+export const ScimLogSchema = z
+  .strictObject({
+    id: z.number().int().describe("Log entry id"),
+    level: z.enum(["info", "warning", "error"]).describe("Severity"),
+    timestamp: z.string().describe("When it happened"),
+    message: z.string().describe("What happened: the integration made, its token replaced, a push received"),
+  })
+  .describe("A SCIM integration's log entry");
+
 /** The two SCIM collections by path segment. */
 export const SCIM_VARIANTS = ["scim-idp", "okta-scim-idp"] as const;
 export type ScimVariant = (typeof SCIM_VARIANTS)[number];
