@@ -210,7 +210,9 @@ export const KINDS: readonly KindDef[] = [
   },
   {
     kind: "NotificationChannel",
-    title: "Notification channels (webhook header values come from stack config)",
+    title:
+      "Notification channels (webhook header values come from stack config; a webhook URL is written as the API " +
+      "shows it: move one that carries a token to config too)",
     label: (o) => {
       const target = (o.object.target ?? {}) as { emails?: unknown[]; url?: unknown };
       if (o.object.type === "email") return `${str(target.emails?.[0]).split("@")[0]} email`;

@@ -214,7 +214,7 @@ export function readme(plan: Plan, meta: ProjectMeta): string {
       "",
       "| Config key | Value |",
       "| --- | --- |",
-      ...plan.secrets.map((s) => `| \`${s.key}\` | ${s.what}${s.secret ? "" : " (not a secret)"} |`),
+      ...plan.secrets.map((s) => `| \`${s.key}\` | ${s.what}${s.secret ? "" : " (not secret)"} |`),
       "",
     );
   }

@@ -142,9 +142,10 @@ export function scimProvider(variant: ScimVariant): PrivnetProvider {
   spec.hooks = {
     async update(ctx: LifecycleContext, id: string, olds: Props, news: Props) {
       const { changed } = compareInputs(spec, olds, news);
-      // A rotation alone writes nothing else: the object is read for the outputs, no update is sent.
+      // A rotation alone writes nothing else: the object is read for the outputs, no update is sent. Any other
+      // update (an adoption with nothing to change included) is the usual PUT of every field.
       let outs: Props;
-      if (changed.some((n) => n !== ROTATE_TOKEN_INPUT)) {
+      if (!(changed.length === 1 && changed[0] === ROTATE_TOKEN_INPUT)) {
         outs = (await defaultUpdate(spec, ctx, id, olds, news)).outs;
       } else {
         const current = await defaultGet(spec, ctx, id, news);
