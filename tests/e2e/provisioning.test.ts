@@ -14,6 +14,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ScimDoc } from "../../server/handlers/scim";
 import { hashSecret } from "../../server/ids";
+import { runPythonProgram } from "./inline";
 import {
   changesOf,
   copyProject,
@@ -478,6 +479,60 @@ describe("SCIM integrations and notification channels: a YAML program (the resou
       }
       await stack.destroy();
       expect(await counts(server)).toEqual({ scim: 0, okta: 0, channels: 0 });
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
+
+describe("SCIM integrations and a notification channel: a Python program (generated SDK, resource plugin)", () => {
+  let work = "";
+  let server: E2EServer;
+  let steps: Awaited<ReturnType<typeof runPythonProgram>> = {};
+  const hookSecret = `pyhooksecret${hex()}`;
+
+  beforeAll(async () => {
+    work = makeWork("provisioning-python");
+    server = await startE2EServer();
+    steps = await runPythonProgram("provisioning.py", work, server, { PRIVNET_TEST_HOOK_SECRET: hookSecret });
+  }, SETUP_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await server?.close();
+    removeWork(work);
+  });
+
+  it(
+    "up, no change, no drift; a rotation and a new header value are two updates in place; destroy",
+    async () => {
+      expect(steps.up!.changes).toEqual({ create: 4 });
+      const outputs = steps.up!.outputs!;
+      expect(outputs.scimToken!.secret).toBe(true);
+      expect(outputs.oktaToken!.secret).toBe(true);
+      expect(String(outputs.scimToken!.value)).toMatch(/^pns_[0-9A-Za-z]{40}$/);
+      expect(steps.preview!.changes).toEqual({ same: 4 });
+      expect(steps.refresh!.changes).toEqual({ same: 4 });
+      expect(steps.rotate!.changes).toEqual({ same: 2, update: 2 });
+      const rotated = String(steps.rotate!.outputs!.scimToken!.value);
+      expect(rotated).not.toBe(outputs.scimToken!.value);
+      expect(steps["after-rotate"]!.changes).toEqual({ same: 4 });
+      expect(steps.destroy!.changes).toEqual({ delete: 4 });
+      expect(await counts(server)).toEqual({ scim: 0, okta: 0, channels: 0 });
+      // No token or header value in any checkpoint the backend kept, nor in the server's database file.
+      const values = [
+        String(outputs.scimToken!.value),
+        String(outputs.oktaToken!.value),
+        rotated,
+        hookSecret,
+        `${hookSecret}-2`,
+      ];
+      const files = readAllFiles(path.join(work, "state"));
+      expect(files.some(([, text]) => text.includes("privnet:index:ScimIntegration"))).toBe(true);
+      const db = dbBytes(server);
+      for (const v of values) {
+        for (const [file, text] of files)
+          expect({ file, found: text.includes(v) }).toEqual({ file, found: false });
+        expect(db.includes(v)).toBe(false);
+      }
     },
     TEST_TIMEOUT_MS,
   );
