@@ -47,9 +47,9 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
   {
-    // The examples are separate Pulumi projects (own package.json and tsconfig.json, compiled against the
-    // installed package by tests/e2e/examples.test.ts): linted here without type information.
-    files: ["examples/**/*.ts"],
+    // The examples (and the e2e tests' TypeScript programs) are separate Pulumi projects (own package.json and
+    // tsconfig.json, compiled against the installed package when they run): linted here without type information.
+    files: ["examples/**/*.ts", "tests/e2e/programs/*/index.ts"],
     ...tseslint.configs.disableTypeChecked,
   },
   {

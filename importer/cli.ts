@@ -310,8 +310,11 @@ export function summaryText(plan: Plan, out: string, files: string[], requests: 
       : "";
     lines.push(`  ${pad(s.kind, width)}${String(s.written).padStart(5)}${extra}`);
   }
-  lines.push(`Secrets to set (pulumi config set --secret KEY; listed in README.md): ${plan.secrets.length}`);
-  for (const s of plan.secrets) lines.push(`  ${s.key}: ${s.what}`);
+  lines.push(
+    `Secrets to set (pulumi config set --secret KEY, without --secret where not secret; listed in README.md): ` +
+      `${plan.secrets.length}`,
+  );
+  for (const s of plan.secrets) lines.push(`  ${s.key}: ${s.what}${s.secret ? "" : " (not secret)"}`);
   const skipped = plan.summary.filter((s) => s.unavailable || s.notWritten.length);
   lines.push(`Skipped: ${skipped.length ? "" : "none"}`);
   for (const s of skipped) {

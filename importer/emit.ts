@@ -44,7 +44,7 @@ function render(value: unknown, schema: z.ZodType | undefined, ctx: RenderContex
     ctx.usesPulumi.value = true;
     const k = ctx.plan.secretKeys.get(`${ctx.resource.found.id} ${value.field}`);
     if (!k) throw new Error(`privnet-import: no config key for the secret ${value.field}`);
-    return `config.requireSecret(${JSON.stringify(k)})`;
+    return `config.${value.secret ? "requireSecret" : "require"}(${JSON.stringify(k)})`;
   }
   if (value instanceof Commented) return render(value.value, schema, ctx);
   if (value === null || value === undefined) return "undefined";
@@ -132,7 +132,7 @@ export function renderProgram(plan: Plan, meta: ProgramMeta): string {
     "",
     ...(plan.secrets.length
       ? [
-          "// Secrets the API never returns: set each with `pulumi config set --secret <key>` (README.md).",
+          "// Values the API never returns: set each with `pulumi config set [--secret] <key>` (README.md).",
           "const config = new pulumi.Config();",
           "",
         ]

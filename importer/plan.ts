@@ -15,6 +15,7 @@
 import type { z } from "zod";
 import { AccountSettingsSchema, defaultAccountSettings } from "../api/account";
 import { MASKED_CREDENTIAL } from "../api/event-streaming";
+import { MASKED_HEADER_VALUE } from "../api/notifications";
 import { buildOutputs, canAdopt, checkInputs, compareInputs, inputNames } from "../provider/lifecycle";
 import { fromApi } from "../model/mapping";
 import { normalize, project, sameValue } from "../provider/normalize";
@@ -24,11 +25,16 @@ import type { Props, ResourceSpec } from "../provider/spec";
 import { KINDS, kindDef, type Found, type KindDef } from "./kinds";
 import { IdentifierAllocator, ResourceNameAllocator, camelWords, identifierWords } from "./naming";
 
-/** A secret the program reads from stack config (`config.requireSecret(key)`). */
+/**
+ * A value the program reads from stack config, because the API never returns it: a secret
+ * (`config.requireSecret(key)`), or a required write-only value that is not one (`config.require(key)`: an Okta
+ * SCIM integration's connection name).
+ */
 export class SecretValue {
   constructor(
     /** Where it goes, as a Pulumi property path (`clientSecret`, `config.api_key`). */
     readonly field: string,
+    readonly secret = true,
   ) {}
 }
 
@@ -131,9 +137,14 @@ function shapeNames(shape: Record<string, unknown>): Set<string> {
 const isEmptyList = (v: unknown) => v === undefined || v === null || (Array.isArray(v) && v.length === 0);
 const isSetValue = (v: unknown) => v !== undefined && v !== null;
 
-/** Masked credentials inside a secret input (event-streaming config) become config secrets. */
+const MASKS = new Set([MASKED_CREDENTIAL, MASKED_HEADER_VALUE]);
+
+/**
+ * Masked credentials inside a secret input (event-streaming config, a webhook's header values) become config
+ * secrets.
+ */
 function unmask(value: unknown, path: string): unknown {
-  if (value === MASKED_CREDENTIAL) return new SecretValue(path);
+  if (typeof value === "string" && MASKS.has(value)) return new SecretValue(path);
   if (Array.isArray(value)) return value.map((v, i) => unmask(v, `${path}[${i}]`));
   if (value && typeof value === "object")
     return Object.fromEntries(Object.entries(value as Props).map(([k, v]) => [k, unmask(v, `${path}.${k}`)]));
@@ -181,9 +192,13 @@ export function programInputs(spec: ResourceSpec, f: Found, now = Date.now()): P
   for (const name of inputNames(spec)) {
     if (computed.has(name)) continue;
     if (writeOnly.has(name)) {
+      const schema = fieldSchema(spec, name);
       if (secret.has(name)) out[name] = new SecretValue(name);
       else if (spec.name === "SetupKey" && name === "expiresIn")
         out[name] = setupKeyLifetime(f.object.expires, now);
+      // A required write-only value the API never shows (an Okta connection name): the user states it.
+      else if (schema && !isOptional(schema) && !(defaults && name in defaults))
+        out[name] = new SecretValue(name, false);
       continue;
     }
     const v = read[name];
@@ -272,11 +287,12 @@ export interface Lookup {
   comment: string;
 }
 
-/** A config secret the user sets. */
+/** A config value the user sets: a secret, or a write-only value that is not one. */
 export interface SecretEntry {
   key: string;
   /** `IdentityProvider okta: clientSecret`. */
   what: string;
+  secret: boolean;
 }
 
 /** Per kind, for the summary: objects written, and objects read but not written with the reason. */
@@ -519,12 +535,12 @@ export function buildPlan(snapshot: Snapshot, opts: PlanOptions): Plan {
       const s = sum(kind);
       s.written++;
       if (w.referencedOnly) s.referencedOnly++;
-      for (const field of secretFields(w.inputs)) {
+      for (const { field, secret } of configValues(w.inputs)) {
         let key = `${varName}${pascalField(field)}`;
         for (let n = 2; secretNames.has(key); n++) key = `${varName}${pascalField(field)}${n}`;
         secretNames.add(key);
         secretKeys.set(`${w.f.id} ${field}`, key);
-        secrets.push({ key, what: `${kind} ${JSON.stringify(w.f.label)}: ${field}` });
+        secrets.push({ key, what: `${kind} ${JSON.stringify(w.f.label)}: ${field}`, secret });
       }
       for (const p of verify(spec, w.f, w.inputs))
         warnings.push(`${kind} ${JSON.stringify(w.f.label)}: ${p}`);
@@ -544,12 +560,17 @@ export function buildPlan(snapshot: Snapshot, opts: PlanOptions): Plan {
   };
 }
 
-/** The fields of the secrets inside inputs, in order. */
-export function secretFields(value: unknown, out: string[] = []): string[] {
-  if (value instanceof SecretValue) out.push(value.field);
-  else if (value instanceof Commented) secretFields(value.value, out);
-  else if (Array.isArray(value)) for (const v of value) secretFields(v, out);
+/** The config values inside inputs (secrets and the other write-only values), in order. */
+function configValues(value: unknown, out: SecretValue[] = []): SecretValue[] {
+  if (value instanceof SecretValue) out.push(value);
+  else if (value instanceof Commented) configValues(value.value, out);
+  else if (Array.isArray(value)) for (const v of value) configValues(v, out);
   else if (value && typeof value === "object")
-    for (const v of Object.values(value as Props)) secretFields(v, out);
+    for (const v of Object.values(value as Props)) configValues(v, out);
   return out;
+}
+
+/** The fields of the config values (secrets and write-only values) inside inputs, in order. */
+export function secretFields(value: unknown): string[] {
+  return configValues(value).map((v) => v.field);
 }

@@ -27,6 +27,8 @@ export const SEALED_FIELDS: Partial<Record<Kind, readonly string[]>> = {
   directory_sync: ["secrets"],
   // The whole config: credentials and destination together (nothing queries it inside the database).
   event_streaming: ["config"],
+  // The whole target: webhook header values are credentials, and a webhook URL often carries a token too.
+  notification_channel: ["target"],
 };
 
 /** Encrypts and decrypts values under one key. */

@@ -23,5 +23,8 @@ export { EdrVendorC, type EdrVendorCArgs } from "./edr-vendor-c";
 export { DirectorySyncVendorD, type DirectorySyncVendorDArgs } from "./directory-sync-vendor-d";
 export { DirectorySyncVendorE, type DirectorySyncVendorEArgs } from "./directory-sync-vendor-e";
 export { EventStreamingIntegration, type EventStreamingIntegrationArgs } from "./event-streaming-integration";
+export { ScimIntegration, type ScimIntegrationArgs } from "./scim-integration";
+export { OktaScimIntegration, type OktaScimIntegrationArgs } from "./okta-scim-integration";
+export { NotificationChannel, type NotificationChannelArgs } from "./notification-channel";
 export { IngressPeer, type IngressPeerArgs } from "./ingress-peer";
 export { IngressPortAllocation, type IngressPortAllocationArgs } from "./ingress-port-allocation";

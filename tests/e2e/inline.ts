@@ -76,6 +76,7 @@ async function runInline(
   args: string[],
   work: string,
   server: { url: string; token: string },
+  vars: Record<string, string> = {},
 ): Promise<Record<string, InlineStep>> {
   const project = path.join(work, "project");
   fs.mkdirSync(project, { recursive: true });
@@ -93,6 +94,7 @@ async function runInline(
       PRIVNET_TEST_URL: server.url,
       PRIVNET_TEST_TOKEN: server.token,
       PRIVNET_TEST_WORK: project,
+      ...vars,
     },
   });
   const out = await run(command, args, env);
@@ -112,6 +114,20 @@ export async function runPythonNetwork(
 ): Promise<Record<string, InlineStep>> {
   const python = await pythonWithSdk(work);
   return runInline(python, [path.join(__dirname, "programs", "python-inline", "network.py")], work, server);
+}
+
+/**
+ * Another Python program of tests/e2e/programs/python-inline (`file`), with the generated SDK; `vars` are more
+ * environment variables for it.
+ */
+export async function runPythonProgram(
+  file: string,
+  work: string,
+  server: { url: string; token: string },
+  vars: Record<string, string> = {},
+): Promise<Record<string, InlineStep>> {
+  const python = await pythonWithSdk(work);
+  return runInline(python, [path.join(__dirname, "programs", "python-inline", file)], work, server, vars);
 }
 
 /** The Go program (go-inline), built with the Go toolchain on PATH (modules from the Go module proxy). */

@@ -379,6 +379,9 @@ describe("which kinds share a list", () => {
       DirectorySyncVendorD: "listVendorDIdps",
       DirectorySyncVendorE: "listVendorEIdps",
       EventStreamingIntegration: "listEventStreamings",
+      ScimIntegration: "listScimIntegrations",
+      OktaScimIntegration: "listOktaScimIntegrations",
+      NotificationChannel: "listNotificationChannels",
       IngressPeer: "listIngressPeers",
       IngressPortAllocation: "listPortAllocations",
     });

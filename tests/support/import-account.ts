@@ -259,6 +259,10 @@ export async function buildImportAccount(url: string, client: PrivnetClient): Pr
     dirE: Buffer.from("vendor-e-secret-21f").toString("base64"),
     s3Key: "AKIAIMPORTTEST",
     s3Secret: "s3-secret-access-key-b90",
+    hookSecret: "hook-secret-import-4d2",
+    hookUrlToken: "hooktoken-import-8a0",
+    /** Not a secret, but write-only: the Okta connection name comes back through config too. */
+    oktaConnection: "okta-import-conn",
   };
   await call(
     "createIdentityProvider",
@@ -347,6 +351,44 @@ export async function buildImportAccount(url: string, client: PrivnetClient): Pr
       },
     },
     "EventStreamingIntegration",
+  );
+  await call(
+    "createScimIntegration",
+    { body: { prefix: "acme", provider: "jumpcloud", group_prefixes: ["eng-"], connector_id: "dex-jc" } },
+    "ScimIntegration",
+  );
+  const okta = await call(
+    "createOktaScimIntegration",
+    { body: { connection_name: secrets.oktaConnection, user_group_prefixes: ["vpn-"] } },
+    "OktaScimIntegration",
+  );
+  await client.call("updateOktaScimIntegration", { params: { id: okta.id }, body: { enabled: false } });
+  await call(
+    "createNotificationChannel",
+    {
+      body: {
+        type: "email",
+        target: { emails: ["ops@example.com", "sec@example.com"] },
+        event_types: ["user.invite", "policy.update"],
+        enabled: true,
+      },
+    },
+    "NotificationChannel",
+  );
+  await call(
+    "createNotificationChannel",
+    {
+      body: {
+        type: "webhook",
+        target: {
+          url: `https://hooks.example.com/services/${secrets.hookUrlToken}`,
+          headers: { "X-Hook-Secret": secrets.hookSecret },
+        },
+        event_types: ["peer.add"],
+        enabled: false,
+      },
+    },
+    "NotificationChannel",
   );
   await call(
     "createIngressPeer",

@@ -9,15 +9,32 @@ export interface SpecOperation {
   path: string;
 }
 
-/** The rows of operations.tsv. */
-export function specOperations(): SpecOperation[] {
-  const text = fs.readFileSync(path.join(SPEC_DIR, "operations.tsv"), "utf8");
+function readOperations(file: string): SpecOperation[] {
+  const text = fs.readFileSync(path.join(SPEC_DIR, file), "utf8");
   const [header, ...rows] = text.trim().split("\n");
-  if (header?.trim() !== "method\tpath") throw new Error(`unexpected operations.tsv header: ${header}`);
+  if (header?.trim() !== "method\tpath") throw new Error(`unexpected ${file} header: ${header}`);
   return rows.map((r) => {
     const [method, p] = r.trim().split("\t");
     return { method: method as string, path: p as string };
   });
+}
+
+/** The rows of operations.tsv: the spec's operations. */
+export function specOperations(): SpecOperation[] {
+  return readOperations("operations.tsv");
+}
+
+/**
+ * The rows of operations-beyond-spec.tsv: operations the spec does not describe that we serve, as the service's
+ * own OpenAPI document describes them (tests/fixtures/service-openapi/facts.json has their facts).
+ */
+export function beyondSpecOperations(): SpecOperation[] {
+  return readOperations("operations-beyond-spec.tsv");
+}
+
+/** Every operation we serve: the spec's, then those beyond it. */
+export function servedOperations(): SpecOperation[] {
+  return [...specOperations(), ...beyondSpecOperations()];
 }
 
 export interface SpecEndpointRow {

@@ -475,7 +475,7 @@ describe("inputs", () => {
     expect(statement(text, "okta")).toContain('clientSecret: config.requireSecret("oktaClientSecret")');
     expect(text).toContain("const config = new pulumi.Config();");
     expect(plan.secrets).toEqual([
-      { key: "oktaClientSecret", what: 'IdentityProvider "okta": clientSecret' },
+      { key: "oktaClientSecret", what: 'IdentityProvider "okta": clientSecret', secret: true },
     ]);
   });
 

@@ -3349,6 +3349,388 @@ func (o NetworkRouterResultArrayOutput) Index(i pulumi.IntInput) NetworkRouterRe
 	}).(NetworkRouterResultOutput)
 }
 
+// Notification channel (webhook header values masked)
+type NotificationChannelResult struct {
+	// Whether the channel delivers
+	Enabled bool `pulumi:"enabled"`
+	// The activity codes the channel reports
+	EventTypes []string `pulumi:"eventTypes"`
+	// Channel id
+	Id string `pulumi:"id"`
+	// Where the channel delivers (webhook header values masked)
+	Target *NotificationChannelResultTarget `pulumi:"target"`
+	// How the channel delivers: `email` to `target.emails`, `webhook` as a POST to `target.url`; one of `email`, `webhook`
+	Type string `pulumi:"type"`
+}
+
+// Notification channel (webhook header values masked)
+type NotificationChannelResultOutput struct{ *pulumi.OutputState }
+
+func (NotificationChannelResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NotificationChannelResult)(nil)).Elem()
+}
+
+func (o NotificationChannelResultOutput) ToNotificationChannelResultOutput() NotificationChannelResultOutput {
+	return o
+}
+
+func (o NotificationChannelResultOutput) ToNotificationChannelResultOutputWithContext(ctx context.Context) NotificationChannelResultOutput {
+	return o
+}
+
+// Whether the channel delivers
+func (o NotificationChannelResultOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v NotificationChannelResult) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// The activity codes the channel reports
+func (o NotificationChannelResultOutput) EventTypes() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v NotificationChannelResult) []string { return v.EventTypes }).(pulumi.StringArrayOutput)
+}
+
+// Channel id
+func (o NotificationChannelResultOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v NotificationChannelResult) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Where the channel delivers (webhook header values masked)
+func (o NotificationChannelResultOutput) Target() NotificationChannelResultTargetPtrOutput {
+	return o.ApplyT(func(v NotificationChannelResult) *NotificationChannelResultTarget { return v.Target }).(NotificationChannelResultTargetPtrOutput)
+}
+
+// How the channel delivers: `email` to `target.emails`, `webhook` as a POST to `target.url`; one of `email`, `webhook`
+func (o NotificationChannelResultOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v NotificationChannelResult) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type NotificationChannelResultArrayOutput struct{ *pulumi.OutputState }
+
+func (NotificationChannelResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]NotificationChannelResult)(nil)).Elem()
+}
+
+func (o NotificationChannelResultArrayOutput) ToNotificationChannelResultArrayOutput() NotificationChannelResultArrayOutput {
+	return o
+}
+
+func (o NotificationChannelResultArrayOutput) ToNotificationChannelResultArrayOutputWithContext(ctx context.Context) NotificationChannelResultArrayOutput {
+	return o
+}
+
+func (o NotificationChannelResultArrayOutput) Index(i pulumi.IntInput) NotificationChannelResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) NotificationChannelResult {
+		return vs[0].([]NotificationChannelResult)[vs[1].(int)]
+	}).(NotificationChannelResultOutput)
+}
+
+// Where the channel delivers (webhook header values masked)
+type NotificationChannelResultTarget struct {
+	// Recipients of an email channel
+	Emails []string `pulumi:"emails"`
+	// Webhook headers, each value masked as ********
+	Headers map[string]string `pulumi:"headers"`
+	// Webhook URL
+	Url *string `pulumi:"url"`
+}
+
+// Where the channel delivers (webhook header values masked)
+type NotificationChannelResultTargetOutput struct{ *pulumi.OutputState }
+
+func (NotificationChannelResultTargetOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NotificationChannelResultTarget)(nil)).Elem()
+}
+
+func (o NotificationChannelResultTargetOutput) ToNotificationChannelResultTargetOutput() NotificationChannelResultTargetOutput {
+	return o
+}
+
+func (o NotificationChannelResultTargetOutput) ToNotificationChannelResultTargetOutputWithContext(ctx context.Context) NotificationChannelResultTargetOutput {
+	return o
+}
+
+// Recipients of an email channel
+func (o NotificationChannelResultTargetOutput) Emails() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v NotificationChannelResultTarget) []string { return v.Emails }).(pulumi.StringArrayOutput)
+}
+
+// Webhook headers, each value masked as ********
+func (o NotificationChannelResultTargetOutput) Headers() pulumi.StringMapOutput {
+	return o.ApplyT(func(v NotificationChannelResultTarget) map[string]string { return v.Headers }).(pulumi.StringMapOutput)
+}
+
+// Webhook URL
+func (o NotificationChannelResultTargetOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NotificationChannelResultTarget) *string { return v.Url }).(pulumi.StringPtrOutput)
+}
+
+type NotificationChannelResultTargetPtrOutput struct{ *pulumi.OutputState }
+
+func (NotificationChannelResultTargetPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**NotificationChannelResultTarget)(nil)).Elem()
+}
+
+func (o NotificationChannelResultTargetPtrOutput) ToNotificationChannelResultTargetPtrOutput() NotificationChannelResultTargetPtrOutput {
+	return o
+}
+
+func (o NotificationChannelResultTargetPtrOutput) ToNotificationChannelResultTargetPtrOutputWithContext(ctx context.Context) NotificationChannelResultTargetPtrOutput {
+	return o
+}
+
+func (o NotificationChannelResultTargetPtrOutput) Elem() NotificationChannelResultTargetOutput {
+	return o.ApplyT(func(v *NotificationChannelResultTarget) NotificationChannelResultTarget {
+		if v != nil {
+			return *v
+		}
+		var ret NotificationChannelResultTarget
+		return ret
+	}).(NotificationChannelResultTargetOutput)
+}
+
+// Recipients of an email channel
+func (o NotificationChannelResultTargetPtrOutput) Emails() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *NotificationChannelResultTarget) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Emails
+	}).(pulumi.StringArrayOutput)
+}
+
+// Webhook headers, each value masked as ********
+func (o NotificationChannelResultTargetPtrOutput) Headers() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *NotificationChannelResultTarget) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.Headers
+	}).(pulumi.StringMapOutput)
+}
+
+// Webhook URL
+func (o NotificationChannelResultTargetPtrOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *NotificationChannelResultTarget) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Url
+	}).(pulumi.StringPtrOutput)
+}
+
+// Where the channel delivers, in the shape of its `type`
+type NotificationChannelTarget struct {
+	// For an `email` channel: who receives the notifications (at least one address)
+	Emails []string `pulumi:"emails"`
+	// For a `webhook` channel: HTTP headers sent with every request (a shared secret, say); write-only values, answered as ********
+	Headers map[string]string `pulumi:"headers"`
+	// For a `webhook` channel: where requests are POSTed (an http(s) URL)
+	Url *string `pulumi:"url"`
+}
+
+// NotificationChannelTargetInput is an input type that accepts NotificationChannelTargetArgs and NotificationChannelTargetOutput values.
+// You can construct a concrete instance of `NotificationChannelTargetInput` via:
+//
+//	NotificationChannelTargetArgs{...}
+type NotificationChannelTargetInput interface {
+	pulumi.Input
+
+	ToNotificationChannelTargetOutput() NotificationChannelTargetOutput
+	ToNotificationChannelTargetOutputWithContext(context.Context) NotificationChannelTargetOutput
+}
+
+// Where the channel delivers, in the shape of its `type`
+type NotificationChannelTargetArgs struct {
+	// For an `email` channel: who receives the notifications (at least one address)
+	Emails pulumi.StringArrayInput `pulumi:"emails"`
+	// For a `webhook` channel: HTTP headers sent with every request (a shared secret, say); write-only values, answered as ********
+	Headers pulumi.StringMapInput `pulumi:"headers"`
+	// For a `webhook` channel: where requests are POSTed (an http(s) URL)
+	Url pulumi.StringPtrInput `pulumi:"url"`
+}
+
+func (NotificationChannelTargetArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*NotificationChannelTarget)(nil)).Elem()
+}
+
+func (i NotificationChannelTargetArgs) ToNotificationChannelTargetOutput() NotificationChannelTargetOutput {
+	return i.ToNotificationChannelTargetOutputWithContext(context.Background())
+}
+
+func (i NotificationChannelTargetArgs) ToNotificationChannelTargetOutputWithContext(ctx context.Context) NotificationChannelTargetOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(NotificationChannelTargetOutput)
+}
+
+// Where the channel delivers, in the shape of its `type`
+type NotificationChannelTargetOutput struct{ *pulumi.OutputState }
+
+func (NotificationChannelTargetOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NotificationChannelTarget)(nil)).Elem()
+}
+
+func (o NotificationChannelTargetOutput) ToNotificationChannelTargetOutput() NotificationChannelTargetOutput {
+	return o
+}
+
+func (o NotificationChannelTargetOutput) ToNotificationChannelTargetOutputWithContext(ctx context.Context) NotificationChannelTargetOutput {
+	return o
+}
+
+// For an `email` channel: who receives the notifications (at least one address)
+func (o NotificationChannelTargetOutput) Emails() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v NotificationChannelTarget) []string { return v.Emails }).(pulumi.StringArrayOutput)
+}
+
+// For a `webhook` channel: HTTP headers sent with every request (a shared secret, say); write-only values, answered as ********
+func (o NotificationChannelTargetOutput) Headers() pulumi.StringMapOutput {
+	return o.ApplyT(func(v NotificationChannelTarget) map[string]string { return v.Headers }).(pulumi.StringMapOutput)
+}
+
+// For a `webhook` channel: where requests are POSTed (an http(s) URL)
+func (o NotificationChannelTargetOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NotificationChannelTarget) *string { return v.Url }).(pulumi.StringPtrOutput)
+}
+
+// An activity code a notification channel can subscribe to
+type NotificationEventTypeResult struct {
+	// The activity code, as a channel's `eventTypes` names it
+	Code string `pulumi:"code"`
+	// What the activity is
+	Description string `pulumi:"description"`
+}
+
+// An activity code a notification channel can subscribe to
+type NotificationEventTypeResultOutput struct{ *pulumi.OutputState }
+
+func (NotificationEventTypeResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NotificationEventTypeResult)(nil)).Elem()
+}
+
+func (o NotificationEventTypeResultOutput) ToNotificationEventTypeResultOutput() NotificationEventTypeResultOutput {
+	return o
+}
+
+func (o NotificationEventTypeResultOutput) ToNotificationEventTypeResultOutputWithContext(ctx context.Context) NotificationEventTypeResultOutput {
+	return o
+}
+
+// The activity code, as a channel's `eventTypes` names it
+func (o NotificationEventTypeResultOutput) Code() pulumi.StringOutput {
+	return o.ApplyT(func(v NotificationEventTypeResult) string { return v.Code }).(pulumi.StringOutput)
+}
+
+// What the activity is
+func (o NotificationEventTypeResultOutput) Description() pulumi.StringOutput {
+	return o.ApplyT(func(v NotificationEventTypeResult) string { return v.Description }).(pulumi.StringOutput)
+}
+
+type NotificationEventTypeResultArrayOutput struct{ *pulumi.OutputState }
+
+func (NotificationEventTypeResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]NotificationEventTypeResult)(nil)).Elem()
+}
+
+func (o NotificationEventTypeResultArrayOutput) ToNotificationEventTypeResultArrayOutput() NotificationEventTypeResultArrayOutput {
+	return o
+}
+
+func (o NotificationEventTypeResultArrayOutput) ToNotificationEventTypeResultArrayOutputWithContext(ctx context.Context) NotificationEventTypeResultArrayOutput {
+	return o
+}
+
+func (o NotificationEventTypeResultArrayOutput) Index(i pulumi.IntInput) NotificationEventTypeResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) NotificationEventTypeResult {
+		return vs[0].([]NotificationEventTypeResult)[vs[1].(int)]
+	}).(NotificationEventTypeResultOutput)
+}
+
+// Okta SCIM integration (the connection name is never returned)
+type OktaScimIntegrationResult struct {
+	// The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else
+	AuthToken string `pulumi:"authToken"`
+	// Connector of the embedded identity provider; absent when none is set
+	ConnectorId *string `pulumi:"connectorId"`
+	// Whether the identity provider may push changes
+	Enabled bool `pulumi:"enabled"`
+	// Name prefixes of the groups synced (empty: all)
+	GroupPrefixes []string `pulumi:"groupPrefixes"`
+	// Integration id
+	Id int `pulumi:"id"`
+	// When the identity provider last pushed a change (zero time: never)
+	LastSyncedAt string `pulumi:"lastSyncedAt"`
+	// Name prefixes of the groups whose members are synced (empty: all)
+	UserGroupPrefixes []string `pulumi:"userGroupPrefixes"`
+}
+
+// Okta SCIM integration (the connection name is never returned)
+type OktaScimIntegrationResultOutput struct{ *pulumi.OutputState }
+
+func (OktaScimIntegrationResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OktaScimIntegrationResult)(nil)).Elem()
+}
+
+func (o OktaScimIntegrationResultOutput) ToOktaScimIntegrationResultOutput() OktaScimIntegrationResultOutput {
+	return o
+}
+
+func (o OktaScimIntegrationResultOutput) ToOktaScimIntegrationResultOutputWithContext(ctx context.Context) OktaScimIntegrationResultOutput {
+	return o
+}
+
+// The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else
+func (o OktaScimIntegrationResultOutput) AuthToken() pulumi.StringOutput {
+	return o.ApplyT(func(v OktaScimIntegrationResult) string { return v.AuthToken }).(pulumi.StringOutput)
+}
+
+// Connector of the embedded identity provider; absent when none is set
+func (o OktaScimIntegrationResultOutput) ConnectorId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v OktaScimIntegrationResult) *string { return v.ConnectorId }).(pulumi.StringPtrOutput)
+}
+
+// Whether the identity provider may push changes
+func (o OktaScimIntegrationResultOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v OktaScimIntegrationResult) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Name prefixes of the groups synced (empty: all)
+func (o OktaScimIntegrationResultOutput) GroupPrefixes() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v OktaScimIntegrationResult) []string { return v.GroupPrefixes }).(pulumi.StringArrayOutput)
+}
+
+// Integration id
+func (o OktaScimIntegrationResultOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v OktaScimIntegrationResult) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// When the identity provider last pushed a change (zero time: never)
+func (o OktaScimIntegrationResultOutput) LastSyncedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v OktaScimIntegrationResult) string { return v.LastSyncedAt }).(pulumi.StringOutput)
+}
+
+// Name prefixes of the groups whose members are synced (empty: all)
+func (o OktaScimIntegrationResultOutput) UserGroupPrefixes() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v OktaScimIntegrationResult) []string { return v.UserGroupPrefixes }).(pulumi.StringArrayOutput)
+}
+
+type OktaScimIntegrationResultArrayOutput struct{ *pulumi.OutputState }
+
+func (OktaScimIntegrationResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]OktaScimIntegrationResult)(nil)).Elem()
+}
+
+func (o OktaScimIntegrationResultArrayOutput) ToOktaScimIntegrationResultArrayOutput() OktaScimIntegrationResultArrayOutput {
+	return o
+}
+
+func (o OktaScimIntegrationResultArrayOutput) ToOktaScimIntegrationResultArrayOutputWithContext(ctx context.Context) OktaScimIntegrationResultArrayOutput {
+	return o
+}
+
+func (o OktaScimIntegrationResultArrayOutput) Index(i pulumi.IntInput) OktaScimIntegrationResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) OktaScimIntegrationResult {
+		return vs[0].([]OktaScimIntegrationResult)[vs[1].(int)]
+	}).(OktaScimIntegrationResultOutput)
+}
+
 // Peer job
 type PeerJobResult struct {
 	// Completion time, null while pending
@@ -6179,6 +6561,175 @@ func (o RouteResultArrayOutput) Index(i pulumi.IntInput) RouteResultOutput {
 	}).(RouteResultOutput)
 }
 
+// A SCIM integration's log entry
+type ScimIntegrationLogResult struct {
+	// Log entry id
+	Id int `pulumi:"id"`
+	// Severity; one of `info`, `warning`, `error`
+	Level string `pulumi:"level"`
+	// What happened: the integration made, its token replaced, a push received
+	Message string `pulumi:"message"`
+	// When it happened
+	Timestamp string `pulumi:"timestamp"`
+}
+
+// A SCIM integration's log entry
+type ScimIntegrationLogResultOutput struct{ *pulumi.OutputState }
+
+func (ScimIntegrationLogResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ScimIntegrationLogResult)(nil)).Elem()
+}
+
+func (o ScimIntegrationLogResultOutput) ToScimIntegrationLogResultOutput() ScimIntegrationLogResultOutput {
+	return o
+}
+
+func (o ScimIntegrationLogResultOutput) ToScimIntegrationLogResultOutputWithContext(ctx context.Context) ScimIntegrationLogResultOutput {
+	return o
+}
+
+// Log entry id
+func (o ScimIntegrationLogResultOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v ScimIntegrationLogResult) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// Severity; one of `info`, `warning`, `error`
+func (o ScimIntegrationLogResultOutput) Level() pulumi.StringOutput {
+	return o.ApplyT(func(v ScimIntegrationLogResult) string { return v.Level }).(pulumi.StringOutput)
+}
+
+// What happened: the integration made, its token replaced, a push received
+func (o ScimIntegrationLogResultOutput) Message() pulumi.StringOutput {
+	return o.ApplyT(func(v ScimIntegrationLogResult) string { return v.Message }).(pulumi.StringOutput)
+}
+
+// When it happened
+func (o ScimIntegrationLogResultOutput) Timestamp() pulumi.StringOutput {
+	return o.ApplyT(func(v ScimIntegrationLogResult) string { return v.Timestamp }).(pulumi.StringOutput)
+}
+
+type ScimIntegrationLogResultArrayOutput struct{ *pulumi.OutputState }
+
+func (ScimIntegrationLogResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ScimIntegrationLogResult)(nil)).Elem()
+}
+
+func (o ScimIntegrationLogResultArrayOutput) ToScimIntegrationLogResultArrayOutput() ScimIntegrationLogResultArrayOutput {
+	return o
+}
+
+func (o ScimIntegrationLogResultArrayOutput) ToScimIntegrationLogResultArrayOutputWithContext(ctx context.Context) ScimIntegrationLogResultArrayOutput {
+	return o
+}
+
+func (o ScimIntegrationLogResultArrayOutput) Index(i pulumi.IntInput) ScimIntegrationLogResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ScimIntegrationLogResult {
+		return vs[0].([]ScimIntegrationLogResult)[vs[1].(int)]
+	}).(ScimIntegrationLogResultOutput)
+}
+
+// SCIM integration
+type ScimIntegrationResult struct {
+	// The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else
+	AuthToken string `pulumi:"authToken"`
+	// Connector of the embedded identity provider; absent when none is set
+	ConnectorId *string `pulumi:"connectorId"`
+	// Whether the identity provider may push changes
+	Enabled bool `pulumi:"enabled"`
+	// Name prefixes of the groups synced (empty: all)
+	GroupPrefixes []string `pulumi:"groupPrefixes"`
+	// Integration id
+	Id int `pulumi:"id"`
+	// When the identity provider last pushed a change (zero time: never)
+	LastSyncedAt string `pulumi:"lastSyncedAt"`
+	// Connection prefix
+	Prefix string `pulumi:"prefix"`
+	// Which identity provider pushes
+	Provider string `pulumi:"provider"`
+	// Name prefixes of the groups whose members are synced (empty: all)
+	UserGroupPrefixes []string `pulumi:"userGroupPrefixes"`
+}
+
+// SCIM integration
+type ScimIntegrationResultOutput struct{ *pulumi.OutputState }
+
+func (ScimIntegrationResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ScimIntegrationResult)(nil)).Elem()
+}
+
+func (o ScimIntegrationResultOutput) ToScimIntegrationResultOutput() ScimIntegrationResultOutput {
+	return o
+}
+
+func (o ScimIntegrationResultOutput) ToScimIntegrationResultOutputWithContext(ctx context.Context) ScimIntegrationResultOutput {
+	return o
+}
+
+// The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else
+func (o ScimIntegrationResultOutput) AuthToken() pulumi.StringOutput {
+	return o.ApplyT(func(v ScimIntegrationResult) string { return v.AuthToken }).(pulumi.StringOutput)
+}
+
+// Connector of the embedded identity provider; absent when none is set
+func (o ScimIntegrationResultOutput) ConnectorId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ScimIntegrationResult) *string { return v.ConnectorId }).(pulumi.StringPtrOutput)
+}
+
+// Whether the identity provider may push changes
+func (o ScimIntegrationResultOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ScimIntegrationResult) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Name prefixes of the groups synced (empty: all)
+func (o ScimIntegrationResultOutput) GroupPrefixes() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ScimIntegrationResult) []string { return v.GroupPrefixes }).(pulumi.StringArrayOutput)
+}
+
+// Integration id
+func (o ScimIntegrationResultOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v ScimIntegrationResult) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// When the identity provider last pushed a change (zero time: never)
+func (o ScimIntegrationResultOutput) LastSyncedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v ScimIntegrationResult) string { return v.LastSyncedAt }).(pulumi.StringOutput)
+}
+
+// Connection prefix
+func (o ScimIntegrationResultOutput) Prefix() pulumi.StringOutput {
+	return o.ApplyT(func(v ScimIntegrationResult) string { return v.Prefix }).(pulumi.StringOutput)
+}
+
+// Which identity provider pushes
+func (o ScimIntegrationResultOutput) Provider() pulumi.StringOutput {
+	return o.ApplyT(func(v ScimIntegrationResult) string { return v.Provider }).(pulumi.StringOutput)
+}
+
+// Name prefixes of the groups whose members are synced (empty: all)
+func (o ScimIntegrationResultOutput) UserGroupPrefixes() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ScimIntegrationResult) []string { return v.UserGroupPrefixes }).(pulumi.StringArrayOutput)
+}
+
+type ScimIntegrationResultArrayOutput struct{ *pulumi.OutputState }
+
+func (ScimIntegrationResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ScimIntegrationResult)(nil)).Elem()
+}
+
+func (o ScimIntegrationResultArrayOutput) ToScimIntegrationResultArrayOutput() ScimIntegrationResultArrayOutput {
+	return o
+}
+
+func (o ScimIntegrationResultArrayOutput) ToScimIntegrationResultArrayOutputWithContext(ctx context.Context) ScimIntegrationResultArrayOutput {
+	return o
+}
+
+func (o ScimIntegrationResultArrayOutput) Index(i pulumi.IntInput) ScimIntegrationResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ScimIntegrationResult {
+		return vs[0].([]ScimIntegrationResult)[vs[1].(int)]
+	}).(ScimIntegrationResultOutput)
+}
+
 // Setup key
 type SetupKeyResult struct {
 	// Peers enrolled with the key may add extra DNS labels
@@ -7065,6 +7616,7 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*IngressPortAllocationPortRangesArrayInput)(nil)).Elem(), IngressPortAllocationPortRangesArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NameserverGroupNameserversInput)(nil)).Elem(), NameserverGroupNameserversArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NameserverGroupNameserversArrayInput)(nil)).Elem(), NameserverGroupNameserversArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*NotificationChannelTargetInput)(nil)).Elem(), NotificationChannelTargetArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PolicyRulesInput)(nil)).Elem(), PolicyRulesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PolicyRulesArrayInput)(nil)).Elem(), PolicyRulesArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PolicyRulesPortRangesInput)(nil)).Elem(), PolicyRulesPortRangesArgs{})
@@ -7152,6 +7704,15 @@ func init() {
 	pulumi.RegisterOutputType(NetworkResultArrayOutput{})
 	pulumi.RegisterOutputType(NetworkRouterResultOutput{})
 	pulumi.RegisterOutputType(NetworkRouterResultArrayOutput{})
+	pulumi.RegisterOutputType(NotificationChannelResultOutput{})
+	pulumi.RegisterOutputType(NotificationChannelResultArrayOutput{})
+	pulumi.RegisterOutputType(NotificationChannelResultTargetOutput{})
+	pulumi.RegisterOutputType(NotificationChannelResultTargetPtrOutput{})
+	pulumi.RegisterOutputType(NotificationChannelTargetOutput{})
+	pulumi.RegisterOutputType(NotificationEventTypeResultOutput{})
+	pulumi.RegisterOutputType(NotificationEventTypeResultArrayOutput{})
+	pulumi.RegisterOutputType(OktaScimIntegrationResultOutput{})
+	pulumi.RegisterOutputType(OktaScimIntegrationResultArrayOutput{})
 	pulumi.RegisterOutputType(PeerJobResultOutput{})
 	pulumi.RegisterOutputType(PeerJobResultArrayOutput{})
 	pulumi.RegisterOutputType(PeerJobResultWorkloadOutput{})
@@ -7193,6 +7754,10 @@ func init() {
 	pulumi.RegisterOutputType(ProxyLogResultArrayOutput{})
 	pulumi.RegisterOutputType(RouteResultOutput{})
 	pulumi.RegisterOutputType(RouteResultArrayOutput{})
+	pulumi.RegisterOutputType(ScimIntegrationLogResultOutput{})
+	pulumi.RegisterOutputType(ScimIntegrationLogResultArrayOutput{})
+	pulumi.RegisterOutputType(ScimIntegrationResultOutput{})
+	pulumi.RegisterOutputType(ScimIntegrationResultArrayOutput{})
 	pulumi.RegisterOutputType(SetupKeyResultOutput{})
 	pulumi.RegisterOutputType(SetupKeyResultArrayOutput{})
 	pulumi.RegisterOutputType(TokenResultOutput{})

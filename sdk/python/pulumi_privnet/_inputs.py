@@ -27,6 +27,8 @@ __all__ = [
     'IngressPortAllocationPortRangesArgsDict',
     'NameserverGroupNameserversArgs',
     'NameserverGroupNameserversArgsDict',
+    'NotificationChannelTargetArgs',
+    'NotificationChannelTargetArgsDict',
     'PolicyRulesArgs',
     'PolicyRulesArgsDict',
     'PolicyRulesPortRangesArgs',
@@ -578,6 +580,80 @@ class NameserverGroupNameserversArgs:
     @port.setter
     def port(self, value: pulumi.Input[_builtins.int]):
         pulumi.set(self, "port", value)
+
+
+class NotificationChannelTargetArgsDict(TypedDict):
+    """
+    Where the channel delivers, in the shape of its `type`
+    """
+    emails: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    For an `email` channel: who receives the notifications (at least one address)
+    """
+    headers: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    For a `webhook` channel: HTTP headers sent with every request (a shared secret, say); write-only values, answered as ********
+    """
+    url: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    For a `webhook` channel: where requests are POSTed (an http(s) URL)
+    """
+
+@pulumi.input_type
+class NotificationChannelTargetArgs:
+    def __init__(__self__, *,
+                 emails: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 headers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 url: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Where the channel delivers, in the shape of its `type`
+
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] emails: For an `email` channel: who receives the notifications (at least one address)
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] headers: For a `webhook` channel: HTTP headers sent with every request (a shared secret, say); write-only values, answered as ********
+        :param pulumi.Input[_builtins.str] url: For a `webhook` channel: where requests are POSTed (an http(s) URL)
+        """
+        if emails is not None:
+            pulumi.set(__self__, "emails", emails)
+        if headers is not None:
+            pulumi.set(__self__, "headers", headers)
+        if url is not None:
+            pulumi.set(__self__, "url", url)
+
+    @_builtins.property
+    @pulumi.getter
+    def emails(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        For an `email` channel: who receives the notifications (at least one address)
+        """
+        return pulumi.get(self, "emails")
+
+    @emails.setter
+    def emails(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "emails", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def headers(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        For a `webhook` channel: HTTP headers sent with every request (a shared secret, say); write-only values, answered as ********
+        """
+        return pulumi.get(self, "headers")
+
+    @headers.setter
+    def headers(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "headers", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        For a `webhook` channel: where requests are POSTed (an http(s) URL)
+        """
+        return pulumi.get(self, "url")
+
+    @url.setter
+    def url(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "url", value)
 
 
 class PolicyRulesArgsDict(TypedDict):

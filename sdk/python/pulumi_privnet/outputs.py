@@ -51,6 +51,11 @@ __all__ = [
     'NetworkResourceResult',
     'NetworkResult',
     'NetworkRouterResult',
+    'NotificationChannelResult',
+    'NotificationChannelResultTarget',
+    'NotificationChannelTarget',
+    'NotificationEventTypeResult',
+    'OktaScimIntegrationResult',
     'PeerJobResult',
     'PeerJobResultWorkload',
     'PeerJobResultWorkloadParameters',
@@ -74,6 +79,8 @@ __all__ = [
     'PostureCheckResultChecks',
     'ProxyLogResult',
     'RouteResult',
+    'ScimIntegrationLogResult',
+    'ScimIntegrationResult',
     'SetupKeyResult',
     'TokenResult',
     'TrafficEventResult',
@@ -2943,6 +2950,294 @@ class NetworkRouterResult(dict):
 
 
 @pulumi.output_type
+class NotificationChannelResult(dict):
+    """
+    Notification channel (webhook header values masked)
+    """
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 event_types: Sequence[_builtins.str],
+                 id: _builtins.str,
+                 type: _builtins.str,
+                 target: Optional['outputs.NotificationChannelResultTarget'] = None):
+        """
+        Notification channel (webhook header values masked)
+
+        :param _builtins.bool enabled: Whether the channel delivers
+        :param Sequence[_builtins.str] event_types: The activity codes the channel reports
+        :param _builtins.str id: Channel id
+        :param _builtins.str type: How the channel delivers: `email` to `target.emails`, `webhook` as a POST to `target.url`; one of `email`, `webhook`
+        :param 'NotificationChannelResultTarget' target: Where the channel delivers (webhook header values masked)
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "event_types", event_types)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+        if target is not None:
+            pulumi.set(__self__, "target", target)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the channel delivers
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="eventTypes")
+    def event_types(self) -> Sequence[_builtins.str]:
+        """
+        The activity codes the channel reports
+        """
+        return pulumi.get(self, "event_types")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Channel id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        How the channel delivers: `email` to `target.emails`, `webhook` as a POST to `target.url`; one of `email`, `webhook`
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def target(self) -> Optional['outputs.NotificationChannelResultTarget']:
+        """
+        Where the channel delivers (webhook header values masked)
+        """
+        return pulumi.get(self, "target")
+
+
+@pulumi.output_type
+class NotificationChannelResultTarget(dict):
+    """
+    Where the channel delivers (webhook header values masked)
+    """
+    def __init__(__self__, *,
+                 emails: Optional[Sequence[_builtins.str]] = None,
+                 headers: Optional[Mapping[str, _builtins.str]] = None,
+                 url: Optional[_builtins.str] = None):
+        """
+        Where the channel delivers (webhook header values masked)
+
+        :param Sequence[_builtins.str] emails: Recipients of an email channel
+        :param Mapping[str, _builtins.str] headers: Webhook headers, each value masked as ********
+        :param _builtins.str url: Webhook URL
+        """
+        if emails is not None:
+            pulumi.set(__self__, "emails", emails)
+        if headers is not None:
+            pulumi.set(__self__, "headers", headers)
+        if url is not None:
+            pulumi.set(__self__, "url", url)
+
+    @_builtins.property
+    @pulumi.getter
+    def emails(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Recipients of an email channel
+        """
+        return pulumi.get(self, "emails")
+
+    @_builtins.property
+    @pulumi.getter
+    def headers(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        Webhook headers, each value masked as ********
+        """
+        return pulumi.get(self, "headers")
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> Optional[_builtins.str]:
+        """
+        Webhook URL
+        """
+        return pulumi.get(self, "url")
+
+
+@pulumi.output_type
+class NotificationChannelTarget(dict):
+    """
+    Where the channel delivers, in the shape of its `type`
+    """
+    def __init__(__self__, *,
+                 emails: Optional[Sequence[_builtins.str]] = None,
+                 headers: Optional[Mapping[str, _builtins.str]] = None,
+                 url: Optional[_builtins.str] = None):
+        """
+        Where the channel delivers, in the shape of its `type`
+
+        :param Sequence[_builtins.str] emails: For an `email` channel: who receives the notifications (at least one address)
+        :param Mapping[str, _builtins.str] headers: For a `webhook` channel: HTTP headers sent with every request (a shared secret, say); write-only values, answered as ********
+        :param _builtins.str url: For a `webhook` channel: where requests are POSTed (an http(s) URL)
+        """
+        if emails is not None:
+            pulumi.set(__self__, "emails", emails)
+        if headers is not None:
+            pulumi.set(__self__, "headers", headers)
+        if url is not None:
+            pulumi.set(__self__, "url", url)
+
+    @_builtins.property
+    @pulumi.getter
+    def emails(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        For an `email` channel: who receives the notifications (at least one address)
+        """
+        return pulumi.get(self, "emails")
+
+    @_builtins.property
+    @pulumi.getter
+    def headers(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        For a `webhook` channel: HTTP headers sent with every request (a shared secret, say); write-only values, answered as ********
+        """
+        return pulumi.get(self, "headers")
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> Optional[_builtins.str]:
+        """
+        For a `webhook` channel: where requests are POSTed (an http(s) URL)
+        """
+        return pulumi.get(self, "url")
+
+
+@pulumi.output_type
+class NotificationEventTypeResult(dict):
+    """
+    An activity code a notification channel can subscribe to
+    """
+    def __init__(__self__, *,
+                 code: _builtins.str,
+                 description: _builtins.str):
+        """
+        An activity code a notification channel can subscribe to
+
+        :param _builtins.str code: The activity code, as a channel's `eventTypes` names it
+        :param _builtins.str description: What the activity is
+        """
+        pulumi.set(__self__, "code", code)
+        pulumi.set(__self__, "description", description)
+
+    @_builtins.property
+    @pulumi.getter
+    def code(self) -> _builtins.str:
+        """
+        The activity code, as a channel's `eventTypes` names it
+        """
+        return pulumi.get(self, "code")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> _builtins.str:
+        """
+        What the activity is
+        """
+        return pulumi.get(self, "description")
+
+
+@pulumi.output_type
+class OktaScimIntegrationResult(dict):
+    """
+    Okta SCIM integration (the connection name is never returned)
+    """
+    def __init__(__self__, *,
+                 auth_token: _builtins.str,
+                 enabled: _builtins.bool,
+                 group_prefixes: Sequence[_builtins.str],
+                 id: _builtins.int,
+                 last_synced_at: _builtins.str,
+                 user_group_prefixes: Sequence[_builtins.str],
+                 connector_id: Optional[_builtins.str] = None):
+        """
+        Okta SCIM integration (the connection name is never returned)
+
+        :param _builtins.str auth_token: The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else
+        :param _builtins.bool enabled: Whether the identity provider may push changes
+        :param Sequence[_builtins.str] group_prefixes: Name prefixes of the groups synced (empty: all)
+        :param _builtins.int id: Integration id
+        :param _builtins.str last_synced_at: When the identity provider last pushed a change (zero time: never)
+        :param Sequence[_builtins.str] user_group_prefixes: Name prefixes of the groups whose members are synced (empty: all)
+        :param _builtins.str connector_id: Connector of the embedded identity provider; absent when none is set
+        """
+        pulumi.set(__self__, "auth_token", auth_token)
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "group_prefixes", group_prefixes)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "last_synced_at", last_synced_at)
+        pulumi.set(__self__, "user_group_prefixes", user_group_prefixes)
+        if connector_id is not None:
+            pulumi.set(__self__, "connector_id", connector_id)
+
+    @_builtins.property
+    @pulumi.getter(name="authToken")
+    def auth_token(self) -> _builtins.str:
+        """
+        The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else
+        """
+        return pulumi.get(self, "auth_token")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the identity provider may push changes
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="groupPrefixes")
+    def group_prefixes(self) -> Sequence[_builtins.str]:
+        """
+        Name prefixes of the groups synced (empty: all)
+        """
+        return pulumi.get(self, "group_prefixes")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        Integration id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="lastSyncedAt")
+    def last_synced_at(self) -> _builtins.str:
+        """
+        When the identity provider last pushed a change (zero time: never)
+        """
+        return pulumi.get(self, "last_synced_at")
+
+    @_builtins.property
+    @pulumi.getter(name="userGroupPrefixes")
+    def user_group_prefixes(self) -> Sequence[_builtins.str]:
+        """
+        Name prefixes of the groups whose members are synced (empty: all)
+        """
+        return pulumi.get(self, "user_group_prefixes")
+
+    @_builtins.property
+    @pulumi.getter(name="connectorId")
+    def connector_id(self) -> Optional[_builtins.str]:
+        """
+        Connector of the embedded identity provider; absent when none is set
+        """
+        return pulumi.get(self, "connector_id")
+
+
+@pulumi.output_type
 class PeerJobResult(dict):
     """
     Peer job
@@ -5130,6 +5425,174 @@ class RouteResult(dict):
         For exit-node route 0.0.0.0/0: do not apply automatically on clients
         """
         return pulumi.get(self, "skip_auto_apply")
+
+
+@pulumi.output_type
+class ScimIntegrationLogResult(dict):
+    """
+    A SCIM integration's log entry
+    """
+    def __init__(__self__, *,
+                 id: _builtins.int,
+                 level: _builtins.str,
+                 message: _builtins.str,
+                 timestamp: _builtins.str):
+        """
+        A SCIM integration's log entry
+
+        :param _builtins.int id: Log entry id
+        :param _builtins.str level: Severity; one of `info`, `warning`, `error`
+        :param _builtins.str message: What happened: the integration made, its token replaced, a push received
+        :param _builtins.str timestamp: When it happened
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "level", level)
+        pulumi.set(__self__, "message", message)
+        pulumi.set(__self__, "timestamp", timestamp)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        Log entry id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def level(self) -> _builtins.str:
+        """
+        Severity; one of `info`, `warning`, `error`
+        """
+        return pulumi.get(self, "level")
+
+    @_builtins.property
+    @pulumi.getter
+    def message(self) -> _builtins.str:
+        """
+        What happened: the integration made, its token replaced, a push received
+        """
+        return pulumi.get(self, "message")
+
+    @_builtins.property
+    @pulumi.getter
+    def timestamp(self) -> _builtins.str:
+        """
+        When it happened
+        """
+        return pulumi.get(self, "timestamp")
+
+
+@pulumi.output_type
+class ScimIntegrationResult(dict):
+    """
+    SCIM integration
+    """
+    def __init__(__self__, *,
+                 auth_token: _builtins.str,
+                 enabled: _builtins.bool,
+                 group_prefixes: Sequence[_builtins.str],
+                 id: _builtins.int,
+                 last_synced_at: _builtins.str,
+                 prefix: _builtins.str,
+                 provider: _builtins.str,
+                 user_group_prefixes: Sequence[_builtins.str],
+                 connector_id: Optional[_builtins.str] = None):
+        """
+        SCIM integration
+
+        :param _builtins.str auth_token: The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else
+        :param _builtins.bool enabled: Whether the identity provider may push changes
+        :param Sequence[_builtins.str] group_prefixes: Name prefixes of the groups synced (empty: all)
+        :param _builtins.int id: Integration id
+        :param _builtins.str last_synced_at: When the identity provider last pushed a change (zero time: never)
+        :param _builtins.str prefix: Connection prefix
+        :param _builtins.str provider: Which identity provider pushes
+        :param Sequence[_builtins.str] user_group_prefixes: Name prefixes of the groups whose members are synced (empty: all)
+        :param _builtins.str connector_id: Connector of the embedded identity provider; absent when none is set
+        """
+        pulumi.set(__self__, "auth_token", auth_token)
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "group_prefixes", group_prefixes)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "last_synced_at", last_synced_at)
+        pulumi.set(__self__, "prefix", prefix)
+        pulumi.set(__self__, "provider", provider)
+        pulumi.set(__self__, "user_group_prefixes", user_group_prefixes)
+        if connector_id is not None:
+            pulumi.set(__self__, "connector_id", connector_id)
+
+    @_builtins.property
+    @pulumi.getter(name="authToken")
+    def auth_token(self) -> _builtins.str:
+        """
+        The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else
+        """
+        return pulumi.get(self, "auth_token")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the identity provider may push changes
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="groupPrefixes")
+    def group_prefixes(self) -> Sequence[_builtins.str]:
+        """
+        Name prefixes of the groups synced (empty: all)
+        """
+        return pulumi.get(self, "group_prefixes")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        Integration id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="lastSyncedAt")
+    def last_synced_at(self) -> _builtins.str:
+        """
+        When the identity provider last pushed a change (zero time: never)
+        """
+        return pulumi.get(self, "last_synced_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def prefix(self) -> _builtins.str:
+        """
+        Connection prefix
+        """
+        return pulumi.get(self, "prefix")
+
+    @_builtins.property
+    @pulumi.getter
+    def provider(self) -> _builtins.str:
+        """
+        Which identity provider pushes
+        """
+        return pulumi.get(self, "provider")
+
+    @_builtins.property
+    @pulumi.getter(name="userGroupPrefixes")
+    def user_group_prefixes(self) -> Sequence[_builtins.str]:
+        """
+        Name prefixes of the groups whose members are synced (empty: all)
+        """
+        return pulumi.get(self, "user_group_prefixes")
+
+    @_builtins.property
+    @pulumi.getter(name="connectorId")
+    def connector_id(self) -> Optional[_builtins.str]:
+        """
+        Connector of the embedded identity provider; absent when none is set
+        """
+        return pulumi.get(self, "connector_id")
 
 
 @pulumi.output_type
