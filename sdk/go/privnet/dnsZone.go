@@ -29,7 +29,7 @@ type DnsZone struct {
 	// Zone name, 1 to 255 characters
 	Name pulumi.StringOutput `pulumi:"name"`
 	// The zone's records
-	Records DnsRecordResultArrayOutput `pulumi:"records"`
+	Records DnsZoneRecordArrayOutput `pulumi:"records"`
 }
 
 // NewDnsZone registers a new resource with the given unique name, arguments, and options.
@@ -177,8 +177,8 @@ func (o DnsZoneOutput) Name() pulumi.StringOutput {
 }
 
 // The zone's records
-func (o DnsZoneOutput) Records() DnsRecordResultArrayOutput {
-	return o.ApplyT(func(v *DnsZone) DnsRecordResultArrayOutput { return v.Records }).(DnsRecordResultArrayOutput)
+func (o DnsZoneOutput) Records() DnsZoneRecordArrayOutput {
+	return o.ApplyT(func(v *DnsZone) DnsZoneRecordArrayOutput { return v.Records }).(DnsZoneRecordArrayOutput)
 }
 
 func init() {

@@ -13,7 +13,7 @@ import (
 
 // The peers this peer can connect to, as computed by the service from the enabled policies and the peer's groups.
 //
-// Returns `{ items }`: the list of `AccessiblePeerResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
 func GetAccessiblePeers(ctx *pulumi.Context, args *GetAccessiblePeersArgs, opts ...pulumi.InvokeOption) (*GetAccessiblePeersResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetAccessiblePeersResult
@@ -30,8 +30,8 @@ type GetAccessiblePeersArgs struct {
 }
 
 type GetAccessiblePeersResult struct {
-	// The AccessiblePeerResult objects found
-	Items []AccessiblePeerResult `pulumi:"items"`
+	// The objects found, each a `GetAccessiblePeersItem`
+	Items []GetAccessiblePeersItem `pulumi:"items"`
 }
 
 func GetAccessiblePeersOutput(ctx *pulumi.Context, args GetAccessiblePeersOutputArgs, opts ...pulumi.InvokeOption) GetAccessiblePeersResultOutput {
@@ -62,9 +62,9 @@ func (o GetAccessiblePeersResultOutput) ToGetAccessiblePeersResultOutputWithCont
 	return o
 }
 
-// The AccessiblePeerResult objects found
-func (o GetAccessiblePeersResultOutput) Items() AccessiblePeerResultArrayOutput {
-	return o.ApplyT(func(v GetAccessiblePeersResult) []AccessiblePeerResult { return v.Items }).(AccessiblePeerResultArrayOutput)
+// The objects found, each a `GetAccessiblePeersItem`
+func (o GetAccessiblePeersResultOutput) Items() GetAccessiblePeersItemArrayOutput {
+	return o.ApplyT(func(v GetAccessiblePeersResult) []GetAccessiblePeersItem { return v.Items }).(GetAccessiblePeersItemArrayOutput)
 }
 
 func init() {

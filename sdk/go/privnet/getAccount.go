@@ -35,9 +35,9 @@ type GetAccountResult struct {
 	// Account id
 	Id string `pulumi:"id"`
 	// Onboarding state
-	Onboarding AccountResultOnboarding `pulumi:"onboarding"`
+	Onboarding GetAccountOnboarding `pulumi:"onboarding"`
 	// Account settings
-	Settings AccountResultSettings `pulumi:"settings"`
+	Settings GetAccountSettingsType `pulumi:"settings"`
 }
 
 func GetAccountOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetAccountResultOutput {
@@ -86,13 +86,13 @@ func (o GetAccountResultOutput) Id() pulumi.StringOutput {
 }
 
 // Onboarding state
-func (o GetAccountResultOutput) Onboarding() AccountResultOnboardingOutput {
-	return o.ApplyT(func(v GetAccountResult) AccountResultOnboarding { return v.Onboarding }).(AccountResultOnboardingOutput)
+func (o GetAccountResultOutput) Onboarding() GetAccountOnboardingOutput {
+	return o.ApplyT(func(v GetAccountResult) GetAccountOnboarding { return v.Onboarding }).(GetAccountOnboardingOutput)
 }
 
 // Account settings
-func (o GetAccountResultOutput) Settings() AccountResultSettingsOutput {
-	return o.ApplyT(func(v GetAccountResult) AccountResultSettings { return v.Settings }).(AccountResultSettingsOutput)
+func (o GetAccountResultOutput) Settings() GetAccountSettingsTypeOutput {
+	return o.ApplyT(func(v GetAccountResult) GetAccountSettingsType { return v.Settings }).(GetAccountSettingsTypeOutput)
 }
 
 func init() {

@@ -13,7 +13,7 @@ import (
 
 // Every audit event of the account, as the API lists them.
 //
-// Returns `{ items }`: the list of `AuditEventResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
 func GetAuditEvents(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetAuditEventsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetAuditEventsResult
@@ -25,8 +25,8 @@ func GetAuditEvents(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetAudit
 }
 
 type GetAuditEventsResult struct {
-	// The AuditEventResult objects found
-	Items []AuditEventResult `pulumi:"items"`
+	// The objects found, each a `GetAuditEventsItem`
+	Items []GetAuditEventsItem `pulumi:"items"`
 }
 
 func GetAuditEventsOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetAuditEventsResultOutput {
@@ -48,9 +48,9 @@ func (o GetAuditEventsResultOutput) ToGetAuditEventsResultOutputWithContext(ctx 
 	return o
 }
 
-// The AuditEventResult objects found
-func (o GetAuditEventsResultOutput) Items() AuditEventResultArrayOutput {
-	return o.ApplyT(func(v GetAuditEventsResult) []AuditEventResult { return v.Items }).(AuditEventResultArrayOutput)
+// The objects found, each a `GetAuditEventsItem`
+func (o GetAuditEventsResultOutput) Items() GetAuditEventsItemArrayOutput {
+	return o.ApplyT(func(v GetAuditEventsResult) []GetAuditEventsItem { return v.Items }).(GetAuditEventsItemArrayOutput)
 }
 
 func init() {

@@ -49,7 +49,7 @@ type GetCurrentUserResult struct {
 	// Whether the user awaits approval
 	PendingApproval bool `pulumi:"pendingApproval"`
 	// What the user may do
-	Permissions UserPermissions `pulumi:"permissions"`
+	Permissions GetCurrentUserPermissions `pulumi:"permissions"`
 	// User role: owner, admin, user, billing_admin, auditor or network_admin; known values `owner`, `admin`, `user`, `billing_admin`, `auditor`, `network_admin` (others are accepted)
 	Role string `pulumi:"role"`
 	// User status; one of `active`, `invited`, `blocked`
@@ -137,8 +137,8 @@ func (o GetCurrentUserResultOutput) PendingApproval() pulumi.BoolOutput {
 }
 
 // What the user may do
-func (o GetCurrentUserResultOutput) Permissions() UserPermissionsOutput {
-	return o.ApplyT(func(v GetCurrentUserResult) UserPermissions { return v.Permissions }).(UserPermissionsOutput)
+func (o GetCurrentUserResultOutput) Permissions() GetCurrentUserPermissionsOutput {
+	return o.ApplyT(func(v GetCurrentUserResult) GetCurrentUserPermissions { return v.Permissions }).(GetCurrentUserPermissionsOutput)
 }
 
 // User role: owner, admin, user, billing_admin, auditor or network_admin; known values `owner`, `admin`, `user`, `billing_admin`, `auditor`, `network_admin` (others are accepted)

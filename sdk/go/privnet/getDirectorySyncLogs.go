@@ -13,7 +13,7 @@ import (
 
 // The sync log of a directory sync integration of either vendor.
 //
-// Returns `{ items }`: the list of `DirectorySyncLogResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
 func GetDirectorySyncLogs(ctx *pulumi.Context, args *GetDirectorySyncLogsArgs, opts ...pulumi.InvokeOption) (*GetDirectorySyncLogsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetDirectorySyncLogsResult
@@ -32,8 +32,8 @@ type GetDirectorySyncLogsArgs struct {
 }
 
 type GetDirectorySyncLogsResult struct {
-	// The DirectorySyncLogResult objects found
-	Items []DirectorySyncLogResult `pulumi:"items"`
+	// The objects found, each a `GetDirectorySyncLogsItem`
+	Items []GetDirectorySyncLogsItem `pulumi:"items"`
 }
 
 func GetDirectorySyncLogsOutput(ctx *pulumi.Context, args GetDirectorySyncLogsOutputArgs, opts ...pulumi.InvokeOption) GetDirectorySyncLogsResultOutput {
@@ -66,9 +66,9 @@ func (o GetDirectorySyncLogsResultOutput) ToGetDirectorySyncLogsResultOutputWith
 	return o
 }
 
-// The DirectorySyncLogResult objects found
-func (o GetDirectorySyncLogsResultOutput) Items() DirectorySyncLogResultArrayOutput {
-	return o.ApplyT(func(v GetDirectorySyncLogsResult) []DirectorySyncLogResult { return v.Items }).(DirectorySyncLogResultArrayOutput)
+// The objects found, each a `GetDirectorySyncLogsItem`
+func (o GetDirectorySyncLogsResultOutput) Items() GetDirectorySyncLogsItemArrayOutput {
+	return o.ApplyT(func(v GetDirectorySyncLogsResult) []GetDirectorySyncLogsItem { return v.Items }).(GetDirectorySyncLogsItemArrayOutput)
 }
 
 func init() {

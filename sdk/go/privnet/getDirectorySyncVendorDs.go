@@ -13,7 +13,7 @@ import (
 
 // Every vendor-d-idp directory sync.
 //
-// Returns `{ items }`: the list of `DirectorySyncVendorDResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
 func GetDirectorySyncVendorDs(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetDirectorySyncVendorDsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetDirectorySyncVendorDsResult
@@ -25,8 +25,8 @@ func GetDirectorySyncVendorDs(ctx *pulumi.Context, opts ...pulumi.InvokeOption) 
 }
 
 type GetDirectorySyncVendorDsResult struct {
-	// The DirectorySyncVendorDResult objects found
-	Items []DirectorySyncVendorDResult `pulumi:"items"`
+	// The objects found, each a `GetDirectorySyncVendorDsItem`
+	Items []GetDirectorySyncVendorDsItem `pulumi:"items"`
 }
 
 func GetDirectorySyncVendorDsOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetDirectorySyncVendorDsResultOutput {
@@ -48,9 +48,9 @@ func (o GetDirectorySyncVendorDsResultOutput) ToGetDirectorySyncVendorDsResultOu
 	return o
 }
 
-// The DirectorySyncVendorDResult objects found
-func (o GetDirectorySyncVendorDsResultOutput) Items() DirectorySyncVendorDResultArrayOutput {
-	return o.ApplyT(func(v GetDirectorySyncVendorDsResult) []DirectorySyncVendorDResult { return v.Items }).(DirectorySyncVendorDResultArrayOutput)
+// The objects found, each a `GetDirectorySyncVendorDsItem`
+func (o GetDirectorySyncVendorDsResultOutput) Items() GetDirectorySyncVendorDsItemArrayOutput {
+	return o.ApplyT(func(v GetDirectorySyncVendorDsResult) []GetDirectorySyncVendorDsItem { return v.Items }).(GetDirectorySyncVendorDsItemArrayOutput)
 }
 
 func init() {

@@ -13,7 +13,7 @@ import (
 
 // The records of a DNS zone.
 //
-// Returns `{ items }`: the list of `DnsRecordResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
 func GetDnsRecords(ctx *pulumi.Context, args *GetDnsRecordsArgs, opts ...pulumi.InvokeOption) (*GetDnsRecordsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetDnsRecordsResult
@@ -30,8 +30,8 @@ type GetDnsRecordsArgs struct {
 }
 
 type GetDnsRecordsResult struct {
-	// The DnsRecordResult objects found
-	Items []DnsRecordResult `pulumi:"items"`
+	// The objects found, each a `GetDnsRecordsItem`
+	Items []GetDnsRecordsItem `pulumi:"items"`
 }
 
 func GetDnsRecordsOutput(ctx *pulumi.Context, args GetDnsRecordsOutputArgs, opts ...pulumi.InvokeOption) GetDnsRecordsResultOutput {
@@ -62,9 +62,9 @@ func (o GetDnsRecordsResultOutput) ToGetDnsRecordsResultOutputWithContext(ctx co
 	return o
 }
 
-// The DnsRecordResult objects found
-func (o GetDnsRecordsResultOutput) Items() DnsRecordResultArrayOutput {
-	return o.ApplyT(func(v GetDnsRecordsResult) []DnsRecordResult { return v.Items }).(DnsRecordResultArrayOutput)
+// The objects found, each a `GetDnsRecordsItem`
+func (o GetDnsRecordsResultOutput) Items() GetDnsRecordsItemArrayOutput {
+	return o.ApplyT(func(v GetDnsRecordsResult) []GetDnsRecordsItem { return v.Items }).(GetDnsRecordsItemArrayOutput)
 }
 
 func init() {

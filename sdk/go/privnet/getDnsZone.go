@@ -42,7 +42,7 @@ type LookupDnsZoneResult struct {
 	// Zone name, 1 to 255 characters
 	Name string `pulumi:"name"`
 	// The zone's records
-	Records []DnsRecordResult `pulumi:"records"`
+	Records []GetDnsZoneRecord `pulumi:"records"`
 }
 
 func LookupDnsZoneOutput(ctx *pulumi.Context, args LookupDnsZoneOutputArgs, opts ...pulumi.InvokeOption) LookupDnsZoneResultOutput {
@@ -105,8 +105,8 @@ func (o LookupDnsZoneResultOutput) Name() pulumi.StringOutput {
 }
 
 // The zone's records
-func (o LookupDnsZoneResultOutput) Records() DnsRecordResultArrayOutput {
-	return o.ApplyT(func(v LookupDnsZoneResult) []DnsRecordResult { return v.Records }).(DnsRecordResultArrayOutput)
+func (o LookupDnsZoneResultOutput) Records() GetDnsZoneRecordArrayOutput {
+	return o.ApplyT(func(v LookupDnsZoneResult) []GetDnsZoneRecord { return v.Records }).(GetDnsZoneRecordArrayOutput)
 }
 
 func init() {

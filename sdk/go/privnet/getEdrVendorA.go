@@ -35,7 +35,7 @@ type LookupEdrVendorAResult struct {
 	// Whether the integration is active
 	Enabled bool `pulumi:"enabled"`
 	// Groups whose peers are checked
-	Groups []GroupResult `pulumi:"groups"`
+	Groups []GetEdrVendorAGroup `pulumi:"groups"`
 	// Integration id
 	Id int `pulumi:"id"`
 	// Last sync time
@@ -43,7 +43,7 @@ type LookupEdrVendorAResult struct {
 	// Sync interval in hours
 	LastSyncedInterval int `pulumi:"lastSyncedInterval"`
 	// Device attributes a peer must match
-	MatchAttributes EdrVendorAResultMatchAttributes `pulumi:"matchAttributes"`
+	MatchAttributes GetEdrVendorAMatchAttributes `pulumi:"matchAttributes"`
 	// Last change
 	UpdatedAt string `pulumi:"updatedAt"`
 }
@@ -94,8 +94,8 @@ func (o LookupEdrVendorAResultOutput) Enabled() pulumi.BoolOutput {
 }
 
 // Groups whose peers are checked
-func (o LookupEdrVendorAResultOutput) Groups() GroupResultArrayOutput {
-	return o.ApplyT(func(v LookupEdrVendorAResult) []GroupResult { return v.Groups }).(GroupResultArrayOutput)
+func (o LookupEdrVendorAResultOutput) Groups() GetEdrVendorAGroupArrayOutput {
+	return o.ApplyT(func(v LookupEdrVendorAResult) []GetEdrVendorAGroup { return v.Groups }).(GetEdrVendorAGroupArrayOutput)
 }
 
 // Integration id
@@ -114,8 +114,8 @@ func (o LookupEdrVendorAResultOutput) LastSyncedInterval() pulumi.IntOutput {
 }
 
 // Device attributes a peer must match
-func (o LookupEdrVendorAResultOutput) MatchAttributes() EdrVendorAResultMatchAttributesOutput {
-	return o.ApplyT(func(v LookupEdrVendorAResult) EdrVendorAResultMatchAttributes { return v.MatchAttributes }).(EdrVendorAResultMatchAttributesOutput)
+func (o LookupEdrVendorAResultOutput) MatchAttributes() GetEdrVendorAMatchAttributesOutput {
+	return o.ApplyT(func(v LookupEdrVendorAResult) GetEdrVendorAMatchAttributes { return v.MatchAttributes }).(GetEdrVendorAMatchAttributesOutput)
 }
 
 // Last change

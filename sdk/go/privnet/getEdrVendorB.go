@@ -35,7 +35,7 @@ type LookupEdrVendorBResult struct {
 	// Whether the integration is active
 	Enabled bool `pulumi:"enabled"`
 	// Groups whose peers are checked
-	Groups []GroupResult `pulumi:"groups"`
+	Groups []GetEdrVendorBGroup `pulumi:"groups"`
 	// Integration id
 	Id int `pulumi:"id"`
 	// Last sync time
@@ -94,8 +94,8 @@ func (o LookupEdrVendorBResultOutput) Enabled() pulumi.BoolOutput {
 }
 
 // Groups whose peers are checked
-func (o LookupEdrVendorBResultOutput) Groups() GroupResultArrayOutput {
-	return o.ApplyT(func(v LookupEdrVendorBResult) []GroupResult { return v.Groups }).(GroupResultArrayOutput)
+func (o LookupEdrVendorBResultOutput) Groups() GetEdrVendorBGroupArrayOutput {
+	return o.ApplyT(func(v LookupEdrVendorBResult) []GetEdrVendorBGroup { return v.Groups }).(GetEdrVendorBGroupArrayOutput)
 }
 
 // Integration id

@@ -35,7 +35,7 @@ type LookupEdrVendorCResult struct {
 	// Whether the integration is active
 	Enabled bool `pulumi:"enabled"`
 	// Groups whose peers are checked
-	Groups []GroupResult `pulumi:"groups"`
+	Groups []GetEdrVendorCGroup `pulumi:"groups"`
 	// Integration id
 	Id int `pulumi:"id"`
 	// Last sync time
@@ -94,8 +94,8 @@ func (o LookupEdrVendorCResultOutput) Enabled() pulumi.BoolOutput {
 }
 
 // Groups whose peers are checked
-func (o LookupEdrVendorCResultOutput) Groups() GroupResultArrayOutput {
-	return o.ApplyT(func(v LookupEdrVendorCResult) []GroupResult { return v.Groups }).(GroupResultArrayOutput)
+func (o LookupEdrVendorCResultOutput) Groups() GetEdrVendorCGroupArrayOutput {
+	return o.ApplyT(func(v LookupEdrVendorCResult) []GetEdrVendorCGroup { return v.Groups }).(GetEdrVendorCGroupArrayOutput)
 }
 
 // Integration id

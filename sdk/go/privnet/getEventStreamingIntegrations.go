@@ -13,7 +13,7 @@ import (
 
 // Every event streaming integration; credential values in `config` are masked.
 //
-// Returns `{ items }`: the list of `EventStreamingIntegrationResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
 func GetEventStreamingIntegrations(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetEventStreamingIntegrationsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetEventStreamingIntegrationsResult
@@ -25,8 +25,8 @@ func GetEventStreamingIntegrations(ctx *pulumi.Context, opts ...pulumi.InvokeOpt
 }
 
 type GetEventStreamingIntegrationsResult struct {
-	// The EventStreamingIntegrationResult objects found
-	Items []EventStreamingIntegrationResult `pulumi:"items"`
+	// The objects found, each a `GetEventStreamingIntegrationsItem`
+	Items []GetEventStreamingIntegrationsItem `pulumi:"items"`
 }
 
 func GetEventStreamingIntegrationsOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetEventStreamingIntegrationsResultOutput {
@@ -48,9 +48,9 @@ func (o GetEventStreamingIntegrationsResultOutput) ToGetEventStreamingIntegratio
 	return o
 }
 
-// The EventStreamingIntegrationResult objects found
-func (o GetEventStreamingIntegrationsResultOutput) Items() EventStreamingIntegrationResultArrayOutput {
-	return o.ApplyT(func(v GetEventStreamingIntegrationsResult) []EventStreamingIntegrationResult { return v.Items }).(EventStreamingIntegrationResultArrayOutput)
+// The objects found, each a `GetEventStreamingIntegrationsItem`
+func (o GetEventStreamingIntegrationsResultOutput) Items() GetEventStreamingIntegrationsItemArrayOutput {
+	return o.ApplyT(func(v GetEventStreamingIntegrationsResult) []GetEventStreamingIntegrationsItem { return v.Items }).(GetEventStreamingIntegrationsItemArrayOutput)
 }
 
 func init() {

@@ -40,11 +40,11 @@ type LookupGroupResult struct {
 	// Group name
 	Name string `pulumi:"name"`
 	// Peers in the group
-	Peers []GroupResultPeers `pulumi:"peers"`
+	Peers []GetGroupPeer `pulumi:"peers"`
 	// Number of peers in the group
 	PeersCount int `pulumi:"peersCount"`
 	// Network resources in the group
-	Resources []GroupResultResources `pulumi:"resources"`
+	Resources []GetGroupResource `pulumi:"resources"`
 	// Number of network resources in the group
 	ResourcesCount int `pulumi:"resourcesCount"`
 }
@@ -96,8 +96,8 @@ func (o LookupGroupResultOutput) Name() pulumi.StringOutput {
 }
 
 // Peers in the group
-func (o LookupGroupResultOutput) Peers() GroupResultPeersArrayOutput {
-	return o.ApplyT(func(v LookupGroupResult) []GroupResultPeers { return v.Peers }).(GroupResultPeersArrayOutput)
+func (o LookupGroupResultOutput) Peers() GetGroupPeerArrayOutput {
+	return o.ApplyT(func(v LookupGroupResult) []GetGroupPeer { return v.Peers }).(GetGroupPeerArrayOutput)
 }
 
 // Number of peers in the group
@@ -106,8 +106,8 @@ func (o LookupGroupResultOutput) PeersCount() pulumi.IntOutput {
 }
 
 // Network resources in the group
-func (o LookupGroupResultOutput) Resources() GroupResultResourcesArrayOutput {
-	return o.ApplyT(func(v LookupGroupResult) []GroupResultResources { return v.Resources }).(GroupResultResourcesArrayOutput)
+func (o LookupGroupResultOutput) Resources() GetGroupResourceArrayOutput {
+	return o.ApplyT(func(v LookupGroupResult) []GetGroupResource { return v.Resources }).(GetGroupResourceArrayOutput)
 }
 
 // Number of network resources in the group

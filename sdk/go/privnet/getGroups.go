@@ -13,7 +13,7 @@ import (
 
 // Every group, including the built-in `All`.
 //
-// Returns `{ items }`: the list of `GroupResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
 func GetGroups(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetGroupsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetGroupsResult
@@ -25,8 +25,8 @@ func GetGroups(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetGroupsResu
 }
 
 type GetGroupsResult struct {
-	// The GroupResult objects found
-	Items []GroupResult `pulumi:"items"`
+	// The objects found, each a `GetGroupsItem`
+	Items []GetGroupsItem `pulumi:"items"`
 }
 
 func GetGroupsOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetGroupsResultOutput {
@@ -48,9 +48,9 @@ func (o GetGroupsResultOutput) ToGetGroupsResultOutputWithContext(ctx context.Co
 	return o
 }
 
-// The GroupResult objects found
-func (o GetGroupsResultOutput) Items() GroupResultArrayOutput {
-	return o.ApplyT(func(v GetGroupsResult) []GroupResult { return v.Items }).(GroupResultArrayOutput)
+// The objects found, each a `GetGroupsItem`
+func (o GetGroupsResultOutput) Items() GetGroupsItemArrayOutput {
+	return o.ApplyT(func(v GetGroupsResult) []GetGroupsItem { return v.Items }).(GetGroupsItemArrayOutput)
 }
 
 func init() {

@@ -13,7 +13,7 @@ import (
 
 // Every identity provider (client secrets are never returned).
 //
-// Returns `{ items }`: the list of `IdentityProviderResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
 func GetIdentityProviders(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetIdentityProvidersResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetIdentityProvidersResult
@@ -25,8 +25,8 @@ func GetIdentityProviders(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*Ge
 }
 
 type GetIdentityProvidersResult struct {
-	// The IdentityProviderResult objects found
-	Items []IdentityProviderResult `pulumi:"items"`
+	// The objects found, each a `GetIdentityProvidersItem`
+	Items []GetIdentityProvidersItem `pulumi:"items"`
 }
 
 func GetIdentityProvidersOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetIdentityProvidersResultOutput {
@@ -48,9 +48,9 @@ func (o GetIdentityProvidersResultOutput) ToGetIdentityProvidersResultOutputWith
 	return o
 }
 
-// The IdentityProviderResult objects found
-func (o GetIdentityProvidersResultOutput) Items() IdentityProviderResultArrayOutput {
-	return o.ApplyT(func(v GetIdentityProvidersResult) []IdentityProviderResult { return v.Items }).(IdentityProviderResultArrayOutput)
+// The objects found, each a `GetIdentityProvidersItem`
+func (o GetIdentityProvidersResultOutput) Items() GetIdentityProvidersItemArrayOutput {
+	return o.ApplyT(func(v GetIdentityProvidersResult) []GetIdentityProvidersItem { return v.Items }).(GetIdentityProvidersItemArrayOutput)
 }
 
 func init() {

@@ -30,7 +30,7 @@ type LookupIngressPeerArgs struct {
 // Ingress peer
 type LookupIngressPeerResult struct {
 	// Ports still available
-	AvailablePorts IngressPeerAvailablePorts `pulumi:"availablePorts"`
+	AvailablePorts GetIngressPeerAvailablePorts `pulumi:"availablePorts"`
 	// Whether the ingress peer is connected
 	Connected bool `pulumi:"connected"`
 	// Whether the ingress peer forwards traffic
@@ -77,8 +77,8 @@ func (o LookupIngressPeerResultOutput) ToLookupIngressPeerResultOutputWithContex
 }
 
 // Ports still available
-func (o LookupIngressPeerResultOutput) AvailablePorts() IngressPeerAvailablePortsOutput {
-	return o.ApplyT(func(v LookupIngressPeerResult) IngressPeerAvailablePorts { return v.AvailablePorts }).(IngressPeerAvailablePortsOutput)
+func (o LookupIngressPeerResultOutput) AvailablePorts() GetIngressPeerAvailablePortsOutput {
+	return o.ApplyT(func(v LookupIngressPeerResult) GetIngressPeerAvailablePorts { return v.AvailablePorts }).(GetIngressPeerAvailablePortsOutput)
 }
 
 // Whether the ingress peer is connected

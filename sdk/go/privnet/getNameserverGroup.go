@@ -42,7 +42,7 @@ type LookupNameserverGroupResult struct {
 	// Group name, 1 to 40 characters
 	Name string `pulumi:"name"`
 	// 1 to 3 upstream nameservers
-	Nameservers []NameserverGroupResultNameservers `pulumi:"nameservers"`
+	Nameservers []GetNameserverGroupNameserver `pulumi:"nameservers"`
 	// Resolve all domains with this group; only when domains is empty
 	Primary bool `pulumi:"primary"`
 	// Use the match domains as search domains; only when domains is set
@@ -109,8 +109,8 @@ func (o LookupNameserverGroupResultOutput) Name() pulumi.StringOutput {
 }
 
 // 1 to 3 upstream nameservers
-func (o LookupNameserverGroupResultOutput) Nameservers() NameserverGroupResultNameserversArrayOutput {
-	return o.ApplyT(func(v LookupNameserverGroupResult) []NameserverGroupResultNameservers { return v.Nameservers }).(NameserverGroupResultNameserversArrayOutput)
+func (o LookupNameserverGroupResultOutput) Nameservers() GetNameserverGroupNameserverArrayOutput {
+	return o.ApplyT(func(v LookupNameserverGroupResult) []GetNameserverGroupNameserver { return v.Nameservers }).(GetNameserverGroupNameserverArrayOutput)
 }
 
 // Resolve all domains with this group; only when domains is empty

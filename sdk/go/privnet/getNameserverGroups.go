@@ -13,7 +13,7 @@ import (
 
 // Every nameserver group.
 //
-// Returns `{ items }`: the list of `NameserverGroupResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
 func GetNameserverGroups(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetNameserverGroupsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetNameserverGroupsResult
@@ -25,8 +25,8 @@ func GetNameserverGroups(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*Get
 }
 
 type GetNameserverGroupsResult struct {
-	// The NameserverGroupResult objects found
-	Items []NameserverGroupResult `pulumi:"items"`
+	// The objects found, each a `GetNameserverGroupsItem`
+	Items []GetNameserverGroupsItem `pulumi:"items"`
 }
 
 func GetNameserverGroupsOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetNameserverGroupsResultOutput {
@@ -48,9 +48,9 @@ func (o GetNameserverGroupsResultOutput) ToGetNameserverGroupsResultOutputWithCo
 	return o
 }
 
-// The NameserverGroupResult objects found
-func (o GetNameserverGroupsResultOutput) Items() NameserverGroupResultArrayOutput {
-	return o.ApplyT(func(v GetNameserverGroupsResult) []NameserverGroupResult { return v.Items }).(NameserverGroupResultArrayOutput)
+// The objects found, each a `GetNameserverGroupsItem`
+func (o GetNameserverGroupsResultOutput) Items() GetNameserverGroupsItemArrayOutput {
+	return o.ApplyT(func(v GetNameserverGroupsResult) []GetNameserverGroupsItem { return v.Items }).(GetNameserverGroupsItemArrayOutput)
 }
 
 func init() {

@@ -38,7 +38,7 @@ type LookupNetworkResourceResult struct {
 	// Whether the resource is active
 	Enabled bool `pulumi:"enabled"`
 	// Groups the resource belongs to
-	Groups []GroupSummaryResult `pulumi:"groups"`
+	Groups []GetNetworkResourceGroup `pulumi:"groups"`
 	// Resource id
 	Id string `pulumi:"id"`
 	// Resource name
@@ -94,8 +94,8 @@ func (o LookupNetworkResourceResultOutput) Enabled() pulumi.BoolOutput {
 }
 
 // Groups the resource belongs to
-func (o LookupNetworkResourceResultOutput) Groups() GroupSummaryResultArrayOutput {
-	return o.ApplyT(func(v LookupNetworkResourceResult) []GroupSummaryResult { return v.Groups }).(GroupSummaryResultArrayOutput)
+func (o LookupNetworkResourceResultOutput) Groups() GetNetworkResourceGroupArrayOutput {
+	return o.ApplyT(func(v LookupNetworkResourceResult) []GetNetworkResourceGroup { return v.Groups }).(GetNetworkResourceGroupArrayOutput)
 }
 
 // Resource id

@@ -13,7 +13,7 @@ import (
 
 // Every network.
 //
-// Returns `{ items }`: the list of `NetworkResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
 func GetNetworks(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetNetworksResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetNetworksResult
@@ -25,8 +25,8 @@ func GetNetworks(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetNetworks
 }
 
 type GetNetworksResult struct {
-	// The NetworkResult objects found
-	Items []NetworkResult `pulumi:"items"`
+	// The objects found, each a `GetNetworksItem`
+	Items []GetNetworksItem `pulumi:"items"`
 }
 
 func GetNetworksOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetNetworksResultOutput {
@@ -48,9 +48,9 @@ func (o GetNetworksResultOutput) ToGetNetworksResultOutputWithContext(ctx contex
 	return o
 }
 
-// The NetworkResult objects found
-func (o GetNetworksResultOutput) Items() NetworkResultArrayOutput {
-	return o.ApplyT(func(v GetNetworksResult) []NetworkResult { return v.Items }).(NetworkResultArrayOutput)
+// The objects found, each a `GetNetworksItem`
+func (o GetNetworksResultOutput) Items() GetNetworksItemArrayOutput {
+	return o.ApplyT(func(v GetNetworksResult) []GetNetworksItem { return v.Items }).(GetNetworksItemArrayOutput)
 }
 
 func init() {

@@ -54,7 +54,7 @@ type LookupPeerResult struct {
 	// Geoname id of the peer's location
 	GeonameId int `pulumi:"geonameId"`
 	// Groups the peer belongs to
-	Groups []GroupSummaryResult `pulumi:"groups"`
+	Groups []GetPeerGroup `pulumi:"groups"`
 	// Host name
 	Hostname string `pulumi:"hostname"`
 	// Peer id
@@ -70,7 +70,7 @@ type LookupPeerResult struct {
 	// Last time the peer was seen
 	LastSeen string `pulumi:"lastSeen"`
 	// Flags set locally on the agent
-	LocalFlags PeerLocalFlags `pulumi:"localFlags"`
+	LocalFlags GetPeerLocalFlags `pulumi:"localFlags"`
 	// Whether the peer's login expires
 	LoginExpirationEnabled bool `pulumi:"loginExpirationEnabled"`
 	// Whether the peer's login has expired
@@ -181,8 +181,8 @@ func (o LookupPeerResultOutput) GeonameId() pulumi.IntOutput {
 }
 
 // Groups the peer belongs to
-func (o LookupPeerResultOutput) Groups() GroupSummaryResultArrayOutput {
-	return o.ApplyT(func(v LookupPeerResult) []GroupSummaryResult { return v.Groups }).(GroupSummaryResultArrayOutput)
+func (o LookupPeerResultOutput) Groups() GetPeerGroupArrayOutput {
+	return o.ApplyT(func(v LookupPeerResult) []GetPeerGroup { return v.Groups }).(GetPeerGroupArrayOutput)
 }
 
 // Host name
@@ -221,8 +221,8 @@ func (o LookupPeerResultOutput) LastSeen() pulumi.StringOutput {
 }
 
 // Flags set locally on the agent
-func (o LookupPeerResultOutput) LocalFlags() PeerLocalFlagsOutput {
-	return o.ApplyT(func(v LookupPeerResult) PeerLocalFlags { return v.LocalFlags }).(PeerLocalFlagsOutput)
+func (o LookupPeerResultOutput) LocalFlags() GetPeerLocalFlagsOutput {
+	return o.ApplyT(func(v LookupPeerResult) GetPeerLocalFlags { return v.LocalFlags }).(GetPeerLocalFlagsOutput)
 }
 
 // Whether the peer's login expires

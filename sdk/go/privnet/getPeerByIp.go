@@ -54,7 +54,7 @@ type GetPeerByIpResult struct {
 	// Geoname id of the peer's location
 	GeonameId int `pulumi:"geonameId"`
 	// Groups the peer belongs to
-	Groups []GroupSummaryResult `pulumi:"groups"`
+	Groups []GetPeerByIpGroup `pulumi:"groups"`
 	// Host name
 	Hostname string `pulumi:"hostname"`
 	// Peer id
@@ -70,7 +70,7 @@ type GetPeerByIpResult struct {
 	// Last time the peer was seen
 	LastSeen string `pulumi:"lastSeen"`
 	// Flags set locally on the agent
-	LocalFlags PeerLocalFlags `pulumi:"localFlags"`
+	LocalFlags GetPeerByIpLocalFlags `pulumi:"localFlags"`
 	// Whether the peer's login expires
 	LoginExpirationEnabled bool `pulumi:"loginExpirationEnabled"`
 	// Whether the peer's login has expired
@@ -181,8 +181,8 @@ func (o GetPeerByIpResultOutput) GeonameId() pulumi.IntOutput {
 }
 
 // Groups the peer belongs to
-func (o GetPeerByIpResultOutput) Groups() GroupSummaryResultArrayOutput {
-	return o.ApplyT(func(v GetPeerByIpResult) []GroupSummaryResult { return v.Groups }).(GroupSummaryResultArrayOutput)
+func (o GetPeerByIpResultOutput) Groups() GetPeerByIpGroupArrayOutput {
+	return o.ApplyT(func(v GetPeerByIpResult) []GetPeerByIpGroup { return v.Groups }).(GetPeerByIpGroupArrayOutput)
 }
 
 // Host name
@@ -221,8 +221,8 @@ func (o GetPeerByIpResultOutput) LastSeen() pulumi.StringOutput {
 }
 
 // Flags set locally on the agent
-func (o GetPeerByIpResultOutput) LocalFlags() PeerLocalFlagsOutput {
-	return o.ApplyT(func(v GetPeerByIpResult) PeerLocalFlags { return v.LocalFlags }).(PeerLocalFlagsOutput)
+func (o GetPeerByIpResultOutput) LocalFlags() GetPeerByIpLocalFlagsOutput {
+	return o.ApplyT(func(v GetPeerByIpResult) GetPeerByIpLocalFlags { return v.LocalFlags }).(GetPeerByIpLocalFlagsOutput)
 }
 
 // Whether the peer's login expires

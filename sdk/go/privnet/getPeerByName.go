@@ -54,7 +54,7 @@ type GetPeerByNameResult struct {
 	// Geoname id of the peer's location
 	GeonameId int `pulumi:"geonameId"`
 	// Groups the peer belongs to
-	Groups []GroupSummaryResult `pulumi:"groups"`
+	Groups []GetPeerByNameGroup `pulumi:"groups"`
 	// Host name
 	Hostname string `pulumi:"hostname"`
 	// Peer id
@@ -70,7 +70,7 @@ type GetPeerByNameResult struct {
 	// Last time the peer was seen
 	LastSeen string `pulumi:"lastSeen"`
 	// Flags set locally on the agent
-	LocalFlags PeerLocalFlags `pulumi:"localFlags"`
+	LocalFlags GetPeerByNameLocalFlags `pulumi:"localFlags"`
 	// Whether the peer's login expires
 	LoginExpirationEnabled bool `pulumi:"loginExpirationEnabled"`
 	// Whether the peer's login has expired
@@ -181,8 +181,8 @@ func (o GetPeerByNameResultOutput) GeonameId() pulumi.IntOutput {
 }
 
 // Groups the peer belongs to
-func (o GetPeerByNameResultOutput) Groups() GroupSummaryResultArrayOutput {
-	return o.ApplyT(func(v GetPeerByNameResult) []GroupSummaryResult { return v.Groups }).(GroupSummaryResultArrayOutput)
+func (o GetPeerByNameResultOutput) Groups() GetPeerByNameGroupArrayOutput {
+	return o.ApplyT(func(v GetPeerByNameResult) []GetPeerByNameGroup { return v.Groups }).(GetPeerByNameGroupArrayOutput)
 }
 
 // Host name
@@ -221,8 +221,8 @@ func (o GetPeerByNameResultOutput) LastSeen() pulumi.StringOutput {
 }
 
 // Flags set locally on the agent
-func (o GetPeerByNameResultOutput) LocalFlags() PeerLocalFlagsOutput {
-	return o.ApplyT(func(v GetPeerByNameResult) PeerLocalFlags { return v.LocalFlags }).(PeerLocalFlagsOutput)
+func (o GetPeerByNameResultOutput) LocalFlags() GetPeerByNameLocalFlagsOutput {
+	return o.ApplyT(func(v GetPeerByNameResult) GetPeerByNameLocalFlags { return v.LocalFlags }).(GetPeerByNameLocalFlagsOutput)
 }
 
 // Whether the peer's login expires

@@ -44,7 +44,7 @@ type GetPeerJobResult struct {
 	// Id of the user who created the job
 	TriggeredBy string `pulumi:"triggeredBy"`
 	// The work and its result
-	Workload PeerJobResultWorkload `pulumi:"workload"`
+	Workload GetPeerJobWorkload `pulumi:"workload"`
 }
 
 func GetPeerJobOutput(ctx *pulumi.Context, args GetPeerJobOutputArgs, opts ...pulumi.InvokeOption) GetPeerJobResultOutput {
@@ -109,8 +109,8 @@ func (o GetPeerJobResultOutput) TriggeredBy() pulumi.StringOutput {
 }
 
 // The work and its result
-func (o GetPeerJobResultOutput) Workload() PeerJobResultWorkloadOutput {
-	return o.ApplyT(func(v GetPeerJobResult) PeerJobResultWorkload { return v.Workload }).(PeerJobResultWorkloadOutput)
+func (o GetPeerJobResultOutput) Workload() GetPeerJobWorkloadOutput {
+	return o.ApplyT(func(v GetPeerJobResult) GetPeerJobWorkload { return v.Workload }).(GetPeerJobWorkloadOutput)
 }
 
 func init() {

@@ -13,7 +13,7 @@ import (
 
 // The jobs (diagnostic bundles) of this peer, pending and finished.
 //
-// Returns `{ items }`: the list of `PeerJobResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
 func GetPeerJobs(ctx *pulumi.Context, args *GetPeerJobsArgs, opts ...pulumi.InvokeOption) (*GetPeerJobsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetPeerJobsResult
@@ -30,8 +30,8 @@ type GetPeerJobsArgs struct {
 }
 
 type GetPeerJobsResult struct {
-	// The PeerJobResult objects found
-	Items []PeerJobResult `pulumi:"items"`
+	// The objects found, each a `GetPeerJobsItem`
+	Items []GetPeerJobsItem `pulumi:"items"`
 }
 
 func GetPeerJobsOutput(ctx *pulumi.Context, args GetPeerJobsOutputArgs, opts ...pulumi.InvokeOption) GetPeerJobsResultOutput {
@@ -62,9 +62,9 @@ func (o GetPeerJobsResultOutput) ToGetPeerJobsResultOutputWithContext(ctx contex
 	return o
 }
 
-// The PeerJobResult objects found
-func (o GetPeerJobsResultOutput) Items() PeerJobResultArrayOutput {
-	return o.ApplyT(func(v GetPeerJobsResult) []PeerJobResult { return v.Items }).(PeerJobResultArrayOutput)
+// The objects found, each a `GetPeerJobsItem`
+func (o GetPeerJobsResultOutput) Items() GetPeerJobsItemArrayOutput {
+	return o.ApplyT(func(v GetPeerJobsResult) []GetPeerJobsItem { return v.Items }).(GetPeerJobsItemArrayOutput)
 }
 
 func init() {

@@ -13,7 +13,7 @@ import (
 
 // Every peer the caller may see, optionally only those with this name and/or overlay IP (exact matches, applied by the API). The list includes `accessiblePeersCount`.
 //
-// Returns `{ items }`: the list of `PeerResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
 func GetPeers(ctx *pulumi.Context, args *GetPeersArgs, opts ...pulumi.InvokeOption) (*GetPeersResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetPeersResult
@@ -32,8 +32,8 @@ type GetPeersArgs struct {
 }
 
 type GetPeersResult struct {
-	// The PeerResult objects found
-	Items []PeerResult `pulumi:"items"`
+	// The objects found, each a `GetPeersItem`
+	Items []GetPeersItem `pulumi:"items"`
 }
 
 func GetPeersOutput(ctx *pulumi.Context, args GetPeersOutputArgs, opts ...pulumi.InvokeOption) GetPeersResultOutput {
@@ -66,9 +66,9 @@ func (o GetPeersResultOutput) ToGetPeersResultOutputWithContext(ctx context.Cont
 	return o
 }
 
-// The PeerResult objects found
-func (o GetPeersResultOutput) Items() PeerResultArrayOutput {
-	return o.ApplyT(func(v GetPeersResult) []PeerResult { return v.Items }).(PeerResultArrayOutput)
+// The objects found, each a `GetPeersItem`
+func (o GetPeersResultOutput) Items() GetPeersItemArrayOutput {
+	return o.ApplyT(func(v GetPeersResult) []GetPeersItem { return v.Items }).(GetPeersItemArrayOutput)
 }
 
 func init() {

@@ -13,7 +13,7 @@ import (
 
 // Every access-control policy with its rules.
 //
-// Returns `{ items }`: the list of `PolicyResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
 func GetPolicies(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetPoliciesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetPoliciesResult
@@ -25,8 +25,8 @@ func GetPolicies(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetPolicies
 }
 
 type GetPoliciesResult struct {
-	// The PolicyResult objects found
-	Items []PolicyResult `pulumi:"items"`
+	// The objects found, each a `GetPoliciesItem`
+	Items []GetPoliciesItem `pulumi:"items"`
 }
 
 func GetPoliciesOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetPoliciesResultOutput {
@@ -48,9 +48,9 @@ func (o GetPoliciesResultOutput) ToGetPoliciesResultOutputWithContext(ctx contex
 	return o
 }
 
-// The PolicyResult objects found
-func (o GetPoliciesResultOutput) Items() PolicyResultArrayOutput {
-	return o.ApplyT(func(v GetPoliciesResult) []PolicyResult { return v.Items }).(PolicyResultArrayOutput)
+// The objects found, each a `GetPoliciesItem`
+func (o GetPoliciesResultOutput) Items() GetPoliciesItemArrayOutput {
+	return o.ApplyT(func(v GetPoliciesResult) []GetPoliciesItem { return v.Items }).(GetPoliciesItemArrayOutput)
 }
 
 func init() {

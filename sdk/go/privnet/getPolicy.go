@@ -38,7 +38,7 @@ type LookupPolicyResult struct {
 	// Policy name
 	Name string `pulumi:"name"`
 	// Policy rules
-	Rules []PolicyResultRules `pulumi:"rules"`
+	Rules []GetPolicyRule `pulumi:"rules"`
 	// Posture check ids the source peers must pass
 	SourcePostureChecks []string `pulumi:"sourcePostureChecks"`
 }
@@ -93,8 +93,8 @@ func (o LookupPolicyResultOutput) Name() pulumi.StringOutput {
 }
 
 // Policy rules
-func (o LookupPolicyResultOutput) Rules() PolicyResultRulesArrayOutput {
-	return o.ApplyT(func(v LookupPolicyResult) []PolicyResultRules { return v.Rules }).(PolicyResultRulesArrayOutput)
+func (o LookupPolicyResultOutput) Rules() GetPolicyRuleArrayOutput {
+	return o.ApplyT(func(v LookupPolicyResult) []GetPolicyRule { return v.Rules }).(GetPolicyRuleArrayOutput)
 }
 
 // Posture check ids the source peers must pass

@@ -30,7 +30,7 @@ type LookupPostureCheckArgs struct {
 // Posture check
 type LookupPostureCheckResult struct {
 	// The checks
-	Checks PostureCheckResultChecks `pulumi:"checks"`
+	Checks GetPostureCheckChecks `pulumi:"checks"`
 	// Posture check description
 	Description string `pulumi:"description"`
 	// Posture check id
@@ -69,8 +69,8 @@ func (o LookupPostureCheckResultOutput) ToLookupPostureCheckResultOutputWithCont
 }
 
 // The checks
-func (o LookupPostureCheckResultOutput) Checks() PostureCheckResultChecksOutput {
-	return o.ApplyT(func(v LookupPostureCheckResult) PostureCheckResultChecks { return v.Checks }).(PostureCheckResultChecksOutput)
+func (o LookupPostureCheckResultOutput) Checks() GetPostureCheckChecksOutput {
+	return o.ApplyT(func(v LookupPostureCheckResult) GetPostureCheckChecks { return v.Checks }).(GetPostureCheckChecksOutput)
 }
 
 // Posture check description

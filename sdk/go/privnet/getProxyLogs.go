@@ -60,7 +60,7 @@ type GetProxyLogsArgs struct {
 // A page of proxy log entries
 type GetProxyLogsResult struct {
 	// The proxy log entries of this page
-	Data []ProxyLogResult `pulumi:"data"`
+	Data []GetProxyLogsData `pulumi:"data"`
 	// Page number
 	Page int `pulumi:"page"`
 	// Page size
@@ -131,8 +131,8 @@ func (o GetProxyLogsResultOutput) ToGetProxyLogsResultOutputWithContext(ctx cont
 }
 
 // The proxy log entries of this page
-func (o GetProxyLogsResultOutput) Data() ProxyLogResultArrayOutput {
-	return o.ApplyT(func(v GetProxyLogsResult) []ProxyLogResult { return v.Data }).(ProxyLogResultArrayOutput)
+func (o GetProxyLogsResultOutput) Data() GetProxyLogsDataArrayOutput {
+	return o.ApplyT(func(v GetProxyLogsResult) []GetProxyLogsData { return v.Data }).(GetProxyLogsDataArrayOutput)
 }
 
 // Page number

@@ -13,7 +13,7 @@ import (
 
 // Every network route.
 //
-// Returns `{ items }`: the list of `RouteResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
 func GetRoutes(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetRoutesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetRoutesResult
@@ -25,8 +25,8 @@ func GetRoutes(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetRoutesResu
 }
 
 type GetRoutesResult struct {
-	// The RouteResult objects found
-	Items []RouteResult `pulumi:"items"`
+	// The objects found, each a `GetRoutesItem`
+	Items []GetRoutesItem `pulumi:"items"`
 }
 
 func GetRoutesOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetRoutesResultOutput {
@@ -48,9 +48,9 @@ func (o GetRoutesResultOutput) ToGetRoutesResultOutputWithContext(ctx context.Co
 	return o
 }
 
-// The RouteResult objects found
-func (o GetRoutesResultOutput) Items() RouteResultArrayOutput {
-	return o.ApplyT(func(v GetRoutesResult) []RouteResult { return v.Items }).(RouteResultArrayOutput)
+// The objects found, each a `GetRoutesItem`
+func (o GetRoutesResultOutput) Items() GetRoutesItemArrayOutput {
+	return o.ApplyT(func(v GetRoutesResult) []GetRoutesItem { return v.Items }).(GetRoutesItemArrayOutput)
 }
 
 func init() {

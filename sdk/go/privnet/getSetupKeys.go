@@ -13,7 +13,7 @@ import (
 
 // Every setup key. The `key` is masked (its first characters, then asterisks): the API returns the full value only when the key is created, so read it from the `SetupKey` resource instead.
 //
-// Returns `{ items }`: the list of `SetupKeyResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
 func GetSetupKeys(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetSetupKeysResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetSetupKeysResult
@@ -25,8 +25,8 @@ func GetSetupKeys(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetSetupKe
 }
 
 type GetSetupKeysResult struct {
-	// The SetupKeyResult objects found
-	Items []SetupKeyResult `pulumi:"items"`
+	// The objects found, each a `GetSetupKeysItem`
+	Items []GetSetupKeysItem `pulumi:"items"`
 }
 
 func GetSetupKeysOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetSetupKeysResultOutput {
@@ -48,9 +48,9 @@ func (o GetSetupKeysResultOutput) ToGetSetupKeysResultOutputWithContext(ctx cont
 	return o
 }
 
-// The SetupKeyResult objects found
-func (o GetSetupKeysResultOutput) Items() SetupKeyResultArrayOutput {
-	return o.ApplyT(func(v GetSetupKeysResult) []SetupKeyResult { return v.Items }).(SetupKeyResultArrayOutput)
+// The objects found, each a `GetSetupKeysItem`
+func (o GetSetupKeysResultOutput) Items() GetSetupKeysItemArrayOutput {
+	return o.ApplyT(func(v GetSetupKeysResult) []GetSetupKeysItem { return v.Items }).(GetSetupKeysItemArrayOutput)
 }
 
 func init() {

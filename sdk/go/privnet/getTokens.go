@@ -13,7 +13,7 @@ import (
 
 // The personal access tokens of a user, without their values (the API shows a value only once).
 //
-// Returns `{ items }`: the list of `TokenResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
 func GetTokens(ctx *pulumi.Context, args *GetTokensArgs, opts ...pulumi.InvokeOption) (*GetTokensResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetTokensResult
@@ -30,8 +30,8 @@ type GetTokensArgs struct {
 }
 
 type GetTokensResult struct {
-	// The TokenResult objects found
-	Items []TokenResult `pulumi:"items"`
+	// The objects found, each a `GetTokensItem`
+	Items []GetTokensItem `pulumi:"items"`
 }
 
 func GetTokensOutput(ctx *pulumi.Context, args GetTokensOutputArgs, opts ...pulumi.InvokeOption) GetTokensResultOutput {
@@ -62,9 +62,9 @@ func (o GetTokensResultOutput) ToGetTokensResultOutputWithContext(ctx context.Co
 	return o
 }
 
-// The TokenResult objects found
-func (o GetTokensResultOutput) Items() TokenResultArrayOutput {
-	return o.ApplyT(func(v GetTokensResult) []TokenResult { return v.Items }).(TokenResultArrayOutput)
+// The objects found, each a `GetTokensItem`
+func (o GetTokensResultOutput) Items() GetTokensItemArrayOutput {
+	return o.ApplyT(func(v GetTokensResult) []GetTokensItem { return v.Items }).(GetTokensItemArrayOutput)
 }
 
 func init() {

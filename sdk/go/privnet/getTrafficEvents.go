@@ -54,7 +54,7 @@ type GetTrafficEventsArgs struct {
 // A page of traffic events
 type GetTrafficEventsResult struct {
 	// The traffic events of this page
-	Data []TrafficEventResult `pulumi:"data"`
+	Data []GetTrafficEventsData `pulumi:"data"`
 	// Page number
 	Page int `pulumi:"page"`
 	// Page size
@@ -119,8 +119,8 @@ func (o GetTrafficEventsResultOutput) ToGetTrafficEventsResultOutputWithContext(
 }
 
 // The traffic events of this page
-func (o GetTrafficEventsResultOutput) Data() TrafficEventResultArrayOutput {
-	return o.ApplyT(func(v GetTrafficEventsResult) []TrafficEventResult { return v.Data }).(TrafficEventResultArrayOutput)
+func (o GetTrafficEventsResultOutput) Data() GetTrafficEventsDataArrayOutput {
+	return o.ApplyT(func(v GetTrafficEventsResult) []GetTrafficEventsData { return v.Data }).(GetTrafficEventsDataArrayOutput)
 }
 
 // Page number

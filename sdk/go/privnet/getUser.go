@@ -58,7 +58,7 @@ type LookupUserResult struct {
 	// Whether the user awaits approval
 	PendingApproval bool `pulumi:"pendingApproval"`
 	// What the user may do
-	Permissions UserPermissions `pulumi:"permissions"`
+	Permissions GetUserPermissions `pulumi:"permissions"`
 	// User role: owner, admin, user, billing_admin, auditor or network_admin; known values `owner`, `admin`, `user`, `billing_admin`, `auditor`, `network_admin` (others are accepted)
 	Role string `pulumi:"role"`
 	// User status; one of `active`, `invited`, `blocked`
@@ -157,8 +157,8 @@ func (o LookupUserResultOutput) PendingApproval() pulumi.BoolOutput {
 }
 
 // What the user may do
-func (o LookupUserResultOutput) Permissions() UserPermissionsOutput {
-	return o.ApplyT(func(v LookupUserResult) UserPermissions { return v.Permissions }).(UserPermissionsOutput)
+func (o LookupUserResultOutput) Permissions() GetUserPermissionsOutput {
+	return o.ApplyT(func(v LookupUserResult) GetUserPermissions { return v.Permissions }).(GetUserPermissionsOutput)
 }
 
 // User role: owner, admin, user, billing_admin, auditor or network_admin; known values `owner`, `admin`, `user`, `billing_admin`, `auditor`, `network_admin` (others are accepted)

@@ -13,7 +13,7 @@ import (
 
 // Every user; with `serviceUser: true` only service users, with `serviceUser: false` only regular users.
 //
-// Returns `{ items }`: the list of `UserResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
 func GetUsers(ctx *pulumi.Context, args *GetUsersArgs, opts ...pulumi.InvokeOption) (*GetUsersResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetUsersResult
@@ -30,8 +30,8 @@ type GetUsersArgs struct {
 }
 
 type GetUsersResult struct {
-	// The UserResult objects found
-	Items []UserResult `pulumi:"items"`
+	// The objects found, each a `GetUsersItem`
+	Items []GetUsersItem `pulumi:"items"`
 }
 
 func GetUsersOutput(ctx *pulumi.Context, args GetUsersOutputArgs, opts ...pulumi.InvokeOption) GetUsersResultOutput {
@@ -62,9 +62,9 @@ func (o GetUsersResultOutput) ToGetUsersResultOutputWithContext(ctx context.Cont
 	return o
 }
 
-// The UserResult objects found
-func (o GetUsersResultOutput) Items() UserResultArrayOutput {
-	return o.ApplyT(func(v GetUsersResult) []UserResult { return v.Items }).(UserResultArrayOutput)
+// The objects found, each a `GetUsersItem`
+func (o GetUsersResultOutput) Items() GetUsersItemArrayOutput {
+	return o.ApplyT(func(v GetUsersResult) []GetUsersItem { return v.Items }).(GetUsersItemArrayOutput)
 }
 
 func init() {

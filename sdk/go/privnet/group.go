@@ -27,7 +27,7 @@ type Group struct {
 	// Number of peers in the group
 	PeersCount pulumi.IntOutput `pulumi:"peersCount"`
 	// Network resources in the group, each {id, type}
-	Resources GroupResourcesArrayOutput `pulumi:"resources"`
+	Resources GroupResourceArrayOutput `pulumi:"resources"`
 	// Number of network resources in the group
 	ResourcesCount pulumi.IntOutput `pulumi:"resourcesCount"`
 }
@@ -82,7 +82,7 @@ type groupArgs struct {
 	// Ids of the peers in the group
 	Peers []string `pulumi:"peers"`
 	// Network resources in the group, each {id, type}
-	Resources []GroupResources `pulumi:"resources"`
+	Resources []GroupResource `pulumi:"resources"`
 }
 
 // The set of arguments for constructing a Group resource.
@@ -94,7 +94,7 @@ type GroupArgs struct {
 	// Ids of the peers in the group
 	Peers pulumi.StringArrayInput
 	// Network resources in the group, each {id, type}
-	Resources GroupResourcesArrayInput
+	Resources GroupResourceArrayInput
 }
 
 func (GroupArgs) ElementType() reflect.Type {
@@ -155,8 +155,8 @@ func (o GroupOutput) PeersCount() pulumi.IntOutput {
 }
 
 // Network resources in the group, each {id, type}
-func (o GroupOutput) Resources() GroupResourcesArrayOutput {
-	return o.ApplyT(func(v *Group) GroupResourcesArrayOutput { return v.Resources }).(GroupResourcesArrayOutput)
+func (o GroupOutput) Resources() GroupResourceArrayOutput {
+	return o.ApplyT(func(v *Group) GroupResourceArrayOutput { return v.Resources }).(GroupResourceArrayOutput)
 }
 
 // Number of network resources in the group

@@ -31,9 +31,9 @@ type IngressPortAllocation struct {
 	// Id of the peer whose ports are forwarded
 	PeerId pulumi.StringOutput `pulumi:"peerId"`
 	// Public to peer port mappings
-	PortRangeMappings IngressPortAllocationPortRangeMappingsArrayOutput `pulumi:"portRangeMappings"`
+	PortRangeMappings IngressPortAllocationPortRangeMappingArrayOutput `pulumi:"portRangeMappings"`
 	// Port ranges to forward
-	PortRanges IngressPortAllocationPortRangesArrayOutput `pulumi:"portRanges"`
+	PortRanges IngressPortAllocationPortRangeArrayOutput `pulumi:"portRanges"`
 	// Region
 	Region pulumi.StringOutput `pulumi:"region"`
 }
@@ -102,7 +102,7 @@ type ingressPortAllocationArgs struct {
 	// Id of the peer whose ports are forwarded (replaces on change)
 	PeerId string `pulumi:"peerId"`
 	// Port ranges to forward
-	PortRanges []IngressPortAllocationPortRanges `pulumi:"portRanges"`
+	PortRanges []IngressPortAllocationPortRange `pulumi:"portRanges"`
 }
 
 // The set of arguments for constructing a IngressPortAllocation resource.
@@ -118,7 +118,7 @@ type IngressPortAllocationArgs struct {
 	// Id of the peer whose ports are forwarded (replaces on change)
 	PeerId pulumi.StringInput
 	// Port ranges to forward
-	PortRanges IngressPortAllocationPortRangesArrayInput
+	PortRanges IngressPortAllocationPortRangeArrayInput
 }
 
 func (IngressPortAllocationArgs) ElementType() reflect.Type {
@@ -189,15 +189,15 @@ func (o IngressPortAllocationOutput) PeerId() pulumi.StringOutput {
 }
 
 // Public to peer port mappings
-func (o IngressPortAllocationOutput) PortRangeMappings() IngressPortAllocationPortRangeMappingsArrayOutput {
-	return o.ApplyT(func(v *IngressPortAllocation) IngressPortAllocationPortRangeMappingsArrayOutput {
+func (o IngressPortAllocationOutput) PortRangeMappings() IngressPortAllocationPortRangeMappingArrayOutput {
+	return o.ApplyT(func(v *IngressPortAllocation) IngressPortAllocationPortRangeMappingArrayOutput {
 		return v.PortRangeMappings
-	}).(IngressPortAllocationPortRangeMappingsArrayOutput)
+	}).(IngressPortAllocationPortRangeMappingArrayOutput)
 }
 
 // Port ranges to forward
-func (o IngressPortAllocationOutput) PortRanges() IngressPortAllocationPortRangesArrayOutput {
-	return o.ApplyT(func(v *IngressPortAllocation) IngressPortAllocationPortRangesArrayOutput { return v.PortRanges }).(IngressPortAllocationPortRangesArrayOutput)
+func (o IngressPortAllocationOutput) PortRanges() IngressPortAllocationPortRangeArrayOutput {
+	return o.ApplyT(func(v *IngressPortAllocation) IngressPortAllocationPortRangeArrayOutput { return v.PortRanges }).(IngressPortAllocationPortRangeArrayOutput)
 }
 
 // Region

@@ -29,7 +29,7 @@ type NameserverGroup struct {
 	// Group name, 1 to 40 characters
 	Name pulumi.StringOutput `pulumi:"name"`
 	// 1 to 3 upstream nameservers
-	Nameservers NameserverGroupNameserversArrayOutput `pulumi:"nameservers"`
+	Nameservers NameserverGroupNameserverArrayOutput `pulumi:"nameservers"`
 	// Resolve all domains with this group; only when domains is empty
 	Primary pulumi.BoolOutput `pulumi:"primary"`
 	// Use the match domains as search domains; only when domains is set
@@ -113,7 +113,7 @@ type nameserverGroupArgs struct {
 	// Group name, 1 to 40 characters
 	Name string `pulumi:"name"`
 	// 1 to 3 upstream nameservers
-	Nameservers []NameserverGroupNameservers `pulumi:"nameservers"`
+	Nameservers []NameserverGroupNameserver `pulumi:"nameservers"`
 	// Resolve all domains with this group; only when domains is empty
 	Primary bool `pulumi:"primary"`
 	// Use the match domains as search domains; only when domains is set
@@ -135,7 +135,7 @@ type NameserverGroupArgs struct {
 	// Group name, 1 to 40 characters
 	Name pulumi.StringInput
 	// 1 to 3 upstream nameservers
-	Nameservers NameserverGroupNameserversArrayInput
+	Nameservers NameserverGroupNameserverArrayInput
 	// Resolve all domains with this group; only when domains is empty
 	Primary pulumi.BoolInput
 	// Use the match domains as search domains; only when domains is set
@@ -205,8 +205,8 @@ func (o NameserverGroupOutput) Name() pulumi.StringOutput {
 }
 
 // 1 to 3 upstream nameservers
-func (o NameserverGroupOutput) Nameservers() NameserverGroupNameserversArrayOutput {
-	return o.ApplyT(func(v *NameserverGroup) NameserverGroupNameserversArrayOutput { return v.Nameservers }).(NameserverGroupNameserversArrayOutput)
+func (o NameserverGroupOutput) Nameservers() NameserverGroupNameserverArrayOutput {
+	return o.ApplyT(func(v *NameserverGroup) NameserverGroupNameserverArrayOutput { return v.Nameservers }).(NameserverGroupNameserverArrayOutput)
 }
 
 // Resolve all domains with this group; only when domains is empty

@@ -43,7 +43,7 @@ type Peer struct {
 	// Geoname id of the peer's location
 	GeonameId pulumi.IntOutput `pulumi:"geonameId"`
 	// Groups the peer belongs to
-	Groups GroupSummaryResultArrayOutput `pulumi:"groups"`
+	Groups PeerGroupArrayOutput `pulumi:"groups"`
 	// Host name
 	Hostname pulumi.StringOutput `pulumi:"hostname"`
 	// Expire the peer's login after inactivity
@@ -259,8 +259,8 @@ func (o PeerOutput) GeonameId() pulumi.IntOutput {
 }
 
 // Groups the peer belongs to
-func (o PeerOutput) Groups() GroupSummaryResultArrayOutput {
-	return o.ApplyT(func(v *Peer) GroupSummaryResultArrayOutput { return v.Groups }).(GroupSummaryResultArrayOutput)
+func (o PeerOutput) Groups() PeerGroupArrayOutput {
+	return o.ApplyT(func(v *Peer) PeerGroupArrayOutput { return v.Groups }).(PeerGroupArrayOutput)
 }
 
 // Host name

@@ -25,7 +25,7 @@ type Policy struct {
 	// Policy name
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Policy rules
-	Rules PolicyRulesArrayOutput `pulumi:"rules"`
+	Rules PolicyRuleArrayOutput `pulumi:"rules"`
 	// Posture check ids the source peers must pass
 	SourcePostureChecks pulumi.StringArrayOutput `pulumi:"sourcePostureChecks"`
 }
@@ -88,7 +88,7 @@ type policyArgs struct {
 	// Policy name
 	Name string `pulumi:"name"`
 	// Policy rules
-	Rules []PolicyRules `pulumi:"rules"`
+	Rules []PolicyRule `pulumi:"rules"`
 	// Posture check ids the source peers must pass
 	SourcePostureChecks []string `pulumi:"sourcePostureChecks"`
 }
@@ -104,7 +104,7 @@ type PolicyArgs struct {
 	// Policy name
 	Name pulumi.StringInput
 	// Policy rules
-	Rules PolicyRulesArrayInput
+	Rules PolicyRuleArrayInput
 	// Posture check ids the source peers must pass
 	SourcePostureChecks pulumi.StringArrayInput
 }
@@ -162,8 +162,8 @@ func (o PolicyOutput) Name() pulumi.StringOutput {
 }
 
 // Policy rules
-func (o PolicyOutput) Rules() PolicyRulesArrayOutput {
-	return o.ApplyT(func(v *Policy) PolicyRulesArrayOutput { return v.Rules }).(PolicyRulesArrayOutput)
+func (o PolicyOutput) Rules() PolicyRuleArrayOutput {
+	return o.ApplyT(func(v *Policy) PolicyRuleArrayOutput { return v.Rules }).(PolicyRuleArrayOutput)
 }
 
 // Posture check ids the source peers must pass

@@ -273,7 +273,7 @@ class DnsZone(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def records(self) -> pulumi.Output[Sequence['outputs.DnsRecordResult']]:
+    def records(self) -> pulumi.Output[Sequence['outputs.DnsZoneRecord']]:
         """
         The zone's records
         """

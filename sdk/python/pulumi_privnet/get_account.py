@@ -92,7 +92,7 @@ class GetAccountResult:
 
     @_builtins.property
     @pulumi.getter
-    def onboarding(self) -> 'outputs.AccountResultOnboarding':
+    def onboarding(self) -> 'outputs.GetAccountOnboarding':
         """
         Onboarding state
         """
@@ -100,7 +100,7 @@ class GetAccountResult:
 
     @_builtins.property
     @pulumi.getter
-    def settings(self) -> 'outputs.AccountResultSettings':
+    def settings(self) -> 'outputs.GetAccountSettings':
         """
         Account settings
         """

@@ -172,7 +172,7 @@ class GetCurrentUserResult:
 
     @_builtins.property
     @pulumi.getter
-    def permissions(self) -> 'outputs.UserPermissions':
+    def permissions(self) -> 'outputs.GetCurrentUserPermissions':
         """
         What the user may do
         """

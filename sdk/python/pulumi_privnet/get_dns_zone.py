@@ -100,7 +100,7 @@ class GetDnsZoneResult:
 
     @_builtins.property
     @pulumi.getter
-    def records(self) -> Sequence['outputs.DnsRecordResult']:
+    def records(self) -> Sequence['outputs.GetDnsZoneRecord']:
         """
         The zone's records
         """

@@ -104,7 +104,7 @@ class GetEdrVendorAResult:
 
     @_builtins.property
     @pulumi.getter
-    def groups(self) -> Sequence['outputs.GroupResult']:
+    def groups(self) -> Sequence['outputs.GetEdrVendorAGroup']:
         """
         Groups whose peers are checked
         """
@@ -136,7 +136,7 @@ class GetEdrVendorAResult:
 
     @_builtins.property
     @pulumi.getter(name="matchAttributes")
-    def match_attributes(self) -> 'outputs.EdrVendorAResultMatchAttributes':
+    def match_attributes(self) -> 'outputs.GetEdrVendorAMatchAttributes':
         """
         Device attributes a peer must match
         """

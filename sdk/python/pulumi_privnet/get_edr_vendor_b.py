@@ -104,7 +104,7 @@ class GetEdrVendorBResult:
 
     @_builtins.property
     @pulumi.getter
-    def groups(self) -> Sequence['outputs.GroupResult']:
+    def groups(self) -> Sequence['outputs.GetEdrVendorBGroup']:
         """
         Groups whose peers are checked
         """

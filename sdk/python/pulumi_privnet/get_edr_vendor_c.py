@@ -104,7 +104,7 @@ class GetEdrVendorCResult:
 
     @_builtins.property
     @pulumi.getter
-    def groups(self) -> Sequence['outputs.GroupResult']:
+    def groups(self) -> Sequence['outputs.GetEdrVendorCGroup']:
         """
         Groups whose peers are checked
         """

@@ -76,7 +76,7 @@ class GetGroupResult:
 
     @_builtins.property
     @pulumi.getter
-    def peers(self) -> Sequence['outputs.GroupResultPeers']:
+    def peers(self) -> Sequence['outputs.GetGroupPeer']:
         """
         Peers in the group
         """
@@ -92,7 +92,7 @@ class GetGroupResult:
 
     @_builtins.property
     @pulumi.getter
-    def resources(self) -> Sequence['outputs.GroupResultResources']:
+    def resources(self) -> Sequence['outputs.GetGroupResource']:
         """
         Network resources in the group
         """

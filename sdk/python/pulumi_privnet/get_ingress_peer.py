@@ -55,7 +55,7 @@ class GetIngressPeerResult:
 
     @_builtins.property
     @pulumi.getter(name="availablePorts")
-    def available_ports(self) -> 'outputs.IngressPeerAvailablePorts':
+    def available_ports(self) -> 'outputs.GetIngressPeerAvailablePorts':
         """
         Ports still available
         """

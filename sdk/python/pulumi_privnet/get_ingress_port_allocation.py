@@ -58,7 +58,7 @@ class GetIngressPortAllocationResult:
 
     @_builtins.property
     @pulumi.getter(name="directPort")
-    def direct_port(self) -> Optional['outputs.IngressPortAllocationResultDirectPort']:
+    def direct_port(self) -> Optional['outputs.GetIngressPortAllocationDirectPort']:
         """
         Directly allocated ports
         """
@@ -106,7 +106,7 @@ class GetIngressPortAllocationResult:
 
     @_builtins.property
     @pulumi.getter(name="portRangeMappings")
-    def port_range_mappings(self) -> Sequence['outputs.IngressPortAllocationPortRangeMappings']:
+    def port_range_mappings(self) -> Sequence['outputs.GetIngressPortAllocationPortRangeMapping']:
         """
         Public to peer port mappings
         """
@@ -114,7 +114,7 @@ class GetIngressPortAllocationResult:
 
     @_builtins.property
     @pulumi.getter(name="portRanges")
-    def port_ranges(self) -> Optional[Sequence['outputs.IngressPortAllocationResultPortRanges']]:
+    def port_ranges(self) -> Optional[Sequence['outputs.GetIngressPortAllocationPortRange']]:
         """
         Forwarded port ranges
         """

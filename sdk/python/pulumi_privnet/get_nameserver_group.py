@@ -106,7 +106,7 @@ class GetNameserverGroupResult:
 
     @_builtins.property
     @pulumi.getter
-    def nameservers(self) -> Sequence['outputs.NameserverGroupResultNameservers']:
+    def nameservers(self) -> Sequence['outputs.GetNameserverGroupNameserver']:
         """
         1 to 3 upstream nameservers
         """

@@ -76,7 +76,7 @@ class GetNetworkResourceResult:
 
     @_builtins.property
     @pulumi.getter
-    def groups(self) -> Sequence['outputs.GroupSummaryResult']:
+    def groups(self) -> Sequence['outputs.GetNetworkResourceGroup']:
         """
         Groups the resource belongs to
         """

@@ -217,7 +217,7 @@ class GetPeerResult:
 
     @_builtins.property
     @pulumi.getter
-    def groups(self) -> Sequence['outputs.GroupSummaryResult']:
+    def groups(self) -> Sequence['outputs.GetPeerGroup']:
         """
         Groups the peer belongs to
         """
@@ -281,7 +281,7 @@ class GetPeerResult:
 
     @_builtins.property
     @pulumi.getter(name="localFlags")
-    def local_flags(self) -> 'outputs.PeerLocalFlags':
+    def local_flags(self) -> 'outputs.GetPeerLocalFlags':
         """
         Flags set locally on the agent
         """

@@ -100,7 +100,7 @@ class GetPeerJobResult:
 
     @_builtins.property
     @pulumi.getter
-    def workload(self) -> 'outputs.PeerJobResultWorkload':
+    def workload(self) -> 'outputs.GetPeerJobWorkload':
         """
         The work and its result
         """

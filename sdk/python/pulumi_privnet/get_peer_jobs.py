@@ -31,9 +31,9 @@ class GetPeerJobsResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.PeerJobResult']:
+    def items(self) -> Sequence['outputs.GetPeerJobsItem']:
         """
-        The PeerJobResult objects found
+        The objects found, each a `GetPeerJobsItem`
         """
         return pulumi.get(self, "items")
 
@@ -52,7 +52,7 @@ def get_peer_jobs(peer_id: Optional[_builtins.str] = None,
     """
     The jobs (diagnostic bundles) of this peer, pending and finished.
 
-    Returns `{ items }`: the list of `PeerJobResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
 
     :param _builtins.str peer_id: Peer id
     """
@@ -68,7 +68,7 @@ def get_peer_jobs_output(peer_id: pulumi.Input[Optional[_builtins.str]] = None,
     """
     The jobs (diagnostic bundles) of this peer, pending and finished.
 
-    Returns `{ items }`: the list of `PeerJobResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
 
     :param _builtins.str peer_id: Peer id
     """

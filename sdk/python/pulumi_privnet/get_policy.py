@@ -81,7 +81,7 @@ class GetPolicyResult:
 
     @_builtins.property
     @pulumi.getter
-    def rules(self) -> Sequence['outputs.PolicyResultRules']:
+    def rules(self) -> Sequence['outputs.GetPolicyRule']:
         """
         Policy rules
         """

@@ -43,7 +43,7 @@ class GetPostureCheckResult:
 
     @_builtins.property
     @pulumi.getter
-    def checks(self) -> 'outputs.PostureCheckResultChecks':
+    def checks(self) -> 'outputs.GetPostureCheckChecks':
         """
         The checks
         """

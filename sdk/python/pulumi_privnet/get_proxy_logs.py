@@ -46,7 +46,7 @@ class GetProxyLogsResult:
 
     @_builtins.property
     @pulumi.getter
-    def data(self) -> Sequence['outputs.ProxyLogResult']:
+    def data(self) -> Sequence['outputs.GetProxyLogsData']:
         """
         The proxy log entries of this page
         """

@@ -46,7 +46,7 @@ class GetTrafficEventsResult:
 
     @_builtins.property
     @pulumi.getter
-    def data(self) -> Sequence['outputs.TrafficEventResult']:
+    def data(self) -> Sequence['outputs.GetTrafficEventsData']:
         """
         The traffic events of this page
         """

@@ -172,7 +172,7 @@ class GetUserResult:
 
     @_builtins.property
     @pulumi.getter
-    def permissions(self) -> 'outputs.UserPermissions':
+    def permissions(self) -> 'outputs.GetUserPermissions':
         """
         What the user may do
         """

@@ -394,7 +394,7 @@ class Peer(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def groups(self) -> pulumi.Output[Sequence['outputs.GroupSummaryResult']]:
+    def groups(self) -> pulumi.Output[Sequence['outputs.PeerGroup']]:
         """
         Groups the peer belongs to
         """

@@ -23,7 +23,7 @@ class PolicyArgs:
     def __init__(__self__, *,
                  enabled: pulumi.Input[_builtins.bool],
                  name: pulumi.Input[_builtins.str],
-                 rules: pulumi.Input[Sequence[pulumi.Input['PolicyRulesArgs']]],
+                 rules: pulumi.Input[Sequence[pulumi.Input['PolicyRuleArgs']]],
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  source_posture_checks: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
@@ -32,7 +32,7 @@ class PolicyArgs:
 
         :param pulumi.Input[_builtins.bool] enabled: Whether the policy is active
         :param pulumi.Input[_builtins.str] name: Policy name
-        :param pulumi.Input[Sequence[pulumi.Input['PolicyRulesArgs']]] rules: Policy rules
+        :param pulumi.Input[Sequence[pulumi.Input['PolicyRuleArgs']]] rules: Policy rules
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing Policy to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only
         :param pulumi.Input[_builtins.str] description: Policy description
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] source_posture_checks: Posture check ids the source peers must pass
@@ -73,14 +73,14 @@ class PolicyArgs:
 
     @_builtins.property
     @pulumi.getter
-    def rules(self) -> pulumi.Input[Sequence[pulumi.Input['PolicyRulesArgs']]]:
+    def rules(self) -> pulumi.Input[Sequence[pulumi.Input['PolicyRuleArgs']]]:
         """
         Policy rules
         """
         return pulumi.get(self, "rules")
 
     @rules.setter
-    def rules(self, value: pulumi.Input[Sequence[pulumi.Input['PolicyRulesArgs']]]):
+    def rules(self, value: pulumi.Input[Sequence[pulumi.Input['PolicyRuleArgs']]]):
         pulumi.set(self, "rules", value)
 
     @_builtins.property
@@ -130,7 +130,7 @@ class Policy(pulumi.CustomResource):
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 rules: pulumi.Input[Optional[Sequence[pulumi.Input[Union['PolicyRulesArgs', 'PolicyRulesArgsDict']]]]] = None,
+                 rules: pulumi.Input[Optional[Sequence[pulumi.Input[Union['PolicyRuleArgs', 'PolicyRuleArgsDict']]]]] = None,
                  source_posture_checks: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  __props__=None):
         """
@@ -144,7 +144,7 @@ class Policy(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] description: Policy description
         :param pulumi.Input[_builtins.bool] enabled: Whether the policy is active
         :param pulumi.Input[_builtins.str] name: Policy name
-        :param pulumi.Input[Sequence[pulumi.Input[Union['PolicyRulesArgs', 'PolicyRulesArgsDict']]]] rules: Policy rules
+        :param pulumi.Input[Sequence[pulumi.Input[Union['PolicyRuleArgs', 'PolicyRuleArgsDict']]]] rules: Policy rules
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] source_posture_checks: Posture check ids the source peers must pass
         """
         ...
@@ -177,7 +177,7 @@ class Policy(pulumi.CustomResource):
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 rules: pulumi.Input[Optional[Sequence[pulumi.Input[Union['PolicyRulesArgs', 'PolicyRulesArgsDict']]]]] = None,
+                 rules: pulumi.Input[Optional[Sequence[pulumi.Input[Union['PolicyRuleArgs', 'PolicyRuleArgsDict']]]]] = None,
                  source_posture_checks: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -255,7 +255,7 @@ class Policy(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def rules(self) -> pulumi.Output[Sequence['outputs.PolicyRules']]:
+    def rules(self) -> pulumi.Output[Sequence['outputs.PolicyRule']]:
         """
         Policy rules
         """
