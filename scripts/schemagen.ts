@@ -47,6 +47,12 @@ import type { ResourceSpec } from "../provider/spec";
 import type { LookupSpec } from "../sdk/lookups/spec";
 import { LOOKUP_SPECS } from "../sdk/lookups/table";
 import { PACKAGE, token } from "../model/hidden-inputs";
+import { stringify } from "yaml";
+import { FUNCTION_EXAMPLES } from "./examples/functions";
+import { exampleRenderer } from "./examples";
+import { exampleBlock, examplesSection, LANGUAGES, type Language, type Renderer } from "./examples/render";
+import { RESOURCE_EXAMPLES } from "./examples/resources";
+import type { Example } from "./examples/spec";
 import { fieldDoc, inputFields, outputFields, type Field } from "./fields";
 import { root } from "./format";
 
@@ -274,7 +280,8 @@ function resource(spec: ResourceSpec, types: Types): ResourceSchemaSpec {
     };
   };
   return {
-    description: `${spec.description}\n\n${importDoc(spec)}`,
+    // The examples go between the text and the import section once the schema is whole (see withExamples).
+    description: `${spec.description}\n\n## Import\n\n${importDoc(spec)}`,
     inputProperties: Object.fromEntries(inputs.map((f) => [f.name, property(f, fieldDoc(f, "input"))])),
     requiredInputs: inputs.filter((f) => !f.optional).map((f) => f.name),
     properties: Object.fromEntries(outputs.map((f) => [f.name, property(f, f.doc)])),
@@ -391,6 +398,39 @@ function packageJson(): { version: string; license: string } {
   };
 }
 
+/** An example in each language (YAML: its sections), as a description shows them. */
+export function exampleSnippets(renderer: Renderer, e: Example): Record<Language, string> {
+  return Object.fromEntries(LANGUAGES.map((l) => [l, renderer.snippet(e, l, stringify)])) as Record<
+    Language,
+    string
+  >;
+}
+
+/**
+ * Every resource's and function's description with its example (./examples): after the text, before the import
+ * section. A kind or a function without one fails here, naming it.
+ */
+function withExamples(schema: PackageSchema): void {
+  const renderer = exampleRenderer(schema);
+  const add = (description: string, e: Example): string => {
+    const block = examplesSection([exampleBlock(e.title, exampleSnippets(renderer, e))]);
+    const [text, imports] = description.split("\n\n## Import\n\n");
+    return imports === undefined ? `${text}\n\n${block}` : `${text}\n\n${block}\n\n## Import\n\n${imports}`;
+  };
+  for (const [tok, r] of Object.entries(schema.resources)) {
+    const kind = tok.split(":")[2]!;
+    const e = RESOURCE_EXAMPLES[kind];
+    if (!e) throw new Error(`schemagen: ${kind}: no example in scripts/examples/resources.ts`);
+    r.description = add(r.description, e);
+  }
+  for (const [tok, f] of Object.entries(schema.functions)) {
+    const fn = tok.split(":")[2]!;
+    const e = FUNCTION_EXAMPLES[fn];
+    if (!e) throw new Error(`schemagen: ${fn}: no example in scripts/examples/functions.ts`);
+    f.description = add(f.description, e);
+  }
+}
+
 /** The package schema. */
 export function packageSchema(): PackageSchema {
   const pkg = packageJson();
@@ -402,7 +442,7 @@ export function packageSchema(): PackageSchema {
     LOOKUP_SPECS.map((l) => l.name),
   );
   const sorted = Object.fromEntries(Object.entries(types.specs).sort(([a], [b]) => a.localeCompare(b)));
-  return {
+  const schema: PackageSchema = {
     name: PACKAGE,
     displayName: "privnet",
     version: pkg.version,
@@ -432,6 +472,8 @@ export function packageSchema(): PackageSchema {
     functions,
     types: sorted,
   };
+  withExamples(schema);
+  return schema;
 }
 
 /** plugin/schema.json's text (formatted by the caller). */

@@ -14,6 +14,42 @@ import (
 
 // A custom DNS zone served to the peers of `distributionGroups`. Records are separate resources.
 //
+// ## Example Usage
+// ### A private DNS zone
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			ops, err := privnet.NewGroup(ctx, "ops", &privnet.GroupArgs{
+//				Name: pulumi.String("ops"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			if _, err := privnet.NewDnsZone(ctx, "internal", &privnet.DnsZoneArgs{
+//				Name:               pulumi.String("internal"),
+//				Domain:             pulumi.String("internal.example.com"),
+//				EnableSearchDomain: pulumi.Bool(false),
+//				DistributionGroups: pulumi.StringArray{ops.ID().ToStringOutput()},
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its id: `pulumi import privnet:index:DnsZone <name> <id>`.
 type DnsZone struct {
 	pulumi.CustomResourceState

@@ -14,6 +14,40 @@ import (
 
 // Forwards events to an external platform (datadog, s3, firehose, generic_http). `config` is a secret input: the API masks credential values in responses, so those are kept from state while the other settings are read back. Changing `platform` creates a new integration.
 //
+// ## Example Usage
+// ### Audit events streamed to Datadog
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			if _, err := privnet.NewEventStreamingIntegration(ctx, "datadog", &privnet.EventStreamingIntegrationArgs{
+//				Platform: pulumi.String("datadog"),
+//				Config: pulumi.StringMap{
+//					"api_key": cfg.RequireSecret("datadogApiKey"),
+//					"site":    pulumi.String("datadoghq.eu"),
+//				},
+//				Enabled: pulumi.Bool(true),
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its id: `pulumi import privnet:index:EventStreamingIntegration <name> <id>`.
 type EventStreamingIntegration struct {
 	pulumi.CustomResourceState

@@ -14,6 +14,32 @@ import (
 // The peers this peer can connect to, as computed by the service from the enabled policies and the peer's groups.
 //
 // The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### The peers a peer can reach
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.GetAccessiblePeersOutput(ctx, privnet.GetAccessiblePeersOutputArgs{
+//				PeerId: pulumi.String(cfg.Require("peerId")),
+//			})
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetAccessiblePeers(ctx *pulumi.Context, args *GetAccessiblePeersArgs, opts ...pulumi.InvokeOption) (*GetAccessiblePeersResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetAccessiblePeersResult

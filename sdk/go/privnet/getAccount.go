@@ -12,6 +12,28 @@ import (
 )
 
 // The account the credentials manage, with its settings (the API always lists exactly one).
+//
+// ## Example Usage
+// ### The account the credentials manage
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetAccountOutput(ctx)
+//			ctx.Export("domain", found.Domain())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetAccount(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetAccountResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetAccountResult

@@ -12,6 +12,28 @@ import (
 )
 
 // The user the credentials belong to (the owner of the token).
+//
+// ## Example Usage
+// ### The user the credentials belong to
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetCurrentUserOutput(ctx)
+//			ctx.Export("email", found.Email())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetCurrentUser(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetCurrentUserResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetCurrentUserResult

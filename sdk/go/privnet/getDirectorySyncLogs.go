@@ -14,6 +14,33 @@ import (
 // The sync log of a directory sync integration of either vendor.
 //
 // The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### The sync log of a directory
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.GetDirectorySyncLogsOutput(ctx, privnet.GetDirectorySyncLogsOutputArgs{
+//				Vendor: pulumi.String("vendor-d-idp"),
+//				Id:     pulumi.String(cfg.Require("directoryId")),
+//			})
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetDirectorySyncLogs(ctx *pulumi.Context, args *GetDirectorySyncLogsArgs, opts ...pulumi.InvokeOption) (*GetDirectorySyncLogsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetDirectorySyncLogsResult

@@ -14,6 +14,32 @@ import (
 // The records of a DNS zone.
 //
 // The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### The records of a DNS zone
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.GetDnsRecordsOutput(ctx, privnet.GetDnsRecordsOutputArgs{
+//				ZoneId: pulumi.String(cfg.Require("zoneId")),
+//			})
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetDnsRecords(ctx *pulumi.Context, args *GetDnsRecordsArgs, opts ...pulumi.InvokeOption) (*GetDnsRecordsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetDnsRecordsResult

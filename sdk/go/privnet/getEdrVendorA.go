@@ -12,6 +12,28 @@ import (
 )
 
 // The vendor-a EDR integration (the API token is never returned); fails when it is not configured.
+//
+// ## Example Usage
+// ### Vendor A's integration
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.LookupEdrVendorAOutput(ctx)
+//			ctx.Export("enabled", found.Enabled())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupEdrVendorA(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*LookupEdrVendorAResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupEdrVendorAResult

@@ -12,6 +12,28 @@ import (
 )
 
 // The vendor-b EDR integration (the secret is never returned); fails when it is not configured.
+//
+// ## Example Usage
+// ### Vendor B's integration
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.LookupEdrVendorBOutput(ctx)
+//			ctx.Export("enabled", found.Enabled())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupEdrVendorB(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*LookupEdrVendorBResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupEdrVendorBResult

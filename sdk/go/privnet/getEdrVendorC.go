@@ -12,6 +12,28 @@ import (
 )
 
 // The vendor-c EDR integration (client id and secret are never returned); fails when it is not configured.
+//
+// ## Example Usage
+// ### Vendor C's integration
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.LookupEdrVendorCOutput(ctx)
+//			ctx.Export("enabled", found.Enabled())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupEdrVendorC(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*LookupEdrVendorCResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupEdrVendorCResult

@@ -11,9 +11,33 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The group with this id, or with exactly this name (the API's name filter; group names are unique). Use `getGroup({ name: "All" })` for the built-in group that holds every peer.
+// The group with this id, or with exactly this name (the API's name filter; group names are unique). The built-in group that holds every peer is the one named `All`.
 //
 // Takes one of: `id`; or `name`.
+//
+// ## Example Usage
+// ### The built-in group that holds every peer
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.LookupGroupOutput(ctx, privnet.LookupGroupOutputArgs{
+//				Name: pulumi.String("All"),
+//			})
+//			ctx.Export("id", found.Id())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupGroup(ctx *pulumi.Context, args *LookupGroupArgs, opts ...pulumi.InvokeOption) (*LookupGroupResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupGroupResult

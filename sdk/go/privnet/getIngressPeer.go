@@ -12,6 +12,32 @@ import (
 )
 
 // The ingress peer with this id.
+//
+// ## Example Usage
+// ### The ingress peer with an id from the stack's config
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.LookupIngressPeerOutput(ctx, privnet.LookupIngressPeerOutputArgs{
+//				Id: pulumi.String(cfg.Require("ingressPeerId")),
+//			})
+//			ctx.Export("ingressIp", found.IngressIp())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupIngressPeer(ctx *pulumi.Context, args *LookupIngressPeerArgs, opts ...pulumi.InvokeOption) (*LookupIngressPeerResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupIngressPeerResult

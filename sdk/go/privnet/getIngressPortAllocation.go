@@ -12,6 +12,33 @@ import (
 )
 
 // One port allocation of a peer, with its public-to-peer port mappings.
+//
+// ## Example Usage
+// ### One port allocation of a peer
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.LookupIngressPortAllocationOutput(ctx, privnet.LookupIngressPortAllocationOutputArgs{
+//				PeerId: pulumi.String(cfg.Require("peerId")),
+//				Id:     pulumi.String(cfg.Require("allocationId")),
+//			})
+//			ctx.Export("ingressIp", found.IngressIp())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupIngressPortAllocation(ctx *pulumi.Context, args *LookupIngressPortAllocationArgs, opts ...pulumi.InvokeOption) (*LookupIngressPortAllocationResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupIngressPortAllocationResult

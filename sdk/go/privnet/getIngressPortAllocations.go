@@ -14,6 +14,32 @@ import (
 // The port allocations of a peer, optionally only those with this name.
 //
 // The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### The port allocations of a peer
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.GetIngressPortAllocationsOutput(ctx, privnet.GetIngressPortAllocationsOutputArgs{
+//				PeerId: pulumi.String(cfg.Require("peerId")),
+//			})
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetIngressPortAllocations(ctx *pulumi.Context, args *GetIngressPortAllocationsArgs, opts ...pulumi.InvokeOption) (*GetIngressPortAllocationsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetIngressPortAllocationsResult

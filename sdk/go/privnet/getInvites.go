@@ -14,6 +14,28 @@ import (
 // The pending invites (without their link tokens, which the API shows only once).
 //
 // The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### Every pending invitation
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetInvitesOutput(ctx)
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetInvites(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetInvitesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetInvitesResult

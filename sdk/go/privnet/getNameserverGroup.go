@@ -12,6 +12,32 @@ import (
 )
 
 // The nameserver group with this id.
+//
+// ## Example Usage
+// ### The nameserver group with an id from the stack's config
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.LookupNameserverGroupOutput(ctx, privnet.LookupNameserverGroupOutputArgs{
+//				Id: pulumi.String(cfg.Require("nameserverGroupId")),
+//			})
+//			ctx.Export("name", found.Name())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupNameserverGroup(ctx *pulumi.Context, args *LookupNameserverGroupArgs, opts ...pulumi.InvokeOption) (*LookupNameserverGroupResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupNameserverGroupResult

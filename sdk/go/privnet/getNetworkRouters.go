@@ -14,6 +14,32 @@ import (
 // The routers of a network.
 //
 // The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### The routers of a network
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.GetNetworkRoutersOutput(ctx, privnet.GetNetworkRoutersOutputArgs{
+//				NetworkId: pulumi.String(cfg.Require("networkId")),
+//			})
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetNetworkRouters(ctx *pulumi.Context, args *GetNetworkRoutersArgs, opts ...pulumi.InvokeOption) (*GetNetworkRoutersResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetNetworkRoutersResult

@@ -12,6 +12,30 @@ import (
 )
 
 // The peer with this overlay IP address; fails when no peer has it.
+//
+// ## Example Usage
+// ### The peer with an overlay address
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetPeerByIpOutput(ctx, privnet.GetPeerByIpOutputArgs{
+//				Ip: pulumi.String("100.64.0.10"),
+//			})
+//			ctx.Export("name", found.Name())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetPeerByIp(ctx *pulumi.Context, args *GetPeerByIpArgs, opts ...pulumi.InvokeOption) (*GetPeerByIpResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetPeerByIpResult

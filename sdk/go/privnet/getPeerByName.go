@@ -11,7 +11,31 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The one peer with exactly this name. Peer names are host names and need not be unique: fails when no peer or more than one peer has the name, saying how many matched (list them with `getPeers({ name })`).
+// The one peer with exactly this name. Peer names are host names and need not be unique: fails when no peer or more than one peer has the name, saying how many matched (list them with `getPeers` and its `name` filter).
+//
+// ## Example Usage
+// ### The one peer with a name
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetPeerByNameOutput(ctx, privnet.GetPeerByNameOutputArgs{
+//				Name: pulumi.String("gateway"),
+//			})
+//			ctx.Export("ip", found.Ip())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetPeerByName(ctx *pulumi.Context, args *GetPeerByNameArgs, opts ...pulumi.InvokeOption) (*GetPeerByNameResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetPeerByNameResult

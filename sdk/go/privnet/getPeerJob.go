@@ -12,6 +12,33 @@ import (
 )
 
 // One job of a peer, with its status and, once it succeeded, the upload key of the bundle.
+//
+// ## Example Usage
+// ### One job of a peer
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.GetPeerJobOutput(ctx, privnet.GetPeerJobOutputArgs{
+//				PeerId: pulumi.String(cfg.Require("peerId")),
+//				Id:     pulumi.String(cfg.Require("jobId")),
+//			})
+//			ctx.Export("status", found.Status())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetPeerJob(ctx *pulumi.Context, args *GetPeerJobArgs, opts ...pulumi.InvokeOption) (*GetPeerJobResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetPeerJobResult

@@ -14,6 +14,32 @@ import (
 // The jobs (diagnostic bundles) of this peer, pending and finished.
 //
 // The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### The jobs of a peer
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.GetPeerJobsOutput(ctx, privnet.GetPeerJobsOutputArgs{
+//				PeerId: pulumi.String(cfg.Require("peerId")),
+//			})
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetPeerJobs(ctx *pulumi.Context, args *GetPeerJobsArgs, opts ...pulumi.InvokeOption) (*GetPeerJobsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetPeerJobsResult

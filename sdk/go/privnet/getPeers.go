@@ -14,6 +14,30 @@ import (
 // Every peer the caller may see, optionally only those with this name and/or overlay IP (exact matches, applied by the API). The list includes `accessiblePeersCount`.
 //
 // The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### The peers with a name
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetPeersOutput(ctx, privnet.GetPeersOutputArgs{
+//				Name: pulumi.String("gateway"),
+//			})
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetPeers(ctx *pulumi.Context, args *GetPeersArgs, opts ...pulumi.InvokeOption) (*GetPeersResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetPeersResult

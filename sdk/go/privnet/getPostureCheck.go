@@ -12,6 +12,32 @@ import (
 )
 
 // The posture check with this id.
+//
+// ## Example Usage
+// ### The posture check with an id from the stack's config
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.LookupPostureCheckOutput(ctx, privnet.LookupPostureCheckOutputArgs{
+//				Id: pulumi.String(cfg.Require("postureCheckId")),
+//			})
+//			ctx.Export("name", found.Name())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupPostureCheck(ctx *pulumi.Context, args *LookupPostureCheckArgs, opts ...pulumi.InvokeOption) (*LookupPostureCheckResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupPostureCheckResult

@@ -14,6 +14,28 @@ import (
 // Every posture check.
 //
 // The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### Every posture check
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetPostureChecksOutput(ctx)
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetPostureChecks(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetPostureChecksResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetPostureChecksResult

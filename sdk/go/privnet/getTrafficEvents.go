@@ -12,6 +12,31 @@ import (
 )
 
 // One page of network traffic events (flow records), filtered as asked. The account collects them only while `settings.extra.networkTrafficLogsEnabled` is true.
+//
+// ## Example Usage
+// ### The latest dropped flows
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetTrafficEventsOutput(ctx, privnet.GetTrafficEventsOutputArgs{
+//				PageSize: pulumi.Int(100),
+//				Type:     pulumi.String("TYPE_DROP"),
+//			})
+//			ctx.Export("data", found.Data())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetTrafficEvents(ctx *pulumi.Context, args *GetTrafficEventsArgs, opts ...pulumi.InvokeOption) (*GetTrafficEventsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetTrafficEventsResult

@@ -14,6 +14,30 @@ import (
 // The user with this id, or with this email address (compared case-insensitively). The API has no single-user read: this lists the users and picks the match.
 //
 // Takes one of: `id`; or `email`.
+//
+// ## Example Usage
+// ### A user by email
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.LookupUserOutput(ctx, privnet.LookupUserOutputArgs{
+//				Email: pulumi.String("admin@example.com"),
+//			})
+//			ctx.Export("role", found.Role())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupUser(ctx *pulumi.Context, args *LookupUserArgs, opts ...pulumi.InvokeOption) (*LookupUserResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupUserResult

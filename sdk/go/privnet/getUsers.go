@@ -14,6 +14,30 @@ import (
 // Every user; with `serviceUser: true` only service users, with `serviceUser: false` only regular users.
 //
 // The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### Every service user
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetUsersOutput(ctx, privnet.GetUsersOutputArgs{
+//				ServiceUser: pulumi.Bool(true),
+//			})
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetUsers(ctx *pulumi.Context, args *GetUsersArgs, opts ...pulumi.InvokeOption) (*GetUsersResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetUsersResult

@@ -14,6 +14,44 @@ import (
 
 // Public ports on an ingress peer forwarded to a peer's ports (cloud offering only): `portRanges` are translated, `directPort` allocates ports 1:1. `portRangeMappings` shows the public ports. Choosing another peer replaces it.
 //
+// ## Example Usage
+// ### Ports of an ingress peer forwarded to a peer
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			if _, err := privnet.NewIngressPortAllocation(ctx, "web", &privnet.IngressPortAllocationArgs{
+//				PeerId:  pulumi.String(cfg.Require("peerId")),
+//				Name:    pulumi.String("web"),
+//				Enabled: pulumi.Bool(true),
+//				PortRanges: privnet.IngressPortAllocationPortRangeArray{
+//					&privnet.IngressPortAllocationPortRangeArgs{
+//						Start:    pulumi.Int(8080),
+//						End:      pulumi.Int(8081),
+//						Protocol: pulumi.String("tcp"),
+//					},
+//				},
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its composite id, the id of its parent, a slash and its own id: `pulumi import privnet:index:IngressPortAllocation <name> <peerId>/<id>`.
 type IngressPortAllocation struct {
 	pulumi.CustomResourceState

@@ -14,6 +14,52 @@ import (
 
 // A nameserver group: 1 to 3 upstream nameservers used by the peers of `groups`, either for every domain (`primary`) or for match `domains`.
 //
+// ## Example Usage
+// ### A resolver for an internal domain
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			ops, err := privnet.NewGroup(ctx, "ops", &privnet.GroupArgs{
+//				Name: pulumi.String("ops"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			if _, err := privnet.NewNameserverGroup(ctx, "corpDns", &privnet.NameserverGroupArgs{
+//				Name:        pulumi.String("corp"),
+//				Description: pulumi.String("Corporate resolver"),
+//				Nameservers: privnet.NameserverGroupNameserverArray{
+//					&privnet.NameserverGroupNameserverArgs{
+//						Ip:     pulumi.String("10.0.0.53"),
+//						NsType: pulumi.String("udp"),
+//						Port:   pulumi.Int(53),
+//					},
+//				},
+//				Enabled:              pulumi.Bool(true),
+//				Groups:               pulumi.StringArray{ops.ID().ToStringOutput()},
+//				Primary:              pulumi.Bool(false),
+//				Domains:              pulumi.StringArray{pulumi.String("corp.example.com")},
+//				SearchDomainsEnabled: pulumi.Bool(true),
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its id: `pulumi import privnet:index:NameserverGroup <name> <id>`.
 type NameserverGroup struct {
 	pulumi.CustomResourceState

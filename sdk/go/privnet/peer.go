@@ -14,6 +14,37 @@ import (
 
 // Manages the settings of an enrolled peer (a device that joined with a setup key or a user login). Creating the resource adopts the peer named by `peerId`. Only the settings the program names are managed: the others keep the values the peer has. Destroying the resource stops managing the peer and leaves the device enrolled with its current settings. Remove devices with the API or the dashboard.
 //
+// ## Example Usage
+// ### The settings of an enrolled peer
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			if _, err := privnet.NewPeer(ctx, "gateway", &privnet.PeerArgs{
+//				PeerId:     pulumi.String(cfg.Require("peerId")),
+//				Name:       pulumi.String("gateway"),
+//				SshEnabled: pulumi.Bool(true),
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Its id is its `peerId`: `pulumi import privnet:index:Peer <name> <peerId>`.
 type Peer struct {
 	pulumi.CustomResourceState

@@ -14,6 +14,74 @@ import (
 
 // An access policy: its rules allow (or drop) traffic from source groups or a resource to destination groups or a resource. Rule ids are assigned by the service and kept across updates.
 //
+// ## Example Usage
+// ### SSH and HTTPS from one group to another
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			ops, err := privnet.NewGroup(ctx, "ops", &privnet.GroupArgs{
+//				Name: pulumi.String("ops"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			servers, err := privnet.NewGroup(ctx, "servers", &privnet.GroupArgs{
+//				Name: pulumi.String("servers"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			if _, err := privnet.NewPolicy(ctx, "opsToServers", &privnet.PolicyArgs{
+//				Name:        pulumi.String("ops to servers"),
+//				Description: pulumi.String("Operators reach the servers"),
+//				Enabled:     pulumi.Bool(true),
+//				Rules: privnet.PolicyRuleArray{
+//					&privnet.PolicyRuleArgs{
+//						Name:          pulumi.String("ssh and https"),
+//						Enabled:       pulumi.Bool(true),
+//						Action:        pulumi.String("accept"),
+//						Bidirectional: pulumi.Bool(false),
+//						Protocol:      pulumi.String("tcp"),
+//						Ports:         pulumi.StringArray{pulumi.String("22"), pulumi.String("443")},
+//						Sources:       pulumi.StringArray{ops.ID().ToStringOutput()},
+//						Destinations:  pulumi.StringArray{servers.ID().ToStringOutput()},
+//					},
+//					&privnet.PolicyRuleArgs{
+//						Name:          pulumi.String("metrics"),
+//						Enabled:       pulumi.Bool(true),
+//						Action:        pulumi.String("accept"),
+//						Bidirectional: pulumi.Bool(false),
+//						Protocol:      pulumi.String("tcp"),
+//						PortRanges: privnet.PolicyRulePortRangeArray{
+//							&privnet.PolicyRulePortRangeArgs{
+//								Start: pulumi.Int(9100),
+//								End:   pulumi.Int(9110),
+//							},
+//						},
+//						Sources:      pulumi.StringArray{ops.ID().ToStringOutput()},
+//						Destinations: pulumi.StringArray{servers.ID().ToStringOutput()},
+//					},
+//				},
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its id: `pulumi import privnet:index:Policy <name> <id>`.
 type Policy struct {
 	pulumi.CustomResourceState

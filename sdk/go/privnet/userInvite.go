@@ -14,6 +14,42 @@ import (
 
 // An invite link for a new user (servers with the embedded identity provider only). `inviteToken` is the secret part of the link; it is only known after create and is kept as a secret output. Any change issues a new invite.
 //
+// ## Example Usage
+// ### An invitation
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			ops, err := privnet.NewGroup(ctx, "ops", &privnet.GroupArgs{
+//				Name: pulumi.String("ops"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			if _, err := privnet.NewUserInvite(ctx, "invite", &privnet.UserInviteArgs{
+//				Email:      pulumi.String("new.person@example.com"),
+//				Name:       pulumi.String("New Person"),
+//				Role:       pulumi.String("user"),
+//				AutoGroups: pulumi.StringArray{ops.ID().ToStringOutput()},
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its id: `pulumi import privnet:index:UserInvite <name> <id>`.
 type UserInvite struct {
 	pulumi.CustomResourceState

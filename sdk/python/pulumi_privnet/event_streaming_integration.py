@@ -100,6 +100,25 @@ class EventStreamingIntegration(pulumi.CustomResource):
         """
         Forwards events to an external platform (datadog, s3, firehose, generic_http). `config` is a secret input: the API masks credential values in responses, so those are kept from state while the other settings are read back. Changing `platform` creates a new integration.
 
+        ## Example Usage
+        ### Audit events streamed to Datadog
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        privnet.EventStreamingIntegration("datadog",
+            platform="datadog",
+            config={
+                "api_key": config.require_secret("datadogApiKey"),
+                "site": "datadoghq.eu",
+            },
+            enabled=True,
+        )
+        ```
+
+        ## Import
+
         Import an existing one by its id: `pulumi import privnet:index:EventStreamingIntegration <name> <id>`.
 
         :param str resource_name: The name of the resource.
@@ -117,6 +136,25 @@ class EventStreamingIntegration(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         Forwards events to an external platform (datadog, s3, firehose, generic_http). `config` is a secret input: the API masks credential values in responses, so those are kept from state while the other settings are read back. Changing `platform` creates a new integration.
+
+        ## Example Usage
+        ### Audit events streamed to Datadog
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        privnet.EventStreamingIntegration("datadog",
+            platform="datadog",
+            config={
+                "api_key": config.require_secret("datadogApiKey"),
+                "site": "datadoghq.eu",
+            },
+            enabled=True,
+        )
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:EventStreamingIntegration <name> <id>`.
 

@@ -54,6 +54,19 @@ def get_accessible_peers(peer_id: Optional[_builtins.str] = None,
 
     The result's `items` lists the objects found (a function returns one object).
 
+    ## Example Usage
+    ### The peers a peer can reach
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_accessible_peers_output(
+        peer_id=config.require("peerId"),
+    )
+    pulumi.export("items", found.items)
+    ```
+
     :param _builtins.str peer_id: Peer id
     """
     __args__ = dict()
@@ -69,6 +82,19 @@ def get_accessible_peers_output(peer_id: pulumi.Input[Optional[_builtins.str]] =
     The peers this peer can connect to, as computed by the service from the enabled policies and the peer's groups.
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### The peers a peer can reach
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_accessible_peers_output(
+        peer_id=config.require("peerId"),
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.str peer_id: Peer id
     """

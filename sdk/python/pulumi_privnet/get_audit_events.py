@@ -52,6 +52,16 @@ def get_audit_events(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGe
     Every audit event of the account, as the API lists them.
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every audit event
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_audit_events_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -64,6 +74,16 @@ def get_audit_events_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.In
     Every audit event of the account, as the API lists them.
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every audit event
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_audit_events_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

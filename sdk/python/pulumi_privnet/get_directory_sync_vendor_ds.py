@@ -52,6 +52,16 @@ def get_directory_sync_vendor_ds(opts: Optional[pulumi.InvokeOptions] = None) ->
     Every vendor-d-idp directory sync.
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every vendor D directory sync
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_directory_sync_vendor_ds_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -64,6 +74,16 @@ def get_directory_sync_vendor_ds_output(opts: Optional[Union[pulumi.InvokeOption
     Every vendor-d-idp directory sync.
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every vendor D directory sync
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_directory_sync_vendor_ds_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

@@ -54,6 +54,19 @@ def get_dns_records(zone_id: Optional[_builtins.str] = None,
 
     The result's `items` lists the objects found (a function returns one object).
 
+    ## Example Usage
+    ### The records of a DNS zone
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_dns_records_output(
+        zone_id=config.require("zoneId"),
+    )
+    pulumi.export("items", found.items)
+    ```
+
     :param _builtins.str zone_id: DNS zone id
     """
     __args__ = dict()
@@ -69,6 +82,19 @@ def get_dns_records_output(zone_id: pulumi.Input[Optional[_builtins.str]] = None
     The records of a DNS zone.
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### The records of a DNS zone
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_dns_records_output(
+        zone_id=config.require("zoneId"),
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.str zone_id: DNS zone id
     """

@@ -52,6 +52,16 @@ def get_dns_zones(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetDn
     Every DNS zone, with its records.
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every DNS zone
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_dns_zones_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -64,6 +74,16 @@ def get_dns_zones_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.Invok
     Every DNS zone, with its records.
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every DNS zone
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_dns_zones_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

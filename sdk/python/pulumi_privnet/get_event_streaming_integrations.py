@@ -52,6 +52,16 @@ def get_event_streaming_integrations(opts: Optional[pulumi.InvokeOptions] = None
     Every event streaming integration; credential values in `config` are masked.
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every event streaming integration
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_event_streaming_integrations_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -64,6 +74,16 @@ def get_event_streaming_integrations_output(opts: Optional[Union[pulumi.InvokeOp
     Every event streaming integration; credential values in `config` are masked.
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every event streaming integration
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_event_streaming_integrations_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

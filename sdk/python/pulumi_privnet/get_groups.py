@@ -52,6 +52,16 @@ def get_groups(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetGroup
     Every group, including the built-in `All`.
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every group
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_groups_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -64,6 +74,16 @@ def get_groups_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOu
     Every group, including the built-in `All`.
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every group
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_groups_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

@@ -52,6 +52,16 @@ def get_identity_providers(opts: Optional[pulumi.InvokeOptions] = None) -> Await
     Every identity provider (client secrets are never returned).
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every identity provider
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_identity_providers_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -64,6 +74,16 @@ def get_identity_providers_output(opts: Optional[Union[pulumi.InvokeOptions, pul
     Every identity provider (client secrets are never returned).
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every identity provider
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_identity_providers_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

@@ -55,6 +55,19 @@ def get_ingress_port_allocations(name: Optional[_builtins.str] = None,
 
     The result's `items` lists the objects found (a function returns one object).
 
+    ## Example Usage
+    ### The port allocations of a peer
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_ingress_port_allocations_output(
+        peer_id=config.require("peerId"),
+    )
+    pulumi.export("items", found.items)
+    ```
+
     :param _builtins.str name: Only allocations with this name
     :param _builtins.str peer_id: Peer id
     """
@@ -73,6 +86,19 @@ def get_ingress_port_allocations_output(name: pulumi.Input[Optional[Optional[_bu
     The port allocations of a peer, optionally only those with this name.
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### The port allocations of a peer
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_ingress_port_allocations_output(
+        peer_id=config.require("peerId"),
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.str name: Only allocations with this name
     :param _builtins.str peer_id: Peer id

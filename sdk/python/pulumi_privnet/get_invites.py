@@ -52,6 +52,16 @@ def get_invites(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetInvi
     The pending invites (without their link tokens, which the API shows only once).
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every pending invitation
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_invites_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -64,6 +74,16 @@ def get_invites_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeO
     The pending invites (without their link tokens, which the API shows only once).
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every pending invitation
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_invites_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

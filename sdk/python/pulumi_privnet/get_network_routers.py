@@ -54,6 +54,19 @@ def get_network_routers(network_id: Optional[_builtins.str] = None,
 
     The result's `items` lists the objects found (a function returns one object).
 
+    ## Example Usage
+    ### The routers of a network
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_network_routers_output(
+        network_id=config.require("networkId"),
+    )
+    pulumi.export("items", found.items)
+    ```
+
     :param _builtins.str network_id: Network id
     """
     __args__ = dict()
@@ -69,6 +82,19 @@ def get_network_routers_output(network_id: pulumi.Input[Optional[_builtins.str]]
     The routers of a network.
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### The routers of a network
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_network_routers_output(
+        network_id=config.require("networkId"),
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.str network_id: Network id
     """

@@ -52,6 +52,16 @@ def get_networks(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetNet
     Every network.
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every network
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_networks_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -64,6 +74,16 @@ def get_networks_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.Invoke
     Every network.
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every network
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_networks_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

@@ -54,6 +54,19 @@ def get_peer_jobs(peer_id: Optional[_builtins.str] = None,
 
     The result's `items` lists the objects found (a function returns one object).
 
+    ## Example Usage
+    ### The jobs of a peer
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_peer_jobs_output(
+        peer_id=config.require("peerId"),
+    )
+    pulumi.export("items", found.items)
+    ```
+
     :param _builtins.str peer_id: Peer id
     """
     __args__ = dict()
@@ -69,6 +82,19 @@ def get_peer_jobs_output(peer_id: pulumi.Input[Optional[_builtins.str]] = None,
     The jobs (diagnostic bundles) of this peer, pending and finished.
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### The jobs of a peer
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_peer_jobs_output(
+        peer_id=config.require("peerId"),
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.str peer_id: Peer id
     """

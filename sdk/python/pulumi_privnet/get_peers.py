@@ -55,6 +55,18 @@ def get_peers(ip: Optional[_builtins.str] = None,
 
     The result's `items` lists the objects found (a function returns one object).
 
+    ## Example Usage
+    ### The peers with a name
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_peers_output(
+        name="gateway",
+    )
+    pulumi.export("items", found.items)
+    ```
+
     :param _builtins.str ip: Only the peer with this overlay IP address
     :param _builtins.str name: Only peers with exactly this name
     """
@@ -73,6 +85,18 @@ def get_peers_output(ip: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
     Every peer the caller may see, optionally only those with this name and/or overlay IP (exact matches, applied by the API). The list includes `accessiblePeersCount`.
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### The peers with a name
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_peers_output(
+        name="gateway",
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.str ip: Only the peer with this overlay IP address
     :param _builtins.str name: Only peers with exactly this name

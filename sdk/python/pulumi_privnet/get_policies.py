@@ -52,6 +52,16 @@ def get_policies(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetPol
     Every access-control policy with its rules.
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every policy
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_policies_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -64,6 +74,16 @@ def get_policies_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.Invoke
     Every access-control policy with its rules.
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every policy
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_policies_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

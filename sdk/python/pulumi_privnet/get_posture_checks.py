@@ -52,6 +52,16 @@ def get_posture_checks(opts: Optional[pulumi.InvokeOptions] = None) -> Awaitable
     Every posture check.
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every posture check
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_posture_checks_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -64,6 +74,16 @@ def get_posture_checks_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.
     Every posture check.
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every posture check
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_posture_checks_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

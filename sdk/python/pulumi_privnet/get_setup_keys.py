@@ -52,6 +52,16 @@ def get_setup_keys(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetS
     Every setup key. The `key` is masked (its first characters, then asterisks): the API returns the full value only when the key is created, so read it from the `SetupKey` resource instead.
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every setup key
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_setup_keys_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -64,6 +74,16 @@ def get_setup_keys_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.Invo
     Every setup key. The `key` is masked (its first characters, then asterisks): the API returns the full value only when the key is created, so read it from the `SetupKey` resource instead.
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every setup key
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_setup_keys_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

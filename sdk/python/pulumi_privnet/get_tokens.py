@@ -54,6 +54,19 @@ def get_tokens(user_id: Optional[_builtins.str] = None,
 
     The result's `items` lists the objects found (a function returns one object).
 
+    ## Example Usage
+    ### The tokens of the current user
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_tokens_output(
+        user_id=config.require("userId"),
+    )
+    pulumi.export("items", found.items)
+    ```
+
     :param _builtins.str user_id: User id
     """
     __args__ = dict()
@@ -69,6 +82,19 @@ def get_tokens_output(user_id: pulumi.Input[Optional[_builtins.str]] = None,
     The personal access tokens of a user, without their values (the API shows a value only once).
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### The tokens of the current user
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_tokens_output(
+        user_id=config.require("userId"),
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.str user_id: User id
     """

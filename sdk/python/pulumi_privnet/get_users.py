@@ -54,6 +54,18 @@ def get_users(service_user: Optional[_builtins.bool] = None,
 
     The result's `items` lists the objects found (a function returns one object).
 
+    ## Example Usage
+    ### Every service user
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_users_output(
+        service_user=True,
+    )
+    pulumi.export("items", found.items)
+    ```
+
     :param _builtins.bool service_user: true: only service users; false: only regular users; unset: all users
     """
     __args__ = dict()
@@ -69,6 +81,18 @@ def get_users_output(service_user: pulumi.Input[Optional[Optional[_builtins.bool
     Every user; with `serviceUser: true` only service users, with `serviceUser: false` only regular users.
 
     The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every service user
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_users_output(
+        service_user=True,
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.bool service_user: true: only service users; false: only regular users; unset: all users
     """

@@ -102,7 +102,21 @@ class Group(pulumi.CustomResource):
                  resources: pulumi.Input[Optional[Sequence[pulumi.Input[Union['GroupResourceArgs', 'GroupResourceArgsDict']]]]] = None,
                  __props__=None):
         """
-        A group of peers and network resources. Policies, routes, DNS and setup keys refer to groups by id. The built-in `All` group cannot be managed; look it up with `getGroup({ name: "All" })`.
+        A group of peers and network resources. Policies, routes, DNS and setup keys refer to groups by id. The built-in `All` group cannot be managed; look it up with `getGroup` by its name, `All`.
+
+        ## Example Usage
+        ### A group of servers
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        servers = privnet.Group("servers",
+            name="servers",
+        )
+        pulumi.export("serversGroupId", servers.id)
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:Group <name> <id>`.
 
@@ -120,7 +134,21 @@ class Group(pulumi.CustomResource):
                  args: GroupArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A group of peers and network resources. Policies, routes, DNS and setup keys refer to groups by id. The built-in `All` group cannot be managed; look it up with `getGroup({ name: "All" })`.
+        A group of peers and network resources. Policies, routes, DNS and setup keys refer to groups by id. The built-in `All` group cannot be managed; look it up with `getGroup` by its name, `All`.
+
+        ## Example Usage
+        ### A group of servers
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        servers = privnet.Group("servers",
+            name="servers",
+        )
+        pulumi.export("serversGroupId", servers.id)
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:Group <name> <id>`.
 

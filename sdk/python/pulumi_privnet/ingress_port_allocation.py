@@ -136,6 +136,29 @@ class IngressPortAllocation(pulumi.CustomResource):
         """
         Public ports on an ingress peer forwarded to a peer's ports (cloud offering only): `portRanges` are translated, `directPort` allocates ports 1:1. `portRangeMappings` shows the public ports. Choosing another peer replaces it.
 
+        ## Example Usage
+        ### Ports of an ingress peer forwarded to a peer
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        privnet.IngressPortAllocation("web",
+            peer_id=config.require("peerId"),
+            name="web",
+            enabled=True,
+            port_ranges=[
+                privnet.IngressPortAllocationPortRangeArgs(
+                    start=8080,
+                    end=8081,
+                    protocol="tcp",
+                ),
+            ],
+        )
+        ```
+
+        ## Import
+
         Import an existing one by its composite id, the id of its parent, a slash and its own id: `pulumi import privnet:index:IngressPortAllocation <name> <peerId>/<id>`.
 
         :param str resource_name: The name of the resource.
@@ -155,6 +178,29 @@ class IngressPortAllocation(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         Public ports on an ingress peer forwarded to a peer's ports (cloud offering only): `portRanges` are translated, `directPort` allocates ports 1:1. `portRangeMappings` shows the public ports. Choosing another peer replaces it.
+
+        ## Example Usage
+        ### Ports of an ingress peer forwarded to a peer
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        privnet.IngressPortAllocation("web",
+            peer_id=config.require("peerId"),
+            name="web",
+            enabled=True,
+            port_ranges=[
+                privnet.IngressPortAllocationPortRangeArgs(
+                    start=8080,
+                    end=8081,
+                    protocol="tcp",
+                ),
+            ],
+        )
+        ```
+
+        ## Import
 
         Import an existing one by its composite id, the id of its parent, a slash and its own id: `pulumi import privnet:index:IngressPortAllocation <name> <peerId>/<id>`.
 

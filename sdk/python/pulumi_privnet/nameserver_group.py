@@ -182,6 +182,35 @@ class NameserverGroup(pulumi.CustomResource):
         """
         A nameserver group: 1 to 3 upstream nameservers used by the peers of `groups`, either for every domain (`primary`) or for match `domains`.
 
+        ## Example Usage
+        ### A resolver for an internal domain
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        ops = privnet.Group("ops",
+            name="ops",
+        )
+        privnet.NameserverGroup("corpDns",
+            name="corp",
+            description="Corporate resolver",
+            nameservers=[
+                privnet.NameserverGroupNameserverArgs(
+                    ip="10.0.0.53",
+                    ns_type="udp",
+                    port=53,
+                ),
+            ],
+            enabled=True,
+            groups=[ops.id],
+            primary=False,
+            domains=["corp.example.com"],
+            search_domains_enabled=True,
+        )
+        ```
+
+        ## Import
+
         Import an existing one by its id: `pulumi import privnet:index:NameserverGroup <name> <id>`.
 
         :param str resource_name: The name of the resource.
@@ -204,6 +233,35 @@ class NameserverGroup(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A nameserver group: 1 to 3 upstream nameservers used by the peers of `groups`, either for every domain (`primary`) or for match `domains`.
+
+        ## Example Usage
+        ### A resolver for an internal domain
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        ops = privnet.Group("ops",
+            name="ops",
+        )
+        privnet.NameserverGroup("corpDns",
+            name="corp",
+            description="Corporate resolver",
+            nameservers=[
+                privnet.NameserverGroupNameserverArgs(
+                    ip="10.0.0.53",
+                    ns_type="udp",
+                    port=53,
+                ),
+            ],
+            enabled=True,
+            groups=[ops.id],
+            primary=False,
+            domains=["corp.example.com"],
+            search_domains_enabled=True,
+        )
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:NameserverGroup <name> <id>`.
 

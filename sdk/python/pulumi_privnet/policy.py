@@ -136,6 +136,54 @@ class Policy(pulumi.CustomResource):
         """
         An access policy: its rules allow (or drop) traffic from source groups or a resource to destination groups or a resource. Rule ids are assigned by the service and kept across updates.
 
+        ## Example Usage
+        ### SSH and HTTPS from one group to another
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        ops = privnet.Group("ops",
+            name="ops",
+        )
+        servers = privnet.Group("servers",
+            name="servers",
+        )
+        privnet.Policy("opsToServers",
+            name="ops to servers",
+            description="Operators reach the servers",
+            enabled=True,
+            rules=[
+                privnet.PolicyRuleArgs(
+                    name="ssh and https",
+                    enabled=True,
+                    action="accept",
+                    bidirectional=False,
+                    protocol="tcp",
+                    ports=["22", "443"],
+                    sources=[ops.id],
+                    destinations=[servers.id],
+                ),
+                privnet.PolicyRuleArgs(
+                    name="metrics",
+                    enabled=True,
+                    action="accept",
+                    bidirectional=False,
+                    protocol="tcp",
+                    port_ranges=[
+                        privnet.PolicyRulePortRangeArgs(
+                            start=9100,
+                            end=9110,
+                        ),
+                    ],
+                    sources=[ops.id],
+                    destinations=[servers.id],
+                ),
+            ],
+        )
+        ```
+
+        ## Import
+
         Import an existing one by its id: `pulumi import privnet:index:Policy <name> <id>`.
 
         :param str resource_name: The name of the resource.
@@ -155,6 +203,54 @@ class Policy(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An access policy: its rules allow (or drop) traffic from source groups or a resource to destination groups or a resource. Rule ids are assigned by the service and kept across updates.
+
+        ## Example Usage
+        ### SSH and HTTPS from one group to another
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        ops = privnet.Group("ops",
+            name="ops",
+        )
+        servers = privnet.Group("servers",
+            name="servers",
+        )
+        privnet.Policy("opsToServers",
+            name="ops to servers",
+            description="Operators reach the servers",
+            enabled=True,
+            rules=[
+                privnet.PolicyRuleArgs(
+                    name="ssh and https",
+                    enabled=True,
+                    action="accept",
+                    bidirectional=False,
+                    protocol="tcp",
+                    ports=["22", "443"],
+                    sources=[ops.id],
+                    destinations=[servers.id],
+                ),
+                privnet.PolicyRuleArgs(
+                    name="metrics",
+                    enabled=True,
+                    action="accept",
+                    bidirectional=False,
+                    protocol="tcp",
+                    port_ranges=[
+                        privnet.PolicyRulePortRangeArgs(
+                            start=9100,
+                            end=9110,
+                        ),
+                    ],
+                    sources=[ops.id],
+                    destinations=[servers.id],
+                ),
+            ],
+        )
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:Policy <name> <id>`.
 
