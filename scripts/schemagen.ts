@@ -284,7 +284,7 @@ function resource(spec: ResourceSpec, types: Types): ResourceSchemaSpec {
     description: `${spec.description}\n\n## Import\n\n${importDoc(spec)}`,
     inputProperties: Object.fromEntries(inputs.map((f) => [f.name, property(f, fieldDoc(f, "input"))])),
     requiredInputs: inputs.filter((f) => !f.optional).map((f) => f.name),
-    properties: Object.fromEntries(outputs.map((f) => [f.name, property(f, f.doc)])),
+    properties: Object.fromEntries(outputs.map((f) => [f.name, property(f, fieldDoc(f, "output"))])),
     required: outputs.filter((f) => !f.optional).map((f) => f.name),
   };
 }

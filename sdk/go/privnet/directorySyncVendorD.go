@@ -59,7 +59,7 @@ type DirectorySyncVendorD struct {
 	GroupPrefixes pulumi.StringArrayOutput `pulumi:"groupPrefixes"`
 	// Last sync time
 	LastSyncedAt pulumi.StringOutput `pulumi:"lastSyncedAt"`
-	// Service account key, base64-encoded; write-only
+	// Service account key, base64-encoded; write-only (secret)
 	ServiceAccountKey pulumi.StringOutput `pulumi:"serviceAccountKey"`
 	// Sync interval in seconds, at least 300; default 300
 	SyncInterval pulumi.IntPtrOutput `pulumi:"syncInterval"`
@@ -220,7 +220,7 @@ func (o DirectorySyncVendorDOutput) LastSyncedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *DirectorySyncVendorD) pulumi.StringOutput { return v.LastSyncedAt }).(pulumi.StringOutput)
 }
 
-// Service account key, base64-encoded; write-only
+// Service account key, base64-encoded; write-only (secret)
 func (o DirectorySyncVendorDOutput) ServiceAccountKey() pulumi.StringOutput {
 	return o.ApplyT(func(v *DirectorySyncVendorD) pulumi.StringOutput { return v.ServiceAccountKey }).(pulumi.StringOutput)
 }

@@ -53,7 +53,7 @@ type DirectorySyncVendorE struct {
 
 	// Client id
 	ClientId pulumi.StringOutput `pulumi:"clientId"`
-	// Client secret, base64-encoded; write-only
+	// Client secret, base64-encoded; write-only (secret)
 	ClientSecret pulumi.StringOutput `pulumi:"clientSecret"`
 	// Connector id for embedded IdP setups
 	ConnectorId pulumi.StringPtrOutput `pulumi:"connectorId"`
@@ -224,7 +224,7 @@ func (o DirectorySyncVendorEOutput) ClientId() pulumi.StringOutput {
 	return o.ApplyT(func(v *DirectorySyncVendorE) pulumi.StringOutput { return v.ClientId }).(pulumi.StringOutput)
 }
 
-// Client secret, base64-encoded; write-only
+// Client secret, base64-encoded; write-only (secret)
 func (o DirectorySyncVendorEOutput) ClientSecret() pulumi.StringOutput {
 	return o.ApplyT(func(v *DirectorySyncVendorE) pulumi.StringOutput { return v.ClientSecret }).(pulumi.StringOutput)
 }

@@ -61,7 +61,7 @@ type EdrVendorA struct {
 
 	// Account id
 	AccountId pulumi.StringOutput `pulumi:"accountId"`
-	// API token; write-only
+	// API token; write-only (secret)
 	ApiToken pulumi.StringOutput `pulumi:"apiToken"`
 	// API URL
 	ApiUrl pulumi.StringOutput `pulumi:"apiUrl"`
@@ -217,7 +217,7 @@ func (o EdrVendorAOutput) AccountId() pulumi.StringOutput {
 	return o.ApplyT(func(v *EdrVendorA) pulumi.StringOutput { return v.AccountId }).(pulumi.StringOutput)
 }
 
-// API token; write-only
+// API token; write-only (secret)
 func (o EdrVendorAOutput) ApiToken() pulumi.StringOutput {
 	return o.ApplyT(func(v *EdrVendorA) pulumi.StringOutput { return v.ApiToken }).(pulumi.StringOutput)
 }

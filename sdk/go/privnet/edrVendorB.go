@@ -73,7 +73,7 @@ type EdrVendorB struct {
 	LastSyncedAt pulumi.StringOutput `pulumi:"lastSyncedAt"`
 	// Sync interval in hours, at least 24
 	LastSyncedInterval pulumi.IntOutput `pulumi:"lastSyncedInterval"`
-	// Client secret; write-only
+	// Client secret; write-only (secret)
 	Secret pulumi.StringOutput `pulumi:"secret"`
 	// Tenant id
 	TenantId pulumi.StringOutput `pulumi:"tenantId"`
@@ -250,7 +250,7 @@ func (o EdrVendorBOutput) LastSyncedInterval() pulumi.IntOutput {
 	return o.ApplyT(func(v *EdrVendorB) pulumi.IntOutput { return v.LastSyncedInterval }).(pulumi.IntOutput)
 }
 
-// Client secret; write-only
+// Client secret; write-only (secret)
 func (o EdrVendorBOutput) Secret() pulumi.StringOutput {
 	return o.ApplyT(func(v *EdrVendorB) pulumi.StringOutput { return v.Secret }).(pulumi.StringOutput)
 }

@@ -59,7 +59,7 @@ type EdrVendorC struct {
 
 	// Account id
 	AccountId pulumi.StringOutput `pulumi:"accountId"`
-	// Client id; write-only
+	// Client id; write-only (secret)
 	ClientId pulumi.StringOutput `pulumi:"clientId"`
 	// Cloud identifier
 	CloudId pulumi.StringOutput `pulumi:"cloudId"`
@@ -75,7 +75,7 @@ type EdrVendorC struct {
 	LastSyncedAt pulumi.StringOutput `pulumi:"lastSyncedAt"`
 	// Sync interval in hours, at least 24; optional
 	LastSyncedInterval pulumi.IntPtrOutput `pulumi:"lastSyncedInterval"`
-	// Client secret; write-only
+	// Client secret; write-only (secret)
 	Secret pulumi.StringOutput `pulumi:"secret"`
 	// Last change
 	UpdatedAt pulumi.StringOutput `pulumi:"updatedAt"`
@@ -225,7 +225,7 @@ func (o EdrVendorCOutput) AccountId() pulumi.StringOutput {
 	return o.ApplyT(func(v *EdrVendorC) pulumi.StringOutput { return v.AccountId }).(pulumi.StringOutput)
 }
 
-// Client id; write-only
+// Client id; write-only (secret)
 func (o EdrVendorCOutput) ClientId() pulumi.StringOutput {
 	return o.ApplyT(func(v *EdrVendorC) pulumi.StringOutput { return v.ClientId }).(pulumi.StringOutput)
 }
@@ -265,7 +265,7 @@ func (o EdrVendorCOutput) LastSyncedInterval() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *EdrVendorC) pulumi.IntPtrOutput { return v.LastSyncedInterval }).(pulumi.IntPtrOutput)
 }
 
-// Client secret; write-only
+// Client secret; write-only (secret)
 func (o EdrVendorCOutput) Secret() pulumi.StringOutput {
 	return o.ApplyT(func(v *EdrVendorC) pulumi.StringOutput { return v.Secret }).(pulumi.StringOutput)
 }

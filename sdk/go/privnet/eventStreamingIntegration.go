@@ -54,7 +54,7 @@ type EventStreamingIntegration struct {
 
 	// Account id
 	AccountId pulumi.StringOutput `pulumi:"accountId"`
-	// Platform-specific settings: datadog {api_key, site}, s3 {bucket_name, region, access_key_id, secret_access_key, prefix}, firehose {stream_name, region, access_key_id, secret_access_key}, generic_http {url, auth_token}. Credential values are masked in responses; on update, the mask stands for the stored credential only while the destination (site; bucket_name and region; stream_name and region; url) is unchanged
+	// Platform-specific settings: datadog {api_key, site}, s3 {bucket_name, region, access_key_id, secret_access_key, prefix}, firehose {stream_name, region, access_key_id, secret_access_key}, generic_http {url, auth_token}. Credential values are masked in responses; on update, the mask stands for the stored credential only while the destination (site; bucket_name and region; stream_name and region; url) is unchanged (secret)
 	Config pulumi.StringMapOutput `pulumi:"config"`
 	// Creation time
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
@@ -190,7 +190,7 @@ func (o EventStreamingIntegrationOutput) AccountId() pulumi.StringOutput {
 	return o.ApplyT(func(v *EventStreamingIntegration) pulumi.StringOutput { return v.AccountId }).(pulumi.StringOutput)
 }
 
-// Platform-specific settings: datadog {api_key, site}, s3 {bucket_name, region, access_key_id, secret_access_key, prefix}, firehose {stream_name, region, access_key_id, secret_access_key}, generic_http {url, auth_token}. Credential values are masked in responses; on update, the mask stands for the stored credential only while the destination (site; bucket_name and region; stream_name and region; url) is unchanged
+// Platform-specific settings: datadog {api_key, site}, s3 {bucket_name, region, access_key_id, secret_access_key, prefix}, firehose {stream_name, region, access_key_id, secret_access_key}, generic_http {url, auth_token}. Credential values are masked in responses; on update, the mask stands for the stored credential only while the destination (site; bucket_name and region; stream_name and region; url) is unchanged (secret)
 func (o EventStreamingIntegrationOutput) Config() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *EventStreamingIntegration) pulumi.StringMapOutput { return v.Config }).(pulumi.StringMapOutput)
 }

@@ -53,7 +53,7 @@ type IdentityProvider struct {
 
 	// OAuth client id
 	ClientId pulumi.StringOutput `pulumi:"clientId"`
-	// OAuth client secret; write-only
+	// OAuth client secret; write-only (secret)
 	ClientSecret pulumi.StringOutput `pulumi:"clientSecret"`
 	// OIDC issuer URL
 	Issuer pulumi.StringOutput `pulumi:"issuer"`
@@ -197,7 +197,7 @@ func (o IdentityProviderOutput) ClientId() pulumi.StringOutput {
 	return o.ApplyT(func(v *IdentityProvider) pulumi.StringOutput { return v.ClientId }).(pulumi.StringOutput)
 }
 
-// OAuth client secret; write-only
+// OAuth client secret; write-only (secret)
 func (o IdentityProviderOutput) ClientSecret() pulumi.StringOutput {
 	return o.ApplyT(func(v *IdentityProvider) pulumi.StringOutput { return v.ClientSecret }).(pulumi.StringOutput)
 }

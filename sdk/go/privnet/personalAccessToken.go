@@ -70,7 +70,7 @@ type PersonalAccessToken struct {
 	LastUsed pulumi.StringOutput `pulumi:"lastUsed"`
 	// Token name
 	Name pulumi.StringOutput `pulumi:"name"`
-	// The token value (secret); only known after create
+	// The token value (secret); only known after create (secret)
 	PlainToken pulumi.StringPtrOutput `pulumi:"plainToken"`
 	// Id of the user who owns the token
 	UserId pulumi.StringOutput `pulumi:"userId"`
@@ -220,7 +220,7 @@ func (o PersonalAccessTokenOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *PersonalAccessToken) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// The token value (secret); only known after create
+// The token value (secret); only known after create (secret)
 func (o PersonalAccessTokenOutput) PlainToken() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *PersonalAccessToken) pulumi.StringPtrOutput { return v.PlainToken }).(pulumi.StringPtrOutput)
 }

@@ -67,7 +67,7 @@ type SetupKey struct {
 	Expires pulumi.StringOutput `pulumi:"expires"`
 	// Lifetime in seconds, 86400 to 31536000
 	ExpiresIn pulumi.IntOutput `pulumi:"expiresIn"`
-	// The key: full value in the create response only, masked (first 5 characters) elsewhere
+	// The key: full value in the create response only, masked (first 5 characters) elsewhere (secret)
 	Key pulumi.StringOutput `pulumi:"key"`
 	// Time of the last enrollment (zero time when never used)
 	LastUsed pulumi.StringOutput `pulumi:"lastUsed"`
@@ -261,7 +261,7 @@ func (o SetupKeyOutput) ExpiresIn() pulumi.IntOutput {
 	return o.ApplyT(func(v *SetupKey) pulumi.IntOutput { return v.ExpiresIn }).(pulumi.IntOutput)
 }
 
-// The key: full value in the create response only, masked (first 5 characters) elsewhere
+// The key: full value in the create response only, masked (first 5 characters) elsewhere (secret)
 func (o SetupKeyOutput) Key() pulumi.StringOutput {
 	return o.ApplyT(func(v *SetupKey) pulumi.StringOutput { return v.Key }).(pulumi.StringOutput)
 }

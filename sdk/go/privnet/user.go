@@ -72,7 +72,7 @@ type User struct {
 	LastLogin pulumi.StringOutput `pulumi:"lastLogin"`
 	// Name
 	Name pulumi.StringPtrOutput `pulumi:"name"`
-	// Initial password of a user created with the embedded IdP; only in the create response
+	// Initial password of a user created with the embedded IdP; only in the create response (secret)
 	Password pulumi.StringPtrOutput `pulumi:"password"`
 	// Whether the user awaits approval
 	PendingApproval pulumi.BoolOutput `pulumi:"pendingApproval"`
@@ -258,7 +258,7 @@ func (o UserOutput) Name() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *User) pulumi.StringPtrOutput { return v.Name }).(pulumi.StringPtrOutput)
 }
 
-// Initial password of a user created with the embedded IdP; only in the create response
+// Initial password of a user created with the embedded IdP; only in the create response (secret)
 func (o UserOutput) Password() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *User) pulumi.StringPtrOutput { return v.Password }).(pulumi.StringPtrOutput)
 }

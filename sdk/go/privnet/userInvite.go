@@ -66,7 +66,7 @@ type UserInvite struct {
 	ExpiresAt pulumi.StringOutput `pulumi:"expiresAt"`
 	// Lifetime in seconds, 3600 to 2592000; default 259200 (72 hours)
 	ExpiresIn pulumi.IntPtrOutput `pulumi:"expiresIn"`
-	// Secret link token with a fixed prefix; only in the create response
+	// Secret link token with a fixed prefix; only in the create response (secret)
 	InviteToken pulumi.StringPtrOutput `pulumi:"inviteToken"`
 	// Invited person's name
 	Name pulumi.StringOutput `pulumi:"name"`
@@ -231,7 +231,7 @@ func (o UserInviteOutput) ExpiresIn() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *UserInvite) pulumi.IntPtrOutput { return v.ExpiresIn }).(pulumi.IntPtrOutput)
 }
 
-// Secret link token with a fixed prefix; only in the create response
+// Secret link token with a fixed prefix; only in the create response (secret)
 func (o UserInviteOutput) InviteToken() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *UserInvite) pulumi.StringPtrOutput { return v.InviteToken }).(pulumi.StringPtrOutput)
 }

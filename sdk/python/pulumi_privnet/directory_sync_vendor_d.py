@@ -348,7 +348,7 @@ class DirectorySyncVendorD(pulumi.CustomResource):
     @pulumi.getter(name="serviceAccountKey")
     def service_account_key(self) -> pulumi.Output[_builtins.str]:
         """
-        Service account key, base64-encoded; write-only
+        Service account key, base64-encoded; write-only (secret)
         """
         return pulumi.get(self, "service_account_key")
 

@@ -366,7 +366,7 @@ class DirectorySyncVendorE(pulumi.CustomResource):
     @pulumi.getter(name="clientSecret")
     def client_secret(self) -> pulumi.Output[_builtins.str]:
         """
-        Client secret, base64-encoded; write-only
+        Client secret, base64-encoded; write-only (secret)
         """
         return pulumi.get(self, "client_secret")
 

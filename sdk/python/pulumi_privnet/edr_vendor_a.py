@@ -302,7 +302,7 @@ class EdrVendorA(pulumi.CustomResource):
     @pulumi.getter(name="apiToken")
     def api_token(self) -> pulumi.Output[_builtins.str]:
         """
-        API token; write-only
+        API token; write-only (secret)
         """
         return pulumi.get(self, "api_token")
 

@@ -352,7 +352,7 @@ class EdrVendorB(pulumi.CustomResource):
     @pulumi.getter
     def secret(self) -> pulumi.Output[_builtins.str]:
         """
-        Client secret; write-only
+        Client secret; write-only (secret)
         """
         return pulumi.get(self, "secret")
 

@@ -317,7 +317,7 @@ class EdrVendorC(pulumi.CustomResource):
     @pulumi.getter(name="clientId")
     def client_id(self) -> pulumi.Output[_builtins.str]:
         """
-        Client id; write-only
+        Client id; write-only (secret)
         """
         return pulumi.get(self, "client_id")
 
@@ -381,7 +381,7 @@ class EdrVendorC(pulumi.CustomResource):
     @pulumi.getter
     def secret(self) -> pulumi.Output[_builtins.str]:
         """
-        Client secret; write-only
+        Client secret; write-only (secret)
         """
         return pulumi.get(self, "secret")
 

@@ -245,7 +245,7 @@ class EventStreamingIntegration(pulumi.CustomResource):
     @pulumi.getter
     def config(self) -> pulumi.Output[Mapping[str, _builtins.str]]:
         """
-        Platform-specific settings: datadog {api_key, site}, s3 {bucket_name, region, access_key_id, secret_access_key, prefix}, firehose {stream_name, region, access_key_id, secret_access_key}, generic_http {url, auth_token}. Credential values are masked in responses; on update, the mask stands for the stored credential only while the destination (site; bucket_name and region; stream_name and region; url) is unchanged
+        Platform-specific settings: datadog {api_key, site}, s3 {bucket_name, region, access_key_id, secret_access_key, prefix}, firehose {stream_name, region, access_key_id, secret_access_key}, generic_http {url, auth_token}. Credential values are masked in responses; on update, the mask stands for the stored credential only while the destination (site; bucket_name and region; stream_name and region; url) is unchanged (secret)
         """
         return pulumi.get(self, "config")
 

@@ -279,7 +279,7 @@ class IdentityProvider(pulumi.CustomResource):
     @pulumi.getter(name="clientSecret")
     def client_secret(self) -> pulumi.Output[_builtins.str]:
         """
-        OAuth client secret; write-only
+        OAuth client secret; write-only (secret)
         """
         return pulumi.get(self, "client_secret")
 

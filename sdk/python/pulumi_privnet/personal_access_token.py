@@ -275,7 +275,7 @@ class PersonalAccessToken(pulumi.CustomResource):
     @pulumi.getter(name="plainToken")
     def plain_token(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The token value (secret); only known after create
+        The token value (secret); only known after create (secret)
         """
         return pulumi.get(self, "plain_token")
 

@@ -396,7 +396,7 @@ class SetupKey(pulumi.CustomResource):
     @pulumi.getter
     def key(self) -> pulumi.Output[_builtins.str]:
         """
-        The key: full value in the create response only, masked (first 5 characters) elsewhere
+        The key: full value in the create response only, masked (first 5 characters) elsewhere (secret)
         """
         return pulumi.get(self, "key")
 

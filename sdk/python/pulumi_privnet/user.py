@@ -383,7 +383,7 @@ class User(pulumi.CustomResource):
     @pulumi.getter
     def password(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Initial password of a user created with the embedded IdP; only in the create response
+        Initial password of a user created with the embedded IdP; only in the create response (secret)
         """
         return pulumi.get(self, "password")
 

@@ -310,7 +310,7 @@ class UserInvite(pulumi.CustomResource):
     @pulumi.getter(name="inviteToken")
     def invite_token(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Secret link token with a fixed prefix; only in the create response
+        Secret link token with a fixed prefix; only in the create response (secret)
         """
         return pulumi.get(self, "invite_token")
 
