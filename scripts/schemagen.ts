@@ -457,6 +457,7 @@ export function packageSchema(): PackageSchema {
       go: { importBasePath: GO_IMPORT_PATH, respectSchemaVersion: true },
       nodejs: { packageName: "@pulumi-privnet/privnet", respectSchemaVersion: true },
       csharp: { rootNamespace: "PulumiPrivnet", respectSchemaVersion: true },
+      // No `buildFiles`: a Gradle build needs the schema's `repository` (POM rules), which the package has not.
       java: { basePackage: "io.github.pulumiprivnet" },
     },
     config: { variables: CONFIG },

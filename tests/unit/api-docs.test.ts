@@ -1,5 +1,5 @@
 /**
- * docs/api/ (written by `npm run gen` with Pulumi's docs generator, tools/docsgen, then scripts/apidocs.ts): one
+ * docs/api/ (written by `npm run gen` with Pulumi's docs generator, tools/codegen, then scripts/apidocs.ts): one
  * page per resource and per function of the committed schema, each with its example in TypeScript, Python, Go and
  * YAML, its inputs and outputs; a resource's page says how to import it and which outputs are secrets. `npm run
  * gen:check` keeps the pages as the generator writes them from the schema; this checks what they hold.

@@ -1,5 +1,5 @@
 /**
- * The names of the nested types in the generated Python and Go SDKs (sdk/python, sdk/go) follow Pulumi's naming,
+ * The names of the nested types in the generated SDKs (sdk/python, sdk/go, sdk/java, sdk/dotnet) follow Pulumi's naming,
  * as bridged providers name theirs: a type is named for ONE element, after the path that holds it (`Policy.rules`
  * -> `PolicyRule`, its `portRanges` -> `PolicyRulePortRange`), a function's types after the function
  * (`getGroup`'s `peers` -> `GetGroupPeer`). Read from the committed schema and the committed generated files, for
@@ -23,6 +23,34 @@ const go = fs
   .filter((f) => f.endsWith(".go"))
   .map((f) => fs.readFileSync(path.join(goDir, f), "utf8"))
   .join("\n");
+
+const javaDir = path.join(
+  root,
+  "sdk",
+  "java",
+  "src",
+  "main",
+  "java",
+  "io",
+  "github",
+  "pulumiprivnet",
+  "privnet",
+);
+const dotnetDir = path.join(root, "sdk", "dotnet");
+/** The classes of a generated SDK's inputs and outputs folders (`PolicyRuleArgs`, `PolicyRule`), by file name. */
+const classes = (dir: string, inputs: string, outputs: string, ext: string) =>
+  new Set(
+    [inputs, outputs].flatMap((sub) =>
+      fs.existsSync(path.join(dir, sub))
+        ? fs
+            .readdirSync(path.join(dir, sub))
+            .filter((f) => f.endsWith(ext))
+            .map((f) => f.slice(0, -ext.length))
+        : [],
+    ),
+  );
+const javaClasses = classes(javaDir, "inputs", "outputs", ".java");
+const dotnetClasses = classes(dotnetDir, "Inputs", "Outputs", ".cs");
 
 const pythonClasses = new Set([...python.matchAll(/^class (\w+)[(:]/gm)].map((m) => m[1]!));
 const goTypes = new Set([...go.matchAll(/^type (\w+) /gm)].map((m) => m[1]!));
@@ -128,12 +156,29 @@ describe("nested type names in the generated SDKs", () => {
     expect(missing).toEqual([]);
   });
 
+  it("Java and .NET declare every type under its name, inputs as <Name>Args", () => {
+    const missing: string[] = [];
+    for (const u of all) {
+      const name = u.input ? `${u.name}Args` : u.name;
+      if (!javaClasses.has(name)) missing.push(`java ${name} (${u.where})`);
+      if (!dotnetClasses.has(name)) missing.push(`dotnet ${name} (${u.where})`);
+    }
+    expect(missing).toEqual([]);
+  });
+
   it("neither declares a type under the plural of its path (no PolicyRulesArgs)", () => {
     const plurals = [...new Set(all.flatMap((u) => (u.plural ? [u.plural] : [])))];
     expect(plurals.length).toBeGreaterThan(10);
     const found = plurals.flatMap((p) =>
       [p, `${p}Args`, `${p}ArgsDict`]
-        .filter((n) => pythonClasses.has(n) || goTypes.has(n) || goTypes.has(`${n}Array`))
+        .filter(
+          (n) =>
+            pythonClasses.has(n) ||
+            goTypes.has(n) ||
+            goTypes.has(`${n}Array`) ||
+            javaClasses.has(n) ||
+            dotnetClasses.has(n),
+        )
         .map((n) => n),
     );
     expect(found).toEqual([]);
@@ -145,9 +190,10 @@ describe("nested type names in the generated SDKs", () => {
     ["NameserverGroupNameserverArgs", "NameserverGroupNameserversArgs"],
     ["PostureCheckChecksGeoLocationCheckLocationArgs", "PostureCheckChecksGeoLocationCheckLocationsArgs"],
     ["GroupResourceArgs", "GroupResourcesArgs"],
-  ])("%s exists in Python and Go, %s does not", (good, bad) => {
-    expect([pythonClasses.has(good), goTypes.has(good)]).toEqual([true, true]);
-    expect([pythonClasses.has(bad), goTypes.has(bad)]).toEqual([false, false]);
+  ])("%s exists in Python, Go, Java and .NET; %s does not", (good, bad) => {
+    const sdks = [pythonClasses, goTypes, javaClasses, dotnetClasses];
+    expect(sdks.map((s) => s.has(good))).toEqual([true, true, true, true]);
+    expect(sdks.map((s) => s.has(bad))).toEqual([false, false, false, false]);
   });
 
   it("a function's result is Get<Name>Result and its nested types start with Get<Name>", () => {
