@@ -13,6 +13,8 @@ export default tseslint.config(
       // The Python and Go SDKs, generated from plugin/schema.json (scripts/gen-sdks.sh).
       "sdk/python/",
       "sdk/go/",
+      "sdk/java/",
+      "sdk/dotnet/",
     ],
   },
   js.configs.recommended,

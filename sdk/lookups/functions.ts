@@ -129,7 +129,8 @@ export function getPeersOutput(
 
 /**
  * The one peer with exactly this name. Peer names are host names and need not be unique: fails when no peer
- * or more than one peer has the name, saying how many matched (list them with `getPeers({ name })`).
+ * or more than one peer has the name, saying how many matched (list them with `getPeers` and its `name`
+ * filter).
  *
  * Calls `GET /api/peers`.
  *
@@ -255,8 +256,8 @@ export function getPeerJobOutput(
 }
 
 /**
- * The group with this id, or with exactly this name (the API's name filter; group names are unique). Use
- * `getGroup({ name: "All" })` for the built-in group that holds every peer.
+ * The group with this id, or with exactly this name (the API's name filter; group names are unique). The
+ * built-in group that holds every peer is the one named `All`.
  *
  * Calls `GET /api/groups/{groupId}`, `GET /api/groups`.
  *

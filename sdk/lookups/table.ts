@@ -291,7 +291,7 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
     name: "getPeerByName",
     description:
       "The one peer with exactly this name. Peer names are host names and need not be unique: fails when no " +
-      "peer or more than one peer has the name, saying how many matched (list them with `getPeers({ name })`).",
+      "peer or more than one peer has the name, saying how many matched (list them with `getPeers` and its `name` filter).",
     operationIds: ["listPeers"],
     args: z.strictObject({ name: z.string().min(1, { error: "must not be empty" }).describe("Peer name") }),
     positional: "name",
@@ -302,7 +302,7 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
         peers.filter((p) => p.name === a.name),
         { one: "peer", many: "peers" },
         `named ${JSON.stringify(a.name)}`,
-        "list them with getPeers({ name })",
+        "list them with getPeers and its name filter",
       );
     },
   }),
@@ -355,8 +355,8 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
   lookup({
     name: "getGroup",
     description:
-      "The group with this id, or with exactly this name (the API's name filter; group names are unique). Use " +
-      '`getGroup({ name: "All" })` for the built-in group that holds every peer.',
+      "The group with this id, or with exactly this name (the API's name filter; group names are unique). The " +
+      "built-in group that holds every peer is the one named `All`.",
     operationIds: ["getGroup", "listGroups"],
     args: z.union([
       z.strictObject({ id: id("Group id") }),

@@ -156,7 +156,7 @@ describe("peers", () => {
     await expectLookupError(
       privnet.getPeerByName("lk-dup", opts),
       "ambiguous",
-      'privnet: getPeerByName: 2 peers named "lk-dup"; expected exactly one (list them with getPeers({ name }))',
+      'privnet: getPeerByName: 2 peers named "lk-dup"; expected exactly one (list them with getPeers and its name filter)',
     );
     await expectLookupError(
       privnet.getPeerByName("lk-nobody", opts),

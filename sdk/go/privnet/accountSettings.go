@@ -13,7 +13,38 @@ import (
 
 // The account's settings (one per account). Only the settings the program names are managed: every other setting, including settings this provider does not know, stays exactly as the server holds it. Creating the resource adopts the account's settings; destroying it puts the named settings back to the values they had before (kept in state as `priorSettings`).
 //
-// One per account; its id is the account's id (`getAccount().id`): `pulumi import privnet:index:AccountSettings <name> <id>` adopts it.
+// ## Example Usage
+// ### Peer login expiry and approval
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			if _, err := privnet.NewAccountSettings(ctx, "settings", &privnet.AccountSettingsArgs{
+//				PeerLoginExpirationEnabled: pulumi.Bool(true),
+//				PeerLoginExpiration:        pulumi.Int(86400),
+//				Extra: &privnet.AccountSettingsExtraArgs{
+//					PeerApprovalEnabled: pulumi.Bool(true),
+//				},
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// One per account; its id is the account's id (the `id` that `getAccount` returns): `pulumi import privnet:index:AccountSettings <name> <id>` adopts it.
 type AccountSettings struct {
 	pulumi.CustomResourceState
 

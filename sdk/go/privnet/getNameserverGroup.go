@@ -12,6 +12,32 @@ import (
 )
 
 // The nameserver group with this id.
+//
+// ## Example Usage
+// ### The nameserver group with an id from the stack's config
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.LookupNameserverGroupOutput(ctx, privnet.LookupNameserverGroupOutputArgs{
+//				Id: pulumi.String(cfg.Require("nameserverGroupId")),
+//			})
+//			ctx.Export("name", found.Name())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupNameserverGroup(ctx *pulumi.Context, args *LookupNameserverGroupArgs, opts ...pulumi.InvokeOption) (*LookupNameserverGroupResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupNameserverGroupResult
@@ -42,7 +68,7 @@ type LookupNameserverGroupResult struct {
 	// Group name, 1 to 40 characters
 	Name string `pulumi:"name"`
 	// 1 to 3 upstream nameservers
-	Nameservers []NameserverGroupResultNameservers `pulumi:"nameservers"`
+	Nameservers []GetNameserverGroupNameserver `pulumi:"nameservers"`
 	// Resolve all domains with this group; only when domains is empty
 	Primary bool `pulumi:"primary"`
 	// Use the match domains as search domains; only when domains is set
@@ -109,8 +135,8 @@ func (o LookupNameserverGroupResultOutput) Name() pulumi.StringOutput {
 }
 
 // 1 to 3 upstream nameservers
-func (o LookupNameserverGroupResultOutput) Nameservers() NameserverGroupResultNameserversArrayOutput {
-	return o.ApplyT(func(v LookupNameserverGroupResult) []NameserverGroupResultNameservers { return v.Nameservers }).(NameserverGroupResultNameserversArrayOutput)
+func (o LookupNameserverGroupResultOutput) Nameservers() GetNameserverGroupNameserverArrayOutput {
+	return o.ApplyT(func(v LookupNameserverGroupResult) []GetNameserverGroupNameserver { return v.Nameservers }).(GetNameserverGroupNameserverArrayOutput)
 }
 
 // Resolve all domains with this group; only when domains is empty

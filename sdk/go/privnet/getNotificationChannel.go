@@ -12,6 +12,32 @@ import (
 )
 
 // The notification channel with this id. Webhook header values in `target.headers` are masked: the API never returns them.
+//
+// ## Example Usage
+// ### The notification channel with an id from the stack's config
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.LookupNotificationChannelOutput(ctx, privnet.LookupNotificationChannelOutputArgs{
+//				Id: pulumi.String(cfg.Require("channelId")),
+//			})
+//			ctx.Export("type", found.Type())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupNotificationChannel(ctx *pulumi.Context, args *LookupNotificationChannelArgs, opts ...pulumi.InvokeOption) (*LookupNotificationChannelResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupNotificationChannelResult
@@ -36,7 +62,7 @@ type LookupNotificationChannelResult struct {
 	// Channel id
 	Id string `pulumi:"id"`
 	// Where the channel delivers (webhook header values masked)
-	Target *NotificationChannelResultTarget `pulumi:"target"`
+	Target *GetNotificationChannelTarget `pulumi:"target"`
 	// How the channel delivers: `email` to `target.emails`, `webhook` as a POST to `target.url`; one of `email`, `webhook`
 	Type string `pulumi:"type"`
 }
@@ -86,8 +112,8 @@ func (o LookupNotificationChannelResultOutput) Id() pulumi.StringOutput {
 }
 
 // Where the channel delivers (webhook header values masked)
-func (o LookupNotificationChannelResultOutput) Target() NotificationChannelResultTargetPtrOutput {
-	return o.ApplyT(func(v LookupNotificationChannelResult) *NotificationChannelResultTarget { return v.Target }).(NotificationChannelResultTargetPtrOutput)
+func (o LookupNotificationChannelResultOutput) Target() GetNotificationChannelTargetPtrOutput {
+	return o.ApplyT(func(v LookupNotificationChannelResult) *GetNotificationChannelTarget { return v.Target }).(GetNotificationChannelTargetPtrOutput)
 }
 
 // How the channel delivers: `email` to `target.emails`, `webhook` as a POST to `target.url`; one of `email`, `webhook`

@@ -13,7 +13,29 @@ import (
 
 // Every notification channel. Webhook header values in `target.headers` are masked: the API never returns them.
 //
-// Returns `{ items }`: the list of `NotificationChannelResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### Every notification channel
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetNotificationChannelsOutput(ctx)
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetNotificationChannels(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetNotificationChannelsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetNotificationChannelsResult
@@ -25,8 +47,8 @@ func GetNotificationChannels(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (
 }
 
 type GetNotificationChannelsResult struct {
-	// The NotificationChannelResult objects found
-	Items []NotificationChannelResult `pulumi:"items"`
+	// The objects found, each a `GetNotificationChannelsItem`
+	Items []GetNotificationChannelsItem `pulumi:"items"`
 }
 
 func GetNotificationChannelsOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetNotificationChannelsResultOutput {
@@ -48,9 +70,9 @@ func (o GetNotificationChannelsResultOutput) ToGetNotificationChannelsResultOutp
 	return o
 }
 
-// The NotificationChannelResult objects found
-func (o GetNotificationChannelsResultOutput) Items() NotificationChannelResultArrayOutput {
-	return o.ApplyT(func(v GetNotificationChannelsResult) []NotificationChannelResult { return v.Items }).(NotificationChannelResultArrayOutput)
+// The objects found, each a `GetNotificationChannelsItem`
+func (o GetNotificationChannelsResultOutput) Items() GetNotificationChannelsItemArrayOutput {
+	return o.ApplyT(func(v GetNotificationChannelsResult) []GetNotificationChannelsItem { return v.Items }).(GetNotificationChannelsItemArrayOutput)
 }
 
 func init() {

@@ -13,7 +13,29 @@ import (
 
 // Every activity code a notification channel can subscribe to, with what it means, in the server's order.
 //
-// Returns `{ items }`: the list of `NotificationEventTypeResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### Every activity code a notification channel can report
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetNotificationEventTypesOutput(ctx)
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetNotificationEventTypes(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetNotificationEventTypesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetNotificationEventTypesResult
@@ -25,8 +47,8 @@ func GetNotificationEventTypes(ctx *pulumi.Context, opts ...pulumi.InvokeOption)
 }
 
 type GetNotificationEventTypesResult struct {
-	// The NotificationEventTypeResult objects found
-	Items []NotificationEventTypeResult `pulumi:"items"`
+	// The objects found, each a `GetNotificationEventTypesItem`
+	Items []GetNotificationEventTypesItem `pulumi:"items"`
 }
 
 func GetNotificationEventTypesOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetNotificationEventTypesResultOutput {
@@ -48,9 +70,9 @@ func (o GetNotificationEventTypesResultOutput) ToGetNotificationEventTypesResult
 	return o
 }
 
-// The NotificationEventTypeResult objects found
-func (o GetNotificationEventTypesResultOutput) Items() NotificationEventTypeResultArrayOutput {
-	return o.ApplyT(func(v GetNotificationEventTypesResult) []NotificationEventTypeResult { return v.Items }).(NotificationEventTypeResultArrayOutput)
+// The objects found, each a `GetNotificationEventTypesItem`
+func (o GetNotificationEventTypesResultOutput) Items() GetNotificationEventTypesItemArrayOutput {
+	return o.ApplyT(func(v GetNotificationEventTypesResult) []GetNotificationEventTypesItem { return v.Items }).(GetNotificationEventTypesItemArrayOutput)
 }
 
 func init() {

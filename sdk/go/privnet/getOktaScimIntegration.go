@@ -12,6 +12,32 @@ import (
 )
 
 // The Okta SCIM integration with this id (its connection name is never returned). `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource's `authToken` instead.
+//
+// ## Example Usage
+// ### The Okta SCIM integration with an id from the stack's config
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.LookupOktaScimIntegrationOutput(ctx, privnet.LookupOktaScimIntegrationOutputArgs{
+//				Id: pulumi.String(cfg.Require("scimIntegrationId")),
+//			})
+//			ctx.Export("enabled", found.Enabled())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupOktaScimIntegration(ctx *pulumi.Context, args *LookupOktaScimIntegrationArgs, opts ...pulumi.InvokeOption) (*LookupOktaScimIntegrationResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupOktaScimIntegrationResult

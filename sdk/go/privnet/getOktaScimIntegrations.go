@@ -13,7 +13,29 @@ import (
 
 // Every Okta SCIM integration. `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource's `authToken` instead.
 //
-// Returns `{ items }`: the list of `OktaScimIntegrationResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### Every Okta SCIM integration
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetOktaScimIntegrationsOutput(ctx)
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetOktaScimIntegrations(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetOktaScimIntegrationsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetOktaScimIntegrationsResult
@@ -25,8 +47,8 @@ func GetOktaScimIntegrations(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (
 }
 
 type GetOktaScimIntegrationsResult struct {
-	// The OktaScimIntegrationResult objects found
-	Items []OktaScimIntegrationResult `pulumi:"items"`
+	// The objects found, each a `GetOktaScimIntegrationsItem`
+	Items []GetOktaScimIntegrationsItem `pulumi:"items"`
 }
 
 func GetOktaScimIntegrationsOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetOktaScimIntegrationsResultOutput {
@@ -48,9 +70,9 @@ func (o GetOktaScimIntegrationsResultOutput) ToGetOktaScimIntegrationsResultOutp
 	return o
 }
 
-// The OktaScimIntegrationResult objects found
-func (o GetOktaScimIntegrationsResultOutput) Items() OktaScimIntegrationResultArrayOutput {
-	return o.ApplyT(func(v GetOktaScimIntegrationsResult) []OktaScimIntegrationResult { return v.Items }).(OktaScimIntegrationResultArrayOutput)
+// The objects found, each a `GetOktaScimIntegrationsItem`
+func (o GetOktaScimIntegrationsResultOutput) Items() GetOktaScimIntegrationsItemArrayOutput {
+	return o.ApplyT(func(v GetOktaScimIntegrationsResult) []GetOktaScimIntegrationsItem { return v.Items }).(GetOktaScimIntegrationsItemArrayOutput)
 }
 
 func init() {

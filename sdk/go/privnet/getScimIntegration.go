@@ -12,6 +12,32 @@ import (
 )
 
 // The SCIM integration with this id. `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource's `authToken` instead.
+//
+// ## Example Usage
+// ### The SCIM integration with an id from the stack's config
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.LookupScimIntegrationOutput(ctx, privnet.LookupScimIntegrationOutputArgs{
+//				Id: pulumi.String(cfg.Require("scimIntegrationId")),
+//			})
+//			ctx.Export("prefix", found.Prefix())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupScimIntegration(ctx *pulumi.Context, args *LookupScimIntegrationArgs, opts ...pulumi.InvokeOption) (*LookupScimIntegrationResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupScimIntegrationResult

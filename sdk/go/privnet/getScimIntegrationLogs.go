@@ -13,7 +13,33 @@ import (
 
 // What happened to a SCIM integration of either kind (creation, token rotations, pushes), oldest first.
 //
-// Returns `{ items }`: the list of `ScimIntegrationLogResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### What happened to a SCIM integration
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.GetScimIntegrationLogsOutput(ctx, privnet.GetScimIntegrationLogsOutputArgs{
+//				Id: pulumi.String(cfg.Require("scimIntegrationId")),
+//			})
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetScimIntegrationLogs(ctx *pulumi.Context, args *GetScimIntegrationLogsArgs, opts ...pulumi.InvokeOption) (*GetScimIntegrationLogsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetScimIntegrationLogsResult
@@ -32,8 +58,8 @@ type GetScimIntegrationLogsArgs struct {
 }
 
 type GetScimIntegrationLogsResult struct {
-	// The ScimIntegrationLogResult objects found
-	Items []ScimIntegrationLogResult `pulumi:"items"`
+	// The objects found, each a `GetScimIntegrationLogsItem`
+	Items []GetScimIntegrationLogsItem `pulumi:"items"`
 }
 
 func GetScimIntegrationLogsOutput(ctx *pulumi.Context, args GetScimIntegrationLogsOutputArgs, opts ...pulumi.InvokeOption) GetScimIntegrationLogsResultOutput {
@@ -66,9 +92,9 @@ func (o GetScimIntegrationLogsResultOutput) ToGetScimIntegrationLogsResultOutput
 	return o
 }
 
-// The ScimIntegrationLogResult objects found
-func (o GetScimIntegrationLogsResultOutput) Items() ScimIntegrationLogResultArrayOutput {
-	return o.ApplyT(func(v GetScimIntegrationLogsResult) []ScimIntegrationLogResult { return v.Items }).(ScimIntegrationLogResultArrayOutput)
+// The objects found, each a `GetScimIntegrationLogsItem`
+func (o GetScimIntegrationLogsResultOutput) Items() GetScimIntegrationLogsItemArrayOutput {
+	return o.ApplyT(func(v GetScimIntegrationLogsResult) []GetScimIntegrationLogsItem { return v.Items }).(GetScimIntegrationLogsItemArrayOutput)
 }
 
 func init() {

@@ -13,7 +13,29 @@ import (
 
 // Every SCIM integration. `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource's `authToken` instead.
 //
-// Returns `{ items }`: the list of `ScimIntegrationResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### Every SCIM integration
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetScimIntegrationsOutput(ctx)
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetScimIntegrations(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetScimIntegrationsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetScimIntegrationsResult
@@ -25,8 +47,8 @@ func GetScimIntegrations(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*Get
 }
 
 type GetScimIntegrationsResult struct {
-	// The ScimIntegrationResult objects found
-	Items []ScimIntegrationResult `pulumi:"items"`
+	// The objects found, each a `GetScimIntegrationsItem`
+	Items []GetScimIntegrationsItem `pulumi:"items"`
 }
 
 func GetScimIntegrationsOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetScimIntegrationsResultOutput {
@@ -48,9 +70,9 @@ func (o GetScimIntegrationsResultOutput) ToGetScimIntegrationsResultOutputWithCo
 	return o
 }
 
-// The ScimIntegrationResult objects found
-func (o GetScimIntegrationsResultOutput) Items() ScimIntegrationResultArrayOutput {
-	return o.ApplyT(func(v GetScimIntegrationsResult) []ScimIntegrationResult { return v.Items }).(ScimIntegrationResultArrayOutput)
+// The objects found, each a `GetScimIntegrationsItem`
+func (o GetScimIntegrationsResultOutput) Items() GetScimIntegrationsItemArrayOutput {
+	return o.ApplyT(func(v GetScimIntegrationsResult) []GetScimIntegrationsItem { return v.Items }).(GetScimIntegrationsItemArrayOutput)
 }
 
 func init() {

@@ -14,6 +14,43 @@ import (
 
 // Reports account activity (the activity codes of `eventTypes`) by email to `target.emails` or as a webhook POST to `target.url` with `target.headers`. `target` is a secret input: webhook header values are credentials the API never returns (it masks them), so state keeps the program's, and a webhook URL often carries a token of its own. Every change, `type` included, is made in place.
 //
+// ## Example Usage
+// ### New users and deleted groups reported to a webhook
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			if _, err := privnet.NewNotificationChannel(ctx, "alerts", &privnet.NotificationChannelArgs{
+//				Type:       pulumi.String("webhook"),
+//				Enabled:    pulumi.Bool(true),
+//				EventTypes: pulumi.StringArray{pulumi.String("user.join"), pulumi.String("group.delete")},
+//				Target: &privnet.NotificationChannelTargetArgs{
+//					Url: pulumi.String("https://hooks.example.com/privnet"),
+//					Headers: pulumi.StringMap{
+//						"Authorization": cfg.RequireSecret("webhookAuth"),
+//					},
+//				},
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its id: `pulumi import privnet:index:NotificationChannel <name> <id>`.
 type NotificationChannel struct {
 	pulumi.CustomResourceState
@@ -22,7 +59,7 @@ type NotificationChannel struct {
 	Enabled pulumi.BoolOutput `pulumi:"enabled"`
 	// The activity codes the channel reports; empty reports nothing; each known values `account.create`, `account.settings.update`, `dns.setting.update`, `dns.setting.disabled.management.group.add`, `dns.setting.disabled.management.group.delete`, `dns.zone.create`, `dns.zone.update`, `dns.zone.delete`, `dns.zone.record.create`, `dns.zone.record.update`, `dns.zone.record.delete`, `group.add`, `group.update`, `group.delete`, `identityprovider.create`, `identityprovider.update`, `identityprovider.delete`, `ingress.peer.create`, `ingress.peer.update`, `ingress.peer.delete`, `ingress.port.allocation.create`, `ingress.port.allocation.update`, `ingress.port.allocation.delete`, `integration.create`, `integration.update`, `integration.delete`, `integration.sync`, `integration.token.regenerate`, `nameserver.group.add`, `nameserver.group.update`, `nameserver.group.delete`, `network.create`, `network.update`, `network.delete`, `network.resource.create`, `network.resource.update`, `network.resource.delete`, `network.router.create`, `network.router.update`, `network.router.delete`, `notification.channel.create`, `notification.channel.update`, `notification.channel.delete`, `peer.add`, `peer.user.add`, `peer.update`, `peer.delete`, `peer.login.expire`, `peer.job.create`, `peer.job.succeed`, `peer.job.fail`, `peer.temporary.access.create`, `personal.access.token.create`, `personal.access.token.delete`, `policy.add`, `policy.update`, `policy.delete`, `posture.check.create`, `posture.check.update`, `posture.check.delete`, `route.add`, `route.update`, `route.delete`, `service.user.create`, `service.user.delete`, `setupkey.add`, `setupkey.update`, `setupkey.revoke`, `setupkey.delete`, `user.join`, `user.invite`, `user.invite.link.create`, `user.invite.link.regenerate`, `user.invite.link.delete`, `user.invite.link.accept`, `user.update`, `user.block`, `user.unblock`, `user.approve`, `user.reject`, `user.delete`, `user.password.change` (others are accepted)
 	EventTypes pulumi.StringArrayOutput `pulumi:"eventTypes"`
-	// Where the channel delivers, in the shape of its `type`
+	// Where the channel delivers, in the shape of its `type` (secret)
 	Target NotificationChannelTargetOutput `pulumi:"target"`
 	// How the channel delivers: `email` to `target.emails`, `webhook` as a POST to `target.url`; one of `email`, `webhook`
 	Type pulumi.StringOutput `pulumi:"type"`
@@ -160,7 +197,7 @@ func (o NotificationChannelOutput) EventTypes() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *NotificationChannel) pulumi.StringArrayOutput { return v.EventTypes }).(pulumi.StringArrayOutput)
 }
 
-// Where the channel delivers, in the shape of its `type`
+// Where the channel delivers, in the shape of its `type` (secret)
 func (o NotificationChannelOutput) Target() NotificationChannelTargetOutput {
 	return o.ApplyT(func(v *NotificationChannel) NotificationChannelTargetOutput { return v.Target }).(NotificationChannelTargetOutput)
 }

@@ -14,11 +14,44 @@ import (
 
 // An Okta SCIM provisioning integration: the Okta enterprise connection `connectionName` pushes users and groups (those matching `groupPrefixes` and `userGroupPrefixes`) into the account with the bearer token `authToken`, a secret output. The API answers the token in full only when it is made, so it is kept in state (an imported integration has none until `rotateToken` is set). `connectionName` is write-only and fixed at creation: changing it creates a new integration (and a new token for Okta to use). Everything else changes in place.
 //
+// ## Example Usage
+// ### Users and groups pushed by Okta over SCIM
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			okta, err := privnet.NewOktaScimIntegration(ctx, "okta", &privnet.OktaScimIntegrationArgs{
+//				ConnectionName:    pulumi.String(cfg.Require("oktaConnectionName")),
+//				GroupPrefixes:     pulumi.StringArray{pulumi.String("eng-")},
+//				UserGroupPrefixes: pulumi.StringArray{pulumi.String("eng-")},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("oktaScimToken", okta.AuthToken)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its id: `pulumi import privnet:index:OktaScimIntegration <name> <id>`.
 type OktaScimIntegration struct {
 	pulumi.CustomResourceState
 
-	// The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else
+	// The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else (secret)
 	AuthToken pulumi.StringOutput `pulumi:"authToken"`
 	// Name of the Okta enterprise connection on the service's side; write-only and fixed at creation
 	ConnectionName pulumi.StringOutput `pulumi:"connectionName"`
@@ -158,7 +191,7 @@ func (o OktaScimIntegrationOutput) ToOktaScimIntegrationOutputWithContext(ctx co
 	return o
 }
 
-// The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else
+// The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else (secret)
 func (o OktaScimIntegrationOutput) AuthToken() pulumi.StringOutput {
 	return o.ApplyT(func(v *OktaScimIntegration) pulumi.StringOutput { return v.AuthToken }).(pulumi.StringOutput)
 }

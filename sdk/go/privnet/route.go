@@ -14,6 +14,53 @@ import (
 
 // A route to a network range (`network`) or to domains resolved dynamically (`domains`), served by a routing peer (`peer`) or by groups of routing peers (`peerGroups`) to the peers of `groups`.
 //
+// ## Example Usage
+// ### A network route through a group of routing peers
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			ops, err := privnet.NewGroup(ctx, "ops", &privnet.GroupArgs{
+//				Name: pulumi.String("ops"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			servers, err := privnet.NewGroup(ctx, "servers", &privnet.GroupArgs{
+//				Name: pulumi.String("servers"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			if _, err := privnet.NewRoute(ctx, "officeRoute", &privnet.RouteArgs{
+//				Description: pulumi.String("Office LAN"),
+//				NetworkId:   pulumi.String("office"),
+//				Network:     pulumi.String("10.10.0.0/16"),
+//				PeerGroups:  pulumi.StringArray{servers.ID().ToStringOutput()},
+//				Groups:      pulumi.StringArray{ops.ID().ToStringOutput()},
+//				Enabled:     pulumi.Bool(true),
+//				Metric:      pulumi.Int(100),
+//				Masquerade:  pulumi.Bool(true),
+//				KeepRoute:   pulumi.Bool(false),
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its id: `pulumi import privnet:index:Route <name> <id>`.
 type Route struct {
 	pulumi.CustomResourceState

@@ -14,11 +14,43 @@ import (
 
 // A SCIM provisioning integration: the identity provider `provider` pushes users and groups (those matching `groupPrefixes` and `userGroupPrefixes`) into the account with the bearer token `authToken`, a secret output. The API answers the token in full only when it is made, so it is kept in state (an imported integration has none until `rotateToken` is set). `provider` is fixed at creation: changing it creates a new integration (and a new token for the identity provider to use). Everything else, `prefix` included, changes in place.
 //
+// ## Example Usage
+// ### Users and groups pushed over SCIM, with the token as a secret output
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			scim, err := privnet.NewScimIntegration(ctx, "scim", &privnet.ScimIntegrationArgs{
+//				Provider:      pulumi.String("jumpcloud"),
+//				Prefix:        pulumi.String("jumpcloud"),
+//				GroupPrefixes: pulumi.StringArray{pulumi.String("eng-")},
+//				RotateToken:   pulumi.String("1"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("scimToken", scim.AuthToken)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its id: `pulumi import privnet:index:ScimIntegration <name> <id>`.
 type ScimIntegration struct {
 	pulumi.CustomResourceState
 
-	// The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else
+	// The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else (secret)
 	AuthToken pulumi.StringOutput `pulumi:"authToken"`
 	// The connector of the embedded identity provider the synced users sign in through, if any
 	ConnectorId pulumi.StringPtrOutput `pulumi:"connectorId"`
@@ -167,7 +199,7 @@ func (o ScimIntegrationOutput) ToScimIntegrationOutputWithContext(ctx context.Co
 	return o
 }
 
-// The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else
+// The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else (secret)
 func (o ScimIntegrationOutput) AuthToken() pulumi.StringOutput {
 	return o.ApplyT(func(v *ScimIntegration) pulumi.StringOutput { return v.AuthToken }).(pulumi.StringOutput)
 }

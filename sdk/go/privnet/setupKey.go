@@ -14,6 +14,45 @@ import (
 
 // A setup key that enrolls peers. The full `key` exists only in the create response: it is kept in state as a secret output (reads return a masked form). Only `revoked` and `autoGroups` change in place; any other change creates a new key. A key created with `revoked: true` is revoked right after it is made; a revoked key cannot be un-revoked, so `revoked: true` -> `false` creates a new key (the old key's enrolled peers stay).
 //
+// ## Example Usage
+// ### A reusable key that enrolls servers
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			servers, err := privnet.NewGroup(ctx, "servers", &privnet.GroupArgs{
+//				Name: pulumi.String("servers"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			enroll, err := privnet.NewSetupKey(ctx, "enroll", &privnet.SetupKeyArgs{
+//				Name:       pulumi.String("servers"),
+//				Type:       pulumi.String("reusable"),
+//				ExpiresIn:  pulumi.Int(2592000),
+//				AutoGroups: pulumi.StringArray{servers.ID().ToStringOutput()},
+//				UsageLimit: pulumi.Int(0),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("setupKey", enroll.Key)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its id: `pulumi import privnet:index:SetupKey <name> <id>`.
 type SetupKey struct {
 	pulumi.CustomResourceState
@@ -28,7 +67,7 @@ type SetupKey struct {
 	Expires pulumi.StringOutput `pulumi:"expires"`
 	// Lifetime in seconds; 0 means the key never expires. The spec and the service's own API document give 86400 to 31536000; the service accepts any lifetime from 0 (a value outside that range is warned of)
 	ExpiresIn pulumi.IntOutput `pulumi:"expiresIn"`
-	// The key: full value in the create response only, masked (first 5 characters) elsewhere
+	// The key: full value in the create response only, masked (first 5 characters) elsewhere (secret)
 	Key pulumi.StringOutput `pulumi:"key"`
 	// Time of the last enrollment (zero time when never used)
 	LastUsed pulumi.StringOutput `pulumi:"lastUsed"`
@@ -222,7 +261,7 @@ func (o SetupKeyOutput) ExpiresIn() pulumi.IntOutput {
 	return o.ApplyT(func(v *SetupKey) pulumi.IntOutput { return v.ExpiresIn }).(pulumi.IntOutput)
 }
 
-// The key: full value in the create response only, masked (first 5 characters) elsewhere
+// The key: full value in the create response only, masked (first 5 characters) elsewhere (secret)
 func (o SetupKeyOutput) Key() pulumi.StringOutput {
 	return o.ApplyT(func(v *SetupKey) pulumi.StringOutput { return v.Key }).(pulumi.StringOutput)
 }

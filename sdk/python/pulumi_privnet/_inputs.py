@@ -19,38 +19,50 @@ __all__ = [
     'AccountSettingsExtraArgsDict',
     'EdrVendorAMatchAttributesArgs',
     'EdrVendorAMatchAttributesArgsDict',
-    'GroupResourcesArgs',
-    'GroupResourcesArgsDict',
+    'GroupResourceArgs',
+    'GroupResourceArgsDict',
     'IngressPortAllocationDirectPortArgs',
     'IngressPortAllocationDirectPortArgsDict',
-    'IngressPortAllocationPortRangesArgs',
-    'IngressPortAllocationPortRangesArgsDict',
-    'NameserverGroupNameserversArgs',
-    'NameserverGroupNameserversArgsDict',
+    'IngressPortAllocationPortRangeArgs',
+    'IngressPortAllocationPortRangeArgsDict',
+    'NameserverGroupNameserverArgs',
+    'NameserverGroupNameserverArgsDict',
     'NotificationChannelTargetArgs',
     'NotificationChannelTargetArgsDict',
-    'PolicyRulesArgs',
-    'PolicyRulesArgsDict',
-    'PolicyRulesPortRangesArgs',
-    'PolicyRulesPortRangesArgsDict',
+    'PolicyRuleArgs',
+    'PolicyRuleArgsDict',
+    'PolicyRuleDestinationResourceArgs',
+    'PolicyRuleDestinationResourceArgsDict',
+    'PolicyRulePortRangeArgs',
+    'PolicyRulePortRangeArgsDict',
+    'PolicyRuleSourceResourceArgs',
+    'PolicyRuleSourceResourceArgsDict',
     'PostureCheckChecksArgs',
     'PostureCheckChecksArgsDict',
     'PostureCheckChecksGeoLocationCheckArgs',
     'PostureCheckChecksGeoLocationCheckArgsDict',
-    'PostureCheckChecksGeoLocationCheckLocationsArgs',
-    'PostureCheckChecksGeoLocationCheckLocationsArgsDict',
+    'PostureCheckChecksGeoLocationCheckLocationArgs',
+    'PostureCheckChecksGeoLocationCheckLocationArgsDict',
     'PostureCheckChecksNbVersionCheckArgs',
     'PostureCheckChecksNbVersionCheckArgsDict',
     'PostureCheckChecksOsVersionCheckArgs',
     'PostureCheckChecksOsVersionCheckArgsDict',
+    'PostureCheckChecksOsVersionCheckAndroidArgs',
+    'PostureCheckChecksOsVersionCheckAndroidArgsDict',
+    'PostureCheckChecksOsVersionCheckDarwinArgs',
+    'PostureCheckChecksOsVersionCheckDarwinArgsDict',
+    'PostureCheckChecksOsVersionCheckIosArgs',
+    'PostureCheckChecksOsVersionCheckIosArgsDict',
     'PostureCheckChecksOsVersionCheckLinuxArgs',
     'PostureCheckChecksOsVersionCheckLinuxArgsDict',
+    'PostureCheckChecksOsVersionCheckWindowsArgs',
+    'PostureCheckChecksOsVersionCheckWindowsArgsDict',
     'PostureCheckChecksPeerNetworkRangeCheckArgs',
     'PostureCheckChecksPeerNetworkRangeCheckArgsDict',
     'PostureCheckChecksProcessCheckArgs',
     'PostureCheckChecksProcessCheckArgsDict',
-    'PostureCheckChecksProcessCheckProcessesArgs',
-    'PostureCheckChecksProcessCheckProcessesArgsDict',
+    'PostureCheckChecksProcessCheckProcessArgs',
+    'PostureCheckChecksProcessCheckProcessArgsDict',
 ]
 
 class AccountSettingsExtraArgsDict(TypedDict):
@@ -336,7 +348,7 @@ class EdrVendorAMatchAttributesArgs:
         pulumi.set(self, "operational_state", value)
 
 
-class GroupResourcesArgsDict(TypedDict):
+class GroupResourceArgsDict(TypedDict):
     """
     A reference to a network resource (or a peer) by id and type
     """
@@ -350,7 +362,7 @@ class GroupResourcesArgsDict(TypedDict):
     """
 
 @pulumi.input_type
-class GroupResourcesArgs:
+class GroupResourceArgs:
     def __init__(__self__, *,
                  id: pulumi.Input[_builtins.str],
                  type: pulumi.Input[_builtins.str]):
@@ -440,7 +452,7 @@ class IngressPortAllocationDirectPortArgs:
         pulumi.set(self, "protocol", value)
 
 
-class IngressPortAllocationPortRangesArgsDict(TypedDict):
+class IngressPortAllocationPortRangeArgsDict(TypedDict):
     """
     A range of ports on the peer to forward
     """
@@ -458,7 +470,7 @@ class IngressPortAllocationPortRangesArgsDict(TypedDict):
     """
 
 @pulumi.input_type
-class IngressPortAllocationPortRangesArgs:
+class IngressPortAllocationPortRangeArgs:
     def __init__(__self__, *,
                  end: pulumi.Input[_builtins.int],
                  protocol: pulumi.Input[_builtins.str],
@@ -511,7 +523,7 @@ class IngressPortAllocationPortRangesArgs:
         pulumi.set(self, "start", value)
 
 
-class NameserverGroupNameserversArgsDict(TypedDict):
+class NameserverGroupNameserverArgsDict(TypedDict):
     """
     An upstream nameserver
     """
@@ -529,7 +541,7 @@ class NameserverGroupNameserversArgsDict(TypedDict):
     """
 
 @pulumi.input_type
-class NameserverGroupNameserversArgs:
+class NameserverGroupNameserverArgs:
     def __init__(__self__, *,
                  ip: pulumi.Input[_builtins.str],
                  ns_type: pulumi.Input[_builtins.str],
@@ -656,7 +668,7 @@ class NotificationChannelTargetArgs:
         pulumi.set(self, "url", value)
 
 
-class PolicyRulesArgsDict(TypedDict):
+class PolicyRuleArgsDict(TypedDict):
     """
     Policy rule as written
     """
@@ -688,7 +700,7 @@ class PolicyRulesArgsDict(TypedDict):
     """
     Rule description
     """
-    destination_resource: NotRequired[pulumi.Input[Optional['GroupResourcesArgsDict']]]
+    destination_resource: NotRequired[pulumi.Input[Optional['PolicyRuleDestinationResourceArgsDict']]]
     """
     A network resource as the destination
     """
@@ -700,7 +712,7 @@ class PolicyRulesArgsDict(TypedDict):
     """
     Rule id; assigned by the service
     """
-    port_ranges: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['PolicyRulesPortRangesArgsDict']]]]]
+    port_ranges: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['PolicyRulePortRangeArgsDict']]]]]
     """
     Port ranges the rule matches; only with tcp or udp; not together with ports
     """
@@ -708,7 +720,7 @@ class PolicyRulesArgsDict(TypedDict):
     """
     Ports the rule matches; only with tcp or udp
     """
-    source_resource: NotRequired[pulumi.Input[Optional['GroupResourcesArgsDict']]]
+    source_resource: NotRequired[pulumi.Input[Optional['PolicyRuleSourceResourceArgsDict']]]
     """
     A network resource as the source
     """
@@ -718,7 +730,7 @@ class PolicyRulesArgsDict(TypedDict):
     """
 
 @pulumi.input_type
-class PolicyRulesArgs:
+class PolicyRuleArgs:
     def __init__(__self__, *,
                  action: pulumi.Input[_builtins.str],
                  bidirectional: pulumi.Input[_builtins.bool],
@@ -727,12 +739,12 @@ class PolicyRulesArgs:
                  protocol: pulumi.Input[_builtins.str],
                  authorized_groups: pulumi.Input[Optional[Mapping[str, pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
-                 destination_resource: pulumi.Input[Optional['GroupResourcesArgs']] = None,
+                 destination_resource: pulumi.Input[Optional['PolicyRuleDestinationResourceArgs']] = None,
                  destinations: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  id: pulumi.Input[Optional[_builtins.str]] = None,
-                 port_ranges: pulumi.Input[Optional[Sequence[pulumi.Input['PolicyRulesPortRangesArgs']]]] = None,
+                 port_ranges: pulumi.Input[Optional[Sequence[pulumi.Input['PolicyRulePortRangeArgs']]]] = None,
                  ports: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 source_resource: pulumi.Input[Optional['GroupResourcesArgs']] = None,
+                 source_resource: pulumi.Input[Optional['PolicyRuleSourceResourceArgs']] = None,
                  sources: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
         """
         Policy rule as written
@@ -744,12 +756,12 @@ class PolicyRulesArgs:
         :param pulumi.Input[_builtins.str] protocol: Protocol the rule matches; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
         :param pulumi.Input[Mapping[str, pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]]] authorized_groups: Map of user group id to the local user names allowed to log in
         :param pulumi.Input[_builtins.str] description: Rule description
-        :param pulumi.Input['GroupResourcesArgs'] destination_resource: A network resource as the destination
+        :param pulumi.Input['PolicyRuleDestinationResourceArgs'] destination_resource: A network resource as the destination
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] destinations: Destination group ids
         :param pulumi.Input[_builtins.str] id: Rule id; assigned by the service
-        :param pulumi.Input[Sequence[pulumi.Input['PolicyRulesPortRangesArgs']]] port_ranges: Port ranges the rule matches; only with tcp or udp; not together with ports
+        :param pulumi.Input[Sequence[pulumi.Input['PolicyRulePortRangeArgs']]] port_ranges: Port ranges the rule matches; only with tcp or udp; not together with ports
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Ports the rule matches; only with tcp or udp
-        :param pulumi.Input['GroupResourcesArgs'] source_resource: A network resource as the source
+        :param pulumi.Input['PolicyRuleSourceResourceArgs'] source_resource: A network resource as the source
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] sources: Source group ids
         """
         pulumi.set(__self__, "action", action)
@@ -862,14 +874,14 @@ class PolicyRulesArgs:
 
     @_builtins.property
     @pulumi.getter(name="destinationResource")
-    def destination_resource(self) -> pulumi.Input[Optional['GroupResourcesArgs']]:
+    def destination_resource(self) -> pulumi.Input[Optional['PolicyRuleDestinationResourceArgs']]:
         """
         A network resource as the destination
         """
         return pulumi.get(self, "destination_resource")
 
     @destination_resource.setter
-    def destination_resource(self, value: pulumi.Input[Optional['GroupResourcesArgs']]):
+    def destination_resource(self, value: pulumi.Input[Optional['PolicyRuleDestinationResourceArgs']]):
         pulumi.set(self, "destination_resource", value)
 
     @_builtins.property
@@ -898,14 +910,14 @@ class PolicyRulesArgs:
 
     @_builtins.property
     @pulumi.getter(name="portRanges")
-    def port_ranges(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['PolicyRulesPortRangesArgs']]]]:
+    def port_ranges(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['PolicyRulePortRangeArgs']]]]:
         """
         Port ranges the rule matches; only with tcp or udp; not together with ports
         """
         return pulumi.get(self, "port_ranges")
 
     @port_ranges.setter
-    def port_ranges(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['PolicyRulesPortRangesArgs']]]]):
+    def port_ranges(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['PolicyRulePortRangeArgs']]]]):
         pulumi.set(self, "port_ranges", value)
 
     @_builtins.property
@@ -922,14 +934,14 @@ class PolicyRulesArgs:
 
     @_builtins.property
     @pulumi.getter(name="sourceResource")
-    def source_resource(self) -> pulumi.Input[Optional['GroupResourcesArgs']]:
+    def source_resource(self) -> pulumi.Input[Optional['PolicyRuleSourceResourceArgs']]:
         """
         A network resource as the source
         """
         return pulumi.get(self, "source_resource")
 
     @source_resource.setter
-    def source_resource(self, value: pulumi.Input[Optional['GroupResourcesArgs']]):
+    def source_resource(self, value: pulumi.Input[Optional['PolicyRuleSourceResourceArgs']]):
         pulumi.set(self, "source_resource", value)
 
     @_builtins.property
@@ -945,7 +957,59 @@ class PolicyRulesArgs:
         pulumi.set(self, "sources", value)
 
 
-class PolicyRulesPortRangesArgsDict(TypedDict):
+class PolicyRuleDestinationResourceArgsDict(TypedDict):
+    """
+    A reference to a network resource (or a peer) by id and type
+    """
+    id: pulumi.Input[_builtins.str]
+    """
+    Resource id
+    """
+    type: pulumi.Input[_builtins.str]
+    """
+    Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+    """
+
+@pulumi.input_type
+class PolicyRuleDestinationResourceArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[_builtins.str],
+                 type: pulumi.Input[_builtins.str]):
+        """
+        A reference to a network resource (or a peer) by id and type
+
+        :param pulumi.Input[_builtins.str] id: Resource id
+        :param pulumi.Input[_builtins.str] type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.str]:
+        """
+        Resource id
+        """
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[_builtins.str]:
+        """
+        Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "type", value)
+
+
+class PolicyRulePortRangeArgsDict(TypedDict):
     """
     Port range, inclusive
     """
@@ -959,7 +1023,7 @@ class PolicyRulesPortRangesArgsDict(TypedDict):
     """
 
 @pulumi.input_type
-class PolicyRulesPortRangesArgs:
+class PolicyRulePortRangeArgs:
     def __init__(__self__, *,
                  end: pulumi.Input[_builtins.int],
                  start: pulumi.Input[_builtins.int]):
@@ -995,6 +1059,58 @@ class PolicyRulesPortRangesArgs:
     @start.setter
     def start(self, value: pulumi.Input[_builtins.int]):
         pulumi.set(self, "start", value)
+
+
+class PolicyRuleSourceResourceArgsDict(TypedDict):
+    """
+    A reference to a network resource (or a peer) by id and type
+    """
+    id: pulumi.Input[_builtins.str]
+    """
+    Resource id
+    """
+    type: pulumi.Input[_builtins.str]
+    """
+    Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+    """
+
+@pulumi.input_type
+class PolicyRuleSourceResourceArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[_builtins.str],
+                 type: pulumi.Input[_builtins.str]):
+        """
+        A reference to a network resource (or a peer) by id and type
+
+        :param pulumi.Input[_builtins.str] id: Resource id
+        :param pulumi.Input[_builtins.str] type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.str]:
+        """
+        Resource id
+        """
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[_builtins.str]:
+        """
+        Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "type", value)
 
 
 class PostureCheckChecksArgsDict(TypedDict):
@@ -1116,7 +1232,7 @@ class PostureCheckChecksGeoLocationCheckArgsDict(TypedDict):
     """
     Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
     """
-    locations: pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksGeoLocationCheckLocationsArgsDict']]]
+    locations: pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksGeoLocationCheckLocationArgsDict']]]
     """
     Locations
     """
@@ -1125,10 +1241,10 @@ class PostureCheckChecksGeoLocationCheckArgsDict(TypedDict):
 class PostureCheckChecksGeoLocationCheckArgs:
     def __init__(__self__, *,
                  action: pulumi.Input[_builtins.str],
-                 locations: pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksGeoLocationCheckLocationsArgs']]]):
+                 locations: pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksGeoLocationCheckLocationArgs']]]):
         """
         :param pulumi.Input[_builtins.str] action: Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
-        :param pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksGeoLocationCheckLocationsArgs']]] locations: Locations
+        :param pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksGeoLocationCheckLocationArgs']]] locations: Locations
         """
         pulumi.set(__self__, "action", action)
         pulumi.set(__self__, "locations", locations)
@@ -1147,18 +1263,18 @@ class PostureCheckChecksGeoLocationCheckArgs:
 
     @_builtins.property
     @pulumi.getter
-    def locations(self) -> pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksGeoLocationCheckLocationsArgs']]]:
+    def locations(self) -> pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksGeoLocationCheckLocationArgs']]]:
         """
         Locations
         """
         return pulumi.get(self, "locations")
 
     @locations.setter
-    def locations(self, value: pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksGeoLocationCheckLocationsArgs']]]):
+    def locations(self, value: pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksGeoLocationCheckLocationArgs']]]):
         pulumi.set(self, "locations", value)
 
 
-class PostureCheckChecksGeoLocationCheckLocationsArgsDict(TypedDict):
+class PostureCheckChecksGeoLocationCheckLocationArgsDict(TypedDict):
     """
     A location
     """
@@ -1172,7 +1288,7 @@ class PostureCheckChecksGeoLocationCheckLocationsArgsDict(TypedDict):
     """
 
 @pulumi.input_type
-class PostureCheckChecksGeoLocationCheckLocationsArgs:
+class PostureCheckChecksGeoLocationCheckLocationArgs:
     def __init__(__self__, *,
                  country_code: pulumi.Input[_builtins.str],
                  city_name: pulumi.Input[Optional[_builtins.str]] = None):
@@ -1245,15 +1361,15 @@ class PostureCheckChecksNbVersionCheckArgs:
 
 
 class PostureCheckChecksOsVersionCheckArgsDict(TypedDict):
-    android: NotRequired[pulumi.Input[Optional['PostureCheckChecksNbVersionCheckArgsDict']]]
+    android: NotRequired[pulumi.Input[Optional['PostureCheckChecksOsVersionCheckAndroidArgsDict']]]
     """
     Minimum Android version
     """
-    darwin: NotRequired[pulumi.Input[Optional['PostureCheckChecksNbVersionCheckArgsDict']]]
+    darwin: NotRequired[pulumi.Input[Optional['PostureCheckChecksOsVersionCheckDarwinArgsDict']]]
     """
     Minimum macOS version
     """
-    ios: NotRequired[pulumi.Input[Optional['PostureCheckChecksNbVersionCheckArgsDict']]]
+    ios: NotRequired[pulumi.Input[Optional['PostureCheckChecksOsVersionCheckIosArgsDict']]]
     """
     Minimum iOS version
     """
@@ -1261,7 +1377,7 @@ class PostureCheckChecksOsVersionCheckArgsDict(TypedDict):
     """
     Minimum Linux kernel version
     """
-    windows: NotRequired[pulumi.Input[Optional['PostureCheckChecksOsVersionCheckLinuxArgsDict']]]
+    windows: NotRequired[pulumi.Input[Optional['PostureCheckChecksOsVersionCheckWindowsArgsDict']]]
     """
     Minimum Windows kernel version
     """
@@ -1269,17 +1385,17 @@ class PostureCheckChecksOsVersionCheckArgsDict(TypedDict):
 @pulumi.input_type
 class PostureCheckChecksOsVersionCheckArgs:
     def __init__(__self__, *,
-                 android: pulumi.Input[Optional['PostureCheckChecksNbVersionCheckArgs']] = None,
-                 darwin: pulumi.Input[Optional['PostureCheckChecksNbVersionCheckArgs']] = None,
-                 ios: pulumi.Input[Optional['PostureCheckChecksNbVersionCheckArgs']] = None,
+                 android: pulumi.Input[Optional['PostureCheckChecksOsVersionCheckAndroidArgs']] = None,
+                 darwin: pulumi.Input[Optional['PostureCheckChecksOsVersionCheckDarwinArgs']] = None,
+                 ios: pulumi.Input[Optional['PostureCheckChecksOsVersionCheckIosArgs']] = None,
                  linux: pulumi.Input[Optional['PostureCheckChecksOsVersionCheckLinuxArgs']] = None,
-                 windows: pulumi.Input[Optional['PostureCheckChecksOsVersionCheckLinuxArgs']] = None):
+                 windows: pulumi.Input[Optional['PostureCheckChecksOsVersionCheckWindowsArgs']] = None):
         """
-        :param pulumi.Input['PostureCheckChecksNbVersionCheckArgs'] android: Minimum Android version
-        :param pulumi.Input['PostureCheckChecksNbVersionCheckArgs'] darwin: Minimum macOS version
-        :param pulumi.Input['PostureCheckChecksNbVersionCheckArgs'] ios: Minimum iOS version
+        :param pulumi.Input['PostureCheckChecksOsVersionCheckAndroidArgs'] android: Minimum Android version
+        :param pulumi.Input['PostureCheckChecksOsVersionCheckDarwinArgs'] darwin: Minimum macOS version
+        :param pulumi.Input['PostureCheckChecksOsVersionCheckIosArgs'] ios: Minimum iOS version
         :param pulumi.Input['PostureCheckChecksOsVersionCheckLinuxArgs'] linux: Minimum Linux kernel version
-        :param pulumi.Input['PostureCheckChecksOsVersionCheckLinuxArgs'] windows: Minimum Windows kernel version
+        :param pulumi.Input['PostureCheckChecksOsVersionCheckWindowsArgs'] windows: Minimum Windows kernel version
         """
         if android is not None:
             pulumi.set(__self__, "android", android)
@@ -1294,38 +1410,38 @@ class PostureCheckChecksOsVersionCheckArgs:
 
     @_builtins.property
     @pulumi.getter
-    def android(self) -> pulumi.Input[Optional['PostureCheckChecksNbVersionCheckArgs']]:
+    def android(self) -> pulumi.Input[Optional['PostureCheckChecksOsVersionCheckAndroidArgs']]:
         """
         Minimum Android version
         """
         return pulumi.get(self, "android")
 
     @android.setter
-    def android(self, value: pulumi.Input[Optional['PostureCheckChecksNbVersionCheckArgs']]):
+    def android(self, value: pulumi.Input[Optional['PostureCheckChecksOsVersionCheckAndroidArgs']]):
         pulumi.set(self, "android", value)
 
     @_builtins.property
     @pulumi.getter
-    def darwin(self) -> pulumi.Input[Optional['PostureCheckChecksNbVersionCheckArgs']]:
+    def darwin(self) -> pulumi.Input[Optional['PostureCheckChecksOsVersionCheckDarwinArgs']]:
         """
         Minimum macOS version
         """
         return pulumi.get(self, "darwin")
 
     @darwin.setter
-    def darwin(self, value: pulumi.Input[Optional['PostureCheckChecksNbVersionCheckArgs']]):
+    def darwin(self, value: pulumi.Input[Optional['PostureCheckChecksOsVersionCheckDarwinArgs']]):
         pulumi.set(self, "darwin", value)
 
     @_builtins.property
     @pulumi.getter
-    def ios(self) -> pulumi.Input[Optional['PostureCheckChecksNbVersionCheckArgs']]:
+    def ios(self) -> pulumi.Input[Optional['PostureCheckChecksOsVersionCheckIosArgs']]:
         """
         Minimum iOS version
         """
         return pulumi.get(self, "ios")
 
     @ios.setter
-    def ios(self, value: pulumi.Input[Optional['PostureCheckChecksNbVersionCheckArgs']]):
+    def ios(self, value: pulumi.Input[Optional['PostureCheckChecksOsVersionCheckIosArgs']]):
         pulumi.set(self, "ios", value)
 
     @_builtins.property
@@ -1342,15 +1458,114 @@ class PostureCheckChecksOsVersionCheckArgs:
 
     @_builtins.property
     @pulumi.getter
-    def windows(self) -> pulumi.Input[Optional['PostureCheckChecksOsVersionCheckLinuxArgs']]:
+    def windows(self) -> pulumi.Input[Optional['PostureCheckChecksOsVersionCheckWindowsArgs']]:
         """
         Minimum Windows kernel version
         """
         return pulumi.get(self, "windows")
 
     @windows.setter
-    def windows(self, value: pulumi.Input[Optional['PostureCheckChecksOsVersionCheckLinuxArgs']]):
+    def windows(self, value: pulumi.Input[Optional['PostureCheckChecksOsVersionCheckWindowsArgs']]):
         pulumi.set(self, "windows", value)
+
+
+class PostureCheckChecksOsVersionCheckAndroidArgsDict(TypedDict):
+    """
+    Minimum version requirement
+    """
+    min_version: pulumi.Input[_builtins.str]
+    """
+    Minimum version
+    """
+
+@pulumi.input_type
+class PostureCheckChecksOsVersionCheckAndroidArgs:
+    def __init__(__self__, *,
+                 min_version: pulumi.Input[_builtins.str]):
+        """
+        Minimum version requirement
+
+        :param pulumi.Input[_builtins.str] min_version: Minimum version
+        """
+        pulumi.set(__self__, "min_version", min_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minVersion")
+    def min_version(self) -> pulumi.Input[_builtins.str]:
+        """
+        Minimum version
+        """
+        return pulumi.get(self, "min_version")
+
+    @min_version.setter
+    def min_version(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "min_version", value)
+
+
+class PostureCheckChecksOsVersionCheckDarwinArgsDict(TypedDict):
+    """
+    Minimum version requirement
+    """
+    min_version: pulumi.Input[_builtins.str]
+    """
+    Minimum version
+    """
+
+@pulumi.input_type
+class PostureCheckChecksOsVersionCheckDarwinArgs:
+    def __init__(__self__, *,
+                 min_version: pulumi.Input[_builtins.str]):
+        """
+        Minimum version requirement
+
+        :param pulumi.Input[_builtins.str] min_version: Minimum version
+        """
+        pulumi.set(__self__, "min_version", min_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minVersion")
+    def min_version(self) -> pulumi.Input[_builtins.str]:
+        """
+        Minimum version
+        """
+        return pulumi.get(self, "min_version")
+
+    @min_version.setter
+    def min_version(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "min_version", value)
+
+
+class PostureCheckChecksOsVersionCheckIosArgsDict(TypedDict):
+    """
+    Minimum version requirement
+    """
+    min_version: pulumi.Input[_builtins.str]
+    """
+    Minimum version
+    """
+
+@pulumi.input_type
+class PostureCheckChecksOsVersionCheckIosArgs:
+    def __init__(__self__, *,
+                 min_version: pulumi.Input[_builtins.str]):
+        """
+        Minimum version requirement
+
+        :param pulumi.Input[_builtins.str] min_version: Minimum version
+        """
+        pulumi.set(__self__, "min_version", min_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minVersion")
+    def min_version(self) -> pulumi.Input[_builtins.str]:
+        """
+        Minimum version
+        """
+        return pulumi.get(self, "min_version")
+
+    @min_version.setter
+    def min_version(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "min_version", value)
 
 
 class PostureCheckChecksOsVersionCheckLinuxArgsDict(TypedDict):
@@ -1364,6 +1579,39 @@ class PostureCheckChecksOsVersionCheckLinuxArgsDict(TypedDict):
 
 @pulumi.input_type
 class PostureCheckChecksOsVersionCheckLinuxArgs:
+    def __init__(__self__, *,
+                 min_kernel_version: pulumi.Input[_builtins.str]):
+        """
+        Minimum kernel version requirement
+
+        :param pulumi.Input[_builtins.str] min_kernel_version: Minimum kernel version
+        """
+        pulumi.set(__self__, "min_kernel_version", min_kernel_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minKernelVersion")
+    def min_kernel_version(self) -> pulumi.Input[_builtins.str]:
+        """
+        Minimum kernel version
+        """
+        return pulumi.get(self, "min_kernel_version")
+
+    @min_kernel_version.setter
+    def min_kernel_version(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "min_kernel_version", value)
+
+
+class PostureCheckChecksOsVersionCheckWindowsArgsDict(TypedDict):
+    """
+    Minimum kernel version requirement
+    """
+    min_kernel_version: pulumi.Input[_builtins.str]
+    """
+    Minimum kernel version
+    """
+
+@pulumi.input_type
+class PostureCheckChecksOsVersionCheckWindowsArgs:
     def __init__(__self__, *,
                  min_kernel_version: pulumi.Input[_builtins.str]):
         """
@@ -1434,7 +1682,7 @@ class PostureCheckChecksPeerNetworkRangeCheckArgs:
 
 
 class PostureCheckChecksProcessCheckArgsDict(TypedDict):
-    processes: pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksProcessCheckProcessesArgsDict']]]
+    processes: pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksProcessCheckProcessArgsDict']]]
     """
     Processes that must run
     """
@@ -1442,26 +1690,26 @@ class PostureCheckChecksProcessCheckArgsDict(TypedDict):
 @pulumi.input_type
 class PostureCheckChecksProcessCheckArgs:
     def __init__(__self__, *,
-                 processes: pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksProcessCheckProcessesArgs']]]):
+                 processes: pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksProcessCheckProcessArgs']]]):
         """
-        :param pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksProcessCheckProcessesArgs']]] processes: Processes that must run
+        :param pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksProcessCheckProcessArgs']]] processes: Processes that must run
         """
         pulumi.set(__self__, "processes", processes)
 
     @_builtins.property
     @pulumi.getter
-    def processes(self) -> pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksProcessCheckProcessesArgs']]]:
+    def processes(self) -> pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksProcessCheckProcessArgs']]]:
         """
         Processes that must run
         """
         return pulumi.get(self, "processes")
 
     @processes.setter
-    def processes(self, value: pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksProcessCheckProcessesArgs']]]):
+    def processes(self, value: pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksProcessCheckProcessArgs']]]):
         pulumi.set(self, "processes", value)
 
 
-class PostureCheckChecksProcessCheckProcessesArgsDict(TypedDict):
+class PostureCheckChecksProcessCheckProcessArgsDict(TypedDict):
     """
     A process that must run on the peer
     """
@@ -1479,7 +1727,7 @@ class PostureCheckChecksProcessCheckProcessesArgsDict(TypedDict):
     """
 
 @pulumi.input_type
-class PostureCheckChecksProcessCheckProcessesArgs:
+class PostureCheckChecksProcessCheckProcessArgs:
     def __init__(__self__, *,
                  linux_path: pulumi.Input[Optional[_builtins.str]] = None,
                  mac_path: pulumi.Input[Optional[_builtins.str]] = None,

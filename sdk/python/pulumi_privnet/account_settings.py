@@ -343,7 +343,24 @@ class AccountSettings(pulumi.CustomResource):
         """
         The account's settings (one per account). Only the settings the program names are managed: every other setting, including settings this provider does not know, stays exactly as the server holds it. Creating the resource adopts the account's settings; destroying it puts the named settings back to the values they had before (kept in state as `priorSettings`).
 
-        One per account; its id is the account's id (`getAccount().id`): `pulumi import privnet:index:AccountSettings <name> <id>` adopts it.
+        ## Example Usage
+        ### Peer login expiry and approval
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        privnet.AccountSettings("settings",
+            peer_login_expiration_enabled=True,
+            peer_login_expiration=86400,
+            extra=privnet.AccountSettingsExtraArgs(
+                peer_approval_enabled=True,
+            ),
+        )
+        ```
+
+        ## Import
+
+        One per account; its id is the account's id (the `id` that `getAccount` returns): `pulumi import privnet:index:AccountSettings <name> <id>` adopts it.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -375,7 +392,24 @@ class AccountSettings(pulumi.CustomResource):
         """
         The account's settings (one per account). Only the settings the program names are managed: every other setting, including settings this provider does not know, stays exactly as the server holds it. Creating the resource adopts the account's settings; destroying it puts the named settings back to the values they had before (kept in state as `priorSettings`).
 
-        One per account; its id is the account's id (`getAccount().id`): `pulumi import privnet:index:AccountSettings <name> <id>` adopts it.
+        ## Example Usage
+        ### Peer login expiry and approval
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        privnet.AccountSettings("settings",
+            peer_login_expiration_enabled=True,
+            peer_login_expiration=86400,
+            extra=privnet.AccountSettingsExtraArgs(
+                peer_approval_enabled=True,
+            ),
+        )
+        ```
+
+        ## Import
+
+        One per account; its id is the account's id (the `id` that `getAccount` returns): `pulumi import privnet:index:AccountSettings <name> <id>` adopts it.
 
         :param str resource_name: The name of the resource.
         :param AccountSettingsArgs args: The arguments to use to populate this resource's properties.

@@ -134,6 +134,25 @@ class DnsZone(pulumi.CustomResource):
         """
         A custom DNS zone served to the peers of `distributionGroups`. Records are separate resources.
 
+        ## Example Usage
+        ### A private DNS zone
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        ops = privnet.Group("ops",
+            name="ops",
+        )
+        privnet.DnsZone("internal",
+            name="internal",
+            domain="internal.example.com",
+            enable_search_domain=False,
+            distribution_groups=[ops.id],
+        )
+        ```
+
+        ## Import
+
         Import an existing one by its id: `pulumi import privnet:index:DnsZone <name> <id>`.
 
         :param str resource_name: The name of the resource.
@@ -153,6 +172,25 @@ class DnsZone(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A custom DNS zone served to the peers of `distributionGroups`. Records are separate resources.
+
+        ## Example Usage
+        ### A private DNS zone
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        ops = privnet.Group("ops",
+            name="ops",
+        )
+        privnet.DnsZone("internal",
+            name="internal",
+            domain="internal.example.com",
+            enable_search_domain=False,
+            distribution_groups=[ops.id],
+        )
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:DnsZone <name> <id>`.
 
@@ -273,7 +311,7 @@ class DnsZone(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def records(self) -> pulumi.Output[Sequence['outputs.DnsRecordResult']]:
+    def records(self) -> pulumi.Output[Sequence['outputs.DnsZoneRecord']]:
         """
         The zone's records
         """

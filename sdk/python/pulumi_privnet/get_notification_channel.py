@@ -70,7 +70,7 @@ class GetNotificationChannelResult:
 
     @_builtins.property
     @pulumi.getter
-    def target(self) -> Optional['outputs.NotificationChannelResultTarget']:
+    def target(self) -> Optional['outputs.GetNotificationChannelTarget']:
         """
         Where the channel delivers (webhook header values masked)
         """
@@ -103,6 +103,19 @@ def get_notification_channel(id: Optional[_builtins.str] = None,
     """
     The notification channel with this id. Webhook header values in `target.headers` are masked: the API never returns them.
 
+    ## Example Usage
+    ### The notification channel with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_notification_channel_output(
+        id=config.require("channelId"),
+    )
+    pulumi.export("type", found.type)
+    ```
+
     :param _builtins.str id: Channel id
     """
     __args__ = dict()
@@ -120,6 +133,19 @@ def get_notification_channel_output(id: pulumi.Input[Optional[_builtins.str]] = 
                                     opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetNotificationChannelResult]:
     """
     The notification channel with this id. Webhook header values in `target.headers` are masked: the API never returns them.
+
+    ## Example Usage
+    ### The notification channel with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_notification_channel_output(
+        id=config.require("channelId"),
+    )
+    pulumi.export("type", found.type)
+    ```
 
     :param _builtins.str id: Channel id
     """

@@ -31,9 +31,9 @@ class GetNotificationChannelsResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.NotificationChannelResult']:
+    def items(self) -> Sequence['outputs.GetNotificationChannelsItem']:
         """
-        The NotificationChannelResult objects found
+        The objects found, each a `GetNotificationChannelsItem`
         """
         return pulumi.get(self, "items")
 
@@ -51,7 +51,17 @@ def get_notification_channels(opts: Optional[pulumi.InvokeOptions] = None) -> Aw
     """
     Every notification channel. Webhook header values in `target.headers` are masked: the API never returns them.
 
-    Returns `{ items }`: the list of `NotificationChannelResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every notification channel
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_notification_channels_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -63,7 +73,17 @@ def get_notification_channels_output(opts: Optional[Union[pulumi.InvokeOptions, 
     """
     Every notification channel. Webhook header values in `target.headers` are masked: the API never returns them.
 
-    Returns `{ items }`: the list of `NotificationChannelResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every notification channel
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_notification_channels_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

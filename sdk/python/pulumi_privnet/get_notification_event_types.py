@@ -31,9 +31,9 @@ class GetNotificationEventTypesResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.NotificationEventTypeResult']:
+    def items(self) -> Sequence['outputs.GetNotificationEventTypesItem']:
         """
-        The NotificationEventTypeResult objects found
+        The objects found, each a `GetNotificationEventTypesItem`
         """
         return pulumi.get(self, "items")
 
@@ -51,7 +51,17 @@ def get_notification_event_types(opts: Optional[pulumi.InvokeOptions] = None) ->
     """
     Every activity code a notification channel can subscribe to, with what it means, in the server's order.
 
-    Returns `{ items }`: the list of `NotificationEventTypeResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every activity code a notification channel can report
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_notification_event_types_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -63,7 +73,17 @@ def get_notification_event_types_output(opts: Optional[Union[pulumi.InvokeOption
     """
     Every activity code a notification channel can subscribe to, with what it means, in the server's order.
 
-    Returns `{ items }`: the list of `NotificationEventTypeResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every activity code a notification channel can report
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_notification_event_types_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

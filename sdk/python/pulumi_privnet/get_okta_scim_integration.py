@@ -126,6 +126,19 @@ def get_okta_scim_integration(id: Optional[_builtins.str] = None,
     """
     The Okta SCIM integration with this id (its connection name is never returned). `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource's `authToken` instead.
 
+    ## Example Usage
+    ### The Okta SCIM integration with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_okta_scim_integration_output(
+        id=config.require("scimIntegrationId"),
+    )
+    pulumi.export("enabled", found.enabled)
+    ```
+
     :param _builtins.str id: Integration id
     """
     __args__ = dict()
@@ -145,6 +158,19 @@ def get_okta_scim_integration_output(id: pulumi.Input[Optional[_builtins.str]] =
                                      opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetOktaScimIntegrationResult]:
     """
     The Okta SCIM integration with this id (its connection name is never returned). `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource's `authToken` instead.
+
+    ## Example Usage
+    ### The Okta SCIM integration with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_okta_scim_integration_output(
+        id=config.require("scimIntegrationId"),
+    )
+    pulumi.export("enabled", found.enabled)
+    ```
 
     :param _builtins.str id: Integration id
     """

@@ -150,6 +150,19 @@ def get_scim_integration(id: Optional[_builtins.str] = None,
     """
     The SCIM integration with this id. `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource's `authToken` instead.
 
+    ## Example Usage
+    ### The SCIM integration with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_scim_integration_output(
+        id=config.require("scimIntegrationId"),
+    )
+    pulumi.export("prefix", found.prefix)
+    ```
+
     :param _builtins.str id: Integration id
     """
     __args__ = dict()
@@ -171,6 +184,19 @@ def get_scim_integration_output(id: pulumi.Input[Optional[_builtins.str]] = None
                                 opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetScimIntegrationResult]:
     """
     The SCIM integration with this id. `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource's `authToken` instead.
+
+    ## Example Usage
+    ### The SCIM integration with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_scim_integration_output(
+        id=config.require("scimIntegrationId"),
+    )
+    pulumi.export("prefix", found.prefix)
+    ```
 
     :param _builtins.str id: Integration id
     """

@@ -31,9 +31,9 @@ class GetScimIntegrationLogsResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.ScimIntegrationLogResult']:
+    def items(self) -> Sequence['outputs.GetScimIntegrationLogsItem']:
         """
-        The ScimIntegrationLogResult objects found
+        The objects found, each a `GetScimIntegrationLogsItem`
         """
         return pulumi.get(self, "items")
 
@@ -53,7 +53,20 @@ def get_scim_integration_logs(id: Optional[_builtins.str] = None,
     """
     What happened to a SCIM integration of either kind (creation, token rotations, pushes), oldest first.
 
-    Returns `{ items }`: the list of `ScimIntegrationLogResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### What happened to a SCIM integration
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_scim_integration_logs_output(
+        id=config.require("scimIntegrationId"),
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.str id: Integration id
     :param _builtins.bool okta: Whether the integration is an Okta one; default false
@@ -72,7 +85,20 @@ def get_scim_integration_logs_output(id: pulumi.Input[Optional[_builtins.str]] =
     """
     What happened to a SCIM integration of either kind (creation, token rotations, pushes), oldest first.
 
-    Returns `{ items }`: the list of `ScimIntegrationLogResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### What happened to a SCIM integration
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_scim_integration_logs_output(
+        id=config.require("scimIntegrationId"),
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.str id: Integration id
     :param _builtins.bool okta: Whether the integration is an Okta one; default false

@@ -31,9 +31,9 @@ class GetScimIntegrationsResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.ScimIntegrationResult']:
+    def items(self) -> Sequence['outputs.GetScimIntegrationsItem']:
         """
-        The ScimIntegrationResult objects found
+        The objects found, each a `GetScimIntegrationsItem`
         """
         return pulumi.get(self, "items")
 
@@ -51,7 +51,17 @@ def get_scim_integrations(opts: Optional[pulumi.InvokeOptions] = None) -> Awaita
     """
     Every SCIM integration. `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource's `authToken` instead.
 
-    Returns `{ items }`: the list of `ScimIntegrationResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every SCIM integration
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_scim_integrations_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -63,7 +73,17 @@ def get_scim_integrations_output(opts: Optional[Union[pulumi.InvokeOptions, pulu
     """
     Every SCIM integration. `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource's `authToken` instead.
 
-    Returns `{ items }`: the list of `ScimIntegrationResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every SCIM integration
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_scim_integrations_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

@@ -132,6 +132,24 @@ class IdentityProvider(pulumi.CustomResource):
         """
         An identity provider users sign in with. `clientSecret` is a secret input the API never returns: it is kept in state (encrypted) and sent again on every update; a change made elsewhere cannot be detected.
 
+        ## Example Usage
+        ### An OIDC identity provider
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        privnet.IdentityProvider("sso",
+            type="oidc",
+            name="sso",
+            issuer="https://sso.example.com",
+            client_id="privnet",
+            client_secret=config.require_secret("oidcClientSecret"),
+        )
+        ```
+
+        ## Import
+
         Import an existing one by its id: `pulumi import privnet:index:IdentityProvider <name> <id>`.
 
         :param str resource_name: The name of the resource.
@@ -151,6 +169,24 @@ class IdentityProvider(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An identity provider users sign in with. `clientSecret` is a secret input the API never returns: it is kept in state (encrypted) and sent again on every update; a change made elsewhere cannot be detected.
+
+        ## Example Usage
+        ### An OIDC identity provider
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        privnet.IdentityProvider("sso",
+            type="oidc",
+            name="sso",
+            issuer="https://sso.example.com",
+            client_id="privnet",
+            client_secret=config.require_secret("oidcClientSecret"),
+        )
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:IdentityProvider <name> <id>`.
 
@@ -243,7 +279,7 @@ class IdentityProvider(pulumi.CustomResource):
     @pulumi.getter(name="clientSecret")
     def client_secret(self) -> pulumi.Output[_builtins.str]:
         """
-        OAuth client secret (empty for a public client); write-only
+        OAuth client secret (empty for a public client); write-only (secret)
         """
         return pulumi.get(self, "client_secret")
 

@@ -118,6 +118,28 @@ class NotificationChannel(pulumi.CustomResource):
         """
         Reports account activity (the activity codes of `eventTypes`) by email to `target.emails` or as a webhook POST to `target.url` with `target.headers`. `target` is a secret input: webhook header values are credentials the API never returns (it masks them), so state keeps the program's, and a webhook URL often carries a token of its own. Every change, `type` included, is made in place.
 
+        ## Example Usage
+        ### New users and deleted groups reported to a webhook
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        privnet.NotificationChannel("alerts",
+            type="webhook",
+            enabled=True,
+            event_types=["user.join", "group.delete"],
+            target=privnet.NotificationChannelTargetArgs(
+                url="https://hooks.example.com/privnet",
+                headers={
+                    "Authorization": config.require_secret("webhookAuth"),
+                },
+            ),
+        )
+        ```
+
+        ## Import
+
         Import an existing one by its id: `pulumi import privnet:index:NotificationChannel <name> <id>`.
 
         :param str resource_name: The name of the resource.
@@ -136,6 +158,28 @@ class NotificationChannel(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         Reports account activity (the activity codes of `eventTypes`) by email to `target.emails` or as a webhook POST to `target.url` with `target.headers`. `target` is a secret input: webhook header values are credentials the API never returns (it masks them), so state keeps the program's, and a webhook URL often carries a token of its own. Every change, `type` included, is made in place.
+
+        ## Example Usage
+        ### New users and deleted groups reported to a webhook
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        privnet.NotificationChannel("alerts",
+            type="webhook",
+            enabled=True,
+            event_types=["user.join", "group.delete"],
+            target=privnet.NotificationChannelTargetArgs(
+                url="https://hooks.example.com/privnet",
+                headers={
+                    "Authorization": config.require_secret("webhookAuth"),
+                },
+            ),
+        )
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:NotificationChannel <name> <id>`.
 
@@ -231,7 +275,7 @@ class NotificationChannel(pulumi.CustomResource):
     @pulumi.getter
     def target(self) -> pulumi.Output['outputs.NotificationChannelTarget']:
         """
-        Where the channel delivers, in the shape of its `type`
+        Where the channel delivers, in the shape of its `type` (secret)
         """
         return pulumi.get(self, "target")
 

@@ -153,6 +153,23 @@ class OktaScimIntegration(pulumi.CustomResource):
         """
         An Okta SCIM provisioning integration: the Okta enterprise connection `connectionName` pushes users and groups (those matching `groupPrefixes` and `userGroupPrefixes`) into the account with the bearer token `authToken`, a secret output. The API answers the token in full only when it is made, so it is kept in state (an imported integration has none until `rotateToken` is set). `connectionName` is write-only and fixed at creation: changing it creates a new integration (and a new token for Okta to use). Everything else changes in place.
 
+        ## Example Usage
+        ### Users and groups pushed by Okta over SCIM
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        okta = privnet.OktaScimIntegration("okta",
+            connection_name=config.require("oktaConnectionName"),
+            group_prefixes=["eng-"],
+            user_group_prefixes=["eng-"],
+        )
+        pulumi.export("oktaScimToken", okta.auth_token)
+        ```
+
+        ## Import
+
         Import an existing one by its id: `pulumi import privnet:index:OktaScimIntegration <name> <id>`.
 
         :param str resource_name: The name of the resource.
@@ -173,6 +190,23 @@ class OktaScimIntegration(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An Okta SCIM provisioning integration: the Okta enterprise connection `connectionName` pushes users and groups (those matching `groupPrefixes` and `userGroupPrefixes`) into the account with the bearer token `authToken`, a secret output. The API answers the token in full only when it is made, so it is kept in state (an imported integration has none until `rotateToken` is set). `connectionName` is write-only and fixed at creation: changing it creates a new integration (and a new token for Okta to use). Everything else changes in place.
+
+        ## Example Usage
+        ### Users and groups pushed by Okta over SCIM
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        okta = privnet.OktaScimIntegration("okta",
+            connection_name=config.require("oktaConnectionName"),
+            group_prefixes=["eng-"],
+            user_group_prefixes=["eng-"],
+        )
+        pulumi.export("oktaScimToken", okta.auth_token)
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:OktaScimIntegration <name> <id>`.
 
@@ -258,7 +292,7 @@ class OktaScimIntegration(pulumi.CustomResource):
     @pulumi.getter(name="authToken")
     def auth_token(self) -> pulumi.Output[_builtins.str]:
         """
-        The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else
+        The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else (secret)
         """
         return pulumi.get(self, "auth_token")
 

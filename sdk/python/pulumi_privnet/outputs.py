@@ -16,550 +16,169 @@ from . import _utilities
 from . import outputs
 
 __all__ = [
-    'AccessiblePeerResult',
-    'AccountResultOnboarding',
-    'AccountResultSettings',
-    'AccountResultSettingsExtra',
     'AccountSettingsExtra',
-    'AuditEventResult',
-    'DirectorySyncLogResult',
-    'DirectorySyncVendorDResult',
-    'DirectorySyncVendorEResult',
-    'DnsRecordResult',
-    'DnsZoneResult',
+    'DnsZoneRecord',
     'EdrVendorAMatchAttributes',
-    'EdrVendorAResultMatchAttributes',
-    'EventStreamingIntegrationResult',
-    'GroupResources',
-    'GroupResult',
-    'GroupResultPeers',
-    'GroupResultResources',
-    'GroupSummaryResult',
-    'IdentityProviderResult',
+    'GetAccessiblePeersItem',
+    'GetAccountOnboarding',
+    'GetAccountSettings',
+    'GetAccountSettingsExtra',
+    'GetAuditEventsItem',
+    'GetCurrentUserPermissions',
+    'GetCurrentUserPermissionsModule',
+    'GetDirectorySyncLogsItem',
+    'GetDirectorySyncVendorDsItem',
+    'GetDirectorySyncVendorEsItem',
+    'GetDnsRecordsItem',
+    'GetDnsZoneRecord',
+    'GetDnsZonesItem',
+    'GetDnsZonesItemRecord',
+    'GetEdrVendorAGroup',
+    'GetEdrVendorAGroupPeer',
+    'GetEdrVendorAGroupResource',
+    'GetEdrVendorAMatchAttributes',
+    'GetEdrVendorBGroup',
+    'GetEdrVendorBGroupPeer',
+    'GetEdrVendorBGroupResource',
+    'GetEdrVendorCGroup',
+    'GetEdrVendorCGroupPeer',
+    'GetEdrVendorCGroupResource',
+    'GetEventStreamingIntegrationsItem',
+    'GetGroupPeer',
+    'GetGroupResource',
+    'GetGroupsItem',
+    'GetGroupsItemPeer',
+    'GetGroupsItemResource',
+    'GetIdentityProvidersItem',
+    'GetIngressPeerAvailablePorts',
+    'GetIngressPeersItem',
+    'GetIngressPeersItemAvailablePorts',
+    'GetIngressPortAllocationDirectPort',
+    'GetIngressPortAllocationPortRange',
+    'GetIngressPortAllocationPortRangeMapping',
+    'GetIngressPortAllocationsItem',
+    'GetIngressPortAllocationsItemDirectPort',
+    'GetIngressPortAllocationsItemPortRange',
+    'GetIngressPortAllocationsItemPortRangeMapping',
+    'GetInvitesItem',
+    'GetNameserverGroupNameserver',
+    'GetNameserverGroupsItem',
+    'GetNameserverGroupsItemNameserver',
+    'GetNetworkResourceGroup',
+    'GetNetworkResourcesItem',
+    'GetNetworkResourcesItemGroup',
+    'GetNetworkRoutersItem',
+    'GetNetworksItem',
+    'GetNotificationChannelTarget',
+    'GetNotificationChannelsItem',
+    'GetNotificationChannelsItemTarget',
+    'GetNotificationEventTypesItem',
+    'GetOktaScimIntegrationsItem',
+    'GetPeerByIpGroup',
+    'GetPeerByIpLocalFlags',
+    'GetPeerByNameGroup',
+    'GetPeerByNameLocalFlags',
+    'GetPeerGroup',
+    'GetPeerJobWorkload',
+    'GetPeerJobWorkloadParameters',
+    'GetPeerJobWorkloadResult',
+    'GetPeerJobsItem',
+    'GetPeerJobsItemWorkload',
+    'GetPeerJobsItemWorkloadParameters',
+    'GetPeerJobsItemWorkloadResult',
+    'GetPeerLocalFlags',
+    'GetPeersItem',
+    'GetPeersItemGroup',
+    'GetPeersItemLocalFlags',
+    'GetPoliciesItem',
+    'GetPoliciesItemRule',
+    'GetPoliciesItemRuleDestination',
+    'GetPoliciesItemRuleDestinationResource',
+    'GetPoliciesItemRulePortRange',
+    'GetPoliciesItemRuleSource',
+    'GetPoliciesItemRuleSourceResource',
+    'GetPolicyRule',
+    'GetPolicyRuleDestination',
+    'GetPolicyRuleDestinationResource',
+    'GetPolicyRulePortRange',
+    'GetPolicyRuleSource',
+    'GetPolicyRuleSourceResource',
+    'GetPostureCheckChecks',
+    'GetPostureCheckChecksGeoLocationCheck',
+    'GetPostureCheckChecksGeoLocationCheckLocation',
+    'GetPostureCheckChecksNbVersionCheck',
+    'GetPostureCheckChecksOsVersionCheck',
+    'GetPostureCheckChecksOsVersionCheckAndroid',
+    'GetPostureCheckChecksOsVersionCheckDarwin',
+    'GetPostureCheckChecksOsVersionCheckIos',
+    'GetPostureCheckChecksOsVersionCheckLinux',
+    'GetPostureCheckChecksOsVersionCheckWindows',
+    'GetPostureCheckChecksPeerNetworkRangeCheck',
+    'GetPostureCheckChecksProcessCheck',
+    'GetPostureCheckChecksProcessCheckProcess',
+    'GetPostureChecksItem',
+    'GetPostureChecksItemChecks',
+    'GetPostureChecksItemChecksGeoLocationCheck',
+    'GetPostureChecksItemChecksGeoLocationCheckLocation',
+    'GetPostureChecksItemChecksNbVersionCheck',
+    'GetPostureChecksItemChecksOsVersionCheck',
+    'GetPostureChecksItemChecksOsVersionCheckAndroid',
+    'GetPostureChecksItemChecksOsVersionCheckDarwin',
+    'GetPostureChecksItemChecksOsVersionCheckIos',
+    'GetPostureChecksItemChecksOsVersionCheckLinux',
+    'GetPostureChecksItemChecksOsVersionCheckWindows',
+    'GetPostureChecksItemChecksPeerNetworkRangeCheck',
+    'GetPostureChecksItemChecksProcessCheck',
+    'GetPostureChecksItemChecksProcessCheckProcess',
+    'GetProxyLogsData',
+    'GetRoutesItem',
+    'GetScimIntegrationLogsItem',
+    'GetScimIntegrationsItem',
+    'GetSetupKeysItem',
+    'GetTokensItem',
+    'GetTrafficEventsData',
+    'GetTrafficEventsDataDestination',
+    'GetTrafficEventsDataDestinationGeoLocation',
+    'GetTrafficEventsDataEvent',
+    'GetTrafficEventsDataIcmp',
+    'GetTrafficEventsDataPolicy',
+    'GetTrafficEventsDataSource',
+    'GetTrafficEventsDataSourceGeoLocation',
+    'GetTrafficEventsDataUser',
+    'GetUserPermissions',
+    'GetUserPermissionsModule',
+    'GetUsersItem',
+    'GetUsersItemPermissions',
+    'GetUsersItemPermissionsModule',
+    'GroupResource',
     'IngressPeerAvailablePorts',
-    'IngressPeerResult',
     'IngressPortAllocationDirectPort',
-    'IngressPortAllocationPortRangeMappings',
-    'IngressPortAllocationPortRanges',
-    'IngressPortAllocationResult',
-    'IngressPortAllocationResultDirectPort',
-    'IngressPortAllocationResultPortRanges',
-    'InviteResult',
-    'NameserverGroupNameservers',
-    'NameserverGroupResult',
-    'NameserverGroupResultNameservers',
-    'NetworkResourceResult',
-    'NetworkResult',
-    'NetworkRouterResult',
-    'NotificationChannelResult',
-    'NotificationChannelResultTarget',
+    'IngressPortAllocationPortRange',
+    'IngressPortAllocationPortRangeMapping',
+    'NameserverGroupNameserver',
     'NotificationChannelTarget',
-    'NotificationEventTypeResult',
-    'OktaScimIntegrationResult',
-    'PeerJobResult',
-    'PeerJobResultWorkload',
-    'PeerJobResultWorkloadParameters',
-    'PeerJobResultWorkloadResult',
+    'PeerGroup',
     'PeerLocalFlags',
-    'PeerResult',
-    'PolicyResult',
-    'PolicyResultRules',
-    'PolicyRules',
-    'PolicyRulesPortRanges',
+    'PolicyRule',
+    'PolicyRuleDestinationResource',
+    'PolicyRulePortRange',
+    'PolicyRuleSourceResource',
     'PostureCheckChecks',
     'PostureCheckChecksGeoLocationCheck',
-    'PostureCheckChecksGeoLocationCheckLocations',
+    'PostureCheckChecksGeoLocationCheckLocation',
     'PostureCheckChecksNbVersionCheck',
     'PostureCheckChecksOsVersionCheck',
+    'PostureCheckChecksOsVersionCheckAndroid',
+    'PostureCheckChecksOsVersionCheckDarwin',
+    'PostureCheckChecksOsVersionCheckIos',
     'PostureCheckChecksOsVersionCheckLinux',
+    'PostureCheckChecksOsVersionCheckWindows',
     'PostureCheckChecksPeerNetworkRangeCheck',
     'PostureCheckChecksProcessCheck',
-    'PostureCheckChecksProcessCheckProcesses',
-    'PostureCheckResult',
-    'PostureCheckResultChecks',
-    'ProxyLogResult',
-    'RouteResult',
-    'ScimIntegrationLogResult',
-    'ScimIntegrationResult',
-    'SetupKeyResult',
-    'TokenResult',
-    'TrafficEventResult',
-    'TrafficEventResultEvents',
-    'TrafficEventResultIcmp',
-    'TrafficEventResultPolicy',
-    'TrafficEventResultSource',
-    'TrafficEventResultSourceGeoLocation',
-    'TrafficEventResultUser',
+    'PostureCheckChecksProcessCheckProcess',
     'UserPermissions',
-    'UserPermissionsModules',
-    'UserResult',
+    'UserPermissionsModule',
 ]
-
-@pulumi.output_type
-class AccessiblePeerResult(dict):
-    """
-    A peer that another peer can connect to
-    """
-    def __init__(__self__, *,
-                 city_name: _builtins.str,
-                 connected: _builtins.bool,
-                 country_code: _builtins.str,
-                 dns_label: _builtins.str,
-                 geoname_id: _builtins.int,
-                 id: _builtins.str,
-                 ip: _builtins.str,
-                 last_seen: _builtins.str,
-                 name: _builtins.str,
-                 os: _builtins.str,
-                 user_id: _builtins.str):
-        """
-        A peer that another peer can connect to
-
-        :param _builtins.str city_name: City
-        :param _builtins.bool connected: Whether the peer is connected
-        :param _builtins.str country_code: Country code
-        :param _builtins.str dns_label: DNS label
-        :param _builtins.int geoname_id: Geoname id
-        :param _builtins.str id: Peer id
-        :param _builtins.str ip: Overlay IP address
-        :param _builtins.str last_seen: Last time seen
-        :param _builtins.str name: Peer name
-        :param _builtins.str os: Operating system
-        :param _builtins.str user_id: Owner user id
-        """
-        pulumi.set(__self__, "city_name", city_name)
-        pulumi.set(__self__, "connected", connected)
-        pulumi.set(__self__, "country_code", country_code)
-        pulumi.set(__self__, "dns_label", dns_label)
-        pulumi.set(__self__, "geoname_id", geoname_id)
-        pulumi.set(__self__, "id", id)
-        pulumi.set(__self__, "ip", ip)
-        pulumi.set(__self__, "last_seen", last_seen)
-        pulumi.set(__self__, "name", name)
-        pulumi.set(__self__, "os", os)
-        pulumi.set(__self__, "user_id", user_id)
-
-    @_builtins.property
-    @pulumi.getter(name="cityName")
-    def city_name(self) -> _builtins.str:
-        """
-        City
-        """
-        return pulumi.get(self, "city_name")
-
-    @_builtins.property
-    @pulumi.getter
-    def connected(self) -> _builtins.bool:
-        """
-        Whether the peer is connected
-        """
-        return pulumi.get(self, "connected")
-
-    @_builtins.property
-    @pulumi.getter(name="countryCode")
-    def country_code(self) -> _builtins.str:
-        """
-        Country code
-        """
-        return pulumi.get(self, "country_code")
-
-    @_builtins.property
-    @pulumi.getter(name="dnsLabel")
-    def dns_label(self) -> _builtins.str:
-        """
-        DNS label
-        """
-        return pulumi.get(self, "dns_label")
-
-    @_builtins.property
-    @pulumi.getter(name="geonameId")
-    def geoname_id(self) -> _builtins.int:
-        """
-        Geoname id
-        """
-        return pulumi.get(self, "geoname_id")
-
-    @_builtins.property
-    @pulumi.getter
-    def id(self) -> _builtins.str:
-        """
-        Peer id
-        """
-        return pulumi.get(self, "id")
-
-    @_builtins.property
-    @pulumi.getter
-    def ip(self) -> _builtins.str:
-        """
-        Overlay IP address
-        """
-        return pulumi.get(self, "ip")
-
-    @_builtins.property
-    @pulumi.getter(name="lastSeen")
-    def last_seen(self) -> _builtins.str:
-        """
-        Last time seen
-        """
-        return pulumi.get(self, "last_seen")
-
-    @_builtins.property
-    @pulumi.getter
-    def name(self) -> _builtins.str:
-        """
-        Peer name
-        """
-        return pulumi.get(self, "name")
-
-    @_builtins.property
-    @pulumi.getter
-    def os(self) -> _builtins.str:
-        """
-        Operating system
-        """
-        return pulumi.get(self, "os")
-
-    @_builtins.property
-    @pulumi.getter(name="userId")
-    def user_id(self) -> _builtins.str:
-        """
-        Owner user id
-        """
-        return pulumi.get(self, "user_id")
-
-
-@pulumi.output_type
-class AccountResultOnboarding(dict):
-    """
-    Onboarding state
-    """
-    def __init__(__self__, *,
-                 onboarding_flow_pending: _builtins.bool,
-                 signup_form_pending: _builtins.bool):
-        """
-        Onboarding state
-
-        :param _builtins.bool onboarding_flow_pending: The onboarding flow is still to be completed
-        :param _builtins.bool signup_form_pending: The signup form is still to be filled in
-        """
-        pulumi.set(__self__, "onboarding_flow_pending", onboarding_flow_pending)
-        pulumi.set(__self__, "signup_form_pending", signup_form_pending)
-
-    @_builtins.property
-    @pulumi.getter(name="onboardingFlowPending")
-    def onboarding_flow_pending(self) -> _builtins.bool:
-        """
-        The onboarding flow is still to be completed
-        """
-        return pulumi.get(self, "onboarding_flow_pending")
-
-    @_builtins.property
-    @pulumi.getter(name="signupFormPending")
-    def signup_form_pending(self) -> _builtins.bool:
-        """
-        The signup form is still to be filled in
-        """
-        return pulumi.get(self, "signup_form_pending")
-
-
-@pulumi.output_type
-class AccountResultSettings(dict):
-    """
-    Account settings
-    """
-    def __init__(__self__, *,
-                 auto_update_always: _builtins.bool,
-                 auto_update_version: _builtins.str,
-                 dns_domain: _builtins.str,
-                 embedded_idp_enabled: _builtins.bool,
-                 extra: 'outputs.AccountResultSettingsExtra',
-                 groups_propagation_enabled: _builtins.bool,
-                 jwt_allow_groups: Sequence[_builtins.str],
-                 jwt_groups_claim_name: _builtins.str,
-                 jwt_groups_enabled: _builtins.bool,
-                 lazy_connection_enabled: _builtins.bool,
-                 local_auth_disabled: _builtins.bool,
-                 network_range: _builtins.str,
-                 peer_expose_enabled: _builtins.bool,
-                 peer_expose_groups: Sequence[_builtins.str],
-                 peer_inactivity_expiration: _builtins.int,
-                 peer_inactivity_expiration_enabled: _builtins.bool,
-                 peer_login_expiration: _builtins.int,
-                 peer_login_expiration_enabled: _builtins.bool,
-                 regular_users_view_blocked: _builtins.bool,
-                 routing_peer_dns_resolution_enabled: _builtins.bool):
-        """
-        Account settings
-
-        :param _builtins.bool auto_update_always: Install updates in the background
-        :param _builtins.str auto_update_version: Agent auto-update setting
-        :param _builtins.str dns_domain: Custom DNS domain
-        :param _builtins.bool embedded_idp_enabled: Whether the embedded IdP is enabled
-        :param 'AccountResultSettingsExtra' extra: Extra settings
-        :param _builtins.bool groups_propagation_enabled: Propagate new user auto groups to the user's peers
-        :param Sequence[_builtins.str] jwt_allow_groups: Groups allowed access
-        :param _builtins.str jwt_groups_claim_name: JWT claim holding groups
-        :param _builtins.bool jwt_groups_enabled: Extract groups from a JWT claim
-        :param _builtins.bool lazy_connection_enabled: Experimental lazy connection
-        :param _builtins.bool local_auth_disabled: Whether only external identity providers authenticate
-        :param _builtins.str network_range: Overlay network range
-        :param _builtins.bool peer_expose_enabled: Peers may expose local services
-        :param Sequence[_builtins.str] peer_expose_groups: Groups allowed to expose
-        :param _builtins.int peer_inactivity_expiration: Peer inactivity expiration in seconds
-        :param _builtins.bool peer_inactivity_expiration_enabled: Global peer inactivity expiration
-        :param _builtins.int peer_login_expiration: Peer login expiration in seconds
-        :param _builtins.bool peer_login_expiration_enabled: Global peer login expiration
-        :param _builtins.bool regular_users_view_blocked: Block regular users from viewing parts of the system
-        :param _builtins.bool routing_peer_dns_resolution_enabled: DNS resolution on routing peers
-        """
-        pulumi.set(__self__, "auto_update_always", auto_update_always)
-        pulumi.set(__self__, "auto_update_version", auto_update_version)
-        pulumi.set(__self__, "dns_domain", dns_domain)
-        pulumi.set(__self__, "embedded_idp_enabled", embedded_idp_enabled)
-        pulumi.set(__self__, "extra", extra)
-        pulumi.set(__self__, "groups_propagation_enabled", groups_propagation_enabled)
-        pulumi.set(__self__, "jwt_allow_groups", jwt_allow_groups)
-        pulumi.set(__self__, "jwt_groups_claim_name", jwt_groups_claim_name)
-        pulumi.set(__self__, "jwt_groups_enabled", jwt_groups_enabled)
-        pulumi.set(__self__, "lazy_connection_enabled", lazy_connection_enabled)
-        pulumi.set(__self__, "local_auth_disabled", local_auth_disabled)
-        pulumi.set(__self__, "network_range", network_range)
-        pulumi.set(__self__, "peer_expose_enabled", peer_expose_enabled)
-        pulumi.set(__self__, "peer_expose_groups", peer_expose_groups)
-        pulumi.set(__self__, "peer_inactivity_expiration", peer_inactivity_expiration)
-        pulumi.set(__self__, "peer_inactivity_expiration_enabled", peer_inactivity_expiration_enabled)
-        pulumi.set(__self__, "peer_login_expiration", peer_login_expiration)
-        pulumi.set(__self__, "peer_login_expiration_enabled", peer_login_expiration_enabled)
-        pulumi.set(__self__, "regular_users_view_blocked", regular_users_view_blocked)
-        pulumi.set(__self__, "routing_peer_dns_resolution_enabled", routing_peer_dns_resolution_enabled)
-
-    @_builtins.property
-    @pulumi.getter(name="autoUpdateAlways")
-    def auto_update_always(self) -> _builtins.bool:
-        """
-        Install updates in the background
-        """
-        return pulumi.get(self, "auto_update_always")
-
-    @_builtins.property
-    @pulumi.getter(name="autoUpdateVersion")
-    def auto_update_version(self) -> _builtins.str:
-        """
-        Agent auto-update setting
-        """
-        return pulumi.get(self, "auto_update_version")
-
-    @_builtins.property
-    @pulumi.getter(name="dnsDomain")
-    def dns_domain(self) -> _builtins.str:
-        """
-        Custom DNS domain
-        """
-        return pulumi.get(self, "dns_domain")
-
-    @_builtins.property
-    @pulumi.getter(name="embeddedIdpEnabled")
-    def embedded_idp_enabled(self) -> _builtins.bool:
-        """
-        Whether the embedded IdP is enabled
-        """
-        return pulumi.get(self, "embedded_idp_enabled")
-
-    @_builtins.property
-    @pulumi.getter
-    def extra(self) -> 'outputs.AccountResultSettingsExtra':
-        """
-        Extra settings
-        """
-        return pulumi.get(self, "extra")
-
-    @_builtins.property
-    @pulumi.getter(name="groupsPropagationEnabled")
-    def groups_propagation_enabled(self) -> _builtins.bool:
-        """
-        Propagate new user auto groups to the user's peers
-        """
-        return pulumi.get(self, "groups_propagation_enabled")
-
-    @_builtins.property
-    @pulumi.getter(name="jwtAllowGroups")
-    def jwt_allow_groups(self) -> Sequence[_builtins.str]:
-        """
-        Groups allowed access
-        """
-        return pulumi.get(self, "jwt_allow_groups")
-
-    @_builtins.property
-    @pulumi.getter(name="jwtGroupsClaimName")
-    def jwt_groups_claim_name(self) -> _builtins.str:
-        """
-        JWT claim holding groups
-        """
-        return pulumi.get(self, "jwt_groups_claim_name")
-
-    @_builtins.property
-    @pulumi.getter(name="jwtGroupsEnabled")
-    def jwt_groups_enabled(self) -> _builtins.bool:
-        """
-        Extract groups from a JWT claim
-        """
-        return pulumi.get(self, "jwt_groups_enabled")
-
-    @_builtins.property
-    @pulumi.getter(name="lazyConnectionEnabled")
-    def lazy_connection_enabled(self) -> _builtins.bool:
-        """
-        Experimental lazy connection
-        """
-        return pulumi.get(self, "lazy_connection_enabled")
-
-    @_builtins.property
-    @pulumi.getter(name="localAuthDisabled")
-    def local_auth_disabled(self) -> _builtins.bool:
-        """
-        Whether only external identity providers authenticate
-        """
-        return pulumi.get(self, "local_auth_disabled")
-
-    @_builtins.property
-    @pulumi.getter(name="networkRange")
-    def network_range(self) -> _builtins.str:
-        """
-        Overlay network range
-        """
-        return pulumi.get(self, "network_range")
-
-    @_builtins.property
-    @pulumi.getter(name="peerExposeEnabled")
-    def peer_expose_enabled(self) -> _builtins.bool:
-        """
-        Peers may expose local services
-        """
-        return pulumi.get(self, "peer_expose_enabled")
-
-    @_builtins.property
-    @pulumi.getter(name="peerExposeGroups")
-    def peer_expose_groups(self) -> Sequence[_builtins.str]:
-        """
-        Groups allowed to expose
-        """
-        return pulumi.get(self, "peer_expose_groups")
-
-    @_builtins.property
-    @pulumi.getter(name="peerInactivityExpiration")
-    def peer_inactivity_expiration(self) -> _builtins.int:
-        """
-        Peer inactivity expiration in seconds
-        """
-        return pulumi.get(self, "peer_inactivity_expiration")
-
-    @_builtins.property
-    @pulumi.getter(name="peerInactivityExpirationEnabled")
-    def peer_inactivity_expiration_enabled(self) -> _builtins.bool:
-        """
-        Global peer inactivity expiration
-        """
-        return pulumi.get(self, "peer_inactivity_expiration_enabled")
-
-    @_builtins.property
-    @pulumi.getter(name="peerLoginExpiration")
-    def peer_login_expiration(self) -> _builtins.int:
-        """
-        Peer login expiration in seconds
-        """
-        return pulumi.get(self, "peer_login_expiration")
-
-    @_builtins.property
-    @pulumi.getter(name="peerLoginExpirationEnabled")
-    def peer_login_expiration_enabled(self) -> _builtins.bool:
-        """
-        Global peer login expiration
-        """
-        return pulumi.get(self, "peer_login_expiration_enabled")
-
-    @_builtins.property
-    @pulumi.getter(name="regularUsersViewBlocked")
-    def regular_users_view_blocked(self) -> _builtins.bool:
-        """
-        Block regular users from viewing parts of the system
-        """
-        return pulumi.get(self, "regular_users_view_blocked")
-
-    @_builtins.property
-    @pulumi.getter(name="routingPeerDnsResolutionEnabled")
-    def routing_peer_dns_resolution_enabled(self) -> _builtins.bool:
-        """
-        DNS resolution on routing peers
-        """
-        return pulumi.get(self, "routing_peer_dns_resolution_enabled")
-
-
-@pulumi.output_type
-class AccountResultSettingsExtra(dict):
-    """
-    Extra settings
-    """
-    def __init__(__self__, *,
-                 network_traffic_logs_enabled: _builtins.bool,
-                 network_traffic_logs_groups: Sequence[_builtins.str],
-                 network_traffic_packet_counter_enabled: _builtins.bool,
-                 peer_approval_enabled: _builtins.bool,
-                 user_approval_required: _builtins.bool):
-        """
-        Extra settings
-
-        :param _builtins.bool network_traffic_logs_enabled: Collect network traffic events
-        :param Sequence[_builtins.str] network_traffic_logs_groups: Groups whose peers are logged; empty means all
-        :param _builtins.bool network_traffic_packet_counter_enabled: Count packets in traffic events (may slightly affect performance)
-        :param _builtins.bool peer_approval_enabled: New peers stay pending until approved (cloud only)
-        :param _builtins.bool user_approval_required: New users joining through domain matching stay pending until approved
-        """
-        pulumi.set(__self__, "network_traffic_logs_enabled", network_traffic_logs_enabled)
-        pulumi.set(__self__, "network_traffic_logs_groups", network_traffic_logs_groups)
-        pulumi.set(__self__, "network_traffic_packet_counter_enabled", network_traffic_packet_counter_enabled)
-        pulumi.set(__self__, "peer_approval_enabled", peer_approval_enabled)
-        pulumi.set(__self__, "user_approval_required", user_approval_required)
-
-    @_builtins.property
-    @pulumi.getter(name="networkTrafficLogsEnabled")
-    def network_traffic_logs_enabled(self) -> _builtins.bool:
-        """
-        Collect network traffic events
-        """
-        return pulumi.get(self, "network_traffic_logs_enabled")
-
-    @_builtins.property
-    @pulumi.getter(name="networkTrafficLogsGroups")
-    def network_traffic_logs_groups(self) -> Sequence[_builtins.str]:
-        """
-        Groups whose peers are logged; empty means all
-        """
-        return pulumi.get(self, "network_traffic_logs_groups")
-
-    @_builtins.property
-    @pulumi.getter(name="networkTrafficPacketCounterEnabled")
-    def network_traffic_packet_counter_enabled(self) -> _builtins.bool:
-        """
-        Count packets in traffic events (may slightly affect performance)
-        """
-        return pulumi.get(self, "network_traffic_packet_counter_enabled")
-
-    @_builtins.property
-    @pulumi.getter(name="peerApprovalEnabled")
-    def peer_approval_enabled(self) -> _builtins.bool:
-        """
-        New peers stay pending until approved (cloud only)
-        """
-        return pulumi.get(self, "peer_approval_enabled")
-
-    @_builtins.property
-    @pulumi.getter(name="userApprovalRequired")
-    def user_approval_required(self) -> _builtins.bool:
-        """
-        New users joining through domain matching stay pending until approved
-        """
-        return pulumi.get(self, "user_approval_required")
-
 
 @pulumi.output_type
 class AccountSettingsExtra(dict):
@@ -654,396 +273,7 @@ class AccountSettingsExtra(dict):
 
 
 @pulumi.output_type
-class AuditEventResult(dict):
-    """
-    Audit event
-    """
-    def __init__(__self__, *,
-                 activity: _builtins.str,
-                 activity_code: _builtins.str,
-                 id: _builtins.int,
-                 initiator_email: _builtins.str,
-                 initiator_id: _builtins.str,
-                 initiator_name: _builtins.str,
-                 meta: Mapping[str, Any],
-                 target_id: _builtins.str,
-                 timestamp: _builtins.str):
-        """
-        Audit event
-
-        :param _builtins.str activity: Human-readable activity
-        :param _builtins.str activity_code: Machine-readable activity, such as group.add
-        :param _builtins.int id: Event id
-        :param _builtins.str initiator_email: Email of the user who did it
-        :param _builtins.str initiator_id: Id of the user who did it
-        :param _builtins.str initiator_name: Name of the user who did it
-        :param Mapping[str, Any] meta: Free key/value details
-        :param _builtins.str target_id: Id of the object acted on
-        :param _builtins.str timestamp: When it happened
-        """
-        pulumi.set(__self__, "activity", activity)
-        pulumi.set(__self__, "activity_code", activity_code)
-        pulumi.set(__self__, "id", id)
-        pulumi.set(__self__, "initiator_email", initiator_email)
-        pulumi.set(__self__, "initiator_id", initiator_id)
-        pulumi.set(__self__, "initiator_name", initiator_name)
-        pulumi.set(__self__, "meta", meta)
-        pulumi.set(__self__, "target_id", target_id)
-        pulumi.set(__self__, "timestamp", timestamp)
-
-    @_builtins.property
-    @pulumi.getter
-    def activity(self) -> _builtins.str:
-        """
-        Human-readable activity
-        """
-        return pulumi.get(self, "activity")
-
-    @_builtins.property
-    @pulumi.getter(name="activityCode")
-    def activity_code(self) -> _builtins.str:
-        """
-        Machine-readable activity, such as group.add
-        """
-        return pulumi.get(self, "activity_code")
-
-    @_builtins.property
-    @pulumi.getter
-    def id(self) -> _builtins.int:
-        """
-        Event id
-        """
-        return pulumi.get(self, "id")
-
-    @_builtins.property
-    @pulumi.getter(name="initiatorEmail")
-    def initiator_email(self) -> _builtins.str:
-        """
-        Email of the user who did it
-        """
-        return pulumi.get(self, "initiator_email")
-
-    @_builtins.property
-    @pulumi.getter(name="initiatorId")
-    def initiator_id(self) -> _builtins.str:
-        """
-        Id of the user who did it
-        """
-        return pulumi.get(self, "initiator_id")
-
-    @_builtins.property
-    @pulumi.getter(name="initiatorName")
-    def initiator_name(self) -> _builtins.str:
-        """
-        Name of the user who did it
-        """
-        return pulumi.get(self, "initiator_name")
-
-    @_builtins.property
-    @pulumi.getter
-    def meta(self) -> Mapping[str, Any]:
-        """
-        Free key/value details
-        """
-        return pulumi.get(self, "meta")
-
-    @_builtins.property
-    @pulumi.getter(name="targetId")
-    def target_id(self) -> _builtins.str:
-        """
-        Id of the object acted on
-        """
-        return pulumi.get(self, "target_id")
-
-    @_builtins.property
-    @pulumi.getter
-    def timestamp(self) -> _builtins.str:
-        """
-        When it happened
-        """
-        return pulumi.get(self, "timestamp")
-
-
-@pulumi.output_type
-class DirectorySyncLogResult(dict):
-    """
-    Directory sync log entry
-    """
-    def __init__(__self__, *,
-                 id: _builtins.int,
-                 level: _builtins.str,
-                 message: _builtins.str,
-                 timestamp: _builtins.str):
-        """
-        Directory sync log entry
-
-        :param _builtins.int id: Log entry id
-        :param _builtins.str level: Severity; one of `info`, `warning`, `error`
-        :param _builtins.str message: What happened
-        :param _builtins.str timestamp: Time
-        """
-        pulumi.set(__self__, "id", id)
-        pulumi.set(__self__, "level", level)
-        pulumi.set(__self__, "message", message)
-        pulumi.set(__self__, "timestamp", timestamp)
-
-    @_builtins.property
-    @pulumi.getter
-    def id(self) -> _builtins.int:
-        """
-        Log entry id
-        """
-        return pulumi.get(self, "id")
-
-    @_builtins.property
-    @pulumi.getter
-    def level(self) -> _builtins.str:
-        """
-        Severity; one of `info`, `warning`, `error`
-        """
-        return pulumi.get(self, "level")
-
-    @_builtins.property
-    @pulumi.getter
-    def message(self) -> _builtins.str:
-        """
-        What happened
-        """
-        return pulumi.get(self, "message")
-
-    @_builtins.property
-    @pulumi.getter
-    def timestamp(self) -> _builtins.str:
-        """
-        Time
-        """
-        return pulumi.get(self, "timestamp")
-
-
-@pulumi.output_type
-class DirectorySyncVendorDResult(dict):
-    """
-    Directory sync vendor-d-idp integration (the service account key is never returned)
-    """
-    def __init__(__self__, *,
-                 connector_id: _builtins.str,
-                 customer_id: _builtins.str,
-                 enabled: _builtins.bool,
-                 group_prefixes: Sequence[_builtins.str],
-                 id: _builtins.int,
-                 last_synced_at: _builtins.str,
-                 sync_interval: _builtins.int,
-                 user_group_prefixes: Sequence[_builtins.str]):
-        """
-        Directory sync vendor-d-idp integration (the service account key is never returned)
-
-        :param _builtins.str connector_id: Connector id
-        :param _builtins.str customer_id: Customer id
-        :param _builtins.bool enabled: Whether the integration is active
-        :param Sequence[_builtins.str] group_prefixes: Start-with patterns of the groups to sync
-        :param _builtins.int id: Integration id
-        :param _builtins.str last_synced_at: Last sync time
-        :param _builtins.int sync_interval: Sync interval in seconds
-        :param Sequence[_builtins.str] user_group_prefixes: Patterns of the groups whose users are synced
-        """
-        pulumi.set(__self__, "connector_id", connector_id)
-        pulumi.set(__self__, "customer_id", customer_id)
-        pulumi.set(__self__, "enabled", enabled)
-        pulumi.set(__self__, "group_prefixes", group_prefixes)
-        pulumi.set(__self__, "id", id)
-        pulumi.set(__self__, "last_synced_at", last_synced_at)
-        pulumi.set(__self__, "sync_interval", sync_interval)
-        pulumi.set(__self__, "user_group_prefixes", user_group_prefixes)
-
-    @_builtins.property
-    @pulumi.getter(name="connectorId")
-    def connector_id(self) -> _builtins.str:
-        """
-        Connector id
-        """
-        return pulumi.get(self, "connector_id")
-
-    @_builtins.property
-    @pulumi.getter(name="customerId")
-    def customer_id(self) -> _builtins.str:
-        """
-        Customer id
-        """
-        return pulumi.get(self, "customer_id")
-
-    @_builtins.property
-    @pulumi.getter
-    def enabled(self) -> _builtins.bool:
-        """
-        Whether the integration is active
-        """
-        return pulumi.get(self, "enabled")
-
-    @_builtins.property
-    @pulumi.getter(name="groupPrefixes")
-    def group_prefixes(self) -> Sequence[_builtins.str]:
-        """
-        Start-with patterns of the groups to sync
-        """
-        return pulumi.get(self, "group_prefixes")
-
-    @_builtins.property
-    @pulumi.getter
-    def id(self) -> _builtins.int:
-        """
-        Integration id
-        """
-        return pulumi.get(self, "id")
-
-    @_builtins.property
-    @pulumi.getter(name="lastSyncedAt")
-    def last_synced_at(self) -> _builtins.str:
-        """
-        Last sync time
-        """
-        return pulumi.get(self, "last_synced_at")
-
-    @_builtins.property
-    @pulumi.getter(name="syncInterval")
-    def sync_interval(self) -> _builtins.int:
-        """
-        Sync interval in seconds
-        """
-        return pulumi.get(self, "sync_interval")
-
-    @_builtins.property
-    @pulumi.getter(name="userGroupPrefixes")
-    def user_group_prefixes(self) -> Sequence[_builtins.str]:
-        """
-        Patterns of the groups whose users are synced
-        """
-        return pulumi.get(self, "user_group_prefixes")
-
-
-@pulumi.output_type
-class DirectorySyncVendorEResult(dict):
-    """
-    Directory sync vendor-e-idp integration (the client secret is never returned)
-    """
-    def __init__(__self__, *,
-                 client_id: _builtins.str,
-                 connector_id: _builtins.str,
-                 enabled: _builtins.bool,
-                 group_prefixes: Sequence[_builtins.str],
-                 host: _builtins.str,
-                 id: _builtins.int,
-                 last_synced_at: _builtins.str,
-                 sync_interval: _builtins.int,
-                 tenant_id: _builtins.str,
-                 user_group_prefixes: Sequence[_builtins.str]):
-        """
-        Directory sync vendor-e-idp integration (the client secret is never returned)
-
-        :param _builtins.str client_id: Client id
-        :param _builtins.str connector_id: Connector id
-        :param _builtins.bool enabled: Whether the integration is active
-        :param Sequence[_builtins.str] group_prefixes: Start-with patterns of the groups to sync
-        :param _builtins.str host: API host domain
-        :param _builtins.int id: Integration id
-        :param _builtins.str last_synced_at: Last sync time
-        :param _builtins.int sync_interval: Sync interval in seconds
-        :param _builtins.str tenant_id: Tenant id
-        :param Sequence[_builtins.str] user_group_prefixes: Patterns of the groups whose users are synced
-        """
-        pulumi.set(__self__, "client_id", client_id)
-        pulumi.set(__self__, "connector_id", connector_id)
-        pulumi.set(__self__, "enabled", enabled)
-        pulumi.set(__self__, "group_prefixes", group_prefixes)
-        pulumi.set(__self__, "host", host)
-        pulumi.set(__self__, "id", id)
-        pulumi.set(__self__, "last_synced_at", last_synced_at)
-        pulumi.set(__self__, "sync_interval", sync_interval)
-        pulumi.set(__self__, "tenant_id", tenant_id)
-        pulumi.set(__self__, "user_group_prefixes", user_group_prefixes)
-
-    @_builtins.property
-    @pulumi.getter(name="clientId")
-    def client_id(self) -> _builtins.str:
-        """
-        Client id
-        """
-        return pulumi.get(self, "client_id")
-
-    @_builtins.property
-    @pulumi.getter(name="connectorId")
-    def connector_id(self) -> _builtins.str:
-        """
-        Connector id
-        """
-        return pulumi.get(self, "connector_id")
-
-    @_builtins.property
-    @pulumi.getter
-    def enabled(self) -> _builtins.bool:
-        """
-        Whether the integration is active
-        """
-        return pulumi.get(self, "enabled")
-
-    @_builtins.property
-    @pulumi.getter(name="groupPrefixes")
-    def group_prefixes(self) -> Sequence[_builtins.str]:
-        """
-        Start-with patterns of the groups to sync
-        """
-        return pulumi.get(self, "group_prefixes")
-
-    @_builtins.property
-    @pulumi.getter
-    def host(self) -> _builtins.str:
-        """
-        API host domain
-        """
-        return pulumi.get(self, "host")
-
-    @_builtins.property
-    @pulumi.getter
-    def id(self) -> _builtins.int:
-        """
-        Integration id
-        """
-        return pulumi.get(self, "id")
-
-    @_builtins.property
-    @pulumi.getter(name="lastSyncedAt")
-    def last_synced_at(self) -> _builtins.str:
-        """
-        Last sync time
-        """
-        return pulumi.get(self, "last_synced_at")
-
-    @_builtins.property
-    @pulumi.getter(name="syncInterval")
-    def sync_interval(self) -> _builtins.int:
-        """
-        Sync interval in seconds
-        """
-        return pulumi.get(self, "sync_interval")
-
-    @_builtins.property
-    @pulumi.getter(name="tenantId")
-    def tenant_id(self) -> _builtins.str:
-        """
-        Tenant id
-        """
-        return pulumi.get(self, "tenant_id")
-
-    @_builtins.property
-    @pulumi.getter(name="userGroupPrefixes")
-    def user_group_prefixes(self) -> Sequence[_builtins.str]:
-        """
-        Patterns of the groups whose users are synced
-        """
-        return pulumi.get(self, "user_group_prefixes")
-
-
-@pulumi.output_type
-class DnsRecordResult(dict):
+class DnsZoneRecord(dict):
     """
     DNS record
     """
@@ -1107,95 +337,6 @@ class DnsRecordResult(dict):
         Record type; known values `A`, `AAAA`, `CNAME` (others are accepted)
         """
         return pulumi.get(self, "type")
-
-
-@pulumi.output_type
-class DnsZoneResult(dict):
-    """
-    DNS zone
-    """
-    def __init__(__self__, *,
-                 distribution_groups: Sequence[_builtins.str],
-                 domain: _builtins.str,
-                 enable_search_domain: _builtins.bool,
-                 enabled: _builtins.bool,
-                 id: _builtins.str,
-                 name: _builtins.str,
-                 records: Sequence['outputs.DnsRecordResult']):
-        """
-        DNS zone
-
-        :param Sequence[_builtins.str] distribution_groups: Groups whose peers get the zone
-        :param _builtins.str domain: Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
-        :param _builtins.bool enable_search_domain: Add the zone domain to the peers' search domains
-        :param _builtins.bool enabled: Whether the zone is served
-        :param _builtins.str id: Zone id
-        :param _builtins.str name: Zone name, 1 to 255 characters
-        :param Sequence['DnsRecordResult'] records: The zone's records
-        """
-        pulumi.set(__self__, "distribution_groups", distribution_groups)
-        pulumi.set(__self__, "domain", domain)
-        pulumi.set(__self__, "enable_search_domain", enable_search_domain)
-        pulumi.set(__self__, "enabled", enabled)
-        pulumi.set(__self__, "id", id)
-        pulumi.set(__self__, "name", name)
-        pulumi.set(__self__, "records", records)
-
-    @_builtins.property
-    @pulumi.getter(name="distributionGroups")
-    def distribution_groups(self) -> Sequence[_builtins.str]:
-        """
-        Groups whose peers get the zone
-        """
-        return pulumi.get(self, "distribution_groups")
-
-    @_builtins.property
-    @pulumi.getter
-    def domain(self) -> _builtins.str:
-        """
-        Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
-        """
-        return pulumi.get(self, "domain")
-
-    @_builtins.property
-    @pulumi.getter(name="enableSearchDomain")
-    def enable_search_domain(self) -> _builtins.bool:
-        """
-        Add the zone domain to the peers' search domains
-        """
-        return pulumi.get(self, "enable_search_domain")
-
-    @_builtins.property
-    @pulumi.getter
-    def enabled(self) -> _builtins.bool:
-        """
-        Whether the zone is served
-        """
-        return pulumi.get(self, "enabled")
-
-    @_builtins.property
-    @pulumi.getter
-    def id(self) -> _builtins.str:
-        """
-        Zone id
-        """
-        return pulumi.get(self, "id")
-
-    @_builtins.property
-    @pulumi.getter
-    def name(self) -> _builtins.str:
-        """
-        Zone name, 1 to 255 characters
-        """
-        return pulumi.get(self, "name")
-
-    @_builtins.property
-    @pulumi.getter
-    def records(self) -> Sequence['outputs.DnsRecordResult']:
-        """
-        The zone's records
-        """
-        return pulumi.get(self, "records")
 
 
 @pulumi.output_type
@@ -1336,7 +477,1399 @@ class EdrVendorAMatchAttributes(dict):
 
 
 @pulumi.output_type
-class EdrVendorAResultMatchAttributes(dict):
+class GetAccessiblePeersItem(dict):
+    """
+    A peer that another peer can connect to
+    """
+    def __init__(__self__, *,
+                 city_name: _builtins.str,
+                 connected: _builtins.bool,
+                 country_code: _builtins.str,
+                 dns_label: _builtins.str,
+                 geoname_id: _builtins.int,
+                 id: _builtins.str,
+                 ip: _builtins.str,
+                 last_seen: _builtins.str,
+                 name: _builtins.str,
+                 os: _builtins.str,
+                 user_id: _builtins.str):
+        """
+        A peer that another peer can connect to
+
+        :param _builtins.str city_name: City
+        :param _builtins.bool connected: Whether the peer is connected
+        :param _builtins.str country_code: Country code
+        :param _builtins.str dns_label: DNS label
+        :param _builtins.int geoname_id: Geoname id
+        :param _builtins.str id: Peer id
+        :param _builtins.str ip: Overlay IP address
+        :param _builtins.str last_seen: Last time seen
+        :param _builtins.str name: Peer name
+        :param _builtins.str os: Operating system
+        :param _builtins.str user_id: Owner user id
+        """
+        pulumi.set(__self__, "city_name", city_name)
+        pulumi.set(__self__, "connected", connected)
+        pulumi.set(__self__, "country_code", country_code)
+        pulumi.set(__self__, "dns_label", dns_label)
+        pulumi.set(__self__, "geoname_id", geoname_id)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "ip", ip)
+        pulumi.set(__self__, "last_seen", last_seen)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "os", os)
+        pulumi.set(__self__, "user_id", user_id)
+
+    @_builtins.property
+    @pulumi.getter(name="cityName")
+    def city_name(self) -> _builtins.str:
+        """
+        City
+        """
+        return pulumi.get(self, "city_name")
+
+    @_builtins.property
+    @pulumi.getter
+    def connected(self) -> _builtins.bool:
+        """
+        Whether the peer is connected
+        """
+        return pulumi.get(self, "connected")
+
+    @_builtins.property
+    @pulumi.getter(name="countryCode")
+    def country_code(self) -> _builtins.str:
+        """
+        Country code
+        """
+        return pulumi.get(self, "country_code")
+
+    @_builtins.property
+    @pulumi.getter(name="dnsLabel")
+    def dns_label(self) -> _builtins.str:
+        """
+        DNS label
+        """
+        return pulumi.get(self, "dns_label")
+
+    @_builtins.property
+    @pulumi.getter(name="geonameId")
+    def geoname_id(self) -> _builtins.int:
+        """
+        Geoname id
+        """
+        return pulumi.get(self, "geoname_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Peer id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def ip(self) -> _builtins.str:
+        """
+        Overlay IP address
+        """
+        return pulumi.get(self, "ip")
+
+    @_builtins.property
+    @pulumi.getter(name="lastSeen")
+    def last_seen(self) -> _builtins.str:
+        """
+        Last time seen
+        """
+        return pulumi.get(self, "last_seen")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Peer name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def os(self) -> _builtins.str:
+        """
+        Operating system
+        """
+        return pulumi.get(self, "os")
+
+    @_builtins.property
+    @pulumi.getter(name="userId")
+    def user_id(self) -> _builtins.str:
+        """
+        Owner user id
+        """
+        return pulumi.get(self, "user_id")
+
+
+@pulumi.output_type
+class GetAccountOnboarding(dict):
+    """
+    Onboarding state
+    """
+    def __init__(__self__, *,
+                 onboarding_flow_pending: _builtins.bool,
+                 signup_form_pending: _builtins.bool):
+        """
+        Onboarding state
+
+        :param _builtins.bool onboarding_flow_pending: The onboarding flow is still to be completed
+        :param _builtins.bool signup_form_pending: The signup form is still to be filled in
+        """
+        pulumi.set(__self__, "onboarding_flow_pending", onboarding_flow_pending)
+        pulumi.set(__self__, "signup_form_pending", signup_form_pending)
+
+    @_builtins.property
+    @pulumi.getter(name="onboardingFlowPending")
+    def onboarding_flow_pending(self) -> _builtins.bool:
+        """
+        The onboarding flow is still to be completed
+        """
+        return pulumi.get(self, "onboarding_flow_pending")
+
+    @_builtins.property
+    @pulumi.getter(name="signupFormPending")
+    def signup_form_pending(self) -> _builtins.bool:
+        """
+        The signup form is still to be filled in
+        """
+        return pulumi.get(self, "signup_form_pending")
+
+
+@pulumi.output_type
+class GetAccountSettings(dict):
+    """
+    Account settings
+    """
+    def __init__(__self__, *,
+                 auto_update_always: _builtins.bool,
+                 auto_update_version: _builtins.str,
+                 dns_domain: _builtins.str,
+                 embedded_idp_enabled: _builtins.bool,
+                 extra: 'outputs.GetAccountSettingsExtra',
+                 groups_propagation_enabled: _builtins.bool,
+                 jwt_allow_groups: Sequence[_builtins.str],
+                 jwt_groups_claim_name: _builtins.str,
+                 jwt_groups_enabled: _builtins.bool,
+                 lazy_connection_enabled: _builtins.bool,
+                 local_auth_disabled: _builtins.bool,
+                 network_range: _builtins.str,
+                 peer_expose_enabled: _builtins.bool,
+                 peer_expose_groups: Sequence[_builtins.str],
+                 peer_inactivity_expiration: _builtins.int,
+                 peer_inactivity_expiration_enabled: _builtins.bool,
+                 peer_login_expiration: _builtins.int,
+                 peer_login_expiration_enabled: _builtins.bool,
+                 regular_users_view_blocked: _builtins.bool,
+                 routing_peer_dns_resolution_enabled: _builtins.bool):
+        """
+        Account settings
+
+        :param _builtins.bool auto_update_always: Install updates in the background
+        :param _builtins.str auto_update_version: Agent auto-update setting
+        :param _builtins.str dns_domain: Custom DNS domain
+        :param _builtins.bool embedded_idp_enabled: Whether the embedded IdP is enabled
+        :param 'GetAccountSettingsExtra' extra: Extra settings
+        :param _builtins.bool groups_propagation_enabled: Propagate new user auto groups to the user's peers
+        :param Sequence[_builtins.str] jwt_allow_groups: Groups allowed access
+        :param _builtins.str jwt_groups_claim_name: JWT claim holding groups
+        :param _builtins.bool jwt_groups_enabled: Extract groups from a JWT claim
+        :param _builtins.bool lazy_connection_enabled: Experimental lazy connection
+        :param _builtins.bool local_auth_disabled: Whether only external identity providers authenticate
+        :param _builtins.str network_range: Overlay network range
+        :param _builtins.bool peer_expose_enabled: Peers may expose local services
+        :param Sequence[_builtins.str] peer_expose_groups: Groups allowed to expose
+        :param _builtins.int peer_inactivity_expiration: Peer inactivity expiration in seconds
+        :param _builtins.bool peer_inactivity_expiration_enabled: Global peer inactivity expiration
+        :param _builtins.int peer_login_expiration: Peer login expiration in seconds
+        :param _builtins.bool peer_login_expiration_enabled: Global peer login expiration
+        :param _builtins.bool regular_users_view_blocked: Block regular users from viewing parts of the system
+        :param _builtins.bool routing_peer_dns_resolution_enabled: DNS resolution on routing peers
+        """
+        pulumi.set(__self__, "auto_update_always", auto_update_always)
+        pulumi.set(__self__, "auto_update_version", auto_update_version)
+        pulumi.set(__self__, "dns_domain", dns_domain)
+        pulumi.set(__self__, "embedded_idp_enabled", embedded_idp_enabled)
+        pulumi.set(__self__, "extra", extra)
+        pulumi.set(__self__, "groups_propagation_enabled", groups_propagation_enabled)
+        pulumi.set(__self__, "jwt_allow_groups", jwt_allow_groups)
+        pulumi.set(__self__, "jwt_groups_claim_name", jwt_groups_claim_name)
+        pulumi.set(__self__, "jwt_groups_enabled", jwt_groups_enabled)
+        pulumi.set(__self__, "lazy_connection_enabled", lazy_connection_enabled)
+        pulumi.set(__self__, "local_auth_disabled", local_auth_disabled)
+        pulumi.set(__self__, "network_range", network_range)
+        pulumi.set(__self__, "peer_expose_enabled", peer_expose_enabled)
+        pulumi.set(__self__, "peer_expose_groups", peer_expose_groups)
+        pulumi.set(__self__, "peer_inactivity_expiration", peer_inactivity_expiration)
+        pulumi.set(__self__, "peer_inactivity_expiration_enabled", peer_inactivity_expiration_enabled)
+        pulumi.set(__self__, "peer_login_expiration", peer_login_expiration)
+        pulumi.set(__self__, "peer_login_expiration_enabled", peer_login_expiration_enabled)
+        pulumi.set(__self__, "regular_users_view_blocked", regular_users_view_blocked)
+        pulumi.set(__self__, "routing_peer_dns_resolution_enabled", routing_peer_dns_resolution_enabled)
+
+    @_builtins.property
+    @pulumi.getter(name="autoUpdateAlways")
+    def auto_update_always(self) -> _builtins.bool:
+        """
+        Install updates in the background
+        """
+        return pulumi.get(self, "auto_update_always")
+
+    @_builtins.property
+    @pulumi.getter(name="autoUpdateVersion")
+    def auto_update_version(self) -> _builtins.str:
+        """
+        Agent auto-update setting
+        """
+        return pulumi.get(self, "auto_update_version")
+
+    @_builtins.property
+    @pulumi.getter(name="dnsDomain")
+    def dns_domain(self) -> _builtins.str:
+        """
+        Custom DNS domain
+        """
+        return pulumi.get(self, "dns_domain")
+
+    @_builtins.property
+    @pulumi.getter(name="embeddedIdpEnabled")
+    def embedded_idp_enabled(self) -> _builtins.bool:
+        """
+        Whether the embedded IdP is enabled
+        """
+        return pulumi.get(self, "embedded_idp_enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def extra(self) -> 'outputs.GetAccountSettingsExtra':
+        """
+        Extra settings
+        """
+        return pulumi.get(self, "extra")
+
+    @_builtins.property
+    @pulumi.getter(name="groupsPropagationEnabled")
+    def groups_propagation_enabled(self) -> _builtins.bool:
+        """
+        Propagate new user auto groups to the user's peers
+        """
+        return pulumi.get(self, "groups_propagation_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="jwtAllowGroups")
+    def jwt_allow_groups(self) -> Sequence[_builtins.str]:
+        """
+        Groups allowed access
+        """
+        return pulumi.get(self, "jwt_allow_groups")
+
+    @_builtins.property
+    @pulumi.getter(name="jwtGroupsClaimName")
+    def jwt_groups_claim_name(self) -> _builtins.str:
+        """
+        JWT claim holding groups
+        """
+        return pulumi.get(self, "jwt_groups_claim_name")
+
+    @_builtins.property
+    @pulumi.getter(name="jwtGroupsEnabled")
+    def jwt_groups_enabled(self) -> _builtins.bool:
+        """
+        Extract groups from a JWT claim
+        """
+        return pulumi.get(self, "jwt_groups_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="lazyConnectionEnabled")
+    def lazy_connection_enabled(self) -> _builtins.bool:
+        """
+        Experimental lazy connection
+        """
+        return pulumi.get(self, "lazy_connection_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="localAuthDisabled")
+    def local_auth_disabled(self) -> _builtins.bool:
+        """
+        Whether only external identity providers authenticate
+        """
+        return pulumi.get(self, "local_auth_disabled")
+
+    @_builtins.property
+    @pulumi.getter(name="networkRange")
+    def network_range(self) -> _builtins.str:
+        """
+        Overlay network range
+        """
+        return pulumi.get(self, "network_range")
+
+    @_builtins.property
+    @pulumi.getter(name="peerExposeEnabled")
+    def peer_expose_enabled(self) -> _builtins.bool:
+        """
+        Peers may expose local services
+        """
+        return pulumi.get(self, "peer_expose_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="peerExposeGroups")
+    def peer_expose_groups(self) -> Sequence[_builtins.str]:
+        """
+        Groups allowed to expose
+        """
+        return pulumi.get(self, "peer_expose_groups")
+
+    @_builtins.property
+    @pulumi.getter(name="peerInactivityExpiration")
+    def peer_inactivity_expiration(self) -> _builtins.int:
+        """
+        Peer inactivity expiration in seconds
+        """
+        return pulumi.get(self, "peer_inactivity_expiration")
+
+    @_builtins.property
+    @pulumi.getter(name="peerInactivityExpirationEnabled")
+    def peer_inactivity_expiration_enabled(self) -> _builtins.bool:
+        """
+        Global peer inactivity expiration
+        """
+        return pulumi.get(self, "peer_inactivity_expiration_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="peerLoginExpiration")
+    def peer_login_expiration(self) -> _builtins.int:
+        """
+        Peer login expiration in seconds
+        """
+        return pulumi.get(self, "peer_login_expiration")
+
+    @_builtins.property
+    @pulumi.getter(name="peerLoginExpirationEnabled")
+    def peer_login_expiration_enabled(self) -> _builtins.bool:
+        """
+        Global peer login expiration
+        """
+        return pulumi.get(self, "peer_login_expiration_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="regularUsersViewBlocked")
+    def regular_users_view_blocked(self) -> _builtins.bool:
+        """
+        Block regular users from viewing parts of the system
+        """
+        return pulumi.get(self, "regular_users_view_blocked")
+
+    @_builtins.property
+    @pulumi.getter(name="routingPeerDnsResolutionEnabled")
+    def routing_peer_dns_resolution_enabled(self) -> _builtins.bool:
+        """
+        DNS resolution on routing peers
+        """
+        return pulumi.get(self, "routing_peer_dns_resolution_enabled")
+
+
+@pulumi.output_type
+class GetAccountSettingsExtra(dict):
+    """
+    Extra settings
+    """
+    def __init__(__self__, *,
+                 network_traffic_logs_enabled: _builtins.bool,
+                 network_traffic_logs_groups: Sequence[_builtins.str],
+                 network_traffic_packet_counter_enabled: _builtins.bool,
+                 peer_approval_enabled: _builtins.bool,
+                 user_approval_required: _builtins.bool):
+        """
+        Extra settings
+
+        :param _builtins.bool network_traffic_logs_enabled: Collect network traffic events
+        :param Sequence[_builtins.str] network_traffic_logs_groups: Groups whose peers are logged; empty means all
+        :param _builtins.bool network_traffic_packet_counter_enabled: Count packets in traffic events (may slightly affect performance)
+        :param _builtins.bool peer_approval_enabled: New peers stay pending until approved (cloud only)
+        :param _builtins.bool user_approval_required: New users joining through domain matching stay pending until approved
+        """
+        pulumi.set(__self__, "network_traffic_logs_enabled", network_traffic_logs_enabled)
+        pulumi.set(__self__, "network_traffic_logs_groups", network_traffic_logs_groups)
+        pulumi.set(__self__, "network_traffic_packet_counter_enabled", network_traffic_packet_counter_enabled)
+        pulumi.set(__self__, "peer_approval_enabled", peer_approval_enabled)
+        pulumi.set(__self__, "user_approval_required", user_approval_required)
+
+    @_builtins.property
+    @pulumi.getter(name="networkTrafficLogsEnabled")
+    def network_traffic_logs_enabled(self) -> _builtins.bool:
+        """
+        Collect network traffic events
+        """
+        return pulumi.get(self, "network_traffic_logs_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="networkTrafficLogsGroups")
+    def network_traffic_logs_groups(self) -> Sequence[_builtins.str]:
+        """
+        Groups whose peers are logged; empty means all
+        """
+        return pulumi.get(self, "network_traffic_logs_groups")
+
+    @_builtins.property
+    @pulumi.getter(name="networkTrafficPacketCounterEnabled")
+    def network_traffic_packet_counter_enabled(self) -> _builtins.bool:
+        """
+        Count packets in traffic events (may slightly affect performance)
+        """
+        return pulumi.get(self, "network_traffic_packet_counter_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="peerApprovalEnabled")
+    def peer_approval_enabled(self) -> _builtins.bool:
+        """
+        New peers stay pending until approved (cloud only)
+        """
+        return pulumi.get(self, "peer_approval_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="userApprovalRequired")
+    def user_approval_required(self) -> _builtins.bool:
+        """
+        New users joining through domain matching stay pending until approved
+        """
+        return pulumi.get(self, "user_approval_required")
+
+
+@pulumi.output_type
+class GetAuditEventsItem(dict):
+    """
+    Audit event
+    """
+    def __init__(__self__, *,
+                 activity: _builtins.str,
+                 activity_code: _builtins.str,
+                 id: _builtins.int,
+                 initiator_email: _builtins.str,
+                 initiator_id: _builtins.str,
+                 initiator_name: _builtins.str,
+                 meta: Mapping[str, Any],
+                 target_id: _builtins.str,
+                 timestamp: _builtins.str):
+        """
+        Audit event
+
+        :param _builtins.str activity: Human-readable activity
+        :param _builtins.str activity_code: Machine-readable activity, such as group.add
+        :param _builtins.int id: Event id
+        :param _builtins.str initiator_email: Email of the user who did it
+        :param _builtins.str initiator_id: Id of the user who did it
+        :param _builtins.str initiator_name: Name of the user who did it
+        :param Mapping[str, Any] meta: Free key/value details
+        :param _builtins.str target_id: Id of the object acted on
+        :param _builtins.str timestamp: When it happened
+        """
+        pulumi.set(__self__, "activity", activity)
+        pulumi.set(__self__, "activity_code", activity_code)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "initiator_email", initiator_email)
+        pulumi.set(__self__, "initiator_id", initiator_id)
+        pulumi.set(__self__, "initiator_name", initiator_name)
+        pulumi.set(__self__, "meta", meta)
+        pulumi.set(__self__, "target_id", target_id)
+        pulumi.set(__self__, "timestamp", timestamp)
+
+    @_builtins.property
+    @pulumi.getter
+    def activity(self) -> _builtins.str:
+        """
+        Human-readable activity
+        """
+        return pulumi.get(self, "activity")
+
+    @_builtins.property
+    @pulumi.getter(name="activityCode")
+    def activity_code(self) -> _builtins.str:
+        """
+        Machine-readable activity, such as group.add
+        """
+        return pulumi.get(self, "activity_code")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        Event id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="initiatorEmail")
+    def initiator_email(self) -> _builtins.str:
+        """
+        Email of the user who did it
+        """
+        return pulumi.get(self, "initiator_email")
+
+    @_builtins.property
+    @pulumi.getter(name="initiatorId")
+    def initiator_id(self) -> _builtins.str:
+        """
+        Id of the user who did it
+        """
+        return pulumi.get(self, "initiator_id")
+
+    @_builtins.property
+    @pulumi.getter(name="initiatorName")
+    def initiator_name(self) -> _builtins.str:
+        """
+        Name of the user who did it
+        """
+        return pulumi.get(self, "initiator_name")
+
+    @_builtins.property
+    @pulumi.getter
+    def meta(self) -> Mapping[str, Any]:
+        """
+        Free key/value details
+        """
+        return pulumi.get(self, "meta")
+
+    @_builtins.property
+    @pulumi.getter(name="targetId")
+    def target_id(self) -> _builtins.str:
+        """
+        Id of the object acted on
+        """
+        return pulumi.get(self, "target_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def timestamp(self) -> _builtins.str:
+        """
+        When it happened
+        """
+        return pulumi.get(self, "timestamp")
+
+
+@pulumi.output_type
+class GetCurrentUserPermissions(dict):
+    """
+    What the user may do
+    """
+    def __init__(__self__, *,
+                 is_restricted: _builtins.bool,
+                 modules: Mapping[str, 'outputs.GetCurrentUserPermissionsModule']):
+        """
+        What the user may do
+
+        :param _builtins.bool is_restricted: Whether the user's view of peers is restricted to their own
+        :param Mapping[str, 'GetCurrentUserPermissionsModule'] modules: Module name to allowed operations
+        """
+        pulumi.set(__self__, "is_restricted", is_restricted)
+        pulumi.set(__self__, "modules", modules)
+
+    @_builtins.property
+    @pulumi.getter(name="isRestricted")
+    def is_restricted(self) -> _builtins.bool:
+        """
+        Whether the user's view of peers is restricted to their own
+        """
+        return pulumi.get(self, "is_restricted")
+
+    @_builtins.property
+    @pulumi.getter
+    def modules(self) -> Mapping[str, 'outputs.GetCurrentUserPermissionsModule']:
+        """
+        Module name to allowed operations
+        """
+        return pulumi.get(self, "modules")
+
+
+@pulumi.output_type
+class GetCurrentUserPermissionsModule(dict):
+    """
+    Allowed operations
+    """
+    def __init__(__self__, *,
+                 create: _builtins.bool,
+                 delete: _builtins.bool,
+                 read: _builtins.bool,
+                 update: _builtins.bool):
+        """
+        Allowed operations
+
+        :param _builtins.bool create: May create
+        :param _builtins.bool delete: May delete
+        :param _builtins.bool read: May read
+        :param _builtins.bool update: May update
+        """
+        pulumi.set(__self__, "create", create)
+        pulumi.set(__self__, "delete", delete)
+        pulumi.set(__self__, "read", read)
+        pulumi.set(__self__, "update", update)
+
+    @_builtins.property
+    @pulumi.getter
+    def create(self) -> _builtins.bool:
+        """
+        May create
+        """
+        return pulumi.get(self, "create")
+
+    @_builtins.property
+    @pulumi.getter
+    def delete(self) -> _builtins.bool:
+        """
+        May delete
+        """
+        return pulumi.get(self, "delete")
+
+    @_builtins.property
+    @pulumi.getter
+    def read(self) -> _builtins.bool:
+        """
+        May read
+        """
+        return pulumi.get(self, "read")
+
+    @_builtins.property
+    @pulumi.getter
+    def update(self) -> _builtins.bool:
+        """
+        May update
+        """
+        return pulumi.get(self, "update")
+
+
+@pulumi.output_type
+class GetDirectorySyncLogsItem(dict):
+    """
+    Directory sync log entry
+    """
+    def __init__(__self__, *,
+                 id: _builtins.int,
+                 level: _builtins.str,
+                 message: _builtins.str,
+                 timestamp: _builtins.str):
+        """
+        Directory sync log entry
+
+        :param _builtins.int id: Log entry id
+        :param _builtins.str level: Severity; one of `info`, `warning`, `error`
+        :param _builtins.str message: What happened
+        :param _builtins.str timestamp: Time
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "level", level)
+        pulumi.set(__self__, "message", message)
+        pulumi.set(__self__, "timestamp", timestamp)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        Log entry id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def level(self) -> _builtins.str:
+        """
+        Severity; one of `info`, `warning`, `error`
+        """
+        return pulumi.get(self, "level")
+
+    @_builtins.property
+    @pulumi.getter
+    def message(self) -> _builtins.str:
+        """
+        What happened
+        """
+        return pulumi.get(self, "message")
+
+    @_builtins.property
+    @pulumi.getter
+    def timestamp(self) -> _builtins.str:
+        """
+        Time
+        """
+        return pulumi.get(self, "timestamp")
+
+
+@pulumi.output_type
+class GetDirectorySyncVendorDsItem(dict):
+    """
+    Directory sync vendor-d-idp integration (the service account key is never returned)
+    """
+    def __init__(__self__, *,
+                 connector_id: _builtins.str,
+                 customer_id: _builtins.str,
+                 enabled: _builtins.bool,
+                 group_prefixes: Sequence[_builtins.str],
+                 id: _builtins.int,
+                 last_synced_at: _builtins.str,
+                 sync_interval: _builtins.int,
+                 user_group_prefixes: Sequence[_builtins.str]):
+        """
+        Directory sync vendor-d-idp integration (the service account key is never returned)
+
+        :param _builtins.str connector_id: Connector id
+        :param _builtins.str customer_id: Customer id
+        :param _builtins.bool enabled: Whether the integration is active
+        :param Sequence[_builtins.str] group_prefixes: Start-with patterns of the groups to sync
+        :param _builtins.int id: Integration id
+        :param _builtins.str last_synced_at: Last sync time
+        :param _builtins.int sync_interval: Sync interval in seconds
+        :param Sequence[_builtins.str] user_group_prefixes: Patterns of the groups whose users are synced
+        """
+        pulumi.set(__self__, "connector_id", connector_id)
+        pulumi.set(__self__, "customer_id", customer_id)
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "group_prefixes", group_prefixes)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "last_synced_at", last_synced_at)
+        pulumi.set(__self__, "sync_interval", sync_interval)
+        pulumi.set(__self__, "user_group_prefixes", user_group_prefixes)
+
+    @_builtins.property
+    @pulumi.getter(name="connectorId")
+    def connector_id(self) -> _builtins.str:
+        """
+        Connector id
+        """
+        return pulumi.get(self, "connector_id")
+
+    @_builtins.property
+    @pulumi.getter(name="customerId")
+    def customer_id(self) -> _builtins.str:
+        """
+        Customer id
+        """
+        return pulumi.get(self, "customer_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the integration is active
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="groupPrefixes")
+    def group_prefixes(self) -> Sequence[_builtins.str]:
+        """
+        Start-with patterns of the groups to sync
+        """
+        return pulumi.get(self, "group_prefixes")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        Integration id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="lastSyncedAt")
+    def last_synced_at(self) -> _builtins.str:
+        """
+        Last sync time
+        """
+        return pulumi.get(self, "last_synced_at")
+
+    @_builtins.property
+    @pulumi.getter(name="syncInterval")
+    def sync_interval(self) -> _builtins.int:
+        """
+        Sync interval in seconds
+        """
+        return pulumi.get(self, "sync_interval")
+
+    @_builtins.property
+    @pulumi.getter(name="userGroupPrefixes")
+    def user_group_prefixes(self) -> Sequence[_builtins.str]:
+        """
+        Patterns of the groups whose users are synced
+        """
+        return pulumi.get(self, "user_group_prefixes")
+
+
+@pulumi.output_type
+class GetDirectorySyncVendorEsItem(dict):
+    """
+    Directory sync vendor-e-idp integration (the client secret is never returned)
+    """
+    def __init__(__self__, *,
+                 client_id: _builtins.str,
+                 connector_id: _builtins.str,
+                 enabled: _builtins.bool,
+                 group_prefixes: Sequence[_builtins.str],
+                 host: _builtins.str,
+                 id: _builtins.int,
+                 last_synced_at: _builtins.str,
+                 sync_interval: _builtins.int,
+                 tenant_id: _builtins.str,
+                 user_group_prefixes: Sequence[_builtins.str]):
+        """
+        Directory sync vendor-e-idp integration (the client secret is never returned)
+
+        :param _builtins.str client_id: Client id
+        :param _builtins.str connector_id: Connector id
+        :param _builtins.bool enabled: Whether the integration is active
+        :param Sequence[_builtins.str] group_prefixes: Start-with patterns of the groups to sync
+        :param _builtins.str host: API host domain
+        :param _builtins.int id: Integration id
+        :param _builtins.str last_synced_at: Last sync time
+        :param _builtins.int sync_interval: Sync interval in seconds
+        :param _builtins.str tenant_id: Tenant id
+        :param Sequence[_builtins.str] user_group_prefixes: Patterns of the groups whose users are synced
+        """
+        pulumi.set(__self__, "client_id", client_id)
+        pulumi.set(__self__, "connector_id", connector_id)
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "group_prefixes", group_prefixes)
+        pulumi.set(__self__, "host", host)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "last_synced_at", last_synced_at)
+        pulumi.set(__self__, "sync_interval", sync_interval)
+        pulumi.set(__self__, "tenant_id", tenant_id)
+        pulumi.set(__self__, "user_group_prefixes", user_group_prefixes)
+
+    @_builtins.property
+    @pulumi.getter(name="clientId")
+    def client_id(self) -> _builtins.str:
+        """
+        Client id
+        """
+        return pulumi.get(self, "client_id")
+
+    @_builtins.property
+    @pulumi.getter(name="connectorId")
+    def connector_id(self) -> _builtins.str:
+        """
+        Connector id
+        """
+        return pulumi.get(self, "connector_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the integration is active
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="groupPrefixes")
+    def group_prefixes(self) -> Sequence[_builtins.str]:
+        """
+        Start-with patterns of the groups to sync
+        """
+        return pulumi.get(self, "group_prefixes")
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> _builtins.str:
+        """
+        API host domain
+        """
+        return pulumi.get(self, "host")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        Integration id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="lastSyncedAt")
+    def last_synced_at(self) -> _builtins.str:
+        """
+        Last sync time
+        """
+        return pulumi.get(self, "last_synced_at")
+
+    @_builtins.property
+    @pulumi.getter(name="syncInterval")
+    def sync_interval(self) -> _builtins.int:
+        """
+        Sync interval in seconds
+        """
+        return pulumi.get(self, "sync_interval")
+
+    @_builtins.property
+    @pulumi.getter(name="tenantId")
+    def tenant_id(self) -> _builtins.str:
+        """
+        Tenant id
+        """
+        return pulumi.get(self, "tenant_id")
+
+    @_builtins.property
+    @pulumi.getter(name="userGroupPrefixes")
+    def user_group_prefixes(self) -> Sequence[_builtins.str]:
+        """
+        Patterns of the groups whose users are synced
+        """
+        return pulumi.get(self, "user_group_prefixes")
+
+
+@pulumi.output_type
+class GetDnsRecordsItem(dict):
+    """
+    DNS record
+    """
+    def __init__(__self__, *,
+                 content: _builtins.str,
+                 id: _builtins.str,
+                 name: _builtins.str,
+                 ttl: _builtins.int,
+                 type: _builtins.str):
+        """
+        DNS record
+
+        :param _builtins.str content: Record content, 1 to 255 characters: an IPv4 for A, IPv6 for AAAA, a domain for CNAME
+        :param _builtins.str id: Record id
+        :param _builtins.str name: Record name: the zone domain or a subdomain of it (FQDN)
+        :param _builtins.int ttl: Time to live in seconds
+        :param _builtins.str type: Record type; known values `A`, `AAAA`, `CNAME` (others are accepted)
+        """
+        pulumi.set(__self__, "content", content)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "ttl", ttl)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def content(self) -> _builtins.str:
+        """
+        Record content, 1 to 255 characters: an IPv4 for A, IPv6 for AAAA, a domain for CNAME
+        """
+        return pulumi.get(self, "content")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Record id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Record name: the zone domain or a subdomain of it (FQDN)
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def ttl(self) -> _builtins.int:
+        """
+        Time to live in seconds
+        """
+        return pulumi.get(self, "ttl")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Record type; known values `A`, `AAAA`, `CNAME` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetDnsZoneRecord(dict):
+    """
+    DNS record
+    """
+    def __init__(__self__, *,
+                 content: _builtins.str,
+                 id: _builtins.str,
+                 name: _builtins.str,
+                 ttl: _builtins.int,
+                 type: _builtins.str):
+        """
+        DNS record
+
+        :param _builtins.str content: Record content, 1 to 255 characters: an IPv4 for A, IPv6 for AAAA, a domain for CNAME
+        :param _builtins.str id: Record id
+        :param _builtins.str name: Record name: the zone domain or a subdomain of it (FQDN)
+        :param _builtins.int ttl: Time to live in seconds
+        :param _builtins.str type: Record type; known values `A`, `AAAA`, `CNAME` (others are accepted)
+        """
+        pulumi.set(__self__, "content", content)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "ttl", ttl)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def content(self) -> _builtins.str:
+        """
+        Record content, 1 to 255 characters: an IPv4 for A, IPv6 for AAAA, a domain for CNAME
+        """
+        return pulumi.get(self, "content")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Record id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Record name: the zone domain or a subdomain of it (FQDN)
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def ttl(self) -> _builtins.int:
+        """
+        Time to live in seconds
+        """
+        return pulumi.get(self, "ttl")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Record type; known values `A`, `AAAA`, `CNAME` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetDnsZonesItem(dict):
+    """
+    DNS zone
+    """
+    def __init__(__self__, *,
+                 distribution_groups: Sequence[_builtins.str],
+                 domain: _builtins.str,
+                 enable_search_domain: _builtins.bool,
+                 enabled: _builtins.bool,
+                 id: _builtins.str,
+                 name: _builtins.str,
+                 records: Sequence['outputs.GetDnsZonesItemRecord']):
+        """
+        DNS zone
+
+        :param Sequence[_builtins.str] distribution_groups: Groups whose peers get the zone
+        :param _builtins.str domain: Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
+        :param _builtins.bool enable_search_domain: Add the zone domain to the peers' search domains
+        :param _builtins.bool enabled: Whether the zone is served
+        :param _builtins.str id: Zone id
+        :param _builtins.str name: Zone name, 1 to 255 characters
+        :param Sequence['GetDnsZonesItemRecord'] records: The zone's records
+        """
+        pulumi.set(__self__, "distribution_groups", distribution_groups)
+        pulumi.set(__self__, "domain", domain)
+        pulumi.set(__self__, "enable_search_domain", enable_search_domain)
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "records", records)
+
+    @_builtins.property
+    @pulumi.getter(name="distributionGroups")
+    def distribution_groups(self) -> Sequence[_builtins.str]:
+        """
+        Groups whose peers get the zone
+        """
+        return pulumi.get(self, "distribution_groups")
+
+    @_builtins.property
+    @pulumi.getter
+    def domain(self) -> _builtins.str:
+        """
+        Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
+        """
+        return pulumi.get(self, "domain")
+
+    @_builtins.property
+    @pulumi.getter(name="enableSearchDomain")
+    def enable_search_domain(self) -> _builtins.bool:
+        """
+        Add the zone domain to the peers' search domains
+        """
+        return pulumi.get(self, "enable_search_domain")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the zone is served
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Zone id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Zone name, 1 to 255 characters
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def records(self) -> Sequence['outputs.GetDnsZonesItemRecord']:
+        """
+        The zone's records
+        """
+        return pulumi.get(self, "records")
+
+
+@pulumi.output_type
+class GetDnsZonesItemRecord(dict):
+    """
+    DNS record
+    """
+    def __init__(__self__, *,
+                 content: _builtins.str,
+                 id: _builtins.str,
+                 name: _builtins.str,
+                 ttl: _builtins.int,
+                 type: _builtins.str):
+        """
+        DNS record
+
+        :param _builtins.str content: Record content, 1 to 255 characters: an IPv4 for A, IPv6 for AAAA, a domain for CNAME
+        :param _builtins.str id: Record id
+        :param _builtins.str name: Record name: the zone domain or a subdomain of it (FQDN)
+        :param _builtins.int ttl: Time to live in seconds
+        :param _builtins.str type: Record type; known values `A`, `AAAA`, `CNAME` (others are accepted)
+        """
+        pulumi.set(__self__, "content", content)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "ttl", ttl)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def content(self) -> _builtins.str:
+        """
+        Record content, 1 to 255 characters: an IPv4 for A, IPv6 for AAAA, a domain for CNAME
+        """
+        return pulumi.get(self, "content")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Record id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Record name: the zone domain or a subdomain of it (FQDN)
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def ttl(self) -> _builtins.int:
+        """
+        Time to live in seconds
+        """
+        return pulumi.get(self, "ttl")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Record type; known values `A`, `AAAA`, `CNAME` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetEdrVendorAGroup(dict):
+    """
+    A group of peers and network resources
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers: Sequence['outputs.GetEdrVendorAGroupPeer'],
+                 peers_count: _builtins.int,
+                 resources: Sequence['outputs.GetEdrVendorAGroupResource'],
+                 resources_count: _builtins.int):
+        """
+        A group of peers and network resources
+
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param Sequence['GetEdrVendorAGroupPeer'] peers: Peers in the group
+        :param _builtins.int peers_count: Number of peers in the group
+        :param Sequence['GetEdrVendorAGroupResource'] resources: Network resources in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers", peers)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources", resources)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def peers(self) -> Sequence['outputs.GetEdrVendorAGroupPeer']:
+        """
+        Peers in the group
+        """
+        return pulumi.get(self, "peers")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter
+    def resources(self) -> Sequence['outputs.GetEdrVendorAGroupResource']:
+        """
+        Network resources in the group
+        """
+        return pulumi.get(self, "resources")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class GetEdrVendorAGroupPeer(dict):
+    """
+    A peer as a group lists it
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 name: _builtins.str):
+        """
+        A peer as a group lists it
+
+        :param _builtins.str id: Peer id
+        :param _builtins.str name: Peer name
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Peer id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Peer name
+        """
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetEdrVendorAGroupResource(dict):
+    """
+    A reference to a network resource (or a peer) by id and type
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: _builtins.str):
+        """
+        A reference to a network resource (or a peer) by id and type
+
+        :param _builtins.str id: Resource id
+        :param _builtins.str type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Resource id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetEdrVendorAMatchAttributes(dict):
     """
     Device attributes a peer must match
     """
@@ -1444,7 +1977,321 @@ class EdrVendorAResultMatchAttributes(dict):
 
 
 @pulumi.output_type
-class EventStreamingIntegrationResult(dict):
+class GetEdrVendorBGroup(dict):
+    """
+    A group of peers and network resources
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers: Sequence['outputs.GetEdrVendorBGroupPeer'],
+                 peers_count: _builtins.int,
+                 resources: Sequence['outputs.GetEdrVendorBGroupResource'],
+                 resources_count: _builtins.int):
+        """
+        A group of peers and network resources
+
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param Sequence['GetEdrVendorBGroupPeer'] peers: Peers in the group
+        :param _builtins.int peers_count: Number of peers in the group
+        :param Sequence['GetEdrVendorBGroupResource'] resources: Network resources in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers", peers)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources", resources)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def peers(self) -> Sequence['outputs.GetEdrVendorBGroupPeer']:
+        """
+        Peers in the group
+        """
+        return pulumi.get(self, "peers")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter
+    def resources(self) -> Sequence['outputs.GetEdrVendorBGroupResource']:
+        """
+        Network resources in the group
+        """
+        return pulumi.get(self, "resources")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class GetEdrVendorBGroupPeer(dict):
+    """
+    A peer as a group lists it
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 name: _builtins.str):
+        """
+        A peer as a group lists it
+
+        :param _builtins.str id: Peer id
+        :param _builtins.str name: Peer name
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Peer id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Peer name
+        """
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetEdrVendorBGroupResource(dict):
+    """
+    A reference to a network resource (or a peer) by id and type
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: _builtins.str):
+        """
+        A reference to a network resource (or a peer) by id and type
+
+        :param _builtins.str id: Resource id
+        :param _builtins.str type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Resource id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetEdrVendorCGroup(dict):
+    """
+    A group of peers and network resources
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers: Sequence['outputs.GetEdrVendorCGroupPeer'],
+                 peers_count: _builtins.int,
+                 resources: Sequence['outputs.GetEdrVendorCGroupResource'],
+                 resources_count: _builtins.int):
+        """
+        A group of peers and network resources
+
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param Sequence['GetEdrVendorCGroupPeer'] peers: Peers in the group
+        :param _builtins.int peers_count: Number of peers in the group
+        :param Sequence['GetEdrVendorCGroupResource'] resources: Network resources in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers", peers)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources", resources)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def peers(self) -> Sequence['outputs.GetEdrVendorCGroupPeer']:
+        """
+        Peers in the group
+        """
+        return pulumi.get(self, "peers")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter
+    def resources(self) -> Sequence['outputs.GetEdrVendorCGroupResource']:
+        """
+        Network resources in the group
+        """
+        return pulumi.get(self, "resources")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class GetEdrVendorCGroupPeer(dict):
+    """
+    A peer as a group lists it
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 name: _builtins.str):
+        """
+        A peer as a group lists it
+
+        :param _builtins.str id: Peer id
+        :param _builtins.str name: Peer name
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Peer id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Peer name
+        """
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetEdrVendorCGroupResource(dict):
+    """
+    A reference to a network resource (or a peer) by id and type
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: _builtins.str):
+        """
+        A reference to a network resource (or a peer) by id and type
+
+        :param _builtins.str id: Resource id
+        :param _builtins.str type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Resource id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetEventStreamingIntegrationsItem(dict):
     """
     Event streaming integration
     """
@@ -1533,7 +2380,41 @@ class EventStreamingIntegrationResult(dict):
 
 
 @pulumi.output_type
-class GroupResources(dict):
+class GetGroupPeer(dict):
+    """
+    A peer as a group lists it
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 name: _builtins.str):
+        """
+        A peer as a group lists it
+
+        :param _builtins.str id: Peer id
+        :param _builtins.str name: Peer name
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Peer id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Peer name
+        """
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetGroupResource(dict):
     """
     A reference to a network resource (or a peer) by id and type
     """
@@ -1567,7 +2448,7 @@ class GroupResources(dict):
 
 
 @pulumi.output_type
-class GroupResult(dict):
+class GetGroupsItem(dict):
     """
     A group of peers and network resources
     """
@@ -1575,9 +2456,9 @@ class GroupResult(dict):
                  id: _builtins.str,
                  issued: _builtins.str,
                  name: _builtins.str,
-                 peers: Sequence['outputs.GroupResultPeers'],
+                 peers: Sequence['outputs.GetGroupsItemPeer'],
                  peers_count: _builtins.int,
-                 resources: Sequence['outputs.GroupResultResources'],
+                 resources: Sequence['outputs.GetGroupsItemResource'],
                  resources_count: _builtins.int):
         """
         A group of peers and network resources
@@ -1585,9 +2466,9 @@ class GroupResult(dict):
         :param _builtins.str id: Group id
         :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
         :param _builtins.str name: Group name
-        :param Sequence['GroupResultPeers'] peers: Peers in the group
+        :param Sequence['GetGroupsItemPeer'] peers: Peers in the group
         :param _builtins.int peers_count: Number of peers in the group
-        :param Sequence['GroupResultResources'] resources: Network resources in the group
+        :param Sequence['GetGroupsItemResource'] resources: Network resources in the group
         :param _builtins.int resources_count: Number of network resources in the group
         """
         pulumi.set(__self__, "id", id)
@@ -1624,7 +2505,7 @@ class GroupResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def peers(self) -> Sequence['outputs.GroupResultPeers']:
+    def peers(self) -> Sequence['outputs.GetGroupsItemPeer']:
         """
         Peers in the group
         """
@@ -1640,7 +2521,7 @@ class GroupResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def resources(self) -> Sequence['outputs.GroupResultResources']:
+    def resources(self) -> Sequence['outputs.GetGroupsItemResource']:
         """
         Network resources in the group
         """
@@ -1656,7 +2537,7 @@ class GroupResult(dict):
 
 
 @pulumi.output_type
-class GroupResultPeers(dict):
+class GetGroupsItemPeer(dict):
     """
     A peer as a group lists it
     """
@@ -1690,7 +2571,7 @@ class GroupResultPeers(dict):
 
 
 @pulumi.output_type
-class GroupResultResources(dict):
+class GetGroupsItemResource(dict):
     """
     A reference to a network resource (or a peer) by id and type
     """
@@ -1724,93 +2605,7 @@ class GroupResultResources(dict):
 
 
 @pulumi.output_type
-class GroupSummaryResult(dict):
-    """
-    A group as other objects refer to it
-    """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "peersCount":
-            suggest = "peers_count"
-        elif key == "resourcesCount":
-            suggest = "resources_count"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in GroupSummaryResult. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        GroupSummaryResult.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        GroupSummaryResult.__key_warning(key)
-        return super().get(key, default)
-
-    def __init__(__self__, *,
-                 id: _builtins.str,
-                 issued: _builtins.str,
-                 name: _builtins.str,
-                 peers_count: _builtins.int,
-                 resources_count: _builtins.int):
-        """
-        A group as other objects refer to it
-
-        :param _builtins.str id: Group id
-        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
-        :param _builtins.str name: Group name
-        :param _builtins.int peers_count: Number of peers in the group
-        :param _builtins.int resources_count: Number of network resources in the group
-        """
-        pulumi.set(__self__, "id", id)
-        pulumi.set(__self__, "issued", issued)
-        pulumi.set(__self__, "name", name)
-        pulumi.set(__self__, "peers_count", peers_count)
-        pulumi.set(__self__, "resources_count", resources_count)
-
-    @_builtins.property
-    @pulumi.getter
-    def id(self) -> _builtins.str:
-        """
-        Group id
-        """
-        return pulumi.get(self, "id")
-
-    @_builtins.property
-    @pulumi.getter
-    def issued(self) -> _builtins.str:
-        """
-        How the group was created; one of `api`, `integration`, `jwt`
-        """
-        return pulumi.get(self, "issued")
-
-    @_builtins.property
-    @pulumi.getter
-    def name(self) -> _builtins.str:
-        """
-        Group name
-        """
-        return pulumi.get(self, "name")
-
-    @_builtins.property
-    @pulumi.getter(name="peersCount")
-    def peers_count(self) -> _builtins.int:
-        """
-        Number of peers in the group
-        """
-        return pulumi.get(self, "peers_count")
-
-    @_builtins.property
-    @pulumi.getter(name="resourcesCount")
-    def resources_count(self) -> _builtins.int:
-        """
-        Number of network resources in the group
-        """
-        return pulumi.get(self, "resources_count")
-
-
-@pulumi.output_type
-class IdentityProviderResult(dict):
+class GetIdentityProvidersItem(dict):
     """
     Identity provider (the client secret is never returned)
     """
@@ -1877,7 +2672,7 @@ class IdentityProviderResult(dict):
 
 
 @pulumi.output_type
-class IngressPeerAvailablePorts(dict):
+class GetIngressPeerAvailablePorts(dict):
     """
     Ports still available
     """
@@ -1911,12 +2706,12 @@ class IngressPeerAvailablePorts(dict):
 
 
 @pulumi.output_type
-class IngressPeerResult(dict):
+class GetIngressPeersItem(dict):
     """
     Ingress peer
     """
     def __init__(__self__, *,
-                 available_ports: 'outputs.IngressPeerAvailablePorts',
+                 available_ports: 'outputs.GetIngressPeersItemAvailablePorts',
                  connected: _builtins.bool,
                  enabled: _builtins.bool,
                  fallback: _builtins.bool,
@@ -1927,7 +2722,7 @@ class IngressPeerResult(dict):
         """
         Ingress peer
 
-        :param 'IngressPeerAvailablePorts' available_ports: Ports still available
+        :param 'GetIngressPeersItemAvailablePorts' available_ports: Ports still available
         :param _builtins.bool connected: Whether the ingress peer is connected
         :param _builtins.bool enabled: Whether the ingress peer forwards traffic
         :param _builtins.bool fallback: Usable as fallback
@@ -1947,7 +2742,7 @@ class IngressPeerResult(dict):
 
     @_builtins.property
     @pulumi.getter(name="availablePorts")
-    def available_ports(self) -> 'outputs.IngressPeerAvailablePorts':
+    def available_ports(self) -> 'outputs.GetIngressPeersItemAvailablePorts':
         """
         Ports still available
         """
@@ -2011,16 +2806,45 @@ class IngressPeerResult(dict):
 
 
 @pulumi.output_type
-class IngressPortAllocationDirectPort(dict):
+class GetIngressPeersItemAvailablePorts(dict):
     """
-    Ports allocated directly, without translation
+    Ports still available
     """
+    def __init__(__self__, *,
+                 tcp: _builtins.int,
+                 udp: _builtins.int):
+        """
+        Ports still available
+
+        :param _builtins.int tcp: Free TCP ports
+        :param _builtins.int udp: Free UDP ports
+        """
+        pulumi.set(__self__, "tcp", tcp)
+        pulumi.set(__self__, "udp", udp)
+
+    @_builtins.property
+    @pulumi.getter
+    def tcp(self) -> _builtins.int:
+        """
+        Free TCP ports
+        """
+        return pulumi.get(self, "tcp")
+
+    @_builtins.property
+    @pulumi.getter
+    def udp(self) -> _builtins.int:
+        """
+        Free UDP ports
+        """
+        return pulumi.get(self, "udp")
+
+
+@pulumi.output_type
+class GetIngressPortAllocationDirectPort(dict):
     def __init__(__self__, *,
                  count: _builtins.int,
                  protocol: _builtins.str):
         """
-        Ports allocated directly, without translation
-
         :param _builtins.int count: Number of ports to allocate, 1 to 100
         :param _builtins.str protocol: Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
         """
@@ -2045,33 +2869,55 @@ class IngressPortAllocationDirectPort(dict):
 
 
 @pulumi.output_type
-class IngressPortAllocationPortRangeMappings(dict):
+class GetIngressPortAllocationPortRange(dict):
+    """
+    A forwarded port range
+    """
+    def __init__(__self__, *,
+                 end: _builtins.int,
+                 protocol: _builtins.str,
+                 start: _builtins.int):
+        """
+        A forwarded port range
+
+        :param _builtins.int end: Last port (inclusive)
+        :param _builtins.str protocol: Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+        :param _builtins.int start: First port
+        """
+        pulumi.set(__self__, "end", end)
+        pulumi.set(__self__, "protocol", protocol)
+        pulumi.set(__self__, "start", start)
+
+    @_builtins.property
+    @pulumi.getter
+    def end(self) -> _builtins.int:
+        """
+        Last port (inclusive)
+        """
+        return pulumi.get(self, "end")
+
+    @_builtins.property
+    @pulumi.getter
+    def protocol(self) -> _builtins.str:
+        """
+        Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+        """
+        return pulumi.get(self, "protocol")
+
+    @_builtins.property
+    @pulumi.getter
+    def start(self) -> _builtins.int:
+        """
+        First port
+        """
+        return pulumi.get(self, "start")
+
+
+@pulumi.output_type
+class GetIngressPortAllocationPortRangeMapping(dict):
     """
     How public ports map to the peer's ports
     """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "ingressEnd":
-            suggest = "ingress_end"
-        elif key == "ingressStart":
-            suggest = "ingress_start"
-        elif key == "translatedEnd":
-            suggest = "translated_end"
-        elif key == "translatedStart":
-            suggest = "translated_start"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in IngressPortAllocationPortRangeMappings. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        IngressPortAllocationPortRangeMappings.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        IngressPortAllocationPortRangeMappings.__key_warning(key)
-        return super().get(key, default)
-
     def __init__(__self__, *,
                  ingress_end: _builtins.int,
                  ingress_start: _builtins.int,
@@ -2135,52 +2981,7 @@ class IngressPortAllocationPortRangeMappings(dict):
 
 
 @pulumi.output_type
-class IngressPortAllocationPortRanges(dict):
-    """
-    A range of ports on the peer to forward
-    """
-    def __init__(__self__, *,
-                 end: _builtins.int,
-                 protocol: _builtins.str,
-                 start: _builtins.int):
-        """
-        A range of ports on the peer to forward
-
-        :param _builtins.int end: Last port (inclusive)
-        :param _builtins.str protocol: Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
-        :param _builtins.int start: First port
-        """
-        pulumi.set(__self__, "end", end)
-        pulumi.set(__self__, "protocol", protocol)
-        pulumi.set(__self__, "start", start)
-
-    @_builtins.property
-    @pulumi.getter
-    def end(self) -> _builtins.int:
-        """
-        Last port (inclusive)
-        """
-        return pulumi.get(self, "end")
-
-    @_builtins.property
-    @pulumi.getter
-    def protocol(self) -> _builtins.str:
-        """
-        Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
-        """
-        return pulumi.get(self, "protocol")
-
-    @_builtins.property
-    @pulumi.getter
-    def start(self) -> _builtins.int:
-        """
-        First port
-        """
-        return pulumi.get(self, "start")
-
-
-@pulumi.output_type
-class IngressPortAllocationResult(dict):
+class GetIngressPortAllocationsItem(dict):
     """
     Ingress port allocation
     """
@@ -2190,10 +2991,10 @@ class IngressPortAllocationResult(dict):
                  ingress_ip: _builtins.str,
                  ingress_peer_id: _builtins.str,
                  name: _builtins.str,
-                 port_range_mappings: Sequence['outputs.IngressPortAllocationPortRangeMappings'],
+                 port_range_mappings: Sequence['outputs.GetIngressPortAllocationsItemPortRangeMapping'],
                  region: _builtins.str,
-                 direct_port: Optional['outputs.IngressPortAllocationResultDirectPort'] = None,
-                 port_ranges: Optional[Sequence['outputs.IngressPortAllocationResultPortRanges']] = None):
+                 direct_port: Optional['outputs.GetIngressPortAllocationsItemDirectPort'] = None,
+                 port_ranges: Optional[Sequence['outputs.GetIngressPortAllocationsItemPortRange']] = None):
         """
         Ingress port allocation
 
@@ -2202,10 +3003,10 @@ class IngressPortAllocationResult(dict):
         :param _builtins.str ingress_ip: Public IP
         :param _builtins.str ingress_peer_id: Ingress peer that forwards the ports
         :param _builtins.str name: Allocation name
-        :param Sequence['IngressPortAllocationPortRangeMappings'] port_range_mappings: Public to peer port mappings
+        :param Sequence['GetIngressPortAllocationsItemPortRangeMapping'] port_range_mappings: Public to peer port mappings
         :param _builtins.str region: Region
-        :param 'IngressPortAllocationResultDirectPort' direct_port: Directly allocated ports
-        :param Sequence['IngressPortAllocationResultPortRanges'] port_ranges: Forwarded port ranges
+        :param 'GetIngressPortAllocationsItemDirectPort' direct_port: Directly allocated ports
+        :param Sequence['GetIngressPortAllocationsItemPortRange'] port_ranges: Forwarded port ranges
         """
         pulumi.set(__self__, "enabled", enabled)
         pulumi.set(__self__, "id", id)
@@ -2261,7 +3062,7 @@ class IngressPortAllocationResult(dict):
 
     @_builtins.property
     @pulumi.getter(name="portRangeMappings")
-    def port_range_mappings(self) -> Sequence['outputs.IngressPortAllocationPortRangeMappings']:
+    def port_range_mappings(self) -> Sequence['outputs.GetIngressPortAllocationsItemPortRangeMapping']:
         """
         Public to peer port mappings
         """
@@ -2277,7 +3078,7 @@ class IngressPortAllocationResult(dict):
 
     @_builtins.property
     @pulumi.getter(name="directPort")
-    def direct_port(self) -> Optional['outputs.IngressPortAllocationResultDirectPort']:
+    def direct_port(self) -> Optional['outputs.GetIngressPortAllocationsItemDirectPort']:
         """
         Directly allocated ports
         """
@@ -2285,7 +3086,7 @@ class IngressPortAllocationResult(dict):
 
     @_builtins.property
     @pulumi.getter(name="portRanges")
-    def port_ranges(self) -> Optional[Sequence['outputs.IngressPortAllocationResultPortRanges']]:
+    def port_ranges(self) -> Optional[Sequence['outputs.GetIngressPortAllocationsItemPortRange']]:
         """
         Forwarded port ranges
         """
@@ -2293,7 +3094,7 @@ class IngressPortAllocationResult(dict):
 
 
 @pulumi.output_type
-class IngressPortAllocationResultDirectPort(dict):
+class GetIngressPortAllocationsItemDirectPort(dict):
     def __init__(__self__, *,
                  count: _builtins.int,
                  protocol: _builtins.str):
@@ -2322,7 +3123,7 @@ class IngressPortAllocationResultDirectPort(dict):
 
 
 @pulumi.output_type
-class IngressPortAllocationResultPortRanges(dict):
+class GetIngressPortAllocationsItemPortRange(dict):
     """
     A forwarded port range
     """
@@ -2367,7 +3168,74 @@ class IngressPortAllocationResultPortRanges(dict):
 
 
 @pulumi.output_type
-class InviteResult(dict):
+class GetIngressPortAllocationsItemPortRangeMapping(dict):
+    """
+    How public ports map to the peer's ports
+    """
+    def __init__(__self__, *,
+                 ingress_end: _builtins.int,
+                 ingress_start: _builtins.int,
+                 protocol: _builtins.str,
+                 translated_end: _builtins.int,
+                 translated_start: _builtins.int):
+        """
+        How public ports map to the peer's ports
+
+        :param _builtins.int ingress_end: Last public port on the ingress peer
+        :param _builtins.int ingress_start: First public port on the ingress peer
+        :param _builtins.str protocol: Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+        :param _builtins.int translated_end: Last port on the peer
+        :param _builtins.int translated_start: First port on the peer
+        """
+        pulumi.set(__self__, "ingress_end", ingress_end)
+        pulumi.set(__self__, "ingress_start", ingress_start)
+        pulumi.set(__self__, "protocol", protocol)
+        pulumi.set(__self__, "translated_end", translated_end)
+        pulumi.set(__self__, "translated_start", translated_start)
+
+    @_builtins.property
+    @pulumi.getter(name="ingressEnd")
+    def ingress_end(self) -> _builtins.int:
+        """
+        Last public port on the ingress peer
+        """
+        return pulumi.get(self, "ingress_end")
+
+    @_builtins.property
+    @pulumi.getter(name="ingressStart")
+    def ingress_start(self) -> _builtins.int:
+        """
+        First public port on the ingress peer
+        """
+        return pulumi.get(self, "ingress_start")
+
+    @_builtins.property
+    @pulumi.getter
+    def protocol(self) -> _builtins.str:
+        """
+        Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+        """
+        return pulumi.get(self, "protocol")
+
+    @_builtins.property
+    @pulumi.getter(name="translatedEnd")
+    def translated_end(self) -> _builtins.int:
+        """
+        Last port on the peer
+        """
+        return pulumi.get(self, "translated_end")
+
+    @_builtins.property
+    @pulumi.getter(name="translatedStart")
+    def translated_start(self) -> _builtins.int:
+        """
+        First port on the peer
+        """
+        return pulumi.get(self, "translated_start")
+
+
+@pulumi.output_type
+class GetInvitesItem(dict):
     """
     Invite
     """
@@ -2479,34 +3347,12 @@ class InviteResult(dict):
 
 
 @pulumi.output_type
-class NameserverGroupNameservers(dict):
-    """
-    An upstream nameserver
-    """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "nsType":
-            suggest = "ns_type"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in NameserverGroupNameservers. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        NameserverGroupNameservers.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        NameserverGroupNameservers.__key_warning(key)
-        return super().get(key, default)
-
+class GetNameserverGroupNameserver(dict):
     def __init__(__self__, *,
                  ip: _builtins.str,
                  ns_type: _builtins.str,
                  port: _builtins.int):
         """
-        An upstream nameserver
-
         :param _builtins.str ip: Nameserver IP address
         :param _builtins.str ns_type: Nameserver protocol; known values `udp` (others are accepted)
         :param _builtins.int port: Nameserver port, 1 to 65535
@@ -2541,7 +3387,7 @@ class NameserverGroupNameservers(dict):
 
 
 @pulumi.output_type
-class NameserverGroupResult(dict):
+class GetNameserverGroupsItem(dict):
     """
     Nameserver group
     """
@@ -2552,7 +3398,7 @@ class NameserverGroupResult(dict):
                  groups: Sequence[_builtins.str],
                  id: _builtins.str,
                  name: _builtins.str,
-                 nameservers: Sequence['outputs.NameserverGroupResultNameservers'],
+                 nameservers: Sequence['outputs.GetNameserverGroupsItemNameserver'],
                  primary: _builtins.bool,
                  search_domains_enabled: _builtins.bool):
         """
@@ -2564,7 +3410,7 @@ class NameserverGroupResult(dict):
         :param Sequence[_builtins.str] groups: Distribution group ids: peers that use these nameservers; at least one
         :param _builtins.str id: Nameserver group id
         :param _builtins.str name: Group name, 1 to 40 characters
-        :param Sequence['NameserverGroupResultNameservers'] nameservers: 1 to 3 upstream nameservers
+        :param Sequence['GetNameserverGroupsItemNameserver'] nameservers: 1 to 3 upstream nameservers
         :param _builtins.bool primary: Resolve all domains with this group; only when domains is empty
         :param _builtins.bool search_domains_enabled: Use the match domains as search domains; only when domains is set
         """
@@ -2628,7 +3474,7 @@ class NameserverGroupResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def nameservers(self) -> Sequence['outputs.NameserverGroupResultNameservers']:
+    def nameservers(self) -> Sequence['outputs.GetNameserverGroupsItemNameserver']:
         """
         1 to 3 upstream nameservers
         """
@@ -2652,7 +3498,7 @@ class NameserverGroupResult(dict):
 
 
 @pulumi.output_type
-class NameserverGroupResultNameservers(dict):
+class GetNameserverGroupsItemNameserver(dict):
     def __init__(__self__, *,
                  ip: _builtins.str,
                  ns_type: _builtins.str,
@@ -2692,7 +3538,74 @@ class NameserverGroupResultNameservers(dict):
 
 
 @pulumi.output_type
-class NetworkResourceResult(dict):
+class GetNetworkResourceGroup(dict):
+    """
+    A group as other objects refer to it
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers_count: _builtins.int,
+                 resources_count: _builtins.int):
+        """
+        A group as other objects refer to it
+
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param _builtins.int peers_count: Number of peers in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class GetNetworkResourcesItem(dict):
     """
     Network resource
     """
@@ -2700,7 +3613,7 @@ class NetworkResourceResult(dict):
                  address: _builtins.str,
                  description: _builtins.str,
                  enabled: _builtins.bool,
-                 groups: Sequence['outputs.GroupSummaryResult'],
+                 groups: Sequence['outputs.GetNetworkResourcesItemGroup'],
                  id: _builtins.str,
                  name: _builtins.str,
                  type: _builtins.str):
@@ -2710,7 +3623,7 @@ class NetworkResourceResult(dict):
         :param _builtins.str address: Host, subnet or domain
         :param _builtins.str description: Resource description
         :param _builtins.bool enabled: Whether the resource is active
-        :param Sequence['GroupSummaryResult'] groups: Groups the resource belongs to
+        :param Sequence['GetNetworkResourcesItemGroup'] groups: Groups the resource belongs to
         :param _builtins.str id: Resource id
         :param _builtins.str name: Resource name
         :param _builtins.str type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
@@ -2749,7 +3662,7 @@ class NetworkResourceResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def groups(self) -> Sequence['outputs.GroupSummaryResult']:
+    def groups(self) -> Sequence['outputs.GetNetworkResourcesItemGroup']:
         """
         Groups the resource belongs to
         """
@@ -2781,7 +3694,154 @@ class NetworkResourceResult(dict):
 
 
 @pulumi.output_type
-class NetworkResult(dict):
+class GetNetworkResourcesItemGroup(dict):
+    """
+    A group as other objects refer to it
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers_count: _builtins.int,
+                 resources_count: _builtins.int):
+        """
+        A group as other objects refer to it
+
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param _builtins.int peers_count: Number of peers in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class GetNetworkRoutersItem(dict):
+    """
+    Network router
+    """
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 id: _builtins.str,
+                 masquerade: _builtins.bool,
+                 metric: _builtins.int,
+                 peer: Optional[_builtins.str] = None,
+                 peer_groups: Optional[Sequence[_builtins.str]] = None):
+        """
+        Network router
+
+        :param _builtins.bool enabled: Whether the router is active
+        :param _builtins.str id: Router id
+        :param _builtins.bool masquerade: Masquerade traffic into the network
+        :param _builtins.int metric: Router priority, 1 to 9999; lower wins
+        :param _builtins.str peer: Routing peer id; not together with peerGroups
+        :param Sequence[_builtins.str] peer_groups: Groups of routing peers; not together with peer
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "masquerade", masquerade)
+        pulumi.set(__self__, "metric", metric)
+        if peer is not None:
+            pulumi.set(__self__, "peer", peer)
+        if peer_groups is not None:
+            pulumi.set(__self__, "peer_groups", peer_groups)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the router is active
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Router id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def masquerade(self) -> _builtins.bool:
+        """
+        Masquerade traffic into the network
+        """
+        return pulumi.get(self, "masquerade")
+
+    @_builtins.property
+    @pulumi.getter
+    def metric(self) -> _builtins.int:
+        """
+        Router priority, 1 to 9999; lower wins
+        """
+        return pulumi.get(self, "metric")
+
+    @_builtins.property
+    @pulumi.getter
+    def peer(self) -> Optional[_builtins.str]:
+        """
+        Routing peer id; not together with peerGroups
+        """
+        return pulumi.get(self, "peer")
+
+    @_builtins.property
+    @pulumi.getter(name="peerGroups")
+    def peer_groups(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Groups of routing peers; not together with peer
+        """
+        return pulumi.get(self, "peer_groups")
+
+
+@pulumi.output_type
+class GetNetworksItem(dict):
     """
     Network
     """
@@ -2870,155 +3930,7 @@ class NetworkResult(dict):
 
 
 @pulumi.output_type
-class NetworkRouterResult(dict):
-    """
-    Network router
-    """
-    def __init__(__self__, *,
-                 enabled: _builtins.bool,
-                 id: _builtins.str,
-                 masquerade: _builtins.bool,
-                 metric: _builtins.int,
-                 peer: Optional[_builtins.str] = None,
-                 peer_groups: Optional[Sequence[_builtins.str]] = None):
-        """
-        Network router
-
-        :param _builtins.bool enabled: Whether the router is active
-        :param _builtins.str id: Router id
-        :param _builtins.bool masquerade: Masquerade traffic into the network
-        :param _builtins.int metric: Router priority, 1 to 9999; lower wins
-        :param _builtins.str peer: Routing peer id; not together with peerGroups
-        :param Sequence[_builtins.str] peer_groups: Groups of routing peers; not together with peer
-        """
-        pulumi.set(__self__, "enabled", enabled)
-        pulumi.set(__self__, "id", id)
-        pulumi.set(__self__, "masquerade", masquerade)
-        pulumi.set(__self__, "metric", metric)
-        if peer is not None:
-            pulumi.set(__self__, "peer", peer)
-        if peer_groups is not None:
-            pulumi.set(__self__, "peer_groups", peer_groups)
-
-    @_builtins.property
-    @pulumi.getter
-    def enabled(self) -> _builtins.bool:
-        """
-        Whether the router is active
-        """
-        return pulumi.get(self, "enabled")
-
-    @_builtins.property
-    @pulumi.getter
-    def id(self) -> _builtins.str:
-        """
-        Router id
-        """
-        return pulumi.get(self, "id")
-
-    @_builtins.property
-    @pulumi.getter
-    def masquerade(self) -> _builtins.bool:
-        """
-        Masquerade traffic into the network
-        """
-        return pulumi.get(self, "masquerade")
-
-    @_builtins.property
-    @pulumi.getter
-    def metric(self) -> _builtins.int:
-        """
-        Router priority, 1 to 9999; lower wins
-        """
-        return pulumi.get(self, "metric")
-
-    @_builtins.property
-    @pulumi.getter
-    def peer(self) -> Optional[_builtins.str]:
-        """
-        Routing peer id; not together with peerGroups
-        """
-        return pulumi.get(self, "peer")
-
-    @_builtins.property
-    @pulumi.getter(name="peerGroups")
-    def peer_groups(self) -> Optional[Sequence[_builtins.str]]:
-        """
-        Groups of routing peers; not together with peer
-        """
-        return pulumi.get(self, "peer_groups")
-
-
-@pulumi.output_type
-class NotificationChannelResult(dict):
-    """
-    Notification channel (webhook header values masked)
-    """
-    def __init__(__self__, *,
-                 enabled: _builtins.bool,
-                 event_types: Sequence[_builtins.str],
-                 id: _builtins.str,
-                 type: _builtins.str,
-                 target: Optional['outputs.NotificationChannelResultTarget'] = None):
-        """
-        Notification channel (webhook header values masked)
-
-        :param _builtins.bool enabled: Whether the channel delivers
-        :param Sequence[_builtins.str] event_types: The activity codes the channel reports
-        :param _builtins.str id: Channel id
-        :param _builtins.str type: How the channel delivers: `email` to `target.emails`, `webhook` as a POST to `target.url`; one of `email`, `webhook`
-        :param 'NotificationChannelResultTarget' target: Where the channel delivers (webhook header values masked)
-        """
-        pulumi.set(__self__, "enabled", enabled)
-        pulumi.set(__self__, "event_types", event_types)
-        pulumi.set(__self__, "id", id)
-        pulumi.set(__self__, "type", type)
-        if target is not None:
-            pulumi.set(__self__, "target", target)
-
-    @_builtins.property
-    @pulumi.getter
-    def enabled(self) -> _builtins.bool:
-        """
-        Whether the channel delivers
-        """
-        return pulumi.get(self, "enabled")
-
-    @_builtins.property
-    @pulumi.getter(name="eventTypes")
-    def event_types(self) -> Sequence[_builtins.str]:
-        """
-        The activity codes the channel reports
-        """
-        return pulumi.get(self, "event_types")
-
-    @_builtins.property
-    @pulumi.getter
-    def id(self) -> _builtins.str:
-        """
-        Channel id
-        """
-        return pulumi.get(self, "id")
-
-    @_builtins.property
-    @pulumi.getter
-    def type(self) -> _builtins.str:
-        """
-        How the channel delivers: `email` to `target.emails`, `webhook` as a POST to `target.url`; one of `email`, `webhook`
-        """
-        return pulumi.get(self, "type")
-
-    @_builtins.property
-    @pulumi.getter
-    def target(self) -> Optional['outputs.NotificationChannelResultTarget']:
-        """
-        Where the channel delivers (webhook header values masked)
-        """
-        return pulumi.get(self, "target")
-
-
-@pulumi.output_type
-class NotificationChannelResultTarget(dict):
+class GetNotificationChannelTarget(dict):
     """
     Where the channel delivers (webhook header values masked)
     """
@@ -3066,20 +3978,88 @@ class NotificationChannelResultTarget(dict):
 
 
 @pulumi.output_type
-class NotificationChannelTarget(dict):
+class GetNotificationChannelsItem(dict):
     """
-    Where the channel delivers, in the shape of its `type`
+    Notification channel (webhook header values masked)
+    """
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 event_types: Sequence[_builtins.str],
+                 id: _builtins.str,
+                 type: _builtins.str,
+                 target: Optional['outputs.GetNotificationChannelsItemTarget'] = None):
+        """
+        Notification channel (webhook header values masked)
+
+        :param _builtins.bool enabled: Whether the channel delivers
+        :param Sequence[_builtins.str] event_types: The activity codes the channel reports
+        :param _builtins.str id: Channel id
+        :param _builtins.str type: How the channel delivers: `email` to `target.emails`, `webhook` as a POST to `target.url`; one of `email`, `webhook`
+        :param 'GetNotificationChannelsItemTarget' target: Where the channel delivers (webhook header values masked)
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "event_types", event_types)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+        if target is not None:
+            pulumi.set(__self__, "target", target)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the channel delivers
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="eventTypes")
+    def event_types(self) -> Sequence[_builtins.str]:
+        """
+        The activity codes the channel reports
+        """
+        return pulumi.get(self, "event_types")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Channel id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        How the channel delivers: `email` to `target.emails`, `webhook` as a POST to `target.url`; one of `email`, `webhook`
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def target(self) -> Optional['outputs.GetNotificationChannelsItemTarget']:
+        """
+        Where the channel delivers (webhook header values masked)
+        """
+        return pulumi.get(self, "target")
+
+
+@pulumi.output_type
+class GetNotificationChannelsItemTarget(dict):
+    """
+    Where the channel delivers (webhook header values masked)
     """
     def __init__(__self__, *,
                  emails: Optional[Sequence[_builtins.str]] = None,
                  headers: Optional[Mapping[str, _builtins.str]] = None,
                  url: Optional[_builtins.str] = None):
         """
-        Where the channel delivers, in the shape of its `type`
+        Where the channel delivers (webhook header values masked)
 
-        :param Sequence[_builtins.str] emails: For an `email` channel: who receives the notifications (at least one address)
-        :param Mapping[str, _builtins.str] headers: For a `webhook` channel: HTTP headers sent with every request (a shared secret, say); write-only values, answered as ********
-        :param _builtins.str url: For a `webhook` channel: where requests are POSTed (an http(s) URL)
+        :param Sequence[_builtins.str] emails: Recipients of an email channel
+        :param Mapping[str, _builtins.str] headers: Webhook headers, each value masked as ********
+        :param _builtins.str url: Webhook URL
         """
         if emails is not None:
             pulumi.set(__self__, "emails", emails)
@@ -3092,7 +4072,7 @@ class NotificationChannelTarget(dict):
     @pulumi.getter
     def emails(self) -> Optional[Sequence[_builtins.str]]:
         """
-        For an `email` channel: who receives the notifications (at least one address)
+        Recipients of an email channel
         """
         return pulumi.get(self, "emails")
 
@@ -3100,7 +4080,7 @@ class NotificationChannelTarget(dict):
     @pulumi.getter
     def headers(self) -> Optional[Mapping[str, _builtins.str]]:
         """
-        For a `webhook` channel: HTTP headers sent with every request (a shared secret, say); write-only values, answered as ********
+        Webhook headers, each value masked as ********
         """
         return pulumi.get(self, "headers")
 
@@ -3108,13 +4088,13 @@ class NotificationChannelTarget(dict):
     @pulumi.getter
     def url(self) -> Optional[_builtins.str]:
         """
-        For a `webhook` channel: where requests are POSTed (an http(s) URL)
+        Webhook URL
         """
         return pulumi.get(self, "url")
 
 
 @pulumi.output_type
-class NotificationEventTypeResult(dict):
+class GetNotificationEventTypesItem(dict):
     """
     An activity code a notification channel can subscribe to
     """
@@ -3148,7 +4128,7 @@ class NotificationEventTypeResult(dict):
 
 
 @pulumi.output_type
-class OktaScimIntegrationResult(dict):
+class GetOktaScimIntegrationsItem(dict):
     """
     Okta SCIM integration (the connection name is never returned)
     """
@@ -3238,254 +4218,77 @@ class OktaScimIntegrationResult(dict):
 
 
 @pulumi.output_type
-class PeerJobResult(dict):
+class GetPeerByIpGroup(dict):
     """
-    Peer job
+    A group as other objects refer to it
     """
     def __init__(__self__, *,
-                 completed_at: _builtins.str,
-                 created_at: _builtins.str,
-                 failed_reason: _builtins.str,
                  id: _builtins.str,
-                 status: _builtins.str,
-                 triggered_by: _builtins.str,
-                 workload: 'outputs.PeerJobResultWorkload'):
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers_count: _builtins.int,
+                 resources_count: _builtins.int):
         """
-        Peer job
+        A group as other objects refer to it
 
-        :param _builtins.str completed_at: Completion time, null while pending
-        :param _builtins.str created_at: Creation time
-        :param _builtins.str failed_reason: Why the job failed, null otherwise
-        :param _builtins.str id: Job id
-        :param _builtins.str status: Job status; one of `pending`, `succeeded`, `failed`
-        :param _builtins.str triggered_by: Id of the user who created the job
-        :param 'PeerJobResultWorkload' workload: The work and its result
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param _builtins.int peers_count: Number of peers in the group
+        :param _builtins.int resources_count: Number of network resources in the group
         """
-        pulumi.set(__self__, "completed_at", completed_at)
-        pulumi.set(__self__, "created_at", created_at)
-        pulumi.set(__self__, "failed_reason", failed_reason)
         pulumi.set(__self__, "id", id)
-        pulumi.set(__self__, "status", status)
-        pulumi.set(__self__, "triggered_by", triggered_by)
-        pulumi.set(__self__, "workload", workload)
-
-    @_builtins.property
-    @pulumi.getter(name="completedAt")
-    def completed_at(self) -> _builtins.str:
-        """
-        Completion time, null while pending
-        """
-        return pulumi.get(self, "completed_at")
-
-    @_builtins.property
-    @pulumi.getter(name="createdAt")
-    def created_at(self) -> _builtins.str:
-        """
-        Creation time
-        """
-        return pulumi.get(self, "created_at")
-
-    @_builtins.property
-    @pulumi.getter(name="failedReason")
-    def failed_reason(self) -> _builtins.str:
-        """
-        Why the job failed, null otherwise
-        """
-        return pulumi.get(self, "failed_reason")
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources_count", resources_count)
 
     @_builtins.property
     @pulumi.getter
     def id(self) -> _builtins.str:
         """
-        Job id
+        Group id
         """
         return pulumi.get(self, "id")
 
     @_builtins.property
     @pulumi.getter
-    def status(self) -> _builtins.str:
+    def issued(self) -> _builtins.str:
         """
-        Job status; one of `pending`, `succeeded`, `failed`
+        How the group was created; one of `api`, `integration`, `jwt`
         """
-        return pulumi.get(self, "status")
-
-    @_builtins.property
-    @pulumi.getter(name="triggeredBy")
-    def triggered_by(self) -> _builtins.str:
-        """
-        Id of the user who created the job
-        """
-        return pulumi.get(self, "triggered_by")
+        return pulumi.get(self, "issued")
 
     @_builtins.property
     @pulumi.getter
-    def workload(self) -> 'outputs.PeerJobResultWorkload':
+    def name(self) -> _builtins.str:
         """
-        The work and its result
+        Group name
         """
-        return pulumi.get(self, "workload")
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
 
 
 @pulumi.output_type
-class PeerJobResultWorkload(dict):
-    """
-    The work and its result
-    """
-    def __init__(__self__, *,
-                 parameters: 'outputs.PeerJobResultWorkloadParameters',
-                 type: _builtins.str,
-                 result: Optional['outputs.PeerJobResultWorkloadResult'] = None):
-        """
-        The work and its result
-
-        :param 'PeerJobResultWorkloadParameters' parameters: Bundle parameters
-        :param _builtins.str type: Workload type; one of `bundle`
-        :param 'PeerJobResultWorkloadResult' result: Result of a succeeded job
-        """
-        pulumi.set(__self__, "parameters", parameters)
-        pulumi.set(__self__, "type", type)
-        if result is not None:
-            pulumi.set(__self__, "result", result)
-
-    @_builtins.property
-    @pulumi.getter
-    def parameters(self) -> 'outputs.PeerJobResultWorkloadParameters':
-        """
-        Bundle parameters
-        """
-        return pulumi.get(self, "parameters")
-
-    @_builtins.property
-    @pulumi.getter
-    def type(self) -> _builtins.str:
-        """
-        Workload type; one of `bundle`
-        """
-        return pulumi.get(self, "type")
-
-    @_builtins.property
-    @pulumi.getter
-    def result(self) -> Optional['outputs.PeerJobResultWorkloadResult']:
-        """
-        Result of a succeeded job
-        """
-        return pulumi.get(self, "result")
-
-
-@pulumi.output_type
-class PeerJobResultWorkloadParameters(dict):
-    """
-    Bundle parameters
-    """
-    def __init__(__self__, *,
-                 anonymize: _builtins.bool,
-                 bundle_for: _builtins.bool,
-                 bundle_for_time: _builtins.int,
-                 log_file_count: _builtins.int):
-        """
-        Bundle parameters
-
-        :param _builtins.bool anonymize: Anonymize addresses and names in the bundle
-        :param _builtins.bool bundle_for: Collect data for a time period before creating the bundle
-        :param _builtins.int bundle_for_time: Minutes to collect data for, 1 to 5
-        :param _builtins.int log_file_count: Number of log files to include, 1 to 1000
-        """
-        pulumi.set(__self__, "anonymize", anonymize)
-        pulumi.set(__self__, "bundle_for", bundle_for)
-        pulumi.set(__self__, "bundle_for_time", bundle_for_time)
-        pulumi.set(__self__, "log_file_count", log_file_count)
-
-    @_builtins.property
-    @pulumi.getter
-    def anonymize(self) -> _builtins.bool:
-        """
-        Anonymize addresses and names in the bundle
-        """
-        return pulumi.get(self, "anonymize")
-
-    @_builtins.property
-    @pulumi.getter(name="bundleFor")
-    def bundle_for(self) -> _builtins.bool:
-        """
-        Collect data for a time period before creating the bundle
-        """
-        return pulumi.get(self, "bundle_for")
-
-    @_builtins.property
-    @pulumi.getter(name="bundleForTime")
-    def bundle_for_time(self) -> _builtins.int:
-        """
-        Minutes to collect data for, 1 to 5
-        """
-        return pulumi.get(self, "bundle_for_time")
-
-    @_builtins.property
-    @pulumi.getter(name="logFileCount")
-    def log_file_count(self) -> _builtins.int:
-        """
-        Number of log files to include, 1 to 1000
-        """
-        return pulumi.get(self, "log_file_count")
-
-
-@pulumi.output_type
-class PeerJobResultWorkloadResult(dict):
-    def __init__(__self__, *,
-                 upload_key: _builtins.str):
-        """
-        :param _builtins.str upload_key: Key of the uploaded bundle
-        """
-        pulumi.set(__self__, "upload_key", upload_key)
-
-    @_builtins.property
-    @pulumi.getter(name="uploadKey")
-    def upload_key(self) -> _builtins.str:
-        """
-        Key of the uploaded bundle
-        """
-        return pulumi.get(self, "upload_key")
-
-
-@pulumi.output_type
-class PeerLocalFlags(dict):
+class GetPeerByIpLocalFlags(dict):
     """
     Flags set locally on the agent
     """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "blockInbound":
-            suggest = "block_inbound"
-        elif key == "blockLanAccess":
-            suggest = "block_lan_access"
-        elif key == "disableClientRoutes":
-            suggest = "disable_client_routes"
-        elif key == "disableDns":
-            suggest = "disable_dns"
-        elif key == "disableFirewall":
-            suggest = "disable_firewall"
-        elif key == "disableServerRoutes":
-            suggest = "disable_server_routes"
-        elif key == "lazyConnectionEnabled":
-            suggest = "lazy_connection_enabled"
-        elif key == "rosenpassEnabled":
-            suggest = "rosenpass_enabled"
-        elif key == "rosenpassPermissive":
-            suggest = "rosenpass_permissive"
-        elif key == "serverSshAllowed":
-            suggest = "server_ssh_allowed"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in PeerLocalFlags. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        PeerLocalFlags.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        PeerLocalFlags.__key_warning(key)
-        return super().get(key, default)
-
     def __init__(__self__, *,
                  block_inbound: _builtins.bool,
                  block_lan_access: _builtins.bool,
@@ -3604,7 +4407,714 @@ class PeerLocalFlags(dict):
 
 
 @pulumi.output_type
-class PeerResult(dict):
+class GetPeerByNameGroup(dict):
+    """
+    A group as other objects refer to it
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers_count: _builtins.int,
+                 resources_count: _builtins.int):
+        """
+        A group as other objects refer to it
+
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param _builtins.int peers_count: Number of peers in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class GetPeerByNameLocalFlags(dict):
+    """
+    Flags set locally on the agent
+    """
+    def __init__(__self__, *,
+                 block_inbound: _builtins.bool,
+                 block_lan_access: _builtins.bool,
+                 disable_client_routes: _builtins.bool,
+                 disable_dns: _builtins.bool,
+                 disable_firewall: _builtins.bool,
+                 disable_server_routes: _builtins.bool,
+                 lazy_connection_enabled: _builtins.bool,
+                 rosenpass_enabled: _builtins.bool,
+                 rosenpass_permissive: _builtins.bool,
+                 server_ssh_allowed: _builtins.bool):
+        """
+        Flags set locally on the agent
+
+        :param _builtins.bool block_inbound: Agent flag blockInbound
+        :param _builtins.bool block_lan_access: Agent flag blockLanAccess
+        :param _builtins.bool disable_client_routes: Agent flag disableClientRoutes
+        :param _builtins.bool disable_dns: Agent flag disableDns
+        :param _builtins.bool disable_firewall: Agent flag disableFirewall
+        :param _builtins.bool disable_server_routes: Agent flag disableServerRoutes
+        :param _builtins.bool lazy_connection_enabled: Agent flag lazyConnectionEnabled
+        :param _builtins.bool rosenpass_enabled: Agent flag rosenpassEnabled
+        :param _builtins.bool rosenpass_permissive: Agent flag rosenpassPermissive
+        :param _builtins.bool server_ssh_allowed: Agent flag serverSshAllowed
+        """
+        pulumi.set(__self__, "block_inbound", block_inbound)
+        pulumi.set(__self__, "block_lan_access", block_lan_access)
+        pulumi.set(__self__, "disable_client_routes", disable_client_routes)
+        pulumi.set(__self__, "disable_dns", disable_dns)
+        pulumi.set(__self__, "disable_firewall", disable_firewall)
+        pulumi.set(__self__, "disable_server_routes", disable_server_routes)
+        pulumi.set(__self__, "lazy_connection_enabled", lazy_connection_enabled)
+        pulumi.set(__self__, "rosenpass_enabled", rosenpass_enabled)
+        pulumi.set(__self__, "rosenpass_permissive", rosenpass_permissive)
+        pulumi.set(__self__, "server_ssh_allowed", server_ssh_allowed)
+
+    @_builtins.property
+    @pulumi.getter(name="blockInbound")
+    def block_inbound(self) -> _builtins.bool:
+        """
+        Agent flag blockInbound
+        """
+        return pulumi.get(self, "block_inbound")
+
+    @_builtins.property
+    @pulumi.getter(name="blockLanAccess")
+    def block_lan_access(self) -> _builtins.bool:
+        """
+        Agent flag blockLanAccess
+        """
+        return pulumi.get(self, "block_lan_access")
+
+    @_builtins.property
+    @pulumi.getter(name="disableClientRoutes")
+    def disable_client_routes(self) -> _builtins.bool:
+        """
+        Agent flag disableClientRoutes
+        """
+        return pulumi.get(self, "disable_client_routes")
+
+    @_builtins.property
+    @pulumi.getter(name="disableDns")
+    def disable_dns(self) -> _builtins.bool:
+        """
+        Agent flag disableDns
+        """
+        return pulumi.get(self, "disable_dns")
+
+    @_builtins.property
+    @pulumi.getter(name="disableFirewall")
+    def disable_firewall(self) -> _builtins.bool:
+        """
+        Agent flag disableFirewall
+        """
+        return pulumi.get(self, "disable_firewall")
+
+    @_builtins.property
+    @pulumi.getter(name="disableServerRoutes")
+    def disable_server_routes(self) -> _builtins.bool:
+        """
+        Agent flag disableServerRoutes
+        """
+        return pulumi.get(self, "disable_server_routes")
+
+    @_builtins.property
+    @pulumi.getter(name="lazyConnectionEnabled")
+    def lazy_connection_enabled(self) -> _builtins.bool:
+        """
+        Agent flag lazyConnectionEnabled
+        """
+        return pulumi.get(self, "lazy_connection_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="rosenpassEnabled")
+    def rosenpass_enabled(self) -> _builtins.bool:
+        """
+        Agent flag rosenpassEnabled
+        """
+        return pulumi.get(self, "rosenpass_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="rosenpassPermissive")
+    def rosenpass_permissive(self) -> _builtins.bool:
+        """
+        Agent flag rosenpassPermissive
+        """
+        return pulumi.get(self, "rosenpass_permissive")
+
+    @_builtins.property
+    @pulumi.getter(name="serverSshAllowed")
+    def server_ssh_allowed(self) -> _builtins.bool:
+        """
+        Agent flag serverSshAllowed
+        """
+        return pulumi.get(self, "server_ssh_allowed")
+
+
+@pulumi.output_type
+class GetPeerGroup(dict):
+    """
+    A group as other objects refer to it
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers_count: _builtins.int,
+                 resources_count: _builtins.int):
+        """
+        A group as other objects refer to it
+
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param _builtins.int peers_count: Number of peers in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class GetPeerJobWorkload(dict):
+    """
+    The work and its result
+    """
+    def __init__(__self__, *,
+                 parameters: 'outputs.GetPeerJobWorkloadParameters',
+                 type: _builtins.str,
+                 result: Optional['outputs.GetPeerJobWorkloadResult'] = None):
+        """
+        The work and its result
+
+        :param 'GetPeerJobWorkloadParameters' parameters: Bundle parameters
+        :param _builtins.str type: Workload type; one of `bundle`
+        :param 'GetPeerJobWorkloadResult' result: Result of a succeeded job
+        """
+        pulumi.set(__self__, "parameters", parameters)
+        pulumi.set(__self__, "type", type)
+        if result is not None:
+            pulumi.set(__self__, "result", result)
+
+    @_builtins.property
+    @pulumi.getter
+    def parameters(self) -> 'outputs.GetPeerJobWorkloadParameters':
+        """
+        Bundle parameters
+        """
+        return pulumi.get(self, "parameters")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Workload type; one of `bundle`
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def result(self) -> Optional['outputs.GetPeerJobWorkloadResult']:
+        """
+        Result of a succeeded job
+        """
+        return pulumi.get(self, "result")
+
+
+@pulumi.output_type
+class GetPeerJobWorkloadParameters(dict):
+    """
+    Bundle parameters
+    """
+    def __init__(__self__, *,
+                 anonymize: _builtins.bool,
+                 bundle_for: _builtins.bool,
+                 bundle_for_time: _builtins.int,
+                 log_file_count: _builtins.int):
+        """
+        Bundle parameters
+
+        :param _builtins.bool anonymize: Anonymize addresses and names in the bundle
+        :param _builtins.bool bundle_for: Collect data for a time period before creating the bundle
+        :param _builtins.int bundle_for_time: Minutes to collect data for, 1 to 5
+        :param _builtins.int log_file_count: Number of log files to include, 1 to 1000
+        """
+        pulumi.set(__self__, "anonymize", anonymize)
+        pulumi.set(__self__, "bundle_for", bundle_for)
+        pulumi.set(__self__, "bundle_for_time", bundle_for_time)
+        pulumi.set(__self__, "log_file_count", log_file_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def anonymize(self) -> _builtins.bool:
+        """
+        Anonymize addresses and names in the bundle
+        """
+        return pulumi.get(self, "anonymize")
+
+    @_builtins.property
+    @pulumi.getter(name="bundleFor")
+    def bundle_for(self) -> _builtins.bool:
+        """
+        Collect data for a time period before creating the bundle
+        """
+        return pulumi.get(self, "bundle_for")
+
+    @_builtins.property
+    @pulumi.getter(name="bundleForTime")
+    def bundle_for_time(self) -> _builtins.int:
+        """
+        Minutes to collect data for, 1 to 5
+        """
+        return pulumi.get(self, "bundle_for_time")
+
+    @_builtins.property
+    @pulumi.getter(name="logFileCount")
+    def log_file_count(self) -> _builtins.int:
+        """
+        Number of log files to include, 1 to 1000
+        """
+        return pulumi.get(self, "log_file_count")
+
+
+@pulumi.output_type
+class GetPeerJobWorkloadResult(dict):
+    def __init__(__self__, *,
+                 upload_key: _builtins.str):
+        """
+        :param _builtins.str upload_key: Key of the uploaded bundle
+        """
+        pulumi.set(__self__, "upload_key", upload_key)
+
+    @_builtins.property
+    @pulumi.getter(name="uploadKey")
+    def upload_key(self) -> _builtins.str:
+        """
+        Key of the uploaded bundle
+        """
+        return pulumi.get(self, "upload_key")
+
+
+@pulumi.output_type
+class GetPeerJobsItem(dict):
+    """
+    Peer job
+    """
+    def __init__(__self__, *,
+                 completed_at: _builtins.str,
+                 created_at: _builtins.str,
+                 failed_reason: _builtins.str,
+                 id: _builtins.str,
+                 status: _builtins.str,
+                 triggered_by: _builtins.str,
+                 workload: 'outputs.GetPeerJobsItemWorkload'):
+        """
+        Peer job
+
+        :param _builtins.str completed_at: Completion time, null while pending
+        :param _builtins.str created_at: Creation time
+        :param _builtins.str failed_reason: Why the job failed, null otherwise
+        :param _builtins.str id: Job id
+        :param _builtins.str status: Job status; one of `pending`, `succeeded`, `failed`
+        :param _builtins.str triggered_by: Id of the user who created the job
+        :param 'GetPeerJobsItemWorkload' workload: The work and its result
+        """
+        pulumi.set(__self__, "completed_at", completed_at)
+        pulumi.set(__self__, "created_at", created_at)
+        pulumi.set(__self__, "failed_reason", failed_reason)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "status", status)
+        pulumi.set(__self__, "triggered_by", triggered_by)
+        pulumi.set(__self__, "workload", workload)
+
+    @_builtins.property
+    @pulumi.getter(name="completedAt")
+    def completed_at(self) -> _builtins.str:
+        """
+        Completion time, null while pending
+        """
+        return pulumi.get(self, "completed_at")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> _builtins.str:
+        """
+        Creation time
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="failedReason")
+    def failed_reason(self) -> _builtins.str:
+        """
+        Why the job failed, null otherwise
+        """
+        return pulumi.get(self, "failed_reason")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Job id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def status(self) -> _builtins.str:
+        """
+        Job status; one of `pending`, `succeeded`, `failed`
+        """
+        return pulumi.get(self, "status")
+
+    @_builtins.property
+    @pulumi.getter(name="triggeredBy")
+    def triggered_by(self) -> _builtins.str:
+        """
+        Id of the user who created the job
+        """
+        return pulumi.get(self, "triggered_by")
+
+    @_builtins.property
+    @pulumi.getter
+    def workload(self) -> 'outputs.GetPeerJobsItemWorkload':
+        """
+        The work and its result
+        """
+        return pulumi.get(self, "workload")
+
+
+@pulumi.output_type
+class GetPeerJobsItemWorkload(dict):
+    """
+    The work and its result
+    """
+    def __init__(__self__, *,
+                 parameters: 'outputs.GetPeerJobsItemWorkloadParameters',
+                 type: _builtins.str,
+                 result: Optional['outputs.GetPeerJobsItemWorkloadResult'] = None):
+        """
+        The work and its result
+
+        :param 'GetPeerJobsItemWorkloadParameters' parameters: Bundle parameters
+        :param _builtins.str type: Workload type; one of `bundle`
+        :param 'GetPeerJobsItemWorkloadResult' result: Result of a succeeded job
+        """
+        pulumi.set(__self__, "parameters", parameters)
+        pulumi.set(__self__, "type", type)
+        if result is not None:
+            pulumi.set(__self__, "result", result)
+
+    @_builtins.property
+    @pulumi.getter
+    def parameters(self) -> 'outputs.GetPeerJobsItemWorkloadParameters':
+        """
+        Bundle parameters
+        """
+        return pulumi.get(self, "parameters")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Workload type; one of `bundle`
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def result(self) -> Optional['outputs.GetPeerJobsItemWorkloadResult']:
+        """
+        Result of a succeeded job
+        """
+        return pulumi.get(self, "result")
+
+
+@pulumi.output_type
+class GetPeerJobsItemWorkloadParameters(dict):
+    """
+    Bundle parameters
+    """
+    def __init__(__self__, *,
+                 anonymize: _builtins.bool,
+                 bundle_for: _builtins.bool,
+                 bundle_for_time: _builtins.int,
+                 log_file_count: _builtins.int):
+        """
+        Bundle parameters
+
+        :param _builtins.bool anonymize: Anonymize addresses and names in the bundle
+        :param _builtins.bool bundle_for: Collect data for a time period before creating the bundle
+        :param _builtins.int bundle_for_time: Minutes to collect data for, 1 to 5
+        :param _builtins.int log_file_count: Number of log files to include, 1 to 1000
+        """
+        pulumi.set(__self__, "anonymize", anonymize)
+        pulumi.set(__self__, "bundle_for", bundle_for)
+        pulumi.set(__self__, "bundle_for_time", bundle_for_time)
+        pulumi.set(__self__, "log_file_count", log_file_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def anonymize(self) -> _builtins.bool:
+        """
+        Anonymize addresses and names in the bundle
+        """
+        return pulumi.get(self, "anonymize")
+
+    @_builtins.property
+    @pulumi.getter(name="bundleFor")
+    def bundle_for(self) -> _builtins.bool:
+        """
+        Collect data for a time period before creating the bundle
+        """
+        return pulumi.get(self, "bundle_for")
+
+    @_builtins.property
+    @pulumi.getter(name="bundleForTime")
+    def bundle_for_time(self) -> _builtins.int:
+        """
+        Minutes to collect data for, 1 to 5
+        """
+        return pulumi.get(self, "bundle_for_time")
+
+    @_builtins.property
+    @pulumi.getter(name="logFileCount")
+    def log_file_count(self) -> _builtins.int:
+        """
+        Number of log files to include, 1 to 1000
+        """
+        return pulumi.get(self, "log_file_count")
+
+
+@pulumi.output_type
+class GetPeerJobsItemWorkloadResult(dict):
+    def __init__(__self__, *,
+                 upload_key: _builtins.str):
+        """
+        :param _builtins.str upload_key: Key of the uploaded bundle
+        """
+        pulumi.set(__self__, "upload_key", upload_key)
+
+    @_builtins.property
+    @pulumi.getter(name="uploadKey")
+    def upload_key(self) -> _builtins.str:
+        """
+        Key of the uploaded bundle
+        """
+        return pulumi.get(self, "upload_key")
+
+
+@pulumi.output_type
+class GetPeerLocalFlags(dict):
+    """
+    Flags set locally on the agent
+    """
+    def __init__(__self__, *,
+                 block_inbound: _builtins.bool,
+                 block_lan_access: _builtins.bool,
+                 disable_client_routes: _builtins.bool,
+                 disable_dns: _builtins.bool,
+                 disable_firewall: _builtins.bool,
+                 disable_server_routes: _builtins.bool,
+                 lazy_connection_enabled: _builtins.bool,
+                 rosenpass_enabled: _builtins.bool,
+                 rosenpass_permissive: _builtins.bool,
+                 server_ssh_allowed: _builtins.bool):
+        """
+        Flags set locally on the agent
+
+        :param _builtins.bool block_inbound: Agent flag blockInbound
+        :param _builtins.bool block_lan_access: Agent flag blockLanAccess
+        :param _builtins.bool disable_client_routes: Agent flag disableClientRoutes
+        :param _builtins.bool disable_dns: Agent flag disableDns
+        :param _builtins.bool disable_firewall: Agent flag disableFirewall
+        :param _builtins.bool disable_server_routes: Agent flag disableServerRoutes
+        :param _builtins.bool lazy_connection_enabled: Agent flag lazyConnectionEnabled
+        :param _builtins.bool rosenpass_enabled: Agent flag rosenpassEnabled
+        :param _builtins.bool rosenpass_permissive: Agent flag rosenpassPermissive
+        :param _builtins.bool server_ssh_allowed: Agent flag serverSshAllowed
+        """
+        pulumi.set(__self__, "block_inbound", block_inbound)
+        pulumi.set(__self__, "block_lan_access", block_lan_access)
+        pulumi.set(__self__, "disable_client_routes", disable_client_routes)
+        pulumi.set(__self__, "disable_dns", disable_dns)
+        pulumi.set(__self__, "disable_firewall", disable_firewall)
+        pulumi.set(__self__, "disable_server_routes", disable_server_routes)
+        pulumi.set(__self__, "lazy_connection_enabled", lazy_connection_enabled)
+        pulumi.set(__self__, "rosenpass_enabled", rosenpass_enabled)
+        pulumi.set(__self__, "rosenpass_permissive", rosenpass_permissive)
+        pulumi.set(__self__, "server_ssh_allowed", server_ssh_allowed)
+
+    @_builtins.property
+    @pulumi.getter(name="blockInbound")
+    def block_inbound(self) -> _builtins.bool:
+        """
+        Agent flag blockInbound
+        """
+        return pulumi.get(self, "block_inbound")
+
+    @_builtins.property
+    @pulumi.getter(name="blockLanAccess")
+    def block_lan_access(self) -> _builtins.bool:
+        """
+        Agent flag blockLanAccess
+        """
+        return pulumi.get(self, "block_lan_access")
+
+    @_builtins.property
+    @pulumi.getter(name="disableClientRoutes")
+    def disable_client_routes(self) -> _builtins.bool:
+        """
+        Agent flag disableClientRoutes
+        """
+        return pulumi.get(self, "disable_client_routes")
+
+    @_builtins.property
+    @pulumi.getter(name="disableDns")
+    def disable_dns(self) -> _builtins.bool:
+        """
+        Agent flag disableDns
+        """
+        return pulumi.get(self, "disable_dns")
+
+    @_builtins.property
+    @pulumi.getter(name="disableFirewall")
+    def disable_firewall(self) -> _builtins.bool:
+        """
+        Agent flag disableFirewall
+        """
+        return pulumi.get(self, "disable_firewall")
+
+    @_builtins.property
+    @pulumi.getter(name="disableServerRoutes")
+    def disable_server_routes(self) -> _builtins.bool:
+        """
+        Agent flag disableServerRoutes
+        """
+        return pulumi.get(self, "disable_server_routes")
+
+    @_builtins.property
+    @pulumi.getter(name="lazyConnectionEnabled")
+    def lazy_connection_enabled(self) -> _builtins.bool:
+        """
+        Agent flag lazyConnectionEnabled
+        """
+        return pulumi.get(self, "lazy_connection_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="rosenpassEnabled")
+    def rosenpass_enabled(self) -> _builtins.bool:
+        """
+        Agent flag rosenpassEnabled
+        """
+        return pulumi.get(self, "rosenpass_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="rosenpassPermissive")
+    def rosenpass_permissive(self) -> _builtins.bool:
+        """
+        Agent flag rosenpassPermissive
+        """
+        return pulumi.get(self, "rosenpass_permissive")
+
+    @_builtins.property
+    @pulumi.getter(name="serverSshAllowed")
+    def server_ssh_allowed(self) -> _builtins.bool:
+        """
+        Agent flag serverSshAllowed
+        """
+        return pulumi.get(self, "server_ssh_allowed")
+
+
+@pulumi.output_type
+class GetPeersItem(dict):
     """
     Peer: an enrolled device
     """
@@ -3619,7 +5129,7 @@ class PeerResult(dict):
                  ephemeral: _builtins.bool,
                  extra_dns_labels: Sequence[_builtins.str],
                  geoname_id: _builtins.int,
-                 groups: Sequence['outputs.GroupSummaryResult'],
+                 groups: Sequence['outputs.GetPeersItemGroup'],
                  hostname: _builtins.str,
                  id: _builtins.str,
                  inactivity_expiration_enabled: _builtins.bool,
@@ -3627,7 +5137,7 @@ class PeerResult(dict):
                  kernel_version: _builtins.str,
                  last_login: _builtins.str,
                  last_seen: _builtins.str,
-                 local_flags: 'outputs.PeerLocalFlags',
+                 local_flags: 'outputs.GetPeersItemLocalFlags',
                  login_expiration_enabled: _builtins.bool,
                  login_expired: _builtins.bool,
                  name: _builtins.str,
@@ -3652,7 +5162,7 @@ class PeerResult(dict):
         :param _builtins.bool ephemeral: Whether the peer is removed after being offline
         :param Sequence[_builtins.str] extra_dns_labels: Extra DNS labels
         :param _builtins.int geoname_id: Geoname id of the peer's location
-        :param Sequence['GroupSummaryResult'] groups: Groups the peer belongs to
+        :param Sequence['GetPeersItemGroup'] groups: Groups the peer belongs to
         :param _builtins.str hostname: Host name
         :param _builtins.str id: Peer id
         :param _builtins.bool inactivity_expiration_enabled: Whether the peer's login expires after inactivity
@@ -3660,7 +5170,7 @@ class PeerResult(dict):
         :param _builtins.str kernel_version: Kernel version
         :param _builtins.str last_login: Last login time
         :param _builtins.str last_seen: Last time the peer was seen
-        :param 'PeerLocalFlags' local_flags: Flags set locally on the agent
+        :param 'GetPeersItemLocalFlags' local_flags: Flags set locally on the agent
         :param _builtins.bool login_expiration_enabled: Whether the peer's login expires
         :param _builtins.bool login_expired: Whether the peer's login has expired
         :param _builtins.str name: Peer name
@@ -3788,7 +5298,7 @@ class PeerResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def groups(self) -> Sequence['outputs.GroupSummaryResult']:
+    def groups(self) -> Sequence['outputs.GetPeersItemGroup']:
         """
         Groups the peer belongs to
         """
@@ -3852,7 +5362,7 @@ class PeerResult(dict):
 
     @_builtins.property
     @pulumi.getter(name="localFlags")
-    def local_flags(self) -> 'outputs.PeerLocalFlags':
+    def local_flags(self) -> 'outputs.GetPeersItemLocalFlags':
         """
         Flags set locally on the agent
         """
@@ -3948,7 +5458,196 @@ class PeerResult(dict):
 
 
 @pulumi.output_type
-class PolicyResult(dict):
+class GetPeersItemGroup(dict):
+    """
+    A group as other objects refer to it
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers_count: _builtins.int,
+                 resources_count: _builtins.int):
+        """
+        A group as other objects refer to it
+
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param _builtins.int peers_count: Number of peers in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class GetPeersItemLocalFlags(dict):
+    """
+    Flags set locally on the agent
+    """
+    def __init__(__self__, *,
+                 block_inbound: _builtins.bool,
+                 block_lan_access: _builtins.bool,
+                 disable_client_routes: _builtins.bool,
+                 disable_dns: _builtins.bool,
+                 disable_firewall: _builtins.bool,
+                 disable_server_routes: _builtins.bool,
+                 lazy_connection_enabled: _builtins.bool,
+                 rosenpass_enabled: _builtins.bool,
+                 rosenpass_permissive: _builtins.bool,
+                 server_ssh_allowed: _builtins.bool):
+        """
+        Flags set locally on the agent
+
+        :param _builtins.bool block_inbound: Agent flag blockInbound
+        :param _builtins.bool block_lan_access: Agent flag blockLanAccess
+        :param _builtins.bool disable_client_routes: Agent flag disableClientRoutes
+        :param _builtins.bool disable_dns: Agent flag disableDns
+        :param _builtins.bool disable_firewall: Agent flag disableFirewall
+        :param _builtins.bool disable_server_routes: Agent flag disableServerRoutes
+        :param _builtins.bool lazy_connection_enabled: Agent flag lazyConnectionEnabled
+        :param _builtins.bool rosenpass_enabled: Agent flag rosenpassEnabled
+        :param _builtins.bool rosenpass_permissive: Agent flag rosenpassPermissive
+        :param _builtins.bool server_ssh_allowed: Agent flag serverSshAllowed
+        """
+        pulumi.set(__self__, "block_inbound", block_inbound)
+        pulumi.set(__self__, "block_lan_access", block_lan_access)
+        pulumi.set(__self__, "disable_client_routes", disable_client_routes)
+        pulumi.set(__self__, "disable_dns", disable_dns)
+        pulumi.set(__self__, "disable_firewall", disable_firewall)
+        pulumi.set(__self__, "disable_server_routes", disable_server_routes)
+        pulumi.set(__self__, "lazy_connection_enabled", lazy_connection_enabled)
+        pulumi.set(__self__, "rosenpass_enabled", rosenpass_enabled)
+        pulumi.set(__self__, "rosenpass_permissive", rosenpass_permissive)
+        pulumi.set(__self__, "server_ssh_allowed", server_ssh_allowed)
+
+    @_builtins.property
+    @pulumi.getter(name="blockInbound")
+    def block_inbound(self) -> _builtins.bool:
+        """
+        Agent flag blockInbound
+        """
+        return pulumi.get(self, "block_inbound")
+
+    @_builtins.property
+    @pulumi.getter(name="blockLanAccess")
+    def block_lan_access(self) -> _builtins.bool:
+        """
+        Agent flag blockLanAccess
+        """
+        return pulumi.get(self, "block_lan_access")
+
+    @_builtins.property
+    @pulumi.getter(name="disableClientRoutes")
+    def disable_client_routes(self) -> _builtins.bool:
+        """
+        Agent flag disableClientRoutes
+        """
+        return pulumi.get(self, "disable_client_routes")
+
+    @_builtins.property
+    @pulumi.getter(name="disableDns")
+    def disable_dns(self) -> _builtins.bool:
+        """
+        Agent flag disableDns
+        """
+        return pulumi.get(self, "disable_dns")
+
+    @_builtins.property
+    @pulumi.getter(name="disableFirewall")
+    def disable_firewall(self) -> _builtins.bool:
+        """
+        Agent flag disableFirewall
+        """
+        return pulumi.get(self, "disable_firewall")
+
+    @_builtins.property
+    @pulumi.getter(name="disableServerRoutes")
+    def disable_server_routes(self) -> _builtins.bool:
+        """
+        Agent flag disableServerRoutes
+        """
+        return pulumi.get(self, "disable_server_routes")
+
+    @_builtins.property
+    @pulumi.getter(name="lazyConnectionEnabled")
+    def lazy_connection_enabled(self) -> _builtins.bool:
+        """
+        Agent flag lazyConnectionEnabled
+        """
+        return pulumi.get(self, "lazy_connection_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="rosenpassEnabled")
+    def rosenpass_enabled(self) -> _builtins.bool:
+        """
+        Agent flag rosenpassEnabled
+        """
+        return pulumi.get(self, "rosenpass_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="rosenpassPermissive")
+    def rosenpass_permissive(self) -> _builtins.bool:
+        """
+        Agent flag rosenpassPermissive
+        """
+        return pulumi.get(self, "rosenpass_permissive")
+
+    @_builtins.property
+    @pulumi.getter(name="serverSshAllowed")
+    def server_ssh_allowed(self) -> _builtins.bool:
+        """
+        Agent flag serverSshAllowed
+        """
+        return pulumi.get(self, "server_ssh_allowed")
+
+
+@pulumi.output_type
+class GetPoliciesItem(dict):
     """
     Access policy
     """
@@ -3957,7 +5656,7 @@ class PolicyResult(dict):
                  enabled: _builtins.bool,
                  id: _builtins.str,
                  name: _builtins.str,
-                 rules: Sequence['outputs.PolicyResultRules'],
+                 rules: Sequence['outputs.GetPoliciesItemRule'],
                  source_posture_checks: Sequence[_builtins.str]):
         """
         Access policy
@@ -3966,7 +5665,7 @@ class PolicyResult(dict):
         :param _builtins.bool enabled: Whether the policy is active
         :param _builtins.str id: Policy id
         :param _builtins.str name: Policy name
-        :param Sequence['PolicyResultRules'] rules: Policy rules
+        :param Sequence['GetPoliciesItemRule'] rules: Policy rules
         :param Sequence[_builtins.str] source_posture_checks: Posture check ids the source peers must pass
         """
         pulumi.set(__self__, "description", description)
@@ -4010,7 +5709,7 @@ class PolicyResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def rules(self) -> Sequence['outputs.PolicyResultRules']:
+    def rules(self) -> Sequence['outputs.GetPoliciesItemRule']:
         """
         Policy rules
         """
@@ -4026,7 +5725,7 @@ class PolicyResult(dict):
 
 
 @pulumi.output_type
-class PolicyResultRules(dict):
+class GetPoliciesItemRule(dict):
     """
     Policy rule as returned
     """
@@ -4034,34 +5733,34 @@ class PolicyResultRules(dict):
                  action: _builtins.str,
                  bidirectional: _builtins.bool,
                  description: _builtins.str,
-                 destinations: Sequence['outputs.GroupSummaryResult'],
+                 destinations: Sequence['outputs.GetPoliciesItemRuleDestination'],
                  enabled: _builtins.bool,
                  id: _builtins.str,
                  name: _builtins.str,
                  protocol: _builtins.str,
-                 sources: Sequence['outputs.GroupSummaryResult'],
+                 sources: Sequence['outputs.GetPoliciesItemRuleSource'],
                  authorized_groups: Optional[Mapping[str, Sequence[_builtins.str]]] = None,
-                 destination_resource: Optional['outputs.GroupResultResources'] = None,
-                 port_ranges: Optional[Sequence['outputs.PolicyRulesPortRanges']] = None,
+                 destination_resource: Optional['outputs.GetPoliciesItemRuleDestinationResource'] = None,
+                 port_ranges: Optional[Sequence['outputs.GetPoliciesItemRulePortRange']] = None,
                  ports: Optional[Sequence[_builtins.str]] = None,
-                 source_resource: Optional['outputs.GroupResultResources'] = None):
+                 source_resource: Optional['outputs.GetPoliciesItemRuleSourceResource'] = None):
         """
         Policy rule as returned
 
         :param _builtins.str action: What the rule does with matching traffic; one of `accept`, `drop`
         :param _builtins.bool bidirectional: Applies in both directions
         :param _builtins.str description: Rule description
-        :param Sequence['GroupSummaryResult'] destinations: Destination groups
+        :param Sequence['GetPoliciesItemRuleDestination'] destinations: Destination groups
         :param _builtins.bool enabled: Whether the rule is active
         :param _builtins.str id: Rule id
         :param _builtins.str name: Rule name
         :param _builtins.str protocol: Protocol the rule matches; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
-        :param Sequence['GroupSummaryResult'] sources: Source groups
+        :param Sequence['GetPoliciesItemRuleSource'] sources: Source groups
         :param Mapping[str, Sequence[_builtins.str]] authorized_groups: Map of user group id to the local user names allowed to log in
-        :param 'GroupResultResources' destination_resource: The network resource used as destination
-        :param Sequence['PolicyRulesPortRanges'] port_ranges: Port ranges the rule matches; only with tcp or udp; not together with ports
+        :param 'GetPoliciesItemRuleDestinationResource' destination_resource: The network resource used as destination
+        :param Sequence['GetPoliciesItemRulePortRange'] port_ranges: Port ranges the rule matches; only with tcp or udp; not together with ports
         :param Sequence[_builtins.str] ports: Ports the rule matches; only with tcp or udp
-        :param 'GroupResultResources' source_resource: The network resource used as source
+        :param 'GetPoliciesItemRuleSourceResource' source_resource: The network resource used as source
         """
         pulumi.set(__self__, "action", action)
         pulumi.set(__self__, "bidirectional", bidirectional)
@@ -4109,7 +5808,7 @@ class PolicyResultRules(dict):
 
     @_builtins.property
     @pulumi.getter
-    def destinations(self) -> Sequence['outputs.GroupSummaryResult']:
+    def destinations(self) -> Sequence['outputs.GetPoliciesItemRuleDestination']:
         """
         Destination groups
         """
@@ -4149,7 +5848,7 @@ class PolicyResultRules(dict):
 
     @_builtins.property
     @pulumi.getter
-    def sources(self) -> Sequence['outputs.GroupSummaryResult']:
+    def sources(self) -> Sequence['outputs.GetPoliciesItemRuleSource']:
         """
         Source groups
         """
@@ -4165,7 +5864,7 @@ class PolicyResultRules(dict):
 
     @_builtins.property
     @pulumi.getter(name="destinationResource")
-    def destination_resource(self) -> Optional['outputs.GroupResultResources']:
+    def destination_resource(self) -> Optional['outputs.GetPoliciesItemRuleDestinationResource']:
         """
         The network resource used as destination
         """
@@ -4173,7 +5872,7 @@ class PolicyResultRules(dict):
 
     @_builtins.property
     @pulumi.getter(name="portRanges")
-    def port_ranges(self) -> Optional[Sequence['outputs.PolicyRulesPortRanges']]:
+    def port_ranges(self) -> Optional[Sequence['outputs.GetPoliciesItemRulePortRange']]:
         """
         Port ranges the rule matches; only with tcp or udp; not together with ports
         """
@@ -4189,7 +5888,7 @@ class PolicyResultRules(dict):
 
     @_builtins.property
     @pulumi.getter(name="sourceResource")
-    def source_resource(self) -> Optional['outputs.GroupResultResources']:
+    def source_resource(self) -> Optional['outputs.GetPoliciesItemRuleSourceResource']:
         """
         The network resource used as source
         """
@@ -4197,205 +5896,108 @@ class PolicyResultRules(dict):
 
 
 @pulumi.output_type
-class PolicyRules(dict):
+class GetPoliciesItemRuleDestination(dict):
     """
-    Policy rule as written
+    A group as other objects refer to it
     """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "authorizedGroups":
-            suggest = "authorized_groups"
-        elif key == "destinationResource":
-            suggest = "destination_resource"
-        elif key == "portRanges":
-            suggest = "port_ranges"
-        elif key == "sourceResource":
-            suggest = "source_resource"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in PolicyRules. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        PolicyRules.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        PolicyRules.__key_warning(key)
-        return super().get(key, default)
-
     def __init__(__self__, *,
-                 action: _builtins.str,
-                 bidirectional: _builtins.bool,
-                 enabled: _builtins.bool,
+                 id: _builtins.str,
+                 issued: _builtins.str,
                  name: _builtins.str,
-                 protocol: _builtins.str,
-                 authorized_groups: Optional[Mapping[str, Sequence[_builtins.str]]] = None,
-                 description: Optional[_builtins.str] = None,
-                 destination_resource: Optional['outputs.GroupResources'] = None,
-                 destinations: Optional[Sequence[_builtins.str]] = None,
-                 id: Optional[_builtins.str] = None,
-                 port_ranges: Optional[Sequence['outputs.PolicyRulesPortRanges']] = None,
-                 ports: Optional[Sequence[_builtins.str]] = None,
-                 source_resource: Optional['outputs.GroupResources'] = None,
-                 sources: Optional[Sequence[_builtins.str]] = None):
+                 peers_count: _builtins.int,
+                 resources_count: _builtins.int):
         """
-        Policy rule as written
+        A group as other objects refer to it
 
-        :param _builtins.str action: What the rule does with matching traffic; one of `accept`, `drop`
-        :param _builtins.bool bidirectional: Applies in both directions
-        :param _builtins.bool enabled: Whether the rule is active
-        :param _builtins.str name: Rule name
-        :param _builtins.str protocol: Protocol the rule matches; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
-        :param Mapping[str, Sequence[_builtins.str]] authorized_groups: Map of user group id to the local user names allowed to log in
-        :param _builtins.str description: Rule description
-        :param 'GroupResources' destination_resource: A network resource as the destination
-        :param Sequence[_builtins.str] destinations: Destination group ids
-        :param _builtins.str id: Rule id; assigned by the service
-        :param Sequence['PolicyRulesPortRanges'] port_ranges: Port ranges the rule matches; only with tcp or udp; not together with ports
-        :param Sequence[_builtins.str] ports: Ports the rule matches; only with tcp or udp
-        :param 'GroupResources' source_resource: A network resource as the source
-        :param Sequence[_builtins.str] sources: Source group ids
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param _builtins.int peers_count: Number of peers in the group
+        :param _builtins.int resources_count: Number of network resources in the group
         """
-        pulumi.set(__self__, "action", action)
-        pulumi.set(__self__, "bidirectional", bidirectional)
-        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
         pulumi.set(__self__, "name", name)
-        pulumi.set(__self__, "protocol", protocol)
-        if authorized_groups is not None:
-            pulumi.set(__self__, "authorized_groups", authorized_groups)
-        if description is not None:
-            pulumi.set(__self__, "description", description)
-        if destination_resource is not None:
-            pulumi.set(__self__, "destination_resource", destination_resource)
-        if destinations is not None:
-            pulumi.set(__self__, "destinations", destinations)
-        if id is not None:
-            pulumi.set(__self__, "id", id)
-        if port_ranges is not None:
-            pulumi.set(__self__, "port_ranges", port_ranges)
-        if ports is not None:
-            pulumi.set(__self__, "ports", ports)
-        if source_resource is not None:
-            pulumi.set(__self__, "source_resource", source_resource)
-        if sources is not None:
-            pulumi.set(__self__, "sources", sources)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources_count", resources_count)
 
     @_builtins.property
     @pulumi.getter
-    def action(self) -> _builtins.str:
+    def id(self) -> _builtins.str:
         """
-        What the rule does with matching traffic; one of `accept`, `drop`
+        Group id
         """
-        return pulumi.get(self, "action")
+        return pulumi.get(self, "id")
 
     @_builtins.property
     @pulumi.getter
-    def bidirectional(self) -> _builtins.bool:
+    def issued(self) -> _builtins.str:
         """
-        Applies in both directions
+        How the group was created; one of `api`, `integration`, `jwt`
         """
-        return pulumi.get(self, "bidirectional")
-
-    @_builtins.property
-    @pulumi.getter
-    def enabled(self) -> _builtins.bool:
-        """
-        Whether the rule is active
-        """
-        return pulumi.get(self, "enabled")
+        return pulumi.get(self, "issued")
 
     @_builtins.property
     @pulumi.getter
     def name(self) -> _builtins.str:
         """
-        Rule name
+        Group name
         """
         return pulumi.get(self, "name")
 
     @_builtins.property
-    @pulumi.getter
-    def protocol(self) -> _builtins.str:
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
         """
-        Protocol the rule matches; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
+        Number of peers in the group
         """
-        return pulumi.get(self, "protocol")
+        return pulumi.get(self, "peers_count")
 
     @_builtins.property
-    @pulumi.getter(name="authorizedGroups")
-    def authorized_groups(self) -> Optional[Mapping[str, Sequence[_builtins.str]]]:
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
         """
-        Map of user group id to the local user names allowed to log in
+        Number of network resources in the group
         """
-        return pulumi.get(self, "authorized_groups")
+        return pulumi.get(self, "resources_count")
 
-    @_builtins.property
-    @pulumi.getter
-    def description(self) -> Optional[_builtins.str]:
-        """
-        Rule description
-        """
-        return pulumi.get(self, "description")
 
-    @_builtins.property
-    @pulumi.getter(name="destinationResource")
-    def destination_resource(self) -> Optional['outputs.GroupResources']:
+@pulumi.output_type
+class GetPoliciesItemRuleDestinationResource(dict):
+    """
+    A reference to a network resource (or a peer) by id and type
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: _builtins.str):
         """
-        A network resource as the destination
-        """
-        return pulumi.get(self, "destination_resource")
+        A reference to a network resource (or a peer) by id and type
 
-    @_builtins.property
-    @pulumi.getter
-    def destinations(self) -> Optional[Sequence[_builtins.str]]:
+        :param _builtins.str id: Resource id
+        :param _builtins.str type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
         """
-        Destination group ids
-        """
-        return pulumi.get(self, "destinations")
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
 
     @_builtins.property
     @pulumi.getter
-    def id(self) -> Optional[_builtins.str]:
+    def id(self) -> _builtins.str:
         """
-        Rule id; assigned by the service
+        Resource id
         """
         return pulumi.get(self, "id")
 
     @_builtins.property
-    @pulumi.getter(name="portRanges")
-    def port_ranges(self) -> Optional[Sequence['outputs.PolicyRulesPortRanges']]:
-        """
-        Port ranges the rule matches; only with tcp or udp; not together with ports
-        """
-        return pulumi.get(self, "port_ranges")
-
-    @_builtins.property
     @pulumi.getter
-    def ports(self) -> Optional[Sequence[_builtins.str]]:
+    def type(self) -> _builtins.str:
         """
-        Ports the rule matches; only with tcp or udp
+        Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
         """
-        return pulumi.get(self, "ports")
-
-    @_builtins.property
-    @pulumi.getter(name="sourceResource")
-    def source_resource(self) -> Optional['outputs.GroupResources']:
-        """
-        A network resource as the source
-        """
-        return pulumi.get(self, "source_resource")
-
-    @_builtins.property
-    @pulumi.getter
-    def sources(self) -> Optional[Sequence[_builtins.str]]:
-        """
-        Source group ids
-        """
-        return pulumi.get(self, "sources")
+        return pulumi.get(self, "type")
 
 
 @pulumi.output_type
-class PolicyRulesPortRanges(dict):
+class GetPoliciesItemRulePortRange(dict):
     """
     Port range, inclusive
     """
@@ -4429,49 +6031,532 @@ class PolicyRulesPortRanges(dict):
 
 
 @pulumi.output_type
-class PostureCheckChecks(dict):
+class GetPoliciesItemRuleSource(dict):
     """
-    The checks; at least one
+    A group as other objects refer to it
     """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "geoLocationCheck":
-            suggest = "geo_location_check"
-        elif key == "nbVersionCheck":
-            suggest = "nb_version_check"
-        elif key == "osVersionCheck":
-            suggest = "os_version_check"
-        elif key == "peerNetworkRangeCheck":
-            suggest = "peer_network_range_check"
-        elif key == "processCheck":
-            suggest = "process_check"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in PostureCheckChecks. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        PostureCheckChecks.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        PostureCheckChecks.__key_warning(key)
-        return super().get(key, default)
-
     def __init__(__self__, *,
-                 geo_location_check: Optional['outputs.PostureCheckChecksGeoLocationCheck'] = None,
-                 nb_version_check: Optional['outputs.PostureCheckChecksNbVersionCheck'] = None,
-                 os_version_check: Optional['outputs.PostureCheckChecksOsVersionCheck'] = None,
-                 peer_network_range_check: Optional['outputs.PostureCheckChecksPeerNetworkRangeCheck'] = None,
-                 process_check: Optional['outputs.PostureCheckChecksProcessCheck'] = None):
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers_count: _builtins.int,
+                 resources_count: _builtins.int):
         """
-        The checks; at least one
+        A group as other objects refer to it
 
-        :param 'PostureCheckChecksGeoLocationCheck' geo_location_check: Allow or deny peers by location
-        :param 'PostureCheckChecksNbVersionCheck' nb_version_check: Minimum agent version
-        :param 'PostureCheckChecksOsVersionCheck' os_version_check: Minimum operating system versions
-        :param 'PostureCheckChecksPeerNetworkRangeCheck' peer_network_range_check: Allow or deny peers by the ranges of their local networks
-        :param 'PostureCheckChecksProcessCheck' process_check: Processes that must run on the peer
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param _builtins.int peers_count: Number of peers in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class GetPoliciesItemRuleSourceResource(dict):
+    """
+    A reference to a network resource (or a peer) by id and type
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: _builtins.str):
+        """
+        A reference to a network resource (or a peer) by id and type
+
+        :param _builtins.str id: Resource id
+        :param _builtins.str type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Resource id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetPolicyRule(dict):
+    """
+    Policy rule as returned
+    """
+    def __init__(__self__, *,
+                 action: _builtins.str,
+                 bidirectional: _builtins.bool,
+                 description: _builtins.str,
+                 destinations: Sequence['outputs.GetPolicyRuleDestination'],
+                 enabled: _builtins.bool,
+                 id: _builtins.str,
+                 name: _builtins.str,
+                 protocol: _builtins.str,
+                 sources: Sequence['outputs.GetPolicyRuleSource'],
+                 authorized_groups: Optional[Mapping[str, Sequence[_builtins.str]]] = None,
+                 destination_resource: Optional['outputs.GetPolicyRuleDestinationResource'] = None,
+                 port_ranges: Optional[Sequence['outputs.GetPolicyRulePortRange']] = None,
+                 ports: Optional[Sequence[_builtins.str]] = None,
+                 source_resource: Optional['outputs.GetPolicyRuleSourceResource'] = None):
+        """
+        Policy rule as returned
+
+        :param _builtins.str action: What the rule does with matching traffic; one of `accept`, `drop`
+        :param _builtins.bool bidirectional: Applies in both directions
+        :param _builtins.str description: Rule description
+        :param Sequence['GetPolicyRuleDestination'] destinations: Destination groups
+        :param _builtins.bool enabled: Whether the rule is active
+        :param _builtins.str id: Rule id
+        :param _builtins.str name: Rule name
+        :param _builtins.str protocol: Protocol the rule matches; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
+        :param Sequence['GetPolicyRuleSource'] sources: Source groups
+        :param Mapping[str, Sequence[_builtins.str]] authorized_groups: Map of user group id to the local user names allowed to log in
+        :param 'GetPolicyRuleDestinationResource' destination_resource: The network resource used as destination
+        :param Sequence['GetPolicyRulePortRange'] port_ranges: Port ranges the rule matches; only with tcp or udp; not together with ports
+        :param Sequence[_builtins.str] ports: Ports the rule matches; only with tcp or udp
+        :param 'GetPolicyRuleSourceResource' source_resource: The network resource used as source
+        """
+        pulumi.set(__self__, "action", action)
+        pulumi.set(__self__, "bidirectional", bidirectional)
+        pulumi.set(__self__, "description", description)
+        pulumi.set(__self__, "destinations", destinations)
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "protocol", protocol)
+        pulumi.set(__self__, "sources", sources)
+        if authorized_groups is not None:
+            pulumi.set(__self__, "authorized_groups", authorized_groups)
+        if destination_resource is not None:
+            pulumi.set(__self__, "destination_resource", destination_resource)
+        if port_ranges is not None:
+            pulumi.set(__self__, "port_ranges", port_ranges)
+        if ports is not None:
+            pulumi.set(__self__, "ports", ports)
+        if source_resource is not None:
+            pulumi.set(__self__, "source_resource", source_resource)
+
+    @_builtins.property
+    @pulumi.getter
+    def action(self) -> _builtins.str:
+        """
+        What the rule does with matching traffic; one of `accept`, `drop`
+        """
+        return pulumi.get(self, "action")
+
+    @_builtins.property
+    @pulumi.getter
+    def bidirectional(self) -> _builtins.bool:
+        """
+        Applies in both directions
+        """
+        return pulumi.get(self, "bidirectional")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> _builtins.str:
+        """
+        Rule description
+        """
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter
+    def destinations(self) -> Sequence['outputs.GetPolicyRuleDestination']:
+        """
+        Destination groups
+        """
+        return pulumi.get(self, "destinations")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the rule is active
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Rule id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Rule name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def protocol(self) -> _builtins.str:
+        """
+        Protocol the rule matches; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
+        """
+        return pulumi.get(self, "protocol")
+
+    @_builtins.property
+    @pulumi.getter
+    def sources(self) -> Sequence['outputs.GetPolicyRuleSource']:
+        """
+        Source groups
+        """
+        return pulumi.get(self, "sources")
+
+    @_builtins.property
+    @pulumi.getter(name="authorizedGroups")
+    def authorized_groups(self) -> Optional[Mapping[str, Sequence[_builtins.str]]]:
+        """
+        Map of user group id to the local user names allowed to log in
+        """
+        return pulumi.get(self, "authorized_groups")
+
+    @_builtins.property
+    @pulumi.getter(name="destinationResource")
+    def destination_resource(self) -> Optional['outputs.GetPolicyRuleDestinationResource']:
+        """
+        The network resource used as destination
+        """
+        return pulumi.get(self, "destination_resource")
+
+    @_builtins.property
+    @pulumi.getter(name="portRanges")
+    def port_ranges(self) -> Optional[Sequence['outputs.GetPolicyRulePortRange']]:
+        """
+        Port ranges the rule matches; only with tcp or udp; not together with ports
+        """
+        return pulumi.get(self, "port_ranges")
+
+    @_builtins.property
+    @pulumi.getter
+    def ports(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Ports the rule matches; only with tcp or udp
+        """
+        return pulumi.get(self, "ports")
+
+    @_builtins.property
+    @pulumi.getter(name="sourceResource")
+    def source_resource(self) -> Optional['outputs.GetPolicyRuleSourceResource']:
+        """
+        The network resource used as source
+        """
+        return pulumi.get(self, "source_resource")
+
+
+@pulumi.output_type
+class GetPolicyRuleDestination(dict):
+    """
+    A group as other objects refer to it
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers_count: _builtins.int,
+                 resources_count: _builtins.int):
+        """
+        A group as other objects refer to it
+
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param _builtins.int peers_count: Number of peers in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class GetPolicyRuleDestinationResource(dict):
+    """
+    A reference to a network resource (or a peer) by id and type
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: _builtins.str):
+        """
+        A reference to a network resource (or a peer) by id and type
+
+        :param _builtins.str id: Resource id
+        :param _builtins.str type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Resource id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetPolicyRulePortRange(dict):
+    """
+    Port range, inclusive
+    """
+    def __init__(__self__, *,
+                 end: _builtins.int,
+                 start: _builtins.int):
+        """
+        Port range, inclusive
+
+        :param _builtins.int end: Last port of the range (inclusive)
+        :param _builtins.int start: First port of the range
+        """
+        pulumi.set(__self__, "end", end)
+        pulumi.set(__self__, "start", start)
+
+    @_builtins.property
+    @pulumi.getter
+    def end(self) -> _builtins.int:
+        """
+        Last port of the range (inclusive)
+        """
+        return pulumi.get(self, "end")
+
+    @_builtins.property
+    @pulumi.getter
+    def start(self) -> _builtins.int:
+        """
+        First port of the range
+        """
+        return pulumi.get(self, "start")
+
+
+@pulumi.output_type
+class GetPolicyRuleSource(dict):
+    """
+    A group as other objects refer to it
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers_count: _builtins.int,
+                 resources_count: _builtins.int):
+        """
+        A group as other objects refer to it
+
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param _builtins.int peers_count: Number of peers in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class GetPolicyRuleSourceResource(dict):
+    """
+    A reference to a network resource (or a peer) by id and type
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: _builtins.str):
+        """
+        A reference to a network resource (or a peer) by id and type
+
+        :param _builtins.str id: Resource id
+        :param _builtins.str type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Resource id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetPostureCheckChecks(dict):
+    """
+    The checks
+    """
+    def __init__(__self__, *,
+                 geo_location_check: Optional['outputs.GetPostureCheckChecksGeoLocationCheck'] = None,
+                 nb_version_check: Optional['outputs.GetPostureCheckChecksNbVersionCheck'] = None,
+                 os_version_check: Optional['outputs.GetPostureCheckChecksOsVersionCheck'] = None,
+                 peer_network_range_check: Optional['outputs.GetPostureCheckChecksPeerNetworkRangeCheck'] = None,
+                 process_check: Optional['outputs.GetPostureCheckChecksProcessCheck'] = None):
+        """
+        The checks
+
+        :param 'GetPostureCheckChecksGeoLocationCheck' geo_location_check: Allow or deny peers by location
+        :param 'GetPostureCheckChecksNbVersionCheck' nb_version_check: Minimum agent version
+        :param 'GetPostureCheckChecksOsVersionCheck' os_version_check: Minimum operating system versions
+        :param 'GetPostureCheckChecksPeerNetworkRangeCheck' peer_network_range_check: Allow or deny peers by the ranges of their local networks
+        :param 'GetPostureCheckChecksProcessCheck' process_check: Processes that must run on the peer
         """
         if geo_location_check is not None:
             pulumi.set(__self__, "geo_location_check", geo_location_check)
@@ -4486,7 +6571,7 @@ class PostureCheckChecks(dict):
 
     @_builtins.property
     @pulumi.getter(name="geoLocationCheck")
-    def geo_location_check(self) -> Optional['outputs.PostureCheckChecksGeoLocationCheck']:
+    def geo_location_check(self) -> Optional['outputs.GetPostureCheckChecksGeoLocationCheck']:
         """
         Allow or deny peers by location
         """
@@ -4494,7 +6579,7 @@ class PostureCheckChecks(dict):
 
     @_builtins.property
     @pulumi.getter(name="nbVersionCheck")
-    def nb_version_check(self) -> Optional['outputs.PostureCheckChecksNbVersionCheck']:
+    def nb_version_check(self) -> Optional['outputs.GetPostureCheckChecksNbVersionCheck']:
         """
         Minimum agent version
         """
@@ -4502,7 +6587,7 @@ class PostureCheckChecks(dict):
 
     @_builtins.property
     @pulumi.getter(name="osVersionCheck")
-    def os_version_check(self) -> Optional['outputs.PostureCheckChecksOsVersionCheck']:
+    def os_version_check(self) -> Optional['outputs.GetPostureCheckChecksOsVersionCheck']:
         """
         Minimum operating system versions
         """
@@ -4510,7 +6595,7 @@ class PostureCheckChecks(dict):
 
     @_builtins.property
     @pulumi.getter(name="peerNetworkRangeCheck")
-    def peer_network_range_check(self) -> Optional['outputs.PostureCheckChecksPeerNetworkRangeCheck']:
+    def peer_network_range_check(self) -> Optional['outputs.GetPostureCheckChecksPeerNetworkRangeCheck']:
         """
         Allow or deny peers by the ranges of their local networks
         """
@@ -4518,7 +6603,7 @@ class PostureCheckChecks(dict):
 
     @_builtins.property
     @pulumi.getter(name="processCheck")
-    def process_check(self) -> Optional['outputs.PostureCheckChecksProcessCheck']:
+    def process_check(self) -> Optional['outputs.GetPostureCheckChecksProcessCheck']:
         """
         Processes that must run on the peer
         """
@@ -4526,13 +6611,13 @@ class PostureCheckChecks(dict):
 
 
 @pulumi.output_type
-class PostureCheckChecksGeoLocationCheck(dict):
+class GetPostureCheckChecksGeoLocationCheck(dict):
     def __init__(__self__, *,
                  action: _builtins.str,
-                 locations: Sequence['outputs.PostureCheckChecksGeoLocationCheckLocations']):
+                 locations: Sequence['outputs.GetPostureCheckChecksGeoLocationCheckLocation']):
         """
         :param _builtins.str action: Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
-        :param Sequence['PostureCheckChecksGeoLocationCheckLocations'] locations: Locations
+        :param Sequence['GetPostureCheckChecksGeoLocationCheckLocation'] locations: Locations
         """
         pulumi.set(__self__, "action", action)
         pulumi.set(__self__, "locations", locations)
@@ -4547,7 +6632,7 @@ class PostureCheckChecksGeoLocationCheck(dict):
 
     @_builtins.property
     @pulumi.getter
-    def locations(self) -> Sequence['outputs.PostureCheckChecksGeoLocationCheckLocations']:
+    def locations(self) -> Sequence['outputs.GetPostureCheckChecksGeoLocationCheckLocation']:
         """
         Locations
         """
@@ -4555,29 +6640,10 @@ class PostureCheckChecksGeoLocationCheck(dict):
 
 
 @pulumi.output_type
-class PostureCheckChecksGeoLocationCheckLocations(dict):
+class GetPostureCheckChecksGeoLocationCheckLocation(dict):
     """
     A location
     """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "countryCode":
-            suggest = "country_code"
-        elif key == "cityName":
-            suggest = "city_name"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in PostureCheckChecksGeoLocationCheckLocations. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        PostureCheckChecksGeoLocationCheckLocations.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        PostureCheckChecksGeoLocationCheckLocations.__key_warning(key)
-        return super().get(key, default)
-
     def __init__(__self__, *,
                  country_code: _builtins.str,
                  city_name: Optional[_builtins.str] = None):
@@ -4609,27 +6675,10 @@ class PostureCheckChecksGeoLocationCheckLocations(dict):
 
 
 @pulumi.output_type
-class PostureCheckChecksNbVersionCheck(dict):
+class GetPostureCheckChecksNbVersionCheck(dict):
     """
     Minimum version requirement
     """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "minVersion":
-            suggest = "min_version"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in PostureCheckChecksNbVersionCheck. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        PostureCheckChecksNbVersionCheck.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        PostureCheckChecksNbVersionCheck.__key_warning(key)
-        return super().get(key, default)
-
     def __init__(__self__, *,
                  min_version: _builtins.str):
         """
@@ -4649,19 +6698,19 @@ class PostureCheckChecksNbVersionCheck(dict):
 
 
 @pulumi.output_type
-class PostureCheckChecksOsVersionCheck(dict):
+class GetPostureCheckChecksOsVersionCheck(dict):
     def __init__(__self__, *,
-                 android: Optional['outputs.PostureCheckChecksNbVersionCheck'] = None,
-                 darwin: Optional['outputs.PostureCheckChecksNbVersionCheck'] = None,
-                 ios: Optional['outputs.PostureCheckChecksNbVersionCheck'] = None,
-                 linux: Optional['outputs.PostureCheckChecksOsVersionCheckLinux'] = None,
-                 windows: Optional['outputs.PostureCheckChecksOsVersionCheckLinux'] = None):
+                 android: Optional['outputs.GetPostureCheckChecksOsVersionCheckAndroid'] = None,
+                 darwin: Optional['outputs.GetPostureCheckChecksOsVersionCheckDarwin'] = None,
+                 ios: Optional['outputs.GetPostureCheckChecksOsVersionCheckIos'] = None,
+                 linux: Optional['outputs.GetPostureCheckChecksOsVersionCheckLinux'] = None,
+                 windows: Optional['outputs.GetPostureCheckChecksOsVersionCheckWindows'] = None):
         """
-        :param 'PostureCheckChecksNbVersionCheck' android: Minimum Android version
-        :param 'PostureCheckChecksNbVersionCheck' darwin: Minimum macOS version
-        :param 'PostureCheckChecksNbVersionCheck' ios: Minimum iOS version
-        :param 'PostureCheckChecksOsVersionCheckLinux' linux: Minimum Linux kernel version
-        :param 'PostureCheckChecksOsVersionCheckLinux' windows: Minimum Windows kernel version
+        :param 'GetPostureCheckChecksOsVersionCheckAndroid' android: Minimum Android version
+        :param 'GetPostureCheckChecksOsVersionCheckDarwin' darwin: Minimum macOS version
+        :param 'GetPostureCheckChecksOsVersionCheckIos' ios: Minimum iOS version
+        :param 'GetPostureCheckChecksOsVersionCheckLinux' linux: Minimum Linux kernel version
+        :param 'GetPostureCheckChecksOsVersionCheckWindows' windows: Minimum Windows kernel version
         """
         if android is not None:
             pulumi.set(__self__, "android", android)
@@ -4676,7 +6725,7 @@ class PostureCheckChecksOsVersionCheck(dict):
 
     @_builtins.property
     @pulumi.getter
-    def android(self) -> Optional['outputs.PostureCheckChecksNbVersionCheck']:
+    def android(self) -> Optional['outputs.GetPostureCheckChecksOsVersionCheckAndroid']:
         """
         Minimum Android version
         """
@@ -4684,7 +6733,7 @@ class PostureCheckChecksOsVersionCheck(dict):
 
     @_builtins.property
     @pulumi.getter
-    def darwin(self) -> Optional['outputs.PostureCheckChecksNbVersionCheck']:
+    def darwin(self) -> Optional['outputs.GetPostureCheckChecksOsVersionCheckDarwin']:
         """
         Minimum macOS version
         """
@@ -4692,7 +6741,7 @@ class PostureCheckChecksOsVersionCheck(dict):
 
     @_builtins.property
     @pulumi.getter
-    def ios(self) -> Optional['outputs.PostureCheckChecksNbVersionCheck']:
+    def ios(self) -> Optional['outputs.GetPostureCheckChecksOsVersionCheckIos']:
         """
         Minimum iOS version
         """
@@ -4700,7 +6749,7 @@ class PostureCheckChecksOsVersionCheck(dict):
 
     @_builtins.property
     @pulumi.getter
-    def linux(self) -> Optional['outputs.PostureCheckChecksOsVersionCheckLinux']:
+    def linux(self) -> Optional['outputs.GetPostureCheckChecksOsVersionCheckLinux']:
         """
         Minimum Linux kernel version
         """
@@ -4708,7 +6757,7 @@ class PostureCheckChecksOsVersionCheck(dict):
 
     @_builtins.property
     @pulumi.getter
-    def windows(self) -> Optional['outputs.PostureCheckChecksOsVersionCheckLinux']:
+    def windows(self) -> Optional['outputs.GetPostureCheckChecksOsVersionCheckWindows']:
         """
         Minimum Windows kernel version
         """
@@ -4716,27 +6765,79 @@ class PostureCheckChecksOsVersionCheck(dict):
 
 
 @pulumi.output_type
-class PostureCheckChecksOsVersionCheckLinux(dict):
+class GetPostureCheckChecksOsVersionCheckAndroid(dict):
+    """
+    Minimum version requirement
+    """
+    def __init__(__self__, *,
+                 min_version: _builtins.str):
+        """
+        Minimum version requirement
+
+        :param _builtins.str min_version: Minimum version
+        """
+        pulumi.set(__self__, "min_version", min_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minVersion")
+    def min_version(self) -> _builtins.str:
+        """
+        Minimum version
+        """
+        return pulumi.get(self, "min_version")
+
+
+@pulumi.output_type
+class GetPostureCheckChecksOsVersionCheckDarwin(dict):
+    """
+    Minimum version requirement
+    """
+    def __init__(__self__, *,
+                 min_version: _builtins.str):
+        """
+        Minimum version requirement
+
+        :param _builtins.str min_version: Minimum version
+        """
+        pulumi.set(__self__, "min_version", min_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minVersion")
+    def min_version(self) -> _builtins.str:
+        """
+        Minimum version
+        """
+        return pulumi.get(self, "min_version")
+
+
+@pulumi.output_type
+class GetPostureCheckChecksOsVersionCheckIos(dict):
+    """
+    Minimum version requirement
+    """
+    def __init__(__self__, *,
+                 min_version: _builtins.str):
+        """
+        Minimum version requirement
+
+        :param _builtins.str min_version: Minimum version
+        """
+        pulumi.set(__self__, "min_version", min_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minVersion")
+    def min_version(self) -> _builtins.str:
+        """
+        Minimum version
+        """
+        return pulumi.get(self, "min_version")
+
+
+@pulumi.output_type
+class GetPostureCheckChecksOsVersionCheckLinux(dict):
     """
     Minimum kernel version requirement
     """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "minKernelVersion":
-            suggest = "min_kernel_version"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in PostureCheckChecksOsVersionCheckLinux. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        PostureCheckChecksOsVersionCheckLinux.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        PostureCheckChecksOsVersionCheckLinux.__key_warning(key)
-        return super().get(key, default)
-
     def __init__(__self__, *,
                  min_kernel_version: _builtins.str):
         """
@@ -4756,7 +6857,30 @@ class PostureCheckChecksOsVersionCheckLinux(dict):
 
 
 @pulumi.output_type
-class PostureCheckChecksPeerNetworkRangeCheck(dict):
+class GetPostureCheckChecksOsVersionCheckWindows(dict):
+    """
+    Minimum kernel version requirement
+    """
+    def __init__(__self__, *,
+                 min_kernel_version: _builtins.str):
+        """
+        Minimum kernel version requirement
+
+        :param _builtins.str min_kernel_version: Minimum kernel version
+        """
+        pulumi.set(__self__, "min_kernel_version", min_kernel_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minKernelVersion")
+    def min_kernel_version(self) -> _builtins.str:
+        """
+        Minimum kernel version
+        """
+        return pulumi.get(self, "min_kernel_version")
+
+
+@pulumi.output_type
+class GetPostureCheckChecksPeerNetworkRangeCheck(dict):
     def __init__(__self__, *,
                  action: _builtins.str,
                  ranges: Sequence[_builtins.str]):
@@ -4785,17 +6909,17 @@ class PostureCheckChecksPeerNetworkRangeCheck(dict):
 
 
 @pulumi.output_type
-class PostureCheckChecksProcessCheck(dict):
+class GetPostureCheckChecksProcessCheck(dict):
     def __init__(__self__, *,
-                 processes: Sequence['outputs.PostureCheckChecksProcessCheckProcesses']):
+                 processes: Sequence['outputs.GetPostureCheckChecksProcessCheckProcess']):
         """
-        :param Sequence['PostureCheckChecksProcessCheckProcesses'] processes: Processes that must run
+        :param Sequence['GetPostureCheckChecksProcessCheckProcess'] processes: Processes that must run
         """
         pulumi.set(__self__, "processes", processes)
 
     @_builtins.property
     @pulumi.getter
-    def processes(self) -> Sequence['outputs.PostureCheckChecksProcessCheckProcesses']:
+    def processes(self) -> Sequence['outputs.GetPostureCheckChecksProcessCheckProcess']:
         """
         Processes that must run
         """
@@ -4803,31 +6927,10 @@ class PostureCheckChecksProcessCheck(dict):
 
 
 @pulumi.output_type
-class PostureCheckChecksProcessCheckProcesses(dict):
+class GetPostureCheckChecksProcessCheckProcess(dict):
     """
     A process that must run on the peer
     """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "linuxPath":
-            suggest = "linux_path"
-        elif key == "macPath":
-            suggest = "mac_path"
-        elif key == "windowsPath":
-            suggest = "windows_path"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in PostureCheckChecksProcessCheckProcesses. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        PostureCheckChecksProcessCheckProcesses.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        PostureCheckChecksProcessCheckProcesses.__key_warning(key)
-        return super().get(key, default)
-
     def __init__(__self__, *,
                  linux_path: Optional[_builtins.str] = None,
                  mac_path: Optional[_builtins.str] = None,
@@ -4872,19 +6975,19 @@ class PostureCheckChecksProcessCheckProcesses(dict):
 
 
 @pulumi.output_type
-class PostureCheckResult(dict):
+class GetPostureChecksItem(dict):
     """
     Posture check
     """
     def __init__(__self__, *,
-                 checks: 'outputs.PostureCheckResultChecks',
+                 checks: 'outputs.GetPostureChecksItemChecks',
                  description: _builtins.str,
                  id: _builtins.str,
                  name: _builtins.str):
         """
         Posture check
 
-        :param 'PostureCheckResultChecks' checks: The checks
+        :param 'GetPostureChecksItemChecks' checks: The checks
         :param _builtins.str description: Posture check description
         :param _builtins.str id: Posture check id
         :param _builtins.str name: Posture check name
@@ -4896,7 +6999,7 @@ class PostureCheckResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def checks(self) -> 'outputs.PostureCheckResultChecks':
+    def checks(self) -> 'outputs.GetPostureChecksItemChecks':
         """
         The checks
         """
@@ -4928,24 +7031,24 @@ class PostureCheckResult(dict):
 
 
 @pulumi.output_type
-class PostureCheckResultChecks(dict):
+class GetPostureChecksItemChecks(dict):
     """
     The checks
     """
     def __init__(__self__, *,
-                 geo_location_check: Optional['outputs.PostureCheckChecksGeoLocationCheck'] = None,
-                 nb_version_check: Optional['outputs.PostureCheckChecksNbVersionCheck'] = None,
-                 os_version_check: Optional['outputs.PostureCheckChecksOsVersionCheck'] = None,
-                 peer_network_range_check: Optional['outputs.PostureCheckChecksPeerNetworkRangeCheck'] = None,
-                 process_check: Optional['outputs.PostureCheckChecksProcessCheck'] = None):
+                 geo_location_check: Optional['outputs.GetPostureChecksItemChecksGeoLocationCheck'] = None,
+                 nb_version_check: Optional['outputs.GetPostureChecksItemChecksNbVersionCheck'] = None,
+                 os_version_check: Optional['outputs.GetPostureChecksItemChecksOsVersionCheck'] = None,
+                 peer_network_range_check: Optional['outputs.GetPostureChecksItemChecksPeerNetworkRangeCheck'] = None,
+                 process_check: Optional['outputs.GetPostureChecksItemChecksProcessCheck'] = None):
         """
         The checks
 
-        :param 'PostureCheckChecksGeoLocationCheck' geo_location_check: Allow or deny peers by location
-        :param 'PostureCheckChecksNbVersionCheck' nb_version_check: Minimum agent version
-        :param 'PostureCheckChecksOsVersionCheck' os_version_check: Minimum operating system versions
-        :param 'PostureCheckChecksPeerNetworkRangeCheck' peer_network_range_check: Allow or deny peers by the ranges of their local networks
-        :param 'PostureCheckChecksProcessCheck' process_check: Processes that must run on the peer
+        :param 'GetPostureChecksItemChecksGeoLocationCheck' geo_location_check: Allow or deny peers by location
+        :param 'GetPostureChecksItemChecksNbVersionCheck' nb_version_check: Minimum agent version
+        :param 'GetPostureChecksItemChecksOsVersionCheck' os_version_check: Minimum operating system versions
+        :param 'GetPostureChecksItemChecksPeerNetworkRangeCheck' peer_network_range_check: Allow or deny peers by the ranges of their local networks
+        :param 'GetPostureChecksItemChecksProcessCheck' process_check: Processes that must run on the peer
         """
         if geo_location_check is not None:
             pulumi.set(__self__, "geo_location_check", geo_location_check)
@@ -4960,7 +7063,7 @@ class PostureCheckResultChecks(dict):
 
     @_builtins.property
     @pulumi.getter(name="geoLocationCheck")
-    def geo_location_check(self) -> Optional['outputs.PostureCheckChecksGeoLocationCheck']:
+    def geo_location_check(self) -> Optional['outputs.GetPostureChecksItemChecksGeoLocationCheck']:
         """
         Allow or deny peers by location
         """
@@ -4968,7 +7071,7 @@ class PostureCheckResultChecks(dict):
 
     @_builtins.property
     @pulumi.getter(name="nbVersionCheck")
-    def nb_version_check(self) -> Optional['outputs.PostureCheckChecksNbVersionCheck']:
+    def nb_version_check(self) -> Optional['outputs.GetPostureChecksItemChecksNbVersionCheck']:
         """
         Minimum agent version
         """
@@ -4976,7 +7079,7 @@ class PostureCheckResultChecks(dict):
 
     @_builtins.property
     @pulumi.getter(name="osVersionCheck")
-    def os_version_check(self) -> Optional['outputs.PostureCheckChecksOsVersionCheck']:
+    def os_version_check(self) -> Optional['outputs.GetPostureChecksItemChecksOsVersionCheck']:
         """
         Minimum operating system versions
         """
@@ -4984,7 +7087,7 @@ class PostureCheckResultChecks(dict):
 
     @_builtins.property
     @pulumi.getter(name="peerNetworkRangeCheck")
-    def peer_network_range_check(self) -> Optional['outputs.PostureCheckChecksPeerNetworkRangeCheck']:
+    def peer_network_range_check(self) -> Optional['outputs.GetPostureChecksItemChecksPeerNetworkRangeCheck']:
         """
         Allow or deny peers by the ranges of their local networks
         """
@@ -4992,7 +7095,7 @@ class PostureCheckResultChecks(dict):
 
     @_builtins.property
     @pulumi.getter(name="processCheck")
-    def process_check(self) -> Optional['outputs.PostureCheckChecksProcessCheck']:
+    def process_check(self) -> Optional['outputs.GetPostureChecksItemChecksProcessCheck']:
         """
         Processes that must run on the peer
         """
@@ -5000,7 +7103,371 @@ class PostureCheckResultChecks(dict):
 
 
 @pulumi.output_type
-class ProxyLogResult(dict):
+class GetPostureChecksItemChecksGeoLocationCheck(dict):
+    def __init__(__self__, *,
+                 action: _builtins.str,
+                 locations: Sequence['outputs.GetPostureChecksItemChecksGeoLocationCheckLocation']):
+        """
+        :param _builtins.str action: Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
+        :param Sequence['GetPostureChecksItemChecksGeoLocationCheckLocation'] locations: Locations
+        """
+        pulumi.set(__self__, "action", action)
+        pulumi.set(__self__, "locations", locations)
+
+    @_builtins.property
+    @pulumi.getter
+    def action(self) -> _builtins.str:
+        """
+        Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
+        """
+        return pulumi.get(self, "action")
+
+    @_builtins.property
+    @pulumi.getter
+    def locations(self) -> Sequence['outputs.GetPostureChecksItemChecksGeoLocationCheckLocation']:
+        """
+        Locations
+        """
+        return pulumi.get(self, "locations")
+
+
+@pulumi.output_type
+class GetPostureChecksItemChecksGeoLocationCheckLocation(dict):
+    """
+    A location
+    """
+    def __init__(__self__, *,
+                 country_code: _builtins.str,
+                 city_name: Optional[_builtins.str] = None):
+        """
+        A location
+
+        :param _builtins.str country_code: Country, ISO 3166-1 alpha-2
+        :param _builtins.str city_name: City name
+        """
+        pulumi.set(__self__, "country_code", country_code)
+        if city_name is not None:
+            pulumi.set(__self__, "city_name", city_name)
+
+    @_builtins.property
+    @pulumi.getter(name="countryCode")
+    def country_code(self) -> _builtins.str:
+        """
+        Country, ISO 3166-1 alpha-2
+        """
+        return pulumi.get(self, "country_code")
+
+    @_builtins.property
+    @pulumi.getter(name="cityName")
+    def city_name(self) -> Optional[_builtins.str]:
+        """
+        City name
+        """
+        return pulumi.get(self, "city_name")
+
+
+@pulumi.output_type
+class GetPostureChecksItemChecksNbVersionCheck(dict):
+    """
+    Minimum version requirement
+    """
+    def __init__(__self__, *,
+                 min_version: _builtins.str):
+        """
+        Minimum version requirement
+
+        :param _builtins.str min_version: Minimum version
+        """
+        pulumi.set(__self__, "min_version", min_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minVersion")
+    def min_version(self) -> _builtins.str:
+        """
+        Minimum version
+        """
+        return pulumi.get(self, "min_version")
+
+
+@pulumi.output_type
+class GetPostureChecksItemChecksOsVersionCheck(dict):
+    def __init__(__self__, *,
+                 android: Optional['outputs.GetPostureChecksItemChecksOsVersionCheckAndroid'] = None,
+                 darwin: Optional['outputs.GetPostureChecksItemChecksOsVersionCheckDarwin'] = None,
+                 ios: Optional['outputs.GetPostureChecksItemChecksOsVersionCheckIos'] = None,
+                 linux: Optional['outputs.GetPostureChecksItemChecksOsVersionCheckLinux'] = None,
+                 windows: Optional['outputs.GetPostureChecksItemChecksOsVersionCheckWindows'] = None):
+        """
+        :param 'GetPostureChecksItemChecksOsVersionCheckAndroid' android: Minimum Android version
+        :param 'GetPostureChecksItemChecksOsVersionCheckDarwin' darwin: Minimum macOS version
+        :param 'GetPostureChecksItemChecksOsVersionCheckIos' ios: Minimum iOS version
+        :param 'GetPostureChecksItemChecksOsVersionCheckLinux' linux: Minimum Linux kernel version
+        :param 'GetPostureChecksItemChecksOsVersionCheckWindows' windows: Minimum Windows kernel version
+        """
+        if android is not None:
+            pulumi.set(__self__, "android", android)
+        if darwin is not None:
+            pulumi.set(__self__, "darwin", darwin)
+        if ios is not None:
+            pulumi.set(__self__, "ios", ios)
+        if linux is not None:
+            pulumi.set(__self__, "linux", linux)
+        if windows is not None:
+            pulumi.set(__self__, "windows", windows)
+
+    @_builtins.property
+    @pulumi.getter
+    def android(self) -> Optional['outputs.GetPostureChecksItemChecksOsVersionCheckAndroid']:
+        """
+        Minimum Android version
+        """
+        return pulumi.get(self, "android")
+
+    @_builtins.property
+    @pulumi.getter
+    def darwin(self) -> Optional['outputs.GetPostureChecksItemChecksOsVersionCheckDarwin']:
+        """
+        Minimum macOS version
+        """
+        return pulumi.get(self, "darwin")
+
+    @_builtins.property
+    @pulumi.getter
+    def ios(self) -> Optional['outputs.GetPostureChecksItemChecksOsVersionCheckIos']:
+        """
+        Minimum iOS version
+        """
+        return pulumi.get(self, "ios")
+
+    @_builtins.property
+    @pulumi.getter
+    def linux(self) -> Optional['outputs.GetPostureChecksItemChecksOsVersionCheckLinux']:
+        """
+        Minimum Linux kernel version
+        """
+        return pulumi.get(self, "linux")
+
+    @_builtins.property
+    @pulumi.getter
+    def windows(self) -> Optional['outputs.GetPostureChecksItemChecksOsVersionCheckWindows']:
+        """
+        Minimum Windows kernel version
+        """
+        return pulumi.get(self, "windows")
+
+
+@pulumi.output_type
+class GetPostureChecksItemChecksOsVersionCheckAndroid(dict):
+    """
+    Minimum version requirement
+    """
+    def __init__(__self__, *,
+                 min_version: _builtins.str):
+        """
+        Minimum version requirement
+
+        :param _builtins.str min_version: Minimum version
+        """
+        pulumi.set(__self__, "min_version", min_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minVersion")
+    def min_version(self) -> _builtins.str:
+        """
+        Minimum version
+        """
+        return pulumi.get(self, "min_version")
+
+
+@pulumi.output_type
+class GetPostureChecksItemChecksOsVersionCheckDarwin(dict):
+    """
+    Minimum version requirement
+    """
+    def __init__(__self__, *,
+                 min_version: _builtins.str):
+        """
+        Minimum version requirement
+
+        :param _builtins.str min_version: Minimum version
+        """
+        pulumi.set(__self__, "min_version", min_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minVersion")
+    def min_version(self) -> _builtins.str:
+        """
+        Minimum version
+        """
+        return pulumi.get(self, "min_version")
+
+
+@pulumi.output_type
+class GetPostureChecksItemChecksOsVersionCheckIos(dict):
+    """
+    Minimum version requirement
+    """
+    def __init__(__self__, *,
+                 min_version: _builtins.str):
+        """
+        Minimum version requirement
+
+        :param _builtins.str min_version: Minimum version
+        """
+        pulumi.set(__self__, "min_version", min_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minVersion")
+    def min_version(self) -> _builtins.str:
+        """
+        Minimum version
+        """
+        return pulumi.get(self, "min_version")
+
+
+@pulumi.output_type
+class GetPostureChecksItemChecksOsVersionCheckLinux(dict):
+    """
+    Minimum kernel version requirement
+    """
+    def __init__(__self__, *,
+                 min_kernel_version: _builtins.str):
+        """
+        Minimum kernel version requirement
+
+        :param _builtins.str min_kernel_version: Minimum kernel version
+        """
+        pulumi.set(__self__, "min_kernel_version", min_kernel_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minKernelVersion")
+    def min_kernel_version(self) -> _builtins.str:
+        """
+        Minimum kernel version
+        """
+        return pulumi.get(self, "min_kernel_version")
+
+
+@pulumi.output_type
+class GetPostureChecksItemChecksOsVersionCheckWindows(dict):
+    """
+    Minimum kernel version requirement
+    """
+    def __init__(__self__, *,
+                 min_kernel_version: _builtins.str):
+        """
+        Minimum kernel version requirement
+
+        :param _builtins.str min_kernel_version: Minimum kernel version
+        """
+        pulumi.set(__self__, "min_kernel_version", min_kernel_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minKernelVersion")
+    def min_kernel_version(self) -> _builtins.str:
+        """
+        Minimum kernel version
+        """
+        return pulumi.get(self, "min_kernel_version")
+
+
+@pulumi.output_type
+class GetPostureChecksItemChecksPeerNetworkRangeCheck(dict):
+    def __init__(__self__, *,
+                 action: _builtins.str,
+                 ranges: Sequence[_builtins.str]):
+        """
+        :param _builtins.str action: Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
+        :param Sequence[_builtins.str] ranges: CIDR ranges
+        """
+        pulumi.set(__self__, "action", action)
+        pulumi.set(__self__, "ranges", ranges)
+
+    @_builtins.property
+    @pulumi.getter
+    def action(self) -> _builtins.str:
+        """
+        Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
+        """
+        return pulumi.get(self, "action")
+
+    @_builtins.property
+    @pulumi.getter
+    def ranges(self) -> Sequence[_builtins.str]:
+        """
+        CIDR ranges
+        """
+        return pulumi.get(self, "ranges")
+
+
+@pulumi.output_type
+class GetPostureChecksItemChecksProcessCheck(dict):
+    def __init__(__self__, *,
+                 processes: Sequence['outputs.GetPostureChecksItemChecksProcessCheckProcess']):
+        """
+        :param Sequence['GetPostureChecksItemChecksProcessCheckProcess'] processes: Processes that must run
+        """
+        pulumi.set(__self__, "processes", processes)
+
+    @_builtins.property
+    @pulumi.getter
+    def processes(self) -> Sequence['outputs.GetPostureChecksItemChecksProcessCheckProcess']:
+        """
+        Processes that must run
+        """
+        return pulumi.get(self, "processes")
+
+
+@pulumi.output_type
+class GetPostureChecksItemChecksProcessCheckProcess(dict):
+    """
+    A process that must run on the peer
+    """
+    def __init__(__self__, *,
+                 linux_path: Optional[_builtins.str] = None,
+                 mac_path: Optional[_builtins.str] = None,
+                 windows_path: Optional[_builtins.str] = None):
+        """
+        A process that must run on the peer
+
+        :param _builtins.str linux_path: Executable path on Linux
+        :param _builtins.str mac_path: Executable path on macOS
+        :param _builtins.str windows_path: Executable path on Windows
+        """
+        if linux_path is not None:
+            pulumi.set(__self__, "linux_path", linux_path)
+        if mac_path is not None:
+            pulumi.set(__self__, "mac_path", mac_path)
+        if windows_path is not None:
+            pulumi.set(__self__, "windows_path", windows_path)
+
+    @_builtins.property
+    @pulumi.getter(name="linuxPath")
+    def linux_path(self) -> Optional[_builtins.str]:
+        """
+        Executable path on Linux
+        """
+        return pulumi.get(self, "linux_path")
+
+    @_builtins.property
+    @pulumi.getter(name="macPath")
+    def mac_path(self) -> Optional[_builtins.str]:
+        """
+        Executable path on macOS
+        """
+        return pulumi.get(self, "mac_path")
+
+    @_builtins.property
+    @pulumi.getter(name="windowsPath")
+    def windows_path(self) -> Optional[_builtins.str]:
+        """
+        Executable path on Windows
+        """
+        return pulumi.get(self, "windows_path")
+
+
+@pulumi.output_type
+class GetProxyLogsData(dict):
     """
     Reverse proxy access log entry
     """
@@ -5245,7 +7712,7 @@ class ProxyLogResult(dict):
 
 
 @pulumi.output_type
-class RouteResult(dict):
+class GetRoutesItem(dict):
     """
     Route
     """
@@ -5428,7 +7895,7 @@ class RouteResult(dict):
 
 
 @pulumi.output_type
-class ScimIntegrationLogResult(dict):
+class GetScimIntegrationLogsItem(dict):
     """
     A SCIM integration's log entry
     """
@@ -5484,7 +7951,7 @@ class ScimIntegrationLogResult(dict):
 
 
 @pulumi.output_type
-class ScimIntegrationResult(dict):
+class GetScimIntegrationsItem(dict):
     """
     SCIM integration
     """
@@ -5596,7 +8063,7 @@ class ScimIntegrationResult(dict):
 
 
 @pulumi.output_type
-class SetupKeyResult(dict):
+class GetSetupKeysItem(dict):
     """
     Setup key
     """
@@ -5773,7 +8240,7 @@ class SetupKeyResult(dict):
 
 
 @pulumi.output_type
-class TokenResult(dict):
+class GetTokensItem(dict):
     """
     Personal access token (without its value)
     """
@@ -5851,44 +8318,44 @@ class TokenResult(dict):
 
 
 @pulumi.output_type
-class TrafficEventResult(dict):
+class GetTrafficEventsData(dict):
     """
     Network traffic event (flow record)
     """
     def __init__(__self__, *,
                  connection_type: _builtins.str,
-                 destination: 'outputs.TrafficEventResultSource',
+                 destination: 'outputs.GetTrafficEventsDataDestination',
                  direction: _builtins.str,
-                 events: Sequence['outputs.TrafficEventResultEvents'],
+                 events: Sequence['outputs.GetTrafficEventsDataEvent'],
                  flow_id: _builtins.str,
-                 icmp: 'outputs.TrafficEventResultIcmp',
-                 policy: 'outputs.TrafficEventResultPolicy',
+                 icmp: 'outputs.GetTrafficEventsDataIcmp',
+                 policy: 'outputs.GetTrafficEventsDataPolicy',
                  protocol: _builtins.int,
                  reporter_id: _builtins.str,
                  rx_bytes: _builtins.int,
                  rx_packets: _builtins.int,
-                 source: 'outputs.TrafficEventResultSource',
+                 source: 'outputs.GetTrafficEventsDataSource',
                  tx_bytes: _builtins.int,
                  tx_packets: _builtins.int,
-                 user: 'outputs.TrafficEventResultUser'):
+                 user: 'outputs.GetTrafficEventsDataUser'):
         """
         Network traffic event (flow record)
 
         :param _builtins.str connection_type: Connection type; one of `P2P`, `ROUTED`
-        :param 'TrafficEventResultSource' destination: A flow endpoint
+        :param 'GetTrafficEventsDataDestination' destination: A flow endpoint
         :param _builtins.str direction: Traffic direction; one of `INGRESS`, `EGRESS`, `DIRECTION_UNKNOWN`
-        :param Sequence['TrafficEventResultEvents'] events: Flow events
+        :param Sequence['GetTrafficEventsDataEvent'] events: Flow events
         :param _builtins.str flow_id: Flow id
-        :param 'TrafficEventResultIcmp' icmp: ICMP details
-        :param 'TrafficEventResultPolicy' policy: Policy that allowed the flow
+        :param 'GetTrafficEventsDataIcmp' icmp: ICMP details
+        :param 'GetTrafficEventsDataPolicy' policy: Policy that allowed the flow
         :param _builtins.int protocol: IP protocol number
         :param _builtins.str reporter_id: Id of the reporting peer
         :param _builtins.int rx_bytes: Bytes received
         :param _builtins.int rx_packets: Packets received
-        :param 'TrafficEventResultSource' source: A flow endpoint
+        :param 'GetTrafficEventsDataSource' source: A flow endpoint
         :param _builtins.int tx_bytes: Bytes sent
         :param _builtins.int tx_packets: Packets sent
-        :param 'TrafficEventResultUser' user: User behind the flow
+        :param 'GetTrafficEventsDataUser' user: User behind the flow
         """
         pulumi.set(__self__, "connection_type", connection_type)
         pulumi.set(__self__, "destination", destination)
@@ -5916,7 +8383,7 @@ class TrafficEventResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def destination(self) -> 'outputs.TrafficEventResultSource':
+    def destination(self) -> 'outputs.GetTrafficEventsDataDestination':
         """
         A flow endpoint
         """
@@ -5932,7 +8399,7 @@ class TrafficEventResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def events(self) -> Sequence['outputs.TrafficEventResultEvents']:
+    def events(self) -> Sequence['outputs.GetTrafficEventsDataEvent']:
         """
         Flow events
         """
@@ -5948,7 +8415,7 @@ class TrafficEventResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def icmp(self) -> 'outputs.TrafficEventResultIcmp':
+    def icmp(self) -> 'outputs.GetTrafficEventsDataIcmp':
         """
         ICMP details
         """
@@ -5956,7 +8423,7 @@ class TrafficEventResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def policy(self) -> 'outputs.TrafficEventResultPolicy':
+    def policy(self) -> 'outputs.GetTrafficEventsDataPolicy':
         """
         Policy that allowed the flow
         """
@@ -5996,7 +8463,7 @@ class TrafficEventResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def source(self) -> 'outputs.TrafficEventResultSource':
+    def source(self) -> 'outputs.GetTrafficEventsDataSource':
         """
         A flow endpoint
         """
@@ -6020,7 +8487,7 @@ class TrafficEventResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def user(self) -> 'outputs.TrafficEventResultUser':
+    def user(self) -> 'outputs.GetTrafficEventsDataUser':
         """
         User behind the flow
         """
@@ -6028,116 +8495,14 @@ class TrafficEventResult(dict):
 
 
 @pulumi.output_type
-class TrafficEventResultEvents(dict):
-    """
-    A flow event
-    """
-    def __init__(__self__, *,
-                 timestamp: _builtins.str,
-                 type: _builtins.str):
-        """
-        A flow event
-
-        :param _builtins.str timestamp: When
-        :param _builtins.str type: Flow event type; one of `TYPE_UNKNOWN`, `TYPE_START`, `TYPE_END`, `TYPE_DROP`
-        """
-        pulumi.set(__self__, "timestamp", timestamp)
-        pulumi.set(__self__, "type", type)
-
-    @_builtins.property
-    @pulumi.getter
-    def timestamp(self) -> _builtins.str:
-        """
-        When
-        """
-        return pulumi.get(self, "timestamp")
-
-    @_builtins.property
-    @pulumi.getter
-    def type(self) -> _builtins.str:
-        """
-        Flow event type; one of `TYPE_UNKNOWN`, `TYPE_START`, `TYPE_END`, `TYPE_DROP`
-        """
-        return pulumi.get(self, "type")
-
-
-@pulumi.output_type
-class TrafficEventResultIcmp(dict):
-    """
-    ICMP details
-    """
-    def __init__(__self__, *,
-                 code: _builtins.int,
-                 type: _builtins.int):
-        """
-        ICMP details
-
-        :param _builtins.int code: ICMP code
-        :param _builtins.int type: ICMP type
-        """
-        pulumi.set(__self__, "code", code)
-        pulumi.set(__self__, "type", type)
-
-    @_builtins.property
-    @pulumi.getter
-    def code(self) -> _builtins.int:
-        """
-        ICMP code
-        """
-        return pulumi.get(self, "code")
-
-    @_builtins.property
-    @pulumi.getter
-    def type(self) -> _builtins.int:
-        """
-        ICMP type
-        """
-        return pulumi.get(self, "type")
-
-
-@pulumi.output_type
-class TrafficEventResultPolicy(dict):
-    """
-    Policy that allowed the flow
-    """
-    def __init__(__self__, *,
-                 id: _builtins.str,
-                 name: _builtins.str):
-        """
-        Policy that allowed the flow
-
-        :param _builtins.str id: Policy id
-        :param _builtins.str name: Policy name
-        """
-        pulumi.set(__self__, "id", id)
-        pulumi.set(__self__, "name", name)
-
-    @_builtins.property
-    @pulumi.getter
-    def id(self) -> _builtins.str:
-        """
-        Policy id
-        """
-        return pulumi.get(self, "id")
-
-    @_builtins.property
-    @pulumi.getter
-    def name(self) -> _builtins.str:
-        """
-        Policy name
-        """
-        return pulumi.get(self, "name")
-
-
-@pulumi.output_type
-class TrafficEventResultSource(dict):
+class GetTrafficEventsDataDestination(dict):
     """
     A flow endpoint
     """
     def __init__(__self__, *,
                  address: _builtins.str,
                  dns_label: _builtins.str,
-                 geo_location: 'outputs.TrafficEventResultSourceGeoLocation',
+                 geo_location: 'outputs.GetTrafficEventsDataDestinationGeoLocation',
                  id: _builtins.str,
                  name: _builtins.str,
                  os: _builtins.str,
@@ -6147,7 +8512,7 @@ class TrafficEventResultSource(dict):
 
         :param _builtins.str address: Address and port
         :param _builtins.str dns_label: DNS label
-        :param 'TrafficEventResultSourceGeoLocation' geo_location: Location
+        :param 'GetTrafficEventsDataDestinationGeoLocation' geo_location: Location
         :param _builtins.str id: Peer or resource id
         :param _builtins.str name: Name
         :param _builtins.str os: Operating system
@@ -6179,7 +8544,7 @@ class TrafficEventResultSource(dict):
 
     @_builtins.property
     @pulumi.getter(name="geoLocation")
-    def geo_location(self) -> 'outputs.TrafficEventResultSourceGeoLocation':
+    def geo_location(self) -> 'outputs.GetTrafficEventsDataDestinationGeoLocation':
         """
         Location
         """
@@ -6219,7 +8584,7 @@ class TrafficEventResultSource(dict):
 
 
 @pulumi.output_type
-class TrafficEventResultSourceGeoLocation(dict):
+class GetTrafficEventsDataDestinationGeoLocation(dict):
     """
     Location
     """
@@ -6253,7 +8618,232 @@ class TrafficEventResultSourceGeoLocation(dict):
 
 
 @pulumi.output_type
-class TrafficEventResultUser(dict):
+class GetTrafficEventsDataEvent(dict):
+    """
+    A flow event
+    """
+    def __init__(__self__, *,
+                 timestamp: _builtins.str,
+                 type: _builtins.str):
+        """
+        A flow event
+
+        :param _builtins.str timestamp: When
+        :param _builtins.str type: Flow event type; one of `TYPE_UNKNOWN`, `TYPE_START`, `TYPE_END`, `TYPE_DROP`
+        """
+        pulumi.set(__self__, "timestamp", timestamp)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def timestamp(self) -> _builtins.str:
+        """
+        When
+        """
+        return pulumi.get(self, "timestamp")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Flow event type; one of `TYPE_UNKNOWN`, `TYPE_START`, `TYPE_END`, `TYPE_DROP`
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetTrafficEventsDataIcmp(dict):
+    """
+    ICMP details
+    """
+    def __init__(__self__, *,
+                 code: _builtins.int,
+                 type: _builtins.int):
+        """
+        ICMP details
+
+        :param _builtins.int code: ICMP code
+        :param _builtins.int type: ICMP type
+        """
+        pulumi.set(__self__, "code", code)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def code(self) -> _builtins.int:
+        """
+        ICMP code
+        """
+        return pulumi.get(self, "code")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.int:
+        """
+        ICMP type
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetTrafficEventsDataPolicy(dict):
+    """
+    Policy that allowed the flow
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 name: _builtins.str):
+        """
+        Policy that allowed the flow
+
+        :param _builtins.str id: Policy id
+        :param _builtins.str name: Policy name
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Policy id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Policy name
+        """
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetTrafficEventsDataSource(dict):
+    """
+    A flow endpoint
+    """
+    def __init__(__self__, *,
+                 address: _builtins.str,
+                 dns_label: _builtins.str,
+                 geo_location: 'outputs.GetTrafficEventsDataSourceGeoLocation',
+                 id: _builtins.str,
+                 name: _builtins.str,
+                 os: _builtins.str,
+                 type: _builtins.str):
+        """
+        A flow endpoint
+
+        :param _builtins.str address: Address and port
+        :param _builtins.str dns_label: DNS label
+        :param 'GetTrafficEventsDataSourceGeoLocation' geo_location: Location
+        :param _builtins.str id: Peer or resource id
+        :param _builtins.str name: Name
+        :param _builtins.str os: Operating system
+        :param _builtins.str type: Endpoint kind; one of `PEER`, `HOST_RESOURCE`, `SUBNET_RESOURCE`, `DOMAIN_RESOURCE`, `UNKNOWN`
+        """
+        pulumi.set(__self__, "address", address)
+        pulumi.set(__self__, "dns_label", dns_label)
+        pulumi.set(__self__, "geo_location", geo_location)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "os", os)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def address(self) -> _builtins.str:
+        """
+        Address and port
+        """
+        return pulumi.get(self, "address")
+
+    @_builtins.property
+    @pulumi.getter(name="dnsLabel")
+    def dns_label(self) -> _builtins.str:
+        """
+        DNS label
+        """
+        return pulumi.get(self, "dns_label")
+
+    @_builtins.property
+    @pulumi.getter(name="geoLocation")
+    def geo_location(self) -> 'outputs.GetTrafficEventsDataSourceGeoLocation':
+        """
+        Location
+        """
+        return pulumi.get(self, "geo_location")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Peer or resource id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def os(self) -> _builtins.str:
+        """
+        Operating system
+        """
+        return pulumi.get(self, "os")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Endpoint kind; one of `PEER`, `HOST_RESOURCE`, `SUBNET_RESOURCE`, `DOMAIN_RESOURCE`, `UNKNOWN`
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetTrafficEventsDataSourceGeoLocation(dict):
+    """
+    Location
+    """
+    def __init__(__self__, *,
+                 city_name: _builtins.str,
+                 country_code: _builtins.str):
+        """
+        Location
+
+        :param _builtins.str city_name: City
+        :param _builtins.str country_code: Country code
+        """
+        pulumi.set(__self__, "city_name", city_name)
+        pulumi.set(__self__, "country_code", country_code)
+
+    @_builtins.property
+    @pulumi.getter(name="cityName")
+    def city_name(self) -> _builtins.str:
+        """
+        City
+        """
+        return pulumi.get(self, "city_name")
+
+    @_builtins.property
+    @pulumi.getter(name="countryCode")
+    def country_code(self) -> _builtins.str:
+        """
+        Country code
+        """
+        return pulumi.get(self, "country_code")
+
+
+@pulumi.output_type
+class GetTrafficEventsDataUser(dict):
     """
     User behind the flow
     """
@@ -6298,35 +8888,18 @@ class TrafficEventResultUser(dict):
 
 
 @pulumi.output_type
-class UserPermissions(dict):
+class GetUserPermissions(dict):
     """
     What the user may do
     """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "isRestricted":
-            suggest = "is_restricted"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in UserPermissions. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        UserPermissions.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        UserPermissions.__key_warning(key)
-        return super().get(key, default)
-
     def __init__(__self__, *,
                  is_restricted: _builtins.bool,
-                 modules: Mapping[str, 'outputs.UserPermissionsModules']):
+                 modules: Mapping[str, 'outputs.GetUserPermissionsModule']):
         """
         What the user may do
 
         :param _builtins.bool is_restricted: Whether the user's view of peers is restricted to their own
-        :param Mapping[str, 'UserPermissionsModules'] modules: Module name to allowed operations
+        :param Mapping[str, 'GetUserPermissionsModule'] modules: Module name to allowed operations
         """
         pulumi.set(__self__, "is_restricted", is_restricted)
         pulumi.set(__self__, "modules", modules)
@@ -6341,7 +8914,7 @@ class UserPermissions(dict):
 
     @_builtins.property
     @pulumi.getter
-    def modules(self) -> Mapping[str, 'outputs.UserPermissionsModules']:
+    def modules(self) -> Mapping[str, 'outputs.GetUserPermissionsModule']:
         """
         Module name to allowed operations
         """
@@ -6349,7 +8922,7 @@ class UserPermissions(dict):
 
 
 @pulumi.output_type
-class UserPermissionsModules(dict):
+class GetUserPermissionsModule(dict):
     """
     Allowed operations
     """
@@ -6405,7 +8978,7 @@ class UserPermissionsModules(dict):
 
 
 @pulumi.output_type
-class UserResult(dict):
+class GetUsersItem(dict):
     """
     User
     """
@@ -6421,7 +8994,7 @@ class UserResult(dict):
                  last_login: _builtins.str,
                  name: _builtins.str,
                  pending_approval: _builtins.bool,
-                 permissions: 'outputs.UserPermissions',
+                 permissions: 'outputs.GetUsersItemPermissions',
                  role: _builtins.str,
                  status: _builtins.str,
                  password: Optional[_builtins.str] = None):
@@ -6439,7 +9012,7 @@ class UserResult(dict):
         :param _builtins.str last_login: Last login (zero time when never)
         :param _builtins.str name: Name
         :param _builtins.bool pending_approval: Whether the user awaits approval
-        :param 'UserPermissions' permissions: What the user may do
+        :param 'GetUsersItemPermissions' permissions: What the user may do
         :param _builtins.str role: User role: owner, admin, user, billing_admin, auditor or network_admin; known values `owner`, `admin`, `user`, `billing_admin`, `auditor`, `network_admin` (others are accepted)
         :param _builtins.str status: User status; one of `active`, `invited`, `blocked`
         :param _builtins.str password: Initial password of a user created with the embedded IdP; only in the create response
@@ -6551,7 +9124,7 @@ class UserResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def permissions(self) -> 'outputs.UserPermissions':
+    def permissions(self) -> 'outputs.GetUsersItemPermissions':
         """
         What the user may do
         """
@@ -6580,5 +9153,1695 @@ class UserResult(dict):
         Initial password of a user created with the embedded IdP; only in the create response
         """
         return pulumi.get(self, "password")
+
+
+@pulumi.output_type
+class GetUsersItemPermissions(dict):
+    """
+    What the user may do
+    """
+    def __init__(__self__, *,
+                 is_restricted: _builtins.bool,
+                 modules: Mapping[str, 'outputs.GetUsersItemPermissionsModule']):
+        """
+        What the user may do
+
+        :param _builtins.bool is_restricted: Whether the user's view of peers is restricted to their own
+        :param Mapping[str, 'GetUsersItemPermissionsModule'] modules: Module name to allowed operations
+        """
+        pulumi.set(__self__, "is_restricted", is_restricted)
+        pulumi.set(__self__, "modules", modules)
+
+    @_builtins.property
+    @pulumi.getter(name="isRestricted")
+    def is_restricted(self) -> _builtins.bool:
+        """
+        Whether the user's view of peers is restricted to their own
+        """
+        return pulumi.get(self, "is_restricted")
+
+    @_builtins.property
+    @pulumi.getter
+    def modules(self) -> Mapping[str, 'outputs.GetUsersItemPermissionsModule']:
+        """
+        Module name to allowed operations
+        """
+        return pulumi.get(self, "modules")
+
+
+@pulumi.output_type
+class GetUsersItemPermissionsModule(dict):
+    """
+    Allowed operations
+    """
+    def __init__(__self__, *,
+                 create: _builtins.bool,
+                 delete: _builtins.bool,
+                 read: _builtins.bool,
+                 update: _builtins.bool):
+        """
+        Allowed operations
+
+        :param _builtins.bool create: May create
+        :param _builtins.bool delete: May delete
+        :param _builtins.bool read: May read
+        :param _builtins.bool update: May update
+        """
+        pulumi.set(__self__, "create", create)
+        pulumi.set(__self__, "delete", delete)
+        pulumi.set(__self__, "read", read)
+        pulumi.set(__self__, "update", update)
+
+    @_builtins.property
+    @pulumi.getter
+    def create(self) -> _builtins.bool:
+        """
+        May create
+        """
+        return pulumi.get(self, "create")
+
+    @_builtins.property
+    @pulumi.getter
+    def delete(self) -> _builtins.bool:
+        """
+        May delete
+        """
+        return pulumi.get(self, "delete")
+
+    @_builtins.property
+    @pulumi.getter
+    def read(self) -> _builtins.bool:
+        """
+        May read
+        """
+        return pulumi.get(self, "read")
+
+    @_builtins.property
+    @pulumi.getter
+    def update(self) -> _builtins.bool:
+        """
+        May update
+        """
+        return pulumi.get(self, "update")
+
+
+@pulumi.output_type
+class GroupResource(dict):
+    """
+    A reference to a network resource (or a peer) by id and type
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: _builtins.str):
+        """
+        A reference to a network resource (or a peer) by id and type
+
+        :param _builtins.str id: Resource id
+        :param _builtins.str type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Resource id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class IngressPeerAvailablePorts(dict):
+    """
+    Ports still available
+    """
+    def __init__(__self__, *,
+                 tcp: _builtins.int,
+                 udp: _builtins.int):
+        """
+        Ports still available
+
+        :param _builtins.int tcp: Free TCP ports
+        :param _builtins.int udp: Free UDP ports
+        """
+        pulumi.set(__self__, "tcp", tcp)
+        pulumi.set(__self__, "udp", udp)
+
+    @_builtins.property
+    @pulumi.getter
+    def tcp(self) -> _builtins.int:
+        """
+        Free TCP ports
+        """
+        return pulumi.get(self, "tcp")
+
+    @_builtins.property
+    @pulumi.getter
+    def udp(self) -> _builtins.int:
+        """
+        Free UDP ports
+        """
+        return pulumi.get(self, "udp")
+
+
+@pulumi.output_type
+class IngressPortAllocationDirectPort(dict):
+    """
+    Ports allocated directly, without translation
+    """
+    def __init__(__self__, *,
+                 count: _builtins.int,
+                 protocol: _builtins.str):
+        """
+        Ports allocated directly, without translation
+
+        :param _builtins.int count: Number of ports to allocate, 1 to 100
+        :param _builtins.str protocol: Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+        """
+        pulumi.set(__self__, "count", count)
+        pulumi.set(__self__, "protocol", protocol)
+
+    @_builtins.property
+    @pulumi.getter
+    def count(self) -> _builtins.int:
+        """
+        Number of ports to allocate, 1 to 100
+        """
+        return pulumi.get(self, "count")
+
+    @_builtins.property
+    @pulumi.getter
+    def protocol(self) -> _builtins.str:
+        """
+        Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+        """
+        return pulumi.get(self, "protocol")
+
+
+@pulumi.output_type
+class IngressPortAllocationPortRange(dict):
+    """
+    A range of ports on the peer to forward
+    """
+    def __init__(__self__, *,
+                 end: _builtins.int,
+                 protocol: _builtins.str,
+                 start: _builtins.int):
+        """
+        A range of ports on the peer to forward
+
+        :param _builtins.int end: Last port (inclusive)
+        :param _builtins.str protocol: Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+        :param _builtins.int start: First port
+        """
+        pulumi.set(__self__, "end", end)
+        pulumi.set(__self__, "protocol", protocol)
+        pulumi.set(__self__, "start", start)
+
+    @_builtins.property
+    @pulumi.getter
+    def end(self) -> _builtins.int:
+        """
+        Last port (inclusive)
+        """
+        return pulumi.get(self, "end")
+
+    @_builtins.property
+    @pulumi.getter
+    def protocol(self) -> _builtins.str:
+        """
+        Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+        """
+        return pulumi.get(self, "protocol")
+
+    @_builtins.property
+    @pulumi.getter
+    def start(self) -> _builtins.int:
+        """
+        First port
+        """
+        return pulumi.get(self, "start")
+
+
+@pulumi.output_type
+class IngressPortAllocationPortRangeMapping(dict):
+    """
+    How public ports map to the peer's ports
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "ingressEnd":
+            suggest = "ingress_end"
+        elif key == "ingressStart":
+            suggest = "ingress_start"
+        elif key == "translatedEnd":
+            suggest = "translated_end"
+        elif key == "translatedStart":
+            suggest = "translated_start"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in IngressPortAllocationPortRangeMapping. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        IngressPortAllocationPortRangeMapping.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        IngressPortAllocationPortRangeMapping.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 ingress_end: _builtins.int,
+                 ingress_start: _builtins.int,
+                 protocol: _builtins.str,
+                 translated_end: _builtins.int,
+                 translated_start: _builtins.int):
+        """
+        How public ports map to the peer's ports
+
+        :param _builtins.int ingress_end: Last public port on the ingress peer
+        :param _builtins.int ingress_start: First public port on the ingress peer
+        :param _builtins.str protocol: Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+        :param _builtins.int translated_end: Last port on the peer
+        :param _builtins.int translated_start: First port on the peer
+        """
+        pulumi.set(__self__, "ingress_end", ingress_end)
+        pulumi.set(__self__, "ingress_start", ingress_start)
+        pulumi.set(__self__, "protocol", protocol)
+        pulumi.set(__self__, "translated_end", translated_end)
+        pulumi.set(__self__, "translated_start", translated_start)
+
+    @_builtins.property
+    @pulumi.getter(name="ingressEnd")
+    def ingress_end(self) -> _builtins.int:
+        """
+        Last public port on the ingress peer
+        """
+        return pulumi.get(self, "ingress_end")
+
+    @_builtins.property
+    @pulumi.getter(name="ingressStart")
+    def ingress_start(self) -> _builtins.int:
+        """
+        First public port on the ingress peer
+        """
+        return pulumi.get(self, "ingress_start")
+
+    @_builtins.property
+    @pulumi.getter
+    def protocol(self) -> _builtins.str:
+        """
+        Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+        """
+        return pulumi.get(self, "protocol")
+
+    @_builtins.property
+    @pulumi.getter(name="translatedEnd")
+    def translated_end(self) -> _builtins.int:
+        """
+        Last port on the peer
+        """
+        return pulumi.get(self, "translated_end")
+
+    @_builtins.property
+    @pulumi.getter(name="translatedStart")
+    def translated_start(self) -> _builtins.int:
+        """
+        First port on the peer
+        """
+        return pulumi.get(self, "translated_start")
+
+
+@pulumi.output_type
+class NameserverGroupNameserver(dict):
+    """
+    An upstream nameserver
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "nsType":
+            suggest = "ns_type"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in NameserverGroupNameserver. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        NameserverGroupNameserver.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        NameserverGroupNameserver.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 ip: _builtins.str,
+                 ns_type: _builtins.str,
+                 port: _builtins.int):
+        """
+        An upstream nameserver
+
+        :param _builtins.str ip: Nameserver IP address
+        :param _builtins.str ns_type: Nameserver protocol; known values `udp` (others are accepted)
+        :param _builtins.int port: Nameserver port, 1 to 65535
+        """
+        pulumi.set(__self__, "ip", ip)
+        pulumi.set(__self__, "ns_type", ns_type)
+        pulumi.set(__self__, "port", port)
+
+    @_builtins.property
+    @pulumi.getter
+    def ip(self) -> _builtins.str:
+        """
+        Nameserver IP address
+        """
+        return pulumi.get(self, "ip")
+
+    @_builtins.property
+    @pulumi.getter(name="nsType")
+    def ns_type(self) -> _builtins.str:
+        """
+        Nameserver protocol; known values `udp` (others are accepted)
+        """
+        return pulumi.get(self, "ns_type")
+
+    @_builtins.property
+    @pulumi.getter
+    def port(self) -> _builtins.int:
+        """
+        Nameserver port, 1 to 65535
+        """
+        return pulumi.get(self, "port")
+
+
+@pulumi.output_type
+class NotificationChannelTarget(dict):
+    """
+    Where the channel delivers, in the shape of its `type`
+    """
+    def __init__(__self__, *,
+                 emails: Optional[Sequence[_builtins.str]] = None,
+                 headers: Optional[Mapping[str, _builtins.str]] = None,
+                 url: Optional[_builtins.str] = None):
+        """
+        Where the channel delivers, in the shape of its `type`
+
+        :param Sequence[_builtins.str] emails: For an `email` channel: who receives the notifications (at least one address)
+        :param Mapping[str, _builtins.str] headers: For a `webhook` channel: HTTP headers sent with every request (a shared secret, say); write-only values, answered as ********
+        :param _builtins.str url: For a `webhook` channel: where requests are POSTed (an http(s) URL)
+        """
+        if emails is not None:
+            pulumi.set(__self__, "emails", emails)
+        if headers is not None:
+            pulumi.set(__self__, "headers", headers)
+        if url is not None:
+            pulumi.set(__self__, "url", url)
+
+    @_builtins.property
+    @pulumi.getter
+    def emails(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        For an `email` channel: who receives the notifications (at least one address)
+        """
+        return pulumi.get(self, "emails")
+
+    @_builtins.property
+    @pulumi.getter
+    def headers(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        For a `webhook` channel: HTTP headers sent with every request (a shared secret, say); write-only values, answered as ********
+        """
+        return pulumi.get(self, "headers")
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> Optional[_builtins.str]:
+        """
+        For a `webhook` channel: where requests are POSTed (an http(s) URL)
+        """
+        return pulumi.get(self, "url")
+
+
+@pulumi.output_type
+class PeerGroup(dict):
+    """
+    A group as other objects refer to it
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "peersCount":
+            suggest = "peers_count"
+        elif key == "resourcesCount":
+            suggest = "resources_count"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PeerGroup. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PeerGroup.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PeerGroup.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers_count: _builtins.int,
+                 resources_count: _builtins.int):
+        """
+        A group as other objects refer to it
+
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param _builtins.int peers_count: Number of peers in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class PeerLocalFlags(dict):
+    """
+    Flags set locally on the agent
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "blockInbound":
+            suggest = "block_inbound"
+        elif key == "blockLanAccess":
+            suggest = "block_lan_access"
+        elif key == "disableClientRoutes":
+            suggest = "disable_client_routes"
+        elif key == "disableDns":
+            suggest = "disable_dns"
+        elif key == "disableFirewall":
+            suggest = "disable_firewall"
+        elif key == "disableServerRoutes":
+            suggest = "disable_server_routes"
+        elif key == "lazyConnectionEnabled":
+            suggest = "lazy_connection_enabled"
+        elif key == "rosenpassEnabled":
+            suggest = "rosenpass_enabled"
+        elif key == "rosenpassPermissive":
+            suggest = "rosenpass_permissive"
+        elif key == "serverSshAllowed":
+            suggest = "server_ssh_allowed"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PeerLocalFlags. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PeerLocalFlags.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PeerLocalFlags.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 block_inbound: _builtins.bool,
+                 block_lan_access: _builtins.bool,
+                 disable_client_routes: _builtins.bool,
+                 disable_dns: _builtins.bool,
+                 disable_firewall: _builtins.bool,
+                 disable_server_routes: _builtins.bool,
+                 lazy_connection_enabled: _builtins.bool,
+                 rosenpass_enabled: _builtins.bool,
+                 rosenpass_permissive: _builtins.bool,
+                 server_ssh_allowed: _builtins.bool):
+        """
+        Flags set locally on the agent
+
+        :param _builtins.bool block_inbound: Agent flag blockInbound
+        :param _builtins.bool block_lan_access: Agent flag blockLanAccess
+        :param _builtins.bool disable_client_routes: Agent flag disableClientRoutes
+        :param _builtins.bool disable_dns: Agent flag disableDns
+        :param _builtins.bool disable_firewall: Agent flag disableFirewall
+        :param _builtins.bool disable_server_routes: Agent flag disableServerRoutes
+        :param _builtins.bool lazy_connection_enabled: Agent flag lazyConnectionEnabled
+        :param _builtins.bool rosenpass_enabled: Agent flag rosenpassEnabled
+        :param _builtins.bool rosenpass_permissive: Agent flag rosenpassPermissive
+        :param _builtins.bool server_ssh_allowed: Agent flag serverSshAllowed
+        """
+        pulumi.set(__self__, "block_inbound", block_inbound)
+        pulumi.set(__self__, "block_lan_access", block_lan_access)
+        pulumi.set(__self__, "disable_client_routes", disable_client_routes)
+        pulumi.set(__self__, "disable_dns", disable_dns)
+        pulumi.set(__self__, "disable_firewall", disable_firewall)
+        pulumi.set(__self__, "disable_server_routes", disable_server_routes)
+        pulumi.set(__self__, "lazy_connection_enabled", lazy_connection_enabled)
+        pulumi.set(__self__, "rosenpass_enabled", rosenpass_enabled)
+        pulumi.set(__self__, "rosenpass_permissive", rosenpass_permissive)
+        pulumi.set(__self__, "server_ssh_allowed", server_ssh_allowed)
+
+    @_builtins.property
+    @pulumi.getter(name="blockInbound")
+    def block_inbound(self) -> _builtins.bool:
+        """
+        Agent flag blockInbound
+        """
+        return pulumi.get(self, "block_inbound")
+
+    @_builtins.property
+    @pulumi.getter(name="blockLanAccess")
+    def block_lan_access(self) -> _builtins.bool:
+        """
+        Agent flag blockLanAccess
+        """
+        return pulumi.get(self, "block_lan_access")
+
+    @_builtins.property
+    @pulumi.getter(name="disableClientRoutes")
+    def disable_client_routes(self) -> _builtins.bool:
+        """
+        Agent flag disableClientRoutes
+        """
+        return pulumi.get(self, "disable_client_routes")
+
+    @_builtins.property
+    @pulumi.getter(name="disableDns")
+    def disable_dns(self) -> _builtins.bool:
+        """
+        Agent flag disableDns
+        """
+        return pulumi.get(self, "disable_dns")
+
+    @_builtins.property
+    @pulumi.getter(name="disableFirewall")
+    def disable_firewall(self) -> _builtins.bool:
+        """
+        Agent flag disableFirewall
+        """
+        return pulumi.get(self, "disable_firewall")
+
+    @_builtins.property
+    @pulumi.getter(name="disableServerRoutes")
+    def disable_server_routes(self) -> _builtins.bool:
+        """
+        Agent flag disableServerRoutes
+        """
+        return pulumi.get(self, "disable_server_routes")
+
+    @_builtins.property
+    @pulumi.getter(name="lazyConnectionEnabled")
+    def lazy_connection_enabled(self) -> _builtins.bool:
+        """
+        Agent flag lazyConnectionEnabled
+        """
+        return pulumi.get(self, "lazy_connection_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="rosenpassEnabled")
+    def rosenpass_enabled(self) -> _builtins.bool:
+        """
+        Agent flag rosenpassEnabled
+        """
+        return pulumi.get(self, "rosenpass_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="rosenpassPermissive")
+    def rosenpass_permissive(self) -> _builtins.bool:
+        """
+        Agent flag rosenpassPermissive
+        """
+        return pulumi.get(self, "rosenpass_permissive")
+
+    @_builtins.property
+    @pulumi.getter(name="serverSshAllowed")
+    def server_ssh_allowed(self) -> _builtins.bool:
+        """
+        Agent flag serverSshAllowed
+        """
+        return pulumi.get(self, "server_ssh_allowed")
+
+
+@pulumi.output_type
+class PolicyRule(dict):
+    """
+    Policy rule as written
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "authorizedGroups":
+            suggest = "authorized_groups"
+        elif key == "destinationResource":
+            suggest = "destination_resource"
+        elif key == "portRanges":
+            suggest = "port_ranges"
+        elif key == "sourceResource":
+            suggest = "source_resource"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PolicyRule. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PolicyRule.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PolicyRule.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 action: _builtins.str,
+                 bidirectional: _builtins.bool,
+                 enabled: _builtins.bool,
+                 name: _builtins.str,
+                 protocol: _builtins.str,
+                 authorized_groups: Optional[Mapping[str, Sequence[_builtins.str]]] = None,
+                 description: Optional[_builtins.str] = None,
+                 destination_resource: Optional['outputs.PolicyRuleDestinationResource'] = None,
+                 destinations: Optional[Sequence[_builtins.str]] = None,
+                 id: Optional[_builtins.str] = None,
+                 port_ranges: Optional[Sequence['outputs.PolicyRulePortRange']] = None,
+                 ports: Optional[Sequence[_builtins.str]] = None,
+                 source_resource: Optional['outputs.PolicyRuleSourceResource'] = None,
+                 sources: Optional[Sequence[_builtins.str]] = None):
+        """
+        Policy rule as written
+
+        :param _builtins.str action: What the rule does with matching traffic; one of `accept`, `drop`
+        :param _builtins.bool bidirectional: Applies in both directions
+        :param _builtins.bool enabled: Whether the rule is active
+        :param _builtins.str name: Rule name
+        :param _builtins.str protocol: Protocol the rule matches; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
+        :param Mapping[str, Sequence[_builtins.str]] authorized_groups: Map of user group id to the local user names allowed to log in
+        :param _builtins.str description: Rule description
+        :param 'PolicyRuleDestinationResource' destination_resource: A network resource as the destination
+        :param Sequence[_builtins.str] destinations: Destination group ids
+        :param _builtins.str id: Rule id; assigned by the service
+        :param Sequence['PolicyRulePortRange'] port_ranges: Port ranges the rule matches; only with tcp or udp; not together with ports
+        :param Sequence[_builtins.str] ports: Ports the rule matches; only with tcp or udp
+        :param 'PolicyRuleSourceResource' source_resource: A network resource as the source
+        :param Sequence[_builtins.str] sources: Source group ids
+        """
+        pulumi.set(__self__, "action", action)
+        pulumi.set(__self__, "bidirectional", bidirectional)
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "protocol", protocol)
+        if authorized_groups is not None:
+            pulumi.set(__self__, "authorized_groups", authorized_groups)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if destination_resource is not None:
+            pulumi.set(__self__, "destination_resource", destination_resource)
+        if destinations is not None:
+            pulumi.set(__self__, "destinations", destinations)
+        if id is not None:
+            pulumi.set(__self__, "id", id)
+        if port_ranges is not None:
+            pulumi.set(__self__, "port_ranges", port_ranges)
+        if ports is not None:
+            pulumi.set(__self__, "ports", ports)
+        if source_resource is not None:
+            pulumi.set(__self__, "source_resource", source_resource)
+        if sources is not None:
+            pulumi.set(__self__, "sources", sources)
+
+    @_builtins.property
+    @pulumi.getter
+    def action(self) -> _builtins.str:
+        """
+        What the rule does with matching traffic; one of `accept`, `drop`
+        """
+        return pulumi.get(self, "action")
+
+    @_builtins.property
+    @pulumi.getter
+    def bidirectional(self) -> _builtins.bool:
+        """
+        Applies in both directions
+        """
+        return pulumi.get(self, "bidirectional")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the rule is active
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Rule name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def protocol(self) -> _builtins.str:
+        """
+        Protocol the rule matches; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
+        """
+        return pulumi.get(self, "protocol")
+
+    @_builtins.property
+    @pulumi.getter(name="authorizedGroups")
+    def authorized_groups(self) -> Optional[Mapping[str, Sequence[_builtins.str]]]:
+        """
+        Map of user group id to the local user names allowed to log in
+        """
+        return pulumi.get(self, "authorized_groups")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> Optional[_builtins.str]:
+        """
+        Rule description
+        """
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter(name="destinationResource")
+    def destination_resource(self) -> Optional['outputs.PolicyRuleDestinationResource']:
+        """
+        A network resource as the destination
+        """
+        return pulumi.get(self, "destination_resource")
+
+    @_builtins.property
+    @pulumi.getter
+    def destinations(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Destination group ids
+        """
+        return pulumi.get(self, "destinations")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> Optional[_builtins.str]:
+        """
+        Rule id; assigned by the service
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="portRanges")
+    def port_ranges(self) -> Optional[Sequence['outputs.PolicyRulePortRange']]:
+        """
+        Port ranges the rule matches; only with tcp or udp; not together with ports
+        """
+        return pulumi.get(self, "port_ranges")
+
+    @_builtins.property
+    @pulumi.getter
+    def ports(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Ports the rule matches; only with tcp or udp
+        """
+        return pulumi.get(self, "ports")
+
+    @_builtins.property
+    @pulumi.getter(name="sourceResource")
+    def source_resource(self) -> Optional['outputs.PolicyRuleSourceResource']:
+        """
+        A network resource as the source
+        """
+        return pulumi.get(self, "source_resource")
+
+    @_builtins.property
+    @pulumi.getter
+    def sources(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Source group ids
+        """
+        return pulumi.get(self, "sources")
+
+
+@pulumi.output_type
+class PolicyRuleDestinationResource(dict):
+    """
+    A reference to a network resource (or a peer) by id and type
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: _builtins.str):
+        """
+        A reference to a network resource (or a peer) by id and type
+
+        :param _builtins.str id: Resource id
+        :param _builtins.str type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Resource id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class PolicyRulePortRange(dict):
+    """
+    Port range, inclusive
+    """
+    def __init__(__self__, *,
+                 end: _builtins.int,
+                 start: _builtins.int):
+        """
+        Port range, inclusive
+
+        :param _builtins.int end: Last port of the range (inclusive)
+        :param _builtins.int start: First port of the range
+        """
+        pulumi.set(__self__, "end", end)
+        pulumi.set(__self__, "start", start)
+
+    @_builtins.property
+    @pulumi.getter
+    def end(self) -> _builtins.int:
+        """
+        Last port of the range (inclusive)
+        """
+        return pulumi.get(self, "end")
+
+    @_builtins.property
+    @pulumi.getter
+    def start(self) -> _builtins.int:
+        """
+        First port of the range
+        """
+        return pulumi.get(self, "start")
+
+
+@pulumi.output_type
+class PolicyRuleSourceResource(dict):
+    """
+    A reference to a network resource (or a peer) by id and type
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: _builtins.str):
+        """
+        A reference to a network resource (or a peer) by id and type
+
+        :param _builtins.str id: Resource id
+        :param _builtins.str type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Resource id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class PostureCheckChecks(dict):
+    """
+    The checks; at least one
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "geoLocationCheck":
+            suggest = "geo_location_check"
+        elif key == "nbVersionCheck":
+            suggest = "nb_version_check"
+        elif key == "osVersionCheck":
+            suggest = "os_version_check"
+        elif key == "peerNetworkRangeCheck":
+            suggest = "peer_network_range_check"
+        elif key == "processCheck":
+            suggest = "process_check"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PostureCheckChecks. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PostureCheckChecks.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PostureCheckChecks.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 geo_location_check: Optional['outputs.PostureCheckChecksGeoLocationCheck'] = None,
+                 nb_version_check: Optional['outputs.PostureCheckChecksNbVersionCheck'] = None,
+                 os_version_check: Optional['outputs.PostureCheckChecksOsVersionCheck'] = None,
+                 peer_network_range_check: Optional['outputs.PostureCheckChecksPeerNetworkRangeCheck'] = None,
+                 process_check: Optional['outputs.PostureCheckChecksProcessCheck'] = None):
+        """
+        The checks; at least one
+
+        :param 'PostureCheckChecksGeoLocationCheck' geo_location_check: Allow or deny peers by location
+        :param 'PostureCheckChecksNbVersionCheck' nb_version_check: Minimum agent version
+        :param 'PostureCheckChecksOsVersionCheck' os_version_check: Minimum operating system versions
+        :param 'PostureCheckChecksPeerNetworkRangeCheck' peer_network_range_check: Allow or deny peers by the ranges of their local networks
+        :param 'PostureCheckChecksProcessCheck' process_check: Processes that must run on the peer
+        """
+        if geo_location_check is not None:
+            pulumi.set(__self__, "geo_location_check", geo_location_check)
+        if nb_version_check is not None:
+            pulumi.set(__self__, "nb_version_check", nb_version_check)
+        if os_version_check is not None:
+            pulumi.set(__self__, "os_version_check", os_version_check)
+        if peer_network_range_check is not None:
+            pulumi.set(__self__, "peer_network_range_check", peer_network_range_check)
+        if process_check is not None:
+            pulumi.set(__self__, "process_check", process_check)
+
+    @_builtins.property
+    @pulumi.getter(name="geoLocationCheck")
+    def geo_location_check(self) -> Optional['outputs.PostureCheckChecksGeoLocationCheck']:
+        """
+        Allow or deny peers by location
+        """
+        return pulumi.get(self, "geo_location_check")
+
+    @_builtins.property
+    @pulumi.getter(name="nbVersionCheck")
+    def nb_version_check(self) -> Optional['outputs.PostureCheckChecksNbVersionCheck']:
+        """
+        Minimum agent version
+        """
+        return pulumi.get(self, "nb_version_check")
+
+    @_builtins.property
+    @pulumi.getter(name="osVersionCheck")
+    def os_version_check(self) -> Optional['outputs.PostureCheckChecksOsVersionCheck']:
+        """
+        Minimum operating system versions
+        """
+        return pulumi.get(self, "os_version_check")
+
+    @_builtins.property
+    @pulumi.getter(name="peerNetworkRangeCheck")
+    def peer_network_range_check(self) -> Optional['outputs.PostureCheckChecksPeerNetworkRangeCheck']:
+        """
+        Allow or deny peers by the ranges of their local networks
+        """
+        return pulumi.get(self, "peer_network_range_check")
+
+    @_builtins.property
+    @pulumi.getter(name="processCheck")
+    def process_check(self) -> Optional['outputs.PostureCheckChecksProcessCheck']:
+        """
+        Processes that must run on the peer
+        """
+        return pulumi.get(self, "process_check")
+
+
+@pulumi.output_type
+class PostureCheckChecksGeoLocationCheck(dict):
+    def __init__(__self__, *,
+                 action: _builtins.str,
+                 locations: Sequence['outputs.PostureCheckChecksGeoLocationCheckLocation']):
+        """
+        :param _builtins.str action: Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
+        :param Sequence['PostureCheckChecksGeoLocationCheckLocation'] locations: Locations
+        """
+        pulumi.set(__self__, "action", action)
+        pulumi.set(__self__, "locations", locations)
+
+    @_builtins.property
+    @pulumi.getter
+    def action(self) -> _builtins.str:
+        """
+        Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
+        """
+        return pulumi.get(self, "action")
+
+    @_builtins.property
+    @pulumi.getter
+    def locations(self) -> Sequence['outputs.PostureCheckChecksGeoLocationCheckLocation']:
+        """
+        Locations
+        """
+        return pulumi.get(self, "locations")
+
+
+@pulumi.output_type
+class PostureCheckChecksGeoLocationCheckLocation(dict):
+    """
+    A location
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "countryCode":
+            suggest = "country_code"
+        elif key == "cityName":
+            suggest = "city_name"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PostureCheckChecksGeoLocationCheckLocation. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PostureCheckChecksGeoLocationCheckLocation.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PostureCheckChecksGeoLocationCheckLocation.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 country_code: _builtins.str,
+                 city_name: Optional[_builtins.str] = None):
+        """
+        A location
+
+        :param _builtins.str country_code: Country, ISO 3166-1 alpha-2
+        :param _builtins.str city_name: City name
+        """
+        pulumi.set(__self__, "country_code", country_code)
+        if city_name is not None:
+            pulumi.set(__self__, "city_name", city_name)
+
+    @_builtins.property
+    @pulumi.getter(name="countryCode")
+    def country_code(self) -> _builtins.str:
+        """
+        Country, ISO 3166-1 alpha-2
+        """
+        return pulumi.get(self, "country_code")
+
+    @_builtins.property
+    @pulumi.getter(name="cityName")
+    def city_name(self) -> Optional[_builtins.str]:
+        """
+        City name
+        """
+        return pulumi.get(self, "city_name")
+
+
+@pulumi.output_type
+class PostureCheckChecksNbVersionCheck(dict):
+    """
+    Minimum version requirement
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "minVersion":
+            suggest = "min_version"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PostureCheckChecksNbVersionCheck. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PostureCheckChecksNbVersionCheck.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PostureCheckChecksNbVersionCheck.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 min_version: _builtins.str):
+        """
+        Minimum version requirement
+
+        :param _builtins.str min_version: Minimum version
+        """
+        pulumi.set(__self__, "min_version", min_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minVersion")
+    def min_version(self) -> _builtins.str:
+        """
+        Minimum version
+        """
+        return pulumi.get(self, "min_version")
+
+
+@pulumi.output_type
+class PostureCheckChecksOsVersionCheck(dict):
+    def __init__(__self__, *,
+                 android: Optional['outputs.PostureCheckChecksOsVersionCheckAndroid'] = None,
+                 darwin: Optional['outputs.PostureCheckChecksOsVersionCheckDarwin'] = None,
+                 ios: Optional['outputs.PostureCheckChecksOsVersionCheckIos'] = None,
+                 linux: Optional['outputs.PostureCheckChecksOsVersionCheckLinux'] = None,
+                 windows: Optional['outputs.PostureCheckChecksOsVersionCheckWindows'] = None):
+        """
+        :param 'PostureCheckChecksOsVersionCheckAndroid' android: Minimum Android version
+        :param 'PostureCheckChecksOsVersionCheckDarwin' darwin: Minimum macOS version
+        :param 'PostureCheckChecksOsVersionCheckIos' ios: Minimum iOS version
+        :param 'PostureCheckChecksOsVersionCheckLinux' linux: Minimum Linux kernel version
+        :param 'PostureCheckChecksOsVersionCheckWindows' windows: Minimum Windows kernel version
+        """
+        if android is not None:
+            pulumi.set(__self__, "android", android)
+        if darwin is not None:
+            pulumi.set(__self__, "darwin", darwin)
+        if ios is not None:
+            pulumi.set(__self__, "ios", ios)
+        if linux is not None:
+            pulumi.set(__self__, "linux", linux)
+        if windows is not None:
+            pulumi.set(__self__, "windows", windows)
+
+    @_builtins.property
+    @pulumi.getter
+    def android(self) -> Optional['outputs.PostureCheckChecksOsVersionCheckAndroid']:
+        """
+        Minimum Android version
+        """
+        return pulumi.get(self, "android")
+
+    @_builtins.property
+    @pulumi.getter
+    def darwin(self) -> Optional['outputs.PostureCheckChecksOsVersionCheckDarwin']:
+        """
+        Minimum macOS version
+        """
+        return pulumi.get(self, "darwin")
+
+    @_builtins.property
+    @pulumi.getter
+    def ios(self) -> Optional['outputs.PostureCheckChecksOsVersionCheckIos']:
+        """
+        Minimum iOS version
+        """
+        return pulumi.get(self, "ios")
+
+    @_builtins.property
+    @pulumi.getter
+    def linux(self) -> Optional['outputs.PostureCheckChecksOsVersionCheckLinux']:
+        """
+        Minimum Linux kernel version
+        """
+        return pulumi.get(self, "linux")
+
+    @_builtins.property
+    @pulumi.getter
+    def windows(self) -> Optional['outputs.PostureCheckChecksOsVersionCheckWindows']:
+        """
+        Minimum Windows kernel version
+        """
+        return pulumi.get(self, "windows")
+
+
+@pulumi.output_type
+class PostureCheckChecksOsVersionCheckAndroid(dict):
+    """
+    Minimum version requirement
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "minVersion":
+            suggest = "min_version"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PostureCheckChecksOsVersionCheckAndroid. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PostureCheckChecksOsVersionCheckAndroid.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PostureCheckChecksOsVersionCheckAndroid.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 min_version: _builtins.str):
+        """
+        Minimum version requirement
+
+        :param _builtins.str min_version: Minimum version
+        """
+        pulumi.set(__self__, "min_version", min_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minVersion")
+    def min_version(self) -> _builtins.str:
+        """
+        Minimum version
+        """
+        return pulumi.get(self, "min_version")
+
+
+@pulumi.output_type
+class PostureCheckChecksOsVersionCheckDarwin(dict):
+    """
+    Minimum version requirement
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "minVersion":
+            suggest = "min_version"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PostureCheckChecksOsVersionCheckDarwin. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PostureCheckChecksOsVersionCheckDarwin.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PostureCheckChecksOsVersionCheckDarwin.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 min_version: _builtins.str):
+        """
+        Minimum version requirement
+
+        :param _builtins.str min_version: Minimum version
+        """
+        pulumi.set(__self__, "min_version", min_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minVersion")
+    def min_version(self) -> _builtins.str:
+        """
+        Minimum version
+        """
+        return pulumi.get(self, "min_version")
+
+
+@pulumi.output_type
+class PostureCheckChecksOsVersionCheckIos(dict):
+    """
+    Minimum version requirement
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "minVersion":
+            suggest = "min_version"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PostureCheckChecksOsVersionCheckIos. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PostureCheckChecksOsVersionCheckIos.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PostureCheckChecksOsVersionCheckIos.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 min_version: _builtins.str):
+        """
+        Minimum version requirement
+
+        :param _builtins.str min_version: Minimum version
+        """
+        pulumi.set(__self__, "min_version", min_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minVersion")
+    def min_version(self) -> _builtins.str:
+        """
+        Minimum version
+        """
+        return pulumi.get(self, "min_version")
+
+
+@pulumi.output_type
+class PostureCheckChecksOsVersionCheckLinux(dict):
+    """
+    Minimum kernel version requirement
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "minKernelVersion":
+            suggest = "min_kernel_version"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PostureCheckChecksOsVersionCheckLinux. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PostureCheckChecksOsVersionCheckLinux.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PostureCheckChecksOsVersionCheckLinux.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 min_kernel_version: _builtins.str):
+        """
+        Minimum kernel version requirement
+
+        :param _builtins.str min_kernel_version: Minimum kernel version
+        """
+        pulumi.set(__self__, "min_kernel_version", min_kernel_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minKernelVersion")
+    def min_kernel_version(self) -> _builtins.str:
+        """
+        Minimum kernel version
+        """
+        return pulumi.get(self, "min_kernel_version")
+
+
+@pulumi.output_type
+class PostureCheckChecksOsVersionCheckWindows(dict):
+    """
+    Minimum kernel version requirement
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "minKernelVersion":
+            suggest = "min_kernel_version"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PostureCheckChecksOsVersionCheckWindows. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PostureCheckChecksOsVersionCheckWindows.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PostureCheckChecksOsVersionCheckWindows.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 min_kernel_version: _builtins.str):
+        """
+        Minimum kernel version requirement
+
+        :param _builtins.str min_kernel_version: Minimum kernel version
+        """
+        pulumi.set(__self__, "min_kernel_version", min_kernel_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minKernelVersion")
+    def min_kernel_version(self) -> _builtins.str:
+        """
+        Minimum kernel version
+        """
+        return pulumi.get(self, "min_kernel_version")
+
+
+@pulumi.output_type
+class PostureCheckChecksPeerNetworkRangeCheck(dict):
+    def __init__(__self__, *,
+                 action: _builtins.str,
+                 ranges: Sequence[_builtins.str]):
+        """
+        :param _builtins.str action: Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
+        :param Sequence[_builtins.str] ranges: CIDR ranges
+        """
+        pulumi.set(__self__, "action", action)
+        pulumi.set(__self__, "ranges", ranges)
+
+    @_builtins.property
+    @pulumi.getter
+    def action(self) -> _builtins.str:
+        """
+        Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
+        """
+        return pulumi.get(self, "action")
+
+    @_builtins.property
+    @pulumi.getter
+    def ranges(self) -> Sequence[_builtins.str]:
+        """
+        CIDR ranges
+        """
+        return pulumi.get(self, "ranges")
+
+
+@pulumi.output_type
+class PostureCheckChecksProcessCheck(dict):
+    def __init__(__self__, *,
+                 processes: Sequence['outputs.PostureCheckChecksProcessCheckProcess']):
+        """
+        :param Sequence['PostureCheckChecksProcessCheckProcess'] processes: Processes that must run
+        """
+        pulumi.set(__self__, "processes", processes)
+
+    @_builtins.property
+    @pulumi.getter
+    def processes(self) -> Sequence['outputs.PostureCheckChecksProcessCheckProcess']:
+        """
+        Processes that must run
+        """
+        return pulumi.get(self, "processes")
+
+
+@pulumi.output_type
+class PostureCheckChecksProcessCheckProcess(dict):
+    """
+    A process that must run on the peer
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "linuxPath":
+            suggest = "linux_path"
+        elif key == "macPath":
+            suggest = "mac_path"
+        elif key == "windowsPath":
+            suggest = "windows_path"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PostureCheckChecksProcessCheckProcess. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PostureCheckChecksProcessCheckProcess.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PostureCheckChecksProcessCheckProcess.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 linux_path: Optional[_builtins.str] = None,
+                 mac_path: Optional[_builtins.str] = None,
+                 windows_path: Optional[_builtins.str] = None):
+        """
+        A process that must run on the peer
+
+        :param _builtins.str linux_path: Executable path on Linux
+        :param _builtins.str mac_path: Executable path on macOS
+        :param _builtins.str windows_path: Executable path on Windows
+        """
+        if linux_path is not None:
+            pulumi.set(__self__, "linux_path", linux_path)
+        if mac_path is not None:
+            pulumi.set(__self__, "mac_path", mac_path)
+        if windows_path is not None:
+            pulumi.set(__self__, "windows_path", windows_path)
+
+    @_builtins.property
+    @pulumi.getter(name="linuxPath")
+    def linux_path(self) -> Optional[_builtins.str]:
+        """
+        Executable path on Linux
+        """
+        return pulumi.get(self, "linux_path")
+
+    @_builtins.property
+    @pulumi.getter(name="macPath")
+    def mac_path(self) -> Optional[_builtins.str]:
+        """
+        Executable path on macOS
+        """
+        return pulumi.get(self, "mac_path")
+
+    @_builtins.property
+    @pulumi.getter(name="windowsPath")
+    def windows_path(self) -> Optional[_builtins.str]:
+        """
+        Executable path on Windows
+        """
+        return pulumi.get(self, "windows_path")
+
+
+@pulumi.output_type
+class UserPermissions(dict):
+    """
+    What the user may do
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "isRestricted":
+            suggest = "is_restricted"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in UserPermissions. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        UserPermissions.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        UserPermissions.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 is_restricted: _builtins.bool,
+                 modules: Mapping[str, 'outputs.UserPermissionsModule']):
+        """
+        What the user may do
+
+        :param _builtins.bool is_restricted: Whether the user's view of peers is restricted to their own
+        :param Mapping[str, 'UserPermissionsModule'] modules: Module name to allowed operations
+        """
+        pulumi.set(__self__, "is_restricted", is_restricted)
+        pulumi.set(__self__, "modules", modules)
+
+    @_builtins.property
+    @pulumi.getter(name="isRestricted")
+    def is_restricted(self) -> _builtins.bool:
+        """
+        Whether the user's view of peers is restricted to their own
+        """
+        return pulumi.get(self, "is_restricted")
+
+    @_builtins.property
+    @pulumi.getter
+    def modules(self) -> Mapping[str, 'outputs.UserPermissionsModule']:
+        """
+        Module name to allowed operations
+        """
+        return pulumi.get(self, "modules")
+
+
+@pulumi.output_type
+class UserPermissionsModule(dict):
+    """
+    Allowed operations
+    """
+    def __init__(__self__, *,
+                 create: _builtins.bool,
+                 delete: _builtins.bool,
+                 read: _builtins.bool,
+                 update: _builtins.bool):
+        """
+        Allowed operations
+
+        :param _builtins.bool create: May create
+        :param _builtins.bool delete: May delete
+        :param _builtins.bool read: May read
+        :param _builtins.bool update: May update
+        """
+        pulumi.set(__self__, "create", create)
+        pulumi.set(__self__, "delete", delete)
+        pulumi.set(__self__, "read", read)
+        pulumi.set(__self__, "update", update)
+
+    @_builtins.property
+    @pulumi.getter
+    def create(self) -> _builtins.bool:
+        """
+        May create
+        """
+        return pulumi.get(self, "create")
+
+    @_builtins.property
+    @pulumi.getter
+    def delete(self) -> _builtins.bool:
+        """
+        May delete
+        """
+        return pulumi.get(self, "delete")
+
+    @_builtins.property
+    @pulumi.getter
+    def read(self) -> _builtins.bool:
+        """
+        May read
+        """
+        return pulumi.get(self, "read")
+
+    @_builtins.property
+    @pulumi.getter
+    def update(self) -> _builtins.bool:
+        """
+        May update
+        """
+        return pulumi.get(self, "update")
 
 

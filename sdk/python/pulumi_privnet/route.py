@@ -266,6 +266,33 @@ class Route(pulumi.CustomResource):
         """
         A route to a network range (`network`) or to domains resolved dynamically (`domains`), served by a routing peer (`peer`) or by groups of routing peers (`peerGroups`) to the peers of `groups`.
 
+        ## Example Usage
+        ### A network route through a group of routing peers
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        ops = privnet.Group("ops",
+            name="ops",
+        )
+        servers = privnet.Group("servers",
+            name="servers",
+        )
+        privnet.Route("officeRoute",
+            description="Office LAN",
+            network_id="office",
+            network="10.10.0.0/16",
+            peer_groups=[servers.id],
+            groups=[ops.id],
+            enabled=True,
+            metric=100,
+            masquerade=True,
+            keep_route=False,
+        )
+        ```
+
+        ## Import
+
         Import an existing one by its id: `pulumi import privnet:index:Route <name> <id>`.
 
         :param str resource_name: The name of the resource.
@@ -293,6 +320,33 @@ class Route(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A route to a network range (`network`) or to domains resolved dynamically (`domains`), served by a routing peer (`peer`) or by groups of routing peers (`peerGroups`) to the peers of `groups`.
+
+        ## Example Usage
+        ### A network route through a group of routing peers
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        ops = privnet.Group("ops",
+            name="ops",
+        )
+        servers = privnet.Group("servers",
+            name="servers",
+        )
+        privnet.Route("officeRoute",
+            description="Office LAN",
+            network_id="office",
+            network="10.10.0.0/16",
+            peer_groups=[servers.id],
+            groups=[ops.id],
+            enabled=True,
+            metric=100,
+            masquerade=True,
+            keep_route=False,
+        )
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:Route <name> <id>`.
 

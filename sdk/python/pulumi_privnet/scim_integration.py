@@ -169,6 +169,23 @@ class ScimIntegration(pulumi.CustomResource):
         """
         A SCIM provisioning integration: the identity provider `provider` pushes users and groups (those matching `groupPrefixes` and `userGroupPrefixes`) into the account with the bearer token `authToken`, a secret output. The API answers the token in full only when it is made, so it is kept in state (an imported integration has none until `rotateToken` is set). `provider` is fixed at creation: changing it creates a new integration (and a new token for the identity provider to use). Everything else, `prefix` included, changes in place.
 
+        ## Example Usage
+        ### Users and groups pushed over SCIM, with the token as a secret output
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        scim = privnet.ScimIntegration("scim",
+            provider="jumpcloud",
+            prefix="jumpcloud",
+            group_prefixes=["eng-"],
+            rotate_token="1",
+        )
+        pulumi.export("scimToken", scim.auth_token)
+        ```
+
+        ## Import
+
         Import an existing one by its id: `pulumi import privnet:index:ScimIntegration <name> <id>`.
 
         :param str resource_name: The name of the resource.
@@ -190,6 +207,23 @@ class ScimIntegration(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A SCIM provisioning integration: the identity provider `provider` pushes users and groups (those matching `groupPrefixes` and `userGroupPrefixes`) into the account with the bearer token `authToken`, a secret output. The API answers the token in full only when it is made, so it is kept in state (an imported integration has none until `rotateToken` is set). `provider` is fixed at creation: changing it creates a new integration (and a new token for the identity provider to use). Everything else, `prefix` included, changes in place.
+
+        ## Example Usage
+        ### Users and groups pushed over SCIM, with the token as a secret output
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        scim = privnet.ScimIntegration("scim",
+            provider="jumpcloud",
+            prefix="jumpcloud",
+            group_prefixes=["eng-"],
+            rotate_token="1",
+        )
+        pulumi.export("scimToken", scim.auth_token)
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:ScimIntegration <name> <id>`.
 
@@ -280,7 +314,7 @@ class ScimIntegration(pulumi.CustomResource):
     @pulumi.getter(name="authToken")
     def auth_token(self) -> pulumi.Output[_builtins.str]:
         """
-        The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else
+        The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else (secret)
         """
         return pulumi.get(self, "auth_token")
 

@@ -183,6 +183,27 @@ class SetupKey(pulumi.CustomResource):
         """
         A setup key that enrolls peers. The full `key` exists only in the create response: it is kept in state as a secret output (reads return a masked form). Only `revoked` and `autoGroups` change in place; any other change creates a new key. A key created with `revoked: true` is revoked right after it is made; a revoked key cannot be un-revoked, so `revoked: true` -> `false` creates a new key (the old key's enrolled peers stay).
 
+        ## Example Usage
+        ### A reusable key that enrolls servers
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        servers = privnet.Group("servers",
+            name="servers",
+        )
+        enroll = privnet.SetupKey("enroll",
+            name="servers",
+            type="reusable",
+            expires_in=2592000,
+            auto_groups=[servers.id],
+            usage_limit=0,
+        )
+        pulumi.export("setupKey", enroll.key)
+        ```
+
+        ## Import
+
         Import an existing one by its id: `pulumi import privnet:index:SetupKey <name> <id>`.
 
         :param str resource_name: The name of the resource.
@@ -205,6 +226,27 @@ class SetupKey(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A setup key that enrolls peers. The full `key` exists only in the create response: it is kept in state as a secret output (reads return a masked form). Only `revoked` and `autoGroups` change in place; any other change creates a new key. A key created with `revoked: true` is revoked right after it is made; a revoked key cannot be un-revoked, so `revoked: true` -> `false` creates a new key (the old key's enrolled peers stay).
+
+        ## Example Usage
+        ### A reusable key that enrolls servers
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        servers = privnet.Group("servers",
+            name="servers",
+        )
+        enroll = privnet.SetupKey("enroll",
+            name="servers",
+            type="reusable",
+            expires_in=2592000,
+            auto_groups=[servers.id],
+            usage_limit=0,
+        )
+        pulumi.export("setupKey", enroll.key)
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:SetupKey <name> <id>`.
 
@@ -354,7 +396,7 @@ class SetupKey(pulumi.CustomResource):
     @pulumi.getter
     def key(self) -> pulumi.Output[_builtins.str]:
         """
-        The key: full value in the create response only, masked (first 5 characters) elsewhere
+        The key: full value in the create response only, masked (first 5 characters) elsewhere (secret)
         """
         return pulumi.get(self, "key")
 

@@ -152,6 +152,25 @@ class User(pulumi.CustomResource):
         """
         A user: a service user (`isServiceUser: true`, for automation with personal access tokens) or a regular user invited by `email`. `role`, `autoGroups` and `isBlocked` change in place (a user created with `isBlocked: true` is blocked right after it is made). The API cannot rename a user: a changed `name` is not applied and preview warns about it (it never deletes the user). A new `email` or kind of user replaces the user: deleting a user deletes the user's peers (devices) and tokens. With the embedded IdP the initial `password` is a secret output.
 
+        ## Example Usage
+        ### A service user
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        ops = privnet.Group("ops",
+            name="ops",
+        )
+        privnet.User("ci",
+            name="ci",
+            role="user",
+            auto_groups=[ops.id],
+            is_service_user=True,
+        )
+        ```
+
+        ## Import
+
         Import an existing one by its id: `pulumi import privnet:index:User <name> <id>`.
 
         :param str resource_name: The name of the resource.
@@ -172,6 +191,25 @@ class User(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A user: a service user (`isServiceUser: true`, for automation with personal access tokens) or a regular user invited by `email`. `role`, `autoGroups` and `isBlocked` change in place (a user created with `isBlocked: true` is blocked right after it is made). The API cannot rename a user: a changed `name` is not applied and preview warns about it (it never deletes the user). A new `email` or kind of user replaces the user: deleting a user deletes the user's peers (devices) and tokens. With the embedded IdP the initial `password` is a secret output.
+
+        ## Example Usage
+        ### A service user
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        ops = privnet.Group("ops",
+            name="ops",
+        )
+        privnet.User("ci",
+            name="ci",
+            role="user",
+            auto_groups=[ops.id],
+            is_service_user=True,
+        )
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:User <name> <id>`.
 
@@ -345,7 +383,7 @@ class User(pulumi.CustomResource):
     @pulumi.getter
     def password(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Initial password of a user created with the embedded IdP; only in the create response
+        Initial password of a user created with the embedded IdP; only in the create response (secret)
         """
         return pulumi.get(self, "password")
 

@@ -116,6 +116,25 @@ class UserInvite(pulumi.CustomResource):
         """
         An invite link for a new user (servers with the embedded identity provider only). `inviteToken` is the secret part of the link; it is only known after create and is kept as a secret output. Any change issues a new invite.
 
+        ## Example Usage
+        ### An invitation
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        ops = privnet.Group("ops",
+            name="ops",
+        )
+        privnet.UserInvite("invite",
+            email="new.person@example.com",
+            name="New Person",
+            role="user",
+            auto_groups=[ops.id],
+        )
+        ```
+
+        ## Import
+
         Import an existing one by its id: `pulumi import privnet:index:UserInvite <name> <id>`.
 
         :param str resource_name: The name of the resource.
@@ -134,6 +153,25 @@ class UserInvite(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An invite link for a new user (servers with the embedded identity provider only). `inviteToken` is the secret part of the link; it is only known after create and is kept as a secret output. Any change issues a new invite.
+
+        ## Example Usage
+        ### An invitation
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        ops = privnet.Group("ops",
+            name="ops",
+        )
+        privnet.UserInvite("invite",
+            email="new.person@example.com",
+            name="New Person",
+            role="user",
+            auto_groups=[ops.id],
+        )
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:UserInvite <name> <id>`.
 
@@ -272,7 +310,7 @@ class UserInvite(pulumi.CustomResource):
     @pulumi.getter(name="inviteToken")
     def invite_token(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Secret link token with a fixed prefix; only in the create response
+        Secret link token with a fixed prefix; only in the create response (secret)
         """
         return pulumi.get(self, "invite_token")
 
