@@ -25,9 +25,11 @@ import { warn } from "./diagnostics";
 import { reportPacing } from "./pacing";
 import { batchedGet, readBatching, trackWrites } from "./read-batch";
 import { normalize, project, sameValue } from "./normalize";
+import type { Owner } from "../model/hidden-inputs";
 import {
   carryOwner,
   explainConflict,
+  ownerOf,
   prepareRecovery,
   recoverInterruptedCreate,
   reportRefused,
@@ -541,12 +543,20 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
     return { client, batchReads: this.batchReads ?? readBatching(() => undefined) };
   }
 
-  async check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  /**
+   * `owner`: the stack and URN of the resource (see provider/recovery.ts). The resource plugin passes what the
+   * request's URN says; the dynamic host passes only inputs, so there it is the sdk's hidden owner input.
+   */
+  async check(
+    _olds: Props,
+    news: Props,
+    owner: Owner | undefined = ownerOf(news),
+  ): Promise<pulumi.dynamic.CheckResult> {
     const inputs = { ...news };
     delete inputs[PROVIDER_KEY];
     const failures = checkInputs(this.spec, inputs);
     // Before any create of this run starts: read what the state says about creates an earlier run left.
-    await prepareRecovery(news, () => this.ctx());
+    await prepareRecovery(owner, () => this.ctx());
     return { inputs: news, failures };
   }
 
@@ -580,13 +590,17 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
     };
   }
 
-  async create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+  /** `owner`: as for {@link check}. */
+  async create(
+    inputs: Props,
+    owner: Owner | undefined = ownerOf(inputs),
+  ): Promise<pulumi.dynamic.CreateResult> {
     const spec = this.spec;
     const adoptId = inputs[ADOPT_INPUT];
     if (typeof adoptId === "string" && adoptId !== "" && canAdopt(spec)) return this.adopt(adoptId, inputs);
     // An object an interrupted run of this stack created for this resource is taken over, not made twice.
     const host = this.recoveryHost();
-    const recovery = await recoverInterruptedCreate(host, inputs);
+    const recovery = await recoverInterruptedCreate(host, inputs, owner);
     if (recovery.result) return recovery.result;
     let created: { id: string; outs: Props };
     try {

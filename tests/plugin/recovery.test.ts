@@ -29,7 +29,7 @@ beforeAll(async () => {
   const state = new PluginState();
   state.configure({ apiUrl: s.url, token: s.token });
   service = providerService(state);
-  setStateReader(async (stack) => {
+  setStateReader(async ({ stack }) => {
     reads.push(stack);
     const text = states.get(stack);
     if (text === undefined) throw new Error(`error: no stack named '${stack}' found`);
@@ -177,4 +177,23 @@ test("with no interrupted create noted for the URN, a name conflict says so", as
   await expect(checkAndCreate(urn("Group", "d"), "Group", { name: "plug-d" })).rejects.toThrow(
     `id ${existing.id}: the stack's state records no interrupted create of this resource`,
   );
+});
+
+test("two fitting policies for one interrupted create: neither is taken over, the error lists both ids", async () => {
+  const g = await ok(s.call("createGroup", { body: { name: "plug-e-src" } }));
+  const a = await ok(s.call("createPolicy", { body: policyBody("plug-e", g.id) }));
+  const b = await ok(s.call("createPolicy", { body: policyBody("plug-e", g.id) }));
+  const inputs = policyBody("plug-e", g.id);
+  const { urn } = stack({
+    resources: [{ kind: "Group", name: "src", id: g.id }],
+    pending: [{ kind: "Policy", name: "p", inputs }],
+  });
+  const err = await checkAndCreate(urn("Policy", "p"), "Policy", inputs).then(
+    () => undefined,
+    (e: Error) => e,
+  );
+  expect(err?.message).toMatch(/2 objects fit/);
+  expect(err?.message).toContain(a.id);
+  expect(err?.message).toContain(b.id);
+  expect((await named("listPolicies", "plug-e")).sort()).toEqual([a.id, b.id].sort());
 });
