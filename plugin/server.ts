@@ -456,7 +456,7 @@ export function providerService(
       const olds = reveal(req.olds).props;
       const news = reveal(req.news).props;
       const ignore = new Set(req.ignoreChanges);
-      const c = await p.compare(req.id, olds, news);
+      const c = await p.compare(req.id, olds, news, ownerOfUrn(req.urn));
       const changed = c.changed.filter((n) => !ignore.has(n));
       const replaces = c.replaces.filter((n) => !ignore.has(n));
       const detailedDiff: Record<string, wire.PropertyDiff> = {};

@@ -31,6 +31,7 @@ import {
   explainConflict,
   ownerOf,
   prepareRecovery,
+  prepareReplacement,
   recoverInterruptedCreate,
   reportRefused,
   type RecoveryHost,
@@ -548,7 +549,7 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
    * request's URN says; the dynamic host passes only inputs, so there it is the sdk's hidden owner input.
    */
   async check(
-    _olds: Props,
+    olds: Props,
     news: Props,
     owner: Owner | undefined = ownerOf(news),
   ): Promise<pulumi.dynamic.CheckResult> {
@@ -556,7 +557,7 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
     delete inputs[PROVIDER_KEY];
     const failures = checkInputs(this.spec, inputs);
     // Before any create of this run starts: read what the state says about creates an earlier run left.
-    await prepareRecovery(owner, () => this.ctx());
+    await prepareRecovery(owner, olds, () => this.ctx());
     return { inputs: news, failures };
   }
 
@@ -567,15 +568,19 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
 
   /**
    * The diff with its detail: which inputs changed and which of them ask for a replacement. The dynamic host
-   * needs only the verdict ({@link diff}); the resource plugin reports each property (`detailedDiff`).
+   * needs only the verdict ({@link diff}); the resource plugin reports each property (`detailedDiff`). `owner`: as
+   * for {@link check}.
    */
   async compare(
     id: string,
     olds: Props,
     news: Props,
+    owner: Owner | undefined = ownerOf(news),
   ): Promise<Comparison & { deleteBeforeReplace: boolean }> {
     const spec = this.spec;
     const comparison = compareInputs(spec, olds, news);
+    // A replacement creates: the stack's notes are read before it can start (see provider/recovery.ts).
+    if (comparison.replaces.length > 0) await prepareReplacement(owner, () => this.ctx());
     for (const name of comparison.ignored) {
       await warn(
         `privnet: ${describeObject(spec, id, olds)}: ${name} is set when the object is created and the API ` +

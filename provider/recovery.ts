@@ -17,11 +17,17 @@
  *    owner (tests, hand-made providers) is an ordinary create.
  * 2. The stack's notes: its state is read once per provider process with `pulumi stack export` (the CLI that
  *    runs the update, in the provider's working directory, the project's, with the environment the engine gave
- *    it: so any backend it is logged in to, also on a fresh CI machine), before the first check of
- *    the run returns: checks wait for it, so no create of this run has started and every pending create in it is
- *    left over from an earlier run. Only then, and only if there are pending creates of privnet kinds without an
- *    id, the objects of those kinds (per parent), the token's user and the audit log are read once, so that
- *    objects this run creates are never candidates.
+ *    it: so any backend it is logged in to, also on a fresh CI machine), before any create of the run can start:
+ *    - the check of a resource the state does not hold (no old inputs: a create follows) waits for it, and so does
+ *      every check once the read has begun;
+ *    - a diff that answers a replacement (a create follows) waits for it;
+ *    - the check of a resource the state holds does not start it: a run that creates nothing (a preview or an up
+ *      without new resources) reads nothing. The engine may still replace such a resource without asking the
+ *      provider's diff (`--replace`, a changed provider), so its create could be noted before the read: pending
+ *      creates of resources checked before the read began are left out of the notes, as maybe this run's.
+ *    So every pending create the notes keep was left by an earlier run. Only then, and only if there are pending
+ *    creates of privnet kinds without an id, the objects of those kinds (per parent), the token's user and the
+ *    audit log are read once, so that objects this run creates are never candidates.
  * 3. Takeover happens only for a resource whose create the state records as interrupted (a pending create of a
  *    privnet type, of either hosting, with that URN), and only of:
  *    - the object whose id the engine recorded for that create (the create had answered), if it still exists;
@@ -175,6 +181,7 @@ export function setStateReader(fn: StateReader | undefined): StateReader {
   const previous = readState;
   readState = fn ?? exportStack;
   before.clear();
+  checkedEarly.clear();
   claimed.clear();
   warnedUnreadable = false;
   return previous;
@@ -236,6 +243,12 @@ interface Before {
 /** By stack (see {@link stackLabel}). */
 const before = new Map<string, Promise<Before>>();
 
+/**
+ * By stack, before its state is read: URNs of resources the state holds whose check has answered (see step 2 of
+ * the module comment). The engine may already have noted a create of this run for them.
+ */
+const checkedEarly = new Map<string, Set<string>>();
+
 /** A kind's spec. Loaded when first needed: the registry loads every kind, which loads this module. */
 function specByKind(kind: string): ResourceSpec | undefined {
   const { PROVIDERS }: typeof Registry = require("./registry");
@@ -271,6 +284,8 @@ async function loadBefore(owner: Owner, ctx: () => LifecycleContext): Promise<Be
   const notes = await settle(readState(owner).then(parseNotes));
   const result: Before = { notes, lists: new Map() };
   if (notes instanceof Error) return result;
+  // Maybe this run's (a replacement the engine decided alone): not known to be an earlier run's.
+  for (const urn of checkedEarly.get(stackLabel(owner)) ?? []) notes.pending.delete(urn);
   const unproven = [...notes.pending.values()].flat().filter((p) => !p.id);
   if (unproven.length === 0) return result;
   let client: LifecycleContext["client"];
@@ -334,12 +349,37 @@ function beforeOf(owner: Owner, ctx: () => LifecycleContext): Promise<Before> {
 }
 
 /**
- * Called by check with the resource's owner: reads the stack's notes (once per process) before any check returns,
- * so that no create of this run has started when they are read. Never fails: a failure is reported at the first
- * create.
+ * Called by check with the resource's owner and its old inputs (none or empty: the state does not hold it): reads
+ * the stack's notes (once per process) before a check that a create may follow returns, and before any check once
+ * the read has begun (see step 2 of the module comment). Never fails: a failure is reported at the first create.
  */
-export async function prepareRecovery(owner: Owner | undefined, ctx: () => LifecycleContext): Promise<void> {
-  if (owner) await beforeOf(owner, ctx);
+export async function prepareRecovery(
+  owner: Owner | undefined,
+  olds: Props | undefined,
+  ctx: () => LifecycleContext,
+): Promise<void> {
+  if (!owner) return;
+  const key = stackLabel(owner);
+  if (!before.has(key) && olds && Object.keys(olds).length > 0) {
+    let early = checkedEarly.get(key);
+    if (!early) checkedEarly.set(key, (early = new Set()));
+    early.add(owner.urn);
+    return;
+  }
+  await beforeOf(owner, ctx);
+}
+
+/**
+ * Called by diff before it answers a replacement (its create follows): reads the stack's notes first, as a check
+ * of a new resource does. The resource's own notes are kept: its create cannot have started yet.
+ */
+export async function prepareReplacement(
+  owner: Owner | undefined,
+  ctx: () => LifecycleContext,
+): Promise<void> {
+  if (!owner) return;
+  checkedEarly.get(stackLabel(owner))?.delete(owner.urn);
+  await beforeOf(owner, ctx);
 }
 
 // --- at create -----------------------------------------------------------------------------------------------
