@@ -24,7 +24,7 @@ import type { PrivnetClient } from "../../client";
 import { startHoldProxy, type HoldRule } from "../support/hold-proxy";
 import { runPulumi } from "./engine";
 import { inlineEnv, pythonWithSdk, run, stepsOf } from "./inline";
-import { killWhen } from "./kill";
+import { killWhen, repairFileBackend } from "./kill";
 import { changesOf, COMMAND_TIMEOUT_MS, PulumiStack, yamlProject } from "./project";
 
 /** The server under test, and a client of it that does not go through the proxy. */
@@ -48,6 +48,8 @@ export interface Exported {
 
 /** One language's program in one stack. */
 export interface Runner {
+  /** The stack's state backend (PULUMI_BACKEND_URL). */
+  backendUrl: string;
   /** `pulumi up` of the whole program (10 in parallel); resolves when it ends (here: when killed). */
   up(onSpawn: (pid: number) => void): Promise<{ code: number | null; output: string }>;
   /** `pulumi cancel`, then `pulumi up`; what it printed (the engine's warnings among it). Fails if the up fails. */
@@ -169,6 +171,7 @@ export async function yamlRunner(
     return fresh;
   };
   return {
+    backendUrl: stack.env.PULUMI_BACKEND_URL!,
     up: async (onSpawn) => {
       const r = await runPulumi(["up", "--skip-preview", "--parallel", "10", "--stack", "ci"], {
         cwd: project.dir,
@@ -218,6 +221,7 @@ export async function pythonRunner(
     return out;
   };
   return {
+    backendUrl: env.PULUMI_BACKEND_URL!,
     up: (onSpawn) =>
       new Promise((resolve) => {
         // Its own process group, as the CLI's: the kill takes the program, the CLI and the plugin.
@@ -320,6 +324,7 @@ export async function interruptedRun(
     );
     expect(result.code).toBeNull(); // killed by the signal
     expect(killed.length).toBeGreaterThanOrEqual(3); // the program or CLI, the language host, the plugin
+    repairFileBackend(runner.backendUrl);
     proxy.release();
 
     const before = await onServer(target, prefix);

@@ -18,7 +18,7 @@ import * as path from "node:path";
 import { addUserWithToken } from "../support/fixtures";
 import { startHoldProxy, type HoldProxy, type HoldRule } from "../support/hold-proxy";
 import { runPulumi, type RunPulumiResult } from "./engine";
-import { killWhen } from "./kill";
+import { killWhen, repairFileBackend } from "./kill";
 import {
   changesOf,
   COMMAND_TIMEOUT_MS,
@@ -58,6 +58,7 @@ async function killedUp(stack: PulumiStack, ready: () => boolean): Promise<RunPu
     },
   );
   expect(killed.length).toBeGreaterThanOrEqual(3); // the CLI, the language host, the plugin
+  repairFileBackend(stack.env.PULUMI_BACKEND_URL);
   return result;
 }
 

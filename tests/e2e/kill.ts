@@ -101,3 +101,30 @@ export async function killWhen<R>(
   if (!wasReady) throw new Error(`the run ended before the point to kill it at\n${opts.describe(result)}`);
   return { result, killed };
 }
+
+/**
+ * Repairs what a kill can do to a file state backend (`file://` PULUMI_BACKEND_URL), as docs/interrupted-runs.md
+ * tells users to: the backend writes a stack's `<stack>.json.attrs` beside its checkpoint by truncating it and then
+ * writing it (gocloud.dev's fileblob, in CLI 3.259), so a SIGKILL between the two leaves it empty, and every later
+ * command fails with `failed to load checkpoint: EOF`. The checkpoint itself is written whole (to a temporary file,
+ * then renamed), so removing the empty attributes file is all it takes. Returns the files removed.
+ */
+export function repairFileBackend(backendUrl: string | undefined): string[] {
+  if (!backendUrl?.startsWith("file://")) return [];
+  const removed: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = `${dir}/${e.name}`;
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith(".json.attrs") && fs.statSync(p).size === 0) {
+        fs.rmSync(p);
+        removed.push(p);
+      }
+    }
+  };
+  const stacks = `${backendUrl.slice("file://".length)}/.pulumi/stacks`;
+  if (fs.existsSync(stacks)) walk(stacks);
+  if (removed.length > 0)
+    process.stdout.write(`the kill left an empty stack attributes file; removed: ${removed.join(", ")}\n`);
+  return removed;
+}
