@@ -26,7 +26,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import type * as credentialsTypes from "../model/credentials";
 import type { Credentials } from "../model/credentials";
-import { PACKAGE, token } from "../model/hidden-inputs";
+import { ownerOfUrn, PACKAGE, token } from "../model/hidden-inputs";
 import { setEngineAddress } from "../provider/diagnostics";
 import type { PrivnetProvider } from "../provider/lifecycle";
 import type * as readBatchTypes from "../provider/read-batch";
@@ -444,7 +444,8 @@ export function providerService(
       const p = providerFor(req.type, req.urn);
       const olds = reveal(req.olds);
       const news = reveal(req.news);
-      const result = await p.check(olds.props, news.props);
+      // The URN names the stack and the resource: what recovery after an interrupted run needs.
+      const result = await p.check(olds.props, news.props, ownerOfUrn(req.urn));
       return {
         inputs: seal(result.inputs ?? news.props, secretsOf(p, news.secrets)),
         failures: result.failures ?? [],
@@ -455,7 +456,7 @@ export function providerService(
       const olds = reveal(req.olds).props;
       const news = reveal(req.news).props;
       const ignore = new Set(req.ignoreChanges);
-      const c = await p.compare(req.id, olds, news);
+      const c = await p.compare(req.id, olds, news, ownerOfUrn(req.urn));
       const changed = c.changed.filter((n) => !ignore.has(n));
       const replaces = c.replaces.filter((n) => !ignore.has(n));
       const detailedDiff: Record<string, wire.PropertyDiff> = {};
@@ -481,7 +482,7 @@ export function providerService(
         return { properties: seal({ ...outs, ...inputs.props }, secretsOf(p, inputs.secrets)) };
       }
       state.mayChange();
-      const created = await p.create(inputs.props);
+      const created = await p.create(inputs.props, ownerOfUrn(req.urn));
       return { id: created.id, properties: seal(created.outs ?? {}, secretsOf(p, inputs.secrets)) };
     }, true),
     read: unary(async (req: ReadRequest) => {

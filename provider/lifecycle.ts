@@ -25,10 +25,13 @@ import { warn } from "./diagnostics";
 import { reportPacing } from "./pacing";
 import { batchedGet, readBatching, trackWrites } from "./read-batch";
 import { normalize, project, sameValue } from "./normalize";
+import type { Owner } from "../model/hidden-inputs";
 import {
   carryOwner,
   explainConflict,
+  ownerOf,
   prepareRecovery,
+  prepareReplacement,
   recoverInterruptedCreate,
   reportRefused,
   type RecoveryHost,
@@ -556,14 +559,22 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
     return { client, batchReads: this.batchReads ?? readBatching(() => undefined) };
   }
 
-  async check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  /**
+   * `owner`: the stack and URN of the resource (see provider/recovery.ts). The resource plugin passes what the
+   * request's URN says; the dynamic host passes only inputs, so there it is the sdk's hidden owner input.
+   */
+  async check(
+    olds: Props,
+    news: Props,
+    owner: Owner | undefined = ownerOf(news),
+  ): Promise<pulumi.dynamic.CheckResult> {
     const inputs = { ...news };
     delete inputs[PROVIDER_KEY];
     const { failures, warnings } = checkReport(this.spec, inputs);
     // Values the service accepts although a document or good sense says otherwise: said at preview, not refused.
     for (const w of warnings) await warn(`privnet: ${describeObject(this.spec, undefined, inputs)}: ${w}`);
     // Before any create of this run starts: read what the state says about creates an earlier run left.
-    await prepareRecovery(news, () => this.ctx());
+    await prepareRecovery(owner, olds, () => this.ctx());
     return { inputs: news, failures };
   }
 
@@ -574,15 +585,19 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
 
   /**
    * The diff with its detail: which inputs changed and which of them ask for a replacement. The dynamic host
-   * needs only the verdict ({@link diff}); the resource plugin reports each property (`detailedDiff`).
+   * needs only the verdict ({@link diff}); the resource plugin reports each property (`detailedDiff`). `owner`: as
+   * for {@link check}.
    */
   async compare(
     id: string,
     olds: Props,
     news: Props,
+    owner: Owner | undefined = ownerOf(news),
   ): Promise<Comparison & { deleteBeforeReplace: boolean }> {
     const spec = this.spec;
     const comparison = compareInputs(spec, olds, news);
+    // A replacement creates: the stack's notes are read before it can start (see provider/recovery.ts).
+    if (comparison.replaces.length > 0) await prepareReplacement(owner, () => this.ctx());
     for (const name of comparison.ignored) {
       await warn(
         `privnet: ${describeObject(spec, id, olds)}: ${name} is set when the object is created and the API ` +
@@ -597,13 +612,17 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
     };
   }
 
-  async create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+  /** `owner`: as for {@link check}. */
+  async create(
+    inputs: Props,
+    owner: Owner | undefined = ownerOf(inputs),
+  ): Promise<pulumi.dynamic.CreateResult> {
     const spec = this.spec;
     const adoptId = inputs[ADOPT_INPUT];
     if (typeof adoptId === "string" && adoptId !== "" && canAdopt(spec)) return this.adopt(adoptId, inputs);
     // An object an interrupted run of this stack created for this resource is taken over, not made twice.
     const host = this.recoveryHost();
-    const recovery = await recoverInterruptedCreate(host, inputs);
+    const recovery = await recoverInterruptedCreate(host, inputs, owner);
     if (recovery.result) return recovery.result;
     let created: { id: string; outs: Props };
     try {

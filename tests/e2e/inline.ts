@@ -68,20 +68,19 @@ export interface InlineStep {
 }
 
 /**
- * Runs an inline program (`command args`) against `server` with the CLI and the plugin (on PATH) in `work` (the
- * state backend is `<work>/state`); returns its steps by name.
+ * The environment of an inline program run against `server` in `work`: the CLI and the plugin (from this checkout)
+ * on PATH, the state backend `<work>/state`, the project directory `<work>/project` (PRIVNET_TEST_WORK), the
+ * server as PRIVNET_TEST_URL / PRIVNET_TEST_TOKEN, and `extra`.
  */
-async function runInline(
-  command: string,
-  args: string[],
+export async function inlineEnv(
   work: string,
   server: { url: string; token: string },
-  vars: Record<string, string> = {},
-): Promise<Record<string, InlineStep>> {
+  extra: Record<string, string> = {},
+): Promise<Record<string, string>> {
   const project = path.join(work, "project");
   fs.mkdirSync(project, { recursive: true });
   const binDir = await ensureEngine();
-  const env = engineEnv({
+  return engineEnv({
     binDir,
     backendDir: path.join(work, "state"),
     pulumiHome: path.join(work, "pulumi-home"),
@@ -94,10 +93,13 @@ async function runInline(
       PRIVNET_TEST_URL: server.url,
       PRIVNET_TEST_TOKEN: server.token,
       PRIVNET_TEST_WORK: project,
-      ...vars,
+      ...extra,
     },
   });
-  const out = await run(command, args, env);
+}
+
+/** The `STEP {...}` lines a program printed, by step name. */
+export function stepsOf(out: string): Record<string, InlineStep> {
   return Object.fromEntries(
     out
       .split("\n")
@@ -105,6 +107,20 @@ async function runInline(
       .map((l) => JSON.parse(l.slice(5)) as InlineStep)
       .map((s) => [s.step, s]),
   );
+}
+
+/**
+ * Runs an inline program (`command args`) against `server` with the CLI and the plugin (on PATH) in `work` (the
+ * state backend is `<work>/state`); returns its steps by name.
+ */
+async function runInline(
+  command: string,
+  args: string[],
+  work: string,
+  server: { url: string; token: string },
+  vars: Record<string, string> = {},
+): Promise<Record<string, InlineStep>> {
+  return stepsOf(await run(command, args, await inlineEnv(work, server, vars)));
 }
 
 /** The Python program (network.py) with the generated SDK. */
