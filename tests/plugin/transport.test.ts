@@ -119,6 +119,23 @@ test("a method the plugin does not serve is UNIMPLEMENTED, the streaming List in
   expect(await h.getPluginInfo()).toMatch(/^\d+\.\d+\.\d+/);
 });
 
+test("the gRPC and protobuf libraries are the SDK's own: one copy each, at the versions package.json pins", () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8"));
+  const sdkProto = path.dirname(require.resolve("@pulumi/pulumi/proto/provider_pb", { paths: [repoRoot] }));
+  const inputs: string[] = JSON.parse(
+    fs.readFileSync(path.join(repoRoot, "dist", "plugin", "bundle-inputs.json"), "utf8"),
+  );
+  for (const lib of ["@grpc/grpc-js", "google-protobuf"]) {
+    const ours = require.resolve(`${lib}/package.json`, { paths: [repoRoot] });
+    expect(require.resolve(`${lib}/package.json`, { paths: [sdkProto] })).toBe(ours);
+    expect(JSON.parse(fs.readFileSync(ours, "utf8")).version).toBe(pkg.dependencies[lib]);
+    // The bundle took its files from that one copy.
+    const held = inputs.filter((f) => f.includes(`/${lib}/`));
+    expect(held.length).toBeGreaterThan(0);
+    expect(held.filter((f) => !f.startsWith(`node_modules/${lib}/`))).toEqual([]);
+  }
+});
+
 /** An API server that holds each DELETE until released, then answers it. */
 async function holdingServer(): Promise<{
   url: string;
