@@ -16,13 +16,13 @@ import { serve } from "./server";
 export async function main(argv: string[]): Promise<void> {
   const engine = argv.find((a) => !a.startsWith("-"));
   if (engine) setEngineAddress(engine);
-  const { port, server } = await serve();
+  const { port, stop: stopServing } = await serve();
   // Ready to stop before the port is out: the engine may stop the plugin as soon as it has read the port.
   let stopping = false;
   const stop = () => {
     if (stopping) return;
     stopping = true;
-    server.tryShutdown(() => process.exit(0));
+    void stopServing().then(() => process.exit(0));
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);

@@ -487,14 +487,63 @@ export function providerService(state = new PluginState()): Omit<IResourceProvid
 /** The largest request the plugin takes (a Struct of a large resource, an import of many), as the SDK's host. */
 const MAX_RECEIVE_BYTES = 400 * 1024 * 1024;
 
-/** Starts the plugin's gRPC server on a free loopback port; resolves to the port and the server. */
-export function serve(state = new PluginState()): Promise<{ port: number; server: grpc.Server }> {
+/** Counts the calls being served, so that a stop can tell when none is. */
+class CallCount {
+  private n = 0;
+  private waiting: (() => void)[] = [];
+
+  /** The service with every handler counted from its start until it hands grpc-js its answer. */
+  count<T extends object>(service: T): T {
+    const out: Record<string, unknown> = {};
+    for (const [name, handler] of Object.entries(service)) {
+      out[name] = (call: unknown, callback: (...args: unknown[]) => void) => {
+        this.n++;
+        (handler as (call: unknown, callback: unknown) => void)(call, (...args: unknown[]) => {
+          callback(...args);
+          if (--this.n === 0) for (const resolve of this.waiting.splice(0)) resolve();
+        });
+      };
+    }
+    return out as T;
+  }
+
+  /** Resolves once no call is being served. */
+  idle(): Promise<void> {
+    return this.n === 0 ? Promise.resolve() : new Promise((resolve) => this.waiting.push(resolve));
+  }
+}
+
+/**
+ * After the last call's answer, the time a stop allows for it to reach its socket when grpc-js's own shutdown has
+ * not finished by then (below).
+ */
+const ANSWERED_GRACE_MS = 50;
+
+export interface PluginServer {
+  port: number;
+  /**
+   * Stops serving: no new call is accepted, the calls in flight are answered, then the server closes. grpc-js's
+   * `tryShutdown` also waits for every connection to close, and a connection its client dropped as the stop began
+   * can keep it waiting for good (the YAML language host's does: the engine then waited 5 s to kill the plugin).
+   * So once no call is in flight, the stop is over {@link ANSWERED_GRACE_MS} later at the latest.
+   */
+  stop(): Promise<void>;
+}
+
+/** Starts the plugin's gRPC server on a free loopback port. */
+export function serve(state = new PluginState()): Promise<PluginServer> {
   const server = new grpc.Server({ "grpc.max_receive_message_length": MAX_RECEIVE_BYTES });
-  server.addService(ResourceProviderService, providerService(state));
+  const calls = new CallCount();
+  server.addService(ResourceProviderService, calls.count(providerService(state)));
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      server.tryShutdown(() => resolve());
+      void calls.idle().then(() => setTimeout(resolve, ANSWERED_GRACE_MS));
+    });
   return new Promise((resolve, reject) => {
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => {
       if (err) reject(err);
-      else resolve({ port, server });
+      else resolve({ port, stop });
     });
   });
 }
