@@ -5,7 +5,9 @@
  * A transport over the lifecycle, made of the ecosystem's parts: the server is `@grpc/grpc-js`, the service
  * definition and the message classes are those `@pulumi/pulumi/proto` ships (generated from Pulumi's
  * `provider.proto`), and Structs become plain values and back with google-protobuf's own
- * `Struct.toJavaScript` / `Struct.fromJavaScript`, as the SDK's provider server does. Each RPC is a translation:
+ * `Struct.toJavaScript` / `Struct.fromJavaScript`, as the SDK's provider server does. `@grpc/grpc-js` and
+ * google-protobuf are the package's own dependencies, pinned to the versions the SDK resolves, so one copy serves
+ * the SDK's generated code and this file (tests/plugin/transport.test.ts checks it). Each RPC is a translation:
  * each resource call goes to the same per-kind lifecycle the dynamic-provider host calls (`provider/lifecycle.ts`,
  * one `PrivnetProvider` per kind from `provider/registry.ts`), and each Invoke to the lookups' executor
  * (`sdk/lookups/execute.ts`); Pulumi's value conventions (secrets, unknowns) are ./values.ts. Nothing about a kind
