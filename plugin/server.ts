@@ -248,6 +248,11 @@ function unimplemented<Req, Res>(name: string): grpc.handleUnaryCall<Req, Res> {
   });
 }
 
+/**
+ * A Struct as plain values. google-protobuf assigns each key, so a member named `__proto__` becomes the object's
+ * prototype here; every caller passes the result through {@link reveal}, which keeps own members only, in new
+ * objects, so such a member reaches the lifecycle as nothing.
+ */
 function toJs(s: Struct | undefined): Props {
   return (s?.toJavaScript() ?? {}) as Props;
 }

@@ -90,6 +90,17 @@ test("a second connection is served beside the first; after Cancel only calls th
   }
 });
 
+test("a member named __proto__ reaches the lifecycle as nothing: neither a member nor a prototype", async () => {
+  const h = await plugin();
+  await h.configure({ apiUrl: s.url, token: s.token });
+  const news = JSON.parse('{"name": "proto-probe", "__proto__": {"peers": ["p1"], "name": "other"}}');
+  expect(Object.keys(news)).toContain("__proto__"); // an own member, as the engine may send it
+  const checked = await h.check("Group", news);
+  expect(checked.failures).toEqual([]);
+  expect(checked.inputs).toEqual({ name: "proto-probe" });
+  expect(Object.getPrototypeOf(checked.inputs)).toBe(Object.prototype);
+});
+
 test("a method the plugin does not serve is UNIMPLEMENTED, the streaming List included; the bundle holds grpc-js", async () => {
   const h = await plugin();
   const inputs: string[] = JSON.parse(
