@@ -494,9 +494,9 @@ export function providerService(state = new PluginState()): Omit<IResourceProvid
 /** The largest request the plugin takes (a Struct of a large resource, an import of many), as the SDK's host. */
 const MAX_RECEIVE_BYTES = 400 * 1024 * 1024;
 
-/** Counts the calls being served, so that a stop can tell when none is. */
+/** Counts the calls being served, so that a stop can tell whether any is. */
 class CallCount {
-  private n = 0;
+  active = 0;
   private waiting: (() => void)[] = [];
 
   /** The service with every handler counted from its start until it hands grpc-js its answer. */
@@ -504,10 +504,10 @@ class CallCount {
     const out: Record<string, unknown> = {};
     for (const [name, handler] of Object.entries(service)) {
       out[name] = (call: unknown, callback: (...args: unknown[]) => void) => {
-        this.n++;
+        this.active++;
         (handler as (call: unknown, callback: unknown) => void)(call, (...args: unknown[]) => {
           callback(...args);
-          if (--this.n === 0) for (const resolve of this.waiting.splice(0)) resolve();
+          if (--this.active === 0) for (const resolve of this.waiting.splice(0)) resolve();
         });
       };
     }
@@ -516,23 +516,27 @@ class CallCount {
 
   /** Resolves once no call is being served. */
   idle(): Promise<void> {
-    return this.n === 0 ? Promise.resolve() : new Promise((resolve) => this.waiting.push(resolve));
+    return this.active === 0 ? Promise.resolve() : new Promise((resolve) => this.waiting.push(resolve));
   }
 }
 
 /**
- * After the last call's answer, the time a stop allows for it to reach its socket when grpc-js's own shutdown has
- * not finished by then (below).
+ * How long a stop waits for grpc-js to close the connections once nothing needs them: when no call was in flight as
+ * it began, and after the last answer when some were (their clients are reading those answers then, and closing a
+ * connection before its client has read them loses them).
  */
-const ANSWERED_GRACE_MS = 50;
+const IDLE_STOP_MS = 50;
+const ANSWERED_STOP_MS = 2_000;
 
 export interface PluginServer {
   port: number;
   /**
    * Stops serving: no new call is accepted, the calls in flight are answered, then the server closes. grpc-js's
-   * `tryShutdown` also waits for every connection to close, and a connection its client dropped as the stop began
-   * can keep it waiting for good (the YAML language host's does: the engine then waited 5 s to kill the plugin).
-   * So once no call is in flight, the stop is over {@link ANSWERED_GRACE_MS} later at the latest.
+   * `tryShutdown` also waits for every connection to close, and a connection destroyed just as the stop began can
+   * keep it waiting for good: the YAML language host's is (an HTTP/2 protocol error after grpc-js's UNIMPLEMENTED
+   * answer to the host's closing Health/Check), and the engine then killed the plugin 5 s later at every command.
+   * So the stop is also over {@link IDLE_STOP_MS} after it began when no call was in flight, or
+   * {@link ANSWERED_STOP_MS} after the last answer when some were.
    */
   stop(): Promise<void>;
 }
@@ -544,8 +548,9 @@ export function serve(state = new PluginState()): Promise<PluginServer> {
   server.addService(ResourceProviderService, calls.count(providerService(state)));
   const stop = () =>
     new Promise<void>((resolve) => {
+      const answering = calls.active > 0;
       server.tryShutdown(() => resolve());
-      void calls.idle().then(() => setTimeout(resolve, ANSWERED_GRACE_MS));
+      void calls.idle().then(() => setTimeout(resolve, answering ? ANSWERED_STOP_MS : IDLE_STOP_MS));
     });
   return new Promise((resolve, reject) => {
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => {
