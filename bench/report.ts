@@ -23,7 +23,7 @@ import type { Machine } from "./lib/machine";
 import type { AccessBenchResult } from "./access";
 import type { NetmapBenchResult } from "./netmap";
 import type { PeerSectionResult, PluginSectionResult } from "./peer";
-import { hostingsBlock, hostingsSummaryRows } from "./report-hostings";
+import { hostingsBlock, hostingsSummaryRows, HOSTINGS_SECTION } from "./report-hostings";
 import { fmt, markdownTable, median, verdict } from "./lib/stats";
 import type { MemoryResult, ThroughputResult } from "./throughput";
 import { MODES, type Up300Result } from "./up300";
@@ -1235,7 +1235,7 @@ export function renderReport(r: BenchResults, opts: { full: boolean }): string {
   if (r.netmap) out.push("", "## 8. The network map", "", netmapSection(r.netmap));
   if (r.access) out.push("", "## 9. privnet-access: show and diff", "", accessSection(r.access));
   if (r.plugin || r.peer)
-    out.push("", hostingsBlock({ plugin: r.plugin, peer: r.peer, runs: runsOf(r) }, 10));
+    out.push("", hostingsBlock({ plugin: r.plugin, peer: r.peer, runs: runsOf(r) }, HOSTINGS_SECTION));
   out.push("", "## Performance problems found", "", problemsSection(r));
   out.push(
     "",
@@ -1250,7 +1250,7 @@ export function renderReport(r: BenchResults, opts: { full: boolean }): string {
       "300-resource runs, `--keep` keeps the work directory, `--render` rewrites this file from " +
       "bench/results/latest.json without measuring, `--large-count N` runs the large section with fewer resources " +
       "(printed only). The large section waits for the rate limit by design: about 40 minutes on 2 cores. A run of " +
-      "`plugin` and `peer` alone rewrites their block of this file (section 8) in place; `--counts N,N` runs them " +
+      `\`plugin\` and \`peer\` alone rewrites their block of this file (section ${HOSTINGS_SECTION}) in place; \`--counts N,N\` runs them ` +
       "at other sizes (printed only).",
     "",
   );

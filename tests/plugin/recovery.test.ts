@@ -11,13 +11,18 @@ import { token } from "../../model/hidden-inputs";
 import { setWarningSink } from "../../provider/diagnostics";
 import { setStateReader } from "../../provider/recovery";
 import type { Props } from "../../provider/spec";
-import { PluginState, providerService } from "../../plugin/server";
+import * as grpc from "@grpc/grpc-js";
+import * as pb from "@pulumi/pulumi/proto/provider_pb";
+import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { PluginState, serve, type PluginServer } from "../../plugin/server";
 import { addUserWithToken } from "../support/fixtures";
 import { startTestServer, type TestServer } from "../support/server";
 
 let s: TestServer;
 let other: { id: string; token: string };
-let service: ReturnType<typeof providerService>;
+let plugin: PluginServer;
+let client: ResourceProviderClient;
 const states = new Map<string, string>();
 const reads: string[] = [];
 let warnings: string[] = [];
@@ -28,7 +33,8 @@ beforeAll(async () => {
   other = addUserWithToken(s, "admin");
   const state = new PluginState();
   state.configure({ apiUrl: s.url, token: s.token });
-  service = providerService(state);
+  plugin = await serve(state);
+  client = new ResourceProviderClient(`127.0.0.1:${plugin.port}`, grpc.credentials.createInsecure());
   setStateReader(async ({ stack }) => {
     reads.push(stack);
     const text = states.get(stack);
@@ -38,6 +44,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   setStateReader(undefined);
+  client?.close();
+  await plugin?.stop();
   await s?.close();
 });
 beforeEach(() => {
@@ -88,9 +96,55 @@ function stack(opts: { resources?: { kind: string; name: string; id: string }[];
   return { name, urn };
 }
 
-type Handler = (req: unknown) => Promise<any>;
-const call = (method: "check" | "create" | "diff", req: unknown) =>
-  (service[method] as unknown as Handler)(req);
+const struct = (props: Props) => Struct.fromJavaScript(props as never);
+const plain = (st: Struct | undefined) => (st?.toJavaScript() ?? {}) as Props;
+
+/** One unary call over gRPC; a failure rejects with the status's message. */
+function rpc<Req, Res>(
+  method: (req: Req, cb: (e: grpc.ServiceError | null, r: Res) => void) => unknown,
+  req: Req,
+) {
+  return new Promise<Res>((resolve, reject) =>
+    method.call(client, req, (e, r) => (e ? reject(new Error(e.details || e.message)) : resolve(r))),
+  );
+}
+
+interface Req {
+  urn: string;
+  type: string;
+  id?: string;
+  olds?: Props;
+  news?: Props;
+  properties?: Props;
+  preview?: boolean;
+  ignoreChanges?: string[];
+}
+
+/** Check, Diff and Create as the engine sends them, with plain values in and out. */
+async function call(method: "check" | "create" | "diff", r: Req): Promise<any> {
+  if (method === "check") {
+    const req = new pb.CheckRequest().setUrn(r.urn).setType(r.type);
+    req.setOlds(struct(r.olds ?? {})).setNews(struct(r.news ?? {}));
+    const res = await rpc<pb.CheckRequest, pb.CheckResponse>(client.check, req);
+    return { inputs: plain(res.getInputs()), failures: res.getFailuresList().map((f) => f.toObject()) };
+  }
+  if (method === "diff") {
+    const req = new pb.DiffRequest()
+      .setUrn(r.urn)
+      .setType(r.type)
+      .setId(r.id ?? "");
+    req
+      .setOlds(struct(r.olds ?? {}))
+      .setNews(struct(r.news ?? {}))
+      .setIgnorechangesList(r.ignoreChanges ?? []);
+    const res = await rpc<pb.DiffRequest, pb.DiffResponse>(client.diff, req);
+    return { diffs: res.getDiffsList(), replaces: res.getReplacesList() };
+  }
+  const req = new pb.CreateRequest().setUrn(r.urn).setType(r.type);
+  req.setProperties(struct(r.properties ?? {})).setPreview(r.preview ?? false);
+  const res = await rpc<pb.CreateRequest, pb.CreateResponse>(client.create, req);
+  return { id: res.getId(), properties: plain(res.getProperties()) };
+}
 
 /** Check then Create, as the engine calls the plugin for a new resource. */
 async function checkAndCreate(
