@@ -42,7 +42,7 @@ function readPackageJson(): PackageJson {
 }
 
 /** Source directories compiled into dist/ by `npm run build` (tsconfig.build.json). */
-const SOURCE_DIRS = ["api", "client", "server", "provider", "sdk", "importer", "scripts"];
+const SOURCE_DIRS = ["api", "client", "server", "model", "provider", "components", "sdk", "importer", "plugin", "scripts"];
 
 /** Source files newer than their compiled output (or without one): dist/ is stale when this is not empty. */
 export function staleSources(): string[] {
