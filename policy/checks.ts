@@ -87,6 +87,7 @@ export function accessTestViolations(a: Analysis, tests: readonly AccessTest[], 
             r.passed ? "pass" : "fail"
           }. Unknown until apply:`,
           ...open.map((u) => `  ${u.message}`),
+          "(apply the new objects first, e.g. with pulumi up --target, or run this change with access-tests advisory)",
           `(access test from ${file})`,
         ].join("\n"),
       });
