@@ -62,6 +62,9 @@ export async function pythonWithSdk(work: string): Promise<string> {
 /** One step the program reports (`STEP {...}` lines). */
 export interface InlineStep {
   step: string;
+  /** What a command printed (the access guard's steps). */
+  stdout?: string;
+  ok?: boolean;
   changes?: Record<string, number>;
   outputs?: Record<string, { secret: boolean; value: unknown }>;
   teamGroupId?: string;
@@ -69,13 +72,14 @@ export interface InlineStep {
 
 /**
  * Runs an inline program (`command args`) against `server` with the CLI and the plugin (on PATH) in `work` (the
- * state backend is `<work>/state`); returns its steps by name.
+ * state backend is `<work>/state`); returns its steps by name. `extra` adds variables for the program.
  */
-async function runInline(
+export async function runInline(
   command: string,
   args: string[],
   work: string,
   server: { url: string; token: string },
+  extra: Record<string, string> = {},
 ): Promise<Record<string, InlineStep>> {
   const project = path.join(work, "project");
   fs.mkdirSync(project, { recursive: true });
@@ -93,6 +97,7 @@ async function runInline(
       PRIVNET_TEST_URL: server.url,
       PRIVNET_TEST_TOKEN: server.token,
       PRIVNET_TEST_WORK: project,
+      ...extra,
     },
   });
   const out = await run(command, args, env);
