@@ -2,6 +2,7 @@
  * The access guard's computation without Pulumi: an account as listed, a stack's state and the resources a stack
  * validation sees, through {@link Guard} with its reads replaced, to the three policies' violations.
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import type { LiveObjects } from "../../access/live";
 import { lineText } from "../../access/report";
@@ -493,4 +494,22 @@ test("a whole property unknown with no dependency is an output the provider comp
   const a = await guard().analyze([webPolicy(), ops, p], {});
   expect(a.result.undecided).toEqual([]);
   expect(lines(a)).toEqual(['+ gw-1 → db-1 tcp/22 (policy "ops ssh", rule "ssh")']);
+});
+
+test("the pack's directory is shipped with the package and carries its version", () => {
+  const root = path.resolve(__dirname, "..", "..");
+  const read = (f: string) => JSON.parse(fs.readFileSync(path.join(root, f), "utf8"));
+  const pkg = read("package.json") as {
+    version: string;
+    files: string[];
+    dependencies: Record<string, string>;
+  };
+  // @pulumi/policy reads the pack's version from the package.json of its directory.
+  expect(read("policy/package.json").version).toBe(pkg.version);
+  for (const f of ["policy/PulumiPolicy.yaml", "policy/package.json", "policy/index.js", "dist"])
+    expect(pkg.files).toContain(f);
+  expect(fs.readFileSync(path.join(root, "policy", "index.js"), "utf8")).toContain(
+    'require("../dist/policy/pack.js")',
+  );
+  expect(Object.keys(pkg.dependencies)).toEqual(expect.arrayContaining(["@pulumi/policy", "@pulumi/pulumi"]));
 });
