@@ -31,6 +31,9 @@ import {
   type PolicyName,
 } from "./config";
 
+/** The process's age when the pack's entry ran (node, the policy runner and @pulumi/policy loaded). */
+const LOADED_AT_MS = Math.round(process.uptime() * 1000);
+
 /** The pack's name, as `pulumi preview` lists it. */
 export const PACK_NAME = "privnet-access-guard";
 
@@ -56,7 +59,8 @@ function load(): Loaded {
     const analysis: typeof AnalysisModule = require("./analysis");
     const checks: typeof Checks = require("./checks");
     const expectations: typeof Expectations = require("../access/expectations");
-    loaded = { analysis, checks, expectations, guard: new analysis.Guard() };
+    const guard = new analysis.Guard({ ...analysis.defaultIo(), loadedAtMs: LOADED_AT_MS });
+    loaded = { analysis, checks, expectations, guard };
     loaded.guard.prefetch();
   }
   return loaded;
