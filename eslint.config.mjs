@@ -32,8 +32,10 @@ export default tseslint.config(
   },
   {
     // Provider modules are `export =` objects (so a serialized provider is one require of the package), which
-    // TypeScript imports with `import x = require(...)`. The plugin loads the provider lazily with `require`.
+    // TypeScript imports with `import x = require(...)`. The plugin loads the provider lazily with `require`, and
+    // the policy pack its own modules (it must listen before it loads them).
     files: [
+      "policy/**/*.ts",
       "provider/**/*.ts",
       "sdk/**/*.ts",
       "plugin/**/*.ts",

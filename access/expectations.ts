@@ -350,6 +350,21 @@ export function runTests(account: Account, tests: readonly AccessTest[]): TestRe
   });
 }
 
+/** The peers each test starts from and the peers and network resources it goes to (ids), as {@link runTests} resolves them. */
+export function testEndpoints(
+  account: Account,
+  tests: readonly AccessTest[],
+): { from: string[]; to: { kind: "peer" | "resource"; id: string }[] }[] {
+  const r = resolver(account);
+  return tests.map((t, i) => {
+    const where = `tests[${i}] (${JSON.stringify(t.name)})`;
+    return {
+      from: r.sources(t, where).map((e) => e.id),
+      to: r.targets(t, where).map((e) => ({ kind: e.kind, id: e.id })),
+    };
+  });
+}
+
 /** The results as text: one line per test, the broken pairs under a failed one, and the totals. */
 export function resultsText(results: readonly TestResult[]): string {
   const lines: string[] = [];

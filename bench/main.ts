@@ -6,6 +6,7 @@
  *
  *   npm run bench                      every section
  *   npm run bench -- faults up300      some sections (merged into bench/results/latest.json)
+ *   npm run bench -- guard             the access guard's cost in a preview (bench/guard.ts)
  *   npm run bench -- --only peer       the same (`--only` names one section; it may be repeated)
  *   npm run bench -- peer --counts 100 the plugin/peer sections at other sizes (while developing: printed only)
  *   npm run bench -- plugin peer --hostings plugin-yaml,noop-yaml,peer-yaml   only these hostings in them
@@ -24,6 +25,7 @@ import { repoRoot, ensureEngine } from "../tests/e2e/engine";
 import { runAccess } from "./access";
 import { runApiCalls } from "./api-calls";
 import { runFaults } from "./faults";
+import { runGuard } from "./guard";
 import { runHostOverhead } from "./host-overhead";
 import { runImport } from "./import";
 import { runLarge } from "./large";
@@ -48,6 +50,7 @@ const SECTIONS = [
   "large",
   "netmap",
   "access",
+  "guard",
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -265,6 +268,9 @@ async function main(): Promise<number> {
     },
     access: async () => {
       results.access = await runAccess({ workDir, binDir });
+    },
+    guard: async () => {
+      results.guard = await runGuard({ workDir, binDir });
     },
   };
   for (const section of args.sections) {

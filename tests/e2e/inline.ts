@@ -62,6 +62,9 @@ export async function pythonWithSdk(work: string): Promise<string> {
 /** One step the program reports (`STEP {...}` lines). */
 export interface InlineStep {
   step: string;
+  /** What a command printed (the access guard's steps). */
+  stdout?: string;
+  ok?: boolean;
   changes?: Record<string, number>;
   outputs?: Record<string, { secret: boolean; value: unknown }>;
   teamGroupId?: string;
@@ -122,7 +125,7 @@ export function stepsOf(out: string): Record<string, InlineStep> {
  * Runs an inline program (`command args`) against `server` with the CLI and the plugin (on PATH) in `work` (the
  * state backend is `<work>/state`); returns its steps by name.
  */
-async function runInline(
+export async function runInline(
   command: string,
   args: string[],
   work: string,

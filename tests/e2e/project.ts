@@ -228,6 +228,18 @@ export function changesOf(preview: PreviewJson): string[] {
 }
 
 /**
+ * The gained and lost access lines in a command's output (`privnet-access diff`'s, or the access guard's in a
+ * `pulumi preview`), trimmed and sorted.
+ */
+export function accessLinesOf(text: string): string[] {
+  return text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => /^[+-] .+ → .+ \(policy /.test(l))
+    .sort();
+}
+
+/**
  * What a refresh would change (`pulumi refresh --preview-only --json`): its steps are all `refresh`, so the
  * resources whose read-back outputs or inputs differ from the state's, as sorted `Type::name` lines, and the
  * resources the refresh would drop (gone on the server).

@@ -7,6 +7,8 @@
 //   lab          when true, a network "lab" with the resource lab-db (10.30.0.7) routed by gw, reached by laptops
 //   secondUrl    when set (with the secret secondToken), a group on a second server through an explicit provider;
 //   second       ...and when true, one more group there
+//   pair         when set ({from, to}: two peer ids), two new groups holding one of them each and a policy "pair"
+//                from the first to the second on tcp/8080: before apply, which new group is which is unknown
 const pulumi = require("@pulumi/pulumi");
 const privnet = require("pulumi-privnet");
 
@@ -72,6 +74,28 @@ if (config.getBoolean("lab")) {
         ports: ["5432"],
         sources: [ids.laptops],
         destinations: [labDb.id],
+      },
+    ],
+  });
+}
+
+const pair = config.getObject("pair");
+if (pair) {
+  const from = new privnet.Group("pair-from", { name: "pair-from", peers: [pair.from] });
+  const to = new privnet.Group("pair-to", { name: "pair-to", peers: [pair.to] });
+  new privnet.Policy("pair", {
+    name: "pair",
+    enabled: true,
+    rules: [
+      {
+        name: "web",
+        enabled: true,
+        action: "accept",
+        bidirectional: false,
+        protocol: "tcp",
+        ports: ["8080"],
+        sources: [from.id],
+        destinations: [to.id],
       },
     ],
   });

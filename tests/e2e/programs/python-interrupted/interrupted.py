@@ -32,7 +32,7 @@ def program() -> None:
             name=f"{prefix}-p{n}",
             enabled=True,
             rules=[
-                privnet.PolicyRulesArgs(
+                privnet.PolicyRuleArgs(
                     name="ssh",
                     enabled=True,
                     action="accept",
