@@ -5,7 +5,8 @@
  *
  * Children and their names (`<name>` is the component's resource name):
  * - the Group `<name>`;
- * - the SetupKey `<name>`, when `setupKey` is set;
+ * - the SetupKey `<name>`, when `setupKeyOptions` is set (the input is not named `setupKey`: that is the output,
+ *   the key itself, and Pulumi takes an output named like an input for that input);
  * - one Policy `<name>-<key>` per `allow` entry, whose key is its `description`, or, without one, `from:` and its
  *   group ids sorted (`from:id1,id2`). Two entries with one key fail at preview: give them descriptions.
  */
@@ -90,7 +91,7 @@ const inputs = z
     name: nameString().describe(
       "Name of the segment's group, unique in the account. A change renames the group in place",
     ),
-    setup_key: SetupKeyOptions.optional().describe(
+    setup_key_options: SetupKeyOptions.optional().describe(
       "A setup key enrolling peers into the segment's group; absent: none. Adding it creates the key, removing it " +
         "deletes the key (peers it enrolled stay)",
     ),
@@ -116,7 +117,7 @@ export const SEGMENT: ComponentSpec = {
   file: "segment",
   description:
     "A segment: a class of machines and the access into it, in one declaration. It creates a `Group` named " +
-    "`name`, a `SetupKey` that enrolls peers into that group when `setupKey` is set, and one `Policy` per `allow` " +
+    "`name`, a `SetupKey` that enrolls peers into that group when `setupKeyOptions` is set, and one `Policy` per `allow` " +
     "entry, letting the entry's `from` groups reach the group on its `protocol` and `ports` (one rule, accept, " +
     "one direction). The children are the same resources a program declares itself, shown under the component.\n\n" +
     "Each child is named by its entry's key, never by its position: the group and the key take the component's " +
@@ -133,7 +134,7 @@ export const SEGMENT: ComponentSpec = {
       type: "string",
       optional: true,
       secret: true,
-      description: "The setup key enrolling peers into the segment (secret); absent without `setupKey`",
+      description: "The setup key enrolling peers into the segment (secret); absent without `setupKeyOptions`",
     },
     policyIds: {
       type: "string[]",
@@ -150,7 +151,7 @@ export const SEGMENT: ComponentSpec = {
         origin: { path: "", fields: { name: "name" } },
       },
     ];
-    const key = values.setupKey;
+    const key = values.setupKeyOptions;
     const hasKey = key !== undefined && key !== null;
     if (hasKey) {
       children.push({
@@ -158,16 +159,16 @@ export const SEGMENT: ComponentSpec = {
         kind: "SetupKey",
         name,
         inputs: {
-          name: at("setupKey.name", at("name")),
-          type: at("setupKey.type", "reusable"),
-          expiresIn: at("setupKey.expiresIn", DEFAULT_KEY_LIFETIME),
+          name: at("setupKeyOptions.name", at("name")),
+          type: at("setupKeyOptions.type", "reusable"),
+          expiresIn: at("setupKeyOptions.expiresIn", DEFAULT_KEY_LIFETIME),
           autoGroups: [ref("group")],
-          usageLimit: at("setupKey.usageLimit", 0),
-          ephemeral: at("setupKey.ephemeral"),
-          revoked: at("setupKey.revoked"),
+          usageLimit: at("setupKeyOptions.usageLimit", 0),
+          ephemeral: at("setupKeyOptions.ephemeral"),
+          revoked: at("setupKeyOptions.revoked"),
         },
         origin: {
-          path: "setupKey",
+          path: "setupKeyOptions",
           fields: Object.fromEntries(
             ["name", "type", "expiresIn", "usageLimit", "ephemeral", "revoked"].map((f) => [f, f]),
           ),

@@ -344,7 +344,7 @@ import type { ${spec.name}Args } from "../components/${spec.file}";
 
 export type { ${spec.name}Args };
 
-/** Output property names, so the engine fills them in (an input of the same name is sent as given). */
+/** Output property names, registered so the engine fills them in. */
 const OUTPUTS = {
 ${outKeys}
 };

@@ -399,7 +399,7 @@ export const RESOURCE_EXAMPLES: Record<string, Example> = {
       resource("app", "Group", { name: "app" }),
       resource("db", "Segment", {
         name: "db",
-        setupKey: { expiresIn: 30 * 86400 },
+        setupKeyOptions: { expiresIn: 30 * 86400 },
         allow: [{ from: [ref("app")], protocol: "tcp", ports: ["5432"], description: "app to db" }],
       }),
     ],

@@ -9,7 +9,7 @@ export interface SegmentArgs {
   /** Name of the segment's group, unique in the account. A change renames the group in place */
   name: pulumi.Input<string>;
   /** A setup key enrolling peers into the segment's group; absent: none. Adding it creates the key, removing it deletes the key (peers it enrolled stay) */
-  setupKey?: pulumi.Input<{
+  setupKeyOptions?: pulumi.Input<{
     /** Key name; default the segment's `name`. A change creates a new key */
     name?: pulumi.Input<string>;
     /** `one-off` (a single use) or `reusable` (many uses); default `reusable`. A change creates a new key */
@@ -42,7 +42,7 @@ export interface SegmentArgs {
 const PENDING = new WeakMap<object, SegmentArgs>();
 
 /**
- * A segment: a class of machines and the access into it, in one declaration. It creates a `Group` named `name`, a `SetupKey` that enrolls peers into that group when `setupKey` is set, and one `Policy` per `allow` entry, letting the entry's `from` groups reach the group on its `protocol` and `ports` (one rule, accept, one direction). The children are the same resources a program declares itself, shown under the component.
+ * A segment: a class of machines and the access into it, in one declaration. It creates a `Group` named `name`, a `SetupKey` that enrolls peers into that group when `setupKeyOptions` is set, and one `Policy` per `allow` entry, letting the entry's `from` groups reach the group on its `protocol` and `ports` (one rule, accept, one direction). The children are the same resources a program declares itself, shown under the component.
  *
  * Each child is named by its entry's key, never by its position: the group and the key take the component's name, an entry's policy `<component>-<key>`, where the key is the entry's `description`, or `from:` and its group ids sorted when it has none. Reordering `allow` changes nothing; changing an entry's protocol or ports updates its policy in place; changing its key replaces its policy; removing an entry deletes its policy alone. Renaming the segment renames its group in place; a change to the key's name, type, lifetime, usage limit or ephemeral flag creates a new key (a setup key cannot change them in place).
  *
@@ -54,7 +54,7 @@ export class Segment extends pulumi.ComponentResource<Record<string, unknown>> {
 
   /** Id of the segment's group */
   readonly groupId: pulumi.Output<string>;
-  /** The setup key enrolling peers into the segment (secret); absent without `setupKey` */
+  /** The setup key enrolling peers into the segment (secret); absent without `setupKeyOptions` */
   readonly setupKey: pulumi.Output<string | undefined>;
   /** Ids of the policies, one per `allow` entry, in the order of `allow` */
   readonly policyIds: pulumi.Output<string[]>;

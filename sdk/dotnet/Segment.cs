@@ -11,7 +11,7 @@ using Pulumi;
 namespace PulumiPrivnet.Privnet
 {
     /// <summary>
-    /// A segment: a class of machines and the access into it, in one declaration. It creates a `Group` named `name`, a `SetupKey` that enrolls peers into that group when `setupKey` is set, and one `Policy` per `allow` entry, letting the entry's `from` groups reach the group on its `protocol` and `ports` (one rule, accept, one direction). The children are the same resources a program declares itself, shown under the component.
+    /// A segment: a class of machines and the access into it, in one declaration. It creates a `Group` named `name`, a `SetupKey` that enrolls peers into that group when `setupKeyOptions` is set, and one `Policy` per `allow` entry, letting the entry's `from` groups reach the group on its `protocol` and `ports` (one rule, accept, one direction). The children are the same resources a program declares itself, shown under the component.
     /// 
     /// Each child is named by its entry's key, never by its position: the group and the key take the component's name, an entry's policy `&lt;component&gt;-&lt;key&gt;`, where the key is the entry's `description`, or `from:` and its group ids sorted when it has none. Reordering `allow` changes nothing; changing an entry's protocol or ports updates its policy in place; changing its key replaces its policy; removing an entry deletes its policy alone. Renaming the segment renames its group in place; a change to the key's name, type, lifetime, usage limit or ephemeral flag creates a new key (a setup key cannot change them in place).
     /// 
@@ -35,7 +35,7 @@ namespace PulumiPrivnet.Privnet
         public Output<ImmutableArray<string>> PolicyIds { get; private set; } = null!;
 
         /// <summary>
-        /// The setup key enrolling peers into the segment (secret); absent without `setupKey`
+        /// The setup key enrolling peers into the segment (secret); absent without `setupKeyOptions`
         /// </summary>
         [Output("setupKey")]
         public Output<string?> SetupKey { get; private set; } = null!;
@@ -93,8 +93,8 @@ namespace PulumiPrivnet.Privnet
         /// <summary>
         /// A setup key enrolling peers into the segment's group; absent: none. Adding it creates the key, removing it deletes the key (peers it enrolled stay)
         /// </summary>
-        [Input("setupKey")]
-        public Input<Inputs.SegmentSetupKeyArgs>? SetupKey { get; set; }
+        [Input("setupKeyOptions")]
+        public Input<Inputs.SegmentSetupKeyOptionsArgs>? SetupKeyOptions { get; set; }
 
         public SegmentArgs()
         {

@@ -4,7 +4,7 @@ import type { DnsZoneBundleArgs } from "../components/dns-zone-bundle";
 
 export type { DnsZoneBundleArgs };
 
-/** Output property names, so the engine fills them in (an input of the same name is sent as given). */
+/** Output property names, registered so the engine fills them in. */
 const OUTPUTS = {
   zoneId: undefined,
   recordIds: undefined,

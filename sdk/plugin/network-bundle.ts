@@ -4,7 +4,7 @@ import type { NetworkBundleArgs } from "../components/network-bundle";
 
 export type { NetworkBundleArgs };
 
-/** Output property names, so the engine fills them in (an input of the same name is sent as given). */
+/** Output property names, registered so the engine fills them in. */
 const OUTPUTS = {
   networkId: undefined,
   routerIds: undefined,

@@ -4,7 +4,7 @@ import type { SegmentArgs } from "../components/segment";
 
 export type { SegmentArgs };
 
-/** Output property names, so the engine fills them in (an input of the same name is sent as given). */
+/** Output property names, registered so the engine fills them in. */
 const OUTPUTS = {
   groupId: undefined,
   setupKey: undefined,
@@ -12,7 +12,7 @@ const OUTPUTS = {
 };
 
 /**
- * A segment: a class of machines and the access into it, in one declaration. It creates a `Group` named `name`, a `SetupKey` that enrolls peers into that group when `setupKey` is set, and one `Policy` per `allow` entry, letting the entry's `from` groups reach the group on its `protocol` and `ports` (one rule, accept, one direction). The children are the same resources a program declares itself, shown under the component.
+ * A segment: a class of machines and the access into it, in one declaration. It creates a `Group` named `name`, a `SetupKey` that enrolls peers into that group when `setupKeyOptions` is set, and one `Policy` per `allow` entry, letting the entry's `from` groups reach the group on its `protocol` and `ports` (one rule, accept, one direction). The children are the same resources a program declares itself, shown under the component.
  *
  * Each child is named by its entry's key, never by its position: the group and the key take the component's name, an entry's policy `<component>-<key>`, where the key is the entry's `description`, or `from:` and its group ids sorted when it has none. Reordering `allow` changes nothing; changing an entry's protocol or ports updates its policy in place; changing its key replaces its policy; removing an entry deletes its policy alone. Renaming the segment renames its group in place; a change to the key's name, type, lifetime, usage limit or ephemeral flag creates a new key (a setup key cannot change them in place).
  *
@@ -27,7 +27,7 @@ export class Segment extends pulumi.ComponentResource {
 
   /** Id of the segment's group */
   declare readonly groupId: pulumi.Output<string>;
-  /** The setup key enrolling peers into the segment (secret); absent without `setupKey` */
+  /** The setup key enrolling peers into the segment (secret); absent without `setupKeyOptions` */
   declare readonly setupKey: pulumi.Output<string | undefined>;
   /** Ids of the policies, one per `allow` entry, in the order of `allow` */
   declare readonly policyIds: pulumi.Output<string[]>;

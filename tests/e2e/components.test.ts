@@ -163,7 +163,7 @@ describe("components with an explicit provider, and the access a Segment grants"
         "    type: privnet:Segment",
         "    properties:",
         "      name: db",
-        "      setupKey: { expiresIn: 86400 }",
+        "      setupKeyOptions: { expiresIn: 86400 }",
         "      allow:",
         "        - { from: ['${app.id}'], protocol: tcp, ports: ['5432'], description: app to db }",
         "        - { from: ['${ops.id}'], protocol: tcp, ports: ['22', '2222'] }",

@@ -19,7 +19,7 @@ const failures = (spec: ComponentSpec, inputs: Props, preview = false) =>
 
 const segment: Props = {
   name: "db",
-  setupKey: { expiresIn: 86400 },
+  setupKeyOptions: { expiresIn: 86400 },
   allow: [
     { from: ["app"], protocol: "tcp", ports: ["5432"], description: "app to db" },
     { from: ["ops", "admins"], protocol: "tcp", ports: ["22"] },
@@ -109,7 +109,7 @@ describe("the components' plans", () => {
     expect(recordName("@", "internal.example.com.")).toBe("internal.example.com");
   });
 
-  it("make no setup key without setupKey, and no policy without allow", () => {
+  it("make no setup key without setupKeyOptions, and no policy without allow", () => {
     expect(children(SEGMENT, { name: "db" })).toEqual(["Group::c"]);
   });
 

@@ -14071,7 +14071,7 @@ func (o SegmentAllowArrayOutput) Index(i pulumi.IntInput) SegmentAllowOutput {
 }
 
 // The setup key of a segment: it enrolls peers into the segment's group
-type SegmentSetupKey struct {
+type SegmentSetupKeyOptions struct {
 	// Peers enrolled with the key are ephemeral; default false. A change creates a new key
 	Ephemeral *bool `pulumi:"ephemeral"`
 	// Lifetime in seconds, 0 for a key that never expires; default 2592000 (30 days). A change creates a new key
@@ -14086,19 +14086,19 @@ type SegmentSetupKey struct {
 	UsageLimit *int `pulumi:"usageLimit"`
 }
 
-// SegmentSetupKeyInput is an input type that accepts SegmentSetupKeyArgs and SegmentSetupKeyOutput values.
-// You can construct a concrete instance of `SegmentSetupKeyInput` via:
+// SegmentSetupKeyOptionsInput is an input type that accepts SegmentSetupKeyOptionsArgs and SegmentSetupKeyOptionsOutput values.
+// You can construct a concrete instance of `SegmentSetupKeyOptionsInput` via:
 //
-//	SegmentSetupKeyArgs{...}
-type SegmentSetupKeyInput interface {
+//	SegmentSetupKeyOptionsArgs{...}
+type SegmentSetupKeyOptionsInput interface {
 	pulumi.Input
 
-	ToSegmentSetupKeyOutput() SegmentSetupKeyOutput
-	ToSegmentSetupKeyOutputWithContext(context.Context) SegmentSetupKeyOutput
+	ToSegmentSetupKeyOptionsOutput() SegmentSetupKeyOptionsOutput
+	ToSegmentSetupKeyOptionsOutputWithContext(context.Context) SegmentSetupKeyOptionsOutput
 }
 
 // The setup key of a segment: it enrolls peers into the segment's group
-type SegmentSetupKeyArgs struct {
+type SegmentSetupKeyOptionsArgs struct {
 	// Peers enrolled with the key are ephemeral; default false. A change creates a new key
 	Ephemeral pulumi.BoolPtrInput `pulumi:"ephemeral"`
 	// Lifetime in seconds, 0 for a key that never expires; default 2592000 (30 days). A change creates a new key
@@ -14113,141 +14113,141 @@ type SegmentSetupKeyArgs struct {
 	UsageLimit pulumi.IntPtrInput `pulumi:"usageLimit"`
 }
 
-func (SegmentSetupKeyArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*SegmentSetupKey)(nil)).Elem()
+func (SegmentSetupKeyOptionsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SegmentSetupKeyOptions)(nil)).Elem()
 }
 
-func (i SegmentSetupKeyArgs) ToSegmentSetupKeyOutput() SegmentSetupKeyOutput {
-	return i.ToSegmentSetupKeyOutputWithContext(context.Background())
+func (i SegmentSetupKeyOptionsArgs) ToSegmentSetupKeyOptionsOutput() SegmentSetupKeyOptionsOutput {
+	return i.ToSegmentSetupKeyOptionsOutputWithContext(context.Background())
 }
 
-func (i SegmentSetupKeyArgs) ToSegmentSetupKeyOutputWithContext(ctx context.Context) SegmentSetupKeyOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(SegmentSetupKeyOutput)
+func (i SegmentSetupKeyOptionsArgs) ToSegmentSetupKeyOptionsOutputWithContext(ctx context.Context) SegmentSetupKeyOptionsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SegmentSetupKeyOptionsOutput)
 }
 
-func (i SegmentSetupKeyArgs) ToSegmentSetupKeyPtrOutput() SegmentSetupKeyPtrOutput {
-	return i.ToSegmentSetupKeyPtrOutputWithContext(context.Background())
+func (i SegmentSetupKeyOptionsArgs) ToSegmentSetupKeyOptionsPtrOutput() SegmentSetupKeyOptionsPtrOutput {
+	return i.ToSegmentSetupKeyOptionsPtrOutputWithContext(context.Background())
 }
 
-func (i SegmentSetupKeyArgs) ToSegmentSetupKeyPtrOutputWithContext(ctx context.Context) SegmentSetupKeyPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(SegmentSetupKeyOutput).ToSegmentSetupKeyPtrOutputWithContext(ctx)
+func (i SegmentSetupKeyOptionsArgs) ToSegmentSetupKeyOptionsPtrOutputWithContext(ctx context.Context) SegmentSetupKeyOptionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SegmentSetupKeyOptionsOutput).ToSegmentSetupKeyOptionsPtrOutputWithContext(ctx)
 }
 
-// SegmentSetupKeyPtrInput is an input type that accepts SegmentSetupKeyArgs, SegmentSetupKeyPtr and SegmentSetupKeyPtrOutput values.
-// You can construct a concrete instance of `SegmentSetupKeyPtrInput` via:
+// SegmentSetupKeyOptionsPtrInput is an input type that accepts SegmentSetupKeyOptionsArgs, SegmentSetupKeyOptionsPtr and SegmentSetupKeyOptionsPtrOutput values.
+// You can construct a concrete instance of `SegmentSetupKeyOptionsPtrInput` via:
 //
-//	        SegmentSetupKeyArgs{...}
+//	        SegmentSetupKeyOptionsArgs{...}
 //
 //	or:
 //
 //	        nil
-type SegmentSetupKeyPtrInput interface {
+type SegmentSetupKeyOptionsPtrInput interface {
 	pulumi.Input
 
-	ToSegmentSetupKeyPtrOutput() SegmentSetupKeyPtrOutput
-	ToSegmentSetupKeyPtrOutputWithContext(context.Context) SegmentSetupKeyPtrOutput
+	ToSegmentSetupKeyOptionsPtrOutput() SegmentSetupKeyOptionsPtrOutput
+	ToSegmentSetupKeyOptionsPtrOutputWithContext(context.Context) SegmentSetupKeyOptionsPtrOutput
 }
 
-type segmentSetupKeyPtrType SegmentSetupKeyArgs
+type segmentSetupKeyOptionsPtrType SegmentSetupKeyOptionsArgs
 
-func SegmentSetupKeyPtr(v *SegmentSetupKeyArgs) SegmentSetupKeyPtrInput {
-	return (*segmentSetupKeyPtrType)(v)
+func SegmentSetupKeyOptionsPtr(v *SegmentSetupKeyOptionsArgs) SegmentSetupKeyOptionsPtrInput {
+	return (*segmentSetupKeyOptionsPtrType)(v)
 }
 
-func (*segmentSetupKeyPtrType) ElementType() reflect.Type {
-	return reflect.TypeOf((**SegmentSetupKey)(nil)).Elem()
+func (*segmentSetupKeyOptionsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**SegmentSetupKeyOptions)(nil)).Elem()
 }
 
-func (i *segmentSetupKeyPtrType) ToSegmentSetupKeyPtrOutput() SegmentSetupKeyPtrOutput {
-	return i.ToSegmentSetupKeyPtrOutputWithContext(context.Background())
+func (i *segmentSetupKeyOptionsPtrType) ToSegmentSetupKeyOptionsPtrOutput() SegmentSetupKeyOptionsPtrOutput {
+	return i.ToSegmentSetupKeyOptionsPtrOutputWithContext(context.Background())
 }
 
-func (i *segmentSetupKeyPtrType) ToSegmentSetupKeyPtrOutputWithContext(ctx context.Context) SegmentSetupKeyPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(SegmentSetupKeyPtrOutput)
+func (i *segmentSetupKeyOptionsPtrType) ToSegmentSetupKeyOptionsPtrOutputWithContext(ctx context.Context) SegmentSetupKeyOptionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SegmentSetupKeyOptionsPtrOutput)
 }
 
 // The setup key of a segment: it enrolls peers into the segment's group
-type SegmentSetupKeyOutput struct{ *pulumi.OutputState }
+type SegmentSetupKeyOptionsOutput struct{ *pulumi.OutputState }
 
-func (SegmentSetupKeyOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*SegmentSetupKey)(nil)).Elem()
+func (SegmentSetupKeyOptionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SegmentSetupKeyOptions)(nil)).Elem()
 }
 
-func (o SegmentSetupKeyOutput) ToSegmentSetupKeyOutput() SegmentSetupKeyOutput {
+func (o SegmentSetupKeyOptionsOutput) ToSegmentSetupKeyOptionsOutput() SegmentSetupKeyOptionsOutput {
 	return o
 }
 
-func (o SegmentSetupKeyOutput) ToSegmentSetupKeyOutputWithContext(ctx context.Context) SegmentSetupKeyOutput {
+func (o SegmentSetupKeyOptionsOutput) ToSegmentSetupKeyOptionsOutputWithContext(ctx context.Context) SegmentSetupKeyOptionsOutput {
 	return o
 }
 
-func (o SegmentSetupKeyOutput) ToSegmentSetupKeyPtrOutput() SegmentSetupKeyPtrOutput {
-	return o.ToSegmentSetupKeyPtrOutputWithContext(context.Background())
+func (o SegmentSetupKeyOptionsOutput) ToSegmentSetupKeyOptionsPtrOutput() SegmentSetupKeyOptionsPtrOutput {
+	return o.ToSegmentSetupKeyOptionsPtrOutputWithContext(context.Background())
 }
 
-func (o SegmentSetupKeyOutput) ToSegmentSetupKeyPtrOutputWithContext(ctx context.Context) SegmentSetupKeyPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v SegmentSetupKey) *SegmentSetupKey {
+func (o SegmentSetupKeyOptionsOutput) ToSegmentSetupKeyOptionsPtrOutputWithContext(ctx context.Context) SegmentSetupKeyOptionsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SegmentSetupKeyOptions) *SegmentSetupKeyOptions {
 		return &v
-	}).(SegmentSetupKeyPtrOutput)
+	}).(SegmentSetupKeyOptionsPtrOutput)
 }
 
 // Peers enrolled with the key are ephemeral; default false. A change creates a new key
-func (o SegmentSetupKeyOutput) Ephemeral() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v SegmentSetupKey) *bool { return v.Ephemeral }).(pulumi.BoolPtrOutput)
+func (o SegmentSetupKeyOptionsOutput) Ephemeral() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SegmentSetupKeyOptions) *bool { return v.Ephemeral }).(pulumi.BoolPtrOutput)
 }
 
 // Lifetime in seconds, 0 for a key that never expires; default 2592000 (30 days). A change creates a new key
-func (o SegmentSetupKeyOutput) ExpiresIn() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v SegmentSetupKey) *int { return v.ExpiresIn }).(pulumi.IntPtrOutput)
+func (o SegmentSetupKeyOptionsOutput) ExpiresIn() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v SegmentSetupKeyOptions) *int { return v.ExpiresIn }).(pulumi.IntPtrOutput)
 }
 
 // Key name; default the segment's `name`. A change creates a new key
-func (o SegmentSetupKeyOutput) Name() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v SegmentSetupKey) *string { return v.Name }).(pulumi.StringPtrOutput)
+func (o SegmentSetupKeyOptionsOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SegmentSetupKeyOptions) *string { return v.Name }).(pulumi.StringPtrOutput)
 }
 
 // Revoke the key (peers already enrolled stay); default false. Revoking is an update in place; un-revoking creates a new key
-func (o SegmentSetupKeyOutput) Revoked() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v SegmentSetupKey) *bool { return v.Revoked }).(pulumi.BoolPtrOutput)
+func (o SegmentSetupKeyOptionsOutput) Revoked() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SegmentSetupKeyOptions) *bool { return v.Revoked }).(pulumi.BoolPtrOutput)
 }
 
 // `one-off` (a single use) or `reusable` (many uses); default `reusable`. A change creates a new key; one of `one-off`, `reusable`
-func (o SegmentSetupKeyOutput) Type() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v SegmentSetupKey) *string { return v.Type }).(pulumi.StringPtrOutput)
+func (o SegmentSetupKeyOptionsOutput) Type() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SegmentSetupKeyOptions) *string { return v.Type }).(pulumi.StringPtrOutput)
 }
 
 // Number of enrollments allowed, 0 for unlimited; default 0. A change creates a new key
-func (o SegmentSetupKeyOutput) UsageLimit() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v SegmentSetupKey) *int { return v.UsageLimit }).(pulumi.IntPtrOutput)
+func (o SegmentSetupKeyOptionsOutput) UsageLimit() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v SegmentSetupKeyOptions) *int { return v.UsageLimit }).(pulumi.IntPtrOutput)
 }
 
-type SegmentSetupKeyPtrOutput struct{ *pulumi.OutputState }
+type SegmentSetupKeyOptionsPtrOutput struct{ *pulumi.OutputState }
 
-func (SegmentSetupKeyPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**SegmentSetupKey)(nil)).Elem()
+func (SegmentSetupKeyOptionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SegmentSetupKeyOptions)(nil)).Elem()
 }
 
-func (o SegmentSetupKeyPtrOutput) ToSegmentSetupKeyPtrOutput() SegmentSetupKeyPtrOutput {
+func (o SegmentSetupKeyOptionsPtrOutput) ToSegmentSetupKeyOptionsPtrOutput() SegmentSetupKeyOptionsPtrOutput {
 	return o
 }
 
-func (o SegmentSetupKeyPtrOutput) ToSegmentSetupKeyPtrOutputWithContext(ctx context.Context) SegmentSetupKeyPtrOutput {
+func (o SegmentSetupKeyOptionsPtrOutput) ToSegmentSetupKeyOptionsPtrOutputWithContext(ctx context.Context) SegmentSetupKeyOptionsPtrOutput {
 	return o
 }
 
-func (o SegmentSetupKeyPtrOutput) Elem() SegmentSetupKeyOutput {
-	return o.ApplyT(func(v *SegmentSetupKey) SegmentSetupKey {
+func (o SegmentSetupKeyOptionsPtrOutput) Elem() SegmentSetupKeyOptionsOutput {
+	return o.ApplyT(func(v *SegmentSetupKeyOptions) SegmentSetupKeyOptions {
 		if v != nil {
 			return *v
 		}
-		var ret SegmentSetupKey
+		var ret SegmentSetupKeyOptions
 		return ret
-	}).(SegmentSetupKeyOutput)
+	}).(SegmentSetupKeyOptionsOutput)
 }
 
 // Peers enrolled with the key are ephemeral; default false. A change creates a new key
-func (o SegmentSetupKeyPtrOutput) Ephemeral() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v *SegmentSetupKey) *bool {
+func (o SegmentSetupKeyOptionsPtrOutput) Ephemeral() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *SegmentSetupKeyOptions) *bool {
 		if v == nil {
 			return nil
 		}
@@ -14256,8 +14256,8 @@ func (o SegmentSetupKeyPtrOutput) Ephemeral() pulumi.BoolPtrOutput {
 }
 
 // Lifetime in seconds, 0 for a key that never expires; default 2592000 (30 days). A change creates a new key
-func (o SegmentSetupKeyPtrOutput) ExpiresIn() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v *SegmentSetupKey) *int {
+func (o SegmentSetupKeyOptionsPtrOutput) ExpiresIn() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *SegmentSetupKeyOptions) *int {
 		if v == nil {
 			return nil
 		}
@@ -14266,8 +14266,8 @@ func (o SegmentSetupKeyPtrOutput) ExpiresIn() pulumi.IntPtrOutput {
 }
 
 // Key name; default the segment's `name`. A change creates a new key
-func (o SegmentSetupKeyPtrOutput) Name() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *SegmentSetupKey) *string {
+func (o SegmentSetupKeyOptionsPtrOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SegmentSetupKeyOptions) *string {
 		if v == nil {
 			return nil
 		}
@@ -14276,8 +14276,8 @@ func (o SegmentSetupKeyPtrOutput) Name() pulumi.StringPtrOutput {
 }
 
 // Revoke the key (peers already enrolled stay); default false. Revoking is an update in place; un-revoking creates a new key
-func (o SegmentSetupKeyPtrOutput) Revoked() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v *SegmentSetupKey) *bool {
+func (o SegmentSetupKeyOptionsPtrOutput) Revoked() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *SegmentSetupKeyOptions) *bool {
 		if v == nil {
 			return nil
 		}
@@ -14286,8 +14286,8 @@ func (o SegmentSetupKeyPtrOutput) Revoked() pulumi.BoolPtrOutput {
 }
 
 // `one-off` (a single use) or `reusable` (many uses); default `reusable`. A change creates a new key; one of `one-off`, `reusable`
-func (o SegmentSetupKeyPtrOutput) Type() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *SegmentSetupKey) *string {
+func (o SegmentSetupKeyOptionsPtrOutput) Type() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SegmentSetupKeyOptions) *string {
 		if v == nil {
 			return nil
 		}
@@ -14296,8 +14296,8 @@ func (o SegmentSetupKeyPtrOutput) Type() pulumi.StringPtrOutput {
 }
 
 // Number of enrollments allowed, 0 for unlimited; default 0. A change creates a new key
-func (o SegmentSetupKeyPtrOutput) UsageLimit() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v *SegmentSetupKey) *int {
+func (o SegmentSetupKeyOptionsPtrOutput) UsageLimit() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *SegmentSetupKeyOptions) *int {
 		if v == nil {
 			return nil
 		}
@@ -14459,8 +14459,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksProcessCheckProcessArrayInput)(nil)).Elem(), PostureCheckChecksProcessCheckProcessArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SegmentAllowInput)(nil)).Elem(), SegmentAllowArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SegmentAllowArrayInput)(nil)).Elem(), SegmentAllowArray{})
-	pulumi.RegisterInputType(reflect.TypeOf((*SegmentSetupKeyInput)(nil)).Elem(), SegmentSetupKeyArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*SegmentSetupKeyPtrInput)(nil)).Elem(), SegmentSetupKeyArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SegmentSetupKeyOptionsInput)(nil)).Elem(), SegmentSetupKeyOptionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SegmentSetupKeyOptionsPtrInput)(nil)).Elem(), SegmentSetupKeyOptionsArgs{})
 	pulumi.RegisterOutputType(AccountSettingsExtraOutput{})
 	pulumi.RegisterOutputType(AccountSettingsExtraPtrOutput{})
 	pulumi.RegisterOutputType(DnsZoneBundleRecordOutput{})
@@ -14758,8 +14758,8 @@ func init() {
 	pulumi.RegisterOutputType(PostureCheckChecksProcessCheckProcessArrayOutput{})
 	pulumi.RegisterOutputType(SegmentAllowOutput{})
 	pulumi.RegisterOutputType(SegmentAllowArrayOutput{})
-	pulumi.RegisterOutputType(SegmentSetupKeyOutput{})
-	pulumi.RegisterOutputType(SegmentSetupKeyPtrOutput{})
+	pulumi.RegisterOutputType(SegmentSetupKeyOptionsOutput{})
+	pulumi.RegisterOutputType(SegmentSetupKeyOptionsPtrOutput{})
 	pulumi.RegisterOutputType(UserPermissionsOutput{})
 	pulumi.RegisterOutputType(UserPermissionsModuleOutput{})
 	pulumi.RegisterOutputType(UserPermissionsModuleMapOutput{})

@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A segment: a class of machines and the access into it, in one declaration. It creates a `Group` named `name`, a `SetupKey` that enrolls peers into that group when `setupKey` is set, and one `Policy` per `allow` entry, letting the entry's `from` groups reach the group on its `protocol` and `ports` (one rule, accept, one direction). The children are the same resources a program declares itself, shown under the component.
+// A segment: a class of machines and the access into it, in one declaration. It creates a `Group` named `name`, a `SetupKey` that enrolls peers into that group when `setupKeyOptions` is set, and one `Policy` per `allow` entry, letting the entry's `from` groups reach the group on its `protocol` and `ports` (one rule, accept, one direction). The children are the same resources a program declares itself, shown under the component.
 //
 // Each child is named by its entry's key, never by its position: the group and the key take the component's name, an entry's policy `<component>-<key>`, where the key is the entry's `description`, or `from:` and its group ids sorted when it has none. Reordering `allow` changes nothing; changing an entry's protocol or ports updates its policy in place; changing its key replaces its policy; removing an entry deletes its policy alone. Renaming the segment renames its group in place; a change to the key's name, type, lifetime, usage limit or ephemeral flag creates a new key (a setup key cannot change them in place).
 //
@@ -40,7 +40,7 @@ import (
 //			}
 //			db, err := privnet.NewSegment(ctx, "db", &privnet.SegmentArgs{
 //				Name: pulumi.String("db"),
-//				SetupKey: &privnet.SegmentSetupKeyArgs{
+//				SetupKeyOptions: &privnet.SegmentSetupKeyOptionsArgs{
 //					ExpiresIn: pulumi.Int(2592000),
 //				},
 //				Allow: privnet.SegmentAllowArray{
@@ -68,7 +68,7 @@ type Segment struct {
 	GroupId pulumi.StringOutput `pulumi:"groupId"`
 	// Ids of the policies, one per `allow` entry, in the order of `allow`
 	PolicyIds pulumi.StringArrayOutput `pulumi:"policyIds"`
-	// The setup key enrolling peers into the segment (secret); absent without `setupKey`
+	// The setup key enrolling peers into the segment (secret); absent without `setupKeyOptions`
 	SetupKey pulumi.StringPtrOutput `pulumi:"setupKey"`
 }
 
@@ -101,7 +101,7 @@ type segmentArgs struct {
 	// Name of the segment's group, unique in the account. A change renames the group in place
 	Name string `pulumi:"name"`
 	// A setup key enrolling peers into the segment's group; absent: none. Adding it creates the key, removing it deletes the key (peers it enrolled stay)
-	SetupKey *SegmentSetupKey `pulumi:"setupKey"`
+	SetupKeyOptions *SegmentSetupKeyOptions `pulumi:"setupKeyOptions"`
 }
 
 // The set of arguments for constructing a Segment resource.
@@ -111,7 +111,7 @@ type SegmentArgs struct {
 	// Name of the segment's group, unique in the account. A change renames the group in place
 	Name pulumi.StringInput
 	// A setup key enrolling peers into the segment's group; absent: none. Adding it creates the key, removing it deletes the key (peers it enrolled stay)
-	SetupKey SegmentSetupKeyPtrInput
+	SetupKeyOptions SegmentSetupKeyOptionsPtrInput
 }
 
 func (SegmentArgs) ElementType() reflect.Type {
@@ -161,7 +161,7 @@ func (o SegmentOutput) PolicyIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Segment) pulumi.StringArrayOutput { return v.PolicyIds }).(pulumi.StringArrayOutput)
 }
 
-// The setup key enrolling peers into the segment (secret); absent without `setupKey`
+// The setup key enrolling peers into the segment (secret); absent without `setupKeyOptions`
 func (o SegmentOutput) SetupKey() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Segment) pulumi.StringPtrOutput { return v.SetupKey }).(pulumi.StringPtrOutput)
 }

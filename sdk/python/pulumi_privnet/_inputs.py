@@ -71,8 +71,8 @@ __all__ = [
     'PostureCheckChecksProcessCheckProcessArgsDict',
     'SegmentAllowArgs',
     'SegmentAllowArgsDict',
-    'SegmentSetupKeyArgs',
-    'SegmentSetupKeyArgsDict',
+    'SegmentSetupKeyOptionsArgs',
+    'SegmentSetupKeyOptionsArgsDict',
 ]
 
 class AccountSettingsExtraArgsDict(TypedDict):
@@ -2202,7 +2202,7 @@ class SegmentAllowArgs:
         pulumi.set(self, "ports", value)
 
 
-class SegmentSetupKeyArgsDict(TypedDict):
+class SegmentSetupKeyOptionsArgsDict(TypedDict):
     """
     The setup key of a segment: it enrolls peers into the segment's group
     """
@@ -2232,7 +2232,7 @@ class SegmentSetupKeyArgsDict(TypedDict):
     """
 
 @pulumi.input_type
-class SegmentSetupKeyArgs:
+class SegmentSetupKeyOptionsArgs:
     def __init__(__self__, *,
                  ephemeral: pulumi.Input[Optional[_builtins.bool]] = None,
                  expires_in: pulumi.Input[Optional[_builtins.int]] = None,

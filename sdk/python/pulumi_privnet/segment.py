@@ -22,19 +22,19 @@ class SegmentArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
                  allow: pulumi.Input[Optional[Sequence[pulumi.Input['SegmentAllowArgs']]]] = None,
-                 setup_key: pulumi.Input[Optional['SegmentSetupKeyArgs']] = None):
+                 setup_key_options: pulumi.Input[Optional['SegmentSetupKeyOptionsArgs']] = None):
         """
         The set of arguments for constructing a Segment resource.
 
         :param pulumi.Input[_builtins.str] name: Name of the segment's group, unique in the account. A change renames the group in place
         :param pulumi.Input[Sequence[pulumi.Input['SegmentAllowArgs']]] allow: Who may reach the segment, one policy each. Adding an entry creates its policy, removing one deletes it; reordering changes nothing
-        :param pulumi.Input['SegmentSetupKeyArgs'] setup_key: A setup key enrolling peers into the segment's group; absent: none. Adding it creates the key, removing it deletes the key (peers it enrolled stay)
+        :param pulumi.Input['SegmentSetupKeyOptionsArgs'] setup_key_options: A setup key enrolling peers into the segment's group; absent: none. Adding it creates the key, removing it deletes the key (peers it enrolled stay)
         """
         pulumi.set(__self__, "name", name)
         if allow is not None:
             pulumi.set(__self__, "allow", allow)
-        if setup_key is not None:
-            pulumi.set(__self__, "setup_key", setup_key)
+        if setup_key_options is not None:
+            pulumi.set(__self__, "setup_key_options", setup_key_options)
 
     @_builtins.property
     @pulumi.getter
@@ -61,16 +61,16 @@ class SegmentArgs:
         pulumi.set(self, "allow", value)
 
     @_builtins.property
-    @pulumi.getter(name="setupKey")
-    def setup_key(self) -> pulumi.Input[Optional['SegmentSetupKeyArgs']]:
+    @pulumi.getter(name="setupKeyOptions")
+    def setup_key_options(self) -> pulumi.Input[Optional['SegmentSetupKeyOptionsArgs']]:
         """
         A setup key enrolling peers into the segment's group; absent: none. Adding it creates the key, removing it deletes the key (peers it enrolled stay)
         """
-        return pulumi.get(self, "setup_key")
+        return pulumi.get(self, "setup_key_options")
 
-    @setup_key.setter
-    def setup_key(self, value: pulumi.Input[Optional['SegmentSetupKeyArgs']]):
-        pulumi.set(self, "setup_key", value)
+    @setup_key_options.setter
+    def setup_key_options(self, value: pulumi.Input[Optional['SegmentSetupKeyOptionsArgs']]):
+        pulumi.set(self, "setup_key_options", value)
 
 
 @pulumi.type_token("privnet:index:Segment")
@@ -81,10 +81,10 @@ class Segment(pulumi.ComponentResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  allow: pulumi.Input[Optional[Sequence[pulumi.Input[Union['SegmentAllowArgs', 'SegmentAllowArgsDict']]]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 setup_key: pulumi.Input[Optional[Union['SegmentSetupKeyArgs', 'SegmentSetupKeyArgsDict']]] = None,
+                 setup_key_options: pulumi.Input[Optional[Union['SegmentSetupKeyOptionsArgs', 'SegmentSetupKeyOptionsArgsDict']]] = None,
                  __props__=None):
         """
-        A segment: a class of machines and the access into it, in one declaration. It creates a `Group` named `name`, a `SetupKey` that enrolls peers into that group when `setupKey` is set, and one `Policy` per `allow` entry, letting the entry's `from` groups reach the group on its `protocol` and `ports` (one rule, accept, one direction). The children are the same resources a program declares itself, shown under the component.
+        A segment: a class of machines and the access into it, in one declaration. It creates a `Group` named `name`, a `SetupKey` that enrolls peers into that group when `setupKeyOptions` is set, and one `Policy` per `allow` entry, letting the entry's `from` groups reach the group on its `protocol` and `ports` (one rule, accept, one direction). The children are the same resources a program declares itself, shown under the component.
 
         Each child is named by its entry's key, never by its position: the group and the key take the component's name, an entry's policy `<component>-<key>`, where the key is the entry's `description`, or `from:` and its group ids sorted when it has none. Reordering `allow` changes nothing; changing an entry's protocol or ports updates its policy in place; changing its key replaces its policy; removing an entry deletes its policy alone. Renaming the segment renames its group in place; a change to the key's name, type, lifetime, usage limit or ephemeral flag creates a new key (a setup key cannot change them in place).
 
@@ -101,7 +101,7 @@ class Segment(pulumi.ComponentResource):
         )
         db = privnet.Segment("db",
             name="db",
-            setup_key=privnet.SegmentSetupKeyArgs(
+            setup_key_options=privnet.SegmentSetupKeyOptionsArgs(
                 expires_in=2592000,
             ),
             allow=[
@@ -120,7 +120,7 @@ class Segment(pulumi.ComponentResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[Union['SegmentAllowArgs', 'SegmentAllowArgsDict']]]] allow: Who may reach the segment, one policy each. Adding an entry creates its policy, removing one deletes it; reordering changes nothing
         :param pulumi.Input[_builtins.str] name: Name of the segment's group, unique in the account. A change renames the group in place
-        :param pulumi.Input[Union['SegmentSetupKeyArgs', 'SegmentSetupKeyArgsDict']] setup_key: A setup key enrolling peers into the segment's group; absent: none. Adding it creates the key, removing it deletes the key (peers it enrolled stay)
+        :param pulumi.Input[Union['SegmentSetupKeyOptionsArgs', 'SegmentSetupKeyOptionsArgsDict']] setup_key_options: A setup key enrolling peers into the segment's group; absent: none. Adding it creates the key, removing it deletes the key (peers it enrolled stay)
         """
         ...
     @overload
@@ -129,7 +129,7 @@ class Segment(pulumi.ComponentResource):
                  args: SegmentArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A segment: a class of machines and the access into it, in one declaration. It creates a `Group` named `name`, a `SetupKey` that enrolls peers into that group when `setupKey` is set, and one `Policy` per `allow` entry, letting the entry's `from` groups reach the group on its `protocol` and `ports` (one rule, accept, one direction). The children are the same resources a program declares itself, shown under the component.
+        A segment: a class of machines and the access into it, in one declaration. It creates a `Group` named `name`, a `SetupKey` that enrolls peers into that group when `setupKeyOptions` is set, and one `Policy` per `allow` entry, letting the entry's `from` groups reach the group on its `protocol` and `ports` (one rule, accept, one direction). The children are the same resources a program declares itself, shown under the component.
 
         Each child is named by its entry's key, never by its position: the group and the key take the component's name, an entry's policy `<component>-<key>`, where the key is the entry's `description`, or `from:` and its group ids sorted when it has none. Reordering `allow` changes nothing; changing an entry's protocol or ports updates its policy in place; changing its key replaces its policy; removing an entry deletes its policy alone. Renaming the segment renames its group in place; a change to the key's name, type, lifetime, usage limit or ephemeral flag creates a new key (a setup key cannot change them in place).
 
@@ -146,7 +146,7 @@ class Segment(pulumi.ComponentResource):
         )
         db = privnet.Segment("db",
             name="db",
-            setup_key=privnet.SegmentSetupKeyArgs(
+            setup_key_options=privnet.SegmentSetupKeyOptionsArgs(
                 expires_in=2592000,
             ),
             allow=[
@@ -178,7 +178,7 @@ class Segment(pulumi.ComponentResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  allow: pulumi.Input[Optional[Sequence[pulumi.Input[Union['SegmentAllowArgs', 'SegmentAllowArgsDict']]]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 setup_key: pulumi.Input[Optional[Union['SegmentSetupKeyArgs', 'SegmentSetupKeyArgsDict']]] = None,
+                 setup_key_options: pulumi.Input[Optional[Union['SegmentSetupKeyOptionsArgs', 'SegmentSetupKeyOptionsArgsDict']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -194,9 +194,10 @@ class Segment(pulumi.ComponentResource):
             if name is None and not opts.urn:
                 raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
-            __props__.__dict__["setup_key"] = setup_key
+            __props__.__dict__["setup_key_options"] = setup_key_options
             __props__.__dict__["group_id"] = None
             __props__.__dict__["policy_ids"] = None
+            __props__.__dict__["setup_key"] = None
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["setupKey"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(Segment, __self__).__init__(
@@ -226,7 +227,7 @@ class Segment(pulumi.ComponentResource):
     @pulumi.getter(name="setupKey")
     def setup_key(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The setup key enrolling peers into the segment (secret); absent without `setupKey`
+        The setup key enrolling peers into the segment (secret); absent without `setupKeyOptions`
         """
         return pulumi.get(self, "setup_key")
 

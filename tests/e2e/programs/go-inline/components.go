@@ -129,8 +129,8 @@ func componentsProgram(stage stage, prefix string) pulumi.RunFunc {
 					})
 				}
 				args := &privnet.SegmentArgs{Name: f.str(a["name"]), Allow: allow}
-				if k, ok := a["setupKey"].(map[string]any); ok {
-					args.SetupKey = privnet.SegmentSetupKeyArgs{ExpiresIn: intPtr(k["expiresIn"])}
+				if k, ok := a["setupKeyOptions"].(map[string]any); ok {
+					args.SetupKeyOptions = privnet.SegmentSetupKeyOptionsArgs{ExpiresIn: intPtr(k["expiresIn"])}
 				}
 				s, err := privnet.NewSegment(ctx, name, args)
 				if err != nil {

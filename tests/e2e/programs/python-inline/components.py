@@ -29,7 +29,7 @@ def snake(name: str) -> str:
 
 # The Args class of each list's or object's entries, by component and input.
 ENTRY_ARGS = {
-    ("Segment", "setupKey"): privnet.SegmentSetupKeyArgs,
+    ("Segment", "setupKeyOptions"): privnet.SegmentSetupKeyOptionsArgs,
     ("Segment", "allow"): privnet.SegmentAllowArgs,
     ("NetworkBundle", "routers"): privnet.NetworkBundleRouterArgs,
     ("NetworkBundle", "resources"): privnet.NetworkBundleResourceArgs,

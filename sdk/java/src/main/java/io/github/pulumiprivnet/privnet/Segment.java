@@ -15,7 +15,7 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
- * A segment: a class of machines and the access into it, in one declaration. It creates a `Group` named `name`, a `SetupKey` that enrolls peers into that group when `setupKey` is set, and one `Policy` per `allow` entry, letting the entry&#39;s `from` groups reach the group on its `protocol` and `ports` (one rule, accept, one direction). The children are the same resources a program declares itself, shown under the component.
+ * A segment: a class of machines and the access into it, in one declaration. It creates a `Group` named `name`, a `SetupKey` that enrolls peers into that group when `setupKeyOptions` is set, and one `Policy` per `allow` entry, letting the entry&#39;s `from` groups reach the group on its `protocol` and `ports` (one rule, accept, one direction). The children are the same resources a program declares itself, shown under the component.
  * 
  * Each child is named by its entry&#39;s key, never by its position: the group and the key take the component&#39;s name, an entry&#39;s policy `&lt;component&gt;-&lt;key&gt;`, where the key is the entry&#39;s `description`, or `from:` and its group ids sorted when it has none. Reordering `allow` changes nothing; changing an entry&#39;s protocol or ports updates its policy in place; changing its key replaces its policy; removing an entry deletes its policy alone. Renaming the segment renames its group in place; a change to the key&#39;s name, type, lifetime, usage limit or ephemeral flag creates a new key (a setup key cannot change them in place).
  * 
@@ -55,14 +55,14 @@ public class Segment extends com.pulumi.resources.ComponentResource {
         return this.policyIds;
     }
     /**
-     * The setup key enrolling peers into the segment (secret); absent without `setupKey`
+     * The setup key enrolling peers into the segment (secret); absent without `setupKeyOptions`
      * 
      */
     @Export(name="setupKey", refs={String.class}, tree="[0]")
     private Output</* @Nullable */ String> setupKey;
 
     /**
-     * @return The setup key enrolling peers into the segment (secret); absent without `setupKey`
+     * @return The setup key enrolling peers into the segment (secret); absent without `setupKeyOptions`
      * 
      */
     public Output<Optional<String>> setupKey() {

@@ -7,7 +7,7 @@ import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import io.github.pulumiprivnet.privnet.inputs.SegmentAllowArgs;
-import io.github.pulumiprivnet.privnet.inputs.SegmentSetupKeyArgs;
+import io.github.pulumiprivnet.privnet.inputs.SegmentSetupKeyOptionsArgs;
 import java.lang.String;
 import java.util.List;
 import java.util.Objects;
@@ -53,15 +53,15 @@ public final class SegmentArgs extends com.pulumi.resources.ResourceArgs {
      * A setup key enrolling peers into the segment&#39;s group; absent: none. Adding it creates the key, removing it deletes the key (peers it enrolled stay)
      * 
      */
-    @Import(name="setupKey")
-    private @Nullable Output<SegmentSetupKeyArgs> setupKey;
+    @Import(name="setupKeyOptions")
+    private @Nullable Output<SegmentSetupKeyOptionsArgs> setupKeyOptions;
 
     /**
      * @return A setup key enrolling peers into the segment&#39;s group; absent: none. Adding it creates the key, removing it deletes the key (peers it enrolled stay)
      * 
      */
-    public Optional<Output<SegmentSetupKeyArgs>> setupKey() {
-        return Optional.ofNullable(this.setupKey);
+    public Optional<Output<SegmentSetupKeyOptionsArgs>> setupKeyOptions() {
+        return Optional.ofNullable(this.setupKeyOptions);
     }
 
     private SegmentArgs() {}
@@ -69,7 +69,7 @@ public final class SegmentArgs extends com.pulumi.resources.ResourceArgs {
     private SegmentArgs(SegmentArgs $) {
         this.allow = $.allow;
         this.name = $.name;
-        this.setupKey = $.setupKey;
+        this.setupKeyOptions = $.setupKeyOptions;
     }
 
     public static Builder builder() {
@@ -143,24 +143,24 @@ public final class SegmentArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param setupKey A setup key enrolling peers into the segment&#39;s group; absent: none. Adding it creates the key, removing it deletes the key (peers it enrolled stay)
+         * @param setupKeyOptions A setup key enrolling peers into the segment&#39;s group; absent: none. Adding it creates the key, removing it deletes the key (peers it enrolled stay)
          * 
          * @return builder
          * 
          */
-        public Builder setupKey(@Nullable Output<SegmentSetupKeyArgs> setupKey) {
-            $.setupKey = setupKey;
+        public Builder setupKeyOptions(@Nullable Output<SegmentSetupKeyOptionsArgs> setupKeyOptions) {
+            $.setupKeyOptions = setupKeyOptions;
             return this;
         }
 
         /**
-         * @param setupKey A setup key enrolling peers into the segment&#39;s group; absent: none. Adding it creates the key, removing it deletes the key (peers it enrolled stay)
+         * @param setupKeyOptions A setup key enrolling peers into the segment&#39;s group; absent: none. Adding it creates the key, removing it deletes the key (peers it enrolled stay)
          * 
          * @return builder
          * 
          */
-        public Builder setupKey(SegmentSetupKeyArgs setupKey) {
-            return setupKey(Output.of(setupKey));
+        public Builder setupKeyOptions(SegmentSetupKeyOptionsArgs setupKeyOptions) {
+            return setupKeyOptions(Output.of(setupKeyOptions));
         }
 
         public SegmentArgs build() {

@@ -17,9 +17,9 @@ import javax.annotation.Nullable;
  * The setup key of a segment: it enrolls peers into the segment&#39;s group
  * 
  */
-public final class SegmentSetupKeyArgs extends com.pulumi.resources.ResourceArgs {
+public final class SegmentSetupKeyOptionsArgs extends com.pulumi.resources.ResourceArgs {
 
-    public static final SegmentSetupKeyArgs Empty = new SegmentSetupKeyArgs();
+    public static final SegmentSetupKeyOptionsArgs Empty = new SegmentSetupKeyOptionsArgs();
 
     /**
      * Peers enrolled with the key are ephemeral; default false. A change creates a new key
@@ -111,9 +111,9 @@ public final class SegmentSetupKeyArgs extends com.pulumi.resources.ResourceArgs
         return Optional.ofNullable(this.usageLimit);
     }
 
-    private SegmentSetupKeyArgs() {}
+    private SegmentSetupKeyOptionsArgs() {}
 
-    private SegmentSetupKeyArgs(SegmentSetupKeyArgs $) {
+    private SegmentSetupKeyOptionsArgs(SegmentSetupKeyOptionsArgs $) {
         this.ephemeral = $.ephemeral;
         this.expiresIn = $.expiresIn;
         this.name = $.name;
@@ -125,19 +125,19 @@ public final class SegmentSetupKeyArgs extends com.pulumi.resources.ResourceArgs
     public static Builder builder() {
         return new Builder();
     }
-    public static Builder builder(SegmentSetupKeyArgs defaults) {
+    public static Builder builder(SegmentSetupKeyOptionsArgs defaults) {
         return new Builder(defaults);
     }
 
     public static final class Builder {
-        private SegmentSetupKeyArgs $;
+        private SegmentSetupKeyOptionsArgs $;
 
         public Builder() {
-            $ = new SegmentSetupKeyArgs();
+            $ = new SegmentSetupKeyOptionsArgs();
         }
 
-        public Builder(SegmentSetupKeyArgs defaults) {
-            $ = new SegmentSetupKeyArgs(Objects.requireNonNull(defaults));
+        public Builder(SegmentSetupKeyOptionsArgs defaults) {
+            $ = new SegmentSetupKeyOptionsArgs(Objects.requireNonNull(defaults));
         }
 
         /**
@@ -266,7 +266,7 @@ public final class SegmentSetupKeyArgs extends com.pulumi.resources.ResourceArgs
             return usageLimit(Output.of(usageLimit));
         }
 
-        public SegmentSetupKeyArgs build() {
+        public SegmentSetupKeyOptionsArgs build() {
             return $;
         }
     }

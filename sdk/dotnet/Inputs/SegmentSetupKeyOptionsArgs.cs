@@ -14,7 +14,7 @@ namespace PulumiPrivnet.Privnet.Inputs
     /// <summary>
     /// The setup key of a segment: it enrolls peers into the segment's group
     /// </summary>
-    public sealed class SegmentSetupKeyArgs : global::Pulumi.ResourceArgs
+    public sealed class SegmentSetupKeyOptionsArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
         /// Peers enrolled with the key are ephemeral; default false. A change creates a new key
@@ -52,9 +52,9 @@ namespace PulumiPrivnet.Privnet.Inputs
         [Input("usageLimit")]
         public Input<int>? UsageLimit { get; set; }
 
-        public SegmentSetupKeyArgs()
+        public SegmentSetupKeyOptionsArgs()
         {
         }
-        public static new SegmentSetupKeyArgs Empty => new SegmentSetupKeyArgs();
+        public static new SegmentSetupKeyOptionsArgs Empty => new SegmentSetupKeyOptionsArgs();
     }
 }
