@@ -16,7 +16,16 @@ const acc = acceptance();
 const server = { url: acc.url, token: acc.token };
 
 /** The kinds the components' children are. */
-const CHILD_KINDS = ["Group", "SetupKey", "Policy", "Network", "NetworkRouter", "NetworkResource", "DnsZone", "DnsRecord"];
+const CHILD_KINDS = [
+  "Group",
+  "SetupKey",
+  "Policy",
+  "Network",
+  "NetworkRouter",
+  "NetworkResource",
+  "DnsZone",
+  "DnsRecord",
+];
 
 function counts(inv: Inventory): Record<string, number> {
   return Object.fromEntries(INVENTORY_KINDS.filter((k) => k !== "peers").map((k) => [k, inv[k].length]));
@@ -59,13 +68,15 @@ if (missing.length) {
     let before: Inventory;
     let failure: unknown;
     const prefix = `acc${randomBytes(3).toString("hex")}${short}`;
-    const started = Date.now();
+    let seconds = 0;
 
     beforeAll(async () => {
       work = makeWork(`acceptance-components-${short}`);
       before = await readInventory(acc.client);
+      const started = Date.now();
       try {
         life = await runLife(work, prefix);
+        seconds = (Date.now() - started) / 1000;
       } catch (err) {
         failure = err;
       }
@@ -83,10 +94,15 @@ if (missing.length) {
             check: "components",
             kind: name,
             status: "passed",
-            detail: `life in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+            detail: `life in ${seconds.toFixed(0)} s`,
           });
         } catch (err) {
-          acc.record({ check: "components", kind: name, status: "failed", detail: String(err).split("\n")[0] });
+          acc.record({
+            check: "components",
+            kind: name,
+            status: "failed",
+            detail: String(err).split("\n")[0],
+          });
           throw err;
         }
       },

@@ -99,7 +99,11 @@ describe("the components' plans", () => {
       ],
     };
     expect(children(DNS_ZONE_BUNDLE, rr)).toEqual(
-      ["DnsZone::c", "DnsRecord::c-api.internal.example.com-A-10.0.0.1", "DnsRecord::c-api.internal.example.com-A-10.0.0.2"].sort(),
+      [
+        "DnsZone::c",
+        "DnsRecord::c-api.internal.example.com-A-10.0.0.1",
+        "DnsRecord::c-api.internal.example.com-A-10.0.0.2",
+      ].sort(),
     );
   });
 
@@ -135,7 +139,9 @@ describe("the components' checks", () => {
     (bad.allow as Props[])[0]!.ports = ["5432", "99999"];
     const found = checkComponent(SEGMENT, "db", bad, true).failures;
     expect(found.map((f) => f.property)).toEqual(["allow[0].ports[1]"]);
-    expect(failureMessage(SEGMENT, "db", found)).toMatch(/^privnet: Segment "db": allow\[0\]\.ports\[1\]: .*65535/);
+    expect(failureMessage(SEGMENT, "db", found)).toMatch(
+      /^privnet: Segment "db": allow\[0\]\.ports\[1\]: .*65535/,
+    );
   });
 
   it("name two entries with one key", () => {
@@ -149,13 +155,20 @@ describe("the components' checks", () => {
     expect(failures(SEGMENT, twice)).toEqual([
       'allow[1]: has the same key as allow[0] ("from:ops"): give each entry a description',
     ]);
-    const resources = { ...bundle, resources: [...(bundle.resources as Props[]), { name: "lan", address: "10.0.0.1" }] };
-    expect(failures(NETWORK_BUNDLE, resources).some((f) => f.startsWith("resources[2]: has the same key"))).toBe(true);
+    const resources = {
+      ...bundle,
+      resources: [...(bundle.resources as Props[]), { name: "lan", address: "10.0.0.1" }],
+    };
+    expect(
+      failures(NETWORK_BUNDLE, resources).some((f) => f.startsWith("resources[2]: has the same key")),
+    ).toBe(true);
   });
 
   it("name an entry without its key and a field of the component's own schema", () => {
     const noRouter = { ...bundle, routers: [{ metric: 10 }] };
-    expect(failures(NETWORK_BUNDLE, noRouter)).toContain("routers[0].peer: is required: set peer or peerGroups");
+    expect(failures(NETWORK_BUNDLE, noRouter)).toContain(
+      "routers[0].peer: is required: set peer or peerGroups",
+    );
     const badMetric = { ...bundle, routers: [{ peer: "p1", metric: 0 }] };
     expect(failures(NETWORK_BUNDLE, badMetric).some((f) => f.startsWith("routers[0].metric: "))).toBe(true);
     const noType = { ...zone, records: [{ name: "db", content: "10.0.0.1" }] };
