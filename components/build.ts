@@ -15,7 +15,18 @@
 import * as pulumi from "@pulumi/pulumi";
 import { containsUnknown } from "../model/mapping";
 import { checkComponent, failureMessage } from "./check";
-import { At, Computed, Pending, pathSegments, Ref, UNKNOWN, valueAt, type ComponentSpec, type PlanValue, type Props } from "./spec";
+import {
+  At,
+  Computed,
+  Pending,
+  pathSegments,
+  Ref,
+  UNKNOWN,
+  valueAt,
+  type ComponentSpec,
+  type PlanValue,
+  type Props,
+} from "./spec";
 
 /** A resource class a child is declared with (a kind's class of `pulumi-privnet` or of `pulumi-privnet/plugin`). */
 export type ChildClass = new (
@@ -102,7 +113,13 @@ function project(o: pulumi.Output<unknown>, rest: (string | number)[], plain: un
     isSecret: Promise<boolean>,
     allResources: Promise<Set<pulumi.Resource>> | undefined,
   ) => pulumi.Output<unknown>;
-  return new Output(i.resources(), Promise.resolve(plain), Promise.resolve(true), i.isSecret, i.allResources?.());
+  return new Output(
+    i.resources(),
+    Promise.resolve(plain),
+    Promise.resolve(true),
+    i.isSecret,
+    i.allResources?.(),
+  );
 }
 
 /**
@@ -144,7 +161,9 @@ function inputOf(
   }
   if (v instanceof Pending) {
     // Not known in a preview, so neither are the ids of what it makes: an Output as unknown as the list.
-    return pulumi.output(givenAt(args, values, v.path) as pulumi.Input<unknown[]>).apply(() => [] as string[]);
+    return pulumi
+      .output(givenAt(args, values, v.path) as pulumi.Input<unknown[]>)
+      .apply(() => [] as string[]);
   }
   if (v instanceof Computed) {
     const parts = v.args.map(recurse);

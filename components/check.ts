@@ -92,7 +92,10 @@ function childFailures(child: PlannedChild, values: Props): ComponentFailure[] {
     if (mapped) return { property: mapped, reason: message };
     // A property the entry does not give directly (a default, a derived name): say which child it is.
     const at = child.origin.path || "(inputs)";
-    return { property: at, reason: `its ${child.kind} ${JSON.stringify(child.name)}: ${f.property}: ${message}` };
+    return {
+      property: at,
+      reason: `its ${child.kind} ${JSON.stringify(child.name)}: ${f.property}: ${message}`,
+    };
   });
 }
 

@@ -35,7 +35,10 @@ const RecordEntry = z
       "Record name: a name in the zone's domain as it is (`db.internal.example.com`), any other relative to " +
         "it (`db`), `@` for the domain itself. With `type`, the record's key: a new name replaces the record",
     ),
-    type: openEnum(["A", "AAAA", "CNAME"], "Record type. With `name`, the record's key: a new type replaces it"),
+    type: openEnum(
+      ["A", "AAAA", "CNAME"],
+      "Record type. With `name`, the record's key: a new type replaces it",
+    ),
     content: strLen(1, 255).describe(
       "An IPv4 address for A, IPv6 for AAAA, a domain for CNAME. A change updates the record in place",
     ),
@@ -55,8 +58,13 @@ const inputs = z
     enable_search_domain: z
       .boolean()
       .optional()
-      .describe("Add the zone's domain to the peers' search domains; default false. A change updates in place"),
-    enabled: z.boolean().optional().describe("Whether the zone is served; default true. A change updates in place"),
+      .describe(
+        "Add the zone's domain to the peers' search domains; default false. A change updates in place",
+      ),
+    enabled: z
+      .boolean()
+      .optional()
+      .describe("Whether the zone is served; default true. A change updates in place"),
     records: z
       .array(RecordEntry)
       .optional()
@@ -127,7 +135,9 @@ export const DNS_ZONE_BUNDLE: ComponentSpec = {
       if (typeof e.name !== "string" || e.name === "" || typeof e.type !== "string" || e.type === "")
         return undefined;
       const full = domain === UNKNOWN && e.name !== "@" ? UNKNOWN : recordName(e.name, domain);
-      return full === UNKNOWN ? UNKNOWN : `${String(full).toLowerCase().replace(/\.$/, "")}-${e.type.toUpperCase()}`;
+      return full === UNKNOWN
+        ? UNKNOWN
+        : `${String(full).toLowerCase().replace(/\.$/, "")}-${e.type.toUpperCase()}`;
     };
     const counts = new Map<string, number>();
     for (const e of records) {

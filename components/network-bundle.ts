@@ -44,7 +44,9 @@ const RouterEntry = z
       ),
     metric: intRange(1, 9999)
       .optional()
-      .describe(`Router priority, 1 to 9999, lower wins; default ${DEFAULT_METRIC}. A change updates in place`),
+      .describe(
+        `Router priority, 1 to 9999, lower wins; default ${DEFAULT_METRIC}. A change updates in place`,
+      ),
     masquerade: z
       .boolean()
       .optional()

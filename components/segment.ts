@@ -134,7 +134,8 @@ export const SEGMENT: ComponentSpec = {
       type: "string",
       optional: true,
       secret: true,
-      description: "The setup key enrolling peers into the segment (secret); absent without `setupKeyOptions`",
+      description:
+        "The setup key enrolling peers into the segment (secret); absent without `setupKeyOptions`",
     },
     policyIds: {
       type: "string[]",

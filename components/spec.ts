@@ -59,11 +59,7 @@ export const ref = (child: string, attr = "id"): Ref => new Ref(child, attr);
 
 /** A value in a plan: a constant, an input of the component, another child's output, or lists and objects of them. */
 export type PlanValue =
-  | At
-  | Ref
-  | Pending
-  | Computed
-  | string | number | boolean | null | PlanValue[] | { [k: string]: PlanValue };
+  At | Ref | Pending | Computed | string | number | boolean | null | PlanValue[] | { [k: string]: PlanValue };
 
 /** One child of a component. */
 export interface PlannedChild {
@@ -198,7 +194,10 @@ export function keyEntries(
     }
     if (k === UNKNOWN) {
       if (!preview)
-        failures.push({ property: `${list}[${i}]`, reason: "its key is not known: the component cannot name its child" });
+        failures.push({
+          property: `${list}[${i}]`,
+          reason: "its key is not known: the component cannot name its child",
+        });
       return `(unknown ${++unknowns})`;
     }
     const first = seen.get(k);

@@ -53,8 +53,9 @@ const CHILD_CLASSES: ChildClasses = {
 function packageVersion(): string {
   for (const up of ["..", path.join("..", "..")]) {
     try {
-      return (JSON.parse(readFileSync(path.join(__dirname, up, "package.json"), "utf8")) as { version: string })
-        .version;
+      return (
+        JSON.parse(readFileSync(path.join(__dirname, up, "package.json"), "utf8")) as { version: string }
+      ).version;
     } catch {
       // not there: one more level up
     }
@@ -79,7 +80,13 @@ const pendingInputs = new WeakMap<object, pulumi.Inputs>();
 
 /** A component as the plugin constructs it: its children are declared as it is made (components/build.ts). */
 class Constructed extends pulumi.ComponentResource<Outputs> {
-  constructor(type: string, name: string, state: pulumi.Inputs, opts: pulumi.ComponentResourceOptions, inputs: pulumi.Inputs) {
+  constructor(
+    type: string,
+    name: string,
+    state: pulumi.Inputs,
+    opts: pulumi.ComponentResourceOptions,
+    inputs: pulumi.Inputs,
+  ) {
     pendingInputs.set(state, inputs);
     super(type, name, state, opts);
   }
@@ -113,7 +120,8 @@ const provider = {
     inputs: pulumi.Inputs,
     options: pulumi.ComponentResourceOptions,
   ): Promise<{ urn: pulumi.Output<string>; state: Outputs }> {
-    if (!COMPONENT_BY_TOKEN.has(type)) throw new Error(`privnet: unknown component type ${JSON.stringify(type)}`);
+    if (!COMPONENT_BY_TOKEN.has(type))
+      throw new Error(`privnet: unknown component type ${JSON.stringify(type)}`);
     // The inputs go to the children, not into the component's own state: what a component is, is its children,
     // so an entry moved in a list (which changes no child) shows no change at all.
     const component = new Constructed(type, name, {}, options, inputs);

@@ -151,8 +151,7 @@ describe("components with an explicit provider, and the access a Segment grants"
     async () => {
       // The account's own All-to-All policy would grant everything: the access is the Segment's alone.
       const policies = await server.client.call<{ id: string; name: string }[]>("listPolicies");
-      for (const p of policies)
-        await server.client.call("deletePolicy", { params: { policyId: p.id } });
+      for (const p of policies) await server.client.call("deletePolicy", { params: { policyId: p.id } });
       const text = [
         "name: privnet-components-access",
         "runtime: yaml",

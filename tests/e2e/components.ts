@@ -79,7 +79,11 @@ async function cliLife(stack: PulumiStack, apply: (s: Stage) => Promise<void>): 
   const life: Life = {};
   await apply(stages[0]!);
   const first = await stack.preview();
-  life["first-preview"] = { step: "first-preview", changes: counts(first.changeSummary), ...previewSteps(first) };
+  life["first-preview"] = {
+    step: "first-preview",
+    changes: counts(first.changeSummary),
+    ...previewSteps(first),
+  };
   const up = await stack.up();
   life.up = { step: "up", changes: counts(up.resourceChanges), outputs: await outputsOf(stack) };
   life.preview = { step: "preview", changes: counts((await stack.preview()).changeSummary) };
@@ -99,11 +103,18 @@ async function cliLife(stack: PulumiStack, apply: (s: Stage) => Promise<void>): 
       ops: u.changes,
       values,
     };
-    life[`after-${s.stage}`] = { step: `after-${s.stage}`, changes: counts((await stack.preview()).changeSummary) };
+    life[`after-${s.stage}`] = {
+      step: `after-${s.stage}`,
+      changes: counts((await stack.preview()).changeSummary),
+    };
   }
   await apply(badStage());
   const bad = await stack.previewFailing();
-  life.bad = { step: "bad", failed: true, message: diagnostics(bad.stdout) ?? `${bad.stdout}\n${bad.stderr}` };
+  life.bad = {
+    step: "bad",
+    failed: true,
+    message: diagnostics(bad.stdout) ?? `${bad.stdout}\n${bad.stderr}`,
+  };
   await apply(stages.at(-1)!);
   const d = await stack.destroy();
   life.destroy = { step: "destroy", changes: counts(d.resourceChanges) };
@@ -181,9 +192,17 @@ export async function nodeLife(
       "",
     ].join("\n"),
   );
-  fs.writeFileSync(path.join(dir, "package.json"), '{"name":"node-components","private":true,"main":"index.js"}\n');
+  fs.writeFileSync(
+    path.join(dir, "package.json"),
+    '{"name":"node-components","private":true,"main":"index.js"}\n',
+  );
   fs.copyFileSync(path.join(PROGRAMS, "index.js"), path.join(dir, "index.js"));
-  const stack = await PulumiStack.init({ project: { dir, programDir: dir }, work, name: "components", server });
+  const stack = await PulumiStack.init({
+    project: { dir, programDir: dir },
+    work,
+    name: "components",
+    server,
+  });
   await stack.config("hosting", hosting);
   await stack.config("prefix", prefix);
   const life = await cliLife(stack, (s) => stack.config("components", JSON.stringify(s.components)));
@@ -286,7 +305,8 @@ export function expectLife(life: Life, prefix: string): void {
 export function expectNoPlaintext(work: string, secret: string): void {
   const files = readAllFiles(path.join(work, "state"));
   expect(files.some(([, text]) => text.includes("privnet:index:Segment"))).toBe(true);
-  for (const [file, text] of files) expect({ file, found: text.includes(secret) }).toEqual({ file, found: false });
+  for (const [file, text] of files)
+    expect({ file, found: text.includes(secret) }).toEqual({ file, found: false });
 }
 
 export { repoRoot };

@@ -22,7 +22,9 @@ const functions = Object.keys(schema.functions).map((t) => t.split(":")[2]!);
 
 describe("docs/api", () => {
   it("has a page for every resource and every function, and an index linking them", () => {
-    expect(resources.sort()).toEqual([...PROVIDERS.map((p) => p.spec.name), ...COMPONENTS.map((c) => c.name)].sort());
+    expect(resources.sort()).toEqual(
+      [...PROVIDERS.map((p) => p.spec.name), ...COMPONENTS.map((c) => c.name)].sort(),
+    );
     const missing = [...resources, ...functions].filter((n) => !fs.existsSync(page(n)));
     expect(missing).toEqual([]);
     const index = fs.readFileSync(path.join(dir, "README.md"), "utf8");

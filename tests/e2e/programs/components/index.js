@@ -6,7 +6,8 @@
 const pulumi = require("@pulumi/pulumi");
 
 const config = new pulumi.Config();
-const privnet = config.require("hosting") === "plugin" ? require("pulumi-privnet/plugin") : require("pulumi-privnet");
+const privnet =
+  config.require("hosting") === "plugin" ? require("pulumi-privnet/plugin") : require("pulumi-privnet");
 const prefix = config.require("prefix");
 const components = JSON.parse(config.require("components"));
 
