@@ -73,8 +73,18 @@ function diagnostics(stdout: string): string | undefined {
   }
 }
 
-/** A life driven through the CLI: `apply(stage)` makes the program declare that stage. */
+/** A life driven through the CLI: `apply(stage)` makes the program declare that stage; a failure destroys the stack. */
 async function cliLife(stack: PulumiStack, apply: (s: Stage) => Promise<void>): Promise<Life> {
+  try {
+    return await stagesLife(stack, apply);
+  } catch (err) {
+    // Leave nothing behind on a shared server (the acceptance target): destroy reads the state, not the program.
+    await stack.destroy().catch(() => undefined);
+    throw err;
+  }
+}
+
+async function stagesLife(stack: PulumiStack, apply: (s: Stage) => Promise<void>): Promise<Life> {
   const stages = scenario();
   const life: Life = {};
   await apply(stages[0]!);

@@ -138,45 +138,53 @@ def main() -> None:
         stack.set_config("privnet:token", auto.ConfigValue(value=token, secret=True))
         return stack
 
-    base = stages[0]["components"]
-    stack = stack_for(base)
-    first = Steps()
-    preview = stack.preview(on_event=first)
-    step("first-preview", changes=summary(preview), ops=first.ops, parents=first.parents)
-    up = stack.up()
-    outputs = {k: {"secret": v.secret, "value": v.value} for k, v in up.outputs.items()}
-    step("up", changes=summary(up), outputs=outputs)
-    step("preview", changes=summary(stack.preview()))
-    step("refresh", changes=summary(stack.preview_refresh()))
-
-    for stage in stages[1:]:
-        stack = stack_for(stage["components"])
-        seen = Steps()
-        preview = stack.preview(on_event=seen)
-        applied = Steps()
-        up = stack.up(on_event=applied)
-        step(
-            stage["stage"],
-            previewChanges=summary(preview),
-            previewOps=seen.ops,
-            changes=summary(up),
-            ops=applied.ops,
-            values={k: v.value for k, v in up.outputs.items() if not v.secret},
-        )
-        step(f"after-{stage['stage']}", changes=summary(stack.preview()))
-
-    bad = copy.deepcopy(stages[-1]["components"])
-    bad["db"]["args"]["allow"][0]["ports"] = ["5432", "99999"]
-    stack = stack_for(bad)
     try:
-        stack.preview()
-        step("bad", failed=False)
-    except auto.errors.CommandError as err:
-        step("bad", failed=True, message=str(err))
+        base = stages[0]["components"]
+        stack = stack_for(base)
+        first = Steps()
+        preview = stack.preview(on_event=first)
+        step("first-preview", changes=summary(preview), ops=first.ops, parents=first.parents)
+        up = stack.up()
+        outputs = {k: {"secret": v.secret, "value": v.value} for k, v in up.outputs.items()}
+        step("up", changes=summary(up), outputs=outputs)
+        step("preview", changes=summary(stack.preview()))
+        step("refresh", changes=summary(stack.preview_refresh()))
 
-    stack = stack_for(stages[-1]["components"])
-    destroy = stack.destroy()
-    step("destroy", changes=summary(destroy))
+        for stage in stages[1:]:
+            stack = stack_for(stage["components"])
+            seen = Steps()
+            preview = stack.preview(on_event=seen)
+            applied = Steps()
+            up = stack.up(on_event=applied)
+            step(
+                stage["stage"],
+                previewChanges=summary(preview),
+                previewOps=seen.ops,
+                changes=summary(up),
+                ops=applied.ops,
+                values={k: v.value for k, v in up.outputs.items() if not v.secret},
+            )
+            step(f"after-{stage['stage']}", changes=summary(stack.preview()))
+
+        bad = copy.deepcopy(stages[-1]["components"])
+        bad["db"]["args"]["allow"][0]["ports"] = ["5432", "99999"]
+        stack = stack_for(bad)
+        try:
+            stack.preview()
+            step("bad", failed=False)
+        except auto.errors.CommandError as err:
+            step("bad", failed=True, message=str(err))
+
+        stack = stack_for(stages[-1]["components"])
+        destroy = stack.destroy()
+        step("destroy", changes=summary(destroy))
+    except Exception:
+        # Leave nothing behind on a shared server: destroy what the life made so far, then report the failure.
+        try:
+            stack_for(stages[-1]["components"]).destroy()
+        except Exception:  # the failure reported is the first one
+            pass
+        raise
 
 
 if __name__ == "__main__":
