@@ -27,8 +27,10 @@
  *   names (provider/lifecycle.ts, `refresh`).
  * - Cancel: calls in flight finish; after it, a call that would change an object is refused (CANCELLED), and the
  *   others are answered.
- * Methods the plugin does not serve (Parameterize, Call, Construct, the streaming List) answer UNIMPLEMENTED; adding
- * one is adding its handler to {@link providerService}.
+ * - Construct: the components (components/), by ./construct.ts on the SDK's provider server, loaded at the first
+ *   Construct.
+ * Methods the plugin does not serve (Parameterize, Call, the streaming List) answer UNIMPLEMENTED; adding one is
+ * adding its handler to {@link providerService}.
  * Nothing secret is ever logged: errors carry the lifecycle's messages, which never hold values of secret fields.
  */
 import * as grpc from "@grpc/grpc-js";
@@ -42,12 +44,13 @@ import * as path from "node:path";
 import type * as credentialsTypes from "../model/credentials";
 import type { Credentials } from "../model/credentials";
 import { ownerOfUrn, PACKAGE, token } from "../model/hidden-inputs";
-import { setEngineAddress } from "../provider/diagnostics";
+import { currentEngineAddress, setEngineAddress } from "../provider/diagnostics";
 import type { PrivnetProvider } from "../provider/lifecycle";
 import type * as readBatchTypes from "../provider/read-batch";
 import type * as registryTypes from "../provider/registry";
 import type * as executeTypes from "../sdk/lookups/execute";
 import type * as tableTypes from "../sdk/lookups/table";
+import type * as constructTypes from "./construct";
 import { reveal, seal, structSafe, UNKNOWN, type Props } from "./values";
 
 const TOKEN_PREFIX = token("");
@@ -114,6 +117,17 @@ function loadCore(): NonNullable<typeof core> {
     };
   }
   return core;
+}
+
+let constructModule: typeof constructTypes | undefined;
+/**
+ * plugin/construct.ts, from the file beside this one: `dist/plugin/construct.js` beside the bundle (the path is
+ * computed, so the bundler leaves it out, and the SDK it loads comes from node_modules), `plugin/construct.ts` in
+ * the tests.
+ */
+function loadConstruct(): typeof constructTypes {
+  constructModule ??= require(path.join(__dirname, "construct")) as typeof constructTypes;
+  return constructModule;
 }
 
 let lookups: (typeof executeTypes & typeof tableTypes) | undefined;
@@ -205,6 +219,11 @@ export function checkConfig(config: Config): { property: string; reason: string 
 export class PluginState {
   private creds: Credentials | undefined;
   cancelled = false;
+  /**
+   * The reference (`<urn>::<id>`) of the provider resource this process serves, from Configure (engines that send
+   * it): the provider a component's children use, as the component did.
+   */
+  providerRef: string | undefined;
 
   /** The provider's settings: the environment's until Configure. */
   get credentials(): Credentials {
@@ -360,6 +379,8 @@ export function providerService(state = new PluginState()): Omit<IResourceProvid
         );
       }
       state.configure(config);
+      // This process serves one provider resource: the one whose children a Construct declares (construct.ts).
+      state.providerRef = req.getUrn() && req.getId() ? `${req.getUrn()}::${req.getId()}` : undefined;
       const res = new pb.ConfigureResponse();
       res.setAcceptsecrets(true);
       res.setSupportspreview(true);
@@ -472,7 +493,28 @@ export function providerService(state = new PluginState()): Omit<IResourceProvid
       await p.delete(req.getId(), reveal(toJs(req.getProperties())).props);
       return new Empty();
     }),
-    construct: unimplemented("Construct"),
+    construct: (
+      call: grpc.ServerUnaryCall<pb.ConstructRequest, pb.ConstructResponse>,
+      callback: grpc.sendUnaryData<pb.ConstructResponse>,
+    ) => {
+      // The components (./construct.ts): loaded at the first Construct, with the SDK, outside the bundle.
+      loadConstruct()
+        .construct(call.request.serializeBinary(), currentEngineAddress(), state.providerRef)
+        .then(
+          (bytes) => callback(null, pb.ConstructResponse.deserializeBinary(bytes)),
+          (err: unknown) => {
+            const e = err as Partial<grpc.ServiceError>;
+            const message = err instanceof Error ? err.message : String(err);
+            callback({
+              code: typeof e.code === "number" ? e.code : grpc.status.UNKNOWN,
+              details: e.details ?? message,
+              message,
+              name: "Error",
+              ...(e.metadata ? { metadata: e.metadata } : {}),
+            });
+          },
+        );
+    },
     cancel: unary(async () => {
       // Calls in flight finish (a half-made object would be lost otherwise); nothing new starts after this.
       state.cancelled = true;

@@ -51,6 +51,10 @@ export function setEngineAddress(address: string): void {
 }
 
 /** The address of the engine this process reports to, or undefined outside a host or the plugin. */
+export function currentEngineAddress(): string | undefined {
+  return hostAddress();
+}
+
 function hostAddress(): string | undefined {
   if (engineAddress) return engineAddress;
   const main = require.main?.filename ?? "";

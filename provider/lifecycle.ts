@@ -207,8 +207,15 @@ export interface CheckReport {
 
 /** Check failures and advisories for `news`, with Pulumi property names; unknown values pass. */
 export function checkReport(spec: ResourceSpec, news: Props): CheckReport {
-  const schema = checkSchema(spec);
-  const api = toApi(withDefaults(spec, news), schema);
+  return checkValues(checkSchema(spec), withDefaults(spec, news));
+}
+
+/**
+ * Check failures and advisories for Pulumi-named values `news` against an API-named object schema (a kind's, or a
+ * component's inputs'); unknown values pass.
+ */
+export function checkValues(schema: z.ZodObject, news: Props): CheckReport {
+  const api = toApi(news, schema);
   const result = validate(schema, api);
   const names = snakeNames(schema);
   const report: CheckReport = { failures: [], warnings: [] };

@@ -41,6 +41,8 @@ import {
   shapeOf,
 } from "../model/schema";
 import { unionOptions } from "../model/zod";
+import { COMPONENTS } from "../components/registry";
+import type { ComponentSpec } from "../components/spec";
 import { checkSchema } from "../provider/lifecycle";
 import { PROVIDERS } from "../provider/registry";
 import type { ResourceSpec } from "../provider/spec";
@@ -83,6 +85,8 @@ export interface ObjectTypeSpec {
 }
 
 export interface ResourceSchemaSpec {
+  /** A component resource: the plugin's Construct makes its children (components/). */
+  isComponent?: boolean;
   description: string;
   inputProperties: Record<string, PropertySpec>;
   requiredInputs: string[];
@@ -289,6 +293,34 @@ function resource(spec: ResourceSpec, types: Types): ResourceSchemaSpec {
   };
 }
 
+/**
+ * A component (components/): its inputs from its input schema, as a kind's are (object types named after the
+ * component: `Segment.allow` -> `SegmentAllow`), its outputs as it declares them.
+ */
+function component(spec: ComponentSpec, types: Types): ResourceSchemaSpec {
+  const shape = shapeOf(spec.inputs) ?? {};
+  const rename = snakeNames(spec.inputs);
+  const output = (o: ComponentSpec["outputs"][string]): PropertySpec => ({
+    ...(o.type === "string" ? { type: "string" } : { type: "array", items: { type: "string" } }),
+    description: o.description,
+    ...(o.secret ? { secret: true } : {}),
+  });
+  return {
+    isComponent: true,
+    description: spec.description,
+    inputProperties: Object.fromEntries(
+      Object.entries(shape).map(([k, s]) => [camel(k), types.property(s, spec.name, camel(k), rename)]),
+    ),
+    requiredInputs: Object.entries(shape)
+      .filter(([, s]) => !isOptional(s))
+      .map(([k]) => camel(k)),
+    properties: Object.fromEntries(Object.entries(spec.outputs).map(([k, o]) => [k, output(o)])),
+    required: Object.entries(spec.outputs)
+      .filter(([, o]) => !o.optional)
+      .map(([k]) => k),
+  };
+}
+
 /** The schema type of a field without an API schema: a parent id or `adoptId`, or a declared extra output. */
 function declaredType(spec: ResourceSpec, f: Field): PropertySpec {
   switch (f.declaredType ?? "string") {
@@ -435,10 +467,13 @@ function withExamples(schema: PackageSchema): void {
 export function packageSchema(): PackageSchema {
   const pkg = packageJson();
   const types = new Types();
-  const resources = Object.fromEntries(PROVIDERS.map((p) => [token(p.spec.name), resource(p.spec, types)]));
+  const resources = Object.fromEntries([
+    ...PROVIDERS.map((p) => [token(p.spec.name), resource(p.spec, types)] as const),
+    ...COMPONENTS.map((c) => [token(c.name), component(c, types)] as const),
+  ]);
   const functions = Object.fromEntries(LOOKUP_SPECS.map((l) => [token(l.name), lookupFunction(l, types)]));
   types.checkNames(
-    PROVIDERS.map((p) => p.spec.name),
+    [...PROVIDERS.map((p) => p.spec.name), ...COMPONENTS.map((c) => c.name)],
     LOOKUP_SPECS.map((l) => l.name),
   );
   const sorted = Object.fromEntries(Object.entries(types.specs).sort(([a], [b]) => a.localeCompare(b)));

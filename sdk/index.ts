@@ -11,6 +11,7 @@ import { installDebugRedaction } from "./redact-debug";
 installDebugRedaction();
 
 export * from "./resources";
+export * from "./components";
 export { Provider, type ProviderArgs } from "./provider";
 export * from "./lookups";
 export { DEFAULT_API_URL } from "../model/credentials";

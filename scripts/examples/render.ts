@@ -25,6 +25,14 @@ export interface FunctionShape {
 const pascal = (s: string) => `${s.charAt(0).toUpperCase()}${s.slice(1)}`;
 /** Python's name of a camelCase name (`portRanges` -> `port_ranges`). */
 export const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
+/** Python's keywords: the Python SDK's generator gives a property named one a trailing `_` (`from` -> `from_`). */
+const PY_KEYWORDS = new Set(
+  (
+    "False None True and as assert async await break class continue def del elif else except finally for from " +
+    "global if import in is lambda nonlocal not or pass raise return try while with yield"
+  ).split(" "),
+);
+const pyArg = (s: string) => (PY_KEYWORDS.has(snake(s)) ? `${snake(s)}_` : snake(s));
 /** Items written on one line when they fit in this many characters (and hold no object). */
 const INLINE = 60;
 const inline = (parts: string[], open: string, close: string): string | undefined => {
@@ -199,7 +207,7 @@ export class Renderer {
     const inner = `${indent}    `;
     const args = Object.entries(o).map(([k, x]) => {
       if (!props[k]) throw new Error(`examples: no property ${k} (Python)`);
-      return `${inner}${snake(k)}=${this.py(x, props[k], inner)},`;
+      return `${inner}${pyArg(k)}=${this.py(x, props[k], inner)},`;
     });
     return args.length ? `\n${args.join("\n")}\n${indent}` : "";
   }

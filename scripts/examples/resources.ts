@@ -1,6 +1,7 @@
 /**
- * One example per resource kind (the kind's name -> its example). A kind added to provider/registry.ts needs an
- * entry here: tests/unit/examples.test.ts names a kind without one.
+ * One example per resource kind and per component (the name -> its example). A kind added to provider/registry.ts
+ * or a component added to components/registry.ts needs an entry here: tests/unit/examples.test.ts names one
+ * without.
  */
 import { config, ref, resource, secret, type Example } from "./spec";
 
@@ -358,5 +359,50 @@ export const RESOURCE_EXAMPLES: Record<string, Example> = {
         portRanges: [{ start: 8080, end: 8081, protocol: "tcp" }],
       }),
     ],
+  },
+  NetworkBundle: {
+    title: "An office network with its routers and resources in one declaration",
+    resources: [
+      servers,
+      ops,
+      resource("office", "NetworkBundle", {
+        name: "office",
+        description: "Office LAN",
+        routers: [{ peerGroups: [ref("servers")], metric: 100 }],
+        resources: [
+          { name: "office-lan", address: "10.10.0.0/16", groups: [ref("ops")] },
+          { name: "intranet", address: "intranet.example.com", groups: [ref("ops")] },
+        ],
+      }),
+    ],
+    outputs: { officeNetworkId: ref("office", "networkId") },
+  },
+  DnsZoneBundle: {
+    title: "A private zone with its records in one declaration",
+    resources: [
+      ops,
+      resource("internal", "DnsZoneBundle", {
+        name: "internal",
+        domain: "internal.example.com",
+        distributionGroups: [ref("ops")],
+        records: [
+          { name: "db", type: "A", content: "10.20.0.10" },
+          { name: "www", type: "CNAME", content: "web.internal.example.com", ttl: 60 },
+        ],
+      }),
+    ],
+    outputs: { zoneId: ref("internal", "zoneId") },
+  },
+  Segment: {
+    title: "The database tier: only the app tier reaches it, on 5432",
+    resources: [
+      resource("app", "Group", { name: "app" }),
+      resource("db", "Segment", {
+        name: "db",
+        setupKeyOptions: { expiresIn: 30 * 86400 },
+        allow: [{ from: [ref("app")], protocol: "tcp", ports: ["5432"], description: "app to db" }],
+      }),
+    ],
+    outputs: { dbSetupKey: ref("db", "setupKey") },
   },
 };

@@ -68,6 +68,15 @@ export interface InlineStep {
   changes?: Record<string, number>;
   outputs?: Record<string, { secret: boolean; value: unknown }>;
   teamGroupId?: string;
+  /** The components' programs: the steps' operations (`op Type::name`), each resource's parent, a failure. */
+  ops?: string[];
+  previewOps?: string[];
+  previewChanges?: Record<string, number>;
+  parents?: Record<string, string>;
+  /** The stack's outputs that are not secret, after a stage's update. */
+  values?: Record<string, unknown>;
+  failed?: boolean;
+  message?: string;
 }
 
 /**
@@ -163,4 +172,23 @@ export async function runGoNetwork(
     path.join(__dirname, "programs", "go-inline"),
   );
   return runInline(exe, [], work, server);
+}
+
+/**
+ * The Go program (go-inline) in its components mode (components.go), with `vars` as more environment variables
+ * (PRIVNET_TEST_PREFIX).
+ */
+export async function runGoComponents(
+  work: string,
+  server: { url: string; token: string },
+  vars: Record<string, string> = {},
+): Promise<Record<string, InlineStep>> {
+  const exe = path.join(work, "go-inline");
+  const dir = path.join(__dirname, "programs", "go-inline");
+  await run("go", ["build", "-o", exe, "."], { ...process.env, GOFLAGS: "-mod=mod" }, 900_000, dir);
+  return runInline(exe, [], work, server, {
+    PRIVNET_TEST_PROGRAM: "components",
+    PRIVNET_TEST_PROGRAM_DIR: dir,
+    ...vars,
+  });
 }

@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as pb from "@pulumi/pulumi/proto/provider_pb";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import type { RequestLogEntry } from "../../server/context";
 import { connectProvider, type Host } from "../support/host";
 import { repoRoot, startPlugin } from "../support/plugin";
@@ -101,23 +102,29 @@ test("a member named __proto__ reaches the lifecycle as nothing: neither a membe
   expect(Object.getPrototypeOf(checked.inputs)).toBe(Object.prototype);
 });
 
-test("a method the plugin does not serve is UNIMPLEMENTED, the streaming List included; the bundle holds grpc-js", async () => {
+test("a method the plugin does not serve is UNIMPLEMENTED, the streaming List; Construct is served outside the bundle", async () => {
   const h = await plugin();
   const inputs: string[] = JSON.parse(
     fs.readFileSync(path.join(repoRoot, "dist", "plugin", "bundle-inputs.json"), "utf8"),
   );
   expect(inputs).toContain("node_modules/@grpc/grpc-js/build/src/server.js");
   expect(inputs).toContain("node_modules/@pulumi/pulumi/proto/provider_grpc_pb.js");
+  // Construct (the components) is loaded at the first Construct, with the SDK's runtime: neither is in the bundle.
+  expect(
+    inputs.filter((f) => /plugin\/construct|components\/|@pulumi\/pulumi\/(runtime|provider)\//.test(f)),
+  ).toEqual([]);
 
   const client = new ResourceProviderClient(`127.0.0.1:${h.port}`, grpc.credentials.createInsecure());
   try {
+    const request = new pb.ConstructRequest();
+    request.setType("privnet:index:NoSuchComponent");
+    request.setName("x");
+    request.setInputs(new Struct());
     const construct = await new Promise<grpc.ServiceError | null>((resolve) =>
-      client.construct(new pb.ConstructRequest(), (err) => resolve(err)),
+      client.construct(request, (err) => resolve(err)),
     );
-    expect(construct).toMatchObject({
-      code: grpc.status.UNIMPLEMENTED,
-      details: "Construct is not implemented",
-    });
+    expect(construct?.code).not.toBe(grpc.status.UNIMPLEMENTED);
+    expect(construct?.details).toContain('unknown component type "privnet:index:NoSuchComponent"');
     const list = await new Promise<grpc.ServiceError>((resolve) => {
       const stream = client.list(new pb.ListRequest());
       stream.on("data", () => undefined);

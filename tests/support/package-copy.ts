@@ -49,6 +49,7 @@ const SOURCE_DIRS = [
   "netmap",
   "model",
   "provider",
+  "components",
   "sdk",
   "importer",
   "plugin",

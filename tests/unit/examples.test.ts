@@ -5,6 +5,7 @@
  */
 import { FUNCTION_EXAMPLES } from "../../scripts/examples/functions";
 import { RESOURCE_EXAMPLES } from "../../scripts/examples/resources";
+import { COMPONENTS } from "../../components/registry";
 import { PROVIDERS } from "../../provider/registry";
 import { LOOKUP_SPECS } from "../../sdk/lookups/table";
 
@@ -14,13 +15,18 @@ describe("examples", () => {
     expect(missing.map((k) => `${k}: no example in scripts/examples/resources.ts`)).toEqual([]);
   });
 
+  it("every component has one", () => {
+    const missing = COMPONENTS.map((c) => c.name).filter((k) => !(k in RESOURCE_EXAMPLES));
+    expect(missing.map((k) => `${k}: no example in scripts/examples/resources.ts`)).toEqual([]);
+  });
+
   it("every lookup has one", () => {
     const missing = LOOKUP_SPECS.map((l) => l.name).filter((f) => !(f in FUNCTION_EXAMPLES));
     expect(missing.map((f) => `${f}: no example in scripts/examples/functions.ts`)).toEqual([]);
   });
 
   it("none is for a kind or a lookup that does not exist", () => {
-    const kinds = new Set(PROVIDERS.map((p) => p.spec.name));
+    const kinds = new Set([...PROVIDERS.map((p) => p.spec.name), ...COMPONENTS.map((c) => c.name)]);
     const lookups = new Set(LOOKUP_SPECS.map((l) => l.name));
     expect(Object.keys(RESOURCE_EXAMPLES).filter((k) => !kinds.has(k))).toEqual([]);
     expect(Object.keys(FUNCTION_EXAMPLES).filter((f) => !lookups.has(f))).toEqual([]);

@@ -44,9 +44,12 @@ const ALLOWED: Record<string, string[]> = {
   server: ["api", "netmap"],
   model: ["api", "client"],
   provider: ["api", "client", "model"],
-  sdk: ["api", "client", "model", "provider"],
-  // The resource plugin: a second transport over the provider's lifecycle; of the sdk it runs the lookups only.
-  plugin: ["api", "client", "model", "provider", "sdk"],
+  // The components: one definition each and the builder both hostings run, over the kinds' checks.
+  components: ["api", "client", "model", "provider"],
+  sdk: ["api", "client", "model", "provider", "components"],
+  // The resource plugin: a second transport over the provider's lifecycle; of the sdk it runs the lookups, and its
+  // Construct declares a component's children with pulumi-privnet/plugin's classes.
+  plugin: ["api", "client", "model", "provider", "components", "sdk"],
   // privnet-import reads each kind through the provider's readers and plans with its lifecycle: it sits beside
   // the sdk, above the provider, and nothing imports it.
   importer: ["api", "client", "model", "provider"],
@@ -70,7 +73,12 @@ function violations(dir: string): string[] {
         out.push(`${file}: ${spec} (${dir}/ may not import ${layer}/)`);
       else if (dir === "sdk" && layer === "provider" && t !== "provider/entry")
         out.push(`${file}: ${spec} (the sdk imports the provider's public entry only, provider/entry)`);
-      else if (dir === "plugin" && layer === "sdk" && !t.startsWith("sdk/lookups/"))
+      else if (
+        dir === "plugin" &&
+        layer === "sdk" &&
+        !t.startsWith("sdk/lookups/") &&
+        !(file === "plugin/construct.ts" && t === "sdk/plugin")
+      )
         out.push(`${file}: ${spec} (the plugin takes only the lookups from the sdk, sdk/lookups/)`);
     }
   }

@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as ts from "typescript";
 import { camel, shapeOf } from "../../model/schema";
+import { COMPONENTS } from "../../components/registry";
 import { PROVIDERS } from "../../provider/registry";
 import { LOOKUP_SPECS } from "../../sdk/lookups/table";
 import type { PackageSchema, PropertySpec } from "../../scripts/schemagen";
@@ -86,8 +87,18 @@ test("the package is privnet at package.json's version", () => {
   expect(schema.language.python?.packageName).toBe("pulumi_privnet");
 });
 
-test("every registry kind is a resource privnet:index:<Kind>, and nothing else is", () => {
-  expect(Object.keys(schema.resources).sort()).toEqual(kinds.map((k) => `privnet:index:${k.name}`).sort());
+test("every registry kind and every component is a resource privnet:index:<Name>, and nothing else is", () => {
+  expect(Object.keys(schema.resources).sort()).toEqual(
+    [...kinds.map((k) => k.name), ...COMPONENTS.map((c) => c.name)].map((n) => `privnet:index:${n}`).sort(),
+  );
+});
+
+test("the components, and only they, are component resources (the plugin's Construct makes them)", () => {
+  const components = Object.entries(schema.resources)
+    .filter(([, r]) => (r as { isComponent?: boolean }).isComponent)
+    .map(([t]) => t);
+  expect(components.sort()).toEqual(COMPONENTS.map((c) => `privnet:index:${c.name}`).sort());
+  expect(resourceOf("Segment").properties.setupKey?.secret).toBe(true);
 });
 
 test("the provider's token is secret in the config and as a provider argument; the other settings are not", () => {

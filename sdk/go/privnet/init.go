@@ -33,6 +33,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &DnsSettings{}
 	case "privnet:index:DnsZone":
 		r = &DnsZone{}
+	case "privnet:index:DnsZoneBundle":
+		r = &DnsZoneBundle{}
 	case "privnet:index:EdrVendorA":
 		r = &EdrVendorA{}
 	case "privnet:index:EdrVendorB":
@@ -53,6 +55,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &NameserverGroup{}
 	case "privnet:index:Network":
 		r = &Network{}
+	case "privnet:index:NetworkBundle":
+		r = &NetworkBundle{}
 	case "privnet:index:NetworkResource":
 		r = &NetworkResource{}
 	case "privnet:index:NetworkRouter":
@@ -73,6 +77,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Route{}
 	case "privnet:index:ScimIntegration":
 		r = &ScimIntegration{}
+	case "privnet:index:Segment":
+		r = &Segment{}
 	case "privnet:index:SetupKey":
 		r = &SetupKey{}
 	case "privnet:index:User":

@@ -226,6 +226,133 @@ func (o AccountSettingsExtraPtrOutput) UserApprovalRequired() pulumi.BoolPtrOutp
 	}).(pulumi.BoolPtrOutput)
 }
 
+// A record of a DNS zone bundle
+type DnsZoneBundleRecord struct {
+	// An IPv4 address for A, IPv6 for AAAA, a domain for CNAME. A change updates the record in place
+	Content string `pulumi:"content"`
+	// Record name: a name in the zone's domain as it is (`db.internal.example.com`), any other relative to it (`db`), `@` for the domain itself. With `type`, the record's key: a new name replaces the record
+	Name string `pulumi:"name"`
+	// Time to live in seconds; default 300. A change updates the record in place
+	Ttl *int `pulumi:"ttl"`
+	// Record type. With `name`, the record's key: a new type replaces it; known values `A`, `AAAA`, `CNAME` (others are accepted)
+	Type string `pulumi:"type"`
+}
+
+// DnsZoneBundleRecordInput is an input type that accepts DnsZoneBundleRecordArgs and DnsZoneBundleRecordOutput values.
+// You can construct a concrete instance of `DnsZoneBundleRecordInput` via:
+//
+//	DnsZoneBundleRecordArgs{...}
+type DnsZoneBundleRecordInput interface {
+	pulumi.Input
+
+	ToDnsZoneBundleRecordOutput() DnsZoneBundleRecordOutput
+	ToDnsZoneBundleRecordOutputWithContext(context.Context) DnsZoneBundleRecordOutput
+}
+
+// A record of a DNS zone bundle
+type DnsZoneBundleRecordArgs struct {
+	// An IPv4 address for A, IPv6 for AAAA, a domain for CNAME. A change updates the record in place
+	Content pulumi.StringInput `pulumi:"content"`
+	// Record name: a name in the zone's domain as it is (`db.internal.example.com`), any other relative to it (`db`), `@` for the domain itself. With `type`, the record's key: a new name replaces the record
+	Name pulumi.StringInput `pulumi:"name"`
+	// Time to live in seconds; default 300. A change updates the record in place
+	Ttl pulumi.IntPtrInput `pulumi:"ttl"`
+	// Record type. With `name`, the record's key: a new type replaces it; known values `A`, `AAAA`, `CNAME` (others are accepted)
+	Type pulumi.StringInput `pulumi:"type"`
+}
+
+func (DnsZoneBundleRecordArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*DnsZoneBundleRecord)(nil)).Elem()
+}
+
+func (i DnsZoneBundleRecordArgs) ToDnsZoneBundleRecordOutput() DnsZoneBundleRecordOutput {
+	return i.ToDnsZoneBundleRecordOutputWithContext(context.Background())
+}
+
+func (i DnsZoneBundleRecordArgs) ToDnsZoneBundleRecordOutputWithContext(ctx context.Context) DnsZoneBundleRecordOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DnsZoneBundleRecordOutput)
+}
+
+// DnsZoneBundleRecordArrayInput is an input type that accepts DnsZoneBundleRecordArray and DnsZoneBundleRecordArrayOutput values.
+// You can construct a concrete instance of `DnsZoneBundleRecordArrayInput` via:
+//
+//	DnsZoneBundleRecordArray{ DnsZoneBundleRecordArgs{...} }
+type DnsZoneBundleRecordArrayInput interface {
+	pulumi.Input
+
+	ToDnsZoneBundleRecordArrayOutput() DnsZoneBundleRecordArrayOutput
+	ToDnsZoneBundleRecordArrayOutputWithContext(context.Context) DnsZoneBundleRecordArrayOutput
+}
+
+type DnsZoneBundleRecordArray []DnsZoneBundleRecordInput
+
+func (DnsZoneBundleRecordArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DnsZoneBundleRecord)(nil)).Elem()
+}
+
+func (i DnsZoneBundleRecordArray) ToDnsZoneBundleRecordArrayOutput() DnsZoneBundleRecordArrayOutput {
+	return i.ToDnsZoneBundleRecordArrayOutputWithContext(context.Background())
+}
+
+func (i DnsZoneBundleRecordArray) ToDnsZoneBundleRecordArrayOutputWithContext(ctx context.Context) DnsZoneBundleRecordArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DnsZoneBundleRecordArrayOutput)
+}
+
+// A record of a DNS zone bundle
+type DnsZoneBundleRecordOutput struct{ *pulumi.OutputState }
+
+func (DnsZoneBundleRecordOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DnsZoneBundleRecord)(nil)).Elem()
+}
+
+func (o DnsZoneBundleRecordOutput) ToDnsZoneBundleRecordOutput() DnsZoneBundleRecordOutput {
+	return o
+}
+
+func (o DnsZoneBundleRecordOutput) ToDnsZoneBundleRecordOutputWithContext(ctx context.Context) DnsZoneBundleRecordOutput {
+	return o
+}
+
+// An IPv4 address for A, IPv6 for AAAA, a domain for CNAME. A change updates the record in place
+func (o DnsZoneBundleRecordOutput) Content() pulumi.StringOutput {
+	return o.ApplyT(func(v DnsZoneBundleRecord) string { return v.Content }).(pulumi.StringOutput)
+}
+
+// Record name: a name in the zone's domain as it is (`db.internal.example.com`), any other relative to it (`db`), `@` for the domain itself. With `type`, the record's key: a new name replaces the record
+func (o DnsZoneBundleRecordOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v DnsZoneBundleRecord) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Time to live in seconds; default 300. A change updates the record in place
+func (o DnsZoneBundleRecordOutput) Ttl() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v DnsZoneBundleRecord) *int { return v.Ttl }).(pulumi.IntPtrOutput)
+}
+
+// Record type. With `name`, the record's key: a new type replaces it; known values `A`, `AAAA`, `CNAME` (others are accepted)
+func (o DnsZoneBundleRecordOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v DnsZoneBundleRecord) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type DnsZoneBundleRecordArrayOutput struct{ *pulumi.OutputState }
+
+func (DnsZoneBundleRecordArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DnsZoneBundleRecord)(nil)).Elem()
+}
+
+func (o DnsZoneBundleRecordArrayOutput) ToDnsZoneBundleRecordArrayOutput() DnsZoneBundleRecordArrayOutput {
+	return o
+}
+
+func (o DnsZoneBundleRecordArrayOutput) ToDnsZoneBundleRecordArrayOutputWithContext(ctx context.Context) DnsZoneBundleRecordArrayOutput {
+	return o
+}
+
+func (o DnsZoneBundleRecordArrayOutput) Index(i pulumi.IntInput) DnsZoneBundleRecordOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DnsZoneBundleRecord {
+		return vs[0].([]DnsZoneBundleRecord)[vs[1].(int)]
+	}).(DnsZoneBundleRecordOutput)
+}
+
 // DNS record
 type DnsZoneRecord struct {
 	// Record content, 1 to 255 characters: an IPv4 for A, IPv6 for AAAA, a domain for CNAME
@@ -10842,6 +10969,278 @@ func (o NameserverGroupNameserverArrayOutput) Index(i pulumi.IntInput) Nameserve
 	}).(NameserverGroupNameserverOutput)
 }
 
+// A resource of a network bundle: a host, subnet or domain
+type NetworkBundleResource struct {
+	// A host (IP), a subnet (CIDR) or a domain (wildcards allowed). A change updates in place
+	Address string `pulumi:"address"`
+	// Resource description. A change updates in place
+	Description *string `pulumi:"description"`
+	// Whether the resource is active; default true. A change updates in place
+	Enabled *bool `pulumi:"enabled"`
+	// Ids of the groups the resource belongs to; default none. A change updates in place
+	Groups []string `pulumi:"groups"`
+	// Resource name, unique in the account: the resource's key (a new name replaces the resource)
+	Name string `pulumi:"name"`
+}
+
+// NetworkBundleResourceInput is an input type that accepts NetworkBundleResourceArgs and NetworkBundleResourceOutput values.
+// You can construct a concrete instance of `NetworkBundleResourceInput` via:
+//
+//	NetworkBundleResourceArgs{...}
+type NetworkBundleResourceInput interface {
+	pulumi.Input
+
+	ToNetworkBundleResourceOutput() NetworkBundleResourceOutput
+	ToNetworkBundleResourceOutputWithContext(context.Context) NetworkBundleResourceOutput
+}
+
+// A resource of a network bundle: a host, subnet or domain
+type NetworkBundleResourceArgs struct {
+	// A host (IP), a subnet (CIDR) or a domain (wildcards allowed). A change updates in place
+	Address pulumi.StringInput `pulumi:"address"`
+	// Resource description. A change updates in place
+	Description pulumi.StringPtrInput `pulumi:"description"`
+	// Whether the resource is active; default true. A change updates in place
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+	// Ids of the groups the resource belongs to; default none. A change updates in place
+	Groups pulumi.StringArrayInput `pulumi:"groups"`
+	// Resource name, unique in the account: the resource's key (a new name replaces the resource)
+	Name pulumi.StringInput `pulumi:"name"`
+}
+
+func (NetworkBundleResourceArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*NetworkBundleResource)(nil)).Elem()
+}
+
+func (i NetworkBundleResourceArgs) ToNetworkBundleResourceOutput() NetworkBundleResourceOutput {
+	return i.ToNetworkBundleResourceOutputWithContext(context.Background())
+}
+
+func (i NetworkBundleResourceArgs) ToNetworkBundleResourceOutputWithContext(ctx context.Context) NetworkBundleResourceOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(NetworkBundleResourceOutput)
+}
+
+// NetworkBundleResourceArrayInput is an input type that accepts NetworkBundleResourceArray and NetworkBundleResourceArrayOutput values.
+// You can construct a concrete instance of `NetworkBundleResourceArrayInput` via:
+//
+//	NetworkBundleResourceArray{ NetworkBundleResourceArgs{...} }
+type NetworkBundleResourceArrayInput interface {
+	pulumi.Input
+
+	ToNetworkBundleResourceArrayOutput() NetworkBundleResourceArrayOutput
+	ToNetworkBundleResourceArrayOutputWithContext(context.Context) NetworkBundleResourceArrayOutput
+}
+
+type NetworkBundleResourceArray []NetworkBundleResourceInput
+
+func (NetworkBundleResourceArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]NetworkBundleResource)(nil)).Elem()
+}
+
+func (i NetworkBundleResourceArray) ToNetworkBundleResourceArrayOutput() NetworkBundleResourceArrayOutput {
+	return i.ToNetworkBundleResourceArrayOutputWithContext(context.Background())
+}
+
+func (i NetworkBundleResourceArray) ToNetworkBundleResourceArrayOutputWithContext(ctx context.Context) NetworkBundleResourceArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(NetworkBundleResourceArrayOutput)
+}
+
+// A resource of a network bundle: a host, subnet or domain
+type NetworkBundleResourceOutput struct{ *pulumi.OutputState }
+
+func (NetworkBundleResourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NetworkBundleResource)(nil)).Elem()
+}
+
+func (o NetworkBundleResourceOutput) ToNetworkBundleResourceOutput() NetworkBundleResourceOutput {
+	return o
+}
+
+func (o NetworkBundleResourceOutput) ToNetworkBundleResourceOutputWithContext(ctx context.Context) NetworkBundleResourceOutput {
+	return o
+}
+
+// A host (IP), a subnet (CIDR) or a domain (wildcards allowed). A change updates in place
+func (o NetworkBundleResourceOutput) Address() pulumi.StringOutput {
+	return o.ApplyT(func(v NetworkBundleResource) string { return v.Address }).(pulumi.StringOutput)
+}
+
+// Resource description. A change updates in place
+func (o NetworkBundleResourceOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NetworkBundleResource) *string { return v.Description }).(pulumi.StringPtrOutput)
+}
+
+// Whether the resource is active; default true. A change updates in place
+func (o NetworkBundleResourceOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v NetworkBundleResource) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+// Ids of the groups the resource belongs to; default none. A change updates in place
+func (o NetworkBundleResourceOutput) Groups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v NetworkBundleResource) []string { return v.Groups }).(pulumi.StringArrayOutput)
+}
+
+// Resource name, unique in the account: the resource's key (a new name replaces the resource)
+func (o NetworkBundleResourceOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v NetworkBundleResource) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type NetworkBundleResourceArrayOutput struct{ *pulumi.OutputState }
+
+func (NetworkBundleResourceArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]NetworkBundleResource)(nil)).Elem()
+}
+
+func (o NetworkBundleResourceArrayOutput) ToNetworkBundleResourceArrayOutput() NetworkBundleResourceArrayOutput {
+	return o
+}
+
+func (o NetworkBundleResourceArrayOutput) ToNetworkBundleResourceArrayOutputWithContext(ctx context.Context) NetworkBundleResourceArrayOutput {
+	return o
+}
+
+func (o NetworkBundleResourceArrayOutput) Index(i pulumi.IntInput) NetworkBundleResourceOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) NetworkBundleResource {
+		return vs[0].([]NetworkBundleResource)[vs[1].(int)]
+	}).(NetworkBundleResourceOutput)
+}
+
+// A router of a network bundle: a routing peer, or groups of routing peers
+type NetworkBundleRouter struct {
+	// Whether the router is active; default true. A change updates in place
+	Enabled *bool `pulumi:"enabled"`
+	// Masquerade traffic into the network; default true. A change updates in place
+	Masquerade *bool `pulumi:"masquerade"`
+	// Router priority, 1 to 9999, lower wins; default 9999. A change updates in place
+	Metric *int `pulumi:"metric"`
+	// Routing peer id; not together with `peerGroups`. The router's key: changing it replaces the router
+	Peer *string `pulumi:"peer"`
+	// Groups of routing peers; not together with `peer`. The router's key: changing them replaces the router
+	PeerGroups []string `pulumi:"peerGroups"`
+}
+
+// NetworkBundleRouterInput is an input type that accepts NetworkBundleRouterArgs and NetworkBundleRouterOutput values.
+// You can construct a concrete instance of `NetworkBundleRouterInput` via:
+//
+//	NetworkBundleRouterArgs{...}
+type NetworkBundleRouterInput interface {
+	pulumi.Input
+
+	ToNetworkBundleRouterOutput() NetworkBundleRouterOutput
+	ToNetworkBundleRouterOutputWithContext(context.Context) NetworkBundleRouterOutput
+}
+
+// A router of a network bundle: a routing peer, or groups of routing peers
+type NetworkBundleRouterArgs struct {
+	// Whether the router is active; default true. A change updates in place
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+	// Masquerade traffic into the network; default true. A change updates in place
+	Masquerade pulumi.BoolPtrInput `pulumi:"masquerade"`
+	// Router priority, 1 to 9999, lower wins; default 9999. A change updates in place
+	Metric pulumi.IntPtrInput `pulumi:"metric"`
+	// Routing peer id; not together with `peerGroups`. The router's key: changing it replaces the router
+	Peer pulumi.StringPtrInput `pulumi:"peer"`
+	// Groups of routing peers; not together with `peer`. The router's key: changing them replaces the router
+	PeerGroups pulumi.StringArrayInput `pulumi:"peerGroups"`
+}
+
+func (NetworkBundleRouterArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*NetworkBundleRouter)(nil)).Elem()
+}
+
+func (i NetworkBundleRouterArgs) ToNetworkBundleRouterOutput() NetworkBundleRouterOutput {
+	return i.ToNetworkBundleRouterOutputWithContext(context.Background())
+}
+
+func (i NetworkBundleRouterArgs) ToNetworkBundleRouterOutputWithContext(ctx context.Context) NetworkBundleRouterOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(NetworkBundleRouterOutput)
+}
+
+// NetworkBundleRouterArrayInput is an input type that accepts NetworkBundleRouterArray and NetworkBundleRouterArrayOutput values.
+// You can construct a concrete instance of `NetworkBundleRouterArrayInput` via:
+//
+//	NetworkBundleRouterArray{ NetworkBundleRouterArgs{...} }
+type NetworkBundleRouterArrayInput interface {
+	pulumi.Input
+
+	ToNetworkBundleRouterArrayOutput() NetworkBundleRouterArrayOutput
+	ToNetworkBundleRouterArrayOutputWithContext(context.Context) NetworkBundleRouterArrayOutput
+}
+
+type NetworkBundleRouterArray []NetworkBundleRouterInput
+
+func (NetworkBundleRouterArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]NetworkBundleRouter)(nil)).Elem()
+}
+
+func (i NetworkBundleRouterArray) ToNetworkBundleRouterArrayOutput() NetworkBundleRouterArrayOutput {
+	return i.ToNetworkBundleRouterArrayOutputWithContext(context.Background())
+}
+
+func (i NetworkBundleRouterArray) ToNetworkBundleRouterArrayOutputWithContext(ctx context.Context) NetworkBundleRouterArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(NetworkBundleRouterArrayOutput)
+}
+
+// A router of a network bundle: a routing peer, or groups of routing peers
+type NetworkBundleRouterOutput struct{ *pulumi.OutputState }
+
+func (NetworkBundleRouterOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NetworkBundleRouter)(nil)).Elem()
+}
+
+func (o NetworkBundleRouterOutput) ToNetworkBundleRouterOutput() NetworkBundleRouterOutput {
+	return o
+}
+
+func (o NetworkBundleRouterOutput) ToNetworkBundleRouterOutputWithContext(ctx context.Context) NetworkBundleRouterOutput {
+	return o
+}
+
+// Whether the router is active; default true. A change updates in place
+func (o NetworkBundleRouterOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v NetworkBundleRouter) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+// Masquerade traffic into the network; default true. A change updates in place
+func (o NetworkBundleRouterOutput) Masquerade() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v NetworkBundleRouter) *bool { return v.Masquerade }).(pulumi.BoolPtrOutput)
+}
+
+// Router priority, 1 to 9999, lower wins; default 9999. A change updates in place
+func (o NetworkBundleRouterOutput) Metric() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v NetworkBundleRouter) *int { return v.Metric }).(pulumi.IntPtrOutput)
+}
+
+// Routing peer id; not together with `peerGroups`. The router's key: changing it replaces the router
+func (o NetworkBundleRouterOutput) Peer() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NetworkBundleRouter) *string { return v.Peer }).(pulumi.StringPtrOutput)
+}
+
+// Groups of routing peers; not together with `peer`. The router's key: changing them replaces the router
+func (o NetworkBundleRouterOutput) PeerGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v NetworkBundleRouter) []string { return v.PeerGroups }).(pulumi.StringArrayOutput)
+}
+
+type NetworkBundleRouterArrayOutput struct{ *pulumi.OutputState }
+
+func (NetworkBundleRouterArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]NetworkBundleRouter)(nil)).Elem()
+}
+
+func (o NetworkBundleRouterArrayOutput) ToNetworkBundleRouterArrayOutput() NetworkBundleRouterArrayOutput {
+	return o
+}
+
+func (o NetworkBundleRouterArrayOutput) ToNetworkBundleRouterArrayOutputWithContext(ctx context.Context) NetworkBundleRouterArrayOutput {
+	return o
+}
+
+func (o NetworkBundleRouterArrayOutput) Index(i pulumi.IntInput) NetworkBundleRouterOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) NetworkBundleRouter {
+		return vs[0].([]NetworkBundleRouter)[vs[1].(int)]
+	}).(NetworkBundleRouterOutput)
+}
+
 // Where the channel delivers, in the shape of its `type`
 type NotificationChannelTarget struct {
 	// For an `email` channel: who receives the notifications (at least one address)
@@ -13544,6 +13943,368 @@ func (o PostureCheckChecksProcessCheckProcessArrayOutput) Index(i pulumi.IntInpu
 	}).(PostureCheckChecksProcessCheckProcessOutput)
 }
 
+// Access into a segment: peers of the `from` groups may reach the segment's peers
+type SegmentAllow struct {
+	// What the access is for: the entry's key, its policy's name and description. A change of the key replaces the policy
+	Description *string `pulumi:"description"`
+	// Ids of the groups whose peers may reach the segment's peers. Without a `description`, these ids are the entry's key: changing them replaces its policy
+	From []string `pulumi:"from"`
+	// Ports allowed (tcp and udp only); absent: every port. A change updates the entry's policy in place
+	Ports []string `pulumi:"ports"`
+	// Protocol allowed. A change updates the entry's policy in place; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
+	Protocol string `pulumi:"protocol"`
+}
+
+// SegmentAllowInput is an input type that accepts SegmentAllowArgs and SegmentAllowOutput values.
+// You can construct a concrete instance of `SegmentAllowInput` via:
+//
+//	SegmentAllowArgs{...}
+type SegmentAllowInput interface {
+	pulumi.Input
+
+	ToSegmentAllowOutput() SegmentAllowOutput
+	ToSegmentAllowOutputWithContext(context.Context) SegmentAllowOutput
+}
+
+// Access into a segment: peers of the `from` groups may reach the segment's peers
+type SegmentAllowArgs struct {
+	// What the access is for: the entry's key, its policy's name and description. A change of the key replaces the policy
+	Description pulumi.StringPtrInput `pulumi:"description"`
+	// Ids of the groups whose peers may reach the segment's peers. Without a `description`, these ids are the entry's key: changing them replaces its policy
+	From pulumi.StringArrayInput `pulumi:"from"`
+	// Ports allowed (tcp and udp only); absent: every port. A change updates the entry's policy in place
+	Ports pulumi.StringArrayInput `pulumi:"ports"`
+	// Protocol allowed. A change updates the entry's policy in place; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
+	Protocol pulumi.StringInput `pulumi:"protocol"`
+}
+
+func (SegmentAllowArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SegmentAllow)(nil)).Elem()
+}
+
+func (i SegmentAllowArgs) ToSegmentAllowOutput() SegmentAllowOutput {
+	return i.ToSegmentAllowOutputWithContext(context.Background())
+}
+
+func (i SegmentAllowArgs) ToSegmentAllowOutputWithContext(ctx context.Context) SegmentAllowOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SegmentAllowOutput)
+}
+
+// SegmentAllowArrayInput is an input type that accepts SegmentAllowArray and SegmentAllowArrayOutput values.
+// You can construct a concrete instance of `SegmentAllowArrayInput` via:
+//
+//	SegmentAllowArray{ SegmentAllowArgs{...} }
+type SegmentAllowArrayInput interface {
+	pulumi.Input
+
+	ToSegmentAllowArrayOutput() SegmentAllowArrayOutput
+	ToSegmentAllowArrayOutputWithContext(context.Context) SegmentAllowArrayOutput
+}
+
+type SegmentAllowArray []SegmentAllowInput
+
+func (SegmentAllowArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SegmentAllow)(nil)).Elem()
+}
+
+func (i SegmentAllowArray) ToSegmentAllowArrayOutput() SegmentAllowArrayOutput {
+	return i.ToSegmentAllowArrayOutputWithContext(context.Background())
+}
+
+func (i SegmentAllowArray) ToSegmentAllowArrayOutputWithContext(ctx context.Context) SegmentAllowArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SegmentAllowArrayOutput)
+}
+
+// Access into a segment: peers of the `from` groups may reach the segment's peers
+type SegmentAllowOutput struct{ *pulumi.OutputState }
+
+func (SegmentAllowOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SegmentAllow)(nil)).Elem()
+}
+
+func (o SegmentAllowOutput) ToSegmentAllowOutput() SegmentAllowOutput {
+	return o
+}
+
+func (o SegmentAllowOutput) ToSegmentAllowOutputWithContext(ctx context.Context) SegmentAllowOutput {
+	return o
+}
+
+// What the access is for: the entry's key, its policy's name and description. A change of the key replaces the policy
+func (o SegmentAllowOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SegmentAllow) *string { return v.Description }).(pulumi.StringPtrOutput)
+}
+
+// Ids of the groups whose peers may reach the segment's peers. Without a `description`, these ids are the entry's key: changing them replaces its policy
+func (o SegmentAllowOutput) From() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v SegmentAllow) []string { return v.From }).(pulumi.StringArrayOutput)
+}
+
+// Ports allowed (tcp and udp only); absent: every port. A change updates the entry's policy in place
+func (o SegmentAllowOutput) Ports() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v SegmentAllow) []string { return v.Ports }).(pulumi.StringArrayOutput)
+}
+
+// Protocol allowed. A change updates the entry's policy in place; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
+func (o SegmentAllowOutput) Protocol() pulumi.StringOutput {
+	return o.ApplyT(func(v SegmentAllow) string { return v.Protocol }).(pulumi.StringOutput)
+}
+
+type SegmentAllowArrayOutput struct{ *pulumi.OutputState }
+
+func (SegmentAllowArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SegmentAllow)(nil)).Elem()
+}
+
+func (o SegmentAllowArrayOutput) ToSegmentAllowArrayOutput() SegmentAllowArrayOutput {
+	return o
+}
+
+func (o SegmentAllowArrayOutput) ToSegmentAllowArrayOutputWithContext(ctx context.Context) SegmentAllowArrayOutput {
+	return o
+}
+
+func (o SegmentAllowArrayOutput) Index(i pulumi.IntInput) SegmentAllowOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) SegmentAllow {
+		return vs[0].([]SegmentAllow)[vs[1].(int)]
+	}).(SegmentAllowOutput)
+}
+
+// The setup key of a segment: it enrolls peers into the segment's group
+type SegmentSetupKeyOptions struct {
+	// Peers enrolled with the key are ephemeral; default false. A change creates a new key
+	Ephemeral *bool `pulumi:"ephemeral"`
+	// Lifetime in seconds, 0 for a key that never expires; default 2592000 (30 days). A change creates a new key
+	ExpiresIn *int `pulumi:"expiresIn"`
+	// Key name; default the segment's `name`. A change creates a new key
+	Name *string `pulumi:"name"`
+	// Revoke the key (peers already enrolled stay); default false. Revoking is an update in place; un-revoking creates a new key
+	Revoked *bool `pulumi:"revoked"`
+	// `one-off` (a single use) or `reusable` (many uses); default `reusable`. A change creates a new key; one of `one-off`, `reusable`
+	Type *string `pulumi:"type"`
+	// Number of enrollments allowed, 0 for unlimited; default 0. A change creates a new key
+	UsageLimit *int `pulumi:"usageLimit"`
+}
+
+// SegmentSetupKeyOptionsInput is an input type that accepts SegmentSetupKeyOptionsArgs and SegmentSetupKeyOptionsOutput values.
+// You can construct a concrete instance of `SegmentSetupKeyOptionsInput` via:
+//
+//	SegmentSetupKeyOptionsArgs{...}
+type SegmentSetupKeyOptionsInput interface {
+	pulumi.Input
+
+	ToSegmentSetupKeyOptionsOutput() SegmentSetupKeyOptionsOutput
+	ToSegmentSetupKeyOptionsOutputWithContext(context.Context) SegmentSetupKeyOptionsOutput
+}
+
+// The setup key of a segment: it enrolls peers into the segment's group
+type SegmentSetupKeyOptionsArgs struct {
+	// Peers enrolled with the key are ephemeral; default false. A change creates a new key
+	Ephemeral pulumi.BoolPtrInput `pulumi:"ephemeral"`
+	// Lifetime in seconds, 0 for a key that never expires; default 2592000 (30 days). A change creates a new key
+	ExpiresIn pulumi.IntPtrInput `pulumi:"expiresIn"`
+	// Key name; default the segment's `name`. A change creates a new key
+	Name pulumi.StringPtrInput `pulumi:"name"`
+	// Revoke the key (peers already enrolled stay); default false. Revoking is an update in place; un-revoking creates a new key
+	Revoked pulumi.BoolPtrInput `pulumi:"revoked"`
+	// `one-off` (a single use) or `reusable` (many uses); default `reusable`. A change creates a new key; one of `one-off`, `reusable`
+	Type pulumi.StringPtrInput `pulumi:"type"`
+	// Number of enrollments allowed, 0 for unlimited; default 0. A change creates a new key
+	UsageLimit pulumi.IntPtrInput `pulumi:"usageLimit"`
+}
+
+func (SegmentSetupKeyOptionsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SegmentSetupKeyOptions)(nil)).Elem()
+}
+
+func (i SegmentSetupKeyOptionsArgs) ToSegmentSetupKeyOptionsOutput() SegmentSetupKeyOptionsOutput {
+	return i.ToSegmentSetupKeyOptionsOutputWithContext(context.Background())
+}
+
+func (i SegmentSetupKeyOptionsArgs) ToSegmentSetupKeyOptionsOutputWithContext(ctx context.Context) SegmentSetupKeyOptionsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SegmentSetupKeyOptionsOutput)
+}
+
+func (i SegmentSetupKeyOptionsArgs) ToSegmentSetupKeyOptionsPtrOutput() SegmentSetupKeyOptionsPtrOutput {
+	return i.ToSegmentSetupKeyOptionsPtrOutputWithContext(context.Background())
+}
+
+func (i SegmentSetupKeyOptionsArgs) ToSegmentSetupKeyOptionsPtrOutputWithContext(ctx context.Context) SegmentSetupKeyOptionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SegmentSetupKeyOptionsOutput).ToSegmentSetupKeyOptionsPtrOutputWithContext(ctx)
+}
+
+// SegmentSetupKeyOptionsPtrInput is an input type that accepts SegmentSetupKeyOptionsArgs, SegmentSetupKeyOptionsPtr and SegmentSetupKeyOptionsPtrOutput values.
+// You can construct a concrete instance of `SegmentSetupKeyOptionsPtrInput` via:
+//
+//	        SegmentSetupKeyOptionsArgs{...}
+//
+//	or:
+//
+//	        nil
+type SegmentSetupKeyOptionsPtrInput interface {
+	pulumi.Input
+
+	ToSegmentSetupKeyOptionsPtrOutput() SegmentSetupKeyOptionsPtrOutput
+	ToSegmentSetupKeyOptionsPtrOutputWithContext(context.Context) SegmentSetupKeyOptionsPtrOutput
+}
+
+type segmentSetupKeyOptionsPtrType SegmentSetupKeyOptionsArgs
+
+func SegmentSetupKeyOptionsPtr(v *SegmentSetupKeyOptionsArgs) SegmentSetupKeyOptionsPtrInput {
+	return (*segmentSetupKeyOptionsPtrType)(v)
+}
+
+func (*segmentSetupKeyOptionsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**SegmentSetupKeyOptions)(nil)).Elem()
+}
+
+func (i *segmentSetupKeyOptionsPtrType) ToSegmentSetupKeyOptionsPtrOutput() SegmentSetupKeyOptionsPtrOutput {
+	return i.ToSegmentSetupKeyOptionsPtrOutputWithContext(context.Background())
+}
+
+func (i *segmentSetupKeyOptionsPtrType) ToSegmentSetupKeyOptionsPtrOutputWithContext(ctx context.Context) SegmentSetupKeyOptionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SegmentSetupKeyOptionsPtrOutput)
+}
+
+// The setup key of a segment: it enrolls peers into the segment's group
+type SegmentSetupKeyOptionsOutput struct{ *pulumi.OutputState }
+
+func (SegmentSetupKeyOptionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SegmentSetupKeyOptions)(nil)).Elem()
+}
+
+func (o SegmentSetupKeyOptionsOutput) ToSegmentSetupKeyOptionsOutput() SegmentSetupKeyOptionsOutput {
+	return o
+}
+
+func (o SegmentSetupKeyOptionsOutput) ToSegmentSetupKeyOptionsOutputWithContext(ctx context.Context) SegmentSetupKeyOptionsOutput {
+	return o
+}
+
+func (o SegmentSetupKeyOptionsOutput) ToSegmentSetupKeyOptionsPtrOutput() SegmentSetupKeyOptionsPtrOutput {
+	return o.ToSegmentSetupKeyOptionsPtrOutputWithContext(context.Background())
+}
+
+func (o SegmentSetupKeyOptionsOutput) ToSegmentSetupKeyOptionsPtrOutputWithContext(ctx context.Context) SegmentSetupKeyOptionsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SegmentSetupKeyOptions) *SegmentSetupKeyOptions {
+		return &v
+	}).(SegmentSetupKeyOptionsPtrOutput)
+}
+
+// Peers enrolled with the key are ephemeral; default false. A change creates a new key
+func (o SegmentSetupKeyOptionsOutput) Ephemeral() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SegmentSetupKeyOptions) *bool { return v.Ephemeral }).(pulumi.BoolPtrOutput)
+}
+
+// Lifetime in seconds, 0 for a key that never expires; default 2592000 (30 days). A change creates a new key
+func (o SegmentSetupKeyOptionsOutput) ExpiresIn() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v SegmentSetupKeyOptions) *int { return v.ExpiresIn }).(pulumi.IntPtrOutput)
+}
+
+// Key name; default the segment's `name`. A change creates a new key
+func (o SegmentSetupKeyOptionsOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SegmentSetupKeyOptions) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// Revoke the key (peers already enrolled stay); default false. Revoking is an update in place; un-revoking creates a new key
+func (o SegmentSetupKeyOptionsOutput) Revoked() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SegmentSetupKeyOptions) *bool { return v.Revoked }).(pulumi.BoolPtrOutput)
+}
+
+// `one-off` (a single use) or `reusable` (many uses); default `reusable`. A change creates a new key; one of `one-off`, `reusable`
+func (o SegmentSetupKeyOptionsOutput) Type() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SegmentSetupKeyOptions) *string { return v.Type }).(pulumi.StringPtrOutput)
+}
+
+// Number of enrollments allowed, 0 for unlimited; default 0. A change creates a new key
+func (o SegmentSetupKeyOptionsOutput) UsageLimit() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v SegmentSetupKeyOptions) *int { return v.UsageLimit }).(pulumi.IntPtrOutput)
+}
+
+type SegmentSetupKeyOptionsPtrOutput struct{ *pulumi.OutputState }
+
+func (SegmentSetupKeyOptionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SegmentSetupKeyOptions)(nil)).Elem()
+}
+
+func (o SegmentSetupKeyOptionsPtrOutput) ToSegmentSetupKeyOptionsPtrOutput() SegmentSetupKeyOptionsPtrOutput {
+	return o
+}
+
+func (o SegmentSetupKeyOptionsPtrOutput) ToSegmentSetupKeyOptionsPtrOutputWithContext(ctx context.Context) SegmentSetupKeyOptionsPtrOutput {
+	return o
+}
+
+func (o SegmentSetupKeyOptionsPtrOutput) Elem() SegmentSetupKeyOptionsOutput {
+	return o.ApplyT(func(v *SegmentSetupKeyOptions) SegmentSetupKeyOptions {
+		if v != nil {
+			return *v
+		}
+		var ret SegmentSetupKeyOptions
+		return ret
+	}).(SegmentSetupKeyOptionsOutput)
+}
+
+// Peers enrolled with the key are ephemeral; default false. A change creates a new key
+func (o SegmentSetupKeyOptionsPtrOutput) Ephemeral() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *SegmentSetupKeyOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Ephemeral
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Lifetime in seconds, 0 for a key that never expires; default 2592000 (30 days). A change creates a new key
+func (o SegmentSetupKeyOptionsPtrOutput) ExpiresIn() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *SegmentSetupKeyOptions) *int {
+		if v == nil {
+			return nil
+		}
+		return v.ExpiresIn
+	}).(pulumi.IntPtrOutput)
+}
+
+// Key name; default the segment's `name`. A change creates a new key
+func (o SegmentSetupKeyOptionsPtrOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SegmentSetupKeyOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Name
+	}).(pulumi.StringPtrOutput)
+}
+
+// Revoke the key (peers already enrolled stay); default false. Revoking is an update in place; un-revoking creates a new key
+func (o SegmentSetupKeyOptionsPtrOutput) Revoked() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *SegmentSetupKeyOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Revoked
+	}).(pulumi.BoolPtrOutput)
+}
+
+// `one-off` (a single use) or `reusable` (many uses); default `reusable`. A change creates a new key; one of `one-off`, `reusable`
+func (o SegmentSetupKeyOptionsPtrOutput) Type() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SegmentSetupKeyOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Type
+	}).(pulumi.StringPtrOutput)
+}
+
+// Number of enrollments allowed, 0 for unlimited; default 0. A change creates a new key
+func (o SegmentSetupKeyOptionsPtrOutput) UsageLimit() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *SegmentSetupKeyOptions) *int {
+		if v == nil {
+			return nil
+		}
+		return v.UsageLimit
+	}).(pulumi.IntPtrOutput)
+}
+
 // What the user may do
 type UserPermissions struct {
 	// Whether the user's view of peers is restricted to their own
@@ -13647,6 +14408,8 @@ func (o UserPermissionsModuleMapOutput) MapIndex(k pulumi.StringInput) UserPermi
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AccountSettingsExtraInput)(nil)).Elem(), AccountSettingsExtraArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AccountSettingsExtraPtrInput)(nil)).Elem(), AccountSettingsExtraArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DnsZoneBundleRecordInput)(nil)).Elem(), DnsZoneBundleRecordArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DnsZoneBundleRecordArrayInput)(nil)).Elem(), DnsZoneBundleRecordArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*EdrVendorAMatchAttributesInput)(nil)).Elem(), EdrVendorAMatchAttributesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GroupResourceInput)(nil)).Elem(), GroupResourceArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GroupResourceArrayInput)(nil)).Elem(), GroupResourceArray{})
@@ -13656,6 +14419,10 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*IngressPortAllocationPortRangeArrayInput)(nil)).Elem(), IngressPortAllocationPortRangeArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NameserverGroupNameserverInput)(nil)).Elem(), NameserverGroupNameserverArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NameserverGroupNameserverArrayInput)(nil)).Elem(), NameserverGroupNameserverArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*NetworkBundleResourceInput)(nil)).Elem(), NetworkBundleResourceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*NetworkBundleResourceArrayInput)(nil)).Elem(), NetworkBundleResourceArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*NetworkBundleRouterInput)(nil)).Elem(), NetworkBundleRouterArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*NetworkBundleRouterArrayInput)(nil)).Elem(), NetworkBundleRouterArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NotificationChannelTargetInput)(nil)).Elem(), NotificationChannelTargetArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PolicyRuleInput)(nil)).Elem(), PolicyRuleArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PolicyRuleArrayInput)(nil)).Elem(), PolicyRuleArray{})
@@ -13690,8 +14457,14 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksProcessCheckPtrInput)(nil)).Elem(), PostureCheckChecksProcessCheckArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksProcessCheckProcessInput)(nil)).Elem(), PostureCheckChecksProcessCheckProcessArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksProcessCheckProcessArrayInput)(nil)).Elem(), PostureCheckChecksProcessCheckProcessArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SegmentAllowInput)(nil)).Elem(), SegmentAllowArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SegmentAllowArrayInput)(nil)).Elem(), SegmentAllowArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SegmentSetupKeyOptionsInput)(nil)).Elem(), SegmentSetupKeyOptionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SegmentSetupKeyOptionsPtrInput)(nil)).Elem(), SegmentSetupKeyOptionsArgs{})
 	pulumi.RegisterOutputType(AccountSettingsExtraOutput{})
 	pulumi.RegisterOutputType(AccountSettingsExtraPtrOutput{})
+	pulumi.RegisterOutputType(DnsZoneBundleRecordOutput{})
+	pulumi.RegisterOutputType(DnsZoneBundleRecordArrayOutput{})
 	pulumi.RegisterOutputType(DnsZoneRecordOutput{})
 	pulumi.RegisterOutputType(DnsZoneRecordArrayOutput{})
 	pulumi.RegisterOutputType(EdrVendorAMatchAttributesOutput{})
@@ -13942,6 +14715,10 @@ func init() {
 	pulumi.RegisterOutputType(IngressPortAllocationPortRangeMappingArrayOutput{})
 	pulumi.RegisterOutputType(NameserverGroupNameserverOutput{})
 	pulumi.RegisterOutputType(NameserverGroupNameserverArrayOutput{})
+	pulumi.RegisterOutputType(NetworkBundleResourceOutput{})
+	pulumi.RegisterOutputType(NetworkBundleResourceArrayOutput{})
+	pulumi.RegisterOutputType(NetworkBundleRouterOutput{})
+	pulumi.RegisterOutputType(NetworkBundleRouterArrayOutput{})
 	pulumi.RegisterOutputType(NotificationChannelTargetOutput{})
 	pulumi.RegisterOutputType(PeerGroupOutput{})
 	pulumi.RegisterOutputType(PeerGroupArrayOutput{})
@@ -13979,6 +14756,10 @@ func init() {
 	pulumi.RegisterOutputType(PostureCheckChecksProcessCheckPtrOutput{})
 	pulumi.RegisterOutputType(PostureCheckChecksProcessCheckProcessOutput{})
 	pulumi.RegisterOutputType(PostureCheckChecksProcessCheckProcessArrayOutput{})
+	pulumi.RegisterOutputType(SegmentAllowOutput{})
+	pulumi.RegisterOutputType(SegmentAllowArrayOutput{})
+	pulumi.RegisterOutputType(SegmentSetupKeyOptionsOutput{})
+	pulumi.RegisterOutputType(SegmentSetupKeyOptionsPtrOutput{})
 	pulumi.RegisterOutputType(UserPermissionsOutput{})
 	pulumi.RegisterOutputType(UserPermissionsModuleOutput{})
 	pulumi.RegisterOutputType(UserPermissionsModuleMapOutput{})

@@ -12,6 +12,7 @@ from .directory_sync_vendor_e import *
 from .dns_record import *
 from .dns_settings import *
 from .dns_zone import *
+from .dns_zone_bundle import *
 from .edr_vendor_a import *
 from .edr_vendor_b import *
 from .edr_vendor_c import *
@@ -86,6 +87,7 @@ from .ingress_peer import *
 from .ingress_port_allocation import *
 from .nameserver_group import *
 from .network import *
+from .network_bundle import *
 from .network_resource import *
 from .network_router import *
 from .notification_channel import *
@@ -97,6 +99,7 @@ from .posture_check import *
 from .provider import *
 from .route import *
 from .scim_integration import *
+from .segment import *
 from .setup_key import *
 from .user import *
 from .user_invite import *
@@ -124,6 +127,7 @@ _utilities.register(
    "privnet:index:DnsRecord": "DnsRecord",
    "privnet:index:DnsSettings": "DnsSettings",
    "privnet:index:DnsZone": "DnsZone",
+   "privnet:index:DnsZoneBundle": "DnsZoneBundle",
    "privnet:index:EdrVendorA": "EdrVendorA",
    "privnet:index:EdrVendorB": "EdrVendorB",
    "privnet:index:EdrVendorC": "EdrVendorC",
@@ -134,6 +138,7 @@ _utilities.register(
    "privnet:index:IngressPortAllocation": "IngressPortAllocation",
    "privnet:index:NameserverGroup": "NameserverGroup",
    "privnet:index:Network": "Network",
+   "privnet:index:NetworkBundle": "NetworkBundle",
    "privnet:index:NetworkResource": "NetworkResource",
    "privnet:index:NetworkRouter": "NetworkRouter",
    "privnet:index:NotificationChannel": "NotificationChannel",
@@ -144,6 +149,7 @@ _utilities.register(
    "privnet:index:PostureCheck": "PostureCheck",
    "privnet:index:Route": "Route",
    "privnet:index:ScimIntegration": "ScimIntegration",
+   "privnet:index:Segment": "Segment",
    "privnet:index:SetupKey": "SetupKey",
    "privnet:index:User": "User",
    "privnet:index:UserInvite": "UserInvite"

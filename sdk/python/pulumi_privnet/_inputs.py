@@ -17,6 +17,8 @@ from . import _utilities
 __all__ = [
     'AccountSettingsExtraArgs',
     'AccountSettingsExtraArgsDict',
+    'DnsZoneBundleRecordArgs',
+    'DnsZoneBundleRecordArgsDict',
     'EdrVendorAMatchAttributesArgs',
     'EdrVendorAMatchAttributesArgsDict',
     'GroupResourceArgs',
@@ -27,6 +29,10 @@ __all__ = [
     'IngressPortAllocationPortRangeArgsDict',
     'NameserverGroupNameserverArgs',
     'NameserverGroupNameserverArgsDict',
+    'NetworkBundleResourceArgs',
+    'NetworkBundleResourceArgsDict',
+    'NetworkBundleRouterArgs',
+    'NetworkBundleRouterArgsDict',
     'NotificationChannelTargetArgs',
     'NotificationChannelTargetArgsDict',
     'PolicyRuleArgs',
@@ -63,6 +69,10 @@ __all__ = [
     'PostureCheckChecksProcessCheckArgsDict',
     'PostureCheckChecksProcessCheckProcessArgs',
     'PostureCheckChecksProcessCheckProcessArgsDict',
+    'SegmentAllowArgs',
+    'SegmentAllowArgsDict',
+    'SegmentSetupKeyOptionsArgs',
+    'SegmentSetupKeyOptionsArgsDict',
 ]
 
 class AccountSettingsExtraArgsDict(TypedDict):
@@ -172,6 +182,97 @@ class AccountSettingsExtraArgs:
     @user_approval_required.setter
     def user_approval_required(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "user_approval_required", value)
+
+
+class DnsZoneBundleRecordArgsDict(TypedDict):
+    """
+    A record of a DNS zone bundle
+    """
+    content: pulumi.Input[_builtins.str]
+    """
+    An IPv4 address for A, IPv6 for AAAA, a domain for CNAME. A change updates the record in place
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    Record name: a name in the zone's domain as it is (`db.internal.example.com`), any other relative to it (`db`), `@` for the domain itself. With `type`, the record's key: a new name replaces the record
+    """
+    type: pulumi.Input[_builtins.str]
+    """
+    Record type. With `name`, the record's key: a new type replaces it; known values `A`, `AAAA`, `CNAME` (others are accepted)
+    """
+    ttl: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Time to live in seconds; default 300. A change updates the record in place
+    """
+
+@pulumi.input_type
+class DnsZoneBundleRecordArgs:
+    def __init__(__self__, *,
+                 content: pulumi.Input[_builtins.str],
+                 name: pulumi.Input[_builtins.str],
+                 type: pulumi.Input[_builtins.str],
+                 ttl: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        A record of a DNS zone bundle
+
+        :param pulumi.Input[_builtins.str] content: An IPv4 address for A, IPv6 for AAAA, a domain for CNAME. A change updates the record in place
+        :param pulumi.Input[_builtins.str] name: Record name: a name in the zone's domain as it is (`db.internal.example.com`), any other relative to it (`db`), `@` for the domain itself. With `type`, the record's key: a new name replaces the record
+        :param pulumi.Input[_builtins.str] type: Record type. With `name`, the record's key: a new type replaces it; known values `A`, `AAAA`, `CNAME` (others are accepted)
+        :param pulumi.Input[_builtins.int] ttl: Time to live in seconds; default 300. A change updates the record in place
+        """
+        pulumi.set(__self__, "content", content)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "type", type)
+        if ttl is not None:
+            pulumi.set(__self__, "ttl", ttl)
+
+    @_builtins.property
+    @pulumi.getter
+    def content(self) -> pulumi.Input[_builtins.str]:
+        """
+        An IPv4 address for A, IPv6 for AAAA, a domain for CNAME. A change updates the record in place
+        """
+        return pulumi.get(self, "content")
+
+    @content.setter
+    def content(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "content", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        Record name: a name in the zone's domain as it is (`db.internal.example.com`), any other relative to it (`db`), `@` for the domain itself. With `type`, the record's key: a new name replaces the record
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[_builtins.str]:
+        """
+        Record type. With `name`, the record's key: a new type replaces it; known values `A`, `AAAA`, `CNAME` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def ttl(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Time to live in seconds; default 300. A change updates the record in place
+        """
+        return pulumi.get(self, "ttl")
+
+    @ttl.setter
+    def ttl(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "ttl", value)
 
 
 class EdrVendorAMatchAttributesArgsDict(TypedDict):
@@ -592,6 +693,232 @@ class NameserverGroupNameserverArgs:
     @port.setter
     def port(self, value: pulumi.Input[_builtins.int]):
         pulumi.set(self, "port", value)
+
+
+class NetworkBundleResourceArgsDict(TypedDict):
+    """
+    A resource of a network bundle: a host, subnet or domain
+    """
+    address: pulumi.Input[_builtins.str]
+    """
+    A host (IP), a subnet (CIDR) or a domain (wildcards allowed). A change updates in place
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    Resource name, unique in the account: the resource's key (a new name replaces the resource)
+    """
+    description: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Resource description. A change updates in place
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the resource is active; default true. A change updates in place
+    """
+    groups: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Ids of the groups the resource belongs to; default none. A change updates in place
+    """
+
+@pulumi.input_type
+class NetworkBundleResourceArgs:
+    def __init__(__self__, *,
+                 address: pulumi.Input[_builtins.str],
+                 name: pulumi.Input[_builtins.str],
+                 description: pulumi.Input[Optional[_builtins.str]] = None,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 groups: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        A resource of a network bundle: a host, subnet or domain
+
+        :param pulumi.Input[_builtins.str] address: A host (IP), a subnet (CIDR) or a domain (wildcards allowed). A change updates in place
+        :param pulumi.Input[_builtins.str] name: Resource name, unique in the account: the resource's key (a new name replaces the resource)
+        :param pulumi.Input[_builtins.str] description: Resource description. A change updates in place
+        :param pulumi.Input[_builtins.bool] enabled: Whether the resource is active; default true. A change updates in place
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] groups: Ids of the groups the resource belongs to; default none. A change updates in place
+        """
+        pulumi.set(__self__, "address", address)
+        pulumi.set(__self__, "name", name)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if groups is not None:
+            pulumi.set(__self__, "groups", groups)
+
+    @_builtins.property
+    @pulumi.getter
+    def address(self) -> pulumi.Input[_builtins.str]:
+        """
+        A host (IP), a subnet (CIDR) or a domain (wildcards allowed). A change updates in place
+        """
+        return pulumi.get(self, "address")
+
+    @address.setter
+    def address(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "address", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        Resource name, unique in the account: the resource's key (a new name replaces the resource)
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Resource description. A change updates in place
+        """
+        return pulumi.get(self, "description")
+
+    @description.setter
+    def description(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "description", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the resource is active; default true. A change updates in place
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def groups(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Ids of the groups the resource belongs to; default none. A change updates in place
+        """
+        return pulumi.get(self, "groups")
+
+    @groups.setter
+    def groups(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "groups", value)
+
+
+class NetworkBundleRouterArgsDict(TypedDict):
+    """
+    A router of a network bundle: a routing peer, or groups of routing peers
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the router is active; default true. A change updates in place
+    """
+    masquerade: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Masquerade traffic into the network; default true. A change updates in place
+    """
+    metric: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Router priority, 1 to 9999, lower wins; default 9999. A change updates in place
+    """
+    peer: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Routing peer id; not together with `peerGroups`. The router's key: changing it replaces the router
+    """
+    peer_groups: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Groups of routing peers; not together with `peer`. The router's key: changing them replaces the router
+    """
+
+@pulumi.input_type
+class NetworkBundleRouterArgs:
+    def __init__(__self__, *,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 masquerade: pulumi.Input[Optional[_builtins.bool]] = None,
+                 metric: pulumi.Input[Optional[_builtins.int]] = None,
+                 peer: pulumi.Input[Optional[_builtins.str]] = None,
+                 peer_groups: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        A router of a network bundle: a routing peer, or groups of routing peers
+
+        :param pulumi.Input[_builtins.bool] enabled: Whether the router is active; default true. A change updates in place
+        :param pulumi.Input[_builtins.bool] masquerade: Masquerade traffic into the network; default true. A change updates in place
+        :param pulumi.Input[_builtins.int] metric: Router priority, 1 to 9999, lower wins; default 9999. A change updates in place
+        :param pulumi.Input[_builtins.str] peer: Routing peer id; not together with `peerGroups`. The router's key: changing it replaces the router
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] peer_groups: Groups of routing peers; not together with `peer`. The router's key: changing them replaces the router
+        """
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if masquerade is not None:
+            pulumi.set(__self__, "masquerade", masquerade)
+        if metric is not None:
+            pulumi.set(__self__, "metric", metric)
+        if peer is not None:
+            pulumi.set(__self__, "peer", peer)
+        if peer_groups is not None:
+            pulumi.set(__self__, "peer_groups", peer_groups)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the router is active; default true. A change updates in place
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def masquerade(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Masquerade traffic into the network; default true. A change updates in place
+        """
+        return pulumi.get(self, "masquerade")
+
+    @masquerade.setter
+    def masquerade(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "masquerade", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def metric(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Router priority, 1 to 9999, lower wins; default 9999. A change updates in place
+        """
+        return pulumi.get(self, "metric")
+
+    @metric.setter
+    def metric(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "metric", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def peer(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Routing peer id; not together with `peerGroups`. The router's key: changing it replaces the router
+        """
+        return pulumi.get(self, "peer")
+
+    @peer.setter
+    def peer(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "peer", value)
+
+    @_builtins.property
+    @pulumi.getter(name="peerGroups")
+    def peer_groups(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Groups of routing peers; not together with `peer`. The router's key: changing them replaces the router
+        """
+        return pulumi.get(self, "peer_groups")
+
+    @peer_groups.setter
+    def peer_groups(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "peer_groups", value)
 
 
 class NotificationChannelTargetArgsDict(TypedDict):
@@ -1781,5 +2108,231 @@ class PostureCheckChecksProcessCheckProcessArgs:
     @windows_path.setter
     def windows_path(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "windows_path", value)
+
+
+class SegmentAllowArgsDict(TypedDict):
+    """
+    Access into a segment: peers of the `from` groups may reach the segment's peers
+    """
+    from_: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]
+    """
+    Ids of the groups whose peers may reach the segment's peers. Without a `description`, these ids are the entry's key: changing them replaces its policy
+    """
+    protocol: pulumi.Input[_builtins.str]
+    """
+    Protocol allowed. A change updates the entry's policy in place; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
+    """
+    description: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    What the access is for: the entry's key, its policy's name and description. A change of the key replaces the policy
+    """
+    ports: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Ports allowed (tcp and udp only); absent: every port. A change updates the entry's policy in place
+    """
+
+@pulumi.input_type
+class SegmentAllowArgs:
+    def __init__(__self__, *,
+                 from_: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]],
+                 protocol: pulumi.Input[_builtins.str],
+                 description: pulumi.Input[Optional[_builtins.str]] = None,
+                 ports: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        Access into a segment: peers of the `from` groups may reach the segment's peers
+
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] from_: Ids of the groups whose peers may reach the segment's peers. Without a `description`, these ids are the entry's key: changing them replaces its policy
+        :param pulumi.Input[_builtins.str] protocol: Protocol allowed. A change updates the entry's policy in place; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
+        :param pulumi.Input[_builtins.str] description: What the access is for: the entry's key, its policy's name and description. A change of the key replaces the policy
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Ports allowed (tcp and udp only); absent: every port. A change updates the entry's policy in place
+        """
+        pulumi.set(__self__, "from_", from_)
+        pulumi.set(__self__, "protocol", protocol)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if ports is not None:
+            pulumi.set(__self__, "ports", ports)
+
+    @_builtins.property
+    @pulumi.getter(name="from")
+    def from_(self) -> pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]:
+        """
+        Ids of the groups whose peers may reach the segment's peers. Without a `description`, these ids are the entry's key: changing them replaces its policy
+        """
+        return pulumi.get(self, "from_")
+
+    @from_.setter
+    def from_(self, value: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]):
+        pulumi.set(self, "from_", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def protocol(self) -> pulumi.Input[_builtins.str]:
+        """
+        Protocol allowed. A change updates the entry's policy in place; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
+        """
+        return pulumi.get(self, "protocol")
+
+    @protocol.setter
+    def protocol(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "protocol", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        What the access is for: the entry's key, its policy's name and description. A change of the key replaces the policy
+        """
+        return pulumi.get(self, "description")
+
+    @description.setter
+    def description(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "description", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def ports(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Ports allowed (tcp and udp only); absent: every port. A change updates the entry's policy in place
+        """
+        return pulumi.get(self, "ports")
+
+    @ports.setter
+    def ports(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "ports", value)
+
+
+class SegmentSetupKeyOptionsArgsDict(TypedDict):
+    """
+    The setup key of a segment: it enrolls peers into the segment's group
+    """
+    ephemeral: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Peers enrolled with the key are ephemeral; default false. A change creates a new key
+    """
+    expires_in: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Lifetime in seconds, 0 for a key that never expires; default 2592000 (30 days). A change creates a new key
+    """
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Key name; default the segment's `name`. A change creates a new key
+    """
+    revoked: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Revoke the key (peers already enrolled stay); default false. Revoking is an update in place; un-revoking creates a new key
+    """
+    type: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    `one-off` (a single use) or `reusable` (many uses); default `reusable`. A change creates a new key; one of `one-off`, `reusable`
+    """
+    usage_limit: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Number of enrollments allowed, 0 for unlimited; default 0. A change creates a new key
+    """
+
+@pulumi.input_type
+class SegmentSetupKeyOptionsArgs:
+    def __init__(__self__, *,
+                 ephemeral: pulumi.Input[Optional[_builtins.bool]] = None,
+                 expires_in: pulumi.Input[Optional[_builtins.int]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
+                 revoked: pulumi.Input[Optional[_builtins.bool]] = None,
+                 type: pulumi.Input[Optional[_builtins.str]] = None,
+                 usage_limit: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        The setup key of a segment: it enrolls peers into the segment's group
+
+        :param pulumi.Input[_builtins.bool] ephemeral: Peers enrolled with the key are ephemeral; default false. A change creates a new key
+        :param pulumi.Input[_builtins.int] expires_in: Lifetime in seconds, 0 for a key that never expires; default 2592000 (30 days). A change creates a new key
+        :param pulumi.Input[_builtins.str] name: Key name; default the segment's `name`. A change creates a new key
+        :param pulumi.Input[_builtins.bool] revoked: Revoke the key (peers already enrolled stay); default false. Revoking is an update in place; un-revoking creates a new key
+        :param pulumi.Input[_builtins.str] type: `one-off` (a single use) or `reusable` (many uses); default `reusable`. A change creates a new key; one of `one-off`, `reusable`
+        :param pulumi.Input[_builtins.int] usage_limit: Number of enrollments allowed, 0 for unlimited; default 0. A change creates a new key
+        """
+        if ephemeral is not None:
+            pulumi.set(__self__, "ephemeral", ephemeral)
+        if expires_in is not None:
+            pulumi.set(__self__, "expires_in", expires_in)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if revoked is not None:
+            pulumi.set(__self__, "revoked", revoked)
+        if type is not None:
+            pulumi.set(__self__, "type", type)
+        if usage_limit is not None:
+            pulumi.set(__self__, "usage_limit", usage_limit)
+
+    @_builtins.property
+    @pulumi.getter
+    def ephemeral(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Peers enrolled with the key are ephemeral; default false. A change creates a new key
+        """
+        return pulumi.get(self, "ephemeral")
+
+    @ephemeral.setter
+    def ephemeral(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "ephemeral", value)
+
+    @_builtins.property
+    @pulumi.getter(name="expiresIn")
+    def expires_in(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Lifetime in seconds, 0 for a key that never expires; default 2592000 (30 days). A change creates a new key
+        """
+        return pulumi.get(self, "expires_in")
+
+    @expires_in.setter
+    def expires_in(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "expires_in", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Key name; default the segment's `name`. A change creates a new key
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def revoked(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Revoke the key (peers already enrolled stay); default false. Revoking is an update in place; un-revoking creates a new key
+        """
+        return pulumi.get(self, "revoked")
+
+    @revoked.setter
+    def revoked(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "revoked", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        `one-off` (a single use) or `reusable` (many uses); default `reusable`. A change creates a new key; one of `one-off`, `reusable`
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter(name="usageLimit")
+    def usage_limit(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Number of enrollments allowed, 0 for unlimited; default 0. A change creates a new key
+        """
+        return pulumi.get(self, "usage_limit")
+
+    @usage_limit.setter
+    def usage_limit(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "usage_limit", value)
 
 

@@ -3,6 +3,7 @@
 // The test (tests/e2e/plugin-go.test.ts) runs it with the CLI and the plugin on PATH, a file backend and a
 // passphrase in the environment. It goes through a whole life on one stack and prints one JSON line per step
 // (`STEP {...}`): up, a no-change preview, a refresh preview, a rename, destroy (as the Python program does).
+// With PRIVNET_TEST_PROGRAM=components it runs the components' life instead (components.go).
 //
 // Environment: PRIVNET_TEST_URL, PRIVNET_TEST_TOKEN (the server), PRIVNET_TEST_WORK (a directory for the project).
 package main
@@ -170,7 +171,11 @@ func run() error {
 }
 
 func main() {
-	if err := run(); err != nil {
+	program := run
+	if os.Getenv("PRIVNET_TEST_PROGRAM") == "components" {
+		program = runComponents
+	}
+	if err := program(); err != nil {
 		fmt.Fprintf(os.Stderr, "FAILED: %v\n", err)
 		os.Exit(1)
 	}
