@@ -20,6 +20,7 @@ export * from "./network-router";
 export * from "./peer";
 export * from "./policy";
 export * from "./posture-check";
+export * from "./reverse-proxy";
 export * from "./route";
 export * from "./setup-key";
 export * from "./token";

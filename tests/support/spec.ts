@@ -4,6 +4,9 @@ import * as path from "node:path";
 
 export const SPEC_DIR = path.resolve(__dirname, "..", "fixtures", "spec");
 
+/** Facts of the service's own API document (scripts/reference-facts.ts writes them; see the README there). */
+export const REFERENCE_DIR = path.resolve(__dirname, "..", "fixtures", "reference");
+
 export interface SpecOperation {
   method: string;
   path: string;
@@ -41,4 +44,34 @@ export function specEndpointRows(): SpecEndpointRow[] {
     rows.push({ methods: method.split(",").map((m) => m.trim()), path: p, request, response });
   }
   return rows;
+}
+
+/** Required and existing fields of one object, by its path in a body (`""`, `targets[]`, `auth.pin_auth`). */
+export interface ObjectFacts {
+  required: string[];
+  properties: string[];
+}
+
+/** One operation of the service's own API document, as scripts/reference-facts.ts extracts it. */
+export interface ReferenceOperation {
+  method: string;
+  path: string;
+  success: number[];
+  request?: Record<string, ObjectFacts>;
+  response?: Record<string, ObjectFacts>;
+}
+
+/** Every operation of every facts file in tests/fixtures/reference, with the file's family name. */
+export function referenceOperations(): (ReferenceOperation & { family: string; tag: string })[] {
+  return fs
+    .readdirSync(REFERENCE_DIR)
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .flatMap((f) => {
+      const facts = JSON.parse(fs.readFileSync(path.join(REFERENCE_DIR, f), "utf8")) as {
+        tag: string;
+        operations: ReferenceOperation[];
+      };
+      return facts.operations.map((o) => ({ ...o, family: f.slice(0, -".json".length), tag: facts.tag }));
+    });
 }
