@@ -315,7 +315,7 @@ export const ReverseProxyServiceRequestSchema = z
       .describe("Rewrite the target's redirects (Location headers) to the published domain"),
     auth: ServiceAuthSchema.optional().describe(
       "How visitors prove who they are before the proxy lets them through (http mode only); none enabled: " +
-        "anyone who can connect reaches the targets. Secret: its values are kept encrypted in state",
+        "anyone who can connect reaches the targets",
     ),
     access_restrictions: AccessRestrictionsSchema.optional().describe(
       "Which client addresses may connect at all, checked before any auth",

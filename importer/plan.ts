@@ -108,12 +108,18 @@ function prune(value: unknown, schema: z.ZodType | undefined): unknown {
   return value;
 }
 
-/** Masked credentials inside a secret input (event-streaming config) become config secrets. */
-function unmask(value: unknown, path: string): unknown {
+/**
+ * Masked credentials inside a secret input (event-streaming config), and the values the API answers empty at the
+ * spec's `secretPaths` (a reverse-proxy service's password), become config secrets.
+ */
+function unmask(value: unknown, path: string, secretPaths: ReadonlySet<string>): unknown {
   if (value === MASKED_CREDENTIAL) return new SecretValue(path);
-  if (Array.isArray(value)) return value.map((v, i) => unmask(v, `${path}[${i}]`));
+  if (value === "" && secretPaths.has(path.replace(/\[\d+\]/g, "[]"))) return new SecretValue(path);
+  if (Array.isArray(value)) return value.map((v, i) => unmask(v, `${path}[${i}]`, secretPaths));
   if (value && typeof value === "object")
-    return Object.fromEntries(Object.entries(value as Props).map(([k, v]) => [k, unmask(v, `${path}.${k}`)]));
+    return Object.fromEntries(
+      Object.entries(value as Props).map(([k, v]) => [k, unmask(v, `${path}.${k}`, secretPaths)]),
+    );
   return value;
 }
 
@@ -170,7 +176,7 @@ export function programInputs(spec: ResourceSpec, f: Found, now = Date.now()): P
     )
       continue;
     const pruned = prune(v, schema);
-    out[name] = secret.has(name) ? unmask(pruned, name) : pruned;
+    out[name] = secret.has(name) ? unmask(pruned, name, new Set(spec.secretPaths ?? [])) : pruned;
   }
   return out;
 }

@@ -21,6 +21,9 @@ import peer = require("./resources/peer");
 import personalAccessToken = require("./resources/personal-access-token");
 import policy = require("./resources/policy");
 import postureCheck = require("./resources/posture-check");
+import proxyToken = require("./resources/proxy-token");
+import reverseProxyDomain = require("./resources/reverse-proxy-domain");
+import reverseProxyService = require("./resources/reverse-proxy-service");
 import route = require("./resources/route");
 import setupKey = require("./resources/setup-key");
 import user = require("./resources/user");
@@ -54,4 +57,7 @@ export const PROVIDERS: readonly PrivnetProvider[] = [
   eventStreamingIntegration,
   ingressPeer,
   ingressPortAllocation,
+  reverseProxyService,
+  reverseProxyDomain,
+  proxyToken,
 ];

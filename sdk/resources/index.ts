@@ -25,3 +25,6 @@ export { DirectorySyncVendorE, type DirectorySyncVendorEArgs } from "./directory
 export { EventStreamingIntegration, type EventStreamingIntegrationArgs } from "./event-streaming-integration";
 export { IngressPeer, type IngressPeerArgs } from "./ingress-peer";
 export { IngressPortAllocation, type IngressPortAllocationArgs } from "./ingress-port-allocation";
+export { ReverseProxyService, type ReverseProxyServiceArgs } from "./reverse-proxy-service";
+export { ReverseProxyDomain, type ReverseProxyDomainArgs } from "./reverse-proxy-domain";
+export { ProxyToken, type ProxyTokenArgs } from "./proxy-token";

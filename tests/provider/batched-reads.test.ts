@@ -381,6 +381,9 @@ describe("which kinds share a list", () => {
       EventStreamingIntegration: "listEventStreamings",
       IngressPeer: "listIngressPeers",
       IngressPortAllocation: "listPortAllocations",
+      ReverseProxyService: "listReverseProxyServices",
+      ReverseProxyDomain: null, // no GET: its own read shares listReverseProxyDomains
+      ProxyToken: null, // no GET: its own read shares listProxyTokens
     });
   });
 

@@ -5849,6 +5849,108 @@ func (o PostureCheckResultChecksOutput) ProcessCheck() PostureCheckChecksProcess
 	return o.ApplyT(func(v PostureCheckResultChecks) *PostureCheckChecksProcessCheck { return v.ProcessCheck }).(PostureCheckChecksProcessCheckPtrOutput)
 }
 
+// A proxy cluster: the proxies serving one address
+type ProxyClusterResult struct {
+	// The cluster's address: the domain services are published under
+	Address string `pulumi:"address"`
+	// How many proxies of the cluster are connected
+	ConnectedProxies int `pulumi:"connectedProxies"`
+	// Id of one proxy of the cluster
+	Id string `pulumi:"id"`
+	// Whether a proxy of the cluster reported recently
+	Online bool `pulumi:"online"`
+	// Whether a proxy of the cluster runs inside the overlay network
+	Private *bool `pulumi:"private"`
+	// Whether services must use a name under the address
+	RequireSubdomain *bool `pulumi:"requireSubdomain"`
+	// Whether every proxy checks IP reputation
+	SupportsCrowdsec *bool `pulumi:"supportsCrowdsec"`
+	// Whether services may listen on any port
+	SupportsCustomPorts *bool `pulumi:"supportsCustomPorts"`
+	// account: run by the account itself; shared: by the operator; one of `account`, `shared`
+	Type string `pulumi:"type"`
+}
+
+// A proxy cluster: the proxies serving one address
+type ProxyClusterResultOutput struct{ *pulumi.OutputState }
+
+func (ProxyClusterResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProxyClusterResult)(nil)).Elem()
+}
+
+func (o ProxyClusterResultOutput) ToProxyClusterResultOutput() ProxyClusterResultOutput {
+	return o
+}
+
+func (o ProxyClusterResultOutput) ToProxyClusterResultOutputWithContext(ctx context.Context) ProxyClusterResultOutput {
+	return o
+}
+
+// The cluster's address: the domain services are published under
+func (o ProxyClusterResultOutput) Address() pulumi.StringOutput {
+	return o.ApplyT(func(v ProxyClusterResult) string { return v.Address }).(pulumi.StringOutput)
+}
+
+// How many proxies of the cluster are connected
+func (o ProxyClusterResultOutput) ConnectedProxies() pulumi.IntOutput {
+	return o.ApplyT(func(v ProxyClusterResult) int { return v.ConnectedProxies }).(pulumi.IntOutput)
+}
+
+// Id of one proxy of the cluster
+func (o ProxyClusterResultOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v ProxyClusterResult) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Whether a proxy of the cluster reported recently
+func (o ProxyClusterResultOutput) Online() pulumi.BoolOutput {
+	return o.ApplyT(func(v ProxyClusterResult) bool { return v.Online }).(pulumi.BoolOutput)
+}
+
+// Whether a proxy of the cluster runs inside the overlay network
+func (o ProxyClusterResultOutput) Private() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ProxyClusterResult) *bool { return v.Private }).(pulumi.BoolPtrOutput)
+}
+
+// Whether services must use a name under the address
+func (o ProxyClusterResultOutput) RequireSubdomain() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ProxyClusterResult) *bool { return v.RequireSubdomain }).(pulumi.BoolPtrOutput)
+}
+
+// Whether every proxy checks IP reputation
+func (o ProxyClusterResultOutput) SupportsCrowdsec() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ProxyClusterResult) *bool { return v.SupportsCrowdsec }).(pulumi.BoolPtrOutput)
+}
+
+// Whether services may listen on any port
+func (o ProxyClusterResultOutput) SupportsCustomPorts() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ProxyClusterResult) *bool { return v.SupportsCustomPorts }).(pulumi.BoolPtrOutput)
+}
+
+// account: run by the account itself; shared: by the operator; one of `account`, `shared`
+func (o ProxyClusterResultOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v ProxyClusterResult) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type ProxyClusterResultArrayOutput struct{ *pulumi.OutputState }
+
+func (ProxyClusterResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ProxyClusterResult)(nil)).Elem()
+}
+
+func (o ProxyClusterResultArrayOutput) ToProxyClusterResultArrayOutput() ProxyClusterResultArrayOutput {
+	return o
+}
+
+func (o ProxyClusterResultArrayOutput) ToProxyClusterResultArrayOutputWithContext(ctx context.Context) ProxyClusterResultArrayOutput {
+	return o
+}
+
+func (o ProxyClusterResultArrayOutput) Index(i pulumi.IntInput) ProxyClusterResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ProxyClusterResult {
+		return vs[0].([]ProxyClusterResult)[vs[1].(int)]
+	}).(ProxyClusterResultOutput)
+}
+
 // Reverse proxy access log entry
 type ProxyLogResult struct {
 	// How the user authenticated
@@ -6033,6 +6135,2751 @@ func (o ProxyLogResultArrayOutput) Index(i pulumi.IntInput) ProxyLogResultOutput
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ProxyLogResult {
 		return vs[0].([]ProxyLogResult)[vs[1].(int)]
 	}).(ProxyLogResultOutput)
+}
+
+// A proxy token, without its value
+type ProxyTokenResult struct {
+	// Creation time
+	CreatedAt string `pulumi:"createdAt"`
+	// Expiry time; absent when the token does not expire
+	ExpiresAt *string `pulumi:"expiresAt"`
+	// Token id
+	Id string `pulumi:"id"`
+	// Last time a proxy used it
+	LastUsed *string `pulumi:"lastUsed"`
+	// Token name
+	Name string `pulumi:"name"`
+	// Whether the token was revoked (a deleted token stays listed, revoked)
+	Revoked bool `pulumi:"revoked"`
+}
+
+// A proxy token, without its value
+type ProxyTokenResultOutput struct{ *pulumi.OutputState }
+
+func (ProxyTokenResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProxyTokenResult)(nil)).Elem()
+}
+
+func (o ProxyTokenResultOutput) ToProxyTokenResultOutput() ProxyTokenResultOutput {
+	return o
+}
+
+func (o ProxyTokenResultOutput) ToProxyTokenResultOutputWithContext(ctx context.Context) ProxyTokenResultOutput {
+	return o
+}
+
+// Creation time
+func (o ProxyTokenResultOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v ProxyTokenResult) string { return v.CreatedAt }).(pulumi.StringOutput)
+}
+
+// Expiry time; absent when the token does not expire
+func (o ProxyTokenResultOutput) ExpiresAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProxyTokenResult) *string { return v.ExpiresAt }).(pulumi.StringPtrOutput)
+}
+
+// Token id
+func (o ProxyTokenResultOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v ProxyTokenResult) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Last time a proxy used it
+func (o ProxyTokenResultOutput) LastUsed() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProxyTokenResult) *string { return v.LastUsed }).(pulumi.StringPtrOutput)
+}
+
+// Token name
+func (o ProxyTokenResultOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v ProxyTokenResult) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Whether the token was revoked (a deleted token stays listed, revoked)
+func (o ProxyTokenResultOutput) Revoked() pulumi.BoolOutput {
+	return o.ApplyT(func(v ProxyTokenResult) bool { return v.Revoked }).(pulumi.BoolOutput)
+}
+
+type ProxyTokenResultArrayOutput struct{ *pulumi.OutputState }
+
+func (ProxyTokenResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ProxyTokenResult)(nil)).Elem()
+}
+
+func (o ProxyTokenResultArrayOutput) ToProxyTokenResultArrayOutput() ProxyTokenResultArrayOutput {
+	return o
+}
+
+func (o ProxyTokenResultArrayOutput) ToProxyTokenResultArrayOutputWithContext(ctx context.Context) ProxyTokenResultArrayOutput {
+	return o
+}
+
+func (o ProxyTokenResultArrayOutput) Index(i pulumi.IntInput) ProxyTokenResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ProxyTokenResult {
+		return vs[0].([]ProxyTokenResult)[vs[1].(int)]
+	}).(ProxyTokenResultOutput)
+}
+
+// A domain services can be published under
+type ReverseProxyDomainResult struct {
+	// The domain
+	Domain string `pulumi:"domain"`
+	// Domain id; empty for a cluster's own (free) domain
+	Id string `pulumi:"id"`
+	// Whether a service must use a name under the domain
+	RequireSubdomain *bool `pulumi:"requireSubdomain"`
+	// Whether the cluster checks IP reputation
+	SupportsCrowdsec *bool `pulumi:"supportsCrowdsec"`
+	// Whether services here may listen on any port
+	SupportsCustomPorts *bool `pulumi:"supportsCustomPorts"`
+	// Whether the cluster serves private services
+	SupportsPrivate *bool `pulumi:"supportsPrivate"`
+	// The cluster a custom domain points at
+	TargetCluster *string `pulumi:"targetCluster"`
+	// free: a cluster's own domain; custom: one the account added; one of `free`, `custom`
+	Type string `pulumi:"type"`
+	// Whether DNS shows the domain pointing at its cluster
+	Validated bool `pulumi:"validated"`
+}
+
+// A domain services can be published under
+type ReverseProxyDomainResultOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyDomainResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyDomainResult)(nil)).Elem()
+}
+
+func (o ReverseProxyDomainResultOutput) ToReverseProxyDomainResultOutput() ReverseProxyDomainResultOutput {
+	return o
+}
+
+func (o ReverseProxyDomainResultOutput) ToReverseProxyDomainResultOutputWithContext(ctx context.Context) ReverseProxyDomainResultOutput {
+	return o
+}
+
+// The domain
+func (o ReverseProxyDomainResultOutput) Domain() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyDomainResult) string { return v.Domain }).(pulumi.StringOutput)
+}
+
+// Domain id; empty for a cluster's own (free) domain
+func (o ReverseProxyDomainResultOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyDomainResult) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Whether a service must use a name under the domain
+func (o ReverseProxyDomainResultOutput) RequireSubdomain() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ReverseProxyDomainResult) *bool { return v.RequireSubdomain }).(pulumi.BoolPtrOutput)
+}
+
+// Whether the cluster checks IP reputation
+func (o ReverseProxyDomainResultOutput) SupportsCrowdsec() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ReverseProxyDomainResult) *bool { return v.SupportsCrowdsec }).(pulumi.BoolPtrOutput)
+}
+
+// Whether services here may listen on any port
+func (o ReverseProxyDomainResultOutput) SupportsCustomPorts() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ReverseProxyDomainResult) *bool { return v.SupportsCustomPorts }).(pulumi.BoolPtrOutput)
+}
+
+// Whether the cluster serves private services
+func (o ReverseProxyDomainResultOutput) SupportsPrivate() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ReverseProxyDomainResult) *bool { return v.SupportsPrivate }).(pulumi.BoolPtrOutput)
+}
+
+// The cluster a custom domain points at
+func (o ReverseProxyDomainResultOutput) TargetCluster() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ReverseProxyDomainResult) *string { return v.TargetCluster }).(pulumi.StringPtrOutput)
+}
+
+// free: a cluster's own domain; custom: one the account added; one of `free`, `custom`
+func (o ReverseProxyDomainResultOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyDomainResult) string { return v.Type }).(pulumi.StringOutput)
+}
+
+// Whether DNS shows the domain pointing at its cluster
+func (o ReverseProxyDomainResultOutput) Validated() pulumi.BoolOutput {
+	return o.ApplyT(func(v ReverseProxyDomainResult) bool { return v.Validated }).(pulumi.BoolOutput)
+}
+
+type ReverseProxyDomainResultArrayOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyDomainResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ReverseProxyDomainResult)(nil)).Elem()
+}
+
+func (o ReverseProxyDomainResultArrayOutput) ToReverseProxyDomainResultArrayOutput() ReverseProxyDomainResultArrayOutput {
+	return o
+}
+
+func (o ReverseProxyDomainResultArrayOutput) ToReverseProxyDomainResultArrayOutputWithContext(ctx context.Context) ReverseProxyDomainResultArrayOutput {
+	return o
+}
+
+func (o ReverseProxyDomainResultArrayOutput) Index(i pulumi.IntInput) ReverseProxyDomainResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ReverseProxyDomainResult {
+		return vs[0].([]ReverseProxyDomainResult)[vs[1].(int)]
+	}).(ReverseProxyDomainResultOutput)
+}
+
+// Which client addresses may connect at all, checked before any auth
+type ReverseProxyServiceAccessRestrictions struct {
+	// When set, only clients from these ranges may connect
+	AllowedCidrs []string `pulumi:"allowedCidrs"`
+	// When set, only clients located in these countries may connect
+	AllowedCountries []string `pulumi:"allowedCountries"`
+	// Clients from these ranges are refused
+	BlockedCidrs []string `pulumi:"blockedCidrs"`
+	// Clients located in these countries are refused
+	BlockedCountries []string `pulumi:"blockedCountries"`
+	// IP reputation through CrowdSec: off, enforce (refuse bad addresses) or observe (log them); one of `off`, `enforce`, `observe`
+	CrowdsecMode *string `pulumi:"crowdsecMode"`
+}
+
+// ReverseProxyServiceAccessRestrictionsInput is an input type that accepts ReverseProxyServiceAccessRestrictionsArgs and ReverseProxyServiceAccessRestrictionsOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAccessRestrictionsInput` via:
+//
+//	ReverseProxyServiceAccessRestrictionsArgs{...}
+type ReverseProxyServiceAccessRestrictionsInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceAccessRestrictionsOutput() ReverseProxyServiceAccessRestrictionsOutput
+	ToReverseProxyServiceAccessRestrictionsOutputWithContext(context.Context) ReverseProxyServiceAccessRestrictionsOutput
+}
+
+// Which client addresses may connect at all, checked before any auth
+type ReverseProxyServiceAccessRestrictionsArgs struct {
+	// When set, only clients from these ranges may connect
+	AllowedCidrs pulumi.StringArrayInput `pulumi:"allowedCidrs"`
+	// When set, only clients located in these countries may connect
+	AllowedCountries pulumi.StringArrayInput `pulumi:"allowedCountries"`
+	// Clients from these ranges are refused
+	BlockedCidrs pulumi.StringArrayInput `pulumi:"blockedCidrs"`
+	// Clients located in these countries are refused
+	BlockedCountries pulumi.StringArrayInput `pulumi:"blockedCountries"`
+	// IP reputation through CrowdSec: off, enforce (refuse bad addresses) or observe (log them); one of `off`, `enforce`, `observe`
+	CrowdsecMode pulumi.StringPtrInput `pulumi:"crowdsecMode"`
+}
+
+func (ReverseProxyServiceAccessRestrictionsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAccessRestrictions)(nil)).Elem()
+}
+
+func (i ReverseProxyServiceAccessRestrictionsArgs) ToReverseProxyServiceAccessRestrictionsOutput() ReverseProxyServiceAccessRestrictionsOutput {
+	return i.ToReverseProxyServiceAccessRestrictionsOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceAccessRestrictionsArgs) ToReverseProxyServiceAccessRestrictionsOutputWithContext(ctx context.Context) ReverseProxyServiceAccessRestrictionsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAccessRestrictionsOutput)
+}
+
+func (i ReverseProxyServiceAccessRestrictionsArgs) ToReverseProxyServiceAccessRestrictionsPtrOutput() ReverseProxyServiceAccessRestrictionsPtrOutput {
+	return i.ToReverseProxyServiceAccessRestrictionsPtrOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceAccessRestrictionsArgs) ToReverseProxyServiceAccessRestrictionsPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAccessRestrictionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAccessRestrictionsOutput).ToReverseProxyServiceAccessRestrictionsPtrOutputWithContext(ctx)
+}
+
+// ReverseProxyServiceAccessRestrictionsPtrInput is an input type that accepts ReverseProxyServiceAccessRestrictionsArgs, ReverseProxyServiceAccessRestrictionsPtr and ReverseProxyServiceAccessRestrictionsPtrOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAccessRestrictionsPtrInput` via:
+//
+//	        ReverseProxyServiceAccessRestrictionsArgs{...}
+//
+//	or:
+//
+//	        nil
+type ReverseProxyServiceAccessRestrictionsPtrInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceAccessRestrictionsPtrOutput() ReverseProxyServiceAccessRestrictionsPtrOutput
+	ToReverseProxyServiceAccessRestrictionsPtrOutputWithContext(context.Context) ReverseProxyServiceAccessRestrictionsPtrOutput
+}
+
+type reverseProxyServiceAccessRestrictionsPtrType ReverseProxyServiceAccessRestrictionsArgs
+
+func ReverseProxyServiceAccessRestrictionsPtr(v *ReverseProxyServiceAccessRestrictionsArgs) ReverseProxyServiceAccessRestrictionsPtrInput {
+	return (*reverseProxyServiceAccessRestrictionsPtrType)(v)
+}
+
+func (*reverseProxyServiceAccessRestrictionsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceAccessRestrictions)(nil)).Elem()
+}
+
+func (i *reverseProxyServiceAccessRestrictionsPtrType) ToReverseProxyServiceAccessRestrictionsPtrOutput() ReverseProxyServiceAccessRestrictionsPtrOutput {
+	return i.ToReverseProxyServiceAccessRestrictionsPtrOutputWithContext(context.Background())
+}
+
+func (i *reverseProxyServiceAccessRestrictionsPtrType) ToReverseProxyServiceAccessRestrictionsPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAccessRestrictionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAccessRestrictionsPtrOutput)
+}
+
+// Which client addresses may connect at all, checked before any auth
+type ReverseProxyServiceAccessRestrictionsOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceAccessRestrictionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAccessRestrictions)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceAccessRestrictionsOutput) ToReverseProxyServiceAccessRestrictionsOutput() ReverseProxyServiceAccessRestrictionsOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAccessRestrictionsOutput) ToReverseProxyServiceAccessRestrictionsOutputWithContext(ctx context.Context) ReverseProxyServiceAccessRestrictionsOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAccessRestrictionsOutput) ToReverseProxyServiceAccessRestrictionsPtrOutput() ReverseProxyServiceAccessRestrictionsPtrOutput {
+	return o.ToReverseProxyServiceAccessRestrictionsPtrOutputWithContext(context.Background())
+}
+
+func (o ReverseProxyServiceAccessRestrictionsOutput) ToReverseProxyServiceAccessRestrictionsPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAccessRestrictionsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ReverseProxyServiceAccessRestrictions) *ReverseProxyServiceAccessRestrictions {
+		return &v
+	}).(ReverseProxyServiceAccessRestrictionsPtrOutput)
+}
+
+// When set, only clients from these ranges may connect
+func (o ReverseProxyServiceAccessRestrictionsOutput) AllowedCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAccessRestrictions) []string { return v.AllowedCidrs }).(pulumi.StringArrayOutput)
+}
+
+// When set, only clients located in these countries may connect
+func (o ReverseProxyServiceAccessRestrictionsOutput) AllowedCountries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAccessRestrictions) []string { return v.AllowedCountries }).(pulumi.StringArrayOutput)
+}
+
+// Clients from these ranges are refused
+func (o ReverseProxyServiceAccessRestrictionsOutput) BlockedCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAccessRestrictions) []string { return v.BlockedCidrs }).(pulumi.StringArrayOutput)
+}
+
+// Clients located in these countries are refused
+func (o ReverseProxyServiceAccessRestrictionsOutput) BlockedCountries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAccessRestrictions) []string { return v.BlockedCountries }).(pulumi.StringArrayOutput)
+}
+
+// IP reputation through CrowdSec: off, enforce (refuse bad addresses) or observe (log them); one of `off`, `enforce`, `observe`
+func (o ReverseProxyServiceAccessRestrictionsOutput) CrowdsecMode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAccessRestrictions) *string { return v.CrowdsecMode }).(pulumi.StringPtrOutput)
+}
+
+type ReverseProxyServiceAccessRestrictionsPtrOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceAccessRestrictionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceAccessRestrictions)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceAccessRestrictionsPtrOutput) ToReverseProxyServiceAccessRestrictionsPtrOutput() ReverseProxyServiceAccessRestrictionsPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAccessRestrictionsPtrOutput) ToReverseProxyServiceAccessRestrictionsPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAccessRestrictionsPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAccessRestrictionsPtrOutput) Elem() ReverseProxyServiceAccessRestrictionsOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAccessRestrictions) ReverseProxyServiceAccessRestrictions {
+		if v != nil {
+			return *v
+		}
+		var ret ReverseProxyServiceAccessRestrictions
+		return ret
+	}).(ReverseProxyServiceAccessRestrictionsOutput)
+}
+
+// When set, only clients from these ranges may connect
+func (o ReverseProxyServiceAccessRestrictionsPtrOutput) AllowedCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAccessRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.AllowedCidrs
+	}).(pulumi.StringArrayOutput)
+}
+
+// When set, only clients located in these countries may connect
+func (o ReverseProxyServiceAccessRestrictionsPtrOutput) AllowedCountries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAccessRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.AllowedCountries
+	}).(pulumi.StringArrayOutput)
+}
+
+// Clients from these ranges are refused
+func (o ReverseProxyServiceAccessRestrictionsPtrOutput) BlockedCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAccessRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.BlockedCidrs
+	}).(pulumi.StringArrayOutput)
+}
+
+// Clients located in these countries are refused
+func (o ReverseProxyServiceAccessRestrictionsPtrOutput) BlockedCountries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAccessRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.BlockedCountries
+	}).(pulumi.StringArrayOutput)
+}
+
+// IP reputation through CrowdSec: off, enforce (refuse bad addresses) or observe (log them); one of `off`, `enforce`, `observe`
+func (o ReverseProxyServiceAccessRestrictionsPtrOutput) CrowdsecMode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAccessRestrictions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.CrowdsecMode
+	}).(pulumi.StringPtrOutput)
+}
+
+// How visitors prove who they are before the proxy lets them through (http mode only); none enabled: anyone who can connect reaches the targets
+type ReverseProxyServiceAuth struct {
+	// Sign-in through the account's identity provider (SSO)
+	BearerAuth *ReverseProxyServiceAuthBearerAuth `pulumi:"bearerAuth"`
+	// Header checks; one that matches admits
+	HeaderAuths []ReverseProxyServiceAuthHeaderAuths `pulumi:"headerAuths"`
+	// Sign-in by a link sent by email
+	LinkAuth *ReverseProxyServiceAuthLinkAuth `pulumi:"linkAuth"`
+	// A password visitors enter
+	PasswordAuth *ReverseProxyServiceAuthPasswordAuth `pulumi:"passwordAuth"`
+	// A PIN visitors enter
+	PinAuth *ReverseProxyServiceAuthPinAuth `pulumi:"pinAuth"`
+}
+
+// ReverseProxyServiceAuthInput is an input type that accepts ReverseProxyServiceAuthArgs and ReverseProxyServiceAuthOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAuthInput` via:
+//
+//	ReverseProxyServiceAuthArgs{...}
+type ReverseProxyServiceAuthInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceAuthOutput() ReverseProxyServiceAuthOutput
+	ToReverseProxyServiceAuthOutputWithContext(context.Context) ReverseProxyServiceAuthOutput
+}
+
+// How visitors prove who they are before the proxy lets them through (http mode only); none enabled: anyone who can connect reaches the targets
+type ReverseProxyServiceAuthArgs struct {
+	// Sign-in through the account's identity provider (SSO)
+	BearerAuth ReverseProxyServiceAuthBearerAuthPtrInput `pulumi:"bearerAuth"`
+	// Header checks; one that matches admits
+	HeaderAuths ReverseProxyServiceAuthHeaderAuthsArrayInput `pulumi:"headerAuths"`
+	// Sign-in by a link sent by email
+	LinkAuth ReverseProxyServiceAuthLinkAuthPtrInput `pulumi:"linkAuth"`
+	// A password visitors enter
+	PasswordAuth ReverseProxyServiceAuthPasswordAuthPtrInput `pulumi:"passwordAuth"`
+	// A PIN visitors enter
+	PinAuth ReverseProxyServiceAuthPinAuthPtrInput `pulumi:"pinAuth"`
+}
+
+func (ReverseProxyServiceAuthArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAuth)(nil)).Elem()
+}
+
+func (i ReverseProxyServiceAuthArgs) ToReverseProxyServiceAuthOutput() ReverseProxyServiceAuthOutput {
+	return i.ToReverseProxyServiceAuthOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceAuthArgs) ToReverseProxyServiceAuthOutputWithContext(ctx context.Context) ReverseProxyServiceAuthOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthOutput)
+}
+
+func (i ReverseProxyServiceAuthArgs) ToReverseProxyServiceAuthPtrOutput() ReverseProxyServiceAuthPtrOutput {
+	return i.ToReverseProxyServiceAuthPtrOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceAuthArgs) ToReverseProxyServiceAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthOutput).ToReverseProxyServiceAuthPtrOutputWithContext(ctx)
+}
+
+// ReverseProxyServiceAuthPtrInput is an input type that accepts ReverseProxyServiceAuthArgs, ReverseProxyServiceAuthPtr and ReverseProxyServiceAuthPtrOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAuthPtrInput` via:
+//
+//	        ReverseProxyServiceAuthArgs{...}
+//
+//	or:
+//
+//	        nil
+type ReverseProxyServiceAuthPtrInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceAuthPtrOutput() ReverseProxyServiceAuthPtrOutput
+	ToReverseProxyServiceAuthPtrOutputWithContext(context.Context) ReverseProxyServiceAuthPtrOutput
+}
+
+type reverseProxyServiceAuthPtrType ReverseProxyServiceAuthArgs
+
+func ReverseProxyServiceAuthPtr(v *ReverseProxyServiceAuthArgs) ReverseProxyServiceAuthPtrInput {
+	return (*reverseProxyServiceAuthPtrType)(v)
+}
+
+func (*reverseProxyServiceAuthPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceAuth)(nil)).Elem()
+}
+
+func (i *reverseProxyServiceAuthPtrType) ToReverseProxyServiceAuthPtrOutput() ReverseProxyServiceAuthPtrOutput {
+	return i.ToReverseProxyServiceAuthPtrOutputWithContext(context.Background())
+}
+
+func (i *reverseProxyServiceAuthPtrType) ToReverseProxyServiceAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthPtrOutput)
+}
+
+// How visitors prove who they are before the proxy lets them through (http mode only); none enabled: anyone who can connect reaches the targets
+type ReverseProxyServiceAuthOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceAuthOutput) ToReverseProxyServiceAuthOutput() ReverseProxyServiceAuthOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthOutput) ToReverseProxyServiceAuthOutputWithContext(ctx context.Context) ReverseProxyServiceAuthOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthOutput) ToReverseProxyServiceAuthPtrOutput() ReverseProxyServiceAuthPtrOutput {
+	return o.ToReverseProxyServiceAuthPtrOutputWithContext(context.Background())
+}
+
+func (o ReverseProxyServiceAuthOutput) ToReverseProxyServiceAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ReverseProxyServiceAuth) *ReverseProxyServiceAuth {
+		return &v
+	}).(ReverseProxyServiceAuthPtrOutput)
+}
+
+// Sign-in through the account's identity provider (SSO)
+func (o ReverseProxyServiceAuthOutput) BearerAuth() ReverseProxyServiceAuthBearerAuthPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuth) *ReverseProxyServiceAuthBearerAuth { return v.BearerAuth }).(ReverseProxyServiceAuthBearerAuthPtrOutput)
+}
+
+// Header checks; one that matches admits
+func (o ReverseProxyServiceAuthOutput) HeaderAuths() ReverseProxyServiceAuthHeaderAuthsArrayOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuth) []ReverseProxyServiceAuthHeaderAuths { return v.HeaderAuths }).(ReverseProxyServiceAuthHeaderAuthsArrayOutput)
+}
+
+// Sign-in by a link sent by email
+func (o ReverseProxyServiceAuthOutput) LinkAuth() ReverseProxyServiceAuthLinkAuthPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuth) *ReverseProxyServiceAuthLinkAuth { return v.LinkAuth }).(ReverseProxyServiceAuthLinkAuthPtrOutput)
+}
+
+// A password visitors enter
+func (o ReverseProxyServiceAuthOutput) PasswordAuth() ReverseProxyServiceAuthPasswordAuthPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuth) *ReverseProxyServiceAuthPasswordAuth { return v.PasswordAuth }).(ReverseProxyServiceAuthPasswordAuthPtrOutput)
+}
+
+// A PIN visitors enter
+func (o ReverseProxyServiceAuthOutput) PinAuth() ReverseProxyServiceAuthPinAuthPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuth) *ReverseProxyServiceAuthPinAuth { return v.PinAuth }).(ReverseProxyServiceAuthPinAuthPtrOutput)
+}
+
+type ReverseProxyServiceAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceAuthPtrOutput) ToReverseProxyServiceAuthPtrOutput() ReverseProxyServiceAuthPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthPtrOutput) ToReverseProxyServiceAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthPtrOutput) Elem() ReverseProxyServiceAuthOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuth) ReverseProxyServiceAuth {
+		if v != nil {
+			return *v
+		}
+		var ret ReverseProxyServiceAuth
+		return ret
+	}).(ReverseProxyServiceAuthOutput)
+}
+
+// Sign-in through the account's identity provider (SSO)
+func (o ReverseProxyServiceAuthPtrOutput) BearerAuth() ReverseProxyServiceAuthBearerAuthPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuth) *ReverseProxyServiceAuthBearerAuth {
+		if v == nil {
+			return nil
+		}
+		return v.BearerAuth
+	}).(ReverseProxyServiceAuthBearerAuthPtrOutput)
+}
+
+// Header checks; one that matches admits
+func (o ReverseProxyServiceAuthPtrOutput) HeaderAuths() ReverseProxyServiceAuthHeaderAuthsArrayOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuth) []ReverseProxyServiceAuthHeaderAuths {
+		if v == nil {
+			return nil
+		}
+		return v.HeaderAuths
+	}).(ReverseProxyServiceAuthHeaderAuthsArrayOutput)
+}
+
+// Sign-in by a link sent by email
+func (o ReverseProxyServiceAuthPtrOutput) LinkAuth() ReverseProxyServiceAuthLinkAuthPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuth) *ReverseProxyServiceAuthLinkAuth {
+		if v == nil {
+			return nil
+		}
+		return v.LinkAuth
+	}).(ReverseProxyServiceAuthLinkAuthPtrOutput)
+}
+
+// A password visitors enter
+func (o ReverseProxyServiceAuthPtrOutput) PasswordAuth() ReverseProxyServiceAuthPasswordAuthPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuth) *ReverseProxyServiceAuthPasswordAuth {
+		if v == nil {
+			return nil
+		}
+		return v.PasswordAuth
+	}).(ReverseProxyServiceAuthPasswordAuthPtrOutput)
+}
+
+// A PIN visitors enter
+func (o ReverseProxyServiceAuthPtrOutput) PinAuth() ReverseProxyServiceAuthPinAuthPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuth) *ReverseProxyServiceAuthPinAuth {
+		if v == nil {
+			return nil
+		}
+		return v.PinAuth
+	}).(ReverseProxyServiceAuthPinAuthPtrOutput)
+}
+
+// Sign-in through the account's identity provider (SSO)
+type ReverseProxyServiceAuthBearerAuth struct {
+	// Ids of the groups whose users may sign in; empty for every user of the account
+	DistributionGroups []string `pulumi:"distributionGroups"`
+	// Whether sign-in through the account's identity provider is on
+	Enabled bool `pulumi:"enabled"`
+}
+
+// ReverseProxyServiceAuthBearerAuthInput is an input type that accepts ReverseProxyServiceAuthBearerAuthArgs and ReverseProxyServiceAuthBearerAuthOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAuthBearerAuthInput` via:
+//
+//	ReverseProxyServiceAuthBearerAuthArgs{...}
+type ReverseProxyServiceAuthBearerAuthInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceAuthBearerAuthOutput() ReverseProxyServiceAuthBearerAuthOutput
+	ToReverseProxyServiceAuthBearerAuthOutputWithContext(context.Context) ReverseProxyServiceAuthBearerAuthOutput
+}
+
+// Sign-in through the account's identity provider (SSO)
+type ReverseProxyServiceAuthBearerAuthArgs struct {
+	// Ids of the groups whose users may sign in; empty for every user of the account
+	DistributionGroups pulumi.StringArrayInput `pulumi:"distributionGroups"`
+	// Whether sign-in through the account's identity provider is on
+	Enabled pulumi.BoolInput `pulumi:"enabled"`
+}
+
+func (ReverseProxyServiceAuthBearerAuthArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAuthBearerAuth)(nil)).Elem()
+}
+
+func (i ReverseProxyServiceAuthBearerAuthArgs) ToReverseProxyServiceAuthBearerAuthOutput() ReverseProxyServiceAuthBearerAuthOutput {
+	return i.ToReverseProxyServiceAuthBearerAuthOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceAuthBearerAuthArgs) ToReverseProxyServiceAuthBearerAuthOutputWithContext(ctx context.Context) ReverseProxyServiceAuthBearerAuthOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthBearerAuthOutput)
+}
+
+func (i ReverseProxyServiceAuthBearerAuthArgs) ToReverseProxyServiceAuthBearerAuthPtrOutput() ReverseProxyServiceAuthBearerAuthPtrOutput {
+	return i.ToReverseProxyServiceAuthBearerAuthPtrOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceAuthBearerAuthArgs) ToReverseProxyServiceAuthBearerAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthBearerAuthPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthBearerAuthOutput).ToReverseProxyServiceAuthBearerAuthPtrOutputWithContext(ctx)
+}
+
+// ReverseProxyServiceAuthBearerAuthPtrInput is an input type that accepts ReverseProxyServiceAuthBearerAuthArgs, ReverseProxyServiceAuthBearerAuthPtr and ReverseProxyServiceAuthBearerAuthPtrOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAuthBearerAuthPtrInput` via:
+//
+//	        ReverseProxyServiceAuthBearerAuthArgs{...}
+//
+//	or:
+//
+//	        nil
+type ReverseProxyServiceAuthBearerAuthPtrInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceAuthBearerAuthPtrOutput() ReverseProxyServiceAuthBearerAuthPtrOutput
+	ToReverseProxyServiceAuthBearerAuthPtrOutputWithContext(context.Context) ReverseProxyServiceAuthBearerAuthPtrOutput
+}
+
+type reverseProxyServiceAuthBearerAuthPtrType ReverseProxyServiceAuthBearerAuthArgs
+
+func ReverseProxyServiceAuthBearerAuthPtr(v *ReverseProxyServiceAuthBearerAuthArgs) ReverseProxyServiceAuthBearerAuthPtrInput {
+	return (*reverseProxyServiceAuthBearerAuthPtrType)(v)
+}
+
+func (*reverseProxyServiceAuthBearerAuthPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceAuthBearerAuth)(nil)).Elem()
+}
+
+func (i *reverseProxyServiceAuthBearerAuthPtrType) ToReverseProxyServiceAuthBearerAuthPtrOutput() ReverseProxyServiceAuthBearerAuthPtrOutput {
+	return i.ToReverseProxyServiceAuthBearerAuthPtrOutputWithContext(context.Background())
+}
+
+func (i *reverseProxyServiceAuthBearerAuthPtrType) ToReverseProxyServiceAuthBearerAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthBearerAuthPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthBearerAuthPtrOutput)
+}
+
+// Sign-in through the account's identity provider (SSO)
+type ReverseProxyServiceAuthBearerAuthOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceAuthBearerAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAuthBearerAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceAuthBearerAuthOutput) ToReverseProxyServiceAuthBearerAuthOutput() ReverseProxyServiceAuthBearerAuthOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthBearerAuthOutput) ToReverseProxyServiceAuthBearerAuthOutputWithContext(ctx context.Context) ReverseProxyServiceAuthBearerAuthOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthBearerAuthOutput) ToReverseProxyServiceAuthBearerAuthPtrOutput() ReverseProxyServiceAuthBearerAuthPtrOutput {
+	return o.ToReverseProxyServiceAuthBearerAuthPtrOutputWithContext(context.Background())
+}
+
+func (o ReverseProxyServiceAuthBearerAuthOutput) ToReverseProxyServiceAuthBearerAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthBearerAuthPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ReverseProxyServiceAuthBearerAuth) *ReverseProxyServiceAuthBearerAuth {
+		return &v
+	}).(ReverseProxyServiceAuthBearerAuthPtrOutput)
+}
+
+// Ids of the groups whose users may sign in; empty for every user of the account
+func (o ReverseProxyServiceAuthBearerAuthOutput) DistributionGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuthBearerAuth) []string { return v.DistributionGroups }).(pulumi.StringArrayOutput)
+}
+
+// Whether sign-in through the account's identity provider is on
+func (o ReverseProxyServiceAuthBearerAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuthBearerAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+type ReverseProxyServiceAuthBearerAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceAuthBearerAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceAuthBearerAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceAuthBearerAuthPtrOutput) ToReverseProxyServiceAuthBearerAuthPtrOutput() ReverseProxyServiceAuthBearerAuthPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthBearerAuthPtrOutput) ToReverseProxyServiceAuthBearerAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthBearerAuthPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthBearerAuthPtrOutput) Elem() ReverseProxyServiceAuthBearerAuthOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuthBearerAuth) ReverseProxyServiceAuthBearerAuth {
+		if v != nil {
+			return *v
+		}
+		var ret ReverseProxyServiceAuthBearerAuth
+		return ret
+	}).(ReverseProxyServiceAuthBearerAuthOutput)
+}
+
+// Ids of the groups whose users may sign in; empty for every user of the account
+func (o ReverseProxyServiceAuthBearerAuthPtrOutput) DistributionGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuthBearerAuth) []string {
+		if v == nil {
+			return nil
+		}
+		return v.DistributionGroups
+	}).(pulumi.StringArrayOutput)
+}
+
+// Whether sign-in through the account's identity provider is on
+func (o ReverseProxyServiceAuthBearerAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuthBearerAuth) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// A request header that must carry a fixed value
+type ReverseProxyServiceAuthHeaderAuths struct {
+	// Whether this header check is on
+	Enabled bool `pulumi:"enabled"`
+	// Header name, e.g. X-Api-Key
+	Header string `pulumi:"header"`
+	// The value the header must carry (e.g. `Bearer <token>`); write-only (answered empty). Required when the check is created; an update that sends it empty keeps the stored value
+	Value string `pulumi:"value"`
+}
+
+// ReverseProxyServiceAuthHeaderAuthsInput is an input type that accepts ReverseProxyServiceAuthHeaderAuthsArgs and ReverseProxyServiceAuthHeaderAuthsOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAuthHeaderAuthsInput` via:
+//
+//	ReverseProxyServiceAuthHeaderAuthsArgs{...}
+type ReverseProxyServiceAuthHeaderAuthsInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceAuthHeaderAuthsOutput() ReverseProxyServiceAuthHeaderAuthsOutput
+	ToReverseProxyServiceAuthHeaderAuthsOutputWithContext(context.Context) ReverseProxyServiceAuthHeaderAuthsOutput
+}
+
+// A request header that must carry a fixed value
+type ReverseProxyServiceAuthHeaderAuthsArgs struct {
+	// Whether this header check is on
+	Enabled pulumi.BoolInput `pulumi:"enabled"`
+	// Header name, e.g. X-Api-Key
+	Header pulumi.StringInput `pulumi:"header"`
+	// The value the header must carry (e.g. `Bearer <token>`); write-only (answered empty). Required when the check is created; an update that sends it empty keeps the stored value
+	Value pulumi.StringInput `pulumi:"value"`
+}
+
+func (ReverseProxyServiceAuthHeaderAuthsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAuthHeaderAuths)(nil)).Elem()
+}
+
+func (i ReverseProxyServiceAuthHeaderAuthsArgs) ToReverseProxyServiceAuthHeaderAuthsOutput() ReverseProxyServiceAuthHeaderAuthsOutput {
+	return i.ToReverseProxyServiceAuthHeaderAuthsOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceAuthHeaderAuthsArgs) ToReverseProxyServiceAuthHeaderAuthsOutputWithContext(ctx context.Context) ReverseProxyServiceAuthHeaderAuthsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthHeaderAuthsOutput)
+}
+
+// ReverseProxyServiceAuthHeaderAuthsArrayInput is an input type that accepts ReverseProxyServiceAuthHeaderAuthsArray and ReverseProxyServiceAuthHeaderAuthsArrayOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAuthHeaderAuthsArrayInput` via:
+//
+//	ReverseProxyServiceAuthHeaderAuthsArray{ ReverseProxyServiceAuthHeaderAuthsArgs{...} }
+type ReverseProxyServiceAuthHeaderAuthsArrayInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceAuthHeaderAuthsArrayOutput() ReverseProxyServiceAuthHeaderAuthsArrayOutput
+	ToReverseProxyServiceAuthHeaderAuthsArrayOutputWithContext(context.Context) ReverseProxyServiceAuthHeaderAuthsArrayOutput
+}
+
+type ReverseProxyServiceAuthHeaderAuthsArray []ReverseProxyServiceAuthHeaderAuthsInput
+
+func (ReverseProxyServiceAuthHeaderAuthsArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ReverseProxyServiceAuthHeaderAuths)(nil)).Elem()
+}
+
+func (i ReverseProxyServiceAuthHeaderAuthsArray) ToReverseProxyServiceAuthHeaderAuthsArrayOutput() ReverseProxyServiceAuthHeaderAuthsArrayOutput {
+	return i.ToReverseProxyServiceAuthHeaderAuthsArrayOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceAuthHeaderAuthsArray) ToReverseProxyServiceAuthHeaderAuthsArrayOutputWithContext(ctx context.Context) ReverseProxyServiceAuthHeaderAuthsArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthHeaderAuthsArrayOutput)
+}
+
+// A request header that must carry a fixed value
+type ReverseProxyServiceAuthHeaderAuthsOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceAuthHeaderAuthsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAuthHeaderAuths)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceAuthHeaderAuthsOutput) ToReverseProxyServiceAuthHeaderAuthsOutput() ReverseProxyServiceAuthHeaderAuthsOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthHeaderAuthsOutput) ToReverseProxyServiceAuthHeaderAuthsOutputWithContext(ctx context.Context) ReverseProxyServiceAuthHeaderAuthsOutput {
+	return o
+}
+
+// Whether this header check is on
+func (o ReverseProxyServiceAuthHeaderAuthsOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuthHeaderAuths) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Header name, e.g. X-Api-Key
+func (o ReverseProxyServiceAuthHeaderAuthsOutput) Header() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuthHeaderAuths) string { return v.Header }).(pulumi.StringOutput)
+}
+
+// The value the header must carry (e.g. `Bearer <token>`); write-only (answered empty). Required when the check is created; an update that sends it empty keeps the stored value
+func (o ReverseProxyServiceAuthHeaderAuthsOutput) Value() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuthHeaderAuths) string { return v.Value }).(pulumi.StringOutput)
+}
+
+type ReverseProxyServiceAuthHeaderAuthsArrayOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceAuthHeaderAuthsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ReverseProxyServiceAuthHeaderAuths)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceAuthHeaderAuthsArrayOutput) ToReverseProxyServiceAuthHeaderAuthsArrayOutput() ReverseProxyServiceAuthHeaderAuthsArrayOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthHeaderAuthsArrayOutput) ToReverseProxyServiceAuthHeaderAuthsArrayOutputWithContext(ctx context.Context) ReverseProxyServiceAuthHeaderAuthsArrayOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthHeaderAuthsArrayOutput) Index(i pulumi.IntInput) ReverseProxyServiceAuthHeaderAuthsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ReverseProxyServiceAuthHeaderAuths {
+		return vs[0].([]ReverseProxyServiceAuthHeaderAuths)[vs[1].(int)]
+	}).(ReverseProxyServiceAuthHeaderAuthsOutput)
+}
+
+// Sign-in by a link sent by email
+type ReverseProxyServiceAuthLinkAuth struct {
+	// Whether sign-in by an emailed link is on
+	Enabled bool `pulumi:"enabled"`
+}
+
+// ReverseProxyServiceAuthLinkAuthInput is an input type that accepts ReverseProxyServiceAuthLinkAuthArgs and ReverseProxyServiceAuthLinkAuthOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAuthLinkAuthInput` via:
+//
+//	ReverseProxyServiceAuthLinkAuthArgs{...}
+type ReverseProxyServiceAuthLinkAuthInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceAuthLinkAuthOutput() ReverseProxyServiceAuthLinkAuthOutput
+	ToReverseProxyServiceAuthLinkAuthOutputWithContext(context.Context) ReverseProxyServiceAuthLinkAuthOutput
+}
+
+// Sign-in by a link sent by email
+type ReverseProxyServiceAuthLinkAuthArgs struct {
+	// Whether sign-in by an emailed link is on
+	Enabled pulumi.BoolInput `pulumi:"enabled"`
+}
+
+func (ReverseProxyServiceAuthLinkAuthArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAuthLinkAuth)(nil)).Elem()
+}
+
+func (i ReverseProxyServiceAuthLinkAuthArgs) ToReverseProxyServiceAuthLinkAuthOutput() ReverseProxyServiceAuthLinkAuthOutput {
+	return i.ToReverseProxyServiceAuthLinkAuthOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceAuthLinkAuthArgs) ToReverseProxyServiceAuthLinkAuthOutputWithContext(ctx context.Context) ReverseProxyServiceAuthLinkAuthOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthLinkAuthOutput)
+}
+
+func (i ReverseProxyServiceAuthLinkAuthArgs) ToReverseProxyServiceAuthLinkAuthPtrOutput() ReverseProxyServiceAuthLinkAuthPtrOutput {
+	return i.ToReverseProxyServiceAuthLinkAuthPtrOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceAuthLinkAuthArgs) ToReverseProxyServiceAuthLinkAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthLinkAuthPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthLinkAuthOutput).ToReverseProxyServiceAuthLinkAuthPtrOutputWithContext(ctx)
+}
+
+// ReverseProxyServiceAuthLinkAuthPtrInput is an input type that accepts ReverseProxyServiceAuthLinkAuthArgs, ReverseProxyServiceAuthLinkAuthPtr and ReverseProxyServiceAuthLinkAuthPtrOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAuthLinkAuthPtrInput` via:
+//
+//	        ReverseProxyServiceAuthLinkAuthArgs{...}
+//
+//	or:
+//
+//	        nil
+type ReverseProxyServiceAuthLinkAuthPtrInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceAuthLinkAuthPtrOutput() ReverseProxyServiceAuthLinkAuthPtrOutput
+	ToReverseProxyServiceAuthLinkAuthPtrOutputWithContext(context.Context) ReverseProxyServiceAuthLinkAuthPtrOutput
+}
+
+type reverseProxyServiceAuthLinkAuthPtrType ReverseProxyServiceAuthLinkAuthArgs
+
+func ReverseProxyServiceAuthLinkAuthPtr(v *ReverseProxyServiceAuthLinkAuthArgs) ReverseProxyServiceAuthLinkAuthPtrInput {
+	return (*reverseProxyServiceAuthLinkAuthPtrType)(v)
+}
+
+func (*reverseProxyServiceAuthLinkAuthPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceAuthLinkAuth)(nil)).Elem()
+}
+
+func (i *reverseProxyServiceAuthLinkAuthPtrType) ToReverseProxyServiceAuthLinkAuthPtrOutput() ReverseProxyServiceAuthLinkAuthPtrOutput {
+	return i.ToReverseProxyServiceAuthLinkAuthPtrOutputWithContext(context.Background())
+}
+
+func (i *reverseProxyServiceAuthLinkAuthPtrType) ToReverseProxyServiceAuthLinkAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthLinkAuthPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthLinkAuthPtrOutput)
+}
+
+// Sign-in by a link sent by email
+type ReverseProxyServiceAuthLinkAuthOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceAuthLinkAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAuthLinkAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceAuthLinkAuthOutput) ToReverseProxyServiceAuthLinkAuthOutput() ReverseProxyServiceAuthLinkAuthOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthLinkAuthOutput) ToReverseProxyServiceAuthLinkAuthOutputWithContext(ctx context.Context) ReverseProxyServiceAuthLinkAuthOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthLinkAuthOutput) ToReverseProxyServiceAuthLinkAuthPtrOutput() ReverseProxyServiceAuthLinkAuthPtrOutput {
+	return o.ToReverseProxyServiceAuthLinkAuthPtrOutputWithContext(context.Background())
+}
+
+func (o ReverseProxyServiceAuthLinkAuthOutput) ToReverseProxyServiceAuthLinkAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthLinkAuthPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ReverseProxyServiceAuthLinkAuth) *ReverseProxyServiceAuthLinkAuth {
+		return &v
+	}).(ReverseProxyServiceAuthLinkAuthPtrOutput)
+}
+
+// Whether sign-in by an emailed link is on
+func (o ReverseProxyServiceAuthLinkAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuthLinkAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+type ReverseProxyServiceAuthLinkAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceAuthLinkAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceAuthLinkAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceAuthLinkAuthPtrOutput) ToReverseProxyServiceAuthLinkAuthPtrOutput() ReverseProxyServiceAuthLinkAuthPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthLinkAuthPtrOutput) ToReverseProxyServiceAuthLinkAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthLinkAuthPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthLinkAuthPtrOutput) Elem() ReverseProxyServiceAuthLinkAuthOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuthLinkAuth) ReverseProxyServiceAuthLinkAuth {
+		if v != nil {
+			return *v
+		}
+		var ret ReverseProxyServiceAuthLinkAuth
+		return ret
+	}).(ReverseProxyServiceAuthLinkAuthOutput)
+}
+
+// Whether sign-in by an emailed link is on
+func (o ReverseProxyServiceAuthLinkAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuthLinkAuth) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// A password visitors enter before they reach the service
+type ReverseProxyServiceAuthPasswordAuth struct {
+	// Whether the password is on
+	Enabled bool `pulumi:"enabled"`
+	// The password visitors enter; write-only (answered empty)
+	Password string `pulumi:"password"`
+}
+
+// ReverseProxyServiceAuthPasswordAuthInput is an input type that accepts ReverseProxyServiceAuthPasswordAuthArgs and ReverseProxyServiceAuthPasswordAuthOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAuthPasswordAuthInput` via:
+//
+//	ReverseProxyServiceAuthPasswordAuthArgs{...}
+type ReverseProxyServiceAuthPasswordAuthInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceAuthPasswordAuthOutput() ReverseProxyServiceAuthPasswordAuthOutput
+	ToReverseProxyServiceAuthPasswordAuthOutputWithContext(context.Context) ReverseProxyServiceAuthPasswordAuthOutput
+}
+
+// A password visitors enter before they reach the service
+type ReverseProxyServiceAuthPasswordAuthArgs struct {
+	// Whether the password is on
+	Enabled pulumi.BoolInput `pulumi:"enabled"`
+	// The password visitors enter; write-only (answered empty)
+	Password pulumi.StringInput `pulumi:"password"`
+}
+
+func (ReverseProxyServiceAuthPasswordAuthArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAuthPasswordAuth)(nil)).Elem()
+}
+
+func (i ReverseProxyServiceAuthPasswordAuthArgs) ToReverseProxyServiceAuthPasswordAuthOutput() ReverseProxyServiceAuthPasswordAuthOutput {
+	return i.ToReverseProxyServiceAuthPasswordAuthOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceAuthPasswordAuthArgs) ToReverseProxyServiceAuthPasswordAuthOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPasswordAuthOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthPasswordAuthOutput)
+}
+
+func (i ReverseProxyServiceAuthPasswordAuthArgs) ToReverseProxyServiceAuthPasswordAuthPtrOutput() ReverseProxyServiceAuthPasswordAuthPtrOutput {
+	return i.ToReverseProxyServiceAuthPasswordAuthPtrOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceAuthPasswordAuthArgs) ToReverseProxyServiceAuthPasswordAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPasswordAuthPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthPasswordAuthOutput).ToReverseProxyServiceAuthPasswordAuthPtrOutputWithContext(ctx)
+}
+
+// ReverseProxyServiceAuthPasswordAuthPtrInput is an input type that accepts ReverseProxyServiceAuthPasswordAuthArgs, ReverseProxyServiceAuthPasswordAuthPtr and ReverseProxyServiceAuthPasswordAuthPtrOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAuthPasswordAuthPtrInput` via:
+//
+//	        ReverseProxyServiceAuthPasswordAuthArgs{...}
+//
+//	or:
+//
+//	        nil
+type ReverseProxyServiceAuthPasswordAuthPtrInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceAuthPasswordAuthPtrOutput() ReverseProxyServiceAuthPasswordAuthPtrOutput
+	ToReverseProxyServiceAuthPasswordAuthPtrOutputWithContext(context.Context) ReverseProxyServiceAuthPasswordAuthPtrOutput
+}
+
+type reverseProxyServiceAuthPasswordAuthPtrType ReverseProxyServiceAuthPasswordAuthArgs
+
+func ReverseProxyServiceAuthPasswordAuthPtr(v *ReverseProxyServiceAuthPasswordAuthArgs) ReverseProxyServiceAuthPasswordAuthPtrInput {
+	return (*reverseProxyServiceAuthPasswordAuthPtrType)(v)
+}
+
+func (*reverseProxyServiceAuthPasswordAuthPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceAuthPasswordAuth)(nil)).Elem()
+}
+
+func (i *reverseProxyServiceAuthPasswordAuthPtrType) ToReverseProxyServiceAuthPasswordAuthPtrOutput() ReverseProxyServiceAuthPasswordAuthPtrOutput {
+	return i.ToReverseProxyServiceAuthPasswordAuthPtrOutputWithContext(context.Background())
+}
+
+func (i *reverseProxyServiceAuthPasswordAuthPtrType) ToReverseProxyServiceAuthPasswordAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPasswordAuthPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthPasswordAuthPtrOutput)
+}
+
+// A password visitors enter before they reach the service
+type ReverseProxyServiceAuthPasswordAuthOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceAuthPasswordAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAuthPasswordAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceAuthPasswordAuthOutput) ToReverseProxyServiceAuthPasswordAuthOutput() ReverseProxyServiceAuthPasswordAuthOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthPasswordAuthOutput) ToReverseProxyServiceAuthPasswordAuthOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPasswordAuthOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthPasswordAuthOutput) ToReverseProxyServiceAuthPasswordAuthPtrOutput() ReverseProxyServiceAuthPasswordAuthPtrOutput {
+	return o.ToReverseProxyServiceAuthPasswordAuthPtrOutputWithContext(context.Background())
+}
+
+func (o ReverseProxyServiceAuthPasswordAuthOutput) ToReverseProxyServiceAuthPasswordAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPasswordAuthPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ReverseProxyServiceAuthPasswordAuth) *ReverseProxyServiceAuthPasswordAuth {
+		return &v
+	}).(ReverseProxyServiceAuthPasswordAuthPtrOutput)
+}
+
+// Whether the password is on
+func (o ReverseProxyServiceAuthPasswordAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuthPasswordAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// The password visitors enter; write-only (answered empty)
+func (o ReverseProxyServiceAuthPasswordAuthOutput) Password() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuthPasswordAuth) string { return v.Password }).(pulumi.StringOutput)
+}
+
+type ReverseProxyServiceAuthPasswordAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceAuthPasswordAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceAuthPasswordAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceAuthPasswordAuthPtrOutput) ToReverseProxyServiceAuthPasswordAuthPtrOutput() ReverseProxyServiceAuthPasswordAuthPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthPasswordAuthPtrOutput) ToReverseProxyServiceAuthPasswordAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPasswordAuthPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthPasswordAuthPtrOutput) Elem() ReverseProxyServiceAuthPasswordAuthOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuthPasswordAuth) ReverseProxyServiceAuthPasswordAuth {
+		if v != nil {
+			return *v
+		}
+		var ret ReverseProxyServiceAuthPasswordAuth
+		return ret
+	}).(ReverseProxyServiceAuthPasswordAuthOutput)
+}
+
+// Whether the password is on
+func (o ReverseProxyServiceAuthPasswordAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuthPasswordAuth) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The password visitors enter; write-only (answered empty)
+func (o ReverseProxyServiceAuthPasswordAuthPtrOutput) Password() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuthPasswordAuth) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Password
+	}).(pulumi.StringPtrOutput)
+}
+
+// A PIN visitors enter before they reach the service
+type ReverseProxyServiceAuthPinAuth struct {
+	// Whether the PIN is on
+	Enabled bool `pulumi:"enabled"`
+	// The PIN visitors enter; write-only (answered empty)
+	Pin string `pulumi:"pin"`
+}
+
+// ReverseProxyServiceAuthPinAuthInput is an input type that accepts ReverseProxyServiceAuthPinAuthArgs and ReverseProxyServiceAuthPinAuthOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAuthPinAuthInput` via:
+//
+//	ReverseProxyServiceAuthPinAuthArgs{...}
+type ReverseProxyServiceAuthPinAuthInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceAuthPinAuthOutput() ReverseProxyServiceAuthPinAuthOutput
+	ToReverseProxyServiceAuthPinAuthOutputWithContext(context.Context) ReverseProxyServiceAuthPinAuthOutput
+}
+
+// A PIN visitors enter before they reach the service
+type ReverseProxyServiceAuthPinAuthArgs struct {
+	// Whether the PIN is on
+	Enabled pulumi.BoolInput `pulumi:"enabled"`
+	// The PIN visitors enter; write-only (answered empty)
+	Pin pulumi.StringInput `pulumi:"pin"`
+}
+
+func (ReverseProxyServiceAuthPinAuthArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAuthPinAuth)(nil)).Elem()
+}
+
+func (i ReverseProxyServiceAuthPinAuthArgs) ToReverseProxyServiceAuthPinAuthOutput() ReverseProxyServiceAuthPinAuthOutput {
+	return i.ToReverseProxyServiceAuthPinAuthOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceAuthPinAuthArgs) ToReverseProxyServiceAuthPinAuthOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPinAuthOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthPinAuthOutput)
+}
+
+func (i ReverseProxyServiceAuthPinAuthArgs) ToReverseProxyServiceAuthPinAuthPtrOutput() ReverseProxyServiceAuthPinAuthPtrOutput {
+	return i.ToReverseProxyServiceAuthPinAuthPtrOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceAuthPinAuthArgs) ToReverseProxyServiceAuthPinAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPinAuthPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthPinAuthOutput).ToReverseProxyServiceAuthPinAuthPtrOutputWithContext(ctx)
+}
+
+// ReverseProxyServiceAuthPinAuthPtrInput is an input type that accepts ReverseProxyServiceAuthPinAuthArgs, ReverseProxyServiceAuthPinAuthPtr and ReverseProxyServiceAuthPinAuthPtrOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAuthPinAuthPtrInput` via:
+//
+//	        ReverseProxyServiceAuthPinAuthArgs{...}
+//
+//	or:
+//
+//	        nil
+type ReverseProxyServiceAuthPinAuthPtrInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceAuthPinAuthPtrOutput() ReverseProxyServiceAuthPinAuthPtrOutput
+	ToReverseProxyServiceAuthPinAuthPtrOutputWithContext(context.Context) ReverseProxyServiceAuthPinAuthPtrOutput
+}
+
+type reverseProxyServiceAuthPinAuthPtrType ReverseProxyServiceAuthPinAuthArgs
+
+func ReverseProxyServiceAuthPinAuthPtr(v *ReverseProxyServiceAuthPinAuthArgs) ReverseProxyServiceAuthPinAuthPtrInput {
+	return (*reverseProxyServiceAuthPinAuthPtrType)(v)
+}
+
+func (*reverseProxyServiceAuthPinAuthPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceAuthPinAuth)(nil)).Elem()
+}
+
+func (i *reverseProxyServiceAuthPinAuthPtrType) ToReverseProxyServiceAuthPinAuthPtrOutput() ReverseProxyServiceAuthPinAuthPtrOutput {
+	return i.ToReverseProxyServiceAuthPinAuthPtrOutputWithContext(context.Background())
+}
+
+func (i *reverseProxyServiceAuthPinAuthPtrType) ToReverseProxyServiceAuthPinAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPinAuthPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthPinAuthPtrOutput)
+}
+
+// A PIN visitors enter before they reach the service
+type ReverseProxyServiceAuthPinAuthOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceAuthPinAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAuthPinAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceAuthPinAuthOutput) ToReverseProxyServiceAuthPinAuthOutput() ReverseProxyServiceAuthPinAuthOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthPinAuthOutput) ToReverseProxyServiceAuthPinAuthOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPinAuthOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthPinAuthOutput) ToReverseProxyServiceAuthPinAuthPtrOutput() ReverseProxyServiceAuthPinAuthPtrOutput {
+	return o.ToReverseProxyServiceAuthPinAuthPtrOutputWithContext(context.Background())
+}
+
+func (o ReverseProxyServiceAuthPinAuthOutput) ToReverseProxyServiceAuthPinAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPinAuthPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ReverseProxyServiceAuthPinAuth) *ReverseProxyServiceAuthPinAuth {
+		return &v
+	}).(ReverseProxyServiceAuthPinAuthPtrOutput)
+}
+
+// Whether the PIN is on
+func (o ReverseProxyServiceAuthPinAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuthPinAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// The PIN visitors enter; write-only (answered empty)
+func (o ReverseProxyServiceAuthPinAuthOutput) Pin() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuthPinAuth) string { return v.Pin }).(pulumi.StringOutput)
+}
+
+type ReverseProxyServiceAuthPinAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceAuthPinAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceAuthPinAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceAuthPinAuthPtrOutput) ToReverseProxyServiceAuthPinAuthPtrOutput() ReverseProxyServiceAuthPinAuthPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthPinAuthPtrOutput) ToReverseProxyServiceAuthPinAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPinAuthPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthPinAuthPtrOutput) Elem() ReverseProxyServiceAuthPinAuthOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuthPinAuth) ReverseProxyServiceAuthPinAuth {
+		if v != nil {
+			return *v
+		}
+		var ret ReverseProxyServiceAuthPinAuth
+		return ret
+	}).(ReverseProxyServiceAuthPinAuthOutput)
+}
+
+// Whether the PIN is on
+func (o ReverseProxyServiceAuthPinAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuthPinAuth) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The PIN visitors enter; write-only (answered empty)
+func (o ReverseProxyServiceAuthPinAuthPtrOutput) Pin() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuthPinAuth) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Pin
+	}).(pulumi.StringPtrOutput)
+}
+
+// Reverse-proxy service
+type ReverseProxyServiceResult struct {
+	// Groups whose peers may reach a private service
+	AccessGroups []string `pulumi:"accessGroups"`
+	// Which client addresses may connect
+	AccessRestrictions *ReverseProxyServiceResultAccessRestrictions `pulumi:"accessRestrictions"`
+	// How visitors prove who they are; secret values answered empty
+	Auth ReverseProxyServiceResultAuth `pulumi:"auth"`
+	// Host name the service is published at
+	Domain string `pulumi:"domain"`
+	// Whether the service is published
+	Enabled bool `pulumi:"enabled"`
+	// Service id
+	Id string `pulumi:"id"`
+	// Port the proxy listens on (tcp, udp and tls)
+	ListenPort *int `pulumi:"listenPort"`
+	// What the server reports about a service
+	Meta ReverseProxyServiceResultMeta `pulumi:"meta"`
+	// http, tcp, udp or tls
+	Mode *string `pulumi:"mode"`
+	// Service name
+	Name string `pulumi:"name"`
+	// Whether the visitor's Host header reaches the target
+	PassHostHeader *bool `pulumi:"passHostHeader"`
+	// Whether the cluster chose listenPort
+	PortAutoAssigned *bool `pulumi:"portAutoAssigned"`
+	// Whether only peers of accessGroups may reach the service
+	Private *bool `pulumi:"private"`
+	// Address of the proxy cluster serving the service
+	ProxyCluster *string `pulumi:"proxyCluster"`
+	// Whether redirects are rewritten to the domain
+	RewriteRedirects *bool `pulumi:"rewriteRedirects"`
+	// Where the service sends traffic
+	Targets []ReverseProxyServiceResultTargets `pulumi:"targets"`
+	// Set by the operator for a service stopped for abuse; such a service cannot be changed
+	Terminated *bool `pulumi:"terminated"`
+}
+
+// Reverse-proxy service
+type ReverseProxyServiceResultOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceResult)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceResultOutput) ToReverseProxyServiceResultOutput() ReverseProxyServiceResultOutput {
+	return o
+}
+
+func (o ReverseProxyServiceResultOutput) ToReverseProxyServiceResultOutputWithContext(ctx context.Context) ReverseProxyServiceResultOutput {
+	return o
+}
+
+// Groups whose peers may reach a private service
+func (o ReverseProxyServiceResultOutput) AccessGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResult) []string { return v.AccessGroups }).(pulumi.StringArrayOutput)
+}
+
+// Which client addresses may connect
+func (o ReverseProxyServiceResultOutput) AccessRestrictions() ReverseProxyServiceResultAccessRestrictionsPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResult) *ReverseProxyServiceResultAccessRestrictions {
+		return v.AccessRestrictions
+	}).(ReverseProxyServiceResultAccessRestrictionsPtrOutput)
+}
+
+// How visitors prove who they are; secret values answered empty
+func (o ReverseProxyServiceResultOutput) Auth() ReverseProxyServiceResultAuthOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResult) ReverseProxyServiceResultAuth { return v.Auth }).(ReverseProxyServiceResultAuthOutput)
+}
+
+// Host name the service is published at
+func (o ReverseProxyServiceResultOutput) Domain() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResult) string { return v.Domain }).(pulumi.StringOutput)
+}
+
+// Whether the service is published
+func (o ReverseProxyServiceResultOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResult) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Service id
+func (o ReverseProxyServiceResultOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResult) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Port the proxy listens on (tcp, udp and tls)
+func (o ReverseProxyServiceResultOutput) ListenPort() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResult) *int { return v.ListenPort }).(pulumi.IntPtrOutput)
+}
+
+// What the server reports about a service
+func (o ReverseProxyServiceResultOutput) Meta() ReverseProxyServiceResultMetaOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResult) ReverseProxyServiceResultMeta { return v.Meta }).(ReverseProxyServiceResultMetaOutput)
+}
+
+// http, tcp, udp or tls
+func (o ReverseProxyServiceResultOutput) Mode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResult) *string { return v.Mode }).(pulumi.StringPtrOutput)
+}
+
+// Service name
+func (o ReverseProxyServiceResultOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResult) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Whether the visitor's Host header reaches the target
+func (o ReverseProxyServiceResultOutput) PassHostHeader() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResult) *bool { return v.PassHostHeader }).(pulumi.BoolPtrOutput)
+}
+
+// Whether the cluster chose listenPort
+func (o ReverseProxyServiceResultOutput) PortAutoAssigned() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResult) *bool { return v.PortAutoAssigned }).(pulumi.BoolPtrOutput)
+}
+
+// Whether only peers of accessGroups may reach the service
+func (o ReverseProxyServiceResultOutput) Private() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResult) *bool { return v.Private }).(pulumi.BoolPtrOutput)
+}
+
+// Address of the proxy cluster serving the service
+func (o ReverseProxyServiceResultOutput) ProxyCluster() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResult) *string { return v.ProxyCluster }).(pulumi.StringPtrOutput)
+}
+
+// Whether redirects are rewritten to the domain
+func (o ReverseProxyServiceResultOutput) RewriteRedirects() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResult) *bool { return v.RewriteRedirects }).(pulumi.BoolPtrOutput)
+}
+
+// Where the service sends traffic
+func (o ReverseProxyServiceResultOutput) Targets() ReverseProxyServiceResultTargetsArrayOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResult) []ReverseProxyServiceResultTargets { return v.Targets }).(ReverseProxyServiceResultTargetsArrayOutput)
+}
+
+// Set by the operator for a service stopped for abuse; such a service cannot be changed
+func (o ReverseProxyServiceResultOutput) Terminated() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResult) *bool { return v.Terminated }).(pulumi.BoolPtrOutput)
+}
+
+type ReverseProxyServiceResultArrayOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ReverseProxyServiceResult)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceResultArrayOutput) ToReverseProxyServiceResultArrayOutput() ReverseProxyServiceResultArrayOutput {
+	return o
+}
+
+func (o ReverseProxyServiceResultArrayOutput) ToReverseProxyServiceResultArrayOutputWithContext(ctx context.Context) ReverseProxyServiceResultArrayOutput {
+	return o
+}
+
+func (o ReverseProxyServiceResultArrayOutput) Index(i pulumi.IntInput) ReverseProxyServiceResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ReverseProxyServiceResult {
+		return vs[0].([]ReverseProxyServiceResult)[vs[1].(int)]
+	}).(ReverseProxyServiceResultOutput)
+}
+
+type ReverseProxyServiceResultAccessRestrictions struct {
+	// Only these client ranges
+	AllowedCidrs []string `pulumi:"allowedCidrs"`
+	// Only these countries
+	AllowedCountries []string `pulumi:"allowedCountries"`
+	// Refused client ranges
+	BlockedCidrs []string `pulumi:"blockedCidrs"`
+	// Refused countries
+	BlockedCountries []string `pulumi:"blockedCountries"`
+	// off, enforce or observe
+	CrowdsecMode *string `pulumi:"crowdsecMode"`
+}
+
+type ReverseProxyServiceResultAccessRestrictionsOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceResultAccessRestrictionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceResultAccessRestrictions)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceResultAccessRestrictionsOutput) ToReverseProxyServiceResultAccessRestrictionsOutput() ReverseProxyServiceResultAccessRestrictionsOutput {
+	return o
+}
+
+func (o ReverseProxyServiceResultAccessRestrictionsOutput) ToReverseProxyServiceResultAccessRestrictionsOutputWithContext(ctx context.Context) ReverseProxyServiceResultAccessRestrictionsOutput {
+	return o
+}
+
+// Only these client ranges
+func (o ReverseProxyServiceResultAccessRestrictionsOutput) AllowedCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultAccessRestrictions) []string { return v.AllowedCidrs }).(pulumi.StringArrayOutput)
+}
+
+// Only these countries
+func (o ReverseProxyServiceResultAccessRestrictionsOutput) AllowedCountries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultAccessRestrictions) []string { return v.AllowedCountries }).(pulumi.StringArrayOutput)
+}
+
+// Refused client ranges
+func (o ReverseProxyServiceResultAccessRestrictionsOutput) BlockedCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultAccessRestrictions) []string { return v.BlockedCidrs }).(pulumi.StringArrayOutput)
+}
+
+// Refused countries
+func (o ReverseProxyServiceResultAccessRestrictionsOutput) BlockedCountries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultAccessRestrictions) []string { return v.BlockedCountries }).(pulumi.StringArrayOutput)
+}
+
+// off, enforce or observe
+func (o ReverseProxyServiceResultAccessRestrictionsOutput) CrowdsecMode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultAccessRestrictions) *string { return v.CrowdsecMode }).(pulumi.StringPtrOutput)
+}
+
+type ReverseProxyServiceResultAccessRestrictionsPtrOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceResultAccessRestrictionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceResultAccessRestrictions)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceResultAccessRestrictionsPtrOutput) ToReverseProxyServiceResultAccessRestrictionsPtrOutput() ReverseProxyServiceResultAccessRestrictionsPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceResultAccessRestrictionsPtrOutput) ToReverseProxyServiceResultAccessRestrictionsPtrOutputWithContext(ctx context.Context) ReverseProxyServiceResultAccessRestrictionsPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceResultAccessRestrictionsPtrOutput) Elem() ReverseProxyServiceResultAccessRestrictionsOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceResultAccessRestrictions) ReverseProxyServiceResultAccessRestrictions {
+		if v != nil {
+			return *v
+		}
+		var ret ReverseProxyServiceResultAccessRestrictions
+		return ret
+	}).(ReverseProxyServiceResultAccessRestrictionsOutput)
+}
+
+// Only these client ranges
+func (o ReverseProxyServiceResultAccessRestrictionsPtrOutput) AllowedCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceResultAccessRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.AllowedCidrs
+	}).(pulumi.StringArrayOutput)
+}
+
+// Only these countries
+func (o ReverseProxyServiceResultAccessRestrictionsPtrOutput) AllowedCountries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceResultAccessRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.AllowedCountries
+	}).(pulumi.StringArrayOutput)
+}
+
+// Refused client ranges
+func (o ReverseProxyServiceResultAccessRestrictionsPtrOutput) BlockedCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceResultAccessRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.BlockedCidrs
+	}).(pulumi.StringArrayOutput)
+}
+
+// Refused countries
+func (o ReverseProxyServiceResultAccessRestrictionsPtrOutput) BlockedCountries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceResultAccessRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.BlockedCountries
+	}).(pulumi.StringArrayOutput)
+}
+
+// off, enforce or observe
+func (o ReverseProxyServiceResultAccessRestrictionsPtrOutput) CrowdsecMode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceResultAccessRestrictions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.CrowdsecMode
+	}).(pulumi.StringPtrOutput)
+}
+
+// How visitors prove who they are; secret values answered empty
+type ReverseProxyServiceResultAuth struct {
+	// Sign-in through the identity provider
+	BearerAuth *ReverseProxyServiceResultAuthBearerAuth `pulumi:"bearerAuth"`
+	// Header checks
+	HeaderAuths []ReverseProxyServiceResultAuthHeaderAuths `pulumi:"headerAuths"`
+	// Sign-in by emailed link
+	LinkAuth *ReverseProxyServiceResultAuthLinkAuth `pulumi:"linkAuth"`
+	// Password check
+	PasswordAuth *ReverseProxyServiceResultAuthPasswordAuth `pulumi:"passwordAuth"`
+	// PIN check
+	PinAuth *ReverseProxyServiceResultAuthPinAuth `pulumi:"pinAuth"`
+}
+
+// How visitors prove who they are; secret values answered empty
+type ReverseProxyServiceResultAuthOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceResultAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceResultAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceResultAuthOutput) ToReverseProxyServiceResultAuthOutput() ReverseProxyServiceResultAuthOutput {
+	return o
+}
+
+func (o ReverseProxyServiceResultAuthOutput) ToReverseProxyServiceResultAuthOutputWithContext(ctx context.Context) ReverseProxyServiceResultAuthOutput {
+	return o
+}
+
+// Sign-in through the identity provider
+func (o ReverseProxyServiceResultAuthOutput) BearerAuth() ReverseProxyServiceResultAuthBearerAuthPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultAuth) *ReverseProxyServiceResultAuthBearerAuth { return v.BearerAuth }).(ReverseProxyServiceResultAuthBearerAuthPtrOutput)
+}
+
+// Header checks
+func (o ReverseProxyServiceResultAuthOutput) HeaderAuths() ReverseProxyServiceResultAuthHeaderAuthsArrayOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultAuth) []ReverseProxyServiceResultAuthHeaderAuths { return v.HeaderAuths }).(ReverseProxyServiceResultAuthHeaderAuthsArrayOutput)
+}
+
+// Sign-in by emailed link
+func (o ReverseProxyServiceResultAuthOutput) LinkAuth() ReverseProxyServiceResultAuthLinkAuthPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultAuth) *ReverseProxyServiceResultAuthLinkAuth { return v.LinkAuth }).(ReverseProxyServiceResultAuthLinkAuthPtrOutput)
+}
+
+// Password check
+func (o ReverseProxyServiceResultAuthOutput) PasswordAuth() ReverseProxyServiceResultAuthPasswordAuthPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultAuth) *ReverseProxyServiceResultAuthPasswordAuth {
+		return v.PasswordAuth
+	}).(ReverseProxyServiceResultAuthPasswordAuthPtrOutput)
+}
+
+// PIN check
+func (o ReverseProxyServiceResultAuthOutput) PinAuth() ReverseProxyServiceResultAuthPinAuthPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultAuth) *ReverseProxyServiceResultAuthPinAuth { return v.PinAuth }).(ReverseProxyServiceResultAuthPinAuthPtrOutput)
+}
+
+type ReverseProxyServiceResultAuthBearerAuth struct {
+	// Groups whose users may sign in
+	DistributionGroups []string `pulumi:"distributionGroups"`
+	// Whether the check is on
+	Enabled bool `pulumi:"enabled"`
+}
+
+type ReverseProxyServiceResultAuthBearerAuthOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceResultAuthBearerAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceResultAuthBearerAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceResultAuthBearerAuthOutput) ToReverseProxyServiceResultAuthBearerAuthOutput() ReverseProxyServiceResultAuthBearerAuthOutput {
+	return o
+}
+
+func (o ReverseProxyServiceResultAuthBearerAuthOutput) ToReverseProxyServiceResultAuthBearerAuthOutputWithContext(ctx context.Context) ReverseProxyServiceResultAuthBearerAuthOutput {
+	return o
+}
+
+// Groups whose users may sign in
+func (o ReverseProxyServiceResultAuthBearerAuthOutput) DistributionGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultAuthBearerAuth) []string { return v.DistributionGroups }).(pulumi.StringArrayOutput)
+}
+
+// Whether the check is on
+func (o ReverseProxyServiceResultAuthBearerAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultAuthBearerAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+type ReverseProxyServiceResultAuthBearerAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceResultAuthBearerAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceResultAuthBearerAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceResultAuthBearerAuthPtrOutput) ToReverseProxyServiceResultAuthBearerAuthPtrOutput() ReverseProxyServiceResultAuthBearerAuthPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceResultAuthBearerAuthPtrOutput) ToReverseProxyServiceResultAuthBearerAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceResultAuthBearerAuthPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceResultAuthBearerAuthPtrOutput) Elem() ReverseProxyServiceResultAuthBearerAuthOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceResultAuthBearerAuth) ReverseProxyServiceResultAuthBearerAuth {
+		if v != nil {
+			return *v
+		}
+		var ret ReverseProxyServiceResultAuthBearerAuth
+		return ret
+	}).(ReverseProxyServiceResultAuthBearerAuthOutput)
+}
+
+// Groups whose users may sign in
+func (o ReverseProxyServiceResultAuthBearerAuthPtrOutput) DistributionGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceResultAuthBearerAuth) []string {
+		if v == nil {
+			return nil
+		}
+		return v.DistributionGroups
+	}).(pulumi.StringArrayOutput)
+}
+
+// Whether the check is on
+func (o ReverseProxyServiceResultAuthBearerAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceResultAuthBearerAuth) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+type ReverseProxyServiceResultAuthHeaderAuths struct {
+	// Whether the check is on
+	Enabled bool `pulumi:"enabled"`
+	// Header name
+	Header string `pulumi:"header"`
+	// Always empty
+	Value string `pulumi:"value"`
+}
+
+type ReverseProxyServiceResultAuthHeaderAuthsOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceResultAuthHeaderAuthsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceResultAuthHeaderAuths)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceResultAuthHeaderAuthsOutput) ToReverseProxyServiceResultAuthHeaderAuthsOutput() ReverseProxyServiceResultAuthHeaderAuthsOutput {
+	return o
+}
+
+func (o ReverseProxyServiceResultAuthHeaderAuthsOutput) ToReverseProxyServiceResultAuthHeaderAuthsOutputWithContext(ctx context.Context) ReverseProxyServiceResultAuthHeaderAuthsOutput {
+	return o
+}
+
+// Whether the check is on
+func (o ReverseProxyServiceResultAuthHeaderAuthsOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultAuthHeaderAuths) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Header name
+func (o ReverseProxyServiceResultAuthHeaderAuthsOutput) Header() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultAuthHeaderAuths) string { return v.Header }).(pulumi.StringOutput)
+}
+
+// Always empty
+func (o ReverseProxyServiceResultAuthHeaderAuthsOutput) Value() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultAuthHeaderAuths) string { return v.Value }).(pulumi.StringOutput)
+}
+
+type ReverseProxyServiceResultAuthHeaderAuthsArrayOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceResultAuthHeaderAuthsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ReverseProxyServiceResultAuthHeaderAuths)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceResultAuthHeaderAuthsArrayOutput) ToReverseProxyServiceResultAuthHeaderAuthsArrayOutput() ReverseProxyServiceResultAuthHeaderAuthsArrayOutput {
+	return o
+}
+
+func (o ReverseProxyServiceResultAuthHeaderAuthsArrayOutput) ToReverseProxyServiceResultAuthHeaderAuthsArrayOutputWithContext(ctx context.Context) ReverseProxyServiceResultAuthHeaderAuthsArrayOutput {
+	return o
+}
+
+func (o ReverseProxyServiceResultAuthHeaderAuthsArrayOutput) Index(i pulumi.IntInput) ReverseProxyServiceResultAuthHeaderAuthsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ReverseProxyServiceResultAuthHeaderAuths {
+		return vs[0].([]ReverseProxyServiceResultAuthHeaderAuths)[vs[1].(int)]
+	}).(ReverseProxyServiceResultAuthHeaderAuthsOutput)
+}
+
+type ReverseProxyServiceResultAuthLinkAuth struct {
+	// Whether the check is on
+	Enabled bool `pulumi:"enabled"`
+}
+
+type ReverseProxyServiceResultAuthLinkAuthOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceResultAuthLinkAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceResultAuthLinkAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceResultAuthLinkAuthOutput) ToReverseProxyServiceResultAuthLinkAuthOutput() ReverseProxyServiceResultAuthLinkAuthOutput {
+	return o
+}
+
+func (o ReverseProxyServiceResultAuthLinkAuthOutput) ToReverseProxyServiceResultAuthLinkAuthOutputWithContext(ctx context.Context) ReverseProxyServiceResultAuthLinkAuthOutput {
+	return o
+}
+
+// Whether the check is on
+func (o ReverseProxyServiceResultAuthLinkAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultAuthLinkAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+type ReverseProxyServiceResultAuthLinkAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceResultAuthLinkAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceResultAuthLinkAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceResultAuthLinkAuthPtrOutput) ToReverseProxyServiceResultAuthLinkAuthPtrOutput() ReverseProxyServiceResultAuthLinkAuthPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceResultAuthLinkAuthPtrOutput) ToReverseProxyServiceResultAuthLinkAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceResultAuthLinkAuthPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceResultAuthLinkAuthPtrOutput) Elem() ReverseProxyServiceResultAuthLinkAuthOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceResultAuthLinkAuth) ReverseProxyServiceResultAuthLinkAuth {
+		if v != nil {
+			return *v
+		}
+		var ret ReverseProxyServiceResultAuthLinkAuth
+		return ret
+	}).(ReverseProxyServiceResultAuthLinkAuthOutput)
+}
+
+// Whether the check is on
+func (o ReverseProxyServiceResultAuthLinkAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceResultAuthLinkAuth) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+type ReverseProxyServiceResultAuthPasswordAuth struct {
+	// Whether the check is on
+	Enabled bool `pulumi:"enabled"`
+	// Always empty
+	Password string `pulumi:"password"`
+}
+
+type ReverseProxyServiceResultAuthPasswordAuthOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceResultAuthPasswordAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceResultAuthPasswordAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceResultAuthPasswordAuthOutput) ToReverseProxyServiceResultAuthPasswordAuthOutput() ReverseProxyServiceResultAuthPasswordAuthOutput {
+	return o
+}
+
+func (o ReverseProxyServiceResultAuthPasswordAuthOutput) ToReverseProxyServiceResultAuthPasswordAuthOutputWithContext(ctx context.Context) ReverseProxyServiceResultAuthPasswordAuthOutput {
+	return o
+}
+
+// Whether the check is on
+func (o ReverseProxyServiceResultAuthPasswordAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultAuthPasswordAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Always empty
+func (o ReverseProxyServiceResultAuthPasswordAuthOutput) Password() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultAuthPasswordAuth) string { return v.Password }).(pulumi.StringOutput)
+}
+
+type ReverseProxyServiceResultAuthPasswordAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceResultAuthPasswordAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceResultAuthPasswordAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceResultAuthPasswordAuthPtrOutput) ToReverseProxyServiceResultAuthPasswordAuthPtrOutput() ReverseProxyServiceResultAuthPasswordAuthPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceResultAuthPasswordAuthPtrOutput) ToReverseProxyServiceResultAuthPasswordAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceResultAuthPasswordAuthPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceResultAuthPasswordAuthPtrOutput) Elem() ReverseProxyServiceResultAuthPasswordAuthOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceResultAuthPasswordAuth) ReverseProxyServiceResultAuthPasswordAuth {
+		if v != nil {
+			return *v
+		}
+		var ret ReverseProxyServiceResultAuthPasswordAuth
+		return ret
+	}).(ReverseProxyServiceResultAuthPasswordAuthOutput)
+}
+
+// Whether the check is on
+func (o ReverseProxyServiceResultAuthPasswordAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceResultAuthPasswordAuth) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Always empty
+func (o ReverseProxyServiceResultAuthPasswordAuthPtrOutput) Password() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceResultAuthPasswordAuth) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Password
+	}).(pulumi.StringPtrOutput)
+}
+
+type ReverseProxyServiceResultAuthPinAuth struct {
+	// Whether the check is on
+	Enabled bool `pulumi:"enabled"`
+	// Always empty
+	Pin string `pulumi:"pin"`
+}
+
+type ReverseProxyServiceResultAuthPinAuthOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceResultAuthPinAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceResultAuthPinAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceResultAuthPinAuthOutput) ToReverseProxyServiceResultAuthPinAuthOutput() ReverseProxyServiceResultAuthPinAuthOutput {
+	return o
+}
+
+func (o ReverseProxyServiceResultAuthPinAuthOutput) ToReverseProxyServiceResultAuthPinAuthOutputWithContext(ctx context.Context) ReverseProxyServiceResultAuthPinAuthOutput {
+	return o
+}
+
+// Whether the check is on
+func (o ReverseProxyServiceResultAuthPinAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultAuthPinAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Always empty
+func (o ReverseProxyServiceResultAuthPinAuthOutput) Pin() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultAuthPinAuth) string { return v.Pin }).(pulumi.StringOutput)
+}
+
+type ReverseProxyServiceResultAuthPinAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceResultAuthPinAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceResultAuthPinAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceResultAuthPinAuthPtrOutput) ToReverseProxyServiceResultAuthPinAuthPtrOutput() ReverseProxyServiceResultAuthPinAuthPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceResultAuthPinAuthPtrOutput) ToReverseProxyServiceResultAuthPinAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceResultAuthPinAuthPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceResultAuthPinAuthPtrOutput) Elem() ReverseProxyServiceResultAuthPinAuthOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceResultAuthPinAuth) ReverseProxyServiceResultAuthPinAuth {
+		if v != nil {
+			return *v
+		}
+		var ret ReverseProxyServiceResultAuthPinAuth
+		return ret
+	}).(ReverseProxyServiceResultAuthPinAuthOutput)
+}
+
+// Whether the check is on
+func (o ReverseProxyServiceResultAuthPinAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceResultAuthPinAuth) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Always empty
+func (o ReverseProxyServiceResultAuthPinAuthPtrOutput) Pin() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceResultAuthPinAuth) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Pin
+	}).(pulumi.StringPtrOutput)
+}
+
+// What the server reports about a service
+type ReverseProxyServiceResultMeta struct {
+	// When the TLS certificate was issued, if it was
+	CertificateIssuedAt *string `pulumi:"certificateIssuedAt"`
+	// Creation time
+	CreatedAt string `pulumi:"createdAt"`
+	// Where the service stands: pending until a proxy of its cluster serves it, then active; one of `pending`, `active`, `tunnel_not_created`, `certificate_pending`, `certificate_failed`, `error`
+	Status string `pulumi:"status"`
+}
+
+// What the server reports about a service
+type ReverseProxyServiceResultMetaOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceResultMetaOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceResultMeta)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceResultMetaOutput) ToReverseProxyServiceResultMetaOutput() ReverseProxyServiceResultMetaOutput {
+	return o
+}
+
+func (o ReverseProxyServiceResultMetaOutput) ToReverseProxyServiceResultMetaOutputWithContext(ctx context.Context) ReverseProxyServiceResultMetaOutput {
+	return o
+}
+
+// When the TLS certificate was issued, if it was
+func (o ReverseProxyServiceResultMetaOutput) CertificateIssuedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultMeta) *string { return v.CertificateIssuedAt }).(pulumi.StringPtrOutput)
+}
+
+// Creation time
+func (o ReverseProxyServiceResultMetaOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultMeta) string { return v.CreatedAt }).(pulumi.StringOutput)
+}
+
+// Where the service stands: pending until a proxy of its cluster serves it, then active; one of `pending`, `active`, `tunnel_not_created`, `certificate_pending`, `certificate_failed`, `error`
+func (o ReverseProxyServiceResultMetaOutput) Status() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultMeta) string { return v.Status }).(pulumi.StringOutput)
+}
+
+// A target of a service
+type ReverseProxyServiceResultTargets struct {
+	// Whether traffic goes to this target
+	Enabled bool `pulumi:"enabled"`
+	// Address the proxy connects to
+	Host *string `pulumi:"host"`
+	// Per-target proxy settings
+	Options *ReverseProxyServiceResultTargetsOptions `pulumi:"options"`
+	// Path prefix routed to this target
+	Path *string `pulumi:"path"`
+	// Port of the target
+	Port int `pulumi:"port"`
+	// How the proxy talks to the target
+	Protocol string `pulumi:"protocol"`
+	// Id of the peer or network resource, or the cluster's address
+	TargetId string `pulumi:"targetId"`
+	// peer, host, domain, subnet or cluster
+	TargetType string `pulumi:"targetType"`
+}
+
+// A target of a service
+type ReverseProxyServiceResultTargetsOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceResultTargetsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceResultTargets)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceResultTargetsOutput) ToReverseProxyServiceResultTargetsOutput() ReverseProxyServiceResultTargetsOutput {
+	return o
+}
+
+func (o ReverseProxyServiceResultTargetsOutput) ToReverseProxyServiceResultTargetsOutputWithContext(ctx context.Context) ReverseProxyServiceResultTargetsOutput {
+	return o
+}
+
+// Whether traffic goes to this target
+func (o ReverseProxyServiceResultTargetsOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultTargets) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Address the proxy connects to
+func (o ReverseProxyServiceResultTargetsOutput) Host() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultTargets) *string { return v.Host }).(pulumi.StringPtrOutput)
+}
+
+// Per-target proxy settings
+func (o ReverseProxyServiceResultTargetsOutput) Options() ReverseProxyServiceResultTargetsOptionsPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultTargets) *ReverseProxyServiceResultTargetsOptions { return v.Options }).(ReverseProxyServiceResultTargetsOptionsPtrOutput)
+}
+
+// Path prefix routed to this target
+func (o ReverseProxyServiceResultTargetsOutput) Path() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultTargets) *string { return v.Path }).(pulumi.StringPtrOutput)
+}
+
+// Port of the target
+func (o ReverseProxyServiceResultTargetsOutput) Port() pulumi.IntOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultTargets) int { return v.Port }).(pulumi.IntOutput)
+}
+
+// How the proxy talks to the target
+func (o ReverseProxyServiceResultTargetsOutput) Protocol() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultTargets) string { return v.Protocol }).(pulumi.StringOutput)
+}
+
+// Id of the peer or network resource, or the cluster's address
+func (o ReverseProxyServiceResultTargetsOutput) TargetId() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultTargets) string { return v.TargetId }).(pulumi.StringOutput)
+}
+
+// peer, host, domain, subnet or cluster
+func (o ReverseProxyServiceResultTargetsOutput) TargetType() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultTargets) string { return v.TargetType }).(pulumi.StringOutput)
+}
+
+type ReverseProxyServiceResultTargetsArrayOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceResultTargetsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ReverseProxyServiceResultTargets)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceResultTargetsArrayOutput) ToReverseProxyServiceResultTargetsArrayOutput() ReverseProxyServiceResultTargetsArrayOutput {
+	return o
+}
+
+func (o ReverseProxyServiceResultTargetsArrayOutput) ToReverseProxyServiceResultTargetsArrayOutputWithContext(ctx context.Context) ReverseProxyServiceResultTargetsArrayOutput {
+	return o
+}
+
+func (o ReverseProxyServiceResultTargetsArrayOutput) Index(i pulumi.IntInput) ReverseProxyServiceResultTargetsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ReverseProxyServiceResultTargets {
+		return vs[0].([]ReverseProxyServiceResultTargets)[vs[1].(int)]
+	}).(ReverseProxyServiceResultTargetsOutput)
+}
+
+type ReverseProxyServiceResultTargetsOptions struct {
+	// Headers added to requests
+	CustomHeaders map[string]string `pulumi:"customHeaders"`
+	// Whether the target is reached outside the overlay
+	DirectUpstream *bool `pulumi:"directUpstream"`
+	// preserve: the request path is forwarded whole
+	PathRewrite *string `pulumi:"pathRewrite"`
+	// Whether connections carry a PROXY protocol header
+	ProxyProtocol *bool `pulumi:"proxyProtocol"`
+	// How long the proxy waits for an answer
+	RequestTimeout *string `pulumi:"requestTimeout"`
+	// Idle UDP session lifetime
+	SessionIdleTimeout *string `pulumi:"sessionIdleTimeout"`
+	// Whether any TLS certificate is accepted
+	SkipTlsVerify *bool `pulumi:"skipTlsVerify"`
+}
+
+type ReverseProxyServiceResultTargetsOptionsOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceResultTargetsOptionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceResultTargetsOptions)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceResultTargetsOptionsOutput) ToReverseProxyServiceResultTargetsOptionsOutput() ReverseProxyServiceResultTargetsOptionsOutput {
+	return o
+}
+
+func (o ReverseProxyServiceResultTargetsOptionsOutput) ToReverseProxyServiceResultTargetsOptionsOutputWithContext(ctx context.Context) ReverseProxyServiceResultTargetsOptionsOutput {
+	return o
+}
+
+// Headers added to requests
+func (o ReverseProxyServiceResultTargetsOptionsOutput) CustomHeaders() pulumi.StringMapOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultTargetsOptions) map[string]string { return v.CustomHeaders }).(pulumi.StringMapOutput)
+}
+
+// Whether the target is reached outside the overlay
+func (o ReverseProxyServiceResultTargetsOptionsOutput) DirectUpstream() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultTargetsOptions) *bool { return v.DirectUpstream }).(pulumi.BoolPtrOutput)
+}
+
+// preserve: the request path is forwarded whole
+func (o ReverseProxyServiceResultTargetsOptionsOutput) PathRewrite() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultTargetsOptions) *string { return v.PathRewrite }).(pulumi.StringPtrOutput)
+}
+
+// Whether connections carry a PROXY protocol header
+func (o ReverseProxyServiceResultTargetsOptionsOutput) ProxyProtocol() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultTargetsOptions) *bool { return v.ProxyProtocol }).(pulumi.BoolPtrOutput)
+}
+
+// How long the proxy waits for an answer
+func (o ReverseProxyServiceResultTargetsOptionsOutput) RequestTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultTargetsOptions) *string { return v.RequestTimeout }).(pulumi.StringPtrOutput)
+}
+
+// Idle UDP session lifetime
+func (o ReverseProxyServiceResultTargetsOptionsOutput) SessionIdleTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultTargetsOptions) *string { return v.SessionIdleTimeout }).(pulumi.StringPtrOutput)
+}
+
+// Whether any TLS certificate is accepted
+func (o ReverseProxyServiceResultTargetsOptionsOutput) SkipTlsVerify() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceResultTargetsOptions) *bool { return v.SkipTlsVerify }).(pulumi.BoolPtrOutput)
+}
+
+type ReverseProxyServiceResultTargetsOptionsPtrOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceResultTargetsOptionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceResultTargetsOptions)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceResultTargetsOptionsPtrOutput) ToReverseProxyServiceResultTargetsOptionsPtrOutput() ReverseProxyServiceResultTargetsOptionsPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceResultTargetsOptionsPtrOutput) ToReverseProxyServiceResultTargetsOptionsPtrOutputWithContext(ctx context.Context) ReverseProxyServiceResultTargetsOptionsPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceResultTargetsOptionsPtrOutput) Elem() ReverseProxyServiceResultTargetsOptionsOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceResultTargetsOptions) ReverseProxyServiceResultTargetsOptions {
+		if v != nil {
+			return *v
+		}
+		var ret ReverseProxyServiceResultTargetsOptions
+		return ret
+	}).(ReverseProxyServiceResultTargetsOptionsOutput)
+}
+
+// Headers added to requests
+func (o ReverseProxyServiceResultTargetsOptionsPtrOutput) CustomHeaders() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceResultTargetsOptions) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.CustomHeaders
+	}).(pulumi.StringMapOutput)
+}
+
+// Whether the target is reached outside the overlay
+func (o ReverseProxyServiceResultTargetsOptionsPtrOutput) DirectUpstream() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceResultTargetsOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.DirectUpstream
+	}).(pulumi.BoolPtrOutput)
+}
+
+// preserve: the request path is forwarded whole
+func (o ReverseProxyServiceResultTargetsOptionsPtrOutput) PathRewrite() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceResultTargetsOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.PathRewrite
+	}).(pulumi.StringPtrOutput)
+}
+
+// Whether connections carry a PROXY protocol header
+func (o ReverseProxyServiceResultTargetsOptionsPtrOutput) ProxyProtocol() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceResultTargetsOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ProxyProtocol
+	}).(pulumi.BoolPtrOutput)
+}
+
+// How long the proxy waits for an answer
+func (o ReverseProxyServiceResultTargetsOptionsPtrOutput) RequestTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceResultTargetsOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.RequestTimeout
+	}).(pulumi.StringPtrOutput)
+}
+
+// Idle UDP session lifetime
+func (o ReverseProxyServiceResultTargetsOptionsPtrOutput) SessionIdleTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceResultTargetsOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.SessionIdleTimeout
+	}).(pulumi.StringPtrOutput)
+}
+
+// Whether any TLS certificate is accepted
+func (o ReverseProxyServiceResultTargetsOptionsPtrOutput) SkipTlsVerify() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceResultTargetsOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.SkipTlsVerify
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Where a service sends its traffic
+type ReverseProxyServiceTargets struct {
+	// Whether traffic goes to this target
+	Enabled bool `pulumi:"enabled"`
+	// Address the proxy connects to: required for subnet and cluster targets; for a peer, host or domain target the server sets the peer's IP or the resource's address
+	Host *string `pulumi:"host"`
+	// Per-target proxy settings
+	Options *ReverseProxyServiceTargetsOptions `pulumi:"options"`
+	// Path prefix routed to this target (http mode), e.g. / or /api
+	Path *string `pulumi:"path"`
+	// Port of the target, 1 to 65535
+	Port int `pulumi:"port"`
+	// How the proxy talks to the target; one of `http`, `https`, `tcp`, `udp`
+	Protocol string `pulumi:"protocol"`
+	// Id of the peer or network resource, or the cluster's address
+	TargetId string `pulumi:"targetId"`
+	// What targetId names: peer (a peer id); host, domain or subnet (the id of a network resource of that kind); cluster (a proxy cluster's address, reached directly); one of `peer`, `host`, `domain`, `subnet`, `cluster`
+	TargetType string `pulumi:"targetType"`
+}
+
+// ReverseProxyServiceTargetsInput is an input type that accepts ReverseProxyServiceTargetsArgs and ReverseProxyServiceTargetsOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceTargetsInput` via:
+//
+//	ReverseProxyServiceTargetsArgs{...}
+type ReverseProxyServiceTargetsInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceTargetsOutput() ReverseProxyServiceTargetsOutput
+	ToReverseProxyServiceTargetsOutputWithContext(context.Context) ReverseProxyServiceTargetsOutput
+}
+
+// Where a service sends its traffic
+type ReverseProxyServiceTargetsArgs struct {
+	// Whether traffic goes to this target
+	Enabled pulumi.BoolInput `pulumi:"enabled"`
+	// Address the proxy connects to: required for subnet and cluster targets; for a peer, host or domain target the server sets the peer's IP or the resource's address
+	Host pulumi.StringPtrInput `pulumi:"host"`
+	// Per-target proxy settings
+	Options ReverseProxyServiceTargetsOptionsPtrInput `pulumi:"options"`
+	// Path prefix routed to this target (http mode), e.g. / or /api
+	Path pulumi.StringPtrInput `pulumi:"path"`
+	// Port of the target, 1 to 65535
+	Port pulumi.IntInput `pulumi:"port"`
+	// How the proxy talks to the target; one of `http`, `https`, `tcp`, `udp`
+	Protocol pulumi.StringInput `pulumi:"protocol"`
+	// Id of the peer or network resource, or the cluster's address
+	TargetId pulumi.StringInput `pulumi:"targetId"`
+	// What targetId names: peer (a peer id); host, domain or subnet (the id of a network resource of that kind); cluster (a proxy cluster's address, reached directly); one of `peer`, `host`, `domain`, `subnet`, `cluster`
+	TargetType pulumi.StringInput `pulumi:"targetType"`
+}
+
+func (ReverseProxyServiceTargetsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceTargets)(nil)).Elem()
+}
+
+func (i ReverseProxyServiceTargetsArgs) ToReverseProxyServiceTargetsOutput() ReverseProxyServiceTargetsOutput {
+	return i.ToReverseProxyServiceTargetsOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceTargetsArgs) ToReverseProxyServiceTargetsOutputWithContext(ctx context.Context) ReverseProxyServiceTargetsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceTargetsOutput)
+}
+
+// ReverseProxyServiceTargetsArrayInput is an input type that accepts ReverseProxyServiceTargetsArray and ReverseProxyServiceTargetsArrayOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceTargetsArrayInput` via:
+//
+//	ReverseProxyServiceTargetsArray{ ReverseProxyServiceTargetsArgs{...} }
+type ReverseProxyServiceTargetsArrayInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceTargetsArrayOutput() ReverseProxyServiceTargetsArrayOutput
+	ToReverseProxyServiceTargetsArrayOutputWithContext(context.Context) ReverseProxyServiceTargetsArrayOutput
+}
+
+type ReverseProxyServiceTargetsArray []ReverseProxyServiceTargetsInput
+
+func (ReverseProxyServiceTargetsArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ReverseProxyServiceTargets)(nil)).Elem()
+}
+
+func (i ReverseProxyServiceTargetsArray) ToReverseProxyServiceTargetsArrayOutput() ReverseProxyServiceTargetsArrayOutput {
+	return i.ToReverseProxyServiceTargetsArrayOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceTargetsArray) ToReverseProxyServiceTargetsArrayOutputWithContext(ctx context.Context) ReverseProxyServiceTargetsArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceTargetsArrayOutput)
+}
+
+// Where a service sends its traffic
+type ReverseProxyServiceTargetsOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceTargetsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceTargets)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceTargetsOutput) ToReverseProxyServiceTargetsOutput() ReverseProxyServiceTargetsOutput {
+	return o
+}
+
+func (o ReverseProxyServiceTargetsOutput) ToReverseProxyServiceTargetsOutputWithContext(ctx context.Context) ReverseProxyServiceTargetsOutput {
+	return o
+}
+
+// Whether traffic goes to this target
+func (o ReverseProxyServiceTargetsOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTargets) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Address the proxy connects to: required for subnet and cluster targets; for a peer, host or domain target the server sets the peer's IP or the resource's address
+func (o ReverseProxyServiceTargetsOutput) Host() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTargets) *string { return v.Host }).(pulumi.StringPtrOutput)
+}
+
+// Per-target proxy settings
+func (o ReverseProxyServiceTargetsOutput) Options() ReverseProxyServiceTargetsOptionsPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTargets) *ReverseProxyServiceTargetsOptions { return v.Options }).(ReverseProxyServiceTargetsOptionsPtrOutput)
+}
+
+// Path prefix routed to this target (http mode), e.g. / or /api
+func (o ReverseProxyServiceTargetsOutput) Path() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTargets) *string { return v.Path }).(pulumi.StringPtrOutput)
+}
+
+// Port of the target, 1 to 65535
+func (o ReverseProxyServiceTargetsOutput) Port() pulumi.IntOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTargets) int { return v.Port }).(pulumi.IntOutput)
+}
+
+// How the proxy talks to the target; one of `http`, `https`, `tcp`, `udp`
+func (o ReverseProxyServiceTargetsOutput) Protocol() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTargets) string { return v.Protocol }).(pulumi.StringOutput)
+}
+
+// Id of the peer or network resource, or the cluster's address
+func (o ReverseProxyServiceTargetsOutput) TargetId() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTargets) string { return v.TargetId }).(pulumi.StringOutput)
+}
+
+// What targetId names: peer (a peer id); host, domain or subnet (the id of a network resource of that kind); cluster (a proxy cluster's address, reached directly); one of `peer`, `host`, `domain`, `subnet`, `cluster`
+func (o ReverseProxyServiceTargetsOutput) TargetType() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTargets) string { return v.TargetType }).(pulumi.StringOutput)
+}
+
+type ReverseProxyServiceTargetsArrayOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceTargetsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ReverseProxyServiceTargets)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceTargetsArrayOutput) ToReverseProxyServiceTargetsArrayOutput() ReverseProxyServiceTargetsArrayOutput {
+	return o
+}
+
+func (o ReverseProxyServiceTargetsArrayOutput) ToReverseProxyServiceTargetsArrayOutputWithContext(ctx context.Context) ReverseProxyServiceTargetsArrayOutput {
+	return o
+}
+
+func (o ReverseProxyServiceTargetsArrayOutput) Index(i pulumi.IntInput) ReverseProxyServiceTargetsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ReverseProxyServiceTargets {
+		return vs[0].([]ReverseProxyServiceTargets)[vs[1].(int)]
+	}).(ReverseProxyServiceTargetsOutput)
+}
+
+// Per-target proxy settings
+type ReverseProxyServiceTargetsOptions struct {
+	// Headers added to every request sent to the target, by name (not Host, hop-by-hop or proxy-set headers). The service stores and answers them as they are: they are not secrets
+	CustomHeaders map[string]string `pulumi:"customHeaders"`
+	// Reach the target from the proxy's own host network instead of through the overlay network
+	DirectUpstream *bool `pulumi:"directUpstream"`
+	// preserve: forward the request path whole (by default the matched path prefix is removed); one of `preserve`
+	PathRewrite *string `pulumi:"pathRewrite"`
+	// Prefix connections to the target with a PROXY protocol v2 header (tcp and tls modes)
+	ProxyProtocol *bool `pulumi:"proxyProtocol"`
+	// How long to wait for the target's answer, e.g. 30s (stored in the form 1m0s)
+	RequestTimeout *string `pulumi:"requestTimeout"`
+	// How long an idle UDP session lives before it is dropped, e.g. 2m (stored as 2m0s)
+	SessionIdleTimeout *string `pulumi:"sessionIdleTimeout"`
+	// Accept any TLS certificate from an https target
+	SkipTlsVerify *bool `pulumi:"skipTlsVerify"`
+}
+
+// ReverseProxyServiceTargetsOptionsInput is an input type that accepts ReverseProxyServiceTargetsOptionsArgs and ReverseProxyServiceTargetsOptionsOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceTargetsOptionsInput` via:
+//
+//	ReverseProxyServiceTargetsOptionsArgs{...}
+type ReverseProxyServiceTargetsOptionsInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceTargetsOptionsOutput() ReverseProxyServiceTargetsOptionsOutput
+	ToReverseProxyServiceTargetsOptionsOutputWithContext(context.Context) ReverseProxyServiceTargetsOptionsOutput
+}
+
+// Per-target proxy settings
+type ReverseProxyServiceTargetsOptionsArgs struct {
+	// Headers added to every request sent to the target, by name (not Host, hop-by-hop or proxy-set headers). The service stores and answers them as they are: they are not secrets
+	CustomHeaders pulumi.StringMapInput `pulumi:"customHeaders"`
+	// Reach the target from the proxy's own host network instead of through the overlay network
+	DirectUpstream pulumi.BoolPtrInput `pulumi:"directUpstream"`
+	// preserve: forward the request path whole (by default the matched path prefix is removed); one of `preserve`
+	PathRewrite pulumi.StringPtrInput `pulumi:"pathRewrite"`
+	// Prefix connections to the target with a PROXY protocol v2 header (tcp and tls modes)
+	ProxyProtocol pulumi.BoolPtrInput `pulumi:"proxyProtocol"`
+	// How long to wait for the target's answer, e.g. 30s (stored in the form 1m0s)
+	RequestTimeout pulumi.StringPtrInput `pulumi:"requestTimeout"`
+	// How long an idle UDP session lives before it is dropped, e.g. 2m (stored as 2m0s)
+	SessionIdleTimeout pulumi.StringPtrInput `pulumi:"sessionIdleTimeout"`
+	// Accept any TLS certificate from an https target
+	SkipTlsVerify pulumi.BoolPtrInput `pulumi:"skipTlsVerify"`
+}
+
+func (ReverseProxyServiceTargetsOptionsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceTargetsOptions)(nil)).Elem()
+}
+
+func (i ReverseProxyServiceTargetsOptionsArgs) ToReverseProxyServiceTargetsOptionsOutput() ReverseProxyServiceTargetsOptionsOutput {
+	return i.ToReverseProxyServiceTargetsOptionsOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceTargetsOptionsArgs) ToReverseProxyServiceTargetsOptionsOutputWithContext(ctx context.Context) ReverseProxyServiceTargetsOptionsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceTargetsOptionsOutput)
+}
+
+func (i ReverseProxyServiceTargetsOptionsArgs) ToReverseProxyServiceTargetsOptionsPtrOutput() ReverseProxyServiceTargetsOptionsPtrOutput {
+	return i.ToReverseProxyServiceTargetsOptionsPtrOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceTargetsOptionsArgs) ToReverseProxyServiceTargetsOptionsPtrOutputWithContext(ctx context.Context) ReverseProxyServiceTargetsOptionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceTargetsOptionsOutput).ToReverseProxyServiceTargetsOptionsPtrOutputWithContext(ctx)
+}
+
+// ReverseProxyServiceTargetsOptionsPtrInput is an input type that accepts ReverseProxyServiceTargetsOptionsArgs, ReverseProxyServiceTargetsOptionsPtr and ReverseProxyServiceTargetsOptionsPtrOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceTargetsOptionsPtrInput` via:
+//
+//	        ReverseProxyServiceTargetsOptionsArgs{...}
+//
+//	or:
+//
+//	        nil
+type ReverseProxyServiceTargetsOptionsPtrInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceTargetsOptionsPtrOutput() ReverseProxyServiceTargetsOptionsPtrOutput
+	ToReverseProxyServiceTargetsOptionsPtrOutputWithContext(context.Context) ReverseProxyServiceTargetsOptionsPtrOutput
+}
+
+type reverseProxyServiceTargetsOptionsPtrType ReverseProxyServiceTargetsOptionsArgs
+
+func ReverseProxyServiceTargetsOptionsPtr(v *ReverseProxyServiceTargetsOptionsArgs) ReverseProxyServiceTargetsOptionsPtrInput {
+	return (*reverseProxyServiceTargetsOptionsPtrType)(v)
+}
+
+func (*reverseProxyServiceTargetsOptionsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceTargetsOptions)(nil)).Elem()
+}
+
+func (i *reverseProxyServiceTargetsOptionsPtrType) ToReverseProxyServiceTargetsOptionsPtrOutput() ReverseProxyServiceTargetsOptionsPtrOutput {
+	return i.ToReverseProxyServiceTargetsOptionsPtrOutputWithContext(context.Background())
+}
+
+func (i *reverseProxyServiceTargetsOptionsPtrType) ToReverseProxyServiceTargetsOptionsPtrOutputWithContext(ctx context.Context) ReverseProxyServiceTargetsOptionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceTargetsOptionsPtrOutput)
+}
+
+// Per-target proxy settings
+type ReverseProxyServiceTargetsOptionsOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceTargetsOptionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceTargetsOptions)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceTargetsOptionsOutput) ToReverseProxyServiceTargetsOptionsOutput() ReverseProxyServiceTargetsOptionsOutput {
+	return o
+}
+
+func (o ReverseProxyServiceTargetsOptionsOutput) ToReverseProxyServiceTargetsOptionsOutputWithContext(ctx context.Context) ReverseProxyServiceTargetsOptionsOutput {
+	return o
+}
+
+func (o ReverseProxyServiceTargetsOptionsOutput) ToReverseProxyServiceTargetsOptionsPtrOutput() ReverseProxyServiceTargetsOptionsPtrOutput {
+	return o.ToReverseProxyServiceTargetsOptionsPtrOutputWithContext(context.Background())
+}
+
+func (o ReverseProxyServiceTargetsOptionsOutput) ToReverseProxyServiceTargetsOptionsPtrOutputWithContext(ctx context.Context) ReverseProxyServiceTargetsOptionsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ReverseProxyServiceTargetsOptions) *ReverseProxyServiceTargetsOptions {
+		return &v
+	}).(ReverseProxyServiceTargetsOptionsPtrOutput)
+}
+
+// Headers added to every request sent to the target, by name (not Host, hop-by-hop or proxy-set headers). The service stores and answers them as they are: they are not secrets
+func (o ReverseProxyServiceTargetsOptionsOutput) CustomHeaders() pulumi.StringMapOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTargetsOptions) map[string]string { return v.CustomHeaders }).(pulumi.StringMapOutput)
+}
+
+// Reach the target from the proxy's own host network instead of through the overlay network
+func (o ReverseProxyServiceTargetsOptionsOutput) DirectUpstream() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTargetsOptions) *bool { return v.DirectUpstream }).(pulumi.BoolPtrOutput)
+}
+
+// preserve: forward the request path whole (by default the matched path prefix is removed); one of `preserve`
+func (o ReverseProxyServiceTargetsOptionsOutput) PathRewrite() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTargetsOptions) *string { return v.PathRewrite }).(pulumi.StringPtrOutput)
+}
+
+// Prefix connections to the target with a PROXY protocol v2 header (tcp and tls modes)
+func (o ReverseProxyServiceTargetsOptionsOutput) ProxyProtocol() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTargetsOptions) *bool { return v.ProxyProtocol }).(pulumi.BoolPtrOutput)
+}
+
+// How long to wait for the target's answer, e.g. 30s (stored in the form 1m0s)
+func (o ReverseProxyServiceTargetsOptionsOutput) RequestTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTargetsOptions) *string { return v.RequestTimeout }).(pulumi.StringPtrOutput)
+}
+
+// How long an idle UDP session lives before it is dropped, e.g. 2m (stored as 2m0s)
+func (o ReverseProxyServiceTargetsOptionsOutput) SessionIdleTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTargetsOptions) *string { return v.SessionIdleTimeout }).(pulumi.StringPtrOutput)
+}
+
+// Accept any TLS certificate from an https target
+func (o ReverseProxyServiceTargetsOptionsOutput) SkipTlsVerify() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTargetsOptions) *bool { return v.SkipTlsVerify }).(pulumi.BoolPtrOutput)
+}
+
+type ReverseProxyServiceTargetsOptionsPtrOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceTargetsOptionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceTargetsOptions)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceTargetsOptionsPtrOutput) ToReverseProxyServiceTargetsOptionsPtrOutput() ReverseProxyServiceTargetsOptionsPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceTargetsOptionsPtrOutput) ToReverseProxyServiceTargetsOptionsPtrOutputWithContext(ctx context.Context) ReverseProxyServiceTargetsOptionsPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceTargetsOptionsPtrOutput) Elem() ReverseProxyServiceTargetsOptionsOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceTargetsOptions) ReverseProxyServiceTargetsOptions {
+		if v != nil {
+			return *v
+		}
+		var ret ReverseProxyServiceTargetsOptions
+		return ret
+	}).(ReverseProxyServiceTargetsOptionsOutput)
+}
+
+// Headers added to every request sent to the target, by name (not Host, hop-by-hop or proxy-set headers). The service stores and answers them as they are: they are not secrets
+func (o ReverseProxyServiceTargetsOptionsPtrOutput) CustomHeaders() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceTargetsOptions) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.CustomHeaders
+	}).(pulumi.StringMapOutput)
+}
+
+// Reach the target from the proxy's own host network instead of through the overlay network
+func (o ReverseProxyServiceTargetsOptionsPtrOutput) DirectUpstream() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceTargetsOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.DirectUpstream
+	}).(pulumi.BoolPtrOutput)
+}
+
+// preserve: forward the request path whole (by default the matched path prefix is removed); one of `preserve`
+func (o ReverseProxyServiceTargetsOptionsPtrOutput) PathRewrite() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceTargetsOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.PathRewrite
+	}).(pulumi.StringPtrOutput)
+}
+
+// Prefix connections to the target with a PROXY protocol v2 header (tcp and tls modes)
+func (o ReverseProxyServiceTargetsOptionsPtrOutput) ProxyProtocol() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceTargetsOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ProxyProtocol
+	}).(pulumi.BoolPtrOutput)
+}
+
+// How long to wait for the target's answer, e.g. 30s (stored in the form 1m0s)
+func (o ReverseProxyServiceTargetsOptionsPtrOutput) RequestTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceTargetsOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.RequestTimeout
+	}).(pulumi.StringPtrOutput)
+}
+
+// How long an idle UDP session lives before it is dropped, e.g. 2m (stored as 2m0s)
+func (o ReverseProxyServiceTargetsOptionsPtrOutput) SessionIdleTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceTargetsOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.SessionIdleTimeout
+	}).(pulumi.StringPtrOutput)
+}
+
+// Accept any TLS certificate from an https target
+func (o ReverseProxyServiceTargetsOptionsPtrOutput) SkipTlsVerify() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceTargetsOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.SkipTlsVerify
+	}).(pulumi.BoolPtrOutput)
 }
 
 // Route
@@ -7086,6 +9933,24 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksProcessCheckPtrInput)(nil)).Elem(), PostureCheckChecksProcessCheckArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksProcessCheckProcessesInput)(nil)).Elem(), PostureCheckChecksProcessCheckProcessesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksProcessCheckProcessesArrayInput)(nil)).Elem(), PostureCheckChecksProcessCheckProcessesArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAccessRestrictionsInput)(nil)).Elem(), ReverseProxyServiceAccessRestrictionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAccessRestrictionsPtrInput)(nil)).Elem(), ReverseProxyServiceAccessRestrictionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthInput)(nil)).Elem(), ReverseProxyServiceAuthArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthPtrInput)(nil)).Elem(), ReverseProxyServiceAuthArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthBearerAuthInput)(nil)).Elem(), ReverseProxyServiceAuthBearerAuthArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthBearerAuthPtrInput)(nil)).Elem(), ReverseProxyServiceAuthBearerAuthArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthHeaderAuthsInput)(nil)).Elem(), ReverseProxyServiceAuthHeaderAuthsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthHeaderAuthsArrayInput)(nil)).Elem(), ReverseProxyServiceAuthHeaderAuthsArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthLinkAuthInput)(nil)).Elem(), ReverseProxyServiceAuthLinkAuthArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthLinkAuthPtrInput)(nil)).Elem(), ReverseProxyServiceAuthLinkAuthArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthPasswordAuthInput)(nil)).Elem(), ReverseProxyServiceAuthPasswordAuthArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthPasswordAuthPtrInput)(nil)).Elem(), ReverseProxyServiceAuthPasswordAuthArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthPinAuthInput)(nil)).Elem(), ReverseProxyServiceAuthPinAuthArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthPinAuthPtrInput)(nil)).Elem(), ReverseProxyServiceAuthPinAuthArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceTargetsInput)(nil)).Elem(), ReverseProxyServiceTargetsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceTargetsArrayInput)(nil)).Elem(), ReverseProxyServiceTargetsArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceTargetsOptionsInput)(nil)).Elem(), ReverseProxyServiceTargetsOptionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceTargetsOptionsPtrInput)(nil)).Elem(), ReverseProxyServiceTargetsOptionsArgs{})
 	pulumi.RegisterOutputType(AccessiblePeerResultOutput{})
 	pulumi.RegisterOutputType(AccessiblePeerResultArrayOutput{})
 	pulumi.RegisterOutputType(AccountResultOnboardingOutput{})
@@ -7189,8 +10054,52 @@ func init() {
 	pulumi.RegisterOutputType(PostureCheckResultOutput{})
 	pulumi.RegisterOutputType(PostureCheckResultArrayOutput{})
 	pulumi.RegisterOutputType(PostureCheckResultChecksOutput{})
+	pulumi.RegisterOutputType(ProxyClusterResultOutput{})
+	pulumi.RegisterOutputType(ProxyClusterResultArrayOutput{})
 	pulumi.RegisterOutputType(ProxyLogResultOutput{})
 	pulumi.RegisterOutputType(ProxyLogResultArrayOutput{})
+	pulumi.RegisterOutputType(ProxyTokenResultOutput{})
+	pulumi.RegisterOutputType(ProxyTokenResultArrayOutput{})
+	pulumi.RegisterOutputType(ReverseProxyDomainResultOutput{})
+	pulumi.RegisterOutputType(ReverseProxyDomainResultArrayOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAccessRestrictionsOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAccessRestrictionsPtrOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAuthOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAuthPtrOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAuthBearerAuthOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAuthBearerAuthPtrOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAuthHeaderAuthsOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAuthHeaderAuthsArrayOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAuthLinkAuthOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAuthLinkAuthPtrOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAuthPasswordAuthOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAuthPasswordAuthPtrOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAuthPinAuthOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAuthPinAuthPtrOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceResultOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceResultArrayOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceResultAccessRestrictionsOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceResultAccessRestrictionsPtrOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceResultAuthOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceResultAuthBearerAuthOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceResultAuthBearerAuthPtrOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceResultAuthHeaderAuthsOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceResultAuthHeaderAuthsArrayOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceResultAuthLinkAuthOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceResultAuthLinkAuthPtrOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceResultAuthPasswordAuthOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceResultAuthPasswordAuthPtrOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceResultAuthPinAuthOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceResultAuthPinAuthPtrOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceResultMetaOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceResultTargetsOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceResultTargetsArrayOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceResultTargetsOptionsOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceResultTargetsOptionsPtrOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceTargetsOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceTargetsArrayOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceTargetsOptionsOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceTargetsOptionsPtrOutput{})
 	pulumi.RegisterOutputType(RouteResultOutput{})
 	pulumi.RegisterOutputType(RouteResultArrayOutput{})
 	pulumi.RegisterOutputType(SetupKeyResultOutput{})
