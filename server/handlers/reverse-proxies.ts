@@ -598,6 +598,84 @@ export function findProxyToken(r: Reader, value: string): ProxyTokenDoc | undefi
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// Seeding (the offline twin of privnet-access diff: server/seed.ts)
+
+type Obj = Record<string, unknown>;
+const o = (v: unknown): Obj => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Obj) : {});
+const text = (v: unknown, d = ""): string => (typeof v === "string" ? v : d);
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+/**
+ * A service document from a service as an API answers it (ids kept). The answer holds no secret, so none is
+ * seeded: an update through the twin that sends them sets them, one that sends them empty keeps them empty.
+ */
+export function serviceDocFromAnswer(a: Obj, now: string): ProxyServiceDoc {
+  const auth = o(a.auth);
+  const doc: AuthDoc = {};
+  if (auth.password_auth) doc.password_auth = { enabled: o(auth.password_auth).enabled === true };
+  if (auth.pin_auth) doc.pin_auth = { enabled: o(auth.pin_auth).enabled === true };
+  if (auth.bearer_auth) {
+    const groups = list(o(auth.bearer_auth).distribution_groups).map((x) => text(x));
+    doc.bearer_auth = compact({
+      enabled: o(auth.bearer_auth).enabled === true,
+      distribution_groups: groups.length ? groups : undefined,
+    });
+  }
+  if (auth.link_auth) doc.link_auth = { enabled: o(auth.link_auth).enabled === true };
+  const headers = list(auth.header_auths).map(o);
+  if (headers.length)
+    doc.header_auths = headers.map((h) => ({ enabled: h.enabled === true, header: text(h.header) }));
+  const mode = ["http", "tcp", "udp", "tls"].includes(text(a.mode))
+    ? (a.mode as ProxyServiceDoc["mode"])
+    : "http";
+  const groups = list(a.access_groups).map((x) => text(x));
+  const restrictions = o(a.access_restrictions);
+  return compact<ProxyServiceDoc>({
+    id: text(a.id),
+    name: text(a.name),
+    domain: text(a.domain),
+    mode,
+    listen_port: typeof a.listen_port === "number" ? a.listen_port : 0,
+    port_auto_assigned: a.port_auto_assigned === true,
+    proxy_cluster: text(a.proxy_cluster),
+    targets: list(a.targets).map((x) => {
+      const t = o(x);
+      return compact<TargetDoc>({
+        target_id: text(t.target_id),
+        target_type: text(t.target_type) as TargetDoc["target_type"],
+        path: typeof t.path === "string" && t.path !== "" ? t.path : undefined,
+        protocol: text(t.protocol),
+        host: text(t.host),
+        port: typeof t.port === "number" ? t.port : 0,
+        enabled: t.enabled === true,
+        options: o(t.options),
+      });
+    }),
+    enabled: a.enabled === true,
+    pass_host_header: a.pass_host_header === true,
+    rewrite_redirects: a.rewrite_redirects === true,
+    auth: doc,
+    auth_secrets: { headers: {} },
+    access_restrictions: Object.keys(restrictions).length ? restrictions : undefined,
+    private: a.private === true,
+    access_groups: groups.length ? groups : undefined,
+    created_at: text(o(a.meta).created_at, now),
+  });
+}
+
+/** A custom domain document from a domain as an API answers it (a cluster's own domain is no document). */
+export function domainDocFromAnswer(a: Obj, now: string): ProxyDomainDoc | undefined {
+  if (a.type !== "custom" || !text(a.id)) return undefined;
+  return {
+    id: text(a.id),
+    domain: text(a.domain),
+    target_cluster: text(a.target_cluster),
+    validated: a.validated === true,
+    created_at: now,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // Module
 
 const serviceGroupUses = (doc: Doc, groupId: string): string[] => {
