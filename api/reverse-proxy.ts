@@ -509,15 +509,17 @@ export const ProxyClusterSchema = z
   })
   .describe("A proxy cluster: the proxies serving one address");
 
+/** The longest proxy token lifetime: 100 years, in seconds. */
+export const MAX_PROXY_TOKEN_SECONDS = 100 * 365 * 86400;
+
 export const ProxyTokenRequestSchema = z
   .object({
     name: nameString(1, 255).describe("Token name (names may repeat)"),
-    expires_in: z
-      .number()
-      .int({ error: "must be an integer" })
-      .min(0, { error: "must be at least 0 seconds" })
+    // The reference takes any non-negative number, and one past Go's longest duration (about 292 years)
+    // overflows into a wrong expiry: a century is the bound here.
+    expires_in: intRange(0, MAX_PROXY_TOKEN_SECONDS, "seconds")
       .optional()
-      .describe("Lifetime in seconds; 0 or absent: the token does not expire"),
+      .describe("Lifetime in seconds, at most 100 years; 0 or absent: the token does not expire"),
   })
   .describe("Proxy token create body");
 

@@ -22,7 +22,7 @@ type ProxyToken struct {
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
 	// Expiry time; absent when the token does not expire
 	ExpiresAt pulumi.StringPtrOutput `pulumi:"expiresAt"`
-	// Lifetime in seconds; 0 or absent: the token does not expire
+	// Lifetime in seconds, at most 100 years; 0 or absent: the token does not expire
 	ExpiresIn pulumi.IntPtrOutput `pulumi:"expiresIn"`
 	// Last time a proxy used it
 	LastUsed pulumi.StringPtrOutput `pulumi:"lastUsed"`
@@ -88,7 +88,7 @@ func (ProxyTokenState) ElementType() reflect.Type {
 type proxyTokenArgs struct {
 	// Id of an existing ProxyToken to bring under management: create reads it and takes it as it is instead of creating a new one (the API cannot change it: its fields must be these inputs). Used at create only
 	AdoptId *string `pulumi:"adoptId"`
-	// Lifetime in seconds; 0 or absent: the token does not expire (replaces on change; write-only: kept from state, the API never returns it)
+	// Lifetime in seconds, at most 100 years; 0 or absent: the token does not expire (replaces on change; write-only: kept from state, the API never returns it)
 	ExpiresIn *int `pulumi:"expiresIn"`
 	// Token name (names may repeat) (replaces on change)
 	Name string `pulumi:"name"`
@@ -98,7 +98,7 @@ type proxyTokenArgs struct {
 type ProxyTokenArgs struct {
 	// Id of an existing ProxyToken to bring under management: create reads it and takes it as it is instead of creating a new one (the API cannot change it: its fields must be these inputs). Used at create only
 	AdoptId pulumi.StringPtrInput
-	// Lifetime in seconds; 0 or absent: the token does not expire (replaces on change; write-only: kept from state, the API never returns it)
+	// Lifetime in seconds, at most 100 years; 0 or absent: the token does not expire (replaces on change; write-only: kept from state, the API never returns it)
 	ExpiresIn pulumi.IntPtrInput
 	// Token name (names may repeat) (replaces on change)
 	Name pulumi.StringInput
@@ -151,7 +151,7 @@ func (o ProxyTokenOutput) ExpiresAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ProxyToken) pulumi.StringPtrOutput { return v.ExpiresAt }).(pulumi.StringPtrOutput)
 }
 
-// Lifetime in seconds; 0 or absent: the token does not expire
+// Lifetime in seconds, at most 100 years; 0 or absent: the token does not expire
 func (o ProxyTokenOutput) ExpiresIn() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *ProxyToken) pulumi.IntPtrOutput { return v.ExpiresIn }).(pulumi.IntPtrOutput)
 }

@@ -27,7 +27,7 @@ class ProxyTokenArgs:
 
         :param pulumi.Input[_builtins.str] name: Token name (names may repeat) (replaces on change)
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing ProxyToken to bring under management: create reads it and takes it as it is instead of creating a new one (the API cannot change it: its fields must be these inputs). Used at create only
-        :param pulumi.Input[_builtins.int] expires_in: Lifetime in seconds; 0 or absent: the token does not expire (replaces on change; write-only: kept from state, the API never returns it)
+        :param pulumi.Input[_builtins.int] expires_in: Lifetime in seconds, at most 100 years; 0 or absent: the token does not expire (replaces on change; write-only: kept from state, the API never returns it)
         """
         pulumi.set(__self__, "name", name)
         if adopt_id is not None:
@@ -63,7 +63,7 @@ class ProxyTokenArgs:
     @pulumi.getter(name="expiresIn")
     def expires_in(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Lifetime in seconds; 0 or absent: the token does not expire (replaces on change; write-only: kept from state, the API never returns it)
+        Lifetime in seconds, at most 100 years; 0 or absent: the token does not expire (replaces on change; write-only: kept from state, the API never returns it)
         """
         return pulumi.get(self, "expires_in")
 
@@ -90,7 +90,7 @@ class ProxyToken(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing ProxyToken to bring under management: create reads it and takes it as it is instead of creating a new one (the API cannot change it: its fields must be these inputs). Used at create only
-        :param pulumi.Input[_builtins.int] expires_in: Lifetime in seconds; 0 or absent: the token does not expire (replaces on change; write-only: kept from state, the API never returns it)
+        :param pulumi.Input[_builtins.int] expires_in: Lifetime in seconds, at most 100 years; 0 or absent: the token does not expire (replaces on change; write-only: kept from state, the API never returns it)
         :param pulumi.Input[_builtins.str] name: Token name (names may repeat) (replaces on change)
         """
         ...
@@ -196,7 +196,7 @@ class ProxyToken(pulumi.CustomResource):
     @pulumi.getter(name="expiresIn")
     def expires_in(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Lifetime in seconds; 0 or absent: the token does not expire
+        Lifetime in seconds, at most 100 years; 0 or absent: the token does not expire
         """
         return pulumi.get(self, "expires_in")
 
