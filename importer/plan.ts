@@ -66,7 +66,10 @@ function fieldSchema(spec: ResourceSpec, name: string): z.ZodType | undefined {
 
 /** The object's inputs as the provider reads them back (Pulumi form, ids of other objects as ids). */
 export function readInputs(spec: ResourceSpec, f: Found): Props {
-  const resp = fromApi(f.object, spec.output) as Props;
+  let resp = fromApi(f.object, spec.output) as Props;
+  // What the kind derives from the answer (a proxy token's lifetime, a target's host the server sets), as the
+  // provider's outputs have it, with no program to keep the spelling of.
+  if (spec.mergeOutputs) resp = spec.mergeOutputs(resp, {}, undefined);
   const projected = project(resp, spec.input) as Props;
   const out: Props = {};
   const parents = new Set((spec.parents ?? []).map((p) => p.input));

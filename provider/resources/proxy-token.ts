@@ -7,6 +7,13 @@ import { buildOutputs, inputsFromOutputs, PrivnetProvider } from "../lifecycle";
 import { fromList } from "../read-batch";
 import { listAnswer, type Props, type ResourceSpec } from "../spec";
 
+/** A token's lifetime in seconds from its answer (0: it does not expire). */
+function lifetime(outs: Props): number {
+  const created = Date.parse(String(outs.createdAt ?? ""));
+  const expires = Date.parse(String(outs.expiresAt ?? ""));
+  return Number.isFinite(created) && Number.isFinite(expires) ? Math.round((expires - created) / 1000) : 0;
+}
+
 const spec: ResourceSpec = {
   name: "ProxyToken",
   file: "proxy-token",
@@ -15,13 +22,17 @@ const spec: ResourceSpec = {
     "`plainToken` is the value to give the proxy; it exists only in the create response and is kept in state as a " +
     "secret output. A token cannot be changed: a new `name` or `expiresIn` makes a new token before the old one is " +
     "revoked (so a proxy can move over); `pulumi up --replace` rotates it. Destroying the resource revokes the " +
-    "token; one revoked elsewhere reads as deleted. An adopted token (`adoptId`) has no `plainToken`.",
+    "token; one revoked elsewhere reads as deleted. An adopted token (`adoptId`) has no `plainToken`. " +
+    "`expiresIn` is read back from the token's expiry, so an imported token states its lifetime.",
   input: ProxyTokenRequestSchema,
   output: ProxyTokenSchema,
   ops: { create: "createProxyToken", read: "listProxyTokens", delete: "deleteProxyToken" },
   idParam: "tokenId",
   replaceOnChange: ["name", "expiresIn"],
-  writeOnly: ["expiresIn"],
+  // Not write-only: the answer's expires_at less created_at is the lifetime asked for, to the second (both
+  // servers), so an imported or adopted token states it too. 0 is no expiry, as absent.
+  defaults: { expiresIn: 0 },
+  mergeOutputs: (outs: Props) => ({ ...outs, expiresIn: lifetime(outs) }),
   adoptAsIs: true,
   secretOutputs: ["plainToken"],
   createOnlyOutputs: ["plainToken"],

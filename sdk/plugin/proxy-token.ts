@@ -17,7 +17,7 @@ const OUTPUTS = {
 };
 
 /**
- * A token a self-hosted reverse proxy registers with (its cluster then appears in `getProxyClusters`). `plainToken` is the value to give the proxy; it exists only in the create response and is kept in state as a secret output. A token cannot be changed: a new `name` or `expiresIn` makes a new token before the old one is revoked (so a proxy can move over); `pulumi up --replace` rotates it. Destroying the resource revokes the token; one revoked elsewhere reads as deleted. An adopted token (`adoptId`) has no `plainToken`.
+ * A token a self-hosted reverse proxy registers with (its cluster then appears in `getProxyClusters`). `plainToken` is the value to give the proxy; it exists only in the create response and is kept in state as a secret output. A token cannot be changed: a new `name` or `expiresIn` makes a new token before the old one is revoked (so a proxy can move over); `pulumi up --replace` rotates it. Destroying the resource revokes the token; one revoked elsewhere reads as deleted. An adopted token (`adoptId`) has no `plainToken`. `expiresIn` is read back from the token's expiry, so an imported token states its lifetime.
  *
  * Through the resource plugin: the program's Pulumi.yaml names it (`plugins.providers`, see the README).
  */

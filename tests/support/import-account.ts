@@ -259,6 +259,8 @@ export async function buildImportAccount(url: string, client: PrivnetClient): Pr
     dirE: Buffer.from("vendor-e-secret-21f").toString("base64"),
     s3Key: "AKIAIMPORTTEST",
     s3Secret: "s3-secret-access-key-b90",
+    rpPassword: "proxy-password-7e1",
+    rpHeader: "proxy-header-value-c44",
   };
   await call(
     "createIdentityProvider",
@@ -361,5 +363,64 @@ export async function buildImportAccount(url: string, client: PrivnetClient): Pr
     },
     "IngressPortAllocation",
   );
+  // Reverse proxies: a proxy registers (the simulated agent), then a public service behind a password and a
+  // header, a private one for a group, a custom domain and a proxy token that expires.
+  const proxyToken = await client.call<{ plain_token: string }>("createProxyToken", {
+    body: { name: "edge" },
+  });
+  const reg = await fetch(`${url}/sim/proxies`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ token: proxyToken.plain_token, address: "edge.example.test" }),
+  });
+  if (!reg.ok) throw new Error(`register a proxy: ${reg.status} ${await reg.text()}`);
+  await call(
+    "createReverseProxyService",
+    {
+      body: {
+        name: "db console",
+        domain: "db.edge.example.test",
+        enabled: true,
+        targets: [
+          {
+            target_id: db.id,
+            target_type: "host",
+            protocol: "http",
+            port: 8080,
+            enabled: true,
+            options: { request_timeout: "2m" },
+          },
+        ],
+        auth: {
+          password_auth: { enabled: true, password: secrets.rpPassword },
+          header_auths: [{ enabled: true, header: "X-Api-Key", value: secrets.rpHeader }],
+        },
+        access_restrictions: { allowed_countries: ["de"] },
+      },
+    },
+    "ReverseProxyService",
+  );
+  await call(
+    "createReverseProxyService",
+    {
+      body: {
+        name: "web",
+        domain: "web.edge.example.test",
+        enabled: true,
+        private: true,
+        access_groups: [g("engineering")],
+        targets: [
+          { target_id: peers["web-1"], target_type: "peer", protocol: "http", port: 80, enabled: true },
+        ],
+      },
+    },
+    "ReverseProxyService",
+  );
+  await call(
+    "createReverseProxyDomain",
+    { body: { domain: "apps.example.com", target_cluster: "edge.example.test" } },
+    "ReverseProxyDomain",
+  );
+  await call("createProxyToken", { body: { name: "ci proxy", expires_in: 30 * 86400 } }, "ProxyToken");
   return { peers, groups, secrets, ids };
 }

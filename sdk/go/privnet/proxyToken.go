@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A token a self-hosted reverse proxy registers with (its cluster then appears in `getProxyClusters`). `plainToken` is the value to give the proxy; it exists only in the create response and is kept in state as a secret output. A token cannot be changed: a new `name` or `expiresIn` makes a new token before the old one is revoked (so a proxy can move over); `pulumi up --replace` rotates it. Destroying the resource revokes the token; one revoked elsewhere reads as deleted. An adopted token (`adoptId`) has no `plainToken`.
+// A token a self-hosted reverse proxy registers with (its cluster then appears in `getProxyClusters`). `plainToken` is the value to give the proxy; it exists only in the create response and is kept in state as a secret output. A token cannot be changed: a new `name` or `expiresIn` makes a new token before the old one is revoked (so a proxy can move over); `pulumi up --replace` rotates it. Destroying the resource revokes the token; one revoked elsewhere reads as deleted. An adopted token (`adoptId`) has no `plainToken`. `expiresIn` is read back from the token's expiry, so an imported token states its lifetime.
 //
 // Import an existing one by its id: `pulumi import privnet:index:ProxyToken <name> <id>`.
 type ProxyToken struct {
@@ -88,7 +88,7 @@ func (ProxyTokenState) ElementType() reflect.Type {
 type proxyTokenArgs struct {
 	// Id of an existing ProxyToken to bring under management: create reads it and takes it as it is instead of creating a new one (the API cannot change it: its fields must be these inputs). Used at create only
 	AdoptId *string `pulumi:"adoptId"`
-	// Lifetime in seconds, at most 100 years; 0 or absent: the token does not expire (replaces on change; write-only: kept from state, the API never returns it)
+	// Lifetime in seconds, at most 100 years; 0 or absent: the token does not expire (replaces on change; default 0)
 	ExpiresIn *int `pulumi:"expiresIn"`
 	// Token name (names may repeat) (replaces on change)
 	Name string `pulumi:"name"`
@@ -98,7 +98,7 @@ type proxyTokenArgs struct {
 type ProxyTokenArgs struct {
 	// Id of an existing ProxyToken to bring under management: create reads it and takes it as it is instead of creating a new one (the API cannot change it: its fields must be these inputs). Used at create only
 	AdoptId pulumi.StringPtrInput
-	// Lifetime in seconds, at most 100 years; 0 or absent: the token does not expire (replaces on change; write-only: kept from state, the API never returns it)
+	// Lifetime in seconds, at most 100 years; 0 or absent: the token does not expire (replaces on change; default 0)
 	ExpiresIn pulumi.IntPtrInput
 	// Token name (names may repeat) (replaces on change)
 	Name pulumi.StringInput
