@@ -509,17 +509,20 @@ export const ProxyClusterSchema = z
   })
   .describe("A proxy cluster: the proxies serving one address");
 
-/** The longest proxy token lifetime: 100 years, in seconds. */
-export const MAX_PROXY_TOKEN_SECONDS = 100 * 365 * 86400;
+/**
+ * The longest proxy token lifetime, in seconds: the longest duration the service can represent (2^63 ns, about 292
+ * years). The reference takes any non-negative number and overflows past it into a wrong expiry.
+ */
+export const MAX_PROXY_TOKEN_SECONDS = 9_223_372_036;
 
 export const ProxyTokenRequestSchema = z
   .object({
     name: nameString(1, 255).describe("Token name (names may repeat)"),
-    // The reference takes any non-negative number, and one past Go's longest duration (about 292 years)
-    // overflows into a wrong expiry: a century is the bound here.
     expires_in: intRange(0, MAX_PROXY_TOKEN_SECONDS, "seconds")
       .optional()
-      .describe("Lifetime in seconds, at most 100 years; 0 or absent: the token does not expire"),
+      .describe(
+        "Lifetime in seconds, at most 9223372036 (about 292 years); 0 or absent: the token does not expire",
+      ),
   })
   .describe("Proxy token create body");
 

@@ -4,6 +4,7 @@
  * (docs/reference-answers.md, "Reverse proxies"), except where noted as ours.
  */
 import * as fs from "node:fs";
+import { MAX_PROXY_TOKEN_SECONDS } from "../../api/reverse-proxy";
 import type { RequestLogEntry } from "../../server/context";
 import { addPeer } from "../support/fixtures";
 import { expectError, startTestServer, type TestServer } from "../support/server";
@@ -104,12 +105,22 @@ describe("proxy clusters and tokens", () => {
     expectError(await s.call("createProxyToken", { body: {} }), 422, "name");
     expectError(await s.call("createProxyToken", { body: { name: "x".repeat(256) } }), 422, "name");
     expectError(await s.call("createProxyToken", { body: { name: "x", expires_in: -1 } }), 422, "expires_in");
-    // Far beyond any date (the fuzzer's 2^53): refused, not a 500.
-    expectError(
-      await s.call("createProxyToken", { body: { name: "x", expires_in: 9007199254740990 } }),
-      422,
-      "expires_in",
-    );
+    // Past the longest duration the service can represent (2^63 ns): refused, not a 500 and not a wrong date.
+    for (const expires_in of [MAX_PROXY_TOKEN_SECONDS + 1, 9007199254740990]) {
+      expectError(await s.call("createProxyToken", { body: { name: "x", expires_in } }), 422, "expires_in");
+    }
+  });
+
+  test("the longest lifetime is the service's longest duration (about 292 years), not a century", async () => {
+    expect(MAX_PROXY_TOKEN_SECONDS).toBe(Math.floor((2 ** 63 - 1) / 1e9));
+    const created = await ok("createProxyToken", {
+      body: { name: "long", expires_in: MAX_PROXY_TOKEN_SECONDS },
+    });
+    const lifetime = (Date.parse(created.expires_at) - Date.parse(created.created_at)) / 1000;
+    expect(lifetime).toBe(MAX_PROXY_TOKEN_SECONDS);
+    // Well past a century: the old bound (3,153,600,000 s) no longer refuses it.
+    expect(new Date(created.expires_at).getUTCFullYear()).toBeGreaterThan(new Date().getUTCFullYear() + 290);
+    await ok("deleteProxyToken", { params: { tokenId: created.id } });
   });
 
   test("deleting a cluster removes the account's own proxies; then it is unknown (404)", async () => {
