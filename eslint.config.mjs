@@ -13,6 +13,8 @@ export default tseslint.config(
       // The Python and Go SDKs, generated from plugin/schema.json (scripts/gen-sdks.sh).
       "sdk/python/",
       "sdk/go/",
+      "sdk/java/",
+      "sdk/dotnet/",
     ],
   },
   js.configs.recommended,
@@ -30,8 +32,10 @@ export default tseslint.config(
   },
   {
     // Provider modules are `export =` objects (so a serialized provider is one require of the package), which
-    // TypeScript imports with `import x = require(...)`. The plugin loads the provider lazily with `require`.
+    // TypeScript imports with `import x = require(...)`. The plugin loads the provider lazily with `require`, and
+    // the policy pack its own modules (it must listen before it loads them).
     files: [
+      "policy/**/*.ts",
       "provider/**/*.ts",
       "sdk/**/*.ts",
       "plugin/**/*.ts",
@@ -47,9 +51,9 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
   {
-    // The examples are separate Pulumi projects (own package.json and tsconfig.json, compiled against the
-    // installed package by tests/e2e/examples.test.ts): linted here without type information.
-    files: ["examples/**/*.ts"],
+    // The examples (and the e2e tests' TypeScript programs) are separate Pulumi projects (own package.json and
+    // tsconfig.json, compiled against the installed package when they run): linted here without type information.
+    files: ["examples/**/*.ts", "tests/e2e/programs/*/index.ts"],
     ...tseslint.configs.disableTypeChecked,
   },
   {

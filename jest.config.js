@@ -11,7 +11,12 @@ const tier = (name, extra = {}) => ({
   testMatch: [`<rootDir>/tests/${name}/**/*.test.ts`],
   moduleFileExtensions: ["ts", "js", "json"],
   // The generated Python and Go SDKs hold no tests or modules of ours.
-  modulePathIgnorePatterns: ["<rootDir>/sdk/python/", "<rootDir>/sdk/go/"],
+  modulePathIgnorePatterns: [
+    "<rootDir>/sdk/python/",
+    "<rootDir>/sdk/go/",
+    "<rootDir>/sdk/java/",
+    "<rootDir>/sdk/dotnet/",
+  ],
   ...extra,
 });
 

@@ -14,9 +14,11 @@
  * unreachable, token rejected, stack with pending operations, the program failed against the twin).
  */
 import * as fs from "node:fs";
+import { visibleText } from "../api/common";
 import { isNotFound, PrivnetClient } from "../client";
-import { displayUrl, readAccount, readToken } from "../importer/cli";
-import { ImportError, Reader, translate } from "../importer/read";
+import { readToken } from "../importer/cli";
+import { displayUrl, ImportError } from "../importer/read";
+import { readLiveObjects } from "./live";
 import type { Seed } from "../server";
 import {
   parseTests,
@@ -161,18 +163,6 @@ function loadTests(file: string): AccessTest[] {
   return parseTests(text, file);
 }
 
-/** The users' e-mail addresses and names by id, from the listed users. */
-function usersOf(
-  objects: ReadonlyMap<string, readonly { object: Record<string, unknown> }[]>,
-): Account["users"] {
-  return new Map(
-    (objects.get("User") ?? []).map((u) => [
-      String(u.object.id),
-      { email: String(u.object.email ?? ""), name: String(u.object.name ?? "") },
-    ]),
-  );
-}
-
 interface Live {
   account: Account;
   seed: Seed;
@@ -187,33 +177,14 @@ async function readLive(
   progress: (l: string) => void,
   kinds: string[],
 ): Promise<Live> {
-  const shown = displayUrl(apiUrl);
-  const client = new PrivnetClient({ apiUrl, token });
-  // The first request fails fast when the server cannot be reached (the client's default retries take ~15 s).
-  const probe = new PrivnetClient({ apiUrl, token, maxRetries: 1 });
-  try {
-    progress(`reading the account at ${shown}`);
-    await new Reader(probe, shown).call("listAccounts").catch((err: unknown) => {
-      throw translate(err, "listAccounts", shown);
-    });
-    const reader = new Reader(client, shown);
-    const read = await readAccount(reader, kinds, (line) => progress(`  ${line}`));
-    const now = io.now?.() ?? Date.now();
-    const snapshot = snapshotOf(read.objects, now);
-    const seed: Seed = {
-      version: 1,
-      objects: Object.fromEntries(
-        [...read.objects].map(([k, list]) => [
-          k,
-          list.map((o) => ({ id: o.id, object: o.object, parents: o.parents })),
-        ]),
-      ),
-    };
-    return { account: accountOf(snapshot, usersOf(read.objects)), seed, requests: reader.requests };
-  } finally {
-    await probe.close();
-    await client.close();
-  }
+  const read = await readLiveObjects(apiUrl, token, kinds, progress);
+  const now = io.now?.() ?? Date.now();
+  const snapshot = snapshotOf(read.objects, now);
+  const seed: Seed = {
+    version: 1,
+    objects: Object.fromEntries([...read.objects].map(([k, list]) => [k, list])),
+  };
+  return { account: accountOf(snapshot, read.users), seed, requests: read.requests };
 }
 
 function resolvePeer(account: Account, name: string): string {
@@ -465,7 +436,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
 
 export async function main(argv: string[]): Promise<void> {
   process.exitCode = await run(argv, {
-    stdout: (t) => process.stdout.write(t),
+    // Names come from the account as stored: control and bidi characters print escaped, never acting.
+    stdout: (t) => process.stdout.write(visibleText(t)),
     stderr: (t) => process.stderr.write(t),
     env: process.env,
   });

@@ -39,9 +39,15 @@ export interface AccessDiff {
 
 const pairKey = (l: AccessLine) => `${l.from.id}\u0000${l.to.kind}\u0000${l.to.id}`;
 
-export function diffAccess(before: Account, after: Account): AccessDiff {
-  const a = accessLines(before);
-  const b = accessLines(after);
+/**
+ * The difference between two accounts. `peerIds` limits it to those peers' lines (in snapshot order of each
+ * account): the caller knows every other peer's lines are the same in both (policy/affected.ts).
+ */
+export function diffAccess(before: Account, after: Account, peerIds?: ReadonlySet<string>): AccessDiff {
+  const only = (account: Account) =>
+    peerIds ? account.map.peerIds().filter((id) => peerIds.has(id)) : undefined;
+  const a = accessLines(before, only(before));
+  const b = accessLines(after, only(after));
   const aKeys = new Set(a.map(lineKey));
   const bKeys = new Set(b.map(lineKey));
   const gained = b.filter((l) => !aKeys.has(lineKey(l)));
@@ -65,7 +71,8 @@ export function diffAccess(before: Account, after: Account): AccessDiff {
       lost_pairs: [...aPairs].filter((p) => !bPairs.has(p)).length,
       peers_affected: peers.size,
     },
-    cannot_decide: undecided(after),
+    cannot_decide: undecided(after, only(after)),
+    // Not narrowed to `peerIds`: what services publish belongs to no peer, and there are few services.
     published: publishedDiff(before, after),
   };
 }

@@ -440,6 +440,30 @@ function runPublished(t: PublishedTest, targets: Endpoint[], lines: readonly Pub
   return result;
 }
 
+/**
+ * The peers each test starts from and the peers and network resources it goes to (ids), as {@link runTests}
+ * resolves them. A test about what services publish starts from no peer (from outside, or from the groups a
+ * service names) and goes to what it names.
+ */
+export function testEndpoints(
+  account: Account,
+  tests: readonly AccessTest[],
+): { from: string[]; to: { kind: "peer" | "resource"; id: string }[] }[] {
+  const r = resolver(account);
+  return tests.map((t, i) => {
+    const where = `tests[${i}] (${JSON.stringify(t.name)})`;
+    if (isPublishedTest(t))
+      return {
+        from: [],
+        to: r.targets(t.published, where, "published").map((e) => ({ kind: e.kind, id: e.id })),
+      };
+    return {
+      from: r.sources(t, where).map((e) => e.id),
+      to: r.targets(t.to, where).map((e) => ({ kind: e.kind, id: e.id })),
+    };
+  });
+}
+
 /** The results as text: one line per test, the broken pairs under a failed one, and the totals. */
 export function resultsText(results: readonly TestResult[]): string {
   const lines: string[] = [];

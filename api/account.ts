@@ -1,5 +1,5 @@
 /** Account (spec 2.20): the one account a token manages, with its settings, extra settings and onboarding. */
-import { cidr, domainName, idList, intRange, isSet, issue, z } from "./common";
+import { MAX_LIFETIME_SECONDS, advise, cidr, domainName, idList, intRange, issue, z } from "./common";
 
 const DAY = 86400;
 
@@ -19,7 +19,31 @@ export const AccountExtraSchema = z
   })
   .describe("Extra settings; all members required when extra is sent");
 
-const AUTO_UPDATE = /^(latest|disabled|v?\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?)$/;
+/**
+ * `latest`, `disabled`, a version (`0.40.1`, `v1`, `0.40`, `0.40.1-rc.1`), or empty, as the service takes them.
+ * Other text is refused: the service fails on it (500) rather than answering what is wrong.
+ */
+const AUTO_UPDATE = /^(latest|disabled|v?\d+(\.\d+)*([-+][0-9A-Za-z.-]+)?)?$/;
+
+/** Peer inactivity expiration in seconds that the dashboard offers: 10 minutes to 180 days. */
+const INACTIVITY = { min: 600, max: 180 * DAY } as const;
+
+/**
+ * The account's overlay range: an IPv4 CIDR range of at most /28 (a smaller one is refused by the service). A
+ * range wider than /8 is an advisory: the service takes it, but the overlay then claims addresses the peers'
+ * own networks use.
+ */
+function checkNetworkRange(range: unknown, ctx: z.RefinementCtx): void {
+  if (typeof range !== "string" || range === "" || range.includes(":")) return;
+  const bits = Number(range.split("/")[1]);
+  if (bits > 28) issue(ctx, ["network_range"], "must be /28 or wider: a smaller range holds too few peers");
+  else if (bits < 8)
+    advise(
+      ctx,
+      ["network_range"],
+      `is a /${bits}: a range wider than /8 overlaps the networks the peers are on (100.64.0.0/10 is the default)`,
+    );
+}
 
 const settingsFields = {
   peer_login_expiration_enabled: z
@@ -29,9 +53,20 @@ const settingsFields = {
     "Peer login expiration in seconds, 3600 (1 hour) to 15552000 (180 days)",
   ),
   peer_inactivity_expiration_enabled: z.boolean().describe("Global peer inactivity expiration"),
-  peer_inactivity_expiration: intRange(600, 180 * DAY, "seconds").describe(
-    "Peer inactivity expiration in seconds, 600 (10 minutes) to 15552000 (180 days)",
-  ),
+  peer_inactivity_expiration: intRange(-MAX_LIFETIME_SECONDS, MAX_LIFETIME_SECONDS, "seconds")
+    .superRefine((n, ctx) => {
+      if (n < INACTIVITY.min || n > INACTIVITY.max)
+        advise(
+          ctx,
+          [],
+          `is ${n}, outside ${INACTIVITY.min} (10 minutes) to ${INACTIVITY.max} (180 days) seconds: when ` +
+            "inactivity expiration is on, peers are logged out after this many seconds without activity",
+        );
+    })
+    .describe(
+      "Peer inactivity expiration in seconds; 600 (10 minutes) to 15552000 (180 days) is the usual range " +
+        "(the service stores other values, with a warning at preview)",
+    ),
   regular_users_view_blocked: z.boolean().describe("Block regular users from viewing parts of the system"),
   groups_propagation_enabled: z
     .boolean()
@@ -57,7 +92,7 @@ const settingsFields = {
     .string()
     .regex(AUTO_UPDATE, { error: 'must be "latest", "disabled" or a version such as 0.40.1' })
     .optional()
-    .describe('Agent auto-update: "latest", "disabled" or a specific version'),
+    .describe('Agent auto-update: "latest", "disabled" or a specific version such as 0.40.1'),
   auto_update_always: z
     .boolean()
     .optional()
@@ -71,21 +106,13 @@ const settingsFields = {
 
 export const AccountSettingsRequestSchema = z
   .object(settingsFields)
-  .superRefine((s, ctx) => {
-    if (s.jwt_groups_enabled === true && (!isSet(s.jwt_groups_claim_name) || s.jwt_groups_claim_name === ""))
-      issue(ctx, ["jwt_groups_claim_name"], "is required when jwt_groups_enabled is true");
-    if (typeof s.network_range === "string" && s.network_range !== "") {
-      const bits = Number(s.network_range.split("/")[1]);
-      if (!s.network_range.includes(":") && (bits < 8 || bits > 29))
-        issue(ctx, ["network_range"], "must have a prefix length between /8 and /29");
-    }
-  })
+  .superRefine((s, ctx) => checkNetworkRange(s.network_range, ctx))
   .describe("Account settings as written");
 
 /**
  * The settings a client changes, all optional: a PUT replaces the settings whole, so a client sends back the
  * settings it read with these laid over them. The read-only members are left out; whether the merged result is
- * acceptable (a JWT claim name when JWT groups are on) is for the server to say.
+ * acceptable is for the server to say.
  */
 export const AccountSettingsPatchSchema = z
   .object(settingsFields)
@@ -96,13 +123,7 @@ export const AccountSettingsPatchSchema = z
       .optional()
       .describe("Extra settings; members left out stay as they are"),
   })
-  .superRefine((s, ctx) => {
-    if (typeof s.network_range === "string" && s.network_range !== "") {
-      const bits = Number(s.network_range.split("/")[1]);
-      if (!s.network_range.includes(":") && (bits < 8 || bits > 29))
-        issue(ctx, ["network_range"], "must have a prefix length between /8 and /29");
-    }
-  })
+  .superRefine((s, ctx) => checkNetworkRange(s.network_range, ctx))
   .describe("Account settings to change; those left out stay as they are");
 
 export const OnboardingSchema = z

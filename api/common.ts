@@ -39,6 +39,26 @@ export function intRange(min: number, max: number, unit = "") {
     .max(max, { error: `must be between ${min} and ${max}${suffix}` });
 }
 
+/**
+ * The longest duration in seconds the service computes with correctly: it counts durations in nanoseconds in a
+ * 64-bit integer, so a longer one wraps (a setup key's expiry "in the past", an invite expiring in 1759, an
+ * inactivity expiration stored negative). About 292 years; lifetimes beyond it are refused.
+ */
+export const MAX_LIFETIME_SECONDS = 9223372036;
+
+/**
+ * An email address as the service takes it: any text that is not empty. Text that is not an address is an
+ * advisory: the service stores it (with the embedded identity provider it becomes the login name).
+ */
+export const emailString = () =>
+  z
+    .string()
+    .min(1, { error: "must not be empty" })
+    .superRefine((s, ctx) => {
+      if (!z.email().safeParse(s).success)
+        advise(ctx, [], `${JSON.stringify(s)} is not an email address: no invitation can reach it`);
+    });
+
 /** An integer >= min. */
 export function intMin(min: number, unit = "") {
   const suffix = unit ? ` ${unit}` : "";
@@ -66,25 +86,57 @@ const NAME_FORBIDDEN =
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
   /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\u2028\u2029\ufeff]/u;
 
-/** Why `s` is not acceptable as a name, or undefined when it is. */
+const INVISIBLE = new RegExp(NAME_FORBIDDEN.source, "gu");
+
+/**
+ * `s` with each control (but line feed and tab), bidirectional or invisible character written as `\uXXXX`. Servers
+ * store names with such characters as given; what prints them to a terminal (where an escape sequence acts) or
+ * writes them into source code (where a bidi override hides what the code says) shows them this way. Inside a
+ * JSON or JavaScript string literal the result means the same text.
+ */
+export function visibleText(s: string): string {
+  return s.replace(INVISIBLE, (c) =>
+    c === "\n" || c === "\t" ? c : `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/** Why `s` may not read as what it is when shown as a name, or undefined when it reads as it is. */
 export function nameProblem(s: string): string | undefined {
   const bad = NAME_FORBIDDEN.exec(s);
   if (bad) {
     const code = (bad[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0");
-    return `must not contain control, bidirectional or invisible characters (U+${code} at position ${bad.index})`;
+    return `contains a control, bidirectional or invisible character (U+${code} at position ${bad.index}): it displays differently from what it is`;
   }
-  if (/^\s|\s$/u.test(s)) return "must not start or end with white space";
+  if (/^\s|\s$/u.test(s))
+    return `starts or ends with white space: ${JSON.stringify(s)} is another name than ${JSON.stringify(s.trim())}`;
   return undefined;
 }
 
+/** How {@link nameString} treats a name: its length bounds and whether an empty name is refused or warned of. */
+export interface NameRules {
+  /** The most characters, where the spec states a bound (the service sets none elsewhere). */
+  max?: number;
+  /** `"warn"` where the service stores an empty name: an advisory (see {@link advise}), not a refusal. */
+  empty?: "refuse" | "warn";
+}
+
 /**
- * A name of min..max characters that reads as what it is: no control, bidi or invisible characters, no leading
- * or trailing white space (`" All"` is not the built-in `All`). Inner spaces and every script are fine.
+ * A name. The service stores names as given, so the rules that keep a name readable are advisories: a control,
+ * bidirectional or invisible character, or leading or trailing white space (`" All"` is not the built-in `All`)
+ * is reported at preview and stored as sent. An empty name is refused where the service refuses it (the
+ * default), warned of where it stores it. Inner spaces and every script are fine.
  */
-export function nameString(min: number, max: number) {
-  return strLen(min, max).superRefine((s, ctx) => {
-    const problem = nameProblem(s);
-    if (problem) ctx.addIssue({ code: "custom", message: problem });
+export function nameString(rules: NameRules = {}) {
+  const { max, empty = "refuse" } = rules;
+  let s = z.string();
+  if (empty === "refuse") s = s.min(1, { error: "must not be empty" });
+  if (max !== undefined)
+    s = s.max(max, { error: `must be ${empty === "refuse" ? 1 : 0} to ${max} characters long` });
+  return s.superRefine((v, ctx) => {
+    if (v === "" && empty === "warn")
+      advise(ctx, [], "is empty: the service stores an object without a name");
+    const problem = nameProblem(v);
+    if (problem) advise(ctx, [], problem);
   });
 }
 
@@ -136,12 +188,20 @@ export function parseCidr(s: string): { ip: string; bits: number; family: 4 | 6 
 const DOMAIN =
   /^(\*\.)?([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)*[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.?$/;
 
-/** True when `s` is a DNS name (optionally a wildcard `*.example.com`), at most 255 characters. */
-export function isDomain(s: string, allowWildcard = false): boolean {
+/** The same with labels of any script (internationalized names as written, not punycoded). */
+const IDN_DOMAIN =
+  /^(\*\.)?([\p{L}\p{N}]([\p{L}\p{N}\p{M}-]{0,61}[\p{L}\p{N}\p{M}])?\.)*[\p{L}\p{N}]([\p{L}\p{N}\p{M}-]{0,61}[\p{L}\p{N}\p{M}])?\.?$/u;
+
+/**
+ * True when `s` is a DNS name (optionally a wildcard `*.example.com`), at most 255 characters. With `unicode`,
+ * labels may be in any script (`bücher.example`), as the service accepts them in route domains, nameserver
+ * match domains and network resource addresses.
+ */
+export function isDomain(s: string, allowWildcard = false, unicode = false): boolean {
   if (s.length === 0 || s.length > 255) return false;
   if (!allowWildcard && s.startsWith("*.")) return false;
   if (isIPv4(s)) return false;
-  return DOMAIN.test(s);
+  return (unicode ? IDN_DOMAIN : DOMAIN).test(s);
 }
 
 /** The bytes of an IP address: 4 for IPv4, 16 for IPv6 (the text must pass {@link isIP}). */
@@ -204,7 +264,16 @@ export function cidrHostBitsSet(c: { ip: string; bits: number; family: 4 | 6 }):
   return `${text}/${c.bits}`;
 }
 
-/** A CIDR range such as 10.0.0.0/16, in canonical form (see {@link cidrHostBitsSet}). */
+/** `s` with its host bits cleared (`10.0.0.1/8` -> `10.0.0.0/8`) when it is a CIDR range; else `s` itself. */
+export function canonicalCidr(s: string): string {
+  const c = parseCidr(s);
+  return (c && cidrHostBitsSet(c)) ?? s;
+}
+
+/**
+ * A CIDR range such as 10.0.0.0/16. A range whose address has host bits set (`10.0.0.1/8`) is an advisory: the
+ * service accepts it (and, for routes and the account's range, stores it with the host bits cleared).
+ */
 export const cidr = () =>
   z.string().superRefine((s, ctx) => {
     const c = parseCidr(s);
@@ -214,18 +283,19 @@ export const cidr = () =>
     }
     const network = cidrHostBitsSet(c);
     if (network)
-      ctx.addIssue({
-        code: "custom",
-        message: `must be a network address with no host bits set: ${s} has host bits after /${c.bits}; the range is ${network}`,
-      });
+      advise(
+        ctx,
+        [],
+        `has host bits set after /${c.bits}: the range ${s} is ${network}, the form the service may store`,
+      );
   });
 
 /** An IP address (v4 or v6). */
 export const ipAddress = () => z.string().refine(isIP, { error: "must be an IP address" });
 
-/** A domain name. */
-export const domainName = (allowWildcard = false) =>
-  z.string().refine((s) => isDomain(s, allowWildcard), {
+/** A domain name; `unicode` also accepts labels in any script (see {@link isDomain}). */
+export const domainName = (allowWildcard = false, unicode = false) =>
+  z.string().refine((s) => isDomain(s, allowWildcard, unicode), {
     error: allowWildcard
       ? "must be a domain name (a wildcard *.example.com is allowed)"
       : "must be a domain name",
@@ -238,12 +308,20 @@ export const domainName = (allowWildcard = false) =>
  */
 export const ID_LISTS = z.registry<Record<string, never>>();
 
-/** A list of ids; duplicates are rejected because the service treats these lists as sets. */
+/**
+ * A list of ids. The service treats these lists as sets; an id listed twice is an advisory (some servers store
+ * it twice, some once), not a refusal.
+ */
 export const idList = () => {
   const element = idString();
   ID_LISTS.add(element, {});
-  return z.array(element).refine((a) => new Set(a).size === a.length, {
-    error: "must not contain the same id twice",
+  return z.array(element).superRefine((a, ctx) => {
+    const seen = new Set<string>();
+    for (const [i, id] of a.entries()) {
+      if (seen.has(id))
+        advise(ctx, [i], `lists ${id} again: the list is a set, so the second mention adds nothing`);
+      seen.add(id);
+    }
   });
 };
 
@@ -324,8 +402,9 @@ export const PortRangeSchema = z
     end: intRange(1, 65535).describe("Last port of the range (inclusive)"),
   })
   .superRefine((r, ctx) => {
+    // The service stores a reversed range as given; it holds no port.
     if (typeof r.start === "number" && typeof r.end === "number" && r.start > r.end) {
-      ctx.addIssue({ code: "custom", path: ["end"], message: "must not be lower than start" });
+      advise(ctx, ["end"], `is lower than start (${r.start}-${r.end}): the range holds no port`);
     }
   })
   .describe("Port range, inclusive");
@@ -355,9 +434,43 @@ function article(word: string): string {
   return /^[aeiou]/.test(word) ? "an" : "a";
 }
 
-/** The result of {@link validate}. */
-export type Validation<T> =
-  { ok: true; value: T } | { ok: false; issues: z.core.$ZodIssue[]; message: string };
+/**
+ * Advisories: what the documents or good sense ask of a value but the service does not enforce (it stores the
+ * value as given, or in its own normal form). A schema raises one with {@link advise}; {@link validate} returns
+ * them apart from the errors and does not fail for them. The server stores the value, as the service would; the
+ * provider's check reports each one as a warning at preview, naming the property.
+ *
+ * An advisory is a zod issue marked in its `params`, raised only while {@link validate} collects them: a plain
+ * `safeParse` of the same schema passes such a value. Parsing is synchronous, so the flag below is never seen by
+ * another parse.
+ */
+let advising = false;
+
+/**
+ * Raises an advisory at `path` (relative to the value being refined); see above. With an empty path it is about
+ * that value alone (`local`): a reader may judge it whatever the value's neighbours are.
+ */
+export function advise(ctx: z.RefinementCtx, path: (string | number)[], message: string): void {
+  if (advising)
+    ctx.addIssue({ code: "custom", path, message, params: { advisory: true, local: !path.length } });
+}
+
+type AdvisoryParams = { params?: { advisory?: unknown; local?: unknown } };
+
+/** True when `i` was raised by {@link advise}. */
+export function isAdvisory(i: z.core.$ZodIssue): boolean {
+  return i.code === "custom" && (i as AdvisoryParams).params?.advisory === true;
+}
+
+/** True when `i` is an advisory about its value alone (raised with an empty path; see {@link advise}). */
+export function isLocalAdvisory(i: z.core.$ZodIssue): boolean {
+  return isAdvisory(i) && (i as AdvisoryParams).params?.local === true;
+}
+
+/** The result of {@link validate}: the value or the errors, and the advisories either way. */
+export type Validation<T> = (
+  { ok: true; value: T } | { ok: false; issues: z.core.$ZodIssue[]; message: string }
+) & { advice: z.core.$ZodIssue[] };
 
 /**
  * `__proto__` as an own key of the input (JSON.parse makes one). No field and no id is called that, and a parsed
@@ -391,13 +504,30 @@ function protoKeyIssues(data: unknown): z.core.$ZodIssue[] {
   return issues;
 }
 
-/** Parses `data` with `schema`; on failure the message names every offending field. */
+/**
+ * Parses `data` with `schema`; on failure the message names every offending field. Advisories (see
+ * {@link advise}) never fail it: they come back in `advice`.
+ */
 export function validate<S extends z.ZodType>(schema: S, data: unknown): Validation<z.output<S>> {
   const proto = protoKeyIssues(data);
-  const r = schema.safeParse(data, { error: errorMap });
-  if (r.success && !proto.length) return { ok: true, value: r.data };
-  const issues = [...proto, ...(r.success ? [] : r.error.issues)];
-  return { ok: false, issues, message: formatIssues(issues) };
+  advising = true;
+  let r: z.ZodSafeParseResult<z.output<S>>;
+  try {
+    r = schema.safeParse(data, { error: errorMap });
+  } finally {
+    advising = false;
+  }
+  const found = r.success ? [] : r.error.issues;
+  const advice = found.filter(isAdvisory);
+  let issues = [...proto, ...found.filter((i) => !isAdvisory(i))];
+  if (!issues.length) {
+    if (r.success) return { ok: true, value: r.data, advice };
+    // Only advisories failed the parse: the value is what the same parse gives without them.
+    const plain = schema.safeParse(data, { error: errorMap });
+    if (plain.success) return { ok: true, value: plain.data, advice };
+    issues = plain.error.issues;
+  }
+  return { ok: false, issues, message: formatIssues(issues), advice };
 }
 
 /**

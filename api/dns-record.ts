@@ -1,5 +1,17 @@
 /** DNS record (spec 2.13): an A, AAAA or CNAME record in a custom zone. */
-import { domainName, intMin, isDomain, isIPv4, isIPv6, issue, openEnum, strLen, z } from "./common";
+import {
+  advise,
+  domainName,
+  intMin,
+  isDomain,
+  isIP,
+  isIPv4,
+  isIPv6,
+  issue,
+  openEnum,
+  strLen,
+  z,
+} from "./common";
 
 export const RecordType = openEnum(["A", "AAAA", "CNAME"], "Record type");
 
@@ -20,7 +32,10 @@ export const DnsRecordRequestSchema = z
       issue(ctx, ["content"], "must be an IPv4 address for an A record");
     if (r.type === "AAAA" && !isIPv6(r.content))
       issue(ctx, ["content"], "must be an IPv6 address for an AAAA record");
-    if (r.type === "CNAME" && !isDomain(r.content))
+    // An address in a CNAME is stored by the service; resolvers then look up a name that is digits and dots.
+    if (r.type === "CNAME" && isIP(r.content))
+      advise(ctx, ["content"], "is an IP address: a CNAME names another domain; use an A or AAAA record");
+    else if (r.type === "CNAME" && !isDomain(r.content))
       issue(ctx, ["content"], "must be a domain name for a CNAME record");
   })
   .describe("DNS record create or replace body");

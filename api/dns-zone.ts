@@ -1,28 +1,33 @@
 /** DNS zone (spec 2.13): a custom zone served to distribution groups. */
-import { idList, isDomain, nameString, z } from "./common";
+import { advise, idList, isDomain, nameString, z } from "./common";
 import { DnsRecordSchema } from "./dns-record";
 
 /**
- * A zone domain: a domain name of at least two labels whose last label is not a number. A single label ("NaN",
- * "localhost") or a numeric top-level label ("1", "10.example.1") is no zone anyone serves under the DNS.
+ * What is odd about a zone domain the service accepts: a single label ("NaN", "localhost") or a numeric top-level
+ * label ("1", "10.example.1") is no zone anyone serves under the DNS. An advisory: the service stores it.
  */
-export function zoneDomainProblem(s: string): string | undefined {
-  if (!isDomain(s)) return "must be a domain name";
+export function zoneDomainOddity(s: string): string | undefined {
   const labels = s.replace(/\.$/, "").split(".");
-  if (labels.length < 2) return "must have at least two labels, such as internal.example";
-  if (/^\d+$/.test(labels[labels.length - 1] ?? "")) return "must not end in a numeric label";
+  if (labels.length < 2)
+    return "has one label: peers will resolve it, but no zone under the DNS has such a name";
+  if (/^\d+$/.test(labels[labels.length - 1] ?? ""))
+    return "ends in a numeric label: no zone under the DNS has such a name";
   return undefined;
 }
 
 const zoneFields = {
-  name: nameString(1, 255).describe("Zone name, 1 to 255 characters"),
+  name: nameString({ max: 255 }).describe("Zone name, 1 to 255 characters"),
   domain: z
     .string()
     .superRefine((s, ctx) => {
-      const problem = zoneDomainProblem(s);
-      if (problem) ctx.addIssue({ code: "custom", message: problem });
+      if (!isDomain(s)) {
+        ctx.addIssue({ code: "custom", message: "must be a domain name" });
+        return;
+      }
+      const oddity = zoneDomainOddity(s);
+      if (oddity) advise(ctx, [], oddity);
     })
-    .describe("Zone domain (FQDN): at least two labels, the last one not a number"),
+    .describe("Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning"),
   enable_search_domain: z.boolean().describe("Add the zone domain to the peers' search domains"),
   distribution_groups: idList().describe("Groups whose peers get the zone"),
 };

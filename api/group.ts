@@ -22,7 +22,7 @@ export const GroupSchema = GroupSummarySchema.extend({
 
 export const GroupRequestSchema = z
   .object({
-    name: nameString(1, 255).describe("Group name; unique in the account"),
+    name: nameString().describe("Group name; unique in the account"),
     peers: idList().optional().describe("Ids of the peers in the group"),
     resources: z
       .array(ResourceRefInputSchema)

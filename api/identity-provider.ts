@@ -1,5 +1,5 @@
 /** Identity provider (spec 2.15). The client secret is write-only. */
-import { nameString, openEnum, strLen, z } from "./common";
+import { nameString, openEnum, z } from "./common";
 
 export const IdpType = openEnum(
   ["oidc", "zitadel", "entra", "google", "okta", "pocketid", "microsoft", "adfs"],
@@ -9,13 +9,10 @@ export const IdpType = openEnum(
 export const IdentityProviderRequestSchema = z
   .object({
     type: IdpType,
-    name: nameString(1, 255).describe("Display name"),
+    name: nameString().describe("Display name"),
     issuer: z.url({ error: "must be a URL such as https://idp.example.com" }).describe("OIDC issuer URL"),
-    client_id: strLen(1, 255).describe("OAuth client id"),
-    client_secret: z
-      .string()
-      .min(1, { error: "must not be empty" })
-      .describe("OAuth client secret; write-only"),
+    client_id: z.string().min(1, { error: "must not be empty" }).describe("OAuth client id"),
+    client_secret: z.string().describe("OAuth client secret (empty for a public client); write-only"),
   })
   .describe("Identity provider create or replace body");
 

@@ -65,7 +65,7 @@ export const DirectPortSchema = z
 
 export const PortAllocationRequestSchema = z
   .object({
-    name: nameString(1, 255).describe("Allocation name"),
+    name: nameString().describe("Allocation name"),
     enabled: z.boolean().describe("Whether the allocation forwards traffic"),
     port_ranges: z.array(IngressPortRangeSchema).optional().describe("Port ranges to forward"),
     direct_port: DirectPortSchema.optional().describe("Ports to allocate directly"),

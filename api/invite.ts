@@ -1,12 +1,35 @@
 /** Invite (spec 2.5, embedded IdP only): a link that lets someone join with a password. */
-import { idList, intRange, nameString, z } from "./common";
+import { MAX_LIFETIME_SECONDS, advise, emailString, idList, nameString, z } from "./common";
 import { UserRole } from "./user";
 
-/** Invite lifetime bounds in seconds: 1 hour to 30 days; default 72 hours. */
+/** An invite's default lifetime in seconds: 72 hours. */
 export const INVITE_DEFAULT_EXPIRES_IN = 259200;
 
-const EXPIRES_IN_DOC = "Lifetime in seconds, 3600 to 2592000; default 259200 (72 hours)";
-const expiresIn = () => intRange(3600, 2592000, "seconds");
+/** The shortest invite lifetime the service accepts: one hour. */
+export const INVITE_MIN_EXPIRES_IN = 3600;
+
+const EXPIRES_IN_DOC =
+  "Lifetime in seconds, at least 3600; 0 or absent: the default 259200 (72 hours); a negative value is taken " +
+  "as 0, with a warning";
+
+/**
+ * An invite's lifetime as the service takes it: at least an hour; 0 (or nothing) is the default, and so, with an
+ * advisory, is a negative value. No upper bound but the one the service computes with (see MAX_LIFETIME_SECONDS).
+ */
+const expiresIn = () =>
+  z
+    .number()
+    .int({ error: "must be an integer" })
+    .max(MAX_LIFETIME_SECONDS, { error: `must be at most ${MAX_LIFETIME_SECONDS} seconds` })
+    .superRefine((n, ctx) => {
+      if (n > 0 && n < INVITE_MIN_EXPIRES_IN)
+        ctx.addIssue({
+          code: "custom",
+          message: `must be at least ${INVITE_MIN_EXPIRES_IN} seconds (one hour)`,
+        });
+      if (n < 0)
+        advise(ctx, [], `is negative: the service uses the default, ${INVITE_DEFAULT_EXPIRES_IN} seconds`);
+    });
 
 export const InviteSchema = z
   .strictObject({
@@ -27,8 +50,8 @@ export const InviteSchema = z
 
 export const InviteCreateSchema = z
   .object({
-    email: z.email({ error: "must be an email address" }).describe("Address to invite"),
-    name: nameString(1, 255).describe("Invited person's name"),
+    email: emailString().describe("Address to invite"),
+    name: nameString().describe("Invited person's name"),
     role: UserRole,
     auto_groups: idList().describe("Group ids for the user's peers"),
     expires_in: expiresIn().optional().describe(EXPIRES_IN_DOC),

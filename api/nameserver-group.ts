@@ -1,16 +1,25 @@
 /** Nameserver group (spec 2.13): upstream DNS servers distributed to groups of peers. */
-import { domainName, hasItems, idList, intRange, ipAddress, issue, nameString, openEnum, z } from "./common";
+import { advise, domainName, hasItems, idList, ipAddress, issue, nameString, openEnum, z } from "./common";
 
 export const NameserverSchema = z
   .object({
     ip: ipAddress().describe("Nameserver IP address"),
     ns_type: openEnum(["udp"], "Nameserver protocol"),
-    port: intRange(1, 65535).describe("Nameserver port"),
+    port: z
+      .number()
+      .int({ error: "must be an integer" })
+      .min(0, { error: "must not be negative" })
+      .superRefine((n, ctx) => {
+        // The service stores any port from 0; no nameserver answers outside 1..65535.
+        if (n < 1 || n > 65535)
+          advise(ctx, [], `is ${n}: a port is 1 to 65535, so no nameserver answers there`);
+      })
+      .describe("Nameserver port, 1 to 65535"),
   })
   .describe("An upstream nameserver");
 
 const nsFields = {
-  name: nameString(1, 40).describe("Group name, 1 to 40 characters"),
+  name: nameString({ max: 40 }).describe("Group name, 1 to 40 characters"),
   description: z.string().describe("Group description"),
   nameservers: z
     .array(NameserverSchema)
@@ -22,7 +31,11 @@ const nsFields = {
     .min(1, { error: "must not be empty: name the groups whose peers use these nameservers" })
     .describe("Distribution group ids: peers that use these nameservers; at least one"),
   primary: z.boolean().describe("Resolve all domains with this group; only when domains is empty"),
-  domains: z.array(domainName()).describe("Match domains resolved by this group; empty only when primary"),
+  domains: z
+    .array(domainName(false, true))
+    .describe(
+      "Match domains resolved by this group, internationalized names included; empty only when primary",
+    ),
   search_domains_enabled: z
     .boolean()
     .describe("Use the match domains as search domains; only when domains is set"),

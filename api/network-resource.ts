@@ -6,13 +6,13 @@ export function resourceTypeOf(address: string): "host" | "subnet" | "domain" | 
   if (isIP(address)) return "host";
   const c = parseCidr(address);
   if (c) return (c.family === 4 && c.bits === 32) || (c.family === 6 && c.bits === 128) ? "host" : "subnet";
-  if (isDomain(address, true)) return "domain";
+  if (isDomain(address, true, true)) return "domain";
   return undefined;
 }
 
 export const NetworkResourceRequestSchema = z
   .object({
-    name: nameString(1, 255).describe("Resource name"),
+    name: nameString({ empty: "warn" }).describe("Resource name"),
     description: z.string().optional().describe("Resource description"),
     address: z
       .string()

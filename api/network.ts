@@ -3,7 +3,7 @@ import { nameString, z } from "./common";
 
 export const NetworkRequestSchema = z
   .object({
-    name: nameString(1, 255).describe("Network name"),
+    name: nameString({ empty: "warn" }).describe("Network name"),
     description: z.string().optional().describe("Network description"),
   })
   .describe("Network create or replace body");

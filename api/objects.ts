@@ -24,6 +24,7 @@ import * as ingress from "./ingress";
 import * as invite from "./invite";
 import * as job from "./job";
 import * as ns from "./nameserver-group";
+import * as notifications from "./notifications";
 import * as network from "./network";
 import * as resource from "./network-resource";
 import * as router from "./network-router";
@@ -32,9 +33,13 @@ import * as policy from "./policy";
 import * as posture from "./posture-check";
 import * as proxy from "./reverse-proxy";
 import * as route from "./route";
+import * as scim from "./scim";
 import * as setupKey from "./setup-key";
 import * as token from "./token";
 import * as user from "./user";
+
+/** The section of objects described by the service's own OpenAPI document (v0.77.1) rather than the spec. */
+export const SERVICE_DOCUMENT = "service OpenAPI v0.77.1";
 
 export interface ApiObject {
   /** Name as the spec writes it (and as OpenAPI components are named). */
@@ -134,6 +139,21 @@ export const OBJECTS: readonly ApiObject[] = [
     EventStreamingCreate: streaming.EventStreamingCreateSchema,
     EventStreamingUpdate: streaming.EventStreamingUpdateSchema,
   }),
+  // Objects of the service's own OpenAPI document (v0.77.1) that the spec does not describe.
+  o("ScimIntegration", SERVICE_DOCUMENT, scim.ScimIntegrationSchema, {
+    ScimIntegrationCreate: scim.ScimIntegrationCreateSchema,
+    ScimIntegrationUpdate: scim.ScimIntegrationUpdateSchema,
+  }),
+  o("OktaScimIntegration", SERVICE_DOCUMENT, scim.OktaScimIntegrationSchema, {
+    OktaScimIntegrationCreate: scim.OktaScimIntegrationCreateSchema,
+    OktaScimIntegrationUpdate: scim.OktaScimIntegrationUpdateSchema,
+  }),
+  o("ScimToken", SERVICE_DOCUMENT, scim.ScimTokenSchema),
+  o("ScimLog", SERVICE_DOCUMENT, scim.ScimLogSchema),
+  o("NotificationChannel", SERVICE_DOCUMENT, notifications.NotificationChannelSchema, {
+    NotificationChannelRequest: notifications.NotificationChannelRequestSchema,
+  }),
+  o("NotificationEventTypes", SERVICE_DOCUMENT, notifications.NotificationEventTypesSchema),
   o("IngressPeer", "2.19", ingress.IngressPeerSchema, {
     IngressPeerCreate: ingress.IngressPeerCreateSchema,
     IngressPeerUpdate: ingress.IngressPeerUpdateSchema,

@@ -64,7 +64,7 @@ export const PeerSchema = z
 
 export const PeerUpdateSchema = z
   .object({
-    name: nameString(1, 255).describe("Peer name"),
+    name: nameString().describe("Peer name"),
     ssh_enabled: z.boolean().describe("Enable the agent's SSH server"),
     login_expiration_enabled: z.boolean().describe("Expire the peer's login"),
     inactivity_expiration_enabled: z.boolean().describe("Expire the peer's login after inactivity"),
@@ -104,7 +104,7 @@ const TEMP_RULE = /^(tcp|udp)\/(\d{1,5})(-(\d{1,5}))?$|^(icmp|all)$/;
 
 export const TemporaryAccessRequestSchema = z
   .object({
-    name: nameString(1, 255).describe("Host name of the temporary peer"),
+    name: nameString().describe("Host name of the temporary peer"),
     wg_pub_key: z
       .string()
       .regex(/^[A-Za-z0-9+/]{43}=$/, { error: "must be a WireGuard public key (44 base64 characters)" })

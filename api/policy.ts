@@ -1,6 +1,7 @@
 /** Policy and rule (spec 2.9): who may reach what. */
 import {
   GroupSummarySchema,
+  advise,
   PortRangeSchema,
   ResourceRefInputSchema,
   ResourceRefSchema,
@@ -19,7 +20,7 @@ export const RuleProtocol = openEnum(["all", "tcp", "udp", "icmp"], "Protocol th
 
 const ruleFields = {
   id: z.string().optional().describe("Rule id; assigned by the service"),
-  name: nameString(1, 255).describe("Rule name"),
+  name: nameString({ empty: "warn" }).describe("Rule name"),
   description: z.string().optional().describe("Rule description"),
   enabled: z.boolean().describe("Whether the rule is active"),
   action: RuleAction,
@@ -55,14 +56,28 @@ export const RuleRequestSchema = z
         "may be set only when protocol is tcp or udp",
       );
     }
-    if (!hasItems(r.sources) && !isSet(r.sourceResource)) {
-      issue(ctx, ["sources"], "is required: set sources or sourceResource");
+    // The service refuses a rule whose sources (or destinations) are absent, and stores one whose list is
+    // empty: such a rule matches no traffic.
+    if (!isSet(r.sources) && !isSet(r.sourceResource)) {
+      issue(ctx, ["sources"], "is required: set sources (an empty list is allowed) or sourceResource");
+    } else if (!hasItems(r.sources) && !isSet(r.sourceResource)) {
+      advise(ctx, ["sources"], "is empty and sourceResource is not set: the rule matches no traffic");
     }
     if (hasItems(r.sources) && isSet(r.sourceResource)) {
       issue(ctx, ["sourceResource"], "cannot be set together with sources");
     }
-    if (!hasItems(r.destinations) && !isSet(r.destinationResource)) {
-      issue(ctx, ["destinations"], "is required: set destinations or destinationResource");
+    if (!isSet(r.destinations) && !isSet(r.destinationResource)) {
+      issue(
+        ctx,
+        ["destinations"],
+        "is required: set destinations (an empty list is allowed) or destinationResource",
+      );
+    } else if (!hasItems(r.destinations) && !isSet(r.destinationResource)) {
+      advise(
+        ctx,
+        ["destinations"],
+        "is empty and destinationResource is not set: the rule matches no traffic",
+      );
     }
     if (hasItems(r.destinations) && isSet(r.destinationResource)) {
       issue(ctx, ["destinationResource"], "cannot be set together with destinations");
@@ -84,7 +99,7 @@ export const RuleSchema = z
 
 export const PolicyRequestSchema = z
   .object({
-    name: nameString(1, 255).describe("Policy name"),
+    name: nameString().describe("Policy name"),
     description: z.string().optional().describe("Policy description"),
     enabled: z.boolean().describe("Whether the policy is active"),
     source_posture_checks: idList().optional().describe("Posture check ids the source peers must pass"),

@@ -89,7 +89,7 @@ export const CHECK_KINDS = [
 
 export const PostureCheckRequestSchema = z
   .object({
-    name: nameString(1, 255).describe("Posture check name"),
+    name: nameString().describe("Posture check name"),
     description: z.string().describe("Posture check description"),
     checks: ChecksSchema.superRefine((c, ctx) => {
       // A posture check that checks nothing passes every peer: refused rather than stored.

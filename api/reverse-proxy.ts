@@ -7,7 +7,7 @@
  * Secrets: a service's password, PIN and header-auth values are write-only (answered as ""; an update that sends
  * "" keeps the stored value). A proxy token's value is answered once, by its create.
  */
-import { cidr, idList, intRange, isDomain, issue, nameString, z } from "./common";
+import { cidr, idList, intRange, isDomain, issue, MAX_LIFETIME_SECONDS, nameString, z } from "./common";
 
 /** How a service is proxied: `http` terminates TLS and routes by host and path; the others pass connections through. */
 export const ServiceMode = z
@@ -284,7 +284,7 @@ export function authEnabled(auth: z.infer<typeof ServiceAuthSchema> | undefined)
 
 export const ReverseProxyServiceRequestSchema = z
   .object({
-    name: nameString(1, 255).describe("Service name (names may repeat)"),
+    name: nameString({ max: 255 }).describe("Service name (names may repeat)"),
     domain: z
       .string()
       .min(1, { error: "must not be empty" })
@@ -511,13 +511,14 @@ export const ProxyClusterSchema = z
 
 /**
  * The longest proxy token lifetime, in seconds: the longest duration the service can represent (2^63 ns, about 292
- * years). The reference takes any non-negative number and overflows past it into a wrong expiry.
+ * years; {@link MAX_LIFETIME_SECONDS}). The reference takes any non-negative number and overflows past it into a
+ * wrong expiry (9223372037: none at all).
  */
-export const MAX_PROXY_TOKEN_SECONDS = 9_223_372_036;
+export const MAX_PROXY_TOKEN_SECONDS = MAX_LIFETIME_SECONDS;
 
 export const ProxyTokenRequestSchema = z
   .object({
-    name: nameString(1, 255).describe("Token name (names may repeat)"),
+    name: nameString({ max: 255 }).describe("Token name (names may repeat)"),
     expires_in: intRange(0, MAX_PROXY_TOKEN_SECONDS, "seconds")
       .optional()
       .describe(

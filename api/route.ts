@@ -7,7 +7,7 @@ export const NetworkType = z
 
 const routeFields = {
   description: z.string().describe("Route description"),
-  network_id: nameString(1, 40).describe(
+  network_id: nameString({ max: 40 }).describe(
     "Route network identifier; groups high-availability routes; 1 to 40 characters",
   ),
   enabled: z.boolean().describe("Whether the route is active"),
@@ -16,14 +16,16 @@ const routeFields = {
   network: cidr()
     .optional()
     .describe(
-      "Routed range in canonical CIDR notation, no host bits set (10.0.0.0/8, not 10.0.0.1/8; 0.0.0.0/0 for " +
-        "an exit node); not together with domains",
+      "Routed range in CIDR notation (0.0.0.0/0 for an exit node); not together with domains. A range with " +
+        "host bits set (10.0.0.1/8) is stored as its network (10.0.0.0/8), with a warning at preview",
     ),
   domains: z
-    .array(domainName(true))
+    .array(domainName(true, true))
     .max(32, { error: "must have at most 32 items" })
     .optional()
-    .describe("Domains resolved dynamically; at most 32; not together with network"),
+    .describe(
+      "Domains resolved dynamically, internationalized names included; at most 32; not together with network",
+    ),
   metric: intRange(1, 9999).describe("Route priority, 1 to 9999; lower wins"),
   masquerade: z.boolean().describe("Masquerade traffic to the routed range"),
   groups: idList().describe("Distribution groups: peers that receive the route"),

@@ -49,6 +49,11 @@ import {
 } from "./invite";
 import { JobCreateSchema, JobSchema } from "./job";
 import { NameserverGroupRequestSchema, NameserverGroupSchema } from "./nameserver-group";
+import {
+  NotificationChannelRequestSchema,
+  NotificationChannelSchema,
+  NotificationEventTypesSchema,
+} from "./notifications";
 import { NetworkRequestSchema, NetworkSchema } from "./network";
 import { NetworkResourceRequestSchema, NetworkResourceSchema } from "./network-resource";
 import { NetworkRouterRequestSchema, NetworkRouterSchema } from "./network-router";
@@ -73,6 +78,7 @@ import {
   ReverseProxyServiceSchema,
 } from "./reverse-proxy";
 import { RouteRequestSchema, RouteSchema } from "./route";
+import { SCIM, SCIM_VARIANTS, ScimLogSchema, ScimTokenSchema, type ScimVariant } from "./scim";
 import { SetupKeyCreateSchema, SetupKeySchema, SetupKeyUpdateSchema } from "./setup-key";
 import { TokenCreateSchema, TokenCreatedSchema, TokenSchema } from "./token";
 import {
@@ -109,6 +115,8 @@ export const FAMILIES = {
   edr: "integrations",
   "directory-sync": "integrations",
   "event-streaming": "integrations",
+  scim: "integrations",
+  notifications: "integrations",
   "ingress-ports": "ingress",
   "ingress-peers": "ingress",
   accounts: "accounts",
@@ -380,6 +388,82 @@ function directorySyncRoutes<V extends DirectorySyncVendor>(vendor: V) {
   ];
 }
 
+/** The name in a SCIM collection's operation ids (`createOktaScimIntegration`). */
+export const SCIM_OPERATION_NAMES = {
+  "scim-idp": "ScimIntegration",
+  "okta-scim-idp": "OktaScimIntegration",
+} as const satisfies Record<ScimVariant, string>;
+
+function scimRoutes<V extends ScimVariant>(variant: V) {
+  const { create, update } = SCIM[variant];
+  // Typed by variant (a destructuring would widen it to both variants' schemas).
+  const response: (typeof SCIM)[V]["response"] = SCIM[variant].response;
+  const base = `/api/integrations/${variant}`;
+  const name = SCIM_OPERATION_NAMES[variant];
+  const what = variant === "scim-idp" ? "SCIM integration" : "Okta SCIM integration";
+  const family = "scim";
+  return [
+    route({
+      operationId: `create${name}`,
+      method: "POST",
+      path: base,
+      family,
+      summary: `Create a ${what}; the answer carries its token in full, once`,
+      body: create,
+      response,
+    }),
+    route({
+      operationId: `list${name}s`,
+      method: "GET",
+      path: base,
+      family,
+      summary: `List ${what}s (tokens masked)`,
+      response: list(response),
+    }),
+    route({
+      operationId: `get${name}`,
+      method: "GET",
+      path: `${base}/{id}`,
+      family,
+      summary: `Get a ${what} (token masked)`,
+      response,
+    }),
+    route({
+      operationId: `update${name}`,
+      method: "PUT",
+      path: `${base}/{id}`,
+      family,
+      summary: `Update a ${what}: the fields sent change, the others stay`,
+      body: update,
+      response,
+    }),
+    route({
+      operationId: `delete${name}`,
+      method: "DELETE",
+      path: `${base}/{id}`,
+      family,
+      summary: `Delete a ${what}; its token stops authenticating`,
+      response: EmptySchema,
+    }),
+    route({
+      operationId: `regenerate${name}Token`,
+      method: "POST",
+      path: `${base}/{id}/token`,
+      family,
+      summary: `Replace a ${what}'s token; the answer carries the new one in full, once`,
+      response: ScimTokenSchema,
+    }),
+    route({
+      operationId: `list${name}Logs`,
+      method: "GET",
+      path: `${base}/{id}/logs`,
+      family,
+      summary: `List what happened to a ${what}`,
+      response: list(ScimLogSchema),
+    }),
+  ];
+}
+
 /**
  * Each vendor's routes, made one vendor at a time so that every operation id keeps its own response schema (a
  * vendor-a id answers a vendor-a object); `satisfies` makes a vendor without routes a compile error.
@@ -393,7 +477,12 @@ const DIRECTORY_SYNC_ROUTES = {
   "vendor-d-idp": directorySyncRoutes("vendor-d-idp"),
   "vendor-e-idp": directorySyncRoutes("vendor-e-idp"),
 } satisfies Record<DirectorySyncVendor, ApiRoute[]>;
+const SCIM_ROUTES = {
+  "scim-idp": scimRoutes("scim-idp"),
+  "okta-scim-idp": scimRoutes("okta-scim-idp"),
+} satisfies Record<ScimVariant, ApiRoute[]>;
 type EdrRoute = (typeof EDR_ROUTES)[EdrVendor][number];
+type ScimRoute = (typeof SCIM_ROUTES)[ScimVariant][number];
 type DirectorySyncRoute = (typeof DIRECTORY_SYNC_ROUTES)[DirectorySyncVendor][number];
 
 const ROUTE_TABLE = [
@@ -821,6 +910,26 @@ const ROUTE_TABLE = [
     family: "event-streaming",
     summary: "Delete an event streaming integration",
     response: EmptySchema,
+  }),
+  // Beyond the spec, from the service's OpenAPI document: SCIM provisioning and notification channels (the
+  // document marks both cloud-only; privnet-server serves them as it serves the other integrations).
+  ...SCIM_VARIANTS.flatMap((v): ScimRoute[] => SCIM_ROUTES[v]),
+  route({
+    operationId: "listNotificationEventTypes",
+    method: "GET",
+    path: "/api/integrations/notifications/types",
+    family: "notifications",
+    summary: "List the activity codes a notification channel can subscribe to, with what each means",
+    response: NotificationEventTypesSchema,
+  }),
+  ...crud({
+    family: "notifications",
+    name: "NotificationChannel",
+    plural: "NotificationChannels",
+    base: "/api/integrations/notifications/channels",
+    idParam: "channelId",
+    schema: NotificationChannelSchema,
+    create: NotificationChannelRequestSchema,
   }),
   // 4.9 Ingress (cloud-only)
   ...crud({

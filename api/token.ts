@@ -14,7 +14,7 @@ export const TokenSchema = z
 
 export const TokenCreateSchema = z
   .object({
-    name: nameString(1, 255).describe("Token name"),
+    name: nameString().describe("Token name"),
     expires_in: intRange(1, 365, "days").describe("Lifetime in days, 1 to 365"),
   })
   .describe("Personal access token create body");

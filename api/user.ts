@@ -1,5 +1,5 @@
 /** User (spec 2.4): regular users (invited) and service users (automation). */
-import { idList, isSet, issue, nameString, openEnum, z } from "./common";
+import { advise, emailString, idList, isSet, issue, nameString, openEnum, z } from "./common";
 
 export const UserRole = openEnum(
   ["owner", "admin", "user", "billing_admin", "auditor", "network_admin"],
@@ -51,11 +51,8 @@ export const UserSchema = z
 
 export const UserCreateSchema = z
   .object({
-    email: z
-      .email({ error: "must be an email address" })
-      .optional()
-      .describe("Address to invite (regular users)"),
-    name: nameString(1, 255).optional().describe("Name"),
+    email: emailString().optional().describe("Address to invite (regular users); ignored for a service user"),
+    name: nameString({ empty: "warn" }).optional().describe("Name"),
     role: UserRole,
     auto_groups: idList().describe("Group ids assigned to peers this user enrolls"),
     is_service_user: z.boolean().describe("Create a service user instead of inviting a regular user"),
@@ -63,8 +60,11 @@ export const UserCreateSchema = z
   .superRefine((u, ctx) => {
     if (u.is_service_user === false && !isSet(u.email))
       issue(ctx, ["email"], "is required to invite a regular user");
+    // The service ignores the address of a service user (stores it empty), and stores one without a name.
     if (u.is_service_user === true && isSet(u.email))
-      issue(ctx, ["email"], "cannot be set for a service user");
+      advise(ctx, ["email"], "is ignored for a service user: the service stores it empty");
+    if (u.is_service_user === true && !isSet(u.name))
+      advise(ctx, ["name"], "is not set: the service stores a service user without a name");
     if (u.role === "owner") issue(ctx, ["role"], "owner cannot be assigned; the account has one owner");
   })
   .describe("User create body");

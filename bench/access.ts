@@ -22,12 +22,12 @@ import { median } from "./lib/stats";
 
 export const ACCESS_SHOW_TARGET_MS = 5000;
 export const ACCESS_DIFF_TARGET_MS = 60_000;
-const SHAPE = { peers: 600, groups: 100, policies: 250, resources: 40 };
+export const ACCESS_SHAPE = { peers: 600, groups: 100, policies: 250, resources: 40 };
 const REPS = 3;
 
 export interface AccessBenchResult {
   objects: number;
-  shape: typeof SHAPE;
+  shape: typeof ACCESS_SHAPE;
   show: { runsMs: number[]; medianMs: number; lines: number; targetMs: number };
   diff: {
     totalMs: number;
@@ -73,7 +73,7 @@ export function seedOf(s: AccountSnapshot): Seed {
 }
 
 export async function runAccess(opts: { workDir: string; binDir: string }): Promise<AccessBenchResult> {
-  const snapshot = randomSnapshot(23, SHAPE);
+  const snapshot = randomSnapshot(23, ACCESS_SHAPE);
   const seed = seedOf(snapshot);
   const objects = Object.values(seed.objects).reduce((n, l) => n + l.length, 0);
   const server = await startServer({ seed, simulate: true });
@@ -136,7 +136,7 @@ export async function runAccess(opts: { workDir: string; binDir: string }): Prom
     );
     return {
       objects,
-      shape: SHAPE,
+      shape: ACCESS_SHAPE,
       show: { runsMs, medianMs: median(runsMs), lines, targetMs: ACCESS_SHOW_TARGET_MS },
       diff: {
         totalMs: total,

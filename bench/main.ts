@@ -6,8 +6,10 @@
  *
  *   npm run bench                      every section
  *   npm run bench -- faults up300      some sections (merged into bench/results/latest.json)
+ *   npm run bench -- guard             the access guard's cost in a preview (bench/guard.ts)
  *   npm run bench -- --only peer       the same (`--only` names one section; it may be repeated)
  *   npm run bench -- peer --counts 100 the plugin/peer sections at other sizes (while developing: printed only)
+ *   npm run bench -- plugin peer --hostings plugin-yaml,noop-yaml,peer-yaml   only these hostings in them
  *   npm run bench -- --reps 3 --keep   repetitions of the 300-resource runs; keep the work directory
  *   npm run bench -- --render          BENCHMARKS.md again from bench/results/latest.json, without measuring
  *   npm run bench -- large --large-count 100   the large section with fewer resources (while developing: such
@@ -23,15 +25,16 @@ import { repoRoot, ensureEngine } from "../tests/e2e/engine";
 import { runAccess } from "./access";
 import { runApiCalls } from "./api-calls";
 import { runFaults } from "./faults";
+import { runGuard } from "./guard";
 import { runHostOverhead } from "./host-overhead";
 import { runImport } from "./import";
 import { runLarge } from "./large";
-import { runHostingSections } from "./peer";
+import { runHostingSections, VARIANTS, type Variant } from "./peer";
 import { machine } from "./lib/machine";
 import { runNetmap } from "./netmap";
 import { checkBudget, elapsedS, progress, remainingMs, setBudget } from "./lib/progress";
 import { mergeResults, renderReport, runsOf, type BenchResults } from "./report";
-import { hostingsBlock, spliceBlock } from "./report-hostings";
+import { hostingsBlock, HOSTINGS_SECTION, spliceBlock } from "./report-hostings";
 import { runThroughput } from "./throughput";
 import { runUp300 } from "./up300";
 
@@ -47,6 +50,7 @@ const SECTIONS = [
   "large",
   "netmap",
   "access",
+  "guard",
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -72,6 +76,8 @@ interface Args {
   largeCount: number;
   /** Sizes of the plugin and peer sections (default theirs; others only while developing: nothing merged). */
   counts?: number[];
+  /** Only these hostings in the plugin and peer sections (default all). */
+  hostings?: Variant[];
 }
 
 function parseArgs(argv: string[]): Args {
@@ -81,6 +87,7 @@ function parseArgs(argv: string[]): Args {
   let render = false;
   let largeCount = 1000;
   let counts: number[] | undefined;
+  let hostings: Variant[] | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     if (a === "--reps") {
@@ -96,6 +103,11 @@ function parseArgs(argv: string[]): Args {
         .map((x) => Number(x));
       if (!counts.every((n) => Number.isInteger(n) && n >= 4 && n <= 5000))
         throw new Error("--counts: N,N,.. 4..5000");
+    } else if (a === "--hostings") {
+      hostings = String(argv[++i]).split(",") as Variant[];
+      const unknown = hostings.filter((v) => !(VARIANTS as readonly string[]).includes(v));
+      if (unknown.length)
+        throw new Error(`--hostings: unknown ${unknown.join(", ")} (${VARIANTS.join(", ")})`);
     } else if (a === "--only") {
       const x = String(argv[++i]);
       if (!(SECTIONS as readonly string[]).includes(x)) throw new Error(`--only: unknown section ${x}`);
@@ -106,12 +118,12 @@ function parseArgs(argv: string[]): Args {
     else
       throw new Error(
         `unknown argument ${a} (sections: ${SECTIONS.join(", ")}; --only SECTION, --reps N, --keep, --render, ` +
-          "--large-count N, --counts N,N)",
+          "--large-count N, --counts N,N, --hostings V,V)",
       );
   }
   // In their order here (the plugin section runs the peer's plan too when both are named).
   const chosen = sections.length ? SECTIONS.filter((x) => sections.includes(x)) : [...SECTIONS];
-  return { sections: chosen, reps, keep, render, largeCount, counts };
+  return { sections: chosen, reps, keep, render, largeCount, counts, hostings };
 }
 
 const RESULTS_FILE = path.join(repoRoot, "bench", "results", "latest.json");
@@ -142,9 +154,12 @@ async function renderOnly(): Promise<number> {
   return 0;
 }
 
-/** Replaces the plugin/peer block of BENCHMARKS.md (section 8) with these results' and leaves the rest as it was. */
+/** Replaces the plugin/peer block of BENCHMARKS.md (section 10) with these results' and leaves the rest as it was. */
 async function writeHostingsBlock(results: BenchResults): Promise<void> {
-  const block = hostingsBlock({ plugin: results.plugin, peer: results.peer, runs: runsOf(results) }, 8);
+  const block = hostingsBlock(
+    { plugin: results.plugin, peer: results.peer, runs: runsOf(results) },
+    HOSTINGS_SECTION,
+  );
   const prettier = await import("prettier");
   const text = await prettier.format(spliceBlock(fs.readFileSync(BENCHMARKS_FILE, "utf8"), block), {
     ...((await prettier.resolveConfig(BENCHMARKS_FILE)) ?? {}),
@@ -227,6 +242,7 @@ async function main(): Promise<number> {
         binDir,
         repetitions: args.reps,
         counts: args.counts,
+        hostings: args.hostings,
       });
       results.plugin = r.plugin;
       if (both) results.peer = r.peer;
@@ -243,6 +259,7 @@ async function main(): Promise<number> {
         binDir,
         repetitions: args.reps,
         counts: args.counts,
+        hostings: args.hostings,
       });
       results.peer = r.peer;
     },
@@ -251,6 +268,9 @@ async function main(): Promise<number> {
     },
     access: async () => {
       results.access = await runAccess({ workDir, binDir });
+    },
+    guard: async () => {
+      results.guard = await runGuard({ workDir, binDir });
     },
   };
   for (const section of args.sections) {
@@ -293,7 +313,7 @@ async function main(): Promise<number> {
       await writeHostingsBlock(merged);
       progress(
         "bench",
-        "wrote bench/results/latest.json and the plugin/peer block of BENCHMARKS.md (section 8)",
+        `wrote bench/results/latest.json and the plugin/peer block of BENCHMARKS.md (section ${HOSTINGS_SECTION})`,
       );
     } else {
       progress(

@@ -9,7 +9,10 @@
  *     same package name and schema: the engine's floor. Target: plugin-yaml's `up` of 1,000 within 1.5x of it;
  *   - dynamic-ts: a TypeScript program through the dynamic providers (pulumi-privnet installed as a copy;
  *     once at 1,000, where each command takes minutes).
- * It also measures the launcher's spawn-to-port (target 300 ms).
+ * It also measures the launcher's spawn-to-port (target 300 ms) and the plugin's own cost (bench/plugin-calls.ts:
+ * the first call after a spawn, CPU per check+diff pair). $PRIVNET_BEFORE_PLUGIN names another build's launcher
+ * (`bin/pulumi-resource-privnet` of a built checkout, e.g. of the commit before a change to the plugin): it then runs
+ * beside ours as before-yaml (in `plugin`, and in `peer` from 300 groups) and in the plugin's own cost.
  *
  * `peer` (issue 24): ours as above, as a Python Automation API inline program (plugin-python,
  * bench/programs/shape.py) and as the TypeScript program with `pulumi-privnet/plugin`'s classes (plugin-ts), against the native Go provider mbrav/pulumi-netbird v0.5.4 in YAML (peer-yaml): N
@@ -31,6 +34,7 @@ import * as path from "node:path";
 import { engineEnv, repoRoot, runPulumi, type RunPulumiResult } from "../tests/e2e/engine";
 import { pythonWithSdk, run } from "../tests/e2e/inline";
 import { load } from "./lib/cpu";
+import { measurePluginCalls, summarizePluginCalls, type PluginCallFigures } from "./plugin-calls";
 import { checkBudget, progress } from "./lib/progress";
 import { createProject, type BenchProject } from "./lib/project";
 import { RequestLog } from "./lib/request-log";
@@ -38,6 +42,7 @@ import { api, startServerProcess, type ServerProcess } from "./lib/server";
 
 export const VARIANTS = [
   "plugin-yaml",
+  "before-yaml",
   "plugin-python",
   "dynamic-ts",
   "plugin-ts",
@@ -52,6 +57,7 @@ export type Shape = "groups" | "mixed" | "policies";
 
 export const VARIANT_LABEL: Record<Variant, string> = {
   "plugin-yaml": "ours, plugin, YAML",
+  "before-yaml": "ours, plugin, YAML: another build (PRIVNET_BEFORE_PLUGIN)",
   "plugin-python": "ours, plugin, Python (Automation API)",
   "dynamic-ts": "ours, dynamic providers, TypeScript",
   "plugin-ts": "ours, plugin, TypeScript (pulumi-privnet/plugin)",
@@ -100,6 +106,10 @@ export interface PeerSectionResult {
 export interface PluginSectionResult extends PeerSectionResult {
   /** Spawn-to-port of bin/pulumi-resource-privnet, ms, each spawn. */
   startupMs?: number[];
+  /** The plugin's own cost (bench/plugin-calls.ts): this build's launcher, and the other build's when named. */
+  calls?: PluginCallFigures[];
+  /** The other build's launcher (PRIVNET_BEFORE_PLUGIN), when one was measured. */
+  beforePlugin?: string;
 }
 
 /** The peer's plugin binary: $PRIVNET_PEER_PLUGIN, else the build documented in bench/README.md. */
@@ -108,6 +118,18 @@ export function peerBinary(): string {
     process.env.PRIVNET_PEER_PLUGIN ??
     path.join(os.homedir(), ".cache", "pulumi-privnet", "peer", "bin", "pulumi-resource-netbird")
   );
+}
+
+/**
+ * Another build's plugin launcher to run beside this one (`before-yaml`, and in the plugin's own cost): the
+ * `bin/pulumi-resource-privnet` of a built checkout named by $PRIVNET_BEFORE_PLUGIN, e.g. the commit before a change
+ * to the plugin. Undefined when not set; an error when set to no file.
+ */
+export function beforePluginLauncher(): string | undefined {
+  const p = process.env.PRIVNET_BEFORE_PLUGIN;
+  if (!p) return undefined;
+  if (!fs.existsSync(p)) throw new Error(`PRIVNET_BEFORE_PLUGIN names no file: ${p}`);
+  return path.resolve(p);
 }
 
 const rel = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -414,6 +436,8 @@ async function runPlan(opts: {
   plan: Plan[];
   repetitions: number;
   peer?: string;
+  /** Another build's plugin launcher (the `before-yaml` hosting). */
+  before?: string;
   /** Runs once the stacks exist, before the plan (their commands are not measured). */
   probe?: (stacks: Map<Variant, VariantStack>, server: ServerProcess) => Promise<void>;
 }): Promise<PeerSectionResult> {
@@ -441,6 +465,11 @@ async function runPlan(opts: {
             pkg: "privnet",
             pluginDir: noopPluginDir(common.workDir),
           }),
+        );
+      if (v === "before-yaml" && opts.before)
+        stacks.set(
+          v,
+          await yamlStack({ ...common, variant: v, pkg: "privnet", pluginDir: path.dirname(opts.before) }),
         );
       if (v === "peer-yaml" && opts.peer)
         stacks.set(
@@ -530,12 +559,14 @@ async function runPlan(opts: {
 /**
  * The order the variants of one (shape, N) run in (reversed every other repetition). The machine's speed drifts
  * over minutes, and a ratio is only as good as the closeness in time of its two runs: the peer sits between the
- * hostings compared with it (the plugin in YAML for `up`/`preview`/`refresh`/`destroy`, the TypeScript hostings
- * for the per-resource `preview`), and the do-nothing plugin beside the plugin it is the floor of.
+ * hostings compared with it (the plugin in YAML for `up`/`preview`/`refresh`/`destroy`, another build of it when
+ * named, the TypeScript hostings for the per-resource `preview`), and the do-nothing plugin beside the plugin it is
+ * the floor of.
  */
 const RUN_ORDER: Variant[] = [
   "dynamic-ts",
   "plugin-ts",
+  "before-yaml",
   "peer-yaml",
   "plugin-yaml",
   "noop-yaml",
@@ -549,17 +580,24 @@ function runOrder(variants: Variant[]): Variant[] {
 const ALL_OURS_AND_PEER: Variant[] = ["plugin-yaml", "plugin-python", "dynamic-ts", "plugin-ts", "peer-yaml"];
 const PLUGIN_VARIANTS: Variant[] = ["plugin-yaml", "noop-yaml", "dynamic-ts"];
 
-/** Issue 21's plan: N groups through the plugin, the floor and the dynamic providers. */
-function pluginPlan(counts: number[]): Plan[] {
-  return counts.map((n) => ({ shape: "groups", n, variants: PLUGIN_VARIANTS, commands: [...COMMANDS] }));
+/** Issue 21's plan: N groups through the plugin, the floor and the dynamic providers (and another build's plugin). */
+function pluginPlan(counts: number[], before: boolean): Plan[] {
+  const variants: Variant[] = before ? [...PLUGIN_VARIANTS, "before-yaml"] : PLUGIN_VARIANTS;
+  return counts.map((n) => ({ shape: "groups", n, variants, commands: [...COMMANDS] }));
 }
 
-/** Issue 24's plan: N groups in every hosting and the peer (1,000 only for the key comparison), and a mix. */
-function peerPlan(counts: number[]): Plan[] {
+/**
+ * Issue 24's plan: N groups in every hosting and the peer (1,000 only for the key comparison), and a mix; another
+ * build's plugin beside ours from 300 groups on.
+ */
+function peerPlan(counts: number[], before: boolean): Plan[] {
   const plan: Plan[] = counts.map((n) => ({
     shape: "groups",
     n,
-    variants: n >= 1000 ? ["plugin-yaml", "peer-yaml"] : ALL_OURS_AND_PEER,
+    variants: [
+      ...(n >= 1000 ? (["plugin-yaml", "peer-yaml"] as Variant[]) : ALL_OURS_AND_PEER),
+      ...(before && n >= 300 ? (["before-yaml"] as Variant[]) : []),
+    ],
     commands: [...COMMANDS],
   }));
   // The mixed shape without its setup keys: the peer cannot create one against privnet-server (probed first).
@@ -616,6 +654,8 @@ export async function runHostingSections(opts: {
   binDir: string;
   repetitions: number;
   counts?: number[];
+  /** Only these hostings (default all). */
+  hostings?: Variant[];
 }): Promise<{ plugin?: PluginSectionResult; peer?: PeerSectionResult }> {
   const wantPlugin = opts.sections.includes("plugin");
   let wantPeer = opts.sections.includes("peer");
@@ -631,14 +671,28 @@ export async function runHostingSections(opts: {
   }
   const pluginCounts = opts.counts ?? [300, 1000];
   const peerCounts = opts.counts ?? [100, 300, 1000];
+  const before = beforePluginLauncher();
+  const launcher = path.join(repoRoot, "bin", "pulumi-resource-privnet");
   let startupMs: number[] | undefined;
+  let calls: PluginCallFigures[] | undefined;
   if (wantPlugin) {
-    startupMs = await spawnToPort(path.join(repoRoot, "bin", "pulumi-resource-privnet"), 10);
+    startupMs = await spawnToPort(launcher, 10);
     progress("plugin", `spawn-to-port: ${startupMs.map((x) => x.toFixed(0)).join(", ")} ms`);
+    // The plugin's own cost, this build against the other one when named, in alternating rounds.
+    calls = await measurePluginCalls(
+      [{ name: "this build", path: launcher }, ...(before ? [{ name: "other build", path: before }] : [])],
+      { rounds: 4, pairs: 300, inflight: 4, spawns: 5 },
+      (line) => progress("plugin", line),
+    );
+    for (const f of calls) progress("plugin", summarizePluginCalls(f));
   }
+  const only = (plan: Plan[]): Plan[] =>
+    plan
+      .map((p) => ({ ...p, variants: p.variants.filter((v) => !opts.hostings || opts.hostings.includes(v)) }))
+      .filter((p) => p.variants.length > 0);
   const plans: Plan[][] = [];
-  if (wantPlugin) plans.push(pluginPlan(pluginCounts));
-  if (wantPeer) plans.push(peerPlan(peerCounts));
+  if (wantPlugin) plans.push(only(pluginPlan(pluginCounts, before !== undefined)));
+  if (wantPeer) plans.push(only(peerPlan(peerCounts, before !== undefined)));
   if (!plans.length) return out;
   const notes: string[] = [];
   const all = await runPlan({
@@ -648,6 +702,7 @@ export async function runHostingSections(opts: {
     repetitions: opts.repetitions,
     plan: union(plans),
     peer: wantPeer ? peer : undefined,
+    before,
     probe: async (stacks, server) => {
       const p = stacks.get("peer-yaml");
       if (p) notes.push(await probePeerSetupKeys(p, server));
@@ -660,22 +715,29 @@ export async function runHostingSections(opts: {
   if (wantPlugin) {
     out.plugin = {
       repetitions: opts.repetitions,
-      cases: pick(pluginPlan(pluginCounts)),
+      cases: pick(only(pluginPlan(pluginCounts, before !== undefined))),
       notes: all.notes.filter((n) => !n.startsWith("plugin-python")),
       startupMs,
+      calls,
+      ...(before ? { beforePlugin: before } : {}),
     };
   }
   if (wantPeer) {
     out.peer = {
       repetitions: opts.repetitions,
-      cases: pick(peerPlan(peerCounts)),
+      cases: pick(only(peerPlan(peerCounts, before !== undefined))),
       notes: [...all.notes, ...notes],
       peerBinary: peer,
-      firstRegistration: await firstRegistration({
-        workDir: path.join(opts.workDir, "peer-first"),
-        binDir: opts.binDir,
-        repetitions: opts.repetitions,
-      }),
+      // A TypeScript program's start: measured with the TypeScript hostings.
+      ...(!opts.hostings || opts.hostings.some((v) => v === "dynamic-ts" || v === "plugin-ts")
+        ? {
+            firstRegistration: await firstRegistration({
+              workDir: path.join(opts.workDir, "peer-first"),
+              binDir: opts.binDir,
+              repetitions: opts.repetitions,
+            }),
+          }
+        : {}),
     };
   }
   return out;

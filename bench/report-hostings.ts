@@ -5,8 +5,11 @@
  */
 import type { RunInfo } from "./report";
 import type { Command, CaseFigures, PeerSectionResult, PluginSectionResult, Shape, Variant } from "./peer";
-import { RUNS_PER_REPETITION, VARIANT_LABEL } from "./peer";
+import { COMMANDS, RUNS_PER_REPETITION, VARIANT_LABEL } from "./peer";
 import { fmt, markdownTable, median, verdict } from "./lib/stats";
+
+/** The block's section number in BENCHMARKS.md (after the network map, 8, and privnet-access, 9). */
+export const HOSTINGS_SECTION = 10;
 
 export const BLOCK_START = "<!-- bench:hostings:start -->";
 export const BLOCK_END = "<!-- bench:hostings:end -->";
@@ -62,6 +65,31 @@ export function hostingsSummaryRows(r: HostingsInput): string[][] {
         n >= 1000 ? `<= ${TARGETS.pluginUpVsFloor}x` : "",
         `${s(plug.ms.up)} s against ${s(floor.ms.up)} s (${x(plug.ms.up, floor.ms.up)})`,
         n >= 1000 ? verdict(ratio <= TARGETS.pluginUpVsFloor) : "",
+      ]);
+    }
+  }
+  if (p?.calls?.length) {
+    for (const f of p.calls) {
+      rows.push([
+        `plugin's own cost (${f.name}): CPU per check+diff pair / first Check after spawn (median)`,
+        "",
+        `${fmt(median(f.pairCpuUs), 0)} us / ${fmt(median(f.firstCallMs), 0)} ms`,
+        "",
+      ]);
+    }
+  }
+  if (p) {
+    // This build's plugin against the other build's (PRIVNET_BEFORE_PLUGIN), same run.
+    for (const n of [...new Set(p.cases.map((c) => c.n))]) {
+      const after = find(p.cases, "plugin-yaml", "groups", n);
+      const before = find(p.cases, "before-yaml", "groups", n);
+      if (!after || !before) continue;
+      rows.push([
+        `plugin (YAML), this build against the other, ${n.toLocaleString("en")} groups: ` +
+          "`up` / `preview` / `refresh` / `destroy`",
+        "",
+        COMMANDS.map((c) => x(after.ms[c], before.ms[c])).join(" / "),
+        "",
       ]);
     }
   }
@@ -176,6 +204,29 @@ function pluginSection(p: PluginSectionResult): string {
       "",
       `Plugin start-up, spawn to port, 10 spawns: ${p.startupMs.map((v) => fmt(v, 0)).join(", ")} ms.`,
     );
+  if (p.calls?.length) {
+    const range = (v: number[]) =>
+      `${fmt(median(v), 0)} (${fmt(Math.min(...v), 0)}-${fmt(Math.max(...v), 0)})`;
+    out.push(
+      "",
+      "The plugin's own cost (bench/plugin-calls.ts), in rounds alternating the builds: spawn to port; spawn to " +
+        "the first Check answered (GetPluginInfo, CheckConfig, Configure, Check) and the plugin's CPU until then; " +
+        "the plugin's CPU per check+diff pair of a group, 300 pairs 4 at a time after a warm-up, one figure per " +
+        `round. Median (range).${p.beforePlugin ? ` Other build: ${p.beforePlugin}.` : ""}`,
+      "",
+      markdownTable(
+        ["Build", "Spawn to port, ms", "First Check, ms", "CPU to first Check, ms", "CPU per pair, us"],
+        p.calls.map((f) => [
+          f.name,
+          range(f.spawnToPortMs),
+          range(f.firstCallMs),
+          range(f.firstCallCpuMs),
+          range(f.pairCpuUs),
+        ]),
+        ["l", "r", "r", "r", "r"],
+      ),
+    );
+  }
   if (p.notes.length) out.push("", ...p.notes.map((n) => `- ${n}`));
   return out.join("\n");
 }

@@ -21,9 +21,10 @@ import {
 } from "./large";
 import type { Machine } from "./lib/machine";
 import type { AccessBenchResult } from "./access";
+import type { GuardBenchResult } from "./guard";
 import type { NetmapBenchResult } from "./netmap";
 import type { PeerSectionResult, PluginSectionResult } from "./peer";
-import { hostingsBlock, hostingsSummaryRows } from "./report-hostings";
+import { hostingsBlock, hostingsSummaryRows, HOSTINGS_SECTION } from "./report-hostings";
 import { fmt, markdownTable, median, verdict } from "./lib/stats";
 import type { MemoryResult, ThroughputResult } from "./throughput";
 import { MODES, type Up300Result } from "./up300";
@@ -42,6 +43,7 @@ export interface BenchResults {
   large?: LargeResult;
   netmap?: NetmapBenchResult;
   access?: AccessBenchResult;
+  guard?: GuardBenchResult;
   plugin?: PluginSectionResult;
   peer?: PeerSectionResult;
   errors: { section: string; message: string }[];
@@ -71,6 +73,7 @@ const SECTION_KEYS = {
   large: "large",
   netmap: "netmap",
   access: "access",
+  guard: "guard",
 } as const satisfies Record<string, keyof BenchResults>;
 
 function runInfo(r: BenchResults): RunInfo {
@@ -288,6 +291,7 @@ function summaryRows(r: BenchResults): string[][] {
   if (r.large) rows.push(...largeSummaryRows(r.large));
   if (r.netmap) rows.push(...netmapSummaryRows(r.netmap));
   if (r.access) rows.push(...accessSummaryRows(r.access));
+  if (r.guard) rows.push(guardSummaryRow(r.guard));
   rows.push(...hostingsSummaryRows(r));
   if (r.importer) {
     const i = r.importer;
@@ -394,6 +398,47 @@ function accessSummaryRows(a: AccessBenchResult): string[][] {
       verdict(a.diff.withoutProgramMs <= a.diff.targetMs),
     ],
   ];
+}
+
+function guardSummaryRow(g: GuardBenchResult): string[] {
+  return [
+    `The access guard (policy pack) added to a preview of a change to an account of ${count(g.objects)} objects`,
+    `<= ${fmt(g.targetMs / 1000, 0)} s`,
+    `${fmt(g.addedMs / 1000, 2)} s (preview ${fmt(g.medianWithoutMs / 1000, 1)} s -> ${fmt(g.medianWithMs / 1000, 1)} s, medians)`,
+    verdict(g.addedMs <= g.targetMs),
+  ];
+}
+
+function guardSection(g: GuardBenchResult): string {
+  const phases = Object.entries(g.phases)
+    .map(([k, v]) => `${k.replace(/_/g, " ")} ${k === "lines" ? v : `${fmt(v / 1000, 2)} s`}`)
+    .join(", ");
+  return [
+    markdownTable(
+      ["Preview of the change", "Runs", "Median"],
+      [
+        [
+          "without the pack",
+          g.withoutMs.map((x) => fmt(x / 1000, 1)).join(", ") + " s",
+          `${fmt(g.medianWithoutMs / 1000, 2)} s`,
+        ],
+        [
+          "with the pack",
+          g.withMs.map((x) => fmt(x / 1000, 1)).join(", ") + " s",
+          `${fmt(g.medianWithMs / 1000, 2)} s`,
+        ],
+        ["added", "", `${fmt(g.addedMs / 1000, 2)} s (target <= ${fmt(g.targetMs / 1000, 0)} s)`],
+      ],
+      ["l", "l", "r"],
+    ),
+    "",
+    `bench/guard.ts: the same account, served the same way; tests/e2e/programs/access-diff applied, then its ` +
+      `policy's sources widened (${g.lines} lines gained or lost). \`pulumi preview\` of that change without and with ` +
+      "`--policy-pack node_modules/pulumi-privnet/policy` (its three policies, two access tests), interleaved in " +
+      `alternating order after one unmeasured run of each. The pack's last run: ${phases} (reads waited for: the ` +
+      "account and the stack's state, started while the engine runs the program; pack loaded at: its process's age " +
+      "when its code ran).",
+  ].join("\n");
 }
 
 function accessSection(a: AccessBenchResult): string {
@@ -1234,8 +1279,9 @@ export function renderReport(r: BenchResults, opts: { full: boolean }): string {
     );
   if (r.netmap) out.push("", "## 8. The network map", "", netmapSection(r.netmap));
   if (r.access) out.push("", "## 9. privnet-access: show and diff", "", accessSection(r.access));
+  if (r.guard) out.push("", "### The access guard in a preview", "", guardSection(r.guard));
   if (r.plugin || r.peer)
-    out.push("", hostingsBlock({ plugin: r.plugin, peer: r.peer, runs: runsOf(r) }, 10));
+    out.push("", hostingsBlock({ plugin: r.plugin, peer: r.peer, runs: runsOf(r) }, HOSTINGS_SECTION));
   out.push("", "## Performance problems found", "", problemsSection(r));
   out.push(
     "",
@@ -1243,14 +1289,14 @@ export function renderReport(r: BenchResults, opts: { full: boolean }): string {
     "",
     "`npm run bench` builds what it needs (`npm run build`, the engine via scripts/engine.sh), runs every section and " +
       "rewrites this file; it exits non-zero only when a section breaks, not when a target is missed. One section: " +
-      "`npm run bench -- faults` (or `--only faults`; api-calls, up300, host, throughput, import, plugin, peer, large, netmap, access): " +
+      "`npm run bench -- faults` (or `--only faults`; api-calls, up300, host, throughput, import, plugin, peer, large, netmap, access, guard): " +
       "its figures are merged into " +
       "bench/results/latest.json over those of earlier runs, and this file is rewritten once that holds every " +
       "section (the table of runs above says which run measured what). `--reps N` sets the repetitions of the " +
       "300-resource runs, `--keep` keeps the work directory, `--render` rewrites this file from " +
       "bench/results/latest.json without measuring, `--large-count N` runs the large section with fewer resources " +
       "(printed only). The large section waits for the rate limit by design: about 40 minutes on 2 cores. A run of " +
-      "`plugin` and `peer` alone rewrites their block of this file (section 8) in place; `--counts N,N` runs them " +
+      `\`plugin\` and \`peer\` alone rewrites their block of this file (section ${HOSTINGS_SECTION}) in place; \`--counts N,N\` runs them ` +
       "at other sizes (printed only).",
     "",
   );

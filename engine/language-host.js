@@ -9,8 +9,9 @@
 //           program output, stderr as error output. So we never log to stdout/stderr ourselves except for
 //           real errors; set PRIVNET_LANGHOST_LOG=<file> to get a trace of the RPCs we serve.
 //   RPCs:   Handshake, GetPluginInfo, GetRequiredPackages, GetRequiredPlugins, Run, GetProgramDependencies,
-//           About and Cancel are implemented. Everything else (InstallDependencies, RunPlugin, GenerateProject,
-//           Pack, Link, Template, ...) answers UNIMPLEMENTED, which the CLI tolerates where it matters.
+//           About, Cancel and RunPlugin (for policy packs) are implemented. Everything else
+//           (InstallDependencies, GenerateProject, Pack, Link, Template, ...) answers UNIMPLEMENTED, which the CLI
+//           tolerates where it matters.
 //
 // Plain CommonJS on purpose: it must run without a TypeScript build.
 "use strict";
@@ -26,6 +27,8 @@ const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
 const grpc = require(require.resolve("@grpc/grpc-js", { paths: [sdkDir] }));
 const languageGrpc = require(path.join(sdkDir, "proto", "language_grpc_pb.js"));
 const languagePb = require(path.join(sdkDir, "proto", "language_pb.js"));
+const analyzerGrpc = require(path.join(sdkDir, "proto", "analyzer_grpc_pb.js"));
+const analyzerPb = require(path.join(sdkDir, "proto", "analyzer_pb.js"));
 const pluginPb = require(path.join(sdkDir, "proto", "plugin_pb.js"));
 const emptyPb = require(require.resolve("google-protobuf/google/protobuf/empty_pb.js", { paths: [sdkDir] }));
 
@@ -195,6 +198,10 @@ class LanguageHost {
       getRequiredPackages: unary("GetRequiredPackages", () => new languagePb.GetRequiredPackagesResponse()),
       getRequiredPlugins: unary("GetRequiredPlugins", () => new languagePb.GetRequiredPluginsResponse()),
       run: unary("Run", (req) => this.run(req)),
+      runPlugin: (/** @type {any} */ call) => {
+        trace(`rpc RunPlugin kind=${call.request.getKind()}`);
+        this.runPlugin(call);
+      },
       getProgramDependencies: unary("GetProgramDependencies", (req) => this.programDependencies(req)),
       about: unary("About", () => {
         const res = new languagePb.AboutResponse();
@@ -324,6 +331,118 @@ class LanguageHost {
   }
 
   /**
+   * RunPlugin: starts a plugin written in Node from its directory. Only policy packs are supported (the engine
+   * runs a pack whose `PulumiPolicy.yaml` says `runtime: nodejs` this way); other kinds answer UNIMPLEMENTED.
+   *
+   * The contract, as the engine (pkg/resource/plugin/plugin.go, langruntime_plugin.go) and the upstream Node host
+   * keep it:
+   * - the answer is a stream of stdout and stderr chunks ended by the exit code; the engine reads the first stdout
+   *   line as the plugin's port, shows the rest as the plugin's output, and cancels the call to stop the plugin;
+   * - a pack runs as `node @pulumi/pulumi/cmd/run-policy-pack <engine args...> <pack dir>` in the pack's directory,
+   *   with the module resolved from there: when it cannot be, the plugin prints Node's "Cannot find module
+   *   '@pulumi/pulumi/cmd/run-policy-pack'" and exits, which the engine turns into "the policy pack's
+   *   dependencies are not installed; try running npm install ...";
+   * - the pack sees the stack through the environment, as packs always have: `PULUMI_CONFIG` (the stack's config,
+   *   decrypted), `PULUMI_NODEJS_ORGANIZATION|PROJECT|STACK|DRY_RUN` (and the `PULUMI_*` forms). The engine only
+   *   tells the plugin these in its first call, `ConfigureStack`, after the plugin has answered with a port. So
+   *   the host answers with the port of a small proxy of its own, waits for that call (or any other), starts the
+   *   pack with the environment it gives, and from then on forwards every call to the pack unchanged.
+   * @param {any} call the server-streaming call (request: pulumirpc.RunPluginRequest)
+   * @returns {void}
+   */
+  runPlugin(call) {
+    const req = call.request;
+    if (req.getKind() !== "analyzer") {
+      call.emit("error", {
+        code: grpc.status.UNIMPLEMENTED,
+        details: `pulumi-privnet's language host runs policy packs only, not ${req.getKind() || "this"} plugins`,
+      });
+      return;
+    }
+    const info = programInfo(req.getInfo(), req.getPwd(), ".");
+    let ended = false;
+    const send = (/** @type {"stdout" | "stderr"} */ stream, /** @type {Buffer | string} */ data) => {
+      if (ended) return;
+      const res = new languagePb.RunPluginResponse();
+      const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data);
+      if (stream === "stdout") res.setStdout(bytes);
+      else res.setStderr(bytes);
+      call.write(res);
+    };
+    const exit = (/** @type {number} */ code) => {
+      if (ended) return;
+      const res = new languagePb.RunPluginResponse();
+      res.setExitcode(code);
+      call.write(res);
+      ended = true;
+      call.end();
+    };
+
+    let runner;
+    try {
+      runner = require.resolve(RUN_POLICY_PACK, { paths: [info.programDirectory] });
+    } catch {
+      // The engine recognises Node's own words for this and tells the user to install the pack's dependencies.
+      send("stderr", `Error: Cannot find module '${RUN_POLICY_PACK}' from ${info.programDirectory}\n`);
+      exit(1);
+      return;
+    }
+
+    /** @type {Record<string, string>} */
+    const env = {};
+    for (const entry of req.getEnvList()) {
+      const eq = entry.indexOf("=");
+      if (eq > 0) env[entry.slice(0, eq)] = entry.slice(eq + 1);
+    }
+    if (info.options.typescript !== false && info.options.typescript !== "false") {
+      env.PULUMI_NODEJS_TYPESCRIPT = "true";
+    }
+    if (typeof info.options.tsconfig === "string" && info.options.tsconfig !== "") {
+      env.PULUMI_NODEJS_TSCONFIG_PATH = info.options.tsconfig;
+    }
+    const args = [
+      ...splitNodeArgs(info.options.nodeargs),
+      runner,
+      ...req.getArgsList(),
+      info.programDirectory,
+    ];
+
+    const proxy = new PolicyProxy((configure) => {
+      for (const [k, v] of Object.entries(stackEnv(configure))) env[k] = v;
+      trace(`run-plugin ${process.execPath} ${args.join(" ")} (cwd ${info.programDirectory})`);
+      const child = childProcess.spawn(process.execPath, args, {
+        cwd: info.programDirectory,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      this.children.add(child);
+      child.on("exit", () => this.children.delete(child));
+      child.stderr.on("data", (chunk) => send("stderr", chunk));
+      return child;
+    }, send);
+    proxy.listen().then(
+      (port) => send("stdout", `${port}\n`),
+      (err) => {
+        send(
+          "stderr",
+          `pulumi-privnet language host: could not start the policy pack proxy: ${err.message}\n`,
+        );
+        exit(1);
+      },
+    );
+    proxy.exited.then((code) => {
+      trace(`run-plugin exited code=${code}`);
+      exit(code);
+    });
+    // The engine cancels the call to stop the plugin.
+    call.on("cancelled", () => {
+      trace("run-plugin cancelled by the engine");
+      ended = true;
+      proxy.close();
+    });
+  }
+
+  /**
    * GetProgramDependencies (`pulumi about`): the direct dependencies of the program's package.json with the
    * versions installed. Transitive dependencies are not listed even when asked for.
    * @param {any} req pulumirpc.GetProgramDependenciesRequest
@@ -368,6 +487,192 @@ class LanguageHost {
         // Already gone.
       }
     }
+  }
+}
+
+/** The module that serves a Node policy pack, shipped in @pulumi/pulumi and resolved from the pack's directory. */
+const RUN_POLICY_PACK = "@pulumi/pulumi/cmd/run-policy-pack";
+
+/**
+ * The environment a policy pack learns the stack from, out of the engine's ConfigureStack request (the variables
+ * the upstream Node host and the engine's own launcher set).
+ * @param {any} configure a pulumirpc.AnalyzerStackConfigureRequest, or undefined when none came
+ * @returns {Record<string, string>} the variables to add
+ */
+function stackEnv(configure) {
+  if (!configure) return {};
+  /** @type {Record<string, string>} */
+  const out = {};
+  const set = (/** @type {string} */ key, /** @type {string} */ value) => {
+    if (value !== "") {
+      out[`PULUMI_NODEJS_${key}`] = value;
+      out[`PULUMI_${key}`] = value;
+    }
+  };
+  set("ORGANIZATION", configure.getOrganization());
+  set("PROJECT", configure.getProject());
+  set("STACK", configure.getStack());
+  set("DRY_RUN", String(configure.getDryRun()));
+  /** @type {Record<string, string>} */
+  const config = {};
+  configure.getConfigMap().forEach((/** @type {string} */ v, /** @type {string} */ k) => {
+    config[k] = v;
+  });
+  if (Object.keys(config).length > 0) out.PULUMI_CONFIG = JSON.stringify(config);
+  return out;
+}
+
+/** Messages pass through the proxy as bytes: it decodes only ConfigureStack. */
+const passBytes = (/** @type {Buffer} */ b) => b;
+
+/**
+ * The Analyzer service the engine talks to while a policy pack starts: it answers Handshake itself, keeps the
+ * ConfigureStack request, starts the pack (`start`) on the first call that needs it, and forwards every call to
+ * the pack as raw bytes.
+ */
+class PolicyProxy {
+  /**
+   * @param {(configure: any) => import("node:child_process").ChildProcessWithoutNullStreams} start starts the
+   *   pack with the stack's configuration (undefined when the engine sent none)
+   * @param {(stream: "stdout" | "stderr", data: Buffer | string) => void} output where the pack's output goes
+   */
+  constructor(start, output) {
+    this.start = start;
+    this.output = output;
+    /** @type {any} the engine's ConfigureStack request, once received */
+    this.configure = undefined;
+    /** @type {Promise<any> | undefined} a client of the pack, once started */
+    this.client = undefined;
+    /** @type {import("node:child_process").ChildProcess | undefined} */
+    this.child = undefined;
+    this.server = new grpc.Server({
+      "grpc.max_receive_message_length": 400 * 1024 * 1024,
+      "grpc.max_send_message_length": 400 * 1024 * 1024,
+    });
+    /** @type {(code: number) => void} */
+    let settle = () => {};
+    /** @type {Promise<number>} resolves with the pack's exit code (1 when it could not start) */
+    this.exited = new Promise((resolve) => (settle = resolve));
+    this.settle = (/** @type {number} */ code) => {
+      settle(code);
+      this.server.forceShutdown();
+    };
+    /** @type {Record<string, Function>} */
+    const handlers = {};
+    /** @type {Record<string, any>} */
+    const definition = {};
+    for (const [name, method] of Object.entries(analyzerGrpc.AnalyzerService)) {
+      definition[name] = {
+        ...method,
+        requestSerialize: passBytes,
+        requestDeserialize: passBytes,
+        responseSerialize: passBytes,
+        responseDeserialize: passBytes,
+      };
+      handlers[name] = (/** @type {any} */ call, /** @type {Function} */ callback) =>
+        this.handle(name, method.path, call.request, callback);
+    }
+    this.server.addService(definition, handlers);
+  }
+
+  /**
+   * Listens on a free loopback port.
+   * @returns {Promise<number>} the port
+   */
+  listen() {
+    return new Promise((resolve, reject) => {
+      this.server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) =>
+        err ? reject(err) : resolve(port),
+      );
+    });
+  }
+
+  /**
+   * Answers one call from the engine.
+   * @param {string} name the method
+   * @param {string} route its full path
+   * @param {Buffer} request the request's bytes
+   * @param {Function} callback the gRPC callback
+   * @returns {void}
+   */
+  handle(name, route, request, callback) {
+    trace(`policy proxy ${name}`);
+    if (name === "handshake") {
+      callback(null, Buffer.alloc(0)); // an empty AnalyzerHandshakeResponse
+      return;
+    }
+    if (name === "cancel" && !this.client) {
+      callback(null, Buffer.alloc(0)); // nothing runs yet: nothing to cancel (an empty google.protobuf.Empty)
+      return;
+    }
+    if (name === "configureStack" && !this.client) {
+      try {
+        this.configure = analyzerPb.AnalyzerStackConfigureRequest.deserializeBinary(request);
+      } catch (err) {
+        callback({ code: grpc.status.INVALID_ARGUMENT, details: String(err) });
+        return;
+      }
+    }
+    this.ensureStarted().then(
+      (client) =>
+        client.makeUnaryRequest(route, passBytes, passBytes, request, (/** @type {any} */ err, res) => {
+          // An older pack without ConfigureStack: the engine accepts that answer from it, so pass it on.
+          callback(err, res);
+        }),
+      (err) =>
+        callback({ code: grpc.status.UNAVAILABLE, details: `policy pack not started: ${err.message}` }),
+    );
+  }
+
+  /**
+   * Starts the pack once, reads its port from the first line of its stdout, and connects to it.
+   * @returns {Promise<any>} a gRPC client of the pack
+   */
+  ensureStarted() {
+    if (this.client) return this.client;
+    this.client = new Promise((resolve, reject) => {
+      const child = this.start(this.configure);
+      this.child = child;
+      let port = "";
+      let connected = false;
+      child.stdout.on("data", (/** @type {Buffer} */ chunk) => {
+        if (connected) {
+          this.output("stdout", chunk);
+          return;
+        }
+        const text = chunk.toString("utf8");
+        const nl = text.indexOf("\n");
+        port += nl < 0 ? text : text.slice(0, nl);
+        if (nl < 0) return;
+        connected = true;
+        const rest = text.slice(nl + 1);
+        if (rest) this.output("stdout", rest);
+        const n = Number(port.trim());
+        if (!Number.isInteger(n) || n <= 0 || n > 65535) {
+          reject(new Error(`the policy pack wrote ${JSON.stringify(port.trim())} where its port belongs`));
+          return;
+        }
+        resolve(new grpc.Client(`127.0.0.1:${n}`, grpc.credentials.createInsecure()));
+      });
+      child.on("error", (err) => {
+        reject(err);
+        this.settle(1);
+      });
+      child.on("exit", (code, signal) => {
+        if (!connected) reject(new Error(`the policy pack exited (${code ?? signal}) before it listened`));
+        this.settle(code ?? 1);
+      });
+    });
+    return this.client;
+  }
+
+  /**
+   * Stops the pack (SIGINT, as the engine stops plugins) and the proxy.
+   * @returns {void}
+   */
+  close() {
+    if (this.child && this.child.exitCode === null) this.child.kill("SIGINT");
+    if (!this.child) this.settle(0);
   }
 }
 
@@ -455,4 +760,4 @@ if (require.main === module) {
   main();
 }
 
-module.exports = { parseArgs, programInfo, locateRunner, LanguageHost };
+module.exports = { parseArgs, programInfo, locateRunner, LanguageHost, stackEnv };

@@ -13,14 +13,11 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { PrivnetClient } from "../client";
 import { resolveCredentials } from "../model/credentials";
-import { listObjects } from "../provider/list";
 import { PROVIDERS } from "../provider/registry";
-import type { Listed } from "../provider/spec";
 import { formatMarkdown, formatTypeScript, literalIds, renderImportFile, renderProgram } from "./emit";
-import { KINDS, kindDef, type Found } from "./kinds";
-import { buildPlan, kindsToRead, specOf, type Plan, type Snapshot } from "./plan";
+import { buildPlan, kindsToRead, type Plan } from "./plan";
 import { gitignore, npmrc, packageJson, projectMeta, pulumiYaml, readme, tsconfigJson } from "./project";
-import { ImportError, KindUnavailable, Reader, translate } from "./read";
+import { displayUrl, ImportError, readAccount, Reader, translate } from "./read";
 
 export const USAGE = `usage: privnet-import --api-url URL [--token-file FILE] --out DIR [options]
   --api-url URL          the management API (default: PRIVNET_API_URL)
@@ -147,18 +144,6 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Options | "he
   };
 }
 
-/** A URL as it may be shown: without any user name or password in it. */
-export function displayUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    u.username = "";
-    u.password = "";
-    return u.toString().replace(/\/+$/, "");
-  } catch {
-    return url.replace(/\/\/[^/@]*@/, "//");
-  }
-}
-
 export function readToken(opts: Pick<Options, "tokenFile">, env: NodeJS.ProcessEnv): string {
   if (opts.tokenFile !== undefined) {
     let text: string;
@@ -191,50 +176,6 @@ export function checkOutDir(out: string, force: boolean): void {
     throw new ImportError(
       `--out ${out} exists and is not empty; choose another directory, or pass --force to replace the generated files in it`,
     );
-}
-
-/**
- * Reads every kind needed through the provider's readers (provider/list.ts), reporting progress; kinds this
- * server does not serve are noted, not fatal.
- */
-export async function readAccount(
-  reader: Reader,
-  kinds: string[],
-  progress: (line: string) => void,
-): Promise<Snapshot> {
-  const listed = new Map<string, Listed[]>();
-  const unavailable = new Map<string, string>();
-  await Promise.all(
-    kinds.map(async (kind) => {
-      let objects: Listed[];
-      try {
-        objects = await listObjects(specOf(kind), reader.ctx);
-        const probe = kindDef(kind).servedIf;
-        if (objects.length === 0 && probe) await reader.call(probe);
-      } catch (err) {
-        const failure = translate(err, reader.operationOf(err), reader.apiUrl);
-        if (!(failure instanceof KindUnavailable)) throw failure;
-        unavailable.set(kind, failure.reason);
-        progress(`${kind}: skipped (${failure.reason})`);
-        return;
-      }
-      listed.set(kind, objects);
-      progress(`${kind}: ${objects.length}`);
-    }),
-  );
-  // Labels may name a related object (a router's network): given once everything is read.
-  const related = (kind: string, id: string) => listed.get(kind)?.find((o) => o.id === id)?.object;
-  // Kinds in their canonical order, whatever order the reads finished in.
-  const objects = new Map<string, Found[]>();
-  for (const def of KINDS) {
-    const list = listed.get(def.kind);
-    if (!list) continue;
-    objects.set(
-      def.kind,
-      list.map((o) => ({ kind: def.kind, ...o, label: def.label(o, related) })),
-    );
-  }
-  return { objects, unavailable };
 }
 
 /** The files of the project, by name (with `pulumi-import`, the import file `import.json` too). */
@@ -310,8 +251,11 @@ export function summaryText(plan: Plan, out: string, files: string[], requests: 
       : "";
     lines.push(`  ${pad(s.kind, width)}${String(s.written).padStart(5)}${extra}`);
   }
-  lines.push(`Secrets to set (pulumi config set --secret KEY; listed in README.md): ${plan.secrets.length}`);
-  for (const s of plan.secrets) lines.push(`  ${s.key}: ${s.what}`);
+  lines.push(
+    `Secrets to set (pulumi config set --secret KEY, without --secret where not secret; listed in README.md): ` +
+      `${plan.secrets.length}`,
+  );
+  for (const s of plan.secrets) lines.push(`  ${s.key}: ${s.what}${s.secret ? "" : " (not secret)"}`);
   const skipped = plan.summary.filter((s) => s.unavailable || s.notWritten.length);
   lines.push(`Skipped: ${skipped.length ? "" : "none"}`);
   for (const s of skipped) {

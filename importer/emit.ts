@@ -14,11 +14,12 @@ import type { Props } from "../provider/spec";
 import { kindOf, recordValueOf, shapeOf, elementOf, camel } from "../model/schema";
 import { token } from "../model/hidden-inputs";
 import type { z } from "zod";
+import { visibleText } from "../api/common";
 
 const IDENTIFIER = /^[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*$/u;
 
 function key(k: string): string {
-  return IDENTIFIER.test(k) ? k : JSON.stringify(k);
+  return IDENTIFIER.test(k) ? k : visibleText(JSON.stringify(k));
 }
 
 interface RenderContext {
@@ -43,11 +44,12 @@ function render(value: unknown, schema: z.ZodType | undefined, ctx: RenderContex
     ctx.usesPulumi.value = true;
     const k = ctx.plan.secretKeys.get(`${ctx.resource.found.id} ${value.field}`);
     if (!k) throw new Error(`privnet-import: no config key for the secret ${value.field}`);
-    return `config.requireSecret(${JSON.stringify(k)})`;
+    return `config.${value.secret ? "requireSecret" : "require"}(${JSON.stringify(k)})`;
   }
   if (value instanceof Commented) return render(value.value, schema, ctx);
   if (value === null || value === undefined) return "undefined";
-  if (typeof value === "string") return ref(ctx, value) ?? JSON.stringify(value);
+  // A name with a bidi override or an invisible character is written escaped: the program reads as it is.
+  if (typeof value === "string") return ref(ctx, value) ?? visibleText(JSON.stringify(value));
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   if (Array.isArray(value)) {
     const el = schema ? elementOf(schema) : undefined;
@@ -130,7 +132,7 @@ export function renderProgram(plan: Plan, meta: ProgramMeta): string {
     "",
     ...(plan.secrets.length
       ? [
-          "// Secrets the API never returns: set each with `pulumi config set --secret <key>` (README.md).",
+          "// Values the API never returns: set each with `pulumi config set [--secret] <key>` (README.md).",
           "const config = new pulumi.Config();",
           "",
         ]

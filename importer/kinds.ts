@@ -193,6 +193,35 @@ export const KINDS: readonly KindDef[] = [
     refersTo: [],
   },
   {
+    kind: "ScimIntegration",
+    title:
+      "SCIM provisioning (tokens are not read back: set rotateToken to have a new one made and kept as a secret " +
+      "output)",
+    label: (o) => `${str(o.object.provider)} ${str(o.object.prefix)} scim`,
+    refersTo: [],
+  },
+  {
+    kind: "OktaScimIntegration",
+    title:
+      "Okta SCIM provisioning (connection names and tokens are not read back: the connection name comes from " +
+      "stack config)",
+    label: (o) => `okta scim ${o.id}`,
+    refersTo: [],
+  },
+  {
+    kind: "NotificationChannel",
+    title:
+      "Notification channels (webhook header values come from stack config; a webhook URL is written as the API " +
+      "shows it: move one that carries a token to config too)",
+    label: (o) => {
+      const target = (o.object.target ?? {}) as { emails?: unknown[]; url?: unknown };
+      if (o.object.type === "email") return `${str(target.emails?.[0]).split("@")[0]} email`;
+      const host = /^[a-z]+:\/\/([^/:?#]+)/i.exec(str(target.url))?.[1] ?? "";
+      return `${host.split(".")[0] || "webhook"} webhook`;
+    },
+    refersTo: [],
+  },
+  {
     kind: "IngressPeer",
     title: "Ingress peers",
     label: (o, related) => `${str(related("Peer", str(o.object.peer_id))?.name) || "peer"} ingress`,

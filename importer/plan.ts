@@ -15,6 +15,7 @@
 import type { z } from "zod";
 import { AccountSettingsSchema, defaultAccountSettings } from "../api/account";
 import { MASKED_CREDENTIAL } from "../api/event-streaming";
+import { MASKED_HEADER_VALUE } from "../api/notifications";
 import { buildOutputs, canAdopt, checkInputs, compareInputs, inputNames } from "../provider/lifecycle";
 import { fromApi } from "../model/mapping";
 import { normalize, project, sameValue } from "../provider/normalize";
@@ -24,11 +25,16 @@ import type { Props, ResourceSpec } from "../provider/spec";
 import { KINDS, kindDef, type Found, type KindDef } from "./kinds";
 import { IdentifierAllocator, ResourceNameAllocator, camelWords, identifierWords } from "./naming";
 
-/** A secret the program reads from stack config (`config.requireSecret(key)`). */
+/**
+ * A value the program reads from stack config, because the API never returns it: a secret
+ * (`config.requireSecret(key)`), or a required write-only value that is not one (`config.require(key)`: an Okta
+ * SCIM integration's connection name).
+ */
 export class SecretValue {
   constructor(
     /** Where it goes, as a Pulumi property path (`clientSecret`, `config.api_key`). */
     readonly field: string,
+    readonly secret = true,
   ) {}
 }
 
@@ -83,6 +89,13 @@ export function readInputs(spec: ResourceSpec, f: Found): Props {
 }
 
 /** Optional members that hold nothing (by the diff's rules) and ids the server assigns, left out. */
+/**
+ * A policy rule's sources and destinations: optional lists the service still requires unless a resource stands in
+ * for them (it refuses a rule without either, and stores an empty list, answering it as null). Such a list is
+ * written as `[]` rather than left out.
+ */
+const RULE_ENDS: Record<string, string> = { sources: "sourceResource", destinations: "destinationResource" };
+
 function prune(value: unknown, schema: z.ZodType | undefined): unknown {
   if (value === null || value === undefined || !schema) return value;
   const kind = kindOf(schema);
@@ -100,6 +113,16 @@ function prune(value: unknown, schema: z.ZodType | undefined): unknown {
     for (const [key, s] of Object.entries(shape)) {
       const name = camel(key);
       const v = (value as Props)[name];
+      const standIn = RULE_ENDS[name];
+      if (
+        standIn &&
+        shapeNames(shape).has(standIn) &&
+        isEmptyList(v) &&
+        !isSetValue((value as Props)[standIn])
+      ) {
+        out[name] = [];
+        continue;
+      }
       if (v === undefined || v === null) continue;
       if (name === "id" && isOptional(s)) continue; // assigned by the service (a policy rule's id)
       const pruned = prune(v, s);
@@ -111,12 +134,20 @@ function prune(value: unknown, schema: z.ZodType | undefined): unknown {
   return value;
 }
 
+function shapeNames(shape: Record<string, unknown>): Set<string> {
+  return new Set(Object.keys(shape).map(camel));
+}
+const isEmptyList = (v: unknown) => v === undefined || v === null || (Array.isArray(v) && v.length === 0);
+const isSetValue = (v: unknown) => v !== undefined && v !== null;
+
+const MASKS = new Set([MASKED_CREDENTIAL, MASKED_HEADER_VALUE]);
+
 /**
- * Masked credentials inside a secret input (event-streaming config), and the values the API answers empty at the
- * spec's `secretPaths` (a reverse-proxy service's password), become config secrets.
+ * Masked credentials inside a secret input (event-streaming config, a webhook's header values), and the values the
+ * API answers empty at the spec's `secretPaths` (a reverse-proxy service's password), become config secrets.
  */
 function unmask(value: unknown, path: string, secretPaths: ReadonlySet<string>): unknown {
-  if (value === MASKED_CREDENTIAL) return new SecretValue(path);
+  if (typeof value === "string" && MASKS.has(value)) return new SecretValue(path);
   if (value === "" && secretPaths.has(path.replace(/\[\d+\]/g, "[]"))) return new SecretValue(path);
   if (Array.isArray(value)) return value.map((v, i) => unmask(v, `${path}[${i}]`, secretPaths));
   if (value && typeof value === "object")
@@ -130,9 +161,16 @@ const DAY = 86_400;
 
 /**
  * A setup key's lifetime is write-only (the API returns only the expiry time): the remaining lifetime, in whole
- * days, within the range the API accepts. Only `pulumi up` of a new key would use it: adoption keeps the key.
+ * days, within the documented range (86400 to 31536000 seconds); 0 for a key that never expires. Only
+ * `pulumi up` of a new key would use it: adoption keeps the key.
  */
 export function setupKeyLifetime(expires: unknown, now: number): Commented {
+  // The zero time: a key made with expires_in 0, which never expires. 0 makes such a key again.
+  if (String(expires).startsWith("0001-01-01"))
+    return new Commented(
+      0,
+      `write-only: the key never expires (the API returns the expiry ${String(expires)})`,
+    );
   const at = Date.parse(String(expires));
   const remaining = Number.isFinite(at) ? Math.round((at - now) / 1000 / DAY) * DAY : 30 * DAY;
   const value = Math.min(365 * DAY, Math.max(DAY, remaining));
@@ -160,9 +198,13 @@ export function programInputs(spec: ResourceSpec, f: Found, now = Date.now()): P
   for (const name of inputNames(spec)) {
     if (computed.has(name)) continue;
     if (writeOnly.has(name)) {
+      const schema = fieldSchema(spec, name);
       if (secret.has(name)) out[name] = new SecretValue(name);
       else if (spec.name === "SetupKey" && name === "expiresIn")
         out[name] = setupKeyLifetime(f.object.expires, now);
+      // A required write-only value the API never shows (an Okta connection name): the user states it.
+      else if (schema && !isOptional(schema) && !(defaults && name in defaults))
+        out[name] = new SecretValue(name, false);
       continue;
     }
     const v = read[name];
@@ -251,11 +293,12 @@ export interface Lookup {
   comment: string;
 }
 
-/** A config secret the user sets. */
+/** A config value the user sets: a secret, or a write-only value that is not one. */
 export interface SecretEntry {
   key: string;
   /** `IdentityProvider okta: clientSecret`. */
   what: string;
+  secret: boolean;
 }
 
 /** Per kind, for the summary: objects written, and objects read but not written with the reason. */
@@ -498,12 +541,12 @@ export function buildPlan(snapshot: Snapshot, opts: PlanOptions): Plan {
       const s = sum(kind);
       s.written++;
       if (w.referencedOnly) s.referencedOnly++;
-      for (const field of secretFields(w.inputs)) {
+      for (const { field, secret } of configValues(w.inputs)) {
         let key = `${varName}${pascalField(field)}`;
         for (let n = 2; secretNames.has(key); n++) key = `${varName}${pascalField(field)}${n}`;
         secretNames.add(key);
         secretKeys.set(`${w.f.id} ${field}`, key);
-        secrets.push({ key, what: `${kind} ${JSON.stringify(w.f.label)}: ${field}` });
+        secrets.push({ key, what: `${kind} ${JSON.stringify(w.f.label)}: ${field}`, secret });
       }
       for (const p of verify(spec, w.f, w.inputs))
         warnings.push(`${kind} ${JSON.stringify(w.f.label)}: ${p}`);
@@ -523,12 +566,17 @@ export function buildPlan(snapshot: Snapshot, opts: PlanOptions): Plan {
   };
 }
 
-/** The fields of the secrets inside inputs, in order. */
-export function secretFields(value: unknown, out: string[] = []): string[] {
-  if (value instanceof SecretValue) out.push(value.field);
-  else if (value instanceof Commented) secretFields(value.value, out);
-  else if (Array.isArray(value)) for (const v of value) secretFields(v, out);
+/** The config values inside inputs (secrets and the other write-only values), in order. */
+function configValues(value: unknown, out: SecretValue[] = []): SecretValue[] {
+  if (value instanceof SecretValue) out.push(value);
+  else if (value instanceof Commented) configValues(value.value, out);
+  else if (Array.isArray(value)) for (const v of value) configValues(v, out);
   else if (value && typeof value === "object")
-    for (const v of Object.values(value as Props)) secretFields(v, out);
+    for (const v of Object.values(value as Props)) configValues(v, out);
   return out;
+}
+
+/** The fields of the config values (secrets and write-only values) inside inputs, in order. */
+export function secretFields(value: unknown): string[] {
+  return configValues(value).map((v) => v.field);
 }

@@ -193,7 +193,7 @@ export function readme(plan: Plan, meta: ProjectMeta): string {
     "pulumi stack init <stack>",
     `pulumi config set privnet:apiUrl ${meta.apiUrl}`,
     "pulumi config set --secret privnet:token          # prompts for the token (or: < token-file)",
-    ...plan.secrets.map((s) => `pulumi config set --secret ${s.key}`),
+    ...plan.secrets.map((s) => `pulumi config set ${s.secret ? "--secret " : ""}${s.key}`),
     "pulumi preview",
     "pulumi up",
     "```",
@@ -208,12 +208,13 @@ export function readme(plan: Plan, meta: ProjectMeta): string {
       "## Secrets to set",
       "",
       "The API never returns these values, so the program reads them from stack config " +
-        "(`config.requireSecret`). Set each before `pulumi up` (the command prompts for the value; it is " +
-        "stored encrypted). The first `pulumi up` sends them to the service.",
+        "(`config.requireSecret`; `config.require` for a value that is no secret). Set each before `pulumi up` " +
+        "(the command prompts for a secret's value; it is stored encrypted). The first `pulumi up` sends them " +
+        "to the service.",
       "",
-      "| Config key | Secret |",
+      "| Config key | Value |",
       "| --- | --- |",
-      ...plan.secrets.map((s) => `| \`${s.key}\` | ${s.what} |`),
+      ...plan.secrets.map((s) => `| \`${s.key}\` | ${s.what}${s.secret ? "" : " (not secret)"} |`),
       "",
     );
   }

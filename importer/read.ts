@@ -12,7 +12,11 @@
 import type { CallArgs, PrivnetClient } from "../client";
 import { isPrivnetApiError, isPrivnetConnectionError } from "../client";
 import { routeById } from "../api/routes";
-import type { LifecycleContext } from "../provider/spec";
+import { listObjects } from "../provider/list";
+import { PROVIDERS } from "../provider/registry";
+import type { LifecycleContext, Listed, ResourceSpec } from "../provider/spec";
+import { KINDS, kindDef, type Found } from "./kinds";
+import type { Snapshot } from "./plan";
 
 /** An error the command reports as one line (and exits non-zero). */
 export class ImportError extends Error {
@@ -131,4 +135,67 @@ export function translate(err: unknown, op: string | undefined, apiUrl: string):
     default:
       return new ImportError(`${what} failed: ${err.status} ${err.serverMessage}`);
   }
+}
+
+/** A URL as it may be shown: without any user name or password in it. */
+export function displayUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = "";
+    u.password = "";
+    return u.toString().replace(/\/+$/, "");
+  } catch {
+    return url.replace(/\/\/[^/@]*@/, "//");
+  }
+}
+
+/** The provider's spec of a kind. */
+function specOf(kind: string): ResourceSpec {
+  const p = PROVIDERS.find((x) => x.spec.name === kind);
+  if (!p) throw new Error(`privnet: unknown resource kind ${kind}`);
+  return p.spec;
+}
+
+/**
+ * Reads every kind needed through the provider's readers (provider/list.ts), reporting progress; kinds this
+ * server does not serve are noted, not fatal.
+ */
+export async function readAccount(
+  reader: Reader,
+  kinds: string[],
+  progress: (line: string) => void,
+): Promise<Snapshot> {
+  const listed = new Map<string, Listed[]>();
+  const unavailable = new Map<string, string>();
+  await Promise.all(
+    kinds.map(async (kind) => {
+      let objects: Listed[];
+      try {
+        objects = await listObjects(specOf(kind), reader.ctx);
+        const probe = kindDef(kind).servedIf;
+        if (objects.length === 0 && probe) await reader.call(probe);
+      } catch (err) {
+        const failure = translate(err, reader.operationOf(err), reader.apiUrl);
+        if (!(failure instanceof KindUnavailable)) throw failure;
+        unavailable.set(kind, failure.reason);
+        progress(`${kind}: skipped (${failure.reason})`);
+        return;
+      }
+      listed.set(kind, objects);
+      progress(`${kind}: ${objects.length}`);
+    }),
+  );
+  // Labels may name a related object (a router's network): given once everything is read.
+  const related = (kind: string, id: string) => listed.get(kind)?.find((o) => o.id === id)?.object;
+  // Kinds in their canonical order, whatever order the reads finished in.
+  const objects = new Map<string, Found[]>();
+  for (const def of KINDS) {
+    const list = listed.get(def.kind);
+    if (!list) continue;
+    objects.set(
+      def.kind,
+      list.map((o) => ({ kind: def.kind, ...o, label: def.label(o, related) })),
+    );
+  }
+  return { objects, unavailable };
 }

@@ -268,6 +268,9 @@ export class NetworkMap {
       if (!policy.enabled) continue;
       for (const rule of policy.rules ?? []) {
         if (!rule.enabled) continue;
+        // A tcp or udp rule whose only port ranges end below their start (stored as given) matches no traffic.
+        const ported = rule.protocol === "tcp" || rule.protocol === "udp";
+        if (ported && !ruleIntervals(rule.ports, rule.port_ranges).length) continue;
         const srcRes = rule.sourceResource;
         const dstRes = rule.destinationResource;
         const info: RuleInfo = {

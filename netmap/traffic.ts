@@ -39,7 +39,10 @@ function minus(a: Intervals, b: Intervals): Intervals {
   return out;
 }
 
-/** The port intervals of a rule: its ports and port ranges, or every port when it names none. */
+/**
+ * The port intervals of a rule: its ports and port ranges, or every port when it names none. A range whose end
+ * is below its start (the service stores one as given) holds no port: a rule naming only such ranges matches none.
+ */
 export function ruleIntervals(
   ports: string[] | undefined,
   ranges: { start: number; end: number }[] | undefined,
@@ -49,8 +52,9 @@ export function ruleIntervals(
     const [s, e] = p.split("-").map(Number) as [number, number | undefined];
     if (Number.isFinite(s)) out.push([s, e !== undefined && Number.isFinite(e) ? e : s]);
   }
-  for (const r of ranges ?? []) out.push([r.start, r.end]);
-  return out.length ? union(out, []) : FULL;
+  for (const r of ranges ?? []) if (r.start <= r.end) out.push([r.start, r.end]);
+  if (!(ports ?? []).length && !(ranges ?? []).length) return FULL;
+  return union(out, []);
 }
 
 /** Ports as the API writes them: `22`, `8000-8999`. */

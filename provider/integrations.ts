@@ -6,11 +6,12 @@
 import { z } from "../api/common";
 import { DIRECTORY_SYNC, type DirectorySyncVendor } from "../api/directory-sync";
 import { EDR, type EdrVendor } from "../api/edr";
-import { DIRECTORY_SYNC_OPERATION_NAMES, EDR_OPERATION_NAMES } from "../api/routes";
-import { PrivnetProvider } from "./lifecycle";
+import { DIRECTORY_SYNC_OPERATION_NAMES, EDR_OPERATION_NAMES, SCIM_OPERATION_NAMES } from "../api/routes";
+import { SCIM, type ScimVariant } from "../api/scim";
+import { compareInputs, defaultGet, defaultUpdate, buildOutputs, PrivnetProvider } from "./lifecycle";
 import { camel } from "../model/schema";
 import { singletonHooks } from "./singleton";
-import type { ResourceSpec } from "./spec";
+import { expectRecord, type LifecycleContext, type Props, type ResourceSpec } from "./spec";
 
 const pascal = (segment: string) => segment.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase());
 const writeOnlyNote = (fields: string[]) =>
@@ -75,6 +76,91 @@ export function directorySyncProvider(
     writeOnly: secretInputs,
     secretInputs,
     defaults: { enabled: true, syncInterval: 300 },
+  };
+  return new PrivnetProvider(spec);
+}
+
+/** The input that rotates a SCIM integration's token: any change of its value asks for a new token. */
+export const ROTATE_TOKEN_INPUT = "rotateToken";
+
+/**
+ * A SCIM provisioning integration (a collection with integer ids). The token is a server-generated secret output:
+ * in full only in the create's answer and the token route's, so state keeps it (reads answer a masked form, which
+ * never replaces it). Changing `rotateToken` calls the token route in an update in place.
+ */
+export function scimProvider(variant: ScimVariant): PrivnetProvider {
+  const { create, update, response } = SCIM[variant];
+  const name = SCIM_OPERATION_NAMES[variant];
+  const okta = variant === "okta-scim-idp";
+  const input = create.extend({
+    enabled: z.boolean().optional().describe("Whether the identity provider may push changes; default true"),
+    rotate_token: z
+      .string()
+      .optional()
+      .describe(
+        "Any value; changing it (setting it included) replaces the token in an update in place, and " +
+          "`authToken` becomes the new one (the old one stops authenticating at once). Removing it changes " +
+          "nothing. A date or a counter makes a rotation easy to read in the program",
+      ),
+  });
+  const spec: ResourceSpec = {
+    name,
+    file: okta ? "okta-scim-integration" : "scim-integration",
+    description: okta
+      ? "An Okta SCIM provisioning integration: the Okta enterprise connection `connectionName` pushes users " +
+        "and groups (those matching `groupPrefixes` and `userGroupPrefixes`) into the account with the bearer " +
+        "token `authToken`, a secret output. The API answers the token in full only when it is made, so it is " +
+        "kept in state (an imported integration has none until `rotateToken` is set). `connectionName` is " +
+        "write-only and fixed at creation: changing it creates a new integration (and a new token for Okta to " +
+        "use). Everything else changes in place."
+      : "A SCIM provisioning integration: the identity provider `provider` pushes users and groups (those " +
+        "matching `groupPrefixes` and `userGroupPrefixes`) into the account with the bearer token `authToken`, " +
+        "a secret output. The API answers the token in full only when it is made, so it is kept in state (an " +
+        "imported integration has none until `rotateToken` is set). `provider` is fixed at creation: changing it " +
+        "creates a new integration (and a new token for the identity provider to use). Everything else, " +
+        "`prefix` included, changes in place.",
+    input,
+    // The create body has no `enabled`: an integration created disabled is switched off right after.
+    createBody: create,
+    output: response,
+    updateBody: update,
+    ops: {
+      create: `create${name}`,
+      read: `get${name}`,
+      update: `update${name}`,
+      delete: `delete${name}`,
+    },
+    idParam: "id",
+    replaceOnChange: [okta ? "connectionName" : "provider"],
+    writeOnly: okta ? ["connectionName", ROTATE_TOKEN_INPUT] : [ROTATE_TOKEN_INPUT],
+    secretOutputs: ["authToken"],
+    createOnlyOutputs: ["authToken"],
+    // An update sends every field, so a field the program drops is cleared rather than kept by the server.
+    defaults: { enabled: true, groupPrefixes: [], userGroupPrefixes: [], connectorId: "" },
+    setLists: ["groupPrefixes", "userGroupPrefixes"],
+  };
+  spec.hooks = {
+    async update(ctx: LifecycleContext, id: string, olds: Props, news: Props) {
+      const { changed } = compareInputs(spec, olds, news);
+      // A rotation alone writes nothing else: the object is read for the outputs, no update is sent. Any other
+      // update (an adoption with nothing to change included) is the usual PUT of every field.
+      let outs: Props;
+      if (!(changed.length === 1 && changed[0] === ROTATE_TOKEN_INPUT)) {
+        outs = (await defaultUpdate(spec, ctx, id, olds, news)).outs;
+      } else {
+        const current = await defaultGet(spec, ctx, id, news);
+        if (!current) throw new Error(`privnet: ${name} ${id} no longer exists`);
+        outs = buildOutputs(spec, current, news, olds, "update");
+      }
+      if (changed.includes(ROTATE_TOKEN_INPUT) && news[ROTATE_TOKEN_INPUT] !== undefined) {
+        const answer = expectRecord(
+          await ctx.client.call(`regenerate${name}Token`, { params: { id } }),
+          `the answer to regenerate${name}Token`,
+        );
+        outs.authToken = answer.auth_token;
+      }
+      return { outs };
+    },
   };
   return new PrivnetProvider(spec);
 }

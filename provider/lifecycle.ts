@@ -9,7 +9,7 @@
  * - `read` must return `inputs` too, or the next diff after a refresh shows everything as changed.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { OPEN_ENUMS, validate } from "../api/common";
+import { OPEN_ENUMS, isAdvisory, isLocalAdvisory, validate } from "../api/common";
 import { isNotFound, isPrivnetApiError } from "../client";
 import { clientFor, resolveCredentials, type Credentials } from "../model/credentials";
 import {
@@ -25,10 +25,13 @@ import { warn } from "./diagnostics";
 import { reportPacing } from "./pacing";
 import { batchedGet, readBatching, trackWrites } from "./read-batch";
 import { normalize, project, sameValue } from "./normalize";
+import type { Owner } from "../model/hidden-inputs";
 import {
   carryOwner,
   explainConflict,
+  ownerOf,
   prepareRecovery,
+  prepareReplacement,
   recoverInterruptedCreate,
   reportRefused,
   type RecoveryHost,
@@ -206,15 +209,22 @@ function withWriteOnly(spec: ResourceSpec, inputs: Props): Props {
   return out;
 }
 
-/** Check failures for `news`, with Pulumi property names; unknown values pass. */
-export function checkInputs(spec: ResourceSpec, news: Props): pulumi.dynamic.CheckFailure[] {
+/** What the check found: failures (the preview stops) and advisories (a warning each; see api/common `advise`). */
+export interface CheckReport {
+  failures: pulumi.dynamic.CheckFailure[];
+  /** `property: message`, with Pulumi property names. */
+  warnings: string[];
+}
+
+/** Check failures and advisories for `news`, with Pulumi property names; unknown values pass. */
+export function checkReport(spec: ResourceSpec, news: Props): CheckReport {
   const schema = checkSchema(spec);
   const api = toApi(withDefaults(spec, news), schema);
   const result = validate(schema, api);
-  if (result.ok) return [];
   const names = snakeNames(schema);
-  const failures: pulumi.dynamic.CheckFailure[] = [];
-  for (const issue of result.issues) {
+  const report: CheckReport = { failures: [], warnings: [] };
+  const issues = [...(result.ok ? [] : result.issues), ...result.advice];
+  for (const issue of issues) {
     // Walk to the offending value; anything at or under an unknown value cannot be judged yet.
     let cur: unknown = api;
     let parent: unknown = undefined;
@@ -230,13 +240,21 @@ export function checkInputs(spec: ResourceSpec, news: Props): pulumi.dynamic.Che
     if (unknownOnPath || isUnknown(cur)) continue;
     // A value the spec does not list for an open set (a protocol, a role): the server it talks to decides.
     if (issue.code === "invalid_value" && isOpenEnum(schemaAt(schema, issue.path))) continue;
-    // A cross-field rule (custom issue) over an object with an unknown member cannot be judged either.
+    // A cross-field rule (custom issue) over an object with an unknown member cannot be judged either; an
+    // advisory about one value alone (a setup key's lifetime) can, whatever its neighbours are.
     const container = issue.path.length ? parent : api;
-    if (issue.code === "custom" && containsUnknown(container)) continue;
+    if (issue.code === "custom" && !isLocalAdvisory(issue) && containsUnknown(container)) continue;
     const property = propertyPath(issue.path, schema) || "(inputs)";
-    failures.push({ property, reason: `${property}: ${renameFields(issue.message, names)}` });
+    const reason = `${property}: ${renameFields(issue.message, names)}`;
+    if (isAdvisory(issue)) report.warnings.push(reason);
+    else report.failures.push({ property, reason });
   }
-  return failures;
+  return report;
+}
+
+/** Check failures for `news`, with Pulumi property names; unknown values pass. */
+export function checkInputs(spec: ResourceSpec, news: Props): pulumi.dynamic.CheckFailure[] {
+  return checkReport(spec, news).failures;
 }
 
 /** `value` restricted to the members `named` sets, at any depth of plain objects (for partial resources). */
@@ -555,12 +573,22 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
     return { client, batchReads: this.batchReads ?? readBatching(() => undefined) };
   }
 
-  async check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  /**
+   * `owner`: the stack and URN of the resource (see provider/recovery.ts). The resource plugin passes what the
+   * request's URN says; the dynamic host passes only inputs, so there it is the sdk's hidden owner input.
+   */
+  async check(
+    olds: Props,
+    news: Props,
+    owner: Owner | undefined = ownerOf(news),
+  ): Promise<pulumi.dynamic.CheckResult> {
     const inputs = { ...news };
     delete inputs[PROVIDER_KEY];
-    const failures = checkInputs(this.spec, inputs);
+    const { failures, warnings } = checkReport(this.spec, inputs);
+    // Values the service accepts although a document or good sense says otherwise: said at preview, not refused.
+    for (const w of warnings) await warn(`privnet: ${describeObject(this.spec, undefined, inputs)}: ${w}`);
     // Before any create of this run starts: read what the state says about creates an earlier run left.
-    await prepareRecovery(news, () => this.ctx());
+    await prepareRecovery(owner, olds, () => this.ctx());
     return { inputs: news, failures };
   }
 
@@ -571,15 +599,19 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
 
   /**
    * The diff with its detail: which inputs changed and which of them ask for a replacement. The dynamic host
-   * needs only the verdict ({@link diff}); the resource plugin reports each property (`detailedDiff`).
+   * needs only the verdict ({@link diff}); the resource plugin reports each property (`detailedDiff`). `owner`: as
+   * for {@link check}.
    */
   async compare(
     id: string,
     olds: Props,
     news: Props,
+    owner: Owner | undefined = ownerOf(news),
   ): Promise<Comparison & { deleteBeforeReplace: boolean }> {
     const spec = this.spec;
     const comparison = compareInputs(spec, olds, news);
+    // A replacement creates: the stack's notes are read before it can start (see provider/recovery.ts).
+    if (comparison.replaces.length > 0) await prepareReplacement(owner, () => this.ctx());
     for (const name of comparison.ignored) {
       await warn(
         `privnet: ${describeObject(spec, id, olds)}: ${name} is set when the object is created and the API ` +
@@ -594,13 +626,17 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
     };
   }
 
-  async create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+  /** `owner`: as for {@link check}. */
+  async create(
+    inputs: Props,
+    owner: Owner | undefined = ownerOf(inputs),
+  ): Promise<pulumi.dynamic.CreateResult> {
     const spec = this.spec;
     const adoptId = inputs[ADOPT_INPUT];
     if (typeof adoptId === "string" && adoptId !== "" && canAdopt(spec)) return this.adopt(adoptId, inputs);
     // An object an interrupted run of this stack created for this resource is taken over, not made twice.
     const host = this.recoveryHost();
-    const recovery = await recoverInterruptedCreate(host, inputs);
+    const recovery = await recoverInterruptedCreate(host, inputs, owner);
     if (recovery.result) return recovery.result;
     let created: { id: string; outs: Props };
     try {

@@ -8,17 +8,28 @@
  *
  * So before creating, the provider looks for such an object and takes it over instead:
  *
- * 1. Which stack and resource a create is for: the sdk's resource classes pass a hidden input,
- *    {@link OWNER_INPUT} = `{ stack: "org/project/stack", urn }` (no secret; kept in inputs and outputs like
- *    `__provider`; never compared, never sent to the API). A create without it (tests, hand-made providers) is
- *    an ordinary create.
+ * 1. Which stack and resource a create is for (an {@link Owner}), handed in by whoever calls check and create, in
+ *    every language the same facts: the resource plugin takes them from the URN the engine sends with each Check
+ *    and Create (`urn:pulumi:<stack>::<project>::...`, {@link ownerOfUrn}); the dynamic-provider host sends only
+ *    inputs, so there the sdk's resource classes pass a hidden input, {@link OWNER_INPUT} =
+ *    `{ stack: "org/project/stack", urn }` (no secret; kept in inputs and outputs like `__provider`; never
+ *    compared, never sent to the API). This module never learns which of them called it. A create without an
+ *    owner (tests, hand-made providers) is an ordinary create.
  * 2. The stack's notes: its state is read once per provider process with `pulumi stack export` (the CLI that
- *    runs the update, so any backend it is logged in to, also on a fresh CI machine), before the first check of
- *    the run returns: checks wait for it, so no create of this run has started and every pending create in it is
- *    left over from an earlier run. Only then, and only if there are pending creates of privnet kinds without an
- *    id, the objects of those kinds (per parent), the token's user and the audit log are read once, so that
- *    objects this run creates are never candidates.
- * 3. Takeover happens only for a resource whose create the state records as interrupted, and only of:
+ *    runs the update, in the provider's working directory, the project's, with the environment the engine gave
+ *    it: so any backend it is logged in to, also on a fresh CI machine), before any create of the run can start:
+ *    - the check of a resource the state does not hold (no old inputs: a create follows) waits for it, and so does
+ *      every check once the read has begun;
+ *    - a diff that answers a replacement (a create follows) waits for it;
+ *    - the check of a resource the state holds does not start it: a run that creates nothing (a preview or an up
+ *      without new resources) reads nothing. The engine may still replace such a resource without asking the
+ *      provider's diff (`--replace`, a changed provider), so its create could be noted before the read: pending
+ *      creates of resources checked before the read began are left out of the notes, as maybe this run's.
+ *    So every pending create the notes keep was left by an earlier run. Only then, and only if there are pending
+ *    creates of privnet kinds without an id, the objects of those kinds (per parent), the token's user and the
+ *    audit log are read once, so that objects this run creates are never candidates.
+ * 3. Takeover happens only for a resource whose create the state records as interrupted (a pending create of a
+ *    privnet type, of either hosting, with that URN), and only of:
  *    - the object whose id the engine recorded for that create (the create had answered), if it still exists;
  *    - else an object of the same kind (and parent) whose values equal what the interrupted create sent (so the
  *      same name), that the audit log shows was created by this token's user, that no resource of this stack's
@@ -53,9 +64,9 @@ import {
   type ResourceSpec,
 } from "./spec";
 
-import { OWNER_INPUT, TYPE_PREFIX, type Owner } from "../model/hidden-inputs";
+import { kindOfType, OWNER_INPUT, projectOfUrn, type Owner } from "../model/hidden-inputs";
 
-/** The owner a set of inputs names, if any (a value unknown during preview names none). */
+/** The owner the hidden input of a set of inputs names, if any (a value unknown during preview names none). */
 export function ownerOf(props: Props | undefined): Owner | undefined {
   const v = props?.[OWNER_INPUT];
   if (!isRecord(v)) return undefined;
@@ -80,7 +91,8 @@ export function carryOwner(out: Props, from: Props | undefined): Props {
 /** A create the state records as interrupted. */
 export interface PendingCreate {
   urn: string;
-  type: string;
+  /** The privnet kind (`Group`), whichever hosting made it (see {@link kindOfType}). */
+  kind: string;
   /** The object's id, when the create had answered before the run was killed. */
   id?: string;
   inputs: Props;
@@ -98,20 +110,20 @@ export interface StackNotes {
   held: Set<string>;
 }
 
-/** Reads a stack's state: the text `pulumi stack export` prints (secrets stay encrypted). */
-export type StateReader = (stack: string) => Promise<string>;
+/** Reads the state of the stack an owner names: the text `pulumi stack export` prints (secrets stay encrypted). */
+export type StateReader = (owner: Owner) => Promise<string>;
 
 function firstLine(text: string): string {
   const line = text.split("\n").find((l) => l.trim() !== "") ?? "";
   return line.trim().slice(0, 300);
 }
 
-/** `pulumi stack export --stack <stack>` with the CLI on PATH, in this process's directory (the project). */
-const exportStack: StateReader = (stack) =>
+/** `pulumi <args>` with the CLI on PATH, in this process's directory, with its environment; stdout. */
+const pulumi = (args: string[]): Promise<string> =>
   new Promise((resolve, reject) => {
     execFile(
       "pulumi",
-      ["stack", "export", "--stack", stack, "--non-interactive"],
+      [...args, "--non-interactive"],
       {
         env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
         maxBuffer: 1024 * 1024 * 1024,
@@ -124,6 +136,44 @@ const exportStack: StateReader = (stack) =>
     );
   });
 
+/** The stack's name (`dev`) and project an owner names, when its stack is not fully qualified. */
+function shortStack(owner: Owner): { stack: string; project: string } | undefined {
+  const project = projectOfUrn(owner.urn);
+  return owner.stack.includes("/") || !project ? undefined : { stack: owner.stack, project };
+}
+
+/** How messages name an owner's stack. */
+function stackLabel(owner: Owner): string {
+  const short = shortStack(owner);
+  return short ? `${short.stack} (project ${short.project})` : owner.stack;
+}
+
+/**
+ * `pulumi stack export` of the owner's stack, with the CLI on PATH (the one the engine runs under, with the
+ * environment it gave this process: its backend and credentials).
+ *
+ * A fully qualified stack (`organization/project/stack`) is exported as named. A stack named as the URN names it
+ * (its name alone) is looked up as the CLI looks it up: first in this process's directory, which the engine sets to
+ * the project's (or its `main` directory, under the project); an export that holds no resource of that stack and
+ * project (the directory of an Automation API inline program is its process's, anywhere) is not taken, and the
+ * stack is then named in full, `<organization>/<project>/<stack>`, with the backend's default organization
+ * (`pulumi org get-default`; the user's own without one; `organization` on a self-managed backend).
+ */
+const exportStack: StateReader = async (owner) => {
+  const short = shortStack(owner);
+  if (!short) return pulumi(["stack", "export", "--stack", owner.stack]);
+  const mine = `"urn:pulumi:${short.stack}::${short.project}::`;
+  const here = await pulumi(["stack", "export", "--stack", short.stack]).catch(() => undefined);
+  if (here?.includes(mine)) return here;
+  let org = await pulumi(["org", "get-default"]).then(
+    (out) => out.trim(),
+    // "backends of this type ... do not support organizations": a self-managed backend's one organization.
+    () => "organization",
+  );
+  if (org === "" || /^No Default Org/i.test(org)) org = (await pulumi(["whoami"])).trim();
+  return pulumi(["stack", "export", "--stack", `${org}/${short.project}/${short.stack}`]);
+};
+
 let readState: StateReader = exportStack;
 
 /** Replaces how the state is read (tests); undefined restores `pulumi stack export`. Returns the previous one. */
@@ -131,6 +181,7 @@ export function setStateReader(fn: StateReader | undefined): StateReader {
   const previous = readState;
   readState = fn ?? exportStack;
   before.clear();
+  checkedEarly.clear();
   claimed.clear();
   warnedUnreadable = false;
   return previous;
@@ -158,12 +209,12 @@ export function parseNotes(text: string): StackNotes {
     if (!isRecord(resource)) continue;
     const id = typeof resource.id === "string" && resource.id !== "" ? resource.id : undefined;
     if (id) held.add(id);
-    const rtype = resource.type;
-    if (type !== "creating" || typeof rtype !== "string" || !rtype.startsWith(TYPE_PREFIX)) continue;
+    const kind = typeof resource.type === "string" ? kindOfType(resource.type) : undefined;
+    if (type !== "creating" || !kind) continue;
     const urn = String(resource.urn ?? "");
     const entry: PendingCreate = {
       urn,
-      type: rtype,
+      kind,
       inputs: isRecord(resource.inputs) ? resource.inputs : {},
     };
     if (id) entry.id = id;
@@ -189,12 +240,19 @@ interface Before {
   lists: Map<string, Props[] | Error>;
 }
 
+/** By stack (see {@link stackLabel}). */
 const before = new Map<string, Promise<Before>>();
 
-/** Every spec by Pulumi type. Loaded when first needed: the registry loads every kind, which loads this module. */
-function specByType(type: string): ResourceSpec | undefined {
+/**
+ * By stack, before its state is read: URNs of resources the state holds whose check has answered (see step 2 of
+ * the module comment). The engine may already have noted a create of this run for them.
+ */
+const checkedEarly = new Map<string, Set<string>>();
+
+/** A kind's spec. Loaded when first needed: the registry loads every kind, which loads this module. */
+function specByKind(kind: string): ResourceSpec | undefined {
   const { PROVIDERS }: typeof Registry = require("./registry");
-  return PROVIDERS.find((p) => `${TYPE_PREFIX}${p.spec.name}` === type)?.spec;
+  return PROVIDERS.find((p) => p.spec.name === kind)?.spec;
 }
 
 /** The operation that lists a kind's objects: GET of the read path without its id (or the read itself). */
@@ -222,10 +280,12 @@ async function settle<T>(p: Promise<T>): Promise<T | Error> {
   }
 }
 
-async function loadBefore(stack: string, ctx: () => LifecycleContext): Promise<Before> {
-  const notes = await settle(readState(stack).then(parseNotes));
+async function loadBefore(owner: Owner, ctx: () => LifecycleContext): Promise<Before> {
+  const notes = await settle(readState(owner).then(parseNotes));
   const result: Before = { notes, lists: new Map() };
   if (notes instanceof Error) return result;
+  // Maybe this run's (a replacement the engine decided alone): not known to be an earlier run's.
+  for (const urn of checkedEarly.get(stackLabel(owner)) ?? []) notes.pending.delete(urn);
   const unproven = [...notes.pending.values()].flat().filter((p) => !p.id);
   if (unproven.length === 0) return result;
   let client: LifecycleContext["client"];
@@ -236,7 +296,7 @@ async function loadBefore(stack: string, ctx: () => LifecycleContext): Promise<B
     return result;
   }
   for (const p of unproven) {
-    const spec = specByType(p.type);
+    const spec = specByKind(p.kind);
     const op = spec && listOperation(spec);
     const params = spec && parentPathParams(spec, p.inputs);
     if (!spec || !op || !params) continue;
@@ -278,22 +338,48 @@ async function loadBefore(stack: string, ctx: () => LifecycleContext): Promise<B
   return result;
 }
 
-function beforeOf(stack: string, ctx: () => LifecycleContext): Promise<Before> {
-  let p = before.get(stack);
+function beforeOf(owner: Owner, ctx: () => LifecycleContext): Promise<Before> {
+  const key = stackLabel(owner);
+  let p = before.get(key);
   if (!p) {
-    p = loadBefore(stack, ctx);
-    before.set(stack, p);
+    p = loadBefore(owner, ctx);
+    before.set(key, p);
   }
   return p;
 }
 
 /**
- * Called by check: reads the stack's notes (once per process) before any check returns, so that no create of
- * this run has started when they are read. Never fails: a failure is reported at the first create.
+ * Called by check with the resource's owner and its old inputs (none or empty: the state does not hold it): reads
+ * the stack's notes (once per process) before a check that a create may follow returns, and before any check once
+ * the read has begun (see step 2 of the module comment). Never fails: a failure is reported at the first create.
  */
-export async function prepareRecovery(inputs: Props, ctx: () => LifecycleContext): Promise<void> {
-  const owner = ownerOf(inputs);
-  if (owner) await beforeOf(owner.stack, ctx);
+export async function prepareRecovery(
+  owner: Owner | undefined,
+  olds: Props | undefined,
+  ctx: () => LifecycleContext,
+): Promise<void> {
+  if (!owner) return;
+  const key = stackLabel(owner);
+  if (!before.has(key) && olds && Object.keys(olds).length > 0) {
+    let early = checkedEarly.get(key);
+    if (!early) checkedEarly.set(key, (early = new Set()));
+    early.add(owner.urn);
+    return;
+  }
+  await beforeOf(owner, ctx);
+}
+
+/**
+ * Called by diff before it answers a replacement (its create follows): reads the stack's notes first, as a check
+ * of a new resource does. The resource's own notes are kept: its create cannot have started yet.
+ */
+export async function prepareReplacement(
+  owner: Owner | undefined,
+  ctx: () => LifecycleContext,
+): Promise<void> {
+  if (!owner) return;
+  checkedEarly.get(stackLabel(owner))?.delete(owner.urn);
+  await beforeOf(owner, ctx);
 }
 
 // --- at create -----------------------------------------------------------------------------------------------
@@ -409,20 +495,24 @@ async function takeOver(
 }
 
 /**
- * Before a create: takes over the object an interrupted run of this stack created for this resource, if there
- * is one (see the module comment). Returns what was not taken over with this resource's name, for the conflict
- * error or the warning.
+ * Before a create of the resource `owner` names: takes over the object an interrupted run of this stack created
+ * for it, if there is one (see the module comment). Returns what was not taken over with this resource's name,
+ * and why, for the conflict error or the warning.
  */
-export async function recoverInterruptedCreate(host: RecoveryHost, inputs: Props): Promise<Recovery> {
+export async function recoverInterruptedCreate(
+  host: RecoveryHost,
+  inputs: Props,
+  owner: Owner | undefined,
+): Promise<Recovery> {
   const { spec } = host;
-  const owner = ownerOf(inputs);
-  if (!owner || spec.singleton || !spec.ops.create) return { refused: [] };
-  const b = await beforeOf(owner.stack, () => host.ctx());
+  if (spec.singleton || !spec.ops.create) return { refused: [] };
+  if (!owner) return { refused: [], reason: "the create did not say which stack and resource it is for" };
+  const b = await beforeOf(owner, () => host.ctx());
   if (b.notes instanceof Error) {
     if (!warnedUnreadable) {
       warnedUnreadable = true;
       await warn(
-        `privnet: could not read the state of stack ${owner.stack} to look for objects an interrupted run ` +
+        `privnet: could not read the state of stack ${stackLabel(owner)} to look for objects an interrupted run ` +
           `created (pulumi stack export: ${b.notes.message}); such objects are not recognised in this run.`,
       );
     }
@@ -513,7 +603,7 @@ export async function recoverInterruptedCreate(host: RecoveryHost, inputs: Props
     let alike = 0;
     for (const [urn, ops] of notes.pending)
       for (const op of ops)
-        if (!op.id && op.type === `${TYPE_PREFIX}${spec.name}` && (urn === owner.urn || !notes.urns.has(urn)))
+        if (!op.id && op.kind === spec.name && (urn === owner.urn || !notes.urns.has(urn)))
           if (sent.some((s) => isEqual(comparable(spec, op.inputs), s))) alike++;
     if (matches.length > alike) {
       throw new Error(
@@ -569,10 +659,11 @@ export async function explainConflict(
   }
   const [first] = same;
   if (first === undefined) return undefined;
+  // An object recovery did not weigh was not among the kind's objects when this run began: made since.
   const why = (id: string) =>
     recovery.refused.find((r) => r.id === id)?.reason ??
     recovery.reason ??
-    "it does not match what the interrupted create of this resource sent";
+    "it was made after this run began, so no earlier run of this stack made it";
   const objects = same.map((id) => `id ${id}: ${why(id)}`).join("; ");
   return new Error(
     `privnet: ${describe(spec, inputs)}: the server already has a ${spec.name} with this ${labelKey(inputs)}, and it is not ` +

@@ -17,6 +17,8 @@ import nameserverGroup = require("./resources/nameserver-group");
 import network = require("./resources/network");
 import networkResource = require("./resources/network-resource");
 import networkRouter = require("./resources/network-router");
+import notificationChannel = require("./resources/notification-channel");
+import oktaScimIntegration = require("./resources/okta-scim-integration");
 import peer = require("./resources/peer");
 import personalAccessToken = require("./resources/personal-access-token");
 import policy = require("./resources/policy");
@@ -25,6 +27,7 @@ import proxyToken = require("./resources/proxy-token");
 import reverseProxyDomain = require("./resources/reverse-proxy-domain");
 import reverseProxyService = require("./resources/reverse-proxy-service");
 import route = require("./resources/route");
+import scimIntegration = require("./resources/scim-integration");
 import setupKey = require("./resources/setup-key");
 import user = require("./resources/user");
 import userInvite = require("./resources/user-invite");
@@ -55,6 +58,9 @@ export const PROVIDERS: readonly PrivnetProvider[] = [
   directorySyncVendorD,
   directorySyncVendorE,
   eventStreamingIntegration,
+  scimIntegration,
+  oktaScimIntegration,
+  notificationChannel,
   ingressPeer,
   ingressPortAllocation,
   reverseProxyService,

@@ -8,10 +8,9 @@
  * resolution and file reads go (bench/README.md, "plugin start-up"). The code is the same compiled code: modules
  * the plugin loads lazily (the provider, the lookups, the HTTP client) stay lazy inside the bundle.
  *
- * The generated gRPC service stubs (`@pulumi/pulumi/proto/*_grpc_pb.js`) require the gRPC library only to build a
- * client class, which the plugin's server (plugin/grpc.ts, on node:http2) never uses: in the bundle that require
- * gets a stub without a client, so the library is neither bundled nor loaded. dist/plugin/bundle-inputs.json lists
- * the files the bundle holds (tests check it).
+ * The gRPC server (@grpc/grpc-js) and the SDK's generated service definition and messages are bundled like the
+ * rest, one copy of each (package.json pins the gRPC library to the version the SDK resolves).
+ * dist/plugin/bundle-inputs.json lists the files the bundle holds (tests check it).
  *
  * Third-party licence comments are kept at the end of the file. Usage: node scripts/bundle-plugin.js
  */
@@ -22,25 +21,6 @@ const esbuild = require("esbuild");
 
 const root = path.resolve(__dirname, "..");
 const pluginDir = path.join(root, "dist", "plugin");
-
-/** `@grpc/grpc-js` as the service stubs see it in the bundle: a client constructor that refuses to make clients. */
-const noGrpcClient = {
-  name: "no-grpc-client",
-  setup(build) {
-    build.onResolve({ filter: /^@grpc\/grpc-js$/ }, (args) =>
-      /[\\/]proto[\\/][a-z_]+_grpc_pb\.js$/.test(args.importer)
-        ? { path: "grpc-js-without-client", namespace: "privnet-stub" }
-        : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: "privnet-stub" }, () => ({
-      loader: "js",
-      contents:
-        "exports.makeGenericClientConstructor = () => function NoClient() {\n" +
-        '  throw new Error("pulumi-resource-privnet: the bundled service stubs have no gRPC client");\n' +
-        "};\n",
-    }));
-  },
-};
 
 async function bundle() {
   const result = await esbuild.build({
@@ -61,7 +41,6 @@ async function bundle() {
     legalComments: "eof",
     logLevel: "warning",
     metafile: true,
-    plugins: [noGrpcClient],
   });
   const inputs = Object.keys(result.metafile.inputs).sort();
   fs.writeFileSync(path.join(pluginDir, "bundle-inputs.json"), `${JSON.stringify(inputs, null, 1)}\n`);

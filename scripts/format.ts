@@ -2,11 +2,15 @@
  * Generated files are written as prettier would write them, so they pass `prettier --check` like the rest of the
  * repo and a generator needs no layout rules of its own.
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import * as prettier from "prettier";
 
 /** The repository (the generators run from dist/scripts). */
-export const root = path.resolve(__dirname, "..", "..");
+// From dist/scripts (the built generators) or scripts/ (the tests, which load the sources): the directory with package.json.
+export const root = [path.resolve(__dirname, "..", ".."), path.resolve(__dirname, "..")].find((d) =>
+  fs.existsSync(path.join(d, "package.json")),
+)!;
 
 /**
  * `files` (repo-relative path -> text) formatted with prettier and the repo's config, in the same order. Files

@@ -3,16 +3,20 @@
 # the schema):
 #   sdk/python   pip-installable from that directory (`pip install ./sdk/python`), package `pulumi_privnet`
 #   sdk/go       Go module github.com/pulumi-privnet/pulumi-privnet/sdk/go, package .../sdk/go/privnet
+#   sdk/java     Java package io.github.pulumiprivnet.privnet, its sources (docs/languages.md)
+#   sdk/dotnet   .NET package PulumiPrivnet.Privnet, with its project file (docs/languages.md)
 #
-#   bash scripts/gen-sdks.sh           writes sdk/python and sdk/go
+#   bash scripts/gen-sdks.sh           writes them
 #   bash scripts/gen-sdks.sh --check   writes nothing; exits 1 when they differ from what the schema gives
 #
-# The code generators are Pulumi's own (github.com/pulumi/pulumi/pkg/v3/codegen, at the version the engine is
-# built from: tools/pulumi-cli/go.mod), run by tools/pulumi-cli/sdkgen. `pulumi package gen-sdk` would call the
-# same generators through each language's plugin, and the Go module proxy serves none of those plugins; the .NET
-# and Java generators live only in theirs, so those SDKs are not generated here. The generator binary is built
-# once per version of its sources into the engine cache (about 1 minute on 2 cores with the engine's modules
-# cached). Go is needed; `go mod tidy` writes sdk/go/go.sum (modules from the Go module proxy).
+# The code generators are Pulumi's own. Python's and Go's are in github.com/pulumi/pulumi/pkg/v3 at the version
+# the engine is built from (tools/pulumi-cli/go.mod), run by tools/pulumi-cli/sdkgen. `pulumi package gen-sdk`
+# would call the same generators through each language's plugin, which the Go module proxy does not serve. The
+# .NET generator left pkg/v3 later and the Java generator lives in github.com/pulumi/pulumi-java/pkg: both are
+# run at the versions tools/codegen pins (pkg/v3 v3.143.0, pulumi-java/pkg v0.19.0), by scripts/codegen.sh. The
+# generator binaries are built once per version of their sources into the engine cache (about 1 and 2.5 minutes
+# on 2 cores with the modules cached). Go is needed; `go mod tidy` writes sdk/go/go.sum (modules from the Go
+# module proxy).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -58,11 +62,15 @@ cp "$work/python/pulumi_privnet/README.md" "$work/python/README.md"
 "$GEN" "$SCHEMA" go "$work/go"
 (cd "$work/go" && GOFLAGS=-mod=mod go mod tidy) || die "go mod tidy in the generated Go SDK failed"
 
+# Java and .NET: the generators of tools/codegen.
+bash "$ROOT/scripts/codegen.sh" java "$SCHEMA" "$work/java"
+bash "$ROOT/scripts/codegen.sh" dotnet "$SCHEMA" "$work/dotnet"
+
 status=0
-for lang in python go; do
+for lang in python go java dotnet; do
   if $check; then
     # What building or installing leaves in the directory is not generated (the generated .gitignore lists it).
-    if ! diff -r -q -x build -x dist -x '*.egg-info' -x __pycache__ -x '*.pyc' -x .mypy_cache \
+    if ! diff -r -q -x build -x dist -x '*.egg-info' -x __pycache__ -x '*.pyc' -x .mypy_cache -x target -x bin -x obj \
       "$work/$lang" "$ROOT/sdk/$lang" >"$work/$lang.diff" 2>&1; then
       log "sdk/$lang is stale (run npm run gen and commit):"
       head -n 20 "$work/$lang.diff" >&2
@@ -74,5 +82,5 @@ for lang in python go; do
     log "wrote sdk/$lang"
   fi
 done
-if $check && [ "$status" -eq 0 ]; then log "sdk/python and sdk/go are up to date"; fi
+if $check && [ "$status" -eq 0 ]; then log "sdk/python, sdk/go, sdk/java and sdk/dotnet are up to date"; fi
 exit "$status"

@@ -1,13 +1,14 @@
 /**
  * Writes the generated files: docs/openapi.json, the access tests' JSON Schema, the sdk resource classes, the
  * reference docs and the package schema plugin/schema.json.
- * Then the Python and Go SDKs from that schema (scripts/gen-sdks.sh).
+ * Then the Python and Go SDKs from that schema (scripts/gen-sdks.sh), and the API docs docs/api/ (scripts/apidocs.ts).
  * With --check, writes nothing and fails when a committed file differs from what would be generated.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { testsJsonSchema } from "../access/expectations";
+import { apiDocsFiles } from "./apidocs";
 import { buildOpenApi } from "../api/openapi";
 import { formatted, root } from "./format";
 import { lookupFiles } from "./lookupgen";
@@ -43,11 +44,44 @@ async function main(): Promise<void> {
     }
   }
   const sdks = otherSdks(check);
+  stale.push(...apiDocs(check));
   if (stale.length) {
     process.stderr.write(`gen: stale generated files (run npm run gen and commit): ${stale.join(", ")}\n`);
   }
   if (stale.length || !sdks) process.exit(1);
   if (check) process.stdout.write("gen: generated files are up to date\n");
+}
+
+/**
+ * docs/api/ from plugin/schema.json as written (with --check: compared, a page too many included). Its generator is
+ * built with Go: without Go the pages are left as they are, and the check says so. The stale pages' paths.
+ */
+function apiDocs(check: boolean): string[] {
+  const files = apiDocsFiles();
+  if (!files) {
+    process.stderr.write("gen: Go is not installed: docs/api is not generated or checked\n");
+    return [];
+  }
+  const dir = path.join(root, "docs", "api");
+  const present = fs.existsSync(dir) ? fs.readdirSync(dir).map((f) => `docs/api/${f}`) : [];
+  const stale = present.filter((rel) => !files.has(rel));
+  for (const [rel, content] of files) {
+    const file = path.join(root, rel);
+    if (fs.existsSync(file) && fs.readFileSync(file, "utf8") === content) continue;
+    stale.push(rel);
+  }
+  if (check) return stale;
+  for (const rel of stale) {
+    const content = files.get(rel);
+    const file = path.join(root, rel);
+    if (content === undefined) fs.rmSync(file);
+    else {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, content);
+    }
+  }
+  if (stale.length) process.stdout.write(`gen: wrote docs/api (${stale.length} pages changed)\n`);
+  return [];
 }
 
 /**

@@ -6,9 +6,14 @@
  *
  * Choices:
  * - Tokens: `privnet:index:<Kind>` for resources, `privnet:index:<lookup>` for functions, `privnet:index:<Name>`
- *   for object types. A nested object is named after where it first appears (`PolicyRules`,
- *   `PolicyRulesSourceResource`), a lookup's result and the lookups' shared nested objects by their TypeScript
- *   names (`PeerResult`, `GroupSummaryResult`); one API schema is one type wherever it appears.
+ *   for object types. An object type is named for ONE element, after the path that holds it, as the bridged
+ *   providers name theirs: its owner's name and the property's, in the singular where the property holds many
+ *   (a list or a map): `Policy.rules` -> `PolicyRule`, its `portRanges` -> `PolicyRulePortRange`, a single object
+ *   as its property (`PostureCheck.checks` -> `PostureCheckChecks`). A function's types start with the function's
+ *   name (`getGroup`'s `peers` -> `GetGroupPeer`, `getPeers`' `items` -> `GetPeersItem`); its result itself is the
+ *   SDKs' `Get<Name>Result`. The same API schema under two paths is two types, as in the bridged SDKs; two
+ *   schemas never share a name (the generator refuses), nor does a type take a name an SDK gives a resource or a
+ *   function (`<Kind>`, `<Kind>Args`, `Get<Name>Result`, ...).
  * - Enums are strings whose description lists the values (closed sets: "one of"; the open sets of
  *   `OPEN_ENUMS`: "known values"), so a value the service adds later never breaks a generated SDK.
  * - A lookup that returns a list is a function whose result is `{ items: [...] }`: a Pulumi function returns an
@@ -18,6 +23,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import pluralize from "pluralize";
 import type { z } from "zod";
 import { OPEN_ENUMS } from "../api/common";
 import { DEFAULT_API_URL } from "../model/credentials";
@@ -41,9 +47,14 @@ import type { ResourceSpec } from "../provider/spec";
 import type { LookupSpec } from "../sdk/lookups/spec";
 import { LOOKUP_SPECS } from "../sdk/lookups/table";
 import { PACKAGE, token } from "../model/hidden-inputs";
+import { stringify } from "yaml";
+import { FUNCTION_EXAMPLES } from "./examples/functions";
+import { exampleRenderer } from "./examples";
+import { exampleBlock, examplesSection, LANGUAGES, type Language, type Renderer } from "./examples/render";
+import { RESOURCE_EXAMPLES } from "./examples/resources";
+import type { Example } from "./examples/spec";
 import { fieldDoc, inputFields, outputFields, type Field } from "./fields";
 import { root } from "./format";
-import { resultTypes } from "./lookupgen";
 
 export { PACKAGE, token };
 
@@ -132,25 +143,35 @@ function valuesNote(s: z.ZodType): string {
   return OPEN_ENUMS.has(e) ? `${each}known values ${list} (others are accepted)` : `${each}one of ${list}`;
 }
 
-/** The object types of the package, named once per API schema. */
+/**
+ * One element of a property that holds many (`rules` -> `rule`). `data` is a mass noun here (a page's entries), not
+ * the plural of `datum`.
+ */
+const singular = (() => {
+  const p = pluralize;
+  p.addUncountableRule("data");
+  return (word: string): string => p.singular(word);
+})();
+
+/** The object types of the package, each named for one element after the path that holds it. */
 class Types {
   readonly specs: Record<string, ObjectTypeSpec> = {};
-  private readonly names = new Map<z.ZodType, string>();
   private readonly owners = new Map<string, z.ZodType>();
 
-  /** `named`: schemas with a name of their own (the lookups' result types), used wherever they appear. */
-  constructor(named: readonly { name: string; schema: z.ZodType }[]) {
-    for (const t of named) this.names.set(peel(t.schema).schema, t.name);
-  }
-
-  /** A property of schema `s`: its type, and its description with the values of an enum. */
-  property(s: z.ZodType, hint: string, rename: Set<string>, doc = describe(s)): PropertySpec {
+  /**
+   * A property `prop` of the object named `owner`, of schema `s`: its type, and its description with the values
+   * of an enum.
+   */
+  property(s: z.ZodType, owner: string, prop: string, rename: Set<string>, doc = describe(s)): PropertySpec {
     const description = joined(doc && renameFields(doc, rename), valuesNote(s));
-    return { ...this.typeOf(s, hint, rename), ...(description ? { description } : {}) };
+    return { ...this.typeOf(s, owner, prop, rename), ...(description ? { description } : {}) };
   }
 
-  /** The type of schema `s`; an object gets a type named `hint` unless it has a name already. */
-  typeOf(s: z.ZodType, hint: string, rename: Set<string>): PropertySpec {
+  /**
+   * The type of schema `s`, the value of property `prop` of `owner`: an object is the type `<owner><Prop>`, the
+   * element of a list or a map the type `<owner><one Prop>`.
+   */
+  typeOf(s: z.ZodType, owner: string, prop: string, rename: Set<string>): PropertySpec {
     const inner = peel(s).schema;
     if (enumValues(inner)) return { type: "string" };
     switch (kindOf(inner)) {
@@ -162,14 +183,17 @@ class Types {
         return { type: "boolean" };
       case "array": {
         const element = elementOf(inner);
-        return { type: "array", items: element ? this.typeOf(element, hint, rename) : ANY };
+        return { type: "array", items: element ? this.typeOf(element, owner, singular(prop), rename) : ANY };
       }
       case "record": {
         const value = recordValueOf(inner);
-        return { type: "object", additionalProperties: value ? this.typeOf(value, hint, rename) : ANY };
+        return {
+          type: "object",
+          additionalProperties: value ? this.typeOf(value, owner, singular(prop), rename) : ANY,
+        };
       }
       case "object":
-        return { $ref: `#/types/${token(this.object(inner, hint, rename))}` };
+        return { $ref: `#/types/${token(this.object(inner, `${owner}${pascal(prop)}`, rename))}` };
       default: {
         // A scalar union (an integer id given as a number or its decimal text) is written as its text.
         const kinds = new Set((unionOptions(inner) ?? []).map(kindOf));
@@ -178,14 +202,12 @@ class Types {
     }
   }
 
-  /** The name of the object type of `s` (an object schema, or a union of objects), declared on first use. */
-  object(s: z.ZodType, hint: string, rename: Set<string>): string {
+  /** The object type `name` of `s` (an object schema, or a union of objects), declared on first use. */
+  object(s: z.ZodType, name: string, rename: Set<string>): string {
     const inner = peel(s).schema;
-    const name = this.names.get(inner) ?? hint;
     const owner = this.owners.get(name);
     if (owner === inner) return name;
     if (owner) throw new Error(`schemagen: two different objects would be named ${name}`);
-    this.names.set(inner, name);
     this.owners.set(name, inner);
     const own = new Set([...rename, ...snakeNames(inner)]);
     const shape = shapeOf(inner) ?? {};
@@ -194,7 +216,7 @@ class Types {
     if (description) spec.description = renameFields(description, own);
     this.specs[token(name)] = spec;
     for (const [key, field] of Object.entries(shape)) {
-      spec.properties[camel(key)] = this.property(field, `${name}${pascal(camel(key))}`, own);
+      spec.properties[camel(key)] = this.property(field, name, camel(key), own);
     }
     // Members of a union of objects are each optional: which ones are present depends on the option.
     const required = unionOptions(inner)
@@ -204,6 +226,21 @@ class Types {
           .map(([k]) => camel(k));
     if (required.length) spec.required = required;
     return name;
+  }
+
+  /**
+   * Fails when an object type would take a name an SDK gives a resource or a function, or their arguments and
+   * results: the generated code would not compile, or one name would shadow the other.
+   */
+  checkNames(resources: readonly string[], functions: readonly string[]): void {
+    const taken = new Set([
+      ...resources.flatMap((r) => [r, `${r}Args`, `${r}State`]),
+      ...functions.flatMap((f) => [`${pascal(f)}Result`, `${pascal(f)}Args`, `${pascal(f)}OutputArgs`]),
+    ]);
+    for (const name of this.owners.keys()) {
+      if (taken.has(name))
+        throw new Error(`schemagen: the object type ${name} has a name the SDKs already use`);
+    }
   }
 }
 
@@ -233,9 +270,8 @@ function resource(spec: ResourceSpec, types: Types): ResourceSchemaSpec {
   const replaced = new Set(inputs.filter((f) => f.replace).map((f) => f.name));
   const property = (f: Field, doc: string): PropertySpec => {
     if (RESERVED.has(f.name)) throw new Error(`schemagen: ${spec.name}.${f.name}: a reserved property name`);
-    const hint = `${spec.name}${pascal(f.name)}`;
     const type = f.schema
-      ? types.property(f.schema, hint, rename, doc)
+      ? types.property(f.schema, spec.name, f.name, rename, doc)
       : { ...declaredType(spec, f), description: doc };
     return {
       ...type,
@@ -244,10 +280,11 @@ function resource(spec: ResourceSpec, types: Types): ResourceSchemaSpec {
     };
   };
   return {
-    description: `${spec.description}\n\n${importDoc(spec)}`,
+    // The examples go between the text and the import section once the schema is whole (see withExamples).
+    description: `${spec.description}\n\n## Import\n\n${importDoc(spec)}`,
     inputProperties: Object.fromEntries(inputs.map((f) => [f.name, property(f, fieldDoc(f, "input"))])),
     requiredInputs: inputs.filter((f) => !f.optional).map((f) => f.name),
-    properties: Object.fromEntries(outputs.map((f) => [f.name, property(f, f.doc)])),
+    properties: Object.fromEntries(outputs.map((f) => [f.name, property(f, fieldDoc(f, "output"))])),
     required: outputs.filter((f) => !f.optional).map((f) => f.name),
   };
 }
@@ -266,19 +303,17 @@ function declaredType(spec: ResourceSpec, f: Field): PropertySpec {
 
 function lookupFunction(spec: LookupSpec, types: Types): FunctionSchemaSpec {
   const notes: string[] = [];
+  /** What the function's object types start with (`getGroup` -> `GetGroup`). */
+  const owner = pascal(spec.name);
   let inputs: ObjectTypeSpec | undefined;
   if (spec.args) {
     const shape = shapeOf(spec.args) ?? {};
     const options = unionOptions(peel(spec.args).schema);
     const none = new Set<string>();
-    const hint = `${pascal(spec.name)}Args`;
     inputs = {
       type: "object",
       properties: Object.fromEntries(
-        Object.entries(shape).map(([k, s]) => [
-          camel(k),
-          types.property(s, `${hint}${pascal(camel(k))}`, none),
-        ]),
+        Object.entries(shape).map(([k, s]) => [camel(k), types.property(s, owner, camel(k), none)]),
       ),
     };
     const required = options ? [] : Object.keys(shape).filter((k) => !isOptional(shape[k] as z.ZodType));
@@ -296,30 +331,25 @@ function lookupFunction(spec: LookupSpec, types: Types): FunctionSchemaSpec {
   const rename = snakeNames(result.schema);
   let outputs: ObjectTypeSpec;
   if (spec.many) {
-    const element = types.object(result.schema, result.name, rename);
+    const element = types.object(result.schema, `${owner}Item`, rename);
     outputs = {
       type: "object",
       properties: {
         items: {
           type: "array",
           items: { $ref: `#/types/${token(element)}` },
-          description: `The ${result.name} objects found`,
+          description: `The objects found, each a \`${element}\``,
         },
       },
       required: ["items"],
     };
-    notes.push(
-      `Returns \`{ items }\`: the list of \`${result.name}\` objects (a function returns an object).`,
-    );
+    notes.push("The result's `items` lists the objects found (a function returns one object).");
   } else {
     const shape = shapeOf(result.schema) ?? {};
     outputs = {
       type: "object",
       properties: Object.fromEntries(
-        Object.entries(shape).map(([k, s]) => [
-          camel(k),
-          types.property(s, `${result.name}${pascal(camel(k))}`, rename),
-        ]),
+        Object.entries(shape).map(([k, s]) => [camel(k), types.property(s, owner, camel(k), rename)]),
       ),
       required: Object.keys(shape)
         .filter((k) => !isOptional(shape[k] as z.ZodType))
@@ -368,14 +398,51 @@ function packageJson(): { version: string; license: string } {
   };
 }
 
+/** An example in each language (YAML: its sections), as a description shows them. */
+export function exampleSnippets(renderer: Renderer, e: Example): Record<Language, string> {
+  return Object.fromEntries(LANGUAGES.map((l) => [l, renderer.snippet(e, l, stringify)])) as Record<
+    Language,
+    string
+  >;
+}
+
+/**
+ * Every resource's and function's description with its example (./examples): after the text, before the import
+ * section. A kind or a function without one fails here, naming it.
+ */
+function withExamples(schema: PackageSchema): void {
+  const renderer = exampleRenderer(schema);
+  const add = (description: string, e: Example): string => {
+    const block = examplesSection([exampleBlock(e.title, exampleSnippets(renderer, e))]);
+    const [text, imports] = description.split("\n\n## Import\n\n");
+    return imports === undefined ? `${text}\n\n${block}` : `${text}\n\n${block}\n\n## Import\n\n${imports}`;
+  };
+  for (const [tok, r] of Object.entries(schema.resources)) {
+    const kind = tok.split(":")[2]!;
+    const e = RESOURCE_EXAMPLES[kind];
+    if (!e) throw new Error(`schemagen: ${kind}: no example in scripts/examples/resources.ts`);
+    r.description = add(r.description, e);
+  }
+  for (const [tok, f] of Object.entries(schema.functions)) {
+    const fn = tok.split(":")[2]!;
+    const e = FUNCTION_EXAMPLES[fn];
+    if (!e) throw new Error(`schemagen: ${fn}: no example in scripts/examples/functions.ts`);
+    f.description = add(f.description, e);
+  }
+}
+
 /** The package schema. */
 export function packageSchema(): PackageSchema {
   const pkg = packageJson();
-  const types = new Types(resultTypes());
+  const types = new Types();
   const resources = Object.fromEntries(PROVIDERS.map((p) => [token(p.spec.name), resource(p.spec, types)]));
   const functions = Object.fromEntries(LOOKUP_SPECS.map((l) => [token(l.name), lookupFunction(l, types)]));
+  types.checkNames(
+    PROVIDERS.map((p) => p.spec.name),
+    LOOKUP_SPECS.map((l) => l.name),
+  );
   const sorted = Object.fromEntries(Object.entries(types.specs).sort(([a], [b]) => a.localeCompare(b)));
-  return {
+  const schema: PackageSchema = {
     name: PACKAGE,
     displayName: "privnet",
     version: pkg.version,
@@ -390,6 +457,7 @@ export function packageSchema(): PackageSchema {
       go: { importBasePath: GO_IMPORT_PATH, respectSchemaVersion: true },
       nodejs: { packageName: "@pulumi-privnet/privnet", respectSchemaVersion: true },
       csharp: { rootNamespace: "PulumiPrivnet", respectSchemaVersion: true },
+      // No `buildFiles`: a Gradle build needs the schema's `repository` (POM rules), which the package has not.
       java: { basePackage: "io.github.pulumiprivnet" },
     },
     config: { variables: CONFIG },
@@ -405,6 +473,8 @@ export function packageSchema(): PackageSchema {
     functions,
     types: sorted,
   };
+  withExamples(schema);
+  return schema;
 }
 
 /** plugin/schema.json's text (formatted by the caller). */

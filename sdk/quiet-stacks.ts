@@ -3,7 +3,7 @@
  * and every input and output: four each), and it formats a stack trace for every one (`new Error().stack`, kept
  * only to print if the promise is leaked). Under ts-node and source-map-support each trace maps every frame
  * through their hooks: with a class's dozen properties, that is most of a resource's cost in the program
- * (bench: `preview` per resource, BENCHMARKS.md section 8). The classes therefore register with
+ * (bench: `preview` per resource, BENCHMARKS.md section 10). The classes therefore register with
  * `Error.stackTraceLimit` at 0 for the synchronous part of registration (the SDK creates those promises before
  * its first await), and restore it at once:
  *

@@ -1,4 +1,4 @@
-/** Identifiers and secret values: object ids, personal access tokens, setup keys, invite tokens. */
+/** Identifiers and secret values: object ids, personal access tokens, setup keys, invite and SCIM tokens. */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 
 const BASE32HEX = "0123456789abcdefghijklmnopqrstuv";
@@ -105,6 +105,14 @@ export const INVITE_PREFIX = "pni_";
 
 export function newInviteToken(): string {
   return `${INVITE_PREFIX}${randomBase62(40)}`;
+}
+
+/** SCIM provisioning tokens carry a fixed prefix (the masked form keeps it and a few characters more). */
+export const SCIM_TOKEN_PREFIX = "pns_";
+
+/** A SCIM bearer token: the prefix and 40 random base62 characters (238 bits). */
+export function newScimToken(): string {
+  return `${SCIM_TOKEN_PREFIX}${randomBase62(40)}`;
 }
 
 /** A random password for users created through the embedded IdP. */

@@ -33,7 +33,7 @@ def build(count: int, suffix: str, shape: str) -> None:
             name=f"p-{suffix}-{i}",
             enabled=True,
             rules=[
-                privnet.PolicyRulesArgs(
+                privnet.PolicyRuleArgs(
                     name="ssh",
                     enabled=True,
                     action="accept",

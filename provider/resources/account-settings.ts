@@ -20,7 +20,7 @@ const spec: ResourceSpec = {
   partial: true,
   normalForms: { networkRange: prefixForm, dnsDomain: domainForm },
   singleton: true,
-  singletonId: "the account's id (`getAccount().id`)",
+  singletonId: "the account's id (the `id` that `getAccount` returns)",
   extraOutputs: {
     [PRIOR_SETTINGS]: {
       description:

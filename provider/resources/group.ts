@@ -9,7 +9,7 @@ const spec: ResourceSpec = {
   file: "group",
   description:
     "A group of peers and network resources. Policies, routes, DNS and setup keys refer to groups by id. " +
-    'The built-in `All` group cannot be managed; look it up with `getGroup({ name: "All" })`.',
+    "The built-in `All` group cannot be managed; look it up with `getGroup` by its name, `All`.",
   input: GroupRequestSchema,
   output: GroupSchema,
   ops: { create: "createGroup", read: "getGroup", update: "updateGroup", delete: "deleteGroup" },

@@ -34,6 +34,8 @@ import type {
   GetNetworkResourcesArgs,
   GetNetworkRouterArgs,
   GetNetworkRoutersArgs,
+  GetNotificationChannelArgs,
+  GetOktaScimIntegrationArgs,
   GetPeerArgs,
   GetPeerJobArgs,
   GetPeerJobsArgs,
@@ -44,6 +46,8 @@ import type {
   GetReverseProxyDomainArgs,
   GetReverseProxyServiceArgs,
   GetRouteArgs,
+  GetScimIntegrationArgs,
+  GetScimIntegrationLogsArgs,
   GetSetupKeyArgs,
   GetTokenArgs,
   GetTokensArgs,
@@ -60,6 +64,9 @@ import type {
   NetworkResourceResult,
   NetworkResult,
   NetworkRouterResult,
+  NotificationChannelResult,
+  NotificationEventTypeResult,
+  OktaScimIntegrationResult,
   PeerJobResult,
   PeerResult,
   PolicyResult,
@@ -70,6 +77,8 @@ import type {
   ReverseProxyDomainResult,
   ReverseProxyServiceResult,
   RouteResult,
+  ScimIntegrationLogResult,
+  ScimIntegrationResult,
   SetupKeyResult,
   TokenResult,
   TrafficEventPageResult,
@@ -126,7 +135,8 @@ export function getPeersOutput(
 
 /**
  * The one peer with exactly this name. Peer names are host names and need not be unique: fails when no peer
- * or more than one peer has the name, saying how many matched (list them with `getPeers({ name })`).
+ * or more than one peer has the name, saying how many matched (list them with `getPeers` and its `name`
+ * filter).
  *
  * Calls `GET /api/peers`.
  *
@@ -252,8 +262,8 @@ export function getPeerJobOutput(
 }
 
 /**
- * The group with this id, or with exactly this name (the API's name filter; group names are unique). Use
- * `getGroup({ name: "All" })` for the built-in group that holds every peer.
+ * The group with this id, or with exactly this name (the API's name filter; group names are unique). The
+ * built-in group that holds every peer is the one named `All`.
  *
  * Calls `GET /api/groups/{groupId}`, `GET /api/groups`.
  *
@@ -1236,6 +1246,215 @@ export function getEventStreamingIntegrationsOutput(
   opts?: LookupOptions,
 ): pulumi.Output<EventStreamingIntegrationResult[]> {
   return runLookupOutput<EventStreamingIntegrationResult[]>("getEventStreamingIntegrations", undefined, opts);
+}
+
+/**
+ * The SCIM integration with this id. `authToken` is masked (its first characters, then asterisks): the API
+ * returns the token in full only when it is made, so read it from the resource's `authToken` instead.
+ *
+ * Calls `GET /api/integrations/scim-idp/{id}`.
+ *
+ * @param args - See {@link GetScimIntegrationArgs}.
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns {@link ScimIntegrationResult}.
+ */
+export function getScimIntegration(
+  args: GetScimIntegrationArgs,
+  opts?: LookupOptions,
+): Promise<ScimIntegrationResult> {
+  return runLookup<ScimIntegrationResult>("getScimIntegration", args, opts);
+}
+
+/**
+ * The Output form of {@link getScimIntegration}: takes inputs (outputs of other resources too), runs once
+ * they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getScimIntegrationOutput(
+  args: Inputs<GetScimIntegrationArgs>,
+  opts?: LookupOptions,
+): pulumi.Output<ScimIntegrationResult> {
+  return runLookupOutput<ScimIntegrationResult>("getScimIntegration", args, opts);
+}
+
+/**
+ * Every SCIM integration. `authToken` is masked (its first characters, then asterisks): the API returns the
+ * token in full only when it is made, so read it from the resource's `authToken` instead.
+ *
+ * Calls `GET /api/integrations/scim-idp`.
+ *
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns An array of {@link ScimIntegrationResult}.
+ */
+export function getScimIntegrations(opts?: LookupOptions): Promise<ScimIntegrationResult[]> {
+  return runLookup<ScimIntegrationResult[]>("getScimIntegrations", undefined, opts);
+}
+
+/**
+ * The Output form of {@link getScimIntegrations}: takes inputs (outputs of other resources too), runs once
+ * they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getScimIntegrationsOutput(opts?: LookupOptions): pulumi.Output<ScimIntegrationResult[]> {
+  return runLookupOutput<ScimIntegrationResult[]>("getScimIntegrations", undefined, opts);
+}
+
+/**
+ * The Okta SCIM integration with this id (its connection name is never returned). `authToken` is masked (its
+ * first characters, then asterisks): the API returns the token in full only when it is made, so read it from
+ * the resource's `authToken` instead.
+ *
+ * Calls `GET /api/integrations/okta-scim-idp/{id}`.
+ *
+ * @param args - See {@link GetOktaScimIntegrationArgs}.
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns {@link OktaScimIntegrationResult}.
+ */
+export function getOktaScimIntegration(
+  args: GetOktaScimIntegrationArgs,
+  opts?: LookupOptions,
+): Promise<OktaScimIntegrationResult> {
+  return runLookup<OktaScimIntegrationResult>("getOktaScimIntegration", args, opts);
+}
+
+/**
+ * The Output form of {@link getOktaScimIntegration}: takes inputs (outputs of other resources too), runs once
+ * they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getOktaScimIntegrationOutput(
+  args: Inputs<GetOktaScimIntegrationArgs>,
+  opts?: LookupOptions,
+): pulumi.Output<OktaScimIntegrationResult> {
+  return runLookupOutput<OktaScimIntegrationResult>("getOktaScimIntegration", args, opts);
+}
+
+/**
+ * Every Okta SCIM integration. `authToken` is masked (its first characters, then asterisks): the API returns
+ * the token in full only when it is made, so read it from the resource's `authToken` instead.
+ *
+ * Calls `GET /api/integrations/okta-scim-idp`.
+ *
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns An array of {@link OktaScimIntegrationResult}.
+ */
+export function getOktaScimIntegrations(opts?: LookupOptions): Promise<OktaScimIntegrationResult[]> {
+  return runLookup<OktaScimIntegrationResult[]>("getOktaScimIntegrations", undefined, opts);
+}
+
+/**
+ * The Output form of {@link getOktaScimIntegrations}: takes inputs (outputs of other resources too), runs
+ * once they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getOktaScimIntegrationsOutput(
+  opts?: LookupOptions,
+): pulumi.Output<OktaScimIntegrationResult[]> {
+  return runLookupOutput<OktaScimIntegrationResult[]>("getOktaScimIntegrations", undefined, opts);
+}
+
+/**
+ * What happened to a SCIM integration of either kind (creation, token rotations, pushes), oldest first.
+ *
+ * Calls `GET /api/integrations/scim-idp/{id}/logs`, `GET /api/integrations/okta-scim-idp/{id}/logs`.
+ *
+ * @param args - See {@link GetScimIntegrationLogsArgs}.
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns An array of {@link ScimIntegrationLogResult}.
+ */
+export function getScimIntegrationLogs(
+  args: GetScimIntegrationLogsArgs,
+  opts?: LookupOptions,
+): Promise<ScimIntegrationLogResult[]> {
+  return runLookup<ScimIntegrationLogResult[]>("getScimIntegrationLogs", args, opts);
+}
+
+/**
+ * The Output form of {@link getScimIntegrationLogs}: takes inputs (outputs of other resources too), runs once
+ * they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getScimIntegrationLogsOutput(
+  args: Inputs<GetScimIntegrationLogsArgs>,
+  opts?: LookupOptions,
+): pulumi.Output<ScimIntegrationLogResult[]> {
+  return runLookupOutput<ScimIntegrationLogResult[]>("getScimIntegrationLogs", args, opts);
+}
+
+/**
+ * The notification channel with this id. Webhook header values in `target.headers` are masked: the API never
+ * returns them.
+ *
+ * Calls `GET /api/integrations/notifications/channels/{channelId}`.
+ *
+ * @param args - See {@link GetNotificationChannelArgs}.
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns {@link NotificationChannelResult}.
+ */
+export function getNotificationChannel(
+  args: GetNotificationChannelArgs,
+  opts?: LookupOptions,
+): Promise<NotificationChannelResult> {
+  return runLookup<NotificationChannelResult>("getNotificationChannel", args, opts);
+}
+
+/**
+ * The Output form of {@link getNotificationChannel}: takes inputs (outputs of other resources too), runs once
+ * they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getNotificationChannelOutput(
+  args: Inputs<GetNotificationChannelArgs>,
+  opts?: LookupOptions,
+): pulumi.Output<NotificationChannelResult> {
+  return runLookupOutput<NotificationChannelResult>("getNotificationChannel", args, opts);
+}
+
+/**
+ * Every notification channel. Webhook header values in `target.headers` are masked: the API never returns
+ * them.
+ *
+ * Calls `GET /api/integrations/notifications/channels`.
+ *
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns An array of {@link NotificationChannelResult}.
+ */
+export function getNotificationChannels(opts?: LookupOptions): Promise<NotificationChannelResult[]> {
+  return runLookup<NotificationChannelResult[]>("getNotificationChannels", undefined, opts);
+}
+
+/**
+ * The Output form of {@link getNotificationChannels}: takes inputs (outputs of other resources too), runs
+ * once they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getNotificationChannelsOutput(
+  opts?: LookupOptions,
+): pulumi.Output<NotificationChannelResult[]> {
+  return runLookupOutput<NotificationChannelResult[]>("getNotificationChannels", undefined, opts);
+}
+
+/**
+ * Every activity code a notification channel can subscribe to, with what it means, in the server's order.
+ *
+ * Calls `GET /api/integrations/notifications/types`.
+ *
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns An array of {@link NotificationEventTypeResult}.
+ */
+export function getNotificationEventTypes(opts?: LookupOptions): Promise<NotificationEventTypeResult[]> {
+  return runLookup<NotificationEventTypeResult[]>("getNotificationEventTypes", undefined, opts);
+}
+
+/**
+ * The Output form of {@link getNotificationEventTypes}: takes inputs (outputs of other resources too), runs
+ * once they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getNotificationEventTypesOutput(
+  opts?: LookupOptions,
+): pulumi.Output<NotificationEventTypeResult[]> {
+  return runLookupOutput<NotificationEventTypeResult[]>("getNotificationEventTypes", undefined, opts);
 }
 
 /**

@@ -31,6 +31,7 @@ import { NameserverGroupSchema } from "../../api/nameserver-group";
 import { NetworkSchema } from "../../api/network";
 import { NetworkResourceSchema } from "../../api/network-resource";
 import { NetworkRouterSchema } from "../../api/network-router";
+import { NotificationChannelSchema } from "../../api/notifications";
 import { AccessiblePeerSchema, PeerSchema } from "../../api/peer";
 import { PolicySchema } from "../../api/policy";
 import { PostureCheckSchema } from "../../api/posture-check";
@@ -41,6 +42,7 @@ import {
   ReverseProxyServiceSchema,
 } from "../../api/reverse-proxy";
 import { RouteSchema } from "../../api/route";
+import { OktaScimIntegrationSchema, ScimIntegrationSchema, ScimLogSchema } from "../../api/scim";
 import { SetupKeySchema } from "../../api/setup-key";
 import { TokenSchema } from "../../api/token";
 import { UserSchema } from "../../api/user";
@@ -89,6 +91,19 @@ const R = {
   directorySyncVendorE: result("DirectorySyncVendorEResult", VendorESchema),
   directorySyncLog: result("DirectorySyncLogResult", SyncLogSchema),
   eventStreaming: result("EventStreamingIntegrationResult", EventStreamingSchema),
+  scimIntegration: result("ScimIntegrationResult", ScimIntegrationSchema),
+  oktaScimIntegration: result("OktaScimIntegrationResult", OktaScimIntegrationSchema),
+  scimLog: result("ScimIntegrationLogResult", ScimLogSchema),
+  notificationChannel: result("NotificationChannelResult", NotificationChannelSchema),
+  notificationEventType: result(
+    "NotificationEventTypeResult",
+    z
+      .strictObject({
+        code: z.string().describe("The activity code, as a channel's `eventTypes` names it"),
+        description: z.string().describe("What the activity is"),
+      })
+      .describe("An activity code a notification channel can subscribe to"),
+  ),
   ingressPeer: result("IngressPeerResult", IngressPeerSchema),
   portAllocation: result("IngressPortAllocationResult", PortAllocationSchema),
   invite: result("InviteResult", InviteSchema),
@@ -252,6 +267,12 @@ const MASKED_KEY =
   "The `key` is masked (its first characters, then asterisks): the API returns the full value only when the key " +
   "is created, so read it from the `SetupKey` resource instead.";
 
+const MASKED_SCIM_TOKEN =
+  "`authToken` is masked (its first characters, then asterisks): the API returns the token in full only when " +
+  "it is made, so read it from the resource's `authToken` instead.";
+
+const MASKED_HEADERS = "Webhook header values in `target.headers` are masked: the API never returns them.";
+
 export const LOOKUP_SPECS: readonly LookupSpec[] = [
   // Peers
   getById({
@@ -280,7 +301,7 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
     name: "getPeerByName",
     description:
       "The one peer with exactly this name. Peer names are host names and need not be unique: fails when no " +
-      "peer or more than one peer has the name, saying how many matched (list them with `getPeers({ name })`).",
+      "peer or more than one peer has the name, saying how many matched (list them with `getPeers` and its `name` filter).",
     operationIds: ["listPeers"],
     args: z.strictObject({ name: z.string().min(1, { error: "must not be empty" }).describe("Peer name") }),
     positional: "name",
@@ -291,7 +312,7 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
         peers.filter((p) => p.name === a.name),
         { one: "peer", many: "peers" },
         `named ${JSON.stringify(a.name)}`,
-        "list them with getPeers({ name })",
+        "list them with getPeers and its name filter",
       );
     },
   }),
@@ -344,8 +365,8 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
   lookup({
     name: "getGroup",
     description:
-      "The group with this id, or with exactly this name (the API's name filter; group names are unique). Use " +
-      '`getGroup({ name: "All" })` for the built-in group that holds every peer.',
+      "The group with this id, or with exactly this name (the API's name filter; group names are unique). The " +
+      "built-in group that holds every peer is the one named `All`.",
     operationIds: ["getGroup", "listGroups"],
     args: z.union([
       z.strictObject({ id: id("Group id") }),
@@ -729,6 +750,83 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
     description: "Every event streaming integration; credential values in `config` are masked.",
     operationId: "listEventStreamings",
     result: R.eventStreaming,
+  }),
+
+  // SCIM provisioning and notification channels
+  getById({
+    name: "getScimIntegration",
+    description: `The SCIM integration with this id. ${MASKED_SCIM_TOKEN}`,
+    operationId: "getScimIntegration",
+    idParam: "id",
+    what: "SCIM integration",
+    idDoc: "Integration id",
+    result: R.scimIntegration,
+  }),
+  listAll({
+    name: "getScimIntegrations",
+    description: `Every SCIM integration. ${MASKED_SCIM_TOKEN}`,
+    operationId: "listScimIntegrations",
+    result: R.scimIntegration,
+  }),
+  getById({
+    name: "getOktaScimIntegration",
+    description: `The Okta SCIM integration with this id (its connection name is never returned). ${MASKED_SCIM_TOKEN}`,
+    operationId: "getOktaScimIntegration",
+    idParam: "id",
+    what: "Okta SCIM integration",
+    idDoc: "Integration id",
+    result: R.oktaScimIntegration,
+  }),
+  listAll({
+    name: "getOktaScimIntegrations",
+    description: `Every Okta SCIM integration. ${MASKED_SCIM_TOKEN}`,
+    operationId: "listOktaScimIntegrations",
+    result: R.oktaScimIntegration,
+  }),
+  lookup({
+    name: "getScimIntegrationLogs",
+    description:
+      "What happened to a SCIM integration of either kind (creation, token rotations, pushes), oldest first.",
+    operationIds: ["listScimIntegrationLogs", "listOktaScimIntegrationLogs"],
+    args: z.strictObject({
+      okta: z.boolean().optional().describe("Whether the integration is an Okta one; default false"),
+      id: id("Integration id"),
+    }),
+    result: R.scimLog,
+    many: true,
+    run: (api, a) =>
+      api.call(a.okta === true ? "listOktaScimIntegrationLogs" : "listScimIntegrationLogs", {
+        params: { id: String(a.id) },
+      }),
+    notFound: (a) => `no ${a.okta === true ? "Okta " : ""}SCIM integration with id "${String(a.id)}"`,
+  }),
+  getById({
+    name: "getNotificationChannel",
+    description: `The notification channel with this id. ${MASKED_HEADERS}`,
+    operationId: "getNotificationChannel",
+    idParam: "channelId",
+    what: "notification channel",
+    idDoc: "Channel id",
+    result: R.notificationChannel,
+  }),
+  listAll({
+    name: "getNotificationChannels",
+    description: `Every notification channel. ${MASKED_HEADERS}`,
+    operationId: "listNotificationChannels",
+    result: R.notificationChannel,
+  }),
+  lookup({
+    name: "getNotificationEventTypes",
+    description:
+      "Every activity code a notification channel can subscribe to, with what it means, in the server's order.",
+    operationIds: ["listNotificationEventTypes"],
+    result: R.notificationEventType,
+    many: true,
+    run: async (api) =>
+      Object.entries(await api.call("listNotificationEventTypes")).map(([code, description]) => ({
+        code,
+        description,
+      })),
   }),
 
   // Ingress (cloud)

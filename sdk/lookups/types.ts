@@ -196,6 +196,32 @@ export interface GetEventStreamingIntegrationArgs {
   id: string | number;
 }
 
+/** Arguments of {@link getScimIntegration}. */
+export interface GetScimIntegrationArgs {
+  /** Integration id */
+  id: string | number;
+}
+
+/** Arguments of {@link getOktaScimIntegration}. */
+export interface GetOktaScimIntegrationArgs {
+  /** Integration id */
+  id: string | number;
+}
+
+/** Arguments of {@link getScimIntegrationLogs}. */
+export interface GetScimIntegrationLogsArgs {
+  /** Whether the integration is an Okta one; default false */
+  okta?: boolean;
+  /** Integration id */
+  id: string | number;
+}
+
+/** Arguments of {@link getNotificationChannel}. */
+export interface GetNotificationChannelArgs {
+  /** Channel id */
+  id: string | number;
+}
+
 /** Arguments of {@link getIngressPeer}. */
 export interface GetIngressPeerArgs {
   /** Ingress peer id */
@@ -867,7 +893,7 @@ export interface NameserverGroupResult {
     ip: string;
     /** Nameserver protocol */
     nsType: "udp";
-    /** Nameserver port */
+    /** Nameserver port, 1 to 65535 */
     port: number;
   }[];
   /** Whether the group is active */
@@ -876,7 +902,7 @@ export interface NameserverGroupResult {
   groups: string[];
   /** Resolve all domains with this group; only when domains is empty */
   primary: boolean;
-  /** Match domains resolved by this group; empty only when primary */
+  /** Match domains resolved by this group, internationalized names included; empty only when primary */
   domains: string[];
   /** Use the match domains as search domains; only when domains is set */
   searchDomainsEnabled: boolean;
@@ -894,7 +920,7 @@ export interface DnsZoneResult {
   id: string;
   /** Zone name, 1 to 255 characters */
   name: string;
-  /** Zone domain (FQDN): at least two labels, the last one not a number */
+  /** Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning */
   domain: string;
   /** Add the zone domain to the peers' search domains */
   enableSearchDomain: boolean;
@@ -1135,6 +1161,87 @@ export interface EventStreamingIntegrationResult {
   createdAt: string;
   /** Last change */
   updatedAt: string;
+}
+
+/** SCIM integration */
+export interface ScimIntegrationResult {
+  /** Integration id */
+  id: number;
+  /** Connection prefix */
+  prefix: string;
+  /** Which identity provider pushes */
+  provider: string;
+  /** Whether the identity provider may push changes */
+  enabled: boolean;
+  /** Name prefixes of the groups synced (empty: all) */
+  groupPrefixes: string[];
+  /** Name prefixes of the groups whose members are synced (empty: all) */
+  userGroupPrefixes: string[];
+  /** Connector of the embedded identity provider; absent when none is set */
+  connectorId?: string;
+  /** The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else */
+  authToken: string;
+  /** When the identity provider last pushed a change (zero time: never) */
+  lastSyncedAt: string;
+}
+
+/** Okta SCIM integration (the connection name is never returned) */
+export interface OktaScimIntegrationResult {
+  /** Integration id */
+  id: number;
+  /** Whether the identity provider may push changes */
+  enabled: boolean;
+  /** Name prefixes of the groups synced (empty: all) */
+  groupPrefixes: string[];
+  /** Name prefixes of the groups whose members are synced (empty: all) */
+  userGroupPrefixes: string[];
+  /** Connector of the embedded identity provider; absent when none is set */
+  connectorId?: string;
+  /** The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else */
+  authToken: string;
+  /** When the identity provider last pushed a change (zero time: never) */
+  lastSyncedAt: string;
+}
+
+/** A SCIM integration's log entry */
+export interface ScimIntegrationLogResult {
+  /** Log entry id */
+  id: number;
+  /** Severity */
+  level: "info" | "warning" | "error";
+  /** When it happened */
+  timestamp: string;
+  /** What happened: the integration made, its token replaced, a push received */
+  message: string;
+}
+
+/** Notification channel (webhook header values masked) */
+export interface NotificationChannelResult {
+  /** Channel id */
+  id: string;
+  /** How the channel delivers: `email` to `target.emails`, `webhook` as a POST to `target.url` */
+  type: "email" | "webhook";
+  /** Where the channel delivers (webhook header values masked) */
+  target?: {
+    /** Recipients of an email channel */
+    emails?: string[];
+    /** Webhook URL */
+    url?: string;
+    /** Webhook headers, each value masked as ******** */
+    headers?: Record<string, string>;
+  };
+  /** The activity codes the channel reports */
+  eventTypes: string[];
+  /** Whether the channel delivers */
+  enabled: boolean;
+}
+
+/** An activity code a notification channel can subscribe to */
+export interface NotificationEventTypeResult {
+  /** The activity code, as a channel's `eventTypes` names it */
+  code: string;
+  /** What the activity is */
+  description: string;
 }
 
 /** Ingress peer */

@@ -45,7 +45,7 @@ export class AccountSettings extends pulumi.CustomResource {
   declare readonly peerLoginExpiration: pulumi.Output<number | undefined>;
   /** Global peer inactivity expiration */
   declare readonly peerInactivityExpirationEnabled: pulumi.Output<boolean | undefined>;
-  /** Peer inactivity expiration in seconds, 600 (10 minutes) to 15552000 (180 days) */
+  /** Peer inactivity expiration in seconds; 600 (10 minutes) to 15552000 (180 days) is the usual range (the service stores other values, with a warning at preview) */
   declare readonly peerInactivityExpiration: pulumi.Output<number | undefined>;
   /** Block regular users from viewing parts of the system */
   declare readonly regularUsersViewBlocked: pulumi.Output<boolean | undefined>;
@@ -85,7 +85,7 @@ export class AccountSettings extends pulumi.CustomResource {
   >;
   /** Experimental lazy connection */
   declare readonly lazyConnectionEnabled: pulumi.Output<boolean | undefined>;
-  /** Agent auto-update: "latest", "disabled" or a specific version */
+  /** Agent auto-update: "latest", "disabled" or a specific version such as 0.40.1 */
   declare readonly autoUpdateVersion: pulumi.Output<string | undefined>;
   /** true installs updates in the background; false needs UI interaction */
   declare readonly autoUpdateAlways: pulumi.Output<boolean | undefined>;

@@ -26,7 +26,7 @@ export class DnsZone extends pulumi.CustomResource {
 
   /** Zone name, 1 to 255 characters */
   declare readonly name: pulumi.Output<string>;
-  /** Zone domain (FQDN): at least two labels, the last one not a number */
+  /** Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning */
   declare readonly domain: pulumi.Output<string>;
   /** Add the zone domain to the peers' search domains */
   declare readonly enableSearchDomain: pulumi.Output<boolean>;

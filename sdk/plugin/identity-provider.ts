@@ -33,7 +33,7 @@ export class IdentityProvider extends pulumi.CustomResource {
   declare readonly issuer: pulumi.Output<string>;
   /** OAuth client id */
   declare readonly clientId: pulumi.Output<string>;
-  /** OAuth client secret; write-only (secret) */
+  /** OAuth client secret (empty for a public client); write-only (secret) */
   declare readonly clientSecret: pulumi.Output<string>;
 
   constructor(name: string, args: IdentityProviderArgs, opts?: pulumi.CustomResourceOptions) {

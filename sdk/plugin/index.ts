@@ -2,7 +2,7 @@
  * `pulumi-privnet/plugin`: the same resource classes, through the resource plugin (bin/pulumi-resource-privnet)
  * instead of the dynamic providers. Each is a plain CustomResource of type `privnet:index:<Kind>`, the types a
  * YAML, Python or Go program uses, so no dynamic-provider host runs and nothing is serialized per resource: a
- * no-change preview costs less per resource (BENCHMARKS.md, section 8: plugin-ts against dynamic-ts). The
+ * no-change preview costs less per resource (BENCHMARKS.md, section 10: plugin-ts against dynamic-ts). The
  * program's Pulumi.yaml names the plugin (README, "TypeScript through the plugin"):
  *
  *   plugins:

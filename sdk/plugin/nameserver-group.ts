@@ -37,7 +37,7 @@ export class NameserverGroup extends pulumi.CustomResource {
       ip: string;
       /** Nameserver protocol */
       nsType: "udp" | (string & {});
-      /** Nameserver port */
+      /** Nameserver port, 1 to 65535 */
       port: number;
     }[]
   >;
@@ -47,7 +47,7 @@ export class NameserverGroup extends pulumi.CustomResource {
   declare readonly groups: pulumi.Output<string[]>;
   /** Resolve all domains with this group; only when domains is empty */
   declare readonly primary: pulumi.Output<boolean>;
-  /** Match domains resolved by this group; empty only when primary */
+  /** Match domains resolved by this group, internationalized names included; empty only when primary */
   declare readonly domains: pulumi.Output<string[]>;
   /** Use the match domains as search domains; only when domains is set */
   declare readonly searchDomainsEnabled: pulumi.Output<boolean>;

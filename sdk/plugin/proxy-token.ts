@@ -35,7 +35,7 @@ export class ProxyToken extends pulumi.CustomResource {
   declare readonly lastUsed: pulumi.Output<string | undefined>;
   /** Whether the token was revoked (a deleted token stays listed, revoked) */
   declare readonly revoked: pulumi.Output<boolean>;
-  /** Lifetime in seconds, at most 100 years; 0 or absent: the token does not expire */
+  /** Lifetime in seconds, at most 9223372036 (about 292 years); 0 or absent: the token does not expire */
   declare readonly expiresIn: pulumi.Output<number | undefined>;
   /** The token value (secret); only known after create (secret) */
   declare readonly plainToken: pulumi.Output<string | undefined>;

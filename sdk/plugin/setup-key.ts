@@ -61,7 +61,7 @@ export class SetupKey extends pulumi.CustomResource {
   declare readonly allowExtraDnsLabels: pulumi.Output<boolean | undefined>;
   /** The key: full value in the create response only, masked (first 5 characters) elsewhere (secret) */
   declare readonly key: pulumi.Output<string>;
-  /** Lifetime in seconds, 86400 to 31536000 */
+  /** Lifetime in seconds; 0 means the key never expires. The spec and the service's own API document give 86400 to 31536000; the service accepts any lifetime from 0 (a value outside that range is warned of) */
   declare readonly expiresIn: pulumi.Output<number>;
 
   constructor(name: string, args: SetupKeyArgs, opts?: pulumi.CustomResourceOptions) {

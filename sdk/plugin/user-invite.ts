@@ -45,7 +45,7 @@ export class UserInvite extends pulumi.CustomResource {
   declare readonly expired: pulumi.Output<boolean>;
   /** Secret link token with a fixed prefix; only in the create response (secret) */
   declare readonly inviteToken: pulumi.Output<string | undefined>;
-  /** Lifetime in seconds, 3600 to 2592000; default 259200 (72 hours) */
+  /** Lifetime in seconds, at least 3600; 0 or absent: the default 259200 (72 hours); a negative value is taken as 0, with a warning */
   declare readonly expiresIn: pulumi.Output<number | undefined>;
 
   constructor(name: string, args: UserInviteArgs, opts?: pulumi.CustomResourceOptions) {

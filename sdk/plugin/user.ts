@@ -32,7 +32,7 @@ export class User extends pulumi.CustomResource {
   /** The resource's type token. */
   static readonly __pulumiType = "privnet:index:User";
 
-  /** Address to invite (regular users) */
+  /** Address to invite (regular users); ignored for a service user */
   declare readonly email: pulumi.Output<string | undefined>;
   /** Name */
   declare readonly name: pulumi.Output<string | undefined>;

@@ -12,7 +12,7 @@ export interface AccountSettingsArgs {
   peerLoginExpiration?: pulumi.Input<number>;
   /** Global peer inactivity expiration */
   peerInactivityExpirationEnabled?: pulumi.Input<boolean>;
-  /** Peer inactivity expiration in seconds, 600 (10 minutes) to 15552000 (180 days) */
+  /** Peer inactivity expiration in seconds; 600 (10 minutes) to 15552000 (180 days) is the usual range (the service stores other values, with a warning at preview) */
   peerInactivityExpiration?: pulumi.Input<number>;
   /** Block regular users from viewing parts of the system */
   regularUsersViewBlocked?: pulumi.Input<boolean>;
@@ -49,7 +49,7 @@ export interface AccountSettingsArgs {
   }>;
   /** Experimental lazy connection */
   lazyConnectionEnabled?: pulumi.Input<boolean>;
-  /** Agent auto-update: "latest", "disabled" or a specific version */
+  /** Agent auto-update: "latest", "disabled" or a specific version such as 0.40.1 */
   autoUpdateVersion?: pulumi.Input<string>;
   /** true installs updates in the background; false needs UI interaction */
   autoUpdateAlways?: pulumi.Input<boolean>;
@@ -63,7 +63,7 @@ export interface AccountSettingsState {
   peerLoginExpiration?: pulumi.Input<number>;
   /** Global peer inactivity expiration */
   peerInactivityExpirationEnabled?: pulumi.Input<boolean>;
-  /** Peer inactivity expiration in seconds, 600 (10 minutes) to 15552000 (180 days) */
+  /** Peer inactivity expiration in seconds; 600 (10 minutes) to 15552000 (180 days) is the usual range (the service stores other values, with a warning at preview) */
   peerInactivityExpiration?: pulumi.Input<number>;
   /** Block regular users from viewing parts of the system */
   regularUsersViewBlocked?: pulumi.Input<boolean>;
@@ -100,7 +100,7 @@ export interface AccountSettingsState {
   }>;
   /** Experimental lazy connection */
   lazyConnectionEnabled?: pulumi.Input<boolean>;
-  /** Agent auto-update: "latest", "disabled" or a specific version */
+  /** Agent auto-update: "latest", "disabled" or a specific version such as 0.40.1 */
   autoUpdateVersion?: pulumi.Input<string>;
   /** true installs updates in the background; false needs UI interaction */
   autoUpdateAlways?: pulumi.Input<boolean>;
@@ -150,7 +150,7 @@ export class AccountSettings extends pulumi.dynamic.Resource {
   declare readonly peerLoginExpiration: pulumi.Output<number | undefined>;
   /** Global peer inactivity expiration */
   declare readonly peerInactivityExpirationEnabled: pulumi.Output<boolean | undefined>;
-  /** Peer inactivity expiration in seconds, 600 (10 minutes) to 15552000 (180 days) */
+  /** Peer inactivity expiration in seconds; 600 (10 minutes) to 15552000 (180 days) is the usual range (the service stores other values, with a warning at preview) */
   declare readonly peerInactivityExpiration: pulumi.Output<number | undefined>;
   /** Block regular users from viewing parts of the system */
   declare readonly regularUsersViewBlocked: pulumi.Output<boolean | undefined>;
@@ -190,7 +190,7 @@ export class AccountSettings extends pulumi.dynamic.Resource {
   >;
   /** Experimental lazy connection */
   declare readonly lazyConnectionEnabled: pulumi.Output<boolean | undefined>;
-  /** Agent auto-update: "latest", "disabled" or a specific version */
+  /** Agent auto-update: "latest", "disabled" or a specific version such as 0.40.1 */
   declare readonly autoUpdateVersion: pulumi.Output<string | undefined>;
   /** true installs updates in the background; false needs UI interaction */
   declare readonly autoUpdateAlways: pulumi.Output<boolean | undefined>;

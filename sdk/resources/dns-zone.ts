@@ -8,7 +8,7 @@ import { quietStacks, restoreStacks } from "../quiet-stacks";
 export interface DnsZoneArgs {
   /** Zone name, 1 to 255 characters */
   name: pulumi.Input<string>;
-  /** Zone domain (FQDN): at least two labels, the last one not a number */
+  /** Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning */
   domain: pulumi.Input<string>;
   /** Add the zone domain to the peers' search domains */
   enableSearchDomain: pulumi.Input<boolean>;
@@ -24,7 +24,7 @@ export interface DnsZoneArgs {
 export interface DnsZoneState {
   /** Zone name, 1 to 255 characters */
   name?: pulumi.Input<string>;
-  /** Zone domain (FQDN): at least two labels, the last one not a number */
+  /** Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning */
   domain?: pulumi.Input<string>;
   /** Add the zone domain to the peers' search domains */
   enableSearchDomain?: pulumi.Input<boolean>;
@@ -68,7 +68,7 @@ export class DnsZone extends pulumi.dynamic.Resource {
 
   /** Zone name, 1 to 255 characters */
   declare readonly name: pulumi.Output<string>;
-  /** Zone domain (FQDN): at least two labels, the last one not a number */
+  /** Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning */
   declare readonly domain: pulumi.Output<string>;
   /** Add the zone domain to the peers' search domains */
   declare readonly enableSearchDomain: pulumi.Output<boolean>;

@@ -57,7 +57,7 @@ const OUTPUTS = {
 };
 
 /**
- * A group of peers and network resources. Policies, routes, DNS and setup keys refer to groups by id. The built-in `All` group cannot be managed; look it up with `getGroup({ name: "All" })`.
+ * A group of peers and network resources. Policies, routes, DNS and setup keys refer to groups by id. The built-in `All` group cannot be managed; look it up with `getGroup` by its name, `All`.
  */
 export class Group extends pulumi.dynamic.Resource {
   /** The resource's type token. */

@@ -16,7 +16,7 @@ export interface IdentityProviderArgs {
   issuer: pulumi.Input<string>;
   /** OAuth client id */
   clientId: pulumi.Input<string>;
-  /** OAuth client secret; write-only (secret; write-only: kept from state, the API never returns it) */
+  /** OAuth client secret (empty for a public client); write-only (secret; write-only: kept from state, the API never returns it) */
   clientSecret: pulumi.Input<string>;
   /** Id of an existing IdentityProvider to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only */
   adoptId?: pulumi.Input<string>;
@@ -34,7 +34,7 @@ export interface IdentityProviderState {
   issuer?: pulumi.Input<string>;
   /** OAuth client id */
   clientId?: pulumi.Input<string>;
-  /** OAuth client secret; write-only */
+  /** OAuth client secret (empty for a public client); write-only */
   clientSecret?: pulumi.Input<string>;
 }
 
@@ -64,7 +64,7 @@ export class IdentityProvider extends pulumi.dynamic.Resource {
   declare readonly issuer: pulumi.Output<string>;
   /** OAuth client id */
   declare readonly clientId: pulumi.Output<string>;
-  /** OAuth client secret; write-only (secret) */
+  /** OAuth client secret (empty for a public client); write-only (secret) */
   declare readonly clientSecret: pulumi.Output<string>;
 
   constructor(name: string, args: IdentityProviderArgs, opts?: pulumi.CustomResourceOptions) {

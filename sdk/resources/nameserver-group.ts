@@ -17,7 +17,7 @@ export interface NameserverGroupArgs {
       ip: pulumi.Input<string>;
       /** Nameserver protocol */
       nsType: pulumi.Input<"udp" | (string & {})>;
-      /** Nameserver port */
+      /** Nameserver port, 1 to 65535 */
       port: pulumi.Input<number>;
     }>[]
   >;
@@ -27,7 +27,7 @@ export interface NameserverGroupArgs {
   groups: pulumi.Input<pulumi.Input<string>[]>;
   /** Resolve all domains with this group; only when domains is empty */
   primary: pulumi.Input<boolean>;
-  /** Match domains resolved by this group; empty only when primary */
+  /** Match domains resolved by this group, internationalized names included; empty only when primary */
   domains: pulumi.Input<pulumi.Input<string>[]>;
   /** Use the match domains as search domains; only when domains is set */
   searchDomainsEnabled: pulumi.Input<boolean>;
@@ -48,7 +48,7 @@ export interface NameserverGroupState {
       ip: string;
       /** Nameserver protocol */
       nsType: "udp" | (string & {});
-      /** Nameserver port */
+      /** Nameserver port, 1 to 65535 */
       port: number;
     }[]
   >;
@@ -58,7 +58,7 @@ export interface NameserverGroupState {
   groups?: pulumi.Input<string[]>;
   /** Resolve all domains with this group; only when domains is empty */
   primary?: pulumi.Input<boolean>;
-  /** Match domains resolved by this group; empty only when primary */
+  /** Match domains resolved by this group, internationalized names included; empty only when primary */
   domains?: pulumi.Input<string[]>;
   /** Use the match domains as search domains; only when domains is set */
   searchDomainsEnabled?: pulumi.Input<boolean>;
@@ -94,7 +94,7 @@ export class NameserverGroup extends pulumi.dynamic.Resource {
       ip: string;
       /** Nameserver protocol */
       nsType: "udp" | (string & {});
-      /** Nameserver port */
+      /** Nameserver port, 1 to 65535 */
       port: number;
     }[]
   >;
@@ -104,7 +104,7 @@ export class NameserverGroup extends pulumi.dynamic.Resource {
   declare readonly groups: pulumi.Output<string[]>;
   /** Resolve all domains with this group; only when domains is empty */
   declare readonly primary: pulumi.Output<boolean>;
-  /** Match domains resolved by this group; empty only when primary */
+  /** Match domains resolved by this group, internationalized names included; empty only when primary */
   declare readonly domains: pulumi.Output<string[]>;
   /** Use the match domains as search domains; only when domains is set */
   declare readonly searchDomainsEnabled: pulumi.Output<boolean>;

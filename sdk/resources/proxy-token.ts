@@ -8,7 +8,7 @@ import { quietStacks, restoreStacks } from "../quiet-stacks";
 export interface ProxyTokenArgs {
   /** Token name (names may repeat) (replaces on change) */
   name: pulumi.Input<string>;
-  /** Lifetime in seconds, at most 100 years; 0 or absent: the token does not expire (replaces on change; default 0) */
+  /** Lifetime in seconds, at most 9223372036 (about 292 years); 0 or absent: the token does not expire (replaces on change; default 0) */
   expiresIn?: pulumi.Input<number>;
   /** Id of an existing ProxyToken to bring under management: create reads it and takes it as it is instead of creating a new one (the API cannot change it: its fields must be these inputs). Used at create only */
   adoptId?: pulumi.Input<string>;
@@ -26,7 +26,7 @@ export interface ProxyTokenState {
   lastUsed?: pulumi.Input<string>;
   /** Whether the token was revoked (a deleted token stays listed, revoked) */
   revoked?: pulumi.Input<boolean>;
-  /** Lifetime in seconds, at most 100 years; 0 or absent: the token does not expire */
+  /** Lifetime in seconds, at most 9223372036 (about 292 years); 0 or absent: the token does not expire */
   expiresIn?: pulumi.Input<number>;
   /** The token value (secret); only known after create */
   plainToken?: pulumi.Input<string>;
@@ -60,7 +60,7 @@ export class ProxyToken extends pulumi.dynamic.Resource {
   declare readonly lastUsed: pulumi.Output<string | undefined>;
   /** Whether the token was revoked (a deleted token stays listed, revoked) */
   declare readonly revoked: pulumi.Output<boolean>;
-  /** Lifetime in seconds, at most 100 years; 0 or absent: the token does not expire */
+  /** Lifetime in seconds, at most 9223372036 (about 292 years); 0 or absent: the token does not expire */
   declare readonly expiresIn: pulumi.Output<number | undefined>;
   /** The token value (secret); only known after create (secret) */
   declare readonly plainToken: pulumi.Output<string | undefined>;

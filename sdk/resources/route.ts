@@ -16,9 +16,9 @@ export interface RouteArgs {
   peer?: pulumi.Input<string>;
   /** Groups of routing peers; not together with peer */
   peerGroups?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Routed range in canonical CIDR notation, no host bits set (10.0.0.0/8, not 10.0.0.1/8; 0.0.0.0/0 for an exit node); not together with domains */
+  /** Routed range in CIDR notation (0.0.0.0/0 for an exit node); not together with domains. A range with host bits set (10.0.0.1/8) is stored as its network (10.0.0.0/8), with a warning at preview */
   network?: pulumi.Input<string>;
-  /** Domains resolved dynamically; at most 32; not together with network */
+  /** Domains resolved dynamically, internationalized names included; at most 32; not together with network */
   domains?: pulumi.Input<pulumi.Input<string>[]>;
   /** Route priority, 1 to 9999; lower wins */
   metric: pulumi.Input<number>;
@@ -50,9 +50,9 @@ export interface RouteState {
   peer?: pulumi.Input<string>;
   /** Groups of routing peers; not together with peer */
   peerGroups?: pulumi.Input<string[]>;
-  /** Routed range in canonical CIDR notation, no host bits set (10.0.0.0/8, not 10.0.0.1/8; 0.0.0.0/0 for an exit node); not together with domains */
+  /** Routed range in CIDR notation (0.0.0.0/0 for an exit node); not together with domains. A range with host bits set (10.0.0.1/8) is stored as its network (10.0.0.0/8), with a warning at preview */
   network?: pulumi.Input<string>;
-  /** Domains resolved dynamically; at most 32; not together with network */
+  /** Domains resolved dynamically, internationalized names included; at most 32; not together with network */
   domains?: pulumi.Input<string[]>;
   /** Route priority, 1 to 9999; lower wins */
   metric?: pulumi.Input<number>;
@@ -105,9 +105,9 @@ export class Route extends pulumi.dynamic.Resource {
   declare readonly peer: pulumi.Output<string | undefined>;
   /** Groups of routing peers; not together with peer */
   declare readonly peerGroups: pulumi.Output<string[] | undefined>;
-  /** Routed range in canonical CIDR notation, no host bits set (10.0.0.0/8, not 10.0.0.1/8; 0.0.0.0/0 for an exit node); not together with domains */
+  /** Routed range in CIDR notation (0.0.0.0/0 for an exit node); not together with domains. A range with host bits set (10.0.0.1/8) is stored as its network (10.0.0.0/8), with a warning at preview */
   declare readonly network: pulumi.Output<string | undefined>;
-  /** Domains resolved dynamically; at most 32; not together with network */
+  /** Domains resolved dynamically, internationalized names included; at most 32; not together with network */
   declare readonly domains: pulumi.Output<string[] | undefined>;
   /** Route priority, 1 to 9999; lower wins */
   declare readonly metric: pulumi.Output<number>;

@@ -10,7 +10,7 @@ export interface SetupKeyArgs {
   name: pulumi.Input<string>;
   /** one-off: a single use; reusable: many uses (replaces on change) */
   type: pulumi.Input<"one-off" | "reusable">;
-  /** Lifetime in seconds, 86400 to 31536000 (replaces on change; write-only: kept from state, the API never returns it) */
+  /** Lifetime in seconds; 0 means the key never expires. The spec and the service's own API document give 86400 to 31536000; the service accepts any lifetime from 0 (a value outside that range is warned of) (replaces on change; write-only: kept from state, the API never returns it) */
   expiresIn: pulumi.Input<number>;
   /** Groups assigned to peers enrolled with the key */
   autoGroups: pulumi.Input<pulumi.Input<string>[]>;
@@ -56,7 +56,7 @@ export interface SetupKeyState {
   allowExtraDnsLabels?: pulumi.Input<boolean>;
   /** The key: full value in the create response only, masked (first 5 characters) elsewhere */
   key?: pulumi.Input<string>;
-  /** Lifetime in seconds, 86400 to 31536000 */
+  /** Lifetime in seconds; 0 means the key never expires. The spec and the service's own API document give 86400 to 31536000; the service accepts any lifetime from 0 (a value outside that range is warned of) */
   expiresIn?: pulumi.Input<number>;
 }
 
@@ -114,7 +114,7 @@ export class SetupKey extends pulumi.dynamic.Resource {
   declare readonly allowExtraDnsLabels: pulumi.Output<boolean | undefined>;
   /** The key: full value in the create response only, masked (first 5 characters) elsewhere (secret) */
   declare readonly key: pulumi.Output<string>;
-  /** Lifetime in seconds, 86400 to 31536000 */
+  /** Lifetime in seconds; 0 means the key never expires. The spec and the service's own API document give 86400 to 31536000; the service accepts any lifetime from 0 (a value outside that range is warned of) */
   declare readonly expiresIn: pulumi.Output<number>;
 
   constructor(name: string, args: SetupKeyArgs, opts?: pulumi.CustomResourceOptions) {

@@ -16,7 +16,7 @@ export interface UserInviteArgs {
   >;
   /** Group ids for the user's peers (replaces on change) */
   autoGroups: pulumi.Input<pulumi.Input<string>[]>;
-  /** Lifetime in seconds, 3600 to 2592000; default 259200 (72 hours) (replaces on change; write-only: kept from state, the API never returns it) */
+  /** Lifetime in seconds, at least 3600; 0 or absent: the default 259200 (72 hours); a negative value is taken as 0, with a warning (replaces on change; write-only: kept from state, the API never returns it) */
   expiresIn?: pulumi.Input<number>;
 }
 
@@ -40,7 +40,7 @@ export interface UserInviteState {
   expired?: pulumi.Input<boolean>;
   /** Secret link token with a fixed prefix; only in the create response */
   inviteToken?: pulumi.Input<string>;
-  /** Lifetime in seconds, 3600 to 2592000; default 259200 (72 hours) */
+  /** Lifetime in seconds, at least 3600; 0 or absent: the default 259200 (72 hours); a negative value is taken as 0, with a warning */
   expiresIn?: pulumi.Input<number>;
 }
 
@@ -82,7 +82,7 @@ export class UserInvite extends pulumi.dynamic.Resource {
   declare readonly expired: pulumi.Output<boolean>;
   /** Secret link token with a fixed prefix; only in the create response (secret) */
   declare readonly inviteToken: pulumi.Output<string | undefined>;
-  /** Lifetime in seconds, 3600 to 2592000; default 259200 (72 hours) */
+  /** Lifetime in seconds, at least 3600; 0 or absent: the default 259200 (72 hours); a negative value is taken as 0, with a warning */
   declare readonly expiresIn: pulumi.Output<number | undefined>;
 
   constructor(name: string, args: UserInviteArgs, opts?: pulumi.CustomResourceOptions) {

@@ -6,7 +6,7 @@ import { quietStacks, restoreStacks } from "../quiet-stacks";
 
 /** Arguments of {@link User}. */
 export interface UserArgs {
-  /** Address to invite (regular users) (replaces on change) */
+  /** Address to invite (regular users); ignored for a service user (replaces on change) */
   email?: pulumi.Input<string>;
   /** Name */
   name?: pulumi.Input<string>;
@@ -26,7 +26,7 @@ export interface UserArgs {
 
 /** What is known of an existing {@link User}: every output, each optional (see {@link User.get}). */
 export interface UserState {
-  /** Address to invite (regular users) */
+  /** Address to invite (regular users); ignored for a service user */
   email?: pulumi.Input<string>;
   /** Name */
   name?: pulumi.Input<string>;
@@ -100,7 +100,7 @@ export class User extends pulumi.dynamic.Resource {
   /** The resource's type token. */
   static readonly __pulumiType = "pulumi-nodejs:dynamic/privnet:User";
 
-  /** Address to invite (regular users) */
+  /** Address to invite (regular users); ignored for a service user */
   declare readonly email: pulumi.Output<string | undefined>;
   /** Name */
   declare readonly name: pulumi.Output<string | undefined>;

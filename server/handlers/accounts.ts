@@ -12,7 +12,7 @@
  * server is started on a new database file. No audit event is kept, since the audit log is wiped with the rest.
  */
 import type { AccountUpdateSchema } from "../../api/account";
-import { parseCidr, type z } from "../../api/common";
+import { canonicalCidr, parseCidr, type z } from "../../api/common";
 import { defaultSettings } from "../bootstrap";
 import { accountOf, type Ctx, type Handlers, type StoredKinds } from "../context";
 import { audit, holds, requireRefs, type Reader } from "../domain";
@@ -61,7 +61,8 @@ function mergeSettings(current: Record<string, unknown>, sent: SettingsRequest) 
   for (const [k, v] of Object.entries(sent)) {
     if (v === undefined || READ_ONLY.has(k)) continue;
     if (k === "network_range" && v === "") continue;
-    next[k] = v;
+    // A range with host bits set is stored as its network (100.64.1.0/16 -> 100.64.0.0/16), as the service does.
+    next[k] = k === "network_range" && typeof v === "string" ? canonicalCidr(v) : v;
   }
   const changed = Object.keys(next).filter((k) => JSON.stringify(next[k]) !== JSON.stringify(current[k]));
   return { next, changed };

@@ -14,6 +14,8 @@ import * as dns from "./dns";
 import * as setupKeys from "./setup-keys";
 import * as users from "./users";
 import * as integrations from "./integrations";
+import * as scim from "./scim";
+import * as notifications from "./notifications";
 import * as invites from "./invites";
 import * as accounts from "./accounts";
 import * as groups from "./groups";
@@ -34,6 +36,8 @@ export const HANDLER_MODULES = [
   setupKeys,
   users,
   integrations,
+  scim,
+  notifications,
   invites,
   accounts,
   groups,

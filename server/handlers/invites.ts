@@ -60,8 +60,10 @@ function findInviteByToken(r: Reader, token: string): InviteDoc {
   return inv;
 }
 
+/** The expiry of an invite made now: 0, a negative or no lifetime means the default (as the service takes it). */
 function inviteExpiry(now: number, expiresIn: number | undefined): string {
-  return iso(now + (expiresIn ?? INVITE_DEFAULT_EXPIRES_IN) * 1000);
+  const seconds = expiresIn === undefined || expiresIn <= 0 ? INVITE_DEFAULT_EXPIRES_IN : expiresIn;
+  return iso(now + seconds * 1000);
 }
 
 /** The documents this module stores (see StoredKind). */

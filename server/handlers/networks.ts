@@ -206,15 +206,6 @@ function retypeRuleRefs(tx: Tx, res: NetworkResourceDoc): void {
   }
 }
 
-function checkResourceGroups(tx: Tx, groupIds: readonly string[]): void {
-  requireRefs(tx, "group", groupIds, "groups", "group");
-  for (const id of groupIds) {
-    // The built-in All group is the set of all peers; like the groups API, we never change it.
-    if (tx.get<GroupDoc>("group", id)?.builtin === true)
-      throw invalid(`groups: the built-in All group (${id}) cannot hold network resources`);
-  }
-}
-
 function writeNetwork(tx: Tx, ctx: Ctx, body: NetworkRequest, existing?: NetworkDoc): NetworkDoc {
   const doc: NetworkDoc = {
     id: existing?.id ?? newId(),
@@ -241,7 +232,8 @@ function writeResource(
     .all<NetworkResourceDoc>("network_resource")
     .find((x) => x.name === body.name && x.id !== existing?.id);
   if (dup) throw invalid(`name: a network resource with name ${body.name} already exists (${dup.id})`);
-  checkResourceGroups(tx, body.groups);
+  // Any group, the built-in All included: the service lists the resource among All's resources.
+  requireRefs(tx, "group", body.groups, "groups", "group");
   const doc: NetworkResourceDoc = {
     id: existing?.id ?? newId(),
     parent: networkId,

@@ -6,7 +6,7 @@
  * `access_control_groups`, ... so group and peer usage checks can read them) plus the derived `network_type`.
  * Optional fields are stored only when set, and the response carries exactly what is stored.
  */
-import { parseCidr } from "../../api/common";
+import { canonicalCidr, parseCidr } from "../../api/common";
 import type { Route } from "../../api/route";
 import type { Ctx, Handlers, StoredKinds } from "../context";
 import { audit, auditWrite, compact, groupLists, mustGet, requireRef, requireRefs } from "../domain";
@@ -63,7 +63,8 @@ function write(tx: Tx, ctx: Ctx, body: RouteRequest, existing?: RouteDoc): Route
     enabled: body.enabled,
     peer,
     peer_groups: body.peer_groups,
-    network: body.network,
+    // Stored as its network, host bits cleared (10.0.0.1/8 -> 10.0.0.0/8), as the service stores it.
+    network: body.network === undefined ? undefined : canonicalCidr(body.network),
     domains: body.domains,
     metric: body.metric,
     masquerade: body.masquerade,

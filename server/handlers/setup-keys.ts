@@ -48,7 +48,8 @@ export function effectiveUsageLimit(k: SetupKeyDoc): number | undefined {
 /** The key's state at `now`: revoked wins over expired, expired over overused. */
 export function setupKeyState(k: SetupKeyDoc, now: number): SetupKeyState {
   if (k.revoked) return "revoked";
-  if (Date.parse(k.expires) <= now) return "expired";
+  // A key made with expires_in 0 never expires: its expiry is the zero time.
+  if (k.expires !== ZERO_TIME && Date.parse(k.expires) <= now) return "expired";
   const limit = effectiveUsageLimit(k);
   if (limit !== undefined && k.used_times >= limit) return "overused";
   return "valid";
@@ -113,8 +114,8 @@ export const handlers: Handlers = {
         id: String(tx.nextInt("setup_key")),
         name: body.name,
         type: body.type,
-        // expires_in is seconds (86400..31536000, rule 5 in the schema).
-        expires: iso(ctx.now + body.expires_in * 1000),
+        // expires_in is seconds; 0 is a key that never expires (the service answers the zero time for it).
+        expires: body.expires_in === 0 ? ZERO_TIME : iso(ctx.now + body.expires_in * 1000),
         revoked: false,
         used_times: 0,
         last_used: ZERO_TIME,

@@ -71,6 +71,8 @@ export async function probeTarget(
     const first = ((await client.call(op)) as { id: unknown }[] | null)?.[0];
     if (first) parents[param] = String(first.id);
   }
+  // The caller's own tokens are readable on every server; another regular user's may not be (403).
+  parents.userId = String(((await client.call("getCurrentUser")) as { id: unknown }).id);
   for (const { spec } of PROVIDERS) {
     const path = collectionPath(spec, parents);
     const nested = /\{\w+\}/.test(routeById(spec.ops.read).path.replace(`{${spec.idParam}}`, ""));

@@ -18,6 +18,7 @@ const EXAMPLES: { name: string; paths: string[]; programDir: string }[] = [
   { name: "app", paths: ["examples/app"], programDir: "examples/app" },
   { name: "adopt", paths: ["examples/adopt"], programDir: "examples/adopt" },
   { name: "two-accounts", paths: ["examples/two-accounts"], programDir: "examples/two-accounts" },
+  { name: "access-guard", paths: ["examples/access-guard"], programDir: "examples/access-guard" },
 ];
 
 interface Exec {

@@ -30,7 +30,7 @@ import {
 /** The value the account was built with, for a secret the README lists (`Kind "label": field`). */
 function secretValue(a: ImportAccount, what: string): string {
   const kind = what.split(" ")[0] as string;
-  const field = what.slice(what.lastIndexOf(": ") + 2);
+  const field = what.slice(what.lastIndexOf(": ") + 2).replace(/ \(not secret\)$/, "");
   const values: Record<string, string> = {
     "IdentityProvider clientSecret": a.secrets.idp as string,
     "EdrVendorA apiToken": a.secrets.edrA as string,
@@ -42,7 +42,10 @@ function secretValue(a: ImportAccount, what: string): string {
     "EventStreamingIntegration config.access_key_id": a.secrets.s3Key as string,
     "EventStreamingIntegration config.secret_access_key": a.secrets.s3Secret as string,
     "ReverseProxyService auth.passwordAuth.password": a.secrets.rpPassword as string,
+    "ReverseProxyService auth.pinAuth.pin": a.secrets.rpPin as string,
     "ReverseProxyService auth.headerAuths[0].value": a.secrets.rpHeader as string,
+    "NotificationChannel target.headers.X-Hook-Secret": a.secrets.hookSecret as string,
+    "OktaScimIntegration connectionName": a.secrets.oktaConnection as string,
   };
   const v = values[`${kind} ${field}`];
   if (v === undefined) throw new Error(`no value for the secret ${what}`);
@@ -151,13 +154,23 @@ describe("privnet-import: adopting a whole account", () => {
 
       const secrets = secretsOf(readme);
       expect(secrets.map((s) => s.key).sort()).toEqual(
-        [...run.stdout.matchAll(/^ {2}(\w+): .+: \S+$/gm)].map((m) => m[1]).sort(),
+        [...run.stdout.matchAll(/^ {2}(\w+): .+: \S+( \(not secret\))?$/gm)].map((m) => m[1]).sort(),
       );
-      expect(secrets).toHaveLength(11); // 9 integration credentials, a proxied service's password and header value
-      for (const s of secrets) expect(readme).toContain(`pulumi config set --secret ${s.key}`);
+      // 13 secrets (9 integration credentials, a webhook's header, a proxied service's password, PIN and
+      // header value), and the Okta connection name: write-only, no secret, set without --secret.
+      expect(secrets).toHaveLength(14);
+      const plain = secrets.filter((s) => s.what.endsWith("(not secret)"));
+      expect(plain.map((s) => s.what)).toEqual([
+        expect.stringMatching(/^OktaScimIntegration .*: connectionName/),
+      ]);
+      expect(program).toMatch(/connectionName: config\.require\(\s*"\w+",?\s*\)/);
+      expect(program).toMatch(/"X-Hook-Secret": config\.requireSecret\(\s*"\w+",?\s*\)/);
+      for (const s of secrets)
+        expect(readme).toContain(`pulumi config set ${plain.includes(s) ? "" : "--secret "}${s.key}`);
 
       const stack = await stackFor(dir, "dev");
-      for (const s of secrets) await stack.config(s.key, secretValue(account, s.what), { secret: true });
+      for (const s of secrets)
+        await stack.config(s.key, secretValue(account, s.what), { secret: !plain.includes(s) });
 
       let mark = requests.length;
       const preview = await stack.preview();
@@ -187,9 +200,15 @@ describe("privnet-import: adopting a whole account", () => {
       );
       expect(next).toEqual([]);
       expect(writes(requests.slice(mark))).toEqual([]);
-      // The CLI never printed a secret: the token, or any secret the account holds.
+      // The CLI never printed a secret: the token, or any secret the account holds; nor the state holds one.
       const transcript = stack.transcript.join("\n");
-      for (const v of [server.token, ...Object.values(account.secrets)]) expect(transcript).not.toContain(v);
+      const state = await stack.exportText();
+      // (The Okta connection name is no secret: it is set as plain config.)
+      const secretValues = Object.values(account.secrets).filter((v) => v !== account.secrets.oktaConnection);
+      for (const v of [server.token, ...secretValues]) {
+        expect(transcript).not.toContain(v);
+        expect(state).not.toContain(v);
+      }
     },
     TEST_TIMEOUT_MS,
   );

@@ -62,25 +62,28 @@ export async function pythonWithSdk(work: string): Promise<string> {
 /** One step the program reports (`STEP {...}` lines). */
 export interface InlineStep {
   step: string;
+  /** What a command printed (the access guard's steps). */
+  stdout?: string;
+  ok?: boolean;
   changes?: Record<string, number>;
   outputs?: Record<string, { secret: boolean; value: unknown }>;
   teamGroupId?: string;
 }
 
 /**
- * Runs an inline program (`command args`) against `server` with the CLI and the plugin (on PATH) in `work` (the
- * state backend is `<work>/state`); returns its steps by name.
+ * The environment of an inline program run against `server` in `work`: the CLI and the plugin (from this checkout)
+ * on PATH, the state backend `<work>/state`, the project directory `<work>/project` (PRIVNET_TEST_WORK), the
+ * server as PRIVNET_TEST_URL / PRIVNET_TEST_TOKEN, and `extra`.
  */
-async function runInline(
-  command: string,
-  args: string[],
+export async function inlineEnv(
   work: string,
   server: { url: string; token: string },
-): Promise<Record<string, InlineStep>> {
+  extra: Record<string, string> = {},
+): Promise<Record<string, string>> {
   const project = path.join(work, "project");
   fs.mkdirSync(project, { recursive: true });
   const binDir = await ensureEngine();
-  const env = engineEnv({
+  return engineEnv({
     binDir,
     backendDir: path.join(work, "state"),
     pulumiHome: path.join(work, "pulumi-home"),
@@ -93,9 +96,13 @@ async function runInline(
       PRIVNET_TEST_URL: server.url,
       PRIVNET_TEST_TOKEN: server.token,
       PRIVNET_TEST_WORK: project,
+      ...extra,
     },
   });
-  const out = await run(command, args, env);
+}
+
+/** The `STEP {...}` lines a program printed, by step name. */
+export function stepsOf(out: string): Record<string, InlineStep> {
   return Object.fromEntries(
     out
       .split("\n")
@@ -105,6 +112,20 @@ async function runInline(
   );
 }
 
+/**
+ * Runs an inline program (`command args`) against `server` with the CLI and the plugin (on PATH) in `work` (the
+ * state backend is `<work>/state`); returns its steps by name.
+ */
+export async function runInline(
+  command: string,
+  args: string[],
+  work: string,
+  server: { url: string; token: string },
+  vars: Record<string, string> = {},
+): Promise<Record<string, InlineStep>> {
+  return stepsOf(await run(command, args, await inlineEnv(work, server, vars)));
+}
+
 /** The Python program (network.py) with the generated SDK. */
 export async function runPythonNetwork(
   work: string,
@@ -112,6 +133,20 @@ export async function runPythonNetwork(
 ): Promise<Record<string, InlineStep>> {
   const python = await pythonWithSdk(work);
   return runInline(python, [path.join(__dirname, "programs", "python-inline", "network.py")], work, server);
+}
+
+/**
+ * Another Python program of tests/e2e/programs/python-inline (`file`), with the generated SDK; `vars` are more
+ * environment variables for it.
+ */
+export async function runPythonProgram(
+  file: string,
+  work: string,
+  server: { url: string; token: string },
+  vars: Record<string, string> = {},
+): Promise<Record<string, InlineStep>> {
+  const python = await pythonWithSdk(work);
+  return runInline(python, [path.join(__dirname, "programs", "python-inline", file)], work, server, vars);
 }
 
 /** The Go program (go-inline), built with the Go toolchain on PATH (modules from the Go module proxy). */

@@ -18,6 +18,7 @@ import * as path from "node:path";
 import { addUserWithToken } from "../support/fixtures";
 import { startHoldProxy, type HoldProxy, type HoldRule } from "../support/hold-proxy";
 import { runPulumi, type RunPulumiResult } from "./engine";
+import { killWhen, repairFileBackend } from "./kill";
 import {
   changesOf,
   COMMAND_TIMEOUT_MS,
@@ -36,95 +37,29 @@ import {
 const PROGRAM = "tests/e2e/programs/interrupted";
 const TYPE = "pulumi-nodejs:dynamic/privnet:";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-interface Proc {
-  pid: number;
-  ppid: number;
-  pgid: number;
-  /** Running, not a zombie (a zombie is dead: it only waits to be reaped). */
-  running: boolean;
-}
-
-function processes(): Proc[] {
-  const out: Proc[] = [];
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue; // gone meanwhile
-    }
-    // pid (comm) state ppid pgrp ...: comm may hold spaces, so split after its closing parenthesis.
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    out.push({ pid: Number(entry), ppid: Number(f[1]), pgid: Number(f[2]), running: f[0] !== "Z" });
-  }
-  return out;
-}
-
-/** `pid` and every process below it. */
-function tree(pid: number): Proc[] {
-  const all = processes();
-  const found = all.filter((p) => p.pid === pid);
-  for (let i = 0; i < found.length; i++)
-    for (const p of all) if (p.ppid === (found[i] as Proc).pid && !found.includes(p)) found.push(p);
-  return found;
-}
-
-/**
- * SIGKILL to the process group of `pid` and of every process below it, at once, as when a CI runner dies. (The
- * engine starts its plugins in process groups of their own: killing only the CLI's group would leave the
- * dynamic-provider plugin running.) Returns the processes killed.
- */
-function killAll(pid: number): number[] {
-  const procs = tree(pid);
-  for (const pgid of new Set([pid, ...procs.map((p) => p.pgid)])) {
-    try {
-      process.kill(-pgid, "SIGKILL");
-    } catch {
-      // Gone already.
-    }
-  }
-  return procs.map((p) => p.pid);
-}
-
-const stillRunning = (pids: number[]) => {
-  const running = new Set(
-    processes()
-      .filter((p) => p.running)
-      .map((p) => p.pid),
-  );
-  return pids.filter((p) => running.has(p));
-};
-
 /**
  * `pulumi up` killed with SIGKILL (the CLI, the program, the plugins) as soon as `ready()` holds. Fails if the
  * run ends first. Kills them in any case, and waits until none of them runs.
  */
 async function killedUp(stack: PulumiStack, ready: () => boolean): Promise<RunPulumiResult> {
-  let pid: number | undefined;
-  let ended = false;
-  const run = runPulumi(["up", "--skip-preview", "--parallel", "10", "--stack", stack.name], {
-    cwd: stack.project.dir,
-    env: stack.env,
-    yes: true,
-    timeoutMs: COMMAND_TIMEOUT_MS,
-    onSpawn: (p) => (pid = p),
-  }).finally(() => (ended = true));
-  const deadline = Date.now() + COMMAND_TIMEOUT_MS;
-  while (!ended && !ready() && Date.now() < deadline) await sleep(20);
-  const wasReady = ready();
-  const killed = pid === undefined ? [] : killAll(pid);
-  const r = await run;
-  while (stillRunning(killed).length > 0 && Date.now() < deadline) await sleep(50);
-  expect(stillRunning(killed)).toEqual([]);
-  if (wasReady) expect(killed.length).toBeGreaterThanOrEqual(3); // the CLI, the language host, the plugin
-  if (!wasReady)
-    throw new Error(
-      `the run ended before the point to kill it at\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`,
-    );
-  return r;
+  const { result, killed } = await killWhen(
+    (onSpawn) =>
+      runPulumi(["up", "--skip-preview", "--parallel", "10", "--stack", stack.name], {
+        cwd: stack.project.dir,
+        env: stack.env,
+        yes: true,
+        timeoutMs: COMMAND_TIMEOUT_MS,
+        onSpawn,
+      }),
+    ready,
+    {
+      timeoutMs: COMMAND_TIMEOUT_MS,
+      describe: (r) => `--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`,
+    },
+  );
+  expect(killed.length).toBeGreaterThanOrEqual(3); // the CLI, the language host, the plugin
+  repairFileBackend(stack.env.PULUMI_BACKEND_URL);
+  return result;
 }
 
 interface Obj {

@@ -87,6 +87,37 @@ describe("YAML program (examples/network-yaml) through the resource plugin", () 
   );
 
   it(
+    "every plugin process the engine and the YAML host start ends on its own when stopped, with code 0",
+    async () => {
+      // A launcher beside ours that records each start and how the plugin ended. The engine stops a plugin with
+      // SIGINT to its process group and kills the group 5 s later if it has not ended: a killed plugin leaves its
+      // start without an end (the recorder goes with it).
+      const dir = path.join(work, "recording-plugin");
+      const record = path.join(work, "plugin-ends.txt");
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(
+        path.join(dir, "pulumi-resource-privnet"),
+        `#!/bin/sh\ntrap ':' INT TERM\necho start >> '${record}'\n` +
+          `'${path.join(repoRoot, "bin", "pulumi-resource-privnet")}' "$@"\necho "end $?" >> '${record}'\n`,
+        { mode: 0o755 },
+      );
+      const file = path.join(stack.project.dir, "Pulumi.yaml");
+      const text = fs.readFileSync(file, "utf8");
+      fs.writeFileSync(file, text.replace(`path: ${path.join(repoRoot, "bin")}`, `path: ${dir}`));
+      try {
+        expect(changesOf(await stack.preview())).toEqual([]);
+      } finally {
+        fs.writeFileSync(file, text);
+      }
+      const lines = fs.readFileSync(record, "utf8").trim().split("\n");
+      const starts = lines.filter((l) => l === "start").length;
+      expect(starts).toBeGreaterThanOrEqual(2); // the YAML host's (for the schema) and the engine's
+      expect(lines.filter((l) => l !== "start")).toEqual(Array(starts).fill("end 0"));
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
     "a rename is one in-place update whose detailed diff names exactly name",
     async () => {
       await stack.config("teamName", "platform");

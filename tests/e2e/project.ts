@@ -228,6 +228,18 @@ export function changesOf(preview: PreviewJson): string[] {
 }
 
 /**
+ * The gained and lost access lines in a command's output (`privnet-access diff`'s, or the access guard's in a
+ * `pulumi preview`), trimmed and sorted.
+ */
+export function accessLinesOf(text: string): string[] {
+  return text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => /^[+-] .+ → .+ \(policy /.test(l))
+    .sort();
+}
+
+/**
  * What a refresh would change (`pulumi refresh --preview-only --json`): its steps are all `refresh`, so the
  * resources whose read-back outputs or inputs differ from the state's, as sorted `Type::name` lines, and the
  * resources the refresh would drop (gone on the server).
@@ -303,6 +315,8 @@ export interface StackOptions {
   name: string;
   /** Sets privnet:apiUrl and the secret privnet:token for this server (a local one, or any live server). */
   server?: { url: string; token: string };
+  /** The passphrase of the stack's secrets (default the e2e tier's): a fixture's stack names its own. */
+  passphrase?: string;
 }
 
 /** One stack of a project, in the test file's file backend, with a passphrase secrets provider. */
@@ -321,12 +335,16 @@ export class PulumiStack {
     readonly env: Record<string, string>,
   ) {}
 
-  private static async env(work: string, backendDir: string): Promise<Record<string, string>> {
+  private static async env(
+    work: string,
+    backendDir: string,
+    passphrase = "e2e-passphrase",
+  ): Promise<Record<string, string>> {
     return engineEnv({
       binDir: await ensureEngine(),
       backendDir,
       pulumiHome: path.join(work, "pulumi-home"),
-      passphrase: "e2e-passphrase",
+      passphrase,
       // Credentials come from stack config only, never from the environment of whoever runs the tests.
       extra: {
         PRIVNET_API_URL: undefined,
@@ -339,7 +357,7 @@ export class PulumiStack {
 
   /** Creates the stack (`pulumi stack init`) and, with `server`, its credentials config. */
   static async init(opts: StackOptions): Promise<PulumiStack> {
-    const env = await PulumiStack.env(opts.work, path.join(opts.work, "state"));
+    const env = await PulumiStack.env(opts.work, path.join(opts.work, "state"), opts.passphrase);
     const stack = new PulumiStack(opts.project, opts.name, env);
     await stack.cli(["stack", "init", opts.name, "--secrets-provider", "passphrase"], { stackFlag: false });
     if (opts.server) {
@@ -355,7 +373,11 @@ export class PulumiStack {
    * stack's config file (from the repository) carry over.
    */
   static async open(opts: StackOptions & { backendDir: string }): Promise<PulumiStack> {
-    return new PulumiStack(opts.project, opts.name, await PulumiStack.env(opts.work, opts.backendDir));
+    return new PulumiStack(
+      opts.project,
+      opts.name,
+      await PulumiStack.env(opts.work, opts.backendDir, opts.passphrase),
+    );
   }
 
   /**

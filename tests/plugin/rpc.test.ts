@@ -88,10 +88,8 @@ M._resolveFilename = function (...a) { const f = orig.apply(this, a); if (!M.isB
     requests.some((e) => e.method === "DELETE" && e.path.endsWith(`/${created.id}`) && e.status < 300),
   ).toBe(true);
   const files = fs.existsSync(seen) ? fs.readFileSync(seen, "utf8").split("\n").filter(Boolean) : [];
-  // The launcher's entry (plugin/boot.ts) and the one constant it shares with the server; the bundle is read, not
-  // resolved.
-  const boot = ["boot.js", "warm.js"].map((f) => path.join(root, "dist", "plugin", f));
-  expect(files.filter((f) => f !== hook && !boot.includes(f))).toEqual([]);
+  // Only the launcher's entry, dist/plugin/bundle.js, as the main module.
+  expect(files.filter((f) => f !== hook)).toEqual([path.join(root, "dist", "plugin", "bundle.js")]);
 });
 
 test("GetSchema answers the package schema with every kind and lookup", async () => {

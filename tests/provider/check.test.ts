@@ -1,8 +1,11 @@
 /**
  * check: each rule of spec part 7 that applies to a resource's inputs fails with the Pulumi property named,
- * before any API call (no client is even configured here); the preview unknown marker passes.
+ * before any API call (no client is even configured here); the preview unknown marker passes. Values the service
+ * accepts although a document or good sense says otherwise pass, with a warning naming the property
+ * (docs/validation.md).
  */
 import { UNKNOWN } from "../../model/mapping";
+import { setWarningSink } from "../../provider/diagnostics";
 import type { Props } from "../../provider/spec";
 import { providerFor } from "../support/provider";
 
@@ -79,8 +82,8 @@ const cases: Case[] = [
   ],
   ["4 zone name 1..255", "DnsZone", zone, { ...zone, name: "z".repeat(256) }, "name"],
   ["4 record content 1..255", "DnsRecord", record, { ...record, content: "" }, "content"],
-  ["5 setup key expiresIn >= 86400", "SetupKey", key, { ...key, expiresIn: 3600 }, "expiresIn"],
-  ["5 setup key expiresIn <= 31536000", "SetupKey", key, { ...key, expiresIn: 31536001 }, "expiresIn"],
+  // The documented 86400 to 31536000 is a warning (below): the service refuses only a negative lifetime.
+  ["5 setup key expiresIn not negative", "SetupKey", key, { ...key, expiresIn: -1 }, "expiresIn"],
   ["6 token expiresIn 1..365", "PersonalAccessToken", token, { ...token, expiresIn: 366 }, "expiresIn"],
   [
     "7 EDR lastSyncedInterval >= 24",
@@ -103,11 +106,7 @@ const cases: Case[] = [
     { ...dirD, syncInterval: 60 },
     "syncInterval",
   ],
-  // Values that mean nothing or mislead.
-  ["value zone domain", "DnsZone", zone, { ...zone, domain: "NaN" }, "domain"],
-  ["value route network canonical", "Route", route, { ...route, network: "10.0.0.1/8" }, "network"],
-  ["value name padded", "Group", { name: "All servers" }, { name: " All" }, "name"],
-  ["value name control character", "Network", { name: "prod" }, { name: "pr\u0000od" }, "name"],
+  // The service fails on it (a posture check without checks closes the connection).
   [
     "value posture check checks something",
     "PostureCheck",
@@ -116,6 +115,63 @@ const cases: Case[] = [
     "checks",
   ],
 ];
+
+/** [what, kind, inputs the check passes with a warning, property the warning names, what it says]. */
+type Warned = [what: string, kind: string, inputs: Props, property: string, says: RegExp];
+
+const warned: Warned[] = [
+  ["setup key shorter than a day", "SetupKey", { ...key, expiresIn: 60 }, "expiresIn", /86400 to 31536000/],
+  ["setup key that never expires", "SetupKey", { ...key, expiresIn: 0 }, "expiresIn", /never expires/],
+  ["setup key longer than a year", "SetupKey", { ...key, expiresIn: 31536001 }, "expiresIn", /documented/],
+  ["zone domain of one label", "DnsZone", { ...zone, domain: "NaN" }, "domain", /one label/],
+  ["route network with host bits", "Route", { ...route, network: "10.0.0.1/8" }, "network", /10\.0\.0\.0\/8/],
+  ["name padded", "Group", { name: " All" }, "name", /white space/],
+  ["name with a control character", "Network", { name: "pr\u0000od" }, "name", /U\+0000/],
+  ["group listed twice", "Route", { ...route, groups: ["g2", "g2"] }, "groups[1]", /lists g2 again/],
+  [
+    "nameserver port 0",
+    "NameserverGroup",
+    { ...ns, nameservers: [{ ip: "1.1.1.1", nsType: "udp", port: 0 }] },
+    "nameservers[0].port",
+    /1 to 65535/,
+  ],
+];
+
+describe("check warns of what the service accepts, naming the property", () => {
+  let warnings: string[] = [];
+  beforeEach(() => {
+    warnings = [];
+    setWarningSink((m) => warnings.push(m));
+  });
+  afterEach(() => setWarningSink(undefined));
+
+  test.each(warned)("%s", async (_what, kind, inputs, property, says) => {
+    expect((await providerFor(kind).check({}, inputs)).failures).toEqual([]);
+    const named = warnings.filter((w) => w.startsWith(`privnet: ${kind}`) && w.includes(`: ${property}: `));
+    expect(named).toHaveLength(1);
+    expect(named[0]).toMatch(says);
+    // Pulumi's names only.
+    expect(named[0]).not.toMatch(/\b(expires_in|network_id|ns_type)\b/);
+  });
+
+  test.each(warned)("%s: nothing to say about an unknown value", async (_what, kind, inputs, property) => {
+    const top = property.replace(/\[.*$/, "");
+    await providerFor(kind).check({}, { ...inputs, [top]: UNKNOWN });
+    expect(warnings).toEqual([]);
+  });
+
+  test("a value's own warning is given though another input is unknown at preview", async () => {
+    await providerFor("SetupKey").check({}, { ...key, autoGroups: UNKNOWN, expiresIn: 600 });
+    expect(warnings).toEqual([expect.stringMatching(/^privnet: SetupKey "k": expiresIn: is 600, outside/)]);
+  });
+
+  test("an ordinary value raises no warning", async () => {
+    await providerFor("SetupKey").check({}, key);
+    await providerFor("Route").check({}, route);
+    await providerFor("Group").check({}, { name: "All servers" });
+    expect(warnings).toEqual([]);
+  });
+});
 
 describe("check enforces spec part 7 with Pulumi property names", () => {
   test.each(cases)("%s", async (_rule, kind, valid, invalid, property) => {

@@ -7,10 +7,9 @@
  */
 import { DnsSettingsSchema } from "../../api/dns-settings";
 import { PrivnetClient } from "../../client";
-import { readAccount } from "../../importer/cli";
 import type { Found } from "../../importer/kinds";
 import { buildPlan, type Snapshot } from "../../importer/plan";
-import { Reader } from "../../importer/read";
+import { readAccount, Reader } from "../../importer/read";
 import { tolerate } from "../../model/mapping";
 import { PROVIDERS } from "../../provider/registry";
 import { buildImportAccount, type ImportAccount } from "../support/import-account";

@@ -23,7 +23,7 @@ beforeAll(async () => {
   s = await startTestServer();
   await configureAll(s);
   other = addUserWithToken(s, "admin");
-  setStateReader(async (stack) => {
+  setStateReader(async ({ stack }) => {
     const text = states.get(stack);
     if (text === undefined) throw new Error(`error: no stack named '${stack}' found`);
     return text;

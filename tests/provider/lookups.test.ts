@@ -157,7 +157,7 @@ describe("peers", () => {
     await expectLookupError(
       privnet.getPeerByName("lk-dup", opts),
       "ambiguous",
-      'privnet: getPeerByName: 2 peers named "lk-dup"; expected exactly one (list them with getPeers({ name }))',
+      'privnet: getPeerByName: 2 peers named "lk-dup"; expected exactly one (list them with getPeers and its name filter)',
     );
     await expectLookupError(
       privnet.getPeerByName("lk-nobody", opts),
@@ -761,6 +761,60 @@ describe("reverse proxies", () => {
   });
 });
 
+describe("SCIM provisioning and notification channels", () => {
+  test("getScimIntegration(s), getOktaScimIntegration(s), getScimIntegrationLogs: tokens masked", async () => {
+    const made = await ok("createScimIntegration", {
+      body: { prefix: "lk", provider: "jumpcloud", group_prefixes: ["eng-"] },
+    });
+    const okta = await ok("createOktaScimIntegration", { body: { connection_name: "lk-okta" } });
+    const one = await kept(privnet.getScimIntegration({ id: made.id }, opts));
+    expect(one).toMatchObject({ id: made.id, prefix: "lk", provider: "jumpcloud", groupPrefixes: ["eng-"] });
+    expect(one.authToken).toMatch(/^pns_...\*+$/);
+    expect(JSON.stringify(one)).not.toContain(made.auth_token);
+    expect((await kept(privnet.getScimIntegrations(opts))).map((x) => x.id)).toEqual([made.id]);
+    const o = await kept(privnet.getOktaScimIntegration({ id: String(okta.id) }, opts));
+    expect(o).toMatchObject({ id: okta.id, enabled: true, userGroupPrefixes: [] });
+    expect(JSON.stringify(o)).not.toContain(okta.auth_token);
+    expect((await kept(privnet.getOktaScimIntegrations(opts))).map((x) => x.id)).toEqual([okta.id]);
+    await ok("regenerateScimIntegrationToken", { params: { id: made.id } });
+    const logs = await kept(privnet.getScimIntegrationLogs({ id: made.id }, opts));
+    expect(logs.map((l) => l.level)).toEqual(["info", "info"]);
+    expect(logs[1]?.message).toMatch(/token regenerated/);
+    expect(await kept(privnet.getScimIntegrationLogs({ okta: true, id: okta.id }, opts))).toHaveLength(1);
+    // An id of the other collection is not found there.
+    await expectLookupError(
+      privnet.getScimIntegrationLogs({ id: okta.id }, opts),
+      "not-found",
+      new RegExp(`^privnet: getScimIntegrationLogs: no SCIM integration with id "${okta.id}"`),
+    );
+    await expectLookupError(
+      privnet.getOktaScimIntegration({ id: made.id }, opts),
+      "not-found",
+      new RegExp(`^privnet: getOktaScimIntegration: no Okta SCIM integration with id "${made.id}"`),
+    );
+  });
+
+  test("getNotificationChannel(s), getNotificationEventTypes: header values masked", async () => {
+    const made = await ok("createNotificationChannel", {
+      body: {
+        type: "webhook",
+        target: { url: "https://hooks.example.com/lk", headers: { "X-Lk-Secret": "lk-hook-secret" } },
+        event_types: ["peer.add"],
+        enabled: true,
+      },
+    });
+    const ch = await kept(privnet.getNotificationChannel({ id: made.id }, opts));
+    expect(ch).toMatchObject({ id: made.id, type: "webhook", eventTypes: ["peer.add"], enabled: true });
+    // Header names are data: kept as written; their values never come back.
+    expect(ch.target?.headers).toEqual({ "X-Lk-Secret": "********" });
+    expect((await kept(privnet.getNotificationChannels(opts))).map((x) => x.id)).toEqual([made.id]);
+    const types = await kept(privnet.getNotificationEventTypes(opts));
+    expect(types).toContainEqual({ code: "peer.add", description: expect.any(String) });
+    expect(types.length).toBeGreaterThan(60);
+    expect(JSON.stringify(results)).not.toContain("lk-hook-secret");
+  });
+});
+
 describe("ingress (cloud)", () => {
   test("getIngressPeer, getIngressPeers, getIngressPortAllocation, getIngressPortAllocations", async () => {
     const ingress = (
@@ -1061,7 +1115,7 @@ describe("every lookup", () => {
         for (const [k, x] of Object.entries(v)) {
           if (k.includes("_")) snake.push(`${path}.${k}`);
           // Maps whose keys are data, not field names.
-          if (!["meta", "config", "metadata", "modules", "authorizedGroups"].includes(k))
+          if (!["meta", "config", "metadata", "modules", "authorizedGroups", "headers"].includes(k))
             walk(x, `${path}.${k}`);
         }
     };

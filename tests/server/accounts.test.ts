@@ -144,15 +144,34 @@ describe("accounts", () => {
       "settings.extra.user_approval_required",
     );
     expectError(await put({ ...required(), network_range: "fd00::/64" }), 422, "settings.network_range");
-    expectError(
-      await put({ ...required(), jwt_groups_enabled: true }),
-      422,
-      "settings.jwt_groups_claim_name",
-    );
     expectError(await s.call("updateAccount", { params: { accountId }, body: {} }), 422, "settings");
     expectError(
       await s.call("updateAccount", { params: { accountId: "nope" }, body: { settings: required() } }),
       404,
+    );
+  });
+
+  test("JWT groups on without a claim name are stored, as the service stores them", async () => {
+    for (const claim of [{ jwt_groups_claim_name: "" }, {}]) {
+      const res = await put({ ...required(), jwt_groups_enabled: true, ...claim });
+      expect(res.status).toBe(200);
+      expect(res.body.settings).toMatchObject({ jwt_groups_enabled: true, jwt_groups_claim_name: "" });
+    }
+    expect((await put({ ...required(), jwt_groups_enabled: false })).body.settings.jwt_groups_enabled).toBe(
+      false,
+    );
+  });
+
+  test("the network range: at most /28, host bits cleared, wider than /8 taken", async () => {
+    expectError(await put({ ...required(), network_range: "100.64.0.0/29" }), 422, "settings.network_range");
+    expect((await put({ ...required(), network_range: "100.64.1.0/16" })).body.settings.network_range).toBe(
+      "100.64.0.0/16",
+    );
+    expect((await put({ ...required(), network_range: "96.0.0.0/7" })).body.settings.network_range).toBe(
+      "96.0.0.0/7",
+    );
+    expect((await put({ ...required(), network_range: "100.64.0.0/10" })).body.settings.network_range).toBe(
+      "100.64.0.0/10",
     );
   });
 

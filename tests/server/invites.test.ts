@@ -55,13 +55,22 @@ describe("invites", () => {
     );
   });
 
-  test("rejections: expires_in bounds, role owner, unknown group, bad email, duplicates", async () => {
+  test("what the service takes: no upper bound on the lifetime, 0 or a negative one is the default, any address", async () => {
+    const year = await createInvite({ expires_in: 31536000 });
+    expect(year.body.expires_at).toBe(iso(clock.now() + 31536000_000));
+    for (const expires_in of [0, -5])
+      expect((await createInvite({ expires_in })).body.expires_at).toBe(iso(clock.now() + 259200_000));
+    expect((await createInvite({ email: "nope" })).body.email).toBe("nope");
+  });
+
+  test("rejections: expires_in bounds, role owner, unknown group, empty email, duplicates", async () => {
     const custom = await createInvite({ expires_in: 3600 });
     expect(custom.body.expires_at).toBe(iso(clock.now() + 3600_000));
     expectError(await createInvite({ expires_in: 10 }), 422, "expires_in");
     expectError(await createInvite({ role: "owner" }), 422, "role");
     expectError(await createInvite({ auto_groups: ["nope"] }), 422, "auto_groups");
-    expectError(await createInvite({ email: "nope" }), 422, "email");
+    expectError(await createInvite({ email: "" }), 422, "email");
+    expectError(await createInvite({ expires_in: 1e12 }), 422, "expires_in");
     expectError(await createInvite({ name: "" }), 422, "name");
     expectError(await createInvite({ email: custom.body.email.toUpperCase() }), 409, /invite/);
     // An existing user's address cannot be invited again.

@@ -66,7 +66,7 @@ describe("networks", () => {
 
   test("invalid bodies are 422 naming the field; unknown ids are 404", async () => {
     expectError(await s.call("createNetwork", { body: {} }), 422, "name");
-    expectError(await s.call("createNetwork", { body: { name: "" } }), 422, "name");
+    expectError(await s.call("createNetwork", { body: { name: 7 } }), 422, "name");
     expectError(await s.call("createNetwork", { body: { name: "n", description: 5 } }), 422, "description");
     const params = { networkId: "nope" };
     expectError(await s.call("getNetwork", { params }), 404, /nope/);
@@ -228,12 +228,33 @@ describe("network resources", () => {
   test("invalid bodies are 422 naming the field", async () => {
     expectError(await addResource(net, { address: "not an address!" }), 422, "address");
     expectError(await addResource(net, { address: "10.0.0.0/33" }), 422, "address");
-    expectError(await addResource(net, { address: "10.0.0.1", name: "" }), 422, "name");
+    expectError(await addResource(net, { address: "10.0.0.1", name: null }), 422, "name");
     expectError(await addResource(net, { address: "10.0.0.1", groups: undefined }), 422, "groups");
     expectError(await addResource(net, { address: "10.0.0.1", groups: ["ghost"] }), 422, /^groups: .*ghost/);
+  });
+
+  test("the built-in All group holds a resource put in it, as the service lets it", async () => {
     const all = (await s.call("listGroups", { query: { name: "All" } })).body[0].id;
-    expectError(await addResource(net, { address: "10.0.0.1", groups: [all] }), 422, "groups");
-    expect((await getGroup(all)).resources).toEqual([]);
+    const g = (await s.call("createGroup", { body: { name: "with-all" } })).body.id;
+    const res = await addResource(net, { address: "10.0.0.77", groups: [all, g] });
+    expect(res.status).toBe(200);
+    expect(res.body.groups.map((x: { id: string }) => x.id).sort()).toEqual([all, g].sort());
+    const held = await getGroup(all);
+    expect(held.resources).toContainEqual({ id: res.body.id, type: "host" });
+    expect(held.resources_count).toBe(held.resources.length);
+    // Out of All again by an update, and gone from it with the resource.
+    const params = { networkId: net, resourceId: res.body.id };
+    const body = { name: res.body.name, address: "10.0.0.77", enabled: true, groups: [g] };
+    expect((await s.call("updateNetworkResource", { params, body })).status).toBe(200);
+    expect((await getGroup(all)).resources).not.toContainEqual({ id: res.body.id, type: "host" });
+    await s.call("updateNetworkResource", { params, body: { ...body, groups: [all] } });
+    expect((await s.call("deleteNetworkResource", { params })).status).toBe(200);
+    expect((await getGroup(all)).resources).not.toContainEqual(expect.objectContaining({ id: res.body.id }));
+  });
+
+  test("an empty name is stored, as the service stores it", async () => {
+    expect((await s.call("createNetwork", { body: { name: "" } })).body.name).toBe("");
+    expect((await addResource(net, { address: "10.0.0.88", name: "" })).body.name).toBe("");
   });
 
   test("scoped by network: unknown network or a resource of another network is 404", async () => {

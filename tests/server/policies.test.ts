@@ -198,12 +198,27 @@ describe("policies", () => {
     );
     expectError(await create(policy([rule({ protocol: "icmp", ports: ["22"] })])), 422, "rules[0].ports");
     expectError(await create(policy([rule({ ports: ["70000"] })])), 422, /rules\[0\]\.ports\[0\]:/);
-    expectError(await create(policy([rule({ sources: [] })])), 422, "rules[0].sources");
+    // Absent sources are refused, as the service refuses them; an empty list is stored (a rule matching nothing).
+    expectError(await create(policy([rule({ sources: undefined })])), 422, "rules[0].sources");
+    expectError(await create(policy([rule({ destinations: null })])), 422, "rules[0].destinations");
+    expectError(
+      await create(policy([rule({ port_ranges: [{ start: 0, end: 2 }] })])),
+      422,
+      "rules[0].port_ranges[0].start",
+    );
     expectError(
       await create(policy([rule({ destinationResource: { id: host, type: "host" } })])),
       422,
       "rules[0].destinationResource",
     );
+  });
+
+  test("a rule without sources and a reversed port range are stored as given, as the service stores them", async () => {
+    const res = await create(
+      policy([rule({ sources: [], port_ranges: [{ start: 90, end: 80 }] })], { name: "odd but stored" }),
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.rules[0]).toMatchObject({ sources: [], port_ranges: [{ start: 90, end: 80 }] });
   });
 
   test("unknown ids are 404; a failed replace changes nothing", async () => {

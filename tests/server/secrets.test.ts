@@ -109,6 +109,23 @@ async function directorySync(vendor: "D" | "E", body: Record<string, unknown>, s
   };
 }
 
+async function scim(variant: "" | "Okta", body: Record<string, unknown>, regenerate: boolean) {
+  const name = `${variant}ScimIntegration`;
+  let create = await s.call(`create${name}`, { body });
+  const id = create.body?.id;
+  if (regenerate) create = await s.call(`regenerate${name}Token`, { params: { id } });
+  return {
+    secrets: [create.body?.auth_token as string],
+    create,
+    after: [
+      [`get${name}`, { params: { id } }],
+      [`list${name}s`, {}],
+      [`update${name}`, { params: { id }, body: { enabled: false } }],
+      [`list${name}Logs`, { params: { id } }],
+    ] as Call[],
+  };
+}
+
 const CASES: SecretCase[] = [
   {
     name: "personal access token plain_token",
@@ -326,6 +343,47 @@ const CASES: SecretCase[] = [
     async make() {
       const token = secretValue("http");
       return streaming("generic_http", { url: "https://hooks.example.com/in", auth_token: token }, [token]);
+    },
+  },
+  {
+    name: "SCIM integration auth_token",
+    shownOnCreate: true,
+    make: () => scim("", { prefix: "sweep", provider: "jumpcloud" }, false),
+  },
+  {
+    name: "SCIM integration auth_token, regenerated",
+    shownOnCreate: true,
+    make: () => scim("", { prefix: "sweep-2", provider: "jumpcloud" }, true),
+  },
+  {
+    name: "Okta SCIM integration auth_token, and regenerated",
+    shownOnCreate: true,
+    make: () => scim("Okta", { connection_name: "sweep" }, true),
+  },
+  {
+    name: "notification channel webhook header values",
+    shownOnCreate: false,
+    async make() {
+      const secret = secretValue("hook");
+      const body = {
+        type: "webhook",
+        target: { url: "https://hooks.example.com/in", headers: { "X-Hook-Secret": secret } },
+        event_types: ["peer.add"],
+        enabled: true,
+      };
+      const create = await s.call("createNotificationChannel", { body });
+      const channelId = create.body?.id;
+      const masked = { ...body, target: { ...body.target, headers: { "X-Hook-Secret": "********" } } };
+      return {
+        secrets: [secret],
+        create,
+        after: [
+          ["getNotificationChannel", { params: { channelId } }],
+          ["listNotificationChannels", {}],
+          ["updateNotificationChannel", { params: { channelId }, body: masked }],
+          ["getNotificationChannel", { params: { channelId } }],
+        ] as Call[],
+      };
     },
   },
 ];

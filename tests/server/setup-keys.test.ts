@@ -1,5 +1,6 @@
 import * as fs from "node:fs";
 import { ManualClock } from "../../server/clock";
+import { setupKeyState, type SetupKeyDoc } from "../../server/handlers/setup-keys";
 import { enrollPeer } from "../../server/sim";
 import { expectError, startTestServer, type TestServer } from "../support/server";
 
@@ -63,21 +64,38 @@ describe("setup keys", () => {
     expect(b).toBe(a + 1);
   });
 
-  test("rule 5: expires_in is 86400 to 31536000 seconds", async () => {
-    expectError(await s.call("createSetupKey", { body: keyBody({ expires_in: 86399 }) }), 422, "expires_in");
-    expectError(
-      await s.call("createSetupKey", { body: keyBody({ expires_in: 31536001 }) }),
-      422,
-      "expires_in",
-    );
+  test("rule 5: the documented 86400 to 31536000 seconds, and what the service accepts besides", async () => {
     expect((await s.call("createSetupKey", { body: keyBody({ expires_in: 86400 }) })).status).toBe(200);
     const max = await s.call("createSetupKey", { body: keyBody({ expires_in: 31536000 }) });
     expect(max.body.expires).toBe("2027-03-01T12:00:00Z");
+    // Shorter and longer lifetimes are the server's to decide; like the service, this one takes them.
+    for (const expires_in of [1, 1800]) {
+      const short = await s.call("createSetupKey", { body: keyBody({ expires_in }) });
+      expect(short.body.expires).toBe(
+        new Date(clock.now() + expires_in * 1000).toISOString().replace(".000", ""),
+      );
+    }
+    const minute = await s.call("createSetupKey", { body: keyBody({ expires_in: 60 }) });
+    expect(minute.body).toMatchObject({ expires: "2026-03-01T12:01:00Z", state: "valid", valid: true });
+    const doc = (id: number) => s.server.state.store.get<SetupKeyDoc>("setup_key", String(id)) as SetupKeyDoc;
+    expect(setupKeyState(doc(minute.body.id), clock.now() + 60_000)).toBe("expired");
+    const longer = await s.call("createSetupKey", { body: keyBody({ expires_in: 31536001 }) });
+    expect(longer.status).toBe(200);
+    // 0: the key never expires (its expiry is the zero time).
+    const never = await s.call("createSetupKey", { body: keyBody({ expires_in: 0 }) });
+    expect(never.body).toMatchObject({ expires: "0001-01-01T00:00:00Z", state: "valid", valid: true });
+    expect(setupKeyState(doc(never.body.id), Date.parse("2999-01-01T00:00:00Z"))).toBe("valid");
+    expectError(await s.call("createSetupKey", { body: keyBody({ expires_in: -1 }) }), 422, "expires_in");
+    expectError(
+      await s.call("createSetupKey", { body: keyBody({ expires_in: 9223372037 }) }),
+      422,
+      "expires_in",
+    );
   });
 
   test("other create validation: type, usage_limit, unknown auto groups", async () => {
     expectError(await s.call("createSetupKey", { body: keyBody({ type: "forever" }) }), 422, "type");
-    expectError(await s.call("createSetupKey", { body: keyBody({ usage_limit: -1 }) }), 422, "usage_limit");
+    expectError(await s.call("createSetupKey", { body: keyBody({ usage_limit: 1.5 }) }), 422, "usage_limit");
     expectError(await s.call("createSetupKey", { body: keyBody({ name: "" }) }), 422, "name");
     expectError(
       await s.call("createSetupKey", { body: keyBody({ auto_groups: ["ghost"] }) }),

@@ -2,8 +2,9 @@
  * A proxy in front of a local server that holds chosen requests, so that a test can kill `pulumi up` at a known
  * point: a create that reached the server but whose answer never came back (`answer: "never"`: the server
  * processes it, the proxy keeps the answer), or a create that never reached the server (`forward: "never"`).
- * Everything else passes through unchanged. Rules match `POST <path>` and, optionally, the body's `name`;
- * each holds at most `count` requests.
+ * Everything else passes through unchanged (and is logged: method, path, status, for a test against any server
+ * to see, for instance, that no create answered 409). Rules match `POST <path>` and, optionally, the body's
+ * `name`; each holds at most `count` requests.
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -28,10 +29,19 @@ export interface Held {
   never: "answer" | "forward";
 }
 
+/** A request passed through, with the server's answer's status. */
+export interface Passed {
+  method: string;
+  path: string;
+  status: number;
+}
+
 export interface HoldProxy {
   url: string;
   /** Requests held so far. */
   held(): Held[];
+  /** Requests passed through so far, in order. */
+  passed(): Passed[];
   /** Stops holding: later requests pass through; held ones are dropped (their clients are gone). */
   release(): void;
   close(): Promise<void>;
@@ -39,6 +49,7 @@ export interface HoldProxy {
 
 export async function startHoldProxy(targetUrl: string, rules: HoldRule[]): Promise<HoldProxy> {
   const held: (Held & { res: http.ServerResponse })[] = [];
+  const passed: Passed[] = [];
   const left = rules.map((r) => r.count);
   let holding = true;
 
@@ -83,6 +94,7 @@ export async function startHoldProxy(targetUrl: string, rules: HoldRule[]): Prom
           entry.processed = true;
           return; // The answer is kept: the client never learns the id.
         }
+        passed.push({ method, path: path ?? "", status: upstream.status });
         res.writeHead(upstream.status, {
           "content-type": upstream.headers.get("content-type") ?? "application/json",
           ...(upstream.headers.get("retry-after")
@@ -105,6 +117,7 @@ export async function startHoldProxy(targetUrl: string, rules: HoldRule[]): Prom
   return {
     url: `http://127.0.0.1:${port}`,
     held: () => held.map(({ path, name, processed, never }) => ({ path, name, processed, never })),
+    passed: () => [...passed],
     release,
     close: async () => {
       release();

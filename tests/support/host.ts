@@ -201,14 +201,8 @@ export interface DetailedDiff extends DiffResult {
   detailedDiff?: Record<string, string>;
 }
 
-/** A running host and a client for it. Every method is one gRPC call. */
-export interface Host {
-  port: number;
-  pid: number;
-  /** Spawn to port line, ms. */
-  startMs: number;
-  /** What the host wrote to stderr so far. */
-  stderr(): string;
+/** A gRPC client of a provider process. Every method is one gRPC call. */
+export interface ProviderClient {
   configure(
     args: Props,
     variables?: Record<string, string>,
@@ -241,6 +235,22 @@ export interface Host {
   getSchema(): Promise<string>;
   getPluginInfo(): Promise<string>;
   cancel(): Promise<void>;
+  /** Closes the client's connection. */
+  close(): void;
+}
+
+/** A running host and a client for it. */
+export interface Host extends ProviderClient {
+  port: number;
+  pid: number;
+  /** Spawn to port line, ms. */
+  startMs: number;
+  /** What the host wrote to stderr so far. */
+  stderr(): string;
+  /** Resolves when the process has exited: its exit code, or null when a signal ended it. */
+  exited: Promise<number | null>;
+  /** Closes the process's stdin (the engine's end of it goes when the engine goes). */
+  closeStdin(): void;
   /** Closes the client and kills the host (SIGTERM, then SIGKILL); resolves when it has exited. */
   stop(): Promise<void>;
 }
@@ -327,7 +337,7 @@ export async function startProviderProcess(p: ProviderProcess): Promise<Host> {
   });
   let err = "";
   child.stderr.on("data", (b: Buffer) => (err += b.toString("utf8")));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
 
   const port = await new Promise<number>((resolve, reject) => {
     let out = "";
@@ -354,7 +364,41 @@ export async function startProviderProcess(p: ProviderProcess): Promise<Host> {
   // Drain stdout from here on (the provider's console.log would otherwise fill the pipe).
   child.stdout.on("data", () => undefined);
 
-  const client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  const client = connectProvider(port, p);
+  return {
+    ...client,
+    port,
+    pid: child.pid!,
+    startMs,
+    stderr: () => err,
+    exited,
+    closeStdin: () => child.stdin.end(),
+    async stop() {
+      client.close();
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGTERM");
+        const t = setTimeout(() => child.kill("SIGKILL"), 5_000);
+        await exited;
+        clearTimeout(t);
+      }
+    },
+  };
+}
+
+/**
+ * A client of a provider process serving on `port`. With `separateConnection` it opens a connection of its own
+ * (grpc-js clients of the same address share one otherwise), as a second engine process would.
+ */
+export function connectProvider(
+  port: number,
+  p: Pick<ProviderProcess, "project" | "typePrefix" | "callTimeoutMs">,
+  opts: { separateConnection?: boolean } = {},
+): ProviderClient {
+  const client = new ResourceProviderClient(
+    `127.0.0.1:${port}`,
+    grpc.credentials.createInsecure(),
+    opts.separateConnection ? { "grpc.use_local_subchannel_pool": 1 } : {},
+  );
   const timeout = p.callTimeoutMs ?? 60_000;
 
   type Method<Req, Res> = (
@@ -397,10 +441,6 @@ export async function startProviderProcess(p: ProviderProcess): Promise<Host> {
   }
 
   return {
-    port,
-    pid: child.pid!,
-    startMs,
-    stderr: () => err,
     async configure(args, variables = {}) {
       const req = new pb.ConfigureRequest()
         .setArgs(toStruct(args))
@@ -489,14 +529,6 @@ export async function startProviderProcess(p: ProviderProcess): Promise<Host> {
     async cancel() {
       await call("Cancel", client.cancel, new Empty());
     },
-    async stop() {
-      client.close();
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill("SIGTERM");
-        const t = setTimeout(() => child.kill("SIGKILL"), 5_000);
-        await exited;
-        clearTimeout(t);
-      }
-    },
+    close: () => client.close(),
   };
 }

@@ -261,6 +261,11 @@ export async function buildImportAccount(url: string, client: PrivnetClient): Pr
     s3Secret: "s3-secret-access-key-b90",
     rpPassword: "proxy-password-7e1",
     rpHeader: "proxy-header-value-c44",
+    rpPin: "40917362",
+    hookSecret: "hook-secret-import-4d2",
+    hookUrlToken: "hooktoken-import-8a0",
+    /** Not a secret, but write-only: the Okta connection name comes back through config too. */
+    oktaConnection: "okta-import-conn",
   };
   await call(
     "createIdentityProvider",
@@ -351,6 +356,44 @@ export async function buildImportAccount(url: string, client: PrivnetClient): Pr
     "EventStreamingIntegration",
   );
   await call(
+    "createScimIntegration",
+    { body: { prefix: "acme", provider: "jumpcloud", group_prefixes: ["eng-"], connector_id: "dex-jc" } },
+    "ScimIntegration",
+  );
+  const okta = await call(
+    "createOktaScimIntegration",
+    { body: { connection_name: secrets.oktaConnection, user_group_prefixes: ["vpn-"] } },
+    "OktaScimIntegration",
+  );
+  await client.call("updateOktaScimIntegration", { params: { id: okta.id }, body: { enabled: false } });
+  await call(
+    "createNotificationChannel",
+    {
+      body: {
+        type: "email",
+        target: { emails: ["ops@example.com", "sec@example.com"] },
+        event_types: ["user.invite", "policy.update"],
+        enabled: true,
+      },
+    },
+    "NotificationChannel",
+  );
+  await call(
+    "createNotificationChannel",
+    {
+      body: {
+        type: "webhook",
+        target: {
+          url: `https://hooks.example.com/services/${secrets.hookUrlToken}`,
+          headers: { "X-Hook-Secret": secrets.hookSecret },
+        },
+        event_types: ["peer.add"],
+        enabled: false,
+      },
+    },
+    "NotificationChannel",
+  );
+  await call(
     "createIngressPeer",
     { body: { peer_id: peers["gw-2"], enabled: true, fallback: false } },
     "IngressPeer",
@@ -363,8 +406,8 @@ export async function buildImportAccount(url: string, client: PrivnetClient): Pr
     },
     "IngressPortAllocation",
   );
-  // Reverse proxies: a proxy registers (the simulated agent), then a public service behind a password and a
-  // header, a private one for a group, a custom domain and a proxy token that expires.
+  // Reverse proxies: a proxy registers (the simulated agent), then a public service behind a password, a PIN, a
+  // header and sign-in for one group, a private one for a group, a custom domain and a proxy token that expires.
   const proxyToken = await client.call<{ plain_token: string }>("createProxyToken", {
     body: { name: "edge" },
   });
@@ -393,6 +436,8 @@ export async function buildImportAccount(url: string, client: PrivnetClient): Pr
         ],
         auth: {
           password_auth: { enabled: true, password: secrets.rpPassword },
+          pin_auth: { enabled: true, pin: secrets.rpPin },
+          bearer_auth: { enabled: true, distribution_groups: [g("engineering")] },
           header_auths: [{ enabled: true, header: "X-Api-Key", value: secrets.rpHeader }],
         },
         access_restrictions: { allowed_countries: ["de"] },
@@ -421,6 +466,16 @@ export async function buildImportAccount(url: string, client: PrivnetClient): Pr
     { body: { domain: "apps.example.com", target_cluster: "edge.example.test" } },
     "ReverseProxyDomain",
   );
-  await call("createProxyToken", { body: { name: "ci proxy", expires_in: 30 * 86400 } }, "ProxyToken");
-  return { peers, groups, secrets, ids };
+  const ciToken = await call(
+    "createProxyToken",
+    { body: { name: "ci proxy", expires_in: 30 * 86400 } },
+    "ProxyToken",
+  );
+  // The tokens' values are answered once, at create: an import cannot know them, and they are never in its state.
+  const withTokens: Record<string, string> = {
+    ...secrets,
+    edgeProxyToken: proxyToken.plain_token,
+    ciProxyToken: String(ciToken.plain_token),
+  };
+  return { peers, groups, secrets: withTokens, ids };
 }

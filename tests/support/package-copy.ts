@@ -42,7 +42,20 @@ function readPackageJson(): PackageJson {
 }
 
 /** Source directories compiled into dist/ by `npm run build` (tsconfig.build.json). */
-const SOURCE_DIRS = ["api", "client", "server", "provider", "sdk", "importer", "scripts"];
+const SOURCE_DIRS = [
+  "api",
+  "client",
+  "server",
+  "netmap",
+  "model",
+  "provider",
+  "sdk",
+  "importer",
+  "plugin",
+  "access",
+  "policy",
+  "scripts",
+];
 
 /** Source files newer than their compiled output (or without one): dist/ is stale when this is not empty. */
 export function staleSources(): string[] {

@@ -11,7 +11,16 @@ import type { LifecycleDriver } from "./lifecycle";
 
 export const repoRoot = path.resolve(__dirname, "..", "..");
 
-/** Starts the plugin's launcher; `env` is its whole environment (default: this one without PRIVNET_*). */
+/**
+ * Where the plugin finds `pulumi` in these tests: a stand-in that answers `pulumi stack export` for the stack the
+ * requests' URNs name (`test`), with nothing interrupted, as the CLI that runs a real engine would.
+ */
+const CLI = path.join(repoRoot, "tests", "fixtures", "pulumi-cli");
+
+/**
+ * Starts the plugin's launcher; `env` is its whole environment (default: this one without PRIVNET_*), with the
+ * stand-in CLI first on PATH.
+ */
 export function startPlugin(env: Record<string, string> = envWithoutPrivnet()): Promise<Host> {
   return startProviderProcess({
     label: "pulumi-resource-privnet",
@@ -19,7 +28,7 @@ export function startPlugin(env: Record<string, string> = envWithoutPrivnet()): 
     // The engine passes its address; warnings go there (nothing listens here, so they fall back to stderr).
     args: ["127.0.0.1:1"],
     cwd: repoRoot,
-    env: { ...env, PRIVNET_NODE: process.execPath },
+    env: { ...env, PATH: `${CLI}:${env.PATH ?? ""}`, PRIVNET_NODE: process.execPath },
     project: "privnet-plugin",
     typePrefix: "privnet:index:",
   });

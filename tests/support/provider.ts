@@ -528,6 +528,45 @@ export async function fixtures(t: FixtureTarget): Promise<Record<string, () => P
       const create = { name: unique("proxy"), expiresIn: 86400 };
       return { create, replace: { inputs: { ...create, name: unique("proxy") }, property: "name" } };
     },
+    ScimIntegration: async () => {
+      const create = { prefix: unique("scim"), provider: "jumpcloud", groupPrefixes: ["eng-", "ops-"] };
+      return {
+        create,
+        // A token rotation rides along with a change in place.
+        update: {
+          ...create,
+          prefix: unique("scim"),
+          enabled: false,
+          userGroupPrefixes: ["staff"],
+          rotateToken: "2026-01",
+        },
+        replace: { inputs: { ...create, provider: "authentik" }, property: "provider" },
+      };
+    },
+    OktaScimIntegration: async () => {
+      const create = { connectionName: unique("okta"), userGroupPrefixes: ["vpn-"] };
+      return {
+        create,
+        update: { ...create, groupPrefixes: ["eng-"], connectorId: "okta-dex", rotateToken: "1" },
+        replace: { inputs: { ...create, connectionName: unique("okta") }, property: "connectionName" },
+      };
+    },
+    NotificationChannel: async () => {
+      const create = {
+        type: "webhook",
+        target: { url: "https://hooks.example.com/privnet", headers: { "X-Hook-Secret": "hook-secret-1" } },
+        eventTypes: ["peer.add", "policy.update"],
+        enabled: true,
+      };
+      return {
+        create,
+        update: {
+          ...create,
+          target: { ...create.target, headers: { "X-Hook-Secret": "hook-secret-2", "X-Team": "ops" } },
+          eventTypes: ["policy.update", "peer.add", "group.add"],
+        },
+      };
+    },
     IngressPeer: async () => {
       const create = { peerId: await peer(), enabled: true, fallback: true };
       return {

@@ -4,23 +4,37 @@ import * as path from "node:path";
 
 export const SPEC_DIR = path.resolve(__dirname, "..", "fixtures", "spec");
 
-/** Facts of the service's own API document (scripts/reference-facts.ts writes them; see the README there). */
-export const REFERENCE_DIR = path.resolve(__dirname, "..", "fixtures", "reference");
-
 export interface SpecOperation {
   method: string;
   path: string;
 }
 
-/** The rows of operations.tsv. */
-export function specOperations(): SpecOperation[] {
-  const text = fs.readFileSync(path.join(SPEC_DIR, "operations.tsv"), "utf8");
+function readOperations(file: string): SpecOperation[] {
+  const text = fs.readFileSync(path.join(SPEC_DIR, file), "utf8");
   const [header, ...rows] = text.trim().split("\n");
-  if (header?.trim() !== "method\tpath") throw new Error(`unexpected operations.tsv header: ${header}`);
+  if (header?.trim() !== "method\tpath") throw new Error(`unexpected ${file} header: ${header}`);
   return rows.map((r) => {
     const [method, p] = r.trim().split("\t");
     return { method: method as string, path: p as string };
   });
+}
+
+/** The rows of operations.tsv: the spec's operations. */
+export function specOperations(): SpecOperation[] {
+  return readOperations("operations.tsv");
+}
+
+/**
+ * The rows of operations-beyond-spec.tsv: operations the spec does not describe that we serve, as the service's
+ * own OpenAPI document describes them (tests/fixtures/service-openapi/facts.json has their facts).
+ */
+export function beyondSpecOperations(): SpecOperation[] {
+  return readOperations("operations-beyond-spec.tsv");
+}
+
+/** Every operation we serve: the spec's, then those beyond it. */
+export function servedOperations(): SpecOperation[] {
+  return [...specOperations(), ...beyondSpecOperations()];
 }
 
 export interface SpecEndpointRow {
@@ -44,34 +58,4 @@ export function specEndpointRows(): SpecEndpointRow[] {
     rows.push({ methods: method.split(",").map((m) => m.trim()), path: p, request, response });
   }
   return rows;
-}
-
-/** Required and existing fields of one object, by its path in a body (`""`, `targets[]`, `auth.pin_auth`). */
-export interface ObjectFacts {
-  required: string[];
-  properties: string[];
-}
-
-/** One operation of the service's own API document, as scripts/reference-facts.ts extracts it. */
-export interface ReferenceOperation {
-  method: string;
-  path: string;
-  success: number[];
-  request?: Record<string, ObjectFacts>;
-  response?: Record<string, ObjectFacts>;
-}
-
-/** Every operation of every facts file in tests/fixtures/reference, with the file's family name. */
-export function referenceOperations(): (ReferenceOperation & { family: string; tag: string })[] {
-  return fs
-    .readdirSync(REFERENCE_DIR)
-    .filter((f) => f.endsWith(".json"))
-    .sort()
-    .flatMap((f) => {
-      const facts = JSON.parse(fs.readFileSync(path.join(REFERENCE_DIR, f), "utf8")) as {
-        tag: string;
-        operations: ReferenceOperation[];
-      };
-      return facts.operations.map((o) => ({ ...o, family: f.slice(0, -".json".length), tag: facts.tag }));
-    });
 }

@@ -6,7 +6,15 @@ import * as ts from "typescript";
 import { PROVIDERS } from "../../provider/registry";
 import { formatTypeScript, isFormatted, literalIds, renderProgram } from "../../importer/emit";
 import { KINDS, type Found } from "../../importer/kinds";
-import { buildPlan, orderKinds, programInputs, specOf, verify, type Snapshot } from "../../importer/plan";
+import {
+  buildPlan,
+  orderKinds,
+  programInputs,
+  setupKeyLifetime,
+  specOf,
+  verify,
+  type Snapshot,
+} from "../../importer/plan";
 
 const ids = {
   all: "allgroupid0000000000a",
@@ -424,7 +432,20 @@ describe("inputs", () => {
     const rules = inputs.rules as Record<string, unknown>[];
     expect(rules[0]).not.toHaveProperty("id"); // assigned by the service
     expect(rules[0]).not.toHaveProperty("description");
-    expect(rules[1]).not.toHaveProperty("destinations"); // [] on an optional list
+    expect(rules[1]).not.toHaveProperty("destinations"); // [] on an optional list, a resource stands in
+    // Without a resource in their place, empty (or null) sources and destinations are written as []: the
+    // service refuses a rule without them.
+    const bare = {
+      ...policy,
+      object: {
+        ...policy.object,
+        rules: [
+          { ...(policy.object.rules as Record<string, unknown>[])[0], sources: null, destinations: [] },
+        ],
+      },
+    };
+    const bareRule = (programInputs(specOf("Policy"), bare).rules as Record<string, unknown>[])[0];
+    expect(bareRule).toMatchObject({ sources: [], destinations: [] });
     expect(rules[1]?.bidirectional).toBe(false); // required: kept although false
     const zone = (s.objects.get("DnsZone") as Found[])[0] as Found;
     expect(programInputs(specOf("DnsZone"), zone)).not.toHaveProperty("enabled"); // true is the default
@@ -439,12 +460,22 @@ describe("inputs", () => {
     });
   });
 
+  it("a setup key's lifetime: the days left within the documented range, 0 for a key that never expires", () => {
+    const now = Date.parse("2026-05-01T00:00:00Z");
+    expect(setupKeyLifetime("2026-05-11T00:00:00Z", now).value).toBe(10 * 86400);
+    expect(setupKeyLifetime("2026-05-01T00:10:00Z", now).value).toBe(86400);
+    expect(setupKeyLifetime("2036-05-01T00:00:00Z", now).value).toBe(365 * 86400);
+    const never = setupKeyLifetime("0001-01-01T00:00:00Z", now);
+    expect(never.value).toBe(0);
+    expect(never.comment).toMatch(/never expires/);
+  });
+
   it("turns write-only secrets into config secrets listed in the plan", async () => {
     const { plan, text } = await program(account());
     expect(statement(text, "okta")).toContain('clientSecret: config.requireSecret("oktaClientSecret")');
     expect(text).toContain("const config = new pulumi.Config();");
     expect(plan.secrets).toEqual([
-      { key: "oktaClientSecret", what: 'IdentityProvider "okta": clientSecret' },
+      { key: "oktaClientSecret", what: 'IdentityProvider "okta": clientSecret', secret: true },
     ]);
   });
 

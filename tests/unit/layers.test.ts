@@ -1,6 +1,6 @@
 /**
  * The layers of docs/architecture.md, checked on the import specifiers of every file: api -> netmap -> server,
- * api -> client -> model -> provider -> sdk | importer | plugin | access, each importing only those below it. The sdk (hand-written and generated) reaches the
+ * api -> client -> model -> provider -> sdk | importer | plugin | access -> policy, each importing only those below it. The sdk (hand-written and generated) reaches the
  * provider only through its public entry, `provider/entry.ts` (`pulumi-privnet/provider`), so the provider's
  * files can change without the sdk noticing.
  */
@@ -51,8 +51,10 @@ const ALLOWED: Record<string, string[]> = {
   // the sdk, above the provider, and nothing imports it.
   importer: ["api", "client", "model", "provider"],
   // privnet-access reads like the importer, computes with the network map and runs its offline twin on the
-  // server: a tool at the top that nothing imports.
+  // server: a tool at the top that only the policy pack imports.
   access: ["api", "client", "model", "provider", "importer", "netmap", "server"],
+  // The access guard (a policy pack): access's reads, tests and diff on the account after a stack's change.
+  policy: ["api", "client", "model", "provider", "importer", "netmap", "access"],
 };
 
 /** Imports breaking the layers in the files under `dir`: `file: specifier (why)`. */

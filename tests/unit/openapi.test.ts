@@ -1,13 +1,14 @@
 /**
- * The generated OpenAPI document covers every operation of operations.tsv (the spec's 137, then those taken from
- * the service's own API document, tests/fixtures/reference), with request and response schemas wherever spec
- * part 4 (or that document) gives a body; the committed copy is current.
+ * The generated OpenAPI document covers every operation of operations.tsv, with request and response schemas
+ * wherever spec part 4 gives a body, and every operation of operations-beyond-spec.tsv, with them wherever the
+ * service's own document has them (tests/fixtures/service-openapi/facts.json); the committed copy is current.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { buildOpenApi } from "../../api/openapi";
 import { ROUTES } from "../../api/routes";
-import { referenceOperations, specEndpointRows, specOperations } from "../support/spec";
+import type { ServiceFacts } from "../../scripts/service-facts";
+import { beyondSpecOperations, specEndpointRows, specOperations } from "../support/spec";
 
 type Op = {
   requestBody?: { content: Record<string, { schema: unknown }> };
@@ -47,30 +48,29 @@ function expectedBodies(): Map<string, { request: boolean; response: boolean }> 
     if (key.includes("/api/integrations/vendor-d-idp"))
       out.set(key.replace("vendor-d-idp", "vendor-e-idp"), v);
   }
-  // Operations beyond the spec: the service's own document says where a body is.
-  for (const o of referenceOperations())
-    out.set(`${o.method} ${o.path}`, {
-      request: o.request !== undefined,
-      response: o.response !== undefined,
-    });
+  // Beyond the spec: what the service's own document gives a body.
+  const facts = JSON.parse(
+    fs.readFileSync(path.resolve(__dirname, "../fixtures/service-openapi/facts.json"), "utf8"),
+  ) as ServiceFacts;
+  for (const [key, f] of Object.entries(facts.operations)) {
+    out.set(key, { request: f.request !== null, response: f.response !== null });
+  }
   return out;
 }
 
 describe("OpenAPI document", () => {
-  const ops = specOperations();
+  const ops = [...specOperations(), ...beyondSpecOperations()];
 
-  test("operations.tsv has the 137 operations of the spec, then those of the service's own document", () => {
-    const beyond = referenceOperations();
-    expect(ops).toHaveLength(137 + beyond.length);
-    expect(ops.slice(137)).toEqual(beyond.map((o) => ({ method: o.method, path: o.path })));
+  test("operations.tsv has the 137 operations of the spec; 34 more are served beyond it", () => {
+    expect(specOperations()).toHaveLength(137);
+    // SCIM provisioning (2 x 7), notifications (6) and reverse proxies (14), from the service's own document.
+    expect(beyondSpecOperations()).toHaveLength(34);
+    expect(ops).toHaveLength(171);
   });
 
-  test.each(specOperations().map((o) => [o.method, o.path]))(
-    "%s %s is an operation of the document",
-    (method, p) => {
-      expect(operation(method, p)).toBeDefined();
-    },
-  );
+  test.each(ops.map((o) => [o.method, o.path]))("%s %s is an operation of the document", (method, p) => {
+    expect(operation(method, p)).toBeDefined();
+  });
 
   test("request and response schemas exist wherever spec part 4 gives a body", () => {
     const expected = expectedBodies();
@@ -78,7 +78,7 @@ describe("OpenAPI document", () => {
     for (const { method, path: p } of ops) {
       const want = expected.get(`${method} ${p}`);
       if (!want) {
-        missing.push(`${method} ${p}: not found in spec part 4 tables`);
+        missing.push(`${method} ${p}: not found in spec part 4 tables nor in the service's facts`);
         continue;
       }
       const op = operation(method, p) as Op;
@@ -91,7 +91,7 @@ describe("OpenAPI document", () => {
     expect(missing).toEqual([]);
   });
 
-  test("the document has no operation beyond operations.tsv", () => {
+  test("the document has no operation beyond the two operation lists", () => {
     const spec = new Set(ops.map((o) => `${o.method} ${o.path}`));
     const extra = ROUTES.map((r) => `${r.method} ${r.path}`).filter((k) => !spec.has(k));
     expect(extra).toEqual([]);

@@ -178,13 +178,14 @@ test("every lookup is a function privnet:index:<lookup>, with inputs exactly whe
       .map(camel)
       .sort();
     if (l.many) {
-      // A list: `{ items }`, whose elements are the result's named type.
+      // A list: `{ items }`, whose elements are the type `Get<Name>Item` (one element of `items`).
+      const item = `Get${l.name.slice(3)}Item`;
       expect(f?.outputs.required).toEqual(["items"]);
       expect([l.name, f?.outputs.properties.items?.items?.$ref]).toEqual([
         l.name,
-        `#/types/privnet:index:${l.result.name}`,
+        `#/types/privnet:index:${item}`,
       ]);
-      const element = schema.types[`privnet:index:${l.result.name}`];
+      const element = schema.types[`privnet:index:${item}`];
       expect([l.name, Object.keys(element?.properties ?? {}).sort()]).toEqual([l.name, fields]);
     } else {
       expect([l.name, Object.keys(f?.outputs.properties ?? {}).sort()]).toEqual([l.name, fields]);

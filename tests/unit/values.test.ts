@@ -1,6 +1,16 @@
-/** The value helpers behind the name, zone-domain and CIDR rules (api/common.ts, api/dns-zone.ts). */
-import { cidrHostBitsSet, nameProblem, parseCidr } from "../../api/common";
-import { zoneDomainProblem } from "../../api/dns-zone";
+/**
+ * The value helpers behind the name, zone-domain and CIDR advisories (api/common.ts, api/dns-zone.ts): what they
+ * find is reported at preview, not refused (docs/validation.md).
+ */
+import {
+  canonicalCidr,
+  cidrHostBitsSet,
+  isDomain,
+  nameProblem,
+  parseCidr,
+  visibleText,
+} from "../../api/common";
+import { zoneDomainOddity } from "../../api/dns-zone";
 
 const hostBits = (s: string) => {
   const c = parseCidr(s);
@@ -33,7 +43,15 @@ describe("canonical CIDR ranges", () => {
     ["2001:db8::1:0/96", "2001:db8::/96"],
     ["::ffff:10.0.0.1/104", "::ffff:a00:0/104"],
     ["1:0:0:1:0:0:0:1/64", "1:0:0:1::/64"],
-  ])("%s has host bits set; the range is %s", (s, network) => expect(hostBits(s)).toBe(network));
+  ])("%s has host bits set; the range is %s", (s, network) => {
+    expect(hostBits(s)).toBe(network);
+    expect(canonicalCidr(s)).toBe(network);
+  });
+
+  test("canonicalCidr leaves canonical ranges and other text as they are", () => {
+    for (const s of ["10.0.0.0/8", "fd00:1::/64", "not a range", "10.0.0.1"])
+      expect(canonicalCidr(s)).toBe(s);
+  });
 });
 
 describe("names", () => {
@@ -53,22 +71,51 @@ describe("names", () => {
     ["a\u200bb", /U\+200B/],
     ["a\ufeffb", /U\+FEFF/],
     ["line\u2028sep", /U\+2028/],
-  ])("%j is refused", (s, why) => expect(nameProblem(s)).toMatch(why));
+  ])("%j is reported", (s, why) => expect(nameProblem(s)).toMatch(why));
 });
 
 describe("zone domains", () => {
   test.each(["internal.example", "corp.internal.", "1.example", "a.b.c.d.example", "xn--bcher-kva.example"])(
-    "%s is a zone domain",
-    (s) => expect(zoneDomainProblem(s)).toBeUndefined(),
+    "%s is an ordinary zone domain",
+    (s) => expect(zoneDomainOddity(s)).toBeUndefined(),
   );
   test.each([
-    ["1", /two labels/],
-    ["NaN", /two labels/],
-    ["localhost", /two labels/],
+    ["1", /one label/],
+    ["NaN", /one label/],
+    ["localhost", /one label/],
     ["1.2", /numeric/],
     ["10.example.1", /numeric/],
-    ["10.0.0.1", /domain name/],
-    ["bad_label.example", /domain name/],
-    ["", /domain name/],
-  ])("%j is refused", (s, why) => expect(zoneDomainProblem(s)).toMatch(why));
+  ])("%j is reported", (s, why) => expect(zoneDomainOddity(s)).toMatch(why));
+});
+
+describe("domain names", () => {
+  test.each(["example.com", "*.example.com", "intranet", "example.org."])("%s is a domain", (s) =>
+    expect(isDomain(s, true)).toBe(true),
+  );
+  test("internationalized names are domains where the service takes them as written", () => {
+    for (const s of ["bücher.example", "*.サーバー.example", "παράδειγμα.δοκιμή"]) {
+      expect(isDomain(s, true, true)).toBe(true);
+      expect(isDomain(s, true)).toBe(false);
+    }
+  });
+  test.each(["", "a b.example", "bad_label.example", "10.0.0.1", "-x.example", "x-.example"])(
+    "%j is not a domain, in any script",
+    (s) => expect(isDomain(s, true, true)).toBe(false),
+  );
+});
+
+describe("visible text", () => {
+  test("controls, bidi and invisible characters print escaped; line feeds, tabs and scripts as they are", () => {
+    expect(visibleText("a\u001b[2Jb")).toBe("a\\u001b[2Jb");
+    expect(visibleText("admins\u202e")).toBe("admins\\u202e");
+    expect(visibleText("\ufeffx\u200by")).toBe("\\ufeffx\\u200by");
+    expect(visibleText("line\nnext\tcol Böse サーバー")).toBe("line\nnext\tcol Böse サーバー");
+  });
+  test("inside a string literal the escaped text means the same", () => {
+    for (const s of ["a\u202eb", "x\u2066y\u2069", "\u0085z", "e\u001bf"]) {
+      expect(JSON.parse(visibleText(JSON.stringify(s)))).toBe(s);
+      const written = visibleText(JSON.stringify(s));
+      expect([...written].every((c) => c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) < 0x7f)).toBe(true);
+    }
+  });
 });

@@ -13,13 +13,44 @@ import (
 
 // The account's settings (one per account). Only the settings the program names are managed: every other setting, including settings this provider does not know, stays exactly as the server holds it. Creating the resource adopts the account's settings; destroying it puts the named settings back to the values they had before (kept in state as `priorSettings`).
 //
-// One per account; its id is the account's id (`getAccount().id`): `pulumi import privnet:index:AccountSettings <name> <id>` adopts it.
+// ## Example Usage
+// ### Peer login expiry and approval
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			if _, err := privnet.NewAccountSettings(ctx, "settings", &privnet.AccountSettingsArgs{
+//				PeerLoginExpirationEnabled: pulumi.Bool(true),
+//				PeerLoginExpiration:        pulumi.Int(86400),
+//				Extra: &privnet.AccountSettingsExtraArgs{
+//					PeerApprovalEnabled: pulumi.Bool(true),
+//				},
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// One per account; its id is the account's id (the `id` that `getAccount` returns): `pulumi import privnet:index:AccountSettings <name> <id>` adopts it.
 type AccountSettings struct {
 	pulumi.CustomResourceState
 
 	// true installs updates in the background; false needs UI interaction
 	AutoUpdateAlways pulumi.BoolPtrOutput `pulumi:"autoUpdateAlways"`
-	// Agent auto-update: "latest", "disabled" or a specific version
+	// Agent auto-update: "latest", "disabled" or a specific version such as 0.40.1
 	AutoUpdateVersion pulumi.StringPtrOutput `pulumi:"autoUpdateVersion"`
 	// Custom DNS domain for peers
 	DnsDomain pulumi.StringPtrOutput `pulumi:"dnsDomain"`
@@ -45,7 +76,7 @@ type AccountSettings struct {
 	PeerExposeEnabled pulumi.BoolPtrOutput `pulumi:"peerExposeEnabled"`
 	// Groups allowed to expose; empty means all peers when enabled
 	PeerExposeGroups pulumi.StringArrayOutput `pulumi:"peerExposeGroups"`
-	// Peer inactivity expiration in seconds, 600 (10 minutes) to 15552000 (180 days)
+	// Peer inactivity expiration in seconds; 600 (10 minutes) to 15552000 (180 days) is the usual range (the service stores other values, with a warning at preview)
 	PeerInactivityExpiration pulumi.IntPtrOutput `pulumi:"peerInactivityExpiration"`
 	// Global peer inactivity expiration
 	PeerInactivityExpirationEnabled pulumi.BoolPtrOutput `pulumi:"peerInactivityExpirationEnabled"`
@@ -103,7 +134,7 @@ func (AccountSettingsState) ElementType() reflect.Type {
 type accountSettingsArgs struct {
 	// true installs updates in the background; false needs UI interaction
 	AutoUpdateAlways *bool `pulumi:"autoUpdateAlways"`
-	// Agent auto-update: "latest", "disabled" or a specific version
+	// Agent auto-update: "latest", "disabled" or a specific version such as 0.40.1
 	AutoUpdateVersion *string `pulumi:"autoUpdateVersion"`
 	// Custom DNS domain for peers
 	DnsDomain *string `pulumi:"dnsDomain"`
@@ -125,7 +156,7 @@ type accountSettingsArgs struct {
 	PeerExposeEnabled *bool `pulumi:"peerExposeEnabled"`
 	// Groups allowed to expose; empty means all peers when enabled
 	PeerExposeGroups []string `pulumi:"peerExposeGroups"`
-	// Peer inactivity expiration in seconds, 600 (10 minutes) to 15552000 (180 days)
+	// Peer inactivity expiration in seconds; 600 (10 minutes) to 15552000 (180 days) is the usual range (the service stores other values, with a warning at preview)
 	PeerInactivityExpiration *int `pulumi:"peerInactivityExpiration"`
 	// Global peer inactivity expiration
 	PeerInactivityExpirationEnabled *bool `pulumi:"peerInactivityExpirationEnabled"`
@@ -143,7 +174,7 @@ type accountSettingsArgs struct {
 type AccountSettingsArgs struct {
 	// true installs updates in the background; false needs UI interaction
 	AutoUpdateAlways pulumi.BoolPtrInput
-	// Agent auto-update: "latest", "disabled" or a specific version
+	// Agent auto-update: "latest", "disabled" or a specific version such as 0.40.1
 	AutoUpdateVersion pulumi.StringPtrInput
 	// Custom DNS domain for peers
 	DnsDomain pulumi.StringPtrInput
@@ -165,7 +196,7 @@ type AccountSettingsArgs struct {
 	PeerExposeEnabled pulumi.BoolPtrInput
 	// Groups allowed to expose; empty means all peers when enabled
 	PeerExposeGroups pulumi.StringArrayInput
-	// Peer inactivity expiration in seconds, 600 (10 minutes) to 15552000 (180 days)
+	// Peer inactivity expiration in seconds; 600 (10 minutes) to 15552000 (180 days) is the usual range (the service stores other values, with a warning at preview)
 	PeerInactivityExpiration pulumi.IntPtrInput
 	// Global peer inactivity expiration
 	PeerInactivityExpirationEnabled pulumi.BoolPtrInput
@@ -221,7 +252,7 @@ func (o AccountSettingsOutput) AutoUpdateAlways() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *AccountSettings) pulumi.BoolPtrOutput { return v.AutoUpdateAlways }).(pulumi.BoolPtrOutput)
 }
 
-// Agent auto-update: "latest", "disabled" or a specific version
+// Agent auto-update: "latest", "disabled" or a specific version such as 0.40.1
 func (o AccountSettingsOutput) AutoUpdateVersion() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AccountSettings) pulumi.StringPtrOutput { return v.AutoUpdateVersion }).(pulumi.StringPtrOutput)
 }
@@ -286,7 +317,7 @@ func (o AccountSettingsOutput) PeerExposeGroups() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *AccountSettings) pulumi.StringArrayOutput { return v.PeerExposeGroups }).(pulumi.StringArrayOutput)
 }
 
-// Peer inactivity expiration in seconds, 600 (10 minutes) to 15552000 (180 days)
+// Peer inactivity expiration in seconds; 600 (10 minutes) to 15552000 (180 days) is the usual range (the service stores other values, with a warning at preview)
 func (o AccountSettingsOutput) PeerInactivityExpiration() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *AccountSettings) pulumi.IntPtrOutput { return v.PeerInactivityExpiration }).(pulumi.IntPtrOutput)
 }

@@ -14,6 +14,37 @@ import (
 
 // A vendor-d-idp directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `serviceAccountKey` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
 //
+// ## Example Usage
+// ### Users and groups from vendor D's directory
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			if _, err := privnet.NewDirectorySyncVendorD(ctx, "directory", &privnet.DirectorySyncVendorDArgs{
+//				ServiceAccountKey: cfg.RequireSecret("serviceAccountKey"),
+//				CustomerId:        pulumi.String("C01"),
+//				GroupPrefixes:     pulumi.StringArray{pulumi.String("eng-")},
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its id: `pulumi import privnet:index:DirectorySyncVendorD <name> <id>`.
 type DirectorySyncVendorD struct {
 	pulumi.CustomResourceState
@@ -28,7 +59,7 @@ type DirectorySyncVendorD struct {
 	GroupPrefixes pulumi.StringArrayOutput `pulumi:"groupPrefixes"`
 	// Last sync time
 	LastSyncedAt pulumi.StringOutput `pulumi:"lastSyncedAt"`
-	// Service account key, base64-encoded; write-only
+	// Service account key, base64-encoded; write-only (secret)
 	ServiceAccountKey pulumi.StringOutput `pulumi:"serviceAccountKey"`
 	// Sync interval in seconds, at least 300; default 300
 	SyncInterval pulumi.IntPtrOutput `pulumi:"syncInterval"`
@@ -189,7 +220,7 @@ func (o DirectorySyncVendorDOutput) LastSyncedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *DirectorySyncVendorD) pulumi.StringOutput { return v.LastSyncedAt }).(pulumi.StringOutput)
 }
 
-// Service account key, base64-encoded; write-only
+// Service account key, base64-encoded; write-only (secret)
 func (o DirectorySyncVendorDOutput) ServiceAccountKey() pulumi.StringOutput {
 	return o.ApplyT(func(v *DirectorySyncVendorD) pulumi.StringOutput { return v.ServiceAccountKey }).(pulumi.StringOutput)
 }

@@ -14,13 +14,46 @@ import (
 
 // A vendor-e-idp directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `clientSecret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
 //
+// ## Example Usage
+// ### Users and groups from vendor E's directory
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			if _, err := privnet.NewDirectorySyncVendorE(ctx, "directory", &privnet.DirectorySyncVendorEArgs{
+//				ClientId:      pulumi.String("privnet"),
+//				ClientSecret:  cfg.RequireSecret("directoryClientSecret"),
+//				TenantId:      pulumi.String("tenant"),
+//				Host:          pulumi.String("api.example.com"),
+//				GroupPrefixes: pulumi.StringArray{pulumi.String("ops-")},
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its id: `pulumi import privnet:index:DirectorySyncVendorE <name> <id>`.
 type DirectorySyncVendorE struct {
 	pulumi.CustomResourceState
 
 	// Client id
 	ClientId pulumi.StringOutput `pulumi:"clientId"`
-	// Client secret, base64-encoded; write-only
+	// Client secret, base64-encoded; write-only (secret)
 	ClientSecret pulumi.StringOutput `pulumi:"clientSecret"`
 	// Connector id for embedded IdP setups
 	ConnectorId pulumi.StringPtrOutput `pulumi:"connectorId"`
@@ -191,7 +224,7 @@ func (o DirectorySyncVendorEOutput) ClientId() pulumi.StringOutput {
 	return o.ApplyT(func(v *DirectorySyncVendorE) pulumi.StringOutput { return v.ClientId }).(pulumi.StringOutput)
 }
 
-// Client secret, base64-encoded; write-only
+// Client secret, base64-encoded; write-only (secret)
 func (o DirectorySyncVendorEOutput) ClientSecret() pulumi.StringOutput {
 	return o.ApplyT(func(v *DirectorySyncVendorE) pulumi.StringOutput { return v.ClientSecret }).(pulumi.StringOutput)
 }

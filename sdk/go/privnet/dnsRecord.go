@@ -14,6 +14,52 @@ import (
 
 // A record of a DNS zone. Its name must be the zone's domain or a subdomain of it. Moving it to another zone replaces it.
 //
+// ## Example Usage
+// ### An A record in a private zone
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			ops, err := privnet.NewGroup(ctx, "ops", &privnet.GroupArgs{
+//				Name: pulumi.String("ops"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			internal, err := privnet.NewDnsZone(ctx, "internal", &privnet.DnsZoneArgs{
+//				Name:               pulumi.String("internal"),
+//				Domain:             pulumi.String("internal.example.com"),
+//				EnableSearchDomain: pulumi.Bool(false),
+//				DistributionGroups: pulumi.StringArray{ops.ID().ToStringOutput()},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			if _, err := privnet.NewDnsRecord(ctx, "db", &privnet.DnsRecordArgs{
+//				ZoneId:  internal.ID().ToStringOutput(),
+//				Name:    pulumi.String("db.internal.example.com"),
+//				Type:    pulumi.String("A"),
+//				Content: pulumi.String("10.20.0.10"),
+//				Ttl:     pulumi.Int(300),
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its composite id, the id of its parent, a slash and its own id: `pulumi import privnet:index:DnsRecord <name> <zoneId>/<id>`.
 type DnsRecord struct {
 	pulumi.CustomResourceState

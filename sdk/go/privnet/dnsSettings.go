@@ -14,6 +14,39 @@ import (
 
 // The account's DNS settings (one per account). Creating the resource adopts the settings; destroying it puts back the values they had before (kept in state as `priorSettings`).
 //
+// ## Example Usage
+// ### Peers of a group without DNS management
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			servers, err := privnet.NewGroup(ctx, "servers", &privnet.GroupArgs{
+//				Name: pulumi.String("servers"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			if _, err := privnet.NewDnsSettings(ctx, "dnsSettings", &privnet.DnsSettingsArgs{
+//				DisabledManagementGroups: pulumi.StringArray{servers.ID().ToStringOutput()},
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // One per account; its id is `dns-settings`: `pulumi import privnet:index:DnsSettings <name> <id>` adopts it.
 type DnsSettings struct {
 	pulumi.CustomResourceState

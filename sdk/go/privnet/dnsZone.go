@@ -14,13 +14,49 @@ import (
 
 // A custom DNS zone served to the peers of `distributionGroups`. Records are separate resources.
 //
+// ## Example Usage
+// ### A private DNS zone
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			ops, err := privnet.NewGroup(ctx, "ops", &privnet.GroupArgs{
+//				Name: pulumi.String("ops"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			if _, err := privnet.NewDnsZone(ctx, "internal", &privnet.DnsZoneArgs{
+//				Name:               pulumi.String("internal"),
+//				Domain:             pulumi.String("internal.example.com"),
+//				EnableSearchDomain: pulumi.Bool(false),
+//				DistributionGroups: pulumi.StringArray{ops.ID().ToStringOutput()},
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its id: `pulumi import privnet:index:DnsZone <name> <id>`.
 type DnsZone struct {
 	pulumi.CustomResourceState
 
 	// Groups whose peers get the zone
 	DistributionGroups pulumi.StringArrayOutput `pulumi:"distributionGroups"`
-	// Zone domain (FQDN): at least two labels, the last one not a number
+	// Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
 	Domain pulumi.StringOutput `pulumi:"domain"`
 	// Add the zone domain to the peers' search domains
 	EnableSearchDomain pulumi.BoolOutput `pulumi:"enableSearchDomain"`
@@ -29,7 +65,7 @@ type DnsZone struct {
 	// Zone name, 1 to 255 characters
 	Name pulumi.StringOutput `pulumi:"name"`
 	// The zone's records
-	Records DnsRecordResultArrayOutput `pulumi:"records"`
+	Records DnsZoneRecordArrayOutput `pulumi:"records"`
 }
 
 // NewDnsZone registers a new resource with the given unique name, arguments, and options.
@@ -88,7 +124,7 @@ type dnsZoneArgs struct {
 	AdoptId *string `pulumi:"adoptId"`
 	// Groups whose peers get the zone
 	DistributionGroups []string `pulumi:"distributionGroups"`
-	// Zone domain (FQDN): at least two labels, the last one not a number
+	// Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
 	Domain string `pulumi:"domain"`
 	// Add the zone domain to the peers' search domains
 	EnableSearchDomain bool `pulumi:"enableSearchDomain"`
@@ -104,7 +140,7 @@ type DnsZoneArgs struct {
 	AdoptId pulumi.StringPtrInput
 	// Groups whose peers get the zone
 	DistributionGroups pulumi.StringArrayInput
-	// Zone domain (FQDN): at least two labels, the last one not a number
+	// Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
 	Domain pulumi.StringInput
 	// Add the zone domain to the peers' search domains
 	EnableSearchDomain pulumi.BoolInput
@@ -156,7 +192,7 @@ func (o DnsZoneOutput) DistributionGroups() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *DnsZone) pulumi.StringArrayOutput { return v.DistributionGroups }).(pulumi.StringArrayOutput)
 }
 
-// Zone domain (FQDN): at least two labels, the last one not a number
+// Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
 func (o DnsZoneOutput) Domain() pulumi.StringOutput {
 	return o.ApplyT(func(v *DnsZone) pulumi.StringOutput { return v.Domain }).(pulumi.StringOutput)
 }
@@ -177,8 +213,8 @@ func (o DnsZoneOutput) Name() pulumi.StringOutput {
 }
 
 // The zone's records
-func (o DnsZoneOutput) Records() DnsRecordResultArrayOutput {
-	return o.ApplyT(func(v *DnsZone) DnsRecordResultArrayOutput { return v.Records }).(DnsRecordResultArrayOutput)
+func (o DnsZoneOutput) Records() DnsZoneRecordArrayOutput {
+	return o.ApplyT(func(v *DnsZone) DnsZoneRecordArrayOutput { return v.Records }).(DnsZoneRecordArrayOutput)
 }
 
 func init() {

@@ -14,13 +14,54 @@ import (
 
 // The vendor-a endpoint-protection (EDR) integration (one per account): peers of `groups` are checked against the vendor. Creating the resource adopts an existing integration. `apiToken` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
 //
+// ## Example Usage
+// ### Vendor A's endpoint checks for a group
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			servers, err := privnet.NewGroup(ctx, "servers", &privnet.GroupArgs{
+//				Name: pulumi.String("servers"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			if _, err := privnet.NewEdrVendorA(ctx, "edrA", &privnet.EdrVendorAArgs{
+//				Groups:             pulumi.StringArray{servers.ID().ToStringOutput()},
+//				LastSyncedInterval: pulumi.Int(24),
+//				ApiUrl:             pulumi.String("https://edr-a.example.com"),
+//				ApiToken:           cfg.RequireSecret("edrApiToken"),
+//				MatchAttributes: &privnet.EdrVendorAMatchAttributesArgs{
+//					FirewallEnabled: pulumi.Bool(true),
+//				},
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // One per account; its id is `vendor-a`: `pulumi import privnet:index:EdrVendorA <name> <id>` adopts it.
 type EdrVendorA struct {
 	pulumi.CustomResourceState
 
 	// Account id
 	AccountId pulumi.StringOutput `pulumi:"accountId"`
-	// API token; write-only
+	// API token; write-only (secret)
 	ApiToken pulumi.StringOutput `pulumi:"apiToken"`
 	// API URL
 	ApiUrl pulumi.StringOutput `pulumi:"apiUrl"`
@@ -176,7 +217,7 @@ func (o EdrVendorAOutput) AccountId() pulumi.StringOutput {
 	return o.ApplyT(func(v *EdrVendorA) pulumi.StringOutput { return v.AccountId }).(pulumi.StringOutput)
 }
 
-// API token; write-only
+// API token; write-only (secret)
 func (o EdrVendorAOutput) ApiToken() pulumi.StringOutput {
 	return o.ApplyT(func(v *EdrVendorA) pulumi.StringOutput { return v.ApiToken }).(pulumi.StringOutput)
 }

@@ -14,6 +14,45 @@ import (
 
 // The vendor-b endpoint-protection (EDR) integration (one per account): peers of `groups` are checked against the vendor. Creating the resource adopts an existing integration. `secret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
 //
+// ## Example Usage
+// ### Vendor B's endpoint checks for a group
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			servers, err := privnet.NewGroup(ctx, "servers", &privnet.GroupArgs{
+//				Name: pulumi.String("servers"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			if _, err := privnet.NewEdrVendorB(ctx, "edrB", &privnet.EdrVendorBArgs{
+//				Groups:             pulumi.StringArray{servers.ID().ToStringOutput()},
+//				LastSyncedInterval: pulumi.Int(24),
+//				ClientId:           pulumi.String("privnet"),
+//				TenantId:           pulumi.String("tenant"),
+//				Secret:             cfg.RequireSecret("edrSecret"),
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // One per account; its id is `vendor-b`: `pulumi import privnet:index:EdrVendorB <name> <id>` adopts it.
 type EdrVendorB struct {
 	pulumi.CustomResourceState
@@ -34,7 +73,7 @@ type EdrVendorB struct {
 	LastSyncedAt pulumi.StringOutput `pulumi:"lastSyncedAt"`
 	// Sync interval in hours, at least 24
 	LastSyncedInterval pulumi.IntOutput `pulumi:"lastSyncedInterval"`
-	// Client secret; write-only
+	// Client secret; write-only (secret)
 	Secret pulumi.StringOutput `pulumi:"secret"`
 	// Tenant id
 	TenantId pulumi.StringOutput `pulumi:"tenantId"`
@@ -211,7 +250,7 @@ func (o EdrVendorBOutput) LastSyncedInterval() pulumi.IntOutput {
 	return o.ApplyT(func(v *EdrVendorB) pulumi.IntOutput { return v.LastSyncedInterval }).(pulumi.IntOutput)
 }
 
-// Client secret; write-only
+// Client secret; write-only (secret)
 func (o EdrVendorBOutput) Secret() pulumi.StringOutput {
 	return o.ApplyT(func(v *EdrVendorB) pulumi.StringOutput { return v.Secret }).(pulumi.StringOutput)
 }

@@ -14,13 +14,52 @@ import (
 
 // The vendor-c endpoint-protection (EDR) integration (one per account): peers of `groups` are checked against the vendor. Creating the resource adopts an existing integration. `clientId` and `secret` are write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
 //
+// ## Example Usage
+// ### Vendor C's endpoint checks for a group
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			servers, err := privnet.NewGroup(ctx, "servers", &privnet.GroupArgs{
+//				Name: pulumi.String("servers"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			if _, err := privnet.NewEdrVendorC(ctx, "edrC", &privnet.EdrVendorCArgs{
+//				Groups:            pulumi.StringArray{servers.ID().ToStringOutput()},
+//				ClientId:          cfg.RequireSecret("edrClientId"),
+//				Secret:            cfg.RequireSecret("edrSecret"),
+//				CloudId:           pulumi.String("eu-1"),
+//				ZtaScoreThreshold: pulumi.Int(70),
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // One per account; its id is `vendor-c`: `pulumi import privnet:index:EdrVendorC <name> <id>` adopts it.
 type EdrVendorC struct {
 	pulumi.CustomResourceState
 
 	// Account id
 	AccountId pulumi.StringOutput `pulumi:"accountId"`
-	// Client id; write-only
+	// Client id; write-only (secret)
 	ClientId pulumi.StringOutput `pulumi:"clientId"`
 	// Cloud identifier
 	CloudId pulumi.StringOutput `pulumi:"cloudId"`
@@ -36,7 +75,7 @@ type EdrVendorC struct {
 	LastSyncedAt pulumi.StringOutput `pulumi:"lastSyncedAt"`
 	// Sync interval in hours, at least 24; optional
 	LastSyncedInterval pulumi.IntPtrOutput `pulumi:"lastSyncedInterval"`
-	// Client secret; write-only
+	// Client secret; write-only (secret)
 	Secret pulumi.StringOutput `pulumi:"secret"`
 	// Last change
 	UpdatedAt pulumi.StringOutput `pulumi:"updatedAt"`
@@ -186,7 +225,7 @@ func (o EdrVendorCOutput) AccountId() pulumi.StringOutput {
 	return o.ApplyT(func(v *EdrVendorC) pulumi.StringOutput { return v.AccountId }).(pulumi.StringOutput)
 }
 
-// Client id; write-only
+// Client id; write-only (secret)
 func (o EdrVendorCOutput) ClientId() pulumi.StringOutput {
 	return o.ApplyT(func(v *EdrVendorC) pulumi.StringOutput { return v.ClientId }).(pulumi.StringOutput)
 }
@@ -226,7 +265,7 @@ func (o EdrVendorCOutput) LastSyncedInterval() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *EdrVendorC) pulumi.IntPtrOutput { return v.LastSyncedInterval }).(pulumi.IntPtrOutput)
 }
 
-// Client secret; write-only
+// Client secret; write-only (secret)
 func (o EdrVendorCOutput) Secret() pulumi.StringOutput {
 	return o.ApplyT(func(v *EdrVendorC) pulumi.StringOutput { return v.Secret }).(pulumi.StringOutput)
 }

@@ -14,13 +14,47 @@ import (
 
 // Forwards events to an external platform (datadog, s3, firehose, generic_http). `config` is a secret input: the API masks credential values in responses, so those are kept from state while the other settings are read back. Changing `platform` creates a new integration.
 //
+// ## Example Usage
+// ### Audit events streamed to Datadog
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			if _, err := privnet.NewEventStreamingIntegration(ctx, "datadog", &privnet.EventStreamingIntegrationArgs{
+//				Platform: pulumi.String("datadog"),
+//				Config: pulumi.StringMap{
+//					"api_key": cfg.RequireSecret("datadogApiKey"),
+//					"site":    pulumi.String("datadoghq.eu"),
+//				},
+//				Enabled: pulumi.Bool(true),
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its id: `pulumi import privnet:index:EventStreamingIntegration <name> <id>`.
 type EventStreamingIntegration struct {
 	pulumi.CustomResourceState
 
 	// Account id
 	AccountId pulumi.StringOutput `pulumi:"accountId"`
-	// Platform-specific settings: datadog {api_key, site}, s3 {bucket_name, region, access_key_id, secret_access_key, prefix}, firehose {stream_name, region, access_key_id, secret_access_key}, generic_http {url, auth_token}. Credential values are masked in responses; on update, the mask stands for the stored credential only while the destination (site; bucket_name and region; stream_name and region; url) is unchanged
+	// Platform-specific settings: datadog {api_key, site}, s3 {bucket_name, region, access_key_id, secret_access_key, prefix}, firehose {stream_name, region, access_key_id, secret_access_key}, generic_http {url, auth_token}. Credential values are masked in responses; on update, the mask stands for the stored credential only while the destination (site; bucket_name and region; stream_name and region; url) is unchanged (secret)
 	Config pulumi.StringMapOutput `pulumi:"config"`
 	// Creation time
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
@@ -156,7 +190,7 @@ func (o EventStreamingIntegrationOutput) AccountId() pulumi.StringOutput {
 	return o.ApplyT(func(v *EventStreamingIntegration) pulumi.StringOutput { return v.AccountId }).(pulumi.StringOutput)
 }
 
-// Platform-specific settings: datadog {api_key, site}, s3 {bucket_name, region, access_key_id, secret_access_key, prefix}, firehose {stream_name, region, access_key_id, secret_access_key}, generic_http {url, auth_token}. Credential values are masked in responses; on update, the mask stands for the stored credential only while the destination (site; bucket_name and region; stream_name and region; url) is unchanged
+// Platform-specific settings: datadog {api_key, site}, s3 {bucket_name, region, access_key_id, secret_access_key, prefix}, firehose {stream_name, region, access_key_id, secret_access_key}, generic_http {url, auth_token}. Credential values are masked in responses; on update, the mask stands for the stored credential only while the destination (site; bucket_name and region; stream_name and region; url) is unchanged (secret)
 func (o EventStreamingIntegrationOutput) Config() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *EventStreamingIntegration) pulumi.StringMapOutput { return v.Config }).(pulumi.StringMapOutput)
 }

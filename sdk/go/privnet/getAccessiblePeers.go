@@ -13,7 +13,33 @@ import (
 
 // The peers this peer can connect to, as computed by the service from the enabled policies and the peer's groups.
 //
-// Returns `{ items }`: the list of `AccessiblePeerResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### The peers a peer can reach
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.GetAccessiblePeersOutput(ctx, privnet.GetAccessiblePeersOutputArgs{
+//				PeerId: pulumi.String(cfg.Require("peerId")),
+//			})
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetAccessiblePeers(ctx *pulumi.Context, args *GetAccessiblePeersArgs, opts ...pulumi.InvokeOption) (*GetAccessiblePeersResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetAccessiblePeersResult
@@ -30,8 +56,8 @@ type GetAccessiblePeersArgs struct {
 }
 
 type GetAccessiblePeersResult struct {
-	// The AccessiblePeerResult objects found
-	Items []AccessiblePeerResult `pulumi:"items"`
+	// The objects found, each a `GetAccessiblePeersItem`
+	Items []GetAccessiblePeersItem `pulumi:"items"`
 }
 
 func GetAccessiblePeersOutput(ctx *pulumi.Context, args GetAccessiblePeersOutputArgs, opts ...pulumi.InvokeOption) GetAccessiblePeersResultOutput {
@@ -62,9 +88,9 @@ func (o GetAccessiblePeersResultOutput) ToGetAccessiblePeersResultOutputWithCont
 	return o
 }
 
-// The AccessiblePeerResult objects found
-func (o GetAccessiblePeersResultOutput) Items() AccessiblePeerResultArrayOutput {
-	return o.ApplyT(func(v GetAccessiblePeersResult) []AccessiblePeerResult { return v.Items }).(AccessiblePeerResultArrayOutput)
+// The objects found, each a `GetAccessiblePeersItem`
+func (o GetAccessiblePeersResultOutput) Items() GetAccessiblePeersItemArrayOutput {
+	return o.ApplyT(func(v GetAccessiblePeersResult) []GetAccessiblePeersItem { return v.Items }).(GetAccessiblePeersItemArrayOutput)
 }
 
 func init() {

@@ -12,6 +12,28 @@ import (
 )
 
 // The account the credentials manage, with its settings (the API always lists exactly one).
+//
+// ## Example Usage
+// ### The account the credentials manage
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetAccountOutput(ctx)
+//			ctx.Export("domain", found.Domain())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetAccount(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetAccountResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetAccountResult
@@ -35,9 +57,9 @@ type GetAccountResult struct {
 	// Account id
 	Id string `pulumi:"id"`
 	// Onboarding state
-	Onboarding AccountResultOnboarding `pulumi:"onboarding"`
+	Onboarding GetAccountOnboarding `pulumi:"onboarding"`
 	// Account settings
-	Settings AccountResultSettings `pulumi:"settings"`
+	Settings GetAccountSettingsType `pulumi:"settings"`
 }
 
 func GetAccountOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetAccountResultOutput {
@@ -86,13 +108,13 @@ func (o GetAccountResultOutput) Id() pulumi.StringOutput {
 }
 
 // Onboarding state
-func (o GetAccountResultOutput) Onboarding() AccountResultOnboardingOutput {
-	return o.ApplyT(func(v GetAccountResult) AccountResultOnboarding { return v.Onboarding }).(AccountResultOnboardingOutput)
+func (o GetAccountResultOutput) Onboarding() GetAccountOnboardingOutput {
+	return o.ApplyT(func(v GetAccountResult) GetAccountOnboarding { return v.Onboarding }).(GetAccountOnboardingOutput)
 }
 
 // Account settings
-func (o GetAccountResultOutput) Settings() AccountResultSettingsOutput {
-	return o.ApplyT(func(v GetAccountResult) AccountResultSettings { return v.Settings }).(AccountResultSettingsOutput)
+func (o GetAccountResultOutput) Settings() GetAccountSettingsTypeOutput {
+	return o.ApplyT(func(v GetAccountResult) GetAccountSettingsType { return v.Settings }).(GetAccountSettingsTypeOutput)
 }
 
 func init() {

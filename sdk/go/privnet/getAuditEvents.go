@@ -13,7 +13,29 @@ import (
 
 // Every audit event of the account, as the API lists them.
 //
-// Returns `{ items }`: the list of `AuditEventResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### Every audit event
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetAuditEventsOutput(ctx)
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetAuditEvents(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetAuditEventsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetAuditEventsResult
@@ -25,8 +47,8 @@ func GetAuditEvents(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetAudit
 }
 
 type GetAuditEventsResult struct {
-	// The AuditEventResult objects found
-	Items []AuditEventResult `pulumi:"items"`
+	// The objects found, each a `GetAuditEventsItem`
+	Items []GetAuditEventsItem `pulumi:"items"`
 }
 
 func GetAuditEventsOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetAuditEventsResultOutput {
@@ -48,9 +70,9 @@ func (o GetAuditEventsResultOutput) ToGetAuditEventsResultOutputWithContext(ctx 
 	return o
 }
 
-// The AuditEventResult objects found
-func (o GetAuditEventsResultOutput) Items() AuditEventResultArrayOutput {
-	return o.ApplyT(func(v GetAuditEventsResult) []AuditEventResult { return v.Items }).(AuditEventResultArrayOutput)
+// The objects found, each a `GetAuditEventsItem`
+func (o GetAuditEventsResultOutput) Items() GetAuditEventsItemArrayOutput {
+	return o.ApplyT(func(v GetAuditEventsResult) []GetAuditEventsItem { return v.Items }).(GetAuditEventsItemArrayOutput)
 }
 
 func init() {

@@ -12,6 +12,28 @@ import (
 )
 
 // The user the credentials belong to (the owner of the token).
+//
+// ## Example Usage
+// ### The user the credentials belong to
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetCurrentUserOutput(ctx)
+//			ctx.Export("email", found.Email())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetCurrentUser(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetCurrentUserResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetCurrentUserResult
@@ -49,7 +71,7 @@ type GetCurrentUserResult struct {
 	// Whether the user awaits approval
 	PendingApproval bool `pulumi:"pendingApproval"`
 	// What the user may do
-	Permissions UserPermissions `pulumi:"permissions"`
+	Permissions GetCurrentUserPermissions `pulumi:"permissions"`
 	// User role: owner, admin, user, billing_admin, auditor or network_admin; known values `owner`, `admin`, `user`, `billing_admin`, `auditor`, `network_admin` (others are accepted)
 	Role string `pulumi:"role"`
 	// User status; one of `active`, `invited`, `blocked`
@@ -137,8 +159,8 @@ func (o GetCurrentUserResultOutput) PendingApproval() pulumi.BoolOutput {
 }
 
 // What the user may do
-func (o GetCurrentUserResultOutput) Permissions() UserPermissionsOutput {
-	return o.ApplyT(func(v GetCurrentUserResult) UserPermissions { return v.Permissions }).(UserPermissionsOutput)
+func (o GetCurrentUserResultOutput) Permissions() GetCurrentUserPermissionsOutput {
+	return o.ApplyT(func(v GetCurrentUserResult) GetCurrentUserPermissions { return v.Permissions }).(GetCurrentUserPermissionsOutput)
 }
 
 // User role: owner, admin, user, billing_admin, auditor or network_admin; known values `owner`, `admin`, `user`, `billing_admin`, `auditor`, `network_admin` (others are accepted)

@@ -13,7 +13,34 @@ import (
 
 // The sync log of a directory sync integration of either vendor.
 //
-// Returns `{ items }`: the list of `DirectorySyncLogResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### The sync log of a directory
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.GetDirectorySyncLogsOutput(ctx, privnet.GetDirectorySyncLogsOutputArgs{
+//				Vendor: pulumi.String("vendor-d-idp"),
+//				Id:     pulumi.String(cfg.Require("directoryId")),
+//			})
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetDirectorySyncLogs(ctx *pulumi.Context, args *GetDirectorySyncLogsArgs, opts ...pulumi.InvokeOption) (*GetDirectorySyncLogsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetDirectorySyncLogsResult
@@ -32,8 +59,8 @@ type GetDirectorySyncLogsArgs struct {
 }
 
 type GetDirectorySyncLogsResult struct {
-	// The DirectorySyncLogResult objects found
-	Items []DirectorySyncLogResult `pulumi:"items"`
+	// The objects found, each a `GetDirectorySyncLogsItem`
+	Items []GetDirectorySyncLogsItem `pulumi:"items"`
 }
 
 func GetDirectorySyncLogsOutput(ctx *pulumi.Context, args GetDirectorySyncLogsOutputArgs, opts ...pulumi.InvokeOption) GetDirectorySyncLogsResultOutput {
@@ -66,9 +93,9 @@ func (o GetDirectorySyncLogsResultOutput) ToGetDirectorySyncLogsResultOutputWith
 	return o
 }
 
-// The DirectorySyncLogResult objects found
-func (o GetDirectorySyncLogsResultOutput) Items() DirectorySyncLogResultArrayOutput {
-	return o.ApplyT(func(v GetDirectorySyncLogsResult) []DirectorySyncLogResult { return v.Items }).(DirectorySyncLogResultArrayOutput)
+// The objects found, each a `GetDirectorySyncLogsItem`
+func (o GetDirectorySyncLogsResultOutput) Items() GetDirectorySyncLogsItemArrayOutput {
+	return o.ApplyT(func(v GetDirectorySyncLogsResult) []GetDirectorySyncLogsItem { return v.Items }).(GetDirectorySyncLogsItemArrayOutput)
 }
 
 func init() {

@@ -12,6 +12,32 @@ import (
 )
 
 // The vendor-d-idp directory sync with this id (the service account key is never returned).
+//
+// ## Example Usage
+// ### Vendor D's directory sync with an id from the stack's config
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.LookupDirectorySyncVendorDOutput(ctx, privnet.LookupDirectorySyncVendorDOutputArgs{
+//				Id: pulumi.String(cfg.Require("directoryId")),
+//			})
+//			ctx.Export("enabled", found.Enabled())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupDirectorySyncVendorD(ctx *pulumi.Context, args *LookupDirectorySyncVendorDArgs, opts ...pulumi.InvokeOption) (*LookupDirectorySyncVendorDResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupDirectorySyncVendorDResult

@@ -13,7 +13,29 @@ import (
 
 // Every vendor-d-idp directory sync.
 //
-// Returns `{ items }`: the list of `DirectorySyncVendorDResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### Every vendor D directory sync
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetDirectorySyncVendorDsOutput(ctx)
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetDirectorySyncVendorDs(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetDirectorySyncVendorDsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetDirectorySyncVendorDsResult
@@ -25,8 +47,8 @@ func GetDirectorySyncVendorDs(ctx *pulumi.Context, opts ...pulumi.InvokeOption) 
 }
 
 type GetDirectorySyncVendorDsResult struct {
-	// The DirectorySyncVendorDResult objects found
-	Items []DirectorySyncVendorDResult `pulumi:"items"`
+	// The objects found, each a `GetDirectorySyncVendorDsItem`
+	Items []GetDirectorySyncVendorDsItem `pulumi:"items"`
 }
 
 func GetDirectorySyncVendorDsOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetDirectorySyncVendorDsResultOutput {
@@ -48,9 +70,9 @@ func (o GetDirectorySyncVendorDsResultOutput) ToGetDirectorySyncVendorDsResultOu
 	return o
 }
 
-// The DirectorySyncVendorDResult objects found
-func (o GetDirectorySyncVendorDsResultOutput) Items() DirectorySyncVendorDResultArrayOutput {
-	return o.ApplyT(func(v GetDirectorySyncVendorDsResult) []DirectorySyncVendorDResult { return v.Items }).(DirectorySyncVendorDResultArrayOutput)
+// The objects found, each a `GetDirectorySyncVendorDsItem`
+func (o GetDirectorySyncVendorDsResultOutput) Items() GetDirectorySyncVendorDsItemArrayOutput {
+	return o.ApplyT(func(v GetDirectorySyncVendorDsResult) []GetDirectorySyncVendorDsItem { return v.Items }).(GetDirectorySyncVendorDsItemArrayOutput)
 }
 
 func init() {

@@ -12,6 +12,32 @@ import (
 )
 
 // The vendor-e-idp directory sync with this id (the client secret is never returned).
+//
+// ## Example Usage
+// ### Vendor E's directory sync with an id from the stack's config
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.LookupDirectorySyncVendorEOutput(ctx, privnet.LookupDirectorySyncVendorEOutputArgs{
+//				Id: pulumi.String(cfg.Require("directoryId")),
+//			})
+//			ctx.Export("enabled", found.Enabled())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupDirectorySyncVendorE(ctx *pulumi.Context, args *LookupDirectorySyncVendorEArgs, opts ...pulumi.InvokeOption) (*LookupDirectorySyncVendorEResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupDirectorySyncVendorEResult

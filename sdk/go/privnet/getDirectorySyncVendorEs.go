@@ -13,7 +13,29 @@ import (
 
 // Every vendor-e-idp directory sync.
 //
-// Returns `{ items }`: the list of `DirectorySyncVendorEResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### Every vendor E directory sync
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetDirectorySyncVendorEsOutput(ctx)
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetDirectorySyncVendorEs(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetDirectorySyncVendorEsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetDirectorySyncVendorEsResult
@@ -25,8 +47,8 @@ func GetDirectorySyncVendorEs(ctx *pulumi.Context, opts ...pulumi.InvokeOption) 
 }
 
 type GetDirectorySyncVendorEsResult struct {
-	// The DirectorySyncVendorEResult objects found
-	Items []DirectorySyncVendorEResult `pulumi:"items"`
+	// The objects found, each a `GetDirectorySyncVendorEsItem`
+	Items []GetDirectorySyncVendorEsItem `pulumi:"items"`
 }
 
 func GetDirectorySyncVendorEsOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetDirectorySyncVendorEsResultOutput {
@@ -48,9 +70,9 @@ func (o GetDirectorySyncVendorEsResultOutput) ToGetDirectorySyncVendorEsResultOu
 	return o
 }
 
-// The DirectorySyncVendorEResult objects found
-func (o GetDirectorySyncVendorEsResultOutput) Items() DirectorySyncVendorEResultArrayOutput {
-	return o.ApplyT(func(v GetDirectorySyncVendorEsResult) []DirectorySyncVendorEResult { return v.Items }).(DirectorySyncVendorEResultArrayOutput)
+// The objects found, each a `GetDirectorySyncVendorEsItem`
+func (o GetDirectorySyncVendorEsResultOutput) Items() GetDirectorySyncVendorEsItemArrayOutput {
+	return o.ApplyT(func(v GetDirectorySyncVendorEsResult) []GetDirectorySyncVendorEsItem { return v.Items }).(GetDirectorySyncVendorEsItemArrayOutput)
 }
 
 func init() {

@@ -12,6 +12,33 @@ import (
 )
 
 // One record of a DNS zone.
+//
+// ## Example Usage
+// ### One record of a DNS zone
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.LookupDnsRecordOutput(ctx, privnet.LookupDnsRecordOutputArgs{
+//				ZoneId: pulumi.String(cfg.Require("zoneId")),
+//				Id:     pulumi.String(cfg.Require("recordId")),
+//			})
+//			ctx.Export("content", found.Content())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupDnsRecord(ctx *pulumi.Context, args *LookupDnsRecordArgs, opts ...pulumi.InvokeOption) (*LookupDnsRecordResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupDnsRecordResult

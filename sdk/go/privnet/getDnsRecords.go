@@ -13,7 +13,33 @@ import (
 
 // The records of a DNS zone.
 //
-// Returns `{ items }`: the list of `DnsRecordResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### The records of a DNS zone
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.GetDnsRecordsOutput(ctx, privnet.GetDnsRecordsOutputArgs{
+//				ZoneId: pulumi.String(cfg.Require("zoneId")),
+//			})
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetDnsRecords(ctx *pulumi.Context, args *GetDnsRecordsArgs, opts ...pulumi.InvokeOption) (*GetDnsRecordsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetDnsRecordsResult
@@ -30,8 +56,8 @@ type GetDnsRecordsArgs struct {
 }
 
 type GetDnsRecordsResult struct {
-	// The DnsRecordResult objects found
-	Items []DnsRecordResult `pulumi:"items"`
+	// The objects found, each a `GetDnsRecordsItem`
+	Items []GetDnsRecordsItem `pulumi:"items"`
 }
 
 func GetDnsRecordsOutput(ctx *pulumi.Context, args GetDnsRecordsOutputArgs, opts ...pulumi.InvokeOption) GetDnsRecordsResultOutput {
@@ -62,9 +88,9 @@ func (o GetDnsRecordsResultOutput) ToGetDnsRecordsResultOutputWithContext(ctx co
 	return o
 }
 
-// The DnsRecordResult objects found
-func (o GetDnsRecordsResultOutput) Items() DnsRecordResultArrayOutput {
-	return o.ApplyT(func(v GetDnsRecordsResult) []DnsRecordResult { return v.Items }).(DnsRecordResultArrayOutput)
+// The objects found, each a `GetDnsRecordsItem`
+func (o GetDnsRecordsResultOutput) Items() GetDnsRecordsItemArrayOutput {
+	return o.ApplyT(func(v GetDnsRecordsResult) []GetDnsRecordsItem { return v.Items }).(GetDnsRecordsItemArrayOutput)
 }
 
 func init() {

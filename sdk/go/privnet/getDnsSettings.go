@@ -12,6 +12,28 @@ import (
 )
 
 // The account's DNS settings. (The API wraps them in `items` on read, or answers them plain; this returns the settings themselves.)
+//
+// ## Example Usage
+// ### The account's DNS settings
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.LookupDnsSettingsOutput(ctx)
+//			ctx.Export("disabledManagementGroups", found.DisabledManagementGroups())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupDnsSettings(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*LookupDnsSettingsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupDnsSettingsResult

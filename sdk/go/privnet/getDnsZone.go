@@ -12,6 +12,32 @@ import (
 )
 
 // The DNS zone with this id, with its records.
+//
+// ## Example Usage
+// ### The DNS zone with an id from the stack's config
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.LookupDnsZoneOutput(ctx, privnet.LookupDnsZoneOutputArgs{
+//				Id: pulumi.String(cfg.Require("zoneId")),
+//			})
+//			ctx.Export("name", found.Name())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupDnsZone(ctx *pulumi.Context, args *LookupDnsZoneArgs, opts ...pulumi.InvokeOption) (*LookupDnsZoneResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupDnsZoneResult
@@ -31,7 +57,7 @@ type LookupDnsZoneArgs struct {
 type LookupDnsZoneResult struct {
 	// Groups whose peers get the zone
 	DistributionGroups []string `pulumi:"distributionGroups"`
-	// Zone domain (FQDN): at least two labels, the last one not a number
+	// Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
 	Domain string `pulumi:"domain"`
 	// Add the zone domain to the peers' search domains
 	EnableSearchDomain bool `pulumi:"enableSearchDomain"`
@@ -42,7 +68,7 @@ type LookupDnsZoneResult struct {
 	// Zone name, 1 to 255 characters
 	Name string `pulumi:"name"`
 	// The zone's records
-	Records []DnsRecordResult `pulumi:"records"`
+	Records []GetDnsZoneRecord `pulumi:"records"`
 }
 
 func LookupDnsZoneOutput(ctx *pulumi.Context, args LookupDnsZoneOutputArgs, opts ...pulumi.InvokeOption) LookupDnsZoneResultOutput {
@@ -79,7 +105,7 @@ func (o LookupDnsZoneResultOutput) DistributionGroups() pulumi.StringArrayOutput
 	return o.ApplyT(func(v LookupDnsZoneResult) []string { return v.DistributionGroups }).(pulumi.StringArrayOutput)
 }
 
-// Zone domain (FQDN): at least two labels, the last one not a number
+// Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
 func (o LookupDnsZoneResultOutput) Domain() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupDnsZoneResult) string { return v.Domain }).(pulumi.StringOutput)
 }
@@ -105,8 +131,8 @@ func (o LookupDnsZoneResultOutput) Name() pulumi.StringOutput {
 }
 
 // The zone's records
-func (o LookupDnsZoneResultOutput) Records() DnsRecordResultArrayOutput {
-	return o.ApplyT(func(v LookupDnsZoneResult) []DnsRecordResult { return v.Records }).(DnsRecordResultArrayOutput)
+func (o LookupDnsZoneResultOutput) Records() GetDnsZoneRecordArrayOutput {
+	return o.ApplyT(func(v LookupDnsZoneResult) []GetDnsZoneRecord { return v.Records }).(GetDnsZoneRecordArrayOutput)
 }
 
 func init() {

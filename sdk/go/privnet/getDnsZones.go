@@ -13,7 +13,29 @@ import (
 
 // Every DNS zone, with its records.
 //
-// Returns `{ items }`: the list of `DnsZoneResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### Every DNS zone
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetDnsZonesOutput(ctx)
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetDnsZones(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetDnsZonesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetDnsZonesResult
@@ -25,8 +47,8 @@ func GetDnsZones(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetDnsZones
 }
 
 type GetDnsZonesResult struct {
-	// The DnsZoneResult objects found
-	Items []DnsZoneResult `pulumi:"items"`
+	// The objects found, each a `GetDnsZonesItem`
+	Items []GetDnsZonesItem `pulumi:"items"`
 }
 
 func GetDnsZonesOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetDnsZonesResultOutput {
@@ -48,9 +70,9 @@ func (o GetDnsZonesResultOutput) ToGetDnsZonesResultOutputWithContext(ctx contex
 	return o
 }
 
-// The DnsZoneResult objects found
-func (o GetDnsZonesResultOutput) Items() DnsZoneResultArrayOutput {
-	return o.ApplyT(func(v GetDnsZonesResult) []DnsZoneResult { return v.Items }).(DnsZoneResultArrayOutput)
+// The objects found, each a `GetDnsZonesItem`
+func (o GetDnsZonesResultOutput) Items() GetDnsZonesItemArrayOutput {
+	return o.ApplyT(func(v GetDnsZonesResult) []GetDnsZonesItem { return v.Items }).(GetDnsZonesItemArrayOutput)
 }
 
 func init() {

@@ -12,6 +12,28 @@ import (
 )
 
 // The vendor-a EDR integration (the API token is never returned); fails when it is not configured.
+//
+// ## Example Usage
+// ### Vendor A's integration
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.LookupEdrVendorAOutput(ctx)
+//			ctx.Export("enabled", found.Enabled())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupEdrVendorA(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*LookupEdrVendorAResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupEdrVendorAResult
@@ -35,7 +57,7 @@ type LookupEdrVendorAResult struct {
 	// Whether the integration is active
 	Enabled bool `pulumi:"enabled"`
 	// Groups whose peers are checked
-	Groups []GroupResult `pulumi:"groups"`
+	Groups []GetEdrVendorAGroup `pulumi:"groups"`
 	// Integration id
 	Id int `pulumi:"id"`
 	// Last sync time
@@ -43,7 +65,7 @@ type LookupEdrVendorAResult struct {
 	// Sync interval in hours
 	LastSyncedInterval int `pulumi:"lastSyncedInterval"`
 	// Device attributes a peer must match
-	MatchAttributes EdrVendorAResultMatchAttributes `pulumi:"matchAttributes"`
+	MatchAttributes GetEdrVendorAMatchAttributes `pulumi:"matchAttributes"`
 	// Last change
 	UpdatedAt string `pulumi:"updatedAt"`
 }
@@ -94,8 +116,8 @@ func (o LookupEdrVendorAResultOutput) Enabled() pulumi.BoolOutput {
 }
 
 // Groups whose peers are checked
-func (o LookupEdrVendorAResultOutput) Groups() GroupResultArrayOutput {
-	return o.ApplyT(func(v LookupEdrVendorAResult) []GroupResult { return v.Groups }).(GroupResultArrayOutput)
+func (o LookupEdrVendorAResultOutput) Groups() GetEdrVendorAGroupArrayOutput {
+	return o.ApplyT(func(v LookupEdrVendorAResult) []GetEdrVendorAGroup { return v.Groups }).(GetEdrVendorAGroupArrayOutput)
 }
 
 // Integration id
@@ -114,8 +136,8 @@ func (o LookupEdrVendorAResultOutput) LastSyncedInterval() pulumi.IntOutput {
 }
 
 // Device attributes a peer must match
-func (o LookupEdrVendorAResultOutput) MatchAttributes() EdrVendorAResultMatchAttributesOutput {
-	return o.ApplyT(func(v LookupEdrVendorAResult) EdrVendorAResultMatchAttributes { return v.MatchAttributes }).(EdrVendorAResultMatchAttributesOutput)
+func (o LookupEdrVendorAResultOutput) MatchAttributes() GetEdrVendorAMatchAttributesOutput {
+	return o.ApplyT(func(v LookupEdrVendorAResult) GetEdrVendorAMatchAttributes { return v.MatchAttributes }).(GetEdrVendorAMatchAttributesOutput)
 }
 
 // Last change

@@ -12,6 +12,28 @@ import (
 )
 
 // The vendor-b EDR integration (the secret is never returned); fails when it is not configured.
+//
+// ## Example Usage
+// ### Vendor B's integration
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.LookupEdrVendorBOutput(ctx)
+//			ctx.Export("enabled", found.Enabled())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupEdrVendorB(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*LookupEdrVendorBResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupEdrVendorBResult
@@ -35,7 +57,7 @@ type LookupEdrVendorBResult struct {
 	// Whether the integration is active
 	Enabled bool `pulumi:"enabled"`
 	// Groups whose peers are checked
-	Groups []GroupResult `pulumi:"groups"`
+	Groups []GetEdrVendorBGroup `pulumi:"groups"`
 	// Integration id
 	Id int `pulumi:"id"`
 	// Last sync time
@@ -94,8 +116,8 @@ func (o LookupEdrVendorBResultOutput) Enabled() pulumi.BoolOutput {
 }
 
 // Groups whose peers are checked
-func (o LookupEdrVendorBResultOutput) Groups() GroupResultArrayOutput {
-	return o.ApplyT(func(v LookupEdrVendorBResult) []GroupResult { return v.Groups }).(GroupResultArrayOutput)
+func (o LookupEdrVendorBResultOutput) Groups() GetEdrVendorBGroupArrayOutput {
+	return o.ApplyT(func(v LookupEdrVendorBResult) []GetEdrVendorBGroup { return v.Groups }).(GetEdrVendorBGroupArrayOutput)
 }
 
 // Integration id

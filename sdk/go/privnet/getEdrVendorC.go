@@ -12,6 +12,28 @@ import (
 )
 
 // The vendor-c EDR integration (client id and secret are never returned); fails when it is not configured.
+//
+// ## Example Usage
+// ### Vendor C's integration
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.LookupEdrVendorCOutput(ctx)
+//			ctx.Export("enabled", found.Enabled())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupEdrVendorC(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*LookupEdrVendorCResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupEdrVendorCResult
@@ -35,7 +57,7 @@ type LookupEdrVendorCResult struct {
 	// Whether the integration is active
 	Enabled bool `pulumi:"enabled"`
 	// Groups whose peers are checked
-	Groups []GroupResult `pulumi:"groups"`
+	Groups []GetEdrVendorCGroup `pulumi:"groups"`
 	// Integration id
 	Id int `pulumi:"id"`
 	// Last sync time
@@ -94,8 +116,8 @@ func (o LookupEdrVendorCResultOutput) Enabled() pulumi.BoolOutput {
 }
 
 // Groups whose peers are checked
-func (o LookupEdrVendorCResultOutput) Groups() GroupResultArrayOutput {
-	return o.ApplyT(func(v LookupEdrVendorCResult) []GroupResult { return v.Groups }).(GroupResultArrayOutput)
+func (o LookupEdrVendorCResultOutput) Groups() GetEdrVendorCGroupArrayOutput {
+	return o.ApplyT(func(v LookupEdrVendorCResult) []GetEdrVendorCGroup { return v.Groups }).(GetEdrVendorCGroupArrayOutput)
 }
 
 // Integration id

@@ -12,6 +12,32 @@ import (
 )
 
 // The event streaming integration with this id; credential values in `config` are masked.
+//
+// ## Example Usage
+// ### The event streaming integration with an id from the stack's config
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.LookupEventStreamingIntegrationOutput(ctx, privnet.LookupEventStreamingIntegrationOutputArgs{
+//				Id: pulumi.String(cfg.Require("integrationId")),
+//			})
+//			ctx.Export("platform", found.Platform())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupEventStreamingIntegration(ctx *pulumi.Context, args *LookupEventStreamingIntegrationArgs, opts ...pulumi.InvokeOption) (*LookupEventStreamingIntegrationResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupEventStreamingIntegrationResult

@@ -13,7 +13,29 @@ import (
 
 // Every event streaming integration; credential values in `config` are masked.
 //
-// Returns `{ items }`: the list of `EventStreamingIntegrationResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### Every event streaming integration
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetEventStreamingIntegrationsOutput(ctx)
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetEventStreamingIntegrations(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetEventStreamingIntegrationsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetEventStreamingIntegrationsResult
@@ -25,8 +47,8 @@ func GetEventStreamingIntegrations(ctx *pulumi.Context, opts ...pulumi.InvokeOpt
 }
 
 type GetEventStreamingIntegrationsResult struct {
-	// The EventStreamingIntegrationResult objects found
-	Items []EventStreamingIntegrationResult `pulumi:"items"`
+	// The objects found, each a `GetEventStreamingIntegrationsItem`
+	Items []GetEventStreamingIntegrationsItem `pulumi:"items"`
 }
 
 func GetEventStreamingIntegrationsOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetEventStreamingIntegrationsResultOutput {
@@ -48,9 +70,9 @@ func (o GetEventStreamingIntegrationsResultOutput) ToGetEventStreamingIntegratio
 	return o
 }
 
-// The EventStreamingIntegrationResult objects found
-func (o GetEventStreamingIntegrationsResultOutput) Items() EventStreamingIntegrationResultArrayOutput {
-	return o.ApplyT(func(v GetEventStreamingIntegrationsResult) []EventStreamingIntegrationResult { return v.Items }).(EventStreamingIntegrationResultArrayOutput)
+// The objects found, each a `GetEventStreamingIntegrationsItem`
+func (o GetEventStreamingIntegrationsResultOutput) Items() GetEventStreamingIntegrationsItemArrayOutput {
+	return o.ApplyT(func(v GetEventStreamingIntegrationsResult) []GetEventStreamingIntegrationsItem { return v.Items }).(GetEventStreamingIntegrationsItemArrayOutput)
 }
 
 func init() {

@@ -11,9 +11,33 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The group with this id, or with exactly this name (the API's name filter; group names are unique). Use `getGroup({ name: "All" })` for the built-in group that holds every peer.
+// The group with this id, or with exactly this name (the API's name filter; group names are unique). The built-in group that holds every peer is the one named `All`.
 //
 // Takes one of: `id`; or `name`.
+//
+// ## Example Usage
+// ### The built-in group that holds every peer
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.LookupGroupOutput(ctx, privnet.LookupGroupOutputArgs{
+//				Name: pulumi.String("All"),
+//			})
+//			ctx.Export("id", found.Id())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupGroup(ctx *pulumi.Context, args *LookupGroupArgs, opts ...pulumi.InvokeOption) (*LookupGroupResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupGroupResult
@@ -40,11 +64,11 @@ type LookupGroupResult struct {
 	// Group name
 	Name string `pulumi:"name"`
 	// Peers in the group
-	Peers []GroupResultPeers `pulumi:"peers"`
+	Peers []GetGroupPeer `pulumi:"peers"`
 	// Number of peers in the group
 	PeersCount int `pulumi:"peersCount"`
 	// Network resources in the group
-	Resources []GroupResultResources `pulumi:"resources"`
+	Resources []GetGroupResource `pulumi:"resources"`
 	// Number of network resources in the group
 	ResourcesCount int `pulumi:"resourcesCount"`
 }
@@ -96,8 +120,8 @@ func (o LookupGroupResultOutput) Name() pulumi.StringOutput {
 }
 
 // Peers in the group
-func (o LookupGroupResultOutput) Peers() GroupResultPeersArrayOutput {
-	return o.ApplyT(func(v LookupGroupResult) []GroupResultPeers { return v.Peers }).(GroupResultPeersArrayOutput)
+func (o LookupGroupResultOutput) Peers() GetGroupPeerArrayOutput {
+	return o.ApplyT(func(v LookupGroupResult) []GetGroupPeer { return v.Peers }).(GetGroupPeerArrayOutput)
 }
 
 // Number of peers in the group
@@ -106,8 +130,8 @@ func (o LookupGroupResultOutput) PeersCount() pulumi.IntOutput {
 }
 
 // Network resources in the group
-func (o LookupGroupResultOutput) Resources() GroupResultResourcesArrayOutput {
-	return o.ApplyT(func(v LookupGroupResult) []GroupResultResources { return v.Resources }).(GroupResultResourcesArrayOutput)
+func (o LookupGroupResultOutput) Resources() GetGroupResourceArrayOutput {
+	return o.ApplyT(func(v LookupGroupResult) []GetGroupResource { return v.Resources }).(GetGroupResourceArrayOutput)
 }
 
 // Number of network resources in the group

@@ -13,7 +13,29 @@ import (
 
 // Every group, including the built-in `All`.
 //
-// Returns `{ items }`: the list of `GroupResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### Every group
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetGroupsOutput(ctx)
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetGroups(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetGroupsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetGroupsResult
@@ -25,8 +47,8 @@ func GetGroups(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetGroupsResu
 }
 
 type GetGroupsResult struct {
-	// The GroupResult objects found
-	Items []GroupResult `pulumi:"items"`
+	// The objects found, each a `GetGroupsItem`
+	Items []GetGroupsItem `pulumi:"items"`
 }
 
 func GetGroupsOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetGroupsResultOutput {
@@ -48,9 +70,9 @@ func (o GetGroupsResultOutput) ToGetGroupsResultOutputWithContext(ctx context.Co
 	return o
 }
 
-// The GroupResult objects found
-func (o GetGroupsResultOutput) Items() GroupResultArrayOutput {
-	return o.ApplyT(func(v GetGroupsResult) []GroupResult { return v.Items }).(GroupResultArrayOutput)
+// The objects found, each a `GetGroupsItem`
+func (o GetGroupsResultOutput) Items() GetGroupsItemArrayOutput {
+	return o.ApplyT(func(v GetGroupsResult) []GetGroupsItem { return v.Items }).(GetGroupsItemArrayOutput)
 }
 
 func init() {

@@ -12,6 +12,32 @@ import (
 )
 
 // The identity provider with this id (the client secret is never returned).
+//
+// ## Example Usage
+// ### The identity provider with an id from the stack's config
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.LookupIdentityProviderOutput(ctx, privnet.LookupIdentityProviderOutputArgs{
+//				Id: pulumi.String(cfg.Require("identityProviderId")),
+//			})
+//			ctx.Export("name", found.Name())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupIdentityProvider(ctx *pulumi.Context, args *LookupIdentityProviderArgs, opts ...pulumi.InvokeOption) (*LookupIdentityProviderResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupIdentityProviderResult

@@ -13,7 +13,29 @@ import (
 
 // Every identity provider (client secrets are never returned).
 //
-// Returns `{ items }`: the list of `IdentityProviderResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### Every identity provider
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetIdentityProvidersOutput(ctx)
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetIdentityProviders(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetIdentityProvidersResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetIdentityProvidersResult
@@ -25,8 +47,8 @@ func GetIdentityProviders(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*Ge
 }
 
 type GetIdentityProvidersResult struct {
-	// The IdentityProviderResult objects found
-	Items []IdentityProviderResult `pulumi:"items"`
+	// The objects found, each a `GetIdentityProvidersItem`
+	Items []GetIdentityProvidersItem `pulumi:"items"`
 }
 
 func GetIdentityProvidersOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetIdentityProvidersResultOutput {
@@ -48,9 +70,9 @@ func (o GetIdentityProvidersResultOutput) ToGetIdentityProvidersResultOutputWith
 	return o
 }
 
-// The IdentityProviderResult objects found
-func (o GetIdentityProvidersResultOutput) Items() IdentityProviderResultArrayOutput {
-	return o.ApplyT(func(v GetIdentityProvidersResult) []IdentityProviderResult { return v.Items }).(IdentityProviderResultArrayOutput)
+// The objects found, each a `GetIdentityProvidersItem`
+func (o GetIdentityProvidersResultOutput) Items() GetIdentityProvidersItemArrayOutput {
+	return o.ApplyT(func(v GetIdentityProvidersResult) []GetIdentityProvidersItem { return v.Items }).(GetIdentityProvidersItemArrayOutput)
 }
 
 func init() {

@@ -12,6 +12,32 @@ import (
 )
 
 // The ingress peer with this id.
+//
+// ## Example Usage
+// ### The ingress peer with an id from the stack's config
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.LookupIngressPeerOutput(ctx, privnet.LookupIngressPeerOutputArgs{
+//				Id: pulumi.String(cfg.Require("ingressPeerId")),
+//			})
+//			ctx.Export("ingressIp", found.IngressIp())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupIngressPeer(ctx *pulumi.Context, args *LookupIngressPeerArgs, opts ...pulumi.InvokeOption) (*LookupIngressPeerResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupIngressPeerResult
@@ -30,7 +56,7 @@ type LookupIngressPeerArgs struct {
 // Ingress peer
 type LookupIngressPeerResult struct {
 	// Ports still available
-	AvailablePorts IngressPeerAvailablePorts `pulumi:"availablePorts"`
+	AvailablePorts GetIngressPeerAvailablePorts `pulumi:"availablePorts"`
 	// Whether the ingress peer is connected
 	Connected bool `pulumi:"connected"`
 	// Whether the ingress peer forwards traffic
@@ -77,8 +103,8 @@ func (o LookupIngressPeerResultOutput) ToLookupIngressPeerResultOutputWithContex
 }
 
 // Ports still available
-func (o LookupIngressPeerResultOutput) AvailablePorts() IngressPeerAvailablePortsOutput {
-	return o.ApplyT(func(v LookupIngressPeerResult) IngressPeerAvailablePorts { return v.AvailablePorts }).(IngressPeerAvailablePortsOutput)
+func (o LookupIngressPeerResultOutput) AvailablePorts() GetIngressPeerAvailablePortsOutput {
+	return o.ApplyT(func(v LookupIngressPeerResult) GetIngressPeerAvailablePorts { return v.AvailablePorts }).(GetIngressPeerAvailablePortsOutput)
 }
 
 // Whether the ingress peer is connected

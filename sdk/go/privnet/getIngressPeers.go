@@ -13,7 +13,29 @@ import (
 
 // Every ingress peer.
 //
-// Returns `{ items }`: the list of `IngressPeerResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### Every ingress peer
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetIngressPeersOutput(ctx)
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetIngressPeers(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetIngressPeersResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetIngressPeersResult
@@ -25,8 +47,8 @@ func GetIngressPeers(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetIngr
 }
 
 type GetIngressPeersResult struct {
-	// The IngressPeerResult objects found
-	Items []IngressPeerResult `pulumi:"items"`
+	// The objects found, each a `GetIngressPeersItem`
+	Items []GetIngressPeersItem `pulumi:"items"`
 }
 
 func GetIngressPeersOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetIngressPeersResultOutput {
@@ -48,9 +70,9 @@ func (o GetIngressPeersResultOutput) ToGetIngressPeersResultOutputWithContext(ct
 	return o
 }
 
-// The IngressPeerResult objects found
-func (o GetIngressPeersResultOutput) Items() IngressPeerResultArrayOutput {
-	return o.ApplyT(func(v GetIngressPeersResult) []IngressPeerResult { return v.Items }).(IngressPeerResultArrayOutput)
+// The objects found, each a `GetIngressPeersItem`
+func (o GetIngressPeersResultOutput) Items() GetIngressPeersItemArrayOutput {
+	return o.ApplyT(func(v GetIngressPeersResult) []GetIngressPeersItem { return v.Items }).(GetIngressPeersItemArrayOutput)
 }
 
 func init() {

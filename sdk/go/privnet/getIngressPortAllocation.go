@@ -12,6 +12,33 @@ import (
 )
 
 // One port allocation of a peer, with its public-to-peer port mappings.
+//
+// ## Example Usage
+// ### One port allocation of a peer
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.LookupIngressPortAllocationOutput(ctx, privnet.LookupIngressPortAllocationOutputArgs{
+//				PeerId: pulumi.String(cfg.Require("peerId")),
+//				Id:     pulumi.String(cfg.Require("allocationId")),
+//			})
+//			ctx.Export("ingressIp", found.IngressIp())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupIngressPortAllocation(ctx *pulumi.Context, args *LookupIngressPortAllocationArgs, opts ...pulumi.InvokeOption) (*LookupIngressPortAllocationResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupIngressPortAllocationResult
@@ -32,7 +59,7 @@ type LookupIngressPortAllocationArgs struct {
 // Ingress port allocation
 type LookupIngressPortAllocationResult struct {
 	// Directly allocated ports
-	DirectPort *IngressPortAllocationResultDirectPort `pulumi:"directPort"`
+	DirectPort *GetIngressPortAllocationDirectPort `pulumi:"directPort"`
 	// Whether the allocation forwards traffic
 	Enabled bool `pulumi:"enabled"`
 	// Allocation id
@@ -44,9 +71,9 @@ type LookupIngressPortAllocationResult struct {
 	// Allocation name
 	Name string `pulumi:"name"`
 	// Public to peer port mappings
-	PortRangeMappings []IngressPortAllocationPortRangeMappings `pulumi:"portRangeMappings"`
+	PortRangeMappings []GetIngressPortAllocationPortRangeMapping `pulumi:"portRangeMappings"`
 	// Forwarded port ranges
-	PortRanges []IngressPortAllocationResultPortRanges `pulumi:"portRanges"`
+	PortRanges []GetIngressPortAllocationPortRange `pulumi:"portRanges"`
 	// Region
 	Region string `pulumi:"region"`
 }
@@ -83,8 +110,8 @@ func (o LookupIngressPortAllocationResultOutput) ToLookupIngressPortAllocationRe
 }
 
 // Directly allocated ports
-func (o LookupIngressPortAllocationResultOutput) DirectPort() IngressPortAllocationResultDirectPortPtrOutput {
-	return o.ApplyT(func(v LookupIngressPortAllocationResult) *IngressPortAllocationResultDirectPort { return v.DirectPort }).(IngressPortAllocationResultDirectPortPtrOutput)
+func (o LookupIngressPortAllocationResultOutput) DirectPort() GetIngressPortAllocationDirectPortPtrOutput {
+	return o.ApplyT(func(v LookupIngressPortAllocationResult) *GetIngressPortAllocationDirectPort { return v.DirectPort }).(GetIngressPortAllocationDirectPortPtrOutput)
 }
 
 // Whether the allocation forwards traffic
@@ -113,15 +140,15 @@ func (o LookupIngressPortAllocationResultOutput) Name() pulumi.StringOutput {
 }
 
 // Public to peer port mappings
-func (o LookupIngressPortAllocationResultOutput) PortRangeMappings() IngressPortAllocationPortRangeMappingsArrayOutput {
-	return o.ApplyT(func(v LookupIngressPortAllocationResult) []IngressPortAllocationPortRangeMappings {
+func (o LookupIngressPortAllocationResultOutput) PortRangeMappings() GetIngressPortAllocationPortRangeMappingArrayOutput {
+	return o.ApplyT(func(v LookupIngressPortAllocationResult) []GetIngressPortAllocationPortRangeMapping {
 		return v.PortRangeMappings
-	}).(IngressPortAllocationPortRangeMappingsArrayOutput)
+	}).(GetIngressPortAllocationPortRangeMappingArrayOutput)
 }
 
 // Forwarded port ranges
-func (o LookupIngressPortAllocationResultOutput) PortRanges() IngressPortAllocationResultPortRangesArrayOutput {
-	return o.ApplyT(func(v LookupIngressPortAllocationResult) []IngressPortAllocationResultPortRanges { return v.PortRanges }).(IngressPortAllocationResultPortRangesArrayOutput)
+func (o LookupIngressPortAllocationResultOutput) PortRanges() GetIngressPortAllocationPortRangeArrayOutput {
+	return o.ApplyT(func(v LookupIngressPortAllocationResult) []GetIngressPortAllocationPortRange { return v.PortRanges }).(GetIngressPortAllocationPortRangeArrayOutput)
 }
 
 // Region

@@ -13,7 +13,33 @@ import (
 
 // The port allocations of a peer, optionally only those with this name.
 //
-// Returns `{ items }`: the list of `IngressPortAllocationResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### The port allocations of a peer
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.GetIngressPortAllocationsOutput(ctx, privnet.GetIngressPortAllocationsOutputArgs{
+//				PeerId: pulumi.String(cfg.Require("peerId")),
+//			})
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetIngressPortAllocations(ctx *pulumi.Context, args *GetIngressPortAllocationsArgs, opts ...pulumi.InvokeOption) (*GetIngressPortAllocationsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetIngressPortAllocationsResult
@@ -32,8 +58,8 @@ type GetIngressPortAllocationsArgs struct {
 }
 
 type GetIngressPortAllocationsResult struct {
-	// The IngressPortAllocationResult objects found
-	Items []IngressPortAllocationResult `pulumi:"items"`
+	// The objects found, each a `GetIngressPortAllocationsItem`
+	Items []GetIngressPortAllocationsItem `pulumi:"items"`
 }
 
 func GetIngressPortAllocationsOutput(ctx *pulumi.Context, args GetIngressPortAllocationsOutputArgs, opts ...pulumi.InvokeOption) GetIngressPortAllocationsResultOutput {
@@ -66,9 +92,9 @@ func (o GetIngressPortAllocationsResultOutput) ToGetIngressPortAllocationsResult
 	return o
 }
 
-// The IngressPortAllocationResult objects found
-func (o GetIngressPortAllocationsResultOutput) Items() IngressPortAllocationResultArrayOutput {
-	return o.ApplyT(func(v GetIngressPortAllocationsResult) []IngressPortAllocationResult { return v.Items }).(IngressPortAllocationResultArrayOutput)
+// The objects found, each a `GetIngressPortAllocationsItem`
+func (o GetIngressPortAllocationsResultOutput) Items() GetIngressPortAllocationsItemArrayOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationsResult) []GetIngressPortAllocationsItem { return v.Items }).(GetIngressPortAllocationsItemArrayOutput)
 }
 
 func init() {

@@ -13,7 +13,29 @@ import (
 
 // The pending invites (without their link tokens, which the API shows only once).
 //
-// Returns `{ items }`: the list of `InviteResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### Every pending invitation
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetInvitesOutput(ctx)
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetInvites(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetInvitesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetInvitesResult
@@ -25,8 +47,8 @@ func GetInvites(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetInvitesRe
 }
 
 type GetInvitesResult struct {
-	// The InviteResult objects found
-	Items []InviteResult `pulumi:"items"`
+	// The objects found, each a `GetInvitesItem`
+	Items []GetInvitesItem `pulumi:"items"`
 }
 
 func GetInvitesOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetInvitesResultOutput {
@@ -48,9 +70,9 @@ func (o GetInvitesResultOutput) ToGetInvitesResultOutputWithContext(ctx context.
 	return o
 }
 
-// The InviteResult objects found
-func (o GetInvitesResultOutput) Items() InviteResultArrayOutput {
-	return o.ApplyT(func(v GetInvitesResult) []InviteResult { return v.Items }).(InviteResultArrayOutput)
+// The objects found, each a `GetInvitesItem`
+func (o GetInvitesResultOutput) Items() GetInvitesItemArrayOutput {
+	return o.ApplyT(func(v GetInvitesResult) []GetInvitesItem { return v.Items }).(GetInvitesItemArrayOutput)
 }
 
 func init() {

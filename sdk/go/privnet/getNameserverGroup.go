@@ -12,6 +12,32 @@ import (
 )
 
 // The nameserver group with this id.
+//
+// ## Example Usage
+// ### The nameserver group with an id from the stack's config
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.LookupNameserverGroupOutput(ctx, privnet.LookupNameserverGroupOutputArgs{
+//				Id: pulumi.String(cfg.Require("nameserverGroupId")),
+//			})
+//			ctx.Export("name", found.Name())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupNameserverGroup(ctx *pulumi.Context, args *LookupNameserverGroupArgs, opts ...pulumi.InvokeOption) (*LookupNameserverGroupResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupNameserverGroupResult
@@ -31,7 +57,7 @@ type LookupNameserverGroupArgs struct {
 type LookupNameserverGroupResult struct {
 	// Group description
 	Description string `pulumi:"description"`
-	// Match domains resolved by this group; empty only when primary
+	// Match domains resolved by this group, internationalized names included; empty only when primary
 	Domains []string `pulumi:"domains"`
 	// Whether the group is active
 	Enabled bool `pulumi:"enabled"`
@@ -42,7 +68,7 @@ type LookupNameserverGroupResult struct {
 	// Group name, 1 to 40 characters
 	Name string `pulumi:"name"`
 	// 1 to 3 upstream nameservers
-	Nameservers []NameserverGroupResultNameservers `pulumi:"nameservers"`
+	Nameservers []GetNameserverGroupNameserver `pulumi:"nameservers"`
 	// Resolve all domains with this group; only when domains is empty
 	Primary bool `pulumi:"primary"`
 	// Use the match domains as search domains; only when domains is set
@@ -83,7 +109,7 @@ func (o LookupNameserverGroupResultOutput) Description() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupNameserverGroupResult) string { return v.Description }).(pulumi.StringOutput)
 }
 
-// Match domains resolved by this group; empty only when primary
+// Match domains resolved by this group, internationalized names included; empty only when primary
 func (o LookupNameserverGroupResultOutput) Domains() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v LookupNameserverGroupResult) []string { return v.Domains }).(pulumi.StringArrayOutput)
 }
@@ -109,8 +135,8 @@ func (o LookupNameserverGroupResultOutput) Name() pulumi.StringOutput {
 }
 
 // 1 to 3 upstream nameservers
-func (o LookupNameserverGroupResultOutput) Nameservers() NameserverGroupResultNameserversArrayOutput {
-	return o.ApplyT(func(v LookupNameserverGroupResult) []NameserverGroupResultNameservers { return v.Nameservers }).(NameserverGroupResultNameserversArrayOutput)
+func (o LookupNameserverGroupResultOutput) Nameservers() GetNameserverGroupNameserverArrayOutput {
+	return o.ApplyT(func(v LookupNameserverGroupResult) []GetNameserverGroupNameserver { return v.Nameservers }).(GetNameserverGroupNameserverArrayOutput)
 }
 
 // Resolve all domains with this group; only when domains is empty

@@ -13,7 +13,29 @@ import (
 
 // Every nameserver group.
 //
-// Returns `{ items }`: the list of `NameserverGroupResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### Every nameserver group
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetNameserverGroupsOutput(ctx)
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetNameserverGroups(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetNameserverGroupsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetNameserverGroupsResult
@@ -25,8 +47,8 @@ func GetNameserverGroups(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*Get
 }
 
 type GetNameserverGroupsResult struct {
-	// The NameserverGroupResult objects found
-	Items []NameserverGroupResult `pulumi:"items"`
+	// The objects found, each a `GetNameserverGroupsItem`
+	Items []GetNameserverGroupsItem `pulumi:"items"`
 }
 
 func GetNameserverGroupsOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetNameserverGroupsResultOutput {
@@ -48,9 +70,9 @@ func (o GetNameserverGroupsResultOutput) ToGetNameserverGroupsResultOutputWithCo
 	return o
 }
 
-// The NameserverGroupResult objects found
-func (o GetNameserverGroupsResultOutput) Items() NameserverGroupResultArrayOutput {
-	return o.ApplyT(func(v GetNameserverGroupsResult) []NameserverGroupResult { return v.Items }).(NameserverGroupResultArrayOutput)
+// The objects found, each a `GetNameserverGroupsItem`
+func (o GetNameserverGroupsResultOutput) Items() GetNameserverGroupsItemArrayOutput {
+	return o.ApplyT(func(v GetNameserverGroupsResult) []GetNameserverGroupsItem { return v.Items }).(GetNameserverGroupsItemArrayOutput)
 }
 
 func init() {

@@ -12,6 +12,47 @@ import (
 )
 
 // One resource of a network; its `type` (host, subnet, domain) is derived from the address.
+//
+// ## Example Usage
+// ### A resource of a network this program makes, read back
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			office, err := privnet.NewNetwork(ctx, "office", &privnet.NetworkArgs{
+//				Name: pulumi.String("office"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			printer, err := privnet.NewNetworkResource(ctx, "printer", &privnet.NetworkResourceArgs{
+//				NetworkId: office.ID().ToStringOutput(),
+//				Name:      pulumi.String("printer"),
+//				Address:   pulumi.String("10.10.0.7"),
+//				Enabled:   pulumi.Bool(true),
+//				Groups:    pulumi.StringArray{},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			found := privnet.LookupNetworkResourceOutput(ctx, privnet.LookupNetworkResourceOutputArgs{
+//				NetworkId: office.ID().ToStringOutput(),
+//				Id:        printer.ID().ToStringOutput(),
+//			})
+//			ctx.Export("type", found.Type())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupNetworkResource(ctx *pulumi.Context, args *LookupNetworkResourceArgs, opts ...pulumi.InvokeOption) (*LookupNetworkResourceResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupNetworkResourceResult
@@ -38,7 +79,7 @@ type LookupNetworkResourceResult struct {
 	// Whether the resource is active
 	Enabled bool `pulumi:"enabled"`
 	// Groups the resource belongs to
-	Groups []GroupSummaryResult `pulumi:"groups"`
+	Groups []GetNetworkResourceGroup `pulumi:"groups"`
 	// Resource id
 	Id string `pulumi:"id"`
 	// Resource name
@@ -94,8 +135,8 @@ func (o LookupNetworkResourceResultOutput) Enabled() pulumi.BoolOutput {
 }
 
 // Groups the resource belongs to
-func (o LookupNetworkResourceResultOutput) Groups() GroupSummaryResultArrayOutput {
-	return o.ApplyT(func(v LookupNetworkResourceResult) []GroupSummaryResult { return v.Groups }).(GroupSummaryResultArrayOutput)
+func (o LookupNetworkResourceResultOutput) Groups() GetNetworkResourceGroupArrayOutput {
+	return o.ApplyT(func(v LookupNetworkResourceResult) []GetNetworkResourceGroup { return v.Groups }).(GetNetworkResourceGroupArrayOutput)
 }
 
 // Resource id

@@ -13,7 +13,33 @@ import (
 
 // The resources of a network.
 //
-// Returns `{ items }`: the list of `NetworkResourceResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### The resources of a network
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.GetNetworkResourcesOutput(ctx, privnet.GetNetworkResourcesOutputArgs{
+//				NetworkId: pulumi.String(cfg.Require("networkId")),
+//			})
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetNetworkResources(ctx *pulumi.Context, args *GetNetworkResourcesArgs, opts ...pulumi.InvokeOption) (*GetNetworkResourcesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetNetworkResourcesResult
@@ -30,8 +56,8 @@ type GetNetworkResourcesArgs struct {
 }
 
 type GetNetworkResourcesResult struct {
-	// The NetworkResourceResult objects found
-	Items []NetworkResourceResult `pulumi:"items"`
+	// The objects found, each a `GetNetworkResourcesItem`
+	Items []GetNetworkResourcesItem `pulumi:"items"`
 }
 
 func GetNetworkResourcesOutput(ctx *pulumi.Context, args GetNetworkResourcesOutputArgs, opts ...pulumi.InvokeOption) GetNetworkResourcesResultOutput {
@@ -62,9 +88,9 @@ func (o GetNetworkResourcesResultOutput) ToGetNetworkResourcesResultOutputWithCo
 	return o
 }
 
-// The NetworkResourceResult objects found
-func (o GetNetworkResourcesResultOutput) Items() NetworkResourceResultArrayOutput {
-	return o.ApplyT(func(v GetNetworkResourcesResult) []NetworkResourceResult { return v.Items }).(NetworkResourceResultArrayOutput)
+// The objects found, each a `GetNetworkResourcesItem`
+func (o GetNetworkResourcesResultOutput) Items() GetNetworkResourcesItemArrayOutput {
+	return o.ApplyT(func(v GetNetworkResourcesResult) []GetNetworkResourcesItem { return v.Items }).(GetNetworkResourcesItemArrayOutput)
 }
 
 func init() {

@@ -12,6 +12,33 @@ import (
 )
 
 // One routing peer (or peer group) of a network.
+//
+// ## Example Usage
+// ### One router of a network
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.LookupNetworkRouterOutput(ctx, privnet.LookupNetworkRouterOutputArgs{
+//				NetworkId: pulumi.String(cfg.Require("networkId")),
+//				Id:        pulumi.String(cfg.Require("routerId")),
+//			})
+//			ctx.Export("metric", found.Metric())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupNetworkRouter(ctx *pulumi.Context, args *LookupNetworkRouterArgs, opts ...pulumi.InvokeOption) (*LookupNetworkRouterResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupNetworkRouterResult

@@ -13,7 +13,33 @@ import (
 
 // The routers of a network.
 //
-// Returns `{ items }`: the list of `NetworkRouterResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### The routers of a network
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.GetNetworkRoutersOutput(ctx, privnet.GetNetworkRoutersOutputArgs{
+//				NetworkId: pulumi.String(cfg.Require("networkId")),
+//			})
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetNetworkRouters(ctx *pulumi.Context, args *GetNetworkRoutersArgs, opts ...pulumi.InvokeOption) (*GetNetworkRoutersResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetNetworkRoutersResult
@@ -30,8 +56,8 @@ type GetNetworkRoutersArgs struct {
 }
 
 type GetNetworkRoutersResult struct {
-	// The NetworkRouterResult objects found
-	Items []NetworkRouterResult `pulumi:"items"`
+	// The objects found, each a `GetNetworkRoutersItem`
+	Items []GetNetworkRoutersItem `pulumi:"items"`
 }
 
 func GetNetworkRoutersOutput(ctx *pulumi.Context, args GetNetworkRoutersOutputArgs, opts ...pulumi.InvokeOption) GetNetworkRoutersResultOutput {
@@ -62,9 +88,9 @@ func (o GetNetworkRoutersResultOutput) ToGetNetworkRoutersResultOutputWithContex
 	return o
 }
 
-// The NetworkRouterResult objects found
-func (o GetNetworkRoutersResultOutput) Items() NetworkRouterResultArrayOutput {
-	return o.ApplyT(func(v GetNetworkRoutersResult) []NetworkRouterResult { return v.Items }).(NetworkRouterResultArrayOutput)
+// The objects found, each a `GetNetworkRoutersItem`
+func (o GetNetworkRoutersResultOutput) Items() GetNetworkRoutersItemArrayOutput {
+	return o.ApplyT(func(v GetNetworkRoutersResult) []GetNetworkRoutersItem { return v.Items }).(GetNetworkRoutersItemArrayOutput)
 }
 
 func init() {

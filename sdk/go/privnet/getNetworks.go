@@ -13,7 +13,29 @@ import (
 
 // Every network.
 //
-// Returns `{ items }`: the list of `NetworkResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### Every network
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetNetworksOutput(ctx)
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetNetworks(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetNetworksResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetNetworksResult
@@ -25,8 +47,8 @@ func GetNetworks(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetNetworks
 }
 
 type GetNetworksResult struct {
-	// The NetworkResult objects found
-	Items []NetworkResult `pulumi:"items"`
+	// The objects found, each a `GetNetworksItem`
+	Items []GetNetworksItem `pulumi:"items"`
 }
 
 func GetNetworksOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetNetworksResultOutput {
@@ -48,9 +70,9 @@ func (o GetNetworksResultOutput) ToGetNetworksResultOutputWithContext(ctx contex
 	return o
 }
 
-// The NetworkResult objects found
-func (o GetNetworksResultOutput) Items() NetworkResultArrayOutput {
-	return o.ApplyT(func(v GetNetworksResult) []NetworkResult { return v.Items }).(NetworkResultArrayOutput)
+// The objects found, each a `GetNetworksItem`
+func (o GetNetworksResultOutput) Items() GetNetworksItemArrayOutput {
+	return o.ApplyT(func(v GetNetworksResult) []GetNetworksItem { return v.Items }).(GetNetworksItemArrayOutput)
 }
 
 func init() {

@@ -12,6 +12,32 @@ import (
 )
 
 // The peer with this id.
+//
+// ## Example Usage
+// ### The peer with an id from the stack's config
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.LookupPeerOutput(ctx, privnet.LookupPeerOutputArgs{
+//				Id: pulumi.String(cfg.Require("peerId")),
+//			})
+//			ctx.Export("name", found.Name())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupPeer(ctx *pulumi.Context, args *LookupPeerArgs, opts ...pulumi.InvokeOption) (*LookupPeerResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupPeerResult
@@ -54,7 +80,7 @@ type LookupPeerResult struct {
 	// Geoname id of the peer's location
 	GeonameId int `pulumi:"geonameId"`
 	// Groups the peer belongs to
-	Groups []GroupSummaryResult `pulumi:"groups"`
+	Groups []GetPeerGroup `pulumi:"groups"`
 	// Host name
 	Hostname string `pulumi:"hostname"`
 	// Peer id
@@ -70,7 +96,7 @@ type LookupPeerResult struct {
 	// Last time the peer was seen
 	LastSeen string `pulumi:"lastSeen"`
 	// Flags set locally on the agent
-	LocalFlags PeerLocalFlags `pulumi:"localFlags"`
+	LocalFlags GetPeerLocalFlags `pulumi:"localFlags"`
 	// Whether the peer's login expires
 	LoginExpirationEnabled bool `pulumi:"loginExpirationEnabled"`
 	// Whether the peer's login has expired
@@ -181,8 +207,8 @@ func (o LookupPeerResultOutput) GeonameId() pulumi.IntOutput {
 }
 
 // Groups the peer belongs to
-func (o LookupPeerResultOutput) Groups() GroupSummaryResultArrayOutput {
-	return o.ApplyT(func(v LookupPeerResult) []GroupSummaryResult { return v.Groups }).(GroupSummaryResultArrayOutput)
+func (o LookupPeerResultOutput) Groups() GetPeerGroupArrayOutput {
+	return o.ApplyT(func(v LookupPeerResult) []GetPeerGroup { return v.Groups }).(GetPeerGroupArrayOutput)
 }
 
 // Host name
@@ -221,8 +247,8 @@ func (o LookupPeerResultOutput) LastSeen() pulumi.StringOutput {
 }
 
 // Flags set locally on the agent
-func (o LookupPeerResultOutput) LocalFlags() PeerLocalFlagsOutput {
-	return o.ApplyT(func(v LookupPeerResult) PeerLocalFlags { return v.LocalFlags }).(PeerLocalFlagsOutput)
+func (o LookupPeerResultOutput) LocalFlags() GetPeerLocalFlagsOutput {
+	return o.ApplyT(func(v LookupPeerResult) GetPeerLocalFlags { return v.LocalFlags }).(GetPeerLocalFlagsOutput)
 }
 
 // Whether the peer's login expires

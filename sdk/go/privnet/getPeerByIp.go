@@ -12,6 +12,30 @@ import (
 )
 
 // The peer with this overlay IP address; fails when no peer has it.
+//
+// ## Example Usage
+// ### The peer with an overlay address
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetPeerByIpOutput(ctx, privnet.GetPeerByIpOutputArgs{
+//				Ip: pulumi.String("100.64.0.10"),
+//			})
+//			ctx.Export("name", found.Name())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetPeerByIp(ctx *pulumi.Context, args *GetPeerByIpArgs, opts ...pulumi.InvokeOption) (*GetPeerByIpResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetPeerByIpResult
@@ -54,7 +78,7 @@ type GetPeerByIpResult struct {
 	// Geoname id of the peer's location
 	GeonameId int `pulumi:"geonameId"`
 	// Groups the peer belongs to
-	Groups []GroupSummaryResult `pulumi:"groups"`
+	Groups []GetPeerByIpGroup `pulumi:"groups"`
 	// Host name
 	Hostname string `pulumi:"hostname"`
 	// Peer id
@@ -70,7 +94,7 @@ type GetPeerByIpResult struct {
 	// Last time the peer was seen
 	LastSeen string `pulumi:"lastSeen"`
 	// Flags set locally on the agent
-	LocalFlags PeerLocalFlags `pulumi:"localFlags"`
+	LocalFlags GetPeerByIpLocalFlags `pulumi:"localFlags"`
 	// Whether the peer's login expires
 	LoginExpirationEnabled bool `pulumi:"loginExpirationEnabled"`
 	// Whether the peer's login has expired
@@ -181,8 +205,8 @@ func (o GetPeerByIpResultOutput) GeonameId() pulumi.IntOutput {
 }
 
 // Groups the peer belongs to
-func (o GetPeerByIpResultOutput) Groups() GroupSummaryResultArrayOutput {
-	return o.ApplyT(func(v GetPeerByIpResult) []GroupSummaryResult { return v.Groups }).(GroupSummaryResultArrayOutput)
+func (o GetPeerByIpResultOutput) Groups() GetPeerByIpGroupArrayOutput {
+	return o.ApplyT(func(v GetPeerByIpResult) []GetPeerByIpGroup { return v.Groups }).(GetPeerByIpGroupArrayOutput)
 }
 
 // Host name
@@ -221,8 +245,8 @@ func (o GetPeerByIpResultOutput) LastSeen() pulumi.StringOutput {
 }
 
 // Flags set locally on the agent
-func (o GetPeerByIpResultOutput) LocalFlags() PeerLocalFlagsOutput {
-	return o.ApplyT(func(v GetPeerByIpResult) PeerLocalFlags { return v.LocalFlags }).(PeerLocalFlagsOutput)
+func (o GetPeerByIpResultOutput) LocalFlags() GetPeerByIpLocalFlagsOutput {
+	return o.ApplyT(func(v GetPeerByIpResult) GetPeerByIpLocalFlags { return v.LocalFlags }).(GetPeerByIpLocalFlagsOutput)
 }
 
 // Whether the peer's login expires

@@ -11,7 +11,31 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The one peer with exactly this name. Peer names are host names and need not be unique: fails when no peer or more than one peer has the name, saying how many matched (list them with `getPeers({ name })`).
+// The one peer with exactly this name. Peer names are host names and need not be unique: fails when no peer or more than one peer has the name, saying how many matched (list them with `getPeers` and its `name` filter).
+//
+// ## Example Usage
+// ### The one peer with a name
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetPeerByNameOutput(ctx, privnet.GetPeerByNameOutputArgs{
+//				Name: pulumi.String("gateway"),
+//			})
+//			ctx.Export("ip", found.Ip())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetPeerByName(ctx *pulumi.Context, args *GetPeerByNameArgs, opts ...pulumi.InvokeOption) (*GetPeerByNameResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetPeerByNameResult
@@ -54,7 +78,7 @@ type GetPeerByNameResult struct {
 	// Geoname id of the peer's location
 	GeonameId int `pulumi:"geonameId"`
 	// Groups the peer belongs to
-	Groups []GroupSummaryResult `pulumi:"groups"`
+	Groups []GetPeerByNameGroup `pulumi:"groups"`
 	// Host name
 	Hostname string `pulumi:"hostname"`
 	// Peer id
@@ -70,7 +94,7 @@ type GetPeerByNameResult struct {
 	// Last time the peer was seen
 	LastSeen string `pulumi:"lastSeen"`
 	// Flags set locally on the agent
-	LocalFlags PeerLocalFlags `pulumi:"localFlags"`
+	LocalFlags GetPeerByNameLocalFlags `pulumi:"localFlags"`
 	// Whether the peer's login expires
 	LoginExpirationEnabled bool `pulumi:"loginExpirationEnabled"`
 	// Whether the peer's login has expired
@@ -181,8 +205,8 @@ func (o GetPeerByNameResultOutput) GeonameId() pulumi.IntOutput {
 }
 
 // Groups the peer belongs to
-func (o GetPeerByNameResultOutput) Groups() GroupSummaryResultArrayOutput {
-	return o.ApplyT(func(v GetPeerByNameResult) []GroupSummaryResult { return v.Groups }).(GroupSummaryResultArrayOutput)
+func (o GetPeerByNameResultOutput) Groups() GetPeerByNameGroupArrayOutput {
+	return o.ApplyT(func(v GetPeerByNameResult) []GetPeerByNameGroup { return v.Groups }).(GetPeerByNameGroupArrayOutput)
 }
 
 // Host name
@@ -221,8 +245,8 @@ func (o GetPeerByNameResultOutput) LastSeen() pulumi.StringOutput {
 }
 
 // Flags set locally on the agent
-func (o GetPeerByNameResultOutput) LocalFlags() PeerLocalFlagsOutput {
-	return o.ApplyT(func(v GetPeerByNameResult) PeerLocalFlags { return v.LocalFlags }).(PeerLocalFlagsOutput)
+func (o GetPeerByNameResultOutput) LocalFlags() GetPeerByNameLocalFlagsOutput {
+	return o.ApplyT(func(v GetPeerByNameResult) GetPeerByNameLocalFlags { return v.LocalFlags }).(GetPeerByNameLocalFlagsOutput)
 }
 
 // Whether the peer's login expires

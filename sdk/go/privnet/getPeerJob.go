@@ -12,6 +12,33 @@ import (
 )
 
 // One job of a peer, with its status and, once it succeeded, the upload key of the bundle.
+//
+// ## Example Usage
+// ### One job of a peer
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.GetPeerJobOutput(ctx, privnet.GetPeerJobOutputArgs{
+//				PeerId: pulumi.String(cfg.Require("peerId")),
+//				Id:     pulumi.String(cfg.Require("jobId")),
+//			})
+//			ctx.Export("status", found.Status())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetPeerJob(ctx *pulumi.Context, args *GetPeerJobArgs, opts ...pulumi.InvokeOption) (*GetPeerJobResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetPeerJobResult
@@ -44,7 +71,7 @@ type GetPeerJobResult struct {
 	// Id of the user who created the job
 	TriggeredBy string `pulumi:"triggeredBy"`
 	// The work and its result
-	Workload PeerJobResultWorkload `pulumi:"workload"`
+	Workload GetPeerJobWorkload `pulumi:"workload"`
 }
 
 func GetPeerJobOutput(ctx *pulumi.Context, args GetPeerJobOutputArgs, opts ...pulumi.InvokeOption) GetPeerJobResultOutput {
@@ -109,8 +136,8 @@ func (o GetPeerJobResultOutput) TriggeredBy() pulumi.StringOutput {
 }
 
 // The work and its result
-func (o GetPeerJobResultOutput) Workload() PeerJobResultWorkloadOutput {
-	return o.ApplyT(func(v GetPeerJobResult) PeerJobResultWorkload { return v.Workload }).(PeerJobResultWorkloadOutput)
+func (o GetPeerJobResultOutput) Workload() GetPeerJobWorkloadOutput {
+	return o.ApplyT(func(v GetPeerJobResult) GetPeerJobWorkload { return v.Workload }).(GetPeerJobWorkloadOutput)
 }
 
 func init() {

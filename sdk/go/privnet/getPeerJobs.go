@@ -13,7 +13,33 @@ import (
 
 // The jobs (diagnostic bundles) of this peer, pending and finished.
 //
-// Returns `{ items }`: the list of `PeerJobResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### The jobs of a peer
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.GetPeerJobsOutput(ctx, privnet.GetPeerJobsOutputArgs{
+//				PeerId: pulumi.String(cfg.Require("peerId")),
+//			})
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetPeerJobs(ctx *pulumi.Context, args *GetPeerJobsArgs, opts ...pulumi.InvokeOption) (*GetPeerJobsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetPeerJobsResult
@@ -30,8 +56,8 @@ type GetPeerJobsArgs struct {
 }
 
 type GetPeerJobsResult struct {
-	// The PeerJobResult objects found
-	Items []PeerJobResult `pulumi:"items"`
+	// The objects found, each a `GetPeerJobsItem`
+	Items []GetPeerJobsItem `pulumi:"items"`
 }
 
 func GetPeerJobsOutput(ctx *pulumi.Context, args GetPeerJobsOutputArgs, opts ...pulumi.InvokeOption) GetPeerJobsResultOutput {
@@ -62,9 +88,9 @@ func (o GetPeerJobsResultOutput) ToGetPeerJobsResultOutputWithContext(ctx contex
 	return o
 }
 
-// The PeerJobResult objects found
-func (o GetPeerJobsResultOutput) Items() PeerJobResultArrayOutput {
-	return o.ApplyT(func(v GetPeerJobsResult) []PeerJobResult { return v.Items }).(PeerJobResultArrayOutput)
+// The objects found, each a `GetPeerJobsItem`
+func (o GetPeerJobsResultOutput) Items() GetPeerJobsItemArrayOutput {
+	return o.ApplyT(func(v GetPeerJobsResult) []GetPeerJobsItem { return v.Items }).(GetPeerJobsItemArrayOutput)
 }
 
 func init() {

@@ -13,7 +13,31 @@ import (
 
 // Every peer the caller may see, optionally only those with this name and/or overlay IP (exact matches, applied by the API). The list includes `accessiblePeersCount`.
 //
-// Returns `{ items }`: the list of `PeerResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### The peers with a name
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetPeersOutput(ctx, privnet.GetPeersOutputArgs{
+//				Name: pulumi.String("gateway"),
+//			})
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetPeers(ctx *pulumi.Context, args *GetPeersArgs, opts ...pulumi.InvokeOption) (*GetPeersResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetPeersResult
@@ -32,8 +56,8 @@ type GetPeersArgs struct {
 }
 
 type GetPeersResult struct {
-	// The PeerResult objects found
-	Items []PeerResult `pulumi:"items"`
+	// The objects found, each a `GetPeersItem`
+	Items []GetPeersItem `pulumi:"items"`
 }
 
 func GetPeersOutput(ctx *pulumi.Context, args GetPeersOutputArgs, opts ...pulumi.InvokeOption) GetPeersResultOutput {
@@ -66,9 +90,9 @@ func (o GetPeersResultOutput) ToGetPeersResultOutputWithContext(ctx context.Cont
 	return o
 }
 
-// The PeerResult objects found
-func (o GetPeersResultOutput) Items() PeerResultArrayOutput {
-	return o.ApplyT(func(v GetPeersResult) []PeerResult { return v.Items }).(PeerResultArrayOutput)
+// The objects found, each a `GetPeersItem`
+func (o GetPeersResultOutput) Items() GetPeersItemArrayOutput {
+	return o.ApplyT(func(v GetPeersResult) []GetPeersItem { return v.Items }).(GetPeersItemArrayOutput)
 }
 
 func init() {

@@ -13,7 +13,29 @@ import (
 
 // Every access-control policy with its rules.
 //
-// Returns `{ items }`: the list of `PolicyResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### Every policy
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetPoliciesOutput(ctx)
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetPolicies(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetPoliciesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetPoliciesResult
@@ -25,8 +47,8 @@ func GetPolicies(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetPolicies
 }
 
 type GetPoliciesResult struct {
-	// The PolicyResult objects found
-	Items []PolicyResult `pulumi:"items"`
+	// The objects found, each a `GetPoliciesItem`
+	Items []GetPoliciesItem `pulumi:"items"`
 }
 
 func GetPoliciesOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetPoliciesResultOutput {
@@ -48,9 +70,9 @@ func (o GetPoliciesResultOutput) ToGetPoliciesResultOutputWithContext(ctx contex
 	return o
 }
 
-// The PolicyResult objects found
-func (o GetPoliciesResultOutput) Items() PolicyResultArrayOutput {
-	return o.ApplyT(func(v GetPoliciesResult) []PolicyResult { return v.Items }).(PolicyResultArrayOutput)
+// The objects found, each a `GetPoliciesItem`
+func (o GetPoliciesResultOutput) Items() GetPoliciesItemArrayOutput {
+	return o.ApplyT(func(v GetPoliciesResult) []GetPoliciesItem { return v.Items }).(GetPoliciesItemArrayOutput)
 }
 
 func init() {

@@ -12,6 +12,32 @@ import (
 )
 
 // The policy with this id; rule sources and destinations are group summaries.
+//
+// ## Example Usage
+// ### The policy with an id from the stack's config
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.LookupPolicyOutput(ctx, privnet.LookupPolicyOutputArgs{
+//				Id: pulumi.String(cfg.Require("policyId")),
+//			})
+//			ctx.Export("name", found.Name())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupPolicy(ctx *pulumi.Context, args *LookupPolicyArgs, opts ...pulumi.InvokeOption) (*LookupPolicyResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupPolicyResult
@@ -38,7 +64,7 @@ type LookupPolicyResult struct {
 	// Policy name
 	Name string `pulumi:"name"`
 	// Policy rules
-	Rules []PolicyResultRules `pulumi:"rules"`
+	Rules []GetPolicyRule `pulumi:"rules"`
 	// Posture check ids the source peers must pass
 	SourcePostureChecks []string `pulumi:"sourcePostureChecks"`
 }
@@ -93,8 +119,8 @@ func (o LookupPolicyResultOutput) Name() pulumi.StringOutput {
 }
 
 // Policy rules
-func (o LookupPolicyResultOutput) Rules() PolicyResultRulesArrayOutput {
-	return o.ApplyT(func(v LookupPolicyResult) []PolicyResultRules { return v.Rules }).(PolicyResultRulesArrayOutput)
+func (o LookupPolicyResultOutput) Rules() GetPolicyRuleArrayOutput {
+	return o.ApplyT(func(v LookupPolicyResult) []GetPolicyRule { return v.Rules }).(GetPolicyRuleArrayOutput)
 }
 
 // Posture check ids the source peers must pass

@@ -12,6 +12,32 @@ import (
 )
 
 // The posture check with this id.
+//
+// ## Example Usage
+// ### The posture check with an id from the stack's config
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.LookupPostureCheckOutput(ctx, privnet.LookupPostureCheckOutputArgs{
+//				Id: pulumi.String(cfg.Require("postureCheckId")),
+//			})
+//			ctx.Export("name", found.Name())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupPostureCheck(ctx *pulumi.Context, args *LookupPostureCheckArgs, opts ...pulumi.InvokeOption) (*LookupPostureCheckResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupPostureCheckResult
@@ -30,7 +56,7 @@ type LookupPostureCheckArgs struct {
 // Posture check
 type LookupPostureCheckResult struct {
 	// The checks
-	Checks PostureCheckResultChecks `pulumi:"checks"`
+	Checks GetPostureCheckChecks `pulumi:"checks"`
 	// Posture check description
 	Description string `pulumi:"description"`
 	// Posture check id
@@ -69,8 +95,8 @@ func (o LookupPostureCheckResultOutput) ToLookupPostureCheckResultOutputWithCont
 }
 
 // The checks
-func (o LookupPostureCheckResultOutput) Checks() PostureCheckResultChecksOutput {
-	return o.ApplyT(func(v LookupPostureCheckResult) PostureCheckResultChecks { return v.Checks }).(PostureCheckResultChecksOutput)
+func (o LookupPostureCheckResultOutput) Checks() GetPostureCheckChecksOutput {
+	return o.ApplyT(func(v LookupPostureCheckResult) GetPostureCheckChecks { return v.Checks }).(GetPostureCheckChecksOutput)
 }
 
 // Posture check description

@@ -13,7 +13,29 @@ import (
 
 // Every posture check.
 //
-// Returns `{ items }`: the list of `PostureCheckResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### Every posture check
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetPostureChecksOutput(ctx)
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetPostureChecks(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetPostureChecksResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetPostureChecksResult
@@ -25,8 +47,8 @@ func GetPostureChecks(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetPos
 }
 
 type GetPostureChecksResult struct {
-	// The PostureCheckResult objects found
-	Items []PostureCheckResult `pulumi:"items"`
+	// The objects found, each a `GetPostureChecksItem`
+	Items []GetPostureChecksItem `pulumi:"items"`
 }
 
 func GetPostureChecksOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetPostureChecksResultOutput {
@@ -48,9 +70,9 @@ func (o GetPostureChecksResultOutput) ToGetPostureChecksResultOutputWithContext(
 	return o
 }
 
-// The PostureCheckResult objects found
-func (o GetPostureChecksResultOutput) Items() PostureCheckResultArrayOutput {
-	return o.ApplyT(func(v GetPostureChecksResult) []PostureCheckResult { return v.Items }).(PostureCheckResultArrayOutput)
+// The objects found, each a `GetPostureChecksItem`
+func (o GetPostureChecksResultOutput) Items() GetPostureChecksItemArrayOutput {
+	return o.ApplyT(func(v GetPostureChecksResult) []GetPostureChecksItem { return v.Items }).(GetPostureChecksItemArrayOutput)
 }
 
 func init() {

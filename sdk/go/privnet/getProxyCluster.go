@@ -12,6 +12,30 @@ import (
 )
 
 // The proxy cluster with this address (the domain its services are published under): whether it is online and what it supports. Fails when the account has no such cluster.
+//
+// ## Example Usage
+// ### A proxy cluster by address, and whether it is online
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetProxyClusterOutput(ctx, privnet.GetProxyClusterOutputArgs{
+//				Address: pulumi.String("proxy.example.com"),
+//			})
+//			ctx.Export("online", found.Online())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetProxyCluster(ctx *pulumi.Context, args *GetProxyClusterArgs, opts ...pulumi.InvokeOption) (*GetProxyClusterResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetProxyClusterResult

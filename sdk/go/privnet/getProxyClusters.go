@@ -13,7 +13,29 @@ import (
 
 // Every proxy cluster services can be published on: the operator's shared ones and the account's own (self-hosted proxies, registered with a `ProxyToken`).
 //
-// Returns `{ items }`: the list of `ProxyClusterResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### Every proxy cluster
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetProxyClustersOutput(ctx)
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetProxyClusters(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetProxyClustersResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetProxyClustersResult
@@ -25,8 +47,8 @@ func GetProxyClusters(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetPro
 }
 
 type GetProxyClustersResult struct {
-	// The ProxyClusterResult objects found
-	Items []ProxyClusterResult `pulumi:"items"`
+	// The objects found, each a `GetProxyClustersItem`
+	Items []GetProxyClustersItem `pulumi:"items"`
 }
 
 func GetProxyClustersOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetProxyClustersResultOutput {
@@ -48,9 +70,9 @@ func (o GetProxyClustersResultOutput) ToGetProxyClustersResultOutputWithContext(
 	return o
 }
 
-// The ProxyClusterResult objects found
-func (o GetProxyClustersResultOutput) Items() ProxyClusterResultArrayOutput {
-	return o.ApplyT(func(v GetProxyClustersResult) []ProxyClusterResult { return v.Items }).(ProxyClusterResultArrayOutput)
+// The objects found, each a `GetProxyClustersItem`
+func (o GetProxyClustersResultOutput) Items() GetProxyClustersItemArrayOutput {
+	return o.ApplyT(func(v GetProxyClustersResult) []GetProxyClustersItem { return v.Items }).(GetProxyClustersItemArrayOutput)
 }
 
 func init() {

@@ -12,6 +12,31 @@ import (
 )
 
 // One page of the reverse proxy access log, filtered and sorted as asked (the API does both). Returns the entries with the page number, page size and the totals of the whole query.
+//
+// ## Example Usage
+// ### The latest failed requests of the proxy
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetProxyLogsOutput(ctx, privnet.GetProxyLogsOutputArgs{
+//				PageSize: pulumi.Int(50),
+//				Status:   pulumi.String("failed"),
+//			})
+//			ctx.Export("data", found.Data())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetProxyLogs(ctx *pulumi.Context, args *GetProxyLogsArgs, opts ...pulumi.InvokeOption) (*GetProxyLogsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetProxyLogsResult
@@ -60,7 +85,7 @@ type GetProxyLogsArgs struct {
 // A page of proxy log entries
 type GetProxyLogsResult struct {
 	// The proxy log entries of this page
-	Data []ProxyLogResult `pulumi:"data"`
+	Data []GetProxyLogsData `pulumi:"data"`
 	// Page number
 	Page int `pulumi:"page"`
 	// Page size
@@ -131,8 +156,8 @@ func (o GetProxyLogsResultOutput) ToGetProxyLogsResultOutputWithContext(ctx cont
 }
 
 // The proxy log entries of this page
-func (o GetProxyLogsResultOutput) Data() ProxyLogResultArrayOutput {
-	return o.ApplyT(func(v GetProxyLogsResult) []ProxyLogResult { return v.Data }).(ProxyLogResultArrayOutput)
+func (o GetProxyLogsResultOutput) Data() GetProxyLogsDataArrayOutput {
+	return o.ApplyT(func(v GetProxyLogsResult) []GetProxyLogsData { return v.Data }).(GetProxyLogsDataArrayOutput)
 }
 
 // Page number

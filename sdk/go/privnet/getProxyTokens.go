@@ -13,7 +13,29 @@ import (
 
 // Every proxy token of the account, revoked ones included (without their values).
 //
-// Returns `{ items }`: the list of `ProxyTokenResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### Every proxy token
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetProxyTokensOutput(ctx)
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetProxyTokens(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetProxyTokensResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetProxyTokensResult
@@ -25,8 +47,8 @@ func GetProxyTokens(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetProxy
 }
 
 type GetProxyTokensResult struct {
-	// The ProxyTokenResult objects found
-	Items []ProxyTokenResult `pulumi:"items"`
+	// The objects found, each a `GetProxyTokensItem`
+	Items []GetProxyTokensItem `pulumi:"items"`
 }
 
 func GetProxyTokensOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetProxyTokensResultOutput {
@@ -48,9 +70,9 @@ func (o GetProxyTokensResultOutput) ToGetProxyTokensResultOutputWithContext(ctx 
 	return o
 }
 
-// The ProxyTokenResult objects found
-func (o GetProxyTokensResultOutput) Items() ProxyTokenResultArrayOutput {
-	return o.ApplyT(func(v GetProxyTokensResult) []ProxyTokenResult { return v.Items }).(ProxyTokenResultArrayOutput)
+// The objects found, each a `GetProxyTokensItem`
+func (o GetProxyTokensResultOutput) Items() GetProxyTokensItemArrayOutput {
+	return o.ApplyT(func(v GetProxyTokensResult) []GetProxyTokensItem { return v.Items }).(GetProxyTokensItemArrayOutput)
 }
 
 func init() {

@@ -14,6 +14,30 @@ import (
 // The domain with this id, or with this name (compared case-insensitively): a custom domain, or a cluster's own domain (type `free`, whose id is empty: look it up by name). Says whether it is validated and what its cluster supports.
 //
 // Takes one of: `id`; or `domain`.
+//
+// ## Example Usage
+// ### A domain by name, and whether it is validated
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.LookupReverseProxyDomainOutput(ctx, privnet.LookupReverseProxyDomainOutputArgs{
+//				Domain: pulumi.String("apps.example.com"),
+//			})
+//			ctx.Export("validated", found.Validated())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupReverseProxyDomain(ctx *pulumi.Context, args *LookupReverseProxyDomainArgs, opts ...pulumi.InvokeOption) (*LookupReverseProxyDomainResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupReverseProxyDomainResult

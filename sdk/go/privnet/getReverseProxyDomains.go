@@ -13,7 +13,29 @@ import (
 
 // Every domain services can be published under: each cluster's own (free) domain and the custom ones.
 //
-// Returns `{ items }`: the list of `ReverseProxyDomainResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### Every domain services can be published under
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetReverseProxyDomainsOutput(ctx)
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetReverseProxyDomains(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetReverseProxyDomainsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetReverseProxyDomainsResult
@@ -25,8 +47,8 @@ func GetReverseProxyDomains(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*
 }
 
 type GetReverseProxyDomainsResult struct {
-	// The ReverseProxyDomainResult objects found
-	Items []ReverseProxyDomainResult `pulumi:"items"`
+	// The objects found, each a `GetReverseProxyDomainsItem`
+	Items []GetReverseProxyDomainsItem `pulumi:"items"`
 }
 
 func GetReverseProxyDomainsOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetReverseProxyDomainsResultOutput {
@@ -48,9 +70,9 @@ func (o GetReverseProxyDomainsResultOutput) ToGetReverseProxyDomainsResultOutput
 	return o
 }
 
-// The ReverseProxyDomainResult objects found
-func (o GetReverseProxyDomainsResultOutput) Items() ReverseProxyDomainResultArrayOutput {
-	return o.ApplyT(func(v GetReverseProxyDomainsResult) []ReverseProxyDomainResult { return v.Items }).(ReverseProxyDomainResultArrayOutput)
+// The objects found, each a `GetReverseProxyDomainsItem`
+func (o GetReverseProxyDomainsResultOutput) Items() GetReverseProxyDomainsItemArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyDomainsResult) []GetReverseProxyDomainsItem { return v.Items }).(GetReverseProxyDomainsItemArrayOutput)
 }
 
 func init() {

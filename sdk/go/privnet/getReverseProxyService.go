@@ -12,6 +12,32 @@ import (
 )
 
 // The reverse-proxy service with this id: where it is published, its targets, who may reach it. Secret values of its auth (password, PIN, header values) are answered empty.
+//
+// ## Example Usage
+// ### The reverse-proxy service with an id from the stack's config
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.LookupReverseProxyServiceOutput(ctx, privnet.LookupReverseProxyServiceOutputArgs{
+//				Id: pulumi.String(cfg.Require("serviceId")),
+//			})
+//			ctx.Export("domain", found.Domain())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupReverseProxyService(ctx *pulumi.Context, args *LookupReverseProxyServiceArgs, opts ...pulumi.InvokeOption) (*LookupReverseProxyServiceResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupReverseProxyServiceResult
@@ -32,9 +58,9 @@ type LookupReverseProxyServiceResult struct {
 	// Groups whose peers may reach a private service
 	AccessGroups []string `pulumi:"accessGroups"`
 	// Which client addresses may connect
-	AccessRestrictions *ReverseProxyServiceResultAccessRestrictions `pulumi:"accessRestrictions"`
+	AccessRestrictions *GetReverseProxyServiceAccessRestrictions `pulumi:"accessRestrictions"`
 	// How visitors prove who they are; secret values answered empty
-	Auth ReverseProxyServiceResultAuth `pulumi:"auth"`
+	Auth GetReverseProxyServiceAuth `pulumi:"auth"`
 	// Host name the service is published at
 	Domain string `pulumi:"domain"`
 	// Whether the service is published
@@ -44,7 +70,7 @@ type LookupReverseProxyServiceResult struct {
 	// Port the proxy listens on (tcp, udp and tls)
 	ListenPort *int `pulumi:"listenPort"`
 	// What the server reports about a service
-	Meta ReverseProxyServiceResultMeta `pulumi:"meta"`
+	Meta GetReverseProxyServiceMeta `pulumi:"meta"`
 	// http, tcp, udp or tls
 	Mode *string `pulumi:"mode"`
 	// Service name
@@ -60,7 +86,7 @@ type LookupReverseProxyServiceResult struct {
 	// Whether redirects are rewritten to the domain
 	RewriteRedirects *bool `pulumi:"rewriteRedirects"`
 	// Where the service sends traffic
-	Targets []ReverseProxyServiceResultTargets `pulumi:"targets"`
+	Targets []GetReverseProxyServiceTarget `pulumi:"targets"`
 	// Set by the operator for a service stopped for abuse; such a service cannot be changed
 	Terminated *bool `pulumi:"terminated"`
 }
@@ -100,15 +126,15 @@ func (o LookupReverseProxyServiceResultOutput) AccessGroups() pulumi.StringArray
 }
 
 // Which client addresses may connect
-func (o LookupReverseProxyServiceResultOutput) AccessRestrictions() ReverseProxyServiceResultAccessRestrictionsPtrOutput {
-	return o.ApplyT(func(v LookupReverseProxyServiceResult) *ReverseProxyServiceResultAccessRestrictions {
+func (o LookupReverseProxyServiceResultOutput) AccessRestrictions() GetReverseProxyServiceAccessRestrictionsPtrOutput {
+	return o.ApplyT(func(v LookupReverseProxyServiceResult) *GetReverseProxyServiceAccessRestrictions {
 		return v.AccessRestrictions
-	}).(ReverseProxyServiceResultAccessRestrictionsPtrOutput)
+	}).(GetReverseProxyServiceAccessRestrictionsPtrOutput)
 }
 
 // How visitors prove who they are; secret values answered empty
-func (o LookupReverseProxyServiceResultOutput) Auth() ReverseProxyServiceResultAuthOutput {
-	return o.ApplyT(func(v LookupReverseProxyServiceResult) ReverseProxyServiceResultAuth { return v.Auth }).(ReverseProxyServiceResultAuthOutput)
+func (o LookupReverseProxyServiceResultOutput) Auth() GetReverseProxyServiceAuthOutput {
+	return o.ApplyT(func(v LookupReverseProxyServiceResult) GetReverseProxyServiceAuth { return v.Auth }).(GetReverseProxyServiceAuthOutput)
 }
 
 // Host name the service is published at
@@ -132,8 +158,8 @@ func (o LookupReverseProxyServiceResultOutput) ListenPort() pulumi.IntPtrOutput 
 }
 
 // What the server reports about a service
-func (o LookupReverseProxyServiceResultOutput) Meta() ReverseProxyServiceResultMetaOutput {
-	return o.ApplyT(func(v LookupReverseProxyServiceResult) ReverseProxyServiceResultMeta { return v.Meta }).(ReverseProxyServiceResultMetaOutput)
+func (o LookupReverseProxyServiceResultOutput) Meta() GetReverseProxyServiceMetaOutput {
+	return o.ApplyT(func(v LookupReverseProxyServiceResult) GetReverseProxyServiceMeta { return v.Meta }).(GetReverseProxyServiceMetaOutput)
 }
 
 // http, tcp, udp or tls
@@ -172,8 +198,8 @@ func (o LookupReverseProxyServiceResultOutput) RewriteRedirects() pulumi.BoolPtr
 }
 
 // Where the service sends traffic
-func (o LookupReverseProxyServiceResultOutput) Targets() ReverseProxyServiceResultTargetsArrayOutput {
-	return o.ApplyT(func(v LookupReverseProxyServiceResult) []ReverseProxyServiceResultTargets { return v.Targets }).(ReverseProxyServiceResultTargetsArrayOutput)
+func (o LookupReverseProxyServiceResultOutput) Targets() GetReverseProxyServiceTargetArrayOutput {
+	return o.ApplyT(func(v LookupReverseProxyServiceResult) []GetReverseProxyServiceTarget { return v.Targets }).(GetReverseProxyServiceTargetArrayOutput)
 }
 
 // Set by the operator for a service stopped for abuse; such a service cannot be changed

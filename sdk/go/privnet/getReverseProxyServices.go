@@ -13,7 +13,29 @@ import (
 
 // Every reverse-proxy service of the account (secret values of their auth answered empty).
 //
-// Returns `{ items }`: the list of `ReverseProxyServiceResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### Every reverse-proxy service
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetReverseProxyServicesOutput(ctx)
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetReverseProxyServices(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetReverseProxyServicesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetReverseProxyServicesResult
@@ -25,8 +47,8 @@ func GetReverseProxyServices(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (
 }
 
 type GetReverseProxyServicesResult struct {
-	// The ReverseProxyServiceResult objects found
-	Items []ReverseProxyServiceResult `pulumi:"items"`
+	// The objects found, each a `GetReverseProxyServicesItem`
+	Items []GetReverseProxyServicesItem `pulumi:"items"`
 }
 
 func GetReverseProxyServicesOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetReverseProxyServicesResultOutput {
@@ -48,9 +70,9 @@ func (o GetReverseProxyServicesResultOutput) ToGetReverseProxyServicesResultOutp
 	return o
 }
 
-// The ReverseProxyServiceResult objects found
-func (o GetReverseProxyServicesResultOutput) Items() ReverseProxyServiceResultArrayOutput {
-	return o.ApplyT(func(v GetReverseProxyServicesResult) []ReverseProxyServiceResult { return v.Items }).(ReverseProxyServiceResultArrayOutput)
+// The objects found, each a `GetReverseProxyServicesItem`
+func (o GetReverseProxyServicesResultOutput) Items() GetReverseProxyServicesItemArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesResult) []GetReverseProxyServicesItem { return v.Items }).(GetReverseProxyServicesItemArrayOutput)
 }
 
 func init() {

@@ -12,6 +12,32 @@ import (
 )
 
 // The network route with this id.
+//
+// ## Example Usage
+// ### The route with an id from the stack's config
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.LookupRouteOutput(ctx, privnet.LookupRouteOutputArgs{
+//				Id: pulumi.String(cfg.Require("routeId")),
+//			})
+//			ctx.Export("network", found.Network())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupRoute(ctx *pulumi.Context, args *LookupRouteArgs, opts ...pulumi.InvokeOption) (*LookupRouteResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupRouteResult

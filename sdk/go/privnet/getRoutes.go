@@ -13,7 +13,29 @@ import (
 
 // Every network route.
 //
-// Returns `{ items }`: the list of `RouteResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### Every route
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetRoutesOutput(ctx)
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetRoutes(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetRoutesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetRoutesResult
@@ -25,8 +47,8 @@ func GetRoutes(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetRoutesResu
 }
 
 type GetRoutesResult struct {
-	// The RouteResult objects found
-	Items []RouteResult `pulumi:"items"`
+	// The objects found, each a `GetRoutesItem`
+	Items []GetRoutesItem `pulumi:"items"`
 }
 
 func GetRoutesOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetRoutesResultOutput {
@@ -48,9 +70,9 @@ func (o GetRoutesResultOutput) ToGetRoutesResultOutputWithContext(ctx context.Co
 	return o
 }
 
-// The RouteResult objects found
-func (o GetRoutesResultOutput) Items() RouteResultArrayOutput {
-	return o.ApplyT(func(v GetRoutesResult) []RouteResult { return v.Items }).(RouteResultArrayOutput)
+// The objects found, each a `GetRoutesItem`
+func (o GetRoutesResultOutput) Items() GetRoutesItemArrayOutput {
+	return o.ApplyT(func(v GetRoutesResult) []GetRoutesItem { return v.Items }).(GetRoutesItemArrayOutput)
 }
 
 func init() {

@@ -12,6 +12,32 @@ import (
 )
 
 // The setup key with this id. The `key` is masked (its first characters, then asterisks): the API returns the full value only when the key is created, so read it from the `SetupKey` resource instead.
+//
+// ## Example Usage
+// ### The setup key with an id from the stack's config
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.LookupSetupKeyOutput(ctx, privnet.LookupSetupKeyOutputArgs{
+//				Id: pulumi.String(cfg.Require("setupKeyId")),
+//			})
+//			ctx.Export("name", found.Name())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupSetupKey(ctx *pulumi.Context, args *LookupSetupKeyArgs, opts ...pulumi.InvokeOption) (*LookupSetupKeyResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupSetupKeyResult

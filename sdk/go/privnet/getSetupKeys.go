@@ -13,7 +13,29 @@ import (
 
 // Every setup key. The `key` is masked (its first characters, then asterisks): the API returns the full value only when the key is created, so read it from the `SetupKey` resource instead.
 //
-// Returns `{ items }`: the list of `SetupKeyResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### Every setup key
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetSetupKeysOutput(ctx)
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetSetupKeys(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetSetupKeysResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetSetupKeysResult
@@ -25,8 +47,8 @@ func GetSetupKeys(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetSetupKe
 }
 
 type GetSetupKeysResult struct {
-	// The SetupKeyResult objects found
-	Items []SetupKeyResult `pulumi:"items"`
+	// The objects found, each a `GetSetupKeysItem`
+	Items []GetSetupKeysItem `pulumi:"items"`
 }
 
 func GetSetupKeysOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetSetupKeysResultOutput {
@@ -48,9 +70,9 @@ func (o GetSetupKeysResultOutput) ToGetSetupKeysResultOutputWithContext(ctx cont
 	return o
 }
 
-// The SetupKeyResult objects found
-func (o GetSetupKeysResultOutput) Items() SetupKeyResultArrayOutput {
-	return o.ApplyT(func(v GetSetupKeysResult) []SetupKeyResult { return v.Items }).(SetupKeyResultArrayOutput)
+// The objects found, each a `GetSetupKeysItem`
+func (o GetSetupKeysResultOutput) Items() GetSetupKeysItemArrayOutput {
+	return o.ApplyT(func(v GetSetupKeysResult) []GetSetupKeysItem { return v.Items }).(GetSetupKeysItemArrayOutput)
 }
 
 func init() {

@@ -12,6 +12,33 @@ import (
 )
 
 // One personal access token of a user, without its value.
+//
+// ## Example Usage
+// ### One token of a user
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.GetTokenOutput(ctx, privnet.GetTokenOutputArgs{
+//				UserId: pulumi.String(cfg.Require("userId")),
+//				Id:     pulumi.String(cfg.Require("tokenId")),
+//			})
+//			ctx.Export("expirationDate", found.ExpirationDate())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetToken(ctx *pulumi.Context, args *GetTokenArgs, opts ...pulumi.InvokeOption) (*GetTokenResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetTokenResult

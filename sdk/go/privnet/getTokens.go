@@ -13,7 +13,33 @@ import (
 
 // The personal access tokens of a user, without their values (the API shows a value only once).
 //
-// Returns `{ items }`: the list of `TokenResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### The tokens of the current user
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			found := privnet.GetTokensOutput(ctx, privnet.GetTokensOutputArgs{
+//				UserId: pulumi.String(cfg.Require("userId")),
+//			})
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetTokens(ctx *pulumi.Context, args *GetTokensArgs, opts ...pulumi.InvokeOption) (*GetTokensResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetTokensResult
@@ -30,8 +56,8 @@ type GetTokensArgs struct {
 }
 
 type GetTokensResult struct {
-	// The TokenResult objects found
-	Items []TokenResult `pulumi:"items"`
+	// The objects found, each a `GetTokensItem`
+	Items []GetTokensItem `pulumi:"items"`
 }
 
 func GetTokensOutput(ctx *pulumi.Context, args GetTokensOutputArgs, opts ...pulumi.InvokeOption) GetTokensResultOutput {
@@ -62,9 +88,9 @@ func (o GetTokensResultOutput) ToGetTokensResultOutputWithContext(ctx context.Co
 	return o
 }
 
-// The TokenResult objects found
-func (o GetTokensResultOutput) Items() TokenResultArrayOutput {
-	return o.ApplyT(func(v GetTokensResult) []TokenResult { return v.Items }).(TokenResultArrayOutput)
+// The objects found, each a `GetTokensItem`
+func (o GetTokensResultOutput) Items() GetTokensItemArrayOutput {
+	return o.ApplyT(func(v GetTokensResult) []GetTokensItem { return v.Items }).(GetTokensItemArrayOutput)
 }
 
 func init() {

@@ -12,6 +12,31 @@ import (
 )
 
 // One page of network traffic events (flow records), filtered as asked. The account collects them only while `settings.extra.networkTrafficLogsEnabled` is true.
+//
+// ## Example Usage
+// ### The latest dropped flows
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetTrafficEventsOutput(ctx, privnet.GetTrafficEventsOutputArgs{
+//				PageSize: pulumi.Int(100),
+//				Type:     pulumi.String("TYPE_DROP"),
+//			})
+//			ctx.Export("data", found.Data())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetTrafficEvents(ctx *pulumi.Context, args *GetTrafficEventsArgs, opts ...pulumi.InvokeOption) (*GetTrafficEventsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetTrafficEventsResult
@@ -54,7 +79,7 @@ type GetTrafficEventsArgs struct {
 // A page of traffic events
 type GetTrafficEventsResult struct {
 	// The traffic events of this page
-	Data []TrafficEventResult `pulumi:"data"`
+	Data []GetTrafficEventsData `pulumi:"data"`
 	// Page number
 	Page int `pulumi:"page"`
 	// Page size
@@ -119,8 +144,8 @@ func (o GetTrafficEventsResultOutput) ToGetTrafficEventsResultOutputWithContext(
 }
 
 // The traffic events of this page
-func (o GetTrafficEventsResultOutput) Data() TrafficEventResultArrayOutput {
-	return o.ApplyT(func(v GetTrafficEventsResult) []TrafficEventResult { return v.Data }).(TrafficEventResultArrayOutput)
+func (o GetTrafficEventsResultOutput) Data() GetTrafficEventsDataArrayOutput {
+	return o.ApplyT(func(v GetTrafficEventsResult) []GetTrafficEventsData { return v.Data }).(GetTrafficEventsDataArrayOutput)
 }
 
 // Page number

@@ -14,6 +14,30 @@ import (
 // The user with this id, or with this email address (compared case-insensitively). The API has no single-user read: this lists the users and picks the match.
 //
 // Takes one of: `id`; or `email`.
+//
+// ## Example Usage
+// ### A user by email
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.LookupUserOutput(ctx, privnet.LookupUserOutputArgs{
+//				Email: pulumi.String("admin@example.com"),
+//			})
+//			ctx.Export("role", found.Role())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupUser(ctx *pulumi.Context, args *LookupUserArgs, opts ...pulumi.InvokeOption) (*LookupUserResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupUserResult
@@ -58,7 +82,7 @@ type LookupUserResult struct {
 	// Whether the user awaits approval
 	PendingApproval bool `pulumi:"pendingApproval"`
 	// What the user may do
-	Permissions UserPermissions `pulumi:"permissions"`
+	Permissions GetUserPermissions `pulumi:"permissions"`
 	// User role: owner, admin, user, billing_admin, auditor or network_admin; known values `owner`, `admin`, `user`, `billing_admin`, `auditor`, `network_admin` (others are accepted)
 	Role string `pulumi:"role"`
 	// User status; one of `active`, `invited`, `blocked`
@@ -157,8 +181,8 @@ func (o LookupUserResultOutput) PendingApproval() pulumi.BoolOutput {
 }
 
 // What the user may do
-func (o LookupUserResultOutput) Permissions() UserPermissionsOutput {
-	return o.ApplyT(func(v LookupUserResult) UserPermissions { return v.Permissions }).(UserPermissionsOutput)
+func (o LookupUserResultOutput) Permissions() GetUserPermissionsOutput {
+	return o.ApplyT(func(v LookupUserResult) GetUserPermissions { return v.Permissions }).(GetUserPermissionsOutput)
 }
 
 // User role: owner, admin, user, billing_admin, auditor or network_admin; known values `owner`, `admin`, `user`, `billing_admin`, `auditor`, `network_admin` (others are accepted)

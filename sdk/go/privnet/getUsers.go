@@ -13,7 +13,31 @@ import (
 
 // Every user; with `serviceUser: true` only service users, with `serviceUser: false` only regular users.
 //
-// Returns `{ items }`: the list of `UserResult` objects (a function returns an object).
+// The result's `items` lists the objects found (a function returns one object).
+//
+// ## Example Usage
+// ### Every service user
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found := privnet.GetUsersOutput(ctx, privnet.GetUsersOutputArgs{
+//				ServiceUser: pulumi.Bool(true),
+//			})
+//			ctx.Export("items", found.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetUsers(ctx *pulumi.Context, args *GetUsersArgs, opts ...pulumi.InvokeOption) (*GetUsersResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetUsersResult
@@ -30,8 +54,8 @@ type GetUsersArgs struct {
 }
 
 type GetUsersResult struct {
-	// The UserResult objects found
-	Items []UserResult `pulumi:"items"`
+	// The objects found, each a `GetUsersItem`
+	Items []GetUsersItem `pulumi:"items"`
 }
 
 func GetUsersOutput(ctx *pulumi.Context, args GetUsersOutputArgs, opts ...pulumi.InvokeOption) GetUsersResultOutput {
@@ -62,9 +86,9 @@ func (o GetUsersResultOutput) ToGetUsersResultOutputWithContext(ctx context.Cont
 	return o
 }
 
-// The UserResult objects found
-func (o GetUsersResultOutput) Items() UserResultArrayOutput {
-	return o.ApplyT(func(v GetUsersResult) []UserResult { return v.Items }).(UserResultArrayOutput)
+// The objects found, each a `GetUsersItem`
+func (o GetUsersResultOutput) Items() GetUsersItemArrayOutput {
+	return o.ApplyT(func(v GetUsersResult) []GetUsersItem { return v.Items }).(GetUsersItemArrayOutput)
 }
 
 func init() {

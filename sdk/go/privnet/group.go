@@ -12,7 +12,36 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A group of peers and network resources. Policies, routes, DNS and setup keys refer to groups by id. The built-in `All` group cannot be managed; look it up with `getGroup({ name: "All" })`.
+// A group of peers and network resources. Policies, routes, DNS and setup keys refer to groups by id. The built-in `All` group cannot be managed; look it up with `getGroup` by its name, `All`.
+//
+// ## Example Usage
+// ### A group of servers
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			servers, err := privnet.NewGroup(ctx, "servers", &privnet.GroupArgs{
+//				Name: pulumi.String("servers"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("serversGroupId", servers.ID())
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
 //
 // Import an existing one by its id: `pulumi import privnet:index:Group <name> <id>`.
 type Group struct {
@@ -27,7 +56,7 @@ type Group struct {
 	// Number of peers in the group
 	PeersCount pulumi.IntOutput `pulumi:"peersCount"`
 	// Network resources in the group, each {id, type}
-	Resources GroupResourcesArrayOutput `pulumi:"resources"`
+	Resources GroupResourceArrayOutput `pulumi:"resources"`
 	// Number of network resources in the group
 	ResourcesCount pulumi.IntOutput `pulumi:"resourcesCount"`
 }
@@ -82,7 +111,7 @@ type groupArgs struct {
 	// Ids of the peers in the group
 	Peers []string `pulumi:"peers"`
 	// Network resources in the group, each {id, type}
-	Resources []GroupResources `pulumi:"resources"`
+	Resources []GroupResource `pulumi:"resources"`
 }
 
 // The set of arguments for constructing a Group resource.
@@ -94,7 +123,7 @@ type GroupArgs struct {
 	// Ids of the peers in the group
 	Peers pulumi.StringArrayInput
 	// Network resources in the group, each {id, type}
-	Resources GroupResourcesArrayInput
+	Resources GroupResourceArrayInput
 }
 
 func (GroupArgs) ElementType() reflect.Type {
@@ -155,8 +184,8 @@ func (o GroupOutput) PeersCount() pulumi.IntOutput {
 }
 
 // Network resources in the group, each {id, type}
-func (o GroupOutput) Resources() GroupResourcesArrayOutput {
-	return o.ApplyT(func(v *Group) GroupResourcesArrayOutput { return v.Resources }).(GroupResourcesArrayOutput)
+func (o GroupOutput) Resources() GroupResourceArrayOutput {
+	return o.ApplyT(func(v *Group) GroupResourceArrayOutput { return v.Resources }).(GroupResourceArrayOutput)
 }
 
 // Number of network resources in the group

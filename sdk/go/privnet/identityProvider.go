@@ -14,13 +14,46 @@ import (
 
 // An identity provider users sign in with. `clientSecret` is a secret input the API never returns: it is kept in state (encrypted) and sent again on every update; a change made elsewhere cannot be detected.
 //
+// ## Example Usage
+// ### An OIDC identity provider
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			if _, err := privnet.NewIdentityProvider(ctx, "sso", &privnet.IdentityProviderArgs{
+//				Type:         pulumi.String("oidc"),
+//				Name:         pulumi.String("sso"),
+//				Issuer:       pulumi.String("https://sso.example.com"),
+//				ClientId:     pulumi.String("privnet"),
+//				ClientSecret: cfg.RequireSecret("oidcClientSecret"),
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its id: `pulumi import privnet:index:IdentityProvider <name> <id>`.
 type IdentityProvider struct {
 	pulumi.CustomResourceState
 
 	// OAuth client id
 	ClientId pulumi.StringOutput `pulumi:"clientId"`
-	// OAuth client secret; write-only
+	// OAuth client secret (empty for a public client); write-only (secret)
 	ClientSecret pulumi.StringOutput `pulumi:"clientSecret"`
 	// OIDC issuer URL
 	Issuer pulumi.StringOutput `pulumi:"issuer"`
@@ -96,7 +129,7 @@ type identityProviderArgs struct {
 	AdoptId *string `pulumi:"adoptId"`
 	// OAuth client id
 	ClientId string `pulumi:"clientId"`
-	// OAuth client secret; write-only (secret; write-only: kept from state, the API never returns it)
+	// OAuth client secret (empty for a public client); write-only (secret; write-only: kept from state, the API never returns it)
 	ClientSecret string `pulumi:"clientSecret"`
 	// OIDC issuer URL
 	Issuer string `pulumi:"issuer"`
@@ -112,7 +145,7 @@ type IdentityProviderArgs struct {
 	AdoptId pulumi.StringPtrInput
 	// OAuth client id
 	ClientId pulumi.StringInput
-	// OAuth client secret; write-only (secret; write-only: kept from state, the API never returns it)
+	// OAuth client secret (empty for a public client); write-only (secret; write-only: kept from state, the API never returns it)
 	ClientSecret pulumi.StringInput
 	// OIDC issuer URL
 	Issuer pulumi.StringInput
@@ -164,7 +197,7 @@ func (o IdentityProviderOutput) ClientId() pulumi.StringOutput {
 	return o.ApplyT(func(v *IdentityProvider) pulumi.StringOutput { return v.ClientId }).(pulumi.StringOutput)
 }
 
-// OAuth client secret; write-only
+// OAuth client secret (empty for a public client); write-only (secret)
 func (o IdentityProviderOutput) ClientSecret() pulumi.StringOutput {
 	return o.ApplyT(func(v *IdentityProvider) pulumi.StringOutput { return v.ClientSecret }).(pulumi.StringOutput)
 }

@@ -14,6 +14,37 @@ import (
 
 // Makes a peer an ingress peer that forwards public ports (cloud offering only). Choosing another peer replaces it.
 //
+// ## Example Usage
+// ### An enrolled peer as an ingress peer
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			if _, err := privnet.NewIngressPeer(ctx, "ingress", &privnet.IngressPeerArgs{
+//				PeerId:   pulumi.String(cfg.Require("peerId")),
+//				Enabled:  pulumi.Bool(true),
+//				Fallback: pulumi.Bool(true),
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its id: `pulumi import privnet:index:IngressPeer <name> <id>`.
 type IngressPeer struct {
 	pulumi.CustomResourceState

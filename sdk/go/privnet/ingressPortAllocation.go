@@ -14,6 +14,44 @@ import (
 
 // Public ports on an ingress peer forwarded to a peer's ports (cloud offering only): `portRanges` are translated, `directPort` allocates ports 1:1. `portRangeMappings` shows the public ports. Choosing another peer replaces it.
 //
+// ## Example Usage
+// ### Ports of an ingress peer forwarded to a peer
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			if _, err := privnet.NewIngressPortAllocation(ctx, "web", &privnet.IngressPortAllocationArgs{
+//				PeerId:  pulumi.String(cfg.Require("peerId")),
+//				Name:    pulumi.String("web"),
+//				Enabled: pulumi.Bool(true),
+//				PortRanges: privnet.IngressPortAllocationPortRangeArray{
+//					&privnet.IngressPortAllocationPortRangeArgs{
+//						Start:    pulumi.Int(8080),
+//						End:      pulumi.Int(8081),
+//						Protocol: pulumi.String("tcp"),
+//					},
+//				},
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its composite id, the id of its parent, a slash and its own id: `pulumi import privnet:index:IngressPortAllocation <name> <peerId>/<id>`.
 type IngressPortAllocation struct {
 	pulumi.CustomResourceState
@@ -31,9 +69,9 @@ type IngressPortAllocation struct {
 	// Id of the peer whose ports are forwarded
 	PeerId pulumi.StringOutput `pulumi:"peerId"`
 	// Public to peer port mappings
-	PortRangeMappings IngressPortAllocationPortRangeMappingsArrayOutput `pulumi:"portRangeMappings"`
+	PortRangeMappings IngressPortAllocationPortRangeMappingArrayOutput `pulumi:"portRangeMappings"`
 	// Port ranges to forward
-	PortRanges IngressPortAllocationPortRangesArrayOutput `pulumi:"portRanges"`
+	PortRanges IngressPortAllocationPortRangeArrayOutput `pulumi:"portRanges"`
 	// Region
 	Region pulumi.StringOutput `pulumi:"region"`
 }
@@ -102,7 +140,7 @@ type ingressPortAllocationArgs struct {
 	// Id of the peer whose ports are forwarded (replaces on change)
 	PeerId string `pulumi:"peerId"`
 	// Port ranges to forward
-	PortRanges []IngressPortAllocationPortRanges `pulumi:"portRanges"`
+	PortRanges []IngressPortAllocationPortRange `pulumi:"portRanges"`
 }
 
 // The set of arguments for constructing a IngressPortAllocation resource.
@@ -118,7 +156,7 @@ type IngressPortAllocationArgs struct {
 	// Id of the peer whose ports are forwarded (replaces on change)
 	PeerId pulumi.StringInput
 	// Port ranges to forward
-	PortRanges IngressPortAllocationPortRangesArrayInput
+	PortRanges IngressPortAllocationPortRangeArrayInput
 }
 
 func (IngressPortAllocationArgs) ElementType() reflect.Type {
@@ -189,15 +227,15 @@ func (o IngressPortAllocationOutput) PeerId() pulumi.StringOutput {
 }
 
 // Public to peer port mappings
-func (o IngressPortAllocationOutput) PortRangeMappings() IngressPortAllocationPortRangeMappingsArrayOutput {
-	return o.ApplyT(func(v *IngressPortAllocation) IngressPortAllocationPortRangeMappingsArrayOutput {
+func (o IngressPortAllocationOutput) PortRangeMappings() IngressPortAllocationPortRangeMappingArrayOutput {
+	return o.ApplyT(func(v *IngressPortAllocation) IngressPortAllocationPortRangeMappingArrayOutput {
 		return v.PortRangeMappings
-	}).(IngressPortAllocationPortRangeMappingsArrayOutput)
+	}).(IngressPortAllocationPortRangeMappingArrayOutput)
 }
 
 // Port ranges to forward
-func (o IngressPortAllocationOutput) PortRanges() IngressPortAllocationPortRangesArrayOutput {
-	return o.ApplyT(func(v *IngressPortAllocation) IngressPortAllocationPortRangesArrayOutput { return v.PortRanges }).(IngressPortAllocationPortRangesArrayOutput)
+func (o IngressPortAllocationOutput) PortRanges() IngressPortAllocationPortRangeArrayOutput {
+	return o.ApplyT(func(v *IngressPortAllocation) IngressPortAllocationPortRangeArrayOutput { return v.PortRanges }).(IngressPortAllocationPortRangeArrayOutput)
 }
 
 // Region

@@ -57,6 +57,10 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &NetworkResource{}
 	case "privnet:index:NetworkRouter":
 		r = &NetworkRouter{}
+	case "privnet:index:NotificationChannel":
+		r = &NotificationChannel{}
+	case "privnet:index:OktaScimIntegration":
+		r = &OktaScimIntegration{}
 	case "privnet:index:Peer":
 		r = &Peer{}
 	case "privnet:index:PersonalAccessToken":
@@ -73,6 +77,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &ReverseProxyService{}
 	case "privnet:index:Route":
 		r = &Route{}
+	case "privnet:index:ScimIntegration":
+		r = &ScimIntegration{}
 	case "privnet:index:SetupKey":
 		r = &SetupKey{}
 	case "privnet:index:User":

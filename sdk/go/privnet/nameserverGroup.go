@@ -14,13 +14,59 @@ import (
 
 // A nameserver group: 1 to 3 upstream nameservers used by the peers of `groups`, either for every domain (`primary`) or for match `domains`.
 //
+// ## Example Usage
+// ### A resolver for an internal domain
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			ops, err := privnet.NewGroup(ctx, "ops", &privnet.GroupArgs{
+//				Name: pulumi.String("ops"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			if _, err := privnet.NewNameserverGroup(ctx, "corpDns", &privnet.NameserverGroupArgs{
+//				Name:        pulumi.String("corp"),
+//				Description: pulumi.String("Corporate resolver"),
+//				Nameservers: privnet.NameserverGroupNameserverArray{
+//					&privnet.NameserverGroupNameserverArgs{
+//						Ip:     pulumi.String("10.0.0.53"),
+//						NsType: pulumi.String("udp"),
+//						Port:   pulumi.Int(53),
+//					},
+//				},
+//				Enabled:              pulumi.Bool(true),
+//				Groups:               pulumi.StringArray{ops.ID().ToStringOutput()},
+//				Primary:              pulumi.Bool(false),
+//				Domains:              pulumi.StringArray{pulumi.String("corp.example.com")},
+//				SearchDomainsEnabled: pulumi.Bool(true),
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its id: `pulumi import privnet:index:NameserverGroup <name> <id>`.
 type NameserverGroup struct {
 	pulumi.CustomResourceState
 
 	// Group description
 	Description pulumi.StringOutput `pulumi:"description"`
-	// Match domains resolved by this group; empty only when primary
+	// Match domains resolved by this group, internationalized names included; empty only when primary
 	Domains pulumi.StringArrayOutput `pulumi:"domains"`
 	// Whether the group is active
 	Enabled pulumi.BoolOutput `pulumi:"enabled"`
@@ -29,7 +75,7 @@ type NameserverGroup struct {
 	// Group name, 1 to 40 characters
 	Name pulumi.StringOutput `pulumi:"name"`
 	// 1 to 3 upstream nameservers
-	Nameservers NameserverGroupNameserversArrayOutput `pulumi:"nameservers"`
+	Nameservers NameserverGroupNameserverArrayOutput `pulumi:"nameservers"`
 	// Resolve all domains with this group; only when domains is empty
 	Primary pulumi.BoolOutput `pulumi:"primary"`
 	// Use the match domains as search domains; only when domains is set
@@ -104,7 +150,7 @@ type nameserverGroupArgs struct {
 	AdoptId *string `pulumi:"adoptId"`
 	// Group description
 	Description string `pulumi:"description"`
-	// Match domains resolved by this group; empty only when primary
+	// Match domains resolved by this group, internationalized names included; empty only when primary
 	Domains []string `pulumi:"domains"`
 	// Whether the group is active
 	Enabled bool `pulumi:"enabled"`
@@ -113,7 +159,7 @@ type nameserverGroupArgs struct {
 	// Group name, 1 to 40 characters
 	Name string `pulumi:"name"`
 	// 1 to 3 upstream nameservers
-	Nameservers []NameserverGroupNameservers `pulumi:"nameservers"`
+	Nameservers []NameserverGroupNameserver `pulumi:"nameservers"`
 	// Resolve all domains with this group; only when domains is empty
 	Primary bool `pulumi:"primary"`
 	// Use the match domains as search domains; only when domains is set
@@ -126,7 +172,7 @@ type NameserverGroupArgs struct {
 	AdoptId pulumi.StringPtrInput
 	// Group description
 	Description pulumi.StringInput
-	// Match domains resolved by this group; empty only when primary
+	// Match domains resolved by this group, internationalized names included; empty only when primary
 	Domains pulumi.StringArrayInput
 	// Whether the group is active
 	Enabled pulumi.BoolInput
@@ -135,7 +181,7 @@ type NameserverGroupArgs struct {
 	// Group name, 1 to 40 characters
 	Name pulumi.StringInput
 	// 1 to 3 upstream nameservers
-	Nameservers NameserverGroupNameserversArrayInput
+	Nameservers NameserverGroupNameserverArrayInput
 	// Resolve all domains with this group; only when domains is empty
 	Primary pulumi.BoolInput
 	// Use the match domains as search domains; only when domains is set
@@ -184,7 +230,7 @@ func (o NameserverGroupOutput) Description() pulumi.StringOutput {
 	return o.ApplyT(func(v *NameserverGroup) pulumi.StringOutput { return v.Description }).(pulumi.StringOutput)
 }
 
-// Match domains resolved by this group; empty only when primary
+// Match domains resolved by this group, internationalized names included; empty only when primary
 func (o NameserverGroupOutput) Domains() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *NameserverGroup) pulumi.StringArrayOutput { return v.Domains }).(pulumi.StringArrayOutput)
 }
@@ -205,8 +251,8 @@ func (o NameserverGroupOutput) Name() pulumi.StringOutput {
 }
 
 // 1 to 3 upstream nameservers
-func (o NameserverGroupOutput) Nameservers() NameserverGroupNameserversArrayOutput {
-	return o.ApplyT(func(v *NameserverGroup) NameserverGroupNameserversArrayOutput { return v.Nameservers }).(NameserverGroupNameserversArrayOutput)
+func (o NameserverGroupOutput) Nameservers() NameserverGroupNameserverArrayOutput {
+	return o.ApplyT(func(v *NameserverGroup) NameserverGroupNameserverArrayOutput { return v.Nameservers }).(NameserverGroupNameserverArrayOutput)
 }
 
 // Resolve all domains with this group; only when domains is empty

@@ -14,6 +14,36 @@ import (
 
 // A network: holds network resources (hosts, subnets, domains) and the routers that reach them.
 //
+// ## Example Usage
+// ### A network
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			office, err := privnet.NewNetwork(ctx, "office", &privnet.NetworkArgs{
+//				Name:        pulumi.String("office"),
+//				Description: pulumi.String("Office LAN"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("networkId", office.ID())
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its id: `pulumi import privnet:index:Network <name> <id>`.
 type Network struct {
 	pulumi.CustomResourceState

@@ -14,6 +14,50 @@ import (
 
 // A resource inside a network: a host (IP), a subnet (CIDR) or a domain (wildcards allowed). Its `type` follows from the address. Moving it to another network replaces it (the old resource is deleted first: names may be unique in the account).
 //
+// ## Example Usage
+// ### A host in a network, in a group
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			office, err := privnet.NewNetwork(ctx, "office", &privnet.NetworkArgs{
+//				Name:        pulumi.String("office"),
+//				Description: pulumi.String("Office LAN"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			servers, err := privnet.NewGroup(ctx, "servers", &privnet.GroupArgs{
+//				Name: pulumi.String("servers"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			if _, err := privnet.NewNetworkResource(ctx, "printer", &privnet.NetworkResourceArgs{
+//				NetworkId: office.ID().ToStringOutput(),
+//				Name:      pulumi.String("printer"),
+//				Address:   pulumi.String("10.10.0.7"),
+//				Enabled:   pulumi.Bool(true),
+//				Groups:    pulumi.StringArray{servers.ID().ToStringOutput()},
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its composite id, the id of its parent, a slash and its own id: `pulumi import privnet:index:NetworkResource <name> <networkId>/<id>`.
 type NetworkResource struct {
 	pulumi.CustomResourceState

@@ -14,6 +14,50 @@ import (
 
 // A router of a network: a routing peer (`peer`) or groups of routing peers (`peerGroups`). Moving it to another network replaces it.
 //
+// ## Example Usage
+// ### A network's routers: the peers of a group
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			office, err := privnet.NewNetwork(ctx, "office", &privnet.NetworkArgs{
+//				Name:        pulumi.String("office"),
+//				Description: pulumi.String("Office LAN"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			servers, err := privnet.NewGroup(ctx, "servers", &privnet.GroupArgs{
+//				Name: pulumi.String("servers"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			if _, err := privnet.NewNetworkRouter(ctx, "officeRouter", &privnet.NetworkRouterArgs{
+//				NetworkId:  office.ID().ToStringOutput(),
+//				PeerGroups: pulumi.StringArray{servers.ID().ToStringOutput()},
+//				Metric:     pulumi.Int(100),
+//				Masquerade: pulumi.Bool(true),
+//				Enabled:    pulumi.Bool(true),
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its composite id, the id of its parent, a slash and its own id: `pulumi import privnet:index:NetworkRouter <name> <networkId>/<id>`.
 type NetworkRouter struct {
 	pulumi.CustomResourceState

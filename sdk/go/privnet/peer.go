@@ -14,6 +14,37 @@ import (
 
 // Manages the settings of an enrolled peer (a device that joined with a setup key or a user login). Creating the resource adopts the peer named by `peerId`. Only the settings the program names are managed: the others keep the values the peer has. Destroying the resource stops managing the peer and leaves the device enrolled with its current settings. Remove devices with the API or the dashboard.
 //
+// ## Example Usage
+// ### The settings of an enrolled peer
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			if _, err := privnet.NewPeer(ctx, "gateway", &privnet.PeerArgs{
+//				PeerId:     pulumi.String(cfg.Require("peerId")),
+//				Name:       pulumi.String("gateway"),
+//				SshEnabled: pulumi.Bool(true),
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Its id is its `peerId`: `pulumi import privnet:index:Peer <name> <peerId>`.
 type Peer struct {
 	pulumi.CustomResourceState
@@ -43,7 +74,7 @@ type Peer struct {
 	// Geoname id of the peer's location
 	GeonameId pulumi.IntOutput `pulumi:"geonameId"`
 	// Groups the peer belongs to
-	Groups GroupSummaryResultArrayOutput `pulumi:"groups"`
+	Groups PeerGroupArrayOutput `pulumi:"groups"`
 	// Host name
 	Hostname pulumi.StringOutput `pulumi:"hostname"`
 	// Expire the peer's login after inactivity
@@ -259,8 +290,8 @@ func (o PeerOutput) GeonameId() pulumi.IntOutput {
 }
 
 // Groups the peer belongs to
-func (o PeerOutput) Groups() GroupSummaryResultArrayOutput {
-	return o.ApplyT(func(v *Peer) GroupSummaryResultArrayOutput { return v.Groups }).(GroupSummaryResultArrayOutput)
+func (o PeerOutput) Groups() PeerGroupArrayOutput {
+	return o.ApplyT(func(v *Peer) PeerGroupArrayOutput { return v.Groups }).(PeerGroupArrayOutput)
 }
 
 // Host name

@@ -14,6 +14,46 @@ import (
 
 // A personal access token of a user (typically a service user). `plainToken` is the value to authenticate with; it exists only in the create response and is kept in state as a secret output. Tokens cannot be changed: any change creates a new token.
 //
+// ## Example Usage
+// ### A token of a service user
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			ci, err := privnet.NewUser(ctx, "ci", &privnet.UserArgs{
+//				Name:          pulumi.String("ci"),
+//				Role:          pulumi.String("admin"),
+//				AutoGroups:    pulumi.StringArray{},
+//				IsServiceUser: pulumi.Bool(true),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ciToken, err := privnet.NewPersonalAccessToken(ctx, "ciToken", &privnet.PersonalAccessTokenArgs{
+//				UserId:    ci.ID().ToStringOutput(),
+//				Name:      pulumi.String("ci"),
+//				ExpiresIn: pulumi.Int(30),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("token", ciToken.PlainToken)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its composite id, the id of its parent, a slash and its own id: `pulumi import privnet:index:PersonalAccessToken <name> <userId>/<id>`.
 type PersonalAccessToken struct {
 	pulumi.CustomResourceState
@@ -30,7 +70,7 @@ type PersonalAccessToken struct {
 	LastUsed pulumi.StringOutput `pulumi:"lastUsed"`
 	// Token name
 	Name pulumi.StringOutput `pulumi:"name"`
-	// The token value (secret); only known after create
+	// The token value (secret); only known after create (secret)
 	PlainToken pulumi.StringPtrOutput `pulumi:"plainToken"`
 	// Id of the user who owns the token
 	UserId pulumi.StringOutput `pulumi:"userId"`
@@ -180,7 +220,7 @@ func (o PersonalAccessTokenOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *PersonalAccessToken) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// The token value (secret); only known after create
+// The token value (secret); only known after create (secret)
 func (o PersonalAccessTokenOutput) PlainToken() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *PersonalAccessToken) pulumi.StringPtrOutput { return v.PlainToken }).(pulumi.StringPtrOutput)
 }

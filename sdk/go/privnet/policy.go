@@ -14,6 +14,74 @@ import (
 
 // An access policy: its rules allow (or drop) traffic from source groups or a resource to destination groups or a resource. Rule ids are assigned by the service and kept across updates.
 //
+// ## Example Usage
+// ### SSH and HTTPS from one group to another
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			ops, err := privnet.NewGroup(ctx, "ops", &privnet.GroupArgs{
+//				Name: pulumi.String("ops"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			servers, err := privnet.NewGroup(ctx, "servers", &privnet.GroupArgs{
+//				Name: pulumi.String("servers"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			if _, err := privnet.NewPolicy(ctx, "opsToServers", &privnet.PolicyArgs{
+//				Name:        pulumi.String("ops to servers"),
+//				Description: pulumi.String("Operators reach the servers"),
+//				Enabled:     pulumi.Bool(true),
+//				Rules: privnet.PolicyRuleArray{
+//					&privnet.PolicyRuleArgs{
+//						Name:          pulumi.String("ssh and https"),
+//						Enabled:       pulumi.Bool(true),
+//						Action:        pulumi.String("accept"),
+//						Bidirectional: pulumi.Bool(false),
+//						Protocol:      pulumi.String("tcp"),
+//						Ports:         pulumi.StringArray{pulumi.String("22"), pulumi.String("443")},
+//						Sources:       pulumi.StringArray{ops.ID().ToStringOutput()},
+//						Destinations:  pulumi.StringArray{servers.ID().ToStringOutput()},
+//					},
+//					&privnet.PolicyRuleArgs{
+//						Name:          pulumi.String("metrics"),
+//						Enabled:       pulumi.Bool(true),
+//						Action:        pulumi.String("accept"),
+//						Bidirectional: pulumi.Bool(false),
+//						Protocol:      pulumi.String("tcp"),
+//						PortRanges: privnet.PolicyRulePortRangeArray{
+//							&privnet.PolicyRulePortRangeArgs{
+//								Start: pulumi.Int(9100),
+//								End:   pulumi.Int(9110),
+//							},
+//						},
+//						Sources:      pulumi.StringArray{ops.ID().ToStringOutput()},
+//						Destinations: pulumi.StringArray{servers.ID().ToStringOutput()},
+//					},
+//				},
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its id: `pulumi import privnet:index:Policy <name> <id>`.
 type Policy struct {
 	pulumi.CustomResourceState
@@ -25,7 +93,7 @@ type Policy struct {
 	// Policy name
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Policy rules
-	Rules PolicyRulesArrayOutput `pulumi:"rules"`
+	Rules PolicyRuleArrayOutput `pulumi:"rules"`
 	// Posture check ids the source peers must pass
 	SourcePostureChecks pulumi.StringArrayOutput `pulumi:"sourcePostureChecks"`
 }
@@ -88,7 +156,7 @@ type policyArgs struct {
 	// Policy name
 	Name string `pulumi:"name"`
 	// Policy rules
-	Rules []PolicyRules `pulumi:"rules"`
+	Rules []PolicyRule `pulumi:"rules"`
 	// Posture check ids the source peers must pass
 	SourcePostureChecks []string `pulumi:"sourcePostureChecks"`
 }
@@ -104,7 +172,7 @@ type PolicyArgs struct {
 	// Policy name
 	Name pulumi.StringInput
 	// Policy rules
-	Rules PolicyRulesArrayInput
+	Rules PolicyRuleArrayInput
 	// Posture check ids the source peers must pass
 	SourcePostureChecks pulumi.StringArrayInput
 }
@@ -162,8 +230,8 @@ func (o PolicyOutput) Name() pulumi.StringOutput {
 }
 
 // Policy rules
-func (o PolicyOutput) Rules() PolicyRulesArrayOutput {
-	return o.ApplyT(func(v *Policy) PolicyRulesArrayOutput { return v.Rules }).(PolicyRulesArrayOutput)
+func (o PolicyOutput) Rules() PolicyRuleArrayOutput {
+	return o.ApplyT(func(v *Policy) PolicyRuleArrayOutput { return v.Rules }).(PolicyRuleArrayOutput)
 }
 
 // Posture check ids the source peers must pass

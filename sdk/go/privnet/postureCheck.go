@@ -14,6 +14,55 @@ import (
 
 // A posture check: minimum agent and OS versions, allowed locations, local network ranges and required processes. Policies list posture checks in `sourcePostureChecks`.
 //
+// ## Example Usage
+// ### A recent agent and kernel, from allowed countries
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			if _, err := privnet.NewPostureCheck(ctx, "baseline", &privnet.PostureCheckArgs{
+//				Name:        pulumi.String("baseline"),
+//				Description: pulumi.String("Recent agent and kernel"),
+//				Checks: &privnet.PostureCheckChecksArgs{
+//					NbVersionCheck: &privnet.PostureCheckChecksNbVersionCheckArgs{
+//						MinVersion: pulumi.String("0.30.0"),
+//					},
+//					OsVersionCheck: &privnet.PostureCheckChecksOsVersionCheckArgs{
+//						Linux: &privnet.PostureCheckChecksOsVersionCheckLinuxArgs{
+//							MinKernelVersion: pulumi.String("5.10"),
+//						},
+//					},
+//					GeoLocationCheck: &privnet.PostureCheckChecksGeoLocationCheckArgs{
+//						Action: pulumi.String("allow"),
+//						Locations: privnet.PostureCheckChecksGeoLocationCheckLocationArray{
+//							&privnet.PostureCheckChecksGeoLocationCheckLocationArgs{
+//								CountryCode: pulumi.String("DE"),
+//							},
+//							&privnet.PostureCheckChecksGeoLocationCheckLocationArgs{
+//								CountryCode: pulumi.String("FR"),
+//							},
+//						},
+//					},
+//				},
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its id: `pulumi import privnet:index:PostureCheck <name> <id>`.
 type PostureCheck struct {
 	pulumi.CustomResourceState

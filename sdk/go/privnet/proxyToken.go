@@ -14,6 +14,36 @@ import (
 
 // A token a self-hosted reverse proxy registers with (its cluster then appears in `getProxyClusters`). `plainToken` is the value to give the proxy; it exists only in the create response and is kept in state as a secret output. A token cannot be changed: a new `name` or `expiresIn` makes a new token before the old one is revoked (so a proxy can move over); `pulumi up --replace` rotates it. Destroying the resource revokes the token; one revoked elsewhere reads as deleted. An adopted token (`adoptId`) has no `plainToken`. `expiresIn` is read back from the token's expiry, so an imported token states its lifetime.
 //
+// ## Example Usage
+// ### A token for a self-hosted proxy, valid for a year, with its value as a secret output
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			edge, err := privnet.NewProxyToken(ctx, "edge", &privnet.ProxyTokenArgs{
+//				Name:      pulumi.String("edge proxy"),
+//				ExpiresIn: pulumi.Int(31536000),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("edgeProxyToken", edge.PlainToken)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its id: `pulumi import privnet:index:ProxyToken <name> <id>`.
 type ProxyToken struct {
 	pulumi.CustomResourceState
@@ -22,13 +52,13 @@ type ProxyToken struct {
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
 	// Expiry time; absent when the token does not expire
 	ExpiresAt pulumi.StringPtrOutput `pulumi:"expiresAt"`
-	// Lifetime in seconds, at most 100 years; 0 or absent: the token does not expire
+	// Lifetime in seconds, at most 9223372036 (about 292 years); 0 or absent: the token does not expire
 	ExpiresIn pulumi.IntPtrOutput `pulumi:"expiresIn"`
 	// Last time a proxy used it
 	LastUsed pulumi.StringPtrOutput `pulumi:"lastUsed"`
 	// Token name (names may repeat)
 	Name pulumi.StringOutput `pulumi:"name"`
-	// The token value (secret); only known after create
+	// The token value (secret); only known after create (secret)
 	PlainToken pulumi.StringPtrOutput `pulumi:"plainToken"`
 	// Whether the token was revoked (a deleted token stays listed, revoked)
 	Revoked pulumi.BoolOutput `pulumi:"revoked"`
@@ -88,7 +118,7 @@ func (ProxyTokenState) ElementType() reflect.Type {
 type proxyTokenArgs struct {
 	// Id of an existing ProxyToken to bring under management: create reads it and takes it as it is instead of creating a new one (the API cannot change it: its fields must be these inputs). Used at create only
 	AdoptId *string `pulumi:"adoptId"`
-	// Lifetime in seconds, at most 100 years; 0 or absent: the token does not expire (replaces on change; default 0)
+	// Lifetime in seconds, at most 9223372036 (about 292 years); 0 or absent: the token does not expire (replaces on change; default 0)
 	ExpiresIn *int `pulumi:"expiresIn"`
 	// Token name (names may repeat) (replaces on change)
 	Name string `pulumi:"name"`
@@ -98,7 +128,7 @@ type proxyTokenArgs struct {
 type ProxyTokenArgs struct {
 	// Id of an existing ProxyToken to bring under management: create reads it and takes it as it is instead of creating a new one (the API cannot change it: its fields must be these inputs). Used at create only
 	AdoptId pulumi.StringPtrInput
-	// Lifetime in seconds, at most 100 years; 0 or absent: the token does not expire (replaces on change; default 0)
+	// Lifetime in seconds, at most 9223372036 (about 292 years); 0 or absent: the token does not expire (replaces on change; default 0)
 	ExpiresIn pulumi.IntPtrInput
 	// Token name (names may repeat) (replaces on change)
 	Name pulumi.StringInput
@@ -151,7 +181,7 @@ func (o ProxyTokenOutput) ExpiresAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ProxyToken) pulumi.StringPtrOutput { return v.ExpiresAt }).(pulumi.StringPtrOutput)
 }
 
-// Lifetime in seconds, at most 100 years; 0 or absent: the token does not expire
+// Lifetime in seconds, at most 9223372036 (about 292 years); 0 or absent: the token does not expire
 func (o ProxyTokenOutput) ExpiresIn() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *ProxyToken) pulumi.IntPtrOutput { return v.ExpiresIn }).(pulumi.IntPtrOutput)
 }
@@ -166,7 +196,7 @@ func (o ProxyTokenOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *ProxyToken) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// The token value (secret); only known after create
+// The token value (secret); only known after create (secret)
 func (o ProxyTokenOutput) PlainToken() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ProxyToken) pulumi.StringPtrOutput { return v.PlainToken }).(pulumi.StringPtrOutput)
 }

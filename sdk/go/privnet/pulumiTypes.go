@@ -13,368 +13,6 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
-// A peer that another peer can connect to
-type AccessiblePeerResult struct {
-	// City
-	CityName string `pulumi:"cityName"`
-	// Whether the peer is connected
-	Connected bool `pulumi:"connected"`
-	// Country code
-	CountryCode string `pulumi:"countryCode"`
-	// DNS label
-	DnsLabel string `pulumi:"dnsLabel"`
-	// Geoname id
-	GeonameId int `pulumi:"geonameId"`
-	// Peer id
-	Id string `pulumi:"id"`
-	// Overlay IP address
-	Ip string `pulumi:"ip"`
-	// Last time seen
-	LastSeen string `pulumi:"lastSeen"`
-	// Peer name
-	Name string `pulumi:"name"`
-	// Operating system
-	Os string `pulumi:"os"`
-	// Owner user id
-	UserId string `pulumi:"userId"`
-}
-
-// A peer that another peer can connect to
-type AccessiblePeerResultOutput struct{ *pulumi.OutputState }
-
-func (AccessiblePeerResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*AccessiblePeerResult)(nil)).Elem()
-}
-
-func (o AccessiblePeerResultOutput) ToAccessiblePeerResultOutput() AccessiblePeerResultOutput {
-	return o
-}
-
-func (o AccessiblePeerResultOutput) ToAccessiblePeerResultOutputWithContext(ctx context.Context) AccessiblePeerResultOutput {
-	return o
-}
-
-// City
-func (o AccessiblePeerResultOutput) CityName() pulumi.StringOutput {
-	return o.ApplyT(func(v AccessiblePeerResult) string { return v.CityName }).(pulumi.StringOutput)
-}
-
-// Whether the peer is connected
-func (o AccessiblePeerResultOutput) Connected() pulumi.BoolOutput {
-	return o.ApplyT(func(v AccessiblePeerResult) bool { return v.Connected }).(pulumi.BoolOutput)
-}
-
-// Country code
-func (o AccessiblePeerResultOutput) CountryCode() pulumi.StringOutput {
-	return o.ApplyT(func(v AccessiblePeerResult) string { return v.CountryCode }).(pulumi.StringOutput)
-}
-
-// DNS label
-func (o AccessiblePeerResultOutput) DnsLabel() pulumi.StringOutput {
-	return o.ApplyT(func(v AccessiblePeerResult) string { return v.DnsLabel }).(pulumi.StringOutput)
-}
-
-// Geoname id
-func (o AccessiblePeerResultOutput) GeonameId() pulumi.IntOutput {
-	return o.ApplyT(func(v AccessiblePeerResult) int { return v.GeonameId }).(pulumi.IntOutput)
-}
-
-// Peer id
-func (o AccessiblePeerResultOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v AccessiblePeerResult) string { return v.Id }).(pulumi.StringOutput)
-}
-
-// Overlay IP address
-func (o AccessiblePeerResultOutput) Ip() pulumi.StringOutput {
-	return o.ApplyT(func(v AccessiblePeerResult) string { return v.Ip }).(pulumi.StringOutput)
-}
-
-// Last time seen
-func (o AccessiblePeerResultOutput) LastSeen() pulumi.StringOutput {
-	return o.ApplyT(func(v AccessiblePeerResult) string { return v.LastSeen }).(pulumi.StringOutput)
-}
-
-// Peer name
-func (o AccessiblePeerResultOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v AccessiblePeerResult) string { return v.Name }).(pulumi.StringOutput)
-}
-
-// Operating system
-func (o AccessiblePeerResultOutput) Os() pulumi.StringOutput {
-	return o.ApplyT(func(v AccessiblePeerResult) string { return v.Os }).(pulumi.StringOutput)
-}
-
-// Owner user id
-func (o AccessiblePeerResultOutput) UserId() pulumi.StringOutput {
-	return o.ApplyT(func(v AccessiblePeerResult) string { return v.UserId }).(pulumi.StringOutput)
-}
-
-type AccessiblePeerResultArrayOutput struct{ *pulumi.OutputState }
-
-func (AccessiblePeerResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]AccessiblePeerResult)(nil)).Elem()
-}
-
-func (o AccessiblePeerResultArrayOutput) ToAccessiblePeerResultArrayOutput() AccessiblePeerResultArrayOutput {
-	return o
-}
-
-func (o AccessiblePeerResultArrayOutput) ToAccessiblePeerResultArrayOutputWithContext(ctx context.Context) AccessiblePeerResultArrayOutput {
-	return o
-}
-
-func (o AccessiblePeerResultArrayOutput) Index(i pulumi.IntInput) AccessiblePeerResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) AccessiblePeerResult {
-		return vs[0].([]AccessiblePeerResult)[vs[1].(int)]
-	}).(AccessiblePeerResultOutput)
-}
-
-// Onboarding state
-type AccountResultOnboarding struct {
-	// The onboarding flow is still to be completed
-	OnboardingFlowPending bool `pulumi:"onboardingFlowPending"`
-	// The signup form is still to be filled in
-	SignupFormPending bool `pulumi:"signupFormPending"`
-}
-
-// Onboarding state
-type AccountResultOnboardingOutput struct{ *pulumi.OutputState }
-
-func (AccountResultOnboardingOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*AccountResultOnboarding)(nil)).Elem()
-}
-
-func (o AccountResultOnboardingOutput) ToAccountResultOnboardingOutput() AccountResultOnboardingOutput {
-	return o
-}
-
-func (o AccountResultOnboardingOutput) ToAccountResultOnboardingOutputWithContext(ctx context.Context) AccountResultOnboardingOutput {
-	return o
-}
-
-// The onboarding flow is still to be completed
-func (o AccountResultOnboardingOutput) OnboardingFlowPending() pulumi.BoolOutput {
-	return o.ApplyT(func(v AccountResultOnboarding) bool { return v.OnboardingFlowPending }).(pulumi.BoolOutput)
-}
-
-// The signup form is still to be filled in
-func (o AccountResultOnboardingOutput) SignupFormPending() pulumi.BoolOutput {
-	return o.ApplyT(func(v AccountResultOnboarding) bool { return v.SignupFormPending }).(pulumi.BoolOutput)
-}
-
-// Account settings
-type AccountResultSettings struct {
-	// Install updates in the background
-	AutoUpdateAlways bool `pulumi:"autoUpdateAlways"`
-	// Agent auto-update setting
-	AutoUpdateVersion string `pulumi:"autoUpdateVersion"`
-	// Custom DNS domain
-	DnsDomain string `pulumi:"dnsDomain"`
-	// Whether the embedded IdP is enabled
-	EmbeddedIdpEnabled bool `pulumi:"embeddedIdpEnabled"`
-	// Extra settings
-	Extra AccountResultSettingsExtra `pulumi:"extra"`
-	// Propagate new user auto groups to the user's peers
-	GroupsPropagationEnabled bool `pulumi:"groupsPropagationEnabled"`
-	// Groups allowed access
-	JwtAllowGroups []string `pulumi:"jwtAllowGroups"`
-	// JWT claim holding groups
-	JwtGroupsClaimName string `pulumi:"jwtGroupsClaimName"`
-	// Extract groups from a JWT claim
-	JwtGroupsEnabled bool `pulumi:"jwtGroupsEnabled"`
-	// Experimental lazy connection
-	LazyConnectionEnabled bool `pulumi:"lazyConnectionEnabled"`
-	// Whether only external identity providers authenticate
-	LocalAuthDisabled bool `pulumi:"localAuthDisabled"`
-	// Overlay network range
-	NetworkRange string `pulumi:"networkRange"`
-	// Peers may expose local services
-	PeerExposeEnabled bool `pulumi:"peerExposeEnabled"`
-	// Groups allowed to expose
-	PeerExposeGroups []string `pulumi:"peerExposeGroups"`
-	// Peer inactivity expiration in seconds
-	PeerInactivityExpiration int `pulumi:"peerInactivityExpiration"`
-	// Global peer inactivity expiration
-	PeerInactivityExpirationEnabled bool `pulumi:"peerInactivityExpirationEnabled"`
-	// Peer login expiration in seconds
-	PeerLoginExpiration int `pulumi:"peerLoginExpiration"`
-	// Global peer login expiration
-	PeerLoginExpirationEnabled bool `pulumi:"peerLoginExpirationEnabled"`
-	// Block regular users from viewing parts of the system
-	RegularUsersViewBlocked bool `pulumi:"regularUsersViewBlocked"`
-	// DNS resolution on routing peers
-	RoutingPeerDnsResolutionEnabled bool `pulumi:"routingPeerDnsResolutionEnabled"`
-}
-
-// Account settings
-type AccountResultSettingsOutput struct{ *pulumi.OutputState }
-
-func (AccountResultSettingsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*AccountResultSettings)(nil)).Elem()
-}
-
-func (o AccountResultSettingsOutput) ToAccountResultSettingsOutput() AccountResultSettingsOutput {
-	return o
-}
-
-func (o AccountResultSettingsOutput) ToAccountResultSettingsOutputWithContext(ctx context.Context) AccountResultSettingsOutput {
-	return o
-}
-
-// Install updates in the background
-func (o AccountResultSettingsOutput) AutoUpdateAlways() pulumi.BoolOutput {
-	return o.ApplyT(func(v AccountResultSettings) bool { return v.AutoUpdateAlways }).(pulumi.BoolOutput)
-}
-
-// Agent auto-update setting
-func (o AccountResultSettingsOutput) AutoUpdateVersion() pulumi.StringOutput {
-	return o.ApplyT(func(v AccountResultSettings) string { return v.AutoUpdateVersion }).(pulumi.StringOutput)
-}
-
-// Custom DNS domain
-func (o AccountResultSettingsOutput) DnsDomain() pulumi.StringOutput {
-	return o.ApplyT(func(v AccountResultSettings) string { return v.DnsDomain }).(pulumi.StringOutput)
-}
-
-// Whether the embedded IdP is enabled
-func (o AccountResultSettingsOutput) EmbeddedIdpEnabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v AccountResultSettings) bool { return v.EmbeddedIdpEnabled }).(pulumi.BoolOutput)
-}
-
-// Extra settings
-func (o AccountResultSettingsOutput) Extra() AccountResultSettingsExtraOutput {
-	return o.ApplyT(func(v AccountResultSettings) AccountResultSettingsExtra { return v.Extra }).(AccountResultSettingsExtraOutput)
-}
-
-// Propagate new user auto groups to the user's peers
-func (o AccountResultSettingsOutput) GroupsPropagationEnabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v AccountResultSettings) bool { return v.GroupsPropagationEnabled }).(pulumi.BoolOutput)
-}
-
-// Groups allowed access
-func (o AccountResultSettingsOutput) JwtAllowGroups() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v AccountResultSettings) []string { return v.JwtAllowGroups }).(pulumi.StringArrayOutput)
-}
-
-// JWT claim holding groups
-func (o AccountResultSettingsOutput) JwtGroupsClaimName() pulumi.StringOutput {
-	return o.ApplyT(func(v AccountResultSettings) string { return v.JwtGroupsClaimName }).(pulumi.StringOutput)
-}
-
-// Extract groups from a JWT claim
-func (o AccountResultSettingsOutput) JwtGroupsEnabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v AccountResultSettings) bool { return v.JwtGroupsEnabled }).(pulumi.BoolOutput)
-}
-
-// Experimental lazy connection
-func (o AccountResultSettingsOutput) LazyConnectionEnabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v AccountResultSettings) bool { return v.LazyConnectionEnabled }).(pulumi.BoolOutput)
-}
-
-// Whether only external identity providers authenticate
-func (o AccountResultSettingsOutput) LocalAuthDisabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v AccountResultSettings) bool { return v.LocalAuthDisabled }).(pulumi.BoolOutput)
-}
-
-// Overlay network range
-func (o AccountResultSettingsOutput) NetworkRange() pulumi.StringOutput {
-	return o.ApplyT(func(v AccountResultSettings) string { return v.NetworkRange }).(pulumi.StringOutput)
-}
-
-// Peers may expose local services
-func (o AccountResultSettingsOutput) PeerExposeEnabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v AccountResultSettings) bool { return v.PeerExposeEnabled }).(pulumi.BoolOutput)
-}
-
-// Groups allowed to expose
-func (o AccountResultSettingsOutput) PeerExposeGroups() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v AccountResultSettings) []string { return v.PeerExposeGroups }).(pulumi.StringArrayOutput)
-}
-
-// Peer inactivity expiration in seconds
-func (o AccountResultSettingsOutput) PeerInactivityExpiration() pulumi.IntOutput {
-	return o.ApplyT(func(v AccountResultSettings) int { return v.PeerInactivityExpiration }).(pulumi.IntOutput)
-}
-
-// Global peer inactivity expiration
-func (o AccountResultSettingsOutput) PeerInactivityExpirationEnabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v AccountResultSettings) bool { return v.PeerInactivityExpirationEnabled }).(pulumi.BoolOutput)
-}
-
-// Peer login expiration in seconds
-func (o AccountResultSettingsOutput) PeerLoginExpiration() pulumi.IntOutput {
-	return o.ApplyT(func(v AccountResultSettings) int { return v.PeerLoginExpiration }).(pulumi.IntOutput)
-}
-
-// Global peer login expiration
-func (o AccountResultSettingsOutput) PeerLoginExpirationEnabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v AccountResultSettings) bool { return v.PeerLoginExpirationEnabled }).(pulumi.BoolOutput)
-}
-
-// Block regular users from viewing parts of the system
-func (o AccountResultSettingsOutput) RegularUsersViewBlocked() pulumi.BoolOutput {
-	return o.ApplyT(func(v AccountResultSettings) bool { return v.RegularUsersViewBlocked }).(pulumi.BoolOutput)
-}
-
-// DNS resolution on routing peers
-func (o AccountResultSettingsOutput) RoutingPeerDnsResolutionEnabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v AccountResultSettings) bool { return v.RoutingPeerDnsResolutionEnabled }).(pulumi.BoolOutput)
-}
-
-// Extra settings
-type AccountResultSettingsExtra struct {
-	// Collect network traffic events
-	NetworkTrafficLogsEnabled bool `pulumi:"networkTrafficLogsEnabled"`
-	// Groups whose peers are logged; empty means all
-	NetworkTrafficLogsGroups []string `pulumi:"networkTrafficLogsGroups"`
-	// Count packets in traffic events (may slightly affect performance)
-	NetworkTrafficPacketCounterEnabled bool `pulumi:"networkTrafficPacketCounterEnabled"`
-	// New peers stay pending until approved (cloud only)
-	PeerApprovalEnabled bool `pulumi:"peerApprovalEnabled"`
-	// New users joining through domain matching stay pending until approved
-	UserApprovalRequired bool `pulumi:"userApprovalRequired"`
-}
-
-// Extra settings
-type AccountResultSettingsExtraOutput struct{ *pulumi.OutputState }
-
-func (AccountResultSettingsExtraOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*AccountResultSettingsExtra)(nil)).Elem()
-}
-
-func (o AccountResultSettingsExtraOutput) ToAccountResultSettingsExtraOutput() AccountResultSettingsExtraOutput {
-	return o
-}
-
-func (o AccountResultSettingsExtraOutput) ToAccountResultSettingsExtraOutputWithContext(ctx context.Context) AccountResultSettingsExtraOutput {
-	return o
-}
-
-// Collect network traffic events
-func (o AccountResultSettingsExtraOutput) NetworkTrafficLogsEnabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v AccountResultSettingsExtra) bool { return v.NetworkTrafficLogsEnabled }).(pulumi.BoolOutput)
-}
-
-// Groups whose peers are logged; empty means all
-func (o AccountResultSettingsExtraOutput) NetworkTrafficLogsGroups() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v AccountResultSettingsExtra) []string { return v.NetworkTrafficLogsGroups }).(pulumi.StringArrayOutput)
-}
-
-// Count packets in traffic events (may slightly affect performance)
-func (o AccountResultSettingsExtraOutput) NetworkTrafficPacketCounterEnabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v AccountResultSettingsExtra) bool { return v.NetworkTrafficPacketCounterEnabled }).(pulumi.BoolOutput)
-}
-
-// New peers stay pending until approved (cloud only)
-func (o AccountResultSettingsExtraOutput) PeerApprovalEnabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v AccountResultSettingsExtra) bool { return v.PeerApprovalEnabled }).(pulumi.BoolOutput)
-}
-
-// New users joining through domain matching stay pending until approved
-func (o AccountResultSettingsExtraOutput) UserApprovalRequired() pulumi.BoolOutput {
-	return o.ApplyT(func(v AccountResultSettingsExtra) bool { return v.UserApprovalRequired }).(pulumi.BoolOutput)
-}
-
 type AccountSettingsExtra struct {
 	// Collect network traffic events
 	NetworkTrafficLogsEnabled *bool `pulumi:"networkTrafficLogsEnabled"`
@@ -588,381 +226,8 @@ func (o AccountSettingsExtraPtrOutput) UserApprovalRequired() pulumi.BoolPtrOutp
 	}).(pulumi.BoolPtrOutput)
 }
 
-// Audit event
-type AuditEventResult struct {
-	// Human-readable activity
-	Activity string `pulumi:"activity"`
-	// Machine-readable activity, such as group.add
-	ActivityCode string `pulumi:"activityCode"`
-	// Event id
-	Id int `pulumi:"id"`
-	// Email of the user who did it
-	InitiatorEmail string `pulumi:"initiatorEmail"`
-	// Id of the user who did it
-	InitiatorId string `pulumi:"initiatorId"`
-	// Name of the user who did it
-	InitiatorName string `pulumi:"initiatorName"`
-	// Free key/value details
-	Meta map[string]interface{} `pulumi:"meta"`
-	// Id of the object acted on
-	TargetId string `pulumi:"targetId"`
-	// When it happened
-	Timestamp string `pulumi:"timestamp"`
-}
-
-// Audit event
-type AuditEventResultOutput struct{ *pulumi.OutputState }
-
-func (AuditEventResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*AuditEventResult)(nil)).Elem()
-}
-
-func (o AuditEventResultOutput) ToAuditEventResultOutput() AuditEventResultOutput {
-	return o
-}
-
-func (o AuditEventResultOutput) ToAuditEventResultOutputWithContext(ctx context.Context) AuditEventResultOutput {
-	return o
-}
-
-// Human-readable activity
-func (o AuditEventResultOutput) Activity() pulumi.StringOutput {
-	return o.ApplyT(func(v AuditEventResult) string { return v.Activity }).(pulumi.StringOutput)
-}
-
-// Machine-readable activity, such as group.add
-func (o AuditEventResultOutput) ActivityCode() pulumi.StringOutput {
-	return o.ApplyT(func(v AuditEventResult) string { return v.ActivityCode }).(pulumi.StringOutput)
-}
-
-// Event id
-func (o AuditEventResultOutput) Id() pulumi.IntOutput {
-	return o.ApplyT(func(v AuditEventResult) int { return v.Id }).(pulumi.IntOutput)
-}
-
-// Email of the user who did it
-func (o AuditEventResultOutput) InitiatorEmail() pulumi.StringOutput {
-	return o.ApplyT(func(v AuditEventResult) string { return v.InitiatorEmail }).(pulumi.StringOutput)
-}
-
-// Id of the user who did it
-func (o AuditEventResultOutput) InitiatorId() pulumi.StringOutput {
-	return o.ApplyT(func(v AuditEventResult) string { return v.InitiatorId }).(pulumi.StringOutput)
-}
-
-// Name of the user who did it
-func (o AuditEventResultOutput) InitiatorName() pulumi.StringOutput {
-	return o.ApplyT(func(v AuditEventResult) string { return v.InitiatorName }).(pulumi.StringOutput)
-}
-
-// Free key/value details
-func (o AuditEventResultOutput) Meta() pulumi.MapOutput {
-	return o.ApplyT(func(v AuditEventResult) map[string]interface{} { return v.Meta }).(pulumi.MapOutput)
-}
-
-// Id of the object acted on
-func (o AuditEventResultOutput) TargetId() pulumi.StringOutput {
-	return o.ApplyT(func(v AuditEventResult) string { return v.TargetId }).(pulumi.StringOutput)
-}
-
-// When it happened
-func (o AuditEventResultOutput) Timestamp() pulumi.StringOutput {
-	return o.ApplyT(func(v AuditEventResult) string { return v.Timestamp }).(pulumi.StringOutput)
-}
-
-type AuditEventResultArrayOutput struct{ *pulumi.OutputState }
-
-func (AuditEventResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]AuditEventResult)(nil)).Elem()
-}
-
-func (o AuditEventResultArrayOutput) ToAuditEventResultArrayOutput() AuditEventResultArrayOutput {
-	return o
-}
-
-func (o AuditEventResultArrayOutput) ToAuditEventResultArrayOutputWithContext(ctx context.Context) AuditEventResultArrayOutput {
-	return o
-}
-
-func (o AuditEventResultArrayOutput) Index(i pulumi.IntInput) AuditEventResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) AuditEventResult {
-		return vs[0].([]AuditEventResult)[vs[1].(int)]
-	}).(AuditEventResultOutput)
-}
-
-// Directory sync log entry
-type DirectorySyncLogResult struct {
-	// Log entry id
-	Id int `pulumi:"id"`
-	// Severity; one of `info`, `warning`, `error`
-	Level string `pulumi:"level"`
-	// What happened
-	Message string `pulumi:"message"`
-	// Time
-	Timestamp string `pulumi:"timestamp"`
-}
-
-// Directory sync log entry
-type DirectorySyncLogResultOutput struct{ *pulumi.OutputState }
-
-func (DirectorySyncLogResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*DirectorySyncLogResult)(nil)).Elem()
-}
-
-func (o DirectorySyncLogResultOutput) ToDirectorySyncLogResultOutput() DirectorySyncLogResultOutput {
-	return o
-}
-
-func (o DirectorySyncLogResultOutput) ToDirectorySyncLogResultOutputWithContext(ctx context.Context) DirectorySyncLogResultOutput {
-	return o
-}
-
-// Log entry id
-func (o DirectorySyncLogResultOutput) Id() pulumi.IntOutput {
-	return o.ApplyT(func(v DirectorySyncLogResult) int { return v.Id }).(pulumi.IntOutput)
-}
-
-// Severity; one of `info`, `warning`, `error`
-func (o DirectorySyncLogResultOutput) Level() pulumi.StringOutput {
-	return o.ApplyT(func(v DirectorySyncLogResult) string { return v.Level }).(pulumi.StringOutput)
-}
-
-// What happened
-func (o DirectorySyncLogResultOutput) Message() pulumi.StringOutput {
-	return o.ApplyT(func(v DirectorySyncLogResult) string { return v.Message }).(pulumi.StringOutput)
-}
-
-// Time
-func (o DirectorySyncLogResultOutput) Timestamp() pulumi.StringOutput {
-	return o.ApplyT(func(v DirectorySyncLogResult) string { return v.Timestamp }).(pulumi.StringOutput)
-}
-
-type DirectorySyncLogResultArrayOutput struct{ *pulumi.OutputState }
-
-func (DirectorySyncLogResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]DirectorySyncLogResult)(nil)).Elem()
-}
-
-func (o DirectorySyncLogResultArrayOutput) ToDirectorySyncLogResultArrayOutput() DirectorySyncLogResultArrayOutput {
-	return o
-}
-
-func (o DirectorySyncLogResultArrayOutput) ToDirectorySyncLogResultArrayOutputWithContext(ctx context.Context) DirectorySyncLogResultArrayOutput {
-	return o
-}
-
-func (o DirectorySyncLogResultArrayOutput) Index(i pulumi.IntInput) DirectorySyncLogResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DirectorySyncLogResult {
-		return vs[0].([]DirectorySyncLogResult)[vs[1].(int)]
-	}).(DirectorySyncLogResultOutput)
-}
-
-// Directory sync vendor-d-idp integration (the service account key is never returned)
-type DirectorySyncVendorDResult struct {
-	// Connector id
-	ConnectorId string `pulumi:"connectorId"`
-	// Customer id
-	CustomerId string `pulumi:"customerId"`
-	// Whether the integration is active
-	Enabled bool `pulumi:"enabled"`
-	// Start-with patterns of the groups to sync
-	GroupPrefixes []string `pulumi:"groupPrefixes"`
-	// Integration id
-	Id int `pulumi:"id"`
-	// Last sync time
-	LastSyncedAt string `pulumi:"lastSyncedAt"`
-	// Sync interval in seconds
-	SyncInterval int `pulumi:"syncInterval"`
-	// Patterns of the groups whose users are synced
-	UserGroupPrefixes []string `pulumi:"userGroupPrefixes"`
-}
-
-// Directory sync vendor-d-idp integration (the service account key is never returned)
-type DirectorySyncVendorDResultOutput struct{ *pulumi.OutputState }
-
-func (DirectorySyncVendorDResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*DirectorySyncVendorDResult)(nil)).Elem()
-}
-
-func (o DirectorySyncVendorDResultOutput) ToDirectorySyncVendorDResultOutput() DirectorySyncVendorDResultOutput {
-	return o
-}
-
-func (o DirectorySyncVendorDResultOutput) ToDirectorySyncVendorDResultOutputWithContext(ctx context.Context) DirectorySyncVendorDResultOutput {
-	return o
-}
-
-// Connector id
-func (o DirectorySyncVendorDResultOutput) ConnectorId() pulumi.StringOutput {
-	return o.ApplyT(func(v DirectorySyncVendorDResult) string { return v.ConnectorId }).(pulumi.StringOutput)
-}
-
-// Customer id
-func (o DirectorySyncVendorDResultOutput) CustomerId() pulumi.StringOutput {
-	return o.ApplyT(func(v DirectorySyncVendorDResult) string { return v.CustomerId }).(pulumi.StringOutput)
-}
-
-// Whether the integration is active
-func (o DirectorySyncVendorDResultOutput) Enabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v DirectorySyncVendorDResult) bool { return v.Enabled }).(pulumi.BoolOutput)
-}
-
-// Start-with patterns of the groups to sync
-func (o DirectorySyncVendorDResultOutput) GroupPrefixes() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v DirectorySyncVendorDResult) []string { return v.GroupPrefixes }).(pulumi.StringArrayOutput)
-}
-
-// Integration id
-func (o DirectorySyncVendorDResultOutput) Id() pulumi.IntOutput {
-	return o.ApplyT(func(v DirectorySyncVendorDResult) int { return v.Id }).(pulumi.IntOutput)
-}
-
-// Last sync time
-func (o DirectorySyncVendorDResultOutput) LastSyncedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v DirectorySyncVendorDResult) string { return v.LastSyncedAt }).(pulumi.StringOutput)
-}
-
-// Sync interval in seconds
-func (o DirectorySyncVendorDResultOutput) SyncInterval() pulumi.IntOutput {
-	return o.ApplyT(func(v DirectorySyncVendorDResult) int { return v.SyncInterval }).(pulumi.IntOutput)
-}
-
-// Patterns of the groups whose users are synced
-func (o DirectorySyncVendorDResultOutput) UserGroupPrefixes() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v DirectorySyncVendorDResult) []string { return v.UserGroupPrefixes }).(pulumi.StringArrayOutput)
-}
-
-type DirectorySyncVendorDResultArrayOutput struct{ *pulumi.OutputState }
-
-func (DirectorySyncVendorDResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]DirectorySyncVendorDResult)(nil)).Elem()
-}
-
-func (o DirectorySyncVendorDResultArrayOutput) ToDirectorySyncVendorDResultArrayOutput() DirectorySyncVendorDResultArrayOutput {
-	return o
-}
-
-func (o DirectorySyncVendorDResultArrayOutput) ToDirectorySyncVendorDResultArrayOutputWithContext(ctx context.Context) DirectorySyncVendorDResultArrayOutput {
-	return o
-}
-
-func (o DirectorySyncVendorDResultArrayOutput) Index(i pulumi.IntInput) DirectorySyncVendorDResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DirectorySyncVendorDResult {
-		return vs[0].([]DirectorySyncVendorDResult)[vs[1].(int)]
-	}).(DirectorySyncVendorDResultOutput)
-}
-
-// Directory sync vendor-e-idp integration (the client secret is never returned)
-type DirectorySyncVendorEResult struct {
-	// Client id
-	ClientId string `pulumi:"clientId"`
-	// Connector id
-	ConnectorId string `pulumi:"connectorId"`
-	// Whether the integration is active
-	Enabled bool `pulumi:"enabled"`
-	// Start-with patterns of the groups to sync
-	GroupPrefixes []string `pulumi:"groupPrefixes"`
-	// API host domain
-	Host string `pulumi:"host"`
-	// Integration id
-	Id int `pulumi:"id"`
-	// Last sync time
-	LastSyncedAt string `pulumi:"lastSyncedAt"`
-	// Sync interval in seconds
-	SyncInterval int `pulumi:"syncInterval"`
-	// Tenant id
-	TenantId string `pulumi:"tenantId"`
-	// Patterns of the groups whose users are synced
-	UserGroupPrefixes []string `pulumi:"userGroupPrefixes"`
-}
-
-// Directory sync vendor-e-idp integration (the client secret is never returned)
-type DirectorySyncVendorEResultOutput struct{ *pulumi.OutputState }
-
-func (DirectorySyncVendorEResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*DirectorySyncVendorEResult)(nil)).Elem()
-}
-
-func (o DirectorySyncVendorEResultOutput) ToDirectorySyncVendorEResultOutput() DirectorySyncVendorEResultOutput {
-	return o
-}
-
-func (o DirectorySyncVendorEResultOutput) ToDirectorySyncVendorEResultOutputWithContext(ctx context.Context) DirectorySyncVendorEResultOutput {
-	return o
-}
-
-// Client id
-func (o DirectorySyncVendorEResultOutput) ClientId() pulumi.StringOutput {
-	return o.ApplyT(func(v DirectorySyncVendorEResult) string { return v.ClientId }).(pulumi.StringOutput)
-}
-
-// Connector id
-func (o DirectorySyncVendorEResultOutput) ConnectorId() pulumi.StringOutput {
-	return o.ApplyT(func(v DirectorySyncVendorEResult) string { return v.ConnectorId }).(pulumi.StringOutput)
-}
-
-// Whether the integration is active
-func (o DirectorySyncVendorEResultOutput) Enabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v DirectorySyncVendorEResult) bool { return v.Enabled }).(pulumi.BoolOutput)
-}
-
-// Start-with patterns of the groups to sync
-func (o DirectorySyncVendorEResultOutput) GroupPrefixes() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v DirectorySyncVendorEResult) []string { return v.GroupPrefixes }).(pulumi.StringArrayOutput)
-}
-
-// API host domain
-func (o DirectorySyncVendorEResultOutput) Host() pulumi.StringOutput {
-	return o.ApplyT(func(v DirectorySyncVendorEResult) string { return v.Host }).(pulumi.StringOutput)
-}
-
-// Integration id
-func (o DirectorySyncVendorEResultOutput) Id() pulumi.IntOutput {
-	return o.ApplyT(func(v DirectorySyncVendorEResult) int { return v.Id }).(pulumi.IntOutput)
-}
-
-// Last sync time
-func (o DirectorySyncVendorEResultOutput) LastSyncedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v DirectorySyncVendorEResult) string { return v.LastSyncedAt }).(pulumi.StringOutput)
-}
-
-// Sync interval in seconds
-func (o DirectorySyncVendorEResultOutput) SyncInterval() pulumi.IntOutput {
-	return o.ApplyT(func(v DirectorySyncVendorEResult) int { return v.SyncInterval }).(pulumi.IntOutput)
-}
-
-// Tenant id
-func (o DirectorySyncVendorEResultOutput) TenantId() pulumi.StringOutput {
-	return o.ApplyT(func(v DirectorySyncVendorEResult) string { return v.TenantId }).(pulumi.StringOutput)
-}
-
-// Patterns of the groups whose users are synced
-func (o DirectorySyncVendorEResultOutput) UserGroupPrefixes() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v DirectorySyncVendorEResult) []string { return v.UserGroupPrefixes }).(pulumi.StringArrayOutput)
-}
-
-type DirectorySyncVendorEResultArrayOutput struct{ *pulumi.OutputState }
-
-func (DirectorySyncVendorEResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]DirectorySyncVendorEResult)(nil)).Elem()
-}
-
-func (o DirectorySyncVendorEResultArrayOutput) ToDirectorySyncVendorEResultArrayOutput() DirectorySyncVendorEResultArrayOutput {
-	return o
-}
-
-func (o DirectorySyncVendorEResultArrayOutput) ToDirectorySyncVendorEResultArrayOutputWithContext(ctx context.Context) DirectorySyncVendorEResultArrayOutput {
-	return o
-}
-
-func (o DirectorySyncVendorEResultArrayOutput) Index(i pulumi.IntInput) DirectorySyncVendorEResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DirectorySyncVendorEResult {
-		return vs[0].([]DirectorySyncVendorEResult)[vs[1].(int)]
-	}).(DirectorySyncVendorEResultOutput)
-}
-
 // DNS record
-type DnsRecordResult struct {
+type DnsZoneRecord struct {
 	// Record content, 1 to 255 characters: an IPv4 for A, IPv6 for AAAA, a domain for CNAME
 	Content string `pulumi:"content"`
 	// Record id
@@ -976,151 +241,63 @@ type DnsRecordResult struct {
 }
 
 // DNS record
-type DnsRecordResultOutput struct{ *pulumi.OutputState }
+type DnsZoneRecordOutput struct{ *pulumi.OutputState }
 
-func (DnsRecordResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*DnsRecordResult)(nil)).Elem()
+func (DnsZoneRecordOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DnsZoneRecord)(nil)).Elem()
 }
 
-func (o DnsRecordResultOutput) ToDnsRecordResultOutput() DnsRecordResultOutput {
+func (o DnsZoneRecordOutput) ToDnsZoneRecordOutput() DnsZoneRecordOutput {
 	return o
 }
 
-func (o DnsRecordResultOutput) ToDnsRecordResultOutputWithContext(ctx context.Context) DnsRecordResultOutput {
+func (o DnsZoneRecordOutput) ToDnsZoneRecordOutputWithContext(ctx context.Context) DnsZoneRecordOutput {
 	return o
 }
 
 // Record content, 1 to 255 characters: an IPv4 for A, IPv6 for AAAA, a domain for CNAME
-func (o DnsRecordResultOutput) Content() pulumi.StringOutput {
-	return o.ApplyT(func(v DnsRecordResult) string { return v.Content }).(pulumi.StringOutput)
+func (o DnsZoneRecordOutput) Content() pulumi.StringOutput {
+	return o.ApplyT(func(v DnsZoneRecord) string { return v.Content }).(pulumi.StringOutput)
 }
 
 // Record id
-func (o DnsRecordResultOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v DnsRecordResult) string { return v.Id }).(pulumi.StringOutput)
+func (o DnsZoneRecordOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v DnsZoneRecord) string { return v.Id }).(pulumi.StringOutput)
 }
 
 // Record name: the zone domain or a subdomain of it (FQDN)
-func (o DnsRecordResultOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v DnsRecordResult) string { return v.Name }).(pulumi.StringOutput)
+func (o DnsZoneRecordOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v DnsZoneRecord) string { return v.Name }).(pulumi.StringOutput)
 }
 
 // Time to live in seconds
-func (o DnsRecordResultOutput) Ttl() pulumi.IntOutput {
-	return o.ApplyT(func(v DnsRecordResult) int { return v.Ttl }).(pulumi.IntOutput)
+func (o DnsZoneRecordOutput) Ttl() pulumi.IntOutput {
+	return o.ApplyT(func(v DnsZoneRecord) int { return v.Ttl }).(pulumi.IntOutput)
 }
 
 // Record type; known values `A`, `AAAA`, `CNAME` (others are accepted)
-func (o DnsRecordResultOutput) Type() pulumi.StringOutput {
-	return o.ApplyT(func(v DnsRecordResult) string { return v.Type }).(pulumi.StringOutput)
+func (o DnsZoneRecordOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v DnsZoneRecord) string { return v.Type }).(pulumi.StringOutput)
 }
 
-type DnsRecordResultArrayOutput struct{ *pulumi.OutputState }
+type DnsZoneRecordArrayOutput struct{ *pulumi.OutputState }
 
-func (DnsRecordResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]DnsRecordResult)(nil)).Elem()
+func (DnsZoneRecordArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DnsZoneRecord)(nil)).Elem()
 }
 
-func (o DnsRecordResultArrayOutput) ToDnsRecordResultArrayOutput() DnsRecordResultArrayOutput {
+func (o DnsZoneRecordArrayOutput) ToDnsZoneRecordArrayOutput() DnsZoneRecordArrayOutput {
 	return o
 }
 
-func (o DnsRecordResultArrayOutput) ToDnsRecordResultArrayOutputWithContext(ctx context.Context) DnsRecordResultArrayOutput {
+func (o DnsZoneRecordArrayOutput) ToDnsZoneRecordArrayOutputWithContext(ctx context.Context) DnsZoneRecordArrayOutput {
 	return o
 }
 
-func (o DnsRecordResultArrayOutput) Index(i pulumi.IntInput) DnsRecordResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DnsRecordResult {
-		return vs[0].([]DnsRecordResult)[vs[1].(int)]
-	}).(DnsRecordResultOutput)
-}
-
-// DNS zone
-type DnsZoneResult struct {
-	// Groups whose peers get the zone
-	DistributionGroups []string `pulumi:"distributionGroups"`
-	// Zone domain (FQDN): at least two labels, the last one not a number
-	Domain string `pulumi:"domain"`
-	// Add the zone domain to the peers' search domains
-	EnableSearchDomain bool `pulumi:"enableSearchDomain"`
-	// Whether the zone is served
-	Enabled bool `pulumi:"enabled"`
-	// Zone id
-	Id string `pulumi:"id"`
-	// Zone name, 1 to 255 characters
-	Name string `pulumi:"name"`
-	// The zone's records
-	Records []DnsRecordResult `pulumi:"records"`
-}
-
-// DNS zone
-type DnsZoneResultOutput struct{ *pulumi.OutputState }
-
-func (DnsZoneResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*DnsZoneResult)(nil)).Elem()
-}
-
-func (o DnsZoneResultOutput) ToDnsZoneResultOutput() DnsZoneResultOutput {
-	return o
-}
-
-func (o DnsZoneResultOutput) ToDnsZoneResultOutputWithContext(ctx context.Context) DnsZoneResultOutput {
-	return o
-}
-
-// Groups whose peers get the zone
-func (o DnsZoneResultOutput) DistributionGroups() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v DnsZoneResult) []string { return v.DistributionGroups }).(pulumi.StringArrayOutput)
-}
-
-// Zone domain (FQDN): at least two labels, the last one not a number
-func (o DnsZoneResultOutput) Domain() pulumi.StringOutput {
-	return o.ApplyT(func(v DnsZoneResult) string { return v.Domain }).(pulumi.StringOutput)
-}
-
-// Add the zone domain to the peers' search domains
-func (o DnsZoneResultOutput) EnableSearchDomain() pulumi.BoolOutput {
-	return o.ApplyT(func(v DnsZoneResult) bool { return v.EnableSearchDomain }).(pulumi.BoolOutput)
-}
-
-// Whether the zone is served
-func (o DnsZoneResultOutput) Enabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v DnsZoneResult) bool { return v.Enabled }).(pulumi.BoolOutput)
-}
-
-// Zone id
-func (o DnsZoneResultOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v DnsZoneResult) string { return v.Id }).(pulumi.StringOutput)
-}
-
-// Zone name, 1 to 255 characters
-func (o DnsZoneResultOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v DnsZoneResult) string { return v.Name }).(pulumi.StringOutput)
-}
-
-// The zone's records
-func (o DnsZoneResultOutput) Records() DnsRecordResultArrayOutput {
-	return o.ApplyT(func(v DnsZoneResult) []DnsRecordResult { return v.Records }).(DnsRecordResultArrayOutput)
-}
-
-type DnsZoneResultArrayOutput struct{ *pulumi.OutputState }
-
-func (DnsZoneResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]DnsZoneResult)(nil)).Elem()
-}
-
-func (o DnsZoneResultArrayOutput) ToDnsZoneResultArrayOutput() DnsZoneResultArrayOutput {
-	return o
-}
-
-func (o DnsZoneResultArrayOutput) ToDnsZoneResultArrayOutputWithContext(ctx context.Context) DnsZoneResultArrayOutput {
-	return o
-}
-
-func (o DnsZoneResultArrayOutput) Index(i pulumi.IntInput) DnsZoneResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DnsZoneResult {
-		return vs[0].([]DnsZoneResult)[vs[1].(int)]
-	}).(DnsZoneResultOutput)
+func (o DnsZoneRecordArrayOutput) Index(i pulumi.IntInput) DnsZoneRecordOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DnsZoneRecord {
+		return vs[0].([]DnsZoneRecord)[vs[1].(int)]
+	}).(DnsZoneRecordOutput)
 }
 
 // Device attributes a peer must match
@@ -1241,8 +418,1347 @@ func (o EdrVendorAMatchAttributesOutput) OperationalState() pulumi.StringPtrOutp
 	return o.ApplyT(func(v EdrVendorAMatchAttributes) *string { return v.OperationalState }).(pulumi.StringPtrOutput)
 }
 
+// A peer that another peer can connect to
+type GetAccessiblePeersItem struct {
+	// City
+	CityName string `pulumi:"cityName"`
+	// Whether the peer is connected
+	Connected bool `pulumi:"connected"`
+	// Country code
+	CountryCode string `pulumi:"countryCode"`
+	// DNS label
+	DnsLabel string `pulumi:"dnsLabel"`
+	// Geoname id
+	GeonameId int `pulumi:"geonameId"`
+	// Peer id
+	Id string `pulumi:"id"`
+	// Overlay IP address
+	Ip string `pulumi:"ip"`
+	// Last time seen
+	LastSeen string `pulumi:"lastSeen"`
+	// Peer name
+	Name string `pulumi:"name"`
+	// Operating system
+	Os string `pulumi:"os"`
+	// Owner user id
+	UserId string `pulumi:"userId"`
+}
+
+// A peer that another peer can connect to
+type GetAccessiblePeersItemOutput struct{ *pulumi.OutputState }
+
+func (GetAccessiblePeersItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAccessiblePeersItem)(nil)).Elem()
+}
+
+func (o GetAccessiblePeersItemOutput) ToGetAccessiblePeersItemOutput() GetAccessiblePeersItemOutput {
+	return o
+}
+
+func (o GetAccessiblePeersItemOutput) ToGetAccessiblePeersItemOutputWithContext(ctx context.Context) GetAccessiblePeersItemOutput {
+	return o
+}
+
+// City
+func (o GetAccessiblePeersItemOutput) CityName() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAccessiblePeersItem) string { return v.CityName }).(pulumi.StringOutput)
+}
+
+// Whether the peer is connected
+func (o GetAccessiblePeersItemOutput) Connected() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAccessiblePeersItem) bool { return v.Connected }).(pulumi.BoolOutput)
+}
+
+// Country code
+func (o GetAccessiblePeersItemOutput) CountryCode() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAccessiblePeersItem) string { return v.CountryCode }).(pulumi.StringOutput)
+}
+
+// DNS label
+func (o GetAccessiblePeersItemOutput) DnsLabel() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAccessiblePeersItem) string { return v.DnsLabel }).(pulumi.StringOutput)
+}
+
+// Geoname id
+func (o GetAccessiblePeersItemOutput) GeonameId() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAccessiblePeersItem) int { return v.GeonameId }).(pulumi.IntOutput)
+}
+
+// Peer id
+func (o GetAccessiblePeersItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAccessiblePeersItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Overlay IP address
+func (o GetAccessiblePeersItemOutput) Ip() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAccessiblePeersItem) string { return v.Ip }).(pulumi.StringOutput)
+}
+
+// Last time seen
+func (o GetAccessiblePeersItemOutput) LastSeen() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAccessiblePeersItem) string { return v.LastSeen }).(pulumi.StringOutput)
+}
+
+// Peer name
+func (o GetAccessiblePeersItemOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAccessiblePeersItem) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Operating system
+func (o GetAccessiblePeersItemOutput) Os() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAccessiblePeersItem) string { return v.Os }).(pulumi.StringOutput)
+}
+
+// Owner user id
+func (o GetAccessiblePeersItemOutput) UserId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAccessiblePeersItem) string { return v.UserId }).(pulumi.StringOutput)
+}
+
+type GetAccessiblePeersItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetAccessiblePeersItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetAccessiblePeersItem)(nil)).Elem()
+}
+
+func (o GetAccessiblePeersItemArrayOutput) ToGetAccessiblePeersItemArrayOutput() GetAccessiblePeersItemArrayOutput {
+	return o
+}
+
+func (o GetAccessiblePeersItemArrayOutput) ToGetAccessiblePeersItemArrayOutputWithContext(ctx context.Context) GetAccessiblePeersItemArrayOutput {
+	return o
+}
+
+func (o GetAccessiblePeersItemArrayOutput) Index(i pulumi.IntInput) GetAccessiblePeersItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetAccessiblePeersItem {
+		return vs[0].([]GetAccessiblePeersItem)[vs[1].(int)]
+	}).(GetAccessiblePeersItemOutput)
+}
+
+// Onboarding state
+type GetAccountOnboarding struct {
+	// The onboarding flow is still to be completed
+	OnboardingFlowPending bool `pulumi:"onboardingFlowPending"`
+	// The signup form is still to be filled in
+	SignupFormPending bool `pulumi:"signupFormPending"`
+}
+
+// Onboarding state
+type GetAccountOnboardingOutput struct{ *pulumi.OutputState }
+
+func (GetAccountOnboardingOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAccountOnboarding)(nil)).Elem()
+}
+
+func (o GetAccountOnboardingOutput) ToGetAccountOnboardingOutput() GetAccountOnboardingOutput {
+	return o
+}
+
+func (o GetAccountOnboardingOutput) ToGetAccountOnboardingOutputWithContext(ctx context.Context) GetAccountOnboardingOutput {
+	return o
+}
+
+// The onboarding flow is still to be completed
+func (o GetAccountOnboardingOutput) OnboardingFlowPending() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAccountOnboarding) bool { return v.OnboardingFlowPending }).(pulumi.BoolOutput)
+}
+
+// The signup form is still to be filled in
+func (o GetAccountOnboardingOutput) SignupFormPending() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAccountOnboarding) bool { return v.SignupFormPending }).(pulumi.BoolOutput)
+}
+
+// Account settings
+type GetAccountSettingsType struct {
+	// Install updates in the background
+	AutoUpdateAlways bool `pulumi:"autoUpdateAlways"`
+	// Agent auto-update setting
+	AutoUpdateVersion string `pulumi:"autoUpdateVersion"`
+	// Custom DNS domain
+	DnsDomain string `pulumi:"dnsDomain"`
+	// Whether the embedded IdP is enabled
+	EmbeddedIdpEnabled bool `pulumi:"embeddedIdpEnabled"`
+	// Extra settings
+	Extra GetAccountSettingsExtra `pulumi:"extra"`
+	// Propagate new user auto groups to the user's peers
+	GroupsPropagationEnabled bool `pulumi:"groupsPropagationEnabled"`
+	// Groups allowed access
+	JwtAllowGroups []string `pulumi:"jwtAllowGroups"`
+	// JWT claim holding groups
+	JwtGroupsClaimName string `pulumi:"jwtGroupsClaimName"`
+	// Extract groups from a JWT claim
+	JwtGroupsEnabled bool `pulumi:"jwtGroupsEnabled"`
+	// Experimental lazy connection
+	LazyConnectionEnabled bool `pulumi:"lazyConnectionEnabled"`
+	// Whether only external identity providers authenticate
+	LocalAuthDisabled bool `pulumi:"localAuthDisabled"`
+	// Overlay network range
+	NetworkRange string `pulumi:"networkRange"`
+	// Peers may expose local services
+	PeerExposeEnabled bool `pulumi:"peerExposeEnabled"`
+	// Groups allowed to expose
+	PeerExposeGroups []string `pulumi:"peerExposeGroups"`
+	// Peer inactivity expiration in seconds
+	PeerInactivityExpiration int `pulumi:"peerInactivityExpiration"`
+	// Global peer inactivity expiration
+	PeerInactivityExpirationEnabled bool `pulumi:"peerInactivityExpirationEnabled"`
+	// Peer login expiration in seconds
+	PeerLoginExpiration int `pulumi:"peerLoginExpiration"`
+	// Global peer login expiration
+	PeerLoginExpirationEnabled bool `pulumi:"peerLoginExpirationEnabled"`
+	// Block regular users from viewing parts of the system
+	RegularUsersViewBlocked bool `pulumi:"regularUsersViewBlocked"`
+	// DNS resolution on routing peers
+	RoutingPeerDnsResolutionEnabled bool `pulumi:"routingPeerDnsResolutionEnabled"`
+}
+
+// Account settings
+type GetAccountSettingsTypeOutput struct{ *pulumi.OutputState }
+
+func (GetAccountSettingsTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAccountSettingsType)(nil)).Elem()
+}
+
+func (o GetAccountSettingsTypeOutput) ToGetAccountSettingsTypeOutput() GetAccountSettingsTypeOutput {
+	return o
+}
+
+func (o GetAccountSettingsTypeOutput) ToGetAccountSettingsTypeOutputWithContext(ctx context.Context) GetAccountSettingsTypeOutput {
+	return o
+}
+
+// Install updates in the background
+func (o GetAccountSettingsTypeOutput) AutoUpdateAlways() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAccountSettingsType) bool { return v.AutoUpdateAlways }).(pulumi.BoolOutput)
+}
+
+// Agent auto-update setting
+func (o GetAccountSettingsTypeOutput) AutoUpdateVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAccountSettingsType) string { return v.AutoUpdateVersion }).(pulumi.StringOutput)
+}
+
+// Custom DNS domain
+func (o GetAccountSettingsTypeOutput) DnsDomain() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAccountSettingsType) string { return v.DnsDomain }).(pulumi.StringOutput)
+}
+
+// Whether the embedded IdP is enabled
+func (o GetAccountSettingsTypeOutput) EmbeddedIdpEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAccountSettingsType) bool { return v.EmbeddedIdpEnabled }).(pulumi.BoolOutput)
+}
+
+// Extra settings
+func (o GetAccountSettingsTypeOutput) Extra() GetAccountSettingsExtraOutput {
+	return o.ApplyT(func(v GetAccountSettingsType) GetAccountSettingsExtra { return v.Extra }).(GetAccountSettingsExtraOutput)
+}
+
+// Propagate new user auto groups to the user's peers
+func (o GetAccountSettingsTypeOutput) GroupsPropagationEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAccountSettingsType) bool { return v.GroupsPropagationEnabled }).(pulumi.BoolOutput)
+}
+
+// Groups allowed access
+func (o GetAccountSettingsTypeOutput) JwtAllowGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetAccountSettingsType) []string { return v.JwtAllowGroups }).(pulumi.StringArrayOutput)
+}
+
+// JWT claim holding groups
+func (o GetAccountSettingsTypeOutput) JwtGroupsClaimName() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAccountSettingsType) string { return v.JwtGroupsClaimName }).(pulumi.StringOutput)
+}
+
+// Extract groups from a JWT claim
+func (o GetAccountSettingsTypeOutput) JwtGroupsEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAccountSettingsType) bool { return v.JwtGroupsEnabled }).(pulumi.BoolOutput)
+}
+
+// Experimental lazy connection
+func (o GetAccountSettingsTypeOutput) LazyConnectionEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAccountSettingsType) bool { return v.LazyConnectionEnabled }).(pulumi.BoolOutput)
+}
+
+// Whether only external identity providers authenticate
+func (o GetAccountSettingsTypeOutput) LocalAuthDisabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAccountSettingsType) bool { return v.LocalAuthDisabled }).(pulumi.BoolOutput)
+}
+
+// Overlay network range
+func (o GetAccountSettingsTypeOutput) NetworkRange() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAccountSettingsType) string { return v.NetworkRange }).(pulumi.StringOutput)
+}
+
+// Peers may expose local services
+func (o GetAccountSettingsTypeOutput) PeerExposeEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAccountSettingsType) bool { return v.PeerExposeEnabled }).(pulumi.BoolOutput)
+}
+
+// Groups allowed to expose
+func (o GetAccountSettingsTypeOutput) PeerExposeGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetAccountSettingsType) []string { return v.PeerExposeGroups }).(pulumi.StringArrayOutput)
+}
+
+// Peer inactivity expiration in seconds
+func (o GetAccountSettingsTypeOutput) PeerInactivityExpiration() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAccountSettingsType) int { return v.PeerInactivityExpiration }).(pulumi.IntOutput)
+}
+
+// Global peer inactivity expiration
+func (o GetAccountSettingsTypeOutput) PeerInactivityExpirationEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAccountSettingsType) bool { return v.PeerInactivityExpirationEnabled }).(pulumi.BoolOutput)
+}
+
+// Peer login expiration in seconds
+func (o GetAccountSettingsTypeOutput) PeerLoginExpiration() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAccountSettingsType) int { return v.PeerLoginExpiration }).(pulumi.IntOutput)
+}
+
+// Global peer login expiration
+func (o GetAccountSettingsTypeOutput) PeerLoginExpirationEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAccountSettingsType) bool { return v.PeerLoginExpirationEnabled }).(pulumi.BoolOutput)
+}
+
+// Block regular users from viewing parts of the system
+func (o GetAccountSettingsTypeOutput) RegularUsersViewBlocked() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAccountSettingsType) bool { return v.RegularUsersViewBlocked }).(pulumi.BoolOutput)
+}
+
+// DNS resolution on routing peers
+func (o GetAccountSettingsTypeOutput) RoutingPeerDnsResolutionEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAccountSettingsType) bool { return v.RoutingPeerDnsResolutionEnabled }).(pulumi.BoolOutput)
+}
+
+// Extra settings
+type GetAccountSettingsExtra struct {
+	// Collect network traffic events
+	NetworkTrafficLogsEnabled bool `pulumi:"networkTrafficLogsEnabled"`
+	// Groups whose peers are logged; empty means all
+	NetworkTrafficLogsGroups []string `pulumi:"networkTrafficLogsGroups"`
+	// Count packets in traffic events (may slightly affect performance)
+	NetworkTrafficPacketCounterEnabled bool `pulumi:"networkTrafficPacketCounterEnabled"`
+	// New peers stay pending until approved (cloud only)
+	PeerApprovalEnabled bool `pulumi:"peerApprovalEnabled"`
+	// New users joining through domain matching stay pending until approved
+	UserApprovalRequired bool `pulumi:"userApprovalRequired"`
+}
+
+// Extra settings
+type GetAccountSettingsExtraOutput struct{ *pulumi.OutputState }
+
+func (GetAccountSettingsExtraOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAccountSettingsExtra)(nil)).Elem()
+}
+
+func (o GetAccountSettingsExtraOutput) ToGetAccountSettingsExtraOutput() GetAccountSettingsExtraOutput {
+	return o
+}
+
+func (o GetAccountSettingsExtraOutput) ToGetAccountSettingsExtraOutputWithContext(ctx context.Context) GetAccountSettingsExtraOutput {
+	return o
+}
+
+// Collect network traffic events
+func (o GetAccountSettingsExtraOutput) NetworkTrafficLogsEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAccountSettingsExtra) bool { return v.NetworkTrafficLogsEnabled }).(pulumi.BoolOutput)
+}
+
+// Groups whose peers are logged; empty means all
+func (o GetAccountSettingsExtraOutput) NetworkTrafficLogsGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetAccountSettingsExtra) []string { return v.NetworkTrafficLogsGroups }).(pulumi.StringArrayOutput)
+}
+
+// Count packets in traffic events (may slightly affect performance)
+func (o GetAccountSettingsExtraOutput) NetworkTrafficPacketCounterEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAccountSettingsExtra) bool { return v.NetworkTrafficPacketCounterEnabled }).(pulumi.BoolOutput)
+}
+
+// New peers stay pending until approved (cloud only)
+func (o GetAccountSettingsExtraOutput) PeerApprovalEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAccountSettingsExtra) bool { return v.PeerApprovalEnabled }).(pulumi.BoolOutput)
+}
+
+// New users joining through domain matching stay pending until approved
+func (o GetAccountSettingsExtraOutput) UserApprovalRequired() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAccountSettingsExtra) bool { return v.UserApprovalRequired }).(pulumi.BoolOutput)
+}
+
+// Audit event
+type GetAuditEventsItem struct {
+	// Human-readable activity
+	Activity string `pulumi:"activity"`
+	// Machine-readable activity, such as group.add
+	ActivityCode string `pulumi:"activityCode"`
+	// Event id
+	Id int `pulumi:"id"`
+	// Email of the user who did it
+	InitiatorEmail string `pulumi:"initiatorEmail"`
+	// Id of the user who did it
+	InitiatorId string `pulumi:"initiatorId"`
+	// Name of the user who did it
+	InitiatorName string `pulumi:"initiatorName"`
+	// Free key/value details
+	Meta map[string]interface{} `pulumi:"meta"`
+	// Id of the object acted on
+	TargetId string `pulumi:"targetId"`
+	// When it happened
+	Timestamp string `pulumi:"timestamp"`
+}
+
+// Audit event
+type GetAuditEventsItemOutput struct{ *pulumi.OutputState }
+
+func (GetAuditEventsItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAuditEventsItem)(nil)).Elem()
+}
+
+func (o GetAuditEventsItemOutput) ToGetAuditEventsItemOutput() GetAuditEventsItemOutput {
+	return o
+}
+
+func (o GetAuditEventsItemOutput) ToGetAuditEventsItemOutputWithContext(ctx context.Context) GetAuditEventsItemOutput {
+	return o
+}
+
+// Human-readable activity
+func (o GetAuditEventsItemOutput) Activity() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAuditEventsItem) string { return v.Activity }).(pulumi.StringOutput)
+}
+
+// Machine-readable activity, such as group.add
+func (o GetAuditEventsItemOutput) ActivityCode() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAuditEventsItem) string { return v.ActivityCode }).(pulumi.StringOutput)
+}
+
+// Event id
+func (o GetAuditEventsItemOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAuditEventsItem) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// Email of the user who did it
+func (o GetAuditEventsItemOutput) InitiatorEmail() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAuditEventsItem) string { return v.InitiatorEmail }).(pulumi.StringOutput)
+}
+
+// Id of the user who did it
+func (o GetAuditEventsItemOutput) InitiatorId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAuditEventsItem) string { return v.InitiatorId }).(pulumi.StringOutput)
+}
+
+// Name of the user who did it
+func (o GetAuditEventsItemOutput) InitiatorName() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAuditEventsItem) string { return v.InitiatorName }).(pulumi.StringOutput)
+}
+
+// Free key/value details
+func (o GetAuditEventsItemOutput) Meta() pulumi.MapOutput {
+	return o.ApplyT(func(v GetAuditEventsItem) map[string]interface{} { return v.Meta }).(pulumi.MapOutput)
+}
+
+// Id of the object acted on
+func (o GetAuditEventsItemOutput) TargetId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAuditEventsItem) string { return v.TargetId }).(pulumi.StringOutput)
+}
+
+// When it happened
+func (o GetAuditEventsItemOutput) Timestamp() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAuditEventsItem) string { return v.Timestamp }).(pulumi.StringOutput)
+}
+
+type GetAuditEventsItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetAuditEventsItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetAuditEventsItem)(nil)).Elem()
+}
+
+func (o GetAuditEventsItemArrayOutput) ToGetAuditEventsItemArrayOutput() GetAuditEventsItemArrayOutput {
+	return o
+}
+
+func (o GetAuditEventsItemArrayOutput) ToGetAuditEventsItemArrayOutputWithContext(ctx context.Context) GetAuditEventsItemArrayOutput {
+	return o
+}
+
+func (o GetAuditEventsItemArrayOutput) Index(i pulumi.IntInput) GetAuditEventsItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetAuditEventsItem {
+		return vs[0].([]GetAuditEventsItem)[vs[1].(int)]
+	}).(GetAuditEventsItemOutput)
+}
+
+// What the user may do
+type GetCurrentUserPermissions struct {
+	// Whether the user's view of peers is restricted to their own
+	IsRestricted bool `pulumi:"isRestricted"`
+	// Module name to allowed operations
+	Modules map[string]GetCurrentUserPermissionsModule `pulumi:"modules"`
+}
+
+// What the user may do
+type GetCurrentUserPermissionsOutput struct{ *pulumi.OutputState }
+
+func (GetCurrentUserPermissionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetCurrentUserPermissions)(nil)).Elem()
+}
+
+func (o GetCurrentUserPermissionsOutput) ToGetCurrentUserPermissionsOutput() GetCurrentUserPermissionsOutput {
+	return o
+}
+
+func (o GetCurrentUserPermissionsOutput) ToGetCurrentUserPermissionsOutputWithContext(ctx context.Context) GetCurrentUserPermissionsOutput {
+	return o
+}
+
+// Whether the user's view of peers is restricted to their own
+func (o GetCurrentUserPermissionsOutput) IsRestricted() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetCurrentUserPermissions) bool { return v.IsRestricted }).(pulumi.BoolOutput)
+}
+
+// Module name to allowed operations
+func (o GetCurrentUserPermissionsOutput) Modules() GetCurrentUserPermissionsModuleMapOutput {
+	return o.ApplyT(func(v GetCurrentUserPermissions) map[string]GetCurrentUserPermissionsModule { return v.Modules }).(GetCurrentUserPermissionsModuleMapOutput)
+}
+
+// Allowed operations
+type GetCurrentUserPermissionsModule struct {
+	// May create
+	Create bool `pulumi:"create"`
+	// May delete
+	Delete bool `pulumi:"delete"`
+	// May read
+	Read bool `pulumi:"read"`
+	// May update
+	Update bool `pulumi:"update"`
+}
+
+// Allowed operations
+type GetCurrentUserPermissionsModuleOutput struct{ *pulumi.OutputState }
+
+func (GetCurrentUserPermissionsModuleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetCurrentUserPermissionsModule)(nil)).Elem()
+}
+
+func (o GetCurrentUserPermissionsModuleOutput) ToGetCurrentUserPermissionsModuleOutput() GetCurrentUserPermissionsModuleOutput {
+	return o
+}
+
+func (o GetCurrentUserPermissionsModuleOutput) ToGetCurrentUserPermissionsModuleOutputWithContext(ctx context.Context) GetCurrentUserPermissionsModuleOutput {
+	return o
+}
+
+// May create
+func (o GetCurrentUserPermissionsModuleOutput) Create() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetCurrentUserPermissionsModule) bool { return v.Create }).(pulumi.BoolOutput)
+}
+
+// May delete
+func (o GetCurrentUserPermissionsModuleOutput) Delete() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetCurrentUserPermissionsModule) bool { return v.Delete }).(pulumi.BoolOutput)
+}
+
+// May read
+func (o GetCurrentUserPermissionsModuleOutput) Read() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetCurrentUserPermissionsModule) bool { return v.Read }).(pulumi.BoolOutput)
+}
+
+// May update
+func (o GetCurrentUserPermissionsModuleOutput) Update() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetCurrentUserPermissionsModule) bool { return v.Update }).(pulumi.BoolOutput)
+}
+
+type GetCurrentUserPermissionsModuleMapOutput struct{ *pulumi.OutputState }
+
+func (GetCurrentUserPermissionsModuleMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]GetCurrentUserPermissionsModule)(nil)).Elem()
+}
+
+func (o GetCurrentUserPermissionsModuleMapOutput) ToGetCurrentUserPermissionsModuleMapOutput() GetCurrentUserPermissionsModuleMapOutput {
+	return o
+}
+
+func (o GetCurrentUserPermissionsModuleMapOutput) ToGetCurrentUserPermissionsModuleMapOutputWithContext(ctx context.Context) GetCurrentUserPermissionsModuleMapOutput {
+	return o
+}
+
+func (o GetCurrentUserPermissionsModuleMapOutput) MapIndex(k pulumi.StringInput) GetCurrentUserPermissionsModuleOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) GetCurrentUserPermissionsModule {
+		return vs[0].(map[string]GetCurrentUserPermissionsModule)[vs[1].(string)]
+	}).(GetCurrentUserPermissionsModuleOutput)
+}
+
+// Directory sync log entry
+type GetDirectorySyncLogsItem struct {
+	// Log entry id
+	Id int `pulumi:"id"`
+	// Severity; one of `info`, `warning`, `error`
+	Level string `pulumi:"level"`
+	// What happened
+	Message string `pulumi:"message"`
+	// Time
+	Timestamp string `pulumi:"timestamp"`
+}
+
+// Directory sync log entry
+type GetDirectorySyncLogsItemOutput struct{ *pulumi.OutputState }
+
+func (GetDirectorySyncLogsItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetDirectorySyncLogsItem)(nil)).Elem()
+}
+
+func (o GetDirectorySyncLogsItemOutput) ToGetDirectorySyncLogsItemOutput() GetDirectorySyncLogsItemOutput {
+	return o
+}
+
+func (o GetDirectorySyncLogsItemOutput) ToGetDirectorySyncLogsItemOutputWithContext(ctx context.Context) GetDirectorySyncLogsItemOutput {
+	return o
+}
+
+// Log entry id
+func (o GetDirectorySyncLogsItemOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v GetDirectorySyncLogsItem) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// Severity; one of `info`, `warning`, `error`
+func (o GetDirectorySyncLogsItemOutput) Level() pulumi.StringOutput {
+	return o.ApplyT(func(v GetDirectorySyncLogsItem) string { return v.Level }).(pulumi.StringOutput)
+}
+
+// What happened
+func (o GetDirectorySyncLogsItemOutput) Message() pulumi.StringOutput {
+	return o.ApplyT(func(v GetDirectorySyncLogsItem) string { return v.Message }).(pulumi.StringOutput)
+}
+
+// Time
+func (o GetDirectorySyncLogsItemOutput) Timestamp() pulumi.StringOutput {
+	return o.ApplyT(func(v GetDirectorySyncLogsItem) string { return v.Timestamp }).(pulumi.StringOutput)
+}
+
+type GetDirectorySyncLogsItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetDirectorySyncLogsItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetDirectorySyncLogsItem)(nil)).Elem()
+}
+
+func (o GetDirectorySyncLogsItemArrayOutput) ToGetDirectorySyncLogsItemArrayOutput() GetDirectorySyncLogsItemArrayOutput {
+	return o
+}
+
+func (o GetDirectorySyncLogsItemArrayOutput) ToGetDirectorySyncLogsItemArrayOutputWithContext(ctx context.Context) GetDirectorySyncLogsItemArrayOutput {
+	return o
+}
+
+func (o GetDirectorySyncLogsItemArrayOutput) Index(i pulumi.IntInput) GetDirectorySyncLogsItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetDirectorySyncLogsItem {
+		return vs[0].([]GetDirectorySyncLogsItem)[vs[1].(int)]
+	}).(GetDirectorySyncLogsItemOutput)
+}
+
+// Directory sync vendor-d-idp integration (the service account key is never returned)
+type GetDirectorySyncVendorDsItem struct {
+	// Connector id
+	ConnectorId string `pulumi:"connectorId"`
+	// Customer id
+	CustomerId string `pulumi:"customerId"`
+	// Whether the integration is active
+	Enabled bool `pulumi:"enabled"`
+	// Start-with patterns of the groups to sync
+	GroupPrefixes []string `pulumi:"groupPrefixes"`
+	// Integration id
+	Id int `pulumi:"id"`
+	// Last sync time
+	LastSyncedAt string `pulumi:"lastSyncedAt"`
+	// Sync interval in seconds
+	SyncInterval int `pulumi:"syncInterval"`
+	// Patterns of the groups whose users are synced
+	UserGroupPrefixes []string `pulumi:"userGroupPrefixes"`
+}
+
+// Directory sync vendor-d-idp integration (the service account key is never returned)
+type GetDirectorySyncVendorDsItemOutput struct{ *pulumi.OutputState }
+
+func (GetDirectorySyncVendorDsItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetDirectorySyncVendorDsItem)(nil)).Elem()
+}
+
+func (o GetDirectorySyncVendorDsItemOutput) ToGetDirectorySyncVendorDsItemOutput() GetDirectorySyncVendorDsItemOutput {
+	return o
+}
+
+func (o GetDirectorySyncVendorDsItemOutput) ToGetDirectorySyncVendorDsItemOutputWithContext(ctx context.Context) GetDirectorySyncVendorDsItemOutput {
+	return o
+}
+
+// Connector id
+func (o GetDirectorySyncVendorDsItemOutput) ConnectorId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetDirectorySyncVendorDsItem) string { return v.ConnectorId }).(pulumi.StringOutput)
+}
+
+// Customer id
+func (o GetDirectorySyncVendorDsItemOutput) CustomerId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetDirectorySyncVendorDsItem) string { return v.CustomerId }).(pulumi.StringOutput)
+}
+
+// Whether the integration is active
+func (o GetDirectorySyncVendorDsItemOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetDirectorySyncVendorDsItem) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Start-with patterns of the groups to sync
+func (o GetDirectorySyncVendorDsItemOutput) GroupPrefixes() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetDirectorySyncVendorDsItem) []string { return v.GroupPrefixes }).(pulumi.StringArrayOutput)
+}
+
+// Integration id
+func (o GetDirectorySyncVendorDsItemOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v GetDirectorySyncVendorDsItem) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// Last sync time
+func (o GetDirectorySyncVendorDsItemOutput) LastSyncedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetDirectorySyncVendorDsItem) string { return v.LastSyncedAt }).(pulumi.StringOutput)
+}
+
+// Sync interval in seconds
+func (o GetDirectorySyncVendorDsItemOutput) SyncInterval() pulumi.IntOutput {
+	return o.ApplyT(func(v GetDirectorySyncVendorDsItem) int { return v.SyncInterval }).(pulumi.IntOutput)
+}
+
+// Patterns of the groups whose users are synced
+func (o GetDirectorySyncVendorDsItemOutput) UserGroupPrefixes() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetDirectorySyncVendorDsItem) []string { return v.UserGroupPrefixes }).(pulumi.StringArrayOutput)
+}
+
+type GetDirectorySyncVendorDsItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetDirectorySyncVendorDsItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetDirectorySyncVendorDsItem)(nil)).Elem()
+}
+
+func (o GetDirectorySyncVendorDsItemArrayOutput) ToGetDirectorySyncVendorDsItemArrayOutput() GetDirectorySyncVendorDsItemArrayOutput {
+	return o
+}
+
+func (o GetDirectorySyncVendorDsItemArrayOutput) ToGetDirectorySyncVendorDsItemArrayOutputWithContext(ctx context.Context) GetDirectorySyncVendorDsItemArrayOutput {
+	return o
+}
+
+func (o GetDirectorySyncVendorDsItemArrayOutput) Index(i pulumi.IntInput) GetDirectorySyncVendorDsItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetDirectorySyncVendorDsItem {
+		return vs[0].([]GetDirectorySyncVendorDsItem)[vs[1].(int)]
+	}).(GetDirectorySyncVendorDsItemOutput)
+}
+
+// Directory sync vendor-e-idp integration (the client secret is never returned)
+type GetDirectorySyncVendorEsItem struct {
+	// Client id
+	ClientId string `pulumi:"clientId"`
+	// Connector id
+	ConnectorId string `pulumi:"connectorId"`
+	// Whether the integration is active
+	Enabled bool `pulumi:"enabled"`
+	// Start-with patterns of the groups to sync
+	GroupPrefixes []string `pulumi:"groupPrefixes"`
+	// API host domain
+	Host string `pulumi:"host"`
+	// Integration id
+	Id int `pulumi:"id"`
+	// Last sync time
+	LastSyncedAt string `pulumi:"lastSyncedAt"`
+	// Sync interval in seconds
+	SyncInterval int `pulumi:"syncInterval"`
+	// Tenant id
+	TenantId string `pulumi:"tenantId"`
+	// Patterns of the groups whose users are synced
+	UserGroupPrefixes []string `pulumi:"userGroupPrefixes"`
+}
+
+// Directory sync vendor-e-idp integration (the client secret is never returned)
+type GetDirectorySyncVendorEsItemOutput struct{ *pulumi.OutputState }
+
+func (GetDirectorySyncVendorEsItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetDirectorySyncVendorEsItem)(nil)).Elem()
+}
+
+func (o GetDirectorySyncVendorEsItemOutput) ToGetDirectorySyncVendorEsItemOutput() GetDirectorySyncVendorEsItemOutput {
+	return o
+}
+
+func (o GetDirectorySyncVendorEsItemOutput) ToGetDirectorySyncVendorEsItemOutputWithContext(ctx context.Context) GetDirectorySyncVendorEsItemOutput {
+	return o
+}
+
+// Client id
+func (o GetDirectorySyncVendorEsItemOutput) ClientId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetDirectorySyncVendorEsItem) string { return v.ClientId }).(pulumi.StringOutput)
+}
+
+// Connector id
+func (o GetDirectorySyncVendorEsItemOutput) ConnectorId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetDirectorySyncVendorEsItem) string { return v.ConnectorId }).(pulumi.StringOutput)
+}
+
+// Whether the integration is active
+func (o GetDirectorySyncVendorEsItemOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetDirectorySyncVendorEsItem) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Start-with patterns of the groups to sync
+func (o GetDirectorySyncVendorEsItemOutput) GroupPrefixes() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetDirectorySyncVendorEsItem) []string { return v.GroupPrefixes }).(pulumi.StringArrayOutput)
+}
+
+// API host domain
+func (o GetDirectorySyncVendorEsItemOutput) Host() pulumi.StringOutput {
+	return o.ApplyT(func(v GetDirectorySyncVendorEsItem) string { return v.Host }).(pulumi.StringOutput)
+}
+
+// Integration id
+func (o GetDirectorySyncVendorEsItemOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v GetDirectorySyncVendorEsItem) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// Last sync time
+func (o GetDirectorySyncVendorEsItemOutput) LastSyncedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetDirectorySyncVendorEsItem) string { return v.LastSyncedAt }).(pulumi.StringOutput)
+}
+
+// Sync interval in seconds
+func (o GetDirectorySyncVendorEsItemOutput) SyncInterval() pulumi.IntOutput {
+	return o.ApplyT(func(v GetDirectorySyncVendorEsItem) int { return v.SyncInterval }).(pulumi.IntOutput)
+}
+
+// Tenant id
+func (o GetDirectorySyncVendorEsItemOutput) TenantId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetDirectorySyncVendorEsItem) string { return v.TenantId }).(pulumi.StringOutput)
+}
+
+// Patterns of the groups whose users are synced
+func (o GetDirectorySyncVendorEsItemOutput) UserGroupPrefixes() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetDirectorySyncVendorEsItem) []string { return v.UserGroupPrefixes }).(pulumi.StringArrayOutput)
+}
+
+type GetDirectorySyncVendorEsItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetDirectorySyncVendorEsItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetDirectorySyncVendorEsItem)(nil)).Elem()
+}
+
+func (o GetDirectorySyncVendorEsItemArrayOutput) ToGetDirectorySyncVendorEsItemArrayOutput() GetDirectorySyncVendorEsItemArrayOutput {
+	return o
+}
+
+func (o GetDirectorySyncVendorEsItemArrayOutput) ToGetDirectorySyncVendorEsItemArrayOutputWithContext(ctx context.Context) GetDirectorySyncVendorEsItemArrayOutput {
+	return o
+}
+
+func (o GetDirectorySyncVendorEsItemArrayOutput) Index(i pulumi.IntInput) GetDirectorySyncVendorEsItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetDirectorySyncVendorEsItem {
+		return vs[0].([]GetDirectorySyncVendorEsItem)[vs[1].(int)]
+	}).(GetDirectorySyncVendorEsItemOutput)
+}
+
+// DNS record
+type GetDnsRecordsItem struct {
+	// Record content, 1 to 255 characters: an IPv4 for A, IPv6 for AAAA, a domain for CNAME
+	Content string `pulumi:"content"`
+	// Record id
+	Id string `pulumi:"id"`
+	// Record name: the zone domain or a subdomain of it (FQDN)
+	Name string `pulumi:"name"`
+	// Time to live in seconds
+	Ttl int `pulumi:"ttl"`
+	// Record type; known values `A`, `AAAA`, `CNAME` (others are accepted)
+	Type string `pulumi:"type"`
+}
+
+// DNS record
+type GetDnsRecordsItemOutput struct{ *pulumi.OutputState }
+
+func (GetDnsRecordsItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetDnsRecordsItem)(nil)).Elem()
+}
+
+func (o GetDnsRecordsItemOutput) ToGetDnsRecordsItemOutput() GetDnsRecordsItemOutput {
+	return o
+}
+
+func (o GetDnsRecordsItemOutput) ToGetDnsRecordsItemOutputWithContext(ctx context.Context) GetDnsRecordsItemOutput {
+	return o
+}
+
+// Record content, 1 to 255 characters: an IPv4 for A, IPv6 for AAAA, a domain for CNAME
+func (o GetDnsRecordsItemOutput) Content() pulumi.StringOutput {
+	return o.ApplyT(func(v GetDnsRecordsItem) string { return v.Content }).(pulumi.StringOutput)
+}
+
+// Record id
+func (o GetDnsRecordsItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetDnsRecordsItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Record name: the zone domain or a subdomain of it (FQDN)
+func (o GetDnsRecordsItemOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetDnsRecordsItem) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Time to live in seconds
+func (o GetDnsRecordsItemOutput) Ttl() pulumi.IntOutput {
+	return o.ApplyT(func(v GetDnsRecordsItem) int { return v.Ttl }).(pulumi.IntOutput)
+}
+
+// Record type; known values `A`, `AAAA`, `CNAME` (others are accepted)
+func (o GetDnsRecordsItemOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetDnsRecordsItem) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type GetDnsRecordsItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetDnsRecordsItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetDnsRecordsItem)(nil)).Elem()
+}
+
+func (o GetDnsRecordsItemArrayOutput) ToGetDnsRecordsItemArrayOutput() GetDnsRecordsItemArrayOutput {
+	return o
+}
+
+func (o GetDnsRecordsItemArrayOutput) ToGetDnsRecordsItemArrayOutputWithContext(ctx context.Context) GetDnsRecordsItemArrayOutput {
+	return o
+}
+
+func (o GetDnsRecordsItemArrayOutput) Index(i pulumi.IntInput) GetDnsRecordsItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetDnsRecordsItem {
+		return vs[0].([]GetDnsRecordsItem)[vs[1].(int)]
+	}).(GetDnsRecordsItemOutput)
+}
+
+// DNS record
+type GetDnsZoneRecord struct {
+	// Record content, 1 to 255 characters: an IPv4 for A, IPv6 for AAAA, a domain for CNAME
+	Content string `pulumi:"content"`
+	// Record id
+	Id string `pulumi:"id"`
+	// Record name: the zone domain or a subdomain of it (FQDN)
+	Name string `pulumi:"name"`
+	// Time to live in seconds
+	Ttl int `pulumi:"ttl"`
+	// Record type; known values `A`, `AAAA`, `CNAME` (others are accepted)
+	Type string `pulumi:"type"`
+}
+
+// DNS record
+type GetDnsZoneRecordOutput struct{ *pulumi.OutputState }
+
+func (GetDnsZoneRecordOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetDnsZoneRecord)(nil)).Elem()
+}
+
+func (o GetDnsZoneRecordOutput) ToGetDnsZoneRecordOutput() GetDnsZoneRecordOutput {
+	return o
+}
+
+func (o GetDnsZoneRecordOutput) ToGetDnsZoneRecordOutputWithContext(ctx context.Context) GetDnsZoneRecordOutput {
+	return o
+}
+
+// Record content, 1 to 255 characters: an IPv4 for A, IPv6 for AAAA, a domain for CNAME
+func (o GetDnsZoneRecordOutput) Content() pulumi.StringOutput {
+	return o.ApplyT(func(v GetDnsZoneRecord) string { return v.Content }).(pulumi.StringOutput)
+}
+
+// Record id
+func (o GetDnsZoneRecordOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetDnsZoneRecord) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Record name: the zone domain or a subdomain of it (FQDN)
+func (o GetDnsZoneRecordOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetDnsZoneRecord) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Time to live in seconds
+func (o GetDnsZoneRecordOutput) Ttl() pulumi.IntOutput {
+	return o.ApplyT(func(v GetDnsZoneRecord) int { return v.Ttl }).(pulumi.IntOutput)
+}
+
+// Record type; known values `A`, `AAAA`, `CNAME` (others are accepted)
+func (o GetDnsZoneRecordOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetDnsZoneRecord) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type GetDnsZoneRecordArrayOutput struct{ *pulumi.OutputState }
+
+func (GetDnsZoneRecordArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetDnsZoneRecord)(nil)).Elem()
+}
+
+func (o GetDnsZoneRecordArrayOutput) ToGetDnsZoneRecordArrayOutput() GetDnsZoneRecordArrayOutput {
+	return o
+}
+
+func (o GetDnsZoneRecordArrayOutput) ToGetDnsZoneRecordArrayOutputWithContext(ctx context.Context) GetDnsZoneRecordArrayOutput {
+	return o
+}
+
+func (o GetDnsZoneRecordArrayOutput) Index(i pulumi.IntInput) GetDnsZoneRecordOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetDnsZoneRecord {
+		return vs[0].([]GetDnsZoneRecord)[vs[1].(int)]
+	}).(GetDnsZoneRecordOutput)
+}
+
+// DNS zone
+type GetDnsZonesItem struct {
+	// Groups whose peers get the zone
+	DistributionGroups []string `pulumi:"distributionGroups"`
+	// Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
+	Domain string `pulumi:"domain"`
+	// Add the zone domain to the peers' search domains
+	EnableSearchDomain bool `pulumi:"enableSearchDomain"`
+	// Whether the zone is served
+	Enabled bool `pulumi:"enabled"`
+	// Zone id
+	Id string `pulumi:"id"`
+	// Zone name, 1 to 255 characters
+	Name string `pulumi:"name"`
+	// The zone's records
+	Records []GetDnsZonesItemRecord `pulumi:"records"`
+}
+
+// DNS zone
+type GetDnsZonesItemOutput struct{ *pulumi.OutputState }
+
+func (GetDnsZonesItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetDnsZonesItem)(nil)).Elem()
+}
+
+func (o GetDnsZonesItemOutput) ToGetDnsZonesItemOutput() GetDnsZonesItemOutput {
+	return o
+}
+
+func (o GetDnsZonesItemOutput) ToGetDnsZonesItemOutputWithContext(ctx context.Context) GetDnsZonesItemOutput {
+	return o
+}
+
+// Groups whose peers get the zone
+func (o GetDnsZonesItemOutput) DistributionGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetDnsZonesItem) []string { return v.DistributionGroups }).(pulumi.StringArrayOutput)
+}
+
+// Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
+func (o GetDnsZonesItemOutput) Domain() pulumi.StringOutput {
+	return o.ApplyT(func(v GetDnsZonesItem) string { return v.Domain }).(pulumi.StringOutput)
+}
+
+// Add the zone domain to the peers' search domains
+func (o GetDnsZonesItemOutput) EnableSearchDomain() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetDnsZonesItem) bool { return v.EnableSearchDomain }).(pulumi.BoolOutput)
+}
+
+// Whether the zone is served
+func (o GetDnsZonesItemOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetDnsZonesItem) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Zone id
+func (o GetDnsZonesItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetDnsZonesItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Zone name, 1 to 255 characters
+func (o GetDnsZonesItemOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetDnsZonesItem) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The zone's records
+func (o GetDnsZonesItemOutput) Records() GetDnsZonesItemRecordArrayOutput {
+	return o.ApplyT(func(v GetDnsZonesItem) []GetDnsZonesItemRecord { return v.Records }).(GetDnsZonesItemRecordArrayOutput)
+}
+
+type GetDnsZonesItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetDnsZonesItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetDnsZonesItem)(nil)).Elem()
+}
+
+func (o GetDnsZonesItemArrayOutput) ToGetDnsZonesItemArrayOutput() GetDnsZonesItemArrayOutput {
+	return o
+}
+
+func (o GetDnsZonesItemArrayOutput) ToGetDnsZonesItemArrayOutputWithContext(ctx context.Context) GetDnsZonesItemArrayOutput {
+	return o
+}
+
+func (o GetDnsZonesItemArrayOutput) Index(i pulumi.IntInput) GetDnsZonesItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetDnsZonesItem {
+		return vs[0].([]GetDnsZonesItem)[vs[1].(int)]
+	}).(GetDnsZonesItemOutput)
+}
+
+// DNS record
+type GetDnsZonesItemRecord struct {
+	// Record content, 1 to 255 characters: an IPv4 for A, IPv6 for AAAA, a domain for CNAME
+	Content string `pulumi:"content"`
+	// Record id
+	Id string `pulumi:"id"`
+	// Record name: the zone domain or a subdomain of it (FQDN)
+	Name string `pulumi:"name"`
+	// Time to live in seconds
+	Ttl int `pulumi:"ttl"`
+	// Record type; known values `A`, `AAAA`, `CNAME` (others are accepted)
+	Type string `pulumi:"type"`
+}
+
+// DNS record
+type GetDnsZonesItemRecordOutput struct{ *pulumi.OutputState }
+
+func (GetDnsZonesItemRecordOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetDnsZonesItemRecord)(nil)).Elem()
+}
+
+func (o GetDnsZonesItemRecordOutput) ToGetDnsZonesItemRecordOutput() GetDnsZonesItemRecordOutput {
+	return o
+}
+
+func (o GetDnsZonesItemRecordOutput) ToGetDnsZonesItemRecordOutputWithContext(ctx context.Context) GetDnsZonesItemRecordOutput {
+	return o
+}
+
+// Record content, 1 to 255 characters: an IPv4 for A, IPv6 for AAAA, a domain for CNAME
+func (o GetDnsZonesItemRecordOutput) Content() pulumi.StringOutput {
+	return o.ApplyT(func(v GetDnsZonesItemRecord) string { return v.Content }).(pulumi.StringOutput)
+}
+
+// Record id
+func (o GetDnsZonesItemRecordOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetDnsZonesItemRecord) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Record name: the zone domain or a subdomain of it (FQDN)
+func (o GetDnsZonesItemRecordOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetDnsZonesItemRecord) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Time to live in seconds
+func (o GetDnsZonesItemRecordOutput) Ttl() pulumi.IntOutput {
+	return o.ApplyT(func(v GetDnsZonesItemRecord) int { return v.Ttl }).(pulumi.IntOutput)
+}
+
+// Record type; known values `A`, `AAAA`, `CNAME` (others are accepted)
+func (o GetDnsZonesItemRecordOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetDnsZonesItemRecord) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type GetDnsZonesItemRecordArrayOutput struct{ *pulumi.OutputState }
+
+func (GetDnsZonesItemRecordArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetDnsZonesItemRecord)(nil)).Elem()
+}
+
+func (o GetDnsZonesItemRecordArrayOutput) ToGetDnsZonesItemRecordArrayOutput() GetDnsZonesItemRecordArrayOutput {
+	return o
+}
+
+func (o GetDnsZonesItemRecordArrayOutput) ToGetDnsZonesItemRecordArrayOutputWithContext(ctx context.Context) GetDnsZonesItemRecordArrayOutput {
+	return o
+}
+
+func (o GetDnsZonesItemRecordArrayOutput) Index(i pulumi.IntInput) GetDnsZonesItemRecordOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetDnsZonesItemRecord {
+		return vs[0].([]GetDnsZonesItemRecord)[vs[1].(int)]
+	}).(GetDnsZonesItemRecordOutput)
+}
+
+// A group of peers and network resources
+type GetEdrVendorAGroup struct {
+	// Group id
+	Id string `pulumi:"id"`
+	// How the group was created; one of `api`, `integration`, `jwt`
+	Issued string `pulumi:"issued"`
+	// Group name
+	Name string `pulumi:"name"`
+	// Peers in the group
+	Peers []GetEdrVendorAGroupPeer `pulumi:"peers"`
+	// Number of peers in the group
+	PeersCount int `pulumi:"peersCount"`
+	// Network resources in the group
+	Resources []GetEdrVendorAGroupResource `pulumi:"resources"`
+	// Number of network resources in the group
+	ResourcesCount int `pulumi:"resourcesCount"`
+}
+
+// A group of peers and network resources
+type GetEdrVendorAGroupOutput struct{ *pulumi.OutputState }
+
+func (GetEdrVendorAGroupOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetEdrVendorAGroup)(nil)).Elem()
+}
+
+func (o GetEdrVendorAGroupOutput) ToGetEdrVendorAGroupOutput() GetEdrVendorAGroupOutput {
+	return o
+}
+
+func (o GetEdrVendorAGroupOutput) ToGetEdrVendorAGroupOutputWithContext(ctx context.Context) GetEdrVendorAGroupOutput {
+	return o
+}
+
+// Group id
+func (o GetEdrVendorAGroupOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrVendorAGroup) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// How the group was created; one of `api`, `integration`, `jwt`
+func (o GetEdrVendorAGroupOutput) Issued() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrVendorAGroup) string { return v.Issued }).(pulumi.StringOutput)
+}
+
+// Group name
+func (o GetEdrVendorAGroupOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrVendorAGroup) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Peers in the group
+func (o GetEdrVendorAGroupOutput) Peers() GetEdrVendorAGroupPeerArrayOutput {
+	return o.ApplyT(func(v GetEdrVendorAGroup) []GetEdrVendorAGroupPeer { return v.Peers }).(GetEdrVendorAGroupPeerArrayOutput)
+}
+
+// Number of peers in the group
+func (o GetEdrVendorAGroupOutput) PeersCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetEdrVendorAGroup) int { return v.PeersCount }).(pulumi.IntOutput)
+}
+
+// Network resources in the group
+func (o GetEdrVendorAGroupOutput) Resources() GetEdrVendorAGroupResourceArrayOutput {
+	return o.ApplyT(func(v GetEdrVendorAGroup) []GetEdrVendorAGroupResource { return v.Resources }).(GetEdrVendorAGroupResourceArrayOutput)
+}
+
+// Number of network resources in the group
+func (o GetEdrVendorAGroupOutput) ResourcesCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetEdrVendorAGroup) int { return v.ResourcesCount }).(pulumi.IntOutput)
+}
+
+type GetEdrVendorAGroupArrayOutput struct{ *pulumi.OutputState }
+
+func (GetEdrVendorAGroupArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetEdrVendorAGroup)(nil)).Elem()
+}
+
+func (o GetEdrVendorAGroupArrayOutput) ToGetEdrVendorAGroupArrayOutput() GetEdrVendorAGroupArrayOutput {
+	return o
+}
+
+func (o GetEdrVendorAGroupArrayOutput) ToGetEdrVendorAGroupArrayOutputWithContext(ctx context.Context) GetEdrVendorAGroupArrayOutput {
+	return o
+}
+
+func (o GetEdrVendorAGroupArrayOutput) Index(i pulumi.IntInput) GetEdrVendorAGroupOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetEdrVendorAGroup {
+		return vs[0].([]GetEdrVendorAGroup)[vs[1].(int)]
+	}).(GetEdrVendorAGroupOutput)
+}
+
+// A peer as a group lists it
+type GetEdrVendorAGroupPeer struct {
+	// Peer id
+	Id string `pulumi:"id"`
+	// Peer name
+	Name string `pulumi:"name"`
+}
+
+// A peer as a group lists it
+type GetEdrVendorAGroupPeerOutput struct{ *pulumi.OutputState }
+
+func (GetEdrVendorAGroupPeerOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetEdrVendorAGroupPeer)(nil)).Elem()
+}
+
+func (o GetEdrVendorAGroupPeerOutput) ToGetEdrVendorAGroupPeerOutput() GetEdrVendorAGroupPeerOutput {
+	return o
+}
+
+func (o GetEdrVendorAGroupPeerOutput) ToGetEdrVendorAGroupPeerOutputWithContext(ctx context.Context) GetEdrVendorAGroupPeerOutput {
+	return o
+}
+
+// Peer id
+func (o GetEdrVendorAGroupPeerOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrVendorAGroupPeer) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Peer name
+func (o GetEdrVendorAGroupPeerOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrVendorAGroupPeer) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type GetEdrVendorAGroupPeerArrayOutput struct{ *pulumi.OutputState }
+
+func (GetEdrVendorAGroupPeerArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetEdrVendorAGroupPeer)(nil)).Elem()
+}
+
+func (o GetEdrVendorAGroupPeerArrayOutput) ToGetEdrVendorAGroupPeerArrayOutput() GetEdrVendorAGroupPeerArrayOutput {
+	return o
+}
+
+func (o GetEdrVendorAGroupPeerArrayOutput) ToGetEdrVendorAGroupPeerArrayOutputWithContext(ctx context.Context) GetEdrVendorAGroupPeerArrayOutput {
+	return o
+}
+
+func (o GetEdrVendorAGroupPeerArrayOutput) Index(i pulumi.IntInput) GetEdrVendorAGroupPeerOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetEdrVendorAGroupPeer {
+		return vs[0].([]GetEdrVendorAGroupPeer)[vs[1].(int)]
+	}).(GetEdrVendorAGroupPeerOutput)
+}
+
+// A reference to a network resource (or a peer) by id and type
+type GetEdrVendorAGroupResource struct {
+	// Resource id
+	Id string `pulumi:"id"`
+	// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+	Type string `pulumi:"type"`
+}
+
+// A reference to a network resource (or a peer) by id and type
+type GetEdrVendorAGroupResourceOutput struct{ *pulumi.OutputState }
+
+func (GetEdrVendorAGroupResourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetEdrVendorAGroupResource)(nil)).Elem()
+}
+
+func (o GetEdrVendorAGroupResourceOutput) ToGetEdrVendorAGroupResourceOutput() GetEdrVendorAGroupResourceOutput {
+	return o
+}
+
+func (o GetEdrVendorAGroupResourceOutput) ToGetEdrVendorAGroupResourceOutputWithContext(ctx context.Context) GetEdrVendorAGroupResourceOutput {
+	return o
+}
+
+// Resource id
+func (o GetEdrVendorAGroupResourceOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrVendorAGroupResource) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+func (o GetEdrVendorAGroupResourceOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrVendorAGroupResource) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type GetEdrVendorAGroupResourceArrayOutput struct{ *pulumi.OutputState }
+
+func (GetEdrVendorAGroupResourceArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetEdrVendorAGroupResource)(nil)).Elem()
+}
+
+func (o GetEdrVendorAGroupResourceArrayOutput) ToGetEdrVendorAGroupResourceArrayOutput() GetEdrVendorAGroupResourceArrayOutput {
+	return o
+}
+
+func (o GetEdrVendorAGroupResourceArrayOutput) ToGetEdrVendorAGroupResourceArrayOutputWithContext(ctx context.Context) GetEdrVendorAGroupResourceArrayOutput {
+	return o
+}
+
+func (o GetEdrVendorAGroupResourceArrayOutput) Index(i pulumi.IntInput) GetEdrVendorAGroupResourceOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetEdrVendorAGroupResource {
+		return vs[0].([]GetEdrVendorAGroupResource)[vs[1].(int)]
+	}).(GetEdrVendorAGroupResourceOutput)
+}
+
 // Device attributes a peer must match
-type EdrVendorAResultMatchAttributes struct {
+type GetEdrVendorAMatchAttributes struct {
 	// Maximum allowed active threats
 	ActiveThreats *int `pulumi:"activeThreats"`
 	// Require encrypted applications
@@ -1262,62 +1778,450 @@ type EdrVendorAResultMatchAttributes struct {
 }
 
 // Device attributes a peer must match
-type EdrVendorAResultMatchAttributesOutput struct{ *pulumi.OutputState }
+type GetEdrVendorAMatchAttributesOutput struct{ *pulumi.OutputState }
 
-func (EdrVendorAResultMatchAttributesOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*EdrVendorAResultMatchAttributes)(nil)).Elem()
+func (GetEdrVendorAMatchAttributesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetEdrVendorAMatchAttributes)(nil)).Elem()
 }
 
-func (o EdrVendorAResultMatchAttributesOutput) ToEdrVendorAResultMatchAttributesOutput() EdrVendorAResultMatchAttributesOutput {
+func (o GetEdrVendorAMatchAttributesOutput) ToGetEdrVendorAMatchAttributesOutput() GetEdrVendorAMatchAttributesOutput {
 	return o
 }
 
-func (o EdrVendorAResultMatchAttributesOutput) ToEdrVendorAResultMatchAttributesOutputWithContext(ctx context.Context) EdrVendorAResultMatchAttributesOutput {
+func (o GetEdrVendorAMatchAttributesOutput) ToGetEdrVendorAMatchAttributesOutputWithContext(ctx context.Context) GetEdrVendorAMatchAttributesOutput {
 	return o
 }
 
 // Maximum allowed active threats
-func (o EdrVendorAResultMatchAttributesOutput) ActiveThreats() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v EdrVendorAResultMatchAttributes) *int { return v.ActiveThreats }).(pulumi.IntPtrOutput)
+func (o GetEdrVendorAMatchAttributesOutput) ActiveThreats() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GetEdrVendorAMatchAttributes) *int { return v.ActiveThreats }).(pulumi.IntPtrOutput)
 }
 
 // Require encrypted applications
-func (o EdrVendorAResultMatchAttributesOutput) EncryptedApplications() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v EdrVendorAResultMatchAttributes) *bool { return v.EncryptedApplications }).(pulumi.BoolPtrOutput)
+func (o GetEdrVendorAMatchAttributesOutput) EncryptedApplications() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetEdrVendorAMatchAttributes) *bool { return v.EncryptedApplications }).(pulumi.BoolPtrOutput)
 }
 
 // Require the firewall
-func (o EdrVendorAResultMatchAttributesOutput) FirewallEnabled() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v EdrVendorAResultMatchAttributes) *bool { return v.FirewallEnabled }).(pulumi.BoolPtrOutput)
+func (o GetEdrVendorAMatchAttributesOutput) FirewallEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetEdrVendorAMatchAttributes) *bool { return v.FirewallEnabled }).(pulumi.BoolPtrOutput)
 }
 
 // Required infection state
-func (o EdrVendorAResultMatchAttributesOutput) Infected() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v EdrVendorAResultMatchAttributes) *bool { return v.Infected }).(pulumi.BoolPtrOutput)
+func (o GetEdrVendorAMatchAttributesOutput) Infected() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetEdrVendorAMatchAttributes) *bool { return v.Infected }).(pulumi.BoolPtrOutput)
 }
 
 // Require an active agent
-func (o EdrVendorAResultMatchAttributesOutput) IsActive() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v EdrVendorAResultMatchAttributes) *bool { return v.IsActive }).(pulumi.BoolPtrOutput)
+func (o GetEdrVendorAMatchAttributesOutput) IsActive() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetEdrVendorAMatchAttributes) *bool { return v.IsActive }).(pulumi.BoolPtrOutput)
 }
 
 // Require an up-to-date agent
-func (o EdrVendorAResultMatchAttributesOutput) IsUpToDate() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v EdrVendorAResultMatchAttributes) *bool { return v.IsUpToDate }).(pulumi.BoolPtrOutput)
+func (o GetEdrVendorAMatchAttributesOutput) IsUpToDate() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetEdrVendorAMatchAttributes) *bool { return v.IsUpToDate }).(pulumi.BoolPtrOutput)
 }
 
 // Required network status; one of `connected`, `disconnected`, `quarantined`
-func (o EdrVendorAResultMatchAttributesOutput) NetworkStatus() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v EdrVendorAResultMatchAttributes) *string { return v.NetworkStatus }).(pulumi.StringPtrOutput)
+func (o GetEdrVendorAMatchAttributesOutput) NetworkStatus() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetEdrVendorAMatchAttributes) *string { return v.NetworkStatus }).(pulumi.StringPtrOutput)
 }
 
 // Required operational state
-func (o EdrVendorAResultMatchAttributesOutput) OperationalState() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v EdrVendorAResultMatchAttributes) *string { return v.OperationalState }).(pulumi.StringPtrOutput)
+func (o GetEdrVendorAMatchAttributesOutput) OperationalState() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetEdrVendorAMatchAttributes) *string { return v.OperationalState }).(pulumi.StringPtrOutput)
+}
+
+// A group of peers and network resources
+type GetEdrVendorBGroup struct {
+	// Group id
+	Id string `pulumi:"id"`
+	// How the group was created; one of `api`, `integration`, `jwt`
+	Issued string `pulumi:"issued"`
+	// Group name
+	Name string `pulumi:"name"`
+	// Peers in the group
+	Peers []GetEdrVendorBGroupPeer `pulumi:"peers"`
+	// Number of peers in the group
+	PeersCount int `pulumi:"peersCount"`
+	// Network resources in the group
+	Resources []GetEdrVendorBGroupResource `pulumi:"resources"`
+	// Number of network resources in the group
+	ResourcesCount int `pulumi:"resourcesCount"`
+}
+
+// A group of peers and network resources
+type GetEdrVendorBGroupOutput struct{ *pulumi.OutputState }
+
+func (GetEdrVendorBGroupOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetEdrVendorBGroup)(nil)).Elem()
+}
+
+func (o GetEdrVendorBGroupOutput) ToGetEdrVendorBGroupOutput() GetEdrVendorBGroupOutput {
+	return o
+}
+
+func (o GetEdrVendorBGroupOutput) ToGetEdrVendorBGroupOutputWithContext(ctx context.Context) GetEdrVendorBGroupOutput {
+	return o
+}
+
+// Group id
+func (o GetEdrVendorBGroupOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrVendorBGroup) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// How the group was created; one of `api`, `integration`, `jwt`
+func (o GetEdrVendorBGroupOutput) Issued() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrVendorBGroup) string { return v.Issued }).(pulumi.StringOutput)
+}
+
+// Group name
+func (o GetEdrVendorBGroupOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrVendorBGroup) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Peers in the group
+func (o GetEdrVendorBGroupOutput) Peers() GetEdrVendorBGroupPeerArrayOutput {
+	return o.ApplyT(func(v GetEdrVendorBGroup) []GetEdrVendorBGroupPeer { return v.Peers }).(GetEdrVendorBGroupPeerArrayOutput)
+}
+
+// Number of peers in the group
+func (o GetEdrVendorBGroupOutput) PeersCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetEdrVendorBGroup) int { return v.PeersCount }).(pulumi.IntOutput)
+}
+
+// Network resources in the group
+func (o GetEdrVendorBGroupOutput) Resources() GetEdrVendorBGroupResourceArrayOutput {
+	return o.ApplyT(func(v GetEdrVendorBGroup) []GetEdrVendorBGroupResource { return v.Resources }).(GetEdrVendorBGroupResourceArrayOutput)
+}
+
+// Number of network resources in the group
+func (o GetEdrVendorBGroupOutput) ResourcesCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetEdrVendorBGroup) int { return v.ResourcesCount }).(pulumi.IntOutput)
+}
+
+type GetEdrVendorBGroupArrayOutput struct{ *pulumi.OutputState }
+
+func (GetEdrVendorBGroupArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetEdrVendorBGroup)(nil)).Elem()
+}
+
+func (o GetEdrVendorBGroupArrayOutput) ToGetEdrVendorBGroupArrayOutput() GetEdrVendorBGroupArrayOutput {
+	return o
+}
+
+func (o GetEdrVendorBGroupArrayOutput) ToGetEdrVendorBGroupArrayOutputWithContext(ctx context.Context) GetEdrVendorBGroupArrayOutput {
+	return o
+}
+
+func (o GetEdrVendorBGroupArrayOutput) Index(i pulumi.IntInput) GetEdrVendorBGroupOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetEdrVendorBGroup {
+		return vs[0].([]GetEdrVendorBGroup)[vs[1].(int)]
+	}).(GetEdrVendorBGroupOutput)
+}
+
+// A peer as a group lists it
+type GetEdrVendorBGroupPeer struct {
+	// Peer id
+	Id string `pulumi:"id"`
+	// Peer name
+	Name string `pulumi:"name"`
+}
+
+// A peer as a group lists it
+type GetEdrVendorBGroupPeerOutput struct{ *pulumi.OutputState }
+
+func (GetEdrVendorBGroupPeerOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetEdrVendorBGroupPeer)(nil)).Elem()
+}
+
+func (o GetEdrVendorBGroupPeerOutput) ToGetEdrVendorBGroupPeerOutput() GetEdrVendorBGroupPeerOutput {
+	return o
+}
+
+func (o GetEdrVendorBGroupPeerOutput) ToGetEdrVendorBGroupPeerOutputWithContext(ctx context.Context) GetEdrVendorBGroupPeerOutput {
+	return o
+}
+
+// Peer id
+func (o GetEdrVendorBGroupPeerOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrVendorBGroupPeer) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Peer name
+func (o GetEdrVendorBGroupPeerOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrVendorBGroupPeer) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type GetEdrVendorBGroupPeerArrayOutput struct{ *pulumi.OutputState }
+
+func (GetEdrVendorBGroupPeerArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetEdrVendorBGroupPeer)(nil)).Elem()
+}
+
+func (o GetEdrVendorBGroupPeerArrayOutput) ToGetEdrVendorBGroupPeerArrayOutput() GetEdrVendorBGroupPeerArrayOutput {
+	return o
+}
+
+func (o GetEdrVendorBGroupPeerArrayOutput) ToGetEdrVendorBGroupPeerArrayOutputWithContext(ctx context.Context) GetEdrVendorBGroupPeerArrayOutput {
+	return o
+}
+
+func (o GetEdrVendorBGroupPeerArrayOutput) Index(i pulumi.IntInput) GetEdrVendorBGroupPeerOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetEdrVendorBGroupPeer {
+		return vs[0].([]GetEdrVendorBGroupPeer)[vs[1].(int)]
+	}).(GetEdrVendorBGroupPeerOutput)
+}
+
+// A reference to a network resource (or a peer) by id and type
+type GetEdrVendorBGroupResource struct {
+	// Resource id
+	Id string `pulumi:"id"`
+	// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+	Type string `pulumi:"type"`
+}
+
+// A reference to a network resource (or a peer) by id and type
+type GetEdrVendorBGroupResourceOutput struct{ *pulumi.OutputState }
+
+func (GetEdrVendorBGroupResourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetEdrVendorBGroupResource)(nil)).Elem()
+}
+
+func (o GetEdrVendorBGroupResourceOutput) ToGetEdrVendorBGroupResourceOutput() GetEdrVendorBGroupResourceOutput {
+	return o
+}
+
+func (o GetEdrVendorBGroupResourceOutput) ToGetEdrVendorBGroupResourceOutputWithContext(ctx context.Context) GetEdrVendorBGroupResourceOutput {
+	return o
+}
+
+// Resource id
+func (o GetEdrVendorBGroupResourceOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrVendorBGroupResource) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+func (o GetEdrVendorBGroupResourceOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrVendorBGroupResource) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type GetEdrVendorBGroupResourceArrayOutput struct{ *pulumi.OutputState }
+
+func (GetEdrVendorBGroupResourceArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetEdrVendorBGroupResource)(nil)).Elem()
+}
+
+func (o GetEdrVendorBGroupResourceArrayOutput) ToGetEdrVendorBGroupResourceArrayOutput() GetEdrVendorBGroupResourceArrayOutput {
+	return o
+}
+
+func (o GetEdrVendorBGroupResourceArrayOutput) ToGetEdrVendorBGroupResourceArrayOutputWithContext(ctx context.Context) GetEdrVendorBGroupResourceArrayOutput {
+	return o
+}
+
+func (o GetEdrVendorBGroupResourceArrayOutput) Index(i pulumi.IntInput) GetEdrVendorBGroupResourceOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetEdrVendorBGroupResource {
+		return vs[0].([]GetEdrVendorBGroupResource)[vs[1].(int)]
+	}).(GetEdrVendorBGroupResourceOutput)
+}
+
+// A group of peers and network resources
+type GetEdrVendorCGroup struct {
+	// Group id
+	Id string `pulumi:"id"`
+	// How the group was created; one of `api`, `integration`, `jwt`
+	Issued string `pulumi:"issued"`
+	// Group name
+	Name string `pulumi:"name"`
+	// Peers in the group
+	Peers []GetEdrVendorCGroupPeer `pulumi:"peers"`
+	// Number of peers in the group
+	PeersCount int `pulumi:"peersCount"`
+	// Network resources in the group
+	Resources []GetEdrVendorCGroupResource `pulumi:"resources"`
+	// Number of network resources in the group
+	ResourcesCount int `pulumi:"resourcesCount"`
+}
+
+// A group of peers and network resources
+type GetEdrVendorCGroupOutput struct{ *pulumi.OutputState }
+
+func (GetEdrVendorCGroupOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetEdrVendorCGroup)(nil)).Elem()
+}
+
+func (o GetEdrVendorCGroupOutput) ToGetEdrVendorCGroupOutput() GetEdrVendorCGroupOutput {
+	return o
+}
+
+func (o GetEdrVendorCGroupOutput) ToGetEdrVendorCGroupOutputWithContext(ctx context.Context) GetEdrVendorCGroupOutput {
+	return o
+}
+
+// Group id
+func (o GetEdrVendorCGroupOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrVendorCGroup) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// How the group was created; one of `api`, `integration`, `jwt`
+func (o GetEdrVendorCGroupOutput) Issued() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrVendorCGroup) string { return v.Issued }).(pulumi.StringOutput)
+}
+
+// Group name
+func (o GetEdrVendorCGroupOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrVendorCGroup) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Peers in the group
+func (o GetEdrVendorCGroupOutput) Peers() GetEdrVendorCGroupPeerArrayOutput {
+	return o.ApplyT(func(v GetEdrVendorCGroup) []GetEdrVendorCGroupPeer { return v.Peers }).(GetEdrVendorCGroupPeerArrayOutput)
+}
+
+// Number of peers in the group
+func (o GetEdrVendorCGroupOutput) PeersCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetEdrVendorCGroup) int { return v.PeersCount }).(pulumi.IntOutput)
+}
+
+// Network resources in the group
+func (o GetEdrVendorCGroupOutput) Resources() GetEdrVendorCGroupResourceArrayOutput {
+	return o.ApplyT(func(v GetEdrVendorCGroup) []GetEdrVendorCGroupResource { return v.Resources }).(GetEdrVendorCGroupResourceArrayOutput)
+}
+
+// Number of network resources in the group
+func (o GetEdrVendorCGroupOutput) ResourcesCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetEdrVendorCGroup) int { return v.ResourcesCount }).(pulumi.IntOutput)
+}
+
+type GetEdrVendorCGroupArrayOutput struct{ *pulumi.OutputState }
+
+func (GetEdrVendorCGroupArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetEdrVendorCGroup)(nil)).Elem()
+}
+
+func (o GetEdrVendorCGroupArrayOutput) ToGetEdrVendorCGroupArrayOutput() GetEdrVendorCGroupArrayOutput {
+	return o
+}
+
+func (o GetEdrVendorCGroupArrayOutput) ToGetEdrVendorCGroupArrayOutputWithContext(ctx context.Context) GetEdrVendorCGroupArrayOutput {
+	return o
+}
+
+func (o GetEdrVendorCGroupArrayOutput) Index(i pulumi.IntInput) GetEdrVendorCGroupOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetEdrVendorCGroup {
+		return vs[0].([]GetEdrVendorCGroup)[vs[1].(int)]
+	}).(GetEdrVendorCGroupOutput)
+}
+
+// A peer as a group lists it
+type GetEdrVendorCGroupPeer struct {
+	// Peer id
+	Id string `pulumi:"id"`
+	// Peer name
+	Name string `pulumi:"name"`
+}
+
+// A peer as a group lists it
+type GetEdrVendorCGroupPeerOutput struct{ *pulumi.OutputState }
+
+func (GetEdrVendorCGroupPeerOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetEdrVendorCGroupPeer)(nil)).Elem()
+}
+
+func (o GetEdrVendorCGroupPeerOutput) ToGetEdrVendorCGroupPeerOutput() GetEdrVendorCGroupPeerOutput {
+	return o
+}
+
+func (o GetEdrVendorCGroupPeerOutput) ToGetEdrVendorCGroupPeerOutputWithContext(ctx context.Context) GetEdrVendorCGroupPeerOutput {
+	return o
+}
+
+// Peer id
+func (o GetEdrVendorCGroupPeerOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrVendorCGroupPeer) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Peer name
+func (o GetEdrVendorCGroupPeerOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrVendorCGroupPeer) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type GetEdrVendorCGroupPeerArrayOutput struct{ *pulumi.OutputState }
+
+func (GetEdrVendorCGroupPeerArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetEdrVendorCGroupPeer)(nil)).Elem()
+}
+
+func (o GetEdrVendorCGroupPeerArrayOutput) ToGetEdrVendorCGroupPeerArrayOutput() GetEdrVendorCGroupPeerArrayOutput {
+	return o
+}
+
+func (o GetEdrVendorCGroupPeerArrayOutput) ToGetEdrVendorCGroupPeerArrayOutputWithContext(ctx context.Context) GetEdrVendorCGroupPeerArrayOutput {
+	return o
+}
+
+func (o GetEdrVendorCGroupPeerArrayOutput) Index(i pulumi.IntInput) GetEdrVendorCGroupPeerOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetEdrVendorCGroupPeer {
+		return vs[0].([]GetEdrVendorCGroupPeer)[vs[1].(int)]
+	}).(GetEdrVendorCGroupPeerOutput)
+}
+
+// A reference to a network resource (or a peer) by id and type
+type GetEdrVendorCGroupResource struct {
+	// Resource id
+	Id string `pulumi:"id"`
+	// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+	Type string `pulumi:"type"`
+}
+
+// A reference to a network resource (or a peer) by id and type
+type GetEdrVendorCGroupResourceOutput struct{ *pulumi.OutputState }
+
+func (GetEdrVendorCGroupResourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetEdrVendorCGroupResource)(nil)).Elem()
+}
+
+func (o GetEdrVendorCGroupResourceOutput) ToGetEdrVendorCGroupResourceOutput() GetEdrVendorCGroupResourceOutput {
+	return o
+}
+
+func (o GetEdrVendorCGroupResourceOutput) ToGetEdrVendorCGroupResourceOutputWithContext(ctx context.Context) GetEdrVendorCGroupResourceOutput {
+	return o
+}
+
+// Resource id
+func (o GetEdrVendorCGroupResourceOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrVendorCGroupResource) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+func (o GetEdrVendorCGroupResourceOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrVendorCGroupResource) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type GetEdrVendorCGroupResourceArrayOutput struct{ *pulumi.OutputState }
+
+func (GetEdrVendorCGroupResourceArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetEdrVendorCGroupResource)(nil)).Elem()
+}
+
+func (o GetEdrVendorCGroupResourceArrayOutput) ToGetEdrVendorCGroupResourceArrayOutput() GetEdrVendorCGroupResourceArrayOutput {
+	return o
+}
+
+func (o GetEdrVendorCGroupResourceArrayOutput) ToGetEdrVendorCGroupResourceArrayOutputWithContext(ctx context.Context) GetEdrVendorCGroupResourceArrayOutput {
+	return o
+}
+
+func (o GetEdrVendorCGroupResourceArrayOutput) Index(i pulumi.IntInput) GetEdrVendorCGroupResourceOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetEdrVendorCGroupResource {
+		return vs[0].([]GetEdrVendorCGroupResource)[vs[1].(int)]
+	}).(GetEdrVendorCGroupResourceOutput)
 }
 
 // Event streaming integration
-type EventStreamingIntegrationResult struct {
+type GetEventStreamingIntegrationsItem struct {
 	// Account id
 	AccountId string `pulumi:"accountId"`
 	// Platform settings; credential values masked
@@ -1335,369 +2239,77 @@ type EventStreamingIntegrationResult struct {
 }
 
 // Event streaming integration
-type EventStreamingIntegrationResultOutput struct{ *pulumi.OutputState }
+type GetEventStreamingIntegrationsItemOutput struct{ *pulumi.OutputState }
 
-func (EventStreamingIntegrationResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*EventStreamingIntegrationResult)(nil)).Elem()
+func (GetEventStreamingIntegrationsItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetEventStreamingIntegrationsItem)(nil)).Elem()
 }
 
-func (o EventStreamingIntegrationResultOutput) ToEventStreamingIntegrationResultOutput() EventStreamingIntegrationResultOutput {
+func (o GetEventStreamingIntegrationsItemOutput) ToGetEventStreamingIntegrationsItemOutput() GetEventStreamingIntegrationsItemOutput {
 	return o
 }
 
-func (o EventStreamingIntegrationResultOutput) ToEventStreamingIntegrationResultOutputWithContext(ctx context.Context) EventStreamingIntegrationResultOutput {
+func (o GetEventStreamingIntegrationsItemOutput) ToGetEventStreamingIntegrationsItemOutputWithContext(ctx context.Context) GetEventStreamingIntegrationsItemOutput {
 	return o
 }
 
 // Account id
-func (o EventStreamingIntegrationResultOutput) AccountId() pulumi.StringOutput {
-	return o.ApplyT(func(v EventStreamingIntegrationResult) string { return v.AccountId }).(pulumi.StringOutput)
+func (o GetEventStreamingIntegrationsItemOutput) AccountId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEventStreamingIntegrationsItem) string { return v.AccountId }).(pulumi.StringOutput)
 }
 
 // Platform settings; credential values masked
-func (o EventStreamingIntegrationResultOutput) Config() pulumi.StringMapOutput {
-	return o.ApplyT(func(v EventStreamingIntegrationResult) map[string]string { return v.Config }).(pulumi.StringMapOutput)
+func (o GetEventStreamingIntegrationsItemOutput) Config() pulumi.StringMapOutput {
+	return o.ApplyT(func(v GetEventStreamingIntegrationsItem) map[string]string { return v.Config }).(pulumi.StringMapOutput)
 }
 
 // Creation time
-func (o EventStreamingIntegrationResultOutput) CreatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v EventStreamingIntegrationResult) string { return v.CreatedAt }).(pulumi.StringOutput)
+func (o GetEventStreamingIntegrationsItemOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEventStreamingIntegrationsItem) string { return v.CreatedAt }).(pulumi.StringOutput)
 }
 
 // Whether events are forwarded
-func (o EventStreamingIntegrationResultOutput) Enabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v EventStreamingIntegrationResult) bool { return v.Enabled }).(pulumi.BoolOutput)
+func (o GetEventStreamingIntegrationsItemOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetEventStreamingIntegrationsItem) bool { return v.Enabled }).(pulumi.BoolOutput)
 }
 
 // Integration id
-func (o EventStreamingIntegrationResultOutput) Id() pulumi.IntOutput {
-	return o.ApplyT(func(v EventStreamingIntegrationResult) int { return v.Id }).(pulumi.IntOutput)
+func (o GetEventStreamingIntegrationsItemOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v GetEventStreamingIntegrationsItem) int { return v.Id }).(pulumi.IntOutput)
 }
 
 // Target: datadog (log monitoring), s3 (object store), firehose (stream delivery), generic_http; known values `datadog`, `s3`, `firehose`, `generic_http` (others are accepted)
-func (o EventStreamingIntegrationResultOutput) Platform() pulumi.StringOutput {
-	return o.ApplyT(func(v EventStreamingIntegrationResult) string { return v.Platform }).(pulumi.StringOutput)
+func (o GetEventStreamingIntegrationsItemOutput) Platform() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEventStreamingIntegrationsItem) string { return v.Platform }).(pulumi.StringOutput)
 }
 
 // Last change
-func (o EventStreamingIntegrationResultOutput) UpdatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v EventStreamingIntegrationResult) string { return v.UpdatedAt }).(pulumi.StringOutput)
+func (o GetEventStreamingIntegrationsItemOutput) UpdatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEventStreamingIntegrationsItem) string { return v.UpdatedAt }).(pulumi.StringOutput)
 }
 
-type EventStreamingIntegrationResultArrayOutput struct{ *pulumi.OutputState }
+type GetEventStreamingIntegrationsItemArrayOutput struct{ *pulumi.OutputState }
 
-func (EventStreamingIntegrationResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]EventStreamingIntegrationResult)(nil)).Elem()
+func (GetEventStreamingIntegrationsItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetEventStreamingIntegrationsItem)(nil)).Elem()
 }
 
-func (o EventStreamingIntegrationResultArrayOutput) ToEventStreamingIntegrationResultArrayOutput() EventStreamingIntegrationResultArrayOutput {
+func (o GetEventStreamingIntegrationsItemArrayOutput) ToGetEventStreamingIntegrationsItemArrayOutput() GetEventStreamingIntegrationsItemArrayOutput {
 	return o
 }
 
-func (o EventStreamingIntegrationResultArrayOutput) ToEventStreamingIntegrationResultArrayOutputWithContext(ctx context.Context) EventStreamingIntegrationResultArrayOutput {
+func (o GetEventStreamingIntegrationsItemArrayOutput) ToGetEventStreamingIntegrationsItemArrayOutputWithContext(ctx context.Context) GetEventStreamingIntegrationsItemArrayOutput {
 	return o
 }
 
-func (o EventStreamingIntegrationResultArrayOutput) Index(i pulumi.IntInput) EventStreamingIntegrationResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) EventStreamingIntegrationResult {
-		return vs[0].([]EventStreamingIntegrationResult)[vs[1].(int)]
-	}).(EventStreamingIntegrationResultOutput)
-}
-
-// A reference to a network resource (or a peer) by id and type
-type GroupResources struct {
-	// Resource id
-	Id string `pulumi:"id"`
-	// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
-	Type string `pulumi:"type"`
-}
-
-// GroupResourcesInput is an input type that accepts GroupResourcesArgs and GroupResourcesOutput values.
-// You can construct a concrete instance of `GroupResourcesInput` via:
-//
-//	GroupResourcesArgs{...}
-type GroupResourcesInput interface {
-	pulumi.Input
-
-	ToGroupResourcesOutput() GroupResourcesOutput
-	ToGroupResourcesOutputWithContext(context.Context) GroupResourcesOutput
-}
-
-// A reference to a network resource (or a peer) by id and type
-type GroupResourcesArgs struct {
-	// Resource id
-	Id pulumi.StringInput `pulumi:"id"`
-	// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
-	Type pulumi.StringInput `pulumi:"type"`
-}
-
-func (GroupResourcesArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*GroupResources)(nil)).Elem()
-}
-
-func (i GroupResourcesArgs) ToGroupResourcesOutput() GroupResourcesOutput {
-	return i.ToGroupResourcesOutputWithContext(context.Background())
-}
-
-func (i GroupResourcesArgs) ToGroupResourcesOutputWithContext(ctx context.Context) GroupResourcesOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(GroupResourcesOutput)
-}
-
-func (i GroupResourcesArgs) ToGroupResourcesPtrOutput() GroupResourcesPtrOutput {
-	return i.ToGroupResourcesPtrOutputWithContext(context.Background())
-}
-
-func (i GroupResourcesArgs) ToGroupResourcesPtrOutputWithContext(ctx context.Context) GroupResourcesPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(GroupResourcesOutput).ToGroupResourcesPtrOutputWithContext(ctx)
-}
-
-// GroupResourcesPtrInput is an input type that accepts GroupResourcesArgs, GroupResourcesPtr and GroupResourcesPtrOutput values.
-// You can construct a concrete instance of `GroupResourcesPtrInput` via:
-//
-//	        GroupResourcesArgs{...}
-//
-//	or:
-//
-//	        nil
-type GroupResourcesPtrInput interface {
-	pulumi.Input
-
-	ToGroupResourcesPtrOutput() GroupResourcesPtrOutput
-	ToGroupResourcesPtrOutputWithContext(context.Context) GroupResourcesPtrOutput
-}
-
-type groupResourcesPtrType GroupResourcesArgs
-
-func GroupResourcesPtr(v *GroupResourcesArgs) GroupResourcesPtrInput {
-	return (*groupResourcesPtrType)(v)
-}
-
-func (*groupResourcesPtrType) ElementType() reflect.Type {
-	return reflect.TypeOf((**GroupResources)(nil)).Elem()
-}
-
-func (i *groupResourcesPtrType) ToGroupResourcesPtrOutput() GroupResourcesPtrOutput {
-	return i.ToGroupResourcesPtrOutputWithContext(context.Background())
-}
-
-func (i *groupResourcesPtrType) ToGroupResourcesPtrOutputWithContext(ctx context.Context) GroupResourcesPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(GroupResourcesPtrOutput)
-}
-
-// GroupResourcesArrayInput is an input type that accepts GroupResourcesArray and GroupResourcesArrayOutput values.
-// You can construct a concrete instance of `GroupResourcesArrayInput` via:
-//
-//	GroupResourcesArray{ GroupResourcesArgs{...} }
-type GroupResourcesArrayInput interface {
-	pulumi.Input
-
-	ToGroupResourcesArrayOutput() GroupResourcesArrayOutput
-	ToGroupResourcesArrayOutputWithContext(context.Context) GroupResourcesArrayOutput
-}
-
-type GroupResourcesArray []GroupResourcesInput
-
-func (GroupResourcesArray) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]GroupResources)(nil)).Elem()
-}
-
-func (i GroupResourcesArray) ToGroupResourcesArrayOutput() GroupResourcesArrayOutput {
-	return i.ToGroupResourcesArrayOutputWithContext(context.Background())
-}
-
-func (i GroupResourcesArray) ToGroupResourcesArrayOutputWithContext(ctx context.Context) GroupResourcesArrayOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(GroupResourcesArrayOutput)
-}
-
-// A reference to a network resource (or a peer) by id and type
-type GroupResourcesOutput struct{ *pulumi.OutputState }
-
-func (GroupResourcesOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*GroupResources)(nil)).Elem()
-}
-
-func (o GroupResourcesOutput) ToGroupResourcesOutput() GroupResourcesOutput {
-	return o
-}
-
-func (o GroupResourcesOutput) ToGroupResourcesOutputWithContext(ctx context.Context) GroupResourcesOutput {
-	return o
-}
-
-func (o GroupResourcesOutput) ToGroupResourcesPtrOutput() GroupResourcesPtrOutput {
-	return o.ToGroupResourcesPtrOutputWithContext(context.Background())
-}
-
-func (o GroupResourcesOutput) ToGroupResourcesPtrOutputWithContext(ctx context.Context) GroupResourcesPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v GroupResources) *GroupResources {
-		return &v
-	}).(GroupResourcesPtrOutput)
-}
-
-// Resource id
-func (o GroupResourcesOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v GroupResources) string { return v.Id }).(pulumi.StringOutput)
-}
-
-// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
-func (o GroupResourcesOutput) Type() pulumi.StringOutput {
-	return o.ApplyT(func(v GroupResources) string { return v.Type }).(pulumi.StringOutput)
-}
-
-type GroupResourcesPtrOutput struct{ *pulumi.OutputState }
-
-func (GroupResourcesPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**GroupResources)(nil)).Elem()
-}
-
-func (o GroupResourcesPtrOutput) ToGroupResourcesPtrOutput() GroupResourcesPtrOutput {
-	return o
-}
-
-func (o GroupResourcesPtrOutput) ToGroupResourcesPtrOutputWithContext(ctx context.Context) GroupResourcesPtrOutput {
-	return o
-}
-
-func (o GroupResourcesPtrOutput) Elem() GroupResourcesOutput {
-	return o.ApplyT(func(v *GroupResources) GroupResources {
-		if v != nil {
-			return *v
-		}
-		var ret GroupResources
-		return ret
-	}).(GroupResourcesOutput)
-}
-
-// Resource id
-func (o GroupResourcesPtrOutput) Id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *GroupResources) *string {
-		if v == nil {
-			return nil
-		}
-		return &v.Id
-	}).(pulumi.StringPtrOutput)
-}
-
-// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
-func (o GroupResourcesPtrOutput) Type() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *GroupResources) *string {
-		if v == nil {
-			return nil
-		}
-		return &v.Type
-	}).(pulumi.StringPtrOutput)
-}
-
-type GroupResourcesArrayOutput struct{ *pulumi.OutputState }
-
-func (GroupResourcesArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]GroupResources)(nil)).Elem()
-}
-
-func (o GroupResourcesArrayOutput) ToGroupResourcesArrayOutput() GroupResourcesArrayOutput {
-	return o
-}
-
-func (o GroupResourcesArrayOutput) ToGroupResourcesArrayOutputWithContext(ctx context.Context) GroupResourcesArrayOutput {
-	return o
-}
-
-func (o GroupResourcesArrayOutput) Index(i pulumi.IntInput) GroupResourcesOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GroupResources {
-		return vs[0].([]GroupResources)[vs[1].(int)]
-	}).(GroupResourcesOutput)
-}
-
-// A group of peers and network resources
-type GroupResult struct {
-	// Group id
-	Id string `pulumi:"id"`
-	// How the group was created; one of `api`, `integration`, `jwt`
-	Issued string `pulumi:"issued"`
-	// Group name
-	Name string `pulumi:"name"`
-	// Peers in the group
-	Peers []GroupResultPeers `pulumi:"peers"`
-	// Number of peers in the group
-	PeersCount int `pulumi:"peersCount"`
-	// Network resources in the group
-	Resources []GroupResultResources `pulumi:"resources"`
-	// Number of network resources in the group
-	ResourcesCount int `pulumi:"resourcesCount"`
-}
-
-// A group of peers and network resources
-type GroupResultOutput struct{ *pulumi.OutputState }
-
-func (GroupResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*GroupResult)(nil)).Elem()
-}
-
-func (o GroupResultOutput) ToGroupResultOutput() GroupResultOutput {
-	return o
-}
-
-func (o GroupResultOutput) ToGroupResultOutputWithContext(ctx context.Context) GroupResultOutput {
-	return o
-}
-
-// Group id
-func (o GroupResultOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v GroupResult) string { return v.Id }).(pulumi.StringOutput)
-}
-
-// How the group was created; one of `api`, `integration`, `jwt`
-func (o GroupResultOutput) Issued() pulumi.StringOutput {
-	return o.ApplyT(func(v GroupResult) string { return v.Issued }).(pulumi.StringOutput)
-}
-
-// Group name
-func (o GroupResultOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v GroupResult) string { return v.Name }).(pulumi.StringOutput)
-}
-
-// Peers in the group
-func (o GroupResultOutput) Peers() GroupResultPeersArrayOutput {
-	return o.ApplyT(func(v GroupResult) []GroupResultPeers { return v.Peers }).(GroupResultPeersArrayOutput)
-}
-
-// Number of peers in the group
-func (o GroupResultOutput) PeersCount() pulumi.IntOutput {
-	return o.ApplyT(func(v GroupResult) int { return v.PeersCount }).(pulumi.IntOutput)
-}
-
-// Network resources in the group
-func (o GroupResultOutput) Resources() GroupResultResourcesArrayOutput {
-	return o.ApplyT(func(v GroupResult) []GroupResultResources { return v.Resources }).(GroupResultResourcesArrayOutput)
-}
-
-// Number of network resources in the group
-func (o GroupResultOutput) ResourcesCount() pulumi.IntOutput {
-	return o.ApplyT(func(v GroupResult) int { return v.ResourcesCount }).(pulumi.IntOutput)
-}
-
-type GroupResultArrayOutput struct{ *pulumi.OutputState }
-
-func (GroupResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]GroupResult)(nil)).Elem()
-}
-
-func (o GroupResultArrayOutput) ToGroupResultArrayOutput() GroupResultArrayOutput {
-	return o
-}
-
-func (o GroupResultArrayOutput) ToGroupResultArrayOutputWithContext(ctx context.Context) GroupResultArrayOutput {
-	return o
-}
-
-func (o GroupResultArrayOutput) Index(i pulumi.IntInput) GroupResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GroupResult {
-		return vs[0].([]GroupResult)[vs[1].(int)]
-	}).(GroupResultOutput)
+func (o GetEventStreamingIntegrationsItemArrayOutput) Index(i pulumi.IntInput) GetEventStreamingIntegrationsItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetEventStreamingIntegrationsItem {
+		return vs[0].([]GetEventStreamingIntegrationsItem)[vs[1].(int)]
+	}).(GetEventStreamingIntegrationsItemOutput)
 }
 
 // A peer as a group lists it
-type GroupResultPeers struct {
+type GetGroupPeer struct {
 	// Peer id
 	Id string `pulumi:"id"`
 	// Peer name
@@ -1705,52 +2317,52 @@ type GroupResultPeers struct {
 }
 
 // A peer as a group lists it
-type GroupResultPeersOutput struct{ *pulumi.OutputState }
+type GetGroupPeerOutput struct{ *pulumi.OutputState }
 
-func (GroupResultPeersOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*GroupResultPeers)(nil)).Elem()
+func (GetGroupPeerOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetGroupPeer)(nil)).Elem()
 }
 
-func (o GroupResultPeersOutput) ToGroupResultPeersOutput() GroupResultPeersOutput {
+func (o GetGroupPeerOutput) ToGetGroupPeerOutput() GetGroupPeerOutput {
 	return o
 }
 
-func (o GroupResultPeersOutput) ToGroupResultPeersOutputWithContext(ctx context.Context) GroupResultPeersOutput {
+func (o GetGroupPeerOutput) ToGetGroupPeerOutputWithContext(ctx context.Context) GetGroupPeerOutput {
 	return o
 }
 
 // Peer id
-func (o GroupResultPeersOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v GroupResultPeers) string { return v.Id }).(pulumi.StringOutput)
+func (o GetGroupPeerOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetGroupPeer) string { return v.Id }).(pulumi.StringOutput)
 }
 
 // Peer name
-func (o GroupResultPeersOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v GroupResultPeers) string { return v.Name }).(pulumi.StringOutput)
+func (o GetGroupPeerOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetGroupPeer) string { return v.Name }).(pulumi.StringOutput)
 }
 
-type GroupResultPeersArrayOutput struct{ *pulumi.OutputState }
+type GetGroupPeerArrayOutput struct{ *pulumi.OutputState }
 
-func (GroupResultPeersArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]GroupResultPeers)(nil)).Elem()
+func (GetGroupPeerArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetGroupPeer)(nil)).Elem()
 }
 
-func (o GroupResultPeersArrayOutput) ToGroupResultPeersArrayOutput() GroupResultPeersArrayOutput {
+func (o GetGroupPeerArrayOutput) ToGetGroupPeerArrayOutput() GetGroupPeerArrayOutput {
 	return o
 }
 
-func (o GroupResultPeersArrayOutput) ToGroupResultPeersArrayOutputWithContext(ctx context.Context) GroupResultPeersArrayOutput {
+func (o GetGroupPeerArrayOutput) ToGetGroupPeerArrayOutputWithContext(ctx context.Context) GetGroupPeerArrayOutput {
 	return o
 }
 
-func (o GroupResultPeersArrayOutput) Index(i pulumi.IntInput) GroupResultPeersOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GroupResultPeers {
-		return vs[0].([]GroupResultPeers)[vs[1].(int)]
-	}).(GroupResultPeersOutput)
+func (o GetGroupPeerArrayOutput) Index(i pulumi.IntInput) GetGroupPeerOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetGroupPeer {
+		return vs[0].([]GetGroupPeer)[vs[1].(int)]
+	}).(GetGroupPeerOutput)
 }
 
 // A reference to a network resource (or a peer) by id and type
-type GroupResultResources struct {
+type GetGroupResource struct {
 	// Resource id
 	Id string `pulumi:"id"`
 	// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
@@ -1758,170 +2370,246 @@ type GroupResultResources struct {
 }
 
 // A reference to a network resource (or a peer) by id and type
-type GroupResultResourcesOutput struct{ *pulumi.OutputState }
+type GetGroupResourceOutput struct{ *pulumi.OutputState }
 
-func (GroupResultResourcesOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*GroupResultResources)(nil)).Elem()
+func (GetGroupResourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetGroupResource)(nil)).Elem()
 }
 
-func (o GroupResultResourcesOutput) ToGroupResultResourcesOutput() GroupResultResourcesOutput {
+func (o GetGroupResourceOutput) ToGetGroupResourceOutput() GetGroupResourceOutput {
 	return o
 }
 
-func (o GroupResultResourcesOutput) ToGroupResultResourcesOutputWithContext(ctx context.Context) GroupResultResourcesOutput {
+func (o GetGroupResourceOutput) ToGetGroupResourceOutputWithContext(ctx context.Context) GetGroupResourceOutput {
 	return o
 }
 
 // Resource id
-func (o GroupResultResourcesOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v GroupResultResources) string { return v.Id }).(pulumi.StringOutput)
+func (o GetGroupResourceOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetGroupResource) string { return v.Id }).(pulumi.StringOutput)
 }
 
 // Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
-func (o GroupResultResourcesOutput) Type() pulumi.StringOutput {
-	return o.ApplyT(func(v GroupResultResources) string { return v.Type }).(pulumi.StringOutput)
+func (o GetGroupResourceOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetGroupResource) string { return v.Type }).(pulumi.StringOutput)
 }
 
-type GroupResultResourcesPtrOutput struct{ *pulumi.OutputState }
+type GetGroupResourceArrayOutput struct{ *pulumi.OutputState }
 
-func (GroupResultResourcesPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**GroupResultResources)(nil)).Elem()
+func (GetGroupResourceArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetGroupResource)(nil)).Elem()
 }
 
-func (o GroupResultResourcesPtrOutput) ToGroupResultResourcesPtrOutput() GroupResultResourcesPtrOutput {
+func (o GetGroupResourceArrayOutput) ToGetGroupResourceArrayOutput() GetGroupResourceArrayOutput {
 	return o
 }
 
-func (o GroupResultResourcesPtrOutput) ToGroupResultResourcesPtrOutputWithContext(ctx context.Context) GroupResultResourcesPtrOutput {
+func (o GetGroupResourceArrayOutput) ToGetGroupResourceArrayOutputWithContext(ctx context.Context) GetGroupResourceArrayOutput {
 	return o
 }
 
-func (o GroupResultResourcesPtrOutput) Elem() GroupResultResourcesOutput {
-	return o.ApplyT(func(v *GroupResultResources) GroupResultResources {
-		if v != nil {
-			return *v
-		}
-		var ret GroupResultResources
-		return ret
-	}).(GroupResultResourcesOutput)
+func (o GetGroupResourceArrayOutput) Index(i pulumi.IntInput) GetGroupResourceOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetGroupResource {
+		return vs[0].([]GetGroupResource)[vs[1].(int)]
+	}).(GetGroupResourceOutput)
 }
 
-// Resource id
-func (o GroupResultResourcesPtrOutput) Id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *GroupResultResources) *string {
-		if v == nil {
-			return nil
-		}
-		return &v.Id
-	}).(pulumi.StringPtrOutput)
-}
-
-// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
-func (o GroupResultResourcesPtrOutput) Type() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *GroupResultResources) *string {
-		if v == nil {
-			return nil
-		}
-		return &v.Type
-	}).(pulumi.StringPtrOutput)
-}
-
-type GroupResultResourcesArrayOutput struct{ *pulumi.OutputState }
-
-func (GroupResultResourcesArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]GroupResultResources)(nil)).Elem()
-}
-
-func (o GroupResultResourcesArrayOutput) ToGroupResultResourcesArrayOutput() GroupResultResourcesArrayOutput {
-	return o
-}
-
-func (o GroupResultResourcesArrayOutput) ToGroupResultResourcesArrayOutputWithContext(ctx context.Context) GroupResultResourcesArrayOutput {
-	return o
-}
-
-func (o GroupResultResourcesArrayOutput) Index(i pulumi.IntInput) GroupResultResourcesOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GroupResultResources {
-		return vs[0].([]GroupResultResources)[vs[1].(int)]
-	}).(GroupResultResourcesOutput)
-}
-
-// A group as other objects refer to it
-type GroupSummaryResult struct {
+// A group of peers and network resources
+type GetGroupsItem struct {
 	// Group id
 	Id string `pulumi:"id"`
 	// How the group was created; one of `api`, `integration`, `jwt`
 	Issued string `pulumi:"issued"`
 	// Group name
 	Name string `pulumi:"name"`
+	// Peers in the group
+	Peers []GetGroupsItemPeer `pulumi:"peers"`
 	// Number of peers in the group
 	PeersCount int `pulumi:"peersCount"`
+	// Network resources in the group
+	Resources []GetGroupsItemResource `pulumi:"resources"`
 	// Number of network resources in the group
 	ResourcesCount int `pulumi:"resourcesCount"`
 }
 
-// A group as other objects refer to it
-type GroupSummaryResultOutput struct{ *pulumi.OutputState }
+// A group of peers and network resources
+type GetGroupsItemOutput struct{ *pulumi.OutputState }
 
-func (GroupSummaryResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*GroupSummaryResult)(nil)).Elem()
+func (GetGroupsItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetGroupsItem)(nil)).Elem()
 }
 
-func (o GroupSummaryResultOutput) ToGroupSummaryResultOutput() GroupSummaryResultOutput {
+func (o GetGroupsItemOutput) ToGetGroupsItemOutput() GetGroupsItemOutput {
 	return o
 }
 
-func (o GroupSummaryResultOutput) ToGroupSummaryResultOutputWithContext(ctx context.Context) GroupSummaryResultOutput {
+func (o GetGroupsItemOutput) ToGetGroupsItemOutputWithContext(ctx context.Context) GetGroupsItemOutput {
 	return o
 }
 
 // Group id
-func (o GroupSummaryResultOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v GroupSummaryResult) string { return v.Id }).(pulumi.StringOutput)
+func (o GetGroupsItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetGroupsItem) string { return v.Id }).(pulumi.StringOutput)
 }
 
 // How the group was created; one of `api`, `integration`, `jwt`
-func (o GroupSummaryResultOutput) Issued() pulumi.StringOutput {
-	return o.ApplyT(func(v GroupSummaryResult) string { return v.Issued }).(pulumi.StringOutput)
+func (o GetGroupsItemOutput) Issued() pulumi.StringOutput {
+	return o.ApplyT(func(v GetGroupsItem) string { return v.Issued }).(pulumi.StringOutput)
 }
 
 // Group name
-func (o GroupSummaryResultOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v GroupSummaryResult) string { return v.Name }).(pulumi.StringOutput)
+func (o GetGroupsItemOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetGroupsItem) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Peers in the group
+func (o GetGroupsItemOutput) Peers() GetGroupsItemPeerArrayOutput {
+	return o.ApplyT(func(v GetGroupsItem) []GetGroupsItemPeer { return v.Peers }).(GetGroupsItemPeerArrayOutput)
 }
 
 // Number of peers in the group
-func (o GroupSummaryResultOutput) PeersCount() pulumi.IntOutput {
-	return o.ApplyT(func(v GroupSummaryResult) int { return v.PeersCount }).(pulumi.IntOutput)
+func (o GetGroupsItemOutput) PeersCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetGroupsItem) int { return v.PeersCount }).(pulumi.IntOutput)
+}
+
+// Network resources in the group
+func (o GetGroupsItemOutput) Resources() GetGroupsItemResourceArrayOutput {
+	return o.ApplyT(func(v GetGroupsItem) []GetGroupsItemResource { return v.Resources }).(GetGroupsItemResourceArrayOutput)
 }
 
 // Number of network resources in the group
-func (o GroupSummaryResultOutput) ResourcesCount() pulumi.IntOutput {
-	return o.ApplyT(func(v GroupSummaryResult) int { return v.ResourcesCount }).(pulumi.IntOutput)
+func (o GetGroupsItemOutput) ResourcesCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetGroupsItem) int { return v.ResourcesCount }).(pulumi.IntOutput)
 }
 
-type GroupSummaryResultArrayOutput struct{ *pulumi.OutputState }
+type GetGroupsItemArrayOutput struct{ *pulumi.OutputState }
 
-func (GroupSummaryResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]GroupSummaryResult)(nil)).Elem()
+func (GetGroupsItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetGroupsItem)(nil)).Elem()
 }
 
-func (o GroupSummaryResultArrayOutput) ToGroupSummaryResultArrayOutput() GroupSummaryResultArrayOutput {
+func (o GetGroupsItemArrayOutput) ToGetGroupsItemArrayOutput() GetGroupsItemArrayOutput {
 	return o
 }
 
-func (o GroupSummaryResultArrayOutput) ToGroupSummaryResultArrayOutputWithContext(ctx context.Context) GroupSummaryResultArrayOutput {
+func (o GetGroupsItemArrayOutput) ToGetGroupsItemArrayOutputWithContext(ctx context.Context) GetGroupsItemArrayOutput {
 	return o
 }
 
-func (o GroupSummaryResultArrayOutput) Index(i pulumi.IntInput) GroupSummaryResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GroupSummaryResult {
-		return vs[0].([]GroupSummaryResult)[vs[1].(int)]
-	}).(GroupSummaryResultOutput)
+func (o GetGroupsItemArrayOutput) Index(i pulumi.IntInput) GetGroupsItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetGroupsItem {
+		return vs[0].([]GetGroupsItem)[vs[1].(int)]
+	}).(GetGroupsItemOutput)
+}
+
+// A peer as a group lists it
+type GetGroupsItemPeer struct {
+	// Peer id
+	Id string `pulumi:"id"`
+	// Peer name
+	Name string `pulumi:"name"`
+}
+
+// A peer as a group lists it
+type GetGroupsItemPeerOutput struct{ *pulumi.OutputState }
+
+func (GetGroupsItemPeerOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetGroupsItemPeer)(nil)).Elem()
+}
+
+func (o GetGroupsItemPeerOutput) ToGetGroupsItemPeerOutput() GetGroupsItemPeerOutput {
+	return o
+}
+
+func (o GetGroupsItemPeerOutput) ToGetGroupsItemPeerOutputWithContext(ctx context.Context) GetGroupsItemPeerOutput {
+	return o
+}
+
+// Peer id
+func (o GetGroupsItemPeerOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetGroupsItemPeer) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Peer name
+func (o GetGroupsItemPeerOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetGroupsItemPeer) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type GetGroupsItemPeerArrayOutput struct{ *pulumi.OutputState }
+
+func (GetGroupsItemPeerArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetGroupsItemPeer)(nil)).Elem()
+}
+
+func (o GetGroupsItemPeerArrayOutput) ToGetGroupsItemPeerArrayOutput() GetGroupsItemPeerArrayOutput {
+	return o
+}
+
+func (o GetGroupsItemPeerArrayOutput) ToGetGroupsItemPeerArrayOutputWithContext(ctx context.Context) GetGroupsItemPeerArrayOutput {
+	return o
+}
+
+func (o GetGroupsItemPeerArrayOutput) Index(i pulumi.IntInput) GetGroupsItemPeerOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetGroupsItemPeer {
+		return vs[0].([]GetGroupsItemPeer)[vs[1].(int)]
+	}).(GetGroupsItemPeerOutput)
+}
+
+// A reference to a network resource (or a peer) by id and type
+type GetGroupsItemResource struct {
+	// Resource id
+	Id string `pulumi:"id"`
+	// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+	Type string `pulumi:"type"`
+}
+
+// A reference to a network resource (or a peer) by id and type
+type GetGroupsItemResourceOutput struct{ *pulumi.OutputState }
+
+func (GetGroupsItemResourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetGroupsItemResource)(nil)).Elem()
+}
+
+func (o GetGroupsItemResourceOutput) ToGetGroupsItemResourceOutput() GetGroupsItemResourceOutput {
+	return o
+}
+
+func (o GetGroupsItemResourceOutput) ToGetGroupsItemResourceOutputWithContext(ctx context.Context) GetGroupsItemResourceOutput {
+	return o
+}
+
+// Resource id
+func (o GetGroupsItemResourceOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetGroupsItemResource) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+func (o GetGroupsItemResourceOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetGroupsItemResource) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type GetGroupsItemResourceArrayOutput struct{ *pulumi.OutputState }
+
+func (GetGroupsItemResourceArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetGroupsItemResource)(nil)).Elem()
+}
+
+func (o GetGroupsItemResourceArrayOutput) ToGetGroupsItemResourceArrayOutput() GetGroupsItemResourceArrayOutput {
+	return o
+}
+
+func (o GetGroupsItemResourceArrayOutput) ToGetGroupsItemResourceArrayOutputWithContext(ctx context.Context) GetGroupsItemResourceArrayOutput {
+	return o
+}
+
+func (o GetGroupsItemResourceArrayOutput) Index(i pulumi.IntInput) GetGroupsItemResourceOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetGroupsItemResource {
+		return vs[0].([]GetGroupsItemResource)[vs[1].(int)]
+	}).(GetGroupsItemResourceOutput)
 }
 
 // Identity provider (the client secret is never returned)
-type IdentityProviderResult struct {
+type GetIdentityProvidersItem struct {
 	// OAuth client id
 	ClientId string `pulumi:"clientId"`
 	// Identity provider id
@@ -1935,63 +2623,9804 @@ type IdentityProviderResult struct {
 }
 
 // Identity provider (the client secret is never returned)
-type IdentityProviderResultOutput struct{ *pulumi.OutputState }
+type GetIdentityProvidersItemOutput struct{ *pulumi.OutputState }
 
-func (IdentityProviderResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*IdentityProviderResult)(nil)).Elem()
+func (GetIdentityProvidersItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetIdentityProvidersItem)(nil)).Elem()
 }
 
-func (o IdentityProviderResultOutput) ToIdentityProviderResultOutput() IdentityProviderResultOutput {
+func (o GetIdentityProvidersItemOutput) ToGetIdentityProvidersItemOutput() GetIdentityProvidersItemOutput {
 	return o
 }
 
-func (o IdentityProviderResultOutput) ToIdentityProviderResultOutputWithContext(ctx context.Context) IdentityProviderResultOutput {
+func (o GetIdentityProvidersItemOutput) ToGetIdentityProvidersItemOutputWithContext(ctx context.Context) GetIdentityProvidersItemOutput {
 	return o
 }
 
 // OAuth client id
-func (o IdentityProviderResultOutput) ClientId() pulumi.StringOutput {
-	return o.ApplyT(func(v IdentityProviderResult) string { return v.ClientId }).(pulumi.StringOutput)
+func (o GetIdentityProvidersItemOutput) ClientId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIdentityProvidersItem) string { return v.ClientId }).(pulumi.StringOutput)
 }
 
 // Identity provider id
-func (o IdentityProviderResultOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v IdentityProviderResult) string { return v.Id }).(pulumi.StringOutput)
+func (o GetIdentityProvidersItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIdentityProvidersItem) string { return v.Id }).(pulumi.StringOutput)
 }
 
 // OIDC issuer URL
-func (o IdentityProviderResultOutput) Issuer() pulumi.StringOutput {
-	return o.ApplyT(func(v IdentityProviderResult) string { return v.Issuer }).(pulumi.StringOutput)
+func (o GetIdentityProvidersItemOutput) Issuer() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIdentityProvidersItem) string { return v.Issuer }).(pulumi.StringOutput)
 }
 
 // Display name
-func (o IdentityProviderResultOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v IdentityProviderResult) string { return v.Name }).(pulumi.StringOutput)
+func (o GetIdentityProvidersItemOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIdentityProvidersItem) string { return v.Name }).(pulumi.StringOutput)
 }
 
 // Provider type; known values `oidc`, `zitadel`, `entra`, `google`, `okta`, `pocketid`, `microsoft`, `adfs` (others are accepted)
-func (o IdentityProviderResultOutput) Type() pulumi.StringOutput {
-	return o.ApplyT(func(v IdentityProviderResult) string { return v.Type }).(pulumi.StringOutput)
+func (o GetIdentityProvidersItemOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIdentityProvidersItem) string { return v.Type }).(pulumi.StringOutput)
 }
 
-type IdentityProviderResultArrayOutput struct{ *pulumi.OutputState }
+type GetIdentityProvidersItemArrayOutput struct{ *pulumi.OutputState }
 
-func (IdentityProviderResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]IdentityProviderResult)(nil)).Elem()
+func (GetIdentityProvidersItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetIdentityProvidersItem)(nil)).Elem()
 }
 
-func (o IdentityProviderResultArrayOutput) ToIdentityProviderResultArrayOutput() IdentityProviderResultArrayOutput {
+func (o GetIdentityProvidersItemArrayOutput) ToGetIdentityProvidersItemArrayOutput() GetIdentityProvidersItemArrayOutput {
 	return o
 }
 
-func (o IdentityProviderResultArrayOutput) ToIdentityProviderResultArrayOutputWithContext(ctx context.Context) IdentityProviderResultArrayOutput {
+func (o GetIdentityProvidersItemArrayOutput) ToGetIdentityProvidersItemArrayOutputWithContext(ctx context.Context) GetIdentityProvidersItemArrayOutput {
 	return o
 }
 
-func (o IdentityProviderResultArrayOutput) Index(i pulumi.IntInput) IdentityProviderResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) IdentityProviderResult {
-		return vs[0].([]IdentityProviderResult)[vs[1].(int)]
-	}).(IdentityProviderResultOutput)
+func (o GetIdentityProvidersItemArrayOutput) Index(i pulumi.IntInput) GetIdentityProvidersItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetIdentityProvidersItem {
+		return vs[0].([]GetIdentityProvidersItem)[vs[1].(int)]
+	}).(GetIdentityProvidersItemOutput)
+}
+
+// Ports still available
+type GetIngressPeerAvailablePorts struct {
+	// Free TCP ports
+	Tcp int `pulumi:"tcp"`
+	// Free UDP ports
+	Udp int `pulumi:"udp"`
+}
+
+// Ports still available
+type GetIngressPeerAvailablePortsOutput struct{ *pulumi.OutputState }
+
+func (GetIngressPeerAvailablePortsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetIngressPeerAvailablePorts)(nil)).Elem()
+}
+
+func (o GetIngressPeerAvailablePortsOutput) ToGetIngressPeerAvailablePortsOutput() GetIngressPeerAvailablePortsOutput {
+	return o
+}
+
+func (o GetIngressPeerAvailablePortsOutput) ToGetIngressPeerAvailablePortsOutputWithContext(ctx context.Context) GetIngressPeerAvailablePortsOutput {
+	return o
+}
+
+// Free TCP ports
+func (o GetIngressPeerAvailablePortsOutput) Tcp() pulumi.IntOutput {
+	return o.ApplyT(func(v GetIngressPeerAvailablePorts) int { return v.Tcp }).(pulumi.IntOutput)
+}
+
+// Free UDP ports
+func (o GetIngressPeerAvailablePortsOutput) Udp() pulumi.IntOutput {
+	return o.ApplyT(func(v GetIngressPeerAvailablePorts) int { return v.Udp }).(pulumi.IntOutput)
+}
+
+// Ingress peer
+type GetIngressPeersItem struct {
+	// Ports still available
+	AvailablePorts GetIngressPeersItemAvailablePorts `pulumi:"availablePorts"`
+	// Whether the ingress peer is connected
+	Connected bool `pulumi:"connected"`
+	// Whether the ingress peer forwards traffic
+	Enabled bool `pulumi:"enabled"`
+	// Usable as fallback
+	Fallback bool `pulumi:"fallback"`
+	// Ingress peer id
+	Id string `pulumi:"id"`
+	// Public IP of the ingress peer
+	IngressIp string `pulumi:"ingressIp"`
+	// Id of the underlying peer
+	PeerId string `pulumi:"peerId"`
+	// Region of the ingress peer
+	Region string `pulumi:"region"`
+}
+
+// Ingress peer
+type GetIngressPeersItemOutput struct{ *pulumi.OutputState }
+
+func (GetIngressPeersItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetIngressPeersItem)(nil)).Elem()
+}
+
+func (o GetIngressPeersItemOutput) ToGetIngressPeersItemOutput() GetIngressPeersItemOutput {
+	return o
+}
+
+func (o GetIngressPeersItemOutput) ToGetIngressPeersItemOutputWithContext(ctx context.Context) GetIngressPeersItemOutput {
+	return o
+}
+
+// Ports still available
+func (o GetIngressPeersItemOutput) AvailablePorts() GetIngressPeersItemAvailablePortsOutput {
+	return o.ApplyT(func(v GetIngressPeersItem) GetIngressPeersItemAvailablePorts { return v.AvailablePorts }).(GetIngressPeersItemAvailablePortsOutput)
+}
+
+// Whether the ingress peer is connected
+func (o GetIngressPeersItemOutput) Connected() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetIngressPeersItem) bool { return v.Connected }).(pulumi.BoolOutput)
+}
+
+// Whether the ingress peer forwards traffic
+func (o GetIngressPeersItemOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetIngressPeersItem) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Usable as fallback
+func (o GetIngressPeersItemOutput) Fallback() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetIngressPeersItem) bool { return v.Fallback }).(pulumi.BoolOutput)
+}
+
+// Ingress peer id
+func (o GetIngressPeersItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIngressPeersItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Public IP of the ingress peer
+func (o GetIngressPeersItemOutput) IngressIp() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIngressPeersItem) string { return v.IngressIp }).(pulumi.StringOutput)
+}
+
+// Id of the underlying peer
+func (o GetIngressPeersItemOutput) PeerId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIngressPeersItem) string { return v.PeerId }).(pulumi.StringOutput)
+}
+
+// Region of the ingress peer
+func (o GetIngressPeersItemOutput) Region() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIngressPeersItem) string { return v.Region }).(pulumi.StringOutput)
+}
+
+type GetIngressPeersItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetIngressPeersItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetIngressPeersItem)(nil)).Elem()
+}
+
+func (o GetIngressPeersItemArrayOutput) ToGetIngressPeersItemArrayOutput() GetIngressPeersItemArrayOutput {
+	return o
+}
+
+func (o GetIngressPeersItemArrayOutput) ToGetIngressPeersItemArrayOutputWithContext(ctx context.Context) GetIngressPeersItemArrayOutput {
+	return o
+}
+
+func (o GetIngressPeersItemArrayOutput) Index(i pulumi.IntInput) GetIngressPeersItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetIngressPeersItem {
+		return vs[0].([]GetIngressPeersItem)[vs[1].(int)]
+	}).(GetIngressPeersItemOutput)
+}
+
+// Ports still available
+type GetIngressPeersItemAvailablePorts struct {
+	// Free TCP ports
+	Tcp int `pulumi:"tcp"`
+	// Free UDP ports
+	Udp int `pulumi:"udp"`
+}
+
+// Ports still available
+type GetIngressPeersItemAvailablePortsOutput struct{ *pulumi.OutputState }
+
+func (GetIngressPeersItemAvailablePortsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetIngressPeersItemAvailablePorts)(nil)).Elem()
+}
+
+func (o GetIngressPeersItemAvailablePortsOutput) ToGetIngressPeersItemAvailablePortsOutput() GetIngressPeersItemAvailablePortsOutput {
+	return o
+}
+
+func (o GetIngressPeersItemAvailablePortsOutput) ToGetIngressPeersItemAvailablePortsOutputWithContext(ctx context.Context) GetIngressPeersItemAvailablePortsOutput {
+	return o
+}
+
+// Free TCP ports
+func (o GetIngressPeersItemAvailablePortsOutput) Tcp() pulumi.IntOutput {
+	return o.ApplyT(func(v GetIngressPeersItemAvailablePorts) int { return v.Tcp }).(pulumi.IntOutput)
+}
+
+// Free UDP ports
+func (o GetIngressPeersItemAvailablePortsOutput) Udp() pulumi.IntOutput {
+	return o.ApplyT(func(v GetIngressPeersItemAvailablePorts) int { return v.Udp }).(pulumi.IntOutput)
+}
+
+type GetIngressPortAllocationDirectPort struct {
+	// Number of ports to allocate, 1 to 100
+	Count int `pulumi:"count"`
+	// Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+	Protocol string `pulumi:"protocol"`
+}
+
+type GetIngressPortAllocationDirectPortOutput struct{ *pulumi.OutputState }
+
+func (GetIngressPortAllocationDirectPortOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetIngressPortAllocationDirectPort)(nil)).Elem()
+}
+
+func (o GetIngressPortAllocationDirectPortOutput) ToGetIngressPortAllocationDirectPortOutput() GetIngressPortAllocationDirectPortOutput {
+	return o
+}
+
+func (o GetIngressPortAllocationDirectPortOutput) ToGetIngressPortAllocationDirectPortOutputWithContext(ctx context.Context) GetIngressPortAllocationDirectPortOutput {
+	return o
+}
+
+// Number of ports to allocate, 1 to 100
+func (o GetIngressPortAllocationDirectPortOutput) Count() pulumi.IntOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationDirectPort) int { return v.Count }).(pulumi.IntOutput)
+}
+
+// Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+func (o GetIngressPortAllocationDirectPortOutput) Protocol() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationDirectPort) string { return v.Protocol }).(pulumi.StringOutput)
+}
+
+type GetIngressPortAllocationDirectPortPtrOutput struct{ *pulumi.OutputState }
+
+func (GetIngressPortAllocationDirectPortPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetIngressPortAllocationDirectPort)(nil)).Elem()
+}
+
+func (o GetIngressPortAllocationDirectPortPtrOutput) ToGetIngressPortAllocationDirectPortPtrOutput() GetIngressPortAllocationDirectPortPtrOutput {
+	return o
+}
+
+func (o GetIngressPortAllocationDirectPortPtrOutput) ToGetIngressPortAllocationDirectPortPtrOutputWithContext(ctx context.Context) GetIngressPortAllocationDirectPortPtrOutput {
+	return o
+}
+
+func (o GetIngressPortAllocationDirectPortPtrOutput) Elem() GetIngressPortAllocationDirectPortOutput {
+	return o.ApplyT(func(v *GetIngressPortAllocationDirectPort) GetIngressPortAllocationDirectPort {
+		if v != nil {
+			return *v
+		}
+		var ret GetIngressPortAllocationDirectPort
+		return ret
+	}).(GetIngressPortAllocationDirectPortOutput)
+}
+
+// Number of ports to allocate, 1 to 100
+func (o GetIngressPortAllocationDirectPortPtrOutput) Count() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *GetIngressPortAllocationDirectPort) *int {
+		if v == nil {
+			return nil
+		}
+		return &v.Count
+	}).(pulumi.IntPtrOutput)
+}
+
+// Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+func (o GetIngressPortAllocationDirectPortPtrOutput) Protocol() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetIngressPortAllocationDirectPort) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Protocol
+	}).(pulumi.StringPtrOutput)
+}
+
+// A forwarded port range
+type GetIngressPortAllocationPortRange struct {
+	// Last port (inclusive)
+	End int `pulumi:"end"`
+	// Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+	Protocol string `pulumi:"protocol"`
+	// First port
+	Start int `pulumi:"start"`
+}
+
+// A forwarded port range
+type GetIngressPortAllocationPortRangeOutput struct{ *pulumi.OutputState }
+
+func (GetIngressPortAllocationPortRangeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetIngressPortAllocationPortRange)(nil)).Elem()
+}
+
+func (o GetIngressPortAllocationPortRangeOutput) ToGetIngressPortAllocationPortRangeOutput() GetIngressPortAllocationPortRangeOutput {
+	return o
+}
+
+func (o GetIngressPortAllocationPortRangeOutput) ToGetIngressPortAllocationPortRangeOutputWithContext(ctx context.Context) GetIngressPortAllocationPortRangeOutput {
+	return o
+}
+
+// Last port (inclusive)
+func (o GetIngressPortAllocationPortRangeOutput) End() pulumi.IntOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationPortRange) int { return v.End }).(pulumi.IntOutput)
+}
+
+// Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+func (o GetIngressPortAllocationPortRangeOutput) Protocol() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationPortRange) string { return v.Protocol }).(pulumi.StringOutput)
+}
+
+// First port
+func (o GetIngressPortAllocationPortRangeOutput) Start() pulumi.IntOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationPortRange) int { return v.Start }).(pulumi.IntOutput)
+}
+
+type GetIngressPortAllocationPortRangeArrayOutput struct{ *pulumi.OutputState }
+
+func (GetIngressPortAllocationPortRangeArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetIngressPortAllocationPortRange)(nil)).Elem()
+}
+
+func (o GetIngressPortAllocationPortRangeArrayOutput) ToGetIngressPortAllocationPortRangeArrayOutput() GetIngressPortAllocationPortRangeArrayOutput {
+	return o
+}
+
+func (o GetIngressPortAllocationPortRangeArrayOutput) ToGetIngressPortAllocationPortRangeArrayOutputWithContext(ctx context.Context) GetIngressPortAllocationPortRangeArrayOutput {
+	return o
+}
+
+func (o GetIngressPortAllocationPortRangeArrayOutput) Index(i pulumi.IntInput) GetIngressPortAllocationPortRangeOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetIngressPortAllocationPortRange {
+		return vs[0].([]GetIngressPortAllocationPortRange)[vs[1].(int)]
+	}).(GetIngressPortAllocationPortRangeOutput)
+}
+
+// How public ports map to the peer's ports
+type GetIngressPortAllocationPortRangeMapping struct {
+	// Last public port on the ingress peer
+	IngressEnd int `pulumi:"ingressEnd"`
+	// First public port on the ingress peer
+	IngressStart int `pulumi:"ingressStart"`
+	// Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+	Protocol string `pulumi:"protocol"`
+	// Last port on the peer
+	TranslatedEnd int `pulumi:"translatedEnd"`
+	// First port on the peer
+	TranslatedStart int `pulumi:"translatedStart"`
+}
+
+// How public ports map to the peer's ports
+type GetIngressPortAllocationPortRangeMappingOutput struct{ *pulumi.OutputState }
+
+func (GetIngressPortAllocationPortRangeMappingOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetIngressPortAllocationPortRangeMapping)(nil)).Elem()
+}
+
+func (o GetIngressPortAllocationPortRangeMappingOutput) ToGetIngressPortAllocationPortRangeMappingOutput() GetIngressPortAllocationPortRangeMappingOutput {
+	return o
+}
+
+func (o GetIngressPortAllocationPortRangeMappingOutput) ToGetIngressPortAllocationPortRangeMappingOutputWithContext(ctx context.Context) GetIngressPortAllocationPortRangeMappingOutput {
+	return o
+}
+
+// Last public port on the ingress peer
+func (o GetIngressPortAllocationPortRangeMappingOutput) IngressEnd() pulumi.IntOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationPortRangeMapping) int { return v.IngressEnd }).(pulumi.IntOutput)
+}
+
+// First public port on the ingress peer
+func (o GetIngressPortAllocationPortRangeMappingOutput) IngressStart() pulumi.IntOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationPortRangeMapping) int { return v.IngressStart }).(pulumi.IntOutput)
+}
+
+// Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+func (o GetIngressPortAllocationPortRangeMappingOutput) Protocol() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationPortRangeMapping) string { return v.Protocol }).(pulumi.StringOutput)
+}
+
+// Last port on the peer
+func (o GetIngressPortAllocationPortRangeMappingOutput) TranslatedEnd() pulumi.IntOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationPortRangeMapping) int { return v.TranslatedEnd }).(pulumi.IntOutput)
+}
+
+// First port on the peer
+func (o GetIngressPortAllocationPortRangeMappingOutput) TranslatedStart() pulumi.IntOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationPortRangeMapping) int { return v.TranslatedStart }).(pulumi.IntOutput)
+}
+
+type GetIngressPortAllocationPortRangeMappingArrayOutput struct{ *pulumi.OutputState }
+
+func (GetIngressPortAllocationPortRangeMappingArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetIngressPortAllocationPortRangeMapping)(nil)).Elem()
+}
+
+func (o GetIngressPortAllocationPortRangeMappingArrayOutput) ToGetIngressPortAllocationPortRangeMappingArrayOutput() GetIngressPortAllocationPortRangeMappingArrayOutput {
+	return o
+}
+
+func (o GetIngressPortAllocationPortRangeMappingArrayOutput) ToGetIngressPortAllocationPortRangeMappingArrayOutputWithContext(ctx context.Context) GetIngressPortAllocationPortRangeMappingArrayOutput {
+	return o
+}
+
+func (o GetIngressPortAllocationPortRangeMappingArrayOutput) Index(i pulumi.IntInput) GetIngressPortAllocationPortRangeMappingOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetIngressPortAllocationPortRangeMapping {
+		return vs[0].([]GetIngressPortAllocationPortRangeMapping)[vs[1].(int)]
+	}).(GetIngressPortAllocationPortRangeMappingOutput)
+}
+
+// Ingress port allocation
+type GetIngressPortAllocationsItem struct {
+	// Directly allocated ports
+	DirectPort *GetIngressPortAllocationsItemDirectPort `pulumi:"directPort"`
+	// Whether the allocation forwards traffic
+	Enabled bool `pulumi:"enabled"`
+	// Allocation id
+	Id string `pulumi:"id"`
+	// Public IP
+	IngressIp string `pulumi:"ingressIp"`
+	// Ingress peer that forwards the ports
+	IngressPeerId string `pulumi:"ingressPeerId"`
+	// Allocation name
+	Name string `pulumi:"name"`
+	// Public to peer port mappings
+	PortRangeMappings []GetIngressPortAllocationsItemPortRangeMapping `pulumi:"portRangeMappings"`
+	// Forwarded port ranges
+	PortRanges []GetIngressPortAllocationsItemPortRange `pulumi:"portRanges"`
+	// Region
+	Region string `pulumi:"region"`
+}
+
+// Ingress port allocation
+type GetIngressPortAllocationsItemOutput struct{ *pulumi.OutputState }
+
+func (GetIngressPortAllocationsItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetIngressPortAllocationsItem)(nil)).Elem()
+}
+
+func (o GetIngressPortAllocationsItemOutput) ToGetIngressPortAllocationsItemOutput() GetIngressPortAllocationsItemOutput {
+	return o
+}
+
+func (o GetIngressPortAllocationsItemOutput) ToGetIngressPortAllocationsItemOutputWithContext(ctx context.Context) GetIngressPortAllocationsItemOutput {
+	return o
+}
+
+// Directly allocated ports
+func (o GetIngressPortAllocationsItemOutput) DirectPort() GetIngressPortAllocationsItemDirectPortPtrOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationsItem) *GetIngressPortAllocationsItemDirectPort { return v.DirectPort }).(GetIngressPortAllocationsItemDirectPortPtrOutput)
+}
+
+// Whether the allocation forwards traffic
+func (o GetIngressPortAllocationsItemOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationsItem) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Allocation id
+func (o GetIngressPortAllocationsItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationsItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Public IP
+func (o GetIngressPortAllocationsItemOutput) IngressIp() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationsItem) string { return v.IngressIp }).(pulumi.StringOutput)
+}
+
+// Ingress peer that forwards the ports
+func (o GetIngressPortAllocationsItemOutput) IngressPeerId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationsItem) string { return v.IngressPeerId }).(pulumi.StringOutput)
+}
+
+// Allocation name
+func (o GetIngressPortAllocationsItemOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationsItem) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Public to peer port mappings
+func (o GetIngressPortAllocationsItemOutput) PortRangeMappings() GetIngressPortAllocationsItemPortRangeMappingArrayOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationsItem) []GetIngressPortAllocationsItemPortRangeMapping {
+		return v.PortRangeMappings
+	}).(GetIngressPortAllocationsItemPortRangeMappingArrayOutput)
+}
+
+// Forwarded port ranges
+func (o GetIngressPortAllocationsItemOutput) PortRanges() GetIngressPortAllocationsItemPortRangeArrayOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationsItem) []GetIngressPortAllocationsItemPortRange { return v.PortRanges }).(GetIngressPortAllocationsItemPortRangeArrayOutput)
+}
+
+// Region
+func (o GetIngressPortAllocationsItemOutput) Region() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationsItem) string { return v.Region }).(pulumi.StringOutput)
+}
+
+type GetIngressPortAllocationsItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetIngressPortAllocationsItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetIngressPortAllocationsItem)(nil)).Elem()
+}
+
+func (o GetIngressPortAllocationsItemArrayOutput) ToGetIngressPortAllocationsItemArrayOutput() GetIngressPortAllocationsItemArrayOutput {
+	return o
+}
+
+func (o GetIngressPortAllocationsItemArrayOutput) ToGetIngressPortAllocationsItemArrayOutputWithContext(ctx context.Context) GetIngressPortAllocationsItemArrayOutput {
+	return o
+}
+
+func (o GetIngressPortAllocationsItemArrayOutput) Index(i pulumi.IntInput) GetIngressPortAllocationsItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetIngressPortAllocationsItem {
+		return vs[0].([]GetIngressPortAllocationsItem)[vs[1].(int)]
+	}).(GetIngressPortAllocationsItemOutput)
+}
+
+type GetIngressPortAllocationsItemDirectPort struct {
+	// Number of ports to allocate, 1 to 100
+	Count int `pulumi:"count"`
+	// Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+	Protocol string `pulumi:"protocol"`
+}
+
+type GetIngressPortAllocationsItemDirectPortOutput struct{ *pulumi.OutputState }
+
+func (GetIngressPortAllocationsItemDirectPortOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetIngressPortAllocationsItemDirectPort)(nil)).Elem()
+}
+
+func (o GetIngressPortAllocationsItemDirectPortOutput) ToGetIngressPortAllocationsItemDirectPortOutput() GetIngressPortAllocationsItemDirectPortOutput {
+	return o
+}
+
+func (o GetIngressPortAllocationsItemDirectPortOutput) ToGetIngressPortAllocationsItemDirectPortOutputWithContext(ctx context.Context) GetIngressPortAllocationsItemDirectPortOutput {
+	return o
+}
+
+// Number of ports to allocate, 1 to 100
+func (o GetIngressPortAllocationsItemDirectPortOutput) Count() pulumi.IntOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationsItemDirectPort) int { return v.Count }).(pulumi.IntOutput)
+}
+
+// Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+func (o GetIngressPortAllocationsItemDirectPortOutput) Protocol() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationsItemDirectPort) string { return v.Protocol }).(pulumi.StringOutput)
+}
+
+type GetIngressPortAllocationsItemDirectPortPtrOutput struct{ *pulumi.OutputState }
+
+func (GetIngressPortAllocationsItemDirectPortPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetIngressPortAllocationsItemDirectPort)(nil)).Elem()
+}
+
+func (o GetIngressPortAllocationsItemDirectPortPtrOutput) ToGetIngressPortAllocationsItemDirectPortPtrOutput() GetIngressPortAllocationsItemDirectPortPtrOutput {
+	return o
+}
+
+func (o GetIngressPortAllocationsItemDirectPortPtrOutput) ToGetIngressPortAllocationsItemDirectPortPtrOutputWithContext(ctx context.Context) GetIngressPortAllocationsItemDirectPortPtrOutput {
+	return o
+}
+
+func (o GetIngressPortAllocationsItemDirectPortPtrOutput) Elem() GetIngressPortAllocationsItemDirectPortOutput {
+	return o.ApplyT(func(v *GetIngressPortAllocationsItemDirectPort) GetIngressPortAllocationsItemDirectPort {
+		if v != nil {
+			return *v
+		}
+		var ret GetIngressPortAllocationsItemDirectPort
+		return ret
+	}).(GetIngressPortAllocationsItemDirectPortOutput)
+}
+
+// Number of ports to allocate, 1 to 100
+func (o GetIngressPortAllocationsItemDirectPortPtrOutput) Count() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *GetIngressPortAllocationsItemDirectPort) *int {
+		if v == nil {
+			return nil
+		}
+		return &v.Count
+	}).(pulumi.IntPtrOutput)
+}
+
+// Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+func (o GetIngressPortAllocationsItemDirectPortPtrOutput) Protocol() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetIngressPortAllocationsItemDirectPort) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Protocol
+	}).(pulumi.StringPtrOutput)
+}
+
+// A forwarded port range
+type GetIngressPortAllocationsItemPortRange struct {
+	// Last port (inclusive)
+	End int `pulumi:"end"`
+	// Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+	Protocol string `pulumi:"protocol"`
+	// First port
+	Start int `pulumi:"start"`
+}
+
+// A forwarded port range
+type GetIngressPortAllocationsItemPortRangeOutput struct{ *pulumi.OutputState }
+
+func (GetIngressPortAllocationsItemPortRangeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetIngressPortAllocationsItemPortRange)(nil)).Elem()
+}
+
+func (o GetIngressPortAllocationsItemPortRangeOutput) ToGetIngressPortAllocationsItemPortRangeOutput() GetIngressPortAllocationsItemPortRangeOutput {
+	return o
+}
+
+func (o GetIngressPortAllocationsItemPortRangeOutput) ToGetIngressPortAllocationsItemPortRangeOutputWithContext(ctx context.Context) GetIngressPortAllocationsItemPortRangeOutput {
+	return o
+}
+
+// Last port (inclusive)
+func (o GetIngressPortAllocationsItemPortRangeOutput) End() pulumi.IntOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationsItemPortRange) int { return v.End }).(pulumi.IntOutput)
+}
+
+// Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+func (o GetIngressPortAllocationsItemPortRangeOutput) Protocol() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationsItemPortRange) string { return v.Protocol }).(pulumi.StringOutput)
+}
+
+// First port
+func (o GetIngressPortAllocationsItemPortRangeOutput) Start() pulumi.IntOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationsItemPortRange) int { return v.Start }).(pulumi.IntOutput)
+}
+
+type GetIngressPortAllocationsItemPortRangeArrayOutput struct{ *pulumi.OutputState }
+
+func (GetIngressPortAllocationsItemPortRangeArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetIngressPortAllocationsItemPortRange)(nil)).Elem()
+}
+
+func (o GetIngressPortAllocationsItemPortRangeArrayOutput) ToGetIngressPortAllocationsItemPortRangeArrayOutput() GetIngressPortAllocationsItemPortRangeArrayOutput {
+	return o
+}
+
+func (o GetIngressPortAllocationsItemPortRangeArrayOutput) ToGetIngressPortAllocationsItemPortRangeArrayOutputWithContext(ctx context.Context) GetIngressPortAllocationsItemPortRangeArrayOutput {
+	return o
+}
+
+func (o GetIngressPortAllocationsItemPortRangeArrayOutput) Index(i pulumi.IntInput) GetIngressPortAllocationsItemPortRangeOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetIngressPortAllocationsItemPortRange {
+		return vs[0].([]GetIngressPortAllocationsItemPortRange)[vs[1].(int)]
+	}).(GetIngressPortAllocationsItemPortRangeOutput)
+}
+
+// How public ports map to the peer's ports
+type GetIngressPortAllocationsItemPortRangeMapping struct {
+	// Last public port on the ingress peer
+	IngressEnd int `pulumi:"ingressEnd"`
+	// First public port on the ingress peer
+	IngressStart int `pulumi:"ingressStart"`
+	// Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+	Protocol string `pulumi:"protocol"`
+	// Last port on the peer
+	TranslatedEnd int `pulumi:"translatedEnd"`
+	// First port on the peer
+	TranslatedStart int `pulumi:"translatedStart"`
+}
+
+// How public ports map to the peer's ports
+type GetIngressPortAllocationsItemPortRangeMappingOutput struct{ *pulumi.OutputState }
+
+func (GetIngressPortAllocationsItemPortRangeMappingOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetIngressPortAllocationsItemPortRangeMapping)(nil)).Elem()
+}
+
+func (o GetIngressPortAllocationsItemPortRangeMappingOutput) ToGetIngressPortAllocationsItemPortRangeMappingOutput() GetIngressPortAllocationsItemPortRangeMappingOutput {
+	return o
+}
+
+func (o GetIngressPortAllocationsItemPortRangeMappingOutput) ToGetIngressPortAllocationsItemPortRangeMappingOutputWithContext(ctx context.Context) GetIngressPortAllocationsItemPortRangeMappingOutput {
+	return o
+}
+
+// Last public port on the ingress peer
+func (o GetIngressPortAllocationsItemPortRangeMappingOutput) IngressEnd() pulumi.IntOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationsItemPortRangeMapping) int { return v.IngressEnd }).(pulumi.IntOutput)
+}
+
+// First public port on the ingress peer
+func (o GetIngressPortAllocationsItemPortRangeMappingOutput) IngressStart() pulumi.IntOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationsItemPortRangeMapping) int { return v.IngressStart }).(pulumi.IntOutput)
+}
+
+// Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+func (o GetIngressPortAllocationsItemPortRangeMappingOutput) Protocol() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationsItemPortRangeMapping) string { return v.Protocol }).(pulumi.StringOutput)
+}
+
+// Last port on the peer
+func (o GetIngressPortAllocationsItemPortRangeMappingOutput) TranslatedEnd() pulumi.IntOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationsItemPortRangeMapping) int { return v.TranslatedEnd }).(pulumi.IntOutput)
+}
+
+// First port on the peer
+func (o GetIngressPortAllocationsItemPortRangeMappingOutput) TranslatedStart() pulumi.IntOutput {
+	return o.ApplyT(func(v GetIngressPortAllocationsItemPortRangeMapping) int { return v.TranslatedStart }).(pulumi.IntOutput)
+}
+
+type GetIngressPortAllocationsItemPortRangeMappingArrayOutput struct{ *pulumi.OutputState }
+
+func (GetIngressPortAllocationsItemPortRangeMappingArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetIngressPortAllocationsItemPortRangeMapping)(nil)).Elem()
+}
+
+func (o GetIngressPortAllocationsItemPortRangeMappingArrayOutput) ToGetIngressPortAllocationsItemPortRangeMappingArrayOutput() GetIngressPortAllocationsItemPortRangeMappingArrayOutput {
+	return o
+}
+
+func (o GetIngressPortAllocationsItemPortRangeMappingArrayOutput) ToGetIngressPortAllocationsItemPortRangeMappingArrayOutputWithContext(ctx context.Context) GetIngressPortAllocationsItemPortRangeMappingArrayOutput {
+	return o
+}
+
+func (o GetIngressPortAllocationsItemPortRangeMappingArrayOutput) Index(i pulumi.IntInput) GetIngressPortAllocationsItemPortRangeMappingOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetIngressPortAllocationsItemPortRangeMapping {
+		return vs[0].([]GetIngressPortAllocationsItemPortRangeMapping)[vs[1].(int)]
+	}).(GetIngressPortAllocationsItemPortRangeMappingOutput)
+}
+
+// Invite
+type GetInvitesItem struct {
+	// Group ids for the user's peers
+	AutoGroups []string `pulumi:"autoGroups"`
+	// Creation time
+	CreatedAt string `pulumi:"createdAt"`
+	// Invited address
+	Email string `pulumi:"email"`
+	// Whether the invite has expired
+	Expired bool `pulumi:"expired"`
+	// Expiry time
+	ExpiresAt string `pulumi:"expiresAt"`
+	// Invite id
+	Id string `pulumi:"id"`
+	// Secret link token with a fixed prefix; only in the create response
+	InviteToken *string `pulumi:"inviteToken"`
+	// Invited person's name
+	Name string `pulumi:"name"`
+	// User role: owner, admin, user, billing_admin, auditor or network_admin; known values `owner`, `admin`, `user`, `billing_admin`, `auditor`, `network_admin` (others are accepted)
+	Role string `pulumi:"role"`
+}
+
+// Invite
+type GetInvitesItemOutput struct{ *pulumi.OutputState }
+
+func (GetInvitesItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetInvitesItem)(nil)).Elem()
+}
+
+func (o GetInvitesItemOutput) ToGetInvitesItemOutput() GetInvitesItemOutput {
+	return o
+}
+
+func (o GetInvitesItemOutput) ToGetInvitesItemOutputWithContext(ctx context.Context) GetInvitesItemOutput {
+	return o
+}
+
+// Group ids for the user's peers
+func (o GetInvitesItemOutput) AutoGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetInvitesItem) []string { return v.AutoGroups }).(pulumi.StringArrayOutput)
+}
+
+// Creation time
+func (o GetInvitesItemOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetInvitesItem) string { return v.CreatedAt }).(pulumi.StringOutput)
+}
+
+// Invited address
+func (o GetInvitesItemOutput) Email() pulumi.StringOutput {
+	return o.ApplyT(func(v GetInvitesItem) string { return v.Email }).(pulumi.StringOutput)
+}
+
+// Whether the invite has expired
+func (o GetInvitesItemOutput) Expired() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetInvitesItem) bool { return v.Expired }).(pulumi.BoolOutput)
+}
+
+// Expiry time
+func (o GetInvitesItemOutput) ExpiresAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetInvitesItem) string { return v.ExpiresAt }).(pulumi.StringOutput)
+}
+
+// Invite id
+func (o GetInvitesItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetInvitesItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Secret link token with a fixed prefix; only in the create response
+func (o GetInvitesItemOutput) InviteToken() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetInvitesItem) *string { return v.InviteToken }).(pulumi.StringPtrOutput)
+}
+
+// Invited person's name
+func (o GetInvitesItemOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetInvitesItem) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// User role: owner, admin, user, billing_admin, auditor or network_admin; known values `owner`, `admin`, `user`, `billing_admin`, `auditor`, `network_admin` (others are accepted)
+func (o GetInvitesItemOutput) Role() pulumi.StringOutput {
+	return o.ApplyT(func(v GetInvitesItem) string { return v.Role }).(pulumi.StringOutput)
+}
+
+type GetInvitesItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetInvitesItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetInvitesItem)(nil)).Elem()
+}
+
+func (o GetInvitesItemArrayOutput) ToGetInvitesItemArrayOutput() GetInvitesItemArrayOutput {
+	return o
+}
+
+func (o GetInvitesItemArrayOutput) ToGetInvitesItemArrayOutputWithContext(ctx context.Context) GetInvitesItemArrayOutput {
+	return o
+}
+
+func (o GetInvitesItemArrayOutput) Index(i pulumi.IntInput) GetInvitesItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetInvitesItem {
+		return vs[0].([]GetInvitesItem)[vs[1].(int)]
+	}).(GetInvitesItemOutput)
+}
+
+type GetNameserverGroupNameserver struct {
+	// Nameserver IP address
+	Ip string `pulumi:"ip"`
+	// Nameserver protocol; known values `udp` (others are accepted)
+	NsType string `pulumi:"nsType"`
+	// Nameserver port, 1 to 65535
+	Port int `pulumi:"port"`
+}
+
+type GetNameserverGroupNameserverOutput struct{ *pulumi.OutputState }
+
+func (GetNameserverGroupNameserverOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetNameserverGroupNameserver)(nil)).Elem()
+}
+
+func (o GetNameserverGroupNameserverOutput) ToGetNameserverGroupNameserverOutput() GetNameserverGroupNameserverOutput {
+	return o
+}
+
+func (o GetNameserverGroupNameserverOutput) ToGetNameserverGroupNameserverOutputWithContext(ctx context.Context) GetNameserverGroupNameserverOutput {
+	return o
+}
+
+// Nameserver IP address
+func (o GetNameserverGroupNameserverOutput) Ip() pulumi.StringOutput {
+	return o.ApplyT(func(v GetNameserverGroupNameserver) string { return v.Ip }).(pulumi.StringOutput)
+}
+
+// Nameserver protocol; known values `udp` (others are accepted)
+func (o GetNameserverGroupNameserverOutput) NsType() pulumi.StringOutput {
+	return o.ApplyT(func(v GetNameserverGroupNameserver) string { return v.NsType }).(pulumi.StringOutput)
+}
+
+// Nameserver port, 1 to 65535
+func (o GetNameserverGroupNameserverOutput) Port() pulumi.IntOutput {
+	return o.ApplyT(func(v GetNameserverGroupNameserver) int { return v.Port }).(pulumi.IntOutput)
+}
+
+type GetNameserverGroupNameserverArrayOutput struct{ *pulumi.OutputState }
+
+func (GetNameserverGroupNameserverArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetNameserverGroupNameserver)(nil)).Elem()
+}
+
+func (o GetNameserverGroupNameserverArrayOutput) ToGetNameserverGroupNameserverArrayOutput() GetNameserverGroupNameserverArrayOutput {
+	return o
+}
+
+func (o GetNameserverGroupNameserverArrayOutput) ToGetNameserverGroupNameserverArrayOutputWithContext(ctx context.Context) GetNameserverGroupNameserverArrayOutput {
+	return o
+}
+
+func (o GetNameserverGroupNameserverArrayOutput) Index(i pulumi.IntInput) GetNameserverGroupNameserverOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetNameserverGroupNameserver {
+		return vs[0].([]GetNameserverGroupNameserver)[vs[1].(int)]
+	}).(GetNameserverGroupNameserverOutput)
+}
+
+// Nameserver group
+type GetNameserverGroupsItem struct {
+	// Group description
+	Description string `pulumi:"description"`
+	// Match domains resolved by this group, internationalized names included; empty only when primary
+	Domains []string `pulumi:"domains"`
+	// Whether the group is active
+	Enabled bool `pulumi:"enabled"`
+	// Distribution group ids: peers that use these nameservers; at least one
+	Groups []string `pulumi:"groups"`
+	// Nameserver group id
+	Id string `pulumi:"id"`
+	// Group name, 1 to 40 characters
+	Name string `pulumi:"name"`
+	// 1 to 3 upstream nameservers
+	Nameservers []GetNameserverGroupsItemNameserver `pulumi:"nameservers"`
+	// Resolve all domains with this group; only when domains is empty
+	Primary bool `pulumi:"primary"`
+	// Use the match domains as search domains; only when domains is set
+	SearchDomainsEnabled bool `pulumi:"searchDomainsEnabled"`
+}
+
+// Nameserver group
+type GetNameserverGroupsItemOutput struct{ *pulumi.OutputState }
+
+func (GetNameserverGroupsItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetNameserverGroupsItem)(nil)).Elem()
+}
+
+func (o GetNameserverGroupsItemOutput) ToGetNameserverGroupsItemOutput() GetNameserverGroupsItemOutput {
+	return o
+}
+
+func (o GetNameserverGroupsItemOutput) ToGetNameserverGroupsItemOutputWithContext(ctx context.Context) GetNameserverGroupsItemOutput {
+	return o
+}
+
+// Group description
+func (o GetNameserverGroupsItemOutput) Description() pulumi.StringOutput {
+	return o.ApplyT(func(v GetNameserverGroupsItem) string { return v.Description }).(pulumi.StringOutput)
+}
+
+// Match domains resolved by this group, internationalized names included; empty only when primary
+func (o GetNameserverGroupsItemOutput) Domains() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetNameserverGroupsItem) []string { return v.Domains }).(pulumi.StringArrayOutput)
+}
+
+// Whether the group is active
+func (o GetNameserverGroupsItemOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetNameserverGroupsItem) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Distribution group ids: peers that use these nameservers; at least one
+func (o GetNameserverGroupsItemOutput) Groups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetNameserverGroupsItem) []string { return v.Groups }).(pulumi.StringArrayOutput)
+}
+
+// Nameserver group id
+func (o GetNameserverGroupsItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetNameserverGroupsItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Group name, 1 to 40 characters
+func (o GetNameserverGroupsItemOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetNameserverGroupsItem) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// 1 to 3 upstream nameservers
+func (o GetNameserverGroupsItemOutput) Nameservers() GetNameserverGroupsItemNameserverArrayOutput {
+	return o.ApplyT(func(v GetNameserverGroupsItem) []GetNameserverGroupsItemNameserver { return v.Nameservers }).(GetNameserverGroupsItemNameserverArrayOutput)
+}
+
+// Resolve all domains with this group; only when domains is empty
+func (o GetNameserverGroupsItemOutput) Primary() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetNameserverGroupsItem) bool { return v.Primary }).(pulumi.BoolOutput)
+}
+
+// Use the match domains as search domains; only when domains is set
+func (o GetNameserverGroupsItemOutput) SearchDomainsEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetNameserverGroupsItem) bool { return v.SearchDomainsEnabled }).(pulumi.BoolOutput)
+}
+
+type GetNameserverGroupsItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetNameserverGroupsItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetNameserverGroupsItem)(nil)).Elem()
+}
+
+func (o GetNameserverGroupsItemArrayOutput) ToGetNameserverGroupsItemArrayOutput() GetNameserverGroupsItemArrayOutput {
+	return o
+}
+
+func (o GetNameserverGroupsItemArrayOutput) ToGetNameserverGroupsItemArrayOutputWithContext(ctx context.Context) GetNameserverGroupsItemArrayOutput {
+	return o
+}
+
+func (o GetNameserverGroupsItemArrayOutput) Index(i pulumi.IntInput) GetNameserverGroupsItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetNameserverGroupsItem {
+		return vs[0].([]GetNameserverGroupsItem)[vs[1].(int)]
+	}).(GetNameserverGroupsItemOutput)
+}
+
+type GetNameserverGroupsItemNameserver struct {
+	// Nameserver IP address
+	Ip string `pulumi:"ip"`
+	// Nameserver protocol; known values `udp` (others are accepted)
+	NsType string `pulumi:"nsType"`
+	// Nameserver port, 1 to 65535
+	Port int `pulumi:"port"`
+}
+
+type GetNameserverGroupsItemNameserverOutput struct{ *pulumi.OutputState }
+
+func (GetNameserverGroupsItemNameserverOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetNameserverGroupsItemNameserver)(nil)).Elem()
+}
+
+func (o GetNameserverGroupsItemNameserverOutput) ToGetNameserverGroupsItemNameserverOutput() GetNameserverGroupsItemNameserverOutput {
+	return o
+}
+
+func (o GetNameserverGroupsItemNameserverOutput) ToGetNameserverGroupsItemNameserverOutputWithContext(ctx context.Context) GetNameserverGroupsItemNameserverOutput {
+	return o
+}
+
+// Nameserver IP address
+func (o GetNameserverGroupsItemNameserverOutput) Ip() pulumi.StringOutput {
+	return o.ApplyT(func(v GetNameserverGroupsItemNameserver) string { return v.Ip }).(pulumi.StringOutput)
+}
+
+// Nameserver protocol; known values `udp` (others are accepted)
+func (o GetNameserverGroupsItemNameserverOutput) NsType() pulumi.StringOutput {
+	return o.ApplyT(func(v GetNameserverGroupsItemNameserver) string { return v.NsType }).(pulumi.StringOutput)
+}
+
+// Nameserver port, 1 to 65535
+func (o GetNameserverGroupsItemNameserverOutput) Port() pulumi.IntOutput {
+	return o.ApplyT(func(v GetNameserverGroupsItemNameserver) int { return v.Port }).(pulumi.IntOutput)
+}
+
+type GetNameserverGroupsItemNameserverArrayOutput struct{ *pulumi.OutputState }
+
+func (GetNameserverGroupsItemNameserverArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetNameserverGroupsItemNameserver)(nil)).Elem()
+}
+
+func (o GetNameserverGroupsItemNameserverArrayOutput) ToGetNameserverGroupsItemNameserverArrayOutput() GetNameserverGroupsItemNameserverArrayOutput {
+	return o
+}
+
+func (o GetNameserverGroupsItemNameserverArrayOutput) ToGetNameserverGroupsItemNameserverArrayOutputWithContext(ctx context.Context) GetNameserverGroupsItemNameserverArrayOutput {
+	return o
+}
+
+func (o GetNameserverGroupsItemNameserverArrayOutput) Index(i pulumi.IntInput) GetNameserverGroupsItemNameserverOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetNameserverGroupsItemNameserver {
+		return vs[0].([]GetNameserverGroupsItemNameserver)[vs[1].(int)]
+	}).(GetNameserverGroupsItemNameserverOutput)
+}
+
+// A group as other objects refer to it
+type GetNetworkResourceGroup struct {
+	// Group id
+	Id string `pulumi:"id"`
+	// How the group was created; one of `api`, `integration`, `jwt`
+	Issued string `pulumi:"issued"`
+	// Group name
+	Name string `pulumi:"name"`
+	// Number of peers in the group
+	PeersCount int `pulumi:"peersCount"`
+	// Number of network resources in the group
+	ResourcesCount int `pulumi:"resourcesCount"`
+}
+
+// A group as other objects refer to it
+type GetNetworkResourceGroupOutput struct{ *pulumi.OutputState }
+
+func (GetNetworkResourceGroupOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetNetworkResourceGroup)(nil)).Elem()
+}
+
+func (o GetNetworkResourceGroupOutput) ToGetNetworkResourceGroupOutput() GetNetworkResourceGroupOutput {
+	return o
+}
+
+func (o GetNetworkResourceGroupOutput) ToGetNetworkResourceGroupOutputWithContext(ctx context.Context) GetNetworkResourceGroupOutput {
+	return o
+}
+
+// Group id
+func (o GetNetworkResourceGroupOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetNetworkResourceGroup) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// How the group was created; one of `api`, `integration`, `jwt`
+func (o GetNetworkResourceGroupOutput) Issued() pulumi.StringOutput {
+	return o.ApplyT(func(v GetNetworkResourceGroup) string { return v.Issued }).(pulumi.StringOutput)
+}
+
+// Group name
+func (o GetNetworkResourceGroupOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetNetworkResourceGroup) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Number of peers in the group
+func (o GetNetworkResourceGroupOutput) PeersCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetNetworkResourceGroup) int { return v.PeersCount }).(pulumi.IntOutput)
+}
+
+// Number of network resources in the group
+func (o GetNetworkResourceGroupOutput) ResourcesCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetNetworkResourceGroup) int { return v.ResourcesCount }).(pulumi.IntOutput)
+}
+
+type GetNetworkResourceGroupArrayOutput struct{ *pulumi.OutputState }
+
+func (GetNetworkResourceGroupArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetNetworkResourceGroup)(nil)).Elem()
+}
+
+func (o GetNetworkResourceGroupArrayOutput) ToGetNetworkResourceGroupArrayOutput() GetNetworkResourceGroupArrayOutput {
+	return o
+}
+
+func (o GetNetworkResourceGroupArrayOutput) ToGetNetworkResourceGroupArrayOutputWithContext(ctx context.Context) GetNetworkResourceGroupArrayOutput {
+	return o
+}
+
+func (o GetNetworkResourceGroupArrayOutput) Index(i pulumi.IntInput) GetNetworkResourceGroupOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetNetworkResourceGroup {
+		return vs[0].([]GetNetworkResourceGroup)[vs[1].(int)]
+	}).(GetNetworkResourceGroupOutput)
+}
+
+// Network resource
+type GetNetworkResourcesItem struct {
+	// Host, subnet or domain
+	Address string `pulumi:"address"`
+	// Resource description
+	Description string `pulumi:"description"`
+	// Whether the resource is active
+	Enabled bool `pulumi:"enabled"`
+	// Groups the resource belongs to
+	Groups []GetNetworkResourcesItemGroup `pulumi:"groups"`
+	// Resource id
+	Id string `pulumi:"id"`
+	// Resource name
+	Name string `pulumi:"name"`
+	// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+	Type string `pulumi:"type"`
+}
+
+// Network resource
+type GetNetworkResourcesItemOutput struct{ *pulumi.OutputState }
+
+func (GetNetworkResourcesItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetNetworkResourcesItem)(nil)).Elem()
+}
+
+func (o GetNetworkResourcesItemOutput) ToGetNetworkResourcesItemOutput() GetNetworkResourcesItemOutput {
+	return o
+}
+
+func (o GetNetworkResourcesItemOutput) ToGetNetworkResourcesItemOutputWithContext(ctx context.Context) GetNetworkResourcesItemOutput {
+	return o
+}
+
+// Host, subnet or domain
+func (o GetNetworkResourcesItemOutput) Address() pulumi.StringOutput {
+	return o.ApplyT(func(v GetNetworkResourcesItem) string { return v.Address }).(pulumi.StringOutput)
+}
+
+// Resource description
+func (o GetNetworkResourcesItemOutput) Description() pulumi.StringOutput {
+	return o.ApplyT(func(v GetNetworkResourcesItem) string { return v.Description }).(pulumi.StringOutput)
+}
+
+// Whether the resource is active
+func (o GetNetworkResourcesItemOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetNetworkResourcesItem) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Groups the resource belongs to
+func (o GetNetworkResourcesItemOutput) Groups() GetNetworkResourcesItemGroupArrayOutput {
+	return o.ApplyT(func(v GetNetworkResourcesItem) []GetNetworkResourcesItemGroup { return v.Groups }).(GetNetworkResourcesItemGroupArrayOutput)
+}
+
+// Resource id
+func (o GetNetworkResourcesItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetNetworkResourcesItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Resource name
+func (o GetNetworkResourcesItemOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetNetworkResourcesItem) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+func (o GetNetworkResourcesItemOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetNetworkResourcesItem) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type GetNetworkResourcesItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetNetworkResourcesItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetNetworkResourcesItem)(nil)).Elem()
+}
+
+func (o GetNetworkResourcesItemArrayOutput) ToGetNetworkResourcesItemArrayOutput() GetNetworkResourcesItemArrayOutput {
+	return o
+}
+
+func (o GetNetworkResourcesItemArrayOutput) ToGetNetworkResourcesItemArrayOutputWithContext(ctx context.Context) GetNetworkResourcesItemArrayOutput {
+	return o
+}
+
+func (o GetNetworkResourcesItemArrayOutput) Index(i pulumi.IntInput) GetNetworkResourcesItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetNetworkResourcesItem {
+		return vs[0].([]GetNetworkResourcesItem)[vs[1].(int)]
+	}).(GetNetworkResourcesItemOutput)
+}
+
+// A group as other objects refer to it
+type GetNetworkResourcesItemGroup struct {
+	// Group id
+	Id string `pulumi:"id"`
+	// How the group was created; one of `api`, `integration`, `jwt`
+	Issued string `pulumi:"issued"`
+	// Group name
+	Name string `pulumi:"name"`
+	// Number of peers in the group
+	PeersCount int `pulumi:"peersCount"`
+	// Number of network resources in the group
+	ResourcesCount int `pulumi:"resourcesCount"`
+}
+
+// A group as other objects refer to it
+type GetNetworkResourcesItemGroupOutput struct{ *pulumi.OutputState }
+
+func (GetNetworkResourcesItemGroupOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetNetworkResourcesItemGroup)(nil)).Elem()
+}
+
+func (o GetNetworkResourcesItemGroupOutput) ToGetNetworkResourcesItemGroupOutput() GetNetworkResourcesItemGroupOutput {
+	return o
+}
+
+func (o GetNetworkResourcesItemGroupOutput) ToGetNetworkResourcesItemGroupOutputWithContext(ctx context.Context) GetNetworkResourcesItemGroupOutput {
+	return o
+}
+
+// Group id
+func (o GetNetworkResourcesItemGroupOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetNetworkResourcesItemGroup) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// How the group was created; one of `api`, `integration`, `jwt`
+func (o GetNetworkResourcesItemGroupOutput) Issued() pulumi.StringOutput {
+	return o.ApplyT(func(v GetNetworkResourcesItemGroup) string { return v.Issued }).(pulumi.StringOutput)
+}
+
+// Group name
+func (o GetNetworkResourcesItemGroupOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetNetworkResourcesItemGroup) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Number of peers in the group
+func (o GetNetworkResourcesItemGroupOutput) PeersCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetNetworkResourcesItemGroup) int { return v.PeersCount }).(pulumi.IntOutput)
+}
+
+// Number of network resources in the group
+func (o GetNetworkResourcesItemGroupOutput) ResourcesCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetNetworkResourcesItemGroup) int { return v.ResourcesCount }).(pulumi.IntOutput)
+}
+
+type GetNetworkResourcesItemGroupArrayOutput struct{ *pulumi.OutputState }
+
+func (GetNetworkResourcesItemGroupArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetNetworkResourcesItemGroup)(nil)).Elem()
+}
+
+func (o GetNetworkResourcesItemGroupArrayOutput) ToGetNetworkResourcesItemGroupArrayOutput() GetNetworkResourcesItemGroupArrayOutput {
+	return o
+}
+
+func (o GetNetworkResourcesItemGroupArrayOutput) ToGetNetworkResourcesItemGroupArrayOutputWithContext(ctx context.Context) GetNetworkResourcesItemGroupArrayOutput {
+	return o
+}
+
+func (o GetNetworkResourcesItemGroupArrayOutput) Index(i pulumi.IntInput) GetNetworkResourcesItemGroupOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetNetworkResourcesItemGroup {
+		return vs[0].([]GetNetworkResourcesItemGroup)[vs[1].(int)]
+	}).(GetNetworkResourcesItemGroupOutput)
+}
+
+// Network router
+type GetNetworkRoutersItem struct {
+	// Whether the router is active
+	Enabled bool `pulumi:"enabled"`
+	// Router id
+	Id string `pulumi:"id"`
+	// Masquerade traffic into the network
+	Masquerade bool `pulumi:"masquerade"`
+	// Router priority, 1 to 9999; lower wins
+	Metric int `pulumi:"metric"`
+	// Routing peer id; not together with peerGroups
+	Peer *string `pulumi:"peer"`
+	// Groups of routing peers; not together with peer
+	PeerGroups []string `pulumi:"peerGroups"`
+}
+
+// Network router
+type GetNetworkRoutersItemOutput struct{ *pulumi.OutputState }
+
+func (GetNetworkRoutersItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetNetworkRoutersItem)(nil)).Elem()
+}
+
+func (o GetNetworkRoutersItemOutput) ToGetNetworkRoutersItemOutput() GetNetworkRoutersItemOutput {
+	return o
+}
+
+func (o GetNetworkRoutersItemOutput) ToGetNetworkRoutersItemOutputWithContext(ctx context.Context) GetNetworkRoutersItemOutput {
+	return o
+}
+
+// Whether the router is active
+func (o GetNetworkRoutersItemOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetNetworkRoutersItem) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Router id
+func (o GetNetworkRoutersItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetNetworkRoutersItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Masquerade traffic into the network
+func (o GetNetworkRoutersItemOutput) Masquerade() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetNetworkRoutersItem) bool { return v.Masquerade }).(pulumi.BoolOutput)
+}
+
+// Router priority, 1 to 9999; lower wins
+func (o GetNetworkRoutersItemOutput) Metric() pulumi.IntOutput {
+	return o.ApplyT(func(v GetNetworkRoutersItem) int { return v.Metric }).(pulumi.IntOutput)
+}
+
+// Routing peer id; not together with peerGroups
+func (o GetNetworkRoutersItemOutput) Peer() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetNetworkRoutersItem) *string { return v.Peer }).(pulumi.StringPtrOutput)
+}
+
+// Groups of routing peers; not together with peer
+func (o GetNetworkRoutersItemOutput) PeerGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetNetworkRoutersItem) []string { return v.PeerGroups }).(pulumi.StringArrayOutput)
+}
+
+type GetNetworkRoutersItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetNetworkRoutersItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetNetworkRoutersItem)(nil)).Elem()
+}
+
+func (o GetNetworkRoutersItemArrayOutput) ToGetNetworkRoutersItemArrayOutput() GetNetworkRoutersItemArrayOutput {
+	return o
+}
+
+func (o GetNetworkRoutersItemArrayOutput) ToGetNetworkRoutersItemArrayOutputWithContext(ctx context.Context) GetNetworkRoutersItemArrayOutput {
+	return o
+}
+
+func (o GetNetworkRoutersItemArrayOutput) Index(i pulumi.IntInput) GetNetworkRoutersItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetNetworkRoutersItem {
+		return vs[0].([]GetNetworkRoutersItem)[vs[1].(int)]
+	}).(GetNetworkRoutersItemOutput)
+}
+
+// Network
+type GetNetworksItem struct {
+	// Network description
+	Description string `pulumi:"description"`
+	// Network id
+	Id string `pulumi:"id"`
+	// Network name
+	Name string `pulumi:"name"`
+	// Ids of the policies that reference the network's resources
+	Policies []string `pulumi:"policies"`
+	// Ids of the network's resources
+	Resources []string `pulumi:"resources"`
+	// Ids of the network's routers
+	Routers []string `pulumi:"routers"`
+	// Number of peers routing for the network
+	RoutingPeersCount int `pulumi:"routingPeersCount"`
+}
+
+// Network
+type GetNetworksItemOutput struct{ *pulumi.OutputState }
+
+func (GetNetworksItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetNetworksItem)(nil)).Elem()
+}
+
+func (o GetNetworksItemOutput) ToGetNetworksItemOutput() GetNetworksItemOutput {
+	return o
+}
+
+func (o GetNetworksItemOutput) ToGetNetworksItemOutputWithContext(ctx context.Context) GetNetworksItemOutput {
+	return o
+}
+
+// Network description
+func (o GetNetworksItemOutput) Description() pulumi.StringOutput {
+	return o.ApplyT(func(v GetNetworksItem) string { return v.Description }).(pulumi.StringOutput)
+}
+
+// Network id
+func (o GetNetworksItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetNetworksItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Network name
+func (o GetNetworksItemOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetNetworksItem) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Ids of the policies that reference the network's resources
+func (o GetNetworksItemOutput) Policies() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetNetworksItem) []string { return v.Policies }).(pulumi.StringArrayOutput)
+}
+
+// Ids of the network's resources
+func (o GetNetworksItemOutput) Resources() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetNetworksItem) []string { return v.Resources }).(pulumi.StringArrayOutput)
+}
+
+// Ids of the network's routers
+func (o GetNetworksItemOutput) Routers() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetNetworksItem) []string { return v.Routers }).(pulumi.StringArrayOutput)
+}
+
+// Number of peers routing for the network
+func (o GetNetworksItemOutput) RoutingPeersCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetNetworksItem) int { return v.RoutingPeersCount }).(pulumi.IntOutput)
+}
+
+type GetNetworksItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetNetworksItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetNetworksItem)(nil)).Elem()
+}
+
+func (o GetNetworksItemArrayOutput) ToGetNetworksItemArrayOutput() GetNetworksItemArrayOutput {
+	return o
+}
+
+func (o GetNetworksItemArrayOutput) ToGetNetworksItemArrayOutputWithContext(ctx context.Context) GetNetworksItemArrayOutput {
+	return o
+}
+
+func (o GetNetworksItemArrayOutput) Index(i pulumi.IntInput) GetNetworksItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetNetworksItem {
+		return vs[0].([]GetNetworksItem)[vs[1].(int)]
+	}).(GetNetworksItemOutput)
+}
+
+// Where the channel delivers (webhook header values masked)
+type GetNotificationChannelTarget struct {
+	// Recipients of an email channel
+	Emails []string `pulumi:"emails"`
+	// Webhook headers, each value masked as ********
+	Headers map[string]string `pulumi:"headers"`
+	// Webhook URL
+	Url *string `pulumi:"url"`
+}
+
+// Where the channel delivers (webhook header values masked)
+type GetNotificationChannelTargetOutput struct{ *pulumi.OutputState }
+
+func (GetNotificationChannelTargetOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetNotificationChannelTarget)(nil)).Elem()
+}
+
+func (o GetNotificationChannelTargetOutput) ToGetNotificationChannelTargetOutput() GetNotificationChannelTargetOutput {
+	return o
+}
+
+func (o GetNotificationChannelTargetOutput) ToGetNotificationChannelTargetOutputWithContext(ctx context.Context) GetNotificationChannelTargetOutput {
+	return o
+}
+
+// Recipients of an email channel
+func (o GetNotificationChannelTargetOutput) Emails() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetNotificationChannelTarget) []string { return v.Emails }).(pulumi.StringArrayOutput)
+}
+
+// Webhook headers, each value masked as ********
+func (o GetNotificationChannelTargetOutput) Headers() pulumi.StringMapOutput {
+	return o.ApplyT(func(v GetNotificationChannelTarget) map[string]string { return v.Headers }).(pulumi.StringMapOutput)
+}
+
+// Webhook URL
+func (o GetNotificationChannelTargetOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetNotificationChannelTarget) *string { return v.Url }).(pulumi.StringPtrOutput)
+}
+
+type GetNotificationChannelTargetPtrOutput struct{ *pulumi.OutputState }
+
+func (GetNotificationChannelTargetPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetNotificationChannelTarget)(nil)).Elem()
+}
+
+func (o GetNotificationChannelTargetPtrOutput) ToGetNotificationChannelTargetPtrOutput() GetNotificationChannelTargetPtrOutput {
+	return o
+}
+
+func (o GetNotificationChannelTargetPtrOutput) ToGetNotificationChannelTargetPtrOutputWithContext(ctx context.Context) GetNotificationChannelTargetPtrOutput {
+	return o
+}
+
+func (o GetNotificationChannelTargetPtrOutput) Elem() GetNotificationChannelTargetOutput {
+	return o.ApplyT(func(v *GetNotificationChannelTarget) GetNotificationChannelTarget {
+		if v != nil {
+			return *v
+		}
+		var ret GetNotificationChannelTarget
+		return ret
+	}).(GetNotificationChannelTargetOutput)
+}
+
+// Recipients of an email channel
+func (o GetNotificationChannelTargetPtrOutput) Emails() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetNotificationChannelTarget) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Emails
+	}).(pulumi.StringArrayOutput)
+}
+
+// Webhook headers, each value masked as ********
+func (o GetNotificationChannelTargetPtrOutput) Headers() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *GetNotificationChannelTarget) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.Headers
+	}).(pulumi.StringMapOutput)
+}
+
+// Webhook URL
+func (o GetNotificationChannelTargetPtrOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetNotificationChannelTarget) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Url
+	}).(pulumi.StringPtrOutput)
+}
+
+// Notification channel (webhook header values masked)
+type GetNotificationChannelsItem struct {
+	// Whether the channel delivers
+	Enabled bool `pulumi:"enabled"`
+	// The activity codes the channel reports
+	EventTypes []string `pulumi:"eventTypes"`
+	// Channel id
+	Id string `pulumi:"id"`
+	// Where the channel delivers (webhook header values masked)
+	Target *GetNotificationChannelsItemTarget `pulumi:"target"`
+	// How the channel delivers: `email` to `target.emails`, `webhook` as a POST to `target.url`; one of `email`, `webhook`
+	Type string `pulumi:"type"`
+}
+
+// Notification channel (webhook header values masked)
+type GetNotificationChannelsItemOutput struct{ *pulumi.OutputState }
+
+func (GetNotificationChannelsItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetNotificationChannelsItem)(nil)).Elem()
+}
+
+func (o GetNotificationChannelsItemOutput) ToGetNotificationChannelsItemOutput() GetNotificationChannelsItemOutput {
+	return o
+}
+
+func (o GetNotificationChannelsItemOutput) ToGetNotificationChannelsItemOutputWithContext(ctx context.Context) GetNotificationChannelsItemOutput {
+	return o
+}
+
+// Whether the channel delivers
+func (o GetNotificationChannelsItemOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetNotificationChannelsItem) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// The activity codes the channel reports
+func (o GetNotificationChannelsItemOutput) EventTypes() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetNotificationChannelsItem) []string { return v.EventTypes }).(pulumi.StringArrayOutput)
+}
+
+// Channel id
+func (o GetNotificationChannelsItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetNotificationChannelsItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Where the channel delivers (webhook header values masked)
+func (o GetNotificationChannelsItemOutput) Target() GetNotificationChannelsItemTargetPtrOutput {
+	return o.ApplyT(func(v GetNotificationChannelsItem) *GetNotificationChannelsItemTarget { return v.Target }).(GetNotificationChannelsItemTargetPtrOutput)
+}
+
+// How the channel delivers: `email` to `target.emails`, `webhook` as a POST to `target.url`; one of `email`, `webhook`
+func (o GetNotificationChannelsItemOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetNotificationChannelsItem) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type GetNotificationChannelsItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetNotificationChannelsItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetNotificationChannelsItem)(nil)).Elem()
+}
+
+func (o GetNotificationChannelsItemArrayOutput) ToGetNotificationChannelsItemArrayOutput() GetNotificationChannelsItemArrayOutput {
+	return o
+}
+
+func (o GetNotificationChannelsItemArrayOutput) ToGetNotificationChannelsItemArrayOutputWithContext(ctx context.Context) GetNotificationChannelsItemArrayOutput {
+	return o
+}
+
+func (o GetNotificationChannelsItemArrayOutput) Index(i pulumi.IntInput) GetNotificationChannelsItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetNotificationChannelsItem {
+		return vs[0].([]GetNotificationChannelsItem)[vs[1].(int)]
+	}).(GetNotificationChannelsItemOutput)
+}
+
+// Where the channel delivers (webhook header values masked)
+type GetNotificationChannelsItemTarget struct {
+	// Recipients of an email channel
+	Emails []string `pulumi:"emails"`
+	// Webhook headers, each value masked as ********
+	Headers map[string]string `pulumi:"headers"`
+	// Webhook URL
+	Url *string `pulumi:"url"`
+}
+
+// Where the channel delivers (webhook header values masked)
+type GetNotificationChannelsItemTargetOutput struct{ *pulumi.OutputState }
+
+func (GetNotificationChannelsItemTargetOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetNotificationChannelsItemTarget)(nil)).Elem()
+}
+
+func (o GetNotificationChannelsItemTargetOutput) ToGetNotificationChannelsItemTargetOutput() GetNotificationChannelsItemTargetOutput {
+	return o
+}
+
+func (o GetNotificationChannelsItemTargetOutput) ToGetNotificationChannelsItemTargetOutputWithContext(ctx context.Context) GetNotificationChannelsItemTargetOutput {
+	return o
+}
+
+// Recipients of an email channel
+func (o GetNotificationChannelsItemTargetOutput) Emails() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetNotificationChannelsItemTarget) []string { return v.Emails }).(pulumi.StringArrayOutput)
+}
+
+// Webhook headers, each value masked as ********
+func (o GetNotificationChannelsItemTargetOutput) Headers() pulumi.StringMapOutput {
+	return o.ApplyT(func(v GetNotificationChannelsItemTarget) map[string]string { return v.Headers }).(pulumi.StringMapOutput)
+}
+
+// Webhook URL
+func (o GetNotificationChannelsItemTargetOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetNotificationChannelsItemTarget) *string { return v.Url }).(pulumi.StringPtrOutput)
+}
+
+type GetNotificationChannelsItemTargetPtrOutput struct{ *pulumi.OutputState }
+
+func (GetNotificationChannelsItemTargetPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetNotificationChannelsItemTarget)(nil)).Elem()
+}
+
+func (o GetNotificationChannelsItemTargetPtrOutput) ToGetNotificationChannelsItemTargetPtrOutput() GetNotificationChannelsItemTargetPtrOutput {
+	return o
+}
+
+func (o GetNotificationChannelsItemTargetPtrOutput) ToGetNotificationChannelsItemTargetPtrOutputWithContext(ctx context.Context) GetNotificationChannelsItemTargetPtrOutput {
+	return o
+}
+
+func (o GetNotificationChannelsItemTargetPtrOutput) Elem() GetNotificationChannelsItemTargetOutput {
+	return o.ApplyT(func(v *GetNotificationChannelsItemTarget) GetNotificationChannelsItemTarget {
+		if v != nil {
+			return *v
+		}
+		var ret GetNotificationChannelsItemTarget
+		return ret
+	}).(GetNotificationChannelsItemTargetOutput)
+}
+
+// Recipients of an email channel
+func (o GetNotificationChannelsItemTargetPtrOutput) Emails() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetNotificationChannelsItemTarget) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Emails
+	}).(pulumi.StringArrayOutput)
+}
+
+// Webhook headers, each value masked as ********
+func (o GetNotificationChannelsItemTargetPtrOutput) Headers() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *GetNotificationChannelsItemTarget) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.Headers
+	}).(pulumi.StringMapOutput)
+}
+
+// Webhook URL
+func (o GetNotificationChannelsItemTargetPtrOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetNotificationChannelsItemTarget) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Url
+	}).(pulumi.StringPtrOutput)
+}
+
+// An activity code a notification channel can subscribe to
+type GetNotificationEventTypesItem struct {
+	// The activity code, as a channel's `eventTypes` names it
+	Code string `pulumi:"code"`
+	// What the activity is
+	Description string `pulumi:"description"`
+}
+
+// An activity code a notification channel can subscribe to
+type GetNotificationEventTypesItemOutput struct{ *pulumi.OutputState }
+
+func (GetNotificationEventTypesItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetNotificationEventTypesItem)(nil)).Elem()
+}
+
+func (o GetNotificationEventTypesItemOutput) ToGetNotificationEventTypesItemOutput() GetNotificationEventTypesItemOutput {
+	return o
+}
+
+func (o GetNotificationEventTypesItemOutput) ToGetNotificationEventTypesItemOutputWithContext(ctx context.Context) GetNotificationEventTypesItemOutput {
+	return o
+}
+
+// The activity code, as a channel's `eventTypes` names it
+func (o GetNotificationEventTypesItemOutput) Code() pulumi.StringOutput {
+	return o.ApplyT(func(v GetNotificationEventTypesItem) string { return v.Code }).(pulumi.StringOutput)
+}
+
+// What the activity is
+func (o GetNotificationEventTypesItemOutput) Description() pulumi.StringOutput {
+	return o.ApplyT(func(v GetNotificationEventTypesItem) string { return v.Description }).(pulumi.StringOutput)
+}
+
+type GetNotificationEventTypesItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetNotificationEventTypesItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetNotificationEventTypesItem)(nil)).Elem()
+}
+
+func (o GetNotificationEventTypesItemArrayOutput) ToGetNotificationEventTypesItemArrayOutput() GetNotificationEventTypesItemArrayOutput {
+	return o
+}
+
+func (o GetNotificationEventTypesItemArrayOutput) ToGetNotificationEventTypesItemArrayOutputWithContext(ctx context.Context) GetNotificationEventTypesItemArrayOutput {
+	return o
+}
+
+func (o GetNotificationEventTypesItemArrayOutput) Index(i pulumi.IntInput) GetNotificationEventTypesItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetNotificationEventTypesItem {
+		return vs[0].([]GetNotificationEventTypesItem)[vs[1].(int)]
+	}).(GetNotificationEventTypesItemOutput)
+}
+
+// Okta SCIM integration (the connection name is never returned)
+type GetOktaScimIntegrationsItem struct {
+	// The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else
+	AuthToken string `pulumi:"authToken"`
+	// Connector of the embedded identity provider; absent when none is set
+	ConnectorId *string `pulumi:"connectorId"`
+	// Whether the identity provider may push changes
+	Enabled bool `pulumi:"enabled"`
+	// Name prefixes of the groups synced (empty: all)
+	GroupPrefixes []string `pulumi:"groupPrefixes"`
+	// Integration id
+	Id int `pulumi:"id"`
+	// When the identity provider last pushed a change (zero time: never)
+	LastSyncedAt string `pulumi:"lastSyncedAt"`
+	// Name prefixes of the groups whose members are synced (empty: all)
+	UserGroupPrefixes []string `pulumi:"userGroupPrefixes"`
+}
+
+// Okta SCIM integration (the connection name is never returned)
+type GetOktaScimIntegrationsItemOutput struct{ *pulumi.OutputState }
+
+func (GetOktaScimIntegrationsItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOktaScimIntegrationsItem)(nil)).Elem()
+}
+
+func (o GetOktaScimIntegrationsItemOutput) ToGetOktaScimIntegrationsItemOutput() GetOktaScimIntegrationsItemOutput {
+	return o
+}
+
+func (o GetOktaScimIntegrationsItemOutput) ToGetOktaScimIntegrationsItemOutputWithContext(ctx context.Context) GetOktaScimIntegrationsItemOutput {
+	return o
+}
+
+// The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else
+func (o GetOktaScimIntegrationsItemOutput) AuthToken() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOktaScimIntegrationsItem) string { return v.AuthToken }).(pulumi.StringOutput)
+}
+
+// Connector of the embedded identity provider; absent when none is set
+func (o GetOktaScimIntegrationsItemOutput) ConnectorId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetOktaScimIntegrationsItem) *string { return v.ConnectorId }).(pulumi.StringPtrOutput)
+}
+
+// Whether the identity provider may push changes
+func (o GetOktaScimIntegrationsItemOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetOktaScimIntegrationsItem) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Name prefixes of the groups synced (empty: all)
+func (o GetOktaScimIntegrationsItemOutput) GroupPrefixes() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetOktaScimIntegrationsItem) []string { return v.GroupPrefixes }).(pulumi.StringArrayOutput)
+}
+
+// Integration id
+func (o GetOktaScimIntegrationsItemOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v GetOktaScimIntegrationsItem) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// When the identity provider last pushed a change (zero time: never)
+func (o GetOktaScimIntegrationsItemOutput) LastSyncedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOktaScimIntegrationsItem) string { return v.LastSyncedAt }).(pulumi.StringOutput)
+}
+
+// Name prefixes of the groups whose members are synced (empty: all)
+func (o GetOktaScimIntegrationsItemOutput) UserGroupPrefixes() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetOktaScimIntegrationsItem) []string { return v.UserGroupPrefixes }).(pulumi.StringArrayOutput)
+}
+
+type GetOktaScimIntegrationsItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetOktaScimIntegrationsItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetOktaScimIntegrationsItem)(nil)).Elem()
+}
+
+func (o GetOktaScimIntegrationsItemArrayOutput) ToGetOktaScimIntegrationsItemArrayOutput() GetOktaScimIntegrationsItemArrayOutput {
+	return o
+}
+
+func (o GetOktaScimIntegrationsItemArrayOutput) ToGetOktaScimIntegrationsItemArrayOutputWithContext(ctx context.Context) GetOktaScimIntegrationsItemArrayOutput {
+	return o
+}
+
+func (o GetOktaScimIntegrationsItemArrayOutput) Index(i pulumi.IntInput) GetOktaScimIntegrationsItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetOktaScimIntegrationsItem {
+		return vs[0].([]GetOktaScimIntegrationsItem)[vs[1].(int)]
+	}).(GetOktaScimIntegrationsItemOutput)
+}
+
+// A group as other objects refer to it
+type GetPeerByIpGroup struct {
+	// Group id
+	Id string `pulumi:"id"`
+	// How the group was created; one of `api`, `integration`, `jwt`
+	Issued string `pulumi:"issued"`
+	// Group name
+	Name string `pulumi:"name"`
+	// Number of peers in the group
+	PeersCount int `pulumi:"peersCount"`
+	// Number of network resources in the group
+	ResourcesCount int `pulumi:"resourcesCount"`
+}
+
+// A group as other objects refer to it
+type GetPeerByIpGroupOutput struct{ *pulumi.OutputState }
+
+func (GetPeerByIpGroupOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPeerByIpGroup)(nil)).Elem()
+}
+
+func (o GetPeerByIpGroupOutput) ToGetPeerByIpGroupOutput() GetPeerByIpGroupOutput {
+	return o
+}
+
+func (o GetPeerByIpGroupOutput) ToGetPeerByIpGroupOutputWithContext(ctx context.Context) GetPeerByIpGroupOutput {
+	return o
+}
+
+// Group id
+func (o GetPeerByIpGroupOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeerByIpGroup) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// How the group was created; one of `api`, `integration`, `jwt`
+func (o GetPeerByIpGroupOutput) Issued() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeerByIpGroup) string { return v.Issued }).(pulumi.StringOutput)
+}
+
+// Group name
+func (o GetPeerByIpGroupOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeerByIpGroup) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Number of peers in the group
+func (o GetPeerByIpGroupOutput) PeersCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetPeerByIpGroup) int { return v.PeersCount }).(pulumi.IntOutput)
+}
+
+// Number of network resources in the group
+func (o GetPeerByIpGroupOutput) ResourcesCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetPeerByIpGroup) int { return v.ResourcesCount }).(pulumi.IntOutput)
+}
+
+type GetPeerByIpGroupArrayOutput struct{ *pulumi.OutputState }
+
+func (GetPeerByIpGroupArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetPeerByIpGroup)(nil)).Elem()
+}
+
+func (o GetPeerByIpGroupArrayOutput) ToGetPeerByIpGroupArrayOutput() GetPeerByIpGroupArrayOutput {
+	return o
+}
+
+func (o GetPeerByIpGroupArrayOutput) ToGetPeerByIpGroupArrayOutputWithContext(ctx context.Context) GetPeerByIpGroupArrayOutput {
+	return o
+}
+
+func (o GetPeerByIpGroupArrayOutput) Index(i pulumi.IntInput) GetPeerByIpGroupOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetPeerByIpGroup {
+		return vs[0].([]GetPeerByIpGroup)[vs[1].(int)]
+	}).(GetPeerByIpGroupOutput)
+}
+
+// Flags set locally on the agent
+type GetPeerByIpLocalFlags struct {
+	// Agent flag blockInbound
+	BlockInbound bool `pulumi:"blockInbound"`
+	// Agent flag blockLanAccess
+	BlockLanAccess bool `pulumi:"blockLanAccess"`
+	// Agent flag disableClientRoutes
+	DisableClientRoutes bool `pulumi:"disableClientRoutes"`
+	// Agent flag disableDns
+	DisableDns bool `pulumi:"disableDns"`
+	// Agent flag disableFirewall
+	DisableFirewall bool `pulumi:"disableFirewall"`
+	// Agent flag disableServerRoutes
+	DisableServerRoutes bool `pulumi:"disableServerRoutes"`
+	// Agent flag lazyConnectionEnabled
+	LazyConnectionEnabled bool `pulumi:"lazyConnectionEnabled"`
+	// Agent flag rosenpassEnabled
+	RosenpassEnabled bool `pulumi:"rosenpassEnabled"`
+	// Agent flag rosenpassPermissive
+	RosenpassPermissive bool `pulumi:"rosenpassPermissive"`
+	// Agent flag serverSshAllowed
+	ServerSshAllowed bool `pulumi:"serverSshAllowed"`
+}
+
+// Flags set locally on the agent
+type GetPeerByIpLocalFlagsOutput struct{ *pulumi.OutputState }
+
+func (GetPeerByIpLocalFlagsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPeerByIpLocalFlags)(nil)).Elem()
+}
+
+func (o GetPeerByIpLocalFlagsOutput) ToGetPeerByIpLocalFlagsOutput() GetPeerByIpLocalFlagsOutput {
+	return o
+}
+
+func (o GetPeerByIpLocalFlagsOutput) ToGetPeerByIpLocalFlagsOutputWithContext(ctx context.Context) GetPeerByIpLocalFlagsOutput {
+	return o
+}
+
+// Agent flag blockInbound
+func (o GetPeerByIpLocalFlagsOutput) BlockInbound() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerByIpLocalFlags) bool { return v.BlockInbound }).(pulumi.BoolOutput)
+}
+
+// Agent flag blockLanAccess
+func (o GetPeerByIpLocalFlagsOutput) BlockLanAccess() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerByIpLocalFlags) bool { return v.BlockLanAccess }).(pulumi.BoolOutput)
+}
+
+// Agent flag disableClientRoutes
+func (o GetPeerByIpLocalFlagsOutput) DisableClientRoutes() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerByIpLocalFlags) bool { return v.DisableClientRoutes }).(pulumi.BoolOutput)
+}
+
+// Agent flag disableDns
+func (o GetPeerByIpLocalFlagsOutput) DisableDns() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerByIpLocalFlags) bool { return v.DisableDns }).(pulumi.BoolOutput)
+}
+
+// Agent flag disableFirewall
+func (o GetPeerByIpLocalFlagsOutput) DisableFirewall() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerByIpLocalFlags) bool { return v.DisableFirewall }).(pulumi.BoolOutput)
+}
+
+// Agent flag disableServerRoutes
+func (o GetPeerByIpLocalFlagsOutput) DisableServerRoutes() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerByIpLocalFlags) bool { return v.DisableServerRoutes }).(pulumi.BoolOutput)
+}
+
+// Agent flag lazyConnectionEnabled
+func (o GetPeerByIpLocalFlagsOutput) LazyConnectionEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerByIpLocalFlags) bool { return v.LazyConnectionEnabled }).(pulumi.BoolOutput)
+}
+
+// Agent flag rosenpassEnabled
+func (o GetPeerByIpLocalFlagsOutput) RosenpassEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerByIpLocalFlags) bool { return v.RosenpassEnabled }).(pulumi.BoolOutput)
+}
+
+// Agent flag rosenpassPermissive
+func (o GetPeerByIpLocalFlagsOutput) RosenpassPermissive() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerByIpLocalFlags) bool { return v.RosenpassPermissive }).(pulumi.BoolOutput)
+}
+
+// Agent flag serverSshAllowed
+func (o GetPeerByIpLocalFlagsOutput) ServerSshAllowed() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerByIpLocalFlags) bool { return v.ServerSshAllowed }).(pulumi.BoolOutput)
+}
+
+// A group as other objects refer to it
+type GetPeerByNameGroup struct {
+	// Group id
+	Id string `pulumi:"id"`
+	// How the group was created; one of `api`, `integration`, `jwt`
+	Issued string `pulumi:"issued"`
+	// Group name
+	Name string `pulumi:"name"`
+	// Number of peers in the group
+	PeersCount int `pulumi:"peersCount"`
+	// Number of network resources in the group
+	ResourcesCount int `pulumi:"resourcesCount"`
+}
+
+// A group as other objects refer to it
+type GetPeerByNameGroupOutput struct{ *pulumi.OutputState }
+
+func (GetPeerByNameGroupOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPeerByNameGroup)(nil)).Elem()
+}
+
+func (o GetPeerByNameGroupOutput) ToGetPeerByNameGroupOutput() GetPeerByNameGroupOutput {
+	return o
+}
+
+func (o GetPeerByNameGroupOutput) ToGetPeerByNameGroupOutputWithContext(ctx context.Context) GetPeerByNameGroupOutput {
+	return o
+}
+
+// Group id
+func (o GetPeerByNameGroupOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeerByNameGroup) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// How the group was created; one of `api`, `integration`, `jwt`
+func (o GetPeerByNameGroupOutput) Issued() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeerByNameGroup) string { return v.Issued }).(pulumi.StringOutput)
+}
+
+// Group name
+func (o GetPeerByNameGroupOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeerByNameGroup) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Number of peers in the group
+func (o GetPeerByNameGroupOutput) PeersCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetPeerByNameGroup) int { return v.PeersCount }).(pulumi.IntOutput)
+}
+
+// Number of network resources in the group
+func (o GetPeerByNameGroupOutput) ResourcesCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetPeerByNameGroup) int { return v.ResourcesCount }).(pulumi.IntOutput)
+}
+
+type GetPeerByNameGroupArrayOutput struct{ *pulumi.OutputState }
+
+func (GetPeerByNameGroupArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetPeerByNameGroup)(nil)).Elem()
+}
+
+func (o GetPeerByNameGroupArrayOutput) ToGetPeerByNameGroupArrayOutput() GetPeerByNameGroupArrayOutput {
+	return o
+}
+
+func (o GetPeerByNameGroupArrayOutput) ToGetPeerByNameGroupArrayOutputWithContext(ctx context.Context) GetPeerByNameGroupArrayOutput {
+	return o
+}
+
+func (o GetPeerByNameGroupArrayOutput) Index(i pulumi.IntInput) GetPeerByNameGroupOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetPeerByNameGroup {
+		return vs[0].([]GetPeerByNameGroup)[vs[1].(int)]
+	}).(GetPeerByNameGroupOutput)
+}
+
+// Flags set locally on the agent
+type GetPeerByNameLocalFlags struct {
+	// Agent flag blockInbound
+	BlockInbound bool `pulumi:"blockInbound"`
+	// Agent flag blockLanAccess
+	BlockLanAccess bool `pulumi:"blockLanAccess"`
+	// Agent flag disableClientRoutes
+	DisableClientRoutes bool `pulumi:"disableClientRoutes"`
+	// Agent flag disableDns
+	DisableDns bool `pulumi:"disableDns"`
+	// Agent flag disableFirewall
+	DisableFirewall bool `pulumi:"disableFirewall"`
+	// Agent flag disableServerRoutes
+	DisableServerRoutes bool `pulumi:"disableServerRoutes"`
+	// Agent flag lazyConnectionEnabled
+	LazyConnectionEnabled bool `pulumi:"lazyConnectionEnabled"`
+	// Agent flag rosenpassEnabled
+	RosenpassEnabled bool `pulumi:"rosenpassEnabled"`
+	// Agent flag rosenpassPermissive
+	RosenpassPermissive bool `pulumi:"rosenpassPermissive"`
+	// Agent flag serverSshAllowed
+	ServerSshAllowed bool `pulumi:"serverSshAllowed"`
+}
+
+// Flags set locally on the agent
+type GetPeerByNameLocalFlagsOutput struct{ *pulumi.OutputState }
+
+func (GetPeerByNameLocalFlagsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPeerByNameLocalFlags)(nil)).Elem()
+}
+
+func (o GetPeerByNameLocalFlagsOutput) ToGetPeerByNameLocalFlagsOutput() GetPeerByNameLocalFlagsOutput {
+	return o
+}
+
+func (o GetPeerByNameLocalFlagsOutput) ToGetPeerByNameLocalFlagsOutputWithContext(ctx context.Context) GetPeerByNameLocalFlagsOutput {
+	return o
+}
+
+// Agent flag blockInbound
+func (o GetPeerByNameLocalFlagsOutput) BlockInbound() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerByNameLocalFlags) bool { return v.BlockInbound }).(pulumi.BoolOutput)
+}
+
+// Agent flag blockLanAccess
+func (o GetPeerByNameLocalFlagsOutput) BlockLanAccess() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerByNameLocalFlags) bool { return v.BlockLanAccess }).(pulumi.BoolOutput)
+}
+
+// Agent flag disableClientRoutes
+func (o GetPeerByNameLocalFlagsOutput) DisableClientRoutes() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerByNameLocalFlags) bool { return v.DisableClientRoutes }).(pulumi.BoolOutput)
+}
+
+// Agent flag disableDns
+func (o GetPeerByNameLocalFlagsOutput) DisableDns() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerByNameLocalFlags) bool { return v.DisableDns }).(pulumi.BoolOutput)
+}
+
+// Agent flag disableFirewall
+func (o GetPeerByNameLocalFlagsOutput) DisableFirewall() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerByNameLocalFlags) bool { return v.DisableFirewall }).(pulumi.BoolOutput)
+}
+
+// Agent flag disableServerRoutes
+func (o GetPeerByNameLocalFlagsOutput) DisableServerRoutes() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerByNameLocalFlags) bool { return v.DisableServerRoutes }).(pulumi.BoolOutput)
+}
+
+// Agent flag lazyConnectionEnabled
+func (o GetPeerByNameLocalFlagsOutput) LazyConnectionEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerByNameLocalFlags) bool { return v.LazyConnectionEnabled }).(pulumi.BoolOutput)
+}
+
+// Agent flag rosenpassEnabled
+func (o GetPeerByNameLocalFlagsOutput) RosenpassEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerByNameLocalFlags) bool { return v.RosenpassEnabled }).(pulumi.BoolOutput)
+}
+
+// Agent flag rosenpassPermissive
+func (o GetPeerByNameLocalFlagsOutput) RosenpassPermissive() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerByNameLocalFlags) bool { return v.RosenpassPermissive }).(pulumi.BoolOutput)
+}
+
+// Agent flag serverSshAllowed
+func (o GetPeerByNameLocalFlagsOutput) ServerSshAllowed() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerByNameLocalFlags) bool { return v.ServerSshAllowed }).(pulumi.BoolOutput)
+}
+
+// A group as other objects refer to it
+type GetPeerGroup struct {
+	// Group id
+	Id string `pulumi:"id"`
+	// How the group was created; one of `api`, `integration`, `jwt`
+	Issued string `pulumi:"issued"`
+	// Group name
+	Name string `pulumi:"name"`
+	// Number of peers in the group
+	PeersCount int `pulumi:"peersCount"`
+	// Number of network resources in the group
+	ResourcesCount int `pulumi:"resourcesCount"`
+}
+
+// A group as other objects refer to it
+type GetPeerGroupOutput struct{ *pulumi.OutputState }
+
+func (GetPeerGroupOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPeerGroup)(nil)).Elem()
+}
+
+func (o GetPeerGroupOutput) ToGetPeerGroupOutput() GetPeerGroupOutput {
+	return o
+}
+
+func (o GetPeerGroupOutput) ToGetPeerGroupOutputWithContext(ctx context.Context) GetPeerGroupOutput {
+	return o
+}
+
+// Group id
+func (o GetPeerGroupOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeerGroup) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// How the group was created; one of `api`, `integration`, `jwt`
+func (o GetPeerGroupOutput) Issued() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeerGroup) string { return v.Issued }).(pulumi.StringOutput)
+}
+
+// Group name
+func (o GetPeerGroupOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeerGroup) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Number of peers in the group
+func (o GetPeerGroupOutput) PeersCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetPeerGroup) int { return v.PeersCount }).(pulumi.IntOutput)
+}
+
+// Number of network resources in the group
+func (o GetPeerGroupOutput) ResourcesCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetPeerGroup) int { return v.ResourcesCount }).(pulumi.IntOutput)
+}
+
+type GetPeerGroupArrayOutput struct{ *pulumi.OutputState }
+
+func (GetPeerGroupArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetPeerGroup)(nil)).Elem()
+}
+
+func (o GetPeerGroupArrayOutput) ToGetPeerGroupArrayOutput() GetPeerGroupArrayOutput {
+	return o
+}
+
+func (o GetPeerGroupArrayOutput) ToGetPeerGroupArrayOutputWithContext(ctx context.Context) GetPeerGroupArrayOutput {
+	return o
+}
+
+func (o GetPeerGroupArrayOutput) Index(i pulumi.IntInput) GetPeerGroupOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetPeerGroup {
+		return vs[0].([]GetPeerGroup)[vs[1].(int)]
+	}).(GetPeerGroupOutput)
+}
+
+// The work and its result
+type GetPeerJobWorkload struct {
+	// Bundle parameters
+	Parameters GetPeerJobWorkloadParameters `pulumi:"parameters"`
+	// Result of a succeeded job
+	Result *GetPeerJobWorkloadResult `pulumi:"result"`
+	// Workload type; one of `bundle`
+	Type string `pulumi:"type"`
+}
+
+// The work and its result
+type GetPeerJobWorkloadOutput struct{ *pulumi.OutputState }
+
+func (GetPeerJobWorkloadOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPeerJobWorkload)(nil)).Elem()
+}
+
+func (o GetPeerJobWorkloadOutput) ToGetPeerJobWorkloadOutput() GetPeerJobWorkloadOutput {
+	return o
+}
+
+func (o GetPeerJobWorkloadOutput) ToGetPeerJobWorkloadOutputWithContext(ctx context.Context) GetPeerJobWorkloadOutput {
+	return o
+}
+
+// Bundle parameters
+func (o GetPeerJobWorkloadOutput) Parameters() GetPeerJobWorkloadParametersOutput {
+	return o.ApplyT(func(v GetPeerJobWorkload) GetPeerJobWorkloadParameters { return v.Parameters }).(GetPeerJobWorkloadParametersOutput)
+}
+
+// Result of a succeeded job
+func (o GetPeerJobWorkloadOutput) Result() GetPeerJobWorkloadResultPtrOutput {
+	return o.ApplyT(func(v GetPeerJobWorkload) *GetPeerJobWorkloadResult { return v.Result }).(GetPeerJobWorkloadResultPtrOutput)
+}
+
+// Workload type; one of `bundle`
+func (o GetPeerJobWorkloadOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeerJobWorkload) string { return v.Type }).(pulumi.StringOutput)
+}
+
+// Bundle parameters
+type GetPeerJobWorkloadParameters struct {
+	// Anonymize addresses and names in the bundle
+	Anonymize bool `pulumi:"anonymize"`
+	// Collect data for a time period before creating the bundle
+	BundleFor bool `pulumi:"bundleFor"`
+	// Minutes to collect data for, 1 to 5
+	BundleForTime int `pulumi:"bundleForTime"`
+	// Number of log files to include, 1 to 1000
+	LogFileCount int `pulumi:"logFileCount"`
+}
+
+// Bundle parameters
+type GetPeerJobWorkloadParametersOutput struct{ *pulumi.OutputState }
+
+func (GetPeerJobWorkloadParametersOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPeerJobWorkloadParameters)(nil)).Elem()
+}
+
+func (o GetPeerJobWorkloadParametersOutput) ToGetPeerJobWorkloadParametersOutput() GetPeerJobWorkloadParametersOutput {
+	return o
+}
+
+func (o GetPeerJobWorkloadParametersOutput) ToGetPeerJobWorkloadParametersOutputWithContext(ctx context.Context) GetPeerJobWorkloadParametersOutput {
+	return o
+}
+
+// Anonymize addresses and names in the bundle
+func (o GetPeerJobWorkloadParametersOutput) Anonymize() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerJobWorkloadParameters) bool { return v.Anonymize }).(pulumi.BoolOutput)
+}
+
+// Collect data for a time period before creating the bundle
+func (o GetPeerJobWorkloadParametersOutput) BundleFor() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerJobWorkloadParameters) bool { return v.BundleFor }).(pulumi.BoolOutput)
+}
+
+// Minutes to collect data for, 1 to 5
+func (o GetPeerJobWorkloadParametersOutput) BundleForTime() pulumi.IntOutput {
+	return o.ApplyT(func(v GetPeerJobWorkloadParameters) int { return v.BundleForTime }).(pulumi.IntOutput)
+}
+
+// Number of log files to include, 1 to 1000
+func (o GetPeerJobWorkloadParametersOutput) LogFileCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetPeerJobWorkloadParameters) int { return v.LogFileCount }).(pulumi.IntOutput)
+}
+
+type GetPeerJobWorkloadResult struct {
+	// Key of the uploaded bundle
+	UploadKey string `pulumi:"uploadKey"`
+}
+
+type GetPeerJobWorkloadResultOutput struct{ *pulumi.OutputState }
+
+func (GetPeerJobWorkloadResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPeerJobWorkloadResult)(nil)).Elem()
+}
+
+func (o GetPeerJobWorkloadResultOutput) ToGetPeerJobWorkloadResultOutput() GetPeerJobWorkloadResultOutput {
+	return o
+}
+
+func (o GetPeerJobWorkloadResultOutput) ToGetPeerJobWorkloadResultOutputWithContext(ctx context.Context) GetPeerJobWorkloadResultOutput {
+	return o
+}
+
+// Key of the uploaded bundle
+func (o GetPeerJobWorkloadResultOutput) UploadKey() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeerJobWorkloadResult) string { return v.UploadKey }).(pulumi.StringOutput)
+}
+
+type GetPeerJobWorkloadResultPtrOutput struct{ *pulumi.OutputState }
+
+func (GetPeerJobWorkloadResultPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetPeerJobWorkloadResult)(nil)).Elem()
+}
+
+func (o GetPeerJobWorkloadResultPtrOutput) ToGetPeerJobWorkloadResultPtrOutput() GetPeerJobWorkloadResultPtrOutput {
+	return o
+}
+
+func (o GetPeerJobWorkloadResultPtrOutput) ToGetPeerJobWorkloadResultPtrOutputWithContext(ctx context.Context) GetPeerJobWorkloadResultPtrOutput {
+	return o
+}
+
+func (o GetPeerJobWorkloadResultPtrOutput) Elem() GetPeerJobWorkloadResultOutput {
+	return o.ApplyT(func(v *GetPeerJobWorkloadResult) GetPeerJobWorkloadResult {
+		if v != nil {
+			return *v
+		}
+		var ret GetPeerJobWorkloadResult
+		return ret
+	}).(GetPeerJobWorkloadResultOutput)
+}
+
+// Key of the uploaded bundle
+func (o GetPeerJobWorkloadResultPtrOutput) UploadKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetPeerJobWorkloadResult) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.UploadKey
+	}).(pulumi.StringPtrOutput)
+}
+
+// Peer job
+type GetPeerJobsItem struct {
+	// Completion time, null while pending
+	CompletedAt string `pulumi:"completedAt"`
+	// Creation time
+	CreatedAt string `pulumi:"createdAt"`
+	// Why the job failed, null otherwise
+	FailedReason string `pulumi:"failedReason"`
+	// Job id
+	Id string `pulumi:"id"`
+	// Job status; one of `pending`, `succeeded`, `failed`
+	Status string `pulumi:"status"`
+	// Id of the user who created the job
+	TriggeredBy string `pulumi:"triggeredBy"`
+	// The work and its result
+	Workload GetPeerJobsItemWorkload `pulumi:"workload"`
+}
+
+// Peer job
+type GetPeerJobsItemOutput struct{ *pulumi.OutputState }
+
+func (GetPeerJobsItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPeerJobsItem)(nil)).Elem()
+}
+
+func (o GetPeerJobsItemOutput) ToGetPeerJobsItemOutput() GetPeerJobsItemOutput {
+	return o
+}
+
+func (o GetPeerJobsItemOutput) ToGetPeerJobsItemOutputWithContext(ctx context.Context) GetPeerJobsItemOutput {
+	return o
+}
+
+// Completion time, null while pending
+func (o GetPeerJobsItemOutput) CompletedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeerJobsItem) string { return v.CompletedAt }).(pulumi.StringOutput)
+}
+
+// Creation time
+func (o GetPeerJobsItemOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeerJobsItem) string { return v.CreatedAt }).(pulumi.StringOutput)
+}
+
+// Why the job failed, null otherwise
+func (o GetPeerJobsItemOutput) FailedReason() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeerJobsItem) string { return v.FailedReason }).(pulumi.StringOutput)
+}
+
+// Job id
+func (o GetPeerJobsItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeerJobsItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Job status; one of `pending`, `succeeded`, `failed`
+func (o GetPeerJobsItemOutput) Status() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeerJobsItem) string { return v.Status }).(pulumi.StringOutput)
+}
+
+// Id of the user who created the job
+func (o GetPeerJobsItemOutput) TriggeredBy() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeerJobsItem) string { return v.TriggeredBy }).(pulumi.StringOutput)
+}
+
+// The work and its result
+func (o GetPeerJobsItemOutput) Workload() GetPeerJobsItemWorkloadOutput {
+	return o.ApplyT(func(v GetPeerJobsItem) GetPeerJobsItemWorkload { return v.Workload }).(GetPeerJobsItemWorkloadOutput)
+}
+
+type GetPeerJobsItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetPeerJobsItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetPeerJobsItem)(nil)).Elem()
+}
+
+func (o GetPeerJobsItemArrayOutput) ToGetPeerJobsItemArrayOutput() GetPeerJobsItemArrayOutput {
+	return o
+}
+
+func (o GetPeerJobsItemArrayOutput) ToGetPeerJobsItemArrayOutputWithContext(ctx context.Context) GetPeerJobsItemArrayOutput {
+	return o
+}
+
+func (o GetPeerJobsItemArrayOutput) Index(i pulumi.IntInput) GetPeerJobsItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetPeerJobsItem {
+		return vs[0].([]GetPeerJobsItem)[vs[1].(int)]
+	}).(GetPeerJobsItemOutput)
+}
+
+// The work and its result
+type GetPeerJobsItemWorkload struct {
+	// Bundle parameters
+	Parameters GetPeerJobsItemWorkloadParameters `pulumi:"parameters"`
+	// Result of a succeeded job
+	Result *GetPeerJobsItemWorkloadResult `pulumi:"result"`
+	// Workload type; one of `bundle`
+	Type string `pulumi:"type"`
+}
+
+// The work and its result
+type GetPeerJobsItemWorkloadOutput struct{ *pulumi.OutputState }
+
+func (GetPeerJobsItemWorkloadOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPeerJobsItemWorkload)(nil)).Elem()
+}
+
+func (o GetPeerJobsItemWorkloadOutput) ToGetPeerJobsItemWorkloadOutput() GetPeerJobsItemWorkloadOutput {
+	return o
+}
+
+func (o GetPeerJobsItemWorkloadOutput) ToGetPeerJobsItemWorkloadOutputWithContext(ctx context.Context) GetPeerJobsItemWorkloadOutput {
+	return o
+}
+
+// Bundle parameters
+func (o GetPeerJobsItemWorkloadOutput) Parameters() GetPeerJobsItemWorkloadParametersOutput {
+	return o.ApplyT(func(v GetPeerJobsItemWorkload) GetPeerJobsItemWorkloadParameters { return v.Parameters }).(GetPeerJobsItemWorkloadParametersOutput)
+}
+
+// Result of a succeeded job
+func (o GetPeerJobsItemWorkloadOutput) Result() GetPeerJobsItemWorkloadResultPtrOutput {
+	return o.ApplyT(func(v GetPeerJobsItemWorkload) *GetPeerJobsItemWorkloadResult { return v.Result }).(GetPeerJobsItemWorkloadResultPtrOutput)
+}
+
+// Workload type; one of `bundle`
+func (o GetPeerJobsItemWorkloadOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeerJobsItemWorkload) string { return v.Type }).(pulumi.StringOutput)
+}
+
+// Bundle parameters
+type GetPeerJobsItemWorkloadParameters struct {
+	// Anonymize addresses and names in the bundle
+	Anonymize bool `pulumi:"anonymize"`
+	// Collect data for a time period before creating the bundle
+	BundleFor bool `pulumi:"bundleFor"`
+	// Minutes to collect data for, 1 to 5
+	BundleForTime int `pulumi:"bundleForTime"`
+	// Number of log files to include, 1 to 1000
+	LogFileCount int `pulumi:"logFileCount"`
+}
+
+// Bundle parameters
+type GetPeerJobsItemWorkloadParametersOutput struct{ *pulumi.OutputState }
+
+func (GetPeerJobsItemWorkloadParametersOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPeerJobsItemWorkloadParameters)(nil)).Elem()
+}
+
+func (o GetPeerJobsItemWorkloadParametersOutput) ToGetPeerJobsItemWorkloadParametersOutput() GetPeerJobsItemWorkloadParametersOutput {
+	return o
+}
+
+func (o GetPeerJobsItemWorkloadParametersOutput) ToGetPeerJobsItemWorkloadParametersOutputWithContext(ctx context.Context) GetPeerJobsItemWorkloadParametersOutput {
+	return o
+}
+
+// Anonymize addresses and names in the bundle
+func (o GetPeerJobsItemWorkloadParametersOutput) Anonymize() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerJobsItemWorkloadParameters) bool { return v.Anonymize }).(pulumi.BoolOutput)
+}
+
+// Collect data for a time period before creating the bundle
+func (o GetPeerJobsItemWorkloadParametersOutput) BundleFor() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerJobsItemWorkloadParameters) bool { return v.BundleFor }).(pulumi.BoolOutput)
+}
+
+// Minutes to collect data for, 1 to 5
+func (o GetPeerJobsItemWorkloadParametersOutput) BundleForTime() pulumi.IntOutput {
+	return o.ApplyT(func(v GetPeerJobsItemWorkloadParameters) int { return v.BundleForTime }).(pulumi.IntOutput)
+}
+
+// Number of log files to include, 1 to 1000
+func (o GetPeerJobsItemWorkloadParametersOutput) LogFileCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetPeerJobsItemWorkloadParameters) int { return v.LogFileCount }).(pulumi.IntOutput)
+}
+
+type GetPeerJobsItemWorkloadResult struct {
+	// Key of the uploaded bundle
+	UploadKey string `pulumi:"uploadKey"`
+}
+
+type GetPeerJobsItemWorkloadResultOutput struct{ *pulumi.OutputState }
+
+func (GetPeerJobsItemWorkloadResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPeerJobsItemWorkloadResult)(nil)).Elem()
+}
+
+func (o GetPeerJobsItemWorkloadResultOutput) ToGetPeerJobsItemWorkloadResultOutput() GetPeerJobsItemWorkloadResultOutput {
+	return o
+}
+
+func (o GetPeerJobsItemWorkloadResultOutput) ToGetPeerJobsItemWorkloadResultOutputWithContext(ctx context.Context) GetPeerJobsItemWorkloadResultOutput {
+	return o
+}
+
+// Key of the uploaded bundle
+func (o GetPeerJobsItemWorkloadResultOutput) UploadKey() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeerJobsItemWorkloadResult) string { return v.UploadKey }).(pulumi.StringOutput)
+}
+
+type GetPeerJobsItemWorkloadResultPtrOutput struct{ *pulumi.OutputState }
+
+func (GetPeerJobsItemWorkloadResultPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetPeerJobsItemWorkloadResult)(nil)).Elem()
+}
+
+func (o GetPeerJobsItemWorkloadResultPtrOutput) ToGetPeerJobsItemWorkloadResultPtrOutput() GetPeerJobsItemWorkloadResultPtrOutput {
+	return o
+}
+
+func (o GetPeerJobsItemWorkloadResultPtrOutput) ToGetPeerJobsItemWorkloadResultPtrOutputWithContext(ctx context.Context) GetPeerJobsItemWorkloadResultPtrOutput {
+	return o
+}
+
+func (o GetPeerJobsItemWorkloadResultPtrOutput) Elem() GetPeerJobsItemWorkloadResultOutput {
+	return o.ApplyT(func(v *GetPeerJobsItemWorkloadResult) GetPeerJobsItemWorkloadResult {
+		if v != nil {
+			return *v
+		}
+		var ret GetPeerJobsItemWorkloadResult
+		return ret
+	}).(GetPeerJobsItemWorkloadResultOutput)
+}
+
+// Key of the uploaded bundle
+func (o GetPeerJobsItemWorkloadResultPtrOutput) UploadKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetPeerJobsItemWorkloadResult) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.UploadKey
+	}).(pulumi.StringPtrOutput)
+}
+
+// Flags set locally on the agent
+type GetPeerLocalFlags struct {
+	// Agent flag blockInbound
+	BlockInbound bool `pulumi:"blockInbound"`
+	// Agent flag blockLanAccess
+	BlockLanAccess bool `pulumi:"blockLanAccess"`
+	// Agent flag disableClientRoutes
+	DisableClientRoutes bool `pulumi:"disableClientRoutes"`
+	// Agent flag disableDns
+	DisableDns bool `pulumi:"disableDns"`
+	// Agent flag disableFirewall
+	DisableFirewall bool `pulumi:"disableFirewall"`
+	// Agent flag disableServerRoutes
+	DisableServerRoutes bool `pulumi:"disableServerRoutes"`
+	// Agent flag lazyConnectionEnabled
+	LazyConnectionEnabled bool `pulumi:"lazyConnectionEnabled"`
+	// Agent flag rosenpassEnabled
+	RosenpassEnabled bool `pulumi:"rosenpassEnabled"`
+	// Agent flag rosenpassPermissive
+	RosenpassPermissive bool `pulumi:"rosenpassPermissive"`
+	// Agent flag serverSshAllowed
+	ServerSshAllowed bool `pulumi:"serverSshAllowed"`
+}
+
+// Flags set locally on the agent
+type GetPeerLocalFlagsOutput struct{ *pulumi.OutputState }
+
+func (GetPeerLocalFlagsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPeerLocalFlags)(nil)).Elem()
+}
+
+func (o GetPeerLocalFlagsOutput) ToGetPeerLocalFlagsOutput() GetPeerLocalFlagsOutput {
+	return o
+}
+
+func (o GetPeerLocalFlagsOutput) ToGetPeerLocalFlagsOutputWithContext(ctx context.Context) GetPeerLocalFlagsOutput {
+	return o
+}
+
+// Agent flag blockInbound
+func (o GetPeerLocalFlagsOutput) BlockInbound() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerLocalFlags) bool { return v.BlockInbound }).(pulumi.BoolOutput)
+}
+
+// Agent flag blockLanAccess
+func (o GetPeerLocalFlagsOutput) BlockLanAccess() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerLocalFlags) bool { return v.BlockLanAccess }).(pulumi.BoolOutput)
+}
+
+// Agent flag disableClientRoutes
+func (o GetPeerLocalFlagsOutput) DisableClientRoutes() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerLocalFlags) bool { return v.DisableClientRoutes }).(pulumi.BoolOutput)
+}
+
+// Agent flag disableDns
+func (o GetPeerLocalFlagsOutput) DisableDns() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerLocalFlags) bool { return v.DisableDns }).(pulumi.BoolOutput)
+}
+
+// Agent flag disableFirewall
+func (o GetPeerLocalFlagsOutput) DisableFirewall() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerLocalFlags) bool { return v.DisableFirewall }).(pulumi.BoolOutput)
+}
+
+// Agent flag disableServerRoutes
+func (o GetPeerLocalFlagsOutput) DisableServerRoutes() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerLocalFlags) bool { return v.DisableServerRoutes }).(pulumi.BoolOutput)
+}
+
+// Agent flag lazyConnectionEnabled
+func (o GetPeerLocalFlagsOutput) LazyConnectionEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerLocalFlags) bool { return v.LazyConnectionEnabled }).(pulumi.BoolOutput)
+}
+
+// Agent flag rosenpassEnabled
+func (o GetPeerLocalFlagsOutput) RosenpassEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerLocalFlags) bool { return v.RosenpassEnabled }).(pulumi.BoolOutput)
+}
+
+// Agent flag rosenpassPermissive
+func (o GetPeerLocalFlagsOutput) RosenpassPermissive() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerLocalFlags) bool { return v.RosenpassPermissive }).(pulumi.BoolOutput)
+}
+
+// Agent flag serverSshAllowed
+func (o GetPeerLocalFlagsOutput) ServerSshAllowed() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeerLocalFlags) bool { return v.ServerSshAllowed }).(pulumi.BoolOutput)
+}
+
+// Peer: an enrolled device
+type GetPeersItem struct {
+	// Number of accessible peers (list response)
+	AccessiblePeersCount *int `pulumi:"accessiblePeersCount"`
+	// Whether the peer awaits approval (cloud only)
+	ApprovalRequired bool `pulumi:"approvalRequired"`
+	// City of the peer's location
+	CityName string `pulumi:"cityName"`
+	// Whether the peer is connected now
+	Connected bool `pulumi:"connected"`
+	// Public address the peer connects from
+	ConnectionIp string `pulumi:"connectionIp"`
+	// Country code of the peer's location
+	CountryCode string `pulumi:"countryCode"`
+	// Enrollment time
+	CreatedAt string `pulumi:"createdAt"`
+	// Why approval is required (cloud only)
+	DisapprovalReason *string `pulumi:"disapprovalReason"`
+	// DNS label of the peer
+	DnsLabel string `pulumi:"dnsLabel"`
+	// Whether the peer is removed after being offline
+	Ephemeral bool `pulumi:"ephemeral"`
+	// Extra DNS labels
+	ExtraDnsLabels []string `pulumi:"extraDnsLabels"`
+	// Geoname id of the peer's location
+	GeonameId int `pulumi:"geonameId"`
+	// Groups the peer belongs to
+	Groups []GetPeersItemGroup `pulumi:"groups"`
+	// Host name
+	Hostname string `pulumi:"hostname"`
+	// Peer id
+	Id string `pulumi:"id"`
+	// Whether the peer's login expires after inactivity
+	InactivityExpirationEnabled bool `pulumi:"inactivityExpirationEnabled"`
+	// Overlay IP address
+	Ip string `pulumi:"ip"`
+	// Kernel version
+	KernelVersion string `pulumi:"kernelVersion"`
+	// Last login time
+	LastLogin string `pulumi:"lastLogin"`
+	// Last time the peer was seen
+	LastSeen string `pulumi:"lastSeen"`
+	// Flags set locally on the agent
+	LocalFlags GetPeersItemLocalFlags `pulumi:"localFlags"`
+	// Whether the peer's login expires
+	LoginExpirationEnabled bool `pulumi:"loginExpirationEnabled"`
+	// Whether the peer's login has expired
+	LoginExpired bool `pulumi:"loginExpired"`
+	// Peer name
+	Name string `pulumi:"name"`
+	// Operating system
+	Os string `pulumi:"os"`
+	// Device serial number
+	SerialNumber string `pulumi:"serialNumber"`
+	// Whether the SSH server of the agent is enabled
+	SshEnabled bool `pulumi:"sshEnabled"`
+	// Desktop UI version
+	UiVersion string `pulumi:"uiVersion"`
+	// Id of the user who enrolled the peer (empty for setup-key peers)
+	UserId string `pulumi:"userId"`
+	// Agent version
+	Version string `pulumi:"version"`
+}
+
+// Peer: an enrolled device
+type GetPeersItemOutput struct{ *pulumi.OutputState }
+
+func (GetPeersItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPeersItem)(nil)).Elem()
+}
+
+func (o GetPeersItemOutput) ToGetPeersItemOutput() GetPeersItemOutput {
+	return o
+}
+
+func (o GetPeersItemOutput) ToGetPeersItemOutputWithContext(ctx context.Context) GetPeersItemOutput {
+	return o
+}
+
+// Number of accessible peers (list response)
+func (o GetPeersItemOutput) AccessiblePeersCount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GetPeersItem) *int { return v.AccessiblePeersCount }).(pulumi.IntPtrOutput)
+}
+
+// Whether the peer awaits approval (cloud only)
+func (o GetPeersItemOutput) ApprovalRequired() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeersItem) bool { return v.ApprovalRequired }).(pulumi.BoolOutput)
+}
+
+// City of the peer's location
+func (o GetPeersItemOutput) CityName() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeersItem) string { return v.CityName }).(pulumi.StringOutput)
+}
+
+// Whether the peer is connected now
+func (o GetPeersItemOutput) Connected() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeersItem) bool { return v.Connected }).(pulumi.BoolOutput)
+}
+
+// Public address the peer connects from
+func (o GetPeersItemOutput) ConnectionIp() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeersItem) string { return v.ConnectionIp }).(pulumi.StringOutput)
+}
+
+// Country code of the peer's location
+func (o GetPeersItemOutput) CountryCode() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeersItem) string { return v.CountryCode }).(pulumi.StringOutput)
+}
+
+// Enrollment time
+func (o GetPeersItemOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeersItem) string { return v.CreatedAt }).(pulumi.StringOutput)
+}
+
+// Why approval is required (cloud only)
+func (o GetPeersItemOutput) DisapprovalReason() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetPeersItem) *string { return v.DisapprovalReason }).(pulumi.StringPtrOutput)
+}
+
+// DNS label of the peer
+func (o GetPeersItemOutput) DnsLabel() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeersItem) string { return v.DnsLabel }).(pulumi.StringOutput)
+}
+
+// Whether the peer is removed after being offline
+func (o GetPeersItemOutput) Ephemeral() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeersItem) bool { return v.Ephemeral }).(pulumi.BoolOutput)
+}
+
+// Extra DNS labels
+func (o GetPeersItemOutput) ExtraDnsLabels() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetPeersItem) []string { return v.ExtraDnsLabels }).(pulumi.StringArrayOutput)
+}
+
+// Geoname id of the peer's location
+func (o GetPeersItemOutput) GeonameId() pulumi.IntOutput {
+	return o.ApplyT(func(v GetPeersItem) int { return v.GeonameId }).(pulumi.IntOutput)
+}
+
+// Groups the peer belongs to
+func (o GetPeersItemOutput) Groups() GetPeersItemGroupArrayOutput {
+	return o.ApplyT(func(v GetPeersItem) []GetPeersItemGroup { return v.Groups }).(GetPeersItemGroupArrayOutput)
+}
+
+// Host name
+func (o GetPeersItemOutput) Hostname() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeersItem) string { return v.Hostname }).(pulumi.StringOutput)
+}
+
+// Peer id
+func (o GetPeersItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeersItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Whether the peer's login expires after inactivity
+func (o GetPeersItemOutput) InactivityExpirationEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeersItem) bool { return v.InactivityExpirationEnabled }).(pulumi.BoolOutput)
+}
+
+// Overlay IP address
+func (o GetPeersItemOutput) Ip() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeersItem) string { return v.Ip }).(pulumi.StringOutput)
+}
+
+// Kernel version
+func (o GetPeersItemOutput) KernelVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeersItem) string { return v.KernelVersion }).(pulumi.StringOutput)
+}
+
+// Last login time
+func (o GetPeersItemOutput) LastLogin() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeersItem) string { return v.LastLogin }).(pulumi.StringOutput)
+}
+
+// Last time the peer was seen
+func (o GetPeersItemOutput) LastSeen() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeersItem) string { return v.LastSeen }).(pulumi.StringOutput)
+}
+
+// Flags set locally on the agent
+func (o GetPeersItemOutput) LocalFlags() GetPeersItemLocalFlagsOutput {
+	return o.ApplyT(func(v GetPeersItem) GetPeersItemLocalFlags { return v.LocalFlags }).(GetPeersItemLocalFlagsOutput)
+}
+
+// Whether the peer's login expires
+func (o GetPeersItemOutput) LoginExpirationEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeersItem) bool { return v.LoginExpirationEnabled }).(pulumi.BoolOutput)
+}
+
+// Whether the peer's login has expired
+func (o GetPeersItemOutput) LoginExpired() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeersItem) bool { return v.LoginExpired }).(pulumi.BoolOutput)
+}
+
+// Peer name
+func (o GetPeersItemOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeersItem) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Operating system
+func (o GetPeersItemOutput) Os() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeersItem) string { return v.Os }).(pulumi.StringOutput)
+}
+
+// Device serial number
+func (o GetPeersItemOutput) SerialNumber() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeersItem) string { return v.SerialNumber }).(pulumi.StringOutput)
+}
+
+// Whether the SSH server of the agent is enabled
+func (o GetPeersItemOutput) SshEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeersItem) bool { return v.SshEnabled }).(pulumi.BoolOutput)
+}
+
+// Desktop UI version
+func (o GetPeersItemOutput) UiVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeersItem) string { return v.UiVersion }).(pulumi.StringOutput)
+}
+
+// Id of the user who enrolled the peer (empty for setup-key peers)
+func (o GetPeersItemOutput) UserId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeersItem) string { return v.UserId }).(pulumi.StringOutput)
+}
+
+// Agent version
+func (o GetPeersItemOutput) Version() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeersItem) string { return v.Version }).(pulumi.StringOutput)
+}
+
+type GetPeersItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetPeersItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetPeersItem)(nil)).Elem()
+}
+
+func (o GetPeersItemArrayOutput) ToGetPeersItemArrayOutput() GetPeersItemArrayOutput {
+	return o
+}
+
+func (o GetPeersItemArrayOutput) ToGetPeersItemArrayOutputWithContext(ctx context.Context) GetPeersItemArrayOutput {
+	return o
+}
+
+func (o GetPeersItemArrayOutput) Index(i pulumi.IntInput) GetPeersItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetPeersItem {
+		return vs[0].([]GetPeersItem)[vs[1].(int)]
+	}).(GetPeersItemOutput)
+}
+
+// A group as other objects refer to it
+type GetPeersItemGroup struct {
+	// Group id
+	Id string `pulumi:"id"`
+	// How the group was created; one of `api`, `integration`, `jwt`
+	Issued string `pulumi:"issued"`
+	// Group name
+	Name string `pulumi:"name"`
+	// Number of peers in the group
+	PeersCount int `pulumi:"peersCount"`
+	// Number of network resources in the group
+	ResourcesCount int `pulumi:"resourcesCount"`
+}
+
+// A group as other objects refer to it
+type GetPeersItemGroupOutput struct{ *pulumi.OutputState }
+
+func (GetPeersItemGroupOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPeersItemGroup)(nil)).Elem()
+}
+
+func (o GetPeersItemGroupOutput) ToGetPeersItemGroupOutput() GetPeersItemGroupOutput {
+	return o
+}
+
+func (o GetPeersItemGroupOutput) ToGetPeersItemGroupOutputWithContext(ctx context.Context) GetPeersItemGroupOutput {
+	return o
+}
+
+// Group id
+func (o GetPeersItemGroupOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeersItemGroup) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// How the group was created; one of `api`, `integration`, `jwt`
+func (o GetPeersItemGroupOutput) Issued() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeersItemGroup) string { return v.Issued }).(pulumi.StringOutput)
+}
+
+// Group name
+func (o GetPeersItemGroupOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeersItemGroup) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Number of peers in the group
+func (o GetPeersItemGroupOutput) PeersCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetPeersItemGroup) int { return v.PeersCount }).(pulumi.IntOutput)
+}
+
+// Number of network resources in the group
+func (o GetPeersItemGroupOutput) ResourcesCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetPeersItemGroup) int { return v.ResourcesCount }).(pulumi.IntOutput)
+}
+
+type GetPeersItemGroupArrayOutput struct{ *pulumi.OutputState }
+
+func (GetPeersItemGroupArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetPeersItemGroup)(nil)).Elem()
+}
+
+func (o GetPeersItemGroupArrayOutput) ToGetPeersItemGroupArrayOutput() GetPeersItemGroupArrayOutput {
+	return o
+}
+
+func (o GetPeersItemGroupArrayOutput) ToGetPeersItemGroupArrayOutputWithContext(ctx context.Context) GetPeersItemGroupArrayOutput {
+	return o
+}
+
+func (o GetPeersItemGroupArrayOutput) Index(i pulumi.IntInput) GetPeersItemGroupOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetPeersItemGroup {
+		return vs[0].([]GetPeersItemGroup)[vs[1].(int)]
+	}).(GetPeersItemGroupOutput)
+}
+
+// Flags set locally on the agent
+type GetPeersItemLocalFlags struct {
+	// Agent flag blockInbound
+	BlockInbound bool `pulumi:"blockInbound"`
+	// Agent flag blockLanAccess
+	BlockLanAccess bool `pulumi:"blockLanAccess"`
+	// Agent flag disableClientRoutes
+	DisableClientRoutes bool `pulumi:"disableClientRoutes"`
+	// Agent flag disableDns
+	DisableDns bool `pulumi:"disableDns"`
+	// Agent flag disableFirewall
+	DisableFirewall bool `pulumi:"disableFirewall"`
+	// Agent flag disableServerRoutes
+	DisableServerRoutes bool `pulumi:"disableServerRoutes"`
+	// Agent flag lazyConnectionEnabled
+	LazyConnectionEnabled bool `pulumi:"lazyConnectionEnabled"`
+	// Agent flag rosenpassEnabled
+	RosenpassEnabled bool `pulumi:"rosenpassEnabled"`
+	// Agent flag rosenpassPermissive
+	RosenpassPermissive bool `pulumi:"rosenpassPermissive"`
+	// Agent flag serverSshAllowed
+	ServerSshAllowed bool `pulumi:"serverSshAllowed"`
+}
+
+// Flags set locally on the agent
+type GetPeersItemLocalFlagsOutput struct{ *pulumi.OutputState }
+
+func (GetPeersItemLocalFlagsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPeersItemLocalFlags)(nil)).Elem()
+}
+
+func (o GetPeersItemLocalFlagsOutput) ToGetPeersItemLocalFlagsOutput() GetPeersItemLocalFlagsOutput {
+	return o
+}
+
+func (o GetPeersItemLocalFlagsOutput) ToGetPeersItemLocalFlagsOutputWithContext(ctx context.Context) GetPeersItemLocalFlagsOutput {
+	return o
+}
+
+// Agent flag blockInbound
+func (o GetPeersItemLocalFlagsOutput) BlockInbound() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeersItemLocalFlags) bool { return v.BlockInbound }).(pulumi.BoolOutput)
+}
+
+// Agent flag blockLanAccess
+func (o GetPeersItemLocalFlagsOutput) BlockLanAccess() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeersItemLocalFlags) bool { return v.BlockLanAccess }).(pulumi.BoolOutput)
+}
+
+// Agent flag disableClientRoutes
+func (o GetPeersItemLocalFlagsOutput) DisableClientRoutes() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeersItemLocalFlags) bool { return v.DisableClientRoutes }).(pulumi.BoolOutput)
+}
+
+// Agent flag disableDns
+func (o GetPeersItemLocalFlagsOutput) DisableDns() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeersItemLocalFlags) bool { return v.DisableDns }).(pulumi.BoolOutput)
+}
+
+// Agent flag disableFirewall
+func (o GetPeersItemLocalFlagsOutput) DisableFirewall() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeersItemLocalFlags) bool { return v.DisableFirewall }).(pulumi.BoolOutput)
+}
+
+// Agent flag disableServerRoutes
+func (o GetPeersItemLocalFlagsOutput) DisableServerRoutes() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeersItemLocalFlags) bool { return v.DisableServerRoutes }).(pulumi.BoolOutput)
+}
+
+// Agent flag lazyConnectionEnabled
+func (o GetPeersItemLocalFlagsOutput) LazyConnectionEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeersItemLocalFlags) bool { return v.LazyConnectionEnabled }).(pulumi.BoolOutput)
+}
+
+// Agent flag rosenpassEnabled
+func (o GetPeersItemLocalFlagsOutput) RosenpassEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeersItemLocalFlags) bool { return v.RosenpassEnabled }).(pulumi.BoolOutput)
+}
+
+// Agent flag rosenpassPermissive
+func (o GetPeersItemLocalFlagsOutput) RosenpassPermissive() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeersItemLocalFlags) bool { return v.RosenpassPermissive }).(pulumi.BoolOutput)
+}
+
+// Agent flag serverSshAllowed
+func (o GetPeersItemLocalFlagsOutput) ServerSshAllowed() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPeersItemLocalFlags) bool { return v.ServerSshAllowed }).(pulumi.BoolOutput)
+}
+
+// Access policy
+type GetPoliciesItem struct {
+	// Policy description
+	Description string `pulumi:"description"`
+	// Whether the policy is active
+	Enabled bool `pulumi:"enabled"`
+	// Policy id
+	Id string `pulumi:"id"`
+	// Policy name
+	Name string `pulumi:"name"`
+	// Policy rules
+	Rules []GetPoliciesItemRule `pulumi:"rules"`
+	// Posture check ids the source peers must pass
+	SourcePostureChecks []string `pulumi:"sourcePostureChecks"`
+}
+
+// Access policy
+type GetPoliciesItemOutput struct{ *pulumi.OutputState }
+
+func (GetPoliciesItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPoliciesItem)(nil)).Elem()
+}
+
+func (o GetPoliciesItemOutput) ToGetPoliciesItemOutput() GetPoliciesItemOutput {
+	return o
+}
+
+func (o GetPoliciesItemOutput) ToGetPoliciesItemOutputWithContext(ctx context.Context) GetPoliciesItemOutput {
+	return o
+}
+
+// Policy description
+func (o GetPoliciesItemOutput) Description() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPoliciesItem) string { return v.Description }).(pulumi.StringOutput)
+}
+
+// Whether the policy is active
+func (o GetPoliciesItemOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPoliciesItem) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Policy id
+func (o GetPoliciesItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPoliciesItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Policy name
+func (o GetPoliciesItemOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPoliciesItem) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Policy rules
+func (o GetPoliciesItemOutput) Rules() GetPoliciesItemRuleArrayOutput {
+	return o.ApplyT(func(v GetPoliciesItem) []GetPoliciesItemRule { return v.Rules }).(GetPoliciesItemRuleArrayOutput)
+}
+
+// Posture check ids the source peers must pass
+func (o GetPoliciesItemOutput) SourcePostureChecks() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetPoliciesItem) []string { return v.SourcePostureChecks }).(pulumi.StringArrayOutput)
+}
+
+type GetPoliciesItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetPoliciesItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetPoliciesItem)(nil)).Elem()
+}
+
+func (o GetPoliciesItemArrayOutput) ToGetPoliciesItemArrayOutput() GetPoliciesItemArrayOutput {
+	return o
+}
+
+func (o GetPoliciesItemArrayOutput) ToGetPoliciesItemArrayOutputWithContext(ctx context.Context) GetPoliciesItemArrayOutput {
+	return o
+}
+
+func (o GetPoliciesItemArrayOutput) Index(i pulumi.IntInput) GetPoliciesItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetPoliciesItem {
+		return vs[0].([]GetPoliciesItem)[vs[1].(int)]
+	}).(GetPoliciesItemOutput)
+}
+
+// Policy rule as returned
+type GetPoliciesItemRule struct {
+	// What the rule does with matching traffic; one of `accept`, `drop`
+	Action string `pulumi:"action"`
+	// Map of user group id to the local user names allowed to log in
+	AuthorizedGroups map[string][]string `pulumi:"authorizedGroups"`
+	// Applies in both directions
+	Bidirectional bool `pulumi:"bidirectional"`
+	// Rule description
+	Description string `pulumi:"description"`
+	// The network resource used as destination
+	DestinationResource *GetPoliciesItemRuleDestinationResource `pulumi:"destinationResource"`
+	// Destination groups
+	Destinations []GetPoliciesItemRuleDestination `pulumi:"destinations"`
+	// Whether the rule is active
+	Enabled bool `pulumi:"enabled"`
+	// Rule id
+	Id string `pulumi:"id"`
+	// Rule name
+	Name string `pulumi:"name"`
+	// Port ranges the rule matches; only with tcp or udp; not together with ports
+	PortRanges []GetPoliciesItemRulePortRange `pulumi:"portRanges"`
+	// Ports the rule matches; only with tcp or udp
+	Ports []string `pulumi:"ports"`
+	// Protocol the rule matches; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
+	Protocol string `pulumi:"protocol"`
+	// The network resource used as source
+	SourceResource *GetPoliciesItemRuleSourceResource `pulumi:"sourceResource"`
+	// Source groups
+	Sources []GetPoliciesItemRuleSource `pulumi:"sources"`
+}
+
+// Policy rule as returned
+type GetPoliciesItemRuleOutput struct{ *pulumi.OutputState }
+
+func (GetPoliciesItemRuleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPoliciesItemRule)(nil)).Elem()
+}
+
+func (o GetPoliciesItemRuleOutput) ToGetPoliciesItemRuleOutput() GetPoliciesItemRuleOutput {
+	return o
+}
+
+func (o GetPoliciesItemRuleOutput) ToGetPoliciesItemRuleOutputWithContext(ctx context.Context) GetPoliciesItemRuleOutput {
+	return o
+}
+
+// What the rule does with matching traffic; one of `accept`, `drop`
+func (o GetPoliciesItemRuleOutput) Action() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPoliciesItemRule) string { return v.Action }).(pulumi.StringOutput)
+}
+
+// Map of user group id to the local user names allowed to log in
+func (o GetPoliciesItemRuleOutput) AuthorizedGroups() pulumi.StringArrayMapOutput {
+	return o.ApplyT(func(v GetPoliciesItemRule) map[string][]string { return v.AuthorizedGroups }).(pulumi.StringArrayMapOutput)
+}
+
+// Applies in both directions
+func (o GetPoliciesItemRuleOutput) Bidirectional() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPoliciesItemRule) bool { return v.Bidirectional }).(pulumi.BoolOutput)
+}
+
+// Rule description
+func (o GetPoliciesItemRuleOutput) Description() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPoliciesItemRule) string { return v.Description }).(pulumi.StringOutput)
+}
+
+// The network resource used as destination
+func (o GetPoliciesItemRuleOutput) DestinationResource() GetPoliciesItemRuleDestinationResourcePtrOutput {
+	return o.ApplyT(func(v GetPoliciesItemRule) *GetPoliciesItemRuleDestinationResource { return v.DestinationResource }).(GetPoliciesItemRuleDestinationResourcePtrOutput)
+}
+
+// Destination groups
+func (o GetPoliciesItemRuleOutput) Destinations() GetPoliciesItemRuleDestinationArrayOutput {
+	return o.ApplyT(func(v GetPoliciesItemRule) []GetPoliciesItemRuleDestination { return v.Destinations }).(GetPoliciesItemRuleDestinationArrayOutput)
+}
+
+// Whether the rule is active
+func (o GetPoliciesItemRuleOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPoliciesItemRule) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Rule id
+func (o GetPoliciesItemRuleOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPoliciesItemRule) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Rule name
+func (o GetPoliciesItemRuleOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPoliciesItemRule) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Port ranges the rule matches; only with tcp or udp; not together with ports
+func (o GetPoliciesItemRuleOutput) PortRanges() GetPoliciesItemRulePortRangeArrayOutput {
+	return o.ApplyT(func(v GetPoliciesItemRule) []GetPoliciesItemRulePortRange { return v.PortRanges }).(GetPoliciesItemRulePortRangeArrayOutput)
+}
+
+// Ports the rule matches; only with tcp or udp
+func (o GetPoliciesItemRuleOutput) Ports() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetPoliciesItemRule) []string { return v.Ports }).(pulumi.StringArrayOutput)
+}
+
+// Protocol the rule matches; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
+func (o GetPoliciesItemRuleOutput) Protocol() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPoliciesItemRule) string { return v.Protocol }).(pulumi.StringOutput)
+}
+
+// The network resource used as source
+func (o GetPoliciesItemRuleOutput) SourceResource() GetPoliciesItemRuleSourceResourcePtrOutput {
+	return o.ApplyT(func(v GetPoliciesItemRule) *GetPoliciesItemRuleSourceResource { return v.SourceResource }).(GetPoliciesItemRuleSourceResourcePtrOutput)
+}
+
+// Source groups
+func (o GetPoliciesItemRuleOutput) Sources() GetPoliciesItemRuleSourceArrayOutput {
+	return o.ApplyT(func(v GetPoliciesItemRule) []GetPoliciesItemRuleSource { return v.Sources }).(GetPoliciesItemRuleSourceArrayOutput)
+}
+
+type GetPoliciesItemRuleArrayOutput struct{ *pulumi.OutputState }
+
+func (GetPoliciesItemRuleArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetPoliciesItemRule)(nil)).Elem()
+}
+
+func (o GetPoliciesItemRuleArrayOutput) ToGetPoliciesItemRuleArrayOutput() GetPoliciesItemRuleArrayOutput {
+	return o
+}
+
+func (o GetPoliciesItemRuleArrayOutput) ToGetPoliciesItemRuleArrayOutputWithContext(ctx context.Context) GetPoliciesItemRuleArrayOutput {
+	return o
+}
+
+func (o GetPoliciesItemRuleArrayOutput) Index(i pulumi.IntInput) GetPoliciesItemRuleOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetPoliciesItemRule {
+		return vs[0].([]GetPoliciesItemRule)[vs[1].(int)]
+	}).(GetPoliciesItemRuleOutput)
+}
+
+// A group as other objects refer to it
+type GetPoliciesItemRuleDestination struct {
+	// Group id
+	Id string `pulumi:"id"`
+	// How the group was created; one of `api`, `integration`, `jwt`
+	Issued string `pulumi:"issued"`
+	// Group name
+	Name string `pulumi:"name"`
+	// Number of peers in the group
+	PeersCount int `pulumi:"peersCount"`
+	// Number of network resources in the group
+	ResourcesCount int `pulumi:"resourcesCount"`
+}
+
+// A group as other objects refer to it
+type GetPoliciesItemRuleDestinationOutput struct{ *pulumi.OutputState }
+
+func (GetPoliciesItemRuleDestinationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPoliciesItemRuleDestination)(nil)).Elem()
+}
+
+func (o GetPoliciesItemRuleDestinationOutput) ToGetPoliciesItemRuleDestinationOutput() GetPoliciesItemRuleDestinationOutput {
+	return o
+}
+
+func (o GetPoliciesItemRuleDestinationOutput) ToGetPoliciesItemRuleDestinationOutputWithContext(ctx context.Context) GetPoliciesItemRuleDestinationOutput {
+	return o
+}
+
+// Group id
+func (o GetPoliciesItemRuleDestinationOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPoliciesItemRuleDestination) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// How the group was created; one of `api`, `integration`, `jwt`
+func (o GetPoliciesItemRuleDestinationOutput) Issued() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPoliciesItemRuleDestination) string { return v.Issued }).(pulumi.StringOutput)
+}
+
+// Group name
+func (o GetPoliciesItemRuleDestinationOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPoliciesItemRuleDestination) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Number of peers in the group
+func (o GetPoliciesItemRuleDestinationOutput) PeersCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetPoliciesItemRuleDestination) int { return v.PeersCount }).(pulumi.IntOutput)
+}
+
+// Number of network resources in the group
+func (o GetPoliciesItemRuleDestinationOutput) ResourcesCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetPoliciesItemRuleDestination) int { return v.ResourcesCount }).(pulumi.IntOutput)
+}
+
+type GetPoliciesItemRuleDestinationArrayOutput struct{ *pulumi.OutputState }
+
+func (GetPoliciesItemRuleDestinationArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetPoliciesItemRuleDestination)(nil)).Elem()
+}
+
+func (o GetPoliciesItemRuleDestinationArrayOutput) ToGetPoliciesItemRuleDestinationArrayOutput() GetPoliciesItemRuleDestinationArrayOutput {
+	return o
+}
+
+func (o GetPoliciesItemRuleDestinationArrayOutput) ToGetPoliciesItemRuleDestinationArrayOutputWithContext(ctx context.Context) GetPoliciesItemRuleDestinationArrayOutput {
+	return o
+}
+
+func (o GetPoliciesItemRuleDestinationArrayOutput) Index(i pulumi.IntInput) GetPoliciesItemRuleDestinationOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetPoliciesItemRuleDestination {
+		return vs[0].([]GetPoliciesItemRuleDestination)[vs[1].(int)]
+	}).(GetPoliciesItemRuleDestinationOutput)
+}
+
+// A reference to a network resource (or a peer) by id and type
+type GetPoliciesItemRuleDestinationResource struct {
+	// Resource id
+	Id string `pulumi:"id"`
+	// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+	Type string `pulumi:"type"`
+}
+
+// A reference to a network resource (or a peer) by id and type
+type GetPoliciesItemRuleDestinationResourceOutput struct{ *pulumi.OutputState }
+
+func (GetPoliciesItemRuleDestinationResourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPoliciesItemRuleDestinationResource)(nil)).Elem()
+}
+
+func (o GetPoliciesItemRuleDestinationResourceOutput) ToGetPoliciesItemRuleDestinationResourceOutput() GetPoliciesItemRuleDestinationResourceOutput {
+	return o
+}
+
+func (o GetPoliciesItemRuleDestinationResourceOutput) ToGetPoliciesItemRuleDestinationResourceOutputWithContext(ctx context.Context) GetPoliciesItemRuleDestinationResourceOutput {
+	return o
+}
+
+// Resource id
+func (o GetPoliciesItemRuleDestinationResourceOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPoliciesItemRuleDestinationResource) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+func (o GetPoliciesItemRuleDestinationResourceOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPoliciesItemRuleDestinationResource) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type GetPoliciesItemRuleDestinationResourcePtrOutput struct{ *pulumi.OutputState }
+
+func (GetPoliciesItemRuleDestinationResourcePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetPoliciesItemRuleDestinationResource)(nil)).Elem()
+}
+
+func (o GetPoliciesItemRuleDestinationResourcePtrOutput) ToGetPoliciesItemRuleDestinationResourcePtrOutput() GetPoliciesItemRuleDestinationResourcePtrOutput {
+	return o
+}
+
+func (o GetPoliciesItemRuleDestinationResourcePtrOutput) ToGetPoliciesItemRuleDestinationResourcePtrOutputWithContext(ctx context.Context) GetPoliciesItemRuleDestinationResourcePtrOutput {
+	return o
+}
+
+func (o GetPoliciesItemRuleDestinationResourcePtrOutput) Elem() GetPoliciesItemRuleDestinationResourceOutput {
+	return o.ApplyT(func(v *GetPoliciesItemRuleDestinationResource) GetPoliciesItemRuleDestinationResource {
+		if v != nil {
+			return *v
+		}
+		var ret GetPoliciesItemRuleDestinationResource
+		return ret
+	}).(GetPoliciesItemRuleDestinationResourceOutput)
+}
+
+// Resource id
+func (o GetPoliciesItemRuleDestinationResourcePtrOutput) Id() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetPoliciesItemRuleDestinationResource) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Id
+	}).(pulumi.StringPtrOutput)
+}
+
+// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+func (o GetPoliciesItemRuleDestinationResourcePtrOutput) Type() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetPoliciesItemRuleDestinationResource) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Type
+	}).(pulumi.StringPtrOutput)
+}
+
+// Port range, inclusive
+type GetPoliciesItemRulePortRange struct {
+	// Last port of the range (inclusive)
+	End int `pulumi:"end"`
+	// First port of the range
+	Start int `pulumi:"start"`
+}
+
+// Port range, inclusive
+type GetPoliciesItemRulePortRangeOutput struct{ *pulumi.OutputState }
+
+func (GetPoliciesItemRulePortRangeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPoliciesItemRulePortRange)(nil)).Elem()
+}
+
+func (o GetPoliciesItemRulePortRangeOutput) ToGetPoliciesItemRulePortRangeOutput() GetPoliciesItemRulePortRangeOutput {
+	return o
+}
+
+func (o GetPoliciesItemRulePortRangeOutput) ToGetPoliciesItemRulePortRangeOutputWithContext(ctx context.Context) GetPoliciesItemRulePortRangeOutput {
+	return o
+}
+
+// Last port of the range (inclusive)
+func (o GetPoliciesItemRulePortRangeOutput) End() pulumi.IntOutput {
+	return o.ApplyT(func(v GetPoliciesItemRulePortRange) int { return v.End }).(pulumi.IntOutput)
+}
+
+// First port of the range
+func (o GetPoliciesItemRulePortRangeOutput) Start() pulumi.IntOutput {
+	return o.ApplyT(func(v GetPoliciesItemRulePortRange) int { return v.Start }).(pulumi.IntOutput)
+}
+
+type GetPoliciesItemRulePortRangeArrayOutput struct{ *pulumi.OutputState }
+
+func (GetPoliciesItemRulePortRangeArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetPoliciesItemRulePortRange)(nil)).Elem()
+}
+
+func (o GetPoliciesItemRulePortRangeArrayOutput) ToGetPoliciesItemRulePortRangeArrayOutput() GetPoliciesItemRulePortRangeArrayOutput {
+	return o
+}
+
+func (o GetPoliciesItemRulePortRangeArrayOutput) ToGetPoliciesItemRulePortRangeArrayOutputWithContext(ctx context.Context) GetPoliciesItemRulePortRangeArrayOutput {
+	return o
+}
+
+func (o GetPoliciesItemRulePortRangeArrayOutput) Index(i pulumi.IntInput) GetPoliciesItemRulePortRangeOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetPoliciesItemRulePortRange {
+		return vs[0].([]GetPoliciesItemRulePortRange)[vs[1].(int)]
+	}).(GetPoliciesItemRulePortRangeOutput)
+}
+
+// A group as other objects refer to it
+type GetPoliciesItemRuleSource struct {
+	// Group id
+	Id string `pulumi:"id"`
+	// How the group was created; one of `api`, `integration`, `jwt`
+	Issued string `pulumi:"issued"`
+	// Group name
+	Name string `pulumi:"name"`
+	// Number of peers in the group
+	PeersCount int `pulumi:"peersCount"`
+	// Number of network resources in the group
+	ResourcesCount int `pulumi:"resourcesCount"`
+}
+
+// A group as other objects refer to it
+type GetPoliciesItemRuleSourceOutput struct{ *pulumi.OutputState }
+
+func (GetPoliciesItemRuleSourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPoliciesItemRuleSource)(nil)).Elem()
+}
+
+func (o GetPoliciesItemRuleSourceOutput) ToGetPoliciesItemRuleSourceOutput() GetPoliciesItemRuleSourceOutput {
+	return o
+}
+
+func (o GetPoliciesItemRuleSourceOutput) ToGetPoliciesItemRuleSourceOutputWithContext(ctx context.Context) GetPoliciesItemRuleSourceOutput {
+	return o
+}
+
+// Group id
+func (o GetPoliciesItemRuleSourceOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPoliciesItemRuleSource) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// How the group was created; one of `api`, `integration`, `jwt`
+func (o GetPoliciesItemRuleSourceOutput) Issued() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPoliciesItemRuleSource) string { return v.Issued }).(pulumi.StringOutput)
+}
+
+// Group name
+func (o GetPoliciesItemRuleSourceOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPoliciesItemRuleSource) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Number of peers in the group
+func (o GetPoliciesItemRuleSourceOutput) PeersCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetPoliciesItemRuleSource) int { return v.PeersCount }).(pulumi.IntOutput)
+}
+
+// Number of network resources in the group
+func (o GetPoliciesItemRuleSourceOutput) ResourcesCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetPoliciesItemRuleSource) int { return v.ResourcesCount }).(pulumi.IntOutput)
+}
+
+type GetPoliciesItemRuleSourceArrayOutput struct{ *pulumi.OutputState }
+
+func (GetPoliciesItemRuleSourceArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetPoliciesItemRuleSource)(nil)).Elem()
+}
+
+func (o GetPoliciesItemRuleSourceArrayOutput) ToGetPoliciesItemRuleSourceArrayOutput() GetPoliciesItemRuleSourceArrayOutput {
+	return o
+}
+
+func (o GetPoliciesItemRuleSourceArrayOutput) ToGetPoliciesItemRuleSourceArrayOutputWithContext(ctx context.Context) GetPoliciesItemRuleSourceArrayOutput {
+	return o
+}
+
+func (o GetPoliciesItemRuleSourceArrayOutput) Index(i pulumi.IntInput) GetPoliciesItemRuleSourceOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetPoliciesItemRuleSource {
+		return vs[0].([]GetPoliciesItemRuleSource)[vs[1].(int)]
+	}).(GetPoliciesItemRuleSourceOutput)
+}
+
+// A reference to a network resource (or a peer) by id and type
+type GetPoliciesItemRuleSourceResource struct {
+	// Resource id
+	Id string `pulumi:"id"`
+	// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+	Type string `pulumi:"type"`
+}
+
+// A reference to a network resource (or a peer) by id and type
+type GetPoliciesItemRuleSourceResourceOutput struct{ *pulumi.OutputState }
+
+func (GetPoliciesItemRuleSourceResourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPoliciesItemRuleSourceResource)(nil)).Elem()
+}
+
+func (o GetPoliciesItemRuleSourceResourceOutput) ToGetPoliciesItemRuleSourceResourceOutput() GetPoliciesItemRuleSourceResourceOutput {
+	return o
+}
+
+func (o GetPoliciesItemRuleSourceResourceOutput) ToGetPoliciesItemRuleSourceResourceOutputWithContext(ctx context.Context) GetPoliciesItemRuleSourceResourceOutput {
+	return o
+}
+
+// Resource id
+func (o GetPoliciesItemRuleSourceResourceOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPoliciesItemRuleSourceResource) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+func (o GetPoliciesItemRuleSourceResourceOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPoliciesItemRuleSourceResource) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type GetPoliciesItemRuleSourceResourcePtrOutput struct{ *pulumi.OutputState }
+
+func (GetPoliciesItemRuleSourceResourcePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetPoliciesItemRuleSourceResource)(nil)).Elem()
+}
+
+func (o GetPoliciesItemRuleSourceResourcePtrOutput) ToGetPoliciesItemRuleSourceResourcePtrOutput() GetPoliciesItemRuleSourceResourcePtrOutput {
+	return o
+}
+
+func (o GetPoliciesItemRuleSourceResourcePtrOutput) ToGetPoliciesItemRuleSourceResourcePtrOutputWithContext(ctx context.Context) GetPoliciesItemRuleSourceResourcePtrOutput {
+	return o
+}
+
+func (o GetPoliciesItemRuleSourceResourcePtrOutput) Elem() GetPoliciesItemRuleSourceResourceOutput {
+	return o.ApplyT(func(v *GetPoliciesItemRuleSourceResource) GetPoliciesItemRuleSourceResource {
+		if v != nil {
+			return *v
+		}
+		var ret GetPoliciesItemRuleSourceResource
+		return ret
+	}).(GetPoliciesItemRuleSourceResourceOutput)
+}
+
+// Resource id
+func (o GetPoliciesItemRuleSourceResourcePtrOutput) Id() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetPoliciesItemRuleSourceResource) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Id
+	}).(pulumi.StringPtrOutput)
+}
+
+// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+func (o GetPoliciesItemRuleSourceResourcePtrOutput) Type() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetPoliciesItemRuleSourceResource) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Type
+	}).(pulumi.StringPtrOutput)
+}
+
+// Policy rule as returned
+type GetPolicyRule struct {
+	// What the rule does with matching traffic; one of `accept`, `drop`
+	Action string `pulumi:"action"`
+	// Map of user group id to the local user names allowed to log in
+	AuthorizedGroups map[string][]string `pulumi:"authorizedGroups"`
+	// Applies in both directions
+	Bidirectional bool `pulumi:"bidirectional"`
+	// Rule description
+	Description string `pulumi:"description"`
+	// The network resource used as destination
+	DestinationResource *GetPolicyRuleDestinationResource `pulumi:"destinationResource"`
+	// Destination groups
+	Destinations []GetPolicyRuleDestination `pulumi:"destinations"`
+	// Whether the rule is active
+	Enabled bool `pulumi:"enabled"`
+	// Rule id
+	Id string `pulumi:"id"`
+	// Rule name
+	Name string `pulumi:"name"`
+	// Port ranges the rule matches; only with tcp or udp; not together with ports
+	PortRanges []GetPolicyRulePortRange `pulumi:"portRanges"`
+	// Ports the rule matches; only with tcp or udp
+	Ports []string `pulumi:"ports"`
+	// Protocol the rule matches; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
+	Protocol string `pulumi:"protocol"`
+	// The network resource used as source
+	SourceResource *GetPolicyRuleSourceResource `pulumi:"sourceResource"`
+	// Source groups
+	Sources []GetPolicyRuleSource `pulumi:"sources"`
+}
+
+// Policy rule as returned
+type GetPolicyRuleOutput struct{ *pulumi.OutputState }
+
+func (GetPolicyRuleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPolicyRule)(nil)).Elem()
+}
+
+func (o GetPolicyRuleOutput) ToGetPolicyRuleOutput() GetPolicyRuleOutput {
+	return o
+}
+
+func (o GetPolicyRuleOutput) ToGetPolicyRuleOutputWithContext(ctx context.Context) GetPolicyRuleOutput {
+	return o
+}
+
+// What the rule does with matching traffic; one of `accept`, `drop`
+func (o GetPolicyRuleOutput) Action() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPolicyRule) string { return v.Action }).(pulumi.StringOutput)
+}
+
+// Map of user group id to the local user names allowed to log in
+func (o GetPolicyRuleOutput) AuthorizedGroups() pulumi.StringArrayMapOutput {
+	return o.ApplyT(func(v GetPolicyRule) map[string][]string { return v.AuthorizedGroups }).(pulumi.StringArrayMapOutput)
+}
+
+// Applies in both directions
+func (o GetPolicyRuleOutput) Bidirectional() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPolicyRule) bool { return v.Bidirectional }).(pulumi.BoolOutput)
+}
+
+// Rule description
+func (o GetPolicyRuleOutput) Description() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPolicyRule) string { return v.Description }).(pulumi.StringOutput)
+}
+
+// The network resource used as destination
+func (o GetPolicyRuleOutput) DestinationResource() GetPolicyRuleDestinationResourcePtrOutput {
+	return o.ApplyT(func(v GetPolicyRule) *GetPolicyRuleDestinationResource { return v.DestinationResource }).(GetPolicyRuleDestinationResourcePtrOutput)
+}
+
+// Destination groups
+func (o GetPolicyRuleOutput) Destinations() GetPolicyRuleDestinationArrayOutput {
+	return o.ApplyT(func(v GetPolicyRule) []GetPolicyRuleDestination { return v.Destinations }).(GetPolicyRuleDestinationArrayOutput)
+}
+
+// Whether the rule is active
+func (o GetPolicyRuleOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPolicyRule) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Rule id
+func (o GetPolicyRuleOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPolicyRule) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Rule name
+func (o GetPolicyRuleOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPolicyRule) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Port ranges the rule matches; only with tcp or udp; not together with ports
+func (o GetPolicyRuleOutput) PortRanges() GetPolicyRulePortRangeArrayOutput {
+	return o.ApplyT(func(v GetPolicyRule) []GetPolicyRulePortRange { return v.PortRanges }).(GetPolicyRulePortRangeArrayOutput)
+}
+
+// Ports the rule matches; only with tcp or udp
+func (o GetPolicyRuleOutput) Ports() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetPolicyRule) []string { return v.Ports }).(pulumi.StringArrayOutput)
+}
+
+// Protocol the rule matches; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
+func (o GetPolicyRuleOutput) Protocol() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPolicyRule) string { return v.Protocol }).(pulumi.StringOutput)
+}
+
+// The network resource used as source
+func (o GetPolicyRuleOutput) SourceResource() GetPolicyRuleSourceResourcePtrOutput {
+	return o.ApplyT(func(v GetPolicyRule) *GetPolicyRuleSourceResource { return v.SourceResource }).(GetPolicyRuleSourceResourcePtrOutput)
+}
+
+// Source groups
+func (o GetPolicyRuleOutput) Sources() GetPolicyRuleSourceArrayOutput {
+	return o.ApplyT(func(v GetPolicyRule) []GetPolicyRuleSource { return v.Sources }).(GetPolicyRuleSourceArrayOutput)
+}
+
+type GetPolicyRuleArrayOutput struct{ *pulumi.OutputState }
+
+func (GetPolicyRuleArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetPolicyRule)(nil)).Elem()
+}
+
+func (o GetPolicyRuleArrayOutput) ToGetPolicyRuleArrayOutput() GetPolicyRuleArrayOutput {
+	return o
+}
+
+func (o GetPolicyRuleArrayOutput) ToGetPolicyRuleArrayOutputWithContext(ctx context.Context) GetPolicyRuleArrayOutput {
+	return o
+}
+
+func (o GetPolicyRuleArrayOutput) Index(i pulumi.IntInput) GetPolicyRuleOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetPolicyRule {
+		return vs[0].([]GetPolicyRule)[vs[1].(int)]
+	}).(GetPolicyRuleOutput)
+}
+
+// A group as other objects refer to it
+type GetPolicyRuleDestination struct {
+	// Group id
+	Id string `pulumi:"id"`
+	// How the group was created; one of `api`, `integration`, `jwt`
+	Issued string `pulumi:"issued"`
+	// Group name
+	Name string `pulumi:"name"`
+	// Number of peers in the group
+	PeersCount int `pulumi:"peersCount"`
+	// Number of network resources in the group
+	ResourcesCount int `pulumi:"resourcesCount"`
+}
+
+// A group as other objects refer to it
+type GetPolicyRuleDestinationOutput struct{ *pulumi.OutputState }
+
+func (GetPolicyRuleDestinationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPolicyRuleDestination)(nil)).Elem()
+}
+
+func (o GetPolicyRuleDestinationOutput) ToGetPolicyRuleDestinationOutput() GetPolicyRuleDestinationOutput {
+	return o
+}
+
+func (o GetPolicyRuleDestinationOutput) ToGetPolicyRuleDestinationOutputWithContext(ctx context.Context) GetPolicyRuleDestinationOutput {
+	return o
+}
+
+// Group id
+func (o GetPolicyRuleDestinationOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPolicyRuleDestination) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// How the group was created; one of `api`, `integration`, `jwt`
+func (o GetPolicyRuleDestinationOutput) Issued() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPolicyRuleDestination) string { return v.Issued }).(pulumi.StringOutput)
+}
+
+// Group name
+func (o GetPolicyRuleDestinationOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPolicyRuleDestination) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Number of peers in the group
+func (o GetPolicyRuleDestinationOutput) PeersCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetPolicyRuleDestination) int { return v.PeersCount }).(pulumi.IntOutput)
+}
+
+// Number of network resources in the group
+func (o GetPolicyRuleDestinationOutput) ResourcesCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetPolicyRuleDestination) int { return v.ResourcesCount }).(pulumi.IntOutput)
+}
+
+type GetPolicyRuleDestinationArrayOutput struct{ *pulumi.OutputState }
+
+func (GetPolicyRuleDestinationArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetPolicyRuleDestination)(nil)).Elem()
+}
+
+func (o GetPolicyRuleDestinationArrayOutput) ToGetPolicyRuleDestinationArrayOutput() GetPolicyRuleDestinationArrayOutput {
+	return o
+}
+
+func (o GetPolicyRuleDestinationArrayOutput) ToGetPolicyRuleDestinationArrayOutputWithContext(ctx context.Context) GetPolicyRuleDestinationArrayOutput {
+	return o
+}
+
+func (o GetPolicyRuleDestinationArrayOutput) Index(i pulumi.IntInput) GetPolicyRuleDestinationOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetPolicyRuleDestination {
+		return vs[0].([]GetPolicyRuleDestination)[vs[1].(int)]
+	}).(GetPolicyRuleDestinationOutput)
+}
+
+// A reference to a network resource (or a peer) by id and type
+type GetPolicyRuleDestinationResource struct {
+	// Resource id
+	Id string `pulumi:"id"`
+	// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+	Type string `pulumi:"type"`
+}
+
+// A reference to a network resource (or a peer) by id and type
+type GetPolicyRuleDestinationResourceOutput struct{ *pulumi.OutputState }
+
+func (GetPolicyRuleDestinationResourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPolicyRuleDestinationResource)(nil)).Elem()
+}
+
+func (o GetPolicyRuleDestinationResourceOutput) ToGetPolicyRuleDestinationResourceOutput() GetPolicyRuleDestinationResourceOutput {
+	return o
+}
+
+func (o GetPolicyRuleDestinationResourceOutput) ToGetPolicyRuleDestinationResourceOutputWithContext(ctx context.Context) GetPolicyRuleDestinationResourceOutput {
+	return o
+}
+
+// Resource id
+func (o GetPolicyRuleDestinationResourceOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPolicyRuleDestinationResource) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+func (o GetPolicyRuleDestinationResourceOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPolicyRuleDestinationResource) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type GetPolicyRuleDestinationResourcePtrOutput struct{ *pulumi.OutputState }
+
+func (GetPolicyRuleDestinationResourcePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetPolicyRuleDestinationResource)(nil)).Elem()
+}
+
+func (o GetPolicyRuleDestinationResourcePtrOutput) ToGetPolicyRuleDestinationResourcePtrOutput() GetPolicyRuleDestinationResourcePtrOutput {
+	return o
+}
+
+func (o GetPolicyRuleDestinationResourcePtrOutput) ToGetPolicyRuleDestinationResourcePtrOutputWithContext(ctx context.Context) GetPolicyRuleDestinationResourcePtrOutput {
+	return o
+}
+
+func (o GetPolicyRuleDestinationResourcePtrOutput) Elem() GetPolicyRuleDestinationResourceOutput {
+	return o.ApplyT(func(v *GetPolicyRuleDestinationResource) GetPolicyRuleDestinationResource {
+		if v != nil {
+			return *v
+		}
+		var ret GetPolicyRuleDestinationResource
+		return ret
+	}).(GetPolicyRuleDestinationResourceOutput)
+}
+
+// Resource id
+func (o GetPolicyRuleDestinationResourcePtrOutput) Id() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetPolicyRuleDestinationResource) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Id
+	}).(pulumi.StringPtrOutput)
+}
+
+// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+func (o GetPolicyRuleDestinationResourcePtrOutput) Type() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetPolicyRuleDestinationResource) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Type
+	}).(pulumi.StringPtrOutput)
+}
+
+// Port range, inclusive
+type GetPolicyRulePortRange struct {
+	// Last port of the range (inclusive)
+	End int `pulumi:"end"`
+	// First port of the range
+	Start int `pulumi:"start"`
+}
+
+// Port range, inclusive
+type GetPolicyRulePortRangeOutput struct{ *pulumi.OutputState }
+
+func (GetPolicyRulePortRangeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPolicyRulePortRange)(nil)).Elem()
+}
+
+func (o GetPolicyRulePortRangeOutput) ToGetPolicyRulePortRangeOutput() GetPolicyRulePortRangeOutput {
+	return o
+}
+
+func (o GetPolicyRulePortRangeOutput) ToGetPolicyRulePortRangeOutputWithContext(ctx context.Context) GetPolicyRulePortRangeOutput {
+	return o
+}
+
+// Last port of the range (inclusive)
+func (o GetPolicyRulePortRangeOutput) End() pulumi.IntOutput {
+	return o.ApplyT(func(v GetPolicyRulePortRange) int { return v.End }).(pulumi.IntOutput)
+}
+
+// First port of the range
+func (o GetPolicyRulePortRangeOutput) Start() pulumi.IntOutput {
+	return o.ApplyT(func(v GetPolicyRulePortRange) int { return v.Start }).(pulumi.IntOutput)
+}
+
+type GetPolicyRulePortRangeArrayOutput struct{ *pulumi.OutputState }
+
+func (GetPolicyRulePortRangeArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetPolicyRulePortRange)(nil)).Elem()
+}
+
+func (o GetPolicyRulePortRangeArrayOutput) ToGetPolicyRulePortRangeArrayOutput() GetPolicyRulePortRangeArrayOutput {
+	return o
+}
+
+func (o GetPolicyRulePortRangeArrayOutput) ToGetPolicyRulePortRangeArrayOutputWithContext(ctx context.Context) GetPolicyRulePortRangeArrayOutput {
+	return o
+}
+
+func (o GetPolicyRulePortRangeArrayOutput) Index(i pulumi.IntInput) GetPolicyRulePortRangeOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetPolicyRulePortRange {
+		return vs[0].([]GetPolicyRulePortRange)[vs[1].(int)]
+	}).(GetPolicyRulePortRangeOutput)
+}
+
+// A group as other objects refer to it
+type GetPolicyRuleSource struct {
+	// Group id
+	Id string `pulumi:"id"`
+	// How the group was created; one of `api`, `integration`, `jwt`
+	Issued string `pulumi:"issued"`
+	// Group name
+	Name string `pulumi:"name"`
+	// Number of peers in the group
+	PeersCount int `pulumi:"peersCount"`
+	// Number of network resources in the group
+	ResourcesCount int `pulumi:"resourcesCount"`
+}
+
+// A group as other objects refer to it
+type GetPolicyRuleSourceOutput struct{ *pulumi.OutputState }
+
+func (GetPolicyRuleSourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPolicyRuleSource)(nil)).Elem()
+}
+
+func (o GetPolicyRuleSourceOutput) ToGetPolicyRuleSourceOutput() GetPolicyRuleSourceOutput {
+	return o
+}
+
+func (o GetPolicyRuleSourceOutput) ToGetPolicyRuleSourceOutputWithContext(ctx context.Context) GetPolicyRuleSourceOutput {
+	return o
+}
+
+// Group id
+func (o GetPolicyRuleSourceOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPolicyRuleSource) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// How the group was created; one of `api`, `integration`, `jwt`
+func (o GetPolicyRuleSourceOutput) Issued() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPolicyRuleSource) string { return v.Issued }).(pulumi.StringOutput)
+}
+
+// Group name
+func (o GetPolicyRuleSourceOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPolicyRuleSource) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Number of peers in the group
+func (o GetPolicyRuleSourceOutput) PeersCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetPolicyRuleSource) int { return v.PeersCount }).(pulumi.IntOutput)
+}
+
+// Number of network resources in the group
+func (o GetPolicyRuleSourceOutput) ResourcesCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetPolicyRuleSource) int { return v.ResourcesCount }).(pulumi.IntOutput)
+}
+
+type GetPolicyRuleSourceArrayOutput struct{ *pulumi.OutputState }
+
+func (GetPolicyRuleSourceArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetPolicyRuleSource)(nil)).Elem()
+}
+
+func (o GetPolicyRuleSourceArrayOutput) ToGetPolicyRuleSourceArrayOutput() GetPolicyRuleSourceArrayOutput {
+	return o
+}
+
+func (o GetPolicyRuleSourceArrayOutput) ToGetPolicyRuleSourceArrayOutputWithContext(ctx context.Context) GetPolicyRuleSourceArrayOutput {
+	return o
+}
+
+func (o GetPolicyRuleSourceArrayOutput) Index(i pulumi.IntInput) GetPolicyRuleSourceOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetPolicyRuleSource {
+		return vs[0].([]GetPolicyRuleSource)[vs[1].(int)]
+	}).(GetPolicyRuleSourceOutput)
+}
+
+// A reference to a network resource (or a peer) by id and type
+type GetPolicyRuleSourceResource struct {
+	// Resource id
+	Id string `pulumi:"id"`
+	// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+	Type string `pulumi:"type"`
+}
+
+// A reference to a network resource (or a peer) by id and type
+type GetPolicyRuleSourceResourceOutput struct{ *pulumi.OutputState }
+
+func (GetPolicyRuleSourceResourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPolicyRuleSourceResource)(nil)).Elem()
+}
+
+func (o GetPolicyRuleSourceResourceOutput) ToGetPolicyRuleSourceResourceOutput() GetPolicyRuleSourceResourceOutput {
+	return o
+}
+
+func (o GetPolicyRuleSourceResourceOutput) ToGetPolicyRuleSourceResourceOutputWithContext(ctx context.Context) GetPolicyRuleSourceResourceOutput {
+	return o
+}
+
+// Resource id
+func (o GetPolicyRuleSourceResourceOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPolicyRuleSourceResource) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+func (o GetPolicyRuleSourceResourceOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPolicyRuleSourceResource) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type GetPolicyRuleSourceResourcePtrOutput struct{ *pulumi.OutputState }
+
+func (GetPolicyRuleSourceResourcePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetPolicyRuleSourceResource)(nil)).Elem()
+}
+
+func (o GetPolicyRuleSourceResourcePtrOutput) ToGetPolicyRuleSourceResourcePtrOutput() GetPolicyRuleSourceResourcePtrOutput {
+	return o
+}
+
+func (o GetPolicyRuleSourceResourcePtrOutput) ToGetPolicyRuleSourceResourcePtrOutputWithContext(ctx context.Context) GetPolicyRuleSourceResourcePtrOutput {
+	return o
+}
+
+func (o GetPolicyRuleSourceResourcePtrOutput) Elem() GetPolicyRuleSourceResourceOutput {
+	return o.ApplyT(func(v *GetPolicyRuleSourceResource) GetPolicyRuleSourceResource {
+		if v != nil {
+			return *v
+		}
+		var ret GetPolicyRuleSourceResource
+		return ret
+	}).(GetPolicyRuleSourceResourceOutput)
+}
+
+// Resource id
+func (o GetPolicyRuleSourceResourcePtrOutput) Id() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetPolicyRuleSourceResource) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Id
+	}).(pulumi.StringPtrOutput)
+}
+
+// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+func (o GetPolicyRuleSourceResourcePtrOutput) Type() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetPolicyRuleSourceResource) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Type
+	}).(pulumi.StringPtrOutput)
+}
+
+// The checks
+type GetPostureCheckChecks struct {
+	// Allow or deny peers by location
+	GeoLocationCheck *GetPostureCheckChecksGeoLocationCheck `pulumi:"geoLocationCheck"`
+	// Minimum agent version
+	NbVersionCheck *GetPostureCheckChecksNbVersionCheck `pulumi:"nbVersionCheck"`
+	// Minimum operating system versions
+	OsVersionCheck *GetPostureCheckChecksOsVersionCheck `pulumi:"osVersionCheck"`
+	// Allow or deny peers by the ranges of their local networks
+	PeerNetworkRangeCheck *GetPostureCheckChecksPeerNetworkRangeCheck `pulumi:"peerNetworkRangeCheck"`
+	// Processes that must run on the peer
+	ProcessCheck *GetPostureCheckChecksProcessCheck `pulumi:"processCheck"`
+}
+
+// The checks
+type GetPostureCheckChecksOutput struct{ *pulumi.OutputState }
+
+func (GetPostureCheckChecksOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPostureCheckChecks)(nil)).Elem()
+}
+
+func (o GetPostureCheckChecksOutput) ToGetPostureCheckChecksOutput() GetPostureCheckChecksOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksOutput) ToGetPostureCheckChecksOutputWithContext(ctx context.Context) GetPostureCheckChecksOutput {
+	return o
+}
+
+// Allow or deny peers by location
+func (o GetPostureCheckChecksOutput) GeoLocationCheck() GetPostureCheckChecksGeoLocationCheckPtrOutput {
+	return o.ApplyT(func(v GetPostureCheckChecks) *GetPostureCheckChecksGeoLocationCheck { return v.GeoLocationCheck }).(GetPostureCheckChecksGeoLocationCheckPtrOutput)
+}
+
+// Minimum agent version
+func (o GetPostureCheckChecksOutput) NbVersionCheck() GetPostureCheckChecksNbVersionCheckPtrOutput {
+	return o.ApplyT(func(v GetPostureCheckChecks) *GetPostureCheckChecksNbVersionCheck { return v.NbVersionCheck }).(GetPostureCheckChecksNbVersionCheckPtrOutput)
+}
+
+// Minimum operating system versions
+func (o GetPostureCheckChecksOutput) OsVersionCheck() GetPostureCheckChecksOsVersionCheckPtrOutput {
+	return o.ApplyT(func(v GetPostureCheckChecks) *GetPostureCheckChecksOsVersionCheck { return v.OsVersionCheck }).(GetPostureCheckChecksOsVersionCheckPtrOutput)
+}
+
+// Allow or deny peers by the ranges of their local networks
+func (o GetPostureCheckChecksOutput) PeerNetworkRangeCheck() GetPostureCheckChecksPeerNetworkRangeCheckPtrOutput {
+	return o.ApplyT(func(v GetPostureCheckChecks) *GetPostureCheckChecksPeerNetworkRangeCheck {
+		return v.PeerNetworkRangeCheck
+	}).(GetPostureCheckChecksPeerNetworkRangeCheckPtrOutput)
+}
+
+// Processes that must run on the peer
+func (o GetPostureCheckChecksOutput) ProcessCheck() GetPostureCheckChecksProcessCheckPtrOutput {
+	return o.ApplyT(func(v GetPostureCheckChecks) *GetPostureCheckChecksProcessCheck { return v.ProcessCheck }).(GetPostureCheckChecksProcessCheckPtrOutput)
+}
+
+type GetPostureCheckChecksGeoLocationCheck struct {
+	// Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
+	Action string `pulumi:"action"`
+	// Locations
+	Locations []GetPostureCheckChecksGeoLocationCheckLocation `pulumi:"locations"`
+}
+
+type GetPostureCheckChecksGeoLocationCheckOutput struct{ *pulumi.OutputState }
+
+func (GetPostureCheckChecksGeoLocationCheckOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPostureCheckChecksGeoLocationCheck)(nil)).Elem()
+}
+
+func (o GetPostureCheckChecksGeoLocationCheckOutput) ToGetPostureCheckChecksGeoLocationCheckOutput() GetPostureCheckChecksGeoLocationCheckOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksGeoLocationCheckOutput) ToGetPostureCheckChecksGeoLocationCheckOutputWithContext(ctx context.Context) GetPostureCheckChecksGeoLocationCheckOutput {
+	return o
+}
+
+// Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
+func (o GetPostureCheckChecksGeoLocationCheckOutput) Action() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPostureCheckChecksGeoLocationCheck) string { return v.Action }).(pulumi.StringOutput)
+}
+
+// Locations
+func (o GetPostureCheckChecksGeoLocationCheckOutput) Locations() GetPostureCheckChecksGeoLocationCheckLocationArrayOutput {
+	return o.ApplyT(func(v GetPostureCheckChecksGeoLocationCheck) []GetPostureCheckChecksGeoLocationCheckLocation {
+		return v.Locations
+	}).(GetPostureCheckChecksGeoLocationCheckLocationArrayOutput)
+}
+
+type GetPostureCheckChecksGeoLocationCheckPtrOutput struct{ *pulumi.OutputState }
+
+func (GetPostureCheckChecksGeoLocationCheckPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetPostureCheckChecksGeoLocationCheck)(nil)).Elem()
+}
+
+func (o GetPostureCheckChecksGeoLocationCheckPtrOutput) ToGetPostureCheckChecksGeoLocationCheckPtrOutput() GetPostureCheckChecksGeoLocationCheckPtrOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksGeoLocationCheckPtrOutput) ToGetPostureCheckChecksGeoLocationCheckPtrOutputWithContext(ctx context.Context) GetPostureCheckChecksGeoLocationCheckPtrOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksGeoLocationCheckPtrOutput) Elem() GetPostureCheckChecksGeoLocationCheckOutput {
+	return o.ApplyT(func(v *GetPostureCheckChecksGeoLocationCheck) GetPostureCheckChecksGeoLocationCheck {
+		if v != nil {
+			return *v
+		}
+		var ret GetPostureCheckChecksGeoLocationCheck
+		return ret
+	}).(GetPostureCheckChecksGeoLocationCheckOutput)
+}
+
+// Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
+func (o GetPostureCheckChecksGeoLocationCheckPtrOutput) Action() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetPostureCheckChecksGeoLocationCheck) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Action
+	}).(pulumi.StringPtrOutput)
+}
+
+// Locations
+func (o GetPostureCheckChecksGeoLocationCheckPtrOutput) Locations() GetPostureCheckChecksGeoLocationCheckLocationArrayOutput {
+	return o.ApplyT(func(v *GetPostureCheckChecksGeoLocationCheck) []GetPostureCheckChecksGeoLocationCheckLocation {
+		if v == nil {
+			return nil
+		}
+		return v.Locations
+	}).(GetPostureCheckChecksGeoLocationCheckLocationArrayOutput)
+}
+
+// A location
+type GetPostureCheckChecksGeoLocationCheckLocation struct {
+	// City name
+	CityName *string `pulumi:"cityName"`
+	// Country, ISO 3166-1 alpha-2
+	CountryCode string `pulumi:"countryCode"`
+}
+
+// A location
+type GetPostureCheckChecksGeoLocationCheckLocationOutput struct{ *pulumi.OutputState }
+
+func (GetPostureCheckChecksGeoLocationCheckLocationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPostureCheckChecksGeoLocationCheckLocation)(nil)).Elem()
+}
+
+func (o GetPostureCheckChecksGeoLocationCheckLocationOutput) ToGetPostureCheckChecksGeoLocationCheckLocationOutput() GetPostureCheckChecksGeoLocationCheckLocationOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksGeoLocationCheckLocationOutput) ToGetPostureCheckChecksGeoLocationCheckLocationOutputWithContext(ctx context.Context) GetPostureCheckChecksGeoLocationCheckLocationOutput {
+	return o
+}
+
+// City name
+func (o GetPostureCheckChecksGeoLocationCheckLocationOutput) CityName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetPostureCheckChecksGeoLocationCheckLocation) *string { return v.CityName }).(pulumi.StringPtrOutput)
+}
+
+// Country, ISO 3166-1 alpha-2
+func (o GetPostureCheckChecksGeoLocationCheckLocationOutput) CountryCode() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPostureCheckChecksGeoLocationCheckLocation) string { return v.CountryCode }).(pulumi.StringOutput)
+}
+
+type GetPostureCheckChecksGeoLocationCheckLocationArrayOutput struct{ *pulumi.OutputState }
+
+func (GetPostureCheckChecksGeoLocationCheckLocationArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetPostureCheckChecksGeoLocationCheckLocation)(nil)).Elem()
+}
+
+func (o GetPostureCheckChecksGeoLocationCheckLocationArrayOutput) ToGetPostureCheckChecksGeoLocationCheckLocationArrayOutput() GetPostureCheckChecksGeoLocationCheckLocationArrayOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksGeoLocationCheckLocationArrayOutput) ToGetPostureCheckChecksGeoLocationCheckLocationArrayOutputWithContext(ctx context.Context) GetPostureCheckChecksGeoLocationCheckLocationArrayOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksGeoLocationCheckLocationArrayOutput) Index(i pulumi.IntInput) GetPostureCheckChecksGeoLocationCheckLocationOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetPostureCheckChecksGeoLocationCheckLocation {
+		return vs[0].([]GetPostureCheckChecksGeoLocationCheckLocation)[vs[1].(int)]
+	}).(GetPostureCheckChecksGeoLocationCheckLocationOutput)
+}
+
+// Minimum version requirement
+type GetPostureCheckChecksNbVersionCheck struct {
+	// Minimum version
+	MinVersion string `pulumi:"minVersion"`
+}
+
+// Minimum version requirement
+type GetPostureCheckChecksNbVersionCheckOutput struct{ *pulumi.OutputState }
+
+func (GetPostureCheckChecksNbVersionCheckOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPostureCheckChecksNbVersionCheck)(nil)).Elem()
+}
+
+func (o GetPostureCheckChecksNbVersionCheckOutput) ToGetPostureCheckChecksNbVersionCheckOutput() GetPostureCheckChecksNbVersionCheckOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksNbVersionCheckOutput) ToGetPostureCheckChecksNbVersionCheckOutputWithContext(ctx context.Context) GetPostureCheckChecksNbVersionCheckOutput {
+	return o
+}
+
+// Minimum version
+func (o GetPostureCheckChecksNbVersionCheckOutput) MinVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPostureCheckChecksNbVersionCheck) string { return v.MinVersion }).(pulumi.StringOutput)
+}
+
+type GetPostureCheckChecksNbVersionCheckPtrOutput struct{ *pulumi.OutputState }
+
+func (GetPostureCheckChecksNbVersionCheckPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetPostureCheckChecksNbVersionCheck)(nil)).Elem()
+}
+
+func (o GetPostureCheckChecksNbVersionCheckPtrOutput) ToGetPostureCheckChecksNbVersionCheckPtrOutput() GetPostureCheckChecksNbVersionCheckPtrOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksNbVersionCheckPtrOutput) ToGetPostureCheckChecksNbVersionCheckPtrOutputWithContext(ctx context.Context) GetPostureCheckChecksNbVersionCheckPtrOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksNbVersionCheckPtrOutput) Elem() GetPostureCheckChecksNbVersionCheckOutput {
+	return o.ApplyT(func(v *GetPostureCheckChecksNbVersionCheck) GetPostureCheckChecksNbVersionCheck {
+		if v != nil {
+			return *v
+		}
+		var ret GetPostureCheckChecksNbVersionCheck
+		return ret
+	}).(GetPostureCheckChecksNbVersionCheckOutput)
+}
+
+// Minimum version
+func (o GetPostureCheckChecksNbVersionCheckPtrOutput) MinVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetPostureCheckChecksNbVersionCheck) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.MinVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetPostureCheckChecksOsVersionCheck struct {
+	// Minimum Android version
+	Android *GetPostureCheckChecksOsVersionCheckAndroid `pulumi:"android"`
+	// Minimum macOS version
+	Darwin *GetPostureCheckChecksOsVersionCheckDarwin `pulumi:"darwin"`
+	// Minimum iOS version
+	Ios *GetPostureCheckChecksOsVersionCheckIos `pulumi:"ios"`
+	// Minimum Linux kernel version
+	Linux *GetPostureCheckChecksOsVersionCheckLinux `pulumi:"linux"`
+	// Minimum Windows kernel version
+	Windows *GetPostureCheckChecksOsVersionCheckWindows `pulumi:"windows"`
+}
+
+type GetPostureCheckChecksOsVersionCheckOutput struct{ *pulumi.OutputState }
+
+func (GetPostureCheckChecksOsVersionCheckOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPostureCheckChecksOsVersionCheck)(nil)).Elem()
+}
+
+func (o GetPostureCheckChecksOsVersionCheckOutput) ToGetPostureCheckChecksOsVersionCheckOutput() GetPostureCheckChecksOsVersionCheckOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksOsVersionCheckOutput) ToGetPostureCheckChecksOsVersionCheckOutputWithContext(ctx context.Context) GetPostureCheckChecksOsVersionCheckOutput {
+	return o
+}
+
+// Minimum Android version
+func (o GetPostureCheckChecksOsVersionCheckOutput) Android() GetPostureCheckChecksOsVersionCheckAndroidPtrOutput {
+	return o.ApplyT(func(v GetPostureCheckChecksOsVersionCheck) *GetPostureCheckChecksOsVersionCheckAndroid {
+		return v.Android
+	}).(GetPostureCheckChecksOsVersionCheckAndroidPtrOutput)
+}
+
+// Minimum macOS version
+func (o GetPostureCheckChecksOsVersionCheckOutput) Darwin() GetPostureCheckChecksOsVersionCheckDarwinPtrOutput {
+	return o.ApplyT(func(v GetPostureCheckChecksOsVersionCheck) *GetPostureCheckChecksOsVersionCheckDarwin {
+		return v.Darwin
+	}).(GetPostureCheckChecksOsVersionCheckDarwinPtrOutput)
+}
+
+// Minimum iOS version
+func (o GetPostureCheckChecksOsVersionCheckOutput) Ios() GetPostureCheckChecksOsVersionCheckIosPtrOutput {
+	return o.ApplyT(func(v GetPostureCheckChecksOsVersionCheck) *GetPostureCheckChecksOsVersionCheckIos { return v.Ios }).(GetPostureCheckChecksOsVersionCheckIosPtrOutput)
+}
+
+// Minimum Linux kernel version
+func (o GetPostureCheckChecksOsVersionCheckOutput) Linux() GetPostureCheckChecksOsVersionCheckLinuxPtrOutput {
+	return o.ApplyT(func(v GetPostureCheckChecksOsVersionCheck) *GetPostureCheckChecksOsVersionCheckLinux { return v.Linux }).(GetPostureCheckChecksOsVersionCheckLinuxPtrOutput)
+}
+
+// Minimum Windows kernel version
+func (o GetPostureCheckChecksOsVersionCheckOutput) Windows() GetPostureCheckChecksOsVersionCheckWindowsPtrOutput {
+	return o.ApplyT(func(v GetPostureCheckChecksOsVersionCheck) *GetPostureCheckChecksOsVersionCheckWindows {
+		return v.Windows
+	}).(GetPostureCheckChecksOsVersionCheckWindowsPtrOutput)
+}
+
+type GetPostureCheckChecksOsVersionCheckPtrOutput struct{ *pulumi.OutputState }
+
+func (GetPostureCheckChecksOsVersionCheckPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetPostureCheckChecksOsVersionCheck)(nil)).Elem()
+}
+
+func (o GetPostureCheckChecksOsVersionCheckPtrOutput) ToGetPostureCheckChecksOsVersionCheckPtrOutput() GetPostureCheckChecksOsVersionCheckPtrOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksOsVersionCheckPtrOutput) ToGetPostureCheckChecksOsVersionCheckPtrOutputWithContext(ctx context.Context) GetPostureCheckChecksOsVersionCheckPtrOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksOsVersionCheckPtrOutput) Elem() GetPostureCheckChecksOsVersionCheckOutput {
+	return o.ApplyT(func(v *GetPostureCheckChecksOsVersionCheck) GetPostureCheckChecksOsVersionCheck {
+		if v != nil {
+			return *v
+		}
+		var ret GetPostureCheckChecksOsVersionCheck
+		return ret
+	}).(GetPostureCheckChecksOsVersionCheckOutput)
+}
+
+// Minimum Android version
+func (o GetPostureCheckChecksOsVersionCheckPtrOutput) Android() GetPostureCheckChecksOsVersionCheckAndroidPtrOutput {
+	return o.ApplyT(func(v *GetPostureCheckChecksOsVersionCheck) *GetPostureCheckChecksOsVersionCheckAndroid {
+		if v == nil {
+			return nil
+		}
+		return v.Android
+	}).(GetPostureCheckChecksOsVersionCheckAndroidPtrOutput)
+}
+
+// Minimum macOS version
+func (o GetPostureCheckChecksOsVersionCheckPtrOutput) Darwin() GetPostureCheckChecksOsVersionCheckDarwinPtrOutput {
+	return o.ApplyT(func(v *GetPostureCheckChecksOsVersionCheck) *GetPostureCheckChecksOsVersionCheckDarwin {
+		if v == nil {
+			return nil
+		}
+		return v.Darwin
+	}).(GetPostureCheckChecksOsVersionCheckDarwinPtrOutput)
+}
+
+// Minimum iOS version
+func (o GetPostureCheckChecksOsVersionCheckPtrOutput) Ios() GetPostureCheckChecksOsVersionCheckIosPtrOutput {
+	return o.ApplyT(func(v *GetPostureCheckChecksOsVersionCheck) *GetPostureCheckChecksOsVersionCheckIos {
+		if v == nil {
+			return nil
+		}
+		return v.Ios
+	}).(GetPostureCheckChecksOsVersionCheckIosPtrOutput)
+}
+
+// Minimum Linux kernel version
+func (o GetPostureCheckChecksOsVersionCheckPtrOutput) Linux() GetPostureCheckChecksOsVersionCheckLinuxPtrOutput {
+	return o.ApplyT(func(v *GetPostureCheckChecksOsVersionCheck) *GetPostureCheckChecksOsVersionCheckLinux {
+		if v == nil {
+			return nil
+		}
+		return v.Linux
+	}).(GetPostureCheckChecksOsVersionCheckLinuxPtrOutput)
+}
+
+// Minimum Windows kernel version
+func (o GetPostureCheckChecksOsVersionCheckPtrOutput) Windows() GetPostureCheckChecksOsVersionCheckWindowsPtrOutput {
+	return o.ApplyT(func(v *GetPostureCheckChecksOsVersionCheck) *GetPostureCheckChecksOsVersionCheckWindows {
+		if v == nil {
+			return nil
+		}
+		return v.Windows
+	}).(GetPostureCheckChecksOsVersionCheckWindowsPtrOutput)
+}
+
+// Minimum version requirement
+type GetPostureCheckChecksOsVersionCheckAndroid struct {
+	// Minimum version
+	MinVersion string `pulumi:"minVersion"`
+}
+
+// Minimum version requirement
+type GetPostureCheckChecksOsVersionCheckAndroidOutput struct{ *pulumi.OutputState }
+
+func (GetPostureCheckChecksOsVersionCheckAndroidOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPostureCheckChecksOsVersionCheckAndroid)(nil)).Elem()
+}
+
+func (o GetPostureCheckChecksOsVersionCheckAndroidOutput) ToGetPostureCheckChecksOsVersionCheckAndroidOutput() GetPostureCheckChecksOsVersionCheckAndroidOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksOsVersionCheckAndroidOutput) ToGetPostureCheckChecksOsVersionCheckAndroidOutputWithContext(ctx context.Context) GetPostureCheckChecksOsVersionCheckAndroidOutput {
+	return o
+}
+
+// Minimum version
+func (o GetPostureCheckChecksOsVersionCheckAndroidOutput) MinVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPostureCheckChecksOsVersionCheckAndroid) string { return v.MinVersion }).(pulumi.StringOutput)
+}
+
+type GetPostureCheckChecksOsVersionCheckAndroidPtrOutput struct{ *pulumi.OutputState }
+
+func (GetPostureCheckChecksOsVersionCheckAndroidPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetPostureCheckChecksOsVersionCheckAndroid)(nil)).Elem()
+}
+
+func (o GetPostureCheckChecksOsVersionCheckAndroidPtrOutput) ToGetPostureCheckChecksOsVersionCheckAndroidPtrOutput() GetPostureCheckChecksOsVersionCheckAndroidPtrOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksOsVersionCheckAndroidPtrOutput) ToGetPostureCheckChecksOsVersionCheckAndroidPtrOutputWithContext(ctx context.Context) GetPostureCheckChecksOsVersionCheckAndroidPtrOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksOsVersionCheckAndroidPtrOutput) Elem() GetPostureCheckChecksOsVersionCheckAndroidOutput {
+	return o.ApplyT(func(v *GetPostureCheckChecksOsVersionCheckAndroid) GetPostureCheckChecksOsVersionCheckAndroid {
+		if v != nil {
+			return *v
+		}
+		var ret GetPostureCheckChecksOsVersionCheckAndroid
+		return ret
+	}).(GetPostureCheckChecksOsVersionCheckAndroidOutput)
+}
+
+// Minimum version
+func (o GetPostureCheckChecksOsVersionCheckAndroidPtrOutput) MinVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetPostureCheckChecksOsVersionCheckAndroid) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.MinVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+// Minimum version requirement
+type GetPostureCheckChecksOsVersionCheckDarwin struct {
+	// Minimum version
+	MinVersion string `pulumi:"minVersion"`
+}
+
+// Minimum version requirement
+type GetPostureCheckChecksOsVersionCheckDarwinOutput struct{ *pulumi.OutputState }
+
+func (GetPostureCheckChecksOsVersionCheckDarwinOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPostureCheckChecksOsVersionCheckDarwin)(nil)).Elem()
+}
+
+func (o GetPostureCheckChecksOsVersionCheckDarwinOutput) ToGetPostureCheckChecksOsVersionCheckDarwinOutput() GetPostureCheckChecksOsVersionCheckDarwinOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksOsVersionCheckDarwinOutput) ToGetPostureCheckChecksOsVersionCheckDarwinOutputWithContext(ctx context.Context) GetPostureCheckChecksOsVersionCheckDarwinOutput {
+	return o
+}
+
+// Minimum version
+func (o GetPostureCheckChecksOsVersionCheckDarwinOutput) MinVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPostureCheckChecksOsVersionCheckDarwin) string { return v.MinVersion }).(pulumi.StringOutput)
+}
+
+type GetPostureCheckChecksOsVersionCheckDarwinPtrOutput struct{ *pulumi.OutputState }
+
+func (GetPostureCheckChecksOsVersionCheckDarwinPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetPostureCheckChecksOsVersionCheckDarwin)(nil)).Elem()
+}
+
+func (o GetPostureCheckChecksOsVersionCheckDarwinPtrOutput) ToGetPostureCheckChecksOsVersionCheckDarwinPtrOutput() GetPostureCheckChecksOsVersionCheckDarwinPtrOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksOsVersionCheckDarwinPtrOutput) ToGetPostureCheckChecksOsVersionCheckDarwinPtrOutputWithContext(ctx context.Context) GetPostureCheckChecksOsVersionCheckDarwinPtrOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksOsVersionCheckDarwinPtrOutput) Elem() GetPostureCheckChecksOsVersionCheckDarwinOutput {
+	return o.ApplyT(func(v *GetPostureCheckChecksOsVersionCheckDarwin) GetPostureCheckChecksOsVersionCheckDarwin {
+		if v != nil {
+			return *v
+		}
+		var ret GetPostureCheckChecksOsVersionCheckDarwin
+		return ret
+	}).(GetPostureCheckChecksOsVersionCheckDarwinOutput)
+}
+
+// Minimum version
+func (o GetPostureCheckChecksOsVersionCheckDarwinPtrOutput) MinVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetPostureCheckChecksOsVersionCheckDarwin) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.MinVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+// Minimum version requirement
+type GetPostureCheckChecksOsVersionCheckIos struct {
+	// Minimum version
+	MinVersion string `pulumi:"minVersion"`
+}
+
+// Minimum version requirement
+type GetPostureCheckChecksOsVersionCheckIosOutput struct{ *pulumi.OutputState }
+
+func (GetPostureCheckChecksOsVersionCheckIosOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPostureCheckChecksOsVersionCheckIos)(nil)).Elem()
+}
+
+func (o GetPostureCheckChecksOsVersionCheckIosOutput) ToGetPostureCheckChecksOsVersionCheckIosOutput() GetPostureCheckChecksOsVersionCheckIosOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksOsVersionCheckIosOutput) ToGetPostureCheckChecksOsVersionCheckIosOutputWithContext(ctx context.Context) GetPostureCheckChecksOsVersionCheckIosOutput {
+	return o
+}
+
+// Minimum version
+func (o GetPostureCheckChecksOsVersionCheckIosOutput) MinVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPostureCheckChecksOsVersionCheckIos) string { return v.MinVersion }).(pulumi.StringOutput)
+}
+
+type GetPostureCheckChecksOsVersionCheckIosPtrOutput struct{ *pulumi.OutputState }
+
+func (GetPostureCheckChecksOsVersionCheckIosPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetPostureCheckChecksOsVersionCheckIos)(nil)).Elem()
+}
+
+func (o GetPostureCheckChecksOsVersionCheckIosPtrOutput) ToGetPostureCheckChecksOsVersionCheckIosPtrOutput() GetPostureCheckChecksOsVersionCheckIosPtrOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksOsVersionCheckIosPtrOutput) ToGetPostureCheckChecksOsVersionCheckIosPtrOutputWithContext(ctx context.Context) GetPostureCheckChecksOsVersionCheckIosPtrOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksOsVersionCheckIosPtrOutput) Elem() GetPostureCheckChecksOsVersionCheckIosOutput {
+	return o.ApplyT(func(v *GetPostureCheckChecksOsVersionCheckIos) GetPostureCheckChecksOsVersionCheckIos {
+		if v != nil {
+			return *v
+		}
+		var ret GetPostureCheckChecksOsVersionCheckIos
+		return ret
+	}).(GetPostureCheckChecksOsVersionCheckIosOutput)
+}
+
+// Minimum version
+func (o GetPostureCheckChecksOsVersionCheckIosPtrOutput) MinVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetPostureCheckChecksOsVersionCheckIos) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.MinVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+// Minimum kernel version requirement
+type GetPostureCheckChecksOsVersionCheckLinux struct {
+	// Minimum kernel version
+	MinKernelVersion string `pulumi:"minKernelVersion"`
+}
+
+// Minimum kernel version requirement
+type GetPostureCheckChecksOsVersionCheckLinuxOutput struct{ *pulumi.OutputState }
+
+func (GetPostureCheckChecksOsVersionCheckLinuxOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPostureCheckChecksOsVersionCheckLinux)(nil)).Elem()
+}
+
+func (o GetPostureCheckChecksOsVersionCheckLinuxOutput) ToGetPostureCheckChecksOsVersionCheckLinuxOutput() GetPostureCheckChecksOsVersionCheckLinuxOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksOsVersionCheckLinuxOutput) ToGetPostureCheckChecksOsVersionCheckLinuxOutputWithContext(ctx context.Context) GetPostureCheckChecksOsVersionCheckLinuxOutput {
+	return o
+}
+
+// Minimum kernel version
+func (o GetPostureCheckChecksOsVersionCheckLinuxOutput) MinKernelVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPostureCheckChecksOsVersionCheckLinux) string { return v.MinKernelVersion }).(pulumi.StringOutput)
+}
+
+type GetPostureCheckChecksOsVersionCheckLinuxPtrOutput struct{ *pulumi.OutputState }
+
+func (GetPostureCheckChecksOsVersionCheckLinuxPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetPostureCheckChecksOsVersionCheckLinux)(nil)).Elem()
+}
+
+func (o GetPostureCheckChecksOsVersionCheckLinuxPtrOutput) ToGetPostureCheckChecksOsVersionCheckLinuxPtrOutput() GetPostureCheckChecksOsVersionCheckLinuxPtrOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksOsVersionCheckLinuxPtrOutput) ToGetPostureCheckChecksOsVersionCheckLinuxPtrOutputWithContext(ctx context.Context) GetPostureCheckChecksOsVersionCheckLinuxPtrOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksOsVersionCheckLinuxPtrOutput) Elem() GetPostureCheckChecksOsVersionCheckLinuxOutput {
+	return o.ApplyT(func(v *GetPostureCheckChecksOsVersionCheckLinux) GetPostureCheckChecksOsVersionCheckLinux {
+		if v != nil {
+			return *v
+		}
+		var ret GetPostureCheckChecksOsVersionCheckLinux
+		return ret
+	}).(GetPostureCheckChecksOsVersionCheckLinuxOutput)
+}
+
+// Minimum kernel version
+func (o GetPostureCheckChecksOsVersionCheckLinuxPtrOutput) MinKernelVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetPostureCheckChecksOsVersionCheckLinux) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.MinKernelVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+// Minimum kernel version requirement
+type GetPostureCheckChecksOsVersionCheckWindows struct {
+	// Minimum kernel version
+	MinKernelVersion string `pulumi:"minKernelVersion"`
+}
+
+// Minimum kernel version requirement
+type GetPostureCheckChecksOsVersionCheckWindowsOutput struct{ *pulumi.OutputState }
+
+func (GetPostureCheckChecksOsVersionCheckWindowsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPostureCheckChecksOsVersionCheckWindows)(nil)).Elem()
+}
+
+func (o GetPostureCheckChecksOsVersionCheckWindowsOutput) ToGetPostureCheckChecksOsVersionCheckWindowsOutput() GetPostureCheckChecksOsVersionCheckWindowsOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksOsVersionCheckWindowsOutput) ToGetPostureCheckChecksOsVersionCheckWindowsOutputWithContext(ctx context.Context) GetPostureCheckChecksOsVersionCheckWindowsOutput {
+	return o
+}
+
+// Minimum kernel version
+func (o GetPostureCheckChecksOsVersionCheckWindowsOutput) MinKernelVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPostureCheckChecksOsVersionCheckWindows) string { return v.MinKernelVersion }).(pulumi.StringOutput)
+}
+
+type GetPostureCheckChecksOsVersionCheckWindowsPtrOutput struct{ *pulumi.OutputState }
+
+func (GetPostureCheckChecksOsVersionCheckWindowsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetPostureCheckChecksOsVersionCheckWindows)(nil)).Elem()
+}
+
+func (o GetPostureCheckChecksOsVersionCheckWindowsPtrOutput) ToGetPostureCheckChecksOsVersionCheckWindowsPtrOutput() GetPostureCheckChecksOsVersionCheckWindowsPtrOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksOsVersionCheckWindowsPtrOutput) ToGetPostureCheckChecksOsVersionCheckWindowsPtrOutputWithContext(ctx context.Context) GetPostureCheckChecksOsVersionCheckWindowsPtrOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksOsVersionCheckWindowsPtrOutput) Elem() GetPostureCheckChecksOsVersionCheckWindowsOutput {
+	return o.ApplyT(func(v *GetPostureCheckChecksOsVersionCheckWindows) GetPostureCheckChecksOsVersionCheckWindows {
+		if v != nil {
+			return *v
+		}
+		var ret GetPostureCheckChecksOsVersionCheckWindows
+		return ret
+	}).(GetPostureCheckChecksOsVersionCheckWindowsOutput)
+}
+
+// Minimum kernel version
+func (o GetPostureCheckChecksOsVersionCheckWindowsPtrOutput) MinKernelVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetPostureCheckChecksOsVersionCheckWindows) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.MinKernelVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetPostureCheckChecksPeerNetworkRangeCheck struct {
+	// Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
+	Action string `pulumi:"action"`
+	// CIDR ranges
+	Ranges []string `pulumi:"ranges"`
+}
+
+type GetPostureCheckChecksPeerNetworkRangeCheckOutput struct{ *pulumi.OutputState }
+
+func (GetPostureCheckChecksPeerNetworkRangeCheckOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPostureCheckChecksPeerNetworkRangeCheck)(nil)).Elem()
+}
+
+func (o GetPostureCheckChecksPeerNetworkRangeCheckOutput) ToGetPostureCheckChecksPeerNetworkRangeCheckOutput() GetPostureCheckChecksPeerNetworkRangeCheckOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksPeerNetworkRangeCheckOutput) ToGetPostureCheckChecksPeerNetworkRangeCheckOutputWithContext(ctx context.Context) GetPostureCheckChecksPeerNetworkRangeCheckOutput {
+	return o
+}
+
+// Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
+func (o GetPostureCheckChecksPeerNetworkRangeCheckOutput) Action() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPostureCheckChecksPeerNetworkRangeCheck) string { return v.Action }).(pulumi.StringOutput)
+}
+
+// CIDR ranges
+func (o GetPostureCheckChecksPeerNetworkRangeCheckOutput) Ranges() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetPostureCheckChecksPeerNetworkRangeCheck) []string { return v.Ranges }).(pulumi.StringArrayOutput)
+}
+
+type GetPostureCheckChecksPeerNetworkRangeCheckPtrOutput struct{ *pulumi.OutputState }
+
+func (GetPostureCheckChecksPeerNetworkRangeCheckPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetPostureCheckChecksPeerNetworkRangeCheck)(nil)).Elem()
+}
+
+func (o GetPostureCheckChecksPeerNetworkRangeCheckPtrOutput) ToGetPostureCheckChecksPeerNetworkRangeCheckPtrOutput() GetPostureCheckChecksPeerNetworkRangeCheckPtrOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksPeerNetworkRangeCheckPtrOutput) ToGetPostureCheckChecksPeerNetworkRangeCheckPtrOutputWithContext(ctx context.Context) GetPostureCheckChecksPeerNetworkRangeCheckPtrOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksPeerNetworkRangeCheckPtrOutput) Elem() GetPostureCheckChecksPeerNetworkRangeCheckOutput {
+	return o.ApplyT(func(v *GetPostureCheckChecksPeerNetworkRangeCheck) GetPostureCheckChecksPeerNetworkRangeCheck {
+		if v != nil {
+			return *v
+		}
+		var ret GetPostureCheckChecksPeerNetworkRangeCheck
+		return ret
+	}).(GetPostureCheckChecksPeerNetworkRangeCheckOutput)
+}
+
+// Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
+func (o GetPostureCheckChecksPeerNetworkRangeCheckPtrOutput) Action() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetPostureCheckChecksPeerNetworkRangeCheck) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Action
+	}).(pulumi.StringPtrOutput)
+}
+
+// CIDR ranges
+func (o GetPostureCheckChecksPeerNetworkRangeCheckPtrOutput) Ranges() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetPostureCheckChecksPeerNetworkRangeCheck) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Ranges
+	}).(pulumi.StringArrayOutput)
+}
+
+type GetPostureCheckChecksProcessCheck struct {
+	// Processes that must run
+	Processes []GetPostureCheckChecksProcessCheckProcess `pulumi:"processes"`
+}
+
+type GetPostureCheckChecksProcessCheckOutput struct{ *pulumi.OutputState }
+
+func (GetPostureCheckChecksProcessCheckOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPostureCheckChecksProcessCheck)(nil)).Elem()
+}
+
+func (o GetPostureCheckChecksProcessCheckOutput) ToGetPostureCheckChecksProcessCheckOutput() GetPostureCheckChecksProcessCheckOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksProcessCheckOutput) ToGetPostureCheckChecksProcessCheckOutputWithContext(ctx context.Context) GetPostureCheckChecksProcessCheckOutput {
+	return o
+}
+
+// Processes that must run
+func (o GetPostureCheckChecksProcessCheckOutput) Processes() GetPostureCheckChecksProcessCheckProcessArrayOutput {
+	return o.ApplyT(func(v GetPostureCheckChecksProcessCheck) []GetPostureCheckChecksProcessCheckProcess {
+		return v.Processes
+	}).(GetPostureCheckChecksProcessCheckProcessArrayOutput)
+}
+
+type GetPostureCheckChecksProcessCheckPtrOutput struct{ *pulumi.OutputState }
+
+func (GetPostureCheckChecksProcessCheckPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetPostureCheckChecksProcessCheck)(nil)).Elem()
+}
+
+func (o GetPostureCheckChecksProcessCheckPtrOutput) ToGetPostureCheckChecksProcessCheckPtrOutput() GetPostureCheckChecksProcessCheckPtrOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksProcessCheckPtrOutput) ToGetPostureCheckChecksProcessCheckPtrOutputWithContext(ctx context.Context) GetPostureCheckChecksProcessCheckPtrOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksProcessCheckPtrOutput) Elem() GetPostureCheckChecksProcessCheckOutput {
+	return o.ApplyT(func(v *GetPostureCheckChecksProcessCheck) GetPostureCheckChecksProcessCheck {
+		if v != nil {
+			return *v
+		}
+		var ret GetPostureCheckChecksProcessCheck
+		return ret
+	}).(GetPostureCheckChecksProcessCheckOutput)
+}
+
+// Processes that must run
+func (o GetPostureCheckChecksProcessCheckPtrOutput) Processes() GetPostureCheckChecksProcessCheckProcessArrayOutput {
+	return o.ApplyT(func(v *GetPostureCheckChecksProcessCheck) []GetPostureCheckChecksProcessCheckProcess {
+		if v == nil {
+			return nil
+		}
+		return v.Processes
+	}).(GetPostureCheckChecksProcessCheckProcessArrayOutput)
+}
+
+// A process that must run on the peer
+type GetPostureCheckChecksProcessCheckProcess struct {
+	// Executable path on Linux
+	LinuxPath *string `pulumi:"linuxPath"`
+	// Executable path on macOS
+	MacPath *string `pulumi:"macPath"`
+	// Executable path on Windows
+	WindowsPath *string `pulumi:"windowsPath"`
+}
+
+// A process that must run on the peer
+type GetPostureCheckChecksProcessCheckProcessOutput struct{ *pulumi.OutputState }
+
+func (GetPostureCheckChecksProcessCheckProcessOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPostureCheckChecksProcessCheckProcess)(nil)).Elem()
+}
+
+func (o GetPostureCheckChecksProcessCheckProcessOutput) ToGetPostureCheckChecksProcessCheckProcessOutput() GetPostureCheckChecksProcessCheckProcessOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksProcessCheckProcessOutput) ToGetPostureCheckChecksProcessCheckProcessOutputWithContext(ctx context.Context) GetPostureCheckChecksProcessCheckProcessOutput {
+	return o
+}
+
+// Executable path on Linux
+func (o GetPostureCheckChecksProcessCheckProcessOutput) LinuxPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetPostureCheckChecksProcessCheckProcess) *string { return v.LinuxPath }).(pulumi.StringPtrOutput)
+}
+
+// Executable path on macOS
+func (o GetPostureCheckChecksProcessCheckProcessOutput) MacPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetPostureCheckChecksProcessCheckProcess) *string { return v.MacPath }).(pulumi.StringPtrOutput)
+}
+
+// Executable path on Windows
+func (o GetPostureCheckChecksProcessCheckProcessOutput) WindowsPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetPostureCheckChecksProcessCheckProcess) *string { return v.WindowsPath }).(pulumi.StringPtrOutput)
+}
+
+type GetPostureCheckChecksProcessCheckProcessArrayOutput struct{ *pulumi.OutputState }
+
+func (GetPostureCheckChecksProcessCheckProcessArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetPostureCheckChecksProcessCheckProcess)(nil)).Elem()
+}
+
+func (o GetPostureCheckChecksProcessCheckProcessArrayOutput) ToGetPostureCheckChecksProcessCheckProcessArrayOutput() GetPostureCheckChecksProcessCheckProcessArrayOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksProcessCheckProcessArrayOutput) ToGetPostureCheckChecksProcessCheckProcessArrayOutputWithContext(ctx context.Context) GetPostureCheckChecksProcessCheckProcessArrayOutput {
+	return o
+}
+
+func (o GetPostureCheckChecksProcessCheckProcessArrayOutput) Index(i pulumi.IntInput) GetPostureCheckChecksProcessCheckProcessOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetPostureCheckChecksProcessCheckProcess {
+		return vs[0].([]GetPostureCheckChecksProcessCheckProcess)[vs[1].(int)]
+	}).(GetPostureCheckChecksProcessCheckProcessOutput)
+}
+
+// Posture check
+type GetPostureChecksItem struct {
+	// The checks
+	Checks GetPostureChecksItemChecks `pulumi:"checks"`
+	// Posture check description
+	Description string `pulumi:"description"`
+	// Posture check id
+	Id string `pulumi:"id"`
+	// Posture check name
+	Name string `pulumi:"name"`
+}
+
+// Posture check
+type GetPostureChecksItemOutput struct{ *pulumi.OutputState }
+
+func (GetPostureChecksItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPostureChecksItem)(nil)).Elem()
+}
+
+func (o GetPostureChecksItemOutput) ToGetPostureChecksItemOutput() GetPostureChecksItemOutput {
+	return o
+}
+
+func (o GetPostureChecksItemOutput) ToGetPostureChecksItemOutputWithContext(ctx context.Context) GetPostureChecksItemOutput {
+	return o
+}
+
+// The checks
+func (o GetPostureChecksItemOutput) Checks() GetPostureChecksItemChecksOutput {
+	return o.ApplyT(func(v GetPostureChecksItem) GetPostureChecksItemChecks { return v.Checks }).(GetPostureChecksItemChecksOutput)
+}
+
+// Posture check description
+func (o GetPostureChecksItemOutput) Description() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPostureChecksItem) string { return v.Description }).(pulumi.StringOutput)
+}
+
+// Posture check id
+func (o GetPostureChecksItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPostureChecksItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Posture check name
+func (o GetPostureChecksItemOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPostureChecksItem) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type GetPostureChecksItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetPostureChecksItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetPostureChecksItem)(nil)).Elem()
+}
+
+func (o GetPostureChecksItemArrayOutput) ToGetPostureChecksItemArrayOutput() GetPostureChecksItemArrayOutput {
+	return o
+}
+
+func (o GetPostureChecksItemArrayOutput) ToGetPostureChecksItemArrayOutputWithContext(ctx context.Context) GetPostureChecksItemArrayOutput {
+	return o
+}
+
+func (o GetPostureChecksItemArrayOutput) Index(i pulumi.IntInput) GetPostureChecksItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetPostureChecksItem {
+		return vs[0].([]GetPostureChecksItem)[vs[1].(int)]
+	}).(GetPostureChecksItemOutput)
+}
+
+// The checks
+type GetPostureChecksItemChecks struct {
+	// Allow or deny peers by location
+	GeoLocationCheck *GetPostureChecksItemChecksGeoLocationCheck `pulumi:"geoLocationCheck"`
+	// Minimum agent version
+	NbVersionCheck *GetPostureChecksItemChecksNbVersionCheck `pulumi:"nbVersionCheck"`
+	// Minimum operating system versions
+	OsVersionCheck *GetPostureChecksItemChecksOsVersionCheck `pulumi:"osVersionCheck"`
+	// Allow or deny peers by the ranges of their local networks
+	PeerNetworkRangeCheck *GetPostureChecksItemChecksPeerNetworkRangeCheck `pulumi:"peerNetworkRangeCheck"`
+	// Processes that must run on the peer
+	ProcessCheck *GetPostureChecksItemChecksProcessCheck `pulumi:"processCheck"`
+}
+
+// The checks
+type GetPostureChecksItemChecksOutput struct{ *pulumi.OutputState }
+
+func (GetPostureChecksItemChecksOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPostureChecksItemChecks)(nil)).Elem()
+}
+
+func (o GetPostureChecksItemChecksOutput) ToGetPostureChecksItemChecksOutput() GetPostureChecksItemChecksOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksOutput) ToGetPostureChecksItemChecksOutputWithContext(ctx context.Context) GetPostureChecksItemChecksOutput {
+	return o
+}
+
+// Allow or deny peers by location
+func (o GetPostureChecksItemChecksOutput) GeoLocationCheck() GetPostureChecksItemChecksGeoLocationCheckPtrOutput {
+	return o.ApplyT(func(v GetPostureChecksItemChecks) *GetPostureChecksItemChecksGeoLocationCheck {
+		return v.GeoLocationCheck
+	}).(GetPostureChecksItemChecksGeoLocationCheckPtrOutput)
+}
+
+// Minimum agent version
+func (o GetPostureChecksItemChecksOutput) NbVersionCheck() GetPostureChecksItemChecksNbVersionCheckPtrOutput {
+	return o.ApplyT(func(v GetPostureChecksItemChecks) *GetPostureChecksItemChecksNbVersionCheck { return v.NbVersionCheck }).(GetPostureChecksItemChecksNbVersionCheckPtrOutput)
+}
+
+// Minimum operating system versions
+func (o GetPostureChecksItemChecksOutput) OsVersionCheck() GetPostureChecksItemChecksOsVersionCheckPtrOutput {
+	return o.ApplyT(func(v GetPostureChecksItemChecks) *GetPostureChecksItemChecksOsVersionCheck { return v.OsVersionCheck }).(GetPostureChecksItemChecksOsVersionCheckPtrOutput)
+}
+
+// Allow or deny peers by the ranges of their local networks
+func (o GetPostureChecksItemChecksOutput) PeerNetworkRangeCheck() GetPostureChecksItemChecksPeerNetworkRangeCheckPtrOutput {
+	return o.ApplyT(func(v GetPostureChecksItemChecks) *GetPostureChecksItemChecksPeerNetworkRangeCheck {
+		return v.PeerNetworkRangeCheck
+	}).(GetPostureChecksItemChecksPeerNetworkRangeCheckPtrOutput)
+}
+
+// Processes that must run on the peer
+func (o GetPostureChecksItemChecksOutput) ProcessCheck() GetPostureChecksItemChecksProcessCheckPtrOutput {
+	return o.ApplyT(func(v GetPostureChecksItemChecks) *GetPostureChecksItemChecksProcessCheck { return v.ProcessCheck }).(GetPostureChecksItemChecksProcessCheckPtrOutput)
+}
+
+type GetPostureChecksItemChecksGeoLocationCheck struct {
+	// Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
+	Action string `pulumi:"action"`
+	// Locations
+	Locations []GetPostureChecksItemChecksGeoLocationCheckLocation `pulumi:"locations"`
+}
+
+type GetPostureChecksItemChecksGeoLocationCheckOutput struct{ *pulumi.OutputState }
+
+func (GetPostureChecksItemChecksGeoLocationCheckOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPostureChecksItemChecksGeoLocationCheck)(nil)).Elem()
+}
+
+func (o GetPostureChecksItemChecksGeoLocationCheckOutput) ToGetPostureChecksItemChecksGeoLocationCheckOutput() GetPostureChecksItemChecksGeoLocationCheckOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksGeoLocationCheckOutput) ToGetPostureChecksItemChecksGeoLocationCheckOutputWithContext(ctx context.Context) GetPostureChecksItemChecksGeoLocationCheckOutput {
+	return o
+}
+
+// Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
+func (o GetPostureChecksItemChecksGeoLocationCheckOutput) Action() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPostureChecksItemChecksGeoLocationCheck) string { return v.Action }).(pulumi.StringOutput)
+}
+
+// Locations
+func (o GetPostureChecksItemChecksGeoLocationCheckOutput) Locations() GetPostureChecksItemChecksGeoLocationCheckLocationArrayOutput {
+	return o.ApplyT(func(v GetPostureChecksItemChecksGeoLocationCheck) []GetPostureChecksItemChecksGeoLocationCheckLocation {
+		return v.Locations
+	}).(GetPostureChecksItemChecksGeoLocationCheckLocationArrayOutput)
+}
+
+type GetPostureChecksItemChecksGeoLocationCheckPtrOutput struct{ *pulumi.OutputState }
+
+func (GetPostureChecksItemChecksGeoLocationCheckPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetPostureChecksItemChecksGeoLocationCheck)(nil)).Elem()
+}
+
+func (o GetPostureChecksItemChecksGeoLocationCheckPtrOutput) ToGetPostureChecksItemChecksGeoLocationCheckPtrOutput() GetPostureChecksItemChecksGeoLocationCheckPtrOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksGeoLocationCheckPtrOutput) ToGetPostureChecksItemChecksGeoLocationCheckPtrOutputWithContext(ctx context.Context) GetPostureChecksItemChecksGeoLocationCheckPtrOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksGeoLocationCheckPtrOutput) Elem() GetPostureChecksItemChecksGeoLocationCheckOutput {
+	return o.ApplyT(func(v *GetPostureChecksItemChecksGeoLocationCheck) GetPostureChecksItemChecksGeoLocationCheck {
+		if v != nil {
+			return *v
+		}
+		var ret GetPostureChecksItemChecksGeoLocationCheck
+		return ret
+	}).(GetPostureChecksItemChecksGeoLocationCheckOutput)
+}
+
+// Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
+func (o GetPostureChecksItemChecksGeoLocationCheckPtrOutput) Action() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetPostureChecksItemChecksGeoLocationCheck) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Action
+	}).(pulumi.StringPtrOutput)
+}
+
+// Locations
+func (o GetPostureChecksItemChecksGeoLocationCheckPtrOutput) Locations() GetPostureChecksItemChecksGeoLocationCheckLocationArrayOutput {
+	return o.ApplyT(func(v *GetPostureChecksItemChecksGeoLocationCheck) []GetPostureChecksItemChecksGeoLocationCheckLocation {
+		if v == nil {
+			return nil
+		}
+		return v.Locations
+	}).(GetPostureChecksItemChecksGeoLocationCheckLocationArrayOutput)
+}
+
+// A location
+type GetPostureChecksItemChecksGeoLocationCheckLocation struct {
+	// City name
+	CityName *string `pulumi:"cityName"`
+	// Country, ISO 3166-1 alpha-2
+	CountryCode string `pulumi:"countryCode"`
+}
+
+// A location
+type GetPostureChecksItemChecksGeoLocationCheckLocationOutput struct{ *pulumi.OutputState }
+
+func (GetPostureChecksItemChecksGeoLocationCheckLocationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPostureChecksItemChecksGeoLocationCheckLocation)(nil)).Elem()
+}
+
+func (o GetPostureChecksItemChecksGeoLocationCheckLocationOutput) ToGetPostureChecksItemChecksGeoLocationCheckLocationOutput() GetPostureChecksItemChecksGeoLocationCheckLocationOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksGeoLocationCheckLocationOutput) ToGetPostureChecksItemChecksGeoLocationCheckLocationOutputWithContext(ctx context.Context) GetPostureChecksItemChecksGeoLocationCheckLocationOutput {
+	return o
+}
+
+// City name
+func (o GetPostureChecksItemChecksGeoLocationCheckLocationOutput) CityName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetPostureChecksItemChecksGeoLocationCheckLocation) *string { return v.CityName }).(pulumi.StringPtrOutput)
+}
+
+// Country, ISO 3166-1 alpha-2
+func (o GetPostureChecksItemChecksGeoLocationCheckLocationOutput) CountryCode() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPostureChecksItemChecksGeoLocationCheckLocation) string { return v.CountryCode }).(pulumi.StringOutput)
+}
+
+type GetPostureChecksItemChecksGeoLocationCheckLocationArrayOutput struct{ *pulumi.OutputState }
+
+func (GetPostureChecksItemChecksGeoLocationCheckLocationArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetPostureChecksItemChecksGeoLocationCheckLocation)(nil)).Elem()
+}
+
+func (o GetPostureChecksItemChecksGeoLocationCheckLocationArrayOutput) ToGetPostureChecksItemChecksGeoLocationCheckLocationArrayOutput() GetPostureChecksItemChecksGeoLocationCheckLocationArrayOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksGeoLocationCheckLocationArrayOutput) ToGetPostureChecksItemChecksGeoLocationCheckLocationArrayOutputWithContext(ctx context.Context) GetPostureChecksItemChecksGeoLocationCheckLocationArrayOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksGeoLocationCheckLocationArrayOutput) Index(i pulumi.IntInput) GetPostureChecksItemChecksGeoLocationCheckLocationOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetPostureChecksItemChecksGeoLocationCheckLocation {
+		return vs[0].([]GetPostureChecksItemChecksGeoLocationCheckLocation)[vs[1].(int)]
+	}).(GetPostureChecksItemChecksGeoLocationCheckLocationOutput)
+}
+
+// Minimum version requirement
+type GetPostureChecksItemChecksNbVersionCheck struct {
+	// Minimum version
+	MinVersion string `pulumi:"minVersion"`
+}
+
+// Minimum version requirement
+type GetPostureChecksItemChecksNbVersionCheckOutput struct{ *pulumi.OutputState }
+
+func (GetPostureChecksItemChecksNbVersionCheckOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPostureChecksItemChecksNbVersionCheck)(nil)).Elem()
+}
+
+func (o GetPostureChecksItemChecksNbVersionCheckOutput) ToGetPostureChecksItemChecksNbVersionCheckOutput() GetPostureChecksItemChecksNbVersionCheckOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksNbVersionCheckOutput) ToGetPostureChecksItemChecksNbVersionCheckOutputWithContext(ctx context.Context) GetPostureChecksItemChecksNbVersionCheckOutput {
+	return o
+}
+
+// Minimum version
+func (o GetPostureChecksItemChecksNbVersionCheckOutput) MinVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPostureChecksItemChecksNbVersionCheck) string { return v.MinVersion }).(pulumi.StringOutput)
+}
+
+type GetPostureChecksItemChecksNbVersionCheckPtrOutput struct{ *pulumi.OutputState }
+
+func (GetPostureChecksItemChecksNbVersionCheckPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetPostureChecksItemChecksNbVersionCheck)(nil)).Elem()
+}
+
+func (o GetPostureChecksItemChecksNbVersionCheckPtrOutput) ToGetPostureChecksItemChecksNbVersionCheckPtrOutput() GetPostureChecksItemChecksNbVersionCheckPtrOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksNbVersionCheckPtrOutput) ToGetPostureChecksItemChecksNbVersionCheckPtrOutputWithContext(ctx context.Context) GetPostureChecksItemChecksNbVersionCheckPtrOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksNbVersionCheckPtrOutput) Elem() GetPostureChecksItemChecksNbVersionCheckOutput {
+	return o.ApplyT(func(v *GetPostureChecksItemChecksNbVersionCheck) GetPostureChecksItemChecksNbVersionCheck {
+		if v != nil {
+			return *v
+		}
+		var ret GetPostureChecksItemChecksNbVersionCheck
+		return ret
+	}).(GetPostureChecksItemChecksNbVersionCheckOutput)
+}
+
+// Minimum version
+func (o GetPostureChecksItemChecksNbVersionCheckPtrOutput) MinVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetPostureChecksItemChecksNbVersionCheck) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.MinVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetPostureChecksItemChecksOsVersionCheck struct {
+	// Minimum Android version
+	Android *GetPostureChecksItemChecksOsVersionCheckAndroid `pulumi:"android"`
+	// Minimum macOS version
+	Darwin *GetPostureChecksItemChecksOsVersionCheckDarwin `pulumi:"darwin"`
+	// Minimum iOS version
+	Ios *GetPostureChecksItemChecksOsVersionCheckIos `pulumi:"ios"`
+	// Minimum Linux kernel version
+	Linux *GetPostureChecksItemChecksOsVersionCheckLinux `pulumi:"linux"`
+	// Minimum Windows kernel version
+	Windows *GetPostureChecksItemChecksOsVersionCheckWindows `pulumi:"windows"`
+}
+
+type GetPostureChecksItemChecksOsVersionCheckOutput struct{ *pulumi.OutputState }
+
+func (GetPostureChecksItemChecksOsVersionCheckOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPostureChecksItemChecksOsVersionCheck)(nil)).Elem()
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckOutput) ToGetPostureChecksItemChecksOsVersionCheckOutput() GetPostureChecksItemChecksOsVersionCheckOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckOutput) ToGetPostureChecksItemChecksOsVersionCheckOutputWithContext(ctx context.Context) GetPostureChecksItemChecksOsVersionCheckOutput {
+	return o
+}
+
+// Minimum Android version
+func (o GetPostureChecksItemChecksOsVersionCheckOutput) Android() GetPostureChecksItemChecksOsVersionCheckAndroidPtrOutput {
+	return o.ApplyT(func(v GetPostureChecksItemChecksOsVersionCheck) *GetPostureChecksItemChecksOsVersionCheckAndroid {
+		return v.Android
+	}).(GetPostureChecksItemChecksOsVersionCheckAndroidPtrOutput)
+}
+
+// Minimum macOS version
+func (o GetPostureChecksItemChecksOsVersionCheckOutput) Darwin() GetPostureChecksItemChecksOsVersionCheckDarwinPtrOutput {
+	return o.ApplyT(func(v GetPostureChecksItemChecksOsVersionCheck) *GetPostureChecksItemChecksOsVersionCheckDarwin {
+		return v.Darwin
+	}).(GetPostureChecksItemChecksOsVersionCheckDarwinPtrOutput)
+}
+
+// Minimum iOS version
+func (o GetPostureChecksItemChecksOsVersionCheckOutput) Ios() GetPostureChecksItemChecksOsVersionCheckIosPtrOutput {
+	return o.ApplyT(func(v GetPostureChecksItemChecksOsVersionCheck) *GetPostureChecksItemChecksOsVersionCheckIos {
+		return v.Ios
+	}).(GetPostureChecksItemChecksOsVersionCheckIosPtrOutput)
+}
+
+// Minimum Linux kernel version
+func (o GetPostureChecksItemChecksOsVersionCheckOutput) Linux() GetPostureChecksItemChecksOsVersionCheckLinuxPtrOutput {
+	return o.ApplyT(func(v GetPostureChecksItemChecksOsVersionCheck) *GetPostureChecksItemChecksOsVersionCheckLinux {
+		return v.Linux
+	}).(GetPostureChecksItemChecksOsVersionCheckLinuxPtrOutput)
+}
+
+// Minimum Windows kernel version
+func (o GetPostureChecksItemChecksOsVersionCheckOutput) Windows() GetPostureChecksItemChecksOsVersionCheckWindowsPtrOutput {
+	return o.ApplyT(func(v GetPostureChecksItemChecksOsVersionCheck) *GetPostureChecksItemChecksOsVersionCheckWindows {
+		return v.Windows
+	}).(GetPostureChecksItemChecksOsVersionCheckWindowsPtrOutput)
+}
+
+type GetPostureChecksItemChecksOsVersionCheckPtrOutput struct{ *pulumi.OutputState }
+
+func (GetPostureChecksItemChecksOsVersionCheckPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetPostureChecksItemChecksOsVersionCheck)(nil)).Elem()
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckPtrOutput) ToGetPostureChecksItemChecksOsVersionCheckPtrOutput() GetPostureChecksItemChecksOsVersionCheckPtrOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckPtrOutput) ToGetPostureChecksItemChecksOsVersionCheckPtrOutputWithContext(ctx context.Context) GetPostureChecksItemChecksOsVersionCheckPtrOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckPtrOutput) Elem() GetPostureChecksItemChecksOsVersionCheckOutput {
+	return o.ApplyT(func(v *GetPostureChecksItemChecksOsVersionCheck) GetPostureChecksItemChecksOsVersionCheck {
+		if v != nil {
+			return *v
+		}
+		var ret GetPostureChecksItemChecksOsVersionCheck
+		return ret
+	}).(GetPostureChecksItemChecksOsVersionCheckOutput)
+}
+
+// Minimum Android version
+func (o GetPostureChecksItemChecksOsVersionCheckPtrOutput) Android() GetPostureChecksItemChecksOsVersionCheckAndroidPtrOutput {
+	return o.ApplyT(func(v *GetPostureChecksItemChecksOsVersionCheck) *GetPostureChecksItemChecksOsVersionCheckAndroid {
+		if v == nil {
+			return nil
+		}
+		return v.Android
+	}).(GetPostureChecksItemChecksOsVersionCheckAndroidPtrOutput)
+}
+
+// Minimum macOS version
+func (o GetPostureChecksItemChecksOsVersionCheckPtrOutput) Darwin() GetPostureChecksItemChecksOsVersionCheckDarwinPtrOutput {
+	return o.ApplyT(func(v *GetPostureChecksItemChecksOsVersionCheck) *GetPostureChecksItemChecksOsVersionCheckDarwin {
+		if v == nil {
+			return nil
+		}
+		return v.Darwin
+	}).(GetPostureChecksItemChecksOsVersionCheckDarwinPtrOutput)
+}
+
+// Minimum iOS version
+func (o GetPostureChecksItemChecksOsVersionCheckPtrOutput) Ios() GetPostureChecksItemChecksOsVersionCheckIosPtrOutput {
+	return o.ApplyT(func(v *GetPostureChecksItemChecksOsVersionCheck) *GetPostureChecksItemChecksOsVersionCheckIos {
+		if v == nil {
+			return nil
+		}
+		return v.Ios
+	}).(GetPostureChecksItemChecksOsVersionCheckIosPtrOutput)
+}
+
+// Minimum Linux kernel version
+func (o GetPostureChecksItemChecksOsVersionCheckPtrOutput) Linux() GetPostureChecksItemChecksOsVersionCheckLinuxPtrOutput {
+	return o.ApplyT(func(v *GetPostureChecksItemChecksOsVersionCheck) *GetPostureChecksItemChecksOsVersionCheckLinux {
+		if v == nil {
+			return nil
+		}
+		return v.Linux
+	}).(GetPostureChecksItemChecksOsVersionCheckLinuxPtrOutput)
+}
+
+// Minimum Windows kernel version
+func (o GetPostureChecksItemChecksOsVersionCheckPtrOutput) Windows() GetPostureChecksItemChecksOsVersionCheckWindowsPtrOutput {
+	return o.ApplyT(func(v *GetPostureChecksItemChecksOsVersionCheck) *GetPostureChecksItemChecksOsVersionCheckWindows {
+		if v == nil {
+			return nil
+		}
+		return v.Windows
+	}).(GetPostureChecksItemChecksOsVersionCheckWindowsPtrOutput)
+}
+
+// Minimum version requirement
+type GetPostureChecksItemChecksOsVersionCheckAndroid struct {
+	// Minimum version
+	MinVersion string `pulumi:"minVersion"`
+}
+
+// Minimum version requirement
+type GetPostureChecksItemChecksOsVersionCheckAndroidOutput struct{ *pulumi.OutputState }
+
+func (GetPostureChecksItemChecksOsVersionCheckAndroidOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPostureChecksItemChecksOsVersionCheckAndroid)(nil)).Elem()
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckAndroidOutput) ToGetPostureChecksItemChecksOsVersionCheckAndroidOutput() GetPostureChecksItemChecksOsVersionCheckAndroidOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckAndroidOutput) ToGetPostureChecksItemChecksOsVersionCheckAndroidOutputWithContext(ctx context.Context) GetPostureChecksItemChecksOsVersionCheckAndroidOutput {
+	return o
+}
+
+// Minimum version
+func (o GetPostureChecksItemChecksOsVersionCheckAndroidOutput) MinVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPostureChecksItemChecksOsVersionCheckAndroid) string { return v.MinVersion }).(pulumi.StringOutput)
+}
+
+type GetPostureChecksItemChecksOsVersionCheckAndroidPtrOutput struct{ *pulumi.OutputState }
+
+func (GetPostureChecksItemChecksOsVersionCheckAndroidPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetPostureChecksItemChecksOsVersionCheckAndroid)(nil)).Elem()
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckAndroidPtrOutput) ToGetPostureChecksItemChecksOsVersionCheckAndroidPtrOutput() GetPostureChecksItemChecksOsVersionCheckAndroidPtrOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckAndroidPtrOutput) ToGetPostureChecksItemChecksOsVersionCheckAndroidPtrOutputWithContext(ctx context.Context) GetPostureChecksItemChecksOsVersionCheckAndroidPtrOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckAndroidPtrOutput) Elem() GetPostureChecksItemChecksOsVersionCheckAndroidOutput {
+	return o.ApplyT(func(v *GetPostureChecksItemChecksOsVersionCheckAndroid) GetPostureChecksItemChecksOsVersionCheckAndroid {
+		if v != nil {
+			return *v
+		}
+		var ret GetPostureChecksItemChecksOsVersionCheckAndroid
+		return ret
+	}).(GetPostureChecksItemChecksOsVersionCheckAndroidOutput)
+}
+
+// Minimum version
+func (o GetPostureChecksItemChecksOsVersionCheckAndroidPtrOutput) MinVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetPostureChecksItemChecksOsVersionCheckAndroid) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.MinVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+// Minimum version requirement
+type GetPostureChecksItemChecksOsVersionCheckDarwin struct {
+	// Minimum version
+	MinVersion string `pulumi:"minVersion"`
+}
+
+// Minimum version requirement
+type GetPostureChecksItemChecksOsVersionCheckDarwinOutput struct{ *pulumi.OutputState }
+
+func (GetPostureChecksItemChecksOsVersionCheckDarwinOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPostureChecksItemChecksOsVersionCheckDarwin)(nil)).Elem()
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckDarwinOutput) ToGetPostureChecksItemChecksOsVersionCheckDarwinOutput() GetPostureChecksItemChecksOsVersionCheckDarwinOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckDarwinOutput) ToGetPostureChecksItemChecksOsVersionCheckDarwinOutputWithContext(ctx context.Context) GetPostureChecksItemChecksOsVersionCheckDarwinOutput {
+	return o
+}
+
+// Minimum version
+func (o GetPostureChecksItemChecksOsVersionCheckDarwinOutput) MinVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPostureChecksItemChecksOsVersionCheckDarwin) string { return v.MinVersion }).(pulumi.StringOutput)
+}
+
+type GetPostureChecksItemChecksOsVersionCheckDarwinPtrOutput struct{ *pulumi.OutputState }
+
+func (GetPostureChecksItemChecksOsVersionCheckDarwinPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetPostureChecksItemChecksOsVersionCheckDarwin)(nil)).Elem()
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckDarwinPtrOutput) ToGetPostureChecksItemChecksOsVersionCheckDarwinPtrOutput() GetPostureChecksItemChecksOsVersionCheckDarwinPtrOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckDarwinPtrOutput) ToGetPostureChecksItemChecksOsVersionCheckDarwinPtrOutputWithContext(ctx context.Context) GetPostureChecksItemChecksOsVersionCheckDarwinPtrOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckDarwinPtrOutput) Elem() GetPostureChecksItemChecksOsVersionCheckDarwinOutput {
+	return o.ApplyT(func(v *GetPostureChecksItemChecksOsVersionCheckDarwin) GetPostureChecksItemChecksOsVersionCheckDarwin {
+		if v != nil {
+			return *v
+		}
+		var ret GetPostureChecksItemChecksOsVersionCheckDarwin
+		return ret
+	}).(GetPostureChecksItemChecksOsVersionCheckDarwinOutput)
+}
+
+// Minimum version
+func (o GetPostureChecksItemChecksOsVersionCheckDarwinPtrOutput) MinVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetPostureChecksItemChecksOsVersionCheckDarwin) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.MinVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+// Minimum version requirement
+type GetPostureChecksItemChecksOsVersionCheckIos struct {
+	// Minimum version
+	MinVersion string `pulumi:"minVersion"`
+}
+
+// Minimum version requirement
+type GetPostureChecksItemChecksOsVersionCheckIosOutput struct{ *pulumi.OutputState }
+
+func (GetPostureChecksItemChecksOsVersionCheckIosOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPostureChecksItemChecksOsVersionCheckIos)(nil)).Elem()
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckIosOutput) ToGetPostureChecksItemChecksOsVersionCheckIosOutput() GetPostureChecksItemChecksOsVersionCheckIosOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckIosOutput) ToGetPostureChecksItemChecksOsVersionCheckIosOutputWithContext(ctx context.Context) GetPostureChecksItemChecksOsVersionCheckIosOutput {
+	return o
+}
+
+// Minimum version
+func (o GetPostureChecksItemChecksOsVersionCheckIosOutput) MinVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPostureChecksItemChecksOsVersionCheckIos) string { return v.MinVersion }).(pulumi.StringOutput)
+}
+
+type GetPostureChecksItemChecksOsVersionCheckIosPtrOutput struct{ *pulumi.OutputState }
+
+func (GetPostureChecksItemChecksOsVersionCheckIosPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetPostureChecksItemChecksOsVersionCheckIos)(nil)).Elem()
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckIosPtrOutput) ToGetPostureChecksItemChecksOsVersionCheckIosPtrOutput() GetPostureChecksItemChecksOsVersionCheckIosPtrOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckIosPtrOutput) ToGetPostureChecksItemChecksOsVersionCheckIosPtrOutputWithContext(ctx context.Context) GetPostureChecksItemChecksOsVersionCheckIosPtrOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckIosPtrOutput) Elem() GetPostureChecksItemChecksOsVersionCheckIosOutput {
+	return o.ApplyT(func(v *GetPostureChecksItemChecksOsVersionCheckIos) GetPostureChecksItemChecksOsVersionCheckIos {
+		if v != nil {
+			return *v
+		}
+		var ret GetPostureChecksItemChecksOsVersionCheckIos
+		return ret
+	}).(GetPostureChecksItemChecksOsVersionCheckIosOutput)
+}
+
+// Minimum version
+func (o GetPostureChecksItemChecksOsVersionCheckIosPtrOutput) MinVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetPostureChecksItemChecksOsVersionCheckIos) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.MinVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+// Minimum kernel version requirement
+type GetPostureChecksItemChecksOsVersionCheckLinux struct {
+	// Minimum kernel version
+	MinKernelVersion string `pulumi:"minKernelVersion"`
+}
+
+// Minimum kernel version requirement
+type GetPostureChecksItemChecksOsVersionCheckLinuxOutput struct{ *pulumi.OutputState }
+
+func (GetPostureChecksItemChecksOsVersionCheckLinuxOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPostureChecksItemChecksOsVersionCheckLinux)(nil)).Elem()
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckLinuxOutput) ToGetPostureChecksItemChecksOsVersionCheckLinuxOutput() GetPostureChecksItemChecksOsVersionCheckLinuxOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckLinuxOutput) ToGetPostureChecksItemChecksOsVersionCheckLinuxOutputWithContext(ctx context.Context) GetPostureChecksItemChecksOsVersionCheckLinuxOutput {
+	return o
+}
+
+// Minimum kernel version
+func (o GetPostureChecksItemChecksOsVersionCheckLinuxOutput) MinKernelVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPostureChecksItemChecksOsVersionCheckLinux) string { return v.MinKernelVersion }).(pulumi.StringOutput)
+}
+
+type GetPostureChecksItemChecksOsVersionCheckLinuxPtrOutput struct{ *pulumi.OutputState }
+
+func (GetPostureChecksItemChecksOsVersionCheckLinuxPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetPostureChecksItemChecksOsVersionCheckLinux)(nil)).Elem()
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckLinuxPtrOutput) ToGetPostureChecksItemChecksOsVersionCheckLinuxPtrOutput() GetPostureChecksItemChecksOsVersionCheckLinuxPtrOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckLinuxPtrOutput) ToGetPostureChecksItemChecksOsVersionCheckLinuxPtrOutputWithContext(ctx context.Context) GetPostureChecksItemChecksOsVersionCheckLinuxPtrOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckLinuxPtrOutput) Elem() GetPostureChecksItemChecksOsVersionCheckLinuxOutput {
+	return o.ApplyT(func(v *GetPostureChecksItemChecksOsVersionCheckLinux) GetPostureChecksItemChecksOsVersionCheckLinux {
+		if v != nil {
+			return *v
+		}
+		var ret GetPostureChecksItemChecksOsVersionCheckLinux
+		return ret
+	}).(GetPostureChecksItemChecksOsVersionCheckLinuxOutput)
+}
+
+// Minimum kernel version
+func (o GetPostureChecksItemChecksOsVersionCheckLinuxPtrOutput) MinKernelVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetPostureChecksItemChecksOsVersionCheckLinux) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.MinKernelVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+// Minimum kernel version requirement
+type GetPostureChecksItemChecksOsVersionCheckWindows struct {
+	// Minimum kernel version
+	MinKernelVersion string `pulumi:"minKernelVersion"`
+}
+
+// Minimum kernel version requirement
+type GetPostureChecksItemChecksOsVersionCheckWindowsOutput struct{ *pulumi.OutputState }
+
+func (GetPostureChecksItemChecksOsVersionCheckWindowsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPostureChecksItemChecksOsVersionCheckWindows)(nil)).Elem()
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckWindowsOutput) ToGetPostureChecksItemChecksOsVersionCheckWindowsOutput() GetPostureChecksItemChecksOsVersionCheckWindowsOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckWindowsOutput) ToGetPostureChecksItemChecksOsVersionCheckWindowsOutputWithContext(ctx context.Context) GetPostureChecksItemChecksOsVersionCheckWindowsOutput {
+	return o
+}
+
+// Minimum kernel version
+func (o GetPostureChecksItemChecksOsVersionCheckWindowsOutput) MinKernelVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPostureChecksItemChecksOsVersionCheckWindows) string { return v.MinKernelVersion }).(pulumi.StringOutput)
+}
+
+type GetPostureChecksItemChecksOsVersionCheckWindowsPtrOutput struct{ *pulumi.OutputState }
+
+func (GetPostureChecksItemChecksOsVersionCheckWindowsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetPostureChecksItemChecksOsVersionCheckWindows)(nil)).Elem()
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckWindowsPtrOutput) ToGetPostureChecksItemChecksOsVersionCheckWindowsPtrOutput() GetPostureChecksItemChecksOsVersionCheckWindowsPtrOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckWindowsPtrOutput) ToGetPostureChecksItemChecksOsVersionCheckWindowsPtrOutputWithContext(ctx context.Context) GetPostureChecksItemChecksOsVersionCheckWindowsPtrOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksOsVersionCheckWindowsPtrOutput) Elem() GetPostureChecksItemChecksOsVersionCheckWindowsOutput {
+	return o.ApplyT(func(v *GetPostureChecksItemChecksOsVersionCheckWindows) GetPostureChecksItemChecksOsVersionCheckWindows {
+		if v != nil {
+			return *v
+		}
+		var ret GetPostureChecksItemChecksOsVersionCheckWindows
+		return ret
+	}).(GetPostureChecksItemChecksOsVersionCheckWindowsOutput)
+}
+
+// Minimum kernel version
+func (o GetPostureChecksItemChecksOsVersionCheckWindowsPtrOutput) MinKernelVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetPostureChecksItemChecksOsVersionCheckWindows) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.MinKernelVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetPostureChecksItemChecksPeerNetworkRangeCheck struct {
+	// Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
+	Action string `pulumi:"action"`
+	// CIDR ranges
+	Ranges []string `pulumi:"ranges"`
+}
+
+type GetPostureChecksItemChecksPeerNetworkRangeCheckOutput struct{ *pulumi.OutputState }
+
+func (GetPostureChecksItemChecksPeerNetworkRangeCheckOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPostureChecksItemChecksPeerNetworkRangeCheck)(nil)).Elem()
+}
+
+func (o GetPostureChecksItemChecksPeerNetworkRangeCheckOutput) ToGetPostureChecksItemChecksPeerNetworkRangeCheckOutput() GetPostureChecksItemChecksPeerNetworkRangeCheckOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksPeerNetworkRangeCheckOutput) ToGetPostureChecksItemChecksPeerNetworkRangeCheckOutputWithContext(ctx context.Context) GetPostureChecksItemChecksPeerNetworkRangeCheckOutput {
+	return o
+}
+
+// Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
+func (o GetPostureChecksItemChecksPeerNetworkRangeCheckOutput) Action() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPostureChecksItemChecksPeerNetworkRangeCheck) string { return v.Action }).(pulumi.StringOutput)
+}
+
+// CIDR ranges
+func (o GetPostureChecksItemChecksPeerNetworkRangeCheckOutput) Ranges() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetPostureChecksItemChecksPeerNetworkRangeCheck) []string { return v.Ranges }).(pulumi.StringArrayOutput)
+}
+
+type GetPostureChecksItemChecksPeerNetworkRangeCheckPtrOutput struct{ *pulumi.OutputState }
+
+func (GetPostureChecksItemChecksPeerNetworkRangeCheckPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetPostureChecksItemChecksPeerNetworkRangeCheck)(nil)).Elem()
+}
+
+func (o GetPostureChecksItemChecksPeerNetworkRangeCheckPtrOutput) ToGetPostureChecksItemChecksPeerNetworkRangeCheckPtrOutput() GetPostureChecksItemChecksPeerNetworkRangeCheckPtrOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksPeerNetworkRangeCheckPtrOutput) ToGetPostureChecksItemChecksPeerNetworkRangeCheckPtrOutputWithContext(ctx context.Context) GetPostureChecksItemChecksPeerNetworkRangeCheckPtrOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksPeerNetworkRangeCheckPtrOutput) Elem() GetPostureChecksItemChecksPeerNetworkRangeCheckOutput {
+	return o.ApplyT(func(v *GetPostureChecksItemChecksPeerNetworkRangeCheck) GetPostureChecksItemChecksPeerNetworkRangeCheck {
+		if v != nil {
+			return *v
+		}
+		var ret GetPostureChecksItemChecksPeerNetworkRangeCheck
+		return ret
+	}).(GetPostureChecksItemChecksPeerNetworkRangeCheckOutput)
+}
+
+// Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
+func (o GetPostureChecksItemChecksPeerNetworkRangeCheckPtrOutput) Action() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetPostureChecksItemChecksPeerNetworkRangeCheck) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Action
+	}).(pulumi.StringPtrOutput)
+}
+
+// CIDR ranges
+func (o GetPostureChecksItemChecksPeerNetworkRangeCheckPtrOutput) Ranges() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetPostureChecksItemChecksPeerNetworkRangeCheck) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Ranges
+	}).(pulumi.StringArrayOutput)
+}
+
+type GetPostureChecksItemChecksProcessCheck struct {
+	// Processes that must run
+	Processes []GetPostureChecksItemChecksProcessCheckProcess `pulumi:"processes"`
+}
+
+type GetPostureChecksItemChecksProcessCheckOutput struct{ *pulumi.OutputState }
+
+func (GetPostureChecksItemChecksProcessCheckOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPostureChecksItemChecksProcessCheck)(nil)).Elem()
+}
+
+func (o GetPostureChecksItemChecksProcessCheckOutput) ToGetPostureChecksItemChecksProcessCheckOutput() GetPostureChecksItemChecksProcessCheckOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksProcessCheckOutput) ToGetPostureChecksItemChecksProcessCheckOutputWithContext(ctx context.Context) GetPostureChecksItemChecksProcessCheckOutput {
+	return o
+}
+
+// Processes that must run
+func (o GetPostureChecksItemChecksProcessCheckOutput) Processes() GetPostureChecksItemChecksProcessCheckProcessArrayOutput {
+	return o.ApplyT(func(v GetPostureChecksItemChecksProcessCheck) []GetPostureChecksItemChecksProcessCheckProcess {
+		return v.Processes
+	}).(GetPostureChecksItemChecksProcessCheckProcessArrayOutput)
+}
+
+type GetPostureChecksItemChecksProcessCheckPtrOutput struct{ *pulumi.OutputState }
+
+func (GetPostureChecksItemChecksProcessCheckPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetPostureChecksItemChecksProcessCheck)(nil)).Elem()
+}
+
+func (o GetPostureChecksItemChecksProcessCheckPtrOutput) ToGetPostureChecksItemChecksProcessCheckPtrOutput() GetPostureChecksItemChecksProcessCheckPtrOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksProcessCheckPtrOutput) ToGetPostureChecksItemChecksProcessCheckPtrOutputWithContext(ctx context.Context) GetPostureChecksItemChecksProcessCheckPtrOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksProcessCheckPtrOutput) Elem() GetPostureChecksItemChecksProcessCheckOutput {
+	return o.ApplyT(func(v *GetPostureChecksItemChecksProcessCheck) GetPostureChecksItemChecksProcessCheck {
+		if v != nil {
+			return *v
+		}
+		var ret GetPostureChecksItemChecksProcessCheck
+		return ret
+	}).(GetPostureChecksItemChecksProcessCheckOutput)
+}
+
+// Processes that must run
+func (o GetPostureChecksItemChecksProcessCheckPtrOutput) Processes() GetPostureChecksItemChecksProcessCheckProcessArrayOutput {
+	return o.ApplyT(func(v *GetPostureChecksItemChecksProcessCheck) []GetPostureChecksItemChecksProcessCheckProcess {
+		if v == nil {
+			return nil
+		}
+		return v.Processes
+	}).(GetPostureChecksItemChecksProcessCheckProcessArrayOutput)
+}
+
+// A process that must run on the peer
+type GetPostureChecksItemChecksProcessCheckProcess struct {
+	// Executable path on Linux
+	LinuxPath *string `pulumi:"linuxPath"`
+	// Executable path on macOS
+	MacPath *string `pulumi:"macPath"`
+	// Executable path on Windows
+	WindowsPath *string `pulumi:"windowsPath"`
+}
+
+// A process that must run on the peer
+type GetPostureChecksItemChecksProcessCheckProcessOutput struct{ *pulumi.OutputState }
+
+func (GetPostureChecksItemChecksProcessCheckProcessOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPostureChecksItemChecksProcessCheckProcess)(nil)).Elem()
+}
+
+func (o GetPostureChecksItemChecksProcessCheckProcessOutput) ToGetPostureChecksItemChecksProcessCheckProcessOutput() GetPostureChecksItemChecksProcessCheckProcessOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksProcessCheckProcessOutput) ToGetPostureChecksItemChecksProcessCheckProcessOutputWithContext(ctx context.Context) GetPostureChecksItemChecksProcessCheckProcessOutput {
+	return o
+}
+
+// Executable path on Linux
+func (o GetPostureChecksItemChecksProcessCheckProcessOutput) LinuxPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetPostureChecksItemChecksProcessCheckProcess) *string { return v.LinuxPath }).(pulumi.StringPtrOutput)
+}
+
+// Executable path on macOS
+func (o GetPostureChecksItemChecksProcessCheckProcessOutput) MacPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetPostureChecksItemChecksProcessCheckProcess) *string { return v.MacPath }).(pulumi.StringPtrOutput)
+}
+
+// Executable path on Windows
+func (o GetPostureChecksItemChecksProcessCheckProcessOutput) WindowsPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetPostureChecksItemChecksProcessCheckProcess) *string { return v.WindowsPath }).(pulumi.StringPtrOutput)
+}
+
+type GetPostureChecksItemChecksProcessCheckProcessArrayOutput struct{ *pulumi.OutputState }
+
+func (GetPostureChecksItemChecksProcessCheckProcessArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetPostureChecksItemChecksProcessCheckProcess)(nil)).Elem()
+}
+
+func (o GetPostureChecksItemChecksProcessCheckProcessArrayOutput) ToGetPostureChecksItemChecksProcessCheckProcessArrayOutput() GetPostureChecksItemChecksProcessCheckProcessArrayOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksProcessCheckProcessArrayOutput) ToGetPostureChecksItemChecksProcessCheckProcessArrayOutputWithContext(ctx context.Context) GetPostureChecksItemChecksProcessCheckProcessArrayOutput {
+	return o
+}
+
+func (o GetPostureChecksItemChecksProcessCheckProcessArrayOutput) Index(i pulumi.IntInput) GetPostureChecksItemChecksProcessCheckProcessOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetPostureChecksItemChecksProcessCheckProcess {
+		return vs[0].([]GetPostureChecksItemChecksProcessCheckProcess)[vs[1].(int)]
+	}).(GetPostureChecksItemChecksProcessCheckProcessOutput)
+}
+
+// A proxy cluster: the proxies serving one address
+type GetProxyClustersItem struct {
+	// The cluster's address: the domain services are published under
+	Address string `pulumi:"address"`
+	// How many proxies of the cluster are connected
+	ConnectedProxies int `pulumi:"connectedProxies"`
+	// Id of one proxy of the cluster
+	Id string `pulumi:"id"`
+	// Whether a proxy of the cluster reported recently
+	Online bool `pulumi:"online"`
+	// Whether a proxy of the cluster runs inside the overlay network
+	Private *bool `pulumi:"private"`
+	// Whether services must use a name under the address
+	RequireSubdomain *bool `pulumi:"requireSubdomain"`
+	// Whether every proxy checks IP reputation
+	SupportsCrowdsec *bool `pulumi:"supportsCrowdsec"`
+	// Whether services may listen on any port
+	SupportsCustomPorts *bool `pulumi:"supportsCustomPorts"`
+	// account: run by the account itself; shared: by the operator; one of `account`, `shared`
+	Type string `pulumi:"type"`
+}
+
+// A proxy cluster: the proxies serving one address
+type GetProxyClustersItemOutput struct{ *pulumi.OutputState }
+
+func (GetProxyClustersItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetProxyClustersItem)(nil)).Elem()
+}
+
+func (o GetProxyClustersItemOutput) ToGetProxyClustersItemOutput() GetProxyClustersItemOutput {
+	return o
+}
+
+func (o GetProxyClustersItemOutput) ToGetProxyClustersItemOutputWithContext(ctx context.Context) GetProxyClustersItemOutput {
+	return o
+}
+
+// The cluster's address: the domain services are published under
+func (o GetProxyClustersItemOutput) Address() pulumi.StringOutput {
+	return o.ApplyT(func(v GetProxyClustersItem) string { return v.Address }).(pulumi.StringOutput)
+}
+
+// How many proxies of the cluster are connected
+func (o GetProxyClustersItemOutput) ConnectedProxies() pulumi.IntOutput {
+	return o.ApplyT(func(v GetProxyClustersItem) int { return v.ConnectedProxies }).(pulumi.IntOutput)
+}
+
+// Id of one proxy of the cluster
+func (o GetProxyClustersItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetProxyClustersItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Whether a proxy of the cluster reported recently
+func (o GetProxyClustersItemOutput) Online() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetProxyClustersItem) bool { return v.Online }).(pulumi.BoolOutput)
+}
+
+// Whether a proxy of the cluster runs inside the overlay network
+func (o GetProxyClustersItemOutput) Private() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetProxyClustersItem) *bool { return v.Private }).(pulumi.BoolPtrOutput)
+}
+
+// Whether services must use a name under the address
+func (o GetProxyClustersItemOutput) RequireSubdomain() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetProxyClustersItem) *bool { return v.RequireSubdomain }).(pulumi.BoolPtrOutput)
+}
+
+// Whether every proxy checks IP reputation
+func (o GetProxyClustersItemOutput) SupportsCrowdsec() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetProxyClustersItem) *bool { return v.SupportsCrowdsec }).(pulumi.BoolPtrOutput)
+}
+
+// Whether services may listen on any port
+func (o GetProxyClustersItemOutput) SupportsCustomPorts() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetProxyClustersItem) *bool { return v.SupportsCustomPorts }).(pulumi.BoolPtrOutput)
+}
+
+// account: run by the account itself; shared: by the operator; one of `account`, `shared`
+func (o GetProxyClustersItemOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetProxyClustersItem) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type GetProxyClustersItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetProxyClustersItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetProxyClustersItem)(nil)).Elem()
+}
+
+func (o GetProxyClustersItemArrayOutput) ToGetProxyClustersItemArrayOutput() GetProxyClustersItemArrayOutput {
+	return o
+}
+
+func (o GetProxyClustersItemArrayOutput) ToGetProxyClustersItemArrayOutputWithContext(ctx context.Context) GetProxyClustersItemArrayOutput {
+	return o
+}
+
+func (o GetProxyClustersItemArrayOutput) Index(i pulumi.IntInput) GetProxyClustersItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetProxyClustersItem {
+		return vs[0].([]GetProxyClustersItem)[vs[1].(int)]
+	}).(GetProxyClustersItemOutput)
+}
+
+// Reverse proxy access log entry
+type GetProxyLogsData struct {
+	// How the user authenticated
+	AuthMethodUsed string `pulumi:"authMethodUsed"`
+	// Bytes downloaded
+	BytesDownload int `pulumi:"bytesDownload"`
+	// Bytes uploaded
+	BytesUpload int `pulumi:"bytesUpload"`
+	// Client city
+	CityName string `pulumi:"cityName"`
+	// Client country
+	CountryCode string `pulumi:"countryCode"`
+	// Duration in milliseconds
+	DurationMs int `pulumi:"durationMs"`
+	// Host
+	Host string `pulumi:"host"`
+	// Request id
+	Id string `pulumi:"id"`
+	// Extra context
+	Metadata map[string]string `pulumi:"metadata"`
+	// HTTP method
+	Method string `pulumi:"method"`
+	// Path
+	Path string `pulumi:"path"`
+	// Protocol, such as HTTP/1.1
+	Protocol string `pulumi:"protocol"`
+	// Why the request was allowed or denied
+	Reason string `pulumi:"reason"`
+	// Proxied service id
+	ServiceId string `pulumi:"serviceId"`
+	// Client address
+	SourceIp string `pulumi:"sourceIp"`
+	// HTTP status code
+	StatusCode int `pulumi:"statusCode"`
+	// Client subdivision
+	SubdivisionCode string `pulumi:"subdivisionCode"`
+	// When
+	Timestamp string `pulumi:"timestamp"`
+	// Authenticated user email
+	UserEmail *string `pulumi:"userEmail"`
+	// Authenticated user id
+	UserId string `pulumi:"userId"`
+	// Authenticated user name
+	UserName *string `pulumi:"userName"`
+}
+
+// Reverse proxy access log entry
+type GetProxyLogsDataOutput struct{ *pulumi.OutputState }
+
+func (GetProxyLogsDataOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetProxyLogsData)(nil)).Elem()
+}
+
+func (o GetProxyLogsDataOutput) ToGetProxyLogsDataOutput() GetProxyLogsDataOutput {
+	return o
+}
+
+func (o GetProxyLogsDataOutput) ToGetProxyLogsDataOutputWithContext(ctx context.Context) GetProxyLogsDataOutput {
+	return o
+}
+
+// How the user authenticated
+func (o GetProxyLogsDataOutput) AuthMethodUsed() pulumi.StringOutput {
+	return o.ApplyT(func(v GetProxyLogsData) string { return v.AuthMethodUsed }).(pulumi.StringOutput)
+}
+
+// Bytes downloaded
+func (o GetProxyLogsDataOutput) BytesDownload() pulumi.IntOutput {
+	return o.ApplyT(func(v GetProxyLogsData) int { return v.BytesDownload }).(pulumi.IntOutput)
+}
+
+// Bytes uploaded
+func (o GetProxyLogsDataOutput) BytesUpload() pulumi.IntOutput {
+	return o.ApplyT(func(v GetProxyLogsData) int { return v.BytesUpload }).(pulumi.IntOutput)
+}
+
+// Client city
+func (o GetProxyLogsDataOutput) CityName() pulumi.StringOutput {
+	return o.ApplyT(func(v GetProxyLogsData) string { return v.CityName }).(pulumi.StringOutput)
+}
+
+// Client country
+func (o GetProxyLogsDataOutput) CountryCode() pulumi.StringOutput {
+	return o.ApplyT(func(v GetProxyLogsData) string { return v.CountryCode }).(pulumi.StringOutput)
+}
+
+// Duration in milliseconds
+func (o GetProxyLogsDataOutput) DurationMs() pulumi.IntOutput {
+	return o.ApplyT(func(v GetProxyLogsData) int { return v.DurationMs }).(pulumi.IntOutput)
+}
+
+// Host
+func (o GetProxyLogsDataOutput) Host() pulumi.StringOutput {
+	return o.ApplyT(func(v GetProxyLogsData) string { return v.Host }).(pulumi.StringOutput)
+}
+
+// Request id
+func (o GetProxyLogsDataOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetProxyLogsData) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Extra context
+func (o GetProxyLogsDataOutput) Metadata() pulumi.StringMapOutput {
+	return o.ApplyT(func(v GetProxyLogsData) map[string]string { return v.Metadata }).(pulumi.StringMapOutput)
+}
+
+// HTTP method
+func (o GetProxyLogsDataOutput) Method() pulumi.StringOutput {
+	return o.ApplyT(func(v GetProxyLogsData) string { return v.Method }).(pulumi.StringOutput)
+}
+
+// Path
+func (o GetProxyLogsDataOutput) Path() pulumi.StringOutput {
+	return o.ApplyT(func(v GetProxyLogsData) string { return v.Path }).(pulumi.StringOutput)
+}
+
+// Protocol, such as HTTP/1.1
+func (o GetProxyLogsDataOutput) Protocol() pulumi.StringOutput {
+	return o.ApplyT(func(v GetProxyLogsData) string { return v.Protocol }).(pulumi.StringOutput)
+}
+
+// Why the request was allowed or denied
+func (o GetProxyLogsDataOutput) Reason() pulumi.StringOutput {
+	return o.ApplyT(func(v GetProxyLogsData) string { return v.Reason }).(pulumi.StringOutput)
+}
+
+// Proxied service id
+func (o GetProxyLogsDataOutput) ServiceId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetProxyLogsData) string { return v.ServiceId }).(pulumi.StringOutput)
+}
+
+// Client address
+func (o GetProxyLogsDataOutput) SourceIp() pulumi.StringOutput {
+	return o.ApplyT(func(v GetProxyLogsData) string { return v.SourceIp }).(pulumi.StringOutput)
+}
+
+// HTTP status code
+func (o GetProxyLogsDataOutput) StatusCode() pulumi.IntOutput {
+	return o.ApplyT(func(v GetProxyLogsData) int { return v.StatusCode }).(pulumi.IntOutput)
+}
+
+// Client subdivision
+func (o GetProxyLogsDataOutput) SubdivisionCode() pulumi.StringOutput {
+	return o.ApplyT(func(v GetProxyLogsData) string { return v.SubdivisionCode }).(pulumi.StringOutput)
+}
+
+// When
+func (o GetProxyLogsDataOutput) Timestamp() pulumi.StringOutput {
+	return o.ApplyT(func(v GetProxyLogsData) string { return v.Timestamp }).(pulumi.StringOutput)
+}
+
+// Authenticated user email
+func (o GetProxyLogsDataOutput) UserEmail() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetProxyLogsData) *string { return v.UserEmail }).(pulumi.StringPtrOutput)
+}
+
+// Authenticated user id
+func (o GetProxyLogsDataOutput) UserId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetProxyLogsData) string { return v.UserId }).(pulumi.StringOutput)
+}
+
+// Authenticated user name
+func (o GetProxyLogsDataOutput) UserName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetProxyLogsData) *string { return v.UserName }).(pulumi.StringPtrOutput)
+}
+
+type GetProxyLogsDataArrayOutput struct{ *pulumi.OutputState }
+
+func (GetProxyLogsDataArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetProxyLogsData)(nil)).Elem()
+}
+
+func (o GetProxyLogsDataArrayOutput) ToGetProxyLogsDataArrayOutput() GetProxyLogsDataArrayOutput {
+	return o
+}
+
+func (o GetProxyLogsDataArrayOutput) ToGetProxyLogsDataArrayOutputWithContext(ctx context.Context) GetProxyLogsDataArrayOutput {
+	return o
+}
+
+func (o GetProxyLogsDataArrayOutput) Index(i pulumi.IntInput) GetProxyLogsDataOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetProxyLogsData {
+		return vs[0].([]GetProxyLogsData)[vs[1].(int)]
+	}).(GetProxyLogsDataOutput)
+}
+
+// A proxy token, without its value
+type GetProxyTokensItem struct {
+	// Creation time
+	CreatedAt string `pulumi:"createdAt"`
+	// Expiry time; absent when the token does not expire
+	ExpiresAt *string `pulumi:"expiresAt"`
+	// Token id
+	Id string `pulumi:"id"`
+	// Last time a proxy used it
+	LastUsed *string `pulumi:"lastUsed"`
+	// Token name
+	Name string `pulumi:"name"`
+	// Whether the token was revoked (a deleted token stays listed, revoked)
+	Revoked bool `pulumi:"revoked"`
+}
+
+// A proxy token, without its value
+type GetProxyTokensItemOutput struct{ *pulumi.OutputState }
+
+func (GetProxyTokensItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetProxyTokensItem)(nil)).Elem()
+}
+
+func (o GetProxyTokensItemOutput) ToGetProxyTokensItemOutput() GetProxyTokensItemOutput {
+	return o
+}
+
+func (o GetProxyTokensItemOutput) ToGetProxyTokensItemOutputWithContext(ctx context.Context) GetProxyTokensItemOutput {
+	return o
+}
+
+// Creation time
+func (o GetProxyTokensItemOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetProxyTokensItem) string { return v.CreatedAt }).(pulumi.StringOutput)
+}
+
+// Expiry time; absent when the token does not expire
+func (o GetProxyTokensItemOutput) ExpiresAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetProxyTokensItem) *string { return v.ExpiresAt }).(pulumi.StringPtrOutput)
+}
+
+// Token id
+func (o GetProxyTokensItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetProxyTokensItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Last time a proxy used it
+func (o GetProxyTokensItemOutput) LastUsed() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetProxyTokensItem) *string { return v.LastUsed }).(pulumi.StringPtrOutput)
+}
+
+// Token name
+func (o GetProxyTokensItemOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetProxyTokensItem) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Whether the token was revoked (a deleted token stays listed, revoked)
+func (o GetProxyTokensItemOutput) Revoked() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetProxyTokensItem) bool { return v.Revoked }).(pulumi.BoolOutput)
+}
+
+type GetProxyTokensItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetProxyTokensItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetProxyTokensItem)(nil)).Elem()
+}
+
+func (o GetProxyTokensItemArrayOutput) ToGetProxyTokensItemArrayOutput() GetProxyTokensItemArrayOutput {
+	return o
+}
+
+func (o GetProxyTokensItemArrayOutput) ToGetProxyTokensItemArrayOutputWithContext(ctx context.Context) GetProxyTokensItemArrayOutput {
+	return o
+}
+
+func (o GetProxyTokensItemArrayOutput) Index(i pulumi.IntInput) GetProxyTokensItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetProxyTokensItem {
+		return vs[0].([]GetProxyTokensItem)[vs[1].(int)]
+	}).(GetProxyTokensItemOutput)
+}
+
+// A domain services can be published under
+type GetReverseProxyDomainsItem struct {
+	// The domain
+	Domain string `pulumi:"domain"`
+	// Domain id; empty for a cluster's own (free) domain
+	Id string `pulumi:"id"`
+	// Whether a service must use a name under the domain
+	RequireSubdomain *bool `pulumi:"requireSubdomain"`
+	// Whether the cluster checks IP reputation
+	SupportsCrowdsec *bool `pulumi:"supportsCrowdsec"`
+	// Whether services here may listen on any port
+	SupportsCustomPorts *bool `pulumi:"supportsCustomPorts"`
+	// Whether the cluster serves private services
+	SupportsPrivate *bool `pulumi:"supportsPrivate"`
+	// The cluster a custom domain points at
+	TargetCluster *string `pulumi:"targetCluster"`
+	// free: a cluster's own domain; custom: one the account added; one of `free`, `custom`
+	Type string `pulumi:"type"`
+	// Whether DNS shows the domain pointing at its cluster
+	Validated bool `pulumi:"validated"`
+}
+
+// A domain services can be published under
+type GetReverseProxyDomainsItemOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyDomainsItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyDomainsItem)(nil)).Elem()
+}
+
+func (o GetReverseProxyDomainsItemOutput) ToGetReverseProxyDomainsItemOutput() GetReverseProxyDomainsItemOutput {
+	return o
+}
+
+func (o GetReverseProxyDomainsItemOutput) ToGetReverseProxyDomainsItemOutputWithContext(ctx context.Context) GetReverseProxyDomainsItemOutput {
+	return o
+}
+
+// The domain
+func (o GetReverseProxyDomainsItemOutput) Domain() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyDomainsItem) string { return v.Domain }).(pulumi.StringOutput)
+}
+
+// Domain id; empty for a cluster's own (free) domain
+func (o GetReverseProxyDomainsItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyDomainsItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Whether a service must use a name under the domain
+func (o GetReverseProxyDomainsItemOutput) RequireSubdomain() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyDomainsItem) *bool { return v.RequireSubdomain }).(pulumi.BoolPtrOutput)
+}
+
+// Whether the cluster checks IP reputation
+func (o GetReverseProxyDomainsItemOutput) SupportsCrowdsec() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyDomainsItem) *bool { return v.SupportsCrowdsec }).(pulumi.BoolPtrOutput)
+}
+
+// Whether services here may listen on any port
+func (o GetReverseProxyDomainsItemOutput) SupportsCustomPorts() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyDomainsItem) *bool { return v.SupportsCustomPorts }).(pulumi.BoolPtrOutput)
+}
+
+// Whether the cluster serves private services
+func (o GetReverseProxyDomainsItemOutput) SupportsPrivate() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyDomainsItem) *bool { return v.SupportsPrivate }).(pulumi.BoolPtrOutput)
+}
+
+// The cluster a custom domain points at
+func (o GetReverseProxyDomainsItemOutput) TargetCluster() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyDomainsItem) *string { return v.TargetCluster }).(pulumi.StringPtrOutput)
+}
+
+// free: a cluster's own domain; custom: one the account added; one of `free`, `custom`
+func (o GetReverseProxyDomainsItemOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyDomainsItem) string { return v.Type }).(pulumi.StringOutput)
+}
+
+// Whether DNS shows the domain pointing at its cluster
+func (o GetReverseProxyDomainsItemOutput) Validated() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReverseProxyDomainsItem) bool { return v.Validated }).(pulumi.BoolOutput)
+}
+
+type GetReverseProxyDomainsItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyDomainsItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetReverseProxyDomainsItem)(nil)).Elem()
+}
+
+func (o GetReverseProxyDomainsItemArrayOutput) ToGetReverseProxyDomainsItemArrayOutput() GetReverseProxyDomainsItemArrayOutput {
+	return o
+}
+
+func (o GetReverseProxyDomainsItemArrayOutput) ToGetReverseProxyDomainsItemArrayOutputWithContext(ctx context.Context) GetReverseProxyDomainsItemArrayOutput {
+	return o
+}
+
+func (o GetReverseProxyDomainsItemArrayOutput) Index(i pulumi.IntInput) GetReverseProxyDomainsItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetReverseProxyDomainsItem {
+		return vs[0].([]GetReverseProxyDomainsItem)[vs[1].(int)]
+	}).(GetReverseProxyDomainsItemOutput)
+}
+
+type GetReverseProxyServiceAccessRestrictions struct {
+	// Only these client ranges
+	AllowedCidrs []string `pulumi:"allowedCidrs"`
+	// Only these countries
+	AllowedCountries []string `pulumi:"allowedCountries"`
+	// Refused client ranges
+	BlockedCidrs []string `pulumi:"blockedCidrs"`
+	// Refused countries
+	BlockedCountries []string `pulumi:"blockedCountries"`
+	// off, enforce or observe
+	CrowdsecMode *string `pulumi:"crowdsecMode"`
+}
+
+type GetReverseProxyServiceAccessRestrictionsOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceAccessRestrictionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServiceAccessRestrictions)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceAccessRestrictionsOutput) ToGetReverseProxyServiceAccessRestrictionsOutput() GetReverseProxyServiceAccessRestrictionsOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAccessRestrictionsOutput) ToGetReverseProxyServiceAccessRestrictionsOutputWithContext(ctx context.Context) GetReverseProxyServiceAccessRestrictionsOutput {
+	return o
+}
+
+// Only these client ranges
+func (o GetReverseProxyServiceAccessRestrictionsOutput) AllowedCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAccessRestrictions) []string { return v.AllowedCidrs }).(pulumi.StringArrayOutput)
+}
+
+// Only these countries
+func (o GetReverseProxyServiceAccessRestrictionsOutput) AllowedCountries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAccessRestrictions) []string { return v.AllowedCountries }).(pulumi.StringArrayOutput)
+}
+
+// Refused client ranges
+func (o GetReverseProxyServiceAccessRestrictionsOutput) BlockedCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAccessRestrictions) []string { return v.BlockedCidrs }).(pulumi.StringArrayOutput)
+}
+
+// Refused countries
+func (o GetReverseProxyServiceAccessRestrictionsOutput) BlockedCountries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAccessRestrictions) []string { return v.BlockedCountries }).(pulumi.StringArrayOutput)
+}
+
+// off, enforce or observe
+func (o GetReverseProxyServiceAccessRestrictionsOutput) CrowdsecMode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAccessRestrictions) *string { return v.CrowdsecMode }).(pulumi.StringPtrOutput)
+}
+
+type GetReverseProxyServiceAccessRestrictionsPtrOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceAccessRestrictionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReverseProxyServiceAccessRestrictions)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceAccessRestrictionsPtrOutput) ToGetReverseProxyServiceAccessRestrictionsPtrOutput() GetReverseProxyServiceAccessRestrictionsPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAccessRestrictionsPtrOutput) ToGetReverseProxyServiceAccessRestrictionsPtrOutputWithContext(ctx context.Context) GetReverseProxyServiceAccessRestrictionsPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAccessRestrictionsPtrOutput) Elem() GetReverseProxyServiceAccessRestrictionsOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAccessRestrictions) GetReverseProxyServiceAccessRestrictions {
+		if v != nil {
+			return *v
+		}
+		var ret GetReverseProxyServiceAccessRestrictions
+		return ret
+	}).(GetReverseProxyServiceAccessRestrictionsOutput)
+}
+
+// Only these client ranges
+func (o GetReverseProxyServiceAccessRestrictionsPtrOutput) AllowedCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAccessRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.AllowedCidrs
+	}).(pulumi.StringArrayOutput)
+}
+
+// Only these countries
+func (o GetReverseProxyServiceAccessRestrictionsPtrOutput) AllowedCountries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAccessRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.AllowedCountries
+	}).(pulumi.StringArrayOutput)
+}
+
+// Refused client ranges
+func (o GetReverseProxyServiceAccessRestrictionsPtrOutput) BlockedCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAccessRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.BlockedCidrs
+	}).(pulumi.StringArrayOutput)
+}
+
+// Refused countries
+func (o GetReverseProxyServiceAccessRestrictionsPtrOutput) BlockedCountries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAccessRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.BlockedCountries
+	}).(pulumi.StringArrayOutput)
+}
+
+// off, enforce or observe
+func (o GetReverseProxyServiceAccessRestrictionsPtrOutput) CrowdsecMode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAccessRestrictions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.CrowdsecMode
+	}).(pulumi.StringPtrOutput)
+}
+
+// How visitors prove who they are; secret values answered empty
+type GetReverseProxyServiceAuth struct {
+	// Sign-in through the identity provider
+	BearerAuth *GetReverseProxyServiceAuthBearerAuth `pulumi:"bearerAuth"`
+	// Header checks
+	HeaderAuths []GetReverseProxyServiceAuthHeaderAuth `pulumi:"headerAuths"`
+	// Sign-in by emailed link
+	LinkAuth *GetReverseProxyServiceAuthLinkAuth `pulumi:"linkAuth"`
+	// Password check
+	PasswordAuth *GetReverseProxyServiceAuthPasswordAuth `pulumi:"passwordAuth"`
+	// PIN check
+	PinAuth *GetReverseProxyServiceAuthPinAuth `pulumi:"pinAuth"`
+}
+
+// How visitors prove who they are; secret values answered empty
+type GetReverseProxyServiceAuthOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServiceAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceAuthOutput) ToGetReverseProxyServiceAuthOutput() GetReverseProxyServiceAuthOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthOutput) ToGetReverseProxyServiceAuthOutputWithContext(ctx context.Context) GetReverseProxyServiceAuthOutput {
+	return o
+}
+
+// Sign-in through the identity provider
+func (o GetReverseProxyServiceAuthOutput) BearerAuth() GetReverseProxyServiceAuthBearerAuthPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuth) *GetReverseProxyServiceAuthBearerAuth { return v.BearerAuth }).(GetReverseProxyServiceAuthBearerAuthPtrOutput)
+}
+
+// Header checks
+func (o GetReverseProxyServiceAuthOutput) HeaderAuths() GetReverseProxyServiceAuthHeaderAuthArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuth) []GetReverseProxyServiceAuthHeaderAuth { return v.HeaderAuths }).(GetReverseProxyServiceAuthHeaderAuthArrayOutput)
+}
+
+// Sign-in by emailed link
+func (o GetReverseProxyServiceAuthOutput) LinkAuth() GetReverseProxyServiceAuthLinkAuthPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuth) *GetReverseProxyServiceAuthLinkAuth { return v.LinkAuth }).(GetReverseProxyServiceAuthLinkAuthPtrOutput)
+}
+
+// Password check
+func (o GetReverseProxyServiceAuthOutput) PasswordAuth() GetReverseProxyServiceAuthPasswordAuthPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuth) *GetReverseProxyServiceAuthPasswordAuth { return v.PasswordAuth }).(GetReverseProxyServiceAuthPasswordAuthPtrOutput)
+}
+
+// PIN check
+func (o GetReverseProxyServiceAuthOutput) PinAuth() GetReverseProxyServiceAuthPinAuthPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuth) *GetReverseProxyServiceAuthPinAuth { return v.PinAuth }).(GetReverseProxyServiceAuthPinAuthPtrOutput)
+}
+
+type GetReverseProxyServiceAuthBearerAuth struct {
+	// Groups whose users may sign in
+	DistributionGroups []string `pulumi:"distributionGroups"`
+	// Whether the check is on
+	Enabled bool `pulumi:"enabled"`
+}
+
+type GetReverseProxyServiceAuthBearerAuthOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceAuthBearerAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServiceAuthBearerAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceAuthBearerAuthOutput) ToGetReverseProxyServiceAuthBearerAuthOutput() GetReverseProxyServiceAuthBearerAuthOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthBearerAuthOutput) ToGetReverseProxyServiceAuthBearerAuthOutputWithContext(ctx context.Context) GetReverseProxyServiceAuthBearerAuthOutput {
+	return o
+}
+
+// Groups whose users may sign in
+func (o GetReverseProxyServiceAuthBearerAuthOutput) DistributionGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuthBearerAuth) []string { return v.DistributionGroups }).(pulumi.StringArrayOutput)
+}
+
+// Whether the check is on
+func (o GetReverseProxyServiceAuthBearerAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuthBearerAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+type GetReverseProxyServiceAuthBearerAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceAuthBearerAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReverseProxyServiceAuthBearerAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceAuthBearerAuthPtrOutput) ToGetReverseProxyServiceAuthBearerAuthPtrOutput() GetReverseProxyServiceAuthBearerAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthBearerAuthPtrOutput) ToGetReverseProxyServiceAuthBearerAuthPtrOutputWithContext(ctx context.Context) GetReverseProxyServiceAuthBearerAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthBearerAuthPtrOutput) Elem() GetReverseProxyServiceAuthBearerAuthOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAuthBearerAuth) GetReverseProxyServiceAuthBearerAuth {
+		if v != nil {
+			return *v
+		}
+		var ret GetReverseProxyServiceAuthBearerAuth
+		return ret
+	}).(GetReverseProxyServiceAuthBearerAuthOutput)
+}
+
+// Groups whose users may sign in
+func (o GetReverseProxyServiceAuthBearerAuthPtrOutput) DistributionGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAuthBearerAuth) []string {
+		if v == nil {
+			return nil
+		}
+		return v.DistributionGroups
+	}).(pulumi.StringArrayOutput)
+}
+
+// Whether the check is on
+func (o GetReverseProxyServiceAuthBearerAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAuthBearerAuth) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+type GetReverseProxyServiceAuthHeaderAuth struct {
+	// Whether the check is on
+	Enabled bool `pulumi:"enabled"`
+	// Header name
+	Header string `pulumi:"header"`
+	// Always empty
+	Value string `pulumi:"value"`
+}
+
+type GetReverseProxyServiceAuthHeaderAuthOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceAuthHeaderAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServiceAuthHeaderAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceAuthHeaderAuthOutput) ToGetReverseProxyServiceAuthHeaderAuthOutput() GetReverseProxyServiceAuthHeaderAuthOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthHeaderAuthOutput) ToGetReverseProxyServiceAuthHeaderAuthOutputWithContext(ctx context.Context) GetReverseProxyServiceAuthHeaderAuthOutput {
+	return o
+}
+
+// Whether the check is on
+func (o GetReverseProxyServiceAuthHeaderAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuthHeaderAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Header name
+func (o GetReverseProxyServiceAuthHeaderAuthOutput) Header() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuthHeaderAuth) string { return v.Header }).(pulumi.StringOutput)
+}
+
+// Always empty
+func (o GetReverseProxyServiceAuthHeaderAuthOutput) Value() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuthHeaderAuth) string { return v.Value }).(pulumi.StringOutput)
+}
+
+type GetReverseProxyServiceAuthHeaderAuthArrayOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceAuthHeaderAuthArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetReverseProxyServiceAuthHeaderAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceAuthHeaderAuthArrayOutput) ToGetReverseProxyServiceAuthHeaderAuthArrayOutput() GetReverseProxyServiceAuthHeaderAuthArrayOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthHeaderAuthArrayOutput) ToGetReverseProxyServiceAuthHeaderAuthArrayOutputWithContext(ctx context.Context) GetReverseProxyServiceAuthHeaderAuthArrayOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthHeaderAuthArrayOutput) Index(i pulumi.IntInput) GetReverseProxyServiceAuthHeaderAuthOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetReverseProxyServiceAuthHeaderAuth {
+		return vs[0].([]GetReverseProxyServiceAuthHeaderAuth)[vs[1].(int)]
+	}).(GetReverseProxyServiceAuthHeaderAuthOutput)
+}
+
+type GetReverseProxyServiceAuthLinkAuth struct {
+	// Whether the check is on
+	Enabled bool `pulumi:"enabled"`
+}
+
+type GetReverseProxyServiceAuthLinkAuthOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceAuthLinkAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServiceAuthLinkAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceAuthLinkAuthOutput) ToGetReverseProxyServiceAuthLinkAuthOutput() GetReverseProxyServiceAuthLinkAuthOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthLinkAuthOutput) ToGetReverseProxyServiceAuthLinkAuthOutputWithContext(ctx context.Context) GetReverseProxyServiceAuthLinkAuthOutput {
+	return o
+}
+
+// Whether the check is on
+func (o GetReverseProxyServiceAuthLinkAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuthLinkAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+type GetReverseProxyServiceAuthLinkAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceAuthLinkAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReverseProxyServiceAuthLinkAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceAuthLinkAuthPtrOutput) ToGetReverseProxyServiceAuthLinkAuthPtrOutput() GetReverseProxyServiceAuthLinkAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthLinkAuthPtrOutput) ToGetReverseProxyServiceAuthLinkAuthPtrOutputWithContext(ctx context.Context) GetReverseProxyServiceAuthLinkAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthLinkAuthPtrOutput) Elem() GetReverseProxyServiceAuthLinkAuthOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAuthLinkAuth) GetReverseProxyServiceAuthLinkAuth {
+		if v != nil {
+			return *v
+		}
+		var ret GetReverseProxyServiceAuthLinkAuth
+		return ret
+	}).(GetReverseProxyServiceAuthLinkAuthOutput)
+}
+
+// Whether the check is on
+func (o GetReverseProxyServiceAuthLinkAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAuthLinkAuth) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+type GetReverseProxyServiceAuthPasswordAuth struct {
+	// Whether the check is on
+	Enabled bool `pulumi:"enabled"`
+	// Always empty
+	Password string `pulumi:"password"`
+}
+
+type GetReverseProxyServiceAuthPasswordAuthOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceAuthPasswordAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServiceAuthPasswordAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceAuthPasswordAuthOutput) ToGetReverseProxyServiceAuthPasswordAuthOutput() GetReverseProxyServiceAuthPasswordAuthOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthPasswordAuthOutput) ToGetReverseProxyServiceAuthPasswordAuthOutputWithContext(ctx context.Context) GetReverseProxyServiceAuthPasswordAuthOutput {
+	return o
+}
+
+// Whether the check is on
+func (o GetReverseProxyServiceAuthPasswordAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuthPasswordAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Always empty
+func (o GetReverseProxyServiceAuthPasswordAuthOutput) Password() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuthPasswordAuth) string { return v.Password }).(pulumi.StringOutput)
+}
+
+type GetReverseProxyServiceAuthPasswordAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceAuthPasswordAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReverseProxyServiceAuthPasswordAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceAuthPasswordAuthPtrOutput) ToGetReverseProxyServiceAuthPasswordAuthPtrOutput() GetReverseProxyServiceAuthPasswordAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthPasswordAuthPtrOutput) ToGetReverseProxyServiceAuthPasswordAuthPtrOutputWithContext(ctx context.Context) GetReverseProxyServiceAuthPasswordAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthPasswordAuthPtrOutput) Elem() GetReverseProxyServiceAuthPasswordAuthOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAuthPasswordAuth) GetReverseProxyServiceAuthPasswordAuth {
+		if v != nil {
+			return *v
+		}
+		var ret GetReverseProxyServiceAuthPasswordAuth
+		return ret
+	}).(GetReverseProxyServiceAuthPasswordAuthOutput)
+}
+
+// Whether the check is on
+func (o GetReverseProxyServiceAuthPasswordAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAuthPasswordAuth) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Always empty
+func (o GetReverseProxyServiceAuthPasswordAuthPtrOutput) Password() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAuthPasswordAuth) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Password
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetReverseProxyServiceAuthPinAuth struct {
+	// Whether the check is on
+	Enabled bool `pulumi:"enabled"`
+	// Always empty
+	Pin string `pulumi:"pin"`
+}
+
+type GetReverseProxyServiceAuthPinAuthOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceAuthPinAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServiceAuthPinAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceAuthPinAuthOutput) ToGetReverseProxyServiceAuthPinAuthOutput() GetReverseProxyServiceAuthPinAuthOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthPinAuthOutput) ToGetReverseProxyServiceAuthPinAuthOutputWithContext(ctx context.Context) GetReverseProxyServiceAuthPinAuthOutput {
+	return o
+}
+
+// Whether the check is on
+func (o GetReverseProxyServiceAuthPinAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuthPinAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Always empty
+func (o GetReverseProxyServiceAuthPinAuthOutput) Pin() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuthPinAuth) string { return v.Pin }).(pulumi.StringOutput)
+}
+
+type GetReverseProxyServiceAuthPinAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceAuthPinAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReverseProxyServiceAuthPinAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceAuthPinAuthPtrOutput) ToGetReverseProxyServiceAuthPinAuthPtrOutput() GetReverseProxyServiceAuthPinAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthPinAuthPtrOutput) ToGetReverseProxyServiceAuthPinAuthPtrOutputWithContext(ctx context.Context) GetReverseProxyServiceAuthPinAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthPinAuthPtrOutput) Elem() GetReverseProxyServiceAuthPinAuthOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAuthPinAuth) GetReverseProxyServiceAuthPinAuth {
+		if v != nil {
+			return *v
+		}
+		var ret GetReverseProxyServiceAuthPinAuth
+		return ret
+	}).(GetReverseProxyServiceAuthPinAuthOutput)
+}
+
+// Whether the check is on
+func (o GetReverseProxyServiceAuthPinAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAuthPinAuth) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Always empty
+func (o GetReverseProxyServiceAuthPinAuthPtrOutput) Pin() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAuthPinAuth) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Pin
+	}).(pulumi.StringPtrOutput)
+}
+
+// What the server reports about a service
+type GetReverseProxyServiceMeta struct {
+	// When the TLS certificate was issued, if it was
+	CertificateIssuedAt *string `pulumi:"certificateIssuedAt"`
+	// Creation time
+	CreatedAt string `pulumi:"createdAt"`
+	// Where the service stands: pending until a proxy of its cluster serves it, then active; one of `pending`, `active`, `tunnel_not_created`, `certificate_pending`, `certificate_failed`, `error`
+	Status string `pulumi:"status"`
+}
+
+// What the server reports about a service
+type GetReverseProxyServiceMetaOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceMetaOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServiceMeta)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceMetaOutput) ToGetReverseProxyServiceMetaOutput() GetReverseProxyServiceMetaOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceMetaOutput) ToGetReverseProxyServiceMetaOutputWithContext(ctx context.Context) GetReverseProxyServiceMetaOutput {
+	return o
+}
+
+// When the TLS certificate was issued, if it was
+func (o GetReverseProxyServiceMetaOutput) CertificateIssuedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceMeta) *string { return v.CertificateIssuedAt }).(pulumi.StringPtrOutput)
+}
+
+// Creation time
+func (o GetReverseProxyServiceMetaOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceMeta) string { return v.CreatedAt }).(pulumi.StringOutput)
+}
+
+// Where the service stands: pending until a proxy of its cluster serves it, then active; one of `pending`, `active`, `tunnel_not_created`, `certificate_pending`, `certificate_failed`, `error`
+func (o GetReverseProxyServiceMetaOutput) Status() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceMeta) string { return v.Status }).(pulumi.StringOutput)
+}
+
+// A target of a service
+type GetReverseProxyServiceTarget struct {
+	// Whether traffic goes to this target
+	Enabled bool `pulumi:"enabled"`
+	// Address the proxy connects to
+	Host *string `pulumi:"host"`
+	// Per-target proxy settings
+	Options *GetReverseProxyServiceTargetOptions `pulumi:"options"`
+	// Path prefix routed to this target
+	Path *string `pulumi:"path"`
+	// Port of the target
+	Port int `pulumi:"port"`
+	// How the proxy talks to the target
+	Protocol string `pulumi:"protocol"`
+	// Id of the peer or network resource, or the cluster's address
+	TargetId string `pulumi:"targetId"`
+	// peer, host, domain, subnet or cluster
+	TargetType string `pulumi:"targetType"`
+}
+
+// A target of a service
+type GetReverseProxyServiceTargetOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceTargetOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServiceTarget)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceTargetOutput) ToGetReverseProxyServiceTargetOutput() GetReverseProxyServiceTargetOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceTargetOutput) ToGetReverseProxyServiceTargetOutputWithContext(ctx context.Context) GetReverseProxyServiceTargetOutput {
+	return o
+}
+
+// Whether traffic goes to this target
+func (o GetReverseProxyServiceTargetOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTarget) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Address the proxy connects to
+func (o GetReverseProxyServiceTargetOutput) Host() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTarget) *string { return v.Host }).(pulumi.StringPtrOutput)
+}
+
+// Per-target proxy settings
+func (o GetReverseProxyServiceTargetOutput) Options() GetReverseProxyServiceTargetOptionsPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTarget) *GetReverseProxyServiceTargetOptions { return v.Options }).(GetReverseProxyServiceTargetOptionsPtrOutput)
+}
+
+// Path prefix routed to this target
+func (o GetReverseProxyServiceTargetOutput) Path() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTarget) *string { return v.Path }).(pulumi.StringPtrOutput)
+}
+
+// Port of the target
+func (o GetReverseProxyServiceTargetOutput) Port() pulumi.IntOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTarget) int { return v.Port }).(pulumi.IntOutput)
+}
+
+// How the proxy talks to the target
+func (o GetReverseProxyServiceTargetOutput) Protocol() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTarget) string { return v.Protocol }).(pulumi.StringOutput)
+}
+
+// Id of the peer or network resource, or the cluster's address
+func (o GetReverseProxyServiceTargetOutput) TargetId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTarget) string { return v.TargetId }).(pulumi.StringOutput)
+}
+
+// peer, host, domain, subnet or cluster
+func (o GetReverseProxyServiceTargetOutput) TargetType() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTarget) string { return v.TargetType }).(pulumi.StringOutput)
+}
+
+type GetReverseProxyServiceTargetArrayOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceTargetArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetReverseProxyServiceTarget)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceTargetArrayOutput) ToGetReverseProxyServiceTargetArrayOutput() GetReverseProxyServiceTargetArrayOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceTargetArrayOutput) ToGetReverseProxyServiceTargetArrayOutputWithContext(ctx context.Context) GetReverseProxyServiceTargetArrayOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceTargetArrayOutput) Index(i pulumi.IntInput) GetReverseProxyServiceTargetOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetReverseProxyServiceTarget {
+		return vs[0].([]GetReverseProxyServiceTarget)[vs[1].(int)]
+	}).(GetReverseProxyServiceTargetOutput)
+}
+
+type GetReverseProxyServiceTargetOptions struct {
+	// Headers added to requests
+	CustomHeaders map[string]string `pulumi:"customHeaders"`
+	// Whether the target is reached outside the overlay
+	DirectUpstream *bool `pulumi:"directUpstream"`
+	// preserve: the request path is forwarded whole
+	PathRewrite *string `pulumi:"pathRewrite"`
+	// Whether connections carry a PROXY protocol header
+	ProxyProtocol *bool `pulumi:"proxyProtocol"`
+	// How long the proxy waits for an answer
+	RequestTimeout *string `pulumi:"requestTimeout"`
+	// Idle UDP session lifetime
+	SessionIdleTimeout *string `pulumi:"sessionIdleTimeout"`
+	// Whether any TLS certificate is accepted
+	SkipTlsVerify *bool `pulumi:"skipTlsVerify"`
+}
+
+type GetReverseProxyServiceTargetOptionsOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceTargetOptionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServiceTargetOptions)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceTargetOptionsOutput) ToGetReverseProxyServiceTargetOptionsOutput() GetReverseProxyServiceTargetOptionsOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceTargetOptionsOutput) ToGetReverseProxyServiceTargetOptionsOutputWithContext(ctx context.Context) GetReverseProxyServiceTargetOptionsOutput {
+	return o
+}
+
+// Headers added to requests
+func (o GetReverseProxyServiceTargetOptionsOutput) CustomHeaders() pulumi.StringMapOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTargetOptions) map[string]string { return v.CustomHeaders }).(pulumi.StringMapOutput)
+}
+
+// Whether the target is reached outside the overlay
+func (o GetReverseProxyServiceTargetOptionsOutput) DirectUpstream() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTargetOptions) *bool { return v.DirectUpstream }).(pulumi.BoolPtrOutput)
+}
+
+// preserve: the request path is forwarded whole
+func (o GetReverseProxyServiceTargetOptionsOutput) PathRewrite() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTargetOptions) *string { return v.PathRewrite }).(pulumi.StringPtrOutput)
+}
+
+// Whether connections carry a PROXY protocol header
+func (o GetReverseProxyServiceTargetOptionsOutput) ProxyProtocol() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTargetOptions) *bool { return v.ProxyProtocol }).(pulumi.BoolPtrOutput)
+}
+
+// How long the proxy waits for an answer
+func (o GetReverseProxyServiceTargetOptionsOutput) RequestTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTargetOptions) *string { return v.RequestTimeout }).(pulumi.StringPtrOutput)
+}
+
+// Idle UDP session lifetime
+func (o GetReverseProxyServiceTargetOptionsOutput) SessionIdleTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTargetOptions) *string { return v.SessionIdleTimeout }).(pulumi.StringPtrOutput)
+}
+
+// Whether any TLS certificate is accepted
+func (o GetReverseProxyServiceTargetOptionsOutput) SkipTlsVerify() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTargetOptions) *bool { return v.SkipTlsVerify }).(pulumi.BoolPtrOutput)
+}
+
+type GetReverseProxyServiceTargetOptionsPtrOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceTargetOptionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReverseProxyServiceTargetOptions)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceTargetOptionsPtrOutput) ToGetReverseProxyServiceTargetOptionsPtrOutput() GetReverseProxyServiceTargetOptionsPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceTargetOptionsPtrOutput) ToGetReverseProxyServiceTargetOptionsPtrOutputWithContext(ctx context.Context) GetReverseProxyServiceTargetOptionsPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceTargetOptionsPtrOutput) Elem() GetReverseProxyServiceTargetOptionsOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceTargetOptions) GetReverseProxyServiceTargetOptions {
+		if v != nil {
+			return *v
+		}
+		var ret GetReverseProxyServiceTargetOptions
+		return ret
+	}).(GetReverseProxyServiceTargetOptionsOutput)
+}
+
+// Headers added to requests
+func (o GetReverseProxyServiceTargetOptionsPtrOutput) CustomHeaders() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceTargetOptions) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.CustomHeaders
+	}).(pulumi.StringMapOutput)
+}
+
+// Whether the target is reached outside the overlay
+func (o GetReverseProxyServiceTargetOptionsPtrOutput) DirectUpstream() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceTargetOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.DirectUpstream
+	}).(pulumi.BoolPtrOutput)
+}
+
+// preserve: the request path is forwarded whole
+func (o GetReverseProxyServiceTargetOptionsPtrOutput) PathRewrite() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceTargetOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.PathRewrite
+	}).(pulumi.StringPtrOutput)
+}
+
+// Whether connections carry a PROXY protocol header
+func (o GetReverseProxyServiceTargetOptionsPtrOutput) ProxyProtocol() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceTargetOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ProxyProtocol
+	}).(pulumi.BoolPtrOutput)
+}
+
+// How long the proxy waits for an answer
+func (o GetReverseProxyServiceTargetOptionsPtrOutput) RequestTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceTargetOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.RequestTimeout
+	}).(pulumi.StringPtrOutput)
+}
+
+// Idle UDP session lifetime
+func (o GetReverseProxyServiceTargetOptionsPtrOutput) SessionIdleTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceTargetOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.SessionIdleTimeout
+	}).(pulumi.StringPtrOutput)
+}
+
+// Whether any TLS certificate is accepted
+func (o GetReverseProxyServiceTargetOptionsPtrOutput) SkipTlsVerify() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceTargetOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.SkipTlsVerify
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Reverse-proxy service
+type GetReverseProxyServicesItem struct {
+	// Groups whose peers may reach a private service
+	AccessGroups []string `pulumi:"accessGroups"`
+	// Which client addresses may connect
+	AccessRestrictions *GetReverseProxyServicesItemAccessRestrictions `pulumi:"accessRestrictions"`
+	// How visitors prove who they are; secret values answered empty
+	Auth GetReverseProxyServicesItemAuth `pulumi:"auth"`
+	// Host name the service is published at
+	Domain string `pulumi:"domain"`
+	// Whether the service is published
+	Enabled bool `pulumi:"enabled"`
+	// Service id
+	Id string `pulumi:"id"`
+	// Port the proxy listens on (tcp, udp and tls)
+	ListenPort *int `pulumi:"listenPort"`
+	// What the server reports about a service
+	Meta GetReverseProxyServicesItemMeta `pulumi:"meta"`
+	// http, tcp, udp or tls
+	Mode *string `pulumi:"mode"`
+	// Service name
+	Name string `pulumi:"name"`
+	// Whether the visitor's Host header reaches the target
+	PassHostHeader *bool `pulumi:"passHostHeader"`
+	// Whether the cluster chose listenPort
+	PortAutoAssigned *bool `pulumi:"portAutoAssigned"`
+	// Whether only peers of accessGroups may reach the service
+	Private *bool `pulumi:"private"`
+	// Address of the proxy cluster serving the service
+	ProxyCluster *string `pulumi:"proxyCluster"`
+	// Whether redirects are rewritten to the domain
+	RewriteRedirects *bool `pulumi:"rewriteRedirects"`
+	// Where the service sends traffic
+	Targets []GetReverseProxyServicesItemTarget `pulumi:"targets"`
+	// Set by the operator for a service stopped for abuse; such a service cannot be changed
+	Terminated *bool `pulumi:"terminated"`
+}
+
+// Reverse-proxy service
+type GetReverseProxyServicesItemOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServicesItem)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemOutput) ToGetReverseProxyServicesItemOutput() GetReverseProxyServicesItemOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemOutput) ToGetReverseProxyServicesItemOutputWithContext(ctx context.Context) GetReverseProxyServicesItemOutput {
+	return o
+}
+
+// Groups whose peers may reach a private service
+func (o GetReverseProxyServicesItemOutput) AccessGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) []string { return v.AccessGroups }).(pulumi.StringArrayOutput)
+}
+
+// Which client addresses may connect
+func (o GetReverseProxyServicesItemOutput) AccessRestrictions() GetReverseProxyServicesItemAccessRestrictionsPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) *GetReverseProxyServicesItemAccessRestrictions {
+		return v.AccessRestrictions
+	}).(GetReverseProxyServicesItemAccessRestrictionsPtrOutput)
+}
+
+// How visitors prove who they are; secret values answered empty
+func (o GetReverseProxyServicesItemOutput) Auth() GetReverseProxyServicesItemAuthOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) GetReverseProxyServicesItemAuth { return v.Auth }).(GetReverseProxyServicesItemAuthOutput)
+}
+
+// Host name the service is published at
+func (o GetReverseProxyServicesItemOutput) Domain() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) string { return v.Domain }).(pulumi.StringOutput)
+}
+
+// Whether the service is published
+func (o GetReverseProxyServicesItemOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Service id
+func (o GetReverseProxyServicesItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Port the proxy listens on (tcp, udp and tls)
+func (o GetReverseProxyServicesItemOutput) ListenPort() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) *int { return v.ListenPort }).(pulumi.IntPtrOutput)
+}
+
+// What the server reports about a service
+func (o GetReverseProxyServicesItemOutput) Meta() GetReverseProxyServicesItemMetaOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) GetReverseProxyServicesItemMeta { return v.Meta }).(GetReverseProxyServicesItemMetaOutput)
+}
+
+// http, tcp, udp or tls
+func (o GetReverseProxyServicesItemOutput) Mode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) *string { return v.Mode }).(pulumi.StringPtrOutput)
+}
+
+// Service name
+func (o GetReverseProxyServicesItemOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Whether the visitor's Host header reaches the target
+func (o GetReverseProxyServicesItemOutput) PassHostHeader() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) *bool { return v.PassHostHeader }).(pulumi.BoolPtrOutput)
+}
+
+// Whether the cluster chose listenPort
+func (o GetReverseProxyServicesItemOutput) PortAutoAssigned() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) *bool { return v.PortAutoAssigned }).(pulumi.BoolPtrOutput)
+}
+
+// Whether only peers of accessGroups may reach the service
+func (o GetReverseProxyServicesItemOutput) Private() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) *bool { return v.Private }).(pulumi.BoolPtrOutput)
+}
+
+// Address of the proxy cluster serving the service
+func (o GetReverseProxyServicesItemOutput) ProxyCluster() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) *string { return v.ProxyCluster }).(pulumi.StringPtrOutput)
+}
+
+// Whether redirects are rewritten to the domain
+func (o GetReverseProxyServicesItemOutput) RewriteRedirects() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) *bool { return v.RewriteRedirects }).(pulumi.BoolPtrOutput)
+}
+
+// Where the service sends traffic
+func (o GetReverseProxyServicesItemOutput) Targets() GetReverseProxyServicesItemTargetArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) []GetReverseProxyServicesItemTarget { return v.Targets }).(GetReverseProxyServicesItemTargetArrayOutput)
+}
+
+// Set by the operator for a service stopped for abuse; such a service cannot be changed
+func (o GetReverseProxyServicesItemOutput) Terminated() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) *bool { return v.Terminated }).(pulumi.BoolPtrOutput)
+}
+
+type GetReverseProxyServicesItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetReverseProxyServicesItem)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemArrayOutput) ToGetReverseProxyServicesItemArrayOutput() GetReverseProxyServicesItemArrayOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemArrayOutput) ToGetReverseProxyServicesItemArrayOutputWithContext(ctx context.Context) GetReverseProxyServicesItemArrayOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemArrayOutput) Index(i pulumi.IntInput) GetReverseProxyServicesItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetReverseProxyServicesItem {
+		return vs[0].([]GetReverseProxyServicesItem)[vs[1].(int)]
+	}).(GetReverseProxyServicesItemOutput)
+}
+
+type GetReverseProxyServicesItemAccessRestrictions struct {
+	// Only these client ranges
+	AllowedCidrs []string `pulumi:"allowedCidrs"`
+	// Only these countries
+	AllowedCountries []string `pulumi:"allowedCountries"`
+	// Refused client ranges
+	BlockedCidrs []string `pulumi:"blockedCidrs"`
+	// Refused countries
+	BlockedCountries []string `pulumi:"blockedCountries"`
+	// off, enforce or observe
+	CrowdsecMode *string `pulumi:"crowdsecMode"`
+}
+
+type GetReverseProxyServicesItemAccessRestrictionsOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemAccessRestrictionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServicesItemAccessRestrictions)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemAccessRestrictionsOutput) ToGetReverseProxyServicesItemAccessRestrictionsOutput() GetReverseProxyServicesItemAccessRestrictionsOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAccessRestrictionsOutput) ToGetReverseProxyServicesItemAccessRestrictionsOutputWithContext(ctx context.Context) GetReverseProxyServicesItemAccessRestrictionsOutput {
+	return o
+}
+
+// Only these client ranges
+func (o GetReverseProxyServicesItemAccessRestrictionsOutput) AllowedCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAccessRestrictions) []string { return v.AllowedCidrs }).(pulumi.StringArrayOutput)
+}
+
+// Only these countries
+func (o GetReverseProxyServicesItemAccessRestrictionsOutput) AllowedCountries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAccessRestrictions) []string { return v.AllowedCountries }).(pulumi.StringArrayOutput)
+}
+
+// Refused client ranges
+func (o GetReverseProxyServicesItemAccessRestrictionsOutput) BlockedCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAccessRestrictions) []string { return v.BlockedCidrs }).(pulumi.StringArrayOutput)
+}
+
+// Refused countries
+func (o GetReverseProxyServicesItemAccessRestrictionsOutput) BlockedCountries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAccessRestrictions) []string { return v.BlockedCountries }).(pulumi.StringArrayOutput)
+}
+
+// off, enforce or observe
+func (o GetReverseProxyServicesItemAccessRestrictionsOutput) CrowdsecMode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAccessRestrictions) *string { return v.CrowdsecMode }).(pulumi.StringPtrOutput)
+}
+
+type GetReverseProxyServicesItemAccessRestrictionsPtrOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemAccessRestrictionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReverseProxyServicesItemAccessRestrictions)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemAccessRestrictionsPtrOutput) ToGetReverseProxyServicesItemAccessRestrictionsPtrOutput() GetReverseProxyServicesItemAccessRestrictionsPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAccessRestrictionsPtrOutput) ToGetReverseProxyServicesItemAccessRestrictionsPtrOutputWithContext(ctx context.Context) GetReverseProxyServicesItemAccessRestrictionsPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAccessRestrictionsPtrOutput) Elem() GetReverseProxyServicesItemAccessRestrictionsOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAccessRestrictions) GetReverseProxyServicesItemAccessRestrictions {
+		if v != nil {
+			return *v
+		}
+		var ret GetReverseProxyServicesItemAccessRestrictions
+		return ret
+	}).(GetReverseProxyServicesItemAccessRestrictionsOutput)
+}
+
+// Only these client ranges
+func (o GetReverseProxyServicesItemAccessRestrictionsPtrOutput) AllowedCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAccessRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.AllowedCidrs
+	}).(pulumi.StringArrayOutput)
+}
+
+// Only these countries
+func (o GetReverseProxyServicesItemAccessRestrictionsPtrOutput) AllowedCountries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAccessRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.AllowedCountries
+	}).(pulumi.StringArrayOutput)
+}
+
+// Refused client ranges
+func (o GetReverseProxyServicesItemAccessRestrictionsPtrOutput) BlockedCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAccessRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.BlockedCidrs
+	}).(pulumi.StringArrayOutput)
+}
+
+// Refused countries
+func (o GetReverseProxyServicesItemAccessRestrictionsPtrOutput) BlockedCountries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAccessRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.BlockedCountries
+	}).(pulumi.StringArrayOutput)
+}
+
+// off, enforce or observe
+func (o GetReverseProxyServicesItemAccessRestrictionsPtrOutput) CrowdsecMode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAccessRestrictions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.CrowdsecMode
+	}).(pulumi.StringPtrOutput)
+}
+
+// How visitors prove who they are; secret values answered empty
+type GetReverseProxyServicesItemAuth struct {
+	// Sign-in through the identity provider
+	BearerAuth *GetReverseProxyServicesItemAuthBearerAuth `pulumi:"bearerAuth"`
+	// Header checks
+	HeaderAuths []GetReverseProxyServicesItemAuthHeaderAuth `pulumi:"headerAuths"`
+	// Sign-in by emailed link
+	LinkAuth *GetReverseProxyServicesItemAuthLinkAuth `pulumi:"linkAuth"`
+	// Password check
+	PasswordAuth *GetReverseProxyServicesItemAuthPasswordAuth `pulumi:"passwordAuth"`
+	// PIN check
+	PinAuth *GetReverseProxyServicesItemAuthPinAuth `pulumi:"pinAuth"`
+}
+
+// How visitors prove who they are; secret values answered empty
+type GetReverseProxyServicesItemAuthOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServicesItemAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemAuthOutput) ToGetReverseProxyServicesItemAuthOutput() GetReverseProxyServicesItemAuthOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthOutput) ToGetReverseProxyServicesItemAuthOutputWithContext(ctx context.Context) GetReverseProxyServicesItemAuthOutput {
+	return o
+}
+
+// Sign-in through the identity provider
+func (o GetReverseProxyServicesItemAuthOutput) BearerAuth() GetReverseProxyServicesItemAuthBearerAuthPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuth) *GetReverseProxyServicesItemAuthBearerAuth {
+		return v.BearerAuth
+	}).(GetReverseProxyServicesItemAuthBearerAuthPtrOutput)
+}
+
+// Header checks
+func (o GetReverseProxyServicesItemAuthOutput) HeaderAuths() GetReverseProxyServicesItemAuthHeaderAuthArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuth) []GetReverseProxyServicesItemAuthHeaderAuth {
+		return v.HeaderAuths
+	}).(GetReverseProxyServicesItemAuthHeaderAuthArrayOutput)
+}
+
+// Sign-in by emailed link
+func (o GetReverseProxyServicesItemAuthOutput) LinkAuth() GetReverseProxyServicesItemAuthLinkAuthPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuth) *GetReverseProxyServicesItemAuthLinkAuth { return v.LinkAuth }).(GetReverseProxyServicesItemAuthLinkAuthPtrOutput)
+}
+
+// Password check
+func (o GetReverseProxyServicesItemAuthOutput) PasswordAuth() GetReverseProxyServicesItemAuthPasswordAuthPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuth) *GetReverseProxyServicesItemAuthPasswordAuth {
+		return v.PasswordAuth
+	}).(GetReverseProxyServicesItemAuthPasswordAuthPtrOutput)
+}
+
+// PIN check
+func (o GetReverseProxyServicesItemAuthOutput) PinAuth() GetReverseProxyServicesItemAuthPinAuthPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuth) *GetReverseProxyServicesItemAuthPinAuth { return v.PinAuth }).(GetReverseProxyServicesItemAuthPinAuthPtrOutput)
+}
+
+type GetReverseProxyServicesItemAuthBearerAuth struct {
+	// Groups whose users may sign in
+	DistributionGroups []string `pulumi:"distributionGroups"`
+	// Whether the check is on
+	Enabled bool `pulumi:"enabled"`
+}
+
+type GetReverseProxyServicesItemAuthBearerAuthOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemAuthBearerAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServicesItemAuthBearerAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemAuthBearerAuthOutput) ToGetReverseProxyServicesItemAuthBearerAuthOutput() GetReverseProxyServicesItemAuthBearerAuthOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthBearerAuthOutput) ToGetReverseProxyServicesItemAuthBearerAuthOutputWithContext(ctx context.Context) GetReverseProxyServicesItemAuthBearerAuthOutput {
+	return o
+}
+
+// Groups whose users may sign in
+func (o GetReverseProxyServicesItemAuthBearerAuthOutput) DistributionGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuthBearerAuth) []string { return v.DistributionGroups }).(pulumi.StringArrayOutput)
+}
+
+// Whether the check is on
+func (o GetReverseProxyServicesItemAuthBearerAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuthBearerAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+type GetReverseProxyServicesItemAuthBearerAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemAuthBearerAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReverseProxyServicesItemAuthBearerAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemAuthBearerAuthPtrOutput) ToGetReverseProxyServicesItemAuthBearerAuthPtrOutput() GetReverseProxyServicesItemAuthBearerAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthBearerAuthPtrOutput) ToGetReverseProxyServicesItemAuthBearerAuthPtrOutputWithContext(ctx context.Context) GetReverseProxyServicesItemAuthBearerAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthBearerAuthPtrOutput) Elem() GetReverseProxyServicesItemAuthBearerAuthOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAuthBearerAuth) GetReverseProxyServicesItemAuthBearerAuth {
+		if v != nil {
+			return *v
+		}
+		var ret GetReverseProxyServicesItemAuthBearerAuth
+		return ret
+	}).(GetReverseProxyServicesItemAuthBearerAuthOutput)
+}
+
+// Groups whose users may sign in
+func (o GetReverseProxyServicesItemAuthBearerAuthPtrOutput) DistributionGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAuthBearerAuth) []string {
+		if v == nil {
+			return nil
+		}
+		return v.DistributionGroups
+	}).(pulumi.StringArrayOutput)
+}
+
+// Whether the check is on
+func (o GetReverseProxyServicesItemAuthBearerAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAuthBearerAuth) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+type GetReverseProxyServicesItemAuthHeaderAuth struct {
+	// Whether the check is on
+	Enabled bool `pulumi:"enabled"`
+	// Header name
+	Header string `pulumi:"header"`
+	// Always empty
+	Value string `pulumi:"value"`
+}
+
+type GetReverseProxyServicesItemAuthHeaderAuthOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemAuthHeaderAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServicesItemAuthHeaderAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemAuthHeaderAuthOutput) ToGetReverseProxyServicesItemAuthHeaderAuthOutput() GetReverseProxyServicesItemAuthHeaderAuthOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthHeaderAuthOutput) ToGetReverseProxyServicesItemAuthHeaderAuthOutputWithContext(ctx context.Context) GetReverseProxyServicesItemAuthHeaderAuthOutput {
+	return o
+}
+
+// Whether the check is on
+func (o GetReverseProxyServicesItemAuthHeaderAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuthHeaderAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Header name
+func (o GetReverseProxyServicesItemAuthHeaderAuthOutput) Header() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuthHeaderAuth) string { return v.Header }).(pulumi.StringOutput)
+}
+
+// Always empty
+func (o GetReverseProxyServicesItemAuthHeaderAuthOutput) Value() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuthHeaderAuth) string { return v.Value }).(pulumi.StringOutput)
+}
+
+type GetReverseProxyServicesItemAuthHeaderAuthArrayOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemAuthHeaderAuthArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetReverseProxyServicesItemAuthHeaderAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemAuthHeaderAuthArrayOutput) ToGetReverseProxyServicesItemAuthHeaderAuthArrayOutput() GetReverseProxyServicesItemAuthHeaderAuthArrayOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthHeaderAuthArrayOutput) ToGetReverseProxyServicesItemAuthHeaderAuthArrayOutputWithContext(ctx context.Context) GetReverseProxyServicesItemAuthHeaderAuthArrayOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthHeaderAuthArrayOutput) Index(i pulumi.IntInput) GetReverseProxyServicesItemAuthHeaderAuthOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetReverseProxyServicesItemAuthHeaderAuth {
+		return vs[0].([]GetReverseProxyServicesItemAuthHeaderAuth)[vs[1].(int)]
+	}).(GetReverseProxyServicesItemAuthHeaderAuthOutput)
+}
+
+type GetReverseProxyServicesItemAuthLinkAuth struct {
+	// Whether the check is on
+	Enabled bool `pulumi:"enabled"`
+}
+
+type GetReverseProxyServicesItemAuthLinkAuthOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemAuthLinkAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServicesItemAuthLinkAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemAuthLinkAuthOutput) ToGetReverseProxyServicesItemAuthLinkAuthOutput() GetReverseProxyServicesItemAuthLinkAuthOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthLinkAuthOutput) ToGetReverseProxyServicesItemAuthLinkAuthOutputWithContext(ctx context.Context) GetReverseProxyServicesItemAuthLinkAuthOutput {
+	return o
+}
+
+// Whether the check is on
+func (o GetReverseProxyServicesItemAuthLinkAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuthLinkAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+type GetReverseProxyServicesItemAuthLinkAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemAuthLinkAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReverseProxyServicesItemAuthLinkAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemAuthLinkAuthPtrOutput) ToGetReverseProxyServicesItemAuthLinkAuthPtrOutput() GetReverseProxyServicesItemAuthLinkAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthLinkAuthPtrOutput) ToGetReverseProxyServicesItemAuthLinkAuthPtrOutputWithContext(ctx context.Context) GetReverseProxyServicesItemAuthLinkAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthLinkAuthPtrOutput) Elem() GetReverseProxyServicesItemAuthLinkAuthOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAuthLinkAuth) GetReverseProxyServicesItemAuthLinkAuth {
+		if v != nil {
+			return *v
+		}
+		var ret GetReverseProxyServicesItemAuthLinkAuth
+		return ret
+	}).(GetReverseProxyServicesItemAuthLinkAuthOutput)
+}
+
+// Whether the check is on
+func (o GetReverseProxyServicesItemAuthLinkAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAuthLinkAuth) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+type GetReverseProxyServicesItemAuthPasswordAuth struct {
+	// Whether the check is on
+	Enabled bool `pulumi:"enabled"`
+	// Always empty
+	Password string `pulumi:"password"`
+}
+
+type GetReverseProxyServicesItemAuthPasswordAuthOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemAuthPasswordAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServicesItemAuthPasswordAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemAuthPasswordAuthOutput) ToGetReverseProxyServicesItemAuthPasswordAuthOutput() GetReverseProxyServicesItemAuthPasswordAuthOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthPasswordAuthOutput) ToGetReverseProxyServicesItemAuthPasswordAuthOutputWithContext(ctx context.Context) GetReverseProxyServicesItemAuthPasswordAuthOutput {
+	return o
+}
+
+// Whether the check is on
+func (o GetReverseProxyServicesItemAuthPasswordAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuthPasswordAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Always empty
+func (o GetReverseProxyServicesItemAuthPasswordAuthOutput) Password() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuthPasswordAuth) string { return v.Password }).(pulumi.StringOutput)
+}
+
+type GetReverseProxyServicesItemAuthPasswordAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemAuthPasswordAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReverseProxyServicesItemAuthPasswordAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemAuthPasswordAuthPtrOutput) ToGetReverseProxyServicesItemAuthPasswordAuthPtrOutput() GetReverseProxyServicesItemAuthPasswordAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthPasswordAuthPtrOutput) ToGetReverseProxyServicesItemAuthPasswordAuthPtrOutputWithContext(ctx context.Context) GetReverseProxyServicesItemAuthPasswordAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthPasswordAuthPtrOutput) Elem() GetReverseProxyServicesItemAuthPasswordAuthOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAuthPasswordAuth) GetReverseProxyServicesItemAuthPasswordAuth {
+		if v != nil {
+			return *v
+		}
+		var ret GetReverseProxyServicesItemAuthPasswordAuth
+		return ret
+	}).(GetReverseProxyServicesItemAuthPasswordAuthOutput)
+}
+
+// Whether the check is on
+func (o GetReverseProxyServicesItemAuthPasswordAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAuthPasswordAuth) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Always empty
+func (o GetReverseProxyServicesItemAuthPasswordAuthPtrOutput) Password() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAuthPasswordAuth) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Password
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetReverseProxyServicesItemAuthPinAuth struct {
+	// Whether the check is on
+	Enabled bool `pulumi:"enabled"`
+	// Always empty
+	Pin string `pulumi:"pin"`
+}
+
+type GetReverseProxyServicesItemAuthPinAuthOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemAuthPinAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServicesItemAuthPinAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemAuthPinAuthOutput) ToGetReverseProxyServicesItemAuthPinAuthOutput() GetReverseProxyServicesItemAuthPinAuthOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthPinAuthOutput) ToGetReverseProxyServicesItemAuthPinAuthOutputWithContext(ctx context.Context) GetReverseProxyServicesItemAuthPinAuthOutput {
+	return o
+}
+
+// Whether the check is on
+func (o GetReverseProxyServicesItemAuthPinAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuthPinAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Always empty
+func (o GetReverseProxyServicesItemAuthPinAuthOutput) Pin() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuthPinAuth) string { return v.Pin }).(pulumi.StringOutput)
+}
+
+type GetReverseProxyServicesItemAuthPinAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemAuthPinAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReverseProxyServicesItemAuthPinAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemAuthPinAuthPtrOutput) ToGetReverseProxyServicesItemAuthPinAuthPtrOutput() GetReverseProxyServicesItemAuthPinAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthPinAuthPtrOutput) ToGetReverseProxyServicesItemAuthPinAuthPtrOutputWithContext(ctx context.Context) GetReverseProxyServicesItemAuthPinAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthPinAuthPtrOutput) Elem() GetReverseProxyServicesItemAuthPinAuthOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAuthPinAuth) GetReverseProxyServicesItemAuthPinAuth {
+		if v != nil {
+			return *v
+		}
+		var ret GetReverseProxyServicesItemAuthPinAuth
+		return ret
+	}).(GetReverseProxyServicesItemAuthPinAuthOutput)
+}
+
+// Whether the check is on
+func (o GetReverseProxyServicesItemAuthPinAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAuthPinAuth) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Always empty
+func (o GetReverseProxyServicesItemAuthPinAuthPtrOutput) Pin() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAuthPinAuth) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Pin
+	}).(pulumi.StringPtrOutput)
+}
+
+// What the server reports about a service
+type GetReverseProxyServicesItemMeta struct {
+	// When the TLS certificate was issued, if it was
+	CertificateIssuedAt *string `pulumi:"certificateIssuedAt"`
+	// Creation time
+	CreatedAt string `pulumi:"createdAt"`
+	// Where the service stands: pending until a proxy of its cluster serves it, then active; one of `pending`, `active`, `tunnel_not_created`, `certificate_pending`, `certificate_failed`, `error`
+	Status string `pulumi:"status"`
+}
+
+// What the server reports about a service
+type GetReverseProxyServicesItemMetaOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemMetaOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServicesItemMeta)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemMetaOutput) ToGetReverseProxyServicesItemMetaOutput() GetReverseProxyServicesItemMetaOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemMetaOutput) ToGetReverseProxyServicesItemMetaOutputWithContext(ctx context.Context) GetReverseProxyServicesItemMetaOutput {
+	return o
+}
+
+// When the TLS certificate was issued, if it was
+func (o GetReverseProxyServicesItemMetaOutput) CertificateIssuedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemMeta) *string { return v.CertificateIssuedAt }).(pulumi.StringPtrOutput)
+}
+
+// Creation time
+func (o GetReverseProxyServicesItemMetaOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemMeta) string { return v.CreatedAt }).(pulumi.StringOutput)
+}
+
+// Where the service stands: pending until a proxy of its cluster serves it, then active; one of `pending`, `active`, `tunnel_not_created`, `certificate_pending`, `certificate_failed`, `error`
+func (o GetReverseProxyServicesItemMetaOutput) Status() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemMeta) string { return v.Status }).(pulumi.StringOutput)
+}
+
+// A target of a service
+type GetReverseProxyServicesItemTarget struct {
+	// Whether traffic goes to this target
+	Enabled bool `pulumi:"enabled"`
+	// Address the proxy connects to
+	Host *string `pulumi:"host"`
+	// Per-target proxy settings
+	Options *GetReverseProxyServicesItemTargetOptions `pulumi:"options"`
+	// Path prefix routed to this target
+	Path *string `pulumi:"path"`
+	// Port of the target
+	Port int `pulumi:"port"`
+	// How the proxy talks to the target
+	Protocol string `pulumi:"protocol"`
+	// Id of the peer or network resource, or the cluster's address
+	TargetId string `pulumi:"targetId"`
+	// peer, host, domain, subnet or cluster
+	TargetType string `pulumi:"targetType"`
+}
+
+// A target of a service
+type GetReverseProxyServicesItemTargetOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemTargetOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServicesItemTarget)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemTargetOutput) ToGetReverseProxyServicesItemTargetOutput() GetReverseProxyServicesItemTargetOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemTargetOutput) ToGetReverseProxyServicesItemTargetOutputWithContext(ctx context.Context) GetReverseProxyServicesItemTargetOutput {
+	return o
+}
+
+// Whether traffic goes to this target
+func (o GetReverseProxyServicesItemTargetOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTarget) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Address the proxy connects to
+func (o GetReverseProxyServicesItemTargetOutput) Host() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTarget) *string { return v.Host }).(pulumi.StringPtrOutput)
+}
+
+// Per-target proxy settings
+func (o GetReverseProxyServicesItemTargetOutput) Options() GetReverseProxyServicesItemTargetOptionsPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTarget) *GetReverseProxyServicesItemTargetOptions { return v.Options }).(GetReverseProxyServicesItemTargetOptionsPtrOutput)
+}
+
+// Path prefix routed to this target
+func (o GetReverseProxyServicesItemTargetOutput) Path() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTarget) *string { return v.Path }).(pulumi.StringPtrOutput)
+}
+
+// Port of the target
+func (o GetReverseProxyServicesItemTargetOutput) Port() pulumi.IntOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTarget) int { return v.Port }).(pulumi.IntOutput)
+}
+
+// How the proxy talks to the target
+func (o GetReverseProxyServicesItemTargetOutput) Protocol() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTarget) string { return v.Protocol }).(pulumi.StringOutput)
+}
+
+// Id of the peer or network resource, or the cluster's address
+func (o GetReverseProxyServicesItemTargetOutput) TargetId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTarget) string { return v.TargetId }).(pulumi.StringOutput)
+}
+
+// peer, host, domain, subnet or cluster
+func (o GetReverseProxyServicesItemTargetOutput) TargetType() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTarget) string { return v.TargetType }).(pulumi.StringOutput)
+}
+
+type GetReverseProxyServicesItemTargetArrayOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemTargetArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetReverseProxyServicesItemTarget)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemTargetArrayOutput) ToGetReverseProxyServicesItemTargetArrayOutput() GetReverseProxyServicesItemTargetArrayOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemTargetArrayOutput) ToGetReverseProxyServicesItemTargetArrayOutputWithContext(ctx context.Context) GetReverseProxyServicesItemTargetArrayOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemTargetArrayOutput) Index(i pulumi.IntInput) GetReverseProxyServicesItemTargetOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetReverseProxyServicesItemTarget {
+		return vs[0].([]GetReverseProxyServicesItemTarget)[vs[1].(int)]
+	}).(GetReverseProxyServicesItemTargetOutput)
+}
+
+type GetReverseProxyServicesItemTargetOptions struct {
+	// Headers added to requests
+	CustomHeaders map[string]string `pulumi:"customHeaders"`
+	// Whether the target is reached outside the overlay
+	DirectUpstream *bool `pulumi:"directUpstream"`
+	// preserve: the request path is forwarded whole
+	PathRewrite *string `pulumi:"pathRewrite"`
+	// Whether connections carry a PROXY protocol header
+	ProxyProtocol *bool `pulumi:"proxyProtocol"`
+	// How long the proxy waits for an answer
+	RequestTimeout *string `pulumi:"requestTimeout"`
+	// Idle UDP session lifetime
+	SessionIdleTimeout *string `pulumi:"sessionIdleTimeout"`
+	// Whether any TLS certificate is accepted
+	SkipTlsVerify *bool `pulumi:"skipTlsVerify"`
+}
+
+type GetReverseProxyServicesItemTargetOptionsOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemTargetOptionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServicesItemTargetOptions)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemTargetOptionsOutput) ToGetReverseProxyServicesItemTargetOptionsOutput() GetReverseProxyServicesItemTargetOptionsOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemTargetOptionsOutput) ToGetReverseProxyServicesItemTargetOptionsOutputWithContext(ctx context.Context) GetReverseProxyServicesItemTargetOptionsOutput {
+	return o
+}
+
+// Headers added to requests
+func (o GetReverseProxyServicesItemTargetOptionsOutput) CustomHeaders() pulumi.StringMapOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTargetOptions) map[string]string { return v.CustomHeaders }).(pulumi.StringMapOutput)
+}
+
+// Whether the target is reached outside the overlay
+func (o GetReverseProxyServicesItemTargetOptionsOutput) DirectUpstream() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTargetOptions) *bool { return v.DirectUpstream }).(pulumi.BoolPtrOutput)
+}
+
+// preserve: the request path is forwarded whole
+func (o GetReverseProxyServicesItemTargetOptionsOutput) PathRewrite() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTargetOptions) *string { return v.PathRewrite }).(pulumi.StringPtrOutput)
+}
+
+// Whether connections carry a PROXY protocol header
+func (o GetReverseProxyServicesItemTargetOptionsOutput) ProxyProtocol() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTargetOptions) *bool { return v.ProxyProtocol }).(pulumi.BoolPtrOutput)
+}
+
+// How long the proxy waits for an answer
+func (o GetReverseProxyServicesItemTargetOptionsOutput) RequestTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTargetOptions) *string { return v.RequestTimeout }).(pulumi.StringPtrOutput)
+}
+
+// Idle UDP session lifetime
+func (o GetReverseProxyServicesItemTargetOptionsOutput) SessionIdleTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTargetOptions) *string { return v.SessionIdleTimeout }).(pulumi.StringPtrOutput)
+}
+
+// Whether any TLS certificate is accepted
+func (o GetReverseProxyServicesItemTargetOptionsOutput) SkipTlsVerify() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTargetOptions) *bool { return v.SkipTlsVerify }).(pulumi.BoolPtrOutput)
+}
+
+type GetReverseProxyServicesItemTargetOptionsPtrOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemTargetOptionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReverseProxyServicesItemTargetOptions)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemTargetOptionsPtrOutput) ToGetReverseProxyServicesItemTargetOptionsPtrOutput() GetReverseProxyServicesItemTargetOptionsPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemTargetOptionsPtrOutput) ToGetReverseProxyServicesItemTargetOptionsPtrOutputWithContext(ctx context.Context) GetReverseProxyServicesItemTargetOptionsPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemTargetOptionsPtrOutput) Elem() GetReverseProxyServicesItemTargetOptionsOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemTargetOptions) GetReverseProxyServicesItemTargetOptions {
+		if v != nil {
+			return *v
+		}
+		var ret GetReverseProxyServicesItemTargetOptions
+		return ret
+	}).(GetReverseProxyServicesItemTargetOptionsOutput)
+}
+
+// Headers added to requests
+func (o GetReverseProxyServicesItemTargetOptionsPtrOutput) CustomHeaders() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemTargetOptions) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.CustomHeaders
+	}).(pulumi.StringMapOutput)
+}
+
+// Whether the target is reached outside the overlay
+func (o GetReverseProxyServicesItemTargetOptionsPtrOutput) DirectUpstream() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemTargetOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.DirectUpstream
+	}).(pulumi.BoolPtrOutput)
+}
+
+// preserve: the request path is forwarded whole
+func (o GetReverseProxyServicesItemTargetOptionsPtrOutput) PathRewrite() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemTargetOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.PathRewrite
+	}).(pulumi.StringPtrOutput)
+}
+
+// Whether connections carry a PROXY protocol header
+func (o GetReverseProxyServicesItemTargetOptionsPtrOutput) ProxyProtocol() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemTargetOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ProxyProtocol
+	}).(pulumi.BoolPtrOutput)
+}
+
+// How long the proxy waits for an answer
+func (o GetReverseProxyServicesItemTargetOptionsPtrOutput) RequestTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemTargetOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.RequestTimeout
+	}).(pulumi.StringPtrOutput)
+}
+
+// Idle UDP session lifetime
+func (o GetReverseProxyServicesItemTargetOptionsPtrOutput) SessionIdleTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemTargetOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.SessionIdleTimeout
+	}).(pulumi.StringPtrOutput)
+}
+
+// Whether any TLS certificate is accepted
+func (o GetReverseProxyServicesItemTargetOptionsPtrOutput) SkipTlsVerify() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemTargetOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.SkipTlsVerify
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Route
+type GetRoutesItem struct {
+	// Groups used for access control of the route
+	AccessControlGroups []string `pulumi:"accessControlGroups"`
+	// Route description
+	Description string `pulumi:"description"`
+	// Domains resolved dynamically
+	Domains []string `pulumi:"domains"`
+	// Whether the route is active
+	Enabled bool `pulumi:"enabled"`
+	// Distribution groups: peers that receive the route
+	Groups []string `pulumi:"groups"`
+	// Route id
+	Id string `pulumi:"id"`
+	// Keep the route after a domain stops resolving to that IP
+	KeepRoute bool `pulumi:"keepRoute"`
+	// Masquerade traffic to the routed range
+	Masquerade bool `pulumi:"masquerade"`
+	// Route priority, 1 to 9999; lower wins
+	Metric int `pulumi:"metric"`
+	// Routed range in CIDR notation
+	Network *string `pulumi:"network"`
+	// Route network identifier; groups high-availability routes; 1 to 40 characters
+	NetworkId string `pulumi:"networkId"`
+	// Kind of route, derived from network/domains; one of `IPv4`, `IPv6`, `Domain`
+	NetworkType string `pulumi:"networkType"`
+	// Routing peer id; not together with peerGroups
+	Peer *string `pulumi:"peer"`
+	// Groups of routing peers; not together with peer
+	PeerGroups []string `pulumi:"peerGroups"`
+	// For exit-node route 0.0.0.0/0: do not apply automatically on clients
+	SkipAutoApply *bool `pulumi:"skipAutoApply"`
+}
+
+// Route
+type GetRoutesItemOutput struct{ *pulumi.OutputState }
+
+func (GetRoutesItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetRoutesItem)(nil)).Elem()
+}
+
+func (o GetRoutesItemOutput) ToGetRoutesItemOutput() GetRoutesItemOutput {
+	return o
+}
+
+func (o GetRoutesItemOutput) ToGetRoutesItemOutputWithContext(ctx context.Context) GetRoutesItemOutput {
+	return o
+}
+
+// Groups used for access control of the route
+func (o GetRoutesItemOutput) AccessControlGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetRoutesItem) []string { return v.AccessControlGroups }).(pulumi.StringArrayOutput)
+}
+
+// Route description
+func (o GetRoutesItemOutput) Description() pulumi.StringOutput {
+	return o.ApplyT(func(v GetRoutesItem) string { return v.Description }).(pulumi.StringOutput)
+}
+
+// Domains resolved dynamically
+func (o GetRoutesItemOutput) Domains() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetRoutesItem) []string { return v.Domains }).(pulumi.StringArrayOutput)
+}
+
+// Whether the route is active
+func (o GetRoutesItemOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetRoutesItem) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Distribution groups: peers that receive the route
+func (o GetRoutesItemOutput) Groups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetRoutesItem) []string { return v.Groups }).(pulumi.StringArrayOutput)
+}
+
+// Route id
+func (o GetRoutesItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetRoutesItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Keep the route after a domain stops resolving to that IP
+func (o GetRoutesItemOutput) KeepRoute() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetRoutesItem) bool { return v.KeepRoute }).(pulumi.BoolOutput)
+}
+
+// Masquerade traffic to the routed range
+func (o GetRoutesItemOutput) Masquerade() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetRoutesItem) bool { return v.Masquerade }).(pulumi.BoolOutput)
+}
+
+// Route priority, 1 to 9999; lower wins
+func (o GetRoutesItemOutput) Metric() pulumi.IntOutput {
+	return o.ApplyT(func(v GetRoutesItem) int { return v.Metric }).(pulumi.IntOutput)
+}
+
+// Routed range in CIDR notation
+func (o GetRoutesItemOutput) Network() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetRoutesItem) *string { return v.Network }).(pulumi.StringPtrOutput)
+}
+
+// Route network identifier; groups high-availability routes; 1 to 40 characters
+func (o GetRoutesItemOutput) NetworkId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetRoutesItem) string { return v.NetworkId }).(pulumi.StringOutput)
+}
+
+// Kind of route, derived from network/domains; one of `IPv4`, `IPv6`, `Domain`
+func (o GetRoutesItemOutput) NetworkType() pulumi.StringOutput {
+	return o.ApplyT(func(v GetRoutesItem) string { return v.NetworkType }).(pulumi.StringOutput)
+}
+
+// Routing peer id; not together with peerGroups
+func (o GetRoutesItemOutput) Peer() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetRoutesItem) *string { return v.Peer }).(pulumi.StringPtrOutput)
+}
+
+// Groups of routing peers; not together with peer
+func (o GetRoutesItemOutput) PeerGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetRoutesItem) []string { return v.PeerGroups }).(pulumi.StringArrayOutput)
+}
+
+// For exit-node route 0.0.0.0/0: do not apply automatically on clients
+func (o GetRoutesItemOutput) SkipAutoApply() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetRoutesItem) *bool { return v.SkipAutoApply }).(pulumi.BoolPtrOutput)
+}
+
+type GetRoutesItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetRoutesItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetRoutesItem)(nil)).Elem()
+}
+
+func (o GetRoutesItemArrayOutput) ToGetRoutesItemArrayOutput() GetRoutesItemArrayOutput {
+	return o
+}
+
+func (o GetRoutesItemArrayOutput) ToGetRoutesItemArrayOutputWithContext(ctx context.Context) GetRoutesItemArrayOutput {
+	return o
+}
+
+func (o GetRoutesItemArrayOutput) Index(i pulumi.IntInput) GetRoutesItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetRoutesItem {
+		return vs[0].([]GetRoutesItem)[vs[1].(int)]
+	}).(GetRoutesItemOutput)
+}
+
+// A SCIM integration's log entry
+type GetScimIntegrationLogsItem struct {
+	// Log entry id
+	Id int `pulumi:"id"`
+	// Severity; one of `info`, `warning`, `error`
+	Level string `pulumi:"level"`
+	// What happened: the integration made, its token replaced, a push received
+	Message string `pulumi:"message"`
+	// When it happened
+	Timestamp string `pulumi:"timestamp"`
+}
+
+// A SCIM integration's log entry
+type GetScimIntegrationLogsItemOutput struct{ *pulumi.OutputState }
+
+func (GetScimIntegrationLogsItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetScimIntegrationLogsItem)(nil)).Elem()
+}
+
+func (o GetScimIntegrationLogsItemOutput) ToGetScimIntegrationLogsItemOutput() GetScimIntegrationLogsItemOutput {
+	return o
+}
+
+func (o GetScimIntegrationLogsItemOutput) ToGetScimIntegrationLogsItemOutputWithContext(ctx context.Context) GetScimIntegrationLogsItemOutput {
+	return o
+}
+
+// Log entry id
+func (o GetScimIntegrationLogsItemOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v GetScimIntegrationLogsItem) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// Severity; one of `info`, `warning`, `error`
+func (o GetScimIntegrationLogsItemOutput) Level() pulumi.StringOutput {
+	return o.ApplyT(func(v GetScimIntegrationLogsItem) string { return v.Level }).(pulumi.StringOutput)
+}
+
+// What happened: the integration made, its token replaced, a push received
+func (o GetScimIntegrationLogsItemOutput) Message() pulumi.StringOutput {
+	return o.ApplyT(func(v GetScimIntegrationLogsItem) string { return v.Message }).(pulumi.StringOutput)
+}
+
+// When it happened
+func (o GetScimIntegrationLogsItemOutput) Timestamp() pulumi.StringOutput {
+	return o.ApplyT(func(v GetScimIntegrationLogsItem) string { return v.Timestamp }).(pulumi.StringOutput)
+}
+
+type GetScimIntegrationLogsItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetScimIntegrationLogsItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetScimIntegrationLogsItem)(nil)).Elem()
+}
+
+func (o GetScimIntegrationLogsItemArrayOutput) ToGetScimIntegrationLogsItemArrayOutput() GetScimIntegrationLogsItemArrayOutput {
+	return o
+}
+
+func (o GetScimIntegrationLogsItemArrayOutput) ToGetScimIntegrationLogsItemArrayOutputWithContext(ctx context.Context) GetScimIntegrationLogsItemArrayOutput {
+	return o
+}
+
+func (o GetScimIntegrationLogsItemArrayOutput) Index(i pulumi.IntInput) GetScimIntegrationLogsItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetScimIntegrationLogsItem {
+		return vs[0].([]GetScimIntegrationLogsItem)[vs[1].(int)]
+	}).(GetScimIntegrationLogsItemOutput)
+}
+
+// SCIM integration
+type GetScimIntegrationsItem struct {
+	// The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else
+	AuthToken string `pulumi:"authToken"`
+	// Connector of the embedded identity provider; absent when none is set
+	ConnectorId *string `pulumi:"connectorId"`
+	// Whether the identity provider may push changes
+	Enabled bool `pulumi:"enabled"`
+	// Name prefixes of the groups synced (empty: all)
+	GroupPrefixes []string `pulumi:"groupPrefixes"`
+	// Integration id
+	Id int `pulumi:"id"`
+	// When the identity provider last pushed a change (zero time: never)
+	LastSyncedAt string `pulumi:"lastSyncedAt"`
+	// Connection prefix
+	Prefix string `pulumi:"prefix"`
+	// Which identity provider pushes
+	Provider string `pulumi:"provider"`
+	// Name prefixes of the groups whose members are synced (empty: all)
+	UserGroupPrefixes []string `pulumi:"userGroupPrefixes"`
+}
+
+// SCIM integration
+type GetScimIntegrationsItemOutput struct{ *pulumi.OutputState }
+
+func (GetScimIntegrationsItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetScimIntegrationsItem)(nil)).Elem()
+}
+
+func (o GetScimIntegrationsItemOutput) ToGetScimIntegrationsItemOutput() GetScimIntegrationsItemOutput {
+	return o
+}
+
+func (o GetScimIntegrationsItemOutput) ToGetScimIntegrationsItemOutputWithContext(ctx context.Context) GetScimIntegrationsItemOutput {
+	return o
+}
+
+// The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else
+func (o GetScimIntegrationsItemOutput) AuthToken() pulumi.StringOutput {
+	return o.ApplyT(func(v GetScimIntegrationsItem) string { return v.AuthToken }).(pulumi.StringOutput)
+}
+
+// Connector of the embedded identity provider; absent when none is set
+func (o GetScimIntegrationsItemOutput) ConnectorId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetScimIntegrationsItem) *string { return v.ConnectorId }).(pulumi.StringPtrOutput)
+}
+
+// Whether the identity provider may push changes
+func (o GetScimIntegrationsItemOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetScimIntegrationsItem) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Name prefixes of the groups synced (empty: all)
+func (o GetScimIntegrationsItemOutput) GroupPrefixes() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetScimIntegrationsItem) []string { return v.GroupPrefixes }).(pulumi.StringArrayOutput)
+}
+
+// Integration id
+func (o GetScimIntegrationsItemOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v GetScimIntegrationsItem) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// When the identity provider last pushed a change (zero time: never)
+func (o GetScimIntegrationsItemOutput) LastSyncedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetScimIntegrationsItem) string { return v.LastSyncedAt }).(pulumi.StringOutput)
+}
+
+// Connection prefix
+func (o GetScimIntegrationsItemOutput) Prefix() pulumi.StringOutput {
+	return o.ApplyT(func(v GetScimIntegrationsItem) string { return v.Prefix }).(pulumi.StringOutput)
+}
+
+// Which identity provider pushes
+func (o GetScimIntegrationsItemOutput) Provider() pulumi.StringOutput {
+	return o.ApplyT(func(v GetScimIntegrationsItem) string { return v.Provider }).(pulumi.StringOutput)
+}
+
+// Name prefixes of the groups whose members are synced (empty: all)
+func (o GetScimIntegrationsItemOutput) UserGroupPrefixes() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetScimIntegrationsItem) []string { return v.UserGroupPrefixes }).(pulumi.StringArrayOutput)
+}
+
+type GetScimIntegrationsItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetScimIntegrationsItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetScimIntegrationsItem)(nil)).Elem()
+}
+
+func (o GetScimIntegrationsItemArrayOutput) ToGetScimIntegrationsItemArrayOutput() GetScimIntegrationsItemArrayOutput {
+	return o
+}
+
+func (o GetScimIntegrationsItemArrayOutput) ToGetScimIntegrationsItemArrayOutputWithContext(ctx context.Context) GetScimIntegrationsItemArrayOutput {
+	return o
+}
+
+func (o GetScimIntegrationsItemArrayOutput) Index(i pulumi.IntInput) GetScimIntegrationsItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetScimIntegrationsItem {
+		return vs[0].([]GetScimIntegrationsItem)[vs[1].(int)]
+	}).(GetScimIntegrationsItemOutput)
+}
+
+// Setup key
+type GetSetupKeysItem struct {
+	// Peers enrolled with the key may add extra DNS labels
+	AllowExtraDnsLabels bool `pulumi:"allowExtraDnsLabels"`
+	// Groups assigned to peers enrolled with the key
+	AutoGroups []string `pulumi:"autoGroups"`
+	// Peers enrolled with the key are ephemeral
+	Ephemeral bool `pulumi:"ephemeral"`
+	// Expiry time
+	Expires string `pulumi:"expires"`
+	// Key id
+	Id int `pulumi:"id"`
+	// The key: full value in the create response only, masked (first 5 characters) elsewhere
+	Key string `pulumi:"key"`
+	// Time of the last enrollment (zero time when never used)
+	LastUsed string `pulumi:"lastUsed"`
+	// Key name
+	Name string `pulumi:"name"`
+	// Whether the key was revoked
+	Revoked bool `pulumi:"revoked"`
+	// Current state of the key; one of `valid`, `overused`, `expired`, `revoked`
+	State string `pulumi:"state"`
+	// one-off: a single use; reusable: many uses; one of `one-off`, `reusable`
+	Type string `pulumi:"type"`
+	// Last change
+	UpdatedAt string `pulumi:"updatedAt"`
+	// Number of enrollments allowed; 0 means unlimited
+	UsageLimit int `pulumi:"usageLimit"`
+	// Number of enrollments so far
+	UsedTimes int `pulumi:"usedTimes"`
+	// Whether the key can enroll peers now
+	Valid bool `pulumi:"valid"`
+}
+
+// Setup key
+type GetSetupKeysItemOutput struct{ *pulumi.OutputState }
+
+func (GetSetupKeysItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetSetupKeysItem)(nil)).Elem()
+}
+
+func (o GetSetupKeysItemOutput) ToGetSetupKeysItemOutput() GetSetupKeysItemOutput {
+	return o
+}
+
+func (o GetSetupKeysItemOutput) ToGetSetupKeysItemOutputWithContext(ctx context.Context) GetSetupKeysItemOutput {
+	return o
+}
+
+// Peers enrolled with the key may add extra DNS labels
+func (o GetSetupKeysItemOutput) AllowExtraDnsLabels() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetSetupKeysItem) bool { return v.AllowExtraDnsLabels }).(pulumi.BoolOutput)
+}
+
+// Groups assigned to peers enrolled with the key
+func (o GetSetupKeysItemOutput) AutoGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetSetupKeysItem) []string { return v.AutoGroups }).(pulumi.StringArrayOutput)
+}
+
+// Peers enrolled with the key are ephemeral
+func (o GetSetupKeysItemOutput) Ephemeral() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetSetupKeysItem) bool { return v.Ephemeral }).(pulumi.BoolOutput)
+}
+
+// Expiry time
+func (o GetSetupKeysItemOutput) Expires() pulumi.StringOutput {
+	return o.ApplyT(func(v GetSetupKeysItem) string { return v.Expires }).(pulumi.StringOutput)
+}
+
+// Key id
+func (o GetSetupKeysItemOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v GetSetupKeysItem) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// The key: full value in the create response only, masked (first 5 characters) elsewhere
+func (o GetSetupKeysItemOutput) Key() pulumi.StringOutput {
+	return o.ApplyT(func(v GetSetupKeysItem) string { return v.Key }).(pulumi.StringOutput)
+}
+
+// Time of the last enrollment (zero time when never used)
+func (o GetSetupKeysItemOutput) LastUsed() pulumi.StringOutput {
+	return o.ApplyT(func(v GetSetupKeysItem) string { return v.LastUsed }).(pulumi.StringOutput)
+}
+
+// Key name
+func (o GetSetupKeysItemOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetSetupKeysItem) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Whether the key was revoked
+func (o GetSetupKeysItemOutput) Revoked() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetSetupKeysItem) bool { return v.Revoked }).(pulumi.BoolOutput)
+}
+
+// Current state of the key; one of `valid`, `overused`, `expired`, `revoked`
+func (o GetSetupKeysItemOutput) State() pulumi.StringOutput {
+	return o.ApplyT(func(v GetSetupKeysItem) string { return v.State }).(pulumi.StringOutput)
+}
+
+// one-off: a single use; reusable: many uses; one of `one-off`, `reusable`
+func (o GetSetupKeysItemOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetSetupKeysItem) string { return v.Type }).(pulumi.StringOutput)
+}
+
+// Last change
+func (o GetSetupKeysItemOutput) UpdatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetSetupKeysItem) string { return v.UpdatedAt }).(pulumi.StringOutput)
+}
+
+// Number of enrollments allowed; 0 means unlimited
+func (o GetSetupKeysItemOutput) UsageLimit() pulumi.IntOutput {
+	return o.ApplyT(func(v GetSetupKeysItem) int { return v.UsageLimit }).(pulumi.IntOutput)
+}
+
+// Number of enrollments so far
+func (o GetSetupKeysItemOutput) UsedTimes() pulumi.IntOutput {
+	return o.ApplyT(func(v GetSetupKeysItem) int { return v.UsedTimes }).(pulumi.IntOutput)
+}
+
+// Whether the key can enroll peers now
+func (o GetSetupKeysItemOutput) Valid() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetSetupKeysItem) bool { return v.Valid }).(pulumi.BoolOutput)
+}
+
+type GetSetupKeysItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetSetupKeysItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetSetupKeysItem)(nil)).Elem()
+}
+
+func (o GetSetupKeysItemArrayOutput) ToGetSetupKeysItemArrayOutput() GetSetupKeysItemArrayOutput {
+	return o
+}
+
+func (o GetSetupKeysItemArrayOutput) ToGetSetupKeysItemArrayOutputWithContext(ctx context.Context) GetSetupKeysItemArrayOutput {
+	return o
+}
+
+func (o GetSetupKeysItemArrayOutput) Index(i pulumi.IntInput) GetSetupKeysItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetSetupKeysItem {
+		return vs[0].([]GetSetupKeysItem)[vs[1].(int)]
+	}).(GetSetupKeysItemOutput)
+}
+
+// Personal access token (without its value)
+type GetTokensItem struct {
+	// Creation time
+	CreatedAt string `pulumi:"createdAt"`
+	// Id of the creating user
+	CreatedBy string `pulumi:"createdBy"`
+	// Expiry time
+	ExpirationDate string `pulumi:"expirationDate"`
+	// Token id
+	Id string `pulumi:"id"`
+	// Last use, null when never used
+	LastUsed string `pulumi:"lastUsed"`
+	// Token name
+	Name string `pulumi:"name"`
+}
+
+// Personal access token (without its value)
+type GetTokensItemOutput struct{ *pulumi.OutputState }
+
+func (GetTokensItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetTokensItem)(nil)).Elem()
+}
+
+func (o GetTokensItemOutput) ToGetTokensItemOutput() GetTokensItemOutput {
+	return o
+}
+
+func (o GetTokensItemOutput) ToGetTokensItemOutputWithContext(ctx context.Context) GetTokensItemOutput {
+	return o
+}
+
+// Creation time
+func (o GetTokensItemOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTokensItem) string { return v.CreatedAt }).(pulumi.StringOutput)
+}
+
+// Id of the creating user
+func (o GetTokensItemOutput) CreatedBy() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTokensItem) string { return v.CreatedBy }).(pulumi.StringOutput)
+}
+
+// Expiry time
+func (o GetTokensItemOutput) ExpirationDate() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTokensItem) string { return v.ExpirationDate }).(pulumi.StringOutput)
+}
+
+// Token id
+func (o GetTokensItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTokensItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Last use, null when never used
+func (o GetTokensItemOutput) LastUsed() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTokensItem) string { return v.LastUsed }).(pulumi.StringOutput)
+}
+
+// Token name
+func (o GetTokensItemOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTokensItem) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type GetTokensItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetTokensItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetTokensItem)(nil)).Elem()
+}
+
+func (o GetTokensItemArrayOutput) ToGetTokensItemArrayOutput() GetTokensItemArrayOutput {
+	return o
+}
+
+func (o GetTokensItemArrayOutput) ToGetTokensItemArrayOutputWithContext(ctx context.Context) GetTokensItemArrayOutput {
+	return o
+}
+
+func (o GetTokensItemArrayOutput) Index(i pulumi.IntInput) GetTokensItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetTokensItem {
+		return vs[0].([]GetTokensItem)[vs[1].(int)]
+	}).(GetTokensItemOutput)
+}
+
+// Network traffic event (flow record)
+type GetTrafficEventsData struct {
+	// Connection type; one of `P2P`, `ROUTED`
+	ConnectionType string `pulumi:"connectionType"`
+	// A flow endpoint
+	Destination GetTrafficEventsDataDestination `pulumi:"destination"`
+	// Traffic direction; one of `INGRESS`, `EGRESS`, `DIRECTION_UNKNOWN`
+	Direction string `pulumi:"direction"`
+	// Flow events
+	Events []GetTrafficEventsDataEvent `pulumi:"events"`
+	// Flow id
+	FlowId string `pulumi:"flowId"`
+	// ICMP details
+	Icmp GetTrafficEventsDataIcmp `pulumi:"icmp"`
+	// Policy that allowed the flow
+	Policy GetTrafficEventsDataPolicy `pulumi:"policy"`
+	// IP protocol number
+	Protocol int `pulumi:"protocol"`
+	// Id of the reporting peer
+	ReporterId string `pulumi:"reporterId"`
+	// Bytes received
+	RxBytes int `pulumi:"rxBytes"`
+	// Packets received
+	RxPackets int `pulumi:"rxPackets"`
+	// A flow endpoint
+	Source GetTrafficEventsDataSource `pulumi:"source"`
+	// Bytes sent
+	TxBytes int `pulumi:"txBytes"`
+	// Packets sent
+	TxPackets int `pulumi:"txPackets"`
+	// User behind the flow
+	User GetTrafficEventsDataUser `pulumi:"user"`
+}
+
+// Network traffic event (flow record)
+type GetTrafficEventsDataOutput struct{ *pulumi.OutputState }
+
+func (GetTrafficEventsDataOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetTrafficEventsData)(nil)).Elem()
+}
+
+func (o GetTrafficEventsDataOutput) ToGetTrafficEventsDataOutput() GetTrafficEventsDataOutput {
+	return o
+}
+
+func (o GetTrafficEventsDataOutput) ToGetTrafficEventsDataOutputWithContext(ctx context.Context) GetTrafficEventsDataOutput {
+	return o
+}
+
+// Connection type; one of `P2P`, `ROUTED`
+func (o GetTrafficEventsDataOutput) ConnectionType() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTrafficEventsData) string { return v.ConnectionType }).(pulumi.StringOutput)
+}
+
+// A flow endpoint
+func (o GetTrafficEventsDataOutput) Destination() GetTrafficEventsDataDestinationOutput {
+	return o.ApplyT(func(v GetTrafficEventsData) GetTrafficEventsDataDestination { return v.Destination }).(GetTrafficEventsDataDestinationOutput)
+}
+
+// Traffic direction; one of `INGRESS`, `EGRESS`, `DIRECTION_UNKNOWN`
+func (o GetTrafficEventsDataOutput) Direction() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTrafficEventsData) string { return v.Direction }).(pulumi.StringOutput)
+}
+
+// Flow events
+func (o GetTrafficEventsDataOutput) Events() GetTrafficEventsDataEventArrayOutput {
+	return o.ApplyT(func(v GetTrafficEventsData) []GetTrafficEventsDataEvent { return v.Events }).(GetTrafficEventsDataEventArrayOutput)
+}
+
+// Flow id
+func (o GetTrafficEventsDataOutput) FlowId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTrafficEventsData) string { return v.FlowId }).(pulumi.StringOutput)
+}
+
+// ICMP details
+func (o GetTrafficEventsDataOutput) Icmp() GetTrafficEventsDataIcmpOutput {
+	return o.ApplyT(func(v GetTrafficEventsData) GetTrafficEventsDataIcmp { return v.Icmp }).(GetTrafficEventsDataIcmpOutput)
+}
+
+// Policy that allowed the flow
+func (o GetTrafficEventsDataOutput) Policy() GetTrafficEventsDataPolicyOutput {
+	return o.ApplyT(func(v GetTrafficEventsData) GetTrafficEventsDataPolicy { return v.Policy }).(GetTrafficEventsDataPolicyOutput)
+}
+
+// IP protocol number
+func (o GetTrafficEventsDataOutput) Protocol() pulumi.IntOutput {
+	return o.ApplyT(func(v GetTrafficEventsData) int { return v.Protocol }).(pulumi.IntOutput)
+}
+
+// Id of the reporting peer
+func (o GetTrafficEventsDataOutput) ReporterId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTrafficEventsData) string { return v.ReporterId }).(pulumi.StringOutput)
+}
+
+// Bytes received
+func (o GetTrafficEventsDataOutput) RxBytes() pulumi.IntOutput {
+	return o.ApplyT(func(v GetTrafficEventsData) int { return v.RxBytes }).(pulumi.IntOutput)
+}
+
+// Packets received
+func (o GetTrafficEventsDataOutput) RxPackets() pulumi.IntOutput {
+	return o.ApplyT(func(v GetTrafficEventsData) int { return v.RxPackets }).(pulumi.IntOutput)
+}
+
+// A flow endpoint
+func (o GetTrafficEventsDataOutput) Source() GetTrafficEventsDataSourceOutput {
+	return o.ApplyT(func(v GetTrafficEventsData) GetTrafficEventsDataSource { return v.Source }).(GetTrafficEventsDataSourceOutput)
+}
+
+// Bytes sent
+func (o GetTrafficEventsDataOutput) TxBytes() pulumi.IntOutput {
+	return o.ApplyT(func(v GetTrafficEventsData) int { return v.TxBytes }).(pulumi.IntOutput)
+}
+
+// Packets sent
+func (o GetTrafficEventsDataOutput) TxPackets() pulumi.IntOutput {
+	return o.ApplyT(func(v GetTrafficEventsData) int { return v.TxPackets }).(pulumi.IntOutput)
+}
+
+// User behind the flow
+func (o GetTrafficEventsDataOutput) User() GetTrafficEventsDataUserOutput {
+	return o.ApplyT(func(v GetTrafficEventsData) GetTrafficEventsDataUser { return v.User }).(GetTrafficEventsDataUserOutput)
+}
+
+type GetTrafficEventsDataArrayOutput struct{ *pulumi.OutputState }
+
+func (GetTrafficEventsDataArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetTrafficEventsData)(nil)).Elem()
+}
+
+func (o GetTrafficEventsDataArrayOutput) ToGetTrafficEventsDataArrayOutput() GetTrafficEventsDataArrayOutput {
+	return o
+}
+
+func (o GetTrafficEventsDataArrayOutput) ToGetTrafficEventsDataArrayOutputWithContext(ctx context.Context) GetTrafficEventsDataArrayOutput {
+	return o
+}
+
+func (o GetTrafficEventsDataArrayOutput) Index(i pulumi.IntInput) GetTrafficEventsDataOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetTrafficEventsData {
+		return vs[0].([]GetTrafficEventsData)[vs[1].(int)]
+	}).(GetTrafficEventsDataOutput)
+}
+
+// A flow endpoint
+type GetTrafficEventsDataDestination struct {
+	// Address and port
+	Address string `pulumi:"address"`
+	// DNS label
+	DnsLabel string `pulumi:"dnsLabel"`
+	// Location
+	GeoLocation GetTrafficEventsDataDestinationGeoLocation `pulumi:"geoLocation"`
+	// Peer or resource id
+	Id string `pulumi:"id"`
+	// Name
+	Name string `pulumi:"name"`
+	// Operating system
+	Os string `pulumi:"os"`
+	// Endpoint kind; one of `PEER`, `HOST_RESOURCE`, `SUBNET_RESOURCE`, `DOMAIN_RESOURCE`, `UNKNOWN`
+	Type string `pulumi:"type"`
+}
+
+// A flow endpoint
+type GetTrafficEventsDataDestinationOutput struct{ *pulumi.OutputState }
+
+func (GetTrafficEventsDataDestinationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetTrafficEventsDataDestination)(nil)).Elem()
+}
+
+func (o GetTrafficEventsDataDestinationOutput) ToGetTrafficEventsDataDestinationOutput() GetTrafficEventsDataDestinationOutput {
+	return o
+}
+
+func (o GetTrafficEventsDataDestinationOutput) ToGetTrafficEventsDataDestinationOutputWithContext(ctx context.Context) GetTrafficEventsDataDestinationOutput {
+	return o
+}
+
+// Address and port
+func (o GetTrafficEventsDataDestinationOutput) Address() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTrafficEventsDataDestination) string { return v.Address }).(pulumi.StringOutput)
+}
+
+// DNS label
+func (o GetTrafficEventsDataDestinationOutput) DnsLabel() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTrafficEventsDataDestination) string { return v.DnsLabel }).(pulumi.StringOutput)
+}
+
+// Location
+func (o GetTrafficEventsDataDestinationOutput) GeoLocation() GetTrafficEventsDataDestinationGeoLocationOutput {
+	return o.ApplyT(func(v GetTrafficEventsDataDestination) GetTrafficEventsDataDestinationGeoLocation {
+		return v.GeoLocation
+	}).(GetTrafficEventsDataDestinationGeoLocationOutput)
+}
+
+// Peer or resource id
+func (o GetTrafficEventsDataDestinationOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTrafficEventsDataDestination) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Name
+func (o GetTrafficEventsDataDestinationOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTrafficEventsDataDestination) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Operating system
+func (o GetTrafficEventsDataDestinationOutput) Os() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTrafficEventsDataDestination) string { return v.Os }).(pulumi.StringOutput)
+}
+
+// Endpoint kind; one of `PEER`, `HOST_RESOURCE`, `SUBNET_RESOURCE`, `DOMAIN_RESOURCE`, `UNKNOWN`
+func (o GetTrafficEventsDataDestinationOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTrafficEventsDataDestination) string { return v.Type }).(pulumi.StringOutput)
+}
+
+// Location
+type GetTrafficEventsDataDestinationGeoLocation struct {
+	// City
+	CityName string `pulumi:"cityName"`
+	// Country code
+	CountryCode string `pulumi:"countryCode"`
+}
+
+// Location
+type GetTrafficEventsDataDestinationGeoLocationOutput struct{ *pulumi.OutputState }
+
+func (GetTrafficEventsDataDestinationGeoLocationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetTrafficEventsDataDestinationGeoLocation)(nil)).Elem()
+}
+
+func (o GetTrafficEventsDataDestinationGeoLocationOutput) ToGetTrafficEventsDataDestinationGeoLocationOutput() GetTrafficEventsDataDestinationGeoLocationOutput {
+	return o
+}
+
+func (o GetTrafficEventsDataDestinationGeoLocationOutput) ToGetTrafficEventsDataDestinationGeoLocationOutputWithContext(ctx context.Context) GetTrafficEventsDataDestinationGeoLocationOutput {
+	return o
+}
+
+// City
+func (o GetTrafficEventsDataDestinationGeoLocationOutput) CityName() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTrafficEventsDataDestinationGeoLocation) string { return v.CityName }).(pulumi.StringOutput)
+}
+
+// Country code
+func (o GetTrafficEventsDataDestinationGeoLocationOutput) CountryCode() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTrafficEventsDataDestinationGeoLocation) string { return v.CountryCode }).(pulumi.StringOutput)
+}
+
+// A flow event
+type GetTrafficEventsDataEvent struct {
+	// When
+	Timestamp string `pulumi:"timestamp"`
+	// Flow event type; one of `TYPE_UNKNOWN`, `TYPE_START`, `TYPE_END`, `TYPE_DROP`
+	Type string `pulumi:"type"`
+}
+
+// A flow event
+type GetTrafficEventsDataEventOutput struct{ *pulumi.OutputState }
+
+func (GetTrafficEventsDataEventOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetTrafficEventsDataEvent)(nil)).Elem()
+}
+
+func (o GetTrafficEventsDataEventOutput) ToGetTrafficEventsDataEventOutput() GetTrafficEventsDataEventOutput {
+	return o
+}
+
+func (o GetTrafficEventsDataEventOutput) ToGetTrafficEventsDataEventOutputWithContext(ctx context.Context) GetTrafficEventsDataEventOutput {
+	return o
+}
+
+// When
+func (o GetTrafficEventsDataEventOutput) Timestamp() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTrafficEventsDataEvent) string { return v.Timestamp }).(pulumi.StringOutput)
+}
+
+// Flow event type; one of `TYPE_UNKNOWN`, `TYPE_START`, `TYPE_END`, `TYPE_DROP`
+func (o GetTrafficEventsDataEventOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTrafficEventsDataEvent) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type GetTrafficEventsDataEventArrayOutput struct{ *pulumi.OutputState }
+
+func (GetTrafficEventsDataEventArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetTrafficEventsDataEvent)(nil)).Elem()
+}
+
+func (o GetTrafficEventsDataEventArrayOutput) ToGetTrafficEventsDataEventArrayOutput() GetTrafficEventsDataEventArrayOutput {
+	return o
+}
+
+func (o GetTrafficEventsDataEventArrayOutput) ToGetTrafficEventsDataEventArrayOutputWithContext(ctx context.Context) GetTrafficEventsDataEventArrayOutput {
+	return o
+}
+
+func (o GetTrafficEventsDataEventArrayOutput) Index(i pulumi.IntInput) GetTrafficEventsDataEventOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetTrafficEventsDataEvent {
+		return vs[0].([]GetTrafficEventsDataEvent)[vs[1].(int)]
+	}).(GetTrafficEventsDataEventOutput)
+}
+
+// ICMP details
+type GetTrafficEventsDataIcmp struct {
+	// ICMP code
+	Code int `pulumi:"code"`
+	// ICMP type
+	Type int `pulumi:"type"`
+}
+
+// ICMP details
+type GetTrafficEventsDataIcmpOutput struct{ *pulumi.OutputState }
+
+func (GetTrafficEventsDataIcmpOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetTrafficEventsDataIcmp)(nil)).Elem()
+}
+
+func (o GetTrafficEventsDataIcmpOutput) ToGetTrafficEventsDataIcmpOutput() GetTrafficEventsDataIcmpOutput {
+	return o
+}
+
+func (o GetTrafficEventsDataIcmpOutput) ToGetTrafficEventsDataIcmpOutputWithContext(ctx context.Context) GetTrafficEventsDataIcmpOutput {
+	return o
+}
+
+// ICMP code
+func (o GetTrafficEventsDataIcmpOutput) Code() pulumi.IntOutput {
+	return o.ApplyT(func(v GetTrafficEventsDataIcmp) int { return v.Code }).(pulumi.IntOutput)
+}
+
+// ICMP type
+func (o GetTrafficEventsDataIcmpOutput) Type() pulumi.IntOutput {
+	return o.ApplyT(func(v GetTrafficEventsDataIcmp) int { return v.Type }).(pulumi.IntOutput)
+}
+
+// Policy that allowed the flow
+type GetTrafficEventsDataPolicy struct {
+	// Policy id
+	Id string `pulumi:"id"`
+	// Policy name
+	Name string `pulumi:"name"`
+}
+
+// Policy that allowed the flow
+type GetTrafficEventsDataPolicyOutput struct{ *pulumi.OutputState }
+
+func (GetTrafficEventsDataPolicyOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetTrafficEventsDataPolicy)(nil)).Elem()
+}
+
+func (o GetTrafficEventsDataPolicyOutput) ToGetTrafficEventsDataPolicyOutput() GetTrafficEventsDataPolicyOutput {
+	return o
+}
+
+func (o GetTrafficEventsDataPolicyOutput) ToGetTrafficEventsDataPolicyOutputWithContext(ctx context.Context) GetTrafficEventsDataPolicyOutput {
+	return o
+}
+
+// Policy id
+func (o GetTrafficEventsDataPolicyOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTrafficEventsDataPolicy) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Policy name
+func (o GetTrafficEventsDataPolicyOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTrafficEventsDataPolicy) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// A flow endpoint
+type GetTrafficEventsDataSource struct {
+	// Address and port
+	Address string `pulumi:"address"`
+	// DNS label
+	DnsLabel string `pulumi:"dnsLabel"`
+	// Location
+	GeoLocation GetTrafficEventsDataSourceGeoLocation `pulumi:"geoLocation"`
+	// Peer or resource id
+	Id string `pulumi:"id"`
+	// Name
+	Name string `pulumi:"name"`
+	// Operating system
+	Os string `pulumi:"os"`
+	// Endpoint kind; one of `PEER`, `HOST_RESOURCE`, `SUBNET_RESOURCE`, `DOMAIN_RESOURCE`, `UNKNOWN`
+	Type string `pulumi:"type"`
+}
+
+// A flow endpoint
+type GetTrafficEventsDataSourceOutput struct{ *pulumi.OutputState }
+
+func (GetTrafficEventsDataSourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetTrafficEventsDataSource)(nil)).Elem()
+}
+
+func (o GetTrafficEventsDataSourceOutput) ToGetTrafficEventsDataSourceOutput() GetTrafficEventsDataSourceOutput {
+	return o
+}
+
+func (o GetTrafficEventsDataSourceOutput) ToGetTrafficEventsDataSourceOutputWithContext(ctx context.Context) GetTrafficEventsDataSourceOutput {
+	return o
+}
+
+// Address and port
+func (o GetTrafficEventsDataSourceOutput) Address() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTrafficEventsDataSource) string { return v.Address }).(pulumi.StringOutput)
+}
+
+// DNS label
+func (o GetTrafficEventsDataSourceOutput) DnsLabel() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTrafficEventsDataSource) string { return v.DnsLabel }).(pulumi.StringOutput)
+}
+
+// Location
+func (o GetTrafficEventsDataSourceOutput) GeoLocation() GetTrafficEventsDataSourceGeoLocationOutput {
+	return o.ApplyT(func(v GetTrafficEventsDataSource) GetTrafficEventsDataSourceGeoLocation { return v.GeoLocation }).(GetTrafficEventsDataSourceGeoLocationOutput)
+}
+
+// Peer or resource id
+func (o GetTrafficEventsDataSourceOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTrafficEventsDataSource) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Name
+func (o GetTrafficEventsDataSourceOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTrafficEventsDataSource) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Operating system
+func (o GetTrafficEventsDataSourceOutput) Os() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTrafficEventsDataSource) string { return v.Os }).(pulumi.StringOutput)
+}
+
+// Endpoint kind; one of `PEER`, `HOST_RESOURCE`, `SUBNET_RESOURCE`, `DOMAIN_RESOURCE`, `UNKNOWN`
+func (o GetTrafficEventsDataSourceOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTrafficEventsDataSource) string { return v.Type }).(pulumi.StringOutput)
+}
+
+// Location
+type GetTrafficEventsDataSourceGeoLocation struct {
+	// City
+	CityName string `pulumi:"cityName"`
+	// Country code
+	CountryCode string `pulumi:"countryCode"`
+}
+
+// Location
+type GetTrafficEventsDataSourceGeoLocationOutput struct{ *pulumi.OutputState }
+
+func (GetTrafficEventsDataSourceGeoLocationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetTrafficEventsDataSourceGeoLocation)(nil)).Elem()
+}
+
+func (o GetTrafficEventsDataSourceGeoLocationOutput) ToGetTrafficEventsDataSourceGeoLocationOutput() GetTrafficEventsDataSourceGeoLocationOutput {
+	return o
+}
+
+func (o GetTrafficEventsDataSourceGeoLocationOutput) ToGetTrafficEventsDataSourceGeoLocationOutputWithContext(ctx context.Context) GetTrafficEventsDataSourceGeoLocationOutput {
+	return o
+}
+
+// City
+func (o GetTrafficEventsDataSourceGeoLocationOutput) CityName() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTrafficEventsDataSourceGeoLocation) string { return v.CityName }).(pulumi.StringOutput)
+}
+
+// Country code
+func (o GetTrafficEventsDataSourceGeoLocationOutput) CountryCode() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTrafficEventsDataSourceGeoLocation) string { return v.CountryCode }).(pulumi.StringOutput)
+}
+
+// User behind the flow
+type GetTrafficEventsDataUser struct {
+	// User email
+	Email string `pulumi:"email"`
+	// User id
+	Id string `pulumi:"id"`
+	// User name
+	Name string `pulumi:"name"`
+}
+
+// User behind the flow
+type GetTrafficEventsDataUserOutput struct{ *pulumi.OutputState }
+
+func (GetTrafficEventsDataUserOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetTrafficEventsDataUser)(nil)).Elem()
+}
+
+func (o GetTrafficEventsDataUserOutput) ToGetTrafficEventsDataUserOutput() GetTrafficEventsDataUserOutput {
+	return o
+}
+
+func (o GetTrafficEventsDataUserOutput) ToGetTrafficEventsDataUserOutputWithContext(ctx context.Context) GetTrafficEventsDataUserOutput {
+	return o
+}
+
+// User email
+func (o GetTrafficEventsDataUserOutput) Email() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTrafficEventsDataUser) string { return v.Email }).(pulumi.StringOutput)
+}
+
+// User id
+func (o GetTrafficEventsDataUserOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTrafficEventsDataUser) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// User name
+func (o GetTrafficEventsDataUserOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTrafficEventsDataUser) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// What the user may do
+type GetUserPermissions struct {
+	// Whether the user's view of peers is restricted to their own
+	IsRestricted bool `pulumi:"isRestricted"`
+	// Module name to allowed operations
+	Modules map[string]GetUserPermissionsModule `pulumi:"modules"`
+}
+
+// What the user may do
+type GetUserPermissionsOutput struct{ *pulumi.OutputState }
+
+func (GetUserPermissionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetUserPermissions)(nil)).Elem()
+}
+
+func (o GetUserPermissionsOutput) ToGetUserPermissionsOutput() GetUserPermissionsOutput {
+	return o
+}
+
+func (o GetUserPermissionsOutput) ToGetUserPermissionsOutputWithContext(ctx context.Context) GetUserPermissionsOutput {
+	return o
+}
+
+// Whether the user's view of peers is restricted to their own
+func (o GetUserPermissionsOutput) IsRestricted() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetUserPermissions) bool { return v.IsRestricted }).(pulumi.BoolOutput)
+}
+
+// Module name to allowed operations
+func (o GetUserPermissionsOutput) Modules() GetUserPermissionsModuleMapOutput {
+	return o.ApplyT(func(v GetUserPermissions) map[string]GetUserPermissionsModule { return v.Modules }).(GetUserPermissionsModuleMapOutput)
+}
+
+// Allowed operations
+type GetUserPermissionsModule struct {
+	// May create
+	Create bool `pulumi:"create"`
+	// May delete
+	Delete bool `pulumi:"delete"`
+	// May read
+	Read bool `pulumi:"read"`
+	// May update
+	Update bool `pulumi:"update"`
+}
+
+// Allowed operations
+type GetUserPermissionsModuleOutput struct{ *pulumi.OutputState }
+
+func (GetUserPermissionsModuleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetUserPermissionsModule)(nil)).Elem()
+}
+
+func (o GetUserPermissionsModuleOutput) ToGetUserPermissionsModuleOutput() GetUserPermissionsModuleOutput {
+	return o
+}
+
+func (o GetUserPermissionsModuleOutput) ToGetUserPermissionsModuleOutputWithContext(ctx context.Context) GetUserPermissionsModuleOutput {
+	return o
+}
+
+// May create
+func (o GetUserPermissionsModuleOutput) Create() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetUserPermissionsModule) bool { return v.Create }).(pulumi.BoolOutput)
+}
+
+// May delete
+func (o GetUserPermissionsModuleOutput) Delete() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetUserPermissionsModule) bool { return v.Delete }).(pulumi.BoolOutput)
+}
+
+// May read
+func (o GetUserPermissionsModuleOutput) Read() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetUserPermissionsModule) bool { return v.Read }).(pulumi.BoolOutput)
+}
+
+// May update
+func (o GetUserPermissionsModuleOutput) Update() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetUserPermissionsModule) bool { return v.Update }).(pulumi.BoolOutput)
+}
+
+type GetUserPermissionsModuleMapOutput struct{ *pulumi.OutputState }
+
+func (GetUserPermissionsModuleMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]GetUserPermissionsModule)(nil)).Elem()
+}
+
+func (o GetUserPermissionsModuleMapOutput) ToGetUserPermissionsModuleMapOutput() GetUserPermissionsModuleMapOutput {
+	return o
+}
+
+func (o GetUserPermissionsModuleMapOutput) ToGetUserPermissionsModuleMapOutputWithContext(ctx context.Context) GetUserPermissionsModuleMapOutput {
+	return o
+}
+
+func (o GetUserPermissionsModuleMapOutput) MapIndex(k pulumi.StringInput) GetUserPermissionsModuleOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) GetUserPermissionsModule {
+		return vs[0].(map[string]GetUserPermissionsModule)[vs[1].(string)]
+	}).(GetUserPermissionsModuleOutput)
+}
+
+// User
+type GetUsersItem struct {
+	// Group ids assigned to peers this user enrolls
+	AutoGroups []string `pulumi:"autoGroups"`
+	// Email address (empty for service users)
+	Email string `pulumi:"email"`
+	// User id
+	Id string `pulumi:"id"`
+	// User id at the identity provider
+	IdpId string `pulumi:"idpId"`
+	// Whether the user is blocked
+	IsBlocked bool `pulumi:"isBlocked"`
+	// Whether this is the calling user
+	IsCurrent bool `pulumi:"isCurrent"`
+	// Whether this is a service user
+	IsServiceUser bool `pulumi:"isServiceUser"`
+	// How the user was created; one of `api`, `integration`, `jwt`
+	Issued string `pulumi:"issued"`
+	// Last login (zero time when never)
+	LastLogin string `pulumi:"lastLogin"`
+	// Name
+	Name string `pulumi:"name"`
+	// Initial password of a user created with the embedded IdP; only in the create response
+	Password *string `pulumi:"password"`
+	// Whether the user awaits approval
+	PendingApproval bool `pulumi:"pendingApproval"`
+	// What the user may do
+	Permissions GetUsersItemPermissions `pulumi:"permissions"`
+	// User role: owner, admin, user, billing_admin, auditor or network_admin; known values `owner`, `admin`, `user`, `billing_admin`, `auditor`, `network_admin` (others are accepted)
+	Role string `pulumi:"role"`
+	// User status; one of `active`, `invited`, `blocked`
+	Status string `pulumi:"status"`
+}
+
+// User
+type GetUsersItemOutput struct{ *pulumi.OutputState }
+
+func (GetUsersItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetUsersItem)(nil)).Elem()
+}
+
+func (o GetUsersItemOutput) ToGetUsersItemOutput() GetUsersItemOutput {
+	return o
+}
+
+func (o GetUsersItemOutput) ToGetUsersItemOutputWithContext(ctx context.Context) GetUsersItemOutput {
+	return o
+}
+
+// Group ids assigned to peers this user enrolls
+func (o GetUsersItemOutput) AutoGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetUsersItem) []string { return v.AutoGroups }).(pulumi.StringArrayOutput)
+}
+
+// Email address (empty for service users)
+func (o GetUsersItemOutput) Email() pulumi.StringOutput {
+	return o.ApplyT(func(v GetUsersItem) string { return v.Email }).(pulumi.StringOutput)
+}
+
+// User id
+func (o GetUsersItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetUsersItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// User id at the identity provider
+func (o GetUsersItemOutput) IdpId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetUsersItem) string { return v.IdpId }).(pulumi.StringOutput)
+}
+
+// Whether the user is blocked
+func (o GetUsersItemOutput) IsBlocked() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetUsersItem) bool { return v.IsBlocked }).(pulumi.BoolOutput)
+}
+
+// Whether this is the calling user
+func (o GetUsersItemOutput) IsCurrent() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetUsersItem) bool { return v.IsCurrent }).(pulumi.BoolOutput)
+}
+
+// Whether this is a service user
+func (o GetUsersItemOutput) IsServiceUser() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetUsersItem) bool { return v.IsServiceUser }).(pulumi.BoolOutput)
+}
+
+// How the user was created; one of `api`, `integration`, `jwt`
+func (o GetUsersItemOutput) Issued() pulumi.StringOutput {
+	return o.ApplyT(func(v GetUsersItem) string { return v.Issued }).(pulumi.StringOutput)
+}
+
+// Last login (zero time when never)
+func (o GetUsersItemOutput) LastLogin() pulumi.StringOutput {
+	return o.ApplyT(func(v GetUsersItem) string { return v.LastLogin }).(pulumi.StringOutput)
+}
+
+// Name
+func (o GetUsersItemOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetUsersItem) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Initial password of a user created with the embedded IdP; only in the create response
+func (o GetUsersItemOutput) Password() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetUsersItem) *string { return v.Password }).(pulumi.StringPtrOutput)
+}
+
+// Whether the user awaits approval
+func (o GetUsersItemOutput) PendingApproval() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetUsersItem) bool { return v.PendingApproval }).(pulumi.BoolOutput)
+}
+
+// What the user may do
+func (o GetUsersItemOutput) Permissions() GetUsersItemPermissionsOutput {
+	return o.ApplyT(func(v GetUsersItem) GetUsersItemPermissions { return v.Permissions }).(GetUsersItemPermissionsOutput)
+}
+
+// User role: owner, admin, user, billing_admin, auditor or network_admin; known values `owner`, `admin`, `user`, `billing_admin`, `auditor`, `network_admin` (others are accepted)
+func (o GetUsersItemOutput) Role() pulumi.StringOutput {
+	return o.ApplyT(func(v GetUsersItem) string { return v.Role }).(pulumi.StringOutput)
+}
+
+// User status; one of `active`, `invited`, `blocked`
+func (o GetUsersItemOutput) Status() pulumi.StringOutput {
+	return o.ApplyT(func(v GetUsersItem) string { return v.Status }).(pulumi.StringOutput)
+}
+
+type GetUsersItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetUsersItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetUsersItem)(nil)).Elem()
+}
+
+func (o GetUsersItemArrayOutput) ToGetUsersItemArrayOutput() GetUsersItemArrayOutput {
+	return o
+}
+
+func (o GetUsersItemArrayOutput) ToGetUsersItemArrayOutputWithContext(ctx context.Context) GetUsersItemArrayOutput {
+	return o
+}
+
+func (o GetUsersItemArrayOutput) Index(i pulumi.IntInput) GetUsersItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetUsersItem {
+		return vs[0].([]GetUsersItem)[vs[1].(int)]
+	}).(GetUsersItemOutput)
+}
+
+// What the user may do
+type GetUsersItemPermissions struct {
+	// Whether the user's view of peers is restricted to their own
+	IsRestricted bool `pulumi:"isRestricted"`
+	// Module name to allowed operations
+	Modules map[string]GetUsersItemPermissionsModule `pulumi:"modules"`
+}
+
+// What the user may do
+type GetUsersItemPermissionsOutput struct{ *pulumi.OutputState }
+
+func (GetUsersItemPermissionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetUsersItemPermissions)(nil)).Elem()
+}
+
+func (o GetUsersItemPermissionsOutput) ToGetUsersItemPermissionsOutput() GetUsersItemPermissionsOutput {
+	return o
+}
+
+func (o GetUsersItemPermissionsOutput) ToGetUsersItemPermissionsOutputWithContext(ctx context.Context) GetUsersItemPermissionsOutput {
+	return o
+}
+
+// Whether the user's view of peers is restricted to their own
+func (o GetUsersItemPermissionsOutput) IsRestricted() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetUsersItemPermissions) bool { return v.IsRestricted }).(pulumi.BoolOutput)
+}
+
+// Module name to allowed operations
+func (o GetUsersItemPermissionsOutput) Modules() GetUsersItemPermissionsModuleMapOutput {
+	return o.ApplyT(func(v GetUsersItemPermissions) map[string]GetUsersItemPermissionsModule { return v.Modules }).(GetUsersItemPermissionsModuleMapOutput)
+}
+
+// Allowed operations
+type GetUsersItemPermissionsModule struct {
+	// May create
+	Create bool `pulumi:"create"`
+	// May delete
+	Delete bool `pulumi:"delete"`
+	// May read
+	Read bool `pulumi:"read"`
+	// May update
+	Update bool `pulumi:"update"`
+}
+
+// Allowed operations
+type GetUsersItemPermissionsModuleOutput struct{ *pulumi.OutputState }
+
+func (GetUsersItemPermissionsModuleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetUsersItemPermissionsModule)(nil)).Elem()
+}
+
+func (o GetUsersItemPermissionsModuleOutput) ToGetUsersItemPermissionsModuleOutput() GetUsersItemPermissionsModuleOutput {
+	return o
+}
+
+func (o GetUsersItemPermissionsModuleOutput) ToGetUsersItemPermissionsModuleOutputWithContext(ctx context.Context) GetUsersItemPermissionsModuleOutput {
+	return o
+}
+
+// May create
+func (o GetUsersItemPermissionsModuleOutput) Create() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetUsersItemPermissionsModule) bool { return v.Create }).(pulumi.BoolOutput)
+}
+
+// May delete
+func (o GetUsersItemPermissionsModuleOutput) Delete() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetUsersItemPermissionsModule) bool { return v.Delete }).(pulumi.BoolOutput)
+}
+
+// May read
+func (o GetUsersItemPermissionsModuleOutput) Read() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetUsersItemPermissionsModule) bool { return v.Read }).(pulumi.BoolOutput)
+}
+
+// May update
+func (o GetUsersItemPermissionsModuleOutput) Update() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetUsersItemPermissionsModule) bool { return v.Update }).(pulumi.BoolOutput)
+}
+
+type GetUsersItemPermissionsModuleMapOutput struct{ *pulumi.OutputState }
+
+func (GetUsersItemPermissionsModuleMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]GetUsersItemPermissionsModule)(nil)).Elem()
+}
+
+func (o GetUsersItemPermissionsModuleMapOutput) ToGetUsersItemPermissionsModuleMapOutput() GetUsersItemPermissionsModuleMapOutput {
+	return o
+}
+
+func (o GetUsersItemPermissionsModuleMapOutput) ToGetUsersItemPermissionsModuleMapOutputWithContext(ctx context.Context) GetUsersItemPermissionsModuleMapOutput {
+	return o
+}
+
+func (o GetUsersItemPermissionsModuleMapOutput) MapIndex(k pulumi.StringInput) GetUsersItemPermissionsModuleOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) GetUsersItemPermissionsModule {
+		return vs[0].(map[string]GetUsersItemPermissionsModule)[vs[1].(string)]
+	}).(GetUsersItemPermissionsModuleOutput)
+}
+
+// A reference to a network resource (or a peer) by id and type
+type GroupResource struct {
+	// Resource id
+	Id string `pulumi:"id"`
+	// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+	Type string `pulumi:"type"`
+}
+
+// GroupResourceInput is an input type that accepts GroupResourceArgs and GroupResourceOutput values.
+// You can construct a concrete instance of `GroupResourceInput` via:
+//
+//	GroupResourceArgs{...}
+type GroupResourceInput interface {
+	pulumi.Input
+
+	ToGroupResourceOutput() GroupResourceOutput
+	ToGroupResourceOutputWithContext(context.Context) GroupResourceOutput
+}
+
+// A reference to a network resource (or a peer) by id and type
+type GroupResourceArgs struct {
+	// Resource id
+	Id pulumi.StringInput `pulumi:"id"`
+	// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+	Type pulumi.StringInput `pulumi:"type"`
+}
+
+func (GroupResourceArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*GroupResource)(nil)).Elem()
+}
+
+func (i GroupResourceArgs) ToGroupResourceOutput() GroupResourceOutput {
+	return i.ToGroupResourceOutputWithContext(context.Background())
+}
+
+func (i GroupResourceArgs) ToGroupResourceOutputWithContext(ctx context.Context) GroupResourceOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GroupResourceOutput)
+}
+
+// GroupResourceArrayInput is an input type that accepts GroupResourceArray and GroupResourceArrayOutput values.
+// You can construct a concrete instance of `GroupResourceArrayInput` via:
+//
+//	GroupResourceArray{ GroupResourceArgs{...} }
+type GroupResourceArrayInput interface {
+	pulumi.Input
+
+	ToGroupResourceArrayOutput() GroupResourceArrayOutput
+	ToGroupResourceArrayOutputWithContext(context.Context) GroupResourceArrayOutput
+}
+
+type GroupResourceArray []GroupResourceInput
+
+func (GroupResourceArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GroupResource)(nil)).Elem()
+}
+
+func (i GroupResourceArray) ToGroupResourceArrayOutput() GroupResourceArrayOutput {
+	return i.ToGroupResourceArrayOutputWithContext(context.Background())
+}
+
+func (i GroupResourceArray) ToGroupResourceArrayOutputWithContext(ctx context.Context) GroupResourceArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GroupResourceArrayOutput)
+}
+
+// A reference to a network resource (or a peer) by id and type
+type GroupResourceOutput struct{ *pulumi.OutputState }
+
+func (GroupResourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GroupResource)(nil)).Elem()
+}
+
+func (o GroupResourceOutput) ToGroupResourceOutput() GroupResourceOutput {
+	return o
+}
+
+func (o GroupResourceOutput) ToGroupResourceOutputWithContext(ctx context.Context) GroupResourceOutput {
+	return o
+}
+
+// Resource id
+func (o GroupResourceOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GroupResource) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+func (o GroupResourceOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GroupResource) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type GroupResourceArrayOutput struct{ *pulumi.OutputState }
+
+func (GroupResourceArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GroupResource)(nil)).Elem()
+}
+
+func (o GroupResourceArrayOutput) ToGroupResourceArrayOutput() GroupResourceArrayOutput {
+	return o
+}
+
+func (o GroupResourceArrayOutput) ToGroupResourceArrayOutputWithContext(ctx context.Context) GroupResourceArrayOutput {
+	return o
+}
+
+func (o GroupResourceArrayOutput) Index(i pulumi.IntInput) GroupResourceOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GroupResource {
+		return vs[0].([]GroupResource)[vs[1].(int)]
+	}).(GroupResourceOutput)
 }
 
 // Ports still available
@@ -2025,101 +12454,6 @@ func (o IngressPeerAvailablePortsOutput) Tcp() pulumi.IntOutput {
 // Free UDP ports
 func (o IngressPeerAvailablePortsOutput) Udp() pulumi.IntOutput {
 	return o.ApplyT(func(v IngressPeerAvailablePorts) int { return v.Udp }).(pulumi.IntOutput)
-}
-
-// Ingress peer
-type IngressPeerResult struct {
-	// Ports still available
-	AvailablePorts IngressPeerAvailablePorts `pulumi:"availablePorts"`
-	// Whether the ingress peer is connected
-	Connected bool `pulumi:"connected"`
-	// Whether the ingress peer forwards traffic
-	Enabled bool `pulumi:"enabled"`
-	// Usable as fallback
-	Fallback bool `pulumi:"fallback"`
-	// Ingress peer id
-	Id string `pulumi:"id"`
-	// Public IP of the ingress peer
-	IngressIp string `pulumi:"ingressIp"`
-	// Id of the underlying peer
-	PeerId string `pulumi:"peerId"`
-	// Region of the ingress peer
-	Region string `pulumi:"region"`
-}
-
-// Ingress peer
-type IngressPeerResultOutput struct{ *pulumi.OutputState }
-
-func (IngressPeerResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*IngressPeerResult)(nil)).Elem()
-}
-
-func (o IngressPeerResultOutput) ToIngressPeerResultOutput() IngressPeerResultOutput {
-	return o
-}
-
-func (o IngressPeerResultOutput) ToIngressPeerResultOutputWithContext(ctx context.Context) IngressPeerResultOutput {
-	return o
-}
-
-// Ports still available
-func (o IngressPeerResultOutput) AvailablePorts() IngressPeerAvailablePortsOutput {
-	return o.ApplyT(func(v IngressPeerResult) IngressPeerAvailablePorts { return v.AvailablePorts }).(IngressPeerAvailablePortsOutput)
-}
-
-// Whether the ingress peer is connected
-func (o IngressPeerResultOutput) Connected() pulumi.BoolOutput {
-	return o.ApplyT(func(v IngressPeerResult) bool { return v.Connected }).(pulumi.BoolOutput)
-}
-
-// Whether the ingress peer forwards traffic
-func (o IngressPeerResultOutput) Enabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v IngressPeerResult) bool { return v.Enabled }).(pulumi.BoolOutput)
-}
-
-// Usable as fallback
-func (o IngressPeerResultOutput) Fallback() pulumi.BoolOutput {
-	return o.ApplyT(func(v IngressPeerResult) bool { return v.Fallback }).(pulumi.BoolOutput)
-}
-
-// Ingress peer id
-func (o IngressPeerResultOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v IngressPeerResult) string { return v.Id }).(pulumi.StringOutput)
-}
-
-// Public IP of the ingress peer
-func (o IngressPeerResultOutput) IngressIp() pulumi.StringOutput {
-	return o.ApplyT(func(v IngressPeerResult) string { return v.IngressIp }).(pulumi.StringOutput)
-}
-
-// Id of the underlying peer
-func (o IngressPeerResultOutput) PeerId() pulumi.StringOutput {
-	return o.ApplyT(func(v IngressPeerResult) string { return v.PeerId }).(pulumi.StringOutput)
-}
-
-// Region of the ingress peer
-func (o IngressPeerResultOutput) Region() pulumi.StringOutput {
-	return o.ApplyT(func(v IngressPeerResult) string { return v.Region }).(pulumi.StringOutput)
-}
-
-type IngressPeerResultArrayOutput struct{ *pulumi.OutputState }
-
-func (IngressPeerResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]IngressPeerResult)(nil)).Elem()
-}
-
-func (o IngressPeerResultArrayOutput) ToIngressPeerResultArrayOutput() IngressPeerResultArrayOutput {
-	return o
-}
-
-func (o IngressPeerResultArrayOutput) ToIngressPeerResultArrayOutputWithContext(ctx context.Context) IngressPeerResultArrayOutput {
-	return o
-}
-
-func (o IngressPeerResultArrayOutput) Index(i pulumi.IntInput) IngressPeerResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) IngressPeerResult {
-		return vs[0].([]IngressPeerResult)[vs[1].(int)]
-	}).(IngressPeerResultOutput)
 }
 
 // Ports allocated directly, without translation
@@ -2281,8 +12615,126 @@ func (o IngressPortAllocationDirectPortPtrOutput) Protocol() pulumi.StringPtrOut
 	}).(pulumi.StringPtrOutput)
 }
 
+// A range of ports on the peer to forward
+type IngressPortAllocationPortRange struct {
+	// Last port (inclusive)
+	End int `pulumi:"end"`
+	// Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+	Protocol string `pulumi:"protocol"`
+	// First port
+	Start int `pulumi:"start"`
+}
+
+// IngressPortAllocationPortRangeInput is an input type that accepts IngressPortAllocationPortRangeArgs and IngressPortAllocationPortRangeOutput values.
+// You can construct a concrete instance of `IngressPortAllocationPortRangeInput` via:
+//
+//	IngressPortAllocationPortRangeArgs{...}
+type IngressPortAllocationPortRangeInput interface {
+	pulumi.Input
+
+	ToIngressPortAllocationPortRangeOutput() IngressPortAllocationPortRangeOutput
+	ToIngressPortAllocationPortRangeOutputWithContext(context.Context) IngressPortAllocationPortRangeOutput
+}
+
+// A range of ports on the peer to forward
+type IngressPortAllocationPortRangeArgs struct {
+	// Last port (inclusive)
+	End pulumi.IntInput `pulumi:"end"`
+	// Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+	Protocol pulumi.StringInput `pulumi:"protocol"`
+	// First port
+	Start pulumi.IntInput `pulumi:"start"`
+}
+
+func (IngressPortAllocationPortRangeArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*IngressPortAllocationPortRange)(nil)).Elem()
+}
+
+func (i IngressPortAllocationPortRangeArgs) ToIngressPortAllocationPortRangeOutput() IngressPortAllocationPortRangeOutput {
+	return i.ToIngressPortAllocationPortRangeOutputWithContext(context.Background())
+}
+
+func (i IngressPortAllocationPortRangeArgs) ToIngressPortAllocationPortRangeOutputWithContext(ctx context.Context) IngressPortAllocationPortRangeOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(IngressPortAllocationPortRangeOutput)
+}
+
+// IngressPortAllocationPortRangeArrayInput is an input type that accepts IngressPortAllocationPortRangeArray and IngressPortAllocationPortRangeArrayOutput values.
+// You can construct a concrete instance of `IngressPortAllocationPortRangeArrayInput` via:
+//
+//	IngressPortAllocationPortRangeArray{ IngressPortAllocationPortRangeArgs{...} }
+type IngressPortAllocationPortRangeArrayInput interface {
+	pulumi.Input
+
+	ToIngressPortAllocationPortRangeArrayOutput() IngressPortAllocationPortRangeArrayOutput
+	ToIngressPortAllocationPortRangeArrayOutputWithContext(context.Context) IngressPortAllocationPortRangeArrayOutput
+}
+
+type IngressPortAllocationPortRangeArray []IngressPortAllocationPortRangeInput
+
+func (IngressPortAllocationPortRangeArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]IngressPortAllocationPortRange)(nil)).Elem()
+}
+
+func (i IngressPortAllocationPortRangeArray) ToIngressPortAllocationPortRangeArrayOutput() IngressPortAllocationPortRangeArrayOutput {
+	return i.ToIngressPortAllocationPortRangeArrayOutputWithContext(context.Background())
+}
+
+func (i IngressPortAllocationPortRangeArray) ToIngressPortAllocationPortRangeArrayOutputWithContext(ctx context.Context) IngressPortAllocationPortRangeArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(IngressPortAllocationPortRangeArrayOutput)
+}
+
+// A range of ports on the peer to forward
+type IngressPortAllocationPortRangeOutput struct{ *pulumi.OutputState }
+
+func (IngressPortAllocationPortRangeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*IngressPortAllocationPortRange)(nil)).Elem()
+}
+
+func (o IngressPortAllocationPortRangeOutput) ToIngressPortAllocationPortRangeOutput() IngressPortAllocationPortRangeOutput {
+	return o
+}
+
+func (o IngressPortAllocationPortRangeOutput) ToIngressPortAllocationPortRangeOutputWithContext(ctx context.Context) IngressPortAllocationPortRangeOutput {
+	return o
+}
+
+// Last port (inclusive)
+func (o IngressPortAllocationPortRangeOutput) End() pulumi.IntOutput {
+	return o.ApplyT(func(v IngressPortAllocationPortRange) int { return v.End }).(pulumi.IntOutput)
+}
+
+// Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+func (o IngressPortAllocationPortRangeOutput) Protocol() pulumi.StringOutput {
+	return o.ApplyT(func(v IngressPortAllocationPortRange) string { return v.Protocol }).(pulumi.StringOutput)
+}
+
+// First port
+func (o IngressPortAllocationPortRangeOutput) Start() pulumi.IntOutput {
+	return o.ApplyT(func(v IngressPortAllocationPortRange) int { return v.Start }).(pulumi.IntOutput)
+}
+
+type IngressPortAllocationPortRangeArrayOutput struct{ *pulumi.OutputState }
+
+func (IngressPortAllocationPortRangeArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]IngressPortAllocationPortRange)(nil)).Elem()
+}
+
+func (o IngressPortAllocationPortRangeArrayOutput) ToIngressPortAllocationPortRangeArrayOutput() IngressPortAllocationPortRangeArrayOutput {
+	return o
+}
+
+func (o IngressPortAllocationPortRangeArrayOutput) ToIngressPortAllocationPortRangeArrayOutputWithContext(ctx context.Context) IngressPortAllocationPortRangeArrayOutput {
+	return o
+}
+
+func (o IngressPortAllocationPortRangeArrayOutput) Index(i pulumi.IntInput) IngressPortAllocationPortRangeOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) IngressPortAllocationPortRange {
+		return vs[0].([]IngressPortAllocationPortRange)[vs[1].(int)]
+	}).(IngressPortAllocationPortRangeOutput)
+}
+
 // How public ports map to the peer's ports
-type IngressPortAllocationPortRangeMappings struct {
+type IngressPortAllocationPortRangeMapping struct {
 	// Last public port on the ingress peer
 	IngressEnd int `pulumi:"ingressEnd"`
 	// First public port on the ingress peer
@@ -2296,1290 +12748,328 @@ type IngressPortAllocationPortRangeMappings struct {
 }
 
 // How public ports map to the peer's ports
-type IngressPortAllocationPortRangeMappingsOutput struct{ *pulumi.OutputState }
+type IngressPortAllocationPortRangeMappingOutput struct{ *pulumi.OutputState }
 
-func (IngressPortAllocationPortRangeMappingsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*IngressPortAllocationPortRangeMappings)(nil)).Elem()
+func (IngressPortAllocationPortRangeMappingOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*IngressPortAllocationPortRangeMapping)(nil)).Elem()
 }
 
-func (o IngressPortAllocationPortRangeMappingsOutput) ToIngressPortAllocationPortRangeMappingsOutput() IngressPortAllocationPortRangeMappingsOutput {
+func (o IngressPortAllocationPortRangeMappingOutput) ToIngressPortAllocationPortRangeMappingOutput() IngressPortAllocationPortRangeMappingOutput {
 	return o
 }
 
-func (o IngressPortAllocationPortRangeMappingsOutput) ToIngressPortAllocationPortRangeMappingsOutputWithContext(ctx context.Context) IngressPortAllocationPortRangeMappingsOutput {
+func (o IngressPortAllocationPortRangeMappingOutput) ToIngressPortAllocationPortRangeMappingOutputWithContext(ctx context.Context) IngressPortAllocationPortRangeMappingOutput {
 	return o
 }
 
 // Last public port on the ingress peer
-func (o IngressPortAllocationPortRangeMappingsOutput) IngressEnd() pulumi.IntOutput {
-	return o.ApplyT(func(v IngressPortAllocationPortRangeMappings) int { return v.IngressEnd }).(pulumi.IntOutput)
+func (o IngressPortAllocationPortRangeMappingOutput) IngressEnd() pulumi.IntOutput {
+	return o.ApplyT(func(v IngressPortAllocationPortRangeMapping) int { return v.IngressEnd }).(pulumi.IntOutput)
 }
 
 // First public port on the ingress peer
-func (o IngressPortAllocationPortRangeMappingsOutput) IngressStart() pulumi.IntOutput {
-	return o.ApplyT(func(v IngressPortAllocationPortRangeMappings) int { return v.IngressStart }).(pulumi.IntOutput)
+func (o IngressPortAllocationPortRangeMappingOutput) IngressStart() pulumi.IntOutput {
+	return o.ApplyT(func(v IngressPortAllocationPortRangeMapping) int { return v.IngressStart }).(pulumi.IntOutput)
 }
 
 // Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
-func (o IngressPortAllocationPortRangeMappingsOutput) Protocol() pulumi.StringOutput {
-	return o.ApplyT(func(v IngressPortAllocationPortRangeMappings) string { return v.Protocol }).(pulumi.StringOutput)
+func (o IngressPortAllocationPortRangeMappingOutput) Protocol() pulumi.StringOutput {
+	return o.ApplyT(func(v IngressPortAllocationPortRangeMapping) string { return v.Protocol }).(pulumi.StringOutput)
 }
 
 // Last port on the peer
-func (o IngressPortAllocationPortRangeMappingsOutput) TranslatedEnd() pulumi.IntOutput {
-	return o.ApplyT(func(v IngressPortAllocationPortRangeMappings) int { return v.TranslatedEnd }).(pulumi.IntOutput)
+func (o IngressPortAllocationPortRangeMappingOutput) TranslatedEnd() pulumi.IntOutput {
+	return o.ApplyT(func(v IngressPortAllocationPortRangeMapping) int { return v.TranslatedEnd }).(pulumi.IntOutput)
 }
 
 // First port on the peer
-func (o IngressPortAllocationPortRangeMappingsOutput) TranslatedStart() pulumi.IntOutput {
-	return o.ApplyT(func(v IngressPortAllocationPortRangeMappings) int { return v.TranslatedStart }).(pulumi.IntOutput)
+func (o IngressPortAllocationPortRangeMappingOutput) TranslatedStart() pulumi.IntOutput {
+	return o.ApplyT(func(v IngressPortAllocationPortRangeMapping) int { return v.TranslatedStart }).(pulumi.IntOutput)
 }
 
-type IngressPortAllocationPortRangeMappingsArrayOutput struct{ *pulumi.OutputState }
+type IngressPortAllocationPortRangeMappingArrayOutput struct{ *pulumi.OutputState }
 
-func (IngressPortAllocationPortRangeMappingsArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]IngressPortAllocationPortRangeMappings)(nil)).Elem()
+func (IngressPortAllocationPortRangeMappingArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]IngressPortAllocationPortRangeMapping)(nil)).Elem()
 }
 
-func (o IngressPortAllocationPortRangeMappingsArrayOutput) ToIngressPortAllocationPortRangeMappingsArrayOutput() IngressPortAllocationPortRangeMappingsArrayOutput {
+func (o IngressPortAllocationPortRangeMappingArrayOutput) ToIngressPortAllocationPortRangeMappingArrayOutput() IngressPortAllocationPortRangeMappingArrayOutput {
 	return o
 }
 
-func (o IngressPortAllocationPortRangeMappingsArrayOutput) ToIngressPortAllocationPortRangeMappingsArrayOutputWithContext(ctx context.Context) IngressPortAllocationPortRangeMappingsArrayOutput {
+func (o IngressPortAllocationPortRangeMappingArrayOutput) ToIngressPortAllocationPortRangeMappingArrayOutputWithContext(ctx context.Context) IngressPortAllocationPortRangeMappingArrayOutput {
 	return o
 }
 
-func (o IngressPortAllocationPortRangeMappingsArrayOutput) Index(i pulumi.IntInput) IngressPortAllocationPortRangeMappingsOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) IngressPortAllocationPortRangeMappings {
-		return vs[0].([]IngressPortAllocationPortRangeMappings)[vs[1].(int)]
-	}).(IngressPortAllocationPortRangeMappingsOutput)
-}
-
-// A range of ports on the peer to forward
-type IngressPortAllocationPortRanges struct {
-	// Last port (inclusive)
-	End int `pulumi:"end"`
-	// Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
-	Protocol string `pulumi:"protocol"`
-	// First port
-	Start int `pulumi:"start"`
-}
-
-// IngressPortAllocationPortRangesInput is an input type that accepts IngressPortAllocationPortRangesArgs and IngressPortAllocationPortRangesOutput values.
-// You can construct a concrete instance of `IngressPortAllocationPortRangesInput` via:
-//
-//	IngressPortAllocationPortRangesArgs{...}
-type IngressPortAllocationPortRangesInput interface {
-	pulumi.Input
-
-	ToIngressPortAllocationPortRangesOutput() IngressPortAllocationPortRangesOutput
-	ToIngressPortAllocationPortRangesOutputWithContext(context.Context) IngressPortAllocationPortRangesOutput
-}
-
-// A range of ports on the peer to forward
-type IngressPortAllocationPortRangesArgs struct {
-	// Last port (inclusive)
-	End pulumi.IntInput `pulumi:"end"`
-	// Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
-	Protocol pulumi.StringInput `pulumi:"protocol"`
-	// First port
-	Start pulumi.IntInput `pulumi:"start"`
-}
-
-func (IngressPortAllocationPortRangesArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*IngressPortAllocationPortRanges)(nil)).Elem()
-}
-
-func (i IngressPortAllocationPortRangesArgs) ToIngressPortAllocationPortRangesOutput() IngressPortAllocationPortRangesOutput {
-	return i.ToIngressPortAllocationPortRangesOutputWithContext(context.Background())
-}
-
-func (i IngressPortAllocationPortRangesArgs) ToIngressPortAllocationPortRangesOutputWithContext(ctx context.Context) IngressPortAllocationPortRangesOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(IngressPortAllocationPortRangesOutput)
-}
-
-// IngressPortAllocationPortRangesArrayInput is an input type that accepts IngressPortAllocationPortRangesArray and IngressPortAllocationPortRangesArrayOutput values.
-// You can construct a concrete instance of `IngressPortAllocationPortRangesArrayInput` via:
-//
-//	IngressPortAllocationPortRangesArray{ IngressPortAllocationPortRangesArgs{...} }
-type IngressPortAllocationPortRangesArrayInput interface {
-	pulumi.Input
-
-	ToIngressPortAllocationPortRangesArrayOutput() IngressPortAllocationPortRangesArrayOutput
-	ToIngressPortAllocationPortRangesArrayOutputWithContext(context.Context) IngressPortAllocationPortRangesArrayOutput
-}
-
-type IngressPortAllocationPortRangesArray []IngressPortAllocationPortRangesInput
-
-func (IngressPortAllocationPortRangesArray) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]IngressPortAllocationPortRanges)(nil)).Elem()
-}
-
-func (i IngressPortAllocationPortRangesArray) ToIngressPortAllocationPortRangesArrayOutput() IngressPortAllocationPortRangesArrayOutput {
-	return i.ToIngressPortAllocationPortRangesArrayOutputWithContext(context.Background())
-}
-
-func (i IngressPortAllocationPortRangesArray) ToIngressPortAllocationPortRangesArrayOutputWithContext(ctx context.Context) IngressPortAllocationPortRangesArrayOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(IngressPortAllocationPortRangesArrayOutput)
-}
-
-// A range of ports on the peer to forward
-type IngressPortAllocationPortRangesOutput struct{ *pulumi.OutputState }
-
-func (IngressPortAllocationPortRangesOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*IngressPortAllocationPortRanges)(nil)).Elem()
-}
-
-func (o IngressPortAllocationPortRangesOutput) ToIngressPortAllocationPortRangesOutput() IngressPortAllocationPortRangesOutput {
-	return o
-}
-
-func (o IngressPortAllocationPortRangesOutput) ToIngressPortAllocationPortRangesOutputWithContext(ctx context.Context) IngressPortAllocationPortRangesOutput {
-	return o
-}
-
-// Last port (inclusive)
-func (o IngressPortAllocationPortRangesOutput) End() pulumi.IntOutput {
-	return o.ApplyT(func(v IngressPortAllocationPortRanges) int { return v.End }).(pulumi.IntOutput)
-}
-
-// Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
-func (o IngressPortAllocationPortRangesOutput) Protocol() pulumi.StringOutput {
-	return o.ApplyT(func(v IngressPortAllocationPortRanges) string { return v.Protocol }).(pulumi.StringOutput)
-}
-
-// First port
-func (o IngressPortAllocationPortRangesOutput) Start() pulumi.IntOutput {
-	return o.ApplyT(func(v IngressPortAllocationPortRanges) int { return v.Start }).(pulumi.IntOutput)
-}
-
-type IngressPortAllocationPortRangesArrayOutput struct{ *pulumi.OutputState }
-
-func (IngressPortAllocationPortRangesArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]IngressPortAllocationPortRanges)(nil)).Elem()
-}
-
-func (o IngressPortAllocationPortRangesArrayOutput) ToIngressPortAllocationPortRangesArrayOutput() IngressPortAllocationPortRangesArrayOutput {
-	return o
-}
-
-func (o IngressPortAllocationPortRangesArrayOutput) ToIngressPortAllocationPortRangesArrayOutputWithContext(ctx context.Context) IngressPortAllocationPortRangesArrayOutput {
-	return o
-}
-
-func (o IngressPortAllocationPortRangesArrayOutput) Index(i pulumi.IntInput) IngressPortAllocationPortRangesOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) IngressPortAllocationPortRanges {
-		return vs[0].([]IngressPortAllocationPortRanges)[vs[1].(int)]
-	}).(IngressPortAllocationPortRangesOutput)
-}
-
-// Ingress port allocation
-type IngressPortAllocationResult struct {
-	// Directly allocated ports
-	DirectPort *IngressPortAllocationResultDirectPort `pulumi:"directPort"`
-	// Whether the allocation forwards traffic
-	Enabled bool `pulumi:"enabled"`
-	// Allocation id
-	Id string `pulumi:"id"`
-	// Public IP
-	IngressIp string `pulumi:"ingressIp"`
-	// Ingress peer that forwards the ports
-	IngressPeerId string `pulumi:"ingressPeerId"`
-	// Allocation name
-	Name string `pulumi:"name"`
-	// Public to peer port mappings
-	PortRangeMappings []IngressPortAllocationPortRangeMappings `pulumi:"portRangeMappings"`
-	// Forwarded port ranges
-	PortRanges []IngressPortAllocationResultPortRanges `pulumi:"portRanges"`
-	// Region
-	Region string `pulumi:"region"`
-}
-
-// Ingress port allocation
-type IngressPortAllocationResultOutput struct{ *pulumi.OutputState }
-
-func (IngressPortAllocationResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*IngressPortAllocationResult)(nil)).Elem()
-}
-
-func (o IngressPortAllocationResultOutput) ToIngressPortAllocationResultOutput() IngressPortAllocationResultOutput {
-	return o
-}
-
-func (o IngressPortAllocationResultOutput) ToIngressPortAllocationResultOutputWithContext(ctx context.Context) IngressPortAllocationResultOutput {
-	return o
-}
-
-// Directly allocated ports
-func (o IngressPortAllocationResultOutput) DirectPort() IngressPortAllocationResultDirectPortPtrOutput {
-	return o.ApplyT(func(v IngressPortAllocationResult) *IngressPortAllocationResultDirectPort { return v.DirectPort }).(IngressPortAllocationResultDirectPortPtrOutput)
-}
-
-// Whether the allocation forwards traffic
-func (o IngressPortAllocationResultOutput) Enabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v IngressPortAllocationResult) bool { return v.Enabled }).(pulumi.BoolOutput)
-}
-
-// Allocation id
-func (o IngressPortAllocationResultOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v IngressPortAllocationResult) string { return v.Id }).(pulumi.StringOutput)
-}
-
-// Public IP
-func (o IngressPortAllocationResultOutput) IngressIp() pulumi.StringOutput {
-	return o.ApplyT(func(v IngressPortAllocationResult) string { return v.IngressIp }).(pulumi.StringOutput)
-}
-
-// Ingress peer that forwards the ports
-func (o IngressPortAllocationResultOutput) IngressPeerId() pulumi.StringOutput {
-	return o.ApplyT(func(v IngressPortAllocationResult) string { return v.IngressPeerId }).(pulumi.StringOutput)
-}
-
-// Allocation name
-func (o IngressPortAllocationResultOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v IngressPortAllocationResult) string { return v.Name }).(pulumi.StringOutput)
-}
-
-// Public to peer port mappings
-func (o IngressPortAllocationResultOutput) PortRangeMappings() IngressPortAllocationPortRangeMappingsArrayOutput {
-	return o.ApplyT(func(v IngressPortAllocationResult) []IngressPortAllocationPortRangeMappings {
-		return v.PortRangeMappings
-	}).(IngressPortAllocationPortRangeMappingsArrayOutput)
-}
-
-// Forwarded port ranges
-func (o IngressPortAllocationResultOutput) PortRanges() IngressPortAllocationResultPortRangesArrayOutput {
-	return o.ApplyT(func(v IngressPortAllocationResult) []IngressPortAllocationResultPortRanges { return v.PortRanges }).(IngressPortAllocationResultPortRangesArrayOutput)
-}
-
-// Region
-func (o IngressPortAllocationResultOutput) Region() pulumi.StringOutput {
-	return o.ApplyT(func(v IngressPortAllocationResult) string { return v.Region }).(pulumi.StringOutput)
-}
-
-type IngressPortAllocationResultArrayOutput struct{ *pulumi.OutputState }
-
-func (IngressPortAllocationResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]IngressPortAllocationResult)(nil)).Elem()
-}
-
-func (o IngressPortAllocationResultArrayOutput) ToIngressPortAllocationResultArrayOutput() IngressPortAllocationResultArrayOutput {
-	return o
-}
-
-func (o IngressPortAllocationResultArrayOutput) ToIngressPortAllocationResultArrayOutputWithContext(ctx context.Context) IngressPortAllocationResultArrayOutput {
-	return o
-}
-
-func (o IngressPortAllocationResultArrayOutput) Index(i pulumi.IntInput) IngressPortAllocationResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) IngressPortAllocationResult {
-		return vs[0].([]IngressPortAllocationResult)[vs[1].(int)]
-	}).(IngressPortAllocationResultOutput)
-}
-
-type IngressPortAllocationResultDirectPort struct {
-	// Number of ports to allocate, 1 to 100
-	Count int `pulumi:"count"`
-	// Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
-	Protocol string `pulumi:"protocol"`
-}
-
-type IngressPortAllocationResultDirectPortOutput struct{ *pulumi.OutputState }
-
-func (IngressPortAllocationResultDirectPortOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*IngressPortAllocationResultDirectPort)(nil)).Elem()
-}
-
-func (o IngressPortAllocationResultDirectPortOutput) ToIngressPortAllocationResultDirectPortOutput() IngressPortAllocationResultDirectPortOutput {
-	return o
-}
-
-func (o IngressPortAllocationResultDirectPortOutput) ToIngressPortAllocationResultDirectPortOutputWithContext(ctx context.Context) IngressPortAllocationResultDirectPortOutput {
-	return o
-}
-
-// Number of ports to allocate, 1 to 100
-func (o IngressPortAllocationResultDirectPortOutput) Count() pulumi.IntOutput {
-	return o.ApplyT(func(v IngressPortAllocationResultDirectPort) int { return v.Count }).(pulumi.IntOutput)
-}
-
-// Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
-func (o IngressPortAllocationResultDirectPortOutput) Protocol() pulumi.StringOutput {
-	return o.ApplyT(func(v IngressPortAllocationResultDirectPort) string { return v.Protocol }).(pulumi.StringOutput)
-}
-
-type IngressPortAllocationResultDirectPortPtrOutput struct{ *pulumi.OutputState }
-
-func (IngressPortAllocationResultDirectPortPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**IngressPortAllocationResultDirectPort)(nil)).Elem()
-}
-
-func (o IngressPortAllocationResultDirectPortPtrOutput) ToIngressPortAllocationResultDirectPortPtrOutput() IngressPortAllocationResultDirectPortPtrOutput {
-	return o
-}
-
-func (o IngressPortAllocationResultDirectPortPtrOutput) ToIngressPortAllocationResultDirectPortPtrOutputWithContext(ctx context.Context) IngressPortAllocationResultDirectPortPtrOutput {
-	return o
-}
-
-func (o IngressPortAllocationResultDirectPortPtrOutput) Elem() IngressPortAllocationResultDirectPortOutput {
-	return o.ApplyT(func(v *IngressPortAllocationResultDirectPort) IngressPortAllocationResultDirectPort {
-		if v != nil {
-			return *v
-		}
-		var ret IngressPortAllocationResultDirectPort
-		return ret
-	}).(IngressPortAllocationResultDirectPortOutput)
-}
-
-// Number of ports to allocate, 1 to 100
-func (o IngressPortAllocationResultDirectPortPtrOutput) Count() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v *IngressPortAllocationResultDirectPort) *int {
-		if v == nil {
-			return nil
-		}
-		return &v.Count
-	}).(pulumi.IntPtrOutput)
-}
-
-// Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
-func (o IngressPortAllocationResultDirectPortPtrOutput) Protocol() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *IngressPortAllocationResultDirectPort) *string {
-		if v == nil {
-			return nil
-		}
-		return &v.Protocol
-	}).(pulumi.StringPtrOutput)
-}
-
-// A forwarded port range
-type IngressPortAllocationResultPortRanges struct {
-	// Last port (inclusive)
-	End int `pulumi:"end"`
-	// Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
-	Protocol string `pulumi:"protocol"`
-	// First port
-	Start int `pulumi:"start"`
-}
-
-// A forwarded port range
-type IngressPortAllocationResultPortRangesOutput struct{ *pulumi.OutputState }
-
-func (IngressPortAllocationResultPortRangesOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*IngressPortAllocationResultPortRanges)(nil)).Elem()
-}
-
-func (o IngressPortAllocationResultPortRangesOutput) ToIngressPortAllocationResultPortRangesOutput() IngressPortAllocationResultPortRangesOutput {
-	return o
-}
-
-func (o IngressPortAllocationResultPortRangesOutput) ToIngressPortAllocationResultPortRangesOutputWithContext(ctx context.Context) IngressPortAllocationResultPortRangesOutput {
-	return o
-}
-
-// Last port (inclusive)
-func (o IngressPortAllocationResultPortRangesOutput) End() pulumi.IntOutput {
-	return o.ApplyT(func(v IngressPortAllocationResultPortRanges) int { return v.End }).(pulumi.IntOutput)
-}
-
-// Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
-func (o IngressPortAllocationResultPortRangesOutput) Protocol() pulumi.StringOutput {
-	return o.ApplyT(func(v IngressPortAllocationResultPortRanges) string { return v.Protocol }).(pulumi.StringOutput)
-}
-
-// First port
-func (o IngressPortAllocationResultPortRangesOutput) Start() pulumi.IntOutput {
-	return o.ApplyT(func(v IngressPortAllocationResultPortRanges) int { return v.Start }).(pulumi.IntOutput)
-}
-
-type IngressPortAllocationResultPortRangesArrayOutput struct{ *pulumi.OutputState }
-
-func (IngressPortAllocationResultPortRangesArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]IngressPortAllocationResultPortRanges)(nil)).Elem()
-}
-
-func (o IngressPortAllocationResultPortRangesArrayOutput) ToIngressPortAllocationResultPortRangesArrayOutput() IngressPortAllocationResultPortRangesArrayOutput {
-	return o
-}
-
-func (o IngressPortAllocationResultPortRangesArrayOutput) ToIngressPortAllocationResultPortRangesArrayOutputWithContext(ctx context.Context) IngressPortAllocationResultPortRangesArrayOutput {
-	return o
-}
-
-func (o IngressPortAllocationResultPortRangesArrayOutput) Index(i pulumi.IntInput) IngressPortAllocationResultPortRangesOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) IngressPortAllocationResultPortRanges {
-		return vs[0].([]IngressPortAllocationResultPortRanges)[vs[1].(int)]
-	}).(IngressPortAllocationResultPortRangesOutput)
-}
-
-// Invite
-type InviteResult struct {
-	// Group ids for the user's peers
-	AutoGroups []string `pulumi:"autoGroups"`
-	// Creation time
-	CreatedAt string `pulumi:"createdAt"`
-	// Invited address
-	Email string `pulumi:"email"`
-	// Whether the invite has expired
-	Expired bool `pulumi:"expired"`
-	// Expiry time
-	ExpiresAt string `pulumi:"expiresAt"`
-	// Invite id
-	Id string `pulumi:"id"`
-	// Secret link token with a fixed prefix; only in the create response
-	InviteToken *string `pulumi:"inviteToken"`
-	// Invited person's name
-	Name string `pulumi:"name"`
-	// User role: owner, admin, user, billing_admin, auditor or network_admin; known values `owner`, `admin`, `user`, `billing_admin`, `auditor`, `network_admin` (others are accepted)
-	Role string `pulumi:"role"`
-}
-
-// Invite
-type InviteResultOutput struct{ *pulumi.OutputState }
-
-func (InviteResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*InviteResult)(nil)).Elem()
-}
-
-func (o InviteResultOutput) ToInviteResultOutput() InviteResultOutput {
-	return o
-}
-
-func (o InviteResultOutput) ToInviteResultOutputWithContext(ctx context.Context) InviteResultOutput {
-	return o
-}
-
-// Group ids for the user's peers
-func (o InviteResultOutput) AutoGroups() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v InviteResult) []string { return v.AutoGroups }).(pulumi.StringArrayOutput)
-}
-
-// Creation time
-func (o InviteResultOutput) CreatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v InviteResult) string { return v.CreatedAt }).(pulumi.StringOutput)
-}
-
-// Invited address
-func (o InviteResultOutput) Email() pulumi.StringOutput {
-	return o.ApplyT(func(v InviteResult) string { return v.Email }).(pulumi.StringOutput)
-}
-
-// Whether the invite has expired
-func (o InviteResultOutput) Expired() pulumi.BoolOutput {
-	return o.ApplyT(func(v InviteResult) bool { return v.Expired }).(pulumi.BoolOutput)
-}
-
-// Expiry time
-func (o InviteResultOutput) ExpiresAt() pulumi.StringOutput {
-	return o.ApplyT(func(v InviteResult) string { return v.ExpiresAt }).(pulumi.StringOutput)
-}
-
-// Invite id
-func (o InviteResultOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v InviteResult) string { return v.Id }).(pulumi.StringOutput)
-}
-
-// Secret link token with a fixed prefix; only in the create response
-func (o InviteResultOutput) InviteToken() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v InviteResult) *string { return v.InviteToken }).(pulumi.StringPtrOutput)
-}
-
-// Invited person's name
-func (o InviteResultOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v InviteResult) string { return v.Name }).(pulumi.StringOutput)
-}
-
-// User role: owner, admin, user, billing_admin, auditor or network_admin; known values `owner`, `admin`, `user`, `billing_admin`, `auditor`, `network_admin` (others are accepted)
-func (o InviteResultOutput) Role() pulumi.StringOutput {
-	return o.ApplyT(func(v InviteResult) string { return v.Role }).(pulumi.StringOutput)
-}
-
-type InviteResultArrayOutput struct{ *pulumi.OutputState }
-
-func (InviteResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]InviteResult)(nil)).Elem()
-}
-
-func (o InviteResultArrayOutput) ToInviteResultArrayOutput() InviteResultArrayOutput {
-	return o
-}
-
-func (o InviteResultArrayOutput) ToInviteResultArrayOutputWithContext(ctx context.Context) InviteResultArrayOutput {
-	return o
-}
-
-func (o InviteResultArrayOutput) Index(i pulumi.IntInput) InviteResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) InviteResult {
-		return vs[0].([]InviteResult)[vs[1].(int)]
-	}).(InviteResultOutput)
+func (o IngressPortAllocationPortRangeMappingArrayOutput) Index(i pulumi.IntInput) IngressPortAllocationPortRangeMappingOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) IngressPortAllocationPortRangeMapping {
+		return vs[0].([]IngressPortAllocationPortRangeMapping)[vs[1].(int)]
+	}).(IngressPortAllocationPortRangeMappingOutput)
 }
 
 // An upstream nameserver
-type NameserverGroupNameservers struct {
+type NameserverGroupNameserver struct {
 	// Nameserver IP address
 	Ip string `pulumi:"ip"`
 	// Nameserver protocol; known values `udp` (others are accepted)
 	NsType string `pulumi:"nsType"`
-	// Nameserver port
+	// Nameserver port, 1 to 65535
 	Port int `pulumi:"port"`
 }
 
-// NameserverGroupNameserversInput is an input type that accepts NameserverGroupNameserversArgs and NameserverGroupNameserversOutput values.
-// You can construct a concrete instance of `NameserverGroupNameserversInput` via:
+// NameserverGroupNameserverInput is an input type that accepts NameserverGroupNameserverArgs and NameserverGroupNameserverOutput values.
+// You can construct a concrete instance of `NameserverGroupNameserverInput` via:
 //
-//	NameserverGroupNameserversArgs{...}
-type NameserverGroupNameserversInput interface {
+//	NameserverGroupNameserverArgs{...}
+type NameserverGroupNameserverInput interface {
 	pulumi.Input
 
-	ToNameserverGroupNameserversOutput() NameserverGroupNameserversOutput
-	ToNameserverGroupNameserversOutputWithContext(context.Context) NameserverGroupNameserversOutput
+	ToNameserverGroupNameserverOutput() NameserverGroupNameserverOutput
+	ToNameserverGroupNameserverOutputWithContext(context.Context) NameserverGroupNameserverOutput
 }
 
 // An upstream nameserver
-type NameserverGroupNameserversArgs struct {
+type NameserverGroupNameserverArgs struct {
 	// Nameserver IP address
 	Ip pulumi.StringInput `pulumi:"ip"`
 	// Nameserver protocol; known values `udp` (others are accepted)
 	NsType pulumi.StringInput `pulumi:"nsType"`
-	// Nameserver port
+	// Nameserver port, 1 to 65535
 	Port pulumi.IntInput `pulumi:"port"`
 }
 
-func (NameserverGroupNameserversArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*NameserverGroupNameservers)(nil)).Elem()
+func (NameserverGroupNameserverArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*NameserverGroupNameserver)(nil)).Elem()
 }
 
-func (i NameserverGroupNameserversArgs) ToNameserverGroupNameserversOutput() NameserverGroupNameserversOutput {
-	return i.ToNameserverGroupNameserversOutputWithContext(context.Background())
+func (i NameserverGroupNameserverArgs) ToNameserverGroupNameserverOutput() NameserverGroupNameserverOutput {
+	return i.ToNameserverGroupNameserverOutputWithContext(context.Background())
 }
 
-func (i NameserverGroupNameserversArgs) ToNameserverGroupNameserversOutputWithContext(ctx context.Context) NameserverGroupNameserversOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(NameserverGroupNameserversOutput)
+func (i NameserverGroupNameserverArgs) ToNameserverGroupNameserverOutputWithContext(ctx context.Context) NameserverGroupNameserverOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(NameserverGroupNameserverOutput)
 }
 
-// NameserverGroupNameserversArrayInput is an input type that accepts NameserverGroupNameserversArray and NameserverGroupNameserversArrayOutput values.
-// You can construct a concrete instance of `NameserverGroupNameserversArrayInput` via:
+// NameserverGroupNameserverArrayInput is an input type that accepts NameserverGroupNameserverArray and NameserverGroupNameserverArrayOutput values.
+// You can construct a concrete instance of `NameserverGroupNameserverArrayInput` via:
 //
-//	NameserverGroupNameserversArray{ NameserverGroupNameserversArgs{...} }
-type NameserverGroupNameserversArrayInput interface {
+//	NameserverGroupNameserverArray{ NameserverGroupNameserverArgs{...} }
+type NameserverGroupNameserverArrayInput interface {
 	pulumi.Input
 
-	ToNameserverGroupNameserversArrayOutput() NameserverGroupNameserversArrayOutput
-	ToNameserverGroupNameserversArrayOutputWithContext(context.Context) NameserverGroupNameserversArrayOutput
+	ToNameserverGroupNameserverArrayOutput() NameserverGroupNameserverArrayOutput
+	ToNameserverGroupNameserverArrayOutputWithContext(context.Context) NameserverGroupNameserverArrayOutput
 }
 
-type NameserverGroupNameserversArray []NameserverGroupNameserversInput
+type NameserverGroupNameserverArray []NameserverGroupNameserverInput
 
-func (NameserverGroupNameserversArray) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]NameserverGroupNameservers)(nil)).Elem()
+func (NameserverGroupNameserverArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]NameserverGroupNameserver)(nil)).Elem()
 }
 
-func (i NameserverGroupNameserversArray) ToNameserverGroupNameserversArrayOutput() NameserverGroupNameserversArrayOutput {
-	return i.ToNameserverGroupNameserversArrayOutputWithContext(context.Background())
+func (i NameserverGroupNameserverArray) ToNameserverGroupNameserverArrayOutput() NameserverGroupNameserverArrayOutput {
+	return i.ToNameserverGroupNameserverArrayOutputWithContext(context.Background())
 }
 
-func (i NameserverGroupNameserversArray) ToNameserverGroupNameserversArrayOutputWithContext(ctx context.Context) NameserverGroupNameserversArrayOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(NameserverGroupNameserversArrayOutput)
+func (i NameserverGroupNameserverArray) ToNameserverGroupNameserverArrayOutputWithContext(ctx context.Context) NameserverGroupNameserverArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(NameserverGroupNameserverArrayOutput)
 }
 
 // An upstream nameserver
-type NameserverGroupNameserversOutput struct{ *pulumi.OutputState }
+type NameserverGroupNameserverOutput struct{ *pulumi.OutputState }
 
-func (NameserverGroupNameserversOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*NameserverGroupNameservers)(nil)).Elem()
+func (NameserverGroupNameserverOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NameserverGroupNameserver)(nil)).Elem()
 }
 
-func (o NameserverGroupNameserversOutput) ToNameserverGroupNameserversOutput() NameserverGroupNameserversOutput {
+func (o NameserverGroupNameserverOutput) ToNameserverGroupNameserverOutput() NameserverGroupNameserverOutput {
 	return o
 }
 
-func (o NameserverGroupNameserversOutput) ToNameserverGroupNameserversOutputWithContext(ctx context.Context) NameserverGroupNameserversOutput {
-	return o
-}
-
-// Nameserver IP address
-func (o NameserverGroupNameserversOutput) Ip() pulumi.StringOutput {
-	return o.ApplyT(func(v NameserverGroupNameservers) string { return v.Ip }).(pulumi.StringOutput)
-}
-
-// Nameserver protocol; known values `udp` (others are accepted)
-func (o NameserverGroupNameserversOutput) NsType() pulumi.StringOutput {
-	return o.ApplyT(func(v NameserverGroupNameservers) string { return v.NsType }).(pulumi.StringOutput)
-}
-
-// Nameserver port
-func (o NameserverGroupNameserversOutput) Port() pulumi.IntOutput {
-	return o.ApplyT(func(v NameserverGroupNameservers) int { return v.Port }).(pulumi.IntOutput)
-}
-
-type NameserverGroupNameserversArrayOutput struct{ *pulumi.OutputState }
-
-func (NameserverGroupNameserversArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]NameserverGroupNameservers)(nil)).Elem()
-}
-
-func (o NameserverGroupNameserversArrayOutput) ToNameserverGroupNameserversArrayOutput() NameserverGroupNameserversArrayOutput {
-	return o
-}
-
-func (o NameserverGroupNameserversArrayOutput) ToNameserverGroupNameserversArrayOutputWithContext(ctx context.Context) NameserverGroupNameserversArrayOutput {
-	return o
-}
-
-func (o NameserverGroupNameserversArrayOutput) Index(i pulumi.IntInput) NameserverGroupNameserversOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) NameserverGroupNameservers {
-		return vs[0].([]NameserverGroupNameservers)[vs[1].(int)]
-	}).(NameserverGroupNameserversOutput)
-}
-
-// Nameserver group
-type NameserverGroupResult struct {
-	// Group description
-	Description string `pulumi:"description"`
-	// Match domains resolved by this group; empty only when primary
-	Domains []string `pulumi:"domains"`
-	// Whether the group is active
-	Enabled bool `pulumi:"enabled"`
-	// Distribution group ids: peers that use these nameservers; at least one
-	Groups []string `pulumi:"groups"`
-	// Nameserver group id
-	Id string `pulumi:"id"`
-	// Group name, 1 to 40 characters
-	Name string `pulumi:"name"`
-	// 1 to 3 upstream nameservers
-	Nameservers []NameserverGroupResultNameservers `pulumi:"nameservers"`
-	// Resolve all domains with this group; only when domains is empty
-	Primary bool `pulumi:"primary"`
-	// Use the match domains as search domains; only when domains is set
-	SearchDomainsEnabled bool `pulumi:"searchDomainsEnabled"`
-}
-
-// Nameserver group
-type NameserverGroupResultOutput struct{ *pulumi.OutputState }
-
-func (NameserverGroupResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*NameserverGroupResult)(nil)).Elem()
-}
-
-func (o NameserverGroupResultOutput) ToNameserverGroupResultOutput() NameserverGroupResultOutput {
-	return o
-}
-
-func (o NameserverGroupResultOutput) ToNameserverGroupResultOutputWithContext(ctx context.Context) NameserverGroupResultOutput {
-	return o
-}
-
-// Group description
-func (o NameserverGroupResultOutput) Description() pulumi.StringOutput {
-	return o.ApplyT(func(v NameserverGroupResult) string { return v.Description }).(pulumi.StringOutput)
-}
-
-// Match domains resolved by this group; empty only when primary
-func (o NameserverGroupResultOutput) Domains() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v NameserverGroupResult) []string { return v.Domains }).(pulumi.StringArrayOutput)
-}
-
-// Whether the group is active
-func (o NameserverGroupResultOutput) Enabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v NameserverGroupResult) bool { return v.Enabled }).(pulumi.BoolOutput)
-}
-
-// Distribution group ids: peers that use these nameservers; at least one
-func (o NameserverGroupResultOutput) Groups() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v NameserverGroupResult) []string { return v.Groups }).(pulumi.StringArrayOutput)
-}
-
-// Nameserver group id
-func (o NameserverGroupResultOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v NameserverGroupResult) string { return v.Id }).(pulumi.StringOutput)
-}
-
-// Group name, 1 to 40 characters
-func (o NameserverGroupResultOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v NameserverGroupResult) string { return v.Name }).(pulumi.StringOutput)
-}
-
-// 1 to 3 upstream nameservers
-func (o NameserverGroupResultOutput) Nameservers() NameserverGroupResultNameserversArrayOutput {
-	return o.ApplyT(func(v NameserverGroupResult) []NameserverGroupResultNameservers { return v.Nameservers }).(NameserverGroupResultNameserversArrayOutput)
-}
-
-// Resolve all domains with this group; only when domains is empty
-func (o NameserverGroupResultOutput) Primary() pulumi.BoolOutput {
-	return o.ApplyT(func(v NameserverGroupResult) bool { return v.Primary }).(pulumi.BoolOutput)
-}
-
-// Use the match domains as search domains; only when domains is set
-func (o NameserverGroupResultOutput) SearchDomainsEnabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v NameserverGroupResult) bool { return v.SearchDomainsEnabled }).(pulumi.BoolOutput)
-}
-
-type NameserverGroupResultArrayOutput struct{ *pulumi.OutputState }
-
-func (NameserverGroupResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]NameserverGroupResult)(nil)).Elem()
-}
-
-func (o NameserverGroupResultArrayOutput) ToNameserverGroupResultArrayOutput() NameserverGroupResultArrayOutput {
-	return o
-}
-
-func (o NameserverGroupResultArrayOutput) ToNameserverGroupResultArrayOutputWithContext(ctx context.Context) NameserverGroupResultArrayOutput {
-	return o
-}
-
-func (o NameserverGroupResultArrayOutput) Index(i pulumi.IntInput) NameserverGroupResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) NameserverGroupResult {
-		return vs[0].([]NameserverGroupResult)[vs[1].(int)]
-	}).(NameserverGroupResultOutput)
-}
-
-type NameserverGroupResultNameservers struct {
-	// Nameserver IP address
-	Ip string `pulumi:"ip"`
-	// Nameserver protocol; known values `udp` (others are accepted)
-	NsType string `pulumi:"nsType"`
-	// Nameserver port
-	Port int `pulumi:"port"`
-}
-
-type NameserverGroupResultNameserversOutput struct{ *pulumi.OutputState }
-
-func (NameserverGroupResultNameserversOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*NameserverGroupResultNameservers)(nil)).Elem()
-}
-
-func (o NameserverGroupResultNameserversOutput) ToNameserverGroupResultNameserversOutput() NameserverGroupResultNameserversOutput {
-	return o
-}
-
-func (o NameserverGroupResultNameserversOutput) ToNameserverGroupResultNameserversOutputWithContext(ctx context.Context) NameserverGroupResultNameserversOutput {
+func (o NameserverGroupNameserverOutput) ToNameserverGroupNameserverOutputWithContext(ctx context.Context) NameserverGroupNameserverOutput {
 	return o
 }
 
 // Nameserver IP address
-func (o NameserverGroupResultNameserversOutput) Ip() pulumi.StringOutput {
-	return o.ApplyT(func(v NameserverGroupResultNameservers) string { return v.Ip }).(pulumi.StringOutput)
+func (o NameserverGroupNameserverOutput) Ip() pulumi.StringOutput {
+	return o.ApplyT(func(v NameserverGroupNameserver) string { return v.Ip }).(pulumi.StringOutput)
 }
 
 // Nameserver protocol; known values `udp` (others are accepted)
-func (o NameserverGroupResultNameserversOutput) NsType() pulumi.StringOutput {
-	return o.ApplyT(func(v NameserverGroupResultNameservers) string { return v.NsType }).(pulumi.StringOutput)
+func (o NameserverGroupNameserverOutput) NsType() pulumi.StringOutput {
+	return o.ApplyT(func(v NameserverGroupNameserver) string { return v.NsType }).(pulumi.StringOutput)
 }
 
-// Nameserver port
-func (o NameserverGroupResultNameserversOutput) Port() pulumi.IntOutput {
-	return o.ApplyT(func(v NameserverGroupResultNameservers) int { return v.Port }).(pulumi.IntOutput)
+// Nameserver port, 1 to 65535
+func (o NameserverGroupNameserverOutput) Port() pulumi.IntOutput {
+	return o.ApplyT(func(v NameserverGroupNameserver) int { return v.Port }).(pulumi.IntOutput)
 }
 
-type NameserverGroupResultNameserversArrayOutput struct{ *pulumi.OutputState }
+type NameserverGroupNameserverArrayOutput struct{ *pulumi.OutputState }
 
-func (NameserverGroupResultNameserversArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]NameserverGroupResultNameservers)(nil)).Elem()
+func (NameserverGroupNameserverArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]NameserverGroupNameserver)(nil)).Elem()
 }
 
-func (o NameserverGroupResultNameserversArrayOutput) ToNameserverGroupResultNameserversArrayOutput() NameserverGroupResultNameserversArrayOutput {
+func (o NameserverGroupNameserverArrayOutput) ToNameserverGroupNameserverArrayOutput() NameserverGroupNameserverArrayOutput {
 	return o
 }
 
-func (o NameserverGroupResultNameserversArrayOutput) ToNameserverGroupResultNameserversArrayOutputWithContext(ctx context.Context) NameserverGroupResultNameserversArrayOutput {
+func (o NameserverGroupNameserverArrayOutput) ToNameserverGroupNameserverArrayOutputWithContext(ctx context.Context) NameserverGroupNameserverArrayOutput {
 	return o
 }
 
-func (o NameserverGroupResultNameserversArrayOutput) Index(i pulumi.IntInput) NameserverGroupResultNameserversOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) NameserverGroupResultNameservers {
-		return vs[0].([]NameserverGroupResultNameservers)[vs[1].(int)]
-	}).(NameserverGroupResultNameserversOutput)
+func (o NameserverGroupNameserverArrayOutput) Index(i pulumi.IntInput) NameserverGroupNameserverOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) NameserverGroupNameserver {
+		return vs[0].([]NameserverGroupNameserver)[vs[1].(int)]
+	}).(NameserverGroupNameserverOutput)
 }
 
-// Network resource
-type NetworkResourceResult struct {
-	// Host, subnet or domain
-	Address string `pulumi:"address"`
-	// Resource description
-	Description string `pulumi:"description"`
-	// Whether the resource is active
-	Enabled bool `pulumi:"enabled"`
-	// Groups the resource belongs to
-	Groups []GroupSummaryResult `pulumi:"groups"`
-	// Resource id
+// Where the channel delivers, in the shape of its `type`
+type NotificationChannelTarget struct {
+	// For an `email` channel: who receives the notifications (at least one address)
+	Emails []string `pulumi:"emails"`
+	// For a `webhook` channel: HTTP headers sent with every request (a shared secret, say); write-only values, answered as ********
+	Headers map[string]string `pulumi:"headers"`
+	// For a `webhook` channel: where requests are POSTed (an http(s) URL)
+	Url *string `pulumi:"url"`
+}
+
+// NotificationChannelTargetInput is an input type that accepts NotificationChannelTargetArgs and NotificationChannelTargetOutput values.
+// You can construct a concrete instance of `NotificationChannelTargetInput` via:
+//
+//	NotificationChannelTargetArgs{...}
+type NotificationChannelTargetInput interface {
+	pulumi.Input
+
+	ToNotificationChannelTargetOutput() NotificationChannelTargetOutput
+	ToNotificationChannelTargetOutputWithContext(context.Context) NotificationChannelTargetOutput
+}
+
+// Where the channel delivers, in the shape of its `type`
+type NotificationChannelTargetArgs struct {
+	// For an `email` channel: who receives the notifications (at least one address)
+	Emails pulumi.StringArrayInput `pulumi:"emails"`
+	// For a `webhook` channel: HTTP headers sent with every request (a shared secret, say); write-only values, answered as ********
+	Headers pulumi.StringMapInput `pulumi:"headers"`
+	// For a `webhook` channel: where requests are POSTed (an http(s) URL)
+	Url pulumi.StringPtrInput `pulumi:"url"`
+}
+
+func (NotificationChannelTargetArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*NotificationChannelTarget)(nil)).Elem()
+}
+
+func (i NotificationChannelTargetArgs) ToNotificationChannelTargetOutput() NotificationChannelTargetOutput {
+	return i.ToNotificationChannelTargetOutputWithContext(context.Background())
+}
+
+func (i NotificationChannelTargetArgs) ToNotificationChannelTargetOutputWithContext(ctx context.Context) NotificationChannelTargetOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(NotificationChannelTargetOutput)
+}
+
+// Where the channel delivers, in the shape of its `type`
+type NotificationChannelTargetOutput struct{ *pulumi.OutputState }
+
+func (NotificationChannelTargetOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NotificationChannelTarget)(nil)).Elem()
+}
+
+func (o NotificationChannelTargetOutput) ToNotificationChannelTargetOutput() NotificationChannelTargetOutput {
+	return o
+}
+
+func (o NotificationChannelTargetOutput) ToNotificationChannelTargetOutputWithContext(ctx context.Context) NotificationChannelTargetOutput {
+	return o
+}
+
+// For an `email` channel: who receives the notifications (at least one address)
+func (o NotificationChannelTargetOutput) Emails() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v NotificationChannelTarget) []string { return v.Emails }).(pulumi.StringArrayOutput)
+}
+
+// For a `webhook` channel: HTTP headers sent with every request (a shared secret, say); write-only values, answered as ********
+func (o NotificationChannelTargetOutput) Headers() pulumi.StringMapOutput {
+	return o.ApplyT(func(v NotificationChannelTarget) map[string]string { return v.Headers }).(pulumi.StringMapOutput)
+}
+
+// For a `webhook` channel: where requests are POSTed (an http(s) URL)
+func (o NotificationChannelTargetOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NotificationChannelTarget) *string { return v.Url }).(pulumi.StringPtrOutput)
+}
+
+// A group as other objects refer to it
+type PeerGroup struct {
+	// Group id
 	Id string `pulumi:"id"`
-	// Resource name
+	// How the group was created; one of `api`, `integration`, `jwt`
+	Issued string `pulumi:"issued"`
+	// Group name
 	Name string `pulumi:"name"`
-	// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
-	Type string `pulumi:"type"`
+	// Number of peers in the group
+	PeersCount int `pulumi:"peersCount"`
+	// Number of network resources in the group
+	ResourcesCount int `pulumi:"resourcesCount"`
 }
 
-// Network resource
-type NetworkResourceResultOutput struct{ *pulumi.OutputState }
+// A group as other objects refer to it
+type PeerGroupOutput struct{ *pulumi.OutputState }
 
-func (NetworkResourceResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*NetworkResourceResult)(nil)).Elem()
+func (PeerGroupOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PeerGroup)(nil)).Elem()
 }
 
-func (o NetworkResourceResultOutput) ToNetworkResourceResultOutput() NetworkResourceResultOutput {
+func (o PeerGroupOutput) ToPeerGroupOutput() PeerGroupOutput {
 	return o
 }
 
-func (o NetworkResourceResultOutput) ToNetworkResourceResultOutputWithContext(ctx context.Context) NetworkResourceResultOutput {
+func (o PeerGroupOutput) ToPeerGroupOutputWithContext(ctx context.Context) PeerGroupOutput {
 	return o
 }
 
-// Host, subnet or domain
-func (o NetworkResourceResultOutput) Address() pulumi.StringOutput {
-	return o.ApplyT(func(v NetworkResourceResult) string { return v.Address }).(pulumi.StringOutput)
+// Group id
+func (o PeerGroupOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v PeerGroup) string { return v.Id }).(pulumi.StringOutput)
 }
 
-// Resource description
-func (o NetworkResourceResultOutput) Description() pulumi.StringOutput {
-	return o.ApplyT(func(v NetworkResourceResult) string { return v.Description }).(pulumi.StringOutput)
+// How the group was created; one of `api`, `integration`, `jwt`
+func (o PeerGroupOutput) Issued() pulumi.StringOutput {
+	return o.ApplyT(func(v PeerGroup) string { return v.Issued }).(pulumi.StringOutput)
 }
 
-// Whether the resource is active
-func (o NetworkResourceResultOutput) Enabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v NetworkResourceResult) bool { return v.Enabled }).(pulumi.BoolOutput)
+// Group name
+func (o PeerGroupOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v PeerGroup) string { return v.Name }).(pulumi.StringOutput)
 }
 
-// Groups the resource belongs to
-func (o NetworkResourceResultOutput) Groups() GroupSummaryResultArrayOutput {
-	return o.ApplyT(func(v NetworkResourceResult) []GroupSummaryResult { return v.Groups }).(GroupSummaryResultArrayOutput)
+// Number of peers in the group
+func (o PeerGroupOutput) PeersCount() pulumi.IntOutput {
+	return o.ApplyT(func(v PeerGroup) int { return v.PeersCount }).(pulumi.IntOutput)
 }
 
-// Resource id
-func (o NetworkResourceResultOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v NetworkResourceResult) string { return v.Id }).(pulumi.StringOutput)
+// Number of network resources in the group
+func (o PeerGroupOutput) ResourcesCount() pulumi.IntOutput {
+	return o.ApplyT(func(v PeerGroup) int { return v.ResourcesCount }).(pulumi.IntOutput)
 }
 
-// Resource name
-func (o NetworkResourceResultOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v NetworkResourceResult) string { return v.Name }).(pulumi.StringOutput)
+type PeerGroupArrayOutput struct{ *pulumi.OutputState }
+
+func (PeerGroupArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]PeerGroup)(nil)).Elem()
 }
 
-// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
-func (o NetworkResourceResultOutput) Type() pulumi.StringOutput {
-	return o.ApplyT(func(v NetworkResourceResult) string { return v.Type }).(pulumi.StringOutput)
-}
-
-type NetworkResourceResultArrayOutput struct{ *pulumi.OutputState }
-
-func (NetworkResourceResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]NetworkResourceResult)(nil)).Elem()
-}
-
-func (o NetworkResourceResultArrayOutput) ToNetworkResourceResultArrayOutput() NetworkResourceResultArrayOutput {
+func (o PeerGroupArrayOutput) ToPeerGroupArrayOutput() PeerGroupArrayOutput {
 	return o
 }
 
-func (o NetworkResourceResultArrayOutput) ToNetworkResourceResultArrayOutputWithContext(ctx context.Context) NetworkResourceResultArrayOutput {
+func (o PeerGroupArrayOutput) ToPeerGroupArrayOutputWithContext(ctx context.Context) PeerGroupArrayOutput {
 	return o
 }
 
-func (o NetworkResourceResultArrayOutput) Index(i pulumi.IntInput) NetworkResourceResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) NetworkResourceResult {
-		return vs[0].([]NetworkResourceResult)[vs[1].(int)]
-	}).(NetworkResourceResultOutput)
-}
-
-// Network
-type NetworkResult struct {
-	// Network description
-	Description string `pulumi:"description"`
-	// Network id
-	Id string `pulumi:"id"`
-	// Network name
-	Name string `pulumi:"name"`
-	// Ids of the policies that reference the network's resources
-	Policies []string `pulumi:"policies"`
-	// Ids of the network's resources
-	Resources []string `pulumi:"resources"`
-	// Ids of the network's routers
-	Routers []string `pulumi:"routers"`
-	// Number of peers routing for the network
-	RoutingPeersCount int `pulumi:"routingPeersCount"`
-}
-
-// Network
-type NetworkResultOutput struct{ *pulumi.OutputState }
-
-func (NetworkResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*NetworkResult)(nil)).Elem()
-}
-
-func (o NetworkResultOutput) ToNetworkResultOutput() NetworkResultOutput {
-	return o
-}
-
-func (o NetworkResultOutput) ToNetworkResultOutputWithContext(ctx context.Context) NetworkResultOutput {
-	return o
-}
-
-// Network description
-func (o NetworkResultOutput) Description() pulumi.StringOutput {
-	return o.ApplyT(func(v NetworkResult) string { return v.Description }).(pulumi.StringOutput)
-}
-
-// Network id
-func (o NetworkResultOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v NetworkResult) string { return v.Id }).(pulumi.StringOutput)
-}
-
-// Network name
-func (o NetworkResultOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v NetworkResult) string { return v.Name }).(pulumi.StringOutput)
-}
-
-// Ids of the policies that reference the network's resources
-func (o NetworkResultOutput) Policies() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v NetworkResult) []string { return v.Policies }).(pulumi.StringArrayOutput)
-}
-
-// Ids of the network's resources
-func (o NetworkResultOutput) Resources() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v NetworkResult) []string { return v.Resources }).(pulumi.StringArrayOutput)
-}
-
-// Ids of the network's routers
-func (o NetworkResultOutput) Routers() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v NetworkResult) []string { return v.Routers }).(pulumi.StringArrayOutput)
-}
-
-// Number of peers routing for the network
-func (o NetworkResultOutput) RoutingPeersCount() pulumi.IntOutput {
-	return o.ApplyT(func(v NetworkResult) int { return v.RoutingPeersCount }).(pulumi.IntOutput)
-}
-
-type NetworkResultArrayOutput struct{ *pulumi.OutputState }
-
-func (NetworkResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]NetworkResult)(nil)).Elem()
-}
-
-func (o NetworkResultArrayOutput) ToNetworkResultArrayOutput() NetworkResultArrayOutput {
-	return o
-}
-
-func (o NetworkResultArrayOutput) ToNetworkResultArrayOutputWithContext(ctx context.Context) NetworkResultArrayOutput {
-	return o
-}
-
-func (o NetworkResultArrayOutput) Index(i pulumi.IntInput) NetworkResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) NetworkResult {
-		return vs[0].([]NetworkResult)[vs[1].(int)]
-	}).(NetworkResultOutput)
-}
-
-// Network router
-type NetworkRouterResult struct {
-	// Whether the router is active
-	Enabled bool `pulumi:"enabled"`
-	// Router id
-	Id string `pulumi:"id"`
-	// Masquerade traffic into the network
-	Masquerade bool `pulumi:"masquerade"`
-	// Router priority, 1 to 9999; lower wins
-	Metric int `pulumi:"metric"`
-	// Routing peer id; not together with peerGroups
-	Peer *string `pulumi:"peer"`
-	// Groups of routing peers; not together with peer
-	PeerGroups []string `pulumi:"peerGroups"`
-}
-
-// Network router
-type NetworkRouterResultOutput struct{ *pulumi.OutputState }
-
-func (NetworkRouterResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*NetworkRouterResult)(nil)).Elem()
-}
-
-func (o NetworkRouterResultOutput) ToNetworkRouterResultOutput() NetworkRouterResultOutput {
-	return o
-}
-
-func (o NetworkRouterResultOutput) ToNetworkRouterResultOutputWithContext(ctx context.Context) NetworkRouterResultOutput {
-	return o
-}
-
-// Whether the router is active
-func (o NetworkRouterResultOutput) Enabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v NetworkRouterResult) bool { return v.Enabled }).(pulumi.BoolOutput)
-}
-
-// Router id
-func (o NetworkRouterResultOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v NetworkRouterResult) string { return v.Id }).(pulumi.StringOutput)
-}
-
-// Masquerade traffic into the network
-func (o NetworkRouterResultOutput) Masquerade() pulumi.BoolOutput {
-	return o.ApplyT(func(v NetworkRouterResult) bool { return v.Masquerade }).(pulumi.BoolOutput)
-}
-
-// Router priority, 1 to 9999; lower wins
-func (o NetworkRouterResultOutput) Metric() pulumi.IntOutput {
-	return o.ApplyT(func(v NetworkRouterResult) int { return v.Metric }).(pulumi.IntOutput)
-}
-
-// Routing peer id; not together with peerGroups
-func (o NetworkRouterResultOutput) Peer() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v NetworkRouterResult) *string { return v.Peer }).(pulumi.StringPtrOutput)
-}
-
-// Groups of routing peers; not together with peer
-func (o NetworkRouterResultOutput) PeerGroups() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v NetworkRouterResult) []string { return v.PeerGroups }).(pulumi.StringArrayOutput)
-}
-
-type NetworkRouterResultArrayOutput struct{ *pulumi.OutputState }
-
-func (NetworkRouterResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]NetworkRouterResult)(nil)).Elem()
-}
-
-func (o NetworkRouterResultArrayOutput) ToNetworkRouterResultArrayOutput() NetworkRouterResultArrayOutput {
-	return o
-}
-
-func (o NetworkRouterResultArrayOutput) ToNetworkRouterResultArrayOutputWithContext(ctx context.Context) NetworkRouterResultArrayOutput {
-	return o
-}
-
-func (o NetworkRouterResultArrayOutput) Index(i pulumi.IntInput) NetworkRouterResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) NetworkRouterResult {
-		return vs[0].([]NetworkRouterResult)[vs[1].(int)]
-	}).(NetworkRouterResultOutput)
-}
-
-// Peer job
-type PeerJobResult struct {
-	// Completion time, null while pending
-	CompletedAt string `pulumi:"completedAt"`
-	// Creation time
-	CreatedAt string `pulumi:"createdAt"`
-	// Why the job failed, null otherwise
-	FailedReason string `pulumi:"failedReason"`
-	// Job id
-	Id string `pulumi:"id"`
-	// Job status; one of `pending`, `succeeded`, `failed`
-	Status string `pulumi:"status"`
-	// Id of the user who created the job
-	TriggeredBy string `pulumi:"triggeredBy"`
-	// The work and its result
-	Workload PeerJobResultWorkload `pulumi:"workload"`
-}
-
-// Peer job
-type PeerJobResultOutput struct{ *pulumi.OutputState }
-
-func (PeerJobResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*PeerJobResult)(nil)).Elem()
-}
-
-func (o PeerJobResultOutput) ToPeerJobResultOutput() PeerJobResultOutput {
-	return o
-}
-
-func (o PeerJobResultOutput) ToPeerJobResultOutputWithContext(ctx context.Context) PeerJobResultOutput {
-	return o
-}
-
-// Completion time, null while pending
-func (o PeerJobResultOutput) CompletedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v PeerJobResult) string { return v.CompletedAt }).(pulumi.StringOutput)
-}
-
-// Creation time
-func (o PeerJobResultOutput) CreatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v PeerJobResult) string { return v.CreatedAt }).(pulumi.StringOutput)
-}
-
-// Why the job failed, null otherwise
-func (o PeerJobResultOutput) FailedReason() pulumi.StringOutput {
-	return o.ApplyT(func(v PeerJobResult) string { return v.FailedReason }).(pulumi.StringOutput)
-}
-
-// Job id
-func (o PeerJobResultOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v PeerJobResult) string { return v.Id }).(pulumi.StringOutput)
-}
-
-// Job status; one of `pending`, `succeeded`, `failed`
-func (o PeerJobResultOutput) Status() pulumi.StringOutput {
-	return o.ApplyT(func(v PeerJobResult) string { return v.Status }).(pulumi.StringOutput)
-}
-
-// Id of the user who created the job
-func (o PeerJobResultOutput) TriggeredBy() pulumi.StringOutput {
-	return o.ApplyT(func(v PeerJobResult) string { return v.TriggeredBy }).(pulumi.StringOutput)
-}
-
-// The work and its result
-func (o PeerJobResultOutput) Workload() PeerJobResultWorkloadOutput {
-	return o.ApplyT(func(v PeerJobResult) PeerJobResultWorkload { return v.Workload }).(PeerJobResultWorkloadOutput)
-}
-
-type PeerJobResultArrayOutput struct{ *pulumi.OutputState }
-
-func (PeerJobResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]PeerJobResult)(nil)).Elem()
-}
-
-func (o PeerJobResultArrayOutput) ToPeerJobResultArrayOutput() PeerJobResultArrayOutput {
-	return o
-}
-
-func (o PeerJobResultArrayOutput) ToPeerJobResultArrayOutputWithContext(ctx context.Context) PeerJobResultArrayOutput {
-	return o
-}
-
-func (o PeerJobResultArrayOutput) Index(i pulumi.IntInput) PeerJobResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) PeerJobResult {
-		return vs[0].([]PeerJobResult)[vs[1].(int)]
-	}).(PeerJobResultOutput)
-}
-
-// The work and its result
-type PeerJobResultWorkload struct {
-	// Bundle parameters
-	Parameters PeerJobResultWorkloadParameters `pulumi:"parameters"`
-	// Result of a succeeded job
-	Result *PeerJobResultWorkloadResult `pulumi:"result"`
-	// Workload type; one of `bundle`
-	Type string `pulumi:"type"`
-}
-
-// The work and its result
-type PeerJobResultWorkloadOutput struct{ *pulumi.OutputState }
-
-func (PeerJobResultWorkloadOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*PeerJobResultWorkload)(nil)).Elem()
-}
-
-func (o PeerJobResultWorkloadOutput) ToPeerJobResultWorkloadOutput() PeerJobResultWorkloadOutput {
-	return o
-}
-
-func (o PeerJobResultWorkloadOutput) ToPeerJobResultWorkloadOutputWithContext(ctx context.Context) PeerJobResultWorkloadOutput {
-	return o
-}
-
-// Bundle parameters
-func (o PeerJobResultWorkloadOutput) Parameters() PeerJobResultWorkloadParametersOutput {
-	return o.ApplyT(func(v PeerJobResultWorkload) PeerJobResultWorkloadParameters { return v.Parameters }).(PeerJobResultWorkloadParametersOutput)
-}
-
-// Result of a succeeded job
-func (o PeerJobResultWorkloadOutput) Result() PeerJobResultWorkloadResultPtrOutput {
-	return o.ApplyT(func(v PeerJobResultWorkload) *PeerJobResultWorkloadResult { return v.Result }).(PeerJobResultWorkloadResultPtrOutput)
-}
-
-// Workload type; one of `bundle`
-func (o PeerJobResultWorkloadOutput) Type() pulumi.StringOutput {
-	return o.ApplyT(func(v PeerJobResultWorkload) string { return v.Type }).(pulumi.StringOutput)
-}
-
-// Bundle parameters
-type PeerJobResultWorkloadParameters struct {
-	// Anonymize addresses and names in the bundle
-	Anonymize bool `pulumi:"anonymize"`
-	// Collect data for a time period before creating the bundle
-	BundleFor bool `pulumi:"bundleFor"`
-	// Minutes to collect data for, 1 to 5
-	BundleForTime int `pulumi:"bundleForTime"`
-	// Number of log files to include, 1 to 1000
-	LogFileCount int `pulumi:"logFileCount"`
-}
-
-// Bundle parameters
-type PeerJobResultWorkloadParametersOutput struct{ *pulumi.OutputState }
-
-func (PeerJobResultWorkloadParametersOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*PeerJobResultWorkloadParameters)(nil)).Elem()
-}
-
-func (o PeerJobResultWorkloadParametersOutput) ToPeerJobResultWorkloadParametersOutput() PeerJobResultWorkloadParametersOutput {
-	return o
-}
-
-func (o PeerJobResultWorkloadParametersOutput) ToPeerJobResultWorkloadParametersOutputWithContext(ctx context.Context) PeerJobResultWorkloadParametersOutput {
-	return o
-}
-
-// Anonymize addresses and names in the bundle
-func (o PeerJobResultWorkloadParametersOutput) Anonymize() pulumi.BoolOutput {
-	return o.ApplyT(func(v PeerJobResultWorkloadParameters) bool { return v.Anonymize }).(pulumi.BoolOutput)
-}
-
-// Collect data for a time period before creating the bundle
-func (o PeerJobResultWorkloadParametersOutput) BundleFor() pulumi.BoolOutput {
-	return o.ApplyT(func(v PeerJobResultWorkloadParameters) bool { return v.BundleFor }).(pulumi.BoolOutput)
-}
-
-// Minutes to collect data for, 1 to 5
-func (o PeerJobResultWorkloadParametersOutput) BundleForTime() pulumi.IntOutput {
-	return o.ApplyT(func(v PeerJobResultWorkloadParameters) int { return v.BundleForTime }).(pulumi.IntOutput)
-}
-
-// Number of log files to include, 1 to 1000
-func (o PeerJobResultWorkloadParametersOutput) LogFileCount() pulumi.IntOutput {
-	return o.ApplyT(func(v PeerJobResultWorkloadParameters) int { return v.LogFileCount }).(pulumi.IntOutput)
-}
-
-type PeerJobResultWorkloadResult struct {
-	// Key of the uploaded bundle
-	UploadKey string `pulumi:"uploadKey"`
-}
-
-type PeerJobResultWorkloadResultOutput struct{ *pulumi.OutputState }
-
-func (PeerJobResultWorkloadResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*PeerJobResultWorkloadResult)(nil)).Elem()
-}
-
-func (o PeerJobResultWorkloadResultOutput) ToPeerJobResultWorkloadResultOutput() PeerJobResultWorkloadResultOutput {
-	return o
-}
-
-func (o PeerJobResultWorkloadResultOutput) ToPeerJobResultWorkloadResultOutputWithContext(ctx context.Context) PeerJobResultWorkloadResultOutput {
-	return o
-}
-
-// Key of the uploaded bundle
-func (o PeerJobResultWorkloadResultOutput) UploadKey() pulumi.StringOutput {
-	return o.ApplyT(func(v PeerJobResultWorkloadResult) string { return v.UploadKey }).(pulumi.StringOutput)
-}
-
-type PeerJobResultWorkloadResultPtrOutput struct{ *pulumi.OutputState }
-
-func (PeerJobResultWorkloadResultPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**PeerJobResultWorkloadResult)(nil)).Elem()
-}
-
-func (o PeerJobResultWorkloadResultPtrOutput) ToPeerJobResultWorkloadResultPtrOutput() PeerJobResultWorkloadResultPtrOutput {
-	return o
-}
-
-func (o PeerJobResultWorkloadResultPtrOutput) ToPeerJobResultWorkloadResultPtrOutputWithContext(ctx context.Context) PeerJobResultWorkloadResultPtrOutput {
-	return o
-}
-
-func (o PeerJobResultWorkloadResultPtrOutput) Elem() PeerJobResultWorkloadResultOutput {
-	return o.ApplyT(func(v *PeerJobResultWorkloadResult) PeerJobResultWorkloadResult {
-		if v != nil {
-			return *v
-		}
-		var ret PeerJobResultWorkloadResult
-		return ret
-	}).(PeerJobResultWorkloadResultOutput)
-}
-
-// Key of the uploaded bundle
-func (o PeerJobResultWorkloadResultPtrOutput) UploadKey() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *PeerJobResultWorkloadResult) *string {
-		if v == nil {
-			return nil
-		}
-		return &v.UploadKey
-	}).(pulumi.StringPtrOutput)
+func (o PeerGroupArrayOutput) Index(i pulumi.IntInput) PeerGroupOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) PeerGroup {
+		return vs[0].([]PeerGroup)[vs[1].(int)]
+	}).(PeerGroupOutput)
 }
 
 // Flags set locally on the agent
@@ -3671,475 +13161,8 @@ func (o PeerLocalFlagsOutput) ServerSshAllowed() pulumi.BoolOutput {
 	return o.ApplyT(func(v PeerLocalFlags) bool { return v.ServerSshAllowed }).(pulumi.BoolOutput)
 }
 
-// Peer: an enrolled device
-type PeerResult struct {
-	// Number of accessible peers (list response)
-	AccessiblePeersCount *int `pulumi:"accessiblePeersCount"`
-	// Whether the peer awaits approval (cloud only)
-	ApprovalRequired bool `pulumi:"approvalRequired"`
-	// City of the peer's location
-	CityName string `pulumi:"cityName"`
-	// Whether the peer is connected now
-	Connected bool `pulumi:"connected"`
-	// Public address the peer connects from
-	ConnectionIp string `pulumi:"connectionIp"`
-	// Country code of the peer's location
-	CountryCode string `pulumi:"countryCode"`
-	// Enrollment time
-	CreatedAt string `pulumi:"createdAt"`
-	// Why approval is required (cloud only)
-	DisapprovalReason *string `pulumi:"disapprovalReason"`
-	// DNS label of the peer
-	DnsLabel string `pulumi:"dnsLabel"`
-	// Whether the peer is removed after being offline
-	Ephemeral bool `pulumi:"ephemeral"`
-	// Extra DNS labels
-	ExtraDnsLabels []string `pulumi:"extraDnsLabels"`
-	// Geoname id of the peer's location
-	GeonameId int `pulumi:"geonameId"`
-	// Groups the peer belongs to
-	Groups []GroupSummaryResult `pulumi:"groups"`
-	// Host name
-	Hostname string `pulumi:"hostname"`
-	// Peer id
-	Id string `pulumi:"id"`
-	// Whether the peer's login expires after inactivity
-	InactivityExpirationEnabled bool `pulumi:"inactivityExpirationEnabled"`
-	// Overlay IP address
-	Ip string `pulumi:"ip"`
-	// Kernel version
-	KernelVersion string `pulumi:"kernelVersion"`
-	// Last login time
-	LastLogin string `pulumi:"lastLogin"`
-	// Last time the peer was seen
-	LastSeen string `pulumi:"lastSeen"`
-	// Flags set locally on the agent
-	LocalFlags PeerLocalFlags `pulumi:"localFlags"`
-	// Whether the peer's login expires
-	LoginExpirationEnabled bool `pulumi:"loginExpirationEnabled"`
-	// Whether the peer's login has expired
-	LoginExpired bool `pulumi:"loginExpired"`
-	// Peer name
-	Name string `pulumi:"name"`
-	// Operating system
-	Os string `pulumi:"os"`
-	// Device serial number
-	SerialNumber string `pulumi:"serialNumber"`
-	// Whether the SSH server of the agent is enabled
-	SshEnabled bool `pulumi:"sshEnabled"`
-	// Desktop UI version
-	UiVersion string `pulumi:"uiVersion"`
-	// Id of the user who enrolled the peer (empty for setup-key peers)
-	UserId string `pulumi:"userId"`
-	// Agent version
-	Version string `pulumi:"version"`
-}
-
-// Peer: an enrolled device
-type PeerResultOutput struct{ *pulumi.OutputState }
-
-func (PeerResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*PeerResult)(nil)).Elem()
-}
-
-func (o PeerResultOutput) ToPeerResultOutput() PeerResultOutput {
-	return o
-}
-
-func (o PeerResultOutput) ToPeerResultOutputWithContext(ctx context.Context) PeerResultOutput {
-	return o
-}
-
-// Number of accessible peers (list response)
-func (o PeerResultOutput) AccessiblePeersCount() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v PeerResult) *int { return v.AccessiblePeersCount }).(pulumi.IntPtrOutput)
-}
-
-// Whether the peer awaits approval (cloud only)
-func (o PeerResultOutput) ApprovalRequired() pulumi.BoolOutput {
-	return o.ApplyT(func(v PeerResult) bool { return v.ApprovalRequired }).(pulumi.BoolOutput)
-}
-
-// City of the peer's location
-func (o PeerResultOutput) CityName() pulumi.StringOutput {
-	return o.ApplyT(func(v PeerResult) string { return v.CityName }).(pulumi.StringOutput)
-}
-
-// Whether the peer is connected now
-func (o PeerResultOutput) Connected() pulumi.BoolOutput {
-	return o.ApplyT(func(v PeerResult) bool { return v.Connected }).(pulumi.BoolOutput)
-}
-
-// Public address the peer connects from
-func (o PeerResultOutput) ConnectionIp() pulumi.StringOutput {
-	return o.ApplyT(func(v PeerResult) string { return v.ConnectionIp }).(pulumi.StringOutput)
-}
-
-// Country code of the peer's location
-func (o PeerResultOutput) CountryCode() pulumi.StringOutput {
-	return o.ApplyT(func(v PeerResult) string { return v.CountryCode }).(pulumi.StringOutput)
-}
-
-// Enrollment time
-func (o PeerResultOutput) CreatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v PeerResult) string { return v.CreatedAt }).(pulumi.StringOutput)
-}
-
-// Why approval is required (cloud only)
-func (o PeerResultOutput) DisapprovalReason() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v PeerResult) *string { return v.DisapprovalReason }).(pulumi.StringPtrOutput)
-}
-
-// DNS label of the peer
-func (o PeerResultOutput) DnsLabel() pulumi.StringOutput {
-	return o.ApplyT(func(v PeerResult) string { return v.DnsLabel }).(pulumi.StringOutput)
-}
-
-// Whether the peer is removed after being offline
-func (o PeerResultOutput) Ephemeral() pulumi.BoolOutput {
-	return o.ApplyT(func(v PeerResult) bool { return v.Ephemeral }).(pulumi.BoolOutput)
-}
-
-// Extra DNS labels
-func (o PeerResultOutput) ExtraDnsLabels() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v PeerResult) []string { return v.ExtraDnsLabels }).(pulumi.StringArrayOutput)
-}
-
-// Geoname id of the peer's location
-func (o PeerResultOutput) GeonameId() pulumi.IntOutput {
-	return o.ApplyT(func(v PeerResult) int { return v.GeonameId }).(pulumi.IntOutput)
-}
-
-// Groups the peer belongs to
-func (o PeerResultOutput) Groups() GroupSummaryResultArrayOutput {
-	return o.ApplyT(func(v PeerResult) []GroupSummaryResult { return v.Groups }).(GroupSummaryResultArrayOutput)
-}
-
-// Host name
-func (o PeerResultOutput) Hostname() pulumi.StringOutput {
-	return o.ApplyT(func(v PeerResult) string { return v.Hostname }).(pulumi.StringOutput)
-}
-
-// Peer id
-func (o PeerResultOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v PeerResult) string { return v.Id }).(pulumi.StringOutput)
-}
-
-// Whether the peer's login expires after inactivity
-func (o PeerResultOutput) InactivityExpirationEnabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v PeerResult) bool { return v.InactivityExpirationEnabled }).(pulumi.BoolOutput)
-}
-
-// Overlay IP address
-func (o PeerResultOutput) Ip() pulumi.StringOutput {
-	return o.ApplyT(func(v PeerResult) string { return v.Ip }).(pulumi.StringOutput)
-}
-
-// Kernel version
-func (o PeerResultOutput) KernelVersion() pulumi.StringOutput {
-	return o.ApplyT(func(v PeerResult) string { return v.KernelVersion }).(pulumi.StringOutput)
-}
-
-// Last login time
-func (o PeerResultOutput) LastLogin() pulumi.StringOutput {
-	return o.ApplyT(func(v PeerResult) string { return v.LastLogin }).(pulumi.StringOutput)
-}
-
-// Last time the peer was seen
-func (o PeerResultOutput) LastSeen() pulumi.StringOutput {
-	return o.ApplyT(func(v PeerResult) string { return v.LastSeen }).(pulumi.StringOutput)
-}
-
-// Flags set locally on the agent
-func (o PeerResultOutput) LocalFlags() PeerLocalFlagsOutput {
-	return o.ApplyT(func(v PeerResult) PeerLocalFlags { return v.LocalFlags }).(PeerLocalFlagsOutput)
-}
-
-// Whether the peer's login expires
-func (o PeerResultOutput) LoginExpirationEnabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v PeerResult) bool { return v.LoginExpirationEnabled }).(pulumi.BoolOutput)
-}
-
-// Whether the peer's login has expired
-func (o PeerResultOutput) LoginExpired() pulumi.BoolOutput {
-	return o.ApplyT(func(v PeerResult) bool { return v.LoginExpired }).(pulumi.BoolOutput)
-}
-
-// Peer name
-func (o PeerResultOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v PeerResult) string { return v.Name }).(pulumi.StringOutput)
-}
-
-// Operating system
-func (o PeerResultOutput) Os() pulumi.StringOutput {
-	return o.ApplyT(func(v PeerResult) string { return v.Os }).(pulumi.StringOutput)
-}
-
-// Device serial number
-func (o PeerResultOutput) SerialNumber() pulumi.StringOutput {
-	return o.ApplyT(func(v PeerResult) string { return v.SerialNumber }).(pulumi.StringOutput)
-}
-
-// Whether the SSH server of the agent is enabled
-func (o PeerResultOutput) SshEnabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v PeerResult) bool { return v.SshEnabled }).(pulumi.BoolOutput)
-}
-
-// Desktop UI version
-func (o PeerResultOutput) UiVersion() pulumi.StringOutput {
-	return o.ApplyT(func(v PeerResult) string { return v.UiVersion }).(pulumi.StringOutput)
-}
-
-// Id of the user who enrolled the peer (empty for setup-key peers)
-func (o PeerResultOutput) UserId() pulumi.StringOutput {
-	return o.ApplyT(func(v PeerResult) string { return v.UserId }).(pulumi.StringOutput)
-}
-
-// Agent version
-func (o PeerResultOutput) Version() pulumi.StringOutput {
-	return o.ApplyT(func(v PeerResult) string { return v.Version }).(pulumi.StringOutput)
-}
-
-type PeerResultArrayOutput struct{ *pulumi.OutputState }
-
-func (PeerResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]PeerResult)(nil)).Elem()
-}
-
-func (o PeerResultArrayOutput) ToPeerResultArrayOutput() PeerResultArrayOutput {
-	return o
-}
-
-func (o PeerResultArrayOutput) ToPeerResultArrayOutputWithContext(ctx context.Context) PeerResultArrayOutput {
-	return o
-}
-
-func (o PeerResultArrayOutput) Index(i pulumi.IntInput) PeerResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) PeerResult {
-		return vs[0].([]PeerResult)[vs[1].(int)]
-	}).(PeerResultOutput)
-}
-
-// Access policy
-type PolicyResult struct {
-	// Policy description
-	Description string `pulumi:"description"`
-	// Whether the policy is active
-	Enabled bool `pulumi:"enabled"`
-	// Policy id
-	Id string `pulumi:"id"`
-	// Policy name
-	Name string `pulumi:"name"`
-	// Policy rules
-	Rules []PolicyResultRules `pulumi:"rules"`
-	// Posture check ids the source peers must pass
-	SourcePostureChecks []string `pulumi:"sourcePostureChecks"`
-}
-
-// Access policy
-type PolicyResultOutput struct{ *pulumi.OutputState }
-
-func (PolicyResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*PolicyResult)(nil)).Elem()
-}
-
-func (o PolicyResultOutput) ToPolicyResultOutput() PolicyResultOutput {
-	return o
-}
-
-func (o PolicyResultOutput) ToPolicyResultOutputWithContext(ctx context.Context) PolicyResultOutput {
-	return o
-}
-
-// Policy description
-func (o PolicyResultOutput) Description() pulumi.StringOutput {
-	return o.ApplyT(func(v PolicyResult) string { return v.Description }).(pulumi.StringOutput)
-}
-
-// Whether the policy is active
-func (o PolicyResultOutput) Enabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v PolicyResult) bool { return v.Enabled }).(pulumi.BoolOutput)
-}
-
-// Policy id
-func (o PolicyResultOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v PolicyResult) string { return v.Id }).(pulumi.StringOutput)
-}
-
-// Policy name
-func (o PolicyResultOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v PolicyResult) string { return v.Name }).(pulumi.StringOutput)
-}
-
-// Policy rules
-func (o PolicyResultOutput) Rules() PolicyResultRulesArrayOutput {
-	return o.ApplyT(func(v PolicyResult) []PolicyResultRules { return v.Rules }).(PolicyResultRulesArrayOutput)
-}
-
-// Posture check ids the source peers must pass
-func (o PolicyResultOutput) SourcePostureChecks() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v PolicyResult) []string { return v.SourcePostureChecks }).(pulumi.StringArrayOutput)
-}
-
-type PolicyResultArrayOutput struct{ *pulumi.OutputState }
-
-func (PolicyResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]PolicyResult)(nil)).Elem()
-}
-
-func (o PolicyResultArrayOutput) ToPolicyResultArrayOutput() PolicyResultArrayOutput {
-	return o
-}
-
-func (o PolicyResultArrayOutput) ToPolicyResultArrayOutputWithContext(ctx context.Context) PolicyResultArrayOutput {
-	return o
-}
-
-func (o PolicyResultArrayOutput) Index(i pulumi.IntInput) PolicyResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) PolicyResult {
-		return vs[0].([]PolicyResult)[vs[1].(int)]
-	}).(PolicyResultOutput)
-}
-
-// Policy rule as returned
-type PolicyResultRules struct {
-	// What the rule does with matching traffic; one of `accept`, `drop`
-	Action string `pulumi:"action"`
-	// Map of user group id to the local user names allowed to log in
-	AuthorizedGroups map[string][]string `pulumi:"authorizedGroups"`
-	// Applies in both directions
-	Bidirectional bool `pulumi:"bidirectional"`
-	// Rule description
-	Description string `pulumi:"description"`
-	// The network resource used as destination
-	DestinationResource *GroupResultResources `pulumi:"destinationResource"`
-	// Destination groups
-	Destinations []GroupSummaryResult `pulumi:"destinations"`
-	// Whether the rule is active
-	Enabled bool `pulumi:"enabled"`
-	// Rule id
-	Id string `pulumi:"id"`
-	// Rule name
-	Name string `pulumi:"name"`
-	// Port ranges the rule matches; only with tcp or udp; not together with ports
-	PortRanges []PolicyRulesPortRanges `pulumi:"portRanges"`
-	// Ports the rule matches; only with tcp or udp
-	Ports []string `pulumi:"ports"`
-	// Protocol the rule matches; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
-	Protocol string `pulumi:"protocol"`
-	// The network resource used as source
-	SourceResource *GroupResultResources `pulumi:"sourceResource"`
-	// Source groups
-	Sources []GroupSummaryResult `pulumi:"sources"`
-}
-
-// Policy rule as returned
-type PolicyResultRulesOutput struct{ *pulumi.OutputState }
-
-func (PolicyResultRulesOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*PolicyResultRules)(nil)).Elem()
-}
-
-func (o PolicyResultRulesOutput) ToPolicyResultRulesOutput() PolicyResultRulesOutput {
-	return o
-}
-
-func (o PolicyResultRulesOutput) ToPolicyResultRulesOutputWithContext(ctx context.Context) PolicyResultRulesOutput {
-	return o
-}
-
-// What the rule does with matching traffic; one of `accept`, `drop`
-func (o PolicyResultRulesOutput) Action() pulumi.StringOutput {
-	return o.ApplyT(func(v PolicyResultRules) string { return v.Action }).(pulumi.StringOutput)
-}
-
-// Map of user group id to the local user names allowed to log in
-func (o PolicyResultRulesOutput) AuthorizedGroups() pulumi.StringArrayMapOutput {
-	return o.ApplyT(func(v PolicyResultRules) map[string][]string { return v.AuthorizedGroups }).(pulumi.StringArrayMapOutput)
-}
-
-// Applies in both directions
-func (o PolicyResultRulesOutput) Bidirectional() pulumi.BoolOutput {
-	return o.ApplyT(func(v PolicyResultRules) bool { return v.Bidirectional }).(pulumi.BoolOutput)
-}
-
-// Rule description
-func (o PolicyResultRulesOutput) Description() pulumi.StringOutput {
-	return o.ApplyT(func(v PolicyResultRules) string { return v.Description }).(pulumi.StringOutput)
-}
-
-// The network resource used as destination
-func (o PolicyResultRulesOutput) DestinationResource() GroupResultResourcesPtrOutput {
-	return o.ApplyT(func(v PolicyResultRules) *GroupResultResources { return v.DestinationResource }).(GroupResultResourcesPtrOutput)
-}
-
-// Destination groups
-func (o PolicyResultRulesOutput) Destinations() GroupSummaryResultArrayOutput {
-	return o.ApplyT(func(v PolicyResultRules) []GroupSummaryResult { return v.Destinations }).(GroupSummaryResultArrayOutput)
-}
-
-// Whether the rule is active
-func (o PolicyResultRulesOutput) Enabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v PolicyResultRules) bool { return v.Enabled }).(pulumi.BoolOutput)
-}
-
-// Rule id
-func (o PolicyResultRulesOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v PolicyResultRules) string { return v.Id }).(pulumi.StringOutput)
-}
-
-// Rule name
-func (o PolicyResultRulesOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v PolicyResultRules) string { return v.Name }).(pulumi.StringOutput)
-}
-
-// Port ranges the rule matches; only with tcp or udp; not together with ports
-func (o PolicyResultRulesOutput) PortRanges() PolicyRulesPortRangesArrayOutput {
-	return o.ApplyT(func(v PolicyResultRules) []PolicyRulesPortRanges { return v.PortRanges }).(PolicyRulesPortRangesArrayOutput)
-}
-
-// Ports the rule matches; only with tcp or udp
-func (o PolicyResultRulesOutput) Ports() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v PolicyResultRules) []string { return v.Ports }).(pulumi.StringArrayOutput)
-}
-
-// Protocol the rule matches; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
-func (o PolicyResultRulesOutput) Protocol() pulumi.StringOutput {
-	return o.ApplyT(func(v PolicyResultRules) string { return v.Protocol }).(pulumi.StringOutput)
-}
-
-// The network resource used as source
-func (o PolicyResultRulesOutput) SourceResource() GroupResultResourcesPtrOutput {
-	return o.ApplyT(func(v PolicyResultRules) *GroupResultResources { return v.SourceResource }).(GroupResultResourcesPtrOutput)
-}
-
-// Source groups
-func (o PolicyResultRulesOutput) Sources() GroupSummaryResultArrayOutput {
-	return o.ApplyT(func(v PolicyResultRules) []GroupSummaryResult { return v.Sources }).(GroupSummaryResultArrayOutput)
-}
-
-type PolicyResultRulesArrayOutput struct{ *pulumi.OutputState }
-
-func (PolicyResultRulesArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]PolicyResultRules)(nil)).Elem()
-}
-
-func (o PolicyResultRulesArrayOutput) ToPolicyResultRulesArrayOutput() PolicyResultRulesArrayOutput {
-	return o
-}
-
-func (o PolicyResultRulesArrayOutput) ToPolicyResultRulesArrayOutputWithContext(ctx context.Context) PolicyResultRulesArrayOutput {
-	return o
-}
-
-func (o PolicyResultRulesArrayOutput) Index(i pulumi.IntInput) PolicyResultRulesOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) PolicyResultRules {
-		return vs[0].([]PolicyResultRules)[vs[1].(int)]
-	}).(PolicyResultRulesOutput)
-}
-
 // Policy rule as written
-type PolicyRules struct {
+type PolicyRule struct {
 	// What the rule does with matching traffic; one of `accept`, `drop`
 	Action string `pulumi:"action"`
 	// Map of user group id to the local user names allowed to log in
@@ -4149,7 +13172,7 @@ type PolicyRules struct {
 	// Rule description
 	Description *string `pulumi:"description"`
 	// A network resource as the destination
-	DestinationResource *GroupResources `pulumi:"destinationResource"`
+	DestinationResource *PolicyRuleDestinationResource `pulumi:"destinationResource"`
 	// Destination group ids
 	Destinations []string `pulumi:"destinations"`
 	// Whether the rule is active
@@ -4159,30 +13182,30 @@ type PolicyRules struct {
 	// Rule name
 	Name string `pulumi:"name"`
 	// Port ranges the rule matches; only with tcp or udp; not together with ports
-	PortRanges []PolicyRulesPortRanges `pulumi:"portRanges"`
+	PortRanges []PolicyRulePortRange `pulumi:"portRanges"`
 	// Ports the rule matches; only with tcp or udp
 	Ports []string `pulumi:"ports"`
 	// Protocol the rule matches; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
 	Protocol string `pulumi:"protocol"`
 	// A network resource as the source
-	SourceResource *GroupResources `pulumi:"sourceResource"`
+	SourceResource *PolicyRuleSourceResource `pulumi:"sourceResource"`
 	// Source group ids
 	Sources []string `pulumi:"sources"`
 }
 
-// PolicyRulesInput is an input type that accepts PolicyRulesArgs and PolicyRulesOutput values.
-// You can construct a concrete instance of `PolicyRulesInput` via:
+// PolicyRuleInput is an input type that accepts PolicyRuleArgs and PolicyRuleOutput values.
+// You can construct a concrete instance of `PolicyRuleInput` via:
 //
-//	PolicyRulesArgs{...}
-type PolicyRulesInput interface {
+//	PolicyRuleArgs{...}
+type PolicyRuleInput interface {
 	pulumi.Input
 
-	ToPolicyRulesOutput() PolicyRulesOutput
-	ToPolicyRulesOutputWithContext(context.Context) PolicyRulesOutput
+	ToPolicyRuleOutput() PolicyRuleOutput
+	ToPolicyRuleOutputWithContext(context.Context) PolicyRuleOutput
 }
 
 // Policy rule as written
-type PolicyRulesArgs struct {
+type PolicyRuleArgs struct {
 	// What the rule does with matching traffic; one of `accept`, `drop`
 	Action pulumi.StringInput `pulumi:"action"`
 	// Map of user group id to the local user names allowed to log in
@@ -4192,7 +13215,7 @@ type PolicyRulesArgs struct {
 	// Rule description
 	Description pulumi.StringPtrInput `pulumi:"description"`
 	// A network resource as the destination
-	DestinationResource GroupResourcesPtrInput `pulumi:"destinationResource"`
+	DestinationResource PolicyRuleDestinationResourcePtrInput `pulumi:"destinationResource"`
 	// Destination group ids
 	Destinations pulumi.StringArrayInput `pulumi:"destinations"`
 	// Whether the rule is active
@@ -4202,266 +13225,584 @@ type PolicyRulesArgs struct {
 	// Rule name
 	Name pulumi.StringInput `pulumi:"name"`
 	// Port ranges the rule matches; only with tcp or udp; not together with ports
-	PortRanges PolicyRulesPortRangesArrayInput `pulumi:"portRanges"`
+	PortRanges PolicyRulePortRangeArrayInput `pulumi:"portRanges"`
 	// Ports the rule matches; only with tcp or udp
 	Ports pulumi.StringArrayInput `pulumi:"ports"`
 	// Protocol the rule matches; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
 	Protocol pulumi.StringInput `pulumi:"protocol"`
 	// A network resource as the source
-	SourceResource GroupResourcesPtrInput `pulumi:"sourceResource"`
+	SourceResource PolicyRuleSourceResourcePtrInput `pulumi:"sourceResource"`
 	// Source group ids
 	Sources pulumi.StringArrayInput `pulumi:"sources"`
 }
 
-func (PolicyRulesArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*PolicyRules)(nil)).Elem()
+func (PolicyRuleArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PolicyRule)(nil)).Elem()
 }
 
-func (i PolicyRulesArgs) ToPolicyRulesOutput() PolicyRulesOutput {
-	return i.ToPolicyRulesOutputWithContext(context.Background())
+func (i PolicyRuleArgs) ToPolicyRuleOutput() PolicyRuleOutput {
+	return i.ToPolicyRuleOutputWithContext(context.Background())
 }
 
-func (i PolicyRulesArgs) ToPolicyRulesOutputWithContext(ctx context.Context) PolicyRulesOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(PolicyRulesOutput)
+func (i PolicyRuleArgs) ToPolicyRuleOutputWithContext(ctx context.Context) PolicyRuleOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PolicyRuleOutput)
 }
 
-// PolicyRulesArrayInput is an input type that accepts PolicyRulesArray and PolicyRulesArrayOutput values.
-// You can construct a concrete instance of `PolicyRulesArrayInput` via:
+// PolicyRuleArrayInput is an input type that accepts PolicyRuleArray and PolicyRuleArrayOutput values.
+// You can construct a concrete instance of `PolicyRuleArrayInput` via:
 //
-//	PolicyRulesArray{ PolicyRulesArgs{...} }
-type PolicyRulesArrayInput interface {
+//	PolicyRuleArray{ PolicyRuleArgs{...} }
+type PolicyRuleArrayInput interface {
 	pulumi.Input
 
-	ToPolicyRulesArrayOutput() PolicyRulesArrayOutput
-	ToPolicyRulesArrayOutputWithContext(context.Context) PolicyRulesArrayOutput
+	ToPolicyRuleArrayOutput() PolicyRuleArrayOutput
+	ToPolicyRuleArrayOutputWithContext(context.Context) PolicyRuleArrayOutput
 }
 
-type PolicyRulesArray []PolicyRulesInput
+type PolicyRuleArray []PolicyRuleInput
 
-func (PolicyRulesArray) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]PolicyRules)(nil)).Elem()
+func (PolicyRuleArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]PolicyRule)(nil)).Elem()
 }
 
-func (i PolicyRulesArray) ToPolicyRulesArrayOutput() PolicyRulesArrayOutput {
-	return i.ToPolicyRulesArrayOutputWithContext(context.Background())
+func (i PolicyRuleArray) ToPolicyRuleArrayOutput() PolicyRuleArrayOutput {
+	return i.ToPolicyRuleArrayOutputWithContext(context.Background())
 }
 
-func (i PolicyRulesArray) ToPolicyRulesArrayOutputWithContext(ctx context.Context) PolicyRulesArrayOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(PolicyRulesArrayOutput)
+func (i PolicyRuleArray) ToPolicyRuleArrayOutputWithContext(ctx context.Context) PolicyRuleArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PolicyRuleArrayOutput)
 }
 
 // Policy rule as written
-type PolicyRulesOutput struct{ *pulumi.OutputState }
+type PolicyRuleOutput struct{ *pulumi.OutputState }
 
-func (PolicyRulesOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*PolicyRules)(nil)).Elem()
+func (PolicyRuleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PolicyRule)(nil)).Elem()
 }
 
-func (o PolicyRulesOutput) ToPolicyRulesOutput() PolicyRulesOutput {
+func (o PolicyRuleOutput) ToPolicyRuleOutput() PolicyRuleOutput {
 	return o
 }
 
-func (o PolicyRulesOutput) ToPolicyRulesOutputWithContext(ctx context.Context) PolicyRulesOutput {
+func (o PolicyRuleOutput) ToPolicyRuleOutputWithContext(ctx context.Context) PolicyRuleOutput {
 	return o
 }
 
 // What the rule does with matching traffic; one of `accept`, `drop`
-func (o PolicyRulesOutput) Action() pulumi.StringOutput {
-	return o.ApplyT(func(v PolicyRules) string { return v.Action }).(pulumi.StringOutput)
+func (o PolicyRuleOutput) Action() pulumi.StringOutput {
+	return o.ApplyT(func(v PolicyRule) string { return v.Action }).(pulumi.StringOutput)
 }
 
 // Map of user group id to the local user names allowed to log in
-func (o PolicyRulesOutput) AuthorizedGroups() pulumi.StringArrayMapOutput {
-	return o.ApplyT(func(v PolicyRules) map[string][]string { return v.AuthorizedGroups }).(pulumi.StringArrayMapOutput)
+func (o PolicyRuleOutput) AuthorizedGroups() pulumi.StringArrayMapOutput {
+	return o.ApplyT(func(v PolicyRule) map[string][]string { return v.AuthorizedGroups }).(pulumi.StringArrayMapOutput)
 }
 
 // Applies in both directions
-func (o PolicyRulesOutput) Bidirectional() pulumi.BoolOutput {
-	return o.ApplyT(func(v PolicyRules) bool { return v.Bidirectional }).(pulumi.BoolOutput)
+func (o PolicyRuleOutput) Bidirectional() pulumi.BoolOutput {
+	return o.ApplyT(func(v PolicyRule) bool { return v.Bidirectional }).(pulumi.BoolOutput)
 }
 
 // Rule description
-func (o PolicyRulesOutput) Description() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v PolicyRules) *string { return v.Description }).(pulumi.StringPtrOutput)
+func (o PolicyRuleOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PolicyRule) *string { return v.Description }).(pulumi.StringPtrOutput)
 }
 
 // A network resource as the destination
-func (o PolicyRulesOutput) DestinationResource() GroupResourcesPtrOutput {
-	return o.ApplyT(func(v PolicyRules) *GroupResources { return v.DestinationResource }).(GroupResourcesPtrOutput)
+func (o PolicyRuleOutput) DestinationResource() PolicyRuleDestinationResourcePtrOutput {
+	return o.ApplyT(func(v PolicyRule) *PolicyRuleDestinationResource { return v.DestinationResource }).(PolicyRuleDestinationResourcePtrOutput)
 }
 
 // Destination group ids
-func (o PolicyRulesOutput) Destinations() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v PolicyRules) []string { return v.Destinations }).(pulumi.StringArrayOutput)
+func (o PolicyRuleOutput) Destinations() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v PolicyRule) []string { return v.Destinations }).(pulumi.StringArrayOutput)
 }
 
 // Whether the rule is active
-func (o PolicyRulesOutput) Enabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v PolicyRules) bool { return v.Enabled }).(pulumi.BoolOutput)
+func (o PolicyRuleOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v PolicyRule) bool { return v.Enabled }).(pulumi.BoolOutput)
 }
 
 // Rule id; assigned by the service
-func (o PolicyRulesOutput) Id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v PolicyRules) *string { return v.Id }).(pulumi.StringPtrOutput)
+func (o PolicyRuleOutput) Id() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PolicyRule) *string { return v.Id }).(pulumi.StringPtrOutput)
 }
 
 // Rule name
-func (o PolicyRulesOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v PolicyRules) string { return v.Name }).(pulumi.StringOutput)
+func (o PolicyRuleOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v PolicyRule) string { return v.Name }).(pulumi.StringOutput)
 }
 
 // Port ranges the rule matches; only with tcp or udp; not together with ports
-func (o PolicyRulesOutput) PortRanges() PolicyRulesPortRangesArrayOutput {
-	return o.ApplyT(func(v PolicyRules) []PolicyRulesPortRanges { return v.PortRanges }).(PolicyRulesPortRangesArrayOutput)
+func (o PolicyRuleOutput) PortRanges() PolicyRulePortRangeArrayOutput {
+	return o.ApplyT(func(v PolicyRule) []PolicyRulePortRange { return v.PortRanges }).(PolicyRulePortRangeArrayOutput)
 }
 
 // Ports the rule matches; only with tcp or udp
-func (o PolicyRulesOutput) Ports() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v PolicyRules) []string { return v.Ports }).(pulumi.StringArrayOutput)
+func (o PolicyRuleOutput) Ports() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v PolicyRule) []string { return v.Ports }).(pulumi.StringArrayOutput)
 }
 
 // Protocol the rule matches; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
-func (o PolicyRulesOutput) Protocol() pulumi.StringOutput {
-	return o.ApplyT(func(v PolicyRules) string { return v.Protocol }).(pulumi.StringOutput)
+func (o PolicyRuleOutput) Protocol() pulumi.StringOutput {
+	return o.ApplyT(func(v PolicyRule) string { return v.Protocol }).(pulumi.StringOutput)
 }
 
 // A network resource as the source
-func (o PolicyRulesOutput) SourceResource() GroupResourcesPtrOutput {
-	return o.ApplyT(func(v PolicyRules) *GroupResources { return v.SourceResource }).(GroupResourcesPtrOutput)
+func (o PolicyRuleOutput) SourceResource() PolicyRuleSourceResourcePtrOutput {
+	return o.ApplyT(func(v PolicyRule) *PolicyRuleSourceResource { return v.SourceResource }).(PolicyRuleSourceResourcePtrOutput)
 }
 
 // Source group ids
-func (o PolicyRulesOutput) Sources() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v PolicyRules) []string { return v.Sources }).(pulumi.StringArrayOutput)
+func (o PolicyRuleOutput) Sources() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v PolicyRule) []string { return v.Sources }).(pulumi.StringArrayOutput)
 }
 
-type PolicyRulesArrayOutput struct{ *pulumi.OutputState }
+type PolicyRuleArrayOutput struct{ *pulumi.OutputState }
 
-func (PolicyRulesArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]PolicyRules)(nil)).Elem()
+func (PolicyRuleArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]PolicyRule)(nil)).Elem()
 }
 
-func (o PolicyRulesArrayOutput) ToPolicyRulesArrayOutput() PolicyRulesArrayOutput {
+func (o PolicyRuleArrayOutput) ToPolicyRuleArrayOutput() PolicyRuleArrayOutput {
 	return o
 }
 
-func (o PolicyRulesArrayOutput) ToPolicyRulesArrayOutputWithContext(ctx context.Context) PolicyRulesArrayOutput {
+func (o PolicyRuleArrayOutput) ToPolicyRuleArrayOutputWithContext(ctx context.Context) PolicyRuleArrayOutput {
 	return o
 }
 
-func (o PolicyRulesArrayOutput) Index(i pulumi.IntInput) PolicyRulesOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) PolicyRules {
-		return vs[0].([]PolicyRules)[vs[1].(int)]
-	}).(PolicyRulesOutput)
+func (o PolicyRuleArrayOutput) Index(i pulumi.IntInput) PolicyRuleOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) PolicyRule {
+		return vs[0].([]PolicyRule)[vs[1].(int)]
+	}).(PolicyRuleOutput)
+}
+
+// A reference to a network resource (or a peer) by id and type
+type PolicyRuleDestinationResource struct {
+	// Resource id
+	Id string `pulumi:"id"`
+	// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+	Type string `pulumi:"type"`
+}
+
+// PolicyRuleDestinationResourceInput is an input type that accepts PolicyRuleDestinationResourceArgs and PolicyRuleDestinationResourceOutput values.
+// You can construct a concrete instance of `PolicyRuleDestinationResourceInput` via:
+//
+//	PolicyRuleDestinationResourceArgs{...}
+type PolicyRuleDestinationResourceInput interface {
+	pulumi.Input
+
+	ToPolicyRuleDestinationResourceOutput() PolicyRuleDestinationResourceOutput
+	ToPolicyRuleDestinationResourceOutputWithContext(context.Context) PolicyRuleDestinationResourceOutput
+}
+
+// A reference to a network resource (or a peer) by id and type
+type PolicyRuleDestinationResourceArgs struct {
+	// Resource id
+	Id pulumi.StringInput `pulumi:"id"`
+	// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+	Type pulumi.StringInput `pulumi:"type"`
+}
+
+func (PolicyRuleDestinationResourceArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PolicyRuleDestinationResource)(nil)).Elem()
+}
+
+func (i PolicyRuleDestinationResourceArgs) ToPolicyRuleDestinationResourceOutput() PolicyRuleDestinationResourceOutput {
+	return i.ToPolicyRuleDestinationResourceOutputWithContext(context.Background())
+}
+
+func (i PolicyRuleDestinationResourceArgs) ToPolicyRuleDestinationResourceOutputWithContext(ctx context.Context) PolicyRuleDestinationResourceOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PolicyRuleDestinationResourceOutput)
+}
+
+func (i PolicyRuleDestinationResourceArgs) ToPolicyRuleDestinationResourcePtrOutput() PolicyRuleDestinationResourcePtrOutput {
+	return i.ToPolicyRuleDestinationResourcePtrOutputWithContext(context.Background())
+}
+
+func (i PolicyRuleDestinationResourceArgs) ToPolicyRuleDestinationResourcePtrOutputWithContext(ctx context.Context) PolicyRuleDestinationResourcePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PolicyRuleDestinationResourceOutput).ToPolicyRuleDestinationResourcePtrOutputWithContext(ctx)
+}
+
+// PolicyRuleDestinationResourcePtrInput is an input type that accepts PolicyRuleDestinationResourceArgs, PolicyRuleDestinationResourcePtr and PolicyRuleDestinationResourcePtrOutput values.
+// You can construct a concrete instance of `PolicyRuleDestinationResourcePtrInput` via:
+//
+//	        PolicyRuleDestinationResourceArgs{...}
+//
+//	or:
+//
+//	        nil
+type PolicyRuleDestinationResourcePtrInput interface {
+	pulumi.Input
+
+	ToPolicyRuleDestinationResourcePtrOutput() PolicyRuleDestinationResourcePtrOutput
+	ToPolicyRuleDestinationResourcePtrOutputWithContext(context.Context) PolicyRuleDestinationResourcePtrOutput
+}
+
+type policyRuleDestinationResourcePtrType PolicyRuleDestinationResourceArgs
+
+func PolicyRuleDestinationResourcePtr(v *PolicyRuleDestinationResourceArgs) PolicyRuleDestinationResourcePtrInput {
+	return (*policyRuleDestinationResourcePtrType)(v)
+}
+
+func (*policyRuleDestinationResourcePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**PolicyRuleDestinationResource)(nil)).Elem()
+}
+
+func (i *policyRuleDestinationResourcePtrType) ToPolicyRuleDestinationResourcePtrOutput() PolicyRuleDestinationResourcePtrOutput {
+	return i.ToPolicyRuleDestinationResourcePtrOutputWithContext(context.Background())
+}
+
+func (i *policyRuleDestinationResourcePtrType) ToPolicyRuleDestinationResourcePtrOutputWithContext(ctx context.Context) PolicyRuleDestinationResourcePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PolicyRuleDestinationResourcePtrOutput)
+}
+
+// A reference to a network resource (or a peer) by id and type
+type PolicyRuleDestinationResourceOutput struct{ *pulumi.OutputState }
+
+func (PolicyRuleDestinationResourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PolicyRuleDestinationResource)(nil)).Elem()
+}
+
+func (o PolicyRuleDestinationResourceOutput) ToPolicyRuleDestinationResourceOutput() PolicyRuleDestinationResourceOutput {
+	return o
+}
+
+func (o PolicyRuleDestinationResourceOutput) ToPolicyRuleDestinationResourceOutputWithContext(ctx context.Context) PolicyRuleDestinationResourceOutput {
+	return o
+}
+
+func (o PolicyRuleDestinationResourceOutput) ToPolicyRuleDestinationResourcePtrOutput() PolicyRuleDestinationResourcePtrOutput {
+	return o.ToPolicyRuleDestinationResourcePtrOutputWithContext(context.Background())
+}
+
+func (o PolicyRuleDestinationResourceOutput) ToPolicyRuleDestinationResourcePtrOutputWithContext(ctx context.Context) PolicyRuleDestinationResourcePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PolicyRuleDestinationResource) *PolicyRuleDestinationResource {
+		return &v
+	}).(PolicyRuleDestinationResourcePtrOutput)
+}
+
+// Resource id
+func (o PolicyRuleDestinationResourceOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v PolicyRuleDestinationResource) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+func (o PolicyRuleDestinationResourceOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v PolicyRuleDestinationResource) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type PolicyRuleDestinationResourcePtrOutput struct{ *pulumi.OutputState }
+
+func (PolicyRuleDestinationResourcePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PolicyRuleDestinationResource)(nil)).Elem()
+}
+
+func (o PolicyRuleDestinationResourcePtrOutput) ToPolicyRuleDestinationResourcePtrOutput() PolicyRuleDestinationResourcePtrOutput {
+	return o
+}
+
+func (o PolicyRuleDestinationResourcePtrOutput) ToPolicyRuleDestinationResourcePtrOutputWithContext(ctx context.Context) PolicyRuleDestinationResourcePtrOutput {
+	return o
+}
+
+func (o PolicyRuleDestinationResourcePtrOutput) Elem() PolicyRuleDestinationResourceOutput {
+	return o.ApplyT(func(v *PolicyRuleDestinationResource) PolicyRuleDestinationResource {
+		if v != nil {
+			return *v
+		}
+		var ret PolicyRuleDestinationResource
+		return ret
+	}).(PolicyRuleDestinationResourceOutput)
+}
+
+// Resource id
+func (o PolicyRuleDestinationResourcePtrOutput) Id() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *PolicyRuleDestinationResource) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Id
+	}).(pulumi.StringPtrOutput)
+}
+
+// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+func (o PolicyRuleDestinationResourcePtrOutput) Type() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *PolicyRuleDestinationResource) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Type
+	}).(pulumi.StringPtrOutput)
 }
 
 // Port range, inclusive
-type PolicyRulesPortRanges struct {
+type PolicyRulePortRange struct {
 	// Last port of the range (inclusive)
 	End int `pulumi:"end"`
 	// First port of the range
 	Start int `pulumi:"start"`
 }
 
-// PolicyRulesPortRangesInput is an input type that accepts PolicyRulesPortRangesArgs and PolicyRulesPortRangesOutput values.
-// You can construct a concrete instance of `PolicyRulesPortRangesInput` via:
+// PolicyRulePortRangeInput is an input type that accepts PolicyRulePortRangeArgs and PolicyRulePortRangeOutput values.
+// You can construct a concrete instance of `PolicyRulePortRangeInput` via:
 //
-//	PolicyRulesPortRangesArgs{...}
-type PolicyRulesPortRangesInput interface {
+//	PolicyRulePortRangeArgs{...}
+type PolicyRulePortRangeInput interface {
 	pulumi.Input
 
-	ToPolicyRulesPortRangesOutput() PolicyRulesPortRangesOutput
-	ToPolicyRulesPortRangesOutputWithContext(context.Context) PolicyRulesPortRangesOutput
+	ToPolicyRulePortRangeOutput() PolicyRulePortRangeOutput
+	ToPolicyRulePortRangeOutputWithContext(context.Context) PolicyRulePortRangeOutput
 }
 
 // Port range, inclusive
-type PolicyRulesPortRangesArgs struct {
+type PolicyRulePortRangeArgs struct {
 	// Last port of the range (inclusive)
 	End pulumi.IntInput `pulumi:"end"`
 	// First port of the range
 	Start pulumi.IntInput `pulumi:"start"`
 }
 
-func (PolicyRulesPortRangesArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*PolicyRulesPortRanges)(nil)).Elem()
+func (PolicyRulePortRangeArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PolicyRulePortRange)(nil)).Elem()
 }
 
-func (i PolicyRulesPortRangesArgs) ToPolicyRulesPortRangesOutput() PolicyRulesPortRangesOutput {
-	return i.ToPolicyRulesPortRangesOutputWithContext(context.Background())
+func (i PolicyRulePortRangeArgs) ToPolicyRulePortRangeOutput() PolicyRulePortRangeOutput {
+	return i.ToPolicyRulePortRangeOutputWithContext(context.Background())
 }
 
-func (i PolicyRulesPortRangesArgs) ToPolicyRulesPortRangesOutputWithContext(ctx context.Context) PolicyRulesPortRangesOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(PolicyRulesPortRangesOutput)
+func (i PolicyRulePortRangeArgs) ToPolicyRulePortRangeOutputWithContext(ctx context.Context) PolicyRulePortRangeOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PolicyRulePortRangeOutput)
 }
 
-// PolicyRulesPortRangesArrayInput is an input type that accepts PolicyRulesPortRangesArray and PolicyRulesPortRangesArrayOutput values.
-// You can construct a concrete instance of `PolicyRulesPortRangesArrayInput` via:
+// PolicyRulePortRangeArrayInput is an input type that accepts PolicyRulePortRangeArray and PolicyRulePortRangeArrayOutput values.
+// You can construct a concrete instance of `PolicyRulePortRangeArrayInput` via:
 //
-//	PolicyRulesPortRangesArray{ PolicyRulesPortRangesArgs{...} }
-type PolicyRulesPortRangesArrayInput interface {
+//	PolicyRulePortRangeArray{ PolicyRulePortRangeArgs{...} }
+type PolicyRulePortRangeArrayInput interface {
 	pulumi.Input
 
-	ToPolicyRulesPortRangesArrayOutput() PolicyRulesPortRangesArrayOutput
-	ToPolicyRulesPortRangesArrayOutputWithContext(context.Context) PolicyRulesPortRangesArrayOutput
+	ToPolicyRulePortRangeArrayOutput() PolicyRulePortRangeArrayOutput
+	ToPolicyRulePortRangeArrayOutputWithContext(context.Context) PolicyRulePortRangeArrayOutput
 }
 
-type PolicyRulesPortRangesArray []PolicyRulesPortRangesInput
+type PolicyRulePortRangeArray []PolicyRulePortRangeInput
 
-func (PolicyRulesPortRangesArray) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]PolicyRulesPortRanges)(nil)).Elem()
+func (PolicyRulePortRangeArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]PolicyRulePortRange)(nil)).Elem()
 }
 
-func (i PolicyRulesPortRangesArray) ToPolicyRulesPortRangesArrayOutput() PolicyRulesPortRangesArrayOutput {
-	return i.ToPolicyRulesPortRangesArrayOutputWithContext(context.Background())
+func (i PolicyRulePortRangeArray) ToPolicyRulePortRangeArrayOutput() PolicyRulePortRangeArrayOutput {
+	return i.ToPolicyRulePortRangeArrayOutputWithContext(context.Background())
 }
 
-func (i PolicyRulesPortRangesArray) ToPolicyRulesPortRangesArrayOutputWithContext(ctx context.Context) PolicyRulesPortRangesArrayOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(PolicyRulesPortRangesArrayOutput)
+func (i PolicyRulePortRangeArray) ToPolicyRulePortRangeArrayOutputWithContext(ctx context.Context) PolicyRulePortRangeArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PolicyRulePortRangeArrayOutput)
 }
 
 // Port range, inclusive
-type PolicyRulesPortRangesOutput struct{ *pulumi.OutputState }
+type PolicyRulePortRangeOutput struct{ *pulumi.OutputState }
 
-func (PolicyRulesPortRangesOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*PolicyRulesPortRanges)(nil)).Elem()
+func (PolicyRulePortRangeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PolicyRulePortRange)(nil)).Elem()
 }
 
-func (o PolicyRulesPortRangesOutput) ToPolicyRulesPortRangesOutput() PolicyRulesPortRangesOutput {
+func (o PolicyRulePortRangeOutput) ToPolicyRulePortRangeOutput() PolicyRulePortRangeOutput {
 	return o
 }
 
-func (o PolicyRulesPortRangesOutput) ToPolicyRulesPortRangesOutputWithContext(ctx context.Context) PolicyRulesPortRangesOutput {
+func (o PolicyRulePortRangeOutput) ToPolicyRulePortRangeOutputWithContext(ctx context.Context) PolicyRulePortRangeOutput {
 	return o
 }
 
 // Last port of the range (inclusive)
-func (o PolicyRulesPortRangesOutput) End() pulumi.IntOutput {
-	return o.ApplyT(func(v PolicyRulesPortRanges) int { return v.End }).(pulumi.IntOutput)
+func (o PolicyRulePortRangeOutput) End() pulumi.IntOutput {
+	return o.ApplyT(func(v PolicyRulePortRange) int { return v.End }).(pulumi.IntOutput)
 }
 
 // First port of the range
-func (o PolicyRulesPortRangesOutput) Start() pulumi.IntOutput {
-	return o.ApplyT(func(v PolicyRulesPortRanges) int { return v.Start }).(pulumi.IntOutput)
+func (o PolicyRulePortRangeOutput) Start() pulumi.IntOutput {
+	return o.ApplyT(func(v PolicyRulePortRange) int { return v.Start }).(pulumi.IntOutput)
 }
 
-type PolicyRulesPortRangesArrayOutput struct{ *pulumi.OutputState }
+type PolicyRulePortRangeArrayOutput struct{ *pulumi.OutputState }
 
-func (PolicyRulesPortRangesArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]PolicyRulesPortRanges)(nil)).Elem()
+func (PolicyRulePortRangeArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]PolicyRulePortRange)(nil)).Elem()
 }
 
-func (o PolicyRulesPortRangesArrayOutput) ToPolicyRulesPortRangesArrayOutput() PolicyRulesPortRangesArrayOutput {
+func (o PolicyRulePortRangeArrayOutput) ToPolicyRulePortRangeArrayOutput() PolicyRulePortRangeArrayOutput {
 	return o
 }
 
-func (o PolicyRulesPortRangesArrayOutput) ToPolicyRulesPortRangesArrayOutputWithContext(ctx context.Context) PolicyRulesPortRangesArrayOutput {
+func (o PolicyRulePortRangeArrayOutput) ToPolicyRulePortRangeArrayOutputWithContext(ctx context.Context) PolicyRulePortRangeArrayOutput {
 	return o
 }
 
-func (o PolicyRulesPortRangesArrayOutput) Index(i pulumi.IntInput) PolicyRulesPortRangesOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) PolicyRulesPortRanges {
-		return vs[0].([]PolicyRulesPortRanges)[vs[1].(int)]
-	}).(PolicyRulesPortRangesOutput)
+func (o PolicyRulePortRangeArrayOutput) Index(i pulumi.IntInput) PolicyRulePortRangeOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) PolicyRulePortRange {
+		return vs[0].([]PolicyRulePortRange)[vs[1].(int)]
+	}).(PolicyRulePortRangeOutput)
+}
+
+// A reference to a network resource (or a peer) by id and type
+type PolicyRuleSourceResource struct {
+	// Resource id
+	Id string `pulumi:"id"`
+	// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+	Type string `pulumi:"type"`
+}
+
+// PolicyRuleSourceResourceInput is an input type that accepts PolicyRuleSourceResourceArgs and PolicyRuleSourceResourceOutput values.
+// You can construct a concrete instance of `PolicyRuleSourceResourceInput` via:
+//
+//	PolicyRuleSourceResourceArgs{...}
+type PolicyRuleSourceResourceInput interface {
+	pulumi.Input
+
+	ToPolicyRuleSourceResourceOutput() PolicyRuleSourceResourceOutput
+	ToPolicyRuleSourceResourceOutputWithContext(context.Context) PolicyRuleSourceResourceOutput
+}
+
+// A reference to a network resource (or a peer) by id and type
+type PolicyRuleSourceResourceArgs struct {
+	// Resource id
+	Id pulumi.StringInput `pulumi:"id"`
+	// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+	Type pulumi.StringInput `pulumi:"type"`
+}
+
+func (PolicyRuleSourceResourceArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PolicyRuleSourceResource)(nil)).Elem()
+}
+
+func (i PolicyRuleSourceResourceArgs) ToPolicyRuleSourceResourceOutput() PolicyRuleSourceResourceOutput {
+	return i.ToPolicyRuleSourceResourceOutputWithContext(context.Background())
+}
+
+func (i PolicyRuleSourceResourceArgs) ToPolicyRuleSourceResourceOutputWithContext(ctx context.Context) PolicyRuleSourceResourceOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PolicyRuleSourceResourceOutput)
+}
+
+func (i PolicyRuleSourceResourceArgs) ToPolicyRuleSourceResourcePtrOutput() PolicyRuleSourceResourcePtrOutput {
+	return i.ToPolicyRuleSourceResourcePtrOutputWithContext(context.Background())
+}
+
+func (i PolicyRuleSourceResourceArgs) ToPolicyRuleSourceResourcePtrOutputWithContext(ctx context.Context) PolicyRuleSourceResourcePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PolicyRuleSourceResourceOutput).ToPolicyRuleSourceResourcePtrOutputWithContext(ctx)
+}
+
+// PolicyRuleSourceResourcePtrInput is an input type that accepts PolicyRuleSourceResourceArgs, PolicyRuleSourceResourcePtr and PolicyRuleSourceResourcePtrOutput values.
+// You can construct a concrete instance of `PolicyRuleSourceResourcePtrInput` via:
+//
+//	        PolicyRuleSourceResourceArgs{...}
+//
+//	or:
+//
+//	        nil
+type PolicyRuleSourceResourcePtrInput interface {
+	pulumi.Input
+
+	ToPolicyRuleSourceResourcePtrOutput() PolicyRuleSourceResourcePtrOutput
+	ToPolicyRuleSourceResourcePtrOutputWithContext(context.Context) PolicyRuleSourceResourcePtrOutput
+}
+
+type policyRuleSourceResourcePtrType PolicyRuleSourceResourceArgs
+
+func PolicyRuleSourceResourcePtr(v *PolicyRuleSourceResourceArgs) PolicyRuleSourceResourcePtrInput {
+	return (*policyRuleSourceResourcePtrType)(v)
+}
+
+func (*policyRuleSourceResourcePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**PolicyRuleSourceResource)(nil)).Elem()
+}
+
+func (i *policyRuleSourceResourcePtrType) ToPolicyRuleSourceResourcePtrOutput() PolicyRuleSourceResourcePtrOutput {
+	return i.ToPolicyRuleSourceResourcePtrOutputWithContext(context.Background())
+}
+
+func (i *policyRuleSourceResourcePtrType) ToPolicyRuleSourceResourcePtrOutputWithContext(ctx context.Context) PolicyRuleSourceResourcePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PolicyRuleSourceResourcePtrOutput)
+}
+
+// A reference to a network resource (or a peer) by id and type
+type PolicyRuleSourceResourceOutput struct{ *pulumi.OutputState }
+
+func (PolicyRuleSourceResourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PolicyRuleSourceResource)(nil)).Elem()
+}
+
+func (o PolicyRuleSourceResourceOutput) ToPolicyRuleSourceResourceOutput() PolicyRuleSourceResourceOutput {
+	return o
+}
+
+func (o PolicyRuleSourceResourceOutput) ToPolicyRuleSourceResourceOutputWithContext(ctx context.Context) PolicyRuleSourceResourceOutput {
+	return o
+}
+
+func (o PolicyRuleSourceResourceOutput) ToPolicyRuleSourceResourcePtrOutput() PolicyRuleSourceResourcePtrOutput {
+	return o.ToPolicyRuleSourceResourcePtrOutputWithContext(context.Background())
+}
+
+func (o PolicyRuleSourceResourceOutput) ToPolicyRuleSourceResourcePtrOutputWithContext(ctx context.Context) PolicyRuleSourceResourcePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PolicyRuleSourceResource) *PolicyRuleSourceResource {
+		return &v
+	}).(PolicyRuleSourceResourcePtrOutput)
+}
+
+// Resource id
+func (o PolicyRuleSourceResourceOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v PolicyRuleSourceResource) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+func (o PolicyRuleSourceResourceOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v PolicyRuleSourceResource) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type PolicyRuleSourceResourcePtrOutput struct{ *pulumi.OutputState }
+
+func (PolicyRuleSourceResourcePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PolicyRuleSourceResource)(nil)).Elem()
+}
+
+func (o PolicyRuleSourceResourcePtrOutput) ToPolicyRuleSourceResourcePtrOutput() PolicyRuleSourceResourcePtrOutput {
+	return o
+}
+
+func (o PolicyRuleSourceResourcePtrOutput) ToPolicyRuleSourceResourcePtrOutputWithContext(ctx context.Context) PolicyRuleSourceResourcePtrOutput {
+	return o
+}
+
+func (o PolicyRuleSourceResourcePtrOutput) Elem() PolicyRuleSourceResourceOutput {
+	return o.ApplyT(func(v *PolicyRuleSourceResource) PolicyRuleSourceResource {
+		if v != nil {
+			return *v
+		}
+		var ret PolicyRuleSourceResource
+		return ret
+	}).(PolicyRuleSourceResourceOutput)
+}
+
+// Resource id
+func (o PolicyRuleSourceResourcePtrOutput) Id() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *PolicyRuleSourceResource) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Id
+	}).(pulumi.StringPtrOutput)
+}
+
+// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+func (o PolicyRuleSourceResourcePtrOutput) Type() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *PolicyRuleSourceResource) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Type
+	}).(pulumi.StringPtrOutput)
 }
 
 // The checks; at least one
@@ -4559,7 +13900,7 @@ type PostureCheckChecksGeoLocationCheck struct {
 	// Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
 	Action string `pulumi:"action"`
 	// Locations
-	Locations []PostureCheckChecksGeoLocationCheckLocations `pulumi:"locations"`
+	Locations []PostureCheckChecksGeoLocationCheckLocation `pulumi:"locations"`
 }
 
 // PostureCheckChecksGeoLocationCheckInput is an input type that accepts PostureCheckChecksGeoLocationCheckArgs and PostureCheckChecksGeoLocationCheckOutput values.
@@ -4577,7 +13918,7 @@ type PostureCheckChecksGeoLocationCheckArgs struct {
 	// Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
 	Action pulumi.StringInput `pulumi:"action"`
 	// Locations
-	Locations PostureCheckChecksGeoLocationCheckLocationsArrayInput `pulumi:"locations"`
+	Locations PostureCheckChecksGeoLocationCheckLocationArrayInput `pulumi:"locations"`
 }
 
 func (PostureCheckChecksGeoLocationCheckArgs) ElementType() reflect.Type {
@@ -4663,10 +14004,10 @@ func (o PostureCheckChecksGeoLocationCheckOutput) Action() pulumi.StringOutput {
 }
 
 // Locations
-func (o PostureCheckChecksGeoLocationCheckOutput) Locations() PostureCheckChecksGeoLocationCheckLocationsArrayOutput {
-	return o.ApplyT(func(v PostureCheckChecksGeoLocationCheck) []PostureCheckChecksGeoLocationCheckLocations {
+func (o PostureCheckChecksGeoLocationCheckOutput) Locations() PostureCheckChecksGeoLocationCheckLocationArrayOutput {
+	return o.ApplyT(func(v PostureCheckChecksGeoLocationCheck) []PostureCheckChecksGeoLocationCheckLocation {
 		return v.Locations
-	}).(PostureCheckChecksGeoLocationCheckLocationsArrayOutput)
+	}).(PostureCheckChecksGeoLocationCheckLocationArrayOutput)
 }
 
 type PostureCheckChecksGeoLocationCheckPtrOutput struct{ *pulumi.OutputState }
@@ -4704,122 +14045,122 @@ func (o PostureCheckChecksGeoLocationCheckPtrOutput) Action() pulumi.StringPtrOu
 }
 
 // Locations
-func (o PostureCheckChecksGeoLocationCheckPtrOutput) Locations() PostureCheckChecksGeoLocationCheckLocationsArrayOutput {
-	return o.ApplyT(func(v *PostureCheckChecksGeoLocationCheck) []PostureCheckChecksGeoLocationCheckLocations {
+func (o PostureCheckChecksGeoLocationCheckPtrOutput) Locations() PostureCheckChecksGeoLocationCheckLocationArrayOutput {
+	return o.ApplyT(func(v *PostureCheckChecksGeoLocationCheck) []PostureCheckChecksGeoLocationCheckLocation {
 		if v == nil {
 			return nil
 		}
 		return v.Locations
-	}).(PostureCheckChecksGeoLocationCheckLocationsArrayOutput)
+	}).(PostureCheckChecksGeoLocationCheckLocationArrayOutput)
 }
 
 // A location
-type PostureCheckChecksGeoLocationCheckLocations struct {
+type PostureCheckChecksGeoLocationCheckLocation struct {
 	// City name
 	CityName *string `pulumi:"cityName"`
 	// Country, ISO 3166-1 alpha-2
 	CountryCode string `pulumi:"countryCode"`
 }
 
-// PostureCheckChecksGeoLocationCheckLocationsInput is an input type that accepts PostureCheckChecksGeoLocationCheckLocationsArgs and PostureCheckChecksGeoLocationCheckLocationsOutput values.
-// You can construct a concrete instance of `PostureCheckChecksGeoLocationCheckLocationsInput` via:
+// PostureCheckChecksGeoLocationCheckLocationInput is an input type that accepts PostureCheckChecksGeoLocationCheckLocationArgs and PostureCheckChecksGeoLocationCheckLocationOutput values.
+// You can construct a concrete instance of `PostureCheckChecksGeoLocationCheckLocationInput` via:
 //
-//	PostureCheckChecksGeoLocationCheckLocationsArgs{...}
-type PostureCheckChecksGeoLocationCheckLocationsInput interface {
+//	PostureCheckChecksGeoLocationCheckLocationArgs{...}
+type PostureCheckChecksGeoLocationCheckLocationInput interface {
 	pulumi.Input
 
-	ToPostureCheckChecksGeoLocationCheckLocationsOutput() PostureCheckChecksGeoLocationCheckLocationsOutput
-	ToPostureCheckChecksGeoLocationCheckLocationsOutputWithContext(context.Context) PostureCheckChecksGeoLocationCheckLocationsOutput
+	ToPostureCheckChecksGeoLocationCheckLocationOutput() PostureCheckChecksGeoLocationCheckLocationOutput
+	ToPostureCheckChecksGeoLocationCheckLocationOutputWithContext(context.Context) PostureCheckChecksGeoLocationCheckLocationOutput
 }
 
 // A location
-type PostureCheckChecksGeoLocationCheckLocationsArgs struct {
+type PostureCheckChecksGeoLocationCheckLocationArgs struct {
 	// City name
 	CityName pulumi.StringPtrInput `pulumi:"cityName"`
 	// Country, ISO 3166-1 alpha-2
 	CountryCode pulumi.StringInput `pulumi:"countryCode"`
 }
 
-func (PostureCheckChecksGeoLocationCheckLocationsArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*PostureCheckChecksGeoLocationCheckLocations)(nil)).Elem()
+func (PostureCheckChecksGeoLocationCheckLocationArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PostureCheckChecksGeoLocationCheckLocation)(nil)).Elem()
 }
 
-func (i PostureCheckChecksGeoLocationCheckLocationsArgs) ToPostureCheckChecksGeoLocationCheckLocationsOutput() PostureCheckChecksGeoLocationCheckLocationsOutput {
-	return i.ToPostureCheckChecksGeoLocationCheckLocationsOutputWithContext(context.Background())
+func (i PostureCheckChecksGeoLocationCheckLocationArgs) ToPostureCheckChecksGeoLocationCheckLocationOutput() PostureCheckChecksGeoLocationCheckLocationOutput {
+	return i.ToPostureCheckChecksGeoLocationCheckLocationOutputWithContext(context.Background())
 }
 
-func (i PostureCheckChecksGeoLocationCheckLocationsArgs) ToPostureCheckChecksGeoLocationCheckLocationsOutputWithContext(ctx context.Context) PostureCheckChecksGeoLocationCheckLocationsOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(PostureCheckChecksGeoLocationCheckLocationsOutput)
+func (i PostureCheckChecksGeoLocationCheckLocationArgs) ToPostureCheckChecksGeoLocationCheckLocationOutputWithContext(ctx context.Context) PostureCheckChecksGeoLocationCheckLocationOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PostureCheckChecksGeoLocationCheckLocationOutput)
 }
 
-// PostureCheckChecksGeoLocationCheckLocationsArrayInput is an input type that accepts PostureCheckChecksGeoLocationCheckLocationsArray and PostureCheckChecksGeoLocationCheckLocationsArrayOutput values.
-// You can construct a concrete instance of `PostureCheckChecksGeoLocationCheckLocationsArrayInput` via:
+// PostureCheckChecksGeoLocationCheckLocationArrayInput is an input type that accepts PostureCheckChecksGeoLocationCheckLocationArray and PostureCheckChecksGeoLocationCheckLocationArrayOutput values.
+// You can construct a concrete instance of `PostureCheckChecksGeoLocationCheckLocationArrayInput` via:
 //
-//	PostureCheckChecksGeoLocationCheckLocationsArray{ PostureCheckChecksGeoLocationCheckLocationsArgs{...} }
-type PostureCheckChecksGeoLocationCheckLocationsArrayInput interface {
+//	PostureCheckChecksGeoLocationCheckLocationArray{ PostureCheckChecksGeoLocationCheckLocationArgs{...} }
+type PostureCheckChecksGeoLocationCheckLocationArrayInput interface {
 	pulumi.Input
 
-	ToPostureCheckChecksGeoLocationCheckLocationsArrayOutput() PostureCheckChecksGeoLocationCheckLocationsArrayOutput
-	ToPostureCheckChecksGeoLocationCheckLocationsArrayOutputWithContext(context.Context) PostureCheckChecksGeoLocationCheckLocationsArrayOutput
+	ToPostureCheckChecksGeoLocationCheckLocationArrayOutput() PostureCheckChecksGeoLocationCheckLocationArrayOutput
+	ToPostureCheckChecksGeoLocationCheckLocationArrayOutputWithContext(context.Context) PostureCheckChecksGeoLocationCheckLocationArrayOutput
 }
 
-type PostureCheckChecksGeoLocationCheckLocationsArray []PostureCheckChecksGeoLocationCheckLocationsInput
+type PostureCheckChecksGeoLocationCheckLocationArray []PostureCheckChecksGeoLocationCheckLocationInput
 
-func (PostureCheckChecksGeoLocationCheckLocationsArray) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]PostureCheckChecksGeoLocationCheckLocations)(nil)).Elem()
+func (PostureCheckChecksGeoLocationCheckLocationArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]PostureCheckChecksGeoLocationCheckLocation)(nil)).Elem()
 }
 
-func (i PostureCheckChecksGeoLocationCheckLocationsArray) ToPostureCheckChecksGeoLocationCheckLocationsArrayOutput() PostureCheckChecksGeoLocationCheckLocationsArrayOutput {
-	return i.ToPostureCheckChecksGeoLocationCheckLocationsArrayOutputWithContext(context.Background())
+func (i PostureCheckChecksGeoLocationCheckLocationArray) ToPostureCheckChecksGeoLocationCheckLocationArrayOutput() PostureCheckChecksGeoLocationCheckLocationArrayOutput {
+	return i.ToPostureCheckChecksGeoLocationCheckLocationArrayOutputWithContext(context.Background())
 }
 
-func (i PostureCheckChecksGeoLocationCheckLocationsArray) ToPostureCheckChecksGeoLocationCheckLocationsArrayOutputWithContext(ctx context.Context) PostureCheckChecksGeoLocationCheckLocationsArrayOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(PostureCheckChecksGeoLocationCheckLocationsArrayOutput)
+func (i PostureCheckChecksGeoLocationCheckLocationArray) ToPostureCheckChecksGeoLocationCheckLocationArrayOutputWithContext(ctx context.Context) PostureCheckChecksGeoLocationCheckLocationArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PostureCheckChecksGeoLocationCheckLocationArrayOutput)
 }
 
 // A location
-type PostureCheckChecksGeoLocationCheckLocationsOutput struct{ *pulumi.OutputState }
+type PostureCheckChecksGeoLocationCheckLocationOutput struct{ *pulumi.OutputState }
 
-func (PostureCheckChecksGeoLocationCheckLocationsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*PostureCheckChecksGeoLocationCheckLocations)(nil)).Elem()
+func (PostureCheckChecksGeoLocationCheckLocationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PostureCheckChecksGeoLocationCheckLocation)(nil)).Elem()
 }
 
-func (o PostureCheckChecksGeoLocationCheckLocationsOutput) ToPostureCheckChecksGeoLocationCheckLocationsOutput() PostureCheckChecksGeoLocationCheckLocationsOutput {
+func (o PostureCheckChecksGeoLocationCheckLocationOutput) ToPostureCheckChecksGeoLocationCheckLocationOutput() PostureCheckChecksGeoLocationCheckLocationOutput {
 	return o
 }
 
-func (o PostureCheckChecksGeoLocationCheckLocationsOutput) ToPostureCheckChecksGeoLocationCheckLocationsOutputWithContext(ctx context.Context) PostureCheckChecksGeoLocationCheckLocationsOutput {
+func (o PostureCheckChecksGeoLocationCheckLocationOutput) ToPostureCheckChecksGeoLocationCheckLocationOutputWithContext(ctx context.Context) PostureCheckChecksGeoLocationCheckLocationOutput {
 	return o
 }
 
 // City name
-func (o PostureCheckChecksGeoLocationCheckLocationsOutput) CityName() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v PostureCheckChecksGeoLocationCheckLocations) *string { return v.CityName }).(pulumi.StringPtrOutput)
+func (o PostureCheckChecksGeoLocationCheckLocationOutput) CityName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PostureCheckChecksGeoLocationCheckLocation) *string { return v.CityName }).(pulumi.StringPtrOutput)
 }
 
 // Country, ISO 3166-1 alpha-2
-func (o PostureCheckChecksGeoLocationCheckLocationsOutput) CountryCode() pulumi.StringOutput {
-	return o.ApplyT(func(v PostureCheckChecksGeoLocationCheckLocations) string { return v.CountryCode }).(pulumi.StringOutput)
+func (o PostureCheckChecksGeoLocationCheckLocationOutput) CountryCode() pulumi.StringOutput {
+	return o.ApplyT(func(v PostureCheckChecksGeoLocationCheckLocation) string { return v.CountryCode }).(pulumi.StringOutput)
 }
 
-type PostureCheckChecksGeoLocationCheckLocationsArrayOutput struct{ *pulumi.OutputState }
+type PostureCheckChecksGeoLocationCheckLocationArrayOutput struct{ *pulumi.OutputState }
 
-func (PostureCheckChecksGeoLocationCheckLocationsArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]PostureCheckChecksGeoLocationCheckLocations)(nil)).Elem()
+func (PostureCheckChecksGeoLocationCheckLocationArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]PostureCheckChecksGeoLocationCheckLocation)(nil)).Elem()
 }
 
-func (o PostureCheckChecksGeoLocationCheckLocationsArrayOutput) ToPostureCheckChecksGeoLocationCheckLocationsArrayOutput() PostureCheckChecksGeoLocationCheckLocationsArrayOutput {
+func (o PostureCheckChecksGeoLocationCheckLocationArrayOutput) ToPostureCheckChecksGeoLocationCheckLocationArrayOutput() PostureCheckChecksGeoLocationCheckLocationArrayOutput {
 	return o
 }
 
-func (o PostureCheckChecksGeoLocationCheckLocationsArrayOutput) ToPostureCheckChecksGeoLocationCheckLocationsArrayOutputWithContext(ctx context.Context) PostureCheckChecksGeoLocationCheckLocationsArrayOutput {
+func (o PostureCheckChecksGeoLocationCheckLocationArrayOutput) ToPostureCheckChecksGeoLocationCheckLocationArrayOutputWithContext(ctx context.Context) PostureCheckChecksGeoLocationCheckLocationArrayOutput {
 	return o
 }
 
-func (o PostureCheckChecksGeoLocationCheckLocationsArrayOutput) Index(i pulumi.IntInput) PostureCheckChecksGeoLocationCheckLocationsOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) PostureCheckChecksGeoLocationCheckLocations {
-		return vs[0].([]PostureCheckChecksGeoLocationCheckLocations)[vs[1].(int)]
-	}).(PostureCheckChecksGeoLocationCheckLocationsOutput)
+func (o PostureCheckChecksGeoLocationCheckLocationArrayOutput) Index(i pulumi.IntInput) PostureCheckChecksGeoLocationCheckLocationOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) PostureCheckChecksGeoLocationCheckLocation {
+		return vs[0].([]PostureCheckChecksGeoLocationCheckLocation)[vs[1].(int)]
+	}).(PostureCheckChecksGeoLocationCheckLocationOutput)
 }
 
 // Minimum version requirement
@@ -4964,15 +14305,15 @@ func (o PostureCheckChecksNbVersionCheckPtrOutput) MinVersion() pulumi.StringPtr
 
 type PostureCheckChecksOsVersionCheck struct {
 	// Minimum Android version
-	Android *PostureCheckChecksNbVersionCheck `pulumi:"android"`
+	Android *PostureCheckChecksOsVersionCheckAndroid `pulumi:"android"`
 	// Minimum macOS version
-	Darwin *PostureCheckChecksNbVersionCheck `pulumi:"darwin"`
+	Darwin *PostureCheckChecksOsVersionCheckDarwin `pulumi:"darwin"`
 	// Minimum iOS version
-	Ios *PostureCheckChecksNbVersionCheck `pulumi:"ios"`
+	Ios *PostureCheckChecksOsVersionCheckIos `pulumi:"ios"`
 	// Minimum Linux kernel version
 	Linux *PostureCheckChecksOsVersionCheckLinux `pulumi:"linux"`
 	// Minimum Windows kernel version
-	Windows *PostureCheckChecksOsVersionCheckLinux `pulumi:"windows"`
+	Windows *PostureCheckChecksOsVersionCheckWindows `pulumi:"windows"`
 }
 
 // PostureCheckChecksOsVersionCheckInput is an input type that accepts PostureCheckChecksOsVersionCheckArgs and PostureCheckChecksOsVersionCheckOutput values.
@@ -4988,15 +14329,15 @@ type PostureCheckChecksOsVersionCheckInput interface {
 
 type PostureCheckChecksOsVersionCheckArgs struct {
 	// Minimum Android version
-	Android PostureCheckChecksNbVersionCheckPtrInput `pulumi:"android"`
+	Android PostureCheckChecksOsVersionCheckAndroidPtrInput `pulumi:"android"`
 	// Minimum macOS version
-	Darwin PostureCheckChecksNbVersionCheckPtrInput `pulumi:"darwin"`
+	Darwin PostureCheckChecksOsVersionCheckDarwinPtrInput `pulumi:"darwin"`
 	// Minimum iOS version
-	Ios PostureCheckChecksNbVersionCheckPtrInput `pulumi:"ios"`
+	Ios PostureCheckChecksOsVersionCheckIosPtrInput `pulumi:"ios"`
 	// Minimum Linux kernel version
 	Linux PostureCheckChecksOsVersionCheckLinuxPtrInput `pulumi:"linux"`
 	// Minimum Windows kernel version
-	Windows PostureCheckChecksOsVersionCheckLinuxPtrInput `pulumi:"windows"`
+	Windows PostureCheckChecksOsVersionCheckWindowsPtrInput `pulumi:"windows"`
 }
 
 func (PostureCheckChecksOsVersionCheckArgs) ElementType() reflect.Type {
@@ -5077,18 +14418,18 @@ func (o PostureCheckChecksOsVersionCheckOutput) ToPostureCheckChecksOsVersionChe
 }
 
 // Minimum Android version
-func (o PostureCheckChecksOsVersionCheckOutput) Android() PostureCheckChecksNbVersionCheckPtrOutput {
-	return o.ApplyT(func(v PostureCheckChecksOsVersionCheck) *PostureCheckChecksNbVersionCheck { return v.Android }).(PostureCheckChecksNbVersionCheckPtrOutput)
+func (o PostureCheckChecksOsVersionCheckOutput) Android() PostureCheckChecksOsVersionCheckAndroidPtrOutput {
+	return o.ApplyT(func(v PostureCheckChecksOsVersionCheck) *PostureCheckChecksOsVersionCheckAndroid { return v.Android }).(PostureCheckChecksOsVersionCheckAndroidPtrOutput)
 }
 
 // Minimum macOS version
-func (o PostureCheckChecksOsVersionCheckOutput) Darwin() PostureCheckChecksNbVersionCheckPtrOutput {
-	return o.ApplyT(func(v PostureCheckChecksOsVersionCheck) *PostureCheckChecksNbVersionCheck { return v.Darwin }).(PostureCheckChecksNbVersionCheckPtrOutput)
+func (o PostureCheckChecksOsVersionCheckOutput) Darwin() PostureCheckChecksOsVersionCheckDarwinPtrOutput {
+	return o.ApplyT(func(v PostureCheckChecksOsVersionCheck) *PostureCheckChecksOsVersionCheckDarwin { return v.Darwin }).(PostureCheckChecksOsVersionCheckDarwinPtrOutput)
 }
 
 // Minimum iOS version
-func (o PostureCheckChecksOsVersionCheckOutput) Ios() PostureCheckChecksNbVersionCheckPtrOutput {
-	return o.ApplyT(func(v PostureCheckChecksOsVersionCheck) *PostureCheckChecksNbVersionCheck { return v.Ios }).(PostureCheckChecksNbVersionCheckPtrOutput)
+func (o PostureCheckChecksOsVersionCheckOutput) Ios() PostureCheckChecksOsVersionCheckIosPtrOutput {
+	return o.ApplyT(func(v PostureCheckChecksOsVersionCheck) *PostureCheckChecksOsVersionCheckIos { return v.Ios }).(PostureCheckChecksOsVersionCheckIosPtrOutput)
 }
 
 // Minimum Linux kernel version
@@ -5097,8 +14438,8 @@ func (o PostureCheckChecksOsVersionCheckOutput) Linux() PostureCheckChecksOsVers
 }
 
 // Minimum Windows kernel version
-func (o PostureCheckChecksOsVersionCheckOutput) Windows() PostureCheckChecksOsVersionCheckLinuxPtrOutput {
-	return o.ApplyT(func(v PostureCheckChecksOsVersionCheck) *PostureCheckChecksOsVersionCheckLinux { return v.Windows }).(PostureCheckChecksOsVersionCheckLinuxPtrOutput)
+func (o PostureCheckChecksOsVersionCheckOutput) Windows() PostureCheckChecksOsVersionCheckWindowsPtrOutput {
+	return o.ApplyT(func(v PostureCheckChecksOsVersionCheck) *PostureCheckChecksOsVersionCheckWindows { return v.Windows }).(PostureCheckChecksOsVersionCheckWindowsPtrOutput)
 }
 
 type PostureCheckChecksOsVersionCheckPtrOutput struct{ *pulumi.OutputState }
@@ -5126,33 +14467,33 @@ func (o PostureCheckChecksOsVersionCheckPtrOutput) Elem() PostureCheckChecksOsVe
 }
 
 // Minimum Android version
-func (o PostureCheckChecksOsVersionCheckPtrOutput) Android() PostureCheckChecksNbVersionCheckPtrOutput {
-	return o.ApplyT(func(v *PostureCheckChecksOsVersionCheck) *PostureCheckChecksNbVersionCheck {
+func (o PostureCheckChecksOsVersionCheckPtrOutput) Android() PostureCheckChecksOsVersionCheckAndroidPtrOutput {
+	return o.ApplyT(func(v *PostureCheckChecksOsVersionCheck) *PostureCheckChecksOsVersionCheckAndroid {
 		if v == nil {
 			return nil
 		}
 		return v.Android
-	}).(PostureCheckChecksNbVersionCheckPtrOutput)
+	}).(PostureCheckChecksOsVersionCheckAndroidPtrOutput)
 }
 
 // Minimum macOS version
-func (o PostureCheckChecksOsVersionCheckPtrOutput) Darwin() PostureCheckChecksNbVersionCheckPtrOutput {
-	return o.ApplyT(func(v *PostureCheckChecksOsVersionCheck) *PostureCheckChecksNbVersionCheck {
+func (o PostureCheckChecksOsVersionCheckPtrOutput) Darwin() PostureCheckChecksOsVersionCheckDarwinPtrOutput {
+	return o.ApplyT(func(v *PostureCheckChecksOsVersionCheck) *PostureCheckChecksOsVersionCheckDarwin {
 		if v == nil {
 			return nil
 		}
 		return v.Darwin
-	}).(PostureCheckChecksNbVersionCheckPtrOutput)
+	}).(PostureCheckChecksOsVersionCheckDarwinPtrOutput)
 }
 
 // Minimum iOS version
-func (o PostureCheckChecksOsVersionCheckPtrOutput) Ios() PostureCheckChecksNbVersionCheckPtrOutput {
-	return o.ApplyT(func(v *PostureCheckChecksOsVersionCheck) *PostureCheckChecksNbVersionCheck {
+func (o PostureCheckChecksOsVersionCheckPtrOutput) Ios() PostureCheckChecksOsVersionCheckIosPtrOutput {
+	return o.ApplyT(func(v *PostureCheckChecksOsVersionCheck) *PostureCheckChecksOsVersionCheckIos {
 		if v == nil {
 			return nil
 		}
 		return v.Ios
-	}).(PostureCheckChecksNbVersionCheckPtrOutput)
+	}).(PostureCheckChecksOsVersionCheckIosPtrOutput)
 }
 
 // Minimum Linux kernel version
@@ -5166,13 +14507,433 @@ func (o PostureCheckChecksOsVersionCheckPtrOutput) Linux() PostureCheckChecksOsV
 }
 
 // Minimum Windows kernel version
-func (o PostureCheckChecksOsVersionCheckPtrOutput) Windows() PostureCheckChecksOsVersionCheckLinuxPtrOutput {
-	return o.ApplyT(func(v *PostureCheckChecksOsVersionCheck) *PostureCheckChecksOsVersionCheckLinux {
+func (o PostureCheckChecksOsVersionCheckPtrOutput) Windows() PostureCheckChecksOsVersionCheckWindowsPtrOutput {
+	return o.ApplyT(func(v *PostureCheckChecksOsVersionCheck) *PostureCheckChecksOsVersionCheckWindows {
 		if v == nil {
 			return nil
 		}
 		return v.Windows
-	}).(PostureCheckChecksOsVersionCheckLinuxPtrOutput)
+	}).(PostureCheckChecksOsVersionCheckWindowsPtrOutput)
+}
+
+// Minimum version requirement
+type PostureCheckChecksOsVersionCheckAndroid struct {
+	// Minimum version
+	MinVersion string `pulumi:"minVersion"`
+}
+
+// PostureCheckChecksOsVersionCheckAndroidInput is an input type that accepts PostureCheckChecksOsVersionCheckAndroidArgs and PostureCheckChecksOsVersionCheckAndroidOutput values.
+// You can construct a concrete instance of `PostureCheckChecksOsVersionCheckAndroidInput` via:
+//
+//	PostureCheckChecksOsVersionCheckAndroidArgs{...}
+type PostureCheckChecksOsVersionCheckAndroidInput interface {
+	pulumi.Input
+
+	ToPostureCheckChecksOsVersionCheckAndroidOutput() PostureCheckChecksOsVersionCheckAndroidOutput
+	ToPostureCheckChecksOsVersionCheckAndroidOutputWithContext(context.Context) PostureCheckChecksOsVersionCheckAndroidOutput
+}
+
+// Minimum version requirement
+type PostureCheckChecksOsVersionCheckAndroidArgs struct {
+	// Minimum version
+	MinVersion pulumi.StringInput `pulumi:"minVersion"`
+}
+
+func (PostureCheckChecksOsVersionCheckAndroidArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PostureCheckChecksOsVersionCheckAndroid)(nil)).Elem()
+}
+
+func (i PostureCheckChecksOsVersionCheckAndroidArgs) ToPostureCheckChecksOsVersionCheckAndroidOutput() PostureCheckChecksOsVersionCheckAndroidOutput {
+	return i.ToPostureCheckChecksOsVersionCheckAndroidOutputWithContext(context.Background())
+}
+
+func (i PostureCheckChecksOsVersionCheckAndroidArgs) ToPostureCheckChecksOsVersionCheckAndroidOutputWithContext(ctx context.Context) PostureCheckChecksOsVersionCheckAndroidOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PostureCheckChecksOsVersionCheckAndroidOutput)
+}
+
+func (i PostureCheckChecksOsVersionCheckAndroidArgs) ToPostureCheckChecksOsVersionCheckAndroidPtrOutput() PostureCheckChecksOsVersionCheckAndroidPtrOutput {
+	return i.ToPostureCheckChecksOsVersionCheckAndroidPtrOutputWithContext(context.Background())
+}
+
+func (i PostureCheckChecksOsVersionCheckAndroidArgs) ToPostureCheckChecksOsVersionCheckAndroidPtrOutputWithContext(ctx context.Context) PostureCheckChecksOsVersionCheckAndroidPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PostureCheckChecksOsVersionCheckAndroidOutput).ToPostureCheckChecksOsVersionCheckAndroidPtrOutputWithContext(ctx)
+}
+
+// PostureCheckChecksOsVersionCheckAndroidPtrInput is an input type that accepts PostureCheckChecksOsVersionCheckAndroidArgs, PostureCheckChecksOsVersionCheckAndroidPtr and PostureCheckChecksOsVersionCheckAndroidPtrOutput values.
+// You can construct a concrete instance of `PostureCheckChecksOsVersionCheckAndroidPtrInput` via:
+//
+//	        PostureCheckChecksOsVersionCheckAndroidArgs{...}
+//
+//	or:
+//
+//	        nil
+type PostureCheckChecksOsVersionCheckAndroidPtrInput interface {
+	pulumi.Input
+
+	ToPostureCheckChecksOsVersionCheckAndroidPtrOutput() PostureCheckChecksOsVersionCheckAndroidPtrOutput
+	ToPostureCheckChecksOsVersionCheckAndroidPtrOutputWithContext(context.Context) PostureCheckChecksOsVersionCheckAndroidPtrOutput
+}
+
+type postureCheckChecksOsVersionCheckAndroidPtrType PostureCheckChecksOsVersionCheckAndroidArgs
+
+func PostureCheckChecksOsVersionCheckAndroidPtr(v *PostureCheckChecksOsVersionCheckAndroidArgs) PostureCheckChecksOsVersionCheckAndroidPtrInput {
+	return (*postureCheckChecksOsVersionCheckAndroidPtrType)(v)
+}
+
+func (*postureCheckChecksOsVersionCheckAndroidPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**PostureCheckChecksOsVersionCheckAndroid)(nil)).Elem()
+}
+
+func (i *postureCheckChecksOsVersionCheckAndroidPtrType) ToPostureCheckChecksOsVersionCheckAndroidPtrOutput() PostureCheckChecksOsVersionCheckAndroidPtrOutput {
+	return i.ToPostureCheckChecksOsVersionCheckAndroidPtrOutputWithContext(context.Background())
+}
+
+func (i *postureCheckChecksOsVersionCheckAndroidPtrType) ToPostureCheckChecksOsVersionCheckAndroidPtrOutputWithContext(ctx context.Context) PostureCheckChecksOsVersionCheckAndroidPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PostureCheckChecksOsVersionCheckAndroidPtrOutput)
+}
+
+// Minimum version requirement
+type PostureCheckChecksOsVersionCheckAndroidOutput struct{ *pulumi.OutputState }
+
+func (PostureCheckChecksOsVersionCheckAndroidOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PostureCheckChecksOsVersionCheckAndroid)(nil)).Elem()
+}
+
+func (o PostureCheckChecksOsVersionCheckAndroidOutput) ToPostureCheckChecksOsVersionCheckAndroidOutput() PostureCheckChecksOsVersionCheckAndroidOutput {
+	return o
+}
+
+func (o PostureCheckChecksOsVersionCheckAndroidOutput) ToPostureCheckChecksOsVersionCheckAndroidOutputWithContext(ctx context.Context) PostureCheckChecksOsVersionCheckAndroidOutput {
+	return o
+}
+
+func (o PostureCheckChecksOsVersionCheckAndroidOutput) ToPostureCheckChecksOsVersionCheckAndroidPtrOutput() PostureCheckChecksOsVersionCheckAndroidPtrOutput {
+	return o.ToPostureCheckChecksOsVersionCheckAndroidPtrOutputWithContext(context.Background())
+}
+
+func (o PostureCheckChecksOsVersionCheckAndroidOutput) ToPostureCheckChecksOsVersionCheckAndroidPtrOutputWithContext(ctx context.Context) PostureCheckChecksOsVersionCheckAndroidPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PostureCheckChecksOsVersionCheckAndroid) *PostureCheckChecksOsVersionCheckAndroid {
+		return &v
+	}).(PostureCheckChecksOsVersionCheckAndroidPtrOutput)
+}
+
+// Minimum version
+func (o PostureCheckChecksOsVersionCheckAndroidOutput) MinVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v PostureCheckChecksOsVersionCheckAndroid) string { return v.MinVersion }).(pulumi.StringOutput)
+}
+
+type PostureCheckChecksOsVersionCheckAndroidPtrOutput struct{ *pulumi.OutputState }
+
+func (PostureCheckChecksOsVersionCheckAndroidPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PostureCheckChecksOsVersionCheckAndroid)(nil)).Elem()
+}
+
+func (o PostureCheckChecksOsVersionCheckAndroidPtrOutput) ToPostureCheckChecksOsVersionCheckAndroidPtrOutput() PostureCheckChecksOsVersionCheckAndroidPtrOutput {
+	return o
+}
+
+func (o PostureCheckChecksOsVersionCheckAndroidPtrOutput) ToPostureCheckChecksOsVersionCheckAndroidPtrOutputWithContext(ctx context.Context) PostureCheckChecksOsVersionCheckAndroidPtrOutput {
+	return o
+}
+
+func (o PostureCheckChecksOsVersionCheckAndroidPtrOutput) Elem() PostureCheckChecksOsVersionCheckAndroidOutput {
+	return o.ApplyT(func(v *PostureCheckChecksOsVersionCheckAndroid) PostureCheckChecksOsVersionCheckAndroid {
+		if v != nil {
+			return *v
+		}
+		var ret PostureCheckChecksOsVersionCheckAndroid
+		return ret
+	}).(PostureCheckChecksOsVersionCheckAndroidOutput)
+}
+
+// Minimum version
+func (o PostureCheckChecksOsVersionCheckAndroidPtrOutput) MinVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *PostureCheckChecksOsVersionCheckAndroid) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.MinVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+// Minimum version requirement
+type PostureCheckChecksOsVersionCheckDarwin struct {
+	// Minimum version
+	MinVersion string `pulumi:"minVersion"`
+}
+
+// PostureCheckChecksOsVersionCheckDarwinInput is an input type that accepts PostureCheckChecksOsVersionCheckDarwinArgs and PostureCheckChecksOsVersionCheckDarwinOutput values.
+// You can construct a concrete instance of `PostureCheckChecksOsVersionCheckDarwinInput` via:
+//
+//	PostureCheckChecksOsVersionCheckDarwinArgs{...}
+type PostureCheckChecksOsVersionCheckDarwinInput interface {
+	pulumi.Input
+
+	ToPostureCheckChecksOsVersionCheckDarwinOutput() PostureCheckChecksOsVersionCheckDarwinOutput
+	ToPostureCheckChecksOsVersionCheckDarwinOutputWithContext(context.Context) PostureCheckChecksOsVersionCheckDarwinOutput
+}
+
+// Minimum version requirement
+type PostureCheckChecksOsVersionCheckDarwinArgs struct {
+	// Minimum version
+	MinVersion pulumi.StringInput `pulumi:"minVersion"`
+}
+
+func (PostureCheckChecksOsVersionCheckDarwinArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PostureCheckChecksOsVersionCheckDarwin)(nil)).Elem()
+}
+
+func (i PostureCheckChecksOsVersionCheckDarwinArgs) ToPostureCheckChecksOsVersionCheckDarwinOutput() PostureCheckChecksOsVersionCheckDarwinOutput {
+	return i.ToPostureCheckChecksOsVersionCheckDarwinOutputWithContext(context.Background())
+}
+
+func (i PostureCheckChecksOsVersionCheckDarwinArgs) ToPostureCheckChecksOsVersionCheckDarwinOutputWithContext(ctx context.Context) PostureCheckChecksOsVersionCheckDarwinOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PostureCheckChecksOsVersionCheckDarwinOutput)
+}
+
+func (i PostureCheckChecksOsVersionCheckDarwinArgs) ToPostureCheckChecksOsVersionCheckDarwinPtrOutput() PostureCheckChecksOsVersionCheckDarwinPtrOutput {
+	return i.ToPostureCheckChecksOsVersionCheckDarwinPtrOutputWithContext(context.Background())
+}
+
+func (i PostureCheckChecksOsVersionCheckDarwinArgs) ToPostureCheckChecksOsVersionCheckDarwinPtrOutputWithContext(ctx context.Context) PostureCheckChecksOsVersionCheckDarwinPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PostureCheckChecksOsVersionCheckDarwinOutput).ToPostureCheckChecksOsVersionCheckDarwinPtrOutputWithContext(ctx)
+}
+
+// PostureCheckChecksOsVersionCheckDarwinPtrInput is an input type that accepts PostureCheckChecksOsVersionCheckDarwinArgs, PostureCheckChecksOsVersionCheckDarwinPtr and PostureCheckChecksOsVersionCheckDarwinPtrOutput values.
+// You can construct a concrete instance of `PostureCheckChecksOsVersionCheckDarwinPtrInput` via:
+//
+//	        PostureCheckChecksOsVersionCheckDarwinArgs{...}
+//
+//	or:
+//
+//	        nil
+type PostureCheckChecksOsVersionCheckDarwinPtrInput interface {
+	pulumi.Input
+
+	ToPostureCheckChecksOsVersionCheckDarwinPtrOutput() PostureCheckChecksOsVersionCheckDarwinPtrOutput
+	ToPostureCheckChecksOsVersionCheckDarwinPtrOutputWithContext(context.Context) PostureCheckChecksOsVersionCheckDarwinPtrOutput
+}
+
+type postureCheckChecksOsVersionCheckDarwinPtrType PostureCheckChecksOsVersionCheckDarwinArgs
+
+func PostureCheckChecksOsVersionCheckDarwinPtr(v *PostureCheckChecksOsVersionCheckDarwinArgs) PostureCheckChecksOsVersionCheckDarwinPtrInput {
+	return (*postureCheckChecksOsVersionCheckDarwinPtrType)(v)
+}
+
+func (*postureCheckChecksOsVersionCheckDarwinPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**PostureCheckChecksOsVersionCheckDarwin)(nil)).Elem()
+}
+
+func (i *postureCheckChecksOsVersionCheckDarwinPtrType) ToPostureCheckChecksOsVersionCheckDarwinPtrOutput() PostureCheckChecksOsVersionCheckDarwinPtrOutput {
+	return i.ToPostureCheckChecksOsVersionCheckDarwinPtrOutputWithContext(context.Background())
+}
+
+func (i *postureCheckChecksOsVersionCheckDarwinPtrType) ToPostureCheckChecksOsVersionCheckDarwinPtrOutputWithContext(ctx context.Context) PostureCheckChecksOsVersionCheckDarwinPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PostureCheckChecksOsVersionCheckDarwinPtrOutput)
+}
+
+// Minimum version requirement
+type PostureCheckChecksOsVersionCheckDarwinOutput struct{ *pulumi.OutputState }
+
+func (PostureCheckChecksOsVersionCheckDarwinOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PostureCheckChecksOsVersionCheckDarwin)(nil)).Elem()
+}
+
+func (o PostureCheckChecksOsVersionCheckDarwinOutput) ToPostureCheckChecksOsVersionCheckDarwinOutput() PostureCheckChecksOsVersionCheckDarwinOutput {
+	return o
+}
+
+func (o PostureCheckChecksOsVersionCheckDarwinOutput) ToPostureCheckChecksOsVersionCheckDarwinOutputWithContext(ctx context.Context) PostureCheckChecksOsVersionCheckDarwinOutput {
+	return o
+}
+
+func (o PostureCheckChecksOsVersionCheckDarwinOutput) ToPostureCheckChecksOsVersionCheckDarwinPtrOutput() PostureCheckChecksOsVersionCheckDarwinPtrOutput {
+	return o.ToPostureCheckChecksOsVersionCheckDarwinPtrOutputWithContext(context.Background())
+}
+
+func (o PostureCheckChecksOsVersionCheckDarwinOutput) ToPostureCheckChecksOsVersionCheckDarwinPtrOutputWithContext(ctx context.Context) PostureCheckChecksOsVersionCheckDarwinPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PostureCheckChecksOsVersionCheckDarwin) *PostureCheckChecksOsVersionCheckDarwin {
+		return &v
+	}).(PostureCheckChecksOsVersionCheckDarwinPtrOutput)
+}
+
+// Minimum version
+func (o PostureCheckChecksOsVersionCheckDarwinOutput) MinVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v PostureCheckChecksOsVersionCheckDarwin) string { return v.MinVersion }).(pulumi.StringOutput)
+}
+
+type PostureCheckChecksOsVersionCheckDarwinPtrOutput struct{ *pulumi.OutputState }
+
+func (PostureCheckChecksOsVersionCheckDarwinPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PostureCheckChecksOsVersionCheckDarwin)(nil)).Elem()
+}
+
+func (o PostureCheckChecksOsVersionCheckDarwinPtrOutput) ToPostureCheckChecksOsVersionCheckDarwinPtrOutput() PostureCheckChecksOsVersionCheckDarwinPtrOutput {
+	return o
+}
+
+func (o PostureCheckChecksOsVersionCheckDarwinPtrOutput) ToPostureCheckChecksOsVersionCheckDarwinPtrOutputWithContext(ctx context.Context) PostureCheckChecksOsVersionCheckDarwinPtrOutput {
+	return o
+}
+
+func (o PostureCheckChecksOsVersionCheckDarwinPtrOutput) Elem() PostureCheckChecksOsVersionCheckDarwinOutput {
+	return o.ApplyT(func(v *PostureCheckChecksOsVersionCheckDarwin) PostureCheckChecksOsVersionCheckDarwin {
+		if v != nil {
+			return *v
+		}
+		var ret PostureCheckChecksOsVersionCheckDarwin
+		return ret
+	}).(PostureCheckChecksOsVersionCheckDarwinOutput)
+}
+
+// Minimum version
+func (o PostureCheckChecksOsVersionCheckDarwinPtrOutput) MinVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *PostureCheckChecksOsVersionCheckDarwin) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.MinVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+// Minimum version requirement
+type PostureCheckChecksOsVersionCheckIos struct {
+	// Minimum version
+	MinVersion string `pulumi:"minVersion"`
+}
+
+// PostureCheckChecksOsVersionCheckIosInput is an input type that accepts PostureCheckChecksOsVersionCheckIosArgs and PostureCheckChecksOsVersionCheckIosOutput values.
+// You can construct a concrete instance of `PostureCheckChecksOsVersionCheckIosInput` via:
+//
+//	PostureCheckChecksOsVersionCheckIosArgs{...}
+type PostureCheckChecksOsVersionCheckIosInput interface {
+	pulumi.Input
+
+	ToPostureCheckChecksOsVersionCheckIosOutput() PostureCheckChecksOsVersionCheckIosOutput
+	ToPostureCheckChecksOsVersionCheckIosOutputWithContext(context.Context) PostureCheckChecksOsVersionCheckIosOutput
+}
+
+// Minimum version requirement
+type PostureCheckChecksOsVersionCheckIosArgs struct {
+	// Minimum version
+	MinVersion pulumi.StringInput `pulumi:"minVersion"`
+}
+
+func (PostureCheckChecksOsVersionCheckIosArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PostureCheckChecksOsVersionCheckIos)(nil)).Elem()
+}
+
+func (i PostureCheckChecksOsVersionCheckIosArgs) ToPostureCheckChecksOsVersionCheckIosOutput() PostureCheckChecksOsVersionCheckIosOutput {
+	return i.ToPostureCheckChecksOsVersionCheckIosOutputWithContext(context.Background())
+}
+
+func (i PostureCheckChecksOsVersionCheckIosArgs) ToPostureCheckChecksOsVersionCheckIosOutputWithContext(ctx context.Context) PostureCheckChecksOsVersionCheckIosOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PostureCheckChecksOsVersionCheckIosOutput)
+}
+
+func (i PostureCheckChecksOsVersionCheckIosArgs) ToPostureCheckChecksOsVersionCheckIosPtrOutput() PostureCheckChecksOsVersionCheckIosPtrOutput {
+	return i.ToPostureCheckChecksOsVersionCheckIosPtrOutputWithContext(context.Background())
+}
+
+func (i PostureCheckChecksOsVersionCheckIosArgs) ToPostureCheckChecksOsVersionCheckIosPtrOutputWithContext(ctx context.Context) PostureCheckChecksOsVersionCheckIosPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PostureCheckChecksOsVersionCheckIosOutput).ToPostureCheckChecksOsVersionCheckIosPtrOutputWithContext(ctx)
+}
+
+// PostureCheckChecksOsVersionCheckIosPtrInput is an input type that accepts PostureCheckChecksOsVersionCheckIosArgs, PostureCheckChecksOsVersionCheckIosPtr and PostureCheckChecksOsVersionCheckIosPtrOutput values.
+// You can construct a concrete instance of `PostureCheckChecksOsVersionCheckIosPtrInput` via:
+//
+//	        PostureCheckChecksOsVersionCheckIosArgs{...}
+//
+//	or:
+//
+//	        nil
+type PostureCheckChecksOsVersionCheckIosPtrInput interface {
+	pulumi.Input
+
+	ToPostureCheckChecksOsVersionCheckIosPtrOutput() PostureCheckChecksOsVersionCheckIosPtrOutput
+	ToPostureCheckChecksOsVersionCheckIosPtrOutputWithContext(context.Context) PostureCheckChecksOsVersionCheckIosPtrOutput
+}
+
+type postureCheckChecksOsVersionCheckIosPtrType PostureCheckChecksOsVersionCheckIosArgs
+
+func PostureCheckChecksOsVersionCheckIosPtr(v *PostureCheckChecksOsVersionCheckIosArgs) PostureCheckChecksOsVersionCheckIosPtrInput {
+	return (*postureCheckChecksOsVersionCheckIosPtrType)(v)
+}
+
+func (*postureCheckChecksOsVersionCheckIosPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**PostureCheckChecksOsVersionCheckIos)(nil)).Elem()
+}
+
+func (i *postureCheckChecksOsVersionCheckIosPtrType) ToPostureCheckChecksOsVersionCheckIosPtrOutput() PostureCheckChecksOsVersionCheckIosPtrOutput {
+	return i.ToPostureCheckChecksOsVersionCheckIosPtrOutputWithContext(context.Background())
+}
+
+func (i *postureCheckChecksOsVersionCheckIosPtrType) ToPostureCheckChecksOsVersionCheckIosPtrOutputWithContext(ctx context.Context) PostureCheckChecksOsVersionCheckIosPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PostureCheckChecksOsVersionCheckIosPtrOutput)
+}
+
+// Minimum version requirement
+type PostureCheckChecksOsVersionCheckIosOutput struct{ *pulumi.OutputState }
+
+func (PostureCheckChecksOsVersionCheckIosOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PostureCheckChecksOsVersionCheckIos)(nil)).Elem()
+}
+
+func (o PostureCheckChecksOsVersionCheckIosOutput) ToPostureCheckChecksOsVersionCheckIosOutput() PostureCheckChecksOsVersionCheckIosOutput {
+	return o
+}
+
+func (o PostureCheckChecksOsVersionCheckIosOutput) ToPostureCheckChecksOsVersionCheckIosOutputWithContext(ctx context.Context) PostureCheckChecksOsVersionCheckIosOutput {
+	return o
+}
+
+func (o PostureCheckChecksOsVersionCheckIosOutput) ToPostureCheckChecksOsVersionCheckIosPtrOutput() PostureCheckChecksOsVersionCheckIosPtrOutput {
+	return o.ToPostureCheckChecksOsVersionCheckIosPtrOutputWithContext(context.Background())
+}
+
+func (o PostureCheckChecksOsVersionCheckIosOutput) ToPostureCheckChecksOsVersionCheckIosPtrOutputWithContext(ctx context.Context) PostureCheckChecksOsVersionCheckIosPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PostureCheckChecksOsVersionCheckIos) *PostureCheckChecksOsVersionCheckIos {
+		return &v
+	}).(PostureCheckChecksOsVersionCheckIosPtrOutput)
+}
+
+// Minimum version
+func (o PostureCheckChecksOsVersionCheckIosOutput) MinVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v PostureCheckChecksOsVersionCheckIos) string { return v.MinVersion }).(pulumi.StringOutput)
+}
+
+type PostureCheckChecksOsVersionCheckIosPtrOutput struct{ *pulumi.OutputState }
+
+func (PostureCheckChecksOsVersionCheckIosPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PostureCheckChecksOsVersionCheckIos)(nil)).Elem()
+}
+
+func (o PostureCheckChecksOsVersionCheckIosPtrOutput) ToPostureCheckChecksOsVersionCheckIosPtrOutput() PostureCheckChecksOsVersionCheckIosPtrOutput {
+	return o
+}
+
+func (o PostureCheckChecksOsVersionCheckIosPtrOutput) ToPostureCheckChecksOsVersionCheckIosPtrOutputWithContext(ctx context.Context) PostureCheckChecksOsVersionCheckIosPtrOutput {
+	return o
+}
+
+func (o PostureCheckChecksOsVersionCheckIosPtrOutput) Elem() PostureCheckChecksOsVersionCheckIosOutput {
+	return o.ApplyT(func(v *PostureCheckChecksOsVersionCheckIos) PostureCheckChecksOsVersionCheckIos {
+		if v != nil {
+			return *v
+		}
+		var ret PostureCheckChecksOsVersionCheckIos
+		return ret
+	}).(PostureCheckChecksOsVersionCheckIosOutput)
+}
+
+// Minimum version
+func (o PostureCheckChecksOsVersionCheckIosPtrOutput) MinVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *PostureCheckChecksOsVersionCheckIos) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.MinVersion
+	}).(pulumi.StringPtrOutput)
 }
 
 // Minimum kernel version requirement
@@ -5308,6 +15069,146 @@ func (o PostureCheckChecksOsVersionCheckLinuxPtrOutput) Elem() PostureCheckCheck
 // Minimum kernel version
 func (o PostureCheckChecksOsVersionCheckLinuxPtrOutput) MinKernelVersion() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *PostureCheckChecksOsVersionCheckLinux) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.MinKernelVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+// Minimum kernel version requirement
+type PostureCheckChecksOsVersionCheckWindows struct {
+	// Minimum kernel version
+	MinKernelVersion string `pulumi:"minKernelVersion"`
+}
+
+// PostureCheckChecksOsVersionCheckWindowsInput is an input type that accepts PostureCheckChecksOsVersionCheckWindowsArgs and PostureCheckChecksOsVersionCheckWindowsOutput values.
+// You can construct a concrete instance of `PostureCheckChecksOsVersionCheckWindowsInput` via:
+//
+//	PostureCheckChecksOsVersionCheckWindowsArgs{...}
+type PostureCheckChecksOsVersionCheckWindowsInput interface {
+	pulumi.Input
+
+	ToPostureCheckChecksOsVersionCheckWindowsOutput() PostureCheckChecksOsVersionCheckWindowsOutput
+	ToPostureCheckChecksOsVersionCheckWindowsOutputWithContext(context.Context) PostureCheckChecksOsVersionCheckWindowsOutput
+}
+
+// Minimum kernel version requirement
+type PostureCheckChecksOsVersionCheckWindowsArgs struct {
+	// Minimum kernel version
+	MinKernelVersion pulumi.StringInput `pulumi:"minKernelVersion"`
+}
+
+func (PostureCheckChecksOsVersionCheckWindowsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PostureCheckChecksOsVersionCheckWindows)(nil)).Elem()
+}
+
+func (i PostureCheckChecksOsVersionCheckWindowsArgs) ToPostureCheckChecksOsVersionCheckWindowsOutput() PostureCheckChecksOsVersionCheckWindowsOutput {
+	return i.ToPostureCheckChecksOsVersionCheckWindowsOutputWithContext(context.Background())
+}
+
+func (i PostureCheckChecksOsVersionCheckWindowsArgs) ToPostureCheckChecksOsVersionCheckWindowsOutputWithContext(ctx context.Context) PostureCheckChecksOsVersionCheckWindowsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PostureCheckChecksOsVersionCheckWindowsOutput)
+}
+
+func (i PostureCheckChecksOsVersionCheckWindowsArgs) ToPostureCheckChecksOsVersionCheckWindowsPtrOutput() PostureCheckChecksOsVersionCheckWindowsPtrOutput {
+	return i.ToPostureCheckChecksOsVersionCheckWindowsPtrOutputWithContext(context.Background())
+}
+
+func (i PostureCheckChecksOsVersionCheckWindowsArgs) ToPostureCheckChecksOsVersionCheckWindowsPtrOutputWithContext(ctx context.Context) PostureCheckChecksOsVersionCheckWindowsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PostureCheckChecksOsVersionCheckWindowsOutput).ToPostureCheckChecksOsVersionCheckWindowsPtrOutputWithContext(ctx)
+}
+
+// PostureCheckChecksOsVersionCheckWindowsPtrInput is an input type that accepts PostureCheckChecksOsVersionCheckWindowsArgs, PostureCheckChecksOsVersionCheckWindowsPtr and PostureCheckChecksOsVersionCheckWindowsPtrOutput values.
+// You can construct a concrete instance of `PostureCheckChecksOsVersionCheckWindowsPtrInput` via:
+//
+//	        PostureCheckChecksOsVersionCheckWindowsArgs{...}
+//
+//	or:
+//
+//	        nil
+type PostureCheckChecksOsVersionCheckWindowsPtrInput interface {
+	pulumi.Input
+
+	ToPostureCheckChecksOsVersionCheckWindowsPtrOutput() PostureCheckChecksOsVersionCheckWindowsPtrOutput
+	ToPostureCheckChecksOsVersionCheckWindowsPtrOutputWithContext(context.Context) PostureCheckChecksOsVersionCheckWindowsPtrOutput
+}
+
+type postureCheckChecksOsVersionCheckWindowsPtrType PostureCheckChecksOsVersionCheckWindowsArgs
+
+func PostureCheckChecksOsVersionCheckWindowsPtr(v *PostureCheckChecksOsVersionCheckWindowsArgs) PostureCheckChecksOsVersionCheckWindowsPtrInput {
+	return (*postureCheckChecksOsVersionCheckWindowsPtrType)(v)
+}
+
+func (*postureCheckChecksOsVersionCheckWindowsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**PostureCheckChecksOsVersionCheckWindows)(nil)).Elem()
+}
+
+func (i *postureCheckChecksOsVersionCheckWindowsPtrType) ToPostureCheckChecksOsVersionCheckWindowsPtrOutput() PostureCheckChecksOsVersionCheckWindowsPtrOutput {
+	return i.ToPostureCheckChecksOsVersionCheckWindowsPtrOutputWithContext(context.Background())
+}
+
+func (i *postureCheckChecksOsVersionCheckWindowsPtrType) ToPostureCheckChecksOsVersionCheckWindowsPtrOutputWithContext(ctx context.Context) PostureCheckChecksOsVersionCheckWindowsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PostureCheckChecksOsVersionCheckWindowsPtrOutput)
+}
+
+// Minimum kernel version requirement
+type PostureCheckChecksOsVersionCheckWindowsOutput struct{ *pulumi.OutputState }
+
+func (PostureCheckChecksOsVersionCheckWindowsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PostureCheckChecksOsVersionCheckWindows)(nil)).Elem()
+}
+
+func (o PostureCheckChecksOsVersionCheckWindowsOutput) ToPostureCheckChecksOsVersionCheckWindowsOutput() PostureCheckChecksOsVersionCheckWindowsOutput {
+	return o
+}
+
+func (o PostureCheckChecksOsVersionCheckWindowsOutput) ToPostureCheckChecksOsVersionCheckWindowsOutputWithContext(ctx context.Context) PostureCheckChecksOsVersionCheckWindowsOutput {
+	return o
+}
+
+func (o PostureCheckChecksOsVersionCheckWindowsOutput) ToPostureCheckChecksOsVersionCheckWindowsPtrOutput() PostureCheckChecksOsVersionCheckWindowsPtrOutput {
+	return o.ToPostureCheckChecksOsVersionCheckWindowsPtrOutputWithContext(context.Background())
+}
+
+func (o PostureCheckChecksOsVersionCheckWindowsOutput) ToPostureCheckChecksOsVersionCheckWindowsPtrOutputWithContext(ctx context.Context) PostureCheckChecksOsVersionCheckWindowsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PostureCheckChecksOsVersionCheckWindows) *PostureCheckChecksOsVersionCheckWindows {
+		return &v
+	}).(PostureCheckChecksOsVersionCheckWindowsPtrOutput)
+}
+
+// Minimum kernel version
+func (o PostureCheckChecksOsVersionCheckWindowsOutput) MinKernelVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v PostureCheckChecksOsVersionCheckWindows) string { return v.MinKernelVersion }).(pulumi.StringOutput)
+}
+
+type PostureCheckChecksOsVersionCheckWindowsPtrOutput struct{ *pulumi.OutputState }
+
+func (PostureCheckChecksOsVersionCheckWindowsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PostureCheckChecksOsVersionCheckWindows)(nil)).Elem()
+}
+
+func (o PostureCheckChecksOsVersionCheckWindowsPtrOutput) ToPostureCheckChecksOsVersionCheckWindowsPtrOutput() PostureCheckChecksOsVersionCheckWindowsPtrOutput {
+	return o
+}
+
+func (o PostureCheckChecksOsVersionCheckWindowsPtrOutput) ToPostureCheckChecksOsVersionCheckWindowsPtrOutputWithContext(ctx context.Context) PostureCheckChecksOsVersionCheckWindowsPtrOutput {
+	return o
+}
+
+func (o PostureCheckChecksOsVersionCheckWindowsPtrOutput) Elem() PostureCheckChecksOsVersionCheckWindowsOutput {
+	return o.ApplyT(func(v *PostureCheckChecksOsVersionCheckWindows) PostureCheckChecksOsVersionCheckWindows {
+		if v != nil {
+			return *v
+		}
+		var ret PostureCheckChecksOsVersionCheckWindows
+		return ret
+	}).(PostureCheckChecksOsVersionCheckWindowsOutput)
+}
+
+// Minimum kernel version
+func (o PostureCheckChecksOsVersionCheckWindowsPtrOutput) MinKernelVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *PostureCheckChecksOsVersionCheckWindows) *string {
 		if v == nil {
 			return nil
 		}
@@ -5473,7 +15374,7 @@ func (o PostureCheckChecksPeerNetworkRangeCheckPtrOutput) Ranges() pulumi.String
 
 type PostureCheckChecksProcessCheck struct {
 	// Processes that must run
-	Processes []PostureCheckChecksProcessCheckProcesses `pulumi:"processes"`
+	Processes []PostureCheckChecksProcessCheckProcess `pulumi:"processes"`
 }
 
 // PostureCheckChecksProcessCheckInput is an input type that accepts PostureCheckChecksProcessCheckArgs and PostureCheckChecksProcessCheckOutput values.
@@ -5489,7 +15390,7 @@ type PostureCheckChecksProcessCheckInput interface {
 
 type PostureCheckChecksProcessCheckArgs struct {
 	// Processes that must run
-	Processes PostureCheckChecksProcessCheckProcessesArrayInput `pulumi:"processes"`
+	Processes PostureCheckChecksProcessCheckProcessArrayInput `pulumi:"processes"`
 }
 
 func (PostureCheckChecksProcessCheckArgs) ElementType() reflect.Type {
@@ -5570,8 +15471,8 @@ func (o PostureCheckChecksProcessCheckOutput) ToPostureCheckChecksProcessCheckPt
 }
 
 // Processes that must run
-func (o PostureCheckChecksProcessCheckOutput) Processes() PostureCheckChecksProcessCheckProcessesArrayOutput {
-	return o.ApplyT(func(v PostureCheckChecksProcessCheck) []PostureCheckChecksProcessCheckProcesses { return v.Processes }).(PostureCheckChecksProcessCheckProcessesArrayOutput)
+func (o PostureCheckChecksProcessCheckOutput) Processes() PostureCheckChecksProcessCheckProcessArrayOutput {
+	return o.ApplyT(func(v PostureCheckChecksProcessCheck) []PostureCheckChecksProcessCheckProcess { return v.Processes }).(PostureCheckChecksProcessCheckProcessArrayOutput)
 }
 
 type PostureCheckChecksProcessCheckPtrOutput struct{ *pulumi.OutputState }
@@ -5599,17 +15500,17 @@ func (o PostureCheckChecksProcessCheckPtrOutput) Elem() PostureCheckChecksProces
 }
 
 // Processes that must run
-func (o PostureCheckChecksProcessCheckPtrOutput) Processes() PostureCheckChecksProcessCheckProcessesArrayOutput {
-	return o.ApplyT(func(v *PostureCheckChecksProcessCheck) []PostureCheckChecksProcessCheckProcesses {
+func (o PostureCheckChecksProcessCheckPtrOutput) Processes() PostureCheckChecksProcessCheckProcessArrayOutput {
+	return o.ApplyT(func(v *PostureCheckChecksProcessCheck) []PostureCheckChecksProcessCheckProcess {
 		if v == nil {
 			return nil
 		}
 		return v.Processes
-	}).(PostureCheckChecksProcessCheckProcessesArrayOutput)
+	}).(PostureCheckChecksProcessCheckProcessArrayOutput)
 }
 
 // A process that must run on the peer
-type PostureCheckChecksProcessCheckProcesses struct {
+type PostureCheckChecksProcessCheckProcess struct {
 	// Executable path on Linux
 	LinuxPath *string `pulumi:"linuxPath"`
 	// Executable path on macOS
@@ -5618,19 +15519,19 @@ type PostureCheckChecksProcessCheckProcesses struct {
 	WindowsPath *string `pulumi:"windowsPath"`
 }
 
-// PostureCheckChecksProcessCheckProcessesInput is an input type that accepts PostureCheckChecksProcessCheckProcessesArgs and PostureCheckChecksProcessCheckProcessesOutput values.
-// You can construct a concrete instance of `PostureCheckChecksProcessCheckProcessesInput` via:
+// PostureCheckChecksProcessCheckProcessInput is an input type that accepts PostureCheckChecksProcessCheckProcessArgs and PostureCheckChecksProcessCheckProcessOutput values.
+// You can construct a concrete instance of `PostureCheckChecksProcessCheckProcessInput` via:
 //
-//	PostureCheckChecksProcessCheckProcessesArgs{...}
-type PostureCheckChecksProcessCheckProcessesInput interface {
+//	PostureCheckChecksProcessCheckProcessArgs{...}
+type PostureCheckChecksProcessCheckProcessInput interface {
 	pulumi.Input
 
-	ToPostureCheckChecksProcessCheckProcessesOutput() PostureCheckChecksProcessCheckProcessesOutput
-	ToPostureCheckChecksProcessCheckProcessesOutputWithContext(context.Context) PostureCheckChecksProcessCheckProcessesOutput
+	ToPostureCheckChecksProcessCheckProcessOutput() PostureCheckChecksProcessCheckProcessOutput
+	ToPostureCheckChecksProcessCheckProcessOutputWithContext(context.Context) PostureCheckChecksProcessCheckProcessOutput
 }
 
 // A process that must run on the peer
-type PostureCheckChecksProcessCheckProcessesArgs struct {
+type PostureCheckChecksProcessCheckProcessArgs struct {
 	// Executable path on Linux
 	LinuxPath pulumi.StringPtrInput `pulumi:"linuxPath"`
 	// Executable path on macOS
@@ -5639,685 +15540,91 @@ type PostureCheckChecksProcessCheckProcessesArgs struct {
 	WindowsPath pulumi.StringPtrInput `pulumi:"windowsPath"`
 }
 
-func (PostureCheckChecksProcessCheckProcessesArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*PostureCheckChecksProcessCheckProcesses)(nil)).Elem()
+func (PostureCheckChecksProcessCheckProcessArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PostureCheckChecksProcessCheckProcess)(nil)).Elem()
 }
 
-func (i PostureCheckChecksProcessCheckProcessesArgs) ToPostureCheckChecksProcessCheckProcessesOutput() PostureCheckChecksProcessCheckProcessesOutput {
-	return i.ToPostureCheckChecksProcessCheckProcessesOutputWithContext(context.Background())
+func (i PostureCheckChecksProcessCheckProcessArgs) ToPostureCheckChecksProcessCheckProcessOutput() PostureCheckChecksProcessCheckProcessOutput {
+	return i.ToPostureCheckChecksProcessCheckProcessOutputWithContext(context.Background())
 }
 
-func (i PostureCheckChecksProcessCheckProcessesArgs) ToPostureCheckChecksProcessCheckProcessesOutputWithContext(ctx context.Context) PostureCheckChecksProcessCheckProcessesOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(PostureCheckChecksProcessCheckProcessesOutput)
+func (i PostureCheckChecksProcessCheckProcessArgs) ToPostureCheckChecksProcessCheckProcessOutputWithContext(ctx context.Context) PostureCheckChecksProcessCheckProcessOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PostureCheckChecksProcessCheckProcessOutput)
 }
 
-// PostureCheckChecksProcessCheckProcessesArrayInput is an input type that accepts PostureCheckChecksProcessCheckProcessesArray and PostureCheckChecksProcessCheckProcessesArrayOutput values.
-// You can construct a concrete instance of `PostureCheckChecksProcessCheckProcessesArrayInput` via:
+// PostureCheckChecksProcessCheckProcessArrayInput is an input type that accepts PostureCheckChecksProcessCheckProcessArray and PostureCheckChecksProcessCheckProcessArrayOutput values.
+// You can construct a concrete instance of `PostureCheckChecksProcessCheckProcessArrayInput` via:
 //
-//	PostureCheckChecksProcessCheckProcessesArray{ PostureCheckChecksProcessCheckProcessesArgs{...} }
-type PostureCheckChecksProcessCheckProcessesArrayInput interface {
+//	PostureCheckChecksProcessCheckProcessArray{ PostureCheckChecksProcessCheckProcessArgs{...} }
+type PostureCheckChecksProcessCheckProcessArrayInput interface {
 	pulumi.Input
 
-	ToPostureCheckChecksProcessCheckProcessesArrayOutput() PostureCheckChecksProcessCheckProcessesArrayOutput
-	ToPostureCheckChecksProcessCheckProcessesArrayOutputWithContext(context.Context) PostureCheckChecksProcessCheckProcessesArrayOutput
+	ToPostureCheckChecksProcessCheckProcessArrayOutput() PostureCheckChecksProcessCheckProcessArrayOutput
+	ToPostureCheckChecksProcessCheckProcessArrayOutputWithContext(context.Context) PostureCheckChecksProcessCheckProcessArrayOutput
 }
 
-type PostureCheckChecksProcessCheckProcessesArray []PostureCheckChecksProcessCheckProcessesInput
+type PostureCheckChecksProcessCheckProcessArray []PostureCheckChecksProcessCheckProcessInput
 
-func (PostureCheckChecksProcessCheckProcessesArray) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]PostureCheckChecksProcessCheckProcesses)(nil)).Elem()
+func (PostureCheckChecksProcessCheckProcessArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]PostureCheckChecksProcessCheckProcess)(nil)).Elem()
 }
 
-func (i PostureCheckChecksProcessCheckProcessesArray) ToPostureCheckChecksProcessCheckProcessesArrayOutput() PostureCheckChecksProcessCheckProcessesArrayOutput {
-	return i.ToPostureCheckChecksProcessCheckProcessesArrayOutputWithContext(context.Background())
+func (i PostureCheckChecksProcessCheckProcessArray) ToPostureCheckChecksProcessCheckProcessArrayOutput() PostureCheckChecksProcessCheckProcessArrayOutput {
+	return i.ToPostureCheckChecksProcessCheckProcessArrayOutputWithContext(context.Background())
 }
 
-func (i PostureCheckChecksProcessCheckProcessesArray) ToPostureCheckChecksProcessCheckProcessesArrayOutputWithContext(ctx context.Context) PostureCheckChecksProcessCheckProcessesArrayOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(PostureCheckChecksProcessCheckProcessesArrayOutput)
+func (i PostureCheckChecksProcessCheckProcessArray) ToPostureCheckChecksProcessCheckProcessArrayOutputWithContext(ctx context.Context) PostureCheckChecksProcessCheckProcessArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PostureCheckChecksProcessCheckProcessArrayOutput)
 }
 
 // A process that must run on the peer
-type PostureCheckChecksProcessCheckProcessesOutput struct{ *pulumi.OutputState }
+type PostureCheckChecksProcessCheckProcessOutput struct{ *pulumi.OutputState }
 
-func (PostureCheckChecksProcessCheckProcessesOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*PostureCheckChecksProcessCheckProcesses)(nil)).Elem()
+func (PostureCheckChecksProcessCheckProcessOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PostureCheckChecksProcessCheckProcess)(nil)).Elem()
 }
 
-func (o PostureCheckChecksProcessCheckProcessesOutput) ToPostureCheckChecksProcessCheckProcessesOutput() PostureCheckChecksProcessCheckProcessesOutput {
+func (o PostureCheckChecksProcessCheckProcessOutput) ToPostureCheckChecksProcessCheckProcessOutput() PostureCheckChecksProcessCheckProcessOutput {
 	return o
 }
 
-func (o PostureCheckChecksProcessCheckProcessesOutput) ToPostureCheckChecksProcessCheckProcessesOutputWithContext(ctx context.Context) PostureCheckChecksProcessCheckProcessesOutput {
+func (o PostureCheckChecksProcessCheckProcessOutput) ToPostureCheckChecksProcessCheckProcessOutputWithContext(ctx context.Context) PostureCheckChecksProcessCheckProcessOutput {
 	return o
 }
 
 // Executable path on Linux
-func (o PostureCheckChecksProcessCheckProcessesOutput) LinuxPath() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v PostureCheckChecksProcessCheckProcesses) *string { return v.LinuxPath }).(pulumi.StringPtrOutput)
+func (o PostureCheckChecksProcessCheckProcessOutput) LinuxPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PostureCheckChecksProcessCheckProcess) *string { return v.LinuxPath }).(pulumi.StringPtrOutput)
 }
 
 // Executable path on macOS
-func (o PostureCheckChecksProcessCheckProcessesOutput) MacPath() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v PostureCheckChecksProcessCheckProcesses) *string { return v.MacPath }).(pulumi.StringPtrOutput)
+func (o PostureCheckChecksProcessCheckProcessOutput) MacPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PostureCheckChecksProcessCheckProcess) *string { return v.MacPath }).(pulumi.StringPtrOutput)
 }
 
 // Executable path on Windows
-func (o PostureCheckChecksProcessCheckProcessesOutput) WindowsPath() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v PostureCheckChecksProcessCheckProcesses) *string { return v.WindowsPath }).(pulumi.StringPtrOutput)
+func (o PostureCheckChecksProcessCheckProcessOutput) WindowsPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PostureCheckChecksProcessCheckProcess) *string { return v.WindowsPath }).(pulumi.StringPtrOutput)
 }
 
-type PostureCheckChecksProcessCheckProcessesArrayOutput struct{ *pulumi.OutputState }
+type PostureCheckChecksProcessCheckProcessArrayOutput struct{ *pulumi.OutputState }
 
-func (PostureCheckChecksProcessCheckProcessesArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]PostureCheckChecksProcessCheckProcesses)(nil)).Elem()
+func (PostureCheckChecksProcessCheckProcessArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]PostureCheckChecksProcessCheckProcess)(nil)).Elem()
 }
 
-func (o PostureCheckChecksProcessCheckProcessesArrayOutput) ToPostureCheckChecksProcessCheckProcessesArrayOutput() PostureCheckChecksProcessCheckProcessesArrayOutput {
+func (o PostureCheckChecksProcessCheckProcessArrayOutput) ToPostureCheckChecksProcessCheckProcessArrayOutput() PostureCheckChecksProcessCheckProcessArrayOutput {
 	return o
 }
 
-func (o PostureCheckChecksProcessCheckProcessesArrayOutput) ToPostureCheckChecksProcessCheckProcessesArrayOutputWithContext(ctx context.Context) PostureCheckChecksProcessCheckProcessesArrayOutput {
+func (o PostureCheckChecksProcessCheckProcessArrayOutput) ToPostureCheckChecksProcessCheckProcessArrayOutputWithContext(ctx context.Context) PostureCheckChecksProcessCheckProcessArrayOutput {
 	return o
 }
 
-func (o PostureCheckChecksProcessCheckProcessesArrayOutput) Index(i pulumi.IntInput) PostureCheckChecksProcessCheckProcessesOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) PostureCheckChecksProcessCheckProcesses {
-		return vs[0].([]PostureCheckChecksProcessCheckProcesses)[vs[1].(int)]
-	}).(PostureCheckChecksProcessCheckProcessesOutput)
-}
-
-// Posture check
-type PostureCheckResult struct {
-	// The checks
-	Checks PostureCheckResultChecks `pulumi:"checks"`
-	// Posture check description
-	Description string `pulumi:"description"`
-	// Posture check id
-	Id string `pulumi:"id"`
-	// Posture check name
-	Name string `pulumi:"name"`
-}
-
-// Posture check
-type PostureCheckResultOutput struct{ *pulumi.OutputState }
-
-func (PostureCheckResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*PostureCheckResult)(nil)).Elem()
-}
-
-func (o PostureCheckResultOutput) ToPostureCheckResultOutput() PostureCheckResultOutput {
-	return o
-}
-
-func (o PostureCheckResultOutput) ToPostureCheckResultOutputWithContext(ctx context.Context) PostureCheckResultOutput {
-	return o
-}
-
-// The checks
-func (o PostureCheckResultOutput) Checks() PostureCheckResultChecksOutput {
-	return o.ApplyT(func(v PostureCheckResult) PostureCheckResultChecks { return v.Checks }).(PostureCheckResultChecksOutput)
-}
-
-// Posture check description
-func (o PostureCheckResultOutput) Description() pulumi.StringOutput {
-	return o.ApplyT(func(v PostureCheckResult) string { return v.Description }).(pulumi.StringOutput)
-}
-
-// Posture check id
-func (o PostureCheckResultOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v PostureCheckResult) string { return v.Id }).(pulumi.StringOutput)
-}
-
-// Posture check name
-func (o PostureCheckResultOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v PostureCheckResult) string { return v.Name }).(pulumi.StringOutput)
-}
-
-type PostureCheckResultArrayOutput struct{ *pulumi.OutputState }
-
-func (PostureCheckResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]PostureCheckResult)(nil)).Elem()
-}
-
-func (o PostureCheckResultArrayOutput) ToPostureCheckResultArrayOutput() PostureCheckResultArrayOutput {
-	return o
-}
-
-func (o PostureCheckResultArrayOutput) ToPostureCheckResultArrayOutputWithContext(ctx context.Context) PostureCheckResultArrayOutput {
-	return o
-}
-
-func (o PostureCheckResultArrayOutput) Index(i pulumi.IntInput) PostureCheckResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) PostureCheckResult {
-		return vs[0].([]PostureCheckResult)[vs[1].(int)]
-	}).(PostureCheckResultOutput)
-}
-
-// The checks
-type PostureCheckResultChecks struct {
-	// Allow or deny peers by location
-	GeoLocationCheck *PostureCheckChecksGeoLocationCheck `pulumi:"geoLocationCheck"`
-	// Minimum agent version
-	NbVersionCheck *PostureCheckChecksNbVersionCheck `pulumi:"nbVersionCheck"`
-	// Minimum operating system versions
-	OsVersionCheck *PostureCheckChecksOsVersionCheck `pulumi:"osVersionCheck"`
-	// Allow or deny peers by the ranges of their local networks
-	PeerNetworkRangeCheck *PostureCheckChecksPeerNetworkRangeCheck `pulumi:"peerNetworkRangeCheck"`
-	// Processes that must run on the peer
-	ProcessCheck *PostureCheckChecksProcessCheck `pulumi:"processCheck"`
-}
-
-// The checks
-type PostureCheckResultChecksOutput struct{ *pulumi.OutputState }
-
-func (PostureCheckResultChecksOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*PostureCheckResultChecks)(nil)).Elem()
-}
-
-func (o PostureCheckResultChecksOutput) ToPostureCheckResultChecksOutput() PostureCheckResultChecksOutput {
-	return o
-}
-
-func (o PostureCheckResultChecksOutput) ToPostureCheckResultChecksOutputWithContext(ctx context.Context) PostureCheckResultChecksOutput {
-	return o
-}
-
-// Allow or deny peers by location
-func (o PostureCheckResultChecksOutput) GeoLocationCheck() PostureCheckChecksGeoLocationCheckPtrOutput {
-	return o.ApplyT(func(v PostureCheckResultChecks) *PostureCheckChecksGeoLocationCheck { return v.GeoLocationCheck }).(PostureCheckChecksGeoLocationCheckPtrOutput)
-}
-
-// Minimum agent version
-func (o PostureCheckResultChecksOutput) NbVersionCheck() PostureCheckChecksNbVersionCheckPtrOutput {
-	return o.ApplyT(func(v PostureCheckResultChecks) *PostureCheckChecksNbVersionCheck { return v.NbVersionCheck }).(PostureCheckChecksNbVersionCheckPtrOutput)
-}
-
-// Minimum operating system versions
-func (o PostureCheckResultChecksOutput) OsVersionCheck() PostureCheckChecksOsVersionCheckPtrOutput {
-	return o.ApplyT(func(v PostureCheckResultChecks) *PostureCheckChecksOsVersionCheck { return v.OsVersionCheck }).(PostureCheckChecksOsVersionCheckPtrOutput)
-}
-
-// Allow or deny peers by the ranges of their local networks
-func (o PostureCheckResultChecksOutput) PeerNetworkRangeCheck() PostureCheckChecksPeerNetworkRangeCheckPtrOutput {
-	return o.ApplyT(func(v PostureCheckResultChecks) *PostureCheckChecksPeerNetworkRangeCheck {
-		return v.PeerNetworkRangeCheck
-	}).(PostureCheckChecksPeerNetworkRangeCheckPtrOutput)
-}
-
-// Processes that must run on the peer
-func (o PostureCheckResultChecksOutput) ProcessCheck() PostureCheckChecksProcessCheckPtrOutput {
-	return o.ApplyT(func(v PostureCheckResultChecks) *PostureCheckChecksProcessCheck { return v.ProcessCheck }).(PostureCheckChecksProcessCheckPtrOutput)
-}
-
-// A proxy cluster: the proxies serving one address
-type ProxyClusterResult struct {
-	// The cluster's address: the domain services are published under
-	Address string `pulumi:"address"`
-	// How many proxies of the cluster are connected
-	ConnectedProxies int `pulumi:"connectedProxies"`
-	// Id of one proxy of the cluster
-	Id string `pulumi:"id"`
-	// Whether a proxy of the cluster reported recently
-	Online bool `pulumi:"online"`
-	// Whether a proxy of the cluster runs inside the overlay network
-	Private *bool `pulumi:"private"`
-	// Whether services must use a name under the address
-	RequireSubdomain *bool `pulumi:"requireSubdomain"`
-	// Whether every proxy checks IP reputation
-	SupportsCrowdsec *bool `pulumi:"supportsCrowdsec"`
-	// Whether services may listen on any port
-	SupportsCustomPorts *bool `pulumi:"supportsCustomPorts"`
-	// account: run by the account itself; shared: by the operator; one of `account`, `shared`
-	Type string `pulumi:"type"`
-}
-
-// A proxy cluster: the proxies serving one address
-type ProxyClusterResultOutput struct{ *pulumi.OutputState }
-
-func (ProxyClusterResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*ProxyClusterResult)(nil)).Elem()
-}
-
-func (o ProxyClusterResultOutput) ToProxyClusterResultOutput() ProxyClusterResultOutput {
-	return o
-}
-
-func (o ProxyClusterResultOutput) ToProxyClusterResultOutputWithContext(ctx context.Context) ProxyClusterResultOutput {
-	return o
-}
-
-// The cluster's address: the domain services are published under
-func (o ProxyClusterResultOutput) Address() pulumi.StringOutput {
-	return o.ApplyT(func(v ProxyClusterResult) string { return v.Address }).(pulumi.StringOutput)
-}
-
-// How many proxies of the cluster are connected
-func (o ProxyClusterResultOutput) ConnectedProxies() pulumi.IntOutput {
-	return o.ApplyT(func(v ProxyClusterResult) int { return v.ConnectedProxies }).(pulumi.IntOutput)
-}
-
-// Id of one proxy of the cluster
-func (o ProxyClusterResultOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v ProxyClusterResult) string { return v.Id }).(pulumi.StringOutput)
-}
-
-// Whether a proxy of the cluster reported recently
-func (o ProxyClusterResultOutput) Online() pulumi.BoolOutput {
-	return o.ApplyT(func(v ProxyClusterResult) bool { return v.Online }).(pulumi.BoolOutput)
-}
-
-// Whether a proxy of the cluster runs inside the overlay network
-func (o ProxyClusterResultOutput) Private() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v ProxyClusterResult) *bool { return v.Private }).(pulumi.BoolPtrOutput)
-}
-
-// Whether services must use a name under the address
-func (o ProxyClusterResultOutput) RequireSubdomain() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v ProxyClusterResult) *bool { return v.RequireSubdomain }).(pulumi.BoolPtrOutput)
-}
-
-// Whether every proxy checks IP reputation
-func (o ProxyClusterResultOutput) SupportsCrowdsec() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v ProxyClusterResult) *bool { return v.SupportsCrowdsec }).(pulumi.BoolPtrOutput)
-}
-
-// Whether services may listen on any port
-func (o ProxyClusterResultOutput) SupportsCustomPorts() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v ProxyClusterResult) *bool { return v.SupportsCustomPorts }).(pulumi.BoolPtrOutput)
-}
-
-// account: run by the account itself; shared: by the operator; one of `account`, `shared`
-func (o ProxyClusterResultOutput) Type() pulumi.StringOutput {
-	return o.ApplyT(func(v ProxyClusterResult) string { return v.Type }).(pulumi.StringOutput)
-}
-
-type ProxyClusterResultArrayOutput struct{ *pulumi.OutputState }
-
-func (ProxyClusterResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]ProxyClusterResult)(nil)).Elem()
-}
-
-func (o ProxyClusterResultArrayOutput) ToProxyClusterResultArrayOutput() ProxyClusterResultArrayOutput {
-	return o
-}
-
-func (o ProxyClusterResultArrayOutput) ToProxyClusterResultArrayOutputWithContext(ctx context.Context) ProxyClusterResultArrayOutput {
-	return o
-}
-
-func (o ProxyClusterResultArrayOutput) Index(i pulumi.IntInput) ProxyClusterResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ProxyClusterResult {
-		return vs[0].([]ProxyClusterResult)[vs[1].(int)]
-	}).(ProxyClusterResultOutput)
-}
-
-// Reverse proxy access log entry
-type ProxyLogResult struct {
-	// How the user authenticated
-	AuthMethodUsed string `pulumi:"authMethodUsed"`
-	// Bytes downloaded
-	BytesDownload int `pulumi:"bytesDownload"`
-	// Bytes uploaded
-	BytesUpload int `pulumi:"bytesUpload"`
-	// Client city
-	CityName string `pulumi:"cityName"`
-	// Client country
-	CountryCode string `pulumi:"countryCode"`
-	// Duration in milliseconds
-	DurationMs int `pulumi:"durationMs"`
-	// Host
-	Host string `pulumi:"host"`
-	// Request id
-	Id string `pulumi:"id"`
-	// Extra context
-	Metadata map[string]string `pulumi:"metadata"`
-	// HTTP method
-	Method string `pulumi:"method"`
-	// Path
-	Path string `pulumi:"path"`
-	// Protocol, such as HTTP/1.1
-	Protocol string `pulumi:"protocol"`
-	// Why the request was allowed or denied
-	Reason string `pulumi:"reason"`
-	// Proxied service id
-	ServiceId string `pulumi:"serviceId"`
-	// Client address
-	SourceIp string `pulumi:"sourceIp"`
-	// HTTP status code
-	StatusCode int `pulumi:"statusCode"`
-	// Client subdivision
-	SubdivisionCode string `pulumi:"subdivisionCode"`
-	// When
-	Timestamp string `pulumi:"timestamp"`
-	// Authenticated user email
-	UserEmail *string `pulumi:"userEmail"`
-	// Authenticated user id
-	UserId string `pulumi:"userId"`
-	// Authenticated user name
-	UserName *string `pulumi:"userName"`
-}
-
-// Reverse proxy access log entry
-type ProxyLogResultOutput struct{ *pulumi.OutputState }
-
-func (ProxyLogResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*ProxyLogResult)(nil)).Elem()
-}
-
-func (o ProxyLogResultOutput) ToProxyLogResultOutput() ProxyLogResultOutput {
-	return o
-}
-
-func (o ProxyLogResultOutput) ToProxyLogResultOutputWithContext(ctx context.Context) ProxyLogResultOutput {
-	return o
-}
-
-// How the user authenticated
-func (o ProxyLogResultOutput) AuthMethodUsed() pulumi.StringOutput {
-	return o.ApplyT(func(v ProxyLogResult) string { return v.AuthMethodUsed }).(pulumi.StringOutput)
-}
-
-// Bytes downloaded
-func (o ProxyLogResultOutput) BytesDownload() pulumi.IntOutput {
-	return o.ApplyT(func(v ProxyLogResult) int { return v.BytesDownload }).(pulumi.IntOutput)
-}
-
-// Bytes uploaded
-func (o ProxyLogResultOutput) BytesUpload() pulumi.IntOutput {
-	return o.ApplyT(func(v ProxyLogResult) int { return v.BytesUpload }).(pulumi.IntOutput)
-}
-
-// Client city
-func (o ProxyLogResultOutput) CityName() pulumi.StringOutput {
-	return o.ApplyT(func(v ProxyLogResult) string { return v.CityName }).(pulumi.StringOutput)
-}
-
-// Client country
-func (o ProxyLogResultOutput) CountryCode() pulumi.StringOutput {
-	return o.ApplyT(func(v ProxyLogResult) string { return v.CountryCode }).(pulumi.StringOutput)
-}
-
-// Duration in milliseconds
-func (o ProxyLogResultOutput) DurationMs() pulumi.IntOutput {
-	return o.ApplyT(func(v ProxyLogResult) int { return v.DurationMs }).(pulumi.IntOutput)
-}
-
-// Host
-func (o ProxyLogResultOutput) Host() pulumi.StringOutput {
-	return o.ApplyT(func(v ProxyLogResult) string { return v.Host }).(pulumi.StringOutput)
-}
-
-// Request id
-func (o ProxyLogResultOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v ProxyLogResult) string { return v.Id }).(pulumi.StringOutput)
-}
-
-// Extra context
-func (o ProxyLogResultOutput) Metadata() pulumi.StringMapOutput {
-	return o.ApplyT(func(v ProxyLogResult) map[string]string { return v.Metadata }).(pulumi.StringMapOutput)
-}
-
-// HTTP method
-func (o ProxyLogResultOutput) Method() pulumi.StringOutput {
-	return o.ApplyT(func(v ProxyLogResult) string { return v.Method }).(pulumi.StringOutput)
-}
-
-// Path
-func (o ProxyLogResultOutput) Path() pulumi.StringOutput {
-	return o.ApplyT(func(v ProxyLogResult) string { return v.Path }).(pulumi.StringOutput)
-}
-
-// Protocol, such as HTTP/1.1
-func (o ProxyLogResultOutput) Protocol() pulumi.StringOutput {
-	return o.ApplyT(func(v ProxyLogResult) string { return v.Protocol }).(pulumi.StringOutput)
-}
-
-// Why the request was allowed or denied
-func (o ProxyLogResultOutput) Reason() pulumi.StringOutput {
-	return o.ApplyT(func(v ProxyLogResult) string { return v.Reason }).(pulumi.StringOutput)
-}
-
-// Proxied service id
-func (o ProxyLogResultOutput) ServiceId() pulumi.StringOutput {
-	return o.ApplyT(func(v ProxyLogResult) string { return v.ServiceId }).(pulumi.StringOutput)
-}
-
-// Client address
-func (o ProxyLogResultOutput) SourceIp() pulumi.StringOutput {
-	return o.ApplyT(func(v ProxyLogResult) string { return v.SourceIp }).(pulumi.StringOutput)
-}
-
-// HTTP status code
-func (o ProxyLogResultOutput) StatusCode() pulumi.IntOutput {
-	return o.ApplyT(func(v ProxyLogResult) int { return v.StatusCode }).(pulumi.IntOutput)
-}
-
-// Client subdivision
-func (o ProxyLogResultOutput) SubdivisionCode() pulumi.StringOutput {
-	return o.ApplyT(func(v ProxyLogResult) string { return v.SubdivisionCode }).(pulumi.StringOutput)
-}
-
-// When
-func (o ProxyLogResultOutput) Timestamp() pulumi.StringOutput {
-	return o.ApplyT(func(v ProxyLogResult) string { return v.Timestamp }).(pulumi.StringOutput)
-}
-
-// Authenticated user email
-func (o ProxyLogResultOutput) UserEmail() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v ProxyLogResult) *string { return v.UserEmail }).(pulumi.StringPtrOutput)
-}
-
-// Authenticated user id
-func (o ProxyLogResultOutput) UserId() pulumi.StringOutput {
-	return o.ApplyT(func(v ProxyLogResult) string { return v.UserId }).(pulumi.StringOutput)
-}
-
-// Authenticated user name
-func (o ProxyLogResultOutput) UserName() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v ProxyLogResult) *string { return v.UserName }).(pulumi.StringPtrOutput)
-}
-
-type ProxyLogResultArrayOutput struct{ *pulumi.OutputState }
-
-func (ProxyLogResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]ProxyLogResult)(nil)).Elem()
-}
-
-func (o ProxyLogResultArrayOutput) ToProxyLogResultArrayOutput() ProxyLogResultArrayOutput {
-	return o
-}
-
-func (o ProxyLogResultArrayOutput) ToProxyLogResultArrayOutputWithContext(ctx context.Context) ProxyLogResultArrayOutput {
-	return o
-}
-
-func (o ProxyLogResultArrayOutput) Index(i pulumi.IntInput) ProxyLogResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ProxyLogResult {
-		return vs[0].([]ProxyLogResult)[vs[1].(int)]
-	}).(ProxyLogResultOutput)
-}
-
-// A proxy token, without its value
-type ProxyTokenResult struct {
-	// Creation time
-	CreatedAt string `pulumi:"createdAt"`
-	// Expiry time; absent when the token does not expire
-	ExpiresAt *string `pulumi:"expiresAt"`
-	// Token id
-	Id string `pulumi:"id"`
-	// Last time a proxy used it
-	LastUsed *string `pulumi:"lastUsed"`
-	// Token name
-	Name string `pulumi:"name"`
-	// Whether the token was revoked (a deleted token stays listed, revoked)
-	Revoked bool `pulumi:"revoked"`
-}
-
-// A proxy token, without its value
-type ProxyTokenResultOutput struct{ *pulumi.OutputState }
-
-func (ProxyTokenResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*ProxyTokenResult)(nil)).Elem()
-}
-
-func (o ProxyTokenResultOutput) ToProxyTokenResultOutput() ProxyTokenResultOutput {
-	return o
-}
-
-func (o ProxyTokenResultOutput) ToProxyTokenResultOutputWithContext(ctx context.Context) ProxyTokenResultOutput {
-	return o
-}
-
-// Creation time
-func (o ProxyTokenResultOutput) CreatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v ProxyTokenResult) string { return v.CreatedAt }).(pulumi.StringOutput)
-}
-
-// Expiry time; absent when the token does not expire
-func (o ProxyTokenResultOutput) ExpiresAt() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v ProxyTokenResult) *string { return v.ExpiresAt }).(pulumi.StringPtrOutput)
-}
-
-// Token id
-func (o ProxyTokenResultOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v ProxyTokenResult) string { return v.Id }).(pulumi.StringOutput)
-}
-
-// Last time a proxy used it
-func (o ProxyTokenResultOutput) LastUsed() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v ProxyTokenResult) *string { return v.LastUsed }).(pulumi.StringPtrOutput)
-}
-
-// Token name
-func (o ProxyTokenResultOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v ProxyTokenResult) string { return v.Name }).(pulumi.StringOutput)
-}
-
-// Whether the token was revoked (a deleted token stays listed, revoked)
-func (o ProxyTokenResultOutput) Revoked() pulumi.BoolOutput {
-	return o.ApplyT(func(v ProxyTokenResult) bool { return v.Revoked }).(pulumi.BoolOutput)
-}
-
-type ProxyTokenResultArrayOutput struct{ *pulumi.OutputState }
-
-func (ProxyTokenResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]ProxyTokenResult)(nil)).Elem()
-}
-
-func (o ProxyTokenResultArrayOutput) ToProxyTokenResultArrayOutput() ProxyTokenResultArrayOutput {
-	return o
-}
-
-func (o ProxyTokenResultArrayOutput) ToProxyTokenResultArrayOutputWithContext(ctx context.Context) ProxyTokenResultArrayOutput {
-	return o
-}
-
-func (o ProxyTokenResultArrayOutput) Index(i pulumi.IntInput) ProxyTokenResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ProxyTokenResult {
-		return vs[0].([]ProxyTokenResult)[vs[1].(int)]
-	}).(ProxyTokenResultOutput)
-}
-
-// A domain services can be published under
-type ReverseProxyDomainResult struct {
-	// The domain
-	Domain string `pulumi:"domain"`
-	// Domain id; empty for a cluster's own (free) domain
-	Id string `pulumi:"id"`
-	// Whether a service must use a name under the domain
-	RequireSubdomain *bool `pulumi:"requireSubdomain"`
-	// Whether the cluster checks IP reputation
-	SupportsCrowdsec *bool `pulumi:"supportsCrowdsec"`
-	// Whether services here may listen on any port
-	SupportsCustomPorts *bool `pulumi:"supportsCustomPorts"`
-	// Whether the cluster serves private services
-	SupportsPrivate *bool `pulumi:"supportsPrivate"`
-	// The cluster a custom domain points at
-	TargetCluster *string `pulumi:"targetCluster"`
-	// free: a cluster's own domain; custom: one the account added; one of `free`, `custom`
-	Type string `pulumi:"type"`
-	// Whether DNS shows the domain pointing at its cluster
-	Validated bool `pulumi:"validated"`
-}
-
-// A domain services can be published under
-type ReverseProxyDomainResultOutput struct{ *pulumi.OutputState }
-
-func (ReverseProxyDomainResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*ReverseProxyDomainResult)(nil)).Elem()
-}
-
-func (o ReverseProxyDomainResultOutput) ToReverseProxyDomainResultOutput() ReverseProxyDomainResultOutput {
-	return o
-}
-
-func (o ReverseProxyDomainResultOutput) ToReverseProxyDomainResultOutputWithContext(ctx context.Context) ReverseProxyDomainResultOutput {
-	return o
-}
-
-// The domain
-func (o ReverseProxyDomainResultOutput) Domain() pulumi.StringOutput {
-	return o.ApplyT(func(v ReverseProxyDomainResult) string { return v.Domain }).(pulumi.StringOutput)
-}
-
-// Domain id; empty for a cluster's own (free) domain
-func (o ReverseProxyDomainResultOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v ReverseProxyDomainResult) string { return v.Id }).(pulumi.StringOutput)
-}
-
-// Whether a service must use a name under the domain
-func (o ReverseProxyDomainResultOutput) RequireSubdomain() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v ReverseProxyDomainResult) *bool { return v.RequireSubdomain }).(pulumi.BoolPtrOutput)
-}
-
-// Whether the cluster checks IP reputation
-func (o ReverseProxyDomainResultOutput) SupportsCrowdsec() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v ReverseProxyDomainResult) *bool { return v.SupportsCrowdsec }).(pulumi.BoolPtrOutput)
-}
-
-// Whether services here may listen on any port
-func (o ReverseProxyDomainResultOutput) SupportsCustomPorts() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v ReverseProxyDomainResult) *bool { return v.SupportsCustomPorts }).(pulumi.BoolPtrOutput)
-}
-
-// Whether the cluster serves private services
-func (o ReverseProxyDomainResultOutput) SupportsPrivate() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v ReverseProxyDomainResult) *bool { return v.SupportsPrivate }).(pulumi.BoolPtrOutput)
-}
-
-// The cluster a custom domain points at
-func (o ReverseProxyDomainResultOutput) TargetCluster() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v ReverseProxyDomainResult) *string { return v.TargetCluster }).(pulumi.StringPtrOutput)
-}
-
-// free: a cluster's own domain; custom: one the account added; one of `free`, `custom`
-func (o ReverseProxyDomainResultOutput) Type() pulumi.StringOutput {
-	return o.ApplyT(func(v ReverseProxyDomainResult) string { return v.Type }).(pulumi.StringOutput)
-}
-
-// Whether DNS shows the domain pointing at its cluster
-func (o ReverseProxyDomainResultOutput) Validated() pulumi.BoolOutput {
-	return o.ApplyT(func(v ReverseProxyDomainResult) bool { return v.Validated }).(pulumi.BoolOutput)
-}
-
-type ReverseProxyDomainResultArrayOutput struct{ *pulumi.OutputState }
-
-func (ReverseProxyDomainResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]ReverseProxyDomainResult)(nil)).Elem()
-}
-
-func (o ReverseProxyDomainResultArrayOutput) ToReverseProxyDomainResultArrayOutput() ReverseProxyDomainResultArrayOutput {
-	return o
-}
-
-func (o ReverseProxyDomainResultArrayOutput) ToReverseProxyDomainResultArrayOutputWithContext(ctx context.Context) ReverseProxyDomainResultArrayOutput {
-	return o
-}
-
-func (o ReverseProxyDomainResultArrayOutput) Index(i pulumi.IntInput) ReverseProxyDomainResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ReverseProxyDomainResult {
-		return vs[0].([]ReverseProxyDomainResult)[vs[1].(int)]
-	}).(ReverseProxyDomainResultOutput)
+func (o PostureCheckChecksProcessCheckProcessArrayOutput) Index(i pulumi.IntInput) PostureCheckChecksProcessCheckProcessOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) PostureCheckChecksProcessCheckProcess {
+		return vs[0].([]PostureCheckChecksProcessCheckProcess)[vs[1].(int)]
+	}).(PostureCheckChecksProcessCheckProcessOutput)
 }
 
 // Which client addresses may connect at all, checked before any auth
@@ -6541,7 +15848,7 @@ type ReverseProxyServiceAuth struct {
 	// Sign-in through the account's identity provider (SSO)
 	BearerAuth *ReverseProxyServiceAuthBearerAuth `pulumi:"bearerAuth"`
 	// Header checks; one that matches admits
-	HeaderAuths []ReverseProxyServiceAuthHeaderAuths `pulumi:"headerAuths"`
+	HeaderAuths []ReverseProxyServiceAuthHeaderAuth `pulumi:"headerAuths"`
 	// Sign-in by a link sent by email
 	LinkAuth *ReverseProxyServiceAuthLinkAuth `pulumi:"linkAuth"`
 	// A password visitors enter
@@ -6566,7 +15873,7 @@ type ReverseProxyServiceAuthArgs struct {
 	// Sign-in through the account's identity provider (SSO)
 	BearerAuth ReverseProxyServiceAuthBearerAuthPtrInput `pulumi:"bearerAuth"`
 	// Header checks; one that matches admits
-	HeaderAuths ReverseProxyServiceAuthHeaderAuthsArrayInput `pulumi:"headerAuths"`
+	HeaderAuths ReverseProxyServiceAuthHeaderAuthArrayInput `pulumi:"headerAuths"`
 	// Sign-in by a link sent by email
 	LinkAuth ReverseProxyServiceAuthLinkAuthPtrInput `pulumi:"linkAuth"`
 	// A password visitors enter
@@ -6659,8 +15966,8 @@ func (o ReverseProxyServiceAuthOutput) BearerAuth() ReverseProxyServiceAuthBeare
 }
 
 // Header checks; one that matches admits
-func (o ReverseProxyServiceAuthOutput) HeaderAuths() ReverseProxyServiceAuthHeaderAuthsArrayOutput {
-	return o.ApplyT(func(v ReverseProxyServiceAuth) []ReverseProxyServiceAuthHeaderAuths { return v.HeaderAuths }).(ReverseProxyServiceAuthHeaderAuthsArrayOutput)
+func (o ReverseProxyServiceAuthOutput) HeaderAuths() ReverseProxyServiceAuthHeaderAuthArrayOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuth) []ReverseProxyServiceAuthHeaderAuth { return v.HeaderAuths }).(ReverseProxyServiceAuthHeaderAuthArrayOutput)
 }
 
 // Sign-in by a link sent by email
@@ -6713,13 +16020,13 @@ func (o ReverseProxyServiceAuthPtrOutput) BearerAuth() ReverseProxyServiceAuthBe
 }
 
 // Header checks; one that matches admits
-func (o ReverseProxyServiceAuthPtrOutput) HeaderAuths() ReverseProxyServiceAuthHeaderAuthsArrayOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceAuth) []ReverseProxyServiceAuthHeaderAuths {
+func (o ReverseProxyServiceAuthPtrOutput) HeaderAuths() ReverseProxyServiceAuthHeaderAuthArrayOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuth) []ReverseProxyServiceAuthHeaderAuth {
 		if v == nil {
 			return nil
 		}
 		return v.HeaderAuths
-	}).(ReverseProxyServiceAuthHeaderAuthsArrayOutput)
+	}).(ReverseProxyServiceAuthHeaderAuthArrayOutput)
 }
 
 // Sign-in by a link sent by email
@@ -6912,7 +16219,7 @@ func (o ReverseProxyServiceAuthBearerAuthPtrOutput) Enabled() pulumi.BoolPtrOutp
 }
 
 // A request header that must carry a fixed value
-type ReverseProxyServiceAuthHeaderAuths struct {
+type ReverseProxyServiceAuthHeaderAuth struct {
 	// Whether this header check is on
 	Enabled bool `pulumi:"enabled"`
 	// Header name, e.g. X-Api-Key
@@ -6921,19 +16228,19 @@ type ReverseProxyServiceAuthHeaderAuths struct {
 	Value string `pulumi:"value"`
 }
 
-// ReverseProxyServiceAuthHeaderAuthsInput is an input type that accepts ReverseProxyServiceAuthHeaderAuthsArgs and ReverseProxyServiceAuthHeaderAuthsOutput values.
-// You can construct a concrete instance of `ReverseProxyServiceAuthHeaderAuthsInput` via:
+// ReverseProxyServiceAuthHeaderAuthInput is an input type that accepts ReverseProxyServiceAuthHeaderAuthArgs and ReverseProxyServiceAuthHeaderAuthOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAuthHeaderAuthInput` via:
 //
-//	ReverseProxyServiceAuthHeaderAuthsArgs{...}
-type ReverseProxyServiceAuthHeaderAuthsInput interface {
+//	ReverseProxyServiceAuthHeaderAuthArgs{...}
+type ReverseProxyServiceAuthHeaderAuthInput interface {
 	pulumi.Input
 
-	ToReverseProxyServiceAuthHeaderAuthsOutput() ReverseProxyServiceAuthHeaderAuthsOutput
-	ToReverseProxyServiceAuthHeaderAuthsOutputWithContext(context.Context) ReverseProxyServiceAuthHeaderAuthsOutput
+	ToReverseProxyServiceAuthHeaderAuthOutput() ReverseProxyServiceAuthHeaderAuthOutput
+	ToReverseProxyServiceAuthHeaderAuthOutputWithContext(context.Context) ReverseProxyServiceAuthHeaderAuthOutput
 }
 
 // A request header that must carry a fixed value
-type ReverseProxyServiceAuthHeaderAuthsArgs struct {
+type ReverseProxyServiceAuthHeaderAuthArgs struct {
 	// Whether this header check is on
 	Enabled pulumi.BoolInput `pulumi:"enabled"`
 	// Header name, e.g. X-Api-Key
@@ -6942,91 +16249,91 @@ type ReverseProxyServiceAuthHeaderAuthsArgs struct {
 	Value pulumi.StringInput `pulumi:"value"`
 }
 
-func (ReverseProxyServiceAuthHeaderAuthsArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*ReverseProxyServiceAuthHeaderAuths)(nil)).Elem()
+func (ReverseProxyServiceAuthHeaderAuthArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAuthHeaderAuth)(nil)).Elem()
 }
 
-func (i ReverseProxyServiceAuthHeaderAuthsArgs) ToReverseProxyServiceAuthHeaderAuthsOutput() ReverseProxyServiceAuthHeaderAuthsOutput {
-	return i.ToReverseProxyServiceAuthHeaderAuthsOutputWithContext(context.Background())
+func (i ReverseProxyServiceAuthHeaderAuthArgs) ToReverseProxyServiceAuthHeaderAuthOutput() ReverseProxyServiceAuthHeaderAuthOutput {
+	return i.ToReverseProxyServiceAuthHeaderAuthOutputWithContext(context.Background())
 }
 
-func (i ReverseProxyServiceAuthHeaderAuthsArgs) ToReverseProxyServiceAuthHeaderAuthsOutputWithContext(ctx context.Context) ReverseProxyServiceAuthHeaderAuthsOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthHeaderAuthsOutput)
+func (i ReverseProxyServiceAuthHeaderAuthArgs) ToReverseProxyServiceAuthHeaderAuthOutputWithContext(ctx context.Context) ReverseProxyServiceAuthHeaderAuthOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthHeaderAuthOutput)
 }
 
-// ReverseProxyServiceAuthHeaderAuthsArrayInput is an input type that accepts ReverseProxyServiceAuthHeaderAuthsArray and ReverseProxyServiceAuthHeaderAuthsArrayOutput values.
-// You can construct a concrete instance of `ReverseProxyServiceAuthHeaderAuthsArrayInput` via:
+// ReverseProxyServiceAuthHeaderAuthArrayInput is an input type that accepts ReverseProxyServiceAuthHeaderAuthArray and ReverseProxyServiceAuthHeaderAuthArrayOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAuthHeaderAuthArrayInput` via:
 //
-//	ReverseProxyServiceAuthHeaderAuthsArray{ ReverseProxyServiceAuthHeaderAuthsArgs{...} }
-type ReverseProxyServiceAuthHeaderAuthsArrayInput interface {
+//	ReverseProxyServiceAuthHeaderAuthArray{ ReverseProxyServiceAuthHeaderAuthArgs{...} }
+type ReverseProxyServiceAuthHeaderAuthArrayInput interface {
 	pulumi.Input
 
-	ToReverseProxyServiceAuthHeaderAuthsArrayOutput() ReverseProxyServiceAuthHeaderAuthsArrayOutput
-	ToReverseProxyServiceAuthHeaderAuthsArrayOutputWithContext(context.Context) ReverseProxyServiceAuthHeaderAuthsArrayOutput
+	ToReverseProxyServiceAuthHeaderAuthArrayOutput() ReverseProxyServiceAuthHeaderAuthArrayOutput
+	ToReverseProxyServiceAuthHeaderAuthArrayOutputWithContext(context.Context) ReverseProxyServiceAuthHeaderAuthArrayOutput
 }
 
-type ReverseProxyServiceAuthHeaderAuthsArray []ReverseProxyServiceAuthHeaderAuthsInput
+type ReverseProxyServiceAuthHeaderAuthArray []ReverseProxyServiceAuthHeaderAuthInput
 
-func (ReverseProxyServiceAuthHeaderAuthsArray) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]ReverseProxyServiceAuthHeaderAuths)(nil)).Elem()
+func (ReverseProxyServiceAuthHeaderAuthArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ReverseProxyServiceAuthHeaderAuth)(nil)).Elem()
 }
 
-func (i ReverseProxyServiceAuthHeaderAuthsArray) ToReverseProxyServiceAuthHeaderAuthsArrayOutput() ReverseProxyServiceAuthHeaderAuthsArrayOutput {
-	return i.ToReverseProxyServiceAuthHeaderAuthsArrayOutputWithContext(context.Background())
+func (i ReverseProxyServiceAuthHeaderAuthArray) ToReverseProxyServiceAuthHeaderAuthArrayOutput() ReverseProxyServiceAuthHeaderAuthArrayOutput {
+	return i.ToReverseProxyServiceAuthHeaderAuthArrayOutputWithContext(context.Background())
 }
 
-func (i ReverseProxyServiceAuthHeaderAuthsArray) ToReverseProxyServiceAuthHeaderAuthsArrayOutputWithContext(ctx context.Context) ReverseProxyServiceAuthHeaderAuthsArrayOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthHeaderAuthsArrayOutput)
+func (i ReverseProxyServiceAuthHeaderAuthArray) ToReverseProxyServiceAuthHeaderAuthArrayOutputWithContext(ctx context.Context) ReverseProxyServiceAuthHeaderAuthArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthHeaderAuthArrayOutput)
 }
 
 // A request header that must carry a fixed value
-type ReverseProxyServiceAuthHeaderAuthsOutput struct{ *pulumi.OutputState }
+type ReverseProxyServiceAuthHeaderAuthOutput struct{ *pulumi.OutputState }
 
-func (ReverseProxyServiceAuthHeaderAuthsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*ReverseProxyServiceAuthHeaderAuths)(nil)).Elem()
+func (ReverseProxyServiceAuthHeaderAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAuthHeaderAuth)(nil)).Elem()
 }
 
-func (o ReverseProxyServiceAuthHeaderAuthsOutput) ToReverseProxyServiceAuthHeaderAuthsOutput() ReverseProxyServiceAuthHeaderAuthsOutput {
+func (o ReverseProxyServiceAuthHeaderAuthOutput) ToReverseProxyServiceAuthHeaderAuthOutput() ReverseProxyServiceAuthHeaderAuthOutput {
 	return o
 }
 
-func (o ReverseProxyServiceAuthHeaderAuthsOutput) ToReverseProxyServiceAuthHeaderAuthsOutputWithContext(ctx context.Context) ReverseProxyServiceAuthHeaderAuthsOutput {
+func (o ReverseProxyServiceAuthHeaderAuthOutput) ToReverseProxyServiceAuthHeaderAuthOutputWithContext(ctx context.Context) ReverseProxyServiceAuthHeaderAuthOutput {
 	return o
 }
 
 // Whether this header check is on
-func (o ReverseProxyServiceAuthHeaderAuthsOutput) Enabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v ReverseProxyServiceAuthHeaderAuths) bool { return v.Enabled }).(pulumi.BoolOutput)
+func (o ReverseProxyServiceAuthHeaderAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuthHeaderAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
 }
 
 // Header name, e.g. X-Api-Key
-func (o ReverseProxyServiceAuthHeaderAuthsOutput) Header() pulumi.StringOutput {
-	return o.ApplyT(func(v ReverseProxyServiceAuthHeaderAuths) string { return v.Header }).(pulumi.StringOutput)
+func (o ReverseProxyServiceAuthHeaderAuthOutput) Header() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuthHeaderAuth) string { return v.Header }).(pulumi.StringOutput)
 }
 
 // The value the header must carry (e.g. `Bearer <token>`); write-only (answered empty). Required when the check is created; an update that sends it empty keeps the stored value
-func (o ReverseProxyServiceAuthHeaderAuthsOutput) Value() pulumi.StringOutput {
-	return o.ApplyT(func(v ReverseProxyServiceAuthHeaderAuths) string { return v.Value }).(pulumi.StringOutput)
+func (o ReverseProxyServiceAuthHeaderAuthOutput) Value() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuthHeaderAuth) string { return v.Value }).(pulumi.StringOutput)
 }
 
-type ReverseProxyServiceAuthHeaderAuthsArrayOutput struct{ *pulumi.OutputState }
+type ReverseProxyServiceAuthHeaderAuthArrayOutput struct{ *pulumi.OutputState }
 
-func (ReverseProxyServiceAuthHeaderAuthsArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]ReverseProxyServiceAuthHeaderAuths)(nil)).Elem()
+func (ReverseProxyServiceAuthHeaderAuthArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ReverseProxyServiceAuthHeaderAuth)(nil)).Elem()
 }
 
-func (o ReverseProxyServiceAuthHeaderAuthsArrayOutput) ToReverseProxyServiceAuthHeaderAuthsArrayOutput() ReverseProxyServiceAuthHeaderAuthsArrayOutput {
+func (o ReverseProxyServiceAuthHeaderAuthArrayOutput) ToReverseProxyServiceAuthHeaderAuthArrayOutput() ReverseProxyServiceAuthHeaderAuthArrayOutput {
 	return o
 }
 
-func (o ReverseProxyServiceAuthHeaderAuthsArrayOutput) ToReverseProxyServiceAuthHeaderAuthsArrayOutputWithContext(ctx context.Context) ReverseProxyServiceAuthHeaderAuthsArrayOutput {
+func (o ReverseProxyServiceAuthHeaderAuthArrayOutput) ToReverseProxyServiceAuthHeaderAuthArrayOutputWithContext(ctx context.Context) ReverseProxyServiceAuthHeaderAuthArrayOutput {
 	return o
 }
 
-func (o ReverseProxyServiceAuthHeaderAuthsArrayOutput) Index(i pulumi.IntInput) ReverseProxyServiceAuthHeaderAuthsOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ReverseProxyServiceAuthHeaderAuths {
-		return vs[0].([]ReverseProxyServiceAuthHeaderAuths)[vs[1].(int)]
-	}).(ReverseProxyServiceAuthHeaderAuthsOutput)
+func (o ReverseProxyServiceAuthHeaderAuthArrayOutput) Index(i pulumi.IntInput) ReverseProxyServiceAuthHeaderAuthOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ReverseProxyServiceAuthHeaderAuth {
+		return vs[0].([]ReverseProxyServiceAuthHeaderAuth)[vs[1].(int)]
+	}).(ReverseProxyServiceAuthHeaderAuthOutput)
 }
 
 // Sign-in by a link sent by email
@@ -7487,992 +16794,14 @@ func (o ReverseProxyServiceAuthPinAuthPtrOutput) Pin() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// Reverse-proxy service
-type ReverseProxyServiceResult struct {
-	// Groups whose peers may reach a private service
-	AccessGroups []string `pulumi:"accessGroups"`
-	// Which client addresses may connect
-	AccessRestrictions *ReverseProxyServiceResultAccessRestrictions `pulumi:"accessRestrictions"`
-	// How visitors prove who they are; secret values answered empty
-	Auth ReverseProxyServiceResultAuth `pulumi:"auth"`
-	// Host name the service is published at
-	Domain string `pulumi:"domain"`
-	// Whether the service is published
-	Enabled bool `pulumi:"enabled"`
-	// Service id
-	Id string `pulumi:"id"`
-	// Port the proxy listens on (tcp, udp and tls)
-	ListenPort *int `pulumi:"listenPort"`
-	// What the server reports about a service
-	Meta ReverseProxyServiceResultMeta `pulumi:"meta"`
-	// http, tcp, udp or tls
-	Mode *string `pulumi:"mode"`
-	// Service name
-	Name string `pulumi:"name"`
-	// Whether the visitor's Host header reaches the target
-	PassHostHeader *bool `pulumi:"passHostHeader"`
-	// Whether the cluster chose listenPort
-	PortAutoAssigned *bool `pulumi:"portAutoAssigned"`
-	// Whether only peers of accessGroups may reach the service
-	Private *bool `pulumi:"private"`
-	// Address of the proxy cluster serving the service
-	ProxyCluster *string `pulumi:"proxyCluster"`
-	// Whether redirects are rewritten to the domain
-	RewriteRedirects *bool `pulumi:"rewriteRedirects"`
-	// Where the service sends traffic
-	Targets []ReverseProxyServiceResultTargets `pulumi:"targets"`
-	// Set by the operator for a service stopped for abuse; such a service cannot be changed
-	Terminated *bool `pulumi:"terminated"`
-}
-
-// Reverse-proxy service
-type ReverseProxyServiceResultOutput struct{ *pulumi.OutputState }
-
-func (ReverseProxyServiceResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*ReverseProxyServiceResult)(nil)).Elem()
-}
-
-func (o ReverseProxyServiceResultOutput) ToReverseProxyServiceResultOutput() ReverseProxyServiceResultOutput {
-	return o
-}
-
-func (o ReverseProxyServiceResultOutput) ToReverseProxyServiceResultOutputWithContext(ctx context.Context) ReverseProxyServiceResultOutput {
-	return o
-}
-
-// Groups whose peers may reach a private service
-func (o ReverseProxyServiceResultOutput) AccessGroups() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResult) []string { return v.AccessGroups }).(pulumi.StringArrayOutput)
-}
-
-// Which client addresses may connect
-func (o ReverseProxyServiceResultOutput) AccessRestrictions() ReverseProxyServiceResultAccessRestrictionsPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResult) *ReverseProxyServiceResultAccessRestrictions {
-		return v.AccessRestrictions
-	}).(ReverseProxyServiceResultAccessRestrictionsPtrOutput)
-}
-
-// How visitors prove who they are; secret values answered empty
-func (o ReverseProxyServiceResultOutput) Auth() ReverseProxyServiceResultAuthOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResult) ReverseProxyServiceResultAuth { return v.Auth }).(ReverseProxyServiceResultAuthOutput)
-}
-
-// Host name the service is published at
-func (o ReverseProxyServiceResultOutput) Domain() pulumi.StringOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResult) string { return v.Domain }).(pulumi.StringOutput)
-}
-
-// Whether the service is published
-func (o ReverseProxyServiceResultOutput) Enabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResult) bool { return v.Enabled }).(pulumi.BoolOutput)
-}
-
-// Service id
-func (o ReverseProxyServiceResultOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResult) string { return v.Id }).(pulumi.StringOutput)
-}
-
-// Port the proxy listens on (tcp, udp and tls)
-func (o ReverseProxyServiceResultOutput) ListenPort() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResult) *int { return v.ListenPort }).(pulumi.IntPtrOutput)
-}
-
-// What the server reports about a service
-func (o ReverseProxyServiceResultOutput) Meta() ReverseProxyServiceResultMetaOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResult) ReverseProxyServiceResultMeta { return v.Meta }).(ReverseProxyServiceResultMetaOutput)
-}
-
-// http, tcp, udp or tls
-func (o ReverseProxyServiceResultOutput) Mode() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResult) *string { return v.Mode }).(pulumi.StringPtrOutput)
-}
-
-// Service name
-func (o ReverseProxyServiceResultOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResult) string { return v.Name }).(pulumi.StringOutput)
-}
-
-// Whether the visitor's Host header reaches the target
-func (o ReverseProxyServiceResultOutput) PassHostHeader() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResult) *bool { return v.PassHostHeader }).(pulumi.BoolPtrOutput)
-}
-
-// Whether the cluster chose listenPort
-func (o ReverseProxyServiceResultOutput) PortAutoAssigned() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResult) *bool { return v.PortAutoAssigned }).(pulumi.BoolPtrOutput)
-}
-
-// Whether only peers of accessGroups may reach the service
-func (o ReverseProxyServiceResultOutput) Private() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResult) *bool { return v.Private }).(pulumi.BoolPtrOutput)
-}
-
-// Address of the proxy cluster serving the service
-func (o ReverseProxyServiceResultOutput) ProxyCluster() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResult) *string { return v.ProxyCluster }).(pulumi.StringPtrOutput)
-}
-
-// Whether redirects are rewritten to the domain
-func (o ReverseProxyServiceResultOutput) RewriteRedirects() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResult) *bool { return v.RewriteRedirects }).(pulumi.BoolPtrOutput)
-}
-
-// Where the service sends traffic
-func (o ReverseProxyServiceResultOutput) Targets() ReverseProxyServiceResultTargetsArrayOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResult) []ReverseProxyServiceResultTargets { return v.Targets }).(ReverseProxyServiceResultTargetsArrayOutput)
-}
-
-// Set by the operator for a service stopped for abuse; such a service cannot be changed
-func (o ReverseProxyServiceResultOutput) Terminated() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResult) *bool { return v.Terminated }).(pulumi.BoolPtrOutput)
-}
-
-type ReverseProxyServiceResultArrayOutput struct{ *pulumi.OutputState }
-
-func (ReverseProxyServiceResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]ReverseProxyServiceResult)(nil)).Elem()
-}
-
-func (o ReverseProxyServiceResultArrayOutput) ToReverseProxyServiceResultArrayOutput() ReverseProxyServiceResultArrayOutput {
-	return o
-}
-
-func (o ReverseProxyServiceResultArrayOutput) ToReverseProxyServiceResultArrayOutputWithContext(ctx context.Context) ReverseProxyServiceResultArrayOutput {
-	return o
-}
-
-func (o ReverseProxyServiceResultArrayOutput) Index(i pulumi.IntInput) ReverseProxyServiceResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ReverseProxyServiceResult {
-		return vs[0].([]ReverseProxyServiceResult)[vs[1].(int)]
-	}).(ReverseProxyServiceResultOutput)
-}
-
-type ReverseProxyServiceResultAccessRestrictions struct {
-	// Only these client ranges
-	AllowedCidrs []string `pulumi:"allowedCidrs"`
-	// Only these countries
-	AllowedCountries []string `pulumi:"allowedCountries"`
-	// Refused client ranges
-	BlockedCidrs []string `pulumi:"blockedCidrs"`
-	// Refused countries
-	BlockedCountries []string `pulumi:"blockedCountries"`
-	// off, enforce or observe
-	CrowdsecMode *string `pulumi:"crowdsecMode"`
-}
-
-type ReverseProxyServiceResultAccessRestrictionsOutput struct{ *pulumi.OutputState }
-
-func (ReverseProxyServiceResultAccessRestrictionsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*ReverseProxyServiceResultAccessRestrictions)(nil)).Elem()
-}
-
-func (o ReverseProxyServiceResultAccessRestrictionsOutput) ToReverseProxyServiceResultAccessRestrictionsOutput() ReverseProxyServiceResultAccessRestrictionsOutput {
-	return o
-}
-
-func (o ReverseProxyServiceResultAccessRestrictionsOutput) ToReverseProxyServiceResultAccessRestrictionsOutputWithContext(ctx context.Context) ReverseProxyServiceResultAccessRestrictionsOutput {
-	return o
-}
-
-// Only these client ranges
-func (o ReverseProxyServiceResultAccessRestrictionsOutput) AllowedCidrs() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultAccessRestrictions) []string { return v.AllowedCidrs }).(pulumi.StringArrayOutput)
-}
-
-// Only these countries
-func (o ReverseProxyServiceResultAccessRestrictionsOutput) AllowedCountries() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultAccessRestrictions) []string { return v.AllowedCountries }).(pulumi.StringArrayOutput)
-}
-
-// Refused client ranges
-func (o ReverseProxyServiceResultAccessRestrictionsOutput) BlockedCidrs() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultAccessRestrictions) []string { return v.BlockedCidrs }).(pulumi.StringArrayOutput)
-}
-
-// Refused countries
-func (o ReverseProxyServiceResultAccessRestrictionsOutput) BlockedCountries() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultAccessRestrictions) []string { return v.BlockedCountries }).(pulumi.StringArrayOutput)
-}
-
-// off, enforce or observe
-func (o ReverseProxyServiceResultAccessRestrictionsOutput) CrowdsecMode() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultAccessRestrictions) *string { return v.CrowdsecMode }).(pulumi.StringPtrOutput)
-}
-
-type ReverseProxyServiceResultAccessRestrictionsPtrOutput struct{ *pulumi.OutputState }
-
-func (ReverseProxyServiceResultAccessRestrictionsPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**ReverseProxyServiceResultAccessRestrictions)(nil)).Elem()
-}
-
-func (o ReverseProxyServiceResultAccessRestrictionsPtrOutput) ToReverseProxyServiceResultAccessRestrictionsPtrOutput() ReverseProxyServiceResultAccessRestrictionsPtrOutput {
-	return o
-}
-
-func (o ReverseProxyServiceResultAccessRestrictionsPtrOutput) ToReverseProxyServiceResultAccessRestrictionsPtrOutputWithContext(ctx context.Context) ReverseProxyServiceResultAccessRestrictionsPtrOutput {
-	return o
-}
-
-func (o ReverseProxyServiceResultAccessRestrictionsPtrOutput) Elem() ReverseProxyServiceResultAccessRestrictionsOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceResultAccessRestrictions) ReverseProxyServiceResultAccessRestrictions {
-		if v != nil {
-			return *v
-		}
-		var ret ReverseProxyServiceResultAccessRestrictions
-		return ret
-	}).(ReverseProxyServiceResultAccessRestrictionsOutput)
-}
-
-// Only these client ranges
-func (o ReverseProxyServiceResultAccessRestrictionsPtrOutput) AllowedCidrs() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceResultAccessRestrictions) []string {
-		if v == nil {
-			return nil
-		}
-		return v.AllowedCidrs
-	}).(pulumi.StringArrayOutput)
-}
-
-// Only these countries
-func (o ReverseProxyServiceResultAccessRestrictionsPtrOutput) AllowedCountries() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceResultAccessRestrictions) []string {
-		if v == nil {
-			return nil
-		}
-		return v.AllowedCountries
-	}).(pulumi.StringArrayOutput)
-}
-
-// Refused client ranges
-func (o ReverseProxyServiceResultAccessRestrictionsPtrOutput) BlockedCidrs() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceResultAccessRestrictions) []string {
-		if v == nil {
-			return nil
-		}
-		return v.BlockedCidrs
-	}).(pulumi.StringArrayOutput)
-}
-
-// Refused countries
-func (o ReverseProxyServiceResultAccessRestrictionsPtrOutput) BlockedCountries() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceResultAccessRestrictions) []string {
-		if v == nil {
-			return nil
-		}
-		return v.BlockedCountries
-	}).(pulumi.StringArrayOutput)
-}
-
-// off, enforce or observe
-func (o ReverseProxyServiceResultAccessRestrictionsPtrOutput) CrowdsecMode() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceResultAccessRestrictions) *string {
-		if v == nil {
-			return nil
-		}
-		return v.CrowdsecMode
-	}).(pulumi.StringPtrOutput)
-}
-
-// How visitors prove who they are; secret values answered empty
-type ReverseProxyServiceResultAuth struct {
-	// Sign-in through the identity provider
-	BearerAuth *ReverseProxyServiceResultAuthBearerAuth `pulumi:"bearerAuth"`
-	// Header checks
-	HeaderAuths []ReverseProxyServiceResultAuthHeaderAuths `pulumi:"headerAuths"`
-	// Sign-in by emailed link
-	LinkAuth *ReverseProxyServiceResultAuthLinkAuth `pulumi:"linkAuth"`
-	// Password check
-	PasswordAuth *ReverseProxyServiceResultAuthPasswordAuth `pulumi:"passwordAuth"`
-	// PIN check
-	PinAuth *ReverseProxyServiceResultAuthPinAuth `pulumi:"pinAuth"`
-}
-
-// How visitors prove who they are; secret values answered empty
-type ReverseProxyServiceResultAuthOutput struct{ *pulumi.OutputState }
-
-func (ReverseProxyServiceResultAuthOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*ReverseProxyServiceResultAuth)(nil)).Elem()
-}
-
-func (o ReverseProxyServiceResultAuthOutput) ToReverseProxyServiceResultAuthOutput() ReverseProxyServiceResultAuthOutput {
-	return o
-}
-
-func (o ReverseProxyServiceResultAuthOutput) ToReverseProxyServiceResultAuthOutputWithContext(ctx context.Context) ReverseProxyServiceResultAuthOutput {
-	return o
-}
-
-// Sign-in through the identity provider
-func (o ReverseProxyServiceResultAuthOutput) BearerAuth() ReverseProxyServiceResultAuthBearerAuthPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultAuth) *ReverseProxyServiceResultAuthBearerAuth { return v.BearerAuth }).(ReverseProxyServiceResultAuthBearerAuthPtrOutput)
-}
-
-// Header checks
-func (o ReverseProxyServiceResultAuthOutput) HeaderAuths() ReverseProxyServiceResultAuthHeaderAuthsArrayOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultAuth) []ReverseProxyServiceResultAuthHeaderAuths { return v.HeaderAuths }).(ReverseProxyServiceResultAuthHeaderAuthsArrayOutput)
-}
-
-// Sign-in by emailed link
-func (o ReverseProxyServiceResultAuthOutput) LinkAuth() ReverseProxyServiceResultAuthLinkAuthPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultAuth) *ReverseProxyServiceResultAuthLinkAuth { return v.LinkAuth }).(ReverseProxyServiceResultAuthLinkAuthPtrOutput)
-}
-
-// Password check
-func (o ReverseProxyServiceResultAuthOutput) PasswordAuth() ReverseProxyServiceResultAuthPasswordAuthPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultAuth) *ReverseProxyServiceResultAuthPasswordAuth {
-		return v.PasswordAuth
-	}).(ReverseProxyServiceResultAuthPasswordAuthPtrOutput)
-}
-
-// PIN check
-func (o ReverseProxyServiceResultAuthOutput) PinAuth() ReverseProxyServiceResultAuthPinAuthPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultAuth) *ReverseProxyServiceResultAuthPinAuth { return v.PinAuth }).(ReverseProxyServiceResultAuthPinAuthPtrOutput)
-}
-
-type ReverseProxyServiceResultAuthBearerAuth struct {
-	// Groups whose users may sign in
-	DistributionGroups []string `pulumi:"distributionGroups"`
-	// Whether the check is on
-	Enabled bool `pulumi:"enabled"`
-}
-
-type ReverseProxyServiceResultAuthBearerAuthOutput struct{ *pulumi.OutputState }
-
-func (ReverseProxyServiceResultAuthBearerAuthOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*ReverseProxyServiceResultAuthBearerAuth)(nil)).Elem()
-}
-
-func (o ReverseProxyServiceResultAuthBearerAuthOutput) ToReverseProxyServiceResultAuthBearerAuthOutput() ReverseProxyServiceResultAuthBearerAuthOutput {
-	return o
-}
-
-func (o ReverseProxyServiceResultAuthBearerAuthOutput) ToReverseProxyServiceResultAuthBearerAuthOutputWithContext(ctx context.Context) ReverseProxyServiceResultAuthBearerAuthOutput {
-	return o
-}
-
-// Groups whose users may sign in
-func (o ReverseProxyServiceResultAuthBearerAuthOutput) DistributionGroups() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultAuthBearerAuth) []string { return v.DistributionGroups }).(pulumi.StringArrayOutput)
-}
-
-// Whether the check is on
-func (o ReverseProxyServiceResultAuthBearerAuthOutput) Enabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultAuthBearerAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
-}
-
-type ReverseProxyServiceResultAuthBearerAuthPtrOutput struct{ *pulumi.OutputState }
-
-func (ReverseProxyServiceResultAuthBearerAuthPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**ReverseProxyServiceResultAuthBearerAuth)(nil)).Elem()
-}
-
-func (o ReverseProxyServiceResultAuthBearerAuthPtrOutput) ToReverseProxyServiceResultAuthBearerAuthPtrOutput() ReverseProxyServiceResultAuthBearerAuthPtrOutput {
-	return o
-}
-
-func (o ReverseProxyServiceResultAuthBearerAuthPtrOutput) ToReverseProxyServiceResultAuthBearerAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceResultAuthBearerAuthPtrOutput {
-	return o
-}
-
-func (o ReverseProxyServiceResultAuthBearerAuthPtrOutput) Elem() ReverseProxyServiceResultAuthBearerAuthOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceResultAuthBearerAuth) ReverseProxyServiceResultAuthBearerAuth {
-		if v != nil {
-			return *v
-		}
-		var ret ReverseProxyServiceResultAuthBearerAuth
-		return ret
-	}).(ReverseProxyServiceResultAuthBearerAuthOutput)
-}
-
-// Groups whose users may sign in
-func (o ReverseProxyServiceResultAuthBearerAuthPtrOutput) DistributionGroups() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceResultAuthBearerAuth) []string {
-		if v == nil {
-			return nil
-		}
-		return v.DistributionGroups
-	}).(pulumi.StringArrayOutput)
-}
-
-// Whether the check is on
-func (o ReverseProxyServiceResultAuthBearerAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceResultAuthBearerAuth) *bool {
-		if v == nil {
-			return nil
-		}
-		return &v.Enabled
-	}).(pulumi.BoolPtrOutput)
-}
-
-type ReverseProxyServiceResultAuthHeaderAuths struct {
-	// Whether the check is on
-	Enabled bool `pulumi:"enabled"`
-	// Header name
-	Header string `pulumi:"header"`
-	// Always empty
-	Value string `pulumi:"value"`
-}
-
-type ReverseProxyServiceResultAuthHeaderAuthsOutput struct{ *pulumi.OutputState }
-
-func (ReverseProxyServiceResultAuthHeaderAuthsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*ReverseProxyServiceResultAuthHeaderAuths)(nil)).Elem()
-}
-
-func (o ReverseProxyServiceResultAuthHeaderAuthsOutput) ToReverseProxyServiceResultAuthHeaderAuthsOutput() ReverseProxyServiceResultAuthHeaderAuthsOutput {
-	return o
-}
-
-func (o ReverseProxyServiceResultAuthHeaderAuthsOutput) ToReverseProxyServiceResultAuthHeaderAuthsOutputWithContext(ctx context.Context) ReverseProxyServiceResultAuthHeaderAuthsOutput {
-	return o
-}
-
-// Whether the check is on
-func (o ReverseProxyServiceResultAuthHeaderAuthsOutput) Enabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultAuthHeaderAuths) bool { return v.Enabled }).(pulumi.BoolOutput)
-}
-
-// Header name
-func (o ReverseProxyServiceResultAuthHeaderAuthsOutput) Header() pulumi.StringOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultAuthHeaderAuths) string { return v.Header }).(pulumi.StringOutput)
-}
-
-// Always empty
-func (o ReverseProxyServiceResultAuthHeaderAuthsOutput) Value() pulumi.StringOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultAuthHeaderAuths) string { return v.Value }).(pulumi.StringOutput)
-}
-
-type ReverseProxyServiceResultAuthHeaderAuthsArrayOutput struct{ *pulumi.OutputState }
-
-func (ReverseProxyServiceResultAuthHeaderAuthsArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]ReverseProxyServiceResultAuthHeaderAuths)(nil)).Elem()
-}
-
-func (o ReverseProxyServiceResultAuthHeaderAuthsArrayOutput) ToReverseProxyServiceResultAuthHeaderAuthsArrayOutput() ReverseProxyServiceResultAuthHeaderAuthsArrayOutput {
-	return o
-}
-
-func (o ReverseProxyServiceResultAuthHeaderAuthsArrayOutput) ToReverseProxyServiceResultAuthHeaderAuthsArrayOutputWithContext(ctx context.Context) ReverseProxyServiceResultAuthHeaderAuthsArrayOutput {
-	return o
-}
-
-func (o ReverseProxyServiceResultAuthHeaderAuthsArrayOutput) Index(i pulumi.IntInput) ReverseProxyServiceResultAuthHeaderAuthsOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ReverseProxyServiceResultAuthHeaderAuths {
-		return vs[0].([]ReverseProxyServiceResultAuthHeaderAuths)[vs[1].(int)]
-	}).(ReverseProxyServiceResultAuthHeaderAuthsOutput)
-}
-
-type ReverseProxyServiceResultAuthLinkAuth struct {
-	// Whether the check is on
-	Enabled bool `pulumi:"enabled"`
-}
-
-type ReverseProxyServiceResultAuthLinkAuthOutput struct{ *pulumi.OutputState }
-
-func (ReverseProxyServiceResultAuthLinkAuthOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*ReverseProxyServiceResultAuthLinkAuth)(nil)).Elem()
-}
-
-func (o ReverseProxyServiceResultAuthLinkAuthOutput) ToReverseProxyServiceResultAuthLinkAuthOutput() ReverseProxyServiceResultAuthLinkAuthOutput {
-	return o
-}
-
-func (o ReverseProxyServiceResultAuthLinkAuthOutput) ToReverseProxyServiceResultAuthLinkAuthOutputWithContext(ctx context.Context) ReverseProxyServiceResultAuthLinkAuthOutput {
-	return o
-}
-
-// Whether the check is on
-func (o ReverseProxyServiceResultAuthLinkAuthOutput) Enabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultAuthLinkAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
-}
-
-type ReverseProxyServiceResultAuthLinkAuthPtrOutput struct{ *pulumi.OutputState }
-
-func (ReverseProxyServiceResultAuthLinkAuthPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**ReverseProxyServiceResultAuthLinkAuth)(nil)).Elem()
-}
-
-func (o ReverseProxyServiceResultAuthLinkAuthPtrOutput) ToReverseProxyServiceResultAuthLinkAuthPtrOutput() ReverseProxyServiceResultAuthLinkAuthPtrOutput {
-	return o
-}
-
-func (o ReverseProxyServiceResultAuthLinkAuthPtrOutput) ToReverseProxyServiceResultAuthLinkAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceResultAuthLinkAuthPtrOutput {
-	return o
-}
-
-func (o ReverseProxyServiceResultAuthLinkAuthPtrOutput) Elem() ReverseProxyServiceResultAuthLinkAuthOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceResultAuthLinkAuth) ReverseProxyServiceResultAuthLinkAuth {
-		if v != nil {
-			return *v
-		}
-		var ret ReverseProxyServiceResultAuthLinkAuth
-		return ret
-	}).(ReverseProxyServiceResultAuthLinkAuthOutput)
-}
-
-// Whether the check is on
-func (o ReverseProxyServiceResultAuthLinkAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceResultAuthLinkAuth) *bool {
-		if v == nil {
-			return nil
-		}
-		return &v.Enabled
-	}).(pulumi.BoolPtrOutput)
-}
-
-type ReverseProxyServiceResultAuthPasswordAuth struct {
-	// Whether the check is on
-	Enabled bool `pulumi:"enabled"`
-	// Always empty
-	Password string `pulumi:"password"`
-}
-
-type ReverseProxyServiceResultAuthPasswordAuthOutput struct{ *pulumi.OutputState }
-
-func (ReverseProxyServiceResultAuthPasswordAuthOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*ReverseProxyServiceResultAuthPasswordAuth)(nil)).Elem()
-}
-
-func (o ReverseProxyServiceResultAuthPasswordAuthOutput) ToReverseProxyServiceResultAuthPasswordAuthOutput() ReverseProxyServiceResultAuthPasswordAuthOutput {
-	return o
-}
-
-func (o ReverseProxyServiceResultAuthPasswordAuthOutput) ToReverseProxyServiceResultAuthPasswordAuthOutputWithContext(ctx context.Context) ReverseProxyServiceResultAuthPasswordAuthOutput {
-	return o
-}
-
-// Whether the check is on
-func (o ReverseProxyServiceResultAuthPasswordAuthOutput) Enabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultAuthPasswordAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
-}
-
-// Always empty
-func (o ReverseProxyServiceResultAuthPasswordAuthOutput) Password() pulumi.StringOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultAuthPasswordAuth) string { return v.Password }).(pulumi.StringOutput)
-}
-
-type ReverseProxyServiceResultAuthPasswordAuthPtrOutput struct{ *pulumi.OutputState }
-
-func (ReverseProxyServiceResultAuthPasswordAuthPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**ReverseProxyServiceResultAuthPasswordAuth)(nil)).Elem()
-}
-
-func (o ReverseProxyServiceResultAuthPasswordAuthPtrOutput) ToReverseProxyServiceResultAuthPasswordAuthPtrOutput() ReverseProxyServiceResultAuthPasswordAuthPtrOutput {
-	return o
-}
-
-func (o ReverseProxyServiceResultAuthPasswordAuthPtrOutput) ToReverseProxyServiceResultAuthPasswordAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceResultAuthPasswordAuthPtrOutput {
-	return o
-}
-
-func (o ReverseProxyServiceResultAuthPasswordAuthPtrOutput) Elem() ReverseProxyServiceResultAuthPasswordAuthOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceResultAuthPasswordAuth) ReverseProxyServiceResultAuthPasswordAuth {
-		if v != nil {
-			return *v
-		}
-		var ret ReverseProxyServiceResultAuthPasswordAuth
-		return ret
-	}).(ReverseProxyServiceResultAuthPasswordAuthOutput)
-}
-
-// Whether the check is on
-func (o ReverseProxyServiceResultAuthPasswordAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceResultAuthPasswordAuth) *bool {
-		if v == nil {
-			return nil
-		}
-		return &v.Enabled
-	}).(pulumi.BoolPtrOutput)
-}
-
-// Always empty
-func (o ReverseProxyServiceResultAuthPasswordAuthPtrOutput) Password() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceResultAuthPasswordAuth) *string {
-		if v == nil {
-			return nil
-		}
-		return &v.Password
-	}).(pulumi.StringPtrOutput)
-}
-
-type ReverseProxyServiceResultAuthPinAuth struct {
-	// Whether the check is on
-	Enabled bool `pulumi:"enabled"`
-	// Always empty
-	Pin string `pulumi:"pin"`
-}
-
-type ReverseProxyServiceResultAuthPinAuthOutput struct{ *pulumi.OutputState }
-
-func (ReverseProxyServiceResultAuthPinAuthOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*ReverseProxyServiceResultAuthPinAuth)(nil)).Elem()
-}
-
-func (o ReverseProxyServiceResultAuthPinAuthOutput) ToReverseProxyServiceResultAuthPinAuthOutput() ReverseProxyServiceResultAuthPinAuthOutput {
-	return o
-}
-
-func (o ReverseProxyServiceResultAuthPinAuthOutput) ToReverseProxyServiceResultAuthPinAuthOutputWithContext(ctx context.Context) ReverseProxyServiceResultAuthPinAuthOutput {
-	return o
-}
-
-// Whether the check is on
-func (o ReverseProxyServiceResultAuthPinAuthOutput) Enabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultAuthPinAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
-}
-
-// Always empty
-func (o ReverseProxyServiceResultAuthPinAuthOutput) Pin() pulumi.StringOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultAuthPinAuth) string { return v.Pin }).(pulumi.StringOutput)
-}
-
-type ReverseProxyServiceResultAuthPinAuthPtrOutput struct{ *pulumi.OutputState }
-
-func (ReverseProxyServiceResultAuthPinAuthPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**ReverseProxyServiceResultAuthPinAuth)(nil)).Elem()
-}
-
-func (o ReverseProxyServiceResultAuthPinAuthPtrOutput) ToReverseProxyServiceResultAuthPinAuthPtrOutput() ReverseProxyServiceResultAuthPinAuthPtrOutput {
-	return o
-}
-
-func (o ReverseProxyServiceResultAuthPinAuthPtrOutput) ToReverseProxyServiceResultAuthPinAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceResultAuthPinAuthPtrOutput {
-	return o
-}
-
-func (o ReverseProxyServiceResultAuthPinAuthPtrOutput) Elem() ReverseProxyServiceResultAuthPinAuthOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceResultAuthPinAuth) ReverseProxyServiceResultAuthPinAuth {
-		if v != nil {
-			return *v
-		}
-		var ret ReverseProxyServiceResultAuthPinAuth
-		return ret
-	}).(ReverseProxyServiceResultAuthPinAuthOutput)
-}
-
-// Whether the check is on
-func (o ReverseProxyServiceResultAuthPinAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceResultAuthPinAuth) *bool {
-		if v == nil {
-			return nil
-		}
-		return &v.Enabled
-	}).(pulumi.BoolPtrOutput)
-}
-
-// Always empty
-func (o ReverseProxyServiceResultAuthPinAuthPtrOutput) Pin() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceResultAuthPinAuth) *string {
-		if v == nil {
-			return nil
-		}
-		return &v.Pin
-	}).(pulumi.StringPtrOutput)
-}
-
-// What the server reports about a service
-type ReverseProxyServiceResultMeta struct {
-	// When the TLS certificate was issued, if it was
-	CertificateIssuedAt *string `pulumi:"certificateIssuedAt"`
-	// Creation time
-	CreatedAt string `pulumi:"createdAt"`
-	// Where the service stands: pending until a proxy of its cluster serves it, then active; one of `pending`, `active`, `tunnel_not_created`, `certificate_pending`, `certificate_failed`, `error`
-	Status string `pulumi:"status"`
-}
-
-// What the server reports about a service
-type ReverseProxyServiceResultMetaOutput struct{ *pulumi.OutputState }
-
-func (ReverseProxyServiceResultMetaOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*ReverseProxyServiceResultMeta)(nil)).Elem()
-}
-
-func (o ReverseProxyServiceResultMetaOutput) ToReverseProxyServiceResultMetaOutput() ReverseProxyServiceResultMetaOutput {
-	return o
-}
-
-func (o ReverseProxyServiceResultMetaOutput) ToReverseProxyServiceResultMetaOutputWithContext(ctx context.Context) ReverseProxyServiceResultMetaOutput {
-	return o
-}
-
-// When the TLS certificate was issued, if it was
-func (o ReverseProxyServiceResultMetaOutput) CertificateIssuedAt() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultMeta) *string { return v.CertificateIssuedAt }).(pulumi.StringPtrOutput)
-}
-
-// Creation time
-func (o ReverseProxyServiceResultMetaOutput) CreatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultMeta) string { return v.CreatedAt }).(pulumi.StringOutput)
-}
-
-// Where the service stands: pending until a proxy of its cluster serves it, then active; one of `pending`, `active`, `tunnel_not_created`, `certificate_pending`, `certificate_failed`, `error`
-func (o ReverseProxyServiceResultMetaOutput) Status() pulumi.StringOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultMeta) string { return v.Status }).(pulumi.StringOutput)
-}
-
-// A target of a service
-type ReverseProxyServiceResultTargets struct {
-	// Whether traffic goes to this target
-	Enabled bool `pulumi:"enabled"`
-	// Address the proxy connects to
-	Host *string `pulumi:"host"`
-	// Per-target proxy settings
-	Options *ReverseProxyServiceResultTargetsOptions `pulumi:"options"`
-	// Path prefix routed to this target
-	Path *string `pulumi:"path"`
-	// Port of the target
-	Port int `pulumi:"port"`
-	// How the proxy talks to the target
-	Protocol string `pulumi:"protocol"`
-	// Id of the peer or network resource, or the cluster's address
-	TargetId string `pulumi:"targetId"`
-	// peer, host, domain, subnet or cluster
-	TargetType string `pulumi:"targetType"`
-}
-
-// A target of a service
-type ReverseProxyServiceResultTargetsOutput struct{ *pulumi.OutputState }
-
-func (ReverseProxyServiceResultTargetsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*ReverseProxyServiceResultTargets)(nil)).Elem()
-}
-
-func (o ReverseProxyServiceResultTargetsOutput) ToReverseProxyServiceResultTargetsOutput() ReverseProxyServiceResultTargetsOutput {
-	return o
-}
-
-func (o ReverseProxyServiceResultTargetsOutput) ToReverseProxyServiceResultTargetsOutputWithContext(ctx context.Context) ReverseProxyServiceResultTargetsOutput {
-	return o
-}
-
-// Whether traffic goes to this target
-func (o ReverseProxyServiceResultTargetsOutput) Enabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultTargets) bool { return v.Enabled }).(pulumi.BoolOutput)
-}
-
-// Address the proxy connects to
-func (o ReverseProxyServiceResultTargetsOutput) Host() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultTargets) *string { return v.Host }).(pulumi.StringPtrOutput)
-}
-
-// Per-target proxy settings
-func (o ReverseProxyServiceResultTargetsOutput) Options() ReverseProxyServiceResultTargetsOptionsPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultTargets) *ReverseProxyServiceResultTargetsOptions { return v.Options }).(ReverseProxyServiceResultTargetsOptionsPtrOutput)
-}
-
-// Path prefix routed to this target
-func (o ReverseProxyServiceResultTargetsOutput) Path() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultTargets) *string { return v.Path }).(pulumi.StringPtrOutput)
-}
-
-// Port of the target
-func (o ReverseProxyServiceResultTargetsOutput) Port() pulumi.IntOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultTargets) int { return v.Port }).(pulumi.IntOutput)
-}
-
-// How the proxy talks to the target
-func (o ReverseProxyServiceResultTargetsOutput) Protocol() pulumi.StringOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultTargets) string { return v.Protocol }).(pulumi.StringOutput)
-}
-
-// Id of the peer or network resource, or the cluster's address
-func (o ReverseProxyServiceResultTargetsOutput) TargetId() pulumi.StringOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultTargets) string { return v.TargetId }).(pulumi.StringOutput)
-}
-
-// peer, host, domain, subnet or cluster
-func (o ReverseProxyServiceResultTargetsOutput) TargetType() pulumi.StringOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultTargets) string { return v.TargetType }).(pulumi.StringOutput)
-}
-
-type ReverseProxyServiceResultTargetsArrayOutput struct{ *pulumi.OutputState }
-
-func (ReverseProxyServiceResultTargetsArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]ReverseProxyServiceResultTargets)(nil)).Elem()
-}
-
-func (o ReverseProxyServiceResultTargetsArrayOutput) ToReverseProxyServiceResultTargetsArrayOutput() ReverseProxyServiceResultTargetsArrayOutput {
-	return o
-}
-
-func (o ReverseProxyServiceResultTargetsArrayOutput) ToReverseProxyServiceResultTargetsArrayOutputWithContext(ctx context.Context) ReverseProxyServiceResultTargetsArrayOutput {
-	return o
-}
-
-func (o ReverseProxyServiceResultTargetsArrayOutput) Index(i pulumi.IntInput) ReverseProxyServiceResultTargetsOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ReverseProxyServiceResultTargets {
-		return vs[0].([]ReverseProxyServiceResultTargets)[vs[1].(int)]
-	}).(ReverseProxyServiceResultTargetsOutput)
-}
-
-type ReverseProxyServiceResultTargetsOptions struct {
-	// Headers added to requests
-	CustomHeaders map[string]string `pulumi:"customHeaders"`
-	// Whether the target is reached outside the overlay
-	DirectUpstream *bool `pulumi:"directUpstream"`
-	// preserve: the request path is forwarded whole
-	PathRewrite *string `pulumi:"pathRewrite"`
-	// Whether connections carry a PROXY protocol header
-	ProxyProtocol *bool `pulumi:"proxyProtocol"`
-	// How long the proxy waits for an answer
-	RequestTimeout *string `pulumi:"requestTimeout"`
-	// Idle UDP session lifetime
-	SessionIdleTimeout *string `pulumi:"sessionIdleTimeout"`
-	// Whether any TLS certificate is accepted
-	SkipTlsVerify *bool `pulumi:"skipTlsVerify"`
-}
-
-type ReverseProxyServiceResultTargetsOptionsOutput struct{ *pulumi.OutputState }
-
-func (ReverseProxyServiceResultTargetsOptionsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*ReverseProxyServiceResultTargetsOptions)(nil)).Elem()
-}
-
-func (o ReverseProxyServiceResultTargetsOptionsOutput) ToReverseProxyServiceResultTargetsOptionsOutput() ReverseProxyServiceResultTargetsOptionsOutput {
-	return o
-}
-
-func (o ReverseProxyServiceResultTargetsOptionsOutput) ToReverseProxyServiceResultTargetsOptionsOutputWithContext(ctx context.Context) ReverseProxyServiceResultTargetsOptionsOutput {
-	return o
-}
-
-// Headers added to requests
-func (o ReverseProxyServiceResultTargetsOptionsOutput) CustomHeaders() pulumi.StringMapOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultTargetsOptions) map[string]string { return v.CustomHeaders }).(pulumi.StringMapOutput)
-}
-
-// Whether the target is reached outside the overlay
-func (o ReverseProxyServiceResultTargetsOptionsOutput) DirectUpstream() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultTargetsOptions) *bool { return v.DirectUpstream }).(pulumi.BoolPtrOutput)
-}
-
-// preserve: the request path is forwarded whole
-func (o ReverseProxyServiceResultTargetsOptionsOutput) PathRewrite() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultTargetsOptions) *string { return v.PathRewrite }).(pulumi.StringPtrOutput)
-}
-
-// Whether connections carry a PROXY protocol header
-func (o ReverseProxyServiceResultTargetsOptionsOutput) ProxyProtocol() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultTargetsOptions) *bool { return v.ProxyProtocol }).(pulumi.BoolPtrOutput)
-}
-
-// How long the proxy waits for an answer
-func (o ReverseProxyServiceResultTargetsOptionsOutput) RequestTimeout() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultTargetsOptions) *string { return v.RequestTimeout }).(pulumi.StringPtrOutput)
-}
-
-// Idle UDP session lifetime
-func (o ReverseProxyServiceResultTargetsOptionsOutput) SessionIdleTimeout() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultTargetsOptions) *string { return v.SessionIdleTimeout }).(pulumi.StringPtrOutput)
-}
-
-// Whether any TLS certificate is accepted
-func (o ReverseProxyServiceResultTargetsOptionsOutput) SkipTlsVerify() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceResultTargetsOptions) *bool { return v.SkipTlsVerify }).(pulumi.BoolPtrOutput)
-}
-
-type ReverseProxyServiceResultTargetsOptionsPtrOutput struct{ *pulumi.OutputState }
-
-func (ReverseProxyServiceResultTargetsOptionsPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**ReverseProxyServiceResultTargetsOptions)(nil)).Elem()
-}
-
-func (o ReverseProxyServiceResultTargetsOptionsPtrOutput) ToReverseProxyServiceResultTargetsOptionsPtrOutput() ReverseProxyServiceResultTargetsOptionsPtrOutput {
-	return o
-}
-
-func (o ReverseProxyServiceResultTargetsOptionsPtrOutput) ToReverseProxyServiceResultTargetsOptionsPtrOutputWithContext(ctx context.Context) ReverseProxyServiceResultTargetsOptionsPtrOutput {
-	return o
-}
-
-func (o ReverseProxyServiceResultTargetsOptionsPtrOutput) Elem() ReverseProxyServiceResultTargetsOptionsOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceResultTargetsOptions) ReverseProxyServiceResultTargetsOptions {
-		if v != nil {
-			return *v
-		}
-		var ret ReverseProxyServiceResultTargetsOptions
-		return ret
-	}).(ReverseProxyServiceResultTargetsOptionsOutput)
-}
-
-// Headers added to requests
-func (o ReverseProxyServiceResultTargetsOptionsPtrOutput) CustomHeaders() pulumi.StringMapOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceResultTargetsOptions) map[string]string {
-		if v == nil {
-			return nil
-		}
-		return v.CustomHeaders
-	}).(pulumi.StringMapOutput)
-}
-
-// Whether the target is reached outside the overlay
-func (o ReverseProxyServiceResultTargetsOptionsPtrOutput) DirectUpstream() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceResultTargetsOptions) *bool {
-		if v == nil {
-			return nil
-		}
-		return v.DirectUpstream
-	}).(pulumi.BoolPtrOutput)
-}
-
-// preserve: the request path is forwarded whole
-func (o ReverseProxyServiceResultTargetsOptionsPtrOutput) PathRewrite() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceResultTargetsOptions) *string {
-		if v == nil {
-			return nil
-		}
-		return v.PathRewrite
-	}).(pulumi.StringPtrOutput)
-}
-
-// Whether connections carry a PROXY protocol header
-func (o ReverseProxyServiceResultTargetsOptionsPtrOutput) ProxyProtocol() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceResultTargetsOptions) *bool {
-		if v == nil {
-			return nil
-		}
-		return v.ProxyProtocol
-	}).(pulumi.BoolPtrOutput)
-}
-
-// How long the proxy waits for an answer
-func (o ReverseProxyServiceResultTargetsOptionsPtrOutput) RequestTimeout() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceResultTargetsOptions) *string {
-		if v == nil {
-			return nil
-		}
-		return v.RequestTimeout
-	}).(pulumi.StringPtrOutput)
-}
-
-// Idle UDP session lifetime
-func (o ReverseProxyServiceResultTargetsOptionsPtrOutput) SessionIdleTimeout() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceResultTargetsOptions) *string {
-		if v == nil {
-			return nil
-		}
-		return v.SessionIdleTimeout
-	}).(pulumi.StringPtrOutput)
-}
-
-// Whether any TLS certificate is accepted
-func (o ReverseProxyServiceResultTargetsOptionsPtrOutput) SkipTlsVerify() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceResultTargetsOptions) *bool {
-		if v == nil {
-			return nil
-		}
-		return v.SkipTlsVerify
-	}).(pulumi.BoolPtrOutput)
-}
-
 // Where a service sends its traffic
-type ReverseProxyServiceTargets struct {
+type ReverseProxyServiceTarget struct {
 	// Whether traffic goes to this target
 	Enabled bool `pulumi:"enabled"`
 	// Address the proxy connects to: required for subnet and cluster targets; for a peer, host or domain target the server sets the peer's IP or the resource's address
 	Host *string `pulumi:"host"`
 	// Per-target proxy settings
-	Options *ReverseProxyServiceTargetsOptions `pulumi:"options"`
+	Options *ReverseProxyServiceTargetOptions `pulumi:"options"`
 	// Path prefix routed to this target (http mode), e.g. / or /api
 	Path *string `pulumi:"path"`
 	// Port of the target, 1 to 65535
@@ -8485,25 +16814,25 @@ type ReverseProxyServiceTargets struct {
 	TargetType string `pulumi:"targetType"`
 }
 
-// ReverseProxyServiceTargetsInput is an input type that accepts ReverseProxyServiceTargetsArgs and ReverseProxyServiceTargetsOutput values.
-// You can construct a concrete instance of `ReverseProxyServiceTargetsInput` via:
+// ReverseProxyServiceTargetInput is an input type that accepts ReverseProxyServiceTargetArgs and ReverseProxyServiceTargetOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceTargetInput` via:
 //
-//	ReverseProxyServiceTargetsArgs{...}
-type ReverseProxyServiceTargetsInput interface {
+//	ReverseProxyServiceTargetArgs{...}
+type ReverseProxyServiceTargetInput interface {
 	pulumi.Input
 
-	ToReverseProxyServiceTargetsOutput() ReverseProxyServiceTargetsOutput
-	ToReverseProxyServiceTargetsOutputWithContext(context.Context) ReverseProxyServiceTargetsOutput
+	ToReverseProxyServiceTargetOutput() ReverseProxyServiceTargetOutput
+	ToReverseProxyServiceTargetOutputWithContext(context.Context) ReverseProxyServiceTargetOutput
 }
 
 // Where a service sends its traffic
-type ReverseProxyServiceTargetsArgs struct {
+type ReverseProxyServiceTargetArgs struct {
 	// Whether traffic goes to this target
 	Enabled pulumi.BoolInput `pulumi:"enabled"`
 	// Address the proxy connects to: required for subnet and cluster targets; for a peer, host or domain target the server sets the peer's IP or the resource's address
 	Host pulumi.StringPtrInput `pulumi:"host"`
 	// Per-target proxy settings
-	Options ReverseProxyServiceTargetsOptionsPtrInput `pulumi:"options"`
+	Options ReverseProxyServiceTargetOptionsPtrInput `pulumi:"options"`
 	// Path prefix routed to this target (http mode), e.g. / or /api
 	Path pulumi.StringPtrInput `pulumi:"path"`
 	// Port of the target, 1 to 65535
@@ -8516,120 +16845,120 @@ type ReverseProxyServiceTargetsArgs struct {
 	TargetType pulumi.StringInput `pulumi:"targetType"`
 }
 
-func (ReverseProxyServiceTargetsArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*ReverseProxyServiceTargets)(nil)).Elem()
+func (ReverseProxyServiceTargetArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceTarget)(nil)).Elem()
 }
 
-func (i ReverseProxyServiceTargetsArgs) ToReverseProxyServiceTargetsOutput() ReverseProxyServiceTargetsOutput {
-	return i.ToReverseProxyServiceTargetsOutputWithContext(context.Background())
+func (i ReverseProxyServiceTargetArgs) ToReverseProxyServiceTargetOutput() ReverseProxyServiceTargetOutput {
+	return i.ToReverseProxyServiceTargetOutputWithContext(context.Background())
 }
 
-func (i ReverseProxyServiceTargetsArgs) ToReverseProxyServiceTargetsOutputWithContext(ctx context.Context) ReverseProxyServiceTargetsOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceTargetsOutput)
+func (i ReverseProxyServiceTargetArgs) ToReverseProxyServiceTargetOutputWithContext(ctx context.Context) ReverseProxyServiceTargetOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceTargetOutput)
 }
 
-// ReverseProxyServiceTargetsArrayInput is an input type that accepts ReverseProxyServiceTargetsArray and ReverseProxyServiceTargetsArrayOutput values.
-// You can construct a concrete instance of `ReverseProxyServiceTargetsArrayInput` via:
+// ReverseProxyServiceTargetArrayInput is an input type that accepts ReverseProxyServiceTargetArray and ReverseProxyServiceTargetArrayOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceTargetArrayInput` via:
 //
-//	ReverseProxyServiceTargetsArray{ ReverseProxyServiceTargetsArgs{...} }
-type ReverseProxyServiceTargetsArrayInput interface {
+//	ReverseProxyServiceTargetArray{ ReverseProxyServiceTargetArgs{...} }
+type ReverseProxyServiceTargetArrayInput interface {
 	pulumi.Input
 
-	ToReverseProxyServiceTargetsArrayOutput() ReverseProxyServiceTargetsArrayOutput
-	ToReverseProxyServiceTargetsArrayOutputWithContext(context.Context) ReverseProxyServiceTargetsArrayOutput
+	ToReverseProxyServiceTargetArrayOutput() ReverseProxyServiceTargetArrayOutput
+	ToReverseProxyServiceTargetArrayOutputWithContext(context.Context) ReverseProxyServiceTargetArrayOutput
 }
 
-type ReverseProxyServiceTargetsArray []ReverseProxyServiceTargetsInput
+type ReverseProxyServiceTargetArray []ReverseProxyServiceTargetInput
 
-func (ReverseProxyServiceTargetsArray) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]ReverseProxyServiceTargets)(nil)).Elem()
+func (ReverseProxyServiceTargetArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ReverseProxyServiceTarget)(nil)).Elem()
 }
 
-func (i ReverseProxyServiceTargetsArray) ToReverseProxyServiceTargetsArrayOutput() ReverseProxyServiceTargetsArrayOutput {
-	return i.ToReverseProxyServiceTargetsArrayOutputWithContext(context.Background())
+func (i ReverseProxyServiceTargetArray) ToReverseProxyServiceTargetArrayOutput() ReverseProxyServiceTargetArrayOutput {
+	return i.ToReverseProxyServiceTargetArrayOutputWithContext(context.Background())
 }
 
-func (i ReverseProxyServiceTargetsArray) ToReverseProxyServiceTargetsArrayOutputWithContext(ctx context.Context) ReverseProxyServiceTargetsArrayOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceTargetsArrayOutput)
+func (i ReverseProxyServiceTargetArray) ToReverseProxyServiceTargetArrayOutputWithContext(ctx context.Context) ReverseProxyServiceTargetArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceTargetArrayOutput)
 }
 
 // Where a service sends its traffic
-type ReverseProxyServiceTargetsOutput struct{ *pulumi.OutputState }
+type ReverseProxyServiceTargetOutput struct{ *pulumi.OutputState }
 
-func (ReverseProxyServiceTargetsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*ReverseProxyServiceTargets)(nil)).Elem()
+func (ReverseProxyServiceTargetOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceTarget)(nil)).Elem()
 }
 
-func (o ReverseProxyServiceTargetsOutput) ToReverseProxyServiceTargetsOutput() ReverseProxyServiceTargetsOutput {
+func (o ReverseProxyServiceTargetOutput) ToReverseProxyServiceTargetOutput() ReverseProxyServiceTargetOutput {
 	return o
 }
 
-func (o ReverseProxyServiceTargetsOutput) ToReverseProxyServiceTargetsOutputWithContext(ctx context.Context) ReverseProxyServiceTargetsOutput {
+func (o ReverseProxyServiceTargetOutput) ToReverseProxyServiceTargetOutputWithContext(ctx context.Context) ReverseProxyServiceTargetOutput {
 	return o
 }
 
 // Whether traffic goes to this target
-func (o ReverseProxyServiceTargetsOutput) Enabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v ReverseProxyServiceTargets) bool { return v.Enabled }).(pulumi.BoolOutput)
+func (o ReverseProxyServiceTargetOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTarget) bool { return v.Enabled }).(pulumi.BoolOutput)
 }
 
 // Address the proxy connects to: required for subnet and cluster targets; for a peer, host or domain target the server sets the peer's IP or the resource's address
-func (o ReverseProxyServiceTargetsOutput) Host() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceTargets) *string { return v.Host }).(pulumi.StringPtrOutput)
+func (o ReverseProxyServiceTargetOutput) Host() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTarget) *string { return v.Host }).(pulumi.StringPtrOutput)
 }
 
 // Per-target proxy settings
-func (o ReverseProxyServiceTargetsOutput) Options() ReverseProxyServiceTargetsOptionsPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceTargets) *ReverseProxyServiceTargetsOptions { return v.Options }).(ReverseProxyServiceTargetsOptionsPtrOutput)
+func (o ReverseProxyServiceTargetOutput) Options() ReverseProxyServiceTargetOptionsPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTarget) *ReverseProxyServiceTargetOptions { return v.Options }).(ReverseProxyServiceTargetOptionsPtrOutput)
 }
 
 // Path prefix routed to this target (http mode), e.g. / or /api
-func (o ReverseProxyServiceTargetsOutput) Path() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceTargets) *string { return v.Path }).(pulumi.StringPtrOutput)
+func (o ReverseProxyServiceTargetOutput) Path() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTarget) *string { return v.Path }).(pulumi.StringPtrOutput)
 }
 
 // Port of the target, 1 to 65535
-func (o ReverseProxyServiceTargetsOutput) Port() pulumi.IntOutput {
-	return o.ApplyT(func(v ReverseProxyServiceTargets) int { return v.Port }).(pulumi.IntOutput)
+func (o ReverseProxyServiceTargetOutput) Port() pulumi.IntOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTarget) int { return v.Port }).(pulumi.IntOutput)
 }
 
 // How the proxy talks to the target; one of `http`, `https`, `tcp`, `udp`
-func (o ReverseProxyServiceTargetsOutput) Protocol() pulumi.StringOutput {
-	return o.ApplyT(func(v ReverseProxyServiceTargets) string { return v.Protocol }).(pulumi.StringOutput)
+func (o ReverseProxyServiceTargetOutput) Protocol() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTarget) string { return v.Protocol }).(pulumi.StringOutput)
 }
 
 // Id of the peer or network resource, or the cluster's address
-func (o ReverseProxyServiceTargetsOutput) TargetId() pulumi.StringOutput {
-	return o.ApplyT(func(v ReverseProxyServiceTargets) string { return v.TargetId }).(pulumi.StringOutput)
+func (o ReverseProxyServiceTargetOutput) TargetId() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTarget) string { return v.TargetId }).(pulumi.StringOutput)
 }
 
 // What targetId names: peer (a peer id); host, domain or subnet (the id of a network resource of that kind); cluster (a proxy cluster's address, reached directly); one of `peer`, `host`, `domain`, `subnet`, `cluster`
-func (o ReverseProxyServiceTargetsOutput) TargetType() pulumi.StringOutput {
-	return o.ApplyT(func(v ReverseProxyServiceTargets) string { return v.TargetType }).(pulumi.StringOutput)
+func (o ReverseProxyServiceTargetOutput) TargetType() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTarget) string { return v.TargetType }).(pulumi.StringOutput)
 }
 
-type ReverseProxyServiceTargetsArrayOutput struct{ *pulumi.OutputState }
+type ReverseProxyServiceTargetArrayOutput struct{ *pulumi.OutputState }
 
-func (ReverseProxyServiceTargetsArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]ReverseProxyServiceTargets)(nil)).Elem()
+func (ReverseProxyServiceTargetArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ReverseProxyServiceTarget)(nil)).Elem()
 }
 
-func (o ReverseProxyServiceTargetsArrayOutput) ToReverseProxyServiceTargetsArrayOutput() ReverseProxyServiceTargetsArrayOutput {
+func (o ReverseProxyServiceTargetArrayOutput) ToReverseProxyServiceTargetArrayOutput() ReverseProxyServiceTargetArrayOutput {
 	return o
 }
 
-func (o ReverseProxyServiceTargetsArrayOutput) ToReverseProxyServiceTargetsArrayOutputWithContext(ctx context.Context) ReverseProxyServiceTargetsArrayOutput {
+func (o ReverseProxyServiceTargetArrayOutput) ToReverseProxyServiceTargetArrayOutputWithContext(ctx context.Context) ReverseProxyServiceTargetArrayOutput {
 	return o
 }
 
-func (o ReverseProxyServiceTargetsArrayOutput) Index(i pulumi.IntInput) ReverseProxyServiceTargetsOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ReverseProxyServiceTargets {
-		return vs[0].([]ReverseProxyServiceTargets)[vs[1].(int)]
-	}).(ReverseProxyServiceTargetsOutput)
+func (o ReverseProxyServiceTargetArrayOutput) Index(i pulumi.IntInput) ReverseProxyServiceTargetOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ReverseProxyServiceTarget {
+		return vs[0].([]ReverseProxyServiceTarget)[vs[1].(int)]
+	}).(ReverseProxyServiceTargetOutput)
 }
 
 // Per-target proxy settings
-type ReverseProxyServiceTargetsOptions struct {
+type ReverseProxyServiceTargetOptions struct {
 	// Headers added to every request sent to the target, by name (not Host, hop-by-hop or proxy-set headers). The service stores and answers them as they are: they are not secrets
 	CustomHeaders map[string]string `pulumi:"customHeaders"`
 	// Reach the target from the proxy's own host network instead of through the overlay network
@@ -8646,19 +16975,19 @@ type ReverseProxyServiceTargetsOptions struct {
 	SkipTlsVerify *bool `pulumi:"skipTlsVerify"`
 }
 
-// ReverseProxyServiceTargetsOptionsInput is an input type that accepts ReverseProxyServiceTargetsOptionsArgs and ReverseProxyServiceTargetsOptionsOutput values.
-// You can construct a concrete instance of `ReverseProxyServiceTargetsOptionsInput` via:
+// ReverseProxyServiceTargetOptionsInput is an input type that accepts ReverseProxyServiceTargetOptionsArgs and ReverseProxyServiceTargetOptionsOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceTargetOptionsInput` via:
 //
-//	ReverseProxyServiceTargetsOptionsArgs{...}
-type ReverseProxyServiceTargetsOptionsInput interface {
+//	ReverseProxyServiceTargetOptionsArgs{...}
+type ReverseProxyServiceTargetOptionsInput interface {
 	pulumi.Input
 
-	ToReverseProxyServiceTargetsOptionsOutput() ReverseProxyServiceTargetsOptionsOutput
-	ToReverseProxyServiceTargetsOptionsOutputWithContext(context.Context) ReverseProxyServiceTargetsOptionsOutput
+	ToReverseProxyServiceTargetOptionsOutput() ReverseProxyServiceTargetOptionsOutput
+	ToReverseProxyServiceTargetOptionsOutputWithContext(context.Context) ReverseProxyServiceTargetOptionsOutput
 }
 
 // Per-target proxy settings
-type ReverseProxyServiceTargetsOptionsArgs struct {
+type ReverseProxyServiceTargetOptionsArgs struct {
 	// Headers added to every request sent to the target, by name (not Host, hop-by-hop or proxy-set headers). The service stores and answers them as they are: they are not secrets
 	CustomHeaders pulumi.StringMapInput `pulumi:"customHeaders"`
 	// Reach the target from the proxy's own host network instead of through the overlay network
@@ -8675,146 +17004,146 @@ type ReverseProxyServiceTargetsOptionsArgs struct {
 	SkipTlsVerify pulumi.BoolPtrInput `pulumi:"skipTlsVerify"`
 }
 
-func (ReverseProxyServiceTargetsOptionsArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*ReverseProxyServiceTargetsOptions)(nil)).Elem()
+func (ReverseProxyServiceTargetOptionsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceTargetOptions)(nil)).Elem()
 }
 
-func (i ReverseProxyServiceTargetsOptionsArgs) ToReverseProxyServiceTargetsOptionsOutput() ReverseProxyServiceTargetsOptionsOutput {
-	return i.ToReverseProxyServiceTargetsOptionsOutputWithContext(context.Background())
+func (i ReverseProxyServiceTargetOptionsArgs) ToReverseProxyServiceTargetOptionsOutput() ReverseProxyServiceTargetOptionsOutput {
+	return i.ToReverseProxyServiceTargetOptionsOutputWithContext(context.Background())
 }
 
-func (i ReverseProxyServiceTargetsOptionsArgs) ToReverseProxyServiceTargetsOptionsOutputWithContext(ctx context.Context) ReverseProxyServiceTargetsOptionsOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceTargetsOptionsOutput)
+func (i ReverseProxyServiceTargetOptionsArgs) ToReverseProxyServiceTargetOptionsOutputWithContext(ctx context.Context) ReverseProxyServiceTargetOptionsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceTargetOptionsOutput)
 }
 
-func (i ReverseProxyServiceTargetsOptionsArgs) ToReverseProxyServiceTargetsOptionsPtrOutput() ReverseProxyServiceTargetsOptionsPtrOutput {
-	return i.ToReverseProxyServiceTargetsOptionsPtrOutputWithContext(context.Background())
+func (i ReverseProxyServiceTargetOptionsArgs) ToReverseProxyServiceTargetOptionsPtrOutput() ReverseProxyServiceTargetOptionsPtrOutput {
+	return i.ToReverseProxyServiceTargetOptionsPtrOutputWithContext(context.Background())
 }
 
-func (i ReverseProxyServiceTargetsOptionsArgs) ToReverseProxyServiceTargetsOptionsPtrOutputWithContext(ctx context.Context) ReverseProxyServiceTargetsOptionsPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceTargetsOptionsOutput).ToReverseProxyServiceTargetsOptionsPtrOutputWithContext(ctx)
+func (i ReverseProxyServiceTargetOptionsArgs) ToReverseProxyServiceTargetOptionsPtrOutputWithContext(ctx context.Context) ReverseProxyServiceTargetOptionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceTargetOptionsOutput).ToReverseProxyServiceTargetOptionsPtrOutputWithContext(ctx)
 }
 
-// ReverseProxyServiceTargetsOptionsPtrInput is an input type that accepts ReverseProxyServiceTargetsOptionsArgs, ReverseProxyServiceTargetsOptionsPtr and ReverseProxyServiceTargetsOptionsPtrOutput values.
-// You can construct a concrete instance of `ReverseProxyServiceTargetsOptionsPtrInput` via:
+// ReverseProxyServiceTargetOptionsPtrInput is an input type that accepts ReverseProxyServiceTargetOptionsArgs, ReverseProxyServiceTargetOptionsPtr and ReverseProxyServiceTargetOptionsPtrOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceTargetOptionsPtrInput` via:
 //
-//	        ReverseProxyServiceTargetsOptionsArgs{...}
+//	        ReverseProxyServiceTargetOptionsArgs{...}
 //
 //	or:
 //
 //	        nil
-type ReverseProxyServiceTargetsOptionsPtrInput interface {
+type ReverseProxyServiceTargetOptionsPtrInput interface {
 	pulumi.Input
 
-	ToReverseProxyServiceTargetsOptionsPtrOutput() ReverseProxyServiceTargetsOptionsPtrOutput
-	ToReverseProxyServiceTargetsOptionsPtrOutputWithContext(context.Context) ReverseProxyServiceTargetsOptionsPtrOutput
+	ToReverseProxyServiceTargetOptionsPtrOutput() ReverseProxyServiceTargetOptionsPtrOutput
+	ToReverseProxyServiceTargetOptionsPtrOutputWithContext(context.Context) ReverseProxyServiceTargetOptionsPtrOutput
 }
 
-type reverseProxyServiceTargetsOptionsPtrType ReverseProxyServiceTargetsOptionsArgs
+type reverseProxyServiceTargetOptionsPtrType ReverseProxyServiceTargetOptionsArgs
 
-func ReverseProxyServiceTargetsOptionsPtr(v *ReverseProxyServiceTargetsOptionsArgs) ReverseProxyServiceTargetsOptionsPtrInput {
-	return (*reverseProxyServiceTargetsOptionsPtrType)(v)
+func ReverseProxyServiceTargetOptionsPtr(v *ReverseProxyServiceTargetOptionsArgs) ReverseProxyServiceTargetOptionsPtrInput {
+	return (*reverseProxyServiceTargetOptionsPtrType)(v)
 }
 
-func (*reverseProxyServiceTargetsOptionsPtrType) ElementType() reflect.Type {
-	return reflect.TypeOf((**ReverseProxyServiceTargetsOptions)(nil)).Elem()
+func (*reverseProxyServiceTargetOptionsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceTargetOptions)(nil)).Elem()
 }
 
-func (i *reverseProxyServiceTargetsOptionsPtrType) ToReverseProxyServiceTargetsOptionsPtrOutput() ReverseProxyServiceTargetsOptionsPtrOutput {
-	return i.ToReverseProxyServiceTargetsOptionsPtrOutputWithContext(context.Background())
+func (i *reverseProxyServiceTargetOptionsPtrType) ToReverseProxyServiceTargetOptionsPtrOutput() ReverseProxyServiceTargetOptionsPtrOutput {
+	return i.ToReverseProxyServiceTargetOptionsPtrOutputWithContext(context.Background())
 }
 
-func (i *reverseProxyServiceTargetsOptionsPtrType) ToReverseProxyServiceTargetsOptionsPtrOutputWithContext(ctx context.Context) ReverseProxyServiceTargetsOptionsPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceTargetsOptionsPtrOutput)
+func (i *reverseProxyServiceTargetOptionsPtrType) ToReverseProxyServiceTargetOptionsPtrOutputWithContext(ctx context.Context) ReverseProxyServiceTargetOptionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceTargetOptionsPtrOutput)
 }
 
 // Per-target proxy settings
-type ReverseProxyServiceTargetsOptionsOutput struct{ *pulumi.OutputState }
+type ReverseProxyServiceTargetOptionsOutput struct{ *pulumi.OutputState }
 
-func (ReverseProxyServiceTargetsOptionsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*ReverseProxyServiceTargetsOptions)(nil)).Elem()
+func (ReverseProxyServiceTargetOptionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceTargetOptions)(nil)).Elem()
 }
 
-func (o ReverseProxyServiceTargetsOptionsOutput) ToReverseProxyServiceTargetsOptionsOutput() ReverseProxyServiceTargetsOptionsOutput {
+func (o ReverseProxyServiceTargetOptionsOutput) ToReverseProxyServiceTargetOptionsOutput() ReverseProxyServiceTargetOptionsOutput {
 	return o
 }
 
-func (o ReverseProxyServiceTargetsOptionsOutput) ToReverseProxyServiceTargetsOptionsOutputWithContext(ctx context.Context) ReverseProxyServiceTargetsOptionsOutput {
+func (o ReverseProxyServiceTargetOptionsOutput) ToReverseProxyServiceTargetOptionsOutputWithContext(ctx context.Context) ReverseProxyServiceTargetOptionsOutput {
 	return o
 }
 
-func (o ReverseProxyServiceTargetsOptionsOutput) ToReverseProxyServiceTargetsOptionsPtrOutput() ReverseProxyServiceTargetsOptionsPtrOutput {
-	return o.ToReverseProxyServiceTargetsOptionsPtrOutputWithContext(context.Background())
+func (o ReverseProxyServiceTargetOptionsOutput) ToReverseProxyServiceTargetOptionsPtrOutput() ReverseProxyServiceTargetOptionsPtrOutput {
+	return o.ToReverseProxyServiceTargetOptionsPtrOutputWithContext(context.Background())
 }
 
-func (o ReverseProxyServiceTargetsOptionsOutput) ToReverseProxyServiceTargetsOptionsPtrOutputWithContext(ctx context.Context) ReverseProxyServiceTargetsOptionsPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v ReverseProxyServiceTargetsOptions) *ReverseProxyServiceTargetsOptions {
+func (o ReverseProxyServiceTargetOptionsOutput) ToReverseProxyServiceTargetOptionsPtrOutputWithContext(ctx context.Context) ReverseProxyServiceTargetOptionsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ReverseProxyServiceTargetOptions) *ReverseProxyServiceTargetOptions {
 		return &v
-	}).(ReverseProxyServiceTargetsOptionsPtrOutput)
+	}).(ReverseProxyServiceTargetOptionsPtrOutput)
 }
 
 // Headers added to every request sent to the target, by name (not Host, hop-by-hop or proxy-set headers). The service stores and answers them as they are: they are not secrets
-func (o ReverseProxyServiceTargetsOptionsOutput) CustomHeaders() pulumi.StringMapOutput {
-	return o.ApplyT(func(v ReverseProxyServiceTargetsOptions) map[string]string { return v.CustomHeaders }).(pulumi.StringMapOutput)
+func (o ReverseProxyServiceTargetOptionsOutput) CustomHeaders() pulumi.StringMapOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTargetOptions) map[string]string { return v.CustomHeaders }).(pulumi.StringMapOutput)
 }
 
 // Reach the target from the proxy's own host network instead of through the overlay network
-func (o ReverseProxyServiceTargetsOptionsOutput) DirectUpstream() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceTargetsOptions) *bool { return v.DirectUpstream }).(pulumi.BoolPtrOutput)
+func (o ReverseProxyServiceTargetOptionsOutput) DirectUpstream() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTargetOptions) *bool { return v.DirectUpstream }).(pulumi.BoolPtrOutput)
 }
 
 // preserve: forward the request path whole (by default the matched path prefix is removed); one of `preserve`
-func (o ReverseProxyServiceTargetsOptionsOutput) PathRewrite() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceTargetsOptions) *string { return v.PathRewrite }).(pulumi.StringPtrOutput)
+func (o ReverseProxyServiceTargetOptionsOutput) PathRewrite() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTargetOptions) *string { return v.PathRewrite }).(pulumi.StringPtrOutput)
 }
 
 // Prefix connections to the target with a PROXY protocol v2 header (tcp and tls modes)
-func (o ReverseProxyServiceTargetsOptionsOutput) ProxyProtocol() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceTargetsOptions) *bool { return v.ProxyProtocol }).(pulumi.BoolPtrOutput)
+func (o ReverseProxyServiceTargetOptionsOutput) ProxyProtocol() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTargetOptions) *bool { return v.ProxyProtocol }).(pulumi.BoolPtrOutput)
 }
 
 // How long to wait for the target's answer, e.g. 30s (stored in the form 1m0s)
-func (o ReverseProxyServiceTargetsOptionsOutput) RequestTimeout() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceTargetsOptions) *string { return v.RequestTimeout }).(pulumi.StringPtrOutput)
+func (o ReverseProxyServiceTargetOptionsOutput) RequestTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTargetOptions) *string { return v.RequestTimeout }).(pulumi.StringPtrOutput)
 }
 
 // How long an idle UDP session lives before it is dropped, e.g. 2m (stored as 2m0s)
-func (o ReverseProxyServiceTargetsOptionsOutput) SessionIdleTimeout() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceTargetsOptions) *string { return v.SessionIdleTimeout }).(pulumi.StringPtrOutput)
+func (o ReverseProxyServiceTargetOptionsOutput) SessionIdleTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTargetOptions) *string { return v.SessionIdleTimeout }).(pulumi.StringPtrOutput)
 }
 
 // Accept any TLS certificate from an https target
-func (o ReverseProxyServiceTargetsOptionsOutput) SkipTlsVerify() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v ReverseProxyServiceTargetsOptions) *bool { return v.SkipTlsVerify }).(pulumi.BoolPtrOutput)
+func (o ReverseProxyServiceTargetOptionsOutput) SkipTlsVerify() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTargetOptions) *bool { return v.SkipTlsVerify }).(pulumi.BoolPtrOutput)
 }
 
-type ReverseProxyServiceTargetsOptionsPtrOutput struct{ *pulumi.OutputState }
+type ReverseProxyServiceTargetOptionsPtrOutput struct{ *pulumi.OutputState }
 
-func (ReverseProxyServiceTargetsOptionsPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**ReverseProxyServiceTargetsOptions)(nil)).Elem()
+func (ReverseProxyServiceTargetOptionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceTargetOptions)(nil)).Elem()
 }
 
-func (o ReverseProxyServiceTargetsOptionsPtrOutput) ToReverseProxyServiceTargetsOptionsPtrOutput() ReverseProxyServiceTargetsOptionsPtrOutput {
+func (o ReverseProxyServiceTargetOptionsPtrOutput) ToReverseProxyServiceTargetOptionsPtrOutput() ReverseProxyServiceTargetOptionsPtrOutput {
 	return o
 }
 
-func (o ReverseProxyServiceTargetsOptionsPtrOutput) ToReverseProxyServiceTargetsOptionsPtrOutputWithContext(ctx context.Context) ReverseProxyServiceTargetsOptionsPtrOutput {
+func (o ReverseProxyServiceTargetOptionsPtrOutput) ToReverseProxyServiceTargetOptionsPtrOutputWithContext(ctx context.Context) ReverseProxyServiceTargetOptionsPtrOutput {
 	return o
 }
 
-func (o ReverseProxyServiceTargetsOptionsPtrOutput) Elem() ReverseProxyServiceTargetsOptionsOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceTargetsOptions) ReverseProxyServiceTargetsOptions {
+func (o ReverseProxyServiceTargetOptionsPtrOutput) Elem() ReverseProxyServiceTargetOptionsOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceTargetOptions) ReverseProxyServiceTargetOptions {
 		if v != nil {
 			return *v
 		}
-		var ret ReverseProxyServiceTargetsOptions
+		var ret ReverseProxyServiceTargetOptions
 		return ret
-	}).(ReverseProxyServiceTargetsOptionsOutput)
+	}).(ReverseProxyServiceTargetOptionsOutput)
 }
 
 // Headers added to every request sent to the target, by name (not Host, hop-by-hop or proxy-set headers). The service stores and answers them as they are: they are not secrets
-func (o ReverseProxyServiceTargetsOptionsPtrOutput) CustomHeaders() pulumi.StringMapOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceTargetsOptions) map[string]string {
+func (o ReverseProxyServiceTargetOptionsPtrOutput) CustomHeaders() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceTargetOptions) map[string]string {
 		if v == nil {
 			return nil
 		}
@@ -8823,8 +17152,8 @@ func (o ReverseProxyServiceTargetsOptionsPtrOutput) CustomHeaders() pulumi.Strin
 }
 
 // Reach the target from the proxy's own host network instead of through the overlay network
-func (o ReverseProxyServiceTargetsOptionsPtrOutput) DirectUpstream() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceTargetsOptions) *bool {
+func (o ReverseProxyServiceTargetOptionsPtrOutput) DirectUpstream() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceTargetOptions) *bool {
 		if v == nil {
 			return nil
 		}
@@ -8833,8 +17162,8 @@ func (o ReverseProxyServiceTargetsOptionsPtrOutput) DirectUpstream() pulumi.Bool
 }
 
 // preserve: forward the request path whole (by default the matched path prefix is removed); one of `preserve`
-func (o ReverseProxyServiceTargetsOptionsPtrOutput) PathRewrite() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceTargetsOptions) *string {
+func (o ReverseProxyServiceTargetOptionsPtrOutput) PathRewrite() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceTargetOptions) *string {
 		if v == nil {
 			return nil
 		}
@@ -8843,8 +17172,8 @@ func (o ReverseProxyServiceTargetsOptionsPtrOutput) PathRewrite() pulumi.StringP
 }
 
 // Prefix connections to the target with a PROXY protocol v2 header (tcp and tls modes)
-func (o ReverseProxyServiceTargetsOptionsPtrOutput) ProxyProtocol() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceTargetsOptions) *bool {
+func (o ReverseProxyServiceTargetOptionsPtrOutput) ProxyProtocol() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceTargetOptions) *bool {
 		if v == nil {
 			return nil
 		}
@@ -8853,8 +17182,8 @@ func (o ReverseProxyServiceTargetsOptionsPtrOutput) ProxyProtocol() pulumi.BoolP
 }
 
 // How long to wait for the target's answer, e.g. 30s (stored in the form 1m0s)
-func (o ReverseProxyServiceTargetsOptionsPtrOutput) RequestTimeout() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceTargetsOptions) *string {
+func (o ReverseProxyServiceTargetOptionsPtrOutput) RequestTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceTargetOptions) *string {
 		if v == nil {
 			return nil
 		}
@@ -8863,8 +17192,8 @@ func (o ReverseProxyServiceTargetsOptionsPtrOutput) RequestTimeout() pulumi.Stri
 }
 
 // How long an idle UDP session lives before it is dropped, e.g. 2m (stored as 2m0s)
-func (o ReverseProxyServiceTargetsOptionsPtrOutput) SessionIdleTimeout() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceTargetsOptions) *string {
+func (o ReverseProxyServiceTargetOptionsPtrOutput) SessionIdleTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceTargetOptions) *string {
 		if v == nil {
 			return nil
 		}
@@ -8873,8 +17202,8 @@ func (o ReverseProxyServiceTargetsOptionsPtrOutput) SessionIdleTimeout() pulumi.
 }
 
 // Accept any TLS certificate from an https target
-func (o ReverseProxyServiceTargetsOptionsPtrOutput) SkipTlsVerify() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v *ReverseProxyServiceTargetsOptions) *bool {
+func (o ReverseProxyServiceTargetOptionsPtrOutput) SkipTlsVerify() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceTargetOptions) *bool {
 		if v == nil {
 			return nil
 		}
@@ -8882,785 +17211,12 @@ func (o ReverseProxyServiceTargetsOptionsPtrOutput) SkipTlsVerify() pulumi.BoolP
 	}).(pulumi.BoolPtrOutput)
 }
 
-// Route
-type RouteResult struct {
-	// Groups used for access control of the route
-	AccessControlGroups []string `pulumi:"accessControlGroups"`
-	// Route description
-	Description string `pulumi:"description"`
-	// Domains resolved dynamically
-	Domains []string `pulumi:"domains"`
-	// Whether the route is active
-	Enabled bool `pulumi:"enabled"`
-	// Distribution groups: peers that receive the route
-	Groups []string `pulumi:"groups"`
-	// Route id
-	Id string `pulumi:"id"`
-	// Keep the route after a domain stops resolving to that IP
-	KeepRoute bool `pulumi:"keepRoute"`
-	// Masquerade traffic to the routed range
-	Masquerade bool `pulumi:"masquerade"`
-	// Route priority, 1 to 9999; lower wins
-	Metric int `pulumi:"metric"`
-	// Routed range in CIDR notation
-	Network *string `pulumi:"network"`
-	// Route network identifier; groups high-availability routes; 1 to 40 characters
-	NetworkId string `pulumi:"networkId"`
-	// Kind of route, derived from network/domains; one of `IPv4`, `IPv6`, `Domain`
-	NetworkType string `pulumi:"networkType"`
-	// Routing peer id; not together with peerGroups
-	Peer *string `pulumi:"peer"`
-	// Groups of routing peers; not together with peer
-	PeerGroups []string `pulumi:"peerGroups"`
-	// For exit-node route 0.0.0.0/0: do not apply automatically on clients
-	SkipAutoApply *bool `pulumi:"skipAutoApply"`
-}
-
-// Route
-type RouteResultOutput struct{ *pulumi.OutputState }
-
-func (RouteResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*RouteResult)(nil)).Elem()
-}
-
-func (o RouteResultOutput) ToRouteResultOutput() RouteResultOutput {
-	return o
-}
-
-func (o RouteResultOutput) ToRouteResultOutputWithContext(ctx context.Context) RouteResultOutput {
-	return o
-}
-
-// Groups used for access control of the route
-func (o RouteResultOutput) AccessControlGroups() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v RouteResult) []string { return v.AccessControlGroups }).(pulumi.StringArrayOutput)
-}
-
-// Route description
-func (o RouteResultOutput) Description() pulumi.StringOutput {
-	return o.ApplyT(func(v RouteResult) string { return v.Description }).(pulumi.StringOutput)
-}
-
-// Domains resolved dynamically
-func (o RouteResultOutput) Domains() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v RouteResult) []string { return v.Domains }).(pulumi.StringArrayOutput)
-}
-
-// Whether the route is active
-func (o RouteResultOutput) Enabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v RouteResult) bool { return v.Enabled }).(pulumi.BoolOutput)
-}
-
-// Distribution groups: peers that receive the route
-func (o RouteResultOutput) Groups() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v RouteResult) []string { return v.Groups }).(pulumi.StringArrayOutput)
-}
-
-// Route id
-func (o RouteResultOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v RouteResult) string { return v.Id }).(pulumi.StringOutput)
-}
-
-// Keep the route after a domain stops resolving to that IP
-func (o RouteResultOutput) KeepRoute() pulumi.BoolOutput {
-	return o.ApplyT(func(v RouteResult) bool { return v.KeepRoute }).(pulumi.BoolOutput)
-}
-
-// Masquerade traffic to the routed range
-func (o RouteResultOutput) Masquerade() pulumi.BoolOutput {
-	return o.ApplyT(func(v RouteResult) bool { return v.Masquerade }).(pulumi.BoolOutput)
-}
-
-// Route priority, 1 to 9999; lower wins
-func (o RouteResultOutput) Metric() pulumi.IntOutput {
-	return o.ApplyT(func(v RouteResult) int { return v.Metric }).(pulumi.IntOutput)
-}
-
-// Routed range in CIDR notation
-func (o RouteResultOutput) Network() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v RouteResult) *string { return v.Network }).(pulumi.StringPtrOutput)
-}
-
-// Route network identifier; groups high-availability routes; 1 to 40 characters
-func (o RouteResultOutput) NetworkId() pulumi.StringOutput {
-	return o.ApplyT(func(v RouteResult) string { return v.NetworkId }).(pulumi.StringOutput)
-}
-
-// Kind of route, derived from network/domains; one of `IPv4`, `IPv6`, `Domain`
-func (o RouteResultOutput) NetworkType() pulumi.StringOutput {
-	return o.ApplyT(func(v RouteResult) string { return v.NetworkType }).(pulumi.StringOutput)
-}
-
-// Routing peer id; not together with peerGroups
-func (o RouteResultOutput) Peer() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v RouteResult) *string { return v.Peer }).(pulumi.StringPtrOutput)
-}
-
-// Groups of routing peers; not together with peer
-func (o RouteResultOutput) PeerGroups() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v RouteResult) []string { return v.PeerGroups }).(pulumi.StringArrayOutput)
-}
-
-// For exit-node route 0.0.0.0/0: do not apply automatically on clients
-func (o RouteResultOutput) SkipAutoApply() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v RouteResult) *bool { return v.SkipAutoApply }).(pulumi.BoolPtrOutput)
-}
-
-type RouteResultArrayOutput struct{ *pulumi.OutputState }
-
-func (RouteResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]RouteResult)(nil)).Elem()
-}
-
-func (o RouteResultArrayOutput) ToRouteResultArrayOutput() RouteResultArrayOutput {
-	return o
-}
-
-func (o RouteResultArrayOutput) ToRouteResultArrayOutputWithContext(ctx context.Context) RouteResultArrayOutput {
-	return o
-}
-
-func (o RouteResultArrayOutput) Index(i pulumi.IntInput) RouteResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) RouteResult {
-		return vs[0].([]RouteResult)[vs[1].(int)]
-	}).(RouteResultOutput)
-}
-
-// Setup key
-type SetupKeyResult struct {
-	// Peers enrolled with the key may add extra DNS labels
-	AllowExtraDnsLabels bool `pulumi:"allowExtraDnsLabels"`
-	// Groups assigned to peers enrolled with the key
-	AutoGroups []string `pulumi:"autoGroups"`
-	// Peers enrolled with the key are ephemeral
-	Ephemeral bool `pulumi:"ephemeral"`
-	// Expiry time
-	Expires string `pulumi:"expires"`
-	// Key id
-	Id int `pulumi:"id"`
-	// The key: full value in the create response only, masked (first 5 characters) elsewhere
-	Key string `pulumi:"key"`
-	// Time of the last enrollment (zero time when never used)
-	LastUsed string `pulumi:"lastUsed"`
-	// Key name
-	Name string `pulumi:"name"`
-	// Whether the key was revoked
-	Revoked bool `pulumi:"revoked"`
-	// Current state of the key; one of `valid`, `overused`, `expired`, `revoked`
-	State string `pulumi:"state"`
-	// one-off: a single use; reusable: many uses; one of `one-off`, `reusable`
-	Type string `pulumi:"type"`
-	// Last change
-	UpdatedAt string `pulumi:"updatedAt"`
-	// Number of enrollments allowed; 0 means unlimited
-	UsageLimit int `pulumi:"usageLimit"`
-	// Number of enrollments so far
-	UsedTimes int `pulumi:"usedTimes"`
-	// Whether the key can enroll peers now
-	Valid bool `pulumi:"valid"`
-}
-
-// Setup key
-type SetupKeyResultOutput struct{ *pulumi.OutputState }
-
-func (SetupKeyResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*SetupKeyResult)(nil)).Elem()
-}
-
-func (o SetupKeyResultOutput) ToSetupKeyResultOutput() SetupKeyResultOutput {
-	return o
-}
-
-func (o SetupKeyResultOutput) ToSetupKeyResultOutputWithContext(ctx context.Context) SetupKeyResultOutput {
-	return o
-}
-
-// Peers enrolled with the key may add extra DNS labels
-func (o SetupKeyResultOutput) AllowExtraDnsLabels() pulumi.BoolOutput {
-	return o.ApplyT(func(v SetupKeyResult) bool { return v.AllowExtraDnsLabels }).(pulumi.BoolOutput)
-}
-
-// Groups assigned to peers enrolled with the key
-func (o SetupKeyResultOutput) AutoGroups() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v SetupKeyResult) []string { return v.AutoGroups }).(pulumi.StringArrayOutput)
-}
-
-// Peers enrolled with the key are ephemeral
-func (o SetupKeyResultOutput) Ephemeral() pulumi.BoolOutput {
-	return o.ApplyT(func(v SetupKeyResult) bool { return v.Ephemeral }).(pulumi.BoolOutput)
-}
-
-// Expiry time
-func (o SetupKeyResultOutput) Expires() pulumi.StringOutput {
-	return o.ApplyT(func(v SetupKeyResult) string { return v.Expires }).(pulumi.StringOutput)
-}
-
-// Key id
-func (o SetupKeyResultOutput) Id() pulumi.IntOutput {
-	return o.ApplyT(func(v SetupKeyResult) int { return v.Id }).(pulumi.IntOutput)
-}
-
-// The key: full value in the create response only, masked (first 5 characters) elsewhere
-func (o SetupKeyResultOutput) Key() pulumi.StringOutput {
-	return o.ApplyT(func(v SetupKeyResult) string { return v.Key }).(pulumi.StringOutput)
-}
-
-// Time of the last enrollment (zero time when never used)
-func (o SetupKeyResultOutput) LastUsed() pulumi.StringOutput {
-	return o.ApplyT(func(v SetupKeyResult) string { return v.LastUsed }).(pulumi.StringOutput)
-}
-
-// Key name
-func (o SetupKeyResultOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v SetupKeyResult) string { return v.Name }).(pulumi.StringOutput)
-}
-
-// Whether the key was revoked
-func (o SetupKeyResultOutput) Revoked() pulumi.BoolOutput {
-	return o.ApplyT(func(v SetupKeyResult) bool { return v.Revoked }).(pulumi.BoolOutput)
-}
-
-// Current state of the key; one of `valid`, `overused`, `expired`, `revoked`
-func (o SetupKeyResultOutput) State() pulumi.StringOutput {
-	return o.ApplyT(func(v SetupKeyResult) string { return v.State }).(pulumi.StringOutput)
-}
-
-// one-off: a single use; reusable: many uses; one of `one-off`, `reusable`
-func (o SetupKeyResultOutput) Type() pulumi.StringOutput {
-	return o.ApplyT(func(v SetupKeyResult) string { return v.Type }).(pulumi.StringOutput)
-}
-
-// Last change
-func (o SetupKeyResultOutput) UpdatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v SetupKeyResult) string { return v.UpdatedAt }).(pulumi.StringOutput)
-}
-
-// Number of enrollments allowed; 0 means unlimited
-func (o SetupKeyResultOutput) UsageLimit() pulumi.IntOutput {
-	return o.ApplyT(func(v SetupKeyResult) int { return v.UsageLimit }).(pulumi.IntOutput)
-}
-
-// Number of enrollments so far
-func (o SetupKeyResultOutput) UsedTimes() pulumi.IntOutput {
-	return o.ApplyT(func(v SetupKeyResult) int { return v.UsedTimes }).(pulumi.IntOutput)
-}
-
-// Whether the key can enroll peers now
-func (o SetupKeyResultOutput) Valid() pulumi.BoolOutput {
-	return o.ApplyT(func(v SetupKeyResult) bool { return v.Valid }).(pulumi.BoolOutput)
-}
-
-type SetupKeyResultArrayOutput struct{ *pulumi.OutputState }
-
-func (SetupKeyResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]SetupKeyResult)(nil)).Elem()
-}
-
-func (o SetupKeyResultArrayOutput) ToSetupKeyResultArrayOutput() SetupKeyResultArrayOutput {
-	return o
-}
-
-func (o SetupKeyResultArrayOutput) ToSetupKeyResultArrayOutputWithContext(ctx context.Context) SetupKeyResultArrayOutput {
-	return o
-}
-
-func (o SetupKeyResultArrayOutput) Index(i pulumi.IntInput) SetupKeyResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) SetupKeyResult {
-		return vs[0].([]SetupKeyResult)[vs[1].(int)]
-	}).(SetupKeyResultOutput)
-}
-
-// Personal access token (without its value)
-type TokenResult struct {
-	// Creation time
-	CreatedAt string `pulumi:"createdAt"`
-	// Id of the creating user
-	CreatedBy string `pulumi:"createdBy"`
-	// Expiry time
-	ExpirationDate string `pulumi:"expirationDate"`
-	// Token id
-	Id string `pulumi:"id"`
-	// Last use, null when never used
-	LastUsed string `pulumi:"lastUsed"`
-	// Token name
-	Name string `pulumi:"name"`
-}
-
-// Personal access token (without its value)
-type TokenResultOutput struct{ *pulumi.OutputState }
-
-func (TokenResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*TokenResult)(nil)).Elem()
-}
-
-func (o TokenResultOutput) ToTokenResultOutput() TokenResultOutput {
-	return o
-}
-
-func (o TokenResultOutput) ToTokenResultOutputWithContext(ctx context.Context) TokenResultOutput {
-	return o
-}
-
-// Creation time
-func (o TokenResultOutput) CreatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v TokenResult) string { return v.CreatedAt }).(pulumi.StringOutput)
-}
-
-// Id of the creating user
-func (o TokenResultOutput) CreatedBy() pulumi.StringOutput {
-	return o.ApplyT(func(v TokenResult) string { return v.CreatedBy }).(pulumi.StringOutput)
-}
-
-// Expiry time
-func (o TokenResultOutput) ExpirationDate() pulumi.StringOutput {
-	return o.ApplyT(func(v TokenResult) string { return v.ExpirationDate }).(pulumi.StringOutput)
-}
-
-// Token id
-func (o TokenResultOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v TokenResult) string { return v.Id }).(pulumi.StringOutput)
-}
-
-// Last use, null when never used
-func (o TokenResultOutput) LastUsed() pulumi.StringOutput {
-	return o.ApplyT(func(v TokenResult) string { return v.LastUsed }).(pulumi.StringOutput)
-}
-
-// Token name
-func (o TokenResultOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v TokenResult) string { return v.Name }).(pulumi.StringOutput)
-}
-
-type TokenResultArrayOutput struct{ *pulumi.OutputState }
-
-func (TokenResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]TokenResult)(nil)).Elem()
-}
-
-func (o TokenResultArrayOutput) ToTokenResultArrayOutput() TokenResultArrayOutput {
-	return o
-}
-
-func (o TokenResultArrayOutput) ToTokenResultArrayOutputWithContext(ctx context.Context) TokenResultArrayOutput {
-	return o
-}
-
-func (o TokenResultArrayOutput) Index(i pulumi.IntInput) TokenResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TokenResult {
-		return vs[0].([]TokenResult)[vs[1].(int)]
-	}).(TokenResultOutput)
-}
-
-// Network traffic event (flow record)
-type TrafficEventResult struct {
-	// Connection type; one of `P2P`, `ROUTED`
-	ConnectionType string `pulumi:"connectionType"`
-	// A flow endpoint
-	Destination TrafficEventResultSource `pulumi:"destination"`
-	// Traffic direction; one of `INGRESS`, `EGRESS`, `DIRECTION_UNKNOWN`
-	Direction string `pulumi:"direction"`
-	// Flow events
-	Events []TrafficEventResultEvents `pulumi:"events"`
-	// Flow id
-	FlowId string `pulumi:"flowId"`
-	// ICMP details
-	Icmp TrafficEventResultIcmp `pulumi:"icmp"`
-	// Policy that allowed the flow
-	Policy TrafficEventResultPolicy `pulumi:"policy"`
-	// IP protocol number
-	Protocol int `pulumi:"protocol"`
-	// Id of the reporting peer
-	ReporterId string `pulumi:"reporterId"`
-	// Bytes received
-	RxBytes int `pulumi:"rxBytes"`
-	// Packets received
-	RxPackets int `pulumi:"rxPackets"`
-	// A flow endpoint
-	Source TrafficEventResultSource `pulumi:"source"`
-	// Bytes sent
-	TxBytes int `pulumi:"txBytes"`
-	// Packets sent
-	TxPackets int `pulumi:"txPackets"`
-	// User behind the flow
-	User TrafficEventResultUser `pulumi:"user"`
-}
-
-// Network traffic event (flow record)
-type TrafficEventResultOutput struct{ *pulumi.OutputState }
-
-func (TrafficEventResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*TrafficEventResult)(nil)).Elem()
-}
-
-func (o TrafficEventResultOutput) ToTrafficEventResultOutput() TrafficEventResultOutput {
-	return o
-}
-
-func (o TrafficEventResultOutput) ToTrafficEventResultOutputWithContext(ctx context.Context) TrafficEventResultOutput {
-	return o
-}
-
-// Connection type; one of `P2P`, `ROUTED`
-func (o TrafficEventResultOutput) ConnectionType() pulumi.StringOutput {
-	return o.ApplyT(func(v TrafficEventResult) string { return v.ConnectionType }).(pulumi.StringOutput)
-}
-
-// A flow endpoint
-func (o TrafficEventResultOutput) Destination() TrafficEventResultSourceOutput {
-	return o.ApplyT(func(v TrafficEventResult) TrafficEventResultSource { return v.Destination }).(TrafficEventResultSourceOutput)
-}
-
-// Traffic direction; one of `INGRESS`, `EGRESS`, `DIRECTION_UNKNOWN`
-func (o TrafficEventResultOutput) Direction() pulumi.StringOutput {
-	return o.ApplyT(func(v TrafficEventResult) string { return v.Direction }).(pulumi.StringOutput)
-}
-
-// Flow events
-func (o TrafficEventResultOutput) Events() TrafficEventResultEventsArrayOutput {
-	return o.ApplyT(func(v TrafficEventResult) []TrafficEventResultEvents { return v.Events }).(TrafficEventResultEventsArrayOutput)
-}
-
-// Flow id
-func (o TrafficEventResultOutput) FlowId() pulumi.StringOutput {
-	return o.ApplyT(func(v TrafficEventResult) string { return v.FlowId }).(pulumi.StringOutput)
-}
-
-// ICMP details
-func (o TrafficEventResultOutput) Icmp() TrafficEventResultIcmpOutput {
-	return o.ApplyT(func(v TrafficEventResult) TrafficEventResultIcmp { return v.Icmp }).(TrafficEventResultIcmpOutput)
-}
-
-// Policy that allowed the flow
-func (o TrafficEventResultOutput) Policy() TrafficEventResultPolicyOutput {
-	return o.ApplyT(func(v TrafficEventResult) TrafficEventResultPolicy { return v.Policy }).(TrafficEventResultPolicyOutput)
-}
-
-// IP protocol number
-func (o TrafficEventResultOutput) Protocol() pulumi.IntOutput {
-	return o.ApplyT(func(v TrafficEventResult) int { return v.Protocol }).(pulumi.IntOutput)
-}
-
-// Id of the reporting peer
-func (o TrafficEventResultOutput) ReporterId() pulumi.StringOutput {
-	return o.ApplyT(func(v TrafficEventResult) string { return v.ReporterId }).(pulumi.StringOutput)
-}
-
-// Bytes received
-func (o TrafficEventResultOutput) RxBytes() pulumi.IntOutput {
-	return o.ApplyT(func(v TrafficEventResult) int { return v.RxBytes }).(pulumi.IntOutput)
-}
-
-// Packets received
-func (o TrafficEventResultOutput) RxPackets() pulumi.IntOutput {
-	return o.ApplyT(func(v TrafficEventResult) int { return v.RxPackets }).(pulumi.IntOutput)
-}
-
-// A flow endpoint
-func (o TrafficEventResultOutput) Source() TrafficEventResultSourceOutput {
-	return o.ApplyT(func(v TrafficEventResult) TrafficEventResultSource { return v.Source }).(TrafficEventResultSourceOutput)
-}
-
-// Bytes sent
-func (o TrafficEventResultOutput) TxBytes() pulumi.IntOutput {
-	return o.ApplyT(func(v TrafficEventResult) int { return v.TxBytes }).(pulumi.IntOutput)
-}
-
-// Packets sent
-func (o TrafficEventResultOutput) TxPackets() pulumi.IntOutput {
-	return o.ApplyT(func(v TrafficEventResult) int { return v.TxPackets }).(pulumi.IntOutput)
-}
-
-// User behind the flow
-func (o TrafficEventResultOutput) User() TrafficEventResultUserOutput {
-	return o.ApplyT(func(v TrafficEventResult) TrafficEventResultUser { return v.User }).(TrafficEventResultUserOutput)
-}
-
-type TrafficEventResultArrayOutput struct{ *pulumi.OutputState }
-
-func (TrafficEventResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]TrafficEventResult)(nil)).Elem()
-}
-
-func (o TrafficEventResultArrayOutput) ToTrafficEventResultArrayOutput() TrafficEventResultArrayOutput {
-	return o
-}
-
-func (o TrafficEventResultArrayOutput) ToTrafficEventResultArrayOutputWithContext(ctx context.Context) TrafficEventResultArrayOutput {
-	return o
-}
-
-func (o TrafficEventResultArrayOutput) Index(i pulumi.IntInput) TrafficEventResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TrafficEventResult {
-		return vs[0].([]TrafficEventResult)[vs[1].(int)]
-	}).(TrafficEventResultOutput)
-}
-
-// A flow event
-type TrafficEventResultEvents struct {
-	// When
-	Timestamp string `pulumi:"timestamp"`
-	// Flow event type; one of `TYPE_UNKNOWN`, `TYPE_START`, `TYPE_END`, `TYPE_DROP`
-	Type string `pulumi:"type"`
-}
-
-// A flow event
-type TrafficEventResultEventsOutput struct{ *pulumi.OutputState }
-
-func (TrafficEventResultEventsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*TrafficEventResultEvents)(nil)).Elem()
-}
-
-func (o TrafficEventResultEventsOutput) ToTrafficEventResultEventsOutput() TrafficEventResultEventsOutput {
-	return o
-}
-
-func (o TrafficEventResultEventsOutput) ToTrafficEventResultEventsOutputWithContext(ctx context.Context) TrafficEventResultEventsOutput {
-	return o
-}
-
-// When
-func (o TrafficEventResultEventsOutput) Timestamp() pulumi.StringOutput {
-	return o.ApplyT(func(v TrafficEventResultEvents) string { return v.Timestamp }).(pulumi.StringOutput)
-}
-
-// Flow event type; one of `TYPE_UNKNOWN`, `TYPE_START`, `TYPE_END`, `TYPE_DROP`
-func (o TrafficEventResultEventsOutput) Type() pulumi.StringOutput {
-	return o.ApplyT(func(v TrafficEventResultEvents) string { return v.Type }).(pulumi.StringOutput)
-}
-
-type TrafficEventResultEventsArrayOutput struct{ *pulumi.OutputState }
-
-func (TrafficEventResultEventsArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]TrafficEventResultEvents)(nil)).Elem()
-}
-
-func (o TrafficEventResultEventsArrayOutput) ToTrafficEventResultEventsArrayOutput() TrafficEventResultEventsArrayOutput {
-	return o
-}
-
-func (o TrafficEventResultEventsArrayOutput) ToTrafficEventResultEventsArrayOutputWithContext(ctx context.Context) TrafficEventResultEventsArrayOutput {
-	return o
-}
-
-func (o TrafficEventResultEventsArrayOutput) Index(i pulumi.IntInput) TrafficEventResultEventsOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TrafficEventResultEvents {
-		return vs[0].([]TrafficEventResultEvents)[vs[1].(int)]
-	}).(TrafficEventResultEventsOutput)
-}
-
-// ICMP details
-type TrafficEventResultIcmp struct {
-	// ICMP code
-	Code int `pulumi:"code"`
-	// ICMP type
-	Type int `pulumi:"type"`
-}
-
-// ICMP details
-type TrafficEventResultIcmpOutput struct{ *pulumi.OutputState }
-
-func (TrafficEventResultIcmpOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*TrafficEventResultIcmp)(nil)).Elem()
-}
-
-func (o TrafficEventResultIcmpOutput) ToTrafficEventResultIcmpOutput() TrafficEventResultIcmpOutput {
-	return o
-}
-
-func (o TrafficEventResultIcmpOutput) ToTrafficEventResultIcmpOutputWithContext(ctx context.Context) TrafficEventResultIcmpOutput {
-	return o
-}
-
-// ICMP code
-func (o TrafficEventResultIcmpOutput) Code() pulumi.IntOutput {
-	return o.ApplyT(func(v TrafficEventResultIcmp) int { return v.Code }).(pulumi.IntOutput)
-}
-
-// ICMP type
-func (o TrafficEventResultIcmpOutput) Type() pulumi.IntOutput {
-	return o.ApplyT(func(v TrafficEventResultIcmp) int { return v.Type }).(pulumi.IntOutput)
-}
-
-// Policy that allowed the flow
-type TrafficEventResultPolicy struct {
-	// Policy id
-	Id string `pulumi:"id"`
-	// Policy name
-	Name string `pulumi:"name"`
-}
-
-// Policy that allowed the flow
-type TrafficEventResultPolicyOutput struct{ *pulumi.OutputState }
-
-func (TrafficEventResultPolicyOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*TrafficEventResultPolicy)(nil)).Elem()
-}
-
-func (o TrafficEventResultPolicyOutput) ToTrafficEventResultPolicyOutput() TrafficEventResultPolicyOutput {
-	return o
-}
-
-func (o TrafficEventResultPolicyOutput) ToTrafficEventResultPolicyOutputWithContext(ctx context.Context) TrafficEventResultPolicyOutput {
-	return o
-}
-
-// Policy id
-func (o TrafficEventResultPolicyOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v TrafficEventResultPolicy) string { return v.Id }).(pulumi.StringOutput)
-}
-
-// Policy name
-func (o TrafficEventResultPolicyOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v TrafficEventResultPolicy) string { return v.Name }).(pulumi.StringOutput)
-}
-
-// A flow endpoint
-type TrafficEventResultSource struct {
-	// Address and port
-	Address string `pulumi:"address"`
-	// DNS label
-	DnsLabel string `pulumi:"dnsLabel"`
-	// Location
-	GeoLocation TrafficEventResultSourceGeoLocation `pulumi:"geoLocation"`
-	// Peer or resource id
-	Id string `pulumi:"id"`
-	// Name
-	Name string `pulumi:"name"`
-	// Operating system
-	Os string `pulumi:"os"`
-	// Endpoint kind; one of `PEER`, `HOST_RESOURCE`, `SUBNET_RESOURCE`, `DOMAIN_RESOURCE`, `UNKNOWN`
-	Type string `pulumi:"type"`
-}
-
-// A flow endpoint
-type TrafficEventResultSourceOutput struct{ *pulumi.OutputState }
-
-func (TrafficEventResultSourceOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*TrafficEventResultSource)(nil)).Elem()
-}
-
-func (o TrafficEventResultSourceOutput) ToTrafficEventResultSourceOutput() TrafficEventResultSourceOutput {
-	return o
-}
-
-func (o TrafficEventResultSourceOutput) ToTrafficEventResultSourceOutputWithContext(ctx context.Context) TrafficEventResultSourceOutput {
-	return o
-}
-
-// Address and port
-func (o TrafficEventResultSourceOutput) Address() pulumi.StringOutput {
-	return o.ApplyT(func(v TrafficEventResultSource) string { return v.Address }).(pulumi.StringOutput)
-}
-
-// DNS label
-func (o TrafficEventResultSourceOutput) DnsLabel() pulumi.StringOutput {
-	return o.ApplyT(func(v TrafficEventResultSource) string { return v.DnsLabel }).(pulumi.StringOutput)
-}
-
-// Location
-func (o TrafficEventResultSourceOutput) GeoLocation() TrafficEventResultSourceGeoLocationOutput {
-	return o.ApplyT(func(v TrafficEventResultSource) TrafficEventResultSourceGeoLocation { return v.GeoLocation }).(TrafficEventResultSourceGeoLocationOutput)
-}
-
-// Peer or resource id
-func (o TrafficEventResultSourceOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v TrafficEventResultSource) string { return v.Id }).(pulumi.StringOutput)
-}
-
-// Name
-func (o TrafficEventResultSourceOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v TrafficEventResultSource) string { return v.Name }).(pulumi.StringOutput)
-}
-
-// Operating system
-func (o TrafficEventResultSourceOutput) Os() pulumi.StringOutput {
-	return o.ApplyT(func(v TrafficEventResultSource) string { return v.Os }).(pulumi.StringOutput)
-}
-
-// Endpoint kind; one of `PEER`, `HOST_RESOURCE`, `SUBNET_RESOURCE`, `DOMAIN_RESOURCE`, `UNKNOWN`
-func (o TrafficEventResultSourceOutput) Type() pulumi.StringOutput {
-	return o.ApplyT(func(v TrafficEventResultSource) string { return v.Type }).(pulumi.StringOutput)
-}
-
-// Location
-type TrafficEventResultSourceGeoLocation struct {
-	// City
-	CityName string `pulumi:"cityName"`
-	// Country code
-	CountryCode string `pulumi:"countryCode"`
-}
-
-// Location
-type TrafficEventResultSourceGeoLocationOutput struct{ *pulumi.OutputState }
-
-func (TrafficEventResultSourceGeoLocationOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*TrafficEventResultSourceGeoLocation)(nil)).Elem()
-}
-
-func (o TrafficEventResultSourceGeoLocationOutput) ToTrafficEventResultSourceGeoLocationOutput() TrafficEventResultSourceGeoLocationOutput {
-	return o
-}
-
-func (o TrafficEventResultSourceGeoLocationOutput) ToTrafficEventResultSourceGeoLocationOutputWithContext(ctx context.Context) TrafficEventResultSourceGeoLocationOutput {
-	return o
-}
-
-// City
-func (o TrafficEventResultSourceGeoLocationOutput) CityName() pulumi.StringOutput {
-	return o.ApplyT(func(v TrafficEventResultSourceGeoLocation) string { return v.CityName }).(pulumi.StringOutput)
-}
-
-// Country code
-func (o TrafficEventResultSourceGeoLocationOutput) CountryCode() pulumi.StringOutput {
-	return o.ApplyT(func(v TrafficEventResultSourceGeoLocation) string { return v.CountryCode }).(pulumi.StringOutput)
-}
-
-// User behind the flow
-type TrafficEventResultUser struct {
-	// User email
-	Email string `pulumi:"email"`
-	// User id
-	Id string `pulumi:"id"`
-	// User name
-	Name string `pulumi:"name"`
-}
-
-// User behind the flow
-type TrafficEventResultUserOutput struct{ *pulumi.OutputState }
-
-func (TrafficEventResultUserOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*TrafficEventResultUser)(nil)).Elem()
-}
-
-func (o TrafficEventResultUserOutput) ToTrafficEventResultUserOutput() TrafficEventResultUserOutput {
-	return o
-}
-
-func (o TrafficEventResultUserOutput) ToTrafficEventResultUserOutputWithContext(ctx context.Context) TrafficEventResultUserOutput {
-	return o
-}
-
-// User email
-func (o TrafficEventResultUserOutput) Email() pulumi.StringOutput {
-	return o.ApplyT(func(v TrafficEventResultUser) string { return v.Email }).(pulumi.StringOutput)
-}
-
-// User id
-func (o TrafficEventResultUserOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v TrafficEventResultUser) string { return v.Id }).(pulumi.StringOutput)
-}
-
-// User name
-func (o TrafficEventResultUserOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v TrafficEventResultUser) string { return v.Name }).(pulumi.StringOutput)
-}
-
 // What the user may do
 type UserPermissions struct {
 	// Whether the user's view of peers is restricted to their own
 	IsRestricted bool `pulumi:"isRestricted"`
 	// Module name to allowed operations
-	Modules map[string]UserPermissionsModules `pulumi:"modules"`
+	Modules map[string]UserPermissionsModule `pulumi:"modules"`
 }
 
 // What the user may do
@@ -9684,12 +17240,12 @@ func (o UserPermissionsOutput) IsRestricted() pulumi.BoolOutput {
 }
 
 // Module name to allowed operations
-func (o UserPermissionsOutput) Modules() UserPermissionsModulesMapOutput {
-	return o.ApplyT(func(v UserPermissions) map[string]UserPermissionsModules { return v.Modules }).(UserPermissionsModulesMapOutput)
+func (o UserPermissionsOutput) Modules() UserPermissionsModuleMapOutput {
+	return o.ApplyT(func(v UserPermissions) map[string]UserPermissionsModule { return v.Modules }).(UserPermissionsModuleMapOutput)
 }
 
 // Allowed operations
-type UserPermissionsModules struct {
+type UserPermissionsModule struct {
 	// May create
 	Create bool `pulumi:"create"`
 	// May delete
@@ -9701,423 +17257,476 @@ type UserPermissionsModules struct {
 }
 
 // Allowed operations
-type UserPermissionsModulesOutput struct{ *pulumi.OutputState }
+type UserPermissionsModuleOutput struct{ *pulumi.OutputState }
 
-func (UserPermissionsModulesOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*UserPermissionsModules)(nil)).Elem()
+func (UserPermissionsModuleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*UserPermissionsModule)(nil)).Elem()
 }
 
-func (o UserPermissionsModulesOutput) ToUserPermissionsModulesOutput() UserPermissionsModulesOutput {
+func (o UserPermissionsModuleOutput) ToUserPermissionsModuleOutput() UserPermissionsModuleOutput {
 	return o
 }
 
-func (o UserPermissionsModulesOutput) ToUserPermissionsModulesOutputWithContext(ctx context.Context) UserPermissionsModulesOutput {
+func (o UserPermissionsModuleOutput) ToUserPermissionsModuleOutputWithContext(ctx context.Context) UserPermissionsModuleOutput {
 	return o
 }
 
 // May create
-func (o UserPermissionsModulesOutput) Create() pulumi.BoolOutput {
-	return o.ApplyT(func(v UserPermissionsModules) bool { return v.Create }).(pulumi.BoolOutput)
+func (o UserPermissionsModuleOutput) Create() pulumi.BoolOutput {
+	return o.ApplyT(func(v UserPermissionsModule) bool { return v.Create }).(pulumi.BoolOutput)
 }
 
 // May delete
-func (o UserPermissionsModulesOutput) Delete() pulumi.BoolOutput {
-	return o.ApplyT(func(v UserPermissionsModules) bool { return v.Delete }).(pulumi.BoolOutput)
+func (o UserPermissionsModuleOutput) Delete() pulumi.BoolOutput {
+	return o.ApplyT(func(v UserPermissionsModule) bool { return v.Delete }).(pulumi.BoolOutput)
 }
 
 // May read
-func (o UserPermissionsModulesOutput) Read() pulumi.BoolOutput {
-	return o.ApplyT(func(v UserPermissionsModules) bool { return v.Read }).(pulumi.BoolOutput)
+func (o UserPermissionsModuleOutput) Read() pulumi.BoolOutput {
+	return o.ApplyT(func(v UserPermissionsModule) bool { return v.Read }).(pulumi.BoolOutput)
 }
 
 // May update
-func (o UserPermissionsModulesOutput) Update() pulumi.BoolOutput {
-	return o.ApplyT(func(v UserPermissionsModules) bool { return v.Update }).(pulumi.BoolOutput)
+func (o UserPermissionsModuleOutput) Update() pulumi.BoolOutput {
+	return o.ApplyT(func(v UserPermissionsModule) bool { return v.Update }).(pulumi.BoolOutput)
 }
 
-type UserPermissionsModulesMapOutput struct{ *pulumi.OutputState }
+type UserPermissionsModuleMapOutput struct{ *pulumi.OutputState }
 
-func (UserPermissionsModulesMapOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*map[string]UserPermissionsModules)(nil)).Elem()
+func (UserPermissionsModuleMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]UserPermissionsModule)(nil)).Elem()
 }
 
-func (o UserPermissionsModulesMapOutput) ToUserPermissionsModulesMapOutput() UserPermissionsModulesMapOutput {
+func (o UserPermissionsModuleMapOutput) ToUserPermissionsModuleMapOutput() UserPermissionsModuleMapOutput {
 	return o
 }
 
-func (o UserPermissionsModulesMapOutput) ToUserPermissionsModulesMapOutputWithContext(ctx context.Context) UserPermissionsModulesMapOutput {
+func (o UserPermissionsModuleMapOutput) ToUserPermissionsModuleMapOutputWithContext(ctx context.Context) UserPermissionsModuleMapOutput {
 	return o
 }
 
-func (o UserPermissionsModulesMapOutput) MapIndex(k pulumi.StringInput) UserPermissionsModulesOutput {
-	return pulumi.All(o, k).ApplyT(func(vs []interface{}) UserPermissionsModules {
-		return vs[0].(map[string]UserPermissionsModules)[vs[1].(string)]
-	}).(UserPermissionsModulesOutput)
-}
-
-// User
-type UserResult struct {
-	// Group ids assigned to peers this user enrolls
-	AutoGroups []string `pulumi:"autoGroups"`
-	// Email address (empty for service users)
-	Email string `pulumi:"email"`
-	// User id
-	Id string `pulumi:"id"`
-	// User id at the identity provider
-	IdpId string `pulumi:"idpId"`
-	// Whether the user is blocked
-	IsBlocked bool `pulumi:"isBlocked"`
-	// Whether this is the calling user
-	IsCurrent bool `pulumi:"isCurrent"`
-	// Whether this is a service user
-	IsServiceUser bool `pulumi:"isServiceUser"`
-	// How the user was created; one of `api`, `integration`, `jwt`
-	Issued string `pulumi:"issued"`
-	// Last login (zero time when never)
-	LastLogin string `pulumi:"lastLogin"`
-	// Name
-	Name string `pulumi:"name"`
-	// Initial password of a user created with the embedded IdP; only in the create response
-	Password *string `pulumi:"password"`
-	// Whether the user awaits approval
-	PendingApproval bool `pulumi:"pendingApproval"`
-	// What the user may do
-	Permissions UserPermissions `pulumi:"permissions"`
-	// User role: owner, admin, user, billing_admin, auditor or network_admin; known values `owner`, `admin`, `user`, `billing_admin`, `auditor`, `network_admin` (others are accepted)
-	Role string `pulumi:"role"`
-	// User status; one of `active`, `invited`, `blocked`
-	Status string `pulumi:"status"`
-}
-
-// User
-type UserResultOutput struct{ *pulumi.OutputState }
-
-func (UserResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*UserResult)(nil)).Elem()
-}
-
-func (o UserResultOutput) ToUserResultOutput() UserResultOutput {
-	return o
-}
-
-func (o UserResultOutput) ToUserResultOutputWithContext(ctx context.Context) UserResultOutput {
-	return o
-}
-
-// Group ids assigned to peers this user enrolls
-func (o UserResultOutput) AutoGroups() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v UserResult) []string { return v.AutoGroups }).(pulumi.StringArrayOutput)
-}
-
-// Email address (empty for service users)
-func (o UserResultOutput) Email() pulumi.StringOutput {
-	return o.ApplyT(func(v UserResult) string { return v.Email }).(pulumi.StringOutput)
-}
-
-// User id
-func (o UserResultOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v UserResult) string { return v.Id }).(pulumi.StringOutput)
-}
-
-// User id at the identity provider
-func (o UserResultOutput) IdpId() pulumi.StringOutput {
-	return o.ApplyT(func(v UserResult) string { return v.IdpId }).(pulumi.StringOutput)
-}
-
-// Whether the user is blocked
-func (o UserResultOutput) IsBlocked() pulumi.BoolOutput {
-	return o.ApplyT(func(v UserResult) bool { return v.IsBlocked }).(pulumi.BoolOutput)
-}
-
-// Whether this is the calling user
-func (o UserResultOutput) IsCurrent() pulumi.BoolOutput {
-	return o.ApplyT(func(v UserResult) bool { return v.IsCurrent }).(pulumi.BoolOutput)
-}
-
-// Whether this is a service user
-func (o UserResultOutput) IsServiceUser() pulumi.BoolOutput {
-	return o.ApplyT(func(v UserResult) bool { return v.IsServiceUser }).(pulumi.BoolOutput)
-}
-
-// How the user was created; one of `api`, `integration`, `jwt`
-func (o UserResultOutput) Issued() pulumi.StringOutput {
-	return o.ApplyT(func(v UserResult) string { return v.Issued }).(pulumi.StringOutput)
-}
-
-// Last login (zero time when never)
-func (o UserResultOutput) LastLogin() pulumi.StringOutput {
-	return o.ApplyT(func(v UserResult) string { return v.LastLogin }).(pulumi.StringOutput)
-}
-
-// Name
-func (o UserResultOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v UserResult) string { return v.Name }).(pulumi.StringOutput)
-}
-
-// Initial password of a user created with the embedded IdP; only in the create response
-func (o UserResultOutput) Password() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v UserResult) *string { return v.Password }).(pulumi.StringPtrOutput)
-}
-
-// Whether the user awaits approval
-func (o UserResultOutput) PendingApproval() pulumi.BoolOutput {
-	return o.ApplyT(func(v UserResult) bool { return v.PendingApproval }).(pulumi.BoolOutput)
-}
-
-// What the user may do
-func (o UserResultOutput) Permissions() UserPermissionsOutput {
-	return o.ApplyT(func(v UserResult) UserPermissions { return v.Permissions }).(UserPermissionsOutput)
-}
-
-// User role: owner, admin, user, billing_admin, auditor or network_admin; known values `owner`, `admin`, `user`, `billing_admin`, `auditor`, `network_admin` (others are accepted)
-func (o UserResultOutput) Role() pulumi.StringOutput {
-	return o.ApplyT(func(v UserResult) string { return v.Role }).(pulumi.StringOutput)
-}
-
-// User status; one of `active`, `invited`, `blocked`
-func (o UserResultOutput) Status() pulumi.StringOutput {
-	return o.ApplyT(func(v UserResult) string { return v.Status }).(pulumi.StringOutput)
-}
-
-type UserResultArrayOutput struct{ *pulumi.OutputState }
-
-func (UserResultArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]UserResult)(nil)).Elem()
-}
-
-func (o UserResultArrayOutput) ToUserResultArrayOutput() UserResultArrayOutput {
-	return o
-}
-
-func (o UserResultArrayOutput) ToUserResultArrayOutputWithContext(ctx context.Context) UserResultArrayOutput {
-	return o
-}
-
-func (o UserResultArrayOutput) Index(i pulumi.IntInput) UserResultOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) UserResult {
-		return vs[0].([]UserResult)[vs[1].(int)]
-	}).(UserResultOutput)
+func (o UserPermissionsModuleMapOutput) MapIndex(k pulumi.StringInput) UserPermissionsModuleOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) UserPermissionsModule {
+		return vs[0].(map[string]UserPermissionsModule)[vs[1].(string)]
+	}).(UserPermissionsModuleOutput)
 }
 
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AccountSettingsExtraInput)(nil)).Elem(), AccountSettingsExtraArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AccountSettingsExtraPtrInput)(nil)).Elem(), AccountSettingsExtraArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*EdrVendorAMatchAttributesInput)(nil)).Elem(), EdrVendorAMatchAttributesArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*GroupResourcesInput)(nil)).Elem(), GroupResourcesArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*GroupResourcesPtrInput)(nil)).Elem(), GroupResourcesArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*GroupResourcesArrayInput)(nil)).Elem(), GroupResourcesArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GroupResourceInput)(nil)).Elem(), GroupResourceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GroupResourceArrayInput)(nil)).Elem(), GroupResourceArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IngressPortAllocationDirectPortInput)(nil)).Elem(), IngressPortAllocationDirectPortArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IngressPortAllocationDirectPortPtrInput)(nil)).Elem(), IngressPortAllocationDirectPortArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*IngressPortAllocationPortRangesInput)(nil)).Elem(), IngressPortAllocationPortRangesArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*IngressPortAllocationPortRangesArrayInput)(nil)).Elem(), IngressPortAllocationPortRangesArray{})
-	pulumi.RegisterInputType(reflect.TypeOf((*NameserverGroupNameserversInput)(nil)).Elem(), NameserverGroupNameserversArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*NameserverGroupNameserversArrayInput)(nil)).Elem(), NameserverGroupNameserversArray{})
-	pulumi.RegisterInputType(reflect.TypeOf((*PolicyRulesInput)(nil)).Elem(), PolicyRulesArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*PolicyRulesArrayInput)(nil)).Elem(), PolicyRulesArray{})
-	pulumi.RegisterInputType(reflect.TypeOf((*PolicyRulesPortRangesInput)(nil)).Elem(), PolicyRulesPortRangesArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*PolicyRulesPortRangesArrayInput)(nil)).Elem(), PolicyRulesPortRangesArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*IngressPortAllocationPortRangeInput)(nil)).Elem(), IngressPortAllocationPortRangeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*IngressPortAllocationPortRangeArrayInput)(nil)).Elem(), IngressPortAllocationPortRangeArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*NameserverGroupNameserverInput)(nil)).Elem(), NameserverGroupNameserverArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*NameserverGroupNameserverArrayInput)(nil)).Elem(), NameserverGroupNameserverArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*NotificationChannelTargetInput)(nil)).Elem(), NotificationChannelTargetArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PolicyRuleInput)(nil)).Elem(), PolicyRuleArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PolicyRuleArrayInput)(nil)).Elem(), PolicyRuleArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PolicyRuleDestinationResourceInput)(nil)).Elem(), PolicyRuleDestinationResourceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PolicyRuleDestinationResourcePtrInput)(nil)).Elem(), PolicyRuleDestinationResourceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PolicyRulePortRangeInput)(nil)).Elem(), PolicyRulePortRangeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PolicyRulePortRangeArrayInput)(nil)).Elem(), PolicyRulePortRangeArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PolicyRuleSourceResourceInput)(nil)).Elem(), PolicyRuleSourceResourceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PolicyRuleSourceResourcePtrInput)(nil)).Elem(), PolicyRuleSourceResourceArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksInput)(nil)).Elem(), PostureCheckChecksArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksGeoLocationCheckInput)(nil)).Elem(), PostureCheckChecksGeoLocationCheckArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksGeoLocationCheckPtrInput)(nil)).Elem(), PostureCheckChecksGeoLocationCheckArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksGeoLocationCheckLocationsInput)(nil)).Elem(), PostureCheckChecksGeoLocationCheckLocationsArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksGeoLocationCheckLocationsArrayInput)(nil)).Elem(), PostureCheckChecksGeoLocationCheckLocationsArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksGeoLocationCheckLocationInput)(nil)).Elem(), PostureCheckChecksGeoLocationCheckLocationArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksGeoLocationCheckLocationArrayInput)(nil)).Elem(), PostureCheckChecksGeoLocationCheckLocationArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksNbVersionCheckInput)(nil)).Elem(), PostureCheckChecksNbVersionCheckArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksNbVersionCheckPtrInput)(nil)).Elem(), PostureCheckChecksNbVersionCheckArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksOsVersionCheckInput)(nil)).Elem(), PostureCheckChecksOsVersionCheckArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksOsVersionCheckPtrInput)(nil)).Elem(), PostureCheckChecksOsVersionCheckArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksOsVersionCheckAndroidInput)(nil)).Elem(), PostureCheckChecksOsVersionCheckAndroidArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksOsVersionCheckAndroidPtrInput)(nil)).Elem(), PostureCheckChecksOsVersionCheckAndroidArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksOsVersionCheckDarwinInput)(nil)).Elem(), PostureCheckChecksOsVersionCheckDarwinArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksOsVersionCheckDarwinPtrInput)(nil)).Elem(), PostureCheckChecksOsVersionCheckDarwinArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksOsVersionCheckIosInput)(nil)).Elem(), PostureCheckChecksOsVersionCheckIosArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksOsVersionCheckIosPtrInput)(nil)).Elem(), PostureCheckChecksOsVersionCheckIosArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksOsVersionCheckLinuxInput)(nil)).Elem(), PostureCheckChecksOsVersionCheckLinuxArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksOsVersionCheckLinuxPtrInput)(nil)).Elem(), PostureCheckChecksOsVersionCheckLinuxArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksOsVersionCheckWindowsInput)(nil)).Elem(), PostureCheckChecksOsVersionCheckWindowsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksOsVersionCheckWindowsPtrInput)(nil)).Elem(), PostureCheckChecksOsVersionCheckWindowsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksPeerNetworkRangeCheckInput)(nil)).Elem(), PostureCheckChecksPeerNetworkRangeCheckArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksPeerNetworkRangeCheckPtrInput)(nil)).Elem(), PostureCheckChecksPeerNetworkRangeCheckArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksProcessCheckInput)(nil)).Elem(), PostureCheckChecksProcessCheckArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksProcessCheckPtrInput)(nil)).Elem(), PostureCheckChecksProcessCheckArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksProcessCheckProcessesInput)(nil)).Elem(), PostureCheckChecksProcessCheckProcessesArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksProcessCheckProcessesArrayInput)(nil)).Elem(), PostureCheckChecksProcessCheckProcessesArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksProcessCheckProcessInput)(nil)).Elem(), PostureCheckChecksProcessCheckProcessArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksProcessCheckProcessArrayInput)(nil)).Elem(), PostureCheckChecksProcessCheckProcessArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAccessRestrictionsInput)(nil)).Elem(), ReverseProxyServiceAccessRestrictionsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAccessRestrictionsPtrInput)(nil)).Elem(), ReverseProxyServiceAccessRestrictionsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthInput)(nil)).Elem(), ReverseProxyServiceAuthArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthPtrInput)(nil)).Elem(), ReverseProxyServiceAuthArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthBearerAuthInput)(nil)).Elem(), ReverseProxyServiceAuthBearerAuthArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthBearerAuthPtrInput)(nil)).Elem(), ReverseProxyServiceAuthBearerAuthArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthHeaderAuthsInput)(nil)).Elem(), ReverseProxyServiceAuthHeaderAuthsArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthHeaderAuthsArrayInput)(nil)).Elem(), ReverseProxyServiceAuthHeaderAuthsArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthHeaderAuthInput)(nil)).Elem(), ReverseProxyServiceAuthHeaderAuthArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthHeaderAuthArrayInput)(nil)).Elem(), ReverseProxyServiceAuthHeaderAuthArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthLinkAuthInput)(nil)).Elem(), ReverseProxyServiceAuthLinkAuthArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthLinkAuthPtrInput)(nil)).Elem(), ReverseProxyServiceAuthLinkAuthArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthPasswordAuthInput)(nil)).Elem(), ReverseProxyServiceAuthPasswordAuthArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthPasswordAuthPtrInput)(nil)).Elem(), ReverseProxyServiceAuthPasswordAuthArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthPinAuthInput)(nil)).Elem(), ReverseProxyServiceAuthPinAuthArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthPinAuthPtrInput)(nil)).Elem(), ReverseProxyServiceAuthPinAuthArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceTargetsInput)(nil)).Elem(), ReverseProxyServiceTargetsArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceTargetsArrayInput)(nil)).Elem(), ReverseProxyServiceTargetsArray{})
-	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceTargetsOptionsInput)(nil)).Elem(), ReverseProxyServiceTargetsOptionsArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceTargetsOptionsPtrInput)(nil)).Elem(), ReverseProxyServiceTargetsOptionsArgs{})
-	pulumi.RegisterOutputType(AccessiblePeerResultOutput{})
-	pulumi.RegisterOutputType(AccessiblePeerResultArrayOutput{})
-	pulumi.RegisterOutputType(AccountResultOnboardingOutput{})
-	pulumi.RegisterOutputType(AccountResultSettingsOutput{})
-	pulumi.RegisterOutputType(AccountResultSettingsExtraOutput{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceTargetInput)(nil)).Elem(), ReverseProxyServiceTargetArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceTargetArrayInput)(nil)).Elem(), ReverseProxyServiceTargetArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceTargetOptionsInput)(nil)).Elem(), ReverseProxyServiceTargetOptionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceTargetOptionsPtrInput)(nil)).Elem(), ReverseProxyServiceTargetOptionsArgs{})
 	pulumi.RegisterOutputType(AccountSettingsExtraOutput{})
 	pulumi.RegisterOutputType(AccountSettingsExtraPtrOutput{})
-	pulumi.RegisterOutputType(AuditEventResultOutput{})
-	pulumi.RegisterOutputType(AuditEventResultArrayOutput{})
-	pulumi.RegisterOutputType(DirectorySyncLogResultOutput{})
-	pulumi.RegisterOutputType(DirectorySyncLogResultArrayOutput{})
-	pulumi.RegisterOutputType(DirectorySyncVendorDResultOutput{})
-	pulumi.RegisterOutputType(DirectorySyncVendorDResultArrayOutput{})
-	pulumi.RegisterOutputType(DirectorySyncVendorEResultOutput{})
-	pulumi.RegisterOutputType(DirectorySyncVendorEResultArrayOutput{})
-	pulumi.RegisterOutputType(DnsRecordResultOutput{})
-	pulumi.RegisterOutputType(DnsRecordResultArrayOutput{})
-	pulumi.RegisterOutputType(DnsZoneResultOutput{})
-	pulumi.RegisterOutputType(DnsZoneResultArrayOutput{})
+	pulumi.RegisterOutputType(DnsZoneRecordOutput{})
+	pulumi.RegisterOutputType(DnsZoneRecordArrayOutput{})
 	pulumi.RegisterOutputType(EdrVendorAMatchAttributesOutput{})
-	pulumi.RegisterOutputType(EdrVendorAResultMatchAttributesOutput{})
-	pulumi.RegisterOutputType(EventStreamingIntegrationResultOutput{})
-	pulumi.RegisterOutputType(EventStreamingIntegrationResultArrayOutput{})
-	pulumi.RegisterOutputType(GroupResourcesOutput{})
-	pulumi.RegisterOutputType(GroupResourcesPtrOutput{})
-	pulumi.RegisterOutputType(GroupResourcesArrayOutput{})
-	pulumi.RegisterOutputType(GroupResultOutput{})
-	pulumi.RegisterOutputType(GroupResultArrayOutput{})
-	pulumi.RegisterOutputType(GroupResultPeersOutput{})
-	pulumi.RegisterOutputType(GroupResultPeersArrayOutput{})
-	pulumi.RegisterOutputType(GroupResultResourcesOutput{})
-	pulumi.RegisterOutputType(GroupResultResourcesPtrOutput{})
-	pulumi.RegisterOutputType(GroupResultResourcesArrayOutput{})
-	pulumi.RegisterOutputType(GroupSummaryResultOutput{})
-	pulumi.RegisterOutputType(GroupSummaryResultArrayOutput{})
-	pulumi.RegisterOutputType(IdentityProviderResultOutput{})
-	pulumi.RegisterOutputType(IdentityProviderResultArrayOutput{})
+	pulumi.RegisterOutputType(GetAccessiblePeersItemOutput{})
+	pulumi.RegisterOutputType(GetAccessiblePeersItemArrayOutput{})
+	pulumi.RegisterOutputType(GetAccountOnboardingOutput{})
+	pulumi.RegisterOutputType(GetAccountSettingsTypeOutput{})
+	pulumi.RegisterOutputType(GetAccountSettingsExtraOutput{})
+	pulumi.RegisterOutputType(GetAuditEventsItemOutput{})
+	pulumi.RegisterOutputType(GetAuditEventsItemArrayOutput{})
+	pulumi.RegisterOutputType(GetCurrentUserPermissionsOutput{})
+	pulumi.RegisterOutputType(GetCurrentUserPermissionsModuleOutput{})
+	pulumi.RegisterOutputType(GetCurrentUserPermissionsModuleMapOutput{})
+	pulumi.RegisterOutputType(GetDirectorySyncLogsItemOutput{})
+	pulumi.RegisterOutputType(GetDirectorySyncLogsItemArrayOutput{})
+	pulumi.RegisterOutputType(GetDirectorySyncVendorDsItemOutput{})
+	pulumi.RegisterOutputType(GetDirectorySyncVendorDsItemArrayOutput{})
+	pulumi.RegisterOutputType(GetDirectorySyncVendorEsItemOutput{})
+	pulumi.RegisterOutputType(GetDirectorySyncVendorEsItemArrayOutput{})
+	pulumi.RegisterOutputType(GetDnsRecordsItemOutput{})
+	pulumi.RegisterOutputType(GetDnsRecordsItemArrayOutput{})
+	pulumi.RegisterOutputType(GetDnsZoneRecordOutput{})
+	pulumi.RegisterOutputType(GetDnsZoneRecordArrayOutput{})
+	pulumi.RegisterOutputType(GetDnsZonesItemOutput{})
+	pulumi.RegisterOutputType(GetDnsZonesItemArrayOutput{})
+	pulumi.RegisterOutputType(GetDnsZonesItemRecordOutput{})
+	pulumi.RegisterOutputType(GetDnsZonesItemRecordArrayOutput{})
+	pulumi.RegisterOutputType(GetEdrVendorAGroupOutput{})
+	pulumi.RegisterOutputType(GetEdrVendorAGroupArrayOutput{})
+	pulumi.RegisterOutputType(GetEdrVendorAGroupPeerOutput{})
+	pulumi.RegisterOutputType(GetEdrVendorAGroupPeerArrayOutput{})
+	pulumi.RegisterOutputType(GetEdrVendorAGroupResourceOutput{})
+	pulumi.RegisterOutputType(GetEdrVendorAGroupResourceArrayOutput{})
+	pulumi.RegisterOutputType(GetEdrVendorAMatchAttributesOutput{})
+	pulumi.RegisterOutputType(GetEdrVendorBGroupOutput{})
+	pulumi.RegisterOutputType(GetEdrVendorBGroupArrayOutput{})
+	pulumi.RegisterOutputType(GetEdrVendorBGroupPeerOutput{})
+	pulumi.RegisterOutputType(GetEdrVendorBGroupPeerArrayOutput{})
+	pulumi.RegisterOutputType(GetEdrVendorBGroupResourceOutput{})
+	pulumi.RegisterOutputType(GetEdrVendorBGroupResourceArrayOutput{})
+	pulumi.RegisterOutputType(GetEdrVendorCGroupOutput{})
+	pulumi.RegisterOutputType(GetEdrVendorCGroupArrayOutput{})
+	pulumi.RegisterOutputType(GetEdrVendorCGroupPeerOutput{})
+	pulumi.RegisterOutputType(GetEdrVendorCGroupPeerArrayOutput{})
+	pulumi.RegisterOutputType(GetEdrVendorCGroupResourceOutput{})
+	pulumi.RegisterOutputType(GetEdrVendorCGroupResourceArrayOutput{})
+	pulumi.RegisterOutputType(GetEventStreamingIntegrationsItemOutput{})
+	pulumi.RegisterOutputType(GetEventStreamingIntegrationsItemArrayOutput{})
+	pulumi.RegisterOutputType(GetGroupPeerOutput{})
+	pulumi.RegisterOutputType(GetGroupPeerArrayOutput{})
+	pulumi.RegisterOutputType(GetGroupResourceOutput{})
+	pulumi.RegisterOutputType(GetGroupResourceArrayOutput{})
+	pulumi.RegisterOutputType(GetGroupsItemOutput{})
+	pulumi.RegisterOutputType(GetGroupsItemArrayOutput{})
+	pulumi.RegisterOutputType(GetGroupsItemPeerOutput{})
+	pulumi.RegisterOutputType(GetGroupsItemPeerArrayOutput{})
+	pulumi.RegisterOutputType(GetGroupsItemResourceOutput{})
+	pulumi.RegisterOutputType(GetGroupsItemResourceArrayOutput{})
+	pulumi.RegisterOutputType(GetIdentityProvidersItemOutput{})
+	pulumi.RegisterOutputType(GetIdentityProvidersItemArrayOutput{})
+	pulumi.RegisterOutputType(GetIngressPeerAvailablePortsOutput{})
+	pulumi.RegisterOutputType(GetIngressPeersItemOutput{})
+	pulumi.RegisterOutputType(GetIngressPeersItemArrayOutput{})
+	pulumi.RegisterOutputType(GetIngressPeersItemAvailablePortsOutput{})
+	pulumi.RegisterOutputType(GetIngressPortAllocationDirectPortOutput{})
+	pulumi.RegisterOutputType(GetIngressPortAllocationDirectPortPtrOutput{})
+	pulumi.RegisterOutputType(GetIngressPortAllocationPortRangeOutput{})
+	pulumi.RegisterOutputType(GetIngressPortAllocationPortRangeArrayOutput{})
+	pulumi.RegisterOutputType(GetIngressPortAllocationPortRangeMappingOutput{})
+	pulumi.RegisterOutputType(GetIngressPortAllocationPortRangeMappingArrayOutput{})
+	pulumi.RegisterOutputType(GetIngressPortAllocationsItemOutput{})
+	pulumi.RegisterOutputType(GetIngressPortAllocationsItemArrayOutput{})
+	pulumi.RegisterOutputType(GetIngressPortAllocationsItemDirectPortOutput{})
+	pulumi.RegisterOutputType(GetIngressPortAllocationsItemDirectPortPtrOutput{})
+	pulumi.RegisterOutputType(GetIngressPortAllocationsItemPortRangeOutput{})
+	pulumi.RegisterOutputType(GetIngressPortAllocationsItemPortRangeArrayOutput{})
+	pulumi.RegisterOutputType(GetIngressPortAllocationsItemPortRangeMappingOutput{})
+	pulumi.RegisterOutputType(GetIngressPortAllocationsItemPortRangeMappingArrayOutput{})
+	pulumi.RegisterOutputType(GetInvitesItemOutput{})
+	pulumi.RegisterOutputType(GetInvitesItemArrayOutput{})
+	pulumi.RegisterOutputType(GetNameserverGroupNameserverOutput{})
+	pulumi.RegisterOutputType(GetNameserverGroupNameserverArrayOutput{})
+	pulumi.RegisterOutputType(GetNameserverGroupsItemOutput{})
+	pulumi.RegisterOutputType(GetNameserverGroupsItemArrayOutput{})
+	pulumi.RegisterOutputType(GetNameserverGroupsItemNameserverOutput{})
+	pulumi.RegisterOutputType(GetNameserverGroupsItemNameserverArrayOutput{})
+	pulumi.RegisterOutputType(GetNetworkResourceGroupOutput{})
+	pulumi.RegisterOutputType(GetNetworkResourceGroupArrayOutput{})
+	pulumi.RegisterOutputType(GetNetworkResourcesItemOutput{})
+	pulumi.RegisterOutputType(GetNetworkResourcesItemArrayOutput{})
+	pulumi.RegisterOutputType(GetNetworkResourcesItemGroupOutput{})
+	pulumi.RegisterOutputType(GetNetworkResourcesItemGroupArrayOutput{})
+	pulumi.RegisterOutputType(GetNetworkRoutersItemOutput{})
+	pulumi.RegisterOutputType(GetNetworkRoutersItemArrayOutput{})
+	pulumi.RegisterOutputType(GetNetworksItemOutput{})
+	pulumi.RegisterOutputType(GetNetworksItemArrayOutput{})
+	pulumi.RegisterOutputType(GetNotificationChannelTargetOutput{})
+	pulumi.RegisterOutputType(GetNotificationChannelTargetPtrOutput{})
+	pulumi.RegisterOutputType(GetNotificationChannelsItemOutput{})
+	pulumi.RegisterOutputType(GetNotificationChannelsItemArrayOutput{})
+	pulumi.RegisterOutputType(GetNotificationChannelsItemTargetOutput{})
+	pulumi.RegisterOutputType(GetNotificationChannelsItemTargetPtrOutput{})
+	pulumi.RegisterOutputType(GetNotificationEventTypesItemOutput{})
+	pulumi.RegisterOutputType(GetNotificationEventTypesItemArrayOutput{})
+	pulumi.RegisterOutputType(GetOktaScimIntegrationsItemOutput{})
+	pulumi.RegisterOutputType(GetOktaScimIntegrationsItemArrayOutput{})
+	pulumi.RegisterOutputType(GetPeerByIpGroupOutput{})
+	pulumi.RegisterOutputType(GetPeerByIpGroupArrayOutput{})
+	pulumi.RegisterOutputType(GetPeerByIpLocalFlagsOutput{})
+	pulumi.RegisterOutputType(GetPeerByNameGroupOutput{})
+	pulumi.RegisterOutputType(GetPeerByNameGroupArrayOutput{})
+	pulumi.RegisterOutputType(GetPeerByNameLocalFlagsOutput{})
+	pulumi.RegisterOutputType(GetPeerGroupOutput{})
+	pulumi.RegisterOutputType(GetPeerGroupArrayOutput{})
+	pulumi.RegisterOutputType(GetPeerJobWorkloadOutput{})
+	pulumi.RegisterOutputType(GetPeerJobWorkloadParametersOutput{})
+	pulumi.RegisterOutputType(GetPeerJobWorkloadResultOutput{})
+	pulumi.RegisterOutputType(GetPeerJobWorkloadResultPtrOutput{})
+	pulumi.RegisterOutputType(GetPeerJobsItemOutput{})
+	pulumi.RegisterOutputType(GetPeerJobsItemArrayOutput{})
+	pulumi.RegisterOutputType(GetPeerJobsItemWorkloadOutput{})
+	pulumi.RegisterOutputType(GetPeerJobsItemWorkloadParametersOutput{})
+	pulumi.RegisterOutputType(GetPeerJobsItemWorkloadResultOutput{})
+	pulumi.RegisterOutputType(GetPeerJobsItemWorkloadResultPtrOutput{})
+	pulumi.RegisterOutputType(GetPeerLocalFlagsOutput{})
+	pulumi.RegisterOutputType(GetPeersItemOutput{})
+	pulumi.RegisterOutputType(GetPeersItemArrayOutput{})
+	pulumi.RegisterOutputType(GetPeersItemGroupOutput{})
+	pulumi.RegisterOutputType(GetPeersItemGroupArrayOutput{})
+	pulumi.RegisterOutputType(GetPeersItemLocalFlagsOutput{})
+	pulumi.RegisterOutputType(GetPoliciesItemOutput{})
+	pulumi.RegisterOutputType(GetPoliciesItemArrayOutput{})
+	pulumi.RegisterOutputType(GetPoliciesItemRuleOutput{})
+	pulumi.RegisterOutputType(GetPoliciesItemRuleArrayOutput{})
+	pulumi.RegisterOutputType(GetPoliciesItemRuleDestinationOutput{})
+	pulumi.RegisterOutputType(GetPoliciesItemRuleDestinationArrayOutput{})
+	pulumi.RegisterOutputType(GetPoliciesItemRuleDestinationResourceOutput{})
+	pulumi.RegisterOutputType(GetPoliciesItemRuleDestinationResourcePtrOutput{})
+	pulumi.RegisterOutputType(GetPoliciesItemRulePortRangeOutput{})
+	pulumi.RegisterOutputType(GetPoliciesItemRulePortRangeArrayOutput{})
+	pulumi.RegisterOutputType(GetPoliciesItemRuleSourceOutput{})
+	pulumi.RegisterOutputType(GetPoliciesItemRuleSourceArrayOutput{})
+	pulumi.RegisterOutputType(GetPoliciesItemRuleSourceResourceOutput{})
+	pulumi.RegisterOutputType(GetPoliciesItemRuleSourceResourcePtrOutput{})
+	pulumi.RegisterOutputType(GetPolicyRuleOutput{})
+	pulumi.RegisterOutputType(GetPolicyRuleArrayOutput{})
+	pulumi.RegisterOutputType(GetPolicyRuleDestinationOutput{})
+	pulumi.RegisterOutputType(GetPolicyRuleDestinationArrayOutput{})
+	pulumi.RegisterOutputType(GetPolicyRuleDestinationResourceOutput{})
+	pulumi.RegisterOutputType(GetPolicyRuleDestinationResourcePtrOutput{})
+	pulumi.RegisterOutputType(GetPolicyRulePortRangeOutput{})
+	pulumi.RegisterOutputType(GetPolicyRulePortRangeArrayOutput{})
+	pulumi.RegisterOutputType(GetPolicyRuleSourceOutput{})
+	pulumi.RegisterOutputType(GetPolicyRuleSourceArrayOutput{})
+	pulumi.RegisterOutputType(GetPolicyRuleSourceResourceOutput{})
+	pulumi.RegisterOutputType(GetPolicyRuleSourceResourcePtrOutput{})
+	pulumi.RegisterOutputType(GetPostureCheckChecksOutput{})
+	pulumi.RegisterOutputType(GetPostureCheckChecksGeoLocationCheckOutput{})
+	pulumi.RegisterOutputType(GetPostureCheckChecksGeoLocationCheckPtrOutput{})
+	pulumi.RegisterOutputType(GetPostureCheckChecksGeoLocationCheckLocationOutput{})
+	pulumi.RegisterOutputType(GetPostureCheckChecksGeoLocationCheckLocationArrayOutput{})
+	pulumi.RegisterOutputType(GetPostureCheckChecksNbVersionCheckOutput{})
+	pulumi.RegisterOutputType(GetPostureCheckChecksNbVersionCheckPtrOutput{})
+	pulumi.RegisterOutputType(GetPostureCheckChecksOsVersionCheckOutput{})
+	pulumi.RegisterOutputType(GetPostureCheckChecksOsVersionCheckPtrOutput{})
+	pulumi.RegisterOutputType(GetPostureCheckChecksOsVersionCheckAndroidOutput{})
+	pulumi.RegisterOutputType(GetPostureCheckChecksOsVersionCheckAndroidPtrOutput{})
+	pulumi.RegisterOutputType(GetPostureCheckChecksOsVersionCheckDarwinOutput{})
+	pulumi.RegisterOutputType(GetPostureCheckChecksOsVersionCheckDarwinPtrOutput{})
+	pulumi.RegisterOutputType(GetPostureCheckChecksOsVersionCheckIosOutput{})
+	pulumi.RegisterOutputType(GetPostureCheckChecksOsVersionCheckIosPtrOutput{})
+	pulumi.RegisterOutputType(GetPostureCheckChecksOsVersionCheckLinuxOutput{})
+	pulumi.RegisterOutputType(GetPostureCheckChecksOsVersionCheckLinuxPtrOutput{})
+	pulumi.RegisterOutputType(GetPostureCheckChecksOsVersionCheckWindowsOutput{})
+	pulumi.RegisterOutputType(GetPostureCheckChecksOsVersionCheckWindowsPtrOutput{})
+	pulumi.RegisterOutputType(GetPostureCheckChecksPeerNetworkRangeCheckOutput{})
+	pulumi.RegisterOutputType(GetPostureCheckChecksPeerNetworkRangeCheckPtrOutput{})
+	pulumi.RegisterOutputType(GetPostureCheckChecksProcessCheckOutput{})
+	pulumi.RegisterOutputType(GetPostureCheckChecksProcessCheckPtrOutput{})
+	pulumi.RegisterOutputType(GetPostureCheckChecksProcessCheckProcessOutput{})
+	pulumi.RegisterOutputType(GetPostureCheckChecksProcessCheckProcessArrayOutput{})
+	pulumi.RegisterOutputType(GetPostureChecksItemOutput{})
+	pulumi.RegisterOutputType(GetPostureChecksItemArrayOutput{})
+	pulumi.RegisterOutputType(GetPostureChecksItemChecksOutput{})
+	pulumi.RegisterOutputType(GetPostureChecksItemChecksGeoLocationCheckOutput{})
+	pulumi.RegisterOutputType(GetPostureChecksItemChecksGeoLocationCheckPtrOutput{})
+	pulumi.RegisterOutputType(GetPostureChecksItemChecksGeoLocationCheckLocationOutput{})
+	pulumi.RegisterOutputType(GetPostureChecksItemChecksGeoLocationCheckLocationArrayOutput{})
+	pulumi.RegisterOutputType(GetPostureChecksItemChecksNbVersionCheckOutput{})
+	pulumi.RegisterOutputType(GetPostureChecksItemChecksNbVersionCheckPtrOutput{})
+	pulumi.RegisterOutputType(GetPostureChecksItemChecksOsVersionCheckOutput{})
+	pulumi.RegisterOutputType(GetPostureChecksItemChecksOsVersionCheckPtrOutput{})
+	pulumi.RegisterOutputType(GetPostureChecksItemChecksOsVersionCheckAndroidOutput{})
+	pulumi.RegisterOutputType(GetPostureChecksItemChecksOsVersionCheckAndroidPtrOutput{})
+	pulumi.RegisterOutputType(GetPostureChecksItemChecksOsVersionCheckDarwinOutput{})
+	pulumi.RegisterOutputType(GetPostureChecksItemChecksOsVersionCheckDarwinPtrOutput{})
+	pulumi.RegisterOutputType(GetPostureChecksItemChecksOsVersionCheckIosOutput{})
+	pulumi.RegisterOutputType(GetPostureChecksItemChecksOsVersionCheckIosPtrOutput{})
+	pulumi.RegisterOutputType(GetPostureChecksItemChecksOsVersionCheckLinuxOutput{})
+	pulumi.RegisterOutputType(GetPostureChecksItemChecksOsVersionCheckLinuxPtrOutput{})
+	pulumi.RegisterOutputType(GetPostureChecksItemChecksOsVersionCheckWindowsOutput{})
+	pulumi.RegisterOutputType(GetPostureChecksItemChecksOsVersionCheckWindowsPtrOutput{})
+	pulumi.RegisterOutputType(GetPostureChecksItemChecksPeerNetworkRangeCheckOutput{})
+	pulumi.RegisterOutputType(GetPostureChecksItemChecksPeerNetworkRangeCheckPtrOutput{})
+	pulumi.RegisterOutputType(GetPostureChecksItemChecksProcessCheckOutput{})
+	pulumi.RegisterOutputType(GetPostureChecksItemChecksProcessCheckPtrOutput{})
+	pulumi.RegisterOutputType(GetPostureChecksItemChecksProcessCheckProcessOutput{})
+	pulumi.RegisterOutputType(GetPostureChecksItemChecksProcessCheckProcessArrayOutput{})
+	pulumi.RegisterOutputType(GetProxyClustersItemOutput{})
+	pulumi.RegisterOutputType(GetProxyClustersItemArrayOutput{})
+	pulumi.RegisterOutputType(GetProxyLogsDataOutput{})
+	pulumi.RegisterOutputType(GetProxyLogsDataArrayOutput{})
+	pulumi.RegisterOutputType(GetProxyTokensItemOutput{})
+	pulumi.RegisterOutputType(GetProxyTokensItemArrayOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyDomainsItemOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyDomainsItemArrayOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceAccessRestrictionsOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceAccessRestrictionsPtrOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceAuthOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceAuthBearerAuthOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceAuthBearerAuthPtrOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceAuthHeaderAuthOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceAuthHeaderAuthArrayOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceAuthLinkAuthOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceAuthLinkAuthPtrOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceAuthPasswordAuthOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceAuthPasswordAuthPtrOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceAuthPinAuthOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceAuthPinAuthPtrOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceMetaOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceTargetOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceTargetArrayOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceTargetOptionsOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceTargetOptionsPtrOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemArrayOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemAccessRestrictionsOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemAccessRestrictionsPtrOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemAuthOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemAuthBearerAuthOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemAuthBearerAuthPtrOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemAuthHeaderAuthOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemAuthHeaderAuthArrayOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemAuthLinkAuthOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemAuthLinkAuthPtrOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemAuthPasswordAuthOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemAuthPasswordAuthPtrOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemAuthPinAuthOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemAuthPinAuthPtrOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemMetaOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemTargetOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemTargetArrayOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemTargetOptionsOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemTargetOptionsPtrOutput{})
+	pulumi.RegisterOutputType(GetRoutesItemOutput{})
+	pulumi.RegisterOutputType(GetRoutesItemArrayOutput{})
+	pulumi.RegisterOutputType(GetScimIntegrationLogsItemOutput{})
+	pulumi.RegisterOutputType(GetScimIntegrationLogsItemArrayOutput{})
+	pulumi.RegisterOutputType(GetScimIntegrationsItemOutput{})
+	pulumi.RegisterOutputType(GetScimIntegrationsItemArrayOutput{})
+	pulumi.RegisterOutputType(GetSetupKeysItemOutput{})
+	pulumi.RegisterOutputType(GetSetupKeysItemArrayOutput{})
+	pulumi.RegisterOutputType(GetTokensItemOutput{})
+	pulumi.RegisterOutputType(GetTokensItemArrayOutput{})
+	pulumi.RegisterOutputType(GetTrafficEventsDataOutput{})
+	pulumi.RegisterOutputType(GetTrafficEventsDataArrayOutput{})
+	pulumi.RegisterOutputType(GetTrafficEventsDataDestinationOutput{})
+	pulumi.RegisterOutputType(GetTrafficEventsDataDestinationGeoLocationOutput{})
+	pulumi.RegisterOutputType(GetTrafficEventsDataEventOutput{})
+	pulumi.RegisterOutputType(GetTrafficEventsDataEventArrayOutput{})
+	pulumi.RegisterOutputType(GetTrafficEventsDataIcmpOutput{})
+	pulumi.RegisterOutputType(GetTrafficEventsDataPolicyOutput{})
+	pulumi.RegisterOutputType(GetTrafficEventsDataSourceOutput{})
+	pulumi.RegisterOutputType(GetTrafficEventsDataSourceGeoLocationOutput{})
+	pulumi.RegisterOutputType(GetTrafficEventsDataUserOutput{})
+	pulumi.RegisterOutputType(GetUserPermissionsOutput{})
+	pulumi.RegisterOutputType(GetUserPermissionsModuleOutput{})
+	pulumi.RegisterOutputType(GetUserPermissionsModuleMapOutput{})
+	pulumi.RegisterOutputType(GetUsersItemOutput{})
+	pulumi.RegisterOutputType(GetUsersItemArrayOutput{})
+	pulumi.RegisterOutputType(GetUsersItemPermissionsOutput{})
+	pulumi.RegisterOutputType(GetUsersItemPermissionsModuleOutput{})
+	pulumi.RegisterOutputType(GetUsersItemPermissionsModuleMapOutput{})
+	pulumi.RegisterOutputType(GroupResourceOutput{})
+	pulumi.RegisterOutputType(GroupResourceArrayOutput{})
 	pulumi.RegisterOutputType(IngressPeerAvailablePortsOutput{})
-	pulumi.RegisterOutputType(IngressPeerResultOutput{})
-	pulumi.RegisterOutputType(IngressPeerResultArrayOutput{})
 	pulumi.RegisterOutputType(IngressPortAllocationDirectPortOutput{})
 	pulumi.RegisterOutputType(IngressPortAllocationDirectPortPtrOutput{})
-	pulumi.RegisterOutputType(IngressPortAllocationPortRangeMappingsOutput{})
-	pulumi.RegisterOutputType(IngressPortAllocationPortRangeMappingsArrayOutput{})
-	pulumi.RegisterOutputType(IngressPortAllocationPortRangesOutput{})
-	pulumi.RegisterOutputType(IngressPortAllocationPortRangesArrayOutput{})
-	pulumi.RegisterOutputType(IngressPortAllocationResultOutput{})
-	pulumi.RegisterOutputType(IngressPortAllocationResultArrayOutput{})
-	pulumi.RegisterOutputType(IngressPortAllocationResultDirectPortOutput{})
-	pulumi.RegisterOutputType(IngressPortAllocationResultDirectPortPtrOutput{})
-	pulumi.RegisterOutputType(IngressPortAllocationResultPortRangesOutput{})
-	pulumi.RegisterOutputType(IngressPortAllocationResultPortRangesArrayOutput{})
-	pulumi.RegisterOutputType(InviteResultOutput{})
-	pulumi.RegisterOutputType(InviteResultArrayOutput{})
-	pulumi.RegisterOutputType(NameserverGroupNameserversOutput{})
-	pulumi.RegisterOutputType(NameserverGroupNameserversArrayOutput{})
-	pulumi.RegisterOutputType(NameserverGroupResultOutput{})
-	pulumi.RegisterOutputType(NameserverGroupResultArrayOutput{})
-	pulumi.RegisterOutputType(NameserverGroupResultNameserversOutput{})
-	pulumi.RegisterOutputType(NameserverGroupResultNameserversArrayOutput{})
-	pulumi.RegisterOutputType(NetworkResourceResultOutput{})
-	pulumi.RegisterOutputType(NetworkResourceResultArrayOutput{})
-	pulumi.RegisterOutputType(NetworkResultOutput{})
-	pulumi.RegisterOutputType(NetworkResultArrayOutput{})
-	pulumi.RegisterOutputType(NetworkRouterResultOutput{})
-	pulumi.RegisterOutputType(NetworkRouterResultArrayOutput{})
-	pulumi.RegisterOutputType(PeerJobResultOutput{})
-	pulumi.RegisterOutputType(PeerJobResultArrayOutput{})
-	pulumi.RegisterOutputType(PeerJobResultWorkloadOutput{})
-	pulumi.RegisterOutputType(PeerJobResultWorkloadParametersOutput{})
-	pulumi.RegisterOutputType(PeerJobResultWorkloadResultOutput{})
-	pulumi.RegisterOutputType(PeerJobResultWorkloadResultPtrOutput{})
+	pulumi.RegisterOutputType(IngressPortAllocationPortRangeOutput{})
+	pulumi.RegisterOutputType(IngressPortAllocationPortRangeArrayOutput{})
+	pulumi.RegisterOutputType(IngressPortAllocationPortRangeMappingOutput{})
+	pulumi.RegisterOutputType(IngressPortAllocationPortRangeMappingArrayOutput{})
+	pulumi.RegisterOutputType(NameserverGroupNameserverOutput{})
+	pulumi.RegisterOutputType(NameserverGroupNameserverArrayOutput{})
+	pulumi.RegisterOutputType(NotificationChannelTargetOutput{})
+	pulumi.RegisterOutputType(PeerGroupOutput{})
+	pulumi.RegisterOutputType(PeerGroupArrayOutput{})
 	pulumi.RegisterOutputType(PeerLocalFlagsOutput{})
-	pulumi.RegisterOutputType(PeerResultOutput{})
-	pulumi.RegisterOutputType(PeerResultArrayOutput{})
-	pulumi.RegisterOutputType(PolicyResultOutput{})
-	pulumi.RegisterOutputType(PolicyResultArrayOutput{})
-	pulumi.RegisterOutputType(PolicyResultRulesOutput{})
-	pulumi.RegisterOutputType(PolicyResultRulesArrayOutput{})
-	pulumi.RegisterOutputType(PolicyRulesOutput{})
-	pulumi.RegisterOutputType(PolicyRulesArrayOutput{})
-	pulumi.RegisterOutputType(PolicyRulesPortRangesOutput{})
-	pulumi.RegisterOutputType(PolicyRulesPortRangesArrayOutput{})
+	pulumi.RegisterOutputType(PolicyRuleOutput{})
+	pulumi.RegisterOutputType(PolicyRuleArrayOutput{})
+	pulumi.RegisterOutputType(PolicyRuleDestinationResourceOutput{})
+	pulumi.RegisterOutputType(PolicyRuleDestinationResourcePtrOutput{})
+	pulumi.RegisterOutputType(PolicyRulePortRangeOutput{})
+	pulumi.RegisterOutputType(PolicyRulePortRangeArrayOutput{})
+	pulumi.RegisterOutputType(PolicyRuleSourceResourceOutput{})
+	pulumi.RegisterOutputType(PolicyRuleSourceResourcePtrOutput{})
 	pulumi.RegisterOutputType(PostureCheckChecksOutput{})
 	pulumi.RegisterOutputType(PostureCheckChecksGeoLocationCheckOutput{})
 	pulumi.RegisterOutputType(PostureCheckChecksGeoLocationCheckPtrOutput{})
-	pulumi.RegisterOutputType(PostureCheckChecksGeoLocationCheckLocationsOutput{})
-	pulumi.RegisterOutputType(PostureCheckChecksGeoLocationCheckLocationsArrayOutput{})
+	pulumi.RegisterOutputType(PostureCheckChecksGeoLocationCheckLocationOutput{})
+	pulumi.RegisterOutputType(PostureCheckChecksGeoLocationCheckLocationArrayOutput{})
 	pulumi.RegisterOutputType(PostureCheckChecksNbVersionCheckOutput{})
 	pulumi.RegisterOutputType(PostureCheckChecksNbVersionCheckPtrOutput{})
 	pulumi.RegisterOutputType(PostureCheckChecksOsVersionCheckOutput{})
 	pulumi.RegisterOutputType(PostureCheckChecksOsVersionCheckPtrOutput{})
+	pulumi.RegisterOutputType(PostureCheckChecksOsVersionCheckAndroidOutput{})
+	pulumi.RegisterOutputType(PostureCheckChecksOsVersionCheckAndroidPtrOutput{})
+	pulumi.RegisterOutputType(PostureCheckChecksOsVersionCheckDarwinOutput{})
+	pulumi.RegisterOutputType(PostureCheckChecksOsVersionCheckDarwinPtrOutput{})
+	pulumi.RegisterOutputType(PostureCheckChecksOsVersionCheckIosOutput{})
+	pulumi.RegisterOutputType(PostureCheckChecksOsVersionCheckIosPtrOutput{})
 	pulumi.RegisterOutputType(PostureCheckChecksOsVersionCheckLinuxOutput{})
 	pulumi.RegisterOutputType(PostureCheckChecksOsVersionCheckLinuxPtrOutput{})
+	pulumi.RegisterOutputType(PostureCheckChecksOsVersionCheckWindowsOutput{})
+	pulumi.RegisterOutputType(PostureCheckChecksOsVersionCheckWindowsPtrOutput{})
 	pulumi.RegisterOutputType(PostureCheckChecksPeerNetworkRangeCheckOutput{})
 	pulumi.RegisterOutputType(PostureCheckChecksPeerNetworkRangeCheckPtrOutput{})
 	pulumi.RegisterOutputType(PostureCheckChecksProcessCheckOutput{})
 	pulumi.RegisterOutputType(PostureCheckChecksProcessCheckPtrOutput{})
-	pulumi.RegisterOutputType(PostureCheckChecksProcessCheckProcessesOutput{})
-	pulumi.RegisterOutputType(PostureCheckChecksProcessCheckProcessesArrayOutput{})
-	pulumi.RegisterOutputType(PostureCheckResultOutput{})
-	pulumi.RegisterOutputType(PostureCheckResultArrayOutput{})
-	pulumi.RegisterOutputType(PostureCheckResultChecksOutput{})
-	pulumi.RegisterOutputType(ProxyClusterResultOutput{})
-	pulumi.RegisterOutputType(ProxyClusterResultArrayOutput{})
-	pulumi.RegisterOutputType(ProxyLogResultOutput{})
-	pulumi.RegisterOutputType(ProxyLogResultArrayOutput{})
-	pulumi.RegisterOutputType(ProxyTokenResultOutput{})
-	pulumi.RegisterOutputType(ProxyTokenResultArrayOutput{})
-	pulumi.RegisterOutputType(ReverseProxyDomainResultOutput{})
-	pulumi.RegisterOutputType(ReverseProxyDomainResultArrayOutput{})
+	pulumi.RegisterOutputType(PostureCheckChecksProcessCheckProcessOutput{})
+	pulumi.RegisterOutputType(PostureCheckChecksProcessCheckProcessArrayOutput{})
 	pulumi.RegisterOutputType(ReverseProxyServiceAccessRestrictionsOutput{})
 	pulumi.RegisterOutputType(ReverseProxyServiceAccessRestrictionsPtrOutput{})
 	pulumi.RegisterOutputType(ReverseProxyServiceAuthOutput{})
 	pulumi.RegisterOutputType(ReverseProxyServiceAuthPtrOutput{})
 	pulumi.RegisterOutputType(ReverseProxyServiceAuthBearerAuthOutput{})
 	pulumi.RegisterOutputType(ReverseProxyServiceAuthBearerAuthPtrOutput{})
-	pulumi.RegisterOutputType(ReverseProxyServiceAuthHeaderAuthsOutput{})
-	pulumi.RegisterOutputType(ReverseProxyServiceAuthHeaderAuthsArrayOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAuthHeaderAuthOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAuthHeaderAuthArrayOutput{})
 	pulumi.RegisterOutputType(ReverseProxyServiceAuthLinkAuthOutput{})
 	pulumi.RegisterOutputType(ReverseProxyServiceAuthLinkAuthPtrOutput{})
 	pulumi.RegisterOutputType(ReverseProxyServiceAuthPasswordAuthOutput{})
 	pulumi.RegisterOutputType(ReverseProxyServiceAuthPasswordAuthPtrOutput{})
 	pulumi.RegisterOutputType(ReverseProxyServiceAuthPinAuthOutput{})
 	pulumi.RegisterOutputType(ReverseProxyServiceAuthPinAuthPtrOutput{})
-	pulumi.RegisterOutputType(ReverseProxyServiceResultOutput{})
-	pulumi.RegisterOutputType(ReverseProxyServiceResultArrayOutput{})
-	pulumi.RegisterOutputType(ReverseProxyServiceResultAccessRestrictionsOutput{})
-	pulumi.RegisterOutputType(ReverseProxyServiceResultAccessRestrictionsPtrOutput{})
-	pulumi.RegisterOutputType(ReverseProxyServiceResultAuthOutput{})
-	pulumi.RegisterOutputType(ReverseProxyServiceResultAuthBearerAuthOutput{})
-	pulumi.RegisterOutputType(ReverseProxyServiceResultAuthBearerAuthPtrOutput{})
-	pulumi.RegisterOutputType(ReverseProxyServiceResultAuthHeaderAuthsOutput{})
-	pulumi.RegisterOutputType(ReverseProxyServiceResultAuthHeaderAuthsArrayOutput{})
-	pulumi.RegisterOutputType(ReverseProxyServiceResultAuthLinkAuthOutput{})
-	pulumi.RegisterOutputType(ReverseProxyServiceResultAuthLinkAuthPtrOutput{})
-	pulumi.RegisterOutputType(ReverseProxyServiceResultAuthPasswordAuthOutput{})
-	pulumi.RegisterOutputType(ReverseProxyServiceResultAuthPasswordAuthPtrOutput{})
-	pulumi.RegisterOutputType(ReverseProxyServiceResultAuthPinAuthOutput{})
-	pulumi.RegisterOutputType(ReverseProxyServiceResultAuthPinAuthPtrOutput{})
-	pulumi.RegisterOutputType(ReverseProxyServiceResultMetaOutput{})
-	pulumi.RegisterOutputType(ReverseProxyServiceResultTargetsOutput{})
-	pulumi.RegisterOutputType(ReverseProxyServiceResultTargetsArrayOutput{})
-	pulumi.RegisterOutputType(ReverseProxyServiceResultTargetsOptionsOutput{})
-	pulumi.RegisterOutputType(ReverseProxyServiceResultTargetsOptionsPtrOutput{})
-	pulumi.RegisterOutputType(ReverseProxyServiceTargetsOutput{})
-	pulumi.RegisterOutputType(ReverseProxyServiceTargetsArrayOutput{})
-	pulumi.RegisterOutputType(ReverseProxyServiceTargetsOptionsOutput{})
-	pulumi.RegisterOutputType(ReverseProxyServiceTargetsOptionsPtrOutput{})
-	pulumi.RegisterOutputType(RouteResultOutput{})
-	pulumi.RegisterOutputType(RouteResultArrayOutput{})
-	pulumi.RegisterOutputType(SetupKeyResultOutput{})
-	pulumi.RegisterOutputType(SetupKeyResultArrayOutput{})
-	pulumi.RegisterOutputType(TokenResultOutput{})
-	pulumi.RegisterOutputType(TokenResultArrayOutput{})
-	pulumi.RegisterOutputType(TrafficEventResultOutput{})
-	pulumi.RegisterOutputType(TrafficEventResultArrayOutput{})
-	pulumi.RegisterOutputType(TrafficEventResultEventsOutput{})
-	pulumi.RegisterOutputType(TrafficEventResultEventsArrayOutput{})
-	pulumi.RegisterOutputType(TrafficEventResultIcmpOutput{})
-	pulumi.RegisterOutputType(TrafficEventResultPolicyOutput{})
-	pulumi.RegisterOutputType(TrafficEventResultSourceOutput{})
-	pulumi.RegisterOutputType(TrafficEventResultSourceGeoLocationOutput{})
-	pulumi.RegisterOutputType(TrafficEventResultUserOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceTargetOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceTargetArrayOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceTargetOptionsOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceTargetOptionsPtrOutput{})
 	pulumi.RegisterOutputType(UserPermissionsOutput{})
-	pulumi.RegisterOutputType(UserPermissionsModulesOutput{})
-	pulumi.RegisterOutputType(UserPermissionsModulesMapOutput{})
-	pulumi.RegisterOutputType(UserResultOutput{})
-	pulumi.RegisterOutputType(UserResultArrayOutput{})
+	pulumi.RegisterOutputType(UserPermissionsModuleOutput{})
+	pulumi.RegisterOutputType(UserPermissionsModuleMapOutput{})
 }

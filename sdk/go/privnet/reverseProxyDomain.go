@@ -14,6 +14,38 @@ import (
 
 // A custom domain services can be published under (`ReverseProxyService.domain` = the domain or a name under it), served by the proxy cluster `targetCluster`. The service checks it when it is added: `validated` becomes true once DNS has `validation.<domain>` as a CNAME of the cluster's address (services may use it before that). The API cannot change a domain: a new `domain` or `targetCluster` replaces it (the old one is deleted first; services under it stay). Adopting an existing domain (`adoptId`) takes it as it is: its domain and cluster must be the program's.
 //
+// ## Example Usage
+// ### A custom domain for the services of a proxy cluster
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			apps, err := privnet.NewReverseProxyDomain(ctx, "apps", &privnet.ReverseProxyDomainArgs{
+//				Domain:        pulumi.String("apps.example.com"),
+//				TargetCluster: pulumi.String(cfg.Require("clusterAddress")),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("appsValidated", apps.Validated)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its id: `pulumi import privnet:index:ReverseProxyDomain <name> <id>`.
 type ReverseProxyDomain struct {
 	pulumi.CustomResourceState

@@ -14,6 +14,84 @@ import (
 
 // A reverse-proxy service: publishes peers or network resources (`targets`) at `domain`, a host name under a proxy cluster's address or a custom domain (`ReverseProxyDomain`). A public service is reachable by anyone who passes its `accessRestrictions` and its `auth`; a `private` one only by the peers of `accessGroups`. `auth` is a secret input: the API never answers its password, PIN or header values, so they are kept from state (a change made elsewhere cannot be detected). Changing `mode` replaces the service (the API cannot change it; the old one is deleted first, since domains are unique); the domain, targets and auth change in place. In tcp and udp modes a `listenPort` left out is chosen by the cluster and kept. The service's status (pending until a proxy serves it, then active) is not kept in state, since it changes by itself: `getReverseProxyService` answers it.
 //
+// ## Example Usage
+// ### An internal web app published behind a password and single sign-on for one group
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			ops, err := privnet.NewGroup(ctx, "ops", &privnet.GroupArgs{
+//				Name: pulumi.String("ops"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			office, err := privnet.NewNetwork(ctx, "office", &privnet.NetworkArgs{
+//				Name:        pulumi.String("office"),
+//				Description: pulumi.String("Office LAN"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			wiki, err := privnet.NewNetworkResource(ctx, "wiki", &privnet.NetworkResourceArgs{
+//				NetworkId: office.ID().ToStringOutput(),
+//				Name:      pulumi.String("wiki"),
+//				Address:   pulumi.String("10.0.0.20"),
+//				Enabled:   pulumi.Bool(true),
+//				Groups:    pulumi.StringArray{},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			wikiService, err := privnet.NewReverseProxyService(ctx, "wikiService", &privnet.ReverseProxyServiceArgs{
+//				Name:    pulumi.String("wiki"),
+//				Domain:  pulumi.String(cfg.Require("wikiDomain")),
+//				Enabled: pulumi.Bool(true),
+//				Targets: privnet.ReverseProxyServiceTargetArray{
+//					&privnet.ReverseProxyServiceTargetArgs{
+//						TargetId:   wiki.ID().ToStringOutput(),
+//						TargetType: pulumi.String("host"),
+//						Protocol:   pulumi.String("http"),
+//						Port:       pulumi.Int(8080),
+//						Enabled:    pulumi.Bool(true),
+//					},
+//				},
+//				Auth: &privnet.ReverseProxyServiceAuthArgs{
+//					PasswordAuth: &privnet.ReverseProxyServiceAuthPasswordAuthArgs{
+//						Enabled:  pulumi.Bool(true),
+//						Password: cfg.RequireSecret("wikiPassword"),
+//					},
+//					BearerAuth: &privnet.ReverseProxyServiceAuthBearerAuthArgs{
+//						Enabled:            pulumi.Bool(true),
+//						DistributionGroups: pulumi.StringArray{ops.ID().ToStringOutput()},
+//					},
+//				},
+//				AccessRestrictions: &privnet.ReverseProxyServiceAccessRestrictionsArgs{
+//					AllowedCountries: pulumi.StringArray{pulumi.String("DE")},
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("wikiServiceId", wikiService.ID())
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its id: `pulumi import privnet:index:ReverseProxyService <name> <id>`.
 type ReverseProxyService struct {
 	pulumi.CustomResourceState
@@ -22,7 +100,7 @@ type ReverseProxyService struct {
 	AccessGroups pulumi.StringArrayOutput `pulumi:"accessGroups"`
 	// Which client addresses may connect at all, checked before any auth
 	AccessRestrictions ReverseProxyServiceAccessRestrictionsPtrOutput `pulumi:"accessRestrictions"`
-	// How visitors prove who they are before the proxy lets them through (http mode only); none enabled: anyone who can connect reaches the targets
+	// How visitors prove who they are before the proxy lets them through (http mode only); none enabled: anyone who can connect reaches the targets (secret)
 	Auth ReverseProxyServiceAuthPtrOutput `pulumi:"auth"`
 	// Host name the service is published at: a cluster's address or a name under it, or a custom domain or a name under it. Unique in the account; matched as written (use lower case)
 	Domain pulumi.StringOutput `pulumi:"domain"`
@@ -45,7 +123,7 @@ type ReverseProxyService struct {
 	// Rewrite the target's redirects (Location headers) to the published domain
 	RewriteRedirects pulumi.BoolPtrOutput `pulumi:"rewriteRedirects"`
 	// Where the service sends traffic: at least one; exactly one in tcp, udp and tls modes
-	Targets ReverseProxyServiceTargetsArrayOutput `pulumi:"targets"`
+	Targets ReverseProxyServiceTargetArrayOutput `pulumi:"targets"`
 	// Set by the operator for a service stopped for abuse; such a service cannot be changed
 	Terminated pulumi.BoolPtrOutput `pulumi:"terminated"`
 }
@@ -135,7 +213,7 @@ type reverseProxyServiceArgs struct {
 	// Rewrite the target's redirects (Location headers) to the published domain
 	RewriteRedirects *bool `pulumi:"rewriteRedirects"`
 	// Where the service sends traffic: at least one; exactly one in tcp, udp and tls modes
-	Targets []ReverseProxyServiceTargets `pulumi:"targets"`
+	Targets []ReverseProxyServiceTarget `pulumi:"targets"`
 }
 
 // The set of arguments for constructing a ReverseProxyService resource.
@@ -165,7 +243,7 @@ type ReverseProxyServiceArgs struct {
 	// Rewrite the target's redirects (Location headers) to the published domain
 	RewriteRedirects pulumi.BoolPtrInput
 	// Where the service sends traffic: at least one; exactly one in tcp, udp and tls modes
-	Targets ReverseProxyServiceTargetsArrayInput
+	Targets ReverseProxyServiceTargetArrayInput
 }
 
 func (ReverseProxyServiceArgs) ElementType() reflect.Type {
@@ -217,7 +295,7 @@ func (o ReverseProxyServiceOutput) AccessRestrictions() ReverseProxyServiceAcces
 	}).(ReverseProxyServiceAccessRestrictionsPtrOutput)
 }
 
-// How visitors prove who they are before the proxy lets them through (http mode only); none enabled: anyone who can connect reaches the targets
+// How visitors prove who they are before the proxy lets them through (http mode only); none enabled: anyone who can connect reaches the targets (secret)
 func (o ReverseProxyServiceOutput) Auth() ReverseProxyServiceAuthPtrOutput {
 	return o.ApplyT(func(v *ReverseProxyService) ReverseProxyServiceAuthPtrOutput { return v.Auth }).(ReverseProxyServiceAuthPtrOutput)
 }
@@ -273,8 +351,8 @@ func (o ReverseProxyServiceOutput) RewriteRedirects() pulumi.BoolPtrOutput {
 }
 
 // Where the service sends traffic: at least one; exactly one in tcp, udp and tls modes
-func (o ReverseProxyServiceOutput) Targets() ReverseProxyServiceTargetsArrayOutput {
-	return o.ApplyT(func(v *ReverseProxyService) ReverseProxyServiceTargetsArrayOutput { return v.Targets }).(ReverseProxyServiceTargetsArrayOutput)
+func (o ReverseProxyServiceOutput) Targets() ReverseProxyServiceTargetArrayOutput {
+	return o.ApplyT(func(v *ReverseProxyService) ReverseProxyServiceTargetArrayOutput { return v.Targets }).(ReverseProxyServiceTargetArrayOutput)
 }
 
 // Set by the operator for a service stopped for abuse; such a service cannot be changed

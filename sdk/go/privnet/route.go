@@ -14,6 +14,53 @@ import (
 
 // A route to a network range (`network`) or to domains resolved dynamically (`domains`), served by a routing peer (`peer`) or by groups of routing peers (`peerGroups`) to the peers of `groups`.
 //
+// ## Example Usage
+// ### A network route through a group of routing peers
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			ops, err := privnet.NewGroup(ctx, "ops", &privnet.GroupArgs{
+//				Name: pulumi.String("ops"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			servers, err := privnet.NewGroup(ctx, "servers", &privnet.GroupArgs{
+//				Name: pulumi.String("servers"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			if _, err := privnet.NewRoute(ctx, "officeRoute", &privnet.RouteArgs{
+//				Description: pulumi.String("Office LAN"),
+//				NetworkId:   pulumi.String("office"),
+//				Network:     pulumi.String("10.10.0.0/16"),
+//				PeerGroups:  pulumi.StringArray{servers.ID().ToStringOutput()},
+//				Groups:      pulumi.StringArray{ops.ID().ToStringOutput()},
+//				Enabled:     pulumi.Bool(true),
+//				Metric:      pulumi.Int(100),
+//				Masquerade:  pulumi.Bool(true),
+//				KeepRoute:   pulumi.Bool(false),
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its id: `pulumi import privnet:index:Route <name> <id>`.
 type Route struct {
 	pulumi.CustomResourceState
@@ -22,7 +69,7 @@ type Route struct {
 	AccessControlGroups pulumi.StringArrayOutput `pulumi:"accessControlGroups"`
 	// Route description
 	Description pulumi.StringOutput `pulumi:"description"`
-	// Domains resolved dynamically; at most 32; not together with network
+	// Domains resolved dynamically, internationalized names included; at most 32; not together with network
 	Domains pulumi.StringArrayOutput `pulumi:"domains"`
 	// Whether the route is active
 	Enabled pulumi.BoolOutput `pulumi:"enabled"`
@@ -34,7 +81,7 @@ type Route struct {
 	Masquerade pulumi.BoolOutput `pulumi:"masquerade"`
 	// Route priority, 1 to 9999; lower wins
 	Metric pulumi.IntOutput `pulumi:"metric"`
-	// Routed range in canonical CIDR notation, no host bits set (10.0.0.0/8, not 10.0.0.1/8; 0.0.0.0/0 for an exit node); not together with domains
+	// Routed range in CIDR notation (0.0.0.0/0 for an exit node); not together with domains. A range with host bits set (10.0.0.1/8) is stored as its network (10.0.0.0/8), with a warning at preview
 	Network pulumi.StringPtrOutput `pulumi:"network"`
 	// Route network identifier; groups high-availability routes; 1 to 40 characters
 	NetworkId pulumi.StringOutput `pulumi:"networkId"`
@@ -115,7 +162,7 @@ type routeArgs struct {
 	AdoptId *string `pulumi:"adoptId"`
 	// Route description
 	Description string `pulumi:"description"`
-	// Domains resolved dynamically; at most 32; not together with network
+	// Domains resolved dynamically, internationalized names included; at most 32; not together with network
 	Domains []string `pulumi:"domains"`
 	// Whether the route is active
 	Enabled bool `pulumi:"enabled"`
@@ -127,7 +174,7 @@ type routeArgs struct {
 	Masquerade bool `pulumi:"masquerade"`
 	// Route priority, 1 to 9999; lower wins
 	Metric int `pulumi:"metric"`
-	// Routed range in canonical CIDR notation, no host bits set (10.0.0.0/8, not 10.0.0.1/8; 0.0.0.0/0 for an exit node); not together with domains
+	// Routed range in CIDR notation (0.0.0.0/0 for an exit node); not together with domains. A range with host bits set (10.0.0.1/8) is stored as its network (10.0.0.0/8), with a warning at preview
 	Network *string `pulumi:"network"`
 	// Route network identifier; groups high-availability routes; 1 to 40 characters
 	NetworkId string `pulumi:"networkId"`
@@ -147,7 +194,7 @@ type RouteArgs struct {
 	AdoptId pulumi.StringPtrInput
 	// Route description
 	Description pulumi.StringInput
-	// Domains resolved dynamically; at most 32; not together with network
+	// Domains resolved dynamically, internationalized names included; at most 32; not together with network
 	Domains pulumi.StringArrayInput
 	// Whether the route is active
 	Enabled pulumi.BoolInput
@@ -159,7 +206,7 @@ type RouteArgs struct {
 	Masquerade pulumi.BoolInput
 	// Route priority, 1 to 9999; lower wins
 	Metric pulumi.IntInput
-	// Routed range in canonical CIDR notation, no host bits set (10.0.0.0/8, not 10.0.0.1/8; 0.0.0.0/0 for an exit node); not together with domains
+	// Routed range in CIDR notation (0.0.0.0/0 for an exit node); not together with domains. A range with host bits set (10.0.0.1/8) is stored as its network (10.0.0.0/8), with a warning at preview
 	Network pulumi.StringPtrInput
 	// Route network identifier; groups high-availability routes; 1 to 40 characters
 	NetworkId pulumi.StringInput
@@ -218,7 +265,7 @@ func (o RouteOutput) Description() pulumi.StringOutput {
 	return o.ApplyT(func(v *Route) pulumi.StringOutput { return v.Description }).(pulumi.StringOutput)
 }
 
-// Domains resolved dynamically; at most 32; not together with network
+// Domains resolved dynamically, internationalized names included; at most 32; not together with network
 func (o RouteOutput) Domains() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Route) pulumi.StringArrayOutput { return v.Domains }).(pulumi.StringArrayOutput)
 }
@@ -248,7 +295,7 @@ func (o RouteOutput) Metric() pulumi.IntOutput {
 	return o.ApplyT(func(v *Route) pulumi.IntOutput { return v.Metric }).(pulumi.IntOutput)
 }
 
-// Routed range in canonical CIDR notation, no host bits set (10.0.0.0/8, not 10.0.0.1/8; 0.0.0.0/0 for an exit node); not together with domains
+// Routed range in CIDR notation (0.0.0.0/0 for an exit node); not together with domains. A range with host bits set (10.0.0.1/8) is stored as its network (10.0.0.0/8), with a warning at preview
 func (o RouteOutput) Network() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Route) pulumi.StringPtrOutput { return v.Network }).(pulumi.StringPtrOutput)
 }

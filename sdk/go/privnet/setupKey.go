@@ -14,6 +14,45 @@ import (
 
 // A setup key that enrolls peers. The full `key` exists only in the create response: it is kept in state as a secret output (reads return a masked form). Only `revoked` and `autoGroups` change in place; any other change creates a new key. A key created with `revoked: true` is revoked right after it is made; a revoked key cannot be un-revoked, so `revoked: true` -> `false` creates a new key (the old key's enrolled peers stay).
 //
+// ## Example Usage
+// ### A reusable key that enrolls servers
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			servers, err := privnet.NewGroup(ctx, "servers", &privnet.GroupArgs{
+//				Name: pulumi.String("servers"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			enroll, err := privnet.NewSetupKey(ctx, "enroll", &privnet.SetupKeyArgs{
+//				Name:       pulumi.String("servers"),
+//				Type:       pulumi.String("reusable"),
+//				ExpiresIn:  pulumi.Int(2592000),
+//				AutoGroups: pulumi.StringArray{servers.ID().ToStringOutput()},
+//				UsageLimit: pulumi.Int(0),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("setupKey", enroll.Key)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its id: `pulumi import privnet:index:SetupKey <name> <id>`.
 type SetupKey struct {
 	pulumi.CustomResourceState
@@ -26,9 +65,9 @@ type SetupKey struct {
 	Ephemeral pulumi.BoolPtrOutput `pulumi:"ephemeral"`
 	// Expiry time
 	Expires pulumi.StringOutput `pulumi:"expires"`
-	// Lifetime in seconds, 86400 to 31536000
+	// Lifetime in seconds; 0 means the key never expires. The spec and the service's own API document give 86400 to 31536000; the service accepts any lifetime from 0 (a value outside that range is warned of)
 	ExpiresIn pulumi.IntOutput `pulumi:"expiresIn"`
-	// The key: full value in the create response only, masked (first 5 characters) elsewhere
+	// The key: full value in the create response only, masked (first 5 characters) elsewhere (secret)
 	Key pulumi.StringOutput `pulumi:"key"`
 	// Time of the last enrollment (zero time when never used)
 	LastUsed pulumi.StringOutput `pulumi:"lastUsed"`
@@ -126,7 +165,7 @@ type setupKeyArgs struct {
 	AutoGroups []string `pulumi:"autoGroups"`
 	// Peers enrolled with the key are ephemeral (replaces on change)
 	Ephemeral *bool `pulumi:"ephemeral"`
-	// Lifetime in seconds, 86400 to 31536000 (replaces on change; write-only: kept from state, the API never returns it)
+	// Lifetime in seconds; 0 means the key never expires. The spec and the service's own API document give 86400 to 31536000; the service accepts any lifetime from 0 (a value outside that range is warned of) (replaces on change; write-only: kept from state, the API never returns it)
 	ExpiresIn int `pulumi:"expiresIn"`
 	// Key name (replaces on change)
 	Name string `pulumi:"name"`
@@ -148,7 +187,7 @@ type SetupKeyArgs struct {
 	AutoGroups pulumi.StringArrayInput
 	// Peers enrolled with the key are ephemeral (replaces on change)
 	Ephemeral pulumi.BoolPtrInput
-	// Lifetime in seconds, 86400 to 31536000 (replaces on change; write-only: kept from state, the API never returns it)
+	// Lifetime in seconds; 0 means the key never expires. The spec and the service's own API document give 86400 to 31536000; the service accepts any lifetime from 0 (a value outside that range is warned of) (replaces on change; write-only: kept from state, the API never returns it)
 	ExpiresIn pulumi.IntInput
 	// Key name (replaces on change)
 	Name pulumi.StringInput
@@ -217,12 +256,12 @@ func (o SetupKeyOutput) Expires() pulumi.StringOutput {
 	return o.ApplyT(func(v *SetupKey) pulumi.StringOutput { return v.Expires }).(pulumi.StringOutput)
 }
 
-// Lifetime in seconds, 86400 to 31536000
+// Lifetime in seconds; 0 means the key never expires. The spec and the service's own API document give 86400 to 31536000; the service accepts any lifetime from 0 (a value outside that range is warned of)
 func (o SetupKeyOutput) ExpiresIn() pulumi.IntOutput {
 	return o.ApplyT(func(v *SetupKey) pulumi.IntOutput { return v.ExpiresIn }).(pulumi.IntOutput)
 }
 
-// The key: full value in the create response only, masked (first 5 characters) elsewhere
+// The key: full value in the create response only, masked (first 5 characters) elsewhere (secret)
 func (o SetupKeyOutput) Key() pulumi.StringOutput {
 	return o.ApplyT(func(v *SetupKey) pulumi.StringOutput { return v.Key }).(pulumi.StringOutput)
 }

@@ -14,13 +14,49 @@ import (
 
 // A user: a service user (`isServiceUser: true`, for automation with personal access tokens) or a regular user invited by `email`. `role`, `autoGroups` and `isBlocked` change in place (a user created with `isBlocked: true` is blocked right after it is made). The API cannot rename a user: a changed `name` is not applied and preview warns about it (it never deletes the user). A new `email` or kind of user replaces the user: deleting a user deletes the user's peers (devices) and tokens. With the embedded IdP the initial `password` is a secret output.
 //
+// ## Example Usage
+// ### A service user
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			ops, err := privnet.NewGroup(ctx, "ops", &privnet.GroupArgs{
+//				Name: pulumi.String("ops"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			if _, err := privnet.NewUser(ctx, "ci", &privnet.UserArgs{
+//				Name:          pulumi.String("ci"),
+//				Role:          pulumi.String("user"),
+//				AutoGroups:    pulumi.StringArray{ops.ID().ToStringOutput()},
+//				IsServiceUser: pulumi.Bool(true),
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its id: `pulumi import privnet:index:User <name> <id>`.
 type User struct {
 	pulumi.CustomResourceState
 
 	// Group ids assigned to peers this user enrolls
 	AutoGroups pulumi.StringArrayOutput `pulumi:"autoGroups"`
-	// Address to invite (regular users)
+	// Address to invite (regular users); ignored for a service user
 	Email pulumi.StringPtrOutput `pulumi:"email"`
 	// User id at the identity provider
 	IdpId pulumi.StringOutput `pulumi:"idpId"`
@@ -36,7 +72,7 @@ type User struct {
 	LastLogin pulumi.StringOutput `pulumi:"lastLogin"`
 	// Name
 	Name pulumi.StringPtrOutput `pulumi:"name"`
-	// Initial password of a user created with the embedded IdP; only in the create response
+	// Initial password of a user created with the embedded IdP; only in the create response (secret)
 	Password pulumi.StringPtrOutput `pulumi:"password"`
 	// Whether the user awaits approval
 	PendingApproval pulumi.BoolOutput `pulumi:"pendingApproval"`
@@ -110,7 +146,7 @@ type userArgs struct {
 	AdoptId *string `pulumi:"adoptId"`
 	// Group ids assigned to peers this user enrolls
 	AutoGroups []string `pulumi:"autoGroups"`
-	// Address to invite (regular users) (replaces on change)
+	// Address to invite (regular users); ignored for a service user (replaces on change)
 	Email *string `pulumi:"email"`
 	// Block the user; default false (default false)
 	IsBlocked *bool `pulumi:"isBlocked"`
@@ -128,7 +164,7 @@ type UserArgs struct {
 	AdoptId pulumi.StringPtrInput
 	// Group ids assigned to peers this user enrolls
 	AutoGroups pulumi.StringArrayInput
-	// Address to invite (regular users) (replaces on change)
+	// Address to invite (regular users); ignored for a service user (replaces on change)
 	Email pulumi.StringPtrInput
 	// Block the user; default false (default false)
 	IsBlocked pulumi.BoolPtrInput
@@ -182,7 +218,7 @@ func (o UserOutput) AutoGroups() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *User) pulumi.StringArrayOutput { return v.AutoGroups }).(pulumi.StringArrayOutput)
 }
 
-// Address to invite (regular users)
+// Address to invite (regular users); ignored for a service user
 func (o UserOutput) Email() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *User) pulumi.StringPtrOutput { return v.Email }).(pulumi.StringPtrOutput)
 }
@@ -222,7 +258,7 @@ func (o UserOutput) Name() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *User) pulumi.StringPtrOutput { return v.Name }).(pulumi.StringPtrOutput)
 }
 
-// Initial password of a user created with the embedded IdP; only in the create response
+// Initial password of a user created with the embedded IdP; only in the create response (secret)
 func (o UserOutput) Password() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *User) pulumi.StringPtrOutput { return v.Password }).(pulumi.StringPtrOutput)
 }

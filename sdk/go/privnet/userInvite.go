@@ -14,6 +14,42 @@ import (
 
 // An invite link for a new user (servers with the embedded identity provider only). `inviteToken` is the secret part of the link; it is only known after create and is kept as a secret output. Any change issues a new invite.
 //
+// ## Example Usage
+// ### An invitation
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-privnet/pulumi-privnet/sdk/go/privnet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			ops, err := privnet.NewGroup(ctx, "ops", &privnet.GroupArgs{
+//				Name: pulumi.String("ops"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			if _, err := privnet.NewUserInvite(ctx, "invite", &privnet.UserInviteArgs{
+//				Email:      pulumi.String("new.person@example.com"),
+//				Name:       pulumi.String("New Person"),
+//				Role:       pulumi.String("user"),
+//				AutoGroups: pulumi.StringArray{ops.ID().ToStringOutput()},
+//			}); err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
 // Import an existing one by its id: `pulumi import privnet:index:UserInvite <name> <id>`.
 type UserInvite struct {
 	pulumi.CustomResourceState
@@ -28,9 +64,9 @@ type UserInvite struct {
 	Expired pulumi.BoolOutput `pulumi:"expired"`
 	// Expiry time
 	ExpiresAt pulumi.StringOutput `pulumi:"expiresAt"`
-	// Lifetime in seconds, 3600 to 2592000; default 259200 (72 hours)
+	// Lifetime in seconds, at least 3600; 0 or absent: the default 259200 (72 hours); a negative value is taken as 0, with a warning
 	ExpiresIn pulumi.IntPtrOutput `pulumi:"expiresIn"`
-	// Secret link token with a fixed prefix; only in the create response
+	// Secret link token with a fixed prefix; only in the create response (secret)
 	InviteToken pulumi.StringPtrOutput `pulumi:"inviteToken"`
 	// Invited person's name
 	Name pulumi.StringOutput `pulumi:"name"`
@@ -106,7 +142,7 @@ type userInviteArgs struct {
 	AutoGroups []string `pulumi:"autoGroups"`
 	// Address to invite (replaces on change)
 	Email string `pulumi:"email"`
-	// Lifetime in seconds, 3600 to 2592000; default 259200 (72 hours) (replaces on change; write-only: kept from state, the API never returns it)
+	// Lifetime in seconds, at least 3600; 0 or absent: the default 259200 (72 hours); a negative value is taken as 0, with a warning (replaces on change; write-only: kept from state, the API never returns it)
 	ExpiresIn *int `pulumi:"expiresIn"`
 	// Invited person's name (replaces on change)
 	Name string `pulumi:"name"`
@@ -120,7 +156,7 @@ type UserInviteArgs struct {
 	AutoGroups pulumi.StringArrayInput
 	// Address to invite (replaces on change)
 	Email pulumi.StringInput
-	// Lifetime in seconds, 3600 to 2592000; default 259200 (72 hours) (replaces on change; write-only: kept from state, the API never returns it)
+	// Lifetime in seconds, at least 3600; 0 or absent: the default 259200 (72 hours); a negative value is taken as 0, with a warning (replaces on change; write-only: kept from state, the API never returns it)
 	ExpiresIn pulumi.IntPtrInput
 	// Invited person's name (replaces on change)
 	Name pulumi.StringInput
@@ -190,12 +226,12 @@ func (o UserInviteOutput) ExpiresAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *UserInvite) pulumi.StringOutput { return v.ExpiresAt }).(pulumi.StringOutput)
 }
 
-// Lifetime in seconds, 3600 to 2592000; default 259200 (72 hours)
+// Lifetime in seconds, at least 3600; 0 or absent: the default 259200 (72 hours); a negative value is taken as 0, with a warning
 func (o UserInviteOutput) ExpiresIn() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *UserInvite) pulumi.IntPtrOutput { return v.ExpiresIn }).(pulumi.IntPtrOutput)
 }
 
-// Secret link token with a fixed prefix; only in the create response
+// Secret link token with a fixed prefix; only in the create response (secret)
 func (o UserInviteOutput) InviteToken() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *UserInvite) pulumi.StringPtrOutput { return v.InviteToken }).(pulumi.StringPtrOutput)
 }

@@ -52,6 +52,11 @@ from .get_network_resources import *
 from .get_network_router import *
 from .get_network_routers import *
 from .get_networks import *
+from .get_notification_channel import *
+from .get_notification_channels import *
+from .get_notification_event_types import *
+from .get_okta_scim_integration import *
+from .get_okta_scim_integrations import *
 from .get_peer import *
 from .get_peer_by_ip import *
 from .get_peer_by_name import *
@@ -72,6 +77,9 @@ from .get_reverse_proxy_service import *
 from .get_reverse_proxy_services import *
 from .get_route import *
 from .get_routes import *
+from .get_scim_integration import *
+from .get_scim_integration_logs import *
+from .get_scim_integrations import *
 from .get_setup_key import *
 from .get_setup_keys import *
 from .get_token import *
@@ -87,6 +95,8 @@ from .nameserver_group import *
 from .network import *
 from .network_resource import *
 from .network_router import *
+from .notification_channel import *
+from .okta_scim_integration import *
 from .peer import *
 from .personal_access_token import *
 from .policy import *
@@ -96,6 +106,7 @@ from .proxy_token import *
 from .reverse_proxy_domain import *
 from .reverse_proxy_service import *
 from .route import *
+from .scim_integration import *
 from .setup_key import *
 from .user import *
 from .user_invite import *
@@ -135,6 +146,8 @@ _utilities.register(
    "privnet:index:Network": "Network",
    "privnet:index:NetworkResource": "NetworkResource",
    "privnet:index:NetworkRouter": "NetworkRouter",
+   "privnet:index:NotificationChannel": "NotificationChannel",
+   "privnet:index:OktaScimIntegration": "OktaScimIntegration",
    "privnet:index:Peer": "Peer",
    "privnet:index:PersonalAccessToken": "PersonalAccessToken",
    "privnet:index:Policy": "Policy",
@@ -143,6 +156,7 @@ _utilities.register(
    "privnet:index:ReverseProxyDomain": "ReverseProxyDomain",
    "privnet:index:ReverseProxyService": "ReverseProxyService",
    "privnet:index:Route": "Route",
+   "privnet:index:ScimIntegration": "ScimIntegration",
    "privnet:index:SetupKey": "SetupKey",
    "privnet:index:User": "User",
    "privnet:index:UserInvite": "UserInvite"

@@ -19,54 +19,68 @@ __all__ = [
     'AccountSettingsExtraArgsDict',
     'EdrVendorAMatchAttributesArgs',
     'EdrVendorAMatchAttributesArgsDict',
-    'GroupResourcesArgs',
-    'GroupResourcesArgsDict',
+    'GroupResourceArgs',
+    'GroupResourceArgsDict',
     'IngressPortAllocationDirectPortArgs',
     'IngressPortAllocationDirectPortArgsDict',
-    'IngressPortAllocationPortRangesArgs',
-    'IngressPortAllocationPortRangesArgsDict',
-    'NameserverGroupNameserversArgs',
-    'NameserverGroupNameserversArgsDict',
-    'PolicyRulesArgs',
-    'PolicyRulesArgsDict',
-    'PolicyRulesPortRangesArgs',
-    'PolicyRulesPortRangesArgsDict',
+    'IngressPortAllocationPortRangeArgs',
+    'IngressPortAllocationPortRangeArgsDict',
+    'NameserverGroupNameserverArgs',
+    'NameserverGroupNameserverArgsDict',
+    'NotificationChannelTargetArgs',
+    'NotificationChannelTargetArgsDict',
+    'PolicyRuleArgs',
+    'PolicyRuleArgsDict',
+    'PolicyRuleDestinationResourceArgs',
+    'PolicyRuleDestinationResourceArgsDict',
+    'PolicyRulePortRangeArgs',
+    'PolicyRulePortRangeArgsDict',
+    'PolicyRuleSourceResourceArgs',
+    'PolicyRuleSourceResourceArgsDict',
     'PostureCheckChecksArgs',
     'PostureCheckChecksArgsDict',
     'PostureCheckChecksGeoLocationCheckArgs',
     'PostureCheckChecksGeoLocationCheckArgsDict',
-    'PostureCheckChecksGeoLocationCheckLocationsArgs',
-    'PostureCheckChecksGeoLocationCheckLocationsArgsDict',
+    'PostureCheckChecksGeoLocationCheckLocationArgs',
+    'PostureCheckChecksGeoLocationCheckLocationArgsDict',
     'PostureCheckChecksNbVersionCheckArgs',
     'PostureCheckChecksNbVersionCheckArgsDict',
     'PostureCheckChecksOsVersionCheckArgs',
     'PostureCheckChecksOsVersionCheckArgsDict',
+    'PostureCheckChecksOsVersionCheckAndroidArgs',
+    'PostureCheckChecksOsVersionCheckAndroidArgsDict',
+    'PostureCheckChecksOsVersionCheckDarwinArgs',
+    'PostureCheckChecksOsVersionCheckDarwinArgsDict',
+    'PostureCheckChecksOsVersionCheckIosArgs',
+    'PostureCheckChecksOsVersionCheckIosArgsDict',
     'PostureCheckChecksOsVersionCheckLinuxArgs',
     'PostureCheckChecksOsVersionCheckLinuxArgsDict',
+    'PostureCheckChecksOsVersionCheckWindowsArgs',
+    'PostureCheckChecksOsVersionCheckWindowsArgsDict',
     'PostureCheckChecksPeerNetworkRangeCheckArgs',
     'PostureCheckChecksPeerNetworkRangeCheckArgsDict',
     'PostureCheckChecksProcessCheckArgs',
     'PostureCheckChecksProcessCheckArgsDict',
-    'PostureCheckChecksProcessCheckProcessesArgs',
-    'PostureCheckChecksProcessCheckProcessesArgsDict',
+    'PostureCheckChecksProcessCheckProcessArgs',
+    'PostureCheckChecksProcessCheckProcessArgsDict',
     'ReverseProxyServiceAccessRestrictionsArgs',
     'ReverseProxyServiceAccessRestrictionsArgsDict',
     'ReverseProxyServiceAuthArgs',
     'ReverseProxyServiceAuthArgsDict',
     'ReverseProxyServiceAuthBearerAuthArgs',
     'ReverseProxyServiceAuthBearerAuthArgsDict',
-    'ReverseProxyServiceAuthHeaderAuthsArgs',
-    'ReverseProxyServiceAuthHeaderAuthsArgsDict',
+    'ReverseProxyServiceAuthHeaderAuthArgs',
+    'ReverseProxyServiceAuthHeaderAuthArgsDict',
     'ReverseProxyServiceAuthLinkAuthArgs',
     'ReverseProxyServiceAuthLinkAuthArgsDict',
     'ReverseProxyServiceAuthPasswordAuthArgs',
     'ReverseProxyServiceAuthPasswordAuthArgsDict',
     'ReverseProxyServiceAuthPinAuthArgs',
     'ReverseProxyServiceAuthPinAuthArgsDict',
-    'ReverseProxyServiceTargetsArgs',
-    'ReverseProxyServiceTargetsArgsDict',
-    'ReverseProxyServiceTargetsOptionsArgs',
-    'ReverseProxyServiceTargetsOptionsArgsDict',
+    'ReverseProxyServiceTargetArgs',
+    'ReverseProxyServiceTargetArgsDict',
+    'ReverseProxyServiceTargetOptionsArgs',
+    'ReverseProxyServiceTargetOptionsArgsDict',
 ]
 
 class AccountSettingsExtraArgsDict(TypedDict):
@@ -352,7 +366,7 @@ class EdrVendorAMatchAttributesArgs:
         pulumi.set(self, "operational_state", value)
 
 
-class GroupResourcesArgsDict(TypedDict):
+class GroupResourceArgsDict(TypedDict):
     """
     A reference to a network resource (or a peer) by id and type
     """
@@ -366,7 +380,7 @@ class GroupResourcesArgsDict(TypedDict):
     """
 
 @pulumi.input_type
-class GroupResourcesArgs:
+class GroupResourceArgs:
     def __init__(__self__, *,
                  id: pulumi.Input[_builtins.str],
                  type: pulumi.Input[_builtins.str]):
@@ -456,7 +470,7 @@ class IngressPortAllocationDirectPortArgs:
         pulumi.set(self, "protocol", value)
 
 
-class IngressPortAllocationPortRangesArgsDict(TypedDict):
+class IngressPortAllocationPortRangeArgsDict(TypedDict):
     """
     A range of ports on the peer to forward
     """
@@ -474,7 +488,7 @@ class IngressPortAllocationPortRangesArgsDict(TypedDict):
     """
 
 @pulumi.input_type
-class IngressPortAllocationPortRangesArgs:
+class IngressPortAllocationPortRangeArgs:
     def __init__(__self__, *,
                  end: pulumi.Input[_builtins.int],
                  protocol: pulumi.Input[_builtins.str],
@@ -527,7 +541,7 @@ class IngressPortAllocationPortRangesArgs:
         pulumi.set(self, "start", value)
 
 
-class NameserverGroupNameserversArgsDict(TypedDict):
+class NameserverGroupNameserverArgsDict(TypedDict):
     """
     An upstream nameserver
     """
@@ -541,11 +555,11 @@ class NameserverGroupNameserversArgsDict(TypedDict):
     """
     port: pulumi.Input[_builtins.int]
     """
-    Nameserver port
+    Nameserver port, 1 to 65535
     """
 
 @pulumi.input_type
-class NameserverGroupNameserversArgs:
+class NameserverGroupNameserverArgs:
     def __init__(__self__, *,
                  ip: pulumi.Input[_builtins.str],
                  ns_type: pulumi.Input[_builtins.str],
@@ -555,7 +569,7 @@ class NameserverGroupNameserversArgs:
 
         :param pulumi.Input[_builtins.str] ip: Nameserver IP address
         :param pulumi.Input[_builtins.str] ns_type: Nameserver protocol; known values `udp` (others are accepted)
-        :param pulumi.Input[_builtins.int] port: Nameserver port
+        :param pulumi.Input[_builtins.int] port: Nameserver port, 1 to 65535
         """
         pulumi.set(__self__, "ip", ip)
         pulumi.set(__self__, "ns_type", ns_type)
@@ -589,7 +603,7 @@ class NameserverGroupNameserversArgs:
     @pulumi.getter
     def port(self) -> pulumi.Input[_builtins.int]:
         """
-        Nameserver port
+        Nameserver port, 1 to 65535
         """
         return pulumi.get(self, "port")
 
@@ -598,7 +612,81 @@ class NameserverGroupNameserversArgs:
         pulumi.set(self, "port", value)
 
 
-class PolicyRulesArgsDict(TypedDict):
+class NotificationChannelTargetArgsDict(TypedDict):
+    """
+    Where the channel delivers, in the shape of its `type`
+    """
+    emails: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    For an `email` channel: who receives the notifications (at least one address)
+    """
+    headers: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    For a `webhook` channel: HTTP headers sent with every request (a shared secret, say); write-only values, answered as ********
+    """
+    url: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    For a `webhook` channel: where requests are POSTed (an http(s) URL)
+    """
+
+@pulumi.input_type
+class NotificationChannelTargetArgs:
+    def __init__(__self__, *,
+                 emails: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 headers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 url: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Where the channel delivers, in the shape of its `type`
+
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] emails: For an `email` channel: who receives the notifications (at least one address)
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] headers: For a `webhook` channel: HTTP headers sent with every request (a shared secret, say); write-only values, answered as ********
+        :param pulumi.Input[_builtins.str] url: For a `webhook` channel: where requests are POSTed (an http(s) URL)
+        """
+        if emails is not None:
+            pulumi.set(__self__, "emails", emails)
+        if headers is not None:
+            pulumi.set(__self__, "headers", headers)
+        if url is not None:
+            pulumi.set(__self__, "url", url)
+
+    @_builtins.property
+    @pulumi.getter
+    def emails(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        For an `email` channel: who receives the notifications (at least one address)
+        """
+        return pulumi.get(self, "emails")
+
+    @emails.setter
+    def emails(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "emails", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def headers(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        For a `webhook` channel: HTTP headers sent with every request (a shared secret, say); write-only values, answered as ********
+        """
+        return pulumi.get(self, "headers")
+
+    @headers.setter
+    def headers(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "headers", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        For a `webhook` channel: where requests are POSTed (an http(s) URL)
+        """
+        return pulumi.get(self, "url")
+
+    @url.setter
+    def url(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "url", value)
+
+
+class PolicyRuleArgsDict(TypedDict):
     """
     Policy rule as written
     """
@@ -630,7 +718,7 @@ class PolicyRulesArgsDict(TypedDict):
     """
     Rule description
     """
-    destination_resource: NotRequired[pulumi.Input[Optional['GroupResourcesArgsDict']]]
+    destination_resource: NotRequired[pulumi.Input[Optional['PolicyRuleDestinationResourceArgsDict']]]
     """
     A network resource as the destination
     """
@@ -642,7 +730,7 @@ class PolicyRulesArgsDict(TypedDict):
     """
     Rule id; assigned by the service
     """
-    port_ranges: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['PolicyRulesPortRangesArgsDict']]]]]
+    port_ranges: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['PolicyRulePortRangeArgsDict']]]]]
     """
     Port ranges the rule matches; only with tcp or udp; not together with ports
     """
@@ -650,7 +738,7 @@ class PolicyRulesArgsDict(TypedDict):
     """
     Ports the rule matches; only with tcp or udp
     """
-    source_resource: NotRequired[pulumi.Input[Optional['GroupResourcesArgsDict']]]
+    source_resource: NotRequired[pulumi.Input[Optional['PolicyRuleSourceResourceArgsDict']]]
     """
     A network resource as the source
     """
@@ -660,7 +748,7 @@ class PolicyRulesArgsDict(TypedDict):
     """
 
 @pulumi.input_type
-class PolicyRulesArgs:
+class PolicyRuleArgs:
     def __init__(__self__, *,
                  action: pulumi.Input[_builtins.str],
                  bidirectional: pulumi.Input[_builtins.bool],
@@ -669,12 +757,12 @@ class PolicyRulesArgs:
                  protocol: pulumi.Input[_builtins.str],
                  authorized_groups: pulumi.Input[Optional[Mapping[str, pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
-                 destination_resource: pulumi.Input[Optional['GroupResourcesArgs']] = None,
+                 destination_resource: pulumi.Input[Optional['PolicyRuleDestinationResourceArgs']] = None,
                  destinations: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  id: pulumi.Input[Optional[_builtins.str]] = None,
-                 port_ranges: pulumi.Input[Optional[Sequence[pulumi.Input['PolicyRulesPortRangesArgs']]]] = None,
+                 port_ranges: pulumi.Input[Optional[Sequence[pulumi.Input['PolicyRulePortRangeArgs']]]] = None,
                  ports: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 source_resource: pulumi.Input[Optional['GroupResourcesArgs']] = None,
+                 source_resource: pulumi.Input[Optional['PolicyRuleSourceResourceArgs']] = None,
                  sources: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
         """
         Policy rule as written
@@ -686,12 +774,12 @@ class PolicyRulesArgs:
         :param pulumi.Input[_builtins.str] protocol: Protocol the rule matches; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
         :param pulumi.Input[Mapping[str, pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]]] authorized_groups: Map of user group id to the local user names allowed to log in
         :param pulumi.Input[_builtins.str] description: Rule description
-        :param pulumi.Input['GroupResourcesArgs'] destination_resource: A network resource as the destination
+        :param pulumi.Input['PolicyRuleDestinationResourceArgs'] destination_resource: A network resource as the destination
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] destinations: Destination group ids
         :param pulumi.Input[_builtins.str] id: Rule id; assigned by the service
-        :param pulumi.Input[Sequence[pulumi.Input['PolicyRulesPortRangesArgs']]] port_ranges: Port ranges the rule matches; only with tcp or udp; not together with ports
+        :param pulumi.Input[Sequence[pulumi.Input['PolicyRulePortRangeArgs']]] port_ranges: Port ranges the rule matches; only with tcp or udp; not together with ports
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Ports the rule matches; only with tcp or udp
-        :param pulumi.Input['GroupResourcesArgs'] source_resource: A network resource as the source
+        :param pulumi.Input['PolicyRuleSourceResourceArgs'] source_resource: A network resource as the source
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] sources: Source group ids
         """
         pulumi.set(__self__, "action", action)
@@ -804,14 +892,14 @@ class PolicyRulesArgs:
 
     @_builtins.property
     @pulumi.getter(name="destinationResource")
-    def destination_resource(self) -> pulumi.Input[Optional['GroupResourcesArgs']]:
+    def destination_resource(self) -> pulumi.Input[Optional['PolicyRuleDestinationResourceArgs']]:
         """
         A network resource as the destination
         """
         return pulumi.get(self, "destination_resource")
 
     @destination_resource.setter
-    def destination_resource(self, value: pulumi.Input[Optional['GroupResourcesArgs']]):
+    def destination_resource(self, value: pulumi.Input[Optional['PolicyRuleDestinationResourceArgs']]):
         pulumi.set(self, "destination_resource", value)
 
     @_builtins.property
@@ -840,14 +928,14 @@ class PolicyRulesArgs:
 
     @_builtins.property
     @pulumi.getter(name="portRanges")
-    def port_ranges(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['PolicyRulesPortRangesArgs']]]]:
+    def port_ranges(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['PolicyRulePortRangeArgs']]]]:
         """
         Port ranges the rule matches; only with tcp or udp; not together with ports
         """
         return pulumi.get(self, "port_ranges")
 
     @port_ranges.setter
-    def port_ranges(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['PolicyRulesPortRangesArgs']]]]):
+    def port_ranges(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['PolicyRulePortRangeArgs']]]]):
         pulumi.set(self, "port_ranges", value)
 
     @_builtins.property
@@ -864,14 +952,14 @@ class PolicyRulesArgs:
 
     @_builtins.property
     @pulumi.getter(name="sourceResource")
-    def source_resource(self) -> pulumi.Input[Optional['GroupResourcesArgs']]:
+    def source_resource(self) -> pulumi.Input[Optional['PolicyRuleSourceResourceArgs']]:
         """
         A network resource as the source
         """
         return pulumi.get(self, "source_resource")
 
     @source_resource.setter
-    def source_resource(self, value: pulumi.Input[Optional['GroupResourcesArgs']]):
+    def source_resource(self, value: pulumi.Input[Optional['PolicyRuleSourceResourceArgs']]):
         pulumi.set(self, "source_resource", value)
 
     @_builtins.property
@@ -887,7 +975,59 @@ class PolicyRulesArgs:
         pulumi.set(self, "sources", value)
 
 
-class PolicyRulesPortRangesArgsDict(TypedDict):
+class PolicyRuleDestinationResourceArgsDict(TypedDict):
+    """
+    A reference to a network resource (or a peer) by id and type
+    """
+    id: pulumi.Input[_builtins.str]
+    """
+    Resource id
+    """
+    type: pulumi.Input[_builtins.str]
+    """
+    Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+    """
+
+@pulumi.input_type
+class PolicyRuleDestinationResourceArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[_builtins.str],
+                 type: pulumi.Input[_builtins.str]):
+        """
+        A reference to a network resource (or a peer) by id and type
+
+        :param pulumi.Input[_builtins.str] id: Resource id
+        :param pulumi.Input[_builtins.str] type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.str]:
+        """
+        Resource id
+        """
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[_builtins.str]:
+        """
+        Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "type", value)
+
+
+class PolicyRulePortRangeArgsDict(TypedDict):
     """
     Port range, inclusive
     """
@@ -901,7 +1041,7 @@ class PolicyRulesPortRangesArgsDict(TypedDict):
     """
 
 @pulumi.input_type
-class PolicyRulesPortRangesArgs:
+class PolicyRulePortRangeArgs:
     def __init__(__self__, *,
                  end: pulumi.Input[_builtins.int],
                  start: pulumi.Input[_builtins.int]):
@@ -937,6 +1077,58 @@ class PolicyRulesPortRangesArgs:
     @start.setter
     def start(self, value: pulumi.Input[_builtins.int]):
         pulumi.set(self, "start", value)
+
+
+class PolicyRuleSourceResourceArgsDict(TypedDict):
+    """
+    A reference to a network resource (or a peer) by id and type
+    """
+    id: pulumi.Input[_builtins.str]
+    """
+    Resource id
+    """
+    type: pulumi.Input[_builtins.str]
+    """
+    Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+    """
+
+@pulumi.input_type
+class PolicyRuleSourceResourceArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[_builtins.str],
+                 type: pulumi.Input[_builtins.str]):
+        """
+        A reference to a network resource (or a peer) by id and type
+
+        :param pulumi.Input[_builtins.str] id: Resource id
+        :param pulumi.Input[_builtins.str] type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.str]:
+        """
+        Resource id
+        """
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[_builtins.str]:
+        """
+        Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "type", value)
 
 
 class PostureCheckChecksArgsDict(TypedDict):
@@ -1058,7 +1250,7 @@ class PostureCheckChecksGeoLocationCheckArgsDict(TypedDict):
     """
     Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
     """
-    locations: pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksGeoLocationCheckLocationsArgsDict']]]
+    locations: pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksGeoLocationCheckLocationArgsDict']]]
     """
     Locations
     """
@@ -1067,10 +1259,10 @@ class PostureCheckChecksGeoLocationCheckArgsDict(TypedDict):
 class PostureCheckChecksGeoLocationCheckArgs:
     def __init__(__self__, *,
                  action: pulumi.Input[_builtins.str],
-                 locations: pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksGeoLocationCheckLocationsArgs']]]):
+                 locations: pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksGeoLocationCheckLocationArgs']]]):
         """
         :param pulumi.Input[_builtins.str] action: Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
-        :param pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksGeoLocationCheckLocationsArgs']]] locations: Locations
+        :param pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksGeoLocationCheckLocationArgs']]] locations: Locations
         """
         pulumi.set(__self__, "action", action)
         pulumi.set(__self__, "locations", locations)
@@ -1089,18 +1281,18 @@ class PostureCheckChecksGeoLocationCheckArgs:
 
     @_builtins.property
     @pulumi.getter
-    def locations(self) -> pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksGeoLocationCheckLocationsArgs']]]:
+    def locations(self) -> pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksGeoLocationCheckLocationArgs']]]:
         """
         Locations
         """
         return pulumi.get(self, "locations")
 
     @locations.setter
-    def locations(self, value: pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksGeoLocationCheckLocationsArgs']]]):
+    def locations(self, value: pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksGeoLocationCheckLocationArgs']]]):
         pulumi.set(self, "locations", value)
 
 
-class PostureCheckChecksGeoLocationCheckLocationsArgsDict(TypedDict):
+class PostureCheckChecksGeoLocationCheckLocationArgsDict(TypedDict):
     """
     A location
     """
@@ -1114,7 +1306,7 @@ class PostureCheckChecksGeoLocationCheckLocationsArgsDict(TypedDict):
     """
 
 @pulumi.input_type
-class PostureCheckChecksGeoLocationCheckLocationsArgs:
+class PostureCheckChecksGeoLocationCheckLocationArgs:
     def __init__(__self__, *,
                  country_code: pulumi.Input[_builtins.str],
                  city_name: pulumi.Input[Optional[_builtins.str]] = None):
@@ -1187,15 +1379,15 @@ class PostureCheckChecksNbVersionCheckArgs:
 
 
 class PostureCheckChecksOsVersionCheckArgsDict(TypedDict):
-    android: NotRequired[pulumi.Input[Optional['PostureCheckChecksNbVersionCheckArgsDict']]]
+    android: NotRequired[pulumi.Input[Optional['PostureCheckChecksOsVersionCheckAndroidArgsDict']]]
     """
     Minimum Android version
     """
-    darwin: NotRequired[pulumi.Input[Optional['PostureCheckChecksNbVersionCheckArgsDict']]]
+    darwin: NotRequired[pulumi.Input[Optional['PostureCheckChecksOsVersionCheckDarwinArgsDict']]]
     """
     Minimum macOS version
     """
-    ios: NotRequired[pulumi.Input[Optional['PostureCheckChecksNbVersionCheckArgsDict']]]
+    ios: NotRequired[pulumi.Input[Optional['PostureCheckChecksOsVersionCheckIosArgsDict']]]
     """
     Minimum iOS version
     """
@@ -1203,7 +1395,7 @@ class PostureCheckChecksOsVersionCheckArgsDict(TypedDict):
     """
     Minimum Linux kernel version
     """
-    windows: NotRequired[pulumi.Input[Optional['PostureCheckChecksOsVersionCheckLinuxArgsDict']]]
+    windows: NotRequired[pulumi.Input[Optional['PostureCheckChecksOsVersionCheckWindowsArgsDict']]]
     """
     Minimum Windows kernel version
     """
@@ -1211,17 +1403,17 @@ class PostureCheckChecksOsVersionCheckArgsDict(TypedDict):
 @pulumi.input_type
 class PostureCheckChecksOsVersionCheckArgs:
     def __init__(__self__, *,
-                 android: pulumi.Input[Optional['PostureCheckChecksNbVersionCheckArgs']] = None,
-                 darwin: pulumi.Input[Optional['PostureCheckChecksNbVersionCheckArgs']] = None,
-                 ios: pulumi.Input[Optional['PostureCheckChecksNbVersionCheckArgs']] = None,
+                 android: pulumi.Input[Optional['PostureCheckChecksOsVersionCheckAndroidArgs']] = None,
+                 darwin: pulumi.Input[Optional['PostureCheckChecksOsVersionCheckDarwinArgs']] = None,
+                 ios: pulumi.Input[Optional['PostureCheckChecksOsVersionCheckIosArgs']] = None,
                  linux: pulumi.Input[Optional['PostureCheckChecksOsVersionCheckLinuxArgs']] = None,
-                 windows: pulumi.Input[Optional['PostureCheckChecksOsVersionCheckLinuxArgs']] = None):
+                 windows: pulumi.Input[Optional['PostureCheckChecksOsVersionCheckWindowsArgs']] = None):
         """
-        :param pulumi.Input['PostureCheckChecksNbVersionCheckArgs'] android: Minimum Android version
-        :param pulumi.Input['PostureCheckChecksNbVersionCheckArgs'] darwin: Minimum macOS version
-        :param pulumi.Input['PostureCheckChecksNbVersionCheckArgs'] ios: Minimum iOS version
+        :param pulumi.Input['PostureCheckChecksOsVersionCheckAndroidArgs'] android: Minimum Android version
+        :param pulumi.Input['PostureCheckChecksOsVersionCheckDarwinArgs'] darwin: Minimum macOS version
+        :param pulumi.Input['PostureCheckChecksOsVersionCheckIosArgs'] ios: Minimum iOS version
         :param pulumi.Input['PostureCheckChecksOsVersionCheckLinuxArgs'] linux: Minimum Linux kernel version
-        :param pulumi.Input['PostureCheckChecksOsVersionCheckLinuxArgs'] windows: Minimum Windows kernel version
+        :param pulumi.Input['PostureCheckChecksOsVersionCheckWindowsArgs'] windows: Minimum Windows kernel version
         """
         if android is not None:
             pulumi.set(__self__, "android", android)
@@ -1236,38 +1428,38 @@ class PostureCheckChecksOsVersionCheckArgs:
 
     @_builtins.property
     @pulumi.getter
-    def android(self) -> pulumi.Input[Optional['PostureCheckChecksNbVersionCheckArgs']]:
+    def android(self) -> pulumi.Input[Optional['PostureCheckChecksOsVersionCheckAndroidArgs']]:
         """
         Minimum Android version
         """
         return pulumi.get(self, "android")
 
     @android.setter
-    def android(self, value: pulumi.Input[Optional['PostureCheckChecksNbVersionCheckArgs']]):
+    def android(self, value: pulumi.Input[Optional['PostureCheckChecksOsVersionCheckAndroidArgs']]):
         pulumi.set(self, "android", value)
 
     @_builtins.property
     @pulumi.getter
-    def darwin(self) -> pulumi.Input[Optional['PostureCheckChecksNbVersionCheckArgs']]:
+    def darwin(self) -> pulumi.Input[Optional['PostureCheckChecksOsVersionCheckDarwinArgs']]:
         """
         Minimum macOS version
         """
         return pulumi.get(self, "darwin")
 
     @darwin.setter
-    def darwin(self, value: pulumi.Input[Optional['PostureCheckChecksNbVersionCheckArgs']]):
+    def darwin(self, value: pulumi.Input[Optional['PostureCheckChecksOsVersionCheckDarwinArgs']]):
         pulumi.set(self, "darwin", value)
 
     @_builtins.property
     @pulumi.getter
-    def ios(self) -> pulumi.Input[Optional['PostureCheckChecksNbVersionCheckArgs']]:
+    def ios(self) -> pulumi.Input[Optional['PostureCheckChecksOsVersionCheckIosArgs']]:
         """
         Minimum iOS version
         """
         return pulumi.get(self, "ios")
 
     @ios.setter
-    def ios(self, value: pulumi.Input[Optional['PostureCheckChecksNbVersionCheckArgs']]):
+    def ios(self, value: pulumi.Input[Optional['PostureCheckChecksOsVersionCheckIosArgs']]):
         pulumi.set(self, "ios", value)
 
     @_builtins.property
@@ -1284,15 +1476,114 @@ class PostureCheckChecksOsVersionCheckArgs:
 
     @_builtins.property
     @pulumi.getter
-    def windows(self) -> pulumi.Input[Optional['PostureCheckChecksOsVersionCheckLinuxArgs']]:
+    def windows(self) -> pulumi.Input[Optional['PostureCheckChecksOsVersionCheckWindowsArgs']]:
         """
         Minimum Windows kernel version
         """
         return pulumi.get(self, "windows")
 
     @windows.setter
-    def windows(self, value: pulumi.Input[Optional['PostureCheckChecksOsVersionCheckLinuxArgs']]):
+    def windows(self, value: pulumi.Input[Optional['PostureCheckChecksOsVersionCheckWindowsArgs']]):
         pulumi.set(self, "windows", value)
+
+
+class PostureCheckChecksOsVersionCheckAndroidArgsDict(TypedDict):
+    """
+    Minimum version requirement
+    """
+    min_version: pulumi.Input[_builtins.str]
+    """
+    Minimum version
+    """
+
+@pulumi.input_type
+class PostureCheckChecksOsVersionCheckAndroidArgs:
+    def __init__(__self__, *,
+                 min_version: pulumi.Input[_builtins.str]):
+        """
+        Minimum version requirement
+
+        :param pulumi.Input[_builtins.str] min_version: Minimum version
+        """
+        pulumi.set(__self__, "min_version", min_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minVersion")
+    def min_version(self) -> pulumi.Input[_builtins.str]:
+        """
+        Minimum version
+        """
+        return pulumi.get(self, "min_version")
+
+    @min_version.setter
+    def min_version(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "min_version", value)
+
+
+class PostureCheckChecksOsVersionCheckDarwinArgsDict(TypedDict):
+    """
+    Minimum version requirement
+    """
+    min_version: pulumi.Input[_builtins.str]
+    """
+    Minimum version
+    """
+
+@pulumi.input_type
+class PostureCheckChecksOsVersionCheckDarwinArgs:
+    def __init__(__self__, *,
+                 min_version: pulumi.Input[_builtins.str]):
+        """
+        Minimum version requirement
+
+        :param pulumi.Input[_builtins.str] min_version: Minimum version
+        """
+        pulumi.set(__self__, "min_version", min_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minVersion")
+    def min_version(self) -> pulumi.Input[_builtins.str]:
+        """
+        Minimum version
+        """
+        return pulumi.get(self, "min_version")
+
+    @min_version.setter
+    def min_version(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "min_version", value)
+
+
+class PostureCheckChecksOsVersionCheckIosArgsDict(TypedDict):
+    """
+    Minimum version requirement
+    """
+    min_version: pulumi.Input[_builtins.str]
+    """
+    Minimum version
+    """
+
+@pulumi.input_type
+class PostureCheckChecksOsVersionCheckIosArgs:
+    def __init__(__self__, *,
+                 min_version: pulumi.Input[_builtins.str]):
+        """
+        Minimum version requirement
+
+        :param pulumi.Input[_builtins.str] min_version: Minimum version
+        """
+        pulumi.set(__self__, "min_version", min_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minVersion")
+    def min_version(self) -> pulumi.Input[_builtins.str]:
+        """
+        Minimum version
+        """
+        return pulumi.get(self, "min_version")
+
+    @min_version.setter
+    def min_version(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "min_version", value)
 
 
 class PostureCheckChecksOsVersionCheckLinuxArgsDict(TypedDict):
@@ -1306,6 +1597,39 @@ class PostureCheckChecksOsVersionCheckLinuxArgsDict(TypedDict):
 
 @pulumi.input_type
 class PostureCheckChecksOsVersionCheckLinuxArgs:
+    def __init__(__self__, *,
+                 min_kernel_version: pulumi.Input[_builtins.str]):
+        """
+        Minimum kernel version requirement
+
+        :param pulumi.Input[_builtins.str] min_kernel_version: Minimum kernel version
+        """
+        pulumi.set(__self__, "min_kernel_version", min_kernel_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minKernelVersion")
+    def min_kernel_version(self) -> pulumi.Input[_builtins.str]:
+        """
+        Minimum kernel version
+        """
+        return pulumi.get(self, "min_kernel_version")
+
+    @min_kernel_version.setter
+    def min_kernel_version(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "min_kernel_version", value)
+
+
+class PostureCheckChecksOsVersionCheckWindowsArgsDict(TypedDict):
+    """
+    Minimum kernel version requirement
+    """
+    min_kernel_version: pulumi.Input[_builtins.str]
+    """
+    Minimum kernel version
+    """
+
+@pulumi.input_type
+class PostureCheckChecksOsVersionCheckWindowsArgs:
     def __init__(__self__, *,
                  min_kernel_version: pulumi.Input[_builtins.str]):
         """
@@ -1376,7 +1700,7 @@ class PostureCheckChecksPeerNetworkRangeCheckArgs:
 
 
 class PostureCheckChecksProcessCheckArgsDict(TypedDict):
-    processes: pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksProcessCheckProcessesArgsDict']]]
+    processes: pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksProcessCheckProcessArgsDict']]]
     """
     Processes that must run
     """
@@ -1384,26 +1708,26 @@ class PostureCheckChecksProcessCheckArgsDict(TypedDict):
 @pulumi.input_type
 class PostureCheckChecksProcessCheckArgs:
     def __init__(__self__, *,
-                 processes: pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksProcessCheckProcessesArgs']]]):
+                 processes: pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksProcessCheckProcessArgs']]]):
         """
-        :param pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksProcessCheckProcessesArgs']]] processes: Processes that must run
+        :param pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksProcessCheckProcessArgs']]] processes: Processes that must run
         """
         pulumi.set(__self__, "processes", processes)
 
     @_builtins.property
     @pulumi.getter
-    def processes(self) -> pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksProcessCheckProcessesArgs']]]:
+    def processes(self) -> pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksProcessCheckProcessArgs']]]:
         """
         Processes that must run
         """
         return pulumi.get(self, "processes")
 
     @processes.setter
-    def processes(self, value: pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksProcessCheckProcessesArgs']]]):
+    def processes(self, value: pulumi.Input[Sequence[pulumi.Input['PostureCheckChecksProcessCheckProcessArgs']]]):
         pulumi.set(self, "processes", value)
 
 
-class PostureCheckChecksProcessCheckProcessesArgsDict(TypedDict):
+class PostureCheckChecksProcessCheckProcessArgsDict(TypedDict):
     """
     A process that must run on the peer
     """
@@ -1421,7 +1745,7 @@ class PostureCheckChecksProcessCheckProcessesArgsDict(TypedDict):
     """
 
 @pulumi.input_type
-class PostureCheckChecksProcessCheckProcessesArgs:
+class PostureCheckChecksProcessCheckProcessArgs:
     def __init__(__self__, *,
                  linux_path: pulumi.Input[Optional[_builtins.str]] = None,
                  mac_path: pulumi.Input[Optional[_builtins.str]] = None,
@@ -1599,7 +1923,7 @@ class ReverseProxyServiceAuthArgsDict(TypedDict):
     """
     Sign-in through the account's identity provider (SSO)
     """
-    header_auths: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['ReverseProxyServiceAuthHeaderAuthsArgsDict']]]]]
+    header_auths: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['ReverseProxyServiceAuthHeaderAuthArgsDict']]]]]
     """
     Header checks; one that matches admits
     """
@@ -1620,7 +1944,7 @@ class ReverseProxyServiceAuthArgsDict(TypedDict):
 class ReverseProxyServiceAuthArgs:
     def __init__(__self__, *,
                  bearer_auth: pulumi.Input[Optional['ReverseProxyServiceAuthBearerAuthArgs']] = None,
-                 header_auths: pulumi.Input[Optional[Sequence[pulumi.Input['ReverseProxyServiceAuthHeaderAuthsArgs']]]] = None,
+                 header_auths: pulumi.Input[Optional[Sequence[pulumi.Input['ReverseProxyServiceAuthHeaderAuthArgs']]]] = None,
                  link_auth: pulumi.Input[Optional['ReverseProxyServiceAuthLinkAuthArgs']] = None,
                  password_auth: pulumi.Input[Optional['ReverseProxyServiceAuthPasswordAuthArgs']] = None,
                  pin_auth: pulumi.Input[Optional['ReverseProxyServiceAuthPinAuthArgs']] = None):
@@ -1628,7 +1952,7 @@ class ReverseProxyServiceAuthArgs:
         How visitors prove who they are before the proxy lets them through (http mode only); none enabled: anyone who can connect reaches the targets
 
         :param pulumi.Input['ReverseProxyServiceAuthBearerAuthArgs'] bearer_auth: Sign-in through the account's identity provider (SSO)
-        :param pulumi.Input[Sequence[pulumi.Input['ReverseProxyServiceAuthHeaderAuthsArgs']]] header_auths: Header checks; one that matches admits
+        :param pulumi.Input[Sequence[pulumi.Input['ReverseProxyServiceAuthHeaderAuthArgs']]] header_auths: Header checks; one that matches admits
         :param pulumi.Input['ReverseProxyServiceAuthLinkAuthArgs'] link_auth: Sign-in by a link sent by email
         :param pulumi.Input['ReverseProxyServiceAuthPasswordAuthArgs'] password_auth: A password visitors enter
         :param pulumi.Input['ReverseProxyServiceAuthPinAuthArgs'] pin_auth: A PIN visitors enter
@@ -1658,14 +1982,14 @@ class ReverseProxyServiceAuthArgs:
 
     @_builtins.property
     @pulumi.getter(name="headerAuths")
-    def header_auths(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ReverseProxyServiceAuthHeaderAuthsArgs']]]]:
+    def header_auths(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ReverseProxyServiceAuthHeaderAuthArgs']]]]:
         """
         Header checks; one that matches admits
         """
         return pulumi.get(self, "header_auths")
 
     @header_auths.setter
-    def header_auths(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ReverseProxyServiceAuthHeaderAuthsArgs']]]]):
+    def header_auths(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ReverseProxyServiceAuthHeaderAuthArgs']]]]):
         pulumi.set(self, "header_auths", value)
 
     @_builtins.property
@@ -1758,7 +2082,7 @@ class ReverseProxyServiceAuthBearerAuthArgs:
         pulumi.set(self, "distribution_groups", value)
 
 
-class ReverseProxyServiceAuthHeaderAuthsArgsDict(TypedDict):
+class ReverseProxyServiceAuthHeaderAuthArgsDict(TypedDict):
     """
     A request header that must carry a fixed value
     """
@@ -1776,7 +2100,7 @@ class ReverseProxyServiceAuthHeaderAuthsArgsDict(TypedDict):
     """
 
 @pulumi.input_type
-class ReverseProxyServiceAuthHeaderAuthsArgs:
+class ReverseProxyServiceAuthHeaderAuthArgs:
     def __init__(__self__, *,
                  enabled: pulumi.Input[_builtins.bool],
                  header: pulumi.Input[_builtins.str],
@@ -1966,7 +2290,7 @@ class ReverseProxyServiceAuthPinAuthArgs:
         pulumi.set(self, "pin", value)
 
 
-class ReverseProxyServiceTargetsArgsDict(TypedDict):
+class ReverseProxyServiceTargetArgsDict(TypedDict):
     """
     Where a service sends its traffic
     """
@@ -1994,7 +2318,7 @@ class ReverseProxyServiceTargetsArgsDict(TypedDict):
     """
     Address the proxy connects to: required for subnet and cluster targets; for a peer, host or domain target the server sets the peer's IP or the resource's address
     """
-    options: NotRequired[pulumi.Input[Optional['ReverseProxyServiceTargetsOptionsArgsDict']]]
+    options: NotRequired[pulumi.Input[Optional['ReverseProxyServiceTargetOptionsArgsDict']]]
     """
     Per-target proxy settings
     """
@@ -2004,7 +2328,7 @@ class ReverseProxyServiceTargetsArgsDict(TypedDict):
     """
 
 @pulumi.input_type
-class ReverseProxyServiceTargetsArgs:
+class ReverseProxyServiceTargetArgs:
     def __init__(__self__, *,
                  enabled: pulumi.Input[_builtins.bool],
                  port: pulumi.Input[_builtins.int],
@@ -2012,7 +2336,7 @@ class ReverseProxyServiceTargetsArgs:
                  target_id: pulumi.Input[_builtins.str],
                  target_type: pulumi.Input[_builtins.str],
                  host: pulumi.Input[Optional[_builtins.str]] = None,
-                 options: pulumi.Input[Optional['ReverseProxyServiceTargetsOptionsArgs']] = None,
+                 options: pulumi.Input[Optional['ReverseProxyServiceTargetOptionsArgs']] = None,
                  path: pulumi.Input[Optional[_builtins.str]] = None):
         """
         Where a service sends its traffic
@@ -2023,7 +2347,7 @@ class ReverseProxyServiceTargetsArgs:
         :param pulumi.Input[_builtins.str] target_id: Id of the peer or network resource, or the cluster's address
         :param pulumi.Input[_builtins.str] target_type: What targetId names: peer (a peer id); host, domain or subnet (the id of a network resource of that kind); cluster (a proxy cluster's address, reached directly); one of `peer`, `host`, `domain`, `subnet`, `cluster`
         :param pulumi.Input[_builtins.str] host: Address the proxy connects to: required for subnet and cluster targets; for a peer, host or domain target the server sets the peer's IP or the resource's address
-        :param pulumi.Input['ReverseProxyServiceTargetsOptionsArgs'] options: Per-target proxy settings
+        :param pulumi.Input['ReverseProxyServiceTargetOptionsArgs'] options: Per-target proxy settings
         :param pulumi.Input[_builtins.str] path: Path prefix routed to this target (http mode), e.g. / or /api
         """
         pulumi.set(__self__, "enabled", enabled)
@@ -2112,14 +2436,14 @@ class ReverseProxyServiceTargetsArgs:
 
     @_builtins.property
     @pulumi.getter
-    def options(self) -> pulumi.Input[Optional['ReverseProxyServiceTargetsOptionsArgs']]:
+    def options(self) -> pulumi.Input[Optional['ReverseProxyServiceTargetOptionsArgs']]:
         """
         Per-target proxy settings
         """
         return pulumi.get(self, "options")
 
     @options.setter
-    def options(self, value: pulumi.Input[Optional['ReverseProxyServiceTargetsOptionsArgs']]):
+    def options(self, value: pulumi.Input[Optional['ReverseProxyServiceTargetOptionsArgs']]):
         pulumi.set(self, "options", value)
 
     @_builtins.property
@@ -2135,7 +2459,7 @@ class ReverseProxyServiceTargetsArgs:
         pulumi.set(self, "path", value)
 
 
-class ReverseProxyServiceTargetsOptionsArgsDict(TypedDict):
+class ReverseProxyServiceTargetOptionsArgsDict(TypedDict):
     """
     Per-target proxy settings
     """
@@ -2169,7 +2493,7 @@ class ReverseProxyServiceTargetsOptionsArgsDict(TypedDict):
     """
 
 @pulumi.input_type
-class ReverseProxyServiceTargetsOptionsArgs:
+class ReverseProxyServiceTargetOptionsArgs:
     def __init__(__self__, *,
                  custom_headers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  direct_upstream: pulumi.Input[Optional[_builtins.bool]] = None,

@@ -43,7 +43,7 @@ class AccountSettingsArgs:
         The set of arguments for constructing a AccountSettings resource.
 
         :param pulumi.Input[_builtins.bool] auto_update_always: true installs updates in the background; false needs UI interaction
-        :param pulumi.Input[_builtins.str] auto_update_version: Agent auto-update: "latest", "disabled" or a specific version
+        :param pulumi.Input[_builtins.str] auto_update_version: Agent auto-update: "latest", "disabled" or a specific version such as 0.40.1
         :param pulumi.Input[_builtins.str] dns_domain: Custom DNS domain for peers
         :param pulumi.Input['AccountSettingsExtraArgs'] extra: Extra settings; members left out stay as they are
         :param pulumi.Input[_builtins.bool] groups_propagation_enabled: Propagate new user auto groups to the user's peers
@@ -54,7 +54,7 @@ class AccountSettingsArgs:
         :param pulumi.Input[_builtins.str] network_range: Custom overlay network range, CIDR
         :param pulumi.Input[_builtins.bool] peer_expose_enabled: Peers may expose local services through the reverse proxy
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] peer_expose_groups: Groups allowed to expose; empty means all peers when enabled
-        :param pulumi.Input[_builtins.int] peer_inactivity_expiration: Peer inactivity expiration in seconds, 600 (10 minutes) to 15552000 (180 days)
+        :param pulumi.Input[_builtins.int] peer_inactivity_expiration: Peer inactivity expiration in seconds; 600 (10 minutes) to 15552000 (180 days) is the usual range (the service stores other values, with a warning at preview)
         :param pulumi.Input[_builtins.bool] peer_inactivity_expiration_enabled: Global peer inactivity expiration
         :param pulumi.Input[_builtins.int] peer_login_expiration: Peer login expiration in seconds, 3600 (1 hour) to 15552000 (180 days)
         :param pulumi.Input[_builtins.bool] peer_login_expiration_enabled: Global peer login expiration; applies to peers added by interactive SSO login
@@ -114,7 +114,7 @@ class AccountSettingsArgs:
     @pulumi.getter(name="autoUpdateVersion")
     def auto_update_version(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Agent auto-update: "latest", "disabled" or a specific version
+        Agent auto-update: "latest", "disabled" or a specific version such as 0.40.1
         """
         return pulumi.get(self, "auto_update_version")
 
@@ -246,7 +246,7 @@ class AccountSettingsArgs:
     @pulumi.getter(name="peerInactivityExpiration")
     def peer_inactivity_expiration(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Peer inactivity expiration in seconds, 600 (10 minutes) to 15552000 (180 days)
+        Peer inactivity expiration in seconds; 600 (10 minutes) to 15552000 (180 days) is the usual range (the service stores other values, with a warning at preview)
         """
         return pulumi.get(self, "peer_inactivity_expiration")
 
@@ -343,12 +343,29 @@ class AccountSettings(pulumi.CustomResource):
         """
         The account's settings (one per account). Only the settings the program names are managed: every other setting, including settings this provider does not know, stays exactly as the server holds it. Creating the resource adopts the account's settings; destroying it puts the named settings back to the values they had before (kept in state as `priorSettings`).
 
-        One per account; its id is the account's id (`getAccount().id`): `pulumi import privnet:index:AccountSettings <name> <id>` adopts it.
+        ## Example Usage
+        ### Peer login expiry and approval
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        privnet.AccountSettings("settings",
+            peer_login_expiration_enabled=True,
+            peer_login_expiration=86400,
+            extra=privnet.AccountSettingsExtraArgs(
+                peer_approval_enabled=True,
+            ),
+        )
+        ```
+
+        ## Import
+
+        One per account; its id is the account's id (the `id` that `getAccount` returns): `pulumi import privnet:index:AccountSettings <name> <id>` adopts it.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] auto_update_always: true installs updates in the background; false needs UI interaction
-        :param pulumi.Input[_builtins.str] auto_update_version: Agent auto-update: "latest", "disabled" or a specific version
+        :param pulumi.Input[_builtins.str] auto_update_version: Agent auto-update: "latest", "disabled" or a specific version such as 0.40.1
         :param pulumi.Input[_builtins.str] dns_domain: Custom DNS domain for peers
         :param pulumi.Input[Union['AccountSettingsExtraArgs', 'AccountSettingsExtraArgsDict']] extra: Extra settings; members left out stay as they are
         :param pulumi.Input[_builtins.bool] groups_propagation_enabled: Propagate new user auto groups to the user's peers
@@ -359,7 +376,7 @@ class AccountSettings(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] network_range: Custom overlay network range, CIDR
         :param pulumi.Input[_builtins.bool] peer_expose_enabled: Peers may expose local services through the reverse proxy
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] peer_expose_groups: Groups allowed to expose; empty means all peers when enabled
-        :param pulumi.Input[_builtins.int] peer_inactivity_expiration: Peer inactivity expiration in seconds, 600 (10 minutes) to 15552000 (180 days)
+        :param pulumi.Input[_builtins.int] peer_inactivity_expiration: Peer inactivity expiration in seconds; 600 (10 minutes) to 15552000 (180 days) is the usual range (the service stores other values, with a warning at preview)
         :param pulumi.Input[_builtins.bool] peer_inactivity_expiration_enabled: Global peer inactivity expiration
         :param pulumi.Input[_builtins.int] peer_login_expiration: Peer login expiration in seconds, 3600 (1 hour) to 15552000 (180 days)
         :param pulumi.Input[_builtins.bool] peer_login_expiration_enabled: Global peer login expiration; applies to peers added by interactive SSO login
@@ -375,7 +392,24 @@ class AccountSettings(pulumi.CustomResource):
         """
         The account's settings (one per account). Only the settings the program names are managed: every other setting, including settings this provider does not know, stays exactly as the server holds it. Creating the resource adopts the account's settings; destroying it puts the named settings back to the values they had before (kept in state as `priorSettings`).
 
-        One per account; its id is the account's id (`getAccount().id`): `pulumi import privnet:index:AccountSettings <name> <id>` adopts it.
+        ## Example Usage
+        ### Peer login expiry and approval
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        privnet.AccountSettings("settings",
+            peer_login_expiration_enabled=True,
+            peer_login_expiration=86400,
+            extra=privnet.AccountSettingsExtraArgs(
+                peer_approval_enabled=True,
+            ),
+        )
+        ```
+
+        ## Import
+
+        One per account; its id is the account's id (the `id` that `getAccount` returns): `pulumi import privnet:index:AccountSettings <name> <id>` adopts it.
 
         :param str resource_name: The name of the resource.
         :param AccountSettingsArgs args: The arguments to use to populate this resource's properties.
@@ -497,7 +531,7 @@ class AccountSettings(pulumi.CustomResource):
     @pulumi.getter(name="autoUpdateVersion")
     def auto_update_version(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Agent auto-update: "latest", "disabled" or a specific version
+        Agent auto-update: "latest", "disabled" or a specific version such as 0.40.1
         """
         return pulumi.get(self, "auto_update_version")
 
@@ -601,7 +635,7 @@ class AccountSettings(pulumi.CustomResource):
     @pulumi.getter(name="peerInactivityExpiration")
     def peer_inactivity_expiration(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Peer inactivity expiration in seconds, 600 (10 minutes) to 15552000 (180 days)
+        Peer inactivity expiration in seconds; 600 (10 minutes) to 15552000 (180 days) is the usual range (the service stores other values, with a warning at preview)
         """
         return pulumi.get(self, "peer_inactivity_expiration")
 

@@ -169,6 +169,22 @@ class DirectorySyncVendorD(pulumi.CustomResource):
         """
         A vendor-d-idp directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `serviceAccountKey` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
 
+        ## Example Usage
+        ### Users and groups from vendor D's directory
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        privnet.DirectorySyncVendorD("directory",
+            service_account_key=config.require_secret("serviceAccountKey"),
+            customer_id="C01",
+            group_prefixes=["eng-"],
+        )
+        ```
+
+        ## Import
+
         Import an existing one by its id: `pulumi import privnet:index:DirectorySyncVendorD <name> <id>`.
 
         :param str resource_name: The name of the resource.
@@ -190,6 +206,22 @@ class DirectorySyncVendorD(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A vendor-d-idp directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `serviceAccountKey` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+
+        ## Example Usage
+        ### Users and groups from vendor D's directory
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        privnet.DirectorySyncVendorD("directory",
+            service_account_key=config.require_secret("serviceAccountKey"),
+            customer_id="C01",
+            group_prefixes=["eng-"],
+        )
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:DirectorySyncVendorD <name> <id>`.
 
@@ -316,7 +348,7 @@ class DirectorySyncVendorD(pulumi.CustomResource):
     @pulumi.getter(name="serviceAccountKey")
     def service_account_key(self) -> pulumi.Output[_builtins.str]:
         """
-        Service account key, base64-encoded; write-only
+        Service account key, base64-encoded; write-only (secret)
         """
         return pulumi.get(self, "service_account_key")
 

@@ -201,6 +201,24 @@ class DirectorySyncVendorE(pulumi.CustomResource):
         """
         A vendor-e-idp directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `clientSecret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
 
+        ## Example Usage
+        ### Users and groups from vendor E's directory
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        privnet.DirectorySyncVendorE("directory",
+            client_id="privnet",
+            client_secret=config.require_secret("directoryClientSecret"),
+            tenant_id="tenant",
+            host="api.example.com",
+            group_prefixes=["ops-"],
+        )
+        ```
+
+        ## Import
+
         Import an existing one by its id: `pulumi import privnet:index:DirectorySyncVendorE <name> <id>`.
 
         :param str resource_name: The name of the resource.
@@ -224,6 +242,24 @@ class DirectorySyncVendorE(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A vendor-e-idp directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `clientSecret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+
+        ## Example Usage
+        ### Users and groups from vendor E's directory
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        privnet.DirectorySyncVendorE("directory",
+            client_id="privnet",
+            client_secret=config.require_secret("directoryClientSecret"),
+            tenant_id="tenant",
+            host="api.example.com",
+            group_prefixes=["ops-"],
+        )
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:DirectorySyncVendorE <name> <id>`.
 
@@ -330,7 +366,7 @@ class DirectorySyncVendorE(pulumi.CustomResource):
     @pulumi.getter(name="clientSecret")
     def client_secret(self) -> pulumi.Output[_builtins.str]:
         """
-        Client secret, base64-encoded; write-only
+        Client secret, base64-encoded; write-only (secret)
         """
         return pulumi.get(self, "client_secret")
 

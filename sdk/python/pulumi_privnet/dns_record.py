@@ -132,6 +132,32 @@ class DnsRecord(pulumi.CustomResource):
         """
         A record of a DNS zone. Its name must be the zone's domain or a subdomain of it. Moving it to another zone replaces it.
 
+        ## Example Usage
+        ### An A record in a private zone
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        ops = privnet.Group("ops",
+            name="ops",
+        )
+        internal = privnet.DnsZone("internal",
+            name="internal",
+            domain="internal.example.com",
+            enable_search_domain=False,
+            distribution_groups=[ops.id],
+        )
+        privnet.DnsRecord("db",
+            zone_id=internal.id,
+            name="db.internal.example.com",
+            type="A",
+            content="10.20.0.10",
+            ttl=300,
+        )
+        ```
+
+        ## Import
+
         Import an existing one by its composite id, the id of its parent, a slash and its own id: `pulumi import privnet:index:DnsRecord <name> <zoneId>/<id>`.
 
         :param str resource_name: The name of the resource.
@@ -151,6 +177,32 @@ class DnsRecord(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A record of a DNS zone. Its name must be the zone's domain or a subdomain of it. Moving it to another zone replaces it.
+
+        ## Example Usage
+        ### An A record in a private zone
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        ops = privnet.Group("ops",
+            name="ops",
+        )
+        internal = privnet.DnsZone("internal",
+            name="internal",
+            domain="internal.example.com",
+            enable_search_domain=False,
+            distribution_groups=[ops.id],
+        )
+        privnet.DnsRecord("db",
+            zone_id=internal.id,
+            name="db.internal.example.com",
+            type="A",
+            content="10.20.0.10",
+            ttl=300,
+        )
+        ```
+
+        ## Import
 
         Import an existing one by its composite id, the id of its parent, a slash and its own id: `pulumi import privnet:index:DnsRecord <name> <zoneId>/<id>`.
 

@@ -51,6 +51,22 @@ class DnsSettings(pulumi.CustomResource):
         """
         The account's DNS settings (one per account). Creating the resource adopts the settings; destroying it puts back the values they had before (kept in state as `priorSettings`).
 
+        ## Example Usage
+        ### Peers of a group without DNS management
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        servers = privnet.Group("servers",
+            name="servers",
+        )
+        privnet.DnsSettings("dnsSettings",
+            disabled_management_groups=[servers.id],
+        )
+        ```
+
+        ## Import
+
         One per account; its id is `dns-settings`: `pulumi import privnet:index:DnsSettings <name> <id>` adopts it.
 
         :param str resource_name: The name of the resource.
@@ -65,6 +81,22 @@ class DnsSettings(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         The account's DNS settings (one per account). Creating the resource adopts the settings; destroying it puts back the values they had before (kept in state as `priorSettings`).
+
+        ## Example Usage
+        ### Peers of a group without DNS management
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        servers = privnet.Group("servers",
+            name="servers",
+        )
+        privnet.DnsSettings("dnsSettings",
+            disabled_management_groups=[servers.id],
+        )
+        ```
+
+        ## Import
 
         One per account; its id is `dns-settings`: `pulumi import privnet:index:DnsSettings <name> <id>` adopts it.
 

@@ -30,7 +30,7 @@ class DnsZoneArgs:
         The set of arguments for constructing a DnsZone resource.
 
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] distribution_groups: Groups whose peers get the zone
-        :param pulumi.Input[_builtins.str] domain: Zone domain (FQDN): at least two labels, the last one not a number
+        :param pulumi.Input[_builtins.str] domain: Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
         :param pulumi.Input[_builtins.bool] enable_search_domain: Add the zone domain to the peers' search domains
         :param pulumi.Input[_builtins.str] name: Zone name, 1 to 255 characters
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing DnsZone to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only
@@ -61,7 +61,7 @@ class DnsZoneArgs:
     @pulumi.getter
     def domain(self) -> pulumi.Input[_builtins.str]:
         """
-        Zone domain (FQDN): at least two labels, the last one not a number
+        Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
         """
         return pulumi.get(self, "domain")
 
@@ -134,13 +134,32 @@ class DnsZone(pulumi.CustomResource):
         """
         A custom DNS zone served to the peers of `distributionGroups`. Records are separate resources.
 
+        ## Example Usage
+        ### A private DNS zone
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        ops = privnet.Group("ops",
+            name="ops",
+        )
+        privnet.DnsZone("internal",
+            name="internal",
+            domain="internal.example.com",
+            enable_search_domain=False,
+            distribution_groups=[ops.id],
+        )
+        ```
+
+        ## Import
+
         Import an existing one by its id: `pulumi import privnet:index:DnsZone <name> <id>`.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing DnsZone to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] distribution_groups: Groups whose peers get the zone
-        :param pulumi.Input[_builtins.str] domain: Zone domain (FQDN): at least two labels, the last one not a number
+        :param pulumi.Input[_builtins.str] domain: Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
         :param pulumi.Input[_builtins.bool] enable_search_domain: Add the zone domain to the peers' search domains
         :param pulumi.Input[_builtins.bool] enabled: Whether the zone is served; default true (default true)
         :param pulumi.Input[_builtins.str] name: Zone name, 1 to 255 characters
@@ -153,6 +172,25 @@ class DnsZone(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A custom DNS zone served to the peers of `distributionGroups`. Records are separate resources.
+
+        ## Example Usage
+        ### A private DNS zone
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        ops = privnet.Group("ops",
+            name="ops",
+        )
+        privnet.DnsZone("internal",
+            name="internal",
+            domain="internal.example.com",
+            enable_search_domain=False,
+            distribution_groups=[ops.id],
+        )
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:DnsZone <name> <id>`.
 
@@ -243,7 +281,7 @@ class DnsZone(pulumi.CustomResource):
     @pulumi.getter
     def domain(self) -> pulumi.Output[_builtins.str]:
         """
-        Zone domain (FQDN): at least two labels, the last one not a number
+        Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
         """
         return pulumi.get(self, "domain")
 
@@ -273,7 +311,7 @@ class DnsZone(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def records(self) -> pulumi.Output[Sequence['outputs.DnsRecordResult']]:
+    def records(self) -> pulumi.Output[Sequence['outputs.DnsZoneRecord']]:
         """
         The zone's records
         """

@@ -134,6 +134,29 @@ class EdrVendorA(pulumi.CustomResource):
         """
         The vendor-a endpoint-protection (EDR) integration (one per account): peers of `groups` are checked against the vendor. Creating the resource adopts an existing integration. `apiToken` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
 
+        ## Example Usage
+        ### Vendor A's endpoint checks for a group
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        servers = privnet.Group("servers",
+            name="servers",
+        )
+        privnet.EdrVendorA("edrA",
+            groups=[servers.id],
+            last_synced_interval=24,
+            api_url="https://edr-a.example.com",
+            api_token=config.require_secret("edrApiToken"),
+            match_attributes=privnet.EdrVendorAMatchAttributesArgs(
+                firewall_enabled=True,
+            ),
+        )
+        ```
+
+        ## Import
+
         One per account; its id is `vendor-a`: `pulumi import privnet:index:EdrVendorA <name> <id>` adopts it.
 
         :param str resource_name: The name of the resource.
@@ -153,6 +176,29 @@ class EdrVendorA(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         The vendor-a endpoint-protection (EDR) integration (one per account): peers of `groups` are checked against the vendor. Creating the resource adopts an existing integration. `apiToken` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+
+        ## Example Usage
+        ### Vendor A's endpoint checks for a group
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        servers = privnet.Group("servers",
+            name="servers",
+        )
+        privnet.EdrVendorA("edrA",
+            groups=[servers.id],
+            last_synced_interval=24,
+            api_url="https://edr-a.example.com",
+            api_token=config.require_secret("edrApiToken"),
+            match_attributes=privnet.EdrVendorAMatchAttributesArgs(
+                firewall_enabled=True,
+            ),
+        )
+        ```
+
+        ## Import
 
         One per account; its id is `vendor-a`: `pulumi import privnet:index:EdrVendorA <name> <id>` adopts it.
 
@@ -256,7 +302,7 @@ class EdrVendorA(pulumi.CustomResource):
     @pulumi.getter(name="apiToken")
     def api_token(self) -> pulumi.Output[_builtins.str]:
         """
-        API token; write-only
+        API token; write-only (secret)
         """
         return pulumi.get(self, "api_token")
 

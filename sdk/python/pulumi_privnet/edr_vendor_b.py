@@ -132,6 +132,27 @@ class EdrVendorB(pulumi.CustomResource):
         """
         The vendor-b endpoint-protection (EDR) integration (one per account): peers of `groups` are checked against the vendor. Creating the resource adopts an existing integration. `secret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
 
+        ## Example Usage
+        ### Vendor B's endpoint checks for a group
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        servers = privnet.Group("servers",
+            name="servers",
+        )
+        privnet.EdrVendorB("edrB",
+            groups=[servers.id],
+            last_synced_interval=24,
+            client_id="privnet",
+            tenant_id="tenant",
+            secret=config.require_secret("edrSecret"),
+        )
+        ```
+
+        ## Import
+
         One per account; its id is `vendor-b`: `pulumi import privnet:index:EdrVendorB <name> <id>` adopts it.
 
         :param str resource_name: The name of the resource.
@@ -151,6 +172,27 @@ class EdrVendorB(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         The vendor-b endpoint-protection (EDR) integration (one per account): peers of `groups` are checked against the vendor. Creating the resource adopts an existing integration. `secret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+
+        ## Example Usage
+        ### Vendor B's endpoint checks for a group
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        servers = privnet.Group("servers",
+            name="servers",
+        )
+        privnet.EdrVendorB("edrB",
+            groups=[servers.id],
+            last_synced_interval=24,
+            client_id="privnet",
+            tenant_id="tenant",
+            secret=config.require_secret("edrSecret"),
+        )
+        ```
+
+        ## Import
 
         One per account; its id is `vendor-b`: `pulumi import privnet:index:EdrVendorB <name> <id>` adopts it.
 
@@ -310,7 +352,7 @@ class EdrVendorB(pulumi.CustomResource):
     @pulumi.getter
     def secret(self) -> pulumi.Output[_builtins.str]:
         """
-        Client secret; write-only
+        Client secret; write-only (secret)
         """
         return pulumi.get(self, "secret")
 

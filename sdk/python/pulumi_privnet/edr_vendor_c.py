@@ -149,6 +149,27 @@ class EdrVendorC(pulumi.CustomResource):
         """
         The vendor-c endpoint-protection (EDR) integration (one per account): peers of `groups` are checked against the vendor. Creating the resource adopts an existing integration. `clientId` and `secret` are write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
 
+        ## Example Usage
+        ### Vendor C's endpoint checks for a group
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        servers = privnet.Group("servers",
+            name="servers",
+        )
+        privnet.EdrVendorC("edrC",
+            groups=[servers.id],
+            client_id=config.require_secret("edrClientId"),
+            secret=config.require_secret("edrSecret"),
+            cloud_id="eu-1",
+            zta_score_threshold=70,
+        )
+        ```
+
+        ## Import
+
         One per account; its id is `vendor-c`: `pulumi import privnet:index:EdrVendorC <name> <id>` adopts it.
 
         :param str resource_name: The name of the resource.
@@ -169,6 +190,27 @@ class EdrVendorC(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         The vendor-c endpoint-protection (EDR) integration (one per account): peers of `groups` are checked against the vendor. Creating the resource adopts an existing integration. `clientId` and `secret` are write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+
+        ## Example Usage
+        ### Vendor C's endpoint checks for a group
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        servers = privnet.Group("servers",
+            name="servers",
+        )
+        privnet.EdrVendorC("edrC",
+            groups=[servers.id],
+            client_id=config.require_secret("edrClientId"),
+            secret=config.require_secret("edrSecret"),
+            cloud_id="eu-1",
+            zta_score_threshold=70,
+        )
+        ```
+
+        ## Import
 
         One per account; its id is `vendor-c`: `pulumi import privnet:index:EdrVendorC <name> <id>` adopts it.
 
@@ -275,7 +317,7 @@ class EdrVendorC(pulumi.CustomResource):
     @pulumi.getter(name="clientId")
     def client_id(self) -> pulumi.Output[_builtins.str]:
         """
-        Client id; write-only
+        Client id; write-only (secret)
         """
         return pulumi.get(self, "client_id")
 
@@ -339,7 +381,7 @@ class EdrVendorC(pulumi.CustomResource):
     @pulumi.getter
     def secret(self) -> pulumi.Output[_builtins.str]:
         """
-        Client secret; write-only
+        Client secret; write-only (secret)
         """
         return pulumi.get(self, "secret")
 

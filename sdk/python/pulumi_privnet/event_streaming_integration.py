@@ -100,6 +100,25 @@ class EventStreamingIntegration(pulumi.CustomResource):
         """
         Forwards events to an external platform (datadog, s3, firehose, generic_http). `config` is a secret input: the API masks credential values in responses, so those are kept from state while the other settings are read back. Changing `platform` creates a new integration.
 
+        ## Example Usage
+        ### Audit events streamed to Datadog
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        privnet.EventStreamingIntegration("datadog",
+            platform="datadog",
+            config={
+                "api_key": config.require_secret("datadogApiKey"),
+                "site": "datadoghq.eu",
+            },
+            enabled=True,
+        )
+        ```
+
+        ## Import
+
         Import an existing one by its id: `pulumi import privnet:index:EventStreamingIntegration <name> <id>`.
 
         :param str resource_name: The name of the resource.
@@ -117,6 +136,25 @@ class EventStreamingIntegration(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         Forwards events to an external platform (datadog, s3, firehose, generic_http). `config` is a secret input: the API masks credential values in responses, so those are kept from state while the other settings are read back. Changing `platform` creates a new integration.
+
+        ## Example Usage
+        ### Audit events streamed to Datadog
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        privnet.EventStreamingIntegration("datadog",
+            platform="datadog",
+            config={
+                "api_key": config.require_secret("datadogApiKey"),
+                "site": "datadoghq.eu",
+            },
+            enabled=True,
+        )
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:EventStreamingIntegration <name> <id>`.
 
@@ -207,7 +245,7 @@ class EventStreamingIntegration(pulumi.CustomResource):
     @pulumi.getter
     def config(self) -> pulumi.Output[Mapping[str, _builtins.str]]:
         """
-        Platform-specific settings: datadog {api_key, site}, s3 {bucket_name, region, access_key_id, secret_access_key, prefix}, firehose {stream_name, region, access_key_id, secret_access_key}, generic_http {url, auth_token}. Credential values are masked in responses; on update, the mask stands for the stored credential only while the destination (site; bucket_name and region; stream_name and region; url) is unchanged
+        Platform-specific settings: datadog {api_key, site}, s3 {bucket_name, region, access_key_id, secret_access_key, prefix}, firehose {stream_name, region, access_key_id, secret_access_key}, generic_http {url, auth_token}. Credential values are masked in responses; on update, the mask stands for the stored credential only while the destination (site; bucket_name and region; stream_name and region; url) is unchanged (secret)
         """
         return pulumi.get(self, "config")
 

@@ -31,9 +31,9 @@ class GetAccessiblePeersResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.AccessiblePeerResult']:
+    def items(self) -> Sequence['outputs.GetAccessiblePeersItem']:
         """
-        The AccessiblePeerResult objects found
+        The objects found, each a `GetAccessiblePeersItem`
         """
         return pulumi.get(self, "items")
 
@@ -52,7 +52,20 @@ def get_accessible_peers(peer_id: Optional[_builtins.str] = None,
     """
     The peers this peer can connect to, as computed by the service from the enabled policies and the peer's groups.
 
-    Returns `{ items }`: the list of `AccessiblePeerResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### The peers a peer can reach
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_accessible_peers_output(
+        peer_id=config.require("peerId"),
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.str peer_id: Peer id
     """
@@ -68,7 +81,20 @@ def get_accessible_peers_output(peer_id: pulumi.Input[Optional[_builtins.str]] =
     """
     The peers this peer can connect to, as computed by the service from the enabled policies and the peer's groups.
 
-    Returns `{ items }`: the list of `AccessiblePeerResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### The peers a peer can reach
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_accessible_peers_output(
+        peer_id=config.require("peerId"),
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.str peer_id: Peer id
     """

@@ -92,7 +92,7 @@ class GetAccountResult:
 
     @_builtins.property
     @pulumi.getter
-    def onboarding(self) -> 'outputs.AccountResultOnboarding':
+    def onboarding(self) -> 'outputs.GetAccountOnboarding':
         """
         Onboarding state
         """
@@ -100,7 +100,7 @@ class GetAccountResult:
 
     @_builtins.property
     @pulumi.getter
-    def settings(self) -> 'outputs.AccountResultSettings':
+    def settings(self) -> 'outputs.GetAccountSettings':
         """
         Account settings
         """
@@ -125,6 +125,16 @@ class AwaitableGetAccountResult(GetAccountResult):
 def get_account(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetAccountResult:
     """
     The account the credentials manage, with its settings (the API always lists exactly one).
+
+    ## Example Usage
+    ### The account the credentials manage
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_account_output()
+    pulumi.export("domain", found.domain)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -141,6 +151,16 @@ def get_account(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetAcco
 def get_account_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetAccountResult]:
     """
     The account the credentials manage, with its settings (the API always lists exactly one).
+
+    ## Example Usage
+    ### The account the credentials manage
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_account_output()
+    pulumi.export("domain", found.domain)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

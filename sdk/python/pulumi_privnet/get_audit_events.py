@@ -31,9 +31,9 @@ class GetAuditEventsResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.AuditEventResult']:
+    def items(self) -> Sequence['outputs.GetAuditEventsItem']:
         """
-        The AuditEventResult objects found
+        The objects found, each a `GetAuditEventsItem`
         """
         return pulumi.get(self, "items")
 
@@ -51,7 +51,17 @@ def get_audit_events(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGe
     """
     Every audit event of the account, as the API lists them.
 
-    Returns `{ items }`: the list of `AuditEventResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every audit event
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_audit_events_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -63,7 +73,17 @@ def get_audit_events_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.In
     """
     Every audit event of the account, as the API lists them.
 
-    Returns `{ items }`: the list of `AuditEventResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every audit event
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_audit_events_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

@@ -172,7 +172,7 @@ class GetCurrentUserResult:
 
     @_builtins.property
     @pulumi.getter
-    def permissions(self) -> 'outputs.UserPermissions':
+    def permissions(self) -> 'outputs.GetCurrentUserPermissions':
         """
         What the user may do
         """
@@ -221,6 +221,16 @@ class AwaitableGetCurrentUserResult(GetCurrentUserResult):
 def get_current_user(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetCurrentUserResult:
     """
     The user the credentials belong to (the owner of the token).
+
+    ## Example Usage
+    ### The user the credentials belong to
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_current_user_output()
+    pulumi.export("email", found.email)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -245,6 +255,16 @@ def get_current_user(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGe
 def get_current_user_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetCurrentUserResult]:
     """
     The user the credentials belong to (the owner of the token).
+
+    ## Example Usage
+    ### The user the credentials belong to
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_current_user_output()
+    pulumi.export("email", found.email)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

@@ -31,9 +31,9 @@ class GetDirectorySyncLogsResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.DirectorySyncLogResult']:
+    def items(self) -> Sequence['outputs.GetDirectorySyncLogsItem']:
         """
-        The DirectorySyncLogResult objects found
+        The objects found, each a `GetDirectorySyncLogsItem`
         """
         return pulumi.get(self, "items")
 
@@ -53,7 +53,21 @@ def get_directory_sync_logs(id: Optional[_builtins.str] = None,
     """
     The sync log of a directory sync integration of either vendor.
 
-    Returns `{ items }`: the list of `DirectorySyncLogResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### The sync log of a directory
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_directory_sync_logs_output(
+        vendor="vendor-d-idp",
+        id=config.require("directoryId"),
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.str id: Integration id
     :param _builtins.str vendor: Which directory sync vendor; one of `vendor-d-idp`, `vendor-e-idp`
@@ -72,7 +86,21 @@ def get_directory_sync_logs_output(id: pulumi.Input[Optional[_builtins.str]] = N
     """
     The sync log of a directory sync integration of either vendor.
 
-    Returns `{ items }`: the list of `DirectorySyncLogResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### The sync log of a directory
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_directory_sync_logs_output(
+        vendor="vendor-d-idp",
+        id=config.require("directoryId"),
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.str id: Integration id
     :param _builtins.str vendor: Which directory sync vendor; one of `vendor-d-idp`, `vendor-e-idp`

@@ -138,6 +138,19 @@ def get_directory_sync_vendor_d(id: Optional[_builtins.str] = None,
     """
     The vendor-d-idp directory sync with this id (the service account key is never returned).
 
+    ## Example Usage
+    ### Vendor D's directory sync with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_directory_sync_vendor_d_output(
+        id=config.require("directoryId"),
+    )
+    pulumi.export("enabled", found.enabled)
+    ```
+
     :param _builtins.str id: Integration id
     """
     __args__ = dict()
@@ -158,6 +171,19 @@ def get_directory_sync_vendor_d_output(id: pulumi.Input[Optional[_builtins.str]]
                                        opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetDirectorySyncVendorDResult]:
     """
     The vendor-d-idp directory sync with this id (the service account key is never returned).
+
+    ## Example Usage
+    ### Vendor D's directory sync with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_directory_sync_vendor_d_output(
+        id=config.require("directoryId"),
+    )
+    pulumi.export("enabled", found.enabled)
+    ```
 
     :param _builtins.str id: Integration id
     """

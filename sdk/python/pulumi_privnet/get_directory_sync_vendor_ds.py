@@ -31,9 +31,9 @@ class GetDirectorySyncVendorDsResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.DirectorySyncVendorDResult']:
+    def items(self) -> Sequence['outputs.GetDirectorySyncVendorDsItem']:
         """
-        The DirectorySyncVendorDResult objects found
+        The objects found, each a `GetDirectorySyncVendorDsItem`
         """
         return pulumi.get(self, "items")
 
@@ -51,7 +51,17 @@ def get_directory_sync_vendor_ds(opts: Optional[pulumi.InvokeOptions] = None) ->
     """
     Every vendor-d-idp directory sync.
 
-    Returns `{ items }`: the list of `DirectorySyncVendorDResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every vendor D directory sync
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_directory_sync_vendor_ds_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -63,7 +73,17 @@ def get_directory_sync_vendor_ds_output(opts: Optional[Union[pulumi.InvokeOption
     """
     Every vendor-d-idp directory sync.
 
-    Returns `{ items }`: the list of `DirectorySyncVendorDResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every vendor D directory sync
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_directory_sync_vendor_ds_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

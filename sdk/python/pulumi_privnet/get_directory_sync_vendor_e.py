@@ -162,6 +162,19 @@ def get_directory_sync_vendor_e(id: Optional[_builtins.str] = None,
     """
     The vendor-e-idp directory sync with this id (the client secret is never returned).
 
+    ## Example Usage
+    ### Vendor E's directory sync with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_directory_sync_vendor_e_output(
+        id=config.require("directoryId"),
+    )
+    pulumi.export("enabled", found.enabled)
+    ```
+
     :param _builtins.str id: Integration id
     """
     __args__ = dict()
@@ -184,6 +197,19 @@ def get_directory_sync_vendor_e_output(id: pulumi.Input[Optional[_builtins.str]]
                                        opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetDirectorySyncVendorEResult]:
     """
     The vendor-e-idp directory sync with this id (the client secret is never returned).
+
+    ## Example Usage
+    ### Vendor E's directory sync with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_directory_sync_vendor_e_output(
+        id=config.require("directoryId"),
+    )
+    pulumi.export("enabled", found.enabled)
+    ```
 
     :param _builtins.str id: Integration id
     """

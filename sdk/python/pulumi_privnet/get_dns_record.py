@@ -103,6 +103,20 @@ def get_dns_record(id: Optional[_builtins.str] = None,
     """
     One record of a DNS zone.
 
+    ## Example Usage
+    ### One record of a DNS zone
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_dns_record_output(
+        zone_id=config.require("zoneId"),
+        id=config.require("recordId"),
+    )
+    pulumi.export("content", found.content)
+    ```
+
     :param _builtins.str id: DNS record id
     :param _builtins.str zone_id: DNS zone id
     """
@@ -123,6 +137,20 @@ def get_dns_record_output(id: pulumi.Input[Optional[_builtins.str]] = None,
                           opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetDnsRecordResult]:
     """
     One record of a DNS zone.
+
+    ## Example Usage
+    ### One record of a DNS zone
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_dns_record_output(
+        zone_id=config.require("zoneId"),
+        id=config.require("recordId"),
+    )
+    pulumi.export("content", found.content)
+    ```
 
     :param _builtins.str id: DNS record id
     :param _builtins.str zone_id: DNS zone id

@@ -31,9 +31,9 @@ class GetDnsRecordsResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.DnsRecordResult']:
+    def items(self) -> Sequence['outputs.GetDnsRecordsItem']:
         """
-        The DnsRecordResult objects found
+        The objects found, each a `GetDnsRecordsItem`
         """
         return pulumi.get(self, "items")
 
@@ -52,7 +52,20 @@ def get_dns_records(zone_id: Optional[_builtins.str] = None,
     """
     The records of a DNS zone.
 
-    Returns `{ items }`: the list of `DnsRecordResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### The records of a DNS zone
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_dns_records_output(
+        zone_id=config.require("zoneId"),
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.str zone_id: DNS zone id
     """
@@ -68,7 +81,20 @@ def get_dns_records_output(zone_id: pulumi.Input[Optional[_builtins.str]] = None
     """
     The records of a DNS zone.
 
-    Returns `{ items }`: the list of `DnsRecordResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### The records of a DNS zone
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_dns_records_output(
+        zone_id=config.require("zoneId"),
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.str zone_id: DNS zone id
     """

@@ -52,6 +52,16 @@ class AwaitableGetDnsSettingsResult(GetDnsSettingsResult):
 def get_dns_settings(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetDnsSettingsResult:
     """
     The account's DNS settings. (The API wraps them in `items` on read, or answers them plain; this returns the settings themselves.)
+
+    ## Example Usage
+    ### The account's DNS settings
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_dns_settings_output()
+    pulumi.export("disabledManagementGroups", found.disabled_management_groups)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -62,6 +72,16 @@ def get_dns_settings(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGe
 def get_dns_settings_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetDnsSettingsResult]:
     """
     The account's DNS settings. (The API wraps them in `items` on read, or answers them plain; this returns the settings themselves.)
+
+    ## Example Usage
+    ### The account's DNS settings
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_dns_settings_output()
+    pulumi.export("disabledManagementGroups", found.disabled_management_groups)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

@@ -62,7 +62,7 @@ class GetDnsZoneResult:
     @pulumi.getter
     def domain(self) -> _builtins.str:
         """
-        Zone domain (FQDN): at least two labels, the last one not a number
+        Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
         """
         return pulumi.get(self, "domain")
 
@@ -100,7 +100,7 @@ class GetDnsZoneResult:
 
     @_builtins.property
     @pulumi.getter
-    def records(self) -> Sequence['outputs.DnsRecordResult']:
+    def records(self) -> Sequence['outputs.GetDnsZoneRecord']:
         """
         The zone's records
         """
@@ -127,6 +127,19 @@ def get_dns_zone(id: Optional[_builtins.str] = None,
     """
     The DNS zone with this id, with its records.
 
+    ## Example Usage
+    ### The DNS zone with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_dns_zone_output(
+        id=config.require("zoneId"),
+    )
+    pulumi.export("name", found.name)
+    ```
+
     :param _builtins.str id: DNS zone id
     """
     __args__ = dict()
@@ -146,6 +159,19 @@ def get_dns_zone_output(id: pulumi.Input[Optional[_builtins.str]] = None,
                         opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetDnsZoneResult]:
     """
     The DNS zone with this id, with its records.
+
+    ## Example Usage
+    ### The DNS zone with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_dns_zone_output(
+        id=config.require("zoneId"),
+    )
+    pulumi.export("name", found.name)
+    ```
 
     :param _builtins.str id: DNS zone id
     """

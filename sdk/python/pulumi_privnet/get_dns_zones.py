@@ -31,9 +31,9 @@ class GetDnsZonesResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.DnsZoneResult']:
+    def items(self) -> Sequence['outputs.GetDnsZonesItem']:
         """
-        The DnsZoneResult objects found
+        The objects found, each a `GetDnsZonesItem`
         """
         return pulumi.get(self, "items")
 
@@ -51,7 +51,17 @@ def get_dns_zones(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetDn
     """
     Every DNS zone, with its records.
 
-    Returns `{ items }`: the list of `DnsZoneResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every DNS zone
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_dns_zones_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -63,7 +73,17 @@ def get_dns_zones_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.Invok
     """
     Every DNS zone, with its records.
 
-    Returns `{ items }`: the list of `DnsZoneResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every DNS zone
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_dns_zones_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

@@ -104,7 +104,7 @@ class GetEdrVendorAResult:
 
     @_builtins.property
     @pulumi.getter
-    def groups(self) -> Sequence['outputs.GroupResult']:
+    def groups(self) -> Sequence['outputs.GetEdrVendorAGroup']:
         """
         Groups whose peers are checked
         """
@@ -136,7 +136,7 @@ class GetEdrVendorAResult:
 
     @_builtins.property
     @pulumi.getter(name="matchAttributes")
-    def match_attributes(self) -> 'outputs.EdrVendorAResultMatchAttributes':
+    def match_attributes(self) -> 'outputs.GetEdrVendorAMatchAttributes':
         """
         Device attributes a peer must match
         """
@@ -173,6 +173,16 @@ class AwaitableGetEdrVendorAResult(GetEdrVendorAResult):
 def get_edr_vendor_a(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetEdrVendorAResult:
     """
     The vendor-a EDR integration (the API token is never returned); fails when it is not configured.
+
+    ## Example Usage
+    ### Vendor A's integration
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_edr_vendor_a_output()
+    pulumi.export("enabled", found.enabled)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -193,6 +203,16 @@ def get_edr_vendor_a(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGe
 def get_edr_vendor_a_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetEdrVendorAResult]:
     """
     The vendor-a EDR integration (the API token is never returned); fails when it is not configured.
+
+    ## Example Usage
+    ### Vendor A's integration
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_edr_vendor_a_output()
+    pulumi.export("enabled", found.enabled)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

@@ -104,7 +104,7 @@ class GetEdrVendorBResult:
 
     @_builtins.property
     @pulumi.getter
-    def groups(self) -> Sequence['outputs.GroupResult']:
+    def groups(self) -> Sequence['outputs.GetEdrVendorBGroup']:
         """
         Groups whose peers are checked
         """
@@ -173,6 +173,16 @@ class AwaitableGetEdrVendorBResult(GetEdrVendorBResult):
 def get_edr_vendor_b(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetEdrVendorBResult:
     """
     The vendor-b EDR integration (the secret is never returned); fails when it is not configured.
+
+    ## Example Usage
+    ### Vendor B's integration
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_edr_vendor_b_output()
+    pulumi.export("enabled", found.enabled)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -193,6 +203,16 @@ def get_edr_vendor_b(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGe
 def get_edr_vendor_b_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetEdrVendorBResult]:
     """
     The vendor-b EDR integration (the secret is never returned); fails when it is not configured.
+
+    ## Example Usage
+    ### Vendor B's integration
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_edr_vendor_b_output()
+    pulumi.export("enabled", found.enabled)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

@@ -104,7 +104,7 @@ class GetEdrVendorCResult:
 
     @_builtins.property
     @pulumi.getter
-    def groups(self) -> Sequence['outputs.GroupResult']:
+    def groups(self) -> Sequence['outputs.GetEdrVendorCGroup']:
         """
         Groups whose peers are checked
         """
@@ -173,6 +173,16 @@ class AwaitableGetEdrVendorCResult(GetEdrVendorCResult):
 def get_edr_vendor_c(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetEdrVendorCResult:
     """
     The vendor-c EDR integration (client id and secret are never returned); fails when it is not configured.
+
+    ## Example Usage
+    ### Vendor C's integration
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_edr_vendor_c_output()
+    pulumi.export("enabled", found.enabled)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -193,6 +203,16 @@ def get_edr_vendor_c(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGe
 def get_edr_vendor_c_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetEdrVendorCResult]:
     """
     The vendor-c EDR integration (client id and secret are never returned); fails when it is not configured.
+
+    ## Example Usage
+    ### Vendor C's integration
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_edr_vendor_c_output()
+    pulumi.export("enabled", found.enabled)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

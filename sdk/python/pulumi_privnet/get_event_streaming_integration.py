@@ -126,6 +126,19 @@ def get_event_streaming_integration(id: Optional[_builtins.str] = None,
     """
     The event streaming integration with this id; credential values in `config` are masked.
 
+    ## Example Usage
+    ### The event streaming integration with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_event_streaming_integration_output(
+        id=config.require("integrationId"),
+    )
+    pulumi.export("platform", found.platform)
+    ```
+
     :param _builtins.str id: Integration id
     """
     __args__ = dict()
@@ -145,6 +158,19 @@ def get_event_streaming_integration_output(id: pulumi.Input[Optional[_builtins.s
                                            opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetEventStreamingIntegrationResult]:
     """
     The event streaming integration with this id; credential values in `config` are masked.
+
+    ## Example Usage
+    ### The event streaming integration with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_event_streaming_integration_output(
+        id=config.require("integrationId"),
+    )
+    pulumi.export("platform", found.platform)
+    ```
 
     :param _builtins.str id: Integration id
     """

@@ -31,9 +31,9 @@ class GetEventStreamingIntegrationsResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.EventStreamingIntegrationResult']:
+    def items(self) -> Sequence['outputs.GetEventStreamingIntegrationsItem']:
         """
-        The EventStreamingIntegrationResult objects found
+        The objects found, each a `GetEventStreamingIntegrationsItem`
         """
         return pulumi.get(self, "items")
 
@@ -51,7 +51,17 @@ def get_event_streaming_integrations(opts: Optional[pulumi.InvokeOptions] = None
     """
     Every event streaming integration; credential values in `config` are masked.
 
-    Returns `{ items }`: the list of `EventStreamingIntegrationResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every event streaming integration
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_event_streaming_integrations_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -63,7 +73,17 @@ def get_event_streaming_integrations_output(opts: Optional[Union[pulumi.InvokeOp
     """
     Every event streaming integration; credential values in `config` are masked.
 
-    Returns `{ items }`: the list of `EventStreamingIntegrationResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every event streaming integration
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_event_streaming_integrations_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

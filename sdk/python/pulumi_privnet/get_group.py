@@ -76,7 +76,7 @@ class GetGroupResult:
 
     @_builtins.property
     @pulumi.getter
-    def peers(self) -> Sequence['outputs.GroupResultPeers']:
+    def peers(self) -> Sequence['outputs.GetGroupPeer']:
         """
         Peers in the group
         """
@@ -92,7 +92,7 @@ class GetGroupResult:
 
     @_builtins.property
     @pulumi.getter
-    def resources(self) -> Sequence['outputs.GroupResultResources']:
+    def resources(self) -> Sequence['outputs.GetGroupResource']:
         """
         Network resources in the group
         """
@@ -126,9 +126,21 @@ def get_group(id: Optional[_builtins.str] = None,
               name: Optional[_builtins.str] = None,
               opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetGroupResult:
     """
-    The group with this id, or with exactly this name (the API's name filter; group names are unique). Use `getGroup({ name: "All" })` for the built-in group that holds every peer.
+    The group with this id, or with exactly this name (the API's name filter; group names are unique). The built-in group that holds every peer is the one named `All`.
 
     Takes one of: `id`; or `name`.
+
+    ## Example Usage
+    ### The built-in group that holds every peer
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_group_output(
+        name="All",
+    )
+    pulumi.export("id", found.id)
+    ```
 
     :param _builtins.str id: Group id
     :param _builtins.str name: Group name (exact match)
@@ -151,9 +163,21 @@ def get_group_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                      name: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                      opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetGroupResult]:
     """
-    The group with this id, or with exactly this name (the API's name filter; group names are unique). Use `getGroup({ name: "All" })` for the built-in group that holds every peer.
+    The group with this id, or with exactly this name (the API's name filter; group names are unique). The built-in group that holds every peer is the one named `All`.
 
     Takes one of: `id`; or `name`.
+
+    ## Example Usage
+    ### The built-in group that holds every peer
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_group_output(
+        name="All",
+    )
+    pulumi.export("id", found.id)
+    ```
 
     :param _builtins.str id: Group id
     :param _builtins.str name: Group name (exact match)

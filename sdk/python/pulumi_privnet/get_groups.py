@@ -31,9 +31,9 @@ class GetGroupsResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.GroupResult']:
+    def items(self) -> Sequence['outputs.GetGroupsItem']:
         """
-        The GroupResult objects found
+        The objects found, each a `GetGroupsItem`
         """
         return pulumi.get(self, "items")
 
@@ -51,7 +51,17 @@ def get_groups(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetGroup
     """
     Every group, including the built-in `All`.
 
-    Returns `{ items }`: the list of `GroupResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every group
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_groups_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -63,7 +73,17 @@ def get_groups_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOu
     """
     Every group, including the built-in `All`.
 
-    Returns `{ items }`: the list of `GroupResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every group
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_groups_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

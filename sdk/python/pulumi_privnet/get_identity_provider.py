@@ -102,6 +102,19 @@ def get_identity_provider(id: Optional[_builtins.str] = None,
     """
     The identity provider with this id (the client secret is never returned).
 
+    ## Example Usage
+    ### The identity provider with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_identity_provider_output(
+        id=config.require("identityProviderId"),
+    )
+    pulumi.export("name", found.name)
+    ```
+
     :param _builtins.str id: Identity provider id
     """
     __args__ = dict()
@@ -119,6 +132,19 @@ def get_identity_provider_output(id: pulumi.Input[Optional[_builtins.str]] = Non
                                  opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetIdentityProviderResult]:
     """
     The identity provider with this id (the client secret is never returned).
+
+    ## Example Usage
+    ### The identity provider with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_identity_provider_output(
+        id=config.require("identityProviderId"),
+    )
+    pulumi.export("name", found.name)
+    ```
 
     :param _builtins.str id: Identity provider id
     """

@@ -31,9 +31,9 @@ class GetIdentityProvidersResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.IdentityProviderResult']:
+    def items(self) -> Sequence['outputs.GetIdentityProvidersItem']:
         """
-        The IdentityProviderResult objects found
+        The objects found, each a `GetIdentityProvidersItem`
         """
         return pulumi.get(self, "items")
 
@@ -51,7 +51,17 @@ def get_identity_providers(opts: Optional[pulumi.InvokeOptions] = None) -> Await
     """
     Every identity provider (client secrets are never returned).
 
-    Returns `{ items }`: the list of `IdentityProviderResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every identity provider
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_identity_providers_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -63,7 +73,17 @@ def get_identity_providers_output(opts: Optional[Union[pulumi.InvokeOptions, pul
     """
     Every identity provider (client secrets are never returned).
 
-    Returns `{ items }`: the list of `IdentityProviderResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every identity provider
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_identity_providers_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

@@ -55,7 +55,7 @@ class GetIngressPeerResult:
 
     @_builtins.property
     @pulumi.getter(name="availablePorts")
-    def available_ports(self) -> 'outputs.IngressPeerAvailablePorts':
+    def available_ports(self) -> 'outputs.GetIngressPeerAvailablePorts':
         """
         Ports still available
         """
@@ -139,6 +139,19 @@ def get_ingress_peer(id: Optional[_builtins.str] = None,
     """
     The ingress peer with this id.
 
+    ## Example Usage
+    ### The ingress peer with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_ingress_peer_output(
+        id=config.require("ingressPeerId"),
+    )
+    pulumi.export("ingressIp", found.ingress_ip)
+    ```
+
     :param _builtins.str id: Ingress peer id
     """
     __args__ = dict()
@@ -159,6 +172,19 @@ def get_ingress_peer_output(id: pulumi.Input[Optional[_builtins.str]] = None,
                             opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetIngressPeerResult]:
     """
     The ingress peer with this id.
+
+    ## Example Usage
+    ### The ingress peer with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_ingress_peer_output(
+        id=config.require("ingressPeerId"),
+    )
+    pulumi.export("ingressIp", found.ingress_ip)
+    ```
 
     :param _builtins.str id: Ingress peer id
     """

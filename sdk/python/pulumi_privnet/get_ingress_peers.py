@@ -31,9 +31,9 @@ class GetIngressPeersResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.IngressPeerResult']:
+    def items(self) -> Sequence['outputs.GetIngressPeersItem']:
         """
-        The IngressPeerResult objects found
+        The objects found, each a `GetIngressPeersItem`
         """
         return pulumi.get(self, "items")
 
@@ -51,7 +51,17 @@ def get_ingress_peers(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableG
     """
     Every ingress peer.
 
-    Returns `{ items }`: the list of `IngressPeerResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every ingress peer
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_ingress_peers_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -63,7 +73,17 @@ def get_ingress_peers_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.I
     """
     Every ingress peer.
 
-    Returns `{ items }`: the list of `IngressPeerResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every ingress peer
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_ingress_peers_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

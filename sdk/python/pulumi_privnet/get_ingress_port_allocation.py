@@ -58,7 +58,7 @@ class GetIngressPortAllocationResult:
 
     @_builtins.property
     @pulumi.getter(name="directPort")
-    def direct_port(self) -> Optional['outputs.IngressPortAllocationResultDirectPort']:
+    def direct_port(self) -> Optional['outputs.GetIngressPortAllocationDirectPort']:
         """
         Directly allocated ports
         """
@@ -106,7 +106,7 @@ class GetIngressPortAllocationResult:
 
     @_builtins.property
     @pulumi.getter(name="portRangeMappings")
-    def port_range_mappings(self) -> Sequence['outputs.IngressPortAllocationPortRangeMappings']:
+    def port_range_mappings(self) -> Sequence['outputs.GetIngressPortAllocationPortRangeMapping']:
         """
         Public to peer port mappings
         """
@@ -114,7 +114,7 @@ class GetIngressPortAllocationResult:
 
     @_builtins.property
     @pulumi.getter(name="portRanges")
-    def port_ranges(self) -> Optional[Sequence['outputs.IngressPortAllocationResultPortRanges']]:
+    def port_ranges(self) -> Optional[Sequence['outputs.GetIngressPortAllocationPortRange']]:
         """
         Forwarded port ranges
         """
@@ -152,6 +152,20 @@ def get_ingress_port_allocation(id: Optional[_builtins.str] = None,
     """
     One port allocation of a peer, with its public-to-peer port mappings.
 
+    ## Example Usage
+    ### One port allocation of a peer
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_ingress_port_allocation_output(
+        peer_id=config.require("peerId"),
+        id=config.require("allocationId"),
+    )
+    pulumi.export("ingressIp", found.ingress_ip)
+    ```
+
     :param _builtins.str id: Port allocation id
     :param _builtins.str peer_id: Peer id
     """
@@ -176,6 +190,20 @@ def get_ingress_port_allocation_output(id: pulumi.Input[Optional[_builtins.str]]
                                        opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetIngressPortAllocationResult]:
     """
     One port allocation of a peer, with its public-to-peer port mappings.
+
+    ## Example Usage
+    ### One port allocation of a peer
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_ingress_port_allocation_output(
+        peer_id=config.require("peerId"),
+        id=config.require("allocationId"),
+    )
+    pulumi.export("ingressIp", found.ingress_ip)
+    ```
 
     :param _builtins.str id: Port allocation id
     :param _builtins.str peer_id: Peer id

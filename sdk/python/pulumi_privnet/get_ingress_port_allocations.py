@@ -31,9 +31,9 @@ class GetIngressPortAllocationsResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.IngressPortAllocationResult']:
+    def items(self) -> Sequence['outputs.GetIngressPortAllocationsItem']:
         """
-        The IngressPortAllocationResult objects found
+        The objects found, each a `GetIngressPortAllocationsItem`
         """
         return pulumi.get(self, "items")
 
@@ -53,7 +53,20 @@ def get_ingress_port_allocations(name: Optional[_builtins.str] = None,
     """
     The port allocations of a peer, optionally only those with this name.
 
-    Returns `{ items }`: the list of `IngressPortAllocationResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### The port allocations of a peer
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_ingress_port_allocations_output(
+        peer_id=config.require("peerId"),
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.str name: Only allocations with this name
     :param _builtins.str peer_id: Peer id
@@ -72,7 +85,20 @@ def get_ingress_port_allocations_output(name: pulumi.Input[Optional[Optional[_bu
     """
     The port allocations of a peer, optionally only those with this name.
 
-    Returns `{ items }`: the list of `IngressPortAllocationResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### The port allocations of a peer
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_ingress_port_allocations_output(
+        peer_id=config.require("peerId"),
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.str name: Only allocations with this name
     :param _builtins.str peer_id: Peer id

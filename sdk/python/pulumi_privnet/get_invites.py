@@ -31,9 +31,9 @@ class GetInvitesResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.InviteResult']:
+    def items(self) -> Sequence['outputs.GetInvitesItem']:
         """
-        The InviteResult objects found
+        The objects found, each a `GetInvitesItem`
         """
         return pulumi.get(self, "items")
 
@@ -51,7 +51,17 @@ def get_invites(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetInvi
     """
     The pending invites (without their link tokens, which the API shows only once).
 
-    Returns `{ items }`: the list of `InviteResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every pending invitation
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_invites_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -63,7 +73,17 @@ def get_invites_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeO
     """
     The pending invites (without their link tokens, which the API shows only once).
 
-    Returns `{ items }`: the list of `InviteResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every pending invitation
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_invites_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

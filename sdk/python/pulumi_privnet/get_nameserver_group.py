@@ -68,7 +68,7 @@ class GetNameserverGroupResult:
     @pulumi.getter
     def domains(self) -> Sequence[_builtins.str]:
         """
-        Match domains resolved by this group; empty only when primary
+        Match domains resolved by this group, internationalized names included; empty only when primary
         """
         return pulumi.get(self, "domains")
 
@@ -106,7 +106,7 @@ class GetNameserverGroupResult:
 
     @_builtins.property
     @pulumi.getter
-    def nameservers(self) -> Sequence['outputs.NameserverGroupResultNameservers']:
+    def nameservers(self) -> Sequence['outputs.GetNameserverGroupNameserver']:
         """
         1 to 3 upstream nameservers
         """
@@ -151,6 +151,19 @@ def get_nameserver_group(id: Optional[_builtins.str] = None,
     """
     The nameserver group with this id.
 
+    ## Example Usage
+    ### The nameserver group with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_nameserver_group_output(
+        id=config.require("nameserverGroupId"),
+    )
+    pulumi.export("name", found.name)
+    ```
+
     :param _builtins.str id: Nameserver group id
     """
     __args__ = dict()
@@ -172,6 +185,19 @@ def get_nameserver_group_output(id: pulumi.Input[Optional[_builtins.str]] = None
                                 opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetNameserverGroupResult]:
     """
     The nameserver group with this id.
+
+    ## Example Usage
+    ### The nameserver group with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_nameserver_group_output(
+        id=config.require("nameserverGroupId"),
+    )
+    pulumi.export("name", found.name)
+    ```
 
     :param _builtins.str id: Nameserver group id
     """

@@ -31,9 +31,9 @@ class GetNameserverGroupsResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.NameserverGroupResult']:
+    def items(self) -> Sequence['outputs.GetNameserverGroupsItem']:
         """
-        The NameserverGroupResult objects found
+        The objects found, each a `GetNameserverGroupsItem`
         """
         return pulumi.get(self, "items")
 
@@ -51,7 +51,17 @@ def get_nameserver_groups(opts: Optional[pulumi.InvokeOptions] = None) -> Awaita
     """
     Every nameserver group.
 
-    Returns `{ items }`: the list of `NameserverGroupResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every nameserver group
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_nameserver_groups_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -63,7 +73,17 @@ def get_nameserver_groups_output(opts: Optional[Union[pulumi.InvokeOptions, pulu
     """
     Every nameserver group.
 
-    Returns `{ items }`: the list of `NameserverGroupResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every nameserver group
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_nameserver_groups_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

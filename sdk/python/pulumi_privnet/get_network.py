@@ -126,6 +126,19 @@ def get_network(id: Optional[_builtins.str] = None,
     """
     The network with this id, with the ids of its routers, resources and policies.
 
+    ## Example Usage
+    ### The network with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_network_output(
+        id=config.require("networkId"),
+    )
+    pulumi.export("name", found.name)
+    ```
+
     :param _builtins.str id: Network id
     """
     __args__ = dict()
@@ -145,6 +158,19 @@ def get_network_output(id: pulumi.Input[Optional[_builtins.str]] = None,
                        opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetNetworkResult]:
     """
     The network with this id, with the ids of its routers, resources and policies.
+
+    ## Example Usage
+    ### The network with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_network_output(
+        id=config.require("networkId"),
+    )
+    pulumi.export("name", found.name)
+    ```
 
     :param _builtins.str id: Network id
     """

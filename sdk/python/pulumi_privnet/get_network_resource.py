@@ -76,7 +76,7 @@ class GetNetworkResourceResult:
 
     @_builtins.property
     @pulumi.getter
-    def groups(self) -> Sequence['outputs.GroupSummaryResult']:
+    def groups(self) -> Sequence['outputs.GetNetworkResourceGroup']:
         """
         Groups the resource belongs to
         """
@@ -128,6 +128,29 @@ def get_network_resource(id: Optional[_builtins.str] = None,
     """
     One resource of a network; its `type` (host, subnet, domain) is derived from the address.
 
+    ## Example Usage
+    ### A resource of a network this program makes, read back
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    office = privnet.Network("office",
+        name="office",
+    )
+    printer = privnet.NetworkResource("printer",
+        network_id=office.id,
+        name="printer",
+        address="10.10.0.7",
+        enabled=True,
+        groups=[],
+    )
+    found = privnet.get_network_resource_output(
+        network_id=office.id,
+        id=printer.id,
+    )
+    pulumi.export("type", found.type)
+    ```
+
     :param _builtins.str id: Network resource id
     :param _builtins.str network_id: Network id
     """
@@ -150,6 +173,29 @@ def get_network_resource_output(id: pulumi.Input[Optional[_builtins.str]] = None
                                 opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetNetworkResourceResult]:
     """
     One resource of a network; its `type` (host, subnet, domain) is derived from the address.
+
+    ## Example Usage
+    ### A resource of a network this program makes, read back
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    office = privnet.Network("office",
+        name="office",
+    )
+    printer = privnet.NetworkResource("printer",
+        network_id=office.id,
+        name="printer",
+        address="10.10.0.7",
+        enabled=True,
+        groups=[],
+    )
+    found = privnet.get_network_resource_output(
+        network_id=office.id,
+        id=printer.id,
+    )
+    pulumi.export("type", found.type)
+    ```
 
     :param _builtins.str id: Network resource id
     :param _builtins.str network_id: Network id

@@ -31,9 +31,9 @@ class GetNetworkResourcesResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.NetworkResourceResult']:
+    def items(self) -> Sequence['outputs.GetNetworkResourcesItem']:
         """
-        The NetworkResourceResult objects found
+        The objects found, each a `GetNetworkResourcesItem`
         """
         return pulumi.get(self, "items")
 
@@ -52,7 +52,20 @@ def get_network_resources(network_id: Optional[_builtins.str] = None,
     """
     The resources of a network.
 
-    Returns `{ items }`: the list of `NetworkResourceResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### The resources of a network
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_network_resources_output(
+        network_id=config.require("networkId"),
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.str network_id: Network id
     """
@@ -68,7 +81,20 @@ def get_network_resources_output(network_id: pulumi.Input[Optional[_builtins.str
     """
     The resources of a network.
 
-    Returns `{ items }`: the list of `NetworkResourceResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### The resources of a network
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_network_resources_output(
+        network_id=config.require("networkId"),
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.str network_id: Network id
     """

@@ -115,6 +115,20 @@ def get_network_router(id: Optional[_builtins.str] = None,
     """
     One routing peer (or peer group) of a network.
 
+    ## Example Usage
+    ### One router of a network
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_network_router_output(
+        network_id=config.require("networkId"),
+        id=config.require("routerId"),
+    )
+    pulumi.export("metric", found.metric)
+    ```
+
     :param _builtins.str id: Network router id
     :param _builtins.str network_id: Network id
     """
@@ -136,6 +150,20 @@ def get_network_router_output(id: pulumi.Input[Optional[_builtins.str]] = None,
                               opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetNetworkRouterResult]:
     """
     One routing peer (or peer group) of a network.
+
+    ## Example Usage
+    ### One router of a network
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_network_router_output(
+        network_id=config.require("networkId"),
+        id=config.require("routerId"),
+    )
+    pulumi.export("metric", found.metric)
+    ```
 
     :param _builtins.str id: Network router id
     :param _builtins.str network_id: Network id

@@ -31,9 +31,9 @@ class GetNetworkRoutersResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.NetworkRouterResult']:
+    def items(self) -> Sequence['outputs.GetNetworkRoutersItem']:
         """
-        The NetworkRouterResult objects found
+        The objects found, each a `GetNetworkRoutersItem`
         """
         return pulumi.get(self, "items")
 
@@ -52,7 +52,20 @@ def get_network_routers(network_id: Optional[_builtins.str] = None,
     """
     The routers of a network.
 
-    Returns `{ items }`: the list of `NetworkRouterResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### The routers of a network
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_network_routers_output(
+        network_id=config.require("networkId"),
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.str network_id: Network id
     """
@@ -68,7 +81,20 @@ def get_network_routers_output(network_id: pulumi.Input[Optional[_builtins.str]]
     """
     The routers of a network.
 
-    Returns `{ items }`: the list of `NetworkRouterResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### The routers of a network
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_network_routers_output(
+        network_id=config.require("networkId"),
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.str network_id: Network id
     """

@@ -31,9 +31,9 @@ class GetNetworksResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.NetworkResult']:
+    def items(self) -> Sequence['outputs.GetNetworksItem']:
         """
-        The NetworkResult objects found
+        The objects found, each a `GetNetworksItem`
         """
         return pulumi.get(self, "items")
 
@@ -51,7 +51,17 @@ def get_networks(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetNet
     """
     Every network.
 
-    Returns `{ items }`: the list of `NetworkResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every network
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_networks_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -63,7 +73,17 @@ def get_networks_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.Invoke
     """
     Every network.
 
-    Returns `{ items }`: the list of `NetworkResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every network
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_networks_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

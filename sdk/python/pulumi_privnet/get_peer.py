@@ -217,7 +217,7 @@ class GetPeerResult:
 
     @_builtins.property
     @pulumi.getter
-    def groups(self) -> Sequence['outputs.GroupSummaryResult']:
+    def groups(self) -> Sequence['outputs.GetPeerGroup']:
         """
         Groups the peer belongs to
         """
@@ -281,7 +281,7 @@ class GetPeerResult:
 
     @_builtins.property
     @pulumi.getter(name="localFlags")
-    def local_flags(self) -> 'outputs.PeerLocalFlags':
+    def local_flags(self) -> 'outputs.GetPeerLocalFlags':
         """
         Flags set locally on the agent
         """
@@ -403,6 +403,19 @@ def get_peer(id: Optional[_builtins.str] = None,
     """
     The peer with this id.
 
+    ## Example Usage
+    ### The peer with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_peer_output(
+        id=config.require("peerId"),
+    )
+    pulumi.export("name", found.name)
+    ```
+
     :param _builtins.str id: Peer id
     """
     __args__ = dict()
@@ -445,6 +458,19 @@ def get_peer_output(id: pulumi.Input[Optional[_builtins.str]] = None,
                     opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetPeerResult]:
     """
     The peer with this id.
+
+    ## Example Usage
+    ### The peer with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_peer_output(
+        id=config.require("peerId"),
+    )
+    pulumi.export("name", found.name)
+    ```
 
     :param _builtins.str id: Peer id
     """

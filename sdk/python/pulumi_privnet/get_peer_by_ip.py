@@ -217,7 +217,7 @@ class GetPeerByIpResult:
 
     @_builtins.property
     @pulumi.getter
-    def groups(self) -> Sequence['outputs.GroupSummaryResult']:
+    def groups(self) -> Sequence['outputs.GetPeerByIpGroup']:
         """
         Groups the peer belongs to
         """
@@ -281,7 +281,7 @@ class GetPeerByIpResult:
 
     @_builtins.property
     @pulumi.getter(name="localFlags")
-    def local_flags(self) -> 'outputs.PeerLocalFlags':
+    def local_flags(self) -> 'outputs.GetPeerByIpLocalFlags':
         """
         Flags set locally on the agent
         """
@@ -403,6 +403,18 @@ def get_peer_by_ip(ip: Optional[_builtins.str] = None,
     """
     The peer with this overlay IP address; fails when no peer has it.
 
+    ## Example Usage
+    ### The peer with an overlay address
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_peer_by_ip_output(
+        ip="100.64.0.10",
+    )
+    pulumi.export("name", found.name)
+    ```
+
     :param _builtins.str ip: Overlay IP address
     """
     __args__ = dict()
@@ -445,6 +457,18 @@ def get_peer_by_ip_output(ip: pulumi.Input[Optional[_builtins.str]] = None,
                           opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetPeerByIpResult]:
     """
     The peer with this overlay IP address; fails when no peer has it.
+
+    ## Example Usage
+    ### The peer with an overlay address
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_peer_by_ip_output(
+        ip="100.64.0.10",
+    )
+    pulumi.export("name", found.name)
+    ```
 
     :param _builtins.str ip: Overlay IP address
     """

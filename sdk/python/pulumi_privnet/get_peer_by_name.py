@@ -217,7 +217,7 @@ class GetPeerByNameResult:
 
     @_builtins.property
     @pulumi.getter
-    def groups(self) -> Sequence['outputs.GroupSummaryResult']:
+    def groups(self) -> Sequence['outputs.GetPeerByNameGroup']:
         """
         Groups the peer belongs to
         """
@@ -281,7 +281,7 @@ class GetPeerByNameResult:
 
     @_builtins.property
     @pulumi.getter(name="localFlags")
-    def local_flags(self) -> 'outputs.PeerLocalFlags':
+    def local_flags(self) -> 'outputs.GetPeerByNameLocalFlags':
         """
         Flags set locally on the agent
         """
@@ -401,7 +401,19 @@ class AwaitableGetPeerByNameResult(GetPeerByNameResult):
 def get_peer_by_name(name: Optional[_builtins.str] = None,
                      opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetPeerByNameResult:
     """
-    The one peer with exactly this name. Peer names are host names and need not be unique: fails when no peer or more than one peer has the name, saying how many matched (list them with `getPeers({ name })`).
+    The one peer with exactly this name. Peer names are host names and need not be unique: fails when no peer or more than one peer has the name, saying how many matched (list them with `getPeers` and its `name` filter).
+
+    ## Example Usage
+    ### The one peer with a name
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_peer_by_name_output(
+        name="gateway",
+    )
+    pulumi.export("ip", found.ip)
+    ```
 
     :param _builtins.str name: Peer name
     """
@@ -444,7 +456,19 @@ def get_peer_by_name(name: Optional[_builtins.str] = None,
 def get_peer_by_name_output(name: pulumi.Input[Optional[_builtins.str]] = None,
                             opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetPeerByNameResult]:
     """
-    The one peer with exactly this name. Peer names are host names and need not be unique: fails when no peer or more than one peer has the name, saying how many matched (list them with `getPeers({ name })`).
+    The one peer with exactly this name. Peer names are host names and need not be unique: fails when no peer or more than one peer has the name, saying how many matched (list them with `getPeers` and its `name` filter).
+
+    ## Example Usage
+    ### The one peer with a name
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_peer_by_name_output(
+        name="gateway",
+    )
+    pulumi.export("ip", found.ip)
+    ```
 
     :param _builtins.str name: Peer name
     """

@@ -100,7 +100,7 @@ class GetPeerJobResult:
 
     @_builtins.property
     @pulumi.getter
-    def workload(self) -> 'outputs.PeerJobResultWorkload':
+    def workload(self) -> 'outputs.GetPeerJobWorkload':
         """
         The work and its result
         """
@@ -128,6 +128,20 @@ def get_peer_job(id: Optional[_builtins.str] = None,
     """
     One job of a peer, with its status and, once it succeeded, the upload key of the bundle.
 
+    ## Example Usage
+    ### One job of a peer
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_peer_job_output(
+        peer_id=config.require("peerId"),
+        id=config.require("jobId"),
+    )
+    pulumi.export("status", found.status)
+    ```
+
     :param _builtins.str id: Job id
     :param _builtins.str peer_id: Peer id
     """
@@ -150,6 +164,20 @@ def get_peer_job_output(id: pulumi.Input[Optional[_builtins.str]] = None,
                         opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetPeerJobResult]:
     """
     One job of a peer, with its status and, once it succeeded, the upload key of the bundle.
+
+    ## Example Usage
+    ### One job of a peer
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_peer_job_output(
+        peer_id=config.require("peerId"),
+        id=config.require("jobId"),
+    )
+    pulumi.export("status", found.status)
+    ```
 
     :param _builtins.str id: Job id
     :param _builtins.str peer_id: Peer id

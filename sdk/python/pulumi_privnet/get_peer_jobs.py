@@ -31,9 +31,9 @@ class GetPeerJobsResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.PeerJobResult']:
+    def items(self) -> Sequence['outputs.GetPeerJobsItem']:
         """
-        The PeerJobResult objects found
+        The objects found, each a `GetPeerJobsItem`
         """
         return pulumi.get(self, "items")
 
@@ -52,7 +52,20 @@ def get_peer_jobs(peer_id: Optional[_builtins.str] = None,
     """
     The jobs (diagnostic bundles) of this peer, pending and finished.
 
-    Returns `{ items }`: the list of `PeerJobResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### The jobs of a peer
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_peer_jobs_output(
+        peer_id=config.require("peerId"),
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.str peer_id: Peer id
     """
@@ -68,7 +81,20 @@ def get_peer_jobs_output(peer_id: pulumi.Input[Optional[_builtins.str]] = None,
     """
     The jobs (diagnostic bundles) of this peer, pending and finished.
 
-    Returns `{ items }`: the list of `PeerJobResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### The jobs of a peer
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_peer_jobs_output(
+        peer_id=config.require("peerId"),
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.str peer_id: Peer id
     """

@@ -31,9 +31,9 @@ class GetPeersResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.PeerResult']:
+    def items(self) -> Sequence['outputs.GetPeersItem']:
         """
-        The PeerResult objects found
+        The objects found, each a `GetPeersItem`
         """
         return pulumi.get(self, "items")
 
@@ -53,7 +53,19 @@ def get_peers(ip: Optional[_builtins.str] = None,
     """
     Every peer the caller may see, optionally only those with this name and/or overlay IP (exact matches, applied by the API). The list includes `accessiblePeersCount`.
 
-    Returns `{ items }`: the list of `PeerResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### The peers with a name
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_peers_output(
+        name="gateway",
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.str ip: Only the peer with this overlay IP address
     :param _builtins.str name: Only peers with exactly this name
@@ -72,7 +84,19 @@ def get_peers_output(ip: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
     """
     Every peer the caller may see, optionally only those with this name and/or overlay IP (exact matches, applied by the API). The list includes `accessiblePeersCount`.
 
-    Returns `{ items }`: the list of `PeerResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### The peers with a name
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_peers_output(
+        name="gateway",
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.str ip: Only the peer with this overlay IP address
     :param _builtins.str name: Only peers with exactly this name

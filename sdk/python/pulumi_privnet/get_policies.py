@@ -31,9 +31,9 @@ class GetPoliciesResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.PolicyResult']:
+    def items(self) -> Sequence['outputs.GetPoliciesItem']:
         """
-        The PolicyResult objects found
+        The objects found, each a `GetPoliciesItem`
         """
         return pulumi.get(self, "items")
 
@@ -51,7 +51,17 @@ def get_policies(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetPol
     """
     Every access-control policy with its rules.
 
-    Returns `{ items }`: the list of `PolicyResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every policy
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_policies_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -63,7 +73,17 @@ def get_policies_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.Invoke
     """
     Every access-control policy with its rules.
 
-    Returns `{ items }`: the list of `PolicyResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every policy
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_policies_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

@@ -81,7 +81,7 @@ class GetPolicyResult:
 
     @_builtins.property
     @pulumi.getter
-    def rules(self) -> Sequence['outputs.PolicyResultRules']:
+    def rules(self) -> Sequence['outputs.GetPolicyRule']:
         """
         Policy rules
         """
@@ -115,6 +115,19 @@ def get_policy(id: Optional[_builtins.str] = None,
     """
     The policy with this id; rule sources and destinations are group summaries.
 
+    ## Example Usage
+    ### The policy with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_policy_output(
+        id=config.require("policyId"),
+    )
+    pulumi.export("name", found.name)
+    ```
+
     :param _builtins.str id: Policy id
     """
     __args__ = dict()
@@ -133,6 +146,19 @@ def get_policy_output(id: pulumi.Input[Optional[_builtins.str]] = None,
                       opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetPolicyResult]:
     """
     The policy with this id; rule sources and destinations are group summaries.
+
+    ## Example Usage
+    ### The policy with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_policy_output(
+        id=config.require("policyId"),
+    )
+    pulumi.export("name", found.name)
+    ```
 
     :param _builtins.str id: Policy id
     """

@@ -43,7 +43,7 @@ class GetPostureCheckResult:
 
     @_builtins.property
     @pulumi.getter
-    def checks(self) -> 'outputs.PostureCheckResultChecks':
+    def checks(self) -> 'outputs.GetPostureCheckChecks':
         """
         The checks
         """
@@ -91,6 +91,19 @@ def get_posture_check(id: Optional[_builtins.str] = None,
     """
     The posture check with this id.
 
+    ## Example Usage
+    ### The posture check with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_posture_check_output(
+        id=config.require("postureCheckId"),
+    )
+    pulumi.export("name", found.name)
+    ```
+
     :param _builtins.str id: Posture check id
     """
     __args__ = dict()
@@ -107,6 +120,19 @@ def get_posture_check_output(id: pulumi.Input[Optional[_builtins.str]] = None,
                              opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetPostureCheckResult]:
     """
     The posture check with this id.
+
+    ## Example Usage
+    ### The posture check with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_posture_check_output(
+        id=config.require("postureCheckId"),
+    )
+    pulumi.export("name", found.name)
+    ```
 
     :param _builtins.str id: Posture check id
     """

@@ -31,9 +31,9 @@ class GetPostureChecksResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.PostureCheckResult']:
+    def items(self) -> Sequence['outputs.GetPostureChecksItem']:
         """
-        The PostureCheckResult objects found
+        The objects found, each a `GetPostureChecksItem`
         """
         return pulumi.get(self, "items")
 
@@ -51,7 +51,17 @@ def get_posture_checks(opts: Optional[pulumi.InvokeOptions] = None) -> Awaitable
     """
     Every posture check.
 
-    Returns `{ items }`: the list of `PostureCheckResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every posture check
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_posture_checks_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -63,7 +73,17 @@ def get_posture_checks_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.
     """
     Every posture check.
 
-    Returns `{ items }`: the list of `PostureCheckResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every posture check
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_posture_checks_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

@@ -150,6 +150,18 @@ def get_proxy_cluster(address: Optional[_builtins.str] = None,
     """
     The proxy cluster with this address (the domain its services are published under): whether it is online and what it supports. Fails when the account has no such cluster.
 
+    ## Example Usage
+    ### A proxy cluster by address, and whether it is online
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_proxy_cluster_output(
+        address="proxy.example.com",
+    )
+    pulumi.export("online", found.online)
+    ```
+
     :param _builtins.str address: Cluster address
     """
     __args__ = dict()
@@ -171,6 +183,18 @@ def get_proxy_cluster_output(address: pulumi.Input[Optional[_builtins.str]] = No
                              opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetProxyClusterResult]:
     """
     The proxy cluster with this address (the domain its services are published under): whether it is online and what it supports. Fails when the account has no such cluster.
+
+    ## Example Usage
+    ### A proxy cluster by address, and whether it is online
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_proxy_cluster_output(
+        address="proxy.example.com",
+    )
+    pulumi.export("online", found.online)
+    ```
 
     :param _builtins.str address: Cluster address
     """

@@ -31,9 +31,9 @@ class GetProxyClustersResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.ProxyClusterResult']:
+    def items(self) -> Sequence['outputs.GetProxyClustersItem']:
         """
-        The ProxyClusterResult objects found
+        The objects found, each a `GetProxyClustersItem`
         """
         return pulumi.get(self, "items")
 
@@ -51,7 +51,17 @@ def get_proxy_clusters(opts: Optional[pulumi.InvokeOptions] = None) -> Awaitable
     """
     Every proxy cluster services can be published on: the operator's shared ones and the account's own (self-hosted proxies, registered with a `ProxyToken`).
 
-    Returns `{ items }`: the list of `ProxyClusterResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every proxy cluster
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_proxy_clusters_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -63,7 +73,17 @@ def get_proxy_clusters_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.
     """
     Every proxy cluster services can be published on: the operator's shared ones and the account's own (self-hosted proxies, registered with a `ProxyToken`).
 
-    Returns `{ items }`: the list of `ProxyClusterResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every proxy cluster
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_proxy_clusters_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

@@ -46,7 +46,7 @@ class GetProxyLogsResult:
 
     @_builtins.property
     @pulumi.getter
-    def data(self) -> Sequence['outputs.ProxyLogResult']:
+    def data(self) -> Sequence['outputs.GetProxyLogsData']:
         """
         The proxy log entries of this page
         """
@@ -118,6 +118,19 @@ def get_proxy_logs(end_date: Optional[_builtins.str] = None,
     """
     One page of the reverse proxy access log, filtered and sorted as asked (the API does both). Returns the entries with the page number, page size and the totals of the whole query.
 
+    ## Example Usage
+    ### The latest failed requests of the proxy
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_proxy_logs_output(
+        page_size=50,
+        status="failed",
+    )
+    pulumi.export("data", found.data)
+    ```
+
     :param _builtins.str end_date: Only requests at or before this time (inclusive)
     :param _builtins.str host: Only requests to this host
     :param _builtins.str method: Only this HTTP method; one of `GET`, `POST`, `PUT`, `PATCH`, `DELETE`, `HEAD`, `OPTIONS`
@@ -180,6 +193,19 @@ def get_proxy_logs_output(end_date: pulumi.Input[Optional[Optional[_builtins.str
                           opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetProxyLogsResult]:
     """
     One page of the reverse proxy access log, filtered and sorted as asked (the API does both). Returns the entries with the page number, page size and the totals of the whole query.
+
+    ## Example Usage
+    ### The latest failed requests of the proxy
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_proxy_logs_output(
+        page_size=50,
+        status="failed",
+    )
+    pulumi.export("data", found.data)
+    ```
 
     :param _builtins.str end_date: Only requests at or before this time (inclusive)
     :param _builtins.str host: Only requests to this host

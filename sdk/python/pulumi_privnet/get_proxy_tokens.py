@@ -31,9 +31,9 @@ class GetProxyTokensResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.ProxyTokenResult']:
+    def items(self) -> Sequence['outputs.GetProxyTokensItem']:
         """
-        The ProxyTokenResult objects found
+        The objects found, each a `GetProxyTokensItem`
         """
         return pulumi.get(self, "items")
 
@@ -51,7 +51,17 @@ def get_proxy_tokens(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGe
     """
     Every proxy token of the account, revoked ones included (without their values).
 
-    Returns `{ items }`: the list of `ProxyTokenResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every proxy token
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_proxy_tokens_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -63,7 +73,17 @@ def get_proxy_tokens_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.In
     """
     Every proxy token of the account, revoked ones included (without their values).
 
-    Returns `{ items }`: the list of `ProxyTokenResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every proxy token
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_proxy_tokens_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

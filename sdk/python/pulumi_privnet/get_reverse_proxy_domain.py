@@ -153,6 +153,18 @@ def get_reverse_proxy_domain(domain: Optional[_builtins.str] = None,
 
     Takes one of: `id`; or `domain`.
 
+    ## Example Usage
+    ### A domain by name, and whether it is validated
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_reverse_proxy_domain_output(
+        domain="apps.example.com",
+    )
+    pulumi.export("validated", found.validated)
+    ```
+
     :param _builtins.str domain: Domain name
     :param _builtins.str id: Domain id
     """
@@ -179,6 +191,18 @@ def get_reverse_proxy_domain_output(domain: pulumi.Input[Optional[Optional[_buil
     The domain with this id, or with this name (compared case-insensitively): a custom domain, or a cluster's own domain (type `free`, whose id is empty: look it up by name). Says whether it is validated and what its cluster supports.
 
     Takes one of: `id`; or `domain`.
+
+    ## Example Usage
+    ### A domain by name, and whether it is validated
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_reverse_proxy_domain_output(
+        domain="apps.example.com",
+    )
+    pulumi.export("validated", found.validated)
+    ```
 
     :param _builtins.str domain: Domain name
     :param _builtins.str id: Domain id

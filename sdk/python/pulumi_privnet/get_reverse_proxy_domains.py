@@ -31,9 +31,9 @@ class GetReverseProxyDomainsResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.ReverseProxyDomainResult']:
+    def items(self) -> Sequence['outputs.GetReverseProxyDomainsItem']:
         """
-        The ReverseProxyDomainResult objects found
+        The objects found, each a `GetReverseProxyDomainsItem`
         """
         return pulumi.get(self, "items")
 
@@ -51,7 +51,17 @@ def get_reverse_proxy_domains(opts: Optional[pulumi.InvokeOptions] = None) -> Aw
     """
     Every domain services can be published under: each cluster's own (free) domain and the custom ones.
 
-    Returns `{ items }`: the list of `ReverseProxyDomainResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every domain services can be published under
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_reverse_proxy_domains_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -63,7 +73,17 @@ def get_reverse_proxy_domains_output(opts: Optional[Union[pulumi.InvokeOptions, 
     """
     Every domain services can be published under: each cluster's own (free) domain and the custom ones.
 
-    Returns `{ items }`: the list of `ReverseProxyDomainResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every domain services can be published under
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_reverse_proxy_domains_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

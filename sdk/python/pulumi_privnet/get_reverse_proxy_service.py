@@ -90,7 +90,7 @@ class GetReverseProxyServiceResult:
 
     @_builtins.property
     @pulumi.getter(name="accessRestrictions")
-    def access_restrictions(self) -> Optional['outputs.ReverseProxyServiceResultAccessRestrictions']:
+    def access_restrictions(self) -> Optional['outputs.GetReverseProxyServiceAccessRestrictions']:
         """
         Which client addresses may connect
         """
@@ -98,7 +98,7 @@ class GetReverseProxyServiceResult:
 
     @_builtins.property
     @pulumi.getter
-    def auth(self) -> 'outputs.ReverseProxyServiceResultAuth':
+    def auth(self) -> 'outputs.GetReverseProxyServiceAuth':
         """
         How visitors prove who they are; secret values answered empty
         """
@@ -138,7 +138,7 @@ class GetReverseProxyServiceResult:
 
     @_builtins.property
     @pulumi.getter
-    def meta(self) -> 'outputs.ReverseProxyServiceResultMeta':
+    def meta(self) -> 'outputs.GetReverseProxyServiceMeta':
         """
         What the server reports about a service
         """
@@ -202,7 +202,7 @@ class GetReverseProxyServiceResult:
 
     @_builtins.property
     @pulumi.getter
-    def targets(self) -> Sequence['outputs.ReverseProxyServiceResultTargets']:
+    def targets(self) -> Sequence['outputs.GetReverseProxyServiceTarget']:
         """
         Where the service sends traffic
         """
@@ -247,6 +247,19 @@ def get_reverse_proxy_service(id: Optional[_builtins.str] = None,
     """
     The reverse-proxy service with this id: where it is published, its targets, who may reach it. Secret values of its auth (password, PIN, header values) are answered empty.
 
+    ## Example Usage
+    ### The reverse-proxy service with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_reverse_proxy_service_output(
+        id=config.require("serviceId"),
+    )
+    pulumi.export("domain", found.domain)
+    ```
+
     :param _builtins.str id: Service id
     """
     __args__ = dict()
@@ -276,6 +289,19 @@ def get_reverse_proxy_service_output(id: pulumi.Input[Optional[_builtins.str]] =
                                      opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetReverseProxyServiceResult]:
     """
     The reverse-proxy service with this id: where it is published, its targets, who may reach it. Secret values of its auth (password, PIN, header values) are answered empty.
+
+    ## Example Usage
+    ### The reverse-proxy service with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_reverse_proxy_service_output(
+        id=config.require("serviceId"),
+    )
+    pulumi.export("domain", found.domain)
+    ```
 
     :param _builtins.str id: Service id
     """

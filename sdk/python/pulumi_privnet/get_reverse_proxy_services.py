@@ -31,9 +31,9 @@ class GetReverseProxyServicesResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.ReverseProxyServiceResult']:
+    def items(self) -> Sequence['outputs.GetReverseProxyServicesItem']:
         """
-        The ReverseProxyServiceResult objects found
+        The objects found, each a `GetReverseProxyServicesItem`
         """
         return pulumi.get(self, "items")
 
@@ -51,7 +51,17 @@ def get_reverse_proxy_services(opts: Optional[pulumi.InvokeOptions] = None) -> A
     """
     Every reverse-proxy service of the account (secret values of their auth answered empty).
 
-    Returns `{ items }`: the list of `ReverseProxyServiceResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every reverse-proxy service
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_reverse_proxy_services_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -63,7 +73,17 @@ def get_reverse_proxy_services_output(opts: Optional[Union[pulumi.InvokeOptions,
     """
     Every reverse-proxy service of the account (secret values of their auth answered empty).
 
-    Returns `{ items }`: the list of `ReverseProxyServiceResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every reverse-proxy service
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_reverse_proxy_services_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

@@ -222,6 +222,19 @@ def get_route(id: Optional[_builtins.str] = None,
     """
     The network route with this id.
 
+    ## Example Usage
+    ### The route with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_route_output(
+        id=config.require("routeId"),
+    )
+    pulumi.export("network", found.network)
+    ```
+
     :param _builtins.str id: Route id
     """
     __args__ = dict()
@@ -249,6 +262,19 @@ def get_route_output(id: pulumi.Input[Optional[_builtins.str]] = None,
                      opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetRouteResult]:
     """
     The network route with this id.
+
+    ## Example Usage
+    ### The route with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_route_output(
+        id=config.require("routeId"),
+    )
+    pulumi.export("network", found.network)
+    ```
 
     :param _builtins.str id: Route id
     """

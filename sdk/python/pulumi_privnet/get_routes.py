@@ -31,9 +31,9 @@ class GetRoutesResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.RouteResult']:
+    def items(self) -> Sequence['outputs.GetRoutesItem']:
         """
-        The RouteResult objects found
+        The objects found, each a `GetRoutesItem`
         """
         return pulumi.get(self, "items")
 
@@ -51,7 +51,17 @@ def get_routes(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetRoute
     """
     Every network route.
 
-    Returns `{ items }`: the list of `RouteResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every route
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_routes_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -63,7 +73,17 @@ def get_routes_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOu
     """
     Every network route.
 
-    Returns `{ items }`: the list of `RouteResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every route
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_routes_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

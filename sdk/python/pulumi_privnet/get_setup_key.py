@@ -222,6 +222,19 @@ def get_setup_key(id: Optional[_builtins.str] = None,
     """
     The setup key with this id. The `key` is masked (its first characters, then asterisks): the API returns the full value only when the key is created, so read it from the `SetupKey` resource instead.
 
+    ## Example Usage
+    ### The setup key with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_setup_key_output(
+        id=config.require("setupKeyId"),
+    )
+    pulumi.export("name", found.name)
+    ```
+
     :param _builtins.str id: Setup key id
     """
     __args__ = dict()
@@ -249,6 +262,19 @@ def get_setup_key_output(id: pulumi.Input[Optional[_builtins.str]] = None,
                          opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetSetupKeyResult]:
     """
     The setup key with this id. The `key` is masked (its first characters, then asterisks): the API returns the full value only when the key is created, so read it from the `SetupKey` resource instead.
+
+    ## Example Usage
+    ### The setup key with an id from the stack's config
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_setup_key_output(
+        id=config.require("setupKeyId"),
+    )
+    pulumi.export("name", found.name)
+    ```
 
     :param _builtins.str id: Setup key id
     """

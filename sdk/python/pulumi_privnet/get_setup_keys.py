@@ -31,9 +31,9 @@ class GetSetupKeysResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.SetupKeyResult']:
+    def items(self) -> Sequence['outputs.GetSetupKeysItem']:
         """
-        The SetupKeyResult objects found
+        The objects found, each a `GetSetupKeysItem`
         """
         return pulumi.get(self, "items")
 
@@ -51,7 +51,17 @@ def get_setup_keys(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetS
     """
     Every setup key. The `key` is masked (its first characters, then asterisks): the API returns the full value only when the key is created, so read it from the `SetupKey` resource instead.
 
-    Returns `{ items }`: the list of `SetupKeyResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every setup key
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_setup_keys_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -63,7 +73,17 @@ def get_setup_keys_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.Invo
     """
     Every setup key. The `key` is masked (its first characters, then asterisks): the API returns the full value only when the key is created, so read it from the `SetupKey` resource instead.
 
-    Returns `{ items }`: the list of `SetupKeyResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every setup key
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_setup_keys_output()
+    pulumi.export("items", found.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

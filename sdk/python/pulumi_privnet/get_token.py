@@ -115,6 +115,20 @@ def get_token(id: Optional[_builtins.str] = None,
     """
     One personal access token of a user, without its value.
 
+    ## Example Usage
+    ### One token of a user
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_token_output(
+        user_id=config.require("userId"),
+        id=config.require("tokenId"),
+    )
+    pulumi.export("expirationDate", found.expiration_date)
+    ```
+
     :param _builtins.str id: Token id
     :param _builtins.str user_id: User id
     """
@@ -136,6 +150,20 @@ def get_token_output(id: pulumi.Input[Optional[_builtins.str]] = None,
                      opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetTokenResult]:
     """
     One personal access token of a user, without its value.
+
+    ## Example Usage
+    ### One token of a user
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_token_output(
+        user_id=config.require("userId"),
+        id=config.require("tokenId"),
+    )
+    pulumi.export("expirationDate", found.expiration_date)
+    ```
 
     :param _builtins.str id: Token id
     :param _builtins.str user_id: User id

@@ -31,9 +31,9 @@ class GetTokensResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.TokenResult']:
+    def items(self) -> Sequence['outputs.GetTokensItem']:
         """
-        The TokenResult objects found
+        The objects found, each a `GetTokensItem`
         """
         return pulumi.get(self, "items")
 
@@ -52,7 +52,20 @@ def get_tokens(user_id: Optional[_builtins.str] = None,
     """
     The personal access tokens of a user, without their values (the API shows a value only once).
 
-    Returns `{ items }`: the list of `TokenResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### The tokens of the current user
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_tokens_output(
+        user_id=config.require("userId"),
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.str user_id: User id
     """
@@ -68,7 +81,20 @@ def get_tokens_output(user_id: pulumi.Input[Optional[_builtins.str]] = None,
     """
     The personal access tokens of a user, without their values (the API shows a value only once).
 
-    Returns `{ items }`: the list of `TokenResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### The tokens of the current user
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    config = pulumi.Config()
+    found = privnet.get_tokens_output(
+        user_id=config.require("userId"),
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.str user_id: User id
     """

@@ -46,7 +46,7 @@ class GetTrafficEventsResult:
 
     @_builtins.property
     @pulumi.getter
-    def data(self) -> Sequence['outputs.TrafficEventResult']:
+    def data(self) -> Sequence['outputs.GetTrafficEventsData']:
         """
         The traffic events of this page
         """
@@ -115,6 +115,19 @@ def get_traffic_events(connection_type: Optional[_builtins.str] = None,
     """
     One page of network traffic events (flow records), filtered as asked. The account collects them only while `settings.extra.networkTrafficLogsEnabled` is true.
 
+    ## Example Usage
+    ### The latest dropped flows
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_traffic_events_output(
+        page_size=100,
+        type="TYPE_DROP",
+    )
+    pulumi.export("data", found.data)
+    ```
+
     :param _builtins.str connection_type: Only P2P or ROUTED flows; one of `P2P`, `ROUTED`
     :param _builtins.str destination_id: Only flows to this destination
     :param _builtins.str direction: Only this direction; one of `INGRESS`, `EGRESS`, `DIRECTION_UNKNOWN`
@@ -168,6 +181,19 @@ def get_traffic_events_output(connection_type: pulumi.Input[Optional[Optional[_b
                               opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetTrafficEventsResult]:
     """
     One page of network traffic events (flow records), filtered as asked. The account collects them only while `settings.extra.networkTrafficLogsEnabled` is true.
+
+    ## Example Usage
+    ### The latest dropped flows
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_traffic_events_output(
+        page_size=100,
+        type="TYPE_DROP",
+    )
+    pulumi.export("data", found.data)
+    ```
 
     :param _builtins.str connection_type: Only P2P or ROUTED flows; one of `P2P`, `ROUTED`
     :param _builtins.str destination_id: Only flows to this destination

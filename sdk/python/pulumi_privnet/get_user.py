@@ -172,7 +172,7 @@ class GetUserResult:
 
     @_builtins.property
     @pulumi.getter
-    def permissions(self) -> 'outputs.UserPermissions':
+    def permissions(self) -> 'outputs.GetUserPermissions':
         """
         What the user may do
         """
@@ -226,6 +226,18 @@ def get_user(email: Optional[_builtins.str] = None,
 
     Takes one of: `id`; or `email`.
 
+    ## Example Usage
+    ### A user by email
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_user_output(
+        email="admin@example.com",
+    )
+    pulumi.export("role", found.role)
+    ```
+
     :param _builtins.str email: Email address
     :param _builtins.str id: User id
     """
@@ -258,6 +270,18 @@ def get_user_output(email: pulumi.Input[Optional[Optional[_builtins.str]]] = Non
     The user with this id, or with this email address (compared case-insensitively). The API has no single-user read: this lists the users and picks the match.
 
     Takes one of: `id`; or `email`.
+
+    ## Example Usage
+    ### A user by email
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_user_output(
+        email="admin@example.com",
+    )
+    pulumi.export("role", found.role)
+    ```
 
     :param _builtins.str email: Email address
     :param _builtins.str id: User id

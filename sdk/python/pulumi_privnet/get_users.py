@@ -31,9 +31,9 @@ class GetUsersResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Sequence['outputs.UserResult']:
+    def items(self) -> Sequence['outputs.GetUsersItem']:
         """
-        The UserResult objects found
+        The objects found, each a `GetUsersItem`
         """
         return pulumi.get(self, "items")
 
@@ -52,7 +52,19 @@ def get_users(service_user: Optional[_builtins.bool] = None,
     """
     Every user; with `serviceUser: true` only service users, with `serviceUser: false` only regular users.
 
-    Returns `{ items }`: the list of `UserResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every service user
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_users_output(
+        service_user=True,
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.bool service_user: true: only service users; false: only regular users; unset: all users
     """
@@ -68,7 +80,19 @@ def get_users_output(service_user: pulumi.Input[Optional[Optional[_builtins.bool
     """
     Every user; with `serviceUser: true` only service users, with `serviceUser: false` only regular users.
 
-    Returns `{ items }`: the list of `UserResult` objects (a function returns an object).
+    The result's `items` lists the objects found (a function returns one object).
+
+    ## Example Usage
+    ### Every service user
+    ```python
+    import pulumi
+    import pulumi_privnet as privnet
+
+    found = privnet.get_users_output(
+        service_user=True,
+    )
+    pulumi.export("items", found.items)
+    ```
 
     :param _builtins.bool service_user: true: only service users; false: only regular users; unset: all users
     """

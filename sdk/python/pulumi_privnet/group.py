@@ -24,14 +24,14 @@ class GroupArgs:
                  name: pulumi.Input[_builtins.str],
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  peers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 resources: pulumi.Input[Optional[Sequence[pulumi.Input['GroupResourcesArgs']]]] = None):
+                 resources: pulumi.Input[Optional[Sequence[pulumi.Input['GroupResourceArgs']]]] = None):
         """
         The set of arguments for constructing a Group resource.
 
         :param pulumi.Input[_builtins.str] name: Group name; unique in the account
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing Group to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] peers: Ids of the peers in the group
-        :param pulumi.Input[Sequence[pulumi.Input['GroupResourcesArgs']]] resources: Network resources in the group, each {id, type}
+        :param pulumi.Input[Sequence[pulumi.Input['GroupResourceArgs']]] resources: Network resources in the group, each {id, type}
         """
         pulumi.set(__self__, "name", name)
         if adopt_id is not None:
@@ -79,14 +79,14 @@ class GroupArgs:
 
     @_builtins.property
     @pulumi.getter
-    def resources(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['GroupResourcesArgs']]]]:
+    def resources(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['GroupResourceArgs']]]]:
         """
         Network resources in the group, each {id, type}
         """
         return pulumi.get(self, "resources")
 
     @resources.setter
-    def resources(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['GroupResourcesArgs']]]]):
+    def resources(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['GroupResourceArgs']]]]):
         pulumi.set(self, "resources", value)
 
 
@@ -99,10 +99,24 @@ class Group(pulumi.CustomResource):
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  peers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 resources: pulumi.Input[Optional[Sequence[pulumi.Input[Union['GroupResourcesArgs', 'GroupResourcesArgsDict']]]]] = None,
+                 resources: pulumi.Input[Optional[Sequence[pulumi.Input[Union['GroupResourceArgs', 'GroupResourceArgsDict']]]]] = None,
                  __props__=None):
         """
-        A group of peers and network resources. Policies, routes, DNS and setup keys refer to groups by id. The built-in `All` group cannot be managed; look it up with `getGroup({ name: "All" })`.
+        A group of peers and network resources. Policies, routes, DNS and setup keys refer to groups by id. The built-in `All` group cannot be managed; look it up with `getGroup` by its name, `All`.
+
+        ## Example Usage
+        ### A group of servers
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        servers = privnet.Group("servers",
+            name="servers",
+        )
+        pulumi.export("serversGroupId", servers.id)
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:Group <name> <id>`.
 
@@ -111,7 +125,7 @@ class Group(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing Group to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only
         :param pulumi.Input[_builtins.str] name: Group name; unique in the account
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] peers: Ids of the peers in the group
-        :param pulumi.Input[Sequence[pulumi.Input[Union['GroupResourcesArgs', 'GroupResourcesArgsDict']]]] resources: Network resources in the group, each {id, type}
+        :param pulumi.Input[Sequence[pulumi.Input[Union['GroupResourceArgs', 'GroupResourceArgsDict']]]] resources: Network resources in the group, each {id, type}
         """
         ...
     @overload
@@ -120,7 +134,21 @@ class Group(pulumi.CustomResource):
                  args: GroupArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A group of peers and network resources. Policies, routes, DNS and setup keys refer to groups by id. The built-in `All` group cannot be managed; look it up with `getGroup({ name: "All" })`.
+        A group of peers and network resources. Policies, routes, DNS and setup keys refer to groups by id. The built-in `All` group cannot be managed; look it up with `getGroup` by its name, `All`.
+
+        ## Example Usage
+        ### A group of servers
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        servers = privnet.Group("servers",
+            name="servers",
+        )
+        pulumi.export("serversGroupId", servers.id)
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:Group <name> <id>`.
 
@@ -142,7 +170,7 @@ class Group(pulumi.CustomResource):
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  peers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 resources: pulumi.Input[Optional[Sequence[pulumi.Input[Union['GroupResourcesArgs', 'GroupResourcesArgsDict']]]]] = None,
+                 resources: pulumi.Input[Optional[Sequence[pulumi.Input[Union['GroupResourceArgs', 'GroupResourceArgsDict']]]]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -225,7 +253,7 @@ class Group(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def resources(self) -> pulumi.Output[Optional[Sequence['outputs.GroupResources']]]:
+    def resources(self) -> pulumi.Output[Optional[Sequence['outputs.GroupResource']]]:
         """
         Network resources in the group, each {id, type}
         """

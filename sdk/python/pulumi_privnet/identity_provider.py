@@ -29,7 +29,7 @@ class IdentityProviderArgs:
         The set of arguments for constructing a IdentityProvider resource.
 
         :param pulumi.Input[_builtins.str] client_id: OAuth client id
-        :param pulumi.Input[_builtins.str] client_secret: OAuth client secret; write-only (secret; write-only: kept from state, the API never returns it)
+        :param pulumi.Input[_builtins.str] client_secret: OAuth client secret (empty for a public client); write-only (secret; write-only: kept from state, the API never returns it)
         :param pulumi.Input[_builtins.str] issuer: OIDC issuer URL
         :param pulumi.Input[_builtins.str] name: Display name
         :param pulumi.Input[_builtins.str] type: Provider type; known values `oidc`, `zitadel`, `entra`, `google`, `okta`, `pocketid`, `microsoft`, `adfs` (others are accepted)
@@ -59,7 +59,7 @@ class IdentityProviderArgs:
     @pulumi.getter(name="clientSecret")
     def client_secret(self) -> pulumi.Input[_builtins.str]:
         """
-        OAuth client secret; write-only (secret; write-only: kept from state, the API never returns it)
+        OAuth client secret (empty for a public client); write-only (secret; write-only: kept from state, the API never returns it)
         """
         return pulumi.get(self, "client_secret")
 
@@ -132,13 +132,31 @@ class IdentityProvider(pulumi.CustomResource):
         """
         An identity provider users sign in with. `clientSecret` is a secret input the API never returns: it is kept in state (encrypted) and sent again on every update; a change made elsewhere cannot be detected.
 
+        ## Example Usage
+        ### An OIDC identity provider
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        privnet.IdentityProvider("sso",
+            type="oidc",
+            name="sso",
+            issuer="https://sso.example.com",
+            client_id="privnet",
+            client_secret=config.require_secret("oidcClientSecret"),
+        )
+        ```
+
+        ## Import
+
         Import an existing one by its id: `pulumi import privnet:index:IdentityProvider <name> <id>`.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing IdentityProvider to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only
         :param pulumi.Input[_builtins.str] client_id: OAuth client id
-        :param pulumi.Input[_builtins.str] client_secret: OAuth client secret; write-only (secret; write-only: kept from state, the API never returns it)
+        :param pulumi.Input[_builtins.str] client_secret: OAuth client secret (empty for a public client); write-only (secret; write-only: kept from state, the API never returns it)
         :param pulumi.Input[_builtins.str] issuer: OIDC issuer URL
         :param pulumi.Input[_builtins.str] name: Display name
         :param pulumi.Input[_builtins.str] type: Provider type; known values `oidc`, `zitadel`, `entra`, `google`, `okta`, `pocketid`, `microsoft`, `adfs` (others are accepted)
@@ -151,6 +169,24 @@ class IdentityProvider(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An identity provider users sign in with. `clientSecret` is a secret input the API never returns: it is kept in state (encrypted) and sent again on every update; a change made elsewhere cannot be detected.
+
+        ## Example Usage
+        ### An OIDC identity provider
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        privnet.IdentityProvider("sso",
+            type="oidc",
+            name="sso",
+            issuer="https://sso.example.com",
+            client_id="privnet",
+            client_secret=config.require_secret("oidcClientSecret"),
+        )
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:IdentityProvider <name> <id>`.
 
@@ -243,7 +279,7 @@ class IdentityProvider(pulumi.CustomResource):
     @pulumi.getter(name="clientSecret")
     def client_secret(self) -> pulumi.Output[_builtins.str]:
         """
-        OAuth client secret; write-only
+        OAuth client secret (empty for a public client); write-only (secret)
         """
         return pulumi.get(self, "client_secret")
 

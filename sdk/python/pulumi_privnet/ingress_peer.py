@@ -101,6 +101,22 @@ class IngressPeer(pulumi.CustomResource):
         """
         Makes a peer an ingress peer that forwards public ports (cloud offering only). Choosing another peer replaces it.
 
+        ## Example Usage
+        ### An enrolled peer as an ingress peer
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        privnet.IngressPeer("ingress",
+            peer_id=config.require("peerId"),
+            enabled=True,
+            fallback=True,
+        )
+        ```
+
+        ## Import
+
         Import an existing one by its id: `pulumi import privnet:index:IngressPeer <name> <id>`.
 
         :param str resource_name: The name of the resource.
@@ -118,6 +134,22 @@ class IngressPeer(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         Makes a peer an ingress peer that forwards public ports (cloud offering only). Choosing another peer replaces it.
+
+        ## Example Usage
+        ### An enrolled peer as an ingress peer
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        privnet.IngressPeer("ingress",
+            peer_id=config.require("peerId"),
+            enabled=True,
+            fallback=True,
+        )
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:IngressPeer <name> <id>`.
 

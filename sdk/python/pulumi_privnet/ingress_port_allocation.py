@@ -26,7 +26,7 @@ class IngressPortAllocationArgs:
                  peer_id: pulumi.Input[_builtins.str],
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  direct_port: pulumi.Input[Optional['IngressPortAllocationDirectPortArgs']] = None,
-                 port_ranges: pulumi.Input[Optional[Sequence[pulumi.Input['IngressPortAllocationPortRangesArgs']]]] = None):
+                 port_ranges: pulumi.Input[Optional[Sequence[pulumi.Input['IngressPortAllocationPortRangeArgs']]]] = None):
         """
         The set of arguments for constructing a IngressPortAllocation resource.
 
@@ -35,7 +35,7 @@ class IngressPortAllocationArgs:
         :param pulumi.Input[_builtins.str] peer_id: Id of the peer whose ports are forwarded (replaces on change)
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing IngressPortAllocation to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only
         :param pulumi.Input['IngressPortAllocationDirectPortArgs'] direct_port: Ports to allocate directly
-        :param pulumi.Input[Sequence[pulumi.Input['IngressPortAllocationPortRangesArgs']]] port_ranges: Port ranges to forward
+        :param pulumi.Input[Sequence[pulumi.Input['IngressPortAllocationPortRangeArgs']]] port_ranges: Port ranges to forward
         """
         pulumi.set(__self__, "enabled", enabled)
         pulumi.set(__self__, "name", name)
@@ -109,14 +109,14 @@ class IngressPortAllocationArgs:
 
     @_builtins.property
     @pulumi.getter(name="portRanges")
-    def port_ranges(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['IngressPortAllocationPortRangesArgs']]]]:
+    def port_ranges(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['IngressPortAllocationPortRangeArgs']]]]:
         """
         Port ranges to forward
         """
         return pulumi.get(self, "port_ranges")
 
     @port_ranges.setter
-    def port_ranges(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['IngressPortAllocationPortRangesArgs']]]]):
+    def port_ranges(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['IngressPortAllocationPortRangeArgs']]]]):
         pulumi.set(self, "port_ranges", value)
 
 
@@ -131,10 +131,33 @@ class IngressPortAllocation(pulumi.CustomResource):
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  peer_id: pulumi.Input[Optional[_builtins.str]] = None,
-                 port_ranges: pulumi.Input[Optional[Sequence[pulumi.Input[Union['IngressPortAllocationPortRangesArgs', 'IngressPortAllocationPortRangesArgsDict']]]]] = None,
+                 port_ranges: pulumi.Input[Optional[Sequence[pulumi.Input[Union['IngressPortAllocationPortRangeArgs', 'IngressPortAllocationPortRangeArgsDict']]]]] = None,
                  __props__=None):
         """
         Public ports on an ingress peer forwarded to a peer's ports (cloud offering only): `portRanges` are translated, `directPort` allocates ports 1:1. `portRangeMappings` shows the public ports. Choosing another peer replaces it.
+
+        ## Example Usage
+        ### Ports of an ingress peer forwarded to a peer
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        privnet.IngressPortAllocation("web",
+            peer_id=config.require("peerId"),
+            name="web",
+            enabled=True,
+            port_ranges=[
+                privnet.IngressPortAllocationPortRangeArgs(
+                    start=8080,
+                    end=8081,
+                    protocol="tcp",
+                ),
+            ],
+        )
+        ```
+
+        ## Import
 
         Import an existing one by its composite id, the id of its parent, a slash and its own id: `pulumi import privnet:index:IngressPortAllocation <name> <peerId>/<id>`.
 
@@ -145,7 +168,7 @@ class IngressPortAllocation(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] enabled: Whether the allocation forwards traffic
         :param pulumi.Input[_builtins.str] name: Allocation name
         :param pulumi.Input[_builtins.str] peer_id: Id of the peer whose ports are forwarded (replaces on change)
-        :param pulumi.Input[Sequence[pulumi.Input[Union['IngressPortAllocationPortRangesArgs', 'IngressPortAllocationPortRangesArgsDict']]]] port_ranges: Port ranges to forward
+        :param pulumi.Input[Sequence[pulumi.Input[Union['IngressPortAllocationPortRangeArgs', 'IngressPortAllocationPortRangeArgsDict']]]] port_ranges: Port ranges to forward
         """
         ...
     @overload
@@ -155,6 +178,29 @@ class IngressPortAllocation(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         Public ports on an ingress peer forwarded to a peer's ports (cloud offering only): `portRanges` are translated, `directPort` allocates ports 1:1. `portRangeMappings` shows the public ports. Choosing another peer replaces it.
+
+        ## Example Usage
+        ### Ports of an ingress peer forwarded to a peer
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        privnet.IngressPortAllocation("web",
+            peer_id=config.require("peerId"),
+            name="web",
+            enabled=True,
+            port_ranges=[
+                privnet.IngressPortAllocationPortRangeArgs(
+                    start=8080,
+                    end=8081,
+                    protocol="tcp",
+                ),
+            ],
+        )
+        ```
+
+        ## Import
 
         Import an existing one by its composite id, the id of its parent, a slash and its own id: `pulumi import privnet:index:IngressPortAllocation <name> <peerId>/<id>`.
 
@@ -178,7 +224,7 @@ class IngressPortAllocation(pulumi.CustomResource):
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  peer_id: pulumi.Input[Optional[_builtins.str]] = None,
-                 port_ranges: pulumi.Input[Optional[Sequence[pulumi.Input[Union['IngressPortAllocationPortRangesArgs', 'IngressPortAllocationPortRangesArgsDict']]]]] = None,
+                 port_ranges: pulumi.Input[Optional[Sequence[pulumi.Input[Union['IngressPortAllocationPortRangeArgs', 'IngressPortAllocationPortRangeArgsDict']]]]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -289,7 +335,7 @@ class IngressPortAllocation(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="portRangeMappings")
-    def port_range_mappings(self) -> pulumi.Output[Sequence['outputs.IngressPortAllocationPortRangeMappings']]:
+    def port_range_mappings(self) -> pulumi.Output[Sequence['outputs.IngressPortAllocationPortRangeMapping']]:
         """
         Public to peer port mappings
         """
@@ -297,7 +343,7 @@ class IngressPortAllocation(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="portRanges")
-    def port_ranges(self) -> pulumi.Output[Optional[Sequence['outputs.IngressPortAllocationPortRanges']]]:
+    def port_ranges(self) -> pulumi.Output[Optional[Sequence['outputs.IngressPortAllocationPortRange']]]:
         """
         Port ranges to forward
         """

@@ -26,7 +26,7 @@ class NameserverGroupArgs:
                  enabled: pulumi.Input[_builtins.bool],
                  groups: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]],
                  name: pulumi.Input[_builtins.str],
-                 nameservers: pulumi.Input[Sequence[pulumi.Input['NameserverGroupNameserversArgs']]],
+                 nameservers: pulumi.Input[Sequence[pulumi.Input['NameserverGroupNameserverArgs']]],
                  primary: pulumi.Input[_builtins.bool],
                  search_domains_enabled: pulumi.Input[_builtins.bool],
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None):
@@ -34,11 +34,11 @@ class NameserverGroupArgs:
         The set of arguments for constructing a NameserverGroup resource.
 
         :param pulumi.Input[_builtins.str] description: Group description
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] domains: Match domains resolved by this group; empty only when primary
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] domains: Match domains resolved by this group, internationalized names included; empty only when primary
         :param pulumi.Input[_builtins.bool] enabled: Whether the group is active
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] groups: Distribution group ids: peers that use these nameservers; at least one
         :param pulumi.Input[_builtins.str] name: Group name, 1 to 40 characters
-        :param pulumi.Input[Sequence[pulumi.Input['NameserverGroupNameserversArgs']]] nameservers: 1 to 3 upstream nameservers
+        :param pulumi.Input[Sequence[pulumi.Input['NameserverGroupNameserverArgs']]] nameservers: 1 to 3 upstream nameservers
         :param pulumi.Input[_builtins.bool] primary: Resolve all domains with this group; only when domains is empty
         :param pulumi.Input[_builtins.bool] search_domains_enabled: Use the match domains as search domains; only when domains is set
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing NameserverGroup to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only
@@ -70,7 +70,7 @@ class NameserverGroupArgs:
     @pulumi.getter
     def domains(self) -> pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]:
         """
-        Match domains resolved by this group; empty only when primary
+        Match domains resolved by this group, internationalized names included; empty only when primary
         """
         return pulumi.get(self, "domains")
 
@@ -116,14 +116,14 @@ class NameserverGroupArgs:
 
     @_builtins.property
     @pulumi.getter
-    def nameservers(self) -> pulumi.Input[Sequence[pulumi.Input['NameserverGroupNameserversArgs']]]:
+    def nameservers(self) -> pulumi.Input[Sequence[pulumi.Input['NameserverGroupNameserverArgs']]]:
         """
         1 to 3 upstream nameservers
         """
         return pulumi.get(self, "nameservers")
 
     @nameservers.setter
-    def nameservers(self, value: pulumi.Input[Sequence[pulumi.Input['NameserverGroupNameserversArgs']]]):
+    def nameservers(self, value: pulumi.Input[Sequence[pulumi.Input['NameserverGroupNameserverArgs']]]):
         pulumi.set(self, "nameservers", value)
 
     @_builtins.property
@@ -175,12 +175,41 @@ class NameserverGroup(pulumi.CustomResource):
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  groups: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 nameservers: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NameserverGroupNameserversArgs', 'NameserverGroupNameserversArgsDict']]]]] = None,
+                 nameservers: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NameserverGroupNameserverArgs', 'NameserverGroupNameserverArgsDict']]]]] = None,
                  primary: pulumi.Input[Optional[_builtins.bool]] = None,
                  search_domains_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  __props__=None):
         """
         A nameserver group: 1 to 3 upstream nameservers used by the peers of `groups`, either for every domain (`primary`) or for match `domains`.
+
+        ## Example Usage
+        ### A resolver for an internal domain
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        ops = privnet.Group("ops",
+            name="ops",
+        )
+        privnet.NameserverGroup("corpDns",
+            name="corp",
+            description="Corporate resolver",
+            nameservers=[
+                privnet.NameserverGroupNameserverArgs(
+                    ip="10.0.0.53",
+                    ns_type="udp",
+                    port=53,
+                ),
+            ],
+            enabled=True,
+            groups=[ops.id],
+            primary=False,
+            domains=["corp.example.com"],
+            search_domains_enabled=True,
+        )
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:NameserverGroup <name> <id>`.
 
@@ -188,11 +217,11 @@ class NameserverGroup(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing NameserverGroup to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only
         :param pulumi.Input[_builtins.str] description: Group description
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] domains: Match domains resolved by this group; empty only when primary
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] domains: Match domains resolved by this group, internationalized names included; empty only when primary
         :param pulumi.Input[_builtins.bool] enabled: Whether the group is active
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] groups: Distribution group ids: peers that use these nameservers; at least one
         :param pulumi.Input[_builtins.str] name: Group name, 1 to 40 characters
-        :param pulumi.Input[Sequence[pulumi.Input[Union['NameserverGroupNameserversArgs', 'NameserverGroupNameserversArgsDict']]]] nameservers: 1 to 3 upstream nameservers
+        :param pulumi.Input[Sequence[pulumi.Input[Union['NameserverGroupNameserverArgs', 'NameserverGroupNameserverArgsDict']]]] nameservers: 1 to 3 upstream nameservers
         :param pulumi.Input[_builtins.bool] primary: Resolve all domains with this group; only when domains is empty
         :param pulumi.Input[_builtins.bool] search_domains_enabled: Use the match domains as search domains; only when domains is set
         """
@@ -204,6 +233,35 @@ class NameserverGroup(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A nameserver group: 1 to 3 upstream nameservers used by the peers of `groups`, either for every domain (`primary`) or for match `domains`.
+
+        ## Example Usage
+        ### A resolver for an internal domain
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        ops = privnet.Group("ops",
+            name="ops",
+        )
+        privnet.NameserverGroup("corpDns",
+            name="corp",
+            description="Corporate resolver",
+            nameservers=[
+                privnet.NameserverGroupNameserverArgs(
+                    ip="10.0.0.53",
+                    ns_type="udp",
+                    port=53,
+                ),
+            ],
+            enabled=True,
+            groups=[ops.id],
+            primary=False,
+            domains=["corp.example.com"],
+            search_domains_enabled=True,
+        )
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:NameserverGroup <name> <id>`.
 
@@ -228,7 +286,7 @@ class NameserverGroup(pulumi.CustomResource):
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  groups: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 nameservers: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NameserverGroupNameserversArgs', 'NameserverGroupNameserversArgsDict']]]]] = None,
+                 nameservers: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NameserverGroupNameserverArgs', 'NameserverGroupNameserverArgsDict']]]]] = None,
                  primary: pulumi.Input[Optional[_builtins.bool]] = None,
                  search_domains_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  __props__=None):
@@ -309,7 +367,7 @@ class NameserverGroup(pulumi.CustomResource):
     @pulumi.getter
     def domains(self) -> pulumi.Output[Sequence[_builtins.str]]:
         """
-        Match domains resolved by this group; empty only when primary
+        Match domains resolved by this group, internationalized names included; empty only when primary
         """
         return pulumi.get(self, "domains")
 
@@ -339,7 +397,7 @@ class NameserverGroup(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def nameservers(self) -> pulumi.Output[Sequence['outputs.NameserverGroupNameservers']]:
+    def nameservers(self) -> pulumi.Output[Sequence['outputs.NameserverGroupNameserver']]:
         """
         1 to 3 upstream nameservers
         """

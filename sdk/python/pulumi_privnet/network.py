@@ -85,6 +85,21 @@ class Network(pulumi.CustomResource):
         """
         A network: holds network resources (hosts, subnets, domains) and the routers that reach them.
 
+        ## Example Usage
+        ### A network
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        office = privnet.Network("office",
+            name="office",
+            description="Office LAN",
+        )
+        pulumi.export("networkId", office.id)
+        ```
+
+        ## Import
+
         Import an existing one by its id: `pulumi import privnet:index:Network <name> <id>`.
 
         :param str resource_name: The name of the resource.
@@ -101,6 +116,21 @@ class Network(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A network: holds network resources (hosts, subnets, domains) and the routers that reach them.
+
+        ## Example Usage
+        ### A network
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        office = privnet.Network("office",
+            name="office",
+            description="Office LAN",
+        )
+        pulumi.export("networkId", office.id)
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:Network <name> <id>`.
 

@@ -149,6 +149,30 @@ class NetworkResource(pulumi.CustomResource):
         """
         A resource inside a network: a host (IP), a subnet (CIDR) or a domain (wildcards allowed). Its `type` follows from the address. Moving it to another network replaces it (the old resource is deleted first: names may be unique in the account).
 
+        ## Example Usage
+        ### A host in a network, in a group
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        office = privnet.Network("office",
+            name="office",
+            description="Office LAN",
+        )
+        servers = privnet.Group("servers",
+            name="servers",
+        )
+        privnet.NetworkResource("printer",
+            network_id=office.id,
+            name="printer",
+            address="10.10.0.7",
+            enabled=True,
+            groups=[servers.id],
+        )
+        ```
+
+        ## Import
+
         Import an existing one by its composite id, the id of its parent, a slash and its own id: `pulumi import privnet:index:NetworkResource <name> <networkId>/<id>`.
 
         :param str resource_name: The name of the resource.
@@ -169,6 +193,30 @@ class NetworkResource(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A resource inside a network: a host (IP), a subnet (CIDR) or a domain (wildcards allowed). Its `type` follows from the address. Moving it to another network replaces it (the old resource is deleted first: names may be unique in the account).
+
+        ## Example Usage
+        ### A host in a network, in a group
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        office = privnet.Network("office",
+            name="office",
+            description="Office LAN",
+        )
+        servers = privnet.Group("servers",
+            name="servers",
+        )
+        privnet.NetworkResource("printer",
+            network_id=office.id,
+            name="printer",
+            address="10.10.0.7",
+            enabled=True,
+            groups=[servers.id],
+        )
+        ```
+
+        ## Import
 
         Import an existing one by its composite id, the id of its parent, a slash and its own id: `pulumi import privnet:index:NetworkResource <name> <networkId>/<id>`.
 

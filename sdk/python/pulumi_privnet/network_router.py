@@ -150,6 +150,30 @@ class NetworkRouter(pulumi.CustomResource):
         """
         A router of a network: a routing peer (`peer`) or groups of routing peers (`peerGroups`). Moving it to another network replaces it.
 
+        ## Example Usage
+        ### A network's routers: the peers of a group
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        office = privnet.Network("office",
+            name="office",
+            description="Office LAN",
+        )
+        servers = privnet.Group("servers",
+            name="servers",
+        )
+        privnet.NetworkRouter("officeRouter",
+            network_id=office.id,
+            peer_groups=[servers.id],
+            metric=100,
+            masquerade=True,
+            enabled=True,
+        )
+        ```
+
+        ## Import
+
         Import an existing one by its composite id, the id of its parent, a slash and its own id: `pulumi import privnet:index:NetworkRouter <name> <networkId>/<id>`.
 
         :param str resource_name: The name of the resource.
@@ -170,6 +194,30 @@ class NetworkRouter(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A router of a network: a routing peer (`peer`) or groups of routing peers (`peerGroups`). Moving it to another network replaces it.
+
+        ## Example Usage
+        ### A network's routers: the peers of a group
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        office = privnet.Network("office",
+            name="office",
+            description="Office LAN",
+        )
+        servers = privnet.Group("servers",
+            name="servers",
+        )
+        privnet.NetworkRouter("officeRouter",
+            network_id=office.id,
+            peer_groups=[servers.id],
+            metric=100,
+            masquerade=True,
+            enabled=True,
+        )
+        ```
+
+        ## Import
 
         Import an existing one by its composite id, the id of its parent, a slash and its own id: `pulumi import privnet:index:NetworkRouter <name> <networkId>/<id>`.
 

@@ -16,566 +16,202 @@ from . import _utilities
 from . import outputs
 
 __all__ = [
-    'AccessiblePeerResult',
-    'AccountResultOnboarding',
-    'AccountResultSettings',
-    'AccountResultSettingsExtra',
     'AccountSettingsExtra',
-    'AuditEventResult',
-    'DirectorySyncLogResult',
-    'DirectorySyncVendorDResult',
-    'DirectorySyncVendorEResult',
-    'DnsRecordResult',
-    'DnsZoneResult',
+    'DnsZoneRecord',
     'EdrVendorAMatchAttributes',
-    'EdrVendorAResultMatchAttributes',
-    'EventStreamingIntegrationResult',
-    'GroupResources',
-    'GroupResult',
-    'GroupResultPeers',
-    'GroupResultResources',
-    'GroupSummaryResult',
-    'IdentityProviderResult',
+    'GetAccessiblePeersItem',
+    'GetAccountOnboarding',
+    'GetAccountSettings',
+    'GetAccountSettingsExtra',
+    'GetAuditEventsItem',
+    'GetCurrentUserPermissions',
+    'GetCurrentUserPermissionsModule',
+    'GetDirectorySyncLogsItem',
+    'GetDirectorySyncVendorDsItem',
+    'GetDirectorySyncVendorEsItem',
+    'GetDnsRecordsItem',
+    'GetDnsZoneRecord',
+    'GetDnsZonesItem',
+    'GetDnsZonesItemRecord',
+    'GetEdrVendorAGroup',
+    'GetEdrVendorAGroupPeer',
+    'GetEdrVendorAGroupResource',
+    'GetEdrVendorAMatchAttributes',
+    'GetEdrVendorBGroup',
+    'GetEdrVendorBGroupPeer',
+    'GetEdrVendorBGroupResource',
+    'GetEdrVendorCGroup',
+    'GetEdrVendorCGroupPeer',
+    'GetEdrVendorCGroupResource',
+    'GetEventStreamingIntegrationsItem',
+    'GetGroupPeer',
+    'GetGroupResource',
+    'GetGroupsItem',
+    'GetGroupsItemPeer',
+    'GetGroupsItemResource',
+    'GetIdentityProvidersItem',
+    'GetIngressPeerAvailablePorts',
+    'GetIngressPeersItem',
+    'GetIngressPeersItemAvailablePorts',
+    'GetIngressPortAllocationDirectPort',
+    'GetIngressPortAllocationPortRange',
+    'GetIngressPortAllocationPortRangeMapping',
+    'GetIngressPortAllocationsItem',
+    'GetIngressPortAllocationsItemDirectPort',
+    'GetIngressPortAllocationsItemPortRange',
+    'GetIngressPortAllocationsItemPortRangeMapping',
+    'GetInvitesItem',
+    'GetNameserverGroupNameserver',
+    'GetNameserverGroupsItem',
+    'GetNameserverGroupsItemNameserver',
+    'GetNetworkResourceGroup',
+    'GetNetworkResourcesItem',
+    'GetNetworkResourcesItemGroup',
+    'GetNetworkRoutersItem',
+    'GetNetworksItem',
+    'GetNotificationChannelTarget',
+    'GetNotificationChannelsItem',
+    'GetNotificationChannelsItemTarget',
+    'GetNotificationEventTypesItem',
+    'GetOktaScimIntegrationsItem',
+    'GetPeerByIpGroup',
+    'GetPeerByIpLocalFlags',
+    'GetPeerByNameGroup',
+    'GetPeerByNameLocalFlags',
+    'GetPeerGroup',
+    'GetPeerJobWorkload',
+    'GetPeerJobWorkloadParameters',
+    'GetPeerJobWorkloadResult',
+    'GetPeerJobsItem',
+    'GetPeerJobsItemWorkload',
+    'GetPeerJobsItemWorkloadParameters',
+    'GetPeerJobsItemWorkloadResult',
+    'GetPeerLocalFlags',
+    'GetPeersItem',
+    'GetPeersItemGroup',
+    'GetPeersItemLocalFlags',
+    'GetPoliciesItem',
+    'GetPoliciesItemRule',
+    'GetPoliciesItemRuleDestination',
+    'GetPoliciesItemRuleDestinationResource',
+    'GetPoliciesItemRulePortRange',
+    'GetPoliciesItemRuleSource',
+    'GetPoliciesItemRuleSourceResource',
+    'GetPolicyRule',
+    'GetPolicyRuleDestination',
+    'GetPolicyRuleDestinationResource',
+    'GetPolicyRulePortRange',
+    'GetPolicyRuleSource',
+    'GetPolicyRuleSourceResource',
+    'GetPostureCheckChecks',
+    'GetPostureCheckChecksGeoLocationCheck',
+    'GetPostureCheckChecksGeoLocationCheckLocation',
+    'GetPostureCheckChecksNbVersionCheck',
+    'GetPostureCheckChecksOsVersionCheck',
+    'GetPostureCheckChecksOsVersionCheckAndroid',
+    'GetPostureCheckChecksOsVersionCheckDarwin',
+    'GetPostureCheckChecksOsVersionCheckIos',
+    'GetPostureCheckChecksOsVersionCheckLinux',
+    'GetPostureCheckChecksOsVersionCheckWindows',
+    'GetPostureCheckChecksPeerNetworkRangeCheck',
+    'GetPostureCheckChecksProcessCheck',
+    'GetPostureCheckChecksProcessCheckProcess',
+    'GetPostureChecksItem',
+    'GetPostureChecksItemChecks',
+    'GetPostureChecksItemChecksGeoLocationCheck',
+    'GetPostureChecksItemChecksGeoLocationCheckLocation',
+    'GetPostureChecksItemChecksNbVersionCheck',
+    'GetPostureChecksItemChecksOsVersionCheck',
+    'GetPostureChecksItemChecksOsVersionCheckAndroid',
+    'GetPostureChecksItemChecksOsVersionCheckDarwin',
+    'GetPostureChecksItemChecksOsVersionCheckIos',
+    'GetPostureChecksItemChecksOsVersionCheckLinux',
+    'GetPostureChecksItemChecksOsVersionCheckWindows',
+    'GetPostureChecksItemChecksPeerNetworkRangeCheck',
+    'GetPostureChecksItemChecksProcessCheck',
+    'GetPostureChecksItemChecksProcessCheckProcess',
+    'GetProxyClustersItem',
+    'GetProxyLogsData',
+    'GetProxyTokensItem',
+    'GetReverseProxyDomainsItem',
+    'GetReverseProxyServiceAccessRestrictions',
+    'GetReverseProxyServiceAuth',
+    'GetReverseProxyServiceAuthBearerAuth',
+    'GetReverseProxyServiceAuthHeaderAuth',
+    'GetReverseProxyServiceAuthLinkAuth',
+    'GetReverseProxyServiceAuthPasswordAuth',
+    'GetReverseProxyServiceAuthPinAuth',
+    'GetReverseProxyServiceMeta',
+    'GetReverseProxyServiceTarget',
+    'GetReverseProxyServiceTargetOptions',
+    'GetReverseProxyServicesItem',
+    'GetReverseProxyServicesItemAccessRestrictions',
+    'GetReverseProxyServicesItemAuth',
+    'GetReverseProxyServicesItemAuthBearerAuth',
+    'GetReverseProxyServicesItemAuthHeaderAuth',
+    'GetReverseProxyServicesItemAuthLinkAuth',
+    'GetReverseProxyServicesItemAuthPasswordAuth',
+    'GetReverseProxyServicesItemAuthPinAuth',
+    'GetReverseProxyServicesItemMeta',
+    'GetReverseProxyServicesItemTarget',
+    'GetReverseProxyServicesItemTargetOptions',
+    'GetRoutesItem',
+    'GetScimIntegrationLogsItem',
+    'GetScimIntegrationsItem',
+    'GetSetupKeysItem',
+    'GetTokensItem',
+    'GetTrafficEventsData',
+    'GetTrafficEventsDataDestination',
+    'GetTrafficEventsDataDestinationGeoLocation',
+    'GetTrafficEventsDataEvent',
+    'GetTrafficEventsDataIcmp',
+    'GetTrafficEventsDataPolicy',
+    'GetTrafficEventsDataSource',
+    'GetTrafficEventsDataSourceGeoLocation',
+    'GetTrafficEventsDataUser',
+    'GetUserPermissions',
+    'GetUserPermissionsModule',
+    'GetUsersItem',
+    'GetUsersItemPermissions',
+    'GetUsersItemPermissionsModule',
+    'GroupResource',
     'IngressPeerAvailablePorts',
-    'IngressPeerResult',
     'IngressPortAllocationDirectPort',
-    'IngressPortAllocationPortRangeMappings',
-    'IngressPortAllocationPortRanges',
-    'IngressPortAllocationResult',
-    'IngressPortAllocationResultDirectPort',
-    'IngressPortAllocationResultPortRanges',
-    'InviteResult',
-    'NameserverGroupNameservers',
-    'NameserverGroupResult',
-    'NameserverGroupResultNameservers',
-    'NetworkResourceResult',
-    'NetworkResult',
-    'NetworkRouterResult',
-    'PeerJobResult',
-    'PeerJobResultWorkload',
-    'PeerJobResultWorkloadParameters',
-    'PeerJobResultWorkloadResult',
+    'IngressPortAllocationPortRange',
+    'IngressPortAllocationPortRangeMapping',
+    'NameserverGroupNameserver',
+    'NotificationChannelTarget',
+    'PeerGroup',
     'PeerLocalFlags',
-    'PeerResult',
-    'PolicyResult',
-    'PolicyResultRules',
-    'PolicyRules',
-    'PolicyRulesPortRanges',
+    'PolicyRule',
+    'PolicyRuleDestinationResource',
+    'PolicyRulePortRange',
+    'PolicyRuleSourceResource',
     'PostureCheckChecks',
     'PostureCheckChecksGeoLocationCheck',
-    'PostureCheckChecksGeoLocationCheckLocations',
+    'PostureCheckChecksGeoLocationCheckLocation',
     'PostureCheckChecksNbVersionCheck',
     'PostureCheckChecksOsVersionCheck',
+    'PostureCheckChecksOsVersionCheckAndroid',
+    'PostureCheckChecksOsVersionCheckDarwin',
+    'PostureCheckChecksOsVersionCheckIos',
     'PostureCheckChecksOsVersionCheckLinux',
+    'PostureCheckChecksOsVersionCheckWindows',
     'PostureCheckChecksPeerNetworkRangeCheck',
     'PostureCheckChecksProcessCheck',
-    'PostureCheckChecksProcessCheckProcesses',
-    'PostureCheckResult',
-    'PostureCheckResultChecks',
-    'ProxyClusterResult',
-    'ProxyLogResult',
-    'ProxyTokenResult',
-    'ReverseProxyDomainResult',
+    'PostureCheckChecksProcessCheckProcess',
     'ReverseProxyServiceAccessRestrictions',
     'ReverseProxyServiceAuth',
     'ReverseProxyServiceAuthBearerAuth',
-    'ReverseProxyServiceAuthHeaderAuths',
+    'ReverseProxyServiceAuthHeaderAuth',
     'ReverseProxyServiceAuthLinkAuth',
     'ReverseProxyServiceAuthPasswordAuth',
     'ReverseProxyServiceAuthPinAuth',
-    'ReverseProxyServiceResult',
-    'ReverseProxyServiceResultAccessRestrictions',
-    'ReverseProxyServiceResultAuth',
-    'ReverseProxyServiceResultAuthBearerAuth',
-    'ReverseProxyServiceResultAuthHeaderAuths',
-    'ReverseProxyServiceResultAuthLinkAuth',
-    'ReverseProxyServiceResultAuthPasswordAuth',
-    'ReverseProxyServiceResultAuthPinAuth',
-    'ReverseProxyServiceResultMeta',
-    'ReverseProxyServiceResultTargets',
-    'ReverseProxyServiceResultTargetsOptions',
-    'ReverseProxyServiceTargets',
-    'ReverseProxyServiceTargetsOptions',
-    'RouteResult',
-    'SetupKeyResult',
-    'TokenResult',
-    'TrafficEventResult',
-    'TrafficEventResultEvents',
-    'TrafficEventResultIcmp',
-    'TrafficEventResultPolicy',
-    'TrafficEventResultSource',
-    'TrafficEventResultSourceGeoLocation',
-    'TrafficEventResultUser',
+    'ReverseProxyServiceTarget',
+    'ReverseProxyServiceTargetOptions',
     'UserPermissions',
-    'UserPermissionsModules',
-    'UserResult',
+    'UserPermissionsModule',
 ]
-
-@pulumi.output_type
-class AccessiblePeerResult(dict):
-    """
-    A peer that another peer can connect to
-    """
-    def __init__(__self__, *,
-                 city_name: _builtins.str,
-                 connected: _builtins.bool,
-                 country_code: _builtins.str,
-                 dns_label: _builtins.str,
-                 geoname_id: _builtins.int,
-                 id: _builtins.str,
-                 ip: _builtins.str,
-                 last_seen: _builtins.str,
-                 name: _builtins.str,
-                 os: _builtins.str,
-                 user_id: _builtins.str):
-        """
-        A peer that another peer can connect to
-
-        :param _builtins.str city_name: City
-        :param _builtins.bool connected: Whether the peer is connected
-        :param _builtins.str country_code: Country code
-        :param _builtins.str dns_label: DNS label
-        :param _builtins.int geoname_id: Geoname id
-        :param _builtins.str id: Peer id
-        :param _builtins.str ip: Overlay IP address
-        :param _builtins.str last_seen: Last time seen
-        :param _builtins.str name: Peer name
-        :param _builtins.str os: Operating system
-        :param _builtins.str user_id: Owner user id
-        """
-        pulumi.set(__self__, "city_name", city_name)
-        pulumi.set(__self__, "connected", connected)
-        pulumi.set(__self__, "country_code", country_code)
-        pulumi.set(__self__, "dns_label", dns_label)
-        pulumi.set(__self__, "geoname_id", geoname_id)
-        pulumi.set(__self__, "id", id)
-        pulumi.set(__self__, "ip", ip)
-        pulumi.set(__self__, "last_seen", last_seen)
-        pulumi.set(__self__, "name", name)
-        pulumi.set(__self__, "os", os)
-        pulumi.set(__self__, "user_id", user_id)
-
-    @_builtins.property
-    @pulumi.getter(name="cityName")
-    def city_name(self) -> _builtins.str:
-        """
-        City
-        """
-        return pulumi.get(self, "city_name")
-
-    @_builtins.property
-    @pulumi.getter
-    def connected(self) -> _builtins.bool:
-        """
-        Whether the peer is connected
-        """
-        return pulumi.get(self, "connected")
-
-    @_builtins.property
-    @pulumi.getter(name="countryCode")
-    def country_code(self) -> _builtins.str:
-        """
-        Country code
-        """
-        return pulumi.get(self, "country_code")
-
-    @_builtins.property
-    @pulumi.getter(name="dnsLabel")
-    def dns_label(self) -> _builtins.str:
-        """
-        DNS label
-        """
-        return pulumi.get(self, "dns_label")
-
-    @_builtins.property
-    @pulumi.getter(name="geonameId")
-    def geoname_id(self) -> _builtins.int:
-        """
-        Geoname id
-        """
-        return pulumi.get(self, "geoname_id")
-
-    @_builtins.property
-    @pulumi.getter
-    def id(self) -> _builtins.str:
-        """
-        Peer id
-        """
-        return pulumi.get(self, "id")
-
-    @_builtins.property
-    @pulumi.getter
-    def ip(self) -> _builtins.str:
-        """
-        Overlay IP address
-        """
-        return pulumi.get(self, "ip")
-
-    @_builtins.property
-    @pulumi.getter(name="lastSeen")
-    def last_seen(self) -> _builtins.str:
-        """
-        Last time seen
-        """
-        return pulumi.get(self, "last_seen")
-
-    @_builtins.property
-    @pulumi.getter
-    def name(self) -> _builtins.str:
-        """
-        Peer name
-        """
-        return pulumi.get(self, "name")
-
-    @_builtins.property
-    @pulumi.getter
-    def os(self) -> _builtins.str:
-        """
-        Operating system
-        """
-        return pulumi.get(self, "os")
-
-    @_builtins.property
-    @pulumi.getter(name="userId")
-    def user_id(self) -> _builtins.str:
-        """
-        Owner user id
-        """
-        return pulumi.get(self, "user_id")
-
-
-@pulumi.output_type
-class AccountResultOnboarding(dict):
-    """
-    Onboarding state
-    """
-    def __init__(__self__, *,
-                 onboarding_flow_pending: _builtins.bool,
-                 signup_form_pending: _builtins.bool):
-        """
-        Onboarding state
-
-        :param _builtins.bool onboarding_flow_pending: The onboarding flow is still to be completed
-        :param _builtins.bool signup_form_pending: The signup form is still to be filled in
-        """
-        pulumi.set(__self__, "onboarding_flow_pending", onboarding_flow_pending)
-        pulumi.set(__self__, "signup_form_pending", signup_form_pending)
-
-    @_builtins.property
-    @pulumi.getter(name="onboardingFlowPending")
-    def onboarding_flow_pending(self) -> _builtins.bool:
-        """
-        The onboarding flow is still to be completed
-        """
-        return pulumi.get(self, "onboarding_flow_pending")
-
-    @_builtins.property
-    @pulumi.getter(name="signupFormPending")
-    def signup_form_pending(self) -> _builtins.bool:
-        """
-        The signup form is still to be filled in
-        """
-        return pulumi.get(self, "signup_form_pending")
-
-
-@pulumi.output_type
-class AccountResultSettings(dict):
-    """
-    Account settings
-    """
-    def __init__(__self__, *,
-                 auto_update_always: _builtins.bool,
-                 auto_update_version: _builtins.str,
-                 dns_domain: _builtins.str,
-                 embedded_idp_enabled: _builtins.bool,
-                 extra: 'outputs.AccountResultSettingsExtra',
-                 groups_propagation_enabled: _builtins.bool,
-                 jwt_allow_groups: Sequence[_builtins.str],
-                 jwt_groups_claim_name: _builtins.str,
-                 jwt_groups_enabled: _builtins.bool,
-                 lazy_connection_enabled: _builtins.bool,
-                 local_auth_disabled: _builtins.bool,
-                 network_range: _builtins.str,
-                 peer_expose_enabled: _builtins.bool,
-                 peer_expose_groups: Sequence[_builtins.str],
-                 peer_inactivity_expiration: _builtins.int,
-                 peer_inactivity_expiration_enabled: _builtins.bool,
-                 peer_login_expiration: _builtins.int,
-                 peer_login_expiration_enabled: _builtins.bool,
-                 regular_users_view_blocked: _builtins.bool,
-                 routing_peer_dns_resolution_enabled: _builtins.bool):
-        """
-        Account settings
-
-        :param _builtins.bool auto_update_always: Install updates in the background
-        :param _builtins.str auto_update_version: Agent auto-update setting
-        :param _builtins.str dns_domain: Custom DNS domain
-        :param _builtins.bool embedded_idp_enabled: Whether the embedded IdP is enabled
-        :param 'AccountResultSettingsExtra' extra: Extra settings
-        :param _builtins.bool groups_propagation_enabled: Propagate new user auto groups to the user's peers
-        :param Sequence[_builtins.str] jwt_allow_groups: Groups allowed access
-        :param _builtins.str jwt_groups_claim_name: JWT claim holding groups
-        :param _builtins.bool jwt_groups_enabled: Extract groups from a JWT claim
-        :param _builtins.bool lazy_connection_enabled: Experimental lazy connection
-        :param _builtins.bool local_auth_disabled: Whether only external identity providers authenticate
-        :param _builtins.str network_range: Overlay network range
-        :param _builtins.bool peer_expose_enabled: Peers may expose local services
-        :param Sequence[_builtins.str] peer_expose_groups: Groups allowed to expose
-        :param _builtins.int peer_inactivity_expiration: Peer inactivity expiration in seconds
-        :param _builtins.bool peer_inactivity_expiration_enabled: Global peer inactivity expiration
-        :param _builtins.int peer_login_expiration: Peer login expiration in seconds
-        :param _builtins.bool peer_login_expiration_enabled: Global peer login expiration
-        :param _builtins.bool regular_users_view_blocked: Block regular users from viewing parts of the system
-        :param _builtins.bool routing_peer_dns_resolution_enabled: DNS resolution on routing peers
-        """
-        pulumi.set(__self__, "auto_update_always", auto_update_always)
-        pulumi.set(__self__, "auto_update_version", auto_update_version)
-        pulumi.set(__self__, "dns_domain", dns_domain)
-        pulumi.set(__self__, "embedded_idp_enabled", embedded_idp_enabled)
-        pulumi.set(__self__, "extra", extra)
-        pulumi.set(__self__, "groups_propagation_enabled", groups_propagation_enabled)
-        pulumi.set(__self__, "jwt_allow_groups", jwt_allow_groups)
-        pulumi.set(__self__, "jwt_groups_claim_name", jwt_groups_claim_name)
-        pulumi.set(__self__, "jwt_groups_enabled", jwt_groups_enabled)
-        pulumi.set(__self__, "lazy_connection_enabled", lazy_connection_enabled)
-        pulumi.set(__self__, "local_auth_disabled", local_auth_disabled)
-        pulumi.set(__self__, "network_range", network_range)
-        pulumi.set(__self__, "peer_expose_enabled", peer_expose_enabled)
-        pulumi.set(__self__, "peer_expose_groups", peer_expose_groups)
-        pulumi.set(__self__, "peer_inactivity_expiration", peer_inactivity_expiration)
-        pulumi.set(__self__, "peer_inactivity_expiration_enabled", peer_inactivity_expiration_enabled)
-        pulumi.set(__self__, "peer_login_expiration", peer_login_expiration)
-        pulumi.set(__self__, "peer_login_expiration_enabled", peer_login_expiration_enabled)
-        pulumi.set(__self__, "regular_users_view_blocked", regular_users_view_blocked)
-        pulumi.set(__self__, "routing_peer_dns_resolution_enabled", routing_peer_dns_resolution_enabled)
-
-    @_builtins.property
-    @pulumi.getter(name="autoUpdateAlways")
-    def auto_update_always(self) -> _builtins.bool:
-        """
-        Install updates in the background
-        """
-        return pulumi.get(self, "auto_update_always")
-
-    @_builtins.property
-    @pulumi.getter(name="autoUpdateVersion")
-    def auto_update_version(self) -> _builtins.str:
-        """
-        Agent auto-update setting
-        """
-        return pulumi.get(self, "auto_update_version")
-
-    @_builtins.property
-    @pulumi.getter(name="dnsDomain")
-    def dns_domain(self) -> _builtins.str:
-        """
-        Custom DNS domain
-        """
-        return pulumi.get(self, "dns_domain")
-
-    @_builtins.property
-    @pulumi.getter(name="embeddedIdpEnabled")
-    def embedded_idp_enabled(self) -> _builtins.bool:
-        """
-        Whether the embedded IdP is enabled
-        """
-        return pulumi.get(self, "embedded_idp_enabled")
-
-    @_builtins.property
-    @pulumi.getter
-    def extra(self) -> 'outputs.AccountResultSettingsExtra':
-        """
-        Extra settings
-        """
-        return pulumi.get(self, "extra")
-
-    @_builtins.property
-    @pulumi.getter(name="groupsPropagationEnabled")
-    def groups_propagation_enabled(self) -> _builtins.bool:
-        """
-        Propagate new user auto groups to the user's peers
-        """
-        return pulumi.get(self, "groups_propagation_enabled")
-
-    @_builtins.property
-    @pulumi.getter(name="jwtAllowGroups")
-    def jwt_allow_groups(self) -> Sequence[_builtins.str]:
-        """
-        Groups allowed access
-        """
-        return pulumi.get(self, "jwt_allow_groups")
-
-    @_builtins.property
-    @pulumi.getter(name="jwtGroupsClaimName")
-    def jwt_groups_claim_name(self) -> _builtins.str:
-        """
-        JWT claim holding groups
-        """
-        return pulumi.get(self, "jwt_groups_claim_name")
-
-    @_builtins.property
-    @pulumi.getter(name="jwtGroupsEnabled")
-    def jwt_groups_enabled(self) -> _builtins.bool:
-        """
-        Extract groups from a JWT claim
-        """
-        return pulumi.get(self, "jwt_groups_enabled")
-
-    @_builtins.property
-    @pulumi.getter(name="lazyConnectionEnabled")
-    def lazy_connection_enabled(self) -> _builtins.bool:
-        """
-        Experimental lazy connection
-        """
-        return pulumi.get(self, "lazy_connection_enabled")
-
-    @_builtins.property
-    @pulumi.getter(name="localAuthDisabled")
-    def local_auth_disabled(self) -> _builtins.bool:
-        """
-        Whether only external identity providers authenticate
-        """
-        return pulumi.get(self, "local_auth_disabled")
-
-    @_builtins.property
-    @pulumi.getter(name="networkRange")
-    def network_range(self) -> _builtins.str:
-        """
-        Overlay network range
-        """
-        return pulumi.get(self, "network_range")
-
-    @_builtins.property
-    @pulumi.getter(name="peerExposeEnabled")
-    def peer_expose_enabled(self) -> _builtins.bool:
-        """
-        Peers may expose local services
-        """
-        return pulumi.get(self, "peer_expose_enabled")
-
-    @_builtins.property
-    @pulumi.getter(name="peerExposeGroups")
-    def peer_expose_groups(self) -> Sequence[_builtins.str]:
-        """
-        Groups allowed to expose
-        """
-        return pulumi.get(self, "peer_expose_groups")
-
-    @_builtins.property
-    @pulumi.getter(name="peerInactivityExpiration")
-    def peer_inactivity_expiration(self) -> _builtins.int:
-        """
-        Peer inactivity expiration in seconds
-        """
-        return pulumi.get(self, "peer_inactivity_expiration")
-
-    @_builtins.property
-    @pulumi.getter(name="peerInactivityExpirationEnabled")
-    def peer_inactivity_expiration_enabled(self) -> _builtins.bool:
-        """
-        Global peer inactivity expiration
-        """
-        return pulumi.get(self, "peer_inactivity_expiration_enabled")
-
-    @_builtins.property
-    @pulumi.getter(name="peerLoginExpiration")
-    def peer_login_expiration(self) -> _builtins.int:
-        """
-        Peer login expiration in seconds
-        """
-        return pulumi.get(self, "peer_login_expiration")
-
-    @_builtins.property
-    @pulumi.getter(name="peerLoginExpirationEnabled")
-    def peer_login_expiration_enabled(self) -> _builtins.bool:
-        """
-        Global peer login expiration
-        """
-        return pulumi.get(self, "peer_login_expiration_enabled")
-
-    @_builtins.property
-    @pulumi.getter(name="regularUsersViewBlocked")
-    def regular_users_view_blocked(self) -> _builtins.bool:
-        """
-        Block regular users from viewing parts of the system
-        """
-        return pulumi.get(self, "regular_users_view_blocked")
-
-    @_builtins.property
-    @pulumi.getter(name="routingPeerDnsResolutionEnabled")
-    def routing_peer_dns_resolution_enabled(self) -> _builtins.bool:
-        """
-        DNS resolution on routing peers
-        """
-        return pulumi.get(self, "routing_peer_dns_resolution_enabled")
-
-
-@pulumi.output_type
-class AccountResultSettingsExtra(dict):
-    """
-    Extra settings
-    """
-    def __init__(__self__, *,
-                 network_traffic_logs_enabled: _builtins.bool,
-                 network_traffic_logs_groups: Sequence[_builtins.str],
-                 network_traffic_packet_counter_enabled: _builtins.bool,
-                 peer_approval_enabled: _builtins.bool,
-                 user_approval_required: _builtins.bool):
-        """
-        Extra settings
-
-        :param _builtins.bool network_traffic_logs_enabled: Collect network traffic events
-        :param Sequence[_builtins.str] network_traffic_logs_groups: Groups whose peers are logged; empty means all
-        :param _builtins.bool network_traffic_packet_counter_enabled: Count packets in traffic events (may slightly affect performance)
-        :param _builtins.bool peer_approval_enabled: New peers stay pending until approved (cloud only)
-        :param _builtins.bool user_approval_required: New users joining through domain matching stay pending until approved
-        """
-        pulumi.set(__self__, "network_traffic_logs_enabled", network_traffic_logs_enabled)
-        pulumi.set(__self__, "network_traffic_logs_groups", network_traffic_logs_groups)
-        pulumi.set(__self__, "network_traffic_packet_counter_enabled", network_traffic_packet_counter_enabled)
-        pulumi.set(__self__, "peer_approval_enabled", peer_approval_enabled)
-        pulumi.set(__self__, "user_approval_required", user_approval_required)
-
-    @_builtins.property
-    @pulumi.getter(name="networkTrafficLogsEnabled")
-    def network_traffic_logs_enabled(self) -> _builtins.bool:
-        """
-        Collect network traffic events
-        """
-        return pulumi.get(self, "network_traffic_logs_enabled")
-
-    @_builtins.property
-    @pulumi.getter(name="networkTrafficLogsGroups")
-    def network_traffic_logs_groups(self) -> Sequence[_builtins.str]:
-        """
-        Groups whose peers are logged; empty means all
-        """
-        return pulumi.get(self, "network_traffic_logs_groups")
-
-    @_builtins.property
-    @pulumi.getter(name="networkTrafficPacketCounterEnabled")
-    def network_traffic_packet_counter_enabled(self) -> _builtins.bool:
-        """
-        Count packets in traffic events (may slightly affect performance)
-        """
-        return pulumi.get(self, "network_traffic_packet_counter_enabled")
-
-    @_builtins.property
-    @pulumi.getter(name="peerApprovalEnabled")
-    def peer_approval_enabled(self) -> _builtins.bool:
-        """
-        New peers stay pending until approved (cloud only)
-        """
-        return pulumi.get(self, "peer_approval_enabled")
-
-    @_builtins.property
-    @pulumi.getter(name="userApprovalRequired")
-    def user_approval_required(self) -> _builtins.bool:
-        """
-        New users joining through domain matching stay pending until approved
-        """
-        return pulumi.get(self, "user_approval_required")
-
 
 @pulumi.output_type
 class AccountSettingsExtra(dict):
@@ -670,396 +306,7 @@ class AccountSettingsExtra(dict):
 
 
 @pulumi.output_type
-class AuditEventResult(dict):
-    """
-    Audit event
-    """
-    def __init__(__self__, *,
-                 activity: _builtins.str,
-                 activity_code: _builtins.str,
-                 id: _builtins.int,
-                 initiator_email: _builtins.str,
-                 initiator_id: _builtins.str,
-                 initiator_name: _builtins.str,
-                 meta: Mapping[str, Any],
-                 target_id: _builtins.str,
-                 timestamp: _builtins.str):
-        """
-        Audit event
-
-        :param _builtins.str activity: Human-readable activity
-        :param _builtins.str activity_code: Machine-readable activity, such as group.add
-        :param _builtins.int id: Event id
-        :param _builtins.str initiator_email: Email of the user who did it
-        :param _builtins.str initiator_id: Id of the user who did it
-        :param _builtins.str initiator_name: Name of the user who did it
-        :param Mapping[str, Any] meta: Free key/value details
-        :param _builtins.str target_id: Id of the object acted on
-        :param _builtins.str timestamp: When it happened
-        """
-        pulumi.set(__self__, "activity", activity)
-        pulumi.set(__self__, "activity_code", activity_code)
-        pulumi.set(__self__, "id", id)
-        pulumi.set(__self__, "initiator_email", initiator_email)
-        pulumi.set(__self__, "initiator_id", initiator_id)
-        pulumi.set(__self__, "initiator_name", initiator_name)
-        pulumi.set(__self__, "meta", meta)
-        pulumi.set(__self__, "target_id", target_id)
-        pulumi.set(__self__, "timestamp", timestamp)
-
-    @_builtins.property
-    @pulumi.getter
-    def activity(self) -> _builtins.str:
-        """
-        Human-readable activity
-        """
-        return pulumi.get(self, "activity")
-
-    @_builtins.property
-    @pulumi.getter(name="activityCode")
-    def activity_code(self) -> _builtins.str:
-        """
-        Machine-readable activity, such as group.add
-        """
-        return pulumi.get(self, "activity_code")
-
-    @_builtins.property
-    @pulumi.getter
-    def id(self) -> _builtins.int:
-        """
-        Event id
-        """
-        return pulumi.get(self, "id")
-
-    @_builtins.property
-    @pulumi.getter(name="initiatorEmail")
-    def initiator_email(self) -> _builtins.str:
-        """
-        Email of the user who did it
-        """
-        return pulumi.get(self, "initiator_email")
-
-    @_builtins.property
-    @pulumi.getter(name="initiatorId")
-    def initiator_id(self) -> _builtins.str:
-        """
-        Id of the user who did it
-        """
-        return pulumi.get(self, "initiator_id")
-
-    @_builtins.property
-    @pulumi.getter(name="initiatorName")
-    def initiator_name(self) -> _builtins.str:
-        """
-        Name of the user who did it
-        """
-        return pulumi.get(self, "initiator_name")
-
-    @_builtins.property
-    @pulumi.getter
-    def meta(self) -> Mapping[str, Any]:
-        """
-        Free key/value details
-        """
-        return pulumi.get(self, "meta")
-
-    @_builtins.property
-    @pulumi.getter(name="targetId")
-    def target_id(self) -> _builtins.str:
-        """
-        Id of the object acted on
-        """
-        return pulumi.get(self, "target_id")
-
-    @_builtins.property
-    @pulumi.getter
-    def timestamp(self) -> _builtins.str:
-        """
-        When it happened
-        """
-        return pulumi.get(self, "timestamp")
-
-
-@pulumi.output_type
-class DirectorySyncLogResult(dict):
-    """
-    Directory sync log entry
-    """
-    def __init__(__self__, *,
-                 id: _builtins.int,
-                 level: _builtins.str,
-                 message: _builtins.str,
-                 timestamp: _builtins.str):
-        """
-        Directory sync log entry
-
-        :param _builtins.int id: Log entry id
-        :param _builtins.str level: Severity; one of `info`, `warning`, `error`
-        :param _builtins.str message: What happened
-        :param _builtins.str timestamp: Time
-        """
-        pulumi.set(__self__, "id", id)
-        pulumi.set(__self__, "level", level)
-        pulumi.set(__self__, "message", message)
-        pulumi.set(__self__, "timestamp", timestamp)
-
-    @_builtins.property
-    @pulumi.getter
-    def id(self) -> _builtins.int:
-        """
-        Log entry id
-        """
-        return pulumi.get(self, "id")
-
-    @_builtins.property
-    @pulumi.getter
-    def level(self) -> _builtins.str:
-        """
-        Severity; one of `info`, `warning`, `error`
-        """
-        return pulumi.get(self, "level")
-
-    @_builtins.property
-    @pulumi.getter
-    def message(self) -> _builtins.str:
-        """
-        What happened
-        """
-        return pulumi.get(self, "message")
-
-    @_builtins.property
-    @pulumi.getter
-    def timestamp(self) -> _builtins.str:
-        """
-        Time
-        """
-        return pulumi.get(self, "timestamp")
-
-
-@pulumi.output_type
-class DirectorySyncVendorDResult(dict):
-    """
-    Directory sync vendor-d-idp integration (the service account key is never returned)
-    """
-    def __init__(__self__, *,
-                 connector_id: _builtins.str,
-                 customer_id: _builtins.str,
-                 enabled: _builtins.bool,
-                 group_prefixes: Sequence[_builtins.str],
-                 id: _builtins.int,
-                 last_synced_at: _builtins.str,
-                 sync_interval: _builtins.int,
-                 user_group_prefixes: Sequence[_builtins.str]):
-        """
-        Directory sync vendor-d-idp integration (the service account key is never returned)
-
-        :param _builtins.str connector_id: Connector id
-        :param _builtins.str customer_id: Customer id
-        :param _builtins.bool enabled: Whether the integration is active
-        :param Sequence[_builtins.str] group_prefixes: Start-with patterns of the groups to sync
-        :param _builtins.int id: Integration id
-        :param _builtins.str last_synced_at: Last sync time
-        :param _builtins.int sync_interval: Sync interval in seconds
-        :param Sequence[_builtins.str] user_group_prefixes: Patterns of the groups whose users are synced
-        """
-        pulumi.set(__self__, "connector_id", connector_id)
-        pulumi.set(__self__, "customer_id", customer_id)
-        pulumi.set(__self__, "enabled", enabled)
-        pulumi.set(__self__, "group_prefixes", group_prefixes)
-        pulumi.set(__self__, "id", id)
-        pulumi.set(__self__, "last_synced_at", last_synced_at)
-        pulumi.set(__self__, "sync_interval", sync_interval)
-        pulumi.set(__self__, "user_group_prefixes", user_group_prefixes)
-
-    @_builtins.property
-    @pulumi.getter(name="connectorId")
-    def connector_id(self) -> _builtins.str:
-        """
-        Connector id
-        """
-        return pulumi.get(self, "connector_id")
-
-    @_builtins.property
-    @pulumi.getter(name="customerId")
-    def customer_id(self) -> _builtins.str:
-        """
-        Customer id
-        """
-        return pulumi.get(self, "customer_id")
-
-    @_builtins.property
-    @pulumi.getter
-    def enabled(self) -> _builtins.bool:
-        """
-        Whether the integration is active
-        """
-        return pulumi.get(self, "enabled")
-
-    @_builtins.property
-    @pulumi.getter(name="groupPrefixes")
-    def group_prefixes(self) -> Sequence[_builtins.str]:
-        """
-        Start-with patterns of the groups to sync
-        """
-        return pulumi.get(self, "group_prefixes")
-
-    @_builtins.property
-    @pulumi.getter
-    def id(self) -> _builtins.int:
-        """
-        Integration id
-        """
-        return pulumi.get(self, "id")
-
-    @_builtins.property
-    @pulumi.getter(name="lastSyncedAt")
-    def last_synced_at(self) -> _builtins.str:
-        """
-        Last sync time
-        """
-        return pulumi.get(self, "last_synced_at")
-
-    @_builtins.property
-    @pulumi.getter(name="syncInterval")
-    def sync_interval(self) -> _builtins.int:
-        """
-        Sync interval in seconds
-        """
-        return pulumi.get(self, "sync_interval")
-
-    @_builtins.property
-    @pulumi.getter(name="userGroupPrefixes")
-    def user_group_prefixes(self) -> Sequence[_builtins.str]:
-        """
-        Patterns of the groups whose users are synced
-        """
-        return pulumi.get(self, "user_group_prefixes")
-
-
-@pulumi.output_type
-class DirectorySyncVendorEResult(dict):
-    """
-    Directory sync vendor-e-idp integration (the client secret is never returned)
-    """
-    def __init__(__self__, *,
-                 client_id: _builtins.str,
-                 connector_id: _builtins.str,
-                 enabled: _builtins.bool,
-                 group_prefixes: Sequence[_builtins.str],
-                 host: _builtins.str,
-                 id: _builtins.int,
-                 last_synced_at: _builtins.str,
-                 sync_interval: _builtins.int,
-                 tenant_id: _builtins.str,
-                 user_group_prefixes: Sequence[_builtins.str]):
-        """
-        Directory sync vendor-e-idp integration (the client secret is never returned)
-
-        :param _builtins.str client_id: Client id
-        :param _builtins.str connector_id: Connector id
-        :param _builtins.bool enabled: Whether the integration is active
-        :param Sequence[_builtins.str] group_prefixes: Start-with patterns of the groups to sync
-        :param _builtins.str host: API host domain
-        :param _builtins.int id: Integration id
-        :param _builtins.str last_synced_at: Last sync time
-        :param _builtins.int sync_interval: Sync interval in seconds
-        :param _builtins.str tenant_id: Tenant id
-        :param Sequence[_builtins.str] user_group_prefixes: Patterns of the groups whose users are synced
-        """
-        pulumi.set(__self__, "client_id", client_id)
-        pulumi.set(__self__, "connector_id", connector_id)
-        pulumi.set(__self__, "enabled", enabled)
-        pulumi.set(__self__, "group_prefixes", group_prefixes)
-        pulumi.set(__self__, "host", host)
-        pulumi.set(__self__, "id", id)
-        pulumi.set(__self__, "last_synced_at", last_synced_at)
-        pulumi.set(__self__, "sync_interval", sync_interval)
-        pulumi.set(__self__, "tenant_id", tenant_id)
-        pulumi.set(__self__, "user_group_prefixes", user_group_prefixes)
-
-    @_builtins.property
-    @pulumi.getter(name="clientId")
-    def client_id(self) -> _builtins.str:
-        """
-        Client id
-        """
-        return pulumi.get(self, "client_id")
-
-    @_builtins.property
-    @pulumi.getter(name="connectorId")
-    def connector_id(self) -> _builtins.str:
-        """
-        Connector id
-        """
-        return pulumi.get(self, "connector_id")
-
-    @_builtins.property
-    @pulumi.getter
-    def enabled(self) -> _builtins.bool:
-        """
-        Whether the integration is active
-        """
-        return pulumi.get(self, "enabled")
-
-    @_builtins.property
-    @pulumi.getter(name="groupPrefixes")
-    def group_prefixes(self) -> Sequence[_builtins.str]:
-        """
-        Start-with patterns of the groups to sync
-        """
-        return pulumi.get(self, "group_prefixes")
-
-    @_builtins.property
-    @pulumi.getter
-    def host(self) -> _builtins.str:
-        """
-        API host domain
-        """
-        return pulumi.get(self, "host")
-
-    @_builtins.property
-    @pulumi.getter
-    def id(self) -> _builtins.int:
-        """
-        Integration id
-        """
-        return pulumi.get(self, "id")
-
-    @_builtins.property
-    @pulumi.getter(name="lastSyncedAt")
-    def last_synced_at(self) -> _builtins.str:
-        """
-        Last sync time
-        """
-        return pulumi.get(self, "last_synced_at")
-
-    @_builtins.property
-    @pulumi.getter(name="syncInterval")
-    def sync_interval(self) -> _builtins.int:
-        """
-        Sync interval in seconds
-        """
-        return pulumi.get(self, "sync_interval")
-
-    @_builtins.property
-    @pulumi.getter(name="tenantId")
-    def tenant_id(self) -> _builtins.str:
-        """
-        Tenant id
-        """
-        return pulumi.get(self, "tenant_id")
-
-    @_builtins.property
-    @pulumi.getter(name="userGroupPrefixes")
-    def user_group_prefixes(self) -> Sequence[_builtins.str]:
-        """
-        Patterns of the groups whose users are synced
-        """
-        return pulumi.get(self, "user_group_prefixes")
-
-
-@pulumi.output_type
-class DnsRecordResult(dict):
+class DnsZoneRecord(dict):
     """
     DNS record
     """
@@ -1123,95 +370,6 @@ class DnsRecordResult(dict):
         Record type; known values `A`, `AAAA`, `CNAME` (others are accepted)
         """
         return pulumi.get(self, "type")
-
-
-@pulumi.output_type
-class DnsZoneResult(dict):
-    """
-    DNS zone
-    """
-    def __init__(__self__, *,
-                 distribution_groups: Sequence[_builtins.str],
-                 domain: _builtins.str,
-                 enable_search_domain: _builtins.bool,
-                 enabled: _builtins.bool,
-                 id: _builtins.str,
-                 name: _builtins.str,
-                 records: Sequence['outputs.DnsRecordResult']):
-        """
-        DNS zone
-
-        :param Sequence[_builtins.str] distribution_groups: Groups whose peers get the zone
-        :param _builtins.str domain: Zone domain (FQDN): at least two labels, the last one not a number
-        :param _builtins.bool enable_search_domain: Add the zone domain to the peers' search domains
-        :param _builtins.bool enabled: Whether the zone is served
-        :param _builtins.str id: Zone id
-        :param _builtins.str name: Zone name, 1 to 255 characters
-        :param Sequence['DnsRecordResult'] records: The zone's records
-        """
-        pulumi.set(__self__, "distribution_groups", distribution_groups)
-        pulumi.set(__self__, "domain", domain)
-        pulumi.set(__self__, "enable_search_domain", enable_search_domain)
-        pulumi.set(__self__, "enabled", enabled)
-        pulumi.set(__self__, "id", id)
-        pulumi.set(__self__, "name", name)
-        pulumi.set(__self__, "records", records)
-
-    @_builtins.property
-    @pulumi.getter(name="distributionGroups")
-    def distribution_groups(self) -> Sequence[_builtins.str]:
-        """
-        Groups whose peers get the zone
-        """
-        return pulumi.get(self, "distribution_groups")
-
-    @_builtins.property
-    @pulumi.getter
-    def domain(self) -> _builtins.str:
-        """
-        Zone domain (FQDN): at least two labels, the last one not a number
-        """
-        return pulumi.get(self, "domain")
-
-    @_builtins.property
-    @pulumi.getter(name="enableSearchDomain")
-    def enable_search_domain(self) -> _builtins.bool:
-        """
-        Add the zone domain to the peers' search domains
-        """
-        return pulumi.get(self, "enable_search_domain")
-
-    @_builtins.property
-    @pulumi.getter
-    def enabled(self) -> _builtins.bool:
-        """
-        Whether the zone is served
-        """
-        return pulumi.get(self, "enabled")
-
-    @_builtins.property
-    @pulumi.getter
-    def id(self) -> _builtins.str:
-        """
-        Zone id
-        """
-        return pulumi.get(self, "id")
-
-    @_builtins.property
-    @pulumi.getter
-    def name(self) -> _builtins.str:
-        """
-        Zone name, 1 to 255 characters
-        """
-        return pulumi.get(self, "name")
-
-    @_builtins.property
-    @pulumi.getter
-    def records(self) -> Sequence['outputs.DnsRecordResult']:
-        """
-        The zone's records
-        """
-        return pulumi.get(self, "records")
 
 
 @pulumi.output_type
@@ -1352,7 +510,1399 @@ class EdrVendorAMatchAttributes(dict):
 
 
 @pulumi.output_type
-class EdrVendorAResultMatchAttributes(dict):
+class GetAccessiblePeersItem(dict):
+    """
+    A peer that another peer can connect to
+    """
+    def __init__(__self__, *,
+                 city_name: _builtins.str,
+                 connected: _builtins.bool,
+                 country_code: _builtins.str,
+                 dns_label: _builtins.str,
+                 geoname_id: _builtins.int,
+                 id: _builtins.str,
+                 ip: _builtins.str,
+                 last_seen: _builtins.str,
+                 name: _builtins.str,
+                 os: _builtins.str,
+                 user_id: _builtins.str):
+        """
+        A peer that another peer can connect to
+
+        :param _builtins.str city_name: City
+        :param _builtins.bool connected: Whether the peer is connected
+        :param _builtins.str country_code: Country code
+        :param _builtins.str dns_label: DNS label
+        :param _builtins.int geoname_id: Geoname id
+        :param _builtins.str id: Peer id
+        :param _builtins.str ip: Overlay IP address
+        :param _builtins.str last_seen: Last time seen
+        :param _builtins.str name: Peer name
+        :param _builtins.str os: Operating system
+        :param _builtins.str user_id: Owner user id
+        """
+        pulumi.set(__self__, "city_name", city_name)
+        pulumi.set(__self__, "connected", connected)
+        pulumi.set(__self__, "country_code", country_code)
+        pulumi.set(__self__, "dns_label", dns_label)
+        pulumi.set(__self__, "geoname_id", geoname_id)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "ip", ip)
+        pulumi.set(__self__, "last_seen", last_seen)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "os", os)
+        pulumi.set(__self__, "user_id", user_id)
+
+    @_builtins.property
+    @pulumi.getter(name="cityName")
+    def city_name(self) -> _builtins.str:
+        """
+        City
+        """
+        return pulumi.get(self, "city_name")
+
+    @_builtins.property
+    @pulumi.getter
+    def connected(self) -> _builtins.bool:
+        """
+        Whether the peer is connected
+        """
+        return pulumi.get(self, "connected")
+
+    @_builtins.property
+    @pulumi.getter(name="countryCode")
+    def country_code(self) -> _builtins.str:
+        """
+        Country code
+        """
+        return pulumi.get(self, "country_code")
+
+    @_builtins.property
+    @pulumi.getter(name="dnsLabel")
+    def dns_label(self) -> _builtins.str:
+        """
+        DNS label
+        """
+        return pulumi.get(self, "dns_label")
+
+    @_builtins.property
+    @pulumi.getter(name="geonameId")
+    def geoname_id(self) -> _builtins.int:
+        """
+        Geoname id
+        """
+        return pulumi.get(self, "geoname_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Peer id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def ip(self) -> _builtins.str:
+        """
+        Overlay IP address
+        """
+        return pulumi.get(self, "ip")
+
+    @_builtins.property
+    @pulumi.getter(name="lastSeen")
+    def last_seen(self) -> _builtins.str:
+        """
+        Last time seen
+        """
+        return pulumi.get(self, "last_seen")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Peer name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def os(self) -> _builtins.str:
+        """
+        Operating system
+        """
+        return pulumi.get(self, "os")
+
+    @_builtins.property
+    @pulumi.getter(name="userId")
+    def user_id(self) -> _builtins.str:
+        """
+        Owner user id
+        """
+        return pulumi.get(self, "user_id")
+
+
+@pulumi.output_type
+class GetAccountOnboarding(dict):
+    """
+    Onboarding state
+    """
+    def __init__(__self__, *,
+                 onboarding_flow_pending: _builtins.bool,
+                 signup_form_pending: _builtins.bool):
+        """
+        Onboarding state
+
+        :param _builtins.bool onboarding_flow_pending: The onboarding flow is still to be completed
+        :param _builtins.bool signup_form_pending: The signup form is still to be filled in
+        """
+        pulumi.set(__self__, "onboarding_flow_pending", onboarding_flow_pending)
+        pulumi.set(__self__, "signup_form_pending", signup_form_pending)
+
+    @_builtins.property
+    @pulumi.getter(name="onboardingFlowPending")
+    def onboarding_flow_pending(self) -> _builtins.bool:
+        """
+        The onboarding flow is still to be completed
+        """
+        return pulumi.get(self, "onboarding_flow_pending")
+
+    @_builtins.property
+    @pulumi.getter(name="signupFormPending")
+    def signup_form_pending(self) -> _builtins.bool:
+        """
+        The signup form is still to be filled in
+        """
+        return pulumi.get(self, "signup_form_pending")
+
+
+@pulumi.output_type
+class GetAccountSettings(dict):
+    """
+    Account settings
+    """
+    def __init__(__self__, *,
+                 auto_update_always: _builtins.bool,
+                 auto_update_version: _builtins.str,
+                 dns_domain: _builtins.str,
+                 embedded_idp_enabled: _builtins.bool,
+                 extra: 'outputs.GetAccountSettingsExtra',
+                 groups_propagation_enabled: _builtins.bool,
+                 jwt_allow_groups: Sequence[_builtins.str],
+                 jwt_groups_claim_name: _builtins.str,
+                 jwt_groups_enabled: _builtins.bool,
+                 lazy_connection_enabled: _builtins.bool,
+                 local_auth_disabled: _builtins.bool,
+                 network_range: _builtins.str,
+                 peer_expose_enabled: _builtins.bool,
+                 peer_expose_groups: Sequence[_builtins.str],
+                 peer_inactivity_expiration: _builtins.int,
+                 peer_inactivity_expiration_enabled: _builtins.bool,
+                 peer_login_expiration: _builtins.int,
+                 peer_login_expiration_enabled: _builtins.bool,
+                 regular_users_view_blocked: _builtins.bool,
+                 routing_peer_dns_resolution_enabled: _builtins.bool):
+        """
+        Account settings
+
+        :param _builtins.bool auto_update_always: Install updates in the background
+        :param _builtins.str auto_update_version: Agent auto-update setting
+        :param _builtins.str dns_domain: Custom DNS domain
+        :param _builtins.bool embedded_idp_enabled: Whether the embedded IdP is enabled
+        :param 'GetAccountSettingsExtra' extra: Extra settings
+        :param _builtins.bool groups_propagation_enabled: Propagate new user auto groups to the user's peers
+        :param Sequence[_builtins.str] jwt_allow_groups: Groups allowed access
+        :param _builtins.str jwt_groups_claim_name: JWT claim holding groups
+        :param _builtins.bool jwt_groups_enabled: Extract groups from a JWT claim
+        :param _builtins.bool lazy_connection_enabled: Experimental lazy connection
+        :param _builtins.bool local_auth_disabled: Whether only external identity providers authenticate
+        :param _builtins.str network_range: Overlay network range
+        :param _builtins.bool peer_expose_enabled: Peers may expose local services
+        :param Sequence[_builtins.str] peer_expose_groups: Groups allowed to expose
+        :param _builtins.int peer_inactivity_expiration: Peer inactivity expiration in seconds
+        :param _builtins.bool peer_inactivity_expiration_enabled: Global peer inactivity expiration
+        :param _builtins.int peer_login_expiration: Peer login expiration in seconds
+        :param _builtins.bool peer_login_expiration_enabled: Global peer login expiration
+        :param _builtins.bool regular_users_view_blocked: Block regular users from viewing parts of the system
+        :param _builtins.bool routing_peer_dns_resolution_enabled: DNS resolution on routing peers
+        """
+        pulumi.set(__self__, "auto_update_always", auto_update_always)
+        pulumi.set(__self__, "auto_update_version", auto_update_version)
+        pulumi.set(__self__, "dns_domain", dns_domain)
+        pulumi.set(__self__, "embedded_idp_enabled", embedded_idp_enabled)
+        pulumi.set(__self__, "extra", extra)
+        pulumi.set(__self__, "groups_propagation_enabled", groups_propagation_enabled)
+        pulumi.set(__self__, "jwt_allow_groups", jwt_allow_groups)
+        pulumi.set(__self__, "jwt_groups_claim_name", jwt_groups_claim_name)
+        pulumi.set(__self__, "jwt_groups_enabled", jwt_groups_enabled)
+        pulumi.set(__self__, "lazy_connection_enabled", lazy_connection_enabled)
+        pulumi.set(__self__, "local_auth_disabled", local_auth_disabled)
+        pulumi.set(__self__, "network_range", network_range)
+        pulumi.set(__self__, "peer_expose_enabled", peer_expose_enabled)
+        pulumi.set(__self__, "peer_expose_groups", peer_expose_groups)
+        pulumi.set(__self__, "peer_inactivity_expiration", peer_inactivity_expiration)
+        pulumi.set(__self__, "peer_inactivity_expiration_enabled", peer_inactivity_expiration_enabled)
+        pulumi.set(__self__, "peer_login_expiration", peer_login_expiration)
+        pulumi.set(__self__, "peer_login_expiration_enabled", peer_login_expiration_enabled)
+        pulumi.set(__self__, "regular_users_view_blocked", regular_users_view_blocked)
+        pulumi.set(__self__, "routing_peer_dns_resolution_enabled", routing_peer_dns_resolution_enabled)
+
+    @_builtins.property
+    @pulumi.getter(name="autoUpdateAlways")
+    def auto_update_always(self) -> _builtins.bool:
+        """
+        Install updates in the background
+        """
+        return pulumi.get(self, "auto_update_always")
+
+    @_builtins.property
+    @pulumi.getter(name="autoUpdateVersion")
+    def auto_update_version(self) -> _builtins.str:
+        """
+        Agent auto-update setting
+        """
+        return pulumi.get(self, "auto_update_version")
+
+    @_builtins.property
+    @pulumi.getter(name="dnsDomain")
+    def dns_domain(self) -> _builtins.str:
+        """
+        Custom DNS domain
+        """
+        return pulumi.get(self, "dns_domain")
+
+    @_builtins.property
+    @pulumi.getter(name="embeddedIdpEnabled")
+    def embedded_idp_enabled(self) -> _builtins.bool:
+        """
+        Whether the embedded IdP is enabled
+        """
+        return pulumi.get(self, "embedded_idp_enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def extra(self) -> 'outputs.GetAccountSettingsExtra':
+        """
+        Extra settings
+        """
+        return pulumi.get(self, "extra")
+
+    @_builtins.property
+    @pulumi.getter(name="groupsPropagationEnabled")
+    def groups_propagation_enabled(self) -> _builtins.bool:
+        """
+        Propagate new user auto groups to the user's peers
+        """
+        return pulumi.get(self, "groups_propagation_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="jwtAllowGroups")
+    def jwt_allow_groups(self) -> Sequence[_builtins.str]:
+        """
+        Groups allowed access
+        """
+        return pulumi.get(self, "jwt_allow_groups")
+
+    @_builtins.property
+    @pulumi.getter(name="jwtGroupsClaimName")
+    def jwt_groups_claim_name(self) -> _builtins.str:
+        """
+        JWT claim holding groups
+        """
+        return pulumi.get(self, "jwt_groups_claim_name")
+
+    @_builtins.property
+    @pulumi.getter(name="jwtGroupsEnabled")
+    def jwt_groups_enabled(self) -> _builtins.bool:
+        """
+        Extract groups from a JWT claim
+        """
+        return pulumi.get(self, "jwt_groups_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="lazyConnectionEnabled")
+    def lazy_connection_enabled(self) -> _builtins.bool:
+        """
+        Experimental lazy connection
+        """
+        return pulumi.get(self, "lazy_connection_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="localAuthDisabled")
+    def local_auth_disabled(self) -> _builtins.bool:
+        """
+        Whether only external identity providers authenticate
+        """
+        return pulumi.get(self, "local_auth_disabled")
+
+    @_builtins.property
+    @pulumi.getter(name="networkRange")
+    def network_range(self) -> _builtins.str:
+        """
+        Overlay network range
+        """
+        return pulumi.get(self, "network_range")
+
+    @_builtins.property
+    @pulumi.getter(name="peerExposeEnabled")
+    def peer_expose_enabled(self) -> _builtins.bool:
+        """
+        Peers may expose local services
+        """
+        return pulumi.get(self, "peer_expose_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="peerExposeGroups")
+    def peer_expose_groups(self) -> Sequence[_builtins.str]:
+        """
+        Groups allowed to expose
+        """
+        return pulumi.get(self, "peer_expose_groups")
+
+    @_builtins.property
+    @pulumi.getter(name="peerInactivityExpiration")
+    def peer_inactivity_expiration(self) -> _builtins.int:
+        """
+        Peer inactivity expiration in seconds
+        """
+        return pulumi.get(self, "peer_inactivity_expiration")
+
+    @_builtins.property
+    @pulumi.getter(name="peerInactivityExpirationEnabled")
+    def peer_inactivity_expiration_enabled(self) -> _builtins.bool:
+        """
+        Global peer inactivity expiration
+        """
+        return pulumi.get(self, "peer_inactivity_expiration_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="peerLoginExpiration")
+    def peer_login_expiration(self) -> _builtins.int:
+        """
+        Peer login expiration in seconds
+        """
+        return pulumi.get(self, "peer_login_expiration")
+
+    @_builtins.property
+    @pulumi.getter(name="peerLoginExpirationEnabled")
+    def peer_login_expiration_enabled(self) -> _builtins.bool:
+        """
+        Global peer login expiration
+        """
+        return pulumi.get(self, "peer_login_expiration_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="regularUsersViewBlocked")
+    def regular_users_view_blocked(self) -> _builtins.bool:
+        """
+        Block regular users from viewing parts of the system
+        """
+        return pulumi.get(self, "regular_users_view_blocked")
+
+    @_builtins.property
+    @pulumi.getter(name="routingPeerDnsResolutionEnabled")
+    def routing_peer_dns_resolution_enabled(self) -> _builtins.bool:
+        """
+        DNS resolution on routing peers
+        """
+        return pulumi.get(self, "routing_peer_dns_resolution_enabled")
+
+
+@pulumi.output_type
+class GetAccountSettingsExtra(dict):
+    """
+    Extra settings
+    """
+    def __init__(__self__, *,
+                 network_traffic_logs_enabled: _builtins.bool,
+                 network_traffic_logs_groups: Sequence[_builtins.str],
+                 network_traffic_packet_counter_enabled: _builtins.bool,
+                 peer_approval_enabled: _builtins.bool,
+                 user_approval_required: _builtins.bool):
+        """
+        Extra settings
+
+        :param _builtins.bool network_traffic_logs_enabled: Collect network traffic events
+        :param Sequence[_builtins.str] network_traffic_logs_groups: Groups whose peers are logged; empty means all
+        :param _builtins.bool network_traffic_packet_counter_enabled: Count packets in traffic events (may slightly affect performance)
+        :param _builtins.bool peer_approval_enabled: New peers stay pending until approved (cloud only)
+        :param _builtins.bool user_approval_required: New users joining through domain matching stay pending until approved
+        """
+        pulumi.set(__self__, "network_traffic_logs_enabled", network_traffic_logs_enabled)
+        pulumi.set(__self__, "network_traffic_logs_groups", network_traffic_logs_groups)
+        pulumi.set(__self__, "network_traffic_packet_counter_enabled", network_traffic_packet_counter_enabled)
+        pulumi.set(__self__, "peer_approval_enabled", peer_approval_enabled)
+        pulumi.set(__self__, "user_approval_required", user_approval_required)
+
+    @_builtins.property
+    @pulumi.getter(name="networkTrafficLogsEnabled")
+    def network_traffic_logs_enabled(self) -> _builtins.bool:
+        """
+        Collect network traffic events
+        """
+        return pulumi.get(self, "network_traffic_logs_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="networkTrafficLogsGroups")
+    def network_traffic_logs_groups(self) -> Sequence[_builtins.str]:
+        """
+        Groups whose peers are logged; empty means all
+        """
+        return pulumi.get(self, "network_traffic_logs_groups")
+
+    @_builtins.property
+    @pulumi.getter(name="networkTrafficPacketCounterEnabled")
+    def network_traffic_packet_counter_enabled(self) -> _builtins.bool:
+        """
+        Count packets in traffic events (may slightly affect performance)
+        """
+        return pulumi.get(self, "network_traffic_packet_counter_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="peerApprovalEnabled")
+    def peer_approval_enabled(self) -> _builtins.bool:
+        """
+        New peers stay pending until approved (cloud only)
+        """
+        return pulumi.get(self, "peer_approval_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="userApprovalRequired")
+    def user_approval_required(self) -> _builtins.bool:
+        """
+        New users joining through domain matching stay pending until approved
+        """
+        return pulumi.get(self, "user_approval_required")
+
+
+@pulumi.output_type
+class GetAuditEventsItem(dict):
+    """
+    Audit event
+    """
+    def __init__(__self__, *,
+                 activity: _builtins.str,
+                 activity_code: _builtins.str,
+                 id: _builtins.int,
+                 initiator_email: _builtins.str,
+                 initiator_id: _builtins.str,
+                 initiator_name: _builtins.str,
+                 meta: Mapping[str, Any],
+                 target_id: _builtins.str,
+                 timestamp: _builtins.str):
+        """
+        Audit event
+
+        :param _builtins.str activity: Human-readable activity
+        :param _builtins.str activity_code: Machine-readable activity, such as group.add
+        :param _builtins.int id: Event id
+        :param _builtins.str initiator_email: Email of the user who did it
+        :param _builtins.str initiator_id: Id of the user who did it
+        :param _builtins.str initiator_name: Name of the user who did it
+        :param Mapping[str, Any] meta: Free key/value details
+        :param _builtins.str target_id: Id of the object acted on
+        :param _builtins.str timestamp: When it happened
+        """
+        pulumi.set(__self__, "activity", activity)
+        pulumi.set(__self__, "activity_code", activity_code)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "initiator_email", initiator_email)
+        pulumi.set(__self__, "initiator_id", initiator_id)
+        pulumi.set(__self__, "initiator_name", initiator_name)
+        pulumi.set(__self__, "meta", meta)
+        pulumi.set(__self__, "target_id", target_id)
+        pulumi.set(__self__, "timestamp", timestamp)
+
+    @_builtins.property
+    @pulumi.getter
+    def activity(self) -> _builtins.str:
+        """
+        Human-readable activity
+        """
+        return pulumi.get(self, "activity")
+
+    @_builtins.property
+    @pulumi.getter(name="activityCode")
+    def activity_code(self) -> _builtins.str:
+        """
+        Machine-readable activity, such as group.add
+        """
+        return pulumi.get(self, "activity_code")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        Event id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="initiatorEmail")
+    def initiator_email(self) -> _builtins.str:
+        """
+        Email of the user who did it
+        """
+        return pulumi.get(self, "initiator_email")
+
+    @_builtins.property
+    @pulumi.getter(name="initiatorId")
+    def initiator_id(self) -> _builtins.str:
+        """
+        Id of the user who did it
+        """
+        return pulumi.get(self, "initiator_id")
+
+    @_builtins.property
+    @pulumi.getter(name="initiatorName")
+    def initiator_name(self) -> _builtins.str:
+        """
+        Name of the user who did it
+        """
+        return pulumi.get(self, "initiator_name")
+
+    @_builtins.property
+    @pulumi.getter
+    def meta(self) -> Mapping[str, Any]:
+        """
+        Free key/value details
+        """
+        return pulumi.get(self, "meta")
+
+    @_builtins.property
+    @pulumi.getter(name="targetId")
+    def target_id(self) -> _builtins.str:
+        """
+        Id of the object acted on
+        """
+        return pulumi.get(self, "target_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def timestamp(self) -> _builtins.str:
+        """
+        When it happened
+        """
+        return pulumi.get(self, "timestamp")
+
+
+@pulumi.output_type
+class GetCurrentUserPermissions(dict):
+    """
+    What the user may do
+    """
+    def __init__(__self__, *,
+                 is_restricted: _builtins.bool,
+                 modules: Mapping[str, 'outputs.GetCurrentUserPermissionsModule']):
+        """
+        What the user may do
+
+        :param _builtins.bool is_restricted: Whether the user's view of peers is restricted to their own
+        :param Mapping[str, 'GetCurrentUserPermissionsModule'] modules: Module name to allowed operations
+        """
+        pulumi.set(__self__, "is_restricted", is_restricted)
+        pulumi.set(__self__, "modules", modules)
+
+    @_builtins.property
+    @pulumi.getter(name="isRestricted")
+    def is_restricted(self) -> _builtins.bool:
+        """
+        Whether the user's view of peers is restricted to their own
+        """
+        return pulumi.get(self, "is_restricted")
+
+    @_builtins.property
+    @pulumi.getter
+    def modules(self) -> Mapping[str, 'outputs.GetCurrentUserPermissionsModule']:
+        """
+        Module name to allowed operations
+        """
+        return pulumi.get(self, "modules")
+
+
+@pulumi.output_type
+class GetCurrentUserPermissionsModule(dict):
+    """
+    Allowed operations
+    """
+    def __init__(__self__, *,
+                 create: _builtins.bool,
+                 delete: _builtins.bool,
+                 read: _builtins.bool,
+                 update: _builtins.bool):
+        """
+        Allowed operations
+
+        :param _builtins.bool create: May create
+        :param _builtins.bool delete: May delete
+        :param _builtins.bool read: May read
+        :param _builtins.bool update: May update
+        """
+        pulumi.set(__self__, "create", create)
+        pulumi.set(__self__, "delete", delete)
+        pulumi.set(__self__, "read", read)
+        pulumi.set(__self__, "update", update)
+
+    @_builtins.property
+    @pulumi.getter
+    def create(self) -> _builtins.bool:
+        """
+        May create
+        """
+        return pulumi.get(self, "create")
+
+    @_builtins.property
+    @pulumi.getter
+    def delete(self) -> _builtins.bool:
+        """
+        May delete
+        """
+        return pulumi.get(self, "delete")
+
+    @_builtins.property
+    @pulumi.getter
+    def read(self) -> _builtins.bool:
+        """
+        May read
+        """
+        return pulumi.get(self, "read")
+
+    @_builtins.property
+    @pulumi.getter
+    def update(self) -> _builtins.bool:
+        """
+        May update
+        """
+        return pulumi.get(self, "update")
+
+
+@pulumi.output_type
+class GetDirectorySyncLogsItem(dict):
+    """
+    Directory sync log entry
+    """
+    def __init__(__self__, *,
+                 id: _builtins.int,
+                 level: _builtins.str,
+                 message: _builtins.str,
+                 timestamp: _builtins.str):
+        """
+        Directory sync log entry
+
+        :param _builtins.int id: Log entry id
+        :param _builtins.str level: Severity; one of `info`, `warning`, `error`
+        :param _builtins.str message: What happened
+        :param _builtins.str timestamp: Time
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "level", level)
+        pulumi.set(__self__, "message", message)
+        pulumi.set(__self__, "timestamp", timestamp)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        Log entry id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def level(self) -> _builtins.str:
+        """
+        Severity; one of `info`, `warning`, `error`
+        """
+        return pulumi.get(self, "level")
+
+    @_builtins.property
+    @pulumi.getter
+    def message(self) -> _builtins.str:
+        """
+        What happened
+        """
+        return pulumi.get(self, "message")
+
+    @_builtins.property
+    @pulumi.getter
+    def timestamp(self) -> _builtins.str:
+        """
+        Time
+        """
+        return pulumi.get(self, "timestamp")
+
+
+@pulumi.output_type
+class GetDirectorySyncVendorDsItem(dict):
+    """
+    Directory sync vendor-d-idp integration (the service account key is never returned)
+    """
+    def __init__(__self__, *,
+                 connector_id: _builtins.str,
+                 customer_id: _builtins.str,
+                 enabled: _builtins.bool,
+                 group_prefixes: Sequence[_builtins.str],
+                 id: _builtins.int,
+                 last_synced_at: _builtins.str,
+                 sync_interval: _builtins.int,
+                 user_group_prefixes: Sequence[_builtins.str]):
+        """
+        Directory sync vendor-d-idp integration (the service account key is never returned)
+
+        :param _builtins.str connector_id: Connector id
+        :param _builtins.str customer_id: Customer id
+        :param _builtins.bool enabled: Whether the integration is active
+        :param Sequence[_builtins.str] group_prefixes: Start-with patterns of the groups to sync
+        :param _builtins.int id: Integration id
+        :param _builtins.str last_synced_at: Last sync time
+        :param _builtins.int sync_interval: Sync interval in seconds
+        :param Sequence[_builtins.str] user_group_prefixes: Patterns of the groups whose users are synced
+        """
+        pulumi.set(__self__, "connector_id", connector_id)
+        pulumi.set(__self__, "customer_id", customer_id)
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "group_prefixes", group_prefixes)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "last_synced_at", last_synced_at)
+        pulumi.set(__self__, "sync_interval", sync_interval)
+        pulumi.set(__self__, "user_group_prefixes", user_group_prefixes)
+
+    @_builtins.property
+    @pulumi.getter(name="connectorId")
+    def connector_id(self) -> _builtins.str:
+        """
+        Connector id
+        """
+        return pulumi.get(self, "connector_id")
+
+    @_builtins.property
+    @pulumi.getter(name="customerId")
+    def customer_id(self) -> _builtins.str:
+        """
+        Customer id
+        """
+        return pulumi.get(self, "customer_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the integration is active
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="groupPrefixes")
+    def group_prefixes(self) -> Sequence[_builtins.str]:
+        """
+        Start-with patterns of the groups to sync
+        """
+        return pulumi.get(self, "group_prefixes")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        Integration id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="lastSyncedAt")
+    def last_synced_at(self) -> _builtins.str:
+        """
+        Last sync time
+        """
+        return pulumi.get(self, "last_synced_at")
+
+    @_builtins.property
+    @pulumi.getter(name="syncInterval")
+    def sync_interval(self) -> _builtins.int:
+        """
+        Sync interval in seconds
+        """
+        return pulumi.get(self, "sync_interval")
+
+    @_builtins.property
+    @pulumi.getter(name="userGroupPrefixes")
+    def user_group_prefixes(self) -> Sequence[_builtins.str]:
+        """
+        Patterns of the groups whose users are synced
+        """
+        return pulumi.get(self, "user_group_prefixes")
+
+
+@pulumi.output_type
+class GetDirectorySyncVendorEsItem(dict):
+    """
+    Directory sync vendor-e-idp integration (the client secret is never returned)
+    """
+    def __init__(__self__, *,
+                 client_id: _builtins.str,
+                 connector_id: _builtins.str,
+                 enabled: _builtins.bool,
+                 group_prefixes: Sequence[_builtins.str],
+                 host: _builtins.str,
+                 id: _builtins.int,
+                 last_synced_at: _builtins.str,
+                 sync_interval: _builtins.int,
+                 tenant_id: _builtins.str,
+                 user_group_prefixes: Sequence[_builtins.str]):
+        """
+        Directory sync vendor-e-idp integration (the client secret is never returned)
+
+        :param _builtins.str client_id: Client id
+        :param _builtins.str connector_id: Connector id
+        :param _builtins.bool enabled: Whether the integration is active
+        :param Sequence[_builtins.str] group_prefixes: Start-with patterns of the groups to sync
+        :param _builtins.str host: API host domain
+        :param _builtins.int id: Integration id
+        :param _builtins.str last_synced_at: Last sync time
+        :param _builtins.int sync_interval: Sync interval in seconds
+        :param _builtins.str tenant_id: Tenant id
+        :param Sequence[_builtins.str] user_group_prefixes: Patterns of the groups whose users are synced
+        """
+        pulumi.set(__self__, "client_id", client_id)
+        pulumi.set(__self__, "connector_id", connector_id)
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "group_prefixes", group_prefixes)
+        pulumi.set(__self__, "host", host)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "last_synced_at", last_synced_at)
+        pulumi.set(__self__, "sync_interval", sync_interval)
+        pulumi.set(__self__, "tenant_id", tenant_id)
+        pulumi.set(__self__, "user_group_prefixes", user_group_prefixes)
+
+    @_builtins.property
+    @pulumi.getter(name="clientId")
+    def client_id(self) -> _builtins.str:
+        """
+        Client id
+        """
+        return pulumi.get(self, "client_id")
+
+    @_builtins.property
+    @pulumi.getter(name="connectorId")
+    def connector_id(self) -> _builtins.str:
+        """
+        Connector id
+        """
+        return pulumi.get(self, "connector_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the integration is active
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="groupPrefixes")
+    def group_prefixes(self) -> Sequence[_builtins.str]:
+        """
+        Start-with patterns of the groups to sync
+        """
+        return pulumi.get(self, "group_prefixes")
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> _builtins.str:
+        """
+        API host domain
+        """
+        return pulumi.get(self, "host")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        Integration id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="lastSyncedAt")
+    def last_synced_at(self) -> _builtins.str:
+        """
+        Last sync time
+        """
+        return pulumi.get(self, "last_synced_at")
+
+    @_builtins.property
+    @pulumi.getter(name="syncInterval")
+    def sync_interval(self) -> _builtins.int:
+        """
+        Sync interval in seconds
+        """
+        return pulumi.get(self, "sync_interval")
+
+    @_builtins.property
+    @pulumi.getter(name="tenantId")
+    def tenant_id(self) -> _builtins.str:
+        """
+        Tenant id
+        """
+        return pulumi.get(self, "tenant_id")
+
+    @_builtins.property
+    @pulumi.getter(name="userGroupPrefixes")
+    def user_group_prefixes(self) -> Sequence[_builtins.str]:
+        """
+        Patterns of the groups whose users are synced
+        """
+        return pulumi.get(self, "user_group_prefixes")
+
+
+@pulumi.output_type
+class GetDnsRecordsItem(dict):
+    """
+    DNS record
+    """
+    def __init__(__self__, *,
+                 content: _builtins.str,
+                 id: _builtins.str,
+                 name: _builtins.str,
+                 ttl: _builtins.int,
+                 type: _builtins.str):
+        """
+        DNS record
+
+        :param _builtins.str content: Record content, 1 to 255 characters: an IPv4 for A, IPv6 for AAAA, a domain for CNAME
+        :param _builtins.str id: Record id
+        :param _builtins.str name: Record name: the zone domain or a subdomain of it (FQDN)
+        :param _builtins.int ttl: Time to live in seconds
+        :param _builtins.str type: Record type; known values `A`, `AAAA`, `CNAME` (others are accepted)
+        """
+        pulumi.set(__self__, "content", content)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "ttl", ttl)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def content(self) -> _builtins.str:
+        """
+        Record content, 1 to 255 characters: an IPv4 for A, IPv6 for AAAA, a domain for CNAME
+        """
+        return pulumi.get(self, "content")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Record id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Record name: the zone domain or a subdomain of it (FQDN)
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def ttl(self) -> _builtins.int:
+        """
+        Time to live in seconds
+        """
+        return pulumi.get(self, "ttl")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Record type; known values `A`, `AAAA`, `CNAME` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetDnsZoneRecord(dict):
+    """
+    DNS record
+    """
+    def __init__(__self__, *,
+                 content: _builtins.str,
+                 id: _builtins.str,
+                 name: _builtins.str,
+                 ttl: _builtins.int,
+                 type: _builtins.str):
+        """
+        DNS record
+
+        :param _builtins.str content: Record content, 1 to 255 characters: an IPv4 for A, IPv6 for AAAA, a domain for CNAME
+        :param _builtins.str id: Record id
+        :param _builtins.str name: Record name: the zone domain or a subdomain of it (FQDN)
+        :param _builtins.int ttl: Time to live in seconds
+        :param _builtins.str type: Record type; known values `A`, `AAAA`, `CNAME` (others are accepted)
+        """
+        pulumi.set(__self__, "content", content)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "ttl", ttl)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def content(self) -> _builtins.str:
+        """
+        Record content, 1 to 255 characters: an IPv4 for A, IPv6 for AAAA, a domain for CNAME
+        """
+        return pulumi.get(self, "content")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Record id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Record name: the zone domain or a subdomain of it (FQDN)
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def ttl(self) -> _builtins.int:
+        """
+        Time to live in seconds
+        """
+        return pulumi.get(self, "ttl")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Record type; known values `A`, `AAAA`, `CNAME` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetDnsZonesItem(dict):
+    """
+    DNS zone
+    """
+    def __init__(__self__, *,
+                 distribution_groups: Sequence[_builtins.str],
+                 domain: _builtins.str,
+                 enable_search_domain: _builtins.bool,
+                 enabled: _builtins.bool,
+                 id: _builtins.str,
+                 name: _builtins.str,
+                 records: Sequence['outputs.GetDnsZonesItemRecord']):
+        """
+        DNS zone
+
+        :param Sequence[_builtins.str] distribution_groups: Groups whose peers get the zone
+        :param _builtins.str domain: Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
+        :param _builtins.bool enable_search_domain: Add the zone domain to the peers' search domains
+        :param _builtins.bool enabled: Whether the zone is served
+        :param _builtins.str id: Zone id
+        :param _builtins.str name: Zone name, 1 to 255 characters
+        :param Sequence['GetDnsZonesItemRecord'] records: The zone's records
+        """
+        pulumi.set(__self__, "distribution_groups", distribution_groups)
+        pulumi.set(__self__, "domain", domain)
+        pulumi.set(__self__, "enable_search_domain", enable_search_domain)
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "records", records)
+
+    @_builtins.property
+    @pulumi.getter(name="distributionGroups")
+    def distribution_groups(self) -> Sequence[_builtins.str]:
+        """
+        Groups whose peers get the zone
+        """
+        return pulumi.get(self, "distribution_groups")
+
+    @_builtins.property
+    @pulumi.getter
+    def domain(self) -> _builtins.str:
+        """
+        Zone domain (FQDN); a one-label or numeric top-level domain is stored with a warning
+        """
+        return pulumi.get(self, "domain")
+
+    @_builtins.property
+    @pulumi.getter(name="enableSearchDomain")
+    def enable_search_domain(self) -> _builtins.bool:
+        """
+        Add the zone domain to the peers' search domains
+        """
+        return pulumi.get(self, "enable_search_domain")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the zone is served
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Zone id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Zone name, 1 to 255 characters
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def records(self) -> Sequence['outputs.GetDnsZonesItemRecord']:
+        """
+        The zone's records
+        """
+        return pulumi.get(self, "records")
+
+
+@pulumi.output_type
+class GetDnsZonesItemRecord(dict):
+    """
+    DNS record
+    """
+    def __init__(__self__, *,
+                 content: _builtins.str,
+                 id: _builtins.str,
+                 name: _builtins.str,
+                 ttl: _builtins.int,
+                 type: _builtins.str):
+        """
+        DNS record
+
+        :param _builtins.str content: Record content, 1 to 255 characters: an IPv4 for A, IPv6 for AAAA, a domain for CNAME
+        :param _builtins.str id: Record id
+        :param _builtins.str name: Record name: the zone domain or a subdomain of it (FQDN)
+        :param _builtins.int ttl: Time to live in seconds
+        :param _builtins.str type: Record type; known values `A`, `AAAA`, `CNAME` (others are accepted)
+        """
+        pulumi.set(__self__, "content", content)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "ttl", ttl)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def content(self) -> _builtins.str:
+        """
+        Record content, 1 to 255 characters: an IPv4 for A, IPv6 for AAAA, a domain for CNAME
+        """
+        return pulumi.get(self, "content")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Record id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Record name: the zone domain or a subdomain of it (FQDN)
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def ttl(self) -> _builtins.int:
+        """
+        Time to live in seconds
+        """
+        return pulumi.get(self, "ttl")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Record type; known values `A`, `AAAA`, `CNAME` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetEdrVendorAGroup(dict):
+    """
+    A group of peers and network resources
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers: Sequence['outputs.GetEdrVendorAGroupPeer'],
+                 peers_count: _builtins.int,
+                 resources: Sequence['outputs.GetEdrVendorAGroupResource'],
+                 resources_count: _builtins.int):
+        """
+        A group of peers and network resources
+
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param Sequence['GetEdrVendorAGroupPeer'] peers: Peers in the group
+        :param _builtins.int peers_count: Number of peers in the group
+        :param Sequence['GetEdrVendorAGroupResource'] resources: Network resources in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers", peers)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources", resources)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def peers(self) -> Sequence['outputs.GetEdrVendorAGroupPeer']:
+        """
+        Peers in the group
+        """
+        return pulumi.get(self, "peers")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter
+    def resources(self) -> Sequence['outputs.GetEdrVendorAGroupResource']:
+        """
+        Network resources in the group
+        """
+        return pulumi.get(self, "resources")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class GetEdrVendorAGroupPeer(dict):
+    """
+    A peer as a group lists it
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 name: _builtins.str):
+        """
+        A peer as a group lists it
+
+        :param _builtins.str id: Peer id
+        :param _builtins.str name: Peer name
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Peer id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Peer name
+        """
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetEdrVendorAGroupResource(dict):
+    """
+    A reference to a network resource (or a peer) by id and type
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: _builtins.str):
+        """
+        A reference to a network resource (or a peer) by id and type
+
+        :param _builtins.str id: Resource id
+        :param _builtins.str type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Resource id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetEdrVendorAMatchAttributes(dict):
     """
     Device attributes a peer must match
     """
@@ -1460,7 +2010,321 @@ class EdrVendorAResultMatchAttributes(dict):
 
 
 @pulumi.output_type
-class EventStreamingIntegrationResult(dict):
+class GetEdrVendorBGroup(dict):
+    """
+    A group of peers and network resources
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers: Sequence['outputs.GetEdrVendorBGroupPeer'],
+                 peers_count: _builtins.int,
+                 resources: Sequence['outputs.GetEdrVendorBGroupResource'],
+                 resources_count: _builtins.int):
+        """
+        A group of peers and network resources
+
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param Sequence['GetEdrVendorBGroupPeer'] peers: Peers in the group
+        :param _builtins.int peers_count: Number of peers in the group
+        :param Sequence['GetEdrVendorBGroupResource'] resources: Network resources in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers", peers)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources", resources)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def peers(self) -> Sequence['outputs.GetEdrVendorBGroupPeer']:
+        """
+        Peers in the group
+        """
+        return pulumi.get(self, "peers")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter
+    def resources(self) -> Sequence['outputs.GetEdrVendorBGroupResource']:
+        """
+        Network resources in the group
+        """
+        return pulumi.get(self, "resources")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class GetEdrVendorBGroupPeer(dict):
+    """
+    A peer as a group lists it
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 name: _builtins.str):
+        """
+        A peer as a group lists it
+
+        :param _builtins.str id: Peer id
+        :param _builtins.str name: Peer name
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Peer id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Peer name
+        """
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetEdrVendorBGroupResource(dict):
+    """
+    A reference to a network resource (or a peer) by id and type
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: _builtins.str):
+        """
+        A reference to a network resource (or a peer) by id and type
+
+        :param _builtins.str id: Resource id
+        :param _builtins.str type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Resource id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetEdrVendorCGroup(dict):
+    """
+    A group of peers and network resources
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers: Sequence['outputs.GetEdrVendorCGroupPeer'],
+                 peers_count: _builtins.int,
+                 resources: Sequence['outputs.GetEdrVendorCGroupResource'],
+                 resources_count: _builtins.int):
+        """
+        A group of peers and network resources
+
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param Sequence['GetEdrVendorCGroupPeer'] peers: Peers in the group
+        :param _builtins.int peers_count: Number of peers in the group
+        :param Sequence['GetEdrVendorCGroupResource'] resources: Network resources in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers", peers)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources", resources)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def peers(self) -> Sequence['outputs.GetEdrVendorCGroupPeer']:
+        """
+        Peers in the group
+        """
+        return pulumi.get(self, "peers")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter
+    def resources(self) -> Sequence['outputs.GetEdrVendorCGroupResource']:
+        """
+        Network resources in the group
+        """
+        return pulumi.get(self, "resources")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class GetEdrVendorCGroupPeer(dict):
+    """
+    A peer as a group lists it
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 name: _builtins.str):
+        """
+        A peer as a group lists it
+
+        :param _builtins.str id: Peer id
+        :param _builtins.str name: Peer name
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Peer id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Peer name
+        """
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetEdrVendorCGroupResource(dict):
+    """
+    A reference to a network resource (or a peer) by id and type
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: _builtins.str):
+        """
+        A reference to a network resource (or a peer) by id and type
+
+        :param _builtins.str id: Resource id
+        :param _builtins.str type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Resource id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetEventStreamingIntegrationsItem(dict):
     """
     Event streaming integration
     """
@@ -1549,7 +2413,41 @@ class EventStreamingIntegrationResult(dict):
 
 
 @pulumi.output_type
-class GroupResources(dict):
+class GetGroupPeer(dict):
+    """
+    A peer as a group lists it
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 name: _builtins.str):
+        """
+        A peer as a group lists it
+
+        :param _builtins.str id: Peer id
+        :param _builtins.str name: Peer name
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Peer id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Peer name
+        """
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetGroupResource(dict):
     """
     A reference to a network resource (or a peer) by id and type
     """
@@ -1583,7 +2481,7 @@ class GroupResources(dict):
 
 
 @pulumi.output_type
-class GroupResult(dict):
+class GetGroupsItem(dict):
     """
     A group of peers and network resources
     """
@@ -1591,9 +2489,9 @@ class GroupResult(dict):
                  id: _builtins.str,
                  issued: _builtins.str,
                  name: _builtins.str,
-                 peers: Sequence['outputs.GroupResultPeers'],
+                 peers: Sequence['outputs.GetGroupsItemPeer'],
                  peers_count: _builtins.int,
-                 resources: Sequence['outputs.GroupResultResources'],
+                 resources: Sequence['outputs.GetGroupsItemResource'],
                  resources_count: _builtins.int):
         """
         A group of peers and network resources
@@ -1601,9 +2499,9 @@ class GroupResult(dict):
         :param _builtins.str id: Group id
         :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
         :param _builtins.str name: Group name
-        :param Sequence['GroupResultPeers'] peers: Peers in the group
+        :param Sequence['GetGroupsItemPeer'] peers: Peers in the group
         :param _builtins.int peers_count: Number of peers in the group
-        :param Sequence['GroupResultResources'] resources: Network resources in the group
+        :param Sequence['GetGroupsItemResource'] resources: Network resources in the group
         :param _builtins.int resources_count: Number of network resources in the group
         """
         pulumi.set(__self__, "id", id)
@@ -1640,7 +2538,7 @@ class GroupResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def peers(self) -> Sequence['outputs.GroupResultPeers']:
+    def peers(self) -> Sequence['outputs.GetGroupsItemPeer']:
         """
         Peers in the group
         """
@@ -1656,7 +2554,7 @@ class GroupResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def resources(self) -> Sequence['outputs.GroupResultResources']:
+    def resources(self) -> Sequence['outputs.GetGroupsItemResource']:
         """
         Network resources in the group
         """
@@ -1672,7 +2570,7 @@ class GroupResult(dict):
 
 
 @pulumi.output_type
-class GroupResultPeers(dict):
+class GetGroupsItemPeer(dict):
     """
     A peer as a group lists it
     """
@@ -1706,7 +2604,7 @@ class GroupResultPeers(dict):
 
 
 @pulumi.output_type
-class GroupResultResources(dict):
+class GetGroupsItemResource(dict):
     """
     A reference to a network resource (or a peer) by id and type
     """
@@ -1740,93 +2638,7 @@ class GroupResultResources(dict):
 
 
 @pulumi.output_type
-class GroupSummaryResult(dict):
-    """
-    A group as other objects refer to it
-    """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "peersCount":
-            suggest = "peers_count"
-        elif key == "resourcesCount":
-            suggest = "resources_count"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in GroupSummaryResult. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        GroupSummaryResult.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        GroupSummaryResult.__key_warning(key)
-        return super().get(key, default)
-
-    def __init__(__self__, *,
-                 id: _builtins.str,
-                 issued: _builtins.str,
-                 name: _builtins.str,
-                 peers_count: _builtins.int,
-                 resources_count: _builtins.int):
-        """
-        A group as other objects refer to it
-
-        :param _builtins.str id: Group id
-        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
-        :param _builtins.str name: Group name
-        :param _builtins.int peers_count: Number of peers in the group
-        :param _builtins.int resources_count: Number of network resources in the group
-        """
-        pulumi.set(__self__, "id", id)
-        pulumi.set(__self__, "issued", issued)
-        pulumi.set(__self__, "name", name)
-        pulumi.set(__self__, "peers_count", peers_count)
-        pulumi.set(__self__, "resources_count", resources_count)
-
-    @_builtins.property
-    @pulumi.getter
-    def id(self) -> _builtins.str:
-        """
-        Group id
-        """
-        return pulumi.get(self, "id")
-
-    @_builtins.property
-    @pulumi.getter
-    def issued(self) -> _builtins.str:
-        """
-        How the group was created; one of `api`, `integration`, `jwt`
-        """
-        return pulumi.get(self, "issued")
-
-    @_builtins.property
-    @pulumi.getter
-    def name(self) -> _builtins.str:
-        """
-        Group name
-        """
-        return pulumi.get(self, "name")
-
-    @_builtins.property
-    @pulumi.getter(name="peersCount")
-    def peers_count(self) -> _builtins.int:
-        """
-        Number of peers in the group
-        """
-        return pulumi.get(self, "peers_count")
-
-    @_builtins.property
-    @pulumi.getter(name="resourcesCount")
-    def resources_count(self) -> _builtins.int:
-        """
-        Number of network resources in the group
-        """
-        return pulumi.get(self, "resources_count")
-
-
-@pulumi.output_type
-class IdentityProviderResult(dict):
+class GetIdentityProvidersItem(dict):
     """
     Identity provider (the client secret is never returned)
     """
@@ -1893,7 +2705,7 @@ class IdentityProviderResult(dict):
 
 
 @pulumi.output_type
-class IngressPeerAvailablePorts(dict):
+class GetIngressPeerAvailablePorts(dict):
     """
     Ports still available
     """
@@ -1927,12 +2739,12 @@ class IngressPeerAvailablePorts(dict):
 
 
 @pulumi.output_type
-class IngressPeerResult(dict):
+class GetIngressPeersItem(dict):
     """
     Ingress peer
     """
     def __init__(__self__, *,
-                 available_ports: 'outputs.IngressPeerAvailablePorts',
+                 available_ports: 'outputs.GetIngressPeersItemAvailablePorts',
                  connected: _builtins.bool,
                  enabled: _builtins.bool,
                  fallback: _builtins.bool,
@@ -1943,7 +2755,7 @@ class IngressPeerResult(dict):
         """
         Ingress peer
 
-        :param 'IngressPeerAvailablePorts' available_ports: Ports still available
+        :param 'GetIngressPeersItemAvailablePorts' available_ports: Ports still available
         :param _builtins.bool connected: Whether the ingress peer is connected
         :param _builtins.bool enabled: Whether the ingress peer forwards traffic
         :param _builtins.bool fallback: Usable as fallback
@@ -1963,7 +2775,7 @@ class IngressPeerResult(dict):
 
     @_builtins.property
     @pulumi.getter(name="availablePorts")
-    def available_ports(self) -> 'outputs.IngressPeerAvailablePorts':
+    def available_ports(self) -> 'outputs.GetIngressPeersItemAvailablePorts':
         """
         Ports still available
         """
@@ -2027,16 +2839,45 @@ class IngressPeerResult(dict):
 
 
 @pulumi.output_type
-class IngressPortAllocationDirectPort(dict):
+class GetIngressPeersItemAvailablePorts(dict):
     """
-    Ports allocated directly, without translation
+    Ports still available
     """
+    def __init__(__self__, *,
+                 tcp: _builtins.int,
+                 udp: _builtins.int):
+        """
+        Ports still available
+
+        :param _builtins.int tcp: Free TCP ports
+        :param _builtins.int udp: Free UDP ports
+        """
+        pulumi.set(__self__, "tcp", tcp)
+        pulumi.set(__self__, "udp", udp)
+
+    @_builtins.property
+    @pulumi.getter
+    def tcp(self) -> _builtins.int:
+        """
+        Free TCP ports
+        """
+        return pulumi.get(self, "tcp")
+
+    @_builtins.property
+    @pulumi.getter
+    def udp(self) -> _builtins.int:
+        """
+        Free UDP ports
+        """
+        return pulumi.get(self, "udp")
+
+
+@pulumi.output_type
+class GetIngressPortAllocationDirectPort(dict):
     def __init__(__self__, *,
                  count: _builtins.int,
                  protocol: _builtins.str):
         """
-        Ports allocated directly, without translation
-
         :param _builtins.int count: Number of ports to allocate, 1 to 100
         :param _builtins.str protocol: Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
         """
@@ -2061,33 +2902,55 @@ class IngressPortAllocationDirectPort(dict):
 
 
 @pulumi.output_type
-class IngressPortAllocationPortRangeMappings(dict):
+class GetIngressPortAllocationPortRange(dict):
+    """
+    A forwarded port range
+    """
+    def __init__(__self__, *,
+                 end: _builtins.int,
+                 protocol: _builtins.str,
+                 start: _builtins.int):
+        """
+        A forwarded port range
+
+        :param _builtins.int end: Last port (inclusive)
+        :param _builtins.str protocol: Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+        :param _builtins.int start: First port
+        """
+        pulumi.set(__self__, "end", end)
+        pulumi.set(__self__, "protocol", protocol)
+        pulumi.set(__self__, "start", start)
+
+    @_builtins.property
+    @pulumi.getter
+    def end(self) -> _builtins.int:
+        """
+        Last port (inclusive)
+        """
+        return pulumi.get(self, "end")
+
+    @_builtins.property
+    @pulumi.getter
+    def protocol(self) -> _builtins.str:
+        """
+        Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+        """
+        return pulumi.get(self, "protocol")
+
+    @_builtins.property
+    @pulumi.getter
+    def start(self) -> _builtins.int:
+        """
+        First port
+        """
+        return pulumi.get(self, "start")
+
+
+@pulumi.output_type
+class GetIngressPortAllocationPortRangeMapping(dict):
     """
     How public ports map to the peer's ports
     """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "ingressEnd":
-            suggest = "ingress_end"
-        elif key == "ingressStart":
-            suggest = "ingress_start"
-        elif key == "translatedEnd":
-            suggest = "translated_end"
-        elif key == "translatedStart":
-            suggest = "translated_start"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in IngressPortAllocationPortRangeMappings. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        IngressPortAllocationPortRangeMappings.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        IngressPortAllocationPortRangeMappings.__key_warning(key)
-        return super().get(key, default)
-
     def __init__(__self__, *,
                  ingress_end: _builtins.int,
                  ingress_start: _builtins.int,
@@ -2151,52 +3014,7 @@ class IngressPortAllocationPortRangeMappings(dict):
 
 
 @pulumi.output_type
-class IngressPortAllocationPortRanges(dict):
-    """
-    A range of ports on the peer to forward
-    """
-    def __init__(__self__, *,
-                 end: _builtins.int,
-                 protocol: _builtins.str,
-                 start: _builtins.int):
-        """
-        A range of ports on the peer to forward
-
-        :param _builtins.int end: Last port (inclusive)
-        :param _builtins.str protocol: Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
-        :param _builtins.int start: First port
-        """
-        pulumi.set(__self__, "end", end)
-        pulumi.set(__self__, "protocol", protocol)
-        pulumi.set(__self__, "start", start)
-
-    @_builtins.property
-    @pulumi.getter
-    def end(self) -> _builtins.int:
-        """
-        Last port (inclusive)
-        """
-        return pulumi.get(self, "end")
-
-    @_builtins.property
-    @pulumi.getter
-    def protocol(self) -> _builtins.str:
-        """
-        Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
-        """
-        return pulumi.get(self, "protocol")
-
-    @_builtins.property
-    @pulumi.getter
-    def start(self) -> _builtins.int:
-        """
-        First port
-        """
-        return pulumi.get(self, "start")
-
-
-@pulumi.output_type
-class IngressPortAllocationResult(dict):
+class GetIngressPortAllocationsItem(dict):
     """
     Ingress port allocation
     """
@@ -2206,10 +3024,10 @@ class IngressPortAllocationResult(dict):
                  ingress_ip: _builtins.str,
                  ingress_peer_id: _builtins.str,
                  name: _builtins.str,
-                 port_range_mappings: Sequence['outputs.IngressPortAllocationPortRangeMappings'],
+                 port_range_mappings: Sequence['outputs.GetIngressPortAllocationsItemPortRangeMapping'],
                  region: _builtins.str,
-                 direct_port: Optional['outputs.IngressPortAllocationResultDirectPort'] = None,
-                 port_ranges: Optional[Sequence['outputs.IngressPortAllocationResultPortRanges']] = None):
+                 direct_port: Optional['outputs.GetIngressPortAllocationsItemDirectPort'] = None,
+                 port_ranges: Optional[Sequence['outputs.GetIngressPortAllocationsItemPortRange']] = None):
         """
         Ingress port allocation
 
@@ -2218,10 +3036,10 @@ class IngressPortAllocationResult(dict):
         :param _builtins.str ingress_ip: Public IP
         :param _builtins.str ingress_peer_id: Ingress peer that forwards the ports
         :param _builtins.str name: Allocation name
-        :param Sequence['IngressPortAllocationPortRangeMappings'] port_range_mappings: Public to peer port mappings
+        :param Sequence['GetIngressPortAllocationsItemPortRangeMapping'] port_range_mappings: Public to peer port mappings
         :param _builtins.str region: Region
-        :param 'IngressPortAllocationResultDirectPort' direct_port: Directly allocated ports
-        :param Sequence['IngressPortAllocationResultPortRanges'] port_ranges: Forwarded port ranges
+        :param 'GetIngressPortAllocationsItemDirectPort' direct_port: Directly allocated ports
+        :param Sequence['GetIngressPortAllocationsItemPortRange'] port_ranges: Forwarded port ranges
         """
         pulumi.set(__self__, "enabled", enabled)
         pulumi.set(__self__, "id", id)
@@ -2277,7 +3095,7 @@ class IngressPortAllocationResult(dict):
 
     @_builtins.property
     @pulumi.getter(name="portRangeMappings")
-    def port_range_mappings(self) -> Sequence['outputs.IngressPortAllocationPortRangeMappings']:
+    def port_range_mappings(self) -> Sequence['outputs.GetIngressPortAllocationsItemPortRangeMapping']:
         """
         Public to peer port mappings
         """
@@ -2293,7 +3111,7 @@ class IngressPortAllocationResult(dict):
 
     @_builtins.property
     @pulumi.getter(name="directPort")
-    def direct_port(self) -> Optional['outputs.IngressPortAllocationResultDirectPort']:
+    def direct_port(self) -> Optional['outputs.GetIngressPortAllocationsItemDirectPort']:
         """
         Directly allocated ports
         """
@@ -2301,7 +3119,7 @@ class IngressPortAllocationResult(dict):
 
     @_builtins.property
     @pulumi.getter(name="portRanges")
-    def port_ranges(self) -> Optional[Sequence['outputs.IngressPortAllocationResultPortRanges']]:
+    def port_ranges(self) -> Optional[Sequence['outputs.GetIngressPortAllocationsItemPortRange']]:
         """
         Forwarded port ranges
         """
@@ -2309,7 +3127,7 @@ class IngressPortAllocationResult(dict):
 
 
 @pulumi.output_type
-class IngressPortAllocationResultDirectPort(dict):
+class GetIngressPortAllocationsItemDirectPort(dict):
     def __init__(__self__, *,
                  count: _builtins.int,
                  protocol: _builtins.str):
@@ -2338,7 +3156,7 @@ class IngressPortAllocationResultDirectPort(dict):
 
 
 @pulumi.output_type
-class IngressPortAllocationResultPortRanges(dict):
+class GetIngressPortAllocationsItemPortRange(dict):
     """
     A forwarded port range
     """
@@ -2383,7 +3201,74 @@ class IngressPortAllocationResultPortRanges(dict):
 
 
 @pulumi.output_type
-class InviteResult(dict):
+class GetIngressPortAllocationsItemPortRangeMapping(dict):
+    """
+    How public ports map to the peer's ports
+    """
+    def __init__(__self__, *,
+                 ingress_end: _builtins.int,
+                 ingress_start: _builtins.int,
+                 protocol: _builtins.str,
+                 translated_end: _builtins.int,
+                 translated_start: _builtins.int):
+        """
+        How public ports map to the peer's ports
+
+        :param _builtins.int ingress_end: Last public port on the ingress peer
+        :param _builtins.int ingress_start: First public port on the ingress peer
+        :param _builtins.str protocol: Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+        :param _builtins.int translated_end: Last port on the peer
+        :param _builtins.int translated_start: First port on the peer
+        """
+        pulumi.set(__self__, "ingress_end", ingress_end)
+        pulumi.set(__self__, "ingress_start", ingress_start)
+        pulumi.set(__self__, "protocol", protocol)
+        pulumi.set(__self__, "translated_end", translated_end)
+        pulumi.set(__self__, "translated_start", translated_start)
+
+    @_builtins.property
+    @pulumi.getter(name="ingressEnd")
+    def ingress_end(self) -> _builtins.int:
+        """
+        Last public port on the ingress peer
+        """
+        return pulumi.get(self, "ingress_end")
+
+    @_builtins.property
+    @pulumi.getter(name="ingressStart")
+    def ingress_start(self) -> _builtins.int:
+        """
+        First public port on the ingress peer
+        """
+        return pulumi.get(self, "ingress_start")
+
+    @_builtins.property
+    @pulumi.getter
+    def protocol(self) -> _builtins.str:
+        """
+        Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+        """
+        return pulumi.get(self, "protocol")
+
+    @_builtins.property
+    @pulumi.getter(name="translatedEnd")
+    def translated_end(self) -> _builtins.int:
+        """
+        Last port on the peer
+        """
+        return pulumi.get(self, "translated_end")
+
+    @_builtins.property
+    @pulumi.getter(name="translatedStart")
+    def translated_start(self) -> _builtins.int:
+        """
+        First port on the peer
+        """
+        return pulumi.get(self, "translated_start")
+
+
+@pulumi.output_type
+class GetInvitesItem(dict):
     """
     Invite
     """
@@ -2495,37 +3380,15 @@ class InviteResult(dict):
 
 
 @pulumi.output_type
-class NameserverGroupNameservers(dict):
-    """
-    An upstream nameserver
-    """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "nsType":
-            suggest = "ns_type"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in NameserverGroupNameservers. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        NameserverGroupNameservers.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        NameserverGroupNameservers.__key_warning(key)
-        return super().get(key, default)
-
+class GetNameserverGroupNameserver(dict):
     def __init__(__self__, *,
                  ip: _builtins.str,
                  ns_type: _builtins.str,
                  port: _builtins.int):
         """
-        An upstream nameserver
-
         :param _builtins.str ip: Nameserver IP address
         :param _builtins.str ns_type: Nameserver protocol; known values `udp` (others are accepted)
-        :param _builtins.int port: Nameserver port
+        :param _builtins.int port: Nameserver port, 1 to 65535
         """
         pulumi.set(__self__, "ip", ip)
         pulumi.set(__self__, "ns_type", ns_type)
@@ -2551,13 +3414,13 @@ class NameserverGroupNameservers(dict):
     @pulumi.getter
     def port(self) -> _builtins.int:
         """
-        Nameserver port
+        Nameserver port, 1 to 65535
         """
         return pulumi.get(self, "port")
 
 
 @pulumi.output_type
-class NameserverGroupResult(dict):
+class GetNameserverGroupsItem(dict):
     """
     Nameserver group
     """
@@ -2568,19 +3431,19 @@ class NameserverGroupResult(dict):
                  groups: Sequence[_builtins.str],
                  id: _builtins.str,
                  name: _builtins.str,
-                 nameservers: Sequence['outputs.NameserverGroupResultNameservers'],
+                 nameservers: Sequence['outputs.GetNameserverGroupsItemNameserver'],
                  primary: _builtins.bool,
                  search_domains_enabled: _builtins.bool):
         """
         Nameserver group
 
         :param _builtins.str description: Group description
-        :param Sequence[_builtins.str] domains: Match domains resolved by this group; empty only when primary
+        :param Sequence[_builtins.str] domains: Match domains resolved by this group, internationalized names included; empty only when primary
         :param _builtins.bool enabled: Whether the group is active
         :param Sequence[_builtins.str] groups: Distribution group ids: peers that use these nameservers; at least one
         :param _builtins.str id: Nameserver group id
         :param _builtins.str name: Group name, 1 to 40 characters
-        :param Sequence['NameserverGroupResultNameservers'] nameservers: 1 to 3 upstream nameservers
+        :param Sequence['GetNameserverGroupsItemNameserver'] nameservers: 1 to 3 upstream nameservers
         :param _builtins.bool primary: Resolve all domains with this group; only when domains is empty
         :param _builtins.bool search_domains_enabled: Use the match domains as search domains; only when domains is set
         """
@@ -2606,7 +3469,7 @@ class NameserverGroupResult(dict):
     @pulumi.getter
     def domains(self) -> Sequence[_builtins.str]:
         """
-        Match domains resolved by this group; empty only when primary
+        Match domains resolved by this group, internationalized names included; empty only when primary
         """
         return pulumi.get(self, "domains")
 
@@ -2644,7 +3507,7 @@ class NameserverGroupResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def nameservers(self) -> Sequence['outputs.NameserverGroupResultNameservers']:
+    def nameservers(self) -> Sequence['outputs.GetNameserverGroupsItemNameserver']:
         """
         1 to 3 upstream nameservers
         """
@@ -2668,7 +3531,7 @@ class NameserverGroupResult(dict):
 
 
 @pulumi.output_type
-class NameserverGroupResultNameservers(dict):
+class GetNameserverGroupsItemNameserver(dict):
     def __init__(__self__, *,
                  ip: _builtins.str,
                  ns_type: _builtins.str,
@@ -2676,7 +3539,7 @@ class NameserverGroupResultNameservers(dict):
         """
         :param _builtins.str ip: Nameserver IP address
         :param _builtins.str ns_type: Nameserver protocol; known values `udp` (others are accepted)
-        :param _builtins.int port: Nameserver port
+        :param _builtins.int port: Nameserver port, 1 to 65535
         """
         pulumi.set(__self__, "ip", ip)
         pulumi.set(__self__, "ns_type", ns_type)
@@ -2702,13 +3565,80 @@ class NameserverGroupResultNameservers(dict):
     @pulumi.getter
     def port(self) -> _builtins.int:
         """
-        Nameserver port
+        Nameserver port, 1 to 65535
         """
         return pulumi.get(self, "port")
 
 
 @pulumi.output_type
-class NetworkResourceResult(dict):
+class GetNetworkResourceGroup(dict):
+    """
+    A group as other objects refer to it
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers_count: _builtins.int,
+                 resources_count: _builtins.int):
+        """
+        A group as other objects refer to it
+
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param _builtins.int peers_count: Number of peers in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class GetNetworkResourcesItem(dict):
     """
     Network resource
     """
@@ -2716,7 +3646,7 @@ class NetworkResourceResult(dict):
                  address: _builtins.str,
                  description: _builtins.str,
                  enabled: _builtins.bool,
-                 groups: Sequence['outputs.GroupSummaryResult'],
+                 groups: Sequence['outputs.GetNetworkResourcesItemGroup'],
                  id: _builtins.str,
                  name: _builtins.str,
                  type: _builtins.str):
@@ -2726,7 +3656,7 @@ class NetworkResourceResult(dict):
         :param _builtins.str address: Host, subnet or domain
         :param _builtins.str description: Resource description
         :param _builtins.bool enabled: Whether the resource is active
-        :param Sequence['GroupSummaryResult'] groups: Groups the resource belongs to
+        :param Sequence['GetNetworkResourcesItemGroup'] groups: Groups the resource belongs to
         :param _builtins.str id: Resource id
         :param _builtins.str name: Resource name
         :param _builtins.str type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
@@ -2765,7 +3695,7 @@ class NetworkResourceResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def groups(self) -> Sequence['outputs.GroupSummaryResult']:
+    def groups(self) -> Sequence['outputs.GetNetworkResourcesItemGroup']:
         """
         Groups the resource belongs to
         """
@@ -2797,7 +3727,154 @@ class NetworkResourceResult(dict):
 
 
 @pulumi.output_type
-class NetworkResult(dict):
+class GetNetworkResourcesItemGroup(dict):
+    """
+    A group as other objects refer to it
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers_count: _builtins.int,
+                 resources_count: _builtins.int):
+        """
+        A group as other objects refer to it
+
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param _builtins.int peers_count: Number of peers in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class GetNetworkRoutersItem(dict):
+    """
+    Network router
+    """
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 id: _builtins.str,
+                 masquerade: _builtins.bool,
+                 metric: _builtins.int,
+                 peer: Optional[_builtins.str] = None,
+                 peer_groups: Optional[Sequence[_builtins.str]] = None):
+        """
+        Network router
+
+        :param _builtins.bool enabled: Whether the router is active
+        :param _builtins.str id: Router id
+        :param _builtins.bool masquerade: Masquerade traffic into the network
+        :param _builtins.int metric: Router priority, 1 to 9999; lower wins
+        :param _builtins.str peer: Routing peer id; not together with peerGroups
+        :param Sequence[_builtins.str] peer_groups: Groups of routing peers; not together with peer
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "masquerade", masquerade)
+        pulumi.set(__self__, "metric", metric)
+        if peer is not None:
+            pulumi.set(__self__, "peer", peer)
+        if peer_groups is not None:
+            pulumi.set(__self__, "peer_groups", peer_groups)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the router is active
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Router id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def masquerade(self) -> _builtins.bool:
+        """
+        Masquerade traffic into the network
+        """
+        return pulumi.get(self, "masquerade")
+
+    @_builtins.property
+    @pulumi.getter
+    def metric(self) -> _builtins.int:
+        """
+        Router priority, 1 to 9999; lower wins
+        """
+        return pulumi.get(self, "metric")
+
+    @_builtins.property
+    @pulumi.getter
+    def peer(self) -> Optional[_builtins.str]:
+        """
+        Routing peer id; not together with peerGroups
+        """
+        return pulumi.get(self, "peer")
+
+    @_builtins.property
+    @pulumi.getter(name="peerGroups")
+    def peer_groups(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Groups of routing peers; not together with peer
+        """
+        return pulumi.get(self, "peer_groups")
+
+
+@pulumi.output_type
+class GetNetworksItem(dict):
     """
     Network
     """
@@ -2886,334 +3963,365 @@ class NetworkResult(dict):
 
 
 @pulumi.output_type
-class NetworkRouterResult(dict):
+class GetNotificationChannelTarget(dict):
     """
-    Network router
+    Where the channel delivers (webhook header values masked)
+    """
+    def __init__(__self__, *,
+                 emails: Optional[Sequence[_builtins.str]] = None,
+                 headers: Optional[Mapping[str, _builtins.str]] = None,
+                 url: Optional[_builtins.str] = None):
+        """
+        Where the channel delivers (webhook header values masked)
+
+        :param Sequence[_builtins.str] emails: Recipients of an email channel
+        :param Mapping[str, _builtins.str] headers: Webhook headers, each value masked as ********
+        :param _builtins.str url: Webhook URL
+        """
+        if emails is not None:
+            pulumi.set(__self__, "emails", emails)
+        if headers is not None:
+            pulumi.set(__self__, "headers", headers)
+        if url is not None:
+            pulumi.set(__self__, "url", url)
+
+    @_builtins.property
+    @pulumi.getter
+    def emails(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Recipients of an email channel
+        """
+        return pulumi.get(self, "emails")
+
+    @_builtins.property
+    @pulumi.getter
+    def headers(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        Webhook headers, each value masked as ********
+        """
+        return pulumi.get(self, "headers")
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> Optional[_builtins.str]:
+        """
+        Webhook URL
+        """
+        return pulumi.get(self, "url")
+
+
+@pulumi.output_type
+class GetNotificationChannelsItem(dict):
+    """
+    Notification channel (webhook header values masked)
     """
     def __init__(__self__, *,
                  enabled: _builtins.bool,
+                 event_types: Sequence[_builtins.str],
                  id: _builtins.str,
-                 masquerade: _builtins.bool,
-                 metric: _builtins.int,
-                 peer: Optional[_builtins.str] = None,
-                 peer_groups: Optional[Sequence[_builtins.str]] = None):
+                 type: _builtins.str,
+                 target: Optional['outputs.GetNotificationChannelsItemTarget'] = None):
         """
-        Network router
+        Notification channel (webhook header values masked)
 
-        :param _builtins.bool enabled: Whether the router is active
-        :param _builtins.str id: Router id
-        :param _builtins.bool masquerade: Masquerade traffic into the network
-        :param _builtins.int metric: Router priority, 1 to 9999; lower wins
-        :param _builtins.str peer: Routing peer id; not together with peerGroups
-        :param Sequence[_builtins.str] peer_groups: Groups of routing peers; not together with peer
+        :param _builtins.bool enabled: Whether the channel delivers
+        :param Sequence[_builtins.str] event_types: The activity codes the channel reports
+        :param _builtins.str id: Channel id
+        :param _builtins.str type: How the channel delivers: `email` to `target.emails`, `webhook` as a POST to `target.url`; one of `email`, `webhook`
+        :param 'GetNotificationChannelsItemTarget' target: Where the channel delivers (webhook header values masked)
         """
         pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "event_types", event_types)
         pulumi.set(__self__, "id", id)
-        pulumi.set(__self__, "masquerade", masquerade)
-        pulumi.set(__self__, "metric", metric)
-        if peer is not None:
-            pulumi.set(__self__, "peer", peer)
-        if peer_groups is not None:
-            pulumi.set(__self__, "peer_groups", peer_groups)
+        pulumi.set(__self__, "type", type)
+        if target is not None:
+            pulumi.set(__self__, "target", target)
 
     @_builtins.property
     @pulumi.getter
     def enabled(self) -> _builtins.bool:
         """
-        Whether the router is active
+        Whether the channel delivers
         """
         return pulumi.get(self, "enabled")
 
     @_builtins.property
-    @pulumi.getter
-    def id(self) -> _builtins.str:
+    @pulumi.getter(name="eventTypes")
+    def event_types(self) -> Sequence[_builtins.str]:
         """
-        Router id
+        The activity codes the channel reports
         """
-        return pulumi.get(self, "id")
-
-    @_builtins.property
-    @pulumi.getter
-    def masquerade(self) -> _builtins.bool:
-        """
-        Masquerade traffic into the network
-        """
-        return pulumi.get(self, "masquerade")
-
-    @_builtins.property
-    @pulumi.getter
-    def metric(self) -> _builtins.int:
-        """
-        Router priority, 1 to 9999; lower wins
-        """
-        return pulumi.get(self, "metric")
-
-    @_builtins.property
-    @pulumi.getter
-    def peer(self) -> Optional[_builtins.str]:
-        """
-        Routing peer id; not together with peerGroups
-        """
-        return pulumi.get(self, "peer")
-
-    @_builtins.property
-    @pulumi.getter(name="peerGroups")
-    def peer_groups(self) -> Optional[Sequence[_builtins.str]]:
-        """
-        Groups of routing peers; not together with peer
-        """
-        return pulumi.get(self, "peer_groups")
-
-
-@pulumi.output_type
-class PeerJobResult(dict):
-    """
-    Peer job
-    """
-    def __init__(__self__, *,
-                 completed_at: _builtins.str,
-                 created_at: _builtins.str,
-                 failed_reason: _builtins.str,
-                 id: _builtins.str,
-                 status: _builtins.str,
-                 triggered_by: _builtins.str,
-                 workload: 'outputs.PeerJobResultWorkload'):
-        """
-        Peer job
-
-        :param _builtins.str completed_at: Completion time, null while pending
-        :param _builtins.str created_at: Creation time
-        :param _builtins.str failed_reason: Why the job failed, null otherwise
-        :param _builtins.str id: Job id
-        :param _builtins.str status: Job status; one of `pending`, `succeeded`, `failed`
-        :param _builtins.str triggered_by: Id of the user who created the job
-        :param 'PeerJobResultWorkload' workload: The work and its result
-        """
-        pulumi.set(__self__, "completed_at", completed_at)
-        pulumi.set(__self__, "created_at", created_at)
-        pulumi.set(__self__, "failed_reason", failed_reason)
-        pulumi.set(__self__, "id", id)
-        pulumi.set(__self__, "status", status)
-        pulumi.set(__self__, "triggered_by", triggered_by)
-        pulumi.set(__self__, "workload", workload)
-
-    @_builtins.property
-    @pulumi.getter(name="completedAt")
-    def completed_at(self) -> _builtins.str:
-        """
-        Completion time, null while pending
-        """
-        return pulumi.get(self, "completed_at")
-
-    @_builtins.property
-    @pulumi.getter(name="createdAt")
-    def created_at(self) -> _builtins.str:
-        """
-        Creation time
-        """
-        return pulumi.get(self, "created_at")
-
-    @_builtins.property
-    @pulumi.getter(name="failedReason")
-    def failed_reason(self) -> _builtins.str:
-        """
-        Why the job failed, null otherwise
-        """
-        return pulumi.get(self, "failed_reason")
+        return pulumi.get(self, "event_types")
 
     @_builtins.property
     @pulumi.getter
     def id(self) -> _builtins.str:
         """
-        Job id
+        Channel id
         """
         return pulumi.get(self, "id")
-
-    @_builtins.property
-    @pulumi.getter
-    def status(self) -> _builtins.str:
-        """
-        Job status; one of `pending`, `succeeded`, `failed`
-        """
-        return pulumi.get(self, "status")
-
-    @_builtins.property
-    @pulumi.getter(name="triggeredBy")
-    def triggered_by(self) -> _builtins.str:
-        """
-        Id of the user who created the job
-        """
-        return pulumi.get(self, "triggered_by")
-
-    @_builtins.property
-    @pulumi.getter
-    def workload(self) -> 'outputs.PeerJobResultWorkload':
-        """
-        The work and its result
-        """
-        return pulumi.get(self, "workload")
-
-
-@pulumi.output_type
-class PeerJobResultWorkload(dict):
-    """
-    The work and its result
-    """
-    def __init__(__self__, *,
-                 parameters: 'outputs.PeerJobResultWorkloadParameters',
-                 type: _builtins.str,
-                 result: Optional['outputs.PeerJobResultWorkloadResult'] = None):
-        """
-        The work and its result
-
-        :param 'PeerJobResultWorkloadParameters' parameters: Bundle parameters
-        :param _builtins.str type: Workload type; one of `bundle`
-        :param 'PeerJobResultWorkloadResult' result: Result of a succeeded job
-        """
-        pulumi.set(__self__, "parameters", parameters)
-        pulumi.set(__self__, "type", type)
-        if result is not None:
-            pulumi.set(__self__, "result", result)
-
-    @_builtins.property
-    @pulumi.getter
-    def parameters(self) -> 'outputs.PeerJobResultWorkloadParameters':
-        """
-        Bundle parameters
-        """
-        return pulumi.get(self, "parameters")
 
     @_builtins.property
     @pulumi.getter
     def type(self) -> _builtins.str:
         """
-        Workload type; one of `bundle`
+        How the channel delivers: `email` to `target.emails`, `webhook` as a POST to `target.url`; one of `email`, `webhook`
         """
         return pulumi.get(self, "type")
 
     @_builtins.property
     @pulumi.getter
-    def result(self) -> Optional['outputs.PeerJobResultWorkloadResult']:
+    def target(self) -> Optional['outputs.GetNotificationChannelsItemTarget']:
         """
-        Result of a succeeded job
+        Where the channel delivers (webhook header values masked)
         """
-        return pulumi.get(self, "result")
+        return pulumi.get(self, "target")
 
 
 @pulumi.output_type
-class PeerJobResultWorkloadParameters(dict):
+class GetNotificationChannelsItemTarget(dict):
     """
-    Bundle parameters
+    Where the channel delivers (webhook header values masked)
     """
     def __init__(__self__, *,
-                 anonymize: _builtins.bool,
-                 bundle_for: _builtins.bool,
-                 bundle_for_time: _builtins.int,
-                 log_file_count: _builtins.int):
+                 emails: Optional[Sequence[_builtins.str]] = None,
+                 headers: Optional[Mapping[str, _builtins.str]] = None,
+                 url: Optional[_builtins.str] = None):
         """
-        Bundle parameters
+        Where the channel delivers (webhook header values masked)
 
-        :param _builtins.bool anonymize: Anonymize addresses and names in the bundle
-        :param _builtins.bool bundle_for: Collect data for a time period before creating the bundle
-        :param _builtins.int bundle_for_time: Minutes to collect data for, 1 to 5
-        :param _builtins.int log_file_count: Number of log files to include, 1 to 1000
+        :param Sequence[_builtins.str] emails: Recipients of an email channel
+        :param Mapping[str, _builtins.str] headers: Webhook headers, each value masked as ********
+        :param _builtins.str url: Webhook URL
         """
-        pulumi.set(__self__, "anonymize", anonymize)
-        pulumi.set(__self__, "bundle_for", bundle_for)
-        pulumi.set(__self__, "bundle_for_time", bundle_for_time)
-        pulumi.set(__self__, "log_file_count", log_file_count)
+        if emails is not None:
+            pulumi.set(__self__, "emails", emails)
+        if headers is not None:
+            pulumi.set(__self__, "headers", headers)
+        if url is not None:
+            pulumi.set(__self__, "url", url)
 
     @_builtins.property
     @pulumi.getter
-    def anonymize(self) -> _builtins.bool:
+    def emails(self) -> Optional[Sequence[_builtins.str]]:
         """
-        Anonymize addresses and names in the bundle
+        Recipients of an email channel
         """
-        return pulumi.get(self, "anonymize")
+        return pulumi.get(self, "emails")
 
     @_builtins.property
-    @pulumi.getter(name="bundleFor")
-    def bundle_for(self) -> _builtins.bool:
+    @pulumi.getter
+    def headers(self) -> Optional[Mapping[str, _builtins.str]]:
         """
-        Collect data for a time period before creating the bundle
+        Webhook headers, each value masked as ********
         """
-        return pulumi.get(self, "bundle_for")
+        return pulumi.get(self, "headers")
 
     @_builtins.property
-    @pulumi.getter(name="bundleForTime")
-    def bundle_for_time(self) -> _builtins.int:
+    @pulumi.getter
+    def url(self) -> Optional[_builtins.str]:
         """
-        Minutes to collect data for, 1 to 5
+        Webhook URL
         """
-        return pulumi.get(self, "bundle_for_time")
-
-    @_builtins.property
-    @pulumi.getter(name="logFileCount")
-    def log_file_count(self) -> _builtins.int:
-        """
-        Number of log files to include, 1 to 1000
-        """
-        return pulumi.get(self, "log_file_count")
+        return pulumi.get(self, "url")
 
 
 @pulumi.output_type
-class PeerJobResultWorkloadResult(dict):
+class GetNotificationEventTypesItem(dict):
+    """
+    An activity code a notification channel can subscribe to
+    """
     def __init__(__self__, *,
-                 upload_key: _builtins.str):
+                 code: _builtins.str,
+                 description: _builtins.str):
         """
-        :param _builtins.str upload_key: Key of the uploaded bundle
+        An activity code a notification channel can subscribe to
+
+        :param _builtins.str code: The activity code, as a channel's `eventTypes` names it
+        :param _builtins.str description: What the activity is
         """
-        pulumi.set(__self__, "upload_key", upload_key)
+        pulumi.set(__self__, "code", code)
+        pulumi.set(__self__, "description", description)
 
     @_builtins.property
-    @pulumi.getter(name="uploadKey")
-    def upload_key(self) -> _builtins.str:
+    @pulumi.getter
+    def code(self) -> _builtins.str:
         """
-        Key of the uploaded bundle
+        The activity code, as a channel's `eventTypes` names it
         """
-        return pulumi.get(self, "upload_key")
+        return pulumi.get(self, "code")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> _builtins.str:
+        """
+        What the activity is
+        """
+        return pulumi.get(self, "description")
 
 
 @pulumi.output_type
-class PeerLocalFlags(dict):
+class GetOktaScimIntegrationsItem(dict):
+    """
+    Okta SCIM integration (the connection name is never returned)
+    """
+    def __init__(__self__, *,
+                 auth_token: _builtins.str,
+                 enabled: _builtins.bool,
+                 group_prefixes: Sequence[_builtins.str],
+                 id: _builtins.int,
+                 last_synced_at: _builtins.str,
+                 user_group_prefixes: Sequence[_builtins.str],
+                 connector_id: Optional[_builtins.str] = None):
+        """
+        Okta SCIM integration (the connection name is never returned)
+
+        :param _builtins.str auth_token: The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else
+        :param _builtins.bool enabled: Whether the identity provider may push changes
+        :param Sequence[_builtins.str] group_prefixes: Name prefixes of the groups synced (empty: all)
+        :param _builtins.int id: Integration id
+        :param _builtins.str last_synced_at: When the identity provider last pushed a change (zero time: never)
+        :param Sequence[_builtins.str] user_group_prefixes: Name prefixes of the groups whose members are synced (empty: all)
+        :param _builtins.str connector_id: Connector of the embedded identity provider; absent when none is set
+        """
+        pulumi.set(__self__, "auth_token", auth_token)
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "group_prefixes", group_prefixes)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "last_synced_at", last_synced_at)
+        pulumi.set(__self__, "user_group_prefixes", user_group_prefixes)
+        if connector_id is not None:
+            pulumi.set(__self__, "connector_id", connector_id)
+
+    @_builtins.property
+    @pulumi.getter(name="authToken")
+    def auth_token(self) -> _builtins.str:
+        """
+        The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else
+        """
+        return pulumi.get(self, "auth_token")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the identity provider may push changes
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="groupPrefixes")
+    def group_prefixes(self) -> Sequence[_builtins.str]:
+        """
+        Name prefixes of the groups synced (empty: all)
+        """
+        return pulumi.get(self, "group_prefixes")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        Integration id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="lastSyncedAt")
+    def last_synced_at(self) -> _builtins.str:
+        """
+        When the identity provider last pushed a change (zero time: never)
+        """
+        return pulumi.get(self, "last_synced_at")
+
+    @_builtins.property
+    @pulumi.getter(name="userGroupPrefixes")
+    def user_group_prefixes(self) -> Sequence[_builtins.str]:
+        """
+        Name prefixes of the groups whose members are synced (empty: all)
+        """
+        return pulumi.get(self, "user_group_prefixes")
+
+    @_builtins.property
+    @pulumi.getter(name="connectorId")
+    def connector_id(self) -> Optional[_builtins.str]:
+        """
+        Connector of the embedded identity provider; absent when none is set
+        """
+        return pulumi.get(self, "connector_id")
+
+
+@pulumi.output_type
+class GetPeerByIpGroup(dict):
+    """
+    A group as other objects refer to it
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers_count: _builtins.int,
+                 resources_count: _builtins.int):
+        """
+        A group as other objects refer to it
+
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param _builtins.int peers_count: Number of peers in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class GetPeerByIpLocalFlags(dict):
     """
     Flags set locally on the agent
     """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "blockInbound":
-            suggest = "block_inbound"
-        elif key == "blockLanAccess":
-            suggest = "block_lan_access"
-        elif key == "disableClientRoutes":
-            suggest = "disable_client_routes"
-        elif key == "disableDns":
-            suggest = "disable_dns"
-        elif key == "disableFirewall":
-            suggest = "disable_firewall"
-        elif key == "disableServerRoutes":
-            suggest = "disable_server_routes"
-        elif key == "lazyConnectionEnabled":
-            suggest = "lazy_connection_enabled"
-        elif key == "rosenpassEnabled":
-            suggest = "rosenpass_enabled"
-        elif key == "rosenpassPermissive":
-            suggest = "rosenpass_permissive"
-        elif key == "serverSshAllowed":
-            suggest = "server_ssh_allowed"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in PeerLocalFlags. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        PeerLocalFlags.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        PeerLocalFlags.__key_warning(key)
-        return super().get(key, default)
-
     def __init__(__self__, *,
                  block_inbound: _builtins.bool,
                  block_lan_access: _builtins.bool,
@@ -3332,7 +4440,714 @@ class PeerLocalFlags(dict):
 
 
 @pulumi.output_type
-class PeerResult(dict):
+class GetPeerByNameGroup(dict):
+    """
+    A group as other objects refer to it
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers_count: _builtins.int,
+                 resources_count: _builtins.int):
+        """
+        A group as other objects refer to it
+
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param _builtins.int peers_count: Number of peers in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class GetPeerByNameLocalFlags(dict):
+    """
+    Flags set locally on the agent
+    """
+    def __init__(__self__, *,
+                 block_inbound: _builtins.bool,
+                 block_lan_access: _builtins.bool,
+                 disable_client_routes: _builtins.bool,
+                 disable_dns: _builtins.bool,
+                 disable_firewall: _builtins.bool,
+                 disable_server_routes: _builtins.bool,
+                 lazy_connection_enabled: _builtins.bool,
+                 rosenpass_enabled: _builtins.bool,
+                 rosenpass_permissive: _builtins.bool,
+                 server_ssh_allowed: _builtins.bool):
+        """
+        Flags set locally on the agent
+
+        :param _builtins.bool block_inbound: Agent flag blockInbound
+        :param _builtins.bool block_lan_access: Agent flag blockLanAccess
+        :param _builtins.bool disable_client_routes: Agent flag disableClientRoutes
+        :param _builtins.bool disable_dns: Agent flag disableDns
+        :param _builtins.bool disable_firewall: Agent flag disableFirewall
+        :param _builtins.bool disable_server_routes: Agent flag disableServerRoutes
+        :param _builtins.bool lazy_connection_enabled: Agent flag lazyConnectionEnabled
+        :param _builtins.bool rosenpass_enabled: Agent flag rosenpassEnabled
+        :param _builtins.bool rosenpass_permissive: Agent flag rosenpassPermissive
+        :param _builtins.bool server_ssh_allowed: Agent flag serverSshAllowed
+        """
+        pulumi.set(__self__, "block_inbound", block_inbound)
+        pulumi.set(__self__, "block_lan_access", block_lan_access)
+        pulumi.set(__self__, "disable_client_routes", disable_client_routes)
+        pulumi.set(__self__, "disable_dns", disable_dns)
+        pulumi.set(__self__, "disable_firewall", disable_firewall)
+        pulumi.set(__self__, "disable_server_routes", disable_server_routes)
+        pulumi.set(__self__, "lazy_connection_enabled", lazy_connection_enabled)
+        pulumi.set(__self__, "rosenpass_enabled", rosenpass_enabled)
+        pulumi.set(__self__, "rosenpass_permissive", rosenpass_permissive)
+        pulumi.set(__self__, "server_ssh_allowed", server_ssh_allowed)
+
+    @_builtins.property
+    @pulumi.getter(name="blockInbound")
+    def block_inbound(self) -> _builtins.bool:
+        """
+        Agent flag blockInbound
+        """
+        return pulumi.get(self, "block_inbound")
+
+    @_builtins.property
+    @pulumi.getter(name="blockLanAccess")
+    def block_lan_access(self) -> _builtins.bool:
+        """
+        Agent flag blockLanAccess
+        """
+        return pulumi.get(self, "block_lan_access")
+
+    @_builtins.property
+    @pulumi.getter(name="disableClientRoutes")
+    def disable_client_routes(self) -> _builtins.bool:
+        """
+        Agent flag disableClientRoutes
+        """
+        return pulumi.get(self, "disable_client_routes")
+
+    @_builtins.property
+    @pulumi.getter(name="disableDns")
+    def disable_dns(self) -> _builtins.bool:
+        """
+        Agent flag disableDns
+        """
+        return pulumi.get(self, "disable_dns")
+
+    @_builtins.property
+    @pulumi.getter(name="disableFirewall")
+    def disable_firewall(self) -> _builtins.bool:
+        """
+        Agent flag disableFirewall
+        """
+        return pulumi.get(self, "disable_firewall")
+
+    @_builtins.property
+    @pulumi.getter(name="disableServerRoutes")
+    def disable_server_routes(self) -> _builtins.bool:
+        """
+        Agent flag disableServerRoutes
+        """
+        return pulumi.get(self, "disable_server_routes")
+
+    @_builtins.property
+    @pulumi.getter(name="lazyConnectionEnabled")
+    def lazy_connection_enabled(self) -> _builtins.bool:
+        """
+        Agent flag lazyConnectionEnabled
+        """
+        return pulumi.get(self, "lazy_connection_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="rosenpassEnabled")
+    def rosenpass_enabled(self) -> _builtins.bool:
+        """
+        Agent flag rosenpassEnabled
+        """
+        return pulumi.get(self, "rosenpass_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="rosenpassPermissive")
+    def rosenpass_permissive(self) -> _builtins.bool:
+        """
+        Agent flag rosenpassPermissive
+        """
+        return pulumi.get(self, "rosenpass_permissive")
+
+    @_builtins.property
+    @pulumi.getter(name="serverSshAllowed")
+    def server_ssh_allowed(self) -> _builtins.bool:
+        """
+        Agent flag serverSshAllowed
+        """
+        return pulumi.get(self, "server_ssh_allowed")
+
+
+@pulumi.output_type
+class GetPeerGroup(dict):
+    """
+    A group as other objects refer to it
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers_count: _builtins.int,
+                 resources_count: _builtins.int):
+        """
+        A group as other objects refer to it
+
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param _builtins.int peers_count: Number of peers in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class GetPeerJobWorkload(dict):
+    """
+    The work and its result
+    """
+    def __init__(__self__, *,
+                 parameters: 'outputs.GetPeerJobWorkloadParameters',
+                 type: _builtins.str,
+                 result: Optional['outputs.GetPeerJobWorkloadResult'] = None):
+        """
+        The work and its result
+
+        :param 'GetPeerJobWorkloadParameters' parameters: Bundle parameters
+        :param _builtins.str type: Workload type; one of `bundle`
+        :param 'GetPeerJobWorkloadResult' result: Result of a succeeded job
+        """
+        pulumi.set(__self__, "parameters", parameters)
+        pulumi.set(__self__, "type", type)
+        if result is not None:
+            pulumi.set(__self__, "result", result)
+
+    @_builtins.property
+    @pulumi.getter
+    def parameters(self) -> 'outputs.GetPeerJobWorkloadParameters':
+        """
+        Bundle parameters
+        """
+        return pulumi.get(self, "parameters")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Workload type; one of `bundle`
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def result(self) -> Optional['outputs.GetPeerJobWorkloadResult']:
+        """
+        Result of a succeeded job
+        """
+        return pulumi.get(self, "result")
+
+
+@pulumi.output_type
+class GetPeerJobWorkloadParameters(dict):
+    """
+    Bundle parameters
+    """
+    def __init__(__self__, *,
+                 anonymize: _builtins.bool,
+                 bundle_for: _builtins.bool,
+                 bundle_for_time: _builtins.int,
+                 log_file_count: _builtins.int):
+        """
+        Bundle parameters
+
+        :param _builtins.bool anonymize: Anonymize addresses and names in the bundle
+        :param _builtins.bool bundle_for: Collect data for a time period before creating the bundle
+        :param _builtins.int bundle_for_time: Minutes to collect data for, 1 to 5
+        :param _builtins.int log_file_count: Number of log files to include, 1 to 1000
+        """
+        pulumi.set(__self__, "anonymize", anonymize)
+        pulumi.set(__self__, "bundle_for", bundle_for)
+        pulumi.set(__self__, "bundle_for_time", bundle_for_time)
+        pulumi.set(__self__, "log_file_count", log_file_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def anonymize(self) -> _builtins.bool:
+        """
+        Anonymize addresses and names in the bundle
+        """
+        return pulumi.get(self, "anonymize")
+
+    @_builtins.property
+    @pulumi.getter(name="bundleFor")
+    def bundle_for(self) -> _builtins.bool:
+        """
+        Collect data for a time period before creating the bundle
+        """
+        return pulumi.get(self, "bundle_for")
+
+    @_builtins.property
+    @pulumi.getter(name="bundleForTime")
+    def bundle_for_time(self) -> _builtins.int:
+        """
+        Minutes to collect data for, 1 to 5
+        """
+        return pulumi.get(self, "bundle_for_time")
+
+    @_builtins.property
+    @pulumi.getter(name="logFileCount")
+    def log_file_count(self) -> _builtins.int:
+        """
+        Number of log files to include, 1 to 1000
+        """
+        return pulumi.get(self, "log_file_count")
+
+
+@pulumi.output_type
+class GetPeerJobWorkloadResult(dict):
+    def __init__(__self__, *,
+                 upload_key: _builtins.str):
+        """
+        :param _builtins.str upload_key: Key of the uploaded bundle
+        """
+        pulumi.set(__self__, "upload_key", upload_key)
+
+    @_builtins.property
+    @pulumi.getter(name="uploadKey")
+    def upload_key(self) -> _builtins.str:
+        """
+        Key of the uploaded bundle
+        """
+        return pulumi.get(self, "upload_key")
+
+
+@pulumi.output_type
+class GetPeerJobsItem(dict):
+    """
+    Peer job
+    """
+    def __init__(__self__, *,
+                 completed_at: _builtins.str,
+                 created_at: _builtins.str,
+                 failed_reason: _builtins.str,
+                 id: _builtins.str,
+                 status: _builtins.str,
+                 triggered_by: _builtins.str,
+                 workload: 'outputs.GetPeerJobsItemWorkload'):
+        """
+        Peer job
+
+        :param _builtins.str completed_at: Completion time, null while pending
+        :param _builtins.str created_at: Creation time
+        :param _builtins.str failed_reason: Why the job failed, null otherwise
+        :param _builtins.str id: Job id
+        :param _builtins.str status: Job status; one of `pending`, `succeeded`, `failed`
+        :param _builtins.str triggered_by: Id of the user who created the job
+        :param 'GetPeerJobsItemWorkload' workload: The work and its result
+        """
+        pulumi.set(__self__, "completed_at", completed_at)
+        pulumi.set(__self__, "created_at", created_at)
+        pulumi.set(__self__, "failed_reason", failed_reason)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "status", status)
+        pulumi.set(__self__, "triggered_by", triggered_by)
+        pulumi.set(__self__, "workload", workload)
+
+    @_builtins.property
+    @pulumi.getter(name="completedAt")
+    def completed_at(self) -> _builtins.str:
+        """
+        Completion time, null while pending
+        """
+        return pulumi.get(self, "completed_at")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> _builtins.str:
+        """
+        Creation time
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="failedReason")
+    def failed_reason(self) -> _builtins.str:
+        """
+        Why the job failed, null otherwise
+        """
+        return pulumi.get(self, "failed_reason")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Job id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def status(self) -> _builtins.str:
+        """
+        Job status; one of `pending`, `succeeded`, `failed`
+        """
+        return pulumi.get(self, "status")
+
+    @_builtins.property
+    @pulumi.getter(name="triggeredBy")
+    def triggered_by(self) -> _builtins.str:
+        """
+        Id of the user who created the job
+        """
+        return pulumi.get(self, "triggered_by")
+
+    @_builtins.property
+    @pulumi.getter
+    def workload(self) -> 'outputs.GetPeerJobsItemWorkload':
+        """
+        The work and its result
+        """
+        return pulumi.get(self, "workload")
+
+
+@pulumi.output_type
+class GetPeerJobsItemWorkload(dict):
+    """
+    The work and its result
+    """
+    def __init__(__self__, *,
+                 parameters: 'outputs.GetPeerJobsItemWorkloadParameters',
+                 type: _builtins.str,
+                 result: Optional['outputs.GetPeerJobsItemWorkloadResult'] = None):
+        """
+        The work and its result
+
+        :param 'GetPeerJobsItemWorkloadParameters' parameters: Bundle parameters
+        :param _builtins.str type: Workload type; one of `bundle`
+        :param 'GetPeerJobsItemWorkloadResult' result: Result of a succeeded job
+        """
+        pulumi.set(__self__, "parameters", parameters)
+        pulumi.set(__self__, "type", type)
+        if result is not None:
+            pulumi.set(__self__, "result", result)
+
+    @_builtins.property
+    @pulumi.getter
+    def parameters(self) -> 'outputs.GetPeerJobsItemWorkloadParameters':
+        """
+        Bundle parameters
+        """
+        return pulumi.get(self, "parameters")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Workload type; one of `bundle`
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def result(self) -> Optional['outputs.GetPeerJobsItemWorkloadResult']:
+        """
+        Result of a succeeded job
+        """
+        return pulumi.get(self, "result")
+
+
+@pulumi.output_type
+class GetPeerJobsItemWorkloadParameters(dict):
+    """
+    Bundle parameters
+    """
+    def __init__(__self__, *,
+                 anonymize: _builtins.bool,
+                 bundle_for: _builtins.bool,
+                 bundle_for_time: _builtins.int,
+                 log_file_count: _builtins.int):
+        """
+        Bundle parameters
+
+        :param _builtins.bool anonymize: Anonymize addresses and names in the bundle
+        :param _builtins.bool bundle_for: Collect data for a time period before creating the bundle
+        :param _builtins.int bundle_for_time: Minutes to collect data for, 1 to 5
+        :param _builtins.int log_file_count: Number of log files to include, 1 to 1000
+        """
+        pulumi.set(__self__, "anonymize", anonymize)
+        pulumi.set(__self__, "bundle_for", bundle_for)
+        pulumi.set(__self__, "bundle_for_time", bundle_for_time)
+        pulumi.set(__self__, "log_file_count", log_file_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def anonymize(self) -> _builtins.bool:
+        """
+        Anonymize addresses and names in the bundle
+        """
+        return pulumi.get(self, "anonymize")
+
+    @_builtins.property
+    @pulumi.getter(name="bundleFor")
+    def bundle_for(self) -> _builtins.bool:
+        """
+        Collect data for a time period before creating the bundle
+        """
+        return pulumi.get(self, "bundle_for")
+
+    @_builtins.property
+    @pulumi.getter(name="bundleForTime")
+    def bundle_for_time(self) -> _builtins.int:
+        """
+        Minutes to collect data for, 1 to 5
+        """
+        return pulumi.get(self, "bundle_for_time")
+
+    @_builtins.property
+    @pulumi.getter(name="logFileCount")
+    def log_file_count(self) -> _builtins.int:
+        """
+        Number of log files to include, 1 to 1000
+        """
+        return pulumi.get(self, "log_file_count")
+
+
+@pulumi.output_type
+class GetPeerJobsItemWorkloadResult(dict):
+    def __init__(__self__, *,
+                 upload_key: _builtins.str):
+        """
+        :param _builtins.str upload_key: Key of the uploaded bundle
+        """
+        pulumi.set(__self__, "upload_key", upload_key)
+
+    @_builtins.property
+    @pulumi.getter(name="uploadKey")
+    def upload_key(self) -> _builtins.str:
+        """
+        Key of the uploaded bundle
+        """
+        return pulumi.get(self, "upload_key")
+
+
+@pulumi.output_type
+class GetPeerLocalFlags(dict):
+    """
+    Flags set locally on the agent
+    """
+    def __init__(__self__, *,
+                 block_inbound: _builtins.bool,
+                 block_lan_access: _builtins.bool,
+                 disable_client_routes: _builtins.bool,
+                 disable_dns: _builtins.bool,
+                 disable_firewall: _builtins.bool,
+                 disable_server_routes: _builtins.bool,
+                 lazy_connection_enabled: _builtins.bool,
+                 rosenpass_enabled: _builtins.bool,
+                 rosenpass_permissive: _builtins.bool,
+                 server_ssh_allowed: _builtins.bool):
+        """
+        Flags set locally on the agent
+
+        :param _builtins.bool block_inbound: Agent flag blockInbound
+        :param _builtins.bool block_lan_access: Agent flag blockLanAccess
+        :param _builtins.bool disable_client_routes: Agent flag disableClientRoutes
+        :param _builtins.bool disable_dns: Agent flag disableDns
+        :param _builtins.bool disable_firewall: Agent flag disableFirewall
+        :param _builtins.bool disable_server_routes: Agent flag disableServerRoutes
+        :param _builtins.bool lazy_connection_enabled: Agent flag lazyConnectionEnabled
+        :param _builtins.bool rosenpass_enabled: Agent flag rosenpassEnabled
+        :param _builtins.bool rosenpass_permissive: Agent flag rosenpassPermissive
+        :param _builtins.bool server_ssh_allowed: Agent flag serverSshAllowed
+        """
+        pulumi.set(__self__, "block_inbound", block_inbound)
+        pulumi.set(__self__, "block_lan_access", block_lan_access)
+        pulumi.set(__self__, "disable_client_routes", disable_client_routes)
+        pulumi.set(__self__, "disable_dns", disable_dns)
+        pulumi.set(__self__, "disable_firewall", disable_firewall)
+        pulumi.set(__self__, "disable_server_routes", disable_server_routes)
+        pulumi.set(__self__, "lazy_connection_enabled", lazy_connection_enabled)
+        pulumi.set(__self__, "rosenpass_enabled", rosenpass_enabled)
+        pulumi.set(__self__, "rosenpass_permissive", rosenpass_permissive)
+        pulumi.set(__self__, "server_ssh_allowed", server_ssh_allowed)
+
+    @_builtins.property
+    @pulumi.getter(name="blockInbound")
+    def block_inbound(self) -> _builtins.bool:
+        """
+        Agent flag blockInbound
+        """
+        return pulumi.get(self, "block_inbound")
+
+    @_builtins.property
+    @pulumi.getter(name="blockLanAccess")
+    def block_lan_access(self) -> _builtins.bool:
+        """
+        Agent flag blockLanAccess
+        """
+        return pulumi.get(self, "block_lan_access")
+
+    @_builtins.property
+    @pulumi.getter(name="disableClientRoutes")
+    def disable_client_routes(self) -> _builtins.bool:
+        """
+        Agent flag disableClientRoutes
+        """
+        return pulumi.get(self, "disable_client_routes")
+
+    @_builtins.property
+    @pulumi.getter(name="disableDns")
+    def disable_dns(self) -> _builtins.bool:
+        """
+        Agent flag disableDns
+        """
+        return pulumi.get(self, "disable_dns")
+
+    @_builtins.property
+    @pulumi.getter(name="disableFirewall")
+    def disable_firewall(self) -> _builtins.bool:
+        """
+        Agent flag disableFirewall
+        """
+        return pulumi.get(self, "disable_firewall")
+
+    @_builtins.property
+    @pulumi.getter(name="disableServerRoutes")
+    def disable_server_routes(self) -> _builtins.bool:
+        """
+        Agent flag disableServerRoutes
+        """
+        return pulumi.get(self, "disable_server_routes")
+
+    @_builtins.property
+    @pulumi.getter(name="lazyConnectionEnabled")
+    def lazy_connection_enabled(self) -> _builtins.bool:
+        """
+        Agent flag lazyConnectionEnabled
+        """
+        return pulumi.get(self, "lazy_connection_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="rosenpassEnabled")
+    def rosenpass_enabled(self) -> _builtins.bool:
+        """
+        Agent flag rosenpassEnabled
+        """
+        return pulumi.get(self, "rosenpass_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="rosenpassPermissive")
+    def rosenpass_permissive(self) -> _builtins.bool:
+        """
+        Agent flag rosenpassPermissive
+        """
+        return pulumi.get(self, "rosenpass_permissive")
+
+    @_builtins.property
+    @pulumi.getter(name="serverSshAllowed")
+    def server_ssh_allowed(self) -> _builtins.bool:
+        """
+        Agent flag serverSshAllowed
+        """
+        return pulumi.get(self, "server_ssh_allowed")
+
+
+@pulumi.output_type
+class GetPeersItem(dict):
     """
     Peer: an enrolled device
     """
@@ -3347,7 +5162,7 @@ class PeerResult(dict):
                  ephemeral: _builtins.bool,
                  extra_dns_labels: Sequence[_builtins.str],
                  geoname_id: _builtins.int,
-                 groups: Sequence['outputs.GroupSummaryResult'],
+                 groups: Sequence['outputs.GetPeersItemGroup'],
                  hostname: _builtins.str,
                  id: _builtins.str,
                  inactivity_expiration_enabled: _builtins.bool,
@@ -3355,7 +5170,7 @@ class PeerResult(dict):
                  kernel_version: _builtins.str,
                  last_login: _builtins.str,
                  last_seen: _builtins.str,
-                 local_flags: 'outputs.PeerLocalFlags',
+                 local_flags: 'outputs.GetPeersItemLocalFlags',
                  login_expiration_enabled: _builtins.bool,
                  login_expired: _builtins.bool,
                  name: _builtins.str,
@@ -3380,7 +5195,7 @@ class PeerResult(dict):
         :param _builtins.bool ephemeral: Whether the peer is removed after being offline
         :param Sequence[_builtins.str] extra_dns_labels: Extra DNS labels
         :param _builtins.int geoname_id: Geoname id of the peer's location
-        :param Sequence['GroupSummaryResult'] groups: Groups the peer belongs to
+        :param Sequence['GetPeersItemGroup'] groups: Groups the peer belongs to
         :param _builtins.str hostname: Host name
         :param _builtins.str id: Peer id
         :param _builtins.bool inactivity_expiration_enabled: Whether the peer's login expires after inactivity
@@ -3388,7 +5203,7 @@ class PeerResult(dict):
         :param _builtins.str kernel_version: Kernel version
         :param _builtins.str last_login: Last login time
         :param _builtins.str last_seen: Last time the peer was seen
-        :param 'PeerLocalFlags' local_flags: Flags set locally on the agent
+        :param 'GetPeersItemLocalFlags' local_flags: Flags set locally on the agent
         :param _builtins.bool login_expiration_enabled: Whether the peer's login expires
         :param _builtins.bool login_expired: Whether the peer's login has expired
         :param _builtins.str name: Peer name
@@ -3516,7 +5331,7 @@ class PeerResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def groups(self) -> Sequence['outputs.GroupSummaryResult']:
+    def groups(self) -> Sequence['outputs.GetPeersItemGroup']:
         """
         Groups the peer belongs to
         """
@@ -3580,7 +5395,7 @@ class PeerResult(dict):
 
     @_builtins.property
     @pulumi.getter(name="localFlags")
-    def local_flags(self) -> 'outputs.PeerLocalFlags':
+    def local_flags(self) -> 'outputs.GetPeersItemLocalFlags':
         """
         Flags set locally on the agent
         """
@@ -3676,7 +5491,196 @@ class PeerResult(dict):
 
 
 @pulumi.output_type
-class PolicyResult(dict):
+class GetPeersItemGroup(dict):
+    """
+    A group as other objects refer to it
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers_count: _builtins.int,
+                 resources_count: _builtins.int):
+        """
+        A group as other objects refer to it
+
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param _builtins.int peers_count: Number of peers in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class GetPeersItemLocalFlags(dict):
+    """
+    Flags set locally on the agent
+    """
+    def __init__(__self__, *,
+                 block_inbound: _builtins.bool,
+                 block_lan_access: _builtins.bool,
+                 disable_client_routes: _builtins.bool,
+                 disable_dns: _builtins.bool,
+                 disable_firewall: _builtins.bool,
+                 disable_server_routes: _builtins.bool,
+                 lazy_connection_enabled: _builtins.bool,
+                 rosenpass_enabled: _builtins.bool,
+                 rosenpass_permissive: _builtins.bool,
+                 server_ssh_allowed: _builtins.bool):
+        """
+        Flags set locally on the agent
+
+        :param _builtins.bool block_inbound: Agent flag blockInbound
+        :param _builtins.bool block_lan_access: Agent flag blockLanAccess
+        :param _builtins.bool disable_client_routes: Agent flag disableClientRoutes
+        :param _builtins.bool disable_dns: Agent flag disableDns
+        :param _builtins.bool disable_firewall: Agent flag disableFirewall
+        :param _builtins.bool disable_server_routes: Agent flag disableServerRoutes
+        :param _builtins.bool lazy_connection_enabled: Agent flag lazyConnectionEnabled
+        :param _builtins.bool rosenpass_enabled: Agent flag rosenpassEnabled
+        :param _builtins.bool rosenpass_permissive: Agent flag rosenpassPermissive
+        :param _builtins.bool server_ssh_allowed: Agent flag serverSshAllowed
+        """
+        pulumi.set(__self__, "block_inbound", block_inbound)
+        pulumi.set(__self__, "block_lan_access", block_lan_access)
+        pulumi.set(__self__, "disable_client_routes", disable_client_routes)
+        pulumi.set(__self__, "disable_dns", disable_dns)
+        pulumi.set(__self__, "disable_firewall", disable_firewall)
+        pulumi.set(__self__, "disable_server_routes", disable_server_routes)
+        pulumi.set(__self__, "lazy_connection_enabled", lazy_connection_enabled)
+        pulumi.set(__self__, "rosenpass_enabled", rosenpass_enabled)
+        pulumi.set(__self__, "rosenpass_permissive", rosenpass_permissive)
+        pulumi.set(__self__, "server_ssh_allowed", server_ssh_allowed)
+
+    @_builtins.property
+    @pulumi.getter(name="blockInbound")
+    def block_inbound(self) -> _builtins.bool:
+        """
+        Agent flag blockInbound
+        """
+        return pulumi.get(self, "block_inbound")
+
+    @_builtins.property
+    @pulumi.getter(name="blockLanAccess")
+    def block_lan_access(self) -> _builtins.bool:
+        """
+        Agent flag blockLanAccess
+        """
+        return pulumi.get(self, "block_lan_access")
+
+    @_builtins.property
+    @pulumi.getter(name="disableClientRoutes")
+    def disable_client_routes(self) -> _builtins.bool:
+        """
+        Agent flag disableClientRoutes
+        """
+        return pulumi.get(self, "disable_client_routes")
+
+    @_builtins.property
+    @pulumi.getter(name="disableDns")
+    def disable_dns(self) -> _builtins.bool:
+        """
+        Agent flag disableDns
+        """
+        return pulumi.get(self, "disable_dns")
+
+    @_builtins.property
+    @pulumi.getter(name="disableFirewall")
+    def disable_firewall(self) -> _builtins.bool:
+        """
+        Agent flag disableFirewall
+        """
+        return pulumi.get(self, "disable_firewall")
+
+    @_builtins.property
+    @pulumi.getter(name="disableServerRoutes")
+    def disable_server_routes(self) -> _builtins.bool:
+        """
+        Agent flag disableServerRoutes
+        """
+        return pulumi.get(self, "disable_server_routes")
+
+    @_builtins.property
+    @pulumi.getter(name="lazyConnectionEnabled")
+    def lazy_connection_enabled(self) -> _builtins.bool:
+        """
+        Agent flag lazyConnectionEnabled
+        """
+        return pulumi.get(self, "lazy_connection_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="rosenpassEnabled")
+    def rosenpass_enabled(self) -> _builtins.bool:
+        """
+        Agent flag rosenpassEnabled
+        """
+        return pulumi.get(self, "rosenpass_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="rosenpassPermissive")
+    def rosenpass_permissive(self) -> _builtins.bool:
+        """
+        Agent flag rosenpassPermissive
+        """
+        return pulumi.get(self, "rosenpass_permissive")
+
+    @_builtins.property
+    @pulumi.getter(name="serverSshAllowed")
+    def server_ssh_allowed(self) -> _builtins.bool:
+        """
+        Agent flag serverSshAllowed
+        """
+        return pulumi.get(self, "server_ssh_allowed")
+
+
+@pulumi.output_type
+class GetPoliciesItem(dict):
     """
     Access policy
     """
@@ -3685,7 +5689,7 @@ class PolicyResult(dict):
                  enabled: _builtins.bool,
                  id: _builtins.str,
                  name: _builtins.str,
-                 rules: Sequence['outputs.PolicyResultRules'],
+                 rules: Sequence['outputs.GetPoliciesItemRule'],
                  source_posture_checks: Sequence[_builtins.str]):
         """
         Access policy
@@ -3694,7 +5698,7 @@ class PolicyResult(dict):
         :param _builtins.bool enabled: Whether the policy is active
         :param _builtins.str id: Policy id
         :param _builtins.str name: Policy name
-        :param Sequence['PolicyResultRules'] rules: Policy rules
+        :param Sequence['GetPoliciesItemRule'] rules: Policy rules
         :param Sequence[_builtins.str] source_posture_checks: Posture check ids the source peers must pass
         """
         pulumi.set(__self__, "description", description)
@@ -3738,7 +5742,7 @@ class PolicyResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def rules(self) -> Sequence['outputs.PolicyResultRules']:
+    def rules(self) -> Sequence['outputs.GetPoliciesItemRule']:
         """
         Policy rules
         """
@@ -3754,7 +5758,7 @@ class PolicyResult(dict):
 
 
 @pulumi.output_type
-class PolicyResultRules(dict):
+class GetPoliciesItemRule(dict):
     """
     Policy rule as returned
     """
@@ -3762,34 +5766,34 @@ class PolicyResultRules(dict):
                  action: _builtins.str,
                  bidirectional: _builtins.bool,
                  description: _builtins.str,
-                 destinations: Sequence['outputs.GroupSummaryResult'],
+                 destinations: Sequence['outputs.GetPoliciesItemRuleDestination'],
                  enabled: _builtins.bool,
                  id: _builtins.str,
                  name: _builtins.str,
                  protocol: _builtins.str,
-                 sources: Sequence['outputs.GroupSummaryResult'],
+                 sources: Sequence['outputs.GetPoliciesItemRuleSource'],
                  authorized_groups: Optional[Mapping[str, Sequence[_builtins.str]]] = None,
-                 destination_resource: Optional['outputs.GroupResultResources'] = None,
-                 port_ranges: Optional[Sequence['outputs.PolicyRulesPortRanges']] = None,
+                 destination_resource: Optional['outputs.GetPoliciesItemRuleDestinationResource'] = None,
+                 port_ranges: Optional[Sequence['outputs.GetPoliciesItemRulePortRange']] = None,
                  ports: Optional[Sequence[_builtins.str]] = None,
-                 source_resource: Optional['outputs.GroupResultResources'] = None):
+                 source_resource: Optional['outputs.GetPoliciesItemRuleSourceResource'] = None):
         """
         Policy rule as returned
 
         :param _builtins.str action: What the rule does with matching traffic; one of `accept`, `drop`
         :param _builtins.bool bidirectional: Applies in both directions
         :param _builtins.str description: Rule description
-        :param Sequence['GroupSummaryResult'] destinations: Destination groups
+        :param Sequence['GetPoliciesItemRuleDestination'] destinations: Destination groups
         :param _builtins.bool enabled: Whether the rule is active
         :param _builtins.str id: Rule id
         :param _builtins.str name: Rule name
         :param _builtins.str protocol: Protocol the rule matches; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
-        :param Sequence['GroupSummaryResult'] sources: Source groups
+        :param Sequence['GetPoliciesItemRuleSource'] sources: Source groups
         :param Mapping[str, Sequence[_builtins.str]] authorized_groups: Map of user group id to the local user names allowed to log in
-        :param 'GroupResultResources' destination_resource: The network resource used as destination
-        :param Sequence['PolicyRulesPortRanges'] port_ranges: Port ranges the rule matches; only with tcp or udp; not together with ports
+        :param 'GetPoliciesItemRuleDestinationResource' destination_resource: The network resource used as destination
+        :param Sequence['GetPoliciesItemRulePortRange'] port_ranges: Port ranges the rule matches; only with tcp or udp; not together with ports
         :param Sequence[_builtins.str] ports: Ports the rule matches; only with tcp or udp
-        :param 'GroupResultResources' source_resource: The network resource used as source
+        :param 'GetPoliciesItemRuleSourceResource' source_resource: The network resource used as source
         """
         pulumi.set(__self__, "action", action)
         pulumi.set(__self__, "bidirectional", bidirectional)
@@ -3837,7 +5841,7 @@ class PolicyResultRules(dict):
 
     @_builtins.property
     @pulumi.getter
-    def destinations(self) -> Sequence['outputs.GroupSummaryResult']:
+    def destinations(self) -> Sequence['outputs.GetPoliciesItemRuleDestination']:
         """
         Destination groups
         """
@@ -3877,7 +5881,7 @@ class PolicyResultRules(dict):
 
     @_builtins.property
     @pulumi.getter
-    def sources(self) -> Sequence['outputs.GroupSummaryResult']:
+    def sources(self) -> Sequence['outputs.GetPoliciesItemRuleSource']:
         """
         Source groups
         """
@@ -3893,7 +5897,7 @@ class PolicyResultRules(dict):
 
     @_builtins.property
     @pulumi.getter(name="destinationResource")
-    def destination_resource(self) -> Optional['outputs.GroupResultResources']:
+    def destination_resource(self) -> Optional['outputs.GetPoliciesItemRuleDestinationResource']:
         """
         The network resource used as destination
         """
@@ -3901,7 +5905,7 @@ class PolicyResultRules(dict):
 
     @_builtins.property
     @pulumi.getter(name="portRanges")
-    def port_ranges(self) -> Optional[Sequence['outputs.PolicyRulesPortRanges']]:
+    def port_ranges(self) -> Optional[Sequence['outputs.GetPoliciesItemRulePortRange']]:
         """
         Port ranges the rule matches; only with tcp or udp; not together with ports
         """
@@ -3917,7 +5921,7 @@ class PolicyResultRules(dict):
 
     @_builtins.property
     @pulumi.getter(name="sourceResource")
-    def source_resource(self) -> Optional['outputs.GroupResultResources']:
+    def source_resource(self) -> Optional['outputs.GetPoliciesItemRuleSourceResource']:
         """
         The network resource used as source
         """
@@ -3925,205 +5929,108 @@ class PolicyResultRules(dict):
 
 
 @pulumi.output_type
-class PolicyRules(dict):
+class GetPoliciesItemRuleDestination(dict):
     """
-    Policy rule as written
+    A group as other objects refer to it
     """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "authorizedGroups":
-            suggest = "authorized_groups"
-        elif key == "destinationResource":
-            suggest = "destination_resource"
-        elif key == "portRanges":
-            suggest = "port_ranges"
-        elif key == "sourceResource":
-            suggest = "source_resource"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in PolicyRules. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        PolicyRules.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        PolicyRules.__key_warning(key)
-        return super().get(key, default)
-
     def __init__(__self__, *,
-                 action: _builtins.str,
-                 bidirectional: _builtins.bool,
-                 enabled: _builtins.bool,
+                 id: _builtins.str,
+                 issued: _builtins.str,
                  name: _builtins.str,
-                 protocol: _builtins.str,
-                 authorized_groups: Optional[Mapping[str, Sequence[_builtins.str]]] = None,
-                 description: Optional[_builtins.str] = None,
-                 destination_resource: Optional['outputs.GroupResources'] = None,
-                 destinations: Optional[Sequence[_builtins.str]] = None,
-                 id: Optional[_builtins.str] = None,
-                 port_ranges: Optional[Sequence['outputs.PolicyRulesPortRanges']] = None,
-                 ports: Optional[Sequence[_builtins.str]] = None,
-                 source_resource: Optional['outputs.GroupResources'] = None,
-                 sources: Optional[Sequence[_builtins.str]] = None):
+                 peers_count: _builtins.int,
+                 resources_count: _builtins.int):
         """
-        Policy rule as written
+        A group as other objects refer to it
 
-        :param _builtins.str action: What the rule does with matching traffic; one of `accept`, `drop`
-        :param _builtins.bool bidirectional: Applies in both directions
-        :param _builtins.bool enabled: Whether the rule is active
-        :param _builtins.str name: Rule name
-        :param _builtins.str protocol: Protocol the rule matches; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
-        :param Mapping[str, Sequence[_builtins.str]] authorized_groups: Map of user group id to the local user names allowed to log in
-        :param _builtins.str description: Rule description
-        :param 'GroupResources' destination_resource: A network resource as the destination
-        :param Sequence[_builtins.str] destinations: Destination group ids
-        :param _builtins.str id: Rule id; assigned by the service
-        :param Sequence['PolicyRulesPortRanges'] port_ranges: Port ranges the rule matches; only with tcp or udp; not together with ports
-        :param Sequence[_builtins.str] ports: Ports the rule matches; only with tcp or udp
-        :param 'GroupResources' source_resource: A network resource as the source
-        :param Sequence[_builtins.str] sources: Source group ids
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param _builtins.int peers_count: Number of peers in the group
+        :param _builtins.int resources_count: Number of network resources in the group
         """
-        pulumi.set(__self__, "action", action)
-        pulumi.set(__self__, "bidirectional", bidirectional)
-        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
         pulumi.set(__self__, "name", name)
-        pulumi.set(__self__, "protocol", protocol)
-        if authorized_groups is not None:
-            pulumi.set(__self__, "authorized_groups", authorized_groups)
-        if description is not None:
-            pulumi.set(__self__, "description", description)
-        if destination_resource is not None:
-            pulumi.set(__self__, "destination_resource", destination_resource)
-        if destinations is not None:
-            pulumi.set(__self__, "destinations", destinations)
-        if id is not None:
-            pulumi.set(__self__, "id", id)
-        if port_ranges is not None:
-            pulumi.set(__self__, "port_ranges", port_ranges)
-        if ports is not None:
-            pulumi.set(__self__, "ports", ports)
-        if source_resource is not None:
-            pulumi.set(__self__, "source_resource", source_resource)
-        if sources is not None:
-            pulumi.set(__self__, "sources", sources)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources_count", resources_count)
 
     @_builtins.property
     @pulumi.getter
-    def action(self) -> _builtins.str:
+    def id(self) -> _builtins.str:
         """
-        What the rule does with matching traffic; one of `accept`, `drop`
+        Group id
         """
-        return pulumi.get(self, "action")
+        return pulumi.get(self, "id")
 
     @_builtins.property
     @pulumi.getter
-    def bidirectional(self) -> _builtins.bool:
+    def issued(self) -> _builtins.str:
         """
-        Applies in both directions
+        How the group was created; one of `api`, `integration`, `jwt`
         """
-        return pulumi.get(self, "bidirectional")
-
-    @_builtins.property
-    @pulumi.getter
-    def enabled(self) -> _builtins.bool:
-        """
-        Whether the rule is active
-        """
-        return pulumi.get(self, "enabled")
+        return pulumi.get(self, "issued")
 
     @_builtins.property
     @pulumi.getter
     def name(self) -> _builtins.str:
         """
-        Rule name
+        Group name
         """
         return pulumi.get(self, "name")
 
     @_builtins.property
-    @pulumi.getter
-    def protocol(self) -> _builtins.str:
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
         """
-        Protocol the rule matches; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
+        Number of peers in the group
         """
-        return pulumi.get(self, "protocol")
+        return pulumi.get(self, "peers_count")
 
     @_builtins.property
-    @pulumi.getter(name="authorizedGroups")
-    def authorized_groups(self) -> Optional[Mapping[str, Sequence[_builtins.str]]]:
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
         """
-        Map of user group id to the local user names allowed to log in
+        Number of network resources in the group
         """
-        return pulumi.get(self, "authorized_groups")
+        return pulumi.get(self, "resources_count")
 
-    @_builtins.property
-    @pulumi.getter
-    def description(self) -> Optional[_builtins.str]:
-        """
-        Rule description
-        """
-        return pulumi.get(self, "description")
 
-    @_builtins.property
-    @pulumi.getter(name="destinationResource")
-    def destination_resource(self) -> Optional['outputs.GroupResources']:
+@pulumi.output_type
+class GetPoliciesItemRuleDestinationResource(dict):
+    """
+    A reference to a network resource (or a peer) by id and type
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: _builtins.str):
         """
-        A network resource as the destination
-        """
-        return pulumi.get(self, "destination_resource")
+        A reference to a network resource (or a peer) by id and type
 
-    @_builtins.property
-    @pulumi.getter
-    def destinations(self) -> Optional[Sequence[_builtins.str]]:
+        :param _builtins.str id: Resource id
+        :param _builtins.str type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
         """
-        Destination group ids
-        """
-        return pulumi.get(self, "destinations")
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
 
     @_builtins.property
     @pulumi.getter
-    def id(self) -> Optional[_builtins.str]:
+    def id(self) -> _builtins.str:
         """
-        Rule id; assigned by the service
+        Resource id
         """
         return pulumi.get(self, "id")
 
     @_builtins.property
-    @pulumi.getter(name="portRanges")
-    def port_ranges(self) -> Optional[Sequence['outputs.PolicyRulesPortRanges']]:
-        """
-        Port ranges the rule matches; only with tcp or udp; not together with ports
-        """
-        return pulumi.get(self, "port_ranges")
-
-    @_builtins.property
     @pulumi.getter
-    def ports(self) -> Optional[Sequence[_builtins.str]]:
+    def type(self) -> _builtins.str:
         """
-        Ports the rule matches; only with tcp or udp
+        Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
         """
-        return pulumi.get(self, "ports")
-
-    @_builtins.property
-    @pulumi.getter(name="sourceResource")
-    def source_resource(self) -> Optional['outputs.GroupResources']:
-        """
-        A network resource as the source
-        """
-        return pulumi.get(self, "source_resource")
-
-    @_builtins.property
-    @pulumi.getter
-    def sources(self) -> Optional[Sequence[_builtins.str]]:
-        """
-        Source group ids
-        """
-        return pulumi.get(self, "sources")
+        return pulumi.get(self, "type")
 
 
 @pulumi.output_type
-class PolicyRulesPortRanges(dict):
+class GetPoliciesItemRulePortRange(dict):
     """
     Port range, inclusive
     """
@@ -4157,49 +6064,532 @@ class PolicyRulesPortRanges(dict):
 
 
 @pulumi.output_type
-class PostureCheckChecks(dict):
+class GetPoliciesItemRuleSource(dict):
     """
-    The checks; at least one
+    A group as other objects refer to it
     """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "geoLocationCheck":
-            suggest = "geo_location_check"
-        elif key == "nbVersionCheck":
-            suggest = "nb_version_check"
-        elif key == "osVersionCheck":
-            suggest = "os_version_check"
-        elif key == "peerNetworkRangeCheck":
-            suggest = "peer_network_range_check"
-        elif key == "processCheck":
-            suggest = "process_check"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in PostureCheckChecks. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        PostureCheckChecks.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        PostureCheckChecks.__key_warning(key)
-        return super().get(key, default)
-
     def __init__(__self__, *,
-                 geo_location_check: Optional['outputs.PostureCheckChecksGeoLocationCheck'] = None,
-                 nb_version_check: Optional['outputs.PostureCheckChecksNbVersionCheck'] = None,
-                 os_version_check: Optional['outputs.PostureCheckChecksOsVersionCheck'] = None,
-                 peer_network_range_check: Optional['outputs.PostureCheckChecksPeerNetworkRangeCheck'] = None,
-                 process_check: Optional['outputs.PostureCheckChecksProcessCheck'] = None):
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers_count: _builtins.int,
+                 resources_count: _builtins.int):
         """
-        The checks; at least one
+        A group as other objects refer to it
 
-        :param 'PostureCheckChecksGeoLocationCheck' geo_location_check: Allow or deny peers by location
-        :param 'PostureCheckChecksNbVersionCheck' nb_version_check: Minimum agent version
-        :param 'PostureCheckChecksOsVersionCheck' os_version_check: Minimum operating system versions
-        :param 'PostureCheckChecksPeerNetworkRangeCheck' peer_network_range_check: Allow or deny peers by the ranges of their local networks
-        :param 'PostureCheckChecksProcessCheck' process_check: Processes that must run on the peer
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param _builtins.int peers_count: Number of peers in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class GetPoliciesItemRuleSourceResource(dict):
+    """
+    A reference to a network resource (or a peer) by id and type
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: _builtins.str):
+        """
+        A reference to a network resource (or a peer) by id and type
+
+        :param _builtins.str id: Resource id
+        :param _builtins.str type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Resource id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetPolicyRule(dict):
+    """
+    Policy rule as returned
+    """
+    def __init__(__self__, *,
+                 action: _builtins.str,
+                 bidirectional: _builtins.bool,
+                 description: _builtins.str,
+                 destinations: Sequence['outputs.GetPolicyRuleDestination'],
+                 enabled: _builtins.bool,
+                 id: _builtins.str,
+                 name: _builtins.str,
+                 protocol: _builtins.str,
+                 sources: Sequence['outputs.GetPolicyRuleSource'],
+                 authorized_groups: Optional[Mapping[str, Sequence[_builtins.str]]] = None,
+                 destination_resource: Optional['outputs.GetPolicyRuleDestinationResource'] = None,
+                 port_ranges: Optional[Sequence['outputs.GetPolicyRulePortRange']] = None,
+                 ports: Optional[Sequence[_builtins.str]] = None,
+                 source_resource: Optional['outputs.GetPolicyRuleSourceResource'] = None):
+        """
+        Policy rule as returned
+
+        :param _builtins.str action: What the rule does with matching traffic; one of `accept`, `drop`
+        :param _builtins.bool bidirectional: Applies in both directions
+        :param _builtins.str description: Rule description
+        :param Sequence['GetPolicyRuleDestination'] destinations: Destination groups
+        :param _builtins.bool enabled: Whether the rule is active
+        :param _builtins.str id: Rule id
+        :param _builtins.str name: Rule name
+        :param _builtins.str protocol: Protocol the rule matches; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
+        :param Sequence['GetPolicyRuleSource'] sources: Source groups
+        :param Mapping[str, Sequence[_builtins.str]] authorized_groups: Map of user group id to the local user names allowed to log in
+        :param 'GetPolicyRuleDestinationResource' destination_resource: The network resource used as destination
+        :param Sequence['GetPolicyRulePortRange'] port_ranges: Port ranges the rule matches; only with tcp or udp; not together with ports
+        :param Sequence[_builtins.str] ports: Ports the rule matches; only with tcp or udp
+        :param 'GetPolicyRuleSourceResource' source_resource: The network resource used as source
+        """
+        pulumi.set(__self__, "action", action)
+        pulumi.set(__self__, "bidirectional", bidirectional)
+        pulumi.set(__self__, "description", description)
+        pulumi.set(__self__, "destinations", destinations)
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "protocol", protocol)
+        pulumi.set(__self__, "sources", sources)
+        if authorized_groups is not None:
+            pulumi.set(__self__, "authorized_groups", authorized_groups)
+        if destination_resource is not None:
+            pulumi.set(__self__, "destination_resource", destination_resource)
+        if port_ranges is not None:
+            pulumi.set(__self__, "port_ranges", port_ranges)
+        if ports is not None:
+            pulumi.set(__self__, "ports", ports)
+        if source_resource is not None:
+            pulumi.set(__self__, "source_resource", source_resource)
+
+    @_builtins.property
+    @pulumi.getter
+    def action(self) -> _builtins.str:
+        """
+        What the rule does with matching traffic; one of `accept`, `drop`
+        """
+        return pulumi.get(self, "action")
+
+    @_builtins.property
+    @pulumi.getter
+    def bidirectional(self) -> _builtins.bool:
+        """
+        Applies in both directions
+        """
+        return pulumi.get(self, "bidirectional")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> _builtins.str:
+        """
+        Rule description
+        """
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter
+    def destinations(self) -> Sequence['outputs.GetPolicyRuleDestination']:
+        """
+        Destination groups
+        """
+        return pulumi.get(self, "destinations")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the rule is active
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Rule id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Rule name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def protocol(self) -> _builtins.str:
+        """
+        Protocol the rule matches; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
+        """
+        return pulumi.get(self, "protocol")
+
+    @_builtins.property
+    @pulumi.getter
+    def sources(self) -> Sequence['outputs.GetPolicyRuleSource']:
+        """
+        Source groups
+        """
+        return pulumi.get(self, "sources")
+
+    @_builtins.property
+    @pulumi.getter(name="authorizedGroups")
+    def authorized_groups(self) -> Optional[Mapping[str, Sequence[_builtins.str]]]:
+        """
+        Map of user group id to the local user names allowed to log in
+        """
+        return pulumi.get(self, "authorized_groups")
+
+    @_builtins.property
+    @pulumi.getter(name="destinationResource")
+    def destination_resource(self) -> Optional['outputs.GetPolicyRuleDestinationResource']:
+        """
+        The network resource used as destination
+        """
+        return pulumi.get(self, "destination_resource")
+
+    @_builtins.property
+    @pulumi.getter(name="portRanges")
+    def port_ranges(self) -> Optional[Sequence['outputs.GetPolicyRulePortRange']]:
+        """
+        Port ranges the rule matches; only with tcp or udp; not together with ports
+        """
+        return pulumi.get(self, "port_ranges")
+
+    @_builtins.property
+    @pulumi.getter
+    def ports(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Ports the rule matches; only with tcp or udp
+        """
+        return pulumi.get(self, "ports")
+
+    @_builtins.property
+    @pulumi.getter(name="sourceResource")
+    def source_resource(self) -> Optional['outputs.GetPolicyRuleSourceResource']:
+        """
+        The network resource used as source
+        """
+        return pulumi.get(self, "source_resource")
+
+
+@pulumi.output_type
+class GetPolicyRuleDestination(dict):
+    """
+    A group as other objects refer to it
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers_count: _builtins.int,
+                 resources_count: _builtins.int):
+        """
+        A group as other objects refer to it
+
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param _builtins.int peers_count: Number of peers in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class GetPolicyRuleDestinationResource(dict):
+    """
+    A reference to a network resource (or a peer) by id and type
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: _builtins.str):
+        """
+        A reference to a network resource (or a peer) by id and type
+
+        :param _builtins.str id: Resource id
+        :param _builtins.str type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Resource id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetPolicyRulePortRange(dict):
+    """
+    Port range, inclusive
+    """
+    def __init__(__self__, *,
+                 end: _builtins.int,
+                 start: _builtins.int):
+        """
+        Port range, inclusive
+
+        :param _builtins.int end: Last port of the range (inclusive)
+        :param _builtins.int start: First port of the range
+        """
+        pulumi.set(__self__, "end", end)
+        pulumi.set(__self__, "start", start)
+
+    @_builtins.property
+    @pulumi.getter
+    def end(self) -> _builtins.int:
+        """
+        Last port of the range (inclusive)
+        """
+        return pulumi.get(self, "end")
+
+    @_builtins.property
+    @pulumi.getter
+    def start(self) -> _builtins.int:
+        """
+        First port of the range
+        """
+        return pulumi.get(self, "start")
+
+
+@pulumi.output_type
+class GetPolicyRuleSource(dict):
+    """
+    A group as other objects refer to it
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers_count: _builtins.int,
+                 resources_count: _builtins.int):
+        """
+        A group as other objects refer to it
+
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param _builtins.int peers_count: Number of peers in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class GetPolicyRuleSourceResource(dict):
+    """
+    A reference to a network resource (or a peer) by id and type
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: _builtins.str):
+        """
+        A reference to a network resource (or a peer) by id and type
+
+        :param _builtins.str id: Resource id
+        :param _builtins.str type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Resource id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetPostureCheckChecks(dict):
+    """
+    The checks
+    """
+    def __init__(__self__, *,
+                 geo_location_check: Optional['outputs.GetPostureCheckChecksGeoLocationCheck'] = None,
+                 nb_version_check: Optional['outputs.GetPostureCheckChecksNbVersionCheck'] = None,
+                 os_version_check: Optional['outputs.GetPostureCheckChecksOsVersionCheck'] = None,
+                 peer_network_range_check: Optional['outputs.GetPostureCheckChecksPeerNetworkRangeCheck'] = None,
+                 process_check: Optional['outputs.GetPostureCheckChecksProcessCheck'] = None):
+        """
+        The checks
+
+        :param 'GetPostureCheckChecksGeoLocationCheck' geo_location_check: Allow or deny peers by location
+        :param 'GetPostureCheckChecksNbVersionCheck' nb_version_check: Minimum agent version
+        :param 'GetPostureCheckChecksOsVersionCheck' os_version_check: Minimum operating system versions
+        :param 'GetPostureCheckChecksPeerNetworkRangeCheck' peer_network_range_check: Allow or deny peers by the ranges of their local networks
+        :param 'GetPostureCheckChecksProcessCheck' process_check: Processes that must run on the peer
         """
         if geo_location_check is not None:
             pulumi.set(__self__, "geo_location_check", geo_location_check)
@@ -4214,7 +6604,7 @@ class PostureCheckChecks(dict):
 
     @_builtins.property
     @pulumi.getter(name="geoLocationCheck")
-    def geo_location_check(self) -> Optional['outputs.PostureCheckChecksGeoLocationCheck']:
+    def geo_location_check(self) -> Optional['outputs.GetPostureCheckChecksGeoLocationCheck']:
         """
         Allow or deny peers by location
         """
@@ -4222,7 +6612,7 @@ class PostureCheckChecks(dict):
 
     @_builtins.property
     @pulumi.getter(name="nbVersionCheck")
-    def nb_version_check(self) -> Optional['outputs.PostureCheckChecksNbVersionCheck']:
+    def nb_version_check(self) -> Optional['outputs.GetPostureCheckChecksNbVersionCheck']:
         """
         Minimum agent version
         """
@@ -4230,7 +6620,7 @@ class PostureCheckChecks(dict):
 
     @_builtins.property
     @pulumi.getter(name="osVersionCheck")
-    def os_version_check(self) -> Optional['outputs.PostureCheckChecksOsVersionCheck']:
+    def os_version_check(self) -> Optional['outputs.GetPostureCheckChecksOsVersionCheck']:
         """
         Minimum operating system versions
         """
@@ -4238,7 +6628,7 @@ class PostureCheckChecks(dict):
 
     @_builtins.property
     @pulumi.getter(name="peerNetworkRangeCheck")
-    def peer_network_range_check(self) -> Optional['outputs.PostureCheckChecksPeerNetworkRangeCheck']:
+    def peer_network_range_check(self) -> Optional['outputs.GetPostureCheckChecksPeerNetworkRangeCheck']:
         """
         Allow or deny peers by the ranges of their local networks
         """
@@ -4246,7 +6636,7 @@ class PostureCheckChecks(dict):
 
     @_builtins.property
     @pulumi.getter(name="processCheck")
-    def process_check(self) -> Optional['outputs.PostureCheckChecksProcessCheck']:
+    def process_check(self) -> Optional['outputs.GetPostureCheckChecksProcessCheck']:
         """
         Processes that must run on the peer
         """
@@ -4254,13 +6644,13 @@ class PostureCheckChecks(dict):
 
 
 @pulumi.output_type
-class PostureCheckChecksGeoLocationCheck(dict):
+class GetPostureCheckChecksGeoLocationCheck(dict):
     def __init__(__self__, *,
                  action: _builtins.str,
-                 locations: Sequence['outputs.PostureCheckChecksGeoLocationCheckLocations']):
+                 locations: Sequence['outputs.GetPostureCheckChecksGeoLocationCheckLocation']):
         """
         :param _builtins.str action: Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
-        :param Sequence['PostureCheckChecksGeoLocationCheckLocations'] locations: Locations
+        :param Sequence['GetPostureCheckChecksGeoLocationCheckLocation'] locations: Locations
         """
         pulumi.set(__self__, "action", action)
         pulumi.set(__self__, "locations", locations)
@@ -4275,7 +6665,7 @@ class PostureCheckChecksGeoLocationCheck(dict):
 
     @_builtins.property
     @pulumi.getter
-    def locations(self) -> Sequence['outputs.PostureCheckChecksGeoLocationCheckLocations']:
+    def locations(self) -> Sequence['outputs.GetPostureCheckChecksGeoLocationCheckLocation']:
         """
         Locations
         """
@@ -4283,29 +6673,10 @@ class PostureCheckChecksGeoLocationCheck(dict):
 
 
 @pulumi.output_type
-class PostureCheckChecksGeoLocationCheckLocations(dict):
+class GetPostureCheckChecksGeoLocationCheckLocation(dict):
     """
     A location
     """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "countryCode":
-            suggest = "country_code"
-        elif key == "cityName":
-            suggest = "city_name"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in PostureCheckChecksGeoLocationCheckLocations. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        PostureCheckChecksGeoLocationCheckLocations.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        PostureCheckChecksGeoLocationCheckLocations.__key_warning(key)
-        return super().get(key, default)
-
     def __init__(__self__, *,
                  country_code: _builtins.str,
                  city_name: Optional[_builtins.str] = None):
@@ -4337,27 +6708,10 @@ class PostureCheckChecksGeoLocationCheckLocations(dict):
 
 
 @pulumi.output_type
-class PostureCheckChecksNbVersionCheck(dict):
+class GetPostureCheckChecksNbVersionCheck(dict):
     """
     Minimum version requirement
     """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "minVersion":
-            suggest = "min_version"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in PostureCheckChecksNbVersionCheck. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        PostureCheckChecksNbVersionCheck.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        PostureCheckChecksNbVersionCheck.__key_warning(key)
-        return super().get(key, default)
-
     def __init__(__self__, *,
                  min_version: _builtins.str):
         """
@@ -4377,19 +6731,19 @@ class PostureCheckChecksNbVersionCheck(dict):
 
 
 @pulumi.output_type
-class PostureCheckChecksOsVersionCheck(dict):
+class GetPostureCheckChecksOsVersionCheck(dict):
     def __init__(__self__, *,
-                 android: Optional['outputs.PostureCheckChecksNbVersionCheck'] = None,
-                 darwin: Optional['outputs.PostureCheckChecksNbVersionCheck'] = None,
-                 ios: Optional['outputs.PostureCheckChecksNbVersionCheck'] = None,
-                 linux: Optional['outputs.PostureCheckChecksOsVersionCheckLinux'] = None,
-                 windows: Optional['outputs.PostureCheckChecksOsVersionCheckLinux'] = None):
+                 android: Optional['outputs.GetPostureCheckChecksOsVersionCheckAndroid'] = None,
+                 darwin: Optional['outputs.GetPostureCheckChecksOsVersionCheckDarwin'] = None,
+                 ios: Optional['outputs.GetPostureCheckChecksOsVersionCheckIos'] = None,
+                 linux: Optional['outputs.GetPostureCheckChecksOsVersionCheckLinux'] = None,
+                 windows: Optional['outputs.GetPostureCheckChecksOsVersionCheckWindows'] = None):
         """
-        :param 'PostureCheckChecksNbVersionCheck' android: Minimum Android version
-        :param 'PostureCheckChecksNbVersionCheck' darwin: Minimum macOS version
-        :param 'PostureCheckChecksNbVersionCheck' ios: Minimum iOS version
-        :param 'PostureCheckChecksOsVersionCheckLinux' linux: Minimum Linux kernel version
-        :param 'PostureCheckChecksOsVersionCheckLinux' windows: Minimum Windows kernel version
+        :param 'GetPostureCheckChecksOsVersionCheckAndroid' android: Minimum Android version
+        :param 'GetPostureCheckChecksOsVersionCheckDarwin' darwin: Minimum macOS version
+        :param 'GetPostureCheckChecksOsVersionCheckIos' ios: Minimum iOS version
+        :param 'GetPostureCheckChecksOsVersionCheckLinux' linux: Minimum Linux kernel version
+        :param 'GetPostureCheckChecksOsVersionCheckWindows' windows: Minimum Windows kernel version
         """
         if android is not None:
             pulumi.set(__self__, "android", android)
@@ -4404,7 +6758,7 @@ class PostureCheckChecksOsVersionCheck(dict):
 
     @_builtins.property
     @pulumi.getter
-    def android(self) -> Optional['outputs.PostureCheckChecksNbVersionCheck']:
+    def android(self) -> Optional['outputs.GetPostureCheckChecksOsVersionCheckAndroid']:
         """
         Minimum Android version
         """
@@ -4412,7 +6766,7 @@ class PostureCheckChecksOsVersionCheck(dict):
 
     @_builtins.property
     @pulumi.getter
-    def darwin(self) -> Optional['outputs.PostureCheckChecksNbVersionCheck']:
+    def darwin(self) -> Optional['outputs.GetPostureCheckChecksOsVersionCheckDarwin']:
         """
         Minimum macOS version
         """
@@ -4420,7 +6774,7 @@ class PostureCheckChecksOsVersionCheck(dict):
 
     @_builtins.property
     @pulumi.getter
-    def ios(self) -> Optional['outputs.PostureCheckChecksNbVersionCheck']:
+    def ios(self) -> Optional['outputs.GetPostureCheckChecksOsVersionCheckIos']:
         """
         Minimum iOS version
         """
@@ -4428,7 +6782,7 @@ class PostureCheckChecksOsVersionCheck(dict):
 
     @_builtins.property
     @pulumi.getter
-    def linux(self) -> Optional['outputs.PostureCheckChecksOsVersionCheckLinux']:
+    def linux(self) -> Optional['outputs.GetPostureCheckChecksOsVersionCheckLinux']:
         """
         Minimum Linux kernel version
         """
@@ -4436,7 +6790,7 @@ class PostureCheckChecksOsVersionCheck(dict):
 
     @_builtins.property
     @pulumi.getter
-    def windows(self) -> Optional['outputs.PostureCheckChecksOsVersionCheckLinux']:
+    def windows(self) -> Optional['outputs.GetPostureCheckChecksOsVersionCheckWindows']:
         """
         Minimum Windows kernel version
         """
@@ -4444,27 +6798,79 @@ class PostureCheckChecksOsVersionCheck(dict):
 
 
 @pulumi.output_type
-class PostureCheckChecksOsVersionCheckLinux(dict):
+class GetPostureCheckChecksOsVersionCheckAndroid(dict):
+    """
+    Minimum version requirement
+    """
+    def __init__(__self__, *,
+                 min_version: _builtins.str):
+        """
+        Minimum version requirement
+
+        :param _builtins.str min_version: Minimum version
+        """
+        pulumi.set(__self__, "min_version", min_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minVersion")
+    def min_version(self) -> _builtins.str:
+        """
+        Minimum version
+        """
+        return pulumi.get(self, "min_version")
+
+
+@pulumi.output_type
+class GetPostureCheckChecksOsVersionCheckDarwin(dict):
+    """
+    Minimum version requirement
+    """
+    def __init__(__self__, *,
+                 min_version: _builtins.str):
+        """
+        Minimum version requirement
+
+        :param _builtins.str min_version: Minimum version
+        """
+        pulumi.set(__self__, "min_version", min_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minVersion")
+    def min_version(self) -> _builtins.str:
+        """
+        Minimum version
+        """
+        return pulumi.get(self, "min_version")
+
+
+@pulumi.output_type
+class GetPostureCheckChecksOsVersionCheckIos(dict):
+    """
+    Minimum version requirement
+    """
+    def __init__(__self__, *,
+                 min_version: _builtins.str):
+        """
+        Minimum version requirement
+
+        :param _builtins.str min_version: Minimum version
+        """
+        pulumi.set(__self__, "min_version", min_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minVersion")
+    def min_version(self) -> _builtins.str:
+        """
+        Minimum version
+        """
+        return pulumi.get(self, "min_version")
+
+
+@pulumi.output_type
+class GetPostureCheckChecksOsVersionCheckLinux(dict):
     """
     Minimum kernel version requirement
     """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "minKernelVersion":
-            suggest = "min_kernel_version"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in PostureCheckChecksOsVersionCheckLinux. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        PostureCheckChecksOsVersionCheckLinux.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        PostureCheckChecksOsVersionCheckLinux.__key_warning(key)
-        return super().get(key, default)
-
     def __init__(__self__, *,
                  min_kernel_version: _builtins.str):
         """
@@ -4484,7 +6890,30 @@ class PostureCheckChecksOsVersionCheckLinux(dict):
 
 
 @pulumi.output_type
-class PostureCheckChecksPeerNetworkRangeCheck(dict):
+class GetPostureCheckChecksOsVersionCheckWindows(dict):
+    """
+    Minimum kernel version requirement
+    """
+    def __init__(__self__, *,
+                 min_kernel_version: _builtins.str):
+        """
+        Minimum kernel version requirement
+
+        :param _builtins.str min_kernel_version: Minimum kernel version
+        """
+        pulumi.set(__self__, "min_kernel_version", min_kernel_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minKernelVersion")
+    def min_kernel_version(self) -> _builtins.str:
+        """
+        Minimum kernel version
+        """
+        return pulumi.get(self, "min_kernel_version")
+
+
+@pulumi.output_type
+class GetPostureCheckChecksPeerNetworkRangeCheck(dict):
     def __init__(__self__, *,
                  action: _builtins.str,
                  ranges: Sequence[_builtins.str]):
@@ -4513,17 +6942,17 @@ class PostureCheckChecksPeerNetworkRangeCheck(dict):
 
 
 @pulumi.output_type
-class PostureCheckChecksProcessCheck(dict):
+class GetPostureCheckChecksProcessCheck(dict):
     def __init__(__self__, *,
-                 processes: Sequence['outputs.PostureCheckChecksProcessCheckProcesses']):
+                 processes: Sequence['outputs.GetPostureCheckChecksProcessCheckProcess']):
         """
-        :param Sequence['PostureCheckChecksProcessCheckProcesses'] processes: Processes that must run
+        :param Sequence['GetPostureCheckChecksProcessCheckProcess'] processes: Processes that must run
         """
         pulumi.set(__self__, "processes", processes)
 
     @_builtins.property
     @pulumi.getter
-    def processes(self) -> Sequence['outputs.PostureCheckChecksProcessCheckProcesses']:
+    def processes(self) -> Sequence['outputs.GetPostureCheckChecksProcessCheckProcess']:
         """
         Processes that must run
         """
@@ -4531,31 +6960,10 @@ class PostureCheckChecksProcessCheck(dict):
 
 
 @pulumi.output_type
-class PostureCheckChecksProcessCheckProcesses(dict):
+class GetPostureCheckChecksProcessCheckProcess(dict):
     """
     A process that must run on the peer
     """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "linuxPath":
-            suggest = "linux_path"
-        elif key == "macPath":
-            suggest = "mac_path"
-        elif key == "windowsPath":
-            suggest = "windows_path"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in PostureCheckChecksProcessCheckProcesses. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        PostureCheckChecksProcessCheckProcesses.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        PostureCheckChecksProcessCheckProcesses.__key_warning(key)
-        return super().get(key, default)
-
     def __init__(__self__, *,
                  linux_path: Optional[_builtins.str] = None,
                  mac_path: Optional[_builtins.str] = None,
@@ -4600,19 +7008,19 @@ class PostureCheckChecksProcessCheckProcesses(dict):
 
 
 @pulumi.output_type
-class PostureCheckResult(dict):
+class GetPostureChecksItem(dict):
     """
     Posture check
     """
     def __init__(__self__, *,
-                 checks: 'outputs.PostureCheckResultChecks',
+                 checks: 'outputs.GetPostureChecksItemChecks',
                  description: _builtins.str,
                  id: _builtins.str,
                  name: _builtins.str):
         """
         Posture check
 
-        :param 'PostureCheckResultChecks' checks: The checks
+        :param 'GetPostureChecksItemChecks' checks: The checks
         :param _builtins.str description: Posture check description
         :param _builtins.str id: Posture check id
         :param _builtins.str name: Posture check name
@@ -4624,7 +7032,7 @@ class PostureCheckResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def checks(self) -> 'outputs.PostureCheckResultChecks':
+    def checks(self) -> 'outputs.GetPostureChecksItemChecks':
         """
         The checks
         """
@@ -4656,24 +7064,24 @@ class PostureCheckResult(dict):
 
 
 @pulumi.output_type
-class PostureCheckResultChecks(dict):
+class GetPostureChecksItemChecks(dict):
     """
     The checks
     """
     def __init__(__self__, *,
-                 geo_location_check: Optional['outputs.PostureCheckChecksGeoLocationCheck'] = None,
-                 nb_version_check: Optional['outputs.PostureCheckChecksNbVersionCheck'] = None,
-                 os_version_check: Optional['outputs.PostureCheckChecksOsVersionCheck'] = None,
-                 peer_network_range_check: Optional['outputs.PostureCheckChecksPeerNetworkRangeCheck'] = None,
-                 process_check: Optional['outputs.PostureCheckChecksProcessCheck'] = None):
+                 geo_location_check: Optional['outputs.GetPostureChecksItemChecksGeoLocationCheck'] = None,
+                 nb_version_check: Optional['outputs.GetPostureChecksItemChecksNbVersionCheck'] = None,
+                 os_version_check: Optional['outputs.GetPostureChecksItemChecksOsVersionCheck'] = None,
+                 peer_network_range_check: Optional['outputs.GetPostureChecksItemChecksPeerNetworkRangeCheck'] = None,
+                 process_check: Optional['outputs.GetPostureChecksItemChecksProcessCheck'] = None):
         """
         The checks
 
-        :param 'PostureCheckChecksGeoLocationCheck' geo_location_check: Allow or deny peers by location
-        :param 'PostureCheckChecksNbVersionCheck' nb_version_check: Minimum agent version
-        :param 'PostureCheckChecksOsVersionCheck' os_version_check: Minimum operating system versions
-        :param 'PostureCheckChecksPeerNetworkRangeCheck' peer_network_range_check: Allow or deny peers by the ranges of their local networks
-        :param 'PostureCheckChecksProcessCheck' process_check: Processes that must run on the peer
+        :param 'GetPostureChecksItemChecksGeoLocationCheck' geo_location_check: Allow or deny peers by location
+        :param 'GetPostureChecksItemChecksNbVersionCheck' nb_version_check: Minimum agent version
+        :param 'GetPostureChecksItemChecksOsVersionCheck' os_version_check: Minimum operating system versions
+        :param 'GetPostureChecksItemChecksPeerNetworkRangeCheck' peer_network_range_check: Allow or deny peers by the ranges of their local networks
+        :param 'GetPostureChecksItemChecksProcessCheck' process_check: Processes that must run on the peer
         """
         if geo_location_check is not None:
             pulumi.set(__self__, "geo_location_check", geo_location_check)
@@ -4688,7 +7096,7 @@ class PostureCheckResultChecks(dict):
 
     @_builtins.property
     @pulumi.getter(name="geoLocationCheck")
-    def geo_location_check(self) -> Optional['outputs.PostureCheckChecksGeoLocationCheck']:
+    def geo_location_check(self) -> Optional['outputs.GetPostureChecksItemChecksGeoLocationCheck']:
         """
         Allow or deny peers by location
         """
@@ -4696,7 +7104,7 @@ class PostureCheckResultChecks(dict):
 
     @_builtins.property
     @pulumi.getter(name="nbVersionCheck")
-    def nb_version_check(self) -> Optional['outputs.PostureCheckChecksNbVersionCheck']:
+    def nb_version_check(self) -> Optional['outputs.GetPostureChecksItemChecksNbVersionCheck']:
         """
         Minimum agent version
         """
@@ -4704,7 +7112,7 @@ class PostureCheckResultChecks(dict):
 
     @_builtins.property
     @pulumi.getter(name="osVersionCheck")
-    def os_version_check(self) -> Optional['outputs.PostureCheckChecksOsVersionCheck']:
+    def os_version_check(self) -> Optional['outputs.GetPostureChecksItemChecksOsVersionCheck']:
         """
         Minimum operating system versions
         """
@@ -4712,7 +7120,7 @@ class PostureCheckResultChecks(dict):
 
     @_builtins.property
     @pulumi.getter(name="peerNetworkRangeCheck")
-    def peer_network_range_check(self) -> Optional['outputs.PostureCheckChecksPeerNetworkRangeCheck']:
+    def peer_network_range_check(self) -> Optional['outputs.GetPostureChecksItemChecksPeerNetworkRangeCheck']:
         """
         Allow or deny peers by the ranges of their local networks
         """
@@ -4720,7 +7128,7 @@ class PostureCheckResultChecks(dict):
 
     @_builtins.property
     @pulumi.getter(name="processCheck")
-    def process_check(self) -> Optional['outputs.PostureCheckChecksProcessCheck']:
+    def process_check(self) -> Optional['outputs.GetPostureChecksItemChecksProcessCheck']:
         """
         Processes that must run on the peer
         """
@@ -4728,7 +7136,371 @@ class PostureCheckResultChecks(dict):
 
 
 @pulumi.output_type
-class ProxyClusterResult(dict):
+class GetPostureChecksItemChecksGeoLocationCheck(dict):
+    def __init__(__self__, *,
+                 action: _builtins.str,
+                 locations: Sequence['outputs.GetPostureChecksItemChecksGeoLocationCheckLocation']):
+        """
+        :param _builtins.str action: Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
+        :param Sequence['GetPostureChecksItemChecksGeoLocationCheckLocation'] locations: Locations
+        """
+        pulumi.set(__self__, "action", action)
+        pulumi.set(__self__, "locations", locations)
+
+    @_builtins.property
+    @pulumi.getter
+    def action(self) -> _builtins.str:
+        """
+        Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
+        """
+        return pulumi.get(self, "action")
+
+    @_builtins.property
+    @pulumi.getter
+    def locations(self) -> Sequence['outputs.GetPostureChecksItemChecksGeoLocationCheckLocation']:
+        """
+        Locations
+        """
+        return pulumi.get(self, "locations")
+
+
+@pulumi.output_type
+class GetPostureChecksItemChecksGeoLocationCheckLocation(dict):
+    """
+    A location
+    """
+    def __init__(__self__, *,
+                 country_code: _builtins.str,
+                 city_name: Optional[_builtins.str] = None):
+        """
+        A location
+
+        :param _builtins.str country_code: Country, ISO 3166-1 alpha-2
+        :param _builtins.str city_name: City name
+        """
+        pulumi.set(__self__, "country_code", country_code)
+        if city_name is not None:
+            pulumi.set(__self__, "city_name", city_name)
+
+    @_builtins.property
+    @pulumi.getter(name="countryCode")
+    def country_code(self) -> _builtins.str:
+        """
+        Country, ISO 3166-1 alpha-2
+        """
+        return pulumi.get(self, "country_code")
+
+    @_builtins.property
+    @pulumi.getter(name="cityName")
+    def city_name(self) -> Optional[_builtins.str]:
+        """
+        City name
+        """
+        return pulumi.get(self, "city_name")
+
+
+@pulumi.output_type
+class GetPostureChecksItemChecksNbVersionCheck(dict):
+    """
+    Minimum version requirement
+    """
+    def __init__(__self__, *,
+                 min_version: _builtins.str):
+        """
+        Minimum version requirement
+
+        :param _builtins.str min_version: Minimum version
+        """
+        pulumi.set(__self__, "min_version", min_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minVersion")
+    def min_version(self) -> _builtins.str:
+        """
+        Minimum version
+        """
+        return pulumi.get(self, "min_version")
+
+
+@pulumi.output_type
+class GetPostureChecksItemChecksOsVersionCheck(dict):
+    def __init__(__self__, *,
+                 android: Optional['outputs.GetPostureChecksItemChecksOsVersionCheckAndroid'] = None,
+                 darwin: Optional['outputs.GetPostureChecksItemChecksOsVersionCheckDarwin'] = None,
+                 ios: Optional['outputs.GetPostureChecksItemChecksOsVersionCheckIos'] = None,
+                 linux: Optional['outputs.GetPostureChecksItemChecksOsVersionCheckLinux'] = None,
+                 windows: Optional['outputs.GetPostureChecksItemChecksOsVersionCheckWindows'] = None):
+        """
+        :param 'GetPostureChecksItemChecksOsVersionCheckAndroid' android: Minimum Android version
+        :param 'GetPostureChecksItemChecksOsVersionCheckDarwin' darwin: Minimum macOS version
+        :param 'GetPostureChecksItemChecksOsVersionCheckIos' ios: Minimum iOS version
+        :param 'GetPostureChecksItemChecksOsVersionCheckLinux' linux: Minimum Linux kernel version
+        :param 'GetPostureChecksItemChecksOsVersionCheckWindows' windows: Minimum Windows kernel version
+        """
+        if android is not None:
+            pulumi.set(__self__, "android", android)
+        if darwin is not None:
+            pulumi.set(__self__, "darwin", darwin)
+        if ios is not None:
+            pulumi.set(__self__, "ios", ios)
+        if linux is not None:
+            pulumi.set(__self__, "linux", linux)
+        if windows is not None:
+            pulumi.set(__self__, "windows", windows)
+
+    @_builtins.property
+    @pulumi.getter
+    def android(self) -> Optional['outputs.GetPostureChecksItemChecksOsVersionCheckAndroid']:
+        """
+        Minimum Android version
+        """
+        return pulumi.get(self, "android")
+
+    @_builtins.property
+    @pulumi.getter
+    def darwin(self) -> Optional['outputs.GetPostureChecksItemChecksOsVersionCheckDarwin']:
+        """
+        Minimum macOS version
+        """
+        return pulumi.get(self, "darwin")
+
+    @_builtins.property
+    @pulumi.getter
+    def ios(self) -> Optional['outputs.GetPostureChecksItemChecksOsVersionCheckIos']:
+        """
+        Minimum iOS version
+        """
+        return pulumi.get(self, "ios")
+
+    @_builtins.property
+    @pulumi.getter
+    def linux(self) -> Optional['outputs.GetPostureChecksItemChecksOsVersionCheckLinux']:
+        """
+        Minimum Linux kernel version
+        """
+        return pulumi.get(self, "linux")
+
+    @_builtins.property
+    @pulumi.getter
+    def windows(self) -> Optional['outputs.GetPostureChecksItemChecksOsVersionCheckWindows']:
+        """
+        Minimum Windows kernel version
+        """
+        return pulumi.get(self, "windows")
+
+
+@pulumi.output_type
+class GetPostureChecksItemChecksOsVersionCheckAndroid(dict):
+    """
+    Minimum version requirement
+    """
+    def __init__(__self__, *,
+                 min_version: _builtins.str):
+        """
+        Minimum version requirement
+
+        :param _builtins.str min_version: Minimum version
+        """
+        pulumi.set(__self__, "min_version", min_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minVersion")
+    def min_version(self) -> _builtins.str:
+        """
+        Minimum version
+        """
+        return pulumi.get(self, "min_version")
+
+
+@pulumi.output_type
+class GetPostureChecksItemChecksOsVersionCheckDarwin(dict):
+    """
+    Minimum version requirement
+    """
+    def __init__(__self__, *,
+                 min_version: _builtins.str):
+        """
+        Minimum version requirement
+
+        :param _builtins.str min_version: Minimum version
+        """
+        pulumi.set(__self__, "min_version", min_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minVersion")
+    def min_version(self) -> _builtins.str:
+        """
+        Minimum version
+        """
+        return pulumi.get(self, "min_version")
+
+
+@pulumi.output_type
+class GetPostureChecksItemChecksOsVersionCheckIos(dict):
+    """
+    Minimum version requirement
+    """
+    def __init__(__self__, *,
+                 min_version: _builtins.str):
+        """
+        Minimum version requirement
+
+        :param _builtins.str min_version: Minimum version
+        """
+        pulumi.set(__self__, "min_version", min_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minVersion")
+    def min_version(self) -> _builtins.str:
+        """
+        Minimum version
+        """
+        return pulumi.get(self, "min_version")
+
+
+@pulumi.output_type
+class GetPostureChecksItemChecksOsVersionCheckLinux(dict):
+    """
+    Minimum kernel version requirement
+    """
+    def __init__(__self__, *,
+                 min_kernel_version: _builtins.str):
+        """
+        Minimum kernel version requirement
+
+        :param _builtins.str min_kernel_version: Minimum kernel version
+        """
+        pulumi.set(__self__, "min_kernel_version", min_kernel_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minKernelVersion")
+    def min_kernel_version(self) -> _builtins.str:
+        """
+        Minimum kernel version
+        """
+        return pulumi.get(self, "min_kernel_version")
+
+
+@pulumi.output_type
+class GetPostureChecksItemChecksOsVersionCheckWindows(dict):
+    """
+    Minimum kernel version requirement
+    """
+    def __init__(__self__, *,
+                 min_kernel_version: _builtins.str):
+        """
+        Minimum kernel version requirement
+
+        :param _builtins.str min_kernel_version: Minimum kernel version
+        """
+        pulumi.set(__self__, "min_kernel_version", min_kernel_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minKernelVersion")
+    def min_kernel_version(self) -> _builtins.str:
+        """
+        Minimum kernel version
+        """
+        return pulumi.get(self, "min_kernel_version")
+
+
+@pulumi.output_type
+class GetPostureChecksItemChecksPeerNetworkRangeCheck(dict):
+    def __init__(__self__, *,
+                 action: _builtins.str,
+                 ranges: Sequence[_builtins.str]):
+        """
+        :param _builtins.str action: Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
+        :param Sequence[_builtins.str] ranges: CIDR ranges
+        """
+        pulumi.set(__self__, "action", action)
+        pulumi.set(__self__, "ranges", ranges)
+
+    @_builtins.property
+    @pulumi.getter
+    def action(self) -> _builtins.str:
+        """
+        Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
+        """
+        return pulumi.get(self, "action")
+
+    @_builtins.property
+    @pulumi.getter
+    def ranges(self) -> Sequence[_builtins.str]:
+        """
+        CIDR ranges
+        """
+        return pulumi.get(self, "ranges")
+
+
+@pulumi.output_type
+class GetPostureChecksItemChecksProcessCheck(dict):
+    def __init__(__self__, *,
+                 processes: Sequence['outputs.GetPostureChecksItemChecksProcessCheckProcess']):
+        """
+        :param Sequence['GetPostureChecksItemChecksProcessCheckProcess'] processes: Processes that must run
+        """
+        pulumi.set(__self__, "processes", processes)
+
+    @_builtins.property
+    @pulumi.getter
+    def processes(self) -> Sequence['outputs.GetPostureChecksItemChecksProcessCheckProcess']:
+        """
+        Processes that must run
+        """
+        return pulumi.get(self, "processes")
+
+
+@pulumi.output_type
+class GetPostureChecksItemChecksProcessCheckProcess(dict):
+    """
+    A process that must run on the peer
+    """
+    def __init__(__self__, *,
+                 linux_path: Optional[_builtins.str] = None,
+                 mac_path: Optional[_builtins.str] = None,
+                 windows_path: Optional[_builtins.str] = None):
+        """
+        A process that must run on the peer
+
+        :param _builtins.str linux_path: Executable path on Linux
+        :param _builtins.str mac_path: Executable path on macOS
+        :param _builtins.str windows_path: Executable path on Windows
+        """
+        if linux_path is not None:
+            pulumi.set(__self__, "linux_path", linux_path)
+        if mac_path is not None:
+            pulumi.set(__self__, "mac_path", mac_path)
+        if windows_path is not None:
+            pulumi.set(__self__, "windows_path", windows_path)
+
+    @_builtins.property
+    @pulumi.getter(name="linuxPath")
+    def linux_path(self) -> Optional[_builtins.str]:
+        """
+        Executable path on Linux
+        """
+        return pulumi.get(self, "linux_path")
+
+    @_builtins.property
+    @pulumi.getter(name="macPath")
+    def mac_path(self) -> Optional[_builtins.str]:
+        """
+        Executable path on macOS
+        """
+        return pulumi.get(self, "mac_path")
+
+    @_builtins.property
+    @pulumi.getter(name="windowsPath")
+    def windows_path(self) -> Optional[_builtins.str]:
+        """
+        Executable path on Windows
+        """
+        return pulumi.get(self, "windows_path")
+
+
+@pulumi.output_type
+class GetProxyClustersItem(dict):
     """
     A proxy cluster: the proxies serving one address
     """
@@ -4843,7 +7615,7 @@ class ProxyClusterResult(dict):
 
 
 @pulumi.output_type
-class ProxyLogResult(dict):
+class GetProxyLogsData(dict):
     """
     Reverse proxy access log entry
     """
@@ -5088,7 +7860,7 @@ class ProxyLogResult(dict):
 
 
 @pulumi.output_type
-class ProxyTokenResult(dict):
+class GetProxyTokensItem(dict):
     """
     A proxy token, without its value
     """
@@ -5168,7 +7940,7 @@ class ProxyTokenResult(dict):
 
 
 @pulumi.output_type
-class ReverseProxyDomainResult(dict):
+class GetReverseProxyDomainsItem(dict):
     """
     A domain services can be published under
     """
@@ -5284,598 +8056,7 @@ class ReverseProxyDomainResult(dict):
 
 
 @pulumi.output_type
-class ReverseProxyServiceAccessRestrictions(dict):
-    """
-    Which client addresses may connect at all, checked before any auth
-    """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "allowedCidrs":
-            suggest = "allowed_cidrs"
-        elif key == "allowedCountries":
-            suggest = "allowed_countries"
-        elif key == "blockedCidrs":
-            suggest = "blocked_cidrs"
-        elif key == "blockedCountries":
-            suggest = "blocked_countries"
-        elif key == "crowdsecMode":
-            suggest = "crowdsec_mode"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in ReverseProxyServiceAccessRestrictions. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        ReverseProxyServiceAccessRestrictions.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        ReverseProxyServiceAccessRestrictions.__key_warning(key)
-        return super().get(key, default)
-
-    def __init__(__self__, *,
-                 allowed_cidrs: Optional[Sequence[_builtins.str]] = None,
-                 allowed_countries: Optional[Sequence[_builtins.str]] = None,
-                 blocked_cidrs: Optional[Sequence[_builtins.str]] = None,
-                 blocked_countries: Optional[Sequence[_builtins.str]] = None,
-                 crowdsec_mode: Optional[_builtins.str] = None):
-        """
-        Which client addresses may connect at all, checked before any auth
-
-        :param Sequence[_builtins.str] allowed_cidrs: When set, only clients from these ranges may connect
-        :param Sequence[_builtins.str] allowed_countries: When set, only clients located in these countries may connect
-        :param Sequence[_builtins.str] blocked_cidrs: Clients from these ranges are refused
-        :param Sequence[_builtins.str] blocked_countries: Clients located in these countries are refused
-        :param _builtins.str crowdsec_mode: IP reputation through CrowdSec: off, enforce (refuse bad addresses) or observe (log them); one of `off`, `enforce`, `observe`
-        """
-        if allowed_cidrs is not None:
-            pulumi.set(__self__, "allowed_cidrs", allowed_cidrs)
-        if allowed_countries is not None:
-            pulumi.set(__self__, "allowed_countries", allowed_countries)
-        if blocked_cidrs is not None:
-            pulumi.set(__self__, "blocked_cidrs", blocked_cidrs)
-        if blocked_countries is not None:
-            pulumi.set(__self__, "blocked_countries", blocked_countries)
-        if crowdsec_mode is not None:
-            pulumi.set(__self__, "crowdsec_mode", crowdsec_mode)
-
-    @_builtins.property
-    @pulumi.getter(name="allowedCidrs")
-    def allowed_cidrs(self) -> Optional[Sequence[_builtins.str]]:
-        """
-        When set, only clients from these ranges may connect
-        """
-        return pulumi.get(self, "allowed_cidrs")
-
-    @_builtins.property
-    @pulumi.getter(name="allowedCountries")
-    def allowed_countries(self) -> Optional[Sequence[_builtins.str]]:
-        """
-        When set, only clients located in these countries may connect
-        """
-        return pulumi.get(self, "allowed_countries")
-
-    @_builtins.property
-    @pulumi.getter(name="blockedCidrs")
-    def blocked_cidrs(self) -> Optional[Sequence[_builtins.str]]:
-        """
-        Clients from these ranges are refused
-        """
-        return pulumi.get(self, "blocked_cidrs")
-
-    @_builtins.property
-    @pulumi.getter(name="blockedCountries")
-    def blocked_countries(self) -> Optional[Sequence[_builtins.str]]:
-        """
-        Clients located in these countries are refused
-        """
-        return pulumi.get(self, "blocked_countries")
-
-    @_builtins.property
-    @pulumi.getter(name="crowdsecMode")
-    def crowdsec_mode(self) -> Optional[_builtins.str]:
-        """
-        IP reputation through CrowdSec: off, enforce (refuse bad addresses) or observe (log them); one of `off`, `enforce`, `observe`
-        """
-        return pulumi.get(self, "crowdsec_mode")
-
-
-@pulumi.output_type
-class ReverseProxyServiceAuth(dict):
-    """
-    How visitors prove who they are before the proxy lets them through (http mode only); none enabled: anyone who can connect reaches the targets
-    """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "bearerAuth":
-            suggest = "bearer_auth"
-        elif key == "headerAuths":
-            suggest = "header_auths"
-        elif key == "linkAuth":
-            suggest = "link_auth"
-        elif key == "passwordAuth":
-            suggest = "password_auth"
-        elif key == "pinAuth":
-            suggest = "pin_auth"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in ReverseProxyServiceAuth. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        ReverseProxyServiceAuth.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        ReverseProxyServiceAuth.__key_warning(key)
-        return super().get(key, default)
-
-    def __init__(__self__, *,
-                 bearer_auth: Optional['outputs.ReverseProxyServiceAuthBearerAuth'] = None,
-                 header_auths: Optional[Sequence['outputs.ReverseProxyServiceAuthHeaderAuths']] = None,
-                 link_auth: Optional['outputs.ReverseProxyServiceAuthLinkAuth'] = None,
-                 password_auth: Optional['outputs.ReverseProxyServiceAuthPasswordAuth'] = None,
-                 pin_auth: Optional['outputs.ReverseProxyServiceAuthPinAuth'] = None):
-        """
-        How visitors prove who they are before the proxy lets them through (http mode only); none enabled: anyone who can connect reaches the targets
-
-        :param 'ReverseProxyServiceAuthBearerAuth' bearer_auth: Sign-in through the account's identity provider (SSO)
-        :param Sequence['ReverseProxyServiceAuthHeaderAuths'] header_auths: Header checks; one that matches admits
-        :param 'ReverseProxyServiceAuthLinkAuth' link_auth: Sign-in by a link sent by email
-        :param 'ReverseProxyServiceAuthPasswordAuth' password_auth: A password visitors enter
-        :param 'ReverseProxyServiceAuthPinAuth' pin_auth: A PIN visitors enter
-        """
-        if bearer_auth is not None:
-            pulumi.set(__self__, "bearer_auth", bearer_auth)
-        if header_auths is not None:
-            pulumi.set(__self__, "header_auths", header_auths)
-        if link_auth is not None:
-            pulumi.set(__self__, "link_auth", link_auth)
-        if password_auth is not None:
-            pulumi.set(__self__, "password_auth", password_auth)
-        if pin_auth is not None:
-            pulumi.set(__self__, "pin_auth", pin_auth)
-
-    @_builtins.property
-    @pulumi.getter(name="bearerAuth")
-    def bearer_auth(self) -> Optional['outputs.ReverseProxyServiceAuthBearerAuth']:
-        """
-        Sign-in through the account's identity provider (SSO)
-        """
-        return pulumi.get(self, "bearer_auth")
-
-    @_builtins.property
-    @pulumi.getter(name="headerAuths")
-    def header_auths(self) -> Optional[Sequence['outputs.ReverseProxyServiceAuthHeaderAuths']]:
-        """
-        Header checks; one that matches admits
-        """
-        return pulumi.get(self, "header_auths")
-
-    @_builtins.property
-    @pulumi.getter(name="linkAuth")
-    def link_auth(self) -> Optional['outputs.ReverseProxyServiceAuthLinkAuth']:
-        """
-        Sign-in by a link sent by email
-        """
-        return pulumi.get(self, "link_auth")
-
-    @_builtins.property
-    @pulumi.getter(name="passwordAuth")
-    def password_auth(self) -> Optional['outputs.ReverseProxyServiceAuthPasswordAuth']:
-        """
-        A password visitors enter
-        """
-        return pulumi.get(self, "password_auth")
-
-    @_builtins.property
-    @pulumi.getter(name="pinAuth")
-    def pin_auth(self) -> Optional['outputs.ReverseProxyServiceAuthPinAuth']:
-        """
-        A PIN visitors enter
-        """
-        return pulumi.get(self, "pin_auth")
-
-
-@pulumi.output_type
-class ReverseProxyServiceAuthBearerAuth(dict):
-    """
-    Sign-in through the account's identity provider (SSO)
-    """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "distributionGroups":
-            suggest = "distribution_groups"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in ReverseProxyServiceAuthBearerAuth. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        ReverseProxyServiceAuthBearerAuth.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        ReverseProxyServiceAuthBearerAuth.__key_warning(key)
-        return super().get(key, default)
-
-    def __init__(__self__, *,
-                 enabled: _builtins.bool,
-                 distribution_groups: Optional[Sequence[_builtins.str]] = None):
-        """
-        Sign-in through the account's identity provider (SSO)
-
-        :param _builtins.bool enabled: Whether sign-in through the account's identity provider is on
-        :param Sequence[_builtins.str] distribution_groups: Ids of the groups whose users may sign in; empty for every user of the account
-        """
-        pulumi.set(__self__, "enabled", enabled)
-        if distribution_groups is not None:
-            pulumi.set(__self__, "distribution_groups", distribution_groups)
-
-    @_builtins.property
-    @pulumi.getter
-    def enabled(self) -> _builtins.bool:
-        """
-        Whether sign-in through the account's identity provider is on
-        """
-        return pulumi.get(self, "enabled")
-
-    @_builtins.property
-    @pulumi.getter(name="distributionGroups")
-    def distribution_groups(self) -> Optional[Sequence[_builtins.str]]:
-        """
-        Ids of the groups whose users may sign in; empty for every user of the account
-        """
-        return pulumi.get(self, "distribution_groups")
-
-
-@pulumi.output_type
-class ReverseProxyServiceAuthHeaderAuths(dict):
-    """
-    A request header that must carry a fixed value
-    """
-    def __init__(__self__, *,
-                 enabled: _builtins.bool,
-                 header: _builtins.str,
-                 value: _builtins.str):
-        """
-        A request header that must carry a fixed value
-
-        :param _builtins.bool enabled: Whether this header check is on
-        :param _builtins.str header: Header name, e.g. X-Api-Key
-        :param _builtins.str value: The value the header must carry (e.g. `Bearer <token>`); write-only (answered empty). Required when the check is created; an update that sends it empty keeps the stored value
-        """
-        pulumi.set(__self__, "enabled", enabled)
-        pulumi.set(__self__, "header", header)
-        pulumi.set(__self__, "value", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def enabled(self) -> _builtins.bool:
-        """
-        Whether this header check is on
-        """
-        return pulumi.get(self, "enabled")
-
-    @_builtins.property
-    @pulumi.getter
-    def header(self) -> _builtins.str:
-        """
-        Header name, e.g. X-Api-Key
-        """
-        return pulumi.get(self, "header")
-
-    @_builtins.property
-    @pulumi.getter
-    def value(self) -> _builtins.str:
-        """
-        The value the header must carry (e.g. `Bearer <token>`); write-only (answered empty). Required when the check is created; an update that sends it empty keeps the stored value
-        """
-        return pulumi.get(self, "value")
-
-
-@pulumi.output_type
-class ReverseProxyServiceAuthLinkAuth(dict):
-    """
-    Sign-in by a link sent by email
-    """
-    def __init__(__self__, *,
-                 enabled: _builtins.bool):
-        """
-        Sign-in by a link sent by email
-
-        :param _builtins.bool enabled: Whether sign-in by an emailed link is on
-        """
-        pulumi.set(__self__, "enabled", enabled)
-
-    @_builtins.property
-    @pulumi.getter
-    def enabled(self) -> _builtins.bool:
-        """
-        Whether sign-in by an emailed link is on
-        """
-        return pulumi.get(self, "enabled")
-
-
-@pulumi.output_type
-class ReverseProxyServiceAuthPasswordAuth(dict):
-    """
-    A password visitors enter before they reach the service
-    """
-    def __init__(__self__, *,
-                 enabled: _builtins.bool,
-                 password: _builtins.str):
-        """
-        A password visitors enter before they reach the service
-
-        :param _builtins.bool enabled: Whether the password is on
-        :param _builtins.str password: The password visitors enter; write-only (answered empty)
-        """
-        pulumi.set(__self__, "enabled", enabled)
-        pulumi.set(__self__, "password", password)
-
-    @_builtins.property
-    @pulumi.getter
-    def enabled(self) -> _builtins.bool:
-        """
-        Whether the password is on
-        """
-        return pulumi.get(self, "enabled")
-
-    @_builtins.property
-    @pulumi.getter
-    def password(self) -> _builtins.str:
-        """
-        The password visitors enter; write-only (answered empty)
-        """
-        return pulumi.get(self, "password")
-
-
-@pulumi.output_type
-class ReverseProxyServiceAuthPinAuth(dict):
-    """
-    A PIN visitors enter before they reach the service
-    """
-    def __init__(__self__, *,
-                 enabled: _builtins.bool,
-                 pin: _builtins.str):
-        """
-        A PIN visitors enter before they reach the service
-
-        :param _builtins.bool enabled: Whether the PIN is on
-        :param _builtins.str pin: The PIN visitors enter; write-only (answered empty)
-        """
-        pulumi.set(__self__, "enabled", enabled)
-        pulumi.set(__self__, "pin", pin)
-
-    @_builtins.property
-    @pulumi.getter
-    def enabled(self) -> _builtins.bool:
-        """
-        Whether the PIN is on
-        """
-        return pulumi.get(self, "enabled")
-
-    @_builtins.property
-    @pulumi.getter
-    def pin(self) -> _builtins.str:
-        """
-        The PIN visitors enter; write-only (answered empty)
-        """
-        return pulumi.get(self, "pin")
-
-
-@pulumi.output_type
-class ReverseProxyServiceResult(dict):
-    """
-    Reverse-proxy service
-    """
-    def __init__(__self__, *,
-                 auth: 'outputs.ReverseProxyServiceResultAuth',
-                 domain: _builtins.str,
-                 enabled: _builtins.bool,
-                 id: _builtins.str,
-                 meta: 'outputs.ReverseProxyServiceResultMeta',
-                 name: _builtins.str,
-                 targets: Sequence['outputs.ReverseProxyServiceResultTargets'],
-                 access_groups: Optional[Sequence[_builtins.str]] = None,
-                 access_restrictions: Optional['outputs.ReverseProxyServiceResultAccessRestrictions'] = None,
-                 listen_port: Optional[_builtins.int] = None,
-                 mode: Optional[_builtins.str] = None,
-                 pass_host_header: Optional[_builtins.bool] = None,
-                 port_auto_assigned: Optional[_builtins.bool] = None,
-                 private: Optional[_builtins.bool] = None,
-                 proxy_cluster: Optional[_builtins.str] = None,
-                 rewrite_redirects: Optional[_builtins.bool] = None,
-                 terminated: Optional[_builtins.bool] = None):
-        """
-        Reverse-proxy service
-
-        :param 'ReverseProxyServiceResultAuth' auth: How visitors prove who they are; secret values answered empty
-        :param _builtins.str domain: Host name the service is published at
-        :param _builtins.bool enabled: Whether the service is published
-        :param _builtins.str id: Service id
-        :param 'ReverseProxyServiceResultMeta' meta: What the server reports about a service
-        :param _builtins.str name: Service name
-        :param Sequence['ReverseProxyServiceResultTargets'] targets: Where the service sends traffic
-        :param Sequence[_builtins.str] access_groups: Groups whose peers may reach a private service
-        :param 'ReverseProxyServiceResultAccessRestrictions' access_restrictions: Which client addresses may connect
-        :param _builtins.int listen_port: Port the proxy listens on (tcp, udp and tls)
-        :param _builtins.str mode: http, tcp, udp or tls
-        :param _builtins.bool pass_host_header: Whether the visitor's Host header reaches the target
-        :param _builtins.bool port_auto_assigned: Whether the cluster chose listenPort
-        :param _builtins.bool private: Whether only peers of accessGroups may reach the service
-        :param _builtins.str proxy_cluster: Address of the proxy cluster serving the service
-        :param _builtins.bool rewrite_redirects: Whether redirects are rewritten to the domain
-        :param _builtins.bool terminated: Set by the operator for a service stopped for abuse; such a service cannot be changed
-        """
-        pulumi.set(__self__, "auth", auth)
-        pulumi.set(__self__, "domain", domain)
-        pulumi.set(__self__, "enabled", enabled)
-        pulumi.set(__self__, "id", id)
-        pulumi.set(__self__, "meta", meta)
-        pulumi.set(__self__, "name", name)
-        pulumi.set(__self__, "targets", targets)
-        if access_groups is not None:
-            pulumi.set(__self__, "access_groups", access_groups)
-        if access_restrictions is not None:
-            pulumi.set(__self__, "access_restrictions", access_restrictions)
-        if listen_port is not None:
-            pulumi.set(__self__, "listen_port", listen_port)
-        if mode is not None:
-            pulumi.set(__self__, "mode", mode)
-        if pass_host_header is not None:
-            pulumi.set(__self__, "pass_host_header", pass_host_header)
-        if port_auto_assigned is not None:
-            pulumi.set(__self__, "port_auto_assigned", port_auto_assigned)
-        if private is not None:
-            pulumi.set(__self__, "private", private)
-        if proxy_cluster is not None:
-            pulumi.set(__self__, "proxy_cluster", proxy_cluster)
-        if rewrite_redirects is not None:
-            pulumi.set(__self__, "rewrite_redirects", rewrite_redirects)
-        if terminated is not None:
-            pulumi.set(__self__, "terminated", terminated)
-
-    @_builtins.property
-    @pulumi.getter
-    def auth(self) -> 'outputs.ReverseProxyServiceResultAuth':
-        """
-        How visitors prove who they are; secret values answered empty
-        """
-        return pulumi.get(self, "auth")
-
-    @_builtins.property
-    @pulumi.getter
-    def domain(self) -> _builtins.str:
-        """
-        Host name the service is published at
-        """
-        return pulumi.get(self, "domain")
-
-    @_builtins.property
-    @pulumi.getter
-    def enabled(self) -> _builtins.bool:
-        """
-        Whether the service is published
-        """
-        return pulumi.get(self, "enabled")
-
-    @_builtins.property
-    @pulumi.getter
-    def id(self) -> _builtins.str:
-        """
-        Service id
-        """
-        return pulumi.get(self, "id")
-
-    @_builtins.property
-    @pulumi.getter
-    def meta(self) -> 'outputs.ReverseProxyServiceResultMeta':
-        """
-        What the server reports about a service
-        """
-        return pulumi.get(self, "meta")
-
-    @_builtins.property
-    @pulumi.getter
-    def name(self) -> _builtins.str:
-        """
-        Service name
-        """
-        return pulumi.get(self, "name")
-
-    @_builtins.property
-    @pulumi.getter
-    def targets(self) -> Sequence['outputs.ReverseProxyServiceResultTargets']:
-        """
-        Where the service sends traffic
-        """
-        return pulumi.get(self, "targets")
-
-    @_builtins.property
-    @pulumi.getter(name="accessGroups")
-    def access_groups(self) -> Optional[Sequence[_builtins.str]]:
-        """
-        Groups whose peers may reach a private service
-        """
-        return pulumi.get(self, "access_groups")
-
-    @_builtins.property
-    @pulumi.getter(name="accessRestrictions")
-    def access_restrictions(self) -> Optional['outputs.ReverseProxyServiceResultAccessRestrictions']:
-        """
-        Which client addresses may connect
-        """
-        return pulumi.get(self, "access_restrictions")
-
-    @_builtins.property
-    @pulumi.getter(name="listenPort")
-    def listen_port(self) -> Optional[_builtins.int]:
-        """
-        Port the proxy listens on (tcp, udp and tls)
-        """
-        return pulumi.get(self, "listen_port")
-
-    @_builtins.property
-    @pulumi.getter
-    def mode(self) -> Optional[_builtins.str]:
-        """
-        http, tcp, udp or tls
-        """
-        return pulumi.get(self, "mode")
-
-    @_builtins.property
-    @pulumi.getter(name="passHostHeader")
-    def pass_host_header(self) -> Optional[_builtins.bool]:
-        """
-        Whether the visitor's Host header reaches the target
-        """
-        return pulumi.get(self, "pass_host_header")
-
-    @_builtins.property
-    @pulumi.getter(name="portAutoAssigned")
-    def port_auto_assigned(self) -> Optional[_builtins.bool]:
-        """
-        Whether the cluster chose listenPort
-        """
-        return pulumi.get(self, "port_auto_assigned")
-
-    @_builtins.property
-    @pulumi.getter
-    def private(self) -> Optional[_builtins.bool]:
-        """
-        Whether only peers of accessGroups may reach the service
-        """
-        return pulumi.get(self, "private")
-
-    @_builtins.property
-    @pulumi.getter(name="proxyCluster")
-    def proxy_cluster(self) -> Optional[_builtins.str]:
-        """
-        Address of the proxy cluster serving the service
-        """
-        return pulumi.get(self, "proxy_cluster")
-
-    @_builtins.property
-    @pulumi.getter(name="rewriteRedirects")
-    def rewrite_redirects(self) -> Optional[_builtins.bool]:
-        """
-        Whether redirects are rewritten to the domain
-        """
-        return pulumi.get(self, "rewrite_redirects")
-
-    @_builtins.property
-    @pulumi.getter
-    def terminated(self) -> Optional[_builtins.bool]:
-        """
-        Set by the operator for a service stopped for abuse; such a service cannot be changed
-        """
-        return pulumi.get(self, "terminated")
-
-
-@pulumi.output_type
-class ReverseProxyServiceResultAccessRestrictions(dict):
+class GetReverseProxyServiceAccessRestrictions(dict):
     def __init__(__self__, *,
                  allowed_cidrs: Optional[Sequence[_builtins.str]] = None,
                  allowed_countries: Optional[Sequence[_builtins.str]] = None,
@@ -5942,24 +8123,24 @@ class ReverseProxyServiceResultAccessRestrictions(dict):
 
 
 @pulumi.output_type
-class ReverseProxyServiceResultAuth(dict):
+class GetReverseProxyServiceAuth(dict):
     """
     How visitors prove who they are; secret values answered empty
     """
     def __init__(__self__, *,
-                 bearer_auth: Optional['outputs.ReverseProxyServiceResultAuthBearerAuth'] = None,
-                 header_auths: Optional[Sequence['outputs.ReverseProxyServiceResultAuthHeaderAuths']] = None,
-                 link_auth: Optional['outputs.ReverseProxyServiceResultAuthLinkAuth'] = None,
-                 password_auth: Optional['outputs.ReverseProxyServiceResultAuthPasswordAuth'] = None,
-                 pin_auth: Optional['outputs.ReverseProxyServiceResultAuthPinAuth'] = None):
+                 bearer_auth: Optional['outputs.GetReverseProxyServiceAuthBearerAuth'] = None,
+                 header_auths: Optional[Sequence['outputs.GetReverseProxyServiceAuthHeaderAuth']] = None,
+                 link_auth: Optional['outputs.GetReverseProxyServiceAuthLinkAuth'] = None,
+                 password_auth: Optional['outputs.GetReverseProxyServiceAuthPasswordAuth'] = None,
+                 pin_auth: Optional['outputs.GetReverseProxyServiceAuthPinAuth'] = None):
         """
         How visitors prove who they are; secret values answered empty
 
-        :param 'ReverseProxyServiceResultAuthBearerAuth' bearer_auth: Sign-in through the identity provider
-        :param Sequence['ReverseProxyServiceResultAuthHeaderAuths'] header_auths: Header checks
-        :param 'ReverseProxyServiceResultAuthLinkAuth' link_auth: Sign-in by emailed link
-        :param 'ReverseProxyServiceResultAuthPasswordAuth' password_auth: Password check
-        :param 'ReverseProxyServiceResultAuthPinAuth' pin_auth: PIN check
+        :param 'GetReverseProxyServiceAuthBearerAuth' bearer_auth: Sign-in through the identity provider
+        :param Sequence['GetReverseProxyServiceAuthHeaderAuth'] header_auths: Header checks
+        :param 'GetReverseProxyServiceAuthLinkAuth' link_auth: Sign-in by emailed link
+        :param 'GetReverseProxyServiceAuthPasswordAuth' password_auth: Password check
+        :param 'GetReverseProxyServiceAuthPinAuth' pin_auth: PIN check
         """
         if bearer_auth is not None:
             pulumi.set(__self__, "bearer_auth", bearer_auth)
@@ -5974,7 +8155,7 @@ class ReverseProxyServiceResultAuth(dict):
 
     @_builtins.property
     @pulumi.getter(name="bearerAuth")
-    def bearer_auth(self) -> Optional['outputs.ReverseProxyServiceResultAuthBearerAuth']:
+    def bearer_auth(self) -> Optional['outputs.GetReverseProxyServiceAuthBearerAuth']:
         """
         Sign-in through the identity provider
         """
@@ -5982,7 +8163,7 @@ class ReverseProxyServiceResultAuth(dict):
 
     @_builtins.property
     @pulumi.getter(name="headerAuths")
-    def header_auths(self) -> Optional[Sequence['outputs.ReverseProxyServiceResultAuthHeaderAuths']]:
+    def header_auths(self) -> Optional[Sequence['outputs.GetReverseProxyServiceAuthHeaderAuth']]:
         """
         Header checks
         """
@@ -5990,7 +8171,7 @@ class ReverseProxyServiceResultAuth(dict):
 
     @_builtins.property
     @pulumi.getter(name="linkAuth")
-    def link_auth(self) -> Optional['outputs.ReverseProxyServiceResultAuthLinkAuth']:
+    def link_auth(self) -> Optional['outputs.GetReverseProxyServiceAuthLinkAuth']:
         """
         Sign-in by emailed link
         """
@@ -5998,7 +8179,7 @@ class ReverseProxyServiceResultAuth(dict):
 
     @_builtins.property
     @pulumi.getter(name="passwordAuth")
-    def password_auth(self) -> Optional['outputs.ReverseProxyServiceResultAuthPasswordAuth']:
+    def password_auth(self) -> Optional['outputs.GetReverseProxyServiceAuthPasswordAuth']:
         """
         Password check
         """
@@ -6006,7 +8187,7 @@ class ReverseProxyServiceResultAuth(dict):
 
     @_builtins.property
     @pulumi.getter(name="pinAuth")
-    def pin_auth(self) -> Optional['outputs.ReverseProxyServiceResultAuthPinAuth']:
+    def pin_auth(self) -> Optional['outputs.GetReverseProxyServiceAuthPinAuth']:
         """
         PIN check
         """
@@ -6014,7 +8195,7 @@ class ReverseProxyServiceResultAuth(dict):
 
 
 @pulumi.output_type
-class ReverseProxyServiceResultAuthBearerAuth(dict):
+class GetReverseProxyServiceAuthBearerAuth(dict):
     def __init__(__self__, *,
                  enabled: _builtins.bool,
                  distribution_groups: Optional[Sequence[_builtins.str]] = None):
@@ -6044,7 +8225,7 @@ class ReverseProxyServiceResultAuthBearerAuth(dict):
 
 
 @pulumi.output_type
-class ReverseProxyServiceResultAuthHeaderAuths(dict):
+class GetReverseProxyServiceAuthHeaderAuth(dict):
     def __init__(__self__, *,
                  enabled: _builtins.bool,
                  header: _builtins.str,
@@ -6084,7 +8265,7 @@ class ReverseProxyServiceResultAuthHeaderAuths(dict):
 
 
 @pulumi.output_type
-class ReverseProxyServiceResultAuthLinkAuth(dict):
+class GetReverseProxyServiceAuthLinkAuth(dict):
     def __init__(__self__, *,
                  enabled: _builtins.bool):
         """
@@ -6102,7 +8283,7 @@ class ReverseProxyServiceResultAuthLinkAuth(dict):
 
 
 @pulumi.output_type
-class ReverseProxyServiceResultAuthPasswordAuth(dict):
+class GetReverseProxyServiceAuthPasswordAuth(dict):
     def __init__(__self__, *,
                  enabled: _builtins.bool,
                  password: _builtins.str):
@@ -6131,7 +8312,7 @@ class ReverseProxyServiceResultAuthPasswordAuth(dict):
 
 
 @pulumi.output_type
-class ReverseProxyServiceResultAuthPinAuth(dict):
+class GetReverseProxyServiceAuthPinAuth(dict):
     def __init__(__self__, *,
                  enabled: _builtins.bool,
                  pin: _builtins.str):
@@ -6160,7 +8341,7 @@ class ReverseProxyServiceResultAuthPinAuth(dict):
 
 
 @pulumi.output_type
-class ReverseProxyServiceResultMeta(dict):
+class GetReverseProxyServiceMeta(dict):
     """
     What the server reports about a service
     """
@@ -6206,7 +8387,7 @@ class ReverseProxyServiceResultMeta(dict):
 
 
 @pulumi.output_type
-class ReverseProxyServiceResultTargets(dict):
+class GetReverseProxyServiceTarget(dict):
     """
     A target of a service
     """
@@ -6217,7 +8398,7 @@ class ReverseProxyServiceResultTargets(dict):
                  target_id: _builtins.str,
                  target_type: _builtins.str,
                  host: Optional[_builtins.str] = None,
-                 options: Optional['outputs.ReverseProxyServiceResultTargetsOptions'] = None,
+                 options: Optional['outputs.GetReverseProxyServiceTargetOptions'] = None,
                  path: Optional[_builtins.str] = None):
         """
         A target of a service
@@ -6228,7 +8409,7 @@ class ReverseProxyServiceResultTargets(dict):
         :param _builtins.str target_id: Id of the peer or network resource, or the cluster's address
         :param _builtins.str target_type: peer, host, domain, subnet or cluster
         :param _builtins.str host: Address the proxy connects to
-        :param 'ReverseProxyServiceResultTargetsOptions' options: Per-target proxy settings
+        :param 'GetReverseProxyServiceTargetOptions' options: Per-target proxy settings
         :param _builtins.str path: Path prefix routed to this target
         """
         pulumi.set(__self__, "enabled", enabled)
@@ -6293,7 +8474,7 @@ class ReverseProxyServiceResultTargets(dict):
 
     @_builtins.property
     @pulumi.getter
-    def options(self) -> Optional['outputs.ReverseProxyServiceResultTargetsOptions']:
+    def options(self) -> Optional['outputs.GetReverseProxyServiceTargetOptions']:
         """
         Per-target proxy settings
         """
@@ -6309,7 +8490,7 @@ class ReverseProxyServiceResultTargets(dict):
 
 
 @pulumi.output_type
-class ReverseProxyServiceResultTargetsOptions(dict):
+class GetReverseProxyServiceTargetOptions(dict):
     def __init__(__self__, *,
                  custom_headers: Optional[Mapping[str, _builtins.str]] = None,
                  direct_upstream: Optional[_builtins.bool] = None,
@@ -6400,29 +8581,550 @@ class ReverseProxyServiceResultTargetsOptions(dict):
 
 
 @pulumi.output_type
-class ReverseProxyServiceTargets(dict):
+class GetReverseProxyServicesItem(dict):
     """
-    Where a service sends its traffic
+    Reverse-proxy service
     """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "targetId":
-            suggest = "target_id"
-        elif key == "targetType":
-            suggest = "target_type"
+    def __init__(__self__, *,
+                 auth: 'outputs.GetReverseProxyServicesItemAuth',
+                 domain: _builtins.str,
+                 enabled: _builtins.bool,
+                 id: _builtins.str,
+                 meta: 'outputs.GetReverseProxyServicesItemMeta',
+                 name: _builtins.str,
+                 targets: Sequence['outputs.GetReverseProxyServicesItemTarget'],
+                 access_groups: Optional[Sequence[_builtins.str]] = None,
+                 access_restrictions: Optional['outputs.GetReverseProxyServicesItemAccessRestrictions'] = None,
+                 listen_port: Optional[_builtins.int] = None,
+                 mode: Optional[_builtins.str] = None,
+                 pass_host_header: Optional[_builtins.bool] = None,
+                 port_auto_assigned: Optional[_builtins.bool] = None,
+                 private: Optional[_builtins.bool] = None,
+                 proxy_cluster: Optional[_builtins.str] = None,
+                 rewrite_redirects: Optional[_builtins.bool] = None,
+                 terminated: Optional[_builtins.bool] = None):
+        """
+        Reverse-proxy service
 
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in ReverseProxyServiceTargets. Access the value via the '{suggest}' property getter instead.")
+        :param 'GetReverseProxyServicesItemAuth' auth: How visitors prove who they are; secret values answered empty
+        :param _builtins.str domain: Host name the service is published at
+        :param _builtins.bool enabled: Whether the service is published
+        :param _builtins.str id: Service id
+        :param 'GetReverseProxyServicesItemMeta' meta: What the server reports about a service
+        :param _builtins.str name: Service name
+        :param Sequence['GetReverseProxyServicesItemTarget'] targets: Where the service sends traffic
+        :param Sequence[_builtins.str] access_groups: Groups whose peers may reach a private service
+        :param 'GetReverseProxyServicesItemAccessRestrictions' access_restrictions: Which client addresses may connect
+        :param _builtins.int listen_port: Port the proxy listens on (tcp, udp and tls)
+        :param _builtins.str mode: http, tcp, udp or tls
+        :param _builtins.bool pass_host_header: Whether the visitor's Host header reaches the target
+        :param _builtins.bool port_auto_assigned: Whether the cluster chose listenPort
+        :param _builtins.bool private: Whether only peers of accessGroups may reach the service
+        :param _builtins.str proxy_cluster: Address of the proxy cluster serving the service
+        :param _builtins.bool rewrite_redirects: Whether redirects are rewritten to the domain
+        :param _builtins.bool terminated: Set by the operator for a service stopped for abuse; such a service cannot be changed
+        """
+        pulumi.set(__self__, "auth", auth)
+        pulumi.set(__self__, "domain", domain)
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "meta", meta)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "targets", targets)
+        if access_groups is not None:
+            pulumi.set(__self__, "access_groups", access_groups)
+        if access_restrictions is not None:
+            pulumi.set(__self__, "access_restrictions", access_restrictions)
+        if listen_port is not None:
+            pulumi.set(__self__, "listen_port", listen_port)
+        if mode is not None:
+            pulumi.set(__self__, "mode", mode)
+        if pass_host_header is not None:
+            pulumi.set(__self__, "pass_host_header", pass_host_header)
+        if port_auto_assigned is not None:
+            pulumi.set(__self__, "port_auto_assigned", port_auto_assigned)
+        if private is not None:
+            pulumi.set(__self__, "private", private)
+        if proxy_cluster is not None:
+            pulumi.set(__self__, "proxy_cluster", proxy_cluster)
+        if rewrite_redirects is not None:
+            pulumi.set(__self__, "rewrite_redirects", rewrite_redirects)
+        if terminated is not None:
+            pulumi.set(__self__, "terminated", terminated)
 
-    def __getitem__(self, key: str) -> Any:
-        ReverseProxyServiceTargets.__key_warning(key)
-        return super().__getitem__(key)
+    @_builtins.property
+    @pulumi.getter
+    def auth(self) -> 'outputs.GetReverseProxyServicesItemAuth':
+        """
+        How visitors prove who they are; secret values answered empty
+        """
+        return pulumi.get(self, "auth")
 
-    def get(self, key: str, default = None) -> Any:
-        ReverseProxyServiceTargets.__key_warning(key)
-        return super().get(key, default)
+    @_builtins.property
+    @pulumi.getter
+    def domain(self) -> _builtins.str:
+        """
+        Host name the service is published at
+        """
+        return pulumi.get(self, "domain")
 
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the service is published
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Service id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def meta(self) -> 'outputs.GetReverseProxyServicesItemMeta':
+        """
+        What the server reports about a service
+        """
+        return pulumi.get(self, "meta")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Service name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def targets(self) -> Sequence['outputs.GetReverseProxyServicesItemTarget']:
+        """
+        Where the service sends traffic
+        """
+        return pulumi.get(self, "targets")
+
+    @_builtins.property
+    @pulumi.getter(name="accessGroups")
+    def access_groups(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Groups whose peers may reach a private service
+        """
+        return pulumi.get(self, "access_groups")
+
+    @_builtins.property
+    @pulumi.getter(name="accessRestrictions")
+    def access_restrictions(self) -> Optional['outputs.GetReverseProxyServicesItemAccessRestrictions']:
+        """
+        Which client addresses may connect
+        """
+        return pulumi.get(self, "access_restrictions")
+
+    @_builtins.property
+    @pulumi.getter(name="listenPort")
+    def listen_port(self) -> Optional[_builtins.int]:
+        """
+        Port the proxy listens on (tcp, udp and tls)
+        """
+        return pulumi.get(self, "listen_port")
+
+    @_builtins.property
+    @pulumi.getter
+    def mode(self) -> Optional[_builtins.str]:
+        """
+        http, tcp, udp or tls
+        """
+        return pulumi.get(self, "mode")
+
+    @_builtins.property
+    @pulumi.getter(name="passHostHeader")
+    def pass_host_header(self) -> Optional[_builtins.bool]:
+        """
+        Whether the visitor's Host header reaches the target
+        """
+        return pulumi.get(self, "pass_host_header")
+
+    @_builtins.property
+    @pulumi.getter(name="portAutoAssigned")
+    def port_auto_assigned(self) -> Optional[_builtins.bool]:
+        """
+        Whether the cluster chose listenPort
+        """
+        return pulumi.get(self, "port_auto_assigned")
+
+    @_builtins.property
+    @pulumi.getter
+    def private(self) -> Optional[_builtins.bool]:
+        """
+        Whether only peers of accessGroups may reach the service
+        """
+        return pulumi.get(self, "private")
+
+    @_builtins.property
+    @pulumi.getter(name="proxyCluster")
+    def proxy_cluster(self) -> Optional[_builtins.str]:
+        """
+        Address of the proxy cluster serving the service
+        """
+        return pulumi.get(self, "proxy_cluster")
+
+    @_builtins.property
+    @pulumi.getter(name="rewriteRedirects")
+    def rewrite_redirects(self) -> Optional[_builtins.bool]:
+        """
+        Whether redirects are rewritten to the domain
+        """
+        return pulumi.get(self, "rewrite_redirects")
+
+    @_builtins.property
+    @pulumi.getter
+    def terminated(self) -> Optional[_builtins.bool]:
+        """
+        Set by the operator for a service stopped for abuse; such a service cannot be changed
+        """
+        return pulumi.get(self, "terminated")
+
+
+@pulumi.output_type
+class GetReverseProxyServicesItemAccessRestrictions(dict):
+    def __init__(__self__, *,
+                 allowed_cidrs: Optional[Sequence[_builtins.str]] = None,
+                 allowed_countries: Optional[Sequence[_builtins.str]] = None,
+                 blocked_cidrs: Optional[Sequence[_builtins.str]] = None,
+                 blocked_countries: Optional[Sequence[_builtins.str]] = None,
+                 crowdsec_mode: Optional[_builtins.str] = None):
+        """
+        :param Sequence[_builtins.str] allowed_cidrs: Only these client ranges
+        :param Sequence[_builtins.str] allowed_countries: Only these countries
+        :param Sequence[_builtins.str] blocked_cidrs: Refused client ranges
+        :param Sequence[_builtins.str] blocked_countries: Refused countries
+        :param _builtins.str crowdsec_mode: off, enforce or observe
+        """
+        if allowed_cidrs is not None:
+            pulumi.set(__self__, "allowed_cidrs", allowed_cidrs)
+        if allowed_countries is not None:
+            pulumi.set(__self__, "allowed_countries", allowed_countries)
+        if blocked_cidrs is not None:
+            pulumi.set(__self__, "blocked_cidrs", blocked_cidrs)
+        if blocked_countries is not None:
+            pulumi.set(__self__, "blocked_countries", blocked_countries)
+        if crowdsec_mode is not None:
+            pulumi.set(__self__, "crowdsec_mode", crowdsec_mode)
+
+    @_builtins.property
+    @pulumi.getter(name="allowedCidrs")
+    def allowed_cidrs(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Only these client ranges
+        """
+        return pulumi.get(self, "allowed_cidrs")
+
+    @_builtins.property
+    @pulumi.getter(name="allowedCountries")
+    def allowed_countries(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Only these countries
+        """
+        return pulumi.get(self, "allowed_countries")
+
+    @_builtins.property
+    @pulumi.getter(name="blockedCidrs")
+    def blocked_cidrs(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Refused client ranges
+        """
+        return pulumi.get(self, "blocked_cidrs")
+
+    @_builtins.property
+    @pulumi.getter(name="blockedCountries")
+    def blocked_countries(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Refused countries
+        """
+        return pulumi.get(self, "blocked_countries")
+
+    @_builtins.property
+    @pulumi.getter(name="crowdsecMode")
+    def crowdsec_mode(self) -> Optional[_builtins.str]:
+        """
+        off, enforce or observe
+        """
+        return pulumi.get(self, "crowdsec_mode")
+
+
+@pulumi.output_type
+class GetReverseProxyServicesItemAuth(dict):
+    """
+    How visitors prove who they are; secret values answered empty
+    """
+    def __init__(__self__, *,
+                 bearer_auth: Optional['outputs.GetReverseProxyServicesItemAuthBearerAuth'] = None,
+                 header_auths: Optional[Sequence['outputs.GetReverseProxyServicesItemAuthHeaderAuth']] = None,
+                 link_auth: Optional['outputs.GetReverseProxyServicesItemAuthLinkAuth'] = None,
+                 password_auth: Optional['outputs.GetReverseProxyServicesItemAuthPasswordAuth'] = None,
+                 pin_auth: Optional['outputs.GetReverseProxyServicesItemAuthPinAuth'] = None):
+        """
+        How visitors prove who they are; secret values answered empty
+
+        :param 'GetReverseProxyServicesItemAuthBearerAuth' bearer_auth: Sign-in through the identity provider
+        :param Sequence['GetReverseProxyServicesItemAuthHeaderAuth'] header_auths: Header checks
+        :param 'GetReverseProxyServicesItemAuthLinkAuth' link_auth: Sign-in by emailed link
+        :param 'GetReverseProxyServicesItemAuthPasswordAuth' password_auth: Password check
+        :param 'GetReverseProxyServicesItemAuthPinAuth' pin_auth: PIN check
+        """
+        if bearer_auth is not None:
+            pulumi.set(__self__, "bearer_auth", bearer_auth)
+        if header_auths is not None:
+            pulumi.set(__self__, "header_auths", header_auths)
+        if link_auth is not None:
+            pulumi.set(__self__, "link_auth", link_auth)
+        if password_auth is not None:
+            pulumi.set(__self__, "password_auth", password_auth)
+        if pin_auth is not None:
+            pulumi.set(__self__, "pin_auth", pin_auth)
+
+    @_builtins.property
+    @pulumi.getter(name="bearerAuth")
+    def bearer_auth(self) -> Optional['outputs.GetReverseProxyServicesItemAuthBearerAuth']:
+        """
+        Sign-in through the identity provider
+        """
+        return pulumi.get(self, "bearer_auth")
+
+    @_builtins.property
+    @pulumi.getter(name="headerAuths")
+    def header_auths(self) -> Optional[Sequence['outputs.GetReverseProxyServicesItemAuthHeaderAuth']]:
+        """
+        Header checks
+        """
+        return pulumi.get(self, "header_auths")
+
+    @_builtins.property
+    @pulumi.getter(name="linkAuth")
+    def link_auth(self) -> Optional['outputs.GetReverseProxyServicesItemAuthLinkAuth']:
+        """
+        Sign-in by emailed link
+        """
+        return pulumi.get(self, "link_auth")
+
+    @_builtins.property
+    @pulumi.getter(name="passwordAuth")
+    def password_auth(self) -> Optional['outputs.GetReverseProxyServicesItemAuthPasswordAuth']:
+        """
+        Password check
+        """
+        return pulumi.get(self, "password_auth")
+
+    @_builtins.property
+    @pulumi.getter(name="pinAuth")
+    def pin_auth(self) -> Optional['outputs.GetReverseProxyServicesItemAuthPinAuth']:
+        """
+        PIN check
+        """
+        return pulumi.get(self, "pin_auth")
+
+
+@pulumi.output_type
+class GetReverseProxyServicesItemAuthBearerAuth(dict):
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 distribution_groups: Optional[Sequence[_builtins.str]] = None):
+        """
+        :param _builtins.bool enabled: Whether the check is on
+        :param Sequence[_builtins.str] distribution_groups: Groups whose users may sign in
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        if distribution_groups is not None:
+            pulumi.set(__self__, "distribution_groups", distribution_groups)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the check is on
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="distributionGroups")
+    def distribution_groups(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Groups whose users may sign in
+        """
+        return pulumi.get(self, "distribution_groups")
+
+
+@pulumi.output_type
+class GetReverseProxyServicesItemAuthHeaderAuth(dict):
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 header: _builtins.str,
+                 value: _builtins.str):
+        """
+        :param _builtins.bool enabled: Whether the check is on
+        :param _builtins.str header: Header name
+        :param _builtins.str value: Always empty
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "header", header)
+        pulumi.set(__self__, "value", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the check is on
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def header(self) -> _builtins.str:
+        """
+        Header name
+        """
+        return pulumi.get(self, "header")
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> _builtins.str:
+        """
+        Always empty
+        """
+        return pulumi.get(self, "value")
+
+
+@pulumi.output_type
+class GetReverseProxyServicesItemAuthLinkAuth(dict):
+    def __init__(__self__, *,
+                 enabled: _builtins.bool):
+        """
+        :param _builtins.bool enabled: Whether the check is on
+        """
+        pulumi.set(__self__, "enabled", enabled)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the check is on
+        """
+        return pulumi.get(self, "enabled")
+
+
+@pulumi.output_type
+class GetReverseProxyServicesItemAuthPasswordAuth(dict):
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 password: _builtins.str):
+        """
+        :param _builtins.bool enabled: Whether the check is on
+        :param _builtins.str password: Always empty
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "password", password)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the check is on
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def password(self) -> _builtins.str:
+        """
+        Always empty
+        """
+        return pulumi.get(self, "password")
+
+
+@pulumi.output_type
+class GetReverseProxyServicesItemAuthPinAuth(dict):
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 pin: _builtins.str):
+        """
+        :param _builtins.bool enabled: Whether the check is on
+        :param _builtins.str pin: Always empty
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "pin", pin)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the check is on
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def pin(self) -> _builtins.str:
+        """
+        Always empty
+        """
+        return pulumi.get(self, "pin")
+
+
+@pulumi.output_type
+class GetReverseProxyServicesItemMeta(dict):
+    """
+    What the server reports about a service
+    """
+    def __init__(__self__, *,
+                 created_at: _builtins.str,
+                 status: _builtins.str,
+                 certificate_issued_at: Optional[_builtins.str] = None):
+        """
+        What the server reports about a service
+
+        :param _builtins.str created_at: Creation time
+        :param _builtins.str status: Where the service stands: pending until a proxy of its cluster serves it, then active; one of `pending`, `active`, `tunnel_not_created`, `certificate_pending`, `certificate_failed`, `error`
+        :param _builtins.str certificate_issued_at: When the TLS certificate was issued, if it was
+        """
+        pulumi.set(__self__, "created_at", created_at)
+        pulumi.set(__self__, "status", status)
+        if certificate_issued_at is not None:
+            pulumi.set(__self__, "certificate_issued_at", certificate_issued_at)
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> _builtins.str:
+        """
+        Creation time
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def status(self) -> _builtins.str:
+        """
+        Where the service stands: pending until a proxy of its cluster serves it, then active; one of `pending`, `active`, `tunnel_not_created`, `certificate_pending`, `certificate_failed`, `error`
+        """
+        return pulumi.get(self, "status")
+
+    @_builtins.property
+    @pulumi.getter(name="certificateIssuedAt")
+    def certificate_issued_at(self) -> Optional[_builtins.str]:
+        """
+        When the TLS certificate was issued, if it was
+        """
+        return pulumi.get(self, "certificate_issued_at")
+
+
+@pulumi.output_type
+class GetReverseProxyServicesItemTarget(dict):
+    """
+    A target of a service
+    """
     def __init__(__self__, *,
                  enabled: _builtins.bool,
                  port: _builtins.int,
@@ -6430,19 +9132,19 @@ class ReverseProxyServiceTargets(dict):
                  target_id: _builtins.str,
                  target_type: _builtins.str,
                  host: Optional[_builtins.str] = None,
-                 options: Optional['outputs.ReverseProxyServiceTargetsOptions'] = None,
+                 options: Optional['outputs.GetReverseProxyServicesItemTargetOptions'] = None,
                  path: Optional[_builtins.str] = None):
         """
-        Where a service sends its traffic
+        A target of a service
 
         :param _builtins.bool enabled: Whether traffic goes to this target
-        :param _builtins.int port: Port of the target, 1 to 65535
-        :param _builtins.str protocol: How the proxy talks to the target; one of `http`, `https`, `tcp`, `udp`
+        :param _builtins.int port: Port of the target
+        :param _builtins.str protocol: How the proxy talks to the target
         :param _builtins.str target_id: Id of the peer or network resource, or the cluster's address
-        :param _builtins.str target_type: What targetId names: peer (a peer id); host, domain or subnet (the id of a network resource of that kind); cluster (a proxy cluster's address, reached directly); one of `peer`, `host`, `domain`, `subnet`, `cluster`
-        :param _builtins.str host: Address the proxy connects to: required for subnet and cluster targets; for a peer, host or domain target the server sets the peer's IP or the resource's address
-        :param 'ReverseProxyServiceTargetsOptions' options: Per-target proxy settings
-        :param _builtins.str path: Path prefix routed to this target (http mode), e.g. / or /api
+        :param _builtins.str target_type: peer, host, domain, subnet or cluster
+        :param _builtins.str host: Address the proxy connects to
+        :param 'GetReverseProxyServicesItemTargetOptions' options: Per-target proxy settings
+        :param _builtins.str path: Path prefix routed to this target
         """
         pulumi.set(__self__, "enabled", enabled)
         pulumi.set(__self__, "port", port)
@@ -6468,7 +9170,7 @@ class ReverseProxyServiceTargets(dict):
     @pulumi.getter
     def port(self) -> _builtins.int:
         """
-        Port of the target, 1 to 65535
+        Port of the target
         """
         return pulumi.get(self, "port")
 
@@ -6476,7 +9178,7 @@ class ReverseProxyServiceTargets(dict):
     @pulumi.getter
     def protocol(self) -> _builtins.str:
         """
-        How the proxy talks to the target; one of `http`, `https`, `tcp`, `udp`
+        How the proxy talks to the target
         """
         return pulumi.get(self, "protocol")
 
@@ -6492,7 +9194,7 @@ class ReverseProxyServiceTargets(dict):
     @pulumi.getter(name="targetType")
     def target_type(self) -> _builtins.str:
         """
-        What targetId names: peer (a peer id); host, domain or subnet (the id of a network resource of that kind); cluster (a proxy cluster's address, reached directly); one of `peer`, `host`, `domain`, `subnet`, `cluster`
+        peer, host, domain, subnet or cluster
         """
         return pulumi.get(self, "target_type")
 
@@ -6500,13 +9202,13 @@ class ReverseProxyServiceTargets(dict):
     @pulumi.getter
     def host(self) -> Optional[_builtins.str]:
         """
-        Address the proxy connects to: required for subnet and cluster targets; for a peer, host or domain target the server sets the peer's IP or the resource's address
+        Address the proxy connects to
         """
         return pulumi.get(self, "host")
 
     @_builtins.property
     @pulumi.getter
-    def options(self) -> Optional['outputs.ReverseProxyServiceTargetsOptions']:
+    def options(self) -> Optional['outputs.GetReverseProxyServicesItemTargetOptions']:
         """
         Per-target proxy settings
         """
@@ -6516,45 +9218,13 @@ class ReverseProxyServiceTargets(dict):
     @pulumi.getter
     def path(self) -> Optional[_builtins.str]:
         """
-        Path prefix routed to this target (http mode), e.g. / or /api
+        Path prefix routed to this target
         """
         return pulumi.get(self, "path")
 
 
 @pulumi.output_type
-class ReverseProxyServiceTargetsOptions(dict):
-    """
-    Per-target proxy settings
-    """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "customHeaders":
-            suggest = "custom_headers"
-        elif key == "directUpstream":
-            suggest = "direct_upstream"
-        elif key == "pathRewrite":
-            suggest = "path_rewrite"
-        elif key == "proxyProtocol":
-            suggest = "proxy_protocol"
-        elif key == "requestTimeout":
-            suggest = "request_timeout"
-        elif key == "sessionIdleTimeout":
-            suggest = "session_idle_timeout"
-        elif key == "skipTlsVerify":
-            suggest = "skip_tls_verify"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in ReverseProxyServiceTargetsOptions. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        ReverseProxyServiceTargetsOptions.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        ReverseProxyServiceTargetsOptions.__key_warning(key)
-        return super().get(key, default)
-
+class GetReverseProxyServicesItemTargetOptions(dict):
     def __init__(__self__, *,
                  custom_headers: Optional[Mapping[str, _builtins.str]] = None,
                  direct_upstream: Optional[_builtins.bool] = None,
@@ -6564,15 +9234,13 @@ class ReverseProxyServiceTargetsOptions(dict):
                  session_idle_timeout: Optional[_builtins.str] = None,
                  skip_tls_verify: Optional[_builtins.bool] = None):
         """
-        Per-target proxy settings
-
-        :param Mapping[str, _builtins.str] custom_headers: Headers added to every request sent to the target, by name (not Host, hop-by-hop or proxy-set headers). The service stores and answers them as they are: they are not secrets
-        :param _builtins.bool direct_upstream: Reach the target from the proxy's own host network instead of through the overlay network
-        :param _builtins.str path_rewrite: preserve: forward the request path whole (by default the matched path prefix is removed); one of `preserve`
-        :param _builtins.bool proxy_protocol: Prefix connections to the target with a PROXY protocol v2 header (tcp and tls modes)
-        :param _builtins.str request_timeout: How long to wait for the target's answer, e.g. 30s (stored in the form 1m0s)
-        :param _builtins.str session_idle_timeout: How long an idle UDP session lives before it is dropped, e.g. 2m (stored as 2m0s)
-        :param _builtins.bool skip_tls_verify: Accept any TLS certificate from an https target
+        :param Mapping[str, _builtins.str] custom_headers: Headers added to requests
+        :param _builtins.bool direct_upstream: Whether the target is reached outside the overlay
+        :param _builtins.str path_rewrite: preserve: the request path is forwarded whole
+        :param _builtins.bool proxy_protocol: Whether connections carry a PROXY protocol header
+        :param _builtins.str request_timeout: How long the proxy waits for an answer
+        :param _builtins.str session_idle_timeout: Idle UDP session lifetime
+        :param _builtins.bool skip_tls_verify: Whether any TLS certificate is accepted
         """
         if custom_headers is not None:
             pulumi.set(__self__, "custom_headers", custom_headers)
@@ -6593,7 +9261,7 @@ class ReverseProxyServiceTargetsOptions(dict):
     @pulumi.getter(name="customHeaders")
     def custom_headers(self) -> Optional[Mapping[str, _builtins.str]]:
         """
-        Headers added to every request sent to the target, by name (not Host, hop-by-hop or proxy-set headers). The service stores and answers them as they are: they are not secrets
+        Headers added to requests
         """
         return pulumi.get(self, "custom_headers")
 
@@ -6601,7 +9269,7 @@ class ReverseProxyServiceTargetsOptions(dict):
     @pulumi.getter(name="directUpstream")
     def direct_upstream(self) -> Optional[_builtins.bool]:
         """
-        Reach the target from the proxy's own host network instead of through the overlay network
+        Whether the target is reached outside the overlay
         """
         return pulumi.get(self, "direct_upstream")
 
@@ -6609,7 +9277,7 @@ class ReverseProxyServiceTargetsOptions(dict):
     @pulumi.getter(name="pathRewrite")
     def path_rewrite(self) -> Optional[_builtins.str]:
         """
-        preserve: forward the request path whole (by default the matched path prefix is removed); one of `preserve`
+        preserve: the request path is forwarded whole
         """
         return pulumi.get(self, "path_rewrite")
 
@@ -6617,7 +9285,7 @@ class ReverseProxyServiceTargetsOptions(dict):
     @pulumi.getter(name="proxyProtocol")
     def proxy_protocol(self) -> Optional[_builtins.bool]:
         """
-        Prefix connections to the target with a PROXY protocol v2 header (tcp and tls modes)
+        Whether connections carry a PROXY protocol header
         """
         return pulumi.get(self, "proxy_protocol")
 
@@ -6625,7 +9293,7 @@ class ReverseProxyServiceTargetsOptions(dict):
     @pulumi.getter(name="requestTimeout")
     def request_timeout(self) -> Optional[_builtins.str]:
         """
-        How long to wait for the target's answer, e.g. 30s (stored in the form 1m0s)
+        How long the proxy waits for an answer
         """
         return pulumi.get(self, "request_timeout")
 
@@ -6633,7 +9301,7 @@ class ReverseProxyServiceTargetsOptions(dict):
     @pulumi.getter(name="sessionIdleTimeout")
     def session_idle_timeout(self) -> Optional[_builtins.str]:
         """
-        How long an idle UDP session lives before it is dropped, e.g. 2m (stored as 2m0s)
+        Idle UDP session lifetime
         """
         return pulumi.get(self, "session_idle_timeout")
 
@@ -6641,13 +9309,13 @@ class ReverseProxyServiceTargetsOptions(dict):
     @pulumi.getter(name="skipTlsVerify")
     def skip_tls_verify(self) -> Optional[_builtins.bool]:
         """
-        Accept any TLS certificate from an https target
+        Whether any TLS certificate is accepted
         """
         return pulumi.get(self, "skip_tls_verify")
 
 
 @pulumi.output_type
-class RouteResult(dict):
+class GetRoutesItem(dict):
     """
     Route
     """
@@ -6830,7 +9498,175 @@ class RouteResult(dict):
 
 
 @pulumi.output_type
-class SetupKeyResult(dict):
+class GetScimIntegrationLogsItem(dict):
+    """
+    A SCIM integration's log entry
+    """
+    def __init__(__self__, *,
+                 id: _builtins.int,
+                 level: _builtins.str,
+                 message: _builtins.str,
+                 timestamp: _builtins.str):
+        """
+        A SCIM integration's log entry
+
+        :param _builtins.int id: Log entry id
+        :param _builtins.str level: Severity; one of `info`, `warning`, `error`
+        :param _builtins.str message: What happened: the integration made, its token replaced, a push received
+        :param _builtins.str timestamp: When it happened
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "level", level)
+        pulumi.set(__self__, "message", message)
+        pulumi.set(__self__, "timestamp", timestamp)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        Log entry id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def level(self) -> _builtins.str:
+        """
+        Severity; one of `info`, `warning`, `error`
+        """
+        return pulumi.get(self, "level")
+
+    @_builtins.property
+    @pulumi.getter
+    def message(self) -> _builtins.str:
+        """
+        What happened: the integration made, its token replaced, a push received
+        """
+        return pulumi.get(self, "message")
+
+    @_builtins.property
+    @pulumi.getter
+    def timestamp(self) -> _builtins.str:
+        """
+        When it happened
+        """
+        return pulumi.get(self, "timestamp")
+
+
+@pulumi.output_type
+class GetScimIntegrationsItem(dict):
+    """
+    SCIM integration
+    """
+    def __init__(__self__, *,
+                 auth_token: _builtins.str,
+                 enabled: _builtins.bool,
+                 group_prefixes: Sequence[_builtins.str],
+                 id: _builtins.int,
+                 last_synced_at: _builtins.str,
+                 prefix: _builtins.str,
+                 provider: _builtins.str,
+                 user_group_prefixes: Sequence[_builtins.str],
+                 connector_id: Optional[_builtins.str] = None):
+        """
+        SCIM integration
+
+        :param _builtins.str auth_token: The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else
+        :param _builtins.bool enabled: Whether the identity provider may push changes
+        :param Sequence[_builtins.str] group_prefixes: Name prefixes of the groups synced (empty: all)
+        :param _builtins.int id: Integration id
+        :param _builtins.str last_synced_at: When the identity provider last pushed a change (zero time: never)
+        :param _builtins.str prefix: Connection prefix
+        :param _builtins.str provider: Which identity provider pushes
+        :param Sequence[_builtins.str] user_group_prefixes: Name prefixes of the groups whose members are synced (empty: all)
+        :param _builtins.str connector_id: Connector of the embedded identity provider; absent when none is set
+        """
+        pulumi.set(__self__, "auth_token", auth_token)
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "group_prefixes", group_prefixes)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "last_synced_at", last_synced_at)
+        pulumi.set(__self__, "prefix", prefix)
+        pulumi.set(__self__, "provider", provider)
+        pulumi.set(__self__, "user_group_prefixes", user_group_prefixes)
+        if connector_id is not None:
+            pulumi.set(__self__, "connector_id", connector_id)
+
+    @_builtins.property
+    @pulumi.getter(name="authToken")
+    def auth_token(self) -> _builtins.str:
+        """
+        The SCIM bearer token the identity provider authenticates with: in full in the create answer, masked (its first characters, then asterisks) everywhere else
+        """
+        return pulumi.get(self, "auth_token")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the identity provider may push changes
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="groupPrefixes")
+    def group_prefixes(self) -> Sequence[_builtins.str]:
+        """
+        Name prefixes of the groups synced (empty: all)
+        """
+        return pulumi.get(self, "group_prefixes")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        Integration id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="lastSyncedAt")
+    def last_synced_at(self) -> _builtins.str:
+        """
+        When the identity provider last pushed a change (zero time: never)
+        """
+        return pulumi.get(self, "last_synced_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def prefix(self) -> _builtins.str:
+        """
+        Connection prefix
+        """
+        return pulumi.get(self, "prefix")
+
+    @_builtins.property
+    @pulumi.getter
+    def provider(self) -> _builtins.str:
+        """
+        Which identity provider pushes
+        """
+        return pulumi.get(self, "provider")
+
+    @_builtins.property
+    @pulumi.getter(name="userGroupPrefixes")
+    def user_group_prefixes(self) -> Sequence[_builtins.str]:
+        """
+        Name prefixes of the groups whose members are synced (empty: all)
+        """
+        return pulumi.get(self, "user_group_prefixes")
+
+    @_builtins.property
+    @pulumi.getter(name="connectorId")
+    def connector_id(self) -> Optional[_builtins.str]:
+        """
+        Connector of the embedded identity provider; absent when none is set
+        """
+        return pulumi.get(self, "connector_id")
+
+
+@pulumi.output_type
+class GetSetupKeysItem(dict):
     """
     Setup key
     """
@@ -7007,7 +9843,7 @@ class SetupKeyResult(dict):
 
 
 @pulumi.output_type
-class TokenResult(dict):
+class GetTokensItem(dict):
     """
     Personal access token (without its value)
     """
@@ -7085,44 +9921,44 @@ class TokenResult(dict):
 
 
 @pulumi.output_type
-class TrafficEventResult(dict):
+class GetTrafficEventsData(dict):
     """
     Network traffic event (flow record)
     """
     def __init__(__self__, *,
                  connection_type: _builtins.str,
-                 destination: 'outputs.TrafficEventResultSource',
+                 destination: 'outputs.GetTrafficEventsDataDestination',
                  direction: _builtins.str,
-                 events: Sequence['outputs.TrafficEventResultEvents'],
+                 events: Sequence['outputs.GetTrafficEventsDataEvent'],
                  flow_id: _builtins.str,
-                 icmp: 'outputs.TrafficEventResultIcmp',
-                 policy: 'outputs.TrafficEventResultPolicy',
+                 icmp: 'outputs.GetTrafficEventsDataIcmp',
+                 policy: 'outputs.GetTrafficEventsDataPolicy',
                  protocol: _builtins.int,
                  reporter_id: _builtins.str,
                  rx_bytes: _builtins.int,
                  rx_packets: _builtins.int,
-                 source: 'outputs.TrafficEventResultSource',
+                 source: 'outputs.GetTrafficEventsDataSource',
                  tx_bytes: _builtins.int,
                  tx_packets: _builtins.int,
-                 user: 'outputs.TrafficEventResultUser'):
+                 user: 'outputs.GetTrafficEventsDataUser'):
         """
         Network traffic event (flow record)
 
         :param _builtins.str connection_type: Connection type; one of `P2P`, `ROUTED`
-        :param 'TrafficEventResultSource' destination: A flow endpoint
+        :param 'GetTrafficEventsDataDestination' destination: A flow endpoint
         :param _builtins.str direction: Traffic direction; one of `INGRESS`, `EGRESS`, `DIRECTION_UNKNOWN`
-        :param Sequence['TrafficEventResultEvents'] events: Flow events
+        :param Sequence['GetTrafficEventsDataEvent'] events: Flow events
         :param _builtins.str flow_id: Flow id
-        :param 'TrafficEventResultIcmp' icmp: ICMP details
-        :param 'TrafficEventResultPolicy' policy: Policy that allowed the flow
+        :param 'GetTrafficEventsDataIcmp' icmp: ICMP details
+        :param 'GetTrafficEventsDataPolicy' policy: Policy that allowed the flow
         :param _builtins.int protocol: IP protocol number
         :param _builtins.str reporter_id: Id of the reporting peer
         :param _builtins.int rx_bytes: Bytes received
         :param _builtins.int rx_packets: Packets received
-        :param 'TrafficEventResultSource' source: A flow endpoint
+        :param 'GetTrafficEventsDataSource' source: A flow endpoint
         :param _builtins.int tx_bytes: Bytes sent
         :param _builtins.int tx_packets: Packets sent
-        :param 'TrafficEventResultUser' user: User behind the flow
+        :param 'GetTrafficEventsDataUser' user: User behind the flow
         """
         pulumi.set(__self__, "connection_type", connection_type)
         pulumi.set(__self__, "destination", destination)
@@ -7150,7 +9986,7 @@ class TrafficEventResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def destination(self) -> 'outputs.TrafficEventResultSource':
+    def destination(self) -> 'outputs.GetTrafficEventsDataDestination':
         """
         A flow endpoint
         """
@@ -7166,7 +10002,7 @@ class TrafficEventResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def events(self) -> Sequence['outputs.TrafficEventResultEvents']:
+    def events(self) -> Sequence['outputs.GetTrafficEventsDataEvent']:
         """
         Flow events
         """
@@ -7182,7 +10018,7 @@ class TrafficEventResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def icmp(self) -> 'outputs.TrafficEventResultIcmp':
+    def icmp(self) -> 'outputs.GetTrafficEventsDataIcmp':
         """
         ICMP details
         """
@@ -7190,7 +10026,7 @@ class TrafficEventResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def policy(self) -> 'outputs.TrafficEventResultPolicy':
+    def policy(self) -> 'outputs.GetTrafficEventsDataPolicy':
         """
         Policy that allowed the flow
         """
@@ -7230,7 +10066,7 @@ class TrafficEventResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def source(self) -> 'outputs.TrafficEventResultSource':
+    def source(self) -> 'outputs.GetTrafficEventsDataSource':
         """
         A flow endpoint
         """
@@ -7254,7 +10090,7 @@ class TrafficEventResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def user(self) -> 'outputs.TrafficEventResultUser':
+    def user(self) -> 'outputs.GetTrafficEventsDataUser':
         """
         User behind the flow
         """
@@ -7262,116 +10098,14 @@ class TrafficEventResult(dict):
 
 
 @pulumi.output_type
-class TrafficEventResultEvents(dict):
-    """
-    A flow event
-    """
-    def __init__(__self__, *,
-                 timestamp: _builtins.str,
-                 type: _builtins.str):
-        """
-        A flow event
-
-        :param _builtins.str timestamp: When
-        :param _builtins.str type: Flow event type; one of `TYPE_UNKNOWN`, `TYPE_START`, `TYPE_END`, `TYPE_DROP`
-        """
-        pulumi.set(__self__, "timestamp", timestamp)
-        pulumi.set(__self__, "type", type)
-
-    @_builtins.property
-    @pulumi.getter
-    def timestamp(self) -> _builtins.str:
-        """
-        When
-        """
-        return pulumi.get(self, "timestamp")
-
-    @_builtins.property
-    @pulumi.getter
-    def type(self) -> _builtins.str:
-        """
-        Flow event type; one of `TYPE_UNKNOWN`, `TYPE_START`, `TYPE_END`, `TYPE_DROP`
-        """
-        return pulumi.get(self, "type")
-
-
-@pulumi.output_type
-class TrafficEventResultIcmp(dict):
-    """
-    ICMP details
-    """
-    def __init__(__self__, *,
-                 code: _builtins.int,
-                 type: _builtins.int):
-        """
-        ICMP details
-
-        :param _builtins.int code: ICMP code
-        :param _builtins.int type: ICMP type
-        """
-        pulumi.set(__self__, "code", code)
-        pulumi.set(__self__, "type", type)
-
-    @_builtins.property
-    @pulumi.getter
-    def code(self) -> _builtins.int:
-        """
-        ICMP code
-        """
-        return pulumi.get(self, "code")
-
-    @_builtins.property
-    @pulumi.getter
-    def type(self) -> _builtins.int:
-        """
-        ICMP type
-        """
-        return pulumi.get(self, "type")
-
-
-@pulumi.output_type
-class TrafficEventResultPolicy(dict):
-    """
-    Policy that allowed the flow
-    """
-    def __init__(__self__, *,
-                 id: _builtins.str,
-                 name: _builtins.str):
-        """
-        Policy that allowed the flow
-
-        :param _builtins.str id: Policy id
-        :param _builtins.str name: Policy name
-        """
-        pulumi.set(__self__, "id", id)
-        pulumi.set(__self__, "name", name)
-
-    @_builtins.property
-    @pulumi.getter
-    def id(self) -> _builtins.str:
-        """
-        Policy id
-        """
-        return pulumi.get(self, "id")
-
-    @_builtins.property
-    @pulumi.getter
-    def name(self) -> _builtins.str:
-        """
-        Policy name
-        """
-        return pulumi.get(self, "name")
-
-
-@pulumi.output_type
-class TrafficEventResultSource(dict):
+class GetTrafficEventsDataDestination(dict):
     """
     A flow endpoint
     """
     def __init__(__self__, *,
                  address: _builtins.str,
                  dns_label: _builtins.str,
-                 geo_location: 'outputs.TrafficEventResultSourceGeoLocation',
+                 geo_location: 'outputs.GetTrafficEventsDataDestinationGeoLocation',
                  id: _builtins.str,
                  name: _builtins.str,
                  os: _builtins.str,
@@ -7381,7 +10115,7 @@ class TrafficEventResultSource(dict):
 
         :param _builtins.str address: Address and port
         :param _builtins.str dns_label: DNS label
-        :param 'TrafficEventResultSourceGeoLocation' geo_location: Location
+        :param 'GetTrafficEventsDataDestinationGeoLocation' geo_location: Location
         :param _builtins.str id: Peer or resource id
         :param _builtins.str name: Name
         :param _builtins.str os: Operating system
@@ -7413,7 +10147,7 @@ class TrafficEventResultSource(dict):
 
     @_builtins.property
     @pulumi.getter(name="geoLocation")
-    def geo_location(self) -> 'outputs.TrafficEventResultSourceGeoLocation':
+    def geo_location(self) -> 'outputs.GetTrafficEventsDataDestinationGeoLocation':
         """
         Location
         """
@@ -7453,7 +10187,7 @@ class TrafficEventResultSource(dict):
 
 
 @pulumi.output_type
-class TrafficEventResultSourceGeoLocation(dict):
+class GetTrafficEventsDataDestinationGeoLocation(dict):
     """
     Location
     """
@@ -7487,7 +10221,232 @@ class TrafficEventResultSourceGeoLocation(dict):
 
 
 @pulumi.output_type
-class TrafficEventResultUser(dict):
+class GetTrafficEventsDataEvent(dict):
+    """
+    A flow event
+    """
+    def __init__(__self__, *,
+                 timestamp: _builtins.str,
+                 type: _builtins.str):
+        """
+        A flow event
+
+        :param _builtins.str timestamp: When
+        :param _builtins.str type: Flow event type; one of `TYPE_UNKNOWN`, `TYPE_START`, `TYPE_END`, `TYPE_DROP`
+        """
+        pulumi.set(__self__, "timestamp", timestamp)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def timestamp(self) -> _builtins.str:
+        """
+        When
+        """
+        return pulumi.get(self, "timestamp")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Flow event type; one of `TYPE_UNKNOWN`, `TYPE_START`, `TYPE_END`, `TYPE_DROP`
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetTrafficEventsDataIcmp(dict):
+    """
+    ICMP details
+    """
+    def __init__(__self__, *,
+                 code: _builtins.int,
+                 type: _builtins.int):
+        """
+        ICMP details
+
+        :param _builtins.int code: ICMP code
+        :param _builtins.int type: ICMP type
+        """
+        pulumi.set(__self__, "code", code)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def code(self) -> _builtins.int:
+        """
+        ICMP code
+        """
+        return pulumi.get(self, "code")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.int:
+        """
+        ICMP type
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetTrafficEventsDataPolicy(dict):
+    """
+    Policy that allowed the flow
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 name: _builtins.str):
+        """
+        Policy that allowed the flow
+
+        :param _builtins.str id: Policy id
+        :param _builtins.str name: Policy name
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Policy id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Policy name
+        """
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetTrafficEventsDataSource(dict):
+    """
+    A flow endpoint
+    """
+    def __init__(__self__, *,
+                 address: _builtins.str,
+                 dns_label: _builtins.str,
+                 geo_location: 'outputs.GetTrafficEventsDataSourceGeoLocation',
+                 id: _builtins.str,
+                 name: _builtins.str,
+                 os: _builtins.str,
+                 type: _builtins.str):
+        """
+        A flow endpoint
+
+        :param _builtins.str address: Address and port
+        :param _builtins.str dns_label: DNS label
+        :param 'GetTrafficEventsDataSourceGeoLocation' geo_location: Location
+        :param _builtins.str id: Peer or resource id
+        :param _builtins.str name: Name
+        :param _builtins.str os: Operating system
+        :param _builtins.str type: Endpoint kind; one of `PEER`, `HOST_RESOURCE`, `SUBNET_RESOURCE`, `DOMAIN_RESOURCE`, `UNKNOWN`
+        """
+        pulumi.set(__self__, "address", address)
+        pulumi.set(__self__, "dns_label", dns_label)
+        pulumi.set(__self__, "geo_location", geo_location)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "os", os)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def address(self) -> _builtins.str:
+        """
+        Address and port
+        """
+        return pulumi.get(self, "address")
+
+    @_builtins.property
+    @pulumi.getter(name="dnsLabel")
+    def dns_label(self) -> _builtins.str:
+        """
+        DNS label
+        """
+        return pulumi.get(self, "dns_label")
+
+    @_builtins.property
+    @pulumi.getter(name="geoLocation")
+    def geo_location(self) -> 'outputs.GetTrafficEventsDataSourceGeoLocation':
+        """
+        Location
+        """
+        return pulumi.get(self, "geo_location")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Peer or resource id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def os(self) -> _builtins.str:
+        """
+        Operating system
+        """
+        return pulumi.get(self, "os")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Endpoint kind; one of `PEER`, `HOST_RESOURCE`, `SUBNET_RESOURCE`, `DOMAIN_RESOURCE`, `UNKNOWN`
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetTrafficEventsDataSourceGeoLocation(dict):
+    """
+    Location
+    """
+    def __init__(__self__, *,
+                 city_name: _builtins.str,
+                 country_code: _builtins.str):
+        """
+        Location
+
+        :param _builtins.str city_name: City
+        :param _builtins.str country_code: Country code
+        """
+        pulumi.set(__self__, "city_name", city_name)
+        pulumi.set(__self__, "country_code", country_code)
+
+    @_builtins.property
+    @pulumi.getter(name="cityName")
+    def city_name(self) -> _builtins.str:
+        """
+        City
+        """
+        return pulumi.get(self, "city_name")
+
+    @_builtins.property
+    @pulumi.getter(name="countryCode")
+    def country_code(self) -> _builtins.str:
+        """
+        Country code
+        """
+        return pulumi.get(self, "country_code")
+
+
+@pulumi.output_type
+class GetTrafficEventsDataUser(dict):
     """
     User behind the flow
     """
@@ -7532,35 +10491,18 @@ class TrafficEventResultUser(dict):
 
 
 @pulumi.output_type
-class UserPermissions(dict):
+class GetUserPermissions(dict):
     """
     What the user may do
     """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "isRestricted":
-            suggest = "is_restricted"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in UserPermissions. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        UserPermissions.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        UserPermissions.__key_warning(key)
-        return super().get(key, default)
-
     def __init__(__self__, *,
                  is_restricted: _builtins.bool,
-                 modules: Mapping[str, 'outputs.UserPermissionsModules']):
+                 modules: Mapping[str, 'outputs.GetUserPermissionsModule']):
         """
         What the user may do
 
         :param _builtins.bool is_restricted: Whether the user's view of peers is restricted to their own
-        :param Mapping[str, 'UserPermissionsModules'] modules: Module name to allowed operations
+        :param Mapping[str, 'GetUserPermissionsModule'] modules: Module name to allowed operations
         """
         pulumi.set(__self__, "is_restricted", is_restricted)
         pulumi.set(__self__, "modules", modules)
@@ -7575,7 +10517,7 @@ class UserPermissions(dict):
 
     @_builtins.property
     @pulumi.getter
-    def modules(self) -> Mapping[str, 'outputs.UserPermissionsModules']:
+    def modules(self) -> Mapping[str, 'outputs.GetUserPermissionsModule']:
         """
         Module name to allowed operations
         """
@@ -7583,7 +10525,7 @@ class UserPermissions(dict):
 
 
 @pulumi.output_type
-class UserPermissionsModules(dict):
+class GetUserPermissionsModule(dict):
     """
     Allowed operations
     """
@@ -7639,7 +10581,7 @@ class UserPermissionsModules(dict):
 
 
 @pulumi.output_type
-class UserResult(dict):
+class GetUsersItem(dict):
     """
     User
     """
@@ -7655,7 +10597,7 @@ class UserResult(dict):
                  last_login: _builtins.str,
                  name: _builtins.str,
                  pending_approval: _builtins.bool,
-                 permissions: 'outputs.UserPermissions',
+                 permissions: 'outputs.GetUsersItemPermissions',
                  role: _builtins.str,
                  status: _builtins.str,
                  password: Optional[_builtins.str] = None):
@@ -7673,7 +10615,7 @@ class UserResult(dict):
         :param _builtins.str last_login: Last login (zero time when never)
         :param _builtins.str name: Name
         :param _builtins.bool pending_approval: Whether the user awaits approval
-        :param 'UserPermissions' permissions: What the user may do
+        :param 'GetUsersItemPermissions' permissions: What the user may do
         :param _builtins.str role: User role: owner, admin, user, billing_admin, auditor or network_admin; known values `owner`, `admin`, `user`, `billing_admin`, `auditor`, `network_admin` (others are accepted)
         :param _builtins.str status: User status; one of `active`, `invited`, `blocked`
         :param _builtins.str password: Initial password of a user created with the embedded IdP; only in the create response
@@ -7785,7 +10727,7 @@ class UserResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def permissions(self) -> 'outputs.UserPermissions':
+    def permissions(self) -> 'outputs.GetUsersItemPermissions':
         """
         What the user may do
         """
@@ -7814,5 +10756,2324 @@ class UserResult(dict):
         Initial password of a user created with the embedded IdP; only in the create response
         """
         return pulumi.get(self, "password")
+
+
+@pulumi.output_type
+class GetUsersItemPermissions(dict):
+    """
+    What the user may do
+    """
+    def __init__(__self__, *,
+                 is_restricted: _builtins.bool,
+                 modules: Mapping[str, 'outputs.GetUsersItemPermissionsModule']):
+        """
+        What the user may do
+
+        :param _builtins.bool is_restricted: Whether the user's view of peers is restricted to their own
+        :param Mapping[str, 'GetUsersItemPermissionsModule'] modules: Module name to allowed operations
+        """
+        pulumi.set(__self__, "is_restricted", is_restricted)
+        pulumi.set(__self__, "modules", modules)
+
+    @_builtins.property
+    @pulumi.getter(name="isRestricted")
+    def is_restricted(self) -> _builtins.bool:
+        """
+        Whether the user's view of peers is restricted to their own
+        """
+        return pulumi.get(self, "is_restricted")
+
+    @_builtins.property
+    @pulumi.getter
+    def modules(self) -> Mapping[str, 'outputs.GetUsersItemPermissionsModule']:
+        """
+        Module name to allowed operations
+        """
+        return pulumi.get(self, "modules")
+
+
+@pulumi.output_type
+class GetUsersItemPermissionsModule(dict):
+    """
+    Allowed operations
+    """
+    def __init__(__self__, *,
+                 create: _builtins.bool,
+                 delete: _builtins.bool,
+                 read: _builtins.bool,
+                 update: _builtins.bool):
+        """
+        Allowed operations
+
+        :param _builtins.bool create: May create
+        :param _builtins.bool delete: May delete
+        :param _builtins.bool read: May read
+        :param _builtins.bool update: May update
+        """
+        pulumi.set(__self__, "create", create)
+        pulumi.set(__self__, "delete", delete)
+        pulumi.set(__self__, "read", read)
+        pulumi.set(__self__, "update", update)
+
+    @_builtins.property
+    @pulumi.getter
+    def create(self) -> _builtins.bool:
+        """
+        May create
+        """
+        return pulumi.get(self, "create")
+
+    @_builtins.property
+    @pulumi.getter
+    def delete(self) -> _builtins.bool:
+        """
+        May delete
+        """
+        return pulumi.get(self, "delete")
+
+    @_builtins.property
+    @pulumi.getter
+    def read(self) -> _builtins.bool:
+        """
+        May read
+        """
+        return pulumi.get(self, "read")
+
+    @_builtins.property
+    @pulumi.getter
+    def update(self) -> _builtins.bool:
+        """
+        May update
+        """
+        return pulumi.get(self, "update")
+
+
+@pulumi.output_type
+class GroupResource(dict):
+    """
+    A reference to a network resource (or a peer) by id and type
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: _builtins.str):
+        """
+        A reference to a network resource (or a peer) by id and type
+
+        :param _builtins.str id: Resource id
+        :param _builtins.str type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Resource id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class IngressPeerAvailablePorts(dict):
+    """
+    Ports still available
+    """
+    def __init__(__self__, *,
+                 tcp: _builtins.int,
+                 udp: _builtins.int):
+        """
+        Ports still available
+
+        :param _builtins.int tcp: Free TCP ports
+        :param _builtins.int udp: Free UDP ports
+        """
+        pulumi.set(__self__, "tcp", tcp)
+        pulumi.set(__self__, "udp", udp)
+
+    @_builtins.property
+    @pulumi.getter
+    def tcp(self) -> _builtins.int:
+        """
+        Free TCP ports
+        """
+        return pulumi.get(self, "tcp")
+
+    @_builtins.property
+    @pulumi.getter
+    def udp(self) -> _builtins.int:
+        """
+        Free UDP ports
+        """
+        return pulumi.get(self, "udp")
+
+
+@pulumi.output_type
+class IngressPortAllocationDirectPort(dict):
+    """
+    Ports allocated directly, without translation
+    """
+    def __init__(__self__, *,
+                 count: _builtins.int,
+                 protocol: _builtins.str):
+        """
+        Ports allocated directly, without translation
+
+        :param _builtins.int count: Number of ports to allocate, 1 to 100
+        :param _builtins.str protocol: Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+        """
+        pulumi.set(__self__, "count", count)
+        pulumi.set(__self__, "protocol", protocol)
+
+    @_builtins.property
+    @pulumi.getter
+    def count(self) -> _builtins.int:
+        """
+        Number of ports to allocate, 1 to 100
+        """
+        return pulumi.get(self, "count")
+
+    @_builtins.property
+    @pulumi.getter
+    def protocol(self) -> _builtins.str:
+        """
+        Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+        """
+        return pulumi.get(self, "protocol")
+
+
+@pulumi.output_type
+class IngressPortAllocationPortRange(dict):
+    """
+    A range of ports on the peer to forward
+    """
+    def __init__(__self__, *,
+                 end: _builtins.int,
+                 protocol: _builtins.str,
+                 start: _builtins.int):
+        """
+        A range of ports on the peer to forward
+
+        :param _builtins.int end: Last port (inclusive)
+        :param _builtins.str protocol: Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+        :param _builtins.int start: First port
+        """
+        pulumi.set(__self__, "end", end)
+        pulumi.set(__self__, "protocol", protocol)
+        pulumi.set(__self__, "start", start)
+
+    @_builtins.property
+    @pulumi.getter
+    def end(self) -> _builtins.int:
+        """
+        Last port (inclusive)
+        """
+        return pulumi.get(self, "end")
+
+    @_builtins.property
+    @pulumi.getter
+    def protocol(self) -> _builtins.str:
+        """
+        Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+        """
+        return pulumi.get(self, "protocol")
+
+    @_builtins.property
+    @pulumi.getter
+    def start(self) -> _builtins.int:
+        """
+        First port
+        """
+        return pulumi.get(self, "start")
+
+
+@pulumi.output_type
+class IngressPortAllocationPortRangeMapping(dict):
+    """
+    How public ports map to the peer's ports
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "ingressEnd":
+            suggest = "ingress_end"
+        elif key == "ingressStart":
+            suggest = "ingress_start"
+        elif key == "translatedEnd":
+            suggest = "translated_end"
+        elif key == "translatedStart":
+            suggest = "translated_start"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in IngressPortAllocationPortRangeMapping. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        IngressPortAllocationPortRangeMapping.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        IngressPortAllocationPortRangeMapping.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 ingress_end: _builtins.int,
+                 ingress_start: _builtins.int,
+                 protocol: _builtins.str,
+                 translated_end: _builtins.int,
+                 translated_start: _builtins.int):
+        """
+        How public ports map to the peer's ports
+
+        :param _builtins.int ingress_end: Last public port on the ingress peer
+        :param _builtins.int ingress_start: First public port on the ingress peer
+        :param _builtins.str protocol: Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+        :param _builtins.int translated_end: Last port on the peer
+        :param _builtins.int translated_start: First port on the peer
+        """
+        pulumi.set(__self__, "ingress_end", ingress_end)
+        pulumi.set(__self__, "ingress_start", ingress_start)
+        pulumi.set(__self__, "protocol", protocol)
+        pulumi.set(__self__, "translated_end", translated_end)
+        pulumi.set(__self__, "translated_start", translated_start)
+
+    @_builtins.property
+    @pulumi.getter(name="ingressEnd")
+    def ingress_end(self) -> _builtins.int:
+        """
+        Last public port on the ingress peer
+        """
+        return pulumi.get(self, "ingress_end")
+
+    @_builtins.property
+    @pulumi.getter(name="ingressStart")
+    def ingress_start(self) -> _builtins.int:
+        """
+        First public port on the ingress peer
+        """
+        return pulumi.get(self, "ingress_start")
+
+    @_builtins.property
+    @pulumi.getter
+    def protocol(self) -> _builtins.str:
+        """
+        Protocol: tcp, udp or tcp/udp; one of `tcp`, `udp`, `tcp/udp`
+        """
+        return pulumi.get(self, "protocol")
+
+    @_builtins.property
+    @pulumi.getter(name="translatedEnd")
+    def translated_end(self) -> _builtins.int:
+        """
+        Last port on the peer
+        """
+        return pulumi.get(self, "translated_end")
+
+    @_builtins.property
+    @pulumi.getter(name="translatedStart")
+    def translated_start(self) -> _builtins.int:
+        """
+        First port on the peer
+        """
+        return pulumi.get(self, "translated_start")
+
+
+@pulumi.output_type
+class NameserverGroupNameserver(dict):
+    """
+    An upstream nameserver
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "nsType":
+            suggest = "ns_type"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in NameserverGroupNameserver. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        NameserverGroupNameserver.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        NameserverGroupNameserver.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 ip: _builtins.str,
+                 ns_type: _builtins.str,
+                 port: _builtins.int):
+        """
+        An upstream nameserver
+
+        :param _builtins.str ip: Nameserver IP address
+        :param _builtins.str ns_type: Nameserver protocol; known values `udp` (others are accepted)
+        :param _builtins.int port: Nameserver port, 1 to 65535
+        """
+        pulumi.set(__self__, "ip", ip)
+        pulumi.set(__self__, "ns_type", ns_type)
+        pulumi.set(__self__, "port", port)
+
+    @_builtins.property
+    @pulumi.getter
+    def ip(self) -> _builtins.str:
+        """
+        Nameserver IP address
+        """
+        return pulumi.get(self, "ip")
+
+    @_builtins.property
+    @pulumi.getter(name="nsType")
+    def ns_type(self) -> _builtins.str:
+        """
+        Nameserver protocol; known values `udp` (others are accepted)
+        """
+        return pulumi.get(self, "ns_type")
+
+    @_builtins.property
+    @pulumi.getter
+    def port(self) -> _builtins.int:
+        """
+        Nameserver port, 1 to 65535
+        """
+        return pulumi.get(self, "port")
+
+
+@pulumi.output_type
+class NotificationChannelTarget(dict):
+    """
+    Where the channel delivers, in the shape of its `type`
+    """
+    def __init__(__self__, *,
+                 emails: Optional[Sequence[_builtins.str]] = None,
+                 headers: Optional[Mapping[str, _builtins.str]] = None,
+                 url: Optional[_builtins.str] = None):
+        """
+        Where the channel delivers, in the shape of its `type`
+
+        :param Sequence[_builtins.str] emails: For an `email` channel: who receives the notifications (at least one address)
+        :param Mapping[str, _builtins.str] headers: For a `webhook` channel: HTTP headers sent with every request (a shared secret, say); write-only values, answered as ********
+        :param _builtins.str url: For a `webhook` channel: where requests are POSTed (an http(s) URL)
+        """
+        if emails is not None:
+            pulumi.set(__self__, "emails", emails)
+        if headers is not None:
+            pulumi.set(__self__, "headers", headers)
+        if url is not None:
+            pulumi.set(__self__, "url", url)
+
+    @_builtins.property
+    @pulumi.getter
+    def emails(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        For an `email` channel: who receives the notifications (at least one address)
+        """
+        return pulumi.get(self, "emails")
+
+    @_builtins.property
+    @pulumi.getter
+    def headers(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        For a `webhook` channel: HTTP headers sent with every request (a shared secret, say); write-only values, answered as ********
+        """
+        return pulumi.get(self, "headers")
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> Optional[_builtins.str]:
+        """
+        For a `webhook` channel: where requests are POSTed (an http(s) URL)
+        """
+        return pulumi.get(self, "url")
+
+
+@pulumi.output_type
+class PeerGroup(dict):
+    """
+    A group as other objects refer to it
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "peersCount":
+            suggest = "peers_count"
+        elif key == "resourcesCount":
+            suggest = "resources_count"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PeerGroup. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PeerGroup.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PeerGroup.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers_count: _builtins.int,
+                 resources_count: _builtins.int):
+        """
+        A group as other objects refer to it
+
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param _builtins.int peers_count: Number of peers in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class PeerLocalFlags(dict):
+    """
+    Flags set locally on the agent
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "blockInbound":
+            suggest = "block_inbound"
+        elif key == "blockLanAccess":
+            suggest = "block_lan_access"
+        elif key == "disableClientRoutes":
+            suggest = "disable_client_routes"
+        elif key == "disableDns":
+            suggest = "disable_dns"
+        elif key == "disableFirewall":
+            suggest = "disable_firewall"
+        elif key == "disableServerRoutes":
+            suggest = "disable_server_routes"
+        elif key == "lazyConnectionEnabled":
+            suggest = "lazy_connection_enabled"
+        elif key == "rosenpassEnabled":
+            suggest = "rosenpass_enabled"
+        elif key == "rosenpassPermissive":
+            suggest = "rosenpass_permissive"
+        elif key == "serverSshAllowed":
+            suggest = "server_ssh_allowed"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PeerLocalFlags. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PeerLocalFlags.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PeerLocalFlags.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 block_inbound: _builtins.bool,
+                 block_lan_access: _builtins.bool,
+                 disable_client_routes: _builtins.bool,
+                 disable_dns: _builtins.bool,
+                 disable_firewall: _builtins.bool,
+                 disable_server_routes: _builtins.bool,
+                 lazy_connection_enabled: _builtins.bool,
+                 rosenpass_enabled: _builtins.bool,
+                 rosenpass_permissive: _builtins.bool,
+                 server_ssh_allowed: _builtins.bool):
+        """
+        Flags set locally on the agent
+
+        :param _builtins.bool block_inbound: Agent flag blockInbound
+        :param _builtins.bool block_lan_access: Agent flag blockLanAccess
+        :param _builtins.bool disable_client_routes: Agent flag disableClientRoutes
+        :param _builtins.bool disable_dns: Agent flag disableDns
+        :param _builtins.bool disable_firewall: Agent flag disableFirewall
+        :param _builtins.bool disable_server_routes: Agent flag disableServerRoutes
+        :param _builtins.bool lazy_connection_enabled: Agent flag lazyConnectionEnabled
+        :param _builtins.bool rosenpass_enabled: Agent flag rosenpassEnabled
+        :param _builtins.bool rosenpass_permissive: Agent flag rosenpassPermissive
+        :param _builtins.bool server_ssh_allowed: Agent flag serverSshAllowed
+        """
+        pulumi.set(__self__, "block_inbound", block_inbound)
+        pulumi.set(__self__, "block_lan_access", block_lan_access)
+        pulumi.set(__self__, "disable_client_routes", disable_client_routes)
+        pulumi.set(__self__, "disable_dns", disable_dns)
+        pulumi.set(__self__, "disable_firewall", disable_firewall)
+        pulumi.set(__self__, "disable_server_routes", disable_server_routes)
+        pulumi.set(__self__, "lazy_connection_enabled", lazy_connection_enabled)
+        pulumi.set(__self__, "rosenpass_enabled", rosenpass_enabled)
+        pulumi.set(__self__, "rosenpass_permissive", rosenpass_permissive)
+        pulumi.set(__self__, "server_ssh_allowed", server_ssh_allowed)
+
+    @_builtins.property
+    @pulumi.getter(name="blockInbound")
+    def block_inbound(self) -> _builtins.bool:
+        """
+        Agent flag blockInbound
+        """
+        return pulumi.get(self, "block_inbound")
+
+    @_builtins.property
+    @pulumi.getter(name="blockLanAccess")
+    def block_lan_access(self) -> _builtins.bool:
+        """
+        Agent flag blockLanAccess
+        """
+        return pulumi.get(self, "block_lan_access")
+
+    @_builtins.property
+    @pulumi.getter(name="disableClientRoutes")
+    def disable_client_routes(self) -> _builtins.bool:
+        """
+        Agent flag disableClientRoutes
+        """
+        return pulumi.get(self, "disable_client_routes")
+
+    @_builtins.property
+    @pulumi.getter(name="disableDns")
+    def disable_dns(self) -> _builtins.bool:
+        """
+        Agent flag disableDns
+        """
+        return pulumi.get(self, "disable_dns")
+
+    @_builtins.property
+    @pulumi.getter(name="disableFirewall")
+    def disable_firewall(self) -> _builtins.bool:
+        """
+        Agent flag disableFirewall
+        """
+        return pulumi.get(self, "disable_firewall")
+
+    @_builtins.property
+    @pulumi.getter(name="disableServerRoutes")
+    def disable_server_routes(self) -> _builtins.bool:
+        """
+        Agent flag disableServerRoutes
+        """
+        return pulumi.get(self, "disable_server_routes")
+
+    @_builtins.property
+    @pulumi.getter(name="lazyConnectionEnabled")
+    def lazy_connection_enabled(self) -> _builtins.bool:
+        """
+        Agent flag lazyConnectionEnabled
+        """
+        return pulumi.get(self, "lazy_connection_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="rosenpassEnabled")
+    def rosenpass_enabled(self) -> _builtins.bool:
+        """
+        Agent flag rosenpassEnabled
+        """
+        return pulumi.get(self, "rosenpass_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="rosenpassPermissive")
+    def rosenpass_permissive(self) -> _builtins.bool:
+        """
+        Agent flag rosenpassPermissive
+        """
+        return pulumi.get(self, "rosenpass_permissive")
+
+    @_builtins.property
+    @pulumi.getter(name="serverSshAllowed")
+    def server_ssh_allowed(self) -> _builtins.bool:
+        """
+        Agent flag serverSshAllowed
+        """
+        return pulumi.get(self, "server_ssh_allowed")
+
+
+@pulumi.output_type
+class PolicyRule(dict):
+    """
+    Policy rule as written
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "authorizedGroups":
+            suggest = "authorized_groups"
+        elif key == "destinationResource":
+            suggest = "destination_resource"
+        elif key == "portRanges":
+            suggest = "port_ranges"
+        elif key == "sourceResource":
+            suggest = "source_resource"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PolicyRule. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PolicyRule.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PolicyRule.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 action: _builtins.str,
+                 bidirectional: _builtins.bool,
+                 enabled: _builtins.bool,
+                 name: _builtins.str,
+                 protocol: _builtins.str,
+                 authorized_groups: Optional[Mapping[str, Sequence[_builtins.str]]] = None,
+                 description: Optional[_builtins.str] = None,
+                 destination_resource: Optional['outputs.PolicyRuleDestinationResource'] = None,
+                 destinations: Optional[Sequence[_builtins.str]] = None,
+                 id: Optional[_builtins.str] = None,
+                 port_ranges: Optional[Sequence['outputs.PolicyRulePortRange']] = None,
+                 ports: Optional[Sequence[_builtins.str]] = None,
+                 source_resource: Optional['outputs.PolicyRuleSourceResource'] = None,
+                 sources: Optional[Sequence[_builtins.str]] = None):
+        """
+        Policy rule as written
+
+        :param _builtins.str action: What the rule does with matching traffic; one of `accept`, `drop`
+        :param _builtins.bool bidirectional: Applies in both directions
+        :param _builtins.bool enabled: Whether the rule is active
+        :param _builtins.str name: Rule name
+        :param _builtins.str protocol: Protocol the rule matches; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
+        :param Mapping[str, Sequence[_builtins.str]] authorized_groups: Map of user group id to the local user names allowed to log in
+        :param _builtins.str description: Rule description
+        :param 'PolicyRuleDestinationResource' destination_resource: A network resource as the destination
+        :param Sequence[_builtins.str] destinations: Destination group ids
+        :param _builtins.str id: Rule id; assigned by the service
+        :param Sequence['PolicyRulePortRange'] port_ranges: Port ranges the rule matches; only with tcp or udp; not together with ports
+        :param Sequence[_builtins.str] ports: Ports the rule matches; only with tcp or udp
+        :param 'PolicyRuleSourceResource' source_resource: A network resource as the source
+        :param Sequence[_builtins.str] sources: Source group ids
+        """
+        pulumi.set(__self__, "action", action)
+        pulumi.set(__self__, "bidirectional", bidirectional)
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "protocol", protocol)
+        if authorized_groups is not None:
+            pulumi.set(__self__, "authorized_groups", authorized_groups)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if destination_resource is not None:
+            pulumi.set(__self__, "destination_resource", destination_resource)
+        if destinations is not None:
+            pulumi.set(__self__, "destinations", destinations)
+        if id is not None:
+            pulumi.set(__self__, "id", id)
+        if port_ranges is not None:
+            pulumi.set(__self__, "port_ranges", port_ranges)
+        if ports is not None:
+            pulumi.set(__self__, "ports", ports)
+        if source_resource is not None:
+            pulumi.set(__self__, "source_resource", source_resource)
+        if sources is not None:
+            pulumi.set(__self__, "sources", sources)
+
+    @_builtins.property
+    @pulumi.getter
+    def action(self) -> _builtins.str:
+        """
+        What the rule does with matching traffic; one of `accept`, `drop`
+        """
+        return pulumi.get(self, "action")
+
+    @_builtins.property
+    @pulumi.getter
+    def bidirectional(self) -> _builtins.bool:
+        """
+        Applies in both directions
+        """
+        return pulumi.get(self, "bidirectional")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the rule is active
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Rule name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def protocol(self) -> _builtins.str:
+        """
+        Protocol the rule matches; known values `all`, `tcp`, `udp`, `icmp` (others are accepted)
+        """
+        return pulumi.get(self, "protocol")
+
+    @_builtins.property
+    @pulumi.getter(name="authorizedGroups")
+    def authorized_groups(self) -> Optional[Mapping[str, Sequence[_builtins.str]]]:
+        """
+        Map of user group id to the local user names allowed to log in
+        """
+        return pulumi.get(self, "authorized_groups")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> Optional[_builtins.str]:
+        """
+        Rule description
+        """
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter(name="destinationResource")
+    def destination_resource(self) -> Optional['outputs.PolicyRuleDestinationResource']:
+        """
+        A network resource as the destination
+        """
+        return pulumi.get(self, "destination_resource")
+
+    @_builtins.property
+    @pulumi.getter
+    def destinations(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Destination group ids
+        """
+        return pulumi.get(self, "destinations")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> Optional[_builtins.str]:
+        """
+        Rule id; assigned by the service
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="portRanges")
+    def port_ranges(self) -> Optional[Sequence['outputs.PolicyRulePortRange']]:
+        """
+        Port ranges the rule matches; only with tcp or udp; not together with ports
+        """
+        return pulumi.get(self, "port_ranges")
+
+    @_builtins.property
+    @pulumi.getter
+    def ports(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Ports the rule matches; only with tcp or udp
+        """
+        return pulumi.get(self, "ports")
+
+    @_builtins.property
+    @pulumi.getter(name="sourceResource")
+    def source_resource(self) -> Optional['outputs.PolicyRuleSourceResource']:
+        """
+        A network resource as the source
+        """
+        return pulumi.get(self, "source_resource")
+
+    @_builtins.property
+    @pulumi.getter
+    def sources(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Source group ids
+        """
+        return pulumi.get(self, "sources")
+
+
+@pulumi.output_type
+class PolicyRuleDestinationResource(dict):
+    """
+    A reference to a network resource (or a peer) by id and type
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: _builtins.str):
+        """
+        A reference to a network resource (or a peer) by id and type
+
+        :param _builtins.str id: Resource id
+        :param _builtins.str type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Resource id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class PolicyRulePortRange(dict):
+    """
+    Port range, inclusive
+    """
+    def __init__(__self__, *,
+                 end: _builtins.int,
+                 start: _builtins.int):
+        """
+        Port range, inclusive
+
+        :param _builtins.int end: Last port of the range (inclusive)
+        :param _builtins.int start: First port of the range
+        """
+        pulumi.set(__self__, "end", end)
+        pulumi.set(__self__, "start", start)
+
+    @_builtins.property
+    @pulumi.getter
+    def end(self) -> _builtins.int:
+        """
+        Last port of the range (inclusive)
+        """
+        return pulumi.get(self, "end")
+
+    @_builtins.property
+    @pulumi.getter
+    def start(self) -> _builtins.int:
+        """
+        First port of the range
+        """
+        return pulumi.get(self, "start")
+
+
+@pulumi.output_type
+class PolicyRuleSourceResource(dict):
+    """
+    A reference to a network resource (or a peer) by id and type
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: _builtins.str):
+        """
+        A reference to a network resource (or a peer) by id and type
+
+        :param _builtins.str id: Resource id
+        :param _builtins.str type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Resource id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class PostureCheckChecks(dict):
+    """
+    The checks; at least one
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "geoLocationCheck":
+            suggest = "geo_location_check"
+        elif key == "nbVersionCheck":
+            suggest = "nb_version_check"
+        elif key == "osVersionCheck":
+            suggest = "os_version_check"
+        elif key == "peerNetworkRangeCheck":
+            suggest = "peer_network_range_check"
+        elif key == "processCheck":
+            suggest = "process_check"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PostureCheckChecks. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PostureCheckChecks.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PostureCheckChecks.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 geo_location_check: Optional['outputs.PostureCheckChecksGeoLocationCheck'] = None,
+                 nb_version_check: Optional['outputs.PostureCheckChecksNbVersionCheck'] = None,
+                 os_version_check: Optional['outputs.PostureCheckChecksOsVersionCheck'] = None,
+                 peer_network_range_check: Optional['outputs.PostureCheckChecksPeerNetworkRangeCheck'] = None,
+                 process_check: Optional['outputs.PostureCheckChecksProcessCheck'] = None):
+        """
+        The checks; at least one
+
+        :param 'PostureCheckChecksGeoLocationCheck' geo_location_check: Allow or deny peers by location
+        :param 'PostureCheckChecksNbVersionCheck' nb_version_check: Minimum agent version
+        :param 'PostureCheckChecksOsVersionCheck' os_version_check: Minimum operating system versions
+        :param 'PostureCheckChecksPeerNetworkRangeCheck' peer_network_range_check: Allow or deny peers by the ranges of their local networks
+        :param 'PostureCheckChecksProcessCheck' process_check: Processes that must run on the peer
+        """
+        if geo_location_check is not None:
+            pulumi.set(__self__, "geo_location_check", geo_location_check)
+        if nb_version_check is not None:
+            pulumi.set(__self__, "nb_version_check", nb_version_check)
+        if os_version_check is not None:
+            pulumi.set(__self__, "os_version_check", os_version_check)
+        if peer_network_range_check is not None:
+            pulumi.set(__self__, "peer_network_range_check", peer_network_range_check)
+        if process_check is not None:
+            pulumi.set(__self__, "process_check", process_check)
+
+    @_builtins.property
+    @pulumi.getter(name="geoLocationCheck")
+    def geo_location_check(self) -> Optional['outputs.PostureCheckChecksGeoLocationCheck']:
+        """
+        Allow or deny peers by location
+        """
+        return pulumi.get(self, "geo_location_check")
+
+    @_builtins.property
+    @pulumi.getter(name="nbVersionCheck")
+    def nb_version_check(self) -> Optional['outputs.PostureCheckChecksNbVersionCheck']:
+        """
+        Minimum agent version
+        """
+        return pulumi.get(self, "nb_version_check")
+
+    @_builtins.property
+    @pulumi.getter(name="osVersionCheck")
+    def os_version_check(self) -> Optional['outputs.PostureCheckChecksOsVersionCheck']:
+        """
+        Minimum operating system versions
+        """
+        return pulumi.get(self, "os_version_check")
+
+    @_builtins.property
+    @pulumi.getter(name="peerNetworkRangeCheck")
+    def peer_network_range_check(self) -> Optional['outputs.PostureCheckChecksPeerNetworkRangeCheck']:
+        """
+        Allow or deny peers by the ranges of their local networks
+        """
+        return pulumi.get(self, "peer_network_range_check")
+
+    @_builtins.property
+    @pulumi.getter(name="processCheck")
+    def process_check(self) -> Optional['outputs.PostureCheckChecksProcessCheck']:
+        """
+        Processes that must run on the peer
+        """
+        return pulumi.get(self, "process_check")
+
+
+@pulumi.output_type
+class PostureCheckChecksGeoLocationCheck(dict):
+    def __init__(__self__, *,
+                 action: _builtins.str,
+                 locations: Sequence['outputs.PostureCheckChecksGeoLocationCheckLocation']):
+        """
+        :param _builtins.str action: Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
+        :param Sequence['PostureCheckChecksGeoLocationCheckLocation'] locations: Locations
+        """
+        pulumi.set(__self__, "action", action)
+        pulumi.set(__self__, "locations", locations)
+
+    @_builtins.property
+    @pulumi.getter
+    def action(self) -> _builtins.str:
+        """
+        Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
+        """
+        return pulumi.get(self, "action")
+
+    @_builtins.property
+    @pulumi.getter
+    def locations(self) -> Sequence['outputs.PostureCheckChecksGeoLocationCheckLocation']:
+        """
+        Locations
+        """
+        return pulumi.get(self, "locations")
+
+
+@pulumi.output_type
+class PostureCheckChecksGeoLocationCheckLocation(dict):
+    """
+    A location
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "countryCode":
+            suggest = "country_code"
+        elif key == "cityName":
+            suggest = "city_name"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PostureCheckChecksGeoLocationCheckLocation. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PostureCheckChecksGeoLocationCheckLocation.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PostureCheckChecksGeoLocationCheckLocation.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 country_code: _builtins.str,
+                 city_name: Optional[_builtins.str] = None):
+        """
+        A location
+
+        :param _builtins.str country_code: Country, ISO 3166-1 alpha-2
+        :param _builtins.str city_name: City name
+        """
+        pulumi.set(__self__, "country_code", country_code)
+        if city_name is not None:
+            pulumi.set(__self__, "city_name", city_name)
+
+    @_builtins.property
+    @pulumi.getter(name="countryCode")
+    def country_code(self) -> _builtins.str:
+        """
+        Country, ISO 3166-1 alpha-2
+        """
+        return pulumi.get(self, "country_code")
+
+    @_builtins.property
+    @pulumi.getter(name="cityName")
+    def city_name(self) -> Optional[_builtins.str]:
+        """
+        City name
+        """
+        return pulumi.get(self, "city_name")
+
+
+@pulumi.output_type
+class PostureCheckChecksNbVersionCheck(dict):
+    """
+    Minimum version requirement
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "minVersion":
+            suggest = "min_version"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PostureCheckChecksNbVersionCheck. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PostureCheckChecksNbVersionCheck.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PostureCheckChecksNbVersionCheck.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 min_version: _builtins.str):
+        """
+        Minimum version requirement
+
+        :param _builtins.str min_version: Minimum version
+        """
+        pulumi.set(__self__, "min_version", min_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minVersion")
+    def min_version(self) -> _builtins.str:
+        """
+        Minimum version
+        """
+        return pulumi.get(self, "min_version")
+
+
+@pulumi.output_type
+class PostureCheckChecksOsVersionCheck(dict):
+    def __init__(__self__, *,
+                 android: Optional['outputs.PostureCheckChecksOsVersionCheckAndroid'] = None,
+                 darwin: Optional['outputs.PostureCheckChecksOsVersionCheckDarwin'] = None,
+                 ios: Optional['outputs.PostureCheckChecksOsVersionCheckIos'] = None,
+                 linux: Optional['outputs.PostureCheckChecksOsVersionCheckLinux'] = None,
+                 windows: Optional['outputs.PostureCheckChecksOsVersionCheckWindows'] = None):
+        """
+        :param 'PostureCheckChecksOsVersionCheckAndroid' android: Minimum Android version
+        :param 'PostureCheckChecksOsVersionCheckDarwin' darwin: Minimum macOS version
+        :param 'PostureCheckChecksOsVersionCheckIos' ios: Minimum iOS version
+        :param 'PostureCheckChecksOsVersionCheckLinux' linux: Minimum Linux kernel version
+        :param 'PostureCheckChecksOsVersionCheckWindows' windows: Minimum Windows kernel version
+        """
+        if android is not None:
+            pulumi.set(__self__, "android", android)
+        if darwin is not None:
+            pulumi.set(__self__, "darwin", darwin)
+        if ios is not None:
+            pulumi.set(__self__, "ios", ios)
+        if linux is not None:
+            pulumi.set(__self__, "linux", linux)
+        if windows is not None:
+            pulumi.set(__self__, "windows", windows)
+
+    @_builtins.property
+    @pulumi.getter
+    def android(self) -> Optional['outputs.PostureCheckChecksOsVersionCheckAndroid']:
+        """
+        Minimum Android version
+        """
+        return pulumi.get(self, "android")
+
+    @_builtins.property
+    @pulumi.getter
+    def darwin(self) -> Optional['outputs.PostureCheckChecksOsVersionCheckDarwin']:
+        """
+        Minimum macOS version
+        """
+        return pulumi.get(self, "darwin")
+
+    @_builtins.property
+    @pulumi.getter
+    def ios(self) -> Optional['outputs.PostureCheckChecksOsVersionCheckIos']:
+        """
+        Minimum iOS version
+        """
+        return pulumi.get(self, "ios")
+
+    @_builtins.property
+    @pulumi.getter
+    def linux(self) -> Optional['outputs.PostureCheckChecksOsVersionCheckLinux']:
+        """
+        Minimum Linux kernel version
+        """
+        return pulumi.get(self, "linux")
+
+    @_builtins.property
+    @pulumi.getter
+    def windows(self) -> Optional['outputs.PostureCheckChecksOsVersionCheckWindows']:
+        """
+        Minimum Windows kernel version
+        """
+        return pulumi.get(self, "windows")
+
+
+@pulumi.output_type
+class PostureCheckChecksOsVersionCheckAndroid(dict):
+    """
+    Minimum version requirement
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "minVersion":
+            suggest = "min_version"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PostureCheckChecksOsVersionCheckAndroid. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PostureCheckChecksOsVersionCheckAndroid.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PostureCheckChecksOsVersionCheckAndroid.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 min_version: _builtins.str):
+        """
+        Minimum version requirement
+
+        :param _builtins.str min_version: Minimum version
+        """
+        pulumi.set(__self__, "min_version", min_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minVersion")
+    def min_version(self) -> _builtins.str:
+        """
+        Minimum version
+        """
+        return pulumi.get(self, "min_version")
+
+
+@pulumi.output_type
+class PostureCheckChecksOsVersionCheckDarwin(dict):
+    """
+    Minimum version requirement
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "minVersion":
+            suggest = "min_version"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PostureCheckChecksOsVersionCheckDarwin. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PostureCheckChecksOsVersionCheckDarwin.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PostureCheckChecksOsVersionCheckDarwin.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 min_version: _builtins.str):
+        """
+        Minimum version requirement
+
+        :param _builtins.str min_version: Minimum version
+        """
+        pulumi.set(__self__, "min_version", min_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minVersion")
+    def min_version(self) -> _builtins.str:
+        """
+        Minimum version
+        """
+        return pulumi.get(self, "min_version")
+
+
+@pulumi.output_type
+class PostureCheckChecksOsVersionCheckIos(dict):
+    """
+    Minimum version requirement
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "minVersion":
+            suggest = "min_version"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PostureCheckChecksOsVersionCheckIos. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PostureCheckChecksOsVersionCheckIos.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PostureCheckChecksOsVersionCheckIos.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 min_version: _builtins.str):
+        """
+        Minimum version requirement
+
+        :param _builtins.str min_version: Minimum version
+        """
+        pulumi.set(__self__, "min_version", min_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minVersion")
+    def min_version(self) -> _builtins.str:
+        """
+        Minimum version
+        """
+        return pulumi.get(self, "min_version")
+
+
+@pulumi.output_type
+class PostureCheckChecksOsVersionCheckLinux(dict):
+    """
+    Minimum kernel version requirement
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "minKernelVersion":
+            suggest = "min_kernel_version"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PostureCheckChecksOsVersionCheckLinux. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PostureCheckChecksOsVersionCheckLinux.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PostureCheckChecksOsVersionCheckLinux.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 min_kernel_version: _builtins.str):
+        """
+        Minimum kernel version requirement
+
+        :param _builtins.str min_kernel_version: Minimum kernel version
+        """
+        pulumi.set(__self__, "min_kernel_version", min_kernel_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minKernelVersion")
+    def min_kernel_version(self) -> _builtins.str:
+        """
+        Minimum kernel version
+        """
+        return pulumi.get(self, "min_kernel_version")
+
+
+@pulumi.output_type
+class PostureCheckChecksOsVersionCheckWindows(dict):
+    """
+    Minimum kernel version requirement
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "minKernelVersion":
+            suggest = "min_kernel_version"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PostureCheckChecksOsVersionCheckWindows. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PostureCheckChecksOsVersionCheckWindows.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PostureCheckChecksOsVersionCheckWindows.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 min_kernel_version: _builtins.str):
+        """
+        Minimum kernel version requirement
+
+        :param _builtins.str min_kernel_version: Minimum kernel version
+        """
+        pulumi.set(__self__, "min_kernel_version", min_kernel_version)
+
+    @_builtins.property
+    @pulumi.getter(name="minKernelVersion")
+    def min_kernel_version(self) -> _builtins.str:
+        """
+        Minimum kernel version
+        """
+        return pulumi.get(self, "min_kernel_version")
+
+
+@pulumi.output_type
+class PostureCheckChecksPeerNetworkRangeCheck(dict):
+    def __init__(__self__, *,
+                 action: _builtins.str,
+                 ranges: Sequence[_builtins.str]):
+        """
+        :param _builtins.str action: Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
+        :param Sequence[_builtins.str] ranges: CIDR ranges
+        """
+        pulumi.set(__self__, "action", action)
+        pulumi.set(__self__, "ranges", ranges)
+
+    @_builtins.property
+    @pulumi.getter
+    def action(self) -> _builtins.str:
+        """
+        Whether matching peers are allowed or denied; known values `allow`, `deny` (others are accepted)
+        """
+        return pulumi.get(self, "action")
+
+    @_builtins.property
+    @pulumi.getter
+    def ranges(self) -> Sequence[_builtins.str]:
+        """
+        CIDR ranges
+        """
+        return pulumi.get(self, "ranges")
+
+
+@pulumi.output_type
+class PostureCheckChecksProcessCheck(dict):
+    def __init__(__self__, *,
+                 processes: Sequence['outputs.PostureCheckChecksProcessCheckProcess']):
+        """
+        :param Sequence['PostureCheckChecksProcessCheckProcess'] processes: Processes that must run
+        """
+        pulumi.set(__self__, "processes", processes)
+
+    @_builtins.property
+    @pulumi.getter
+    def processes(self) -> Sequence['outputs.PostureCheckChecksProcessCheckProcess']:
+        """
+        Processes that must run
+        """
+        return pulumi.get(self, "processes")
+
+
+@pulumi.output_type
+class PostureCheckChecksProcessCheckProcess(dict):
+    """
+    A process that must run on the peer
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "linuxPath":
+            suggest = "linux_path"
+        elif key == "macPath":
+            suggest = "mac_path"
+        elif key == "windowsPath":
+            suggest = "windows_path"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PostureCheckChecksProcessCheckProcess. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PostureCheckChecksProcessCheckProcess.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PostureCheckChecksProcessCheckProcess.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 linux_path: Optional[_builtins.str] = None,
+                 mac_path: Optional[_builtins.str] = None,
+                 windows_path: Optional[_builtins.str] = None):
+        """
+        A process that must run on the peer
+
+        :param _builtins.str linux_path: Executable path on Linux
+        :param _builtins.str mac_path: Executable path on macOS
+        :param _builtins.str windows_path: Executable path on Windows
+        """
+        if linux_path is not None:
+            pulumi.set(__self__, "linux_path", linux_path)
+        if mac_path is not None:
+            pulumi.set(__self__, "mac_path", mac_path)
+        if windows_path is not None:
+            pulumi.set(__self__, "windows_path", windows_path)
+
+    @_builtins.property
+    @pulumi.getter(name="linuxPath")
+    def linux_path(self) -> Optional[_builtins.str]:
+        """
+        Executable path on Linux
+        """
+        return pulumi.get(self, "linux_path")
+
+    @_builtins.property
+    @pulumi.getter(name="macPath")
+    def mac_path(self) -> Optional[_builtins.str]:
+        """
+        Executable path on macOS
+        """
+        return pulumi.get(self, "mac_path")
+
+    @_builtins.property
+    @pulumi.getter(name="windowsPath")
+    def windows_path(self) -> Optional[_builtins.str]:
+        """
+        Executable path on Windows
+        """
+        return pulumi.get(self, "windows_path")
+
+
+@pulumi.output_type
+class ReverseProxyServiceAccessRestrictions(dict):
+    """
+    Which client addresses may connect at all, checked before any auth
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "allowedCidrs":
+            suggest = "allowed_cidrs"
+        elif key == "allowedCountries":
+            suggest = "allowed_countries"
+        elif key == "blockedCidrs":
+            suggest = "blocked_cidrs"
+        elif key == "blockedCountries":
+            suggest = "blocked_countries"
+        elif key == "crowdsecMode":
+            suggest = "crowdsec_mode"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ReverseProxyServiceAccessRestrictions. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ReverseProxyServiceAccessRestrictions.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ReverseProxyServiceAccessRestrictions.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 allowed_cidrs: Optional[Sequence[_builtins.str]] = None,
+                 allowed_countries: Optional[Sequence[_builtins.str]] = None,
+                 blocked_cidrs: Optional[Sequence[_builtins.str]] = None,
+                 blocked_countries: Optional[Sequence[_builtins.str]] = None,
+                 crowdsec_mode: Optional[_builtins.str] = None):
+        """
+        Which client addresses may connect at all, checked before any auth
+
+        :param Sequence[_builtins.str] allowed_cidrs: When set, only clients from these ranges may connect
+        :param Sequence[_builtins.str] allowed_countries: When set, only clients located in these countries may connect
+        :param Sequence[_builtins.str] blocked_cidrs: Clients from these ranges are refused
+        :param Sequence[_builtins.str] blocked_countries: Clients located in these countries are refused
+        :param _builtins.str crowdsec_mode: IP reputation through CrowdSec: off, enforce (refuse bad addresses) or observe (log them); one of `off`, `enforce`, `observe`
+        """
+        if allowed_cidrs is not None:
+            pulumi.set(__self__, "allowed_cidrs", allowed_cidrs)
+        if allowed_countries is not None:
+            pulumi.set(__self__, "allowed_countries", allowed_countries)
+        if blocked_cidrs is not None:
+            pulumi.set(__self__, "blocked_cidrs", blocked_cidrs)
+        if blocked_countries is not None:
+            pulumi.set(__self__, "blocked_countries", blocked_countries)
+        if crowdsec_mode is not None:
+            pulumi.set(__self__, "crowdsec_mode", crowdsec_mode)
+
+    @_builtins.property
+    @pulumi.getter(name="allowedCidrs")
+    def allowed_cidrs(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        When set, only clients from these ranges may connect
+        """
+        return pulumi.get(self, "allowed_cidrs")
+
+    @_builtins.property
+    @pulumi.getter(name="allowedCountries")
+    def allowed_countries(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        When set, only clients located in these countries may connect
+        """
+        return pulumi.get(self, "allowed_countries")
+
+    @_builtins.property
+    @pulumi.getter(name="blockedCidrs")
+    def blocked_cidrs(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Clients from these ranges are refused
+        """
+        return pulumi.get(self, "blocked_cidrs")
+
+    @_builtins.property
+    @pulumi.getter(name="blockedCountries")
+    def blocked_countries(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Clients located in these countries are refused
+        """
+        return pulumi.get(self, "blocked_countries")
+
+    @_builtins.property
+    @pulumi.getter(name="crowdsecMode")
+    def crowdsec_mode(self) -> Optional[_builtins.str]:
+        """
+        IP reputation through CrowdSec: off, enforce (refuse bad addresses) or observe (log them); one of `off`, `enforce`, `observe`
+        """
+        return pulumi.get(self, "crowdsec_mode")
+
+
+@pulumi.output_type
+class ReverseProxyServiceAuth(dict):
+    """
+    How visitors prove who they are before the proxy lets them through (http mode only); none enabled: anyone who can connect reaches the targets
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "bearerAuth":
+            suggest = "bearer_auth"
+        elif key == "headerAuths":
+            suggest = "header_auths"
+        elif key == "linkAuth":
+            suggest = "link_auth"
+        elif key == "passwordAuth":
+            suggest = "password_auth"
+        elif key == "pinAuth":
+            suggest = "pin_auth"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ReverseProxyServiceAuth. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ReverseProxyServiceAuth.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ReverseProxyServiceAuth.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 bearer_auth: Optional['outputs.ReverseProxyServiceAuthBearerAuth'] = None,
+                 header_auths: Optional[Sequence['outputs.ReverseProxyServiceAuthHeaderAuth']] = None,
+                 link_auth: Optional['outputs.ReverseProxyServiceAuthLinkAuth'] = None,
+                 password_auth: Optional['outputs.ReverseProxyServiceAuthPasswordAuth'] = None,
+                 pin_auth: Optional['outputs.ReverseProxyServiceAuthPinAuth'] = None):
+        """
+        How visitors prove who they are before the proxy lets them through (http mode only); none enabled: anyone who can connect reaches the targets
+
+        :param 'ReverseProxyServiceAuthBearerAuth' bearer_auth: Sign-in through the account's identity provider (SSO)
+        :param Sequence['ReverseProxyServiceAuthHeaderAuth'] header_auths: Header checks; one that matches admits
+        :param 'ReverseProxyServiceAuthLinkAuth' link_auth: Sign-in by a link sent by email
+        :param 'ReverseProxyServiceAuthPasswordAuth' password_auth: A password visitors enter
+        :param 'ReverseProxyServiceAuthPinAuth' pin_auth: A PIN visitors enter
+        """
+        if bearer_auth is not None:
+            pulumi.set(__self__, "bearer_auth", bearer_auth)
+        if header_auths is not None:
+            pulumi.set(__self__, "header_auths", header_auths)
+        if link_auth is not None:
+            pulumi.set(__self__, "link_auth", link_auth)
+        if password_auth is not None:
+            pulumi.set(__self__, "password_auth", password_auth)
+        if pin_auth is not None:
+            pulumi.set(__self__, "pin_auth", pin_auth)
+
+    @_builtins.property
+    @pulumi.getter(name="bearerAuth")
+    def bearer_auth(self) -> Optional['outputs.ReverseProxyServiceAuthBearerAuth']:
+        """
+        Sign-in through the account's identity provider (SSO)
+        """
+        return pulumi.get(self, "bearer_auth")
+
+    @_builtins.property
+    @pulumi.getter(name="headerAuths")
+    def header_auths(self) -> Optional[Sequence['outputs.ReverseProxyServiceAuthHeaderAuth']]:
+        """
+        Header checks; one that matches admits
+        """
+        return pulumi.get(self, "header_auths")
+
+    @_builtins.property
+    @pulumi.getter(name="linkAuth")
+    def link_auth(self) -> Optional['outputs.ReverseProxyServiceAuthLinkAuth']:
+        """
+        Sign-in by a link sent by email
+        """
+        return pulumi.get(self, "link_auth")
+
+    @_builtins.property
+    @pulumi.getter(name="passwordAuth")
+    def password_auth(self) -> Optional['outputs.ReverseProxyServiceAuthPasswordAuth']:
+        """
+        A password visitors enter
+        """
+        return pulumi.get(self, "password_auth")
+
+    @_builtins.property
+    @pulumi.getter(name="pinAuth")
+    def pin_auth(self) -> Optional['outputs.ReverseProxyServiceAuthPinAuth']:
+        """
+        A PIN visitors enter
+        """
+        return pulumi.get(self, "pin_auth")
+
+
+@pulumi.output_type
+class ReverseProxyServiceAuthBearerAuth(dict):
+    """
+    Sign-in through the account's identity provider (SSO)
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "distributionGroups":
+            suggest = "distribution_groups"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ReverseProxyServiceAuthBearerAuth. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ReverseProxyServiceAuthBearerAuth.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ReverseProxyServiceAuthBearerAuth.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 distribution_groups: Optional[Sequence[_builtins.str]] = None):
+        """
+        Sign-in through the account's identity provider (SSO)
+
+        :param _builtins.bool enabled: Whether sign-in through the account's identity provider is on
+        :param Sequence[_builtins.str] distribution_groups: Ids of the groups whose users may sign in; empty for every user of the account
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        if distribution_groups is not None:
+            pulumi.set(__self__, "distribution_groups", distribution_groups)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether sign-in through the account's identity provider is on
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="distributionGroups")
+    def distribution_groups(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Ids of the groups whose users may sign in; empty for every user of the account
+        """
+        return pulumi.get(self, "distribution_groups")
+
+
+@pulumi.output_type
+class ReverseProxyServiceAuthHeaderAuth(dict):
+    """
+    A request header that must carry a fixed value
+    """
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 header: _builtins.str,
+                 value: _builtins.str):
+        """
+        A request header that must carry a fixed value
+
+        :param _builtins.bool enabled: Whether this header check is on
+        :param _builtins.str header: Header name, e.g. X-Api-Key
+        :param _builtins.str value: The value the header must carry (e.g. `Bearer <token>`); write-only (answered empty). Required when the check is created; an update that sends it empty keeps the stored value
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "header", header)
+        pulumi.set(__self__, "value", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether this header check is on
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def header(self) -> _builtins.str:
+        """
+        Header name, e.g. X-Api-Key
+        """
+        return pulumi.get(self, "header")
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> _builtins.str:
+        """
+        The value the header must carry (e.g. `Bearer <token>`); write-only (answered empty). Required when the check is created; an update that sends it empty keeps the stored value
+        """
+        return pulumi.get(self, "value")
+
+
+@pulumi.output_type
+class ReverseProxyServiceAuthLinkAuth(dict):
+    """
+    Sign-in by a link sent by email
+    """
+    def __init__(__self__, *,
+                 enabled: _builtins.bool):
+        """
+        Sign-in by a link sent by email
+
+        :param _builtins.bool enabled: Whether sign-in by an emailed link is on
+        """
+        pulumi.set(__self__, "enabled", enabled)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether sign-in by an emailed link is on
+        """
+        return pulumi.get(self, "enabled")
+
+
+@pulumi.output_type
+class ReverseProxyServiceAuthPasswordAuth(dict):
+    """
+    A password visitors enter before they reach the service
+    """
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 password: _builtins.str):
+        """
+        A password visitors enter before they reach the service
+
+        :param _builtins.bool enabled: Whether the password is on
+        :param _builtins.str password: The password visitors enter; write-only (answered empty)
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "password", password)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the password is on
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def password(self) -> _builtins.str:
+        """
+        The password visitors enter; write-only (answered empty)
+        """
+        return pulumi.get(self, "password")
+
+
+@pulumi.output_type
+class ReverseProxyServiceAuthPinAuth(dict):
+    """
+    A PIN visitors enter before they reach the service
+    """
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 pin: _builtins.str):
+        """
+        A PIN visitors enter before they reach the service
+
+        :param _builtins.bool enabled: Whether the PIN is on
+        :param _builtins.str pin: The PIN visitors enter; write-only (answered empty)
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "pin", pin)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the PIN is on
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def pin(self) -> _builtins.str:
+        """
+        The PIN visitors enter; write-only (answered empty)
+        """
+        return pulumi.get(self, "pin")
+
+
+@pulumi.output_type
+class ReverseProxyServiceTarget(dict):
+    """
+    Where a service sends its traffic
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "targetId":
+            suggest = "target_id"
+        elif key == "targetType":
+            suggest = "target_type"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ReverseProxyServiceTarget. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ReverseProxyServiceTarget.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ReverseProxyServiceTarget.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 port: _builtins.int,
+                 protocol: _builtins.str,
+                 target_id: _builtins.str,
+                 target_type: _builtins.str,
+                 host: Optional[_builtins.str] = None,
+                 options: Optional['outputs.ReverseProxyServiceTargetOptions'] = None,
+                 path: Optional[_builtins.str] = None):
+        """
+        Where a service sends its traffic
+
+        :param _builtins.bool enabled: Whether traffic goes to this target
+        :param _builtins.int port: Port of the target, 1 to 65535
+        :param _builtins.str protocol: How the proxy talks to the target; one of `http`, `https`, `tcp`, `udp`
+        :param _builtins.str target_id: Id of the peer or network resource, or the cluster's address
+        :param _builtins.str target_type: What targetId names: peer (a peer id); host, domain or subnet (the id of a network resource of that kind); cluster (a proxy cluster's address, reached directly); one of `peer`, `host`, `domain`, `subnet`, `cluster`
+        :param _builtins.str host: Address the proxy connects to: required for subnet and cluster targets; for a peer, host or domain target the server sets the peer's IP or the resource's address
+        :param 'ReverseProxyServiceTargetOptions' options: Per-target proxy settings
+        :param _builtins.str path: Path prefix routed to this target (http mode), e.g. / or /api
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "port", port)
+        pulumi.set(__self__, "protocol", protocol)
+        pulumi.set(__self__, "target_id", target_id)
+        pulumi.set(__self__, "target_type", target_type)
+        if host is not None:
+            pulumi.set(__self__, "host", host)
+        if options is not None:
+            pulumi.set(__self__, "options", options)
+        if path is not None:
+            pulumi.set(__self__, "path", path)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether traffic goes to this target
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def port(self) -> _builtins.int:
+        """
+        Port of the target, 1 to 65535
+        """
+        return pulumi.get(self, "port")
+
+    @_builtins.property
+    @pulumi.getter
+    def protocol(self) -> _builtins.str:
+        """
+        How the proxy talks to the target; one of `http`, `https`, `tcp`, `udp`
+        """
+        return pulumi.get(self, "protocol")
+
+    @_builtins.property
+    @pulumi.getter(name="targetId")
+    def target_id(self) -> _builtins.str:
+        """
+        Id of the peer or network resource, or the cluster's address
+        """
+        return pulumi.get(self, "target_id")
+
+    @_builtins.property
+    @pulumi.getter(name="targetType")
+    def target_type(self) -> _builtins.str:
+        """
+        What targetId names: peer (a peer id); host, domain or subnet (the id of a network resource of that kind); cluster (a proxy cluster's address, reached directly); one of `peer`, `host`, `domain`, `subnet`, `cluster`
+        """
+        return pulumi.get(self, "target_type")
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> Optional[_builtins.str]:
+        """
+        Address the proxy connects to: required for subnet and cluster targets; for a peer, host or domain target the server sets the peer's IP or the resource's address
+        """
+        return pulumi.get(self, "host")
+
+    @_builtins.property
+    @pulumi.getter
+    def options(self) -> Optional['outputs.ReverseProxyServiceTargetOptions']:
+        """
+        Per-target proxy settings
+        """
+        return pulumi.get(self, "options")
+
+    @_builtins.property
+    @pulumi.getter
+    def path(self) -> Optional[_builtins.str]:
+        """
+        Path prefix routed to this target (http mode), e.g. / or /api
+        """
+        return pulumi.get(self, "path")
+
+
+@pulumi.output_type
+class ReverseProxyServiceTargetOptions(dict):
+    """
+    Per-target proxy settings
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "customHeaders":
+            suggest = "custom_headers"
+        elif key == "directUpstream":
+            suggest = "direct_upstream"
+        elif key == "pathRewrite":
+            suggest = "path_rewrite"
+        elif key == "proxyProtocol":
+            suggest = "proxy_protocol"
+        elif key == "requestTimeout":
+            suggest = "request_timeout"
+        elif key == "sessionIdleTimeout":
+            suggest = "session_idle_timeout"
+        elif key == "skipTlsVerify":
+            suggest = "skip_tls_verify"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ReverseProxyServiceTargetOptions. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ReverseProxyServiceTargetOptions.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ReverseProxyServiceTargetOptions.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 custom_headers: Optional[Mapping[str, _builtins.str]] = None,
+                 direct_upstream: Optional[_builtins.bool] = None,
+                 path_rewrite: Optional[_builtins.str] = None,
+                 proxy_protocol: Optional[_builtins.bool] = None,
+                 request_timeout: Optional[_builtins.str] = None,
+                 session_idle_timeout: Optional[_builtins.str] = None,
+                 skip_tls_verify: Optional[_builtins.bool] = None):
+        """
+        Per-target proxy settings
+
+        :param Mapping[str, _builtins.str] custom_headers: Headers added to every request sent to the target, by name (not Host, hop-by-hop or proxy-set headers). The service stores and answers them as they are: they are not secrets
+        :param _builtins.bool direct_upstream: Reach the target from the proxy's own host network instead of through the overlay network
+        :param _builtins.str path_rewrite: preserve: forward the request path whole (by default the matched path prefix is removed); one of `preserve`
+        :param _builtins.bool proxy_protocol: Prefix connections to the target with a PROXY protocol v2 header (tcp and tls modes)
+        :param _builtins.str request_timeout: How long to wait for the target's answer, e.g. 30s (stored in the form 1m0s)
+        :param _builtins.str session_idle_timeout: How long an idle UDP session lives before it is dropped, e.g. 2m (stored as 2m0s)
+        :param _builtins.bool skip_tls_verify: Accept any TLS certificate from an https target
+        """
+        if custom_headers is not None:
+            pulumi.set(__self__, "custom_headers", custom_headers)
+        if direct_upstream is not None:
+            pulumi.set(__self__, "direct_upstream", direct_upstream)
+        if path_rewrite is not None:
+            pulumi.set(__self__, "path_rewrite", path_rewrite)
+        if proxy_protocol is not None:
+            pulumi.set(__self__, "proxy_protocol", proxy_protocol)
+        if request_timeout is not None:
+            pulumi.set(__self__, "request_timeout", request_timeout)
+        if session_idle_timeout is not None:
+            pulumi.set(__self__, "session_idle_timeout", session_idle_timeout)
+        if skip_tls_verify is not None:
+            pulumi.set(__self__, "skip_tls_verify", skip_tls_verify)
+
+    @_builtins.property
+    @pulumi.getter(name="customHeaders")
+    def custom_headers(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        Headers added to every request sent to the target, by name (not Host, hop-by-hop or proxy-set headers). The service stores and answers them as they are: they are not secrets
+        """
+        return pulumi.get(self, "custom_headers")
+
+    @_builtins.property
+    @pulumi.getter(name="directUpstream")
+    def direct_upstream(self) -> Optional[_builtins.bool]:
+        """
+        Reach the target from the proxy's own host network instead of through the overlay network
+        """
+        return pulumi.get(self, "direct_upstream")
+
+    @_builtins.property
+    @pulumi.getter(name="pathRewrite")
+    def path_rewrite(self) -> Optional[_builtins.str]:
+        """
+        preserve: forward the request path whole (by default the matched path prefix is removed); one of `preserve`
+        """
+        return pulumi.get(self, "path_rewrite")
+
+    @_builtins.property
+    @pulumi.getter(name="proxyProtocol")
+    def proxy_protocol(self) -> Optional[_builtins.bool]:
+        """
+        Prefix connections to the target with a PROXY protocol v2 header (tcp and tls modes)
+        """
+        return pulumi.get(self, "proxy_protocol")
+
+    @_builtins.property
+    @pulumi.getter(name="requestTimeout")
+    def request_timeout(self) -> Optional[_builtins.str]:
+        """
+        How long to wait for the target's answer, e.g. 30s (stored in the form 1m0s)
+        """
+        return pulumi.get(self, "request_timeout")
+
+    @_builtins.property
+    @pulumi.getter(name="sessionIdleTimeout")
+    def session_idle_timeout(self) -> Optional[_builtins.str]:
+        """
+        How long an idle UDP session lives before it is dropped, e.g. 2m (stored as 2m0s)
+        """
+        return pulumi.get(self, "session_idle_timeout")
+
+    @_builtins.property
+    @pulumi.getter(name="skipTlsVerify")
+    def skip_tls_verify(self) -> Optional[_builtins.bool]:
+        """
+        Accept any TLS certificate from an https target
+        """
+        return pulumi.get(self, "skip_tls_verify")
+
+
+@pulumi.output_type
+class UserPermissions(dict):
+    """
+    What the user may do
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "isRestricted":
+            suggest = "is_restricted"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in UserPermissions. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        UserPermissions.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        UserPermissions.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 is_restricted: _builtins.bool,
+                 modules: Mapping[str, 'outputs.UserPermissionsModule']):
+        """
+        What the user may do
+
+        :param _builtins.bool is_restricted: Whether the user's view of peers is restricted to their own
+        :param Mapping[str, 'UserPermissionsModule'] modules: Module name to allowed operations
+        """
+        pulumi.set(__self__, "is_restricted", is_restricted)
+        pulumi.set(__self__, "modules", modules)
+
+    @_builtins.property
+    @pulumi.getter(name="isRestricted")
+    def is_restricted(self) -> _builtins.bool:
+        """
+        Whether the user's view of peers is restricted to their own
+        """
+        return pulumi.get(self, "is_restricted")
+
+    @_builtins.property
+    @pulumi.getter
+    def modules(self) -> Mapping[str, 'outputs.UserPermissionsModule']:
+        """
+        Module name to allowed operations
+        """
+        return pulumi.get(self, "modules")
+
+
+@pulumi.output_type
+class UserPermissionsModule(dict):
+    """
+    Allowed operations
+    """
+    def __init__(__self__, *,
+                 create: _builtins.bool,
+                 delete: _builtins.bool,
+                 read: _builtins.bool,
+                 update: _builtins.bool):
+        """
+        Allowed operations
+
+        :param _builtins.bool create: May create
+        :param _builtins.bool delete: May delete
+        :param _builtins.bool read: May read
+        :param _builtins.bool update: May update
+        """
+        pulumi.set(__self__, "create", create)
+        pulumi.set(__self__, "delete", delete)
+        pulumi.set(__self__, "read", read)
+        pulumi.set(__self__, "update", update)
+
+    @_builtins.property
+    @pulumi.getter
+    def create(self) -> _builtins.bool:
+        """
+        May create
+        """
+        return pulumi.get(self, "create")
+
+    @_builtins.property
+    @pulumi.getter
+    def delete(self) -> _builtins.bool:
+        """
+        May delete
+        """
+        return pulumi.get(self, "delete")
+
+    @_builtins.property
+    @pulumi.getter
+    def read(self) -> _builtins.bool:
+        """
+        May read
+        """
+        return pulumi.get(self, "read")
+
+    @_builtins.property
+    @pulumi.getter
+    def update(self) -> _builtins.bool:
+        """
+        May update
+        """
+        return pulumi.get(self, "update")
 
 

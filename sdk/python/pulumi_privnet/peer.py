@@ -154,6 +154,22 @@ class Peer(pulumi.CustomResource):
         """
         Manages the settings of an enrolled peer (a device that joined with a setup key or a user login). Creating the resource adopts the peer named by `peerId`. Only the settings the program names are managed: the others keep the values the peer has. Destroying the resource stops managing the peer and leaves the device enrolled with its current settings. Remove devices with the API or the dashboard.
 
+        ## Example Usage
+        ### The settings of an enrolled peer
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        privnet.Peer("gateway",
+            peer_id=config.require("peerId"),
+            name="gateway",
+            ssh_enabled=True,
+        )
+        ```
+
+        ## Import
+
         Its id is its `peerId`: `pulumi import privnet:index:Peer <name> <peerId>`.
 
         :param str resource_name: The name of the resource.
@@ -174,6 +190,22 @@ class Peer(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         Manages the settings of an enrolled peer (a device that joined with a setup key or a user login). Creating the resource adopts the peer named by `peerId`. Only the settings the program names are managed: the others keep the values the peer has. Destroying the resource stops managing the peer and leaves the device enrolled with its current settings. Remove devices with the API or the dashboard.
+
+        ## Example Usage
+        ### The settings of an enrolled peer
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        privnet.Peer("gateway",
+            peer_id=config.require("peerId"),
+            name="gateway",
+            ssh_enabled=True,
+        )
+        ```
+
+        ## Import
 
         Its id is its `peerId`: `pulumi import privnet:index:Peer <name> <peerId>`.
 
@@ -394,7 +426,7 @@ class Peer(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def groups(self) -> pulumi.Output[Sequence['outputs.GroupSummaryResult']]:
+    def groups(self) -> pulumi.Output[Sequence['outputs.PeerGroup']]:
         """
         Groups the peer belongs to
         """

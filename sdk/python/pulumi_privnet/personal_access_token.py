@@ -83,6 +83,28 @@ class PersonalAccessToken(pulumi.CustomResource):
         """
         A personal access token of a user (typically a service user). `plainToken` is the value to authenticate with; it exists only in the create response and is kept in state as a secret output. Tokens cannot be changed: any change creates a new token.
 
+        ## Example Usage
+        ### A token of a service user
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        ci = privnet.User("ci",
+            name="ci",
+            role="admin",
+            auto_groups=[],
+            is_service_user=True,
+        )
+        ci_token = privnet.PersonalAccessToken("ciToken",
+            user_id=ci.id,
+            name="ci",
+            expires_in=30,
+        )
+        pulumi.export("token", ci_token.plain_token)
+        ```
+
+        ## Import
+
         Import an existing one by its composite id, the id of its parent, a slash and its own id: `pulumi import privnet:index:PersonalAccessToken <name> <userId>/<id>`.
 
         :param str resource_name: The name of the resource.
@@ -99,6 +121,28 @@ class PersonalAccessToken(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A personal access token of a user (typically a service user). `plainToken` is the value to authenticate with; it exists only in the create response and is kept in state as a secret output. Tokens cannot be changed: any change creates a new token.
+
+        ## Example Usage
+        ### A token of a service user
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        ci = privnet.User("ci",
+            name="ci",
+            role="admin",
+            auto_groups=[],
+            is_service_user=True,
+        )
+        ci_token = privnet.PersonalAccessToken("ciToken",
+            user_id=ci.id,
+            name="ci",
+            expires_in=30,
+        )
+        pulumi.export("token", ci_token.plain_token)
+        ```
+
+        ## Import
 
         Import an existing one by its composite id, the id of its parent, a slash and its own id: `pulumi import privnet:index:PersonalAccessToken <name> <userId>/<id>`.
 
@@ -231,7 +275,7 @@ class PersonalAccessToken(pulumi.CustomResource):
     @pulumi.getter(name="plainToken")
     def plain_token(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The token value (secret); only known after create
+        The token value (secret); only known after create (secret)
         """
         return pulumi.get(self, "plain_token")
 

@@ -23,7 +23,7 @@ class PolicyArgs:
     def __init__(__self__, *,
                  enabled: pulumi.Input[_builtins.bool],
                  name: pulumi.Input[_builtins.str],
-                 rules: pulumi.Input[Sequence[pulumi.Input['PolicyRulesArgs']]],
+                 rules: pulumi.Input[Sequence[pulumi.Input['PolicyRuleArgs']]],
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  source_posture_checks: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
@@ -32,7 +32,7 @@ class PolicyArgs:
 
         :param pulumi.Input[_builtins.bool] enabled: Whether the policy is active
         :param pulumi.Input[_builtins.str] name: Policy name
-        :param pulumi.Input[Sequence[pulumi.Input['PolicyRulesArgs']]] rules: Policy rules
+        :param pulumi.Input[Sequence[pulumi.Input['PolicyRuleArgs']]] rules: Policy rules
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing Policy to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only
         :param pulumi.Input[_builtins.str] description: Policy description
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] source_posture_checks: Posture check ids the source peers must pass
@@ -73,14 +73,14 @@ class PolicyArgs:
 
     @_builtins.property
     @pulumi.getter
-    def rules(self) -> pulumi.Input[Sequence[pulumi.Input['PolicyRulesArgs']]]:
+    def rules(self) -> pulumi.Input[Sequence[pulumi.Input['PolicyRuleArgs']]]:
         """
         Policy rules
         """
         return pulumi.get(self, "rules")
 
     @rules.setter
-    def rules(self, value: pulumi.Input[Sequence[pulumi.Input['PolicyRulesArgs']]]):
+    def rules(self, value: pulumi.Input[Sequence[pulumi.Input['PolicyRuleArgs']]]):
         pulumi.set(self, "rules", value)
 
     @_builtins.property
@@ -130,11 +130,59 @@ class Policy(pulumi.CustomResource):
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 rules: pulumi.Input[Optional[Sequence[pulumi.Input[Union['PolicyRulesArgs', 'PolicyRulesArgsDict']]]]] = None,
+                 rules: pulumi.Input[Optional[Sequence[pulumi.Input[Union['PolicyRuleArgs', 'PolicyRuleArgsDict']]]]] = None,
                  source_posture_checks: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  __props__=None):
         """
         An access policy: its rules allow (or drop) traffic from source groups or a resource to destination groups or a resource. Rule ids are assigned by the service and kept across updates.
+
+        ## Example Usage
+        ### SSH and HTTPS from one group to another
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        ops = privnet.Group("ops",
+            name="ops",
+        )
+        servers = privnet.Group("servers",
+            name="servers",
+        )
+        privnet.Policy("opsToServers",
+            name="ops to servers",
+            description="Operators reach the servers",
+            enabled=True,
+            rules=[
+                privnet.PolicyRuleArgs(
+                    name="ssh and https",
+                    enabled=True,
+                    action="accept",
+                    bidirectional=False,
+                    protocol="tcp",
+                    ports=["22", "443"],
+                    sources=[ops.id],
+                    destinations=[servers.id],
+                ),
+                privnet.PolicyRuleArgs(
+                    name="metrics",
+                    enabled=True,
+                    action="accept",
+                    bidirectional=False,
+                    protocol="tcp",
+                    port_ranges=[
+                        privnet.PolicyRulePortRangeArgs(
+                            start=9100,
+                            end=9110,
+                        ),
+                    ],
+                    sources=[ops.id],
+                    destinations=[servers.id],
+                ),
+            ],
+        )
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:Policy <name> <id>`.
 
@@ -144,7 +192,7 @@ class Policy(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] description: Policy description
         :param pulumi.Input[_builtins.bool] enabled: Whether the policy is active
         :param pulumi.Input[_builtins.str] name: Policy name
-        :param pulumi.Input[Sequence[pulumi.Input[Union['PolicyRulesArgs', 'PolicyRulesArgsDict']]]] rules: Policy rules
+        :param pulumi.Input[Sequence[pulumi.Input[Union['PolicyRuleArgs', 'PolicyRuleArgsDict']]]] rules: Policy rules
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] source_posture_checks: Posture check ids the source peers must pass
         """
         ...
@@ -155,6 +203,54 @@ class Policy(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An access policy: its rules allow (or drop) traffic from source groups or a resource to destination groups or a resource. Rule ids are assigned by the service and kept across updates.
+
+        ## Example Usage
+        ### SSH and HTTPS from one group to another
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        ops = privnet.Group("ops",
+            name="ops",
+        )
+        servers = privnet.Group("servers",
+            name="servers",
+        )
+        privnet.Policy("opsToServers",
+            name="ops to servers",
+            description="Operators reach the servers",
+            enabled=True,
+            rules=[
+                privnet.PolicyRuleArgs(
+                    name="ssh and https",
+                    enabled=True,
+                    action="accept",
+                    bidirectional=False,
+                    protocol="tcp",
+                    ports=["22", "443"],
+                    sources=[ops.id],
+                    destinations=[servers.id],
+                ),
+                privnet.PolicyRuleArgs(
+                    name="metrics",
+                    enabled=True,
+                    action="accept",
+                    bidirectional=False,
+                    protocol="tcp",
+                    port_ranges=[
+                        privnet.PolicyRulePortRangeArgs(
+                            start=9100,
+                            end=9110,
+                        ),
+                    ],
+                    sources=[ops.id],
+                    destinations=[servers.id],
+                ),
+            ],
+        )
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:Policy <name> <id>`.
 
@@ -177,7 +273,7 @@ class Policy(pulumi.CustomResource):
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 rules: pulumi.Input[Optional[Sequence[pulumi.Input[Union['PolicyRulesArgs', 'PolicyRulesArgsDict']]]]] = None,
+                 rules: pulumi.Input[Optional[Sequence[pulumi.Input[Union['PolicyRuleArgs', 'PolicyRuleArgsDict']]]]] = None,
                  source_posture_checks: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -255,7 +351,7 @@ class Policy(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def rules(self) -> pulumi.Output[Sequence['outputs.PolicyRules']]:
+    def rules(self) -> pulumi.Output[Sequence['outputs.PolicyRule']]:
         """
         Policy rules
         """

@@ -102,6 +102,41 @@ class PostureCheck(pulumi.CustomResource):
         """
         A posture check: minimum agent and OS versions, allowed locations, local network ranges and required processes. Policies list posture checks in `sourcePostureChecks`.
 
+        ## Example Usage
+        ### A recent agent and kernel, from allowed countries
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        privnet.PostureCheck("baseline",
+            name="baseline",
+            description="Recent agent and kernel",
+            checks=privnet.PostureCheckChecksArgs(
+                nb_version_check=privnet.PostureCheckChecksNbVersionCheckArgs(
+                    min_version="0.30.0",
+                ),
+                os_version_check=privnet.PostureCheckChecksOsVersionCheckArgs(
+                    linux=privnet.PostureCheckChecksOsVersionCheckLinuxArgs(
+                        min_kernel_version="5.10",
+                    ),
+                ),
+                geo_location_check=privnet.PostureCheckChecksGeoLocationCheckArgs(
+                    action="allow",
+                    locations=[
+                        privnet.PostureCheckChecksGeoLocationCheckLocationArgs(
+                            country_code="DE",
+                        ),
+                        privnet.PostureCheckChecksGeoLocationCheckLocationArgs(
+                            country_code="FR",
+                        ),
+                    ],
+                ),
+            ),
+        )
+        ```
+
+        ## Import
+
         Import an existing one by its id: `pulumi import privnet:index:PostureCheck <name> <id>`.
 
         :param str resource_name: The name of the resource.
@@ -119,6 +154,41 @@ class PostureCheck(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A posture check: minimum agent and OS versions, allowed locations, local network ranges and required processes. Policies list posture checks in `sourcePostureChecks`.
+
+        ## Example Usage
+        ### A recent agent and kernel, from allowed countries
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        privnet.PostureCheck("baseline",
+            name="baseline",
+            description="Recent agent and kernel",
+            checks=privnet.PostureCheckChecksArgs(
+                nb_version_check=privnet.PostureCheckChecksNbVersionCheckArgs(
+                    min_version="0.30.0",
+                ),
+                os_version_check=privnet.PostureCheckChecksOsVersionCheckArgs(
+                    linux=privnet.PostureCheckChecksOsVersionCheckLinuxArgs(
+                        min_kernel_version="5.10",
+                    ),
+                ),
+                geo_location_check=privnet.PostureCheckChecksGeoLocationCheckArgs(
+                    action="allow",
+                    locations=[
+                        privnet.PostureCheckChecksGeoLocationCheckLocationArgs(
+                            country_code="DE",
+                        ),
+                        privnet.PostureCheckChecksGeoLocationCheckLocationArgs(
+                            country_code="FR",
+                        ),
+                    ],
+                ),
+            ),
+        )
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:PostureCheck <name> <id>`.
 

@@ -27,7 +27,7 @@ class ProxyTokenArgs:
 
         :param pulumi.Input[_builtins.str] name: Token name (names may repeat) (replaces on change)
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing ProxyToken to bring under management: create reads it and takes it as it is instead of creating a new one (the API cannot change it: its fields must be these inputs). Used at create only
-        :param pulumi.Input[_builtins.int] expires_in: Lifetime in seconds, at most 100 years; 0 or absent: the token does not expire (replaces on change; default 0)
+        :param pulumi.Input[_builtins.int] expires_in: Lifetime in seconds, at most 9223372036 (about 292 years); 0 or absent: the token does not expire (replaces on change; default 0)
         """
         pulumi.set(__self__, "name", name)
         if adopt_id is not None:
@@ -63,7 +63,7 @@ class ProxyTokenArgs:
     @pulumi.getter(name="expiresIn")
     def expires_in(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Lifetime in seconds, at most 100 years; 0 or absent: the token does not expire (replaces on change; default 0)
+        Lifetime in seconds, at most 9223372036 (about 292 years); 0 or absent: the token does not expire (replaces on change; default 0)
         """
         return pulumi.get(self, "expires_in")
 
@@ -85,12 +85,27 @@ class ProxyToken(pulumi.CustomResource):
         """
         A token a self-hosted reverse proxy registers with (its cluster then appears in `getProxyClusters`). `plainToken` is the value to give the proxy; it exists only in the create response and is kept in state as a secret output. A token cannot be changed: a new `name` or `expiresIn` makes a new token before the old one is revoked (so a proxy can move over); `pulumi up --replace` rotates it. Destroying the resource revokes the token; one revoked elsewhere reads as deleted. An adopted token (`adoptId`) has no `plainToken`. `expiresIn` is read back from the token's expiry, so an imported token states its lifetime.
 
+        ## Example Usage
+        ### A token for a self-hosted proxy, valid for a year, with its value as a secret output
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        edge = privnet.ProxyToken("edge",
+            name="edge proxy",
+            expires_in=31536000,
+        )
+        pulumi.export("edgeProxyToken", edge.plain_token)
+        ```
+
+        ## Import
+
         Import an existing one by its id: `pulumi import privnet:index:ProxyToken <name> <id>`.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing ProxyToken to bring under management: create reads it and takes it as it is instead of creating a new one (the API cannot change it: its fields must be these inputs). Used at create only
-        :param pulumi.Input[_builtins.int] expires_in: Lifetime in seconds, at most 100 years; 0 or absent: the token does not expire (replaces on change; default 0)
+        :param pulumi.Input[_builtins.int] expires_in: Lifetime in seconds, at most 9223372036 (about 292 years); 0 or absent: the token does not expire (replaces on change; default 0)
         :param pulumi.Input[_builtins.str] name: Token name (names may repeat) (replaces on change)
         """
         ...
@@ -101,6 +116,21 @@ class ProxyToken(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A token a self-hosted reverse proxy registers with (its cluster then appears in `getProxyClusters`). `plainToken` is the value to give the proxy; it exists only in the create response and is kept in state as a secret output. A token cannot be changed: a new `name` or `expiresIn` makes a new token before the old one is revoked (so a proxy can move over); `pulumi up --replace` rotates it. Destroying the resource revokes the token; one revoked elsewhere reads as deleted. An adopted token (`adoptId`) has no `plainToken`. `expiresIn` is read back from the token's expiry, so an imported token states its lifetime.
+
+        ## Example Usage
+        ### A token for a self-hosted proxy, valid for a year, with its value as a secret output
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        edge = privnet.ProxyToken("edge",
+            name="edge proxy",
+            expires_in=31536000,
+        )
+        pulumi.export("edgeProxyToken", edge.plain_token)
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:ProxyToken <name> <id>`.
 
@@ -196,7 +226,7 @@ class ProxyToken(pulumi.CustomResource):
     @pulumi.getter(name="expiresIn")
     def expires_in(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Lifetime in seconds, at most 100 years; 0 or absent: the token does not expire
+        Lifetime in seconds, at most 9223372036 (about 292 years); 0 or absent: the token does not expire
         """
         return pulumi.get(self, "expires_in")
 
@@ -220,7 +250,7 @@ class ProxyToken(pulumi.CustomResource):
     @pulumi.getter(name="plainToken")
     def plain_token(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The token value (secret); only known after create
+        The token value (secret); only known after create (secret)
         """
         return pulumi.get(self, "plain_token")
 

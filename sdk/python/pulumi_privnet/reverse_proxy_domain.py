@@ -84,6 +84,22 @@ class ReverseProxyDomain(pulumi.CustomResource):
         """
         A custom domain services can be published under (`ReverseProxyService.domain` = the domain or a name under it), served by the proxy cluster `targetCluster`. The service checks it when it is added: `validated` becomes true once DNS has `validation.<domain>` as a CNAME of the cluster's address (services may use it before that). The API cannot change a domain: a new `domain` or `targetCluster` replaces it (the old one is deleted first; services under it stay). Adopting an existing domain (`adoptId`) takes it as it is: its domain and cluster must be the program's.
 
+        ## Example Usage
+        ### A custom domain for the services of a proxy cluster
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        apps = privnet.ReverseProxyDomain("apps",
+            domain="apps.example.com",
+            target_cluster=config.require("clusterAddress"),
+        )
+        pulumi.export("appsValidated", apps.validated)
+        ```
+
+        ## Import
+
         Import an existing one by its id: `pulumi import privnet:index:ReverseProxyDomain <name> <id>`.
 
         :param str resource_name: The name of the resource.
@@ -100,6 +116,22 @@ class ReverseProxyDomain(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A custom domain services can be published under (`ReverseProxyService.domain` = the domain or a name under it), served by the proxy cluster `targetCluster`. The service checks it when it is added: `validated` becomes true once DNS has `validation.<domain>` as a CNAME of the cluster's address (services may use it before that). The API cannot change a domain: a new `domain` or `targetCluster` replaces it (the old one is deleted first; services under it stay). Adopting an existing domain (`adoptId`) takes it as it is: its domain and cluster must be the program's.
+
+        ## Example Usage
+        ### A custom domain for the services of a proxy cluster
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        apps = privnet.ReverseProxyDomain("apps",
+            domain="apps.example.com",
+            target_cluster=config.require("clusterAddress"),
+        )
+        pulumi.export("appsValidated", apps.validated)
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:ReverseProxyDomain <name> <id>`.
 

@@ -33,7 +33,7 @@ class ReverseProxyServiceArgs:
                  pass_host_header: pulumi.Input[Optional[_builtins.bool]] = None,
                  private: pulumi.Input[Optional[_builtins.bool]] = None,
                  rewrite_redirects: pulumi.Input[Optional[_builtins.bool]] = None,
-                 targets: pulumi.Input[Optional[Sequence[pulumi.Input['ReverseProxyServiceTargetsArgs']]]] = None):
+                 targets: pulumi.Input[Optional[Sequence[pulumi.Input['ReverseProxyServiceTargetArgs']]]] = None):
         """
         The set of arguments for constructing a ReverseProxyService resource.
 
@@ -49,7 +49,7 @@ class ReverseProxyServiceArgs:
         :param pulumi.Input[_builtins.bool] pass_host_header: Send the visitor's Host header to the target instead of the target's own address
         :param pulumi.Input[_builtins.bool] private: Reachable only from inside the network, by the peers of accessGroups, which authenticate by their tunnel (http mode only; not with bearerAuth)
         :param pulumi.Input[_builtins.bool] rewrite_redirects: Rewrite the target's redirects (Location headers) to the published domain
-        :param pulumi.Input[Sequence[pulumi.Input['ReverseProxyServiceTargetsArgs']]] targets: Where the service sends traffic: at least one; exactly one in tcp, udp and tls modes
+        :param pulumi.Input[Sequence[pulumi.Input['ReverseProxyServiceTargetArgs']]] targets: Where the service sends traffic: at least one; exactly one in tcp, udp and tls modes
         """
         pulumi.set(__self__, "domain", domain)
         pulumi.set(__self__, "enabled", enabled)
@@ -221,14 +221,14 @@ class ReverseProxyServiceArgs:
 
     @_builtins.property
     @pulumi.getter
-    def targets(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ReverseProxyServiceTargetsArgs']]]]:
+    def targets(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ReverseProxyServiceTargetArgs']]]]:
         """
         Where the service sends traffic: at least one; exactly one in tcp, udp and tls modes
         """
         return pulumi.get(self, "targets")
 
     @targets.setter
-    def targets(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ReverseProxyServiceTargetsArgs']]]]):
+    def targets(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ReverseProxyServiceTargetArgs']]]]):
         pulumi.set(self, "targets", value)
 
 
@@ -250,10 +250,63 @@ class ReverseProxyService(pulumi.CustomResource):
                  pass_host_header: pulumi.Input[Optional[_builtins.bool]] = None,
                  private: pulumi.Input[Optional[_builtins.bool]] = None,
                  rewrite_redirects: pulumi.Input[Optional[_builtins.bool]] = None,
-                 targets: pulumi.Input[Optional[Sequence[pulumi.Input[Union['ReverseProxyServiceTargetsArgs', 'ReverseProxyServiceTargetsArgsDict']]]]] = None,
+                 targets: pulumi.Input[Optional[Sequence[pulumi.Input[Union['ReverseProxyServiceTargetArgs', 'ReverseProxyServiceTargetArgsDict']]]]] = None,
                  __props__=None):
         """
         A reverse-proxy service: publishes peers or network resources (`targets`) at `domain`, a host name under a proxy cluster's address or a custom domain (`ReverseProxyDomain`). A public service is reachable by anyone who passes its `accessRestrictions` and its `auth`; a `private` one only by the peers of `accessGroups`. `auth` is a secret input: the API never answers its password, PIN or header values, so they are kept from state (a change made elsewhere cannot be detected). Changing `mode` replaces the service (the API cannot change it; the old one is deleted first, since domains are unique); the domain, targets and auth change in place. In tcp and udp modes a `listenPort` left out is chosen by the cluster and kept. The service's status (pending until a proxy serves it, then active) is not kept in state, since it changes by itself: `getReverseProxyService` answers it.
+
+        ## Example Usage
+        ### An internal web app published behind a password and single sign-on for one group
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        ops = privnet.Group("ops",
+            name="ops",
+        )
+        office = privnet.Network("office",
+            name="office",
+            description="Office LAN",
+        )
+        wiki = privnet.NetworkResource("wiki",
+            network_id=office.id,
+            name="wiki",
+            address="10.0.0.20",
+            enabled=True,
+            groups=[],
+        )
+        wiki_service = privnet.ReverseProxyService("wikiService",
+            name="wiki",
+            domain=config.require("wikiDomain"),
+            enabled=True,
+            targets=[
+                privnet.ReverseProxyServiceTargetArgs(
+                    target_id=wiki.id,
+                    target_type="host",
+                    protocol="http",
+                    port=8080,
+                    enabled=True,
+                ),
+            ],
+            auth=privnet.ReverseProxyServiceAuthArgs(
+                password_auth=privnet.ReverseProxyServiceAuthPasswordAuthArgs(
+                    enabled=True,
+                    password=config.require_secret("wikiPassword"),
+                ),
+                bearer_auth=privnet.ReverseProxyServiceAuthBearerAuthArgs(
+                    enabled=True,
+                    distribution_groups=[ops.id],
+                ),
+            ),
+            access_restrictions=privnet.ReverseProxyServiceAccessRestrictionsArgs(
+                allowed_countries=["DE"],
+            ),
+        )
+        pulumi.export("wikiServiceId", wiki_service.id)
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:ReverseProxyService <name> <id>`.
 
@@ -271,7 +324,7 @@ class ReverseProxyService(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] pass_host_header: Send the visitor's Host header to the target instead of the target's own address
         :param pulumi.Input[_builtins.bool] private: Reachable only from inside the network, by the peers of accessGroups, which authenticate by their tunnel (http mode only; not with bearerAuth)
         :param pulumi.Input[_builtins.bool] rewrite_redirects: Rewrite the target's redirects (Location headers) to the published domain
-        :param pulumi.Input[Sequence[pulumi.Input[Union['ReverseProxyServiceTargetsArgs', 'ReverseProxyServiceTargetsArgsDict']]]] targets: Where the service sends traffic: at least one; exactly one in tcp, udp and tls modes
+        :param pulumi.Input[Sequence[pulumi.Input[Union['ReverseProxyServiceTargetArgs', 'ReverseProxyServiceTargetArgsDict']]]] targets: Where the service sends traffic: at least one; exactly one in tcp, udp and tls modes
         """
         ...
     @overload
@@ -281,6 +334,59 @@ class ReverseProxyService(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A reverse-proxy service: publishes peers or network resources (`targets`) at `domain`, a host name under a proxy cluster's address or a custom domain (`ReverseProxyDomain`). A public service is reachable by anyone who passes its `accessRestrictions` and its `auth`; a `private` one only by the peers of `accessGroups`. `auth` is a secret input: the API never answers its password, PIN or header values, so they are kept from state (a change made elsewhere cannot be detected). Changing `mode` replaces the service (the API cannot change it; the old one is deleted first, since domains are unique); the domain, targets and auth change in place. In tcp and udp modes a `listenPort` left out is chosen by the cluster and kept. The service's status (pending until a proxy serves it, then active) is not kept in state, since it changes by itself: `getReverseProxyService` answers it.
+
+        ## Example Usage
+        ### An internal web app published behind a password and single sign-on for one group
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        config = pulumi.Config()
+        ops = privnet.Group("ops",
+            name="ops",
+        )
+        office = privnet.Network("office",
+            name="office",
+            description="Office LAN",
+        )
+        wiki = privnet.NetworkResource("wiki",
+            network_id=office.id,
+            name="wiki",
+            address="10.0.0.20",
+            enabled=True,
+            groups=[],
+        )
+        wiki_service = privnet.ReverseProxyService("wikiService",
+            name="wiki",
+            domain=config.require("wikiDomain"),
+            enabled=True,
+            targets=[
+                privnet.ReverseProxyServiceTargetArgs(
+                    target_id=wiki.id,
+                    target_type="host",
+                    protocol="http",
+                    port=8080,
+                    enabled=True,
+                ),
+            ],
+            auth=privnet.ReverseProxyServiceAuthArgs(
+                password_auth=privnet.ReverseProxyServiceAuthPasswordAuthArgs(
+                    enabled=True,
+                    password=config.require_secret("wikiPassword"),
+                ),
+                bearer_auth=privnet.ReverseProxyServiceAuthBearerAuthArgs(
+                    enabled=True,
+                    distribution_groups=[ops.id],
+                ),
+            ),
+            access_restrictions=privnet.ReverseProxyServiceAccessRestrictionsArgs(
+                allowed_countries=["DE"],
+            ),
+        )
+        pulumi.export("wikiServiceId", wiki_service.id)
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:ReverseProxyService <name> <id>`.
 
@@ -311,7 +417,7 @@ class ReverseProxyService(pulumi.CustomResource):
                  pass_host_header: pulumi.Input[Optional[_builtins.bool]] = None,
                  private: pulumi.Input[Optional[_builtins.bool]] = None,
                  rewrite_redirects: pulumi.Input[Optional[_builtins.bool]] = None,
-                 targets: pulumi.Input[Optional[Sequence[pulumi.Input[Union['ReverseProxyServiceTargetsArgs', 'ReverseProxyServiceTargetsArgsDict']]]]] = None,
+                 targets: pulumi.Input[Optional[Sequence[pulumi.Input[Union['ReverseProxyServiceTargetArgs', 'ReverseProxyServiceTargetArgsDict']]]]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -406,7 +512,7 @@ class ReverseProxyService(pulumi.CustomResource):
     @pulumi.getter
     def auth(self) -> pulumi.Output[Optional['outputs.ReverseProxyServiceAuth']]:
         """
-        How visitors prove who they are before the proxy lets them through (http mode only); none enabled: anyone who can connect reaches the targets
+        How visitors prove who they are before the proxy lets them through (http mode only); none enabled: anyone who can connect reaches the targets (secret)
         """
         return pulumi.get(self, "auth")
 
@@ -492,7 +598,7 @@ class ReverseProxyService(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def targets(self) -> pulumi.Output[Optional[Sequence['outputs.ReverseProxyServiceTargets']]]:
+    def targets(self) -> pulumi.Output[Optional[Sequence['outputs.ReverseProxyServiceTarget']]]:
         """
         Where the service sends traffic: at least one; exactly one in tcp, udp and tls modes
         """

@@ -45,8 +45,8 @@ class RouteArgs:
         :param pulumi.Input[_builtins.str] network_id: Route network identifier; groups high-availability routes; 1 to 40 characters
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] access_control_groups: Groups used for access control of the route
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing Route to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] domains: Domains resolved dynamically; at most 32; not together with network
-        :param pulumi.Input[_builtins.str] network: Routed range in canonical CIDR notation, no host bits set (10.0.0.0/8, not 10.0.0.1/8; 0.0.0.0/0 for an exit node); not together with domains
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] domains: Domains resolved dynamically, internationalized names included; at most 32; not together with network
+        :param pulumi.Input[_builtins.str] network: Routed range in CIDR notation (0.0.0.0/0 for an exit node); not together with domains. A range with host bits set (10.0.0.1/8) is stored as its network (10.0.0.0/8), with a warning at preview
         :param pulumi.Input[_builtins.str] peer: Routing peer id; not together with peerGroups
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] peer_groups: Groups of routing peers; not together with peer
         :param pulumi.Input[_builtins.bool] skip_auto_apply: For exit-node route 0.0.0.0/0: do not apply automatically on clients
@@ -185,7 +185,7 @@ class RouteArgs:
     @pulumi.getter
     def domains(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Domains resolved dynamically; at most 32; not together with network
+        Domains resolved dynamically, internationalized names included; at most 32; not together with network
         """
         return pulumi.get(self, "domains")
 
@@ -197,7 +197,7 @@ class RouteArgs:
     @pulumi.getter
     def network(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Routed range in canonical CIDR notation, no host bits set (10.0.0.0/8, not 10.0.0.1/8; 0.0.0.0/0 for an exit node); not together with domains
+        Routed range in CIDR notation (0.0.0.0/0 for an exit node); not together with domains. A range with host bits set (10.0.0.1/8) is stored as its network (10.0.0.0/8), with a warning at preview
         """
         return pulumi.get(self, "network")
 
@@ -266,6 +266,33 @@ class Route(pulumi.CustomResource):
         """
         A route to a network range (`network`) or to domains resolved dynamically (`domains`), served by a routing peer (`peer`) or by groups of routing peers (`peerGroups`) to the peers of `groups`.
 
+        ## Example Usage
+        ### A network route through a group of routing peers
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        ops = privnet.Group("ops",
+            name="ops",
+        )
+        servers = privnet.Group("servers",
+            name="servers",
+        )
+        privnet.Route("officeRoute",
+            description="Office LAN",
+            network_id="office",
+            network="10.10.0.0/16",
+            peer_groups=[servers.id],
+            groups=[ops.id],
+            enabled=True,
+            metric=100,
+            masquerade=True,
+            keep_route=False,
+        )
+        ```
+
+        ## Import
+
         Import an existing one by its id: `pulumi import privnet:index:Route <name> <id>`.
 
         :param str resource_name: The name of the resource.
@@ -273,13 +300,13 @@ class Route(pulumi.CustomResource):
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] access_control_groups: Groups used for access control of the route
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing Route to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only
         :param pulumi.Input[_builtins.str] description: Route description
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] domains: Domains resolved dynamically; at most 32; not together with network
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] domains: Domains resolved dynamically, internationalized names included; at most 32; not together with network
         :param pulumi.Input[_builtins.bool] enabled: Whether the route is active
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] groups: Distribution groups: peers that receive the route
         :param pulumi.Input[_builtins.bool] keep_route: Keep the route after a domain stops resolving to that IP
         :param pulumi.Input[_builtins.bool] masquerade: Masquerade traffic to the routed range
         :param pulumi.Input[_builtins.int] metric: Route priority, 1 to 9999; lower wins
-        :param pulumi.Input[_builtins.str] network: Routed range in canonical CIDR notation, no host bits set (10.0.0.0/8, not 10.0.0.1/8; 0.0.0.0/0 for an exit node); not together with domains
+        :param pulumi.Input[_builtins.str] network: Routed range in CIDR notation (0.0.0.0/0 for an exit node); not together with domains. A range with host bits set (10.0.0.1/8) is stored as its network (10.0.0.0/8), with a warning at preview
         :param pulumi.Input[_builtins.str] network_id: Route network identifier; groups high-availability routes; 1 to 40 characters
         :param pulumi.Input[_builtins.str] peer: Routing peer id; not together with peerGroups
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] peer_groups: Groups of routing peers; not together with peer
@@ -293,6 +320,33 @@ class Route(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A route to a network range (`network`) or to domains resolved dynamically (`domains`), served by a routing peer (`peer`) or by groups of routing peers (`peerGroups`) to the peers of `groups`.
+
+        ## Example Usage
+        ### A network route through a group of routing peers
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        ops = privnet.Group("ops",
+            name="ops",
+        )
+        servers = privnet.Group("servers",
+            name="servers",
+        )
+        privnet.Route("officeRoute",
+            description="Office LAN",
+            network_id="office",
+            network="10.10.0.0/16",
+            peer_groups=[servers.id],
+            groups=[ops.id],
+            enabled=True,
+            metric=100,
+            masquerade=True,
+            keep_route=False,
+        )
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:Route <name> <id>`.
 
@@ -421,7 +475,7 @@ class Route(pulumi.CustomResource):
     @pulumi.getter
     def domains(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Domains resolved dynamically; at most 32; not together with network
+        Domains resolved dynamically, internationalized names included; at most 32; not together with network
         """
         return pulumi.get(self, "domains")
 
@@ -469,7 +523,7 @@ class Route(pulumi.CustomResource):
     @pulumi.getter
     def network(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Routed range in canonical CIDR notation, no host bits set (10.0.0.0/8, not 10.0.0.1/8; 0.0.0.0/0 for an exit node); not together with domains
+        Routed range in CIDR notation (0.0.0.0/0 for an exit node); not together with domains. A range with host bits set (10.0.0.1/8) is stored as its network (10.0.0.0/8), with a warning at preview
         """
         return pulumi.get(self, "network")
 

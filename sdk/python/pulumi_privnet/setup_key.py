@@ -32,7 +32,7 @@ class SetupKeyArgs:
         The set of arguments for constructing a SetupKey resource.
 
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] auto_groups: Groups assigned to peers enrolled with the key
-        :param pulumi.Input[_builtins.int] expires_in: Lifetime in seconds, 86400 to 31536000 (replaces on change; write-only: kept from state, the API never returns it)
+        :param pulumi.Input[_builtins.int] expires_in: Lifetime in seconds; 0 means the key never expires. The spec and the service's own API document give 86400 to 31536000; the service accepts any lifetime from 0 (a value outside that range is warned of) (replaces on change; write-only: kept from state, the API never returns it)
         :param pulumi.Input[_builtins.str] name: Key name (replaces on change)
         :param pulumi.Input[_builtins.str] type: one-off: a single use; reusable: many uses (replaces on change); one of `one-off`, `reusable`
         :param pulumi.Input[_builtins.int] usage_limit: Number of enrollments allowed; 0 means unlimited (replaces on change)
@@ -71,7 +71,7 @@ class SetupKeyArgs:
     @pulumi.getter(name="expiresIn")
     def expires_in(self) -> pulumi.Input[_builtins.int]:
         """
-        Lifetime in seconds, 86400 to 31536000 (replaces on change; write-only: kept from state, the API never returns it)
+        Lifetime in seconds; 0 means the key never expires. The spec and the service's own API document give 86400 to 31536000; the service accepts any lifetime from 0 (a value outside that range is warned of) (replaces on change; write-only: kept from state, the API never returns it)
         """
         return pulumi.get(self, "expires_in")
 
@@ -183,6 +183,27 @@ class SetupKey(pulumi.CustomResource):
         """
         A setup key that enrolls peers. The full `key` exists only in the create response: it is kept in state as a secret output (reads return a masked form). Only `revoked` and `autoGroups` change in place; any other change creates a new key. A key created with `revoked: true` is revoked right after it is made; a revoked key cannot be un-revoked, so `revoked: true` -> `false` creates a new key (the old key's enrolled peers stay).
 
+        ## Example Usage
+        ### A reusable key that enrolls servers
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        servers = privnet.Group("servers",
+            name="servers",
+        )
+        enroll = privnet.SetupKey("enroll",
+            name="servers",
+            type="reusable",
+            expires_in=2592000,
+            auto_groups=[servers.id],
+            usage_limit=0,
+        )
+        pulumi.export("setupKey", enroll.key)
+        ```
+
+        ## Import
+
         Import an existing one by its id: `pulumi import privnet:index:SetupKey <name> <id>`.
 
         :param str resource_name: The name of the resource.
@@ -191,7 +212,7 @@ class SetupKey(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] allow_extra_dns_labels: Peers enrolled with the key may add extra DNS labels (replaces on change)
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] auto_groups: Groups assigned to peers enrolled with the key
         :param pulumi.Input[_builtins.bool] ephemeral: Peers enrolled with the key are ephemeral (replaces on change)
-        :param pulumi.Input[_builtins.int] expires_in: Lifetime in seconds, 86400 to 31536000 (replaces on change; write-only: kept from state, the API never returns it)
+        :param pulumi.Input[_builtins.int] expires_in: Lifetime in seconds; 0 means the key never expires. The spec and the service's own API document give 86400 to 31536000; the service accepts any lifetime from 0 (a value outside that range is warned of) (replaces on change; write-only: kept from state, the API never returns it)
         :param pulumi.Input[_builtins.str] name: Key name (replaces on change)
         :param pulumi.Input[_builtins.bool] revoked: Revoke the key; default false (default false)
         :param pulumi.Input[_builtins.str] type: one-off: a single use; reusable: many uses (replaces on change); one of `one-off`, `reusable`
@@ -205,6 +226,27 @@ class SetupKey(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A setup key that enrolls peers. The full `key` exists only in the create response: it is kept in state as a secret output (reads return a masked form). Only `revoked` and `autoGroups` change in place; any other change creates a new key. A key created with `revoked: true` is revoked right after it is made; a revoked key cannot be un-revoked, so `revoked: true` -> `false` creates a new key (the old key's enrolled peers stay).
+
+        ## Example Usage
+        ### A reusable key that enrolls servers
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        servers = privnet.Group("servers",
+            name="servers",
+        )
+        enroll = privnet.SetupKey("enroll",
+            name="servers",
+            type="reusable",
+            expires_in=2592000,
+            auto_groups=[servers.id],
+            usage_limit=0,
+        )
+        pulumi.export("setupKey", enroll.key)
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:SetupKey <name> <id>`.
 
@@ -346,7 +388,7 @@ class SetupKey(pulumi.CustomResource):
     @pulumi.getter(name="expiresIn")
     def expires_in(self) -> pulumi.Output[_builtins.int]:
         """
-        Lifetime in seconds, 86400 to 31536000
+        Lifetime in seconds; 0 means the key never expires. The spec and the service's own API document give 86400 to 31536000; the service accepts any lifetime from 0 (a value outside that range is warned of)
         """
         return pulumi.get(self, "expires_in")
 
@@ -354,7 +396,7 @@ class SetupKey(pulumi.CustomResource):
     @pulumi.getter
     def key(self) -> pulumi.Output[_builtins.str]:
         """
-        The key: full value in the create response only, masked (first 5 characters) elsewhere
+        The key: full value in the create response only, masked (first 5 characters) elsewhere (secret)
         """
         return pulumi.get(self, "key")
 

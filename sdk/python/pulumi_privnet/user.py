@@ -34,7 +34,7 @@ class UserArgs:
         :param pulumi.Input[_builtins.bool] is_service_user: Create a service user instead of inviting a regular user (replaces on change)
         :param pulumi.Input[_builtins.str] role: User role: owner, admin, user, billing_admin, auditor or network_admin; known values `owner`, `admin`, `user`, `billing_admin`, `auditor`, `network_admin` (others are accepted)
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing User to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only
-        :param pulumi.Input[_builtins.str] email: Address to invite (regular users) (replaces on change)
+        :param pulumi.Input[_builtins.str] email: Address to invite (regular users); ignored for a service user (replaces on change)
         :param pulumi.Input[_builtins.bool] is_blocked: Block the user; default false (default false)
         :param pulumi.Input[_builtins.str] name: Name
         """
@@ -102,7 +102,7 @@ class UserArgs:
     @pulumi.getter
     def email(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Address to invite (regular users) (replaces on change)
+        Address to invite (regular users); ignored for a service user (replaces on change)
         """
         return pulumi.get(self, "email")
 
@@ -152,13 +152,32 @@ class User(pulumi.CustomResource):
         """
         A user: a service user (`isServiceUser: true`, for automation with personal access tokens) or a regular user invited by `email`. `role`, `autoGroups` and `isBlocked` change in place (a user created with `isBlocked: true` is blocked right after it is made). The API cannot rename a user: a changed `name` is not applied and preview warns about it (it never deletes the user). A new `email` or kind of user replaces the user: deleting a user deletes the user's peers (devices) and tokens. With the embedded IdP the initial `password` is a secret output.
 
+        ## Example Usage
+        ### A service user
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        ops = privnet.Group("ops",
+            name="ops",
+        )
+        privnet.User("ci",
+            name="ci",
+            role="user",
+            auto_groups=[ops.id],
+            is_service_user=True,
+        )
+        ```
+
+        ## Import
+
         Import an existing one by its id: `pulumi import privnet:index:User <name> <id>`.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing User to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] auto_groups: Group ids assigned to peers this user enrolls
-        :param pulumi.Input[_builtins.str] email: Address to invite (regular users) (replaces on change)
+        :param pulumi.Input[_builtins.str] email: Address to invite (regular users); ignored for a service user (replaces on change)
         :param pulumi.Input[_builtins.bool] is_blocked: Block the user; default false (default false)
         :param pulumi.Input[_builtins.bool] is_service_user: Create a service user instead of inviting a regular user (replaces on change)
         :param pulumi.Input[_builtins.str] name: Name
@@ -172,6 +191,25 @@ class User(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A user: a service user (`isServiceUser: true`, for automation with personal access tokens) or a regular user invited by `email`. `role`, `autoGroups` and `isBlocked` change in place (a user created with `isBlocked: true` is blocked right after it is made). The API cannot rename a user: a changed `name` is not applied and preview warns about it (it never deletes the user). A new `email` or kind of user replaces the user: deleting a user deletes the user's peers (devices) and tokens. With the embedded IdP the initial `password` is a secret output.
+
+        ## Example Usage
+        ### A service user
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        ops = privnet.Group("ops",
+            name="ops",
+        )
+        privnet.User("ci",
+            name="ci",
+            role="user",
+            auto_groups=[ops.id],
+            is_service_user=True,
+        )
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:User <name> <id>`.
 
@@ -281,7 +319,7 @@ class User(pulumi.CustomResource):
     @pulumi.getter
     def email(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Address to invite (regular users)
+        Address to invite (regular users); ignored for a service user
         """
         return pulumi.get(self, "email")
 
@@ -345,7 +383,7 @@ class User(pulumi.CustomResource):
     @pulumi.getter
     def password(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Initial password of a user created with the embedded IdP; only in the create response
+        Initial password of a user created with the embedded IdP; only in the create response (secret)
         """
         return pulumi.get(self, "password")
 

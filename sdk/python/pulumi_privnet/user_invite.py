@@ -31,7 +31,7 @@ class UserInviteArgs:
         :param pulumi.Input[_builtins.str] email: Address to invite (replaces on change)
         :param pulumi.Input[_builtins.str] name: Invited person's name (replaces on change)
         :param pulumi.Input[_builtins.str] role: User role: owner, admin, user, billing_admin, auditor or network_admin (replaces on change); known values `owner`, `admin`, `user`, `billing_admin`, `auditor`, `network_admin` (others are accepted)
-        :param pulumi.Input[_builtins.int] expires_in: Lifetime in seconds, 3600 to 2592000; default 259200 (72 hours) (replaces on change; write-only: kept from state, the API never returns it)
+        :param pulumi.Input[_builtins.int] expires_in: Lifetime in seconds, at least 3600; 0 or absent: the default 259200 (72 hours); a negative value is taken as 0, with a warning (replaces on change; write-only: kept from state, the API never returns it)
         """
         pulumi.set(__self__, "auto_groups", auto_groups)
         pulumi.set(__self__, "email", email)
@@ -92,7 +92,7 @@ class UserInviteArgs:
     @pulumi.getter(name="expiresIn")
     def expires_in(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Lifetime in seconds, 3600 to 2592000; default 259200 (72 hours) (replaces on change; write-only: kept from state, the API never returns it)
+        Lifetime in seconds, at least 3600; 0 or absent: the default 259200 (72 hours); a negative value is taken as 0, with a warning (replaces on change; write-only: kept from state, the API never returns it)
         """
         return pulumi.get(self, "expires_in")
 
@@ -116,13 +116,32 @@ class UserInvite(pulumi.CustomResource):
         """
         An invite link for a new user (servers with the embedded identity provider only). `inviteToken` is the secret part of the link; it is only known after create and is kept as a secret output. Any change issues a new invite.
 
+        ## Example Usage
+        ### An invitation
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        ops = privnet.Group("ops",
+            name="ops",
+        )
+        privnet.UserInvite("invite",
+            email="new.person@example.com",
+            name="New Person",
+            role="user",
+            auto_groups=[ops.id],
+        )
+        ```
+
+        ## Import
+
         Import an existing one by its id: `pulumi import privnet:index:UserInvite <name> <id>`.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] auto_groups: Group ids for the user's peers (replaces on change)
         :param pulumi.Input[_builtins.str] email: Address to invite (replaces on change)
-        :param pulumi.Input[_builtins.int] expires_in: Lifetime in seconds, 3600 to 2592000; default 259200 (72 hours) (replaces on change; write-only: kept from state, the API never returns it)
+        :param pulumi.Input[_builtins.int] expires_in: Lifetime in seconds, at least 3600; 0 or absent: the default 259200 (72 hours); a negative value is taken as 0, with a warning (replaces on change; write-only: kept from state, the API never returns it)
         :param pulumi.Input[_builtins.str] name: Invited person's name (replaces on change)
         :param pulumi.Input[_builtins.str] role: User role: owner, admin, user, billing_admin, auditor or network_admin (replaces on change); known values `owner`, `admin`, `user`, `billing_admin`, `auditor`, `network_admin` (others are accepted)
         """
@@ -134,6 +153,25 @@ class UserInvite(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An invite link for a new user (servers with the embedded identity provider only). `inviteToken` is the secret part of the link; it is only known after create and is kept as a secret output. Any change issues a new invite.
+
+        ## Example Usage
+        ### An invitation
+        ```python
+        import pulumi
+        import pulumi_privnet as privnet
+
+        ops = privnet.Group("ops",
+            name="ops",
+        )
+        privnet.UserInvite("invite",
+            email="new.person@example.com",
+            name="New Person",
+            role="user",
+            auto_groups=[ops.id],
+        )
+        ```
+
+        ## Import
 
         Import an existing one by its id: `pulumi import privnet:index:UserInvite <name> <id>`.
 
@@ -264,7 +302,7 @@ class UserInvite(pulumi.CustomResource):
     @pulumi.getter(name="expiresIn")
     def expires_in(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Lifetime in seconds, 3600 to 2592000; default 259200 (72 hours)
+        Lifetime in seconds, at least 3600; 0 or absent: the default 259200 (72 hours); a negative value is taken as 0, with a warning
         """
         return pulumi.get(self, "expires_in")
 
@@ -272,7 +310,7 @@ class UserInvite(pulumi.CustomResource):
     @pulumi.getter(name="inviteToken")
     def invite_token(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Secret link token with a fixed prefix; only in the create response
+        Secret link token with a fixed prefix; only in the create response (secret)
         """
         return pulumi.get(self, "invite_token")
 

@@ -296,6 +296,39 @@ if (has("DirectorySyncVendorE")) {
     enabled: !two,
   });
 }
+// --- Provisioning and notifications ------------------------------------------------------------------------
+if (has("ScimIntegration")) {
+  out.scimToken = new privnet.ScimIntegration("scim", {
+    prefix: name(two ? "scim-2" : "scim"),
+    provider: "jumpcloud",
+    groupPrefixes: ["eng-"],
+    userGroupPrefixes: two ? ["staff"] : [],
+    rotateToken: two ? "stage-2" : undefined,
+  }).authToken;
+}
+if (has("OktaScimIntegration")) {
+  new privnet.OktaScimIntegration("okta-scim", {
+    connectionName: name("okta"),
+    enabled: !two,
+  });
+}
+if (has("NotificationChannel")) {
+  new privnet.NotificationChannel("notify-email", {
+    type: "email",
+    target: { emails: [`${prefix}-ops@example.com`] },
+    eventTypes: two ? ["policy.update", "group.add"] : ["policy.update"],
+    enabled: true,
+  });
+  new privnet.NotificationChannel("notify-hook", {
+    type: "webhook",
+    target: {
+      url: "https://hooks.example.com/privnet",
+      headers: { "X-Hook-Secret": config.requireSecret("clientSecret") },
+    },
+    eventTypes: ["peer.add"],
+    enabled: !two,
+  });
+}
 if (has("EventStreamingIntegration")) {
   new privnet.EventStreamingIntegration("events", {
     platform: "datadog",

@@ -9,6 +9,8 @@
 //   second       ...and when true, one more group there
 //   publish      when set (a proxy cluster's address), a public reverse-proxy service publishing the resource
 //                ids.files at files.<publish>, behind a password (the secret filesPassword)
+//   pair         when set ({from, to}: two peer ids), two new groups holding one of them each and a policy "pair"
+//                from the first to the second on tcp/8080: before apply, which new group is which is unknown
 const pulumi = require("@pulumi/pulumi");
 const privnet = require("pulumi-privnet");
 
@@ -87,6 +89,28 @@ if (publish) {
     enabled: true,
     targets: [{ targetId: ids.files, targetType: "host", protocol: "http", port: 8080, enabled: true }],
     auth: { passwordAuth: { enabled: true, password: config.requireSecret("filesPassword") } },
+  });
+}
+
+const pair = config.getObject("pair");
+if (pair) {
+  const from = new privnet.Group("pair-from", { name: "pair-from", peers: [pair.from] });
+  const to = new privnet.Group("pair-to", { name: "pair-to", peers: [pair.to] });
+  new privnet.Policy("pair", {
+    name: "pair",
+    enabled: true,
+    rules: [
+      {
+        name: "web",
+        enabled: true,
+        action: "accept",
+        bidirectional: false,
+        protocol: "tcp",
+        ports: ["8080"],
+        sources: [from.id],
+        destinations: [to.id],
+      },
+    ],
   });
 }
 

@@ -32,7 +32,7 @@ func network(team string) pulumi.RunFunc {
 		_, err = privnet.NewPolicy(ctx, "team-to-servers", &privnet.PolicyArgs{
 			Name:    pulumi.String("team to servers"),
 			Enabled: pulumi.Bool(true),
-			Rules: privnet.PolicyRulesArray{privnet.PolicyRulesArgs{
+			Rules: privnet.PolicyRuleArray{privnet.PolicyRuleArgs{
 				Name:          pulumi.String("ssh"),
 				Enabled:       pulumi.Bool(true),
 				Action:        pulumi.String("accept"),

@@ -25,7 +25,7 @@ def network(team: str):
             name="team to servers",
             enabled=True,
             rules=[
-                privnet.PolicyRulesArgs(
+                privnet.PolicyRuleArgs(
                     name="ssh",
                     enabled=True,
                     action="accept",

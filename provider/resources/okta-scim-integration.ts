@@ -1,0 +1,4 @@
+/** Okta SCIM provisioning integration. */
+import { scimProvider } from "../integrations";
+
+export = scimProvider("okta-scim-idp");

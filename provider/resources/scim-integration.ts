@@ -1,0 +1,4 @@
+/** SCIM provisioning integration (any SCIM-capable identity provider). */
+import { scimProvider } from "../integrations";
+
+export = scimProvider("scim-idp");

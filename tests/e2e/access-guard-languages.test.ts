@@ -1,0 +1,196 @@
+/**
+ * The access guard for programs in other languages, whose resources the resource plugin serves (types
+ * `privnet:index:<Kind>`): a Pulumi YAML program under the real CLI and the YAML language host, and a Python
+ * Automation API inline program (`policy_packs` and `policy_pack_configs` of `preview` and `up`). The pack is used
+ * from a package installed beside the program (node_modules/pulumi-privnet/policy), as a user of any language
+ * installs it with npm. For YAML the pack's lines equal privnet-access diff's; both runs only read the account.
+ * The Automation API's `up` skips the preview (`--skip-preview`), where a pack would stop it: a program guards it
+ * with a `preview` with the pack first (tests/e2e/programs/python-inline/access_guard.py).
+ */
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { run as accessCli } from "../../access/cli";
+import { buildAccessAccount, type AccessAccount } from "../support/access-account";
+import { repoRoot } from "./engine";
+import { pythonWithSdk, runInline, type InlineStep } from "./inline";
+import type { E2EServer } from "./project";
+import {
+  accessLinesOf,
+  makeWork,
+  PulumiStack,
+  removeWork,
+  SETUP_TIMEOUT_MS,
+  startE2EServer,
+  TEST_TIMEOUT_MS,
+  writes,
+  yamlProject,
+} from "./project";
+
+/** pulumi-privnet installed in `dir` as a user installs it (a copy of the package; scripts/install-example.sh). */
+function installPackage(dir: string): Promise<string> {
+  fs.mkdirSync(dir, { recursive: true });
+  if (!fs.existsSync(path.join(dir, "package.json")))
+    fs.writeFileSync(
+      path.join(dir, "package.json"),
+      JSON.stringify({ name: path.basename(dir), private: true, dependencies: { "pulumi-privnet": "*" } }),
+    );
+  return new Promise((resolve, reject) =>
+    execFile(
+      "bash",
+      [path.join(repoRoot, "scripts", "install-example.sh"), dir],
+      {
+        cwd: repoRoot,
+        timeout: 180_000,
+        env: { ...process.env, PATH: `${repoRoot}/node_modules/.bin:${process.env.PATH}` },
+      },
+      (err, _out, stderr) =>
+        err
+          ? reject(new Error(`install-example.sh ${dir}: ${err.message}\n${stderr}`))
+          : resolve(path.join(dir, "node_modules", "pulumi-privnet", "policy")),
+    ),
+  );
+}
+
+/** A tests file and a pack config naming it. */
+function packConfig(work: string, name: string, tests: string[]): string {
+  const file = path.join(work, `${name}.yaml`);
+  fs.writeFileSync(file, ["tests:", ...tests.map((t) => `  - ${t}`), ""].join("\n"));
+  const config = path.join(work, `${name}.json`);
+  fs.writeFileSync(config, JSON.stringify({ "access-tests": { testsFile: file } }));
+  return config;
+}
+
+const KEPT = [
+  "{name: admins reach the database, from: {group: admins}, to: {peer: db-1}, port: 5432, expect: accept}",
+];
+const BROKEN = [
+  "{name: routers never reach the database, from: {group: routers}, to: {peer: db-1}, port: 5432, expect: deny}",
+];
+
+describe("the access guard for YAML and Python programs (resource plugin)", () => {
+  let work = "";
+  let server: E2EServer;
+  let acc: AccessAccount;
+
+  beforeAll(async () => {
+    work = makeWork("access-guard-languages");
+    server = await startE2EServer();
+    acc = await buildAccessAccount(server.url, server.token);
+  }, SETUP_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await acc?.client.close();
+    await server?.close();
+    removeWork(work);
+  });
+
+  test(
+    "YAML: the pack's lines equal privnet-access diff's, a new group's unknown id included; a broken test stops up",
+    async () => {
+      const text = fs.readFileSync(
+        path.join(repoRoot, "tests", "e2e", "programs", "access-guard-yaml", "Pulumi.yaml"),
+        "utf8",
+      );
+      const project = yamlProject(work, "guard-yaml", text);
+      const pack = await installPackage(project.dir);
+      const stack = await PulumiStack.init({ project, work, name: "dev", server });
+      await stack.config("db", acc.groups.db as string);
+      await stack.config("sources[0]", acc.groups.admins as string, { path: true });
+      await stack.config("opsPeers[0]", acc.peers["gw-1"] as string, { path: true });
+      const kept = packConfig(work, "yaml-kept", KEPT);
+      const twin = async () => {
+        let out = "";
+        let err = "";
+        const code = await accessCli(["diff", "--cwd", project.dir, "--stack", "dev"], {
+          stdout: (s) => (out += s),
+          stderr: (s) => (err += s),
+          env: stack.env,
+        });
+        if (code !== 0) throw new Error(`privnet-access diff exited ${code}\n${err}\n${out}`);
+        return accessLinesOf(out);
+      };
+      const guarded = async (command: string[], config: string, expect: number | "nonzero" = 0) => {
+        const mark = server.requests.length;
+        const r = await stack.cli([...command, "--policy-pack", pack, "--policy-pack-config", config], {
+          expect,
+        });
+        return { r, writes: writes(server.since(mark)) };
+      };
+
+      // Everything new: the ops group's id, unknown before apply, stands for the group the change creates.
+      const first = await guarded(["preview"], kept);
+      expect(first.writes).toEqual([]);
+      expect(accessLinesOf(first.r.stdout)).toEqual(
+        [
+          '+ admin-1 → db-1 tcp/5432 (policy "yaml app to db", rule "postgres")',
+          '+ gw-1 → db-1 tcp/22 (policy "yaml ops ssh", rule "ssh")',
+        ].sort(),
+      );
+      expect(first.r.stdout).not.toContain("Cannot decide before apply");
+      expect(await twin()).toEqual(accessLinesOf(first.r.stdout));
+      await stack.up();
+
+      await stack.config("sources[1]", acc.groups.routers as string, { path: true });
+      const second = await guarded(["preview"], kept);
+      expect(second.writes).toEqual([]);
+      expect(accessLinesOf(second.r.stdout)).toEqual([
+        '+ gw-1 → db-1 tcp/5432 (policy "yaml app to db", rule "postgres")',
+      ]);
+      expect(await twin()).toEqual(accessLinesOf(second.r.stdout));
+
+      const blocked = await guarded(["up", "--yes"], packConfig(work, "yaml-broken", BROKEN), "nonzero");
+      expect(blocked.writes).toEqual([]);
+      expect(blocked.r.stdout).toContain("FAIL routers never reach the database");
+      expect(`${blocked.r.stdout}${blocked.r.stderr}`).not.toContain(server.token);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "Python (Automation API inline): preview lists the lines with policy_packs; a broken test fails the preview that guards the up",
+    async () => {
+      const pyWork = path.join(work, "python");
+      fs.mkdirSync(pyWork, { recursive: true });
+      const python = await pythonWithSdk(pyWork);
+      const pack = await installPackage(path.join(pyWork, "guard"));
+      const mark = server.requests.length;
+      const steps: Record<string, InlineStep> = await runInline(
+        python,
+        [path.join(__dirname, "programs", "python-inline", "access_guard.py")],
+        pyWork,
+        server,
+        {
+          PRIVNET_TEST_IDS: JSON.stringify({
+            db: acc.groups.db,
+            admins: acc.groups.admins,
+            routers: acc.groups.routers,
+            laptop: acc.peers["laptop-1"],
+          }),
+          PRIVNET_TEST_PACK: pack,
+          PRIVNET_TEST_PACK_CONFIG: packConfig(pyWork, "py-kept", KEPT),
+          PRIVNET_TEST_PACK_CONFIG_STRICT: packConfig(pyWork, "py-broken", BROKEN),
+        },
+      );
+      expect(Object.keys(steps)).toEqual(["up", "preview", "preview-strict"]);
+      expect(accessLinesOf(steps.preview?.stdout ?? "")).toEqual(
+        [
+          '+ gw-1 → db-1 tcp/5432 (policy "py app to db", rule "postgres")',
+          '+ laptop-1 → db-1 tcp/3306 (policy "py lab to db", rule "mysql")',
+        ].sort(),
+      );
+      expect(steps["preview-strict"]?.ok).toBe(false);
+      expect(steps["preview-strict"]?.stdout).toContain("FAIL routers never reach the database");
+      // The first up wrote the policy; nothing of the change was written (no new group or policy, the policy's
+      // sources as they were).
+      expect(writes(server.since(mark)).filter((w) => w.startsWith("POST"))).toEqual(["POST /api/policies"]);
+      const policies =
+        await server.client.call<{ name: string; rules: { sources: { id: string }[] }[] }[]>("listPolicies");
+      expect(policies.find((p) => p.name === "py app to db")?.rules[0]?.sources.map((g) => g.id)).toEqual([
+        acc.groups.admins,
+      ]);
+      expect(policies.map((p) => p.name)).not.toContain("py lab to db");
+    },
+    TEST_TIMEOUT_MS,
+  );
+});

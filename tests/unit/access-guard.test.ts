@@ -1,0 +1,515 @@
+/**
+ * The access guard's computation without Pulumi: an account as listed, a stack's state and the resources a stack
+ * validation sees, through {@link Guard} with its reads replaced, to the three policies' violations.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { LiveObjects } from "../../access/live";
+import { lineText } from "../../access/report";
+import { UNKNOWN } from "../../model/mapping";
+import { Guard, SharedFailure, type Analysis } from "../../policy/analysis";
+import { accessChangeViolations, accessTestViolations, broadAccessViolations } from "../../policy/checks";
+import { connectionOf, levelOf, sensitiveGroupsOf, testsFileOf, GuardConfigError } from "../../policy/config";
+import {
+  kindOfType,
+  parseState,
+  plannedOf,
+  providerUrl,
+  rawProps,
+  type ValidatedResource,
+} from "../../policy/stack";
+import { parseTests } from "../../access/expectations";
+import type { Listed } from "../../provider/spec";
+
+const T = "pulumi-nodejs:dynamic/privnet:";
+const urn = (kind: string, name: string) => `urn:pulumi:dev::proj::${T}${kind}::${name}`;
+
+/** The account now: laptops, a database, an office router with a network resource, one policy. */
+function live(): Map<string, Listed[]> {
+  const peer = (id: string, ip: string) => ({ id, object: { id, name: id, ip, dns_label: id }, parents: {} });
+  const group = (
+    id: string,
+    name: string,
+    peers: string[],
+    resources: { id: string; type: string }[] = [],
+  ) => ({
+    id,
+    object: { id, name, peers: peers.map((p) => ({ id: p, name: p })), resources },
+    parents: {},
+  });
+  const rule = (over: Record<string, unknown>) => ({
+    id: "r-pg",
+    name: "postgres",
+    enabled: true,
+    action: "accept",
+    bidirectional: false,
+    protocol: "tcp",
+    ports: ["5432"],
+    sources: [{ id: "g-laptops", name: "laptops" }],
+    destinations: [{ id: "g-db", name: "db" }],
+    ...over,
+  });
+  return new Map<string, Listed[]>([
+    ["AccountSettings", [{ id: "acc", object: { peer_login_expiration_enabled: false }, parents: {} }]],
+    [
+      "Peer",
+      [
+        peer("laptop-1", "100.64.0.1"),
+        peer("laptop-2", "100.64.0.2"),
+        peer("db-1", "100.64.0.3"),
+        peer("gw-1", "100.64.0.4"),
+      ],
+    ],
+    [
+      "Group",
+      [
+        group("g-all", "All", ["laptop-1", "laptop-2", "db-1", "gw-1"]),
+        group("g-laptops", "laptops", ["laptop-1", "laptop-2"]),
+        group("g-db", "db", ["db-1"]),
+        group("g-gw", "routers", ["gw-1"]),
+        group("g-files", "files", [], [{ id: "res-files", type: "host" }]),
+      ],
+    ],
+    [
+      "Policy",
+      [
+        {
+          id: "p-web",
+          object: { id: "p-web", name: "web to db", enabled: true, rules: [rule({})] },
+          parents: {},
+        },
+      ],
+    ],
+    ["Network", [{ id: "n-office", object: { id: "n-office", name: "office" }, parents: {} }]],
+    [
+      "NetworkResource",
+      [
+        {
+          id: "res-files",
+          object: { id: "res-files", name: "files", address: "10.20.0.5/32", type: "host", enabled: true },
+          parents: { networkId: "n-office" },
+        },
+      ],
+    ],
+    [
+      "NetworkRouter",
+      [
+        {
+          id: "rt-1",
+          object: { id: "rt-1", peer: "gw-1", metric: 10, masquerade: true, enabled: true },
+          parents: { networkId: "n-office" },
+        },
+      ],
+    ],
+  ]);
+}
+
+/** A rule as a program writes it (Pulumi names). */
+const rule = (over: Record<string, unknown> = {}) => ({
+  name: "postgres",
+  enabled: true,
+  action: "accept",
+  bidirectional: false,
+  protocol: "tcp",
+  ports: ["5432"],
+  sources: ["g-laptops"],
+  destinations: ["g-db"],
+  ...over,
+});
+
+/** The state: the stack holds the policy "web to db" (its outputs as the provider keeps them). */
+function state(
+  extra: { urn: string; type: string; id: string; outputs: Record<string, unknown> }[] = [],
+): string {
+  const resources = [
+    {
+      urn: urn("Policy", "web"),
+      type: `${T}Policy`,
+      id: "p-web",
+      outputs: {
+        __kind: "Policy",
+        name: "web to db",
+        enabled: true,
+        description: "",
+        sourcePostureChecks: [],
+        rules: [{ ...rule(), id: "r-pg", description: "" }],
+      },
+    },
+    ...extra,
+  ];
+  return JSON.stringify({ version: 3, deployment: { resources } });
+}
+
+function resource(
+  kind: string,
+  name: string,
+  props: Record<string, unknown>,
+  deps: Record<string, string[]> = {},
+): ValidatedResource {
+  return {
+    type: `${T}${kind}`,
+    urn: urn(kind, name),
+    props,
+    propertyDependencies: Object.fromEntries(
+      Object.entries(deps).map(([k, v]) => [k, v.map((u) => ({ urn: u }))]),
+    ),
+  };
+}
+
+const webPolicy = (over: Record<string, unknown> = {}) =>
+  resource("Policy", "web", { name: "web to db", enabled: true, rules: [rule()], ...over });
+
+function guard(stateText = state(), env: NodeJS.ProcessEnv = {}): Guard {
+  const objects = live();
+  const io = {
+    env: {
+      PULUMI_NODEJS_STACK: "dev",
+      PULUMI_NODEJS_PROJECT: "proj",
+      PULUMI_NODEJS_DRY_RUN: "true",
+      PRIVNET_TOKEN: "t0k",
+      ...env,
+    },
+    now: () => Date.parse("2026-05-01T12:00:00Z"),
+    readLive: async (): Promise<LiveObjects> => ({ objects, users: new Map(), requests: 0 }),
+    exportState: async () => stateText,
+  };
+  return new Guard(io);
+}
+
+const lines = (a: Analysis) => [
+  ...a.diff.gained.map((l) => `+ ${lineText(l)}`),
+  ...a.diff.lost.map((l) => `- ${lineText(l)}`),
+];
+
+test("an unchanged stack changes no access, and reports nothing", async () => {
+  const a = await guard().analyze([webPolicy()], {});
+  expect(lines(a)).toEqual([]);
+  expect(accessChangeViolations(a)).toEqual([]);
+  expect(a.result.undecided).toEqual([]);
+});
+
+test("an update: the rule keeps its id by name, so only what changed is gained or lost", async () => {
+  const a = await guard().analyze([webPolicy({ rules: [rule({ sources: ["g-laptops", "g-gw"] })] })], {});
+  expect(lines(a)).toEqual(['+ gw-1 → db-1 tcp/5432 (policy "web to db", rule "postgres")']);
+  const [v] = accessChangeViolations(a);
+  expect(v?.message).toContain(
+    "1 gained, 0 lost; pairs: 1 newly reachable, 0 no longer reachable; peers affected: 2",
+  );
+});
+
+test("a resource the program no longer declares is deleted: its access is lost", async () => {
+  const a = await guard().analyze([], {});
+  expect(lines(a)).toEqual([
+    '- laptop-1 → db-1 tcp/5432 (policy "web to db", rule "postgres")',
+    '- laptop-2 → db-1 tcp/5432 (policy "web to db", rule "postgres")',
+  ]);
+});
+
+test("an unknown id stands for the new object its dependencies name; a new group has only the peers it lists", async () => {
+  const ops = resource("Group", "ops", { name: "ops", peers: ["gw-1"] });
+  const empty = resource("Group", "empty", { name: "empty" });
+  const p = resource(
+    "Policy",
+    "ops-ssh",
+    {
+      name: "ops ssh",
+      enabled: true,
+      rules: [rule({ name: "ssh", ports: ["22"], sources: [UNKNOWN], destinations: ["g-db"] })],
+    },
+    { rules: [ops.urn] },
+  );
+  const q = resource(
+    "Policy",
+    "nobody",
+    {
+      name: "nobody",
+      enabled: true,
+      rules: [rule({ name: "x", sources: [UNKNOWN], destinations: ["g-db"] })],
+    },
+    { rules: [empty.urn] },
+  );
+  const a = await guard().analyze([webPolicy(), ops, empty, p, q], {});
+  expect(lines(a)).toEqual(['+ gw-1 → db-1 tcp/22 (policy "ops ssh", rule "ssh")']);
+  expect(a.result.undecided).toEqual([]);
+});
+
+test("several new groups: interchangeable when none holds a peer, undecided (and said) when one does", async () => {
+  const g1 = resource("Group", "g1", { name: "g1" });
+  const g2 = resource("Group", "g2", { name: "g2" });
+  const pol = (name: string, deps: string[]) =>
+    resource(
+      "Policy",
+      name,
+      { name, enabled: true, rules: [rule({ name: "r", sources: [UNKNOWN], destinations: [UNKNOWN] })] },
+      { rules: deps },
+    );
+  const quiet = await guard().analyze([webPolicy(), g1, g2, pol("between", [g1.urn, g2.urn])], {});
+  expect(quiet.result.undecided).toEqual([]);
+  expect(lines(quiet)).toEqual([]);
+
+  const g3 = resource("Group", "g3", { name: "g3", peers: ["laptop-1"] });
+  const g4 = resource("Group", "g4", { name: "g4", peers: ["db-1"] });
+  const a = await guard().analyze([webPolicy(), g3, g4, pol("between", [g3.urn, g4.urn])], {});
+  expect(lines(a)).toEqual([]);
+  expect(a.result.undecided.map((u) => u.message)).toEqual([
+    'Policy "between": rules[0].sources[0] is one of 2 objects this change creates (Group "g3", Group "g4"); ' +
+      'rules[0].destinations[0] is one of 2 objects this change creates (Group "g3", Group "g4")',
+  ]);
+  const [v] = accessChangeViolations(a);
+  expect(v?.message).toContain("Cannot decide before apply");
+  // A test between those peers cannot be decided; one elsewhere can.
+  const tests = parseTests(
+    [
+      "tests:",
+      "  - {name: laptop to db, from: {peer: laptop-1}, to: {peer: db-1}, port: 9000, expect: deny}",
+      "  - {name: gw to db, from: {peer: gw-1}, to: {peer: db-1}, port: 9000, expect: deny}",
+      "",
+    ].join("\n"),
+    "t.yaml",
+  );
+  const out = accessTestViolations(a, tests, "t.yaml");
+  expect(out).toHaveLength(1);
+  expect(out[0]?.message).toMatch(
+    /^UNDECIDED laptop to db \(expect deny, 1 pair\): cannot be decided before apply; with what is known it would pass/,
+  );
+});
+
+test("a new network, its resource in a new group and its router: the ids resolved through the dependencies", async () => {
+  const labDb = resource("Group", "lab-db", { name: "lab-db" });
+  const lab = resource("Network", "lab", { name: "lab" });
+  const res = resource(
+    "NetworkResource",
+    "lab-db",
+    { networkId: UNKNOWN, name: "lab-db", address: "10.30.0.7", enabled: true, groups: [UNKNOWN] },
+    { networkId: [lab.urn], groups: [labDb.urn] },
+  );
+  const router = resource(
+    "NetworkRouter",
+    "lab-gw",
+    { networkId: UNKNOWN, peer: "gw-1", metric: 10, masquerade: true, enabled: true },
+    { networkId: [lab.urn] },
+  );
+  const p = resource(
+    "Policy",
+    "lab",
+    {
+      name: "lab",
+      enabled: true,
+      rules: [rule({ name: "lab postgres", sources: ["g-laptops"], destinations: [UNKNOWN] })],
+    },
+    { rules: [labDb.urn] },
+  );
+  const a = await guard().analyze([webPolicy(), labDb, lab, res, router, p], {});
+  expect(lines(a)).toEqual([
+    '+ laptop-1 → resource lab-db (10.30.0.7 via gw-1) tcp/5432 (policy "lab", rule "lab postgres")',
+    '+ laptop-2 → resource lab-db (10.30.0.7 via gw-1) tcp/5432 (policy "lab", rule "lab postgres")',
+  ]);
+});
+
+test("deleting a network takes its resources (and their group memberships) and routers", async () => {
+  const net = {
+    urn: urn("Network", "office"),
+    type: `${T}Network`,
+    id: "n-office",
+    outputs: { name: "office" },
+  };
+  const files = resource("Policy", "files", {
+    name: "files",
+    enabled: true,
+    rules: [rule({ name: "smb", ports: ["445"], destinations: ["g-files"] })],
+  });
+  const kept = await guard(state([net])).analyze(
+    [webPolicy(), files, resource("Network", "office", { name: "office" })],
+    {},
+  );
+  expect(lines(kept)).toEqual([
+    '+ laptop-1 → resource files (10.20.0.5/32 via gw-1) tcp/445 (policy "files", rule "smb")',
+    '+ laptop-2 → resource files (10.20.0.5/32 via gw-1) tcp/445 (policy "files", rule "smb")',
+  ]);
+  const gone = await guard(state([net])).analyze([webPolicy(), files], {});
+  expect(lines(gone)).toEqual([]);
+  expect(gone.after.snapshot.groups.find((g) => g.name === "files")?.resources).toEqual([]);
+});
+
+test("an unknown port is not guessed: the rule is left out before and after, and named", async () => {
+  const a = await guard().analyze([webPolicy({ rules: [rule({ ports: [UNKNOWN] })] })], {});
+  expect(lines(a)).toEqual([]);
+  expect(a.result.undecided.map((u) => u.message)).toEqual([
+    'Policy "web to db": rules[0].ports[0] is unknown until apply',
+  ]);
+});
+
+test("access tests: a failure names the test, the pair and the policy, on the stack's resource", async () => {
+  const a = await guard().analyze([webPolicy({ rules: [rule({ sources: ["g-laptops", "g-gw"] })] })], {});
+  const tests = parseTests(
+    "tests:\n  - {name: routers never reach the database, from: {group: routers}, to: {peer: db-1}, port: 5432, expect: deny}\n",
+    "t.yaml",
+  );
+  const [v] = accessTestViolations(a, tests, "t.yaml");
+  expect(v?.message).toBe(
+    [
+      "FAIL routers never reach the database (expect deny, 1 pair) after this change",
+      '  gw-1 → db-1 tcp/5432 is allowed by policy "web to db", rule "postgres"',
+      'policies responsible: "web to db"',
+      "(access test from t.yaml)",
+    ].join("\n"),
+  );
+  expect(v?.urn).toBe(urn("Policy", "web"));
+});
+
+test("no-broad-access: the All group, and all traffic to a sensitive group", async () => {
+  const a = await guard().analyze(
+    [
+      webPolicy({
+        rules: [rule(), rule({ name: "anything", protocol: "all", ports: [], sources: ["g-gw"] })],
+      }),
+      resource("Policy", "open", {
+        name: "open",
+        enabled: true,
+        rules: [rule({ name: "to all", destinations: ["g-all"] })],
+      }),
+    ],
+    {},
+  );
+  expect(
+    broadAccessViolations(a, { sensitiveGroups: ["db"], ignorePolicies: [] }).map((v) => v.message),
+  ).toEqual([
+    'policy "web to db", rule "anything": it opens all traffic (protocol all, no ports) to the sensitive group "db"',
+    'policy "open", rule "to all": its destinations are the built-in All group (every peer): it lets its sources reach every peer',
+  ]);
+  expect(broadAccessViolations(a, { sensitiveGroups: [], ignorePolicies: ["open"] })).toEqual([]);
+});
+
+test("an unreachable account fails once, with one message and without the token", async () => {
+  const io = {
+    env: { PULUMI_NODEJS_STACK: "dev", PULUMI_NODEJS_PROJECT: "proj", PRIVNET_TOKEN: "s3cret-token" },
+    now: () => 0,
+    readLive: async () => {
+      throw new Error(
+        "privnet: cannot reach the management API at http://127.0.0.1:1: connect ECONNREFUSED (token s3cret-token)",
+      );
+    },
+    exportState: async () => state(),
+  };
+  const g = new Guard(io);
+  const first = await g.analyze([], {}).catch((e: unknown) => e);
+  const second = await g.analyze([], {}).catch((e: unknown) => e);
+  expect(first).toBeInstanceOf(SharedFailure);
+  expect(second).toBe(first);
+  expect((first as Error).message).toBe(
+    "cannot reach the management API at http://127.0.0.1:1: connect ECONNREFUSED (token ***)",
+  );
+});
+
+test("config: the policy's config, then the stack's, then the environment; levels from the environment", () => {
+  const env = {
+    PULUMI_CONFIG: JSON.stringify({ "privnet:apiUrl": "http://stack:1", "privnet:token": "st" }),
+    PRIVNET_API_URL: "http://env:2",
+    PRIVNET_TOKEN: "et",
+  };
+  expect(connectionOf({ apiUrl: "http://cfg:3/" }, env)).toEqual({
+    apiUrl: "http://cfg:3",
+    token: "st",
+    from: "the policy config's apiUrl",
+  });
+  expect(connectionOf({}, env).apiUrl).toBe("http://stack:1");
+  expect(connectionOf({}, { PRIVNET_API_URL: "http://env:2", PRIVNET_TOKEN: "et" })).toMatchObject({
+    apiUrl: "http://env:2",
+    token: "et",
+  });
+  expect(() => connectionOf({ apiUrl: "ftp://x" }, {})).toThrow(
+    "the policy config's apiUrl must be an http(s) URL",
+  );
+  expect(levelOf("access-tests", {})).toBe("mandatory");
+  expect(levelOf("access-changes", { PRIVNET_POLICY_ACCESS_CHANGES: "disabled" })).toBe("disabled");
+  expect(() => levelOf("access-tests", { PRIVNET_POLICY_ACCESS_TESTS: "strict" })).toThrow(GuardConfigError);
+  expect(testsFileOf({ testsFile: "a.yaml" }, { PWD: "/proj" })).toBe(path.resolve("/proj/a.yaml"));
+  expect(testsFileOf({}, { PRIVNET_ACCESS_TESTS: "/abs/t.yaml" })).toBe("/abs/t.yaml");
+  expect(sensitiveGroupsOf({}, { PRIVNET_SENSITIVE_GROUPS: " db, prod ," })).toEqual(["db", "prod"]);
+});
+
+test("the stack: kinds from types, generic dynamic resources from the state, unknowns behind the SDK's proxy", () => {
+  expect(kindOfType("privnet:index:Group")).toBe("Group");
+  expect(kindOfType(`${T}Policy`)).toBe("Policy");
+  expect(kindOfType("aws:s3:Bucket")).toBeUndefined();
+  const generic = {
+    urn: "urn:pulumi:dev::proj::pulumi-nodejs:dynamic:Resource::g",
+    type: "pulumi-nodejs:dynamic:Resource",
+    id: "g-x",
+    outputs: { __kind: "Group", name: "x" },
+  };
+  const prior = parseState(state([generic]));
+  expect(prior.get(generic.urn)).toMatchObject({ kind: "Group", id: "g-x" });
+  const planned = plannedOf(
+    [{ type: generic.type, urn: generic.urn, props: { name: "x" }, propertyDependencies: {} }],
+    prior,
+  );
+  expect(planned.map((p) => p.kind)).toEqual(["Group"]);
+  // The policy SDK's proxy throws on an unknown member; its target holds the marker.
+  const target = { a: UNKNOWN };
+  const proxy = new Proxy(target, {
+    get: (o, k) => {
+      if (k === "__getSpecialProxyTarget") return o;
+      throw new Error("unknown");
+    },
+  });
+  expect(rawProps(proxy)).toBe(target);
+  expect(
+    providerUrl({
+      type: "x",
+      urn: "u",
+      props: {},
+      propertyDependencies: {},
+      provider: { type: "pulumi:providers:privnet", props: { apiUrl: "http://a/" } },
+    }),
+  ).toBe("http://a");
+  expect(
+    providerUrl({
+      type: "x",
+      urn: "u",
+      props: {},
+      propertyDependencies: {},
+      provider: { type: "pulumi:providers:pulumi-nodejs", props: { "privnet:apiUrl": "http://b" } },
+    }),
+  ).toBe("http://b");
+});
+
+test("a whole property unknown with no dependency is an output the provider computes, not a value to guess", async () => {
+  // The resource plugin answers a new group's members and a new policy's posture checks as unknown at preview.
+  const ops = {
+    ...resource("Group", "ops", { name: "ops", peers: ["gw-1"], resources: UNKNOWN, issued: UNKNOWN }),
+  };
+  const p = resource(
+    "Policy",
+    "ops-ssh",
+    {
+      name: "ops ssh",
+      enabled: true,
+      description: UNKNOWN,
+      sourcePostureChecks: UNKNOWN,
+      rules: [rule({ name: "ssh", ports: ["22"], sources: [UNKNOWN], destinations: ["g-db"] })],
+    },
+    { rules: [ops.urn] },
+  );
+  const a = await guard().analyze([webPolicy(), ops, p], {});
+  expect(a.result.undecided).toEqual([]);
+  expect(lines(a)).toEqual(['+ gw-1 → db-1 tcp/22 (policy "ops ssh", rule "ssh")']);
+});
+
+test("the pack's directory is shipped with the package and carries its version", () => {
+  const root = path.resolve(__dirname, "..", "..");
+  const read = (f: string) => JSON.parse(fs.readFileSync(path.join(root, f), "utf8"));
+  const pkg = read("package.json") as {
+    version: string;
+    files: string[];
+    dependencies: Record<string, string>;
+  };
+  // @pulumi/policy reads the pack's version from the package.json of its directory.
+  expect(read("policy/package.json").version).toBe(pkg.version);
+  for (const f of ["policy/PulumiPolicy.yaml", "policy/package.json", "policy/index.js", "dist"])
+    expect(pkg.files).toContain(f);
+  expect(fs.readFileSync(path.join(root, "policy", "index.js"), "utf8")).toContain(
+    'require("../dist/policy/pack.js")',
+  );
+  expect(Object.keys(pkg.dependencies)).toEqual(expect.arrayContaining(["@pulumi/policy", "@pulumi/pulumi"]));
+});
