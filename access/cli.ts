@@ -15,7 +15,7 @@
  */
 import * as fs from "node:fs";
 import { visibleText } from "../api/common";
-import { PrivnetClient } from "../client";
+import { isNotFound, PrivnetClient } from "../client";
 import { readToken } from "../importer/cli";
 import { displayUrl, ImportError } from "../importer/read";
 import { readLiveObjects } from "./live";
@@ -35,9 +35,13 @@ import {
   accountOf,
   groupsByPeer,
   lineText,
+  publishedFor,
+  publishedLines,
+  publishedText,
   undecided,
   type Account,
   type AccessLine,
+  type PublishedLine,
 } from "./report";
 import { readSnapshot, snapshotOf, SNAPSHOT_KINDS } from "./snapshot";
 import { checkProject, readStack, runAgainstTwin, startTwin } from "./twin";
@@ -203,8 +207,13 @@ function byPeerOf(lines: readonly AccessLine[]): Map<string, AccessLine[]> {
   return byPeer;
 }
 
-/** The text of `show`: per peer, its groups and every line of what it reaches. */
-export function showText(account: Account, lines: readonly AccessLine[], peerIds: readonly string[]): string {
+/** The text of `show`: per peer, its groups and every line of what it reaches; then what services publish. */
+export function showText(
+  account: Account,
+  lines: readonly AccessLine[],
+  peerIds: readonly string[],
+  published: readonly PublishedLine[] = [],
+): string {
   const groups = groupsByPeer(account.snapshot);
   const byPeer = byPeerOf(lines);
   const out: string[] = [];
@@ -227,15 +236,28 @@ export function showText(account: Account, lines: readonly AccessLine[], peerIds
     );
     for (const x of u) out.push(`  ${x}`);
   }
+  if (published.length) {
+    out.push(
+      "",
+      "Published through reverse proxies (reachable from outside the network, or by the groups named):",
+    );
+    for (const l of published) out.push(`  ${publishedText(l).slice("published: ".length)}`);
+  }
   const peers = new Set(lines.map((l) => l.from.id)).size;
   out.push(
     "",
-    `${lines.length} access line${lines.length === 1 ? "" : "s"} from ${peers} of ${peerIds.length} peers`,
+    `${lines.length} access line${lines.length === 1 ? "" : "s"} from ${peers} of ${peerIds.length} peers` +
+      (published.length ? `; ${published.length} target${published.length === 1 ? "" : "s"} published` : ""),
   );
   return `${out.join("\n")}\n`;
 }
 
-function showJson(account: Account, lines: readonly AccessLine[], peerIds: readonly string[]): unknown {
+function showJson(
+  account: Account,
+  lines: readonly AccessLine[],
+  peerIds: readonly string[],
+  published: readonly PublishedLine[],
+): unknown {
   const groups = groupsByPeer(account.snapshot);
   const byPeer = byPeerOf(lines);
   return {
@@ -251,6 +273,7 @@ function showJson(account: Account, lines: readonly AccessLine[], peerIds: reado
       };
     }),
     cannot_decide: undecided(account, peerIds),
+    published: published.map((l) => ({ ...l, text: publishedText(l) })),
   };
 }
 
@@ -267,10 +290,13 @@ async function show(o: Options, io: Io, token: string, progress: (l: string) => 
   progress("computing the network map");
   const peerIds = o.peer ? [resolvePeer(live.account, o.peer)] : live.account.map.peerIds();
   const lines = accessLines(live.account, peerIds);
-  if (o.format === "json") io.stdout(`${JSON.stringify(showJson(live.account, lines, peerIds), null, 2)}\n`);
+  const all = publishedLines(live.account);
+  const published = o.peer ? publishedFor(all, peerIds) : all;
+  if (o.format === "json")
+    io.stdout(`${JSON.stringify(showJson(live.account, lines, peerIds, published), null, 2)}\n`);
   else if (o.format === "html")
-    io.stdout(renderHtml(live.account, lines, { title: displayUrl(o.apiUrl as string) }));
-  else io.stdout(showText(live.account, lines, peerIds));
+    io.stdout(renderHtml(live.account, lines, { title: displayUrl(o.apiUrl as string), published }));
+  else io.stdout(showText(live.account, lines, peerIds, published));
   return 0;
 }
 
@@ -306,11 +332,16 @@ async function diff(o: Options, io: Io, progress: (l: string) => void): Promise<
       "diff: no API token: pass --token-file, set PRIVNET_TOKEN, or set privnet:token in the stack",
     );
   let t = Date.now();
-  const live = await readLive(apiUrl, token, io, progress, [...SNAPSHOT_KINDS, "DnsRecord"]);
+  const live = await readLive(apiUrl, token, io, progress, [
+    ...SNAPSHOT_KINDS,
+    "DnsRecord",
+    "ReverseProxyDomain",
+  ]);
+  const clusters = await proxyClusters(apiUrl, token);
   lap("read_account", t);
   progress("cloning the account into the offline twin");
   t = Date.now();
-  const twin = await startTwin(live.seed);
+  const twin = await startTwin(live.seed, clusters);
   let before: Account;
   let after: Account;
   try {
@@ -353,6 +384,20 @@ async function diff(o: Options, io: Io, progress: (l: string) => void): Promise<
     if (results) io.stdout(`\nAccess tests after the change:\n${resultsText(results)}`);
   }
   return results && !results.every((r) => r.passed) ? 1 : 0;
+}
+
+/** The addresses of the account's proxy clusters (none on a server without reverse proxies). */
+async function proxyClusters(apiUrl: string, token: string): Promise<string[]> {
+  const client = new PrivnetClient({ apiUrl, token });
+  try {
+    const list = (await client.call<{ address?: unknown }[] | null>("listProxyClusters")) ?? [];
+    return [...new Set(list.map((c) => String(c.address ?? "")).filter(Boolean))];
+  } catch (err) {
+    if (isNotFound(err)) return [];
+    throw err;
+  } finally {
+    await client.close();
+  }
 }
 
 function diffJson(d: AccessDiff, results: readonly TestResult[] | undefined) {

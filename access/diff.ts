@@ -1,9 +1,22 @@
 /**
  * The difference between two access maps of one account (before and after a change): the lines gained and lost
  * (access/report.ts: from, to, traffic, policy and rule), and totals: pairs that gain or lose all access, and the
- * peers affected. Lines are compared by ids, so a renamed policy or peer is no change of access.
+ * peers affected. Lines are compared by ids, so a renamed policy or peer is no change of access. What
+ * reverse-proxy services publish is compared the same way: a target newly published (or published to more, or
+ * with other guards) is gained, one no longer published so is lost.
  */
-import { accessLines, lineKey, lineText, undecided, type AccessLine, type Account } from "./report";
+import {
+  accessLines,
+  lineKey,
+  lineText,
+  publishedKey,
+  publishedLines,
+  publishedText,
+  undecided,
+  type AccessLine,
+  type Account,
+  type PublishedLine,
+} from "./report";
 
 export interface AccessDiff {
   gained: AccessLine[];
@@ -20,6 +33,8 @@ export interface AccessDiff {
   };
   /** What the map cannot decide after the change (posture checks on metadata the API does not show). */
   cannot_decide: string[];
+  /** Targets reverse-proxy services publish after the change and not before, and the other way round. */
+  published: { gained: PublishedLine[]; lost: PublishedLine[] };
 }
 
 const pairKey = (l: AccessLine) => `${l.from.id}\u0000${l.to.kind}\u0000${l.to.id}`;
@@ -57,6 +72,19 @@ export function diffAccess(before: Account, after: Account, peerIds?: ReadonlySe
       peers_affected: peers.size,
     },
     cannot_decide: undecided(after, only(after)),
+    // Not narrowed to `peerIds`: what services publish belongs to no peer, and there are few services.
+    published: publishedDiff(before, after),
+  };
+}
+
+function publishedDiff(before: Account, after: Account): AccessDiff["published"] {
+  const a = publishedLines(before);
+  const b = publishedLines(after);
+  const aKeys = new Set(a.map(publishedKey));
+  const bKeys = new Set(b.map(publishedKey));
+  return {
+    gained: b.filter((l) => !aKeys.has(publishedKey(l))),
+    lost: a.filter((l) => !bKeys.has(publishedKey(l))),
   };
 }
 
@@ -64,12 +92,18 @@ export function diffText(d: AccessDiff): string {
   const out: string[] = [];
   for (const l of d.gained) out.push(`+ ${lineText(l)}`);
   for (const l of d.lost) out.push(`- ${lineText(l)}`);
+  for (const l of d.published.gained) out.push(`+ ${publishedText(l)}`);
+  for (const l of d.published.lost) out.push(`- ${publishedText(l)}`);
   if (!out.length) out.push("No change of access.");
   const t = d.totals;
   out.push(
     "",
     `${t.gained_lines} gained, ${t.lost_lines} lost; pairs: ${t.gained_pairs} newly reachable, ${t.lost_pairs} no longer reachable; peers affected: ${t.peers_affected}`,
   );
+  if (d.published.gained.length || d.published.lost.length)
+    out.push(
+      `published through reverse proxies: ${d.published.gained.length} gained, ${d.published.lost.length} lost`,
+    );
   if (d.cannot_decide.length) {
     out.push("Cannot decide (posture checks on metadata the API does not show; lines marked [only if ...]):");
     for (const x of d.cannot_decide) out.push(`  ${x}`);

@@ -15,11 +15,17 @@
  * traffic through; for `accept`, the drop rules that take it away (or "no rule grants it"). A grant that depends
  * on a posture check the API cannot decide does not count as access: an `accept` that only such a grant would
  * satisfy fails and says so.
+ *
+ * A test may instead be about what reverse-proxy services publish: `published` names what (a `peer`, a `group`'s
+ * peers and resources, a `resource`, or an `address`, as `to` does) and `expect` says how it may be published:
+ * `not-published` (no enabled service forwards to it), `published` (some enabled service does), `not-public` (no
+ * public service does; private ones may), or `only-with-auth` (every public service that does has an auth check
+ * enabled). A broken one names the services, where they publish it and who may reach it.
  */
 import { z } from "zod";
 import YAML from "yaml";
 import type { Grant, PeerMap, Traffic } from "../netmap";
-import type { Account } from "./report";
+import { guardText, publishedLines, type Account, type PublishedLine } from "./report";
 
 const Name = z.string().min(1);
 
@@ -55,14 +61,39 @@ export const TestSchema = z
       ctx.addIssue({ code: "custom", path: ["port"], message: `is not allowed for ${t.protocol}` });
   });
 
+export const PUBLISHED_EXPECTATIONS = ["published", "not-published", "not-public", "only-with-auth"] as const;
+
+export const PublishedTestSchema = z
+  .strictObject({
+    name: Name.describe("What the test checks; failures are reported under this name"),
+    published: TargetSchema.describe("What a reverse-proxy service might publish"),
+    expect: z
+      .enum(PUBLISHED_EXPECTATIONS)
+      .describe(
+        "published: some enabled service forwards to it; not-published: none does; not-public: no public " +
+          "service does (private ones may); only-with-auth: every public service that does has auth enabled",
+      ),
+  })
+  .describe("An expectation about what reverse-proxy services publish");
+
 export const TestsFileSchema = z
   .strictObject({
     $schema: z.string().optional(),
-    tests: z.array(TestSchema).min(1).describe("The expectations, checked in order"),
+    tests: z
+      .array(z.union([TestSchema, PublishedTestSchema]))
+      .min(1)
+      .describe("The expectations, checked in order"),
   })
   .describe("privnet-access tests: expectations about who may reach what");
 
-export type AccessTest = z.infer<typeof TestSchema>;
+export type ReachTest = z.infer<typeof TestSchema>;
+export type PublishedTest = z.infer<typeof PublishedTestSchema>;
+export type AccessTest = ReachTest | PublishedTest;
+
+/** Whether a test is about what services publish (else about who reaches what). */
+export function isPublishedTest(t: AccessTest): t is PublishedTest {
+  return "published" in t;
+}
 
 /** A tests file that does not validate, or names what the account does not hold. */
 export class TestsFileError extends Error {
@@ -95,8 +126,25 @@ export function parseTests(text: string, file: string): AccessTest[] {
   } catch (err) {
     throw new TestsFileError(`${file}: not valid YAML or JSON: ${(err as Error).message.split("\n")[0]}`);
   }
-  const r = TestsFileSchema.safeParse(raw);
-  if (r.success) return r.data.tests;
+  // Each entry is checked against the form it takes (a `published` test or a reach test), so that an error names
+  // the field of that form rather than saying the entry matches neither.
+  const entries = Array.isArray((raw as { tests?: unknown } | null)?.tests)
+    ? ((raw as { tests: unknown[] }).tests as unknown[])
+    : undefined;
+  const shape = entries
+    ? z.strictObject({
+        $schema: z.string().optional(),
+        tests: z
+          .tuple(
+            entries.map((e) =>
+              e && typeof e === "object" && "published" in e ? PublishedTestSchema : TestSchema,
+            ) as unknown as [z.ZodType, ...z.ZodType[]],
+          )
+          .describe("The expectations"),
+      })
+    : TestsFileSchema;
+  const r = entries?.length ? shape.safeParse(raw) : TestsFileSchema.safeParse(raw);
+  if (r.success) return (r.data as { tests: AccessTest[] }).tests;
   const issue = r.error.issues[0] as z.core.$ZodIssue;
   const p = issue.path;
   let where = p.length ? p.map((x) => (typeof x === "number" ? `[${x}]` : `.${String(x)}`)).join("") : "";
@@ -116,7 +164,8 @@ export function parseTests(text: string, file: string): AccessTest[] {
 function unionMessage(path: readonly PropertyKey[]): string {
   const last = path[path.length - 1];
   if (last === "from") return "must be one of {peer: NAME}, {group: NAME}, {user: NAME}";
-  if (last === "to") return "must be one of {peer: NAME}, {group: NAME}, {resource: NAME}, {address: IP}";
+  if (last === "to" || last === "published")
+    return "must be one of {peer: NAME}, {group: NAME}, {resource: NAME}, {address: IP}";
   return "does not match any allowed form";
 }
 
@@ -129,7 +178,7 @@ function fail(message: string): never {
 
 export interface TestResult {
   name: string;
-  expect: "accept" | "deny";
+  expect: "accept" | "deny" | (typeof PUBLISHED_EXPECTATIONS)[number];
   passed: boolean;
   /** Pairs checked. */
   pairs: number;
@@ -188,7 +237,7 @@ function resolver(account: Account) {
     name: peers.find((p) => p.id === id)?.name ?? id,
   });
   return {
-    sources(t: AccessTest, where: string): Endpoint[] {
+    sources(t: ReachTest, where: string): Endpoint[] {
       const f = t.from as { peer?: string; group?: string; user?: string };
       if (f.peer !== undefined) {
         const p = findPeer(f.peer);
@@ -208,8 +257,10 @@ function resolver(account: Account) {
       if (!user) fail(`${where}.from.user: no user ${JSON.stringify(u)} in the account`);
       return peers.filter((p) => p.user_id === user).map((p) => peerEp(p.id));
     },
-    targets(t: AccessTest, where: string): Endpoint[] {
-      const to = t.to as { peer?: string; group?: string; resource?: string; address?: string };
+    /** What `to` (or a published test's `published`, with `field` naming it) resolves to. */
+    targets(target: ReachTest["to"], where: string, field: "to" | "published" = "to"): Endpoint[] {
+      const to = target as { peer?: string; group?: string; resource?: string; address?: string };
+      where = `${where}.${field}`;
       const resEp = (r: { id: string; name: string }): Endpoint => ({
         kind: "resource",
         id: r.id,
@@ -217,12 +268,12 @@ function resolver(account: Account) {
       });
       if (to.peer !== undefined) {
         const p = findPeer(to.peer);
-        if (!p) fail(`${where}.to.peer: no peer ${JSON.stringify(to.peer)} in the account`);
+        if (!p) fail(`${where}.peer: no peer ${JSON.stringify(to.peer)} in the account`);
         return [peerEp(p.id)];
       }
       if (to.group !== undefined) {
         const g = findGroup(to.group);
-        if (!g) fail(`${where}.to.group: no group ${JSON.stringify(to.group)} in the account`);
+        if (!g) fail(`${where}.group: no group ${JSON.stringify(to.group)} in the account`);
         const rs = g.resources.flatMap((x) => resources.filter((r) => r.id === x.id));
         return [...groupPeers(g).map(peerEp), ...rs.map(resEp)];
       }
@@ -232,14 +283,14 @@ function resolver(account: Account) {
           resources.find((x) => x.name === n) ??
           resources.find((x) => x.address === n) ??
           resources.find((x) => x.id === n);
-        if (!r) fail(`${where}.to.resource: no network resource ${JSON.stringify(n)} in the account`);
+        if (!r) fail(`${where}.resource: no network resource ${JSON.stringify(n)} in the account`);
         return [resEp(r)];
       }
       const a = to.address as string;
       const p = peers.find((x) => x.ip === a);
       if (p) return [peerEp(p.id)];
       const rs = resources.filter((r) => r.enabled && addressIn(a, r.address));
-      if (!rs.length) fail(`${where}.to.address: ${a} is no peer's IP and in no network resource`);
+      if (!rs.length) fail(`${where}.address: ${a} is no peer's IP and in no network resource`);
       return rs.map(resEp);
     },
   };
@@ -288,10 +339,12 @@ const ruleName = (g: Grant) => `policy ${JSON.stringify(g.policy_name)}, rule ${
 /** Runs the tests against an account. Throws {@link TestsFileError} for names the account does not hold. */
 export function runTests(account: Account, tests: readonly AccessTest[]): TestResult[] {
   const r = resolver(account);
+  const published = publishedLines(account);
   return tests.map((t, i) => {
     const where = `tests[${i}] (${JSON.stringify(t.name)})`;
+    if (isPublishedTest(t)) return runPublished(t, r.targets(t.published, where, "published"), published);
     const from = r.sources(t, where);
-    const to = r.targets(t, where);
+    const to = r.targets(t.to, where);
     const result: TestResult = {
       name: t.name,
       expect: t.expect,
@@ -350,7 +403,48 @@ export function runTests(account: Account, tests: readonly AccessTest[]): TestRe
   });
 }
 
-/** The peers each test starts from and the peers and network resources it goes to (ids), as {@link runTests} resolves them. */
+/** Whether a published line forwards to an endpoint (a peer by id; a resource by id). */
+function publishes(l: PublishedLine, e: Endpoint): boolean {
+  return l.to.kind === e.kind && l.to.id === e.id;
+}
+
+/** A test about what services publish (see the file comment). */
+function runPublished(t: PublishedTest, targets: Endpoint[], lines: readonly PublishedLine[]): TestResult {
+  const result: TestResult = {
+    name: t.name,
+    expect: t.expect,
+    passed: true,
+    pairs: targets.length,
+    failures: [],
+    policies: [],
+  };
+  for (const e of targets) {
+    const mine = lines.filter((l) => publishes(l, e));
+    const what = `${e.kind === "resource" ? "resource " : ""}${e.name}`;
+    const how = (l: PublishedLine) =>
+      `by service ${JSON.stringify(l.service.name)} at ${l.url}${l.to.path ?? ""} (${guardText(l)})`;
+    const bad =
+      t.expect === "not-published"
+        ? mine
+        : t.expect === "not-public"
+          ? mine.filter((l) => l.audience === "public")
+          : t.expect === "only-with-auth"
+            ? mine.filter((l) => l.audience === "public" && l.auth.length === 0)
+            : [];
+    for (const l of bad)
+      result.failures.push(`${what} is published ${l.audience === "public" ? "publicly " : ""}${how(l)}`);
+    if (t.expect === "published" && mine.length === 0)
+      result.failures.push(`${what} is not published by any enabled reverse-proxy service`);
+  }
+  result.passed = result.failures.length === 0;
+  return result;
+}
+
+/**
+ * The peers each test starts from and the peers and network resources it goes to (ids), as {@link runTests}
+ * resolves them. A test about what services publish starts from no peer (from outside, or from the groups a
+ * service names) and goes to what it names.
+ */
 export function testEndpoints(
   account: Account,
   tests: readonly AccessTest[],
@@ -358,9 +452,14 @@ export function testEndpoints(
   const r = resolver(account);
   return tests.map((t, i) => {
     const where = `tests[${i}] (${JSON.stringify(t.name)})`;
+    if (isPublishedTest(t))
+      return {
+        from: [],
+        to: r.targets(t.published, where, "published").map((e) => ({ kind: e.kind, id: e.id })),
+      };
     return {
       from: r.sources(t, where).map((e) => e.id),
-      to: r.targets(t, where).map((e) => ({ kind: e.kind, id: e.id })),
+      to: r.targets(t.to, where).map((e) => ({ kind: e.kind, id: e.id })),
     };
   });
 }

@@ -10,7 +10,7 @@
  * shaded by the number of access lines between them and coloured by what flows. The table lists at most
  * {@link MAX_ROWS} lines (`--format json` has them all).
  */
-import { groupsByPeer, type AccessLine, type Account } from "./report";
+import { groupsByPeer, guardText, type AccessLine, type Account, type PublishedLine } from "./report";
 
 export const MAX_NODES = 80;
 export const MAX_ROWS = 2000;
@@ -437,7 +437,28 @@ function svgOf(account: Account, lines: readonly AccessLine[]): string {
 }
 
 /** The page. */
-export function renderHtml(account: Account, lines: readonly AccessLine[], opts: { title: string }): string {
+/** The table of what reverse-proxy services publish (empty text when nothing is). */
+function publishedTable(published: readonly PublishedLine[]): string {
+  if (!published.length) return "";
+  const rows = published
+    .map(
+      (l) =>
+        `<tr><td><code>${esc(l.url)}${esc(l.to.path ?? "")}</code></td><td>${esc(l.to.kind)} ${esc(l.to.name)} <span class="muted">${esc(`${l.to.address}:${l.to.port}`)}</span></td><td>${esc(guardText(l))}</td><td>${esc(l.service.name)}</td></tr>`,
+    )
+    .join("\n");
+  return `<h2 style="font-size:16px">Published through reverse proxies</h2>
+<table><thead><tr><th>at</th><th>target</th><th>who may reach it</th><th>service</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table>
+`;
+}
+
+export function renderHtml(
+  account: Account,
+  lines: readonly AccessLine[],
+  opts: { title: string; published?: readonly PublishedLine[] },
+): string {
   const rows = lines
     .slice(0, MAX_ROWS)
     .map(
@@ -483,6 +504,6 @@ ${svgOf(account, lines)}
 ${rows}
 </tbody></table>
 ${lines.length > MAX_ROWS ? `<p class="muted">… and ${lines.length - MAX_ROWS} more lines (privnet-access show --json lists them all)</p>` : ""}
-</body></html>
+${publishedTable(opts.published ?? [])}</body></html>
 `;
 }

@@ -9,9 +9,12 @@
  */
 import {
   allowedTraffic,
+  exposuresOf,
   NetworkMap,
   type AccountSnapshot,
   type Dependency,
+  type ExposedTarget,
+  type Exposure,
   type Grant,
   type PeerMap,
   type Traffic,
@@ -161,4 +164,85 @@ export function undecided(account: Account, peerIds?: readonly string[]): string
     }
   }
   return [...seen.values()].sort();
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// What reverse-proxy services publish (netmap/exposure.ts), one line per target of each enabled service.
+
+export interface PublishedLine {
+  service: { id: string; name: string };
+  url: string;
+  to: ExposedTarget;
+  audience: Exposure["audience"];
+  /** Public: the enabled auth checks (empty: anyone who can connect). */
+  auth: string[];
+  restrictions: string[];
+  /** Private: the access groups, and how many peers they hold. */
+  groups: { id: string; name: string }[];
+  peers: number;
+  /** Private: the peers that may reach it. */
+  peer_ids: string[];
+}
+
+/** Every target every enabled service publishes (netmap/exposure.ts). */
+export function publishedLines(account: Account): PublishedLine[] {
+  return exposuresOf(account.snapshot).flatMap((e) =>
+    e.targets.map((to) => ({
+      service: { id: e.service_id, name: e.service_name },
+      url: e.url,
+      to,
+      audience: e.audience,
+      auth: e.auth,
+      restrictions: e.restrictions,
+      groups: e.groups,
+      peers: e.peers.length,
+      peer_ids: e.peers.map((p) => p.id),
+    })),
+  );
+}
+
+/** The published lines that concern a peer: those it is the target of, and private ones it may reach. */
+export function publishedFor(lines: readonly PublishedLine[], peerIds: readonly string[]): PublishedLine[] {
+  const mine = new Set(peerIds);
+  return lines.filter(
+    (l) => (l.to.kind === "peer" && mine.has(l.to.id)) || l.peer_ids.some((id) => mine.has(id)),
+  );
+}
+
+/** Who may reach a published target, as text: `public, guarded by password` or `private: peers of ops`. */
+export function guardText(
+  l: Pick<PublishedLine, "audience" | "auth" | "restrictions" | "groups" | "peers">,
+): string {
+  const where = l.restrictions.length ? `; ${l.restrictions.join("; ")}` : "";
+  if (l.audience === "private")
+    return `private: peers of ${l.groups.map((g) => g.name).join(", ")} (${l.peers} peer${l.peers === 1 ? "" : "s"})${where}`;
+  return `public, ${l.auth.length ? `guarded by ${l.auth.join(", ")}` : "no auth: anyone who can connect"}${where}`;
+}
+
+/** The identity of a published line, for a diff: ids, where it goes, and who may reach it. */
+export function publishedKey(l: PublishedLine): string {
+  return [
+    l.service.id,
+    l.url,
+    l.to.kind,
+    l.to.id,
+    `${l.to.address}:${l.to.port}`,
+    l.to.protocol,
+    l.to.path ?? "",
+    l.audience,
+    l.auth.join(","),
+    l.restrictions.join(","),
+    l.groups.map((g) => g.id).join(","),
+  ].join("\u0000");
+}
+
+/** `published: https://db.example → resource db (10.0.0.5:8080, network dc) http, public, guarded by password (service "db")`. */
+export function publishedText(l: PublishedLine): string {
+  const place = [`${l.to.address}:${l.to.port}`, ...(l.to.network ? [`network ${l.to.network}`] : [])].join(
+    ", ",
+  );
+  const path = l.to.path ? ` path ${l.to.path}` : "";
+  return `published: ${l.url}${path} → ${l.to.kind} ${l.to.name} (${place}) ${l.to.protocol}, ${guardText(
+    l,
+  )} (service ${JSON.stringify(l.service.name)})`;
 }

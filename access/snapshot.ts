@@ -9,7 +9,8 @@
  * processes of a peer (only its agent reports them). They stay unknown unless `agentMeta` gives them, and the
  * map says which grants depend on them (`depends_on`).
  */
-import type { AccountSnapshot, PeerMeta, SnapshotGroup, SnapshotPeer } from "../netmap";
+import type { AccountSnapshot, PeerMeta, SnapshotGroup, SnapshotPeer, SnapshotProxyService } from "../netmap";
+import { isNotFound } from "../client";
 import { listObjects } from "../provider/list";
 import { PROVIDERS } from "../provider/registry";
 import type { LifecycleContext, Listed } from "../provider/spec";
@@ -29,6 +30,7 @@ export const SNAPSHOT_KINDS = [
   "Route",
   "NameserverGroup",
   "DnsZone",
+  "ReverseProxyService",
 ] as const;
 
 export type SnapshotKind = (typeof SNAPSHOT_KINDS)[number];
@@ -73,6 +75,60 @@ function peerOf(o: Obj, meta: PeerMeta | undefined): SnapshotPeer {
   };
   if (typeof o.login_expired === "boolean") p.login_expired = o.login_expired;
   return p;
+}
+
+const obj = (v: unknown): Obj => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Obj) : {});
+const on = (v: unknown): boolean => obj(v).enabled === true;
+const strs = (v: unknown): string[] | undefined => (Array.isArray(v) && v.length ? v.map(str) : undefined);
+
+/** A reverse-proxy service as the API answers it, read liberally (its secrets answered empty are not read). */
+function proxyServiceOf(o: Obj): SnapshotProxyService {
+  const auth = obj(o.auth);
+  const bearer = obj(auth.bearer_auth);
+  const restrictions = obj(o.access_restrictions);
+  const r = {
+    allowed_cidrs: strs(restrictions.allowed_cidrs),
+    blocked_cidrs: strs(restrictions.blocked_cidrs),
+    allowed_countries: strs(restrictions.allowed_countries),
+    blocked_countries: strs(restrictions.blocked_countries),
+    crowdsec_mode: typeof restrictions.crowdsec_mode === "string" ? restrictions.crowdsec_mode : undefined,
+  };
+  const set = Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined));
+  return {
+    id: str(o.id),
+    name: str(o.name),
+    domain: str(o.domain),
+    enabled: bool(o.enabled),
+    mode: str(o.mode) || "http",
+    ...(typeof o.listen_port === "number" ? { listen_port: o.listen_port } : {}),
+    ...(o.proxy_cluster ? { proxy_cluster: str(o.proxy_cluster) } : {}),
+    private: bool(o.private),
+    access_groups: ids(o.access_groups),
+    auth: {
+      password: on(auth.password_auth),
+      pin: on(auth.pin_auth),
+      bearer: on(bearer),
+      bearer_groups: ids(bearer.distribution_groups),
+      link: on(auth.link_auth),
+      headers: arr(auth.header_auths)
+        .map(obj)
+        .filter((h) => h.enabled === true)
+        .map((h) => str(h.header)),
+    },
+    ...(Object.keys(set).length ? { access_restrictions: set } : {}),
+    targets: arr(o.targets).map((x) => {
+      const t = obj(x);
+      return {
+        target_id: str(t.target_id),
+        target_type: str(t.target_type),
+        host: str(t.host),
+        port: Number(t.port ?? 0),
+        protocol: str(t.protocol),
+        ...(t.path ? { path: str(t.path) } : {}),
+        enabled: bool(t.enabled),
+      };
+    }),
+  };
 }
 
 /**
@@ -197,6 +253,7 @@ export function snapshotOf(
       distribution_groups: ids(z.distribution_groups),
     })),
     dns_settings: { disabled_management_groups: ids(dns.disabled_management_groups) },
+    proxy_services: of("ReverseProxyService").map(proxyServiceOf),
   };
 }
 
@@ -215,10 +272,18 @@ function specOf(kind: string) {
 
 /** Lists every kind of {@link SNAPSHOT_KINDS} with the provider's readers (one list per kind, per parent). */
 export async function listAccount(ctx: LifecycleContext): Promise<Map<string, Listed[]>> {
-  const lists = await Promise.all(
-    SNAPSHOT_KINDS.map(async (k) => [k, await listObjects(specOf(k), ctx)] as const),
-  );
+  const lists = await Promise.all(SNAPSHOT_KINDS.map(async (k) => [k, await listed(k, ctx)] as const));
   return new Map(lists);
+}
+
+/** One kind's objects; reverse-proxy services are none on a server that does not serve them (404). */
+async function listed(kind: SnapshotKind, ctx: LifecycleContext): Promise<Listed[]> {
+  try {
+    return await listObjects(specOf(kind), ctx);
+  } catch (err) {
+    if (kind === "ReverseProxyService" && isNotFound(err)) return [];
+    throw err;
+  }
 }
 
 /** The snapshot of an account, read through a client (anything with the client's `call`). */

@@ -138,9 +138,12 @@ export interface TwinRun {
   close(): Promise<void>;
 }
 
-/** Starts the twin: an in-memory privnet-server seeded with the account. */
-export async function startTwin(seed: Seed): Promise<TwinRun> {
-  const twin = await startServer({ db: ":memory:", seed, port: 0 });
+/**
+ * Starts the twin: an in-memory privnet-server seeded with the account, with the account's proxy clusters as shared
+ * clusters (so that the program's reverse-proxy services can be published on them there too).
+ */
+export async function startTwin(seed: Seed, proxyClusters: string[] = []): Promise<TwinRun> {
+  const twin = await startServer({ db: ":memory:", seed, port: 0, proxyClusters });
   return { twin, token: twin.ownerToken as string, close: () => twin.close() };
 }
 

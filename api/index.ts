@@ -21,6 +21,7 @@ export * from "./network-router";
 export * from "./peer";
 export * from "./policy";
 export * from "./posture-check";
+export * from "./reverse-proxy";
 export * from "./route";
 export * from "./scim";
 export * from "./setup-key";

@@ -31,6 +31,7 @@ import * as router from "./network-router";
 import * as peer from "./peer";
 import * as policy from "./policy";
 import * as posture from "./posture-check";
+import * as proxy from "./reverse-proxy";
 import * as route from "./route";
 import * as scim from "./scim";
 import * as setupKey from "./setup-key";
@@ -43,7 +44,10 @@ export const SERVICE_DOCUMENT = "service OpenAPI v0.77.1";
 export interface ApiObject {
   /** Name as the spec writes it (and as OpenAPI components are named). */
   name: string;
-  /** Spec section, e.g. "2.11". */
+  /**
+   * Spec section, e.g. "2.11"; for an object the spec does not describe (taken from the service's own API
+   * document), its family, e.g. "reverse-proxies".
+   */
   section: string;
   /** The object as returned (absent for request-only shapes). */
   schema?: z.ZodType;
@@ -168,6 +172,17 @@ export const OBJECTS: readonly ApiObject[] = [
   o("TrafficEventPage", "2.21", events.TrafficPageSchema),
   o("ProxyLogEntry", "2.21", events.ProxyLogEntrySchema),
   o("ProxyLogPage", "2.21", events.ProxyLogPageSchema),
+  o("ReverseProxyService", "reverse-proxies", proxy.ReverseProxyServiceSchema, {
+    ReverseProxyServiceRequest: proxy.ReverseProxyServiceRequestSchema,
+  }),
+  o("ReverseProxyDomain", "reverse-proxies", proxy.ReverseProxyDomainSchema, {
+    ReverseProxyDomainRequest: proxy.ReverseProxyDomainRequestSchema,
+  }),
+  o("ProxyCluster", "reverse-proxies", proxy.ProxyClusterSchema),
+  o("ProxyToken", "reverse-proxies", proxy.ProxyTokenSchema, {
+    ProxyTokenRequest: proxy.ProxyTokenRequestSchema,
+  }),
+  o("ProxyTokenCreated", "reverse-proxies", proxy.ProxyTokenCreatedSchema),
   o("Error", "7", ErrorBodySchema),
 ];
 

@@ -67,6 +67,16 @@ import {
 } from "./peer";
 import { PolicyRequestSchema, PolicySchema } from "./policy";
 import { PostureCheckRequestSchema, PostureCheckSchema } from "./posture-check";
+import {
+  ProxyClusterSchema,
+  ProxyTokenCreatedSchema,
+  ProxyTokenRequestSchema,
+  ProxyTokenSchema,
+  ReverseProxyDomainRequestSchema,
+  ReverseProxyDomainSchema,
+  ReverseProxyServiceRequestSchema,
+  ReverseProxyServiceSchema,
+} from "./reverse-proxy";
 import { RouteRequestSchema, RouteSchema } from "./route";
 import { SCIM, SCIM_VARIANTS, ScimLogSchema, ScimTokenSchema, type ScimVariant } from "./scim";
 import { SetupKeyCreateSchema, SetupKeySchema, SetupKeyUpdateSchema } from "./setup-key";
@@ -111,6 +121,10 @@ export const FAMILIES = {
   "ingress-peers": "ingress",
   accounts: "accounts",
   events: "events",
+  "reverse-proxy-services": "services",
+  "reverse-proxy-domains": "services",
+  "proxy-clusters": "services",
+  "proxy-tokens": "services",
 } as const;
 export type Family = keyof typeof FAMILIES;
 /** A permission module (`networks`, `dns`, ...). */
@@ -136,9 +150,10 @@ export interface ApiRoute {
   response?: z.ZodType;
   /**
    * Success status: 200 everywhere (creates included), except a peer job's create (201, as the service answers
-   * it) and the vendor-c EDR delete (202, no body).
+   * it), the vendor-c EDR delete and a custom domain's validation (202, no body) and a custom domain's delete
+   * (204, no body).
    */
-  status: 200 | 201 | 202;
+  status: 200 | 201 | 202 | 204;
   /** `public` routes need no credentials (the invite link routes). */
   auth: "token" | "public";
   cloudOnly?: boolean;
@@ -992,6 +1007,90 @@ const ROUTE_TABLE = [
     summary: "Page through reverse proxy access logs",
     query: ProxyQuerySchema,
     response: ProxyLogPageSchema,
+  }),
+  // Reverse proxies (from the service's v0.77.1 API document; not in the spec's 137 operations)
+  ...crud({
+    family: "reverse-proxy-services",
+    name: "ReverseProxyService",
+    plural: "ReverseProxyServices",
+    base: "/api/reverse-proxies/services",
+    idParam: "serviceId",
+    schema: ReverseProxyServiceSchema,
+    create: ReverseProxyServiceRequestSchema,
+  }),
+  route({
+    operationId: "listReverseProxyDomains",
+    method: "GET",
+    path: "/api/reverse-proxies/domains",
+    family: "reverse-proxy-domains",
+    summary: "List the domains services can use: each cluster's own (free) domain and the custom domains",
+    response: list(ReverseProxyDomainSchema),
+  }),
+  route({
+    operationId: "createReverseProxyDomain",
+    method: "POST",
+    path: "/api/reverse-proxies/domains",
+    family: "reverse-proxy-domains",
+    summary: "Add a custom domain (its DNS is checked at once)",
+    body: ReverseProxyDomainRequestSchema,
+    response: ReverseProxyDomainSchema,
+  }),
+  route({
+    operationId: "deleteReverseProxyDomain",
+    method: "DELETE",
+    path: "/api/reverse-proxies/domains/{domainId}",
+    family: "reverse-proxy-domains",
+    summary: "Delete a custom domain (services using it stay)",
+    status: 204,
+  }),
+  route({
+    operationId: "validateReverseProxyDomain",
+    method: "GET",
+    path: "/api/reverse-proxies/domains/{domainId}/validate",
+    family: "reverse-proxy-domains",
+    summary: "Check a custom domain's DNS again",
+    status: 202,
+  }),
+  route({
+    operationId: "listProxyClusters",
+    method: "GET",
+    path: "/api/reverse-proxies/clusters",
+    family: "proxy-clusters",
+    summary: "List the proxy clusters services can be published on",
+    response: list(ProxyClusterSchema),
+  }),
+  route({
+    operationId: "deleteProxyCluster",
+    method: "DELETE",
+    path: "/api/reverse-proxies/clusters/{clusterAddress}",
+    family: "proxy-clusters",
+    summary: "Remove the account's own proxies of a cluster",
+    response: EmptySchema,
+  }),
+  route({
+    operationId: "listProxyTokens",
+    method: "GET",
+    path: "/api/reverse-proxies/proxy-tokens",
+    family: "proxy-tokens",
+    summary: "List the tokens self-hosted proxies register with (revoked ones included)",
+    response: list(ProxyTokenSchema),
+  }),
+  route({
+    operationId: "createProxyToken",
+    method: "POST",
+    path: "/api/reverse-proxies/proxy-tokens",
+    family: "proxy-tokens",
+    summary: "Create a proxy token (its value is answered once)",
+    body: ProxyTokenRequestSchema,
+    response: ProxyTokenCreatedSchema,
+  }),
+  route({
+    operationId: "deleteProxyToken",
+    method: "DELETE",
+    path: "/api/reverse-proxies/proxy-tokens/{tokenId}",
+    family: "proxy-tokens",
+    summary: "Revoke a proxy token (it stays listed, revoked)",
+    response: EmptySchema,
   }),
 ];
 

@@ -235,6 +235,24 @@ export const KINDS: readonly KindDef[] = [
     servedIf: "listIngressPeers",
     refersTo: ["Peer"],
   },
+  {
+    kind: "ReverseProxyService",
+    title: "Reverse-proxy services (the secret values of their auth are config secrets you set)",
+    label: (o) => named(o) || str(o.object.domain),
+    refersTo: ["Group", "Peer", "NetworkResource"],
+  },
+  {
+    kind: "ReverseProxyDomain",
+    title: "Reverse-proxy custom domains (each cluster's own domain is not the account's to manage)",
+    label: (o) => str(o.object.domain),
+    refersTo: [],
+  },
+  {
+    kind: "ProxyToken",
+    title: "Proxy tokens in force (their values are shown only when a token is created: not in this program)",
+    label: named,
+    refersTo: [],
+  },
 ];
 
 export function kindDef(kind: string): KindDef {

@@ -72,7 +72,10 @@ function fieldSchema(spec: ResourceSpec, name: string): z.ZodType | undefined {
 
 /** The object's inputs as the provider reads them back (Pulumi form, ids of other objects as ids). */
 export function readInputs(spec: ResourceSpec, f: Found): Props {
-  const resp = fromApi(f.object, spec.output) as Props;
+  let resp = fromApi(f.object, spec.output) as Props;
+  // What the kind derives from the answer (a proxy token's lifetime, a target's host the server sets), as the
+  // provider's outputs have it, with no program to keep the spelling of.
+  if (spec.mergeOutputs) resp = spec.mergeOutputs(resp, {}, undefined);
   const projected = project(resp, spec.input) as Props;
   const out: Props = {};
   const parents = new Set((spec.parents ?? []).map((p) => p.input));
@@ -140,14 +143,17 @@ const isSetValue = (v: unknown) => v !== undefined && v !== null;
 const MASKS = new Set([MASKED_CREDENTIAL, MASKED_HEADER_VALUE]);
 
 /**
- * Masked credentials inside a secret input (event-streaming config, a webhook's header values) become config
- * secrets.
+ * Masked credentials inside a secret input (event-streaming config, a webhook's header values), and the values the
+ * API answers empty at the spec's `secretPaths` (a reverse-proxy service's password), become config secrets.
  */
-function unmask(value: unknown, path: string): unknown {
+function unmask(value: unknown, path: string, secretPaths: ReadonlySet<string>): unknown {
   if (typeof value === "string" && MASKS.has(value)) return new SecretValue(path);
-  if (Array.isArray(value)) return value.map((v, i) => unmask(v, `${path}[${i}]`));
+  if (value === "" && secretPaths.has(path.replace(/\[\d+\]/g, "[]"))) return new SecretValue(path);
+  if (Array.isArray(value)) return value.map((v, i) => unmask(v, `${path}[${i}]`, secretPaths));
   if (value && typeof value === "object")
-    return Object.fromEntries(Object.entries(value as Props).map(([k, v]) => [k, unmask(v, `${path}.${k}`)]));
+    return Object.fromEntries(
+      Object.entries(value as Props).map(([k, v]) => [k, unmask(v, `${path}.${k}`, secretPaths)]),
+    );
   return value;
 }
 
@@ -215,7 +221,7 @@ export function programInputs(spec: ResourceSpec, f: Found, now = Date.now()): P
     )
       continue;
     const pruned = prune(v, schema);
-    out[name] = secret.has(name) ? unmask(pruned, name) : pruned;
+    out[name] = secret.has(name) ? unmask(pruned, name, new Set(spec.secretPaths ?? [])) : pruned;
   }
   return out;
 }

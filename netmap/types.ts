@@ -168,6 +168,51 @@ export interface SnapshotSettings {
   dns_domain?: string;
 }
 
+/** A reverse-proxy service as the map reads it: where it publishes what, and who may reach it. */
+export interface SnapshotProxyService {
+  id: string;
+  name: string;
+  /** The host name it is published at. */
+  domain: string;
+  enabled: boolean;
+  /** `http`, `tcp`, `udp` or `tls`. */
+  mode: string;
+  listen_port?: number;
+  proxy_cluster?: string;
+  /** Reachable only by the peers of `access_groups`, over the overlay network. */
+  private: boolean;
+  access_groups: string[];
+  /** The enabled checks (secret values are not the map's business). */
+  auth: {
+    password: boolean;
+    pin: boolean;
+    bearer: boolean;
+    /** Groups whose users may sign in through SSO; empty: any user of the account. */
+    bearer_groups: string[];
+    link: boolean;
+    /** Header names that must carry a fixed value. */
+    headers: string[];
+  };
+  access_restrictions?: {
+    allowed_cidrs?: string[];
+    blocked_cidrs?: string[];
+    allowed_countries?: string[];
+    blocked_countries?: string[];
+    crowdsec_mode?: string;
+  };
+  targets: {
+    /** A peer id, a network resource id, or a cluster's address. */
+    target_id: string;
+    target_type: string;
+    /** The address the proxy connects to. */
+    host: string;
+    port: number;
+    protocol: string;
+    path?: string;
+    enabled: boolean;
+  }[];
+}
+
 /** Everything the map depends on: one account at one moment. */
 export interface AccountSnapshot {
   /** The moment the expirations are evaluated at, in ms since the epoch. */
@@ -183,6 +228,8 @@ export interface AccountSnapshot {
   nameserver_groups: SnapshotNameserverGroup[];
   dns_zones: SnapshotDnsZone[];
   dns_settings: { disabled_management_groups: string[] };
+  /** Reverse-proxy services (exposure.ts); absent: the account has none, or the server does not serve them. */
+  proxy_services?: SnapshotProxyService[];
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -326,4 +373,45 @@ export interface PeerMap {
   dns: DnsMap;
   /** Every posture check whose outcome for some peer of this map is unknown. */
   depends_on: Dependency[];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// What reverse-proxy services publish (exposure.ts)
+
+/** One target a service makes reachable through its proxy cluster. */
+export interface ExposedTarget {
+  /** A peer, a network resource, or a proxy cluster reached directly. */
+  kind: "peer" | "resource" | "cluster";
+  id: string;
+  /** The peer's or resource's name, or the cluster's address. */
+  name: string;
+  /** Where the proxy connects (a peer's IP, a resource's address or a host inside a subnet). */
+  address: string;
+  port: number;
+  protocol: string;
+  /** The path prefix routed to it (http services). */
+  path?: string;
+  /** The resource's network. */
+  network?: string;
+}
+
+/** What one enabled service publishes, and to whom. */
+export interface Exposure {
+  service_id: string;
+  service_name: string;
+  /** `https://<domain>` for http services, `<mode>://<domain>:<port>` for the others. */
+  url: string;
+  mode: string;
+  cluster: string;
+  /** public: anyone who can connect to the cluster (within `restrictions`, past `auth`); private: `peers`. */
+  audience: "public" | "private";
+  /** The enabled auth checks (empty for a public service: no check guards it). */
+  auth: string[];
+  /** Which client addresses may connect (empty: any). */
+  restrictions: string[];
+  /** A private service's access groups. */
+  groups: { id: string; name: string }[];
+  /** Their peers: who may reach a private service. */
+  peers: { id: string; name: string }[];
+  targets: ExposedTarget[];
 }

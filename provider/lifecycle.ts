@@ -52,7 +52,11 @@ export const ADOPT_INPUT = "adoptId";
 
 /** Whether a kind can adopt an existing object through {@link ADOPT_INPUT}. */
 export function canAdopt(spec: ResourceSpec): boolean {
-  return !spec.singleton && spec.name !== "Peer" && Boolean(spec.ops.update || spec.hooks?.update);
+  return (
+    !spec.singleton &&
+    spec.name !== "Peer" &&
+    Boolean(spec.ops.update || spec.hooks?.update || spec.adoptAsIs)
+  );
 }
 
 /** The Pulumi input names of a spec: body fields (camelCase) and parent ids. */
@@ -196,6 +200,13 @@ export function inputsFromOutputs(spec: ResourceSpec, outs: Props): Props {
 
 function isOpenEnum(schema: z.ZodType | undefined): boolean {
   return schema !== undefined && OPEN_ENUMS.has(unwrap(schema));
+}
+
+/** The write-only inputs the program gives (kept in state: the API never shows them). */
+function withWriteOnly(spec: ResourceSpec, inputs: Props): Props {
+  const out: Props = {};
+  for (const f of spec.writeOnly ?? []) if (inputs[f] !== undefined) out[f] = inputs[f];
+  return out;
 }
 
 /** What the check found: failures (the preview stops) and advisories (a warning each; see api/common `advise`). */
@@ -396,10 +407,11 @@ export async function reportStoredDifferences(
   const sets = new Set(spec.setLists ?? []);
   const skip = new Set([
     ...(spec.writeOnly ?? []),
-    ...(spec.secretInputs ?? []),
     ...(spec.parents ?? []).map((p) => p.input),
     ...(phase === "update" ? (spec.createOnly ?? []) : []),
   ]);
+  // Secret inputs the API answers (in part) are compared too, but the message shows only where they differ.
+  const secret = new Set(spec.secretInputs ?? []);
   const full = withDefaults(spec, sent);
   const found: string[] = [];
   for (const [name, schema] of schemas) {
@@ -417,7 +429,9 @@ export async function reportStoredDifferences(
     differences(a, b, name, paths);
     for (const p of paths)
       found.push(
-        `${labelled({ [name]: a }, p)}: sent ${valueAt({ [name]: a }, p)}, stored ${valueAt({ [name]: b }, p)}`,
+        secret.has(name)
+          ? `${p}: stored otherwise than sent (values not shown: ${name} is secret)`
+          : `${labelled({ [name]: a }, p)}: sent ${valueAt({ [name]: a }, p)}, stored ${valueAt({ [name]: b }, p)}`,
       );
   }
   if (found.length === 0) return;
@@ -659,10 +673,26 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
     };
   }
 
-  /** Adoption: read the existing object, then make it match the inputs (one GET, one PUT). */
+  /**
+   * Adoption: read the existing object, then make it match the inputs (one GET, one PUT). A kind without an update
+   * (`adoptAsIs`) is taken as it is, when nothing the program names differs from it.
+   */
   private async adopt(id: string, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+    const spec = this.spec;
     const found = await this.read(id, inputs);
-    if (!found.id) throw new Error(`privnet: cannot adopt ${this.spec.name} ${id}: it does not exist`);
+    if (!found.id) throw new Error(`privnet: cannot adopt ${spec.name} ${id}: it does not exist`);
+    if (!spec.ops.update && !spec.hooks?.update) {
+      // Write-only inputs cannot be compared (the API never shows them): the program's are kept.
+      const writeOnly = new Set(spec.writeOnly ?? []);
+      const changed = compareInputs(spec, found.props ?? {}, inputs).changed.filter((n) => !writeOnly.has(n));
+      if (changed.length)
+        throw new Error(
+          `privnet: cannot adopt ${describeObject(spec, id, found.props ?? {})}: ${changed.join(", ")} ` +
+            "differ from the program's and the API cannot change them; make the program say what the object " +
+            "holds, or leave adoptId out to create a new one",
+        );
+      return { id, outs: { ...(found.props ?? {}), ...withWriteOnly(spec, inputs) } };
+    }
     const { outs } = await this.update(id, found.props ?? {}, inputs);
     return { id, outs };
   }

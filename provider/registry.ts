@@ -23,6 +23,9 @@ import peer = require("./resources/peer");
 import personalAccessToken = require("./resources/personal-access-token");
 import policy = require("./resources/policy");
 import postureCheck = require("./resources/posture-check");
+import proxyToken = require("./resources/proxy-token");
+import reverseProxyDomain = require("./resources/reverse-proxy-domain");
+import reverseProxyService = require("./resources/reverse-proxy-service");
 import route = require("./resources/route");
 import scimIntegration = require("./resources/scim-integration");
 import setupKey = require("./resources/setup-key");
@@ -60,4 +63,7 @@ export const PROVIDERS: readonly PrivnetProvider[] = [
   notificationChannel,
   ingressPeer,
   ingressPortAllocation,
+  reverseProxyService,
+  reverseProxyDomain,
+  proxyToken,
 ];

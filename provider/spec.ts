@@ -96,6 +96,11 @@ export interface ResourceSpec {
   writeOnly?: string[];
   /** Secret inputs: the sdk wraps them with pulumi.secret. */
   secretInputs?: string[];
+  /**
+   * Values inside a secret input that the API answers empty (`auth.passwordAuth.password`; `[]` for any list
+   * item): the program must state them; privnet-import makes them config secrets the user sets.
+   */
+  secretPaths?: string[];
   /** Server-generated secrets: listed in additionalSecretOutputs by the sdk. */
   secretOutputs?: string[];
   /** Outputs returned in full only by create (a setup key's key): reads keep the value in state. */
@@ -133,6 +138,11 @@ export interface ResourceSpec {
   createOnly?: string[];
   /** Replacements beyond `replaceOnChange` that depend on the values (a revoked key cannot be un-revoked). */
   replaceWhen?: (olds: Props, news: Props) => string[];
+  /**
+   * For kinds the API cannot change in place (no update): `adoptId` still adopts an existing object, taking it as
+   * it is, when every input the server shows equals the program's; otherwise create fails naming what differs.
+   */
+  adoptAsIs?: boolean;
   /** Singletons exist once per account: create adopts the existing object (they cannot be adopted by id). */
   singleton?: boolean;
   /**

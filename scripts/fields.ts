@@ -77,9 +77,12 @@ export function inputFields(spec: ResourceSpec): Field[] {
       ...plain,
       name: ADOPT_INPUT,
       optional: true,
-      doc:
-        `Id of an existing ${spec.name} to bring under management: create reads it and updates it to match ` +
-        "these inputs instead of creating a new one. Used at create only",
+      doc: spec.adoptAsIs
+        ? `Id of an existing ${spec.name} to bring under management: create reads it and takes it as it is ` +
+          "instead of creating a new one (the API cannot change it: its fields must be these inputs). Used at " +
+          "create only"
+        : `Id of an existing ${spec.name} to bring under management: create reads it and updates it to match ` +
+          "these inputs instead of creating a new one. Used at create only",
       replace: false,
     });
   }

@@ -2,7 +2,8 @@
  * Extracts facts (no text) from the service's own OpenAPI document for the families this project serves beyond
  * its spec, into tests/fixtures/service-openapi/facts.json, which tests/unit/service-conformance.test.ts compares
  * with our generated document. Per operation: the success status codes, and of the request and response bodies
- * whether there is one, whether it is a list, their required fields and their field names. Descriptions,
+ * whether there is one, whether it is a list, their required fields and their field names, and those of every
+ * object nested in them (scripts/body-facts.ts, the same walk the test makes of ours). Descriptions,
  * examples and summaries are left out: the document is a source of facts, not of text.
  *
  *   node dist/scripts/service-facts.js <openapi.yml> [--tag v0.77.1]
@@ -14,25 +15,22 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parse } from "yaml";
+import { nestedOf, objectOf, type BodyFacts } from "./body-facts";
 import { formatted, root } from "./format";
+
+export type { BodyFacts, ObjectFacts } from "./body-facts";
 
 /** The paths whose operations are extracted: the families served beyond the spec (a prefix each). */
 export const SERVICE_PATH_PREFIXES = [
   "/api/integrations/scim-idp",
   "/api/integrations/okta-scim-idp",
   "/api/integrations/notifications/",
+  "/api/reverse-proxies/",
 ];
 
 export const FACTS_FILE = path.join(root, "tests", "fixtures", "service-openapi", "facts.json");
 
 type Json = Record<string, unknown>;
-
-/** A body's facts: a list or an object, with the object's (or list item's) required fields and field names. */
-export interface BodyFacts {
-  list: boolean;
-  required: string[];
-  properties: string[];
-}
 
 export interface OperationFacts {
   success: string[];
@@ -55,24 +53,17 @@ function resolver(doc: Json) {
     }
     return cur ?? {};
   };
-  /** The object's required fields and properties, through `allOf` (oneOf / anyOf: the fields of every option). */
-  const flatten = (s: unknown): { required: Set<string>; properties: Set<string> } => {
-    const o = deref(s);
-    const required = new Set<string>((o.required as string[] | undefined) ?? []);
-    const properties = new Set<string>(Object.keys((o.properties as Json | undefined) ?? {}));
-    for (const part of (o.allOf as unknown[] | undefined) ?? []) {
-      const f = flatten(part);
-      f.required.forEach((r) => required.add(r));
-      f.properties.forEach((p) => properties.add(p));
-    }
-    return { required, properties };
-  };
   const body = (schema: unknown): BodyFacts | null => {
     if (schema === undefined) return null;
     const s = deref(schema);
     const list = s.type === "array";
-    const f = flatten(list ? s.items : s);
-    return { list, required: [...f.required].sort(), properties: [...f.properties].sort() };
+    const f = objectOf(list ? s.items : s, deref);
+    return {
+      list,
+      required: [...f.required].sort(),
+      properties: [...f.properties.keys()].sort(),
+      nested: nestedOf(f.properties, deref),
+    };
   };
   return { deref, body };
 }

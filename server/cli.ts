@@ -2,7 +2,7 @@
  * `privnet-server [--host 127.0.0.1] [--port N|0] [--db FILE|:memory:] [--synchronous full|normal]
  *  [--secrets-key-file FILE] [--bootstrap-token-file FILE] [--cloud] [--embedded-idp]
  *  [--rate-limit PER_MIN:BURST|off] [--auth-fail-limit PER_MIN:BURST|off] [--simulate] [--request-log FILE|-]
- *  [--faults SPEC] [--seed FILE]
+ *  [--faults SPEC] [--seed FILE] [--proxy-cluster ADDRESS]...
  *  [--bearer-issuer URL --bearer-jwks FILE [--bearer-audience AUD]]`
  *
  * Prints `privnet-server listening on http://HOST:PORT` on stdout once ready. On a new database the owner PAT
@@ -10,6 +10,7 @@
  * `privnet-server sim ...` drives the simulated agent of a running server (see `privnet-server sim --help`).
  */
 import * as fs from "node:fs";
+import { isDomain } from "../api/common";
 import type { BearerOptions } from "./context";
 import { parseFaults } from "./faults";
 import { startServer, validateSeed, type StartOptions } from "./index";
@@ -31,7 +32,10 @@ const USAGE = `usage: privnet-server [options]
   --auth-fail-limit PER_MIN:BURST|off
                                  failed authentications per client address; over it, 429 without looking at
                                  the credential (default 10:20 with --rate-limit, else off)
-  --simulate                     serve the simulated agent under /sim (enroll and connect peers, finish jobs)
+  --simulate                     serve the simulated agent under /sim (enroll and connect peers, finish jobs,
+                                 register reverse proxies, set DNS records custom domains are checked against)
+  --proxy-cluster ADDRESS        a shared reverse-proxy cluster, always online (repeatable): services can be
+                                 published under ADDRESS without a proxy registering first
   --request-log FILE|-           append one JSON line per request (no bodies, no secrets); - for stderr
   --faults SPEC                  inject faults: seed=N,429=RATE,503=RATE,latency=MS
   --seed FILE                    load an account read from another server into the new database, ids kept
@@ -104,6 +108,12 @@ export function parseArgs(
       case "--simulate":
         opts.simulate = true;
         break;
+      case "--proxy-cluster": {
+        const v = value();
+        if (!isDomain(v)) throw new UsageError(`--proxy-cluster: expected a domain name, got ${v}`);
+        opts.proxyClusters = [...(opts.proxyClusters ?? []), v];
+        break;
+      }
       case "--rate-limit":
         opts.rateLimit = parseRateLimit(value());
         break;

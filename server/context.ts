@@ -37,6 +37,11 @@ export interface ServerOptions {
   embeddedIdp: boolean;
   /** Serve the simulated agent routes under /sim. */
   simulate: boolean;
+  /**
+   * Shared proxy clusters (`--proxy-cluster ADDRESS`): always online, as the operator's clusters of the cloud
+   * offering are. Services can be published under these addresses without a proxy registering first.
+   */
+  proxyClusters?: string[];
   /** Token bucket per user (all its credentials together); undefined = off (the default locally). */
   rateLimit?: RateLimitOptions;
   /** Token bucket of failed authentications per client address; undefined = off. */

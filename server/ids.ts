@@ -83,6 +83,13 @@ export function hashSecret(value: string): string {
   return createHash("sha256").update(value).digest("base64");
 }
 
+/** Proxy tokens (what self-hosted proxies register with): `pnx_` + 36 random base62 characters. */
+export const PROXY_TOKEN_PREFIX = "pnx_";
+
+export function newProxyToken(): string {
+  return `${PROXY_TOKEN_PREFIX}${randomBase62(36)}`;
+}
+
 /** Setup keys look like an upper-case UUID. */
 export function newSetupKey(): string {
   return randomUUID().toUpperCase();

@@ -16,6 +16,7 @@ import type {
 } from "./context";
 import { KINDS, allHandlers } from "./handlers";
 import { registerSimulator } from "./sim";
+import { registerProxySimulator } from "./sim-proxy";
 import { resolveSecretsKey } from "./secrets";
 import { registerEventFeed } from "./sim-events";
 import { applySeed, type Seed } from "./seed";
@@ -37,6 +38,8 @@ export interface StartOptions {
   cloud?: boolean;
   embeddedIdp?: boolean;
   simulate?: boolean;
+  /** Shared reverse-proxy clusters, always online (see ServerOptions.proxyClusters). */
+  proxyClusters?: string[];
   rateLimit?: RateLimitOptions;
   /** Failed authentications per client address (the CLI defaults it when --rate-limit is on). */
   authFailLimit?: RateLimitOptions;
@@ -92,6 +95,7 @@ export function createServer(opts: StartOptions = {}): {
       cloud: opts.cloud ?? false,
       embeddedIdp: opts.embeddedIdp ?? false,
       simulate: opts.simulate ?? false,
+      proxyClusters: opts.proxyClusters,
       rateLimit: opts.rateLimit,
       authFailLimit: opts.authFailLimit,
       bearer: opts.bearer,
@@ -107,6 +111,7 @@ export function createServer(opts: StartOptions = {}): {
     opts.simulate
       ? (a, st) => {
           registerSimulator(a, st);
+          registerProxySimulator(a, st);
           registerEventFeed(a, st);
         }
       : undefined,

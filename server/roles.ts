@@ -6,7 +6,7 @@
  * | owner         | everything, including deleting the account                                            |
  * | admin         | everything except deleting the account                                                |
  * | network_admin | manage the network (peers, groups, policies, posture checks, routes, networks, DNS,   |
- * |               | setup keys, ingress); read users, account and events                                  |
+ * |               | setup keys, ingress); read users, account, events and reverse-proxy services          |
  * | auditor       | read everything                                                                       |
  * | billing_admin | read the account                                                                      |
  * | user          | read itself and its own peers; manage its own tokens                                   |
@@ -53,7 +53,11 @@ export function grantsFor(role: string): Grants {
       return grants(() => ALL);
     case "network_admin":
       return grants((m) =>
-        NETWORK_MODULES.includes(m) ? ALL : m === "users" || m === "accounts" || m === "events" ? READ : NONE,
+        NETWORK_MODULES.includes(m)
+          ? ALL
+          : m === "users" || m === "accounts" || m === "events" || m === "services"
+            ? READ
+            : NONE,
       );
     case "auditor":
       return grants(() => READ);

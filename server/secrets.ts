@@ -27,6 +27,8 @@ export const SEALED_FIELDS: Partial<Record<Kind, readonly string[]>> = {
   directory_sync: ["secrets"],
   // The whole config: credentials and destination together (nothing queries it inside the database).
   event_streaming: ["config"],
+  // A reverse-proxy service's password, PIN and header-auth values (the rest of the service stays queryable).
+  proxy_service: ["auth_secrets"],
   // The whole target: webhook header values are credentials, and a webhook URL often carries a token too.
   notification_channel: ["target"],
 };

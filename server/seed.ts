@@ -8,17 +8,20 @@
  * Pulumi input name, e.g. `networkId`). Objects keep their ids, so a Pulumi stack's state written against the
  * original account reads and updates the same objects here. Kinds: AccountSettings, DnsSettings, User, Peer
  * (with its agent metadata when the seed has it in `meta`), Group (the seed's `All` replaces the built-in one),
- * PostureCheck, Policy, Network, NetworkResource, NetworkRouter, Route, NameserverGroup, DnsZone, DnsRecord.
- * Other kinds are refused, naming them: a twin that silently lacks objects would compute a wrong map.
+ * PostureCheck, Policy, Network, NetworkResource, NetworkRouter, Route, NameserverGroup, DnsZone, DnsRecord,
+ * ReverseProxyDomain (custom domains) and ReverseProxyService. Other kinds are refused, naming them: a twin that
+ * silently lacks objects would compute a wrong map. The proxy clusters services are published on are not objects of
+ * the account: the twin is started with them as shared clusters (`proxyClusters`).
  *
  * The twin's own owner (and its token) stays: seeded users are added beside it. No secret is seeded: the API
- * shows none of these kinds' secrets.
+ * shows none of these kinds' secrets (a service's passwords are answered empty).
  */
 import type { Clock } from "./clock";
 import { iso } from "./clock";
 import type { GroupDoc, PeerDoc, UserDoc } from "./model";
 import type { Doc, Store, Tx } from "./store";
 import type { AccountDoc } from "./model";
+import { domainDocFromAnswer, serviceDocFromAnswer } from "./handlers/reverse-proxies";
 
 export interface SeedObject {
   id: string;
@@ -47,6 +50,8 @@ export const SEED_KINDS = [
   "NameserverGroup",
   "DnsZone",
   "DnsRecord",
+  "ReverseProxyDomain",
+  "ReverseProxyService",
 ] as const;
 
 type Obj = Record<string, unknown>;
@@ -218,5 +223,11 @@ export function applySeed(store: Store, clock: Clock, seed: Seed): void {
       put("dns_zone", o, { distribution_groups: ids(o.distribution_groups) }, "records");
     for (const { object: o, parents } of of("DnsRecord"))
       put("dns_record", o, { parent: str(parents?.zoneId) });
+    for (const { object: o } of of("ReverseProxyDomain")) {
+      const doc = domainDocFromAnswer(o, now);
+      if (doc) tx.put("proxy_domain", doc);
+    }
+    for (const { object: o } of of("ReverseProxyService"))
+      tx.put("proxy_service", serviceDocFromAnswer(o, now));
   });
 }

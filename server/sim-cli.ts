@@ -8,10 +8,14 @@
  *   privnet-server sim job complete --url URL --peer ID --job ID [--upload-key KEY]
  *   privnet-server sim job fail --url URL --peer ID --job ID [--reason TEXT]
  *   privnet-server sim sweep --url URL
+ *   privnet-server sim proxy register --url URL --address CLUSTER [--proxy-token TOKEN]
+ *   privnet-server sim proxy connect|disconnect --url URL --proxy ID
+ *   privnet-server sim dns --url URL --name NAME --cname TARGET
  *
  * Prints one JSON line per result on stdout. Exit codes: 0 done, 1 the server refused, 2 usage error.
- * The setup key may come from PRIVNET_SETUP_KEY instead of --setup-key (keeps it out of the process list); it is
- * never printed, not even in errors.
+ * The setup key may come from PRIVNET_SETUP_KEY instead of --setup-key, and the proxy token from
+ * PRIVNET_PROXY_TOKEN instead of --proxy-token (keeps them out of the process list); neither is ever printed,
+ * not even in errors.
  */
 import { randomBytes } from "node:crypto";
 
@@ -27,6 +31,15 @@ const USAGE = `usage: privnet-server sim <command> [options]
   job complete --peer ID --job ID [--upload-key KEY]
   job fail --peer ID --job ID [--reason TEXT]
   sweep                   delete ephemeral peers offline for 10 minutes or more
+  proxy register --address CLUSTER [--proxy-token TOKEN]
+                          a self-hosted reverse proxy of the cluster CLUSTER registers with a proxy token
+                          (POST /api/reverse-proxies/proxy-tokens makes one); the token may come from
+                          PRIVNET_PROXY_TOKEN instead
+  proxy connect|disconnect --proxy ID
+                          a registered proxy resumes or stops reporting
+  dns --name NAME --cname TARGET
+                          set the CNAME custom-domain validation reads (validation.<domain> -> the cluster's
+                          address); an empty TARGET removes it
 metadata (what the agent reports; posture checks read it):
   --version V --os OS --goos FAMILY --os-version V --kernel V --country CC --city NAME --connection-ip IP
   --address CIDR (repeatable; --no-addresses for none) --process PATH (repeatable; --no-processes for none)
@@ -60,6 +73,11 @@ interface SimArgs {
   job?: string;
   reason?: string;
   uploadKey?: string;
+  address?: string;
+  proxyToken?: string;
+  proxy?: string;
+  name?: string;
+  cname?: string;
 }
 
 /** Parses the arguments after `sim`. */
@@ -71,6 +89,7 @@ export function parseSimArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
     meta: {},
     extraDnsLabels: [],
     setupKey: env.PRIVNET_SETUP_KEY || undefined,
+    proxyToken: env.PRIVNET_PROXY_TOKEN || undefined,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
@@ -90,6 +109,11 @@ export function parseSimArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
     switch (flag) {
       case "--address":
       case "--process": {
+        // `sim proxy register --address CLUSTER`: the proxy's cluster, not an agent's network address.
+        if (flag === "--address" && args.command[0] === "proxy") {
+          args.address = value();
+          break;
+        }
         const key = flag === "--address" ? "network_addresses" : "processes";
         const list = Array.isArray(args.meta[key]) ? (args.meta[key] as string[]) : [];
         args.meta[key] = [...list, value()];
@@ -131,6 +155,19 @@ export function parseSimArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
         break;
       case "--upload-key":
         args.uploadKey = value();
+        break;
+      case "--proxy-token":
+        args.proxyToken = value();
+        break;
+      case "--proxy":
+        args.proxy = value();
+        break;
+      case "--name":
+        args.name = value();
+        break;
+      case "--cname":
+        // An empty value removes the record.
+        args.cname = inline ?? argv[++i] ?? "";
         break;
       case "-h":
       case "--help":
@@ -227,6 +264,22 @@ async function run(a: SimArgs, out: (line: unknown) => void): Promise<void> {
     }
     case "sweep":
       out(await post(a.url, "/sim/ephemeral/sweep"));
+      return;
+    case "proxy":
+      if (sub === "register")
+        out(
+          await post(a.url, "/sim/proxies", {
+            token: need(a.proxyToken, "--proxy-token (or PRIVNET_PROXY_TOKEN)"),
+            address: need(a.address, "--address"),
+          }),
+        );
+      else if (sub === "connect" || sub === "disconnect")
+        out(await post(a.url, `/sim/proxies/${seg(need(a.proxy, "--proxy"))}/${sub}`));
+      else
+        throw new UsageError(`sim proxy: expected register, connect or disconnect, got ${sub ?? "nothing"}`);
+      return;
+    case "dns":
+      out(await post(a.url, "/sim/dns", { name: need(a.name, "--name"), cname: need(a.cname, "--cname") }));
       return;
     default:
       throw new UsageError(cmd ? `unknown sim command ${cmd}` : "a command is required");

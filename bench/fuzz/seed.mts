@@ -317,6 +317,56 @@ async function seed(): Promise<void> {
       ).id,
     );
   }
+  // Reverse proxies: a proxy of the cluster registers through the simulated side, then services (with secrets),
+  // custom domains and proxy tokens. The cluster's address is bound to the cluster path parameter rarely: a
+  // DELETE of it ends every later service create (no cluster left).
+  const proxyToken = await call("POST", "/api/reverse-proxies/proxy-tokens", { name: "seed proxy" });
+  keep("proxy token", proxyToken.plain_token);
+  await call(
+    "POST",
+    "/sim/proxies",
+    { token: proxyToken.plain_token, address: "fuzz.proxy.example.test" },
+    null,
+  );
+  const rpNetwork = await call("POST", "/api/networks", { name: "seed-rp-network" });
+  for (const i of range(copies)) {
+    const host = await call("POST", `/api/networks/${rpNetwork.id}/resources`, {
+      name: `seed-rp-host-${i}`,
+      address: `10.99.0.${i + 1}`,
+      enabled: true,
+      groups: [],
+    });
+    add(
+      "serviceId",
+      (
+        await call("POST", "/api/reverse-proxies/services", {
+          name: `seed-service-${i}`,
+          domain: `svc${i}.fuzz.proxy.example.test`,
+          enabled: true,
+          targets: [{ target_id: host.id, target_type: "host", protocol: "http", port: 8080, enabled: true }],
+          auth: {
+            password_auth: { enabled: true, password: keep("service password", secret("rp-password")) },
+            header_auths: [
+              { enabled: true, header: "X-Seed", value: keep("service header", secret("rp-header")) },
+            ],
+          },
+          access_groups: [groups[0]],
+        })
+      ).id,
+    );
+    add(
+      "domainId",
+      (
+        await call("POST", "/api/reverse-proxies/domains", {
+          domain: `apps${i}.example.com`,
+          target_cluster: "fuzz.proxy.example.test",
+        })
+      ).id,
+    );
+    // Not bound to {tokenId}: the personal access tokens' operations name their parameter the same.
+    const t = await call("POST", "/api/reverse-proxies/proxy-tokens", { name: `seed-token-${i}` });
+    keep("proxy token", t.plain_token);
+  }
   // The three EDR integrations are singletons.
   await call("POST", "/api/integrations/edr/vendor-a", {
     groups: [groups[0]],
@@ -376,12 +426,14 @@ function config(): string {
   for (const [name, values] of Object.entries(ids)) {
     lines.push("", `[dictionaries.${name}]`, `values = ${toml(values)}`);
   }
+  lines.push("", "[dictionaries.clusterAddress]", `values = ${toml(["fuzz.proxy.example.test"])}`);
   const bind = (dictionary: string, p = 0.8) => `{ dictionary = ${toml(dictionary)}, probability = ${p} }`;
   lines.push("", "[parameters]");
   for (const name of Object.keys(ids)) {
     if (name.startsWith("vendor") || name === "streamingId") continue;
     lines.push(`${toml(`path.${name}`)} = ${bind(name)}`);
   }
+  lines.push(`${toml("path.clusterAddress")} = { dictionary = "clusterAddress", probability = 0.05 }`);
   // Id fields of request bodies: real ids make more of the fuzzer's bodies pass the referential checks.
   const body: [string, string][] = [
     ["groups[*]", "groupId"],

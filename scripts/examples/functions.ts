@@ -218,6 +218,34 @@ export const FUNCTION_EXAMPLES: Record<string, Example> = {
     "activity code a notification channel can report",
     "getNotificationEventTypes",
   ),
+  getReverseProxyService: lookup(
+    "The reverse-proxy service with an id from the stack's config",
+    "getReverseProxyService",
+    { id: config("serviceId") },
+    "domain",
+  ),
+  getReverseProxyServices: all("reverse-proxy service", "getReverseProxyServices"),
+  getReverseProxyDomain: {
+    ...lookup(
+      "A domain by name, and whether it is validated",
+      "getReverseProxyDomain",
+      { domain: "apps.example.com" },
+      "validated",
+    ),
+    readsExisting: true,
+  },
+  getReverseProxyDomains: all("domain services can be published under", "getReverseProxyDomains"),
+  getProxyCluster: {
+    ...lookup(
+      "A proxy cluster by address, and whether it is online",
+      "getProxyCluster",
+      { address: "proxy.example.com" },
+      "online",
+    ),
+    readsExisting: true,
+  },
+  getProxyClusters: all("proxy cluster", "getProxyClusters"),
+  getProxyTokens: all("proxy token", "getProxyTokens"),
   getInvites: all("pending invitation", "getInvites"),
   getAuditEvents: all("audit event", "getAuditEvents"),
   getProxyLogs: lookup(

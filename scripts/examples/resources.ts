@@ -343,6 +343,47 @@ export const RESOURCE_EXAMPLES: Record<string, Example> = {
       }),
     ],
   },
+  ReverseProxyService: {
+    title: "An internal web app published behind a password and single sign-on for one group",
+    resources: [
+      ops,
+      office,
+      resource("wiki", "NetworkResource", {
+        networkId: ref("office"),
+        name: "wiki",
+        address: "10.0.0.20",
+        enabled: true,
+        groups: [],
+      }),
+      resource("wikiService", "ReverseProxyService", {
+        name: "wiki",
+        domain: config("wikiDomain"),
+        enabled: true,
+        targets: [{ targetId: ref("wiki"), targetType: "host", protocol: "http", port: 8080, enabled: true }],
+        auth: {
+          passwordAuth: { enabled: true, password: secret("wikiPassword") },
+          bearerAuth: { enabled: true, distributionGroups: [ref("ops")] },
+        },
+        accessRestrictions: { allowedCountries: ["DE"] },
+      }),
+    ],
+    outputs: { wikiServiceId: ref("wikiService") },
+  },
+  ReverseProxyDomain: {
+    title: "A custom domain for the services of a proxy cluster",
+    resources: [
+      resource("apps", "ReverseProxyDomain", {
+        domain: "apps.example.com",
+        targetCluster: config("clusterAddress"),
+      }),
+    ],
+    outputs: { appsValidated: ref("apps", "validated") },
+  },
+  ProxyToken: {
+    title: "A token for a self-hosted proxy, valid for a year, with its value as a secret output",
+    resources: [resource("edge", "ProxyToken", { name: "edge proxy", expiresIn: 365 * 86400 })],
+    outputs: { edgeProxyToken: ref("edge", "plainToken") },
+  },
   IngressPeer: {
     title: "An enrolled peer as an ingress peer",
     resources: [

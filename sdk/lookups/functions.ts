@@ -43,6 +43,8 @@ import type {
   GetPolicyArgs,
   GetPostureCheckArgs,
   GetProxyLogsArgs,
+  GetReverseProxyDomainArgs,
+  GetReverseProxyServiceArgs,
   GetRouteArgs,
   GetScimIntegrationArgs,
   GetScimIntegrationLogsArgs,
@@ -69,7 +71,11 @@ import type {
   PeerResult,
   PolicyResult,
   PostureCheckResult,
+  ProxyClusterResult,
   ProxyLogPageResult,
+  ProxyTokenResult,
+  ReverseProxyDomainResult,
+  ReverseProxyServiceResult,
   RouteResult,
   ScimIntegrationLogResult,
   ScimIntegrationResult,
@@ -1555,6 +1561,180 @@ export function getIngressPortAllocationsOutput(
   opts?: LookupOptions,
 ): pulumi.Output<IngressPortAllocationResult[]> {
   return runLookupOutput<IngressPortAllocationResult[]>("getIngressPortAllocations", args, opts);
+}
+
+/**
+ * The reverse-proxy service with this id: where it is published, its targets, who may reach it. Secret values
+ * of its auth (password, PIN, header values) are answered empty.
+ *
+ * Calls `GET /api/reverse-proxies/services/{serviceId}`.
+ *
+ * @param args - See {@link GetReverseProxyServiceArgs}.
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns {@link ReverseProxyServiceResult}.
+ */
+export function getReverseProxyService(
+  args: GetReverseProxyServiceArgs,
+  opts?: LookupOptions,
+): Promise<ReverseProxyServiceResult> {
+  return runLookup<ReverseProxyServiceResult>("getReverseProxyService", args, opts);
+}
+
+/**
+ * The Output form of {@link getReverseProxyService}: takes inputs (outputs of other resources too), runs once
+ * they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getReverseProxyServiceOutput(
+  args: Inputs<GetReverseProxyServiceArgs>,
+  opts?: LookupOptions,
+): pulumi.Output<ReverseProxyServiceResult> {
+  return runLookupOutput<ReverseProxyServiceResult>("getReverseProxyService", args, opts);
+}
+
+/**
+ * Every reverse-proxy service of the account (secret values of their auth answered empty).
+ *
+ * Calls `GET /api/reverse-proxies/services`.
+ *
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns An array of {@link ReverseProxyServiceResult}.
+ */
+export function getReverseProxyServices(opts?: LookupOptions): Promise<ReverseProxyServiceResult[]> {
+  return runLookup<ReverseProxyServiceResult[]>("getReverseProxyServices", undefined, opts);
+}
+
+/**
+ * The Output form of {@link getReverseProxyServices}: takes inputs (outputs of other resources too), runs
+ * once they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getReverseProxyServicesOutput(
+  opts?: LookupOptions,
+): pulumi.Output<ReverseProxyServiceResult[]> {
+  return runLookupOutput<ReverseProxyServiceResult[]>("getReverseProxyServices", undefined, opts);
+}
+
+/**
+ * The domain with this id, or with this name (compared case-insensitively): a custom domain, or a cluster's
+ * own domain (type `free`, whose id is empty: look it up by name). Says whether it is validated and what its
+ * cluster supports.
+ *
+ * Calls `GET /api/reverse-proxies/domains`.
+ *
+ * @param args - See {@link GetReverseProxyDomainArgs}.
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns {@link ReverseProxyDomainResult}.
+ */
+export function getReverseProxyDomain(
+  args: GetReverseProxyDomainArgs,
+  opts?: LookupOptions,
+): Promise<ReverseProxyDomainResult> {
+  return runLookup<ReverseProxyDomainResult>("getReverseProxyDomain", args, opts);
+}
+
+/**
+ * The Output form of {@link getReverseProxyDomain}: takes inputs (outputs of other resources too), runs once
+ * they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getReverseProxyDomainOutput(
+  args: Inputs<GetReverseProxyDomainArgs>,
+  opts?: LookupOptions,
+): pulumi.Output<ReverseProxyDomainResult> {
+  return runLookupOutput<ReverseProxyDomainResult>("getReverseProxyDomain", args, opts);
+}
+
+/**
+ * Every domain services can be published under: each cluster's own (free) domain and the custom ones.
+ *
+ * Calls `GET /api/reverse-proxies/domains`.
+ *
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns An array of {@link ReverseProxyDomainResult}.
+ */
+export function getReverseProxyDomains(opts?: LookupOptions): Promise<ReverseProxyDomainResult[]> {
+  return runLookup<ReverseProxyDomainResult[]>("getReverseProxyDomains", undefined, opts);
+}
+
+/**
+ * The Output form of {@link getReverseProxyDomains}: takes inputs (outputs of other resources too), runs once
+ * they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getReverseProxyDomainsOutput(
+  opts?: LookupOptions,
+): pulumi.Output<ReverseProxyDomainResult[]> {
+  return runLookupOutput<ReverseProxyDomainResult[]>("getReverseProxyDomains", undefined, opts);
+}
+
+/**
+ * The proxy cluster with this address (the domain its services are published under): whether it is online and
+ * what it supports. Fails when the account has no such cluster.
+ *
+ * Calls `GET /api/reverse-proxies/clusters`.
+ *
+ * @param address - Cluster address
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns {@link ProxyClusterResult}.
+ */
+export function getProxyCluster(address: string, opts?: LookupOptions): Promise<ProxyClusterResult> {
+  return runLookup<ProxyClusterResult>("getProxyCluster", { address }, opts);
+}
+
+/**
+ * The Output form of {@link getProxyCluster}: takes inputs (outputs of other resources too), runs once they
+ * are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getProxyClusterOutput(
+  address: pulumi.Input<string>,
+  opts?: LookupOptions,
+): pulumi.Output<ProxyClusterResult> {
+  return runLookupOutput<ProxyClusterResult>("getProxyCluster", { address }, opts);
+}
+
+/**
+ * Every proxy cluster services can be published on: the operator's shared ones and the account's own
+ * (self-hosted proxies, registered with a `ProxyToken`).
+ *
+ * Calls `GET /api/reverse-proxies/clusters`.
+ *
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns An array of {@link ProxyClusterResult}.
+ */
+export function getProxyClusters(opts?: LookupOptions): Promise<ProxyClusterResult[]> {
+  return runLookup<ProxyClusterResult[]>("getProxyClusters", undefined, opts);
+}
+
+/**
+ * The Output form of {@link getProxyClusters}: takes inputs (outputs of other resources too), runs once they
+ * are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getProxyClustersOutput(opts?: LookupOptions): pulumi.Output<ProxyClusterResult[]> {
+  return runLookupOutput<ProxyClusterResult[]>("getProxyClusters", undefined, opts);
+}
+
+/**
+ * Every proxy token of the account, revoked ones included (without their values).
+ *
+ * Calls `GET /api/reverse-proxies/proxy-tokens`.
+ *
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns An array of {@link ProxyTokenResult}.
+ */
+export function getProxyTokens(opts?: LookupOptions): Promise<ProxyTokenResult[]> {
+  return runLookup<ProxyTokenResult[]>("getProxyTokens", undefined, opts);
+}
+
+/**
+ * The Output form of {@link getProxyTokens}: takes inputs (outputs of other resources too), runs once they
+ * are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getProxyTokensOutput(opts?: LookupOptions): pulumi.Output<ProxyTokenResult[]> {
+  return runLookupOutput<ProxyTokenResult[]>("getProxyTokens", undefined, opts);
 }
 
 /**

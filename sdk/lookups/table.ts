@@ -35,6 +35,12 @@ import { NotificationChannelSchema } from "../../api/notifications";
 import { AccessiblePeerSchema, PeerSchema } from "../../api/peer";
 import { PolicySchema } from "../../api/policy";
 import { PostureCheckSchema } from "../../api/posture-check";
+import {
+  ProxyClusterSchema,
+  ProxyTokenSchema,
+  ReverseProxyDomainSchema,
+  ReverseProxyServiceSchema,
+} from "../../api/reverse-proxy";
 import { RouteSchema } from "../../api/route";
 import { OktaScimIntegrationSchema, ScimIntegrationSchema, ScimLogSchema } from "../../api/scim";
 import { SetupKeySchema } from "../../api/setup-key";
@@ -101,6 +107,10 @@ const R = {
   ingressPeer: result("IngressPeerResult", IngressPeerSchema),
   portAllocation: result("IngressPortAllocationResult", PortAllocationSchema),
   invite: result("InviteResult", InviteSchema),
+  reverseProxyService: result("ReverseProxyServiceResult", ReverseProxyServiceSchema),
+  reverseProxyDomain: result("ReverseProxyDomainResult", ReverseProxyDomainSchema),
+  proxyCluster: result("ProxyClusterResult", ProxyClusterSchema),
+  proxyToken: result("ProxyTokenResult", ProxyTokenSchema),
   auditEvent: result("AuditEventResult", AuditEventSchema),
   proxyLogPage: result("ProxyLogPageResult", ProxyLogPageSchema),
   trafficEventPage: result("TrafficEventPageResult", TrafficPageSchema),
@@ -853,6 +863,97 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
     filters: { name: z.string().optional().describe("Only allocations with this name") },
     query: (a) => ({ name: text(a.name) }),
     result: R.portAllocation,
+  }),
+
+  // Reverse proxies
+  getById({
+    name: "getReverseProxyService",
+    description:
+      "The reverse-proxy service with this id: where it is published, its targets, who may reach it. Secret " +
+      "values of its auth (password, PIN, header values) are answered empty.",
+    operationId: "getReverseProxyService",
+    idParam: "serviceId",
+    what: "reverse-proxy service",
+    idDoc: "Service id",
+    result: R.reverseProxyService,
+  }),
+  listAll({
+    name: "getReverseProxyServices",
+    description: "Every reverse-proxy service of the account (secret values of their auth answered empty).",
+    operationId: "listReverseProxyServices",
+    result: R.reverseProxyService,
+  }),
+  lookup({
+    name: "getReverseProxyDomain",
+    description:
+      "The domain with this id, or with this name (compared case-insensitively): a custom domain, or a " +
+      "cluster's own domain (type `free`, whose id is empty: look it up by name). Says whether it is validated " +
+      "and what its cluster supports.",
+    operationIds: ["listReverseProxyDomains"],
+    args: z.union([
+      z.strictObject({ id: id("Domain id") }),
+      z.strictObject({
+        domain: z.string().min(1, { error: "must not be empty" }).describe("Domain name"),
+      }),
+    ]),
+    result: R.reverseProxyDomain,
+    run: async (api, a) => {
+      const domains = listAnswer(await api.call("listReverseProxyDomains"), "listReverseProxyDomains");
+      if ("id" in a)
+        return exactlyOne(
+          domains.filter((d) => String(d.id) === String(a.id) && String(a.id) !== ""),
+          { one: "domain", many: "domains" },
+          `with id "${String(a.id)}"`,
+        );
+      const name = a.domain.toLowerCase().replace(/\.$/, "");
+      return exactlyOne(
+        domains.filter((d) => String(d.domain).toLowerCase() === name),
+        { one: "domain", many: "domains" },
+        `named ${JSON.stringify(a.domain)}`,
+      );
+    },
+  }),
+  listAll({
+    name: "getReverseProxyDomains",
+    description:
+      "Every domain services can be published under: each cluster's own (free) domain and the custom ones.",
+    operationId: "listReverseProxyDomains",
+    result: R.reverseProxyDomain,
+  }),
+  lookup({
+    name: "getProxyCluster",
+    description:
+      "The proxy cluster with this address (the domain its services are published under): whether it is online " +
+      "and what it supports. Fails when the account has no such cluster.",
+    operationIds: ["listProxyClusters"],
+    args: z.strictObject({
+      address: z.string().min(1, { error: "must not be empty" }).describe("Cluster address"),
+    }),
+    positional: "address",
+    result: R.proxyCluster,
+    run: async (api, a) => {
+      const clusters = listAnswer(await api.call("listProxyClusters"), "listProxyClusters");
+      const name = a.address.toLowerCase();
+      return exactlyOne(
+        clusters.filter((c) => String(c.address).toLowerCase() === name),
+        { one: "proxy cluster", many: "proxy clusters" },
+        `with address ${JSON.stringify(a.address)}`,
+      );
+    },
+  }),
+  listAll({
+    name: "getProxyClusters",
+    description:
+      "Every proxy cluster services can be published on: the operator's shared ones and the account's own " +
+      "(self-hosted proxies, registered with a `ProxyToken`).",
+    operationId: "listProxyClusters",
+    result: R.proxyCluster,
+  }),
+  listAll({
+    name: "getProxyTokens",
+    description: "Every proxy token of the account, revoked ones included (without their values).",
+    operationId: "listProxyTokens",
+    result: R.proxyToken,
   }),
 
   // Invites (embedded IdP)

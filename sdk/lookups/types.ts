@@ -244,6 +244,23 @@ export interface GetIngressPortAllocationsArgs {
   name?: string;
 }
 
+/** Arguments of {@link getReverseProxyService}. */
+export interface GetReverseProxyServiceArgs {
+  /** Service id */
+  id: string | number;
+}
+
+/** Arguments of {@link getReverseProxyDomain}: one of these. */
+export type GetReverseProxyDomainArgs =
+  | {
+      /** Domain id */
+      id: string | number;
+    }
+  | {
+      /** Domain name */
+      domain: string;
+    };
+
 /** Arguments of {@link getProxyLogs}. */
 export interface GetProxyLogsArgs {
   /** Page number, from 1; default 1 */
@@ -1295,6 +1312,191 @@ export interface IngressPortAllocationResult {
     /** Protocol: tcp, udp or tcp/udp */
     protocol: "tcp" | "udp" | "tcp/udp";
   }[];
+}
+
+/** Reverse-proxy service */
+export interface ReverseProxyServiceResult {
+  /** Service id */
+  id: string;
+  /** Service name */
+  name: string;
+  /** Host name the service is published at */
+  domain: string;
+  /** http, tcp, udp or tls */
+  mode?: string;
+  /** Port the proxy listens on (tcp, udp and tls) */
+  listenPort?: number;
+  /** Whether the cluster chose listenPort */
+  portAutoAssigned?: boolean;
+  /** Address of the proxy cluster serving the service */
+  proxyCluster?: string;
+  /** Where the service sends traffic */
+  targets: {
+    /** Id of the peer or network resource, or the cluster's address */
+    targetId: string;
+    /** peer, host, domain, subnet or cluster */
+    targetType: string;
+    /** Path prefix routed to this target */
+    path?: string;
+    /** How the proxy talks to the target */
+    protocol: string;
+    /** Address the proxy connects to */
+    host?: string;
+    /** Port of the target */
+    port: number;
+    /** Whether traffic goes to this target */
+    enabled: boolean;
+    /** Per-target proxy settings */
+    options?: {
+      /** Whether any TLS certificate is accepted */
+      skipTlsVerify?: boolean;
+      /** How long the proxy waits for an answer */
+      requestTimeout?: string;
+      /** preserve: the request path is forwarded whole */
+      pathRewrite?: string;
+      /** Headers added to requests */
+      customHeaders?: Record<string, string>;
+      /** Whether connections carry a PROXY protocol header */
+      proxyProtocol?: boolean;
+      /** Idle UDP session lifetime */
+      sessionIdleTimeout?: string;
+      /** Whether the target is reached outside the overlay */
+      directUpstream?: boolean;
+    };
+  }[];
+  /** Whether the service is published */
+  enabled: boolean;
+  /** Set by the operator for a service stopped for abuse; such a service cannot be changed */
+  terminated?: boolean;
+  /** Whether the visitor's Host header reaches the target */
+  passHostHeader?: boolean;
+  /** Whether redirects are rewritten to the domain */
+  rewriteRedirects?: boolean;
+  /** How visitors prove who they are; secret values answered empty */
+  auth: {
+    /** Password check */
+    passwordAuth?: {
+      /** Whether the check is on */
+      enabled: boolean;
+      /** Always empty */
+      password: string;
+    };
+    /** PIN check */
+    pinAuth?: {
+      /** Whether the check is on */
+      enabled: boolean;
+      /** Always empty */
+      pin: string;
+    };
+    /** Sign-in through the identity provider */
+    bearerAuth?: {
+      /** Whether the check is on */
+      enabled: boolean;
+      /** Groups whose users may sign in */
+      distributionGroups?: string[];
+    };
+    /** Sign-in by emailed link */
+    linkAuth?: {
+      /** Whether the check is on */
+      enabled: boolean;
+    };
+    /** Header checks */
+    headerAuths?: {
+      /** Whether the check is on */
+      enabled: boolean;
+      /** Header name */
+      header: string;
+      /** Always empty */
+      value: string;
+    }[];
+  };
+  /** Which client addresses may connect */
+  accessRestrictions?: {
+    /** Only these client ranges */
+    allowedCidrs?: string[];
+    /** Refused client ranges */
+    blockedCidrs?: string[];
+    /** Only these countries */
+    allowedCountries?: string[];
+    /** Refused countries */
+    blockedCountries?: string[];
+    /** off, enforce or observe */
+    crowdsecMode?: string;
+  };
+  /** What the server reports about a service */
+  meta: {
+    /** Creation time */
+    createdAt: string;
+    /** When the TLS certificate was issued, if it was */
+    certificateIssuedAt?: string;
+    /** Where the service stands: pending until a proxy of its cluster serves it, then active */
+    status:
+      "pending" | "active" | "tunnel_not_created" | "certificate_pending" | "certificate_failed" | "error";
+  };
+  /** Whether only peers of accessGroups may reach the service */
+  private?: boolean;
+  /** Groups whose peers may reach a private service */
+  accessGroups?: string[];
+}
+
+/** A domain services can be published under */
+export interface ReverseProxyDomainResult {
+  /** Domain id; empty for a cluster's own (free) domain */
+  id: string;
+  /** The domain */
+  domain: string;
+  /** Whether DNS shows the domain pointing at its cluster */
+  validated: boolean;
+  /** free: a cluster's own domain; custom: one the account added */
+  type: "free" | "custom";
+  /** The cluster a custom domain points at */
+  targetCluster?: string;
+  /** Whether services here may listen on any port */
+  supportsCustomPorts?: boolean;
+  /** Whether a service must use a name under the domain */
+  requireSubdomain?: boolean;
+  /** Whether the cluster checks IP reputation */
+  supportsCrowdsec?: boolean;
+  /** Whether the cluster serves private services */
+  supportsPrivate?: boolean;
+}
+
+/** A proxy cluster: the proxies serving one address */
+export interface ProxyClusterResult {
+  /** Id of one proxy of the cluster */
+  id: string;
+  /** The cluster's address: the domain services are published under */
+  address: string;
+  /** account: run by the account itself; shared: by the operator */
+  type: "account" | "shared";
+  /** Whether a proxy of the cluster reported recently */
+  online: boolean;
+  /** How many proxies of the cluster are connected */
+  connectedProxies: number;
+  /** Whether services may listen on any port */
+  supportsCustomPorts?: boolean;
+  /** Whether services must use a name under the address */
+  requireSubdomain?: boolean;
+  /** Whether every proxy checks IP reputation */
+  supportsCrowdsec?: boolean;
+  /** Whether a proxy of the cluster runs inside the overlay network */
+  private?: boolean;
+}
+
+/** A proxy token, without its value */
+export interface ProxyTokenResult {
+  /** Token id */
+  id: string;
+  /** Token name */
+  name: string;
+  /** Expiry time; absent when the token does not expire */
+  expiresAt?: string;
+  /** Creation time */
+  createdAt: string;
+  /** Last time a proxy used it */
+  lastUsed?: string;
+  /** Whether the token was revoked (a deleted token stays listed, revoked) */
+  revoked: boolean;
 }
 
 /** Invite */

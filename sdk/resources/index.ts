@@ -28,3 +28,6 @@ export { OktaScimIntegration, type OktaScimIntegrationArgs } from "./okta-scim-i
 export { NotificationChannel, type NotificationChannelArgs } from "./notification-channel";
 export { IngressPeer, type IngressPeerArgs } from "./ingress-peer";
 export { IngressPortAllocation, type IngressPortAllocationArgs } from "./ingress-port-allocation";
+export { ReverseProxyService, type ReverseProxyServiceArgs } from "./reverse-proxy-service";
+export { ReverseProxyDomain, type ReverseProxyDomainArgs } from "./reverse-proxy-domain";
+export { ProxyToken, type ProxyTokenArgs } from "./proxy-token";

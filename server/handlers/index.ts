@@ -25,6 +25,7 @@ import * as postureChecks from "./posture-checks";
 import * as identityProviders from "./identity-providers";
 import * as ingress from "./ingress";
 import * as events from "./events";
+import * as reverseProxies from "./reverse-proxies";
 
 export const HANDLER_MODULES = [
   policies,
@@ -45,6 +46,7 @@ export const HANDLER_MODULES = [
   postureChecks,
   identityProviders,
   ingress,
+  reverseProxies,
   events,
 ] as const;
 

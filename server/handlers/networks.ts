@@ -34,6 +34,7 @@ import { newId } from "../ids";
 import type { GroupDoc } from "../model";
 import type { Doc, Tx } from "../store";
 import type { PolicyDoc, RuleDoc } from "./policies";
+import { refuseIfTargeted } from "./reverse-proxies";
 
 type NetworkRequest = z.infer<typeof NetworkRequestSchema>;
 type NetworkResourceRequest = z.infer<typeof NetworkResourceRequestSchema>;
@@ -281,6 +282,7 @@ function writeRouter(
 
 /** Deletes a resource and its group memberships; refuses while a policy rule names it. */
 function removeResource(tx: Tx, res: NetworkResourceDoc): void {
+  refuseIfTargeted(tx, "resource", res.id, `network resource ${res.name} (${res.id})`);
   const uses = resourceUsage(tx, res.id);
   if (uses.length) throw badRequest(`network resource ${res.name} is in use by ${uses.join(", ")}`);
   setMembership(tx, res, []);

@@ -33,6 +33,7 @@ import type { Doc, Tx } from "../store";
 // The stored policy shape is owned by policies.ts; this family reads it (accessible peers, deletion checks)
 // and writes it (temporary access).
 import type { PolicyDoc, ResourceRefDoc, RuleDoc } from "./policies";
+import { refuseIfTargeted } from "./reverse-proxies";
 
 type BundleParameters = Job["workload"]["parameters"];
 
@@ -184,6 +185,7 @@ export function removePeer(tx: Tx, peer: PeerDoc): RemovedPeers {
   const ids = new Set(doomed.map((d) => d.id));
   const owned = new Set(doomed.flatMap((d) => d.temporary_policies ?? []));
   const uses: string[] = [];
+  for (const d of doomed) refuseIfTargeted(tx, "peer", d.id, `peer ${d.name} (${d.id})`);
   const names = (v: unknown) => typeof v === "string" && ids.has(v);
   for (const x of tx.all("route")) if (names(x.peer)) uses.push(`route ${String(x.network_id)} (${x.id})`);
   for (const x of tx.all("network_router"))

@@ -119,3 +119,73 @@ test("show and test read the target and agree with a policy made through its API
     detail: `show: ${reaches.length} lines from ${a}; test: 1 passed, 1 failed as expected`,
   });
 });
+
+test("show names what a public reverse-proxy service publishes and its auth; a not-published test fails", async () => {
+  const fx = acc.fixtureTarget("back");
+  const cluster = acc.own ? await fx.proxyCluster() : acc.probe.proxyClusters[0];
+  if (!cluster) {
+    acc.record({
+      check: "privnet-access",
+      kind: "ReverseProxyService",
+      status: "no proxy cluster",
+      detail: "no online cluster to publish on",
+    });
+    expect(acc.probe.proxyClusters).toEqual([]);
+    return;
+  }
+  const network = await acc.client.call<{ id: unknown }>("createNetwork", { body: { name: `${tag}-net` } });
+  created.push({ op: "deleteNetwork", param: "networkId", id: String(network.id) });
+  const resource = await acc.client.call<{ id: unknown }>("createNetworkResource", {
+    params: { networkId: String(network.id) },
+    body: { name: `${tag}-db`, address: "10.60.0.5", enabled: true, groups: [] },
+  });
+  const domain = `${tag}.${cluster}`;
+  const service = await acc.client.call<{ id: unknown }>("createReverseProxyService", {
+    body: {
+      name: `${tag}-db admin`,
+      domain,
+      enabled: true,
+      targets: [
+        { target_id: String(resource.id), target_type: "host", protocol: "http", port: 8080, enabled: true },
+      ],
+      auth: {
+        password_auth: { enabled: true, password: "ax-proxy-password-3f1a" },
+        header_auths: [{ enabled: true, header: "X-Api-Key", value: "ax-proxy-header-9b0c" }],
+      },
+    },
+  });
+  // Deleted before the network (created is undone in reverse order).
+  created.push({ op: "deleteReverseProxyService", param: "serviceId", id: String(service.id) });
+
+  const shown = await cli(["show"]);
+  expect(shown.code).toBe(0);
+  const line =
+    `https://${domain} → resource ${tag}-db (10.60.0.5:8080, network ${tag}-net) http, public, guarded by ` +
+    `password, header X-Api-Key (service "${tag}-db admin")`;
+  expect(shown.stdout).toContain(line);
+  for (const secret of ["ax-proxy-password-3f1a", "ax-proxy-header-9b0c", acc.token])
+    expect(`${shown.stdout}${shown.stderr}`).not.toContain(secret);
+
+  dir ||= fs.mkdtempSync(path.join(os.tmpdir(), "privnet-access-acceptance-"));
+  const file = path.join(dir, "published.yaml");
+  fs.writeFileSync(
+    file,
+    [
+      "tests:",
+      `  - {name: the database is not published, published: {resource: ${tag}-db}, expect: not-published}`,
+      `  - {name: the database only behind auth, published: {resource: ${tag}-db}, expect: only-with-auth}`,
+      "",
+    ].join("\n"),
+  );
+  const tested = await cli(["test", "--tests", file]);
+  expect(tested.code).toBe(1);
+  expect(tested.stdout).toContain("FAIL the database is not published");
+  expect(tested.stdout).toContain(`resource ${tag}-db is published publicly by service "${tag}-db admin"`);
+  expect(tested.stdout).toContain("PASS the database only behind auth");
+  acc.record({
+    check: "privnet-access",
+    kind: "ReverseProxyService",
+    status: "passed",
+    detail: "show: the target published with its auth; a not-published test failed as expected",
+  });
+});

@@ -32,7 +32,14 @@ import {
 } from "../e2e/project";
 import { countObjects, importProject, secretsOf } from "../support/import-project";
 import { ensureBuilt } from "../support/package-copy";
-import { configureAll, fixtures, PEERS_NEEDED, providerFor, type FixtureTarget } from "../support/provider";
+import {
+  configureAll,
+  fixtures,
+  NEEDS_PROXY_CLUSTER,
+  PEERS_NEEDED,
+  providerFor,
+  type FixtureTarget,
+} from "../support/provider";
 import { acceptance } from "./target";
 
 const acc = acceptance();
@@ -50,9 +57,10 @@ interface Made {
 const made: Made[] = [];
 const byKind = (kind: string): Made | undefined => made.find((m) => m.kind === kind);
 
-/** The value at a property path (`config.api_key`) of the inputs an object was made with. */
+/** The value at a property path (`config.api_key`, `auth.headerAuths[0].value`) of the inputs an object was made with. */
 function valueAt(inputs: Props, field: string): unknown {
   return field
+    .replace(/\[(\d+)\]/g, ".$1")
     .split(".")
     .reduce<unknown>((v, k) => (v && typeof v === "object" ? (v as Props)[k] : undefined), inputs);
 }
@@ -74,6 +82,10 @@ describe("privnet-import against the target: adopt the whole account", () => {
       const evidence = notServed.get(kind);
       if (evidence) {
         acc.record({ check: "import", kind, status: "not served", detail: evidence });
+        continue;
+      }
+      if (!acc.own && NEEDS_PROXY_CLUSTER.includes(kind) && acc.probe.proxyClusters.length === 0) {
+        acc.record({ check: "import", kind, status: "no proxy cluster", detail: "none made by this test" });
         continue;
       }
       const needed = PEERS_NEEDED[kind] ?? 0;
@@ -265,6 +277,15 @@ describe("privnet-import against the target: adopt the whole account", () => {
         getIngressPortAllocations: id("IngressPortAllocation") && {
           peerId: outs("IngressPortAllocation").peerId,
         },
+        getReverseProxyService: id("ReverseProxyService") && { id: id("ReverseProxyService") },
+        getReverseProxyServices: undefined,
+        getReverseProxyDomain: id("ReverseProxyDomain") && { domain: outs("ReverseProxyDomain").domain },
+        getReverseProxyDomains: undefined,
+        getProxyCluster: served.includes("ReverseProxyService")
+          ? (acc.probe.proxyClusters[0] ?? (await firstCluster()))
+          : undefined,
+        getProxyClusters: undefined,
+        getProxyTokens: undefined,
         getInvites: undefined,
         getAuditEvents: undefined,
         getProxyLogs: {},
@@ -332,6 +353,12 @@ async function peerless(kind: string, t: FixtureTarget): Promise<Props | undefin
   const network = await t.call("createNetwork", { body: { name } });
   const group = await t.call("createGroup", { body: { name } });
   return { networkId: network.id, peerGroups: [group.id], metric: 10, masquerade: true, enabled: true };
+}
+
+/** The address of a cluster the account has (on our own server, the fixtures registered one). */
+async function firstCluster(): Promise<string | undefined> {
+  const clusters = (await acc.client.call<{ address: string }[] | null>("listProxyClusters")) ?? [];
+  return clusters[0]?.address;
 }
 
 /** Whether the target does not serve a family (some kind of it was found not served by the probe). */

@@ -13,7 +13,14 @@
  */
 import { setWarningSink } from "../../provider/diagnostics";
 import { PROVIDERS } from "../../provider/registry";
-import { configureAll, fixtures, PEERS_NEEDED, providerFor, type KindFixture } from "../support/provider";
+import {
+  configureAll,
+  fixtures,
+  NEEDS_PROXY_CLUSTER,
+  PEERS_NEEDED,
+  providerFor,
+  type KindFixture,
+} from "../support/provider";
 import type { Host } from "../support/host";
 import { runLifecycle, type LifecycleDriver } from "../support/lifecycle";
 import { pluginDriver, startPlugin } from "../support/plugin";
@@ -62,6 +69,16 @@ describe.each(PROVIDERS.map((p) => p.spec.name))("%s", (kind) => {
       });
       expect(res.status).toBe(404);
       acc.record({ check: "lifecycle", kind, status: "not served", detail: notServed.evidence });
+    });
+  } else if (!acc.own && NEEDS_PROXY_CLUSTER.includes(kind) && acc.probe.proxyClusters.length === 0) {
+    test("needs an online reverse-proxy cluster; the target has none", () => {
+      expect(acc.probe.proxyClusters).toEqual([]);
+      acc.record({
+        check: "lifecycle",
+        kind,
+        status: "no proxy cluster",
+        detail: "no proxy is registered (GET /api/reverse-proxies/clusters lists no online cluster)",
+      });
     });
   } else if (needed > budget) {
     test(`needs ${needed} enrolled peers; the target has ${budget} for this test`, () => {

@@ -20,6 +20,8 @@ export interface Probe {
   notServed: { kind: string; path: string; evidence: string }[];
   /** Ids of the enrolled peers found in the account. */
   peers: string[];
+  /** Addresses of the online reverse-proxy clusters (services and custom domains need one). */
+  proxyClusters: string[];
   /** The target's `GET /api/accounts` answered with these settings members (for the report). */
   accountSettingsMembers: string[];
 }
@@ -86,6 +88,9 @@ export async function probeTarget(
     else throw new Error(`probe: GET ${path} answered ${r.status}: ${JSON.stringify(r.body).slice(0, 200)}`);
   }
   const peers = ((await client.call("listPeers")) as { id: unknown }[] | null) ?? [];
+  const clusters = served.includes("ReverseProxyService")
+    ? (((await client.call("listProxyClusters")) as { address: string; online: boolean }[] | null) ?? [])
+    : [];
   const accounts = ((await client.call("listAccounts")) as { settings?: Record<string, unknown> }[]) ?? [];
   return {
     label: opts.external ? opts.url : "privnet-server (started by the acceptance tier)",
@@ -94,6 +99,7 @@ export async function probeTarget(
     served,
     notServed,
     peers: peers.map((p) => String(p.id)),
+    proxyClusters: clusters.filter((c) => c.online).map((c) => c.address),
     accountSettingsMembers: Object.keys(accounts[0]?.settings ?? {}).sort(),
   };
 }

@@ -88,6 +88,12 @@ describe("tests/acceptance/programs/everything under the real CLI", () => {
     await stack.config("geo", String(target.geoLocation));
     await stack.config("stage", "1");
     await stack.config("clientSecret", CLIENT_SECRET, { secret: true });
+    const cluster = !acc.probe.served.includes("ReverseProxyService")
+      ? undefined
+      : acc.own
+        ? await target.proxyCluster()
+        : acc.probe.proxyClusters[0];
+    if (cluster) await stack.config("proxyCluster", cluster);
   }, SETUP_TIMEOUT_MS);
 
   afterAll(async () => {

@@ -4,10 +4,11 @@
  */
 import * as fs from "node:fs";
 import { PrivnetClient } from "../../client";
-import type { FixtureTarget } from "../support/provider";
+import { onlineCluster, registerSimulatedProxy, type FixtureTarget } from "../support/provider";
 import type { Probe } from "./probe";
 
-export type KindStatus = "passed" | "failed" | "not served" | "too few enrolled peers" | "nothing to look up";
+export type KindStatus =
+  "passed" | "failed" | "not served" | "too few enrolled peers" | "no proxy cluster" | "nothing to look up";
 
 export interface KindResult {
   /** Which check: `lifecycle`, `program`, ... */
@@ -99,6 +100,12 @@ export function acceptance(): Acceptance {
           ? "https://idp.example.com"
           : (process.env.PRIVNET_ACCEPTANCE_OIDC_ISSUER ?? `${url}/oauth2`),
         geoLocation: own || process.env.PRIVNET_ACCEPTANCE_GEO === "1",
+        async proxyCluster() {
+          const call: FixtureTarget["call"] = (operationId, args) => client.call(operationId, args ?? {});
+          return own
+            ? registerSimulatedProxy(url, call, `proxy-${process.pid}-${which}.example.test`)
+            : onlineCluster(call);
+        },
       };
     },
     peerBudget: (which) => (own ? Number.POSITIVE_INFINITY : slice(which).length),

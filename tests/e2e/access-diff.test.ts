@@ -48,6 +48,7 @@ describe("privnet-access diff (real CLI, offline twin)", () => {
       admins: acc.groups.admins,
       routers: acc.groups.routers,
       gw: acc.peers["gw-1"],
+      files: acc.resource,
     };
     await stack.config("ids", JSON.stringify(ids));
     await stack.config("sources", JSON.stringify(["admins"]));
@@ -192,6 +193,51 @@ describe("privnet-access diff (real CLI, offline twin)", () => {
         '+ laptop-2 → resource lab-db (10.30.0.7 via gw-1) tcp/5432 (policy "lab", rule "lab postgres")',
       ]);
       expect(r.stdout).toContain("pairs: 2 newly reachable");
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "a change that publishes a resource through a reverse proxy is a + line, and breaks a not-published test",
+    async () => {
+      // A proxy of the account's own registers first: the twin gets the account's clusters.
+      const token = await server.client.call<{ plain_token: string }>("createProxyToken", {
+        body: { name: "edge" },
+      });
+      const reg = await server.server.raw("POST", "/sim/proxies", {
+        body: JSON.stringify({ token: token.plain_token, address: "edge.example.test" }),
+        headers: { "Content-Type": "application/json" },
+      });
+      expect(reg.status).toBe(200);
+      await stack.config("publish", "edge.example.test");
+      await stack.config("filesPassword", "files-e2e-password-81c2", { secret: true });
+      const tests = path.join(work, "published.yaml");
+      fs.writeFileSync(
+        tests,
+        [
+          "tests:",
+          "  - name: the file server is not published",
+          "    published: { resource: files }",
+          "    expect: not-published",
+          "  - name: the file server is only published behind auth",
+          "    published: { resource: files }",
+          "    expect: only-with-auth",
+        ].join("\n"),
+      );
+      const r = await diff(["--tests", tests]);
+      await stack.configRemove("publish");
+      expectCode(r, 1);
+      expect(r.stdout.split("\n").filter((l) => /^[+-] /.test(l))).toEqual([
+        "+ published: https://files.edge.example.test → resource files (10.20.0.5:8080, network office) http, " +
+          'public, guarded by password (service "files")',
+      ]);
+      expect(r.stdout).toContain("published through reverse proxies: 1 gained, 0 lost");
+      expect(r.stdout).toContain("FAIL the file server is not published");
+      expect(r.stdout).toContain(
+        'resource files is published publicly by service "files" at https://files.edge.example.test',
+      );
+      expect(r.stdout).toContain("PASS the file server is only published behind auth");
+      expect(r.stdout).not.toContain("files-e2e-password-81c2");
     },
     TEST_TIMEOUT_MS,
   );

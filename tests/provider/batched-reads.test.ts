@@ -384,6 +384,9 @@ describe("which kinds share a list", () => {
       NotificationChannel: "listNotificationChannels",
       IngressPeer: "listIngressPeers",
       IngressPortAllocation: "listPortAllocations",
+      ReverseProxyService: "listReverseProxyServices",
+      ReverseProxyDomain: null, // no GET: its own read shares listReverseProxyDomains
+      ProxyToken: null, // no GET: its own read shares listProxyTokens
     });
   });
 

@@ -9,6 +9,7 @@ import * as privnet from "../../sdk/lookups";
 import { LOOKUPS, isPrivnetLookupError, type LookupOptions } from "../../sdk/lookups";
 import { connectPeer, enrollPeer, finishJob } from "../../server/sim";
 import { feedProxyLogs, feedTraffic } from "../../server/sim-events";
+import { registerProxy } from "../../server/sim-proxy";
 import { addPeer } from "../support/fixtures";
 import { startTestServer, type CallOptions, type TestServer } from "../support/server";
 
@@ -670,6 +671,93 @@ describe("integrations", () => {
     expect(es.config.api_key).not.toBe("lk-dd-key");
     expect(es.accountId).toBeTruthy();
     expect((await kept(privnet.getEventStreamingIntegrations(opts))).map((x) => x.id)).toEqual([id]);
+  });
+});
+
+describe("reverse proxies", () => {
+  test("getReverseProxyService(s), getReverseProxyDomain(s), getProxyCluster(s), getProxyTokens: secrets answered empty", async () => {
+    const token = await ok("createProxyToken", { body: { name: "lk-proxy" } });
+    registerProxy(s.server.state, { token: token.plain_token, address: "lk.proxy.example.test" });
+    const net = await ok("createNetwork", { body: { name: "lk-rp" } });
+    const res = await ok("createNetworkResource", {
+      params: { networkId: net.id },
+      body: { name: "lk-rp-host", address: "10.9.0.1", enabled: true, groups: [] },
+    });
+    const svc = await ok("createReverseProxyService", {
+      body: {
+        name: "lk-svc",
+        domain: "app.lk.proxy.example.test",
+        enabled: true,
+        targets: [{ target_id: res.id, target_type: "host", protocol: "http", port: 80, enabled: true }],
+        auth: { password_auth: { enabled: true, password: "lk-proxy-password" } },
+      },
+    });
+    const one = await kept(privnet.getReverseProxyService({ id: svc.id }, opts));
+    expect(one).toMatchObject({
+      id: svc.id,
+      domain: "app.lk.proxy.example.test",
+      proxyCluster: "lk.proxy.example.test",
+      auth: { passwordAuth: { enabled: true, password: "" } },
+      meta: { status: "active" },
+    });
+    expect(one.targets[0]).toMatchObject({ targetId: res.id, host: "10.9.0.1" });
+    expect((await kept(privnet.getReverseProxyServices(opts))).map((x) => x.id)).toEqual([svc.id]);
+    await expectLookupError(
+      privnet.getReverseProxyService({ id: "nope" }, opts),
+      "not-found",
+      /no reverse-proxy service with id "nope"/,
+    );
+
+    const custom = await ok("createReverseProxyDomain", {
+      body: { domain: "lk.example.com", target_cluster: "lk.proxy.example.test" },
+    });
+    expect(await kept(privnet.getReverseProxyDomain({ id: custom.id }, opts))).toMatchObject({
+      domain: "lk.example.com",
+      type: "custom",
+      validated: false,
+    });
+    // A cluster's own domain has no id: it is found by name (letter case does not matter).
+    expect(
+      await kept(privnet.getReverseProxyDomain({ domain: "LK.proxy.example.test" }, opts)),
+    ).toMatchObject({
+      id: "",
+      type: "free",
+      validated: true,
+    });
+    await expectLookupError(
+      privnet.getReverseProxyDomain({ id: "" }, opts),
+      "invalid-arguments",
+      /id: must not be empty/,
+    );
+    await expectLookupError(
+      privnet.getReverseProxyDomain({ id: "nope" }, opts),
+      "not-found",
+      /no domain with id "nope"/,
+    );
+    expect((await kept(privnet.getReverseProxyDomains(opts))).map((d) => d.domain).sort()).toEqual([
+      "lk.example.com",
+      "lk.proxy.example.test",
+    ]);
+
+    expect(await kept(privnet.getProxyCluster("lk.proxy.example.test", opts))).toMatchObject({
+      address: "lk.proxy.example.test",
+      type: "account",
+      online: true,
+      connectedProxies: 1,
+    });
+    await expectLookupError(
+      privnet.getProxyCluster("none.example.test", opts),
+      "not-found",
+      /no proxy cluster with address "none.example.test"/,
+    );
+    expect((await kept(privnet.getProxyClusters(opts))).map((c) => c.address)).toEqual([
+      "lk.proxy.example.test",
+    ]);
+    const tokens = await kept(privnet.getProxyTokens(opts));
+    expect(tokens.map((t) => t.name)).toEqual(["lk-proxy"]);
+    expect(tokens[0]?.lastUsed).toBeDefined();
+    expect(JSON.stringify(results)).not.toContain(token.plain_token);
+    expect(JSON.stringify(results)).not.toContain("lk-proxy-password");
   });
 });
 

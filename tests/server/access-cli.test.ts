@@ -214,3 +214,72 @@ describe("bad input: one line, non-zero exit, nothing read", () => {
     expect((await cli(["show", "--peer", "nobody"])).stderr).toContain('--peer: no peer "nobody"');
   });
 });
+
+describe("what reverse-proxy services publish", () => {
+  test("show names the published target and the auth; a not-published test fails for it", async () => {
+    const token = await acc.client.call<{ plain_token: string }>("createProxyToken", {
+      body: { name: "edge" },
+    });
+    const reg = await t.raw("POST", "/sim/proxies", {
+      body: JSON.stringify({ token: token.plain_token, address: "edge.example.test" }),
+      headers: { "Content-Type": "application/json" },
+    });
+    expect(reg.status).toBe(200);
+    const svc = await acc.client.call<{ id: string }>("createReverseProxyService", {
+      body: {
+        name: "files portal",
+        domain: "files.edge.example.test",
+        enabled: true,
+        targets: [
+          { target_id: acc.resource, target_type: "host", protocol: "http", port: 8080, enabled: true },
+        ],
+        auth: { password_auth: { enabled: true, password: "portal-password-6d2a" } },
+      },
+    });
+    try {
+      const r = await cli(["show"]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain("Published through reverse proxies");
+      expect(r.stdout).toContain(
+        "  https://files.edge.example.test → resource files (10.20.0.5:8080, network office) http, public, " +
+          'guarded by password (service "files portal")',
+      );
+      expect(r.stdout).not.toContain("portal-password-6d2a");
+      const json = JSON.parse((await cli(["show", "--json"])).stdout);
+      expect(json.published).toEqual([
+        expect.objectContaining({
+          service: { id: svc.id, name: "files portal" },
+          audience: "public",
+          auth: ["password"],
+          to: expect.objectContaining({ kind: "resource", id: acc.resource, name: "files" }),
+        }),
+      ]);
+      // Only the lines that concern the peer asked for: files is a resource, so laptop-1 sees none.
+      expect(JSON.parse((await cli(["show", "--peer", "laptop-1", "--json"])).stdout).published).toEqual([]);
+
+      const file = path.join(dir, "published.yaml");
+      fs.writeFileSync(
+        file,
+        [
+          "tests:",
+          "  - name: the file server is not published",
+          "    published: { resource: files }",
+          "    expect: not-published",
+          "  - name: db-1 is not published",
+          "    published: { peer: db-1 }",
+          "    expect: not-published",
+        ].join("\n"),
+      );
+      const tested = await cli(["test", "--tests", file]);
+      expect(tested.code).toBe(1);
+      expect(tested.stdout).toContain("FAIL the file server is not published");
+      expect(tested.stdout).toContain(
+        '  resource files is published publicly by service "files portal" at https://files.edge.example.test ' +
+          "(public, guarded by password)",
+      );
+      expect(tested.stdout).toContain("PASS db-1 is not published");
+    } finally {
+      await acc.client.call("deleteReverseProxyService", { params: { serviceId: svc.id } });
+    }
+  });
+});

@@ -56,3 +56,67 @@ test("a seed is refused on a database that already holds an account", () => {
   const seed: Seed = { version: 1, objects: {} };
   expect(() => createServer({ db, seed })).toThrow("loads only into a new database");
 });
+
+test("reverse-proxy services and custom domains are seeded as answered; the twin serves them on shared clusters", async () => {
+  const t = await startTestServer({ simulate: true, proxyClusters: ["edge.example.test"] });
+  const client = new PrivnetClient({ apiUrl: t.url, token: t.token, rateLimit: false });
+  const g = await client.call<{ id: string }>("createGroup", { body: { name: "readers" } });
+  const net = await client.call<{ id: string }>("createNetwork", { body: { name: "dc" } });
+  const res = await client.call<{ id: string }>("createNetworkResource", {
+    params: { networkId: net.id },
+    body: { name: "db", address: "10.0.0.5", enabled: true, groups: [] },
+  });
+  const dom = await client.call<{ id: string }>("createReverseProxyDomain", {
+    body: { domain: "apps.example.com", target_cluster: "edge.example.test" },
+  });
+  const svc = await client.call<Record<string, unknown>>("createReverseProxyService", {
+    body: {
+      name: "wiki",
+      domain: "wiki.apps.example.com",
+      enabled: true,
+      private: true,
+      access_groups: [g.id],
+      targets: [{ target_id: res.id, target_type: "host", protocol: "http", port: 80, enabled: true }],
+      auth: { header_auths: [{ enabled: true, header: "X-Key", value: "seed-secret-4f" }] },
+    },
+  });
+  const listed = await listAccount({ client, batchReads: false });
+  // As privnet-access diff reads them: the custom domains (a cluster's own domain is no object of the account).
+  const domains = (await client.call<Record<string, unknown>[]>("listReverseProxyDomains"))
+    .filter((d) => d.type === "custom")
+    .map((d) => ({
+      id: String(d.id),
+      object: d,
+      parents: {},
+    }));
+  const seed = validateSeed({
+    version: 1,
+    objects: {
+      ...Object.fromEntries([...listed].map(([k, l]) => [k, l.map((o) => ({ ...o }))])),
+      ReverseProxyDomain: domains,
+    },
+  });
+  const twin = await startServer({ seed, proxyClusters: ["edge.example.test"] });
+  const tc = new PrivnetClient({ apiUrl: twin.url, token: twin.ownerToken as string, rateLimit: false });
+  try {
+    const got = await tc.call<Record<string, unknown>>("getReverseProxyService", {
+      params: { serviceId: String(svc.id) },
+    });
+    const { meta: _m1, ...a } = got;
+    const { meta: _m2, ...b } = svc;
+    expect(a).toEqual(b);
+    expect((await tc.call<{ id: string }[]>("listReverseProxyDomains")).map((d) => d.id)).toContain(dom.id);
+    // The seed held no secret: nothing of the header value reached the twin.
+    expect(JSON.stringify(twin.state.store.get("proxy_service", String(svc.id)))).not.toContain(
+      "seed-secret-4f",
+    );
+    const now = Date.parse("2026-06-01T00:00:00Z");
+    const again = await listAccount({ client: tc, batchReads: false });
+    expect(snapshotOf(again, now).proxy_services).toEqual(snapshotOf(listed, now).proxy_services);
+  } finally {
+    await tc.close();
+    await twin.close();
+    await client.close();
+    await t.close();
+  }
+});

@@ -316,6 +316,42 @@ describe("privnet-server sim (CLI)", () => {
     expect(refused.stdout + refused.stderr).not.toContain(k.key);
   });
 
+  test("proxy register|connect|disconnect and dns: the token from PRIVNET_PROXY_TOKEN, never printed", async () => {
+    const token = (await s.call("createProxyToken", { body: { name: "sim cli" } })).body
+      .plain_token as string;
+    const reg = await cli(["proxy", "register", "--url", s.url, "--address", "cli.proxy.example.test"], {
+      PRIVNET_PROXY_TOKEN: token,
+    });
+    expect(reg.code).toBe(0);
+    expect(reg.lines[0].cluster).toMatchObject({ address: "cli.proxy.example.test", online: true });
+    expect(reg.stdout + reg.stderr).not.toContain(token);
+    const off = await cli(["proxy", "disconnect", "--url", s.url, "--proxy", reg.lines[0].proxy.id]);
+    expect(off.lines[0].cluster).toMatchObject({ online: false, connected_proxies: 0 });
+    const dns = await cli([
+      "dns",
+      "--url",
+      s.url,
+      "--name",
+      "validation.apps.example.com",
+      "--cname",
+      "x.test",
+    ]);
+    expect(dns.lines[0]).toEqual({ name: "validation.apps.example.com", cname: "x.test" });
+    const refused = await cli([
+      "proxy",
+      "register",
+      "--url",
+      s.url,
+      "--address",
+      "a.test",
+      "--proxy-token",
+      "nope",
+    ]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/401 token: unknown proxy token/);
+    expect((await cli(["proxy", "register", "--url", s.url, "--address", "a.test"])).code).toBe(2);
+  });
+
   test("connect, disconnect and job complete|fail", async () => {
     const k = await newKey();
     const peer = (await cli(["enroll", "--url", s.url, "--setup-key", k.key])).lines[0];

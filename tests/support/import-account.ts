@@ -259,6 +259,9 @@ export async function buildImportAccount(url: string, client: PrivnetClient): Pr
     dirE: Buffer.from("vendor-e-secret-21f").toString("base64"),
     s3Key: "AKIAIMPORTTEST",
     s3Secret: "s3-secret-access-key-b90",
+    rpPassword: "proxy-password-7e1",
+    rpHeader: "proxy-header-value-c44",
+    rpPin: "40917362",
     hookSecret: "hook-secret-import-4d2",
     hookUrlToken: "hooktoken-import-8a0",
     /** Not a secret, but write-only: the Okta connection name comes back through config too. */
@@ -403,5 +406,76 @@ export async function buildImportAccount(url: string, client: PrivnetClient): Pr
     },
     "IngressPortAllocation",
   );
-  return { peers, groups, secrets, ids };
+  // Reverse proxies: a proxy registers (the simulated agent), then a public service behind a password, a PIN, a
+  // header and sign-in for one group, a private one for a group, a custom domain and a proxy token that expires.
+  const proxyToken = await client.call<{ plain_token: string }>("createProxyToken", {
+    body: { name: "edge" },
+  });
+  const reg = await fetch(`${url}/sim/proxies`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ token: proxyToken.plain_token, address: "edge.example.test" }),
+  });
+  if (!reg.ok) throw new Error(`register a proxy: ${reg.status} ${await reg.text()}`);
+  await call(
+    "createReverseProxyService",
+    {
+      body: {
+        name: "db console",
+        domain: "db.edge.example.test",
+        enabled: true,
+        targets: [
+          {
+            target_id: db.id,
+            target_type: "host",
+            protocol: "http",
+            port: 8080,
+            enabled: true,
+            options: { request_timeout: "2m" },
+          },
+        ],
+        auth: {
+          password_auth: { enabled: true, password: secrets.rpPassword },
+          pin_auth: { enabled: true, pin: secrets.rpPin },
+          bearer_auth: { enabled: true, distribution_groups: [g("engineering")] },
+          header_auths: [{ enabled: true, header: "X-Api-Key", value: secrets.rpHeader }],
+        },
+        access_restrictions: { allowed_countries: ["de"] },
+      },
+    },
+    "ReverseProxyService",
+  );
+  await call(
+    "createReverseProxyService",
+    {
+      body: {
+        name: "web",
+        domain: "web.edge.example.test",
+        enabled: true,
+        private: true,
+        access_groups: [g("engineering")],
+        targets: [
+          { target_id: peers["web-1"], target_type: "peer", protocol: "http", port: 80, enabled: true },
+        ],
+      },
+    },
+    "ReverseProxyService",
+  );
+  await call(
+    "createReverseProxyDomain",
+    { body: { domain: "apps.example.com", target_cluster: "edge.example.test" } },
+    "ReverseProxyDomain",
+  );
+  const ciToken = await call(
+    "createProxyToken",
+    { body: { name: "ci proxy", expires_in: 30 * 86400 } },
+    "ProxyToken",
+  );
+  // The tokens' values are answered once, at create: an import cannot know them, and they are never in its state.
+  const withTokens: Record<string, string> = {
+    ...secrets,
+    edgeProxyToken: proxyToken.plain_token,
+    ciProxyToken: String(ciToken.plain_token),
+  };
+  return { peers, groups, secrets: withTokens, ids };
 }

@@ -54,6 +54,39 @@ export interface FixtureTarget {
   oidcIssuer: string;
   /** Whether the target has a geo-location database (posture checks by country need one). */
   geoLocation: boolean;
+  /**
+   * The address of an online reverse-proxy cluster (services and custom domains need one): on a server with the
+   * simulated agent, a proxy registered for the fixture; on a live server, one the account has. Fails when none.
+   */
+  proxyCluster(): Promise<string>;
+}
+
+/** Kinds whose fixtures need an online proxy cluster (the acceptance tier reports targets that have none). */
+export const NEEDS_PROXY_CLUSTER = ["ReverseProxyService", "ReverseProxyDomain"];
+
+/** Registers a simulated proxy of `address` with a new proxy token (a server started with --simulate). */
+export async function registerSimulatedProxy(
+  url: string,
+  call: FixtureTarget["call"],
+  address: string,
+): Promise<string> {
+  const token = await call("createProxyToken", { body: { name: `proxy ${address}` } });
+  const res = await fetch(`${url}/sim/proxies`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ token: token.plain_token, address }),
+  });
+  if (res.status !== 200)
+    throw new Error(`registering a proxy of ${address}: ${res.status} ${await res.text()}`);
+  return address;
+}
+
+/** An online cluster the account has (a live server: proxies register there by themselves). */
+export async function onlineCluster(call: FixtureTarget["call"]): Promise<string> {
+  const clusters = ((await call("listProxyClusters")) ?? []) as { address: string; online: boolean }[];
+  const up = clusters.find((c) => c.online);
+  if (!up) throw new Error("the target has no online reverse-proxy cluster");
+  return up.address;
 }
 
 /** Enrolled peers each kind's fixture takes (the acceptance tier reports kinds the target has too few for). */
@@ -78,6 +111,10 @@ export function localTarget(s: TestServer): FixtureTarget {
     peer: async () => addPeer(s).id,
     oidcIssuer: "https://idp.example.com",
     geoLocation: true,
+    proxyCluster: async () => {
+      const call: FixtureTarget["call"] = (operationId, args) => ok(s.call(operationId, args));
+      return registerSimulatedProxy(s.url, call, `proxy-${process.pid}.example.test`);
+    },
   };
 }
 
@@ -407,6 +444,89 @@ export async function fixtures(t: FixtureTarget): Promise<Record<string, () => P
           property: "platform",
         },
       };
+    },
+    ReverseProxyService: async () => {
+      const cluster = await t.proxyCluster();
+      const net = await network();
+      const resource = async (name: string, address: string) =>
+        (
+          await t.call("createNetworkResource", {
+            params: { networkId: net },
+            body: { name, address, enabled: true, groups: [] },
+          })
+        ).id as string;
+      const host = await resource(unique("app"), "10.20.0.5");
+      const subnet = await resource(unique("lan"), "10.21.0.0/16");
+      const readers = await group();
+      const domain = `${unique("svc")}.${cluster}`;
+      const create = {
+        name: unique("svc"),
+        domain,
+        enabled: true,
+        targets: [
+          {
+            targetId: host,
+            targetType: "host",
+            protocol: "http",
+            port: 8080,
+            enabled: true,
+            path: "/",
+            options: { requestTimeout: "2m", customHeaders: { "X-Env": "test" } },
+          },
+        ],
+        auth: {
+          passwordAuth: { enabled: true, password: "pw-secret-1" },
+          bearerAuth: { enabled: true, distributionGroups: [readers] },
+          headerAuths: [{ enabled: true, header: "X-Token", value: "hdr-secret-1" }],
+        },
+        accessRestrictions: { allowedCountries: ["de"], blockedCidrs: ["192.0.2.0/24"] },
+      };
+      return {
+        create,
+        update: {
+          ...create,
+          name: unique("svc"),
+          passHostHeader: true,
+          targets: [
+            ...create.targets,
+            {
+              targetId: subnet,
+              targetType: "subnet",
+              host: "10.21.0.9",
+              protocol: "http",
+              port: 80,
+              enabled: true,
+              path: "/api",
+            },
+          ],
+          auth: {
+            passwordAuth: { enabled: true, password: "pw-secret-2" },
+            pinAuth: { enabled: true, pin: "4711" },
+          },
+        },
+        replace: {
+          inputs: {
+            name: unique("svc"),
+            domain,
+            enabled: true,
+            mode: "tcp",
+            targets: [{ targetId: host, targetType: "host", protocol: "tcp", port: 5432, enabled: true }],
+          },
+          property: "mode",
+        },
+      };
+    },
+    ReverseProxyDomain: async () => {
+      const cluster = await t.proxyCluster();
+      const create = { domain: `${unique("apps")}.example.com`, targetCluster: cluster };
+      return {
+        create,
+        replace: { inputs: { ...create, domain: `${unique("apps")}.example.com` }, property: "domain" },
+      };
+    },
+    ProxyToken: async () => {
+      const create = { name: unique("proxy"), expiresIn: 86400 };
+      return { create, replace: { inputs: { ...create, name: unique("proxy") }, property: "name" } };
     },
     ScimIntegration: async () => {
       const create = { prefix: unique("scim"), provider: "jumpcloud", groupPrefixes: ["eng-", "ops-"] };

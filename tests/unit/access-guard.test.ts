@@ -357,6 +357,41 @@ test("access tests: a failure names the test, the pair and the policy, on the st
   expect(v?.urn).toBe(urn("Policy", "web"));
 });
 
+test("a reverse-proxy service: the guard says it does not check what services publish, and runs no published test", async () => {
+  const service = resource("ReverseProxyService", "db-console", {
+    name: "db console",
+    domain: "db.proxy.example.test",
+    enabled: true,
+    targets: [{ targetId: "db-1", targetType: "peer", protocol: "http", port: 8080, enabled: true }],
+  });
+  const a = await guard().analyze([webPolicy(), service], {});
+  const [v] = accessChangeViolations(a);
+  expect(v?.message).toContain(
+    "1 reverse-proxy service(s) in the stack: what services publish is not checked here, nor are access tests " +
+      "about it (privnet-access diff and test show and check both)",
+  );
+  // Not run at all (the guard's account holds no service): run, the `published` one would fail and the
+  // `not-published` one pass, whatever the stack publishes.
+  const tests = parseTests(
+    [
+      "tests:",
+      "  - {name: the database is not published, published: {peer: db-1}, expect: not-published}",
+      "  - {name: the database console is published, published: {peer: db-1}, expect: published}",
+      "  - {name: routers never reach the database, from: {group: routers}, to: {peer: db-1}, port: 5432, expect: deny}",
+    ].join("\n"),
+    "t.yaml",
+  );
+  expect(accessTestViolations(a, tests, "t.yaml")).toEqual([]);
+  // The reach test beside it still runs: a change that breaks it fails it.
+  const b = await guard().analyze(
+    [webPolicy({ rules: [rule({ sources: ["g-laptops", "g-gw"] })] }), service],
+    {},
+  );
+  expect(accessTestViolations(b, tests, "t.yaml").map((x) => x.message.split("\n")[0])).toEqual([
+    "FAIL routers never reach the database (expect deny, 1 pair) after this change",
+  ]);
+});
+
 test("no-broad-access: the All group, and all traffic to a sensitive group", async () => {
   const a = await guard().analyze(
     [

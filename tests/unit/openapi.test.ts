@@ -61,11 +61,11 @@ function expectedBodies(): Map<string, { request: boolean; response: boolean }> 
 describe("OpenAPI document", () => {
   const ops = [...specOperations(), ...beyondSpecOperations()];
 
-  test("operations.tsv has the 137 operations of the spec; 20 more are served beyond it", () => {
+  test("operations.tsv has the 137 operations of the spec; 34 more are served beyond it", () => {
     expect(specOperations()).toHaveLength(137);
-    // SCIM provisioning (2 x 7) and notifications (6), from the service's own document.
-    expect(beyondSpecOperations()).toHaveLength(20);
-    expect(ops).toHaveLength(157);
+    // SCIM provisioning (2 x 7), notifications (6) and reverse proxies (14), from the service's own document.
+    expect(beyondSpecOperations()).toHaveLength(34);
+    expect(ops).toHaveLength(171);
   });
 
   test.each(ops.map((o) => [o.method, o.path]))("%s %s is an operation of the document", (method, p) => {

@@ -128,7 +128,13 @@ describe("every resource kind", () => {
     const unused = (): never => {
       throw new Error("fixtures are only listed here, not built");
     };
-    const target: FixtureTarget = { call: unused, peer: unused, oidcIssuer: "", geoLocation: false };
+    const target: FixtureTarget = {
+      call: unused,
+      peer: unused,
+      oidcIssuer: "",
+      geoLocation: false,
+      proxyCluster: unused,
+    };
     const have = Object.keys(await fixtures(target));
     expect(
       kinds

@@ -3,13 +3,17 @@
  * document (api/openapi.ts, the same as docs/openapi.json) has each operation of the facts extracted from the
  * service's document (tests/fixtures/service-openapi/facts.json, see scripts/service-facts.ts) with the same
  * success status, and request and response bodies of the same form (a list or an object) with the same required
- * fields and the same field names.
+ * fields and the same field names, in the body and in every object nested in it (`targets[]`, `auth.pin_auth`).
+ *
+ * Where the document is wrong about the service it describes, the difference is listed in {@link KNOWN} with what
+ * running the service showed; nothing else may differ.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { buildOpenApi } from "../../api/openapi";
 import { ROUTES } from "../../api/routes";
-import type { BodyFacts, ServiceFacts } from "../../scripts/service-facts";
+import { nestedOf, objectOf, type BodyFacts } from "../../scripts/body-facts";
+import type { ServiceFacts } from "../../scripts/service-facts";
 import { beyondSpecOperations } from "../support/spec";
 
 type Json = Record<string, unknown>;
@@ -20,6 +24,29 @@ const facts = JSON.parse(
 const doc = buildOpenApi("conformance") as {
   paths: Record<string, Record<string, Json>>;
   components: { schemas: Record<string, Json> };
+};
+
+/** Where the service answers otherwise than its document says (checked by running v0.77.1), by operation. */
+const KNOWN: Record<string, { part: "response"; reason: string }> = {
+  "POST /api/reverse-proxies/domains": {
+    part: "response",
+    reason:
+      "the document names a service as the answer to a domain's create; the service answers the new domain " +
+      "({id, domain, target_cluster, type, validated, ...})",
+  },
+  ...Object.fromEntries(
+    [
+      "DELETE /api/reverse-proxies/services/{serviceId}",
+      "DELETE /api/reverse-proxies/proxy-tokens/{tokenId}",
+      "DELETE /api/reverse-proxies/clusters/{clusterAddress}",
+    ].map((k) => [
+      k,
+      {
+        part: "response" as const,
+        reason: "the document gives no body; the service answers 200 with {} as every other delete",
+      },
+    ]),
+  ),
 };
 
 function deref(s: unknown): Json {
@@ -35,11 +62,12 @@ function bodyFacts(schema: unknown): BodyFacts | null {
   if (schema === undefined) return null;
   const s = deref(schema);
   const list = s.type === "array";
-  const o = deref(list ? s.items : s);
+  const o = objectOf(list ? s.items : s, deref);
   return {
     list,
-    required: [...((o.required as string[] | undefined) ?? [])].sort(),
-    properties: Object.keys((o.properties as Json | undefined) ?? {}).sort(),
+    required: [...o.required].sort(),
+    properties: [...o.properties.keys()].sort(),
+    nested: nestedOf(o.properties, deref),
   };
 }
 
@@ -76,7 +104,17 @@ describe("conformance with the service's own OpenAPI document", () => {
     const mine = ours(key);
     expect({ success: mine.success }).toEqual({ success: theirs.success });
     expect({ request: mine.request }).toEqual({ request: theirs.request });
-    expect({ response: mine.response }).toEqual({ response: theirs.response });
+    if (KNOWN[key]?.part !== "response")
+      expect({ response: mine.response }).toEqual({ response: theirs.response });
+  });
+
+  test("every known difference is still one (a fixed document or schema removes its entry)", () => {
+    for (const [key, { reason }] of Object.entries(KNOWN)) {
+      const theirs = facts.operations[key];
+      expect({ key, known: theirs !== undefined }).toEqual({ key, known: true });
+      const differs = JSON.stringify(ours(key).response) !== JSON.stringify(theirs?.response);
+      expect({ key, reason, differs }).toEqual({ key, reason, differs: true });
+    }
   });
 
   test("the comparison sees a difference: a required field more or less fails it", () => {
@@ -86,5 +124,16 @@ describe("conformance with the service's own OpenAPI document", () => {
     expect(mine.request?.required).toEqual(["prefix", "provider"]);
     expect(mine.request).not.toEqual({ ...theirs.request, required: ["prefix"] });
     expect(mine.response).not.toEqual({ ...theirs.response, required: [] });
+    // ...and inside the body: a target's required fields.
+    const svc = "POST /api/reverse-proxies/services";
+    const their = (facts.operations[svc] as ServiceFacts["operations"][string]).request;
+    const myService = ours(svc).request;
+    expect(myService?.nested["targets[]"]?.required).toContain("target_id");
+    expect(myService).toEqual(their);
+    const nested = their?.nested ?? {};
+    expect(myService).not.toEqual({
+      ...their,
+      nested: { ...nested, "targets[]": { ...nested["targets[]"], required: ["port"] } },
+    });
   });
 });

@@ -73,6 +73,12 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Policy{}
 	case "privnet:index:PostureCheck":
 		r = &PostureCheck{}
+	case "privnet:index:ProxyToken":
+		r = &ProxyToken{}
+	case "privnet:index:ReverseProxyDomain":
+		r = &ReverseProxyDomain{}
+	case "privnet:index:ReverseProxyService":
+		r = &ReverseProxyService{}
 	case "privnet:index:Route":
 		r = &Route{}
 	case "privnet:index:ScimIntegration":

@@ -8783,6 +8783,108 @@ func (o GetPostureChecksItemChecksProcessCheckProcessArrayOutput) Index(i pulumi
 	}).(GetPostureChecksItemChecksProcessCheckProcessOutput)
 }
 
+// A proxy cluster: the proxies serving one address
+type GetProxyClustersItem struct {
+	// The cluster's address: the domain services are published under
+	Address string `pulumi:"address"`
+	// How many proxies of the cluster are connected
+	ConnectedProxies int `pulumi:"connectedProxies"`
+	// Id of one proxy of the cluster
+	Id string `pulumi:"id"`
+	// Whether a proxy of the cluster reported recently
+	Online bool `pulumi:"online"`
+	// Whether a proxy of the cluster runs inside the overlay network
+	Private *bool `pulumi:"private"`
+	// Whether services must use a name under the address
+	RequireSubdomain *bool `pulumi:"requireSubdomain"`
+	// Whether every proxy checks IP reputation
+	SupportsCrowdsec *bool `pulumi:"supportsCrowdsec"`
+	// Whether services may listen on any port
+	SupportsCustomPorts *bool `pulumi:"supportsCustomPorts"`
+	// account: run by the account itself; shared: by the operator; one of `account`, `shared`
+	Type string `pulumi:"type"`
+}
+
+// A proxy cluster: the proxies serving one address
+type GetProxyClustersItemOutput struct{ *pulumi.OutputState }
+
+func (GetProxyClustersItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetProxyClustersItem)(nil)).Elem()
+}
+
+func (o GetProxyClustersItemOutput) ToGetProxyClustersItemOutput() GetProxyClustersItemOutput {
+	return o
+}
+
+func (o GetProxyClustersItemOutput) ToGetProxyClustersItemOutputWithContext(ctx context.Context) GetProxyClustersItemOutput {
+	return o
+}
+
+// The cluster's address: the domain services are published under
+func (o GetProxyClustersItemOutput) Address() pulumi.StringOutput {
+	return o.ApplyT(func(v GetProxyClustersItem) string { return v.Address }).(pulumi.StringOutput)
+}
+
+// How many proxies of the cluster are connected
+func (o GetProxyClustersItemOutput) ConnectedProxies() pulumi.IntOutput {
+	return o.ApplyT(func(v GetProxyClustersItem) int { return v.ConnectedProxies }).(pulumi.IntOutput)
+}
+
+// Id of one proxy of the cluster
+func (o GetProxyClustersItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetProxyClustersItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Whether a proxy of the cluster reported recently
+func (o GetProxyClustersItemOutput) Online() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetProxyClustersItem) bool { return v.Online }).(pulumi.BoolOutput)
+}
+
+// Whether a proxy of the cluster runs inside the overlay network
+func (o GetProxyClustersItemOutput) Private() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetProxyClustersItem) *bool { return v.Private }).(pulumi.BoolPtrOutput)
+}
+
+// Whether services must use a name under the address
+func (o GetProxyClustersItemOutput) RequireSubdomain() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetProxyClustersItem) *bool { return v.RequireSubdomain }).(pulumi.BoolPtrOutput)
+}
+
+// Whether every proxy checks IP reputation
+func (o GetProxyClustersItemOutput) SupportsCrowdsec() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetProxyClustersItem) *bool { return v.SupportsCrowdsec }).(pulumi.BoolPtrOutput)
+}
+
+// Whether services may listen on any port
+func (o GetProxyClustersItemOutput) SupportsCustomPorts() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetProxyClustersItem) *bool { return v.SupportsCustomPorts }).(pulumi.BoolPtrOutput)
+}
+
+// account: run by the account itself; shared: by the operator; one of `account`, `shared`
+func (o GetProxyClustersItemOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetProxyClustersItem) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type GetProxyClustersItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetProxyClustersItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetProxyClustersItem)(nil)).Elem()
+}
+
+func (o GetProxyClustersItemArrayOutput) ToGetProxyClustersItemArrayOutput() GetProxyClustersItemArrayOutput {
+	return o
+}
+
+func (o GetProxyClustersItemArrayOutput) ToGetProxyClustersItemArrayOutputWithContext(ctx context.Context) GetProxyClustersItemArrayOutput {
+	return o
+}
+
+func (o GetProxyClustersItemArrayOutput) Index(i pulumi.IntInput) GetProxyClustersItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetProxyClustersItem {
+		return vs[0].([]GetProxyClustersItem)[vs[1].(int)]
+	}).(GetProxyClustersItemOutput)
+}
+
 // Reverse proxy access log entry
 type GetProxyLogsData struct {
 	// How the user authenticated
@@ -8967,6 +9069,1987 @@ func (o GetProxyLogsDataArrayOutput) Index(i pulumi.IntInput) GetProxyLogsDataOu
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetProxyLogsData {
 		return vs[0].([]GetProxyLogsData)[vs[1].(int)]
 	}).(GetProxyLogsDataOutput)
+}
+
+// A proxy token, without its value
+type GetProxyTokensItem struct {
+	// Creation time
+	CreatedAt string `pulumi:"createdAt"`
+	// Expiry time; absent when the token does not expire
+	ExpiresAt *string `pulumi:"expiresAt"`
+	// Token id
+	Id string `pulumi:"id"`
+	// Last time a proxy used it
+	LastUsed *string `pulumi:"lastUsed"`
+	// Token name
+	Name string `pulumi:"name"`
+	// Whether the token was revoked (a deleted token stays listed, revoked)
+	Revoked bool `pulumi:"revoked"`
+}
+
+// A proxy token, without its value
+type GetProxyTokensItemOutput struct{ *pulumi.OutputState }
+
+func (GetProxyTokensItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetProxyTokensItem)(nil)).Elem()
+}
+
+func (o GetProxyTokensItemOutput) ToGetProxyTokensItemOutput() GetProxyTokensItemOutput {
+	return o
+}
+
+func (o GetProxyTokensItemOutput) ToGetProxyTokensItemOutputWithContext(ctx context.Context) GetProxyTokensItemOutput {
+	return o
+}
+
+// Creation time
+func (o GetProxyTokensItemOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetProxyTokensItem) string { return v.CreatedAt }).(pulumi.StringOutput)
+}
+
+// Expiry time; absent when the token does not expire
+func (o GetProxyTokensItemOutput) ExpiresAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetProxyTokensItem) *string { return v.ExpiresAt }).(pulumi.StringPtrOutput)
+}
+
+// Token id
+func (o GetProxyTokensItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetProxyTokensItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Last time a proxy used it
+func (o GetProxyTokensItemOutput) LastUsed() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetProxyTokensItem) *string { return v.LastUsed }).(pulumi.StringPtrOutput)
+}
+
+// Token name
+func (o GetProxyTokensItemOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetProxyTokensItem) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Whether the token was revoked (a deleted token stays listed, revoked)
+func (o GetProxyTokensItemOutput) Revoked() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetProxyTokensItem) bool { return v.Revoked }).(pulumi.BoolOutput)
+}
+
+type GetProxyTokensItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetProxyTokensItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetProxyTokensItem)(nil)).Elem()
+}
+
+func (o GetProxyTokensItemArrayOutput) ToGetProxyTokensItemArrayOutput() GetProxyTokensItemArrayOutput {
+	return o
+}
+
+func (o GetProxyTokensItemArrayOutput) ToGetProxyTokensItemArrayOutputWithContext(ctx context.Context) GetProxyTokensItemArrayOutput {
+	return o
+}
+
+func (o GetProxyTokensItemArrayOutput) Index(i pulumi.IntInput) GetProxyTokensItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetProxyTokensItem {
+		return vs[0].([]GetProxyTokensItem)[vs[1].(int)]
+	}).(GetProxyTokensItemOutput)
+}
+
+// A domain services can be published under
+type GetReverseProxyDomainsItem struct {
+	// The domain
+	Domain string `pulumi:"domain"`
+	// Domain id; empty for a cluster's own (free) domain
+	Id string `pulumi:"id"`
+	// Whether a service must use a name under the domain
+	RequireSubdomain *bool `pulumi:"requireSubdomain"`
+	// Whether the cluster checks IP reputation
+	SupportsCrowdsec *bool `pulumi:"supportsCrowdsec"`
+	// Whether services here may listen on any port
+	SupportsCustomPorts *bool `pulumi:"supportsCustomPorts"`
+	// Whether the cluster serves private services
+	SupportsPrivate *bool `pulumi:"supportsPrivate"`
+	// The cluster a custom domain points at
+	TargetCluster *string `pulumi:"targetCluster"`
+	// free: a cluster's own domain; custom: one the account added; one of `free`, `custom`
+	Type string `pulumi:"type"`
+	// Whether DNS shows the domain pointing at its cluster
+	Validated bool `pulumi:"validated"`
+}
+
+// A domain services can be published under
+type GetReverseProxyDomainsItemOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyDomainsItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyDomainsItem)(nil)).Elem()
+}
+
+func (o GetReverseProxyDomainsItemOutput) ToGetReverseProxyDomainsItemOutput() GetReverseProxyDomainsItemOutput {
+	return o
+}
+
+func (o GetReverseProxyDomainsItemOutput) ToGetReverseProxyDomainsItemOutputWithContext(ctx context.Context) GetReverseProxyDomainsItemOutput {
+	return o
+}
+
+// The domain
+func (o GetReverseProxyDomainsItemOutput) Domain() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyDomainsItem) string { return v.Domain }).(pulumi.StringOutput)
+}
+
+// Domain id; empty for a cluster's own (free) domain
+func (o GetReverseProxyDomainsItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyDomainsItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Whether a service must use a name under the domain
+func (o GetReverseProxyDomainsItemOutput) RequireSubdomain() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyDomainsItem) *bool { return v.RequireSubdomain }).(pulumi.BoolPtrOutput)
+}
+
+// Whether the cluster checks IP reputation
+func (o GetReverseProxyDomainsItemOutput) SupportsCrowdsec() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyDomainsItem) *bool { return v.SupportsCrowdsec }).(pulumi.BoolPtrOutput)
+}
+
+// Whether services here may listen on any port
+func (o GetReverseProxyDomainsItemOutput) SupportsCustomPorts() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyDomainsItem) *bool { return v.SupportsCustomPorts }).(pulumi.BoolPtrOutput)
+}
+
+// Whether the cluster serves private services
+func (o GetReverseProxyDomainsItemOutput) SupportsPrivate() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyDomainsItem) *bool { return v.SupportsPrivate }).(pulumi.BoolPtrOutput)
+}
+
+// The cluster a custom domain points at
+func (o GetReverseProxyDomainsItemOutput) TargetCluster() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyDomainsItem) *string { return v.TargetCluster }).(pulumi.StringPtrOutput)
+}
+
+// free: a cluster's own domain; custom: one the account added; one of `free`, `custom`
+func (o GetReverseProxyDomainsItemOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyDomainsItem) string { return v.Type }).(pulumi.StringOutput)
+}
+
+// Whether DNS shows the domain pointing at its cluster
+func (o GetReverseProxyDomainsItemOutput) Validated() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReverseProxyDomainsItem) bool { return v.Validated }).(pulumi.BoolOutput)
+}
+
+type GetReverseProxyDomainsItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyDomainsItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetReverseProxyDomainsItem)(nil)).Elem()
+}
+
+func (o GetReverseProxyDomainsItemArrayOutput) ToGetReverseProxyDomainsItemArrayOutput() GetReverseProxyDomainsItemArrayOutput {
+	return o
+}
+
+func (o GetReverseProxyDomainsItemArrayOutput) ToGetReverseProxyDomainsItemArrayOutputWithContext(ctx context.Context) GetReverseProxyDomainsItemArrayOutput {
+	return o
+}
+
+func (o GetReverseProxyDomainsItemArrayOutput) Index(i pulumi.IntInput) GetReverseProxyDomainsItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetReverseProxyDomainsItem {
+		return vs[0].([]GetReverseProxyDomainsItem)[vs[1].(int)]
+	}).(GetReverseProxyDomainsItemOutput)
+}
+
+type GetReverseProxyServiceAccessRestrictions struct {
+	// Only these client ranges
+	AllowedCidrs []string `pulumi:"allowedCidrs"`
+	// Only these countries
+	AllowedCountries []string `pulumi:"allowedCountries"`
+	// Refused client ranges
+	BlockedCidrs []string `pulumi:"blockedCidrs"`
+	// Refused countries
+	BlockedCountries []string `pulumi:"blockedCountries"`
+	// off, enforce or observe
+	CrowdsecMode *string `pulumi:"crowdsecMode"`
+}
+
+type GetReverseProxyServiceAccessRestrictionsOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceAccessRestrictionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServiceAccessRestrictions)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceAccessRestrictionsOutput) ToGetReverseProxyServiceAccessRestrictionsOutput() GetReverseProxyServiceAccessRestrictionsOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAccessRestrictionsOutput) ToGetReverseProxyServiceAccessRestrictionsOutputWithContext(ctx context.Context) GetReverseProxyServiceAccessRestrictionsOutput {
+	return o
+}
+
+// Only these client ranges
+func (o GetReverseProxyServiceAccessRestrictionsOutput) AllowedCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAccessRestrictions) []string { return v.AllowedCidrs }).(pulumi.StringArrayOutput)
+}
+
+// Only these countries
+func (o GetReverseProxyServiceAccessRestrictionsOutput) AllowedCountries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAccessRestrictions) []string { return v.AllowedCountries }).(pulumi.StringArrayOutput)
+}
+
+// Refused client ranges
+func (o GetReverseProxyServiceAccessRestrictionsOutput) BlockedCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAccessRestrictions) []string { return v.BlockedCidrs }).(pulumi.StringArrayOutput)
+}
+
+// Refused countries
+func (o GetReverseProxyServiceAccessRestrictionsOutput) BlockedCountries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAccessRestrictions) []string { return v.BlockedCountries }).(pulumi.StringArrayOutput)
+}
+
+// off, enforce or observe
+func (o GetReverseProxyServiceAccessRestrictionsOutput) CrowdsecMode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAccessRestrictions) *string { return v.CrowdsecMode }).(pulumi.StringPtrOutput)
+}
+
+type GetReverseProxyServiceAccessRestrictionsPtrOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceAccessRestrictionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReverseProxyServiceAccessRestrictions)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceAccessRestrictionsPtrOutput) ToGetReverseProxyServiceAccessRestrictionsPtrOutput() GetReverseProxyServiceAccessRestrictionsPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAccessRestrictionsPtrOutput) ToGetReverseProxyServiceAccessRestrictionsPtrOutputWithContext(ctx context.Context) GetReverseProxyServiceAccessRestrictionsPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAccessRestrictionsPtrOutput) Elem() GetReverseProxyServiceAccessRestrictionsOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAccessRestrictions) GetReverseProxyServiceAccessRestrictions {
+		if v != nil {
+			return *v
+		}
+		var ret GetReverseProxyServiceAccessRestrictions
+		return ret
+	}).(GetReverseProxyServiceAccessRestrictionsOutput)
+}
+
+// Only these client ranges
+func (o GetReverseProxyServiceAccessRestrictionsPtrOutput) AllowedCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAccessRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.AllowedCidrs
+	}).(pulumi.StringArrayOutput)
+}
+
+// Only these countries
+func (o GetReverseProxyServiceAccessRestrictionsPtrOutput) AllowedCountries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAccessRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.AllowedCountries
+	}).(pulumi.StringArrayOutput)
+}
+
+// Refused client ranges
+func (o GetReverseProxyServiceAccessRestrictionsPtrOutput) BlockedCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAccessRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.BlockedCidrs
+	}).(pulumi.StringArrayOutput)
+}
+
+// Refused countries
+func (o GetReverseProxyServiceAccessRestrictionsPtrOutput) BlockedCountries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAccessRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.BlockedCountries
+	}).(pulumi.StringArrayOutput)
+}
+
+// off, enforce or observe
+func (o GetReverseProxyServiceAccessRestrictionsPtrOutput) CrowdsecMode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAccessRestrictions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.CrowdsecMode
+	}).(pulumi.StringPtrOutput)
+}
+
+// How visitors prove who they are; secret values answered empty
+type GetReverseProxyServiceAuth struct {
+	// Sign-in through the identity provider
+	BearerAuth *GetReverseProxyServiceAuthBearerAuth `pulumi:"bearerAuth"`
+	// Header checks
+	HeaderAuths []GetReverseProxyServiceAuthHeaderAuth `pulumi:"headerAuths"`
+	// Sign-in by emailed link
+	LinkAuth *GetReverseProxyServiceAuthLinkAuth `pulumi:"linkAuth"`
+	// Password check
+	PasswordAuth *GetReverseProxyServiceAuthPasswordAuth `pulumi:"passwordAuth"`
+	// PIN check
+	PinAuth *GetReverseProxyServiceAuthPinAuth `pulumi:"pinAuth"`
+}
+
+// How visitors prove who they are; secret values answered empty
+type GetReverseProxyServiceAuthOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServiceAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceAuthOutput) ToGetReverseProxyServiceAuthOutput() GetReverseProxyServiceAuthOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthOutput) ToGetReverseProxyServiceAuthOutputWithContext(ctx context.Context) GetReverseProxyServiceAuthOutput {
+	return o
+}
+
+// Sign-in through the identity provider
+func (o GetReverseProxyServiceAuthOutput) BearerAuth() GetReverseProxyServiceAuthBearerAuthPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuth) *GetReverseProxyServiceAuthBearerAuth { return v.BearerAuth }).(GetReverseProxyServiceAuthBearerAuthPtrOutput)
+}
+
+// Header checks
+func (o GetReverseProxyServiceAuthOutput) HeaderAuths() GetReverseProxyServiceAuthHeaderAuthArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuth) []GetReverseProxyServiceAuthHeaderAuth { return v.HeaderAuths }).(GetReverseProxyServiceAuthHeaderAuthArrayOutput)
+}
+
+// Sign-in by emailed link
+func (o GetReverseProxyServiceAuthOutput) LinkAuth() GetReverseProxyServiceAuthLinkAuthPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuth) *GetReverseProxyServiceAuthLinkAuth { return v.LinkAuth }).(GetReverseProxyServiceAuthLinkAuthPtrOutput)
+}
+
+// Password check
+func (o GetReverseProxyServiceAuthOutput) PasswordAuth() GetReverseProxyServiceAuthPasswordAuthPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuth) *GetReverseProxyServiceAuthPasswordAuth { return v.PasswordAuth }).(GetReverseProxyServiceAuthPasswordAuthPtrOutput)
+}
+
+// PIN check
+func (o GetReverseProxyServiceAuthOutput) PinAuth() GetReverseProxyServiceAuthPinAuthPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuth) *GetReverseProxyServiceAuthPinAuth { return v.PinAuth }).(GetReverseProxyServiceAuthPinAuthPtrOutput)
+}
+
+type GetReverseProxyServiceAuthBearerAuth struct {
+	// Groups whose users may sign in
+	DistributionGroups []string `pulumi:"distributionGroups"`
+	// Whether the check is on
+	Enabled bool `pulumi:"enabled"`
+}
+
+type GetReverseProxyServiceAuthBearerAuthOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceAuthBearerAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServiceAuthBearerAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceAuthBearerAuthOutput) ToGetReverseProxyServiceAuthBearerAuthOutput() GetReverseProxyServiceAuthBearerAuthOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthBearerAuthOutput) ToGetReverseProxyServiceAuthBearerAuthOutputWithContext(ctx context.Context) GetReverseProxyServiceAuthBearerAuthOutput {
+	return o
+}
+
+// Groups whose users may sign in
+func (o GetReverseProxyServiceAuthBearerAuthOutput) DistributionGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuthBearerAuth) []string { return v.DistributionGroups }).(pulumi.StringArrayOutput)
+}
+
+// Whether the check is on
+func (o GetReverseProxyServiceAuthBearerAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuthBearerAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+type GetReverseProxyServiceAuthBearerAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceAuthBearerAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReverseProxyServiceAuthBearerAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceAuthBearerAuthPtrOutput) ToGetReverseProxyServiceAuthBearerAuthPtrOutput() GetReverseProxyServiceAuthBearerAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthBearerAuthPtrOutput) ToGetReverseProxyServiceAuthBearerAuthPtrOutputWithContext(ctx context.Context) GetReverseProxyServiceAuthBearerAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthBearerAuthPtrOutput) Elem() GetReverseProxyServiceAuthBearerAuthOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAuthBearerAuth) GetReverseProxyServiceAuthBearerAuth {
+		if v != nil {
+			return *v
+		}
+		var ret GetReverseProxyServiceAuthBearerAuth
+		return ret
+	}).(GetReverseProxyServiceAuthBearerAuthOutput)
+}
+
+// Groups whose users may sign in
+func (o GetReverseProxyServiceAuthBearerAuthPtrOutput) DistributionGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAuthBearerAuth) []string {
+		if v == nil {
+			return nil
+		}
+		return v.DistributionGroups
+	}).(pulumi.StringArrayOutput)
+}
+
+// Whether the check is on
+func (o GetReverseProxyServiceAuthBearerAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAuthBearerAuth) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+type GetReverseProxyServiceAuthHeaderAuth struct {
+	// Whether the check is on
+	Enabled bool `pulumi:"enabled"`
+	// Header name
+	Header string `pulumi:"header"`
+	// Always empty
+	Value string `pulumi:"value"`
+}
+
+type GetReverseProxyServiceAuthHeaderAuthOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceAuthHeaderAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServiceAuthHeaderAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceAuthHeaderAuthOutput) ToGetReverseProxyServiceAuthHeaderAuthOutput() GetReverseProxyServiceAuthHeaderAuthOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthHeaderAuthOutput) ToGetReverseProxyServiceAuthHeaderAuthOutputWithContext(ctx context.Context) GetReverseProxyServiceAuthHeaderAuthOutput {
+	return o
+}
+
+// Whether the check is on
+func (o GetReverseProxyServiceAuthHeaderAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuthHeaderAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Header name
+func (o GetReverseProxyServiceAuthHeaderAuthOutput) Header() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuthHeaderAuth) string { return v.Header }).(pulumi.StringOutput)
+}
+
+// Always empty
+func (o GetReverseProxyServiceAuthHeaderAuthOutput) Value() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuthHeaderAuth) string { return v.Value }).(pulumi.StringOutput)
+}
+
+type GetReverseProxyServiceAuthHeaderAuthArrayOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceAuthHeaderAuthArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetReverseProxyServiceAuthHeaderAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceAuthHeaderAuthArrayOutput) ToGetReverseProxyServiceAuthHeaderAuthArrayOutput() GetReverseProxyServiceAuthHeaderAuthArrayOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthHeaderAuthArrayOutput) ToGetReverseProxyServiceAuthHeaderAuthArrayOutputWithContext(ctx context.Context) GetReverseProxyServiceAuthHeaderAuthArrayOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthHeaderAuthArrayOutput) Index(i pulumi.IntInput) GetReverseProxyServiceAuthHeaderAuthOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetReverseProxyServiceAuthHeaderAuth {
+		return vs[0].([]GetReverseProxyServiceAuthHeaderAuth)[vs[1].(int)]
+	}).(GetReverseProxyServiceAuthHeaderAuthOutput)
+}
+
+type GetReverseProxyServiceAuthLinkAuth struct {
+	// Whether the check is on
+	Enabled bool `pulumi:"enabled"`
+}
+
+type GetReverseProxyServiceAuthLinkAuthOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceAuthLinkAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServiceAuthLinkAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceAuthLinkAuthOutput) ToGetReverseProxyServiceAuthLinkAuthOutput() GetReverseProxyServiceAuthLinkAuthOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthLinkAuthOutput) ToGetReverseProxyServiceAuthLinkAuthOutputWithContext(ctx context.Context) GetReverseProxyServiceAuthLinkAuthOutput {
+	return o
+}
+
+// Whether the check is on
+func (o GetReverseProxyServiceAuthLinkAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuthLinkAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+type GetReverseProxyServiceAuthLinkAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceAuthLinkAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReverseProxyServiceAuthLinkAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceAuthLinkAuthPtrOutput) ToGetReverseProxyServiceAuthLinkAuthPtrOutput() GetReverseProxyServiceAuthLinkAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthLinkAuthPtrOutput) ToGetReverseProxyServiceAuthLinkAuthPtrOutputWithContext(ctx context.Context) GetReverseProxyServiceAuthLinkAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthLinkAuthPtrOutput) Elem() GetReverseProxyServiceAuthLinkAuthOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAuthLinkAuth) GetReverseProxyServiceAuthLinkAuth {
+		if v != nil {
+			return *v
+		}
+		var ret GetReverseProxyServiceAuthLinkAuth
+		return ret
+	}).(GetReverseProxyServiceAuthLinkAuthOutput)
+}
+
+// Whether the check is on
+func (o GetReverseProxyServiceAuthLinkAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAuthLinkAuth) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+type GetReverseProxyServiceAuthPasswordAuth struct {
+	// Whether the check is on
+	Enabled bool `pulumi:"enabled"`
+	// Always empty
+	Password string `pulumi:"password"`
+}
+
+type GetReverseProxyServiceAuthPasswordAuthOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceAuthPasswordAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServiceAuthPasswordAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceAuthPasswordAuthOutput) ToGetReverseProxyServiceAuthPasswordAuthOutput() GetReverseProxyServiceAuthPasswordAuthOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthPasswordAuthOutput) ToGetReverseProxyServiceAuthPasswordAuthOutputWithContext(ctx context.Context) GetReverseProxyServiceAuthPasswordAuthOutput {
+	return o
+}
+
+// Whether the check is on
+func (o GetReverseProxyServiceAuthPasswordAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuthPasswordAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Always empty
+func (o GetReverseProxyServiceAuthPasswordAuthOutput) Password() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuthPasswordAuth) string { return v.Password }).(pulumi.StringOutput)
+}
+
+type GetReverseProxyServiceAuthPasswordAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceAuthPasswordAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReverseProxyServiceAuthPasswordAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceAuthPasswordAuthPtrOutput) ToGetReverseProxyServiceAuthPasswordAuthPtrOutput() GetReverseProxyServiceAuthPasswordAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthPasswordAuthPtrOutput) ToGetReverseProxyServiceAuthPasswordAuthPtrOutputWithContext(ctx context.Context) GetReverseProxyServiceAuthPasswordAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthPasswordAuthPtrOutput) Elem() GetReverseProxyServiceAuthPasswordAuthOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAuthPasswordAuth) GetReverseProxyServiceAuthPasswordAuth {
+		if v != nil {
+			return *v
+		}
+		var ret GetReverseProxyServiceAuthPasswordAuth
+		return ret
+	}).(GetReverseProxyServiceAuthPasswordAuthOutput)
+}
+
+// Whether the check is on
+func (o GetReverseProxyServiceAuthPasswordAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAuthPasswordAuth) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Always empty
+func (o GetReverseProxyServiceAuthPasswordAuthPtrOutput) Password() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAuthPasswordAuth) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Password
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetReverseProxyServiceAuthPinAuth struct {
+	// Whether the check is on
+	Enabled bool `pulumi:"enabled"`
+	// Always empty
+	Pin string `pulumi:"pin"`
+}
+
+type GetReverseProxyServiceAuthPinAuthOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceAuthPinAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServiceAuthPinAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceAuthPinAuthOutput) ToGetReverseProxyServiceAuthPinAuthOutput() GetReverseProxyServiceAuthPinAuthOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthPinAuthOutput) ToGetReverseProxyServiceAuthPinAuthOutputWithContext(ctx context.Context) GetReverseProxyServiceAuthPinAuthOutput {
+	return o
+}
+
+// Whether the check is on
+func (o GetReverseProxyServiceAuthPinAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuthPinAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Always empty
+func (o GetReverseProxyServiceAuthPinAuthOutput) Pin() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceAuthPinAuth) string { return v.Pin }).(pulumi.StringOutput)
+}
+
+type GetReverseProxyServiceAuthPinAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceAuthPinAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReverseProxyServiceAuthPinAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceAuthPinAuthPtrOutput) ToGetReverseProxyServiceAuthPinAuthPtrOutput() GetReverseProxyServiceAuthPinAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthPinAuthPtrOutput) ToGetReverseProxyServiceAuthPinAuthPtrOutputWithContext(ctx context.Context) GetReverseProxyServiceAuthPinAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceAuthPinAuthPtrOutput) Elem() GetReverseProxyServiceAuthPinAuthOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAuthPinAuth) GetReverseProxyServiceAuthPinAuth {
+		if v != nil {
+			return *v
+		}
+		var ret GetReverseProxyServiceAuthPinAuth
+		return ret
+	}).(GetReverseProxyServiceAuthPinAuthOutput)
+}
+
+// Whether the check is on
+func (o GetReverseProxyServiceAuthPinAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAuthPinAuth) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Always empty
+func (o GetReverseProxyServiceAuthPinAuthPtrOutput) Pin() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceAuthPinAuth) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Pin
+	}).(pulumi.StringPtrOutput)
+}
+
+// What the server reports about a service
+type GetReverseProxyServiceMeta struct {
+	// When the TLS certificate was issued, if it was
+	CertificateIssuedAt *string `pulumi:"certificateIssuedAt"`
+	// Creation time
+	CreatedAt string `pulumi:"createdAt"`
+	// Where the service stands: pending until a proxy of its cluster serves it, then active; one of `pending`, `active`, `tunnel_not_created`, `certificate_pending`, `certificate_failed`, `error`
+	Status string `pulumi:"status"`
+}
+
+// What the server reports about a service
+type GetReverseProxyServiceMetaOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceMetaOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServiceMeta)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceMetaOutput) ToGetReverseProxyServiceMetaOutput() GetReverseProxyServiceMetaOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceMetaOutput) ToGetReverseProxyServiceMetaOutputWithContext(ctx context.Context) GetReverseProxyServiceMetaOutput {
+	return o
+}
+
+// When the TLS certificate was issued, if it was
+func (o GetReverseProxyServiceMetaOutput) CertificateIssuedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceMeta) *string { return v.CertificateIssuedAt }).(pulumi.StringPtrOutput)
+}
+
+// Creation time
+func (o GetReverseProxyServiceMetaOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceMeta) string { return v.CreatedAt }).(pulumi.StringOutput)
+}
+
+// Where the service stands: pending until a proxy of its cluster serves it, then active; one of `pending`, `active`, `tunnel_not_created`, `certificate_pending`, `certificate_failed`, `error`
+func (o GetReverseProxyServiceMetaOutput) Status() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceMeta) string { return v.Status }).(pulumi.StringOutput)
+}
+
+// A target of a service
+type GetReverseProxyServiceTarget struct {
+	// Whether traffic goes to this target
+	Enabled bool `pulumi:"enabled"`
+	// Address the proxy connects to
+	Host *string `pulumi:"host"`
+	// Per-target proxy settings
+	Options *GetReverseProxyServiceTargetOptions `pulumi:"options"`
+	// Path prefix routed to this target
+	Path *string `pulumi:"path"`
+	// Port of the target
+	Port int `pulumi:"port"`
+	// How the proxy talks to the target
+	Protocol string `pulumi:"protocol"`
+	// Id of the peer or network resource, or the cluster's address
+	TargetId string `pulumi:"targetId"`
+	// peer, host, domain, subnet or cluster
+	TargetType string `pulumi:"targetType"`
+}
+
+// A target of a service
+type GetReverseProxyServiceTargetOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceTargetOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServiceTarget)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceTargetOutput) ToGetReverseProxyServiceTargetOutput() GetReverseProxyServiceTargetOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceTargetOutput) ToGetReverseProxyServiceTargetOutputWithContext(ctx context.Context) GetReverseProxyServiceTargetOutput {
+	return o
+}
+
+// Whether traffic goes to this target
+func (o GetReverseProxyServiceTargetOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTarget) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Address the proxy connects to
+func (o GetReverseProxyServiceTargetOutput) Host() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTarget) *string { return v.Host }).(pulumi.StringPtrOutput)
+}
+
+// Per-target proxy settings
+func (o GetReverseProxyServiceTargetOutput) Options() GetReverseProxyServiceTargetOptionsPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTarget) *GetReverseProxyServiceTargetOptions { return v.Options }).(GetReverseProxyServiceTargetOptionsPtrOutput)
+}
+
+// Path prefix routed to this target
+func (o GetReverseProxyServiceTargetOutput) Path() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTarget) *string { return v.Path }).(pulumi.StringPtrOutput)
+}
+
+// Port of the target
+func (o GetReverseProxyServiceTargetOutput) Port() pulumi.IntOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTarget) int { return v.Port }).(pulumi.IntOutput)
+}
+
+// How the proxy talks to the target
+func (o GetReverseProxyServiceTargetOutput) Protocol() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTarget) string { return v.Protocol }).(pulumi.StringOutput)
+}
+
+// Id of the peer or network resource, or the cluster's address
+func (o GetReverseProxyServiceTargetOutput) TargetId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTarget) string { return v.TargetId }).(pulumi.StringOutput)
+}
+
+// peer, host, domain, subnet or cluster
+func (o GetReverseProxyServiceTargetOutput) TargetType() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTarget) string { return v.TargetType }).(pulumi.StringOutput)
+}
+
+type GetReverseProxyServiceTargetArrayOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceTargetArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetReverseProxyServiceTarget)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceTargetArrayOutput) ToGetReverseProxyServiceTargetArrayOutput() GetReverseProxyServiceTargetArrayOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceTargetArrayOutput) ToGetReverseProxyServiceTargetArrayOutputWithContext(ctx context.Context) GetReverseProxyServiceTargetArrayOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceTargetArrayOutput) Index(i pulumi.IntInput) GetReverseProxyServiceTargetOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetReverseProxyServiceTarget {
+		return vs[0].([]GetReverseProxyServiceTarget)[vs[1].(int)]
+	}).(GetReverseProxyServiceTargetOutput)
+}
+
+type GetReverseProxyServiceTargetOptions struct {
+	// Headers added to requests
+	CustomHeaders map[string]string `pulumi:"customHeaders"`
+	// Whether the target is reached outside the overlay
+	DirectUpstream *bool `pulumi:"directUpstream"`
+	// preserve: the request path is forwarded whole
+	PathRewrite *string `pulumi:"pathRewrite"`
+	// Whether connections carry a PROXY protocol header
+	ProxyProtocol *bool `pulumi:"proxyProtocol"`
+	// How long the proxy waits for an answer
+	RequestTimeout *string `pulumi:"requestTimeout"`
+	// Idle UDP session lifetime
+	SessionIdleTimeout *string `pulumi:"sessionIdleTimeout"`
+	// Whether any TLS certificate is accepted
+	SkipTlsVerify *bool `pulumi:"skipTlsVerify"`
+}
+
+type GetReverseProxyServiceTargetOptionsOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceTargetOptionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServiceTargetOptions)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceTargetOptionsOutput) ToGetReverseProxyServiceTargetOptionsOutput() GetReverseProxyServiceTargetOptionsOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceTargetOptionsOutput) ToGetReverseProxyServiceTargetOptionsOutputWithContext(ctx context.Context) GetReverseProxyServiceTargetOptionsOutput {
+	return o
+}
+
+// Headers added to requests
+func (o GetReverseProxyServiceTargetOptionsOutput) CustomHeaders() pulumi.StringMapOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTargetOptions) map[string]string { return v.CustomHeaders }).(pulumi.StringMapOutput)
+}
+
+// Whether the target is reached outside the overlay
+func (o GetReverseProxyServiceTargetOptionsOutput) DirectUpstream() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTargetOptions) *bool { return v.DirectUpstream }).(pulumi.BoolPtrOutput)
+}
+
+// preserve: the request path is forwarded whole
+func (o GetReverseProxyServiceTargetOptionsOutput) PathRewrite() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTargetOptions) *string { return v.PathRewrite }).(pulumi.StringPtrOutput)
+}
+
+// Whether connections carry a PROXY protocol header
+func (o GetReverseProxyServiceTargetOptionsOutput) ProxyProtocol() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTargetOptions) *bool { return v.ProxyProtocol }).(pulumi.BoolPtrOutput)
+}
+
+// How long the proxy waits for an answer
+func (o GetReverseProxyServiceTargetOptionsOutput) RequestTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTargetOptions) *string { return v.RequestTimeout }).(pulumi.StringPtrOutput)
+}
+
+// Idle UDP session lifetime
+func (o GetReverseProxyServiceTargetOptionsOutput) SessionIdleTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTargetOptions) *string { return v.SessionIdleTimeout }).(pulumi.StringPtrOutput)
+}
+
+// Whether any TLS certificate is accepted
+func (o GetReverseProxyServiceTargetOptionsOutput) SkipTlsVerify() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServiceTargetOptions) *bool { return v.SkipTlsVerify }).(pulumi.BoolPtrOutput)
+}
+
+type GetReverseProxyServiceTargetOptionsPtrOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServiceTargetOptionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReverseProxyServiceTargetOptions)(nil)).Elem()
+}
+
+func (o GetReverseProxyServiceTargetOptionsPtrOutput) ToGetReverseProxyServiceTargetOptionsPtrOutput() GetReverseProxyServiceTargetOptionsPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceTargetOptionsPtrOutput) ToGetReverseProxyServiceTargetOptionsPtrOutputWithContext(ctx context.Context) GetReverseProxyServiceTargetOptionsPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServiceTargetOptionsPtrOutput) Elem() GetReverseProxyServiceTargetOptionsOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceTargetOptions) GetReverseProxyServiceTargetOptions {
+		if v != nil {
+			return *v
+		}
+		var ret GetReverseProxyServiceTargetOptions
+		return ret
+	}).(GetReverseProxyServiceTargetOptionsOutput)
+}
+
+// Headers added to requests
+func (o GetReverseProxyServiceTargetOptionsPtrOutput) CustomHeaders() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceTargetOptions) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.CustomHeaders
+	}).(pulumi.StringMapOutput)
+}
+
+// Whether the target is reached outside the overlay
+func (o GetReverseProxyServiceTargetOptionsPtrOutput) DirectUpstream() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceTargetOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.DirectUpstream
+	}).(pulumi.BoolPtrOutput)
+}
+
+// preserve: the request path is forwarded whole
+func (o GetReverseProxyServiceTargetOptionsPtrOutput) PathRewrite() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceTargetOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.PathRewrite
+	}).(pulumi.StringPtrOutput)
+}
+
+// Whether connections carry a PROXY protocol header
+func (o GetReverseProxyServiceTargetOptionsPtrOutput) ProxyProtocol() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceTargetOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ProxyProtocol
+	}).(pulumi.BoolPtrOutput)
+}
+
+// How long the proxy waits for an answer
+func (o GetReverseProxyServiceTargetOptionsPtrOutput) RequestTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceTargetOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.RequestTimeout
+	}).(pulumi.StringPtrOutput)
+}
+
+// Idle UDP session lifetime
+func (o GetReverseProxyServiceTargetOptionsPtrOutput) SessionIdleTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceTargetOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.SessionIdleTimeout
+	}).(pulumi.StringPtrOutput)
+}
+
+// Whether any TLS certificate is accepted
+func (o GetReverseProxyServiceTargetOptionsPtrOutput) SkipTlsVerify() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServiceTargetOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.SkipTlsVerify
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Reverse-proxy service
+type GetReverseProxyServicesItem struct {
+	// Groups whose peers may reach a private service
+	AccessGroups []string `pulumi:"accessGroups"`
+	// Which client addresses may connect
+	AccessRestrictions *GetReverseProxyServicesItemAccessRestrictions `pulumi:"accessRestrictions"`
+	// How visitors prove who they are; secret values answered empty
+	Auth GetReverseProxyServicesItemAuth `pulumi:"auth"`
+	// Host name the service is published at
+	Domain string `pulumi:"domain"`
+	// Whether the service is published
+	Enabled bool `pulumi:"enabled"`
+	// Service id
+	Id string `pulumi:"id"`
+	// Port the proxy listens on (tcp, udp and tls)
+	ListenPort *int `pulumi:"listenPort"`
+	// What the server reports about a service
+	Meta GetReverseProxyServicesItemMeta `pulumi:"meta"`
+	// http, tcp, udp or tls
+	Mode *string `pulumi:"mode"`
+	// Service name
+	Name string `pulumi:"name"`
+	// Whether the visitor's Host header reaches the target
+	PassHostHeader *bool `pulumi:"passHostHeader"`
+	// Whether the cluster chose listenPort
+	PortAutoAssigned *bool `pulumi:"portAutoAssigned"`
+	// Whether only peers of accessGroups may reach the service
+	Private *bool `pulumi:"private"`
+	// Address of the proxy cluster serving the service
+	ProxyCluster *string `pulumi:"proxyCluster"`
+	// Whether redirects are rewritten to the domain
+	RewriteRedirects *bool `pulumi:"rewriteRedirects"`
+	// Where the service sends traffic
+	Targets []GetReverseProxyServicesItemTarget `pulumi:"targets"`
+	// Set by the operator for a service stopped for abuse; such a service cannot be changed
+	Terminated *bool `pulumi:"terminated"`
+}
+
+// Reverse-proxy service
+type GetReverseProxyServicesItemOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServicesItem)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemOutput) ToGetReverseProxyServicesItemOutput() GetReverseProxyServicesItemOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemOutput) ToGetReverseProxyServicesItemOutputWithContext(ctx context.Context) GetReverseProxyServicesItemOutput {
+	return o
+}
+
+// Groups whose peers may reach a private service
+func (o GetReverseProxyServicesItemOutput) AccessGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) []string { return v.AccessGroups }).(pulumi.StringArrayOutput)
+}
+
+// Which client addresses may connect
+func (o GetReverseProxyServicesItemOutput) AccessRestrictions() GetReverseProxyServicesItemAccessRestrictionsPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) *GetReverseProxyServicesItemAccessRestrictions {
+		return v.AccessRestrictions
+	}).(GetReverseProxyServicesItemAccessRestrictionsPtrOutput)
+}
+
+// How visitors prove who they are; secret values answered empty
+func (o GetReverseProxyServicesItemOutput) Auth() GetReverseProxyServicesItemAuthOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) GetReverseProxyServicesItemAuth { return v.Auth }).(GetReverseProxyServicesItemAuthOutput)
+}
+
+// Host name the service is published at
+func (o GetReverseProxyServicesItemOutput) Domain() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) string { return v.Domain }).(pulumi.StringOutput)
+}
+
+// Whether the service is published
+func (o GetReverseProxyServicesItemOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Service id
+func (o GetReverseProxyServicesItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Port the proxy listens on (tcp, udp and tls)
+func (o GetReverseProxyServicesItemOutput) ListenPort() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) *int { return v.ListenPort }).(pulumi.IntPtrOutput)
+}
+
+// What the server reports about a service
+func (o GetReverseProxyServicesItemOutput) Meta() GetReverseProxyServicesItemMetaOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) GetReverseProxyServicesItemMeta { return v.Meta }).(GetReverseProxyServicesItemMetaOutput)
+}
+
+// http, tcp, udp or tls
+func (o GetReverseProxyServicesItemOutput) Mode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) *string { return v.Mode }).(pulumi.StringPtrOutput)
+}
+
+// Service name
+func (o GetReverseProxyServicesItemOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Whether the visitor's Host header reaches the target
+func (o GetReverseProxyServicesItemOutput) PassHostHeader() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) *bool { return v.PassHostHeader }).(pulumi.BoolPtrOutput)
+}
+
+// Whether the cluster chose listenPort
+func (o GetReverseProxyServicesItemOutput) PortAutoAssigned() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) *bool { return v.PortAutoAssigned }).(pulumi.BoolPtrOutput)
+}
+
+// Whether only peers of accessGroups may reach the service
+func (o GetReverseProxyServicesItemOutput) Private() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) *bool { return v.Private }).(pulumi.BoolPtrOutput)
+}
+
+// Address of the proxy cluster serving the service
+func (o GetReverseProxyServicesItemOutput) ProxyCluster() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) *string { return v.ProxyCluster }).(pulumi.StringPtrOutput)
+}
+
+// Whether redirects are rewritten to the domain
+func (o GetReverseProxyServicesItemOutput) RewriteRedirects() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) *bool { return v.RewriteRedirects }).(pulumi.BoolPtrOutput)
+}
+
+// Where the service sends traffic
+func (o GetReverseProxyServicesItemOutput) Targets() GetReverseProxyServicesItemTargetArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) []GetReverseProxyServicesItemTarget { return v.Targets }).(GetReverseProxyServicesItemTargetArrayOutput)
+}
+
+// Set by the operator for a service stopped for abuse; such a service cannot be changed
+func (o GetReverseProxyServicesItemOutput) Terminated() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItem) *bool { return v.Terminated }).(pulumi.BoolPtrOutput)
+}
+
+type GetReverseProxyServicesItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetReverseProxyServicesItem)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemArrayOutput) ToGetReverseProxyServicesItemArrayOutput() GetReverseProxyServicesItemArrayOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemArrayOutput) ToGetReverseProxyServicesItemArrayOutputWithContext(ctx context.Context) GetReverseProxyServicesItemArrayOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemArrayOutput) Index(i pulumi.IntInput) GetReverseProxyServicesItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetReverseProxyServicesItem {
+		return vs[0].([]GetReverseProxyServicesItem)[vs[1].(int)]
+	}).(GetReverseProxyServicesItemOutput)
+}
+
+type GetReverseProxyServicesItemAccessRestrictions struct {
+	// Only these client ranges
+	AllowedCidrs []string `pulumi:"allowedCidrs"`
+	// Only these countries
+	AllowedCountries []string `pulumi:"allowedCountries"`
+	// Refused client ranges
+	BlockedCidrs []string `pulumi:"blockedCidrs"`
+	// Refused countries
+	BlockedCountries []string `pulumi:"blockedCountries"`
+	// off, enforce or observe
+	CrowdsecMode *string `pulumi:"crowdsecMode"`
+}
+
+type GetReverseProxyServicesItemAccessRestrictionsOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemAccessRestrictionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServicesItemAccessRestrictions)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemAccessRestrictionsOutput) ToGetReverseProxyServicesItemAccessRestrictionsOutput() GetReverseProxyServicesItemAccessRestrictionsOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAccessRestrictionsOutput) ToGetReverseProxyServicesItemAccessRestrictionsOutputWithContext(ctx context.Context) GetReverseProxyServicesItemAccessRestrictionsOutput {
+	return o
+}
+
+// Only these client ranges
+func (o GetReverseProxyServicesItemAccessRestrictionsOutput) AllowedCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAccessRestrictions) []string { return v.AllowedCidrs }).(pulumi.StringArrayOutput)
+}
+
+// Only these countries
+func (o GetReverseProxyServicesItemAccessRestrictionsOutput) AllowedCountries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAccessRestrictions) []string { return v.AllowedCountries }).(pulumi.StringArrayOutput)
+}
+
+// Refused client ranges
+func (o GetReverseProxyServicesItemAccessRestrictionsOutput) BlockedCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAccessRestrictions) []string { return v.BlockedCidrs }).(pulumi.StringArrayOutput)
+}
+
+// Refused countries
+func (o GetReverseProxyServicesItemAccessRestrictionsOutput) BlockedCountries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAccessRestrictions) []string { return v.BlockedCountries }).(pulumi.StringArrayOutput)
+}
+
+// off, enforce or observe
+func (o GetReverseProxyServicesItemAccessRestrictionsOutput) CrowdsecMode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAccessRestrictions) *string { return v.CrowdsecMode }).(pulumi.StringPtrOutput)
+}
+
+type GetReverseProxyServicesItemAccessRestrictionsPtrOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemAccessRestrictionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReverseProxyServicesItemAccessRestrictions)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemAccessRestrictionsPtrOutput) ToGetReverseProxyServicesItemAccessRestrictionsPtrOutput() GetReverseProxyServicesItemAccessRestrictionsPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAccessRestrictionsPtrOutput) ToGetReverseProxyServicesItemAccessRestrictionsPtrOutputWithContext(ctx context.Context) GetReverseProxyServicesItemAccessRestrictionsPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAccessRestrictionsPtrOutput) Elem() GetReverseProxyServicesItemAccessRestrictionsOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAccessRestrictions) GetReverseProxyServicesItemAccessRestrictions {
+		if v != nil {
+			return *v
+		}
+		var ret GetReverseProxyServicesItemAccessRestrictions
+		return ret
+	}).(GetReverseProxyServicesItemAccessRestrictionsOutput)
+}
+
+// Only these client ranges
+func (o GetReverseProxyServicesItemAccessRestrictionsPtrOutput) AllowedCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAccessRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.AllowedCidrs
+	}).(pulumi.StringArrayOutput)
+}
+
+// Only these countries
+func (o GetReverseProxyServicesItemAccessRestrictionsPtrOutput) AllowedCountries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAccessRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.AllowedCountries
+	}).(pulumi.StringArrayOutput)
+}
+
+// Refused client ranges
+func (o GetReverseProxyServicesItemAccessRestrictionsPtrOutput) BlockedCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAccessRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.BlockedCidrs
+	}).(pulumi.StringArrayOutput)
+}
+
+// Refused countries
+func (o GetReverseProxyServicesItemAccessRestrictionsPtrOutput) BlockedCountries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAccessRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.BlockedCountries
+	}).(pulumi.StringArrayOutput)
+}
+
+// off, enforce or observe
+func (o GetReverseProxyServicesItemAccessRestrictionsPtrOutput) CrowdsecMode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAccessRestrictions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.CrowdsecMode
+	}).(pulumi.StringPtrOutput)
+}
+
+// How visitors prove who they are; secret values answered empty
+type GetReverseProxyServicesItemAuth struct {
+	// Sign-in through the identity provider
+	BearerAuth *GetReverseProxyServicesItemAuthBearerAuth `pulumi:"bearerAuth"`
+	// Header checks
+	HeaderAuths []GetReverseProxyServicesItemAuthHeaderAuth `pulumi:"headerAuths"`
+	// Sign-in by emailed link
+	LinkAuth *GetReverseProxyServicesItemAuthLinkAuth `pulumi:"linkAuth"`
+	// Password check
+	PasswordAuth *GetReverseProxyServicesItemAuthPasswordAuth `pulumi:"passwordAuth"`
+	// PIN check
+	PinAuth *GetReverseProxyServicesItemAuthPinAuth `pulumi:"pinAuth"`
+}
+
+// How visitors prove who they are; secret values answered empty
+type GetReverseProxyServicesItemAuthOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServicesItemAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemAuthOutput) ToGetReverseProxyServicesItemAuthOutput() GetReverseProxyServicesItemAuthOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthOutput) ToGetReverseProxyServicesItemAuthOutputWithContext(ctx context.Context) GetReverseProxyServicesItemAuthOutput {
+	return o
+}
+
+// Sign-in through the identity provider
+func (o GetReverseProxyServicesItemAuthOutput) BearerAuth() GetReverseProxyServicesItemAuthBearerAuthPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuth) *GetReverseProxyServicesItemAuthBearerAuth {
+		return v.BearerAuth
+	}).(GetReverseProxyServicesItemAuthBearerAuthPtrOutput)
+}
+
+// Header checks
+func (o GetReverseProxyServicesItemAuthOutput) HeaderAuths() GetReverseProxyServicesItemAuthHeaderAuthArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuth) []GetReverseProxyServicesItemAuthHeaderAuth {
+		return v.HeaderAuths
+	}).(GetReverseProxyServicesItemAuthHeaderAuthArrayOutput)
+}
+
+// Sign-in by emailed link
+func (o GetReverseProxyServicesItemAuthOutput) LinkAuth() GetReverseProxyServicesItemAuthLinkAuthPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuth) *GetReverseProxyServicesItemAuthLinkAuth { return v.LinkAuth }).(GetReverseProxyServicesItemAuthLinkAuthPtrOutput)
+}
+
+// Password check
+func (o GetReverseProxyServicesItemAuthOutput) PasswordAuth() GetReverseProxyServicesItemAuthPasswordAuthPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuth) *GetReverseProxyServicesItemAuthPasswordAuth {
+		return v.PasswordAuth
+	}).(GetReverseProxyServicesItemAuthPasswordAuthPtrOutput)
+}
+
+// PIN check
+func (o GetReverseProxyServicesItemAuthOutput) PinAuth() GetReverseProxyServicesItemAuthPinAuthPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuth) *GetReverseProxyServicesItemAuthPinAuth { return v.PinAuth }).(GetReverseProxyServicesItemAuthPinAuthPtrOutput)
+}
+
+type GetReverseProxyServicesItemAuthBearerAuth struct {
+	// Groups whose users may sign in
+	DistributionGroups []string `pulumi:"distributionGroups"`
+	// Whether the check is on
+	Enabled bool `pulumi:"enabled"`
+}
+
+type GetReverseProxyServicesItemAuthBearerAuthOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemAuthBearerAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServicesItemAuthBearerAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemAuthBearerAuthOutput) ToGetReverseProxyServicesItemAuthBearerAuthOutput() GetReverseProxyServicesItemAuthBearerAuthOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthBearerAuthOutput) ToGetReverseProxyServicesItemAuthBearerAuthOutputWithContext(ctx context.Context) GetReverseProxyServicesItemAuthBearerAuthOutput {
+	return o
+}
+
+// Groups whose users may sign in
+func (o GetReverseProxyServicesItemAuthBearerAuthOutput) DistributionGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuthBearerAuth) []string { return v.DistributionGroups }).(pulumi.StringArrayOutput)
+}
+
+// Whether the check is on
+func (o GetReverseProxyServicesItemAuthBearerAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuthBearerAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+type GetReverseProxyServicesItemAuthBearerAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemAuthBearerAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReverseProxyServicesItemAuthBearerAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemAuthBearerAuthPtrOutput) ToGetReverseProxyServicesItemAuthBearerAuthPtrOutput() GetReverseProxyServicesItemAuthBearerAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthBearerAuthPtrOutput) ToGetReverseProxyServicesItemAuthBearerAuthPtrOutputWithContext(ctx context.Context) GetReverseProxyServicesItemAuthBearerAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthBearerAuthPtrOutput) Elem() GetReverseProxyServicesItemAuthBearerAuthOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAuthBearerAuth) GetReverseProxyServicesItemAuthBearerAuth {
+		if v != nil {
+			return *v
+		}
+		var ret GetReverseProxyServicesItemAuthBearerAuth
+		return ret
+	}).(GetReverseProxyServicesItemAuthBearerAuthOutput)
+}
+
+// Groups whose users may sign in
+func (o GetReverseProxyServicesItemAuthBearerAuthPtrOutput) DistributionGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAuthBearerAuth) []string {
+		if v == nil {
+			return nil
+		}
+		return v.DistributionGroups
+	}).(pulumi.StringArrayOutput)
+}
+
+// Whether the check is on
+func (o GetReverseProxyServicesItemAuthBearerAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAuthBearerAuth) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+type GetReverseProxyServicesItemAuthHeaderAuth struct {
+	// Whether the check is on
+	Enabled bool `pulumi:"enabled"`
+	// Header name
+	Header string `pulumi:"header"`
+	// Always empty
+	Value string `pulumi:"value"`
+}
+
+type GetReverseProxyServicesItemAuthHeaderAuthOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemAuthHeaderAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServicesItemAuthHeaderAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemAuthHeaderAuthOutput) ToGetReverseProxyServicesItemAuthHeaderAuthOutput() GetReverseProxyServicesItemAuthHeaderAuthOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthHeaderAuthOutput) ToGetReverseProxyServicesItemAuthHeaderAuthOutputWithContext(ctx context.Context) GetReverseProxyServicesItemAuthHeaderAuthOutput {
+	return o
+}
+
+// Whether the check is on
+func (o GetReverseProxyServicesItemAuthHeaderAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuthHeaderAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Header name
+func (o GetReverseProxyServicesItemAuthHeaderAuthOutput) Header() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuthHeaderAuth) string { return v.Header }).(pulumi.StringOutput)
+}
+
+// Always empty
+func (o GetReverseProxyServicesItemAuthHeaderAuthOutput) Value() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuthHeaderAuth) string { return v.Value }).(pulumi.StringOutput)
+}
+
+type GetReverseProxyServicesItemAuthHeaderAuthArrayOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemAuthHeaderAuthArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetReverseProxyServicesItemAuthHeaderAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemAuthHeaderAuthArrayOutput) ToGetReverseProxyServicesItemAuthHeaderAuthArrayOutput() GetReverseProxyServicesItemAuthHeaderAuthArrayOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthHeaderAuthArrayOutput) ToGetReverseProxyServicesItemAuthHeaderAuthArrayOutputWithContext(ctx context.Context) GetReverseProxyServicesItemAuthHeaderAuthArrayOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthHeaderAuthArrayOutput) Index(i pulumi.IntInput) GetReverseProxyServicesItemAuthHeaderAuthOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetReverseProxyServicesItemAuthHeaderAuth {
+		return vs[0].([]GetReverseProxyServicesItemAuthHeaderAuth)[vs[1].(int)]
+	}).(GetReverseProxyServicesItemAuthHeaderAuthOutput)
+}
+
+type GetReverseProxyServicesItemAuthLinkAuth struct {
+	// Whether the check is on
+	Enabled bool `pulumi:"enabled"`
+}
+
+type GetReverseProxyServicesItemAuthLinkAuthOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemAuthLinkAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServicesItemAuthLinkAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemAuthLinkAuthOutput) ToGetReverseProxyServicesItemAuthLinkAuthOutput() GetReverseProxyServicesItemAuthLinkAuthOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthLinkAuthOutput) ToGetReverseProxyServicesItemAuthLinkAuthOutputWithContext(ctx context.Context) GetReverseProxyServicesItemAuthLinkAuthOutput {
+	return o
+}
+
+// Whether the check is on
+func (o GetReverseProxyServicesItemAuthLinkAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuthLinkAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+type GetReverseProxyServicesItemAuthLinkAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemAuthLinkAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReverseProxyServicesItemAuthLinkAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemAuthLinkAuthPtrOutput) ToGetReverseProxyServicesItemAuthLinkAuthPtrOutput() GetReverseProxyServicesItemAuthLinkAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthLinkAuthPtrOutput) ToGetReverseProxyServicesItemAuthLinkAuthPtrOutputWithContext(ctx context.Context) GetReverseProxyServicesItemAuthLinkAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthLinkAuthPtrOutput) Elem() GetReverseProxyServicesItemAuthLinkAuthOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAuthLinkAuth) GetReverseProxyServicesItemAuthLinkAuth {
+		if v != nil {
+			return *v
+		}
+		var ret GetReverseProxyServicesItemAuthLinkAuth
+		return ret
+	}).(GetReverseProxyServicesItemAuthLinkAuthOutput)
+}
+
+// Whether the check is on
+func (o GetReverseProxyServicesItemAuthLinkAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAuthLinkAuth) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+type GetReverseProxyServicesItemAuthPasswordAuth struct {
+	// Whether the check is on
+	Enabled bool `pulumi:"enabled"`
+	// Always empty
+	Password string `pulumi:"password"`
+}
+
+type GetReverseProxyServicesItemAuthPasswordAuthOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemAuthPasswordAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServicesItemAuthPasswordAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemAuthPasswordAuthOutput) ToGetReverseProxyServicesItemAuthPasswordAuthOutput() GetReverseProxyServicesItemAuthPasswordAuthOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthPasswordAuthOutput) ToGetReverseProxyServicesItemAuthPasswordAuthOutputWithContext(ctx context.Context) GetReverseProxyServicesItemAuthPasswordAuthOutput {
+	return o
+}
+
+// Whether the check is on
+func (o GetReverseProxyServicesItemAuthPasswordAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuthPasswordAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Always empty
+func (o GetReverseProxyServicesItemAuthPasswordAuthOutput) Password() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuthPasswordAuth) string { return v.Password }).(pulumi.StringOutput)
+}
+
+type GetReverseProxyServicesItemAuthPasswordAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemAuthPasswordAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReverseProxyServicesItemAuthPasswordAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemAuthPasswordAuthPtrOutput) ToGetReverseProxyServicesItemAuthPasswordAuthPtrOutput() GetReverseProxyServicesItemAuthPasswordAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthPasswordAuthPtrOutput) ToGetReverseProxyServicesItemAuthPasswordAuthPtrOutputWithContext(ctx context.Context) GetReverseProxyServicesItemAuthPasswordAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthPasswordAuthPtrOutput) Elem() GetReverseProxyServicesItemAuthPasswordAuthOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAuthPasswordAuth) GetReverseProxyServicesItemAuthPasswordAuth {
+		if v != nil {
+			return *v
+		}
+		var ret GetReverseProxyServicesItemAuthPasswordAuth
+		return ret
+	}).(GetReverseProxyServicesItemAuthPasswordAuthOutput)
+}
+
+// Whether the check is on
+func (o GetReverseProxyServicesItemAuthPasswordAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAuthPasswordAuth) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Always empty
+func (o GetReverseProxyServicesItemAuthPasswordAuthPtrOutput) Password() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAuthPasswordAuth) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Password
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetReverseProxyServicesItemAuthPinAuth struct {
+	// Whether the check is on
+	Enabled bool `pulumi:"enabled"`
+	// Always empty
+	Pin string `pulumi:"pin"`
+}
+
+type GetReverseProxyServicesItemAuthPinAuthOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemAuthPinAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServicesItemAuthPinAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemAuthPinAuthOutput) ToGetReverseProxyServicesItemAuthPinAuthOutput() GetReverseProxyServicesItemAuthPinAuthOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthPinAuthOutput) ToGetReverseProxyServicesItemAuthPinAuthOutputWithContext(ctx context.Context) GetReverseProxyServicesItemAuthPinAuthOutput {
+	return o
+}
+
+// Whether the check is on
+func (o GetReverseProxyServicesItemAuthPinAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuthPinAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Always empty
+func (o GetReverseProxyServicesItemAuthPinAuthOutput) Pin() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemAuthPinAuth) string { return v.Pin }).(pulumi.StringOutput)
+}
+
+type GetReverseProxyServicesItemAuthPinAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemAuthPinAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReverseProxyServicesItemAuthPinAuth)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemAuthPinAuthPtrOutput) ToGetReverseProxyServicesItemAuthPinAuthPtrOutput() GetReverseProxyServicesItemAuthPinAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthPinAuthPtrOutput) ToGetReverseProxyServicesItemAuthPinAuthPtrOutputWithContext(ctx context.Context) GetReverseProxyServicesItemAuthPinAuthPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemAuthPinAuthPtrOutput) Elem() GetReverseProxyServicesItemAuthPinAuthOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAuthPinAuth) GetReverseProxyServicesItemAuthPinAuth {
+		if v != nil {
+			return *v
+		}
+		var ret GetReverseProxyServicesItemAuthPinAuth
+		return ret
+	}).(GetReverseProxyServicesItemAuthPinAuthOutput)
+}
+
+// Whether the check is on
+func (o GetReverseProxyServicesItemAuthPinAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAuthPinAuth) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Always empty
+func (o GetReverseProxyServicesItemAuthPinAuthPtrOutput) Pin() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemAuthPinAuth) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Pin
+	}).(pulumi.StringPtrOutput)
+}
+
+// What the server reports about a service
+type GetReverseProxyServicesItemMeta struct {
+	// When the TLS certificate was issued, if it was
+	CertificateIssuedAt *string `pulumi:"certificateIssuedAt"`
+	// Creation time
+	CreatedAt string `pulumi:"createdAt"`
+	// Where the service stands: pending until a proxy of its cluster serves it, then active; one of `pending`, `active`, `tunnel_not_created`, `certificate_pending`, `certificate_failed`, `error`
+	Status string `pulumi:"status"`
+}
+
+// What the server reports about a service
+type GetReverseProxyServicesItemMetaOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemMetaOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServicesItemMeta)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemMetaOutput) ToGetReverseProxyServicesItemMetaOutput() GetReverseProxyServicesItemMetaOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemMetaOutput) ToGetReverseProxyServicesItemMetaOutputWithContext(ctx context.Context) GetReverseProxyServicesItemMetaOutput {
+	return o
+}
+
+// When the TLS certificate was issued, if it was
+func (o GetReverseProxyServicesItemMetaOutput) CertificateIssuedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemMeta) *string { return v.CertificateIssuedAt }).(pulumi.StringPtrOutput)
+}
+
+// Creation time
+func (o GetReverseProxyServicesItemMetaOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemMeta) string { return v.CreatedAt }).(pulumi.StringOutput)
+}
+
+// Where the service stands: pending until a proxy of its cluster serves it, then active; one of `pending`, `active`, `tunnel_not_created`, `certificate_pending`, `certificate_failed`, `error`
+func (o GetReverseProxyServicesItemMetaOutput) Status() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemMeta) string { return v.Status }).(pulumi.StringOutput)
+}
+
+// A target of a service
+type GetReverseProxyServicesItemTarget struct {
+	// Whether traffic goes to this target
+	Enabled bool `pulumi:"enabled"`
+	// Address the proxy connects to
+	Host *string `pulumi:"host"`
+	// Per-target proxy settings
+	Options *GetReverseProxyServicesItemTargetOptions `pulumi:"options"`
+	// Path prefix routed to this target
+	Path *string `pulumi:"path"`
+	// Port of the target
+	Port int `pulumi:"port"`
+	// How the proxy talks to the target
+	Protocol string `pulumi:"protocol"`
+	// Id of the peer or network resource, or the cluster's address
+	TargetId string `pulumi:"targetId"`
+	// peer, host, domain, subnet or cluster
+	TargetType string `pulumi:"targetType"`
+}
+
+// A target of a service
+type GetReverseProxyServicesItemTargetOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemTargetOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServicesItemTarget)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemTargetOutput) ToGetReverseProxyServicesItemTargetOutput() GetReverseProxyServicesItemTargetOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemTargetOutput) ToGetReverseProxyServicesItemTargetOutputWithContext(ctx context.Context) GetReverseProxyServicesItemTargetOutput {
+	return o
+}
+
+// Whether traffic goes to this target
+func (o GetReverseProxyServicesItemTargetOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTarget) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Address the proxy connects to
+func (o GetReverseProxyServicesItemTargetOutput) Host() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTarget) *string { return v.Host }).(pulumi.StringPtrOutput)
+}
+
+// Per-target proxy settings
+func (o GetReverseProxyServicesItemTargetOutput) Options() GetReverseProxyServicesItemTargetOptionsPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTarget) *GetReverseProxyServicesItemTargetOptions { return v.Options }).(GetReverseProxyServicesItemTargetOptionsPtrOutput)
+}
+
+// Path prefix routed to this target
+func (o GetReverseProxyServicesItemTargetOutput) Path() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTarget) *string { return v.Path }).(pulumi.StringPtrOutput)
+}
+
+// Port of the target
+func (o GetReverseProxyServicesItemTargetOutput) Port() pulumi.IntOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTarget) int { return v.Port }).(pulumi.IntOutput)
+}
+
+// How the proxy talks to the target
+func (o GetReverseProxyServicesItemTargetOutput) Protocol() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTarget) string { return v.Protocol }).(pulumi.StringOutput)
+}
+
+// Id of the peer or network resource, or the cluster's address
+func (o GetReverseProxyServicesItemTargetOutput) TargetId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTarget) string { return v.TargetId }).(pulumi.StringOutput)
+}
+
+// peer, host, domain, subnet or cluster
+func (o GetReverseProxyServicesItemTargetOutput) TargetType() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTarget) string { return v.TargetType }).(pulumi.StringOutput)
+}
+
+type GetReverseProxyServicesItemTargetArrayOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemTargetArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetReverseProxyServicesItemTarget)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemTargetArrayOutput) ToGetReverseProxyServicesItemTargetArrayOutput() GetReverseProxyServicesItemTargetArrayOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemTargetArrayOutput) ToGetReverseProxyServicesItemTargetArrayOutputWithContext(ctx context.Context) GetReverseProxyServicesItemTargetArrayOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemTargetArrayOutput) Index(i pulumi.IntInput) GetReverseProxyServicesItemTargetOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetReverseProxyServicesItemTarget {
+		return vs[0].([]GetReverseProxyServicesItemTarget)[vs[1].(int)]
+	}).(GetReverseProxyServicesItemTargetOutput)
+}
+
+type GetReverseProxyServicesItemTargetOptions struct {
+	// Headers added to requests
+	CustomHeaders map[string]string `pulumi:"customHeaders"`
+	// Whether the target is reached outside the overlay
+	DirectUpstream *bool `pulumi:"directUpstream"`
+	// preserve: the request path is forwarded whole
+	PathRewrite *string `pulumi:"pathRewrite"`
+	// Whether connections carry a PROXY protocol header
+	ProxyProtocol *bool `pulumi:"proxyProtocol"`
+	// How long the proxy waits for an answer
+	RequestTimeout *string `pulumi:"requestTimeout"`
+	// Idle UDP session lifetime
+	SessionIdleTimeout *string `pulumi:"sessionIdleTimeout"`
+	// Whether any TLS certificate is accepted
+	SkipTlsVerify *bool `pulumi:"skipTlsVerify"`
+}
+
+type GetReverseProxyServicesItemTargetOptionsOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemTargetOptionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReverseProxyServicesItemTargetOptions)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemTargetOptionsOutput) ToGetReverseProxyServicesItemTargetOptionsOutput() GetReverseProxyServicesItemTargetOptionsOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemTargetOptionsOutput) ToGetReverseProxyServicesItemTargetOptionsOutputWithContext(ctx context.Context) GetReverseProxyServicesItemTargetOptionsOutput {
+	return o
+}
+
+// Headers added to requests
+func (o GetReverseProxyServicesItemTargetOptionsOutput) CustomHeaders() pulumi.StringMapOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTargetOptions) map[string]string { return v.CustomHeaders }).(pulumi.StringMapOutput)
+}
+
+// Whether the target is reached outside the overlay
+func (o GetReverseProxyServicesItemTargetOptionsOutput) DirectUpstream() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTargetOptions) *bool { return v.DirectUpstream }).(pulumi.BoolPtrOutput)
+}
+
+// preserve: the request path is forwarded whole
+func (o GetReverseProxyServicesItemTargetOptionsOutput) PathRewrite() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTargetOptions) *string { return v.PathRewrite }).(pulumi.StringPtrOutput)
+}
+
+// Whether connections carry a PROXY protocol header
+func (o GetReverseProxyServicesItemTargetOptionsOutput) ProxyProtocol() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTargetOptions) *bool { return v.ProxyProtocol }).(pulumi.BoolPtrOutput)
+}
+
+// How long the proxy waits for an answer
+func (o GetReverseProxyServicesItemTargetOptionsOutput) RequestTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTargetOptions) *string { return v.RequestTimeout }).(pulumi.StringPtrOutput)
+}
+
+// Idle UDP session lifetime
+func (o GetReverseProxyServicesItemTargetOptionsOutput) SessionIdleTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTargetOptions) *string { return v.SessionIdleTimeout }).(pulumi.StringPtrOutput)
+}
+
+// Whether any TLS certificate is accepted
+func (o GetReverseProxyServicesItemTargetOptionsOutput) SkipTlsVerify() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetReverseProxyServicesItemTargetOptions) *bool { return v.SkipTlsVerify }).(pulumi.BoolPtrOutput)
+}
+
+type GetReverseProxyServicesItemTargetOptionsPtrOutput struct{ *pulumi.OutputState }
+
+func (GetReverseProxyServicesItemTargetOptionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReverseProxyServicesItemTargetOptions)(nil)).Elem()
+}
+
+func (o GetReverseProxyServicesItemTargetOptionsPtrOutput) ToGetReverseProxyServicesItemTargetOptionsPtrOutput() GetReverseProxyServicesItemTargetOptionsPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemTargetOptionsPtrOutput) ToGetReverseProxyServicesItemTargetOptionsPtrOutputWithContext(ctx context.Context) GetReverseProxyServicesItemTargetOptionsPtrOutput {
+	return o
+}
+
+func (o GetReverseProxyServicesItemTargetOptionsPtrOutput) Elem() GetReverseProxyServicesItemTargetOptionsOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemTargetOptions) GetReverseProxyServicesItemTargetOptions {
+		if v != nil {
+			return *v
+		}
+		var ret GetReverseProxyServicesItemTargetOptions
+		return ret
+	}).(GetReverseProxyServicesItemTargetOptionsOutput)
+}
+
+// Headers added to requests
+func (o GetReverseProxyServicesItemTargetOptionsPtrOutput) CustomHeaders() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemTargetOptions) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.CustomHeaders
+	}).(pulumi.StringMapOutput)
+}
+
+// Whether the target is reached outside the overlay
+func (o GetReverseProxyServicesItemTargetOptionsPtrOutput) DirectUpstream() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemTargetOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.DirectUpstream
+	}).(pulumi.BoolPtrOutput)
+}
+
+// preserve: the request path is forwarded whole
+func (o GetReverseProxyServicesItemTargetOptionsPtrOutput) PathRewrite() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemTargetOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.PathRewrite
+	}).(pulumi.StringPtrOutput)
+}
+
+// Whether connections carry a PROXY protocol header
+func (o GetReverseProxyServicesItemTargetOptionsPtrOutput) ProxyProtocol() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemTargetOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ProxyProtocol
+	}).(pulumi.BoolPtrOutput)
+}
+
+// How long the proxy waits for an answer
+func (o GetReverseProxyServicesItemTargetOptionsPtrOutput) RequestTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemTargetOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.RequestTimeout
+	}).(pulumi.StringPtrOutput)
+}
+
+// Idle UDP session lifetime
+func (o GetReverseProxyServicesItemTargetOptionsPtrOutput) SessionIdleTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemTargetOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.SessionIdleTimeout
+	}).(pulumi.StringPtrOutput)
+}
+
+// Whether any TLS certificate is accepted
+func (o GetReverseProxyServicesItemTargetOptionsPtrOutput) SkipTlsVerify() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReverseProxyServicesItemTargetOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.SkipTlsVerify
+	}).(pulumi.BoolPtrOutput)
 }
 
 // Route
@@ -13943,6 +16026,1590 @@ func (o PostureCheckChecksProcessCheckProcessArrayOutput) Index(i pulumi.IntInpu
 	}).(PostureCheckChecksProcessCheckProcessOutput)
 }
 
+// Which client addresses may connect at all, checked before any auth
+type ReverseProxyServiceAccessRestrictions struct {
+	// When set, only clients from these ranges may connect
+	AllowedCidrs []string `pulumi:"allowedCidrs"`
+	// When set, only clients located in these countries may connect
+	AllowedCountries []string `pulumi:"allowedCountries"`
+	// Clients from these ranges are refused
+	BlockedCidrs []string `pulumi:"blockedCidrs"`
+	// Clients located in these countries are refused
+	BlockedCountries []string `pulumi:"blockedCountries"`
+	// IP reputation through CrowdSec: off, enforce (refuse bad addresses) or observe (log them); one of `off`, `enforce`, `observe`
+	CrowdsecMode *string `pulumi:"crowdsecMode"`
+}
+
+// ReverseProxyServiceAccessRestrictionsInput is an input type that accepts ReverseProxyServiceAccessRestrictionsArgs and ReverseProxyServiceAccessRestrictionsOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAccessRestrictionsInput` via:
+//
+//	ReverseProxyServiceAccessRestrictionsArgs{...}
+type ReverseProxyServiceAccessRestrictionsInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceAccessRestrictionsOutput() ReverseProxyServiceAccessRestrictionsOutput
+	ToReverseProxyServiceAccessRestrictionsOutputWithContext(context.Context) ReverseProxyServiceAccessRestrictionsOutput
+}
+
+// Which client addresses may connect at all, checked before any auth
+type ReverseProxyServiceAccessRestrictionsArgs struct {
+	// When set, only clients from these ranges may connect
+	AllowedCidrs pulumi.StringArrayInput `pulumi:"allowedCidrs"`
+	// When set, only clients located in these countries may connect
+	AllowedCountries pulumi.StringArrayInput `pulumi:"allowedCountries"`
+	// Clients from these ranges are refused
+	BlockedCidrs pulumi.StringArrayInput `pulumi:"blockedCidrs"`
+	// Clients located in these countries are refused
+	BlockedCountries pulumi.StringArrayInput `pulumi:"blockedCountries"`
+	// IP reputation through CrowdSec: off, enforce (refuse bad addresses) or observe (log them); one of `off`, `enforce`, `observe`
+	CrowdsecMode pulumi.StringPtrInput `pulumi:"crowdsecMode"`
+}
+
+func (ReverseProxyServiceAccessRestrictionsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAccessRestrictions)(nil)).Elem()
+}
+
+func (i ReverseProxyServiceAccessRestrictionsArgs) ToReverseProxyServiceAccessRestrictionsOutput() ReverseProxyServiceAccessRestrictionsOutput {
+	return i.ToReverseProxyServiceAccessRestrictionsOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceAccessRestrictionsArgs) ToReverseProxyServiceAccessRestrictionsOutputWithContext(ctx context.Context) ReverseProxyServiceAccessRestrictionsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAccessRestrictionsOutput)
+}
+
+func (i ReverseProxyServiceAccessRestrictionsArgs) ToReverseProxyServiceAccessRestrictionsPtrOutput() ReverseProxyServiceAccessRestrictionsPtrOutput {
+	return i.ToReverseProxyServiceAccessRestrictionsPtrOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceAccessRestrictionsArgs) ToReverseProxyServiceAccessRestrictionsPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAccessRestrictionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAccessRestrictionsOutput).ToReverseProxyServiceAccessRestrictionsPtrOutputWithContext(ctx)
+}
+
+// ReverseProxyServiceAccessRestrictionsPtrInput is an input type that accepts ReverseProxyServiceAccessRestrictionsArgs, ReverseProxyServiceAccessRestrictionsPtr and ReverseProxyServiceAccessRestrictionsPtrOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAccessRestrictionsPtrInput` via:
+//
+//	        ReverseProxyServiceAccessRestrictionsArgs{...}
+//
+//	or:
+//
+//	        nil
+type ReverseProxyServiceAccessRestrictionsPtrInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceAccessRestrictionsPtrOutput() ReverseProxyServiceAccessRestrictionsPtrOutput
+	ToReverseProxyServiceAccessRestrictionsPtrOutputWithContext(context.Context) ReverseProxyServiceAccessRestrictionsPtrOutput
+}
+
+type reverseProxyServiceAccessRestrictionsPtrType ReverseProxyServiceAccessRestrictionsArgs
+
+func ReverseProxyServiceAccessRestrictionsPtr(v *ReverseProxyServiceAccessRestrictionsArgs) ReverseProxyServiceAccessRestrictionsPtrInput {
+	return (*reverseProxyServiceAccessRestrictionsPtrType)(v)
+}
+
+func (*reverseProxyServiceAccessRestrictionsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceAccessRestrictions)(nil)).Elem()
+}
+
+func (i *reverseProxyServiceAccessRestrictionsPtrType) ToReverseProxyServiceAccessRestrictionsPtrOutput() ReverseProxyServiceAccessRestrictionsPtrOutput {
+	return i.ToReverseProxyServiceAccessRestrictionsPtrOutputWithContext(context.Background())
+}
+
+func (i *reverseProxyServiceAccessRestrictionsPtrType) ToReverseProxyServiceAccessRestrictionsPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAccessRestrictionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAccessRestrictionsPtrOutput)
+}
+
+// Which client addresses may connect at all, checked before any auth
+type ReverseProxyServiceAccessRestrictionsOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceAccessRestrictionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAccessRestrictions)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceAccessRestrictionsOutput) ToReverseProxyServiceAccessRestrictionsOutput() ReverseProxyServiceAccessRestrictionsOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAccessRestrictionsOutput) ToReverseProxyServiceAccessRestrictionsOutputWithContext(ctx context.Context) ReverseProxyServiceAccessRestrictionsOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAccessRestrictionsOutput) ToReverseProxyServiceAccessRestrictionsPtrOutput() ReverseProxyServiceAccessRestrictionsPtrOutput {
+	return o.ToReverseProxyServiceAccessRestrictionsPtrOutputWithContext(context.Background())
+}
+
+func (o ReverseProxyServiceAccessRestrictionsOutput) ToReverseProxyServiceAccessRestrictionsPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAccessRestrictionsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ReverseProxyServiceAccessRestrictions) *ReverseProxyServiceAccessRestrictions {
+		return &v
+	}).(ReverseProxyServiceAccessRestrictionsPtrOutput)
+}
+
+// When set, only clients from these ranges may connect
+func (o ReverseProxyServiceAccessRestrictionsOutput) AllowedCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAccessRestrictions) []string { return v.AllowedCidrs }).(pulumi.StringArrayOutput)
+}
+
+// When set, only clients located in these countries may connect
+func (o ReverseProxyServiceAccessRestrictionsOutput) AllowedCountries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAccessRestrictions) []string { return v.AllowedCountries }).(pulumi.StringArrayOutput)
+}
+
+// Clients from these ranges are refused
+func (o ReverseProxyServiceAccessRestrictionsOutput) BlockedCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAccessRestrictions) []string { return v.BlockedCidrs }).(pulumi.StringArrayOutput)
+}
+
+// Clients located in these countries are refused
+func (o ReverseProxyServiceAccessRestrictionsOutput) BlockedCountries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAccessRestrictions) []string { return v.BlockedCountries }).(pulumi.StringArrayOutput)
+}
+
+// IP reputation through CrowdSec: off, enforce (refuse bad addresses) or observe (log them); one of `off`, `enforce`, `observe`
+func (o ReverseProxyServiceAccessRestrictionsOutput) CrowdsecMode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAccessRestrictions) *string { return v.CrowdsecMode }).(pulumi.StringPtrOutput)
+}
+
+type ReverseProxyServiceAccessRestrictionsPtrOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceAccessRestrictionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceAccessRestrictions)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceAccessRestrictionsPtrOutput) ToReverseProxyServiceAccessRestrictionsPtrOutput() ReverseProxyServiceAccessRestrictionsPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAccessRestrictionsPtrOutput) ToReverseProxyServiceAccessRestrictionsPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAccessRestrictionsPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAccessRestrictionsPtrOutput) Elem() ReverseProxyServiceAccessRestrictionsOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAccessRestrictions) ReverseProxyServiceAccessRestrictions {
+		if v != nil {
+			return *v
+		}
+		var ret ReverseProxyServiceAccessRestrictions
+		return ret
+	}).(ReverseProxyServiceAccessRestrictionsOutput)
+}
+
+// When set, only clients from these ranges may connect
+func (o ReverseProxyServiceAccessRestrictionsPtrOutput) AllowedCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAccessRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.AllowedCidrs
+	}).(pulumi.StringArrayOutput)
+}
+
+// When set, only clients located in these countries may connect
+func (o ReverseProxyServiceAccessRestrictionsPtrOutput) AllowedCountries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAccessRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.AllowedCountries
+	}).(pulumi.StringArrayOutput)
+}
+
+// Clients from these ranges are refused
+func (o ReverseProxyServiceAccessRestrictionsPtrOutput) BlockedCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAccessRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.BlockedCidrs
+	}).(pulumi.StringArrayOutput)
+}
+
+// Clients located in these countries are refused
+func (o ReverseProxyServiceAccessRestrictionsPtrOutput) BlockedCountries() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAccessRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.BlockedCountries
+	}).(pulumi.StringArrayOutput)
+}
+
+// IP reputation through CrowdSec: off, enforce (refuse bad addresses) or observe (log them); one of `off`, `enforce`, `observe`
+func (o ReverseProxyServiceAccessRestrictionsPtrOutput) CrowdsecMode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAccessRestrictions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.CrowdsecMode
+	}).(pulumi.StringPtrOutput)
+}
+
+// How visitors prove who they are before the proxy lets them through (http mode only); none enabled: anyone who can connect reaches the targets
+type ReverseProxyServiceAuth struct {
+	// Sign-in through the account's identity provider (SSO)
+	BearerAuth *ReverseProxyServiceAuthBearerAuth `pulumi:"bearerAuth"`
+	// Header checks; one that matches admits
+	HeaderAuths []ReverseProxyServiceAuthHeaderAuth `pulumi:"headerAuths"`
+	// Sign-in by a link sent by email
+	LinkAuth *ReverseProxyServiceAuthLinkAuth `pulumi:"linkAuth"`
+	// A password visitors enter
+	PasswordAuth *ReverseProxyServiceAuthPasswordAuth `pulumi:"passwordAuth"`
+	// A PIN visitors enter
+	PinAuth *ReverseProxyServiceAuthPinAuth `pulumi:"pinAuth"`
+}
+
+// ReverseProxyServiceAuthInput is an input type that accepts ReverseProxyServiceAuthArgs and ReverseProxyServiceAuthOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAuthInput` via:
+//
+//	ReverseProxyServiceAuthArgs{...}
+type ReverseProxyServiceAuthInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceAuthOutput() ReverseProxyServiceAuthOutput
+	ToReverseProxyServiceAuthOutputWithContext(context.Context) ReverseProxyServiceAuthOutput
+}
+
+// How visitors prove who they are before the proxy lets them through (http mode only); none enabled: anyone who can connect reaches the targets
+type ReverseProxyServiceAuthArgs struct {
+	// Sign-in through the account's identity provider (SSO)
+	BearerAuth ReverseProxyServiceAuthBearerAuthPtrInput `pulumi:"bearerAuth"`
+	// Header checks; one that matches admits
+	HeaderAuths ReverseProxyServiceAuthHeaderAuthArrayInput `pulumi:"headerAuths"`
+	// Sign-in by a link sent by email
+	LinkAuth ReverseProxyServiceAuthLinkAuthPtrInput `pulumi:"linkAuth"`
+	// A password visitors enter
+	PasswordAuth ReverseProxyServiceAuthPasswordAuthPtrInput `pulumi:"passwordAuth"`
+	// A PIN visitors enter
+	PinAuth ReverseProxyServiceAuthPinAuthPtrInput `pulumi:"pinAuth"`
+}
+
+func (ReverseProxyServiceAuthArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAuth)(nil)).Elem()
+}
+
+func (i ReverseProxyServiceAuthArgs) ToReverseProxyServiceAuthOutput() ReverseProxyServiceAuthOutput {
+	return i.ToReverseProxyServiceAuthOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceAuthArgs) ToReverseProxyServiceAuthOutputWithContext(ctx context.Context) ReverseProxyServiceAuthOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthOutput)
+}
+
+func (i ReverseProxyServiceAuthArgs) ToReverseProxyServiceAuthPtrOutput() ReverseProxyServiceAuthPtrOutput {
+	return i.ToReverseProxyServiceAuthPtrOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceAuthArgs) ToReverseProxyServiceAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthOutput).ToReverseProxyServiceAuthPtrOutputWithContext(ctx)
+}
+
+// ReverseProxyServiceAuthPtrInput is an input type that accepts ReverseProxyServiceAuthArgs, ReverseProxyServiceAuthPtr and ReverseProxyServiceAuthPtrOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAuthPtrInput` via:
+//
+//	        ReverseProxyServiceAuthArgs{...}
+//
+//	or:
+//
+//	        nil
+type ReverseProxyServiceAuthPtrInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceAuthPtrOutput() ReverseProxyServiceAuthPtrOutput
+	ToReverseProxyServiceAuthPtrOutputWithContext(context.Context) ReverseProxyServiceAuthPtrOutput
+}
+
+type reverseProxyServiceAuthPtrType ReverseProxyServiceAuthArgs
+
+func ReverseProxyServiceAuthPtr(v *ReverseProxyServiceAuthArgs) ReverseProxyServiceAuthPtrInput {
+	return (*reverseProxyServiceAuthPtrType)(v)
+}
+
+func (*reverseProxyServiceAuthPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceAuth)(nil)).Elem()
+}
+
+func (i *reverseProxyServiceAuthPtrType) ToReverseProxyServiceAuthPtrOutput() ReverseProxyServiceAuthPtrOutput {
+	return i.ToReverseProxyServiceAuthPtrOutputWithContext(context.Background())
+}
+
+func (i *reverseProxyServiceAuthPtrType) ToReverseProxyServiceAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthPtrOutput)
+}
+
+// How visitors prove who they are before the proxy lets them through (http mode only); none enabled: anyone who can connect reaches the targets
+type ReverseProxyServiceAuthOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceAuthOutput) ToReverseProxyServiceAuthOutput() ReverseProxyServiceAuthOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthOutput) ToReverseProxyServiceAuthOutputWithContext(ctx context.Context) ReverseProxyServiceAuthOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthOutput) ToReverseProxyServiceAuthPtrOutput() ReverseProxyServiceAuthPtrOutput {
+	return o.ToReverseProxyServiceAuthPtrOutputWithContext(context.Background())
+}
+
+func (o ReverseProxyServiceAuthOutput) ToReverseProxyServiceAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ReverseProxyServiceAuth) *ReverseProxyServiceAuth {
+		return &v
+	}).(ReverseProxyServiceAuthPtrOutput)
+}
+
+// Sign-in through the account's identity provider (SSO)
+func (o ReverseProxyServiceAuthOutput) BearerAuth() ReverseProxyServiceAuthBearerAuthPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuth) *ReverseProxyServiceAuthBearerAuth { return v.BearerAuth }).(ReverseProxyServiceAuthBearerAuthPtrOutput)
+}
+
+// Header checks; one that matches admits
+func (o ReverseProxyServiceAuthOutput) HeaderAuths() ReverseProxyServiceAuthHeaderAuthArrayOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuth) []ReverseProxyServiceAuthHeaderAuth { return v.HeaderAuths }).(ReverseProxyServiceAuthHeaderAuthArrayOutput)
+}
+
+// Sign-in by a link sent by email
+func (o ReverseProxyServiceAuthOutput) LinkAuth() ReverseProxyServiceAuthLinkAuthPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuth) *ReverseProxyServiceAuthLinkAuth { return v.LinkAuth }).(ReverseProxyServiceAuthLinkAuthPtrOutput)
+}
+
+// A password visitors enter
+func (o ReverseProxyServiceAuthOutput) PasswordAuth() ReverseProxyServiceAuthPasswordAuthPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuth) *ReverseProxyServiceAuthPasswordAuth { return v.PasswordAuth }).(ReverseProxyServiceAuthPasswordAuthPtrOutput)
+}
+
+// A PIN visitors enter
+func (o ReverseProxyServiceAuthOutput) PinAuth() ReverseProxyServiceAuthPinAuthPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuth) *ReverseProxyServiceAuthPinAuth { return v.PinAuth }).(ReverseProxyServiceAuthPinAuthPtrOutput)
+}
+
+type ReverseProxyServiceAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceAuthPtrOutput) ToReverseProxyServiceAuthPtrOutput() ReverseProxyServiceAuthPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthPtrOutput) ToReverseProxyServiceAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthPtrOutput) Elem() ReverseProxyServiceAuthOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuth) ReverseProxyServiceAuth {
+		if v != nil {
+			return *v
+		}
+		var ret ReverseProxyServiceAuth
+		return ret
+	}).(ReverseProxyServiceAuthOutput)
+}
+
+// Sign-in through the account's identity provider (SSO)
+func (o ReverseProxyServiceAuthPtrOutput) BearerAuth() ReverseProxyServiceAuthBearerAuthPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuth) *ReverseProxyServiceAuthBearerAuth {
+		if v == nil {
+			return nil
+		}
+		return v.BearerAuth
+	}).(ReverseProxyServiceAuthBearerAuthPtrOutput)
+}
+
+// Header checks; one that matches admits
+func (o ReverseProxyServiceAuthPtrOutput) HeaderAuths() ReverseProxyServiceAuthHeaderAuthArrayOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuth) []ReverseProxyServiceAuthHeaderAuth {
+		if v == nil {
+			return nil
+		}
+		return v.HeaderAuths
+	}).(ReverseProxyServiceAuthHeaderAuthArrayOutput)
+}
+
+// Sign-in by a link sent by email
+func (o ReverseProxyServiceAuthPtrOutput) LinkAuth() ReverseProxyServiceAuthLinkAuthPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuth) *ReverseProxyServiceAuthLinkAuth {
+		if v == nil {
+			return nil
+		}
+		return v.LinkAuth
+	}).(ReverseProxyServiceAuthLinkAuthPtrOutput)
+}
+
+// A password visitors enter
+func (o ReverseProxyServiceAuthPtrOutput) PasswordAuth() ReverseProxyServiceAuthPasswordAuthPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuth) *ReverseProxyServiceAuthPasswordAuth {
+		if v == nil {
+			return nil
+		}
+		return v.PasswordAuth
+	}).(ReverseProxyServiceAuthPasswordAuthPtrOutput)
+}
+
+// A PIN visitors enter
+func (o ReverseProxyServiceAuthPtrOutput) PinAuth() ReverseProxyServiceAuthPinAuthPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuth) *ReverseProxyServiceAuthPinAuth {
+		if v == nil {
+			return nil
+		}
+		return v.PinAuth
+	}).(ReverseProxyServiceAuthPinAuthPtrOutput)
+}
+
+// Sign-in through the account's identity provider (SSO)
+type ReverseProxyServiceAuthBearerAuth struct {
+	// Ids of the groups whose users may sign in; empty for every user of the account
+	DistributionGroups []string `pulumi:"distributionGroups"`
+	// Whether sign-in through the account's identity provider is on
+	Enabled bool `pulumi:"enabled"`
+}
+
+// ReverseProxyServiceAuthBearerAuthInput is an input type that accepts ReverseProxyServiceAuthBearerAuthArgs and ReverseProxyServiceAuthBearerAuthOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAuthBearerAuthInput` via:
+//
+//	ReverseProxyServiceAuthBearerAuthArgs{...}
+type ReverseProxyServiceAuthBearerAuthInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceAuthBearerAuthOutput() ReverseProxyServiceAuthBearerAuthOutput
+	ToReverseProxyServiceAuthBearerAuthOutputWithContext(context.Context) ReverseProxyServiceAuthBearerAuthOutput
+}
+
+// Sign-in through the account's identity provider (SSO)
+type ReverseProxyServiceAuthBearerAuthArgs struct {
+	// Ids of the groups whose users may sign in; empty for every user of the account
+	DistributionGroups pulumi.StringArrayInput `pulumi:"distributionGroups"`
+	// Whether sign-in through the account's identity provider is on
+	Enabled pulumi.BoolInput `pulumi:"enabled"`
+}
+
+func (ReverseProxyServiceAuthBearerAuthArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAuthBearerAuth)(nil)).Elem()
+}
+
+func (i ReverseProxyServiceAuthBearerAuthArgs) ToReverseProxyServiceAuthBearerAuthOutput() ReverseProxyServiceAuthBearerAuthOutput {
+	return i.ToReverseProxyServiceAuthBearerAuthOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceAuthBearerAuthArgs) ToReverseProxyServiceAuthBearerAuthOutputWithContext(ctx context.Context) ReverseProxyServiceAuthBearerAuthOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthBearerAuthOutput)
+}
+
+func (i ReverseProxyServiceAuthBearerAuthArgs) ToReverseProxyServiceAuthBearerAuthPtrOutput() ReverseProxyServiceAuthBearerAuthPtrOutput {
+	return i.ToReverseProxyServiceAuthBearerAuthPtrOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceAuthBearerAuthArgs) ToReverseProxyServiceAuthBearerAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthBearerAuthPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthBearerAuthOutput).ToReverseProxyServiceAuthBearerAuthPtrOutputWithContext(ctx)
+}
+
+// ReverseProxyServiceAuthBearerAuthPtrInput is an input type that accepts ReverseProxyServiceAuthBearerAuthArgs, ReverseProxyServiceAuthBearerAuthPtr and ReverseProxyServiceAuthBearerAuthPtrOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAuthBearerAuthPtrInput` via:
+//
+//	        ReverseProxyServiceAuthBearerAuthArgs{...}
+//
+//	or:
+//
+//	        nil
+type ReverseProxyServiceAuthBearerAuthPtrInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceAuthBearerAuthPtrOutput() ReverseProxyServiceAuthBearerAuthPtrOutput
+	ToReverseProxyServiceAuthBearerAuthPtrOutputWithContext(context.Context) ReverseProxyServiceAuthBearerAuthPtrOutput
+}
+
+type reverseProxyServiceAuthBearerAuthPtrType ReverseProxyServiceAuthBearerAuthArgs
+
+func ReverseProxyServiceAuthBearerAuthPtr(v *ReverseProxyServiceAuthBearerAuthArgs) ReverseProxyServiceAuthBearerAuthPtrInput {
+	return (*reverseProxyServiceAuthBearerAuthPtrType)(v)
+}
+
+func (*reverseProxyServiceAuthBearerAuthPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceAuthBearerAuth)(nil)).Elem()
+}
+
+func (i *reverseProxyServiceAuthBearerAuthPtrType) ToReverseProxyServiceAuthBearerAuthPtrOutput() ReverseProxyServiceAuthBearerAuthPtrOutput {
+	return i.ToReverseProxyServiceAuthBearerAuthPtrOutputWithContext(context.Background())
+}
+
+func (i *reverseProxyServiceAuthBearerAuthPtrType) ToReverseProxyServiceAuthBearerAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthBearerAuthPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthBearerAuthPtrOutput)
+}
+
+// Sign-in through the account's identity provider (SSO)
+type ReverseProxyServiceAuthBearerAuthOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceAuthBearerAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAuthBearerAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceAuthBearerAuthOutput) ToReverseProxyServiceAuthBearerAuthOutput() ReverseProxyServiceAuthBearerAuthOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthBearerAuthOutput) ToReverseProxyServiceAuthBearerAuthOutputWithContext(ctx context.Context) ReverseProxyServiceAuthBearerAuthOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthBearerAuthOutput) ToReverseProxyServiceAuthBearerAuthPtrOutput() ReverseProxyServiceAuthBearerAuthPtrOutput {
+	return o.ToReverseProxyServiceAuthBearerAuthPtrOutputWithContext(context.Background())
+}
+
+func (o ReverseProxyServiceAuthBearerAuthOutput) ToReverseProxyServiceAuthBearerAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthBearerAuthPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ReverseProxyServiceAuthBearerAuth) *ReverseProxyServiceAuthBearerAuth {
+		return &v
+	}).(ReverseProxyServiceAuthBearerAuthPtrOutput)
+}
+
+// Ids of the groups whose users may sign in; empty for every user of the account
+func (o ReverseProxyServiceAuthBearerAuthOutput) DistributionGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuthBearerAuth) []string { return v.DistributionGroups }).(pulumi.StringArrayOutput)
+}
+
+// Whether sign-in through the account's identity provider is on
+func (o ReverseProxyServiceAuthBearerAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuthBearerAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+type ReverseProxyServiceAuthBearerAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceAuthBearerAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceAuthBearerAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceAuthBearerAuthPtrOutput) ToReverseProxyServiceAuthBearerAuthPtrOutput() ReverseProxyServiceAuthBearerAuthPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthBearerAuthPtrOutput) ToReverseProxyServiceAuthBearerAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthBearerAuthPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthBearerAuthPtrOutput) Elem() ReverseProxyServiceAuthBearerAuthOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuthBearerAuth) ReverseProxyServiceAuthBearerAuth {
+		if v != nil {
+			return *v
+		}
+		var ret ReverseProxyServiceAuthBearerAuth
+		return ret
+	}).(ReverseProxyServiceAuthBearerAuthOutput)
+}
+
+// Ids of the groups whose users may sign in; empty for every user of the account
+func (o ReverseProxyServiceAuthBearerAuthPtrOutput) DistributionGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuthBearerAuth) []string {
+		if v == nil {
+			return nil
+		}
+		return v.DistributionGroups
+	}).(pulumi.StringArrayOutput)
+}
+
+// Whether sign-in through the account's identity provider is on
+func (o ReverseProxyServiceAuthBearerAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuthBearerAuth) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// A request header that must carry a fixed value
+type ReverseProxyServiceAuthHeaderAuth struct {
+	// Whether this header check is on
+	Enabled bool `pulumi:"enabled"`
+	// Header name, e.g. X-Api-Key
+	Header string `pulumi:"header"`
+	// The value the header must carry (e.g. `Bearer <token>`); write-only (answered empty). Required when the check is created; an update that sends it empty keeps the stored value
+	Value string `pulumi:"value"`
+}
+
+// ReverseProxyServiceAuthHeaderAuthInput is an input type that accepts ReverseProxyServiceAuthHeaderAuthArgs and ReverseProxyServiceAuthHeaderAuthOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAuthHeaderAuthInput` via:
+//
+//	ReverseProxyServiceAuthHeaderAuthArgs{...}
+type ReverseProxyServiceAuthHeaderAuthInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceAuthHeaderAuthOutput() ReverseProxyServiceAuthHeaderAuthOutput
+	ToReverseProxyServiceAuthHeaderAuthOutputWithContext(context.Context) ReverseProxyServiceAuthHeaderAuthOutput
+}
+
+// A request header that must carry a fixed value
+type ReverseProxyServiceAuthHeaderAuthArgs struct {
+	// Whether this header check is on
+	Enabled pulumi.BoolInput `pulumi:"enabled"`
+	// Header name, e.g. X-Api-Key
+	Header pulumi.StringInput `pulumi:"header"`
+	// The value the header must carry (e.g. `Bearer <token>`); write-only (answered empty). Required when the check is created; an update that sends it empty keeps the stored value
+	Value pulumi.StringInput `pulumi:"value"`
+}
+
+func (ReverseProxyServiceAuthHeaderAuthArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAuthHeaderAuth)(nil)).Elem()
+}
+
+func (i ReverseProxyServiceAuthHeaderAuthArgs) ToReverseProxyServiceAuthHeaderAuthOutput() ReverseProxyServiceAuthHeaderAuthOutput {
+	return i.ToReverseProxyServiceAuthHeaderAuthOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceAuthHeaderAuthArgs) ToReverseProxyServiceAuthHeaderAuthOutputWithContext(ctx context.Context) ReverseProxyServiceAuthHeaderAuthOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthHeaderAuthOutput)
+}
+
+// ReverseProxyServiceAuthHeaderAuthArrayInput is an input type that accepts ReverseProxyServiceAuthHeaderAuthArray and ReverseProxyServiceAuthHeaderAuthArrayOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAuthHeaderAuthArrayInput` via:
+//
+//	ReverseProxyServiceAuthHeaderAuthArray{ ReverseProxyServiceAuthHeaderAuthArgs{...} }
+type ReverseProxyServiceAuthHeaderAuthArrayInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceAuthHeaderAuthArrayOutput() ReverseProxyServiceAuthHeaderAuthArrayOutput
+	ToReverseProxyServiceAuthHeaderAuthArrayOutputWithContext(context.Context) ReverseProxyServiceAuthHeaderAuthArrayOutput
+}
+
+type ReverseProxyServiceAuthHeaderAuthArray []ReverseProxyServiceAuthHeaderAuthInput
+
+func (ReverseProxyServiceAuthHeaderAuthArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ReverseProxyServiceAuthHeaderAuth)(nil)).Elem()
+}
+
+func (i ReverseProxyServiceAuthHeaderAuthArray) ToReverseProxyServiceAuthHeaderAuthArrayOutput() ReverseProxyServiceAuthHeaderAuthArrayOutput {
+	return i.ToReverseProxyServiceAuthHeaderAuthArrayOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceAuthHeaderAuthArray) ToReverseProxyServiceAuthHeaderAuthArrayOutputWithContext(ctx context.Context) ReverseProxyServiceAuthHeaderAuthArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthHeaderAuthArrayOutput)
+}
+
+// A request header that must carry a fixed value
+type ReverseProxyServiceAuthHeaderAuthOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceAuthHeaderAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAuthHeaderAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceAuthHeaderAuthOutput) ToReverseProxyServiceAuthHeaderAuthOutput() ReverseProxyServiceAuthHeaderAuthOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthHeaderAuthOutput) ToReverseProxyServiceAuthHeaderAuthOutputWithContext(ctx context.Context) ReverseProxyServiceAuthHeaderAuthOutput {
+	return o
+}
+
+// Whether this header check is on
+func (o ReverseProxyServiceAuthHeaderAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuthHeaderAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Header name, e.g. X-Api-Key
+func (o ReverseProxyServiceAuthHeaderAuthOutput) Header() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuthHeaderAuth) string { return v.Header }).(pulumi.StringOutput)
+}
+
+// The value the header must carry (e.g. `Bearer <token>`); write-only (answered empty). Required when the check is created; an update that sends it empty keeps the stored value
+func (o ReverseProxyServiceAuthHeaderAuthOutput) Value() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuthHeaderAuth) string { return v.Value }).(pulumi.StringOutput)
+}
+
+type ReverseProxyServiceAuthHeaderAuthArrayOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceAuthHeaderAuthArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ReverseProxyServiceAuthHeaderAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceAuthHeaderAuthArrayOutput) ToReverseProxyServiceAuthHeaderAuthArrayOutput() ReverseProxyServiceAuthHeaderAuthArrayOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthHeaderAuthArrayOutput) ToReverseProxyServiceAuthHeaderAuthArrayOutputWithContext(ctx context.Context) ReverseProxyServiceAuthHeaderAuthArrayOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthHeaderAuthArrayOutput) Index(i pulumi.IntInput) ReverseProxyServiceAuthHeaderAuthOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ReverseProxyServiceAuthHeaderAuth {
+		return vs[0].([]ReverseProxyServiceAuthHeaderAuth)[vs[1].(int)]
+	}).(ReverseProxyServiceAuthHeaderAuthOutput)
+}
+
+// Sign-in by a link sent by email
+type ReverseProxyServiceAuthLinkAuth struct {
+	// Whether sign-in by an emailed link is on
+	Enabled bool `pulumi:"enabled"`
+}
+
+// ReverseProxyServiceAuthLinkAuthInput is an input type that accepts ReverseProxyServiceAuthLinkAuthArgs and ReverseProxyServiceAuthLinkAuthOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAuthLinkAuthInput` via:
+//
+//	ReverseProxyServiceAuthLinkAuthArgs{...}
+type ReverseProxyServiceAuthLinkAuthInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceAuthLinkAuthOutput() ReverseProxyServiceAuthLinkAuthOutput
+	ToReverseProxyServiceAuthLinkAuthOutputWithContext(context.Context) ReverseProxyServiceAuthLinkAuthOutput
+}
+
+// Sign-in by a link sent by email
+type ReverseProxyServiceAuthLinkAuthArgs struct {
+	// Whether sign-in by an emailed link is on
+	Enabled pulumi.BoolInput `pulumi:"enabled"`
+}
+
+func (ReverseProxyServiceAuthLinkAuthArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAuthLinkAuth)(nil)).Elem()
+}
+
+func (i ReverseProxyServiceAuthLinkAuthArgs) ToReverseProxyServiceAuthLinkAuthOutput() ReverseProxyServiceAuthLinkAuthOutput {
+	return i.ToReverseProxyServiceAuthLinkAuthOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceAuthLinkAuthArgs) ToReverseProxyServiceAuthLinkAuthOutputWithContext(ctx context.Context) ReverseProxyServiceAuthLinkAuthOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthLinkAuthOutput)
+}
+
+func (i ReverseProxyServiceAuthLinkAuthArgs) ToReverseProxyServiceAuthLinkAuthPtrOutput() ReverseProxyServiceAuthLinkAuthPtrOutput {
+	return i.ToReverseProxyServiceAuthLinkAuthPtrOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceAuthLinkAuthArgs) ToReverseProxyServiceAuthLinkAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthLinkAuthPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthLinkAuthOutput).ToReverseProxyServiceAuthLinkAuthPtrOutputWithContext(ctx)
+}
+
+// ReverseProxyServiceAuthLinkAuthPtrInput is an input type that accepts ReverseProxyServiceAuthLinkAuthArgs, ReverseProxyServiceAuthLinkAuthPtr and ReverseProxyServiceAuthLinkAuthPtrOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAuthLinkAuthPtrInput` via:
+//
+//	        ReverseProxyServiceAuthLinkAuthArgs{...}
+//
+//	or:
+//
+//	        nil
+type ReverseProxyServiceAuthLinkAuthPtrInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceAuthLinkAuthPtrOutput() ReverseProxyServiceAuthLinkAuthPtrOutput
+	ToReverseProxyServiceAuthLinkAuthPtrOutputWithContext(context.Context) ReverseProxyServiceAuthLinkAuthPtrOutput
+}
+
+type reverseProxyServiceAuthLinkAuthPtrType ReverseProxyServiceAuthLinkAuthArgs
+
+func ReverseProxyServiceAuthLinkAuthPtr(v *ReverseProxyServiceAuthLinkAuthArgs) ReverseProxyServiceAuthLinkAuthPtrInput {
+	return (*reverseProxyServiceAuthLinkAuthPtrType)(v)
+}
+
+func (*reverseProxyServiceAuthLinkAuthPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceAuthLinkAuth)(nil)).Elem()
+}
+
+func (i *reverseProxyServiceAuthLinkAuthPtrType) ToReverseProxyServiceAuthLinkAuthPtrOutput() ReverseProxyServiceAuthLinkAuthPtrOutput {
+	return i.ToReverseProxyServiceAuthLinkAuthPtrOutputWithContext(context.Background())
+}
+
+func (i *reverseProxyServiceAuthLinkAuthPtrType) ToReverseProxyServiceAuthLinkAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthLinkAuthPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthLinkAuthPtrOutput)
+}
+
+// Sign-in by a link sent by email
+type ReverseProxyServiceAuthLinkAuthOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceAuthLinkAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAuthLinkAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceAuthLinkAuthOutput) ToReverseProxyServiceAuthLinkAuthOutput() ReverseProxyServiceAuthLinkAuthOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthLinkAuthOutput) ToReverseProxyServiceAuthLinkAuthOutputWithContext(ctx context.Context) ReverseProxyServiceAuthLinkAuthOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthLinkAuthOutput) ToReverseProxyServiceAuthLinkAuthPtrOutput() ReverseProxyServiceAuthLinkAuthPtrOutput {
+	return o.ToReverseProxyServiceAuthLinkAuthPtrOutputWithContext(context.Background())
+}
+
+func (o ReverseProxyServiceAuthLinkAuthOutput) ToReverseProxyServiceAuthLinkAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthLinkAuthPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ReverseProxyServiceAuthLinkAuth) *ReverseProxyServiceAuthLinkAuth {
+		return &v
+	}).(ReverseProxyServiceAuthLinkAuthPtrOutput)
+}
+
+// Whether sign-in by an emailed link is on
+func (o ReverseProxyServiceAuthLinkAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuthLinkAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+type ReverseProxyServiceAuthLinkAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceAuthLinkAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceAuthLinkAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceAuthLinkAuthPtrOutput) ToReverseProxyServiceAuthLinkAuthPtrOutput() ReverseProxyServiceAuthLinkAuthPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthLinkAuthPtrOutput) ToReverseProxyServiceAuthLinkAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthLinkAuthPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthLinkAuthPtrOutput) Elem() ReverseProxyServiceAuthLinkAuthOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuthLinkAuth) ReverseProxyServiceAuthLinkAuth {
+		if v != nil {
+			return *v
+		}
+		var ret ReverseProxyServiceAuthLinkAuth
+		return ret
+	}).(ReverseProxyServiceAuthLinkAuthOutput)
+}
+
+// Whether sign-in by an emailed link is on
+func (o ReverseProxyServiceAuthLinkAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuthLinkAuth) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// A password visitors enter before they reach the service
+type ReverseProxyServiceAuthPasswordAuth struct {
+	// Whether the password is on
+	Enabled bool `pulumi:"enabled"`
+	// The password visitors enter; write-only (answered empty)
+	Password string `pulumi:"password"`
+}
+
+// ReverseProxyServiceAuthPasswordAuthInput is an input type that accepts ReverseProxyServiceAuthPasswordAuthArgs and ReverseProxyServiceAuthPasswordAuthOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAuthPasswordAuthInput` via:
+//
+//	ReverseProxyServiceAuthPasswordAuthArgs{...}
+type ReverseProxyServiceAuthPasswordAuthInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceAuthPasswordAuthOutput() ReverseProxyServiceAuthPasswordAuthOutput
+	ToReverseProxyServiceAuthPasswordAuthOutputWithContext(context.Context) ReverseProxyServiceAuthPasswordAuthOutput
+}
+
+// A password visitors enter before they reach the service
+type ReverseProxyServiceAuthPasswordAuthArgs struct {
+	// Whether the password is on
+	Enabled pulumi.BoolInput `pulumi:"enabled"`
+	// The password visitors enter; write-only (answered empty)
+	Password pulumi.StringInput `pulumi:"password"`
+}
+
+func (ReverseProxyServiceAuthPasswordAuthArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAuthPasswordAuth)(nil)).Elem()
+}
+
+func (i ReverseProxyServiceAuthPasswordAuthArgs) ToReverseProxyServiceAuthPasswordAuthOutput() ReverseProxyServiceAuthPasswordAuthOutput {
+	return i.ToReverseProxyServiceAuthPasswordAuthOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceAuthPasswordAuthArgs) ToReverseProxyServiceAuthPasswordAuthOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPasswordAuthOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthPasswordAuthOutput)
+}
+
+func (i ReverseProxyServiceAuthPasswordAuthArgs) ToReverseProxyServiceAuthPasswordAuthPtrOutput() ReverseProxyServiceAuthPasswordAuthPtrOutput {
+	return i.ToReverseProxyServiceAuthPasswordAuthPtrOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceAuthPasswordAuthArgs) ToReverseProxyServiceAuthPasswordAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPasswordAuthPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthPasswordAuthOutput).ToReverseProxyServiceAuthPasswordAuthPtrOutputWithContext(ctx)
+}
+
+// ReverseProxyServiceAuthPasswordAuthPtrInput is an input type that accepts ReverseProxyServiceAuthPasswordAuthArgs, ReverseProxyServiceAuthPasswordAuthPtr and ReverseProxyServiceAuthPasswordAuthPtrOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAuthPasswordAuthPtrInput` via:
+//
+//	        ReverseProxyServiceAuthPasswordAuthArgs{...}
+//
+//	or:
+//
+//	        nil
+type ReverseProxyServiceAuthPasswordAuthPtrInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceAuthPasswordAuthPtrOutput() ReverseProxyServiceAuthPasswordAuthPtrOutput
+	ToReverseProxyServiceAuthPasswordAuthPtrOutputWithContext(context.Context) ReverseProxyServiceAuthPasswordAuthPtrOutput
+}
+
+type reverseProxyServiceAuthPasswordAuthPtrType ReverseProxyServiceAuthPasswordAuthArgs
+
+func ReverseProxyServiceAuthPasswordAuthPtr(v *ReverseProxyServiceAuthPasswordAuthArgs) ReverseProxyServiceAuthPasswordAuthPtrInput {
+	return (*reverseProxyServiceAuthPasswordAuthPtrType)(v)
+}
+
+func (*reverseProxyServiceAuthPasswordAuthPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceAuthPasswordAuth)(nil)).Elem()
+}
+
+func (i *reverseProxyServiceAuthPasswordAuthPtrType) ToReverseProxyServiceAuthPasswordAuthPtrOutput() ReverseProxyServiceAuthPasswordAuthPtrOutput {
+	return i.ToReverseProxyServiceAuthPasswordAuthPtrOutputWithContext(context.Background())
+}
+
+func (i *reverseProxyServiceAuthPasswordAuthPtrType) ToReverseProxyServiceAuthPasswordAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPasswordAuthPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthPasswordAuthPtrOutput)
+}
+
+// A password visitors enter before they reach the service
+type ReverseProxyServiceAuthPasswordAuthOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceAuthPasswordAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAuthPasswordAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceAuthPasswordAuthOutput) ToReverseProxyServiceAuthPasswordAuthOutput() ReverseProxyServiceAuthPasswordAuthOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthPasswordAuthOutput) ToReverseProxyServiceAuthPasswordAuthOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPasswordAuthOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthPasswordAuthOutput) ToReverseProxyServiceAuthPasswordAuthPtrOutput() ReverseProxyServiceAuthPasswordAuthPtrOutput {
+	return o.ToReverseProxyServiceAuthPasswordAuthPtrOutputWithContext(context.Background())
+}
+
+func (o ReverseProxyServiceAuthPasswordAuthOutput) ToReverseProxyServiceAuthPasswordAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPasswordAuthPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ReverseProxyServiceAuthPasswordAuth) *ReverseProxyServiceAuthPasswordAuth {
+		return &v
+	}).(ReverseProxyServiceAuthPasswordAuthPtrOutput)
+}
+
+// Whether the password is on
+func (o ReverseProxyServiceAuthPasswordAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuthPasswordAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// The password visitors enter; write-only (answered empty)
+func (o ReverseProxyServiceAuthPasswordAuthOutput) Password() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuthPasswordAuth) string { return v.Password }).(pulumi.StringOutput)
+}
+
+type ReverseProxyServiceAuthPasswordAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceAuthPasswordAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceAuthPasswordAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceAuthPasswordAuthPtrOutput) ToReverseProxyServiceAuthPasswordAuthPtrOutput() ReverseProxyServiceAuthPasswordAuthPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthPasswordAuthPtrOutput) ToReverseProxyServiceAuthPasswordAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPasswordAuthPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthPasswordAuthPtrOutput) Elem() ReverseProxyServiceAuthPasswordAuthOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuthPasswordAuth) ReverseProxyServiceAuthPasswordAuth {
+		if v != nil {
+			return *v
+		}
+		var ret ReverseProxyServiceAuthPasswordAuth
+		return ret
+	}).(ReverseProxyServiceAuthPasswordAuthOutput)
+}
+
+// Whether the password is on
+func (o ReverseProxyServiceAuthPasswordAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuthPasswordAuth) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The password visitors enter; write-only (answered empty)
+func (o ReverseProxyServiceAuthPasswordAuthPtrOutput) Password() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuthPasswordAuth) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Password
+	}).(pulumi.StringPtrOutput)
+}
+
+// A PIN visitors enter before they reach the service
+type ReverseProxyServiceAuthPinAuth struct {
+	// Whether the PIN is on
+	Enabled bool `pulumi:"enabled"`
+	// The PIN visitors enter; write-only (answered empty)
+	Pin string `pulumi:"pin"`
+}
+
+// ReverseProxyServiceAuthPinAuthInput is an input type that accepts ReverseProxyServiceAuthPinAuthArgs and ReverseProxyServiceAuthPinAuthOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAuthPinAuthInput` via:
+//
+//	ReverseProxyServiceAuthPinAuthArgs{...}
+type ReverseProxyServiceAuthPinAuthInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceAuthPinAuthOutput() ReverseProxyServiceAuthPinAuthOutput
+	ToReverseProxyServiceAuthPinAuthOutputWithContext(context.Context) ReverseProxyServiceAuthPinAuthOutput
+}
+
+// A PIN visitors enter before they reach the service
+type ReverseProxyServiceAuthPinAuthArgs struct {
+	// Whether the PIN is on
+	Enabled pulumi.BoolInput `pulumi:"enabled"`
+	// The PIN visitors enter; write-only (answered empty)
+	Pin pulumi.StringInput `pulumi:"pin"`
+}
+
+func (ReverseProxyServiceAuthPinAuthArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAuthPinAuth)(nil)).Elem()
+}
+
+func (i ReverseProxyServiceAuthPinAuthArgs) ToReverseProxyServiceAuthPinAuthOutput() ReverseProxyServiceAuthPinAuthOutput {
+	return i.ToReverseProxyServiceAuthPinAuthOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceAuthPinAuthArgs) ToReverseProxyServiceAuthPinAuthOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPinAuthOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthPinAuthOutput)
+}
+
+func (i ReverseProxyServiceAuthPinAuthArgs) ToReverseProxyServiceAuthPinAuthPtrOutput() ReverseProxyServiceAuthPinAuthPtrOutput {
+	return i.ToReverseProxyServiceAuthPinAuthPtrOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceAuthPinAuthArgs) ToReverseProxyServiceAuthPinAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPinAuthPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthPinAuthOutput).ToReverseProxyServiceAuthPinAuthPtrOutputWithContext(ctx)
+}
+
+// ReverseProxyServiceAuthPinAuthPtrInput is an input type that accepts ReverseProxyServiceAuthPinAuthArgs, ReverseProxyServiceAuthPinAuthPtr and ReverseProxyServiceAuthPinAuthPtrOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceAuthPinAuthPtrInput` via:
+//
+//	        ReverseProxyServiceAuthPinAuthArgs{...}
+//
+//	or:
+//
+//	        nil
+type ReverseProxyServiceAuthPinAuthPtrInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceAuthPinAuthPtrOutput() ReverseProxyServiceAuthPinAuthPtrOutput
+	ToReverseProxyServiceAuthPinAuthPtrOutputWithContext(context.Context) ReverseProxyServiceAuthPinAuthPtrOutput
+}
+
+type reverseProxyServiceAuthPinAuthPtrType ReverseProxyServiceAuthPinAuthArgs
+
+func ReverseProxyServiceAuthPinAuthPtr(v *ReverseProxyServiceAuthPinAuthArgs) ReverseProxyServiceAuthPinAuthPtrInput {
+	return (*reverseProxyServiceAuthPinAuthPtrType)(v)
+}
+
+func (*reverseProxyServiceAuthPinAuthPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceAuthPinAuth)(nil)).Elem()
+}
+
+func (i *reverseProxyServiceAuthPinAuthPtrType) ToReverseProxyServiceAuthPinAuthPtrOutput() ReverseProxyServiceAuthPinAuthPtrOutput {
+	return i.ToReverseProxyServiceAuthPinAuthPtrOutputWithContext(context.Background())
+}
+
+func (i *reverseProxyServiceAuthPinAuthPtrType) ToReverseProxyServiceAuthPinAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPinAuthPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceAuthPinAuthPtrOutput)
+}
+
+// A PIN visitors enter before they reach the service
+type ReverseProxyServiceAuthPinAuthOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceAuthPinAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceAuthPinAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceAuthPinAuthOutput) ToReverseProxyServiceAuthPinAuthOutput() ReverseProxyServiceAuthPinAuthOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthPinAuthOutput) ToReverseProxyServiceAuthPinAuthOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPinAuthOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthPinAuthOutput) ToReverseProxyServiceAuthPinAuthPtrOutput() ReverseProxyServiceAuthPinAuthPtrOutput {
+	return o.ToReverseProxyServiceAuthPinAuthPtrOutputWithContext(context.Background())
+}
+
+func (o ReverseProxyServiceAuthPinAuthOutput) ToReverseProxyServiceAuthPinAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPinAuthPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ReverseProxyServiceAuthPinAuth) *ReverseProxyServiceAuthPinAuth {
+		return &v
+	}).(ReverseProxyServiceAuthPinAuthPtrOutput)
+}
+
+// Whether the PIN is on
+func (o ReverseProxyServiceAuthPinAuthOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuthPinAuth) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// The PIN visitors enter; write-only (answered empty)
+func (o ReverseProxyServiceAuthPinAuthOutput) Pin() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceAuthPinAuth) string { return v.Pin }).(pulumi.StringOutput)
+}
+
+type ReverseProxyServiceAuthPinAuthPtrOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceAuthPinAuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceAuthPinAuth)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceAuthPinAuthPtrOutput) ToReverseProxyServiceAuthPinAuthPtrOutput() ReverseProxyServiceAuthPinAuthPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthPinAuthPtrOutput) ToReverseProxyServiceAuthPinAuthPtrOutputWithContext(ctx context.Context) ReverseProxyServiceAuthPinAuthPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceAuthPinAuthPtrOutput) Elem() ReverseProxyServiceAuthPinAuthOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuthPinAuth) ReverseProxyServiceAuthPinAuth {
+		if v != nil {
+			return *v
+		}
+		var ret ReverseProxyServiceAuthPinAuth
+		return ret
+	}).(ReverseProxyServiceAuthPinAuthOutput)
+}
+
+// Whether the PIN is on
+func (o ReverseProxyServiceAuthPinAuthPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuthPinAuth) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The PIN visitors enter; write-only (answered empty)
+func (o ReverseProxyServiceAuthPinAuthPtrOutput) Pin() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceAuthPinAuth) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Pin
+	}).(pulumi.StringPtrOutput)
+}
+
+// Where a service sends its traffic
+type ReverseProxyServiceTarget struct {
+	// Whether traffic goes to this target
+	Enabled bool `pulumi:"enabled"`
+	// Address the proxy connects to: required for subnet and cluster targets; for a peer, host or domain target the server sets the peer's IP or the resource's address
+	Host *string `pulumi:"host"`
+	// Per-target proxy settings
+	Options *ReverseProxyServiceTargetOptions `pulumi:"options"`
+	// Path prefix routed to this target (http mode), e.g. / or /api
+	Path *string `pulumi:"path"`
+	// Port of the target, 1 to 65535
+	Port int `pulumi:"port"`
+	// How the proxy talks to the target; one of `http`, `https`, `tcp`, `udp`
+	Protocol string `pulumi:"protocol"`
+	// Id of the peer or network resource, or the cluster's address
+	TargetId string `pulumi:"targetId"`
+	// What targetId names: peer (a peer id); host, domain or subnet (the id of a network resource of that kind); cluster (a proxy cluster's address, reached directly); one of `peer`, `host`, `domain`, `subnet`, `cluster`
+	TargetType string `pulumi:"targetType"`
+}
+
+// ReverseProxyServiceTargetInput is an input type that accepts ReverseProxyServiceTargetArgs and ReverseProxyServiceTargetOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceTargetInput` via:
+//
+//	ReverseProxyServiceTargetArgs{...}
+type ReverseProxyServiceTargetInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceTargetOutput() ReverseProxyServiceTargetOutput
+	ToReverseProxyServiceTargetOutputWithContext(context.Context) ReverseProxyServiceTargetOutput
+}
+
+// Where a service sends its traffic
+type ReverseProxyServiceTargetArgs struct {
+	// Whether traffic goes to this target
+	Enabled pulumi.BoolInput `pulumi:"enabled"`
+	// Address the proxy connects to: required for subnet and cluster targets; for a peer, host or domain target the server sets the peer's IP or the resource's address
+	Host pulumi.StringPtrInput `pulumi:"host"`
+	// Per-target proxy settings
+	Options ReverseProxyServiceTargetOptionsPtrInput `pulumi:"options"`
+	// Path prefix routed to this target (http mode), e.g. / or /api
+	Path pulumi.StringPtrInput `pulumi:"path"`
+	// Port of the target, 1 to 65535
+	Port pulumi.IntInput `pulumi:"port"`
+	// How the proxy talks to the target; one of `http`, `https`, `tcp`, `udp`
+	Protocol pulumi.StringInput `pulumi:"protocol"`
+	// Id of the peer or network resource, or the cluster's address
+	TargetId pulumi.StringInput `pulumi:"targetId"`
+	// What targetId names: peer (a peer id); host, domain or subnet (the id of a network resource of that kind); cluster (a proxy cluster's address, reached directly); one of `peer`, `host`, `domain`, `subnet`, `cluster`
+	TargetType pulumi.StringInput `pulumi:"targetType"`
+}
+
+func (ReverseProxyServiceTargetArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceTarget)(nil)).Elem()
+}
+
+func (i ReverseProxyServiceTargetArgs) ToReverseProxyServiceTargetOutput() ReverseProxyServiceTargetOutput {
+	return i.ToReverseProxyServiceTargetOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceTargetArgs) ToReverseProxyServiceTargetOutputWithContext(ctx context.Context) ReverseProxyServiceTargetOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceTargetOutput)
+}
+
+// ReverseProxyServiceTargetArrayInput is an input type that accepts ReverseProxyServiceTargetArray and ReverseProxyServiceTargetArrayOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceTargetArrayInput` via:
+//
+//	ReverseProxyServiceTargetArray{ ReverseProxyServiceTargetArgs{...} }
+type ReverseProxyServiceTargetArrayInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceTargetArrayOutput() ReverseProxyServiceTargetArrayOutput
+	ToReverseProxyServiceTargetArrayOutputWithContext(context.Context) ReverseProxyServiceTargetArrayOutput
+}
+
+type ReverseProxyServiceTargetArray []ReverseProxyServiceTargetInput
+
+func (ReverseProxyServiceTargetArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ReverseProxyServiceTarget)(nil)).Elem()
+}
+
+func (i ReverseProxyServiceTargetArray) ToReverseProxyServiceTargetArrayOutput() ReverseProxyServiceTargetArrayOutput {
+	return i.ToReverseProxyServiceTargetArrayOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceTargetArray) ToReverseProxyServiceTargetArrayOutputWithContext(ctx context.Context) ReverseProxyServiceTargetArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceTargetArrayOutput)
+}
+
+// Where a service sends its traffic
+type ReverseProxyServiceTargetOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceTargetOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceTarget)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceTargetOutput) ToReverseProxyServiceTargetOutput() ReverseProxyServiceTargetOutput {
+	return o
+}
+
+func (o ReverseProxyServiceTargetOutput) ToReverseProxyServiceTargetOutputWithContext(ctx context.Context) ReverseProxyServiceTargetOutput {
+	return o
+}
+
+// Whether traffic goes to this target
+func (o ReverseProxyServiceTargetOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTarget) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Address the proxy connects to: required for subnet and cluster targets; for a peer, host or domain target the server sets the peer's IP or the resource's address
+func (o ReverseProxyServiceTargetOutput) Host() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTarget) *string { return v.Host }).(pulumi.StringPtrOutput)
+}
+
+// Per-target proxy settings
+func (o ReverseProxyServiceTargetOutput) Options() ReverseProxyServiceTargetOptionsPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTarget) *ReverseProxyServiceTargetOptions { return v.Options }).(ReverseProxyServiceTargetOptionsPtrOutput)
+}
+
+// Path prefix routed to this target (http mode), e.g. / or /api
+func (o ReverseProxyServiceTargetOutput) Path() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTarget) *string { return v.Path }).(pulumi.StringPtrOutput)
+}
+
+// Port of the target, 1 to 65535
+func (o ReverseProxyServiceTargetOutput) Port() pulumi.IntOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTarget) int { return v.Port }).(pulumi.IntOutput)
+}
+
+// How the proxy talks to the target; one of `http`, `https`, `tcp`, `udp`
+func (o ReverseProxyServiceTargetOutput) Protocol() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTarget) string { return v.Protocol }).(pulumi.StringOutput)
+}
+
+// Id of the peer or network resource, or the cluster's address
+func (o ReverseProxyServiceTargetOutput) TargetId() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTarget) string { return v.TargetId }).(pulumi.StringOutput)
+}
+
+// What targetId names: peer (a peer id); host, domain or subnet (the id of a network resource of that kind); cluster (a proxy cluster's address, reached directly); one of `peer`, `host`, `domain`, `subnet`, `cluster`
+func (o ReverseProxyServiceTargetOutput) TargetType() pulumi.StringOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTarget) string { return v.TargetType }).(pulumi.StringOutput)
+}
+
+type ReverseProxyServiceTargetArrayOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceTargetArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ReverseProxyServiceTarget)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceTargetArrayOutput) ToReverseProxyServiceTargetArrayOutput() ReverseProxyServiceTargetArrayOutput {
+	return o
+}
+
+func (o ReverseProxyServiceTargetArrayOutput) ToReverseProxyServiceTargetArrayOutputWithContext(ctx context.Context) ReverseProxyServiceTargetArrayOutput {
+	return o
+}
+
+func (o ReverseProxyServiceTargetArrayOutput) Index(i pulumi.IntInput) ReverseProxyServiceTargetOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ReverseProxyServiceTarget {
+		return vs[0].([]ReverseProxyServiceTarget)[vs[1].(int)]
+	}).(ReverseProxyServiceTargetOutput)
+}
+
+// Per-target proxy settings
+type ReverseProxyServiceTargetOptions struct {
+	// Headers added to every request sent to the target, by name (not Host, hop-by-hop or proxy-set headers). The service stores and answers them as they are: they are not secrets
+	CustomHeaders map[string]string `pulumi:"customHeaders"`
+	// Reach the target from the proxy's own host network instead of through the overlay network
+	DirectUpstream *bool `pulumi:"directUpstream"`
+	// preserve: forward the request path whole (by default the matched path prefix is removed); one of `preserve`
+	PathRewrite *string `pulumi:"pathRewrite"`
+	// Prefix connections to the target with a PROXY protocol v2 header (tcp and tls modes)
+	ProxyProtocol *bool `pulumi:"proxyProtocol"`
+	// How long to wait for the target's answer, e.g. 30s (stored in the form 1m0s)
+	RequestTimeout *string `pulumi:"requestTimeout"`
+	// How long an idle UDP session lives before it is dropped, e.g. 2m (stored as 2m0s)
+	SessionIdleTimeout *string `pulumi:"sessionIdleTimeout"`
+	// Accept any TLS certificate from an https target
+	SkipTlsVerify *bool `pulumi:"skipTlsVerify"`
+}
+
+// ReverseProxyServiceTargetOptionsInput is an input type that accepts ReverseProxyServiceTargetOptionsArgs and ReverseProxyServiceTargetOptionsOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceTargetOptionsInput` via:
+//
+//	ReverseProxyServiceTargetOptionsArgs{...}
+type ReverseProxyServiceTargetOptionsInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceTargetOptionsOutput() ReverseProxyServiceTargetOptionsOutput
+	ToReverseProxyServiceTargetOptionsOutputWithContext(context.Context) ReverseProxyServiceTargetOptionsOutput
+}
+
+// Per-target proxy settings
+type ReverseProxyServiceTargetOptionsArgs struct {
+	// Headers added to every request sent to the target, by name (not Host, hop-by-hop or proxy-set headers). The service stores and answers them as they are: they are not secrets
+	CustomHeaders pulumi.StringMapInput `pulumi:"customHeaders"`
+	// Reach the target from the proxy's own host network instead of through the overlay network
+	DirectUpstream pulumi.BoolPtrInput `pulumi:"directUpstream"`
+	// preserve: forward the request path whole (by default the matched path prefix is removed); one of `preserve`
+	PathRewrite pulumi.StringPtrInput `pulumi:"pathRewrite"`
+	// Prefix connections to the target with a PROXY protocol v2 header (tcp and tls modes)
+	ProxyProtocol pulumi.BoolPtrInput `pulumi:"proxyProtocol"`
+	// How long to wait for the target's answer, e.g. 30s (stored in the form 1m0s)
+	RequestTimeout pulumi.StringPtrInput `pulumi:"requestTimeout"`
+	// How long an idle UDP session lives before it is dropped, e.g. 2m (stored as 2m0s)
+	SessionIdleTimeout pulumi.StringPtrInput `pulumi:"sessionIdleTimeout"`
+	// Accept any TLS certificate from an https target
+	SkipTlsVerify pulumi.BoolPtrInput `pulumi:"skipTlsVerify"`
+}
+
+func (ReverseProxyServiceTargetOptionsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceTargetOptions)(nil)).Elem()
+}
+
+func (i ReverseProxyServiceTargetOptionsArgs) ToReverseProxyServiceTargetOptionsOutput() ReverseProxyServiceTargetOptionsOutput {
+	return i.ToReverseProxyServiceTargetOptionsOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceTargetOptionsArgs) ToReverseProxyServiceTargetOptionsOutputWithContext(ctx context.Context) ReverseProxyServiceTargetOptionsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceTargetOptionsOutput)
+}
+
+func (i ReverseProxyServiceTargetOptionsArgs) ToReverseProxyServiceTargetOptionsPtrOutput() ReverseProxyServiceTargetOptionsPtrOutput {
+	return i.ToReverseProxyServiceTargetOptionsPtrOutputWithContext(context.Background())
+}
+
+func (i ReverseProxyServiceTargetOptionsArgs) ToReverseProxyServiceTargetOptionsPtrOutputWithContext(ctx context.Context) ReverseProxyServiceTargetOptionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceTargetOptionsOutput).ToReverseProxyServiceTargetOptionsPtrOutputWithContext(ctx)
+}
+
+// ReverseProxyServiceTargetOptionsPtrInput is an input type that accepts ReverseProxyServiceTargetOptionsArgs, ReverseProxyServiceTargetOptionsPtr and ReverseProxyServiceTargetOptionsPtrOutput values.
+// You can construct a concrete instance of `ReverseProxyServiceTargetOptionsPtrInput` via:
+//
+//	        ReverseProxyServiceTargetOptionsArgs{...}
+//
+//	or:
+//
+//	        nil
+type ReverseProxyServiceTargetOptionsPtrInput interface {
+	pulumi.Input
+
+	ToReverseProxyServiceTargetOptionsPtrOutput() ReverseProxyServiceTargetOptionsPtrOutput
+	ToReverseProxyServiceTargetOptionsPtrOutputWithContext(context.Context) ReverseProxyServiceTargetOptionsPtrOutput
+}
+
+type reverseProxyServiceTargetOptionsPtrType ReverseProxyServiceTargetOptionsArgs
+
+func ReverseProxyServiceTargetOptionsPtr(v *ReverseProxyServiceTargetOptionsArgs) ReverseProxyServiceTargetOptionsPtrInput {
+	return (*reverseProxyServiceTargetOptionsPtrType)(v)
+}
+
+func (*reverseProxyServiceTargetOptionsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceTargetOptions)(nil)).Elem()
+}
+
+func (i *reverseProxyServiceTargetOptionsPtrType) ToReverseProxyServiceTargetOptionsPtrOutput() ReverseProxyServiceTargetOptionsPtrOutput {
+	return i.ToReverseProxyServiceTargetOptionsPtrOutputWithContext(context.Background())
+}
+
+func (i *reverseProxyServiceTargetOptionsPtrType) ToReverseProxyServiceTargetOptionsPtrOutputWithContext(ctx context.Context) ReverseProxyServiceTargetOptionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ReverseProxyServiceTargetOptionsPtrOutput)
+}
+
+// Per-target proxy settings
+type ReverseProxyServiceTargetOptionsOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceTargetOptionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReverseProxyServiceTargetOptions)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceTargetOptionsOutput) ToReverseProxyServiceTargetOptionsOutput() ReverseProxyServiceTargetOptionsOutput {
+	return o
+}
+
+func (o ReverseProxyServiceTargetOptionsOutput) ToReverseProxyServiceTargetOptionsOutputWithContext(ctx context.Context) ReverseProxyServiceTargetOptionsOutput {
+	return o
+}
+
+func (o ReverseProxyServiceTargetOptionsOutput) ToReverseProxyServiceTargetOptionsPtrOutput() ReverseProxyServiceTargetOptionsPtrOutput {
+	return o.ToReverseProxyServiceTargetOptionsPtrOutputWithContext(context.Background())
+}
+
+func (o ReverseProxyServiceTargetOptionsOutput) ToReverseProxyServiceTargetOptionsPtrOutputWithContext(ctx context.Context) ReverseProxyServiceTargetOptionsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ReverseProxyServiceTargetOptions) *ReverseProxyServiceTargetOptions {
+		return &v
+	}).(ReverseProxyServiceTargetOptionsPtrOutput)
+}
+
+// Headers added to every request sent to the target, by name (not Host, hop-by-hop or proxy-set headers). The service stores and answers them as they are: they are not secrets
+func (o ReverseProxyServiceTargetOptionsOutput) CustomHeaders() pulumi.StringMapOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTargetOptions) map[string]string { return v.CustomHeaders }).(pulumi.StringMapOutput)
+}
+
+// Reach the target from the proxy's own host network instead of through the overlay network
+func (o ReverseProxyServiceTargetOptionsOutput) DirectUpstream() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTargetOptions) *bool { return v.DirectUpstream }).(pulumi.BoolPtrOutput)
+}
+
+// preserve: forward the request path whole (by default the matched path prefix is removed); one of `preserve`
+func (o ReverseProxyServiceTargetOptionsOutput) PathRewrite() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTargetOptions) *string { return v.PathRewrite }).(pulumi.StringPtrOutput)
+}
+
+// Prefix connections to the target with a PROXY protocol v2 header (tcp and tls modes)
+func (o ReverseProxyServiceTargetOptionsOutput) ProxyProtocol() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTargetOptions) *bool { return v.ProxyProtocol }).(pulumi.BoolPtrOutput)
+}
+
+// How long to wait for the target's answer, e.g. 30s (stored in the form 1m0s)
+func (o ReverseProxyServiceTargetOptionsOutput) RequestTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTargetOptions) *string { return v.RequestTimeout }).(pulumi.StringPtrOutput)
+}
+
+// How long an idle UDP session lives before it is dropped, e.g. 2m (stored as 2m0s)
+func (o ReverseProxyServiceTargetOptionsOutput) SessionIdleTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTargetOptions) *string { return v.SessionIdleTimeout }).(pulumi.StringPtrOutput)
+}
+
+// Accept any TLS certificate from an https target
+func (o ReverseProxyServiceTargetOptionsOutput) SkipTlsVerify() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ReverseProxyServiceTargetOptions) *bool { return v.SkipTlsVerify }).(pulumi.BoolPtrOutput)
+}
+
+type ReverseProxyServiceTargetOptionsPtrOutput struct{ *pulumi.OutputState }
+
+func (ReverseProxyServiceTargetOptionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ReverseProxyServiceTargetOptions)(nil)).Elem()
+}
+
+func (o ReverseProxyServiceTargetOptionsPtrOutput) ToReverseProxyServiceTargetOptionsPtrOutput() ReverseProxyServiceTargetOptionsPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceTargetOptionsPtrOutput) ToReverseProxyServiceTargetOptionsPtrOutputWithContext(ctx context.Context) ReverseProxyServiceTargetOptionsPtrOutput {
+	return o
+}
+
+func (o ReverseProxyServiceTargetOptionsPtrOutput) Elem() ReverseProxyServiceTargetOptionsOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceTargetOptions) ReverseProxyServiceTargetOptions {
+		if v != nil {
+			return *v
+		}
+		var ret ReverseProxyServiceTargetOptions
+		return ret
+	}).(ReverseProxyServiceTargetOptionsOutput)
+}
+
+// Headers added to every request sent to the target, by name (not Host, hop-by-hop or proxy-set headers). The service stores and answers them as they are: they are not secrets
+func (o ReverseProxyServiceTargetOptionsPtrOutput) CustomHeaders() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceTargetOptions) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.CustomHeaders
+	}).(pulumi.StringMapOutput)
+}
+
+// Reach the target from the proxy's own host network instead of through the overlay network
+func (o ReverseProxyServiceTargetOptionsPtrOutput) DirectUpstream() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceTargetOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.DirectUpstream
+	}).(pulumi.BoolPtrOutput)
+}
+
+// preserve: forward the request path whole (by default the matched path prefix is removed); one of `preserve`
+func (o ReverseProxyServiceTargetOptionsPtrOutput) PathRewrite() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceTargetOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.PathRewrite
+	}).(pulumi.StringPtrOutput)
+}
+
+// Prefix connections to the target with a PROXY protocol v2 header (tcp and tls modes)
+func (o ReverseProxyServiceTargetOptionsPtrOutput) ProxyProtocol() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceTargetOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ProxyProtocol
+	}).(pulumi.BoolPtrOutput)
+}
+
+// How long to wait for the target's answer, e.g. 30s (stored in the form 1m0s)
+func (o ReverseProxyServiceTargetOptionsPtrOutput) RequestTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceTargetOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.RequestTimeout
+	}).(pulumi.StringPtrOutput)
+}
+
+// How long an idle UDP session lives before it is dropped, e.g. 2m (stored as 2m0s)
+func (o ReverseProxyServiceTargetOptionsPtrOutput) SessionIdleTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceTargetOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.SessionIdleTimeout
+	}).(pulumi.StringPtrOutput)
+}
+
+// Accept any TLS certificate from an https target
+func (o ReverseProxyServiceTargetOptionsPtrOutput) SkipTlsVerify() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ReverseProxyServiceTargetOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.SkipTlsVerify
+	}).(pulumi.BoolPtrOutput)
+}
+
 // Access into a segment: peers of the `from` groups may reach the segment's peers
 type SegmentAllow struct {
 	// What the access is for: the entry's key, its policy's name and description. A change of the key replaces the policy
@@ -14457,6 +18124,24 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksProcessCheckPtrInput)(nil)).Elem(), PostureCheckChecksProcessCheckArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksProcessCheckProcessInput)(nil)).Elem(), PostureCheckChecksProcessCheckProcessArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PostureCheckChecksProcessCheckProcessArrayInput)(nil)).Elem(), PostureCheckChecksProcessCheckProcessArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAccessRestrictionsInput)(nil)).Elem(), ReverseProxyServiceAccessRestrictionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAccessRestrictionsPtrInput)(nil)).Elem(), ReverseProxyServiceAccessRestrictionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthInput)(nil)).Elem(), ReverseProxyServiceAuthArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthPtrInput)(nil)).Elem(), ReverseProxyServiceAuthArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthBearerAuthInput)(nil)).Elem(), ReverseProxyServiceAuthBearerAuthArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthBearerAuthPtrInput)(nil)).Elem(), ReverseProxyServiceAuthBearerAuthArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthHeaderAuthInput)(nil)).Elem(), ReverseProxyServiceAuthHeaderAuthArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthHeaderAuthArrayInput)(nil)).Elem(), ReverseProxyServiceAuthHeaderAuthArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthLinkAuthInput)(nil)).Elem(), ReverseProxyServiceAuthLinkAuthArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthLinkAuthPtrInput)(nil)).Elem(), ReverseProxyServiceAuthLinkAuthArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthPasswordAuthInput)(nil)).Elem(), ReverseProxyServiceAuthPasswordAuthArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthPasswordAuthPtrInput)(nil)).Elem(), ReverseProxyServiceAuthPasswordAuthArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthPinAuthInput)(nil)).Elem(), ReverseProxyServiceAuthPinAuthArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceAuthPinAuthPtrInput)(nil)).Elem(), ReverseProxyServiceAuthPinAuthArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceTargetInput)(nil)).Elem(), ReverseProxyServiceTargetArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceTargetArrayInput)(nil)).Elem(), ReverseProxyServiceTargetArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceTargetOptionsInput)(nil)).Elem(), ReverseProxyServiceTargetOptionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ReverseProxyServiceTargetOptionsPtrInput)(nil)).Elem(), ReverseProxyServiceTargetOptionsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SegmentAllowInput)(nil)).Elem(), SegmentAllowArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SegmentAllowArrayInput)(nil)).Elem(), SegmentAllowArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SegmentSetupKeyOptionsInput)(nil)).Elem(), SegmentSetupKeyOptionsArgs{})
@@ -14673,8 +18358,52 @@ func init() {
 	pulumi.RegisterOutputType(GetPostureChecksItemChecksProcessCheckPtrOutput{})
 	pulumi.RegisterOutputType(GetPostureChecksItemChecksProcessCheckProcessOutput{})
 	pulumi.RegisterOutputType(GetPostureChecksItemChecksProcessCheckProcessArrayOutput{})
+	pulumi.RegisterOutputType(GetProxyClustersItemOutput{})
+	pulumi.RegisterOutputType(GetProxyClustersItemArrayOutput{})
 	pulumi.RegisterOutputType(GetProxyLogsDataOutput{})
 	pulumi.RegisterOutputType(GetProxyLogsDataArrayOutput{})
+	pulumi.RegisterOutputType(GetProxyTokensItemOutput{})
+	pulumi.RegisterOutputType(GetProxyTokensItemArrayOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyDomainsItemOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyDomainsItemArrayOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceAccessRestrictionsOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceAccessRestrictionsPtrOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceAuthOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceAuthBearerAuthOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceAuthBearerAuthPtrOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceAuthHeaderAuthOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceAuthHeaderAuthArrayOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceAuthLinkAuthOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceAuthLinkAuthPtrOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceAuthPasswordAuthOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceAuthPasswordAuthPtrOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceAuthPinAuthOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceAuthPinAuthPtrOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceMetaOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceTargetOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceTargetArrayOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceTargetOptionsOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServiceTargetOptionsPtrOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemArrayOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemAccessRestrictionsOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemAccessRestrictionsPtrOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemAuthOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemAuthBearerAuthOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemAuthBearerAuthPtrOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemAuthHeaderAuthOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemAuthHeaderAuthArrayOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemAuthLinkAuthOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemAuthLinkAuthPtrOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemAuthPasswordAuthOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemAuthPasswordAuthPtrOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemAuthPinAuthOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemAuthPinAuthPtrOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemMetaOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemTargetOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemTargetArrayOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemTargetOptionsOutput{})
+	pulumi.RegisterOutputType(GetReverseProxyServicesItemTargetOptionsPtrOutput{})
 	pulumi.RegisterOutputType(GetRoutesItemOutput{})
 	pulumi.RegisterOutputType(GetRoutesItemArrayOutput{})
 	pulumi.RegisterOutputType(GetScimIntegrationLogsItemOutput{})
@@ -14756,6 +18485,24 @@ func init() {
 	pulumi.RegisterOutputType(PostureCheckChecksProcessCheckPtrOutput{})
 	pulumi.RegisterOutputType(PostureCheckChecksProcessCheckProcessOutput{})
 	pulumi.RegisterOutputType(PostureCheckChecksProcessCheckProcessArrayOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAccessRestrictionsOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAccessRestrictionsPtrOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAuthOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAuthPtrOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAuthBearerAuthOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAuthBearerAuthPtrOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAuthHeaderAuthOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAuthHeaderAuthArrayOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAuthLinkAuthOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAuthLinkAuthPtrOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAuthPasswordAuthOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAuthPasswordAuthPtrOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAuthPinAuthOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceAuthPinAuthPtrOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceTargetOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceTargetArrayOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceTargetOptionsOutput{})
+	pulumi.RegisterOutputType(ReverseProxyServiceTargetOptionsPtrOutput{})
 	pulumi.RegisterOutputType(SegmentAllowOutput{})
 	pulumi.RegisterOutputType(SegmentAllowArrayOutput{})
 	pulumi.RegisterOutputType(SegmentSetupKeyOptionsOutput{})

@@ -68,7 +68,14 @@ from .get_policies import *
 from .get_policy import *
 from .get_posture_check import *
 from .get_posture_checks import *
+from .get_proxy_cluster import *
+from .get_proxy_clusters import *
 from .get_proxy_logs import *
+from .get_proxy_tokens import *
+from .get_reverse_proxy_domain import *
+from .get_reverse_proxy_domains import *
+from .get_reverse_proxy_service import *
+from .get_reverse_proxy_services import *
 from .get_route import *
 from .get_routes import *
 from .get_scim_integration import *
@@ -97,6 +104,9 @@ from .personal_access_token import *
 from .policy import *
 from .posture_check import *
 from .provider import *
+from .proxy_token import *
+from .reverse_proxy_domain import *
+from .reverse_proxy_service import *
 from .route import *
 from .scim_integration import *
 from .segment import *
@@ -147,6 +157,9 @@ _utilities.register(
    "privnet:index:PersonalAccessToken": "PersonalAccessToken",
    "privnet:index:Policy": "Policy",
    "privnet:index:PostureCheck": "PostureCheck",
+   "privnet:index:ProxyToken": "ProxyToken",
+   "privnet:index:ReverseProxyDomain": "ReverseProxyDomain",
+   "privnet:index:ReverseProxyService": "ReverseProxyService",
    "privnet:index:Route": "Route",
    "privnet:index:ScimIntegration": "ScimIntegration",
    "privnet:index:Segment": "Segment",

@@ -69,6 +69,24 @@ __all__ = [
     'PostureCheckChecksProcessCheckArgsDict',
     'PostureCheckChecksProcessCheckProcessArgs',
     'PostureCheckChecksProcessCheckProcessArgsDict',
+    'ReverseProxyServiceAccessRestrictionsArgs',
+    'ReverseProxyServiceAccessRestrictionsArgsDict',
+    'ReverseProxyServiceAuthArgs',
+    'ReverseProxyServiceAuthArgsDict',
+    'ReverseProxyServiceAuthBearerAuthArgs',
+    'ReverseProxyServiceAuthBearerAuthArgsDict',
+    'ReverseProxyServiceAuthHeaderAuthArgs',
+    'ReverseProxyServiceAuthHeaderAuthArgsDict',
+    'ReverseProxyServiceAuthLinkAuthArgs',
+    'ReverseProxyServiceAuthLinkAuthArgsDict',
+    'ReverseProxyServiceAuthPasswordAuthArgs',
+    'ReverseProxyServiceAuthPasswordAuthArgsDict',
+    'ReverseProxyServiceAuthPinAuthArgs',
+    'ReverseProxyServiceAuthPinAuthArgsDict',
+    'ReverseProxyServiceTargetArgs',
+    'ReverseProxyServiceTargetArgsDict',
+    'ReverseProxyServiceTargetOptionsArgs',
+    'ReverseProxyServiceTargetOptionsArgsDict',
     'SegmentAllowArgs',
     'SegmentAllowArgsDict',
     'SegmentSetupKeyOptionsArgs',
@@ -2108,6 +2126,818 @@ class PostureCheckChecksProcessCheckProcessArgs:
     @windows_path.setter
     def windows_path(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "windows_path", value)
+
+
+class ReverseProxyServiceAccessRestrictionsArgsDict(TypedDict):
+    """
+    Which client addresses may connect at all, checked before any auth
+    """
+    allowed_cidrs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    When set, only clients from these ranges may connect
+    """
+    allowed_countries: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    When set, only clients located in these countries may connect
+    """
+    blocked_cidrs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Clients from these ranges are refused
+    """
+    blocked_countries: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Clients located in these countries are refused
+    """
+    crowdsec_mode: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    IP reputation through CrowdSec: off, enforce (refuse bad addresses) or observe (log them); one of `off`, `enforce`, `observe`
+    """
+
+@pulumi.input_type
+class ReverseProxyServiceAccessRestrictionsArgs:
+    def __init__(__self__, *,
+                 allowed_cidrs: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 allowed_countries: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 blocked_cidrs: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 blocked_countries: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 crowdsec_mode: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Which client addresses may connect at all, checked before any auth
+
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_cidrs: When set, only clients from these ranges may connect
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_countries: When set, only clients located in these countries may connect
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] blocked_cidrs: Clients from these ranges are refused
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] blocked_countries: Clients located in these countries are refused
+        :param pulumi.Input[_builtins.str] crowdsec_mode: IP reputation through CrowdSec: off, enforce (refuse bad addresses) or observe (log them); one of `off`, `enforce`, `observe`
+        """
+        if allowed_cidrs is not None:
+            pulumi.set(__self__, "allowed_cidrs", allowed_cidrs)
+        if allowed_countries is not None:
+            pulumi.set(__self__, "allowed_countries", allowed_countries)
+        if blocked_cidrs is not None:
+            pulumi.set(__self__, "blocked_cidrs", blocked_cidrs)
+        if blocked_countries is not None:
+            pulumi.set(__self__, "blocked_countries", blocked_countries)
+        if crowdsec_mode is not None:
+            pulumi.set(__self__, "crowdsec_mode", crowdsec_mode)
+
+    @_builtins.property
+    @pulumi.getter(name="allowedCidrs")
+    def allowed_cidrs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        When set, only clients from these ranges may connect
+        """
+        return pulumi.get(self, "allowed_cidrs")
+
+    @allowed_cidrs.setter
+    def allowed_cidrs(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "allowed_cidrs", value)
+
+    @_builtins.property
+    @pulumi.getter(name="allowedCountries")
+    def allowed_countries(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        When set, only clients located in these countries may connect
+        """
+        return pulumi.get(self, "allowed_countries")
+
+    @allowed_countries.setter
+    def allowed_countries(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "allowed_countries", value)
+
+    @_builtins.property
+    @pulumi.getter(name="blockedCidrs")
+    def blocked_cidrs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Clients from these ranges are refused
+        """
+        return pulumi.get(self, "blocked_cidrs")
+
+    @blocked_cidrs.setter
+    def blocked_cidrs(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "blocked_cidrs", value)
+
+    @_builtins.property
+    @pulumi.getter(name="blockedCountries")
+    def blocked_countries(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Clients located in these countries are refused
+        """
+        return pulumi.get(self, "blocked_countries")
+
+    @blocked_countries.setter
+    def blocked_countries(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "blocked_countries", value)
+
+    @_builtins.property
+    @pulumi.getter(name="crowdsecMode")
+    def crowdsec_mode(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        IP reputation through CrowdSec: off, enforce (refuse bad addresses) or observe (log them); one of `off`, `enforce`, `observe`
+        """
+        return pulumi.get(self, "crowdsec_mode")
+
+    @crowdsec_mode.setter
+    def crowdsec_mode(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "crowdsec_mode", value)
+
+
+class ReverseProxyServiceAuthArgsDict(TypedDict):
+    """
+    How visitors prove who they are before the proxy lets them through (http mode only); none enabled: anyone who can connect reaches the targets
+    """
+    bearer_auth: NotRequired[pulumi.Input[Optional['ReverseProxyServiceAuthBearerAuthArgsDict']]]
+    """
+    Sign-in through the account's identity provider (SSO)
+    """
+    header_auths: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['ReverseProxyServiceAuthHeaderAuthArgsDict']]]]]
+    """
+    Header checks; one that matches admits
+    """
+    link_auth: NotRequired[pulumi.Input[Optional['ReverseProxyServiceAuthLinkAuthArgsDict']]]
+    """
+    Sign-in by a link sent by email
+    """
+    password_auth: NotRequired[pulumi.Input[Optional['ReverseProxyServiceAuthPasswordAuthArgsDict']]]
+    """
+    A password visitors enter
+    """
+    pin_auth: NotRequired[pulumi.Input[Optional['ReverseProxyServiceAuthPinAuthArgsDict']]]
+    """
+    A PIN visitors enter
+    """
+
+@pulumi.input_type
+class ReverseProxyServiceAuthArgs:
+    def __init__(__self__, *,
+                 bearer_auth: pulumi.Input[Optional['ReverseProxyServiceAuthBearerAuthArgs']] = None,
+                 header_auths: pulumi.Input[Optional[Sequence[pulumi.Input['ReverseProxyServiceAuthHeaderAuthArgs']]]] = None,
+                 link_auth: pulumi.Input[Optional['ReverseProxyServiceAuthLinkAuthArgs']] = None,
+                 password_auth: pulumi.Input[Optional['ReverseProxyServiceAuthPasswordAuthArgs']] = None,
+                 pin_auth: pulumi.Input[Optional['ReverseProxyServiceAuthPinAuthArgs']] = None):
+        """
+        How visitors prove who they are before the proxy lets them through (http mode only); none enabled: anyone who can connect reaches the targets
+
+        :param pulumi.Input['ReverseProxyServiceAuthBearerAuthArgs'] bearer_auth: Sign-in through the account's identity provider (SSO)
+        :param pulumi.Input[Sequence[pulumi.Input['ReverseProxyServiceAuthHeaderAuthArgs']]] header_auths: Header checks; one that matches admits
+        :param pulumi.Input['ReverseProxyServiceAuthLinkAuthArgs'] link_auth: Sign-in by a link sent by email
+        :param pulumi.Input['ReverseProxyServiceAuthPasswordAuthArgs'] password_auth: A password visitors enter
+        :param pulumi.Input['ReverseProxyServiceAuthPinAuthArgs'] pin_auth: A PIN visitors enter
+        """
+        if bearer_auth is not None:
+            pulumi.set(__self__, "bearer_auth", bearer_auth)
+        if header_auths is not None:
+            pulumi.set(__self__, "header_auths", header_auths)
+        if link_auth is not None:
+            pulumi.set(__self__, "link_auth", link_auth)
+        if password_auth is not None:
+            pulumi.set(__self__, "password_auth", password_auth)
+        if pin_auth is not None:
+            pulumi.set(__self__, "pin_auth", pin_auth)
+
+    @_builtins.property
+    @pulumi.getter(name="bearerAuth")
+    def bearer_auth(self) -> pulumi.Input[Optional['ReverseProxyServiceAuthBearerAuthArgs']]:
+        """
+        Sign-in through the account's identity provider (SSO)
+        """
+        return pulumi.get(self, "bearer_auth")
+
+    @bearer_auth.setter
+    def bearer_auth(self, value: pulumi.Input[Optional['ReverseProxyServiceAuthBearerAuthArgs']]):
+        pulumi.set(self, "bearer_auth", value)
+
+    @_builtins.property
+    @pulumi.getter(name="headerAuths")
+    def header_auths(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ReverseProxyServiceAuthHeaderAuthArgs']]]]:
+        """
+        Header checks; one that matches admits
+        """
+        return pulumi.get(self, "header_auths")
+
+    @header_auths.setter
+    def header_auths(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ReverseProxyServiceAuthHeaderAuthArgs']]]]):
+        pulumi.set(self, "header_auths", value)
+
+    @_builtins.property
+    @pulumi.getter(name="linkAuth")
+    def link_auth(self) -> pulumi.Input[Optional['ReverseProxyServiceAuthLinkAuthArgs']]:
+        """
+        Sign-in by a link sent by email
+        """
+        return pulumi.get(self, "link_auth")
+
+    @link_auth.setter
+    def link_auth(self, value: pulumi.Input[Optional['ReverseProxyServiceAuthLinkAuthArgs']]):
+        pulumi.set(self, "link_auth", value)
+
+    @_builtins.property
+    @pulumi.getter(name="passwordAuth")
+    def password_auth(self) -> pulumi.Input[Optional['ReverseProxyServiceAuthPasswordAuthArgs']]:
+        """
+        A password visitors enter
+        """
+        return pulumi.get(self, "password_auth")
+
+    @password_auth.setter
+    def password_auth(self, value: pulumi.Input[Optional['ReverseProxyServiceAuthPasswordAuthArgs']]):
+        pulumi.set(self, "password_auth", value)
+
+    @_builtins.property
+    @pulumi.getter(name="pinAuth")
+    def pin_auth(self) -> pulumi.Input[Optional['ReverseProxyServiceAuthPinAuthArgs']]:
+        """
+        A PIN visitors enter
+        """
+        return pulumi.get(self, "pin_auth")
+
+    @pin_auth.setter
+    def pin_auth(self, value: pulumi.Input[Optional['ReverseProxyServiceAuthPinAuthArgs']]):
+        pulumi.set(self, "pin_auth", value)
+
+
+class ReverseProxyServiceAuthBearerAuthArgsDict(TypedDict):
+    """
+    Sign-in through the account's identity provider (SSO)
+    """
+    enabled: pulumi.Input[_builtins.bool]
+    """
+    Whether sign-in through the account's identity provider is on
+    """
+    distribution_groups: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Ids of the groups whose users may sign in; empty for every user of the account
+    """
+
+@pulumi.input_type
+class ReverseProxyServiceAuthBearerAuthArgs:
+    def __init__(__self__, *,
+                 enabled: pulumi.Input[_builtins.bool],
+                 distribution_groups: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        Sign-in through the account's identity provider (SSO)
+
+        :param pulumi.Input[_builtins.bool] enabled: Whether sign-in through the account's identity provider is on
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] distribution_groups: Ids of the groups whose users may sign in; empty for every user of the account
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        if distribution_groups is not None:
+            pulumi.set(__self__, "distribution_groups", distribution_groups)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[_builtins.bool]:
+        """
+        Whether sign-in through the account's identity provider is on
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[_builtins.bool]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="distributionGroups")
+    def distribution_groups(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Ids of the groups whose users may sign in; empty for every user of the account
+        """
+        return pulumi.get(self, "distribution_groups")
+
+    @distribution_groups.setter
+    def distribution_groups(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "distribution_groups", value)
+
+
+class ReverseProxyServiceAuthHeaderAuthArgsDict(TypedDict):
+    """
+    A request header that must carry a fixed value
+    """
+    enabled: pulumi.Input[_builtins.bool]
+    """
+    Whether this header check is on
+    """
+    header: pulumi.Input[_builtins.str]
+    """
+    Header name, e.g. X-Api-Key
+    """
+    value: pulumi.Input[_builtins.str]
+    """
+    The value the header must carry (e.g. `Bearer <token>`); write-only (answered empty). Required when the check is created; an update that sends it empty keeps the stored value
+    """
+
+@pulumi.input_type
+class ReverseProxyServiceAuthHeaderAuthArgs:
+    def __init__(__self__, *,
+                 enabled: pulumi.Input[_builtins.bool],
+                 header: pulumi.Input[_builtins.str],
+                 value: pulumi.Input[_builtins.str]):
+        """
+        A request header that must carry a fixed value
+
+        :param pulumi.Input[_builtins.bool] enabled: Whether this header check is on
+        :param pulumi.Input[_builtins.str] header: Header name, e.g. X-Api-Key
+        :param pulumi.Input[_builtins.str] value: The value the header must carry (e.g. `Bearer <token>`); write-only (answered empty). Required when the check is created; an update that sends it empty keeps the stored value
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "header", header)
+        pulumi.set(__self__, "value", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[_builtins.bool]:
+        """
+        Whether this header check is on
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[_builtins.bool]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def header(self) -> pulumi.Input[_builtins.str]:
+        """
+        Header name, e.g. X-Api-Key
+        """
+        return pulumi.get(self, "header")
+
+    @header.setter
+    def header(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "header", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> pulumi.Input[_builtins.str]:
+        """
+        The value the header must carry (e.g. `Bearer <token>`); write-only (answered empty). Required when the check is created; an update that sends it empty keeps the stored value
+        """
+        return pulumi.get(self, "value")
+
+    @value.setter
+    def value(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "value", value)
+
+
+class ReverseProxyServiceAuthLinkAuthArgsDict(TypedDict):
+    """
+    Sign-in by a link sent by email
+    """
+    enabled: pulumi.Input[_builtins.bool]
+    """
+    Whether sign-in by an emailed link is on
+    """
+
+@pulumi.input_type
+class ReverseProxyServiceAuthLinkAuthArgs:
+    def __init__(__self__, *,
+                 enabled: pulumi.Input[_builtins.bool]):
+        """
+        Sign-in by a link sent by email
+
+        :param pulumi.Input[_builtins.bool] enabled: Whether sign-in by an emailed link is on
+        """
+        pulumi.set(__self__, "enabled", enabled)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[_builtins.bool]:
+        """
+        Whether sign-in by an emailed link is on
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[_builtins.bool]):
+        pulumi.set(self, "enabled", value)
+
+
+class ReverseProxyServiceAuthPasswordAuthArgsDict(TypedDict):
+    """
+    A password visitors enter before they reach the service
+    """
+    enabled: pulumi.Input[_builtins.bool]
+    """
+    Whether the password is on
+    """
+    password: pulumi.Input[_builtins.str]
+    """
+    The password visitors enter; write-only (answered empty)
+    """
+
+@pulumi.input_type
+class ReverseProxyServiceAuthPasswordAuthArgs:
+    def __init__(__self__, *,
+                 enabled: pulumi.Input[_builtins.bool],
+                 password: pulumi.Input[_builtins.str]):
+        """
+        A password visitors enter before they reach the service
+
+        :param pulumi.Input[_builtins.bool] enabled: Whether the password is on
+        :param pulumi.Input[_builtins.str] password: The password visitors enter; write-only (answered empty)
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "password", password)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[_builtins.bool]:
+        """
+        Whether the password is on
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[_builtins.bool]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def password(self) -> pulumi.Input[_builtins.str]:
+        """
+        The password visitors enter; write-only (answered empty)
+        """
+        return pulumi.get(self, "password")
+
+    @password.setter
+    def password(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "password", value)
+
+
+class ReverseProxyServiceAuthPinAuthArgsDict(TypedDict):
+    """
+    A PIN visitors enter before they reach the service
+    """
+    enabled: pulumi.Input[_builtins.bool]
+    """
+    Whether the PIN is on
+    """
+    pin: pulumi.Input[_builtins.str]
+    """
+    The PIN visitors enter; write-only (answered empty)
+    """
+
+@pulumi.input_type
+class ReverseProxyServiceAuthPinAuthArgs:
+    def __init__(__self__, *,
+                 enabled: pulumi.Input[_builtins.bool],
+                 pin: pulumi.Input[_builtins.str]):
+        """
+        A PIN visitors enter before they reach the service
+
+        :param pulumi.Input[_builtins.bool] enabled: Whether the PIN is on
+        :param pulumi.Input[_builtins.str] pin: The PIN visitors enter; write-only (answered empty)
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "pin", pin)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[_builtins.bool]:
+        """
+        Whether the PIN is on
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[_builtins.bool]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def pin(self) -> pulumi.Input[_builtins.str]:
+        """
+        The PIN visitors enter; write-only (answered empty)
+        """
+        return pulumi.get(self, "pin")
+
+    @pin.setter
+    def pin(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "pin", value)
+
+
+class ReverseProxyServiceTargetArgsDict(TypedDict):
+    """
+    Where a service sends its traffic
+    """
+    enabled: pulumi.Input[_builtins.bool]
+    """
+    Whether traffic goes to this target
+    """
+    port: pulumi.Input[_builtins.int]
+    """
+    Port of the target, 1 to 65535
+    """
+    protocol: pulumi.Input[_builtins.str]
+    """
+    How the proxy talks to the target; one of `http`, `https`, `tcp`, `udp`
+    """
+    target_id: pulumi.Input[_builtins.str]
+    """
+    Id of the peer or network resource, or the cluster's address
+    """
+    target_type: pulumi.Input[_builtins.str]
+    """
+    What targetId names: peer (a peer id); host, domain or subnet (the id of a network resource of that kind); cluster (a proxy cluster's address, reached directly); one of `peer`, `host`, `domain`, `subnet`, `cluster`
+    """
+    host: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Address the proxy connects to: required for subnet and cluster targets; for a peer, host or domain target the server sets the peer's IP or the resource's address
+    """
+    options: NotRequired[pulumi.Input[Optional['ReverseProxyServiceTargetOptionsArgsDict']]]
+    """
+    Per-target proxy settings
+    """
+    path: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Path prefix routed to this target (http mode), e.g. / or /api
+    """
+
+@pulumi.input_type
+class ReverseProxyServiceTargetArgs:
+    def __init__(__self__, *,
+                 enabled: pulumi.Input[_builtins.bool],
+                 port: pulumi.Input[_builtins.int],
+                 protocol: pulumi.Input[_builtins.str],
+                 target_id: pulumi.Input[_builtins.str],
+                 target_type: pulumi.Input[_builtins.str],
+                 host: pulumi.Input[Optional[_builtins.str]] = None,
+                 options: pulumi.Input[Optional['ReverseProxyServiceTargetOptionsArgs']] = None,
+                 path: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Where a service sends its traffic
+
+        :param pulumi.Input[_builtins.bool] enabled: Whether traffic goes to this target
+        :param pulumi.Input[_builtins.int] port: Port of the target, 1 to 65535
+        :param pulumi.Input[_builtins.str] protocol: How the proxy talks to the target; one of `http`, `https`, `tcp`, `udp`
+        :param pulumi.Input[_builtins.str] target_id: Id of the peer or network resource, or the cluster's address
+        :param pulumi.Input[_builtins.str] target_type: What targetId names: peer (a peer id); host, domain or subnet (the id of a network resource of that kind); cluster (a proxy cluster's address, reached directly); one of `peer`, `host`, `domain`, `subnet`, `cluster`
+        :param pulumi.Input[_builtins.str] host: Address the proxy connects to: required for subnet and cluster targets; for a peer, host or domain target the server sets the peer's IP or the resource's address
+        :param pulumi.Input['ReverseProxyServiceTargetOptionsArgs'] options: Per-target proxy settings
+        :param pulumi.Input[_builtins.str] path: Path prefix routed to this target (http mode), e.g. / or /api
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "port", port)
+        pulumi.set(__self__, "protocol", protocol)
+        pulumi.set(__self__, "target_id", target_id)
+        pulumi.set(__self__, "target_type", target_type)
+        if host is not None:
+            pulumi.set(__self__, "host", host)
+        if options is not None:
+            pulumi.set(__self__, "options", options)
+        if path is not None:
+            pulumi.set(__self__, "path", path)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[_builtins.bool]:
+        """
+        Whether traffic goes to this target
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[_builtins.bool]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def port(self) -> pulumi.Input[_builtins.int]:
+        """
+        Port of the target, 1 to 65535
+        """
+        return pulumi.get(self, "port")
+
+    @port.setter
+    def port(self, value: pulumi.Input[_builtins.int]):
+        pulumi.set(self, "port", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def protocol(self) -> pulumi.Input[_builtins.str]:
+        """
+        How the proxy talks to the target; one of `http`, `https`, `tcp`, `udp`
+        """
+        return pulumi.get(self, "protocol")
+
+    @protocol.setter
+    def protocol(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "protocol", value)
+
+    @_builtins.property
+    @pulumi.getter(name="targetId")
+    def target_id(self) -> pulumi.Input[_builtins.str]:
+        """
+        Id of the peer or network resource, or the cluster's address
+        """
+        return pulumi.get(self, "target_id")
+
+    @target_id.setter
+    def target_id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "target_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="targetType")
+    def target_type(self) -> pulumi.Input[_builtins.str]:
+        """
+        What targetId names: peer (a peer id); host, domain or subnet (the id of a network resource of that kind); cluster (a proxy cluster's address, reached directly); one of `peer`, `host`, `domain`, `subnet`, `cluster`
+        """
+        return pulumi.get(self, "target_type")
+
+    @target_type.setter
+    def target_type(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "target_type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Address the proxy connects to: required for subnet and cluster targets; for a peer, host or domain target the server sets the peer's IP or the resource's address
+        """
+        return pulumi.get(self, "host")
+
+    @host.setter
+    def host(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "host", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def options(self) -> pulumi.Input[Optional['ReverseProxyServiceTargetOptionsArgs']]:
+        """
+        Per-target proxy settings
+        """
+        return pulumi.get(self, "options")
+
+    @options.setter
+    def options(self, value: pulumi.Input[Optional['ReverseProxyServiceTargetOptionsArgs']]):
+        pulumi.set(self, "options", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def path(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Path prefix routed to this target (http mode), e.g. / or /api
+        """
+        return pulumi.get(self, "path")
+
+    @path.setter
+    def path(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "path", value)
+
+
+class ReverseProxyServiceTargetOptionsArgsDict(TypedDict):
+    """
+    Per-target proxy settings
+    """
+    custom_headers: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Headers added to every request sent to the target, by name (not Host, hop-by-hop or proxy-set headers). The service stores and answers them as they are: they are not secrets
+    """
+    direct_upstream: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Reach the target from the proxy's own host network instead of through the overlay network
+    """
+    path_rewrite: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    preserve: forward the request path whole (by default the matched path prefix is removed); one of `preserve`
+    """
+    proxy_protocol: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Prefix connections to the target with a PROXY protocol v2 header (tcp and tls modes)
+    """
+    request_timeout: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    How long to wait for the target's answer, e.g. 30s (stored in the form 1m0s)
+    """
+    session_idle_timeout: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    How long an idle UDP session lives before it is dropped, e.g. 2m (stored as 2m0s)
+    """
+    skip_tls_verify: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Accept any TLS certificate from an https target
+    """
+
+@pulumi.input_type
+class ReverseProxyServiceTargetOptionsArgs:
+    def __init__(__self__, *,
+                 custom_headers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 direct_upstream: pulumi.Input[Optional[_builtins.bool]] = None,
+                 path_rewrite: pulumi.Input[Optional[_builtins.str]] = None,
+                 proxy_protocol: pulumi.Input[Optional[_builtins.bool]] = None,
+                 request_timeout: pulumi.Input[Optional[_builtins.str]] = None,
+                 session_idle_timeout: pulumi.Input[Optional[_builtins.str]] = None,
+                 skip_tls_verify: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        Per-target proxy settings
+
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] custom_headers: Headers added to every request sent to the target, by name (not Host, hop-by-hop or proxy-set headers). The service stores and answers them as they are: they are not secrets
+        :param pulumi.Input[_builtins.bool] direct_upstream: Reach the target from the proxy's own host network instead of through the overlay network
+        :param pulumi.Input[_builtins.str] path_rewrite: preserve: forward the request path whole (by default the matched path prefix is removed); one of `preserve`
+        :param pulumi.Input[_builtins.bool] proxy_protocol: Prefix connections to the target with a PROXY protocol v2 header (tcp and tls modes)
+        :param pulumi.Input[_builtins.str] request_timeout: How long to wait for the target's answer, e.g. 30s (stored in the form 1m0s)
+        :param pulumi.Input[_builtins.str] session_idle_timeout: How long an idle UDP session lives before it is dropped, e.g. 2m (stored as 2m0s)
+        :param pulumi.Input[_builtins.bool] skip_tls_verify: Accept any TLS certificate from an https target
+        """
+        if custom_headers is not None:
+            pulumi.set(__self__, "custom_headers", custom_headers)
+        if direct_upstream is not None:
+            pulumi.set(__self__, "direct_upstream", direct_upstream)
+        if path_rewrite is not None:
+            pulumi.set(__self__, "path_rewrite", path_rewrite)
+        if proxy_protocol is not None:
+            pulumi.set(__self__, "proxy_protocol", proxy_protocol)
+        if request_timeout is not None:
+            pulumi.set(__self__, "request_timeout", request_timeout)
+        if session_idle_timeout is not None:
+            pulumi.set(__self__, "session_idle_timeout", session_idle_timeout)
+        if skip_tls_verify is not None:
+            pulumi.set(__self__, "skip_tls_verify", skip_tls_verify)
+
+    @_builtins.property
+    @pulumi.getter(name="customHeaders")
+    def custom_headers(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Headers added to every request sent to the target, by name (not Host, hop-by-hop or proxy-set headers). The service stores and answers them as they are: they are not secrets
+        """
+        return pulumi.get(self, "custom_headers")
+
+    @custom_headers.setter
+    def custom_headers(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "custom_headers", value)
+
+    @_builtins.property
+    @pulumi.getter(name="directUpstream")
+    def direct_upstream(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Reach the target from the proxy's own host network instead of through the overlay network
+        """
+        return pulumi.get(self, "direct_upstream")
+
+    @direct_upstream.setter
+    def direct_upstream(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "direct_upstream", value)
+
+    @_builtins.property
+    @pulumi.getter(name="pathRewrite")
+    def path_rewrite(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        preserve: forward the request path whole (by default the matched path prefix is removed); one of `preserve`
+        """
+        return pulumi.get(self, "path_rewrite")
+
+    @path_rewrite.setter
+    def path_rewrite(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "path_rewrite", value)
+
+    @_builtins.property
+    @pulumi.getter(name="proxyProtocol")
+    def proxy_protocol(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Prefix connections to the target with a PROXY protocol v2 header (tcp and tls modes)
+        """
+        return pulumi.get(self, "proxy_protocol")
+
+    @proxy_protocol.setter
+    def proxy_protocol(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "proxy_protocol", value)
+
+    @_builtins.property
+    @pulumi.getter(name="requestTimeout")
+    def request_timeout(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        How long to wait for the target's answer, e.g. 30s (stored in the form 1m0s)
+        """
+        return pulumi.get(self, "request_timeout")
+
+    @request_timeout.setter
+    def request_timeout(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "request_timeout", value)
+
+    @_builtins.property
+    @pulumi.getter(name="sessionIdleTimeout")
+    def session_idle_timeout(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        How long an idle UDP session lives before it is dropped, e.g. 2m (stored as 2m0s)
+        """
+        return pulumi.get(self, "session_idle_timeout")
+
+    @session_idle_timeout.setter
+    def session_idle_timeout(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "session_idle_timeout", value)
+
+    @_builtins.property
+    @pulumi.getter(name="skipTlsVerify")
+    def skip_tls_verify(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Accept any TLS certificate from an https target
+        """
+        return pulumi.get(self, "skip_tls_verify")
+
+    @skip_tls_verify.setter
+    def skip_tls_verify(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "skip_tls_verify", value)
 
 
 class SegmentAllowArgsDict(TypedDict):

@@ -130,7 +130,31 @@ __all__ = [
     'GetPostureChecksItemChecksPeerNetworkRangeCheck',
     'GetPostureChecksItemChecksProcessCheck',
     'GetPostureChecksItemChecksProcessCheckProcess',
+    'GetProxyClustersItem',
     'GetProxyLogsData',
+    'GetProxyTokensItem',
+    'GetReverseProxyDomainsItem',
+    'GetReverseProxyServiceAccessRestrictions',
+    'GetReverseProxyServiceAuth',
+    'GetReverseProxyServiceAuthBearerAuth',
+    'GetReverseProxyServiceAuthHeaderAuth',
+    'GetReverseProxyServiceAuthLinkAuth',
+    'GetReverseProxyServiceAuthPasswordAuth',
+    'GetReverseProxyServiceAuthPinAuth',
+    'GetReverseProxyServiceMeta',
+    'GetReverseProxyServiceTarget',
+    'GetReverseProxyServiceTargetOptions',
+    'GetReverseProxyServicesItem',
+    'GetReverseProxyServicesItemAccessRestrictions',
+    'GetReverseProxyServicesItemAuth',
+    'GetReverseProxyServicesItemAuthBearerAuth',
+    'GetReverseProxyServicesItemAuthHeaderAuth',
+    'GetReverseProxyServicesItemAuthLinkAuth',
+    'GetReverseProxyServicesItemAuthPasswordAuth',
+    'GetReverseProxyServicesItemAuthPinAuth',
+    'GetReverseProxyServicesItemMeta',
+    'GetReverseProxyServicesItemTarget',
+    'GetReverseProxyServicesItemTargetOptions',
     'GetRoutesItem',
     'GetScimIntegrationLogsItem',
     'GetScimIntegrationsItem',
@@ -176,6 +200,15 @@ __all__ = [
     'PostureCheckChecksPeerNetworkRangeCheck',
     'PostureCheckChecksProcessCheck',
     'PostureCheckChecksProcessCheckProcess',
+    'ReverseProxyServiceAccessRestrictions',
+    'ReverseProxyServiceAuth',
+    'ReverseProxyServiceAuthBearerAuth',
+    'ReverseProxyServiceAuthHeaderAuth',
+    'ReverseProxyServiceAuthLinkAuth',
+    'ReverseProxyServiceAuthPasswordAuth',
+    'ReverseProxyServiceAuthPinAuth',
+    'ReverseProxyServiceTarget',
+    'ReverseProxyServiceTargetOptions',
     'UserPermissions',
     'UserPermissionsModule',
 ]
@@ -7467,6 +7500,121 @@ class GetPostureChecksItemChecksProcessCheckProcess(dict):
 
 
 @pulumi.output_type
+class GetProxyClustersItem(dict):
+    """
+    A proxy cluster: the proxies serving one address
+    """
+    def __init__(__self__, *,
+                 address: _builtins.str,
+                 connected_proxies: _builtins.int,
+                 id: _builtins.str,
+                 online: _builtins.bool,
+                 type: _builtins.str,
+                 private: Optional[_builtins.bool] = None,
+                 require_subdomain: Optional[_builtins.bool] = None,
+                 supports_crowdsec: Optional[_builtins.bool] = None,
+                 supports_custom_ports: Optional[_builtins.bool] = None):
+        """
+        A proxy cluster: the proxies serving one address
+
+        :param _builtins.str address: The cluster's address: the domain services are published under
+        :param _builtins.int connected_proxies: How many proxies of the cluster are connected
+        :param _builtins.str id: Id of one proxy of the cluster
+        :param _builtins.bool online: Whether a proxy of the cluster reported recently
+        :param _builtins.str type: account: run by the account itself; shared: by the operator; one of `account`, `shared`
+        :param _builtins.bool private: Whether a proxy of the cluster runs inside the overlay network
+        :param _builtins.bool require_subdomain: Whether services must use a name under the address
+        :param _builtins.bool supports_crowdsec: Whether every proxy checks IP reputation
+        :param _builtins.bool supports_custom_ports: Whether services may listen on any port
+        """
+        pulumi.set(__self__, "address", address)
+        pulumi.set(__self__, "connected_proxies", connected_proxies)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "online", online)
+        pulumi.set(__self__, "type", type)
+        if private is not None:
+            pulumi.set(__self__, "private", private)
+        if require_subdomain is not None:
+            pulumi.set(__self__, "require_subdomain", require_subdomain)
+        if supports_crowdsec is not None:
+            pulumi.set(__self__, "supports_crowdsec", supports_crowdsec)
+        if supports_custom_ports is not None:
+            pulumi.set(__self__, "supports_custom_ports", supports_custom_ports)
+
+    @_builtins.property
+    @pulumi.getter
+    def address(self) -> _builtins.str:
+        """
+        The cluster's address: the domain services are published under
+        """
+        return pulumi.get(self, "address")
+
+    @_builtins.property
+    @pulumi.getter(name="connectedProxies")
+    def connected_proxies(self) -> _builtins.int:
+        """
+        How many proxies of the cluster are connected
+        """
+        return pulumi.get(self, "connected_proxies")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Id of one proxy of the cluster
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def online(self) -> _builtins.bool:
+        """
+        Whether a proxy of the cluster reported recently
+        """
+        return pulumi.get(self, "online")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        account: run by the account itself; shared: by the operator; one of `account`, `shared`
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def private(self) -> Optional[_builtins.bool]:
+        """
+        Whether a proxy of the cluster runs inside the overlay network
+        """
+        return pulumi.get(self, "private")
+
+    @_builtins.property
+    @pulumi.getter(name="requireSubdomain")
+    def require_subdomain(self) -> Optional[_builtins.bool]:
+        """
+        Whether services must use a name under the address
+        """
+        return pulumi.get(self, "require_subdomain")
+
+    @_builtins.property
+    @pulumi.getter(name="supportsCrowdsec")
+    def supports_crowdsec(self) -> Optional[_builtins.bool]:
+        """
+        Whether every proxy checks IP reputation
+        """
+        return pulumi.get(self, "supports_crowdsec")
+
+    @_builtins.property
+    @pulumi.getter(name="supportsCustomPorts")
+    def supports_custom_ports(self) -> Optional[_builtins.bool]:
+        """
+        Whether services may listen on any port
+        """
+        return pulumi.get(self, "supports_custom_ports")
+
+
+@pulumi.output_type
 class GetProxyLogsData(dict):
     """
     Reverse proxy access log entry
@@ -7709,6 +7857,1461 @@ class GetProxyLogsData(dict):
         Authenticated user name
         """
         return pulumi.get(self, "user_name")
+
+
+@pulumi.output_type
+class GetProxyTokensItem(dict):
+    """
+    A proxy token, without its value
+    """
+    def __init__(__self__, *,
+                 created_at: _builtins.str,
+                 id: _builtins.str,
+                 name: _builtins.str,
+                 revoked: _builtins.bool,
+                 expires_at: Optional[_builtins.str] = None,
+                 last_used: Optional[_builtins.str] = None):
+        """
+        A proxy token, without its value
+
+        :param _builtins.str created_at: Creation time
+        :param _builtins.str id: Token id
+        :param _builtins.str name: Token name
+        :param _builtins.bool revoked: Whether the token was revoked (a deleted token stays listed, revoked)
+        :param _builtins.str expires_at: Expiry time; absent when the token does not expire
+        :param _builtins.str last_used: Last time a proxy used it
+        """
+        pulumi.set(__self__, "created_at", created_at)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "revoked", revoked)
+        if expires_at is not None:
+            pulumi.set(__self__, "expires_at", expires_at)
+        if last_used is not None:
+            pulumi.set(__self__, "last_used", last_used)
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> _builtins.str:
+        """
+        Creation time
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Token id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Token name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def revoked(self) -> _builtins.bool:
+        """
+        Whether the token was revoked (a deleted token stays listed, revoked)
+        """
+        return pulumi.get(self, "revoked")
+
+    @_builtins.property
+    @pulumi.getter(name="expiresAt")
+    def expires_at(self) -> Optional[_builtins.str]:
+        """
+        Expiry time; absent when the token does not expire
+        """
+        return pulumi.get(self, "expires_at")
+
+    @_builtins.property
+    @pulumi.getter(name="lastUsed")
+    def last_used(self) -> Optional[_builtins.str]:
+        """
+        Last time a proxy used it
+        """
+        return pulumi.get(self, "last_used")
+
+
+@pulumi.output_type
+class GetReverseProxyDomainsItem(dict):
+    """
+    A domain services can be published under
+    """
+    def __init__(__self__, *,
+                 domain: _builtins.str,
+                 id: _builtins.str,
+                 type: _builtins.str,
+                 validated: _builtins.bool,
+                 require_subdomain: Optional[_builtins.bool] = None,
+                 supports_crowdsec: Optional[_builtins.bool] = None,
+                 supports_custom_ports: Optional[_builtins.bool] = None,
+                 supports_private: Optional[_builtins.bool] = None,
+                 target_cluster: Optional[_builtins.str] = None):
+        """
+        A domain services can be published under
+
+        :param _builtins.str domain: The domain
+        :param _builtins.str id: Domain id; empty for a cluster's own (free) domain
+        :param _builtins.str type: free: a cluster's own domain; custom: one the account added; one of `free`, `custom`
+        :param _builtins.bool validated: Whether DNS shows the domain pointing at its cluster
+        :param _builtins.bool require_subdomain: Whether a service must use a name under the domain
+        :param _builtins.bool supports_crowdsec: Whether the cluster checks IP reputation
+        :param _builtins.bool supports_custom_ports: Whether services here may listen on any port
+        :param _builtins.bool supports_private: Whether the cluster serves private services
+        :param _builtins.str target_cluster: The cluster a custom domain points at
+        """
+        pulumi.set(__self__, "domain", domain)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+        pulumi.set(__self__, "validated", validated)
+        if require_subdomain is not None:
+            pulumi.set(__self__, "require_subdomain", require_subdomain)
+        if supports_crowdsec is not None:
+            pulumi.set(__self__, "supports_crowdsec", supports_crowdsec)
+        if supports_custom_ports is not None:
+            pulumi.set(__self__, "supports_custom_ports", supports_custom_ports)
+        if supports_private is not None:
+            pulumi.set(__self__, "supports_private", supports_private)
+        if target_cluster is not None:
+            pulumi.set(__self__, "target_cluster", target_cluster)
+
+    @_builtins.property
+    @pulumi.getter
+    def domain(self) -> _builtins.str:
+        """
+        The domain
+        """
+        return pulumi.get(self, "domain")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Domain id; empty for a cluster's own (free) domain
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        free: a cluster's own domain; custom: one the account added; one of `free`, `custom`
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def validated(self) -> _builtins.bool:
+        """
+        Whether DNS shows the domain pointing at its cluster
+        """
+        return pulumi.get(self, "validated")
+
+    @_builtins.property
+    @pulumi.getter(name="requireSubdomain")
+    def require_subdomain(self) -> Optional[_builtins.bool]:
+        """
+        Whether a service must use a name under the domain
+        """
+        return pulumi.get(self, "require_subdomain")
+
+    @_builtins.property
+    @pulumi.getter(name="supportsCrowdsec")
+    def supports_crowdsec(self) -> Optional[_builtins.bool]:
+        """
+        Whether the cluster checks IP reputation
+        """
+        return pulumi.get(self, "supports_crowdsec")
+
+    @_builtins.property
+    @pulumi.getter(name="supportsCustomPorts")
+    def supports_custom_ports(self) -> Optional[_builtins.bool]:
+        """
+        Whether services here may listen on any port
+        """
+        return pulumi.get(self, "supports_custom_ports")
+
+    @_builtins.property
+    @pulumi.getter(name="supportsPrivate")
+    def supports_private(self) -> Optional[_builtins.bool]:
+        """
+        Whether the cluster serves private services
+        """
+        return pulumi.get(self, "supports_private")
+
+    @_builtins.property
+    @pulumi.getter(name="targetCluster")
+    def target_cluster(self) -> Optional[_builtins.str]:
+        """
+        The cluster a custom domain points at
+        """
+        return pulumi.get(self, "target_cluster")
+
+
+@pulumi.output_type
+class GetReverseProxyServiceAccessRestrictions(dict):
+    def __init__(__self__, *,
+                 allowed_cidrs: Optional[Sequence[_builtins.str]] = None,
+                 allowed_countries: Optional[Sequence[_builtins.str]] = None,
+                 blocked_cidrs: Optional[Sequence[_builtins.str]] = None,
+                 blocked_countries: Optional[Sequence[_builtins.str]] = None,
+                 crowdsec_mode: Optional[_builtins.str] = None):
+        """
+        :param Sequence[_builtins.str] allowed_cidrs: Only these client ranges
+        :param Sequence[_builtins.str] allowed_countries: Only these countries
+        :param Sequence[_builtins.str] blocked_cidrs: Refused client ranges
+        :param Sequence[_builtins.str] blocked_countries: Refused countries
+        :param _builtins.str crowdsec_mode: off, enforce or observe
+        """
+        if allowed_cidrs is not None:
+            pulumi.set(__self__, "allowed_cidrs", allowed_cidrs)
+        if allowed_countries is not None:
+            pulumi.set(__self__, "allowed_countries", allowed_countries)
+        if blocked_cidrs is not None:
+            pulumi.set(__self__, "blocked_cidrs", blocked_cidrs)
+        if blocked_countries is not None:
+            pulumi.set(__self__, "blocked_countries", blocked_countries)
+        if crowdsec_mode is not None:
+            pulumi.set(__self__, "crowdsec_mode", crowdsec_mode)
+
+    @_builtins.property
+    @pulumi.getter(name="allowedCidrs")
+    def allowed_cidrs(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Only these client ranges
+        """
+        return pulumi.get(self, "allowed_cidrs")
+
+    @_builtins.property
+    @pulumi.getter(name="allowedCountries")
+    def allowed_countries(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Only these countries
+        """
+        return pulumi.get(self, "allowed_countries")
+
+    @_builtins.property
+    @pulumi.getter(name="blockedCidrs")
+    def blocked_cidrs(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Refused client ranges
+        """
+        return pulumi.get(self, "blocked_cidrs")
+
+    @_builtins.property
+    @pulumi.getter(name="blockedCountries")
+    def blocked_countries(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Refused countries
+        """
+        return pulumi.get(self, "blocked_countries")
+
+    @_builtins.property
+    @pulumi.getter(name="crowdsecMode")
+    def crowdsec_mode(self) -> Optional[_builtins.str]:
+        """
+        off, enforce or observe
+        """
+        return pulumi.get(self, "crowdsec_mode")
+
+
+@pulumi.output_type
+class GetReverseProxyServiceAuth(dict):
+    """
+    How visitors prove who they are; secret values answered empty
+    """
+    def __init__(__self__, *,
+                 bearer_auth: Optional['outputs.GetReverseProxyServiceAuthBearerAuth'] = None,
+                 header_auths: Optional[Sequence['outputs.GetReverseProxyServiceAuthHeaderAuth']] = None,
+                 link_auth: Optional['outputs.GetReverseProxyServiceAuthLinkAuth'] = None,
+                 password_auth: Optional['outputs.GetReverseProxyServiceAuthPasswordAuth'] = None,
+                 pin_auth: Optional['outputs.GetReverseProxyServiceAuthPinAuth'] = None):
+        """
+        How visitors prove who they are; secret values answered empty
+
+        :param 'GetReverseProxyServiceAuthBearerAuth' bearer_auth: Sign-in through the identity provider
+        :param Sequence['GetReverseProxyServiceAuthHeaderAuth'] header_auths: Header checks
+        :param 'GetReverseProxyServiceAuthLinkAuth' link_auth: Sign-in by emailed link
+        :param 'GetReverseProxyServiceAuthPasswordAuth' password_auth: Password check
+        :param 'GetReverseProxyServiceAuthPinAuth' pin_auth: PIN check
+        """
+        if bearer_auth is not None:
+            pulumi.set(__self__, "bearer_auth", bearer_auth)
+        if header_auths is not None:
+            pulumi.set(__self__, "header_auths", header_auths)
+        if link_auth is not None:
+            pulumi.set(__self__, "link_auth", link_auth)
+        if password_auth is not None:
+            pulumi.set(__self__, "password_auth", password_auth)
+        if pin_auth is not None:
+            pulumi.set(__self__, "pin_auth", pin_auth)
+
+    @_builtins.property
+    @pulumi.getter(name="bearerAuth")
+    def bearer_auth(self) -> Optional['outputs.GetReverseProxyServiceAuthBearerAuth']:
+        """
+        Sign-in through the identity provider
+        """
+        return pulumi.get(self, "bearer_auth")
+
+    @_builtins.property
+    @pulumi.getter(name="headerAuths")
+    def header_auths(self) -> Optional[Sequence['outputs.GetReverseProxyServiceAuthHeaderAuth']]:
+        """
+        Header checks
+        """
+        return pulumi.get(self, "header_auths")
+
+    @_builtins.property
+    @pulumi.getter(name="linkAuth")
+    def link_auth(self) -> Optional['outputs.GetReverseProxyServiceAuthLinkAuth']:
+        """
+        Sign-in by emailed link
+        """
+        return pulumi.get(self, "link_auth")
+
+    @_builtins.property
+    @pulumi.getter(name="passwordAuth")
+    def password_auth(self) -> Optional['outputs.GetReverseProxyServiceAuthPasswordAuth']:
+        """
+        Password check
+        """
+        return pulumi.get(self, "password_auth")
+
+    @_builtins.property
+    @pulumi.getter(name="pinAuth")
+    def pin_auth(self) -> Optional['outputs.GetReverseProxyServiceAuthPinAuth']:
+        """
+        PIN check
+        """
+        return pulumi.get(self, "pin_auth")
+
+
+@pulumi.output_type
+class GetReverseProxyServiceAuthBearerAuth(dict):
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 distribution_groups: Optional[Sequence[_builtins.str]] = None):
+        """
+        :param _builtins.bool enabled: Whether the check is on
+        :param Sequence[_builtins.str] distribution_groups: Groups whose users may sign in
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        if distribution_groups is not None:
+            pulumi.set(__self__, "distribution_groups", distribution_groups)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the check is on
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="distributionGroups")
+    def distribution_groups(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Groups whose users may sign in
+        """
+        return pulumi.get(self, "distribution_groups")
+
+
+@pulumi.output_type
+class GetReverseProxyServiceAuthHeaderAuth(dict):
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 header: _builtins.str,
+                 value: _builtins.str):
+        """
+        :param _builtins.bool enabled: Whether the check is on
+        :param _builtins.str header: Header name
+        :param _builtins.str value: Always empty
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "header", header)
+        pulumi.set(__self__, "value", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the check is on
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def header(self) -> _builtins.str:
+        """
+        Header name
+        """
+        return pulumi.get(self, "header")
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> _builtins.str:
+        """
+        Always empty
+        """
+        return pulumi.get(self, "value")
+
+
+@pulumi.output_type
+class GetReverseProxyServiceAuthLinkAuth(dict):
+    def __init__(__self__, *,
+                 enabled: _builtins.bool):
+        """
+        :param _builtins.bool enabled: Whether the check is on
+        """
+        pulumi.set(__self__, "enabled", enabled)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the check is on
+        """
+        return pulumi.get(self, "enabled")
+
+
+@pulumi.output_type
+class GetReverseProxyServiceAuthPasswordAuth(dict):
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 password: _builtins.str):
+        """
+        :param _builtins.bool enabled: Whether the check is on
+        :param _builtins.str password: Always empty
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "password", password)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the check is on
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def password(self) -> _builtins.str:
+        """
+        Always empty
+        """
+        return pulumi.get(self, "password")
+
+
+@pulumi.output_type
+class GetReverseProxyServiceAuthPinAuth(dict):
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 pin: _builtins.str):
+        """
+        :param _builtins.bool enabled: Whether the check is on
+        :param _builtins.str pin: Always empty
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "pin", pin)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the check is on
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def pin(self) -> _builtins.str:
+        """
+        Always empty
+        """
+        return pulumi.get(self, "pin")
+
+
+@pulumi.output_type
+class GetReverseProxyServiceMeta(dict):
+    """
+    What the server reports about a service
+    """
+    def __init__(__self__, *,
+                 created_at: _builtins.str,
+                 status: _builtins.str,
+                 certificate_issued_at: Optional[_builtins.str] = None):
+        """
+        What the server reports about a service
+
+        :param _builtins.str created_at: Creation time
+        :param _builtins.str status: Where the service stands: pending until a proxy of its cluster serves it, then active; one of `pending`, `active`, `tunnel_not_created`, `certificate_pending`, `certificate_failed`, `error`
+        :param _builtins.str certificate_issued_at: When the TLS certificate was issued, if it was
+        """
+        pulumi.set(__self__, "created_at", created_at)
+        pulumi.set(__self__, "status", status)
+        if certificate_issued_at is not None:
+            pulumi.set(__self__, "certificate_issued_at", certificate_issued_at)
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> _builtins.str:
+        """
+        Creation time
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def status(self) -> _builtins.str:
+        """
+        Where the service stands: pending until a proxy of its cluster serves it, then active; one of `pending`, `active`, `tunnel_not_created`, `certificate_pending`, `certificate_failed`, `error`
+        """
+        return pulumi.get(self, "status")
+
+    @_builtins.property
+    @pulumi.getter(name="certificateIssuedAt")
+    def certificate_issued_at(self) -> Optional[_builtins.str]:
+        """
+        When the TLS certificate was issued, if it was
+        """
+        return pulumi.get(self, "certificate_issued_at")
+
+
+@pulumi.output_type
+class GetReverseProxyServiceTarget(dict):
+    """
+    A target of a service
+    """
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 port: _builtins.int,
+                 protocol: _builtins.str,
+                 target_id: _builtins.str,
+                 target_type: _builtins.str,
+                 host: Optional[_builtins.str] = None,
+                 options: Optional['outputs.GetReverseProxyServiceTargetOptions'] = None,
+                 path: Optional[_builtins.str] = None):
+        """
+        A target of a service
+
+        :param _builtins.bool enabled: Whether traffic goes to this target
+        :param _builtins.int port: Port of the target
+        :param _builtins.str protocol: How the proxy talks to the target
+        :param _builtins.str target_id: Id of the peer or network resource, or the cluster's address
+        :param _builtins.str target_type: peer, host, domain, subnet or cluster
+        :param _builtins.str host: Address the proxy connects to
+        :param 'GetReverseProxyServiceTargetOptions' options: Per-target proxy settings
+        :param _builtins.str path: Path prefix routed to this target
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "port", port)
+        pulumi.set(__self__, "protocol", protocol)
+        pulumi.set(__self__, "target_id", target_id)
+        pulumi.set(__self__, "target_type", target_type)
+        if host is not None:
+            pulumi.set(__self__, "host", host)
+        if options is not None:
+            pulumi.set(__self__, "options", options)
+        if path is not None:
+            pulumi.set(__self__, "path", path)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether traffic goes to this target
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def port(self) -> _builtins.int:
+        """
+        Port of the target
+        """
+        return pulumi.get(self, "port")
+
+    @_builtins.property
+    @pulumi.getter
+    def protocol(self) -> _builtins.str:
+        """
+        How the proxy talks to the target
+        """
+        return pulumi.get(self, "protocol")
+
+    @_builtins.property
+    @pulumi.getter(name="targetId")
+    def target_id(self) -> _builtins.str:
+        """
+        Id of the peer or network resource, or the cluster's address
+        """
+        return pulumi.get(self, "target_id")
+
+    @_builtins.property
+    @pulumi.getter(name="targetType")
+    def target_type(self) -> _builtins.str:
+        """
+        peer, host, domain, subnet or cluster
+        """
+        return pulumi.get(self, "target_type")
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> Optional[_builtins.str]:
+        """
+        Address the proxy connects to
+        """
+        return pulumi.get(self, "host")
+
+    @_builtins.property
+    @pulumi.getter
+    def options(self) -> Optional['outputs.GetReverseProxyServiceTargetOptions']:
+        """
+        Per-target proxy settings
+        """
+        return pulumi.get(self, "options")
+
+    @_builtins.property
+    @pulumi.getter
+    def path(self) -> Optional[_builtins.str]:
+        """
+        Path prefix routed to this target
+        """
+        return pulumi.get(self, "path")
+
+
+@pulumi.output_type
+class GetReverseProxyServiceTargetOptions(dict):
+    def __init__(__self__, *,
+                 custom_headers: Optional[Mapping[str, _builtins.str]] = None,
+                 direct_upstream: Optional[_builtins.bool] = None,
+                 path_rewrite: Optional[_builtins.str] = None,
+                 proxy_protocol: Optional[_builtins.bool] = None,
+                 request_timeout: Optional[_builtins.str] = None,
+                 session_idle_timeout: Optional[_builtins.str] = None,
+                 skip_tls_verify: Optional[_builtins.bool] = None):
+        """
+        :param Mapping[str, _builtins.str] custom_headers: Headers added to requests
+        :param _builtins.bool direct_upstream: Whether the target is reached outside the overlay
+        :param _builtins.str path_rewrite: preserve: the request path is forwarded whole
+        :param _builtins.bool proxy_protocol: Whether connections carry a PROXY protocol header
+        :param _builtins.str request_timeout: How long the proxy waits for an answer
+        :param _builtins.str session_idle_timeout: Idle UDP session lifetime
+        :param _builtins.bool skip_tls_verify: Whether any TLS certificate is accepted
+        """
+        if custom_headers is not None:
+            pulumi.set(__self__, "custom_headers", custom_headers)
+        if direct_upstream is not None:
+            pulumi.set(__self__, "direct_upstream", direct_upstream)
+        if path_rewrite is not None:
+            pulumi.set(__self__, "path_rewrite", path_rewrite)
+        if proxy_protocol is not None:
+            pulumi.set(__self__, "proxy_protocol", proxy_protocol)
+        if request_timeout is not None:
+            pulumi.set(__self__, "request_timeout", request_timeout)
+        if session_idle_timeout is not None:
+            pulumi.set(__self__, "session_idle_timeout", session_idle_timeout)
+        if skip_tls_verify is not None:
+            pulumi.set(__self__, "skip_tls_verify", skip_tls_verify)
+
+    @_builtins.property
+    @pulumi.getter(name="customHeaders")
+    def custom_headers(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        Headers added to requests
+        """
+        return pulumi.get(self, "custom_headers")
+
+    @_builtins.property
+    @pulumi.getter(name="directUpstream")
+    def direct_upstream(self) -> Optional[_builtins.bool]:
+        """
+        Whether the target is reached outside the overlay
+        """
+        return pulumi.get(self, "direct_upstream")
+
+    @_builtins.property
+    @pulumi.getter(name="pathRewrite")
+    def path_rewrite(self) -> Optional[_builtins.str]:
+        """
+        preserve: the request path is forwarded whole
+        """
+        return pulumi.get(self, "path_rewrite")
+
+    @_builtins.property
+    @pulumi.getter(name="proxyProtocol")
+    def proxy_protocol(self) -> Optional[_builtins.bool]:
+        """
+        Whether connections carry a PROXY protocol header
+        """
+        return pulumi.get(self, "proxy_protocol")
+
+    @_builtins.property
+    @pulumi.getter(name="requestTimeout")
+    def request_timeout(self) -> Optional[_builtins.str]:
+        """
+        How long the proxy waits for an answer
+        """
+        return pulumi.get(self, "request_timeout")
+
+    @_builtins.property
+    @pulumi.getter(name="sessionIdleTimeout")
+    def session_idle_timeout(self) -> Optional[_builtins.str]:
+        """
+        Idle UDP session lifetime
+        """
+        return pulumi.get(self, "session_idle_timeout")
+
+    @_builtins.property
+    @pulumi.getter(name="skipTlsVerify")
+    def skip_tls_verify(self) -> Optional[_builtins.bool]:
+        """
+        Whether any TLS certificate is accepted
+        """
+        return pulumi.get(self, "skip_tls_verify")
+
+
+@pulumi.output_type
+class GetReverseProxyServicesItem(dict):
+    """
+    Reverse-proxy service
+    """
+    def __init__(__self__, *,
+                 auth: 'outputs.GetReverseProxyServicesItemAuth',
+                 domain: _builtins.str,
+                 enabled: _builtins.bool,
+                 id: _builtins.str,
+                 meta: 'outputs.GetReverseProxyServicesItemMeta',
+                 name: _builtins.str,
+                 targets: Sequence['outputs.GetReverseProxyServicesItemTarget'],
+                 access_groups: Optional[Sequence[_builtins.str]] = None,
+                 access_restrictions: Optional['outputs.GetReverseProxyServicesItemAccessRestrictions'] = None,
+                 listen_port: Optional[_builtins.int] = None,
+                 mode: Optional[_builtins.str] = None,
+                 pass_host_header: Optional[_builtins.bool] = None,
+                 port_auto_assigned: Optional[_builtins.bool] = None,
+                 private: Optional[_builtins.bool] = None,
+                 proxy_cluster: Optional[_builtins.str] = None,
+                 rewrite_redirects: Optional[_builtins.bool] = None,
+                 terminated: Optional[_builtins.bool] = None):
+        """
+        Reverse-proxy service
+
+        :param 'GetReverseProxyServicesItemAuth' auth: How visitors prove who they are; secret values answered empty
+        :param _builtins.str domain: Host name the service is published at
+        :param _builtins.bool enabled: Whether the service is published
+        :param _builtins.str id: Service id
+        :param 'GetReverseProxyServicesItemMeta' meta: What the server reports about a service
+        :param _builtins.str name: Service name
+        :param Sequence['GetReverseProxyServicesItemTarget'] targets: Where the service sends traffic
+        :param Sequence[_builtins.str] access_groups: Groups whose peers may reach a private service
+        :param 'GetReverseProxyServicesItemAccessRestrictions' access_restrictions: Which client addresses may connect
+        :param _builtins.int listen_port: Port the proxy listens on (tcp, udp and tls)
+        :param _builtins.str mode: http, tcp, udp or tls
+        :param _builtins.bool pass_host_header: Whether the visitor's Host header reaches the target
+        :param _builtins.bool port_auto_assigned: Whether the cluster chose listenPort
+        :param _builtins.bool private: Whether only peers of accessGroups may reach the service
+        :param _builtins.str proxy_cluster: Address of the proxy cluster serving the service
+        :param _builtins.bool rewrite_redirects: Whether redirects are rewritten to the domain
+        :param _builtins.bool terminated: Set by the operator for a service stopped for abuse; such a service cannot be changed
+        """
+        pulumi.set(__self__, "auth", auth)
+        pulumi.set(__self__, "domain", domain)
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "meta", meta)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "targets", targets)
+        if access_groups is not None:
+            pulumi.set(__self__, "access_groups", access_groups)
+        if access_restrictions is not None:
+            pulumi.set(__self__, "access_restrictions", access_restrictions)
+        if listen_port is not None:
+            pulumi.set(__self__, "listen_port", listen_port)
+        if mode is not None:
+            pulumi.set(__self__, "mode", mode)
+        if pass_host_header is not None:
+            pulumi.set(__self__, "pass_host_header", pass_host_header)
+        if port_auto_assigned is not None:
+            pulumi.set(__self__, "port_auto_assigned", port_auto_assigned)
+        if private is not None:
+            pulumi.set(__self__, "private", private)
+        if proxy_cluster is not None:
+            pulumi.set(__self__, "proxy_cluster", proxy_cluster)
+        if rewrite_redirects is not None:
+            pulumi.set(__self__, "rewrite_redirects", rewrite_redirects)
+        if terminated is not None:
+            pulumi.set(__self__, "terminated", terminated)
+
+    @_builtins.property
+    @pulumi.getter
+    def auth(self) -> 'outputs.GetReverseProxyServicesItemAuth':
+        """
+        How visitors prove who they are; secret values answered empty
+        """
+        return pulumi.get(self, "auth")
+
+    @_builtins.property
+    @pulumi.getter
+    def domain(self) -> _builtins.str:
+        """
+        Host name the service is published at
+        """
+        return pulumi.get(self, "domain")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the service is published
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Service id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def meta(self) -> 'outputs.GetReverseProxyServicesItemMeta':
+        """
+        What the server reports about a service
+        """
+        return pulumi.get(self, "meta")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Service name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def targets(self) -> Sequence['outputs.GetReverseProxyServicesItemTarget']:
+        """
+        Where the service sends traffic
+        """
+        return pulumi.get(self, "targets")
+
+    @_builtins.property
+    @pulumi.getter(name="accessGroups")
+    def access_groups(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Groups whose peers may reach a private service
+        """
+        return pulumi.get(self, "access_groups")
+
+    @_builtins.property
+    @pulumi.getter(name="accessRestrictions")
+    def access_restrictions(self) -> Optional['outputs.GetReverseProxyServicesItemAccessRestrictions']:
+        """
+        Which client addresses may connect
+        """
+        return pulumi.get(self, "access_restrictions")
+
+    @_builtins.property
+    @pulumi.getter(name="listenPort")
+    def listen_port(self) -> Optional[_builtins.int]:
+        """
+        Port the proxy listens on (tcp, udp and tls)
+        """
+        return pulumi.get(self, "listen_port")
+
+    @_builtins.property
+    @pulumi.getter
+    def mode(self) -> Optional[_builtins.str]:
+        """
+        http, tcp, udp or tls
+        """
+        return pulumi.get(self, "mode")
+
+    @_builtins.property
+    @pulumi.getter(name="passHostHeader")
+    def pass_host_header(self) -> Optional[_builtins.bool]:
+        """
+        Whether the visitor's Host header reaches the target
+        """
+        return pulumi.get(self, "pass_host_header")
+
+    @_builtins.property
+    @pulumi.getter(name="portAutoAssigned")
+    def port_auto_assigned(self) -> Optional[_builtins.bool]:
+        """
+        Whether the cluster chose listenPort
+        """
+        return pulumi.get(self, "port_auto_assigned")
+
+    @_builtins.property
+    @pulumi.getter
+    def private(self) -> Optional[_builtins.bool]:
+        """
+        Whether only peers of accessGroups may reach the service
+        """
+        return pulumi.get(self, "private")
+
+    @_builtins.property
+    @pulumi.getter(name="proxyCluster")
+    def proxy_cluster(self) -> Optional[_builtins.str]:
+        """
+        Address of the proxy cluster serving the service
+        """
+        return pulumi.get(self, "proxy_cluster")
+
+    @_builtins.property
+    @pulumi.getter(name="rewriteRedirects")
+    def rewrite_redirects(self) -> Optional[_builtins.bool]:
+        """
+        Whether redirects are rewritten to the domain
+        """
+        return pulumi.get(self, "rewrite_redirects")
+
+    @_builtins.property
+    @pulumi.getter
+    def terminated(self) -> Optional[_builtins.bool]:
+        """
+        Set by the operator for a service stopped for abuse; such a service cannot be changed
+        """
+        return pulumi.get(self, "terminated")
+
+
+@pulumi.output_type
+class GetReverseProxyServicesItemAccessRestrictions(dict):
+    def __init__(__self__, *,
+                 allowed_cidrs: Optional[Sequence[_builtins.str]] = None,
+                 allowed_countries: Optional[Sequence[_builtins.str]] = None,
+                 blocked_cidrs: Optional[Sequence[_builtins.str]] = None,
+                 blocked_countries: Optional[Sequence[_builtins.str]] = None,
+                 crowdsec_mode: Optional[_builtins.str] = None):
+        """
+        :param Sequence[_builtins.str] allowed_cidrs: Only these client ranges
+        :param Sequence[_builtins.str] allowed_countries: Only these countries
+        :param Sequence[_builtins.str] blocked_cidrs: Refused client ranges
+        :param Sequence[_builtins.str] blocked_countries: Refused countries
+        :param _builtins.str crowdsec_mode: off, enforce or observe
+        """
+        if allowed_cidrs is not None:
+            pulumi.set(__self__, "allowed_cidrs", allowed_cidrs)
+        if allowed_countries is not None:
+            pulumi.set(__self__, "allowed_countries", allowed_countries)
+        if blocked_cidrs is not None:
+            pulumi.set(__self__, "blocked_cidrs", blocked_cidrs)
+        if blocked_countries is not None:
+            pulumi.set(__self__, "blocked_countries", blocked_countries)
+        if crowdsec_mode is not None:
+            pulumi.set(__self__, "crowdsec_mode", crowdsec_mode)
+
+    @_builtins.property
+    @pulumi.getter(name="allowedCidrs")
+    def allowed_cidrs(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Only these client ranges
+        """
+        return pulumi.get(self, "allowed_cidrs")
+
+    @_builtins.property
+    @pulumi.getter(name="allowedCountries")
+    def allowed_countries(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Only these countries
+        """
+        return pulumi.get(self, "allowed_countries")
+
+    @_builtins.property
+    @pulumi.getter(name="blockedCidrs")
+    def blocked_cidrs(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Refused client ranges
+        """
+        return pulumi.get(self, "blocked_cidrs")
+
+    @_builtins.property
+    @pulumi.getter(name="blockedCountries")
+    def blocked_countries(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Refused countries
+        """
+        return pulumi.get(self, "blocked_countries")
+
+    @_builtins.property
+    @pulumi.getter(name="crowdsecMode")
+    def crowdsec_mode(self) -> Optional[_builtins.str]:
+        """
+        off, enforce or observe
+        """
+        return pulumi.get(self, "crowdsec_mode")
+
+
+@pulumi.output_type
+class GetReverseProxyServicesItemAuth(dict):
+    """
+    How visitors prove who they are; secret values answered empty
+    """
+    def __init__(__self__, *,
+                 bearer_auth: Optional['outputs.GetReverseProxyServicesItemAuthBearerAuth'] = None,
+                 header_auths: Optional[Sequence['outputs.GetReverseProxyServicesItemAuthHeaderAuth']] = None,
+                 link_auth: Optional['outputs.GetReverseProxyServicesItemAuthLinkAuth'] = None,
+                 password_auth: Optional['outputs.GetReverseProxyServicesItemAuthPasswordAuth'] = None,
+                 pin_auth: Optional['outputs.GetReverseProxyServicesItemAuthPinAuth'] = None):
+        """
+        How visitors prove who they are; secret values answered empty
+
+        :param 'GetReverseProxyServicesItemAuthBearerAuth' bearer_auth: Sign-in through the identity provider
+        :param Sequence['GetReverseProxyServicesItemAuthHeaderAuth'] header_auths: Header checks
+        :param 'GetReverseProxyServicesItemAuthLinkAuth' link_auth: Sign-in by emailed link
+        :param 'GetReverseProxyServicesItemAuthPasswordAuth' password_auth: Password check
+        :param 'GetReverseProxyServicesItemAuthPinAuth' pin_auth: PIN check
+        """
+        if bearer_auth is not None:
+            pulumi.set(__self__, "bearer_auth", bearer_auth)
+        if header_auths is not None:
+            pulumi.set(__self__, "header_auths", header_auths)
+        if link_auth is not None:
+            pulumi.set(__self__, "link_auth", link_auth)
+        if password_auth is not None:
+            pulumi.set(__self__, "password_auth", password_auth)
+        if pin_auth is not None:
+            pulumi.set(__self__, "pin_auth", pin_auth)
+
+    @_builtins.property
+    @pulumi.getter(name="bearerAuth")
+    def bearer_auth(self) -> Optional['outputs.GetReverseProxyServicesItemAuthBearerAuth']:
+        """
+        Sign-in through the identity provider
+        """
+        return pulumi.get(self, "bearer_auth")
+
+    @_builtins.property
+    @pulumi.getter(name="headerAuths")
+    def header_auths(self) -> Optional[Sequence['outputs.GetReverseProxyServicesItemAuthHeaderAuth']]:
+        """
+        Header checks
+        """
+        return pulumi.get(self, "header_auths")
+
+    @_builtins.property
+    @pulumi.getter(name="linkAuth")
+    def link_auth(self) -> Optional['outputs.GetReverseProxyServicesItemAuthLinkAuth']:
+        """
+        Sign-in by emailed link
+        """
+        return pulumi.get(self, "link_auth")
+
+    @_builtins.property
+    @pulumi.getter(name="passwordAuth")
+    def password_auth(self) -> Optional['outputs.GetReverseProxyServicesItemAuthPasswordAuth']:
+        """
+        Password check
+        """
+        return pulumi.get(self, "password_auth")
+
+    @_builtins.property
+    @pulumi.getter(name="pinAuth")
+    def pin_auth(self) -> Optional['outputs.GetReverseProxyServicesItemAuthPinAuth']:
+        """
+        PIN check
+        """
+        return pulumi.get(self, "pin_auth")
+
+
+@pulumi.output_type
+class GetReverseProxyServicesItemAuthBearerAuth(dict):
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 distribution_groups: Optional[Sequence[_builtins.str]] = None):
+        """
+        :param _builtins.bool enabled: Whether the check is on
+        :param Sequence[_builtins.str] distribution_groups: Groups whose users may sign in
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        if distribution_groups is not None:
+            pulumi.set(__self__, "distribution_groups", distribution_groups)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the check is on
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="distributionGroups")
+    def distribution_groups(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Groups whose users may sign in
+        """
+        return pulumi.get(self, "distribution_groups")
+
+
+@pulumi.output_type
+class GetReverseProxyServicesItemAuthHeaderAuth(dict):
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 header: _builtins.str,
+                 value: _builtins.str):
+        """
+        :param _builtins.bool enabled: Whether the check is on
+        :param _builtins.str header: Header name
+        :param _builtins.str value: Always empty
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "header", header)
+        pulumi.set(__self__, "value", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the check is on
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def header(self) -> _builtins.str:
+        """
+        Header name
+        """
+        return pulumi.get(self, "header")
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> _builtins.str:
+        """
+        Always empty
+        """
+        return pulumi.get(self, "value")
+
+
+@pulumi.output_type
+class GetReverseProxyServicesItemAuthLinkAuth(dict):
+    def __init__(__self__, *,
+                 enabled: _builtins.bool):
+        """
+        :param _builtins.bool enabled: Whether the check is on
+        """
+        pulumi.set(__self__, "enabled", enabled)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the check is on
+        """
+        return pulumi.get(self, "enabled")
+
+
+@pulumi.output_type
+class GetReverseProxyServicesItemAuthPasswordAuth(dict):
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 password: _builtins.str):
+        """
+        :param _builtins.bool enabled: Whether the check is on
+        :param _builtins.str password: Always empty
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "password", password)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the check is on
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def password(self) -> _builtins.str:
+        """
+        Always empty
+        """
+        return pulumi.get(self, "password")
+
+
+@pulumi.output_type
+class GetReverseProxyServicesItemAuthPinAuth(dict):
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 pin: _builtins.str):
+        """
+        :param _builtins.bool enabled: Whether the check is on
+        :param _builtins.str pin: Always empty
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "pin", pin)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the check is on
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def pin(self) -> _builtins.str:
+        """
+        Always empty
+        """
+        return pulumi.get(self, "pin")
+
+
+@pulumi.output_type
+class GetReverseProxyServicesItemMeta(dict):
+    """
+    What the server reports about a service
+    """
+    def __init__(__self__, *,
+                 created_at: _builtins.str,
+                 status: _builtins.str,
+                 certificate_issued_at: Optional[_builtins.str] = None):
+        """
+        What the server reports about a service
+
+        :param _builtins.str created_at: Creation time
+        :param _builtins.str status: Where the service stands: pending until a proxy of its cluster serves it, then active; one of `pending`, `active`, `tunnel_not_created`, `certificate_pending`, `certificate_failed`, `error`
+        :param _builtins.str certificate_issued_at: When the TLS certificate was issued, if it was
+        """
+        pulumi.set(__self__, "created_at", created_at)
+        pulumi.set(__self__, "status", status)
+        if certificate_issued_at is not None:
+            pulumi.set(__self__, "certificate_issued_at", certificate_issued_at)
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> _builtins.str:
+        """
+        Creation time
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def status(self) -> _builtins.str:
+        """
+        Where the service stands: pending until a proxy of its cluster serves it, then active; one of `pending`, `active`, `tunnel_not_created`, `certificate_pending`, `certificate_failed`, `error`
+        """
+        return pulumi.get(self, "status")
+
+    @_builtins.property
+    @pulumi.getter(name="certificateIssuedAt")
+    def certificate_issued_at(self) -> Optional[_builtins.str]:
+        """
+        When the TLS certificate was issued, if it was
+        """
+        return pulumi.get(self, "certificate_issued_at")
+
+
+@pulumi.output_type
+class GetReverseProxyServicesItemTarget(dict):
+    """
+    A target of a service
+    """
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 port: _builtins.int,
+                 protocol: _builtins.str,
+                 target_id: _builtins.str,
+                 target_type: _builtins.str,
+                 host: Optional[_builtins.str] = None,
+                 options: Optional['outputs.GetReverseProxyServicesItemTargetOptions'] = None,
+                 path: Optional[_builtins.str] = None):
+        """
+        A target of a service
+
+        :param _builtins.bool enabled: Whether traffic goes to this target
+        :param _builtins.int port: Port of the target
+        :param _builtins.str protocol: How the proxy talks to the target
+        :param _builtins.str target_id: Id of the peer or network resource, or the cluster's address
+        :param _builtins.str target_type: peer, host, domain, subnet or cluster
+        :param _builtins.str host: Address the proxy connects to
+        :param 'GetReverseProxyServicesItemTargetOptions' options: Per-target proxy settings
+        :param _builtins.str path: Path prefix routed to this target
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "port", port)
+        pulumi.set(__self__, "protocol", protocol)
+        pulumi.set(__self__, "target_id", target_id)
+        pulumi.set(__self__, "target_type", target_type)
+        if host is not None:
+            pulumi.set(__self__, "host", host)
+        if options is not None:
+            pulumi.set(__self__, "options", options)
+        if path is not None:
+            pulumi.set(__self__, "path", path)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether traffic goes to this target
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def port(self) -> _builtins.int:
+        """
+        Port of the target
+        """
+        return pulumi.get(self, "port")
+
+    @_builtins.property
+    @pulumi.getter
+    def protocol(self) -> _builtins.str:
+        """
+        How the proxy talks to the target
+        """
+        return pulumi.get(self, "protocol")
+
+    @_builtins.property
+    @pulumi.getter(name="targetId")
+    def target_id(self) -> _builtins.str:
+        """
+        Id of the peer or network resource, or the cluster's address
+        """
+        return pulumi.get(self, "target_id")
+
+    @_builtins.property
+    @pulumi.getter(name="targetType")
+    def target_type(self) -> _builtins.str:
+        """
+        peer, host, domain, subnet or cluster
+        """
+        return pulumi.get(self, "target_type")
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> Optional[_builtins.str]:
+        """
+        Address the proxy connects to
+        """
+        return pulumi.get(self, "host")
+
+    @_builtins.property
+    @pulumi.getter
+    def options(self) -> Optional['outputs.GetReverseProxyServicesItemTargetOptions']:
+        """
+        Per-target proxy settings
+        """
+        return pulumi.get(self, "options")
+
+    @_builtins.property
+    @pulumi.getter
+    def path(self) -> Optional[_builtins.str]:
+        """
+        Path prefix routed to this target
+        """
+        return pulumi.get(self, "path")
+
+
+@pulumi.output_type
+class GetReverseProxyServicesItemTargetOptions(dict):
+    def __init__(__self__, *,
+                 custom_headers: Optional[Mapping[str, _builtins.str]] = None,
+                 direct_upstream: Optional[_builtins.bool] = None,
+                 path_rewrite: Optional[_builtins.str] = None,
+                 proxy_protocol: Optional[_builtins.bool] = None,
+                 request_timeout: Optional[_builtins.str] = None,
+                 session_idle_timeout: Optional[_builtins.str] = None,
+                 skip_tls_verify: Optional[_builtins.bool] = None):
+        """
+        :param Mapping[str, _builtins.str] custom_headers: Headers added to requests
+        :param _builtins.bool direct_upstream: Whether the target is reached outside the overlay
+        :param _builtins.str path_rewrite: preserve: the request path is forwarded whole
+        :param _builtins.bool proxy_protocol: Whether connections carry a PROXY protocol header
+        :param _builtins.str request_timeout: How long the proxy waits for an answer
+        :param _builtins.str session_idle_timeout: Idle UDP session lifetime
+        :param _builtins.bool skip_tls_verify: Whether any TLS certificate is accepted
+        """
+        if custom_headers is not None:
+            pulumi.set(__self__, "custom_headers", custom_headers)
+        if direct_upstream is not None:
+            pulumi.set(__self__, "direct_upstream", direct_upstream)
+        if path_rewrite is not None:
+            pulumi.set(__self__, "path_rewrite", path_rewrite)
+        if proxy_protocol is not None:
+            pulumi.set(__self__, "proxy_protocol", proxy_protocol)
+        if request_timeout is not None:
+            pulumi.set(__self__, "request_timeout", request_timeout)
+        if session_idle_timeout is not None:
+            pulumi.set(__self__, "session_idle_timeout", session_idle_timeout)
+        if skip_tls_verify is not None:
+            pulumi.set(__self__, "skip_tls_verify", skip_tls_verify)
+
+    @_builtins.property
+    @pulumi.getter(name="customHeaders")
+    def custom_headers(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        Headers added to requests
+        """
+        return pulumi.get(self, "custom_headers")
+
+    @_builtins.property
+    @pulumi.getter(name="directUpstream")
+    def direct_upstream(self) -> Optional[_builtins.bool]:
+        """
+        Whether the target is reached outside the overlay
+        """
+        return pulumi.get(self, "direct_upstream")
+
+    @_builtins.property
+    @pulumi.getter(name="pathRewrite")
+    def path_rewrite(self) -> Optional[_builtins.str]:
+        """
+        preserve: the request path is forwarded whole
+        """
+        return pulumi.get(self, "path_rewrite")
+
+    @_builtins.property
+    @pulumi.getter(name="proxyProtocol")
+    def proxy_protocol(self) -> Optional[_builtins.bool]:
+        """
+        Whether connections carry a PROXY protocol header
+        """
+        return pulumi.get(self, "proxy_protocol")
+
+    @_builtins.property
+    @pulumi.getter(name="requestTimeout")
+    def request_timeout(self) -> Optional[_builtins.str]:
+        """
+        How long the proxy waits for an answer
+        """
+        return pulumi.get(self, "request_timeout")
+
+    @_builtins.property
+    @pulumi.getter(name="sessionIdleTimeout")
+    def session_idle_timeout(self) -> Optional[_builtins.str]:
+        """
+        Idle UDP session lifetime
+        """
+        return pulumi.get(self, "session_idle_timeout")
+
+    @_builtins.property
+    @pulumi.getter(name="skipTlsVerify")
+    def skip_tls_verify(self) -> Optional[_builtins.bool]:
+        """
+        Whether any TLS certificate is accepted
+        """
+        return pulumi.get(self, "skip_tls_verify")
 
 
 @pulumi.output_type
@@ -10736,6 +12339,635 @@ class PostureCheckChecksProcessCheckProcess(dict):
         Executable path on Windows
         """
         return pulumi.get(self, "windows_path")
+
+
+@pulumi.output_type
+class ReverseProxyServiceAccessRestrictions(dict):
+    """
+    Which client addresses may connect at all, checked before any auth
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "allowedCidrs":
+            suggest = "allowed_cidrs"
+        elif key == "allowedCountries":
+            suggest = "allowed_countries"
+        elif key == "blockedCidrs":
+            suggest = "blocked_cidrs"
+        elif key == "blockedCountries":
+            suggest = "blocked_countries"
+        elif key == "crowdsecMode":
+            suggest = "crowdsec_mode"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ReverseProxyServiceAccessRestrictions. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ReverseProxyServiceAccessRestrictions.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ReverseProxyServiceAccessRestrictions.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 allowed_cidrs: Optional[Sequence[_builtins.str]] = None,
+                 allowed_countries: Optional[Sequence[_builtins.str]] = None,
+                 blocked_cidrs: Optional[Sequence[_builtins.str]] = None,
+                 blocked_countries: Optional[Sequence[_builtins.str]] = None,
+                 crowdsec_mode: Optional[_builtins.str] = None):
+        """
+        Which client addresses may connect at all, checked before any auth
+
+        :param Sequence[_builtins.str] allowed_cidrs: When set, only clients from these ranges may connect
+        :param Sequence[_builtins.str] allowed_countries: When set, only clients located in these countries may connect
+        :param Sequence[_builtins.str] blocked_cidrs: Clients from these ranges are refused
+        :param Sequence[_builtins.str] blocked_countries: Clients located in these countries are refused
+        :param _builtins.str crowdsec_mode: IP reputation through CrowdSec: off, enforce (refuse bad addresses) or observe (log them); one of `off`, `enforce`, `observe`
+        """
+        if allowed_cidrs is not None:
+            pulumi.set(__self__, "allowed_cidrs", allowed_cidrs)
+        if allowed_countries is not None:
+            pulumi.set(__self__, "allowed_countries", allowed_countries)
+        if blocked_cidrs is not None:
+            pulumi.set(__self__, "blocked_cidrs", blocked_cidrs)
+        if blocked_countries is not None:
+            pulumi.set(__self__, "blocked_countries", blocked_countries)
+        if crowdsec_mode is not None:
+            pulumi.set(__self__, "crowdsec_mode", crowdsec_mode)
+
+    @_builtins.property
+    @pulumi.getter(name="allowedCidrs")
+    def allowed_cidrs(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        When set, only clients from these ranges may connect
+        """
+        return pulumi.get(self, "allowed_cidrs")
+
+    @_builtins.property
+    @pulumi.getter(name="allowedCountries")
+    def allowed_countries(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        When set, only clients located in these countries may connect
+        """
+        return pulumi.get(self, "allowed_countries")
+
+    @_builtins.property
+    @pulumi.getter(name="blockedCidrs")
+    def blocked_cidrs(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Clients from these ranges are refused
+        """
+        return pulumi.get(self, "blocked_cidrs")
+
+    @_builtins.property
+    @pulumi.getter(name="blockedCountries")
+    def blocked_countries(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Clients located in these countries are refused
+        """
+        return pulumi.get(self, "blocked_countries")
+
+    @_builtins.property
+    @pulumi.getter(name="crowdsecMode")
+    def crowdsec_mode(self) -> Optional[_builtins.str]:
+        """
+        IP reputation through CrowdSec: off, enforce (refuse bad addresses) or observe (log them); one of `off`, `enforce`, `observe`
+        """
+        return pulumi.get(self, "crowdsec_mode")
+
+
+@pulumi.output_type
+class ReverseProxyServiceAuth(dict):
+    """
+    How visitors prove who they are before the proxy lets them through (http mode only); none enabled: anyone who can connect reaches the targets
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "bearerAuth":
+            suggest = "bearer_auth"
+        elif key == "headerAuths":
+            suggest = "header_auths"
+        elif key == "linkAuth":
+            suggest = "link_auth"
+        elif key == "passwordAuth":
+            suggest = "password_auth"
+        elif key == "pinAuth":
+            suggest = "pin_auth"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ReverseProxyServiceAuth. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ReverseProxyServiceAuth.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ReverseProxyServiceAuth.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 bearer_auth: Optional['outputs.ReverseProxyServiceAuthBearerAuth'] = None,
+                 header_auths: Optional[Sequence['outputs.ReverseProxyServiceAuthHeaderAuth']] = None,
+                 link_auth: Optional['outputs.ReverseProxyServiceAuthLinkAuth'] = None,
+                 password_auth: Optional['outputs.ReverseProxyServiceAuthPasswordAuth'] = None,
+                 pin_auth: Optional['outputs.ReverseProxyServiceAuthPinAuth'] = None):
+        """
+        How visitors prove who they are before the proxy lets them through (http mode only); none enabled: anyone who can connect reaches the targets
+
+        :param 'ReverseProxyServiceAuthBearerAuth' bearer_auth: Sign-in through the account's identity provider (SSO)
+        :param Sequence['ReverseProxyServiceAuthHeaderAuth'] header_auths: Header checks; one that matches admits
+        :param 'ReverseProxyServiceAuthLinkAuth' link_auth: Sign-in by a link sent by email
+        :param 'ReverseProxyServiceAuthPasswordAuth' password_auth: A password visitors enter
+        :param 'ReverseProxyServiceAuthPinAuth' pin_auth: A PIN visitors enter
+        """
+        if bearer_auth is not None:
+            pulumi.set(__self__, "bearer_auth", bearer_auth)
+        if header_auths is not None:
+            pulumi.set(__self__, "header_auths", header_auths)
+        if link_auth is not None:
+            pulumi.set(__self__, "link_auth", link_auth)
+        if password_auth is not None:
+            pulumi.set(__self__, "password_auth", password_auth)
+        if pin_auth is not None:
+            pulumi.set(__self__, "pin_auth", pin_auth)
+
+    @_builtins.property
+    @pulumi.getter(name="bearerAuth")
+    def bearer_auth(self) -> Optional['outputs.ReverseProxyServiceAuthBearerAuth']:
+        """
+        Sign-in through the account's identity provider (SSO)
+        """
+        return pulumi.get(self, "bearer_auth")
+
+    @_builtins.property
+    @pulumi.getter(name="headerAuths")
+    def header_auths(self) -> Optional[Sequence['outputs.ReverseProxyServiceAuthHeaderAuth']]:
+        """
+        Header checks; one that matches admits
+        """
+        return pulumi.get(self, "header_auths")
+
+    @_builtins.property
+    @pulumi.getter(name="linkAuth")
+    def link_auth(self) -> Optional['outputs.ReverseProxyServiceAuthLinkAuth']:
+        """
+        Sign-in by a link sent by email
+        """
+        return pulumi.get(self, "link_auth")
+
+    @_builtins.property
+    @pulumi.getter(name="passwordAuth")
+    def password_auth(self) -> Optional['outputs.ReverseProxyServiceAuthPasswordAuth']:
+        """
+        A password visitors enter
+        """
+        return pulumi.get(self, "password_auth")
+
+    @_builtins.property
+    @pulumi.getter(name="pinAuth")
+    def pin_auth(self) -> Optional['outputs.ReverseProxyServiceAuthPinAuth']:
+        """
+        A PIN visitors enter
+        """
+        return pulumi.get(self, "pin_auth")
+
+
+@pulumi.output_type
+class ReverseProxyServiceAuthBearerAuth(dict):
+    """
+    Sign-in through the account's identity provider (SSO)
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "distributionGroups":
+            suggest = "distribution_groups"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ReverseProxyServiceAuthBearerAuth. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ReverseProxyServiceAuthBearerAuth.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ReverseProxyServiceAuthBearerAuth.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 distribution_groups: Optional[Sequence[_builtins.str]] = None):
+        """
+        Sign-in through the account's identity provider (SSO)
+
+        :param _builtins.bool enabled: Whether sign-in through the account's identity provider is on
+        :param Sequence[_builtins.str] distribution_groups: Ids of the groups whose users may sign in; empty for every user of the account
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        if distribution_groups is not None:
+            pulumi.set(__self__, "distribution_groups", distribution_groups)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether sign-in through the account's identity provider is on
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="distributionGroups")
+    def distribution_groups(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Ids of the groups whose users may sign in; empty for every user of the account
+        """
+        return pulumi.get(self, "distribution_groups")
+
+
+@pulumi.output_type
+class ReverseProxyServiceAuthHeaderAuth(dict):
+    """
+    A request header that must carry a fixed value
+    """
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 header: _builtins.str,
+                 value: _builtins.str):
+        """
+        A request header that must carry a fixed value
+
+        :param _builtins.bool enabled: Whether this header check is on
+        :param _builtins.str header: Header name, e.g. X-Api-Key
+        :param _builtins.str value: The value the header must carry (e.g. `Bearer <token>`); write-only (answered empty). Required when the check is created; an update that sends it empty keeps the stored value
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "header", header)
+        pulumi.set(__self__, "value", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether this header check is on
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def header(self) -> _builtins.str:
+        """
+        Header name, e.g. X-Api-Key
+        """
+        return pulumi.get(self, "header")
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> _builtins.str:
+        """
+        The value the header must carry (e.g. `Bearer <token>`); write-only (answered empty). Required when the check is created; an update that sends it empty keeps the stored value
+        """
+        return pulumi.get(self, "value")
+
+
+@pulumi.output_type
+class ReverseProxyServiceAuthLinkAuth(dict):
+    """
+    Sign-in by a link sent by email
+    """
+    def __init__(__self__, *,
+                 enabled: _builtins.bool):
+        """
+        Sign-in by a link sent by email
+
+        :param _builtins.bool enabled: Whether sign-in by an emailed link is on
+        """
+        pulumi.set(__self__, "enabled", enabled)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether sign-in by an emailed link is on
+        """
+        return pulumi.get(self, "enabled")
+
+
+@pulumi.output_type
+class ReverseProxyServiceAuthPasswordAuth(dict):
+    """
+    A password visitors enter before they reach the service
+    """
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 password: _builtins.str):
+        """
+        A password visitors enter before they reach the service
+
+        :param _builtins.bool enabled: Whether the password is on
+        :param _builtins.str password: The password visitors enter; write-only (answered empty)
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "password", password)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the password is on
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def password(self) -> _builtins.str:
+        """
+        The password visitors enter; write-only (answered empty)
+        """
+        return pulumi.get(self, "password")
+
+
+@pulumi.output_type
+class ReverseProxyServiceAuthPinAuth(dict):
+    """
+    A PIN visitors enter before they reach the service
+    """
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 pin: _builtins.str):
+        """
+        A PIN visitors enter before they reach the service
+
+        :param _builtins.bool enabled: Whether the PIN is on
+        :param _builtins.str pin: The PIN visitors enter; write-only (answered empty)
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "pin", pin)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the PIN is on
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def pin(self) -> _builtins.str:
+        """
+        The PIN visitors enter; write-only (answered empty)
+        """
+        return pulumi.get(self, "pin")
+
+
+@pulumi.output_type
+class ReverseProxyServiceTarget(dict):
+    """
+    Where a service sends its traffic
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "targetId":
+            suggest = "target_id"
+        elif key == "targetType":
+            suggest = "target_type"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ReverseProxyServiceTarget. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ReverseProxyServiceTarget.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ReverseProxyServiceTarget.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 port: _builtins.int,
+                 protocol: _builtins.str,
+                 target_id: _builtins.str,
+                 target_type: _builtins.str,
+                 host: Optional[_builtins.str] = None,
+                 options: Optional['outputs.ReverseProxyServiceTargetOptions'] = None,
+                 path: Optional[_builtins.str] = None):
+        """
+        Where a service sends its traffic
+
+        :param _builtins.bool enabled: Whether traffic goes to this target
+        :param _builtins.int port: Port of the target, 1 to 65535
+        :param _builtins.str protocol: How the proxy talks to the target; one of `http`, `https`, `tcp`, `udp`
+        :param _builtins.str target_id: Id of the peer or network resource, or the cluster's address
+        :param _builtins.str target_type: What targetId names: peer (a peer id); host, domain or subnet (the id of a network resource of that kind); cluster (a proxy cluster's address, reached directly); one of `peer`, `host`, `domain`, `subnet`, `cluster`
+        :param _builtins.str host: Address the proxy connects to: required for subnet and cluster targets; for a peer, host or domain target the server sets the peer's IP or the resource's address
+        :param 'ReverseProxyServiceTargetOptions' options: Per-target proxy settings
+        :param _builtins.str path: Path prefix routed to this target (http mode), e.g. / or /api
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "port", port)
+        pulumi.set(__self__, "protocol", protocol)
+        pulumi.set(__self__, "target_id", target_id)
+        pulumi.set(__self__, "target_type", target_type)
+        if host is not None:
+            pulumi.set(__self__, "host", host)
+        if options is not None:
+            pulumi.set(__self__, "options", options)
+        if path is not None:
+            pulumi.set(__self__, "path", path)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether traffic goes to this target
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def port(self) -> _builtins.int:
+        """
+        Port of the target, 1 to 65535
+        """
+        return pulumi.get(self, "port")
+
+    @_builtins.property
+    @pulumi.getter
+    def protocol(self) -> _builtins.str:
+        """
+        How the proxy talks to the target; one of `http`, `https`, `tcp`, `udp`
+        """
+        return pulumi.get(self, "protocol")
+
+    @_builtins.property
+    @pulumi.getter(name="targetId")
+    def target_id(self) -> _builtins.str:
+        """
+        Id of the peer or network resource, or the cluster's address
+        """
+        return pulumi.get(self, "target_id")
+
+    @_builtins.property
+    @pulumi.getter(name="targetType")
+    def target_type(self) -> _builtins.str:
+        """
+        What targetId names: peer (a peer id); host, domain or subnet (the id of a network resource of that kind); cluster (a proxy cluster's address, reached directly); one of `peer`, `host`, `domain`, `subnet`, `cluster`
+        """
+        return pulumi.get(self, "target_type")
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> Optional[_builtins.str]:
+        """
+        Address the proxy connects to: required for subnet and cluster targets; for a peer, host or domain target the server sets the peer's IP or the resource's address
+        """
+        return pulumi.get(self, "host")
+
+    @_builtins.property
+    @pulumi.getter
+    def options(self) -> Optional['outputs.ReverseProxyServiceTargetOptions']:
+        """
+        Per-target proxy settings
+        """
+        return pulumi.get(self, "options")
+
+    @_builtins.property
+    @pulumi.getter
+    def path(self) -> Optional[_builtins.str]:
+        """
+        Path prefix routed to this target (http mode), e.g. / or /api
+        """
+        return pulumi.get(self, "path")
+
+
+@pulumi.output_type
+class ReverseProxyServiceTargetOptions(dict):
+    """
+    Per-target proxy settings
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "customHeaders":
+            suggest = "custom_headers"
+        elif key == "directUpstream":
+            suggest = "direct_upstream"
+        elif key == "pathRewrite":
+            suggest = "path_rewrite"
+        elif key == "proxyProtocol":
+            suggest = "proxy_protocol"
+        elif key == "requestTimeout":
+            suggest = "request_timeout"
+        elif key == "sessionIdleTimeout":
+            suggest = "session_idle_timeout"
+        elif key == "skipTlsVerify":
+            suggest = "skip_tls_verify"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ReverseProxyServiceTargetOptions. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ReverseProxyServiceTargetOptions.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ReverseProxyServiceTargetOptions.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 custom_headers: Optional[Mapping[str, _builtins.str]] = None,
+                 direct_upstream: Optional[_builtins.bool] = None,
+                 path_rewrite: Optional[_builtins.str] = None,
+                 proxy_protocol: Optional[_builtins.bool] = None,
+                 request_timeout: Optional[_builtins.str] = None,
+                 session_idle_timeout: Optional[_builtins.str] = None,
+                 skip_tls_verify: Optional[_builtins.bool] = None):
+        """
+        Per-target proxy settings
+
+        :param Mapping[str, _builtins.str] custom_headers: Headers added to every request sent to the target, by name (not Host, hop-by-hop or proxy-set headers). The service stores and answers them as they are: they are not secrets
+        :param _builtins.bool direct_upstream: Reach the target from the proxy's own host network instead of through the overlay network
+        :param _builtins.str path_rewrite: preserve: forward the request path whole (by default the matched path prefix is removed); one of `preserve`
+        :param _builtins.bool proxy_protocol: Prefix connections to the target with a PROXY protocol v2 header (tcp and tls modes)
+        :param _builtins.str request_timeout: How long to wait for the target's answer, e.g. 30s (stored in the form 1m0s)
+        :param _builtins.str session_idle_timeout: How long an idle UDP session lives before it is dropped, e.g. 2m (stored as 2m0s)
+        :param _builtins.bool skip_tls_verify: Accept any TLS certificate from an https target
+        """
+        if custom_headers is not None:
+            pulumi.set(__self__, "custom_headers", custom_headers)
+        if direct_upstream is not None:
+            pulumi.set(__self__, "direct_upstream", direct_upstream)
+        if path_rewrite is not None:
+            pulumi.set(__self__, "path_rewrite", path_rewrite)
+        if proxy_protocol is not None:
+            pulumi.set(__self__, "proxy_protocol", proxy_protocol)
+        if request_timeout is not None:
+            pulumi.set(__self__, "request_timeout", request_timeout)
+        if session_idle_timeout is not None:
+            pulumi.set(__self__, "session_idle_timeout", session_idle_timeout)
+        if skip_tls_verify is not None:
+            pulumi.set(__self__, "skip_tls_verify", skip_tls_verify)
+
+    @_builtins.property
+    @pulumi.getter(name="customHeaders")
+    def custom_headers(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        Headers added to every request sent to the target, by name (not Host, hop-by-hop or proxy-set headers). The service stores and answers them as they are: they are not secrets
+        """
+        return pulumi.get(self, "custom_headers")
+
+    @_builtins.property
+    @pulumi.getter(name="directUpstream")
+    def direct_upstream(self) -> Optional[_builtins.bool]:
+        """
+        Reach the target from the proxy's own host network instead of through the overlay network
+        """
+        return pulumi.get(self, "direct_upstream")
+
+    @_builtins.property
+    @pulumi.getter(name="pathRewrite")
+    def path_rewrite(self) -> Optional[_builtins.str]:
+        """
+        preserve: forward the request path whole (by default the matched path prefix is removed); one of `preserve`
+        """
+        return pulumi.get(self, "path_rewrite")
+
+    @_builtins.property
+    @pulumi.getter(name="proxyProtocol")
+    def proxy_protocol(self) -> Optional[_builtins.bool]:
+        """
+        Prefix connections to the target with a PROXY protocol v2 header (tcp and tls modes)
+        """
+        return pulumi.get(self, "proxy_protocol")
+
+    @_builtins.property
+    @pulumi.getter(name="requestTimeout")
+    def request_timeout(self) -> Optional[_builtins.str]:
+        """
+        How long to wait for the target's answer, e.g. 30s (stored in the form 1m0s)
+        """
+        return pulumi.get(self, "request_timeout")
+
+    @_builtins.property
+    @pulumi.getter(name="sessionIdleTimeout")
+    def session_idle_timeout(self) -> Optional[_builtins.str]:
+        """
+        How long an idle UDP session lives before it is dropped, e.g. 2m (stored as 2m0s)
+        """
+        return pulumi.get(self, "session_idle_timeout")
+
+    @_builtins.property
+    @pulumi.getter(name="skipTlsVerify")
+    def skip_tls_verify(self) -> Optional[_builtins.bool]:
+        """
+        Accept any TLS certificate from an https target
+        """
+        return pulumi.get(self, "skip_tls_verify")
 
 
 @pulumi.output_type

@@ -6,7 +6,8 @@
 //
 // Config: kinds (JSON list of the kinds the target serves), peers (JSON list of enrolled peer ids this program
 // may use), prefix (unique names on a shared target), issuer (an OIDC issuer the target accepts), geo (whether
-// posture checks by country are possible), stage (1 or 2).
+// posture checks by country are possible), stage (1 or 2), proxyCluster (an online reverse-proxy cluster's
+// address, when the target has one).
 const pulumi = require("@pulumi/pulumi");
 const privnet = require("pulumi-privnet");
 
@@ -350,6 +351,43 @@ if (has("IngressPeer") && peers.length > 4) {
       { dependsOn: [ingress] },
     );
   }
+}
+
+// --- Reverse proxies (a published service needs an online proxy cluster) ---------------------------------------
+const cluster = config.get("proxyCluster");
+if (has("ReverseProxyService") && cluster) {
+  const proxied = new privnet.Network("proxied", { name: name("proxied") });
+  const app = new privnet.NetworkResource("proxied-app", {
+    networkId: proxied.id,
+    name: name("proxied-app"),
+    address: "10.70.0.5",
+    enabled: true,
+    groups: [],
+  });
+  // A domain and a token cannot change in place: stage 2 leaves them as they are.
+  new privnet.ReverseProxyDomain("custom-domain", {
+    domain: `${prefix}.example.com`,
+    targetCluster: cluster,
+  });
+  out.proxyToken = new privnet.ProxyToken("edge-token", { name: name("edge") }).plainToken;
+  new privnet.ReverseProxyService("portal", {
+    name: name(two ? "portal-2" : "portal"),
+    domain: `${prefix}-portal.${cluster}`,
+    enabled: true,
+    targets: [
+      {
+        targetId: app.id,
+        targetType: "host",
+        protocol: "http",
+        port: 8080,
+        enabled: true,
+        // Stored in the server's own spelling (2m0s, 1m30s): no change may show.
+        options: { requestTimeout: two ? "90s" : "2m" },
+      },
+    ],
+    auth: { passwordAuth: { enabled: true, password: config.requireSecret("clientSecret") } },
+    accessRestrictions: { allowedCountries: [two ? "fr" : "de"] },
+  });
 }
 
 module.exports = out;

@@ -7,6 +7,8 @@
 //   lab          when true, a network "lab" with the resource lab-db (10.30.0.7) routed by gw, reached by laptops
 //   secondUrl    when set (with the secret secondToken), a group on a second server through an explicit provider;
 //   second       ...and when true, one more group there
+//   publish      when set (a proxy cluster's address), a public reverse-proxy service publishing the resource
+//                ids.files at files.<publish>, behind a password (the secret filesPassword)
 //   pair         when set ({from, to}: two peer ids), two new groups holding one of them each and a policy "pair"
 //                from the first to the second on tcp/8080: before apply, which new group is which is unknown
 const pulumi = require("@pulumi/pulumi");
@@ -76,6 +78,17 @@ if (config.getBoolean("lab")) {
         destinations: [labDb.id],
       },
     ],
+  });
+}
+
+const publish = config.get("publish");
+if (publish) {
+  new privnet.ReverseProxyService("files", {
+    name: "files",
+    domain: `files.${publish}`,
+    enabled: true,
+    targets: [{ targetId: ids.files, targetType: "host", protocol: "http", port: 8080, enabled: true }],
+    auth: { passwordAuth: { enabled: true, password: config.requireSecret("filesPassword") } },
   });
 }
 

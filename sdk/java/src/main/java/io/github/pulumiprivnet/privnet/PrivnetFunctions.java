@@ -68,8 +68,14 @@ import io.github.pulumiprivnet.privnet.inputs.GetPolicyArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetPolicyPlainArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetPostureCheckArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetPostureCheckPlainArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetProxyClusterArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetProxyClusterPlainArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetProxyLogsArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetProxyLogsPlainArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyDomainArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyDomainPlainArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyServiceArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyServicePlainArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetRouteArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetRoutePlainArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetScimIntegrationArgs;
@@ -139,7 +145,14 @@ import io.github.pulumiprivnet.privnet.outputs.GetPoliciesResult;
 import io.github.pulumiprivnet.privnet.outputs.GetPolicyResult;
 import io.github.pulumiprivnet.privnet.outputs.GetPostureCheckResult;
 import io.github.pulumiprivnet.privnet.outputs.GetPostureChecksResult;
+import io.github.pulumiprivnet.privnet.outputs.GetProxyClusterResult;
+import io.github.pulumiprivnet.privnet.outputs.GetProxyClustersResult;
 import io.github.pulumiprivnet.privnet.outputs.GetProxyLogsResult;
+import io.github.pulumiprivnet.privnet.outputs.GetProxyTokensResult;
+import io.github.pulumiprivnet.privnet.outputs.GetReverseProxyDomainResult;
+import io.github.pulumiprivnet.privnet.outputs.GetReverseProxyDomainsResult;
+import io.github.pulumiprivnet.privnet.outputs.GetReverseProxyServiceResult;
+import io.github.pulumiprivnet.privnet.outputs.GetReverseProxyServicesResult;
 import io.github.pulumiprivnet.privnet.outputs.GetRouteResult;
 import io.github.pulumiprivnet.privnet.outputs.GetRoutesResult;
 import io.github.pulumiprivnet.privnet.outputs.GetScimIntegrationLogsResult;
@@ -3205,6 +3218,128 @@ public final class PrivnetFunctions {
         return Deployment.getInstance().invokeAsync("privnet:index:getPostureChecks", TypeShape.of(GetPostureChecksResult.class), args, Utilities.withVersion(options));
     }
     /**
+     * The proxy cluster with this address (the domain its services are published under): whether it is online and what it supports. Fails when the account has no such cluster.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetProxyClusterResult> getProxyCluster(GetProxyClusterArgs args) {
+        return getProxyCluster(args, InvokeOptions.Empty);
+    }
+    /**
+     * The proxy cluster with this address (the domain its services are published under): whether it is online and what it supports. Fails when the account has no such cluster.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetProxyClusterResult> getProxyClusterPlain(GetProxyClusterPlainArgs args) {
+        return getProxyClusterPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * The proxy cluster with this address (the domain its services are published under): whether it is online and what it supports. Fails when the account has no such cluster.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetProxyClusterResult> getProxyCluster(GetProxyClusterArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getProxyCluster", TypeShape.of(GetProxyClusterResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The proxy cluster with this address (the domain its services are published under): whether it is online and what it supports. Fails when the account has no such cluster.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetProxyClusterResult> getProxyCluster(GetProxyClusterArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getProxyCluster", TypeShape.of(GetProxyClusterResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The proxy cluster with this address (the domain its services are published under): whether it is online and what it supports. Fails when the account has no such cluster.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetProxyClusterResult> getProxyClusterPlain(GetProxyClusterPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getProxyCluster", TypeShape.of(GetProxyClusterResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every proxy cluster services can be published on: the operator&#39;s shared ones and the account&#39;s own (self-hosted proxies, registered with a `ProxyToken`).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetProxyClustersResult> getProxyClusters() {
+        return getProxyClusters(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Every proxy cluster services can be published on: the operator&#39;s shared ones and the account&#39;s own (self-hosted proxies, registered with a `ProxyToken`).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetProxyClustersResult> getProxyClustersPlain() {
+        return getProxyClustersPlain(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Every proxy cluster services can be published on: the operator&#39;s shared ones and the account&#39;s own (self-hosted proxies, registered with a `ProxyToken`).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetProxyClustersResult> getProxyClusters(InvokeArgs args) {
+        return getProxyClusters(args, InvokeOptions.Empty);
+    }
+    /**
+     * Every proxy cluster services can be published on: the operator&#39;s shared ones and the account&#39;s own (self-hosted proxies, registered with a `ProxyToken`).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetProxyClustersResult> getProxyClustersPlain(InvokeArgs args) {
+        return getProxyClustersPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Every proxy cluster services can be published on: the operator&#39;s shared ones and the account&#39;s own (self-hosted proxies, registered with a `ProxyToken`).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetProxyClustersResult> getProxyClusters(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getProxyClusters", TypeShape.of(GetProxyClustersResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every proxy cluster services can be published on: the operator&#39;s shared ones and the account&#39;s own (self-hosted proxies, registered with a `ProxyToken`).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetProxyClustersResult> getProxyClusters(InvokeArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getProxyClusters", TypeShape.of(GetProxyClustersResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every proxy cluster services can be published on: the operator&#39;s shared ones and the account&#39;s own (self-hosted proxies, registered with a `ProxyToken`).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetProxyClustersResult> getProxyClustersPlain(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getProxyClusters", TypeShape.of(GetProxyClustersResult.class), args, Utilities.withVersion(options));
+    }
+    /**
      * One page of the reverse proxy access log, filtered and sorted as asked (the API does both). Returns the entries with the page number, page size and the totals of the whole query.
      * 
      * ## Example Usage
@@ -3266,6 +3401,359 @@ public final class PrivnetFunctions {
      */
     public static CompletableFuture<GetProxyLogsResult> getProxyLogsPlain(GetProxyLogsPlainArgs args, InvokeOptions options) {
         return Deployment.getInstance().invokeAsync("privnet:index:getProxyLogs", TypeShape.of(GetProxyLogsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every proxy token of the account, revoked ones included (without their values).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetProxyTokensResult> getProxyTokens() {
+        return getProxyTokens(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Every proxy token of the account, revoked ones included (without their values).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetProxyTokensResult> getProxyTokensPlain() {
+        return getProxyTokensPlain(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Every proxy token of the account, revoked ones included (without their values).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetProxyTokensResult> getProxyTokens(InvokeArgs args) {
+        return getProxyTokens(args, InvokeOptions.Empty);
+    }
+    /**
+     * Every proxy token of the account, revoked ones included (without their values).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetProxyTokensResult> getProxyTokensPlain(InvokeArgs args) {
+        return getProxyTokensPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Every proxy token of the account, revoked ones included (without their values).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetProxyTokensResult> getProxyTokens(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getProxyTokens", TypeShape.of(GetProxyTokensResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every proxy token of the account, revoked ones included (without their values).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetProxyTokensResult> getProxyTokens(InvokeArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getProxyTokens", TypeShape.of(GetProxyTokensResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every proxy token of the account, revoked ones included (without their values).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetProxyTokensResult> getProxyTokensPlain(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getProxyTokens", TypeShape.of(GetProxyTokensResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The domain with this id, or with this name (compared case-insensitively): a custom domain, or a cluster&#39;s own domain (type `free`, whose id is empty: look it up by name). Says whether it is validated and what its cluster supports.
+     * 
+     * Takes one of: `id`; or `domain`.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetReverseProxyDomainResult> getReverseProxyDomain() {
+        return getReverseProxyDomain(GetReverseProxyDomainArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * The domain with this id, or with this name (compared case-insensitively): a custom domain, or a cluster&#39;s own domain (type `free`, whose id is empty: look it up by name). Says whether it is validated and what its cluster supports.
+     * 
+     * Takes one of: `id`; or `domain`.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetReverseProxyDomainResult> getReverseProxyDomainPlain() {
+        return getReverseProxyDomainPlain(GetReverseProxyDomainPlainArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * The domain with this id, or with this name (compared case-insensitively): a custom domain, or a cluster&#39;s own domain (type `free`, whose id is empty: look it up by name). Says whether it is validated and what its cluster supports.
+     * 
+     * Takes one of: `id`; or `domain`.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetReverseProxyDomainResult> getReverseProxyDomain(GetReverseProxyDomainArgs args) {
+        return getReverseProxyDomain(args, InvokeOptions.Empty);
+    }
+    /**
+     * The domain with this id, or with this name (compared case-insensitively): a custom domain, or a cluster&#39;s own domain (type `free`, whose id is empty: look it up by name). Says whether it is validated and what its cluster supports.
+     * 
+     * Takes one of: `id`; or `domain`.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetReverseProxyDomainResult> getReverseProxyDomainPlain(GetReverseProxyDomainPlainArgs args) {
+        return getReverseProxyDomainPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * The domain with this id, or with this name (compared case-insensitively): a custom domain, or a cluster&#39;s own domain (type `free`, whose id is empty: look it up by name). Says whether it is validated and what its cluster supports.
+     * 
+     * Takes one of: `id`; or `domain`.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetReverseProxyDomainResult> getReverseProxyDomain(GetReverseProxyDomainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getReverseProxyDomain", TypeShape.of(GetReverseProxyDomainResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The domain with this id, or with this name (compared case-insensitively): a custom domain, or a cluster&#39;s own domain (type `free`, whose id is empty: look it up by name). Says whether it is validated and what its cluster supports.
+     * 
+     * Takes one of: `id`; or `domain`.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetReverseProxyDomainResult> getReverseProxyDomain(GetReverseProxyDomainArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getReverseProxyDomain", TypeShape.of(GetReverseProxyDomainResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The domain with this id, or with this name (compared case-insensitively): a custom domain, or a cluster&#39;s own domain (type `free`, whose id is empty: look it up by name). Says whether it is validated and what its cluster supports.
+     * 
+     * Takes one of: `id`; or `domain`.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetReverseProxyDomainResult> getReverseProxyDomainPlain(GetReverseProxyDomainPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getReverseProxyDomain", TypeShape.of(GetReverseProxyDomainResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every domain services can be published under: each cluster&#39;s own (free) domain and the custom ones.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetReverseProxyDomainsResult> getReverseProxyDomains() {
+        return getReverseProxyDomains(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Every domain services can be published under: each cluster&#39;s own (free) domain and the custom ones.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetReverseProxyDomainsResult> getReverseProxyDomainsPlain() {
+        return getReverseProxyDomainsPlain(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Every domain services can be published under: each cluster&#39;s own (free) domain and the custom ones.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetReverseProxyDomainsResult> getReverseProxyDomains(InvokeArgs args) {
+        return getReverseProxyDomains(args, InvokeOptions.Empty);
+    }
+    /**
+     * Every domain services can be published under: each cluster&#39;s own (free) domain and the custom ones.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetReverseProxyDomainsResult> getReverseProxyDomainsPlain(InvokeArgs args) {
+        return getReverseProxyDomainsPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Every domain services can be published under: each cluster&#39;s own (free) domain and the custom ones.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetReverseProxyDomainsResult> getReverseProxyDomains(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getReverseProxyDomains", TypeShape.of(GetReverseProxyDomainsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every domain services can be published under: each cluster&#39;s own (free) domain and the custom ones.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetReverseProxyDomainsResult> getReverseProxyDomains(InvokeArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getReverseProxyDomains", TypeShape.of(GetReverseProxyDomainsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every domain services can be published under: each cluster&#39;s own (free) domain and the custom ones.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetReverseProxyDomainsResult> getReverseProxyDomainsPlain(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getReverseProxyDomains", TypeShape.of(GetReverseProxyDomainsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The reverse-proxy service with this id: where it is published, its targets, who may reach it. Secret values of its auth (password, PIN, header values) are answered empty.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetReverseProxyServiceResult> getReverseProxyService(GetReverseProxyServiceArgs args) {
+        return getReverseProxyService(args, InvokeOptions.Empty);
+    }
+    /**
+     * The reverse-proxy service with this id: where it is published, its targets, who may reach it. Secret values of its auth (password, PIN, header values) are answered empty.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetReverseProxyServiceResult> getReverseProxyServicePlain(GetReverseProxyServicePlainArgs args) {
+        return getReverseProxyServicePlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * The reverse-proxy service with this id: where it is published, its targets, who may reach it. Secret values of its auth (password, PIN, header values) are answered empty.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetReverseProxyServiceResult> getReverseProxyService(GetReverseProxyServiceArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getReverseProxyService", TypeShape.of(GetReverseProxyServiceResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The reverse-proxy service with this id: where it is published, its targets, who may reach it. Secret values of its auth (password, PIN, header values) are answered empty.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetReverseProxyServiceResult> getReverseProxyService(GetReverseProxyServiceArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getReverseProxyService", TypeShape.of(GetReverseProxyServiceResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The reverse-proxy service with this id: where it is published, its targets, who may reach it. Secret values of its auth (password, PIN, header values) are answered empty.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetReverseProxyServiceResult> getReverseProxyServicePlain(GetReverseProxyServicePlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getReverseProxyService", TypeShape.of(GetReverseProxyServiceResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every reverse-proxy service of the account (secret values of their auth answered empty).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetReverseProxyServicesResult> getReverseProxyServices() {
+        return getReverseProxyServices(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Every reverse-proxy service of the account (secret values of their auth answered empty).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetReverseProxyServicesResult> getReverseProxyServicesPlain() {
+        return getReverseProxyServicesPlain(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Every reverse-proxy service of the account (secret values of their auth answered empty).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetReverseProxyServicesResult> getReverseProxyServices(InvokeArgs args) {
+        return getReverseProxyServices(args, InvokeOptions.Empty);
+    }
+    /**
+     * Every reverse-proxy service of the account (secret values of their auth answered empty).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetReverseProxyServicesResult> getReverseProxyServicesPlain(InvokeArgs args) {
+        return getReverseProxyServicesPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Every reverse-proxy service of the account (secret values of their auth answered empty).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetReverseProxyServicesResult> getReverseProxyServices(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getReverseProxyServices", TypeShape.of(GetReverseProxyServicesResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every reverse-proxy service of the account (secret values of their auth answered empty).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetReverseProxyServicesResult> getReverseProxyServices(InvokeArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getReverseProxyServices", TypeShape.of(GetReverseProxyServicesResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every reverse-proxy service of the account (secret values of their auth answered empty).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetReverseProxyServicesResult> getReverseProxyServicesPlain(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getReverseProxyServices", TypeShape.of(GetReverseProxyServicesResult.class), args, Utilities.withVersion(options));
     }
     /**
      * The network route with this id.
