@@ -287,7 +287,7 @@ describe("a self-hosted server", () => {
     expect(usage.code).toBe(2);
     expect(usage.stderr.trim().split("\n")).toHaveLength(1);
     expect(leftovers()).toEqual([]);
-  });
+  }, 30_000); // three starts of the installed command: seconds each on a loaded machine
 });
 
 describe("how package.json depends on pulumi-privnet: as the running copy was installed", () => {

@@ -15,6 +15,7 @@ const NOT_CODES = new Set([
   "privnet.local", // the account's default DNS domain
   "settings.extra.network_traffic_logs_groups", // field paths in messages
   "settings.peer_expose_groups",
+  "auth.bearer_auth.distribution_groups",
 ]);
 
 function serverFiles(dir = path.join(root, "server")): string[] {
