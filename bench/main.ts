@@ -33,8 +33,16 @@ import { runHostingSections, VARIANTS, type Variant } from "./peer";
 import { machine } from "./lib/machine";
 import { runNetmap } from "./netmap";
 import { checkBudget, elapsedS, progress, remainingMs, setBudget } from "./lib/progress";
-import { mergeResults, renderReport, runsOf, type BenchResults } from "./report";
-import { hostingsBlock, HOSTINGS_SECTION, spliceBlock } from "./report-hostings";
+import {
+  GUARD_BLOCK_END,
+  GUARD_BLOCK_START,
+  guardBlock,
+  mergeResults,
+  renderReport,
+  runsOf,
+  type BenchResults,
+} from "./report";
+import { BLOCK_START, hostingsBlock, HOSTINGS_SECTION, spliceBlock } from "./report-hostings";
 import { runThroughput } from "./throughput";
 import { runUp300 } from "./up300";
 
@@ -147,9 +155,15 @@ async function renderOnly(): Promise<number> {
   if (full && results.errors.length === 0) {
     fs.writeFileSync(BENCHMARKS_FILE, report);
     progress("bench", "rendered BENCHMARKS.md from bench/results/latest.json");
-  } else if (results.errors.length === 0 && (results.plugin || results.peer)) {
-    await writeHostingsBlock(results);
-    progress("bench", "rendered the plugin/peer block of BENCHMARKS.md from bench/results/latest.json");
+  } else if (results.errors.length === 0) {
+    if (results.plugin || results.peer) {
+      await writeHostingsBlock(results);
+      progress("bench", "rendered the plugin/peer block of BENCHMARKS.md from bench/results/latest.json");
+    }
+    if (results.guard) {
+      await writeGuardBlock(results);
+      progress("bench", "rendered the access guard's block of BENCHMARKS.md from bench/results/latest.json");
+    }
   }
   return 0;
 }
@@ -165,6 +179,22 @@ async function writeHostingsBlock(results: BenchResults): Promise<void> {
     ...((await prettier.resolveConfig(BENCHMARKS_FILE)) ?? {}),
     parser: "markdown",
   });
+  fs.writeFileSync(BENCHMARKS_FILE, text);
+}
+
+/** Replaces the access guard's block of BENCHMARKS.md (in section 9) with these results' figures. */
+async function writeGuardBlock(results: BenchResults): Promise<void> {
+  if (!results.guard) return;
+  const block = guardBlock(results.guard, runsOf(results).guard);
+  const prettier = await import("prettier");
+  const text = await prettier.format(
+    spliceBlock(fs.readFileSync(BENCHMARKS_FILE, "utf8"), block, {
+      start: GUARD_BLOCK_START,
+      end: GUARD_BLOCK_END,
+      before: BLOCK_START,
+    }),
+    { ...((await prettier.resolveConfig(BENCHMARKS_FILE)) ?? {}), parser: "markdown" },
+  );
   fs.writeFileSync(BENCHMARKS_FILE, text);
 }
 
@@ -308,13 +338,23 @@ async function main(): Promise<number> {
         "bench",
         `wrote BENCHMARKS.md and bench/results/latest.json${previous ? " (merged with earlier runs)" : ""}`,
       );
-    } else if (merged.errors.length === 0 && (results.plugin || results.peer)) {
-      // The plugin and peer sections have their own block: replaced in place, the rest left as it was.
-      await writeHostingsBlock(merged);
-      progress(
-        "bench",
-        `wrote bench/results/latest.json and the plugin/peer block of BENCHMARKS.md (section ${HOSTINGS_SECTION})`,
-      );
+    } else if (merged.errors.length === 0 && (results.plugin || results.peer || results.guard)) {
+      // The plugin and peer sections, and the guard's, have their own blocks: replaced in place, the rest left as
+      // it was.
+      if (results.plugin || results.peer) {
+        await writeHostingsBlock(merged);
+        progress(
+          "bench",
+          `wrote bench/results/latest.json and the plugin/peer block of BENCHMARKS.md (section ${HOSTINGS_SECTION})`,
+        );
+      }
+      if (results.guard) {
+        await writeGuardBlock(merged);
+        progress(
+          "bench",
+          "wrote bench/results/latest.json and the access guard's block of BENCHMARKS.md (section 9)",
+        );
+      }
     } else {
       progress(
         "bench",

@@ -326,11 +326,22 @@ export function hostingsBlock(r: HostingsInput, firstNumber: number): string {
   return out.join("\n");
 }
 
-/** `text` (BENCHMARKS.md) with the block replaced, or inserted before "## Performance problems found". */
-export function spliceBlock(text: string, block: string): string {
-  const a = text.indexOf(BLOCK_START);
-  const b = text.indexOf(BLOCK_END);
-  if (a >= 0 && b > a) return `${text.slice(0, a)}${block}${text.slice(b + BLOCK_END.length)}`;
-  const at = text.indexOf("## Performance problems found");
+/**
+ * `text` (BENCHMARKS.md) with a block between its markers replaced (by default the plugin/peer block), or, where
+ * the file has none yet, inserted before `before` ("## Performance problems found" by default).
+ */
+export function spliceBlock(
+  text: string,
+  block: string,
+  markers: { start: string; end: string; before: string } = {
+    start: BLOCK_START,
+    end: BLOCK_END,
+    before: "## Performance problems found",
+  },
+): string {
+  const a = text.indexOf(markers.start);
+  const b = text.indexOf(markers.end);
+  if (a >= 0 && b > a) return `${text.slice(0, a)}${block}${text.slice(b + markers.end.length)}`;
+  const at = text.indexOf(markers.before);
   return at >= 0 ? `${text.slice(0, at)}${block}\n\n${text.slice(at)}` : `${text.trimEnd()}\n\n${block}\n`;
 }

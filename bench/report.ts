@@ -409,6 +409,39 @@ function guardSummaryRow(g: GuardBenchResult): string[] {
   ];
 }
 
+export const GUARD_BLOCK_START = "<!-- bench:guard:start -->";
+export const GUARD_BLOCK_END = "<!-- bench:guard:end -->";
+
+/**
+ * The access guard's figures between their markers: a run of the guard section alone (`npm run bench -- guard`)
+ * replaces this block in BENCHMARKS.md and leaves the rest as it was, as the plugin/peer block is.
+ */
+export function guardBlock(g: GuardBenchResult, run: RunInfo | undefined): string {
+  const when = run
+    ? `Run ${run.date}, commit ${run.commit}, load ${run.loadAtStart.join(" ")} at start, ${run.loadAtEnd.join(" ")} at end.`
+    : "";
+  return [
+    GUARD_BLOCK_START,
+    "",
+    "### The access guard in a preview",
+    "",
+    ...(when ? [when, ""] : []),
+    guardSummaryTable(g),
+    "",
+    guardSection(g),
+    "",
+    GUARD_BLOCK_END,
+  ].join("\n");
+}
+
+function guardSummaryTable(g: GuardBenchResult): string {
+  return markdownTable(
+    ["Figure", "Target", "Measured", "Verdict"],
+    [guardSummaryRow(g)],
+    ["l", "r", "l", "l"],
+  );
+}
+
 function guardSection(g: GuardBenchResult): string {
   const phases = Object.entries(g.phases)
     .map(([k, v]) => `${k.replace(/_/g, " ")} ${k === "lines" ? v : `${fmt(v / 1000, 2)} s`}`)
@@ -1279,7 +1312,7 @@ export function renderReport(r: BenchResults, opts: { full: boolean }): string {
     );
   if (r.netmap) out.push("", "## 8. The network map", "", netmapSection(r.netmap));
   if (r.access) out.push("", "## 9. privnet-access: show and diff", "", accessSection(r.access));
-  if (r.guard) out.push("", "### The access guard in a preview", "", guardSection(r.guard));
+  if (r.guard) out.push("", guardBlock(r.guard, runsOf(r).guard));
   if (r.plugin || r.peer)
     out.push("", hostingsBlock({ plugin: r.plugin, peer: r.peer, runs: runsOf(r) }, HOSTINGS_SECTION));
   out.push("", "## Performance problems found", "", problemsSection(r));
@@ -1296,8 +1329,8 @@ export function renderReport(r: BenchResults, opts: { full: boolean }): string {
       "300-resource runs, `--keep` keeps the work directory, `--render` rewrites this file from " +
       "bench/results/latest.json without measuring, `--large-count N` runs the large section with fewer resources " +
       "(printed only). The large section waits for the rate limit by design: about 40 minutes on 2 cores. A run of " +
-      `\`plugin\` and \`peer\` alone rewrites their block of this file (section ${HOSTINGS_SECTION}) in place; \`--counts N,N\` runs them ` +
-      "at other sizes (printed only).",
+      `\`plugin\` and \`peer\` alone rewrites their block of this file (section ${HOSTINGS_SECTION}) in place, and one of \`guard\` alone its block in section 9; \`--counts N,N\` runs ` +
+      "them at other sizes (printed only).",
     "",
   );
   return out.join("\n");
