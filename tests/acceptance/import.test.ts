@@ -36,8 +36,10 @@ import {
   configureAll,
   fixtures,
   NEEDS_PROXY_CLUSTER,
+  madeOn,
   PEERS_NEEDED,
   providerFor,
+  removePrerequisites,
   type FixtureTarget,
 } from "../support/provider";
 import { acceptance } from "./target";
@@ -70,12 +72,13 @@ describe("privnet-import against the target: adopt the whole account", () => {
   let dir = "";
   let stack: PulumiStack;
   let before: Record<string, number>;
+  let target: FixtureTarget | undefined;
 
   beforeAll(async () => {
     work = makeWork("acceptance-import");
     ensureBuilt();
     await configureAll(acc);
-    const target = acc.fixtureTarget("back");
+    target = acc.fixtureTarget("back");
     const fx = await fixtures(target);
     const budget = acc.peerBudget("back");
     for (const kind of PROVIDERS.map((p) => p.spec.name)) {
@@ -111,6 +114,8 @@ describe("privnet-import against the target: adopt the whole account", () => {
       await providerFor(m.kind)
         .delete(m.id, m.outs)
         .catch(() => undefined);
+    if (target)
+      for (const left of await removePrerequisites(target)) process.stdout.write(`left behind: ${left}\n`);
     removeWork(work);
   }, SETUP_TIMEOUT_MS);
 
@@ -351,7 +356,9 @@ async function peerless(kind: string, t: FixtureTarget): Promise<Props | undefin
   if (kind === "Group") return { name };
   if (kind !== "NetworkRouter") return undefined;
   const network = await t.call("createNetwork", { body: { name } });
+  madeOn(t, "deleteNetwork", { networkId: String(network.id) });
   const group = await t.call("createGroup", { body: { name } });
+  madeOn(t, "deleteGroup", { groupId: String(group.id) });
   return { networkId: network.id, peerGroups: [group.id], metric: 10, masquerade: true, enabled: true };
 }
 

@@ -19,6 +19,8 @@ import {
   NEEDS_PROXY_CLUSTER,
   PEERS_NEEDED,
   providerFor,
+  removePrerequisites,
+  type FixtureTarget,
   type KindFixture,
 } from "../support/provider";
 import type { Host } from "../support/host";
@@ -33,17 +35,22 @@ const budget = acc.peerBudget("front");
 let fx: Record<string, () => Promise<KindFixture>>;
 const warnings: string[] = [];
 let plugin: Host;
+let target: FixtureTarget | undefined;
 
 beforeAll(async () => {
   await configureAll(acc);
   plugin = await startPlugin();
   await plugin.configure({}, { "privnet:apiUrl": acc.url, "privnet:token": acc.token });
-  fx = await fixtures(acc.fixtureTarget("front"));
+  target = acc.fixtureTarget("front");
+  fx = await fixtures(target);
   setWarningSink((m) => warnings.push(m));
 });
 afterAll(async () => {
   await plugin?.stop();
   setWarningSink(undefined);
+  // The groups, networks and users the fixtures needed: a shared target keeps nothing of this run.
+  if (target)
+    for (const left of await removePrerequisites(target)) process.stdout.write(`left behind: ${left}\n`);
   await acc.client.close();
 });
 

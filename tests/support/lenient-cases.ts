@@ -7,7 +7,7 @@
  * {@link FixtureTarget}: the provider tier's local server, or a live server in the acceptance tier.
  */
 import { randomBytes } from "node:crypto";
-import type { FixtureTarget, KindFixture } from "./provider";
+import { madeOn, type FixtureTarget, type KindFixture } from "./provider";
 
 export interface LenientCase {
   kind: string;
@@ -22,8 +22,16 @@ const unique = (prefix: string) => `${prefix}-${TAG}-${++n}`;
 
 /** The cases by name, their prerequisites made on `t`. */
 export async function lenientCases(t: FixtureTarget): Promise<Record<string, () => Promise<LenientCase>>> {
-  const group = async () => (await t.call("createGroup", { body: { name: unique("lg") } })).id as string;
-  const network = async () => (await t.call("createNetwork", { body: { name: unique("ln") } })).id as string;
+  const group = async () => {
+    const id = (await t.call("createGroup", { body: { name: unique("lg") } })).id as string;
+    madeOn(t, "deleteGroup", { groupId: id });
+    return id;
+  };
+  const network = async () => {
+    const id = (await t.call("createNetwork", { body: { name: unique("ln") } })).id as string;
+    madeOn(t, "deleteNetwork", { networkId: id });
+    return id;
+  };
   const allGroup = async () => {
     const groups = (await t.call("listGroups")) as { id: string; name: string }[];
     const all = groups.find((g) => g.name === "All");

@@ -124,11 +124,51 @@ let counter = 0;
 const LOAD = randomBytes(2).toString("hex");
 const unique = (prefix: string) => `${prefix}-${process.pid}${LOAD}-${++counter}`;
 
+/**
+ * The prerequisites made on each target (groups, networks, zones, service users), as the calls that delete them,
+ * oldest first: on a shared live server a run must not leave them behind ({@link removePrerequisites}).
+ */
+const prerequisites = new WeakMap<FixtureTarget, { operationId: string; params: Record<string, string> }[]>();
+
+/** Notes a prerequisite made on `t`, to be deleted by {@link removePrerequisites}. */
+export function madeOn(t: FixtureTarget, operationId: string, params: Record<string, string>): void {
+  const list = prerequisites.get(t) ?? [];
+  list.push({ operationId, params });
+  prerequisites.set(t, list);
+}
+
+/**
+ * Deletes the prerequisites made on `t`, newest first (a zone before the group it names). One that cannot be
+ * deleted (still in use by an object a failed test left) stays; its call and error are returned, so the caller can
+ * say so.
+ */
+export async function removePrerequisites(t: FixtureTarget): Promise<string[]> {
+  const left: string[] = [];
+  for (const { operationId, params } of (prerequisites.get(t) ?? []).reverse()) {
+    try {
+      await t.call(operationId, { params });
+    } catch (err) {
+      if (!/\b404\b|not found/i.test(String(err)))
+        left.push(`${operationId} ${JSON.stringify(params)}: ${String(err)}`);
+    }
+  }
+  prerequisites.delete(t);
+  return left;
+}
+
 /** Builds prerequisites on the target and returns fixtures for every resource kind. */
 export async function fixtures(t: FixtureTarget): Promise<Record<string, () => Promise<KindFixture>>> {
-  const group = async () => (await t.call("createGroup", { body: { name: unique("g") } })).id as string;
+  const group = async () => {
+    const id = (await t.call("createGroup", { body: { name: unique("g") } })).id as string;
+    madeOn(t, "deleteGroup", { groupId: id });
+    return id;
+  };
   const peer = () => t.peer();
-  const network = async () => (await t.call("createNetwork", { body: { name: unique("net") } })).id as string;
+  const network = async () => {
+    const id = (await t.call("createNetwork", { body: { name: unique("net") } })).id as string;
+    madeOn(t, "deleteNetwork", { networkId: id });
+    return id;
+  };
   return {
     Group: async () => {
       const [p1, p2, p3] = [await peer(), await peer(), await peer()];
@@ -268,8 +308,8 @@ export async function fixtures(t: FixtureTarget): Promise<Record<string, () => P
     },
     DnsRecord: async () => {
       const [g] = [await group()];
-      const zone = async () =>
-        t.call("createDnsZone", {
+      const zone = async () => {
+        const z = await t.call("createDnsZone", {
           body: {
             name: "z",
             domain: `${unique("z")}.example`,
@@ -277,6 +317,9 @@ export async function fixtures(t: FixtureTarget): Promise<Record<string, () => P
             distribution_groups: [g],
           },
         });
+        madeOn(t, "deleteDnsZone", { zoneId: String(z.id) });
+        return z;
+      };
       const z1 = await zone();
       const z2 = await zone();
       return {
@@ -322,6 +365,7 @@ export async function fixtures(t: FixtureTarget): Promise<Record<string, () => P
       const user = await t.call("createUser", {
         body: { name: unique("svc"), role: "admin", auto_groups: [], is_service_user: true },
       });
+      madeOn(t, "deleteUser", { userId: String(user.id) });
       const create = { userId: user.id, name: "ci", expiresIn: 30 };
       return { create, replace: { inputs: { ...create, expiresIn: 60 }, property: "expiresIn" } };
     },
