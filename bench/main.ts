@@ -168,34 +168,31 @@ async function renderOnly(): Promise<number> {
   return 0;
 }
 
-/** Replaces the plugin/peer block of BENCHMARKS.md (section 10) with these results' and leaves the rest as it was. */
-async function writeHostingsBlock(results: BenchResults): Promise<void> {
-  const block = hostingsBlock(
-    { plugin: results.plugin, peer: results.peer, runs: runsOf(results) },
-    HOSTINGS_SECTION,
-  );
+/** BENCHMARKS.md with one block between its markers replaced (spliceBlock), formatted as the file is. */
+async function writeBlock(block: string, markers?: Parameters<typeof spliceBlock>[2]): Promise<void> {
   const prettier = await import("prettier");
-  const text = await prettier.format(spliceBlock(fs.readFileSync(BENCHMARKS_FILE, "utf8"), block), {
+  const text = await prettier.format(spliceBlock(fs.readFileSync(BENCHMARKS_FILE, "utf8"), block, markers), {
     ...((await prettier.resolveConfig(BENCHMARKS_FILE)) ?? {}),
     parser: "markdown",
   });
   fs.writeFileSync(BENCHMARKS_FILE, text);
 }
 
+/** Replaces the plugin/peer block of BENCHMARKS.md (section 10) with these results' and leaves the rest as it was. */
+async function writeHostingsBlock(results: BenchResults): Promise<void> {
+  await writeBlock(
+    hostingsBlock({ plugin: results.plugin, peer: results.peer, runs: runsOf(results) }, HOSTINGS_SECTION),
+  );
+}
+
 /** Replaces the access guard's block of BENCHMARKS.md (in section 9) with these results' figures. */
 async function writeGuardBlock(results: BenchResults): Promise<void> {
   if (!results.guard) return;
-  const block = guardBlock(results.guard, runsOf(results).guard);
-  const prettier = await import("prettier");
-  const text = await prettier.format(
-    spliceBlock(fs.readFileSync(BENCHMARKS_FILE, "utf8"), block, {
-      start: GUARD_BLOCK_START,
-      end: GUARD_BLOCK_END,
-      before: BLOCK_START,
-    }),
-    { ...((await prettier.resolveConfig(BENCHMARKS_FILE)) ?? {}), parser: "markdown" },
-  );
-  fs.writeFileSync(BENCHMARKS_FILE, text);
+  await writeBlock(guardBlock(results.guard, runsOf(results).guard), {
+    start: GUARD_BLOCK_START,
+    end: GUARD_BLOCK_END,
+    before: BLOCK_START,
+  });
 }
 
 /** The results of earlier runs (bench/results/latest.json), if any and readable. */
