@@ -4,8 +4,14 @@
  * functions, properties and types. The Python and Go renderings follow the package schema's types (an object is
  * its `<Type>Args`, a list of numbers a `pulumi.IntArray`); TypeScript and YAML write values as literals.
  *
- * `program` gives a whole program (what tests/e2e/examples-compile.test.ts compiles and runs); `snippet` the
+ * `program` gives a whole program (what tests/e2e/api-examples.test.ts compiles, and runs or previews); `snippet` the
  * part a reader needs (what the schema's descriptions carry).
+ *
+ * Why not Pulumi's own converter (`pulumi convert --from yaml --language ...`, which writes a YAML program in the
+ * other languages): it runs each target language's program generator inside that language's plugin, and the
+ * plugins that carry them are not available to these machines' builds (the Node and Go language hosts are refused
+ * by the module proxy, the Python one is built by hand outside CI; docs/languages.md). What this file writes is
+ * compiled in each language by tests/e2e/api-examples.test.ts, and run or previewed, so a wrong rendering fails there.
  */
 import type { FunctionSchemaSpec, PackageSchema, PropertySpec } from "../schemagen";
 import { isConfig, isRef, type ConfigValue, type Example, type Ref, type Value } from "./spec";
