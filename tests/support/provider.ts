@@ -42,6 +42,11 @@ export interface KindFixture {
   idLists?: string[];
   /** Singletons stay readable after delete (restored) instead of disappearing. */
   survivesDelete?: boolean;
+  /**
+   * Outputs that time alone changes between two reads (a key that expires while the test runs): two reads are
+   * compared without them, and each must still hold one of the values given.
+   */
+  timeBound?: Record<string, unknown[]>;
 }
 
 /** Where fixtures make their prerequisites. */
