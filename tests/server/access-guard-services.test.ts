@@ -90,7 +90,7 @@ const tests = parseTests(
 
 test("the services are read live, and a not-published test fails on them naming the service", async () => {
   const a = await guard(t.url).analyze([], {});
-  expect(a.before.snapshot.proxy_services.map((s) => [s.name, s.domain])).toEqual([
+  expect((a.before.snapshot.proxy_services ?? []).map((s) => [s.name, s.domain])).toEqual([
     ["files", `files.${CLUSTER}`],
   ]);
   const out = accessTestViolations(a, tests, "t.yaml");

@@ -498,7 +498,7 @@ test("services: a service the program no longer declares is deleted: what it pub
   // Left alone (not in the stack), the live service stays: nothing changes.
   const b = await guard(state(), {}, more).analyze([webPolicy()], {});
   expect(published(b)).toEqual([]);
-  expect(b.after.snapshot.proxy_services.map((x) => x.id)).toEqual(["svc-files"]);
+  expect((b.after.snapshot.proxy_services ?? []).map((x) => x.id)).toEqual(["svc-files"]);
 });
 
 test("services: an unknown target id is the new object its dependencies name, else undecided, not guessed", async () => {
