@@ -518,8 +518,11 @@ export function afterAccount(input: AfterInput): AfterAccount {
       const open: Path[] = [];
       for (const p of paths) {
         const last = p[p.length - 1];
-        const refSlot = (REFS[kind] ?? []).some((x) => matches(x.path, p));
-        if (!refSlot && typeof last === "string" && TEXT_FIELDS.has(last))
+        const ref = (REFS[kind] ?? []).find((x) => matches(x.path, p));
+        const refSlot = ref !== undefined;
+        // A service's cluster target names an address, no object: what the line says.
+        if (ref && refKind(ref, w.object, p) === "") setAt(w.object, p, KNOWN_AFTER_APPLY);
+        else if (!refSlot && typeof last === "string" && TEXT_FIELDS.has(last))
           setAt(w.object, p, KNOWN_AFTER_APPLY);
         else if (!refSlot) open.push(p);
       }

@@ -562,6 +562,33 @@ test("services: an unknown target id is the new object its dependencies name, el
   expect(published(c)).toEqual([]);
   expect(c.before.snapshot.proxy_services).toEqual([]);
   expect(c.result.undecided.map((u) => u.publishes)).toEqual([true]);
+  // A cluster target names an address, no object: unknown, it is only what the line says.
+  const d = await guard().analyze(
+    [
+      webPolicy(),
+      resource("ReverseProxyService", "direct", {
+        name: "direct",
+        domain: "direct.proxy.example.test",
+        enabled: true,
+        targets: [
+          {
+            targetId: UNKNOWN,
+            targetType: "cluster",
+            host: "10.9.0.1",
+            protocol: "http",
+            port: 80,
+            enabled: true,
+          },
+        ],
+      }),
+    ],
+    {},
+  );
+  expect(d.result.undecided).toEqual([]);
+  expect(published(d)).toEqual([
+    "+ published: https://direct.proxy.example.test → cluster (known after apply) (10.9.0.1:80) http, public, " +
+      'no auth: anyone who can connect (service "direct")',
+  ]);
 });
 
 test("no-broad-access: the All group, and all traffic to a sensitive group", async () => {
