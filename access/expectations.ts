@@ -186,6 +186,8 @@ export interface TestResult {
   failures: string[];
   /** Policies responsible for the failures, by name. */
   policies: string[];
+  /** A test about what is published: the services responsible for its failures (ids and names). */
+  services?: { id: string; name: string }[];
 }
 
 interface Endpoint {
@@ -431,8 +433,11 @@ function runPublished(t: PublishedTest, targets: Endpoint[], lines: readonly Pub
           : t.expect === "only-with-auth"
             ? mine.filter((l) => l.audience === "public" && l.auth.length === 0)
             : [];
-    for (const l of bad)
+    for (const l of bad) {
       result.failures.push(`${what} is published ${l.audience === "public" ? "publicly " : ""}${how(l)}`);
+      if (!result.services?.some((x) => x.id === l.service.id))
+        (result.services ??= []).push({ id: l.service.id, name: l.service.name });
+    }
     if (t.expect === "published" && mine.length === 0)
       result.failures.push(`${what} is not published by any enabled reverse-proxy service`);
   }

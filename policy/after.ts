@@ -11,7 +11,8 @@
  * What the server does beyond storing a body, where it changes access, is applied as the management server does
  * it: a network resource's `groups` are the groups that list it; deleting a network deletes its resources and
  * routers; a settings resource that goes away puts back the settings it found (`priorSettings`); destroying a
- * Peer resource leaves the peer enrolled.
+ * Peer resource leaves the peer enrolled; a reverse-proxy service's target gets the host the server fills in (a
+ * peer's IP, a host resource's address without its /32, a domain resource's name).
  *
  * Values unknown during preview. An id the engine has not learnt yet stands for an object this change creates:
  * the resource's property dependencies name the candidates. One candidate of the right kind: that object. Several:
@@ -20,7 +21,10 @@
  * unknown value that decides access (a port, an action, a membership), the element is not guessed: it is left
  * out of the account before and after the change, and reported in {@link AfterAccount.undecided} with what it
  * could touch. Unknown names and addresses only change what lines say: they read "(known after apply)". A whole
- * property unknown without any dependency is an output the provider computes (the server's default).
+ * property unknown without any dependency is an output the provider computes (the server's default). A reverse-proxy
+ * service whose target id, type, port or switches are unknown is undecided the same way; it concerns only the tests
+ * about what is published (services carry no traffic between peers). The secret values of its auth (a password from
+ * another resource) decide nothing here: only which checks are enabled does.
  */
 import type { ListedAccount } from "../access/snapshot";
 import { ADOPT_INPUT, compareInputs, withDefaults } from "../provider/lifecycle";
@@ -48,6 +52,7 @@ export const MAP_KINDS = [
   "Route",
   "NameserverGroup",
   "DnsZone",
+  "ReverseProxyService",
 ] as const;
 
 const MAP_KIND_SET = new Set<string>(MAP_KINDS);
@@ -84,6 +89,8 @@ export interface Undecided {
   targets: Set<string> | "all";
   /** Whether it may carry traffic both ways. */
   both: boolean;
+  /** It concerns what reverse-proxy services publish (tests about publishing), not traffic between peers. */
+  publishes?: boolean;
 }
 
 export interface AfterAccount {
@@ -116,7 +123,20 @@ export function isMapKind(kind: string): boolean {
 /** Where an id inside a kind's API object points (paths by API names; `[]` for a list item). */
 interface Ref {
   path: string;
-  kind: string;
+  /** The kind it names, or how to tell from the object (a service's target: by its `target_type`). */
+  kind: string | ((object: Props, p: Path) => string);
+}
+
+function refKind(ref: Ref, object: Props, p: Path): string {
+  return typeof ref.kind === "string" ? ref.kind : ref.kind(object, p);
+}
+
+/** The kind a reverse-proxy service's target names: a peer, a network resource, or a cluster (no object). */
+function targetKind(object: Props, p: Path): string {
+  const targets = Array.isArray(object.targets) ? object.targets : [];
+  const t = targets[p[1] as number];
+  const type = isRecord(t) ? t.target_type : undefined;
+  return type === "peer" ? "Peer" : type === "cluster" ? "" : "NetworkResource";
 }
 
 /** The references of each kind that decide access, by API path (`*` = every list item). */
@@ -147,14 +167,33 @@ const REFS: Record<string, Ref[]> = {
   DnsZone: [{ path: "distribution_groups.*", kind: "Group" }],
   DnsSettings: [{ path: "disabled_management_groups.*", kind: "Group" }],
   User: [{ path: "auto_groups.*", kind: "Group" }],
+  ReverseProxyService: [
+    { path: "targets.*.target_id", kind: targetKind },
+    { path: "access_groups.*", kind: "Group" },
+    { path: "auth.bearer_auth.distribution_groups.*", kind: "Group" },
+  ],
 };
 
-/** Fields whose unknown value changes only what a line says, not access. */
-const TEXT_FIELDS = new Set(["name", "description", "address", "dns_label", "domain", "search_domains"]);
+/** Fields whose unknown value changes only what a line says, not access (a service target's `host` included). */
+const TEXT_FIELDS = new Set([
+  "name",
+  "description",
+  "address",
+  "dns_label",
+  "domain",
+  "search_domains",
+  "host",
+  "header",
+]);
 
 /** Fields that decide no access line (a user's future peers' groups, the user's names). */
 const NO_ACCESS: Record<string, Set<string>> = {
   User: new Set(["auto_groups", "name", "email", "is_service_user", "password"]),
+};
+
+/** Values (API paths) whose unknown value decides nothing here: the secrets of a service's auth checks. */
+const NO_ACCESS_PATHS: Record<string, string[]> = {
+  ReverseProxyService: ["auth.password_auth.password", "auth.pin_auth.pin", "auth.header_auths.*.value"],
 };
 
 /** Kinds that decide DNS and routes, which no access line or test reads: their unknown values change nothing here. */
@@ -335,11 +374,13 @@ export function afterAccount(input: AfterInput): AfterAccount {
       const ref = refs.find((x) => matches(x.path, p));
       if (!ref) continue;
       const top = camel(String(p[0]));
+      const kind = refKind(ref, w.object, p);
+      if (!kind) continue; // a cluster target names no object
       const candidates = (r.deps[top] ?? []).flatMap((urn) => {
         const n = newIds.get(urn);
-        return n && n.kind === ref.kind ? [n.id] : [];
+        return n && n.kind === kind ? [n.id] : [];
       });
-      slots.push({ path: p, kind: ref.kind, candidates });
+      slots.push({ path: p, kind, candidates });
     }
     for (const p of spec.parents ?? []) {
       if (w.parents[p.input] !== UNKNOWN) continue;
@@ -458,17 +499,30 @@ export function afterAccount(input: AfterInput): AfterAccount {
   }
   membership();
 
+  // 6b. The host the server fills in for each target of a service it writes (the address a published line shows).
+  for (const w of kindMap("ReverseProxyService").values()) {
+    if (!w.body || !Array.isArray(w.object.targets)) continue;
+    w.object.targets = w.object.targets.map((t) => (isRecord(t) ? withHost(t, kindMap) : t));
+  }
+
   // 7. Other unknown values: text reads "(known after apply)"; anything else that decides access is undecided.
   for (const kind of MAP_KINDS) {
     if (NO_ACCESS_KINDS.has(kind)) continue;
     for (const w of kindMap(kind).values()) {
       if (!w.planned) continue;
-      const paths = unknownPaths(w.object).filter((p) => !(NO_ACCESS[kind]?.has(String(p[0])) ?? false));
+      const paths = unknownPaths(w.object).filter(
+        (p) =>
+          !(NO_ACCESS[kind]?.has(String(p[0])) ?? false) &&
+          !(NO_ACCESS_PATHS[kind] ?? []).some((x) => matches(x, p)),
+      );
       const open: Path[] = [];
       for (const p of paths) {
         const last = p[p.length - 1];
-        const refSlot = (REFS[kind] ?? []).some((x) => matches(x.path, p));
-        if (!refSlot && typeof last === "string" && TEXT_FIELDS.has(last))
+        const ref = (REFS[kind] ?? []).find((x) => matches(x.path, p));
+        const refSlot = ref !== undefined;
+        // A service's cluster target names an address, no object: what the line says.
+        if (ref && refKind(ref, w.object, p) === "") setAt(w.object, p, KNOWN_AFTER_APPLY);
+        else if (!refSlot && typeof last === "string" && TEXT_FIELDS.has(last))
           setAt(w.object, p, KNOWN_AFTER_APPLY);
         else if (!refSlot) open.push(p);
       }
@@ -610,6 +664,31 @@ function objectAfter(
   return out;
 }
 
+/**
+ * A service's target with the host the management server stores (server/handlers/reverse-proxies.ts): a peer's
+ * IP, a host resource's address without its /32 (/128), a domain resource's name; a subnet's or a cluster's as
+ * given. An id not resolved yet keeps what the program gave.
+ */
+function withHost(t: Props, kindMap: (kind: string) => Map<string, Work>): Props {
+  const id = str(t.target_id);
+  if (t.target_type === "peer") {
+    const ip = kindMap("Peer").get(id)?.object.ip;
+    return ip === undefined ? t : { ...t, host: ip };
+  }
+  if (t.target_type === "host" || t.target_type === "domain") {
+    const address = kindMap("NetworkResource").get(id)?.object.address;
+    if (address === undefined) return t;
+    return {
+      ...t,
+      host:
+        t.target_type === "host" && typeof address === "string" && address !== UNKNOWN
+          ? address.replace(/\/(32|128)$/, "")
+          : address,
+    };
+  }
+  return t;
+}
+
 /** Records an element that cannot be decided and what it could touch; the element is left out of both accounts. */
 function undecidedOf(
   w: Work,
@@ -688,6 +767,32 @@ function undecidedOf(
     leaveOut("Group", w.id);
     return;
   }
+  if (w.kind === "ReverseProxyService") {
+    // What it publishes: its targets (ids, or the candidates an unknown id stands for; any when none is known).
+    const tokens = new Set<string>();
+    let any = w.object.targets === UNKNOWN;
+    const list = Array.isArray(w.object.targets) ? w.object.targets : [];
+    list.forEach((t, i) => {
+      if (!isRecord(t) || t.target_type === "cluster") return;
+      // A `resource:` token stands for a peer of that id too (checks.ts).
+      if (t.target_id !== UNKNOWN) tokens.add(`resource:${str(t.target_id)}`);
+      else {
+        const c = possible.get(JSON.stringify(["targets", i, "target_id"]));
+        if (c?.length) for (const x of c) tokens.add(`resource:${x}`);
+        else any = true;
+      }
+    });
+    out.push({
+      urn: r.urn,
+      message,
+      sources: "all",
+      targets: any ? "all" : tokens,
+      both: false,
+      publishes: true,
+    });
+    leaveOut(w.kind, w.id);
+    return;
+  }
   if (w.kind === "NetworkResource" || w.kind === "NetworkRouter" || w.kind === "Network") {
     const network = w.kind === "Network" ? w.id : (w.parents.networkId ?? "");
     out.push({ urn: r.urn, message, sources: "all", targets: new Set([`network:${network}`]), both: false });
@@ -705,7 +810,10 @@ function whoNames(after: Map<string, Map<string, Work>>, groupId: string): strin
     for (const w of m.values()) {
       const refs = REFS[kind] ?? [];
       const hit = refs.some(
-        (ref) => ref.kind === "Group" && valuesAt(w.object, ref.path.split(".")).includes(groupId),
+        (ref) =>
+          typeof ref.kind === "string" &&
+          ref.kind === "Group" &&
+          valuesAt(w.object, ref.path.split(".")).includes(groupId),
       );
       if (hit) out.push(`${kind.toLowerCase()} ${JSON.stringify(str(w.object.name) || w.id)}`);
     }

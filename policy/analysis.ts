@@ -177,13 +177,6 @@ export class Guard {
       resources.filter((r) => !otherUrns.has(r.urn)),
       prior,
     );
-    // What reverse-proxy services publish is not in the guard's map (it reads no services): said, not hidden.
-    const services = planned.filter((r) => r.kind === "ReverseProxyService").length;
-    if (services)
-      notes.push(
-        `${services} reverse-proxy service(s) in the stack: what services publish is not checked here, nor are ` +
-          "access tests about it (privnet-access diff and test show and check both)",
-      );
     const result = afterAccount({ live: live.objects, prior, planned });
     const now = this.io.now();
     const before = accountOf(snapshotOf(result.before, now), live.users);

@@ -78,19 +78,21 @@ function testText(r: TestResult, what: string): string {
 }
 
 /**
- * The violations of the access tests on the account after the change. Tests about what reverse-proxy services
- * publish are left to `privnet-access test` and `diff`: the guard does not read services, and on an account
- * without them a `not-published` test would pass whatever the change publishes (the analysis says so in a note).
+ * The violations of the access tests on the account after the change: tests of who reaches what, and tests of what
+ * reverse-proxy services publish. Something undecided is weighed only by the tests of its sort: a service carries
+ * no traffic between peers, and a policy publishes nothing.
  */
-export function accessTestViolations(a: Analysis, all: readonly AccessTest[], file: string): Violation[] {
-  const tests = all.filter((t) => !isPublishedTest(t));
+export function accessTestViolations(a: Analysis, tests: readonly AccessTest[], file: string): Violation[] {
   const results = runTests(a.after, tests);
   const endpoints = testEndpoints(a.after, tests);
   const out: Violation[] = [];
   const when = a.dryRun ? "after this change" : "after the change (already applied)";
   results.forEach((r, i) => {
     const ep = endpoints[i] as (typeof endpoints)[number];
-    const open = a.result.undecided.filter((u) => touches(u, ep, [a.before, a.after]));
+    const published = isPublishedTest(tests[i] as AccessTest);
+    const open = a.result.undecided.filter(
+      (u) => (u.publishes ?? false) === published && touches(u, ep, [a.before, a.after]),
+    );
     if (open.length) {
       out.push({
         message: [
@@ -106,7 +108,10 @@ export function accessTestViolations(a: Analysis, all: readonly AccessTest[], fi
     }
     if (r.passed) return;
     const shown = r.failures.slice(0, 20);
-    const urns = ownersOf(a, r.policies);
+    const services = r.services ?? [];
+    const urns = published
+      ? [...new Set(services.flatMap((s) => a.owners.get(s.id) ?? []))]
+      : ownersOf(a, r.policies);
     out.push({
       message: [
         `${testText(r, "FAIL")} ${when}`,
@@ -114,7 +119,9 @@ export function accessTestViolations(a: Analysis, all: readonly AccessTest[], fi
         ...(r.failures.length > shown.length
           ? [`  ... and ${r.failures.length - shown.length} more pairs`]
           : []),
-        `policies responsible: ${r.policies.length ? r.policies.map((p) => JSON.stringify(p)).join(", ") : "none (no rule grants it)"}`,
+        published
+          ? `services responsible: ${services.length ? services.map((s) => JSON.stringify(s.name)).join(", ") : "none (no enabled service publishes it)"}`
+          : `policies responsible: ${r.policies.length ? r.policies.map((p) => JSON.stringify(p)).join(", ") : "none (no rule grants it)"}`,
         `(access test from ${file})`,
       ].join("\n"),
       ...(urns.length === 1 ? { urn: urns[0] } : {}),
@@ -140,7 +147,8 @@ function ownersOf(a: Analysis, names: readonly string[]): string[] {
 export function accessChangeViolations(a: Analysis): Violation[] {
   if (!a.dryRun) return []; // the change is applied: the account before it is gone; the preview listed it
   const d = a.diff;
-  if (!d.gained.length && !d.lost.length && !a.result.undecided.length && !a.notes.length) return [];
+  const quiet = !d.gained.length && !d.lost.length && !d.published.gained.length && !d.published.lost.length;
+  if (quiet && !a.result.undecided.length && !a.notes.length) return [];
   const lines = [diffText(d).trimEnd()];
   if (a.result.undecided.length) {
     lines.push(

@@ -3,7 +3,8 @@
  * `privnet:index:<Kind>`): a Pulumi YAML program under the real CLI and the YAML language host, and a Python
  * Automation API inline program (`policy_packs` and `policy_pack_configs` of `preview` and `up`). The pack is used
  * from a package installed beside the program (node_modules/pulumi-privnet/policy), as a user of any language
- * installs it with npm. For YAML the pack's lines equal privnet-access diff's; both runs only read the account.
+ * installs it with npm. For YAML the pack's lines equal privnet-access diff's, the lines of what reverse-proxy
+ * services publish included; both runs only read the account.
  * The Automation API's `up` skips the preview (`--skip-preview`), where a pack would stop it: a program guards it
  * with a `preview` with the pack first (tests/e2e/programs/python-inline/access_guard.py).
  */
@@ -64,6 +65,66 @@ function packConfig(work: string, name: string, tests: string[]): string {
 const KEPT = [
   "{name: admins reach the database, from: {group: admins}, to: {peer: db-1}, port: 5432, expect: accept}",
 ];
+/** A YAML program of reverse-proxy services on a proxy cluster (`cluster`): the file server behind a password. */
+const SERVICES_YAML = `name: privnet-guard-yaml-services
+runtime: yaml
+description: Reverse-proxy services under the access guard
+config:
+  cluster:
+    type: string
+  files:
+    type: string
+  db1:
+    type: string
+  filesPassword:
+    type: string
+resources:
+  filesWeb:
+    type: privnet:ReverseProxyService
+    properties:
+      name: yaml files
+      domain: files.\${cluster}
+      enabled: true
+      targets:
+        - targetId: \${files}
+          targetType: host
+          protocol: http
+          port: 8080
+          enabled: true
+      auth:
+        passwordAuth:
+          enabled: true
+          password: \${filesPassword}
+`;
+
+/** ...and one more, publishing the database peer to anyone. */
+const DB_CONSOLE_YAML = `  dbConsole:
+    type: privnet:ReverseProxyService
+    properties:
+      name: yaml db console
+      domain: db.\${cluster}
+      enabled: true
+      targets:
+        - targetId: \${db1}
+          targetType: peer
+          protocol: http
+          port: 8080
+          enabled: true
+`;
+
+const PUBLISHED = [
+  "{name: the database is not published, published: {peer: db-1}, expect: not-published}",
+  "{name: the file server only behind auth, published: {resource: files}, expect: only-with-auth}",
+];
+
+/** The lines about what is published (`+ published: ...`), sorted. */
+const publishedLinesOf = (text: string) =>
+  text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => /^[+-] published: /.test(l))
+    .sort();
+
 const BROKEN = [
   "{name: routers never reach the database, from: {group: routers}, to: {peer: db-1}, port: 5432, expect: deny}",
 ];
@@ -143,6 +204,80 @@ describe("the access guard for YAML and Python programs (resource plugin)", () =
       expect(blocked.writes).toEqual([]);
       expect(blocked.r.stdout).toContain("FAIL routers never reach the database");
       expect(`${blocked.r.stdout}${blocked.r.stderr}`).not.toContain(server.token);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "YAML: a service's published line equals privnet-access diff's; one publishing what must not be stops up, naming the test and the service",
+    async () => {
+      const cluster = "yaml.edge.example.test";
+      const proxyToken = await acc.client.call<{ plain_token: string }>("createProxyToken", {
+        body: { name: "yaml edge" },
+      });
+      const reg = await server.server.raw("POST", "/sim/proxies", {
+        body: JSON.stringify({ token: proxyToken.plain_token, address: cluster }),
+        headers: { "Content-Type": "application/json" },
+      });
+      expect(reg.status).toBe(200);
+      const project = yamlProject(work, "guard-yaml-services", SERVICES_YAML);
+      const pack = await installPackage(project.dir);
+      const stack = await PulumiStack.init({ project, work, name: "dev", server });
+      await stack.config("cluster", cluster);
+      await stack.config("files", acc.resource);
+      await stack.config("db1", acc.peers["db-1"] as string);
+      await stack.config("filesPassword", "yaml-guard-files-pw-90ad", { secret: true });
+      const config = packConfig(work, "yaml-published", PUBLISHED);
+      const twin = async () => {
+        let out = "";
+        let err = "";
+        const code = await accessCli(["diff", "--cwd", project.dir, "--stack", "dev"], {
+          stdout: (s) => (out += s),
+          stderr: (s) => (err += s),
+          env: stack.env,
+        });
+        if (code !== 0) throw new Error(`privnet-access diff exited ${code}\n${err}\n${out}`);
+        return publishedLinesOf(out);
+      };
+      const guarded = async (command: string[], exit: number | "nonzero" = 0) => {
+        const mark = server.requests.length;
+        const r = await stack.cli([...command, "--policy-pack", pack, "--policy-pack-config", config], {
+          expect: exit,
+        });
+        expect(`${r.stdout}${r.stderr}`).not.toContain("yaml-guard-files-pw-90ad");
+        return { r, writes: writes(server.since(mark)) };
+      };
+
+      // The file server behind a password: the tests hold; the line is the twin's.
+      const first = await guarded(["preview"]);
+      expect(first.writes).toEqual([]);
+      expect(publishedLinesOf(first.r.stdout)).toEqual([
+        `+ published: https://files.${cluster} → resource files (10.20.0.5:8080, network office) http, public, ` +
+          'guarded by password (service "yaml files")',
+      ]);
+      expect(first.r.stdout).not.toContain("Cannot decide before apply");
+      expect(await twin()).toEqual(publishedLinesOf(first.r.stdout));
+      await stack.up();
+      const unchanged = await guarded(["preview"]);
+      expect(publishedLinesOf(unchanged.r.stdout)).toEqual([]);
+
+      // The database peer published to anyone: up stops before any write, naming the test and the service.
+      const file = path.join(project.dir, "Pulumi.yaml");
+      fs.writeFileSync(
+        file,
+        fs.readFileSync(file, "utf8").replace("\nplugins:", `${DB_CONSOLE_YAML}\nplugins:`),
+      );
+      const blocked = await guarded(["up", "--yes"], "nonzero");
+      expect(blocked.writes).toEqual([]);
+      expect(blocked.r.stdout).toContain(
+        "FAIL the database is not published (expect not-published, 1 pair) after this change",
+      );
+      expect(blocked.r.stdout).toContain('db-1 is published publicly by service "yaml db console"');
+      expect(blocked.r.stdout).toContain('services responsible: "yaml db console"');
+      expect(publishedLinesOf(blocked.r.stdout)).toEqual(await twin());
+      expect(
+        (await server.client.call<{ name: string }[]>("listReverseProxyServices")).map((s) => s.name),
+      ).toEqual(["yaml files"]);
     },
     TEST_TIMEOUT_MS,
   );

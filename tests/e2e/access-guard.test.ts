@@ -6,6 +6,9 @@
  *   pack lists in `pulumi preview` equal the twin's. Where they cannot agree (two new groups, each holding a peer,
  *   named by one policy: which is which is unknown before apply), the pack says so and the twin shows the lines.
  * - A change that breaks an access test fails `pulumi up` before anything is applied, naming the test.
+ * - Reverse-proxy services (a proxy registered through the simulated agent): a public service publishing what the
+ *   tests file says is not published fails `pulumi up` before anything is applied, naming the test and the service;
+ *   a harmless one passes, and its published line equals the twin's.
  * - It only reads: the server's request log holds GETs alone for every run of the pack, and the token is never
  *   printed. An unreachable account fails the check with one message; a tests file that does not validate names
  *   the entry and the field.
@@ -28,6 +31,17 @@ import {
 } from "./project";
 
 const PROGRAM = "tests/e2e/programs/access-diff";
+/** The proxy cluster a proxy of the account registers (the simulated agent). */
+const CLUSTER = "guard.edge.example.test";
+const FILES_PASSWORD = "guard-e2e-files-pw-3b7d";
+
+/** The lines about what is published (`+ published: ...`), sorted. */
+const publishedLinesOf = (text: string) =>
+  text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => /^[+-] published: /.test(l))
+    .sort();
 
 describe("the access guard (real CLI, dynamic providers)", () => {
   let work = "";
@@ -54,8 +68,19 @@ describe("the access guard (real CLI, dynamic providers)", () => {
         admins: acc.groups.admins,
         routers: acc.groups.routers,
         gw: acc.peers["gw-1"],
+        db1: acc.peers["db-1"],
+        files: acc.resource,
       }),
     );
+    const proxyToken = await acc.client.call<{ plain_token: string }>("createProxyToken", {
+      body: { name: "edge" },
+    });
+    const reg = await server.server.raw("POST", "/sim/proxies", {
+      body: JSON.stringify({ token: proxyToken.plain_token, address: CLUSTER }),
+      headers: { "Content-Type": "application/json" },
+    });
+    if (reg.status !== 200) throw new Error(`register proxy: ${reg.status} ${JSON.stringify(reg.body)}`);
+    await stack.config("filesPassword", FILES_PASSWORD, { secret: true });
     await stack.config("sources", JSON.stringify(["admins"]));
     await stack.up();
     testsFile = path.join(work, "access-tests.yaml");
@@ -65,6 +90,8 @@ describe("the access guard (real CLI, dynamic providers)", () => {
         "tests:",
         "  - {name: admins reach the database, from: {group: admins}, to: {peer: db-1}, port: 5432, expect: accept}",
         "  - {name: laptops reach the database, from: {group: laptops}, to: {peer: db-1}, port: 5432, expect: accept}",
+        "  - {name: the database is not published, published: {peer: db-1}, expect: not-published}",
+        "  - {name: the file server only behind auth, published: {resource: files}, expect: only-with-auth}",
         "",
       ].join("\n"),
     );
@@ -101,6 +128,11 @@ describe("the access guard (real CLI, dynamic providers)", () => {
 
   /** The twin's lines for the pending change (privnet-access diff). */
   async function twin(): Promise<string[]> {
+    return accessLinesOf(await twinText());
+  }
+
+  /** The twin's output for the pending change. */
+  async function twinText(): Promise<string> {
     let stdout = "";
     let stderr = "";
     const code = await run(["diff", "--cwd", project.dir, "--stack", "dev"], {
@@ -109,7 +141,7 @@ describe("the access guard (real CLI, dynamic providers)", () => {
       env: stack.env,
     });
     if (code !== 0) throw new Error(`privnet-access diff exited ${code}\n${stderr}\n${stdout}`);
-    return accessLinesOf(stdout);
+    return stdout;
   }
 
   /** The pack's lines and the twin's for the pending change: equal, and as expected. */
@@ -184,6 +216,84 @@ describe("the access guard (real CLI, dynamic providers)", () => {
         expect(fromTwin).toEqual(accessLinesOf(r.stdout));
       } finally {
         await stack.config("sources", JSON.stringify(["admins"]));
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "a public service publishing what the tests file says is not published: up fails before anything is applied, naming the test and the service",
+    async () => {
+      await stack.config("exposeDb", CLUSTER);
+      try {
+        const fromTwin = publishedLinesOf(await twinText());
+        const r = await withPack(["up", "--yes"], { expect: "nonzero" });
+        expect(r.stdout).toContain("[mandatory]  access-tests");
+        expect(r.stdout).toContain(
+          "FAIL the database is not published (expect not-published, 1 pair) after this change",
+        );
+        expect(r.stdout).toContain(
+          `db-1 is published publicly by service "db console" at https://db.${CLUSTER} (public, no auth: anyone who can connect)`,
+        );
+        expect(r.stdout).toContain('services responsible: "db console"');
+        // Reported on the service's resource.
+        expect(r.stdout).toMatch(
+          /access-tests {2}\(pulumi-nodejs:dynamic\/privnet:ReverseProxyService: db-console\)/,
+        );
+        expect(r.stdout).not.toContain("FAIL the file server only behind auth");
+        // The access-changes lines list the publication as the twin does.
+        const mine = publishedLinesOf(r.stdout);
+        expect(mine).toHaveLength(1);
+        expect(mine[0]).toMatch(
+          new RegExp(`^\\+ published: https://db\\.${CLUSTER.replace(/\./g, "\\.")} → peer db-1 \\(`),
+        );
+        expect(mine).toEqual(fromTwin);
+        // Nothing applied: the server holds no service.
+        expect(await server.client.call<unknown[]>("listReverseProxyServices")).toEqual([]);
+      } finally {
+        await stack.configRemove("exposeDb");
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "a harmless service (behind a password, as the tests file wants) passes; its published line equals the twin's",
+    async () => {
+      await stack.config("publish", CLUSTER);
+      let published = true;
+      try {
+        const expected = [
+          `+ published: https://files.${CLUSTER} → resource files (10.20.0.5:8080, network office) http, public, ` +
+            'guarded by password (service "files")',
+        ];
+        const fromTwin = publishedLinesOf(await twinText());
+        expect(fromTwin).toEqual(expected);
+        const r = await withPack(["preview"]);
+        expect(r.stdout).toContain("[advisory]  access-changes");
+        expect(r.stdout).toContain("published through reverse proxies: 1 gained, 0 lost");
+        expect(publishedLinesOf(r.stdout)).toEqual(fromTwin);
+        expect(accessLinesOf(r.stdout)).toEqual([]);
+        expect(r.stdout).not.toContain("access-tests  (");
+        // Applied with the pack: its update phase checks the tests again, on the account with the service.
+        const up = await withPack(["up", "--yes"], { reads: "any" });
+        expect(publishedLinesOf(up.stdout)).toEqual(expected);
+        expect(
+          (await server.client.call<{ name: string }[]>("listReverseProxyServices")).map((s) => s.name),
+        ).toEqual(["files"]);
+        expect(`${r.stdout}${up.stdout}${up.stderr}`).not.toContain(FILES_PASSWORD);
+        // Unchanged, the next preview lists nothing published.
+        const again = await withPack(["preview"]);
+        expect(publishedLinesOf(again.stdout)).toEqual([]);
+        // Its removal is the - line, as the twin says.
+        await stack.configRemove("publish");
+        published = false;
+        const gone = await withPack(["preview"]);
+        expect(publishedLinesOf(gone.stdout)).toEqual(expected.map((l) => l.replace(/^\+/, "-")));
+        expect(publishedLinesOf(await twinText())).toEqual(publishedLinesOf(gone.stdout));
+      } finally {
+        if (published) await stack.configRemove("publish");
+        await stack.up();
       }
     },
     TEST_TIMEOUT_MS,

@@ -5,7 +5,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { LiveObjects } from "../../access/live";
-import { lineText } from "../../access/report";
+import { lineText, publishedText } from "../../access/report";
 import { UNKNOWN } from "../../model/mapping";
 import { Guard, SharedFailure, type Analysis } from "../../policy/analysis";
 import { accessChangeViolations, accessTestViolations, broadAccessViolations } from "../../policy/checks";
@@ -159,8 +159,9 @@ function resource(
 const webPolicy = (over: Record<string, unknown> = {}) =>
   resource("Policy", "web", { name: "web to db", enabled: true, rules: [rule()], ...over });
 
-function guard(stateText = state(), env: NodeJS.ProcessEnv = {}): Guard {
+function guard(stateText = state(), env: NodeJS.ProcessEnv = {}, more: [string, Listed[]][] = []): Guard {
   const objects = live();
+  for (const [kind, list] of more) objects.set(kind, list);
   const io = {
     env: {
       PULUMI_NODEJS_STACK: "dev",
@@ -357,7 +358,90 @@ test("access tests: a failure names the test, the pair and the policy, on the st
   expect(v?.urn).toBe(urn("Policy", "web"));
 });
 
-test("a reverse-proxy service: the guard says it does not check what services publish, and runs no published test", async () => {
+// --- reverse-proxy services ----------------------------------------------------------------------------------
+
+/** The service "files" as the server holds it: the office file server published behind a password. */
+const filesService = (over: Record<string, unknown> = {}): Listed => ({
+  id: "svc-files",
+  object: {
+    id: "svc-files",
+    name: "files",
+    domain: "files.proxy.example.test",
+    enabled: true,
+    mode: "http",
+    proxy_cluster: "proxy.example.test",
+    private: false,
+    targets: [
+      {
+        target_id: "res-files",
+        target_type: "host",
+        host: "10.20.0.5",
+        port: 8080,
+        protocol: "http",
+        enabled: true,
+      },
+    ],
+    auth: { password_auth: { enabled: true, password: "" } },
+    ...over,
+  },
+  parents: {},
+});
+
+/** ...and in the stack's state: outputs as the provider keeps them, the auth encrypted as `stack export` shows it. */
+const filesState = {
+  urn: urn("ReverseProxyService", "files"),
+  type: `${T}ReverseProxyService`,
+  id: "svc-files",
+  outputs: {
+    __kind: "ReverseProxyService",
+    name: "files",
+    domain: "files.proxy.example.test",
+    enabled: true,
+    mode: "http",
+    targets: [{ targetId: "res-files", targetType: "host", port: 8080, protocol: "http", enabled: true }],
+    auth: {
+      "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
+      ciphertext: "v1:AAAA",
+    },
+  },
+};
+
+/** ...and as the program declares it. */
+const filesResource = (over: Record<string, unknown> = {}, deps: Record<string, string[]> = {}) =>
+  resource(
+    "ReverseProxyService",
+    "files",
+    {
+      name: "files",
+      domain: "files.proxy.example.test",
+      enabled: true,
+      targets: [{ targetId: "res-files", targetType: "host", protocol: "http", port: 8080, enabled: true }],
+      auth: { passwordAuth: { enabled: true, password: "s3cret-files" } },
+      ...over,
+    },
+    deps,
+  );
+
+const published = (a: Analysis) => [
+  ...a.diff.published.gained.map((l) => `+ ${publishedText(l)}`),
+  ...a.diff.published.lost.map((l) => `- ${publishedText(l)}`),
+];
+
+const FILES_LINE =
+  "published: https://files.proxy.example.test → resource files (10.20.0.5:8080, network office) http, public, " +
+  'guarded by password (service "files")';
+
+const publishedTests = parseTests(
+  [
+    "tests:",
+    "  - {name: the database is not published, published: {peer: db-1}, expect: not-published}",
+    "  - {name: the file server only behind auth, published: {resource: files}, expect: only-with-auth}",
+    "  - {name: routers never reach the database, from: {group: routers}, to: {peer: db-1}, port: 5432, expect: deny}",
+  ].join("\n"),
+  "t.yaml",
+);
+
+test("services: a new public service is a published line, and fails a not-published test naming it", async () => {
   const service = resource("ReverseProxyService", "db-console", {
     name: "db console",
     domain: "db.proxy.example.test",
@@ -365,30 +449,145 @@ test("a reverse-proxy service: the guard says it does not check what services pu
     targets: [{ targetId: "db-1", targetType: "peer", protocol: "http", port: 8080, enabled: true }],
   });
   const a = await guard().analyze([webPolicy(), service], {});
+  expect(lines(a)).toEqual([]);
+  // The host is the peer's IP, as the server fills it in.
+  expect(published(a)).toEqual([
+    "+ published: https://db.proxy.example.test → peer db-1 (100.64.0.3:8080) http, public, no auth: anyone " +
+      'who can connect (service "db console")',
+  ]);
+  expect(a.notes).toEqual([]);
   const [v] = accessChangeViolations(a);
-  expect(v?.message).toContain(
-    "1 reverse-proxy service(s) in the stack: what services publish is not checked here, nor are access tests " +
-      "about it (privnet-access diff and test show and check both)",
-  );
-  // Not run at all (the guard's account holds no service): run, the `published` one would fail and the
-  // `not-published` one pass, whatever the stack publishes.
-  const tests = parseTests(
+  expect(v?.message).toContain("published through reverse proxies: 1 gained, 0 lost");
+  const out = accessTestViolations(a, publishedTests, "t.yaml");
+  expect(out.map((x) => x.message)).toEqual([
     [
-      "tests:",
-      "  - {name: the database is not published, published: {peer: db-1}, expect: not-published}",
-      "  - {name: the database console is published, published: {peer: db-1}, expect: published}",
-      "  - {name: routers never reach the database, from: {group: routers}, to: {peer: db-1}, port: 5432, expect: deny}",
+      "FAIL the database is not published (expect not-published, 1 pair) after this change",
+      '  db-1 is published publicly by service "db console" at https://db.proxy.example.test (public, no auth: ' +
+        "anyone who can connect)",
+      'services responsible: "db console"',
+      "(access test from t.yaml)",
     ].join("\n"),
-    "t.yaml",
-  );
-  expect(accessTestViolations(a, tests, "t.yaml")).toEqual([]);
-  // The reach test beside it still runs: a change that breaks it fails it.
-  const b = await guard().analyze(
-    [webPolicy({ rules: [rule({ sources: ["g-laptops", "g-gw"] })] }), service],
+  ]);
+  expect(out[0]?.urn).toBe(service.urn);
+});
+
+test("services: an update (auth dropped) changes the published line; unchanged, it changes nothing", async () => {
+  const more: [string, Listed[]][] = [["ReverseProxyService", [filesService()]]];
+  const same = await guard(state([filesState]), {}, more).analyze([webPolicy(), filesResource()], {});
+  // The state's auth is encrypted, so the service is taken as written with the program's values: the same lines.
+  expect(published(same)).toEqual([]);
+  expect(accessTestViolations(same, publishedTests, "t.yaml")).toEqual([]);
+
+  const open = await guard(state([filesState]), {}, more).analyze(
+    [webPolicy(), filesResource({ auth: { passwordAuth: { enabled: false } } })],
     {},
   );
-  expect(accessTestViolations(b, tests, "t.yaml").map((x) => x.message.split("\n")[0])).toEqual([
-    "FAIL routers never reach the database (expect deny, 1 pair) after this change",
+  expect(published(open)).toEqual([
+    `+ ${FILES_LINE.replace("guarded by password", "no auth: anyone who can connect")}`,
+    `- ${FILES_LINE}`,
+  ]);
+  expect(accessTestViolations(open, publishedTests, "t.yaml").map((x) => x.message.split("\n")[0])).toEqual([
+    "FAIL the file server only behind auth (expect only-with-auth, 1 pair) after this change",
+  ]);
+});
+
+test("services: a service the program no longer declares is deleted: what it published is lost", async () => {
+  const more: [string, Listed[]][] = [["ReverseProxyService", [filesService()]]];
+  const a = await guard(state([filesState]), {}, more).analyze([webPolicy()], {});
+  expect(published(a)).toEqual([`- ${FILES_LINE}`]);
+  // Left alone (not in the stack), the live service stays: nothing changes.
+  const b = await guard(state(), {}, more).analyze([webPolicy()], {});
+  expect(published(b)).toEqual([]);
+  expect((b.after.snapshot.proxy_services ?? []).map((x) => x.id)).toEqual(["svc-files"]);
+});
+
+test("services: an unknown target id is the new object its dependencies name, else undecided, not guessed", async () => {
+  // A new host resource, published by a new service through its unknown id: that resource.
+  const res = resource(
+    "NetworkResource",
+    "lab-db",
+    { networkId: "n-office", name: "lab-db", address: "10.20.0.9/32", enabled: true },
+    {},
+  );
+  const svc = (deps: Record<string, string[]>) =>
+    resource(
+      "ReverseProxyService",
+      "lab",
+      {
+        name: "lab",
+        domain: "lab.proxy.example.test",
+        enabled: true,
+        targets: [{ targetId: UNKNOWN, targetType: "host", protocol: "http", port: 80, enabled: true }],
+        // A password from another resource: unknown, and no matter (only which checks are on decides).
+        auth: { passwordAuth: { enabled: true, password: UNKNOWN } },
+      },
+      { ...deps, auth: [urn("RandomPassword", "pw")] },
+    );
+  const a = await guard().analyze([webPolicy(), res, svc({ targets: [res.urn] })], {});
+  expect(a.result.undecided).toEqual([]);
+  expect(published(a)).toEqual([
+    "+ published: https://lab.proxy.example.test → resource lab-db (10.20.0.9:80, network office) http, public, " +
+      'guarded by password (service "lab")',
+  ]);
+
+  // An id unknown that names no object of this change (another stack's output, say): undecided.
+  const b = await guard().analyze([webPolicy(), svc({})], {});
+  expect(published(b)).toEqual([]);
+  expect(b.result.undecided.map((u) => u.message)).toEqual([
+    'ReverseProxyService "lab": targets[0].targetId is an id unknown until apply that names no object this ' +
+      "change creates",
+  ]);
+  const [v] = accessChangeViolations(b);
+  expect(v?.message).toContain("Cannot decide before apply");
+  // The tests about publishing are undecided (it could be any target); the reach test is not (a service carries
+  // no traffic between peers).
+  const out = accessTestViolations(b, publishedTests, "t.yaml");
+  expect(out.map((x) => x.message.split("\n")[0])).toEqual([
+    "UNDECIDED the database is not published (expect not-published, 1 pair): cannot be decided before apply; " +
+      "with what is known it would pass. Unknown until apply:",
+    "UNDECIDED the file server only behind auth (expect only-with-auth, 1 pair): cannot be decided before apply; " +
+      "with what is known it would pass. Unknown until apply:",
+  ]);
+  // An existing service whose target id becomes unknown is left out before and after: no line is guessed.
+  const more: [string, Listed[]][] = [["ReverseProxyService", [filesService()]]];
+  const c = await guard(state([filesState]), {}, more).analyze(
+    [
+      webPolicy(),
+      filesResource({
+        targets: [{ targetId: UNKNOWN, targetType: "host", protocol: "http", port: 8080, enabled: true }],
+      }),
+    ],
+    {},
+  );
+  expect(published(c)).toEqual([]);
+  expect(c.before.snapshot.proxy_services).toEqual([]);
+  expect(c.result.undecided.map((u) => u.publishes)).toEqual([true]);
+  // A cluster target names an address, no object: unknown, it is only what the line says.
+  const d = await guard().analyze(
+    [
+      webPolicy(),
+      resource("ReverseProxyService", "direct", {
+        name: "direct",
+        domain: "direct.proxy.example.test",
+        enabled: true,
+        targets: [
+          {
+            targetId: UNKNOWN,
+            targetType: "cluster",
+            host: "10.9.0.1",
+            protocol: "http",
+            port: 80,
+            enabled: true,
+          },
+        ],
+      }),
+    ],
+    {},
+  );
+  expect(d.result.undecided).toEqual([]);
+  expect(published(d)).toEqual([
+    "+ published: https://direct.proxy.example.test → cluster (known after apply) (10.9.0.1:80) http, public, " +
+      'no auth: anyone who can connect (service "direct")',
   ]);
 });
 

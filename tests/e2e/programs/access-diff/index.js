@@ -9,6 +9,8 @@
 //   second       ...and when true, one more group there
 //   publish      when set (a proxy cluster's address), a public reverse-proxy service publishing the resource
 //                ids.files at files.<publish>, behind a password (the secret filesPassword)
+//   exposeDb     when set (a proxy cluster's address), a public reverse-proxy service "db console" publishing the
+//                peer ids.db1 at db.<exposeDb>, without auth
 //   pair         when set ({from, to}: two peer ids), two new groups holding one of them each and a policy "pair"
 //                from the first to the second on tcp/8080: before apply, which new group is which is unknown
 const pulumi = require("@pulumi/pulumi");
@@ -89,6 +91,16 @@ if (publish) {
     enabled: true,
     targets: [{ targetId: ids.files, targetType: "host", protocol: "http", port: 8080, enabled: true }],
     auth: { passwordAuth: { enabled: true, password: config.requireSecret("filesPassword") } },
+  });
+}
+
+const exposeDb = config.get("exposeDb");
+if (exposeDb) {
+  new privnet.ReverseProxyService("db-console", {
+    name: "db console",
+    domain: `db.${exposeDb}`,
+    enabled: true,
+    targets: [{ targetId: ids.db1, targetType: "peer", protocol: "http", port: 8080, enabled: true }],
   });
 }
 
