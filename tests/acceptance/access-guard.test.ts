@@ -17,11 +17,12 @@
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { run as accessCli } from "../../access/cli";
 import { INVENTORY_KINDS, readInventory } from "../../scripts/inventory";
 import { repoRoot } from "../e2e/engine";
 import {
   accessLinesOf,
+  publishedLinesOf,
+  twinDiff,
   makeWork,
   PulumiStack,
   removeWork,
@@ -44,14 +45,6 @@ const KINDS = ["Group", "Policy", "Network", "NetworkResource", "NetworkRouter"]
 const notServed = KINDS.filter((k) => !acc.probe.served.includes(k));
 const hasProxyKind = acc.probe.served.includes("ReverseProxyService");
 const enoughPeers = acc.peerBudget("back") >= 2;
-
-/** The lines about what is published (`+ published: ...`), sorted. */
-const publishedLinesOf = (text: string) =>
-  text
-    .split("\n")
-    .map((l) => l.trim())
-    .filter((l) => /^[+-] published: /.test(l))
-    .sort();
 
 const names = {
   network: `${prefix} net`,
@@ -237,15 +230,7 @@ if (notServed.length) {
 
     /** privnet-access diff's output for the pending change. */
     async function twin(): Promise<string> {
-      let out = "";
-      let err = "";
-      const code = await accessCli(["diff", "--cwd", project.dir, "--stack", stack.name], {
-        stdout: (s) => (out += s),
-        stderr: (s) => (err += s),
-        env: stack.env,
-      });
-      if (code !== 0) throw new Error(`privnet-access diff exited ${code}\n${err}\n${out}`);
-      return out;
+      return twinDiff(project, stack);
     }
 
     beforeAll(async () => {

@@ -11,13 +11,14 @@
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { run as accessCli } from "../../access/cli";
 import { buildAccessAccount, type AccessAccount } from "../support/access-account";
 import { repoRoot } from "./engine";
 import { pythonWithSdk, runInline, type InlineStep } from "./inline";
 import type { E2EServer } from "./project";
 import {
   accessLinesOf,
+  publishedLinesOf,
+  twinDiff,
   makeWork,
   PulumiStack,
   removeWork,
@@ -117,14 +118,6 @@ const PUBLISHED = [
   "{name: the file server only behind auth, published: {resource: files}, expect: only-with-auth}",
 ];
 
-/** The lines about what is published (`+ published: ...`), sorted. */
-const publishedLinesOf = (text: string) =>
-  text
-    .split("\n")
-    .map((l) => l.trim())
-    .filter((l) => /^[+-] published: /.test(l))
-    .sort();
-
 const BROKEN = [
   "{name: routers never reach the database, from: {group: routers}, to: {peer: db-1}, port: 5432, expect: deny}",
 ];
@@ -160,17 +153,7 @@ describe("the access guard for YAML and Python programs (resource plugin)", () =
       await stack.config("sources[0]", acc.groups.admins as string, { path: true });
       await stack.config("opsPeers[0]", acc.peers["gw-1"] as string, { path: true });
       const kept = packConfig(work, "yaml-kept", KEPT);
-      const twin = async () => {
-        let out = "";
-        let err = "";
-        const code = await accessCli(["diff", "--cwd", project.dir, "--stack", "dev"], {
-          stdout: (s) => (out += s),
-          stderr: (s) => (err += s),
-          env: stack.env,
-        });
-        if (code !== 0) throw new Error(`privnet-access diff exited ${code}\n${err}\n${out}`);
-        return accessLinesOf(out);
-      };
+      const twin = async () => accessLinesOf(await twinDiff(project, stack));
       const guarded = async (command: string[], config: string, expect: number | "nonzero" = 0) => {
         const mark = server.requests.length;
         const r = await stack.cli([...command, "--policy-pack", pack, "--policy-pack-config", config], {
@@ -228,17 +211,7 @@ describe("the access guard for YAML and Python programs (resource plugin)", () =
       await stack.config("db1", acc.peers["db-1"] as string);
       await stack.config("filesPassword", "yaml-guard-files-pw-90ad", { secret: true });
       const config = packConfig(work, "yaml-published", PUBLISHED);
-      const twin = async () => {
-        let out = "";
-        let err = "";
-        const code = await accessCli(["diff", "--cwd", project.dir, "--stack", "dev"], {
-          stdout: (s) => (out += s),
-          stderr: (s) => (err += s),
-          env: stack.env,
-        });
-        if (code !== 0) throw new Error(`privnet-access diff exited ${code}\n${err}\n${out}`);
-        return publishedLinesOf(out);
-      };
+      const twin = async () => publishedLinesOf(await twinDiff(project, stack));
       const guarded = async (command: string[], exit: number | "nonzero" = 0) => {
         const mark = server.requests.length;
         const r = await stack.cli([...command, "--policy-pack", pack, "--policy-pack-config", config], {

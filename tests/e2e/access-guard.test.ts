@@ -15,11 +15,12 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { run } from "../../access/cli";
 import { buildAccessAccount, type AccessAccount } from "../support/access-account";
 import type { E2EServer, Project } from "./project";
 import {
   accessLinesOf,
+  publishedLinesOf,
+  twinDiff,
   copyProject,
   makeWork,
   PulumiStack,
@@ -34,14 +35,6 @@ const PROGRAM = "tests/e2e/programs/access-diff";
 /** The proxy cluster a proxy of the account registers (the simulated agent). */
 const CLUSTER = "guard.edge.example.test";
 const FILES_PASSWORD = "guard-e2e-files-pw-3b7d";
-
-/** The lines about what is published (`+ published: ...`), sorted. */
-const publishedLinesOf = (text: string) =>
-  text
-    .split("\n")
-    .map((l) => l.trim())
-    .filter((l) => /^[+-] published: /.test(l))
-    .sort();
 
 describe("the access guard (real CLI, dynamic providers)", () => {
   let work = "";
@@ -133,15 +126,7 @@ describe("the access guard (real CLI, dynamic providers)", () => {
 
   /** The twin's output for the pending change. */
   async function twinText(): Promise<string> {
-    let stdout = "";
-    let stderr = "";
-    const code = await run(["diff", "--cwd", project.dir, "--stack", "dev"], {
-      stdout: (s) => (stdout += s),
-      stderr: (s) => (stderr += s),
-      env: stack.env,
-    });
-    if (code !== 0) throw new Error(`privnet-access diff exited ${code}\n${stderr}\n${stdout}`);
-    return stdout;
+    return twinDiff(project, stack);
   }
 
   /** The pack's lines and the twin's for the pending change: equal, and as expected. */

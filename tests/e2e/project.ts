@@ -14,6 +14,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import * as zlib from "node:zlib";
+import { run as accessCli } from "../../access/cli";
 import { PrivnetClient } from "../../client";
 import { readInventory, type Inventory } from "../../scripts/inventory";
 import type { RequestLogEntry } from "../../server/context";
@@ -237,6 +238,28 @@ export function accessLinesOf(text: string): string[] {
     .map((l) => l.trim())
     .filter((l) => /^[+-] .+ → .+ \(policy /.test(l))
     .sort();
+}
+
+/** The lines about what reverse-proxy services publish (`+ published: ...`), sorted. */
+export function publishedLinesOf(text: string): string[] {
+  return text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => /^[+-] published: /.test(l))
+    .sort();
+}
+
+/** `privnet-access diff`'s output (the offline twin) for a stack's pending change; a non-zero exit throws. */
+export async function twinDiff(project: Project, stack: PulumiStack): Promise<string> {
+  let out = "";
+  let err = "";
+  const code = await accessCli(["diff", "--cwd", project.dir, "--stack", stack.name], {
+    stdout: (s) => (out += s),
+    stderr: (s) => (err += s),
+    env: stack.env,
+  });
+  if (code !== 0) throw new Error(`privnet-access diff exited ${code}\n${err}\n${out}`);
+  return out;
 }
 
 /**
