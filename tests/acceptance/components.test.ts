@@ -1,14 +1,14 @@
 /**
  * The components (NetworkBundle, DnsZoneBundle, Segment) under the real CLI against the acceptance target, in
- * YAML and TypeScript through the resource plugin's Construct, Python with the generated SDK (an Automation API
- * inline program), and TypeScript on the dynamic providers: the same life and the same checks as the e2e tier
+ * YAML and TypeScript through the resource plugin's Construct, Python and Go with their generated SDKs (Automation
+ * API inline programs), and TypeScript on the dynamic providers: the same life and the same checks as the e2e tier
  * (tests/e2e/components.ts), on a shared account, so every name carries a prefix of this run and what the life made
  * is counted back to nothing at the end.
  */
 import { randomBytes } from "node:crypto";
 import { INVENTORY_KINDS, readInventory, type Inventory } from "../../scripts/inventory";
 import { expectLife, expectNoPlaintext, nodeLife, yamlLife, type Life } from "../e2e/components";
-import { runPythonProgram } from "../e2e/inline";
+import { runGoComponents, runPythonProgram } from "../e2e/inline";
 import { makeWork, removeWork, SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } from "../e2e/project";
 import { acceptance } from "./target";
 
@@ -39,6 +39,11 @@ const hostings: [string, string, Run][] = [
     "Python (Automation API inline) through the plugin",
     "py",
     (work, prefix) => runPythonProgram("components.py", work, server, { PRIVNET_TEST_PREFIX: prefix }),
+  ],
+  [
+    "Go (Automation API inline) through the plugin",
+    "go",
+    (work, prefix) => runGoComponents(work, server, { PRIVNET_TEST_PREFIX: prefix }),
   ],
   [
     "TypeScript through the plugin (pulumi-privnet/plugin)",
