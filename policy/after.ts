@@ -186,13 +186,12 @@ const TEXT_FIELDS = new Set([
   "header",
 ]);
 
-/** Fields that decide no access line (a user's future peers' groups, the user's names). */
-const NO_ACCESS: Record<string, Set<string>> = {
-  User: new Set(["auto_groups", "name", "email", "is_service_user", "password"]),
-};
-
-/** Values (API paths) whose unknown value decides nothing here: the secrets of a service's auth checks. */
-const NO_ACCESS_PATHS: Record<string, string[]> = {
+/**
+ * What decides no access line, by API path (`*` = every list item; a path covers all below it): a user's future
+ * peers' groups and the user's names; the secrets of a service's auth checks (only which checks are on decides).
+ */
+const NO_ACCESS: Record<string, string[]> = {
+  User: ["auto_groups", "name", "email", "is_service_user", "password"],
   ReverseProxyService: ["auth.password_auth.password", "auth.pin_auth.pin", "auth.header_auths.*.value"],
 };
 
@@ -511,9 +510,7 @@ export function afterAccount(input: AfterInput): AfterAccount {
     for (const w of kindMap(kind).values()) {
       if (!w.planned) continue;
       const paths = unknownPaths(w.object).filter(
-        (p) =>
-          !(NO_ACCESS[kind]?.has(String(p[0])) ?? false) &&
-          !(NO_ACCESS_PATHS[kind] ?? []).some((x) => matches(x, p)),
+        (p) => !(NO_ACCESS[kind] ?? []).some((x) => matches(x, p.slice(0, x.split(".").length))),
       );
       const open: Path[] = [];
       for (const p of paths) {

@@ -15,7 +15,6 @@
  * end: nothing of this run is left on the target.
  */
 import { randomBytes } from "node:crypto";
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { INVENTORY_KINDS, readInventory } from "../../scripts/inventory";
 import { repoRoot } from "../e2e/engine";
@@ -24,6 +23,7 @@ import {
   publishedLinesOf,
   twinDiff,
   makeWork,
+  packConfig,
   PulumiStack,
   removeWork,
   SETUP_TIMEOUT_MS,
@@ -205,15 +205,6 @@ if (notServed.length) {
     /** Rewrites the program (with the plugin's path, as {@link yamlProject} writes it). */
     const write = (parts: Parameters<typeof program>[0]) => yamlProject(work, "guard", program(parts));
 
-    /** A pack config naming a tests file of `tests`. */
-    const packConfig = (name: string, tests: string[]) => {
-      const file = path.join(work, `${name}.yaml`);
-      fs.writeFileSync(file, ["tests:", ...tests.map((t) => `  - ${t}`), ""].join("\n"));
-      const config = path.join(work, `${name}.json`);
-      fs.writeFileSync(config, JSON.stringify({ "access-tests": { testsFile: file } }));
-      return config;
-    };
-
     const NOT_PUBLISHED = `{name: ${prefix} files are not published, published: {resource: ${names.files}}, expect: not-published}`;
     const ONLY_WITH_AUTH = `{name: ${prefix} files only behind auth, published: {resource: ${names.files}}, expect: only-with-auth}`;
     const REACH = `{name: ${prefix} source reaches files, from: {group: ${names.source}}, to: {resource: ${names.files}}, port: 5432, expect: accept}`;
@@ -226,11 +217,6 @@ if (notServed.length) {
       expect(`${r.stdout}\n${r.stderr}`).not.toContain(acc.token);
       expect(`${r.stdout}\n${r.stderr}`).not.toContain(PASSWORD);
       return r;
-    }
-
-    /** privnet-access diff's output for the pending change. */
-    async function twin(): Promise<string> {
-      return twinDiff(project, stack);
     }
 
     beforeAll(async () => {
@@ -293,7 +279,11 @@ if (notServed.length) {
         recorded("a public service publishing what must not be", async () => {
           write({ reach: peers.length === 2, publicService: true });
           const mark = await writable();
-          const r = await guarded(["up", "--yes"], packConfig("not-published", [NOT_PUBLISHED]), "nonzero");
+          const r = await guarded(
+            ["up", "--yes"],
+            packConfig(work, "not-published", [NOT_PUBLISHED]),
+            "nonzero",
+          );
           expect(r.stdout).toContain("[mandatory]  access-tests");
           expect(r.stdout).toContain(
             `FAIL ${prefix} files are not published (expect not-published, 1 pair) after this change`,
@@ -318,9 +308,9 @@ if (notServed.length) {
           });
           const tests = [ONLY_WITH_AUTH, ...(peers.length === 2 ? [REACH] : [])];
           const mark = await writable();
-          const r = await guarded(["preview"], packConfig("harmless", tests));
+          const r = await guarded(["preview"], packConfig(work, "harmless", tests));
           expect(r.stdout).not.toContain("FAIL ");
-          const fromTwin = await twin();
+          const fromTwin = await twinDiff(project, stack);
           const published = publishedLinesOf(r.stdout);
           expect(published).toEqual(publishedLinesOf(fromTwin));
           expect(accessLinesOf(r.stdout)).toEqual(accessLinesOf(fromTwin));
@@ -366,17 +356,15 @@ if (notServed.length) {
         }
         await recorded("a change breaking a reach test", async () => {
           write({ reach: true, ports: ["5433"] });
-          {
-            const mark = await writable();
-            const r = await guarded(["up", "--yes"], packConfig("reach", [REACH]), "nonzero");
-            expect(r.stdout).toContain("[mandatory]  access-tests");
-            expect(r.stdout).toContain(
-              `FAIL ${prefix} source reaches files (expect accept, 1 pair) after this change`,
-            );
-            expect(r.stdout).toMatch(/→ .*tcp\/5432 is not allowed/);
-            expect(await writable()).toEqual(mark);
-            return `up exited ${r.code}, naming the test; no write`;
-          }
+          const mark = await writable();
+          const r = await guarded(["up", "--yes"], packConfig(work, "reach", [REACH]), "nonzero");
+          expect(r.stdout).toContain("[mandatory]  access-tests");
+          expect(r.stdout).toContain(
+            `FAIL ${prefix} source reaches files (expect accept, 1 pair) after this change`,
+          );
+          expect(r.stdout).toMatch(/→ .*tcp\/5432 is not allowed/);
+          expect(await writable()).toEqual(mark);
+          return `up exited ${r.code}, naming the test; no write`;
         });
       },
       TEST_TIMEOUT_MS,

@@ -20,6 +20,7 @@ import {
   publishedLinesOf,
   twinDiff,
   makeWork,
+  packConfig,
   PulumiStack,
   removeWork,
   SETUP_TIMEOUT_MS,
@@ -52,15 +53,6 @@ function installPackage(dir: string): Promise<string> {
           : resolve(path.join(dir, "node_modules", "pulumi-privnet", "policy")),
     ),
   );
-}
-
-/** A tests file and a pack config naming it. */
-function packConfig(work: string, name: string, tests: string[]): string {
-  const file = path.join(work, `${name}.yaml`);
-  fs.writeFileSync(file, ["tests:", ...tests.map((t) => `  - ${t}`), ""].join("\n"));
-  const config = path.join(work, `${name}.json`);
-  fs.writeFileSync(config, JSON.stringify({ "access-tests": { testsFile: file } }));
-  return config;
 }
 
 const KEPT = [

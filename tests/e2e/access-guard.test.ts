@@ -121,12 +121,7 @@ describe("the access guard (real CLI, dynamic providers)", () => {
 
   /** The twin's lines for the pending change (privnet-access diff). */
   async function twin(): Promise<string[]> {
-    return accessLinesOf(await twinText());
-  }
-
-  /** The twin's output for the pending change. */
-  async function twinText(): Promise<string> {
-    return twinDiff(project, stack);
+    return accessLinesOf(await twinDiff(project, stack));
   }
 
   /** The pack's lines and the twin's for the pending change: equal, and as expected. */
@@ -211,7 +206,7 @@ describe("the access guard (real CLI, dynamic providers)", () => {
     async () => {
       await stack.config("exposeDb", CLUSTER);
       try {
-        const fromTwin = publishedLinesOf(await twinText());
+        const fromTwin = publishedLinesOf(await twinDiff(project, stack));
         const r = await withPack(["up", "--yes"], { expect: "nonzero" });
         expect(r.stdout).toContain("[mandatory]  access-tests");
         expect(r.stdout).toContain(
@@ -252,7 +247,7 @@ describe("the access guard (real CLI, dynamic providers)", () => {
           `+ published: https://files.${CLUSTER} → resource files (10.20.0.5:8080, network office) http, public, ` +
             'guarded by password (service "files")',
         ];
-        const fromTwin = publishedLinesOf(await twinText());
+        const fromTwin = publishedLinesOf(await twinDiff(project, stack));
         expect(fromTwin).toEqual(expected);
         const r = await withPack(["preview"]);
         expect(r.stdout).toContain("[advisory]  access-changes");
@@ -275,7 +270,7 @@ describe("the access guard (real CLI, dynamic providers)", () => {
         published = false;
         const gone = await withPack(["preview"]);
         expect(publishedLinesOf(gone.stdout)).toEqual(expected.map((l) => l.replace(/^\+/, "-")));
-        expect(publishedLinesOf(await twinText())).toEqual(publishedLinesOf(gone.stdout));
+        expect(publishedLinesOf(await twinDiff(project, stack))).toEqual(publishedLinesOf(gone.stdout));
       } finally {
         if (published) await stack.configRemove("publish");
         await stack.up();

@@ -249,6 +249,15 @@ export function publishedLinesOf(text: string): string[] {
     .sort();
 }
 
+/** An access tests file of `tests` (YAML flow entries) in `work`, and the guard's pack config naming it; its path. */
+export function packConfig(work: string, name: string, tests: string[]): string {
+  const file = path.join(work, `${name}.yaml`);
+  fs.writeFileSync(file, ["tests:", ...tests.map((t) => `  - ${t}`), ""].join("\n"));
+  const config = path.join(work, `${name}.json`);
+  fs.writeFileSync(config, JSON.stringify({ "access-tests": { testsFile: file } }));
+  return config;
+}
+
 /** `privnet-access diff`'s output (the offline twin) for a stack's pending change; a non-zero exit throws. */
 export async function twinDiff(project: Project, stack: PulumiStack): Promise<string> {
   let out = "";
