@@ -15,8 +15,9 @@
 # What it runs in the repository before printing it, as the Java language host runs a Maven program:
 #   mvn install                      in a copy of sdk/java (the checkout is not written to)
 #   mvn compile exec:java            the host's plugin discovery (com.pulumi.bootstrap.internal.Main packages),
-#                                    in a project of PROGRAM_POM
-# and then the same discovery again with --offline, which must work: the tests' programs build offline.
+#                                    in a project of PROGRAM_POM (a program run is the same build)
+#   mvn package                      the program as one jar, for `runtime.options.binary`
+# and then both again with --offline, which must work: the tests' programs build offline.
 set -euo pipefail
 
 log() { printf 'java-sdk: %s\n' "$*" >&2; }
@@ -85,10 +86,12 @@ if [ ! -f "$REPO/.ready" ]; then
   } >"$build/program/src/main/java/${main//.//}.java"
   discover=(compile exec:java -Dorg.slf4j.simpleLogger.logFile=System.err
     -DmainClass=com.pulumi.bootstrap.internal.Main -DmainArgs=packages)
-  (cd "$build/program" && "${mvn[@]}" "${discover[@]}" >/dev/null) ||
-    die "the Java language host's plugin discovery (mvn compile exec:java) failed in a project of $POM"
-  (cd "$build/program" && "${mvn[@]}" --offline "${discover[@]}" >/dev/null) ||
-    die "the same discovery fails offline: the repository lacks something the program's build needs"
+  for offline in "" --offline; do
+    (cd "$build/program" && "${mvn[@]}" ${offline:+"$offline"} "${discover[@]}" >/dev/null) ||
+      die "the Java language host's plugin discovery (mvn $offline compile exec:java) failed in a project of $POM"
+    (cd "$build/program" && "${mvn[@]}" ${offline:+"$offline"} package >&2) ||
+      die "mvn $offline package failed in a project of $POM"
+  done
   touch "$build/repo/.ready"
   rm -rf "$REPO"
   mv "$build/repo" "$REPO"
