@@ -8,7 +8,7 @@
 #
 # PROGRAM_POM is a program's pom.xml (the tests take docs/languages.md's). Its `mainClass` property names the
 # program's class. The repository is made once per content of sdk/java, of PROGRAM_POM and of this script (Maven
-# Central is reached then only, about 30 s cold on 2 cores), under ${PRIVNET_JAVA_CACHE:-<engine cache>/../java};
+# Central is reached then only, about 1 minute cold on 2 cores), under ${PRIVNET_JAVA_CACHE:-<engine cache>/../java};
 # concurrent runs are serialised with flock when available, a repository is complete or absent (made in a temp
 # dir, then moved), and the five most recently used repositories are kept.
 #
@@ -17,7 +17,7 @@
 #   mvn compile exec:java            the host's plugin discovery (com.pulumi.bootstrap.internal.Main packages),
 #                                    in a project of PROGRAM_POM (a program run is the same build)
 #   mvn package                      the program as one jar, for `runtime.options.binary`
-# and then both again with --offline, which must work: the tests' programs build offline.
+# and then the discovery again with --offline, which must work: the tests' programs build offline.
 set -euo pipefail
 
 log() { printf 'java-sdk: %s\n' "$*" >&2; }
@@ -86,12 +86,12 @@ if [ ! -f "$REPO/.ready" ]; then
   } >"$build/program/src/main/java/${main//.//}.java"
   discover=(compile exec:java -Dorg.slf4j.simpleLogger.logFile=System.err
     -DmainClass=com.pulumi.bootstrap.internal.Main -DmainArgs=packages)
-  for offline in "" --offline; do
-    (cd "$build/program" && "${mvn[@]}" ${offline:+"$offline"} "${discover[@]}" >/dev/null) ||
-      die "the Java language host's plugin discovery (mvn $offline compile exec:java) failed in a project of $POM"
-    (cd "$build/program" && "${mvn[@]}" ${offline:+"$offline"} package >&2) ||
-      die "mvn $offline package failed in a project of $POM"
-  done
+  (cd "$build/program" && "${mvn[@]}" "${discover[@]}" >/dev/null) ||
+    die "the Java language host's plugin discovery (mvn compile exec:java) failed in a project of $POM"
+  (cd "$build/program" && "${mvn[@]}" package >&2) || die "mvn package failed in a project of $POM"
+  # Offline, the exec plugin is found by its prefix only if the online run left the plugin groups' metadata.
+  (cd "$build/program" && "${mvn[@]}" --offline "${discover[@]}" >/dev/null) ||
+    die "the plugin discovery fails offline: the repository lacks something the program's build needs"
   touch "$build/repo/.ready"
   rm -rf "$REPO"
   mv "$build/repo" "$REPO"
