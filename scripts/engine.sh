@@ -11,6 +11,8 @@
 #   pulumi-language-nodejs          sh wrapper: Node 24 running engine/language-host.js (our language host)
 #   pulumi-resource-pulumi-nodejs   copy of @pulumi/pulumi's dynamic-provider plugin script
 #   pulumi-language-yaml            the YAML language host, built from the Go module proxy (YAML programs)
+#   pulumi-language-java            the Java language host, put there by scripts/language-java.sh (npm run setup
+#                                   does, where a JDK and Maven are installed)
 #
 # Resolution order for the `pulumi` binary (version = node_modules/@pulumi/pulumi's version, which must equal
 # the version pinned in tools/pulumi-cli/go.mod):

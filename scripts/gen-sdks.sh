@@ -69,6 +69,83 @@ bash "$ROOT/scripts/codegen.sh" java "$SCHEMA" "$work/java"
 # compile. The option goes; the output stays secret, as the plugin's Construct answers it marked secret.
 grep -rlZ 'ComponentResourceOptions.builder()' "$work/java" | xargs -0 -r perl -0pi -e \
   's/(ComponentResourceOptions\.builder\(\)\n\s*\.version\(Utilities\.getVersion\(\)\))\n\s*\.additionalSecretOutputs\(List\.of\([^)]*\)\)/$1/g'
+# The generator writes the sources; the build that packages them (Gradle, in Pulumi's own SDKs) needs the schema's
+# `repository`. A Maven build instead, with the coordinates and dependencies that Gradle build would have:
+# io.github.pulumiprivnet:privnet:<package version>, Pulumi's Java SDK at the version the generator writes for, gson
+# and jsr305. (That build would also write a plugin.json naming the resource plugin; Pulumi's Java SDK 0.19.0 reads
+# it only under com/pulumi/, so a program finds the plugin on PATH or in Pulumi.yaml, as in the other languages.)
+pkg_version="$(sed -n 's/^  "version": "\([^"]*\)",$/\1/p' "$SCHEMA" | head -n 1)"
+[ -n "$pkg_version" ] || die "no top-level version in $SCHEMA"
+cat >"$work/java/pom.xml" <<EOF
+<?xml version="1.0" encoding="UTF-8"?>
+<!-- Written by scripts/gen-sdks.sh: the Maven build of the generated Java SDK. \`mvn install\` here puts
+     io.github.pulumiprivnet:privnet:$pkg_version into the local Maven repository (docs/languages.md). -->
+<project xmlns="http://maven.apache.org/POM/4.0.0" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+         xsi:schemaLocation="http://maven.apache.org/POM/4.0.0 https://maven.apache.org/xsd/maven-4.0.0.xsd">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>io.github.pulumiprivnet</groupId>
+  <artifactId>privnet</artifactId>
+  <version>$pkg_version</version>
+  <packaging>jar</packaging>
+  <name>pulumi-privnet</name>
+  <description>The Java SDK of the pulumi-privnet resource plugin (pulumi-resource-privnet)</description>
+  <licenses>
+    <license><name>Apache-2.0</name></license>
+  </licenses>
+  <properties>
+    <maven.compiler.release>11</maven.compiler.release>
+    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
+  </properties>
+  <dependencies>
+    <dependency>
+      <groupId>com.pulumi</groupId>
+      <artifactId>pulumi</artifactId>
+      <version>0.19.0</version>
+    </dependency>
+    <dependency>
+      <groupId>com.google.code.gson</groupId>
+      <artifactId>gson</artifactId>
+      <version>2.8.9</version>
+    </dependency>
+    <dependency>
+      <groupId>com.google.code.findbugs</groupId>
+      <artifactId>jsr305</artifactId>
+      <version>3.0.2</version>
+    </dependency>
+  </dependencies>
+  <build>
+    <pluginManagement>
+      <plugins>
+        <plugin>
+          <groupId>org.apache.maven.plugins</groupId>
+          <artifactId>maven-compiler-plugin</artifactId>
+          <version>3.13.0</version>
+        </plugin>
+        <plugin>
+          <groupId>org.apache.maven.plugins</groupId>
+          <artifactId>maven-resources-plugin</artifactId>
+          <version>3.3.1</version>
+        </plugin>
+        <plugin>
+          <groupId>org.apache.maven.plugins</groupId>
+          <artifactId>maven-surefire-plugin</artifactId>
+          <version>3.2.5</version>
+        </plugin>
+        <plugin>
+          <groupId>org.apache.maven.plugins</groupId>
+          <artifactId>maven-jar-plugin</artifactId>
+          <version>3.4.2</version>
+        </plugin>
+        <plugin>
+          <groupId>org.apache.maven.plugins</groupId>
+          <artifactId>maven-install-plugin</artifactId>
+          <version>3.1.2</version>
+        </plugin>
+      </plugins>
+    </pluginManagement>
+  </build>
+</project>
+EOF
 bash "$ROOT/scripts/codegen.sh" dotnet "$SCHEMA" "$work/dotnet"
 
 status=0

@@ -10,7 +10,12 @@
  * Why not Pulumi's own converter (`pulumi convert --from yaml --language ...`, which writes a YAML program in the
  * other languages): it runs each target language's program generator inside that language's plugin, and the
  * plugins that carry them are not available to these machines' builds (the Node and Go language hosts are refused
- * by the module proxy, the Python one is built by hand outside CI; docs/languages.md). What this file writes is
+ * by the module proxy, the Python one is built by hand outside CI; docs/languages.md). Java's is (the Java language
+ * host, pulumi-java v0.19.0, the one version the proxy serves), with pulumi-yaml's converter plugin: on this
+ * package's examples it writes Java that does not compile (every class imported from com.pulumi.privnet whatever
+ * the schema's java.basePackage says, a list of one reference written as the bare reference, a nested input type
+ * used without its import, an optional config value passed as the value), and the CLI then fails the conversion
+ * (the host lacks the `Link` method the engine calls), so Java has no rendering here. What this file writes is
  * compiled in each language by tests/e2e/api-examples.test.ts, and run or previewed, so a wrong rendering fails there.
  */
 import type { FunctionSchemaSpec, PackageSchema, PropertySpec } from "../schemagen";

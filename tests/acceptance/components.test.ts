@@ -1,13 +1,14 @@
 /**
  * The components (NetworkBundle, DnsZoneBundle, Segment) under the real CLI against the acceptance target, in
  * YAML and TypeScript through the resource plugin's Construct, Python and Go with their generated SDKs (Automation
- * API inline programs), and TypeScript on the dynamic providers: the same life and the same checks as the e2e tier
+ * API inline programs), Java with its generated SDK (a Maven project under the real Java language host), and
+ * TypeScript on the dynamic providers: the same life and the same checks as the e2e tier
  * (tests/e2e/components.ts), on a shared account, so every name carries a prefix of this run and what the life made
  * is counted back to nothing at the end.
  */
 import { randomBytes } from "node:crypto";
 import { INVENTORY_KINDS, readInventory, type Inventory } from "../../scripts/inventory";
-import { expectLife, expectNoPlaintext, nodeLife, yamlLife, type Life } from "../e2e/components";
+import { expectLife, expectNoPlaintext, javaLife, nodeLife, yamlLife, type Life } from "../e2e/components";
 import { runGoComponents, runPythonProgram } from "../e2e/inline";
 import { makeWork, removeWork, SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } from "../e2e/project";
 import { acceptance } from "./target";
@@ -45,6 +46,7 @@ const hostings: [string, string, Run][] = [
     "go",
     (work, prefix) => runGoComponents(work, server, { PRIVNET_TEST_PREFIX: prefix }),
   ],
+  ["Java through the plugin", "java", async (work, prefix) => (await javaLife(work, server, prefix)).life],
   [
     "TypeScript through the plugin (pulumi-privnet/plugin)",
     "tsp",

@@ -4,7 +4,9 @@
  *   forms of their own; up, a second preview with no change, a refresh with no drift, a change in place of every
  *   kind, again no change, destroy; nothing of it is left and the account's settings are as they were;
  * - the root program (examples/network) the same way, with a smaller script;
- * - through the resource plugin: the YAML network example and a Python inline program with the generated SDK.
+ * - through the resource plugin: the YAML network example, a Python inline program with the generated SDK, and a
+ *   Java program with its generated SDK (a Maven project under the real Java language host, run through Maven as
+ *   docs/languages.md sets it up).
  * Where the server loses data it was sent (a policy's second rule's sources on one server), the apply must warn,
  * naming the policy, the rule and the field, and only that resource may show as changed afterwards.
  */
@@ -30,6 +32,7 @@ import {
 } from "../e2e/project";
 import { repoRoot } from "../e2e/engine";
 import { runPythonNetwork } from "../e2e/inline";
+import { javaProgram, javaProject } from "../e2e/java";
 import { acceptance } from "./target";
 
 const acc = acceptance();
@@ -330,6 +333,50 @@ describe("a Python inline program (generated SDK) through the resource plugin", 
       expect(steps.destroy!.changes).toEqual({ delete: 7 });
       expect(counts(await readInventory(acc.client))).toEqual(counts(before));
       acc.record({ check: "plugin program", kind: "python inline", status: "passed", detail: "7 creates" });
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
+
+describe("a Java program (generated SDK, Maven, the Java language host) through the resource plugin", () => {
+  let work = "";
+  let stack: PulumiStack | undefined;
+  const prefix = `accj${randomBytes(3).toString("hex")}`;
+
+  afterAll(async () => {
+    if (stack) await stack.destroy().catch(() => undefined);
+    removeWork(work);
+  });
+
+  it(
+    "up, the key secret and in no file of the state, no change, no drift, a rename in place, destroy leaves the account as it was",
+    async () => {
+      work = makeWork("acceptance-java");
+      const before = await readInventory(acc.client);
+      const project = await javaProject(work, "network-java", javaProgram("network"));
+      stack = await PulumiStack.init({ project, work, name: "acc", server: acc });
+      await stack.config("prefix", prefix);
+      await stack.config("team", `${prefix}-team`);
+      const up = await stack.up();
+      expect(up.resourceChanges).toEqual({ create: 7 });
+      const shown = await stack.outputs();
+      expect(shown.setupKey).toBe("[secret]");
+      expect(typeof shown.everyoneGroupId).toBe("string");
+      const key = String((await stack.outputs(true)).setupKey);
+      expect(key.length).toBeGreaterThan(8);
+      for (const t of [await stack.exportText(), ...readAllFiles(work).map(([, text]) => text)])
+        expect(t).not.toContain(key);
+      expect(changesOf(await stack.preview())).toEqual([]);
+      expect(driftOf(await stack.refreshPreview())).toEqual([]);
+      await stack.config("team", `${prefix}-team-renamed`);
+      const renamed = await stack.up();
+      expect(renamed.changes).toEqual(["update privnet:index:Group::team"]);
+      expect(changesOf(await stack.preview())).toEqual([]);
+      const destroyed = await stack.destroy();
+      expect(destroyed.resourceChanges).toEqual({ delete: 7 });
+      stack = undefined;
+      expect(counts(await readInventory(acc.client))).toEqual(counts(before));
+      acc.record({ check: "plugin program", kind: "java", status: "passed", detail: "7 creates" });
     },
     TEST_TIMEOUT_MS,
   );

@@ -1,10 +1,12 @@
 /**
  * The access guard for programs in other languages, whose resources the resource plugin serves (types
- * `privnet:index:<Kind>`): a Pulumi YAML program under the real CLI and the YAML language host, and a Python
+ * `privnet:index:<Kind>`): a Pulumi YAML program under the real CLI and the YAML language host, a Java program
+ * (a Maven project on the generated SDK) under the real CLI and the Java language host, and a Python
  * Automation API inline program (`policy_packs` and `policy_pack_configs` of `preview` and `up`). The pack is used
  * from a package installed beside the program (node_modules/pulumi-privnet/policy), as a user of any language
  * installs it with npm. For YAML the pack's lines equal privnet-access diff's, the lines of what reverse-proxy
- * services publish included; both runs only read the account.
+ * services publish included; both runs only read the account. For Java too, once the new objects a list names are
+ * applied: a Java input list is one value, unknown as a whole until then, which the pack reports as undecided.
  * The Automation API's `up` skips the preview (`--skip-preview`), where a pack would stop it: a program guards it
  * with a `preview` with the pack first (tests/e2e/programs/python-inline/access_guard.py).
  */
@@ -14,6 +16,7 @@ import * as path from "node:path";
 import { buildAccessAccount, type AccessAccount } from "../support/access-account";
 import { repoRoot } from "./engine";
 import { pythonWithSdk, runInline, type InlineStep } from "./inline";
+import { javaProgram, javaProject } from "./java";
 import type { E2EServer } from "./project";
 import {
   accessLinesOf,
@@ -290,6 +293,85 @@ describe("the access guard for YAML and Python programs (resource plugin)", () =
         acc.groups.admins,
       ]);
       expect(policies.map((p) => p.name)).not.toContain("py lab to db");
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
+
+describe("the access guard for a Java program (resource plugin, real Java language host)", () => {
+  let work = "";
+  let server: E2EServer;
+  let acc: AccessAccount;
+
+  beforeAll(async () => {
+    work = makeWork("access-guard-java");
+    server = await startE2EServer();
+    acc = await buildAccessAccount(server.url, server.token);
+  }, SETUP_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await acc?.client.close();
+    await server?.close();
+    removeWork(work);
+  });
+
+  test(
+    "a list naming a new group is unknown as a whole: undecided until the group is applied (pulumi up --target), then the lines equal privnet-access diff's; a broken test stops up before any write",
+    async () => {
+      const project = await javaProject(work, "guard-java", javaProgram("access-guard"), { jar: true });
+      const pack = await installPackage(project.dir);
+      const stack = await PulumiStack.init({ project, work, name: "dev", server });
+      await stack.config("db", acc.groups.db as string);
+      await stack.config("sources[0]", acc.groups.admins as string, { path: true });
+      await stack.config("opsPeers[0]", acc.peers["gw-1"] as string, { path: true });
+      const kept = packConfig(work, "java-kept", KEPT);
+      const twin = async () => accessLinesOf(await twinDiff(project, stack));
+      const guarded = async (command: string[], config: string, expect: number | "nonzero" = 0) => {
+        const mark = server.requests.length;
+        const r = await stack.cli([...command, "--policy-pack", pack, "--policy-pack-config", config], {
+          expect,
+        });
+        return { r, writes: writes(server.since(mark)) };
+      };
+
+      // A Java input list is one Output: [ops.id] is unknown as a whole until the group exists, so the rule it
+      // sources is left out, its line is not listed, and the test it could touch is undecided, stopping the preview.
+      const first = await guarded(["preview"], kept, "nonzero");
+      expect(first.writes).toEqual([]);
+      expect(first.r.stdout).toContain("UNDECIDED admins reach the database");
+      expect(first.r.stdout).toContain('Policy "java ops ssh": rules[0].sources is unknown until apply');
+      expect(accessLinesOf(first.r.stdout)).toEqual([
+        '+ admin-1 → db-1 tcp/5432 (policy "java app to db", rule "postgres")',
+      ]);
+
+      // As the guard says: apply the new group first; then everything is known and decided.
+      await stack.cli(["up", "--target", "urn:pulumi:dev::guard-java::privnet:index:Group::ops"], {
+        yes: true,
+      });
+      const decided = await guarded(["preview"], kept);
+      expect(decided.writes).toEqual([]);
+      expect(accessLinesOf(decided.r.stdout)).toEqual(
+        [
+          '+ admin-1 → db-1 tcp/5432 (policy "java app to db", rule "postgres")',
+          '+ gw-1 → db-1 tcp/22 (policy "java ops ssh", rule "ssh")',
+        ].sort(),
+      );
+      expect(decided.r.stdout).not.toContain("Cannot decide before apply");
+      expect(await twin()).toEqual(accessLinesOf(decided.r.stdout));
+      await stack.up();
+
+      await stack.config("sources[1]", acc.groups.routers as string, { path: true });
+      const second = await guarded(["preview"], kept);
+      expect(second.writes).toEqual([]);
+      expect(accessLinesOf(second.r.stdout)).toEqual([
+        '+ gw-1 → db-1 tcp/5432 (policy "java app to db", rule "postgres")',
+      ]);
+      expect(await twin()).toEqual(accessLinesOf(second.r.stdout));
+
+      const blocked = await guarded(["up", "--yes"], packConfig(work, "java-broken", BROKEN), "nonzero");
+      expect(blocked.writes).toEqual([]);
+      expect(blocked.r.stdout).toContain("FAIL routers never reach the database");
+      expect(`${blocked.r.stdout}${blocked.r.stderr}`).not.toContain(server.token);
     },
     TEST_TIMEOUT_MS,
   );

@@ -1,7 +1,7 @@
 /**
  * The components (NetworkBundle, DnsZoneBundle, Segment) under the real CLI against privnet-server, in every
- * language: YAML and TypeScript through the resource plugin (its Construct), Python and Go with their generated
- * SDKs, and TypeScript on the dynamic providers (pulumi-privnet's ComponentResource classes). Each goes through the
+ * language: YAML and TypeScript through the resource plugin (its Construct), Python, Go and Java (a Maven project
+ * under the real Java language host) with their generated SDKs, and TypeScript on the dynamic providers (pulumi-privnet's ComponentResource classes). Each goes through the
  * same life (./components.ts): children under their components, up, no change, no drift, reorder changes nothing,
  * an entry changed is its child updated in place, an entry added or removed is one child made or deleted, bad
  * input fails at preview naming the component, the entry and the field, destroy leaves nothing, and the setup key
@@ -13,7 +13,7 @@
 import { execFile } from "node:child_process";
 import * as path from "node:path";
 import { countInventory } from "../../scripts/inventory";
-import { expectLife, expectNoPlaintext, nodeLife, yamlLife, type Life } from "./components";
+import { expectLife, expectNoPlaintext, javaLife, nodeLife, yamlLife, type Life } from "./components";
 import { repoRoot } from "./engine";
 import { runGoComponents, runPythonProgram } from "./inline";
 import {
@@ -41,6 +41,7 @@ const hostings: [string, Run][] = [
     "Go (Automation API inline) through the plugin",
     (work, server, prefix) => runGoComponents(work, server, { PRIVNET_TEST_PREFIX: prefix }),
   ],
+  ["Java through the plugin", async (work, server, prefix) => (await javaLife(work, server, prefix)).life],
   [
     "TypeScript through the plugin (pulumi-privnet/plugin)",
     async (work, server, prefix) => (await nodeLife(work, server, "plugin", prefix)).life,

@@ -9,8 +9,9 @@
  * input (a port out of range) that must fail naming the component, the entry and the field, and destroy.
  *
  * The Python and Go programs (tests/e2e/programs/*-inline/components.*) report these steps themselves; the YAML
- * program (written here from the scenario) and the Node program (tests/e2e/programs/components/index.js, with
- * pulumi-privnet's classes or pulumi-privnet/plugin's) are driven here through the CLI.
+ * program (written here from the scenario), the Node program (tests/e2e/programs/components/index.js, with
+ * pulumi-privnet's classes or pulumi-privnet/plugin's) and the Java program (tests/e2e/programs/java/components,
+ * a Maven project under the real Java language host) are driven here through the CLI.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -18,6 +19,7 @@ import { stringify } from "yaml";
 import { installPackageCopy } from "../support/package-copy";
 import type { InlineStep } from "./inline";
 import { repoRoot } from "./engine";
+import { javaProgram, javaProject } from "./java";
 import { changesOf, PulumiStack, readAllFiles, shortUrn, yamlProject, type PreviewJson } from "./project";
 
 const PROGRAMS = path.join(__dirname, "programs", "components");
@@ -214,6 +216,22 @@ export async function nodeLife(
     server,
   });
   await stack.config("hosting", hosting);
+  await stack.config("prefix", prefix);
+  const life = await cliLife(stack, (s) => stack.config("components", JSON.stringify(s.components)));
+  return { life, stack };
+}
+
+/**
+ * The life of the Java program (a Maven project under the Java language host, the generated SDK, run as one jar:
+ * see javaProject): each stage is the stack's config `components`, as for the Node program.
+ */
+export async function javaLife(
+  work: string,
+  server: { url: string; token: string },
+  prefix: string,
+): Promise<{ life: Life; stack: PulumiStack }> {
+  const project = await javaProject(work, "java-components", javaProgram("components"), { jar: true });
+  const stack = await PulumiStack.init({ project, work, name: "components", server });
   await stack.config("prefix", prefix);
   const life = await cliLife(stack, (s) => stack.config("components", JSON.stringify(s.components)));
   return { life, stack };

@@ -1,12 +1,13 @@
 /**
- * Interrupted runs through the resource plugin, under the real CLI on privnet-server: a YAML program and a Python
- * Automation API inline program, each killed with SIGKILL mid-`pulumi up` (the CLI or the program, the language
- * host, the plugin), then `pulumi cancel` + `pulumi up` and `pulumi destroy` (tests/e2e/interrupted-plugin.ts).
+ * Interrupted runs through the resource plugin, under the real CLI on privnet-server: a YAML program, a Java
+ * program (a Maven project under the real Java language host) and a Python Automation API inline program, each
+ * killed with SIGKILL mid-`pulumi up` (the CLI or the program, the language host, the plugin), then `pulumi cancel` + `pulumi up` and `pulumi destroy` (tests/e2e/interrupted-plugin.ts).
  * The plugin knows no hidden input: the URN of each request names the stack whose state it reads.
  */
 import {
   figuresLine,
   interruptedRun,
+  javaRunner,
   newPrefix,
   pythonRunner,
   yamlRunner,
@@ -34,6 +35,7 @@ type MakeRunner = (
 
 describe.each([
   ["YAML", "y", yamlRunner],
+  ["Java", "j", javaRunner],
   ["Python", "p", pythonRunner],
 ] as [string, string, MakeRunner][])(
   "a %s program through the plugin, killed mid-up",

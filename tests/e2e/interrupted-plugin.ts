@@ -1,7 +1,8 @@
 /**
  * A `pulumi up` through the resource plugin killed with SIGKILL mid-run, then recovered as docs/interrupted-runs.md
  * says (`pulumi cancel`, `pulumi up`) and destroyed, against any server: a YAML program (real CLI, real YAML language
- * host) or a Python Automation API inline program (generated SDK, no language host). Used by the e2e tier on
+ * host), a Java program (real CLI, real Java language host, generated SDK) or a Python Automation API inline
+ * program (generated SDK, no language host). Used by the e2e tier on
  * privnet-server (tests/e2e/interrupted-plugin.test.ts) and by the acceptance tier on any target.
  *
  * The program: `groups` groups (unique names) and `policies` policies (names may repeat: policy i and i + policies/2
@@ -25,7 +26,8 @@ import { startHoldProxy, type HoldRule } from "../support/hold-proxy";
 import { runPulumi } from "./engine";
 import { inlineEnv, pythonWithSdk, run, stepsOf } from "./inline";
 import { killWhen, repairFileBackend } from "./kill";
-import { changesOf, COMMAND_TIMEOUT_MS, PulumiStack, yamlProject } from "./project";
+import { javaProgram, javaProject } from "./java";
+import { changesOf, COMMAND_TIMEOUT_MS, PulumiStack, yamlProject, type Project } from "./project";
 
 /** The server under test, and a client of it that does not go through the proxy. */
 export interface Target {
@@ -154,13 +156,52 @@ export async function yamlRunner(
   server: { url: string; token: string },
 ): Promise<Runner> {
   const text = yamlProgram(prefix, sizes);
-  const project = yamlProject(work, "interrupted-yaml", text);
+  return cliRunner(work, server, async (dir) => yamlProject(dir, "interrupted-yaml", text));
+}
+
+/**
+ * The Java program (tests/e2e/programs/java/interrupted, a Maven project under the Java language host, run as one
+ * jar) in `<work>/interrupted-java`, stack `ci`, its sizes and prefix in the stack's config; the recovery as for
+ * YAML, in another copy of the project built again.
+ */
+export async function javaRunner(
+  work: string,
+  prefix: string,
+  sizes: Sizes,
+  server: { url: string; token: string },
+): Promise<Runner> {
+  const program = javaProgram("interrupted");
+  return cliRunner(
+    work,
+    server,
+    (dir) => javaProject(dir, "interrupted-java", program, { jar: true }),
+    async (stack) => {
+      await stack.config("prefix", prefix);
+      await stack.config("groups", String(sizes.groups));
+      await stack.config("policies", String(sizes.policies));
+    },
+  );
+}
+
+/**
+ * A program driven through the CLI: `makeProject(dir)` writes the project under `dir`; stack `ci` is made in
+ * `work` against `server` and `configure`d. The recovery runs in another copy of the project
+ * (`<work>/fresh-machine`, the stack's config file copied) with a new PULUMI_HOME: only the backend carries over.
+ */
+async function cliRunner(
+  work: string,
+  server: { url: string; token: string },
+  makeProject: (dir: string) => Promise<Project>,
+  configure: (stack: PulumiStack) => Promise<void> = async () => undefined,
+): Promise<Runner> {
+  const project = await makeProject(work);
   const stack = await PulumiStack.init({ project, work, name: "ci", server });
+  await configure(stack);
   let fresh: PulumiStack | undefined;
   const recovered = async (): Promise<PulumiStack> => {
     if (fresh) return fresh;
     const freshWork = path.join(work, "fresh-machine");
-    const copy = yamlProject(freshWork, "interrupted-yaml", text);
+    const copy = await makeProject(freshWork);
     fs.copyFileSync(path.join(project.dir, "Pulumi.ci.yaml"), path.join(copy.dir, "Pulumi.ci.yaml"));
     fresh = await PulumiStack.open({
       project: copy,

@@ -9,6 +9,8 @@
  *   `__main__.py`; no Python language host is needed), through the plugin and the generated SDK: the same life;
  * - Go: it builds against the generated SDK and gofmt changes nothing (a Go program needs the Go language host
  *   to run, which these machines' package sources do not serve);
+ * - Java: the quick start as App.java of a Maven project (docs/languages.md's pom.xml) under the real Java language
+ *   host, through the plugin and the generated SDK (sdk/java): the same life, and the key in no file of the state;
  * - YAML: the same life as TypeScript's.
  */
 import * as fs from "node:fs";
@@ -17,10 +19,12 @@ import { tsconfigJson } from "../../importer/project";
 import { installPackageCopy } from "../support/package-copy";
 import { repoRoot } from "./engine";
 import { run, runPythonProgram } from "./inline";
+import { javaProject } from "./java";
 import {
   changesOf,
   makeWork,
   PulumiStack,
+  readAllFiles,
   removeWork,
   SETUP_TIMEOUT_MS,
   startE2EServer,
@@ -47,15 +51,16 @@ const block = (lang: string, nth = 0): string => {
   if (!found) throw new Error(`README.md's quick start has no ${lang} block number ${nth + 1}`);
   return found.code;
 };
-/** The TypeScript program, the plugin lines of Pulumi.yaml, the Python, Go and YAML programs. */
+/** The TypeScript program, the plugin lines of Pulumi.yaml, the Python, Go, Java and YAML programs. */
 const TS = block("ts");
 const PLUGIN_LINES = block("yaml", 0);
 const PYTHON = block("python");
 const GO = block("go");
+const JAVA = block("java");
 const YAML = block("yaml", 1);
 
-test("each quick start is 15 lines or fewer, in the five forms the README promises", () => {
-  expect(blocks.map((b) => b.lang)).toEqual(["ts", "yaml", "python", "go", "yaml"]);
+test("each quick start is 15 lines or fewer, in the six forms the README promises", () => {
+  expect(blocks.map((b) => b.lang)).toEqual(["ts", "yaml", "python", "go", "java", "yaml"]);
   expect(blocks.map((b) => [b.lang, b.code.trimEnd().split("\n").length <= 15])).toEqual(
     blocks.map((b) => [b.lang, true]),
   );
@@ -77,11 +82,21 @@ describe("the README's quick starts under the real CLI", () => {
     removeWork(work);
   });
 
-  /** up, a second preview, destroy; the group and the key exist between, and nothing after. */
+  /**
+   * up, a second preview, destroy; the group and the key exist between, and nothing after. The key is a secret
+   * output, and in no file of the state backend, `pulumi stack export` included.
+   */
   async function life(stack: PulumiStack): Promise<void> {
     const up = await stack.up();
     expect(up.resourceChanges.create).toBe(3); // the stack, the group, the setup key
     expect((await stack.outputs()).setupKey).toBe("[secret]");
+    const key = String((await stack.outputs(true)).setupKey);
+    expect(key).toMatch(/^[0-9A-F]{8}-[0-9A-F]{4}-/);
+    expect(await stack.exportText()).not.toContain(key);
+    const state = readAllFiles(path.join(work, "state"));
+    expect(state.length).toBeGreaterThan(0);
+    for (const [file, text] of state)
+      expect({ file, found: text.includes(key) }).toEqual({ file, found: false });
     const groups = await server.client.call<{ name: string }[]>("listGroups");
     expect(groups.filter((g) => g.name === "servers")).toHaveLength(1);
     expect(changesOf(await stack.preview())).toEqual([]);
@@ -159,6 +174,15 @@ describe("the README's quick starts under the real CLI", () => {
       const env = { ...process.env, GOFLAGS: "-mod=mod" };
       await run("go", ["vet", "./..."], env, 900_000, dir);
       expect(await run("gofmt", ["-l", "."], env, 60_000, dir)).toBe("");
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "Java: the quick start as a Maven project's App.java, under the real Java language host",
+    async () => {
+      const project = await javaProject(work, "quickstart-java", JAVA);
+      await life(await PulumiStack.init({ project, work, name: "dev", server }));
     },
     TEST_TIMEOUT_MS,
   );
