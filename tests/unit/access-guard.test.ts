@@ -343,7 +343,7 @@ test("an unknown port is not guessed: the rule is left out before and after, and
 test("access tests: a failure names the test, the pair and the policy, on the stack's resource", async () => {
   const a = await guard().analyze([webPolicy({ rules: [rule({ sources: ["g-laptops", "g-gw"] })] })], {});
   const tests = parseTests(
-    "tests:\n  - {name: routers never reach the database, from: {group: routers}, to: {peer: db-1}, port: 5432, expect: deny}\n",
+    "tests:\n  - {name: routers never reach the database, from: {group: routers}, to: {peer: db-1}, protocol: all, expect: deny}\n",
     "t.yaml",
   );
   const [v] = accessTestViolations(a, tests, "t.yaml");
