@@ -14,9 +14,11 @@
  *
  * (`PRIVNET_POLICY_ACCESS_TESTS`, `PRIVNET_POLICY_ACCESS_CHANGES`, `PRIVNET_POLICY_NO_BROAD_ACCESS`: advisory,
  * mandatory or disabled; the pack config's `enforcementLevel` wins, as the engine applies it.) A relative tests
- * file is taken from the directory the command runs in (`PWD`). The token is never printed.
+ * file is taken from the directory the Pulumi CLI runs in, as the CLI takes `--policy-pack-config` itself
+ * (policy/cli-directory.ts). The token is never printed.
  */
 import * as path from "node:path";
+import { cliDirectory, type CliDirectory } from "./cli-directory";
 import type * as Credentials from "../model/credentials";
 
 export type Level = "advisory" | "mandatory" | "disabled";
@@ -151,11 +153,26 @@ export function connectionOf(cfg: PolicyConfig, env: NodeJS.ProcessEnv): Connect
   return { apiUrl, token: token?.value, from: url.from };
 }
 
-/** The tests file: the policy's `testsFile`, else PRIVNET_ACCESS_TESTS; relative to the command's directory. */
-export function testsFileOf(cfg: PolicyConfig, env: NodeJS.ProcessEnv): string | undefined {
+/** The tests file to read; for a relative setting, the directory it was taken from. */
+export interface TestsFile {
+  path: string;
+  relativeTo?: CliDirectory;
+}
+
+/**
+ * The tests file: the policy's `testsFile`, else PRIVNET_ACCESS_TESTS; a relative one from the directory the
+ * Pulumi CLI runs in (that of `--cwd DIR`), where the CLI found the pack's config file.
+ */
+export function testsFileOf(
+  cfg: PolicyConfig,
+  env: NodeJS.ProcessEnv,
+  base: () => CliDirectory = () => cliDirectory(env),
+): TestsFile | undefined {
   const f = cfg.testsFile?.trim() || env.PRIVNET_ACCESS_TESTS?.trim();
   if (!f) return undefined;
-  return path.resolve(env.PWD || process.cwd(), f);
+  if (path.isAbsolute(f)) return { path: path.normalize(f) };
+  const relativeTo = base();
+  return { path: path.resolve(relativeTo.dir, f), relativeTo };
 }
 
 /** The sensitive groups: the policy's `sensitiveGroups`, else PRIVNET_SENSITIVE_GROUPS (comma-separated). */
