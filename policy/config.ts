@@ -128,6 +128,16 @@ export interface Connection {
   token: string | undefined;
   /** Where the URL came from, for messages. */
   from: string;
+  /** Where the token came from, for messages (`the stack's privnet:token`); absent without a token. */
+  tokenFrom?: string;
+}
+
+/** What to check when the server rejects the token: the setting it came from, and the pack's order. */
+export function tokenHint(c: Connection): string {
+  return (
+    `check ${c.tokenFrom ?? "the token"} (the pack takes its config's token, else the stack's privnet:token, ` +
+    "else PRIVNET_TOKEN)"
+  );
 }
 
 /** The account to read: the policy's config, else the stack's config, else the environment, else the default. */
@@ -150,7 +160,9 @@ export function connectionOf(cfg: PolicyConfig, env: NodeJS.ProcessEnv): Connect
   const apiUrl = (url.value as string).replace(/\/+$/, "");
   if (!/^https?:\/\/[^/\s]+/.test(apiUrl))
     throw new GuardConfigError(`${url.from} must be an http(s) URL such as http://127.0.0.1:8080`);
-  return { apiUrl, token: token?.value, from: url.from };
+  return token
+    ? { apiUrl, token: token.value, from: url.from, tokenFrom: token.from }
+    : { apiUrl, token: undefined, from: url.from };
 }
 
 /** The tests file to read; for a relative setting, the directory it was taken from. */

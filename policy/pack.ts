@@ -24,9 +24,11 @@ import type * as Checks from "./checks";
 import type { Violation } from "./checks";
 import {
   CONFIG_SCHEMAS,
+  GuardConfigError,
   levelOf,
   sensitiveGroupsOf,
   testsFileOf,
+  type Level,
   type PolicyConfig,
   type PolicyName,
 } from "./config";
@@ -139,14 +141,32 @@ function stopping(report: ReportViolation, description: string, message: string)
   (report as unknown as (v: typeof violation) => void)(violation);
 }
 
-const policy = (name: PolicyName, description: string, check: PolicyCheck) => ({
-  name,
-  description,
-  enforcementLevel: levelOf(name, process.env),
-  configSchema: CONFIG_SCHEMAS[name] as never,
-  validateStack: async (args: StackValidationArgs, report: ReportViolation) =>
-    check(args, args.getConfig<PolicyConfig>(), report),
-});
+/**
+ * A policy of the pack. Its level comes from its variable (PRIVNET_POLICY_<POLICY>); a value that is none of the
+ * levels does not stop the pack with a stack trace at start: the policy runs nothing and stops the change with one
+ * line naming the variable and the values it takes (the user meant some level; none is guessed).
+ */
+function policy(name: PolicyName, description: string, check: PolicyCheck) {
+  let enforcementLevel: Level;
+  let misconfigured: string | undefined;
+  try {
+    enforcementLevel = levelOf(name, process.env);
+  } catch (err) {
+    if (!(err instanceof GuardConfigError)) throw err;
+    enforcementLevel = "mandatory";
+    misconfigured = `${err.message}; the policy did not run, so this stops the change`;
+  }
+  return {
+    name,
+    description,
+    enforcementLevel,
+    configSchema: CONFIG_SCHEMAS[name] as never,
+    validateStack: async (args: StackValidationArgs, report: ReportViolation) =>
+      misconfigured !== undefined
+        ? stopping(report, description, misconfigured)
+        : check(args, args.getConfig<PolicyConfig>(), report),
+  };
+}
 
 const ACCESS_TESTS = "The access tests hold on the account after the change";
 

@@ -248,7 +248,7 @@ describe("the access guard for YAML and Python programs (resource plugin)", () =
   );
 
   test(
-    "YAML under `pulumi --cwd DIR` from DIR's parent: a relative testsFile is found in DIR, as the config file is; an unreadable tests file fails the run even when advisory",
+    "YAML under `pulumi --cwd DIR` from DIR's parent: a relative testsFile is found in DIR, as the config file is; a tests file that cannot be read, or a bad level variable, stops the change in one line even when advisory",
     async () => {
       const parent = path.join(work, "cwd-case");
       const project = yamlProject(
@@ -283,7 +283,7 @@ describe("the access guard for YAML and Python programs (resource plugin)", () =
       for (const [name, cfg] of Object.entries(configs))
         fs.writeFileSync(path.join(project.dir, name), JSON.stringify(cfg));
       /** `pulumi --cwd yaml preview` run from the parent, with the parent as the shell's PWD. */
-      const fromParent = async (config: string) => {
+      const fromParent = async (config: string, extraEnv: Record<string, string> = {}) => {
         const mark = server.requests.length;
         const r = await runPulumi(
           [
@@ -297,7 +297,7 @@ describe("the access guard for YAML and Python programs (resource plugin)", () =
             "--policy-pack-config",
             config,
           ],
-          { cwd: parent, env: { ...stack.env, PWD: parent } },
+          { cwd: parent, env: { ...stack.env, PWD: parent, ...extraEnv } },
         );
         expect(writes(server.since(mark))).toEqual([]);
         return { code: r.code, out: `${r.stdout}\n${r.stderr}` };
@@ -336,6 +336,17 @@ describe("the access guard for YAML and Python programs (resource plugin)", () =
         expect(notRun.out).not.toContain("✅");
         expect(notRun.code).not.toBe(0);
       }
+
+      // A bad enforcement level in the environment: one line naming the variable and the values, no stack trace.
+      const loose = await fromParent("relative.json", { PRIVNET_POLICY_ACCESS_TESTS: "loose" });
+      expect(loose.code).not.toBe(0);
+      const said = loose.out.split("\n").filter((l) => l.includes("PRIVNET_POLICY_ACCESS_TESTS"));
+      expect(said.map((l) => l.trim())).toEqual([
+        'PRIVNET_POLICY_ACCESS_TESTS: expected advisory, mandatory or disabled, got "loose"; the policy did not run, so this stops the change',
+      ]);
+      expect(loose.out).not.toMatch(/^\s+at /m);
+      expect(loose.out).not.toContain("GuardConfigError");
+      expect(loose.out).toContain("[mandatory]  access-tests");
     },
     TEST_TIMEOUT_MS,
   );

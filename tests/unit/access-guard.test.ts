@@ -645,6 +645,7 @@ test("config: the policy's config, then the stack's, then the environment; level
     apiUrl: "http://cfg:3",
     token: "st",
     from: "the policy config's apiUrl",
+    tokenFrom: "the stack's privnet:token",
   });
   expect(connectionOf({}, env).apiUrl).toBe("http://stack:1");
   expect(connectionOf({}, { PRIVNET_API_URL: "http://env:2", PRIVNET_TOKEN: "et" })).toMatchObject({
