@@ -175,6 +175,23 @@ describe("the components' checks", () => {
     expect(failures(DNS_ZONE_BUNDLE, noType).some((f) => f.startsWith("records[0]"))).toBe(true);
   });
 
+  it("take a number where a string is expected as its text (Pulumi YAML's digits-only config values)", () => {
+    const digits = {
+      ...segment,
+      name: 2024,
+      allow: [{ from: [7], protocol: "tcp", ports: [5432], description: 42 }],
+    };
+    const checked = checkComponent(SEGMENT, "c", digits, false);
+    expect(checked.failures).toEqual([]);
+    expect(checked.values).toMatchObject({
+      name: "2024",
+      allow: [{ from: ["7"], ports: ["5432"], description: "42" }],
+    });
+    expect(checked.plan.children.map((c) => `${c.kind}::${c.name}`)).toContain("Policy::c-42");
+    const records = { ...zone, records: [{ name: 2024, type: "A", content: "10.0.0.1", ttl: 300 }] };
+    expect(failures(DNS_ZONE_BUNDLE, records)).toEqual([]);
+  });
+
   it("pass values not known yet", () => {
     expect(failures(SEGMENT, { ...segment, name: UNKNOWN }, true)).toEqual([]);
     expect(failures(DNS_ZONE_BUNDLE, { ...zone, domain: UNKNOWN }, true)).toEqual([]);
