@@ -209,7 +209,11 @@ export async function buildComponent(
     const Class = classes[child.kind];
     if (!Class) throw new Error(`components: no class for ${child.kind}`);
     const inputs = inputOf(child.inputs, args, values, made, given) as never;
-    made.set(child.id, new Class(child.name, inputs, { ...childOptions, parent }));
+    const aliases = child.aliases?.map((n) => ({ name: n }));
+    made.set(
+      child.id,
+      new Class(child.name, inputs, { ...childOptions, parent, ...(aliases ? { aliases } : {}) }),
+    );
   }
   const outputs: Props = {};
   for (const [k, v] of Object.entries(plan.outputs)) outputs[k] = inputOf(v, args, values, made, given);
