@@ -176,8 +176,9 @@ async function readLive(
   io: Io,
   progress: (l: string) => void,
   kinds: string[],
+  tokenHint?: string,
 ): Promise<Live> {
-  const read = await readLiveObjects(apiUrl, token, kinds, progress);
+  const read = await readLiveObjects(apiUrl, token, kinds, progress, tokenHint);
   const now = io.now?.() ?? Date.now();
   const snapshot = snapshotOf(read.objects, now);
   const seed: Seed = {
@@ -325,18 +326,21 @@ async function diff(o: Options, io: Io, progress: (l: string) => void): Promise<
   const apiUrl = o.apiUrl ?? cfg("privnet:apiUrl");
   if (!apiUrl)
     throw usage("diff: no API URL: pass --api-url, set PRIVNET_API_URL, or set privnet:apiUrl in the stack");
-  const token =
-    o.tokenFile !== undefined || io.env.PRIVNET_TOKEN ? readToken(o, io.env) : cfg("privnet:token");
+  const fromStack = !(o.tokenFile !== undefined || io.env.PRIVNET_TOKEN);
+  const token = fromStack ? cfg("privnet:token") : readToken(o, io.env);
   if (!token)
     throw usage(
       "diff: no API token: pass --token-file, set PRIVNET_TOKEN, or set privnet:token in the stack",
     );
   let t = Date.now();
-  const live = await readLive(apiUrl, token, io, progress, [
-    ...SNAPSHOT_KINDS,
-    "DnsRecord",
-    "ReverseProxyDomain",
-  ]);
+  const live = await readLive(
+    apiUrl,
+    token,
+    io,
+    progress,
+    [...SNAPSHOT_KINDS, "DnsRecord", "ReverseProxyDomain"],
+    fromStack ? "check the stack's privnet:token (or pass --token-file, or set PRIVNET_TOKEN)" : undefined,
+  );
   const clusters = await proxyClusters(apiUrl, token);
   lap("read_account", t);
   progress("cloning the account into the offline twin");

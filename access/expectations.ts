@@ -25,7 +25,14 @@
 import { z } from "zod";
 import YAML from "yaml";
 import type { Grant, PeerMap, Traffic } from "../netmap";
-import { guardText, publishedLines, type Account, type PublishedLine } from "./report";
+import {
+  effective,
+  guardText,
+  publishedLines,
+  trafficText,
+  type Account,
+  type PublishedLine,
+} from "./report";
 
 const Name = z.string().min(1);
 
@@ -326,6 +333,22 @@ function grantTouches(g: Grant, protocol: string, port?: number): boolean {
   return anyOf([t], protocol, port);
 }
 
+/**
+ * Of the traffic a list lets through, what a test asks about: for `all`, all of it (a deny test about all
+ * traffic fails on any); else the test's own traffic when the list lets it through.
+ */
+function askedOf(list: readonly Traffic[], protocol: string, port?: number): Traffic[] {
+  if (protocol === "all") return [...list];
+  if (!lets(list, protocol, port)) return [];
+  return [port !== undefined ? { protocol, ports: [String(port)] } : { protocol }];
+}
+
+function askedText(list: readonly Traffic[]): string {
+  return list.length === 1 && list[0]!.protocol === "all" && !list[0]!.ports?.length
+    ? "all traffic"
+    : trafficText(list);
+}
+
 /** What one peer's map says about a target: the grants towards it (outgoing) and the traffic allowed. */
 function pairAccess(pm: PeerMap | undefined, d: Endpoint): { grants: Grant[]; allowed: Traffic[] } {
   if (d.kind === "peer") {
@@ -365,14 +388,21 @@ export function runTests(account: Account, tests: readonly AccessTest[]): TestRe
         if (d.kind === "peer" && d.id === s.id) continue;
         result.pairs++;
         const { grants, allowed } = pairAccess(pm, d);
-        const pair = `${s.name} → ${d.kind === "resource" ? `resource ${d.name}` : d.name} ${what}`;
+        const toName = d.kind === "resource" ? `resource ${d.name}` : d.name;
+        const pair = `${s.name} → ${toName} ${what}`;
         if (t.expect === "deny" && anyOf(allowed, t.protocol, t.port)) {
-          const by = grants.filter(
-            (g) => g.action === "accept" && !g.depends_on && grantTouches(g, t.protocol, t.port),
-          );
-          by.forEach((g) => policies.add(g.policy_name));
+          // The line names what does flow (of what the test asks about), not the test's traffic: a deny test
+          // about all traffic that fails on one port says that port, and each rule says its own share.
+          const drops = grants.filter((g) => g.action !== "accept" && !g.depends_on);
+          const by = grants
+            .filter((g) => g.action === "accept" && !g.depends_on)
+            .map((g) => ({ g, text: askedText(askedOf(effective(g, drops), t.protocol, t.port)) }))
+            .filter((x) => x.text !== "");
+          by.forEach((x) => policies.add(x.g.policy_name));
+          const flows = askedText(askedOf(allowed, t.protocol, t.port));
+          const rules = by.map((x) => (x.text === flows ? ruleName(x.g) : `${ruleName(x.g)} (${x.text})`));
           result.failures.push(
-            `${pair} is allowed by ${by.map(ruleName).join("; ") || "the account's rules"}`,
+            `${s.name} → ${toName} ${flows} is allowed by ${rules.join("; ") || "the account's rules"}`,
           );
         }
         if (t.expect === "accept" && !lets(allowed, t.protocol, t.port)) {

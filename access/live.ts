@@ -6,7 +6,7 @@
  */
 import { PrivnetClient } from "../client";
 import type { Listed } from "../provider/spec";
-import { displayUrl, readAccount, Reader, translate } from "../importer/read";
+import { displayUrl, readAccount, Reader, TOKEN_HINT, translate } from "../importer/read";
 import type { Account } from "./report";
 
 /** What was read: the objects per kind (API form, as the readers answered them) and the users' names. */
@@ -30,22 +30,26 @@ export function usersOf(
   );
 }
 
-/** Reads `kinds` of the account behind `apiUrl` (reads only), reporting progress. */
+/**
+ * Reads `kinds` of the account behind `apiUrl` (reads only), reporting progress; `tokenHint` says where to look
+ * when the server rejects the token (the caller's own settings).
+ */
 export async function readLiveObjects(
   apiUrl: string,
   token: string,
   kinds: readonly string[],
   progress: (line: string) => void = () => undefined,
+  tokenHint: string = TOKEN_HINT,
 ): Promise<LiveObjects> {
   const shown = displayUrl(apiUrl);
   const client = new PrivnetClient({ apiUrl, token });
   const probe = new PrivnetClient({ apiUrl, token, maxRetries: 1 });
   try {
     progress(`reading the account at ${shown}`);
-    await new Reader(probe, shown).call("listAccounts").catch((err: unknown) => {
-      throw translate(err, "listAccounts", shown);
+    await new Reader(probe, shown, tokenHint).call("listAccounts").catch((err: unknown) => {
+      throw translate(err, "listAccounts", shown, tokenHint);
     });
-    const reader = new Reader(client, shown);
+    const reader = new Reader(client, shown, tokenHint);
     const read = await readAccount(reader, [...kinds], (line) => progress(`  ${line}`));
     const objects = new Map<string, Listed[]>(
       [...read.objects].map(([k, list]) => [

@@ -59,7 +59,8 @@ export function trafficText(list: readonly Traffic[]): string {
   return list.map((t) => (t.ports?.length ? `${t.protocol}/${t.ports.join(",")}` : t.protocol)).join(" ");
 }
 
-function effective(g: Grant, drops: readonly Grant[]): Traffic[] {
+/** What one accept grant lets through once the drop rules (that hold for sure) are taken away. */
+export function effective(g: Grant, drops: readonly Grant[]): Traffic[] {
   const { depends_on: _ignored, ...sure } = g;
   return allowedTraffic([sure, ...drops]);
 }

@@ -124,9 +124,9 @@ function project(o: pulumi.Output<unknown>, rest: (string | number)[], plain: un
 
 /**
  * The input at `path` as the program gave it: a plain value, or an Output of it where an Output is on the way
- * (`values` are the plain values of the same inputs).
+ * (`values` are the plain values of the same inputs as the check took them, `given` as they were read).
  */
-function givenAt(args: Props, values: Props, path: string): unknown {
+function givenAt(args: Props, values: Props, path: string, given: Props): unknown {
   const segs = pathSegments(path);
   let cur: unknown = args;
   for (let i = 0; i < segs.length; i++) {
@@ -138,6 +138,11 @@ function givenAt(args: Props, values: Props, path: string): unknown {
     if (cur === undefined || cur === null || typeof cur !== "object") return undefined;
     cur = Reflect.get(cur, segs[i]!);
   }
+  // A number the check took as its text (a string input) is that text from here on: a plan's computed value
+  // (a record's full name) must see what a child's check will; an Output keeps its dependencies and secrecy.
+  const taken = valueAt(values, path);
+  if (typeof taken === "string" && typeof valueAt(given, path) === "number")
+    return pulumi.Output.isInstance(cur) ? project(cur, [], taken) : taken;
   return cur;
 }
 
@@ -147,12 +152,13 @@ function inputOf(
   args: Props,
   values: Props,
   children: Map<string, pulumi.CustomResource>,
+  given: Props,
 ): unknown {
-  const recurse = (x: PlanValue) => inputOf(x, args, values, children);
+  const recurse = (x: PlanValue) => inputOf(x, args, values, children, given);
   if (v instanceof At) {
     const plain = valueAt(values, v.path);
     if ((plain === undefined || plain === null) && v.fallback !== undefined) return recurse(v.fallback);
-    return plain === undefined ? undefined : givenAt(args, values, v.path);
+    return plain === undefined ? undefined : givenAt(args, values, v.path, given);
   }
   if (v instanceof Ref) {
     const child = children.get(v.child);
@@ -162,7 +168,7 @@ function inputOf(
   if (v instanceof Pending) {
     // Not known in a preview, so neither are the ids of what it makes: an Output as unknown as the list.
     return pulumi
-      .output(givenAt(args, values, v.path) as pulumi.Input<unknown[]>)
+      .output(givenAt(args, values, v.path, given) as pulumi.Input<unknown[]>)
       .apply(() => [] as string[]);
   }
   if (v instanceof Computed) {
@@ -195,17 +201,21 @@ export async function buildComponent(
   classes: ChildClasses,
   childOptions: pulumi.CustomResourceOptions = {},
 ): Promise<Props> {
-  const values = (await plainValues(args)) as Props;
-  const { plan, failures } = checkComponent(spec, name, values, pulumi.runtime.isDryRun());
+  const given = (await plainValues(args)) as Props;
+  const { plan, failures, values } = checkComponent(spec, name, given, pulumi.runtime.isDryRun());
   if (failures.length) throw new ComponentInputError(failureMessage(spec, name, failures));
   const made = new Map<string, pulumi.CustomResource>();
   for (const child of plan.children) {
     const Class = classes[child.kind];
     if (!Class) throw new Error(`components: no class for ${child.kind}`);
-    const inputs = inputOf(child.inputs, args, values, made) as never;
-    made.set(child.id, new Class(child.name, inputs, { ...childOptions, parent }));
+    const inputs = inputOf(child.inputs, args, values, made, given) as never;
+    const aliases = child.aliases?.map((n) => ({ name: n }));
+    made.set(
+      child.id,
+      new Class(child.name, inputs, { ...childOptions, parent, ...(aliases ? { aliases } : {}) }),
+    );
   }
   const outputs: Props = {};
-  for (const [k, v] of Object.entries(plan.outputs)) outputs[k] = inputOf(v, args, values, made);
+  for (const [k, v] of Object.entries(plan.outputs)) outputs[k] = inputOf(v, args, values, made, given);
   return outputs;
 }

@@ -14,7 +14,7 @@
 import { checkReport, checkValues } from "../provider/lifecycle";
 import { PROVIDERS } from "../provider/registry";
 import type { ResourceSpec } from "../provider/spec";
-import { containsUnknown } from "../model/mapping";
+import { containsUnknown, numbersAsText } from "../model/mapping";
 import {
   At,
   Computed,
@@ -99,13 +99,18 @@ function childFailures(child: PlannedChild, values: Props): ComponentFailure[] {
   });
 }
 
-/** The plan for these input values and every failure, without duplicates, in the order found. */
+/**
+ * The plan for these input values and every failure, without duplicates, in the order found; `values` as the plan
+ * took them: a number where the component takes a string is its text, as a kind's check takes it
+ * (model/mapping.ts `numbersAsText`: Pulumi YAML's digits-only config values).
+ */
 export function checkComponent(
   spec: ComponentSpec,
   name: string,
-  values: Props,
+  given: Props,
   preview: boolean,
-): { plan: Plan; failures: ComponentFailure[] } {
+): { plan: Plan; failures: ComponentFailure[]; values: Props } {
+  const values = numbersAsText(given, spec.inputs) as Props;
   const failures: ComponentFailure[] = checkValues(spec.inputs, values).failures.map((f) => ({
     property: f.property,
     reason: withoutProperty(f.property, f.reason),
@@ -120,7 +125,7 @@ export function checkComponent(
     seen.add(k);
     return true;
   });
-  return { plan, failures: unique };
+  return { plan, failures: unique, values };
 }
 
 /** The message of a failed check: `privnet: Segment "db": allow[1].ports[0]: must be ...; ...`. */

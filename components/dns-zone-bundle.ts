@@ -3,8 +3,16 @@
  *
  * Children and their names (`<name>` is the component's resource name):
  * - the DnsZone `<name>`;
- * - one DnsRecord `<name>-<record name>-<type>` per `records` entry; where several entries share a name and a type
- *   (a round-robin set), each is `<name>-<record name>-<type>-<content>`.
+ * - one DnsRecord per `records` entry, named by the entry alone (never by its position, nor by its siblings, so
+ *   that adding or removing one record of a round-robin set is that record's create or delete alone):
+ *   `<name>-<record name>-<type>-<content>` for a record that may share its name with others (A, AAAA: a
+ *   round-robin set; its content is what tells it apart), `<name>-<record name>-CNAME` for a CNAME, which the
+ *   service keeps alone on its name (its content updates in place).
+ *
+ * Earlier builds named a record alone in its set `<name>-<record name>-<type>` and added the content only while a
+ * set had several, so a set growing from one record or shrinking to one renamed the record that stayed. A record
+ * alone in its set is declared with that earlier name as an alias: a stack made by those builds previews with no
+ * change.
  */
 import { nameInZone } from "../api/dns-record";
 import { DnsZoneRequestSchema } from "../api/dns-zone";
@@ -74,6 +82,14 @@ const inputs = z
   })
   .describe("DnsZoneBundle inputs");
 
+/**
+ * Whether records of this type may share a name (a round-robin set), so that a record's content is part of what
+ * names it. Only a CNAME is alone on its name (the service answers 422 to a second record of any type there).
+ */
+function sharesName(type: unknown): boolean {
+  return typeof type !== "string" || type.toUpperCase() !== "CNAME";
+}
+
 /** A record's full name in the zone `domain` (see the `name` input); lower-cased domains compare alike. */
 export function recordName(name: unknown, domain: unknown): unknown {
   if (typeof name !== "string" || typeof domain !== "string") return name;
@@ -90,11 +106,14 @@ export const DNS_ZONE_BUNDLE: ComponentSpec = {
     "one `DnsRecord` per `records` entry. A record's name is taken as it is when it is in the zone's domain, " +
     "and relative to the domain otherwise (`db` is `db.<domain>`, `@` the domain itself). The children are the " +
     "same resources a program declares itself, shown under the component.\n\n" +
-    "Each record is named by its entry's key, never by its position: its full name and type " +
-    "(`<component>-<name>-<type>`), and its content as well where several entries share a name and a type (a " +
-    "round-robin set). Reordering `records` changes nothing; changing a record's content or ttl updates it in " +
-    "place; changing its name or type replaces it; removing an entry deletes that record alone. A change to the " +
-    "zone's name, domain, groups or flags updates the zone in place.",
+    "Each record is named by its entry alone, never by its position or by the other entries: its full name, " +
+    "type and content (`<component>-<name>-<type>-<content>`), as an A or AAAA record may share its name and " +
+    "type with others (a round-robin set); a CNAME, alone on its name, by its full name and type " +
+    "(`<component>-<name>-CNAME`). Reordering `records` changes nothing; adding an entry creates that record " +
+    "and removing one deletes that record alone, also in a round-robin set; changing a ttl, or a CNAME's " +
+    "content, updates the record in place; changing an A or AAAA record's content creates the new record, then " +
+    "deletes the old one; changing a name or type replaces the record. A change to the zone's name, domain, " +
+    "groups or flags updates the zone in place.",
   inputs,
   outputs: {
     zoneId: { type: "string", description: "Id of the zone" },
@@ -139,6 +158,7 @@ export const DNS_ZONE_BUNDLE: ComponentSpec = {
         ? UNKNOWN
         : `${String(full).toLowerCase().replace(/\.$/, "")}-${e.type.toUpperCase()}`;
     };
+    /** How many entries share each name and type (a round-robin set), for the names of the earlier version. */
     const counts = new Map<string, number>();
     for (const e of records) {
       const b = base(e);
@@ -149,23 +169,33 @@ export const DNS_ZONE_BUNDLE: ComponentSpec = {
       records,
       (e) => {
         const b = base(e);
-        if (b === undefined || b === UNKNOWN || (counts.get(b) ?? 0) < 2) return b;
+        if (b === undefined || b === UNKNOWN || !sharesName(e.type)) return b;
         if (e.content === UNKNOWN) return UNKNOWN;
         return typeof e.content === "string" && e.content !== "" ? `${b}-${e.content}` : undefined;
       },
       preview,
-      { property: "name", reason: "is required, with type (and content where a name and type repeat)" },
-      "a record set repeats a name and a type only with different contents",
+      { property: "name", reason: "is required, with type (and content, but for a CNAME)" },
+      (k) =>
+        k.endsWith("-CNAME")
+          ? "a CNAME is the only record of its name (the service refuses a second one)"
+          : "a record set repeats a name and a type only with different contents",
     );
     failures.push(...keyed.failures);
     const ids: PlanValue[] = [];
     for (const [i, k] of keyed.keys.entries()) {
       if (k === undefined) continue;
       const p = `records[${i}]`;
+      const b = base(records[i]!);
+      // A record alone in its set had no content in its name before: that name is its alias (see the file comment).
+      const earlier =
+        typeof b === "string" && b !== UNKNOWN && b !== k && counts.get(b) === 1
+          ? [`${name}-${b}`]
+          : undefined;
       children.push({
         id: `record:${k}`,
         kind: "DnsRecord",
         name: `${name}-${k}`,
+        ...(earlier ? { aliases: earlier } : {}),
         inputs: {
           zoneId: ref("zone"),
           name: computed([at(`${p}.name`), at("domain")], recordName),

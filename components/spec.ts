@@ -75,6 +75,12 @@ export interface PlannedChild {
    * which of the child's properties is which field of it (`rules[0].ports` -> `ports`).
    */
   origin: { path: string; fields: Record<string, string> };
+  /**
+   * Names an earlier version of the component gave this child (a stack it made holds it under that name): the
+   * child is declared with them as aliases, so the engine takes that resource as this one instead of deleting it
+   * and creating this. Each must be the name of at most one child of the plan.
+   */
+  aliases?: string[];
 }
 
 /** A problem with the component's inputs, by property path (`allow[1].ports[0]`). */
@@ -170,7 +176,7 @@ export function keyText(v: unknown): string | typeof UNKNOWN | undefined {
 
 /**
  * Gives each entry of a list its child's key, from `keyOf`, and finds what is wrong with the keys: two entries with
- * one key (`describe` says how to tell them apart), an entry without one. A key not known yet (a preview whose
+ * one key (`describe` says how to tell them apart, for that key), an entry without one. A key not known yet (a preview whose
  * entry names an object still to be made) gets a placeholder, `(unknown 1)`, `(unknown 2)`, ...: the preview shows
  * a child to create, as the update will (a new object has a new id, so a new key). At an update every key is known;
  * one that is not is a failure.
@@ -181,7 +187,7 @@ export function keyEntries(
   keyOf: (e: Props) => string | typeof UNKNOWN | undefined,
   preview: boolean,
   missing: ComponentFailure,
-  describe: string,
+  describe: string | ((key: string) => string),
 ): { keys: (string | undefined)[]; failures: ComponentFailure[] } {
   const failures: ComponentFailure[] = [];
   const seen = new Map<string, number>();
@@ -204,7 +210,7 @@ export function keyEntries(
     if (first !== undefined) {
       failures.push({
         property: `${list}[${i}]`,
-        reason: `has the same key as ${list}[${first}] (${JSON.stringify(k)}): ${describe}`,
+        reason: `has the same key as ${list}[${first}] (${JSON.stringify(k)}): ${typeof describe === "string" ? describe : describe(k)}`,
       });
       return undefined;
     }

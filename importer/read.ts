@@ -67,6 +67,8 @@ export class Reader {
     private readonly client: PrivnetClient,
     /** For messages: the URL as the user gave it. */
     readonly apiUrl: string,
+    /** For a rejected token: where the user set it (the command's own settings). */
+    readonly tokenHint: string = TOKEN_HINT,
   ) {}
 
   /** Calls an operation (memoised per operation and arguments). */
@@ -101,8 +103,16 @@ export class Reader {
   }
 }
 
-/** What a failed call of `op` means for the import. */
-export function translate(err: unknown, op: string | undefined, apiUrl: string): Error {
+/** What to check when the server rejects the token, for the commands that take `--token-file`. */
+export const TOKEN_HINT = "check --token-file or PRIVNET_TOKEN";
+
+/** What a failed call of `op` means for the import; `tokenHint` says where the token was set (see {@link TOKEN_HINT}). */
+export function translate(
+  err: unknown,
+  op: string | undefined,
+  apiUrl: string,
+  tokenHint: string = TOKEN_HINT,
+): Error {
   // Not an answer of the API (a list answered with something else than a list): as it is.
   if (op === undefined) return err instanceof Error ? err : new Error(String(err));
   const route = routeById(op);
@@ -115,7 +125,7 @@ export function translate(err: unknown, op: string | undefined, apiUrl: string):
   switch (err.status) {
     case 401:
       return new ImportError(
-        `the server at ${apiUrl} rejected the token (401: ${err.serverMessage}); check --token-file or PRIVNET_TOKEN`,
+        `the server at ${apiUrl} rejected the token (401: ${err.serverMessage}); ${tokenHint}`,
       );
     case 403:
       return new ImportError(
@@ -175,7 +185,7 @@ export async function readAccount(
         const probe = kindDef(kind).servedIf;
         if (objects.length === 0 && probe) await reader.call(probe);
       } catch (err) {
-        const failure = translate(err, reader.operationOf(err), reader.apiUrl);
+        const failure = translate(err, reader.operationOf(err), reader.apiUrl, reader.tokenHint);
         if (!(failure instanceof KindUnavailable)) throw failure;
         unavailable.set(kind, failure.reason);
         progress(`${kind}: skipped (${failure.reason})`);

@@ -67,6 +67,68 @@ export function toApi(value: unknown, schema: z.ZodType): unknown {
 }
 
 /**
+ * A number's decimal text, when that text is the number exactly: integers up to 2^53 and decimals written
+ * without an exponent. Beyond, the digits a user wrote are already lost (`12345678901234567890` arrives as
+ * 12345678901234567000): undefined.
+ */
+export function decimalText(n: number): string | undefined {
+  if (!Number.isFinite(n)) return undefined;
+  if (Number.isInteger(n)) return Number.isSafeInteger(n) ? String(n) : undefined;
+  const text = String(n);
+  return /e/i.test(text) ? undefined : text;
+}
+
+/**
+ * Inputs with each number where `schema` has a string replaced by its decimal text ({@link decimalText}), at any
+ * depth; keys in Pulumi's names or the API's, members the schema does not know kept as they are.
+ *
+ * Pulumi YAML turns a digits-only config value into a number even when the config is declared a string (a PIN, a
+ * name such as `2024`); bridged providers take such a number as its text, and so does check (docs/languages.md).
+ * A number whose text would not be exact is left as it is, for validation to refuse.
+ */
+export function numbersAsText(value: unknown, schema: z.ZodType | undefined): unknown {
+  if (value === null || value === undefined || value === UNKNOWN || !schema) return value;
+  // Plain data only: an object of a class (a resource handed to a component) is passed on as it is.
+  if (isRecord(value) && ![Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null))
+    return value;
+  const kind = kindOf(schema);
+  if (typeof value === "number") return kind === "string" ? (decimalText(value) ?? value) : value;
+  if (kind === "array" && Array.isArray(value)) {
+    const el = elementOf(schema);
+    return value.map((v) => numbersAsText(v, el));
+  }
+  if (kind === "record" && isRecord(value)) {
+    const vs = recordValueOf(schema);
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value))
+      Object.defineProperty(out, k, {
+        value: numbersAsText(v, vs),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    return out;
+  }
+  if (kind === "object" && isRecord(value)) {
+    const fields = new Map<string, z.ZodType>();
+    for (const [k, s] of Object.entries(shapeOf(schema) ?? {})) {
+      fields.set(k, s);
+      fields.set(camel(k), s);
+    }
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value))
+      Object.defineProperty(out, k, {
+        value: numbersAsText(v, fields.get(k)),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    return out;
+  }
+  return value;
+}
+
+/**
  * API value (snake_case) -> Pulumi outputs (camelCase), following `schema` where it knows the field; fields the
  * schema does not know (a newer service) are camel-cased too.
  *

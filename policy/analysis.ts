@@ -15,7 +15,7 @@ import { snapshotOf } from "../access/snapshot";
 import { readLiveObjects, usersOf, type LiveObjects } from "../access/live";
 import { affectedPeers } from "./affected";
 import { afterAccount, MAP_KINDS, type AfterAccount } from "./after";
-import { GuardConfigError, connectionOf, type Connection, type PolicyConfig } from "./config";
+import { GuardConfigError, connectionOf, tokenHint, type Connection, type PolicyConfig } from "./config";
 import {
   exportState,
   parseState,
@@ -47,7 +47,7 @@ export function defaultIo(env: NodeJS.ProcessEnv = process.env): GuardIo {
             "no API token: set the stack's privnet:token, PRIVNET_TOKEN, or token in the policy config",
           ),
         );
-      return readLiveObjects(c.apiUrl, c.token, MAP_KINDS);
+      return readLiveObjects(c.apiUrl, c.token, MAP_KINDS, undefined, tokenHint(c));
     },
     exportState: (stack) => exportState(stack, env),
   };

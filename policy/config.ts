@@ -14,9 +14,11 @@
  *
  * (`PRIVNET_POLICY_ACCESS_TESTS`, `PRIVNET_POLICY_ACCESS_CHANGES`, `PRIVNET_POLICY_NO_BROAD_ACCESS`: advisory,
  * mandatory or disabled; the pack config's `enforcementLevel` wins, as the engine applies it.) A relative tests
- * file is taken from the directory the command runs in (`PWD`). The token is never printed.
+ * file is taken from the directory the Pulumi CLI runs in, as the CLI takes `--policy-pack-config` itself
+ * (policy/cli-directory.ts). The token is never printed.
  */
 import * as path from "node:path";
+import { cliDirectory, type CliDirectory } from "./cli-directory";
 import type * as Credentials from "../model/credentials";
 
 export type Level = "advisory" | "mandatory" | "disabled";
@@ -126,6 +128,16 @@ export interface Connection {
   token: string | undefined;
   /** Where the URL came from, for messages. */
   from: string;
+  /** Where the token came from, for messages (`the stack's privnet:token`); absent without a token. */
+  tokenFrom?: string;
+}
+
+/** What to check when the server rejects the token: the setting it came from, and the pack's order. */
+export function tokenHint(c: Connection): string {
+  return (
+    `check ${c.tokenFrom ?? "the token"} (the pack takes its config's token, else the stack's privnet:token, ` +
+    "else PRIVNET_TOKEN)"
+  );
 }
 
 /** The account to read: the policy's config, else the stack's config, else the environment, else the default. */
@@ -148,14 +160,31 @@ export function connectionOf(cfg: PolicyConfig, env: NodeJS.ProcessEnv): Connect
   const apiUrl = (url.value as string).replace(/\/+$/, "");
   if (!/^https?:\/\/[^/\s]+/.test(apiUrl))
     throw new GuardConfigError(`${url.from} must be an http(s) URL such as http://127.0.0.1:8080`);
-  return { apiUrl, token: token?.value, from: url.from };
+  return token
+    ? { apiUrl, token: token.value, from: url.from, tokenFrom: token.from }
+    : { apiUrl, token: undefined, from: url.from };
 }
 
-/** The tests file: the policy's `testsFile`, else PRIVNET_ACCESS_TESTS; relative to the command's directory. */
-export function testsFileOf(cfg: PolicyConfig, env: NodeJS.ProcessEnv): string | undefined {
+/** The tests file to read; for a relative setting, the directory it was taken from. */
+export interface TestsFile {
+  path: string;
+  relativeTo?: CliDirectory;
+}
+
+/**
+ * The tests file: the policy's `testsFile`, else PRIVNET_ACCESS_TESTS; a relative one from the directory the
+ * Pulumi CLI runs in (that of `--cwd DIR`), where the CLI found the pack's config file.
+ */
+export function testsFileOf(
+  cfg: PolicyConfig,
+  env: NodeJS.ProcessEnv,
+  base: () => CliDirectory = () => cliDirectory(env),
+): TestsFile | undefined {
   const f = cfg.testsFile?.trim() || env.PRIVNET_ACCESS_TESTS?.trim();
   if (!f) return undefined;
-  return path.resolve(env.PWD || process.cwd(), f);
+  if (path.isAbsolute(f)) return { path: path.normalize(f) };
+  const relativeTo = base();
+  return { path: path.resolve(relativeTo.dir, f), relativeTo };
 }
 
 /** The sensitive groups: the policy's `sensitiveGroups`, else PRIVNET_SENSITIVE_GROUPS (comma-separated). */

@@ -24,9 +24,11 @@ import type * as Checks from "./checks";
 import type { Violation } from "./checks";
 import {
   CONFIG_SCHEMAS,
+  GuardConfigError,
   levelOf,
   sensitiveGroupsOf,
   testsFileOf,
+  type Level,
   type PolicyConfig,
   type PolicyName,
 } from "./config";
@@ -91,37 +93,82 @@ function reportAll(violations: readonly Violation[], report: ReportViolation): v
   for (const v of violations) report(v.message, v.urn);
 }
 
+/** Why the access tests did not run; `stop`: whatever the policy's enforcement level (see {@link stopping}). */
+interface NotRun {
+  message: string;
+  stop?: true;
+}
+
 /** The access tests, read and validated before anything else (errors name the entry and the field). */
-function loadTests(cfg: PolicyConfig): { tests: AccessTest[]; file: string } | string {
+function loadTests(cfg: PolicyConfig): { tests: AccessTest[]; file: string } | NotRun {
   const file = testsFileOf(cfg, process.env);
   if (!file)
-    return (
-      "no access tests file: set testsFile in the access-tests policy's config (--policy-pack-config) or " +
-      "PRIVNET_ACCESS_TESTS, or disable the policy"
-    );
+    return {
+      message:
+        "no access tests file: set testsFile in the access-tests policy's config (--policy-pack-config) or " +
+        "PRIVNET_ACCESS_TESTS, or disable the policy",
+    };
+  const notRun = (why: string): NotRun => ({
+    message: `${why}; the access tests did not run, so this stops the change whatever the policy's enforcement level`,
+    stop: true,
+  });
   let text: string;
   try {
-    text = fs.readFileSync(file, "utf8");
+    text = fs.readFileSync(file.path, "utf8");
   } catch (err) {
-    return `access tests file ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? "error"})`;
+    const where = file.relativeTo ? ` (a relative testsFile is taken from ${file.relativeTo.from})` : "";
+    const code = (err as NodeJS.ErrnoException).code ?? "error";
+    return notRun(`access tests file ${file.path}: cannot read it (${code})${where}`);
   }
   const { parseTests, TestsFileError } = load().expectations;
   try {
-    return { tests: parseTests(text, file), file };
+    return { tests: parseTests(text, file.path), file: file.path };
   } catch (err) {
-    if (err instanceof TestsFileError) return err.message;
+    if (err instanceof TestsFileError) return notRun(err.message);
     throw err;
   }
 }
 
-const policy = (name: PolicyName, description: string, check: PolicyCheck) => ({
-  name,
-  description,
-  enforcementLevel: levelOf(name, process.env),
-  configSchema: CONFIG_SCHEMAS[name] as never,
-  validateStack: async (args: StackValidationArgs, report: ReportViolation) =>
-    check(args, args.getConfig<PolicyConfig>(), report),
-});
+/**
+ * A violation that stops the change even when the policy is advisory: a tests file that cannot be read (or does
+ * not validate) means the policy did not look, which must never read as a pass. The policy SDK takes a
+ * violation's own level when it is reported as an object (`@pulumi/policy`'s server: `message`, `urn`,
+ * `enforcementLevel`; its type declares the string form only); the message is then taken as it is, so it starts
+ * with the policy's description, as the string form's does.
+ */
+function stopping(report: ReportViolation, description: string, message: string): void {
+  const violation = { message: `${description}\n${message}`, enforcementLevel: "mandatory" };
+  (report as unknown as (v: typeof violation) => void)(violation);
+}
+
+/**
+ * A policy of the pack. Its level comes from its variable (PRIVNET_POLICY_<POLICY>); a value that is none of the
+ * levels does not stop the pack with a stack trace at start: the policy runs nothing and stops the change with one
+ * line naming the variable and the values it takes (the user meant some level; none is guessed).
+ */
+function policy(name: PolicyName, description: string, check: PolicyCheck) {
+  let enforcementLevel: Level;
+  let misconfigured: string | undefined;
+  try {
+    enforcementLevel = levelOf(name, process.env);
+  } catch (err) {
+    if (!(err instanceof GuardConfigError)) throw err;
+    enforcementLevel = "mandatory";
+    misconfigured = `${err.message}; the policy did not run, so this stops the change`;
+  }
+  return {
+    name,
+    description,
+    enforcementLevel,
+    configSchema: CONFIG_SCHEMAS[name] as never,
+    validateStack: async (args: StackValidationArgs, report: ReportViolation) =>
+      misconfigured !== undefined
+        ? stopping(report, description, misconfigured)
+        : check(args, args.getConfig<PolicyConfig>(), report),
+  };
+}
+
+const ACCESS_TESTS = "The access tests hold on the account after the change";
 
 type PolicyCheck = (args: StackValidationArgs, cfg: PolicyConfig, report: ReportViolation) => Promise<void>;
 
@@ -130,26 +177,23 @@ new PolicyPack(PACK_NAME, {
     "Access guard for pulumi-privnet: access tests, gained and lost access, and broad rules, checked on the " +
     "account as it will be after the change",
   policies: [
-    policy(
-      "access-tests",
-      "The access tests hold on the account after the change",
-      async (args, cfg, report) => {
-        const tests = loadTests(cfg);
-        if (typeof tests === "string") {
-          report(tests);
-          return;
-        }
-        const a = await analysisFor(args, cfg, report);
-        if (!a) return;
-        const { checks, expectations } = load();
-        try {
-          reportAll(checks.accessTestViolations(a, tests.tests, tests.file), report);
-        } catch (err) {
-          if (!(err instanceof expectations.TestsFileError)) throw err;
-          report(err.message);
-        }
-      },
-    ),
+    policy("access-tests", ACCESS_TESTS, async (args, cfg, report) => {
+      const tests = loadTests(cfg);
+      if ("message" in tests) {
+        if (tests.stop) stopping(report, ACCESS_TESTS, tests.message);
+        else report(tests.message);
+        return;
+      }
+      const a = await analysisFor(args, cfg, report);
+      if (!a) return;
+      const { checks, expectations } = load();
+      try {
+        reportAll(checks.accessTestViolations(a, tests.tests, tests.file), report);
+      } catch (err) {
+        if (!(err instanceof expectations.TestsFileError)) throw err;
+        report(err.message);
+      }
+    }),
     policy(
       "access-changes",
       "Every access the change grants or withdraws (privnet-access diff's lines)",

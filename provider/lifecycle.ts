@@ -14,8 +14,10 @@ import { isNotFound, isPrivnetApiError } from "../client";
 import { clientFor, resolveCredentials, type Credentials } from "../model/credentials";
 import {
   containsUnknown,
+  decimalText,
   fromApi,
   isUnknown,
+  numbersAsText,
   propertyPath,
   renameFields,
   snakeNames,
@@ -216,6 +218,17 @@ export interface CheckReport {
   warnings: string[];
 }
 
+/**
+ * The inputs with every number where the kind's schema (or `adoptId`) has a string as its decimal text
+ * (model/mapping.ts `numbersAsText`: Pulumi YAML's digits-only config values).
+ */
+export function textInputs(spec: ResourceSpec, news: Props): Props {
+  const out = numbersAsText(news, checkSchema(spec)) as Props;
+  const adopt = out[ADOPT_INPUT];
+  if (typeof adopt === "number") out[ADOPT_INPUT] = decimalText(adopt) ?? adopt;
+  return out;
+}
+
 /** Check failures and advisories for `news`, with Pulumi property names; unknown values pass. */
 export function checkReport(spec: ResourceSpec, news: Props): CheckReport {
   return checkValues(checkSchema(spec), withDefaults(spec, news));
@@ -252,7 +265,12 @@ export function checkValues(schema: z.ZodObject, news: Props): CheckReport {
     const container = issue.path.length ? parent : api;
     if (issue.code === "custom" && !isLocalAdvisory(issue) && containsUnknown(container)) continue;
     const property = propertyPath(issue.path, schema) || "(inputs)";
-    const reason = `${property}: ${renameFields(issue.message, names)}`;
+    // A number left where a string is expected is one whose digits are lost (numbersAsText takes the others).
+    const lost =
+      typeof cur === "number" && kindOf(schemaAt(schema, issue.path) ?? schema) === "string"
+        ? ` (got the number ${cur}: a number this large no longer holds the digits it was written with)`
+        : "";
+    const reason = `${property}: ${renameFields(issue.message, names)}${lost}`;
     if (isAdvisory(issue)) report.warnings.push(reason);
     else report.failures.push({ property, reason });
   }
@@ -589,14 +607,16 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
     news: Props,
     owner: Owner | undefined = ownerOf(news),
   ): Promise<pulumi.dynamic.CheckResult> {
-    const inputs = { ...news };
+    // A number where a string is expected is its text from here on (diff, create and update see a string).
+    const checked = textInputs(this.spec, news);
+    const inputs = { ...checked };
     delete inputs[PROVIDER_KEY];
     const { failures, warnings } = checkReport(this.spec, inputs);
     // Values the service accepts although a document or good sense says otherwise: said at preview, not refused.
     for (const w of warnings) await warn(`privnet: ${describeObject(this.spec, undefined, inputs)}: ${w}`);
     // Before any create of this run starts: read what the state says about creates an earlier run left.
     await prepareRecovery(owner, olds, () => this.ctx());
-    return { inputs: news, failures };
+    return { inputs: checked, failures };
   }
 
   async diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {

@@ -6,7 +6,7 @@
 import { validate, z } from "../../api/common";
 import { isNotFound, isPrivnetApiError } from "../../client";
 import { clientFor, type Credentials } from "../../model/credentials";
-import { fromApi } from "../../model/mapping";
+import { fromApi, numbersAsText } from "../../model/mapping";
 import { LookupProblem, type LookupFailureReason, type LookupSpec } from "./spec";
 import { lookupSpec } from "./table";
 
@@ -43,7 +43,8 @@ export function isPrivnetLookupError(e: unknown): e is PrivnetLookupError {
 
 export function parseArgs(spec: LookupSpec, args: unknown): unknown {
   if (!spec.args) return {};
-  const v = validate(spec.args, args === undefined ? {} : args);
+  // A number where an argument is a string is its text (Pulumi YAML's digits-only config values).
+  const v = validate(spec.args, numbersAsText(args === undefined ? {} : args, spec.args));
   if (v.ok) return v.value;
   throw new PrivnetLookupError(spec.name, "invalid-arguments", v.message);
 }

@@ -95,8 +95,20 @@ function writeRecord(tx: Tx, ctx: Ctx, zone: DnsZoneDoc, body: RecordRequest, ex
     normDomain(x.name) === normDomain(body.name) &&
     x.type === body.type &&
     x.content.toLowerCase() === body.content.toLowerCase();
-  const dup = tx.all<DnsRecordDoc>("dns_record", zone.id).find(same);
+  const records = tx.all<DnsRecordDoc>("dns_record", zone.id);
+  const dup = records.find(same);
   if (dup) throw conflict(`DNS record ${body.name} ${body.type} ${body.content} already exists (${dup.id})`);
+  // As the service does: a CNAME is the only record of its name (the other records of a name form sets).
+  const clash = records.find(
+    (x) =>
+      x.id !== existing?.id &&
+      normDomain(x.name) === normDomain(body.name) &&
+      (x.type === "CNAME" || body.type === "CNAME"),
+  );
+  if (clash)
+    throw invalid(
+      `name: ${body.name} already has a ${clash.type} record (${clash.id}); a CNAME is the only record of its name`,
+    );
   const doc: DnsRecordDoc = {
     id: existing?.id ?? newId(),
     parent: zone.id,

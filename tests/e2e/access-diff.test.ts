@@ -144,6 +144,7 @@ describe("privnet-access diff (real CLI, offline twin)", () => {
           "tests:",
           "  - {name: admins reach the database, from: {group: admins}, to: {peer: db-1}, port: 5432, expect: accept}",
           "  - {name: laptops reach the database, from: {group: laptops}, to: {peer: db-1}, port: 5432, expect: accept}",
+          "  - {name: routers never reach the database, from: {group: routers}, to: {peer: db-1}, protocol: all, expect: deny}",
           "",
         ].join("\n"),
       );
@@ -155,6 +156,9 @@ describe("privnet-access diff (real CLI, offline twin)", () => {
       expect(r.stdout).toContain("FAIL admins reach the database");
       expect(r.stdout).toContain("admin-1 → db-1 tcp/5432 is not allowed: no rule grants it");
       expect(r.stdout).toContain("PASS laptops reach the database");
+      // A deny test about all traffic names what does flow, not the test's own traffic.
+      expect(r.stdout).toContain("FAIL routers never reach the database");
+      expect(r.stdout).toContain('gw-1 → db-1 tcp/5432 is allowed by policy "app to db", rule "postgres"');
       expectCode(r, 1);
     },
     TEST_TIMEOUT_MS,

@@ -85,7 +85,7 @@ describe("examples/access-guard", () => {
         "FAIL laptops never reach the database (expect deny, 2 pairs) after this change",
       );
       expect(r.stdout).toContain(
-        'laptop-1 → db-1 all traffic is allowed by policy "apps to db", rule "postgres"',
+        'laptop-1 → db-1 tcp/5432 is allowed by policy "apps to db", rule "postgres"',
       );
       expect(r.stdout).toContain('policies responsible: "apps to db"');
       expect(r.stdout).not.toContain(server.token);

@@ -14,7 +14,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { buildAccessAccount, type AccessAccount } from "../support/access-account";
-import { repoRoot } from "./engine";
+import { repoRoot, runPulumi } from "./engine";
 import { pythonWithSdk, runInline, type InlineStep } from "./inline";
 import { javaProgram, javaProject } from "./java";
 import type { E2EServer } from "./project";
@@ -246,6 +246,110 @@ describe("the access guard for YAML and Python programs (resource plugin)", () =
       expect(
         (await server.client.call<{ name: string }[]>("listReverseProxyServices")).map((s) => s.name),
       ).toEqual(["yaml files"]);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "YAML under `pulumi --cwd DIR` from DIR's parent: a relative testsFile is found in DIR, as the config file is; a tests file that cannot be read, or a bad level variable, stops the change in one line even when advisory",
+    async () => {
+      const parent = path.join(work, "cwd-case");
+      const project = yamlProject(
+        parent,
+        "yaml",
+        "name: privnet-guard-cwd\nruntime: yaml\nresources:\n  team:\n    type: privnet:Group\n    properties:\n      name: yaml cwd team\n",
+      );
+      const pack = await installPackage(path.join(parent, ".privnet"));
+      const stack = await PulumiStack.init({ project, work, name: "dev", server });
+      // The config and the tests file side by side in DIR, as examples/access-guard keeps them; the test is one
+      // the account breaks today (laptops reach db-1 on tcp/5432), so the pack's answer shows it read the file.
+      fs.writeFileSync(
+        path.join(project.dir, "gk-tests.yaml"),
+        "tests:\n  - {name: laptops never reach the database, from: {group: laptops}, to: {peer: db-1}, protocol: all, expect: deny}\n",
+      );
+      fs.writeFileSync(
+        path.join(project.dir, "invalid.yaml"),
+        "tests:\n  - {name: no port, from: {group: laptops}, to: {peer: db-1}, expect: accept}\n",
+      );
+      const configs = {
+        "relative.json": { "access-tests": { testsFile: "gk-tests.yaml" } },
+        "relative-advisory.json": {
+          "access-tests": { testsFile: "gk-tests.yaml", enforcementLevel: "advisory" },
+        },
+        "missing-advisory.json": {
+          "access-tests": { testsFile: "missing.yaml", enforcementLevel: "advisory" },
+        },
+        "invalid-advisory.json": {
+          "access-tests": { testsFile: "invalid.yaml", enforcementLevel: "advisory" },
+        },
+      };
+      for (const [name, cfg] of Object.entries(configs))
+        fs.writeFileSync(path.join(project.dir, name), JSON.stringify(cfg));
+      /** `pulumi --cwd yaml preview` run from the parent, with the parent as the shell's PWD. */
+      const fromParent = async (config: string, extraEnv: Record<string, string> = {}) => {
+        const mark = server.requests.length;
+        const r = await runPulumi(
+          [
+            "--cwd",
+            "yaml",
+            "preview",
+            "--stack",
+            stack.name,
+            "--policy-pack",
+            pack,
+            "--policy-pack-config",
+            config,
+          ],
+          { cwd: parent, env: { ...stack.env, PWD: parent, ...extraEnv } },
+        );
+        expect(writes(server.since(mark))).toEqual([]);
+        return { code: r.code, out: `${r.stdout}\n${r.stderr}` };
+      };
+
+      const strict = await fromParent("relative.json");
+      expect(strict.out).toContain("[mandatory]  access-tests");
+      expect(strict.out).toContain("FAIL laptops never reach the database (expect deny, 2 pairs)");
+      expect(strict.out).toContain(
+        'laptop-1 → db-1 tcp/5432 is allowed by policy "web to db", rule "postgres"',
+      );
+      expect(strict.out).toContain(`(access test from ${path.join(project.dir, "gk-tests.yaml")})`);
+      expect(strict.code).not.toBe(0);
+
+      // Advisory: a test that fails is reported and the preview goes on...
+      const advisory = await fromParent("relative-advisory.json");
+      expect(advisory.out).toContain("[advisory]  access-tests");
+      expect(advisory.out).toContain("FAIL laptops never reach the database");
+      expect(advisory.code).toBe(0);
+
+      // ...but a tests file that cannot be read, or does not validate, is no pass: the change stops, naming it.
+      for (const [config, why] of [
+        [
+          "missing-advisory.json",
+          `access tests file ${path.join(project.dir, "missing.yaml")}: cannot read it (ENOENT)`,
+        ],
+        [
+          "invalid-advisory.json",
+          `${path.join(project.dir, "invalid.yaml")}: tests[0] ("no port").port: is required for tcp`,
+        ],
+      ]) {
+        const notRun = await fromParent(config as string);
+        expect(notRun.out).toContain("[mandatory]  access-tests");
+        expect(notRun.out).toContain(why);
+        expect(notRun.out).toContain("the access tests did not run");
+        expect(notRun.out).not.toContain("✅");
+        expect(notRun.code).not.toBe(0);
+      }
+
+      // A bad enforcement level in the environment: one line naming the variable and the values, no stack trace.
+      const loose = await fromParent("relative.json", { PRIVNET_POLICY_ACCESS_TESTS: "loose" });
+      expect(loose.code).not.toBe(0);
+      const said = loose.out.split("\n").filter((l) => l.includes("PRIVNET_POLICY_ACCESS_TESTS"));
+      expect(said.map((l) => l.trim())).toEqual([
+        'PRIVNET_POLICY_ACCESS_TESTS: expected advisory, mandatory or disabled, got "loose"; the policy did not run, so this stops the change',
+      ]);
+      expect(loose.out).not.toMatch(/^\s+at /m);
+      expect(loose.out).not.toContain("GuardConfigError");
+      expect(loose.out).toContain("[mandatory]  access-tests");
     },
     TEST_TIMEOUT_MS,
   );

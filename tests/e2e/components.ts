@@ -272,7 +272,7 @@ export function expectLife(life: Life, prefix: string): void {
     ].sort(),
   );
   expect(under("zone")).toEqual(
-    ["DnsZone::zone", `DnsRecord::zone-db.${zone}-A`, `DnsRecord::zone-www.${zone}-CNAME`].sort(),
+    ["DnsZone::zone", `DnsRecord::zone-db.${zone}-A-10.20.0.10`, `DnsRecord::zone-www.${zone}-CNAME`].sort(),
   );
   expect(under("db")).toEqual(
     ["Group::db", "SetupKey::db", "Policy::db-app to db", "Policy::db-(unknown 1)"].sort(),
@@ -299,19 +299,22 @@ export function expectLife(life: Life, prefix: string): void {
   }
   expect(life["after-reordered"]!.changes).toEqual({ same: 17 });
 
-  // One entry of each list changed: that child updated in place; one entry added: one child created.
+  // One entry of each list changed: that child updated in place; one entry added: one child created, also where
+  // it makes a round-robin set of one record (db A): the record already there stays as it is.
   const changed = [
-    `create DnsRecord::zone-api.${zone}-A`,
-    `update DnsRecord::zone-db.${zone}-A`,
+    `create DnsRecord::zone-api.${zone}-A-10.20.0.12`,
+    `create DnsRecord::zone-db.${zone}-A-10.20.0.11`,
+    `update DnsRecord::zone-www.${zone}-CNAME`,
     `update NetworkResource::office-${prefix}-lan`,
     `update Policy::db-from:${opsId}`,
   ].sort();
   expect(ops(life.changed!.previewOps)).toEqual(changed);
   expect(ops(life.changed!.ops)).toEqual(changed);
-  expect(life["after-changed"]!.changes).toEqual({ same: 18 });
+  expect(life["after-changed"]!.changes).toEqual({ same: 19 });
 
-  // One entry of each list removed: that child deleted alone.
+  // One entry of each list removed: that child deleted alone, also where a round-robin set shrinks to one record.
   const removed = [
+    `delete DnsRecord::zone-db.${zone}-A-10.20.0.10`,
     `delete DnsRecord::zone-www.${zone}-CNAME`,
     `delete NetworkResource::office-${prefix}-printer`,
     `delete Policy::db-from:${opsId}`,

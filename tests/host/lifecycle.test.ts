@@ -190,6 +190,12 @@ describe("check without the server", () => {
     expect(requests.length).toBe(before);
   });
 
+  test("a number where a string is expected (a digits-only YAML config value) is checked and answered as its text", async () => {
+    const r = await host.check("Route", route({ description: 2024, networkId: 42 }));
+    expect(r.failures).toEqual([]);
+    expect([r.inputs.description, r.inputs.networkId]).toEqual(["2024", "42"]);
+  });
+
   test("the unknown marker in required fields passes Check (preview), with no request", async () => {
     const before = requests.length;
     const r = await host.check("Route", route({ metric: UNKNOWN, groups: UNKNOWN, networkId: UNKNOWN }));

@@ -217,6 +217,13 @@ describe("groups", () => {
     expect(all.peersCount).toBe(5);
   });
 
+  test("getGroup by a name given as a number (Pulumi YAML's digits-only config values) finds it by its text", async () => {
+    const g = await ok<{ id: string }>("createGroup", { body: { name: "2024" } });
+    const found = await kept(privnet.getGroup({ name: 2024 as unknown as string }, opts));
+    expect(found.id).toBe(g.id);
+    await ok("deleteGroup", { params: { groupId: g.id } });
+  });
+
   test("getGroup: a missing name or id is a clear error", async () => {
     await expectLookupError(
       privnet.getGroup({ name: "lk-nope" }, opts),

@@ -105,11 +105,21 @@ describe("test", () => {
         "    to: { address: 10.20.0.5 }",
         "    port: 445",
         "    expect: accept",
+        "  - name: laptops never reach the database at all",
+        "    from: { peer: laptop-1 }",
+        "    to: { peer: db-1 }",
+        "    protocol: all",
+        "    expect: deny",
         "",
       ].join("\n"),
     );
     const r = await cli(["test", "--tests", file]);
     expect(r.code).toBe(1);
+    // What flows (tcp/5432, as `show` says), not the test's own "all traffic".
+    expect(r.stdout).toContain(
+      'laptop-1 → db-1 tcp/5432 is allowed by policy "web to db", rule "postgres"\n',
+    );
+    expect(r.stdout).not.toContain("all traffic is allowed");
     expect(r.stdout).toContain("FAIL laptops cannot reach the database (expect deny, 2 pairs)");
     expect(r.stdout).toContain('laptop-1 → db-1 tcp/5432 is allowed by policy "web to db", rule "postgres"');
     expect(r.stdout).toContain("FAIL ssh to the database is blocked");

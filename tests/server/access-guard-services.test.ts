@@ -2,6 +2,7 @@
  * The access guard's live reads of reverse-proxy services against a privnet-server (a proxy registered through the
  * simulated agent): the services are read with the rest of the account, and a tests file about publishing is run
  * on them. A server that answers 404 for services (one that does not serve them) has none: the guard still runs.
+ * A token the server rejects is named by the pack's own setting it came from.
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -112,4 +113,30 @@ test("a server that answers 404 for services has none: the guard reads the rest,
   expect(a.before.snapshot.proxy_services).toEqual([]);
   expect(a.before.snapshot.peers.length).toBe(5);
   expect(accessTestViolations(a, tests, "t.yaml")).toEqual([]);
+});
+
+test("a rejected token: the message names the pack's own setting it came from, not privnet-access's flags", async () => {
+  const env = (over: Record<string, string>) => ({
+    PULUMI_NODEJS_STACK: "dev",
+    PULUMI_NODEJS_PROJECT: "proj",
+    PULUMI_NODEJS_DRY_RUN: "true",
+    PRIVNET_API_URL: t.url,
+    ...over,
+  });
+  const failure = async (e: Record<string, string>, cfg: { token?: string }) => {
+    const g = new Guard({ ...defaultIo(env(e)), exportState: async () => EMPTY_STATE });
+    const err = await g.analyze([], cfg).then(
+      () => undefined,
+      (x: unknown) => x as Error,
+    );
+    expect(err?.message).not.toContain("--token-file");
+    expect(err?.message).not.toContain("nbp_bad");
+    return err?.message;
+  };
+  expect(await failure({ PULUMI_CONFIG: JSON.stringify({ "privnet:token": "nbp_bad_stack" }) }, {})).toMatch(
+    /^the server at http:\/\/127\.0\.0\.1:\d+ rejected the token \(401: .*\); check the stack's privnet:token \(the pack takes its config's token, else the stack's privnet:token, else PRIVNET_TOKEN\)$/,
+  );
+  expect(await failure({}, { token: "nbp_bad_config" })).toContain("rejected the token (401: ");
+  expect(await failure({}, { token: "nbp_bad_config" })).toContain("; check the policy config's token (");
+  expect(await failure({ PRIVNET_TOKEN: "nbp_bad_env" }, {})).toContain("; check PRIVNET_TOKEN (");
 });

@@ -345,6 +345,33 @@ describe("DNS records", () => {
     );
   });
 
+  test("a round-robin set is stored; a CNAME is alone on its name (a second record there is 422 naming name)", async () => {
+    const rec = (name: string, type: string, content: string) =>
+      s.call("createDnsRecord", { params: { zoneId }, body: { name, type, content, ttl: 60 } });
+    expect((await rec("rr.recs.example", "A", "10.3.0.1")).status).toBe(200);
+    expect((await rec("rr.recs.example", "A", "10.3.0.2")).status).toBe(200);
+    expect((await rec("rr.recs.example", "AAAA", "2001:db8::3")).status).toBe(200);
+    expectError(await rec("rr.recs.example", "CNAME", "target.example"), 422, "name");
+    const cname = (await rec("alias.recs.example", "CNAME", "a.example")).body;
+    expectError(await rec("ALIAS.recs.example", "CNAME", "b.example"), 422, "name");
+    expectError(await rec("alias.recs.example", "A", "10.3.0.3"), 422, "name");
+    // The CNAME itself may change its content; a record elsewhere may not become a second one there.
+    const updated = await s.call("updateDnsRecord", {
+      params: { zoneId, recordId: cname.id },
+      body: { name: "alias.recs.example", type: "CNAME", content: "c.example", ttl: 60 },
+    });
+    expect(updated.status).toBe(200);
+    const other = (await rec("other.recs.example", "A", "10.3.0.4")).body;
+    expectError(
+      await s.call("updateDnsRecord", {
+        params: { zoneId, recordId: other.id },
+        body: { name: "alias.recs.example", type: "A", content: "10.3.0.4", ttl: 60 },
+      }),
+      422,
+      "name",
+    );
+  });
+
   test("a record of another zone is 404; an unknown zone is 404; an identical record is 409", async () => {
     const other = (await s.call("createDnsZone", { body: zoneBody({ name: "oth", domain: "oth.example" }) }))
       .body.id;

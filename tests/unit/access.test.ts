@@ -120,6 +120,64 @@ test("tests: deny names the accept rule, accept names the drop rule", () => {
   ]);
 });
 
+test("a failing deny pair names the traffic the rules allow, not the test's own", () => {
+  const a = new Account();
+  const a1 = a.peer("a1");
+  const b1 = a.peer("b1");
+  a.group("rp-a", [a1]);
+  a.group("rp-b", [b1]);
+  a.policy(
+    { name: "pg", protocol: "tcp", ports: ["5432"], sources: ["rp-a"], destinations: ["rp-b"] },
+    { name: "a to b" },
+  );
+  const tests = parseTests(
+    JSON.stringify({
+      tests: [
+        { name: "all", from: { group: "rp-a" }, to: { group: "rp-b" }, protocol: "all", expect: "deny" },
+        { name: "pg", from: { peer: "a1" }, to: { peer: "b1" }, port: 5432, expect: "deny" },
+        { name: "icmp", from: { peer: "a1" }, to: { peer: "b1" }, protocol: "icmp", expect: "deny" },
+      ],
+    }),
+    "t.json",
+  );
+  const once = runTests(accountOf(a.s), tests);
+  expect(once.map((r) => [r.name, r.passed, r.failures])).toEqual([
+    ["all", false, ['a1 → b1 tcp/5432 is allowed by policy "a to b", rule "pg"']],
+    ["pg", false, ['a1 → b1 tcp/5432 is allowed by policy "a to b", rule "pg"']],
+    ["icmp", true, []],
+  ]);
+
+  // Two rules allowing different traffic: the pair names all of it (as `privnet-access show` writes traffic),
+  // each rule its own share where it differs; what a drop rule takes away is claimed by no rule.
+  a.policy(
+    { name: "dns", protocol: "udp", ports: ["53"], sources: ["rp-a"], destinations: ["rp-b"] },
+    { name: "d" },
+  );
+  const twice = runTests(accountOf(a.s), tests);
+  expect(twice[0]!.failures).toEqual([
+    'a1 → b1 tcp/5432 udp/53 is allowed by policy "a to b", rule "pg" (tcp/5432); policy "d", rule "dns" (udp/53)',
+  ]);
+  expect(twice[1]!.failures).toEqual(['a1 → b1 tcp/5432 is allowed by policy "a to b", rule "pg"']);
+  a.policy({ name: "any", protocol: "all", sources: ["rp-a"], destinations: ["rp-b"] }, { name: "wide" });
+  a.policy(
+    {
+      name: "no pg",
+      action: "drop",
+      protocol: "tcp",
+      ports: ["5432"],
+      sources: ["rp-a"],
+      destinations: ["rp-b"],
+    },
+    { name: "block" },
+  );
+  const wide = runTests(accountOf(a.s), tests);
+  expect(wide[0]!.failures).toEqual([
+    'a1 → b1 icmp other tcp/1-5431,5433-65535 udp is allowed by policy "d", rule "dns" (udp/53); policy "wide", rule "any"',
+  ]);
+  expect(wide[1]!.passed).toBe(true);
+  expect(wide[2]!.failures).toEqual(['a1 → b1 icmp is allowed by policy "wide", rule "any"']);
+});
+
 test("a tests file that does not validate names the entry and the field", () => {
   const bad = (o: unknown) => () => parseTests(JSON.stringify(o), "f.json");
   expect(

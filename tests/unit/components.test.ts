@@ -69,9 +69,9 @@ describe("the components' plans", () => {
     expect(children(DNS_ZONE_BUNDLE, zone)).toEqual(
       [
         "DnsZone::c",
-        "DnsRecord::c-db.internal.example.com-A",
+        "DnsRecord::c-db.internal.example.com-A-10.20.0.10",
         "DnsRecord::c-www.internal.example.com-CNAME",
-        "DnsRecord::c-internal.example.com-A",
+        "DnsRecord::c-internal.example.com-A-10.20.0.1",
       ].sort(),
     );
     for (const [spec, inputs] of [
@@ -90,21 +90,51 @@ describe("the components' plans", () => {
     expect(children(DNS_ZONE_BUNDLE, reversed(zone, "records"))).toEqual(children(DNS_ZONE_BUNDLE, zone));
   });
 
-  it("key a round-robin set of records by content as well", () => {
-    const rr = {
+  it("name a record by its entry alone: a round-robin set grows and shrinks by one child, the others kept", () => {
+    const rr = (...contents: string[]) => ({
+      ...zone,
+      records: contents.map((content) => ({ name: "api", type: "A", content })),
+    });
+    const names = (inputs: Props) => children(DNS_ZONE_BUNDLE, inputs).filter((c) => c !== "DnsZone::c");
+    expect(names(rr("10.0.0.1"))).toEqual(["DnsRecord::c-api.internal.example.com-A-10.0.0.1"]);
+    expect(names(rr("10.0.0.1", "10.0.0.2"))).toEqual([
+      "DnsRecord::c-api.internal.example.com-A-10.0.0.1",
+      "DnsRecord::c-api.internal.example.com-A-10.0.0.2",
+    ]);
+    expect(names(rr("10.0.0.2"))).toEqual(["DnsRecord::c-api.internal.example.com-A-10.0.0.2"]);
+    // The name earlier builds gave a record alone in its set is its alias (none while the set has several, as a
+    // name can alias one resource only); a CNAME's name never held its content.
+    const aliases = (inputs: Props) =>
+      checkComponent(DNS_ZONE_BUNDLE, "c", inputs, false).plan.children.map((c) => [c.name, c.aliases]);
+    expect(aliases(rr("10.0.0.1"))).toEqual([
+      ["c", undefined],
+      ["c-api.internal.example.com-A-10.0.0.1", ["c-api.internal.example.com-A"]],
+    ]);
+    expect(aliases(rr("10.0.0.1", "10.0.0.2")).map(([, a]) => a)).toEqual([undefined, undefined, undefined]);
+    expect(
+      aliases({ ...zone, records: [{ name: "www", type: "CNAME", content: "db.internal.example.com" }] }),
+    ).toEqual([
+      ["c", undefined],
+      ["c-www.internal.example.com-CNAME", undefined],
+    ]);
+  });
+
+  it("refuse a second CNAME of one name, and a repeated record of a set", () => {
+    const twice = {
       ...zone,
       records: [
-        { name: "api", type: "A", content: "10.0.0.1" },
-        { name: "api", type: "A", content: "10.0.0.2" },
+        { name: "www", type: "CNAME", content: "a.example.com" },
+        { name: "www", type: "CNAME", content: "b.example.com" },
+        { name: "db", type: "A", content: "10.0.0.1" },
+        { name: "db", type: "A", content: "10.0.0.1", ttl: 60 },
       ],
     };
-    expect(children(DNS_ZONE_BUNDLE, rr)).toEqual(
-      [
-        "DnsZone::c",
-        "DnsRecord::c-api.internal.example.com-A-10.0.0.1",
-        "DnsRecord::c-api.internal.example.com-A-10.0.0.2",
-      ].sort(),
-    );
+    expect(failures(DNS_ZONE_BUNDLE, twice)).toEqual([
+      'records[1]: has the same key as records[0] ("www.internal.example.com-CNAME"): a CNAME is the only ' +
+        "record of its name (the service refuses a second one)",
+      'records[3]: has the same key as records[2] ("db.internal.example.com-A-10.0.0.1"): a record set ' +
+        "repeats a name and a type only with different contents",
+    ]);
   });
 
   it("take a record's name relative to the zone's domain unless it is in it", () => {
@@ -173,6 +203,23 @@ describe("the components' checks", () => {
     expect(failures(NETWORK_BUNDLE, badMetric).some((f) => f.startsWith("routers[0].metric: "))).toBe(true);
     const noType = { ...zone, records: [{ name: "db", content: "10.0.0.1" }] };
     expect(failures(DNS_ZONE_BUNDLE, noType).some((f) => f.startsWith("records[0]"))).toBe(true);
+  });
+
+  it("take a number where a string is expected as its text (Pulumi YAML's digits-only config values)", () => {
+    const digits = {
+      ...segment,
+      name: 2024,
+      allow: [{ from: [7], protocol: "tcp", ports: [5432], description: 42 }],
+    };
+    const checked = checkComponent(SEGMENT, "c", digits, false);
+    expect(checked.failures).toEqual([]);
+    expect(checked.values).toMatchObject({
+      name: "2024",
+      allow: [{ from: ["7"], ports: ["5432"], description: "42" }],
+    });
+    expect(checked.plan.children.map((c) => `${c.kind}::${c.name}`)).toContain("Policy::c-42");
+    const records = { ...zone, records: [{ name: 2024, type: "A", content: "10.0.0.1", ttl: 300 }] };
+    expect(failures(DNS_ZONE_BUNDLE, records)).toEqual([]);
   });
 
   it("pass values not known yet", () => {

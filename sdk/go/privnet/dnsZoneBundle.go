@@ -14,7 +14,7 @@ import (
 
 // A DNS zone with its records, in one declaration. It creates a `DnsZone` served to `distributionGroups` and one `DnsRecord` per `records` entry. A record's name is taken as it is when it is in the zone's domain, and relative to the domain otherwise (`db` is `db.<domain>`, `@` the domain itself). The children are the same resources a program declares itself, shown under the component.
 //
-// Each record is named by its entry's key, never by its position: its full name and type (`<component>-<name>-<type>`), and its content as well where several entries share a name and a type (a round-robin set). Reordering `records` changes nothing; changing a record's content or ttl updates it in place; changing its name or type replaces it; removing an entry deletes that record alone. A change to the zone's name, domain, groups or flags updates the zone in place.
+// Each record is named by its entry alone, never by its position or by the other entries: its full name, type and content (`<component>-<name>-<type>-<content>`), as an A or AAAA record may share its name and type with others (a round-robin set); a CNAME, alone on its name, by its full name and type (`<component>-<name>-CNAME`). Reordering `records` changes nothing; adding an entry creates that record and removing one deletes that record alone, also in a round-robin set; changing a ttl, or a CNAME's content, updates the record in place; changing an A or AAAA record's content creates the new record, then deletes the old one; changing a name or type replaces the record. A change to the zone's name, domain, groups or flags updates the zone in place.
 //
 // ## Example Usage
 // ### A private zone with its records in one declaration
