@@ -8,7 +8,13 @@ import { onlineCluster, registerSimulatedProxy, type FixtureTarget } from "../su
 import type { Probe } from "./probe";
 
 export type KindStatus =
-  "passed" | "failed" | "not served" | "too few enrolled peers" | "no proxy cluster" | "nothing to look up";
+  | "passed"
+  | "failed"
+  | "not served"
+  | "too few enrolled peers"
+  | "no proxy cluster"
+  | "nothing to look up"
+  | "no geo database (412)";
 
 export interface KindResult {
   /** Which check: `lifecycle`, `program`, ... */
