@@ -2,7 +2,7 @@
  * A peer let through the EDR compliance checks (`POST /api/peers/{peerId}/edr/bypass`) until the resource is
  * destroyed (the bypass is revoked) or the device complies by itself (the service then drops the bypass: a
  * refresh finds it gone, and the next up makes it again). The resource's id is the peer's id; there is nothing to
- * change in place: another peer is another bypass.
+ * change in place: another peer is another bypass. `adoptId` (the peer's id) takes an existing bypass over.
  */
 import { idString, z } from "../../api/common";
 import { EdrBypassSchema } from "../../api/edr";
@@ -24,6 +24,8 @@ const spec: ResourceSpec = {
   output: EdrBypassSchema,
   ops: { create: "createPeerEdrBypass", read: "listPeerEdrBypasses", delete: "deletePeerEdrBypass" },
   replaceOnChange: ["peerId"],
+  // Nothing to change in place: an existing bypass (adoptId: the peer's id) is taken as it is.
+  adoptAsIs: true,
 };
 
 /** Every bypass: one list, each by its peer's id. */

@@ -78,6 +78,12 @@ namespace PulumiPrivnet.Privnet
     public sealed class PeerEdrBypassArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
+        /// Id of an existing PeerEdrBypass to bring under management: create reads it and takes it as it is instead of creating a new one (the API cannot change it: its fields must be these inputs). Used at create only
+        /// </summary>
+        [Input("adoptId")]
+        public Input<string>? AdoptId { get; set; }
+
+        /// <summary>
         /// Id of the peer to let through (replaces on change)
         /// </summary>
         [Input("peerId", required: true)]

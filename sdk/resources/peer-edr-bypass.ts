@@ -8,6 +8,8 @@ import { quietStacks, restoreStacks } from "../quiet-stacks";
 export interface PeerEdrBypassArgs {
   /** Id of the peer to let through (replaces on change) */
   peerId: pulumi.Input<string>;
+  /** Id of an existing PeerEdrBypass to bring under management: create reads it and takes it as it is instead of creating a new one (the API cannot change it: its fields must be these inputs). Used at create only */
+  adoptId?: pulumi.Input<string>;
 }
 
 /** What is known of an existing {@link PeerEdrBypass}: every output, each optional (see {@link PeerEdrBypass.get}). */

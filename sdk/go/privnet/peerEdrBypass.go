@@ -98,12 +98,16 @@ func (PeerEdrBypassState) ElementType() reflect.Type {
 }
 
 type peerEdrBypassArgs struct {
+	// Id of an existing PeerEdrBypass to bring under management: create reads it and takes it as it is instead of creating a new one (the API cannot change it: its fields must be these inputs). Used at create only
+	AdoptId *string `pulumi:"adoptId"`
 	// Id of the peer to let through (replaces on change)
 	PeerId string `pulumi:"peerId"`
 }
 
 // The set of arguments for constructing a PeerEdrBypass resource.
 type PeerEdrBypassArgs struct {
+	// Id of an existing PeerEdrBypass to bring under management: create reads it and takes it as it is instead of creating a new one (the API cannot change it: its fields must be these inputs). Used at create only
+	AdoptId pulumi.StringPtrInput
 	// Id of the peer to let through (replaces on change)
 	PeerId pulumi.StringInput
 }

@@ -19,13 +19,17 @@ __all__ = ['PeerEdrBypassArgs', 'PeerEdrBypass']
 @pulumi.input_type
 class PeerEdrBypassArgs:
     def __init__(__self__, *,
-                 peer_id: pulumi.Input[_builtins.str]):
+                 peer_id: pulumi.Input[_builtins.str],
+                 adopt_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a PeerEdrBypass resource.
 
         :param pulumi.Input[_builtins.str] peer_id: Id of the peer to let through (replaces on change)
+        :param pulumi.Input[_builtins.str] adopt_id: Id of an existing PeerEdrBypass to bring under management: create reads it and takes it as it is instead of creating a new one (the API cannot change it: its fields must be these inputs). Used at create only
         """
         pulumi.set(__self__, "peer_id", peer_id)
+        if adopt_id is not None:
+            pulumi.set(__self__, "adopt_id", adopt_id)
 
     @_builtins.property
     @pulumi.getter(name="peerId")
@@ -39,6 +43,18 @@ class PeerEdrBypassArgs:
     def peer_id(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "peer_id", value)
 
+    @_builtins.property
+    @pulumi.getter(name="adoptId")
+    def adopt_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Id of an existing PeerEdrBypass to bring under management: create reads it and takes it as it is instead of creating a new one (the API cannot change it: its fields must be these inputs). Used at create only
+        """
+        return pulumi.get(self, "adopt_id")
+
+    @adopt_id.setter
+    def adopt_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "adopt_id", value)
+
 
 @pulumi.type_token("privnet:index:PeerEdrBypass")
 class PeerEdrBypass(pulumi.CustomResource):
@@ -46,6 +62,7 @@ class PeerEdrBypass(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  peer_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
@@ -69,6 +86,7 @@ class PeerEdrBypass(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.str] adopt_id: Id of an existing PeerEdrBypass to bring under management: create reads it and takes it as it is instead of creating a new one (the API cannot change it: its fields must be these inputs). Used at create only
         :param pulumi.Input[_builtins.str] peer_id: Id of the peer to let through (replaces on change)
         """
         ...
@@ -111,6 +129,7 @@ class PeerEdrBypass(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  peer_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -121,6 +140,7 @@ class PeerEdrBypass(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = PeerEdrBypassArgs.__new__(PeerEdrBypassArgs)
 
+            __props__.__dict__["adopt_id"] = adopt_id
             if peer_id is None and not opts.urn:
                 raise TypeError("Missing required property 'peer_id'")
             __props__.__dict__["peer_id"] = peer_id

@@ -8,11 +8,28 @@ import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.String;
 import java.util.Objects;
+import java.util.Optional;
+import javax.annotation.Nullable;
 
 
 public final class PeerEdrBypassArgs extends com.pulumi.resources.ResourceArgs {
 
     public static final PeerEdrBypassArgs Empty = new PeerEdrBypassArgs();
+
+    /**
+     * Id of an existing PeerEdrBypass to bring under management: create reads it and takes it as it is instead of creating a new one (the API cannot change it: its fields must be these inputs). Used at create only
+     * 
+     */
+    @Import(name="adoptId")
+    private @Nullable Output<String> adoptId;
+
+    /**
+     * @return Id of an existing PeerEdrBypass to bring under management: create reads it and takes it as it is instead of creating a new one (the API cannot change it: its fields must be these inputs). Used at create only
+     * 
+     */
+    public Optional<Output<String>> adoptId() {
+        return Optional.ofNullable(this.adoptId);
+    }
 
     /**
      * Id of the peer to let through (replaces on change)
@@ -32,6 +49,7 @@ public final class PeerEdrBypassArgs extends com.pulumi.resources.ResourceArgs {
     private PeerEdrBypassArgs() {}
 
     private PeerEdrBypassArgs(PeerEdrBypassArgs $) {
+        this.adoptId = $.adoptId;
         this.peerId = $.peerId;
     }
 
@@ -51,6 +69,27 @@ public final class PeerEdrBypassArgs extends com.pulumi.resources.ResourceArgs {
 
         public Builder(PeerEdrBypassArgs defaults) {
             $ = new PeerEdrBypassArgs(Objects.requireNonNull(defaults));
+        }
+
+        /**
+         * @param adoptId Id of an existing PeerEdrBypass to bring under management: create reads it and takes it as it is instead of creating a new one (the API cannot change it: its fields must be these inputs). Used at create only
+         * 
+         * @return builder
+         * 
+         */
+        public Builder adoptId(@Nullable Output<String> adoptId) {
+            $.adoptId = adoptId;
+            return this;
+        }
+
+        /**
+         * @param adoptId Id of an existing PeerEdrBypass to bring under management: create reads it and takes it as it is instead of creating a new one (the API cannot change it: its fields must be these inputs). Used at create only
+         * 
+         * @return builder
+         * 
+         */
+        public Builder adoptId(String adoptId) {
+            return adoptId(Output.of(adoptId));
         }
 
         /**
