@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { countObjects, importProject } from "../support/import-project";
 import {
   driftOf,
+  enrollPeers,
   makeWork,
   PulumiStack,
   removeWork,
@@ -29,6 +30,9 @@ const KINDS = [
   "DnsZone",
   "DnsRecord",
   "Route",
+  // Beyond the spec: the objects of the service's names whose inputs the API shows in full.
+  "PeerEdrBypass",
+  "MspTenant",
 ];
 
 describe("privnet-import --format pulumi-import, then pulumi import --file in a YAML project", () => {
@@ -76,6 +80,11 @@ describe("privnet-import --format pulumi-import, then pulumi import --file in a 
       params: { zoneId: zone.id },
       body: { name: "db.corp.example.com", type: "A", content: "10.20.0.5", ttl: 300 },
     });
+    const { laptop } = await enrollPeers(server, ["laptop"]);
+    await c.call("createPeerEdrBypass", { params: { peerId: laptop! } });
+    // No group of the stack: destroying the tenant without unlinkOwner leaves it linked (the API has no
+    // delete), and a group it names could not be deleted then.
+    await c.call("createMspTenant", { body: { name: "Acme", domain: "acme.example.com", groups: [] } });
   }, SETUP_TIMEOUT_MS);
 
   afterAll(async () => {
@@ -102,7 +111,16 @@ describe("privnet-import --format pulumi-import, then pulumi import --file in a 
         resources: { type: string; name: string; id: string }[];
       };
       const types = file.resources.map((r) => r.type);
-      for (const k of ["Group", "Policy", "Network", "NetworkResource", "DnsZone", "DnsRecord"])
+      for (const k of [
+        "Group",
+        "Policy",
+        "Network",
+        "NetworkResource",
+        "DnsZone",
+        "DnsRecord",
+        "PeerEdrBypass",
+        "MspTenant",
+      ])
         expect(types).toContain(`privnet:index:${k}`);
       // A child kind's id names its parent.
       const record = file.resources.find((r) => r.type === "privnet:index:DnsRecord")!;
