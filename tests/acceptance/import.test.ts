@@ -42,7 +42,7 @@ import {
   removePrerequisites,
   type FixtureTarget,
 } from "../support/provider";
-import { acceptance } from "./target";
+import { acceptance, mspOwner } from "./target";
 
 const acc = acceptance();
 const notServed = new Map(acc.probe.notServed.map((n) => [n.kind, n.evidence]));
@@ -89,6 +89,10 @@ describe("privnet-import against the target: adopt the whole account", () => {
       }
       if (!acc.own && NEEDS_PROXY_CLUSTER.includes(kind) && acc.probe.proxyClusters.length === 0) {
         acc.record({ check: "import", kind, status: "no proxy cluster", detail: "none made by this test" });
+        continue;
+      }
+      if (kind === "MspTenant" && !mspOwner(acc.own)) {
+        acc.record({ check: "import", kind, status: "not run", detail: "no PRIVNET_ACCEPTANCE_MSP_OWNER" });
         continue;
       }
       const needed = PEERS_NEEDED[kind] ?? 0;

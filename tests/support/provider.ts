@@ -64,6 +64,11 @@ export interface FixtureTarget {
    * simulated agent, a proxy registered for the fixture; on a live server, one the account has. Fails when none.
    */
   proxyCluster(): Promise<string>;
+  /**
+   * The user an MSP tenant a fixture makes is handed to when its resource is destroyed (unlinked). Without one the
+   * tenant stays linked when the resource goes (the API has no delete): a throw-away server only.
+   */
+  mspOwner?: string;
 }
 
 /** Kinds whose fixtures need an online proxy cluster (the acceptance tier reports targets that have none). */
@@ -720,12 +725,12 @@ export async function fixtures(t: FixtureTarget): Promise<Record<string, () => P
     },
     MspTenant: async () => {
       const [g1, g2] = [await group(), await group()];
-      // Without unlinkOwner, destroying leaves the tenant linked (the API has no delete; tests/provider/msp.test.ts
-      // unlinks one).
+      // Without unlinkOwner, destroying leaves the tenant linked (the API has no delete; see mspOwner).
       const create = {
         name: unique("tenant"),
         domain: `${unique("tenant")}.example.com`,
         groups: [{ id: g1, role: "admin" }],
+        ...(t.mspOwner ? { unlinkOwner: t.mspOwner } : {}),
       };
       return {
         create,
@@ -737,7 +742,7 @@ export async function fixtures(t: FixtureTarget): Promise<Record<string, () => P
             { id: g2, role: "auditor" },
           ],
         },
-        survivesDelete: true,
+        ...(t.mspOwner ? {} : { survivesDelete: true }),
       };
     },
     IngressPeer: async () => {

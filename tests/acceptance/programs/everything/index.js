@@ -7,7 +7,7 @@
 // Config: kinds (JSON list of the kinds the target serves), peers (JSON list of enrolled peer ids this program
 // may use), prefix (unique names on a shared target), issuer (an OIDC issuer the target accepts), geo (whether
 // posture checks by country are possible), stage (1 or 2), proxyCluster (an online reverse-proxy cluster's
-// address, when the target has one).
+// address, when the target has one), mspOwner (who an MSP tenant is handed to when destroyed; none: no tenant).
 const pulumi = require("@pulumi/pulumi");
 const privnet = require("pulumi-privnet");
 
@@ -318,13 +318,14 @@ if (has("AzureAdSync")) {
 if (has("PeerEdrBypass") && peers.length > 0) {
   new privnet.PeerEdrBypass("edr-bypass", { peerId: peers[0] });
 }
-if (has("MspTenant")) {
+const mspOwner = config.get("mspOwner");
+if (has("MspTenant") && mspOwner) {
   new privnet.MspTenant("tenant", {
     name: name(two ? "tenant-2" : "tenant"),
     domain: `${prefix}-tenant.example.com`,
     groups: [{ id: engineering.id, role: two ? "network_admin" : "admin" }],
     // Destroying unlinks the tenant (the API has no delete): nothing of the program is left in the MSP account.
-    unlinkOwner: "tenant-owner",
+    unlinkOwner: mspOwner,
   });
 }
 // --- Provisioning and notifications ------------------------------------------------------------------------
