@@ -116,7 +116,10 @@ describe("auth matrix", () => {
   test("the instance's status answers without credentials, and with any", async () => {
     for (const token of [null, "raw:Token not-a-token", cred.blocked as string]) {
       const res = await s.call("getInstanceStatus", { token });
-      expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: { setup_required: false } });
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 200,
+        body: { setup_required: false },
+      });
     }
   });
 
