@@ -20,6 +20,8 @@ import * as events from "./events";
 import * as streaming from "./event-streaming";
 import * as group from "./group";
 import * as idp from "./identity-provider";
+import * as instance from "./instance";
+import * as msp from "./msp";
 import * as ingress from "./ingress";
 import * as invite from "./invite";
 import * as job from "./job";
@@ -122,8 +124,12 @@ export const OBJECTS: readonly ApiObject[] = [
   o("IdentityProvider", "2.15", idp.IdentityProviderSchema, {
     IdentityProviderRequest: idp.IdentityProviderRequestSchema,
   }),
-  o("EdrVendorA", "2.16", edr.EdrVendorASchema, { EdrVendorARequest: edr.EdrVendorARequestSchema }),
-  o("EdrVendorB", "2.16", edr.EdrVendorBSchema, { EdrVendorBRequest: edr.EdrVendorBRequestSchema }),
+  // The spec's vendor-a and vendor-b are the service's SentinelOne and Intune (the same objects, by their names);
+  // its vendor-c is Falcon with a sync interval the service's document does not give Falcon.
+  o("EdrSentinelOne", "2.16", edr.EdrSentinelOneSchema, {
+    EdrSentinelOneRequest: edr.EdrSentinelOneRequestSchema,
+  }),
+  o("EdrIntune", "2.16", edr.EdrIntuneSchema, { EdrIntuneRequest: edr.EdrIntuneRequestSchema }),
   o("EdrVendorC", "2.16", edr.EdrVendorCSchema, { EdrVendorCRequest: edr.EdrVendorCRequestSchema }),
   o("VendorDIdp", "2.17", dirsync.VendorDSchema, {
     VendorDIdpCreate: dirsync.VendorDCreateSchema,
@@ -183,6 +189,34 @@ export const OBJECTS: readonly ApiObject[] = [
     ProxyTokenRequest: proxy.ProxyTokenRequestSchema,
   }),
   o("ProxyTokenCreated", "reverse-proxies", proxy.ProxyTokenCreatedSchema),
+  // The integrations under the service's names, EDR bypasses, MSP tenants, the instance and locations.
+  o("EdrFalcon", SERVICE_DOCUMENT, edr.EdrFalconSchema, { EdrFalconRequest: edr.EdrFalconRequestSchema }),
+  o("EdrHuntress", SERVICE_DOCUMENT, edr.EdrHuntressSchema, {
+    EdrHuntressRequest: edr.EdrHuntressRequestSchema,
+  }),
+  o("EdrFleetDm", SERVICE_DOCUMENT, edr.EdrFleetDmSchema, { EdrFleetDmRequest: edr.EdrFleetDmRequestSchema }),
+  o("GoogleWorkspaceSync", SERVICE_DOCUMENT, dirsync.GoogleWorkspaceSyncSchema, {
+    GoogleWorkspaceSyncCreate: dirsync.GoogleWorkspaceSyncCreateSchema,
+    GoogleWorkspaceSyncUpdate: dirsync.GoogleWorkspaceSyncUpdateSchema,
+  }),
+  o("AzureAdSync", SERVICE_DOCUMENT, dirsync.AzureAdSyncSchema, {
+    AzureAdSyncCreate: dirsync.AzureAdSyncCreateSchema,
+    AzureAdSyncUpdate: dirsync.AzureAdSyncUpdateSchema,
+  }),
+  o("IdpSyncResult", SERVICE_DOCUMENT, dirsync.IdpSyncResultSchema),
+  o("EdrBypass", SERVICE_DOCUMENT, edr.EdrBypassSchema),
+  o("MspTenant", SERVICE_DOCUMENT, msp.TenantSchema, {
+    MspTenantCreate: msp.TenantCreateSchema,
+    MspTenantUpdate: msp.TenantUpdateSchema,
+    MspTenantInviteAnswer: msp.TenantInviteResponseSchema,
+    MspTenantUnlink: msp.TenantUnlinkSchema,
+    MspTenantSubscription: msp.TenantSubscriptionSchema,
+  }),
+  o("MspTenantGroup", SERVICE_DOCUMENT, msp.TenantGroupSchema),
+  o("InstanceStatus", SERVICE_DOCUMENT, instance.InstanceStatusSchema),
+  o("InstanceVersion", SERVICE_DOCUMENT, instance.InstanceVersionSchema),
+  o("CountryCode", SERVICE_DOCUMENT, instance.CountryCodeSchema),
+  o("City", SERVICE_DOCUMENT, instance.CitySchema),
   o("Error", "7", ErrorBodySchema),
 ];
 

@@ -7,15 +7,36 @@ import { EmptySchema, z } from "./common";
 import { AccountSchema, AccountUpdateSchema } from "./account";
 import {
   DIRECTORY_SYNC,
+  DIRECTORY_SYNC_NEUTRAL_BODIES,
+  DIRECTORY_SYNC_NEUTRAL_SEGMENTS,
   DIRECTORY_SYNC_VENDORS,
+  IdpSyncResultSchema,
   SyncLogSchema,
   SyncResultSchema,
+  type DirectorySyncNeutral,
   type DirectorySyncVendor,
 } from "./directory-sync";
 import { DnsRecordRequestSchema, DnsRecordSchema } from "./dns-record";
 import { DnsSettingsEnvelopeSchema, DnsSettingsRequestSchema, DnsSettingsSchema } from "./dns-settings";
 import { DnsZoneRequestSchema, DnsZoneSchema } from "./dns-zone";
-import { EDR, EDR_VENDORS, type EdrVendor } from "./edr";
+import {
+  EDR,
+  EDR_NEUTRAL_BODIES,
+  EDR_NEUTRAL_SEGMENTS,
+  EDR_VENDORS,
+  EdrBypassSchema,
+  type EdrNeutral,
+  type EdrVendor,
+} from "./edr";
+import { CitySchema, CountryCodeSchema, InstanceStatusSchema, InstanceVersionSchema } from "./instance";
+import {
+  TenantCreateSchema,
+  TenantInviteResponseSchema,
+  TenantSchema,
+  TenantSubscriptionSchema,
+  TenantUnlinkSchema,
+  TenantUpdateSchema,
+} from "./msp";
 import {
   AuditEventSchema,
   ProxyLogPageSchema,
@@ -125,6 +146,11 @@ export const FAMILIES = {
   "reverse-proxy-domains": "services",
   "proxy-clusters": "services",
   "proxy-tokens": "services",
+  // Beyond the spec, from the service's v0.77.1 document: EDR bypasses, MSP tenants, the instance, locations.
+  "edr-bypass": "integrations",
+  "msp-tenants": "accounts",
+  instance: "accounts",
+  locations: "posture_checks",
 } as const;
 export type Family = keyof typeof FAMILIES;
 /** A permission module (`networks`, `dns`, ...). */
@@ -252,19 +278,32 @@ function crud<const N extends string, const P extends string, S extends z.ZodTyp
   ];
 }
 
-/** The name in a vendor's EDR operation ids (`createEdrVendorA`). */
+/** The name in a vendor's EDR operation ids (`createEdrSentinelOne`): the kind's name. */
 export const EDR_OPERATION_NAMES = {
+  sentinelone: "EdrSentinelOne",
+  intune: "EdrIntune",
+  falcon: "EdrFalcon",
+  huntress: "EdrHuntress",
+  fleetdm: "EdrFleetDm",
+} as const satisfies Record<EdrVendor, string>;
+
+/** The name in a neutral segment's operation ids (`createEdrVendorA`), as the spec's seed named them. */
+export const EDR_NEUTRAL_OPERATION_NAMES = {
   "vendor-a": "EdrVendorA",
   "vendor-b": "EdrVendorB",
   "vendor-c": "EdrVendorC",
-} as const satisfies Record<EdrVendor, string>;
+} as const satisfies Record<EdrNeutral, string>;
 
-function edrRoutes<V extends EdrVendor>(vendor: V) {
-  const request = EDR[vendor].request;
-  // Typed by vendor (a destructuring would widen it to every vendor's schema).
-  const response: (typeof EDR)[V]["response"] = EDR[vendor].response;
-  const path = `/api/integrations/edr/${vendor}`;
-  const name = EDR_OPERATION_NAMES[vendor];
+/** The four operations of one EDR singleton; Falcon's delete answers 202 without a body. */
+function edrSingletonRoutes<const N extends string, Req extends z.ZodType, Res extends z.ZodType>(
+  segment: string,
+  name: N,
+  what: string,
+  request: Req,
+  response: Res,
+  noBodyDelete: boolean,
+) {
+  const path = `/api/integrations/edr/${segment}`;
   const family = "edr";
   return [
     route({
@@ -272,7 +311,7 @@ function edrRoutes<V extends EdrVendor>(vendor: V) {
       method: "POST",
       path,
       family,
-      summary: `Create the ${vendor} EDR integration`,
+      summary: `Create the ${what} EDR integration`,
       body: request,
       response,
     }),
@@ -281,7 +320,7 @@ function edrRoutes<V extends EdrVendor>(vendor: V) {
       method: "GET",
       path,
       family,
-      summary: `Get the ${vendor} EDR integration`,
+      summary: `Get the ${what} EDR integration`,
       response,
     }),
     route({
@@ -289,17 +328,17 @@ function edrRoutes<V extends EdrVendor>(vendor: V) {
       method: "PUT",
       path,
       family,
-      summary: `Replace the ${vendor} EDR integration`,
+      summary: `Replace the ${what} EDR integration`,
       body: request,
       response,
     }),
-    vendor === "vendor-c"
+    noBodyDelete
       ? route({
           operationId: `delete${name}`,
           method: "DELETE",
           path,
           family,
-          summary: `Delete the ${vendor} EDR integration (202, no body)`,
+          summary: `Delete the ${what} EDR integration (202, no body)`,
           status: 202,
         })
       : route({
@@ -307,24 +346,68 @@ function edrRoutes<V extends EdrVendor>(vendor: V) {
           method: "DELETE",
           path,
           family,
-          summary: `Delete the ${vendor} EDR integration`,
+          summary: `Delete the ${what} EDR integration`,
           response: EmptySchema,
         }),
   ];
 }
 
-/** The name in a vendor's directory sync operation ids (`createVendorDIdp`). */
+const EDR_TITLES = {
+  sentinelone: "SentinelOne",
+  intune: "Intune",
+  falcon: "CrowdStrike Falcon",
+  huntress: "Huntress",
+  fleetdm: "FleetDM",
+} as const satisfies Record<EdrVendor, string>;
+
+function edrRoutes<V extends EdrVendor>(vendor: V) {
+  // Typed by vendor (a destructuring would widen it to every vendor's schema).
+  const response: (typeof EDR)[V]["response"] = EDR[vendor].response;
+  return edrSingletonRoutes(
+    vendor,
+    EDR_OPERATION_NAMES[vendor],
+    EDR_TITLES[vendor],
+    EDR[vendor].request,
+    response,
+    vendor === "falcon",
+  );
+}
+
+function edrNeutralRoutes<S extends EdrNeutral>(segment: S) {
+  const response: (typeof EDR_NEUTRAL_BODIES)[S]["response"] = EDR_NEUTRAL_BODIES[segment].response;
+  return edrSingletonRoutes(
+    segment,
+    EDR_NEUTRAL_OPERATION_NAMES[segment],
+    `${segment} (the spec's name of ${EDR_TITLES[segment === "vendor-a" ? "sentinelone" : segment === "vendor-b" ? "intune" : "falcon"]})`,
+    EDR_NEUTRAL_BODIES[segment].request,
+    response,
+    segment === "vendor-c",
+  );
+}
+
+/** The name in a vendor's directory sync operation ids (`createGoogleWorkspaceSync`): the kind's name. */
 export const DIRECTORY_SYNC_OPERATION_NAMES = {
-  "vendor-d-idp": "VendorDIdp",
-  "vendor-e-idp": "VendorEIdp",
+  "google-idp": "GoogleWorkspaceSync",
+  "azure-idp": "AzureAdSync",
 } as const satisfies Record<DirectorySyncVendor, string>;
 
-function directorySyncRoutes<V extends DirectorySyncVendor>(vendor: V) {
-  const { create, update } = DIRECTORY_SYNC[vendor];
-  // Typed by vendor (a destructuring would widen it to every vendor's schema).
-  const response: (typeof DIRECTORY_SYNC)[V]["response"] = DIRECTORY_SYNC[vendor].response;
-  const base = `/api/integrations/${vendor}`;
-  const name = DIRECTORY_SYNC_OPERATION_NAMES[vendor];
+/** The name in a neutral segment's operation ids (`createVendorDIdp`), as the spec's seed named them. */
+export const DIRECTORY_SYNC_NEUTRAL_OPERATION_NAMES = {
+  "vendor-d-idp": "VendorDIdp",
+  "vendor-e-idp": "VendorEIdp",
+} as const satisfies Record<DirectorySyncNeutral, string>;
+
+const DIRECTORY_SYNC_TITLES = { "google-idp": "Google Workspace", "azure-idp": "Azure AD" } as const;
+
+/** The seven operations of one directory-sync collection. */
+function directorySyncCollection<
+  const N extends string,
+  B extends { create: z.ZodType; update: z.ZodType; response: z.ZodType },
+  S extends z.ZodType,
+>(segment: string, name: N, what: string, bodies: B, syncResult: S) {
+  const { create, update } = bodies;
+  const response: B["response"] = bodies.response;
+  const base = `/api/integrations/${segment}`;
   const family = "directory-sync";
   return [
     route({
@@ -332,7 +415,7 @@ function directorySyncRoutes<V extends DirectorySyncVendor>(vendor: V) {
       method: "POST",
       path: base,
       family,
-      summary: `Create a ${vendor} directory sync`,
+      summary: `Create a ${what} directory sync`,
       body: create,
       response,
     }),
@@ -341,7 +424,7 @@ function directorySyncRoutes<V extends DirectorySyncVendor>(vendor: V) {
       method: "GET",
       path: base,
       family,
-      summary: `List ${vendor} directory syncs`,
+      summary: `List ${what} directory syncs`,
       response: list(response),
     }),
     route({
@@ -349,7 +432,7 @@ function directorySyncRoutes<V extends DirectorySyncVendor>(vendor: V) {
       method: "GET",
       path: `${base}/{id}`,
       family,
-      summary: `Get a ${vendor} directory sync`,
+      summary: `Get a ${what} directory sync`,
       response,
     }),
     route({
@@ -357,7 +440,7 @@ function directorySyncRoutes<V extends DirectorySyncVendor>(vendor: V) {
       method: "PUT",
       path: `${base}/{id}`,
       family,
-      summary: `Update a ${vendor} directory sync`,
+      summary: `Update a ${what} directory sync`,
       body: update,
       response,
     }),
@@ -366,7 +449,7 @@ function directorySyncRoutes<V extends DirectorySyncVendor>(vendor: V) {
       method: "DELETE",
       path: `${base}/{id}`,
       family,
-      summary: `Delete a ${vendor} directory sync`,
+      summary: `Delete a ${what} directory sync`,
       response: EmptySchema,
     }),
     route({
@@ -374,18 +457,41 @@ function directorySyncRoutes<V extends DirectorySyncVendor>(vendor: V) {
       method: "POST",
       path: `${base}/{id}/sync`,
       family,
-      summary: `Start a ${vendor} sync now`,
-      response: SyncResultSchema,
+      summary: `Start a ${what} sync now`,
+      response: syncResult,
     }),
     route({
       operationId: `list${name}Logs`,
       method: "GET",
       path: `${base}/{id}/logs`,
       family,
-      summary: `List ${vendor} sync logs`,
+      summary: `List ${what} sync logs`,
       response: list(SyncLogSchema),
     }),
   ];
+}
+
+function directorySyncRoutes<V extends DirectorySyncVendor>(vendor: V) {
+  const bodies: (typeof DIRECTORY_SYNC)[V] = DIRECTORY_SYNC[vendor];
+  return directorySyncCollection(
+    vendor,
+    DIRECTORY_SYNC_OPERATION_NAMES[vendor],
+    DIRECTORY_SYNC_TITLES[vendor],
+    bodies,
+    IdpSyncResultSchema,
+  );
+}
+
+function directorySyncNeutralRoutes<S extends DirectorySyncNeutral>(segment: S) {
+  const bodies: (typeof DIRECTORY_SYNC_NEUTRAL_BODIES)[S] = DIRECTORY_SYNC_NEUTRAL_BODIES[segment];
+  const real = segment === "vendor-d-idp" ? "google-idp" : "azure-idp";
+  return directorySyncCollection(
+    segment,
+    DIRECTORY_SYNC_NEUTRAL_OPERATION_NAMES[segment],
+    `${segment} (the spec's name of ${DIRECTORY_SYNC_TITLES[real]})`,
+    bodies,
+    SyncResultSchema,
+  );
 }
 
 /** The name in a SCIM collection's operation ids (`createOktaScimIntegration`). */
@@ -469,19 +575,32 @@ function scimRoutes<V extends ScimVariant>(variant: V) {
  * vendor-a id answers a vendor-a object); `satisfies` makes a vendor without routes a compile error.
  */
 const EDR_ROUTES = {
-  "vendor-a": edrRoutes("vendor-a"),
-  "vendor-b": edrRoutes("vendor-b"),
-  "vendor-c": edrRoutes("vendor-c"),
+  sentinelone: edrRoutes("sentinelone"),
+  intune: edrRoutes("intune"),
+  falcon: edrRoutes("falcon"),
+  huntress: edrRoutes("huntress"),
+  fleetdm: edrRoutes("fleetdm"),
 } satisfies Record<EdrVendor, ApiRoute[]>;
+const EDR_NEUTRAL_ROUTES = {
+  "vendor-a": edrNeutralRoutes("vendor-a"),
+  "vendor-b": edrNeutralRoutes("vendor-b"),
+  "vendor-c": edrNeutralRoutes("vendor-c"),
+} satisfies Record<EdrNeutral, ApiRoute[]>;
 const DIRECTORY_SYNC_ROUTES = {
-  "vendor-d-idp": directorySyncRoutes("vendor-d-idp"),
-  "vendor-e-idp": directorySyncRoutes("vendor-e-idp"),
+  "google-idp": directorySyncRoutes("google-idp"),
+  "azure-idp": directorySyncRoutes("azure-idp"),
 } satisfies Record<DirectorySyncVendor, ApiRoute[]>;
+const DIRECTORY_SYNC_NEUTRAL_ROUTES = {
+  "vendor-d-idp": directorySyncNeutralRoutes("vendor-d-idp"),
+  "vendor-e-idp": directorySyncNeutralRoutes("vendor-e-idp"),
+} satisfies Record<DirectorySyncNeutral, ApiRoute[]>;
 const SCIM_ROUTES = {
   "scim-idp": scimRoutes("scim-idp"),
   "okta-scim-idp": scimRoutes("okta-scim-idp"),
 } satisfies Record<ScimVariant, ApiRoute[]>;
 type EdrRoute = (typeof EDR_ROUTES)[EdrVendor][number];
+type EdrNeutralRoute = (typeof EDR_NEUTRAL_ROUTES)[EdrNeutral][number];
+type DirectorySyncNeutralRoute = (typeof DIRECTORY_SYNC_NEUTRAL_ROUTES)[DirectorySyncNeutral][number];
 type ScimRoute = (typeof SCIM_ROUTES)[ScimVariant][number];
 type DirectorySyncRoute = (typeof DIRECTORY_SYNC_ROUTES)[DirectorySyncVendor][number];
 
@@ -867,8 +986,11 @@ const ROUTE_TABLE = [
     create: IdentityProviderRequestSchema,
   }),
   // 4.8 Integrations
-  ...EDR_VENDORS.flatMap((v): EdrRoute[] => EDR_ROUTES[v]),
-  ...DIRECTORY_SYNC_VENDORS.flatMap((v): DirectorySyncRoute[] => DIRECTORY_SYNC_ROUTES[v]),
+  // The spec's neutral segments: the same objects as the service's vendors below.
+  ...EDR_NEUTRAL_SEGMENTS.flatMap((v): EdrNeutralRoute[] => EDR_NEUTRAL_ROUTES[v]),
+  ...DIRECTORY_SYNC_NEUTRAL_SEGMENTS.flatMap(
+    (v): DirectorySyncNeutralRoute[] => DIRECTORY_SYNC_NEUTRAL_ROUTES[v],
+  ),
   route({
     operationId: "createEventStreaming",
     method: "POST",
@@ -1091,6 +1213,139 @@ const ROUTE_TABLE = [
     family: "proxy-tokens",
     summary: "Revoke a proxy token (it stays listed, revoked)",
     response: EmptySchema,
+  }),
+  // Beyond the spec, from the service's v0.77.1 API document: the integrations under the service's own names
+  // (EDR vendors, directory sync), EDR bypasses, MSP tenants, the instance, locations and every network router.
+  ...EDR_VENDORS.flatMap((v): EdrRoute[] => EDR_ROUTES[v]),
+  ...DIRECTORY_SYNC_VENDORS.flatMap((v): DirectorySyncRoute[] => DIRECTORY_SYNC_ROUTES[v]),
+  route({
+    operationId: "listPeerEdrBypasses",
+    method: "GET",
+    path: "/api/peers/edr/bypassed",
+    family: "edr-bypass",
+    summary: "List the peers let through the EDR compliance checks",
+    response: list(EdrBypassSchema),
+  }),
+  route({
+    operationId: "createPeerEdrBypass",
+    method: "POST",
+    path: "/api/peers/{peerId}/edr/bypass",
+    family: "edr-bypass",
+    summary: "Let a peer through the EDR compliance checks until revoked or until its device complies",
+    response: EdrBypassSchema,
+  }),
+  route({
+    operationId: "deletePeerEdrBypass",
+    method: "DELETE",
+    path: "/api/peers/{peerId}/edr/bypass",
+    family: "edr-bypass",
+    summary: "Revoke a peer's EDR bypass (no body)",
+  }),
+  route({
+    operationId: "listMspTenants",
+    method: "GET",
+    path: "/api/integrations/msp/tenants",
+    family: "msp-tenants",
+    summary: "List the MSP account's tenants",
+    response: list(TenantSchema),
+  }),
+  route({
+    operationId: "createMspTenant",
+    method: "POST",
+    path: "/api/integrations/msp/tenants",
+    family: "msp-tenants",
+    summary: "Create a tenant account; it is pending until its domain's DNS challenge is verified",
+    body: TenantCreateSchema,
+    response: TenantSchema,
+  }),
+  route({
+    operationId: "updateMspTenant",
+    method: "PUT",
+    path: "/api/integrations/msp/tenants/{id}",
+    family: "msp-tenants",
+    summary: "Rename a tenant and set the MSP groups that reach it (its domain stays)",
+    body: TenantUpdateSchema,
+    response: TenantSchema,
+  }),
+  route({
+    operationId: "verifyMspTenantDns",
+    method: "POST",
+    path: "/api/integrations/msp/tenants/{id}/dns",
+    family: "msp-tenants",
+    summary: "Check the tenant domain's DNS challenge; the tenant becomes active when it holds (no body)",
+  }),
+  route({
+    operationId: "inviteMspTenant",
+    method: "POST",
+    path: "/api/integrations/msp/tenants/{id}/invite",
+    family: "msp-tenants",
+    summary: "Invite an existing account to become a tenant",
+    response: TenantSchema,
+  }),
+  route({
+    operationId: "answerMspTenantInvite",
+    method: "PUT",
+    path: "/api/integrations/msp/tenants/{id}/invite",
+    family: "msp-tenants",
+    summary: "The invited account's answer: accept or decline (no body)",
+    body: TenantInviteResponseSchema,
+  }),
+  route({
+    operationId: "unlinkMspTenant",
+    method: "POST",
+    path: "/api/integrations/msp/tenants/{id}/unlink",
+    family: "msp-tenants",
+    summary: "Hand a tenant over to an owner of its own; the MSP no longer manages it (no body)",
+    body: TenantUnlinkSchema,
+  }),
+  route({
+    operationId: "createMspTenantSubscription",
+    method: "POST",
+    path: "/api/integrations/msp/tenants/{id}/subscription",
+    family: "msp-tenants",
+    summary: "Move a tenant's subscription to a price (no body)",
+    body: TenantSubscriptionSchema,
+  }),
+  route({
+    operationId: "getInstanceStatus",
+    method: "GET",
+    path: "/api/instance",
+    family: "instance",
+    summary: "Whether the instance still needs its first-run setup (no credentials needed)",
+    response: InstanceStatusSchema,
+    auth: "public",
+  }),
+  route({
+    operationId: "getInstanceVersion",
+    method: "GET",
+    path: "/api/instance/version",
+    family: "instance",
+    summary: "The versions of the instance's components (every user may read them)",
+    response: InstanceVersionSchema,
+  }),
+  route({
+    operationId: "listCountries",
+    method: "GET",
+    path: "/api/locations/countries",
+    family: "locations",
+    summary: "The country codes of the geo database (412 when the server has none)",
+    response: list(CountryCodeSchema),
+  }),
+  route({
+    operationId: "listCities",
+    method: "GET",
+    path: "/api/locations/countries/{country}/cities",
+    family: "locations",
+    summary: "The cities of a country in the geo database (412 when the server has none)",
+    response: list(CitySchema),
+  }),
+  route({
+    operationId: "listAllNetworkRouters",
+    method: "GET",
+    path: "/api/networks/routers",
+    family: "network-routers",
+    summary: "Every router of every network of the account",
+    response: list(NetworkRouterSchema),
   }),
 ];
 

@@ -48,7 +48,8 @@ export interface Io {
   env: NodeJS.ProcessEnv;
 }
 
-const ALL_KINDS = PROVIDERS.map((p) => p.spec.name);
+/** The kinds imported unless `--kinds` says otherwise: deprecated earlier names are the same objects as others. */
+const ALL_KINDS = PROVIDERS.filter((p) => !p.spec.deprecatedBy).map((p) => p.spec.name);
 
 /** A kind by its name (`Group`, `group`) or its module name (`dns-record`). */
 export function kindByName(name: string): string | undefined {

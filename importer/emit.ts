@@ -164,14 +164,17 @@ export async function formatMarkdown(text: string): Promise<string> {
  * id as a string literal beyond its own `adoptId` (or a peer's `peerId`). Empty for a correct program.
  */
 export function literalIds(text: string, plan: Plan): string[] {
-  const own = new Set<string>();
+  // How often each id may appear: once per resource it is the own id of (a peer's id is also its EDR bypass').
+  const own = new Map<string, number>();
   for (const s of plan.sections)
-    for (const r of s.resources) if (r.adoptId !== undefined || r.spec.name === "Peer") own.add(r.found.id);
+    for (const r of s.resources)
+      if (r.adoptId !== undefined || r.spec.name === "Peer")
+        own.set(r.found.id, (own.get(r.found.id) ?? 0) + 1);
   const out: string[] = [];
   for (const id of plan.refs.keys()) {
     if (id === "") continue;
     const count = text.split(JSON.stringify(id)).length - 1;
-    if (count > (own.has(id) ? 1 : 0)) out.push(id);
+    if (count > (own.get(id) ?? 0)) out.push(id);
   }
   return out;
 }

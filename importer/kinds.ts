@@ -5,8 +5,8 @@
  * a response's shape. Every kind of provider/registry.ts has an entry (tests/unit/import-plan.test.ts checks
  * this).
  */
-import { EDR_VENDORS } from "../api/edr";
-import type { OperationId } from "../api/routes";
+import { EDR_VENDORS, type EdrVendor } from "../api/edr";
+import { EDR_OPERATION_NAMES, type OperationId } from "../api/routes";
 import type { Listed } from "../provider/spec";
 import type { ApiObject } from "./read";
 
@@ -41,6 +41,11 @@ export interface KindDef {
   notAdoptable?: string;
   /** Written only when asked for (`--peers`). */
   optIn?: boolean;
+  /**
+   * The kind is a deprecated earlier name of this one: its objects are that kind's, read and written as that kind
+   * (the importer writes no program with a deprecated kind unless `--kinds` names it).
+   */
+  deprecatedBy?: string;
   /** Kinds whose ids the kind's inputs may hold (for `--kinds`: the objects referred to are written too). */
   refersTo: string[];
 }
@@ -66,10 +71,9 @@ export function relativeRecordName(name: string, domain: string): string {
 
 const SINGLETON_NOTE = "one per account: adopted without adoptId";
 
-function edr(vendor: (typeof EDR_VENDORS)[number]): KindDef {
-  const name = `Edr${vendor === "vendor-a" ? "VendorA" : vendor === "vendor-b" ? "VendorB" : "VendorC"}`;
+function edr(vendor: EdrVendor): KindDef {
   return {
-    kind: name,
+    kind: EDR_OPERATION_NAMES[vendor],
     title: `EDR integration ${vendor} (${SINGLETON_NOTE})`,
     label: () => `edr ${vendor}`,
     refersTo: ["Group"],
@@ -79,6 +83,21 @@ function edr(vendor: (typeof EDR_VENDORS)[number]): KindDef {
 function directorySync(kind: string, vendor: string): KindDef {
   return { kind, title: `Directory sync: ${vendor}`, label: () => `${vendor} sync`, refersTo: [] };
 }
+
+/** A deprecated earlier name of a kind: the same entry, named for the earlier kind. */
+function earlier(name: string, of: KindDef): KindDef {
+  return {
+    ...of,
+    kind: name,
+    title: `${of.title}; ${name} is its deprecated earlier name`,
+    deprecatedBy: of.kind,
+  };
+}
+
+const EDR_KINDS = EDR_VENDORS.map(edr);
+const [SENTINELONE, INTUNE, FALCON] = EDR_KINDS as [KindDef, KindDef, KindDef, ...KindDef[]];
+const GOOGLE = directorySync("GoogleWorkspaceSync", "google workspace");
+const AZURE = directorySync("AzureAdSync", "azure ad");
 
 export const KINDS: readonly KindDef[] = [
   {
@@ -183,9 +202,15 @@ export const KINDS: readonly KindDef[] = [
     label: () => "account settings",
     refersTo: ["Group"],
   },
-  ...EDR_VENDORS.map(edr),
-  directorySync("DirectorySyncVendorD", "vendor-d"),
-  directorySync("DirectorySyncVendorE", "vendor-e"),
+  ...EDR_KINDS,
+  GOOGLE,
+  AZURE,
+  // The earlier names of those kinds (deprecated): the same objects.
+  earlier("EdrVendorA", SENTINELONE),
+  earlier("EdrVendorB", INTUNE),
+  earlier("EdrVendorC", FALCON),
+  earlier("DirectorySyncVendorD", GOOGLE),
+  earlier("DirectorySyncVendorE", AZURE),
   {
     kind: "EventStreamingIntegration",
     title: "Event streaming",
@@ -252,6 +277,18 @@ export const KINDS: readonly KindDef[] = [
     title: "Proxy tokens in force (their values are shown only when a token is created: not in this program)",
     label: named,
     refersTo: [],
+  },
+  {
+    kind: "PeerEdrBypass",
+    title: "Peers let through the EDR checks",
+    label: (o, related) => `${str(related("Peer", o.id)?.name) || "peer"} edr bypass`,
+    refersTo: ["Peer"],
+  },
+  {
+    kind: "MspTenant",
+    title: "MSP tenants (destroying one leaves it linked unless unlinkOwner names who owns it once unlinked)",
+    label: (o) => named(o) || str(o.object.domain),
+    refersTo: ["Group"],
   },
 ];
 

@@ -13,51 +13,88 @@ import { camel } from "../model/schema";
 import { singletonHooks } from "./singleton";
 import { expectRecord, type LifecycleContext, type Props, type ResourceSpec } from "./spec";
 
-const pascal = (segment: string) => segment.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase());
 const writeOnlyNote = (fields: string[]) =>
   `${fields.map((f) => `\`${f}\``).join(" and ")} ${fields.length > 1 ? "are" : "is"} write-only: the API never ` +
   "returns it, so it is kept in state (encrypted) and sent on every update.";
 
-/** An EDR integration: a per-account singleton that creating the resource adopts. */
-export function edrProvider(vendor: EdrVendor, extraDefaults: Record<string, unknown> = {}): PrivnetProvider {
+/** A kind kept under an earlier name: its file, and the kind to use instead. */
+export interface EarlierName {
+  /** The earlier kind name (`EdrVendorA`). */
+  name: string;
+  /** Its module under provider/resources (`edr-vendor-a`). */
+  file: string;
+}
+
+const EDR_TITLES: Record<EdrVendor, string> = {
+  sentinelone: "SentinelOne",
+  intune: "Microsoft Intune",
+  falcon: "CrowdStrike Falcon",
+  huntress: "Huntress",
+  fleetdm: "FleetDM",
+};
+
+/** The kind's module name: `EdrSentinelOne` -> `edr-sentinel-one`. */
+const kebab = (name: string) => name.replace(/(?<!^)([A-Z])/g, "-$1").toLowerCase();
+
+/**
+ * An EDR integration: a per-account singleton that creating the resource adopts. With `earlier`, the same kind
+ * under the name the spec's seed gave it, deprecated (the same operations, inputs and objects).
+ */
+export function edrProvider(vendor: EdrVendor, earlier?: EarlierName): PrivnetProvider {
   const { request, response, secrets } = EDR[vendor];
-  // `EdrVendorA`: the operation ids' spelling, so that they are checked against the route table.
+  // `EdrSentinelOne`: the operation ids' spelling, so that they are checked against the route table.
   const name = EDR_OPERATION_NAMES[vendor];
   const secretInputs = secrets.map(camel);
   const spec: ResourceSpec = {
-    name,
-    file: `edr-${vendor}`,
+    name: earlier?.name ?? name,
+    file: earlier?.file ?? kebab(name),
     description:
-      `The ${vendor} endpoint-protection (EDR) integration (one per account): peers of \`groups\` are checked ` +
-      `against the vendor. Creating the resource adopts an existing integration. ${writeOnlyNote(secretInputs)}`,
+      (earlier ? `Deprecated: the earlier name of ${name}, the same object; use ${name}. ` : "") +
+      `The ${EDR_TITLES[vendor]} endpoint-protection (EDR) integration (one per account): peers of \`groups\` ` +
+      `must pass the vendor's checks. Creating the resource adopts an existing integration. ` +
+      writeOnlyNote(secretInputs),
     input: request,
     output: response,
     ops: { create: `create${name}`, read: `get${name}`, update: `update${name}`, delete: `delete${name}` },
     writeOnly: secretInputs,
     secretInputs,
-    defaults: { enabled: true, ...extraDefaults },
+    defaults: { enabled: true },
     singleton: true,
     singletonId: `\`${vendor}\``,
+    deprecatedBy: earlier ? name : undefined,
   };
   spec.hooks = singletonHooks(spec, vendor);
   return new PrivnetProvider(spec);
 }
 
-/** A directory-sync integration (a collection with integer ids). */
+const DIRECTORY_SYNC_TITLES: Record<DirectorySyncVendor, string> = {
+  "google-idp": "Google Workspace",
+  "azure-idp": "Azure AD (Microsoft Entra ID)",
+};
+
+/**
+ * A directory-sync integration (a collection with integer ids). With `earlier`, the same kind under the name the
+ * spec's seed gave it, deprecated.
+ */
 export function directorySyncProvider(
   vendor: DirectorySyncVendor,
   replaceOnChange: string[] = [],
+  earlier?: EarlierName,
 ): PrivnetProvider {
   const { create, update, response, secrets } = DIRECTORY_SYNC[vendor];
-  const short = vendor.replace(/-idp$/, "");
   const opName = DIRECTORY_SYNC_OPERATION_NAMES[vendor];
   const secretInputs = secrets.map(camel);
   const spec: ResourceSpec = {
-    name: `DirectorySync${pascal(short)}`,
-    file: `directory-sync-${short}`,
+    name: earlier?.name ?? opName,
+    file: earlier?.file ?? kebab(opName),
     description:
-      `A ${vendor} directory sync integration: groups matching \`groupPrefixes\` and their users are synced ` +
-      `every \`syncInterval\` seconds. ${writeOnlyNote(secretInputs)}`,
+      (earlier ? `Deprecated: the earlier name of ${opName}, the same object; use ${opName}. ` : "") +
+      `A ${DIRECTORY_SYNC_TITLES[vendor]} directory sync integration: groups matching \`groupPrefixes\` and ` +
+      `their users are synced every \`syncInterval\` seconds. ${writeOnlyNote(secretInputs)}` +
+      (replaceOnChange.length
+        ? ` Changing ${replaceOnChange.map((f) => `\`${f}\``).join(", ")} replaces the integration (the API ` +
+          "cannot change it in place)."
+        : ""),
     input: create.extend({
       enabled: z.boolean().optional().describe("Whether the integration is active; default true"),
     }),
@@ -76,6 +113,7 @@ export function directorySyncProvider(
     writeOnly: secretInputs,
     secretInputs,
     defaults: { enabled: true, syncInterval: 300 },
+    deprecatedBy: earlier ? opName : undefined,
   };
   return new PrivnetProvider(spec);
 }

@@ -349,6 +349,17 @@ export function diffInputs(spec: ResourceSpec, olds: Props, news: Props): pulumi
   };
 }
 
+/**
+ * Why a deprecated kind is (the schema's deprecation message; the SDKs say "<Kind> is deprecated: " before it, and
+ * so does a check of the kind).
+ */
+export function deprecationOf(spec: ResourceSpec): string {
+  return (
+    `use ${spec.deprecatedBy ?? "?"}, the same object under the service's name: a resource moved from ` +
+    `${spec.name} to ${spec.deprecatedBy ?? "?"} keeps its object (no replacement).`
+  );
+}
+
 /** How a warning names an object: its kind, its name (or email) where it has one, and its id. */
 function describeObject(spec: ResourceSpec, id: string | undefined, props: Props): string {
   const label = props.name ?? props.email;
@@ -612,6 +623,8 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
     const inputs = { ...checked };
     delete inputs[PROVIDER_KEY];
     const { failures, warnings } = checkReport(this.spec, inputs);
+    if (this.spec.deprecatedBy)
+      warnings.unshift(`${this.spec.name} is deprecated: ${deprecationOf(this.spec)}`);
     // Values the service accepts although a document or good sense says otherwise: said at preview, not refused.
     for (const w of warnings) await warn(`privnet: ${describeObject(this.spec, undefined, inputs)}: ${w}`);
     // Before any create of this run starts: read what the state says about creates an earlier run left.

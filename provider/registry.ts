@@ -31,7 +31,19 @@ import scimIntegration = require("./resources/scim-integration");
 import setupKey = require("./resources/setup-key");
 import user = require("./resources/user");
 import userInvite = require("./resources/user-invite");
+// Beyond the spec: the integrations under the service's names (their earlier names above are deprecated kinds of
+// the same objects), EDR bypasses and MSP tenants.
+import edrSentinelOne = require("./resources/edr-sentinel-one");
+import edrIntune = require("./resources/edr-intune");
+import edrFalcon = require("./resources/edr-falcon");
+import edrHuntress = require("./resources/edr-huntress");
+import edrFleetDm = require("./resources/edr-fleet-dm");
+import googleWorkspaceSync = require("./resources/google-workspace-sync");
+import azureAdSync = require("./resources/azure-ad-sync");
+import peerEdrBypass = require("./resources/peer-edr-bypass");
+import mspTenant = require("./resources/msp-tenant");
 import type { PrivnetProvider } from "./lifecycle";
+import type { ResourceSpec } from "./spec";
 
 export const PROVIDERS: readonly PrivnetProvider[] = [
   group,
@@ -66,4 +78,21 @@ export const PROVIDERS: readonly PrivnetProvider[] = [
   reverseProxyService,
   reverseProxyDomain,
   proxyToken,
+  edrSentinelOne,
+  edrIntune,
+  edrFalcon,
+  edrHuntress,
+  edrFleetDm,
+  googleWorkspaceSync,
+  azureAdSync,
+  peerEdrBypass,
+  mspTenant,
 ];
+
+/**
+ * The earlier names of a kind (the deprecated kinds whose `deprecatedBy` names it): a resource of one of them
+ * moves to this kind with no replacement. The package schema and the SDKs give this kind a type alias of each.
+ */
+export function formerNamesOf(spec: ResourceSpec): string[] {
+  return PROVIDERS.filter((p) => p.spec.deprecatedBy === spec.name).map((p) => p.spec.name);
+}

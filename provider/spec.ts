@@ -63,8 +63,18 @@ export interface LifecycleContext {
 }
 
 export interface ResourceSpec {
-  /** Resource name (PascalCase), also the Pulumi type: `pulumi-nodejs:dynamic/privnet:<name>`. */
+  /**
+   * Resource name (PascalCase), also the Pulumi type: `pulumi-nodejs:dynamic/privnet:<name>` through the dynamic
+   * providers, `privnet:index:<name>` through the resource plugin.
+   */
   name: string;
+  /**
+   * The kind to use instead: this one is an earlier name of it, kept so that programs and stacks written with
+   * that name go on working (the same objects, operations and inputs). The schema and the SDKs mark it
+   * deprecated, a check warns naming the new kind, and the new kind carries type aliases of this one's types (see
+   * provider/registry.ts `formerNamesOf`), so that a resource moved to it is the same resource: no replacement.
+   */
+  deprecatedBy?: string;
   /** File name of the provider module under provider/resources/ (kebab-case). */
   file: string;
   /** One paragraph for the reference docs. */

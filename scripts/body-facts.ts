@@ -79,3 +79,23 @@ export function nestedOf(
   }
   return out;
 }
+
+/**
+ * Path parameters the document names otherwise than our routes do: the facts use our names, so that a key is the
+ * route's `METHOD path` (every other peer route names its peer `peerId`).
+ */
+export const PARAM_NAMES: Record<string, string> = { "peer-id": "peerId" };
+
+/** A document path with our parameter names. */
+export function ourPath(p: string): string {
+  return p.replace(/\{([^}]+)\}/g, (m, name: string) => (PARAM_NAMES[name] ? `{${PARAM_NAMES[name]}}` : m));
+}
+
+/**
+ * Whether a path (our parameter names) is one the facts cover: a prefix ending in `/` covers what is under it;
+ * any other covers itself and what is under it as a path segment (`/api/instance` covers `/api/instance/version`,
+ * `/api/networks/routers` is not every network's routers).
+ */
+export function underPrefixes(p: string, prefixes: readonly string[]): boolean {
+  return prefixes.map(ourPath).some((x) => p === x || p.startsWith(x.endsWith("/") ? x : `${x}/`));
+}

@@ -43,8 +43,8 @@ import {
 import { unionOptions } from "../model/zod";
 import { COMPONENTS } from "../components/registry";
 import type { ComponentSpec } from "../components/spec";
-import { checkSchema } from "../provider/lifecycle";
-import { PROVIDERS } from "../provider/registry";
+import { checkSchema, deprecationOf } from "../provider/lifecycle";
+import { formerNamesOf, PROVIDERS } from "../provider/registry";
 import type { ResourceSpec } from "../provider/spec";
 import type { LookupSpec } from "../sdk/lookups/spec";
 import { LOOKUP_SPECS } from "../sdk/lookups/table";
@@ -88,6 +88,10 @@ export interface ResourceSchemaSpec {
   /** A component resource: the plugin's Construct makes its children (components/). */
   isComponent?: boolean;
   description: string;
+  /** Earlier types of the resource: a resource of one of them moves to this one with no replacement. */
+  aliases?: { type: string }[];
+  /** The kind is an earlier name of another (the SDKs mark it deprecated, with this text). */
+  deprecationMessage?: string;
   inputProperties: Record<string, PropertySpec>;
   requiredInputs: string[];
   properties: Record<string, PropertySpec>;
@@ -283,9 +287,12 @@ function resource(spec: ResourceSpec, types: Types): ResourceSchemaSpec {
       ...(replaced.has(f.name) ? { replaceOnChanges: true } : {}),
     };
   };
+  const former = formerNamesOf(spec);
   return {
     // The examples go between the text and the import section once the schema is whole (see withExamples).
     description: `${spec.description}\n\n## Import\n\n${importDoc(spec)}`,
+    ...(former.length ? { aliases: former.map((name) => ({ type: token(name) })) } : {}),
+    ...(spec.deprecatedBy ? { deprecationMessage: deprecationOf(spec) } : {}),
     inputProperties: Object.fromEntries(inputs.map((f) => [f.name, property(f, fieldDoc(f, "input"))])),
     requiredInputs: inputs.filter((f) => !f.optional).map((f) => f.name),
     properties: Object.fromEntries(outputs.map((f) => [f.name, property(f, fieldDoc(f, "output"))])),

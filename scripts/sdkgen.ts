@@ -7,7 +7,8 @@ import { OPEN_ENUMS } from "../api/common";
 import { COMPONENTS } from "../components/registry";
 import type { ComponentSpec } from "../components/spec";
 import { KIND_INPUT } from "../provider/spec";
-import { PROVIDERS } from "../provider/registry";
+import { formerNamesOf, PROVIDERS } from "../provider/registry";
+import { deprecationOf } from "../provider/lifecycle";
 import { camel, describe, isOptional, shapeOf } from "../model/schema";
 import { renameFields, snakeNames } from "../model/mapping";
 import type { ResourceSpec } from "../provider/spec";
@@ -59,6 +60,34 @@ function classParts(spec: ResourceSpec) {
     : "";
   const secrets = [...new Set([...(spec.secretOutputs ?? []), ...(spec.secretInputs ?? [])])];
   return { inputs, outputs, outLines, outKeys, secretWraps, getDoc, secrets };
+}
+
+/**
+ * The options a kind's constructor registers with: its secrets and, for a kind with earlier names, a type alias of
+ * each earlier type (`prefix` + name), so that a resource moved from a deprecated kind is the same resource.
+ */
+function optionsOf(spec: ResourceSpec, prefix: string, secrets: string[]): string {
+  const former = formerNamesOf(spec).map((n) => `${prefix}${n}`);
+  const opts = former.length ? `withAliases(opts, ${JSON.stringify(former)})` : "opts";
+  return `withSecrets(${opts}, ${JSON.stringify(secrets)})`;
+}
+
+/** The class comment's deprecation line (empty for a kind in use). */
+function deprecatedTag(spec: ResourceSpec): string {
+  return spec.deprecatedBy
+    ? `\n *\n * @deprecated ${spec.name}: ${deprecationOf(spec).replace(/\*\//g, "*\\/")}`
+    : "";
+}
+
+/** The module's alias helper, for kinds with earlier names. */
+function aliasHelper(spec: ResourceSpec): string {
+  return formerNamesOf(spec).length
+    ? `
+function withAliases(opts: pulumi.CustomResourceOptions | undefined, types: string[]): pulumi.CustomResourceOptions {
+  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
+}
+`
+    : "";
 }
 
 /** The constructor's `super(...)` call, made without per-promise stack traces (sdk/quiet-stacks.ts). */
@@ -121,7 +150,7 @@ ${outKeys}
 /**
  * ${spec.description.replace(/\*\//g, "*\\/")}
  *
- * Through the resource plugin: the program's Pulumi.yaml names it (\`plugins.providers\`, see the README).
+ * Through the resource plugin: the program's Pulumi.yaml names it (\`plugins.providers\`, see the README).${deprecatedTag(spec)}
  */
 export class ${spec.name} extends pulumi.CustomResource {
   /** The resource's type token. */
@@ -135,8 +164,8 @@ ${outLines}
       ...args,
 ${secretWraps}
     };
-${registration(`${spec.name}.__pulumiType, name, props, withSecrets(opts, ${JSON.stringify(secrets)})`)}  }
-${classTail(spec, getDoc)}`;
+${registration(`${spec.name}.__pulumiType, name, props, ${optionsOf(spec, "privnet:index:", secrets)}`)}  }
+${classTail(spec, getDoc)}${aliasHelper(spec)}`;
 }
 
 /** The sdk class of one resource kind. */
@@ -173,7 +202,7 @@ ${outKeys}
 };
 
 /**
- * ${spec.description.replace(/\*\//g, "*\\/")}
+ * ${spec.description.replace(/\*\//g, "*\\/")}${deprecatedTag(spec)}
  */
 export class ${spec.name} extends pulumi.dynamic.Resource {
   /** The resource's type token. */
@@ -190,8 +219,8 @@ ${secretWraps}
       // Which stack and resource a create is for: an object an interrupted run created is taken over.
       ...ownerInput(name, "${spec.name}", opts),
     };
-${registration(`provider, name, props, withSecrets(opts, ${JSON.stringify(secrets)}), "privnet", "${spec.name}"`)}  }
-${classTail(spec, getDoc)}`;
+${registration(`provider, name, props, ${optionsOf(spec, "pulumi-nodejs:dynamic/privnet:", secrets)}, "privnet", "${spec.name}"`)}  }
+${classTail(spec, getDoc)}${aliasHelper(spec)}`;
 }
 
 /** The reference page of one resource kind. */

@@ -8,6 +8,9 @@
  *
  *   node dist/scripts/service-facts.js <openapi.yml> [--tag v0.77.1]
  *
+ * It also writes the document's whole operation list (tests/fixtures/service-openapi/operations.tsv), which
+ * tests/unit/service-operations.test.ts holds our generated document to.
+ *
  * The document comes from a checkout of the service's repository (shared/management/http/api/openapi.yml at the
  * tag named), e.g. `git -C <mirror> show v0.77.1:shared/management/http/api/openapi.yml > /tmp/openapi.yml`.
  * The tests never read it: a clone with nothing beside it checks against the committed facts.
@@ -15,10 +18,11 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parse } from "yaml";
-import { nestedOf, objectOf, type BodyFacts } from "./body-facts";
+import { nestedOf, objectOf, ourPath, underPrefixes, type BodyFacts } from "./body-facts";
 import { formatted, root } from "./format";
 
 export type { BodyFacts, ObjectFacts } from "./body-facts";
+export { ourPath, underPrefixes };
 
 /** The paths whose operations are extracted: the families served beyond the spec (a prefix each). */
 export const SERVICE_PATH_PREFIXES = [
@@ -26,9 +30,37 @@ export const SERVICE_PATH_PREFIXES = [
   "/api/integrations/okta-scim-idp",
   "/api/integrations/notifications/",
   "/api/reverse-proxies/",
+  // The integrations under the service's names, EDR bypasses, MSP tenants, the instance, locations, routers.
+  "/api/integrations/edr/sentinelone",
+  "/api/integrations/edr/intune",
+  "/api/integrations/edr/falcon",
+  "/api/integrations/edr/huntress",
+  "/api/integrations/edr/fleetdm",
+  "/api/integrations/google-idp",
+  "/api/integrations/azure-idp",
+  "/api/peers/edr/",
+  "/api/peers/{peer-id}/edr/",
+  "/api/integrations/msp/",
+  "/api/instance",
+  "/api/locations/",
+  "/api/networks/routers",
 ];
 
 export const FACTS_FILE = path.join(root, "tests", "fixtures", "service-openapi", "facts.json");
+
+/** Every operation of the document, one `METHOD<TAB>path` line each (its own parameter names), sorted by path. */
+export const OPERATIONS_FILE = path.join(root, "tests", "fixtures", "service-openapi", "operations.tsv");
+
+/** The document's operations as `OPERATIONS_FILE` lists them. */
+export function operationList(doc: Json): string {
+  const rows: string[] = [];
+  for (const p of Object.keys((doc.paths ?? {}) as Json).sort()) {
+    for (const method of ["get", "post", "put", "patch", "delete"]) {
+      if (((doc.paths as Record<string, Json>)[p] ?? {})[method]) rows.push(`${method.toUpperCase()}\t${p}`);
+    }
+  }
+  return `method\tpath\n${rows.join("\n")}\n`;
+}
 
 type Json = Record<string, unknown>;
 
@@ -73,7 +105,7 @@ export function extractFacts(doc: Json, source: string): ServiceFacts {
   const operations: Record<string, OperationFacts> = {};
   const paths = (doc.paths ?? {}) as Record<string, Json>;
   for (const p of Object.keys(paths).sort()) {
-    if (!SERVICE_PATH_PREFIXES.some((prefix) => p.startsWith(prefix))) continue;
+    if (!underPrefixes(ourPath(p), SERVICE_PATH_PREFIXES)) continue;
     for (const method of ["get", "post", "put", "delete"]) {
       const op = paths[p]?.[method] as Json | undefined;
       if (!op) continue;
@@ -84,7 +116,7 @@ export function extractFacts(doc: Json, source: string): ServiceFacts {
       const ok = deref(responses[success[0] ?? ""]);
       const json = (x: Json) => (x.content as Json | undefined)?.["application/json"] as Json | undefined;
       const requestBody = op.requestBody ? deref(op.requestBody) : undefined;
-      operations[`${method.toUpperCase()} ${p}`] = {
+      operations[`${method.toUpperCase()} ${ourPath(p)}`] = {
         success,
         request: requestBody ? body(json(requestBody)?.schema) : null,
         response: body(json(ok)?.schema),
@@ -109,6 +141,9 @@ async function main(): Promise<void> {
   const text = (await formatted(new Map([[rel, `${JSON.stringify(facts, null, 2)}\n`]]))).get(rel) as string;
   fs.writeFileSync(FACTS_FILE, text);
   process.stdout.write(`${Object.keys(facts.operations).length} operations -> ${FACTS_FILE}\n`);
+  const list = operationList(doc);
+  fs.writeFileSync(OPERATIONS_FILE, list);
+  process.stdout.write(`${list.trim().split("\n").length - 1} operations -> ${OPERATIONS_FILE}\n`);
 }
 
 if (require.main === module)

@@ -1,4 +1,7 @@
-/** Directory sync integration vendor-d-idp. */
+/** Deprecated: GoogleWorkspaceSync's earlier name (the spec's vendor-d-idp), the same kind. */
 import { directorySyncProvider } from "../integrations";
 
-export = directorySyncProvider("vendor-d-idp");
+export = directorySyncProvider("google-idp", [], {
+  name: "DirectorySyncVendorD",
+  file: "directory-sync-vendor-d",
+});

@@ -1,4 +1,7 @@
-/** Directory sync integration vendor-e-idp. The API host cannot change in place. */
+/** Deprecated: AzureAdSync's earlier name (the spec's vendor-e-idp), the same kind. */
 import { directorySyncProvider } from "../integrations";
 
-export = directorySyncProvider("vendor-e-idp", ["host"]);
+export = directorySyncProvider("azure-idp", ["host"], {
+  name: "DirectorySyncVendorE",
+  file: "directory-sync-vendor-e",
+});

@@ -1,4 +1,4 @@
-/** EDR integration vendor-a (singleton). */
+/** Deprecated: EdrSentinelOne's earlier name (the spec's vendor-a), the same kind; kept for existing programs. */
 import { edrProvider } from "../integrations";
 
-export = edrProvider("vendor-a");
+export = edrProvider("sentinelone", { name: "EdrVendorA", file: "edr-vendor-a" });

@@ -1,4 +1,4 @@
-/** EDR integration vendor-b (singleton). */
+/** Deprecated: EdrIntune's earlier name (the spec's vendor-b), the same kind; kept for existing programs. */
 import { edrProvider } from "../integrations";
 
-export = edrProvider("vendor-b");
+export = edrProvider("intune", { name: "EdrVendorB", file: "edr-vendor-b" });

@@ -1,4 +1,4 @@
-/** EDR integration vendor-c (singleton). Its sync interval is optional; the service uses 24 hours. */
+/** Deprecated: EdrFalcon's earlier name (the spec's vendor-c), the same kind; kept for existing programs. */
 import { edrProvider } from "../integrations";
 
-export = edrProvider("vendor-c", { lastSyncedInterval: 24 });
+export = edrProvider("falcon", { name: "EdrVendorC", file: "edr-vendor-c" });

@@ -130,35 +130,38 @@ export const FUNCTION_EXAMPLES: Record<string, Example> = {
   getIdentityProvider: byId("identity provider", "getIdentityProvider", "identityProviderId"),
   getIdentityProviders: all("identity provider", "getIdentityProviders"),
   getEdrVendorA: {
-    ...lookup("Vendor A's integration", "getEdrVendorA", undefined, "enabled"),
+    ...lookup("SentinelOne's integration, by the deprecated name", "getEdrVendorA", undefined, "enabled"),
     readsExisting: true,
   },
   getEdrVendorB: {
-    ...lookup("Vendor B's integration", "getEdrVendorB", undefined, "enabled"),
+    ...lookup("Intune's integration, by the deprecated name", "getEdrVendorB", undefined, "enabled"),
     readsExisting: true,
   },
   getEdrVendorC: {
-    ...lookup("Vendor C's integration", "getEdrVendorC", undefined, "enabled"),
+    ...lookup("Falcon's integration, by the deprecated name", "getEdrVendorC", undefined, "enabled"),
     readsExisting: true,
   },
   getDirectorySyncVendorD: lookup(
-    "Vendor D's directory sync with an id from the stack's config",
+    "Google Workspace's directory sync with an id from the stack's config, by the deprecated name",
     "getDirectorySyncVendorD",
     { id: config("directoryId") },
     "enabled",
   ),
-  getDirectorySyncVendorDs: all("vendor D directory sync", "getDirectorySyncVendorDs"),
+  getDirectorySyncVendorDs: all(
+    "Google Workspace directory sync (deprecated name)",
+    "getDirectorySyncVendorDs",
+  ),
   getDirectorySyncVendorE: lookup(
-    "Vendor E's directory sync with an id from the stack's config",
+    "Azure AD's directory sync with an id from the stack's config, by the deprecated name",
     "getDirectorySyncVendorE",
     { id: config("directoryId") },
     "enabled",
   ),
-  getDirectorySyncVendorEs: all("vendor E directory sync", "getDirectorySyncVendorEs"),
+  getDirectorySyncVendorEs: all("Azure AD directory sync (deprecated name)", "getDirectorySyncVendorEs"),
   getDirectorySyncLogs: lookup(
     "The sync log of a directory",
     "getDirectorySyncLogs",
-    { vendor: "vendor-d-idp", id: config("directoryId") },
+    { vendor: "google-idp", id: config("directoryId") },
     "items",
   ),
   getEventStreamingIntegration: lookup(
@@ -260,4 +263,61 @@ export const FUNCTION_EXAMPLES: Record<string, Example> = {
     { pageSize: 100, type: "TYPE_DROP" },
     "data",
   ),
+  getEdrSentinelOne: {
+    ...lookup("SentinelOne's integration", "getEdrSentinelOne", undefined, "enabled"),
+    readsExisting: true,
+  },
+  getEdrIntune: {
+    ...lookup("Intune's integration", "getEdrIntune", undefined, "enabled"),
+    readsExisting: true,
+  },
+  getEdrFalcon: {
+    ...lookup("CrowdStrike Falcon's integration", "getEdrFalcon", undefined, "ztaScoreThreshold"),
+    readsExisting: true,
+  },
+  getEdrHuntress: {
+    ...lookup("Huntress' integration", "getEdrHuntress", undefined, "enabled"),
+    readsExisting: true,
+  },
+  getEdrFleetDm: {
+    ...lookup("FleetDM's integration", "getEdrFleetDm", undefined, "apiUrl"),
+    readsExisting: true,
+  },
+  getGoogleWorkspaceSync: lookup(
+    "The Google Workspace directory sync with an id from the stack's config",
+    "getGoogleWorkspaceSync",
+    { id: config("directoryId") },
+    "customerId",
+  ),
+  getGoogleWorkspaceSyncs: all("Google Workspace directory sync", "getGoogleWorkspaceSyncs"),
+  getAzureAdSync: lookup(
+    "The Azure AD directory sync with an id from the stack's config",
+    "getAzureAdSync",
+    { id: config("directoryId") },
+    "tenantId",
+  ),
+  getAzureAdSyncs: all("Azure AD directory sync", "getAzureAdSyncs"),
+  getPeerEdrBypasses: all("peer let through the EDR checks", "getPeerEdrBypasses"),
+  getMspTenants: all("MSP tenant", "getMspTenants"),
+  getMspTenant: lookup(
+    "The MSP tenant with an id from the stack's config",
+    "getMspTenant",
+    { id: config("tenantId") },
+    "status",
+  ),
+  getInstanceStatus: lookup(
+    "Whether the instance still needs its setup",
+    "getInstanceStatus",
+    undefined,
+    "setupRequired",
+  ),
+  getInstanceVersion: lookup(
+    "The version of the management server",
+    "getInstanceVersion",
+    undefined,
+    "managementCurrentVersion",
+  ),
+  getCountries: all("country of the geo database", "getCountries"),
+  getCities: lookup("The cities of Germany in the geo database", "getCities", { country: "DE" }, "items"),
+  getAllNetworkRouters: all("network router of the account", "getAllNetworkRouters"),
 };

@@ -236,7 +236,7 @@ export const RESOURCE_EXAMPLES: Record<string, Example> = {
     ],
   },
   EdrVendorA: {
-    title: "Vendor A's endpoint checks for a group",
+    title: "SentinelOne's endpoint checks for a group, under the deprecated name (use EdrSentinelOne)",
     resources: [
       servers,
       resource("edrA", "EdrVendorA", {
@@ -249,7 +249,7 @@ export const RESOURCE_EXAMPLES: Record<string, Example> = {
     ],
   },
   EdrVendorB: {
-    title: "Vendor B's endpoint checks for a group",
+    title: "Intune's endpoint checks for a group, under the deprecated name (use EdrIntune)",
     resources: [
       servers,
       resource("edrB", "EdrVendorB", {
@@ -262,7 +262,7 @@ export const RESOURCE_EXAMPLES: Record<string, Example> = {
     ],
   },
   EdrVendorC: {
-    title: "Vendor C's endpoint checks for a group",
+    title: "Falcon's endpoint checks for a group, under the deprecated name (use EdrFalcon)",
     resources: [
       servers,
       resource("edrC", "EdrVendorC", {
@@ -275,7 +275,7 @@ export const RESOURCE_EXAMPLES: Record<string, Example> = {
     ],
   },
   DirectorySyncVendorD: {
-    title: "Users and groups from vendor D's directory",
+    title: "Users and groups from Google Workspace, under the deprecated name (use GoogleWorkspaceSync)",
     resources: [
       resource("directory", "DirectorySyncVendorD", {
         serviceAccountKey: secret("serviceAccountKey"),
@@ -285,13 +285,13 @@ export const RESOURCE_EXAMPLES: Record<string, Example> = {
     ],
   },
   DirectorySyncVendorE: {
-    title: "Users and groups from vendor E's directory",
+    title: "Users and groups from Azure AD, under the deprecated name (use AzureAdSync)",
     resources: [
       resource("directory", "DirectorySyncVendorE", {
         clientId: "privnet",
         clientSecret: secret("directoryClientSecret"),
         tenantId: "tenant",
-        host: "api.example.com",
+        host: "microsoft.com",
         groupPrefixes: ["ops-"],
       }),
     ],
@@ -383,6 +383,109 @@ export const RESOURCE_EXAMPLES: Record<string, Example> = {
     title: "A token for a self-hosted proxy, valid for a year, with its value as a secret output",
     resources: [resource("edge", "ProxyToken", { name: "edge proxy", expiresIn: 365 * 86400 })],
     outputs: { edgeProxyToken: ref("edge", "plainToken") },
+  },
+  EdrSentinelOne: {
+    title: "SentinelOne's endpoint checks for a group: no active threat, not infected",
+    resources: [
+      servers,
+      resource("sentinelone", "EdrSentinelOne", {
+        groups: [ref("servers")],
+        lastSyncedInterval: 24,
+        apiUrl: "https://usea1.sentinelone.net",
+        apiToken: secret("sentinelOneApiToken"),
+        matchAttributes: { activeThreats: 0, infected: false, networkStatus: "connected" },
+      }),
+    ],
+  },
+  EdrIntune: {
+    title: "Intune's device checks for a group",
+    resources: [
+      servers,
+      resource("intune", "EdrIntune", {
+        groups: [ref("servers")],
+        lastSyncedInterval: 24,
+        clientId: "privnet-compliance",
+        tenantId: config("azureTenantId"),
+        secret: secret("intuneSecret"),
+      }),
+    ],
+  },
+  EdrFalcon: {
+    title: "CrowdStrike Falcon's Zero Trust score for a group: at least 70",
+    resources: [
+      servers,
+      resource("falcon", "EdrFalcon", {
+        groups: [ref("servers")],
+        clientId: secret("falconClientId"),
+        secret: secret("falconSecret"),
+        cloudId: "eu-1",
+        ztaScoreThreshold: 70,
+      }),
+    ],
+  },
+  EdrHuntress: {
+    title: "Huntress' checks for a group: Defender healthy and the firewall on",
+    resources: [
+      servers,
+      resource("huntress", "EdrHuntress", {
+        groups: [ref("servers")],
+        lastSyncedInterval: 24,
+        apiKey: secret("huntressApiKey"),
+        apiSecret: secret("huntressApiSecret"),
+        matchAttributes: { defenderStatus: "Healthy", firewallStatus: "Enabled" },
+      }),
+    ],
+  },
+  EdrFleetDm: {
+    title: "FleetDM's checks for a group: an encrypted disk and no failing policy",
+    resources: [
+      servers,
+      resource("fleet", "EdrFleetDm", {
+        groups: [ref("servers")],
+        lastSyncedInterval: 24,
+        apiUrl: "https://fleet.example.com",
+        apiToken: secret("fleetApiToken"),
+        matchAttributes: { diskEncryptionEnabled: true, failingPoliciesCountMax: 0 },
+      }),
+    ],
+  },
+  GoogleWorkspaceSync: {
+    title: "Users and groups from Google Workspace, those whose groups start with eng-",
+    resources: [
+      resource("workspace", "GoogleWorkspaceSync", {
+        serviceAccountKey: secret("googleServiceAccountKey"),
+        customerId: "C01abc2de",
+        groupPrefixes: ["eng-"],
+      }),
+    ],
+  },
+  AzureAdSync: {
+    title: "Users and groups from Azure AD, those whose groups start with ops-",
+    resources: [
+      resource("entra", "AzureAdSync", {
+        clientId: "privnet-sync",
+        clientSecret: secret("azureClientSecret"),
+        tenantId: config("azureTenantId"),
+        host: "microsoft.com",
+        groupPrefixes: ["ops-"],
+      }),
+    ],
+  },
+  PeerEdrBypass: {
+    title: "An enrolled peer let through the EDR checks",
+    resources: [resource("bypass", "PeerEdrBypass", { peerId: config("peerId") })],
+  },
+  MspTenant: {
+    title: "A customer's tenant, reached by the MSP's support group as network admins",
+    resources: [
+      resource("support", "Group", { name: "support" }),
+      resource("acme", "MspTenant", {
+        name: "Acme",
+        domain: "acme.example.com",
+        groups: [{ id: ref("support"), role: "network_admin" }],
+      }),
+    ],
+    outputs: { acmeDnsChallenge: ref("acme", "dnsChallenge") },
   },
   IngressPeer: {
     title: "An enrolled peer as an ingress peer",

@@ -11,7 +11,7 @@ using Pulumi;
 namespace PulumiPrivnet.Privnet
 {
     /// <summary>
-    /// A vendor-d-idp directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `serviceAccountKey` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+    /// Deprecated: the earlier name of GoogleWorkspaceSync, the same object; use GoogleWorkspaceSync. A Google Workspace directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `serviceAccountKey` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
     /// 
     /// ## Example Usage
     /// 
@@ -19,6 +19,7 @@ namespace PulumiPrivnet.Privnet
     /// 
     /// Import an existing one by its id: `pulumi import privnet:index:DirectorySyncVendorD &lt;name&gt; &lt;id&gt;`.
     /// </summary>
+    [Obsolete(@"use GoogleWorkspaceSync, the same object under the service's name: a resource moved from DirectorySyncVendorD to GoogleWorkspaceSync keeps its object (no replacement).")]
     [PrivnetResourceType("privnet:index:DirectorySyncVendorD")]
     public partial class DirectorySyncVendorD : global::Pulumi.CustomResource
     {
@@ -29,7 +30,7 @@ namespace PulumiPrivnet.Privnet
         public Output<string?> ConnectorId { get; private set; } = null!;
 
         /// <summary>
-        /// Customer id
+        /// Customer id of the Google Workspace account
         /// </summary>
         [Output("customerId")]
         public Output<string> CustomerId { get; private set; } = null!;
@@ -53,7 +54,7 @@ namespace PulumiPrivnet.Privnet
         public Output<string> LastSyncedAt { get; private set; } = null!;
 
         /// <summary>
-        /// Service account key, base64-encoded; write-only (secret)
+        /// Google service account key, base64-encoded; write-only (secret)
         /// </summary>
         [Output("serviceAccountKey")]
         public Output<string> ServiceAccountKey { get; private set; } = null!;
@@ -132,7 +133,7 @@ namespace PulumiPrivnet.Privnet
         public Input<string>? ConnectorId { get; set; }
 
         /// <summary>
-        /// Customer id
+        /// Customer id of the Google Workspace account
         /// </summary>
         [Input("customerId", required: true)]
         public Input<string> CustomerId { get; set; } = null!;
@@ -159,7 +160,7 @@ namespace PulumiPrivnet.Privnet
         private Input<string>? _serviceAccountKey;
 
         /// <summary>
-        /// Service account key, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
+        /// Google service account key, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
         /// </summary>
         public Input<string>? ServiceAccountKey
         {

@@ -11,7 +11,7 @@ using Pulumi;
 namespace PulumiPrivnet.Privnet
 {
     /// <summary>
-    /// A vendor-e-idp directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `clientSecret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+    /// Deprecated: the earlier name of AzureAdSync, the same object; use AzureAdSync. A Azure AD (Microsoft Entra ID) directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `clientSecret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update. Changing `host` replaces the integration (the API cannot change it in place).
     /// 
     /// ## Example Usage
     /// 
@@ -19,17 +19,18 @@ namespace PulumiPrivnet.Privnet
     /// 
     /// Import an existing one by its id: `pulumi import privnet:index:DirectorySyncVendorE &lt;name&gt; &lt;id&gt;`.
     /// </summary>
+    [Obsolete(@"use AzureAdSync, the same object under the service's name: a resource moved from DirectorySyncVendorE to AzureAdSync keeps its object (no replacement).")]
     [PrivnetResourceType("privnet:index:DirectorySyncVendorE")]
     public partial class DirectorySyncVendorE : global::Pulumi.CustomResource
     {
         /// <summary>
-        /// Client id
+        /// Application (client) id
         /// </summary>
         [Output("clientId")]
         public Output<string> ClientId { get; private set; } = null!;
 
         /// <summary>
-        /// Client secret, base64-encoded; write-only (secret)
+        /// Application client secret, base64-encoded; write-only (secret)
         /// </summary>
         [Output("clientSecret")]
         public Output<string> ClientSecret { get; private set; } = null!;
@@ -53,7 +54,7 @@ namespace PulumiPrivnet.Privnet
         public Output<ImmutableArray<string>> GroupPrefixes { get; private set; } = null!;
 
         /// <summary>
-        /// API host domain
+        /// Graph API host domain: microsoft.com (global) or microsoft.us (US government); one of `microsoft.com`, `microsoft.us`
         /// </summary>
         [Output("host")]
         public Output<string> Host { get; private set; } = null!;
@@ -71,7 +72,7 @@ namespace PulumiPrivnet.Privnet
         public Output<int?> SyncInterval { get; private set; } = null!;
 
         /// <summary>
-        /// Tenant id
+        /// Directory (tenant) id
         /// </summary>
         [Output("tenantId")]
         public Output<string> TenantId { get; private set; } = null!;
@@ -142,7 +143,7 @@ namespace PulumiPrivnet.Privnet
         public Input<string>? AdoptId { get; set; }
 
         /// <summary>
-        /// Client id
+        /// Application (client) id
         /// </summary>
         [Input("clientId", required: true)]
         public Input<string> ClientId { get; set; } = null!;
@@ -151,7 +152,7 @@ namespace PulumiPrivnet.Privnet
         private Input<string>? _clientSecret;
 
         /// <summary>
-        /// Client secret, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
+        /// Application client secret, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
         /// </summary>
         public Input<string>? ClientSecret
         {
@@ -188,7 +189,7 @@ namespace PulumiPrivnet.Privnet
         }
 
         /// <summary>
-        /// API host domain (replaces on change)
+        /// Graph API host domain: microsoft.com (global) or microsoft.us (US government) (replaces on change); one of `microsoft.com`, `microsoft.us`
         /// </summary>
         [Input("host", required: true)]
         public Input<string> Host { get; set; } = null!;
@@ -200,7 +201,7 @@ namespace PulumiPrivnet.Privnet
         public Input<int>? SyncInterval { get; set; }
 
         /// <summary>
-        /// Tenant id
+        /// Directory (tenant) id
         /// </summary>
         [Input("tenantId", required: true)]
         public Input<string> TenantId { get; set; } = null!;

@@ -11,14 +11,15 @@ using Pulumi;
 namespace PulumiPrivnet.Privnet
 {
     /// <summary>
-    /// The vendor-a endpoint-protection (EDR) integration (one per account): peers of `groups` are checked against the vendor. Creating the resource adopts an existing integration. `apiToken` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+    /// Deprecated: the earlier name of EdrSentinelOne, the same object; use EdrSentinelOne. The SentinelOne endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor's checks. Creating the resource adopts an existing integration. `apiToken` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
     /// 
     /// ## Example Usage
     /// 
     /// ## Import
     /// 
-    /// One per account; its id is `vendor-a`: `pulumi import privnet:index:EdrVendorA &lt;name&gt; &lt;id&gt;` adopts it.
+    /// One per account; its id is `sentinelone`: `pulumi import privnet:index:EdrVendorA &lt;name&gt; &lt;id&gt;` adopts it.
     /// </summary>
+    [Obsolete(@"use EdrSentinelOne, the same object under the service's name: a resource moved from EdrVendorA to EdrSentinelOne keeps its object (no replacement).")]
     [PrivnetResourceType("privnet:index:EdrVendorA")]
     public partial class EdrVendorA : global::Pulumi.CustomResource
     {
@@ -29,13 +30,13 @@ namespace PulumiPrivnet.Privnet
         public Output<string> AccountId { get; private set; } = null!;
 
         /// <summary>
-        /// API token; write-only (secret)
+        /// SentinelOne API token; write-only (secret)
         /// </summary>
         [Output("apiToken")]
         public Output<string> ApiToken { get; private set; } = null!;
 
         /// <summary>
-        /// API URL
+        /// Base URL of the SentinelOne API
         /// </summary>
         [Output("apiUrl")]
         public Output<string> ApiUrl { get; private set; } = null!;
@@ -71,13 +72,13 @@ namespace PulumiPrivnet.Privnet
         public Output<string> LastSyncedAt { get; private set; } = null!;
 
         /// <summary>
-        /// Sync interval in hours, at least 24
+        /// How recently, in hours, a device must have synced with the vendor; at least 24
         /// </summary>
         [Output("lastSyncedInterval")]
         public Output<int> LastSyncedInterval { get; private set; } = null!;
 
         /// <summary>
-        /// Device attributes a peer must match
+        /// SentinelOne agent attributes a peer's device must match
         /// </summary>
         [Output("matchAttributes")]
         public Output<Outputs.EdrVendorAMatchAttributes> MatchAttributes { get; private set; } = null!;
@@ -141,7 +142,7 @@ namespace PulumiPrivnet.Privnet
         private Input<string>? _apiToken;
 
         /// <summary>
-        /// API token; write-only (secret; write-only: kept from state, the API never returns it)
+        /// SentinelOne API token; write-only (secret; write-only: kept from state, the API never returns it)
         /// </summary>
         public Input<string>? ApiToken
         {
@@ -154,7 +155,7 @@ namespace PulumiPrivnet.Privnet
         }
 
         /// <summary>
-        /// API URL
+        /// Base URL of the SentinelOne API
         /// </summary>
         [Input("apiUrl", required: true)]
         public Input<string> ApiUrl { get; set; } = null!;
@@ -178,13 +179,13 @@ namespace PulumiPrivnet.Privnet
         }
 
         /// <summary>
-        /// Sync interval in hours, at least 24
+        /// How recently, in hours, a device must have synced with the vendor; at least 24
         /// </summary>
         [Input("lastSyncedInterval", required: true)]
         public Input<int> LastSyncedInterval { get; set; } = null!;
 
         /// <summary>
-        /// Device attributes a peer must match
+        /// SentinelOne agent attributes a peer's device must match
         /// </summary>
         [Input("matchAttributes", required: true)]
         public Input<Inputs.EdrVendorAMatchAttributesArgs> MatchAttributes { get; set; } = null!;

@@ -11,14 +11,15 @@ using Pulumi;
 namespace PulumiPrivnet.Privnet
 {
     /// <summary>
-    /// The vendor-b endpoint-protection (EDR) integration (one per account): peers of `groups` are checked against the vendor. Creating the resource adopts an existing integration. `secret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+    /// Deprecated: the earlier name of EdrIntune, the same object; use EdrIntune. The Microsoft Intune endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor's checks. Creating the resource adopts an existing integration. `secret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
     /// 
     /// ## Example Usage
     /// 
     /// ## Import
     /// 
-    /// One per account; its id is `vendor-b`: `pulumi import privnet:index:EdrVendorB &lt;name&gt; &lt;id&gt;` adopts it.
+    /// One per account; its id is `intune`: `pulumi import privnet:index:EdrVendorB &lt;name&gt; &lt;id&gt;` adopts it.
     /// </summary>
+    [Obsolete(@"use EdrIntune, the same object under the service's name: a resource moved from EdrVendorB to EdrIntune keeps its object (no replacement).")]
     [PrivnetResourceType("privnet:index:EdrVendorB")]
     public partial class EdrVendorB : global::Pulumi.CustomResource
     {
@@ -29,7 +30,7 @@ namespace PulumiPrivnet.Privnet
         public Output<string> AccountId { get; private set; } = null!;
 
         /// <summary>
-        /// Client id
+        /// Azure application (client) id
         /// </summary>
         [Output("clientId")]
         public Output<string> ClientId { get; private set; } = null!;
@@ -65,19 +66,19 @@ namespace PulumiPrivnet.Privnet
         public Output<string> LastSyncedAt { get; private set; } = null!;
 
         /// <summary>
-        /// Sync interval in hours, at least 24
+        /// How recently, in hours, a device must have synced with the vendor; at least 24
         /// </summary>
         [Output("lastSyncedInterval")]
         public Output<int> LastSyncedInterval { get; private set; } = null!;
 
         /// <summary>
-        /// Client secret; write-only (secret)
+        /// Azure application client secret; write-only (secret)
         /// </summary>
         [Output("secret")]
         public Output<string> Secret { get; private set; } = null!;
 
         /// <summary>
-        /// Tenant id
+        /// Azure tenant id
         /// </summary>
         [Output("tenantId")]
         public Output<string> TenantId { get; private set; } = null!;
@@ -138,7 +139,7 @@ namespace PulumiPrivnet.Privnet
     public sealed class EdrVendorBArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// Client id
+        /// Azure application (client) id
         /// </summary>
         [Input("clientId", required: true)]
         public Input<string> ClientId { get; set; } = null!;
@@ -162,7 +163,7 @@ namespace PulumiPrivnet.Privnet
         }
 
         /// <summary>
-        /// Sync interval in hours, at least 24
+        /// How recently, in hours, a device must have synced with the vendor; at least 24
         /// </summary>
         [Input("lastSyncedInterval", required: true)]
         public Input<int> LastSyncedInterval { get; set; } = null!;
@@ -171,7 +172,7 @@ namespace PulumiPrivnet.Privnet
         private Input<string>? _secret;
 
         /// <summary>
-        /// Client secret; write-only (secret; write-only: kept from state, the API never returns it)
+        /// Azure application client secret; write-only (secret; write-only: kept from state, the API never returns it)
         /// </summary>
         public Input<string>? Secret
         {
@@ -184,7 +185,7 @@ namespace PulumiPrivnet.Privnet
         }
 
         /// <summary>
-        /// Tenant id
+        /// Azure tenant id
         /// </summary>
         [Input("tenantId", required: true)]
         public Input<string> TenantId { get; set; } = null!;

@@ -11,14 +11,15 @@ using Pulumi;
 namespace PulumiPrivnet.Privnet
 {
     /// <summary>
-    /// The vendor-c endpoint-protection (EDR) integration (one per account): peers of `groups` are checked against the vendor. Creating the resource adopts an existing integration. `clientId` and `secret` are write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+    /// Deprecated: the earlier name of EdrFalcon, the same object; use EdrFalcon. The CrowdStrike Falcon endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor's checks. Creating the resource adopts an existing integration. `clientId` and `secret` are write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
     /// 
     /// ## Example Usage
     /// 
     /// ## Import
     /// 
-    /// One per account; its id is `vendor-c`: `pulumi import privnet:index:EdrVendorC &lt;name&gt; &lt;id&gt;` adopts it.
+    /// One per account; its id is `falcon`: `pulumi import privnet:index:EdrVendorC &lt;name&gt; &lt;id&gt;` adopts it.
     /// </summary>
+    [Obsolete(@"use EdrFalcon, the same object under the service's name: a resource moved from EdrVendorC to EdrFalcon keeps its object (no replacement).")]
     [PrivnetResourceType("privnet:index:EdrVendorC")]
     public partial class EdrVendorC : global::Pulumi.CustomResource
     {
@@ -29,13 +30,13 @@ namespace PulumiPrivnet.Privnet
         public Output<string> AccountId { get; private set; } = null!;
 
         /// <summary>
-        /// Client id; write-only (secret)
+        /// CrowdStrike API client id; write-only (secret)
         /// </summary>
         [Output("clientId")]
         public Output<string> ClientId { get; private set; } = null!;
 
         /// <summary>
-        /// Cloud identifier
+        /// CrowdStrike cloud (us-1, us-2, eu-1, ...)
         /// </summary>
         [Output("cloudId")]
         public Output<string> CloudId { get; private set; } = null!;
@@ -71,13 +72,7 @@ namespace PulumiPrivnet.Privnet
         public Output<string> LastSyncedAt { get; private set; } = null!;
 
         /// <summary>
-        /// Sync interval in hours, at least 24; optional
-        /// </summary>
-        [Output("lastSyncedInterval")]
-        public Output<int?> LastSyncedInterval { get; private set; } = null!;
-
-        /// <summary>
-        /// Client secret; write-only (secret)
+        /// CrowdStrike API client secret; write-only (secret)
         /// </summary>
         [Output("secret")]
         public Output<string> Secret { get; private set; } = null!;
@@ -89,7 +84,7 @@ namespace PulumiPrivnet.Privnet
         public Output<string> UpdatedAt { get; private set; } = null!;
 
         /// <summary>
-        /// Minimum assessment score for approval, 0 to 100
+        /// Least Zero Trust Assessment score a device needs, 0 to 100
         /// </summary>
         [Output("ztaScoreThreshold")]
         public Output<int> ZtaScoreThreshold { get; private set; } = null!;
@@ -148,7 +143,7 @@ namespace PulumiPrivnet.Privnet
         private Input<string>? _clientId;
 
         /// <summary>
-        /// Client id; write-only (secret; write-only: kept from state, the API never returns it)
+        /// CrowdStrike API client id; write-only (secret; write-only: kept from state, the API never returns it)
         /// </summary>
         public Input<string>? ClientId
         {
@@ -161,7 +156,7 @@ namespace PulumiPrivnet.Privnet
         }
 
         /// <summary>
-        /// Cloud identifier
+        /// CrowdStrike cloud (us-1, us-2, eu-1, ...)
         /// </summary>
         [Input("cloudId", required: true)]
         public Input<string> CloudId { get; set; } = null!;
@@ -184,17 +179,11 @@ namespace PulumiPrivnet.Privnet
             set => _groups = value;
         }
 
-        /// <summary>
-        /// Sync interval in hours, at least 24; optional (default 24)
-        /// </summary>
-        [Input("lastSyncedInterval")]
-        public Input<int>? LastSyncedInterval { get; set; }
-
         [Input("secret", required: true)]
         private Input<string>? _secret;
 
         /// <summary>
-        /// Client secret; write-only (secret; write-only: kept from state, the API never returns it)
+        /// CrowdStrike API client secret; write-only (secret; write-only: kept from state, the API never returns it)
         /// </summary>
         public Input<string>? Secret
         {
@@ -207,7 +196,7 @@ namespace PulumiPrivnet.Privnet
         }
 
         /// <summary>
-        /// Minimum assessment score for approval, 0 to 100
+        /// Least Zero Trust Assessment score a device needs, 0 to 100
         /// </summary>
         [Input("ztaScoreThreshold", required: true)]
         public Input<int> ZtaScoreThreshold { get; set; } = null!;

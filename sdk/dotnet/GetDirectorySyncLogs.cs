@@ -13,7 +13,7 @@ namespace PulumiPrivnet.Privnet
     public static class GetDirectorySyncLogs
     {
         /// <summary>
-        /// The sync log of a directory sync integration of either vendor.
+        /// The sync log of a directory sync integration: `google-idp` (Google Workspace) or `azure-idp` (Azure AD); the spec's names `vendor-d-idp` and `vendor-e-idp` are the same two.
         /// 
         /// The result's `items` lists the objects found (a function returns one object).
         /// 
@@ -29,7 +29,7 @@ namespace PulumiPrivnet.Privnet
         /// 
         /// const config = new pulumi.Config();
         /// const found = privnet.getDirectorySyncLogsOutput({
-        ///   vendor: "vendor-d-idp",
+        ///   vendor: "google-idp",
         ///   id: config.require("directoryId"),
         /// });
         /// export const items = found;
@@ -40,7 +40,7 @@ namespace PulumiPrivnet.Privnet
         /// 
         /// config = pulumi.Config()
         /// found = privnet.get_directory_sync_logs_output(
-        ///     vendor="vendor-d-idp",
+        ///     vendor="google-idp",
         ///     id=config.require("directoryId"),
         /// )
         /// pulumi.export("items", found.items)
@@ -58,7 +58,7 @@ namespace PulumiPrivnet.Privnet
         /// 	pulumi.Run(func(ctx *pulumi.Context) error {
         /// 		cfg := config.New(ctx, "")
         /// 		found := privnet.GetDirectorySyncLogsOutput(ctx, privnet.GetDirectorySyncLogsOutputArgs{
-        /// 			Vendor: pulumi.String("vendor-d-idp"),
+        /// 			Vendor: pulumi.String("google-idp"),
         /// 			Id:     pulumi.String(cfg.Require("directoryId")),
         /// 		})
         /// 		ctx.Export("items", found.Items())
@@ -75,7 +75,7 @@ namespace PulumiPrivnet.Privnet
         ///     fn::invoke:
         ///       function: privnet:getDirectorySyncLogs
         ///       arguments:
-        ///         vendor: vendor-d-idp
+        ///         vendor: google-idp
         ///         id: ${directoryId}
         /// outputs:
         ///   items: ${found.items}
@@ -87,7 +87,7 @@ namespace PulumiPrivnet.Privnet
             => global::Pulumi.Deployment.Instance.InvokeAsync<GetDirectorySyncLogsResult>("privnet:index:getDirectorySyncLogs", args ?? new GetDirectorySyncLogsArgs(), options.WithDefaults());
 
         /// <summary>
-        /// The sync log of a directory sync integration of either vendor.
+        /// The sync log of a directory sync integration: `google-idp` (Google Workspace) or `azure-idp` (Azure AD); the spec's names `vendor-d-idp` and `vendor-e-idp` are the same two.
         /// 
         /// The result's `items` lists the objects found (a function returns one object).
         /// 
@@ -103,7 +103,7 @@ namespace PulumiPrivnet.Privnet
         /// 
         /// const config = new pulumi.Config();
         /// const found = privnet.getDirectorySyncLogsOutput({
-        ///   vendor: "vendor-d-idp",
+        ///   vendor: "google-idp",
         ///   id: config.require("directoryId"),
         /// });
         /// export const items = found;
@@ -114,7 +114,7 @@ namespace PulumiPrivnet.Privnet
         /// 
         /// config = pulumi.Config()
         /// found = privnet.get_directory_sync_logs_output(
-        ///     vendor="vendor-d-idp",
+        ///     vendor="google-idp",
         ///     id=config.require("directoryId"),
         /// )
         /// pulumi.export("items", found.items)
@@ -132,7 +132,7 @@ namespace PulumiPrivnet.Privnet
         /// 	pulumi.Run(func(ctx *pulumi.Context) error {
         /// 		cfg := config.New(ctx, "")
         /// 		found := privnet.GetDirectorySyncLogsOutput(ctx, privnet.GetDirectorySyncLogsOutputArgs{
-        /// 			Vendor: pulumi.String("vendor-d-idp"),
+        /// 			Vendor: pulumi.String("google-idp"),
         /// 			Id:     pulumi.String(cfg.Require("directoryId")),
         /// 		})
         /// 		ctx.Export("items", found.Items())
@@ -149,7 +149,7 @@ namespace PulumiPrivnet.Privnet
         ///     fn::invoke:
         ///       function: privnet:getDirectorySyncLogs
         ///       arguments:
-        ///         vendor: vendor-d-idp
+        ///         vendor: google-idp
         ///         id: ${directoryId}
         /// outputs:
         ///   items: ${found.items}
@@ -161,7 +161,7 @@ namespace PulumiPrivnet.Privnet
             => global::Pulumi.Deployment.Instance.Invoke<GetDirectorySyncLogsResult>("privnet:index:getDirectorySyncLogs", args ?? new GetDirectorySyncLogsInvokeArgs(), options.WithDefaults());
 
         /// <summary>
-        /// The sync log of a directory sync integration of either vendor.
+        /// The sync log of a directory sync integration: `google-idp` (Google Workspace) or `azure-idp` (Azure AD); the spec's names `vendor-d-idp` and `vendor-e-idp` are the same two.
         /// 
         /// The result's `items` lists the objects found (a function returns one object).
         /// 
@@ -177,7 +177,7 @@ namespace PulumiPrivnet.Privnet
         /// 
         /// const config = new pulumi.Config();
         /// const found = privnet.getDirectorySyncLogsOutput({
-        ///   vendor: "vendor-d-idp",
+        ///   vendor: "google-idp",
         ///   id: config.require("directoryId"),
         /// });
         /// export const items = found;
@@ -188,7 +188,7 @@ namespace PulumiPrivnet.Privnet
         /// 
         /// config = pulumi.Config()
         /// found = privnet.get_directory_sync_logs_output(
-        ///     vendor="vendor-d-idp",
+        ///     vendor="google-idp",
         ///     id=config.require("directoryId"),
         /// )
         /// pulumi.export("items", found.items)
@@ -206,7 +206,7 @@ namespace PulumiPrivnet.Privnet
         /// 	pulumi.Run(func(ctx *pulumi.Context) error {
         /// 		cfg := config.New(ctx, "")
         /// 		found := privnet.GetDirectorySyncLogsOutput(ctx, privnet.GetDirectorySyncLogsOutputArgs{
-        /// 			Vendor: pulumi.String("vendor-d-idp"),
+        /// 			Vendor: pulumi.String("google-idp"),
         /// 			Id:     pulumi.String(cfg.Require("directoryId")),
         /// 		})
         /// 		ctx.Export("items", found.Items())
@@ -223,7 +223,7 @@ namespace PulumiPrivnet.Privnet
         ///     fn::invoke:
         ///       function: privnet:getDirectorySyncLogs
         ///       arguments:
-        ///         vendor: vendor-d-idp
+        ///         vendor: google-idp
         ///         id: ${directoryId}
         /// outputs:
         ///   items: ${found.items}
@@ -245,7 +245,7 @@ namespace PulumiPrivnet.Privnet
         public string Id { get; set; } = null!;
 
         /// <summary>
-        /// Which directory sync vendor; one of `vendor-d-idp`, `vendor-e-idp`
+        /// Which directory: google-idp or azure-idp (vendor-d-idp and vendor-e-idp: the same, deprecated); one of `google-idp`, `azure-idp`, `vendor-d-idp`, `vendor-e-idp`
         /// </summary>
         [Input("vendor", required: true)]
         public string Vendor { get; set; } = null!;
@@ -265,7 +265,7 @@ namespace PulumiPrivnet.Privnet
         public Input<string> Id { get; set; } = null!;
 
         /// <summary>
-        /// Which directory sync vendor; one of `vendor-d-idp`, `vendor-e-idp`
+        /// Which directory: google-idp or azure-idp (vendor-d-idp and vendor-e-idp: the same, deprecated); one of `google-idp`, `azure-idp`, `vendor-d-idp`, `vendor-e-idp`
         /// </summary>
         [Input("vendor", required: true)]
         public Input<string> Vendor { get; set; } = null!;

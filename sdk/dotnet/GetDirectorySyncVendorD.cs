@@ -13,13 +13,13 @@ namespace PulumiPrivnet.Privnet
     public static class GetDirectorySyncVendorD
     {
         /// <summary>
-        /// The vendor-d-idp directory sync with this id (the service account key is never returned).
+        /// Deprecated: use getGoogleWorkspaceSync (the same integrations, which this calls).
         /// 
         /// {{% examples %}}
         /// ## Example Usage
         /// 
         /// {{% example %}}
-        /// ### Vendor D's directory sync with an id from the stack's config
+        /// ### Google Workspace's directory sync with an id from the stack's config, by the deprecated name
         /// 
         /// ```typescript
         /// import * as pulumi from "@pulumi/pulumi";
@@ -81,13 +81,13 @@ namespace PulumiPrivnet.Privnet
             => global::Pulumi.Deployment.Instance.InvokeAsync<GetDirectorySyncVendorDResult>("privnet:index:getDirectorySyncVendorD", args ?? new GetDirectorySyncVendorDArgs(), options.WithDefaults());
 
         /// <summary>
-        /// The vendor-d-idp directory sync with this id (the service account key is never returned).
+        /// Deprecated: use getGoogleWorkspaceSync (the same integrations, which this calls).
         /// 
         /// {{% examples %}}
         /// ## Example Usage
         /// 
         /// {{% example %}}
-        /// ### Vendor D's directory sync with an id from the stack's config
+        /// ### Google Workspace's directory sync with an id from the stack's config, by the deprecated name
         /// 
         /// ```typescript
         /// import * as pulumi from "@pulumi/pulumi";
@@ -149,13 +149,13 @@ namespace PulumiPrivnet.Privnet
             => global::Pulumi.Deployment.Instance.Invoke<GetDirectorySyncVendorDResult>("privnet:index:getDirectorySyncVendorD", args ?? new GetDirectorySyncVendorDInvokeArgs(), options.WithDefaults());
 
         /// <summary>
-        /// The vendor-d-idp directory sync with this id (the service account key is never returned).
+        /// Deprecated: use getGoogleWorkspaceSync (the same integrations, which this calls).
         /// 
         /// {{% examples %}}
         /// ## Example Usage
         /// 
         /// {{% example %}}
-        /// ### Vendor D's directory sync with an id from the stack's config
+        /// ### Google Workspace's directory sync with an id from the stack's config, by the deprecated name
         /// 
         /// ```typescript
         /// import * as pulumi from "@pulumi/pulumi";
@@ -253,9 +253,9 @@ namespace PulumiPrivnet.Privnet
         /// <summary>
         /// Connector id
         /// </summary>
-        public readonly string ConnectorId;
+        public readonly string? ConnectorId;
         /// <summary>
-        /// Customer id
+        /// Customer id of the Google Workspace account
         /// </summary>
         public readonly string CustomerId;
         /// <summary>
@@ -285,7 +285,7 @@ namespace PulumiPrivnet.Privnet
 
         [OutputConstructor]
         private GetDirectorySyncVendorDResult(
-            string connectorId,
+            string? connectorId,
 
             string customerId,
 

@@ -13,7 +13,7 @@ namespace PulumiPrivnet.Privnet
     public static class GetDirectorySyncVendorDs
     {
         /// <summary>
-        /// Every vendor-d-idp directory sync.
+        /// Deprecated: use getGoogleWorkspaceSyncs (the same integrations, which this calls).
         /// 
         /// The result's `items` lists the objects found (a function returns one object).
         /// 
@@ -21,7 +21,7 @@ namespace PulumiPrivnet.Privnet
         /// ## Example Usage
         /// 
         /// {{% example %}}
-        /// ### Every vendor D directory sync
+        /// ### Every Google Workspace directory sync (deprecated name)
         /// 
         /// ```typescript
         /// import * as privnet from "pulumi-privnet";
@@ -67,7 +67,7 @@ namespace PulumiPrivnet.Privnet
             => global::Pulumi.Deployment.Instance.InvokeAsync<GetDirectorySyncVendorDsResult>("privnet:index:getDirectorySyncVendorDs", InvokeArgs.Empty, options.WithDefaults());
 
         /// <summary>
-        /// Every vendor-d-idp directory sync.
+        /// Deprecated: use getGoogleWorkspaceSyncs (the same integrations, which this calls).
         /// 
         /// The result's `items` lists the objects found (a function returns one object).
         /// 
@@ -75,7 +75,7 @@ namespace PulumiPrivnet.Privnet
         /// ## Example Usage
         /// 
         /// {{% example %}}
-        /// ### Every vendor D directory sync
+        /// ### Every Google Workspace directory sync (deprecated name)
         /// 
         /// ```typescript
         /// import * as privnet from "pulumi-privnet";
@@ -121,7 +121,7 @@ namespace PulumiPrivnet.Privnet
             => global::Pulumi.Deployment.Instance.Invoke<GetDirectorySyncVendorDsResult>("privnet:index:getDirectorySyncVendorDs", InvokeArgs.Empty, options.WithDefaults());
 
         /// <summary>
-        /// Every vendor-d-idp directory sync.
+        /// Deprecated: use getGoogleWorkspaceSyncs (the same integrations, which this calls).
         /// 
         /// The result's `items` lists the objects found (a function returns one object).
         /// 
@@ -129,7 +129,7 @@ namespace PulumiPrivnet.Privnet
         /// ## Example Usage
         /// 
         /// {{% example %}}
-        /// ### Every vendor D directory sync
+        /// ### Every Google Workspace directory sync (deprecated name)
         /// 
         /// ```typescript
         /// import * as privnet from "pulumi-privnet";

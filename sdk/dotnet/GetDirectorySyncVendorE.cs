@@ -13,13 +13,13 @@ namespace PulumiPrivnet.Privnet
     public static class GetDirectorySyncVendorE
     {
         /// <summary>
-        /// The vendor-e-idp directory sync with this id (the client secret is never returned).
+        /// Deprecated: use getAzureAdSync (the same integrations, which this calls).
         /// 
         /// {{% examples %}}
         /// ## Example Usage
         /// 
         /// {{% example %}}
-        /// ### Vendor E's directory sync with an id from the stack's config
+        /// ### Azure AD's directory sync with an id from the stack's config, by the deprecated name
         /// 
         /// ```typescript
         /// import * as pulumi from "@pulumi/pulumi";
@@ -81,13 +81,13 @@ namespace PulumiPrivnet.Privnet
             => global::Pulumi.Deployment.Instance.InvokeAsync<GetDirectorySyncVendorEResult>("privnet:index:getDirectorySyncVendorE", args ?? new GetDirectorySyncVendorEArgs(), options.WithDefaults());
 
         /// <summary>
-        /// The vendor-e-idp directory sync with this id (the client secret is never returned).
+        /// Deprecated: use getAzureAdSync (the same integrations, which this calls).
         /// 
         /// {{% examples %}}
         /// ## Example Usage
         /// 
         /// {{% example %}}
-        /// ### Vendor E's directory sync with an id from the stack's config
+        /// ### Azure AD's directory sync with an id from the stack's config, by the deprecated name
         /// 
         /// ```typescript
         /// import * as pulumi from "@pulumi/pulumi";
@@ -149,13 +149,13 @@ namespace PulumiPrivnet.Privnet
             => global::Pulumi.Deployment.Instance.Invoke<GetDirectorySyncVendorEResult>("privnet:index:getDirectorySyncVendorE", args ?? new GetDirectorySyncVendorEInvokeArgs(), options.WithDefaults());
 
         /// <summary>
-        /// The vendor-e-idp directory sync with this id (the client secret is never returned).
+        /// Deprecated: use getAzureAdSync (the same integrations, which this calls).
         /// 
         /// {{% examples %}}
         /// ## Example Usage
         /// 
         /// {{% example %}}
-        /// ### Vendor E's directory sync with an id from the stack's config
+        /// ### Azure AD's directory sync with an id from the stack's config, by the deprecated name
         /// 
         /// ```typescript
         /// import * as pulumi from "@pulumi/pulumi";
@@ -251,13 +251,13 @@ namespace PulumiPrivnet.Privnet
     public sealed class GetDirectorySyncVendorEResult
     {
         /// <summary>
-        /// Client id
+        /// Application (client) id
         /// </summary>
         public readonly string ClientId;
         /// <summary>
         /// Connector id
         /// </summary>
-        public readonly string ConnectorId;
+        public readonly string? ConnectorId;
         /// <summary>
         /// Whether the integration is active
         /// </summary>
@@ -267,7 +267,7 @@ namespace PulumiPrivnet.Privnet
         /// </summary>
         public readonly ImmutableArray<string> GroupPrefixes;
         /// <summary>
-        /// API host domain
+        /// Graph API host domain
         /// </summary>
         public readonly string Host;
         /// <summary>
@@ -283,7 +283,7 @@ namespace PulumiPrivnet.Privnet
         /// </summary>
         public readonly int SyncInterval;
         /// <summary>
-        /// Tenant id
+        /// Directory (tenant) id
         /// </summary>
         public readonly string TenantId;
         /// <summary>
@@ -295,7 +295,7 @@ namespace PulumiPrivnet.Privnet
         private GetDirectorySyncVendorEResult(
             string clientId,
 
-            string connectorId,
+            string? connectorId,
 
             bool enabled,
 

@@ -13,13 +13,13 @@ namespace PulumiPrivnet.Privnet
     public static class GetEdrVendorA
     {
         /// <summary>
-        /// The vendor-a EDR integration (the API token is never returned); fails when it is not configured.
+        /// Deprecated: use getEdrSentinelOne (the same integration, which this calls).
         /// 
         /// {{% examples %}}
         /// ## Example Usage
         /// 
         /// {{% example %}}
-        /// ### Vendor A's integration
+        /// ### SentinelOne's integration, by the deprecated name
         /// 
         /// ```typescript
         /// import * as privnet from "pulumi-privnet";
@@ -65,13 +65,13 @@ namespace PulumiPrivnet.Privnet
             => global::Pulumi.Deployment.Instance.InvokeAsync<GetEdrVendorAResult>("privnet:index:getEdrVendorA", InvokeArgs.Empty, options.WithDefaults());
 
         /// <summary>
-        /// The vendor-a EDR integration (the API token is never returned); fails when it is not configured.
+        /// Deprecated: use getEdrSentinelOne (the same integration, which this calls).
         /// 
         /// {{% examples %}}
         /// ## Example Usage
         /// 
         /// {{% example %}}
-        /// ### Vendor A's integration
+        /// ### SentinelOne's integration, by the deprecated name
         /// 
         /// ```typescript
         /// import * as privnet from "pulumi-privnet";
@@ -117,13 +117,13 @@ namespace PulumiPrivnet.Privnet
             => global::Pulumi.Deployment.Instance.Invoke<GetEdrVendorAResult>("privnet:index:getEdrVendorA", InvokeArgs.Empty, options.WithDefaults());
 
         /// <summary>
-        /// The vendor-a EDR integration (the API token is never returned); fails when it is not configured.
+        /// Deprecated: use getEdrSentinelOne (the same integration, which this calls).
         /// 
         /// {{% examples %}}
         /// ## Example Usage
         /// 
         /// {{% example %}}
-        /// ### Vendor A's integration
+        /// ### SentinelOne's integration, by the deprecated name
         /// 
         /// ```typescript
         /// import * as privnet from "pulumi-privnet";
@@ -178,7 +178,7 @@ namespace PulumiPrivnet.Privnet
         /// </summary>
         public readonly string AccountId;
         /// <summary>
-        /// API URL
+        /// Base URL of the SentinelOne API
         /// </summary>
         public readonly string ApiUrl;
         /// <summary>
@@ -206,11 +206,11 @@ namespace PulumiPrivnet.Privnet
         /// </summary>
         public readonly string LastSyncedAt;
         /// <summary>
-        /// Sync interval in hours
+        /// How recently, in hours, a device must have synced
         /// </summary>
         public readonly int LastSyncedInterval;
         /// <summary>
-        /// Device attributes a peer must match
+        /// SentinelOne agent attributes a peer's device must match
         /// </summary>
         public readonly Outputs.GetEdrVendorAMatchAttributes MatchAttributes;
         /// <summary>

@@ -13,13 +13,13 @@ namespace PulumiPrivnet.Privnet
     public static class GetEdrVendorB
     {
         /// <summary>
-        /// The vendor-b EDR integration (the secret is never returned); fails when it is not configured.
+        /// Deprecated: use getEdrIntune (the same integration, which this calls).
         /// 
         /// {{% examples %}}
         /// ## Example Usage
         /// 
         /// {{% example %}}
-        /// ### Vendor B's integration
+        /// ### Intune's integration, by the deprecated name
         /// 
         /// ```typescript
         /// import * as privnet from "pulumi-privnet";
@@ -65,13 +65,13 @@ namespace PulumiPrivnet.Privnet
             => global::Pulumi.Deployment.Instance.InvokeAsync<GetEdrVendorBResult>("privnet:index:getEdrVendorB", InvokeArgs.Empty, options.WithDefaults());
 
         /// <summary>
-        /// The vendor-b EDR integration (the secret is never returned); fails when it is not configured.
+        /// Deprecated: use getEdrIntune (the same integration, which this calls).
         /// 
         /// {{% examples %}}
         /// ## Example Usage
         /// 
         /// {{% example %}}
-        /// ### Vendor B's integration
+        /// ### Intune's integration, by the deprecated name
         /// 
         /// ```typescript
         /// import * as privnet from "pulumi-privnet";
@@ -117,13 +117,13 @@ namespace PulumiPrivnet.Privnet
             => global::Pulumi.Deployment.Instance.Invoke<GetEdrVendorBResult>("privnet:index:getEdrVendorB", InvokeArgs.Empty, options.WithDefaults());
 
         /// <summary>
-        /// The vendor-b EDR integration (the secret is never returned); fails when it is not configured.
+        /// Deprecated: use getEdrIntune (the same integration, which this calls).
         /// 
         /// {{% examples %}}
         /// ## Example Usage
         /// 
         /// {{% example %}}
-        /// ### Vendor B's integration
+        /// ### Intune's integration, by the deprecated name
         /// 
         /// ```typescript
         /// import * as privnet from "pulumi-privnet";
@@ -178,7 +178,7 @@ namespace PulumiPrivnet.Privnet
         /// </summary>
         public readonly string AccountId;
         /// <summary>
-        /// Client id
+        /// Azure application (client) id
         /// </summary>
         public readonly string ClientId;
         /// <summary>
@@ -206,11 +206,11 @@ namespace PulumiPrivnet.Privnet
         /// </summary>
         public readonly string LastSyncedAt;
         /// <summary>
-        /// Sync interval in hours
+        /// How recently, in hours, a device must have synced
         /// </summary>
         public readonly int LastSyncedInterval;
         /// <summary>
-        /// Tenant id
+        /// Azure tenant id
         /// </summary>
         public readonly string TenantId;
         /// <summary>

@@ -13,13 +13,13 @@ namespace PulumiPrivnet.Privnet
     public static class GetEdrVendorC
     {
         /// <summary>
-        /// The vendor-c EDR integration (client id and secret are never returned); fails when it is not configured.
+        /// Deprecated: use getEdrFalcon (the same integration, which this calls).
         /// 
         /// {{% examples %}}
         /// ## Example Usage
         /// 
         /// {{% example %}}
-        /// ### Vendor C's integration
+        /// ### Falcon's integration, by the deprecated name
         /// 
         /// ```typescript
         /// import * as privnet from "pulumi-privnet";
@@ -65,13 +65,13 @@ namespace PulumiPrivnet.Privnet
             => global::Pulumi.Deployment.Instance.InvokeAsync<GetEdrVendorCResult>("privnet:index:getEdrVendorC", InvokeArgs.Empty, options.WithDefaults());
 
         /// <summary>
-        /// The vendor-c EDR integration (client id and secret are never returned); fails when it is not configured.
+        /// Deprecated: use getEdrFalcon (the same integration, which this calls).
         /// 
         /// {{% examples %}}
         /// ## Example Usage
         /// 
         /// {{% example %}}
-        /// ### Vendor C's integration
+        /// ### Falcon's integration, by the deprecated name
         /// 
         /// ```typescript
         /// import * as privnet from "pulumi-privnet";
@@ -117,13 +117,13 @@ namespace PulumiPrivnet.Privnet
             => global::Pulumi.Deployment.Instance.Invoke<GetEdrVendorCResult>("privnet:index:getEdrVendorC", InvokeArgs.Empty, options.WithDefaults());
 
         /// <summary>
-        /// The vendor-c EDR integration (client id and secret are never returned); fails when it is not configured.
+        /// Deprecated: use getEdrFalcon (the same integration, which this calls).
         /// 
         /// {{% examples %}}
         /// ## Example Usage
         /// 
         /// {{% example %}}
-        /// ### Vendor C's integration
+        /// ### Falcon's integration, by the deprecated name
         /// 
         /// ```typescript
         /// import * as privnet from "pulumi-privnet";
@@ -178,7 +178,7 @@ namespace PulumiPrivnet.Privnet
         /// </summary>
         public readonly string AccountId;
         /// <summary>
-        /// Cloud identifier
+        /// CrowdStrike cloud
         /// </summary>
         public readonly string CloudId;
         /// <summary>
@@ -206,15 +206,11 @@ namespace PulumiPrivnet.Privnet
         /// </summary>
         public readonly string LastSyncedAt;
         /// <summary>
-        /// Sync interval in hours
-        /// </summary>
-        public readonly int LastSyncedInterval;
-        /// <summary>
         /// Last change
         /// </summary>
         public readonly string UpdatedAt;
         /// <summary>
-        /// Minimum assessment score for approval
+        /// Least Zero Trust Assessment score a device needs
         /// </summary>
         public readonly int ZtaScoreThreshold;
 
@@ -236,8 +232,6 @@ namespace PulumiPrivnet.Privnet
 
             string lastSyncedAt,
 
-            int lastSyncedInterval,
-
             string updatedAt,
 
             int ztaScoreThreshold)
@@ -250,7 +244,6 @@ namespace PulumiPrivnet.Privnet
             Groups = groups;
             Id = id;
             LastSyncedAt = lastSyncedAt;
-            LastSyncedInterval = lastSyncedInterval;
             UpdatedAt = updatedAt;
             ZtaScoreThreshold = ztaScoreThreshold;
         }

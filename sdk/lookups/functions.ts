@@ -5,17 +5,27 @@ import type {
   AccessiblePeerResult,
   AccountResult,
   AuditEventResult,
+  AzureAdSyncResult,
+  CityResult,
+  CountryResult,
   DirectorySyncLogResult,
   DirectorySyncVendorDResult,
   DirectorySyncVendorEResult,
   DnsRecordResult,
   DnsSettingsResult,
   DnsZoneResult,
+  EdrFalconResult,
+  EdrFleetDmResult,
+  EdrHuntressResult,
+  EdrIntuneResult,
+  EdrSentinelOneResult,
   EdrVendorAResult,
   EdrVendorBResult,
   EdrVendorCResult,
   EventStreamingIntegrationResult,
   GetAccessiblePeersArgs,
+  GetAzureAdSyncArgs,
+  GetCitiesArgs,
   GetDirectorySyncLogsArgs,
   GetDirectorySyncVendorDArgs,
   GetDirectorySyncVendorEArgs,
@@ -23,11 +33,13 @@ import type {
   GetDnsRecordsArgs,
   GetDnsZoneArgs,
   GetEventStreamingIntegrationArgs,
+  GetGoogleWorkspaceSyncArgs,
   GetGroupArgs,
   GetIdentityProviderArgs,
   GetIngressPeerArgs,
   GetIngressPortAllocationArgs,
   GetIngressPortAllocationsArgs,
+  GetMspTenantArgs,
   GetNameserverGroupArgs,
   GetNetworkArgs,
   GetNetworkResourceArgs,
@@ -54,12 +66,16 @@ import type {
   GetTrafficEventsArgs,
   GetUserArgs,
   GetUsersArgs,
+  GoogleWorkspaceSyncResult,
   GroupResult,
   IdentityProviderResult,
   IngressPeerResult,
   IngressPortAllocationResult,
   Inputs,
+  InstanceStatusResult,
+  InstanceVersionResult,
   InviteResult,
+  MspTenantResult,
   NameserverGroupResult,
   NetworkResourceResult,
   NetworkResult,
@@ -67,6 +83,7 @@ import type {
   NotificationChannelResult,
   NotificationEventTypeResult,
   OktaScimIntegrationResult,
+  PeerEdrBypassResult,
   PeerJobResult,
   PeerResult,
   PolicyResult,
@@ -1003,9 +1020,9 @@ export function getIdentityProvidersOutput(opts?: LookupOptions): pulumi.Output<
 }
 
 /**
- * The vendor-a EDR integration (the API token is never returned); fails when it is not configured.
+ * Deprecated: use getEdrSentinelOne (the same integration, which this calls).
  *
- * Calls `GET /api/integrations/edr/vendor-a`.
+ * Calls `GET /api/integrations/edr/sentinelone`.
  *
  * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
  * else stack config, then the environment.
@@ -1024,9 +1041,9 @@ export function getEdrVendorAOutput(opts?: LookupOptions): pulumi.Output<EdrVend
 }
 
 /**
- * The vendor-b EDR integration (the secret is never returned); fails when it is not configured.
+ * Deprecated: use getEdrIntune (the same integration, which this calls).
  *
- * Calls `GET /api/integrations/edr/vendor-b`.
+ * Calls `GET /api/integrations/edr/intune`.
  *
  * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
  * else stack config, then the environment.
@@ -1045,9 +1062,9 @@ export function getEdrVendorBOutput(opts?: LookupOptions): pulumi.Output<EdrVend
 }
 
 /**
- * The vendor-c EDR integration (client id and secret are never returned); fails when it is not configured.
+ * Deprecated: use getEdrFalcon (the same integration, which this calls).
  *
- * Calls `GET /api/integrations/edr/vendor-c`.
+ * Calls `GET /api/integrations/edr/falcon`.
  *
  * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
  * else stack config, then the environment.
@@ -1066,9 +1083,9 @@ export function getEdrVendorCOutput(opts?: LookupOptions): pulumi.Output<EdrVend
 }
 
 /**
- * The vendor-d-idp directory sync with this id (the service account key is never returned).
+ * Deprecated: use getGoogleWorkspaceSync (the same integrations, which this calls).
  *
- * Calls `GET /api/integrations/vendor-d-idp/{id}`.
+ * Calls `GET /api/integrations/google-idp/{id}`.
  *
  * @param args - See {@link GetDirectorySyncVendorDArgs}.
  * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
@@ -1094,9 +1111,9 @@ export function getDirectorySyncVendorDOutput(
 }
 
 /**
- * Every vendor-d-idp directory sync.
+ * Deprecated: use getGoogleWorkspaceSyncs (the same integrations, which this calls).
  *
- * Calls `GET /api/integrations/vendor-d-idp`.
+ * Calls `GET /api/integrations/google-idp`.
  *
  * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
  * else stack config, then the environment.
@@ -1117,9 +1134,9 @@ export function getDirectorySyncVendorDsOutput(
 }
 
 /**
- * The vendor-e-idp directory sync with this id (the client secret is never returned).
+ * Deprecated: use getAzureAdSync (the same integrations, which this calls).
  *
- * Calls `GET /api/integrations/vendor-e-idp/{id}`.
+ * Calls `GET /api/integrations/azure-idp/{id}`.
  *
  * @param args - See {@link GetDirectorySyncVendorEArgs}.
  * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
@@ -1145,9 +1162,9 @@ export function getDirectorySyncVendorEOutput(
 }
 
 /**
- * Every vendor-e-idp directory sync.
+ * Deprecated: use getAzureAdSyncs (the same integrations, which this calls).
  *
- * Calls `GET /api/integrations/vendor-e-idp`.
+ * Calls `GET /api/integrations/azure-idp`.
  *
  * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
  * else stack config, then the environment.
@@ -1168,9 +1185,10 @@ export function getDirectorySyncVendorEsOutput(
 }
 
 /**
- * The sync log of a directory sync integration of either vendor.
+ * The sync log of a directory sync integration: `google-idp` (Google Workspace) or `azure-idp` (Azure AD);
+ * the spec's names `vendor-d-idp` and `vendor-e-idp` are the same two.
  *
- * Calls `GET /api/integrations/vendor-d-idp/{id}/logs`, `GET /api/integrations/vendor-e-idp/{id}/logs`.
+ * Calls `GET /api/integrations/google-idp/{id}/logs`, `GET /api/integrations/azure-idp/{id}/logs`.
  *
  * @param args - See {@link GetDirectorySyncLogsArgs}.
  * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
@@ -1834,4 +1852,384 @@ export function getTrafficEventsOutput(
   opts?: LookupOptions,
 ): pulumi.Output<TrafficEventPageResult> {
   return runLookupOutput<TrafficEventPageResult>("getTrafficEvents", args, opts);
+}
+
+/**
+ * The SentinelOne EDR integration (the API token: never returned); fails when it is not configured.
+ *
+ * Calls `GET /api/integrations/edr/sentinelone`.
+ *
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns {@link EdrSentinelOneResult}.
+ */
+export function getEdrSentinelOne(opts?: LookupOptions): Promise<EdrSentinelOneResult> {
+  return runLookup<EdrSentinelOneResult>("getEdrSentinelOne", undefined, opts);
+}
+
+/**
+ * The Output form of {@link getEdrSentinelOne}: takes inputs (outputs of other resources too), runs once they
+ * are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getEdrSentinelOneOutput(opts?: LookupOptions): pulumi.Output<EdrSentinelOneResult> {
+  return runLookupOutput<EdrSentinelOneResult>("getEdrSentinelOne", undefined, opts);
+}
+
+/**
+ * The Microsoft Intune EDR integration (the secret: never returned); fails when it is not configured.
+ *
+ * Calls `GET /api/integrations/edr/intune`.
+ *
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns {@link EdrIntuneResult}.
+ */
+export function getEdrIntune(opts?: LookupOptions): Promise<EdrIntuneResult> {
+  return runLookup<EdrIntuneResult>("getEdrIntune", undefined, opts);
+}
+
+/**
+ * The Output form of {@link getEdrIntune}: takes inputs (outputs of other resources too), runs once they are
+ * known, and yields an unknown value while they are not (in a preview).
+ */
+export function getEdrIntuneOutput(opts?: LookupOptions): pulumi.Output<EdrIntuneResult> {
+  return runLookupOutput<EdrIntuneResult>("getEdrIntune", undefined, opts);
+}
+
+/**
+ * The CrowdStrike Falcon EDR integration (client id and secret: never returned); fails when it is not
+ * configured.
+ *
+ * Calls `GET /api/integrations/edr/falcon`.
+ *
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns {@link EdrFalconResult}.
+ */
+export function getEdrFalcon(opts?: LookupOptions): Promise<EdrFalconResult> {
+  return runLookup<EdrFalconResult>("getEdrFalcon", undefined, opts);
+}
+
+/**
+ * The Output form of {@link getEdrFalcon}: takes inputs (outputs of other resources too), runs once they are
+ * known, and yields an unknown value while they are not (in a preview).
+ */
+export function getEdrFalconOutput(opts?: LookupOptions): pulumi.Output<EdrFalconResult> {
+  return runLookupOutput<EdrFalconResult>("getEdrFalcon", undefined, opts);
+}
+
+/**
+ * The Huntress EDR integration (API key and secret: never returned); fails when it is not configured.
+ *
+ * Calls `GET /api/integrations/edr/huntress`.
+ *
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns {@link EdrHuntressResult}.
+ */
+export function getEdrHuntress(opts?: LookupOptions): Promise<EdrHuntressResult> {
+  return runLookup<EdrHuntressResult>("getEdrHuntress", undefined, opts);
+}
+
+/**
+ * The Output form of {@link getEdrHuntress}: takes inputs (outputs of other resources too), runs once they
+ * are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getEdrHuntressOutput(opts?: LookupOptions): pulumi.Output<EdrHuntressResult> {
+  return runLookupOutput<EdrHuntressResult>("getEdrHuntress", undefined, opts);
+}
+
+/**
+ * The FleetDM EDR integration (the API token: never returned); fails when it is not configured.
+ *
+ * Calls `GET /api/integrations/edr/fleetdm`.
+ *
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns {@link EdrFleetDmResult}.
+ */
+export function getEdrFleetDm(opts?: LookupOptions): Promise<EdrFleetDmResult> {
+  return runLookup<EdrFleetDmResult>("getEdrFleetDm", undefined, opts);
+}
+
+/**
+ * The Output form of {@link getEdrFleetDm}: takes inputs (outputs of other resources too), runs once they are
+ * known, and yields an unknown value while they are not (in a preview).
+ */
+export function getEdrFleetDmOutput(opts?: LookupOptions): pulumi.Output<EdrFleetDmResult> {
+  return runLookupOutput<EdrFleetDmResult>("getEdrFleetDm", undefined, opts);
+}
+
+/**
+ * The Google Workspace directory sync with this id (the service account key is never returned).
+ *
+ * Calls `GET /api/integrations/google-idp/{id}`.
+ *
+ * @param args - See {@link GetGoogleWorkspaceSyncArgs}.
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns {@link GoogleWorkspaceSyncResult}.
+ */
+export function getGoogleWorkspaceSync(
+  args: GetGoogleWorkspaceSyncArgs,
+  opts?: LookupOptions,
+): Promise<GoogleWorkspaceSyncResult> {
+  return runLookup<GoogleWorkspaceSyncResult>("getGoogleWorkspaceSync", args, opts);
+}
+
+/**
+ * The Output form of {@link getGoogleWorkspaceSync}: takes inputs (outputs of other resources too), runs once
+ * they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getGoogleWorkspaceSyncOutput(
+  args: Inputs<GetGoogleWorkspaceSyncArgs>,
+  opts?: LookupOptions,
+): pulumi.Output<GoogleWorkspaceSyncResult> {
+  return runLookupOutput<GoogleWorkspaceSyncResult>("getGoogleWorkspaceSync", args, opts);
+}
+
+/**
+ * Every Google Workspace directory sync.
+ *
+ * Calls `GET /api/integrations/google-idp`.
+ *
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns An array of {@link GoogleWorkspaceSyncResult}.
+ */
+export function getGoogleWorkspaceSyncs(opts?: LookupOptions): Promise<GoogleWorkspaceSyncResult[]> {
+  return runLookup<GoogleWorkspaceSyncResult[]>("getGoogleWorkspaceSyncs", undefined, opts);
+}
+
+/**
+ * The Output form of {@link getGoogleWorkspaceSyncs}: takes inputs (outputs of other resources too), runs
+ * once they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getGoogleWorkspaceSyncsOutput(
+  opts?: LookupOptions,
+): pulumi.Output<GoogleWorkspaceSyncResult[]> {
+  return runLookupOutput<GoogleWorkspaceSyncResult[]>("getGoogleWorkspaceSyncs", undefined, opts);
+}
+
+/**
+ * The Azure AD directory sync with this id (the client secret is never returned).
+ *
+ * Calls `GET /api/integrations/azure-idp/{id}`.
+ *
+ * @param args - See {@link GetAzureAdSyncArgs}.
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns {@link AzureAdSyncResult}.
+ */
+export function getAzureAdSync(args: GetAzureAdSyncArgs, opts?: LookupOptions): Promise<AzureAdSyncResult> {
+  return runLookup<AzureAdSyncResult>("getAzureAdSync", args, opts);
+}
+
+/**
+ * The Output form of {@link getAzureAdSync}: takes inputs (outputs of other resources too), runs once they
+ * are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getAzureAdSyncOutput(
+  args: Inputs<GetAzureAdSyncArgs>,
+  opts?: LookupOptions,
+): pulumi.Output<AzureAdSyncResult> {
+  return runLookupOutput<AzureAdSyncResult>("getAzureAdSync", args, opts);
+}
+
+/**
+ * Every Azure AD directory sync.
+ *
+ * Calls `GET /api/integrations/azure-idp`.
+ *
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns An array of {@link AzureAdSyncResult}.
+ */
+export function getAzureAdSyncs(opts?: LookupOptions): Promise<AzureAdSyncResult[]> {
+  return runLookup<AzureAdSyncResult[]>("getAzureAdSyncs", undefined, opts);
+}
+
+/**
+ * The Output form of {@link getAzureAdSyncs}: takes inputs (outputs of other resources too), runs once they
+ * are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getAzureAdSyncsOutput(opts?: LookupOptions): pulumi.Output<AzureAdSyncResult[]> {
+  return runLookupOutput<AzureAdSyncResult[]>("getAzureAdSyncs", undefined, opts);
+}
+
+/**
+ * The peers let through the EDR compliance checks.
+ *
+ * Calls `GET /api/peers/edr/bypassed`.
+ *
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns An array of {@link PeerEdrBypassResult}.
+ */
+export function getPeerEdrBypasses(opts?: LookupOptions): Promise<PeerEdrBypassResult[]> {
+  return runLookup<PeerEdrBypassResult[]>("getPeerEdrBypasses", undefined, opts);
+}
+
+/**
+ * The Output form of {@link getPeerEdrBypasses}: takes inputs (outputs of other resources too), runs once
+ * they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getPeerEdrBypassesOutput(opts?: LookupOptions): pulumi.Output<PeerEdrBypassResult[]> {
+  return runLookupOutput<PeerEdrBypassResult[]>("getPeerEdrBypasses", undefined, opts);
+}
+
+/**
+ * The MSP account's tenants.
+ *
+ * Calls `GET /api/integrations/msp/tenants`.
+ *
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns An array of {@link MspTenantResult}.
+ */
+export function getMspTenants(opts?: LookupOptions): Promise<MspTenantResult[]> {
+  return runLookup<MspTenantResult[]>("getMspTenants", undefined, opts);
+}
+
+/**
+ * The Output form of {@link getMspTenants}: takes inputs (outputs of other resources too), runs once they are
+ * known, and yields an unknown value while they are not (in a preview).
+ */
+export function getMspTenantsOutput(opts?: LookupOptions): pulumi.Output<MspTenantResult[]> {
+  return runLookupOutput<MspTenantResult[]>("getMspTenants", undefined, opts);
+}
+
+/**
+ * The MSP tenant with this id (the API lists tenants; there is no read of one).
+ *
+ * Calls `GET /api/integrations/msp/tenants`.
+ *
+ * @param args - See {@link GetMspTenantArgs}.
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns {@link MspTenantResult}.
+ */
+export function getMspTenant(args: GetMspTenantArgs, opts?: LookupOptions): Promise<MspTenantResult> {
+  return runLookup<MspTenantResult>("getMspTenant", args, opts);
+}
+
+/**
+ * The Output form of {@link getMspTenant}: takes inputs (outputs of other resources too), runs once they are
+ * known, and yields an unknown value while they are not (in a preview).
+ */
+export function getMspTenantOutput(
+  args: Inputs<GetMspTenantArgs>,
+  opts?: LookupOptions,
+): pulumi.Output<MspTenantResult> {
+  return runLookupOutput<MspTenantResult>("getMspTenant", args, opts);
+}
+
+/**
+ * Whether the instance still needs its first-run setup (the API answers it without credentials).
+ *
+ * Calls `GET /api/instance`.
+ *
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns {@link InstanceStatusResult}.
+ */
+export function getInstanceStatus(opts?: LookupOptions): Promise<InstanceStatusResult> {
+  return runLookup<InstanceStatusResult>("getInstanceStatus", undefined, opts);
+}
+
+/**
+ * The Output form of {@link getInstanceStatus}: takes inputs (outputs of other resources too), runs once they
+ * are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getInstanceStatusOutput(opts?: LookupOptions): pulumi.Output<InstanceStatusResult> {
+  return runLookupOutput<InstanceStatusResult>("getInstanceStatus", undefined, opts);
+}
+
+/**
+ * The version of the management server, and the latest published versions where the server knows them.
+ *
+ * Calls `GET /api/instance/version`.
+ *
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns {@link InstanceVersionResult}.
+ */
+export function getInstanceVersion(opts?: LookupOptions): Promise<InstanceVersionResult> {
+  return runLookup<InstanceVersionResult>("getInstanceVersion", undefined, opts);
+}
+
+/**
+ * The Output form of {@link getInstanceVersion}: takes inputs (outputs of other resources too), runs once
+ * they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getInstanceVersionOutput(opts?: LookupOptions): pulumi.Output<InstanceVersionResult> {
+  return runLookupOutput<InstanceVersionResult>("getInstanceVersion", undefined, opts);
+}
+
+/**
+ * The countries of the server's geo database, the codes a geo-location posture check names. A server without
+ * a geo database answers 412 (a self-hosted one until it has one), and the lookup fails saying so.
+ *
+ * Calls `GET /api/locations/countries`.
+ *
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns An array of {@link CountryResult}.
+ */
+export function getCountries(opts?: LookupOptions): Promise<CountryResult[]> {
+  return runLookup<CountryResult[]>("getCountries", undefined, opts);
+}
+
+/**
+ * The Output form of {@link getCountries}: takes inputs (outputs of other resources too), runs once they are
+ * known, and yields an unknown value while they are not (in a preview).
+ */
+export function getCountriesOutput(opts?: LookupOptions): pulumi.Output<CountryResult[]> {
+  return runLookupOutput<CountryResult[]>("getCountries", undefined, opts);
+}
+
+/**
+ * The cities of a country in the server's geo database (412 without one, like getCountries).
+ *
+ * Calls `GET /api/locations/countries/{country}/cities`.
+ *
+ * @param args - See {@link GetCitiesArgs}.
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns An array of {@link CityResult}.
+ */
+export function getCities(args: GetCitiesArgs, opts?: LookupOptions): Promise<CityResult[]> {
+  return runLookup<CityResult[]>("getCities", args, opts);
+}
+
+/**
+ * The Output form of {@link getCities}: takes inputs (outputs of other resources too), runs once they are
+ * known, and yields an unknown value while they are not (in a preview).
+ */
+export function getCitiesOutput(
+  args: Inputs<GetCitiesArgs>,
+  opts?: LookupOptions,
+): pulumi.Output<CityResult[]> {
+  return runLookupOutput<CityResult[]>("getCities", args, opts);
+}
+
+/**
+ * Every router of every network of the account (`getNetworkRouters` lists one network's).
+ *
+ * Calls `GET /api/networks/routers`.
+ *
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns An array of {@link NetworkRouterResult}.
+ */
+export function getAllNetworkRouters(opts?: LookupOptions): Promise<NetworkRouterResult[]> {
+  return runLookup<NetworkRouterResult[]>("getAllNetworkRouters", undefined, opts);
+}
+
+/**
+ * The Output form of {@link getAllNetworkRouters}: takes inputs (outputs of other resources too), runs once
+ * they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getAllNetworkRoutersOutput(opts?: LookupOptions): pulumi.Output<NetworkRouterResult[]> {
+  return runLookupOutput<NetworkRouterResult[]>("getAllNetworkRouters", undefined, opts);
 }

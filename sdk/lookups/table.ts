@@ -7,11 +7,20 @@ import { dnsSettingsAnswer, listAnswer } from "../../model/answers";
 import { isRecord, toApi } from "../../model/mapping";
 import { AccountSchema } from "../../api/account";
 import { anyId, GroupSummarySchema, issue, z } from "../../api/common";
-import { SyncLogSchema, VendorDSchema, VendorESchema } from "../../api/directory-sync";
+import { AzureAdSyncSchema, GoogleWorkspaceSyncSchema, SyncLogSchema } from "../../api/directory-sync";
 import { DnsRecordSchema } from "../../api/dns-record";
 import { DnsSettingsSchema } from "../../api/dns-settings";
 import { DnsZoneSchema } from "../../api/dns-zone";
-import { EdrVendorASchema, EdrVendorBSchema, EdrVendorCSchema } from "../../api/edr";
+import {
+  EdrBypassSchema,
+  EdrFalconSchema,
+  EdrFleetDmSchema,
+  EdrHuntressSchema,
+  EdrIntuneSchema,
+  EdrSentinelOneSchema,
+} from "../../api/edr";
+import { CitySchema, InstanceStatusSchema, InstanceVersionSchema } from "../../api/instance";
+import { TenantSchema } from "../../api/msp";
 import { EventStreamingSchema } from "../../api/event-streaming";
 import {
   AuditEventSchema,
@@ -84,11 +93,12 @@ const R = {
   dnsRecord: result("DnsRecordResult", DnsRecordSchema),
   setupKey: result("SetupKeyResult", SetupKeySchema),
   identityProvider: result("IdentityProviderResult", IdentityProviderSchema),
-  edrVendorA: result("EdrVendorAResult", EdrVendorASchema),
-  edrVendorB: result("EdrVendorBResult", EdrVendorBSchema),
-  edrVendorC: result("EdrVendorCResult", EdrVendorCSchema),
-  directorySyncVendorD: result("DirectorySyncVendorDResult", VendorDSchema),
-  directorySyncVendorE: result("DirectorySyncVendorEResult", VendorESchema),
+  // The deprecated earlier names' results are their kinds' (the same objects).
+  edrVendorA: result("EdrVendorAResult", EdrSentinelOneSchema),
+  edrVendorB: result("EdrVendorBResult", EdrIntuneSchema),
+  edrVendorC: result("EdrVendorCResult", EdrFalconSchema),
+  directorySyncVendorD: result("DirectorySyncVendorDResult", GoogleWorkspaceSyncSchema),
+  directorySyncVendorE: result("DirectorySyncVendorEResult", AzureAdSyncSchema),
   directorySyncLog: result("DirectorySyncLogResult", SyncLogSchema),
   eventStreaming: result("EventStreamingIntegrationResult", EventStreamingSchema),
   scimIntegration: result("ScimIntegrationResult", ScimIntegrationSchema),
@@ -114,6 +124,31 @@ const R = {
   auditEvent: result("AuditEventResult", AuditEventSchema),
   proxyLogPage: result("ProxyLogPageResult", ProxyLogPageSchema),
   trafficEventPage: result("TrafficEventPageResult", TrafficPageSchema),
+  // Beyond the spec: the integrations under the service's names, EDR bypasses, MSP tenants, the instance.
+  edrSentinelOne: result("EdrSentinelOneResult", EdrSentinelOneSchema),
+  edrIntune: result("EdrIntuneResult", EdrIntuneSchema),
+  edrFalcon: result("EdrFalconResult", EdrFalconSchema),
+  edrHuntress: result("EdrHuntressResult", EdrHuntressSchema),
+  edrFleetDm: result("EdrFleetDmResult", EdrFleetDmSchema),
+  googleWorkspaceSync: result("GoogleWorkspaceSyncResult", GoogleWorkspaceSyncSchema),
+  azureAdSync: result("AzureAdSyncResult", AzureAdSyncSchema),
+  peerEdrBypass: result("PeerEdrBypassResult", EdrBypassSchema),
+  mspTenant: result("MspTenantResult", TenantSchema),
+  instanceStatus: result("InstanceStatusResult", InstanceStatusSchema),
+  instanceVersion: result("InstanceVersionResult", InstanceVersionSchema),
+  country: result(
+    "CountryResult",
+    z
+      .strictObject({
+        country_code: z.string().describe("ISO 3166-1 alpha-2 country code"),
+        country_name: z
+          .string()
+          .optional()
+          .describe("English name of the country, where the server gives it"),
+      })
+      .describe("A country of the server's geo database"),
+  ),
+  city: result("CityResult", CitySchema),
 };
 
 /**
@@ -273,7 +308,8 @@ const MASKED_SCIM_TOKEN =
 
 const MASKED_HEADERS = "Webhook header values in `target.headers` are masked: the API never returns them.";
 
-export const LOOKUP_SPECS: readonly LookupSpec[] = [
+/** The lookups of the spec's operations. */
+const SPEC_LOOKUPS: LookupSpec[] = [
   // Peers
   getById({
     name: "getPeer",
@@ -665,75 +701,82 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
     result: R.identityProvider,
   }),
 
-  // Integrations
+  // Integrations. The spec's neutral names are deprecated names of the service's vendors: their lookups call the
+  // service's operations (the same objects).
   singleton({
     name: "getEdrVendorA",
-    description:
-      "The vendor-a EDR integration (the API token is never returned); fails when it is not configured.",
-    operationId: "getEdrVendorA",
-    what: "the vendor-a EDR integration",
+    description: "Deprecated: use getEdrSentinelOne (the same integration, which this calls).",
+    operationId: "getEdrSentinelOne",
+    what: "the SentinelOne EDR integration",
     result: R.edrVendorA,
   }),
   singleton({
     name: "getEdrVendorB",
-    description:
-      "The vendor-b EDR integration (the secret is never returned); fails when it is not configured.",
-    operationId: "getEdrVendorB",
-    what: "the vendor-b EDR integration",
+    description: "Deprecated: use getEdrIntune (the same integration, which this calls).",
+    operationId: "getEdrIntune",
+    what: "the Intune EDR integration",
     result: R.edrVendorB,
   }),
   singleton({
     name: "getEdrVendorC",
-    description:
-      "The vendor-c EDR integration (client id and secret are never returned); fails when it is not configured.",
-    operationId: "getEdrVendorC",
-    what: "the vendor-c EDR integration",
+    description: "Deprecated: use getEdrFalcon (the same integration, which this calls).",
+    operationId: "getEdrFalcon",
+    what: "the CrowdStrike Falcon EDR integration",
     result: R.edrVendorC,
   }),
   getById({
     name: "getDirectorySyncVendorD",
-    description: "The vendor-d-idp directory sync with this id (the service account key is never returned).",
-    operationId: "getVendorDIdp",
+    description: "Deprecated: use getGoogleWorkspaceSync (the same integrations, which this calls).",
+    operationId: "getGoogleWorkspaceSync",
     idParam: "id",
-    what: "vendor-d-idp directory sync",
+    what: "Google Workspace directory sync",
     idDoc: "Integration id",
     result: R.directorySyncVendorD,
   }),
   listAll({
     name: "getDirectorySyncVendorDs",
-    description: "Every vendor-d-idp directory sync.",
-    operationId: "listVendorDIdps",
+    description: "Deprecated: use getGoogleWorkspaceSyncs (the same integrations, which this calls).",
+    operationId: "listGoogleWorkspaceSyncs",
     result: R.directorySyncVendorD,
   }),
   getById({
     name: "getDirectorySyncVendorE",
-    description: "The vendor-e-idp directory sync with this id (the client secret is never returned).",
-    operationId: "getVendorEIdp",
+    description: "Deprecated: use getAzureAdSync (the same integrations, which this calls).",
+    operationId: "getAzureAdSync",
     idParam: "id",
-    what: "vendor-e-idp directory sync",
+    what: "Azure AD directory sync",
     idDoc: "Integration id",
     result: R.directorySyncVendorE,
   }),
   listAll({
     name: "getDirectorySyncVendorEs",
-    description: "Every vendor-e-idp directory sync.",
-    operationId: "listVendorEIdps",
+    description: "Deprecated: use getAzureAdSyncs (the same integrations, which this calls).",
+    operationId: "listAzureAdSyncs",
     result: R.directorySyncVendorE,
   }),
   lookup({
     name: "getDirectorySyncLogs",
-    description: "The sync log of a directory sync integration of either vendor.",
-    operationIds: ["listVendorDIdpLogs", "listVendorEIdpLogs"],
+    description:
+      "The sync log of a directory sync integration: `google-idp` (Google Workspace) or `azure-idp` (Azure AD); " +
+      "the spec's names `vendor-d-idp` and `vendor-e-idp` are the same two.",
+    operationIds: ["listGoogleWorkspaceSyncLogs", "listAzureAdSyncLogs"],
     args: z.strictObject({
-      vendor: z.enum(["vendor-d-idp", "vendor-e-idp"]).describe("Which directory sync vendor"),
+      vendor: z
+        .enum(["google-idp", "azure-idp", "vendor-d-idp", "vendor-e-idp"])
+        .describe(
+          "Which directory: google-idp or azure-idp (vendor-d-idp and vendor-e-idp: the same, deprecated)",
+        ),
       id: id("Integration id"),
     }),
     result: R.directorySyncLog,
     many: true,
     run: (api, a) =>
-      api.call(a.vendor === "vendor-d-idp" ? "listVendorDIdpLogs" : "listVendorEIdpLogs", {
-        params: { id: String(a.id) },
-      }),
+      api.call(
+        a.vendor === "google-idp" || a.vendor === "vendor-d-idp"
+          ? "listGoogleWorkspaceSyncLogs"
+          : "listAzureAdSyncLogs",
+        { params: { id: String(a.id) } },
+      ),
     notFound: (a) => `no ${a.vendor} directory sync with id "${String(a.id)}"`,
   }),
   getById({
@@ -992,6 +1035,161 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
     run: (api, a) => api.call("listTrafficEvents", { query: queryOf(a, TrafficQuerySchema) }),
   }),
 ];
+
+// Beyond the spec, from the service's v0.77.1 document: the integrations under the service's names, EDR bypasses,
+// MSP tenants, the instance, locations and every network router.
+const EDR_LOOKUPS = (
+  [
+    [
+      "getEdrSentinelOne",
+      "getEdrSentinelOne",
+      "the SentinelOne EDR integration",
+      "the API token",
+      R.edrSentinelOne,
+    ],
+    ["getEdrIntune", "getEdrIntune", "the Microsoft Intune EDR integration", "the secret", R.edrIntune],
+    [
+      "getEdrFalcon",
+      "getEdrFalcon",
+      "the CrowdStrike Falcon EDR integration",
+      "client id and secret",
+      R.edrFalcon,
+    ],
+    ["getEdrHuntress", "getEdrHuntress", "the Huntress EDR integration", "API key and secret", R.edrHuntress],
+    ["getEdrFleetDm", "getEdrFleetDm", "the FleetDM EDR integration", "the API token", R.edrFleetDm],
+  ] as const
+).map(([name, operationId, what, secret, res]) =>
+  singleton({
+    name,
+    description: `${what[0]?.toUpperCase()}${what.slice(1)} (${secret}: never returned); fails when it is not configured.`,
+    operationId,
+    what,
+    result: res,
+  }),
+);
+
+const SERVICE_LOOKUPS: LookupSpec[] = [
+  ...EDR_LOOKUPS,
+  getById({
+    name: "getGoogleWorkspaceSync",
+    description:
+      "The Google Workspace directory sync with this id (the service account key is never returned).",
+    operationId: "getGoogleWorkspaceSync",
+    idParam: "id",
+    what: "Google Workspace directory sync",
+    idDoc: "Integration id",
+    result: R.googleWorkspaceSync,
+  }),
+  listAll({
+    name: "getGoogleWorkspaceSyncs",
+    description: "Every Google Workspace directory sync.",
+    operationId: "listGoogleWorkspaceSyncs",
+    result: R.googleWorkspaceSync,
+  }),
+  getById({
+    name: "getAzureAdSync",
+    description: "The Azure AD directory sync with this id (the client secret is never returned).",
+    operationId: "getAzureAdSync",
+    idParam: "id",
+    what: "Azure AD directory sync",
+    idDoc: "Integration id",
+    result: R.azureAdSync,
+  }),
+  listAll({
+    name: "getAzureAdSyncs",
+    description: "Every Azure AD directory sync.",
+    operationId: "listAzureAdSyncs",
+    result: R.azureAdSync,
+  }),
+  listAll({
+    name: "getPeerEdrBypasses",
+    description: "The peers let through the EDR compliance checks.",
+    operationId: "listPeerEdrBypasses",
+    result: R.peerEdrBypass,
+  }),
+  listAll({
+    name: "getMspTenants",
+    description: "The MSP account's tenants.",
+    operationId: "listMspTenants",
+    result: R.mspTenant,
+  }),
+  lookup({
+    name: "getMspTenant",
+    description: "The MSP tenant with this id (the API lists tenants; there is no read of one).",
+    operationIds: ["listMspTenants"],
+    args: z.strictObject({ id: id("Tenant id") }),
+    result: R.mspTenant,
+    run: async (api, a) => {
+      const found = listAnswer(await api.call("listMspTenants"), "listMspTenants").filter(
+        (t) => String(t.id) === String(a.id),
+      );
+      return exactlyOne(found, { one: "MSP tenant", many: "MSP tenants" }, `with id "${String(a.id)}"`);
+    },
+  }),
+  lookup({
+    name: "getInstanceStatus",
+    description:
+      "Whether the instance still needs its first-run setup (the API answers it without credentials).",
+    operationIds: ["getInstanceStatus"],
+    result: R.instanceStatus,
+    run: (api) => api.call("getInstanceStatus"),
+  }),
+  lookup({
+    name: "getInstanceVersion",
+    description:
+      "The version of the management server, and the latest published versions where the server knows them.",
+    operationIds: ["getInstanceVersion"],
+    result: R.instanceVersion,
+    run: (api) => api.call("getInstanceVersion"),
+  }),
+  lookup({
+    name: "getCountries",
+    description:
+      "The countries of the server's geo database, the codes a geo-location posture check names. A server " +
+      "without a geo database answers 412 (a self-hosted one until it has one), and the lookup fails saying so.",
+    operationIds: ["listCountries"],
+    result: R.country,
+    many: true,
+    // Read liberally: the service's document lists codes; an answer of {country_code, country_name} objects
+    // is read as well.
+    run: async (api) => {
+      const answer: unknown = await api.call("listCountries");
+      if (answer === null || answer === undefined) return [];
+      if (!Array.isArray(answer))
+        throw new LookupProblem(
+          "not-found",
+          "the server answered the countries with something else than a list",
+        );
+      return answer.flatMap((c: unknown) =>
+        typeof c === "string" ? [{ country_code: c }] : isRecord(c) ? [c] : [],
+      );
+    },
+  }),
+  lookup({
+    name: "getCities",
+    description: "The cities of a country in the server's geo database (412 without one, like getCountries).",
+    operationIds: ["listCities"],
+    args: z.strictObject({
+      country: z.string().describe("ISO 3166-1 alpha-2 country code, such as DE"),
+    }),
+    result: R.city,
+    many: true,
+    // One City (as the service's document gives the answer) is read as a list of one.
+    run: async (api, a) => {
+      const answer: unknown = await api.call("listCities", { params: { country: a.country } });
+      return isRecord(answer) ? [answer] : listAnswer(answer, "listCities");
+    },
+  }),
+  listAll({
+    name: "getAllNetworkRouters",
+    description: "Every router of every network of the account (`getNetworkRouters` lists one network's).",
+    operationId: "listAllNetworkRouters",
+    result: R.networkRouter,
+  }),
+];
+
+/** Every lookup's spec. */
+export const LOOKUP_SPECS: readonly LookupSpec[] = [...SPEC_LOOKUPS, ...SERVICE_LOOKUPS];
 
 /** Every lookup: name, description, TypeScript signature, result type and the API operations it calls. */
 export const LOOKUPS: readonly LookupInfo[] = LOOKUP_SPECS.map(infoOf);

@@ -184,8 +184,8 @@ export interface GetDirectorySyncVendorEArgs {
 
 /** Arguments of {@link getDirectorySyncLogs}. */
 export interface GetDirectorySyncLogsArgs {
-  /** Which directory sync vendor */
-  vendor: "vendor-d-idp" | "vendor-e-idp";
+  /** Which directory: google-idp or azure-idp (vendor-d-idp and vendor-e-idp: the same, deprecated) */
+  vendor: "google-idp" | "azure-idp" | "vendor-d-idp" | "vendor-e-idp";
   /** Integration id */
   id: string | number;
 }
@@ -336,6 +336,30 @@ export interface GetTrafficEventsArgs {
   startDate?: string;
   /** Only flows with an event at or before this time */
   endDate?: string;
+}
+
+/** Arguments of {@link getGoogleWorkspaceSync}. */
+export interface GetGoogleWorkspaceSyncArgs {
+  /** Integration id */
+  id: string | number;
+}
+
+/** Arguments of {@link getAzureAdSync}. */
+export interface GetAzureAdSyncArgs {
+  /** Integration id */
+  id: string | number;
+}
+
+/** Arguments of {@link getMspTenant}. */
+export interface GetMspTenantArgs {
+  /** Tenant id */
+  id: string | number;
+}
+
+/** Arguments of {@link getCities}. */
+export interface GetCitiesArgs {
+  /** ISO 3166-1 alpha-2 country code, such as DE */
+  country: string;
 }
 
 /** Peer: an enrolled device */
@@ -994,7 +1018,7 @@ export interface IdentityProviderResult {
   clientId: string;
 }
 
-/** EDR vendor-a integration (the api_token is never returned) */
+/** SentinelOne EDR integration (the api_token is never answered) */
 export interface EdrVendorAResult {
   /** Integration id */
   id: number;
@@ -1010,34 +1034,34 @@ export interface EdrVendorAResult {
   updatedAt: string;
   /** Groups whose peers are checked */
   groups: GroupResult[];
-  /** Sync interval in hours */
-  lastSyncedInterval: number;
   /** Whether the integration is active */
   enabled: boolean;
-  /** API URL */
+  /** How recently, in hours, a device must have synced */
+  lastSyncedInterval: number;
+  /** Base URL of the SentinelOne API */
   apiUrl: string;
-  /** Device attributes a peer must match */
+  /** SentinelOne agent attributes a peer's device must match */
   matchAttributes: {
-    /** Maximum allowed active threats */
+    /** Most active threats a device may have */
     activeThreats?: number;
-    /** Require encrypted applications */
+    /** Whether the device's disk must be encrypted */
     encryptedApplications?: boolean;
-    /** Require the firewall */
+    /** Whether the agent's firewall must be on */
     firewallEnabled?: boolean;
-    /** Required infection state */
+    /** The infection flag the device must have */
     infected?: boolean;
-    /** Require an active agent */
+    /** Whether the agent must be active and reporting */
     isActive?: boolean;
-    /** Require an up-to-date agent */
+    /** Whether the agent must run its latest version */
     isUpToDate?: boolean;
-    /** Required network status */
+    /** The network status the device must have */
     networkStatus?: "connected" | "disconnected" | "quarantined";
-    /** Required operational state */
+    /** The operational state the agent must be in */
     operationalState?: string;
   };
 }
 
-/** EDR vendor-b integration (the secret is never returned) */
+/** Intune EDR integration (the secret is never answered) */
 export interface EdrVendorBResult {
   /** Integration id */
   id: number;
@@ -1053,17 +1077,17 @@ export interface EdrVendorBResult {
   updatedAt: string;
   /** Groups whose peers are checked */
   groups: GroupResult[];
-  /** Sync interval in hours */
-  lastSyncedInterval: number;
   /** Whether the integration is active */
   enabled: boolean;
-  /** Client id */
+  /** How recently, in hours, a device must have synced */
+  lastSyncedInterval: number;
+  /** Azure application (client) id */
   clientId: string;
-  /** Tenant id */
+  /** Azure tenant id */
   tenantId: string;
 }
 
-/** EDR vendor-c integration (client_id and secret are never returned) */
+/** CrowdStrike Falcon EDR integration (client_id and secret are never answered) */
 export interface EdrVendorCResult {
   /** Integration id */
   id: number;
@@ -1079,17 +1103,15 @@ export interface EdrVendorCResult {
   updatedAt: string;
   /** Groups whose peers are checked */
   groups: GroupResult[];
-  /** Sync interval in hours */
-  lastSyncedInterval: number;
   /** Whether the integration is active */
   enabled: boolean;
-  /** Cloud identifier */
+  /** CrowdStrike cloud */
   cloudId: string;
-  /** Minimum assessment score for approval */
+  /** Least Zero Trust Assessment score a device needs */
   ztaScoreThreshold: number;
 }
 
-/** Directory sync vendor-d-idp integration (the service account key is never returned) */
+/** Google Workspace directory sync (the service account key is never answered) */
 export interface DirectorySyncVendorDResult {
   /** Integration id */
   id: number;
@@ -1100,16 +1122,16 @@ export interface DirectorySyncVendorDResult {
   /** Patterns of the groups whose users are synced */
   userGroupPrefixes: string[];
   /** Connector id */
-  connectorId: string;
+  connectorId?: string;
   /** Sync interval in seconds */
   syncInterval: number;
   /** Last sync time */
   lastSyncedAt: string;
-  /** Customer id */
+  /** Customer id of the Google Workspace account */
   customerId: string;
 }
 
-/** Directory sync vendor-e-idp integration (the client secret is never returned) */
+/** Azure AD directory sync (the client secret is never answered) */
 export interface DirectorySyncVendorEResult {
   /** Integration id */
   id: number;
@@ -1120,16 +1142,16 @@ export interface DirectorySyncVendorEResult {
   /** Patterns of the groups whose users are synced */
   userGroupPrefixes: string[];
   /** Connector id */
-  connectorId: string;
+  connectorId?: string;
   /** Sync interval in seconds */
   syncInterval: number;
   /** Last sync time */
   lastSyncedAt: string;
-  /** Client id */
+  /** Application (client) id */
   clientId: string;
-  /** Tenant id */
+  /** Directory (tenant) id */
   tenantId: string;
-  /** API host domain */
+  /** Graph API host domain */
   host: string;
 }
 
@@ -1569,6 +1591,282 @@ export interface TrafficEventPageResult {
   totalRecords: number;
   /** Pages matching the query */
   totalPages: number;
+}
+
+/** SentinelOne EDR integration (the api_token is never answered) */
+export interface EdrSentinelOneResult {
+  /** Integration id */
+  id: number;
+  /** Account id */
+  accountId: string;
+  /** Last sync time */
+  lastSyncedAt: string;
+  /** Id of the creating user */
+  createdBy: string;
+  /** Creation time */
+  createdAt: string;
+  /** Last change */
+  updatedAt: string;
+  /** Groups whose peers are checked */
+  groups: GroupResult[];
+  /** Whether the integration is active */
+  enabled: boolean;
+  /** How recently, in hours, a device must have synced */
+  lastSyncedInterval: number;
+  /** Base URL of the SentinelOne API */
+  apiUrl: string;
+  /** SentinelOne agent attributes a peer's device must match */
+  matchAttributes: {
+    /** Most active threats a device may have */
+    activeThreats?: number;
+    /** Whether the device's disk must be encrypted */
+    encryptedApplications?: boolean;
+    /** Whether the agent's firewall must be on */
+    firewallEnabled?: boolean;
+    /** The infection flag the device must have */
+    infected?: boolean;
+    /** Whether the agent must be active and reporting */
+    isActive?: boolean;
+    /** Whether the agent must run its latest version */
+    isUpToDate?: boolean;
+    /** The network status the device must have */
+    networkStatus?: "connected" | "disconnected" | "quarantined";
+    /** The operational state the agent must be in */
+    operationalState?: string;
+  };
+}
+
+/** Intune EDR integration (the secret is never answered) */
+export interface EdrIntuneResult {
+  /** Integration id */
+  id: number;
+  /** Account id */
+  accountId: string;
+  /** Last sync time */
+  lastSyncedAt: string;
+  /** Id of the creating user */
+  createdBy: string;
+  /** Creation time */
+  createdAt: string;
+  /** Last change */
+  updatedAt: string;
+  /** Groups whose peers are checked */
+  groups: GroupResult[];
+  /** Whether the integration is active */
+  enabled: boolean;
+  /** How recently, in hours, a device must have synced */
+  lastSyncedInterval: number;
+  /** Azure application (client) id */
+  clientId: string;
+  /** Azure tenant id */
+  tenantId: string;
+}
+
+/** CrowdStrike Falcon EDR integration (client_id and secret are never answered) */
+export interface EdrFalconResult {
+  /** Integration id */
+  id: number;
+  /** Account id */
+  accountId: string;
+  /** Last sync time */
+  lastSyncedAt: string;
+  /** Id of the creating user */
+  createdBy: string;
+  /** Creation time */
+  createdAt: string;
+  /** Last change */
+  updatedAt: string;
+  /** Groups whose peers are checked */
+  groups: GroupResult[];
+  /** Whether the integration is active */
+  enabled: boolean;
+  /** CrowdStrike cloud */
+  cloudId: string;
+  /** Least Zero Trust Assessment score a device needs */
+  ztaScoreThreshold: number;
+}
+
+/** Huntress EDR integration (api_key and api_secret are never answered) */
+export interface EdrHuntressResult {
+  /** Integration id */
+  id: number;
+  /** Account id */
+  accountId: string;
+  /** Last sync time */
+  lastSyncedAt: string;
+  /** Id of the creating user */
+  createdBy: string;
+  /** Creation time */
+  createdAt: string;
+  /** Last change */
+  updatedAt: string;
+  /** Groups whose peers are checked */
+  groups: GroupResult[];
+  /** Whether the integration is active */
+  enabled: boolean;
+  /** How recently, in hours, a device must have synced */
+  lastSyncedInterval: number;
+  /** Huntress agent attributes a peer's device must match */
+  matchAttributes: {
+    /** Required policy status of Defender antivirus */
+    defenderPolicyStatus?: string;
+    /** Required status of Defender antivirus */
+    defenderStatus?: string;
+    /** Required sub-status of Defender antivirus */
+    defenderSubstatus?: string;
+    /** Required status of the agent's firewall (Disabled, Enabled, Pending Isolation, Isolated, Pending Release) */
+    firewallStatus?: string;
+  };
+}
+
+/** FleetDM EDR integration (the api_token is never answered) */
+export interface EdrFleetDmResult {
+  /** Integration id */
+  id: number;
+  /** Account id */
+  accountId: string;
+  /** Last sync time */
+  lastSyncedAt: string;
+  /** Id of the creating user */
+  createdBy: string;
+  /** Creation time */
+  createdAt: string;
+  /** Last change */
+  updatedAt: string;
+  /** Groups whose peers are checked */
+  groups: GroupResult[];
+  /** Whether the integration is active */
+  enabled: boolean;
+  /** How recently, in hours, a device must have synced */
+  lastSyncedInterval: number;
+  /** URL of the FleetDM server */
+  apiUrl: string;
+  /** FleetDM host attributes a peer's device must match */
+  matchAttributes: {
+    /** Whether the host's disk must be encrypted */
+    diskEncryptionEnabled?: boolean;
+    /** Most failing FleetDM policies a host may have; 0 requires all to pass */
+    failingPoliciesCountMax?: number;
+    /** Most vulnerable software packages a host may have */
+    vulnerableSoftwareCountMax?: number;
+    /** Whether the host must be online in FleetDM */
+    statusOnline?: boolean;
+    /** Ids of FleetDM policies that must pass on the host */
+    requiredPolicies?: number[];
+  };
+}
+
+/** Google Workspace directory sync (the service account key is never answered) */
+export interface GoogleWorkspaceSyncResult {
+  /** Integration id */
+  id: number;
+  /** Whether the integration is active */
+  enabled: boolean;
+  /** Start-with patterns of the groups to sync */
+  groupPrefixes: string[];
+  /** Patterns of the groups whose users are synced */
+  userGroupPrefixes: string[];
+  /** Connector id */
+  connectorId?: string;
+  /** Sync interval in seconds */
+  syncInterval: number;
+  /** Last sync time */
+  lastSyncedAt: string;
+  /** Customer id of the Google Workspace account */
+  customerId: string;
+}
+
+/** Azure AD directory sync (the client secret is never answered) */
+export interface AzureAdSyncResult {
+  /** Integration id */
+  id: number;
+  /** Whether the integration is active */
+  enabled: boolean;
+  /** Start-with patterns of the groups to sync */
+  groupPrefixes: string[];
+  /** Patterns of the groups whose users are synced */
+  userGroupPrefixes: string[];
+  /** Connector id */
+  connectorId?: string;
+  /** Sync interval in seconds */
+  syncInterval: number;
+  /** Last sync time */
+  lastSyncedAt: string;
+  /** Application (client) id */
+  clientId: string;
+  /** Directory (tenant) id */
+  tenantId: string;
+  /** Graph API host domain */
+  host: string;
+}
+
+/** A peer let through the EDR compliance checks */
+export interface PeerEdrBypassResult {
+  /** Id of the peer let through */
+  peerId: string;
+}
+
+/** MSP tenant */
+export interface MspTenantResult {
+  /** The tenant account's id */
+  id: string;
+  /** Tenant name */
+  name: string;
+  /** The tenant account's domain */
+  domain: string;
+  /** Groups of the MSP account and their roles in the tenant */
+  groups: {
+    /** Id of a group of the MSP account */
+    id: string;
+    /** Role its users take in the tenant */
+    role: string;
+  }[];
+  /** When the tenant became active */
+  activatedAt?: string;
+  /** Value of the DNS TXT record that proves the domain */
+  dnsChallenge: string;
+  /** Creation time */
+  createdAt: string;
+  /** Last change */
+  updatedAt: string;
+  /** When an existing account was invited */
+  invitedAt?: string;
+  /** existing (an account not yet invited), invited (waiting for its owner), pending (its domain not yet proven) or active */
+  status: "existing" | "invited" | "pending" | "active";
+}
+
+/** Instance status (answered without credentials) */
+export interface InstanceStatusResult {
+  /** Whether the instance still needs its first-run setup */
+  setupRequired: boolean;
+}
+
+/** Versions of the instance's components */
+export interface InstanceVersionResult {
+  /** Version of the running management server */
+  managementCurrentVersion: string;
+  /** Latest published version of the dashboard, where the server knows it */
+  dashboardAvailableVersion?: string;
+  /** Latest published version of the management server, where the server knows it */
+  managementAvailableVersion?: string;
+  /** Whether a newer management server is published */
+  managementUpdateAvailable: boolean;
+}
+
+/** A country of the server's geo database */
+export interface CountryResult {
+  /** ISO 3166-1 alpha-2 country code */
+  countryCode: string;
+  /** English name of the country, where the server gives it */
+  countryName?: string;
+}
+
+/** A city of the geo database */
+export interface CityResult {
+  /** The city's id in the GeoNames database */
+  geonameId: number;
+  /** English name of the city */
+  cityName: string;
 }
 
 /** A group as other objects refer to it */

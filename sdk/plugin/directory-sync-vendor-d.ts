@@ -21,9 +21,11 @@ const OUTPUTS = {
 };
 
 /**
- * A vendor-d-idp directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `serviceAccountKey` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+ * Deprecated: the earlier name of GoogleWorkspaceSync, the same object; use GoogleWorkspaceSync. A Google Workspace directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `serviceAccountKey` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
  *
  * Through the resource plugin: the program's Pulumi.yaml names it (`plugins.providers`, see the README).
+ *
+ * @deprecated DirectorySyncVendorD: use GoogleWorkspaceSync, the same object under the service's name: a resource moved from DirectorySyncVendorD to GoogleWorkspaceSync keeps its object (no replacement).
  */
 export class DirectorySyncVendorD extends pulumi.CustomResource {
   /** The resource's type token. */
@@ -41,9 +43,9 @@ export class DirectorySyncVendorD extends pulumi.CustomResource {
   declare readonly syncInterval: pulumi.Output<number | undefined>;
   /** Last sync time */
   declare readonly lastSyncedAt: pulumi.Output<string>;
-  /** Customer id */
+  /** Customer id of the Google Workspace account */
   declare readonly customerId: pulumi.Output<string>;
-  /** Service account key, base64-encoded; write-only (secret) */
+  /** Google service account key, base64-encoded; write-only (secret) */
   declare readonly serviceAccountKey: pulumi.Output<string>;
 
   constructor(name: string, args: DirectorySyncVendorDArgs, opts?: pulumi.CustomResourceOptions) {

@@ -23,9 +23,11 @@ const OUTPUTS = {
 };
 
 /**
- * A vendor-e-idp directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `clientSecret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+ * Deprecated: the earlier name of AzureAdSync, the same object; use AzureAdSync. A Azure AD (Microsoft Entra ID) directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `clientSecret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update. Changing `host` replaces the integration (the API cannot change it in place).
  *
  * Through the resource plugin: the program's Pulumi.yaml names it (`plugins.providers`, see the README).
+ *
+ * @deprecated DirectorySyncVendorE: use AzureAdSync, the same object under the service's name: a resource moved from DirectorySyncVendorE to AzureAdSync keeps its object (no replacement).
  */
 export class DirectorySyncVendorE extends pulumi.CustomResource {
   /** The resource's type token. */
@@ -43,13 +45,13 @@ export class DirectorySyncVendorE extends pulumi.CustomResource {
   declare readonly syncInterval: pulumi.Output<number | undefined>;
   /** Last sync time */
   declare readonly lastSyncedAt: pulumi.Output<string>;
-  /** Client id */
+  /** Application (client) id */
   declare readonly clientId: pulumi.Output<string>;
-  /** Tenant id */
+  /** Directory (tenant) id */
   declare readonly tenantId: pulumi.Output<string>;
-  /** API host domain */
-  declare readonly host: pulumi.Output<string>;
-  /** Client secret, base64-encoded; write-only (secret) */
+  /** Graph API host domain: microsoft.com (global) or microsoft.us (US government) */
+  declare readonly host: pulumi.Output<"microsoft.com" | "microsoft.us">;
+  /** Application client secret, base64-encoded; write-only (secret) */
   declare readonly clientSecret: pulumi.Output<string>;
 
   constructor(name: string, args: DirectorySyncVendorEArgs, opts?: pulumi.CustomResourceOptions) {

@@ -13,17 +13,19 @@ const OUTPUTS = {
   createdAt: undefined,
   updatedAt: undefined,
   groups: undefined,
-  lastSyncedInterval: undefined,
   enabled: undefined,
+  lastSyncedInterval: undefined,
   clientId: undefined,
   tenantId: undefined,
   secret: undefined,
 };
 
 /**
- * The vendor-b endpoint-protection (EDR) integration (one per account): peers of `groups` are checked against the vendor. Creating the resource adopts an existing integration. `secret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+ * Deprecated: the earlier name of EdrIntune, the same object; use EdrIntune. The Microsoft Intune endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor's checks. Creating the resource adopts an existing integration. `secret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
  *
  * Through the resource plugin: the program's Pulumi.yaml names it (`plugins.providers`, see the README).
+ *
+ * @deprecated EdrVendorB: use EdrIntune, the same object under the service's name: a resource moved from EdrVendorB to EdrIntune keeps its object (no replacement).
  */
 export class EdrVendorB extends pulumi.CustomResource {
   /** The resource's type token. */
@@ -41,15 +43,15 @@ export class EdrVendorB extends pulumi.CustomResource {
   declare readonly updatedAt: pulumi.Output<string>;
   /** Ids of the groups whose peers are checked */
   declare readonly groups: pulumi.Output<string[]>;
-  /** Sync interval in hours, at least 24 */
-  declare readonly lastSyncedInterval: pulumi.Output<number>;
   /** Whether the integration is active; default true */
   declare readonly enabled: pulumi.Output<boolean | undefined>;
-  /** Client id */
+  /** How recently, in hours, a device must have synced with the vendor; at least 24 */
+  declare readonly lastSyncedInterval: pulumi.Output<number>;
+  /** Azure application (client) id */
   declare readonly clientId: pulumi.Output<string>;
-  /** Tenant id */
+  /** Azure tenant id */
   declare readonly tenantId: pulumi.Output<string>;
-  /** Client secret; write-only (secret) */
+  /** Azure application client secret; write-only (secret) */
   declare readonly secret: pulumi.Output<string>;
 
   constructor(name: string, args: EdrVendorBArgs, opts?: pulumi.CustomResourceOptions) {

@@ -13,7 +13,6 @@ const OUTPUTS = {
   createdAt: undefined,
   updatedAt: undefined,
   groups: undefined,
-  lastSyncedInterval: undefined,
   enabled: undefined,
   cloudId: undefined,
   ztaScoreThreshold: undefined,
@@ -22,9 +21,11 @@ const OUTPUTS = {
 };
 
 /**
- * The vendor-c endpoint-protection (EDR) integration (one per account): peers of `groups` are checked against the vendor. Creating the resource adopts an existing integration. `clientId` and `secret` are write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+ * Deprecated: the earlier name of EdrFalcon, the same object; use EdrFalcon. The CrowdStrike Falcon endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor's checks. Creating the resource adopts an existing integration. `clientId` and `secret` are write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
  *
  * Through the resource plugin: the program's Pulumi.yaml names it (`plugins.providers`, see the README).
+ *
+ * @deprecated EdrVendorC: use EdrFalcon, the same object under the service's name: a resource moved from EdrVendorC to EdrFalcon keeps its object (no replacement).
  */
 export class EdrVendorC extends pulumi.CustomResource {
   /** The resource's type token. */
@@ -42,17 +43,15 @@ export class EdrVendorC extends pulumi.CustomResource {
   declare readonly updatedAt: pulumi.Output<string>;
   /** Ids of the groups whose peers are checked */
   declare readonly groups: pulumi.Output<string[]>;
-  /** Sync interval in hours, at least 24; optional */
-  declare readonly lastSyncedInterval: pulumi.Output<number | undefined>;
   /** Whether the integration is active; default true */
   declare readonly enabled: pulumi.Output<boolean | undefined>;
-  /** Cloud identifier */
+  /** CrowdStrike cloud (us-1, us-2, eu-1, ...) */
   declare readonly cloudId: pulumi.Output<string>;
-  /** Minimum assessment score for approval, 0 to 100 */
+  /** Least Zero Trust Assessment score a device needs, 0 to 100 */
   declare readonly ztaScoreThreshold: pulumi.Output<number>;
-  /** Client id; write-only (secret) */
+  /** CrowdStrike API client id; write-only (secret) */
   declare readonly clientId: pulumi.Output<string>;
-  /** Client secret; write-only (secret) */
+  /** CrowdStrike API client secret; write-only (secret) */
   declare readonly secret: pulumi.Output<string>;
 
   constructor(name: string, args: EdrVendorCArgs, opts?: pulumi.CustomResourceOptions) {

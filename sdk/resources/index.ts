@@ -31,3 +31,12 @@ export { IngressPortAllocation, type IngressPortAllocationArgs } from "./ingress
 export { ReverseProxyService, type ReverseProxyServiceArgs } from "./reverse-proxy-service";
 export { ReverseProxyDomain, type ReverseProxyDomainArgs } from "./reverse-proxy-domain";
 export { ProxyToken, type ProxyTokenArgs } from "./proxy-token";
+export { EdrSentinelOne, type EdrSentinelOneArgs } from "./edr-sentinel-one";
+export { EdrIntune, type EdrIntuneArgs } from "./edr-intune";
+export { EdrFalcon, type EdrFalconArgs } from "./edr-falcon";
+export { EdrHuntress, type EdrHuntressArgs } from "./edr-huntress";
+export { EdrFleetDm, type EdrFleetDmArgs } from "./edr-fleet-dm";
+export { GoogleWorkspaceSync, type GoogleWorkspaceSyncArgs } from "./google-workspace-sync";
+export { AzureAdSync, type AzureAdSyncArgs } from "./azure-ad-sync";
+export { PeerEdrBypass, type PeerEdrBypassArgs } from "./peer-edr-bypass";
+export { MspTenant, type MspTenantArgs } from "./msp-tenant";

@@ -26,6 +26,9 @@ import * as identityProviders from "./identity-providers";
 import * as ingress from "./ingress";
 import * as events from "./events";
 import * as reverseProxies from "./reverse-proxies";
+import * as edrBypass from "./edr-bypass";
+import * as msp from "./msp";
+import * as instance from "./instance";
 
 export const HANDLER_MODULES = [
   policies,
@@ -48,6 +51,10 @@ export const HANDLER_MODULES = [
   ingress,
   reverseProxies,
   events,
+  // Beyond the spec, from the service's v0.77.1 document: EDR bypasses, MSP tenants, the instance and locations.
+  edrBypass,
+  msp,
+  instance,
 ] as const;
 
 type KindsOf<M> = M extends { kinds: infer K } ? keyof K & string : never;

@@ -1,6 +1,8 @@
 /**
- * Integrations (spec 2.16-2.18, 4.8): the three EDR singletons (vendor-a/b/c), the directory-sync collections
- * (vendor-d-idp, vendor-e-idp) with their manual sync and logs, and event streaming integrations.
+ * Integrations (spec 2.16-2.18, 4.8, and the service's v0.77.1 document): the EDR singletons (sentinelone,
+ * intune, falcon, huntress, fleetdm), the directory-sync collections (google-idp, azure-idp) with their manual
+ * sync and logs, and event streaming integrations. The spec's neutral segments (vendor-a/b/c, vendor-d-idp,
+ * vendor-e-idp) are answered as the same objects as the vendors they stand for.
  *
  * Secrets (EDR tokens and client secrets, directory-sync keys, streaming credentials) are stored because a real
  * integration needs them, but they never leave the server: the views below build responses field by field, and
@@ -9,6 +11,12 @@
 import { validate, z } from "../../api/common";
 import { DIRECTORY_SYNC, type DirectorySyncVendor } from "../../api/directory-sync";
 import { EDR, type EdrVendor } from "../../api/edr";
+import {
+  DIRECTORY_SYNC_NEUTRAL_OPERATION_NAMES,
+  DIRECTORY_SYNC_OPERATION_NAMES,
+  EDR_NEUTRAL_OPERATION_NAMES,
+  EDR_OPERATION_NAMES,
+} from "../../api/routes";
 import {
   CREDENTIAL_KEYS,
   MASKED_CREDENTIAL,
@@ -31,12 +39,25 @@ import { groupView } from "./groups";
 /** Request fields shared by every EDR vendor (everything else is vendor-specific). */
 const EDR_COMMON = new Set(["groups", "last_synced_interval", "enabled"]);
 
-/** vendor-c does not require last_synced_interval; a new one without it syncs daily (the minimum). */
+/** Falcon takes no last_synced_interval (the spec's vendor-c may); without one a device must sync daily. */
 const DEFAULT_EDR_INTERVAL_HOURS = 24;
 
-/** A stored EDR integration; the doc id is the vendor segment, so each vendor exists at most once. */
+/**
+ * The id a vendor's integration is stored under. The first three were stored under the spec's neutral segments
+ * before the service's names were served: databases written then keep their objects.
+ */
+const EDR_STORE_ID = {
+  sentinelone: "vendor-a",
+  intune: "vendor-b",
+  falcon: "vendor-c",
+  huntress: "huntress",
+  fleetdm: "fleetdm",
+} as const satisfies Record<EdrVendor, string>;
+
+/** A stored EDR integration; the doc id is {@link EDR_STORE_ID}'s, so each vendor exists at most once. */
 export interface EdrDoc extends Doc {
-  vendor: EdrVendor;
+  /** The store id (as the id). */
+  vendor: string;
   /** The integer id the API shows (from the shared `integration` sequence). */
   int_id: number;
   created_by: string;
@@ -53,7 +74,13 @@ export interface EdrDoc extends Doc {
   secrets: Record<string, unknown>;
 }
 
-function edrView(r: Reader, d: EdrDoc) {
+/** The answer: the spec's vendor-c answers the sync interval too; the service's Falcon has none. */
+function edrView(r: Reader, d: EdrDoc, withInterval: boolean) {
+  const { last_synced_interval, ...rest } = edrFields(r, d);
+  return withInterval ? { ...rest, last_synced_interval } : rest;
+}
+
+function edrFields(r: Reader, d: EdrDoc) {
   return {
     id: d.int_id,
     account_id: accountOf(r).id,
@@ -71,9 +98,10 @@ function edrView(r: Reader, d: EdrDoc) {
   };
 }
 
-function mustGetEdr(r: Reader, vendor: EdrVendor): EdrDoc {
-  const d = r.get<EdrDoc>("edr", vendor);
-  if (!d) throw notFound(`EDR integration ${vendor} not found`);
+/** `segment`: the path segment the request named (a neutral one for the spec's paths), for messages. */
+function mustGetEdr(r: Reader, vendor: EdrVendor, segment: string = vendor): EdrDoc {
+  const d = r.get<EdrDoc>("edr", EDR_STORE_ID[vendor]);
+  if (!d) throw notFound(`EDR integration ${segment} not found`);
   return d;
 }
 
@@ -94,8 +122,8 @@ function writeEdr(tx: Tx, ctx: Ctx, vendor: EdrVendor, existing?: EdrDoc): EdrDo
   const interval = body.last_synced_interval as number | undefined;
   const enabled = body.enabled as boolean | undefined;
   const doc: EdrDoc = {
-    id: vendor,
-    vendor,
+    id: EDR_STORE_ID[vendor],
+    vendor: EDR_STORE_ID[vendor],
     int_id: existing?.int_id ?? tx.nextInt("integration"),
     created_by: existing?.created_by ?? ctx.actor?.user.id ?? "",
     created_at: existing?.created_at ?? ts,
@@ -114,23 +142,30 @@ function writeEdr(tx: Tx, ctx: Ctx, vendor: EdrVendor, existing?: EdrDoc): EdrDo
   return doc;
 }
 
-function edrHandlers(vendor: EdrVendor, name: string): Handlers {
+/** A vendor's four operations under `name` (its own, or a neutral segment's: the same object). */
+function edrHandlers(
+  vendor: EdrVendor,
+  name: string,
+  withInterval: boolean,
+  segment: string = vendor,
+): Handlers {
+  const view = (r: Reader, d: EdrDoc) => edrView(r, d, withInterval);
   return {
     [`create${name}`]: (ctx) =>
       ctx.state.store.tx((tx) => {
-        if (tx.get("edr", vendor)) throw conflict(`EDR integration ${vendor} already exists`);
-        return edrView(tx, writeEdr(tx, ctx, vendor));
+        if (tx.get("edr", EDR_STORE_ID[vendor])) throw conflict(`EDR integration ${segment} already exists`);
+        return view(tx, writeEdr(tx, ctx, vendor));
       }),
-    [`get${name}`]: (ctx) => edrView(ctx.state.store, mustGetEdr(ctx.state.store, vendor)),
+    [`get${name}`]: (ctx) => view(ctx.state.store, mustGetEdr(ctx.state.store, vendor, segment)),
     [`update${name}`]: (ctx) =>
-      ctx.state.store.tx((tx) => edrView(tx, writeEdr(tx, ctx, vendor, mustGetEdr(tx, vendor)))),
+      ctx.state.store.tx((tx) => view(tx, writeEdr(tx, ctx, vendor, mustGetEdr(tx, vendor, segment)))),
     [`delete${name}`]: (ctx) =>
       ctx.state.store.tx((tx) => {
-        const d = mustGetEdr(tx, vendor);
-        tx.delete("edr", vendor);
+        const d = mustGetEdr(tx, vendor, segment);
+        tx.delete("edr", d.id);
         audit(tx, ctx, "integration.delete", "Integration deleted", String(d.int_id), { vendor });
-        // vendor-c answers 202 without a body (the route table has no response schema for it).
-        return vendor === "vendor-c" ? undefined : {};
+        // Falcon answers 202 without a body (the route table has no response schema for it).
+        return vendor === "falcon" ? undefined : {};
       }),
   };
 }
@@ -143,9 +178,19 @@ const DEFAULT_SYNC_INTERVAL = 300;
 /** Request fields shared by both directory-sync vendors. */
 const SYNC_COMMON = ["group_prefixes", "user_group_prefixes", "connector_id", "sync_interval", "enabled"];
 
+/**
+ * The vendor name stored with a directory-sync integration: the spec's neutral segments, as they were stored
+ * before the service's names were served (databases written then keep their objects).
+ */
+const SYNC_STORE_VENDOR = {
+  "google-idp": "vendor-d-idp",
+  "azure-idp": "vendor-e-idp",
+} as const satisfies Record<DirectorySyncVendor, string>;
+
 /** A stored directory-sync integration (doc id = the integer id as a string). */
 export interface DirectorySyncDoc extends Doc {
-  vendor: DirectorySyncVendor;
+  /** {@link SYNC_STORE_VENDOR}'s name of its vendor. */
+  vendor: string;
   enabled: boolean;
   group_prefixes: string[];
   user_group_prefixes: string[];
@@ -160,7 +205,7 @@ export interface DirectorySyncDoc extends Doc {
   secrets: Record<string, unknown>;
 }
 
-/** A sync log entry; parent = `${vendor}:${integrationId}`. */
+/** A sync log entry; parent = `${stored vendor}:${integrationId}`. */
 export interface SyncLogDoc extends Doc {
   parent: string;
   level: "info" | "warning" | "error";
@@ -184,7 +229,7 @@ function syncView(d: DirectorySyncDoc) {
 /** The integration `{id}` of `vendor`; an id that belongs to the other vendor is as unknown as a missing one. */
 function mustGetSync(r: Reader, vendor: DirectorySyncVendor, id: string): DirectorySyncDoc {
   const d = r.get<DirectorySyncDoc>("directory_sync", id);
-  if (!d || d.vendor !== vendor) throw notFound(`${vendor} integration ${id} not found`);
+  if (!d || d.vendor !== SYNC_STORE_VENDOR[vendor]) throw notFound(`${vendor} integration ${id} not found`);
   return d;
 }
 
@@ -197,7 +242,7 @@ function applySyncBody(
 ): void {
   const secretKeys = new Set<string>(DIRECTORY_SYNC[vendor].secrets);
   for (const [k, v] of Object.entries(body)) {
-    // vendor-e's host is fixed at creation (the update schema rejects it); never let it through here either.
+    // Azure's host is fixed at creation (no update schema takes it); never let it through here either.
     if (v === undefined || (k === "host" && !creating)) continue;
     if (SYNC_COMMON.includes(k)) (doc as Record<string, unknown>)[k] = v;
     else if (secretKeys.has(k)) doc.secrets[k] = v;
@@ -205,15 +250,17 @@ function applySyncBody(
   }
 }
 
+/** A vendor's seven operations under `name` (its own, or a neutral segment's: the same objects). */
 function syncHandlers(vendor: DirectorySyncVendor, name: string): Handlers {
-  const logParent = (id: string) => `${vendor}:${id}`;
+  const stored = SYNC_STORE_VENDOR[vendor];
+  const logParent = (id: string) => `${stored}:${id}`;
   return {
     [`create${name}`]: (ctx) =>
       ctx.state.store.tx((tx) => {
         const ts = iso(ctx.now);
         const doc: DirectorySyncDoc = {
           id: String(tx.nextInt("integration")),
-          vendor,
+          vendor: stored,
           enabled: true,
           group_prefixes: [],
           user_group_prefixes: [],
@@ -234,7 +281,7 @@ function syncHandlers(vendor: DirectorySyncVendor, name: string): Handlers {
     [`list${name}s`]: (ctx) =>
       ctx.state.store
         .all<DirectorySyncDoc>("directory_sync")
-        .filter((d) => d.vendor === vendor)
+        .filter((d) => d.vendor === stored)
         .map(syncView),
 
     [`get${name}`]: (ctx) => syncView(mustGetSync(ctx.state.store, vendor, ctx.params.id as string)),
@@ -431,10 +478,18 @@ export const kinds = {
 } satisfies StoredKinds;
 
 export const handlers: Handlers = {
-  ...edrHandlers("vendor-a", "EdrVendorA"),
-  ...edrHandlers("vendor-b", "EdrVendorB"),
-  ...edrHandlers("vendor-c", "EdrVendorC"),
-  ...syncHandlers("vendor-d-idp", "VendorDIdp"),
-  ...syncHandlers("vendor-e-idp", "VendorEIdp"),
+  ...edrHandlers("sentinelone", EDR_NEUTRAL_OPERATION_NAMES["vendor-a"], true, "vendor-a"),
+  ...edrHandlers("intune", EDR_NEUTRAL_OPERATION_NAMES["vendor-b"], true, "vendor-b"),
+  ...edrHandlers("falcon", EDR_NEUTRAL_OPERATION_NAMES["vendor-c"], true, "vendor-c"),
+  ...syncHandlers("google-idp", DIRECTORY_SYNC_NEUTRAL_OPERATION_NAMES["vendor-d-idp"]),
+  ...syncHandlers("azure-idp", DIRECTORY_SYNC_NEUTRAL_OPERATION_NAMES["vendor-e-idp"]),
   ...streamingHandlers,
+  // The service's names (beyond the spec): the same objects as the neutral segments above.
+  ...edrHandlers("sentinelone", EDR_OPERATION_NAMES.sentinelone, true),
+  ...edrHandlers("intune", EDR_OPERATION_NAMES.intune, true),
+  ...edrHandlers("falcon", EDR_OPERATION_NAMES.falcon, false),
+  ...edrHandlers("huntress", EDR_OPERATION_NAMES.huntress, true),
+  ...edrHandlers("fleetdm", EDR_OPERATION_NAMES.fleetdm, true),
+  ...syncHandlers("google-idp", DIRECTORY_SYNC_OPERATION_NAMES["google-idp"]),
+  ...syncHandlers("azure-idp", DIRECTORY_SYNC_OPERATION_NAMES["azure-idp"]),
 };

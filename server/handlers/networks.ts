@@ -383,6 +383,8 @@ export const handlers: Handlers = {
     }),
 
   // Network routers
+  listAllNetworkRouters: (ctx) => ctx.state.store.all<NetworkRouterDoc>("network_router").map(routerView),
+
   listNetworkRouters: (ctx) => {
     const { store } = ctx.state;
     return store.all<NetworkRouterDoc>("network_router", network(store, ctx).id).map(routerView);

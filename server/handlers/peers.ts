@@ -209,6 +209,7 @@ export function removePeer(tx: Tx, peer: PeerDoc): RemovedPeers {
   for (const d of doomed) {
     for (const j of tx.all("job", d.id)) tx.delete("job", j.id);
     for (const a of tx.all("port_allocation", d.id)) tx.delete("port_allocation", a.id);
+    if (tx.get("edr_bypass", d.id)) tx.delete("edr_bypass", d.id);
     tx.delete("peer", d.id);
   }
   const policies: string[] = [];

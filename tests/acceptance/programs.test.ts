@@ -89,6 +89,7 @@ describe("tests/acceptance/programs/everything under the real CLI", () => {
     await stack.config("prefix", prefix);
     await stack.config("issuer", target.oidcIssuer);
     await stack.config("geo", String(target.geoLocation));
+    if (target.mspOwner) await stack.config("mspOwner", target.mspOwner);
     await stack.config("stage", "1");
     await stack.config("clientSecret", CLIENT_SECRET, { secret: true });
     const cluster = !acc.probe.served.includes("ReverseProxyService")

@@ -8,7 +8,14 @@ import { onlineCluster, registerSimulatedProxy, type FixtureTarget } from "../su
 import type { Probe } from "./probe";
 
 export type KindStatus =
-  "passed" | "failed" | "not served" | "too few enrolled peers" | "no proxy cluster" | "nothing to look up";
+  | "passed"
+  | "failed"
+  | "not served"
+  | "too few enrolled peers"
+  | "no proxy cluster"
+  | "nothing to look up"
+  | "no geo database (412)"
+  | "not run";
 
 export interface KindResult {
   /** Which check: `lifecycle`, `program`, ... */
@@ -33,6 +40,15 @@ export interface Acceptance {
   /** Peers a file may use on this target (unbounded on our own server). */
   peerBudget(peers: "front" | "back"): number;
   record(result: KindResult): void;
+}
+
+/**
+ * Who an MSP tenant made by the tier is handed to when it is destroyed: on our own server anyone; on a live server
+ * `PRIVNET_ACCEPTANCE_MSP_OWNER` (a user that may own the tier's tenants), else no tenant is made there (the API
+ * cannot delete one, and a run leaves nothing behind).
+ */
+export function mspOwner(own: boolean): string | undefined {
+  return own ? "acceptance-tenant-owner" : process.env.PRIVNET_ACCEPTANCE_MSP_OWNER || undefined;
 }
 
 function required(name: string): string {
@@ -100,6 +116,7 @@ export function acceptance(): Acceptance {
           ? "https://idp.example.com"
           : (process.env.PRIVNET_ACCEPTANCE_OIDC_ISSUER ?? `${url}/oauth2`),
         geoLocation: own || process.env.PRIVNET_ACCEPTANCE_GEO === "1",
+        mspOwner: mspOwner(own),
         async proxyCluster() {
           const call: FixtureTarget["call"] = (operationId, args) => client.call(operationId, args ?? {});
           return own

@@ -33,12 +33,15 @@ function secretValue(a: ImportAccount, what: string): string {
   const field = what.slice(what.lastIndexOf(": ") + 2).replace(/ \(not secret\)$/, "");
   const values: Record<string, string> = {
     "IdentityProvider clientSecret": a.secrets.idp as string,
-    "EdrVendorA apiToken": a.secrets.edrA as string,
-    "EdrVendorB secret": a.secrets.edrB as string,
-    "EdrVendorC clientId": a.secrets.edrCClient as string,
-    "EdrVendorC secret": a.secrets.edrCSecret as string,
-    "DirectorySyncVendorD serviceAccountKey": a.secrets.dirD as string,
-    "DirectorySyncVendorE clientSecret": a.secrets.dirE as string,
+    "EdrSentinelOne apiToken": a.secrets.edrA as string,
+    "EdrIntune secret": a.secrets.edrB as string,
+    "EdrFalcon clientId": a.secrets.edrCClient as string,
+    "EdrFalcon secret": a.secrets.edrCSecret as string,
+    "EdrHuntress apiKey": a.secrets.huntressKey as string,
+    "EdrHuntress apiSecret": a.secrets.huntressSecret as string,
+    "EdrFleetDm apiToken": a.secrets.fleetToken as string,
+    "GoogleWorkspaceSync serviceAccountKey": a.secrets.dirD as string,
+    "AzureAdSync clientSecret": a.secrets.dirE as string,
     "EventStreamingIntegration config.access_key_id": a.secrets.s3Key as string,
     "EventStreamingIntegration config.secret_access_key": a.secrets.s3Secret as string,
     "ReverseProxyService auth.passwordAuth.password": a.secrets.rpPassword as string,
@@ -124,11 +127,14 @@ describe("privnet-import: adopting a whole account", () => {
       const tsc = await exec(path.join(repoRoot, "node_modules", ".bin", "tsc"), ["-p", dir], dir);
       expect({ code: tsc.code, output: `${tsc.stdout}${tsc.stderr}` }).toEqual({ code: 0, output: "" });
       // No literal id of another object: an id appears only as its own object's adoptId (or a peer's peerId).
+      // A peer's id is also the id of its EDR bypass: that one adopts by it too.
+      const bypassed = new Set(account.ids.PeerEdrBypass ?? []);
       for (const [kind, list] of Object.entries(account.ids)) {
+        if (kind === "PeerEdrBypass") continue;
         for (const id of list.filter((i) => i.length >= 10)) {
           const lines = program.split("\n").filter((l) => l.includes(`"${id}"`));
-          expect([kind, id, lines.length]).toEqual([kind, id, 1]);
-          expect(lines[0]?.trim()).toMatch(new RegExp(`^(adoptId|peerId): "${id}",$`));
+          expect([kind, id, lines.length]).toEqual([kind, id, bypassed.has(id) ? 2 : 1]);
+          for (const line of lines) expect(line.trim()).toMatch(new RegExp(`^(adoptId|peerId): "${id}",$`));
         }
       }
       expect(program).toContain("sources: [ops.id]");
@@ -156,9 +162,9 @@ describe("privnet-import: adopting a whole account", () => {
       expect(secrets.map((s) => s.key).sort()).toEqual(
         [...run.stdout.matchAll(/^ {2}(\w+): .+: \S+( \(not secret\))?$/gm)].map((m) => m[1]).sort(),
       );
-      // 13 secrets (9 integration credentials, a webhook's header, a proxied service's password, PIN and
+      // 16 secrets (12 integration credentials, a webhook's header, a proxied service's password, PIN and
       // header value), and the Okta connection name: write-only, no secret, set without --secret.
-      expect(secrets).toHaveLength(14);
+      expect(secrets).toHaveLength(17);
       const plain = secrets.filter((s) => s.what.endsWith("(not secret)"));
       expect(plain.map((s) => s.what)).toEqual([
         expect.stringMatching(/^OktaScimIntegration .*: connectionName/),

@@ -12,6 +12,7 @@ import { repoRoot } from "./engine";
 import { javaProject, packageJar, writeApp } from "./java";
 import {
   driftOf,
+  enrollPeers,
   makeWork,
   PulumiStack,
   removeWork,
@@ -32,6 +33,9 @@ const KINDS = [
   "DnsZone",
   "DnsRecord",
   "Route",
+  // Beyond the spec: the objects of the service's names whose inputs the API shows in full.
+  "PeerEdrBypass",
+  "MspTenant",
 ];
 
 /** One object or more of each of those kinds, made through the API, with references between them. */
@@ -74,6 +78,11 @@ async function buildAccount(server: E2EServer): Promise<void> {
     params: { zoneId: zone.id },
     body: { name: "db.corp.example.com", type: "A", content: "10.20.0.5", ttl: 300 },
   });
+  const { laptop } = await enrollPeers(server, ["laptop"]);
+  await c.call("createPeerEdrBypass", { params: { peerId: laptop! } });
+  // No group of the stack: destroying the tenant without unlinkOwner leaves it linked (the API has no
+  // delete), and a group it names could not be deleted then.
+  await c.call("createMspTenant", { body: { name: "Acme", domain: "acme.example.com", groups: [] } });
 }
 
 /** The names of the schema's inputs that hold lists (no name is a list in one place and a value in another). */
@@ -138,7 +147,16 @@ describe("privnet-import --format pulumi-import, then pulumi import --file in a 
       const file = await importFile(work, server);
       expect(fs.existsSync(path.join(work, "account", "index.ts"))).toBe(true);
       const types = file.resources.map((r) => r.type);
-      for (const k of ["Group", "Policy", "Network", "NetworkResource", "DnsZone", "DnsRecord"])
+      for (const k of [
+        "Group",
+        "Policy",
+        "Network",
+        "NetworkResource",
+        "DnsZone",
+        "DnsRecord",
+        "PeerEdrBypass",
+        "MspTenant",
+      ])
         expect(types).toContain(`privnet:index:${k}`);
       // A child kind's id names its parent.
       const record = file.resources.find((r) => r.type === "privnet:index:DnsRecord")!;

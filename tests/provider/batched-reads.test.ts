@@ -376,8 +376,8 @@ describe("which kinds share a list", () => {
       EdrVendorA: null,
       EdrVendorB: null,
       EdrVendorC: null,
-      DirectorySyncVendorD: "listVendorDIdps",
-      DirectorySyncVendorE: "listVendorEIdps",
+      DirectorySyncVendorD: "listGoogleWorkspaceSyncs", // GoogleWorkspaceSync's earlier name
+      DirectorySyncVendorE: "listAzureAdSyncs", // AzureAdSync's earlier name
       EventStreamingIntegration: "listEventStreamings",
       ScimIntegration: "listScimIntegrations",
       OktaScimIntegration: "listOktaScimIntegrations",
@@ -387,6 +387,15 @@ describe("which kinds share a list", () => {
       ReverseProxyService: "listReverseProxyServices",
       ReverseProxyDomain: null, // no GET: its own read shares listReverseProxyDomains
       ProxyToken: null, // no GET: its own read shares listProxyTokens
+      EdrSentinelOne: null,
+      EdrIntune: null,
+      EdrFalcon: null,
+      EdrHuntress: null,
+      EdrFleetDm: null,
+      GoogleWorkspaceSync: "listGoogleWorkspaceSyncs",
+      AzureAdSync: "listAzureAdSyncs",
+      PeerEdrBypass: null, // no GET, no id: its own read finds the peer in listPeerEdrBypasses
+      MspTenant: null, // no GET: its own read shares listMspTenants
     });
   });
 

@@ -564,12 +564,97 @@ describe("setup keys and identity providers", () => {
   });
 });
 
+describe("the service's names, EDR bypasses, MSP tenants, the instance, locations, every router", () => {
+  test("the EDR vendors: the deprecated lookups read the same objects", async () => {
+    await expectLookupError(
+      privnet.getEdrHuntress(opts),
+      "not-found",
+      /^privnet: getEdrHuntress: the Huntress EDR integration is not configured \(GET /,
+    );
+    await ok("createEdrHuntress", {
+      body: {
+        groups: [fx.gDb.id],
+        last_synced_interval: 24,
+        api_key: "lk-huntress-key",
+        api_secret: "lk-huntress-secret",
+        match_attributes: { firewall_status: "Enabled" },
+      },
+    });
+    await ok("createEdrFleetDm", {
+      body: {
+        groups: [fx.gDb.id],
+        last_synced_interval: 24,
+        api_url: "https://fleet.example.com",
+        api_token: "lk-fleet-token",
+        match_attributes: { required_policies: [3] },
+      },
+    });
+    const h = await kept(privnet.getEdrHuntress(opts));
+    expect(h.matchAttributes).toEqual({ firewallStatus: "Enabled" });
+    const f = await kept(privnet.getEdrFleetDm(opts));
+    expect(f).toMatchObject({
+      apiUrl: "https://fleet.example.com",
+      matchAttributes: { requiredPolicies: [3] },
+    });
+    expect(JSON.stringify([h, f])).not.toMatch(/lk-huntress|lk-fleet-token/);
+    await ok("deleteEdrHuntress");
+    await ok("deleteEdrFleetDm");
+    // sentinelone, intune and falcon are made by the next describe's first test through the neutral paths.
+  });
+
+  test("peer EDR bypasses, MSP tenants, the instance, locations and every router", async () => {
+    expect(await kept(privnet.getPeerEdrBypasses(opts))).toEqual([]);
+    await ok("createPeerEdrBypass", { params: { peerId: fx.db.id } });
+    expect(await kept(privnet.getPeerEdrBypasses(opts))).toEqual([{ peerId: fx.db.id }]);
+    await ok("deletePeerEdrBypass", { params: { peerId: fx.db.id } });
+
+    const t = await ok("createMspTenant", {
+      body: { name: "lk-tenant", domain: "lk.example.com", groups: [{ id: fx.gAdmins.id, role: "admin" }] },
+    });
+    const tenants = await kept(privnet.getMspTenants(opts));
+    expect(tenants.map((x) => x.id)).toEqual([t.id]);
+    expect(await kept(privnet.getMspTenant({ id: t.id }, opts))).toMatchObject({
+      name: "lk-tenant",
+      status: "pending",
+      groups: [{ id: fx.gAdmins.id, role: "admin" }],
+    });
+    await expectLookupError(
+      privnet.getMspTenant({ id: "nope" }, opts),
+      "not-found",
+      /no MSP tenant with id "nope"/,
+    );
+    await ok("unlinkMspTenant", { params: { id: t.id }, body: { owner: "lk-owner" } });
+
+    expect(await kept(privnet.getInstanceStatus(opts))).toEqual({ setupRequired: false });
+    expect((await kept(privnet.getInstanceVersion(opts))).managementCurrentVersion).toMatch(/^v\d/);
+
+    // privnet-server's places are those its peers report.
+    s.server.state.store.tx((tx) => {
+      const peer = tx.get<Record<string, unknown> & { id: string }>("peer", fx.db.id)!;
+      tx.put("peer", { ...peer, country_code: "NL", city_name: "Utrecht", geoname_id: 2745912 });
+    });
+    expect(await kept(privnet.getCountries(opts))).toContainEqual({ countryCode: "NL" });
+    expect(await kept(privnet.getCities({ country: "NL" }, opts))).toEqual([
+      { geonameId: 2745912, cityName: "Utrecht" },
+    ]);
+
+    const n = await ok("createNetwork", { body: { name: "lk-routed" } });
+    const r = await ok("createNetworkRouter", {
+      params: { networkId: n.id },
+      body: { peer_groups: [fx.gDb.id], metric: 10, masquerade: false, enabled: true },
+    });
+    const all = await kept(privnet.getAllNetworkRouters(opts));
+    expect(all.map((x) => x.id)).toContain(r.id);
+    await ok("deleteNetwork", { params: { networkId: n.id } });
+  });
+});
+
 describe("integrations", () => {
   test("getEdrVendorA, getEdrVendorB, getEdrVendorC; not configured is a clear error", async () => {
     await expectLookupError(
       privnet.getEdrVendorC(opts),
       "not-found",
-      /^privnet: getEdrVendorC: the vendor-c EDR integration is not configured \(GET /,
+      /^privnet: getEdrVendorC: the CrowdStrike Falcon EDR integration is not configured \(GET /,
     );
     await ok("createEdrVendorA", {
       body: {
@@ -611,6 +696,10 @@ describe("integrations", () => {
     const c = await kept(privnet.getEdrVendorC(opts));
     expect(c).toMatchObject({ cloudId: "us-1", ztaScoreThreshold: 70 });
     expect(JSON.stringify([a, b, c])).not.toMatch(/lk-edr-a-token|lk-edr-b|lk-edr-c/);
+    // The service's names of the same three integrations.
+    expect(await kept(privnet.getEdrSentinelOne(opts))).toEqual(a);
+    expect(await kept(privnet.getEdrIntune(opts))).toEqual(b);
+    expect(await kept(privnet.getEdrFalcon(opts))).toEqual(c);
   });
 
   test("directory syncs of both vendors, and their logs", async () => {
@@ -653,6 +742,12 @@ describe("integrations", () => {
       host: "api.vendor-e.example.com",
     });
     expect((await kept(privnet.getDirectorySyncVendorEs(opts))).map((x) => x.id)).toEqual([e]);
+    // The service's names of the same two collections.
+    expect(await kept(privnet.getGoogleWorkspaceSync({ id: d }, opts))).toEqual(vd);
+    expect(await kept(privnet.getGoogleWorkspaceSyncs(opts))).toEqual([vd]);
+    expect(await kept(privnet.getAzureAdSync({ id: String(e) }, opts))).toEqual(ve);
+    expect((await kept(privnet.getAzureAdSyncs(opts))).map((x) => x.id)).toEqual([e]);
+    expect(await kept(privnet.getDirectorySyncLogs({ vendor: "azure-idp", id: e }, opts))).toEqual([]);
 
     const logs = await kept(privnet.getDirectorySyncLogs({ vendor: "vendor-d-idp", id: d }, opts));
     expect(logs).toHaveLength(2);

@@ -17,6 +17,10 @@ const USER_MAY_CALL = new Set([
   "GET /api/peers/{peerId}/accessible-peers",
   "GET /api/peers/{peerId}/jobs",
   "GET /api/peers/{peerId}/jobs/{jobId}",
+  // What the instance runs and the places of its geo database: every user (the service answers them so).
+  "GET /api/instance/version",
+  "GET /api/locations/countries",
+  "GET /api/locations/countries/{country}/cities",
 ]);
 
 const DAY = 86_400_000;
@@ -82,10 +86,11 @@ describe("auth matrix", () => {
     for (const r of rows) {
       expect(ROUTES.filter((x) => x.method === r.method && x.path === r.path)).toHaveLength(1);
     }
-    // Only the two invite link routes are public.
+    // Only the two invite link routes and the instance's status are public.
     expect(ROUTES.filter((r) => r.auth === "public").map((r) => `${r.method} ${r.path}`)).toEqual([
       "GET /api/users/invites/{token}",
       "POST /api/users/invites/{token}/accept",
+      "GET /api/instance",
     ]);
     for (const k of USER_MAY_CALL) expect(tokenRoutes.some((r) => `${r.method} ${r.path}` === k)).toBe(true);
   });
@@ -105,6 +110,16 @@ describe("auth matrix", () => {
       expect([401, 403, 500]).not.toContain(asUser.status);
     } else {
       expectError(asUser, 403, /permission denied/);
+    }
+  });
+
+  test("the instance's status answers without credentials, and with any", async () => {
+    for (const token of [null, "raw:Token not-a-token", cred.blocked as string]) {
+      const res = await s.call("getInstanceStatus", { token });
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 200,
+        body: { setup_required: false },
+      });
     }
   });
 

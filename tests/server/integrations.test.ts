@@ -68,7 +68,7 @@ describe("EDR singletons", () => {
       expect.objectContaining({ id: groupId, name: "edr-checked", peers: [], resources: [] }),
     ]);
     expect(JSON.stringify(created.body)).not.toContain("token-a-secret");
-    expect((await lastAudit("integration.create")).meta).toEqual({ vendor: "vendor-a" });
+    expect((await lastAudit("integration.create")).meta).toEqual({ vendor: "sentinelone" });
 
     expectError(await s.call("createEdrVendorA", { body: vendorA() }), 409, /vendor-a/);
 
@@ -88,7 +88,7 @@ describe("EDR singletons", () => {
 
     expect((await s.call("deleteEdrVendorA")).body).toEqual({});
     expectError(await s.call("getEdrVendorA"), 404);
-    expect((await lastAudit("integration.delete")).meta).toEqual({ vendor: "vendor-a" });
+    expect((await lastAudit("integration.delete")).meta).toEqual({ vendor: "sentinelone" });
   });
 
   test("vendor-a: rejects unknown groups, a short sync interval and a bad URL (rule 7)", async () => {
@@ -245,7 +245,7 @@ describe("directory sync", () => {
       customer_id: "C0123",
       connector_id: "",
     });
-    expect((await lastAudit("integration.update")).meta).toEqual({ vendor: "vendor-d-idp" });
+    expect((await lastAudit("integration.update")).meta).toEqual({ vendor: "google-idp" });
 
     expect((await s.call("deleteVendorDIdp", { params: { id } })).body).toEqual({});
     expectError(await s.call("getVendorDIdp", { params: { id } }), 404);

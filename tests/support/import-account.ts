@@ -257,6 +257,9 @@ export async function buildImportAccount(url: string, client: PrivnetClient): Pr
     edrCSecret: "edr-c-secret-e3b",
     dirD: Buffer.from("vendor-d-key-5e8").toString("base64"),
     dirE: Buffer.from("vendor-e-secret-21f").toString("base64"),
+    huntressKey: "huntress-key-6b0",
+    huntressSecret: "huntress-secret-d41",
+    fleetToken: "fleet-token-8c3",
     s3Key: "AKIAIMPORTTEST",
     s3Secret: "s3-secret-access-key-b90",
     rpPassword: "proxy-password-7e1",
@@ -321,10 +324,11 @@ export async function buildImportAccount(url: string, client: PrivnetClient): Pr
       zta_score_threshold: 70,
     },
   });
+  // Made through the spec's neutral paths: the same objects as the service's (read and written as its kinds).
   await call(
     "createVendorDIdp",
     { body: { service_account_key: secrets.dirD, customer_id: "C01", group_prefixes: ["eng-"] } },
-    "DirectorySyncVendorD",
+    "GoogleWorkspaceSync",
   );
   await call(
     "createVendorEIdp",
@@ -333,11 +337,36 @@ export async function buildImportAccount(url: string, client: PrivnetClient): Pr
         client_secret: secrets.dirE,
         client_id: "app",
         tenant_id: "tenant",
-        host: "api.example.com",
+        host: "microsoft.com",
         sync_interval: 600,
       },
     },
-    "DirectorySyncVendorE",
+    "AzureAdSync",
+  );
+  await client.call("createEdrHuntress", {
+    body: {
+      groups: [g("ops")],
+      last_synced_interval: 24,
+      api_key: secrets.huntressKey,
+      api_secret: secrets.huntressSecret,
+      match_attributes: { firewall_status: "Enabled" },
+    },
+  });
+  await client.call("createEdrFleetDm", {
+    body: {
+      groups: [g("engineering")],
+      last_synced_interval: 24,
+      api_url: "https://fleet.example.com",
+      api_token: secrets.fleetToken,
+      match_attributes: { disk_encryption_enabled: true, required_policies: [2] },
+    },
+  });
+  await client.call("createPeerEdrBypass", { params: { peerId: peers["laptop"]! } });
+  (ids.PeerEdrBypass ??= []).push(peers["laptop"]!);
+  await call(
+    "createMspTenant",
+    { body: { name: "Acme", domain: "acme.example.com", groups: [{ id: g("ops"), role: "admin" }] } },
+    "MspTenant",
   );
   await call(
     "createEventStreaming",

@@ -64,6 +64,11 @@ export interface FixtureTarget {
    * simulated agent, a proxy registered for the fixture; on a live server, one the account has. Fails when none.
    */
   proxyCluster(): Promise<string>;
+  /**
+   * The user an MSP tenant a fixture makes is handed to when its resource is destroyed (unlinked). Without one the
+   * tenant stays linked when the resource goes (the API has no delete): a throw-away server only.
+   */
+  mspOwner?: string;
 }
 
 /** Kinds whose fixtures need an online proxy cluster (the acceptance tier reports targets that have none). */
@@ -101,6 +106,7 @@ export const PEERS_NEEDED: Record<string, number> = {
   Peer: 2,
   IngressPeer: 2,
   IngressPortAllocation: 3,
+  PeerEdrBypass: 2,
 };
 
 async function ok<T = any>(p: Promise<{ status: number; body: T }>): Promise<T> {
@@ -471,12 +477,12 @@ export async function fixtures(t: FixtureTarget): Promise<Record<string, () => P
         clientSecret: Buffer.from("cs").toString("base64"),
         clientId: "app",
         tenantId: "tenant",
-        host: "api.example.com",
+        host: "microsoft.com",
       };
       return {
         create,
         update: { ...create, groupPrefixes: ["ops-"] },
-        replace: { inputs: { ...create, host: "api2.example.com" }, property: "host" },
+        replace: { inputs: { ...create, host: "microsoft.us" }, property: "host" },
       };
     },
     EventStreamingIntegration: async () => {
@@ -614,6 +620,129 @@ export async function fixtures(t: FixtureTarget): Promise<Record<string, () => P
           target: { ...create.target, headers: { "X-Hook-Secret": "hook-secret-2", "X-Team": "ops" } },
           eventTypes: ["policy.update", "peer.add", "group.add"],
         },
+      };
+    },
+    EdrSentinelOne: async () => {
+      const [g1, g2] = [await group(), await group()];
+      const create = {
+        groups: [g1, g2],
+        lastSyncedInterval: 24,
+        apiToken: "s1-token-1",
+        apiUrl: "https://s1.example.com",
+        matchAttributes: { activeThreats: 0, infected: false, networkStatus: "connected" },
+      };
+      return {
+        create,
+        update: { ...create, lastSyncedInterval: 72, apiToken: "s1-token-2", groups: [g2] },
+        idLists: ["groups"],
+      };
+    },
+    EdrIntune: async () => {
+      const create = {
+        groups: [await group()],
+        lastSyncedInterval: 24,
+        clientId: "intune-app",
+        tenantId: "intune-tenant",
+        secret: "intune-secret-1",
+      };
+      return { create, update: { ...create, secret: "intune-secret-2", enabled: false } };
+    },
+    EdrFalcon: async () => {
+      const create = {
+        groups: [await group()],
+        clientId: "falcon-client-1",
+        secret: "falcon-secret-1",
+        cloudId: "us-2",
+        ztaScoreThreshold: 60,
+      };
+      return { create, update: { ...create, ztaScoreThreshold: 80, secret: "falcon-secret-2" } };
+    },
+    EdrHuntress: async () => {
+      const create = {
+        groups: [await group()],
+        lastSyncedInterval: 24,
+        apiKey: "huntress-key-1",
+        apiSecret: "huntress-secret-1",
+        matchAttributes: { defenderStatus: "Healthy", firewallStatus: "Enabled" },
+      };
+      return {
+        create,
+        update: { ...create, matchAttributes: { firewallStatus: "Enabled" }, apiSecret: "huntress-secret-2" },
+      };
+    },
+    EdrFleetDm: async () => {
+      const create = {
+        groups: [await group()],
+        lastSyncedInterval: 48,
+        apiUrl: "https://fleet.example.com",
+        apiToken: "fleet-token-1",
+        matchAttributes: {
+          diskEncryptionEnabled: true,
+          failingPoliciesCountMax: 0,
+          requiredPolicies: [1, 5],
+        },
+      };
+      return {
+        create,
+        update: {
+          ...create,
+          matchAttributes: { diskEncryptionEnabled: false, statusOnline: true, requiredPolicies: [5] },
+        },
+      };
+    },
+    GoogleWorkspaceSync: async () => {
+      const create = {
+        serviceAccountKey: Buffer.from("google-sa-key-1").toString("base64"),
+        customerId: "C02gws",
+        groupPrefixes: ["eng-"],
+      };
+      return {
+        create,
+        update: {
+          ...create,
+          serviceAccountKey: Buffer.from("google-sa-key-2").toString("base64"),
+          userGroupPrefixes: ["staff"],
+          syncInterval: 900,
+        },
+      };
+    },
+    AzureAdSync: async () => {
+      const create = {
+        clientSecret: Buffer.from("azure-secret-1").toString("base64"),
+        clientId: "azure-app",
+        tenantId: "azure-tenant",
+        host: "microsoft.com",
+      };
+      return {
+        create,
+        update: { ...create, groupPrefixes: ["ops-"], enabled: false },
+        replace: { inputs: { ...create, host: "microsoft.us" }, property: "host" },
+      };
+    },
+    PeerEdrBypass: async () => {
+      const create = { peerId: await peer() };
+      return { create, replace: { inputs: { peerId: await peer() }, property: "peerId" } };
+    },
+    MspTenant: async () => {
+      const [g1, g2] = [await group(), await group()];
+      // Without unlinkOwner, destroying leaves the tenant linked (the API has no delete; see mspOwner).
+      const create = {
+        name: unique("tenant"),
+        domain: `${unique("tenant")}.example.com`,
+        groups: [{ id: g1, role: "admin" }],
+        ...(t.mspOwner ? { unlinkOwner: t.mspOwner } : {}),
+      };
+      return {
+        create,
+        update: {
+          ...create,
+          name: unique("tenant"),
+          groups: [
+            { id: g1, role: "network_admin" },
+            { id: g2, role: "auditor" },
+          ],
+        },
+        ...(t.mspOwner ? {} : { survivesDelete: true }),
       };
     },
     IngressPeer: async () => {

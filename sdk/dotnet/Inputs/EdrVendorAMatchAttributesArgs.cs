@@ -12,54 +12,54 @@ namespace PulumiPrivnet.Privnet.Inputs
 {
 
     /// <summary>
-    /// Device attributes a peer must match
+    /// SentinelOne agent attributes a peer's device must match
     /// </summary>
     public sealed class EdrVendorAMatchAttributesArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// Maximum allowed active threats
+        /// Most active threats a device may have
         /// </summary>
         [Input("activeThreats")]
         public Input<int>? ActiveThreats { get; set; }
 
         /// <summary>
-        /// Require encrypted applications
+        /// Whether the device's disk must be encrypted
         /// </summary>
         [Input("encryptedApplications")]
         public Input<bool>? EncryptedApplications { get; set; }
 
         /// <summary>
-        /// Require the firewall
+        /// Whether the agent's firewall must be on
         /// </summary>
         [Input("firewallEnabled")]
         public Input<bool>? FirewallEnabled { get; set; }
 
         /// <summary>
-        /// Required infection state
+        /// The infection flag the device must have
         /// </summary>
         [Input("infected")]
         public Input<bool>? Infected { get; set; }
 
         /// <summary>
-        /// Require an active agent
+        /// Whether the agent must be active and reporting
         /// </summary>
         [Input("isActive")]
         public Input<bool>? IsActive { get; set; }
 
         /// <summary>
-        /// Require an up-to-date agent
+        /// Whether the agent must run its latest version
         /// </summary>
         [Input("isUpToDate")]
         public Input<bool>? IsUpToDate { get; set; }
 
         /// <summary>
-        /// Required network status; one of `connected`, `disconnected`, `quarantined`
+        /// The network status the device must have; one of `connected`, `disconnected`, `quarantined`
         /// </summary>
         [Input("networkStatus")]
         public Input<string>? NetworkStatus { get; set; }
 
         /// <summary>
-        /// Required operational state
+        /// The operational state the agent must be in
         /// </summary>
         [Input("operationalState")]
         public Input<string>? OperationalState { get; set; }

@@ -12,7 +12,7 @@ namespace PulumiPrivnet.Privnet.Outputs
 {
 
     /// <summary>
-    /// Directory sync vendor-d-idp integration (the service account key is never returned)
+    /// Google Workspace directory sync (the service account key is never answered)
     /// </summary>
     [OutputType]
     public sealed class GetDirectorySyncVendorDsItem
@@ -20,9 +20,9 @@ namespace PulumiPrivnet.Privnet.Outputs
         /// <summary>
         /// Connector id
         /// </summary>
-        public readonly string ConnectorId;
+        public readonly string? ConnectorId;
         /// <summary>
-        /// Customer id
+        /// Customer id of the Google Workspace account
         /// </summary>
         public readonly string CustomerId;
         /// <summary>
@@ -52,7 +52,7 @@ namespace PulumiPrivnet.Privnet.Outputs
 
         [OutputConstructor]
         private GetDirectorySyncVendorDsItem(
-            string connectorId,
+            string? connectorId,
 
             string customerId,
 

@@ -12,19 +12,19 @@ namespace PulumiPrivnet.Privnet.Outputs
 {
 
     /// <summary>
-    /// Directory sync vendor-e-idp integration (the client secret is never returned)
+    /// Azure AD directory sync (the client secret is never answered)
     /// </summary>
     [OutputType]
     public sealed class GetDirectorySyncVendorEsItem
     {
         /// <summary>
-        /// Client id
+        /// Application (client) id
         /// </summary>
         public readonly string ClientId;
         /// <summary>
         /// Connector id
         /// </summary>
-        public readonly string ConnectorId;
+        public readonly string? ConnectorId;
         /// <summary>
         /// Whether the integration is active
         /// </summary>
@@ -34,7 +34,7 @@ namespace PulumiPrivnet.Privnet.Outputs
         /// </summary>
         public readonly ImmutableArray<string> GroupPrefixes;
         /// <summary>
-        /// API host domain
+        /// Graph API host domain
         /// </summary>
         public readonly string Host;
         /// <summary>
@@ -50,7 +50,7 @@ namespace PulumiPrivnet.Privnet.Outputs
         /// </summary>
         public readonly int SyncInterval;
         /// <summary>
-        /// Tenant id
+        /// Directory (tenant) id
         /// </summary>
         public readonly string TenantId;
         /// <summary>
@@ -62,7 +62,7 @@ namespace PulumiPrivnet.Privnet.Outputs
         private GetDirectorySyncVendorEsItem(
             string clientId,
 
-            string connectorId,
+            string? connectorId,
 
             bool enabled,
 

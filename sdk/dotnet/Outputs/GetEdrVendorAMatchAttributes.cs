@@ -12,41 +12,41 @@ namespace PulumiPrivnet.Privnet.Outputs
 {
 
     /// <summary>
-    /// Device attributes a peer must match
+    /// SentinelOne agent attributes a peer's device must match
     /// </summary>
     [OutputType]
     public sealed class GetEdrVendorAMatchAttributes
     {
         /// <summary>
-        /// Maximum allowed active threats
+        /// Most active threats a device may have
         /// </summary>
         public readonly int? ActiveThreats;
         /// <summary>
-        /// Require encrypted applications
+        /// Whether the device's disk must be encrypted
         /// </summary>
         public readonly bool? EncryptedApplications;
         /// <summary>
-        /// Require the firewall
+        /// Whether the agent's firewall must be on
         /// </summary>
         public readonly bool? FirewallEnabled;
         /// <summary>
-        /// Required infection state
+        /// The infection flag the device must have
         /// </summary>
         public readonly bool? Infected;
         /// <summary>
-        /// Require an active agent
+        /// Whether the agent must be active and reporting
         /// </summary>
         public readonly bool? IsActive;
         /// <summary>
-        /// Require an up-to-date agent
+        /// Whether the agent must run its latest version
         /// </summary>
         public readonly bool? IsUpToDate;
         /// <summary>
-        /// Required network status; one of `connected`, `disconnected`, `quarantined`
+        /// The network status the device must have; one of `connected`, `disconnected`, `quarantined`
         /// </summary>
         public readonly string? NetworkStatus;
         /// <summary>
-        /// Required operational state
+        /// The operational state the agent must be in
         /// </summary>
         public readonly string? OperationalState;
 

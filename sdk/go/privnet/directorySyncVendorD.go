@@ -12,10 +12,10 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A vendor-d-idp directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `serviceAccountKey` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+// Deprecated: the earlier name of GoogleWorkspaceSync, the same object; use GoogleWorkspaceSync. A Google Workspace directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `serviceAccountKey` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
 //
 // ## Example Usage
-// ### Users and groups from vendor D's directory
+// ### Users and groups from Google Workspace, under the deprecated name (use GoogleWorkspaceSync)
 // ```go
 // package main
 //
@@ -46,12 +46,14 @@ import (
 // ## Import
 //
 // Import an existing one by its id: `pulumi import privnet:index:DirectorySyncVendorD <name> <id>`.
+//
+// Deprecated: use GoogleWorkspaceSync, the same object under the service's name: a resource moved from DirectorySyncVendorD to GoogleWorkspaceSync keeps its object (no replacement).
 type DirectorySyncVendorD struct {
 	pulumi.CustomResourceState
 
 	// Connector id for embedded IdP setups
 	ConnectorId pulumi.StringPtrOutput `pulumi:"connectorId"`
-	// Customer id
+	// Customer id of the Google Workspace account
 	CustomerId pulumi.StringOutput `pulumi:"customerId"`
 	// Whether the integration is active; default true
 	Enabled pulumi.BoolPtrOutput `pulumi:"enabled"`
@@ -59,7 +61,7 @@ type DirectorySyncVendorD struct {
 	GroupPrefixes pulumi.StringArrayOutput `pulumi:"groupPrefixes"`
 	// Last sync time
 	LastSyncedAt pulumi.StringOutput `pulumi:"lastSyncedAt"`
-	// Service account key, base64-encoded; write-only (secret)
+	// Google service account key, base64-encoded; write-only (secret)
 	ServiceAccountKey pulumi.StringOutput `pulumi:"serviceAccountKey"`
 	// Sync interval in seconds, at least 300; default 300
 	SyncInterval pulumi.IntPtrOutput `pulumi:"syncInterval"`
@@ -124,13 +126,13 @@ type directorySyncVendorDArgs struct {
 	AdoptId *string `pulumi:"adoptId"`
 	// Connector id for embedded IdP setups
 	ConnectorId *string `pulumi:"connectorId"`
-	// Customer id
+	// Customer id of the Google Workspace account
 	CustomerId string `pulumi:"customerId"`
 	// Whether the integration is active; default true (default true)
 	Enabled *bool `pulumi:"enabled"`
 	// Start-with patterns of the groups to sync
 	GroupPrefixes []string `pulumi:"groupPrefixes"`
-	// Service account key, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
+	// Google service account key, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
 	ServiceAccountKey string `pulumi:"serviceAccountKey"`
 	// Sync interval in seconds, at least 300; default 300 (default 300)
 	SyncInterval *int `pulumi:"syncInterval"`
@@ -144,13 +146,13 @@ type DirectorySyncVendorDArgs struct {
 	AdoptId pulumi.StringPtrInput
 	// Connector id for embedded IdP setups
 	ConnectorId pulumi.StringPtrInput
-	// Customer id
+	// Customer id of the Google Workspace account
 	CustomerId pulumi.StringInput
 	// Whether the integration is active; default true (default true)
 	Enabled pulumi.BoolPtrInput
 	// Start-with patterns of the groups to sync
 	GroupPrefixes pulumi.StringArrayInput
-	// Service account key, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
+	// Google service account key, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
 	ServiceAccountKey pulumi.StringInput
 	// Sync interval in seconds, at least 300; default 300 (default 300)
 	SyncInterval pulumi.IntPtrInput
@@ -200,7 +202,7 @@ func (o DirectorySyncVendorDOutput) ConnectorId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *DirectorySyncVendorD) pulumi.StringPtrOutput { return v.ConnectorId }).(pulumi.StringPtrOutput)
 }
 
-// Customer id
+// Customer id of the Google Workspace account
 func (o DirectorySyncVendorDOutput) CustomerId() pulumi.StringOutput {
 	return o.ApplyT(func(v *DirectorySyncVendorD) pulumi.StringOutput { return v.CustomerId }).(pulumi.StringOutput)
 }
@@ -220,7 +222,7 @@ func (o DirectorySyncVendorDOutput) LastSyncedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *DirectorySyncVendorD) pulumi.StringOutput { return v.LastSyncedAt }).(pulumi.StringOutput)
 }
 
-// Service account key, base64-encoded; write-only (secret)
+// Google service account key, base64-encoded; write-only (secret)
 func (o DirectorySyncVendorDOutput) ServiceAccountKey() pulumi.StringOutput {
 	return o.ApplyT(func(v *DirectorySyncVendorD) pulumi.StringOutput { return v.ServiceAccountKey }).(pulumi.StringOutput)
 }

@@ -12,10 +12,10 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A vendor-e-idp directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `clientSecret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+// Deprecated: the earlier name of AzureAdSync, the same object; use AzureAdSync. A Azure AD (Microsoft Entra ID) directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `clientSecret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update. Changing `host` replaces the integration (the API cannot change it in place).
 //
 // ## Example Usage
-// ### Users and groups from vendor E's directory
+// ### Users and groups from Azure AD, under the deprecated name (use AzureAdSync)
 // ```go
 // package main
 //
@@ -34,7 +34,7 @@ import (
 //				ClientId:      pulumi.String("privnet"),
 //				ClientSecret:  cfg.RequireSecret("directoryClientSecret"),
 //				TenantId:      pulumi.String("tenant"),
-//				Host:          pulumi.String("api.example.com"),
+//				Host:          pulumi.String("microsoft.com"),
 //				GroupPrefixes: pulumi.StringArray{pulumi.String("ops-")},
 //			}); err != nil {
 //				return err
@@ -48,12 +48,14 @@ import (
 // ## Import
 //
 // Import an existing one by its id: `pulumi import privnet:index:DirectorySyncVendorE <name> <id>`.
+//
+// Deprecated: use AzureAdSync, the same object under the service's name: a resource moved from DirectorySyncVendorE to AzureAdSync keeps its object (no replacement).
 type DirectorySyncVendorE struct {
 	pulumi.CustomResourceState
 
-	// Client id
+	// Application (client) id
 	ClientId pulumi.StringOutput `pulumi:"clientId"`
-	// Client secret, base64-encoded; write-only (secret)
+	// Application client secret, base64-encoded; write-only (secret)
 	ClientSecret pulumi.StringOutput `pulumi:"clientSecret"`
 	// Connector id for embedded IdP setups
 	ConnectorId pulumi.StringPtrOutput `pulumi:"connectorId"`
@@ -61,13 +63,13 @@ type DirectorySyncVendorE struct {
 	Enabled pulumi.BoolPtrOutput `pulumi:"enabled"`
 	// Start-with patterns of the groups to sync
 	GroupPrefixes pulumi.StringArrayOutput `pulumi:"groupPrefixes"`
-	// API host domain
+	// Graph API host domain: microsoft.com (global) or microsoft.us (US government); one of `microsoft.com`, `microsoft.us`
 	Host pulumi.StringOutput `pulumi:"host"`
 	// Last sync time
 	LastSyncedAt pulumi.StringOutput `pulumi:"lastSyncedAt"`
 	// Sync interval in seconds, at least 300; default 300
 	SyncInterval pulumi.IntPtrOutput `pulumi:"syncInterval"`
-	// Tenant id
+	// Directory (tenant) id
 	TenantId pulumi.StringOutput `pulumi:"tenantId"`
 	// Patterns of the groups whose users are synced
 	UserGroupPrefixes pulumi.StringArrayOutput `pulumi:"userGroupPrefixes"`
@@ -138,9 +140,9 @@ func (DirectorySyncVendorEState) ElementType() reflect.Type {
 type directorySyncVendorEArgs struct {
 	// Id of an existing DirectorySyncVendorE to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only
 	AdoptId *string `pulumi:"adoptId"`
-	// Client id
+	// Application (client) id
 	ClientId string `pulumi:"clientId"`
-	// Client secret, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
+	// Application client secret, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
 	ClientSecret string `pulumi:"clientSecret"`
 	// Connector id for embedded IdP setups
 	ConnectorId *string `pulumi:"connectorId"`
@@ -148,11 +150,11 @@ type directorySyncVendorEArgs struct {
 	Enabled *bool `pulumi:"enabled"`
 	// Start-with patterns of the groups to sync
 	GroupPrefixes []string `pulumi:"groupPrefixes"`
-	// API host domain (replaces on change)
+	// Graph API host domain: microsoft.com (global) or microsoft.us (US government) (replaces on change); one of `microsoft.com`, `microsoft.us`
 	Host string `pulumi:"host"`
 	// Sync interval in seconds, at least 300; default 300 (default 300)
 	SyncInterval *int `pulumi:"syncInterval"`
-	// Tenant id
+	// Directory (tenant) id
 	TenantId string `pulumi:"tenantId"`
 	// Patterns of the groups whose users are synced
 	UserGroupPrefixes []string `pulumi:"userGroupPrefixes"`
@@ -162,9 +164,9 @@ type directorySyncVendorEArgs struct {
 type DirectorySyncVendorEArgs struct {
 	// Id of an existing DirectorySyncVendorE to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only
 	AdoptId pulumi.StringPtrInput
-	// Client id
+	// Application (client) id
 	ClientId pulumi.StringInput
-	// Client secret, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
+	// Application client secret, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
 	ClientSecret pulumi.StringInput
 	// Connector id for embedded IdP setups
 	ConnectorId pulumi.StringPtrInput
@@ -172,11 +174,11 @@ type DirectorySyncVendorEArgs struct {
 	Enabled pulumi.BoolPtrInput
 	// Start-with patterns of the groups to sync
 	GroupPrefixes pulumi.StringArrayInput
-	// API host domain (replaces on change)
+	// Graph API host domain: microsoft.com (global) or microsoft.us (US government) (replaces on change); one of `microsoft.com`, `microsoft.us`
 	Host pulumi.StringInput
 	// Sync interval in seconds, at least 300; default 300 (default 300)
 	SyncInterval pulumi.IntPtrInput
-	// Tenant id
+	// Directory (tenant) id
 	TenantId pulumi.StringInput
 	// Patterns of the groups whose users are synced
 	UserGroupPrefixes pulumi.StringArrayInput
@@ -219,12 +221,12 @@ func (o DirectorySyncVendorEOutput) ToDirectorySyncVendorEOutputWithContext(ctx 
 	return o
 }
 
-// Client id
+// Application (client) id
 func (o DirectorySyncVendorEOutput) ClientId() pulumi.StringOutput {
 	return o.ApplyT(func(v *DirectorySyncVendorE) pulumi.StringOutput { return v.ClientId }).(pulumi.StringOutput)
 }
 
-// Client secret, base64-encoded; write-only (secret)
+// Application client secret, base64-encoded; write-only (secret)
 func (o DirectorySyncVendorEOutput) ClientSecret() pulumi.StringOutput {
 	return o.ApplyT(func(v *DirectorySyncVendorE) pulumi.StringOutput { return v.ClientSecret }).(pulumi.StringOutput)
 }
@@ -244,7 +246,7 @@ func (o DirectorySyncVendorEOutput) GroupPrefixes() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *DirectorySyncVendorE) pulumi.StringArrayOutput { return v.GroupPrefixes }).(pulumi.StringArrayOutput)
 }
 
-// API host domain
+// Graph API host domain: microsoft.com (global) or microsoft.us (US government); one of `microsoft.com`, `microsoft.us`
 func (o DirectorySyncVendorEOutput) Host() pulumi.StringOutput {
 	return o.ApplyT(func(v *DirectorySyncVendorE) pulumi.StringOutput { return v.Host }).(pulumi.StringOutput)
 }
@@ -259,7 +261,7 @@ func (o DirectorySyncVendorEOutput) SyncInterval() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *DirectorySyncVendorE) pulumi.IntPtrOutput { return v.SyncInterval }).(pulumi.IntPtrOutput)
 }
 
-// Tenant id
+// Directory (tenant) id
 func (o DirectorySyncVendorEOutput) TenantId() pulumi.StringOutput {
 	return o.ApplyT(func(v *DirectorySyncVendorE) pulumi.StringOutput { return v.TenantId }).(pulumi.StringOutput)
 }

@@ -12,10 +12,10 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The vendor-a endpoint-protection (EDR) integration (one per account): peers of `groups` are checked against the vendor. Creating the resource adopts an existing integration. `apiToken` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+// Deprecated: the earlier name of EdrSentinelOne, the same object; use EdrSentinelOne. The SentinelOne endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor's checks. Creating the resource adopts an existing integration. `apiToken` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
 //
 // ## Example Usage
-// ### Vendor A's endpoint checks for a group
+// ### SentinelOne's endpoint checks for a group, under the deprecated name (use EdrSentinelOne)
 // ```go
 // package main
 //
@@ -55,15 +55,17 @@ import (
 //
 // ## Import
 //
-// One per account; its id is `vendor-a`: `pulumi import privnet:index:EdrVendorA <name> <id>` adopts it.
+// One per account; its id is `sentinelone`: `pulumi import privnet:index:EdrVendorA <name> <id>` adopts it.
+//
+// Deprecated: use EdrSentinelOne, the same object under the service's name: a resource moved from EdrVendorA to EdrSentinelOne keeps its object (no replacement).
 type EdrVendorA struct {
 	pulumi.CustomResourceState
 
 	// Account id
 	AccountId pulumi.StringOutput `pulumi:"accountId"`
-	// API token; write-only (secret)
+	// SentinelOne API token; write-only (secret)
 	ApiToken pulumi.StringOutput `pulumi:"apiToken"`
-	// API URL
+	// Base URL of the SentinelOne API
 	ApiUrl pulumi.StringOutput `pulumi:"apiUrl"`
 	// Creation time
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
@@ -75,9 +77,9 @@ type EdrVendorA struct {
 	Groups pulumi.StringArrayOutput `pulumi:"groups"`
 	// Last sync time
 	LastSyncedAt pulumi.StringOutput `pulumi:"lastSyncedAt"`
-	// Sync interval in hours, at least 24
+	// How recently, in hours, a device must have synced with the vendor; at least 24
 	LastSyncedInterval pulumi.IntOutput `pulumi:"lastSyncedInterval"`
-	// Device attributes a peer must match
+	// SentinelOne agent attributes a peer's device must match
 	MatchAttributes EdrVendorAMatchAttributesOutput `pulumi:"matchAttributes"`
 	// Last change
 	UpdatedAt pulumi.StringOutput `pulumi:"updatedAt"`
@@ -145,33 +147,33 @@ func (EdrVendorAState) ElementType() reflect.Type {
 }
 
 type edrVendorAArgs struct {
-	// API token; write-only (secret; write-only: kept from state, the API never returns it)
+	// SentinelOne API token; write-only (secret; write-only: kept from state, the API never returns it)
 	ApiToken string `pulumi:"apiToken"`
-	// API URL
+	// Base URL of the SentinelOne API
 	ApiUrl string `pulumi:"apiUrl"`
 	// Whether the integration is active; default true (default true)
 	Enabled *bool `pulumi:"enabled"`
 	// Ids of the groups whose peers are checked
 	Groups []string `pulumi:"groups"`
-	// Sync interval in hours, at least 24
+	// How recently, in hours, a device must have synced with the vendor; at least 24
 	LastSyncedInterval int `pulumi:"lastSyncedInterval"`
-	// Device attributes a peer must match
+	// SentinelOne agent attributes a peer's device must match
 	MatchAttributes EdrVendorAMatchAttributes `pulumi:"matchAttributes"`
 }
 
 // The set of arguments for constructing a EdrVendorA resource.
 type EdrVendorAArgs struct {
-	// API token; write-only (secret; write-only: kept from state, the API never returns it)
+	// SentinelOne API token; write-only (secret; write-only: kept from state, the API never returns it)
 	ApiToken pulumi.StringInput
-	// API URL
+	// Base URL of the SentinelOne API
 	ApiUrl pulumi.StringInput
 	// Whether the integration is active; default true (default true)
 	Enabled pulumi.BoolPtrInput
 	// Ids of the groups whose peers are checked
 	Groups pulumi.StringArrayInput
-	// Sync interval in hours, at least 24
+	// How recently, in hours, a device must have synced with the vendor; at least 24
 	LastSyncedInterval pulumi.IntInput
-	// Device attributes a peer must match
+	// SentinelOne agent attributes a peer's device must match
 	MatchAttributes EdrVendorAMatchAttributesInput
 }
 
@@ -217,12 +219,12 @@ func (o EdrVendorAOutput) AccountId() pulumi.StringOutput {
 	return o.ApplyT(func(v *EdrVendorA) pulumi.StringOutput { return v.AccountId }).(pulumi.StringOutput)
 }
 
-// API token; write-only (secret)
+// SentinelOne API token; write-only (secret)
 func (o EdrVendorAOutput) ApiToken() pulumi.StringOutput {
 	return o.ApplyT(func(v *EdrVendorA) pulumi.StringOutput { return v.ApiToken }).(pulumi.StringOutput)
 }
 
-// API URL
+// Base URL of the SentinelOne API
 func (o EdrVendorAOutput) ApiUrl() pulumi.StringOutput {
 	return o.ApplyT(func(v *EdrVendorA) pulumi.StringOutput { return v.ApiUrl }).(pulumi.StringOutput)
 }
@@ -252,12 +254,12 @@ func (o EdrVendorAOutput) LastSyncedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *EdrVendorA) pulumi.StringOutput { return v.LastSyncedAt }).(pulumi.StringOutput)
 }
 
-// Sync interval in hours, at least 24
+// How recently, in hours, a device must have synced with the vendor; at least 24
 func (o EdrVendorAOutput) LastSyncedInterval() pulumi.IntOutput {
 	return o.ApplyT(func(v *EdrVendorA) pulumi.IntOutput { return v.LastSyncedInterval }).(pulumi.IntOutput)
 }
 
-// Device attributes a peer must match
+// SentinelOne agent attributes a peer's device must match
 func (o EdrVendorAOutput) MatchAttributes() EdrVendorAMatchAttributesOutput {
 	return o.ApplyT(func(v *EdrVendorA) EdrVendorAMatchAttributesOutput { return v.MatchAttributes }).(EdrVendorAMatchAttributesOutput)
 }

@@ -12,10 +12,10 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The vendor-b endpoint-protection (EDR) integration (one per account): peers of `groups` are checked against the vendor. Creating the resource adopts an existing integration. `secret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+// Deprecated: the earlier name of EdrIntune, the same object; use EdrIntune. The Microsoft Intune endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor's checks. Creating the resource adopts an existing integration. `secret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
 //
 // ## Example Usage
-// ### Vendor B's endpoint checks for a group
+// ### Intune's endpoint checks for a group, under the deprecated name (use EdrIntune)
 // ```go
 // package main
 //
@@ -53,13 +53,15 @@ import (
 //
 // ## Import
 //
-// One per account; its id is `vendor-b`: `pulumi import privnet:index:EdrVendorB <name> <id>` adopts it.
+// One per account; its id is `intune`: `pulumi import privnet:index:EdrVendorB <name> <id>` adopts it.
+//
+// Deprecated: use EdrIntune, the same object under the service's name: a resource moved from EdrVendorB to EdrIntune keeps its object (no replacement).
 type EdrVendorB struct {
 	pulumi.CustomResourceState
 
 	// Account id
 	AccountId pulumi.StringOutput `pulumi:"accountId"`
-	// Client id
+	// Azure application (client) id
 	ClientId pulumi.StringOutput `pulumi:"clientId"`
 	// Creation time
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
@@ -71,11 +73,11 @@ type EdrVendorB struct {
 	Groups pulumi.StringArrayOutput `pulumi:"groups"`
 	// Last sync time
 	LastSyncedAt pulumi.StringOutput `pulumi:"lastSyncedAt"`
-	// Sync interval in hours, at least 24
+	// How recently, in hours, a device must have synced with the vendor; at least 24
 	LastSyncedInterval pulumi.IntOutput `pulumi:"lastSyncedInterval"`
-	// Client secret; write-only (secret)
+	// Azure application client secret; write-only (secret)
 	Secret pulumi.StringOutput `pulumi:"secret"`
-	// Tenant id
+	// Azure tenant id
 	TenantId pulumi.StringOutput `pulumi:"tenantId"`
 	// Last change
 	UpdatedAt pulumi.StringOutput `pulumi:"updatedAt"`
@@ -143,33 +145,33 @@ func (EdrVendorBState) ElementType() reflect.Type {
 }
 
 type edrVendorBArgs struct {
-	// Client id
+	// Azure application (client) id
 	ClientId string `pulumi:"clientId"`
 	// Whether the integration is active; default true (default true)
 	Enabled *bool `pulumi:"enabled"`
 	// Ids of the groups whose peers are checked
 	Groups []string `pulumi:"groups"`
-	// Sync interval in hours, at least 24
+	// How recently, in hours, a device must have synced with the vendor; at least 24
 	LastSyncedInterval int `pulumi:"lastSyncedInterval"`
-	// Client secret; write-only (secret; write-only: kept from state, the API never returns it)
+	// Azure application client secret; write-only (secret; write-only: kept from state, the API never returns it)
 	Secret string `pulumi:"secret"`
-	// Tenant id
+	// Azure tenant id
 	TenantId string `pulumi:"tenantId"`
 }
 
 // The set of arguments for constructing a EdrVendorB resource.
 type EdrVendorBArgs struct {
-	// Client id
+	// Azure application (client) id
 	ClientId pulumi.StringInput
 	// Whether the integration is active; default true (default true)
 	Enabled pulumi.BoolPtrInput
 	// Ids of the groups whose peers are checked
 	Groups pulumi.StringArrayInput
-	// Sync interval in hours, at least 24
+	// How recently, in hours, a device must have synced with the vendor; at least 24
 	LastSyncedInterval pulumi.IntInput
-	// Client secret; write-only (secret; write-only: kept from state, the API never returns it)
+	// Azure application client secret; write-only (secret; write-only: kept from state, the API never returns it)
 	Secret pulumi.StringInput
-	// Tenant id
+	// Azure tenant id
 	TenantId pulumi.StringInput
 }
 
@@ -215,7 +217,7 @@ func (o EdrVendorBOutput) AccountId() pulumi.StringOutput {
 	return o.ApplyT(func(v *EdrVendorB) pulumi.StringOutput { return v.AccountId }).(pulumi.StringOutput)
 }
 
-// Client id
+// Azure application (client) id
 func (o EdrVendorBOutput) ClientId() pulumi.StringOutput {
 	return o.ApplyT(func(v *EdrVendorB) pulumi.StringOutput { return v.ClientId }).(pulumi.StringOutput)
 }
@@ -245,17 +247,17 @@ func (o EdrVendorBOutput) LastSyncedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *EdrVendorB) pulumi.StringOutput { return v.LastSyncedAt }).(pulumi.StringOutput)
 }
 
-// Sync interval in hours, at least 24
+// How recently, in hours, a device must have synced with the vendor; at least 24
 func (o EdrVendorBOutput) LastSyncedInterval() pulumi.IntOutput {
 	return o.ApplyT(func(v *EdrVendorB) pulumi.IntOutput { return v.LastSyncedInterval }).(pulumi.IntOutput)
 }
 
-// Client secret; write-only (secret)
+// Azure application client secret; write-only (secret)
 func (o EdrVendorBOutput) Secret() pulumi.StringOutput {
 	return o.ApplyT(func(v *EdrVendorB) pulumi.StringOutput { return v.Secret }).(pulumi.StringOutput)
 }
 
-// Tenant id
+// Azure tenant id
 func (o EdrVendorBOutput) TenantId() pulumi.StringOutput {
 	return o.ApplyT(func(v *EdrVendorB) pulumi.StringOutput { return v.TenantId }).(pulumi.StringOutput)
 }

@@ -12,10 +12,10 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The vendor-c endpoint-protection (EDR) integration (one per account): peers of `groups` are checked against the vendor. Creating the resource adopts an existing integration. `clientId` and `secret` are write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+// Deprecated: the earlier name of EdrFalcon, the same object; use EdrFalcon. The CrowdStrike Falcon endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor's checks. Creating the resource adopts an existing integration. `clientId` and `secret` are write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
 //
 // ## Example Usage
-// ### Vendor C's endpoint checks for a group
+// ### Falcon's endpoint checks for a group, under the deprecated name (use EdrFalcon)
 // ```go
 // package main
 //
@@ -53,15 +53,17 @@ import (
 //
 // ## Import
 //
-// One per account; its id is `vendor-c`: `pulumi import privnet:index:EdrVendorC <name> <id>` adopts it.
+// One per account; its id is `falcon`: `pulumi import privnet:index:EdrVendorC <name> <id>` adopts it.
+//
+// Deprecated: use EdrFalcon, the same object under the service's name: a resource moved from EdrVendorC to EdrFalcon keeps its object (no replacement).
 type EdrVendorC struct {
 	pulumi.CustomResourceState
 
 	// Account id
 	AccountId pulumi.StringOutput `pulumi:"accountId"`
-	// Client id; write-only (secret)
+	// CrowdStrike API client id; write-only (secret)
 	ClientId pulumi.StringOutput `pulumi:"clientId"`
-	// Cloud identifier
+	// CrowdStrike cloud (us-1, us-2, eu-1, ...)
 	CloudId pulumi.StringOutput `pulumi:"cloudId"`
 	// Creation time
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
@@ -73,13 +75,11 @@ type EdrVendorC struct {
 	Groups pulumi.StringArrayOutput `pulumi:"groups"`
 	// Last sync time
 	LastSyncedAt pulumi.StringOutput `pulumi:"lastSyncedAt"`
-	// Sync interval in hours, at least 24; optional
-	LastSyncedInterval pulumi.IntPtrOutput `pulumi:"lastSyncedInterval"`
-	// Client secret; write-only (secret)
+	// CrowdStrike API client secret; write-only (secret)
 	Secret pulumi.StringOutput `pulumi:"secret"`
 	// Last change
 	UpdatedAt pulumi.StringOutput `pulumi:"updatedAt"`
-	// Minimum assessment score for approval, 0 to 100
+	// Least Zero Trust Assessment score a device needs, 0 to 100
 	ZtaScoreThreshold pulumi.IntOutput `pulumi:"ztaScoreThreshold"`
 }
 
@@ -149,37 +149,33 @@ func (EdrVendorCState) ElementType() reflect.Type {
 }
 
 type edrVendorCArgs struct {
-	// Client id; write-only (secret; write-only: kept from state, the API never returns it)
+	// CrowdStrike API client id; write-only (secret; write-only: kept from state, the API never returns it)
 	ClientId string `pulumi:"clientId"`
-	// Cloud identifier
+	// CrowdStrike cloud (us-1, us-2, eu-1, ...)
 	CloudId string `pulumi:"cloudId"`
 	// Whether the integration is active; default true (default true)
 	Enabled *bool `pulumi:"enabled"`
 	// Ids of the groups whose peers are checked
 	Groups []string `pulumi:"groups"`
-	// Sync interval in hours, at least 24; optional (default 24)
-	LastSyncedInterval *int `pulumi:"lastSyncedInterval"`
-	// Client secret; write-only (secret; write-only: kept from state, the API never returns it)
+	// CrowdStrike API client secret; write-only (secret; write-only: kept from state, the API never returns it)
 	Secret string `pulumi:"secret"`
-	// Minimum assessment score for approval, 0 to 100
+	// Least Zero Trust Assessment score a device needs, 0 to 100
 	ZtaScoreThreshold int `pulumi:"ztaScoreThreshold"`
 }
 
 // The set of arguments for constructing a EdrVendorC resource.
 type EdrVendorCArgs struct {
-	// Client id; write-only (secret; write-only: kept from state, the API never returns it)
+	// CrowdStrike API client id; write-only (secret; write-only: kept from state, the API never returns it)
 	ClientId pulumi.StringInput
-	// Cloud identifier
+	// CrowdStrike cloud (us-1, us-2, eu-1, ...)
 	CloudId pulumi.StringInput
 	// Whether the integration is active; default true (default true)
 	Enabled pulumi.BoolPtrInput
 	// Ids of the groups whose peers are checked
 	Groups pulumi.StringArrayInput
-	// Sync interval in hours, at least 24; optional (default 24)
-	LastSyncedInterval pulumi.IntPtrInput
-	// Client secret; write-only (secret; write-only: kept from state, the API never returns it)
+	// CrowdStrike API client secret; write-only (secret; write-only: kept from state, the API never returns it)
 	Secret pulumi.StringInput
-	// Minimum assessment score for approval, 0 to 100
+	// Least Zero Trust Assessment score a device needs, 0 to 100
 	ZtaScoreThreshold pulumi.IntInput
 }
 
@@ -225,12 +221,12 @@ func (o EdrVendorCOutput) AccountId() pulumi.StringOutput {
 	return o.ApplyT(func(v *EdrVendorC) pulumi.StringOutput { return v.AccountId }).(pulumi.StringOutput)
 }
 
-// Client id; write-only (secret)
+// CrowdStrike API client id; write-only (secret)
 func (o EdrVendorCOutput) ClientId() pulumi.StringOutput {
 	return o.ApplyT(func(v *EdrVendorC) pulumi.StringOutput { return v.ClientId }).(pulumi.StringOutput)
 }
 
-// Cloud identifier
+// CrowdStrike cloud (us-1, us-2, eu-1, ...)
 func (o EdrVendorCOutput) CloudId() pulumi.StringOutput {
 	return o.ApplyT(func(v *EdrVendorC) pulumi.StringOutput { return v.CloudId }).(pulumi.StringOutput)
 }
@@ -260,12 +256,7 @@ func (o EdrVendorCOutput) LastSyncedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *EdrVendorC) pulumi.StringOutput { return v.LastSyncedAt }).(pulumi.StringOutput)
 }
 
-// Sync interval in hours, at least 24; optional
-func (o EdrVendorCOutput) LastSyncedInterval() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v *EdrVendorC) pulumi.IntPtrOutput { return v.LastSyncedInterval }).(pulumi.IntPtrOutput)
-}
-
-// Client secret; write-only (secret)
+// CrowdStrike API client secret; write-only (secret)
 func (o EdrVendorCOutput) Secret() pulumi.StringOutput {
 	return o.ApplyT(func(v *EdrVendorC) pulumi.StringOutput { return v.Secret }).(pulumi.StringOutput)
 }
@@ -275,7 +266,7 @@ func (o EdrVendorCOutput) UpdatedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *EdrVendorC) pulumi.StringOutput { return v.UpdatedAt }).(pulumi.StringOutput)
 }
 
-// Minimum assessment score for approval, 0 to 100
+// Least Zero Trust Assessment score a device needs, 0 to 100
 func (o EdrVendorCOutput) ZtaScoreThreshold() pulumi.IntOutput {
 	return o.ApplyT(func(v *EdrVendorC) pulumi.IntOutput { return v.ZtaScoreThreshold }).(pulumi.IntOutput)
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The sync log of a directory sync integration of either vendor.
+// The sync log of a directory sync integration: `google-idp` (Google Workspace) or `azure-idp` (Azure AD); the spec's names `vendor-d-idp` and `vendor-e-idp` are the same two.
 //
 // The result's `items` lists the objects found (a function returns one object).
 //
@@ -32,7 +32,7 @@ import (
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			cfg := config.New(ctx, "")
 //			found := privnet.GetDirectorySyncLogsOutput(ctx, privnet.GetDirectorySyncLogsOutputArgs{
-//				Vendor: pulumi.String("vendor-d-idp"),
+//				Vendor: pulumi.String("google-idp"),
 //				Id:     pulumi.String(cfg.Require("directoryId")),
 //			})
 //			ctx.Export("items", found.Items())
@@ -54,7 +54,7 @@ func GetDirectorySyncLogs(ctx *pulumi.Context, args *GetDirectorySyncLogsArgs, o
 type GetDirectorySyncLogsArgs struct {
 	// Integration id
 	Id string `pulumi:"id"`
-	// Which directory sync vendor; one of `vendor-d-idp`, `vendor-e-idp`
+	// Which directory: google-idp or azure-idp (vendor-d-idp and vendor-e-idp: the same, deprecated); one of `google-idp`, `azure-idp`, `vendor-d-idp`, `vendor-e-idp`
 	Vendor string `pulumi:"vendor"`
 }
 
@@ -71,7 +71,7 @@ func GetDirectorySyncLogsOutput(ctx *pulumi.Context, args GetDirectorySyncLogsOu
 type GetDirectorySyncLogsOutputArgs struct {
 	// Integration id
 	Id pulumi.StringInput `pulumi:"id"`
-	// Which directory sync vendor; one of `vendor-d-idp`, `vendor-e-idp`
+	// Which directory: google-idp or azure-idp (vendor-d-idp and vendor-e-idp: the same, deprecated); one of `google-idp`, `azure-idp`, `vendor-d-idp`, `vendor-e-idp`
 	Vendor pulumi.StringInput `pulumi:"vendor"`
 }
 

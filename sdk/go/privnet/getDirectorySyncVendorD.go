@@ -11,10 +11,10 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The vendor-d-idp directory sync with this id (the service account key is never returned).
+// Deprecated: use getGoogleWorkspaceSync (the same integrations, which this calls).
 //
 // ## Example Usage
-// ### Vendor D's directory sync with an id from the stack's config
+// ### Google Workspace's directory sync with an id from the stack's config, by the deprecated name
 // ```go
 // package main
 //
@@ -53,11 +53,11 @@ type LookupDirectorySyncVendorDArgs struct {
 	Id string `pulumi:"id"`
 }
 
-// Directory sync vendor-d-idp integration (the service account key is never returned)
+// Google Workspace directory sync (the service account key is never answered)
 type LookupDirectorySyncVendorDResult struct {
 	// Connector id
-	ConnectorId string `pulumi:"connectorId"`
-	// Customer id
+	ConnectorId *string `pulumi:"connectorId"`
+	// Customer id of the Google Workspace account
 	CustomerId string `pulumi:"customerId"`
 	// Whether the integration is active
 	Enabled bool `pulumi:"enabled"`
@@ -87,7 +87,7 @@ func (LookupDirectorySyncVendorDOutputArgs) ElementType() reflect.Type {
 	return reflect.TypeOf((*LookupDirectorySyncVendorDArgs)(nil)).Elem()
 }
 
-// Directory sync vendor-d-idp integration (the service account key is never returned)
+// Google Workspace directory sync (the service account key is never answered)
 type LookupDirectorySyncVendorDResultOutput struct{ *pulumi.OutputState }
 
 func (LookupDirectorySyncVendorDResultOutput) ElementType() reflect.Type {
@@ -103,11 +103,11 @@ func (o LookupDirectorySyncVendorDResultOutput) ToLookupDirectorySyncVendorDResu
 }
 
 // Connector id
-func (o LookupDirectorySyncVendorDResultOutput) ConnectorId() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupDirectorySyncVendorDResult) string { return v.ConnectorId }).(pulumi.StringOutput)
+func (o LookupDirectorySyncVendorDResultOutput) ConnectorId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupDirectorySyncVendorDResult) *string { return v.ConnectorId }).(pulumi.StringPtrOutput)
 }
 
-// Customer id
+// Customer id of the Google Workspace account
 func (o LookupDirectorySyncVendorDResultOutput) CustomerId() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupDirectorySyncVendorDResult) string { return v.CustomerId }).(pulumi.StringOutput)
 }

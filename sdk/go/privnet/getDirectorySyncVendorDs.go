@@ -11,12 +11,12 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Every vendor-d-idp directory sync.
+// Deprecated: use getGoogleWorkspaceSyncs (the same integrations, which this calls).
 //
 // The result's `items` lists the objects found (a function returns one object).
 //
 // ## Example Usage
-// ### Every vendor D directory sync
+// ### Every Google Workspace directory sync (deprecated name)
 // ```go
 // package main
 //

@@ -11,10 +11,10 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The vendor-e-idp directory sync with this id (the client secret is never returned).
+// Deprecated: use getAzureAdSync (the same integrations, which this calls).
 //
 // ## Example Usage
-// ### Vendor E's directory sync with an id from the stack's config
+// ### Azure AD's directory sync with an id from the stack's config, by the deprecated name
 // ```go
 // package main
 //
@@ -53,17 +53,17 @@ type LookupDirectorySyncVendorEArgs struct {
 	Id string `pulumi:"id"`
 }
 
-// Directory sync vendor-e-idp integration (the client secret is never returned)
+// Azure AD directory sync (the client secret is never answered)
 type LookupDirectorySyncVendorEResult struct {
-	// Client id
+	// Application (client) id
 	ClientId string `pulumi:"clientId"`
 	// Connector id
-	ConnectorId string `pulumi:"connectorId"`
+	ConnectorId *string `pulumi:"connectorId"`
 	// Whether the integration is active
 	Enabled bool `pulumi:"enabled"`
 	// Start-with patterns of the groups to sync
 	GroupPrefixes []string `pulumi:"groupPrefixes"`
-	// API host domain
+	// Graph API host domain
 	Host string `pulumi:"host"`
 	// Integration id
 	Id int `pulumi:"id"`
@@ -71,7 +71,7 @@ type LookupDirectorySyncVendorEResult struct {
 	LastSyncedAt string `pulumi:"lastSyncedAt"`
 	// Sync interval in seconds
 	SyncInterval int `pulumi:"syncInterval"`
-	// Tenant id
+	// Directory (tenant) id
 	TenantId string `pulumi:"tenantId"`
 	// Patterns of the groups whose users are synced
 	UserGroupPrefixes []string `pulumi:"userGroupPrefixes"`
@@ -91,7 +91,7 @@ func (LookupDirectorySyncVendorEOutputArgs) ElementType() reflect.Type {
 	return reflect.TypeOf((*LookupDirectorySyncVendorEArgs)(nil)).Elem()
 }
 
-// Directory sync vendor-e-idp integration (the client secret is never returned)
+// Azure AD directory sync (the client secret is never answered)
 type LookupDirectorySyncVendorEResultOutput struct{ *pulumi.OutputState }
 
 func (LookupDirectorySyncVendorEResultOutput) ElementType() reflect.Type {
@@ -106,14 +106,14 @@ func (o LookupDirectorySyncVendorEResultOutput) ToLookupDirectorySyncVendorEResu
 	return o
 }
 
-// Client id
+// Application (client) id
 func (o LookupDirectorySyncVendorEResultOutput) ClientId() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupDirectorySyncVendorEResult) string { return v.ClientId }).(pulumi.StringOutput)
 }
 
 // Connector id
-func (o LookupDirectorySyncVendorEResultOutput) ConnectorId() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupDirectorySyncVendorEResult) string { return v.ConnectorId }).(pulumi.StringOutput)
+func (o LookupDirectorySyncVendorEResultOutput) ConnectorId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupDirectorySyncVendorEResult) *string { return v.ConnectorId }).(pulumi.StringPtrOutput)
 }
 
 // Whether the integration is active
@@ -126,7 +126,7 @@ func (o LookupDirectorySyncVendorEResultOutput) GroupPrefixes() pulumi.StringArr
 	return o.ApplyT(func(v LookupDirectorySyncVendorEResult) []string { return v.GroupPrefixes }).(pulumi.StringArrayOutput)
 }
 
-// API host domain
+// Graph API host domain
 func (o LookupDirectorySyncVendorEResultOutput) Host() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupDirectorySyncVendorEResult) string { return v.Host }).(pulumi.StringOutput)
 }
@@ -146,7 +146,7 @@ func (o LookupDirectorySyncVendorEResultOutput) SyncInterval() pulumi.IntOutput 
 	return o.ApplyT(func(v LookupDirectorySyncVendorEResult) int { return v.SyncInterval }).(pulumi.IntOutput)
 }
 
-// Tenant id
+// Directory (tenant) id
 func (o LookupDirectorySyncVendorEResultOutput) TenantId() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupDirectorySyncVendorEResult) string { return v.TenantId }).(pulumi.StringOutput)
 }

@@ -11,12 +11,12 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Every vendor-e-idp directory sync.
+// Deprecated: use getAzureAdSyncs (the same integrations, which this calls).
 //
 // The result's `items` lists the objects found (a function returns one object).
 //
 // ## Example Usage
-// ### Every vendor E directory sync
+// ### Every Azure AD directory sync (deprecated name)
 // ```go
 // package main
 //

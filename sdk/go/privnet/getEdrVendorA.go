@@ -11,10 +11,10 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The vendor-a EDR integration (the API token is never returned); fails when it is not configured.
+// Deprecated: use getEdrSentinelOne (the same integration, which this calls).
 //
 // ## Example Usage
-// ### Vendor A's integration
+// ### SentinelOne's integration, by the deprecated name
 // ```go
 // package main
 //
@@ -44,11 +44,11 @@ func LookupEdrVendorA(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*Lookup
 	return &rv, nil
 }
 
-// EDR vendor-a integration (the api_token is never returned)
+// SentinelOne EDR integration (the api_token is never answered)
 type LookupEdrVendorAResult struct {
 	// Account id
 	AccountId string `pulumi:"accountId"`
-	// API URL
+	// Base URL of the SentinelOne API
 	ApiUrl string `pulumi:"apiUrl"`
 	// Creation time
 	CreatedAt string `pulumi:"createdAt"`
@@ -62,9 +62,9 @@ type LookupEdrVendorAResult struct {
 	Id int `pulumi:"id"`
 	// Last sync time
 	LastSyncedAt string `pulumi:"lastSyncedAt"`
-	// Sync interval in hours
+	// How recently, in hours, a device must have synced
 	LastSyncedInterval int `pulumi:"lastSyncedInterval"`
-	// Device attributes a peer must match
+	// SentinelOne agent attributes a peer's device must match
 	MatchAttributes GetEdrVendorAMatchAttributes `pulumi:"matchAttributes"`
 	// Last change
 	UpdatedAt string `pulumi:"updatedAt"`
@@ -75,7 +75,7 @@ func LookupEdrVendorAOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) Lo
 	return ctx.InvokeOutput("privnet:index:getEdrVendorA", nil, LookupEdrVendorAResultOutput{}, options).(LookupEdrVendorAResultOutput)
 }
 
-// EDR vendor-a integration (the api_token is never returned)
+// SentinelOne EDR integration (the api_token is never answered)
 type LookupEdrVendorAResultOutput struct{ *pulumi.OutputState }
 
 func (LookupEdrVendorAResultOutput) ElementType() reflect.Type {
@@ -95,7 +95,7 @@ func (o LookupEdrVendorAResultOutput) AccountId() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupEdrVendorAResult) string { return v.AccountId }).(pulumi.StringOutput)
 }
 
-// API URL
+// Base URL of the SentinelOne API
 func (o LookupEdrVendorAResultOutput) ApiUrl() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupEdrVendorAResult) string { return v.ApiUrl }).(pulumi.StringOutput)
 }
@@ -130,12 +130,12 @@ func (o LookupEdrVendorAResultOutput) LastSyncedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupEdrVendorAResult) string { return v.LastSyncedAt }).(pulumi.StringOutput)
 }
 
-// Sync interval in hours
+// How recently, in hours, a device must have synced
 func (o LookupEdrVendorAResultOutput) LastSyncedInterval() pulumi.IntOutput {
 	return o.ApplyT(func(v LookupEdrVendorAResult) int { return v.LastSyncedInterval }).(pulumi.IntOutput)
 }
 
-// Device attributes a peer must match
+// SentinelOne agent attributes a peer's device must match
 func (o LookupEdrVendorAResultOutput) MatchAttributes() GetEdrVendorAMatchAttributesOutput {
 	return o.ApplyT(func(v LookupEdrVendorAResult) GetEdrVendorAMatchAttributes { return v.MatchAttributes }).(GetEdrVendorAMatchAttributesOutput)
 }

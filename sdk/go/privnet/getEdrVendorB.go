@@ -11,10 +11,10 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The vendor-b EDR integration (the secret is never returned); fails when it is not configured.
+// Deprecated: use getEdrIntune (the same integration, which this calls).
 //
 // ## Example Usage
-// ### Vendor B's integration
+// ### Intune's integration, by the deprecated name
 // ```go
 // package main
 //
@@ -44,11 +44,11 @@ func LookupEdrVendorB(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*Lookup
 	return &rv, nil
 }
 
-// EDR vendor-b integration (the secret is never returned)
+// Intune EDR integration (the secret is never answered)
 type LookupEdrVendorBResult struct {
 	// Account id
 	AccountId string `pulumi:"accountId"`
-	// Client id
+	// Azure application (client) id
 	ClientId string `pulumi:"clientId"`
 	// Creation time
 	CreatedAt string `pulumi:"createdAt"`
@@ -62,9 +62,9 @@ type LookupEdrVendorBResult struct {
 	Id int `pulumi:"id"`
 	// Last sync time
 	LastSyncedAt string `pulumi:"lastSyncedAt"`
-	// Sync interval in hours
+	// How recently, in hours, a device must have synced
 	LastSyncedInterval int `pulumi:"lastSyncedInterval"`
-	// Tenant id
+	// Azure tenant id
 	TenantId string `pulumi:"tenantId"`
 	// Last change
 	UpdatedAt string `pulumi:"updatedAt"`
@@ -75,7 +75,7 @@ func LookupEdrVendorBOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) Lo
 	return ctx.InvokeOutput("privnet:index:getEdrVendorB", nil, LookupEdrVendorBResultOutput{}, options).(LookupEdrVendorBResultOutput)
 }
 
-// EDR vendor-b integration (the secret is never returned)
+// Intune EDR integration (the secret is never answered)
 type LookupEdrVendorBResultOutput struct{ *pulumi.OutputState }
 
 func (LookupEdrVendorBResultOutput) ElementType() reflect.Type {
@@ -95,7 +95,7 @@ func (o LookupEdrVendorBResultOutput) AccountId() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupEdrVendorBResult) string { return v.AccountId }).(pulumi.StringOutput)
 }
 
-// Client id
+// Azure application (client) id
 func (o LookupEdrVendorBResultOutput) ClientId() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupEdrVendorBResult) string { return v.ClientId }).(pulumi.StringOutput)
 }
@@ -130,12 +130,12 @@ func (o LookupEdrVendorBResultOutput) LastSyncedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupEdrVendorBResult) string { return v.LastSyncedAt }).(pulumi.StringOutput)
 }
 
-// Sync interval in hours
+// How recently, in hours, a device must have synced
 func (o LookupEdrVendorBResultOutput) LastSyncedInterval() pulumi.IntOutput {
 	return o.ApplyT(func(v LookupEdrVendorBResult) int { return v.LastSyncedInterval }).(pulumi.IntOutput)
 }
 
-// Tenant id
+// Azure tenant id
 func (o LookupEdrVendorBResultOutput) TenantId() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupEdrVendorBResult) string { return v.TenantId }).(pulumi.StringOutput)
 }

@@ -11,10 +11,10 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The vendor-c EDR integration (client id and secret are never returned); fails when it is not configured.
+// Deprecated: use getEdrFalcon (the same integration, which this calls).
 //
 // ## Example Usage
-// ### Vendor C's integration
+// ### Falcon's integration, by the deprecated name
 // ```go
 // package main
 //
@@ -44,11 +44,11 @@ func LookupEdrVendorC(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*Lookup
 	return &rv, nil
 }
 
-// EDR vendor-c integration (client_id and secret are never returned)
+// CrowdStrike Falcon EDR integration (client_id and secret are never answered)
 type LookupEdrVendorCResult struct {
 	// Account id
 	AccountId string `pulumi:"accountId"`
-	// Cloud identifier
+	// CrowdStrike cloud
 	CloudId string `pulumi:"cloudId"`
 	// Creation time
 	CreatedAt string `pulumi:"createdAt"`
@@ -62,11 +62,9 @@ type LookupEdrVendorCResult struct {
 	Id int `pulumi:"id"`
 	// Last sync time
 	LastSyncedAt string `pulumi:"lastSyncedAt"`
-	// Sync interval in hours
-	LastSyncedInterval int `pulumi:"lastSyncedInterval"`
 	// Last change
 	UpdatedAt string `pulumi:"updatedAt"`
-	// Minimum assessment score for approval
+	// Least Zero Trust Assessment score a device needs
 	ZtaScoreThreshold int `pulumi:"ztaScoreThreshold"`
 }
 
@@ -75,7 +73,7 @@ func LookupEdrVendorCOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) Lo
 	return ctx.InvokeOutput("privnet:index:getEdrVendorC", nil, LookupEdrVendorCResultOutput{}, options).(LookupEdrVendorCResultOutput)
 }
 
-// EDR vendor-c integration (client_id and secret are never returned)
+// CrowdStrike Falcon EDR integration (client_id and secret are never answered)
 type LookupEdrVendorCResultOutput struct{ *pulumi.OutputState }
 
 func (LookupEdrVendorCResultOutput) ElementType() reflect.Type {
@@ -95,7 +93,7 @@ func (o LookupEdrVendorCResultOutput) AccountId() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupEdrVendorCResult) string { return v.AccountId }).(pulumi.StringOutput)
 }
 
-// Cloud identifier
+// CrowdStrike cloud
 func (o LookupEdrVendorCResultOutput) CloudId() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupEdrVendorCResult) string { return v.CloudId }).(pulumi.StringOutput)
 }
@@ -130,17 +128,12 @@ func (o LookupEdrVendorCResultOutput) LastSyncedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupEdrVendorCResult) string { return v.LastSyncedAt }).(pulumi.StringOutput)
 }
 
-// Sync interval in hours
-func (o LookupEdrVendorCResultOutput) LastSyncedInterval() pulumi.IntOutput {
-	return o.ApplyT(func(v LookupEdrVendorCResult) int { return v.LastSyncedInterval }).(pulumi.IntOutput)
-}
-
 // Last change
 func (o LookupEdrVendorCResultOutput) UpdatedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupEdrVendorCResult) string { return v.UpdatedAt }).(pulumi.StringOutput)
 }
 
-// Minimum assessment score for approval
+// Least Zero Trust Assessment score a device needs
 func (o LookupEdrVendorCResultOutput) ZtaScoreThreshold() pulumi.IntOutput {
 	return o.ApplyT(func(v LookupEdrVendorCResult) int { return v.ZtaScoreThreshold }).(pulumi.IntOutput)
 }

@@ -23,6 +23,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 	switch typ {
 	case "privnet:index:AccountSettings":
 		r = &AccountSettings{}
+	case "privnet:index:AzureAdSync":
+		r = &AzureAdSync{}
 	case "privnet:index:DirectorySyncVendorD":
 		r = &DirectorySyncVendorD{}
 	case "privnet:index:DirectorySyncVendorE":
@@ -35,6 +37,16 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &DnsZone{}
 	case "privnet:index:DnsZoneBundle":
 		r = &DnsZoneBundle{}
+	case "privnet:index:EdrFalcon":
+		r = &EdrFalcon{}
+	case "privnet:index:EdrFleetDm":
+		r = &EdrFleetDm{}
+	case "privnet:index:EdrHuntress":
+		r = &EdrHuntress{}
+	case "privnet:index:EdrIntune":
+		r = &EdrIntune{}
+	case "privnet:index:EdrSentinelOne":
+		r = &EdrSentinelOne{}
 	case "privnet:index:EdrVendorA":
 		r = &EdrVendorA{}
 	case "privnet:index:EdrVendorB":
@@ -43,6 +55,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &EdrVendorC{}
 	case "privnet:index:EventStreamingIntegration":
 		r = &EventStreamingIntegration{}
+	case "privnet:index:GoogleWorkspaceSync":
+		r = &GoogleWorkspaceSync{}
 	case "privnet:index:Group":
 		r = &Group{}
 	case "privnet:index:IdentityProvider":
@@ -51,6 +65,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &IngressPeer{}
 	case "privnet:index:IngressPortAllocation":
 		r = &IngressPortAllocation{}
+	case "privnet:index:MspTenant":
+		r = &MspTenant{}
 	case "privnet:index:NameserverGroup":
 		r = &NameserverGroup{}
 	case "privnet:index:Network":
@@ -67,6 +83,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &OktaScimIntegration{}
 	case "privnet:index:Peer":
 		r = &Peer{}
+	case "privnet:index:PeerEdrBypass":
+		r = &PeerEdrBypass{}
 	case "privnet:index:PersonalAccessToken":
 		r = &PersonalAccessToken{}
 	case "privnet:index:Policy":

@@ -427,23 +427,314 @@ func (o DnsZoneRecordArrayOutput) Index(i pulumi.IntInput) DnsZoneRecordOutput {
 	}).(DnsZoneRecordOutput)
 }
 
-// Device attributes a peer must match
-type EdrVendorAMatchAttributes struct {
-	// Maximum allowed active threats
+// FleetDM host attributes a peer's device must match
+type EdrFleetDmMatchAttributes struct {
+	// Whether the host's disk must be encrypted
+	DiskEncryptionEnabled *bool `pulumi:"diskEncryptionEnabled"`
+	// Most failing FleetDM policies a host may have; 0 requires all to pass
+	FailingPoliciesCountMax *int `pulumi:"failingPoliciesCountMax"`
+	// Ids of FleetDM policies that must pass on the host
+	RequiredPolicies []int `pulumi:"requiredPolicies"`
+	// Whether the host must be online in FleetDM
+	StatusOnline *bool `pulumi:"statusOnline"`
+	// Most vulnerable software packages a host may have
+	VulnerableSoftwareCountMax *int `pulumi:"vulnerableSoftwareCountMax"`
+}
+
+// EdrFleetDmMatchAttributesInput is an input type that accepts EdrFleetDmMatchAttributesArgs and EdrFleetDmMatchAttributesOutput values.
+// You can construct a concrete instance of `EdrFleetDmMatchAttributesInput` via:
+//
+//	EdrFleetDmMatchAttributesArgs{...}
+type EdrFleetDmMatchAttributesInput interface {
+	pulumi.Input
+
+	ToEdrFleetDmMatchAttributesOutput() EdrFleetDmMatchAttributesOutput
+	ToEdrFleetDmMatchAttributesOutputWithContext(context.Context) EdrFleetDmMatchAttributesOutput
+}
+
+// FleetDM host attributes a peer's device must match
+type EdrFleetDmMatchAttributesArgs struct {
+	// Whether the host's disk must be encrypted
+	DiskEncryptionEnabled pulumi.BoolPtrInput `pulumi:"diskEncryptionEnabled"`
+	// Most failing FleetDM policies a host may have; 0 requires all to pass
+	FailingPoliciesCountMax pulumi.IntPtrInput `pulumi:"failingPoliciesCountMax"`
+	// Ids of FleetDM policies that must pass on the host
+	RequiredPolicies pulumi.IntArrayInput `pulumi:"requiredPolicies"`
+	// Whether the host must be online in FleetDM
+	StatusOnline pulumi.BoolPtrInput `pulumi:"statusOnline"`
+	// Most vulnerable software packages a host may have
+	VulnerableSoftwareCountMax pulumi.IntPtrInput `pulumi:"vulnerableSoftwareCountMax"`
+}
+
+func (EdrFleetDmMatchAttributesArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*EdrFleetDmMatchAttributes)(nil)).Elem()
+}
+
+func (i EdrFleetDmMatchAttributesArgs) ToEdrFleetDmMatchAttributesOutput() EdrFleetDmMatchAttributesOutput {
+	return i.ToEdrFleetDmMatchAttributesOutputWithContext(context.Background())
+}
+
+func (i EdrFleetDmMatchAttributesArgs) ToEdrFleetDmMatchAttributesOutputWithContext(ctx context.Context) EdrFleetDmMatchAttributesOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EdrFleetDmMatchAttributesOutput)
+}
+
+// FleetDM host attributes a peer's device must match
+type EdrFleetDmMatchAttributesOutput struct{ *pulumi.OutputState }
+
+func (EdrFleetDmMatchAttributesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EdrFleetDmMatchAttributes)(nil)).Elem()
+}
+
+func (o EdrFleetDmMatchAttributesOutput) ToEdrFleetDmMatchAttributesOutput() EdrFleetDmMatchAttributesOutput {
+	return o
+}
+
+func (o EdrFleetDmMatchAttributesOutput) ToEdrFleetDmMatchAttributesOutputWithContext(ctx context.Context) EdrFleetDmMatchAttributesOutput {
+	return o
+}
+
+// Whether the host's disk must be encrypted
+func (o EdrFleetDmMatchAttributesOutput) DiskEncryptionEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v EdrFleetDmMatchAttributes) *bool { return v.DiskEncryptionEnabled }).(pulumi.BoolPtrOutput)
+}
+
+// Most failing FleetDM policies a host may have; 0 requires all to pass
+func (o EdrFleetDmMatchAttributesOutput) FailingPoliciesCountMax() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v EdrFleetDmMatchAttributes) *int { return v.FailingPoliciesCountMax }).(pulumi.IntPtrOutput)
+}
+
+// Ids of FleetDM policies that must pass on the host
+func (o EdrFleetDmMatchAttributesOutput) RequiredPolicies() pulumi.IntArrayOutput {
+	return o.ApplyT(func(v EdrFleetDmMatchAttributes) []int { return v.RequiredPolicies }).(pulumi.IntArrayOutput)
+}
+
+// Whether the host must be online in FleetDM
+func (o EdrFleetDmMatchAttributesOutput) StatusOnline() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v EdrFleetDmMatchAttributes) *bool { return v.StatusOnline }).(pulumi.BoolPtrOutput)
+}
+
+// Most vulnerable software packages a host may have
+func (o EdrFleetDmMatchAttributesOutput) VulnerableSoftwareCountMax() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v EdrFleetDmMatchAttributes) *int { return v.VulnerableSoftwareCountMax }).(pulumi.IntPtrOutput)
+}
+
+// Huntress agent attributes a peer's device must match
+type EdrHuntressMatchAttributes struct {
+	// Required policy status of Defender antivirus
+	DefenderPolicyStatus *string `pulumi:"defenderPolicyStatus"`
+	// Required status of Defender antivirus
+	DefenderStatus *string `pulumi:"defenderStatus"`
+	// Required sub-status of Defender antivirus
+	DefenderSubstatus *string `pulumi:"defenderSubstatus"`
+	// Required status of the agent's firewall (Disabled, Enabled, Pending Isolation, Isolated, Pending Release)
+	FirewallStatus *string `pulumi:"firewallStatus"`
+}
+
+// EdrHuntressMatchAttributesInput is an input type that accepts EdrHuntressMatchAttributesArgs and EdrHuntressMatchAttributesOutput values.
+// You can construct a concrete instance of `EdrHuntressMatchAttributesInput` via:
+//
+//	EdrHuntressMatchAttributesArgs{...}
+type EdrHuntressMatchAttributesInput interface {
+	pulumi.Input
+
+	ToEdrHuntressMatchAttributesOutput() EdrHuntressMatchAttributesOutput
+	ToEdrHuntressMatchAttributesOutputWithContext(context.Context) EdrHuntressMatchAttributesOutput
+}
+
+// Huntress agent attributes a peer's device must match
+type EdrHuntressMatchAttributesArgs struct {
+	// Required policy status of Defender antivirus
+	DefenderPolicyStatus pulumi.StringPtrInput `pulumi:"defenderPolicyStatus"`
+	// Required status of Defender antivirus
+	DefenderStatus pulumi.StringPtrInput `pulumi:"defenderStatus"`
+	// Required sub-status of Defender antivirus
+	DefenderSubstatus pulumi.StringPtrInput `pulumi:"defenderSubstatus"`
+	// Required status of the agent's firewall (Disabled, Enabled, Pending Isolation, Isolated, Pending Release)
+	FirewallStatus pulumi.StringPtrInput `pulumi:"firewallStatus"`
+}
+
+func (EdrHuntressMatchAttributesArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*EdrHuntressMatchAttributes)(nil)).Elem()
+}
+
+func (i EdrHuntressMatchAttributesArgs) ToEdrHuntressMatchAttributesOutput() EdrHuntressMatchAttributesOutput {
+	return i.ToEdrHuntressMatchAttributesOutputWithContext(context.Background())
+}
+
+func (i EdrHuntressMatchAttributesArgs) ToEdrHuntressMatchAttributesOutputWithContext(ctx context.Context) EdrHuntressMatchAttributesOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EdrHuntressMatchAttributesOutput)
+}
+
+// Huntress agent attributes a peer's device must match
+type EdrHuntressMatchAttributesOutput struct{ *pulumi.OutputState }
+
+func (EdrHuntressMatchAttributesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EdrHuntressMatchAttributes)(nil)).Elem()
+}
+
+func (o EdrHuntressMatchAttributesOutput) ToEdrHuntressMatchAttributesOutput() EdrHuntressMatchAttributesOutput {
+	return o
+}
+
+func (o EdrHuntressMatchAttributesOutput) ToEdrHuntressMatchAttributesOutputWithContext(ctx context.Context) EdrHuntressMatchAttributesOutput {
+	return o
+}
+
+// Required policy status of Defender antivirus
+func (o EdrHuntressMatchAttributesOutput) DefenderPolicyStatus() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EdrHuntressMatchAttributes) *string { return v.DefenderPolicyStatus }).(pulumi.StringPtrOutput)
+}
+
+// Required status of Defender antivirus
+func (o EdrHuntressMatchAttributesOutput) DefenderStatus() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EdrHuntressMatchAttributes) *string { return v.DefenderStatus }).(pulumi.StringPtrOutput)
+}
+
+// Required sub-status of Defender antivirus
+func (o EdrHuntressMatchAttributesOutput) DefenderSubstatus() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EdrHuntressMatchAttributes) *string { return v.DefenderSubstatus }).(pulumi.StringPtrOutput)
+}
+
+// Required status of the agent's firewall (Disabled, Enabled, Pending Isolation, Isolated, Pending Release)
+func (o EdrHuntressMatchAttributesOutput) FirewallStatus() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EdrHuntressMatchAttributes) *string { return v.FirewallStatus }).(pulumi.StringPtrOutput)
+}
+
+// SentinelOne agent attributes a peer's device must match
+type EdrSentinelOneMatchAttributes struct {
+	// Most active threats a device may have
 	ActiveThreats *int `pulumi:"activeThreats"`
-	// Require encrypted applications
+	// Whether the device's disk must be encrypted
 	EncryptedApplications *bool `pulumi:"encryptedApplications"`
-	// Require the firewall
+	// Whether the agent's firewall must be on
 	FirewallEnabled *bool `pulumi:"firewallEnabled"`
-	// Required infection state
+	// The infection flag the device must have
 	Infected *bool `pulumi:"infected"`
-	// Require an active agent
+	// Whether the agent must be active and reporting
 	IsActive *bool `pulumi:"isActive"`
-	// Require an up-to-date agent
+	// Whether the agent must run its latest version
 	IsUpToDate *bool `pulumi:"isUpToDate"`
-	// Required network status; one of `connected`, `disconnected`, `quarantined`
+	// The network status the device must have; one of `connected`, `disconnected`, `quarantined`
 	NetworkStatus *string `pulumi:"networkStatus"`
-	// Required operational state
+	// The operational state the agent must be in
+	OperationalState *string `pulumi:"operationalState"`
+}
+
+// EdrSentinelOneMatchAttributesInput is an input type that accepts EdrSentinelOneMatchAttributesArgs and EdrSentinelOneMatchAttributesOutput values.
+// You can construct a concrete instance of `EdrSentinelOneMatchAttributesInput` via:
+//
+//	EdrSentinelOneMatchAttributesArgs{...}
+type EdrSentinelOneMatchAttributesInput interface {
+	pulumi.Input
+
+	ToEdrSentinelOneMatchAttributesOutput() EdrSentinelOneMatchAttributesOutput
+	ToEdrSentinelOneMatchAttributesOutputWithContext(context.Context) EdrSentinelOneMatchAttributesOutput
+}
+
+// SentinelOne agent attributes a peer's device must match
+type EdrSentinelOneMatchAttributesArgs struct {
+	// Most active threats a device may have
+	ActiveThreats pulumi.IntPtrInput `pulumi:"activeThreats"`
+	// Whether the device's disk must be encrypted
+	EncryptedApplications pulumi.BoolPtrInput `pulumi:"encryptedApplications"`
+	// Whether the agent's firewall must be on
+	FirewallEnabled pulumi.BoolPtrInput `pulumi:"firewallEnabled"`
+	// The infection flag the device must have
+	Infected pulumi.BoolPtrInput `pulumi:"infected"`
+	// Whether the agent must be active and reporting
+	IsActive pulumi.BoolPtrInput `pulumi:"isActive"`
+	// Whether the agent must run its latest version
+	IsUpToDate pulumi.BoolPtrInput `pulumi:"isUpToDate"`
+	// The network status the device must have; one of `connected`, `disconnected`, `quarantined`
+	NetworkStatus pulumi.StringPtrInput `pulumi:"networkStatus"`
+	// The operational state the agent must be in
+	OperationalState pulumi.StringPtrInput `pulumi:"operationalState"`
+}
+
+func (EdrSentinelOneMatchAttributesArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*EdrSentinelOneMatchAttributes)(nil)).Elem()
+}
+
+func (i EdrSentinelOneMatchAttributesArgs) ToEdrSentinelOneMatchAttributesOutput() EdrSentinelOneMatchAttributesOutput {
+	return i.ToEdrSentinelOneMatchAttributesOutputWithContext(context.Background())
+}
+
+func (i EdrSentinelOneMatchAttributesArgs) ToEdrSentinelOneMatchAttributesOutputWithContext(ctx context.Context) EdrSentinelOneMatchAttributesOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EdrSentinelOneMatchAttributesOutput)
+}
+
+// SentinelOne agent attributes a peer's device must match
+type EdrSentinelOneMatchAttributesOutput struct{ *pulumi.OutputState }
+
+func (EdrSentinelOneMatchAttributesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EdrSentinelOneMatchAttributes)(nil)).Elem()
+}
+
+func (o EdrSentinelOneMatchAttributesOutput) ToEdrSentinelOneMatchAttributesOutput() EdrSentinelOneMatchAttributesOutput {
+	return o
+}
+
+func (o EdrSentinelOneMatchAttributesOutput) ToEdrSentinelOneMatchAttributesOutputWithContext(ctx context.Context) EdrSentinelOneMatchAttributesOutput {
+	return o
+}
+
+// Most active threats a device may have
+func (o EdrSentinelOneMatchAttributesOutput) ActiveThreats() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v EdrSentinelOneMatchAttributes) *int { return v.ActiveThreats }).(pulumi.IntPtrOutput)
+}
+
+// Whether the device's disk must be encrypted
+func (o EdrSentinelOneMatchAttributesOutput) EncryptedApplications() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v EdrSentinelOneMatchAttributes) *bool { return v.EncryptedApplications }).(pulumi.BoolPtrOutput)
+}
+
+// Whether the agent's firewall must be on
+func (o EdrSentinelOneMatchAttributesOutput) FirewallEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v EdrSentinelOneMatchAttributes) *bool { return v.FirewallEnabled }).(pulumi.BoolPtrOutput)
+}
+
+// The infection flag the device must have
+func (o EdrSentinelOneMatchAttributesOutput) Infected() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v EdrSentinelOneMatchAttributes) *bool { return v.Infected }).(pulumi.BoolPtrOutput)
+}
+
+// Whether the agent must be active and reporting
+func (o EdrSentinelOneMatchAttributesOutput) IsActive() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v EdrSentinelOneMatchAttributes) *bool { return v.IsActive }).(pulumi.BoolPtrOutput)
+}
+
+// Whether the agent must run its latest version
+func (o EdrSentinelOneMatchAttributesOutput) IsUpToDate() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v EdrSentinelOneMatchAttributes) *bool { return v.IsUpToDate }).(pulumi.BoolPtrOutput)
+}
+
+// The network status the device must have; one of `connected`, `disconnected`, `quarantined`
+func (o EdrSentinelOneMatchAttributesOutput) NetworkStatus() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EdrSentinelOneMatchAttributes) *string { return v.NetworkStatus }).(pulumi.StringPtrOutput)
+}
+
+// The operational state the agent must be in
+func (o EdrSentinelOneMatchAttributesOutput) OperationalState() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EdrSentinelOneMatchAttributes) *string { return v.OperationalState }).(pulumi.StringPtrOutput)
+}
+
+// SentinelOne agent attributes a peer's device must match
+type EdrVendorAMatchAttributes struct {
+	// Most active threats a device may have
+	ActiveThreats *int `pulumi:"activeThreats"`
+	// Whether the device's disk must be encrypted
+	EncryptedApplications *bool `pulumi:"encryptedApplications"`
+	// Whether the agent's firewall must be on
+	FirewallEnabled *bool `pulumi:"firewallEnabled"`
+	// The infection flag the device must have
+	Infected *bool `pulumi:"infected"`
+	// Whether the agent must be active and reporting
+	IsActive *bool `pulumi:"isActive"`
+	// Whether the agent must run its latest version
+	IsUpToDate *bool `pulumi:"isUpToDate"`
+	// The network status the device must have; one of `connected`, `disconnected`, `quarantined`
+	NetworkStatus *string `pulumi:"networkStatus"`
+	// The operational state the agent must be in
 	OperationalState *string `pulumi:"operationalState"`
 }
 
@@ -458,23 +749,23 @@ type EdrVendorAMatchAttributesInput interface {
 	ToEdrVendorAMatchAttributesOutputWithContext(context.Context) EdrVendorAMatchAttributesOutput
 }
 
-// Device attributes a peer must match
+// SentinelOne agent attributes a peer's device must match
 type EdrVendorAMatchAttributesArgs struct {
-	// Maximum allowed active threats
+	// Most active threats a device may have
 	ActiveThreats pulumi.IntPtrInput `pulumi:"activeThreats"`
-	// Require encrypted applications
+	// Whether the device's disk must be encrypted
 	EncryptedApplications pulumi.BoolPtrInput `pulumi:"encryptedApplications"`
-	// Require the firewall
+	// Whether the agent's firewall must be on
 	FirewallEnabled pulumi.BoolPtrInput `pulumi:"firewallEnabled"`
-	// Required infection state
+	// The infection flag the device must have
 	Infected pulumi.BoolPtrInput `pulumi:"infected"`
-	// Require an active agent
+	// Whether the agent must be active and reporting
 	IsActive pulumi.BoolPtrInput `pulumi:"isActive"`
-	// Require an up-to-date agent
+	// Whether the agent must run its latest version
 	IsUpToDate pulumi.BoolPtrInput `pulumi:"isUpToDate"`
-	// Required network status; one of `connected`, `disconnected`, `quarantined`
+	// The network status the device must have; one of `connected`, `disconnected`, `quarantined`
 	NetworkStatus pulumi.StringPtrInput `pulumi:"networkStatus"`
-	// Required operational state
+	// The operational state the agent must be in
 	OperationalState pulumi.StringPtrInput `pulumi:"operationalState"`
 }
 
@@ -490,7 +781,7 @@ func (i EdrVendorAMatchAttributesArgs) ToEdrVendorAMatchAttributesOutputWithCont
 	return pulumi.ToOutputWithContext(ctx, i).(EdrVendorAMatchAttributesOutput)
 }
 
-// Device attributes a peer must match
+// SentinelOne agent attributes a peer's device must match
 type EdrVendorAMatchAttributesOutput struct{ *pulumi.OutputState }
 
 func (EdrVendorAMatchAttributesOutput) ElementType() reflect.Type {
@@ -505,42 +796,42 @@ func (o EdrVendorAMatchAttributesOutput) ToEdrVendorAMatchAttributesOutputWithCo
 	return o
 }
 
-// Maximum allowed active threats
+// Most active threats a device may have
 func (o EdrVendorAMatchAttributesOutput) ActiveThreats() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v EdrVendorAMatchAttributes) *int { return v.ActiveThreats }).(pulumi.IntPtrOutput)
 }
 
-// Require encrypted applications
+// Whether the device's disk must be encrypted
 func (o EdrVendorAMatchAttributesOutput) EncryptedApplications() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v EdrVendorAMatchAttributes) *bool { return v.EncryptedApplications }).(pulumi.BoolPtrOutput)
 }
 
-// Require the firewall
+// Whether the agent's firewall must be on
 func (o EdrVendorAMatchAttributesOutput) FirewallEnabled() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v EdrVendorAMatchAttributes) *bool { return v.FirewallEnabled }).(pulumi.BoolPtrOutput)
 }
 
-// Required infection state
+// The infection flag the device must have
 func (o EdrVendorAMatchAttributesOutput) Infected() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v EdrVendorAMatchAttributes) *bool { return v.Infected }).(pulumi.BoolPtrOutput)
 }
 
-// Require an active agent
+// Whether the agent must be active and reporting
 func (o EdrVendorAMatchAttributesOutput) IsActive() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v EdrVendorAMatchAttributes) *bool { return v.IsActive }).(pulumi.BoolPtrOutput)
 }
 
-// Require an up-to-date agent
+// Whether the agent must run its latest version
 func (o EdrVendorAMatchAttributesOutput) IsUpToDate() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v EdrVendorAMatchAttributes) *bool { return v.IsUpToDate }).(pulumi.BoolPtrOutput)
 }
 
-// Required network status; one of `connected`, `disconnected`, `quarantined`
+// The network status the device must have; one of `connected`, `disconnected`, `quarantined`
 func (o EdrVendorAMatchAttributesOutput) NetworkStatus() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v EdrVendorAMatchAttributes) *string { return v.NetworkStatus }).(pulumi.StringPtrOutput)
 }
 
-// Required operational state
+// The operational state the agent must be in
 func (o EdrVendorAMatchAttributesOutput) OperationalState() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v EdrVendorAMatchAttributes) *string { return v.OperationalState }).(pulumi.StringPtrOutput)
 }
@@ -907,6 +1198,87 @@ func (o GetAccountSettingsExtraOutput) UserApprovalRequired() pulumi.BoolOutput 
 	return o.ApplyT(func(v GetAccountSettingsExtra) bool { return v.UserApprovalRequired }).(pulumi.BoolOutput)
 }
 
+// Network router
+type GetAllNetworkRoutersItem struct {
+	// Whether the router is active
+	Enabled bool `pulumi:"enabled"`
+	// Router id
+	Id string `pulumi:"id"`
+	// Masquerade traffic into the network
+	Masquerade bool `pulumi:"masquerade"`
+	// Router priority, 1 to 9999; lower wins
+	Metric int `pulumi:"metric"`
+	// Routing peer id; not together with peerGroups
+	Peer *string `pulumi:"peer"`
+	// Groups of routing peers; not together with peer
+	PeerGroups []string `pulumi:"peerGroups"`
+}
+
+// Network router
+type GetAllNetworkRoutersItemOutput struct{ *pulumi.OutputState }
+
+func (GetAllNetworkRoutersItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAllNetworkRoutersItem)(nil)).Elem()
+}
+
+func (o GetAllNetworkRoutersItemOutput) ToGetAllNetworkRoutersItemOutput() GetAllNetworkRoutersItemOutput {
+	return o
+}
+
+func (o GetAllNetworkRoutersItemOutput) ToGetAllNetworkRoutersItemOutputWithContext(ctx context.Context) GetAllNetworkRoutersItemOutput {
+	return o
+}
+
+// Whether the router is active
+func (o GetAllNetworkRoutersItemOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAllNetworkRoutersItem) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Router id
+func (o GetAllNetworkRoutersItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAllNetworkRoutersItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Masquerade traffic into the network
+func (o GetAllNetworkRoutersItemOutput) Masquerade() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAllNetworkRoutersItem) bool { return v.Masquerade }).(pulumi.BoolOutput)
+}
+
+// Router priority, 1 to 9999; lower wins
+func (o GetAllNetworkRoutersItemOutput) Metric() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAllNetworkRoutersItem) int { return v.Metric }).(pulumi.IntOutput)
+}
+
+// Routing peer id; not together with peerGroups
+func (o GetAllNetworkRoutersItemOutput) Peer() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAllNetworkRoutersItem) *string { return v.Peer }).(pulumi.StringPtrOutput)
+}
+
+// Groups of routing peers; not together with peer
+func (o GetAllNetworkRoutersItemOutput) PeerGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetAllNetworkRoutersItem) []string { return v.PeerGroups }).(pulumi.StringArrayOutput)
+}
+
+type GetAllNetworkRoutersItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetAllNetworkRoutersItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetAllNetworkRoutersItem)(nil)).Elem()
+}
+
+func (o GetAllNetworkRoutersItemArrayOutput) ToGetAllNetworkRoutersItemArrayOutput() GetAllNetworkRoutersItemArrayOutput {
+	return o
+}
+
+func (o GetAllNetworkRoutersItemArrayOutput) ToGetAllNetworkRoutersItemArrayOutputWithContext(ctx context.Context) GetAllNetworkRoutersItemArrayOutput {
+	return o
+}
+
+func (o GetAllNetworkRoutersItemArrayOutput) Index(i pulumi.IntInput) GetAllNetworkRoutersItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetAllNetworkRoutersItem {
+		return vs[0].([]GetAllNetworkRoutersItem)[vs[1].(int)]
+	}).(GetAllNetworkRoutersItemOutput)
+}
+
 // Audit event
 type GetAuditEventsItem struct {
 	// Human-readable activity
@@ -1007,6 +1379,221 @@ func (o GetAuditEventsItemArrayOutput) Index(i pulumi.IntInput) GetAuditEventsIt
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetAuditEventsItem {
 		return vs[0].([]GetAuditEventsItem)[vs[1].(int)]
 	}).(GetAuditEventsItemOutput)
+}
+
+// Azure AD directory sync (the client secret is never answered)
+type GetAzureAdSyncsItem struct {
+	// Application (client) id
+	ClientId string `pulumi:"clientId"`
+	// Connector id
+	ConnectorId *string `pulumi:"connectorId"`
+	// Whether the integration is active
+	Enabled bool `pulumi:"enabled"`
+	// Start-with patterns of the groups to sync
+	GroupPrefixes []string `pulumi:"groupPrefixes"`
+	// Graph API host domain
+	Host string `pulumi:"host"`
+	// Integration id
+	Id int `pulumi:"id"`
+	// Last sync time
+	LastSyncedAt string `pulumi:"lastSyncedAt"`
+	// Sync interval in seconds
+	SyncInterval int `pulumi:"syncInterval"`
+	// Directory (tenant) id
+	TenantId string `pulumi:"tenantId"`
+	// Patterns of the groups whose users are synced
+	UserGroupPrefixes []string `pulumi:"userGroupPrefixes"`
+}
+
+// Azure AD directory sync (the client secret is never answered)
+type GetAzureAdSyncsItemOutput struct{ *pulumi.OutputState }
+
+func (GetAzureAdSyncsItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAzureAdSyncsItem)(nil)).Elem()
+}
+
+func (o GetAzureAdSyncsItemOutput) ToGetAzureAdSyncsItemOutput() GetAzureAdSyncsItemOutput {
+	return o
+}
+
+func (o GetAzureAdSyncsItemOutput) ToGetAzureAdSyncsItemOutputWithContext(ctx context.Context) GetAzureAdSyncsItemOutput {
+	return o
+}
+
+// Application (client) id
+func (o GetAzureAdSyncsItemOutput) ClientId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAzureAdSyncsItem) string { return v.ClientId }).(pulumi.StringOutput)
+}
+
+// Connector id
+func (o GetAzureAdSyncsItemOutput) ConnectorId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAzureAdSyncsItem) *string { return v.ConnectorId }).(pulumi.StringPtrOutput)
+}
+
+// Whether the integration is active
+func (o GetAzureAdSyncsItemOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAzureAdSyncsItem) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Start-with patterns of the groups to sync
+func (o GetAzureAdSyncsItemOutput) GroupPrefixes() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetAzureAdSyncsItem) []string { return v.GroupPrefixes }).(pulumi.StringArrayOutput)
+}
+
+// Graph API host domain
+func (o GetAzureAdSyncsItemOutput) Host() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAzureAdSyncsItem) string { return v.Host }).(pulumi.StringOutput)
+}
+
+// Integration id
+func (o GetAzureAdSyncsItemOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAzureAdSyncsItem) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// Last sync time
+func (o GetAzureAdSyncsItemOutput) LastSyncedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAzureAdSyncsItem) string { return v.LastSyncedAt }).(pulumi.StringOutput)
+}
+
+// Sync interval in seconds
+func (o GetAzureAdSyncsItemOutput) SyncInterval() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAzureAdSyncsItem) int { return v.SyncInterval }).(pulumi.IntOutput)
+}
+
+// Directory (tenant) id
+func (o GetAzureAdSyncsItemOutput) TenantId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAzureAdSyncsItem) string { return v.TenantId }).(pulumi.StringOutput)
+}
+
+// Patterns of the groups whose users are synced
+func (o GetAzureAdSyncsItemOutput) UserGroupPrefixes() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetAzureAdSyncsItem) []string { return v.UserGroupPrefixes }).(pulumi.StringArrayOutput)
+}
+
+type GetAzureAdSyncsItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetAzureAdSyncsItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetAzureAdSyncsItem)(nil)).Elem()
+}
+
+func (o GetAzureAdSyncsItemArrayOutput) ToGetAzureAdSyncsItemArrayOutput() GetAzureAdSyncsItemArrayOutput {
+	return o
+}
+
+func (o GetAzureAdSyncsItemArrayOutput) ToGetAzureAdSyncsItemArrayOutputWithContext(ctx context.Context) GetAzureAdSyncsItemArrayOutput {
+	return o
+}
+
+func (o GetAzureAdSyncsItemArrayOutput) Index(i pulumi.IntInput) GetAzureAdSyncsItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetAzureAdSyncsItem {
+		return vs[0].([]GetAzureAdSyncsItem)[vs[1].(int)]
+	}).(GetAzureAdSyncsItemOutput)
+}
+
+// A city of the geo database
+type GetCitiesItem struct {
+	// English name of the city
+	CityName string `pulumi:"cityName"`
+	// The city's id in the GeoNames database
+	GeonameId int `pulumi:"geonameId"`
+}
+
+// A city of the geo database
+type GetCitiesItemOutput struct{ *pulumi.OutputState }
+
+func (GetCitiesItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetCitiesItem)(nil)).Elem()
+}
+
+func (o GetCitiesItemOutput) ToGetCitiesItemOutput() GetCitiesItemOutput {
+	return o
+}
+
+func (o GetCitiesItemOutput) ToGetCitiesItemOutputWithContext(ctx context.Context) GetCitiesItemOutput {
+	return o
+}
+
+// English name of the city
+func (o GetCitiesItemOutput) CityName() pulumi.StringOutput {
+	return o.ApplyT(func(v GetCitiesItem) string { return v.CityName }).(pulumi.StringOutput)
+}
+
+// The city's id in the GeoNames database
+func (o GetCitiesItemOutput) GeonameId() pulumi.IntOutput {
+	return o.ApplyT(func(v GetCitiesItem) int { return v.GeonameId }).(pulumi.IntOutput)
+}
+
+type GetCitiesItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetCitiesItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetCitiesItem)(nil)).Elem()
+}
+
+func (o GetCitiesItemArrayOutput) ToGetCitiesItemArrayOutput() GetCitiesItemArrayOutput {
+	return o
+}
+
+func (o GetCitiesItemArrayOutput) ToGetCitiesItemArrayOutputWithContext(ctx context.Context) GetCitiesItemArrayOutput {
+	return o
+}
+
+func (o GetCitiesItemArrayOutput) Index(i pulumi.IntInput) GetCitiesItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetCitiesItem {
+		return vs[0].([]GetCitiesItem)[vs[1].(int)]
+	}).(GetCitiesItemOutput)
+}
+
+// A country of the server's geo database
+type GetCountriesItem struct {
+	// ISO 3166-1 alpha-2 country code
+	CountryCode string `pulumi:"countryCode"`
+	// English name of the country, where the server gives it
+	CountryName *string `pulumi:"countryName"`
+}
+
+// A country of the server's geo database
+type GetCountriesItemOutput struct{ *pulumi.OutputState }
+
+func (GetCountriesItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetCountriesItem)(nil)).Elem()
+}
+
+func (o GetCountriesItemOutput) ToGetCountriesItemOutput() GetCountriesItemOutput {
+	return o
+}
+
+func (o GetCountriesItemOutput) ToGetCountriesItemOutputWithContext(ctx context.Context) GetCountriesItemOutput {
+	return o
+}
+
+// ISO 3166-1 alpha-2 country code
+func (o GetCountriesItemOutput) CountryCode() pulumi.StringOutput {
+	return o.ApplyT(func(v GetCountriesItem) string { return v.CountryCode }).(pulumi.StringOutput)
+}
+
+// English name of the country, where the server gives it
+func (o GetCountriesItemOutput) CountryName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetCountriesItem) *string { return v.CountryName }).(pulumi.StringPtrOutput)
+}
+
+type GetCountriesItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetCountriesItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetCountriesItem)(nil)).Elem()
+}
+
+func (o GetCountriesItemArrayOutput) ToGetCountriesItemArrayOutput() GetCountriesItemArrayOutput {
+	return o
+}
+
+func (o GetCountriesItemArrayOutput) ToGetCountriesItemArrayOutputWithContext(ctx context.Context) GetCountriesItemArrayOutput {
+	return o
+}
+
+func (o GetCountriesItemArrayOutput) Index(i pulumi.IntInput) GetCountriesItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetCountriesItem {
+		return vs[0].([]GetCountriesItem)[vs[1].(int)]
+	}).(GetCountriesItemOutput)
 }
 
 // What the user may do
@@ -1176,11 +1763,11 @@ func (o GetDirectorySyncLogsItemArrayOutput) Index(i pulumi.IntInput) GetDirecto
 	}).(GetDirectorySyncLogsItemOutput)
 }
 
-// Directory sync vendor-d-idp integration (the service account key is never returned)
+// Google Workspace directory sync (the service account key is never answered)
 type GetDirectorySyncVendorDsItem struct {
 	// Connector id
-	ConnectorId string `pulumi:"connectorId"`
-	// Customer id
+	ConnectorId *string `pulumi:"connectorId"`
+	// Customer id of the Google Workspace account
 	CustomerId string `pulumi:"customerId"`
 	// Whether the integration is active
 	Enabled bool `pulumi:"enabled"`
@@ -1196,7 +1783,7 @@ type GetDirectorySyncVendorDsItem struct {
 	UserGroupPrefixes []string `pulumi:"userGroupPrefixes"`
 }
 
-// Directory sync vendor-d-idp integration (the service account key is never returned)
+// Google Workspace directory sync (the service account key is never answered)
 type GetDirectorySyncVendorDsItemOutput struct{ *pulumi.OutputState }
 
 func (GetDirectorySyncVendorDsItemOutput) ElementType() reflect.Type {
@@ -1212,11 +1799,11 @@ func (o GetDirectorySyncVendorDsItemOutput) ToGetDirectorySyncVendorDsItemOutput
 }
 
 // Connector id
-func (o GetDirectorySyncVendorDsItemOutput) ConnectorId() pulumi.StringOutput {
-	return o.ApplyT(func(v GetDirectorySyncVendorDsItem) string { return v.ConnectorId }).(pulumi.StringOutput)
+func (o GetDirectorySyncVendorDsItemOutput) ConnectorId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetDirectorySyncVendorDsItem) *string { return v.ConnectorId }).(pulumi.StringPtrOutput)
 }
 
-// Customer id
+// Customer id of the Google Workspace account
 func (o GetDirectorySyncVendorDsItemOutput) CustomerId() pulumi.StringOutput {
 	return o.ApplyT(func(v GetDirectorySyncVendorDsItem) string { return v.CustomerId }).(pulumi.StringOutput)
 }
@@ -1271,17 +1858,17 @@ func (o GetDirectorySyncVendorDsItemArrayOutput) Index(i pulumi.IntInput) GetDir
 	}).(GetDirectorySyncVendorDsItemOutput)
 }
 
-// Directory sync vendor-e-idp integration (the client secret is never returned)
+// Azure AD directory sync (the client secret is never answered)
 type GetDirectorySyncVendorEsItem struct {
-	// Client id
+	// Application (client) id
 	ClientId string `pulumi:"clientId"`
 	// Connector id
-	ConnectorId string `pulumi:"connectorId"`
+	ConnectorId *string `pulumi:"connectorId"`
 	// Whether the integration is active
 	Enabled bool `pulumi:"enabled"`
 	// Start-with patterns of the groups to sync
 	GroupPrefixes []string `pulumi:"groupPrefixes"`
-	// API host domain
+	// Graph API host domain
 	Host string `pulumi:"host"`
 	// Integration id
 	Id int `pulumi:"id"`
@@ -1289,13 +1876,13 @@ type GetDirectorySyncVendorEsItem struct {
 	LastSyncedAt string `pulumi:"lastSyncedAt"`
 	// Sync interval in seconds
 	SyncInterval int `pulumi:"syncInterval"`
-	// Tenant id
+	// Directory (tenant) id
 	TenantId string `pulumi:"tenantId"`
 	// Patterns of the groups whose users are synced
 	UserGroupPrefixes []string `pulumi:"userGroupPrefixes"`
 }
 
-// Directory sync vendor-e-idp integration (the client secret is never returned)
+// Azure AD directory sync (the client secret is never answered)
 type GetDirectorySyncVendorEsItemOutput struct{ *pulumi.OutputState }
 
 func (GetDirectorySyncVendorEsItemOutput) ElementType() reflect.Type {
@@ -1310,14 +1897,14 @@ func (o GetDirectorySyncVendorEsItemOutput) ToGetDirectorySyncVendorEsItemOutput
 	return o
 }
 
-// Client id
+// Application (client) id
 func (o GetDirectorySyncVendorEsItemOutput) ClientId() pulumi.StringOutput {
 	return o.ApplyT(func(v GetDirectorySyncVendorEsItem) string { return v.ClientId }).(pulumi.StringOutput)
 }
 
 // Connector id
-func (o GetDirectorySyncVendorEsItemOutput) ConnectorId() pulumi.StringOutput {
-	return o.ApplyT(func(v GetDirectorySyncVendorEsItem) string { return v.ConnectorId }).(pulumi.StringOutput)
+func (o GetDirectorySyncVendorEsItemOutput) ConnectorId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetDirectorySyncVendorEsItem) *string { return v.ConnectorId }).(pulumi.StringPtrOutput)
 }
 
 // Whether the integration is active
@@ -1330,7 +1917,7 @@ func (o GetDirectorySyncVendorEsItemOutput) GroupPrefixes() pulumi.StringArrayOu
 	return o.ApplyT(func(v GetDirectorySyncVendorEsItem) []string { return v.GroupPrefixes }).(pulumi.StringArrayOutput)
 }
 
-// API host domain
+// Graph API host domain
 func (o GetDirectorySyncVendorEsItemOutput) Host() pulumi.StringOutput {
 	return o.ApplyT(func(v GetDirectorySyncVendorEsItem) string { return v.Host }).(pulumi.StringOutput)
 }
@@ -1350,7 +1937,7 @@ func (o GetDirectorySyncVendorEsItemOutput) SyncInterval() pulumi.IntOutput {
 	return o.ApplyT(func(v GetDirectorySyncVendorEsItem) int { return v.SyncInterval }).(pulumi.IntOutput)
 }
 
-// Tenant id
+// Directory (tenant) id
 func (o GetDirectorySyncVendorEsItemOutput) TenantId() pulumi.StringOutput {
 	return o.ApplyT(func(v GetDirectorySyncVendorEsItem) string { return v.TenantId }).(pulumi.StringOutput)
 }
@@ -1691,6 +2278,1152 @@ func (o GetDnsZonesItemRecordArrayOutput) Index(i pulumi.IntInput) GetDnsZonesIt
 }
 
 // A group of peers and network resources
+type GetEdrFalconGroup struct {
+	// Group id
+	Id string `pulumi:"id"`
+	// How the group was created; one of `api`, `integration`, `jwt`
+	Issued string `pulumi:"issued"`
+	// Group name
+	Name string `pulumi:"name"`
+	// Peers in the group
+	Peers []GetEdrFalconGroupPeer `pulumi:"peers"`
+	// Number of peers in the group
+	PeersCount int `pulumi:"peersCount"`
+	// Network resources in the group
+	Resources []GetEdrFalconGroupResource `pulumi:"resources"`
+	// Number of network resources in the group
+	ResourcesCount int `pulumi:"resourcesCount"`
+}
+
+// A group of peers and network resources
+type GetEdrFalconGroupOutput struct{ *pulumi.OutputState }
+
+func (GetEdrFalconGroupOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetEdrFalconGroup)(nil)).Elem()
+}
+
+func (o GetEdrFalconGroupOutput) ToGetEdrFalconGroupOutput() GetEdrFalconGroupOutput {
+	return o
+}
+
+func (o GetEdrFalconGroupOutput) ToGetEdrFalconGroupOutputWithContext(ctx context.Context) GetEdrFalconGroupOutput {
+	return o
+}
+
+// Group id
+func (o GetEdrFalconGroupOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrFalconGroup) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// How the group was created; one of `api`, `integration`, `jwt`
+func (o GetEdrFalconGroupOutput) Issued() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrFalconGroup) string { return v.Issued }).(pulumi.StringOutput)
+}
+
+// Group name
+func (o GetEdrFalconGroupOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrFalconGroup) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Peers in the group
+func (o GetEdrFalconGroupOutput) Peers() GetEdrFalconGroupPeerArrayOutput {
+	return o.ApplyT(func(v GetEdrFalconGroup) []GetEdrFalconGroupPeer { return v.Peers }).(GetEdrFalconGroupPeerArrayOutput)
+}
+
+// Number of peers in the group
+func (o GetEdrFalconGroupOutput) PeersCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetEdrFalconGroup) int { return v.PeersCount }).(pulumi.IntOutput)
+}
+
+// Network resources in the group
+func (o GetEdrFalconGroupOutput) Resources() GetEdrFalconGroupResourceArrayOutput {
+	return o.ApplyT(func(v GetEdrFalconGroup) []GetEdrFalconGroupResource { return v.Resources }).(GetEdrFalconGroupResourceArrayOutput)
+}
+
+// Number of network resources in the group
+func (o GetEdrFalconGroupOutput) ResourcesCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetEdrFalconGroup) int { return v.ResourcesCount }).(pulumi.IntOutput)
+}
+
+type GetEdrFalconGroupArrayOutput struct{ *pulumi.OutputState }
+
+func (GetEdrFalconGroupArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetEdrFalconGroup)(nil)).Elem()
+}
+
+func (o GetEdrFalconGroupArrayOutput) ToGetEdrFalconGroupArrayOutput() GetEdrFalconGroupArrayOutput {
+	return o
+}
+
+func (o GetEdrFalconGroupArrayOutput) ToGetEdrFalconGroupArrayOutputWithContext(ctx context.Context) GetEdrFalconGroupArrayOutput {
+	return o
+}
+
+func (o GetEdrFalconGroupArrayOutput) Index(i pulumi.IntInput) GetEdrFalconGroupOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetEdrFalconGroup {
+		return vs[0].([]GetEdrFalconGroup)[vs[1].(int)]
+	}).(GetEdrFalconGroupOutput)
+}
+
+// A peer as a group lists it
+type GetEdrFalconGroupPeer struct {
+	// Peer id
+	Id string `pulumi:"id"`
+	// Peer name
+	Name string `pulumi:"name"`
+}
+
+// A peer as a group lists it
+type GetEdrFalconGroupPeerOutput struct{ *pulumi.OutputState }
+
+func (GetEdrFalconGroupPeerOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetEdrFalconGroupPeer)(nil)).Elem()
+}
+
+func (o GetEdrFalconGroupPeerOutput) ToGetEdrFalconGroupPeerOutput() GetEdrFalconGroupPeerOutput {
+	return o
+}
+
+func (o GetEdrFalconGroupPeerOutput) ToGetEdrFalconGroupPeerOutputWithContext(ctx context.Context) GetEdrFalconGroupPeerOutput {
+	return o
+}
+
+// Peer id
+func (o GetEdrFalconGroupPeerOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrFalconGroupPeer) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Peer name
+func (o GetEdrFalconGroupPeerOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrFalconGroupPeer) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type GetEdrFalconGroupPeerArrayOutput struct{ *pulumi.OutputState }
+
+func (GetEdrFalconGroupPeerArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetEdrFalconGroupPeer)(nil)).Elem()
+}
+
+func (o GetEdrFalconGroupPeerArrayOutput) ToGetEdrFalconGroupPeerArrayOutput() GetEdrFalconGroupPeerArrayOutput {
+	return o
+}
+
+func (o GetEdrFalconGroupPeerArrayOutput) ToGetEdrFalconGroupPeerArrayOutputWithContext(ctx context.Context) GetEdrFalconGroupPeerArrayOutput {
+	return o
+}
+
+func (o GetEdrFalconGroupPeerArrayOutput) Index(i pulumi.IntInput) GetEdrFalconGroupPeerOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetEdrFalconGroupPeer {
+		return vs[0].([]GetEdrFalconGroupPeer)[vs[1].(int)]
+	}).(GetEdrFalconGroupPeerOutput)
+}
+
+// A reference to a network resource (or a peer) by id and type
+type GetEdrFalconGroupResource struct {
+	// Resource id
+	Id string `pulumi:"id"`
+	// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+	Type string `pulumi:"type"`
+}
+
+// A reference to a network resource (or a peer) by id and type
+type GetEdrFalconGroupResourceOutput struct{ *pulumi.OutputState }
+
+func (GetEdrFalconGroupResourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetEdrFalconGroupResource)(nil)).Elem()
+}
+
+func (o GetEdrFalconGroupResourceOutput) ToGetEdrFalconGroupResourceOutput() GetEdrFalconGroupResourceOutput {
+	return o
+}
+
+func (o GetEdrFalconGroupResourceOutput) ToGetEdrFalconGroupResourceOutputWithContext(ctx context.Context) GetEdrFalconGroupResourceOutput {
+	return o
+}
+
+// Resource id
+func (o GetEdrFalconGroupResourceOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrFalconGroupResource) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+func (o GetEdrFalconGroupResourceOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrFalconGroupResource) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type GetEdrFalconGroupResourceArrayOutput struct{ *pulumi.OutputState }
+
+func (GetEdrFalconGroupResourceArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetEdrFalconGroupResource)(nil)).Elem()
+}
+
+func (o GetEdrFalconGroupResourceArrayOutput) ToGetEdrFalconGroupResourceArrayOutput() GetEdrFalconGroupResourceArrayOutput {
+	return o
+}
+
+func (o GetEdrFalconGroupResourceArrayOutput) ToGetEdrFalconGroupResourceArrayOutputWithContext(ctx context.Context) GetEdrFalconGroupResourceArrayOutput {
+	return o
+}
+
+func (o GetEdrFalconGroupResourceArrayOutput) Index(i pulumi.IntInput) GetEdrFalconGroupResourceOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetEdrFalconGroupResource {
+		return vs[0].([]GetEdrFalconGroupResource)[vs[1].(int)]
+	}).(GetEdrFalconGroupResourceOutput)
+}
+
+// A group of peers and network resources
+type GetEdrFleetDmGroup struct {
+	// Group id
+	Id string `pulumi:"id"`
+	// How the group was created; one of `api`, `integration`, `jwt`
+	Issued string `pulumi:"issued"`
+	// Group name
+	Name string `pulumi:"name"`
+	// Peers in the group
+	Peers []GetEdrFleetDmGroupPeer `pulumi:"peers"`
+	// Number of peers in the group
+	PeersCount int `pulumi:"peersCount"`
+	// Network resources in the group
+	Resources []GetEdrFleetDmGroupResource `pulumi:"resources"`
+	// Number of network resources in the group
+	ResourcesCount int `pulumi:"resourcesCount"`
+}
+
+// A group of peers and network resources
+type GetEdrFleetDmGroupOutput struct{ *pulumi.OutputState }
+
+func (GetEdrFleetDmGroupOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetEdrFleetDmGroup)(nil)).Elem()
+}
+
+func (o GetEdrFleetDmGroupOutput) ToGetEdrFleetDmGroupOutput() GetEdrFleetDmGroupOutput {
+	return o
+}
+
+func (o GetEdrFleetDmGroupOutput) ToGetEdrFleetDmGroupOutputWithContext(ctx context.Context) GetEdrFleetDmGroupOutput {
+	return o
+}
+
+// Group id
+func (o GetEdrFleetDmGroupOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrFleetDmGroup) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// How the group was created; one of `api`, `integration`, `jwt`
+func (o GetEdrFleetDmGroupOutput) Issued() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrFleetDmGroup) string { return v.Issued }).(pulumi.StringOutput)
+}
+
+// Group name
+func (o GetEdrFleetDmGroupOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrFleetDmGroup) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Peers in the group
+func (o GetEdrFleetDmGroupOutput) Peers() GetEdrFleetDmGroupPeerArrayOutput {
+	return o.ApplyT(func(v GetEdrFleetDmGroup) []GetEdrFleetDmGroupPeer { return v.Peers }).(GetEdrFleetDmGroupPeerArrayOutput)
+}
+
+// Number of peers in the group
+func (o GetEdrFleetDmGroupOutput) PeersCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetEdrFleetDmGroup) int { return v.PeersCount }).(pulumi.IntOutput)
+}
+
+// Network resources in the group
+func (o GetEdrFleetDmGroupOutput) Resources() GetEdrFleetDmGroupResourceArrayOutput {
+	return o.ApplyT(func(v GetEdrFleetDmGroup) []GetEdrFleetDmGroupResource { return v.Resources }).(GetEdrFleetDmGroupResourceArrayOutput)
+}
+
+// Number of network resources in the group
+func (o GetEdrFleetDmGroupOutput) ResourcesCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetEdrFleetDmGroup) int { return v.ResourcesCount }).(pulumi.IntOutput)
+}
+
+type GetEdrFleetDmGroupArrayOutput struct{ *pulumi.OutputState }
+
+func (GetEdrFleetDmGroupArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetEdrFleetDmGroup)(nil)).Elem()
+}
+
+func (o GetEdrFleetDmGroupArrayOutput) ToGetEdrFleetDmGroupArrayOutput() GetEdrFleetDmGroupArrayOutput {
+	return o
+}
+
+func (o GetEdrFleetDmGroupArrayOutput) ToGetEdrFleetDmGroupArrayOutputWithContext(ctx context.Context) GetEdrFleetDmGroupArrayOutput {
+	return o
+}
+
+func (o GetEdrFleetDmGroupArrayOutput) Index(i pulumi.IntInput) GetEdrFleetDmGroupOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetEdrFleetDmGroup {
+		return vs[0].([]GetEdrFleetDmGroup)[vs[1].(int)]
+	}).(GetEdrFleetDmGroupOutput)
+}
+
+// A peer as a group lists it
+type GetEdrFleetDmGroupPeer struct {
+	// Peer id
+	Id string `pulumi:"id"`
+	// Peer name
+	Name string `pulumi:"name"`
+}
+
+// A peer as a group lists it
+type GetEdrFleetDmGroupPeerOutput struct{ *pulumi.OutputState }
+
+func (GetEdrFleetDmGroupPeerOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetEdrFleetDmGroupPeer)(nil)).Elem()
+}
+
+func (o GetEdrFleetDmGroupPeerOutput) ToGetEdrFleetDmGroupPeerOutput() GetEdrFleetDmGroupPeerOutput {
+	return o
+}
+
+func (o GetEdrFleetDmGroupPeerOutput) ToGetEdrFleetDmGroupPeerOutputWithContext(ctx context.Context) GetEdrFleetDmGroupPeerOutput {
+	return o
+}
+
+// Peer id
+func (o GetEdrFleetDmGroupPeerOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrFleetDmGroupPeer) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Peer name
+func (o GetEdrFleetDmGroupPeerOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrFleetDmGroupPeer) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type GetEdrFleetDmGroupPeerArrayOutput struct{ *pulumi.OutputState }
+
+func (GetEdrFleetDmGroupPeerArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetEdrFleetDmGroupPeer)(nil)).Elem()
+}
+
+func (o GetEdrFleetDmGroupPeerArrayOutput) ToGetEdrFleetDmGroupPeerArrayOutput() GetEdrFleetDmGroupPeerArrayOutput {
+	return o
+}
+
+func (o GetEdrFleetDmGroupPeerArrayOutput) ToGetEdrFleetDmGroupPeerArrayOutputWithContext(ctx context.Context) GetEdrFleetDmGroupPeerArrayOutput {
+	return o
+}
+
+func (o GetEdrFleetDmGroupPeerArrayOutput) Index(i pulumi.IntInput) GetEdrFleetDmGroupPeerOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetEdrFleetDmGroupPeer {
+		return vs[0].([]GetEdrFleetDmGroupPeer)[vs[1].(int)]
+	}).(GetEdrFleetDmGroupPeerOutput)
+}
+
+// A reference to a network resource (or a peer) by id and type
+type GetEdrFleetDmGroupResource struct {
+	// Resource id
+	Id string `pulumi:"id"`
+	// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+	Type string `pulumi:"type"`
+}
+
+// A reference to a network resource (or a peer) by id and type
+type GetEdrFleetDmGroupResourceOutput struct{ *pulumi.OutputState }
+
+func (GetEdrFleetDmGroupResourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetEdrFleetDmGroupResource)(nil)).Elem()
+}
+
+func (o GetEdrFleetDmGroupResourceOutput) ToGetEdrFleetDmGroupResourceOutput() GetEdrFleetDmGroupResourceOutput {
+	return o
+}
+
+func (o GetEdrFleetDmGroupResourceOutput) ToGetEdrFleetDmGroupResourceOutputWithContext(ctx context.Context) GetEdrFleetDmGroupResourceOutput {
+	return o
+}
+
+// Resource id
+func (o GetEdrFleetDmGroupResourceOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrFleetDmGroupResource) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+func (o GetEdrFleetDmGroupResourceOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrFleetDmGroupResource) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type GetEdrFleetDmGroupResourceArrayOutput struct{ *pulumi.OutputState }
+
+func (GetEdrFleetDmGroupResourceArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetEdrFleetDmGroupResource)(nil)).Elem()
+}
+
+func (o GetEdrFleetDmGroupResourceArrayOutput) ToGetEdrFleetDmGroupResourceArrayOutput() GetEdrFleetDmGroupResourceArrayOutput {
+	return o
+}
+
+func (o GetEdrFleetDmGroupResourceArrayOutput) ToGetEdrFleetDmGroupResourceArrayOutputWithContext(ctx context.Context) GetEdrFleetDmGroupResourceArrayOutput {
+	return o
+}
+
+func (o GetEdrFleetDmGroupResourceArrayOutput) Index(i pulumi.IntInput) GetEdrFleetDmGroupResourceOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetEdrFleetDmGroupResource {
+		return vs[0].([]GetEdrFleetDmGroupResource)[vs[1].(int)]
+	}).(GetEdrFleetDmGroupResourceOutput)
+}
+
+// FleetDM host attributes a peer's device must match
+type GetEdrFleetDmMatchAttributes struct {
+	// Whether the host's disk must be encrypted
+	DiskEncryptionEnabled *bool `pulumi:"diskEncryptionEnabled"`
+	// Most failing FleetDM policies a host may have; 0 requires all to pass
+	FailingPoliciesCountMax *int `pulumi:"failingPoliciesCountMax"`
+	// Ids of FleetDM policies that must pass on the host
+	RequiredPolicies []int `pulumi:"requiredPolicies"`
+	// Whether the host must be online in FleetDM
+	StatusOnline *bool `pulumi:"statusOnline"`
+	// Most vulnerable software packages a host may have
+	VulnerableSoftwareCountMax *int `pulumi:"vulnerableSoftwareCountMax"`
+}
+
+// FleetDM host attributes a peer's device must match
+type GetEdrFleetDmMatchAttributesOutput struct{ *pulumi.OutputState }
+
+func (GetEdrFleetDmMatchAttributesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetEdrFleetDmMatchAttributes)(nil)).Elem()
+}
+
+func (o GetEdrFleetDmMatchAttributesOutput) ToGetEdrFleetDmMatchAttributesOutput() GetEdrFleetDmMatchAttributesOutput {
+	return o
+}
+
+func (o GetEdrFleetDmMatchAttributesOutput) ToGetEdrFleetDmMatchAttributesOutputWithContext(ctx context.Context) GetEdrFleetDmMatchAttributesOutput {
+	return o
+}
+
+// Whether the host's disk must be encrypted
+func (o GetEdrFleetDmMatchAttributesOutput) DiskEncryptionEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetEdrFleetDmMatchAttributes) *bool { return v.DiskEncryptionEnabled }).(pulumi.BoolPtrOutput)
+}
+
+// Most failing FleetDM policies a host may have; 0 requires all to pass
+func (o GetEdrFleetDmMatchAttributesOutput) FailingPoliciesCountMax() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GetEdrFleetDmMatchAttributes) *int { return v.FailingPoliciesCountMax }).(pulumi.IntPtrOutput)
+}
+
+// Ids of FleetDM policies that must pass on the host
+func (o GetEdrFleetDmMatchAttributesOutput) RequiredPolicies() pulumi.IntArrayOutput {
+	return o.ApplyT(func(v GetEdrFleetDmMatchAttributes) []int { return v.RequiredPolicies }).(pulumi.IntArrayOutput)
+}
+
+// Whether the host must be online in FleetDM
+func (o GetEdrFleetDmMatchAttributesOutput) StatusOnline() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetEdrFleetDmMatchAttributes) *bool { return v.StatusOnline }).(pulumi.BoolPtrOutput)
+}
+
+// Most vulnerable software packages a host may have
+func (o GetEdrFleetDmMatchAttributesOutput) VulnerableSoftwareCountMax() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GetEdrFleetDmMatchAttributes) *int { return v.VulnerableSoftwareCountMax }).(pulumi.IntPtrOutput)
+}
+
+// A group of peers and network resources
+type GetEdrHuntressGroup struct {
+	// Group id
+	Id string `pulumi:"id"`
+	// How the group was created; one of `api`, `integration`, `jwt`
+	Issued string `pulumi:"issued"`
+	// Group name
+	Name string `pulumi:"name"`
+	// Peers in the group
+	Peers []GetEdrHuntressGroupPeer `pulumi:"peers"`
+	// Number of peers in the group
+	PeersCount int `pulumi:"peersCount"`
+	// Network resources in the group
+	Resources []GetEdrHuntressGroupResource `pulumi:"resources"`
+	// Number of network resources in the group
+	ResourcesCount int `pulumi:"resourcesCount"`
+}
+
+// A group of peers and network resources
+type GetEdrHuntressGroupOutput struct{ *pulumi.OutputState }
+
+func (GetEdrHuntressGroupOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetEdrHuntressGroup)(nil)).Elem()
+}
+
+func (o GetEdrHuntressGroupOutput) ToGetEdrHuntressGroupOutput() GetEdrHuntressGroupOutput {
+	return o
+}
+
+func (o GetEdrHuntressGroupOutput) ToGetEdrHuntressGroupOutputWithContext(ctx context.Context) GetEdrHuntressGroupOutput {
+	return o
+}
+
+// Group id
+func (o GetEdrHuntressGroupOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrHuntressGroup) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// How the group was created; one of `api`, `integration`, `jwt`
+func (o GetEdrHuntressGroupOutput) Issued() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrHuntressGroup) string { return v.Issued }).(pulumi.StringOutput)
+}
+
+// Group name
+func (o GetEdrHuntressGroupOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrHuntressGroup) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Peers in the group
+func (o GetEdrHuntressGroupOutput) Peers() GetEdrHuntressGroupPeerArrayOutput {
+	return o.ApplyT(func(v GetEdrHuntressGroup) []GetEdrHuntressGroupPeer { return v.Peers }).(GetEdrHuntressGroupPeerArrayOutput)
+}
+
+// Number of peers in the group
+func (o GetEdrHuntressGroupOutput) PeersCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetEdrHuntressGroup) int { return v.PeersCount }).(pulumi.IntOutput)
+}
+
+// Network resources in the group
+func (o GetEdrHuntressGroupOutput) Resources() GetEdrHuntressGroupResourceArrayOutput {
+	return o.ApplyT(func(v GetEdrHuntressGroup) []GetEdrHuntressGroupResource { return v.Resources }).(GetEdrHuntressGroupResourceArrayOutput)
+}
+
+// Number of network resources in the group
+func (o GetEdrHuntressGroupOutput) ResourcesCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetEdrHuntressGroup) int { return v.ResourcesCount }).(pulumi.IntOutput)
+}
+
+type GetEdrHuntressGroupArrayOutput struct{ *pulumi.OutputState }
+
+func (GetEdrHuntressGroupArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetEdrHuntressGroup)(nil)).Elem()
+}
+
+func (o GetEdrHuntressGroupArrayOutput) ToGetEdrHuntressGroupArrayOutput() GetEdrHuntressGroupArrayOutput {
+	return o
+}
+
+func (o GetEdrHuntressGroupArrayOutput) ToGetEdrHuntressGroupArrayOutputWithContext(ctx context.Context) GetEdrHuntressGroupArrayOutput {
+	return o
+}
+
+func (o GetEdrHuntressGroupArrayOutput) Index(i pulumi.IntInput) GetEdrHuntressGroupOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetEdrHuntressGroup {
+		return vs[0].([]GetEdrHuntressGroup)[vs[1].(int)]
+	}).(GetEdrHuntressGroupOutput)
+}
+
+// A peer as a group lists it
+type GetEdrHuntressGroupPeer struct {
+	// Peer id
+	Id string `pulumi:"id"`
+	// Peer name
+	Name string `pulumi:"name"`
+}
+
+// A peer as a group lists it
+type GetEdrHuntressGroupPeerOutput struct{ *pulumi.OutputState }
+
+func (GetEdrHuntressGroupPeerOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetEdrHuntressGroupPeer)(nil)).Elem()
+}
+
+func (o GetEdrHuntressGroupPeerOutput) ToGetEdrHuntressGroupPeerOutput() GetEdrHuntressGroupPeerOutput {
+	return o
+}
+
+func (o GetEdrHuntressGroupPeerOutput) ToGetEdrHuntressGroupPeerOutputWithContext(ctx context.Context) GetEdrHuntressGroupPeerOutput {
+	return o
+}
+
+// Peer id
+func (o GetEdrHuntressGroupPeerOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrHuntressGroupPeer) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Peer name
+func (o GetEdrHuntressGroupPeerOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrHuntressGroupPeer) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type GetEdrHuntressGroupPeerArrayOutput struct{ *pulumi.OutputState }
+
+func (GetEdrHuntressGroupPeerArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetEdrHuntressGroupPeer)(nil)).Elem()
+}
+
+func (o GetEdrHuntressGroupPeerArrayOutput) ToGetEdrHuntressGroupPeerArrayOutput() GetEdrHuntressGroupPeerArrayOutput {
+	return o
+}
+
+func (o GetEdrHuntressGroupPeerArrayOutput) ToGetEdrHuntressGroupPeerArrayOutputWithContext(ctx context.Context) GetEdrHuntressGroupPeerArrayOutput {
+	return o
+}
+
+func (o GetEdrHuntressGroupPeerArrayOutput) Index(i pulumi.IntInput) GetEdrHuntressGroupPeerOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetEdrHuntressGroupPeer {
+		return vs[0].([]GetEdrHuntressGroupPeer)[vs[1].(int)]
+	}).(GetEdrHuntressGroupPeerOutput)
+}
+
+// A reference to a network resource (or a peer) by id and type
+type GetEdrHuntressGroupResource struct {
+	// Resource id
+	Id string `pulumi:"id"`
+	// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+	Type string `pulumi:"type"`
+}
+
+// A reference to a network resource (or a peer) by id and type
+type GetEdrHuntressGroupResourceOutput struct{ *pulumi.OutputState }
+
+func (GetEdrHuntressGroupResourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetEdrHuntressGroupResource)(nil)).Elem()
+}
+
+func (o GetEdrHuntressGroupResourceOutput) ToGetEdrHuntressGroupResourceOutput() GetEdrHuntressGroupResourceOutput {
+	return o
+}
+
+func (o GetEdrHuntressGroupResourceOutput) ToGetEdrHuntressGroupResourceOutputWithContext(ctx context.Context) GetEdrHuntressGroupResourceOutput {
+	return o
+}
+
+// Resource id
+func (o GetEdrHuntressGroupResourceOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrHuntressGroupResource) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+func (o GetEdrHuntressGroupResourceOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrHuntressGroupResource) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type GetEdrHuntressGroupResourceArrayOutput struct{ *pulumi.OutputState }
+
+func (GetEdrHuntressGroupResourceArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetEdrHuntressGroupResource)(nil)).Elem()
+}
+
+func (o GetEdrHuntressGroupResourceArrayOutput) ToGetEdrHuntressGroupResourceArrayOutput() GetEdrHuntressGroupResourceArrayOutput {
+	return o
+}
+
+func (o GetEdrHuntressGroupResourceArrayOutput) ToGetEdrHuntressGroupResourceArrayOutputWithContext(ctx context.Context) GetEdrHuntressGroupResourceArrayOutput {
+	return o
+}
+
+func (o GetEdrHuntressGroupResourceArrayOutput) Index(i pulumi.IntInput) GetEdrHuntressGroupResourceOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetEdrHuntressGroupResource {
+		return vs[0].([]GetEdrHuntressGroupResource)[vs[1].(int)]
+	}).(GetEdrHuntressGroupResourceOutput)
+}
+
+// Huntress agent attributes a peer's device must match
+type GetEdrHuntressMatchAttributes struct {
+	// Required policy status of Defender antivirus
+	DefenderPolicyStatus *string `pulumi:"defenderPolicyStatus"`
+	// Required status of Defender antivirus
+	DefenderStatus *string `pulumi:"defenderStatus"`
+	// Required sub-status of Defender antivirus
+	DefenderSubstatus *string `pulumi:"defenderSubstatus"`
+	// Required status of the agent's firewall (Disabled, Enabled, Pending Isolation, Isolated, Pending Release)
+	FirewallStatus *string `pulumi:"firewallStatus"`
+}
+
+// Huntress agent attributes a peer's device must match
+type GetEdrHuntressMatchAttributesOutput struct{ *pulumi.OutputState }
+
+func (GetEdrHuntressMatchAttributesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetEdrHuntressMatchAttributes)(nil)).Elem()
+}
+
+func (o GetEdrHuntressMatchAttributesOutput) ToGetEdrHuntressMatchAttributesOutput() GetEdrHuntressMatchAttributesOutput {
+	return o
+}
+
+func (o GetEdrHuntressMatchAttributesOutput) ToGetEdrHuntressMatchAttributesOutputWithContext(ctx context.Context) GetEdrHuntressMatchAttributesOutput {
+	return o
+}
+
+// Required policy status of Defender antivirus
+func (o GetEdrHuntressMatchAttributesOutput) DefenderPolicyStatus() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetEdrHuntressMatchAttributes) *string { return v.DefenderPolicyStatus }).(pulumi.StringPtrOutput)
+}
+
+// Required status of Defender antivirus
+func (o GetEdrHuntressMatchAttributesOutput) DefenderStatus() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetEdrHuntressMatchAttributes) *string { return v.DefenderStatus }).(pulumi.StringPtrOutput)
+}
+
+// Required sub-status of Defender antivirus
+func (o GetEdrHuntressMatchAttributesOutput) DefenderSubstatus() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetEdrHuntressMatchAttributes) *string { return v.DefenderSubstatus }).(pulumi.StringPtrOutput)
+}
+
+// Required status of the agent's firewall (Disabled, Enabled, Pending Isolation, Isolated, Pending Release)
+func (o GetEdrHuntressMatchAttributesOutput) FirewallStatus() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetEdrHuntressMatchAttributes) *string { return v.FirewallStatus }).(pulumi.StringPtrOutput)
+}
+
+// A group of peers and network resources
+type GetEdrIntuneGroup struct {
+	// Group id
+	Id string `pulumi:"id"`
+	// How the group was created; one of `api`, `integration`, `jwt`
+	Issued string `pulumi:"issued"`
+	// Group name
+	Name string `pulumi:"name"`
+	// Peers in the group
+	Peers []GetEdrIntuneGroupPeer `pulumi:"peers"`
+	// Number of peers in the group
+	PeersCount int `pulumi:"peersCount"`
+	// Network resources in the group
+	Resources []GetEdrIntuneGroupResource `pulumi:"resources"`
+	// Number of network resources in the group
+	ResourcesCount int `pulumi:"resourcesCount"`
+}
+
+// A group of peers and network resources
+type GetEdrIntuneGroupOutput struct{ *pulumi.OutputState }
+
+func (GetEdrIntuneGroupOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetEdrIntuneGroup)(nil)).Elem()
+}
+
+func (o GetEdrIntuneGroupOutput) ToGetEdrIntuneGroupOutput() GetEdrIntuneGroupOutput {
+	return o
+}
+
+func (o GetEdrIntuneGroupOutput) ToGetEdrIntuneGroupOutputWithContext(ctx context.Context) GetEdrIntuneGroupOutput {
+	return o
+}
+
+// Group id
+func (o GetEdrIntuneGroupOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrIntuneGroup) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// How the group was created; one of `api`, `integration`, `jwt`
+func (o GetEdrIntuneGroupOutput) Issued() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrIntuneGroup) string { return v.Issued }).(pulumi.StringOutput)
+}
+
+// Group name
+func (o GetEdrIntuneGroupOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrIntuneGroup) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Peers in the group
+func (o GetEdrIntuneGroupOutput) Peers() GetEdrIntuneGroupPeerArrayOutput {
+	return o.ApplyT(func(v GetEdrIntuneGroup) []GetEdrIntuneGroupPeer { return v.Peers }).(GetEdrIntuneGroupPeerArrayOutput)
+}
+
+// Number of peers in the group
+func (o GetEdrIntuneGroupOutput) PeersCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetEdrIntuneGroup) int { return v.PeersCount }).(pulumi.IntOutput)
+}
+
+// Network resources in the group
+func (o GetEdrIntuneGroupOutput) Resources() GetEdrIntuneGroupResourceArrayOutput {
+	return o.ApplyT(func(v GetEdrIntuneGroup) []GetEdrIntuneGroupResource { return v.Resources }).(GetEdrIntuneGroupResourceArrayOutput)
+}
+
+// Number of network resources in the group
+func (o GetEdrIntuneGroupOutput) ResourcesCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetEdrIntuneGroup) int { return v.ResourcesCount }).(pulumi.IntOutput)
+}
+
+type GetEdrIntuneGroupArrayOutput struct{ *pulumi.OutputState }
+
+func (GetEdrIntuneGroupArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetEdrIntuneGroup)(nil)).Elem()
+}
+
+func (o GetEdrIntuneGroupArrayOutput) ToGetEdrIntuneGroupArrayOutput() GetEdrIntuneGroupArrayOutput {
+	return o
+}
+
+func (o GetEdrIntuneGroupArrayOutput) ToGetEdrIntuneGroupArrayOutputWithContext(ctx context.Context) GetEdrIntuneGroupArrayOutput {
+	return o
+}
+
+func (o GetEdrIntuneGroupArrayOutput) Index(i pulumi.IntInput) GetEdrIntuneGroupOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetEdrIntuneGroup {
+		return vs[0].([]GetEdrIntuneGroup)[vs[1].(int)]
+	}).(GetEdrIntuneGroupOutput)
+}
+
+// A peer as a group lists it
+type GetEdrIntuneGroupPeer struct {
+	// Peer id
+	Id string `pulumi:"id"`
+	// Peer name
+	Name string `pulumi:"name"`
+}
+
+// A peer as a group lists it
+type GetEdrIntuneGroupPeerOutput struct{ *pulumi.OutputState }
+
+func (GetEdrIntuneGroupPeerOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetEdrIntuneGroupPeer)(nil)).Elem()
+}
+
+func (o GetEdrIntuneGroupPeerOutput) ToGetEdrIntuneGroupPeerOutput() GetEdrIntuneGroupPeerOutput {
+	return o
+}
+
+func (o GetEdrIntuneGroupPeerOutput) ToGetEdrIntuneGroupPeerOutputWithContext(ctx context.Context) GetEdrIntuneGroupPeerOutput {
+	return o
+}
+
+// Peer id
+func (o GetEdrIntuneGroupPeerOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrIntuneGroupPeer) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Peer name
+func (o GetEdrIntuneGroupPeerOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrIntuneGroupPeer) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type GetEdrIntuneGroupPeerArrayOutput struct{ *pulumi.OutputState }
+
+func (GetEdrIntuneGroupPeerArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetEdrIntuneGroupPeer)(nil)).Elem()
+}
+
+func (o GetEdrIntuneGroupPeerArrayOutput) ToGetEdrIntuneGroupPeerArrayOutput() GetEdrIntuneGroupPeerArrayOutput {
+	return o
+}
+
+func (o GetEdrIntuneGroupPeerArrayOutput) ToGetEdrIntuneGroupPeerArrayOutputWithContext(ctx context.Context) GetEdrIntuneGroupPeerArrayOutput {
+	return o
+}
+
+func (o GetEdrIntuneGroupPeerArrayOutput) Index(i pulumi.IntInput) GetEdrIntuneGroupPeerOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetEdrIntuneGroupPeer {
+		return vs[0].([]GetEdrIntuneGroupPeer)[vs[1].(int)]
+	}).(GetEdrIntuneGroupPeerOutput)
+}
+
+// A reference to a network resource (or a peer) by id and type
+type GetEdrIntuneGroupResource struct {
+	// Resource id
+	Id string `pulumi:"id"`
+	// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+	Type string `pulumi:"type"`
+}
+
+// A reference to a network resource (or a peer) by id and type
+type GetEdrIntuneGroupResourceOutput struct{ *pulumi.OutputState }
+
+func (GetEdrIntuneGroupResourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetEdrIntuneGroupResource)(nil)).Elem()
+}
+
+func (o GetEdrIntuneGroupResourceOutput) ToGetEdrIntuneGroupResourceOutput() GetEdrIntuneGroupResourceOutput {
+	return o
+}
+
+func (o GetEdrIntuneGroupResourceOutput) ToGetEdrIntuneGroupResourceOutputWithContext(ctx context.Context) GetEdrIntuneGroupResourceOutput {
+	return o
+}
+
+// Resource id
+func (o GetEdrIntuneGroupResourceOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrIntuneGroupResource) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+func (o GetEdrIntuneGroupResourceOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrIntuneGroupResource) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type GetEdrIntuneGroupResourceArrayOutput struct{ *pulumi.OutputState }
+
+func (GetEdrIntuneGroupResourceArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetEdrIntuneGroupResource)(nil)).Elem()
+}
+
+func (o GetEdrIntuneGroupResourceArrayOutput) ToGetEdrIntuneGroupResourceArrayOutput() GetEdrIntuneGroupResourceArrayOutput {
+	return o
+}
+
+func (o GetEdrIntuneGroupResourceArrayOutput) ToGetEdrIntuneGroupResourceArrayOutputWithContext(ctx context.Context) GetEdrIntuneGroupResourceArrayOutput {
+	return o
+}
+
+func (o GetEdrIntuneGroupResourceArrayOutput) Index(i pulumi.IntInput) GetEdrIntuneGroupResourceOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetEdrIntuneGroupResource {
+		return vs[0].([]GetEdrIntuneGroupResource)[vs[1].(int)]
+	}).(GetEdrIntuneGroupResourceOutput)
+}
+
+// A group of peers and network resources
+type GetEdrSentinelOneGroup struct {
+	// Group id
+	Id string `pulumi:"id"`
+	// How the group was created; one of `api`, `integration`, `jwt`
+	Issued string `pulumi:"issued"`
+	// Group name
+	Name string `pulumi:"name"`
+	// Peers in the group
+	Peers []GetEdrSentinelOneGroupPeer `pulumi:"peers"`
+	// Number of peers in the group
+	PeersCount int `pulumi:"peersCount"`
+	// Network resources in the group
+	Resources []GetEdrSentinelOneGroupResource `pulumi:"resources"`
+	// Number of network resources in the group
+	ResourcesCount int `pulumi:"resourcesCount"`
+}
+
+// A group of peers and network resources
+type GetEdrSentinelOneGroupOutput struct{ *pulumi.OutputState }
+
+func (GetEdrSentinelOneGroupOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetEdrSentinelOneGroup)(nil)).Elem()
+}
+
+func (o GetEdrSentinelOneGroupOutput) ToGetEdrSentinelOneGroupOutput() GetEdrSentinelOneGroupOutput {
+	return o
+}
+
+func (o GetEdrSentinelOneGroupOutput) ToGetEdrSentinelOneGroupOutputWithContext(ctx context.Context) GetEdrSentinelOneGroupOutput {
+	return o
+}
+
+// Group id
+func (o GetEdrSentinelOneGroupOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrSentinelOneGroup) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// How the group was created; one of `api`, `integration`, `jwt`
+func (o GetEdrSentinelOneGroupOutput) Issued() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrSentinelOneGroup) string { return v.Issued }).(pulumi.StringOutput)
+}
+
+// Group name
+func (o GetEdrSentinelOneGroupOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrSentinelOneGroup) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Peers in the group
+func (o GetEdrSentinelOneGroupOutput) Peers() GetEdrSentinelOneGroupPeerArrayOutput {
+	return o.ApplyT(func(v GetEdrSentinelOneGroup) []GetEdrSentinelOneGroupPeer { return v.Peers }).(GetEdrSentinelOneGroupPeerArrayOutput)
+}
+
+// Number of peers in the group
+func (o GetEdrSentinelOneGroupOutput) PeersCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetEdrSentinelOneGroup) int { return v.PeersCount }).(pulumi.IntOutput)
+}
+
+// Network resources in the group
+func (o GetEdrSentinelOneGroupOutput) Resources() GetEdrSentinelOneGroupResourceArrayOutput {
+	return o.ApplyT(func(v GetEdrSentinelOneGroup) []GetEdrSentinelOneGroupResource { return v.Resources }).(GetEdrSentinelOneGroupResourceArrayOutput)
+}
+
+// Number of network resources in the group
+func (o GetEdrSentinelOneGroupOutput) ResourcesCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetEdrSentinelOneGroup) int { return v.ResourcesCount }).(pulumi.IntOutput)
+}
+
+type GetEdrSentinelOneGroupArrayOutput struct{ *pulumi.OutputState }
+
+func (GetEdrSentinelOneGroupArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetEdrSentinelOneGroup)(nil)).Elem()
+}
+
+func (o GetEdrSentinelOneGroupArrayOutput) ToGetEdrSentinelOneGroupArrayOutput() GetEdrSentinelOneGroupArrayOutput {
+	return o
+}
+
+func (o GetEdrSentinelOneGroupArrayOutput) ToGetEdrSentinelOneGroupArrayOutputWithContext(ctx context.Context) GetEdrSentinelOneGroupArrayOutput {
+	return o
+}
+
+func (o GetEdrSentinelOneGroupArrayOutput) Index(i pulumi.IntInput) GetEdrSentinelOneGroupOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetEdrSentinelOneGroup {
+		return vs[0].([]GetEdrSentinelOneGroup)[vs[1].(int)]
+	}).(GetEdrSentinelOneGroupOutput)
+}
+
+// A peer as a group lists it
+type GetEdrSentinelOneGroupPeer struct {
+	// Peer id
+	Id string `pulumi:"id"`
+	// Peer name
+	Name string `pulumi:"name"`
+}
+
+// A peer as a group lists it
+type GetEdrSentinelOneGroupPeerOutput struct{ *pulumi.OutputState }
+
+func (GetEdrSentinelOneGroupPeerOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetEdrSentinelOneGroupPeer)(nil)).Elem()
+}
+
+func (o GetEdrSentinelOneGroupPeerOutput) ToGetEdrSentinelOneGroupPeerOutput() GetEdrSentinelOneGroupPeerOutput {
+	return o
+}
+
+func (o GetEdrSentinelOneGroupPeerOutput) ToGetEdrSentinelOneGroupPeerOutputWithContext(ctx context.Context) GetEdrSentinelOneGroupPeerOutput {
+	return o
+}
+
+// Peer id
+func (o GetEdrSentinelOneGroupPeerOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrSentinelOneGroupPeer) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Peer name
+func (o GetEdrSentinelOneGroupPeerOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrSentinelOneGroupPeer) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type GetEdrSentinelOneGroupPeerArrayOutput struct{ *pulumi.OutputState }
+
+func (GetEdrSentinelOneGroupPeerArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetEdrSentinelOneGroupPeer)(nil)).Elem()
+}
+
+func (o GetEdrSentinelOneGroupPeerArrayOutput) ToGetEdrSentinelOneGroupPeerArrayOutput() GetEdrSentinelOneGroupPeerArrayOutput {
+	return o
+}
+
+func (o GetEdrSentinelOneGroupPeerArrayOutput) ToGetEdrSentinelOneGroupPeerArrayOutputWithContext(ctx context.Context) GetEdrSentinelOneGroupPeerArrayOutput {
+	return o
+}
+
+func (o GetEdrSentinelOneGroupPeerArrayOutput) Index(i pulumi.IntInput) GetEdrSentinelOneGroupPeerOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetEdrSentinelOneGroupPeer {
+		return vs[0].([]GetEdrSentinelOneGroupPeer)[vs[1].(int)]
+	}).(GetEdrSentinelOneGroupPeerOutput)
+}
+
+// A reference to a network resource (or a peer) by id and type
+type GetEdrSentinelOneGroupResource struct {
+	// Resource id
+	Id string `pulumi:"id"`
+	// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+	Type string `pulumi:"type"`
+}
+
+// A reference to a network resource (or a peer) by id and type
+type GetEdrSentinelOneGroupResourceOutput struct{ *pulumi.OutputState }
+
+func (GetEdrSentinelOneGroupResourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetEdrSentinelOneGroupResource)(nil)).Elem()
+}
+
+func (o GetEdrSentinelOneGroupResourceOutput) ToGetEdrSentinelOneGroupResourceOutput() GetEdrSentinelOneGroupResourceOutput {
+	return o
+}
+
+func (o GetEdrSentinelOneGroupResourceOutput) ToGetEdrSentinelOneGroupResourceOutputWithContext(ctx context.Context) GetEdrSentinelOneGroupResourceOutput {
+	return o
+}
+
+// Resource id
+func (o GetEdrSentinelOneGroupResourceOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrSentinelOneGroupResource) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+func (o GetEdrSentinelOneGroupResourceOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetEdrSentinelOneGroupResource) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type GetEdrSentinelOneGroupResourceArrayOutput struct{ *pulumi.OutputState }
+
+func (GetEdrSentinelOneGroupResourceArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetEdrSentinelOneGroupResource)(nil)).Elem()
+}
+
+func (o GetEdrSentinelOneGroupResourceArrayOutput) ToGetEdrSentinelOneGroupResourceArrayOutput() GetEdrSentinelOneGroupResourceArrayOutput {
+	return o
+}
+
+func (o GetEdrSentinelOneGroupResourceArrayOutput) ToGetEdrSentinelOneGroupResourceArrayOutputWithContext(ctx context.Context) GetEdrSentinelOneGroupResourceArrayOutput {
+	return o
+}
+
+func (o GetEdrSentinelOneGroupResourceArrayOutput) Index(i pulumi.IntInput) GetEdrSentinelOneGroupResourceOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetEdrSentinelOneGroupResource {
+		return vs[0].([]GetEdrSentinelOneGroupResource)[vs[1].(int)]
+	}).(GetEdrSentinelOneGroupResourceOutput)
+}
+
+// SentinelOne agent attributes a peer's device must match
+type GetEdrSentinelOneMatchAttributes struct {
+	// Most active threats a device may have
+	ActiveThreats *int `pulumi:"activeThreats"`
+	// Whether the device's disk must be encrypted
+	EncryptedApplications *bool `pulumi:"encryptedApplications"`
+	// Whether the agent's firewall must be on
+	FirewallEnabled *bool `pulumi:"firewallEnabled"`
+	// The infection flag the device must have
+	Infected *bool `pulumi:"infected"`
+	// Whether the agent must be active and reporting
+	IsActive *bool `pulumi:"isActive"`
+	// Whether the agent must run its latest version
+	IsUpToDate *bool `pulumi:"isUpToDate"`
+	// The network status the device must have; one of `connected`, `disconnected`, `quarantined`
+	NetworkStatus *string `pulumi:"networkStatus"`
+	// The operational state the agent must be in
+	OperationalState *string `pulumi:"operationalState"`
+}
+
+// SentinelOne agent attributes a peer's device must match
+type GetEdrSentinelOneMatchAttributesOutput struct{ *pulumi.OutputState }
+
+func (GetEdrSentinelOneMatchAttributesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetEdrSentinelOneMatchAttributes)(nil)).Elem()
+}
+
+func (o GetEdrSentinelOneMatchAttributesOutput) ToGetEdrSentinelOneMatchAttributesOutput() GetEdrSentinelOneMatchAttributesOutput {
+	return o
+}
+
+func (o GetEdrSentinelOneMatchAttributesOutput) ToGetEdrSentinelOneMatchAttributesOutputWithContext(ctx context.Context) GetEdrSentinelOneMatchAttributesOutput {
+	return o
+}
+
+// Most active threats a device may have
+func (o GetEdrSentinelOneMatchAttributesOutput) ActiveThreats() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GetEdrSentinelOneMatchAttributes) *int { return v.ActiveThreats }).(pulumi.IntPtrOutput)
+}
+
+// Whether the device's disk must be encrypted
+func (o GetEdrSentinelOneMatchAttributesOutput) EncryptedApplications() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetEdrSentinelOneMatchAttributes) *bool { return v.EncryptedApplications }).(pulumi.BoolPtrOutput)
+}
+
+// Whether the agent's firewall must be on
+func (o GetEdrSentinelOneMatchAttributesOutput) FirewallEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetEdrSentinelOneMatchAttributes) *bool { return v.FirewallEnabled }).(pulumi.BoolPtrOutput)
+}
+
+// The infection flag the device must have
+func (o GetEdrSentinelOneMatchAttributesOutput) Infected() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetEdrSentinelOneMatchAttributes) *bool { return v.Infected }).(pulumi.BoolPtrOutput)
+}
+
+// Whether the agent must be active and reporting
+func (o GetEdrSentinelOneMatchAttributesOutput) IsActive() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetEdrSentinelOneMatchAttributes) *bool { return v.IsActive }).(pulumi.BoolPtrOutput)
+}
+
+// Whether the agent must run its latest version
+func (o GetEdrSentinelOneMatchAttributesOutput) IsUpToDate() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetEdrSentinelOneMatchAttributes) *bool { return v.IsUpToDate }).(pulumi.BoolPtrOutput)
+}
+
+// The network status the device must have; one of `connected`, `disconnected`, `quarantined`
+func (o GetEdrSentinelOneMatchAttributesOutput) NetworkStatus() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetEdrSentinelOneMatchAttributes) *string { return v.NetworkStatus }).(pulumi.StringPtrOutput)
+}
+
+// The operational state the agent must be in
+func (o GetEdrSentinelOneMatchAttributesOutput) OperationalState() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetEdrSentinelOneMatchAttributes) *string { return v.OperationalState }).(pulumi.StringPtrOutput)
+}
+
+// A group of peers and network resources
 type GetEdrVendorAGroup struct {
 	// Group id
 	Id string `pulumi:"id"`
@@ -1884,27 +3617,27 @@ func (o GetEdrVendorAGroupResourceArrayOutput) Index(i pulumi.IntInput) GetEdrVe
 	}).(GetEdrVendorAGroupResourceOutput)
 }
 
-// Device attributes a peer must match
+// SentinelOne agent attributes a peer's device must match
 type GetEdrVendorAMatchAttributes struct {
-	// Maximum allowed active threats
+	// Most active threats a device may have
 	ActiveThreats *int `pulumi:"activeThreats"`
-	// Require encrypted applications
+	// Whether the device's disk must be encrypted
 	EncryptedApplications *bool `pulumi:"encryptedApplications"`
-	// Require the firewall
+	// Whether the agent's firewall must be on
 	FirewallEnabled *bool `pulumi:"firewallEnabled"`
-	// Required infection state
+	// The infection flag the device must have
 	Infected *bool `pulumi:"infected"`
-	// Require an active agent
+	// Whether the agent must be active and reporting
 	IsActive *bool `pulumi:"isActive"`
-	// Require an up-to-date agent
+	// Whether the agent must run its latest version
 	IsUpToDate *bool `pulumi:"isUpToDate"`
-	// Required network status; one of `connected`, `disconnected`, `quarantined`
+	// The network status the device must have; one of `connected`, `disconnected`, `quarantined`
 	NetworkStatus *string `pulumi:"networkStatus"`
-	// Required operational state
+	// The operational state the agent must be in
 	OperationalState *string `pulumi:"operationalState"`
 }
 
-// Device attributes a peer must match
+// SentinelOne agent attributes a peer's device must match
 type GetEdrVendorAMatchAttributesOutput struct{ *pulumi.OutputState }
 
 func (GetEdrVendorAMatchAttributesOutput) ElementType() reflect.Type {
@@ -1919,42 +3652,42 @@ func (o GetEdrVendorAMatchAttributesOutput) ToGetEdrVendorAMatchAttributesOutput
 	return o
 }
 
-// Maximum allowed active threats
+// Most active threats a device may have
 func (o GetEdrVendorAMatchAttributesOutput) ActiveThreats() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v GetEdrVendorAMatchAttributes) *int { return v.ActiveThreats }).(pulumi.IntPtrOutput)
 }
 
-// Require encrypted applications
+// Whether the device's disk must be encrypted
 func (o GetEdrVendorAMatchAttributesOutput) EncryptedApplications() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v GetEdrVendorAMatchAttributes) *bool { return v.EncryptedApplications }).(pulumi.BoolPtrOutput)
 }
 
-// Require the firewall
+// Whether the agent's firewall must be on
 func (o GetEdrVendorAMatchAttributesOutput) FirewallEnabled() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v GetEdrVendorAMatchAttributes) *bool { return v.FirewallEnabled }).(pulumi.BoolPtrOutput)
 }
 
-// Required infection state
+// The infection flag the device must have
 func (o GetEdrVendorAMatchAttributesOutput) Infected() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v GetEdrVendorAMatchAttributes) *bool { return v.Infected }).(pulumi.BoolPtrOutput)
 }
 
-// Require an active agent
+// Whether the agent must be active and reporting
 func (o GetEdrVendorAMatchAttributesOutput) IsActive() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v GetEdrVendorAMatchAttributes) *bool { return v.IsActive }).(pulumi.BoolPtrOutput)
 }
 
-// Require an up-to-date agent
+// Whether the agent must run its latest version
 func (o GetEdrVendorAMatchAttributesOutput) IsUpToDate() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v GetEdrVendorAMatchAttributes) *bool { return v.IsUpToDate }).(pulumi.BoolPtrOutput)
 }
 
-// Required network status; one of `connected`, `disconnected`, `quarantined`
+// The network status the device must have; one of `connected`, `disconnected`, `quarantined`
 func (o GetEdrVendorAMatchAttributesOutput) NetworkStatus() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetEdrVendorAMatchAttributes) *string { return v.NetworkStatus }).(pulumi.StringPtrOutput)
 }
 
-// Required operational state
+// The operational state the agent must be in
 func (o GetEdrVendorAMatchAttributesOutput) OperationalState() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetEdrVendorAMatchAttributes) *string { return v.OperationalState }).(pulumi.StringPtrOutput)
 }
@@ -2433,6 +4166,101 @@ func (o GetEventStreamingIntegrationsItemArrayOutput) Index(i pulumi.IntInput) G
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetEventStreamingIntegrationsItem {
 		return vs[0].([]GetEventStreamingIntegrationsItem)[vs[1].(int)]
 	}).(GetEventStreamingIntegrationsItemOutput)
+}
+
+// Google Workspace directory sync (the service account key is never answered)
+type GetGoogleWorkspaceSyncsItem struct {
+	// Connector id
+	ConnectorId *string `pulumi:"connectorId"`
+	// Customer id of the Google Workspace account
+	CustomerId string `pulumi:"customerId"`
+	// Whether the integration is active
+	Enabled bool `pulumi:"enabled"`
+	// Start-with patterns of the groups to sync
+	GroupPrefixes []string `pulumi:"groupPrefixes"`
+	// Integration id
+	Id int `pulumi:"id"`
+	// Last sync time
+	LastSyncedAt string `pulumi:"lastSyncedAt"`
+	// Sync interval in seconds
+	SyncInterval int `pulumi:"syncInterval"`
+	// Patterns of the groups whose users are synced
+	UserGroupPrefixes []string `pulumi:"userGroupPrefixes"`
+}
+
+// Google Workspace directory sync (the service account key is never answered)
+type GetGoogleWorkspaceSyncsItemOutput struct{ *pulumi.OutputState }
+
+func (GetGoogleWorkspaceSyncsItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetGoogleWorkspaceSyncsItem)(nil)).Elem()
+}
+
+func (o GetGoogleWorkspaceSyncsItemOutput) ToGetGoogleWorkspaceSyncsItemOutput() GetGoogleWorkspaceSyncsItemOutput {
+	return o
+}
+
+func (o GetGoogleWorkspaceSyncsItemOutput) ToGetGoogleWorkspaceSyncsItemOutputWithContext(ctx context.Context) GetGoogleWorkspaceSyncsItemOutput {
+	return o
+}
+
+// Connector id
+func (o GetGoogleWorkspaceSyncsItemOutput) ConnectorId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetGoogleWorkspaceSyncsItem) *string { return v.ConnectorId }).(pulumi.StringPtrOutput)
+}
+
+// Customer id of the Google Workspace account
+func (o GetGoogleWorkspaceSyncsItemOutput) CustomerId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetGoogleWorkspaceSyncsItem) string { return v.CustomerId }).(pulumi.StringOutput)
+}
+
+// Whether the integration is active
+func (o GetGoogleWorkspaceSyncsItemOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetGoogleWorkspaceSyncsItem) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Start-with patterns of the groups to sync
+func (o GetGoogleWorkspaceSyncsItemOutput) GroupPrefixes() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetGoogleWorkspaceSyncsItem) []string { return v.GroupPrefixes }).(pulumi.StringArrayOutput)
+}
+
+// Integration id
+func (o GetGoogleWorkspaceSyncsItemOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v GetGoogleWorkspaceSyncsItem) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// Last sync time
+func (o GetGoogleWorkspaceSyncsItemOutput) LastSyncedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetGoogleWorkspaceSyncsItem) string { return v.LastSyncedAt }).(pulumi.StringOutput)
+}
+
+// Sync interval in seconds
+func (o GetGoogleWorkspaceSyncsItemOutput) SyncInterval() pulumi.IntOutput {
+	return o.ApplyT(func(v GetGoogleWorkspaceSyncsItem) int { return v.SyncInterval }).(pulumi.IntOutput)
+}
+
+// Patterns of the groups whose users are synced
+func (o GetGoogleWorkspaceSyncsItemOutput) UserGroupPrefixes() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetGoogleWorkspaceSyncsItem) []string { return v.UserGroupPrefixes }).(pulumi.StringArrayOutput)
+}
+
+type GetGoogleWorkspaceSyncsItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetGoogleWorkspaceSyncsItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetGoogleWorkspaceSyncsItem)(nil)).Elem()
+}
+
+func (o GetGoogleWorkspaceSyncsItemArrayOutput) ToGetGoogleWorkspaceSyncsItemArrayOutput() GetGoogleWorkspaceSyncsItemArrayOutput {
+	return o
+}
+
+func (o GetGoogleWorkspaceSyncsItemArrayOutput) ToGetGoogleWorkspaceSyncsItemArrayOutputWithContext(ctx context.Context) GetGoogleWorkspaceSyncsItemArrayOutput {
+	return o
+}
+
+func (o GetGoogleWorkspaceSyncsItemArrayOutput) Index(i pulumi.IntInput) GetGoogleWorkspaceSyncsItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetGoogleWorkspaceSyncsItem {
+		return vs[0].([]GetGoogleWorkspaceSyncsItem)[vs[1].(int)]
+	}).(GetGoogleWorkspaceSyncsItemOutput)
 }
 
 // A peer as a group lists it
@@ -3592,6 +5420,221 @@ func (o GetInvitesItemArrayOutput) Index(i pulumi.IntInput) GetInvitesItemOutput
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetInvitesItem {
 		return vs[0].([]GetInvitesItem)[vs[1].(int)]
 	}).(GetInvitesItemOutput)
+}
+
+// A group of the MSP account and the role its users take in the tenant
+type GetMspTenantGroup struct {
+	// Id of a group of the MSP account
+	Id string `pulumi:"id"`
+	// Role its users take in the tenant
+	Role string `pulumi:"role"`
+}
+
+// A group of the MSP account and the role its users take in the tenant
+type GetMspTenantGroupOutput struct{ *pulumi.OutputState }
+
+func (GetMspTenantGroupOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetMspTenantGroup)(nil)).Elem()
+}
+
+func (o GetMspTenantGroupOutput) ToGetMspTenantGroupOutput() GetMspTenantGroupOutput {
+	return o
+}
+
+func (o GetMspTenantGroupOutput) ToGetMspTenantGroupOutputWithContext(ctx context.Context) GetMspTenantGroupOutput {
+	return o
+}
+
+// Id of a group of the MSP account
+func (o GetMspTenantGroupOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetMspTenantGroup) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Role its users take in the tenant
+func (o GetMspTenantGroupOutput) Role() pulumi.StringOutput {
+	return o.ApplyT(func(v GetMspTenantGroup) string { return v.Role }).(pulumi.StringOutput)
+}
+
+type GetMspTenantGroupArrayOutput struct{ *pulumi.OutputState }
+
+func (GetMspTenantGroupArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetMspTenantGroup)(nil)).Elem()
+}
+
+func (o GetMspTenantGroupArrayOutput) ToGetMspTenantGroupArrayOutput() GetMspTenantGroupArrayOutput {
+	return o
+}
+
+func (o GetMspTenantGroupArrayOutput) ToGetMspTenantGroupArrayOutputWithContext(ctx context.Context) GetMspTenantGroupArrayOutput {
+	return o
+}
+
+func (o GetMspTenantGroupArrayOutput) Index(i pulumi.IntInput) GetMspTenantGroupOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetMspTenantGroup {
+		return vs[0].([]GetMspTenantGroup)[vs[1].(int)]
+	}).(GetMspTenantGroupOutput)
+}
+
+// MSP tenant
+type GetMspTenantsItem struct {
+	// When the tenant became active
+	ActivatedAt *string `pulumi:"activatedAt"`
+	// Creation time
+	CreatedAt string `pulumi:"createdAt"`
+	// Value of the DNS TXT record that proves the domain
+	DnsChallenge string `pulumi:"dnsChallenge"`
+	// The tenant account's domain
+	Domain string `pulumi:"domain"`
+	// Groups of the MSP account and their roles in the tenant
+	Groups []GetMspTenantsItemGroup `pulumi:"groups"`
+	// The tenant account's id
+	Id string `pulumi:"id"`
+	// When an existing account was invited
+	InvitedAt *string `pulumi:"invitedAt"`
+	// Tenant name
+	Name string `pulumi:"name"`
+	// existing (an account not yet invited), invited (waiting for its owner), pending (its domain not yet proven) or active; one of `existing`, `invited`, `pending`, `active`
+	Status string `pulumi:"status"`
+	// Last change
+	UpdatedAt string `pulumi:"updatedAt"`
+}
+
+// MSP tenant
+type GetMspTenantsItemOutput struct{ *pulumi.OutputState }
+
+func (GetMspTenantsItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetMspTenantsItem)(nil)).Elem()
+}
+
+func (o GetMspTenantsItemOutput) ToGetMspTenantsItemOutput() GetMspTenantsItemOutput {
+	return o
+}
+
+func (o GetMspTenantsItemOutput) ToGetMspTenantsItemOutputWithContext(ctx context.Context) GetMspTenantsItemOutput {
+	return o
+}
+
+// When the tenant became active
+func (o GetMspTenantsItemOutput) ActivatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetMspTenantsItem) *string { return v.ActivatedAt }).(pulumi.StringPtrOutput)
+}
+
+// Creation time
+func (o GetMspTenantsItemOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetMspTenantsItem) string { return v.CreatedAt }).(pulumi.StringOutput)
+}
+
+// Value of the DNS TXT record that proves the domain
+func (o GetMspTenantsItemOutput) DnsChallenge() pulumi.StringOutput {
+	return o.ApplyT(func(v GetMspTenantsItem) string { return v.DnsChallenge }).(pulumi.StringOutput)
+}
+
+// The tenant account's domain
+func (o GetMspTenantsItemOutput) Domain() pulumi.StringOutput {
+	return o.ApplyT(func(v GetMspTenantsItem) string { return v.Domain }).(pulumi.StringOutput)
+}
+
+// Groups of the MSP account and their roles in the tenant
+func (o GetMspTenantsItemOutput) Groups() GetMspTenantsItemGroupArrayOutput {
+	return o.ApplyT(func(v GetMspTenantsItem) []GetMspTenantsItemGroup { return v.Groups }).(GetMspTenantsItemGroupArrayOutput)
+}
+
+// The tenant account's id
+func (o GetMspTenantsItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetMspTenantsItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// When an existing account was invited
+func (o GetMspTenantsItemOutput) InvitedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetMspTenantsItem) *string { return v.InvitedAt }).(pulumi.StringPtrOutput)
+}
+
+// Tenant name
+func (o GetMspTenantsItemOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetMspTenantsItem) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// existing (an account not yet invited), invited (waiting for its owner), pending (its domain not yet proven) or active; one of `existing`, `invited`, `pending`, `active`
+func (o GetMspTenantsItemOutput) Status() pulumi.StringOutput {
+	return o.ApplyT(func(v GetMspTenantsItem) string { return v.Status }).(pulumi.StringOutput)
+}
+
+// Last change
+func (o GetMspTenantsItemOutput) UpdatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetMspTenantsItem) string { return v.UpdatedAt }).(pulumi.StringOutput)
+}
+
+type GetMspTenantsItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetMspTenantsItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetMspTenantsItem)(nil)).Elem()
+}
+
+func (o GetMspTenantsItemArrayOutput) ToGetMspTenantsItemArrayOutput() GetMspTenantsItemArrayOutput {
+	return o
+}
+
+func (o GetMspTenantsItemArrayOutput) ToGetMspTenantsItemArrayOutputWithContext(ctx context.Context) GetMspTenantsItemArrayOutput {
+	return o
+}
+
+func (o GetMspTenantsItemArrayOutput) Index(i pulumi.IntInput) GetMspTenantsItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetMspTenantsItem {
+		return vs[0].([]GetMspTenantsItem)[vs[1].(int)]
+	}).(GetMspTenantsItemOutput)
+}
+
+// A group of the MSP account and the role its users take in the tenant
+type GetMspTenantsItemGroup struct {
+	// Id of a group of the MSP account
+	Id string `pulumi:"id"`
+	// Role its users take in the tenant
+	Role string `pulumi:"role"`
+}
+
+// A group of the MSP account and the role its users take in the tenant
+type GetMspTenantsItemGroupOutput struct{ *pulumi.OutputState }
+
+func (GetMspTenantsItemGroupOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetMspTenantsItemGroup)(nil)).Elem()
+}
+
+func (o GetMspTenantsItemGroupOutput) ToGetMspTenantsItemGroupOutput() GetMspTenantsItemGroupOutput {
+	return o
+}
+
+func (o GetMspTenantsItemGroupOutput) ToGetMspTenantsItemGroupOutputWithContext(ctx context.Context) GetMspTenantsItemGroupOutput {
+	return o
+}
+
+// Id of a group of the MSP account
+func (o GetMspTenantsItemGroupOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetMspTenantsItemGroup) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Role its users take in the tenant
+func (o GetMspTenantsItemGroupOutput) Role() pulumi.StringOutput {
+	return o.ApplyT(func(v GetMspTenantsItemGroup) string { return v.Role }).(pulumi.StringOutput)
+}
+
+type GetMspTenantsItemGroupArrayOutput struct{ *pulumi.OutputState }
+
+func (GetMspTenantsItemGroupArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetMspTenantsItemGroup)(nil)).Elem()
+}
+
+func (o GetMspTenantsItemGroupArrayOutput) ToGetMspTenantsItemGroupArrayOutput() GetMspTenantsItemGroupArrayOutput {
+	return o
+}
+
+func (o GetMspTenantsItemGroupArrayOutput) ToGetMspTenantsItemGroupArrayOutputWithContext(ctx context.Context) GetMspTenantsItemGroupArrayOutput {
+	return o
+}
+
+func (o GetMspTenantsItemGroupArrayOutput) Index(i pulumi.IntInput) GetMspTenantsItemGroupOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetMspTenantsItemGroup {
+		return vs[0].([]GetMspTenantsItemGroup)[vs[1].(int)]
+	}).(GetMspTenantsItemGroupOutput)
 }
 
 type GetNameserverGroupNameserver struct {
@@ -4944,6 +6987,52 @@ func (o GetPeerByNameLocalFlagsOutput) RosenpassPermissive() pulumi.BoolOutput {
 // Agent flag serverSshAllowed
 func (o GetPeerByNameLocalFlagsOutput) ServerSshAllowed() pulumi.BoolOutput {
 	return o.ApplyT(func(v GetPeerByNameLocalFlags) bool { return v.ServerSshAllowed }).(pulumi.BoolOutput)
+}
+
+// A peer let through the EDR compliance checks
+type GetPeerEdrBypassesItem struct {
+	// Id of the peer let through
+	PeerId string `pulumi:"peerId"`
+}
+
+// A peer let through the EDR compliance checks
+type GetPeerEdrBypassesItemOutput struct{ *pulumi.OutputState }
+
+func (GetPeerEdrBypassesItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPeerEdrBypassesItem)(nil)).Elem()
+}
+
+func (o GetPeerEdrBypassesItemOutput) ToGetPeerEdrBypassesItemOutput() GetPeerEdrBypassesItemOutput {
+	return o
+}
+
+func (o GetPeerEdrBypassesItemOutput) ToGetPeerEdrBypassesItemOutputWithContext(ctx context.Context) GetPeerEdrBypassesItemOutput {
+	return o
+}
+
+// Id of the peer let through
+func (o GetPeerEdrBypassesItemOutput) PeerId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPeerEdrBypassesItem) string { return v.PeerId }).(pulumi.StringOutput)
+}
+
+type GetPeerEdrBypassesItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetPeerEdrBypassesItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetPeerEdrBypassesItem)(nil)).Elem()
+}
+
+func (o GetPeerEdrBypassesItemArrayOutput) ToGetPeerEdrBypassesItemArrayOutput() GetPeerEdrBypassesItemArrayOutput {
+	return o
+}
+
+func (o GetPeerEdrBypassesItemArrayOutput) ToGetPeerEdrBypassesItemArrayOutputWithContext(ctx context.Context) GetPeerEdrBypassesItemArrayOutput {
+	return o
+}
+
+func (o GetPeerEdrBypassesItemArrayOutput) Index(i pulumi.IntInput) GetPeerEdrBypassesItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetPeerEdrBypassesItem {
+		return vs[0].([]GetPeerEdrBypassesItem)[vs[1].(int)]
+	}).(GetPeerEdrBypassesItemOutput)
 }
 
 // A group as other objects refer to it
@@ -12934,6 +15023,115 @@ func (o IngressPortAllocationPortRangeMappingArrayOutput) Index(i pulumi.IntInpu
 	}).(IngressPortAllocationPortRangeMappingOutput)
 }
 
+// A group of the MSP account and the role its users take in the tenant
+type MspTenantGroup struct {
+	// Id of a group of the MSP account
+	Id string `pulumi:"id"`
+	// Role its users take in the tenant
+	Role string `pulumi:"role"`
+}
+
+// MspTenantGroupInput is an input type that accepts MspTenantGroupArgs and MspTenantGroupOutput values.
+// You can construct a concrete instance of `MspTenantGroupInput` via:
+//
+//	MspTenantGroupArgs{...}
+type MspTenantGroupInput interface {
+	pulumi.Input
+
+	ToMspTenantGroupOutput() MspTenantGroupOutput
+	ToMspTenantGroupOutputWithContext(context.Context) MspTenantGroupOutput
+}
+
+// A group of the MSP account and the role its users take in the tenant
+type MspTenantGroupArgs struct {
+	// Id of a group of the MSP account
+	Id pulumi.StringInput `pulumi:"id"`
+	// Role its users take in the tenant
+	Role pulumi.StringInput `pulumi:"role"`
+}
+
+func (MspTenantGroupArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*MspTenantGroup)(nil)).Elem()
+}
+
+func (i MspTenantGroupArgs) ToMspTenantGroupOutput() MspTenantGroupOutput {
+	return i.ToMspTenantGroupOutputWithContext(context.Background())
+}
+
+func (i MspTenantGroupArgs) ToMspTenantGroupOutputWithContext(ctx context.Context) MspTenantGroupOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(MspTenantGroupOutput)
+}
+
+// MspTenantGroupArrayInput is an input type that accepts MspTenantGroupArray and MspTenantGroupArrayOutput values.
+// You can construct a concrete instance of `MspTenantGroupArrayInput` via:
+//
+//	MspTenantGroupArray{ MspTenantGroupArgs{...} }
+type MspTenantGroupArrayInput interface {
+	pulumi.Input
+
+	ToMspTenantGroupArrayOutput() MspTenantGroupArrayOutput
+	ToMspTenantGroupArrayOutputWithContext(context.Context) MspTenantGroupArrayOutput
+}
+
+type MspTenantGroupArray []MspTenantGroupInput
+
+func (MspTenantGroupArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]MspTenantGroup)(nil)).Elem()
+}
+
+func (i MspTenantGroupArray) ToMspTenantGroupArrayOutput() MspTenantGroupArrayOutput {
+	return i.ToMspTenantGroupArrayOutputWithContext(context.Background())
+}
+
+func (i MspTenantGroupArray) ToMspTenantGroupArrayOutputWithContext(ctx context.Context) MspTenantGroupArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(MspTenantGroupArrayOutput)
+}
+
+// A group of the MSP account and the role its users take in the tenant
+type MspTenantGroupOutput struct{ *pulumi.OutputState }
+
+func (MspTenantGroupOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*MspTenantGroup)(nil)).Elem()
+}
+
+func (o MspTenantGroupOutput) ToMspTenantGroupOutput() MspTenantGroupOutput {
+	return o
+}
+
+func (o MspTenantGroupOutput) ToMspTenantGroupOutputWithContext(ctx context.Context) MspTenantGroupOutput {
+	return o
+}
+
+// Id of a group of the MSP account
+func (o MspTenantGroupOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v MspTenantGroup) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Role its users take in the tenant
+func (o MspTenantGroupOutput) Role() pulumi.StringOutput {
+	return o.ApplyT(func(v MspTenantGroup) string { return v.Role }).(pulumi.StringOutput)
+}
+
+type MspTenantGroupArrayOutput struct{ *pulumi.OutputState }
+
+func (MspTenantGroupArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]MspTenantGroup)(nil)).Elem()
+}
+
+func (o MspTenantGroupArrayOutput) ToMspTenantGroupArrayOutput() MspTenantGroupArrayOutput {
+	return o
+}
+
+func (o MspTenantGroupArrayOutput) ToMspTenantGroupArrayOutputWithContext(ctx context.Context) MspTenantGroupArrayOutput {
+	return o
+}
+
+func (o MspTenantGroupArrayOutput) Index(i pulumi.IntInput) MspTenantGroupOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) MspTenantGroup {
+		return vs[0].([]MspTenantGroup)[vs[1].(int)]
+	}).(MspTenantGroupOutput)
+}
+
 // An upstream nameserver
 type NameserverGroupNameserver struct {
 	// Nameserver IP address
@@ -18077,6 +20275,9 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AccountSettingsExtraPtrInput)(nil)).Elem(), AccountSettingsExtraArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DnsZoneBundleRecordInput)(nil)).Elem(), DnsZoneBundleRecordArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DnsZoneBundleRecordArrayInput)(nil)).Elem(), DnsZoneBundleRecordArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*EdrFleetDmMatchAttributesInput)(nil)).Elem(), EdrFleetDmMatchAttributesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*EdrHuntressMatchAttributesInput)(nil)).Elem(), EdrHuntressMatchAttributesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*EdrSentinelOneMatchAttributesInput)(nil)).Elem(), EdrSentinelOneMatchAttributesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*EdrVendorAMatchAttributesInput)(nil)).Elem(), EdrVendorAMatchAttributesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GroupResourceInput)(nil)).Elem(), GroupResourceArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GroupResourceArrayInput)(nil)).Elem(), GroupResourceArray{})
@@ -18084,6 +20285,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*IngressPortAllocationDirectPortPtrInput)(nil)).Elem(), IngressPortAllocationDirectPortArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IngressPortAllocationPortRangeInput)(nil)).Elem(), IngressPortAllocationPortRangeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IngressPortAllocationPortRangeArrayInput)(nil)).Elem(), IngressPortAllocationPortRangeArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*MspTenantGroupInput)(nil)).Elem(), MspTenantGroupArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*MspTenantGroupArrayInput)(nil)).Elem(), MspTenantGroupArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NameserverGroupNameserverInput)(nil)).Elem(), NameserverGroupNameserverArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NameserverGroupNameserverArrayInput)(nil)).Elem(), NameserverGroupNameserverArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NetworkBundleResourceInput)(nil)).Elem(), NetworkBundleResourceArgs{})
@@ -18152,14 +20355,25 @@ func init() {
 	pulumi.RegisterOutputType(DnsZoneBundleRecordArrayOutput{})
 	pulumi.RegisterOutputType(DnsZoneRecordOutput{})
 	pulumi.RegisterOutputType(DnsZoneRecordArrayOutput{})
+	pulumi.RegisterOutputType(EdrFleetDmMatchAttributesOutput{})
+	pulumi.RegisterOutputType(EdrHuntressMatchAttributesOutput{})
+	pulumi.RegisterOutputType(EdrSentinelOneMatchAttributesOutput{})
 	pulumi.RegisterOutputType(EdrVendorAMatchAttributesOutput{})
 	pulumi.RegisterOutputType(GetAccessiblePeersItemOutput{})
 	pulumi.RegisterOutputType(GetAccessiblePeersItemArrayOutput{})
 	pulumi.RegisterOutputType(GetAccountOnboardingOutput{})
 	pulumi.RegisterOutputType(GetAccountSettingsTypeOutput{})
 	pulumi.RegisterOutputType(GetAccountSettingsExtraOutput{})
+	pulumi.RegisterOutputType(GetAllNetworkRoutersItemOutput{})
+	pulumi.RegisterOutputType(GetAllNetworkRoutersItemArrayOutput{})
 	pulumi.RegisterOutputType(GetAuditEventsItemOutput{})
 	pulumi.RegisterOutputType(GetAuditEventsItemArrayOutput{})
+	pulumi.RegisterOutputType(GetAzureAdSyncsItemOutput{})
+	pulumi.RegisterOutputType(GetAzureAdSyncsItemArrayOutput{})
+	pulumi.RegisterOutputType(GetCitiesItemOutput{})
+	pulumi.RegisterOutputType(GetCitiesItemArrayOutput{})
+	pulumi.RegisterOutputType(GetCountriesItemOutput{})
+	pulumi.RegisterOutputType(GetCountriesItemArrayOutput{})
 	pulumi.RegisterOutputType(GetCurrentUserPermissionsOutput{})
 	pulumi.RegisterOutputType(GetCurrentUserPermissionsModuleOutput{})
 	pulumi.RegisterOutputType(GetCurrentUserPermissionsModuleMapOutput{})
@@ -18177,6 +20391,39 @@ func init() {
 	pulumi.RegisterOutputType(GetDnsZonesItemArrayOutput{})
 	pulumi.RegisterOutputType(GetDnsZonesItemRecordOutput{})
 	pulumi.RegisterOutputType(GetDnsZonesItemRecordArrayOutput{})
+	pulumi.RegisterOutputType(GetEdrFalconGroupOutput{})
+	pulumi.RegisterOutputType(GetEdrFalconGroupArrayOutput{})
+	pulumi.RegisterOutputType(GetEdrFalconGroupPeerOutput{})
+	pulumi.RegisterOutputType(GetEdrFalconGroupPeerArrayOutput{})
+	pulumi.RegisterOutputType(GetEdrFalconGroupResourceOutput{})
+	pulumi.RegisterOutputType(GetEdrFalconGroupResourceArrayOutput{})
+	pulumi.RegisterOutputType(GetEdrFleetDmGroupOutput{})
+	pulumi.RegisterOutputType(GetEdrFleetDmGroupArrayOutput{})
+	pulumi.RegisterOutputType(GetEdrFleetDmGroupPeerOutput{})
+	pulumi.RegisterOutputType(GetEdrFleetDmGroupPeerArrayOutput{})
+	pulumi.RegisterOutputType(GetEdrFleetDmGroupResourceOutput{})
+	pulumi.RegisterOutputType(GetEdrFleetDmGroupResourceArrayOutput{})
+	pulumi.RegisterOutputType(GetEdrFleetDmMatchAttributesOutput{})
+	pulumi.RegisterOutputType(GetEdrHuntressGroupOutput{})
+	pulumi.RegisterOutputType(GetEdrHuntressGroupArrayOutput{})
+	pulumi.RegisterOutputType(GetEdrHuntressGroupPeerOutput{})
+	pulumi.RegisterOutputType(GetEdrHuntressGroupPeerArrayOutput{})
+	pulumi.RegisterOutputType(GetEdrHuntressGroupResourceOutput{})
+	pulumi.RegisterOutputType(GetEdrHuntressGroupResourceArrayOutput{})
+	pulumi.RegisterOutputType(GetEdrHuntressMatchAttributesOutput{})
+	pulumi.RegisterOutputType(GetEdrIntuneGroupOutput{})
+	pulumi.RegisterOutputType(GetEdrIntuneGroupArrayOutput{})
+	pulumi.RegisterOutputType(GetEdrIntuneGroupPeerOutput{})
+	pulumi.RegisterOutputType(GetEdrIntuneGroupPeerArrayOutput{})
+	pulumi.RegisterOutputType(GetEdrIntuneGroupResourceOutput{})
+	pulumi.RegisterOutputType(GetEdrIntuneGroupResourceArrayOutput{})
+	pulumi.RegisterOutputType(GetEdrSentinelOneGroupOutput{})
+	pulumi.RegisterOutputType(GetEdrSentinelOneGroupArrayOutput{})
+	pulumi.RegisterOutputType(GetEdrSentinelOneGroupPeerOutput{})
+	pulumi.RegisterOutputType(GetEdrSentinelOneGroupPeerArrayOutput{})
+	pulumi.RegisterOutputType(GetEdrSentinelOneGroupResourceOutput{})
+	pulumi.RegisterOutputType(GetEdrSentinelOneGroupResourceArrayOutput{})
+	pulumi.RegisterOutputType(GetEdrSentinelOneMatchAttributesOutput{})
 	pulumi.RegisterOutputType(GetEdrVendorAGroupOutput{})
 	pulumi.RegisterOutputType(GetEdrVendorAGroupArrayOutput{})
 	pulumi.RegisterOutputType(GetEdrVendorAGroupPeerOutput{})
@@ -18198,6 +20445,8 @@ func init() {
 	pulumi.RegisterOutputType(GetEdrVendorCGroupResourceArrayOutput{})
 	pulumi.RegisterOutputType(GetEventStreamingIntegrationsItemOutput{})
 	pulumi.RegisterOutputType(GetEventStreamingIntegrationsItemArrayOutput{})
+	pulumi.RegisterOutputType(GetGoogleWorkspaceSyncsItemOutput{})
+	pulumi.RegisterOutputType(GetGoogleWorkspaceSyncsItemArrayOutput{})
 	pulumi.RegisterOutputType(GetGroupPeerOutput{})
 	pulumi.RegisterOutputType(GetGroupPeerArrayOutput{})
 	pulumi.RegisterOutputType(GetGroupResourceOutput{})
@@ -18230,6 +20479,12 @@ func init() {
 	pulumi.RegisterOutputType(GetIngressPortAllocationsItemPortRangeMappingArrayOutput{})
 	pulumi.RegisterOutputType(GetInvitesItemOutput{})
 	pulumi.RegisterOutputType(GetInvitesItemArrayOutput{})
+	pulumi.RegisterOutputType(GetMspTenantGroupOutput{})
+	pulumi.RegisterOutputType(GetMspTenantGroupArrayOutput{})
+	pulumi.RegisterOutputType(GetMspTenantsItemOutput{})
+	pulumi.RegisterOutputType(GetMspTenantsItemArrayOutput{})
+	pulumi.RegisterOutputType(GetMspTenantsItemGroupOutput{})
+	pulumi.RegisterOutputType(GetMspTenantsItemGroupArrayOutput{})
 	pulumi.RegisterOutputType(GetNameserverGroupNameserverOutput{})
 	pulumi.RegisterOutputType(GetNameserverGroupNameserverArrayOutput{})
 	pulumi.RegisterOutputType(GetNameserverGroupsItemOutput{})
@@ -18262,6 +20517,8 @@ func init() {
 	pulumi.RegisterOutputType(GetPeerByNameGroupOutput{})
 	pulumi.RegisterOutputType(GetPeerByNameGroupArrayOutput{})
 	pulumi.RegisterOutputType(GetPeerByNameLocalFlagsOutput{})
+	pulumi.RegisterOutputType(GetPeerEdrBypassesItemOutput{})
+	pulumi.RegisterOutputType(GetPeerEdrBypassesItemArrayOutput{})
 	pulumi.RegisterOutputType(GetPeerGroupOutput{})
 	pulumi.RegisterOutputType(GetPeerGroupArrayOutput{})
 	pulumi.RegisterOutputType(GetPeerJobWorkloadOutput{})
@@ -18442,6 +20699,8 @@ func init() {
 	pulumi.RegisterOutputType(IngressPortAllocationPortRangeArrayOutput{})
 	pulumi.RegisterOutputType(IngressPortAllocationPortRangeMappingOutput{})
 	pulumi.RegisterOutputType(IngressPortAllocationPortRangeMappingArrayOutput{})
+	pulumi.RegisterOutputType(MspTenantGroupOutput{})
+	pulumi.RegisterOutputType(MspTenantGroupArrayOutput{})
 	pulumi.RegisterOutputType(NameserverGroupNameserverOutput{})
 	pulumi.RegisterOutputType(NameserverGroupNameserverArrayOutput{})
 	pulumi.RegisterOutputType(NetworkBundleResourceOutput{})

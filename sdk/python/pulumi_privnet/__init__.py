@@ -7,19 +7,30 @@ from . import _utilities
 import typing
 # Export this package's modules as members:
 from .account_settings import *
+from .azure_ad_sync import *
 from .directory_sync_vendor_d import *
 from .directory_sync_vendor_e import *
 from .dns_record import *
 from .dns_settings import *
 from .dns_zone import *
 from .dns_zone_bundle import *
+from .edr_falcon import *
+from .edr_fleet_dm import *
+from .edr_huntress import *
+from .edr_intune import *
+from .edr_sentinel_one import *
 from .edr_vendor_a import *
 from .edr_vendor_b import *
 from .edr_vendor_c import *
 from .event_streaming_integration import *
 from .get_accessible_peers import *
 from .get_account import *
+from .get_all_network_routers import *
 from .get_audit_events import *
+from .get_azure_ad_sync import *
+from .get_azure_ad_syncs import *
+from .get_cities import *
+from .get_countries import *
 from .get_current_user import *
 from .get_directory_sync_logs import *
 from .get_directory_sync_vendor_d import *
@@ -31,11 +42,18 @@ from .get_dns_records import *
 from .get_dns_settings import *
 from .get_dns_zone import *
 from .get_dns_zones import *
+from .get_edr_falcon import *
+from .get_edr_fleet_dm import *
+from .get_edr_huntress import *
+from .get_edr_intune import *
+from .get_edr_sentinel_one import *
 from .get_edr_vendor_a import *
 from .get_edr_vendor_b import *
 from .get_edr_vendor_c import *
 from .get_event_streaming_integration import *
 from .get_event_streaming_integrations import *
+from .get_google_workspace_sync import *
+from .get_google_workspace_syncs import *
 from .get_group import *
 from .get_groups import *
 from .get_identity_provider import *
@@ -44,7 +62,11 @@ from .get_ingress_peer import *
 from .get_ingress_peers import *
 from .get_ingress_port_allocation import *
 from .get_ingress_port_allocations import *
+from .get_instance_status import *
+from .get_instance_version import *
 from .get_invites import *
+from .get_msp_tenant import *
+from .get_msp_tenants import *
 from .get_nameserver_group import *
 from .get_nameserver_groups import *
 from .get_network import *
@@ -61,6 +83,7 @@ from .get_okta_scim_integrations import *
 from .get_peer import *
 from .get_peer_by_ip import *
 from .get_peer_by_name import *
+from .get_peer_edr_bypasses import *
 from .get_peer_job import *
 from .get_peer_jobs import *
 from .get_peers import *
@@ -88,10 +111,12 @@ from .get_tokens import *
 from .get_traffic_events import *
 from .get_user import *
 from .get_users import *
+from .google_workspace_sync import *
 from .group import *
 from .identity_provider import *
 from .ingress_peer import *
 from .ingress_port_allocation import *
+from .msp_tenant import *
 from .nameserver_group import *
 from .network import *
 from .network_bundle import *
@@ -100,6 +125,7 @@ from .network_router import *
 from .notification_channel import *
 from .okta_scim_integration import *
 from .peer import *
+from .peer_edr_bypass import *
 from .personal_access_token import *
 from .policy import *
 from .posture_check import *
@@ -132,20 +158,28 @@ _utilities.register(
   "fqn": "pulumi_privnet",
   "classes": {
    "privnet:index:AccountSettings": "AccountSettings",
+   "privnet:index:AzureAdSync": "AzureAdSync",
    "privnet:index:DirectorySyncVendorD": "DirectorySyncVendorD",
    "privnet:index:DirectorySyncVendorE": "DirectorySyncVendorE",
    "privnet:index:DnsRecord": "DnsRecord",
    "privnet:index:DnsSettings": "DnsSettings",
    "privnet:index:DnsZone": "DnsZone",
    "privnet:index:DnsZoneBundle": "DnsZoneBundle",
+   "privnet:index:EdrFalcon": "EdrFalcon",
+   "privnet:index:EdrFleetDm": "EdrFleetDm",
+   "privnet:index:EdrHuntress": "EdrHuntress",
+   "privnet:index:EdrIntune": "EdrIntune",
+   "privnet:index:EdrSentinelOne": "EdrSentinelOne",
    "privnet:index:EdrVendorA": "EdrVendorA",
    "privnet:index:EdrVendorB": "EdrVendorB",
    "privnet:index:EdrVendorC": "EdrVendorC",
    "privnet:index:EventStreamingIntegration": "EventStreamingIntegration",
+   "privnet:index:GoogleWorkspaceSync": "GoogleWorkspaceSync",
    "privnet:index:Group": "Group",
    "privnet:index:IdentityProvider": "IdentityProvider",
    "privnet:index:IngressPeer": "IngressPeer",
    "privnet:index:IngressPortAllocation": "IngressPortAllocation",
+   "privnet:index:MspTenant": "MspTenant",
    "privnet:index:NameserverGroup": "NameserverGroup",
    "privnet:index:Network": "Network",
    "privnet:index:NetworkBundle": "NetworkBundle",
@@ -154,6 +188,7 @@ _utilities.register(
    "privnet:index:NotificationChannel": "NotificationChannel",
    "privnet:index:OktaScimIntegration": "OktaScimIntegration",
    "privnet:index:Peer": "Peer",
+   "privnet:index:PeerEdrBypass": "PeerEdrBypass",
    "privnet:index:PersonalAccessToken": "PersonalAccessToken",
    "privnet:index:Policy": "Policy",
    "privnet:index:PostureCheck": "PostureCheck",

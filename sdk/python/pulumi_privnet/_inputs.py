@@ -19,6 +19,12 @@ __all__ = [
     'AccountSettingsExtraArgsDict',
     'DnsZoneBundleRecordArgs',
     'DnsZoneBundleRecordArgsDict',
+    'EdrFleetDmMatchAttributesArgs',
+    'EdrFleetDmMatchAttributesArgsDict',
+    'EdrHuntressMatchAttributesArgs',
+    'EdrHuntressMatchAttributesArgsDict',
+    'EdrSentinelOneMatchAttributesArgs',
+    'EdrSentinelOneMatchAttributesArgsDict',
     'EdrVendorAMatchAttributesArgs',
     'EdrVendorAMatchAttributesArgsDict',
     'GroupResourceArgs',
@@ -27,6 +33,8 @@ __all__ = [
     'IngressPortAllocationDirectPortArgsDict',
     'IngressPortAllocationPortRangeArgs',
     'IngressPortAllocationPortRangeArgsDict',
+    'MspTenantGroupArgs',
+    'MspTenantGroupArgsDict',
     'NameserverGroupNameserverArgs',
     'NameserverGroupNameserverArgsDict',
     'NetworkBundleResourceArgs',
@@ -293,45 +301,253 @@ class DnsZoneBundleRecordArgs:
         pulumi.set(self, "ttl", value)
 
 
-class EdrVendorAMatchAttributesArgsDict(TypedDict):
+class EdrFleetDmMatchAttributesArgsDict(TypedDict):
     """
-    Device attributes a peer must match
+    FleetDM host attributes a peer's device must match
     """
-    active_threats: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    disk_encryption_enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
-    Maximum allowed active threats
+    Whether the host's disk must be encrypted
     """
-    encrypted_applications: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    failing_policies_count_max: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    Require encrypted applications
+    Most failing FleetDM policies a host may have; 0 requires all to pass
     """
-    firewall_enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    required_policies: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]]]
     """
-    Require the firewall
+    Ids of FleetDM policies that must pass on the host
     """
-    infected: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    status_online: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
-    Required infection state
+    Whether the host must be online in FleetDM
     """
-    is_active: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    vulnerable_software_count_max: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    Require an active agent
-    """
-    is_up_to_date: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
-    """
-    Require an up-to-date agent
-    """
-    network_status: NotRequired[pulumi.Input[Optional[_builtins.str]]]
-    """
-    Required network status; one of `connected`, `disconnected`, `quarantined`
-    """
-    operational_state: NotRequired[pulumi.Input[Optional[_builtins.str]]]
-    """
-    Required operational state
+    Most vulnerable software packages a host may have
     """
 
 @pulumi.input_type
-class EdrVendorAMatchAttributesArgs:
+class EdrFleetDmMatchAttributesArgs:
+    def __init__(__self__, *,
+                 disk_encryption_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 failing_policies_count_max: pulumi.Input[Optional[_builtins.int]] = None,
+                 required_policies: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
+                 status_online: pulumi.Input[Optional[_builtins.bool]] = None,
+                 vulnerable_software_count_max: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        FleetDM host attributes a peer's device must match
+
+        :param pulumi.Input[_builtins.bool] disk_encryption_enabled: Whether the host's disk must be encrypted
+        :param pulumi.Input[_builtins.int] failing_policies_count_max: Most failing FleetDM policies a host may have; 0 requires all to pass
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] required_policies: Ids of FleetDM policies that must pass on the host
+        :param pulumi.Input[_builtins.bool] status_online: Whether the host must be online in FleetDM
+        :param pulumi.Input[_builtins.int] vulnerable_software_count_max: Most vulnerable software packages a host may have
+        """
+        if disk_encryption_enabled is not None:
+            pulumi.set(__self__, "disk_encryption_enabled", disk_encryption_enabled)
+        if failing_policies_count_max is not None:
+            pulumi.set(__self__, "failing_policies_count_max", failing_policies_count_max)
+        if required_policies is not None:
+            pulumi.set(__self__, "required_policies", required_policies)
+        if status_online is not None:
+            pulumi.set(__self__, "status_online", status_online)
+        if vulnerable_software_count_max is not None:
+            pulumi.set(__self__, "vulnerable_software_count_max", vulnerable_software_count_max)
+
+    @_builtins.property
+    @pulumi.getter(name="diskEncryptionEnabled")
+    def disk_encryption_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the host's disk must be encrypted
+        """
+        return pulumi.get(self, "disk_encryption_enabled")
+
+    @disk_encryption_enabled.setter
+    def disk_encryption_enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "disk_encryption_enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="failingPoliciesCountMax")
+    def failing_policies_count_max(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Most failing FleetDM policies a host may have; 0 requires all to pass
+        """
+        return pulumi.get(self, "failing_policies_count_max")
+
+    @failing_policies_count_max.setter
+    def failing_policies_count_max(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "failing_policies_count_max", value)
+
+    @_builtins.property
+    @pulumi.getter(name="requiredPolicies")
+    def required_policies(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]]:
+        """
+        Ids of FleetDM policies that must pass on the host
+        """
+        return pulumi.get(self, "required_policies")
+
+    @required_policies.setter
+    def required_policies(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]]):
+        pulumi.set(self, "required_policies", value)
+
+    @_builtins.property
+    @pulumi.getter(name="statusOnline")
+    def status_online(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the host must be online in FleetDM
+        """
+        return pulumi.get(self, "status_online")
+
+    @status_online.setter
+    def status_online(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "status_online", value)
+
+    @_builtins.property
+    @pulumi.getter(name="vulnerableSoftwareCountMax")
+    def vulnerable_software_count_max(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Most vulnerable software packages a host may have
+        """
+        return pulumi.get(self, "vulnerable_software_count_max")
+
+    @vulnerable_software_count_max.setter
+    def vulnerable_software_count_max(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "vulnerable_software_count_max", value)
+
+
+class EdrHuntressMatchAttributesArgsDict(TypedDict):
+    """
+    Huntress agent attributes a peer's device must match
+    """
+    defender_policy_status: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Required policy status of Defender antivirus
+    """
+    defender_status: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Required status of Defender antivirus
+    """
+    defender_substatus: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Required sub-status of Defender antivirus
+    """
+    firewall_status: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Required status of the agent's firewall (Disabled, Enabled, Pending Isolation, Isolated, Pending Release)
+    """
+
+@pulumi.input_type
+class EdrHuntressMatchAttributesArgs:
+    def __init__(__self__, *,
+                 defender_policy_status: pulumi.Input[Optional[_builtins.str]] = None,
+                 defender_status: pulumi.Input[Optional[_builtins.str]] = None,
+                 defender_substatus: pulumi.Input[Optional[_builtins.str]] = None,
+                 firewall_status: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Huntress agent attributes a peer's device must match
+
+        :param pulumi.Input[_builtins.str] defender_policy_status: Required policy status of Defender antivirus
+        :param pulumi.Input[_builtins.str] defender_status: Required status of Defender antivirus
+        :param pulumi.Input[_builtins.str] defender_substatus: Required sub-status of Defender antivirus
+        :param pulumi.Input[_builtins.str] firewall_status: Required status of the agent's firewall (Disabled, Enabled, Pending Isolation, Isolated, Pending Release)
+        """
+        if defender_policy_status is not None:
+            pulumi.set(__self__, "defender_policy_status", defender_policy_status)
+        if defender_status is not None:
+            pulumi.set(__self__, "defender_status", defender_status)
+        if defender_substatus is not None:
+            pulumi.set(__self__, "defender_substatus", defender_substatus)
+        if firewall_status is not None:
+            pulumi.set(__self__, "firewall_status", firewall_status)
+
+    @_builtins.property
+    @pulumi.getter(name="defenderPolicyStatus")
+    def defender_policy_status(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Required policy status of Defender antivirus
+        """
+        return pulumi.get(self, "defender_policy_status")
+
+    @defender_policy_status.setter
+    def defender_policy_status(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "defender_policy_status", value)
+
+    @_builtins.property
+    @pulumi.getter(name="defenderStatus")
+    def defender_status(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Required status of Defender antivirus
+        """
+        return pulumi.get(self, "defender_status")
+
+    @defender_status.setter
+    def defender_status(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "defender_status", value)
+
+    @_builtins.property
+    @pulumi.getter(name="defenderSubstatus")
+    def defender_substatus(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Required sub-status of Defender antivirus
+        """
+        return pulumi.get(self, "defender_substatus")
+
+    @defender_substatus.setter
+    def defender_substatus(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "defender_substatus", value)
+
+    @_builtins.property
+    @pulumi.getter(name="firewallStatus")
+    def firewall_status(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Required status of the agent's firewall (Disabled, Enabled, Pending Isolation, Isolated, Pending Release)
+        """
+        return pulumi.get(self, "firewall_status")
+
+    @firewall_status.setter
+    def firewall_status(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "firewall_status", value)
+
+
+class EdrSentinelOneMatchAttributesArgsDict(TypedDict):
+    """
+    SentinelOne agent attributes a peer's device must match
+    """
+    active_threats: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Most active threats a device may have
+    """
+    encrypted_applications: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the device's disk must be encrypted
+    """
+    firewall_enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the agent's firewall must be on
+    """
+    infected: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    The infection flag the device must have
+    """
+    is_active: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the agent must be active and reporting
+    """
+    is_up_to_date: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the agent must run its latest version
+    """
+    network_status: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The network status the device must have; one of `connected`, `disconnected`, `quarantined`
+    """
+    operational_state: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The operational state the agent must be in
+    """
+
+@pulumi.input_type
+class EdrSentinelOneMatchAttributesArgs:
     def __init__(__self__, *,
                  active_threats: pulumi.Input[Optional[_builtins.int]] = None,
                  encrypted_applications: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -342,16 +558,16 @@ class EdrVendorAMatchAttributesArgs:
                  network_status: pulumi.Input[Optional[_builtins.str]] = None,
                  operational_state: pulumi.Input[Optional[_builtins.str]] = None):
         """
-        Device attributes a peer must match
+        SentinelOne agent attributes a peer's device must match
 
-        :param pulumi.Input[_builtins.int] active_threats: Maximum allowed active threats
-        :param pulumi.Input[_builtins.bool] encrypted_applications: Require encrypted applications
-        :param pulumi.Input[_builtins.bool] firewall_enabled: Require the firewall
-        :param pulumi.Input[_builtins.bool] infected: Required infection state
-        :param pulumi.Input[_builtins.bool] is_active: Require an active agent
-        :param pulumi.Input[_builtins.bool] is_up_to_date: Require an up-to-date agent
-        :param pulumi.Input[_builtins.str] network_status: Required network status; one of `connected`, `disconnected`, `quarantined`
-        :param pulumi.Input[_builtins.str] operational_state: Required operational state
+        :param pulumi.Input[_builtins.int] active_threats: Most active threats a device may have
+        :param pulumi.Input[_builtins.bool] encrypted_applications: Whether the device's disk must be encrypted
+        :param pulumi.Input[_builtins.bool] firewall_enabled: Whether the agent's firewall must be on
+        :param pulumi.Input[_builtins.bool] infected: The infection flag the device must have
+        :param pulumi.Input[_builtins.bool] is_active: Whether the agent must be active and reporting
+        :param pulumi.Input[_builtins.bool] is_up_to_date: Whether the agent must run its latest version
+        :param pulumi.Input[_builtins.str] network_status: The network status the device must have; one of `connected`, `disconnected`, `quarantined`
+        :param pulumi.Input[_builtins.str] operational_state: The operational state the agent must be in
         """
         if active_threats is not None:
             pulumi.set(__self__, "active_threats", active_threats)
@@ -374,7 +590,7 @@ class EdrVendorAMatchAttributesArgs:
     @pulumi.getter(name="activeThreats")
     def active_threats(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Maximum allowed active threats
+        Most active threats a device may have
         """
         return pulumi.get(self, "active_threats")
 
@@ -386,7 +602,7 @@ class EdrVendorAMatchAttributesArgs:
     @pulumi.getter(name="encryptedApplications")
     def encrypted_applications(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Require encrypted applications
+        Whether the device's disk must be encrypted
         """
         return pulumi.get(self, "encrypted_applications")
 
@@ -398,7 +614,7 @@ class EdrVendorAMatchAttributesArgs:
     @pulumi.getter(name="firewallEnabled")
     def firewall_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Require the firewall
+        Whether the agent's firewall must be on
         """
         return pulumi.get(self, "firewall_enabled")
 
@@ -410,7 +626,7 @@ class EdrVendorAMatchAttributesArgs:
     @pulumi.getter
     def infected(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Required infection state
+        The infection flag the device must have
         """
         return pulumi.get(self, "infected")
 
@@ -422,7 +638,7 @@ class EdrVendorAMatchAttributesArgs:
     @pulumi.getter(name="isActive")
     def is_active(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Require an active agent
+        Whether the agent must be active and reporting
         """
         return pulumi.get(self, "is_active")
 
@@ -434,7 +650,7 @@ class EdrVendorAMatchAttributesArgs:
     @pulumi.getter(name="isUpToDate")
     def is_up_to_date(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Require an up-to-date agent
+        Whether the agent must run its latest version
         """
         return pulumi.get(self, "is_up_to_date")
 
@@ -446,7 +662,7 @@ class EdrVendorAMatchAttributesArgs:
     @pulumi.getter(name="networkStatus")
     def network_status(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Required network status; one of `connected`, `disconnected`, `quarantined`
+        The network status the device must have; one of `connected`, `disconnected`, `quarantined`
         """
         return pulumi.get(self, "network_status")
 
@@ -458,7 +674,181 @@ class EdrVendorAMatchAttributesArgs:
     @pulumi.getter(name="operationalState")
     def operational_state(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Required operational state
+        The operational state the agent must be in
+        """
+        return pulumi.get(self, "operational_state")
+
+    @operational_state.setter
+    def operational_state(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "operational_state", value)
+
+
+class EdrVendorAMatchAttributesArgsDict(TypedDict):
+    """
+    SentinelOne agent attributes a peer's device must match
+    """
+    active_threats: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Most active threats a device may have
+    """
+    encrypted_applications: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the device's disk must be encrypted
+    """
+    firewall_enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the agent's firewall must be on
+    """
+    infected: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    The infection flag the device must have
+    """
+    is_active: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the agent must be active and reporting
+    """
+    is_up_to_date: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the agent must run its latest version
+    """
+    network_status: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The network status the device must have; one of `connected`, `disconnected`, `quarantined`
+    """
+    operational_state: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The operational state the agent must be in
+    """
+
+@pulumi.input_type
+class EdrVendorAMatchAttributesArgs:
+    def __init__(__self__, *,
+                 active_threats: pulumi.Input[Optional[_builtins.int]] = None,
+                 encrypted_applications: pulumi.Input[Optional[_builtins.bool]] = None,
+                 firewall_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 infected: pulumi.Input[Optional[_builtins.bool]] = None,
+                 is_active: pulumi.Input[Optional[_builtins.bool]] = None,
+                 is_up_to_date: pulumi.Input[Optional[_builtins.bool]] = None,
+                 network_status: pulumi.Input[Optional[_builtins.str]] = None,
+                 operational_state: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        SentinelOne agent attributes a peer's device must match
+
+        :param pulumi.Input[_builtins.int] active_threats: Most active threats a device may have
+        :param pulumi.Input[_builtins.bool] encrypted_applications: Whether the device's disk must be encrypted
+        :param pulumi.Input[_builtins.bool] firewall_enabled: Whether the agent's firewall must be on
+        :param pulumi.Input[_builtins.bool] infected: The infection flag the device must have
+        :param pulumi.Input[_builtins.bool] is_active: Whether the agent must be active and reporting
+        :param pulumi.Input[_builtins.bool] is_up_to_date: Whether the agent must run its latest version
+        :param pulumi.Input[_builtins.str] network_status: The network status the device must have; one of `connected`, `disconnected`, `quarantined`
+        :param pulumi.Input[_builtins.str] operational_state: The operational state the agent must be in
+        """
+        if active_threats is not None:
+            pulumi.set(__self__, "active_threats", active_threats)
+        if encrypted_applications is not None:
+            pulumi.set(__self__, "encrypted_applications", encrypted_applications)
+        if firewall_enabled is not None:
+            pulumi.set(__self__, "firewall_enabled", firewall_enabled)
+        if infected is not None:
+            pulumi.set(__self__, "infected", infected)
+        if is_active is not None:
+            pulumi.set(__self__, "is_active", is_active)
+        if is_up_to_date is not None:
+            pulumi.set(__self__, "is_up_to_date", is_up_to_date)
+        if network_status is not None:
+            pulumi.set(__self__, "network_status", network_status)
+        if operational_state is not None:
+            pulumi.set(__self__, "operational_state", operational_state)
+
+    @_builtins.property
+    @pulumi.getter(name="activeThreats")
+    def active_threats(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Most active threats a device may have
+        """
+        return pulumi.get(self, "active_threats")
+
+    @active_threats.setter
+    def active_threats(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "active_threats", value)
+
+    @_builtins.property
+    @pulumi.getter(name="encryptedApplications")
+    def encrypted_applications(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the device's disk must be encrypted
+        """
+        return pulumi.get(self, "encrypted_applications")
+
+    @encrypted_applications.setter
+    def encrypted_applications(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "encrypted_applications", value)
+
+    @_builtins.property
+    @pulumi.getter(name="firewallEnabled")
+    def firewall_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the agent's firewall must be on
+        """
+        return pulumi.get(self, "firewall_enabled")
+
+    @firewall_enabled.setter
+    def firewall_enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "firewall_enabled", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def infected(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        The infection flag the device must have
+        """
+        return pulumi.get(self, "infected")
+
+    @infected.setter
+    def infected(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "infected", value)
+
+    @_builtins.property
+    @pulumi.getter(name="isActive")
+    def is_active(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the agent must be active and reporting
+        """
+        return pulumi.get(self, "is_active")
+
+    @is_active.setter
+    def is_active(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "is_active", value)
+
+    @_builtins.property
+    @pulumi.getter(name="isUpToDate")
+    def is_up_to_date(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the agent must run its latest version
+        """
+        return pulumi.get(self, "is_up_to_date")
+
+    @is_up_to_date.setter
+    def is_up_to_date(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "is_up_to_date", value)
+
+    @_builtins.property
+    @pulumi.getter(name="networkStatus")
+    def network_status(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The network status the device must have; one of `connected`, `disconnected`, `quarantined`
+        """
+        return pulumi.get(self, "network_status")
+
+    @network_status.setter
+    def network_status(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "network_status", value)
+
+    @_builtins.property
+    @pulumi.getter(name="operationalState")
+    def operational_state(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The operational state the agent must be in
         """
         return pulumi.get(self, "operational_state")
 
@@ -640,6 +1030,58 @@ class IngressPortAllocationPortRangeArgs:
     @start.setter
     def start(self, value: pulumi.Input[_builtins.int]):
         pulumi.set(self, "start", value)
+
+
+class MspTenantGroupArgsDict(TypedDict):
+    """
+    A group of the MSP account and the role its users take in the tenant
+    """
+    id: pulumi.Input[_builtins.str]
+    """
+    Id of a group of the MSP account
+    """
+    role: pulumi.Input[_builtins.str]
+    """
+    Role its users take in the tenant
+    """
+
+@pulumi.input_type
+class MspTenantGroupArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[_builtins.str],
+                 role: pulumi.Input[_builtins.str]):
+        """
+        A group of the MSP account and the role its users take in the tenant
+
+        :param pulumi.Input[_builtins.str] id: Id of a group of the MSP account
+        :param pulumi.Input[_builtins.str] role: Role its users take in the tenant
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "role", role)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.str]:
+        """
+        Id of a group of the MSP account
+        """
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def role(self) -> pulumi.Input[_builtins.str]:
+        """
+        Role its users take in the tenant
+        """
+        return pulumi.get(self, "role")
+
+    @role.setter
+    def role(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "role", value)
 
 
 class NameserverGroupNameserverArgsDict(TypedDict):

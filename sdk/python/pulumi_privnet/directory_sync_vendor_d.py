@@ -30,8 +30,8 @@ class DirectorySyncVendorDArgs:
         """
         The set of arguments for constructing a DirectorySyncVendorD resource.
 
-        :param pulumi.Input[_builtins.str] customer_id: Customer id
-        :param pulumi.Input[_builtins.str] service_account_key: Service account key, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
+        :param pulumi.Input[_builtins.str] customer_id: Customer id of the Google Workspace account
+        :param pulumi.Input[_builtins.str] service_account_key: Google service account key, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing DirectorySyncVendorD to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only
         :param pulumi.Input[_builtins.str] connector_id: Connector id for embedded IdP setups
         :param pulumi.Input[_builtins.bool] enabled: Whether the integration is active; default true (default true)
@@ -58,7 +58,7 @@ class DirectorySyncVendorDArgs:
     @pulumi.getter(name="customerId")
     def customer_id(self) -> pulumi.Input[_builtins.str]:
         """
-        Customer id
+        Customer id of the Google Workspace account
         """
         return pulumi.get(self, "customer_id")
 
@@ -70,7 +70,7 @@ class DirectorySyncVendorDArgs:
     @pulumi.getter(name="serviceAccountKey")
     def service_account_key(self) -> pulumi.Input[_builtins.str]:
         """
-        Service account key, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
+        Google service account key, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
         """
         return pulumi.get(self, "service_account_key")
 
@@ -151,8 +151,13 @@ class DirectorySyncVendorDArgs:
         pulumi.set(self, "user_group_prefixes", value)
 
 
+warnings.warn("""use GoogleWorkspaceSync, the same object under the service's name: a resource moved from DirectorySyncVendorD to GoogleWorkspaceSync keeps its object (no replacement).""", DeprecationWarning)
+
+
 @pulumi.type_token("privnet:index:DirectorySyncVendorD")
 class DirectorySyncVendorD(pulumi.CustomResource):
+    warnings.warn("""use GoogleWorkspaceSync, the same object under the service's name: a resource moved from DirectorySyncVendorD to GoogleWorkspaceSync keeps its object (no replacement).""", DeprecationWarning)
+
     @overload
     def __init__(__self__,
                  resource_name: str,
@@ -167,10 +172,10 @@ class DirectorySyncVendorD(pulumi.CustomResource):
                  user_group_prefixes: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  __props__=None):
         """
-        A vendor-d-idp directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `serviceAccountKey` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+        Deprecated: the earlier name of GoogleWorkspaceSync, the same object; use GoogleWorkspaceSync. A Google Workspace directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `serviceAccountKey` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
 
         ## Example Usage
-        ### Users and groups from vendor D's directory
+        ### Users and groups from Google Workspace, under the deprecated name (use GoogleWorkspaceSync)
         ```python
         import pulumi
         import pulumi_privnet as privnet
@@ -191,10 +196,10 @@ class DirectorySyncVendorD(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing DirectorySyncVendorD to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only
         :param pulumi.Input[_builtins.str] connector_id: Connector id for embedded IdP setups
-        :param pulumi.Input[_builtins.str] customer_id: Customer id
+        :param pulumi.Input[_builtins.str] customer_id: Customer id of the Google Workspace account
         :param pulumi.Input[_builtins.bool] enabled: Whether the integration is active; default true (default true)
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] group_prefixes: Start-with patterns of the groups to sync
-        :param pulumi.Input[_builtins.str] service_account_key: Service account key, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
+        :param pulumi.Input[_builtins.str] service_account_key: Google service account key, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
         :param pulumi.Input[_builtins.int] sync_interval: Sync interval in seconds, at least 300; default 300 (default 300)
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] user_group_prefixes: Patterns of the groups whose users are synced
         """
@@ -205,10 +210,10 @@ class DirectorySyncVendorD(pulumi.CustomResource):
                  args: DirectorySyncVendorDArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A vendor-d-idp directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `serviceAccountKey` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+        Deprecated: the earlier name of GoogleWorkspaceSync, the same object; use GoogleWorkspaceSync. A Google Workspace directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `serviceAccountKey` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
 
         ## Example Usage
-        ### Users and groups from vendor D's directory
+        ### Users and groups from Google Workspace, under the deprecated name (use GoogleWorkspaceSync)
         ```python
         import pulumi
         import pulumi_privnet as privnet
@@ -249,6 +254,7 @@ class DirectorySyncVendorD(pulumi.CustomResource):
                  sync_interval: pulumi.Input[Optional[_builtins.int]] = None,
                  user_group_prefixes: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  __props__=None):
+        pulumi.log.warn("""DirectorySyncVendorD is deprecated: use GoogleWorkspaceSync, the same object under the service's name: a resource moved from DirectorySyncVendorD to GoogleWorkspaceSync keeps its object (no replacement).""")
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
             raise TypeError('Expected resource options to be a ResourceOptions instance')
@@ -316,7 +322,7 @@ class DirectorySyncVendorD(pulumi.CustomResource):
     @pulumi.getter(name="customerId")
     def customer_id(self) -> pulumi.Output[_builtins.str]:
         """
-        Customer id
+        Customer id of the Google Workspace account
         """
         return pulumi.get(self, "customer_id")
 
@@ -348,7 +354,7 @@ class DirectorySyncVendorD(pulumi.CustomResource):
     @pulumi.getter(name="serviceAccountKey")
     def service_account_key(self) -> pulumi.Output[_builtins.str]:
         """
-        Service account key, base64-encoded; write-only (secret)
+        Google service account key, base64-encoded; write-only (secret)
         """
         return pulumi.get(self, "service_account_key")
 

@@ -32,10 +32,10 @@ class DirectorySyncVendorEArgs:
         """
         The set of arguments for constructing a DirectorySyncVendorE resource.
 
-        :param pulumi.Input[_builtins.str] client_id: Client id
-        :param pulumi.Input[_builtins.str] client_secret: Client secret, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
-        :param pulumi.Input[_builtins.str] host: API host domain (replaces on change)
-        :param pulumi.Input[_builtins.str] tenant_id: Tenant id
+        :param pulumi.Input[_builtins.str] client_id: Application (client) id
+        :param pulumi.Input[_builtins.str] client_secret: Application client secret, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
+        :param pulumi.Input[_builtins.str] host: Graph API host domain: microsoft.com (global) or microsoft.us (US government) (replaces on change); one of `microsoft.com`, `microsoft.us`
+        :param pulumi.Input[_builtins.str] tenant_id: Directory (tenant) id
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing DirectorySyncVendorE to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only
         :param pulumi.Input[_builtins.str] connector_id: Connector id for embedded IdP setups
         :param pulumi.Input[_builtins.bool] enabled: Whether the integration is active; default true (default true)
@@ -64,7 +64,7 @@ class DirectorySyncVendorEArgs:
     @pulumi.getter(name="clientId")
     def client_id(self) -> pulumi.Input[_builtins.str]:
         """
-        Client id
+        Application (client) id
         """
         return pulumi.get(self, "client_id")
 
@@ -76,7 +76,7 @@ class DirectorySyncVendorEArgs:
     @pulumi.getter(name="clientSecret")
     def client_secret(self) -> pulumi.Input[_builtins.str]:
         """
-        Client secret, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
+        Application client secret, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
         """
         return pulumi.get(self, "client_secret")
 
@@ -88,7 +88,7 @@ class DirectorySyncVendorEArgs:
     @pulumi.getter
     def host(self) -> pulumi.Input[_builtins.str]:
         """
-        API host domain (replaces on change)
+        Graph API host domain: microsoft.com (global) or microsoft.us (US government) (replaces on change); one of `microsoft.com`, `microsoft.us`
         """
         return pulumi.get(self, "host")
 
@@ -100,7 +100,7 @@ class DirectorySyncVendorEArgs:
     @pulumi.getter(name="tenantId")
     def tenant_id(self) -> pulumi.Input[_builtins.str]:
         """
-        Tenant id
+        Directory (tenant) id
         """
         return pulumi.get(self, "tenant_id")
 
@@ -181,8 +181,13 @@ class DirectorySyncVendorEArgs:
         pulumi.set(self, "user_group_prefixes", value)
 
 
+warnings.warn("""use AzureAdSync, the same object under the service's name: a resource moved from DirectorySyncVendorE to AzureAdSync keeps its object (no replacement).""", DeprecationWarning)
+
+
 @pulumi.type_token("privnet:index:DirectorySyncVendorE")
 class DirectorySyncVendorE(pulumi.CustomResource):
+    warnings.warn("""use AzureAdSync, the same object under the service's name: a resource moved from DirectorySyncVendorE to AzureAdSync keeps its object (no replacement).""", DeprecationWarning)
+
     @overload
     def __init__(__self__,
                  resource_name: str,
@@ -199,10 +204,10 @@ class DirectorySyncVendorE(pulumi.CustomResource):
                  user_group_prefixes: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  __props__=None):
         """
-        A vendor-e-idp directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `clientSecret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+        Deprecated: the earlier name of AzureAdSync, the same object; use AzureAdSync. A Azure AD (Microsoft Entra ID) directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `clientSecret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update. Changing `host` replaces the integration (the API cannot change it in place).
 
         ## Example Usage
-        ### Users and groups from vendor E's directory
+        ### Users and groups from Azure AD, under the deprecated name (use AzureAdSync)
         ```python
         import pulumi
         import pulumi_privnet as privnet
@@ -212,7 +217,7 @@ class DirectorySyncVendorE(pulumi.CustomResource):
             client_id="privnet",
             client_secret=config.require_secret("directoryClientSecret"),
             tenant_id="tenant",
-            host="api.example.com",
+            host="microsoft.com",
             group_prefixes=["ops-"],
         )
         ```
@@ -224,14 +229,14 @@ class DirectorySyncVendorE(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing DirectorySyncVendorE to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only
-        :param pulumi.Input[_builtins.str] client_id: Client id
-        :param pulumi.Input[_builtins.str] client_secret: Client secret, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
+        :param pulumi.Input[_builtins.str] client_id: Application (client) id
+        :param pulumi.Input[_builtins.str] client_secret: Application client secret, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
         :param pulumi.Input[_builtins.str] connector_id: Connector id for embedded IdP setups
         :param pulumi.Input[_builtins.bool] enabled: Whether the integration is active; default true (default true)
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] group_prefixes: Start-with patterns of the groups to sync
-        :param pulumi.Input[_builtins.str] host: API host domain (replaces on change)
+        :param pulumi.Input[_builtins.str] host: Graph API host domain: microsoft.com (global) or microsoft.us (US government) (replaces on change); one of `microsoft.com`, `microsoft.us`
         :param pulumi.Input[_builtins.int] sync_interval: Sync interval in seconds, at least 300; default 300 (default 300)
-        :param pulumi.Input[_builtins.str] tenant_id: Tenant id
+        :param pulumi.Input[_builtins.str] tenant_id: Directory (tenant) id
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] user_group_prefixes: Patterns of the groups whose users are synced
         """
         ...
@@ -241,10 +246,10 @@ class DirectorySyncVendorE(pulumi.CustomResource):
                  args: DirectorySyncVendorEArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A vendor-e-idp directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `clientSecret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+        Deprecated: the earlier name of AzureAdSync, the same object; use AzureAdSync. A Azure AD (Microsoft Entra ID) directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `clientSecret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update. Changing `host` replaces the integration (the API cannot change it in place).
 
         ## Example Usage
-        ### Users and groups from vendor E's directory
+        ### Users and groups from Azure AD, under the deprecated name (use AzureAdSync)
         ```python
         import pulumi
         import pulumi_privnet as privnet
@@ -254,7 +259,7 @@ class DirectorySyncVendorE(pulumi.CustomResource):
             client_id="privnet",
             client_secret=config.require_secret("directoryClientSecret"),
             tenant_id="tenant",
-            host="api.example.com",
+            host="microsoft.com",
             group_prefixes=["ops-"],
         )
         ```
@@ -289,6 +294,7 @@ class DirectorySyncVendorE(pulumi.CustomResource):
                  tenant_id: pulumi.Input[Optional[_builtins.str]] = None,
                  user_group_prefixes: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  __props__=None):
+        pulumi.log.warn("""DirectorySyncVendorE is deprecated: use AzureAdSync, the same object under the service's name: a resource moved from DirectorySyncVendorE to AzureAdSync keeps its object (no replacement).""")
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
             raise TypeError('Expected resource options to be a ResourceOptions instance')
@@ -358,7 +364,7 @@ class DirectorySyncVendorE(pulumi.CustomResource):
     @pulumi.getter(name="clientId")
     def client_id(self) -> pulumi.Output[_builtins.str]:
         """
-        Client id
+        Application (client) id
         """
         return pulumi.get(self, "client_id")
 
@@ -366,7 +372,7 @@ class DirectorySyncVendorE(pulumi.CustomResource):
     @pulumi.getter(name="clientSecret")
     def client_secret(self) -> pulumi.Output[_builtins.str]:
         """
-        Client secret, base64-encoded; write-only (secret)
+        Application client secret, base64-encoded; write-only (secret)
         """
         return pulumi.get(self, "client_secret")
 
@@ -398,7 +404,7 @@ class DirectorySyncVendorE(pulumi.CustomResource):
     @pulumi.getter
     def host(self) -> pulumi.Output[_builtins.str]:
         """
-        API host domain
+        Graph API host domain: microsoft.com (global) or microsoft.us (US government); one of `microsoft.com`, `microsoft.us`
         """
         return pulumi.get(self, "host")
 
@@ -422,7 +428,7 @@ class DirectorySyncVendorE(pulumi.CustomResource):
     @pulumi.getter(name="tenantId")
     def tenant_id(self) -> pulumi.Output[_builtins.str]:
         """
-        Tenant id
+        Directory (tenant) id
         """
         return pulumi.get(self, "tenant_id")
 

@@ -30,11 +30,11 @@ class EdrVendorAArgs:
         """
         The set of arguments for constructing a EdrVendorA resource.
 
-        :param pulumi.Input[_builtins.str] api_token: API token; write-only (secret; write-only: kept from state, the API never returns it)
-        :param pulumi.Input[_builtins.str] api_url: API URL
+        :param pulumi.Input[_builtins.str] api_token: SentinelOne API token; write-only (secret; write-only: kept from state, the API never returns it)
+        :param pulumi.Input[_builtins.str] api_url: Base URL of the SentinelOne API
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] groups: Ids of the groups whose peers are checked
-        :param pulumi.Input[_builtins.int] last_synced_interval: Sync interval in hours, at least 24
-        :param pulumi.Input['EdrVendorAMatchAttributesArgs'] match_attributes: Device attributes a peer must match
+        :param pulumi.Input[_builtins.int] last_synced_interval: How recently, in hours, a device must have synced with the vendor; at least 24
+        :param pulumi.Input['EdrVendorAMatchAttributesArgs'] match_attributes: SentinelOne agent attributes a peer's device must match
         :param pulumi.Input[_builtins.bool] enabled: Whether the integration is active; default true (default true)
         """
         pulumi.set(__self__, "api_token", api_token)
@@ -49,7 +49,7 @@ class EdrVendorAArgs:
     @pulumi.getter(name="apiToken")
     def api_token(self) -> pulumi.Input[_builtins.str]:
         """
-        API token; write-only (secret; write-only: kept from state, the API never returns it)
+        SentinelOne API token; write-only (secret; write-only: kept from state, the API never returns it)
         """
         return pulumi.get(self, "api_token")
 
@@ -61,7 +61,7 @@ class EdrVendorAArgs:
     @pulumi.getter(name="apiUrl")
     def api_url(self) -> pulumi.Input[_builtins.str]:
         """
-        API URL
+        Base URL of the SentinelOne API
         """
         return pulumi.get(self, "api_url")
 
@@ -85,7 +85,7 @@ class EdrVendorAArgs:
     @pulumi.getter(name="lastSyncedInterval")
     def last_synced_interval(self) -> pulumi.Input[_builtins.int]:
         """
-        Sync interval in hours, at least 24
+        How recently, in hours, a device must have synced with the vendor; at least 24
         """
         return pulumi.get(self, "last_synced_interval")
 
@@ -97,7 +97,7 @@ class EdrVendorAArgs:
     @pulumi.getter(name="matchAttributes")
     def match_attributes(self) -> pulumi.Input['EdrVendorAMatchAttributesArgs']:
         """
-        Device attributes a peer must match
+        SentinelOne agent attributes a peer's device must match
         """
         return pulumi.get(self, "match_attributes")
 
@@ -118,8 +118,13 @@ class EdrVendorAArgs:
         pulumi.set(self, "enabled", value)
 
 
+warnings.warn("""use EdrSentinelOne, the same object under the service's name: a resource moved from EdrVendorA to EdrSentinelOne keeps its object (no replacement).""", DeprecationWarning)
+
+
 @pulumi.type_token("privnet:index:EdrVendorA")
 class EdrVendorA(pulumi.CustomResource):
+    warnings.warn("""use EdrSentinelOne, the same object under the service's name: a resource moved from EdrVendorA to EdrSentinelOne keeps its object (no replacement).""", DeprecationWarning)
+
     @overload
     def __init__(__self__,
                  resource_name: str,
@@ -132,10 +137,10 @@ class EdrVendorA(pulumi.CustomResource):
                  match_attributes: pulumi.Input[Optional[Union['EdrVendorAMatchAttributesArgs', 'EdrVendorAMatchAttributesArgsDict']]] = None,
                  __props__=None):
         """
-        The vendor-a endpoint-protection (EDR) integration (one per account): peers of `groups` are checked against the vendor. Creating the resource adopts an existing integration. `apiToken` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+        Deprecated: the earlier name of EdrSentinelOne, the same object; use EdrSentinelOne. The SentinelOne endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor's checks. Creating the resource adopts an existing integration. `apiToken` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
 
         ## Example Usage
-        ### Vendor A's endpoint checks for a group
+        ### SentinelOne's endpoint checks for a group, under the deprecated name (use EdrSentinelOne)
         ```python
         import pulumi
         import pulumi_privnet as privnet
@@ -157,16 +162,16 @@ class EdrVendorA(pulumi.CustomResource):
 
         ## Import
 
-        One per account; its id is `vendor-a`: `pulumi import privnet:index:EdrVendorA <name> <id>` adopts it.
+        One per account; its id is `sentinelone`: `pulumi import privnet:index:EdrVendorA <name> <id>` adopts it.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] api_token: API token; write-only (secret; write-only: kept from state, the API never returns it)
-        :param pulumi.Input[_builtins.str] api_url: API URL
+        :param pulumi.Input[_builtins.str] api_token: SentinelOne API token; write-only (secret; write-only: kept from state, the API never returns it)
+        :param pulumi.Input[_builtins.str] api_url: Base URL of the SentinelOne API
         :param pulumi.Input[_builtins.bool] enabled: Whether the integration is active; default true (default true)
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] groups: Ids of the groups whose peers are checked
-        :param pulumi.Input[_builtins.int] last_synced_interval: Sync interval in hours, at least 24
-        :param pulumi.Input[Union['EdrVendorAMatchAttributesArgs', 'EdrVendorAMatchAttributesArgsDict']] match_attributes: Device attributes a peer must match
+        :param pulumi.Input[_builtins.int] last_synced_interval: How recently, in hours, a device must have synced with the vendor; at least 24
+        :param pulumi.Input[Union['EdrVendorAMatchAttributesArgs', 'EdrVendorAMatchAttributesArgsDict']] match_attributes: SentinelOne agent attributes a peer's device must match
         """
         ...
     @overload
@@ -175,10 +180,10 @@ class EdrVendorA(pulumi.CustomResource):
                  args: EdrVendorAArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        The vendor-a endpoint-protection (EDR) integration (one per account): peers of `groups` are checked against the vendor. Creating the resource adopts an existing integration. `apiToken` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+        Deprecated: the earlier name of EdrSentinelOne, the same object; use EdrSentinelOne. The SentinelOne endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor's checks. Creating the resource adopts an existing integration. `apiToken` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
 
         ## Example Usage
-        ### Vendor A's endpoint checks for a group
+        ### SentinelOne's endpoint checks for a group, under the deprecated name (use EdrSentinelOne)
         ```python
         import pulumi
         import pulumi_privnet as privnet
@@ -200,7 +205,7 @@ class EdrVendorA(pulumi.CustomResource):
 
         ## Import
 
-        One per account; its id is `vendor-a`: `pulumi import privnet:index:EdrVendorA <name> <id>` adopts it.
+        One per account; its id is `sentinelone`: `pulumi import privnet:index:EdrVendorA <name> <id>` adopts it.
 
         :param str resource_name: The name of the resource.
         :param EdrVendorAArgs args: The arguments to use to populate this resource's properties.
@@ -224,6 +229,7 @@ class EdrVendorA(pulumi.CustomResource):
                  last_synced_interval: pulumi.Input[Optional[_builtins.int]] = None,
                  match_attributes: pulumi.Input[Optional[Union['EdrVendorAMatchAttributesArgs', 'EdrVendorAMatchAttributesArgsDict']]] = None,
                  __props__=None):
+        pulumi.log.warn("""EdrVendorA is deprecated: use EdrSentinelOne, the same object under the service's name: a resource moved from EdrVendorA to EdrSentinelOne keeps its object (no replacement).""")
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
             raise TypeError('Expected resource options to be a ResourceOptions instance')
@@ -302,7 +308,7 @@ class EdrVendorA(pulumi.CustomResource):
     @pulumi.getter(name="apiToken")
     def api_token(self) -> pulumi.Output[_builtins.str]:
         """
-        API token; write-only (secret)
+        SentinelOne API token; write-only (secret)
         """
         return pulumi.get(self, "api_token")
 
@@ -310,7 +316,7 @@ class EdrVendorA(pulumi.CustomResource):
     @pulumi.getter(name="apiUrl")
     def api_url(self) -> pulumi.Output[_builtins.str]:
         """
-        API URL
+        Base URL of the SentinelOne API
         """
         return pulumi.get(self, "api_url")
 
@@ -358,7 +364,7 @@ class EdrVendorA(pulumi.CustomResource):
     @pulumi.getter(name="lastSyncedInterval")
     def last_synced_interval(self) -> pulumi.Output[_builtins.int]:
         """
-        Sync interval in hours, at least 24
+        How recently, in hours, a device must have synced with the vendor; at least 24
         """
         return pulumi.get(self, "last_synced_interval")
 
@@ -366,7 +372,7 @@ class EdrVendorA(pulumi.CustomResource):
     @pulumi.getter(name="matchAttributes")
     def match_attributes(self) -> pulumi.Output['outputs.EdrVendorAMatchAttributes']:
         """
-        Device attributes a peer must match
+        SentinelOne agent attributes a peer's device must match
         """
         return pulumi.get(self, "match_attributes")
 

@@ -28,11 +28,11 @@ class EdrVendorBArgs:
         """
         The set of arguments for constructing a EdrVendorB resource.
 
-        :param pulumi.Input[_builtins.str] client_id: Client id
+        :param pulumi.Input[_builtins.str] client_id: Azure application (client) id
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] groups: Ids of the groups whose peers are checked
-        :param pulumi.Input[_builtins.int] last_synced_interval: Sync interval in hours, at least 24
-        :param pulumi.Input[_builtins.str] secret: Client secret; write-only (secret; write-only: kept from state, the API never returns it)
-        :param pulumi.Input[_builtins.str] tenant_id: Tenant id
+        :param pulumi.Input[_builtins.int] last_synced_interval: How recently, in hours, a device must have synced with the vendor; at least 24
+        :param pulumi.Input[_builtins.str] secret: Azure application client secret; write-only (secret; write-only: kept from state, the API never returns it)
+        :param pulumi.Input[_builtins.str] tenant_id: Azure tenant id
         :param pulumi.Input[_builtins.bool] enabled: Whether the integration is active; default true (default true)
         """
         pulumi.set(__self__, "client_id", client_id)
@@ -47,7 +47,7 @@ class EdrVendorBArgs:
     @pulumi.getter(name="clientId")
     def client_id(self) -> pulumi.Input[_builtins.str]:
         """
-        Client id
+        Azure application (client) id
         """
         return pulumi.get(self, "client_id")
 
@@ -71,7 +71,7 @@ class EdrVendorBArgs:
     @pulumi.getter(name="lastSyncedInterval")
     def last_synced_interval(self) -> pulumi.Input[_builtins.int]:
         """
-        Sync interval in hours, at least 24
+        How recently, in hours, a device must have synced with the vendor; at least 24
         """
         return pulumi.get(self, "last_synced_interval")
 
@@ -83,7 +83,7 @@ class EdrVendorBArgs:
     @pulumi.getter
     def secret(self) -> pulumi.Input[_builtins.str]:
         """
-        Client secret; write-only (secret; write-only: kept from state, the API never returns it)
+        Azure application client secret; write-only (secret; write-only: kept from state, the API never returns it)
         """
         return pulumi.get(self, "secret")
 
@@ -95,7 +95,7 @@ class EdrVendorBArgs:
     @pulumi.getter(name="tenantId")
     def tenant_id(self) -> pulumi.Input[_builtins.str]:
         """
-        Tenant id
+        Azure tenant id
         """
         return pulumi.get(self, "tenant_id")
 
@@ -116,8 +116,13 @@ class EdrVendorBArgs:
         pulumi.set(self, "enabled", value)
 
 
+warnings.warn("""use EdrIntune, the same object under the service's name: a resource moved from EdrVendorB to EdrIntune keeps its object (no replacement).""", DeprecationWarning)
+
+
 @pulumi.type_token("privnet:index:EdrVendorB")
 class EdrVendorB(pulumi.CustomResource):
+    warnings.warn("""use EdrIntune, the same object under the service's name: a resource moved from EdrVendorB to EdrIntune keeps its object (no replacement).""", DeprecationWarning)
+
     @overload
     def __init__(__self__,
                  resource_name: str,
@@ -130,10 +135,10 @@ class EdrVendorB(pulumi.CustomResource):
                  tenant_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        The vendor-b endpoint-protection (EDR) integration (one per account): peers of `groups` are checked against the vendor. Creating the resource adopts an existing integration. `secret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+        Deprecated: the earlier name of EdrIntune, the same object; use EdrIntune. The Microsoft Intune endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor's checks. Creating the resource adopts an existing integration. `secret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
 
         ## Example Usage
-        ### Vendor B's endpoint checks for a group
+        ### Intune's endpoint checks for a group, under the deprecated name (use EdrIntune)
         ```python
         import pulumi
         import pulumi_privnet as privnet
@@ -153,16 +158,16 @@ class EdrVendorB(pulumi.CustomResource):
 
         ## Import
 
-        One per account; its id is `vendor-b`: `pulumi import privnet:index:EdrVendorB <name> <id>` adopts it.
+        One per account; its id is `intune`: `pulumi import privnet:index:EdrVendorB <name> <id>` adopts it.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] client_id: Client id
+        :param pulumi.Input[_builtins.str] client_id: Azure application (client) id
         :param pulumi.Input[_builtins.bool] enabled: Whether the integration is active; default true (default true)
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] groups: Ids of the groups whose peers are checked
-        :param pulumi.Input[_builtins.int] last_synced_interval: Sync interval in hours, at least 24
-        :param pulumi.Input[_builtins.str] secret: Client secret; write-only (secret; write-only: kept from state, the API never returns it)
-        :param pulumi.Input[_builtins.str] tenant_id: Tenant id
+        :param pulumi.Input[_builtins.int] last_synced_interval: How recently, in hours, a device must have synced with the vendor; at least 24
+        :param pulumi.Input[_builtins.str] secret: Azure application client secret; write-only (secret; write-only: kept from state, the API never returns it)
+        :param pulumi.Input[_builtins.str] tenant_id: Azure tenant id
         """
         ...
     @overload
@@ -171,10 +176,10 @@ class EdrVendorB(pulumi.CustomResource):
                  args: EdrVendorBArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        The vendor-b endpoint-protection (EDR) integration (one per account): peers of `groups` are checked against the vendor. Creating the resource adopts an existing integration. `secret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+        Deprecated: the earlier name of EdrIntune, the same object; use EdrIntune. The Microsoft Intune endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor's checks. Creating the resource adopts an existing integration. `secret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
 
         ## Example Usage
-        ### Vendor B's endpoint checks for a group
+        ### Intune's endpoint checks for a group, under the deprecated name (use EdrIntune)
         ```python
         import pulumi
         import pulumi_privnet as privnet
@@ -194,7 +199,7 @@ class EdrVendorB(pulumi.CustomResource):
 
         ## Import
 
-        One per account; its id is `vendor-b`: `pulumi import privnet:index:EdrVendorB <name> <id>` adopts it.
+        One per account; its id is `intune`: `pulumi import privnet:index:EdrVendorB <name> <id>` adopts it.
 
         :param str resource_name: The name of the resource.
         :param EdrVendorBArgs args: The arguments to use to populate this resource's properties.
@@ -218,6 +223,7 @@ class EdrVendorB(pulumi.CustomResource):
                  secret: pulumi.Input[Optional[_builtins.str]] = None,
                  tenant_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
+        pulumi.log.warn("""EdrVendorB is deprecated: use EdrIntune, the same object under the service's name: a resource moved from EdrVendorB to EdrIntune keeps its object (no replacement).""")
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
             raise TypeError('Expected resource options to be a ResourceOptions instance')
@@ -296,7 +302,7 @@ class EdrVendorB(pulumi.CustomResource):
     @pulumi.getter(name="clientId")
     def client_id(self) -> pulumi.Output[_builtins.str]:
         """
-        Client id
+        Azure application (client) id
         """
         return pulumi.get(self, "client_id")
 
@@ -344,7 +350,7 @@ class EdrVendorB(pulumi.CustomResource):
     @pulumi.getter(name="lastSyncedInterval")
     def last_synced_interval(self) -> pulumi.Output[_builtins.int]:
         """
-        Sync interval in hours, at least 24
+        How recently, in hours, a device must have synced with the vendor; at least 24
         """
         return pulumi.get(self, "last_synced_interval")
 
@@ -352,7 +358,7 @@ class EdrVendorB(pulumi.CustomResource):
     @pulumi.getter
     def secret(self) -> pulumi.Output[_builtins.str]:
         """
-        Client secret; write-only (secret)
+        Azure application client secret; write-only (secret)
         """
         return pulumi.get(self, "secret")
 
@@ -360,7 +366,7 @@ class EdrVendorB(pulumi.CustomResource):
     @pulumi.getter(name="tenantId")
     def tenant_id(self) -> pulumi.Output[_builtins.str]:
         """
-        Tenant id
+        Azure tenant id
         """
         return pulumi.get(self, "tenant_id")
 

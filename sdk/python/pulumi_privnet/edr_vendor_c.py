@@ -24,18 +24,16 @@ class EdrVendorCArgs:
                  groups: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]],
                  secret: pulumi.Input[_builtins.str],
                  zta_score_threshold: pulumi.Input[_builtins.int],
-                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
-                 last_synced_interval: pulumi.Input[Optional[_builtins.int]] = None):
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None):
         """
         The set of arguments for constructing a EdrVendorC resource.
 
-        :param pulumi.Input[_builtins.str] client_id: Client id; write-only (secret; write-only: kept from state, the API never returns it)
-        :param pulumi.Input[_builtins.str] cloud_id: Cloud identifier
+        :param pulumi.Input[_builtins.str] client_id: CrowdStrike API client id; write-only (secret; write-only: kept from state, the API never returns it)
+        :param pulumi.Input[_builtins.str] cloud_id: CrowdStrike cloud (us-1, us-2, eu-1, ...)
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] groups: Ids of the groups whose peers are checked
-        :param pulumi.Input[_builtins.str] secret: Client secret; write-only (secret; write-only: kept from state, the API never returns it)
-        :param pulumi.Input[_builtins.int] zta_score_threshold: Minimum assessment score for approval, 0 to 100
+        :param pulumi.Input[_builtins.str] secret: CrowdStrike API client secret; write-only (secret; write-only: kept from state, the API never returns it)
+        :param pulumi.Input[_builtins.int] zta_score_threshold: Least Zero Trust Assessment score a device needs, 0 to 100
         :param pulumi.Input[_builtins.bool] enabled: Whether the integration is active; default true (default true)
-        :param pulumi.Input[_builtins.int] last_synced_interval: Sync interval in hours, at least 24; optional (default 24)
         """
         pulumi.set(__self__, "client_id", client_id)
         pulumi.set(__self__, "cloud_id", cloud_id)
@@ -44,14 +42,12 @@ class EdrVendorCArgs:
         pulumi.set(__self__, "zta_score_threshold", zta_score_threshold)
         if enabled is not None:
             pulumi.set(__self__, "enabled", enabled)
-        if last_synced_interval is not None:
-            pulumi.set(__self__, "last_synced_interval", last_synced_interval)
 
     @_builtins.property
     @pulumi.getter(name="clientId")
     def client_id(self) -> pulumi.Input[_builtins.str]:
         """
-        Client id; write-only (secret; write-only: kept from state, the API never returns it)
+        CrowdStrike API client id; write-only (secret; write-only: kept from state, the API never returns it)
         """
         return pulumi.get(self, "client_id")
 
@@ -63,7 +59,7 @@ class EdrVendorCArgs:
     @pulumi.getter(name="cloudId")
     def cloud_id(self) -> pulumi.Input[_builtins.str]:
         """
-        Cloud identifier
+        CrowdStrike cloud (us-1, us-2, eu-1, ...)
         """
         return pulumi.get(self, "cloud_id")
 
@@ -87,7 +83,7 @@ class EdrVendorCArgs:
     @pulumi.getter
     def secret(self) -> pulumi.Input[_builtins.str]:
         """
-        Client secret; write-only (secret; write-only: kept from state, the API never returns it)
+        CrowdStrike API client secret; write-only (secret; write-only: kept from state, the API never returns it)
         """
         return pulumi.get(self, "secret")
 
@@ -99,7 +95,7 @@ class EdrVendorCArgs:
     @pulumi.getter(name="ztaScoreThreshold")
     def zta_score_threshold(self) -> pulumi.Input[_builtins.int]:
         """
-        Minimum assessment score for approval, 0 to 100
+        Least Zero Trust Assessment score a device needs, 0 to 100
         """
         return pulumi.get(self, "zta_score_threshold")
 
@@ -119,21 +115,14 @@ class EdrVendorCArgs:
     def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "enabled", value)
 
-    @_builtins.property
-    @pulumi.getter(name="lastSyncedInterval")
-    def last_synced_interval(self) -> pulumi.Input[Optional[_builtins.int]]:
-        """
-        Sync interval in hours, at least 24; optional (default 24)
-        """
-        return pulumi.get(self, "last_synced_interval")
 
-    @last_synced_interval.setter
-    def last_synced_interval(self, value: pulumi.Input[Optional[_builtins.int]]):
-        pulumi.set(self, "last_synced_interval", value)
+warnings.warn("""use EdrFalcon, the same object under the service's name: a resource moved from EdrVendorC to EdrFalcon keeps its object (no replacement).""", DeprecationWarning)
 
 
 @pulumi.type_token("privnet:index:EdrVendorC")
 class EdrVendorC(pulumi.CustomResource):
+    warnings.warn("""use EdrFalcon, the same object under the service's name: a resource moved from EdrVendorC to EdrFalcon keeps its object (no replacement).""", DeprecationWarning)
+
     @overload
     def __init__(__self__,
                  resource_name: str,
@@ -142,15 +131,14 @@ class EdrVendorC(pulumi.CustomResource):
                  cloud_id: pulumi.Input[Optional[_builtins.str]] = None,
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  groups: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 last_synced_interval: pulumi.Input[Optional[_builtins.int]] = None,
                  secret: pulumi.Input[Optional[_builtins.str]] = None,
                  zta_score_threshold: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
         """
-        The vendor-c endpoint-protection (EDR) integration (one per account): peers of `groups` are checked against the vendor. Creating the resource adopts an existing integration. `clientId` and `secret` are write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+        Deprecated: the earlier name of EdrFalcon, the same object; use EdrFalcon. The CrowdStrike Falcon endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor's checks. Creating the resource adopts an existing integration. `clientId` and `secret` are write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
 
         ## Example Usage
-        ### Vendor C's endpoint checks for a group
+        ### Falcon's endpoint checks for a group, under the deprecated name (use EdrFalcon)
         ```python
         import pulumi
         import pulumi_privnet as privnet
@@ -170,17 +158,16 @@ class EdrVendorC(pulumi.CustomResource):
 
         ## Import
 
-        One per account; its id is `vendor-c`: `pulumi import privnet:index:EdrVendorC <name> <id>` adopts it.
+        One per account; its id is `falcon`: `pulumi import privnet:index:EdrVendorC <name> <id>` adopts it.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] client_id: Client id; write-only (secret; write-only: kept from state, the API never returns it)
-        :param pulumi.Input[_builtins.str] cloud_id: Cloud identifier
+        :param pulumi.Input[_builtins.str] client_id: CrowdStrike API client id; write-only (secret; write-only: kept from state, the API never returns it)
+        :param pulumi.Input[_builtins.str] cloud_id: CrowdStrike cloud (us-1, us-2, eu-1, ...)
         :param pulumi.Input[_builtins.bool] enabled: Whether the integration is active; default true (default true)
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] groups: Ids of the groups whose peers are checked
-        :param pulumi.Input[_builtins.int] last_synced_interval: Sync interval in hours, at least 24; optional (default 24)
-        :param pulumi.Input[_builtins.str] secret: Client secret; write-only (secret; write-only: kept from state, the API never returns it)
-        :param pulumi.Input[_builtins.int] zta_score_threshold: Minimum assessment score for approval, 0 to 100
+        :param pulumi.Input[_builtins.str] secret: CrowdStrike API client secret; write-only (secret; write-only: kept from state, the API never returns it)
+        :param pulumi.Input[_builtins.int] zta_score_threshold: Least Zero Trust Assessment score a device needs, 0 to 100
         """
         ...
     @overload
@@ -189,10 +176,10 @@ class EdrVendorC(pulumi.CustomResource):
                  args: EdrVendorCArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        The vendor-c endpoint-protection (EDR) integration (one per account): peers of `groups` are checked against the vendor. Creating the resource adopts an existing integration. `clientId` and `secret` are write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+        Deprecated: the earlier name of EdrFalcon, the same object; use EdrFalcon. The CrowdStrike Falcon endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor's checks. Creating the resource adopts an existing integration. `clientId` and `secret` are write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
 
         ## Example Usage
-        ### Vendor C's endpoint checks for a group
+        ### Falcon's endpoint checks for a group, under the deprecated name (use EdrFalcon)
         ```python
         import pulumi
         import pulumi_privnet as privnet
@@ -212,7 +199,7 @@ class EdrVendorC(pulumi.CustomResource):
 
         ## Import
 
-        One per account; its id is `vendor-c`: `pulumi import privnet:index:EdrVendorC <name> <id>` adopts it.
+        One per account; its id is `falcon`: `pulumi import privnet:index:EdrVendorC <name> <id>` adopts it.
 
         :param str resource_name: The name of the resource.
         :param EdrVendorCArgs args: The arguments to use to populate this resource's properties.
@@ -233,10 +220,10 @@ class EdrVendorC(pulumi.CustomResource):
                  cloud_id: pulumi.Input[Optional[_builtins.str]] = None,
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  groups: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 last_synced_interval: pulumi.Input[Optional[_builtins.int]] = None,
                  secret: pulumi.Input[Optional[_builtins.str]] = None,
                  zta_score_threshold: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
+        pulumi.log.warn("""EdrVendorC is deprecated: use EdrFalcon, the same object under the service's name: a resource moved from EdrVendorC to EdrFalcon keeps its object (no replacement).""")
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
             raise TypeError('Expected resource options to be a ResourceOptions instance')
@@ -255,7 +242,6 @@ class EdrVendorC(pulumi.CustomResource):
             if groups is None and not opts.urn:
                 raise TypeError("Missing required property 'groups'")
             __props__.__dict__["groups"] = groups
-            __props__.__dict__["last_synced_interval"] = last_synced_interval
             if secret is None and not opts.urn:
                 raise TypeError("Missing required property 'secret'")
             __props__.__dict__["secret"] = None if secret is None else pulumi.Output.secret(secret)
@@ -299,7 +285,6 @@ class EdrVendorC(pulumi.CustomResource):
         __props__.__dict__["enabled"] = None
         __props__.__dict__["groups"] = None
         __props__.__dict__["last_synced_at"] = None
-        __props__.__dict__["last_synced_interval"] = None
         __props__.__dict__["secret"] = None
         __props__.__dict__["updated_at"] = None
         __props__.__dict__["zta_score_threshold"] = None
@@ -317,7 +302,7 @@ class EdrVendorC(pulumi.CustomResource):
     @pulumi.getter(name="clientId")
     def client_id(self) -> pulumi.Output[_builtins.str]:
         """
-        Client id; write-only (secret)
+        CrowdStrike API client id; write-only (secret)
         """
         return pulumi.get(self, "client_id")
 
@@ -325,7 +310,7 @@ class EdrVendorC(pulumi.CustomResource):
     @pulumi.getter(name="cloudId")
     def cloud_id(self) -> pulumi.Output[_builtins.str]:
         """
-        Cloud identifier
+        CrowdStrike cloud (us-1, us-2, eu-1, ...)
         """
         return pulumi.get(self, "cloud_id")
 
@@ -370,18 +355,10 @@ class EdrVendorC(pulumi.CustomResource):
         return pulumi.get(self, "last_synced_at")
 
     @_builtins.property
-    @pulumi.getter(name="lastSyncedInterval")
-    def last_synced_interval(self) -> pulumi.Output[Optional[_builtins.int]]:
-        """
-        Sync interval in hours, at least 24; optional
-        """
-        return pulumi.get(self, "last_synced_interval")
-
-    @_builtins.property
     @pulumi.getter
     def secret(self) -> pulumi.Output[_builtins.str]:
         """
-        Client secret; write-only (secret)
+        CrowdStrike API client secret; write-only (secret)
         """
         return pulumi.get(self, "secret")
 
@@ -397,7 +374,7 @@ class EdrVendorC(pulumi.CustomResource):
     @pulumi.getter(name="ztaScoreThreshold")
     def zta_score_threshold(self) -> pulumi.Output[_builtins.int]:
         """
-        Minimum assessment score for approval, 0 to 100
+        Least Zero Trust Assessment score a device needs, 0 to 100
         """
         return pulumi.get(self, "zta_score_threshold")
 

@@ -51,7 +51,7 @@ def get_directory_sync_logs(id: Optional[_builtins.str] = None,
                             vendor: Optional[_builtins.str] = None,
                             opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetDirectorySyncLogsResult:
     """
-    The sync log of a directory sync integration of either vendor.
+    The sync log of a directory sync integration: `google-idp` (Google Workspace) or `azure-idp` (Azure AD); the spec's names `vendor-d-idp` and `vendor-e-idp` are the same two.
 
     The result's `items` lists the objects found (a function returns one object).
 
@@ -63,14 +63,14 @@ def get_directory_sync_logs(id: Optional[_builtins.str] = None,
 
     config = pulumi.Config()
     found = privnet.get_directory_sync_logs_output(
-        vendor="vendor-d-idp",
+        vendor="google-idp",
         id=config.require("directoryId"),
     )
     pulumi.export("items", found.items)
     ```
 
     :param _builtins.str id: Integration id
-    :param _builtins.str vendor: Which directory sync vendor; one of `vendor-d-idp`, `vendor-e-idp`
+    :param _builtins.str vendor: Which directory: google-idp or azure-idp (vendor-d-idp and vendor-e-idp: the same, deprecated); one of `google-idp`, `azure-idp`, `vendor-d-idp`, `vendor-e-idp`
     """
     __args__ = dict()
     __args__['id'] = id
@@ -84,7 +84,7 @@ def get_directory_sync_logs_output(id: pulumi.Input[Optional[_builtins.str]] = N
                                    vendor: pulumi.Input[Optional[_builtins.str]] = None,
                                    opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetDirectorySyncLogsResult]:
     """
-    The sync log of a directory sync integration of either vendor.
+    The sync log of a directory sync integration: `google-idp` (Google Workspace) or `azure-idp` (Azure AD); the spec's names `vendor-d-idp` and `vendor-e-idp` are the same two.
 
     The result's `items` lists the objects found (a function returns one object).
 
@@ -96,14 +96,14 @@ def get_directory_sync_logs_output(id: pulumi.Input[Optional[_builtins.str]] = N
 
     config = pulumi.Config()
     found = privnet.get_directory_sync_logs_output(
-        vendor="vendor-d-idp",
+        vendor="google-idp",
         id=config.require("directoryId"),
     )
     pulumi.export("items", found.items)
     ```
 
     :param _builtins.str id: Integration id
-    :param _builtins.str vendor: Which directory sync vendor; one of `vendor-d-idp`, `vendor-e-idp`
+    :param _builtins.str vendor: Which directory: google-idp or azure-idp (vendor-d-idp and vendor-e-idp: the same, deprecated); one of `google-idp`, `azure-idp`, `vendor-d-idp`, `vendor-e-idp`
     """
     __args__ = dict()
     __args__['id'] = id

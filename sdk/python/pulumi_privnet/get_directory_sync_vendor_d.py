@@ -24,7 +24,7 @@ __all__ = [
 @pulumi.output_type
 class GetDirectorySyncVendorDResult:
     """
-    Directory sync vendor-d-idp integration (the service account key is never returned)
+    Google Workspace directory sync (the service account key is never answered)
     """
     def __init__(__self__, connector_id=None, customer_id=None, enabled=None, group_prefixes=None, id=None, last_synced_at=None, sync_interval=None, user_group_prefixes=None):
         if connector_id and not isinstance(connector_id, str):
@@ -54,7 +54,7 @@ class GetDirectorySyncVendorDResult:
 
     @_builtins.property
     @pulumi.getter(name="connectorId")
-    def connector_id(self) -> _builtins.str:
+    def connector_id(self) -> Optional[_builtins.str]:
         """
         Connector id
         """
@@ -64,7 +64,7 @@ class GetDirectorySyncVendorDResult:
     @pulumi.getter(name="customerId")
     def customer_id(self) -> _builtins.str:
         """
-        Customer id
+        Customer id of the Google Workspace account
         """
         return pulumi.get(self, "customer_id")
 
@@ -136,10 +136,10 @@ class AwaitableGetDirectorySyncVendorDResult(GetDirectorySyncVendorDResult):
 def get_directory_sync_vendor_d(id: Optional[_builtins.str] = None,
                                 opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetDirectorySyncVendorDResult:
     """
-    The vendor-d-idp directory sync with this id (the service account key is never returned).
+    Deprecated: use getGoogleWorkspaceSync (the same integrations, which this calls).
 
     ## Example Usage
-    ### Vendor D's directory sync with an id from the stack's config
+    ### Google Workspace's directory sync with an id from the stack's config, by the deprecated name
     ```python
     import pulumi
     import pulumi_privnet as privnet
@@ -170,10 +170,10 @@ def get_directory_sync_vendor_d(id: Optional[_builtins.str] = None,
 def get_directory_sync_vendor_d_output(id: pulumi.Input[Optional[_builtins.str]] = None,
                                        opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetDirectorySyncVendorDResult]:
     """
-    The vendor-d-idp directory sync with this id (the service account key is never returned).
+    Deprecated: use getGoogleWorkspaceSync (the same integrations, which this calls).
 
     ## Example Usage
-    ### Vendor D's directory sync with an id from the stack's config
+    ### Google Workspace's directory sync with an id from the stack's config, by the deprecated name
     ```python
     import pulumi
     import pulumi_privnet as privnet

@@ -49,12 +49,12 @@ class AwaitableGetDirectorySyncVendorDsResult(GetDirectorySyncVendorDsResult):
 
 def get_directory_sync_vendor_ds(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetDirectorySyncVendorDsResult:
     """
-    Every vendor-d-idp directory sync.
+    Deprecated: use getGoogleWorkspaceSyncs (the same integrations, which this calls).
 
     The result's `items` lists the objects found (a function returns one object).
 
     ## Example Usage
-    ### Every vendor D directory sync
+    ### Every Google Workspace directory sync (deprecated name)
     ```python
     import pulumi
     import pulumi_privnet as privnet
@@ -71,12 +71,12 @@ def get_directory_sync_vendor_ds(opts: Optional[pulumi.InvokeOptions] = None) ->
         items=pulumi.get(__ret__, 'items'))
 def get_directory_sync_vendor_ds_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetDirectorySyncVendorDsResult]:
     """
-    Every vendor-d-idp directory sync.
+    Deprecated: use getGoogleWorkspaceSyncs (the same integrations, which this calls).
 
     The result's `items` lists the objects found (a function returns one object).
 
     ## Example Usage
-    ### Every vendor D directory sync
+    ### Every Google Workspace directory sync (deprecated name)
     ```python
     import pulumi
     import pulumi_privnet as privnet

@@ -24,7 +24,7 @@ __all__ = [
 @pulumi.output_type
 class GetDirectorySyncVendorEResult:
     """
-    Directory sync vendor-e-idp integration (the client secret is never returned)
+    Azure AD directory sync (the client secret is never answered)
     """
     def __init__(__self__, client_id=None, connector_id=None, enabled=None, group_prefixes=None, host=None, id=None, last_synced_at=None, sync_interval=None, tenant_id=None, user_group_prefixes=None):
         if client_id and not isinstance(client_id, str):
@@ -62,13 +62,13 @@ class GetDirectorySyncVendorEResult:
     @pulumi.getter(name="clientId")
     def client_id(self) -> _builtins.str:
         """
-        Client id
+        Application (client) id
         """
         return pulumi.get(self, "client_id")
 
     @_builtins.property
     @pulumi.getter(name="connectorId")
-    def connector_id(self) -> _builtins.str:
+    def connector_id(self) -> Optional[_builtins.str]:
         """
         Connector id
         """
@@ -94,7 +94,7 @@ class GetDirectorySyncVendorEResult:
     @pulumi.getter
     def host(self) -> _builtins.str:
         """
-        API host domain
+        Graph API host domain
         """
         return pulumi.get(self, "host")
 
@@ -126,7 +126,7 @@ class GetDirectorySyncVendorEResult:
     @pulumi.getter(name="tenantId")
     def tenant_id(self) -> _builtins.str:
         """
-        Tenant id
+        Directory (tenant) id
         """
         return pulumi.get(self, "tenant_id")
 
@@ -160,10 +160,10 @@ class AwaitableGetDirectorySyncVendorEResult(GetDirectorySyncVendorEResult):
 def get_directory_sync_vendor_e(id: Optional[_builtins.str] = None,
                                 opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetDirectorySyncVendorEResult:
     """
-    The vendor-e-idp directory sync with this id (the client secret is never returned).
+    Deprecated: use getAzureAdSync (the same integrations, which this calls).
 
     ## Example Usage
-    ### Vendor E's directory sync with an id from the stack's config
+    ### Azure AD's directory sync with an id from the stack's config, by the deprecated name
     ```python
     import pulumi
     import pulumi_privnet as privnet
@@ -196,10 +196,10 @@ def get_directory_sync_vendor_e(id: Optional[_builtins.str] = None,
 def get_directory_sync_vendor_e_output(id: pulumi.Input[Optional[_builtins.str]] = None,
                                        opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetDirectorySyncVendorEResult]:
     """
-    The vendor-e-idp directory sync with this id (the client secret is never returned).
+    Deprecated: use getAzureAdSync (the same integrations, which this calls).
 
     ## Example Usage
-    ### Vendor E's directory sync with an id from the stack's config
+    ### Azure AD's directory sync with an id from the stack's config, by the deprecated name
     ```python
     import pulumi
     import pulumi_privnet as privnet

@@ -49,12 +49,12 @@ class AwaitableGetDirectorySyncVendorEsResult(GetDirectorySyncVendorEsResult):
 
 def get_directory_sync_vendor_es(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetDirectorySyncVendorEsResult:
     """
-    Every vendor-e-idp directory sync.
+    Deprecated: use getAzureAdSyncs (the same integrations, which this calls).
 
     The result's `items` lists the objects found (a function returns one object).
 
     ## Example Usage
-    ### Every vendor E directory sync
+    ### Every Azure AD directory sync (deprecated name)
     ```python
     import pulumi
     import pulumi_privnet as privnet
@@ -71,12 +71,12 @@ def get_directory_sync_vendor_es(opts: Optional[pulumi.InvokeOptions] = None) ->
         items=pulumi.get(__ret__, 'items'))
 def get_directory_sync_vendor_es_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetDirectorySyncVendorEsResult]:
     """
-    Every vendor-e-idp directory sync.
+    Deprecated: use getAzureAdSyncs (the same integrations, which this calls).
 
     The result's `items` lists the objects found (a function returns one object).
 
     ## Example Usage
-    ### Every vendor E directory sync
+    ### Every Azure AD directory sync (deprecated name)
     ```python
     import pulumi
     import pulumi_privnet as privnet

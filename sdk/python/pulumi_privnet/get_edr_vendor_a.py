@@ -25,7 +25,7 @@ __all__ = [
 @pulumi.output_type
 class GetEdrVendorAResult:
     """
-    EDR vendor-a integration (the api_token is never returned)
+    SentinelOne EDR integration (the api_token is never answered)
     """
     def __init__(__self__, account_id=None, api_url=None, created_at=None, created_by=None, enabled=None, groups=None, id=None, last_synced_at=None, last_synced_interval=None, match_attributes=None, updated_at=None):
         if account_id and not isinstance(account_id, str):
@@ -74,7 +74,7 @@ class GetEdrVendorAResult:
     @pulumi.getter(name="apiUrl")
     def api_url(self) -> _builtins.str:
         """
-        API URL
+        Base URL of the SentinelOne API
         """
         return pulumi.get(self, "api_url")
 
@@ -130,7 +130,7 @@ class GetEdrVendorAResult:
     @pulumi.getter(name="lastSyncedInterval")
     def last_synced_interval(self) -> _builtins.int:
         """
-        Sync interval in hours
+        How recently, in hours, a device must have synced
         """
         return pulumi.get(self, "last_synced_interval")
 
@@ -138,7 +138,7 @@ class GetEdrVendorAResult:
     @pulumi.getter(name="matchAttributes")
     def match_attributes(self) -> 'outputs.GetEdrVendorAMatchAttributes':
         """
-        Device attributes a peer must match
+        SentinelOne agent attributes a peer's device must match
         """
         return pulumi.get(self, "match_attributes")
 
@@ -172,10 +172,10 @@ class AwaitableGetEdrVendorAResult(GetEdrVendorAResult):
 
 def get_edr_vendor_a(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetEdrVendorAResult:
     """
-    The vendor-a EDR integration (the API token is never returned); fails when it is not configured.
+    Deprecated: use getEdrSentinelOne (the same integration, which this calls).
 
     ## Example Usage
-    ### Vendor A's integration
+    ### SentinelOne's integration, by the deprecated name
     ```python
     import pulumi
     import pulumi_privnet as privnet
@@ -202,10 +202,10 @@ def get_edr_vendor_a(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGe
         updated_at=pulumi.get(__ret__, 'updated_at'))
 def get_edr_vendor_a_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetEdrVendorAResult]:
     """
-    The vendor-a EDR integration (the API token is never returned); fails when it is not configured.
+    Deprecated: use getEdrSentinelOne (the same integration, which this calls).
 
     ## Example Usage
-    ### Vendor A's integration
+    ### SentinelOne's integration, by the deprecated name
     ```python
     import pulumi
     import pulumi_privnet as privnet

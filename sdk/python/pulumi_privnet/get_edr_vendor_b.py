@@ -25,7 +25,7 @@ __all__ = [
 @pulumi.output_type
 class GetEdrVendorBResult:
     """
-    EDR vendor-b integration (the secret is never returned)
+    Intune EDR integration (the secret is never answered)
     """
     def __init__(__self__, account_id=None, client_id=None, created_at=None, created_by=None, enabled=None, groups=None, id=None, last_synced_at=None, last_synced_interval=None, tenant_id=None, updated_at=None):
         if account_id and not isinstance(account_id, str):
@@ -74,7 +74,7 @@ class GetEdrVendorBResult:
     @pulumi.getter(name="clientId")
     def client_id(self) -> _builtins.str:
         """
-        Client id
+        Azure application (client) id
         """
         return pulumi.get(self, "client_id")
 
@@ -130,7 +130,7 @@ class GetEdrVendorBResult:
     @pulumi.getter(name="lastSyncedInterval")
     def last_synced_interval(self) -> _builtins.int:
         """
-        Sync interval in hours
+        How recently, in hours, a device must have synced
         """
         return pulumi.get(self, "last_synced_interval")
 
@@ -138,7 +138,7 @@ class GetEdrVendorBResult:
     @pulumi.getter(name="tenantId")
     def tenant_id(self) -> _builtins.str:
         """
-        Tenant id
+        Azure tenant id
         """
         return pulumi.get(self, "tenant_id")
 
@@ -172,10 +172,10 @@ class AwaitableGetEdrVendorBResult(GetEdrVendorBResult):
 
 def get_edr_vendor_b(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetEdrVendorBResult:
     """
-    The vendor-b EDR integration (the secret is never returned); fails when it is not configured.
+    Deprecated: use getEdrIntune (the same integration, which this calls).
 
     ## Example Usage
-    ### Vendor B's integration
+    ### Intune's integration, by the deprecated name
     ```python
     import pulumi
     import pulumi_privnet as privnet
@@ -202,10 +202,10 @@ def get_edr_vendor_b(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGe
         updated_at=pulumi.get(__ret__, 'updated_at'))
 def get_edr_vendor_b_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetEdrVendorBResult]:
     """
-    The vendor-b EDR integration (the secret is never returned); fails when it is not configured.
+    Deprecated: use getEdrIntune (the same integration, which this calls).
 
     ## Example Usage
-    ### Vendor B's integration
+    ### Intune's integration, by the deprecated name
     ```python
     import pulumi
     import pulumi_privnet as privnet

@@ -25,9 +25,9 @@ __all__ = [
 @pulumi.output_type
 class GetEdrVendorCResult:
     """
-    EDR vendor-c integration (client_id and secret are never returned)
+    CrowdStrike Falcon EDR integration (client_id and secret are never answered)
     """
-    def __init__(__self__, account_id=None, cloud_id=None, created_at=None, created_by=None, enabled=None, groups=None, id=None, last_synced_at=None, last_synced_interval=None, updated_at=None, zta_score_threshold=None):
+    def __init__(__self__, account_id=None, cloud_id=None, created_at=None, created_by=None, enabled=None, groups=None, id=None, last_synced_at=None, updated_at=None, zta_score_threshold=None):
         if account_id and not isinstance(account_id, str):
             raise TypeError("Expected argument 'account_id' to be a str")
         pulumi.set(__self__, "account_id", account_id)
@@ -52,9 +52,6 @@ class GetEdrVendorCResult:
         if last_synced_at and not isinstance(last_synced_at, str):
             raise TypeError("Expected argument 'last_synced_at' to be a str")
         pulumi.set(__self__, "last_synced_at", last_synced_at)
-        if last_synced_interval and not isinstance(last_synced_interval, int):
-            raise TypeError("Expected argument 'last_synced_interval' to be a int")
-        pulumi.set(__self__, "last_synced_interval", last_synced_interval)
         if updated_at and not isinstance(updated_at, str):
             raise TypeError("Expected argument 'updated_at' to be a str")
         pulumi.set(__self__, "updated_at", updated_at)
@@ -74,7 +71,7 @@ class GetEdrVendorCResult:
     @pulumi.getter(name="cloudId")
     def cloud_id(self) -> _builtins.str:
         """
-        Cloud identifier
+        CrowdStrike cloud
         """
         return pulumi.get(self, "cloud_id")
 
@@ -127,14 +124,6 @@ class GetEdrVendorCResult:
         return pulumi.get(self, "last_synced_at")
 
     @_builtins.property
-    @pulumi.getter(name="lastSyncedInterval")
-    def last_synced_interval(self) -> _builtins.int:
-        """
-        Sync interval in hours
-        """
-        return pulumi.get(self, "last_synced_interval")
-
-    @_builtins.property
     @pulumi.getter(name="updatedAt")
     def updated_at(self) -> _builtins.str:
         """
@@ -146,7 +135,7 @@ class GetEdrVendorCResult:
     @pulumi.getter(name="ztaScoreThreshold")
     def zta_score_threshold(self) -> _builtins.int:
         """
-        Minimum assessment score for approval
+        Least Zero Trust Assessment score a device needs
         """
         return pulumi.get(self, "zta_score_threshold")
 
@@ -165,17 +154,16 @@ class AwaitableGetEdrVendorCResult(GetEdrVendorCResult):
             groups=self.groups,
             id=self.id,
             last_synced_at=self.last_synced_at,
-            last_synced_interval=self.last_synced_interval,
             updated_at=self.updated_at,
             zta_score_threshold=self.zta_score_threshold)
 
 
 def get_edr_vendor_c(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetEdrVendorCResult:
     """
-    The vendor-c EDR integration (client id and secret are never returned); fails when it is not configured.
+    Deprecated: use getEdrFalcon (the same integration, which this calls).
 
     ## Example Usage
-    ### Vendor C's integration
+    ### Falcon's integration, by the deprecated name
     ```python
     import pulumi
     import pulumi_privnet as privnet
@@ -197,15 +185,14 @@ def get_edr_vendor_c(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGe
         groups=pulumi.get(__ret__, 'groups'),
         id=pulumi.get(__ret__, 'id'),
         last_synced_at=pulumi.get(__ret__, 'last_synced_at'),
-        last_synced_interval=pulumi.get(__ret__, 'last_synced_interval'),
         updated_at=pulumi.get(__ret__, 'updated_at'),
         zta_score_threshold=pulumi.get(__ret__, 'zta_score_threshold'))
 def get_edr_vendor_c_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetEdrVendorCResult]:
     """
-    The vendor-c EDR integration (client id and secret are never returned); fails when it is not configured.
+    Deprecated: use getEdrFalcon (the same integration, which this calls).
 
     ## Example Usage
-    ### Vendor C's integration
+    ### Falcon's integration, by the deprecated name
     ```python
     import pulumi
     import pulumi_privnet as privnet
@@ -226,6 +213,5 @@ def get_edr_vendor_c_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.In
         groups=pulumi.get(__response__, 'groups'),
         id=pulumi.get(__response__, 'id'),
         last_synced_at=pulumi.get(__response__, 'last_synced_at'),
-        last_synced_interval=pulumi.get(__response__, 'last_synced_interval'),
         updated_at=pulumi.get(__response__, 'updated_at'),
         zta_score_threshold=pulumi.get(__response__, 'zta_score_threshold')))

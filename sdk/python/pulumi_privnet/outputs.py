@@ -18,12 +18,19 @@ from . import outputs
 __all__ = [
     'AccountSettingsExtra',
     'DnsZoneRecord',
+    'EdrFleetDmMatchAttributes',
+    'EdrHuntressMatchAttributes',
+    'EdrSentinelOneMatchAttributes',
     'EdrVendorAMatchAttributes',
     'GetAccessiblePeersItem',
     'GetAccountOnboarding',
     'GetAccountSettings',
     'GetAccountSettingsExtra',
+    'GetAllNetworkRoutersItem',
     'GetAuditEventsItem',
+    'GetAzureAdSyncsItem',
+    'GetCitiesItem',
+    'GetCountriesItem',
     'GetCurrentUserPermissions',
     'GetCurrentUserPermissionsModule',
     'GetDirectorySyncLogsItem',
@@ -33,6 +40,24 @@ __all__ = [
     'GetDnsZoneRecord',
     'GetDnsZonesItem',
     'GetDnsZonesItemRecord',
+    'GetEdrFalconGroup',
+    'GetEdrFalconGroupPeer',
+    'GetEdrFalconGroupResource',
+    'GetEdrFleetDmGroup',
+    'GetEdrFleetDmGroupPeer',
+    'GetEdrFleetDmGroupResource',
+    'GetEdrFleetDmMatchAttributes',
+    'GetEdrHuntressGroup',
+    'GetEdrHuntressGroupPeer',
+    'GetEdrHuntressGroupResource',
+    'GetEdrHuntressMatchAttributes',
+    'GetEdrIntuneGroup',
+    'GetEdrIntuneGroupPeer',
+    'GetEdrIntuneGroupResource',
+    'GetEdrSentinelOneGroup',
+    'GetEdrSentinelOneGroupPeer',
+    'GetEdrSentinelOneGroupResource',
+    'GetEdrSentinelOneMatchAttributes',
     'GetEdrVendorAGroup',
     'GetEdrVendorAGroupPeer',
     'GetEdrVendorAGroupResource',
@@ -44,6 +69,7 @@ __all__ = [
     'GetEdrVendorCGroupPeer',
     'GetEdrVendorCGroupResource',
     'GetEventStreamingIntegrationsItem',
+    'GetGoogleWorkspaceSyncsItem',
     'GetGroupPeer',
     'GetGroupResource',
     'GetGroupsItem',
@@ -61,6 +87,9 @@ __all__ = [
     'GetIngressPortAllocationsItemPortRange',
     'GetIngressPortAllocationsItemPortRangeMapping',
     'GetInvitesItem',
+    'GetMspTenantGroup',
+    'GetMspTenantsItem',
+    'GetMspTenantsItemGroup',
     'GetNameserverGroupNameserver',
     'GetNameserverGroupsItem',
     'GetNameserverGroupsItemNameserver',
@@ -78,6 +107,7 @@ __all__ = [
     'GetPeerByIpLocalFlags',
     'GetPeerByNameGroup',
     'GetPeerByNameLocalFlags',
+    'GetPeerEdrBypassesItem',
     'GetPeerGroup',
     'GetPeerJobWorkload',
     'GetPeerJobWorkloadParameters',
@@ -179,6 +209,7 @@ __all__ = [
     'IngressPortAllocationDirectPort',
     'IngressPortAllocationPortRange',
     'IngressPortAllocationPortRangeMapping',
+    'MspTenantGroup',
     'NameserverGroupNameserver',
     'NotificationChannelTarget',
     'PeerGroup',
@@ -373,9 +404,326 @@ class DnsZoneRecord(dict):
 
 
 @pulumi.output_type
+class EdrFleetDmMatchAttributes(dict):
+    """
+    FleetDM host attributes a peer's device must match
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "diskEncryptionEnabled":
+            suggest = "disk_encryption_enabled"
+        elif key == "failingPoliciesCountMax":
+            suggest = "failing_policies_count_max"
+        elif key == "requiredPolicies":
+            suggest = "required_policies"
+        elif key == "statusOnline":
+            suggest = "status_online"
+        elif key == "vulnerableSoftwareCountMax":
+            suggest = "vulnerable_software_count_max"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in EdrFleetDmMatchAttributes. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        EdrFleetDmMatchAttributes.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        EdrFleetDmMatchAttributes.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 disk_encryption_enabled: Optional[_builtins.bool] = None,
+                 failing_policies_count_max: Optional[_builtins.int] = None,
+                 required_policies: Optional[Sequence[_builtins.int]] = None,
+                 status_online: Optional[_builtins.bool] = None,
+                 vulnerable_software_count_max: Optional[_builtins.int] = None):
+        """
+        FleetDM host attributes a peer's device must match
+
+        :param _builtins.bool disk_encryption_enabled: Whether the host's disk must be encrypted
+        :param _builtins.int failing_policies_count_max: Most failing FleetDM policies a host may have; 0 requires all to pass
+        :param Sequence[_builtins.int] required_policies: Ids of FleetDM policies that must pass on the host
+        :param _builtins.bool status_online: Whether the host must be online in FleetDM
+        :param _builtins.int vulnerable_software_count_max: Most vulnerable software packages a host may have
+        """
+        if disk_encryption_enabled is not None:
+            pulumi.set(__self__, "disk_encryption_enabled", disk_encryption_enabled)
+        if failing_policies_count_max is not None:
+            pulumi.set(__self__, "failing_policies_count_max", failing_policies_count_max)
+        if required_policies is not None:
+            pulumi.set(__self__, "required_policies", required_policies)
+        if status_online is not None:
+            pulumi.set(__self__, "status_online", status_online)
+        if vulnerable_software_count_max is not None:
+            pulumi.set(__self__, "vulnerable_software_count_max", vulnerable_software_count_max)
+
+    @_builtins.property
+    @pulumi.getter(name="diskEncryptionEnabled")
+    def disk_encryption_enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether the host's disk must be encrypted
+        """
+        return pulumi.get(self, "disk_encryption_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="failingPoliciesCountMax")
+    def failing_policies_count_max(self) -> Optional[_builtins.int]:
+        """
+        Most failing FleetDM policies a host may have; 0 requires all to pass
+        """
+        return pulumi.get(self, "failing_policies_count_max")
+
+    @_builtins.property
+    @pulumi.getter(name="requiredPolicies")
+    def required_policies(self) -> Optional[Sequence[_builtins.int]]:
+        """
+        Ids of FleetDM policies that must pass on the host
+        """
+        return pulumi.get(self, "required_policies")
+
+    @_builtins.property
+    @pulumi.getter(name="statusOnline")
+    def status_online(self) -> Optional[_builtins.bool]:
+        """
+        Whether the host must be online in FleetDM
+        """
+        return pulumi.get(self, "status_online")
+
+    @_builtins.property
+    @pulumi.getter(name="vulnerableSoftwareCountMax")
+    def vulnerable_software_count_max(self) -> Optional[_builtins.int]:
+        """
+        Most vulnerable software packages a host may have
+        """
+        return pulumi.get(self, "vulnerable_software_count_max")
+
+
+@pulumi.output_type
+class EdrHuntressMatchAttributes(dict):
+    """
+    Huntress agent attributes a peer's device must match
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "defenderPolicyStatus":
+            suggest = "defender_policy_status"
+        elif key == "defenderStatus":
+            suggest = "defender_status"
+        elif key == "defenderSubstatus":
+            suggest = "defender_substatus"
+        elif key == "firewallStatus":
+            suggest = "firewall_status"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in EdrHuntressMatchAttributes. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        EdrHuntressMatchAttributes.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        EdrHuntressMatchAttributes.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 defender_policy_status: Optional[_builtins.str] = None,
+                 defender_status: Optional[_builtins.str] = None,
+                 defender_substatus: Optional[_builtins.str] = None,
+                 firewall_status: Optional[_builtins.str] = None):
+        """
+        Huntress agent attributes a peer's device must match
+
+        :param _builtins.str defender_policy_status: Required policy status of Defender antivirus
+        :param _builtins.str defender_status: Required status of Defender antivirus
+        :param _builtins.str defender_substatus: Required sub-status of Defender antivirus
+        :param _builtins.str firewall_status: Required status of the agent's firewall (Disabled, Enabled, Pending Isolation, Isolated, Pending Release)
+        """
+        if defender_policy_status is not None:
+            pulumi.set(__self__, "defender_policy_status", defender_policy_status)
+        if defender_status is not None:
+            pulumi.set(__self__, "defender_status", defender_status)
+        if defender_substatus is not None:
+            pulumi.set(__self__, "defender_substatus", defender_substatus)
+        if firewall_status is not None:
+            pulumi.set(__self__, "firewall_status", firewall_status)
+
+    @_builtins.property
+    @pulumi.getter(name="defenderPolicyStatus")
+    def defender_policy_status(self) -> Optional[_builtins.str]:
+        """
+        Required policy status of Defender antivirus
+        """
+        return pulumi.get(self, "defender_policy_status")
+
+    @_builtins.property
+    @pulumi.getter(name="defenderStatus")
+    def defender_status(self) -> Optional[_builtins.str]:
+        """
+        Required status of Defender antivirus
+        """
+        return pulumi.get(self, "defender_status")
+
+    @_builtins.property
+    @pulumi.getter(name="defenderSubstatus")
+    def defender_substatus(self) -> Optional[_builtins.str]:
+        """
+        Required sub-status of Defender antivirus
+        """
+        return pulumi.get(self, "defender_substatus")
+
+    @_builtins.property
+    @pulumi.getter(name="firewallStatus")
+    def firewall_status(self) -> Optional[_builtins.str]:
+        """
+        Required status of the agent's firewall (Disabled, Enabled, Pending Isolation, Isolated, Pending Release)
+        """
+        return pulumi.get(self, "firewall_status")
+
+
+@pulumi.output_type
+class EdrSentinelOneMatchAttributes(dict):
+    """
+    SentinelOne agent attributes a peer's device must match
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "activeThreats":
+            suggest = "active_threats"
+        elif key == "encryptedApplications":
+            suggest = "encrypted_applications"
+        elif key == "firewallEnabled":
+            suggest = "firewall_enabled"
+        elif key == "isActive":
+            suggest = "is_active"
+        elif key == "isUpToDate":
+            suggest = "is_up_to_date"
+        elif key == "networkStatus":
+            suggest = "network_status"
+        elif key == "operationalState":
+            suggest = "operational_state"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in EdrSentinelOneMatchAttributes. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        EdrSentinelOneMatchAttributes.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        EdrSentinelOneMatchAttributes.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 active_threats: Optional[_builtins.int] = None,
+                 encrypted_applications: Optional[_builtins.bool] = None,
+                 firewall_enabled: Optional[_builtins.bool] = None,
+                 infected: Optional[_builtins.bool] = None,
+                 is_active: Optional[_builtins.bool] = None,
+                 is_up_to_date: Optional[_builtins.bool] = None,
+                 network_status: Optional[_builtins.str] = None,
+                 operational_state: Optional[_builtins.str] = None):
+        """
+        SentinelOne agent attributes a peer's device must match
+
+        :param _builtins.int active_threats: Most active threats a device may have
+        :param _builtins.bool encrypted_applications: Whether the device's disk must be encrypted
+        :param _builtins.bool firewall_enabled: Whether the agent's firewall must be on
+        :param _builtins.bool infected: The infection flag the device must have
+        :param _builtins.bool is_active: Whether the agent must be active and reporting
+        :param _builtins.bool is_up_to_date: Whether the agent must run its latest version
+        :param _builtins.str network_status: The network status the device must have; one of `connected`, `disconnected`, `quarantined`
+        :param _builtins.str operational_state: The operational state the agent must be in
+        """
+        if active_threats is not None:
+            pulumi.set(__self__, "active_threats", active_threats)
+        if encrypted_applications is not None:
+            pulumi.set(__self__, "encrypted_applications", encrypted_applications)
+        if firewall_enabled is not None:
+            pulumi.set(__self__, "firewall_enabled", firewall_enabled)
+        if infected is not None:
+            pulumi.set(__self__, "infected", infected)
+        if is_active is not None:
+            pulumi.set(__self__, "is_active", is_active)
+        if is_up_to_date is not None:
+            pulumi.set(__self__, "is_up_to_date", is_up_to_date)
+        if network_status is not None:
+            pulumi.set(__self__, "network_status", network_status)
+        if operational_state is not None:
+            pulumi.set(__self__, "operational_state", operational_state)
+
+    @_builtins.property
+    @pulumi.getter(name="activeThreats")
+    def active_threats(self) -> Optional[_builtins.int]:
+        """
+        Most active threats a device may have
+        """
+        return pulumi.get(self, "active_threats")
+
+    @_builtins.property
+    @pulumi.getter(name="encryptedApplications")
+    def encrypted_applications(self) -> Optional[_builtins.bool]:
+        """
+        Whether the device's disk must be encrypted
+        """
+        return pulumi.get(self, "encrypted_applications")
+
+    @_builtins.property
+    @pulumi.getter(name="firewallEnabled")
+    def firewall_enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether the agent's firewall must be on
+        """
+        return pulumi.get(self, "firewall_enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def infected(self) -> Optional[_builtins.bool]:
+        """
+        The infection flag the device must have
+        """
+        return pulumi.get(self, "infected")
+
+    @_builtins.property
+    @pulumi.getter(name="isActive")
+    def is_active(self) -> Optional[_builtins.bool]:
+        """
+        Whether the agent must be active and reporting
+        """
+        return pulumi.get(self, "is_active")
+
+    @_builtins.property
+    @pulumi.getter(name="isUpToDate")
+    def is_up_to_date(self) -> Optional[_builtins.bool]:
+        """
+        Whether the agent must run its latest version
+        """
+        return pulumi.get(self, "is_up_to_date")
+
+    @_builtins.property
+    @pulumi.getter(name="networkStatus")
+    def network_status(self) -> Optional[_builtins.str]:
+        """
+        The network status the device must have; one of `connected`, `disconnected`, `quarantined`
+        """
+        return pulumi.get(self, "network_status")
+
+    @_builtins.property
+    @pulumi.getter(name="operationalState")
+    def operational_state(self) -> Optional[_builtins.str]:
+        """
+        The operational state the agent must be in
+        """
+        return pulumi.get(self, "operational_state")
+
+
+@pulumi.output_type
 class EdrVendorAMatchAttributes(dict):
     """
-    Device attributes a peer must match
+    SentinelOne agent attributes a peer's device must match
     """
     @staticmethod
     def __key_warning(key: str):
@@ -416,16 +764,16 @@ class EdrVendorAMatchAttributes(dict):
                  network_status: Optional[_builtins.str] = None,
                  operational_state: Optional[_builtins.str] = None):
         """
-        Device attributes a peer must match
+        SentinelOne agent attributes a peer's device must match
 
-        :param _builtins.int active_threats: Maximum allowed active threats
-        :param _builtins.bool encrypted_applications: Require encrypted applications
-        :param _builtins.bool firewall_enabled: Require the firewall
-        :param _builtins.bool infected: Required infection state
-        :param _builtins.bool is_active: Require an active agent
-        :param _builtins.bool is_up_to_date: Require an up-to-date agent
-        :param _builtins.str network_status: Required network status; one of `connected`, `disconnected`, `quarantined`
-        :param _builtins.str operational_state: Required operational state
+        :param _builtins.int active_threats: Most active threats a device may have
+        :param _builtins.bool encrypted_applications: Whether the device's disk must be encrypted
+        :param _builtins.bool firewall_enabled: Whether the agent's firewall must be on
+        :param _builtins.bool infected: The infection flag the device must have
+        :param _builtins.bool is_active: Whether the agent must be active and reporting
+        :param _builtins.bool is_up_to_date: Whether the agent must run its latest version
+        :param _builtins.str network_status: The network status the device must have; one of `connected`, `disconnected`, `quarantined`
+        :param _builtins.str operational_state: The operational state the agent must be in
         """
         if active_threats is not None:
             pulumi.set(__self__, "active_threats", active_threats)
@@ -448,7 +796,7 @@ class EdrVendorAMatchAttributes(dict):
     @pulumi.getter(name="activeThreats")
     def active_threats(self) -> Optional[_builtins.int]:
         """
-        Maximum allowed active threats
+        Most active threats a device may have
         """
         return pulumi.get(self, "active_threats")
 
@@ -456,7 +804,7 @@ class EdrVendorAMatchAttributes(dict):
     @pulumi.getter(name="encryptedApplications")
     def encrypted_applications(self) -> Optional[_builtins.bool]:
         """
-        Require encrypted applications
+        Whether the device's disk must be encrypted
         """
         return pulumi.get(self, "encrypted_applications")
 
@@ -464,7 +812,7 @@ class EdrVendorAMatchAttributes(dict):
     @pulumi.getter(name="firewallEnabled")
     def firewall_enabled(self) -> Optional[_builtins.bool]:
         """
-        Require the firewall
+        Whether the agent's firewall must be on
         """
         return pulumi.get(self, "firewall_enabled")
 
@@ -472,7 +820,7 @@ class EdrVendorAMatchAttributes(dict):
     @pulumi.getter
     def infected(self) -> Optional[_builtins.bool]:
         """
-        Required infection state
+        The infection flag the device must have
         """
         return pulumi.get(self, "infected")
 
@@ -480,7 +828,7 @@ class EdrVendorAMatchAttributes(dict):
     @pulumi.getter(name="isActive")
     def is_active(self) -> Optional[_builtins.bool]:
         """
-        Require an active agent
+        Whether the agent must be active and reporting
         """
         return pulumi.get(self, "is_active")
 
@@ -488,7 +836,7 @@ class EdrVendorAMatchAttributes(dict):
     @pulumi.getter(name="isUpToDate")
     def is_up_to_date(self) -> Optional[_builtins.bool]:
         """
-        Require an up-to-date agent
+        Whether the agent must run its latest version
         """
         return pulumi.get(self, "is_up_to_date")
 
@@ -496,7 +844,7 @@ class EdrVendorAMatchAttributes(dict):
     @pulumi.getter(name="networkStatus")
     def network_status(self) -> Optional[_builtins.str]:
         """
-        Required network status; one of `connected`, `disconnected`, `quarantined`
+        The network status the device must have; one of `connected`, `disconnected`, `quarantined`
         """
         return pulumi.get(self, "network_status")
 
@@ -504,7 +852,7 @@ class EdrVendorAMatchAttributes(dict):
     @pulumi.getter(name="operationalState")
     def operational_state(self) -> Optional[_builtins.str]:
         """
-        Required operational state
+        The operational state the agent must be in
         """
         return pulumi.get(self, "operational_state")
 
@@ -976,6 +1324,86 @@ class GetAccountSettingsExtra(dict):
 
 
 @pulumi.output_type
+class GetAllNetworkRoutersItem(dict):
+    """
+    Network router
+    """
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 id: _builtins.str,
+                 masquerade: _builtins.bool,
+                 metric: _builtins.int,
+                 peer: Optional[_builtins.str] = None,
+                 peer_groups: Optional[Sequence[_builtins.str]] = None):
+        """
+        Network router
+
+        :param _builtins.bool enabled: Whether the router is active
+        :param _builtins.str id: Router id
+        :param _builtins.bool masquerade: Masquerade traffic into the network
+        :param _builtins.int metric: Router priority, 1 to 9999; lower wins
+        :param _builtins.str peer: Routing peer id; not together with peerGroups
+        :param Sequence[_builtins.str] peer_groups: Groups of routing peers; not together with peer
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "masquerade", masquerade)
+        pulumi.set(__self__, "metric", metric)
+        if peer is not None:
+            pulumi.set(__self__, "peer", peer)
+        if peer_groups is not None:
+            pulumi.set(__self__, "peer_groups", peer_groups)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the router is active
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Router id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def masquerade(self) -> _builtins.bool:
+        """
+        Masquerade traffic into the network
+        """
+        return pulumi.get(self, "masquerade")
+
+    @_builtins.property
+    @pulumi.getter
+    def metric(self) -> _builtins.int:
+        """
+        Router priority, 1 to 9999; lower wins
+        """
+        return pulumi.get(self, "metric")
+
+    @_builtins.property
+    @pulumi.getter
+    def peer(self) -> Optional[_builtins.str]:
+        """
+        Routing peer id; not together with peerGroups
+        """
+        return pulumi.get(self, "peer")
+
+    @_builtins.property
+    @pulumi.getter(name="peerGroups")
+    def peer_groups(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Groups of routing peers; not together with peer
+        """
+        return pulumi.get(self, "peer_groups")
+
+
+@pulumi.output_type
 class GetAuditEventsItem(dict):
     """
     Audit event
@@ -1084,6 +1512,198 @@ class GetAuditEventsItem(dict):
         When it happened
         """
         return pulumi.get(self, "timestamp")
+
+
+@pulumi.output_type
+class GetAzureAdSyncsItem(dict):
+    """
+    Azure AD directory sync (the client secret is never answered)
+    """
+    def __init__(__self__, *,
+                 client_id: _builtins.str,
+                 enabled: _builtins.bool,
+                 group_prefixes: Sequence[_builtins.str],
+                 host: _builtins.str,
+                 id: _builtins.int,
+                 last_synced_at: _builtins.str,
+                 sync_interval: _builtins.int,
+                 tenant_id: _builtins.str,
+                 user_group_prefixes: Sequence[_builtins.str],
+                 connector_id: Optional[_builtins.str] = None):
+        """
+        Azure AD directory sync (the client secret is never answered)
+
+        :param _builtins.str client_id: Application (client) id
+        :param _builtins.bool enabled: Whether the integration is active
+        :param Sequence[_builtins.str] group_prefixes: Start-with patterns of the groups to sync
+        :param _builtins.str host: Graph API host domain
+        :param _builtins.int id: Integration id
+        :param _builtins.str last_synced_at: Last sync time
+        :param _builtins.int sync_interval: Sync interval in seconds
+        :param _builtins.str tenant_id: Directory (tenant) id
+        :param Sequence[_builtins.str] user_group_prefixes: Patterns of the groups whose users are synced
+        :param _builtins.str connector_id: Connector id
+        """
+        pulumi.set(__self__, "client_id", client_id)
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "group_prefixes", group_prefixes)
+        pulumi.set(__self__, "host", host)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "last_synced_at", last_synced_at)
+        pulumi.set(__self__, "sync_interval", sync_interval)
+        pulumi.set(__self__, "tenant_id", tenant_id)
+        pulumi.set(__self__, "user_group_prefixes", user_group_prefixes)
+        if connector_id is not None:
+            pulumi.set(__self__, "connector_id", connector_id)
+
+    @_builtins.property
+    @pulumi.getter(name="clientId")
+    def client_id(self) -> _builtins.str:
+        """
+        Application (client) id
+        """
+        return pulumi.get(self, "client_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the integration is active
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="groupPrefixes")
+    def group_prefixes(self) -> Sequence[_builtins.str]:
+        """
+        Start-with patterns of the groups to sync
+        """
+        return pulumi.get(self, "group_prefixes")
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> _builtins.str:
+        """
+        Graph API host domain
+        """
+        return pulumi.get(self, "host")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        Integration id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="lastSyncedAt")
+    def last_synced_at(self) -> _builtins.str:
+        """
+        Last sync time
+        """
+        return pulumi.get(self, "last_synced_at")
+
+    @_builtins.property
+    @pulumi.getter(name="syncInterval")
+    def sync_interval(self) -> _builtins.int:
+        """
+        Sync interval in seconds
+        """
+        return pulumi.get(self, "sync_interval")
+
+    @_builtins.property
+    @pulumi.getter(name="tenantId")
+    def tenant_id(self) -> _builtins.str:
+        """
+        Directory (tenant) id
+        """
+        return pulumi.get(self, "tenant_id")
+
+    @_builtins.property
+    @pulumi.getter(name="userGroupPrefixes")
+    def user_group_prefixes(self) -> Sequence[_builtins.str]:
+        """
+        Patterns of the groups whose users are synced
+        """
+        return pulumi.get(self, "user_group_prefixes")
+
+    @_builtins.property
+    @pulumi.getter(name="connectorId")
+    def connector_id(self) -> Optional[_builtins.str]:
+        """
+        Connector id
+        """
+        return pulumi.get(self, "connector_id")
+
+
+@pulumi.output_type
+class GetCitiesItem(dict):
+    """
+    A city of the geo database
+    """
+    def __init__(__self__, *,
+                 city_name: _builtins.str,
+                 geoname_id: _builtins.int):
+        """
+        A city of the geo database
+
+        :param _builtins.str city_name: English name of the city
+        :param _builtins.int geoname_id: The city's id in the GeoNames database
+        """
+        pulumi.set(__self__, "city_name", city_name)
+        pulumi.set(__self__, "geoname_id", geoname_id)
+
+    @_builtins.property
+    @pulumi.getter(name="cityName")
+    def city_name(self) -> _builtins.str:
+        """
+        English name of the city
+        """
+        return pulumi.get(self, "city_name")
+
+    @_builtins.property
+    @pulumi.getter(name="geonameId")
+    def geoname_id(self) -> _builtins.int:
+        """
+        The city's id in the GeoNames database
+        """
+        return pulumi.get(self, "geoname_id")
+
+
+@pulumi.output_type
+class GetCountriesItem(dict):
+    """
+    A country of the server's geo database
+    """
+    def __init__(__self__, *,
+                 country_code: _builtins.str,
+                 country_name: Optional[_builtins.str] = None):
+        """
+        A country of the server's geo database
+
+        :param _builtins.str country_code: ISO 3166-1 alpha-2 country code
+        :param _builtins.str country_name: English name of the country, where the server gives it
+        """
+        pulumi.set(__self__, "country_code", country_code)
+        if country_name is not None:
+            pulumi.set(__self__, "country_name", country_name)
+
+    @_builtins.property
+    @pulumi.getter(name="countryCode")
+    def country_code(self) -> _builtins.str:
+        """
+        ISO 3166-1 alpha-2 country code
+        """
+        return pulumi.get(self, "country_code")
+
+    @_builtins.property
+    @pulumi.getter(name="countryName")
+    def country_name(self) -> Optional[_builtins.str]:
+        """
+        English name of the country, where the server gives it
+        """
+        return pulumi.get(self, "country_name")
 
 
 @pulumi.output_type
@@ -1235,30 +1855,29 @@ class GetDirectorySyncLogsItem(dict):
 @pulumi.output_type
 class GetDirectorySyncVendorDsItem(dict):
     """
-    Directory sync vendor-d-idp integration (the service account key is never returned)
+    Google Workspace directory sync (the service account key is never answered)
     """
     def __init__(__self__, *,
-                 connector_id: _builtins.str,
                  customer_id: _builtins.str,
                  enabled: _builtins.bool,
                  group_prefixes: Sequence[_builtins.str],
                  id: _builtins.int,
                  last_synced_at: _builtins.str,
                  sync_interval: _builtins.int,
-                 user_group_prefixes: Sequence[_builtins.str]):
+                 user_group_prefixes: Sequence[_builtins.str],
+                 connector_id: Optional[_builtins.str] = None):
         """
-        Directory sync vendor-d-idp integration (the service account key is never returned)
+        Google Workspace directory sync (the service account key is never answered)
 
-        :param _builtins.str connector_id: Connector id
-        :param _builtins.str customer_id: Customer id
+        :param _builtins.str customer_id: Customer id of the Google Workspace account
         :param _builtins.bool enabled: Whether the integration is active
         :param Sequence[_builtins.str] group_prefixes: Start-with patterns of the groups to sync
         :param _builtins.int id: Integration id
         :param _builtins.str last_synced_at: Last sync time
         :param _builtins.int sync_interval: Sync interval in seconds
         :param Sequence[_builtins.str] user_group_prefixes: Patterns of the groups whose users are synced
+        :param _builtins.str connector_id: Connector id
         """
-        pulumi.set(__self__, "connector_id", connector_id)
         pulumi.set(__self__, "customer_id", customer_id)
         pulumi.set(__self__, "enabled", enabled)
         pulumi.set(__self__, "group_prefixes", group_prefixes)
@@ -1266,20 +1885,14 @@ class GetDirectorySyncVendorDsItem(dict):
         pulumi.set(__self__, "last_synced_at", last_synced_at)
         pulumi.set(__self__, "sync_interval", sync_interval)
         pulumi.set(__self__, "user_group_prefixes", user_group_prefixes)
-
-    @_builtins.property
-    @pulumi.getter(name="connectorId")
-    def connector_id(self) -> _builtins.str:
-        """
-        Connector id
-        """
-        return pulumi.get(self, "connector_id")
+        if connector_id is not None:
+            pulumi.set(__self__, "connector_id", connector_id)
 
     @_builtins.property
     @pulumi.getter(name="customerId")
     def customer_id(self) -> _builtins.str:
         """
-        Customer id
+        Customer id of the Google Workspace account
         """
         return pulumi.get(self, "customer_id")
 
@@ -1331,15 +1944,22 @@ class GetDirectorySyncVendorDsItem(dict):
         """
         return pulumi.get(self, "user_group_prefixes")
 
+    @_builtins.property
+    @pulumi.getter(name="connectorId")
+    def connector_id(self) -> Optional[_builtins.str]:
+        """
+        Connector id
+        """
+        return pulumi.get(self, "connector_id")
+
 
 @pulumi.output_type
 class GetDirectorySyncVendorEsItem(dict):
     """
-    Directory sync vendor-e-idp integration (the client secret is never returned)
+    Azure AD directory sync (the client secret is never answered)
     """
     def __init__(__self__, *,
                  client_id: _builtins.str,
-                 connector_id: _builtins.str,
                  enabled: _builtins.bool,
                  group_prefixes: Sequence[_builtins.str],
                  host: _builtins.str,
@@ -1347,23 +1967,23 @@ class GetDirectorySyncVendorEsItem(dict):
                  last_synced_at: _builtins.str,
                  sync_interval: _builtins.int,
                  tenant_id: _builtins.str,
-                 user_group_prefixes: Sequence[_builtins.str]):
+                 user_group_prefixes: Sequence[_builtins.str],
+                 connector_id: Optional[_builtins.str] = None):
         """
-        Directory sync vendor-e-idp integration (the client secret is never returned)
+        Azure AD directory sync (the client secret is never answered)
 
-        :param _builtins.str client_id: Client id
-        :param _builtins.str connector_id: Connector id
+        :param _builtins.str client_id: Application (client) id
         :param _builtins.bool enabled: Whether the integration is active
         :param Sequence[_builtins.str] group_prefixes: Start-with patterns of the groups to sync
-        :param _builtins.str host: API host domain
+        :param _builtins.str host: Graph API host domain
         :param _builtins.int id: Integration id
         :param _builtins.str last_synced_at: Last sync time
         :param _builtins.int sync_interval: Sync interval in seconds
-        :param _builtins.str tenant_id: Tenant id
+        :param _builtins.str tenant_id: Directory (tenant) id
         :param Sequence[_builtins.str] user_group_prefixes: Patterns of the groups whose users are synced
+        :param _builtins.str connector_id: Connector id
         """
         pulumi.set(__self__, "client_id", client_id)
-        pulumi.set(__self__, "connector_id", connector_id)
         pulumi.set(__self__, "enabled", enabled)
         pulumi.set(__self__, "group_prefixes", group_prefixes)
         pulumi.set(__self__, "host", host)
@@ -1372,22 +1992,16 @@ class GetDirectorySyncVendorEsItem(dict):
         pulumi.set(__self__, "sync_interval", sync_interval)
         pulumi.set(__self__, "tenant_id", tenant_id)
         pulumi.set(__self__, "user_group_prefixes", user_group_prefixes)
+        if connector_id is not None:
+            pulumi.set(__self__, "connector_id", connector_id)
 
     @_builtins.property
     @pulumi.getter(name="clientId")
     def client_id(self) -> _builtins.str:
         """
-        Client id
+        Application (client) id
         """
         return pulumi.get(self, "client_id")
-
-    @_builtins.property
-    @pulumi.getter(name="connectorId")
-    def connector_id(self) -> _builtins.str:
-        """
-        Connector id
-        """
-        return pulumi.get(self, "connector_id")
 
     @_builtins.property
     @pulumi.getter
@@ -1409,7 +2023,7 @@ class GetDirectorySyncVendorEsItem(dict):
     @pulumi.getter
     def host(self) -> _builtins.str:
         """
-        API host domain
+        Graph API host domain
         """
         return pulumi.get(self, "host")
 
@@ -1441,7 +2055,7 @@ class GetDirectorySyncVendorEsItem(dict):
     @pulumi.getter(name="tenantId")
     def tenant_id(self) -> _builtins.str:
         """
-        Tenant id
+        Directory (tenant) id
         """
         return pulumi.get(self, "tenant_id")
 
@@ -1452,6 +2066,14 @@ class GetDirectorySyncVendorEsItem(dict):
         Patterns of the groups whose users are synced
         """
         return pulumi.get(self, "user_group_prefixes")
+
+    @_builtins.property
+    @pulumi.getter(name="connectorId")
+    def connector_id(self) -> Optional[_builtins.str]:
+        """
+        Connector id
+        """
+        return pulumi.get(self, "connector_id")
 
 
 @pulumi.output_type
@@ -1745,6 +2367,1031 @@ class GetDnsZonesItemRecord(dict):
 
 
 @pulumi.output_type
+class GetEdrFalconGroup(dict):
+    """
+    A group of peers and network resources
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers: Sequence['outputs.GetEdrFalconGroupPeer'],
+                 peers_count: _builtins.int,
+                 resources: Sequence['outputs.GetEdrFalconGroupResource'],
+                 resources_count: _builtins.int):
+        """
+        A group of peers and network resources
+
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param Sequence['GetEdrFalconGroupPeer'] peers: Peers in the group
+        :param _builtins.int peers_count: Number of peers in the group
+        :param Sequence['GetEdrFalconGroupResource'] resources: Network resources in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers", peers)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources", resources)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def peers(self) -> Sequence['outputs.GetEdrFalconGroupPeer']:
+        """
+        Peers in the group
+        """
+        return pulumi.get(self, "peers")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter
+    def resources(self) -> Sequence['outputs.GetEdrFalconGroupResource']:
+        """
+        Network resources in the group
+        """
+        return pulumi.get(self, "resources")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class GetEdrFalconGroupPeer(dict):
+    """
+    A peer as a group lists it
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 name: _builtins.str):
+        """
+        A peer as a group lists it
+
+        :param _builtins.str id: Peer id
+        :param _builtins.str name: Peer name
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Peer id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Peer name
+        """
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetEdrFalconGroupResource(dict):
+    """
+    A reference to a network resource (or a peer) by id and type
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: _builtins.str):
+        """
+        A reference to a network resource (or a peer) by id and type
+
+        :param _builtins.str id: Resource id
+        :param _builtins.str type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Resource id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetEdrFleetDmGroup(dict):
+    """
+    A group of peers and network resources
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers: Sequence['outputs.GetEdrFleetDmGroupPeer'],
+                 peers_count: _builtins.int,
+                 resources: Sequence['outputs.GetEdrFleetDmGroupResource'],
+                 resources_count: _builtins.int):
+        """
+        A group of peers and network resources
+
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param Sequence['GetEdrFleetDmGroupPeer'] peers: Peers in the group
+        :param _builtins.int peers_count: Number of peers in the group
+        :param Sequence['GetEdrFleetDmGroupResource'] resources: Network resources in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers", peers)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources", resources)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def peers(self) -> Sequence['outputs.GetEdrFleetDmGroupPeer']:
+        """
+        Peers in the group
+        """
+        return pulumi.get(self, "peers")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter
+    def resources(self) -> Sequence['outputs.GetEdrFleetDmGroupResource']:
+        """
+        Network resources in the group
+        """
+        return pulumi.get(self, "resources")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class GetEdrFleetDmGroupPeer(dict):
+    """
+    A peer as a group lists it
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 name: _builtins.str):
+        """
+        A peer as a group lists it
+
+        :param _builtins.str id: Peer id
+        :param _builtins.str name: Peer name
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Peer id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Peer name
+        """
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetEdrFleetDmGroupResource(dict):
+    """
+    A reference to a network resource (or a peer) by id and type
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: _builtins.str):
+        """
+        A reference to a network resource (or a peer) by id and type
+
+        :param _builtins.str id: Resource id
+        :param _builtins.str type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Resource id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetEdrFleetDmMatchAttributes(dict):
+    """
+    FleetDM host attributes a peer's device must match
+    """
+    def __init__(__self__, *,
+                 disk_encryption_enabled: Optional[_builtins.bool] = None,
+                 failing_policies_count_max: Optional[_builtins.int] = None,
+                 required_policies: Optional[Sequence[_builtins.int]] = None,
+                 status_online: Optional[_builtins.bool] = None,
+                 vulnerable_software_count_max: Optional[_builtins.int] = None):
+        """
+        FleetDM host attributes a peer's device must match
+
+        :param _builtins.bool disk_encryption_enabled: Whether the host's disk must be encrypted
+        :param _builtins.int failing_policies_count_max: Most failing FleetDM policies a host may have; 0 requires all to pass
+        :param Sequence[_builtins.int] required_policies: Ids of FleetDM policies that must pass on the host
+        :param _builtins.bool status_online: Whether the host must be online in FleetDM
+        :param _builtins.int vulnerable_software_count_max: Most vulnerable software packages a host may have
+        """
+        if disk_encryption_enabled is not None:
+            pulumi.set(__self__, "disk_encryption_enabled", disk_encryption_enabled)
+        if failing_policies_count_max is not None:
+            pulumi.set(__self__, "failing_policies_count_max", failing_policies_count_max)
+        if required_policies is not None:
+            pulumi.set(__self__, "required_policies", required_policies)
+        if status_online is not None:
+            pulumi.set(__self__, "status_online", status_online)
+        if vulnerable_software_count_max is not None:
+            pulumi.set(__self__, "vulnerable_software_count_max", vulnerable_software_count_max)
+
+    @_builtins.property
+    @pulumi.getter(name="diskEncryptionEnabled")
+    def disk_encryption_enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether the host's disk must be encrypted
+        """
+        return pulumi.get(self, "disk_encryption_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="failingPoliciesCountMax")
+    def failing_policies_count_max(self) -> Optional[_builtins.int]:
+        """
+        Most failing FleetDM policies a host may have; 0 requires all to pass
+        """
+        return pulumi.get(self, "failing_policies_count_max")
+
+    @_builtins.property
+    @pulumi.getter(name="requiredPolicies")
+    def required_policies(self) -> Optional[Sequence[_builtins.int]]:
+        """
+        Ids of FleetDM policies that must pass on the host
+        """
+        return pulumi.get(self, "required_policies")
+
+    @_builtins.property
+    @pulumi.getter(name="statusOnline")
+    def status_online(self) -> Optional[_builtins.bool]:
+        """
+        Whether the host must be online in FleetDM
+        """
+        return pulumi.get(self, "status_online")
+
+    @_builtins.property
+    @pulumi.getter(name="vulnerableSoftwareCountMax")
+    def vulnerable_software_count_max(self) -> Optional[_builtins.int]:
+        """
+        Most vulnerable software packages a host may have
+        """
+        return pulumi.get(self, "vulnerable_software_count_max")
+
+
+@pulumi.output_type
+class GetEdrHuntressGroup(dict):
+    """
+    A group of peers and network resources
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers: Sequence['outputs.GetEdrHuntressGroupPeer'],
+                 peers_count: _builtins.int,
+                 resources: Sequence['outputs.GetEdrHuntressGroupResource'],
+                 resources_count: _builtins.int):
+        """
+        A group of peers and network resources
+
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param Sequence['GetEdrHuntressGroupPeer'] peers: Peers in the group
+        :param _builtins.int peers_count: Number of peers in the group
+        :param Sequence['GetEdrHuntressGroupResource'] resources: Network resources in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers", peers)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources", resources)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def peers(self) -> Sequence['outputs.GetEdrHuntressGroupPeer']:
+        """
+        Peers in the group
+        """
+        return pulumi.get(self, "peers")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter
+    def resources(self) -> Sequence['outputs.GetEdrHuntressGroupResource']:
+        """
+        Network resources in the group
+        """
+        return pulumi.get(self, "resources")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class GetEdrHuntressGroupPeer(dict):
+    """
+    A peer as a group lists it
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 name: _builtins.str):
+        """
+        A peer as a group lists it
+
+        :param _builtins.str id: Peer id
+        :param _builtins.str name: Peer name
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Peer id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Peer name
+        """
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetEdrHuntressGroupResource(dict):
+    """
+    A reference to a network resource (or a peer) by id and type
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: _builtins.str):
+        """
+        A reference to a network resource (or a peer) by id and type
+
+        :param _builtins.str id: Resource id
+        :param _builtins.str type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Resource id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetEdrHuntressMatchAttributes(dict):
+    """
+    Huntress agent attributes a peer's device must match
+    """
+    def __init__(__self__, *,
+                 defender_policy_status: Optional[_builtins.str] = None,
+                 defender_status: Optional[_builtins.str] = None,
+                 defender_substatus: Optional[_builtins.str] = None,
+                 firewall_status: Optional[_builtins.str] = None):
+        """
+        Huntress agent attributes a peer's device must match
+
+        :param _builtins.str defender_policy_status: Required policy status of Defender antivirus
+        :param _builtins.str defender_status: Required status of Defender antivirus
+        :param _builtins.str defender_substatus: Required sub-status of Defender antivirus
+        :param _builtins.str firewall_status: Required status of the agent's firewall (Disabled, Enabled, Pending Isolation, Isolated, Pending Release)
+        """
+        if defender_policy_status is not None:
+            pulumi.set(__self__, "defender_policy_status", defender_policy_status)
+        if defender_status is not None:
+            pulumi.set(__self__, "defender_status", defender_status)
+        if defender_substatus is not None:
+            pulumi.set(__self__, "defender_substatus", defender_substatus)
+        if firewall_status is not None:
+            pulumi.set(__self__, "firewall_status", firewall_status)
+
+    @_builtins.property
+    @pulumi.getter(name="defenderPolicyStatus")
+    def defender_policy_status(self) -> Optional[_builtins.str]:
+        """
+        Required policy status of Defender antivirus
+        """
+        return pulumi.get(self, "defender_policy_status")
+
+    @_builtins.property
+    @pulumi.getter(name="defenderStatus")
+    def defender_status(self) -> Optional[_builtins.str]:
+        """
+        Required status of Defender antivirus
+        """
+        return pulumi.get(self, "defender_status")
+
+    @_builtins.property
+    @pulumi.getter(name="defenderSubstatus")
+    def defender_substatus(self) -> Optional[_builtins.str]:
+        """
+        Required sub-status of Defender antivirus
+        """
+        return pulumi.get(self, "defender_substatus")
+
+    @_builtins.property
+    @pulumi.getter(name="firewallStatus")
+    def firewall_status(self) -> Optional[_builtins.str]:
+        """
+        Required status of the agent's firewall (Disabled, Enabled, Pending Isolation, Isolated, Pending Release)
+        """
+        return pulumi.get(self, "firewall_status")
+
+
+@pulumi.output_type
+class GetEdrIntuneGroup(dict):
+    """
+    A group of peers and network resources
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers: Sequence['outputs.GetEdrIntuneGroupPeer'],
+                 peers_count: _builtins.int,
+                 resources: Sequence['outputs.GetEdrIntuneGroupResource'],
+                 resources_count: _builtins.int):
+        """
+        A group of peers and network resources
+
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param Sequence['GetEdrIntuneGroupPeer'] peers: Peers in the group
+        :param _builtins.int peers_count: Number of peers in the group
+        :param Sequence['GetEdrIntuneGroupResource'] resources: Network resources in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers", peers)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources", resources)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def peers(self) -> Sequence['outputs.GetEdrIntuneGroupPeer']:
+        """
+        Peers in the group
+        """
+        return pulumi.get(self, "peers")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter
+    def resources(self) -> Sequence['outputs.GetEdrIntuneGroupResource']:
+        """
+        Network resources in the group
+        """
+        return pulumi.get(self, "resources")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class GetEdrIntuneGroupPeer(dict):
+    """
+    A peer as a group lists it
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 name: _builtins.str):
+        """
+        A peer as a group lists it
+
+        :param _builtins.str id: Peer id
+        :param _builtins.str name: Peer name
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Peer id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Peer name
+        """
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetEdrIntuneGroupResource(dict):
+    """
+    A reference to a network resource (or a peer) by id and type
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: _builtins.str):
+        """
+        A reference to a network resource (or a peer) by id and type
+
+        :param _builtins.str id: Resource id
+        :param _builtins.str type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Resource id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetEdrSentinelOneGroup(dict):
+    """
+    A group of peers and network resources
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 issued: _builtins.str,
+                 name: _builtins.str,
+                 peers: Sequence['outputs.GetEdrSentinelOneGroupPeer'],
+                 peers_count: _builtins.int,
+                 resources: Sequence['outputs.GetEdrSentinelOneGroupResource'],
+                 resources_count: _builtins.int):
+        """
+        A group of peers and network resources
+
+        :param _builtins.str id: Group id
+        :param _builtins.str issued: How the group was created; one of `api`, `integration`, `jwt`
+        :param _builtins.str name: Group name
+        :param Sequence['GetEdrSentinelOneGroupPeer'] peers: Peers in the group
+        :param _builtins.int peers_count: Number of peers in the group
+        :param Sequence['GetEdrSentinelOneGroupResource'] resources: Network resources in the group
+        :param _builtins.int resources_count: Number of network resources in the group
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "issued", issued)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "peers", peers)
+        pulumi.set(__self__, "peers_count", peers_count)
+        pulumi.set(__self__, "resources", resources)
+        pulumi.set(__self__, "resources_count", resources_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Group id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issued(self) -> _builtins.str:
+        """
+        How the group was created; one of `api`, `integration`, `jwt`
+        """
+        return pulumi.get(self, "issued")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Group name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def peers(self) -> Sequence['outputs.GetEdrSentinelOneGroupPeer']:
+        """
+        Peers in the group
+        """
+        return pulumi.get(self, "peers")
+
+    @_builtins.property
+    @pulumi.getter(name="peersCount")
+    def peers_count(self) -> _builtins.int:
+        """
+        Number of peers in the group
+        """
+        return pulumi.get(self, "peers_count")
+
+    @_builtins.property
+    @pulumi.getter
+    def resources(self) -> Sequence['outputs.GetEdrSentinelOneGroupResource']:
+        """
+        Network resources in the group
+        """
+        return pulumi.get(self, "resources")
+
+    @_builtins.property
+    @pulumi.getter(name="resourcesCount")
+    def resources_count(self) -> _builtins.int:
+        """
+        Number of network resources in the group
+        """
+        return pulumi.get(self, "resources_count")
+
+
+@pulumi.output_type
+class GetEdrSentinelOneGroupPeer(dict):
+    """
+    A peer as a group lists it
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 name: _builtins.str):
+        """
+        A peer as a group lists it
+
+        :param _builtins.str id: Peer id
+        :param _builtins.str name: Peer name
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Peer id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Peer name
+        """
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetEdrSentinelOneGroupResource(dict):
+    """
+    A reference to a network resource (or a peer) by id and type
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: _builtins.str):
+        """
+        A reference to a network resource (or a peer) by id and type
+
+        :param _builtins.str id: Resource id
+        :param _builtins.str type: Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Resource id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Resource type, derived from the address: host, subnet or domain; peer for a peer resource; known values `host`, `subnet`, `domain`, `peer` (others are accepted)
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetEdrSentinelOneMatchAttributes(dict):
+    """
+    SentinelOne agent attributes a peer's device must match
+    """
+    def __init__(__self__, *,
+                 active_threats: Optional[_builtins.int] = None,
+                 encrypted_applications: Optional[_builtins.bool] = None,
+                 firewall_enabled: Optional[_builtins.bool] = None,
+                 infected: Optional[_builtins.bool] = None,
+                 is_active: Optional[_builtins.bool] = None,
+                 is_up_to_date: Optional[_builtins.bool] = None,
+                 network_status: Optional[_builtins.str] = None,
+                 operational_state: Optional[_builtins.str] = None):
+        """
+        SentinelOne agent attributes a peer's device must match
+
+        :param _builtins.int active_threats: Most active threats a device may have
+        :param _builtins.bool encrypted_applications: Whether the device's disk must be encrypted
+        :param _builtins.bool firewall_enabled: Whether the agent's firewall must be on
+        :param _builtins.bool infected: The infection flag the device must have
+        :param _builtins.bool is_active: Whether the agent must be active and reporting
+        :param _builtins.bool is_up_to_date: Whether the agent must run its latest version
+        :param _builtins.str network_status: The network status the device must have; one of `connected`, `disconnected`, `quarantined`
+        :param _builtins.str operational_state: The operational state the agent must be in
+        """
+        if active_threats is not None:
+            pulumi.set(__self__, "active_threats", active_threats)
+        if encrypted_applications is not None:
+            pulumi.set(__self__, "encrypted_applications", encrypted_applications)
+        if firewall_enabled is not None:
+            pulumi.set(__self__, "firewall_enabled", firewall_enabled)
+        if infected is not None:
+            pulumi.set(__self__, "infected", infected)
+        if is_active is not None:
+            pulumi.set(__self__, "is_active", is_active)
+        if is_up_to_date is not None:
+            pulumi.set(__self__, "is_up_to_date", is_up_to_date)
+        if network_status is not None:
+            pulumi.set(__self__, "network_status", network_status)
+        if operational_state is not None:
+            pulumi.set(__self__, "operational_state", operational_state)
+
+    @_builtins.property
+    @pulumi.getter(name="activeThreats")
+    def active_threats(self) -> Optional[_builtins.int]:
+        """
+        Most active threats a device may have
+        """
+        return pulumi.get(self, "active_threats")
+
+    @_builtins.property
+    @pulumi.getter(name="encryptedApplications")
+    def encrypted_applications(self) -> Optional[_builtins.bool]:
+        """
+        Whether the device's disk must be encrypted
+        """
+        return pulumi.get(self, "encrypted_applications")
+
+    @_builtins.property
+    @pulumi.getter(name="firewallEnabled")
+    def firewall_enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether the agent's firewall must be on
+        """
+        return pulumi.get(self, "firewall_enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def infected(self) -> Optional[_builtins.bool]:
+        """
+        The infection flag the device must have
+        """
+        return pulumi.get(self, "infected")
+
+    @_builtins.property
+    @pulumi.getter(name="isActive")
+    def is_active(self) -> Optional[_builtins.bool]:
+        """
+        Whether the agent must be active and reporting
+        """
+        return pulumi.get(self, "is_active")
+
+    @_builtins.property
+    @pulumi.getter(name="isUpToDate")
+    def is_up_to_date(self) -> Optional[_builtins.bool]:
+        """
+        Whether the agent must run its latest version
+        """
+        return pulumi.get(self, "is_up_to_date")
+
+    @_builtins.property
+    @pulumi.getter(name="networkStatus")
+    def network_status(self) -> Optional[_builtins.str]:
+        """
+        The network status the device must have; one of `connected`, `disconnected`, `quarantined`
+        """
+        return pulumi.get(self, "network_status")
+
+    @_builtins.property
+    @pulumi.getter(name="operationalState")
+    def operational_state(self) -> Optional[_builtins.str]:
+        """
+        The operational state the agent must be in
+        """
+        return pulumi.get(self, "operational_state")
+
+
+@pulumi.output_type
 class GetEdrVendorAGroup(dict):
     """
     A group of peers and network resources
@@ -1904,7 +3551,7 @@ class GetEdrVendorAGroupResource(dict):
 @pulumi.output_type
 class GetEdrVendorAMatchAttributes(dict):
     """
-    Device attributes a peer must match
+    SentinelOne agent attributes a peer's device must match
     """
     def __init__(__self__, *,
                  active_threats: Optional[_builtins.int] = None,
@@ -1916,16 +3563,16 @@ class GetEdrVendorAMatchAttributes(dict):
                  network_status: Optional[_builtins.str] = None,
                  operational_state: Optional[_builtins.str] = None):
         """
-        Device attributes a peer must match
+        SentinelOne agent attributes a peer's device must match
 
-        :param _builtins.int active_threats: Maximum allowed active threats
-        :param _builtins.bool encrypted_applications: Require encrypted applications
-        :param _builtins.bool firewall_enabled: Require the firewall
-        :param _builtins.bool infected: Required infection state
-        :param _builtins.bool is_active: Require an active agent
-        :param _builtins.bool is_up_to_date: Require an up-to-date agent
-        :param _builtins.str network_status: Required network status; one of `connected`, `disconnected`, `quarantined`
-        :param _builtins.str operational_state: Required operational state
+        :param _builtins.int active_threats: Most active threats a device may have
+        :param _builtins.bool encrypted_applications: Whether the device's disk must be encrypted
+        :param _builtins.bool firewall_enabled: Whether the agent's firewall must be on
+        :param _builtins.bool infected: The infection flag the device must have
+        :param _builtins.bool is_active: Whether the agent must be active and reporting
+        :param _builtins.bool is_up_to_date: Whether the agent must run its latest version
+        :param _builtins.str network_status: The network status the device must have; one of `connected`, `disconnected`, `quarantined`
+        :param _builtins.str operational_state: The operational state the agent must be in
         """
         if active_threats is not None:
             pulumi.set(__self__, "active_threats", active_threats)
@@ -1948,7 +3595,7 @@ class GetEdrVendorAMatchAttributes(dict):
     @pulumi.getter(name="activeThreats")
     def active_threats(self) -> Optional[_builtins.int]:
         """
-        Maximum allowed active threats
+        Most active threats a device may have
         """
         return pulumi.get(self, "active_threats")
 
@@ -1956,7 +3603,7 @@ class GetEdrVendorAMatchAttributes(dict):
     @pulumi.getter(name="encryptedApplications")
     def encrypted_applications(self) -> Optional[_builtins.bool]:
         """
-        Require encrypted applications
+        Whether the device's disk must be encrypted
         """
         return pulumi.get(self, "encrypted_applications")
 
@@ -1964,7 +3611,7 @@ class GetEdrVendorAMatchAttributes(dict):
     @pulumi.getter(name="firewallEnabled")
     def firewall_enabled(self) -> Optional[_builtins.bool]:
         """
-        Require the firewall
+        Whether the agent's firewall must be on
         """
         return pulumi.get(self, "firewall_enabled")
 
@@ -1972,7 +3619,7 @@ class GetEdrVendorAMatchAttributes(dict):
     @pulumi.getter
     def infected(self) -> Optional[_builtins.bool]:
         """
-        Required infection state
+        The infection flag the device must have
         """
         return pulumi.get(self, "infected")
 
@@ -1980,7 +3627,7 @@ class GetEdrVendorAMatchAttributes(dict):
     @pulumi.getter(name="isActive")
     def is_active(self) -> Optional[_builtins.bool]:
         """
-        Require an active agent
+        Whether the agent must be active and reporting
         """
         return pulumi.get(self, "is_active")
 
@@ -1988,7 +3635,7 @@ class GetEdrVendorAMatchAttributes(dict):
     @pulumi.getter(name="isUpToDate")
     def is_up_to_date(self) -> Optional[_builtins.bool]:
         """
-        Require an up-to-date agent
+        Whether the agent must run its latest version
         """
         return pulumi.get(self, "is_up_to_date")
 
@@ -1996,7 +3643,7 @@ class GetEdrVendorAMatchAttributes(dict):
     @pulumi.getter(name="networkStatus")
     def network_status(self) -> Optional[_builtins.str]:
         """
-        Required network status; one of `connected`, `disconnected`, `quarantined`
+        The network status the device must have; one of `connected`, `disconnected`, `quarantined`
         """
         return pulumi.get(self, "network_status")
 
@@ -2004,7 +3651,7 @@ class GetEdrVendorAMatchAttributes(dict):
     @pulumi.getter(name="operationalState")
     def operational_state(self) -> Optional[_builtins.str]:
         """
-        Required operational state
+        The operational state the agent must be in
         """
         return pulumi.get(self, "operational_state")
 
@@ -2410,6 +4057,107 @@ class GetEventStreamingIntegrationsItem(dict):
         Last change
         """
         return pulumi.get(self, "updated_at")
+
+
+@pulumi.output_type
+class GetGoogleWorkspaceSyncsItem(dict):
+    """
+    Google Workspace directory sync (the service account key is never answered)
+    """
+    def __init__(__self__, *,
+                 customer_id: _builtins.str,
+                 enabled: _builtins.bool,
+                 group_prefixes: Sequence[_builtins.str],
+                 id: _builtins.int,
+                 last_synced_at: _builtins.str,
+                 sync_interval: _builtins.int,
+                 user_group_prefixes: Sequence[_builtins.str],
+                 connector_id: Optional[_builtins.str] = None):
+        """
+        Google Workspace directory sync (the service account key is never answered)
+
+        :param _builtins.str customer_id: Customer id of the Google Workspace account
+        :param _builtins.bool enabled: Whether the integration is active
+        :param Sequence[_builtins.str] group_prefixes: Start-with patterns of the groups to sync
+        :param _builtins.int id: Integration id
+        :param _builtins.str last_synced_at: Last sync time
+        :param _builtins.int sync_interval: Sync interval in seconds
+        :param Sequence[_builtins.str] user_group_prefixes: Patterns of the groups whose users are synced
+        :param _builtins.str connector_id: Connector id
+        """
+        pulumi.set(__self__, "customer_id", customer_id)
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "group_prefixes", group_prefixes)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "last_synced_at", last_synced_at)
+        pulumi.set(__self__, "sync_interval", sync_interval)
+        pulumi.set(__self__, "user_group_prefixes", user_group_prefixes)
+        if connector_id is not None:
+            pulumi.set(__self__, "connector_id", connector_id)
+
+    @_builtins.property
+    @pulumi.getter(name="customerId")
+    def customer_id(self) -> _builtins.str:
+        """
+        Customer id of the Google Workspace account
+        """
+        return pulumi.get(self, "customer_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the integration is active
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="groupPrefixes")
+    def group_prefixes(self) -> Sequence[_builtins.str]:
+        """
+        Start-with patterns of the groups to sync
+        """
+        return pulumi.get(self, "group_prefixes")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        Integration id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="lastSyncedAt")
+    def last_synced_at(self) -> _builtins.str:
+        """
+        Last sync time
+        """
+        return pulumi.get(self, "last_synced_at")
+
+    @_builtins.property
+    @pulumi.getter(name="syncInterval")
+    def sync_interval(self) -> _builtins.int:
+        """
+        Sync interval in seconds
+        """
+        return pulumi.get(self, "sync_interval")
+
+    @_builtins.property
+    @pulumi.getter(name="userGroupPrefixes")
+    def user_group_prefixes(self) -> Sequence[_builtins.str]:
+        """
+        Patterns of the groups whose users are synced
+        """
+        return pulumi.get(self, "user_group_prefixes")
+
+    @_builtins.property
+    @pulumi.getter(name="connectorId")
+    def connector_id(self) -> Optional[_builtins.str]:
+        """
+        Connector id
+        """
+        return pulumi.get(self, "connector_id")
 
 
 @pulumi.output_type
@@ -3377,6 +5125,198 @@ class GetInvitesItem(dict):
         Secret link token with a fixed prefix; only in the create response
         """
         return pulumi.get(self, "invite_token")
+
+
+@pulumi.output_type
+class GetMspTenantGroup(dict):
+    """
+    A group of the MSP account and the role its users take in the tenant
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 role: _builtins.str):
+        """
+        A group of the MSP account and the role its users take in the tenant
+
+        :param _builtins.str id: Id of a group of the MSP account
+        :param _builtins.str role: Role its users take in the tenant
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "role", role)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Id of a group of the MSP account
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def role(self) -> _builtins.str:
+        """
+        Role its users take in the tenant
+        """
+        return pulumi.get(self, "role")
+
+
+@pulumi.output_type
+class GetMspTenantsItem(dict):
+    """
+    MSP tenant
+    """
+    def __init__(__self__, *,
+                 created_at: _builtins.str,
+                 dns_challenge: _builtins.str,
+                 domain: _builtins.str,
+                 groups: Sequence['outputs.GetMspTenantsItemGroup'],
+                 id: _builtins.str,
+                 name: _builtins.str,
+                 status: _builtins.str,
+                 updated_at: _builtins.str,
+                 activated_at: Optional[_builtins.str] = None,
+                 invited_at: Optional[_builtins.str] = None):
+        """
+        MSP tenant
+
+        :param _builtins.str created_at: Creation time
+        :param _builtins.str dns_challenge: Value of the DNS TXT record that proves the domain
+        :param _builtins.str domain: The tenant account's domain
+        :param Sequence['GetMspTenantsItemGroup'] groups: Groups of the MSP account and their roles in the tenant
+        :param _builtins.str id: The tenant account's id
+        :param _builtins.str name: Tenant name
+        :param _builtins.str status: existing (an account not yet invited), invited (waiting for its owner), pending (its domain not yet proven) or active; one of `existing`, `invited`, `pending`, `active`
+        :param _builtins.str updated_at: Last change
+        :param _builtins.str activated_at: When the tenant became active
+        :param _builtins.str invited_at: When an existing account was invited
+        """
+        pulumi.set(__self__, "created_at", created_at)
+        pulumi.set(__self__, "dns_challenge", dns_challenge)
+        pulumi.set(__self__, "domain", domain)
+        pulumi.set(__self__, "groups", groups)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "status", status)
+        pulumi.set(__self__, "updated_at", updated_at)
+        if activated_at is not None:
+            pulumi.set(__self__, "activated_at", activated_at)
+        if invited_at is not None:
+            pulumi.set(__self__, "invited_at", invited_at)
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> _builtins.str:
+        """
+        Creation time
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="dnsChallenge")
+    def dns_challenge(self) -> _builtins.str:
+        """
+        Value of the DNS TXT record that proves the domain
+        """
+        return pulumi.get(self, "dns_challenge")
+
+    @_builtins.property
+    @pulumi.getter
+    def domain(self) -> _builtins.str:
+        """
+        The tenant account's domain
+        """
+        return pulumi.get(self, "domain")
+
+    @_builtins.property
+    @pulumi.getter
+    def groups(self) -> Sequence['outputs.GetMspTenantsItemGroup']:
+        """
+        Groups of the MSP account and their roles in the tenant
+        """
+        return pulumi.get(self, "groups")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The tenant account's id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Tenant name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def status(self) -> _builtins.str:
+        """
+        existing (an account not yet invited), invited (waiting for its owner), pending (its domain not yet proven) or active; one of `existing`, `invited`, `pending`, `active`
+        """
+        return pulumi.get(self, "status")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> _builtins.str:
+        """
+        Last change
+        """
+        return pulumi.get(self, "updated_at")
+
+    @_builtins.property
+    @pulumi.getter(name="activatedAt")
+    def activated_at(self) -> Optional[_builtins.str]:
+        """
+        When the tenant became active
+        """
+        return pulumi.get(self, "activated_at")
+
+    @_builtins.property
+    @pulumi.getter(name="invitedAt")
+    def invited_at(self) -> Optional[_builtins.str]:
+        """
+        When an existing account was invited
+        """
+        return pulumi.get(self, "invited_at")
+
+
+@pulumi.output_type
+class GetMspTenantsItemGroup(dict):
+    """
+    A group of the MSP account and the role its users take in the tenant
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 role: _builtins.str):
+        """
+        A group of the MSP account and the role its users take in the tenant
+
+        :param _builtins.str id: Id of a group of the MSP account
+        :param _builtins.str role: Role its users take in the tenant
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "role", role)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Id of a group of the MSP account
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def role(self) -> _builtins.str:
+        """
+        Role its users take in the tenant
+        """
+        return pulumi.get(self, "role")
 
 
 @pulumi.output_type
@@ -4626,6 +6566,29 @@ class GetPeerByNameLocalFlags(dict):
         Agent flag serverSshAllowed
         """
         return pulumi.get(self, "server_ssh_allowed")
+
+
+@pulumi.output_type
+class GetPeerEdrBypassesItem(dict):
+    """
+    A peer let through the EDR compliance checks
+    """
+    def __init__(__self__, *,
+                 peer_id: _builtins.str):
+        """
+        A peer let through the EDR compliance checks
+
+        :param _builtins.str peer_id: Id of the peer let through
+        """
+        pulumi.set(__self__, "peer_id", peer_id)
+
+    @_builtins.property
+    @pulumi.getter(name="peerId")
+    def peer_id(self) -> _builtins.str:
+        """
+        Id of the peer let through
+        """
+        return pulumi.get(self, "peer_id")
 
 
 @pulumi.output_type
@@ -11083,6 +13046,40 @@ class IngressPortAllocationPortRangeMapping(dict):
         First port on the peer
         """
         return pulumi.get(self, "translated_start")
+
+
+@pulumi.output_type
+class MspTenantGroup(dict):
+    """
+    A group of the MSP account and the role its users take in the tenant
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 role: _builtins.str):
+        """
+        A group of the MSP account and the role its users take in the tenant
+
+        :param _builtins.str id: Id of a group of the MSP account
+        :param _builtins.str role: Role its users take in the tenant
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "role", role)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Id of a group of the MSP account
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def role(self) -> _builtins.str:
+        """
+        Role its users take in the tenant
+        """
+        return pulumi.get(self, "role")
 
 
 @pulumi.output_type

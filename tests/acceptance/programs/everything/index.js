@@ -7,7 +7,7 @@
 // Config: kinds (JSON list of the kinds the target serves), peers (JSON list of enrolled peer ids this program
 // may use), prefix (unique names on a shared target), issuer (an OIDC issuer the target accepts), geo (whether
 // posture checks by country are possible), stage (1 or 2), proxyCluster (an online reverse-proxy cluster's
-// address, when the target has one).
+// address, when the target has one), mspOwner (who an MSP tenant is handed to when destroyed; none: no tenant).
 const pulumi = require("@pulumi/pulumi");
 const privnet = require("pulumi-privnet");
 
@@ -251,18 +251,19 @@ if (has("Peer") && peers.length > 2) {
   new privnet.Peer("managed-peer", { peerId: peers[2], name: name(two ? "laptop-2" : "laptop") });
 }
 
-// --- Integrations (cloud offering) ------------------------------------------------------------------------------
-if (has("EdrVendorA")) {
-  new privnet.EdrVendorA("edr-a", {
+// --- Integrations (cloud offering), under the service's names (the deprecated earlier names are the same objects:
+// the lifecycle tier runs those) ------------------------------------------------------------------------------
+if (has("EdrSentinelOne")) {
+  new privnet.EdrSentinelOne("edr-sentinelone", {
     groups: [servers.id],
     lastSyncedInterval: two ? 48 : 24,
     apiToken: config.requireSecret("clientSecret"),
-    apiUrl: "https://edr-a.example.com",
+    apiUrl: "https://s1.example.com",
     matchAttributes: { firewallEnabled: true, infected: false },
   });
 }
-if (has("EdrVendorB")) {
-  new privnet.EdrVendorB("edr-b", {
+if (has("EdrIntune")) {
+  new privnet.EdrIntune("edr-intune", {
     groups: [servers.id],
     lastSyncedInterval: 24,
     clientId: "cid",
@@ -271,29 +272,60 @@ if (has("EdrVendorB")) {
     enabled: !two,
   });
 }
-if (has("EdrVendorC")) {
-  new privnet.EdrVendorC("edr-c", {
+if (has("EdrFalcon")) {
+  new privnet.EdrFalcon("edr-falcon", {
     groups: [servers.id],
-    clientId: "edr-c",
+    clientId: "falcon",
     secret: config.requireSecret("clientSecret"),
     cloudId: "eu-1",
     ztaScoreThreshold: two ? 80 : 70,
   });
 }
-if (has("DirectorySyncVendorD")) {
-  new privnet.DirectorySyncVendorD("dir-d", {
+if (has("EdrHuntress")) {
+  new privnet.EdrHuntress("edr-huntress", {
+    groups: [servers.id],
+    lastSyncedInterval: 24,
+    apiKey: config.requireSecret("clientSecret"),
+    apiSecret: config.requireSecret("clientSecret"),
+    matchAttributes: { firewallStatus: two ? "Enabled" : "Isolated" },
+  });
+}
+if (has("EdrFleetDm")) {
+  new privnet.EdrFleetDm("edr-fleetdm", {
+    groups: [servers.id],
+    lastSyncedInterval: 24,
+    apiUrl: "https://fleet.example.com",
+    apiToken: config.requireSecret("clientSecret"),
+    matchAttributes: { diskEncryptionEnabled: true, requiredPolicies: two ? [1, 2] : [1] },
+  });
+}
+if (has("GoogleWorkspaceSync")) {
+  new privnet.GoogleWorkspaceSync("dir-google", {
     serviceAccountKey: config.requireSecret("clientSecret").apply((s) => Buffer.from(s).toString("base64")),
     customerId: "C01",
     groupPrefixes: two ? ["eng-", "ops-"] : ["eng-"],
   });
 }
-if (has("DirectorySyncVendorE")) {
-  new privnet.DirectorySyncVendorE("dir-e", {
+if (has("AzureAdSync")) {
+  new privnet.AzureAdSync("dir-azure", {
     clientSecret: config.requireSecret("clientSecret").apply((s) => Buffer.from(s).toString("base64")),
     clientId: "app",
     tenantId: "tenant",
-    host: "api.example.com",
+    host: "microsoft.com",
     enabled: !two,
+  });
+}
+if (has("PeerEdrBypass") && peers.length > 0) {
+  new privnet.PeerEdrBypass("edr-bypass", { peerId: peers[0] });
+}
+const mspOwner = config.get("mspOwner");
+if (has("MspTenant") && mspOwner) {
+  new privnet.MspTenant("tenant", {
+    name: name(two ? "tenant-2" : "tenant"),
+    domain: `${prefix}-tenant.example.com`,
+    groups: [{ id: engineering.id, role: two ? "network_admin" : "admin" }],
+    // Destroying unlinks the tenant (the API has no delete): nothing of the program is left in the MSP account.
+    unlinkOwner: mspOwner,
   });
 }
 // --- Provisioning and notifications ------------------------------------------------------------------------

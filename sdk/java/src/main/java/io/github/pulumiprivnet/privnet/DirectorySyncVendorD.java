@@ -17,7 +17,7 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
- * A vendor-d-idp directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `serviceAccountKey` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+ * Deprecated: the earlier name of GoogleWorkspaceSync, the same object; use GoogleWorkspaceSync. A Google Workspace directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `serviceAccountKey` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
  * 
  * ## Example Usage
  * 
@@ -25,7 +25,11 @@ import javax.annotation.Nullable;
  * 
  * Import an existing one by its id: `pulumi import privnet:index:DirectorySyncVendorD &lt;name&gt; &lt;id&gt;`.
  * 
+ * @deprecated
+ * use GoogleWorkspaceSync, the same object under the service&#39;s name: a resource moved from DirectorySyncVendorD to GoogleWorkspaceSync keeps its object (no replacement).
+ * 
  */
+@Deprecated /* use GoogleWorkspaceSync, the same object under the service's name: a resource moved from DirectorySyncVendorD to GoogleWorkspaceSync keeps its object (no replacement). */
 @ResourceType(type="privnet:index:DirectorySyncVendorD")
 public class DirectorySyncVendorD extends com.pulumi.resources.CustomResource {
     /**
@@ -43,14 +47,14 @@ public class DirectorySyncVendorD extends com.pulumi.resources.CustomResource {
         return Codegen.optional(this.connectorId);
     }
     /**
-     * Customer id
+     * Customer id of the Google Workspace account
      * 
      */
     @Export(name="customerId", refs={String.class}, tree="[0]")
     private Output<String> customerId;
 
     /**
-     * @return Customer id
+     * @return Customer id of the Google Workspace account
      * 
      */
     public Output<String> customerId() {
@@ -99,14 +103,14 @@ public class DirectorySyncVendorD extends com.pulumi.resources.CustomResource {
         return this.lastSyncedAt;
     }
     /**
-     * Service account key, base64-encoded; write-only (secret)
+     * Google service account key, base64-encoded; write-only (secret)
      * 
      */
     @Export(name="serviceAccountKey", refs={String.class}, tree="[0]")
     private Output<String> serviceAccountKey;
 
     /**
-     * @return Service account key, base64-encoded; write-only (secret)
+     * @return Google service account key, base64-encoded; write-only (secret)
      * 
      */
     public Output<String> serviceAccountKey() {

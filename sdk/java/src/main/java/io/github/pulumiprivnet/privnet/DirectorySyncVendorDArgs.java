@@ -50,14 +50,14 @@ public final class DirectorySyncVendorDArgs extends com.pulumi.resources.Resourc
     }
 
     /**
-     * Customer id
+     * Customer id of the Google Workspace account
      * 
      */
     @Import(name="customerId", required=true)
     private Output<String> customerId;
 
     /**
-     * @return Customer id
+     * @return Customer id of the Google Workspace account
      * 
      */
     public Output<String> customerId() {
@@ -95,14 +95,14 @@ public final class DirectorySyncVendorDArgs extends com.pulumi.resources.Resourc
     }
 
     /**
-     * Service account key, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
+     * Google service account key, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
      * 
      */
     @Import(name="serviceAccountKey", required=true)
     private Output<String> serviceAccountKey;
 
     /**
-     * @return Service account key, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
+     * @return Google service account key, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
      * 
      */
     public Output<String> serviceAccountKey() {
@@ -213,7 +213,7 @@ public final class DirectorySyncVendorDArgs extends com.pulumi.resources.Resourc
         }
 
         /**
-         * @param customerId Customer id
+         * @param customerId Customer id of the Google Workspace account
          * 
          * @return builder
          * 
@@ -224,7 +224,7 @@ public final class DirectorySyncVendorDArgs extends com.pulumi.resources.Resourc
         }
 
         /**
-         * @param customerId Customer id
+         * @param customerId Customer id of the Google Workspace account
          * 
          * @return builder
          * 
@@ -286,7 +286,7 @@ public final class DirectorySyncVendorDArgs extends com.pulumi.resources.Resourc
         }
 
         /**
-         * @param serviceAccountKey Service account key, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
+         * @param serviceAccountKey Google service account key, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
          * 
          * @return builder
          * 
@@ -297,7 +297,7 @@ public final class DirectorySyncVendorDArgs extends com.pulumi.resources.Resourc
         }
 
         /**
-         * @param serviceAccountKey Service account key, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
+         * @param serviceAccountKey Google service account key, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
          * 
          * @return builder
          * 

@@ -17,7 +17,7 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
- * A vendor-e-idp directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `clientSecret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+ * Deprecated: the earlier name of AzureAdSync, the same object; use AzureAdSync. A Azure AD (Microsoft Entra ID) directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `clientSecret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update. Changing `host` replaces the integration (the API cannot change it in place).
  * 
  * ## Example Usage
  * 
@@ -25,32 +25,36 @@ import javax.annotation.Nullable;
  * 
  * Import an existing one by its id: `pulumi import privnet:index:DirectorySyncVendorE &lt;name&gt; &lt;id&gt;`.
  * 
+ * @deprecated
+ * use AzureAdSync, the same object under the service&#39;s name: a resource moved from DirectorySyncVendorE to AzureAdSync keeps its object (no replacement).
+ * 
  */
+@Deprecated /* use AzureAdSync, the same object under the service's name: a resource moved from DirectorySyncVendorE to AzureAdSync keeps its object (no replacement). */
 @ResourceType(type="privnet:index:DirectorySyncVendorE")
 public class DirectorySyncVendorE extends com.pulumi.resources.CustomResource {
     /**
-     * Client id
+     * Application (client) id
      * 
      */
     @Export(name="clientId", refs={String.class}, tree="[0]")
     private Output<String> clientId;
 
     /**
-     * @return Client id
+     * @return Application (client) id
      * 
      */
     public Output<String> clientId() {
         return this.clientId;
     }
     /**
-     * Client secret, base64-encoded; write-only (secret)
+     * Application client secret, base64-encoded; write-only (secret)
      * 
      */
     @Export(name="clientSecret", refs={String.class}, tree="[0]")
     private Output<String> clientSecret;
 
     /**
-     * @return Client secret, base64-encoded; write-only (secret)
+     * @return Application client secret, base64-encoded; write-only (secret)
      * 
      */
     public Output<String> clientSecret() {
@@ -99,14 +103,14 @@ public class DirectorySyncVendorE extends com.pulumi.resources.CustomResource {
         return Codegen.optional(this.groupPrefixes);
     }
     /**
-     * API host domain
+     * Graph API host domain: microsoft.com (global) or microsoft.us (US government); one of `microsoft.com`, `microsoft.us`
      * 
      */
     @Export(name="host", refs={String.class}, tree="[0]")
     private Output<String> host;
 
     /**
-     * @return API host domain
+     * @return Graph API host domain: microsoft.com (global) or microsoft.us (US government); one of `microsoft.com`, `microsoft.us`
      * 
      */
     public Output<String> host() {
@@ -141,14 +145,14 @@ public class DirectorySyncVendorE extends com.pulumi.resources.CustomResource {
         return Codegen.optional(this.syncInterval);
     }
     /**
-     * Tenant id
+     * Directory (tenant) id
      * 
      */
     @Export(name="tenantId", refs={String.class}, tree="[0]")
     private Output<String> tenantId;
 
     /**
-     * @return Tenant id
+     * @return Directory (tenant) id
      * 
      */
     public Output<String> tenantId() {

@@ -35,14 +35,14 @@ public final class DirectorySyncVendorEArgs extends com.pulumi.resources.Resourc
     }
 
     /**
-     * Client id
+     * Application (client) id
      * 
      */
     @Import(name="clientId", required=true)
     private Output<String> clientId;
 
     /**
-     * @return Client id
+     * @return Application (client) id
      * 
      */
     public Output<String> clientId() {
@@ -50,14 +50,14 @@ public final class DirectorySyncVendorEArgs extends com.pulumi.resources.Resourc
     }
 
     /**
-     * Client secret, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
+     * Application client secret, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
      * 
      */
     @Import(name="clientSecret", required=true)
     private Output<String> clientSecret;
 
     /**
-     * @return Client secret, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
+     * @return Application client secret, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
      * 
      */
     public Output<String> clientSecret() {
@@ -110,14 +110,14 @@ public final class DirectorySyncVendorEArgs extends com.pulumi.resources.Resourc
     }
 
     /**
-     * API host domain (replaces on change)
+     * Graph API host domain: microsoft.com (global) or microsoft.us (US government) (replaces on change); one of `microsoft.com`, `microsoft.us`
      * 
      */
     @Import(name="host", required=true)
     private Output<String> host;
 
     /**
-     * @return API host domain (replaces on change)
+     * @return Graph API host domain: microsoft.com (global) or microsoft.us (US government) (replaces on change); one of `microsoft.com`, `microsoft.us`
      * 
      */
     public Output<String> host() {
@@ -140,14 +140,14 @@ public final class DirectorySyncVendorEArgs extends com.pulumi.resources.Resourc
     }
 
     /**
-     * Tenant id
+     * Directory (tenant) id
      * 
      */
     @Import(name="tenantId", required=true)
     private Output<String> tenantId;
 
     /**
-     * @return Tenant id
+     * @return Directory (tenant) id
      * 
      */
     public Output<String> tenantId() {
@@ -224,7 +224,7 @@ public final class DirectorySyncVendorEArgs extends com.pulumi.resources.Resourc
         }
 
         /**
-         * @param clientId Client id
+         * @param clientId Application (client) id
          * 
          * @return builder
          * 
@@ -235,7 +235,7 @@ public final class DirectorySyncVendorEArgs extends com.pulumi.resources.Resourc
         }
 
         /**
-         * @param clientId Client id
+         * @param clientId Application (client) id
          * 
          * @return builder
          * 
@@ -245,7 +245,7 @@ public final class DirectorySyncVendorEArgs extends com.pulumi.resources.Resourc
         }
 
         /**
-         * @param clientSecret Client secret, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
+         * @param clientSecret Application client secret, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
          * 
          * @return builder
          * 
@@ -256,7 +256,7 @@ public final class DirectorySyncVendorEArgs extends com.pulumi.resources.Resourc
         }
 
         /**
-         * @param clientSecret Client secret, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
+         * @param clientSecret Application client secret, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it)
          * 
          * @return builder
          * 
@@ -339,7 +339,7 @@ public final class DirectorySyncVendorEArgs extends com.pulumi.resources.Resourc
         }
 
         /**
-         * @param host API host domain (replaces on change)
+         * @param host Graph API host domain: microsoft.com (global) or microsoft.us (US government) (replaces on change); one of `microsoft.com`, `microsoft.us`
          * 
          * @return builder
          * 
@@ -350,7 +350,7 @@ public final class DirectorySyncVendorEArgs extends com.pulumi.resources.Resourc
         }
 
         /**
-         * @param host API host domain (replaces on change)
+         * @param host Graph API host domain: microsoft.com (global) or microsoft.us (US government) (replaces on change); one of `microsoft.com`, `microsoft.us`
          * 
          * @return builder
          * 
@@ -381,7 +381,7 @@ public final class DirectorySyncVendorEArgs extends com.pulumi.resources.Resourc
         }
 
         /**
-         * @param tenantId Tenant id
+         * @param tenantId Directory (tenant) id
          * 
          * @return builder
          * 
@@ -392,7 +392,7 @@ public final class DirectorySyncVendorEArgs extends com.pulumi.resources.Resourc
         }
 
         /**
-         * @param tenantId Tenant id
+         * @param tenantId Directory (tenant) id
          * 
          * @return builder
          * 

@@ -18,15 +18,19 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
- * The vendor-a endpoint-protection (EDR) integration (one per account): peers of `groups` are checked against the vendor. Creating the resource adopts an existing integration. `apiToken` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+ * Deprecated: the earlier name of EdrSentinelOne, the same object; use EdrSentinelOne. The SentinelOne endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor&#39;s checks. Creating the resource adopts an existing integration. `apiToken` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
  * 
  * ## Example Usage
  * 
  * ## Import
  * 
- * One per account; its id is `vendor-a`: `pulumi import privnet:index:EdrVendorA &lt;name&gt; &lt;id&gt;` adopts it.
+ * One per account; its id is `sentinelone`: `pulumi import privnet:index:EdrVendorA &lt;name&gt; &lt;id&gt;` adopts it.
+ * 
+ * @deprecated
+ * use EdrSentinelOne, the same object under the service&#39;s name: a resource moved from EdrVendorA to EdrSentinelOne keeps its object (no replacement).
  * 
  */
+@Deprecated /* use EdrSentinelOne, the same object under the service's name: a resource moved from EdrVendorA to EdrSentinelOne keeps its object (no replacement). */
 @ResourceType(type="privnet:index:EdrVendorA")
 public class EdrVendorA extends com.pulumi.resources.CustomResource {
     /**
@@ -44,28 +48,28 @@ public class EdrVendorA extends com.pulumi.resources.CustomResource {
         return this.accountId;
     }
     /**
-     * API token; write-only (secret)
+     * SentinelOne API token; write-only (secret)
      * 
      */
     @Export(name="apiToken", refs={String.class}, tree="[0]")
     private Output<String> apiToken;
 
     /**
-     * @return API token; write-only (secret)
+     * @return SentinelOne API token; write-only (secret)
      * 
      */
     public Output<String> apiToken() {
         return this.apiToken;
     }
     /**
-     * API URL
+     * Base URL of the SentinelOne API
      * 
      */
     @Export(name="apiUrl", refs={String.class}, tree="[0]")
     private Output<String> apiUrl;
 
     /**
-     * @return API URL
+     * @return Base URL of the SentinelOne API
      * 
      */
     public Output<String> apiUrl() {
@@ -142,28 +146,28 @@ public class EdrVendorA extends com.pulumi.resources.CustomResource {
         return this.lastSyncedAt;
     }
     /**
-     * Sync interval in hours, at least 24
+     * How recently, in hours, a device must have synced with the vendor; at least 24
      * 
      */
     @Export(name="lastSyncedInterval", refs={Integer.class}, tree="[0]")
     private Output<Integer> lastSyncedInterval;
 
     /**
-     * @return Sync interval in hours, at least 24
+     * @return How recently, in hours, a device must have synced with the vendor; at least 24
      * 
      */
     public Output<Integer> lastSyncedInterval() {
         return this.lastSyncedInterval;
     }
     /**
-     * Device attributes a peer must match
+     * SentinelOne agent attributes a peer&#39;s device must match
      * 
      */
     @Export(name="matchAttributes", refs={EdrVendorAMatchAttributes.class}, tree="[0]")
     private Output<EdrVendorAMatchAttributes> matchAttributes;
 
     /**
-     * @return Device attributes a peer must match
+     * @return SentinelOne agent attributes a peer&#39;s device must match
      * 
      */
     public Output<EdrVendorAMatchAttributes> matchAttributes() {

@@ -21,14 +21,14 @@ public final class EdrVendorAArgs extends com.pulumi.resources.ResourceArgs {
     public static final EdrVendorAArgs Empty = new EdrVendorAArgs();
 
     /**
-     * API token; write-only (secret; write-only: kept from state, the API never returns it)
+     * SentinelOne API token; write-only (secret; write-only: kept from state, the API never returns it)
      * 
      */
     @Import(name="apiToken", required=true)
     private Output<String> apiToken;
 
     /**
-     * @return API token; write-only (secret; write-only: kept from state, the API never returns it)
+     * @return SentinelOne API token; write-only (secret; write-only: kept from state, the API never returns it)
      * 
      */
     public Output<String> apiToken() {
@@ -36,14 +36,14 @@ public final class EdrVendorAArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * API URL
+     * Base URL of the SentinelOne API
      * 
      */
     @Import(name="apiUrl", required=true)
     private Output<String> apiUrl;
 
     /**
-     * @return API URL
+     * @return Base URL of the SentinelOne API
      * 
      */
     public Output<String> apiUrl() {
@@ -81,14 +81,14 @@ public final class EdrVendorAArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Sync interval in hours, at least 24
+     * How recently, in hours, a device must have synced with the vendor; at least 24
      * 
      */
     @Import(name="lastSyncedInterval", required=true)
     private Output<Integer> lastSyncedInterval;
 
     /**
-     * @return Sync interval in hours, at least 24
+     * @return How recently, in hours, a device must have synced with the vendor; at least 24
      * 
      */
     public Output<Integer> lastSyncedInterval() {
@@ -96,14 +96,14 @@ public final class EdrVendorAArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Device attributes a peer must match
+     * SentinelOne agent attributes a peer&#39;s device must match
      * 
      */
     @Import(name="matchAttributes", required=true)
     private Output<EdrVendorAMatchAttributesArgs> matchAttributes;
 
     /**
-     * @return Device attributes a peer must match
+     * @return SentinelOne agent attributes a peer&#39;s device must match
      * 
      */
     public Output<EdrVendorAMatchAttributesArgs> matchAttributes() {
@@ -140,7 +140,7 @@ public final class EdrVendorAArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param apiToken API token; write-only (secret; write-only: kept from state, the API never returns it)
+         * @param apiToken SentinelOne API token; write-only (secret; write-only: kept from state, the API never returns it)
          * 
          * @return builder
          * 
@@ -151,7 +151,7 @@ public final class EdrVendorAArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param apiToken API token; write-only (secret; write-only: kept from state, the API never returns it)
+         * @param apiToken SentinelOne API token; write-only (secret; write-only: kept from state, the API never returns it)
          * 
          * @return builder
          * 
@@ -161,7 +161,7 @@ public final class EdrVendorAArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param apiUrl API URL
+         * @param apiUrl Base URL of the SentinelOne API
          * 
          * @return builder
          * 
@@ -172,7 +172,7 @@ public final class EdrVendorAArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param apiUrl API URL
+         * @param apiUrl Base URL of the SentinelOne API
          * 
          * @return builder
          * 
@@ -234,7 +234,7 @@ public final class EdrVendorAArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param lastSyncedInterval Sync interval in hours, at least 24
+         * @param lastSyncedInterval How recently, in hours, a device must have synced with the vendor; at least 24
          * 
          * @return builder
          * 
@@ -245,7 +245,7 @@ public final class EdrVendorAArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param lastSyncedInterval Sync interval in hours, at least 24
+         * @param lastSyncedInterval How recently, in hours, a device must have synced with the vendor; at least 24
          * 
          * @return builder
          * 
@@ -255,7 +255,7 @@ public final class EdrVendorAArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param matchAttributes Device attributes a peer must match
+         * @param matchAttributes SentinelOne agent attributes a peer&#39;s device must match
          * 
          * @return builder
          * 
@@ -266,7 +266,7 @@ public final class EdrVendorAArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param matchAttributes Device attributes a peer must match
+         * @param matchAttributes SentinelOne agent attributes a peer&#39;s device must match
          * 
          * @return builder
          * 

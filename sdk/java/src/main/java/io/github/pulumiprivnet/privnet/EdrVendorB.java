@@ -17,15 +17,19 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
- * The vendor-b endpoint-protection (EDR) integration (one per account): peers of `groups` are checked against the vendor. Creating the resource adopts an existing integration. `secret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+ * Deprecated: the earlier name of EdrIntune, the same object; use EdrIntune. The Microsoft Intune endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor&#39;s checks. Creating the resource adopts an existing integration. `secret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
  * 
  * ## Example Usage
  * 
  * ## Import
  * 
- * One per account; its id is `vendor-b`: `pulumi import privnet:index:EdrVendorB &lt;name&gt; &lt;id&gt;` adopts it.
+ * One per account; its id is `intune`: `pulumi import privnet:index:EdrVendorB &lt;name&gt; &lt;id&gt;` adopts it.
+ * 
+ * @deprecated
+ * use EdrIntune, the same object under the service&#39;s name: a resource moved from EdrVendorB to EdrIntune keeps its object (no replacement).
  * 
  */
+@Deprecated /* use EdrIntune, the same object under the service's name: a resource moved from EdrVendorB to EdrIntune keeps its object (no replacement). */
 @ResourceType(type="privnet:index:EdrVendorB")
 public class EdrVendorB extends com.pulumi.resources.CustomResource {
     /**
@@ -43,14 +47,14 @@ public class EdrVendorB extends com.pulumi.resources.CustomResource {
         return this.accountId;
     }
     /**
-     * Client id
+     * Azure application (client) id
      * 
      */
     @Export(name="clientId", refs={String.class}, tree="[0]")
     private Output<String> clientId;
 
     /**
-     * @return Client id
+     * @return Azure application (client) id
      * 
      */
     public Output<String> clientId() {
@@ -127,42 +131,42 @@ public class EdrVendorB extends com.pulumi.resources.CustomResource {
         return this.lastSyncedAt;
     }
     /**
-     * Sync interval in hours, at least 24
+     * How recently, in hours, a device must have synced with the vendor; at least 24
      * 
      */
     @Export(name="lastSyncedInterval", refs={Integer.class}, tree="[0]")
     private Output<Integer> lastSyncedInterval;
 
     /**
-     * @return Sync interval in hours, at least 24
+     * @return How recently, in hours, a device must have synced with the vendor; at least 24
      * 
      */
     public Output<Integer> lastSyncedInterval() {
         return this.lastSyncedInterval;
     }
     /**
-     * Client secret; write-only (secret)
+     * Azure application client secret; write-only (secret)
      * 
      */
     @Export(name="secret", refs={String.class}, tree="[0]")
     private Output<String> secret;
 
     /**
-     * @return Client secret; write-only (secret)
+     * @return Azure application client secret; write-only (secret)
      * 
      */
     public Output<String> secret() {
         return this.secret;
     }
     /**
-     * Tenant id
+     * Azure tenant id
      * 
      */
     @Export(name="tenantId", refs={String.class}, tree="[0]")
     private Output<String> tenantId;
 
     /**
-     * @return Tenant id
+     * @return Azure tenant id
      * 
      */
     public Output<String> tenantId() {

@@ -20,14 +20,14 @@ public final class EdrVendorBArgs extends com.pulumi.resources.ResourceArgs {
     public static final EdrVendorBArgs Empty = new EdrVendorBArgs();
 
     /**
-     * Client id
+     * Azure application (client) id
      * 
      */
     @Import(name="clientId", required=true)
     private Output<String> clientId;
 
     /**
-     * @return Client id
+     * @return Azure application (client) id
      * 
      */
     public Output<String> clientId() {
@@ -65,14 +65,14 @@ public final class EdrVendorBArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Sync interval in hours, at least 24
+     * How recently, in hours, a device must have synced with the vendor; at least 24
      * 
      */
     @Import(name="lastSyncedInterval", required=true)
     private Output<Integer> lastSyncedInterval;
 
     /**
-     * @return Sync interval in hours, at least 24
+     * @return How recently, in hours, a device must have synced with the vendor; at least 24
      * 
      */
     public Output<Integer> lastSyncedInterval() {
@@ -80,14 +80,14 @@ public final class EdrVendorBArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Client secret; write-only (secret; write-only: kept from state, the API never returns it)
+     * Azure application client secret; write-only (secret; write-only: kept from state, the API never returns it)
      * 
      */
     @Import(name="secret", required=true)
     private Output<String> secret;
 
     /**
-     * @return Client secret; write-only (secret; write-only: kept from state, the API never returns it)
+     * @return Azure application client secret; write-only (secret; write-only: kept from state, the API never returns it)
      * 
      */
     public Output<String> secret() {
@@ -95,14 +95,14 @@ public final class EdrVendorBArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Tenant id
+     * Azure tenant id
      * 
      */
     @Import(name="tenantId", required=true)
     private Output<String> tenantId;
 
     /**
-     * @return Tenant id
+     * @return Azure tenant id
      * 
      */
     public Output<String> tenantId() {
@@ -139,7 +139,7 @@ public final class EdrVendorBArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param clientId Client id
+         * @param clientId Azure application (client) id
          * 
          * @return builder
          * 
@@ -150,7 +150,7 @@ public final class EdrVendorBArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param clientId Client id
+         * @param clientId Azure application (client) id
          * 
          * @return builder
          * 
@@ -212,7 +212,7 @@ public final class EdrVendorBArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param lastSyncedInterval Sync interval in hours, at least 24
+         * @param lastSyncedInterval How recently, in hours, a device must have synced with the vendor; at least 24
          * 
          * @return builder
          * 
@@ -223,7 +223,7 @@ public final class EdrVendorBArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param lastSyncedInterval Sync interval in hours, at least 24
+         * @param lastSyncedInterval How recently, in hours, a device must have synced with the vendor; at least 24
          * 
          * @return builder
          * 
@@ -233,7 +233,7 @@ public final class EdrVendorBArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param secret Client secret; write-only (secret; write-only: kept from state, the API never returns it)
+         * @param secret Azure application client secret; write-only (secret; write-only: kept from state, the API never returns it)
          * 
          * @return builder
          * 
@@ -244,7 +244,7 @@ public final class EdrVendorBArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param secret Client secret; write-only (secret; write-only: kept from state, the API never returns it)
+         * @param secret Azure application client secret; write-only (secret; write-only: kept from state, the API never returns it)
          * 
          * @return builder
          * 
@@ -254,7 +254,7 @@ public final class EdrVendorBArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param tenantId Tenant id
+         * @param tenantId Azure tenant id
          * 
          * @return builder
          * 
@@ -265,7 +265,7 @@ public final class EdrVendorBArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param tenantId Tenant id
+         * @param tenantId Azure tenant id
          * 
          * @return builder
          * 

@@ -17,15 +17,19 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
- * The vendor-c endpoint-protection (EDR) integration (one per account): peers of `groups` are checked against the vendor. Creating the resource adopts an existing integration. `clientId` and `secret` are write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+ * Deprecated: the earlier name of EdrFalcon, the same object; use EdrFalcon. The CrowdStrike Falcon endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor&#39;s checks. Creating the resource adopts an existing integration. `clientId` and `secret` are write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
  * 
  * ## Example Usage
  * 
  * ## Import
  * 
- * One per account; its id is `vendor-c`: `pulumi import privnet:index:EdrVendorC &lt;name&gt; &lt;id&gt;` adopts it.
+ * One per account; its id is `falcon`: `pulumi import privnet:index:EdrVendorC &lt;name&gt; &lt;id&gt;` adopts it.
+ * 
+ * @deprecated
+ * use EdrFalcon, the same object under the service&#39;s name: a resource moved from EdrVendorC to EdrFalcon keeps its object (no replacement).
  * 
  */
+@Deprecated /* use EdrFalcon, the same object under the service's name: a resource moved from EdrVendorC to EdrFalcon keeps its object (no replacement). */
 @ResourceType(type="privnet:index:EdrVendorC")
 public class EdrVendorC extends com.pulumi.resources.CustomResource {
     /**
@@ -43,28 +47,28 @@ public class EdrVendorC extends com.pulumi.resources.CustomResource {
         return this.accountId;
     }
     /**
-     * Client id; write-only (secret)
+     * CrowdStrike API client id; write-only (secret)
      * 
      */
     @Export(name="clientId", refs={String.class}, tree="[0]")
     private Output<String> clientId;
 
     /**
-     * @return Client id; write-only (secret)
+     * @return CrowdStrike API client id; write-only (secret)
      * 
      */
     public Output<String> clientId() {
         return this.clientId;
     }
     /**
-     * Cloud identifier
+     * CrowdStrike cloud (us-1, us-2, eu-1, ...)
      * 
      */
     @Export(name="cloudId", refs={String.class}, tree="[0]")
     private Output<String> cloudId;
 
     /**
-     * @return Cloud identifier
+     * @return CrowdStrike cloud (us-1, us-2, eu-1, ...)
      * 
      */
     public Output<String> cloudId() {
@@ -141,28 +145,14 @@ public class EdrVendorC extends com.pulumi.resources.CustomResource {
         return this.lastSyncedAt;
     }
     /**
-     * Sync interval in hours, at least 24; optional
-     * 
-     */
-    @Export(name="lastSyncedInterval", refs={Integer.class}, tree="[0]")
-    private Output</* @Nullable */ Integer> lastSyncedInterval;
-
-    /**
-     * @return Sync interval in hours, at least 24; optional
-     * 
-     */
-    public Output<Optional<Integer>> lastSyncedInterval() {
-        return Codegen.optional(this.lastSyncedInterval);
-    }
-    /**
-     * Client secret; write-only (secret)
+     * CrowdStrike API client secret; write-only (secret)
      * 
      */
     @Export(name="secret", refs={String.class}, tree="[0]")
     private Output<String> secret;
 
     /**
-     * @return Client secret; write-only (secret)
+     * @return CrowdStrike API client secret; write-only (secret)
      * 
      */
     public Output<String> secret() {
@@ -183,14 +173,14 @@ public class EdrVendorC extends com.pulumi.resources.CustomResource {
         return this.updatedAt;
     }
     /**
-     * Minimum assessment score for approval, 0 to 100
+     * Least Zero Trust Assessment score a device needs, 0 to 100
      * 
      */
     @Export(name="ztaScoreThreshold", refs={Integer.class}, tree="[0]")
     private Output<Integer> ztaScoreThreshold;
 
     /**
-     * @return Minimum assessment score for approval, 0 to 100
+     * @return Least Zero Trust Assessment score a device needs, 0 to 100
      * 
      */
     public Output<Integer> ztaScoreThreshold() {

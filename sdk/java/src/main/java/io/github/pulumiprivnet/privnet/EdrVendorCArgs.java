@@ -20,14 +20,14 @@ public final class EdrVendorCArgs extends com.pulumi.resources.ResourceArgs {
     public static final EdrVendorCArgs Empty = new EdrVendorCArgs();
 
     /**
-     * Client id; write-only (secret; write-only: kept from state, the API never returns it)
+     * CrowdStrike API client id; write-only (secret; write-only: kept from state, the API never returns it)
      * 
      */
     @Import(name="clientId", required=true)
     private Output<String> clientId;
 
     /**
-     * @return Client id; write-only (secret; write-only: kept from state, the API never returns it)
+     * @return CrowdStrike API client id; write-only (secret; write-only: kept from state, the API never returns it)
      * 
      */
     public Output<String> clientId() {
@@ -35,14 +35,14 @@ public final class EdrVendorCArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Cloud identifier
+     * CrowdStrike cloud (us-1, us-2, eu-1, ...)
      * 
      */
     @Import(name="cloudId", required=true)
     private Output<String> cloudId;
 
     /**
-     * @return Cloud identifier
+     * @return CrowdStrike cloud (us-1, us-2, eu-1, ...)
      * 
      */
     public Output<String> cloudId() {
@@ -80,29 +80,14 @@ public final class EdrVendorCArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Sync interval in hours, at least 24; optional (default 24)
-     * 
-     */
-    @Import(name="lastSyncedInterval")
-    private @Nullable Output<Integer> lastSyncedInterval;
-
-    /**
-     * @return Sync interval in hours, at least 24; optional (default 24)
-     * 
-     */
-    public Optional<Output<Integer>> lastSyncedInterval() {
-        return Optional.ofNullable(this.lastSyncedInterval);
-    }
-
-    /**
-     * Client secret; write-only (secret; write-only: kept from state, the API never returns it)
+     * CrowdStrike API client secret; write-only (secret; write-only: kept from state, the API never returns it)
      * 
      */
     @Import(name="secret", required=true)
     private Output<String> secret;
 
     /**
-     * @return Client secret; write-only (secret; write-only: kept from state, the API never returns it)
+     * @return CrowdStrike API client secret; write-only (secret; write-only: kept from state, the API never returns it)
      * 
      */
     public Output<String> secret() {
@@ -110,14 +95,14 @@ public final class EdrVendorCArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Minimum assessment score for approval, 0 to 100
+     * Least Zero Trust Assessment score a device needs, 0 to 100
      * 
      */
     @Import(name="ztaScoreThreshold", required=true)
     private Output<Integer> ztaScoreThreshold;
 
     /**
-     * @return Minimum assessment score for approval, 0 to 100
+     * @return Least Zero Trust Assessment score a device needs, 0 to 100
      * 
      */
     public Output<Integer> ztaScoreThreshold() {
@@ -131,7 +116,6 @@ public final class EdrVendorCArgs extends com.pulumi.resources.ResourceArgs {
         this.cloudId = $.cloudId;
         this.enabled = $.enabled;
         this.groups = $.groups;
-        this.lastSyncedInterval = $.lastSyncedInterval;
         this.secret = $.secret;
         this.ztaScoreThreshold = $.ztaScoreThreshold;
     }
@@ -155,7 +139,7 @@ public final class EdrVendorCArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param clientId Client id; write-only (secret; write-only: kept from state, the API never returns it)
+         * @param clientId CrowdStrike API client id; write-only (secret; write-only: kept from state, the API never returns it)
          * 
          * @return builder
          * 
@@ -166,7 +150,7 @@ public final class EdrVendorCArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param clientId Client id; write-only (secret; write-only: kept from state, the API never returns it)
+         * @param clientId CrowdStrike API client id; write-only (secret; write-only: kept from state, the API never returns it)
          * 
          * @return builder
          * 
@@ -176,7 +160,7 @@ public final class EdrVendorCArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param cloudId Cloud identifier
+         * @param cloudId CrowdStrike cloud (us-1, us-2, eu-1, ...)
          * 
          * @return builder
          * 
@@ -187,7 +171,7 @@ public final class EdrVendorCArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param cloudId Cloud identifier
+         * @param cloudId CrowdStrike cloud (us-1, us-2, eu-1, ...)
          * 
          * @return builder
          * 
@@ -249,28 +233,7 @@ public final class EdrVendorCArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param lastSyncedInterval Sync interval in hours, at least 24; optional (default 24)
-         * 
-         * @return builder
-         * 
-         */
-        public Builder lastSyncedInterval(@Nullable Output<Integer> lastSyncedInterval) {
-            $.lastSyncedInterval = lastSyncedInterval;
-            return this;
-        }
-
-        /**
-         * @param lastSyncedInterval Sync interval in hours, at least 24; optional (default 24)
-         * 
-         * @return builder
-         * 
-         */
-        public Builder lastSyncedInterval(Integer lastSyncedInterval) {
-            return lastSyncedInterval(Output.of(lastSyncedInterval));
-        }
-
-        /**
-         * @param secret Client secret; write-only (secret; write-only: kept from state, the API never returns it)
+         * @param secret CrowdStrike API client secret; write-only (secret; write-only: kept from state, the API never returns it)
          * 
          * @return builder
          * 
@@ -281,7 +244,7 @@ public final class EdrVendorCArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param secret Client secret; write-only (secret; write-only: kept from state, the API never returns it)
+         * @param secret CrowdStrike API client secret; write-only (secret; write-only: kept from state, the API never returns it)
          * 
          * @return builder
          * 
@@ -291,7 +254,7 @@ public final class EdrVendorCArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ztaScoreThreshold Minimum assessment score for approval, 0 to 100
+         * @param ztaScoreThreshold Least Zero Trust Assessment score a device needs, 0 to 100
          * 
          * @return builder
          * 
@@ -302,7 +265,7 @@ public final class EdrVendorCArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ztaScoreThreshold Minimum assessment score for approval, 0 to 100
+         * @param ztaScoreThreshold Least Zero Trust Assessment score a device needs, 0 to 100
          * 
          * @return builder
          * 

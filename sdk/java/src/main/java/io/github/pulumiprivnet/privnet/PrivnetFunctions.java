@@ -12,6 +12,10 @@ import com.pulumi.resources.InvokeArgs;
 import io.github.pulumiprivnet.privnet.Utilities;
 import io.github.pulumiprivnet.privnet.inputs.GetAccessiblePeersArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetAccessiblePeersPlainArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetAzureAdSyncArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetAzureAdSyncPlainArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetCitiesArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetCitiesPlainArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncLogsArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncLogsPlainArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncVendorDArgs;
@@ -26,6 +30,8 @@ import io.github.pulumiprivnet.privnet.inputs.GetDnsZoneArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetDnsZonePlainArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetEventStreamingIntegrationArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetEventStreamingIntegrationPlainArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetGoogleWorkspaceSyncArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetGoogleWorkspaceSyncPlainArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetGroupArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetGroupPlainArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetIdentityProviderArgs;
@@ -36,6 +42,8 @@ import io.github.pulumiprivnet.privnet.inputs.GetIngressPortAllocationArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetIngressPortAllocationPlainArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetIngressPortAllocationsArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetIngressPortAllocationsPlainArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetMspTenantArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetMspTenantPlainArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetNameserverGroupArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetNameserverGroupPlainArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetNetworkArgs;
@@ -96,7 +104,12 @@ import io.github.pulumiprivnet.privnet.inputs.GetUsersArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetUsersPlainArgs;
 import io.github.pulumiprivnet.privnet.outputs.GetAccessiblePeersResult;
 import io.github.pulumiprivnet.privnet.outputs.GetAccountResult;
+import io.github.pulumiprivnet.privnet.outputs.GetAllNetworkRoutersResult;
 import io.github.pulumiprivnet.privnet.outputs.GetAuditEventsResult;
+import io.github.pulumiprivnet.privnet.outputs.GetAzureAdSyncResult;
+import io.github.pulumiprivnet.privnet.outputs.GetAzureAdSyncsResult;
+import io.github.pulumiprivnet.privnet.outputs.GetCitiesResult;
+import io.github.pulumiprivnet.privnet.outputs.GetCountriesResult;
 import io.github.pulumiprivnet.privnet.outputs.GetCurrentUserResult;
 import io.github.pulumiprivnet.privnet.outputs.GetDirectorySyncLogsResult;
 import io.github.pulumiprivnet.privnet.outputs.GetDirectorySyncVendorDResult;
@@ -108,11 +121,18 @@ import io.github.pulumiprivnet.privnet.outputs.GetDnsRecordsResult;
 import io.github.pulumiprivnet.privnet.outputs.GetDnsSettingsResult;
 import io.github.pulumiprivnet.privnet.outputs.GetDnsZoneResult;
 import io.github.pulumiprivnet.privnet.outputs.GetDnsZonesResult;
+import io.github.pulumiprivnet.privnet.outputs.GetEdrFalconResult;
+import io.github.pulumiprivnet.privnet.outputs.GetEdrFleetDmResult;
+import io.github.pulumiprivnet.privnet.outputs.GetEdrHuntressResult;
+import io.github.pulumiprivnet.privnet.outputs.GetEdrIntuneResult;
+import io.github.pulumiprivnet.privnet.outputs.GetEdrSentinelOneResult;
 import io.github.pulumiprivnet.privnet.outputs.GetEdrVendorAResult;
 import io.github.pulumiprivnet.privnet.outputs.GetEdrVendorBResult;
 import io.github.pulumiprivnet.privnet.outputs.GetEdrVendorCResult;
 import io.github.pulumiprivnet.privnet.outputs.GetEventStreamingIntegrationResult;
 import io.github.pulumiprivnet.privnet.outputs.GetEventStreamingIntegrationsResult;
+import io.github.pulumiprivnet.privnet.outputs.GetGoogleWorkspaceSyncResult;
+import io.github.pulumiprivnet.privnet.outputs.GetGoogleWorkspaceSyncsResult;
 import io.github.pulumiprivnet.privnet.outputs.GetGroupResult;
 import io.github.pulumiprivnet.privnet.outputs.GetGroupsResult;
 import io.github.pulumiprivnet.privnet.outputs.GetIdentityProviderResult;
@@ -121,7 +141,11 @@ import io.github.pulumiprivnet.privnet.outputs.GetIngressPeerResult;
 import io.github.pulumiprivnet.privnet.outputs.GetIngressPeersResult;
 import io.github.pulumiprivnet.privnet.outputs.GetIngressPortAllocationResult;
 import io.github.pulumiprivnet.privnet.outputs.GetIngressPortAllocationsResult;
+import io.github.pulumiprivnet.privnet.outputs.GetInstanceStatusResult;
+import io.github.pulumiprivnet.privnet.outputs.GetInstanceVersionResult;
 import io.github.pulumiprivnet.privnet.outputs.GetInvitesResult;
+import io.github.pulumiprivnet.privnet.outputs.GetMspTenantResult;
+import io.github.pulumiprivnet.privnet.outputs.GetMspTenantsResult;
 import io.github.pulumiprivnet.privnet.outputs.GetNameserverGroupResult;
 import io.github.pulumiprivnet.privnet.outputs.GetNameserverGroupsResult;
 import io.github.pulumiprivnet.privnet.outputs.GetNetworkResourceResult;
@@ -137,6 +161,7 @@ import io.github.pulumiprivnet.privnet.outputs.GetOktaScimIntegrationResult;
 import io.github.pulumiprivnet.privnet.outputs.GetOktaScimIntegrationsResult;
 import io.github.pulumiprivnet.privnet.outputs.GetPeerByIpResult;
 import io.github.pulumiprivnet.privnet.outputs.GetPeerByNameResult;
+import io.github.pulumiprivnet.privnet.outputs.GetPeerEdrBypassesResult;
 import io.github.pulumiprivnet.privnet.outputs.GetPeerJobResult;
 import io.github.pulumiprivnet.privnet.outputs.GetPeerJobsResult;
 import io.github.pulumiprivnet.privnet.outputs.GetPeerResult;
@@ -287,6 +312,83 @@ public final class PrivnetFunctions {
         return Deployment.getInstance().invokeAsync("privnet:index:getAccount", TypeShape.of(GetAccountResult.class), args, Utilities.withVersion(options));
     }
     /**
+     * Every router of every network of the account (`getNetworkRouters` lists one network&#39;s).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAllNetworkRoutersResult> getAllNetworkRouters() {
+        return getAllNetworkRouters(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Every router of every network of the account (`getNetworkRouters` lists one network&#39;s).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAllNetworkRoutersResult> getAllNetworkRoutersPlain() {
+        return getAllNetworkRoutersPlain(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Every router of every network of the account (`getNetworkRouters` lists one network&#39;s).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAllNetworkRoutersResult> getAllNetworkRouters(InvokeArgs args) {
+        return getAllNetworkRouters(args, InvokeOptions.Empty);
+    }
+    /**
+     * Every router of every network of the account (`getNetworkRouters` lists one network&#39;s).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAllNetworkRoutersResult> getAllNetworkRoutersPlain(InvokeArgs args) {
+        return getAllNetworkRoutersPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Every router of every network of the account (`getNetworkRouters` lists one network&#39;s).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAllNetworkRoutersResult> getAllNetworkRouters(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAllNetworkRouters", TypeShape.of(GetAllNetworkRoutersResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every router of every network of the account (`getNetworkRouters` lists one network&#39;s).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAllNetworkRoutersResult> getAllNetworkRouters(InvokeArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAllNetworkRouters", TypeShape.of(GetAllNetworkRoutersResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every router of every network of the account (`getNetworkRouters` lists one network&#39;s).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAllNetworkRoutersResult> getAllNetworkRoutersPlain(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getAllNetworkRouters", TypeShape.of(GetAllNetworkRoutersResult.class), args, Utilities.withVersion(options));
+    }
+    /**
      * Every audit event of the account, as the API lists them.
      * 
      * The result&#39;s `items` lists the objects found (a function returns one object).
@@ -364,6 +466,260 @@ public final class PrivnetFunctions {
         return Deployment.getInstance().invokeAsync("privnet:index:getAuditEvents", TypeShape.of(GetAuditEventsResult.class), args, Utilities.withVersion(options));
     }
     /**
+     * The Azure AD directory sync with this id (the client secret is never returned).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAzureAdSyncResult> getAzureAdSync(GetAzureAdSyncArgs args) {
+        return getAzureAdSync(args, InvokeOptions.Empty);
+    }
+    /**
+     * The Azure AD directory sync with this id (the client secret is never returned).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAzureAdSyncResult> getAzureAdSyncPlain(GetAzureAdSyncPlainArgs args) {
+        return getAzureAdSyncPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * The Azure AD directory sync with this id (the client secret is never returned).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAzureAdSyncResult> getAzureAdSync(GetAzureAdSyncArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAzureAdSync", TypeShape.of(GetAzureAdSyncResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The Azure AD directory sync with this id (the client secret is never returned).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAzureAdSyncResult> getAzureAdSync(GetAzureAdSyncArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAzureAdSync", TypeShape.of(GetAzureAdSyncResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The Azure AD directory sync with this id (the client secret is never returned).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAzureAdSyncResult> getAzureAdSyncPlain(GetAzureAdSyncPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getAzureAdSync", TypeShape.of(GetAzureAdSyncResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every Azure AD directory sync.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAzureAdSyncsResult> getAzureAdSyncs() {
+        return getAzureAdSyncs(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Every Azure AD directory sync.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAzureAdSyncsResult> getAzureAdSyncsPlain() {
+        return getAzureAdSyncsPlain(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Every Azure AD directory sync.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAzureAdSyncsResult> getAzureAdSyncs(InvokeArgs args) {
+        return getAzureAdSyncs(args, InvokeOptions.Empty);
+    }
+    /**
+     * Every Azure AD directory sync.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAzureAdSyncsResult> getAzureAdSyncsPlain(InvokeArgs args) {
+        return getAzureAdSyncsPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Every Azure AD directory sync.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAzureAdSyncsResult> getAzureAdSyncs(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAzureAdSyncs", TypeShape.of(GetAzureAdSyncsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every Azure AD directory sync.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAzureAdSyncsResult> getAzureAdSyncs(InvokeArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAzureAdSyncs", TypeShape.of(GetAzureAdSyncsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every Azure AD directory sync.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAzureAdSyncsResult> getAzureAdSyncsPlain(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getAzureAdSyncs", TypeShape.of(GetAzureAdSyncsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The cities of a country in the server&#39;s geo database (412 without one, like getCountries).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetCitiesResult> getCities(GetCitiesArgs args) {
+        return getCities(args, InvokeOptions.Empty);
+    }
+    /**
+     * The cities of a country in the server&#39;s geo database (412 without one, like getCountries).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetCitiesResult> getCitiesPlain(GetCitiesPlainArgs args) {
+        return getCitiesPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * The cities of a country in the server&#39;s geo database (412 without one, like getCountries).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetCitiesResult> getCities(GetCitiesArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getCities", TypeShape.of(GetCitiesResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The cities of a country in the server&#39;s geo database (412 without one, like getCountries).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetCitiesResult> getCities(GetCitiesArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getCities", TypeShape.of(GetCitiesResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The cities of a country in the server&#39;s geo database (412 without one, like getCountries).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetCitiesResult> getCitiesPlain(GetCitiesPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getCities", TypeShape.of(GetCitiesResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The countries of the server&#39;s geo database, the codes a geo-location posture check names. A server without a geo database answers 412 (a self-hosted one until it has one), and the lookup fails saying so.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetCountriesResult> getCountries() {
+        return getCountries(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * The countries of the server&#39;s geo database, the codes a geo-location posture check names. A server without a geo database answers 412 (a self-hosted one until it has one), and the lookup fails saying so.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetCountriesResult> getCountriesPlain() {
+        return getCountriesPlain(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * The countries of the server&#39;s geo database, the codes a geo-location posture check names. A server without a geo database answers 412 (a self-hosted one until it has one), and the lookup fails saying so.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetCountriesResult> getCountries(InvokeArgs args) {
+        return getCountries(args, InvokeOptions.Empty);
+    }
+    /**
+     * The countries of the server&#39;s geo database, the codes a geo-location posture check names. A server without a geo database answers 412 (a self-hosted one until it has one), and the lookup fails saying so.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetCountriesResult> getCountriesPlain(InvokeArgs args) {
+        return getCountriesPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * The countries of the server&#39;s geo database, the codes a geo-location posture check names. A server without a geo database answers 412 (a self-hosted one until it has one), and the lookup fails saying so.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetCountriesResult> getCountries(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getCountries", TypeShape.of(GetCountriesResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The countries of the server&#39;s geo database, the codes a geo-location posture check names. A server without a geo database answers 412 (a self-hosted one until it has one), and the lookup fails saying so.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetCountriesResult> getCountries(InvokeArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getCountries", TypeShape.of(GetCountriesResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The countries of the server&#39;s geo database, the codes a geo-location posture check names. A server without a geo database answers 412 (a self-hosted one until it has one), and the lookup fails saying so.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetCountriesResult> getCountriesPlain(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getCountries", TypeShape.of(GetCountriesResult.class), args, Utilities.withVersion(options));
+    }
+    /**
      * The user the credentials belong to (the owner of the token).
      * 
      * ## Example Usage
@@ -427,7 +783,7 @@ public final class PrivnetFunctions {
         return Deployment.getInstance().invokeAsync("privnet:index:getCurrentUser", TypeShape.of(GetCurrentUserResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * The sync log of a directory sync integration of either vendor.
+     * The sync log of a directory sync integration: `google-idp` (Google Workspace) or `azure-idp` (Azure AD); the spec&#39;s names `vendor-d-idp` and `vendor-e-idp` are the same two.
      * 
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
@@ -438,7 +794,7 @@ public final class PrivnetFunctions {
         return getDirectorySyncLogs(args, InvokeOptions.Empty);
     }
     /**
-     * The sync log of a directory sync integration of either vendor.
+     * The sync log of a directory sync integration: `google-idp` (Google Workspace) or `azure-idp` (Azure AD); the spec&#39;s names `vendor-d-idp` and `vendor-e-idp` are the same two.
      * 
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
@@ -449,7 +805,7 @@ public final class PrivnetFunctions {
         return getDirectorySyncLogsPlain(args, InvokeOptions.Empty);
     }
     /**
-     * The sync log of a directory sync integration of either vendor.
+     * The sync log of a directory sync integration: `google-idp` (Google Workspace) or `azure-idp` (Azure AD); the spec&#39;s names `vendor-d-idp` and `vendor-e-idp` are the same two.
      * 
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
@@ -460,7 +816,7 @@ public final class PrivnetFunctions {
         return Deployment.getInstance().invoke("privnet:index:getDirectorySyncLogs", TypeShape.of(GetDirectorySyncLogsResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * The sync log of a directory sync integration of either vendor.
+     * The sync log of a directory sync integration: `google-idp` (Google Workspace) or `azure-idp` (Azure AD); the spec&#39;s names `vendor-d-idp` and `vendor-e-idp` are the same two.
      * 
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
@@ -471,7 +827,7 @@ public final class PrivnetFunctions {
         return Deployment.getInstance().invoke("privnet:index:getDirectorySyncLogs", TypeShape.of(GetDirectorySyncLogsResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * The sync log of a directory sync integration of either vendor.
+     * The sync log of a directory sync integration: `google-idp` (Google Workspace) or `azure-idp` (Azure AD); the spec&#39;s names `vendor-d-idp` and `vendor-e-idp` are the same two.
      * 
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
@@ -482,7 +838,7 @@ public final class PrivnetFunctions {
         return Deployment.getInstance().invokeAsync("privnet:index:getDirectorySyncLogs", TypeShape.of(GetDirectorySyncLogsResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * The vendor-d-idp directory sync with this id (the service account key is never returned).
+     * Deprecated: use getGoogleWorkspaceSync (the same integrations, which this calls).
      * 
      * ## Example Usage
      * 
@@ -491,7 +847,7 @@ public final class PrivnetFunctions {
         return getDirectorySyncVendorD(args, InvokeOptions.Empty);
     }
     /**
-     * The vendor-d-idp directory sync with this id (the service account key is never returned).
+     * Deprecated: use getGoogleWorkspaceSync (the same integrations, which this calls).
      * 
      * ## Example Usage
      * 
@@ -500,7 +856,7 @@ public final class PrivnetFunctions {
         return getDirectorySyncVendorDPlain(args, InvokeOptions.Empty);
     }
     /**
-     * The vendor-d-idp directory sync with this id (the service account key is never returned).
+     * Deprecated: use getGoogleWorkspaceSync (the same integrations, which this calls).
      * 
      * ## Example Usage
      * 
@@ -509,7 +865,7 @@ public final class PrivnetFunctions {
         return Deployment.getInstance().invoke("privnet:index:getDirectorySyncVendorD", TypeShape.of(GetDirectorySyncVendorDResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * The vendor-d-idp directory sync with this id (the service account key is never returned).
+     * Deprecated: use getGoogleWorkspaceSync (the same integrations, which this calls).
      * 
      * ## Example Usage
      * 
@@ -518,7 +874,7 @@ public final class PrivnetFunctions {
         return Deployment.getInstance().invoke("privnet:index:getDirectorySyncVendorD", TypeShape.of(GetDirectorySyncVendorDResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * The vendor-d-idp directory sync with this id (the service account key is never returned).
+     * Deprecated: use getGoogleWorkspaceSync (the same integrations, which this calls).
      * 
      * ## Example Usage
      * 
@@ -527,7 +883,7 @@ public final class PrivnetFunctions {
         return Deployment.getInstance().invokeAsync("privnet:index:getDirectorySyncVendorD", TypeShape.of(GetDirectorySyncVendorDResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * Every vendor-d-idp directory sync.
+     * Deprecated: use getGoogleWorkspaceSyncs (the same integrations, which this calls).
      * 
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
@@ -538,7 +894,7 @@ public final class PrivnetFunctions {
         return getDirectorySyncVendorDs(InvokeArgs.Empty, InvokeOptions.Empty);
     }
     /**
-     * Every vendor-d-idp directory sync.
+     * Deprecated: use getGoogleWorkspaceSyncs (the same integrations, which this calls).
      * 
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
@@ -549,7 +905,7 @@ public final class PrivnetFunctions {
         return getDirectorySyncVendorDsPlain(InvokeArgs.Empty, InvokeOptions.Empty);
     }
     /**
-     * Every vendor-d-idp directory sync.
+     * Deprecated: use getGoogleWorkspaceSyncs (the same integrations, which this calls).
      * 
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
@@ -560,7 +916,7 @@ public final class PrivnetFunctions {
         return getDirectorySyncVendorDs(args, InvokeOptions.Empty);
     }
     /**
-     * Every vendor-d-idp directory sync.
+     * Deprecated: use getGoogleWorkspaceSyncs (the same integrations, which this calls).
      * 
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
@@ -571,7 +927,7 @@ public final class PrivnetFunctions {
         return getDirectorySyncVendorDsPlain(args, InvokeOptions.Empty);
     }
     /**
-     * Every vendor-d-idp directory sync.
+     * Deprecated: use getGoogleWorkspaceSyncs (the same integrations, which this calls).
      * 
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
@@ -582,7 +938,7 @@ public final class PrivnetFunctions {
         return Deployment.getInstance().invoke("privnet:index:getDirectorySyncVendorDs", TypeShape.of(GetDirectorySyncVendorDsResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * Every vendor-d-idp directory sync.
+     * Deprecated: use getGoogleWorkspaceSyncs (the same integrations, which this calls).
      * 
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
@@ -593,7 +949,7 @@ public final class PrivnetFunctions {
         return Deployment.getInstance().invoke("privnet:index:getDirectorySyncVendorDs", TypeShape.of(GetDirectorySyncVendorDsResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * Every vendor-d-idp directory sync.
+     * Deprecated: use getGoogleWorkspaceSyncs (the same integrations, which this calls).
      * 
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
@@ -604,7 +960,7 @@ public final class PrivnetFunctions {
         return Deployment.getInstance().invokeAsync("privnet:index:getDirectorySyncVendorDs", TypeShape.of(GetDirectorySyncVendorDsResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * The vendor-e-idp directory sync with this id (the client secret is never returned).
+     * Deprecated: use getAzureAdSync (the same integrations, which this calls).
      * 
      * ## Example Usage
      * 
@@ -613,7 +969,7 @@ public final class PrivnetFunctions {
         return getDirectorySyncVendorE(args, InvokeOptions.Empty);
     }
     /**
-     * The vendor-e-idp directory sync with this id (the client secret is never returned).
+     * Deprecated: use getAzureAdSync (the same integrations, which this calls).
      * 
      * ## Example Usage
      * 
@@ -622,7 +978,7 @@ public final class PrivnetFunctions {
         return getDirectorySyncVendorEPlain(args, InvokeOptions.Empty);
     }
     /**
-     * The vendor-e-idp directory sync with this id (the client secret is never returned).
+     * Deprecated: use getAzureAdSync (the same integrations, which this calls).
      * 
      * ## Example Usage
      * 
@@ -631,7 +987,7 @@ public final class PrivnetFunctions {
         return Deployment.getInstance().invoke("privnet:index:getDirectorySyncVendorE", TypeShape.of(GetDirectorySyncVendorEResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * The vendor-e-idp directory sync with this id (the client secret is never returned).
+     * Deprecated: use getAzureAdSync (the same integrations, which this calls).
      * 
      * ## Example Usage
      * 
@@ -640,7 +996,7 @@ public final class PrivnetFunctions {
         return Deployment.getInstance().invoke("privnet:index:getDirectorySyncVendorE", TypeShape.of(GetDirectorySyncVendorEResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * The vendor-e-idp directory sync with this id (the client secret is never returned).
+     * Deprecated: use getAzureAdSync (the same integrations, which this calls).
      * 
      * ## Example Usage
      * 
@@ -649,7 +1005,7 @@ public final class PrivnetFunctions {
         return Deployment.getInstance().invokeAsync("privnet:index:getDirectorySyncVendorE", TypeShape.of(GetDirectorySyncVendorEResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * Every vendor-e-idp directory sync.
+     * Deprecated: use getAzureAdSyncs (the same integrations, which this calls).
      * 
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
@@ -660,7 +1016,7 @@ public final class PrivnetFunctions {
         return getDirectorySyncVendorEs(InvokeArgs.Empty, InvokeOptions.Empty);
     }
     /**
-     * Every vendor-e-idp directory sync.
+     * Deprecated: use getAzureAdSyncs (the same integrations, which this calls).
      * 
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
@@ -671,7 +1027,7 @@ public final class PrivnetFunctions {
         return getDirectorySyncVendorEsPlain(InvokeArgs.Empty, InvokeOptions.Empty);
     }
     /**
-     * Every vendor-e-idp directory sync.
+     * Deprecated: use getAzureAdSyncs (the same integrations, which this calls).
      * 
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
@@ -682,7 +1038,7 @@ public final class PrivnetFunctions {
         return getDirectorySyncVendorEs(args, InvokeOptions.Empty);
     }
     /**
-     * Every vendor-e-idp directory sync.
+     * Deprecated: use getAzureAdSyncs (the same integrations, which this calls).
      * 
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
@@ -693,7 +1049,7 @@ public final class PrivnetFunctions {
         return getDirectorySyncVendorEsPlain(args, InvokeOptions.Empty);
     }
     /**
-     * Every vendor-e-idp directory sync.
+     * Deprecated: use getAzureAdSyncs (the same integrations, which this calls).
      * 
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
@@ -704,7 +1060,7 @@ public final class PrivnetFunctions {
         return Deployment.getInstance().invoke("privnet:index:getDirectorySyncVendorEs", TypeShape.of(GetDirectorySyncVendorEsResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * Every vendor-e-idp directory sync.
+     * Deprecated: use getAzureAdSyncs (the same integrations, which this calls).
      * 
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
@@ -715,7 +1071,7 @@ public final class PrivnetFunctions {
         return Deployment.getInstance().invoke("privnet:index:getDirectorySyncVendorEs", TypeShape.of(GetDirectorySyncVendorEsResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * Every vendor-e-idp directory sync.
+     * Deprecated: use getAzureAdSyncs (the same integrations, which this calls).
      * 
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
@@ -1011,7 +1367,322 @@ public final class PrivnetFunctions {
         return Deployment.getInstance().invokeAsync("privnet:index:getDnsZones", TypeShape.of(GetDnsZonesResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * The vendor-a EDR integration (the API token is never returned); fails when it is not configured.
+     * The CrowdStrike Falcon EDR integration (client id and secret: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetEdrFalconResult> getEdrFalcon() {
+        return getEdrFalcon(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * The CrowdStrike Falcon EDR integration (client id and secret: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetEdrFalconResult> getEdrFalconPlain() {
+        return getEdrFalconPlain(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * The CrowdStrike Falcon EDR integration (client id and secret: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetEdrFalconResult> getEdrFalcon(InvokeArgs args) {
+        return getEdrFalcon(args, InvokeOptions.Empty);
+    }
+    /**
+     * The CrowdStrike Falcon EDR integration (client id and secret: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetEdrFalconResult> getEdrFalconPlain(InvokeArgs args) {
+        return getEdrFalconPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * The CrowdStrike Falcon EDR integration (client id and secret: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetEdrFalconResult> getEdrFalcon(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getEdrFalcon", TypeShape.of(GetEdrFalconResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The CrowdStrike Falcon EDR integration (client id and secret: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetEdrFalconResult> getEdrFalcon(InvokeArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getEdrFalcon", TypeShape.of(GetEdrFalconResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The CrowdStrike Falcon EDR integration (client id and secret: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetEdrFalconResult> getEdrFalconPlain(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getEdrFalcon", TypeShape.of(GetEdrFalconResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The FleetDM EDR integration (the API token: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetEdrFleetDmResult> getEdrFleetDm() {
+        return getEdrFleetDm(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * The FleetDM EDR integration (the API token: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetEdrFleetDmResult> getEdrFleetDmPlain() {
+        return getEdrFleetDmPlain(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * The FleetDM EDR integration (the API token: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetEdrFleetDmResult> getEdrFleetDm(InvokeArgs args) {
+        return getEdrFleetDm(args, InvokeOptions.Empty);
+    }
+    /**
+     * The FleetDM EDR integration (the API token: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetEdrFleetDmResult> getEdrFleetDmPlain(InvokeArgs args) {
+        return getEdrFleetDmPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * The FleetDM EDR integration (the API token: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetEdrFleetDmResult> getEdrFleetDm(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getEdrFleetDm", TypeShape.of(GetEdrFleetDmResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The FleetDM EDR integration (the API token: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetEdrFleetDmResult> getEdrFleetDm(InvokeArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getEdrFleetDm", TypeShape.of(GetEdrFleetDmResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The FleetDM EDR integration (the API token: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetEdrFleetDmResult> getEdrFleetDmPlain(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getEdrFleetDm", TypeShape.of(GetEdrFleetDmResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The Huntress EDR integration (API key and secret: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetEdrHuntressResult> getEdrHuntress() {
+        return getEdrHuntress(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * The Huntress EDR integration (API key and secret: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetEdrHuntressResult> getEdrHuntressPlain() {
+        return getEdrHuntressPlain(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * The Huntress EDR integration (API key and secret: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetEdrHuntressResult> getEdrHuntress(InvokeArgs args) {
+        return getEdrHuntress(args, InvokeOptions.Empty);
+    }
+    /**
+     * The Huntress EDR integration (API key and secret: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetEdrHuntressResult> getEdrHuntressPlain(InvokeArgs args) {
+        return getEdrHuntressPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * The Huntress EDR integration (API key and secret: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetEdrHuntressResult> getEdrHuntress(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getEdrHuntress", TypeShape.of(GetEdrHuntressResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The Huntress EDR integration (API key and secret: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetEdrHuntressResult> getEdrHuntress(InvokeArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getEdrHuntress", TypeShape.of(GetEdrHuntressResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The Huntress EDR integration (API key and secret: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetEdrHuntressResult> getEdrHuntressPlain(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getEdrHuntress", TypeShape.of(GetEdrHuntressResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The Microsoft Intune EDR integration (the secret: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetEdrIntuneResult> getEdrIntune() {
+        return getEdrIntune(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * The Microsoft Intune EDR integration (the secret: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetEdrIntuneResult> getEdrIntunePlain() {
+        return getEdrIntunePlain(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * The Microsoft Intune EDR integration (the secret: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetEdrIntuneResult> getEdrIntune(InvokeArgs args) {
+        return getEdrIntune(args, InvokeOptions.Empty);
+    }
+    /**
+     * The Microsoft Intune EDR integration (the secret: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetEdrIntuneResult> getEdrIntunePlain(InvokeArgs args) {
+        return getEdrIntunePlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * The Microsoft Intune EDR integration (the secret: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetEdrIntuneResult> getEdrIntune(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getEdrIntune", TypeShape.of(GetEdrIntuneResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The Microsoft Intune EDR integration (the secret: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetEdrIntuneResult> getEdrIntune(InvokeArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getEdrIntune", TypeShape.of(GetEdrIntuneResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The Microsoft Intune EDR integration (the secret: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetEdrIntuneResult> getEdrIntunePlain(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getEdrIntune", TypeShape.of(GetEdrIntuneResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The SentinelOne EDR integration (the API token: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetEdrSentinelOneResult> getEdrSentinelOne() {
+        return getEdrSentinelOne(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * The SentinelOne EDR integration (the API token: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetEdrSentinelOneResult> getEdrSentinelOnePlain() {
+        return getEdrSentinelOnePlain(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * The SentinelOne EDR integration (the API token: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetEdrSentinelOneResult> getEdrSentinelOne(InvokeArgs args) {
+        return getEdrSentinelOne(args, InvokeOptions.Empty);
+    }
+    /**
+     * The SentinelOne EDR integration (the API token: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetEdrSentinelOneResult> getEdrSentinelOnePlain(InvokeArgs args) {
+        return getEdrSentinelOnePlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * The SentinelOne EDR integration (the API token: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetEdrSentinelOneResult> getEdrSentinelOne(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getEdrSentinelOne", TypeShape.of(GetEdrSentinelOneResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The SentinelOne EDR integration (the API token: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetEdrSentinelOneResult> getEdrSentinelOne(InvokeArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getEdrSentinelOne", TypeShape.of(GetEdrSentinelOneResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The SentinelOne EDR integration (the API token: never returned); fails when it is not configured.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetEdrSentinelOneResult> getEdrSentinelOnePlain(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getEdrSentinelOne", TypeShape.of(GetEdrSentinelOneResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Deprecated: use getEdrSentinelOne (the same integration, which this calls).
      * 
      * ## Example Usage
      * 
@@ -1020,7 +1691,7 @@ public final class PrivnetFunctions {
         return getEdrVendorA(InvokeArgs.Empty, InvokeOptions.Empty);
     }
     /**
-     * The vendor-a EDR integration (the API token is never returned); fails when it is not configured.
+     * Deprecated: use getEdrSentinelOne (the same integration, which this calls).
      * 
      * ## Example Usage
      * 
@@ -1029,7 +1700,7 @@ public final class PrivnetFunctions {
         return getEdrVendorAPlain(InvokeArgs.Empty, InvokeOptions.Empty);
     }
     /**
-     * The vendor-a EDR integration (the API token is never returned); fails when it is not configured.
+     * Deprecated: use getEdrSentinelOne (the same integration, which this calls).
      * 
      * ## Example Usage
      * 
@@ -1038,7 +1709,7 @@ public final class PrivnetFunctions {
         return getEdrVendorA(args, InvokeOptions.Empty);
     }
     /**
-     * The vendor-a EDR integration (the API token is never returned); fails when it is not configured.
+     * Deprecated: use getEdrSentinelOne (the same integration, which this calls).
      * 
      * ## Example Usage
      * 
@@ -1047,7 +1718,7 @@ public final class PrivnetFunctions {
         return getEdrVendorAPlain(args, InvokeOptions.Empty);
     }
     /**
-     * The vendor-a EDR integration (the API token is never returned); fails when it is not configured.
+     * Deprecated: use getEdrSentinelOne (the same integration, which this calls).
      * 
      * ## Example Usage
      * 
@@ -1056,7 +1727,7 @@ public final class PrivnetFunctions {
         return Deployment.getInstance().invoke("privnet:index:getEdrVendorA", TypeShape.of(GetEdrVendorAResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * The vendor-a EDR integration (the API token is never returned); fails when it is not configured.
+     * Deprecated: use getEdrSentinelOne (the same integration, which this calls).
      * 
      * ## Example Usage
      * 
@@ -1065,7 +1736,7 @@ public final class PrivnetFunctions {
         return Deployment.getInstance().invoke("privnet:index:getEdrVendorA", TypeShape.of(GetEdrVendorAResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * The vendor-a EDR integration (the API token is never returned); fails when it is not configured.
+     * Deprecated: use getEdrSentinelOne (the same integration, which this calls).
      * 
      * ## Example Usage
      * 
@@ -1074,7 +1745,7 @@ public final class PrivnetFunctions {
         return Deployment.getInstance().invokeAsync("privnet:index:getEdrVendorA", TypeShape.of(GetEdrVendorAResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * The vendor-b EDR integration (the secret is never returned); fails when it is not configured.
+     * Deprecated: use getEdrIntune (the same integration, which this calls).
      * 
      * ## Example Usage
      * 
@@ -1083,7 +1754,7 @@ public final class PrivnetFunctions {
         return getEdrVendorB(InvokeArgs.Empty, InvokeOptions.Empty);
     }
     /**
-     * The vendor-b EDR integration (the secret is never returned); fails when it is not configured.
+     * Deprecated: use getEdrIntune (the same integration, which this calls).
      * 
      * ## Example Usage
      * 
@@ -1092,7 +1763,7 @@ public final class PrivnetFunctions {
         return getEdrVendorBPlain(InvokeArgs.Empty, InvokeOptions.Empty);
     }
     /**
-     * The vendor-b EDR integration (the secret is never returned); fails when it is not configured.
+     * Deprecated: use getEdrIntune (the same integration, which this calls).
      * 
      * ## Example Usage
      * 
@@ -1101,7 +1772,7 @@ public final class PrivnetFunctions {
         return getEdrVendorB(args, InvokeOptions.Empty);
     }
     /**
-     * The vendor-b EDR integration (the secret is never returned); fails when it is not configured.
+     * Deprecated: use getEdrIntune (the same integration, which this calls).
      * 
      * ## Example Usage
      * 
@@ -1110,7 +1781,7 @@ public final class PrivnetFunctions {
         return getEdrVendorBPlain(args, InvokeOptions.Empty);
     }
     /**
-     * The vendor-b EDR integration (the secret is never returned); fails when it is not configured.
+     * Deprecated: use getEdrIntune (the same integration, which this calls).
      * 
      * ## Example Usage
      * 
@@ -1119,7 +1790,7 @@ public final class PrivnetFunctions {
         return Deployment.getInstance().invoke("privnet:index:getEdrVendorB", TypeShape.of(GetEdrVendorBResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * The vendor-b EDR integration (the secret is never returned); fails when it is not configured.
+     * Deprecated: use getEdrIntune (the same integration, which this calls).
      * 
      * ## Example Usage
      * 
@@ -1128,7 +1799,7 @@ public final class PrivnetFunctions {
         return Deployment.getInstance().invoke("privnet:index:getEdrVendorB", TypeShape.of(GetEdrVendorBResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * The vendor-b EDR integration (the secret is never returned); fails when it is not configured.
+     * Deprecated: use getEdrIntune (the same integration, which this calls).
      * 
      * ## Example Usage
      * 
@@ -1137,7 +1808,7 @@ public final class PrivnetFunctions {
         return Deployment.getInstance().invokeAsync("privnet:index:getEdrVendorB", TypeShape.of(GetEdrVendorBResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * The vendor-c EDR integration (client id and secret are never returned); fails when it is not configured.
+     * Deprecated: use getEdrFalcon (the same integration, which this calls).
      * 
      * ## Example Usage
      * 
@@ -1146,7 +1817,7 @@ public final class PrivnetFunctions {
         return getEdrVendorC(InvokeArgs.Empty, InvokeOptions.Empty);
     }
     /**
-     * The vendor-c EDR integration (client id and secret are never returned); fails when it is not configured.
+     * Deprecated: use getEdrFalcon (the same integration, which this calls).
      * 
      * ## Example Usage
      * 
@@ -1155,7 +1826,7 @@ public final class PrivnetFunctions {
         return getEdrVendorCPlain(InvokeArgs.Empty, InvokeOptions.Empty);
     }
     /**
-     * The vendor-c EDR integration (client id and secret are never returned); fails when it is not configured.
+     * Deprecated: use getEdrFalcon (the same integration, which this calls).
      * 
      * ## Example Usage
      * 
@@ -1164,7 +1835,7 @@ public final class PrivnetFunctions {
         return getEdrVendorC(args, InvokeOptions.Empty);
     }
     /**
-     * The vendor-c EDR integration (client id and secret are never returned); fails when it is not configured.
+     * Deprecated: use getEdrFalcon (the same integration, which this calls).
      * 
      * ## Example Usage
      * 
@@ -1173,7 +1844,7 @@ public final class PrivnetFunctions {
         return getEdrVendorCPlain(args, InvokeOptions.Empty);
     }
     /**
-     * The vendor-c EDR integration (client id and secret are never returned); fails when it is not configured.
+     * Deprecated: use getEdrFalcon (the same integration, which this calls).
      * 
      * ## Example Usage
      * 
@@ -1182,7 +1853,7 @@ public final class PrivnetFunctions {
         return Deployment.getInstance().invoke("privnet:index:getEdrVendorC", TypeShape.of(GetEdrVendorCResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * The vendor-c EDR integration (client id and secret are never returned); fails when it is not configured.
+     * Deprecated: use getEdrFalcon (the same integration, which this calls).
      * 
      * ## Example Usage
      * 
@@ -1191,7 +1862,7 @@ public final class PrivnetFunctions {
         return Deployment.getInstance().invoke("privnet:index:getEdrVendorC", TypeShape.of(GetEdrVendorCResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * The vendor-c EDR integration (client id and secret are never returned); fails when it is not configured.
+     * Deprecated: use getEdrFalcon (the same integration, which this calls).
      * 
      * ## Example Usage
      * 
@@ -1320,6 +1991,128 @@ public final class PrivnetFunctions {
      */
     public static CompletableFuture<GetEventStreamingIntegrationsResult> getEventStreamingIntegrationsPlain(InvokeArgs args, InvokeOptions options) {
         return Deployment.getInstance().invokeAsync("privnet:index:getEventStreamingIntegrations", TypeShape.of(GetEventStreamingIntegrationsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The Google Workspace directory sync with this id (the service account key is never returned).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetGoogleWorkspaceSyncResult> getGoogleWorkspaceSync(GetGoogleWorkspaceSyncArgs args) {
+        return getGoogleWorkspaceSync(args, InvokeOptions.Empty);
+    }
+    /**
+     * The Google Workspace directory sync with this id (the service account key is never returned).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetGoogleWorkspaceSyncResult> getGoogleWorkspaceSyncPlain(GetGoogleWorkspaceSyncPlainArgs args) {
+        return getGoogleWorkspaceSyncPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * The Google Workspace directory sync with this id (the service account key is never returned).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetGoogleWorkspaceSyncResult> getGoogleWorkspaceSync(GetGoogleWorkspaceSyncArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getGoogleWorkspaceSync", TypeShape.of(GetGoogleWorkspaceSyncResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The Google Workspace directory sync with this id (the service account key is never returned).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetGoogleWorkspaceSyncResult> getGoogleWorkspaceSync(GetGoogleWorkspaceSyncArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getGoogleWorkspaceSync", TypeShape.of(GetGoogleWorkspaceSyncResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The Google Workspace directory sync with this id (the service account key is never returned).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetGoogleWorkspaceSyncResult> getGoogleWorkspaceSyncPlain(GetGoogleWorkspaceSyncPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getGoogleWorkspaceSync", TypeShape.of(GetGoogleWorkspaceSyncResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every Google Workspace directory sync.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetGoogleWorkspaceSyncsResult> getGoogleWorkspaceSyncs() {
+        return getGoogleWorkspaceSyncs(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Every Google Workspace directory sync.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetGoogleWorkspaceSyncsResult> getGoogleWorkspaceSyncsPlain() {
+        return getGoogleWorkspaceSyncsPlain(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Every Google Workspace directory sync.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetGoogleWorkspaceSyncsResult> getGoogleWorkspaceSyncs(InvokeArgs args) {
+        return getGoogleWorkspaceSyncs(args, InvokeOptions.Empty);
+    }
+    /**
+     * Every Google Workspace directory sync.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetGoogleWorkspaceSyncsResult> getGoogleWorkspaceSyncsPlain(InvokeArgs args) {
+        return getGoogleWorkspaceSyncsPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Every Google Workspace directory sync.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetGoogleWorkspaceSyncsResult> getGoogleWorkspaceSyncs(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getGoogleWorkspaceSyncs", TypeShape.of(GetGoogleWorkspaceSyncsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every Google Workspace directory sync.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetGoogleWorkspaceSyncsResult> getGoogleWorkspaceSyncs(InvokeArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getGoogleWorkspaceSyncs", TypeShape.of(GetGoogleWorkspaceSyncsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every Google Workspace directory sync.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetGoogleWorkspaceSyncsResult> getGoogleWorkspaceSyncsPlain(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getGoogleWorkspaceSyncs", TypeShape.of(GetGoogleWorkspaceSyncsResult.class), args, Utilities.withVersion(options));
     }
     /**
      * The group with this id, or with exactly this name (the API&#39;s name filter; group names are unique). The built-in group that holds every peer is the one named `All`.
@@ -1820,6 +2613,132 @@ public final class PrivnetFunctions {
         return Deployment.getInstance().invokeAsync("privnet:index:getIngressPortAllocations", TypeShape.of(GetIngressPortAllocationsResult.class), args, Utilities.withVersion(options));
     }
     /**
+     * Whether the instance still needs its first-run setup (the API answers it without credentials).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetInstanceStatusResult> getInstanceStatus() {
+        return getInstanceStatus(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Whether the instance still needs its first-run setup (the API answers it without credentials).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetInstanceStatusResult> getInstanceStatusPlain() {
+        return getInstanceStatusPlain(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Whether the instance still needs its first-run setup (the API answers it without credentials).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetInstanceStatusResult> getInstanceStatus(InvokeArgs args) {
+        return getInstanceStatus(args, InvokeOptions.Empty);
+    }
+    /**
+     * Whether the instance still needs its first-run setup (the API answers it without credentials).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetInstanceStatusResult> getInstanceStatusPlain(InvokeArgs args) {
+        return getInstanceStatusPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Whether the instance still needs its first-run setup (the API answers it without credentials).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetInstanceStatusResult> getInstanceStatus(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getInstanceStatus", TypeShape.of(GetInstanceStatusResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Whether the instance still needs its first-run setup (the API answers it without credentials).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetInstanceStatusResult> getInstanceStatus(InvokeArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getInstanceStatus", TypeShape.of(GetInstanceStatusResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Whether the instance still needs its first-run setup (the API answers it without credentials).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetInstanceStatusResult> getInstanceStatusPlain(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getInstanceStatus", TypeShape.of(GetInstanceStatusResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The version of the management server, and the latest published versions where the server knows them.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetInstanceVersionResult> getInstanceVersion() {
+        return getInstanceVersion(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * The version of the management server, and the latest published versions where the server knows them.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetInstanceVersionResult> getInstanceVersionPlain() {
+        return getInstanceVersionPlain(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * The version of the management server, and the latest published versions where the server knows them.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetInstanceVersionResult> getInstanceVersion(InvokeArgs args) {
+        return getInstanceVersion(args, InvokeOptions.Empty);
+    }
+    /**
+     * The version of the management server, and the latest published versions where the server knows them.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetInstanceVersionResult> getInstanceVersionPlain(InvokeArgs args) {
+        return getInstanceVersionPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * The version of the management server, and the latest published versions where the server knows them.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetInstanceVersionResult> getInstanceVersion(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getInstanceVersion", TypeShape.of(GetInstanceVersionResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The version of the management server, and the latest published versions where the server knows them.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetInstanceVersionResult> getInstanceVersion(InvokeArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getInstanceVersion", TypeShape.of(GetInstanceVersionResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The version of the management server, and the latest published versions where the server knows them.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetInstanceVersionResult> getInstanceVersionPlain(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getInstanceVersion", TypeShape.of(GetInstanceVersionResult.class), args, Utilities.withVersion(options));
+    }
+    /**
      * The pending invites (without their link tokens, which the API shows only once).
      * 
      * The result&#39;s `items` lists the objects found (a function returns one object).
@@ -1895,6 +2814,128 @@ public final class PrivnetFunctions {
      */
     public static CompletableFuture<GetInvitesResult> getInvitesPlain(InvokeArgs args, InvokeOptions options) {
         return Deployment.getInstance().invokeAsync("privnet:index:getInvites", TypeShape.of(GetInvitesResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The MSP tenant with this id (the API lists tenants; there is no read of one).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetMspTenantResult> getMspTenant(GetMspTenantArgs args) {
+        return getMspTenant(args, InvokeOptions.Empty);
+    }
+    /**
+     * The MSP tenant with this id (the API lists tenants; there is no read of one).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetMspTenantResult> getMspTenantPlain(GetMspTenantPlainArgs args) {
+        return getMspTenantPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * The MSP tenant with this id (the API lists tenants; there is no read of one).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetMspTenantResult> getMspTenant(GetMspTenantArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getMspTenant", TypeShape.of(GetMspTenantResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The MSP tenant with this id (the API lists tenants; there is no read of one).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetMspTenantResult> getMspTenant(GetMspTenantArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getMspTenant", TypeShape.of(GetMspTenantResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The MSP tenant with this id (the API lists tenants; there is no read of one).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetMspTenantResult> getMspTenantPlain(GetMspTenantPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getMspTenant", TypeShape.of(GetMspTenantResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The MSP account&#39;s tenants.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetMspTenantsResult> getMspTenants() {
+        return getMspTenants(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * The MSP account&#39;s tenants.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetMspTenantsResult> getMspTenantsPlain() {
+        return getMspTenantsPlain(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * The MSP account&#39;s tenants.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetMspTenantsResult> getMspTenants(InvokeArgs args) {
+        return getMspTenants(args, InvokeOptions.Empty);
+    }
+    /**
+     * The MSP account&#39;s tenants.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetMspTenantsResult> getMspTenantsPlain(InvokeArgs args) {
+        return getMspTenantsPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * The MSP account&#39;s tenants.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetMspTenantsResult> getMspTenants(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getMspTenants", TypeShape.of(GetMspTenantsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The MSP account&#39;s tenants.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetMspTenantsResult> getMspTenants(InvokeArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getMspTenants", TypeShape.of(GetMspTenantsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The MSP account&#39;s tenants.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetMspTenantsResult> getMspTenantsPlain(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getMspTenants", TypeShape.of(GetMspTenantsResult.class), args, Utilities.withVersion(options));
     }
     /**
      * The nameserver group with this id.
@@ -2795,6 +3836,83 @@ public final class PrivnetFunctions {
      */
     public static CompletableFuture<GetPeerByNameResult> getPeerByNamePlain(GetPeerByNamePlainArgs args, InvokeOptions options) {
         return Deployment.getInstance().invokeAsync("privnet:index:getPeerByName", TypeShape.of(GetPeerByNameResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The peers let through the EDR compliance checks.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetPeerEdrBypassesResult> getPeerEdrBypasses() {
+        return getPeerEdrBypasses(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * The peers let through the EDR compliance checks.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetPeerEdrBypassesResult> getPeerEdrBypassesPlain() {
+        return getPeerEdrBypassesPlain(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * The peers let through the EDR compliance checks.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetPeerEdrBypassesResult> getPeerEdrBypasses(InvokeArgs args) {
+        return getPeerEdrBypasses(args, InvokeOptions.Empty);
+    }
+    /**
+     * The peers let through the EDR compliance checks.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetPeerEdrBypassesResult> getPeerEdrBypassesPlain(InvokeArgs args) {
+        return getPeerEdrBypassesPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * The peers let through the EDR compliance checks.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetPeerEdrBypassesResult> getPeerEdrBypasses(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getPeerEdrBypasses", TypeShape.of(GetPeerEdrBypassesResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The peers let through the EDR compliance checks.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetPeerEdrBypassesResult> getPeerEdrBypasses(InvokeArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getPeerEdrBypasses", TypeShape.of(GetPeerEdrBypassesResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The peers let through the EDR compliance checks.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetPeerEdrBypassesResult> getPeerEdrBypassesPlain(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getPeerEdrBypasses", TypeShape.of(GetPeerEdrBypassesResult.class), args, Utilities.withVersion(options));
     }
     /**
      * One job of a peer, with its status and, once it succeeded, the upload key of the bundle.

@@ -14,7 +14,7 @@ import javax.annotation.Nullable;
 
 
 /**
- * Device attributes a peer must match
+ * SentinelOne agent attributes a peer&#39;s device must match
  * 
  */
 public final class EdrVendorAMatchAttributesArgs extends com.pulumi.resources.ResourceArgs {
@@ -22,14 +22,14 @@ public final class EdrVendorAMatchAttributesArgs extends com.pulumi.resources.Re
     public static final EdrVendorAMatchAttributesArgs Empty = new EdrVendorAMatchAttributesArgs();
 
     /**
-     * Maximum allowed active threats
+     * Most active threats a device may have
      * 
      */
     @Import(name="activeThreats")
     private @Nullable Output<Integer> activeThreats;
 
     /**
-     * @return Maximum allowed active threats
+     * @return Most active threats a device may have
      * 
      */
     public Optional<Output<Integer>> activeThreats() {
@@ -37,14 +37,14 @@ public final class EdrVendorAMatchAttributesArgs extends com.pulumi.resources.Re
     }
 
     /**
-     * Require encrypted applications
+     * Whether the device&#39;s disk must be encrypted
      * 
      */
     @Import(name="encryptedApplications")
     private @Nullable Output<Boolean> encryptedApplications;
 
     /**
-     * @return Require encrypted applications
+     * @return Whether the device&#39;s disk must be encrypted
      * 
      */
     public Optional<Output<Boolean>> encryptedApplications() {
@@ -52,14 +52,14 @@ public final class EdrVendorAMatchAttributesArgs extends com.pulumi.resources.Re
     }
 
     /**
-     * Require the firewall
+     * Whether the agent&#39;s firewall must be on
      * 
      */
     @Import(name="firewallEnabled")
     private @Nullable Output<Boolean> firewallEnabled;
 
     /**
-     * @return Require the firewall
+     * @return Whether the agent&#39;s firewall must be on
      * 
      */
     public Optional<Output<Boolean>> firewallEnabled() {
@@ -67,14 +67,14 @@ public final class EdrVendorAMatchAttributesArgs extends com.pulumi.resources.Re
     }
 
     /**
-     * Required infection state
+     * The infection flag the device must have
      * 
      */
     @Import(name="infected")
     private @Nullable Output<Boolean> infected;
 
     /**
-     * @return Required infection state
+     * @return The infection flag the device must have
      * 
      */
     public Optional<Output<Boolean>> infected() {
@@ -82,14 +82,14 @@ public final class EdrVendorAMatchAttributesArgs extends com.pulumi.resources.Re
     }
 
     /**
-     * Require an active agent
+     * Whether the agent must be active and reporting
      * 
      */
     @Import(name="isActive")
     private @Nullable Output<Boolean> isActive;
 
     /**
-     * @return Require an active agent
+     * @return Whether the agent must be active and reporting
      * 
      */
     public Optional<Output<Boolean>> isActive() {
@@ -97,14 +97,14 @@ public final class EdrVendorAMatchAttributesArgs extends com.pulumi.resources.Re
     }
 
     /**
-     * Require an up-to-date agent
+     * Whether the agent must run its latest version
      * 
      */
     @Import(name="isUpToDate")
     private @Nullable Output<Boolean> isUpToDate;
 
     /**
-     * @return Require an up-to-date agent
+     * @return Whether the agent must run its latest version
      * 
      */
     public Optional<Output<Boolean>> isUpToDate() {
@@ -112,14 +112,14 @@ public final class EdrVendorAMatchAttributesArgs extends com.pulumi.resources.Re
     }
 
     /**
-     * Required network status; one of `connected`, `disconnected`, `quarantined`
+     * The network status the device must have; one of `connected`, `disconnected`, `quarantined`
      * 
      */
     @Import(name="networkStatus")
     private @Nullable Output<String> networkStatus;
 
     /**
-     * @return Required network status; one of `connected`, `disconnected`, `quarantined`
+     * @return The network status the device must have; one of `connected`, `disconnected`, `quarantined`
      * 
      */
     public Optional<Output<String>> networkStatus() {
@@ -127,14 +127,14 @@ public final class EdrVendorAMatchAttributesArgs extends com.pulumi.resources.Re
     }
 
     /**
-     * Required operational state
+     * The operational state the agent must be in
      * 
      */
     @Import(name="operationalState")
     private @Nullable Output<String> operationalState;
 
     /**
-     * @return Required operational state
+     * @return The operational state the agent must be in
      * 
      */
     public Optional<Output<String>> operationalState() {
@@ -173,7 +173,7 @@ public final class EdrVendorAMatchAttributesArgs extends com.pulumi.resources.Re
         }
 
         /**
-         * @param activeThreats Maximum allowed active threats
+         * @param activeThreats Most active threats a device may have
          * 
          * @return builder
          * 
@@ -184,7 +184,7 @@ public final class EdrVendorAMatchAttributesArgs extends com.pulumi.resources.Re
         }
 
         /**
-         * @param activeThreats Maximum allowed active threats
+         * @param activeThreats Most active threats a device may have
          * 
          * @return builder
          * 
@@ -194,7 +194,7 @@ public final class EdrVendorAMatchAttributesArgs extends com.pulumi.resources.Re
         }
 
         /**
-         * @param encryptedApplications Require encrypted applications
+         * @param encryptedApplications Whether the device&#39;s disk must be encrypted
          * 
          * @return builder
          * 
@@ -205,7 +205,7 @@ public final class EdrVendorAMatchAttributesArgs extends com.pulumi.resources.Re
         }
 
         /**
-         * @param encryptedApplications Require encrypted applications
+         * @param encryptedApplications Whether the device&#39;s disk must be encrypted
          * 
          * @return builder
          * 
@@ -215,7 +215,7 @@ public final class EdrVendorAMatchAttributesArgs extends com.pulumi.resources.Re
         }
 
         /**
-         * @param firewallEnabled Require the firewall
+         * @param firewallEnabled Whether the agent&#39;s firewall must be on
          * 
          * @return builder
          * 
@@ -226,7 +226,7 @@ public final class EdrVendorAMatchAttributesArgs extends com.pulumi.resources.Re
         }
 
         /**
-         * @param firewallEnabled Require the firewall
+         * @param firewallEnabled Whether the agent&#39;s firewall must be on
          * 
          * @return builder
          * 
@@ -236,7 +236,7 @@ public final class EdrVendorAMatchAttributesArgs extends com.pulumi.resources.Re
         }
 
         /**
-         * @param infected Required infection state
+         * @param infected The infection flag the device must have
          * 
          * @return builder
          * 
@@ -247,7 +247,7 @@ public final class EdrVendorAMatchAttributesArgs extends com.pulumi.resources.Re
         }
 
         /**
-         * @param infected Required infection state
+         * @param infected The infection flag the device must have
          * 
          * @return builder
          * 
@@ -257,7 +257,7 @@ public final class EdrVendorAMatchAttributesArgs extends com.pulumi.resources.Re
         }
 
         /**
-         * @param isActive Require an active agent
+         * @param isActive Whether the agent must be active and reporting
          * 
          * @return builder
          * 
@@ -268,7 +268,7 @@ public final class EdrVendorAMatchAttributesArgs extends com.pulumi.resources.Re
         }
 
         /**
-         * @param isActive Require an active agent
+         * @param isActive Whether the agent must be active and reporting
          * 
          * @return builder
          * 
@@ -278,7 +278,7 @@ public final class EdrVendorAMatchAttributesArgs extends com.pulumi.resources.Re
         }
 
         /**
-         * @param isUpToDate Require an up-to-date agent
+         * @param isUpToDate Whether the agent must run its latest version
          * 
          * @return builder
          * 
@@ -289,7 +289,7 @@ public final class EdrVendorAMatchAttributesArgs extends com.pulumi.resources.Re
         }
 
         /**
-         * @param isUpToDate Require an up-to-date agent
+         * @param isUpToDate Whether the agent must run its latest version
          * 
          * @return builder
          * 
@@ -299,7 +299,7 @@ public final class EdrVendorAMatchAttributesArgs extends com.pulumi.resources.Re
         }
 
         /**
-         * @param networkStatus Required network status; one of `connected`, `disconnected`, `quarantined`
+         * @param networkStatus The network status the device must have; one of `connected`, `disconnected`, `quarantined`
          * 
          * @return builder
          * 
@@ -310,7 +310,7 @@ public final class EdrVendorAMatchAttributesArgs extends com.pulumi.resources.Re
         }
 
         /**
-         * @param networkStatus Required network status; one of `connected`, `disconnected`, `quarantined`
+         * @param networkStatus The network status the device must have; one of `connected`, `disconnected`, `quarantined`
          * 
          * @return builder
          * 
@@ -320,7 +320,7 @@ public final class EdrVendorAMatchAttributesArgs extends com.pulumi.resources.Re
         }
 
         /**
-         * @param operationalState Required operational state
+         * @param operationalState The operational state the agent must be in
          * 
          * @return builder
          * 
@@ -331,7 +331,7 @@ public final class EdrVendorAMatchAttributesArgs extends com.pulumi.resources.Re
         }
 
         /**
-         * @param operationalState Required operational state
+         * @param operationalState The operational state the agent must be in
          * 
          * @return builder
          * 

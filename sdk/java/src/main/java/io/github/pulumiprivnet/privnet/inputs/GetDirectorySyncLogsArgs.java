@@ -30,14 +30,14 @@ public final class GetDirectorySyncLogsArgs extends com.pulumi.resources.InvokeA
     }
 
     /**
-     * Which directory sync vendor; one of `vendor-d-idp`, `vendor-e-idp`
+     * Which directory: google-idp or azure-idp (vendor-d-idp and vendor-e-idp: the same, deprecated); one of `google-idp`, `azure-idp`, `vendor-d-idp`, `vendor-e-idp`
      * 
      */
     @Import(name="vendor", required=true)
     private Output<String> vendor;
 
     /**
-     * @return Which directory sync vendor; one of `vendor-d-idp`, `vendor-e-idp`
+     * @return Which directory: google-idp or azure-idp (vendor-d-idp and vendor-e-idp: the same, deprecated); one of `google-idp`, `azure-idp`, `vendor-d-idp`, `vendor-e-idp`
      * 
      */
     public Output<String> vendor() {
@@ -91,7 +91,7 @@ public final class GetDirectorySyncLogsArgs extends com.pulumi.resources.InvokeA
         }
 
         /**
-         * @param vendor Which directory sync vendor; one of `vendor-d-idp`, `vendor-e-idp`
+         * @param vendor Which directory: google-idp or azure-idp (vendor-d-idp and vendor-e-idp: the same, deprecated); one of `google-idp`, `azure-idp`, `vendor-d-idp`, `vendor-e-idp`
          * 
          * @return builder
          * 
@@ -102,7 +102,7 @@ public final class GetDirectorySyncLogsArgs extends com.pulumi.resources.InvokeA
         }
 
         /**
-         * @param vendor Which directory sync vendor; one of `vendor-d-idp`, `vendor-e-idp`
+         * @param vendor Which directory: google-idp or azure-idp (vendor-d-idp and vendor-e-idp: the same, deprecated); one of `google-idp`, `azure-idp`, `vendor-d-idp`, `vendor-e-idp`
          * 
          * @return builder
          * 

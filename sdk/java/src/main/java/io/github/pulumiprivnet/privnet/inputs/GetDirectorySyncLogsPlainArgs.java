@@ -29,14 +29,14 @@ public final class GetDirectorySyncLogsPlainArgs extends com.pulumi.resources.In
     }
 
     /**
-     * Which directory sync vendor; one of `vendor-d-idp`, `vendor-e-idp`
+     * Which directory: google-idp or azure-idp (vendor-d-idp and vendor-e-idp: the same, deprecated); one of `google-idp`, `azure-idp`, `vendor-d-idp`, `vendor-e-idp`
      * 
      */
     @Import(name="vendor", required=true)
     private String vendor;
 
     /**
-     * @return Which directory sync vendor; one of `vendor-d-idp`, `vendor-e-idp`
+     * @return Which directory: google-idp or azure-idp (vendor-d-idp and vendor-e-idp: the same, deprecated); one of `google-idp`, `azure-idp`, `vendor-d-idp`, `vendor-e-idp`
      * 
      */
     public String vendor() {
@@ -80,7 +80,7 @@ public final class GetDirectorySyncLogsPlainArgs extends com.pulumi.resources.In
         }
 
         /**
-         * @param vendor Which directory sync vendor; one of `vendor-d-idp`, `vendor-e-idp`
+         * @param vendor Which directory: google-idp or azure-idp (vendor-d-idp and vendor-e-idp: the same, deprecated); one of `google-idp`, `azure-idp`, `vendor-d-idp`, `vendor-e-idp`
          * 
          * @return builder
          * 

@@ -10,6 +10,8 @@ import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import javax.annotation.Nullable;
 
 @CustomType
 public final class GetDirectorySyncVendorDsItem {
@@ -17,9 +19,9 @@ public final class GetDirectorySyncVendorDsItem {
      * @return Connector id
      * 
      */
-    private String connectorId;
+    private @Nullable String connectorId;
     /**
-     * @return Customer id
+     * @return Customer id of the Google Workspace account
      * 
      */
     private String customerId;
@@ -59,11 +61,11 @@ public final class GetDirectorySyncVendorDsItem {
      * @return Connector id
      * 
      */
-    public String connectorId() {
-        return this.connectorId;
+    public Optional<String> connectorId() {
+        return Optional.ofNullable(this.connectorId);
     }
     /**
-     * @return Customer id
+     * @return Customer id of the Google Workspace account
      * 
      */
     public String customerId() {
@@ -121,7 +123,7 @@ public final class GetDirectorySyncVendorDsItem {
     }
     @CustomType.Builder
     public static final class Builder {
-        private String connectorId;
+        private @Nullable String connectorId;
         private String customerId;
         private Boolean enabled;
         private List<String> groupPrefixes;
@@ -143,10 +145,8 @@ public final class GetDirectorySyncVendorDsItem {
         }
 
         @CustomType.Setter
-        public Builder connectorId(String connectorId) {
-            if (connectorId == null) {
-              throw new MissingRequiredPropertyException("GetDirectorySyncVendorDsItem", "connectorId");
-            }
+        public Builder connectorId(@Nullable String connectorId) {
+
             this.connectorId = connectorId;
             return this;
         }

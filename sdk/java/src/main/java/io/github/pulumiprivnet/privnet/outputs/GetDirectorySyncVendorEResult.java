@@ -10,11 +10,13 @@ import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import javax.annotation.Nullable;
 
 @CustomType
 public final class GetDirectorySyncVendorEResult {
     /**
-     * @return Client id
+     * @return Application (client) id
      * 
      */
     private String clientId;
@@ -22,7 +24,7 @@ public final class GetDirectorySyncVendorEResult {
      * @return Connector id
      * 
      */
-    private String connectorId;
+    private @Nullable String connectorId;
     /**
      * @return Whether the integration is active
      * 
@@ -34,7 +36,7 @@ public final class GetDirectorySyncVendorEResult {
      */
     private List<String> groupPrefixes;
     /**
-     * @return API host domain
+     * @return Graph API host domain
      * 
      */
     private String host;
@@ -54,7 +56,7 @@ public final class GetDirectorySyncVendorEResult {
      */
     private Integer syncInterval;
     /**
-     * @return Tenant id
+     * @return Directory (tenant) id
      * 
      */
     private String tenantId;
@@ -66,7 +68,7 @@ public final class GetDirectorySyncVendorEResult {
 
     private GetDirectorySyncVendorEResult() {}
     /**
-     * @return Client id
+     * @return Application (client) id
      * 
      */
     public String clientId() {
@@ -76,8 +78,8 @@ public final class GetDirectorySyncVendorEResult {
      * @return Connector id
      * 
      */
-    public String connectorId() {
-        return this.connectorId;
+    public Optional<String> connectorId() {
+        return Optional.ofNullable(this.connectorId);
     }
     /**
      * @return Whether the integration is active
@@ -94,7 +96,7 @@ public final class GetDirectorySyncVendorEResult {
         return this.groupPrefixes;
     }
     /**
-     * @return API host domain
+     * @return Graph API host domain
      * 
      */
     public String host() {
@@ -122,7 +124,7 @@ public final class GetDirectorySyncVendorEResult {
         return this.syncInterval;
     }
     /**
-     * @return Tenant id
+     * @return Directory (tenant) id
      * 
      */
     public String tenantId() {
@@ -146,7 +148,7 @@ public final class GetDirectorySyncVendorEResult {
     @CustomType.Builder
     public static final class Builder {
         private String clientId;
-        private String connectorId;
+        private @Nullable String connectorId;
         private Boolean enabled;
         private List<String> groupPrefixes;
         private String host;
@@ -179,10 +181,8 @@ public final class GetDirectorySyncVendorEResult {
             return this;
         }
         @CustomType.Setter
-        public Builder connectorId(String connectorId) {
-            if (connectorId == null) {
-              throw new MissingRequiredPropertyException("GetDirectorySyncVendorEResult", "connectorId");
-            }
+        public Builder connectorId(@Nullable String connectorId) {
+
             this.connectorId = connectorId;
             return this;
         }

@@ -14,98 +14,98 @@ import javax.annotation.Nullable;
 @CustomType
 public final class GetEdrVendorAMatchAttributes {
     /**
-     * @return Maximum allowed active threats
+     * @return Most active threats a device may have
      * 
      */
     private @Nullable Integer activeThreats;
     /**
-     * @return Require encrypted applications
+     * @return Whether the device&#39;s disk must be encrypted
      * 
      */
     private @Nullable Boolean encryptedApplications;
     /**
-     * @return Require the firewall
+     * @return Whether the agent&#39;s firewall must be on
      * 
      */
     private @Nullable Boolean firewallEnabled;
     /**
-     * @return Required infection state
+     * @return The infection flag the device must have
      * 
      */
     private @Nullable Boolean infected;
     /**
-     * @return Require an active agent
+     * @return Whether the agent must be active and reporting
      * 
      */
     private @Nullable Boolean isActive;
     /**
-     * @return Require an up-to-date agent
+     * @return Whether the agent must run its latest version
      * 
      */
     private @Nullable Boolean isUpToDate;
     /**
-     * @return Required network status; one of `connected`, `disconnected`, `quarantined`
+     * @return The network status the device must have; one of `connected`, `disconnected`, `quarantined`
      * 
      */
     private @Nullable String networkStatus;
     /**
-     * @return Required operational state
+     * @return The operational state the agent must be in
      * 
      */
     private @Nullable String operationalState;
 
     private GetEdrVendorAMatchAttributes() {}
     /**
-     * @return Maximum allowed active threats
+     * @return Most active threats a device may have
      * 
      */
     public Optional<Integer> activeThreats() {
         return Optional.ofNullable(this.activeThreats);
     }
     /**
-     * @return Require encrypted applications
+     * @return Whether the device&#39;s disk must be encrypted
      * 
      */
     public Optional<Boolean> encryptedApplications() {
         return Optional.ofNullable(this.encryptedApplications);
     }
     /**
-     * @return Require the firewall
+     * @return Whether the agent&#39;s firewall must be on
      * 
      */
     public Optional<Boolean> firewallEnabled() {
         return Optional.ofNullable(this.firewallEnabled);
     }
     /**
-     * @return Required infection state
+     * @return The infection flag the device must have
      * 
      */
     public Optional<Boolean> infected() {
         return Optional.ofNullable(this.infected);
     }
     /**
-     * @return Require an active agent
+     * @return Whether the agent must be active and reporting
      * 
      */
     public Optional<Boolean> isActive() {
         return Optional.ofNullable(this.isActive);
     }
     /**
-     * @return Require an up-to-date agent
+     * @return Whether the agent must run its latest version
      * 
      */
     public Optional<Boolean> isUpToDate() {
         return Optional.ofNullable(this.isUpToDate);
     }
     /**
-     * @return Required network status; one of `connected`, `disconnected`, `quarantined`
+     * @return The network status the device must have; one of `connected`, `disconnected`, `quarantined`
      * 
      */
     public Optional<String> networkStatus() {
         return Optional.ofNullable(this.networkStatus);
     }
     /**
-     * @return Required operational state
+     * @return The operational state the agent must be in
      * 
      */
     public Optional<String> operationalState() {

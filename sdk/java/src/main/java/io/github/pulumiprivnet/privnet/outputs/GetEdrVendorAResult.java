@@ -21,7 +21,7 @@ public final class GetEdrVendorAResult {
      */
     private String accountId;
     /**
-     * @return API URL
+     * @return Base URL of the SentinelOne API
      * 
      */
     private String apiUrl;
@@ -56,12 +56,12 @@ public final class GetEdrVendorAResult {
      */
     private String lastSyncedAt;
     /**
-     * @return Sync interval in hours
+     * @return How recently, in hours, a device must have synced
      * 
      */
     private Integer lastSyncedInterval;
     /**
-     * @return Device attributes a peer must match
+     * @return SentinelOne agent attributes a peer&#39;s device must match
      * 
      */
     private GetEdrVendorAMatchAttributes matchAttributes;
@@ -80,7 +80,7 @@ public final class GetEdrVendorAResult {
         return this.accountId;
     }
     /**
-     * @return API URL
+     * @return Base URL of the SentinelOne API
      * 
      */
     public String apiUrl() {
@@ -129,14 +129,14 @@ public final class GetEdrVendorAResult {
         return this.lastSyncedAt;
     }
     /**
-     * @return Sync interval in hours
+     * @return How recently, in hours, a device must have synced
      * 
      */
     public Integer lastSyncedInterval() {
         return this.lastSyncedInterval;
     }
     /**
-     * @return Device attributes a peer must match
+     * @return SentinelOne agent attributes a peer&#39;s device must match
      * 
      */
     public GetEdrVendorAMatchAttributes matchAttributes() {

@@ -20,7 +20,7 @@ public final class GetEdrVendorBResult {
      */
     private String accountId;
     /**
-     * @return Client id
+     * @return Azure application (client) id
      * 
      */
     private String clientId;
@@ -55,12 +55,12 @@ public final class GetEdrVendorBResult {
      */
     private String lastSyncedAt;
     /**
-     * @return Sync interval in hours
+     * @return How recently, in hours, a device must have synced
      * 
      */
     private Integer lastSyncedInterval;
     /**
-     * @return Tenant id
+     * @return Azure tenant id
      * 
      */
     private String tenantId;
@@ -79,7 +79,7 @@ public final class GetEdrVendorBResult {
         return this.accountId;
     }
     /**
-     * @return Client id
+     * @return Azure application (client) id
      * 
      */
     public String clientId() {
@@ -128,14 +128,14 @@ public final class GetEdrVendorBResult {
         return this.lastSyncedAt;
     }
     /**
-     * @return Sync interval in hours
+     * @return How recently, in hours, a device must have synced
      * 
      */
     public Integer lastSyncedInterval() {
         return this.lastSyncedInterval;
     }
     /**
-     * @return Tenant id
+     * @return Azure tenant id
      * 
      */
     public String tenantId() {

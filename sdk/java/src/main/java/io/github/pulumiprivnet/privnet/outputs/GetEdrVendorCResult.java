@@ -20,7 +20,7 @@ public final class GetEdrVendorCResult {
      */
     private String accountId;
     /**
-     * @return Cloud identifier
+     * @return CrowdStrike cloud
      * 
      */
     private String cloudId;
@@ -55,17 +55,12 @@ public final class GetEdrVendorCResult {
      */
     private String lastSyncedAt;
     /**
-     * @return Sync interval in hours
-     * 
-     */
-    private Integer lastSyncedInterval;
-    /**
      * @return Last change
      * 
      */
     private String updatedAt;
     /**
-     * @return Minimum assessment score for approval
+     * @return Least Zero Trust Assessment score a device needs
      * 
      */
     private Integer ztaScoreThreshold;
@@ -79,7 +74,7 @@ public final class GetEdrVendorCResult {
         return this.accountId;
     }
     /**
-     * @return Cloud identifier
+     * @return CrowdStrike cloud
      * 
      */
     public String cloudId() {
@@ -128,13 +123,6 @@ public final class GetEdrVendorCResult {
         return this.lastSyncedAt;
     }
     /**
-     * @return Sync interval in hours
-     * 
-     */
-    public Integer lastSyncedInterval() {
-        return this.lastSyncedInterval;
-    }
-    /**
      * @return Last change
      * 
      */
@@ -142,7 +130,7 @@ public final class GetEdrVendorCResult {
         return this.updatedAt;
     }
     /**
-     * @return Minimum assessment score for approval
+     * @return Least Zero Trust Assessment score a device needs
      * 
      */
     public Integer ztaScoreThreshold() {
@@ -166,7 +154,6 @@ public final class GetEdrVendorCResult {
         private List<GetEdrVendorCGroup> groups;
         private Integer id;
         private String lastSyncedAt;
-        private Integer lastSyncedInterval;
         private String updatedAt;
         private Integer ztaScoreThreshold;
         public Builder() {}
@@ -180,7 +167,6 @@ public final class GetEdrVendorCResult {
     	      this.groups = defaults.groups;
     	      this.id = defaults.id;
     	      this.lastSyncedAt = defaults.lastSyncedAt;
-    	      this.lastSyncedInterval = defaults.lastSyncedInterval;
     	      this.updatedAt = defaults.updatedAt;
     	      this.ztaScoreThreshold = defaults.ztaScoreThreshold;
         }
@@ -253,14 +239,6 @@ public final class GetEdrVendorCResult {
             return this;
         }
         @CustomType.Setter
-        public Builder lastSyncedInterval(Integer lastSyncedInterval) {
-            if (lastSyncedInterval == null) {
-              throw new MissingRequiredPropertyException("GetEdrVendorCResult", "lastSyncedInterval");
-            }
-            this.lastSyncedInterval = lastSyncedInterval;
-            return this;
-        }
-        @CustomType.Setter
         public Builder updatedAt(String updatedAt) {
             if (updatedAt == null) {
               throw new MissingRequiredPropertyException("GetEdrVendorCResult", "updatedAt");
@@ -286,7 +264,6 @@ public final class GetEdrVendorCResult {
             _resultValue.groups = groups;
             _resultValue.id = id;
             _resultValue.lastSyncedAt = lastSyncedAt;
-            _resultValue.lastSyncedInterval = lastSyncedInterval;
             _resultValue.updatedAt = updatedAt;
             _resultValue.ztaScoreThreshold = ztaScoreThreshold;
             return _resultValue;

@@ -1,0 +1,4 @@
+/** The FleetDM EDR integration (singleton). */
+import { edrProvider } from "../integrations";
+
+export = edrProvider("fleetdm");

@@ -1,0 +1,4 @@
+/** The Huntress EDR integration (singleton). */
+import { edrProvider } from "../integrations";
+
+export = edrProvider("huntress");

@@ -1,0 +1,4 @@
+/** The SentinelOne EDR integration (singleton). */
+import { edrProvider } from "../integrations";
+
+export = edrProvider("sentinelone");

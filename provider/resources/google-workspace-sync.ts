@@ -1,0 +1,4 @@
+/** A Google Workspace directory sync integration. */
+import { directorySyncProvider } from "../integrations";
+
+export = directorySyncProvider("google-idp");
