@@ -83,9 +83,9 @@ describe("call()", () => {
     await expect(c.call("deleteEdrVendorC")).resolves.toBeUndefined();
   });
 
-  test("the public invite routes are called without the credential", async () => {
+  test("the public routes (invites, the instance's status) are called without the credential", async () => {
     const publicRoutes = ROUTES.filter((r) => r.auth === "public").map((r) => r.operationId);
-    expect(publicRoutes.sort()).toEqual(["acceptInvite", "getInviteInfo"]);
+    expect(publicRoutes.sort()).toEqual(["acceptInvite", "getInstanceStatus", "getInviteInfo"]);
     await client().call("getInviteInfo", { params: { token: "inv-1" } });
     expect(srv.requests[0]?.headers.authorization).toBeUndefined();
   });

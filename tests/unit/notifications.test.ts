@@ -13,6 +13,7 @@ const root = path.resolve(__dirname, "..", "..");
 /** Dotted lower-case literals in server/ that are not activity codes, with why. */
 const NOT_CODES = new Set([
   "privnet.local", // the account's default DNS domain
+  "package.json", // the file the instance's version is read from
   "settings.extra.network_traffic_logs_groups", // field paths in messages
   "settings.peer_expose_groups",
   "auth.bearer_auth.distribution_groups",

@@ -174,7 +174,7 @@ test("pulumi import ids are documented: composite for child kinds, the singleton
   );
   expect(resourceOf("NetworkResource").description).toContain("<networkId>/<id>");
   expect(resourceOf("DnsSettings").description).toContain("its id is `dns-settings`");
-  expect(resourceOf("EdrVendorB").description).toContain("its id is `vendor-b`");
+  expect(resourceOf("EdrIntune").description).toContain("its id is `intune`");
   expect(resourceOf("Group").description).toContain("`pulumi import privnet:index:Group <name> <id>`");
 });
 
