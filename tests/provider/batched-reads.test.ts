@@ -387,6 +387,11 @@ describe("which kinds share a list", () => {
       ReverseProxyService: "listReverseProxyServices",
       ReverseProxyDomain: null, // no GET: its own read shares listReverseProxyDomains
       ProxyToken: null, // no GET: its own read shares listProxyTokens
+      AgentNetworkSettings: null,
+      AgentNetworkProvider: "listAgentNetworkProviders",
+      AgentNetworkGuardrail: "listAgentNetworkGuardrails",
+      AgentNetworkPolicy: "listAgentNetworkPolicies",
+      AgentNetworkBudgetRule: "listAgentNetworkBudgetRules",
     });
   });
 
