@@ -432,6 +432,19 @@ export const AgentNetworkProviderRequestSchema = z
       "which stays when left out",
   );
 
+/**
+ * What a program declares of a provider (the provider's inputs): the create body with the API key required in its
+ * type too, as the program must always state it (the API never answers it back).
+ */
+export const AgentNetworkProviderInputSchema = z
+  .object({
+    ...providerFields,
+    api_key: apiKey()
+      .refine((s) => s !== "", { error: "must not be empty" })
+      .describe(apiKey().description ?? ""),
+  })
+  .describe("Agent Network provider inputs");
+
 export const AgentNetworkProviderSchema = z
   .strictObject({
     id: z.string().describe("Provider id"),

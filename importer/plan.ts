@@ -226,7 +226,7 @@ export function programInputs(spec: ResourceSpec, f: Found, now = Date.now()): P
     const pruned = prune(v, schema);
     out[name] = secret.has(name) ? unmask(pruned, name, new Set(spec.secretPaths ?? [])) : pruned;
   }
-  return out;
+  return spec.importInputs?.(out, f.object) ?? out;
 }
 
 /** A value with secrets replaced by `placeholder` and comments dropped: what the provider will see. */

@@ -1,5 +1,5 @@
 /** Agent Network provider: an LLM provider the account's gateway forwards to, with its API key. */
-import { AgentNetworkProviderCreateSchema, AgentNetworkProviderSchema } from "../../api/agent-network";
+import { AgentNetworkProviderInputSchema, AgentNetworkProviderSchema } from "../../api/agent-network";
 import { PrivnetProvider } from "../lifecycle";
 
 export = new PrivnetProvider({
@@ -12,7 +12,7 @@ export = new PrivnetProvider({
     "never returns it, so state keeps the program's (encrypted) and every update sends it again; a key changed " +
     "elsewhere cannot be detected. `enabled` is false unless the program sets it, as the service stores it. " +
     "Every change, `providerId` included, is made in place. A provider a policy names cannot be deleted.",
-  input: AgentNetworkProviderCreateSchema,
+  input: AgentNetworkProviderInputSchema,
   output: AgentNetworkProviderSchema,
   ops: {
     create: "createAgentNetworkProvider",

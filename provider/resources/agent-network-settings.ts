@@ -58,6 +58,7 @@ const spec: ResourceSpec = {
   replaceOnChange: ["proxyAddress", "endpoint"],
   deleteBeforeReplace: true,
   normalForms: { proxyAddress: normalHostname, endpoint: normalHostname },
+  importInputs: (inputs, object) => withoutDerivedAddress(inputs, object.dedicated === true),
   extraOutputs: {
     [PRIOR_SETTINGS]: {
       description:
@@ -71,6 +72,13 @@ const spec: ResourceSpec = {
     },
   },
 };
+
+/** The address that made the settings, and not the other: an allocated endpoint is no input. */
+function withoutDerivedAddress(inputs: Props, dedicated: boolean): Props {
+  const out = { ...inputs };
+  delete out[dedicated ? "proxyAddress" : "endpoint"];
+  return out;
+}
 
 /** The settings as the server holds them (API form); undefined while not bootstrapped. */
 async function current(ctx: LifecycleContext): Promise<Props | undefined> {
@@ -154,7 +162,11 @@ spec.hooks = {
     if (!settings || id !== ID) return {};
     const mine = props[BOOTSTRAPPED] === true;
     const outs = outputs(settings, props, props, priorOf(props), mine, "read");
-    return { id, props: outs, inputs: inputsFromOutputs(spec, outs) };
+    return {
+      id,
+      props: outs,
+      inputs: withoutDerivedAddress(inputsFromOutputs(spec, outs), settings.dedicated === true),
+    };
   },
   async update(ctx, _id, olds, news) {
     const settings = await current(ctx);

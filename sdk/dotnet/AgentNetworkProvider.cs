@@ -26,7 +26,7 @@ namespace PulumiPrivnet.Privnet
         /// The upstream provider's API key. Write-only: stored encrypted, never answered. Required on create; on update, left out keeps the stored key (secret)
         /// </summary>
         [Output("apiKey")]
-        public Output<string?> ApiKey { get; private set; } = null!;
+        public Output<string> ApiKey { get; private set; } = null!;
 
         /// <summary>
         /// When it was created
@@ -155,7 +155,7 @@ namespace PulumiPrivnet.Privnet
         [Input("adoptId")]
         public Input<string>? AdoptId { get; set; }
 
-        [Input("apiKey")]
+        [Input("apiKey", required: true)]
         private Input<string>? _apiKey;
 
         /// <summary>

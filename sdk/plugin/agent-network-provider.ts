@@ -92,7 +92,7 @@ export class AgentNetworkProvider extends pulumi.CustomResource {
   /** When it last changed */
   declare readonly updatedAt: pulumi.Output<string>;
   /** The upstream provider's API key. Write-only: stored encrypted, never answered. Required on create; on update, left out keeps the stored key (secret) */
-  declare readonly apiKey: pulumi.Output<string | undefined>;
+  declare readonly apiKey: pulumi.Output<string>;
 
   constructor(name: string, args: AgentNetworkProviderArgs, opts?: pulumi.CustomResourceOptions) {
     const props = {

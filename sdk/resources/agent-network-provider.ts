@@ -59,7 +59,7 @@ export interface AgentNetworkProviderArgs {
   /** Whether the gateway leaves out the caller's identity metadata on upstream requests; default false */
   metadataDisabled?: pulumi.Input<boolean>;
   /** The upstream provider's API key. Write-only: stored encrypted, never answered. Required on create; on update, left out keeps the stored key (secret; write-only: kept from state, the API never returns it) */
-  apiKey?: pulumi.Input<string>;
+  apiKey: pulumi.Input<string>;
   /** Id of an existing AgentNetworkProvider to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only */
   adoptId?: pulumi.Input<string>;
 }
@@ -208,7 +208,7 @@ export class AgentNetworkProvider extends pulumi.dynamic.Resource {
   /** When it last changed */
   declare readonly updatedAt: pulumi.Output<string>;
   /** The upstream provider's API key. Write-only: stored encrypted, never answered. Required on create; on update, left out keeps the stored key (secret) */
-  declare readonly apiKey: pulumi.Output<string | undefined>;
+  declare readonly apiKey: pulumi.Output<string>;
 
   constructor(name: string, args: AgentNetworkProviderArgs, opts?: pulumi.CustomResourceOptions) {
     const props = {

@@ -64,7 +64,7 @@ type AgentNetworkProvider struct {
 	pulumi.CustomResourceState
 
 	// The upstream provider's API key. Write-only: stored encrypted, never answered. Required on create; on update, left out keeps the stored key (secret)
-	ApiKey pulumi.StringPtrOutput `pulumi:"apiKey"`
+	ApiKey pulumi.StringOutput `pulumi:"apiKey"`
 	// When it was created
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
 	// Whether the gateway routes requests to this provider; false when left out
@@ -98,6 +98,9 @@ func NewAgentNetworkProvider(ctx *pulumi.Context,
 		return nil, errors.New("missing one or more required arguments")
 	}
 
+	if args.ApiKey == nil {
+		return nil, errors.New("invalid value for required argument 'ApiKey'")
+	}
 	if args.Name == nil {
 		return nil, errors.New("invalid value for required argument 'Name'")
 	}
@@ -108,7 +111,7 @@ func NewAgentNetworkProvider(ctx *pulumi.Context,
 		return nil, errors.New("invalid value for required argument 'UpstreamUrl'")
 	}
 	if args.ApiKey != nil {
-		args.ApiKey = pulumi.ToSecret(args.ApiKey).(pulumi.StringPtrInput)
+		args.ApiKey = pulumi.ToSecret(args.ApiKey).(pulumi.StringInput)
 	}
 	secrets := pulumi.AdditionalSecretOutputs([]string{
 		"apiKey",
@@ -150,7 +153,7 @@ type agentNetworkProviderArgs struct {
 	// Id of an existing AgentNetworkProvider to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only
 	AdoptId *string `pulumi:"adoptId"`
 	// The upstream provider's API key. Write-only: stored encrypted, never answered. Required on create; on update, left out keeps the stored key (secret; write-only: kept from state, the API never returns it)
-	ApiKey *string `pulumi:"apiKey"`
+	ApiKey string `pulumi:"apiKey"`
 	// Whether the gateway routes requests to this provider; false when left out
 	Enabled *bool `pulumi:"enabled"`
 	// Values for the extra headers the catalog entry declares (Portkey's `x-portkey-config`), by header name; an empty value is dropped
@@ -178,7 +181,7 @@ type AgentNetworkProviderArgs struct {
 	// Id of an existing AgentNetworkProvider to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only
 	AdoptId pulumi.StringPtrInput
 	// The upstream provider's API key. Write-only: stored encrypted, never answered. Required on create; on update, left out keeps the stored key (secret; write-only: kept from state, the API never returns it)
-	ApiKey pulumi.StringPtrInput
+	ApiKey pulumi.StringInput
 	// Whether the gateway routes requests to this provider; false when left out
 	Enabled pulumi.BoolPtrInput
 	// Values for the extra headers the catalog entry declares (Portkey's `x-portkey-config`), by header name; an empty value is dropped
@@ -239,8 +242,8 @@ func (o AgentNetworkProviderOutput) ToAgentNetworkProviderOutputWithContext(ctx 
 }
 
 // The upstream provider's API key. Write-only: stored encrypted, never answered. Required on create; on update, left out keeps the stored key (secret)
-func (o AgentNetworkProviderOutput) ApiKey() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *AgentNetworkProvider) pulumi.StringPtrOutput { return v.ApiKey }).(pulumi.StringPtrOutput)
+func (o AgentNetworkProviderOutput) ApiKey() pulumi.StringOutput {
+	return o.ApplyT(func(v *AgentNetworkProvider) pulumi.StringOutput { return v.ApiKey }).(pulumi.StringOutput)
 }
 
 // When it was created

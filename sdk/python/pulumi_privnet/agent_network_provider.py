@@ -21,11 +21,11 @@ __all__ = ['AgentNetworkProviderArgs', 'AgentNetworkProvider']
 @pulumi.input_type
 class AgentNetworkProviderArgs:
     def __init__(__self__, *,
+                 api_key: pulumi.Input[_builtins.str],
                  name: pulumi.Input[_builtins.str],
                  provider_id: pulumi.Input[_builtins.str],
                  upstream_url: pulumi.Input[_builtins.str],
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
-                 api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  extra_values: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  identity_header_groups: pulumi.Input[Optional[_builtins.str]] = None,
@@ -36,11 +36,11 @@ class AgentNetworkProviderArgs:
         """
         The set of arguments for constructing a AgentNetworkProvider resource.
 
+        :param pulumi.Input[_builtins.str] api_key: The upstream provider's API key. Write-only: stored encrypted, never answered. Required on create; on update, left out keeps the stored key (secret; write-only: kept from state, the API never returns it)
         :param pulumi.Input[_builtins.str] name: The provider's display name (names may repeat)
         :param pulumi.Input[_builtins.str] provider_id: The provider type, an id of the catalog (`openai_api`, `anthropic_api`, `portkey`, `custom`, ...): how the key is sent and which models and prices apply; known values `openai_api`, `anthropic_api`, `azure_openai_api`, `bedrock_api`, `vertex_ai_api`, `mistral_api`, `kimi_api`, `litellm_proxy`, `portkey`, `bifrost`, `cloudflare_ai_gateway`, `vercel_ai_gateway`, `openrouter`, `vllm`, `custom` (others are accepted)
         :param pulumi.Input[_builtins.str] upstream_url: Where the gateway sends requests: a full http(s) URL (`https://api.openai.com`)
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing AgentNetworkProvider to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only
-        :param pulumi.Input[_builtins.str] api_key: The upstream provider's API key. Write-only: stored encrypted, never answered. Required on create; on update, left out keeps the stored key (secret; write-only: kept from state, the API never returns it)
         :param pulumi.Input[_builtins.bool] enabled: Whether the gateway routes requests to this provider; false when left out
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] extra_values: Values for the extra headers the catalog entry declares (Portkey's `x-portkey-config`), by header name; an empty value is dropped
         :param pulumi.Input[_builtins.str] identity_header_groups: For a gateway whose identity headers are configurable: the header that carries the caller's groups; empty: not sent
@@ -49,13 +49,12 @@ class AgentNetworkProviderArgs:
         :param pulumi.Input[Sequence[pulumi.Input['AgentNetworkProviderModelArgs']]] models: The models offered, with the prices the meter uses; empty: every model of the catalog entry at the catalog's prices
         :param pulumi.Input[_builtins.bool] skip_tls_verification: Whether the gateway accepts any TLS certificate from the upstream (a private gateway); default false
         """
+        pulumi.set(__self__, "api_key", api_key)
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "provider_id", provider_id)
         pulumi.set(__self__, "upstream_url", upstream_url)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
-        if api_key is not None:
-            pulumi.set(__self__, "api_key", api_key)
         if enabled is not None:
             pulumi.set(__self__, "enabled", enabled)
         if extra_values is not None:
@@ -70,6 +69,18 @@ class AgentNetworkProviderArgs:
             pulumi.set(__self__, "models", models)
         if skip_tls_verification is not None:
             pulumi.set(__self__, "skip_tls_verification", skip_tls_verification)
+
+    @_builtins.property
+    @pulumi.getter(name="apiKey")
+    def api_key(self) -> pulumi.Input[_builtins.str]:
+        """
+        The upstream provider's API key. Write-only: stored encrypted, never answered. Required on create; on update, left out keeps the stored key (secret; write-only: kept from state, the API never returns it)
+        """
+        return pulumi.get(self, "api_key")
+
+    @api_key.setter
+    def api_key(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "api_key", value)
 
     @_builtins.property
     @pulumi.getter
@@ -118,18 +129,6 @@ class AgentNetworkProviderArgs:
     @adopt_id.setter
     def adopt_id(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "adopt_id", value)
-
-    @_builtins.property
-    @pulumi.getter(name="apiKey")
-    def api_key(self) -> pulumi.Input[Optional[_builtins.str]]:
-        """
-        The upstream provider's API key. Write-only: stored encrypted, never answered. Required on create; on update, left out keeps the stored key (secret; write-only: kept from state, the API never returns it)
-        """
-        return pulumi.get(self, "api_key")
-
-    @api_key.setter
-    def api_key(self, value: pulumi.Input[Optional[_builtins.str]]):
-        pulumi.set(self, "api_key", value)
 
     @_builtins.property
     @pulumi.getter
@@ -363,6 +362,8 @@ class AgentNetworkProvider(pulumi.CustomResource):
             __props__ = AgentNetworkProviderArgs.__new__(AgentNetworkProviderArgs)
 
             __props__.__dict__["adopt_id"] = adopt_id
+            if api_key is None and not opts.urn:
+                raise TypeError("Missing required property 'api_key'")
             __props__.__dict__["api_key"] = None if api_key is None else pulumi.Output.secret(api_key)
             __props__.__dict__["enabled"] = enabled
             __props__.__dict__["extra_values"] = extra_values
@@ -423,7 +424,7 @@ class AgentNetworkProvider(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="apiKey")
-    def api_key(self) -> pulumi.Output[Optional[_builtins.str]]:
+    def api_key(self) -> pulumi.Output[_builtins.str]:
         """
         The upstream provider's API key. Write-only: stored encrypted, never answered. Required on create; on update, left out keeps the stored key (secret)
         """

@@ -34,14 +34,14 @@ public class AgentNetworkProvider extends com.pulumi.resources.CustomResource {
      * 
      */
     @Export(name="apiKey", refs={String.class}, tree="[0]")
-    private Output</* @Nullable */ String> apiKey;
+    private Output<String> apiKey;
 
     /**
      * @return The upstream provider&#39;s API key. Write-only: stored encrypted, never answered. Required on create; on update, left out keeps the stored key (secret)
      * 
      */
-    public Output<Optional<String>> apiKey() {
-        return Codegen.optional(this.apiKey);
+    public Output<String> apiKey() {
+        return this.apiKey;
     }
     /**
      * When it was created

@@ -39,15 +39,15 @@ public final class AgentNetworkProviderArgs extends com.pulumi.resources.Resourc
      * The upstream provider&#39;s API key. Write-only: stored encrypted, never answered. Required on create; on update, left out keeps the stored key (secret; write-only: kept from state, the API never returns it)
      * 
      */
-    @Import(name="apiKey")
-    private @Nullable Output<String> apiKey;
+    @Import(name="apiKey", required=true)
+    private Output<String> apiKey;
 
     /**
      * @return The upstream provider&#39;s API key. Write-only: stored encrypted, never answered. Required on create; on update, left out keeps the stored key (secret; write-only: kept from state, the API never returns it)
      * 
      */
-    public Optional<Output<String>> apiKey() {
-        return Optional.ofNullable(this.apiKey);
+    public Output<String> apiKey() {
+        return this.apiKey;
     }
 
     /**
@@ -262,7 +262,7 @@ public final class AgentNetworkProviderArgs extends com.pulumi.resources.Resourc
          * @return builder
          * 
          */
-        public Builder apiKey(@Nullable Output<String> apiKey) {
+        public Builder apiKey(Output<String> apiKey) {
             $.apiKey = apiKey;
             return this;
         }
@@ -498,6 +498,9 @@ public final class AgentNetworkProviderArgs extends com.pulumi.resources.Resourc
         }
 
         public AgentNetworkProviderArgs build() {
+            if ($.apiKey == null) {
+                throw new MissingRequiredPropertyException("AgentNetworkProviderArgs", "apiKey");
+            }
             if ($.name == null) {
                 throw new MissingRequiredPropertyException("AgentNetworkProviderArgs", "name");
             }
