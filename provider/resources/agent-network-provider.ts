@@ -21,6 +21,9 @@ export = new PrivnetProvider({
     delete: "deleteAgentNetworkProvider",
   },
   idParam: "providerId",
+  // The service answers a create and an update with an `updatedAt` a few microseconds off the one it stores:
+  // read back, the state holds what a refresh reads.
+  readBack: "always",
   writeOnly: ["apiKey"],
   secretInputs: ["apiKey"],
 });
