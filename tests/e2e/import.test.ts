@@ -46,6 +46,7 @@ function secretValue(a: ImportAccount, what: string): string {
     "ReverseProxyService auth.headerAuths[0].value": a.secrets.rpHeader as string,
     "NotificationChannel target.headers.X-Hook-Secret": a.secrets.hookSecret as string,
     "OktaScimIntegration connectionName": a.secrets.oktaConnection as string,
+    "AgentNetworkProvider apiKey": a.secrets.llmKey as string,
   };
   const v = values[`${kind} ${field}`];
   if (v === undefined) throw new Error(`no value for the secret ${what}`);
@@ -156,9 +157,10 @@ describe("privnet-import: adopting a whole account", () => {
       expect(secrets.map((s) => s.key).sort()).toEqual(
         [...run.stdout.matchAll(/^ {2}(\w+): .+: \S+( \(not secret\))?$/gm)].map((m) => m[1]).sort(),
       );
-      // 13 secrets (9 integration credentials, a webhook's header, a proxied service's password, PIN and
-      // header value), and the Okta connection name: write-only, no secret, set without --secret.
-      expect(secrets).toHaveLength(14);
+      // 14 secrets (9 integration credentials, a webhook's header, a proxied service's password, PIN and
+      // header value, an LLM provider's API key), and the Okta connection name: write-only, no secret, set
+      // without --secret.
+      expect(secrets).toHaveLength(15);
       const plain = secrets.filter((s) => s.what.endsWith("(not secret)"));
       expect(plain.map((s) => s.what)).toEqual([
         expect.stringMatching(/^OktaScimIntegration .*: connectionName/),
