@@ -23,6 +23,15 @@ const login = async (email: string, password: string | undefined) =>
 
 (served ? describe : describe.skip)("agent network: the recorded sequence", () => {
   test("answers as the reference answered: status codes, fields, defaults and refusals", async () => {
+    // The sequence starts from an account with none of the family: it compares whole lists.
+    const held = {
+      settings: (await t.client.call<{ endpoint: string }>("getAgentNetworkSettings")).endpoint,
+      providers: (await t.client.call<unknown[]>("listAgentNetworkProviders")).length,
+      policies: (await t.client.call<unknown[]>("listAgentNetworkPolicies")).length,
+      guardrails: (await t.client.call<unknown[]>("listAgentNetworkGuardrails")).length,
+      budgetRules: (await t.client.call<unknown[]>("listAgentNetworkBudgetRules")).length,
+    };
+    expect(held).toEqual({ settings: "", providers: 0, policies: 0, guardrails: 0, budgetRules: 0 });
     const answers = await runSequence(t.url, t.token, { login });
     if (process.env.PRIVNET_AGENT_NETWORK_RECORD === "1") {
       const recording: Recording = {
