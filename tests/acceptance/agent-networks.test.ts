@@ -7,6 +7,7 @@
  *   kind, whose generated code (with the API key, which the API never shows, added from config) previews with no
  *   change and refreshes with no drift; destroy;
  * - Python (the generated SDK, Automation API): up, no change, no drift, an update in place, no change, destroy;
+ *   a provider and a guardrail made out of band imported with the `import_` option, then no change;
  * - every program reads the lookups (a catalog provider's defaults, the settings, a policy, the providers,
  *   consumption, usage, access logs); no API key is in plain text in the state, the backend's files or the CLI's
  *   output, nor, on the tier's own server, in its database file or request log.
@@ -563,12 +564,19 @@ run("Agent Networks: a Python program (the generated SDK)", () => {
         expect(steps["after-update"]?.changes).toEqual({ same: 7 });
         expect(steps["after-update-refresh"]?.changes).toEqual({ same: 7 });
         expect(steps.destroy?.changes).toEqual({ delete: 7 });
+        expect(steps.import?.changes).toEqual({ create: 1, import: 2 });
+        expect(steps["after-import"]?.changes).toEqual({ same: 3 });
+        expect(steps["after-import-refresh"]?.changes).toEqual({ same: 3 });
+        expect(steps["import-destroy"]?.changes).toEqual({ delete: 3 });
         for (const [file, text] of readAllFiles(path.join(work, "state")))
-          for (const v of [key, `${key}-2`])
+          for (const v of [key, `${key}-2`, `${key}-imported`])
             expect({ file, found: text.includes(v) }).toEqual({ file, found: false });
-        expectNotOnOwnServer({ key, key2: `${key}-2` });
+        expectNotOnOwnServer({ key, key2: `${key}-2`, imported: `${key}-imported` });
         expect(await family()).toEqual(EMPTY);
-        record("Python", "7 creates, 5 updates in place, no change, no drift, 7 deletes");
+        record(
+          "Python",
+          "7 creates, 5 updates in place, no change, no drift, 7 deletes; 2 imported, no change",
+        );
       } finally {
         removeWork(work);
       }

@@ -3,7 +3,8 @@ plugin and the generated SDK (pulumi_privnet).
 
 tests/acceptance/agent-networks.test.ts runs it like network.py (tests/e2e/inline.ts): one stack, one JSON line per
 step (`STEP {...}`): up, a no-change preview, a refresh preview, stage 2 (an update in place of every resource, the
-API key rotated), a no-change preview, a refresh preview, destroy. The test scans the backend's files for the API
+API key rotated), a no-change preview, a refresh preview, destroy; then a provider and a guardrail made through the
+API are imported (`import_`), previewed with no change and destroyed. The test scans the backend's files for the API
 keys afterwards.
 
 Environment: PRIVNET_TEST_URL, PRIVNET_TEST_TOKEN (the server), PRIVNET_TEST_WORK (a directory for the project),
@@ -13,6 +14,7 @@ API key; stage 2 appends "-2").
 import json
 import os
 import sys
+import urllib.request
 
 import pulumi
 import pulumi.automation as auto
@@ -90,6 +92,42 @@ def agent_networks(prefix: str, proxy: str, api_key: str, two: bool):
     return program
 
 
+def imported(ids: dict, api_key: str):
+    """Objects made out of band, brought under management with the `import_` resource option."""
+
+    def program() -> None:
+        privnet.AgentNetworkProvider(
+            "imported-provider",
+            provider_id="anthropic_api",
+            name="by hand",
+            upstream_url="https://api.anthropic.com",
+            api_key=pulumi.Output.secret(api_key),
+            enabled=True,
+            opts=pulumi.ResourceOptions(import_=ids["provider"]),
+        )
+        privnet.AgentNetworkGuardrail(
+            "imported-guardrail",
+            name="by hand",
+            checks=privnet.AgentNetworkGuardrailChecksArgs(
+                prompt_capture=privnet.AgentNetworkGuardrailChecksPromptCaptureArgs(enabled=True, redact_pii=True),
+            ),
+            opts=pulumi.ResourceOptions(import_=ids["guardrail"]),
+        )
+
+    return program
+
+
+def api(url: str, token: str, method: str, path: str, body=None) -> dict:
+    req = urllib.request.Request(
+        url + path,
+        method=method,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(req) as res:
+        return json.loads(res.read() or b"{}")
+
+
 def step(name: str, **data) -> None:
     print("STEP " + json.dumps({"step": name, **data}), flush=True)
 
@@ -138,6 +176,35 @@ def main() -> None:
         step("after-update-refresh", changes=summary(stack.preview_refresh()))
     finally:
         step("destroy", changes=summary(stack.destroy()))
+
+    # Import: a provider and a guardrail made through the API, adopted with `import_`; then no change; destroy.
+    ids = {
+        "provider": api(url, token, "POST", "/api/agent-network/providers", {
+            "provider_id": "anthropic_api", "name": "by hand", "upstream_url": "https://api.anthropic.com",
+            "api_key": api_key + "-imported", "enabled": True,
+        })["id"],
+        "guardrail": api(url, token, "POST", "/api/agent-network/guardrails", {
+            "name": "by hand", "checks": {"prompt_capture": {"enabled": True, "redact_pii": True}},
+        })["id"],
+    }
+    imp = auto.create_or_select_stack(
+        stack_name="imported",
+        project_name="privnet-python-agent-networks",
+        program=imported(ids, api_key + "-imported"),
+        opts=auto.LocalWorkspaceOptions(
+            work_dir=work,
+            secrets_provider="passphrase",
+            project_settings=auto.ProjectSettings(name="privnet-python-agent-networks", runtime="python"),
+        ),
+    )
+    imp.set_config("privnet:apiUrl", auto.ConfigValue(value=url))
+    imp.set_config("privnet:token", auto.ConfigValue(value=token, secret=True))
+    try:
+        step("import", changes=summary(imp.up()))
+        step("after-import", changes=summary(imp.preview()))
+        step("after-import-refresh", changes=summary(imp.preview_refresh()))
+    finally:
+        step("import-destroy", changes=summary(imp.destroy()))
 
 
 if __name__ == "__main__":
