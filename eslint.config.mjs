@@ -53,7 +53,12 @@ export default tseslint.config(
   {
     // The examples (and the e2e tests' TypeScript programs) are separate Pulumi projects (own package.json and
     // tsconfig.json, compiled against the installed package when they run): linted here without type information.
-    files: ["examples/**/*.ts", "tests/e2e/programs/*/index.ts", "tests/fixtures/*/programs/*/index.ts"],
+    files: [
+      "examples/**/*.ts",
+      "tests/e2e/programs/*/index.ts",
+      "tests/fixtures/*/programs/*/index.ts",
+      "tests/acceptance/programs/*/index.ts",
+    ],
     ...tseslint.configs.disableTypeChecked,
   },
   {

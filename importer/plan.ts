@@ -55,6 +55,9 @@ export const REFERENCED_KINDS = new Set([
   "DnsZone",
   "User",
   "Peer",
+  // Agent Network policies name providers and guardrails.
+  "AgentNetworkProvider",
+  "AgentNetworkGuardrail",
 ]);
 
 export function specOf(kind: string): ResourceSpec {
@@ -223,7 +226,7 @@ export function programInputs(spec: ResourceSpec, f: Found, now = Date.now()): P
     const pruned = prune(v, schema);
     out[name] = secret.has(name) ? unmask(pruned, name, new Set(spec.secretPaths ?? [])) : pruned;
   }
-  return out;
+  return spec.importInputs?.(out, f.object) ?? out;
 }
 
 /** A value with secrets replaced by `placeholder` and comments dropped: what the provider will see. */

@@ -780,7 +780,7 @@ export class PrivnetProvider implements pulumi.dynamic.ResourceProvider {
       const v = found.props[name];
       if (v !== undefined && v !== null && v !== "") inputs[name] = v;
     }
-    return { ...found, inputs };
+    return { ...found, inputs: this.spec.importInputs?.(inputs, found.props) ?? inputs };
   }
 
   async update(resourceId: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {

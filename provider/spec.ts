@@ -173,6 +173,12 @@ export interface ResourceSpec {
   mergeOutputs?: (outs: Props, inputs: Props, previous: Props | undefined) => Props;
   /** Adjusts an update body using the old outputs (e.g. keeps server-assigned ids of list items). */
   prepareUpdateBody?: (body: Props, olds: Props) => Props;
+  /**
+   * The inputs `pulumi import` and privnet-import state for an object, from those its outputs show (`object`:
+   * its fields, in either form): for kinds where some shown inputs only follow from others (the Agent Network
+   * settings' endpoint, allocated under the proxy address the program names).
+   */
+  importInputs?: (inputs: Props, object: Props) => Props;
   /** Extra outputs (declared for the sdk) besides the response's fields. */
   extraOutputs?: Record<string, { description: string; type: string }>;
   /** Full overrides, for kinds that do not fit CRUD (adopted peers, singletons without delete). */

@@ -44,6 +44,7 @@ export const SERVICE_PATH_PREFIXES = [
   "/api/instance",
   "/api/locations/",
   "/api/networks/routers",
+  "/api/agent-network/",
 ];
 
 export const FACTS_FILE = path.join(root, "tests", "fixtures", "service-openapi", "facts.json");

@@ -82,7 +82,13 @@ function opOf(route: ApiRoute): Op {
 }
 
 /** Reads every role may make (the service answers them to a user of role `user` too, checked on v0.77.1). */
-const EVERY_USER_READS = new Set(["getInstanceVersion", "listCountries", "listCities"]);
+const EVERY_USER_READS = new Set([
+  "getInstanceVersion",
+  "listCountries",
+  "listCities",
+  // The catalog of LLM provider types is the same for everyone.
+  "listAgentNetworkCatalogProviders",
+]);
 
 /** The User `permissions` object for a role. */
 export function permissionsFor(role: string): { is_restricted: boolean; modules: Grants } {
@@ -101,7 +107,8 @@ export function allowed(
   params: Record<string, string>,
 ): boolean {
   if (route.operationId === "getCurrentUser") return true;
-  // What the instance runs and the places of its geo database: every user may read them, as on the service.
+  // What the instance runs, the places of its geo database, the LLM catalog: every user may read them, as on the
+  // service.
   if (EVERY_USER_READS.has(route.operationId)) return true;
   if (route.family === "tokens" && params.userId === userId) return true;
   // Not even an owner or admin may set another user's password.

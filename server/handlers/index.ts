@@ -29,6 +29,7 @@ import * as reverseProxies from "./reverse-proxies";
 import * as edrBypass from "./edr-bypass";
 import * as msp from "./msp";
 import * as instance from "./instance";
+import * as agentNetwork from "./agent-network";
 
 export const HANDLER_MODULES = [
   policies,
@@ -50,6 +51,7 @@ export const HANDLER_MODULES = [
   identityProviders,
   ingress,
   reverseProxies,
+  agentNetwork,
   events,
   // Beyond the spec, from the service's v0.77.1 document: EDR bypasses, MSP tenants, the instance and locations.
   edrBypass,

@@ -114,12 +114,18 @@ describe("privnet-import against the target: adopt the whole account", () => {
 
   afterAll(async () => {
     // The stack adopted the account: it is left as it is (removed with the work directory), never destroyed.
+    const again: Made[] = [];
     for (const m of [...made].reverse())
       await providerFor(m.kind)
         .delete(m.id, m.outs)
-        .catch(() => undefined);
+        .catch(() => again.push(m));
     if (target)
       for (const left of await removePrerequisites(target)) process.stdout.write(`left behind: ${left}\n`);
+    // What a prerequisite still used (the Agent Network settings, while providers made for a policy existed).
+    for (const m of again)
+      await providerFor(m.kind)
+        .delete(m.id, m.outs)
+        .catch((err: unknown) => process.stdout.write(`left behind: ${m.kind} ${m.id}: ${String(err)}\n`));
     removeWork(work);
   }, SETUP_TIMEOUT_MS);
 
@@ -300,6 +306,22 @@ describe("privnet-import against the target: adopt the whole account", () => {
         getProxyTokens: undefined,
         getInvites: undefined,
         getAuditEvents: undefined,
+        // Agent Networks
+        getAgentNetworkSettings: undefined,
+        getAgentNetworkCatalogProvider: "openai_api",
+        getAgentNetworkCatalogProviders: undefined,
+        getAgentNetworkProvider: id("AgentNetworkProvider") && { id: id("AgentNetworkProvider") },
+        getAgentNetworkProviders: undefined,
+        getAgentNetworkPolicy: id("AgentNetworkPolicy") && { id: id("AgentNetworkPolicy") },
+        getAgentNetworkPolicies: undefined,
+        getAgentNetworkGuardrail: id("AgentNetworkGuardrail") && { id: id("AgentNetworkGuardrail") },
+        getAgentNetworkGuardrails: undefined,
+        getAgentNetworkBudgetRule: id("AgentNetworkBudgetRule") && { id: id("AgentNetworkBudgetRule") },
+        getAgentNetworkBudgetRules: undefined,
+        getAgentNetworkConsumption: undefined,
+        getAgentNetworkUsage: {},
+        getAgentNetworkAccessLogs: {},
+        getAgentNetworkAccessLogSessions: {},
         getProxyLogs: {},
         getTrafficEvents: {},
         getEdrSentinelOne: undefined,

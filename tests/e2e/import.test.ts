@@ -49,6 +49,7 @@ function secretValue(a: ImportAccount, what: string): string {
     "ReverseProxyService auth.headerAuths[0].value": a.secrets.rpHeader as string,
     "NotificationChannel target.headers.X-Hook-Secret": a.secrets.hookSecret as string,
     "OktaScimIntegration connectionName": a.secrets.oktaConnection as string,
+    "AgentNetworkProvider apiKey": a.secrets.llmKey as string,
   };
   const v = values[`${kind} ${field}`];
   if (v === undefined) throw new Error(`no value for the secret ${what}`);
@@ -162,9 +163,10 @@ describe("privnet-import: adopting a whole account", () => {
       expect(secrets.map((s) => s.key).sort()).toEqual(
         [...run.stdout.matchAll(/^ {2}(\w+): .+: \S+( \(not secret\))?$/gm)].map((m) => m[1]).sort(),
       );
-      // 16 secrets (12 integration credentials, a webhook's header, a proxied service's password, PIN and
-      // header value), and the Okta connection name: write-only, no secret, set without --secret.
-      expect(secrets).toHaveLength(17);
+      // 17 secrets (12 integration credentials, a webhook's header, a proxied service's password, PIN and
+      // header value, an LLM provider's API key), and the Okta connection name: write-only, no secret, set
+      // without --secret.
+      expect(secrets).toHaveLength(18);
       const plain = secrets.filter((s) => s.what.endsWith("(not secret)"));
       expect(plain.map((s) => s.what)).toEqual([
         expect.stringMatching(/^OktaScimIntegration .*: connectionName/),

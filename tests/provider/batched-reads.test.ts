@@ -396,6 +396,11 @@ describe("which kinds share a list", () => {
       AzureAdSync: "listAzureAdSyncs",
       PeerEdrBypass: null, // no GET, no id: its own read finds the peer in listPeerEdrBypasses
       MspTenant: null, // no GET: its own read shares listMspTenants
+      AgentNetworkSettings: null,
+      AgentNetworkProvider: "listAgentNetworkProviders",
+      AgentNetworkGuardrail: "listAgentNetworkGuardrails",
+      AgentNetworkPolicy: "listAgentNetworkPolicies",
+      AgentNetworkBudgetRule: "listAgentNetworkBudgetRules",
     });
   });
 

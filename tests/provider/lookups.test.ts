@@ -917,6 +917,119 @@ describe("SCIM provisioning and notification channels", () => {
   });
 });
 
+describe("agent networks", () => {
+  test("settings, the catalog, providers (no API key), policies, guardrails, budget rules", async () => {
+    expect(await kept(privnet.getAgentNetworkSettings(opts))).toMatchObject({
+      endpoint: "",
+      dedicated: false,
+    });
+    await ok("createAgentNetworkSettings", { body: { endpoint: "agents.lookups.test" } });
+    expect(await kept(privnet.getAgentNetworkSettings(opts))).toMatchObject({
+      endpoint: "agents.lookups.test",
+      dedicated: true,
+      enableLogCollection: true,
+    });
+    const openai = await kept(privnet.getAgentNetworkCatalogProvider("openai_api", opts));
+    expect(openai).toMatchObject({ defaultHost: "api.openai.com", authHeaderTemplate: "Bearer ${API_KEY}" });
+    expect(openai.models.find((m) => m.id === "gpt-5.4")).toMatchObject({
+      inputPer1k: 0.0025,
+      outputPer1k: 0.015,
+    });
+    await expectLookupError(
+      privnet.getAgentNetworkCatalogProvider("nope", opts),
+      "not-found",
+      /no catalog provider with id "nope"/,
+    );
+    expect((await kept(privnet.getAgentNetworkCatalogProviders(opts))).map((p) => p.id)).toContain("portkey");
+
+    const provider = await ok("createAgentNetworkProvider", {
+      body: {
+        provider_id: "openai_api",
+        name: "lk-openai",
+        upstream_url: "https://api.openai.com",
+        api_key: "sk-lookup-secret",
+        enabled: true,
+        extra_values: { "x-team": "platform" },
+      },
+    });
+    const found = await kept(privnet.getAgentNetworkProvider({ id: provider.id }, opts));
+    expect(found).toMatchObject({ name: "lk-openai", enabled: true, extraValues: { "x-team": "platform" } });
+    expect(JSON.stringify(found)).not.toContain("sk-lookup-secret");
+    expect((await kept(privnet.getAgentNetworkProviders(opts))).map((p) => p.id)).toEqual([provider.id]);
+    await expectLookupError(
+      privnet.getAgentNetworkProvider({ id: "nope" }, opts),
+      "not-found",
+      /no Agent Network provider with id "nope"/,
+    );
+
+    const guard = await ok("createAgentNetworkGuardrail", { body: { name: "lk-guard" } });
+    expect(await kept(privnet.getAgentNetworkGuardrail({ id: guard.id }, opts))).toMatchObject({
+      name: "lk-guard",
+      checks: { modelAllowlist: { enabled: false, models: [] } },
+    });
+    expect((await kept(privnet.getAgentNetworkGuardrails(opts))).map((g) => g.id)).toEqual([guard.id]);
+    const policy = await ok("createAgentNetworkPolicy", {
+      body: {
+        name: "lk-policy",
+        source_groups: [fx.gAdmins.id],
+        destination_provider_ids: [provider.id],
+        guardrail_ids: [guard.id],
+        limits: { token_limit: { enabled: true, group_cap: 0, user_cap: 1000, window_seconds: 3600 } },
+      },
+    });
+    expect(await kept(privnet.getAgentNetworkPolicy({ id: policy.id }, opts))).toMatchObject({
+      sourceGroups: [fx.gAdmins.id],
+      limits: { tokenLimit: { userCap: 1000, windowSeconds: 3600 } },
+    });
+    expect((await kept(privnet.getAgentNetworkPolicies(opts))).map((p) => p.id)).toEqual([policy.id]);
+    const rule = await ok("createAgentNetworkBudgetRule", { body: { name: "lk-budget" } });
+    expect(await kept(privnet.getAgentNetworkBudgetRule({ id: rule.id }, opts))).toMatchObject({
+      enabled: true,
+      targetGroups: [],
+    });
+    expect((await kept(privnet.getAgentNetworkBudgetRules(opts))).map((r) => r.id)).toEqual([rule.id]);
+  });
+
+  test("consumption, usage, access logs and sessions of simulated requests", async () => {
+    const provider = (await ok("listAgentNetworkProviders"))[0];
+    const send = async (body: Record<string, unknown>) => {
+      const r = await s.raw("POST", "/sim/llm", {
+        body: JSON.stringify({ provider: provider.id, model: "gpt-5.4", ...body }),
+        headers: { "Content-Type": "application/json" },
+      });
+      expect(r.status).toBe(200);
+      return r.body;
+    };
+    await send({ groups: [fx.gAdmins.id], input_tokens: 1000, output_tokens: 100, session_id: "lk-1" });
+    await send({ groups: [fx.gAdmins.id], input_tokens: 2000, output_tokens: 200, session_id: "lk-1" });
+    await send({ groups: [fx.gDb.id], input_tokens: 5, output_tokens: 5 });
+    const counters = await kept(privnet.getAgentNetworkConsumption(opts));
+    expect(counters).toEqual([
+      expect.objectContaining({
+        dimensionKind: "group",
+        dimensionId: fx.gAdmins.id,
+        tokensInput: 3000,
+        tokensOutput: 300,
+      }),
+    ]);
+    const usage = await kept(privnet.getAgentNetworkUsage({ granularity: "month" }, opts));
+    expect(usage).toHaveLength(1);
+    expect(usage[0]).toMatchObject({ inputTokens: 3000, outputTokens: 300, totalTokens: 3300 });
+    expect(usage[0]!.costUsd).toBeCloseTo(3 * 0.0025 + 0.3 * 0.015, 9);
+    const denied = await kept(privnet.getAgentNetworkAccessLogs({ decision: "deny" }, opts));
+    expect(denied.data.map((e) => e.denyReason)).toEqual(["llm_policy.no_matching_policy"]);
+    const byGroup = await kept(
+      privnet.getAgentNetworkAccessLogs(
+        { groupIds: [fx.gAdmins.id], sortBy: "total_tokens", sortOrder: "asc" },
+        opts,
+      ),
+    );
+    expect(byGroup.data.map((e) => e.totalTokens)).toEqual([1100, 2200]);
+    const sessions = await kept(privnet.getAgentNetworkAccessLogSessions({ sessionId: "lk-1" }, opts));
+    expect(sessions).toMatchObject({ totalRecords: 1, data: [{ sessionId: "lk-1", requestCount: 2 }] });
+  });
+});
+
 describe("ingress (cloud)", () => {
   test("getIngressPeer, getIngressPeers, getIngressPortAllocation, getIngressPortAllocations", async () => {
     const ingress = (

@@ -21,6 +21,8 @@ const USER_MAY_CALL = new Set([
   "GET /api/instance/version",
   "GET /api/locations/countries",
   "GET /api/locations/countries/{country}/cities",
+  // The service lets every signed-in user read the catalog of LLM provider types.
+  "GET /api/agent-network/catalog/providers",
 ]);
 
 const DAY = 86_400_000;

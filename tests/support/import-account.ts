@@ -269,6 +269,7 @@ export async function buildImportAccount(url: string, client: PrivnetClient): Pr
     hookUrlToken: "hooktoken-import-8a0",
     /** Not a secret, but write-only: the Okta connection name comes back through config too. */
     oktaConnection: "okta-import-conn",
+    llmKey: "sk-import-llm-key-5b3",
   };
   await call(
     "createIdentityProvider",
@@ -499,6 +500,57 @@ export async function buildImportAccount(url: string, client: PrivnetClient): Pr
     "createProxyToken",
     { body: { name: "ci proxy", expires_in: 30 * 86400 } },
     "ProxyToken",
+  );
+  // Agent Networks: the gateway under a proxy address, a provider (its API key write-only) with its own prices, a
+  // guardrail, a policy from a group to the provider with a cap, an account-wide budget rule.
+  await client.call("createAgentNetworkSettings", {
+    body: { proxy_address: "agents.example.test", redact_pii: true, access_log_retention_days: 14 },
+  });
+  const llm = await call(
+    "createAgentNetworkProvider",
+    {
+      body: {
+        provider_id: "openai_api",
+        name: "openai",
+        upstream_url: "https://api.openai.com",
+        api_key: secrets.llmKey,
+        enabled: true,
+        models: [{ id: "gpt-4o-mini", input_per_1k: 0.00015, output_per_1k: 0.0006 }],
+      },
+    },
+    "AgentNetworkProvider",
+  );
+  const guard = await call(
+    "createAgentNetworkGuardrail",
+    {
+      body: { name: "small models", checks: { model_allowlist: { enabled: true, models: ["gpt-4o-mini"] } } },
+    },
+    "AgentNetworkGuardrail",
+  );
+  await call(
+    "createAgentNetworkPolicy",
+    {
+      body: {
+        name: "engineering to openai",
+        source_groups: [g("engineering")],
+        destination_provider_ids: [llm.id],
+        guardrail_ids: [guard.id],
+        limits: { token_limit: { enabled: true, group_cap: 0, user_cap: 2_000_000, window_seconds: 86400 } },
+      },
+    },
+    "AgentNetworkPolicy",
+  );
+  await call(
+    "createAgentNetworkBudgetRule",
+    {
+      body: {
+        name: "account ceiling",
+        limits: {
+          budget_limit: { enabled: true, group_cap_usd: 100, user_cap_usd: 0, window_seconds: 86400 },
+        },
+      },
+    },
+    "AgentNetworkBudgetRule",
   );
   // The tokens' values are answered once, at create: an import cannot know them, and they are never in its state.
   const withTokens: Record<string, string> = {

@@ -61,13 +61,13 @@ function expectedBodies(): Map<string, { request: boolean; response: boolean }> 
 describe("OpenAPI document", () => {
   const ops = [...specOperations(), ...beyondSpecOperations()];
 
-  test("operations.tsv has the 137 operations of the spec; 84 more are served beyond it", () => {
+  test("operations.tsv has the 137 operations of the spec; 113 more are served beyond it", () => {
     expect(specOperations()).toHaveLength(137);
     // SCIM provisioning (2 x 7), notifications (6), reverse proxies (14), the EDR vendors under their own names
     // (5 x 4), directory sync under theirs (2 x 7), EDR bypasses (3), MSP tenants (8), the instance (2),
-    // locations (2) and every network router (1), from the service's own document.
-    expect(beyondSpecOperations()).toHaveLength(84);
-    expect(ops).toHaveLength(221);
+    // locations (2), every network router (1) and agent networks (29), from the service's own document.
+    expect(beyondSpecOperations()).toHaveLength(113);
+    expect(ops).toHaveLength(250);
   });
 
   test.each(ops.map((o) => [o.method, o.path]))("%s %s is an operation of the document", (method, p) => {
