@@ -40,3 +40,8 @@ export { GoogleWorkspaceSync, type GoogleWorkspaceSyncArgs } from "./google-work
 export { AzureAdSync, type AzureAdSyncArgs } from "./azure-ad-sync";
 export { PeerEdrBypass, type PeerEdrBypassArgs } from "./peer-edr-bypass";
 export { MspTenant, type MspTenantArgs } from "./msp-tenant";
+export { AgentNetworkSettings, type AgentNetworkSettingsArgs } from "./agent-network-settings";
+export { AgentNetworkProvider, type AgentNetworkProviderArgs } from "./agent-network-provider";
+export { AgentNetworkGuardrail, type AgentNetworkGuardrailArgs } from "./agent-network-guardrail";
+export { AgentNetworkPolicy, type AgentNetworkPolicyArgs } from "./agent-network-policy";
+export { AgentNetworkBudgetRule, type AgentNetworkBudgetRuleArgs } from "./agent-network-budget-rule";
