@@ -44,6 +44,7 @@ import {
   type PublishedLine,
 } from "./report";
 import { readSnapshot, snapshotOf, SNAPSHOT_KINDS } from "./snapshot";
+import { llmLineText, llmRuleText, llmShowText, llmView, modelsText, type LlmView } from "./llm";
 import { checkProject, readStack, runAgainstTwin, startTwin } from "./twin";
 
 export const USAGE = `usage: privnet-access show|test|diff [options]
@@ -213,6 +214,7 @@ export function showText(
   lines: readonly AccessLine[],
   peerIds: readonly string[],
   published: readonly PublishedLine[] = [],
+  llm?: LlmView,
 ): string {
   const groups = groupsByPeer(account.snapshot);
   const byPeer = byPeerOf(lines);
@@ -243,11 +245,13 @@ export function showText(
     );
     for (const l of published) out.push(`  ${publishedText(l).slice("published: ".length)}`);
   }
+  out.push(...llmShowText(llm));
   const peers = new Set(lines.map((l) => l.from.id)).size;
   out.push(
     "",
     `${lines.length} access line${lines.length === 1 ? "" : "s"} from ${peers} of ${peerIds.length} peers` +
-      (published.length ? `; ${published.length} target${published.length === 1 ? "" : "s"} published` : ""),
+      (published.length ? `; ${published.length} target${published.length === 1 ? "" : "s"} published` : "") +
+      (llm?.lines.length ? `; ${llm.lines.length} LLM grant${llm.lines.length === 1 ? "" : "s"}` : ""),
   );
   return `${out.join("\n")}\n`;
 }
@@ -257,6 +261,7 @@ function showJson(
   lines: readonly AccessLine[],
   peerIds: readonly string[],
   published: readonly PublishedLine[],
+  llm: LlmView | undefined,
 ): unknown {
   const groups = groupsByPeer(account.snapshot);
   const byPeer = byPeerOf(lines);
@@ -274,6 +279,19 @@ function showJson(
     }),
     cannot_decide: undecided(account, peerIds),
     published: published.map((l) => ({ ...l, text: publishedText(l) })),
+    ...(llm
+      ? {
+          llm: {
+            endpoint: llm.endpoint,
+            grants: llm.lines.map((l) => ({
+              ...l,
+              models_text: modelsText(l.models, Infinity),
+              text: llmLineText(l),
+            })),
+            budget_rules: llm.rules.map((r) => ({ ...r, text: llmRuleText(r) })),
+          },
+        }
+      : {}),
   };
 }
 
@@ -292,11 +310,12 @@ async function show(o: Options, io: Io, token: string, progress: (l: string) => 
   const lines = accessLines(live.account, peerIds);
   const all = publishedLines(live.account);
   const published = o.peer ? publishedFor(all, peerIds) : all;
+  const llm = llmOf(live.account, o.peer ? peerIds : undefined);
   if (o.format === "json")
-    io.stdout(`${JSON.stringify(showJson(live.account, lines, peerIds, published), null, 2)}\n`);
+    io.stdout(`${JSON.stringify(showJson(live.account, lines, peerIds, published, llm), null, 2)}\n`);
   else if (o.format === "html")
-    io.stdout(renderHtml(live.account, lines, { title: displayUrl(o.apiUrl as string), published }));
-  else io.stdout(showText(live.account, lines, peerIds, published));
+    io.stdout(renderHtml(live.account, lines, { title: displayUrl(o.apiUrl as string), published, llm }));
+  else io.stdout(showText(live.account, lines, peerIds, published, llm));
   return 0;
 }
 
@@ -384,6 +403,27 @@ async function diff(o: Options, io: Io, progress: (l: string) => void): Promise<
     if (results) io.stdout(`\nAccess tests after the change:\n${resultsText(results)}`);
   }
   return results && !results.every((r) => r.passed) ? 1 : 0;
+}
+
+/** The LLM view of an account; with `peerIds`, only the grants to groups those peers are in (and All). */
+function llmOf(account: Account, peerIds?: readonly string[]): LlmView | undefined {
+  const v = llmView(account.snapshot, account.users);
+  if (!v || !peerIds) return v;
+  const s = account.snapshot;
+  const mine = new Set(
+    s.groups.filter((g) => g.all || peerIds.some((p) => g.peers.includes(p))).map((g) => g.id),
+  );
+  const users = new Set(peerIds.map((p) => s.peers.find((x) => x.id === p)?.user_id || p));
+  return {
+    ...v,
+    lines: v.lines.filter((l) => mine.has(l.group.id)),
+    rules: v.rules.filter(
+      (r) =>
+        (!r.groups.length && !r.users.length) ||
+        r.groups.some((g) => mine.has(g.id)) ||
+        r.users.some((u) => users.has(u.id)),
+    ),
+  };
 }
 
 /** The addresses of the account's proxy clusters (none on a server without reverse proxies). */

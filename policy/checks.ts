@@ -4,6 +4,7 @@
  * one).
  */
 import { diffText } from "../access/diff";
+import { llmChanged } from "../access/llm";
 import {
   isPublishedTest,
   runTests,
@@ -147,7 +148,13 @@ function ownersOf(a: Analysis, names: readonly string[]): string[] {
 export function accessChangeViolations(a: Analysis): Violation[] {
   if (!a.dryRun) return []; // the change is applied: the account before it is gone; the preview listed it
   const d = a.diff;
-  const quiet = !d.gained.length && !d.lost.length && !d.published.gained.length && !d.published.lost.length;
+  const quiet =
+    !d.gained.length &&
+    !d.lost.length &&
+    !d.published.gained.length &&
+    !d.published.lost.length &&
+    !llmChanged(d.llm) &&
+    !d.llm.endpoint;
   if (quiet && !a.result.undecided.length && !a.notes.length) return [];
   const lines = [diffText(d).trimEnd()];
   if (a.result.undecided.length) {
