@@ -9,7 +9,16 @@
  * processes of a peer (only its agent reports them). They stay unknown unless `agentMeta` gives them, and the
  * map says which grants depend on them (`depends_on`).
  */
-import type { AccountSnapshot, PeerMeta, SnapshotGroup, SnapshotPeer, SnapshotProxyService } from "../netmap";
+import type {
+  AccountSnapshot,
+  PeerMeta,
+  SnapshotAgentNetwork,
+  SnapshotGroup,
+  SnapshotLlmLimits,
+  SnapshotLlmModel,
+  SnapshotPeer,
+  SnapshotProxyService,
+} from "../netmap";
 import { isNotFound } from "../client";
 import { listObjects } from "../provider/list";
 import { PROVIDERS } from "../provider/registry";
@@ -128,6 +137,92 @@ function proxyServiceOf(o: Obj): SnapshotProxyService {
         enabled: bool(t.enabled),
       };
     }),
+  };
+}
+
+const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : Number(v ?? 0) || 0);
+const strList = (v: unknown): string[] => arr(v).map(str).filter(Boolean);
+
+function limitsOf(v: unknown): SnapshotLlmLimits {
+  const t = obj(obj(v).token_limit);
+  const b = obj(obj(v).budget_limit);
+  return {
+    token_limit: {
+      enabled: bool(t.enabled),
+      group_cap: num(t.group_cap),
+      user_cap: num(t.user_cap),
+      window_seconds: num(t.window_seconds),
+    },
+    budget_limit: {
+      enabled: bool(b.enabled),
+      group_cap_usd: num(b.group_cap_usd),
+      user_cap_usd: num(b.user_cap_usd),
+      window_seconds: num(b.window_seconds),
+    },
+  };
+}
+
+const modelsOf = (v: unknown): SnapshotLlmModel[] =>
+  arr(v)
+    .map(obj)
+    .filter((m) => str(m.id) !== "")
+    .map((m) => ({ id: str(m.id), input_per_1k: num(m.input_per_1k), output_per_1k: num(m.output_per_1k) }));
+
+const created = (o: Obj) => (typeof o.created_at === "string" ? { created_at: o.created_at } : {});
+
+/** The Agent Network objects as the API answers them (each list may be `null`), read liberally. */
+export interface AgentNetworkObjects {
+  settings?: unknown;
+  providers?: readonly unknown[] | null;
+  policies?: readonly unknown[] | null;
+  guardrails?: readonly unknown[] | null;
+  budget_rules?: readonly unknown[] | null;
+  catalog?: readonly unknown[] | null;
+}
+
+/** The snapshot's Agent Network from the API's objects (netmap/types.ts). */
+export function agentNetworkOf(o: AgentNetworkObjects): SnapshotAgentNetwork {
+  const list = (v: readonly unknown[] | null | undefined) => (v ?? []).map(obj);
+  return {
+    endpoint: str(obj(o.settings).endpoint),
+    providers: list(o.providers).map((p) => ({
+      id: str(p.id),
+      name: str(p.name),
+      provider_id: str(p.provider_id),
+      enabled: bool(p.enabled),
+      models: modelsOf(p.models),
+      ...created(p),
+    })),
+    policies: list(o.policies).map((p) => ({
+      id: str(p.id),
+      name: str(p.name),
+      enabled: bool(p.enabled),
+      source_groups: ids(p.source_groups),
+      destination_provider_ids: ids(p.destination_provider_ids),
+      guardrail_ids: ids(p.guardrail_ids),
+      limits: limitsOf(p.limits),
+      ...created(p),
+    })),
+    guardrails: list(o.guardrails).map((g) => {
+      const allow = obj(obj(g.checks).model_allowlist);
+      return {
+        id: str(g.id),
+        name: str(g.name),
+        model_allowlist: { enabled: bool(allow.enabled), models: strList(allow.models) },
+      };
+    }),
+    budget_rules: list(o.budget_rules).map((r) => ({
+      id: str(r.id),
+      name: str(r.name),
+      enabled: bool(r.enabled),
+      target_groups: ids(r.target_groups),
+      target_users: ids(r.target_users),
+      limits: limitsOf(r.limits),
+      ...created(r),
+    })),
+    ...(o.catalog
+      ? { catalog: list(o.catalog).map((c) => ({ id: str(c.id), models: modelsOf(c.models) })) }
+      : {}),
   };
 }
 

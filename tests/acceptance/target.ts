@@ -8,7 +8,14 @@ import { onlineCluster, registerSimulatedProxy, type FixtureTarget } from "../su
 import type { Probe } from "./probe";
 
 export type KindStatus =
-  "passed" | "failed" | "not served" | "too few enrolled peers" | "no proxy cluster" | "nothing to look up";
+  | "passed"
+  | "failed"
+  | "not served"
+  | "too few enrolled peers"
+  | "no proxy cluster"
+  | "nothing to look up"
+  /** Pieces the check needs are absent (named in the detail). */
+  | "not run";
 
 export interface KindResult {
   /** Which check: `lifecycle`, `program`, ... */
