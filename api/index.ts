@@ -1,6 +1,8 @@
 /** The API contract: schemas, route table, object registry and OpenAPI generation. */
 export * from "./common";
 export * from "./account";
+export * from "./agent-network";
+export * from "./agent-network-catalog";
 export * from "./directory-sync";
 export * from "./dns-record";
 export * from "./dns-settings";

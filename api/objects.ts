@@ -11,6 +11,7 @@ import {
   type z,
 } from "./common";
 import * as account from "./account";
+import * as agent from "./agent-network";
 import * as dirsync from "./directory-sync";
 import * as dnsRecord from "./dns-record";
 import * as dnsSettings from "./dns-settings";
@@ -183,6 +184,38 @@ export const OBJECTS: readonly ApiObject[] = [
     ProxyTokenRequest: proxy.ProxyTokenRequestSchema,
   }),
   o("ProxyTokenCreated", "reverse-proxies", proxy.ProxyTokenCreatedSchema),
+  // Agent Networks (the service's v0.77.1 API document; not in the spec).
+  o("AgentNetworkSettings", "agent-network", agent.AgentNetworkSettingsSchema, {
+    AgentNetworkSettingsCreateRequest: agent.AgentNetworkSettingsCreateSchema,
+    AgentNetworkSettingsRequest: agent.AgentNetworkSettingsRequestSchema,
+  }),
+  o("AgentNetworkProvider", "agent-network", agent.AgentNetworkProviderSchema, {
+    AgentNetworkProviderCreateRequest: agent.AgentNetworkProviderCreateSchema,
+    AgentNetworkProviderRequest: agent.AgentNetworkProviderRequestSchema,
+  }),
+  o("AgentNetworkProviderModel", "agent-network", agent.AgentNetworkProviderModelAnsweredSchema, {
+    AgentNetworkProviderModelRequest: agent.AgentNetworkProviderModelSchema,
+  }),
+  o("AgentNetworkCatalogProvider", "agent-network", agent.AgentNetworkCatalogProviderSchema),
+  o("AgentNetworkCatalogModel", "agent-network", agent.AgentNetworkCatalogModelSchema),
+  o("AgentNetworkPolicyLimits", "agent-network", agent.AgentNetworkLimitsAnsweredSchema, {
+    AgentNetworkPolicyLimitsRequest: agent.AgentNetworkLimitsSchema,
+  }),
+  o("AgentNetworkPolicy", "agent-network", agent.AgentNetworkPolicySchema, {
+    AgentNetworkPolicyRequest: agent.AgentNetworkPolicyRequestSchema,
+  }),
+  o("AgentNetworkGuardrail", "agent-network", agent.AgentNetworkGuardrailSchema, {
+    AgentNetworkGuardrailRequest: agent.AgentNetworkGuardrailRequestSchema,
+  }),
+  o("AgentNetworkBudgetRule", "agent-network", agent.AgentNetworkBudgetRuleSchema, {
+    AgentNetworkBudgetRuleRequest: agent.AgentNetworkBudgetRuleRequestSchema,
+  }),
+  o("AgentNetworkConsumption", "agent-network", agent.AgentNetworkConsumptionSchema),
+  o("AgentNetworkUsageBucket", "agent-network", agent.AgentNetworkUsageBucketSchema),
+  o("AgentNetworkAccessLog", "agent-network", agent.AgentNetworkAccessLogSchema),
+  o("AgentNetworkAccessLogsResponse", "agent-network", agent.AgentNetworkAccessLogPageSchema),
+  o("AgentNetworkAccessLogSession", "agent-network", agent.AgentNetworkAccessLogSessionSchema),
+  o("AgentNetworkAccessLogSessionsResponse", "agent-network", agent.AgentNetworkAccessLogSessionPageSchema),
   o("Error", "7", ErrorBodySchema),
 ];
 

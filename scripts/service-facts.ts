@@ -26,6 +26,7 @@ export const SERVICE_PATH_PREFIXES = [
   "/api/integrations/okta-scim-idp",
   "/api/integrations/notifications/",
   "/api/reverse-proxies/",
+  "/api/agent-network/",
 ];
 
 export const FACTS_FILE = path.join(root, "tests", "fixtures", "service-openapi", "facts.json");
