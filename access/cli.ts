@@ -43,7 +43,7 @@ import {
   type AccessLine,
   type PublishedLine,
 } from "./report";
-import { readSnapshot, snapshotOf, SNAPSHOT_KINDS } from "./snapshot";
+import { AGENT_NETWORK_KINDS, readSnapshot, snapshotOf, SNAPSHOT_KINDS } from "./snapshot";
 import { llmLineText, llmRuleText, llmShowText, llmView, modelsText, type LlmView } from "./llm";
 import { checkProject, readStack, runAgainstTwin, startTwin } from "./twin";
 
@@ -303,8 +303,11 @@ function testsJson(results: readonly TestResult[]) {
   };
 }
 
+/** What show and test read: the map's kinds and the Agent Network. */
+const SHOW_KINDS = [...SNAPSHOT_KINDS, ...AGENT_NETWORK_KINDS];
+
 async function show(o: Options, io: Io, token: string, progress: (l: string) => void): Promise<number> {
-  const live = await readLive(o.apiUrl as string, token, io, progress, [...SNAPSHOT_KINDS]);
+  const live = await readLive(o.apiUrl as string, token, io, progress, SHOW_KINDS);
   progress("computing the network map");
   const peerIds = o.peer ? [resolvePeer(live.account, o.peer)] : live.account.map.peerIds();
   const lines = accessLines(live.account, peerIds);
@@ -321,7 +324,7 @@ async function show(o: Options, io: Io, token: string, progress: (l: string) => 
 
 async function test(o: Options, io: Io, token: string, progress: (l: string) => void): Promise<number> {
   const tests = loadTests(o.tests as string);
-  const live = await readLive(o.apiUrl as string, token, io, progress, [...SNAPSHOT_KINDS]);
+  const live = await readLive(o.apiUrl as string, token, io, progress, SHOW_KINDS);
   progress(`checking ${tests.length} access test${tests.length === 1 ? "" : "s"}`);
   const results = runTests(live.account, tests);
   if (o.format === "json") io.stdout(`${JSON.stringify(testsJson(results), null, 2)}\n`);

@@ -227,6 +227,62 @@ export function agentNetworkOf(o: AgentNetworkObjects): SnapshotAgentNetwork {
 }
 
 /**
+ * The Agent Network's objects as listed kinds (read directly, not through a kind's provider: the catalog is no
+ * object of the account). Present only when the server serves the family.
+ */
+export const AGENT_NETWORK_KINDS = [
+  "AgentNetworkSettings",
+  "AgentNetworkProvider",
+  "AgentNetworkPolicy",
+  "AgentNetworkGuardrail",
+  "AgentNetworkBudgetRule",
+  "AgentNetworkCatalog",
+] as const;
+
+const AGENT_NETWORK_READS: [kind: (typeof AGENT_NETWORK_KINDS)[number], operation: string][] = [
+  ["AgentNetworkSettings", "getAgentNetworkSettings"],
+  ["AgentNetworkProvider", "listAgentNetworkProviders"],
+  ["AgentNetworkPolicy", "listAgentNetworkPolicies"],
+  ["AgentNetworkGuardrail", "listAgentNetworkGuardrails"],
+  ["AgentNetworkBudgetRule", "listAgentNetworkBudgetRules"],
+  ["AgentNetworkCatalog", "listAgentNetworkCatalogProviders"],
+];
+
+/** The id the settings (one per account) are listed under. */
+export const AGENT_NETWORK_SETTINGS_ID = "agent-network-settings";
+
+/**
+ * Lists the Agent Network (reads only): none of its kinds when the server does not serve the family (404 for its
+ * settings), which the map reads as "no gateway".
+ */
+export async function listAgentNetwork(
+  client: Pick<LifecycleContext["client"], "call">,
+): Promise<Map<string, Listed[]>> {
+  const out = new Map<string, Listed[]>();
+  try {
+    await client.call("getAgentNetworkSettings");
+  } catch (err) {
+    if (isNotFound(err)) return out;
+    throw err;
+  }
+  await Promise.all(
+    AGENT_NETWORK_READS.map(async ([kind, op]) => {
+      const answer = await client.call<unknown>(op);
+      const list = kind === "AgentNetworkSettings" ? [answer ?? {}] : arr(answer);
+      out.set(
+        kind,
+        list.map((o) => ({
+          id: kind === "AgentNetworkSettings" ? AGENT_NETWORK_SETTINGS_ID : str(obj(o).id),
+          object: obj(o),
+          parents: {},
+        })) as Listed[],
+      );
+    }),
+  );
+  return out;
+}
+
+/**
  * The snapshot of listed objects. `now` is the moment expirations are evaluated at; `agentMeta` adds, per peer
  * id, what only the agent reports.
  */
@@ -349,6 +405,20 @@ export function snapshotOf(
     })),
     dns_settings: { disabled_management_groups: ids(dns.disabled_management_groups) },
     proxy_services: of("ReverseProxyService").map(proxyServiceOf),
+    ...(listed.has("AgentNetworkSettings")
+      ? {
+          agent_network: agentNetworkOf({
+            settings: (listed.get("AgentNetworkSettings") ?? [])[0]?.object,
+            providers: (listed.get("AgentNetworkProvider") ?? []).map((l) => l.object),
+            policies: (listed.get("AgentNetworkPolicy") ?? []).map((l) => l.object),
+            guardrails: (listed.get("AgentNetworkGuardrail") ?? []).map((l) => l.object),
+            budget_rules: (listed.get("AgentNetworkBudgetRule") ?? []).map((l) => l.object),
+            ...(listed.has("AgentNetworkCatalog")
+              ? { catalog: (listed.get("AgentNetworkCatalog") ?? []).map((l) => l.object) }
+              : {}),
+          }),
+        }
+      : {}),
   };
 }
 
@@ -387,5 +457,9 @@ export async function readSnapshot(
   now: number,
   agentMeta?: ReadonlyMap<string, PeerMeta>,
 ): Promise<AccountSnapshot> {
-  return snapshotOf(await listAccount({ client, batchReads: false }), now, agentMeta);
+  const [listed, agentNetwork] = await Promise.all([
+    listAccount({ client, batchReads: false }),
+    listAgentNetwork(client),
+  ]);
+  return snapshotOf(new Map([...listed, ...agentNetwork]), now, agentMeta);
 }

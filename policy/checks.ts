@@ -6,6 +6,7 @@
 import { diffText } from "../access/diff";
 import { llmChanged } from "../access/llm";
 import {
+  isLlmTest,
   isPublishedTest,
   runTests,
   testEndpoints,
@@ -91,8 +92,12 @@ export function accessTestViolations(a: Analysis, tests: readonly AccessTest[], 
   results.forEach((r, i) => {
     const ep = endpoints[i] as (typeof endpoints)[number];
     const published = isPublishedTest(tests[i] as AccessTest);
-    const open = a.result.undecided.filter(
-      (u) => (u.publishes ?? false) === published && touches(u, ep, [a.before, a.after]),
+    const llm = isLlmTest(tests[i] as AccessTest);
+    // Something undecided about LLM use may touch any LLM test (the gateway is one, shared by every group).
+    const open = a.result.undecided.filter((u) =>
+      llm
+        ? u.llm === true
+        : !u.llm && (u.publishes ?? false) === published && touches(u, ep, [a.before, a.after]),
     );
     if (open.length) {
       out.push({
@@ -112,7 +117,9 @@ export function accessTestViolations(a: Analysis, tests: readonly AccessTest[], 
     const services = r.services ?? [];
     const urns = published
       ? [...new Set(services.flatMap((s) => a.owners.get(s.id) ?? []))]
-      : ownersOf(a, r.policies);
+      : llm
+        ? [...new Set((r.llm ?? []).flatMap((x) => a.owners.get(x.id) ?? []))]
+        : ownersOf(a, r.policies);
     out.push({
       message: [
         `${testText(r, "FAIL")} ${when}`,
@@ -122,7 +129,9 @@ export function accessTestViolations(a: Analysis, tests: readonly AccessTest[], 
           : []),
         published
           ? `services responsible: ${services.length ? services.map((s) => JSON.stringify(s.name)).join(", ") : "none (no enabled service publishes it)"}`
-          : `policies responsible: ${r.policies.length ? r.policies.map((p) => JSON.stringify(p)).join(", ") : "none (no rule grants it)"}`,
+          : llm
+            ? `responsible: ${(r.llm ?? []).length ? (r.llm ?? []).map((x) => `${x.kind} ${JSON.stringify(x.name)}`).join(", ") : "none (no policy lets them use it)"}`
+            : `policies responsible: ${r.policies.length ? r.policies.map((p) => JSON.stringify(p)).join(", ") : "none (no rule grants it)"}`,
         `(access test from ${file})`,
       ].join("\n"),
       ...(urns.length === 1 ? { urn: urns[0] } : {}),
