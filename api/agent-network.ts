@@ -121,8 +121,8 @@ function checkBootstrap(b: { proxy_address?: unknown; endpoint?: unknown }, ctx:
       ctx,
       given.length ? ["endpoint"] : ["proxy_address"],
       given.length
-        ? "cannot be set together with proxy_address: give exactly one of proxy_address and endpoint"
-        : "or endpoint is required: give exactly one of proxy_address and endpoint",
+        ? "cannot be given together with proxy_address: give exactly one of proxy_address and endpoint"
+        : "is required unless endpoint is given: give exactly one of proxy_address and endpoint",
     );
 }
 

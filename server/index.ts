@@ -16,6 +16,7 @@ import type {
 } from "./context";
 import { KINDS, allHandlers } from "./handlers";
 import { registerSimulator } from "./sim";
+import { registerLlmSimulator } from "./sim-llm";
 import { registerProxySimulator } from "./sim-proxy";
 import { resolveSecretsKey } from "./secrets";
 import { registerEventFeed } from "./sim-events";
@@ -112,6 +113,7 @@ export function createServer(opts: StartOptions = {}): {
       ? (a, st) => {
           registerSimulator(a, st);
           registerProxySimulator(a, st);
+          registerLlmSimulator(a, st);
           registerEventFeed(a, st);
         }
       : undefined,

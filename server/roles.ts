@@ -98,6 +98,8 @@ export function allowed(
   params: Record<string, string>,
 ): boolean {
   if (route.operationId === "getCurrentUser") return true;
+  // The catalog of LLM provider types is the same for everyone: the service lets every signed-in user read it.
+  if (route.operationId === "listAgentNetworkCatalogProviders") return true;
   if (route.family === "tokens" && params.userId === userId) return true;
   // Not even an owner or admin may set another user's password.
   if (route.operationId === "changeUserPassword") return params.userId === userId;

@@ -31,6 +31,8 @@ export const SEALED_FIELDS: Partial<Record<Kind, readonly string[]>> = {
   proxy_service: ["auth_secrets"],
   // The whole target: webhook header values are credentials, and a webhook URL often carries a token too.
   notification_channel: ["target"],
+  // An LLM provider's API key (the gateway must send it upstream, so it is sealed, not hashed).
+  agent_network_provider: ["api_key"],
 };
 
 /** Encrypts and decrypts values under one key. */

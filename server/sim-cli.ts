@@ -11,6 +11,8 @@
  *   privnet-server sim proxy register --url URL --address CLUSTER [--proxy-token TOKEN]
  *   privnet-server sim proxy connect|disconnect --url URL --proxy ID
  *   privnet-server sim dns --url URL --name NAME --cname TARGET
+ *   privnet-server sim llm --url URL --provider ID --model MODEL --input N --output N
+ *                          (--peer ID | --user ID-OR-EMAIL | --group ID ...) [llm options]
  *
  * Prints one JSON line per result on stdout. Exit codes: 0 done, 1 the server refused, 2 usage error.
  * The setup key may come from PRIVNET_SETUP_KEY instead of --setup-key, and the proxy token from
@@ -40,6 +42,11 @@ const USAGE = `usage: privnet-server sim <command> [options]
   dns --name NAME --cname TARGET
                           set the CNAME custom-domain validation reads (validation.<domain> -> the cluster's
                           address); an empty TARGET removes it
+  llm --provider ID --model MODEL --input N --output N (--peer ID | --user USER | --group ID...)
+                          an agent's request to an LLM provider through the Agent Network gateway: decided by
+                          the policies, guardrails and caps, metered at the model's prices, logged; --count N
+                          sends it N times. Options: --cached-input N --cache-creation N --session ID --stream
+                          --path PATH --duration-ms N --status N --prompt TEXT --completion TEXT --at TIME
 metadata (what the agent reports; posture checks read it):
   --version V --os OS --goos FAMILY --os-version V --kernel V --country CC --city NAME --connection-ip IP
   --address CIDR (repeatable; --no-addresses for none) --process PATH (repeatable; --no-processes for none)
@@ -78,7 +85,28 @@ interface SimArgs {
   proxy?: string;
   name?: string;
   cname?: string;
+  /** `sim llm`: the request's members (server/sim-llm.ts). */
+  llm: Record<string, unknown>;
 }
+
+/** `sim llm` options with a value, and the request member each sets (numbers are whole and at least 0). */
+const LLM_FLAGS: Record<string, { key: string; number?: true; list?: true }> = {
+  "--provider": { key: "provider" },
+  "--model": { key: "model" },
+  "--input": { key: "input_tokens", number: true },
+  "--output": { key: "output_tokens", number: true },
+  "--cached-input": { key: "cached_input_tokens", number: true },
+  "--cache-creation": { key: "cache_creation_tokens", number: true },
+  "--user": { key: "user" },
+  "--group": { key: "groups", list: true },
+  "--session": { key: "session_id" },
+  "--path": { key: "path" },
+  "--duration-ms": { key: "duration_ms", number: true },
+  "--status": { key: "status_code", number: true },
+  "--prompt": { key: "prompt" },
+  "--completion": { key: "completion" },
+  "--at": { key: "at" },
+};
 
 /** Parses the arguments after `sim`. */
 export function parseSimArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): SimArgs {
@@ -88,6 +116,7 @@ export function parseSimArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
     count: 1,
     meta: {},
     extraDnsLabels: [],
+    llm: {},
     setupKey: env.PRIVNET_SETUP_KEY || undefined,
     proxyToken: env.PRIVNET_PROXY_TOKEN || undefined,
   };
@@ -101,6 +130,19 @@ export function parseSimArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
       if (v === undefined || v === "") throw new UsageError(`${flag} needs a value`);
       return v;
     };
+    const llmFlag = args.command[0] === "llm" ? LLM_FLAGS[flag] : undefined;
+    if (llmFlag) {
+      const v = value();
+      if (llmFlag.number && !/^\d+$/.test(v))
+        throw new UsageError(`${flag}: expected a whole number, got ${v}`);
+      const x = llmFlag.number ? Number(v) : v;
+      args.llm[llmFlag.key] = llmFlag.list ? [...((args.llm[llmFlag.key] as unknown[]) ?? []), x] : x;
+      continue;
+    }
+    if (args.command[0] === "llm" && flag === "--stream") {
+      args.llm.stream = true;
+      continue;
+    }
     const metaKey = META_FLAGS[flag];
     if (metaKey) {
       args.meta[metaKey] = value();
@@ -281,6 +323,12 @@ async function run(a: SimArgs, out: (line: unknown) => void): Promise<void> {
     case "dns":
       out(await post(a.url, "/sim/dns", { name: need(a.name, "--name"), cname: need(a.cname, "--cname") }));
       return;
+    case "llm": {
+      for (const f of ["--provider", "--model", "--input", "--output"]) need(a.llm[LLM_FLAGS[f]!.key], f);
+      const body = { ...a.llm, ...(a.peer ? { peer: a.peer } : {}) };
+      for (let i = 0; i < a.count; i++) out(await post(a.url, "/sim/llm", body));
+      return;
+    }
     default:
       throw new UsageError(cmd ? `unknown sim command ${cmd}` : "a command is required");
   }

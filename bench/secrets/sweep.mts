@@ -21,8 +21,8 @@
  * a server it starts itself (temp database, --cloud --embedded-idp --simulate, request log and stdout/stderr in
  * --out, all scanned afterwards). It creates one of every secret-bearing object with recognisable values
  * (`pvsweep-<label>-<random>`): a personal access token, a setup key, an invite, an embedded-IdP user with its
- * initial password, an identity provider, the three EDR integrations, both directory syncs and the four event
- * streaming platforms. Then it reads back every GET operation of docs/openapi.json with the ids it made, and
+ * initial password, an identity provider, the three EDR integrations, both directory syncs, the four event
+ * streaming platforms and an Agent Network provider's API key (created, replaced, used by a simulated request). Then it reads back every GET operation of docs/openapi.json with the ids it made, and
  * scans every answer (saved to --out/responses.ndjson). A create response may show a value once (the spec says
  * so for tokens, keys, invite links and initial passwords); no other answer may.
  *
@@ -475,6 +475,34 @@ async function apiPass(url: string, token: string, out: string): Promise<{ read:
   ] as const) {
     streams.push((await must("POST", "/api/event-streaming", { platform, config, enabled: true })).id);
   }
+  // An LLM provider's API key: on create, replaced by an update, and used by a simulated request.
+  await must("POST", "/api/agent-network/settings", { proxy_address: "gw.sweep.example.com" });
+  const llm = await must("POST", "/api/agent-network/providers", {
+    provider_id: "openai_api",
+    name: "sweep",
+    upstream_url: "https://api.openai.com",
+    api_key: made("agent-network-api_key"),
+    enabled: true,
+  });
+  await must("PUT", `/api/agent-network/providers/${llm.id}`, {
+    provider_id: "openai_api",
+    name: "sweep",
+    upstream_url: "https://api.openai.com",
+    api_key: made("agent-network-api_key (replaced)"),
+    enabled: true,
+  });
+  const everyone = (await must("GET", "/api/groups")).find((g: { name: string }) => g.name === "All");
+  await must("POST", "/api/agent-network/policies", {
+    name: "sweep",
+    source_groups: [everyone.id],
+    destination_provider_ids: [llm.id],
+  });
+  await must(
+    "POST",
+    "/sim/llm",
+    { peer: peer.id, provider: llm.id, model: "gpt-4o-mini", input_tokens: 10, output_tokens: 5 },
+    null,
+  );
   // Use the new credentials once, so logs get a chance to record them.
   await must("GET", "/api/users/current", undefined, svcPat.plain_token);
   await call("GET", `/api/users/invites/${invite.invite_token}`, undefined, null);
@@ -498,6 +526,8 @@ async function apiPass(url: string, token: string, out: string): Promise<{ read:
         return [idp.id];
       case "peerId":
         return [peer.id];
+      case "providerId":
+        return [String(llm.id)];
       case "id":
         if (p.startsWith("/api/event-streaming")) return streams.map(String);
         if (p.startsWith("/api/integrations/vendor-d-idp")) return [String(dsyncD.id)];

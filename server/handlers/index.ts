@@ -26,6 +26,7 @@ import * as identityProviders from "./identity-providers";
 import * as ingress from "./ingress";
 import * as events from "./events";
 import * as reverseProxies from "./reverse-proxies";
+import * as agentNetwork from "./agent-network";
 
 export const HANDLER_MODULES = [
   policies,
@@ -47,6 +48,7 @@ export const HANDLER_MODULES = [
   identityProviders,
   ingress,
   reverseProxies,
+  agentNetwork,
   events,
 ] as const;
 

@@ -17,6 +17,8 @@ const USER_MAY_CALL = new Set([
   "GET /api/peers/{peerId}/accessible-peers",
   "GET /api/peers/{peerId}/jobs",
   "GET /api/peers/{peerId}/jobs/{jobId}",
+  // The service lets every signed-in user read the catalog of LLM provider types.
+  "GET /api/agent-network/catalog/providers",
 ]);
 
 const DAY = 86_400_000;

@@ -40,6 +40,7 @@ async function createAll(s: TestServer) {
     s3Key: secret("s3-key"),
     fhKey: secret("firehose-key"),
     http: secret("http"),
+    llmKey: secret("llm-api-key"),
   };
   const ok = async (op: string, body: unknown) => {
     const r = await s.call(op, { body });
@@ -97,11 +98,20 @@ async function createAll(s: TestServer) {
     secret_access_key: values.fhKey as string,
   });
   await stream("generic_http", { url: "https://hooks.example.com/in", auth_token: values.http as string });
-  return { values, ids: { idp: idp.id as string, d: String(d.id), e: String(e.id), dd: String(dd.id) } };
+  const llm = await ok("createAgentNetworkProvider", {
+    provider_id: "openai_api",
+    name: "at-rest",
+    upstream_url: "https://api.openai.com",
+    api_key: values.llmKey,
+  });
+  return {
+    values,
+    ids: { idp: idp.id as string, d: String(d.id), e: String(e.id), dd: String(dd.id), llm: String(llm.id) },
+  };
 }
 
 /** What the server holds in memory (decrypted), for the values it stored. */
-function readBack(s: TestServer, ids: { idp: string; d: string; e: string; dd: string }) {
+function readBack(s: TestServer, ids: { idp: string; d: string; e: string; dd: string; llm: string }) {
   const st = s.server.state.store;
   return {
     idp: st.get("identity_provider", ids.idp)?.client_secret,
@@ -110,6 +120,7 @@ function readBack(s: TestServer, ids: { idp: string; d: string; e: string; dd: s
     dirD: (st.get("directory_sync", ids.d)?.secrets as Record<string, string>).service_account_key,
     dirE: (st.get("directory_sync", ids.e)?.secrets as Record<string, string>).client_secret,
     dd: (st.get("event_streaming", ids.dd)?.config as Record<string, string>).api_key,
+    llmKey: st.get("agent_network_provider", ids.llm)?.api_key,
   };
 }
 
@@ -149,6 +160,7 @@ describe("integration credentials at rest", () => {
         dirD: values.dirD,
         dirE: values.dirE,
         dd: values.dd,
+        llmKey: values.llmKey,
       });
       // A masked round trip keeps the stored (decrypted) credential.
       const r = await again.call("updateEventStreaming", {
@@ -243,10 +255,16 @@ describe("integration credentials at rest", () => {
   test("a database written before encryption is encrypted in place on start", async () => {
     const s = await startTestServer({ cloud: true });
     const { values, ids } = await createAll(s);
-    const kinds = ["identity_provider", "edr", "directory_sync", "event_streaming"] as const;
+    const kinds = [
+      "identity_provider",
+      "edr",
+      "directory_sync",
+      "event_streaming",
+      "agent_network_provider",
+    ] as const;
     // The documents as the server holds them: credentials in the clear.
     const docs = kinds.flatMap((kind) => s.server.state.store.all(kind).map((doc) => ({ kind, doc })));
-    expect(docs.length).toBe(10);
+    expect(docs.length).toBe(11);
     await s.close();
     // Make it a database from before encryption: credentials in plain JSON, no key check, no key file.
     const db = new DatabaseSync(s.dbFile);
@@ -267,6 +285,7 @@ describe("integration credentials at rest", () => {
         dirD: values.dirD,
         dirE: values.dirE,
         dd: values.dd,
+        llmKey: values.llmKey,
       });
       expect(mode(`${s.dbFile}.key`)).toBe(0o600);
       expect(mode(s.dbFile)).toBe(0o600);
