@@ -183,7 +183,8 @@ async function readLive(
   const snapshot = snapshotOf(read.objects, now);
   const seed: Seed = {
     version: 1,
-    objects: Object.fromEntries([...read.objects].map(([k, list]) => [k, list])),
+    // The provider catalog is the server's own, not the account's: the twin has it.
+    objects: Object.fromEntries([...read.objects].filter(([k]) => k !== "AgentNetworkCatalog")),
   };
   return { account: accountOf(snapshot, read.users), seed, requests: read.requests };
 }
@@ -356,6 +357,7 @@ async function diff(o: Options, io: Io, progress: (l: string) => void): Promise<
   let t = Date.now();
   const live = await readLive(apiUrl, token, io, progress, [
     ...SNAPSHOT_KINDS,
+    ...AGENT_NETWORK_KINDS,
     "DnsRecord",
     "ReverseProxyDomain",
   ]);
