@@ -243,6 +243,19 @@ describe("caps, as the reference attributed them", () => {
     expect(r.counters).toEqual([]);
   });
 
+  test("a peer its owner logged in is metered under the owner's id", () => {
+    const a = new LlmAccount();
+    const c = a.s.peers.find((p) => p.id === A);
+    if (c) c.user_id = "user-owner";
+    a.llmPolicy("userpeer", [GA], [X.id], limits(undefined, [0.05, 0.03, 79200]));
+    const r = replay(a.s, times(3, mini()));
+    expect(r.results).toEqual(["200", "200", "llm_policy.budget_cap_exceeded"]);
+    expect(countersText(r.counters)).toEqual([
+      `group ${GA} 79200: $0.04 3000`,
+      "user user-owner 79200: $0.04 3000",
+    ]);
+  });
+
   test("a group token cap sorts before a budget", () => {
     const a = new LlmAccount();
     const tok = a.llmPolicy("token only", [GA], [X.id], limits([100000, 0, 68400]));
