@@ -18,6 +18,11 @@ import { AGENT_NETWORK_CATALOG_IDS } from "./agent-network-catalog";
 // ---------------------------------------------------------------------------------------------------------------
 // Shared pieces
 
+/** `s` optional, keeping its description (zod keeps it on the schema, not on the optional wrapper). */
+function optional<T extends z.ZodType>(s: T) {
+  return s.optional().describe(s.description ?? "");
+}
+
 /** Why `raw` is not a host name as the gateway's endpoint must be, or undefined when it is one. */
 export function hostnameProblem(raw: string): string | undefined {
   const host = normalHostname(raw);
@@ -40,15 +45,17 @@ export function normalHostname(raw: string): string {
 }
 
 const hostname = (what: string) =>
-  z
-    .string()
-    .superRefine((s, ctx) => {
-      // An empty address is no address (the bootstrap's check names the pair).
-      const problem = s === "" ? undefined : hostnameProblem(s);
-      if (problem)
-        ctx.addIssue({ code: "custom", message: `must be a host name: ${JSON.stringify(s)} ${problem}` });
-    })
-    .describe(what);
+  optional(
+    z
+      .string()
+      .superRefine((s, ctx) => {
+        // An empty address is no address (the bootstrap's check names the pair).
+        const problem = s === "" ? undefined : hostnameProblem(s);
+        if (problem)
+          ctx.addIssue({ code: "custom", message: `must be a host name: ${JSON.stringify(s)} ${problem}` });
+      })
+      .describe(what),
+  );
 
 /** A name the service requires: not empty, not only white space. */
 const requiredName = (what: string) =>
@@ -58,10 +65,12 @@ const requiredName = (what: string) =>
 
 /** A price in USD per 1,000 tokens. */
 const rate = (what: string) =>
-  z
-    .number()
-    .refine((n) => Number.isFinite(n) && n >= 0, { error: "must be a finite, non-negative USD rate" })
-    .describe(what);
+  optional(
+    z
+      .number()
+      .refine((n) => Number.isFinite(n) && n >= 0, { error: "must be a finite, non-negative USD rate" })
+      .describe(what),
+  );
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
@@ -102,7 +111,7 @@ export const AgentNetworkSettingsSchema = z
       ),
     dedicated: z.boolean().describe("Whether the endpoint is the proxy address itself (claimed as it is)"),
     ...toggles,
-    access_log_retention_days: toggles.access_log_retention_days.optional(),
+    access_log_retention_days: optional(toggles.access_log_retention_days),
     created_at: z.string().optional().describe("When the settings were bootstrapped; absent before"),
     updated_at: z.string().optional().describe("When the settings last changed; absent before bootstrap"),
   })
@@ -131,15 +140,15 @@ export const AgentNetworkSettingsCreateSchema = z
     proxy_address: hostname(
       "Bootstrap under this proxy cluster's address: the server picks a label and the endpoint becomes " +
         "<label>.<proxy_address>. Not together with `endpoint`",
-    ).optional(),
+    ),
     endpoint: hostname(
       "Bootstrap with this host name as the endpoint, claimed as it is (a dedicated proxy serves it). Not " +
         "together with `proxy_address`",
-    ).optional(),
-    enable_log_collection: toggles.enable_log_collection.optional(),
-    enable_prompt_collection: toggles.enable_prompt_collection.optional(),
-    redact_pii: toggles.redact_pii.optional(),
-    access_log_retention_days: toggles.access_log_retention_days.optional(),
+    ),
+    enable_log_collection: optional(toggles.enable_log_collection),
+    enable_prompt_collection: optional(toggles.enable_prompt_collection),
+    redact_pii: optional(toggles.redact_pii),
+    access_log_retention_days: optional(toggles.access_log_retention_days),
   })
   .superRefine(checkBootstrap)
   .describe(
@@ -157,10 +166,10 @@ export const AgentNetworkSettingsRequestSchema = z
       .describe(
         "The proxy address as assigned at bootstrap: it cannot change (the server refuses another value)",
       ),
-    enable_log_collection: toggles.enable_log_collection.optional(),
-    enable_prompt_collection: toggles.enable_prompt_collection.optional(),
-    redact_pii: toggles.redact_pii.optional(),
-    access_log_retention_days: toggles.access_log_retention_days.optional(),
+    enable_log_collection: optional(toggles.enable_log_collection),
+    enable_prompt_collection: optional(toggles.enable_prompt_collection),
+    redact_pii: optional(toggles.redact_pii),
+    access_log_retention_days: optional(toggles.access_log_retention_days),
   })
   .describe(
     "Replaces the settings whole: a toggle left out becomes false and the retention 0. The addresses must be " +
@@ -202,7 +211,7 @@ export const AgentNetworkTokenLimitSchema = z
       .optional()
       .describe("Tokens each group may use in a window (each group counts on its own); 0: no cap"),
     user_cap: z.number().int().optional().describe("Tokens each user may use in a window; 0: no cap"),
-    window_seconds: windowSeconds().optional(),
+    window_seconds: optional(windowSeconds()),
   })
   .superRefine((l, ctx) => checkLimit("token", l, ctx))
   .describe("Caps on tokens (input and output) per group and per user over a window");
@@ -215,15 +224,15 @@ export const AgentNetworkBudgetLimitSchema = z
       .optional()
       .describe("USD each group may spend in a window (each group counts on its own); 0: no cap"),
     user_cap_usd: z.number().optional().describe("USD each user may spend in a window; 0: no cap"),
-    window_seconds: windowSeconds().optional(),
+    window_seconds: optional(windowSeconds()),
   })
   .superRefine((l, ctx) => checkLimit("budget", l, ctx))
   .describe("Caps on spending, in USD at the models' prices, per group and per user over a window");
 
 export const AgentNetworkLimitsSchema = z
   .object({
-    token_limit: AgentNetworkTokenLimitSchema.optional(),
-    budget_limit: AgentNetworkBudgetLimitSchema.optional(),
+    token_limit: optional(AgentNetworkTokenLimitSchema),
+    budget_limit: optional(AgentNetworkBudgetLimitSchema),
   })
   .describe("Token and spending caps; a limit left out is off");
 
@@ -275,14 +284,14 @@ OPEN_ENUMS.add(AgentNetworkCatalogId, {});
 const modelPrices = {
   cached_input_per_1k: rate(
     "USD per 1,000 cached prompt tokens (OpenAI's way: part of the input tokens); left out: the catalog's rate",
-  ).optional(),
+  ),
   cache_read_per_1k: rate(
     "USD per 1,000 tokens read from the prompt cache (Anthropic's way: besides the input tokens); left out: " +
       "the catalog's rate",
-  ).optional(),
+  ),
   cache_creation_per_1k: rate(
     "USD per 1,000 tokens written to the prompt cache (Anthropic's way); left out: the catalog's rate",
-  ).optional(),
+  ),
 };
 
 export const AgentNetworkProviderModelSchema = z
@@ -291,8 +300,8 @@ export const AgentNetworkProviderModelSchema = z
       .string()
       .refine((s) => s.trim() !== "", { error: "is required" })
       .describe("The model's id as the provider names it (`gpt-4o-mini`)"),
-    input_per_1k: rate("USD per 1,000 input tokens; default 0").optional(),
-    output_per_1k: rate("USD per 1,000 output tokens; default 0").optional(),
+    input_per_1k: rate("USD per 1,000 input tokens; default 0"),
+    output_per_1k: rate("USD per 1,000 output tokens; default 0"),
     ...modelPrices,
   })
   .describe("A model offered through the provider, with its prices");
@@ -314,14 +323,16 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_VALUE_FORBIDDEN = /[\u0000\r\n]/;
 
 const identityHeader = (what: string) =>
-  z
-    .string()
-    .superRefine((s, ctx) => {
-      // The service stores any text here; a proxy cannot send a header whose name is not one.
-      if (s !== "" && !HEADER_NAME.test(s))
-        advise(ctx, [], `is not an HTTP header name (${JSON.stringify(s)}): the gateway cannot send it`);
-    })
-    .describe(what);
+  optional(
+    z
+      .string()
+      .superRefine((s, ctx) => {
+        // The service stores any text here; a proxy cannot send a header whose name is not one.
+        if (s !== "" && !HEADER_NAME.test(s))
+          advise(ctx, [], `is not an HTTP header name (${JSON.stringify(s)}): the gateway cannot send it`);
+      })
+      .describe(what),
+  );
 
 const providerFields = {
   provider_id: AgentNetworkCatalogId,
@@ -375,11 +386,11 @@ const providerFields = {
   identity_header_user_id: identityHeader(
     "For a gateway whose identity headers are configurable: the header that carries the caller (user email or " +
       "peer name); empty: not sent",
-  ).optional(),
+  ),
   identity_header_groups: identityHeader(
     "For a gateway whose identity headers are configurable: the header that carries the caller's groups; " +
       "empty: not sent",
-  ).optional(),
+  ),
   enabled: z
     .boolean()
     .optional()
@@ -408,14 +419,14 @@ const apiKey = () =>
     );
 
 export const AgentNetworkProviderCreateSchema = z
-  .object({ ...providerFields, api_key: apiKey().optional() })
+  .object({ ...providerFields, api_key: optional(apiKey()) })
   .superRefine((b, ctx) => {
     if (typeof b.api_key !== "string" || b.api_key === "") issue(ctx, ["api_key"], "is required");
   })
   .describe("Provider create body (the API key is required)");
 
 export const AgentNetworkProviderRequestSchema = z
-  .object({ ...providerFields, api_key: apiKey().optional() })
+  .object({ ...providerFields, api_key: optional(apiKey()) })
   .describe(
     "Provider update body: replaces the provider whole (what is left out is reset) but for the API key, " +
       "which stays when left out",
@@ -505,8 +516,8 @@ export const AgentNetworkCatalogProviderSchema = z
       .describe("Headers a provider of this type may set values for (`extra_values`)"),
     identity_injection: z
       .strictObject({
-        header_pair: AgentNetworkCatalogHeaderPairSchema.optional(),
-        json_metadata: AgentNetworkCatalogJsonMetadataSchema.optional(),
+        header_pair: optional(AgentNetworkCatalogHeaderPairSchema),
+        json_metadata: optional(AgentNetworkCatalogJsonMetadataSchema),
       })
       .optional()
       .describe("How the caller's identity reaches the upstream, where it can"),
@@ -582,7 +593,7 @@ export const AgentNetworkGuardrailRequestSchema = z
   .object({
     name: requiredName("The guardrail's name (names may repeat)"),
     description: z.string().optional().describe("What it is for"),
-    checks: AgentNetworkGuardrailChecksSchema.optional(),
+    checks: optional(AgentNetworkGuardrailChecksSchema),
   })
   .describe("Guardrail create or replace body");
 
@@ -612,7 +623,7 @@ export const AgentNetworkPolicyRequestSchema = z
       .min(1, { error: "must name at least one provider" })
       .describe("The providers (ids of Agent Network providers) they may use"),
     guardrail_ids: idList().optional().describe("Guardrails applied to the requests the policy allows"),
-    limits: AgentNetworkLimitsSchema.optional(),
+    limits: optional(AgentNetworkLimitsSchema),
   })
   .describe("Agent Network policy create or replace body");
 
@@ -642,7 +653,7 @@ export const AgentNetworkBudgetRuleRequestSchema = z
       .optional()
       .describe("Groups the caps bind; with no target users either, the rule binds every caller"),
     target_users: idList().optional().describe("Users the caps bind"),
-    limits: AgentNetworkLimitsSchema.optional(),
+    limits: optional(AgentNetworkLimitsSchema),
   })
   .describe("Budget rule create or replace body");
 
@@ -760,7 +771,8 @@ export const AgentNetworkAccessLogSessionPageSchema = paged(AgentNetworkAccessLo
 const forgivingInt = (fallback: number, max: number) =>
   z.preprocess(
     (v) => {
-      const n = typeof v === "string" && /^\s*-?\d+\s*$/.test(v) ? Number(v) : NaN;
+      const n =
+        typeof v === "number" ? v : typeof v === "string" && /^\s*-?\d+\s*$/.test(v) ? Number(v) : NaN;
       return Number.isInteger(n) && n >= 1 ? Math.min(n, max) : fallback;
     },
     intRange(1, max),

@@ -27,7 +27,8 @@ import {
 import { packageVersion } from "./version";
 
 /** Query parameters; `undefined` values are left out, booleans are sent as `true` / `false`. */
-export type QueryParams = Record<string, string | number | boolean | undefined>;
+/** Query parameters; a list repeats its parameter once per value (`group_id=a&group_id=b`). */
+export type QueryParams = Record<string, string | number | boolean | readonly string[] | undefined>;
 
 /** What {@link PrivnetClient.onRetry} hears before each wait. */
 export interface RetryInfo {
@@ -429,11 +430,15 @@ function authorizationOf(token: string): { authorization: string; secret: string
 
 function queryString(path: string, query: QueryParams | undefined): string {
   if (!query) return "";
-  const pairs = Object.entries(query).filter(
-    (e): e is [string, string | number | boolean] => e[1] !== undefined,
+  const pairs = Object.entries(query).flatMap(([k, v]): [string, string][] =>
+    v === undefined
+      ? []
+      : Array.isArray(v)
+        ? v.map((x): [string, string] => [k, String(x)])
+        : [[k, String(v)]],
   );
   if (pairs.length === 0) return "";
-  const qs = new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, String(v)])).toString();
+  const qs = new URLSearchParams(pairs).toString();
   return (path.includes("?") ? "&" : "?") + qs;
 }
 

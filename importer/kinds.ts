@@ -253,6 +253,32 @@ export const KINDS: readonly KindDef[] = [
     label: named,
     refersTo: [],
   },
+  // Agent Networks
+  {
+    kind: "AgentNetworkSettings",
+    title: `Agent Networks: the gateway settings (${SINGLETON_NOTE}; adopted by their address)`,
+    label: () => "agent network settings",
+    refersTo: [],
+  },
+  {
+    kind: "AgentNetworkProvider",
+    title: "Agent Networks: LLM providers (their API keys come from stack config: the API never shows them)",
+    label: named,
+    refersTo: [],
+  },
+  { kind: "AgentNetworkGuardrail", title: "Agent Networks: guardrails", label: named, refersTo: [] },
+  {
+    kind: "AgentNetworkPolicy",
+    title: "Agent Networks: policies",
+    label: named,
+    refersTo: ["Group", "AgentNetworkProvider", "AgentNetworkGuardrail"],
+  },
+  {
+    kind: "AgentNetworkBudgetRule",
+    title: "Agent Networks: budget rules",
+    label: named,
+    refersTo: ["Group", "User"],
+  },
 ];
 
 export function kindDef(kind: string): KindDef {

@@ -55,6 +55,9 @@ export const REFERENCED_KINDS = new Set([
   "DnsZone",
   "User",
   "Peer",
+  // Agent Network policies name providers and guardrails.
+  "AgentNetworkProvider",
+  "AgentNetworkGuardrail",
 ]);
 
 export function specOf(kind: string): ResourceSpec {

@@ -1,5 +1,10 @@
 /** Every resource kind's provider. A kind is enabled by being listed here (docs, sdk and tests follow). */
 import accountSettings = require("./resources/account-settings");
+import agentNetworkBudgetRule = require("./resources/agent-network-budget-rule");
+import agentNetworkGuardrail = require("./resources/agent-network-guardrail");
+import agentNetworkPolicy = require("./resources/agent-network-policy");
+import agentNetworkProvider = require("./resources/agent-network-provider");
+import agentNetworkSettings = require("./resources/agent-network-settings");
 import directorySyncVendorD = require("./resources/directory-sync-vendor-d");
 import directorySyncVendorE = require("./resources/directory-sync-vendor-e");
 import dnsRecord = require("./resources/dns-record");
@@ -66,4 +71,9 @@ export const PROVIDERS: readonly PrivnetProvider[] = [
   reverseProxyService,
   reverseProxyDomain,
   proxyToken,
+  agentNetworkSettings,
+  agentNetworkProvider,
+  agentNetworkGuardrail,
+  agentNetworkPolicy,
+  agentNetworkBudgetRule,
 ];

@@ -326,6 +326,8 @@ function declaredType(spec: ResourceSpec, f: Field): PropertySpec {
   switch (f.declaredType ?? "string") {
     case "string":
       return { type: "string" };
+    case "boolean":
+      return { type: "boolean" };
     case "Record<string, unknown>":
       return { type: "object", additionalProperties: ANY };
     default:

@@ -401,6 +401,87 @@ export const RESOURCE_EXAMPLES: Record<string, Example> = {
       }),
     ],
   },
+  // Agent Networks
+  AgentNetworkSettings: {
+    title: "The account's LLM gateway, with an endpoint under a proxy cluster, logging without personal data",
+    resources: [
+      resource("gateway", "AgentNetworkSettings", {
+        proxyAddress: "agents.example.com",
+        enableLogCollection: true,
+        redactPii: true,
+        accessLogRetentionDays: 30,
+      }),
+    ],
+    outputs: { gatewayEndpoint: ref("gateway", "endpoint") },
+  },
+  AgentNetworkProvider: {
+    title: "OpenAI behind the gateway, its API key a secret of the stack, two models with their prices",
+    resources: [
+      resource("openai", "AgentNetworkProvider", {
+        providerId: "openai_api",
+        name: "OpenAI",
+        upstreamUrl: "https://api.openai.com",
+        apiKey: secret("openaiApiKey"),
+        enabled: true,
+        models: [
+          { id: "gpt-4o-mini", inputPer1k: 0.00015, outputPer1k: 0.0006 },
+          { id: "gpt-4o", inputPer1k: 0.0025, outputPer1k: 0.01 },
+        ],
+      }),
+    ],
+  },
+  AgentNetworkGuardrail: {
+    title: "Small models only, prompts captured without personal data",
+    resources: [
+      resource("smallModels", "AgentNetworkGuardrail", {
+        name: "small models",
+        description: "Only the small models; prompts kept for review",
+        checks: {
+          modelAllowlist: { enabled: true, models: ["gpt-4o-mini"] },
+          promptCapture: { enabled: true, redactPii: true },
+        },
+      }),
+    ],
+  },
+  AgentNetworkPolicy: {
+    title:
+      "Engineering's agents may use OpenAI's small models: 2M tokens a day per user, $50 a day per group",
+    resources: [
+      resource("engineering", "Group", { name: "engineering" }),
+      resource("openai", "AgentNetworkProvider", {
+        providerId: "openai_api",
+        name: "OpenAI",
+        upstreamUrl: "https://api.openai.com",
+        apiKey: secret("openaiApiKey"),
+        enabled: true,
+      }),
+      resource("smallModels", "AgentNetworkGuardrail", {
+        name: "small models",
+        checks: { modelAllowlist: { enabled: true, models: ["gpt-4o-mini"] } },
+      }),
+      resource("engineeringToOpenai", "AgentNetworkPolicy", {
+        name: "engineering to openai",
+        sourceGroups: [ref("engineering")],
+        destinationProviderIds: [ref("openai")],
+        guardrailIds: [ref("smallModels")],
+        limits: {
+          tokenLimit: { enabled: true, groupCap: 0, userCap: 2_000_000, windowSeconds: 86400 },
+          budgetLimit: { enabled: true, groupCapUsd: 50, userCapUsd: 0, windowSeconds: 86400 },
+        },
+      }),
+    ],
+  },
+  AgentNetworkBudgetRule: {
+    title: "Contractors spend at most $100 a day together, across every policy",
+    resources: [
+      resource("contractors", "Group", { name: "contractors" }),
+      resource("contractorsDaily", "AgentNetworkBudgetRule", {
+        name: "contractors daily",
+        targetGroups: [ref("contractors")],
+        limits: { budgetLimit: { enabled: true, groupCapUsd: 100, userCapUsd: 0, windowSeconds: 86400 } },
+      }),
+    ],
+  },
   NetworkBundle: {
     title: "An office network with its routers and resources in one declaration",
     resources: [

@@ -4,6 +4,16 @@ import { runLookup, runLookupOutput, type LookupOptions } from "./runner";
 import type {
   AccessiblePeerResult,
   AccountResult,
+  AgentNetworkAccessLogPageResult,
+  AgentNetworkBudgetRuleResult,
+  AgentNetworkCatalogProviderResult,
+  AgentNetworkConsumptionResult,
+  AgentNetworkGuardrailResult,
+  AgentNetworkPolicyResult,
+  AgentNetworkProviderResult,
+  AgentNetworkSessionPageResult,
+  AgentNetworkSettingsResult,
+  AgentNetworkUsageBucketResult,
   AuditEventResult,
   DirectorySyncLogResult,
   DirectorySyncVendorDResult,
@@ -16,6 +26,13 @@ import type {
   EdrVendorCResult,
   EventStreamingIntegrationResult,
   GetAccessiblePeersArgs,
+  GetAgentNetworkAccessLogSessionsArgs,
+  GetAgentNetworkAccessLogsArgs,
+  GetAgentNetworkBudgetRuleArgs,
+  GetAgentNetworkGuardrailArgs,
+  GetAgentNetworkPolicyArgs,
+  GetAgentNetworkProviderArgs,
+  GetAgentNetworkUsageArgs,
   GetDirectorySyncLogsArgs,
   GetDirectorySyncVendorDArgs,
   GetDirectorySyncVendorEArgs,
@@ -1735,6 +1752,403 @@ export function getProxyTokens(opts?: LookupOptions): Promise<ProxyTokenResult[]
  */
 export function getProxyTokensOutput(opts?: LookupOptions): pulumi.Output<ProxyTokenResult[]> {
   return runLookupOutput<ProxyTokenResult[]>("getProxyTokens", undefined, opts);
+}
+
+/**
+ * The account's Agent Network gateway settings: its endpoint (empty until bootstrapped) and what it collects.
+ *
+ * Calls `GET /api/agent-network/settings`.
+ *
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns {@link AgentNetworkSettingsResult}.
+ */
+export function getAgentNetworkSettings(opts?: LookupOptions): Promise<AgentNetworkSettingsResult> {
+  return runLookup<AgentNetworkSettingsResult>("getAgentNetworkSettings", undefined, opts);
+}
+
+/**
+ * The Output form of {@link getAgentNetworkSettings}: takes inputs (outputs of other resources too), runs
+ * once they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getAgentNetworkSettingsOutput(
+  opts?: LookupOptions,
+): pulumi.Output<AgentNetworkSettingsResult> {
+  return runLookupOutput<AgentNetworkSettingsResult>("getAgentNetworkSettings", undefined, opts);
+}
+
+/**
+ * The provider type of the catalog with this id (`openai_api`, `anthropic_api`, ...): its default upstream
+ * host, how the API key is sent, and its models with their default prices per 1,000 tokens, so that a program
+ * need not copy them. Fails when the catalog has no such type.
+ *
+ * Calls `GET /api/agent-network/catalog/providers`.
+ *
+ * @param id - Catalog id, such as `openai_api`
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns {@link AgentNetworkCatalogProviderResult}.
+ */
+export function getAgentNetworkCatalogProvider(
+  id: string,
+  opts?: LookupOptions,
+): Promise<AgentNetworkCatalogProviderResult> {
+  return runLookup<AgentNetworkCatalogProviderResult>("getAgentNetworkCatalogProvider", { id }, opts);
+}
+
+/**
+ * The Output form of {@link getAgentNetworkCatalogProvider}: takes inputs (outputs of other resources too),
+ * runs once they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getAgentNetworkCatalogProviderOutput(
+  id: pulumi.Input<string>,
+  opts?: LookupOptions,
+): pulumi.Output<AgentNetworkCatalogProviderResult> {
+  return runLookupOutput<AgentNetworkCatalogProviderResult>("getAgentNetworkCatalogProvider", { id }, opts);
+}
+
+/**
+ * Every provider type of the catalog, with its models and default prices.
+ *
+ * Calls `GET /api/agent-network/catalog/providers`.
+ *
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns An array of {@link AgentNetworkCatalogProviderResult}.
+ */
+export function getAgentNetworkCatalogProviders(
+  opts?: LookupOptions,
+): Promise<AgentNetworkCatalogProviderResult[]> {
+  return runLookup<AgentNetworkCatalogProviderResult[]>("getAgentNetworkCatalogProviders", undefined, opts);
+}
+
+/**
+ * The Output form of {@link getAgentNetworkCatalogProviders}: takes inputs (outputs of other resources too),
+ * runs once they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getAgentNetworkCatalogProvidersOutput(
+  opts?: LookupOptions,
+): pulumi.Output<AgentNetworkCatalogProviderResult[]> {
+  return runLookupOutput<AgentNetworkCatalogProviderResult[]>(
+    "getAgentNetworkCatalogProviders",
+    undefined,
+    opts,
+  );
+}
+
+/**
+ * The Agent Network provider with this id (its API key is never answered).
+ *
+ * Calls `GET /api/agent-network/providers/{providerId}`.
+ *
+ * @param args - See {@link GetAgentNetworkProviderArgs}.
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns {@link AgentNetworkProviderResult}.
+ */
+export function getAgentNetworkProvider(
+  args: GetAgentNetworkProviderArgs,
+  opts?: LookupOptions,
+): Promise<AgentNetworkProviderResult> {
+  return runLookup<AgentNetworkProviderResult>("getAgentNetworkProvider", args, opts);
+}
+
+/**
+ * The Output form of {@link getAgentNetworkProvider}: takes inputs (outputs of other resources too), runs
+ * once they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getAgentNetworkProviderOutput(
+  args: Inputs<GetAgentNetworkProviderArgs>,
+  opts?: LookupOptions,
+): pulumi.Output<AgentNetworkProviderResult> {
+  return runLookupOutput<AgentNetworkProviderResult>("getAgentNetworkProvider", args, opts);
+}
+
+/**
+ * Every Agent Network provider of the account (without API keys).
+ *
+ * Calls `GET /api/agent-network/providers`.
+ *
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns An array of {@link AgentNetworkProviderResult}.
+ */
+export function getAgentNetworkProviders(opts?: LookupOptions): Promise<AgentNetworkProviderResult[]> {
+  return runLookup<AgentNetworkProviderResult[]>("getAgentNetworkProviders", undefined, opts);
+}
+
+/**
+ * The Output form of {@link getAgentNetworkProviders}: takes inputs (outputs of other resources too), runs
+ * once they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getAgentNetworkProvidersOutput(
+  opts?: LookupOptions,
+): pulumi.Output<AgentNetworkProviderResult[]> {
+  return runLookupOutput<AgentNetworkProviderResult[]>("getAgentNetworkProviders", undefined, opts);
+}
+
+/**
+ * The Agent Network policy with this id.
+ *
+ * Calls `GET /api/agent-network/policies/{policyId}`.
+ *
+ * @param args - See {@link GetAgentNetworkPolicyArgs}.
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns {@link AgentNetworkPolicyResult}.
+ */
+export function getAgentNetworkPolicy(
+  args: GetAgentNetworkPolicyArgs,
+  opts?: LookupOptions,
+): Promise<AgentNetworkPolicyResult> {
+  return runLookup<AgentNetworkPolicyResult>("getAgentNetworkPolicy", args, opts);
+}
+
+/**
+ * The Output form of {@link getAgentNetworkPolicy}: takes inputs (outputs of other resources too), runs once
+ * they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getAgentNetworkPolicyOutput(
+  args: Inputs<GetAgentNetworkPolicyArgs>,
+  opts?: LookupOptions,
+): pulumi.Output<AgentNetworkPolicyResult> {
+  return runLookupOutput<AgentNetworkPolicyResult>("getAgentNetworkPolicy", args, opts);
+}
+
+/**
+ * Every Agent Network policy of the account.
+ *
+ * Calls `GET /api/agent-network/policies`.
+ *
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns An array of {@link AgentNetworkPolicyResult}.
+ */
+export function getAgentNetworkPolicies(opts?: LookupOptions): Promise<AgentNetworkPolicyResult[]> {
+  return runLookup<AgentNetworkPolicyResult[]>("getAgentNetworkPolicies", undefined, opts);
+}
+
+/**
+ * The Output form of {@link getAgentNetworkPolicies}: takes inputs (outputs of other resources too), runs
+ * once they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getAgentNetworkPoliciesOutput(
+  opts?: LookupOptions,
+): pulumi.Output<AgentNetworkPolicyResult[]> {
+  return runLookupOutput<AgentNetworkPolicyResult[]>("getAgentNetworkPolicies", undefined, opts);
+}
+
+/**
+ * The Agent Network guardrail with this id.
+ *
+ * Calls `GET /api/agent-network/guardrails/{guardrailId}`.
+ *
+ * @param args - See {@link GetAgentNetworkGuardrailArgs}.
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns {@link AgentNetworkGuardrailResult}.
+ */
+export function getAgentNetworkGuardrail(
+  args: GetAgentNetworkGuardrailArgs,
+  opts?: LookupOptions,
+): Promise<AgentNetworkGuardrailResult> {
+  return runLookup<AgentNetworkGuardrailResult>("getAgentNetworkGuardrail", args, opts);
+}
+
+/**
+ * The Output form of {@link getAgentNetworkGuardrail}: takes inputs (outputs of other resources too), runs
+ * once they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getAgentNetworkGuardrailOutput(
+  args: Inputs<GetAgentNetworkGuardrailArgs>,
+  opts?: LookupOptions,
+): pulumi.Output<AgentNetworkGuardrailResult> {
+  return runLookupOutput<AgentNetworkGuardrailResult>("getAgentNetworkGuardrail", args, opts);
+}
+
+/**
+ * Every Agent Network guardrail of the account.
+ *
+ * Calls `GET /api/agent-network/guardrails`.
+ *
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns An array of {@link AgentNetworkGuardrailResult}.
+ */
+export function getAgentNetworkGuardrails(opts?: LookupOptions): Promise<AgentNetworkGuardrailResult[]> {
+  return runLookup<AgentNetworkGuardrailResult[]>("getAgentNetworkGuardrails", undefined, opts);
+}
+
+/**
+ * The Output form of {@link getAgentNetworkGuardrails}: takes inputs (outputs of other resources too), runs
+ * once they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getAgentNetworkGuardrailsOutput(
+  opts?: LookupOptions,
+): pulumi.Output<AgentNetworkGuardrailResult[]> {
+  return runLookupOutput<AgentNetworkGuardrailResult[]>("getAgentNetworkGuardrails", undefined, opts);
+}
+
+/**
+ * The Agent Network budget rule with this id.
+ *
+ * Calls `GET /api/agent-network/budget-rules/{ruleId}`.
+ *
+ * @param args - See {@link GetAgentNetworkBudgetRuleArgs}.
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns {@link AgentNetworkBudgetRuleResult}.
+ */
+export function getAgentNetworkBudgetRule(
+  args: GetAgentNetworkBudgetRuleArgs,
+  opts?: LookupOptions,
+): Promise<AgentNetworkBudgetRuleResult> {
+  return runLookup<AgentNetworkBudgetRuleResult>("getAgentNetworkBudgetRule", args, opts);
+}
+
+/**
+ * The Output form of {@link getAgentNetworkBudgetRule}: takes inputs (outputs of other resources too), runs
+ * once they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getAgentNetworkBudgetRuleOutput(
+  args: Inputs<GetAgentNetworkBudgetRuleArgs>,
+  opts?: LookupOptions,
+): pulumi.Output<AgentNetworkBudgetRuleResult> {
+  return runLookupOutput<AgentNetworkBudgetRuleResult>("getAgentNetworkBudgetRule", args, opts);
+}
+
+/**
+ * Every Agent Network budget rule of the account.
+ *
+ * Calls `GET /api/agent-network/budget-rules`.
+ *
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns An array of {@link AgentNetworkBudgetRuleResult}.
+ */
+export function getAgentNetworkBudgetRules(opts?: LookupOptions): Promise<AgentNetworkBudgetRuleResult[]> {
+  return runLookup<AgentNetworkBudgetRuleResult[]>("getAgentNetworkBudgetRules", undefined, opts);
+}
+
+/**
+ * The Output form of {@link getAgentNetworkBudgetRules}: takes inputs (outputs of other resources too), runs
+ * once they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getAgentNetworkBudgetRulesOutput(
+  opts?: LookupOptions,
+): pulumi.Output<AgentNetworkBudgetRuleResult[]> {
+  return runLookupOutput<AgentNetworkBudgetRuleResult[]>("getAgentNetworkBudgetRules", undefined, opts);
+}
+
+/**
+ * The gateway's consumption counters: tokens and USD per user and per group over each window the caps count
+ * in, newest window first. Empty until something was consumed.
+ *
+ * Calls `GET /api/agent-network/consumption`.
+ *
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns An array of {@link AgentNetworkConsumptionResult}.
+ */
+export function getAgentNetworkConsumption(opts?: LookupOptions): Promise<AgentNetworkConsumptionResult[]> {
+  return runLookup<AgentNetworkConsumptionResult[]>("getAgentNetworkConsumption", undefined, opts);
+}
+
+/**
+ * The Output form of {@link getAgentNetworkConsumption}: takes inputs (outputs of other resources too), runs
+ * once they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getAgentNetworkConsumptionOutput(
+  opts?: LookupOptions,
+): pulumi.Output<AgentNetworkConsumptionResult[]> {
+  return runLookupOutput<AgentNetworkConsumptionResult[]>("getAgentNetworkConsumption", undefined, opts);
+}
+
+/**
+ * Tokens and cost through the gateway, summed by day, week (from Monday) or month, oldest first, filtered as
+ * asked (the API does both). Usage is kept whether or not the access log is.
+ *
+ * Calls `GET /api/agent-network/usage/overview`.
+ *
+ * @param args - See {@link GetAgentNetworkUsageArgs}.
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns An array of {@link AgentNetworkUsageBucketResult}.
+ */
+export function getAgentNetworkUsage(
+  args: GetAgentNetworkUsageArgs = {},
+  opts?: LookupOptions,
+): Promise<AgentNetworkUsageBucketResult[]> {
+  return runLookup<AgentNetworkUsageBucketResult[]>("getAgentNetworkUsage", args, opts);
+}
+
+/**
+ * The Output form of {@link getAgentNetworkUsage}: takes inputs (outputs of other resources too), runs once
+ * they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getAgentNetworkUsageOutput(
+  args: Inputs<GetAgentNetworkUsageArgs> = {},
+  opts?: LookupOptions,
+): pulumi.Output<AgentNetworkUsageBucketResult[]> {
+  return runLookupOutput<AgentNetworkUsageBucketResult[]>("getAgentNetworkUsage", args, opts);
+}
+
+/**
+ * One page of the gateway's access log (one entry per request, allowed or refused), filtered and sorted as
+ * asked. Kept only while the settings collect logs, for `accessLogRetentionDays`.
+ *
+ * Calls `GET /api/agent-network/access-logs`.
+ *
+ * @param args - See {@link GetAgentNetworkAccessLogsArgs}.
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns {@link AgentNetworkAccessLogPageResult}.
+ */
+export function getAgentNetworkAccessLogs(
+  args: GetAgentNetworkAccessLogsArgs = {},
+  opts?: LookupOptions,
+): Promise<AgentNetworkAccessLogPageResult> {
+  return runLookup<AgentNetworkAccessLogPageResult>("getAgentNetworkAccessLogs", args, opts);
+}
+
+/**
+ * The Output form of {@link getAgentNetworkAccessLogs}: takes inputs (outputs of other resources too), runs
+ * once they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getAgentNetworkAccessLogsOutput(
+  args: Inputs<GetAgentNetworkAccessLogsArgs> = {},
+  opts?: LookupOptions,
+): pulumi.Output<AgentNetworkAccessLogPageResult> {
+  return runLookupOutput<AgentNetworkAccessLogPageResult>("getAgentNetworkAccessLogs", args, opts);
+}
+
+/**
+ * One page of the access log grouped by session (the requests sharing a client's session id; a request
+ * without one is a session of its own), each summed and with its requests.
+ *
+ * Calls `GET /api/agent-network/access-log-sessions`.
+ *
+ * @param args - See {@link GetAgentNetworkAccessLogSessionsArgs}.
+ * @param opts - Invoke options (`provider`, `parent`) and an API URL and token; by default the provider's,
+ * else stack config, then the environment.
+ * @returns {@link AgentNetworkSessionPageResult}.
+ */
+export function getAgentNetworkAccessLogSessions(
+  args: GetAgentNetworkAccessLogSessionsArgs = {},
+  opts?: LookupOptions,
+): Promise<AgentNetworkSessionPageResult> {
+  return runLookup<AgentNetworkSessionPageResult>("getAgentNetworkAccessLogSessions", args, opts);
+}
+
+/**
+ * The Output form of {@link getAgentNetworkAccessLogSessions}: takes inputs (outputs of other resources too),
+ * runs once they are known, and yields an unknown value while they are not (in a preview).
+ */
+export function getAgentNetworkAccessLogSessionsOutput(
+  args: Inputs<GetAgentNetworkAccessLogSessionsArgs> = {},
+  opts?: LookupOptions,
+): pulumi.Output<AgentNetworkSessionPageResult> {
+  return runLookupOutput<AgentNetworkSessionPageResult>("getAgentNetworkAccessLogSessions", args, opts);
 }
 
 /**

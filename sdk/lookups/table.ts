@@ -6,6 +6,21 @@ import { camel } from "../../model/schema";
 import { dnsSettingsAnswer, listAnswer } from "../../model/answers";
 import { isRecord, toApi } from "../../model/mapping";
 import { AccountSchema } from "../../api/account";
+import {
+  ACCESS_LOG_SORT_FIELDS,
+  AgentNetworkAccessLogPageSchema,
+  AgentNetworkAccessLogSchema,
+  AgentNetworkAccessLogSessionPageSchema,
+  AgentNetworkBudgetRuleSchema,
+  AgentNetworkCatalogProviderSchema,
+  AgentNetworkConsumptionSchema,
+  AgentNetworkGuardrailSchema,
+  AgentNetworkPolicySchema,
+  AgentNetworkProviderSchema,
+  AgentNetworkSettingsSchema,
+  AgentNetworkUsageBucketSchema,
+  SESSION_SORT_FIELDS,
+} from "../../api/agent-network";
 import { anyId, GroupSummarySchema, issue, z } from "../../api/common";
 import { SyncLogSchema, VendorDSchema, VendorESchema } from "../../api/directory-sync";
 import { DnsRecordSchema } from "../../api/dns-record";
@@ -114,6 +129,16 @@ const R = {
   auditEvent: result("AuditEventResult", AuditEventSchema),
   proxyLogPage: result("ProxyLogPageResult", ProxyLogPageSchema),
   trafficEventPage: result("TrafficEventPageResult", TrafficPageSchema),
+  agentNetworkSettings: result("AgentNetworkSettingsResult", AgentNetworkSettingsSchema),
+  agentNetworkCatalogProvider: result("AgentNetworkCatalogProviderResult", AgentNetworkCatalogProviderSchema),
+  agentNetworkProvider: result("AgentNetworkProviderResult", AgentNetworkProviderSchema),
+  agentNetworkPolicy: result("AgentNetworkPolicyResult", AgentNetworkPolicySchema),
+  agentNetworkGuardrail: result("AgentNetworkGuardrailResult", AgentNetworkGuardrailSchema),
+  agentNetworkBudgetRule: result("AgentNetworkBudgetRuleResult", AgentNetworkBudgetRuleSchema),
+  agentNetworkConsumption: result("AgentNetworkConsumptionResult", AgentNetworkConsumptionSchema),
+  agentNetworkUsageBucket: result("AgentNetworkUsageBucketResult", AgentNetworkUsageBucketSchema),
+  agentNetworkAccessLogPage: result("AgentNetworkAccessLogPageResult", AgentNetworkAccessLogPageSchema),
+  agentNetworkSessionPage: result("AgentNetworkSessionPageResult", AgentNetworkAccessLogSessionPageSchema),
 };
 
 /**
@@ -124,6 +149,7 @@ export const NESTED_TYPES: readonly ResultType[] = [
   result("GroupSummaryResult", GroupSummarySchema),
   result("ProxyLogResult", ProxyLogEntrySchema),
   result("TrafficEventResult", TrafficEventSchema),
+  result("AgentNetworkAccessLogResult", AgentNetworkAccessLogSchema),
 ];
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -258,6 +284,53 @@ function queryOf(a: Args, schema: z.ZodType): QueryParams {
     for (const [k, v] of Object.entries(mapped))
       if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") query[k] = v;
   return query;
+}
+
+/** The filters of the Agent Network usage reads (camelCase arguments; the API repeats the list parameters). */
+const agentNetworkFilters = {
+  startDate: z.string().optional().describe("Only requests at or after this time (RFC 3339)"),
+  endDate: z.string().optional().describe("Only requests at or before this time (RFC 3339)"),
+  userId: z.string().optional().describe("Only this user's requests"),
+  sessionId: z.string().optional().describe("Only this session's requests"),
+  groupIds: z.array(z.string()).optional().describe("Only requests one of these groups allowed"),
+  providerIds: z.array(z.string()).optional().describe("Only requests served by one of these providers"),
+  models: z.array(z.string()).optional().describe("Only requests for one of these models"),
+};
+
+const agentNetworkPaging = {
+  page: z.number().int().min(1).optional().describe("Page number, from 1; default 1"),
+  pageSize: z.number().int().min(1).max(100).optional().describe("Page size, 1 to 100; default 50"),
+  sortOrder: z.enum(["asc", "desc"]).optional().describe("asc, or desc (the default)"),
+  search: z
+    .string()
+    .optional()
+    .describe("Part of an entry's id, host, path, model, or the user's email or name"),
+  decision: z.string().optional().describe("Only requests with this decision (allow, deny)"),
+  path: z.string().optional().describe("Only requests whose path starts with this"),
+};
+
+/** The query of an Agent Network usage read: API names, lists as repeated parameters. */
+function agentNetworkQuery(a: Args): QueryParams {
+  const s = (v: unknown) => (typeof v === "string" ? v : undefined);
+  const n = (v: unknown) => (typeof v === "number" ? v : undefined);
+  const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : undefined);
+  return {
+    page: n(a.page),
+    page_size: n(a.pageSize),
+    sort_by: s(a.sortBy),
+    sort_order: s(a.sortOrder),
+    search: s(a.search),
+    decision: s(a.decision),
+    path: s(a.path),
+    granularity: s(a.granularity),
+    start_date: s(a.startDate),
+    end_date: s(a.endDate),
+    user_id: s(a.userId),
+    session_id: s(a.sessionId),
+    group_id: list(a.groupIds),
+    provider_id: list(a.providerIds),
+    model: list(a.models),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -954,6 +1027,166 @@ export const LOOKUP_SPECS: readonly LookupSpec[] = [
     description: "Every proxy token of the account, revoked ones included (without their values).",
     operationId: "listProxyTokens",
     result: R.proxyToken,
+  }),
+
+  // Agent Networks
+  lookup({
+    name: "getAgentNetworkSettings",
+    description:
+      "The account's Agent Network gateway settings: its endpoint (empty until bootstrapped) and what it collects.",
+    operationIds: ["getAgentNetworkSettings"],
+    result: R.agentNetworkSettings,
+    run: (api) => api.call("getAgentNetworkSettings"),
+  }),
+  lookup({
+    name: "getAgentNetworkCatalogProvider",
+    description:
+      "The provider type of the catalog with this id (`openai_api`, `anthropic_api`, ...): its default upstream " +
+      "host, how the API key is sent, and its models with their default prices per 1,000 tokens, so that a " +
+      "program need not copy them. Fails when the catalog has no such type.",
+    operationIds: ["listAgentNetworkCatalogProviders"],
+    args: z.strictObject({
+      id: z.string().min(1, { error: "must not be empty" }).describe("Catalog id, such as `openai_api`"),
+    }),
+    positional: "id",
+    result: R.agentNetworkCatalogProvider,
+    run: async (api, a) => {
+      const catalog = listAnswer(
+        await api.call("listAgentNetworkCatalogProviders"),
+        "listAgentNetworkCatalogProviders",
+      );
+      return exactlyOne(
+        catalog.filter((p) => p.id === a.id),
+        { one: "catalog provider", many: "catalog providers" },
+        `with id ${JSON.stringify(a.id)}`,
+        "list them with getAgentNetworkCatalogProviders",
+      );
+    },
+  }),
+  listAll({
+    name: "getAgentNetworkCatalogProviders",
+    description: "Every provider type of the catalog, with its models and default prices.",
+    operationId: "listAgentNetworkCatalogProviders",
+    result: R.agentNetworkCatalogProvider,
+  }),
+  getById({
+    name: "getAgentNetworkProvider",
+    description: "The Agent Network provider with this id (its API key is never answered).",
+    operationId: "getAgentNetworkProvider",
+    idParam: "providerId",
+    what: "Agent Network provider",
+    idDoc: "Provider id",
+    result: R.agentNetworkProvider,
+  }),
+  listAll({
+    name: "getAgentNetworkProviders",
+    description: "Every Agent Network provider of the account (without API keys).",
+    operationId: "listAgentNetworkProviders",
+    result: R.agentNetworkProvider,
+  }),
+  getById({
+    name: "getAgentNetworkPolicy",
+    description: "The Agent Network policy with this id.",
+    operationId: "getAgentNetworkPolicy",
+    idParam: "policyId",
+    what: "Agent Network policy",
+    idDoc: "Policy id",
+    result: R.agentNetworkPolicy,
+  }),
+  listAll({
+    name: "getAgentNetworkPolicies",
+    description: "Every Agent Network policy of the account.",
+    operationId: "listAgentNetworkPolicies",
+    result: R.agentNetworkPolicy,
+  }),
+  getById({
+    name: "getAgentNetworkGuardrail",
+    description: "The Agent Network guardrail with this id.",
+    operationId: "getAgentNetworkGuardrail",
+    idParam: "guardrailId",
+    what: "Agent Network guardrail",
+    idDoc: "Guardrail id",
+    result: R.agentNetworkGuardrail,
+  }),
+  listAll({
+    name: "getAgentNetworkGuardrails",
+    description: "Every Agent Network guardrail of the account.",
+    operationId: "listAgentNetworkGuardrails",
+    result: R.agentNetworkGuardrail,
+  }),
+  getById({
+    name: "getAgentNetworkBudgetRule",
+    description: "The Agent Network budget rule with this id.",
+    operationId: "getAgentNetworkBudgetRule",
+    idParam: "ruleId",
+    what: "Agent Network budget rule",
+    idDoc: "Budget rule id",
+    result: R.agentNetworkBudgetRule,
+  }),
+  listAll({
+    name: "getAgentNetworkBudgetRules",
+    description: "Every Agent Network budget rule of the account.",
+    operationId: "listAgentNetworkBudgetRules",
+    result: R.agentNetworkBudgetRule,
+  }),
+  listAll({
+    name: "getAgentNetworkConsumption",
+    description:
+      "The gateway's consumption counters: tokens and USD per user and per group over each window the caps " +
+      "count in, newest window first. Empty until something was consumed.",
+    operationId: "listAgentNetworkConsumption",
+    result: R.agentNetworkConsumption,
+  }),
+  lookup({
+    name: "getAgentNetworkUsage",
+    description:
+      "Tokens and cost through the gateway, summed by day, week (from Monday) or month, oldest first, filtered as " +
+      "asked (the API does both). Usage is kept whether or not the access log is.",
+    operationIds: ["getAgentNetworkUsageOverview"],
+    args: z
+      .strictObject({
+        granularity: z.enum(["day", "week", "month"]).optional().describe("Bucket width; default day"),
+        ...agentNetworkFilters,
+      })
+      .describe("Usage query"),
+    result: R.agentNetworkUsageBucket,
+    many: true,
+    run: (api, a) => api.call("getAgentNetworkUsageOverview", { query: agentNetworkQuery(a) }),
+  }),
+  lookup({
+    name: "getAgentNetworkAccessLogs",
+    description:
+      "One page of the gateway's access log (one entry per request, allowed or refused), filtered and sorted as " +
+      "asked. Kept only while the settings collect logs, for `accessLogRetentionDays`.",
+    operationIds: ["listAgentNetworkAccessLogs"],
+    args: z
+      .strictObject({
+        ...agentNetworkPaging,
+        sortBy: z.enum(ACCESS_LOG_SORT_FIELDS).optional().describe("Sort field; default timestamp"),
+        ...agentNetworkFilters,
+      })
+      .describe("Access-log query"),
+    result: R.agentNetworkAccessLogPage,
+    run: (api, a) => api.call("listAgentNetworkAccessLogs", { query: agentNetworkQuery(a) }),
+  }),
+  lookup({
+    name: "getAgentNetworkAccessLogSessions",
+    description:
+      "One page of the access log grouped by session (the requests sharing a client's session id; a request " +
+      "without one is a session of its own), each summed and with its requests.",
+    operationIds: ["listAgentNetworkAccessLogSessions"],
+    args: z
+      .strictObject({
+        ...agentNetworkPaging,
+        sortBy: z
+          .enum(SESSION_SORT_FIELDS)
+          .optional()
+          .describe("Sort field; default timestamp (the last request)"),
+        ...agentNetworkFilters,
+      })
+      .describe("Session query"),
+    result: R.agentNetworkSessionPage,
+    run: (api, a) => api.call("listAgentNetworkAccessLogSessions", { query: agentNetworkQuery(a) }),
   }),
 
   // Invites (embedded IdP)

@@ -261,6 +261,132 @@ export type GetReverseProxyDomainArgs =
       domain: string;
     };
 
+/** Arguments of {@link getAgentNetworkProvider}. */
+export interface GetAgentNetworkProviderArgs {
+  /** Provider id */
+  id: string | number;
+}
+
+/** Arguments of {@link getAgentNetworkPolicy}. */
+export interface GetAgentNetworkPolicyArgs {
+  /** Policy id */
+  id: string | number;
+}
+
+/** Arguments of {@link getAgentNetworkGuardrail}. */
+export interface GetAgentNetworkGuardrailArgs {
+  /** Guardrail id */
+  id: string | number;
+}
+
+/** Arguments of {@link getAgentNetworkBudgetRule}. */
+export interface GetAgentNetworkBudgetRuleArgs {
+  /** Budget rule id */
+  id: string | number;
+}
+
+/** Arguments of {@link getAgentNetworkUsage}. */
+export interface GetAgentNetworkUsageArgs {
+  /** Bucket width; default day */
+  granularity?: "day" | "week" | "month";
+  /** Only requests at or after this time (RFC 3339) */
+  startDate?: string;
+  /** Only requests at or before this time (RFC 3339) */
+  endDate?: string;
+  /** Only this user's requests */
+  userId?: string;
+  /** Only this session's requests */
+  sessionId?: string;
+  /** Only requests one of these groups allowed */
+  groupIds?: string[];
+  /** Only requests served by one of these providers */
+  providerIds?: string[];
+  /** Only requests for one of these models */
+  models?: string[];
+}
+
+/** Arguments of {@link getAgentNetworkAccessLogs}. */
+export interface GetAgentNetworkAccessLogsArgs {
+  /** Page number, from 1; default 1 */
+  page?: number;
+  /** Page size, 1 to 100; default 50 */
+  pageSize?: number;
+  /** asc, or desc (the default) */
+  sortOrder?: "asc" | "desc";
+  /** Part of an entry's id, host, path, model, or the user's email or name */
+  search?: string;
+  /** Only requests with this decision (allow, deny) */
+  decision?: string;
+  /** Only requests whose path starts with this */
+  path?: string;
+  /** Sort field; default timestamp */
+  sortBy?:
+    | "timestamp"
+    | "model"
+    | "provider"
+    | "status_code"
+    | "duration"
+    | "cost_usd"
+    | "total_tokens"
+    | "user_id"
+    | "decision";
+  /** Only requests at or after this time (RFC 3339) */
+  startDate?: string;
+  /** Only requests at or before this time (RFC 3339) */
+  endDate?: string;
+  /** Only this user's requests */
+  userId?: string;
+  /** Only this session's requests */
+  sessionId?: string;
+  /** Only requests one of these groups allowed */
+  groupIds?: string[];
+  /** Only requests served by one of these providers */
+  providerIds?: string[];
+  /** Only requests for one of these models */
+  models?: string[];
+}
+
+/** Arguments of {@link getAgentNetworkAccessLogSessions}. */
+export interface GetAgentNetworkAccessLogSessionsArgs {
+  /** Page number, from 1; default 1 */
+  page?: number;
+  /** Page size, 1 to 100; default 50 */
+  pageSize?: number;
+  /** asc, or desc (the default) */
+  sortOrder?: "asc" | "desc";
+  /** Part of an entry's id, host, path, model, or the user's email or name */
+  search?: string;
+  /** Only requests with this decision (allow, deny) */
+  decision?: string;
+  /** Only requests whose path starts with this */
+  path?: string;
+  /** Sort field; default timestamp (the last request) */
+  sortBy?:
+    | "timestamp"
+    | "started_at"
+    | "cost_usd"
+    | "total_tokens"
+    | "duration"
+    | "request_count"
+    | "status_code"
+    | "user_id"
+    | "decision";
+  /** Only requests at or after this time (RFC 3339) */
+  startDate?: string;
+  /** Only requests at or before this time (RFC 3339) */
+  endDate?: string;
+  /** Only this user's requests */
+  userId?: string;
+  /** Only this session's requests */
+  sessionId?: string;
+  /** Only requests one of these groups allowed */
+  groupIds?: string[];
+  /** Only requests served by one of these providers */
+  providerIds?: string[];
+  /** Only requests for one of these models */
+  models?: string[];
+}
+
 /** Arguments of {@link getProxyLogs}. */
 export interface GetProxyLogsArgs {
   /** Page number, from 1; default 1 */
@@ -1499,6 +1625,380 @@ export interface ProxyTokenResult {
   revoked: boolean;
 }
 
+/** The account's Agent Network gateway settings. Before they are bootstrapped they read as the defaults with an empty endpoint */
+export interface AgentNetworkSettingsResult {
+  /** The host name agents send their requests to; empty until the settings are bootstrapped */
+  endpoint: string;
+  /** The address of the proxy cluster serving the endpoint: the endpoint itself when it is dedicated, else the endpoint's parent domain; empty until bootstrapped */
+  proxyAddress: string;
+  /** Whether the endpoint is the proxy address itself (claimed as it is) */
+  dedicated: boolean;
+  /** Whether an access-log entry is kept for every request through the gateway; default true */
+  enableLogCollection: boolean;
+  /** Whether prompts and completions may be captured at all (a policy's guardrail must also ask for it); default false */
+  enablePromptCollection: boolean;
+  /** Whether personal data is removed from captured prompts (a guardrail can ask for it too); default false */
+  redactPii: boolean;
+  /** How many days access-log entries are kept; 0 or less keeps them forever; default 30 */
+  accessLogRetentionDays?: number;
+  /** When the settings were bootstrapped; absent before */
+  createdAt?: string;
+  /** When the settings last changed; absent before bootstrap */
+  updatedAt?: string;
+}
+
+/** A provider type of the catalog */
+export interface AgentNetworkCatalogProviderResult {
+  /** Catalog id (what a provider's `provider_id` names) */
+  id: string;
+  /** Display name */
+  name: string;
+  /** What it is */
+  description: string;
+  /** The usual upstream host (a pattern such as `<resource>.openai.azure.com`; empty when self-hosted) */
+  defaultHost: string;
+  /** How the API key is sent (`Bearer ${API_KEY}`) */
+  authHeaderTemplate: string;
+  /** Content type of upstream requests */
+  defaultContentType: string;
+  /** Colour of its badge */
+  brandColor: string;
+  /** A vendor's API, a gateway, or a self-hosted endpoint */
+  kind: "provider" | "gateway" | "custom";
+  /** Headers a provider of this type may set values for (`extra_values`) */
+  extraHeaders?: {
+    /** Header name */
+    name: string;
+  }[];
+  /** How the caller's identity reaches the upstream, where it can */
+  identityInjection?: {
+    /** Identity sent as two headers */
+    headerPair?: {
+      /** Whether a provider may name its own headers */
+      customizable: boolean;
+      /** Header carrying the caller (the default when customizable) */
+      endUserIdHeader: string;
+      /** Header carrying the caller's groups (the default when customizable) */
+      tagsHeader: string;
+    };
+    /** Identity sent as one header holding a JSON object */
+    jsonMetadata?: {
+      /** Whether a provider may name its own keys */
+      customizable: boolean;
+      /** The header carrying a JSON object */
+      header: string;
+      /** The object's key for the caller */
+      userKey: string;
+      /** The object's key for the caller's groups */
+      groupsKey: string;
+    };
+  };
+  /** Which cache prices apply to its models (`openai`, `anthropic`, `bedrock`) */
+  pricingSurfaces?: string[];
+  /** Its models and their default prices */
+  models: {
+    /** The model's id as the provider names it */
+    id: string;
+    /** Human-readable name */
+    label: string;
+    /** USD per 1,000 input tokens */
+    inputPer1k: number;
+    /** USD per 1,000 output tokens */
+    outputPer1k: number;
+    /** USD per 1,000 cached prompt tokens, where it applies */
+    cachedInputPer1k?: number;
+    /** USD per 1,000 prompt-cache reads, where it applies */
+    cacheReadPer1k?: number;
+    /** USD per 1,000 prompt-cache writes, where it applies */
+    cacheCreationPer1k?: number;
+    /** The most tokens one request may hold */
+    contextWindow: number;
+  }[];
+}
+
+/** An LLM provider the gateway forwards to (its API key is never answered) */
+export interface AgentNetworkProviderResult {
+  /** Provider id */
+  id: string;
+  /** The provider type, an id of the catalog */
+  providerId: string;
+  /** Display name */
+  name: string;
+  /** Where the gateway sends requests */
+  upstreamUrl: string;
+  /** The models offered, with their prices */
+  models: {
+    /** The model's id */
+    id: string;
+    /** USD per 1,000 input tokens */
+    inputPer1k: number;
+    /** USD per 1,000 output tokens */
+    outputPer1k: number;
+    /** USD per 1,000 cached prompt tokens */
+    cachedInputPer1k?: number;
+    /** USD per 1,000 tokens read from the prompt cache */
+    cacheReadPer1k?: number;
+    /** USD per 1,000 tokens written to the prompt cache */
+    cacheCreationPer1k?: number;
+  }[];
+  /** Values of the catalog's extra headers; absent when none */
+  extraValues?: Record<string, string>;
+  /** Header carrying the caller; empty: not sent */
+  identityHeaderUserId: string;
+  /** Header carrying the caller's groups; empty: not sent */
+  identityHeaderGroups: string;
+  /** Whether the gateway routes requests to it */
+  enabled: boolean;
+  /** Whether any upstream certificate is accepted */
+  skipTlsVerification: boolean;
+  /** Whether identity metadata is left out upstream */
+  metadataDisabled: boolean;
+  /** When it was created */
+  createdAt: string;
+  /** When it last changed */
+  updatedAt: string;
+}
+
+/** Which groups' agents may use which providers, under which guardrails and caps */
+export interface AgentNetworkPolicyResult {
+  /** Policy id */
+  id: string;
+  /** Name */
+  name: string;
+  /** What it is for */
+  description: string;
+  /** Whether the policy applies */
+  enabled: boolean;
+  /** Groups whose members may use the providers */
+  sourceGroups: string[];
+  /** The providers they may use */
+  destinationProviderIds: string[];
+  /** Guardrails applied */
+  guardrailIds: string[];
+  /** Token and spending caps (both always answered; off with zeros when not set) */
+  limits: {
+    /** Token caps */
+    tokenLimit: {
+      /** Whether the token caps apply */
+      enabled: boolean;
+      /** Tokens per group and window; 0: no cap */
+      groupCap: number;
+      /** Tokens per user and window; 0: no cap */
+      userCap: number;
+      /** The window, in seconds */
+      windowSeconds: number;
+    };
+    /** Spending caps */
+    budgetLimit: {
+      /** Whether the spending caps apply */
+      enabled: boolean;
+      /** USD per group and window; 0: no cap */
+      groupCapUsd: number;
+      /** USD per user and window; 0: no cap */
+      userCapUsd: number;
+      /** The window, in seconds */
+      windowSeconds: number;
+    };
+  };
+  /** When it was created */
+  createdAt: string;
+  /** When it last changed */
+  updatedAt: string;
+}
+
+/** Checks a policy applies to the requests it allows */
+export interface AgentNetworkGuardrailResult {
+  /** Guardrail id */
+  id: string;
+  /** Name */
+  name: string;
+  /** What it is for */
+  description: string;
+  /** What the guardrail checks */
+  checks: {
+    /** Allow only these models */
+    modelAllowlist: {
+      /** Whether only the listed models are allowed */
+      enabled: boolean;
+      /** The models allowed */
+      models: string[];
+    };
+    /** Capture prompts */
+    promptCapture: {
+      /** Whether prompts are captured */
+      enabled: boolean;
+      /** Whether personal data is removed */
+      redactPii: boolean;
+    };
+  };
+  /** When it was created */
+  createdAt: string;
+  /** When it last changed */
+  updatedAt: string;
+}
+
+/** Account-wide caps for groups and users, over every policy: where several caps bind a caller, the lowest wins */
+export interface AgentNetworkBudgetRuleResult {
+  /** Budget rule id */
+  id: string;
+  /** Name */
+  name: string;
+  /** Whether the rule applies */
+  enabled: boolean;
+  /** Groups the caps bind */
+  targetGroups: string[];
+  /** Users the caps bind */
+  targetUsers: string[];
+  /** Token and spending caps (both always answered; off with zeros when not set) */
+  limits: {
+    /** Token caps */
+    tokenLimit: {
+      /** Whether the token caps apply */
+      enabled: boolean;
+      /** Tokens per group and window; 0: no cap */
+      groupCap: number;
+      /** Tokens per user and window; 0: no cap */
+      userCap: number;
+      /** The window, in seconds */
+      windowSeconds: number;
+    };
+    /** Spending caps */
+    budgetLimit: {
+      /** Whether the spending caps apply */
+      enabled: boolean;
+      /** USD per group and window; 0: no cap */
+      groupCapUsd: number;
+      /** USD per user and window; 0: no cap */
+      userCapUsd: number;
+      /** The window, in seconds */
+      windowSeconds: number;
+    };
+  };
+  /** When it was created */
+  createdAt: string;
+  /** When it last changed */
+  updatedAt: string;
+}
+
+/** One consumption counter: a user's or a group's use over one window */
+export interface AgentNetworkConsumptionResult {
+  /** Whether the counter counts one user or one group */
+  dimensionKind: "user" | "group";
+  /** The user's or the group's id */
+  dimensionId: string;
+  /** The window's length, in seconds */
+  windowSeconds: number;
+  /** When the window began (windows are aligned to the Unix epoch) */
+  windowStartUtc: string;
+  /** Input tokens counted in the window */
+  tokensInput: number;
+  /** Output tokens counted in the window */
+  tokensOutput: number;
+  /** USD spent in the window */
+  costUsd: number;
+  /** When the counter last grew */
+  updatedAt?: string;
+}
+
+/** Tokens and cost summed over one day, week or month */
+export interface AgentNetworkUsageBucketResult {
+  /** The bucket's first day (YYYY-MM-DD, UTC): a day, a Monday or a 1st */
+  periodStart: string;
+  /** Input tokens */
+  inputTokens: number;
+  /** Output tokens */
+  outputTokens: number;
+  /** All tokens, prompt-cache tokens included */
+  totalTokens: number;
+  /** Tokens read from the prompt cache */
+  cachedInputTokens: number;
+  /** Tokens written to the prompt cache */
+  cacheCreationTokens: number;
+  /** USD for the input tokens not from the cache */
+  inputCostUsd: number;
+  /** USD for the tokens read from the cache */
+  cachedInputCostUsd: number;
+  /** USD for the tokens written to the cache */
+  cacheCreationCostUsd: number;
+  /** USD for the output tokens */
+  outputCostUsd: number;
+  /** USD in all */
+  costUsd: number;
+  /** The part of costUsd for the prompt cache */
+  cacheCostUsd: number;
+}
+
+/** A page of access-log entries */
+export interface AgentNetworkAccessLogPageResult {
+  /** The access-log entries of this page */
+  data: AgentNetworkAccessLogResult[];
+  /** Page number */
+  page: number;
+  /** Page size */
+  pageSize: number;
+  /** How many access-log entries match */
+  totalRecords: number;
+  /** How many pages match */
+  totalPages: number;
+}
+
+/** A page of sessions */
+export interface AgentNetworkSessionPageResult {
+  /** The sessions of this page */
+  data: {
+    /** The session id; empty for a request that named none */
+    sessionId?: string;
+    /** The caller */
+    userId?: string;
+    /** Every group that allowed one of its requests */
+    groupIds?: string[];
+    /** Its first request */
+    startedAt: string;
+    /** Its last request */
+    endedAt: string;
+    /** How many requests */
+    requestCount: number;
+    /** Input tokens */
+    inputTokens: number;
+    /** Output tokens */
+    outputTokens: number;
+    /** All tokens, prompt-cache tokens included */
+    totalTokens: number;
+    /** Tokens read from the prompt cache */
+    cachedInputTokens: number;
+    /** Tokens written to the prompt cache */
+    cacheCreationTokens: number;
+    /** USD for the input tokens not from the cache */
+    inputCostUsd: number;
+    /** USD for the tokens read from the cache */
+    cachedInputCostUsd: number;
+    /** USD for the tokens written to the cache */
+    cacheCreationCostUsd: number;
+    /** USD for the output tokens */
+    outputCostUsd: number;
+    /** USD in all */
+    costUsd: number;
+    /** The part of costUsd for the prompt cache */
+    cacheCostUsd: number;
+    /** The vendors used */
+    providers?: string[];
+    /** The models used */
+    models?: string[];
+    /** deny if any request was refused, else allow */
+    decision: string;
+    /** Its requests, oldest first */
+    entries: AgentNetworkAccessLogResult[];
+  }[];
+  /** Page number */
+  page: number;
+  /** Page size */
+  pageSize: number;
+  /** How many sessions match */
+  totalRecords: number;
+  /** How many pages match */
+  totalPages: number;
+}
+
 /** Invite */
 export interface InviteResult {
   /** Invite id */
@@ -1725,4 +2225,72 @@ export interface TrafficEventResult {
     /** When */
     timestamp: string;
   }[];
+}
+
+/** One request through the gateway */
+export interface AgentNetworkAccessLogResult {
+  /** Entry id */
+  id: string;
+  /** The gateway service that handled the request */
+  serviceId: string;
+  /** When the request came */
+  timestamp: string;
+  /** The HTTP status answered */
+  statusCode: number;
+  /** How long it took, in milliseconds */
+  durationMs: number;
+  /** The caller */
+  userId?: string;
+  /** The caller's address */
+  sourceIp?: string;
+  /** HTTP method */
+  method?: string;
+  /** The upstream host */
+  host?: string;
+  /** The request path */
+  path?: string;
+  /** The vendor (openai, anthropic, ...) */
+  provider?: string;
+  /** The model asked for */
+  model?: string;
+  /** The session the client named, if any */
+  sessionId?: string;
+  /** The Agent Network provider that served it */
+  resolvedProviderId?: string;
+  /** The policy that allowed (or refused) it */
+  selectedPolicyId?: string;
+  /** allow or deny */
+  decision?: string;
+  /** Why it was refused */
+  denyReason?: string;
+  /** Input tokens */
+  inputTokens: number;
+  /** Output tokens */
+  outputTokens: number;
+  /** All tokens, prompt-cache tokens included */
+  totalTokens: number;
+  /** Tokens read from the prompt cache */
+  cachedInputTokens: number;
+  /** Tokens written to the prompt cache */
+  cacheCreationTokens: number;
+  /** USD for the input tokens not from the cache */
+  inputCostUsd: number;
+  /** USD for the tokens read from the cache */
+  cachedInputCostUsd: number;
+  /** USD for the tokens written to the cache */
+  cacheCreationCostUsd: number;
+  /** USD for the output tokens */
+  outputCostUsd: number;
+  /** USD in all */
+  costUsd: number;
+  /** The part of costUsd for the prompt cache */
+  cacheCostUsd: number;
+  /** Whether the answer was streamed */
+  stream?: boolean;
+  /** The caller's groups the policy allowed */
+  groupIds?: string[];
+  /** The prompt, where captured */
+  requestPrompt?: string;
+  /** The completion, where captured */
+  responseCompletion?: string;
 }

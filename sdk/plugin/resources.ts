@@ -31,6 +31,11 @@ export { IngressPortAllocation, type IngressPortAllocationArgs } from "./ingress
 export { ReverseProxyService, type ReverseProxyServiceArgs } from "./reverse-proxy-service";
 export { ReverseProxyDomain, type ReverseProxyDomainArgs } from "./reverse-proxy-domain";
 export { ProxyToken, type ProxyTokenArgs } from "./proxy-token";
+export { AgentNetworkSettings, type AgentNetworkSettingsArgs } from "./agent-network-settings";
+export { AgentNetworkProvider, type AgentNetworkProviderArgs } from "./agent-network-provider";
+export { AgentNetworkGuardrail, type AgentNetworkGuardrailArgs } from "./agent-network-guardrail";
+export { AgentNetworkPolicy, type AgentNetworkPolicyArgs } from "./agent-network-policy";
+export { AgentNetworkBudgetRule, type AgentNetworkBudgetRuleArgs } from "./agent-network-budget-rule";
 export { NetworkBundle, type NetworkBundleArgs } from "./network-bundle";
 export { DnsZoneBundle, type DnsZoneBundleArgs } from "./dns-zone-bundle";
 export { Segment, type SegmentArgs } from "./segment";

@@ -174,6 +174,23 @@ export async function fixtures(t: FixtureTarget): Promise<Record<string, () => P
     madeOn(t, "deleteNetwork", { networkId: id });
     return id;
   };
+  const llmProvider = async () => {
+    const body = {
+      provider_id: "openai_api",
+      name: unique("llm"),
+      upstream_url: "https://api.openai.com",
+      api_key: "sk-prerequisite",
+      enabled: true,
+    };
+    const id = String((await t.call("createAgentNetworkProvider", { body })).id);
+    madeOn(t, "deleteAgentNetworkProvider", { providerId: id });
+    return id;
+  };
+  const guardrail = async () => {
+    const id = String((await t.call("createAgentNetworkGuardrail", { body: { name: unique("guard") } })).id);
+    madeOn(t, "deleteAgentNetworkGuardrail", { guardrailId: id });
+    return id;
+  };
   return {
     Group: async () => {
       const [p1, p2, p3] = [await peer(), await peer(), await peer()];
@@ -622,6 +639,103 @@ export async function fixtures(t: FixtureTarget): Promise<Record<string, () => P
         create,
         update: { ...create, enabled: false },
         replace: { inputs: { ...create, peerId: await peer() }, property: "peerId" },
+      };
+    },
+    // Agent Networks
+    AgentNetworkSettings: async () => {
+      // One per account: bootstrapped by the create (an account holding them already with this address is
+      // adopted), released by the delete.
+      const create = {
+        proxyAddress: "agents.privnet.test",
+        enableLogCollection: true,
+        accessLogRetentionDays: 14,
+      };
+      return {
+        create,
+        update: { ...create, enableLogCollection: false, redactPii: true, accessLogRetentionDays: 7 },
+      };
+    },
+    AgentNetworkProvider: async () => {
+      const create = {
+        providerId: "openai_api",
+        name: unique("llm"),
+        upstreamUrl: "https://api.openai.com",
+        apiKey: "sk-fixture-key-1",
+        enabled: true,
+        models: [{ id: "gpt-4o-mini", inputPer1k: 0.00015, outputPer1k: 0.0006 }],
+      };
+      return {
+        create,
+        update: {
+          ...create,
+          providerId: "portkey",
+          upstreamUrl: "https://api.portkey.ai",
+          apiKey: "sk-fixture-key-2",
+          extraValues: { "x-portkey-config": "pc-fixture" },
+          models: [{ id: "gpt-4o-mini", inputPer1k: 0.0002, outputPer1k: 0.0008, cachedInputPer1k: 0.0001 }],
+        },
+      };
+    },
+    AgentNetworkGuardrail: async () => {
+      const name = unique("guard");
+      return {
+        create: { name, checks: { modelAllowlist: { enabled: true, models: ["gpt-4o-mini"] } } },
+        update: {
+          name,
+          description: "small models, prompts captured without personal data",
+          checks: {
+            modelAllowlist: { enabled: true, models: ["gpt-4o-mini", "gpt-4o"] },
+            promptCapture: { enabled: true, redactPii: true },
+          },
+        },
+      };
+    },
+    AgentNetworkPolicy: async () => {
+      const [g1, g2] = [await group(), await group()];
+      const [p1, p2] = [await llmProvider(), await llmProvider()];
+      const name = unique("llm-policy");
+      return {
+        create: {
+          name,
+          sourceGroups: [g1, g2],
+          destinationProviderIds: [p1],
+          guardrailIds: [await guardrail()],
+          limits: {
+            tokenLimit: { enabled: true, groupCap: 2_000_000, userCap: 200_000, windowSeconds: 86_400 },
+          },
+        },
+        update: {
+          name,
+          description: "engineering only, both providers, a daily budget",
+          enabled: false,
+          sourceGroups: [g1],
+          destinationProviderIds: [p2, p1],
+          limits: { budgetLimit: { enabled: true, groupCapUsd: 50, userCapUsd: 5.5, windowSeconds: 86_400 } },
+        },
+        idLists: ["sourceGroups"],
+      };
+    },
+    AgentNetworkBudgetRule: async () => {
+      const [g1, g2] = [await group(), await group()];
+      const user = await t.call("createUser", {
+        body: { name: unique("budget-user"), role: "user", auto_groups: [], is_service_user: true },
+      });
+      madeOn(t, "deleteUser", { userId: String(user.id) });
+      const name = unique("budget");
+      return {
+        create: {
+          name,
+          targetGroups: [g1, g2],
+          limits: { budgetLimit: { enabled: true, groupCapUsd: 100, userCapUsd: 10, windowSeconds: 86_400 } },
+        },
+        update: {
+          name,
+          enabled: false,
+          targetGroups: [g1],
+          targetUsers: [String(user.id)],
+          limits: { tokenLimit: { enabled: true, groupCap: 500_000, userCap: 0, windowSeconds: 3600 } },
+        },
+        idLists: ["targetGroups"],
       };
     },
     IngressPortAllocation: async () => {

@@ -23,6 +23,16 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 	switch typ {
 	case "privnet:index:AccountSettings":
 		r = &AccountSettings{}
+	case "privnet:index:AgentNetworkBudgetRule":
+		r = &AgentNetworkBudgetRule{}
+	case "privnet:index:AgentNetworkGuardrail":
+		r = &AgentNetworkGuardrail{}
+	case "privnet:index:AgentNetworkPolicy":
+		r = &AgentNetworkPolicy{}
+	case "privnet:index:AgentNetworkProvider":
+		r = &AgentNetworkProvider{}
+	case "privnet:index:AgentNetworkSettings":
+		r = &AgentNetworkSettings{}
 	case "privnet:index:DirectorySyncVendorD":
 		r = &DirectorySyncVendorD{}
 	case "privnet:index:DirectorySyncVendorE":

@@ -226,6 +226,1730 @@ func (o AccountSettingsExtraPtrOutput) UserApprovalRequired() pulumi.BoolPtrOutp
 	}).(pulumi.BoolPtrOutput)
 }
 
+// Token and spending caps; a limit left out is off
+type AgentNetworkBudgetRuleLimits struct {
+	// Caps on spending, in USD at the models' prices, per group and per user over a window
+	BudgetLimit *AgentNetworkBudgetRuleLimitsBudgetLimit `pulumi:"budgetLimit"`
+	// Caps on tokens (input and output) per group and per user over a window
+	TokenLimit *AgentNetworkBudgetRuleLimitsTokenLimit `pulumi:"tokenLimit"`
+}
+
+// AgentNetworkBudgetRuleLimitsInput is an input type that accepts AgentNetworkBudgetRuleLimitsArgs and AgentNetworkBudgetRuleLimitsOutput values.
+// You can construct a concrete instance of `AgentNetworkBudgetRuleLimitsInput` via:
+//
+//	AgentNetworkBudgetRuleLimitsArgs{...}
+type AgentNetworkBudgetRuleLimitsInput interface {
+	pulumi.Input
+
+	ToAgentNetworkBudgetRuleLimitsOutput() AgentNetworkBudgetRuleLimitsOutput
+	ToAgentNetworkBudgetRuleLimitsOutputWithContext(context.Context) AgentNetworkBudgetRuleLimitsOutput
+}
+
+// Token and spending caps; a limit left out is off
+type AgentNetworkBudgetRuleLimitsArgs struct {
+	// Caps on spending, in USD at the models' prices, per group and per user over a window
+	BudgetLimit AgentNetworkBudgetRuleLimitsBudgetLimitPtrInput `pulumi:"budgetLimit"`
+	// Caps on tokens (input and output) per group and per user over a window
+	TokenLimit AgentNetworkBudgetRuleLimitsTokenLimitPtrInput `pulumi:"tokenLimit"`
+}
+
+func (AgentNetworkBudgetRuleLimitsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentNetworkBudgetRuleLimits)(nil)).Elem()
+}
+
+func (i AgentNetworkBudgetRuleLimitsArgs) ToAgentNetworkBudgetRuleLimitsOutput() AgentNetworkBudgetRuleLimitsOutput {
+	return i.ToAgentNetworkBudgetRuleLimitsOutputWithContext(context.Background())
+}
+
+func (i AgentNetworkBudgetRuleLimitsArgs) ToAgentNetworkBudgetRuleLimitsOutputWithContext(ctx context.Context) AgentNetworkBudgetRuleLimitsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentNetworkBudgetRuleLimitsOutput)
+}
+
+func (i AgentNetworkBudgetRuleLimitsArgs) ToAgentNetworkBudgetRuleLimitsPtrOutput() AgentNetworkBudgetRuleLimitsPtrOutput {
+	return i.ToAgentNetworkBudgetRuleLimitsPtrOutputWithContext(context.Background())
+}
+
+func (i AgentNetworkBudgetRuleLimitsArgs) ToAgentNetworkBudgetRuleLimitsPtrOutputWithContext(ctx context.Context) AgentNetworkBudgetRuleLimitsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentNetworkBudgetRuleLimitsOutput).ToAgentNetworkBudgetRuleLimitsPtrOutputWithContext(ctx)
+}
+
+// AgentNetworkBudgetRuleLimitsPtrInput is an input type that accepts AgentNetworkBudgetRuleLimitsArgs, AgentNetworkBudgetRuleLimitsPtr and AgentNetworkBudgetRuleLimitsPtrOutput values.
+// You can construct a concrete instance of `AgentNetworkBudgetRuleLimitsPtrInput` via:
+//
+//	        AgentNetworkBudgetRuleLimitsArgs{...}
+//
+//	or:
+//
+//	        nil
+type AgentNetworkBudgetRuleLimitsPtrInput interface {
+	pulumi.Input
+
+	ToAgentNetworkBudgetRuleLimitsPtrOutput() AgentNetworkBudgetRuleLimitsPtrOutput
+	ToAgentNetworkBudgetRuleLimitsPtrOutputWithContext(context.Context) AgentNetworkBudgetRuleLimitsPtrOutput
+}
+
+type agentNetworkBudgetRuleLimitsPtrType AgentNetworkBudgetRuleLimitsArgs
+
+func AgentNetworkBudgetRuleLimitsPtr(v *AgentNetworkBudgetRuleLimitsArgs) AgentNetworkBudgetRuleLimitsPtrInput {
+	return (*agentNetworkBudgetRuleLimitsPtrType)(v)
+}
+
+func (*agentNetworkBudgetRuleLimitsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**AgentNetworkBudgetRuleLimits)(nil)).Elem()
+}
+
+func (i *agentNetworkBudgetRuleLimitsPtrType) ToAgentNetworkBudgetRuleLimitsPtrOutput() AgentNetworkBudgetRuleLimitsPtrOutput {
+	return i.ToAgentNetworkBudgetRuleLimitsPtrOutputWithContext(context.Background())
+}
+
+func (i *agentNetworkBudgetRuleLimitsPtrType) ToAgentNetworkBudgetRuleLimitsPtrOutputWithContext(ctx context.Context) AgentNetworkBudgetRuleLimitsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentNetworkBudgetRuleLimitsPtrOutput)
+}
+
+// Token and spending caps; a limit left out is off
+type AgentNetworkBudgetRuleLimitsOutput struct{ *pulumi.OutputState }
+
+func (AgentNetworkBudgetRuleLimitsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentNetworkBudgetRuleLimits)(nil)).Elem()
+}
+
+func (o AgentNetworkBudgetRuleLimitsOutput) ToAgentNetworkBudgetRuleLimitsOutput() AgentNetworkBudgetRuleLimitsOutput {
+	return o
+}
+
+func (o AgentNetworkBudgetRuleLimitsOutput) ToAgentNetworkBudgetRuleLimitsOutputWithContext(ctx context.Context) AgentNetworkBudgetRuleLimitsOutput {
+	return o
+}
+
+func (o AgentNetworkBudgetRuleLimitsOutput) ToAgentNetworkBudgetRuleLimitsPtrOutput() AgentNetworkBudgetRuleLimitsPtrOutput {
+	return o.ToAgentNetworkBudgetRuleLimitsPtrOutputWithContext(context.Background())
+}
+
+func (o AgentNetworkBudgetRuleLimitsOutput) ToAgentNetworkBudgetRuleLimitsPtrOutputWithContext(ctx context.Context) AgentNetworkBudgetRuleLimitsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AgentNetworkBudgetRuleLimits) *AgentNetworkBudgetRuleLimits {
+		return &v
+	}).(AgentNetworkBudgetRuleLimitsPtrOutput)
+}
+
+// Caps on spending, in USD at the models' prices, per group and per user over a window
+func (o AgentNetworkBudgetRuleLimitsOutput) BudgetLimit() AgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput {
+	return o.ApplyT(func(v AgentNetworkBudgetRuleLimits) *AgentNetworkBudgetRuleLimitsBudgetLimit { return v.BudgetLimit }).(AgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput)
+}
+
+// Caps on tokens (input and output) per group and per user over a window
+func (o AgentNetworkBudgetRuleLimitsOutput) TokenLimit() AgentNetworkBudgetRuleLimitsTokenLimitPtrOutput {
+	return o.ApplyT(func(v AgentNetworkBudgetRuleLimits) *AgentNetworkBudgetRuleLimitsTokenLimit { return v.TokenLimit }).(AgentNetworkBudgetRuleLimitsTokenLimitPtrOutput)
+}
+
+type AgentNetworkBudgetRuleLimitsPtrOutput struct{ *pulumi.OutputState }
+
+func (AgentNetworkBudgetRuleLimitsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AgentNetworkBudgetRuleLimits)(nil)).Elem()
+}
+
+func (o AgentNetworkBudgetRuleLimitsPtrOutput) ToAgentNetworkBudgetRuleLimitsPtrOutput() AgentNetworkBudgetRuleLimitsPtrOutput {
+	return o
+}
+
+func (o AgentNetworkBudgetRuleLimitsPtrOutput) ToAgentNetworkBudgetRuleLimitsPtrOutputWithContext(ctx context.Context) AgentNetworkBudgetRuleLimitsPtrOutput {
+	return o
+}
+
+func (o AgentNetworkBudgetRuleLimitsPtrOutput) Elem() AgentNetworkBudgetRuleLimitsOutput {
+	return o.ApplyT(func(v *AgentNetworkBudgetRuleLimits) AgentNetworkBudgetRuleLimits {
+		if v != nil {
+			return *v
+		}
+		var ret AgentNetworkBudgetRuleLimits
+		return ret
+	}).(AgentNetworkBudgetRuleLimitsOutput)
+}
+
+// Caps on spending, in USD at the models' prices, per group and per user over a window
+func (o AgentNetworkBudgetRuleLimitsPtrOutput) BudgetLimit() AgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput {
+	return o.ApplyT(func(v *AgentNetworkBudgetRuleLimits) *AgentNetworkBudgetRuleLimitsBudgetLimit {
+		if v == nil {
+			return nil
+		}
+		return v.BudgetLimit
+	}).(AgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput)
+}
+
+// Caps on tokens (input and output) per group and per user over a window
+func (o AgentNetworkBudgetRuleLimitsPtrOutput) TokenLimit() AgentNetworkBudgetRuleLimitsTokenLimitPtrOutput {
+	return o.ApplyT(func(v *AgentNetworkBudgetRuleLimits) *AgentNetworkBudgetRuleLimitsTokenLimit {
+		if v == nil {
+			return nil
+		}
+		return v.TokenLimit
+	}).(AgentNetworkBudgetRuleLimitsTokenLimitPtrOutput)
+}
+
+// Caps on spending, in USD at the models' prices, per group and per user over a window
+type AgentNetworkBudgetRuleLimitsBudgetLimit struct {
+	// Whether the spending caps apply; default false
+	Enabled *bool `pulumi:"enabled"`
+	// USD each group may spend in a window (each group counts on its own); 0: no cap
+	GroupCapUsd *float64 `pulumi:"groupCapUsd"`
+	// USD each user may spend in a window; 0: no cap
+	UserCapUsd *float64 `pulumi:"userCapUsd"`
+	// The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+	WindowSeconds *int `pulumi:"windowSeconds"`
+}
+
+// AgentNetworkBudgetRuleLimitsBudgetLimitInput is an input type that accepts AgentNetworkBudgetRuleLimitsBudgetLimitArgs and AgentNetworkBudgetRuleLimitsBudgetLimitOutput values.
+// You can construct a concrete instance of `AgentNetworkBudgetRuleLimitsBudgetLimitInput` via:
+//
+//	AgentNetworkBudgetRuleLimitsBudgetLimitArgs{...}
+type AgentNetworkBudgetRuleLimitsBudgetLimitInput interface {
+	pulumi.Input
+
+	ToAgentNetworkBudgetRuleLimitsBudgetLimitOutput() AgentNetworkBudgetRuleLimitsBudgetLimitOutput
+	ToAgentNetworkBudgetRuleLimitsBudgetLimitOutputWithContext(context.Context) AgentNetworkBudgetRuleLimitsBudgetLimitOutput
+}
+
+// Caps on spending, in USD at the models' prices, per group and per user over a window
+type AgentNetworkBudgetRuleLimitsBudgetLimitArgs struct {
+	// Whether the spending caps apply; default false
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+	// USD each group may spend in a window (each group counts on its own); 0: no cap
+	GroupCapUsd pulumi.Float64PtrInput `pulumi:"groupCapUsd"`
+	// USD each user may spend in a window; 0: no cap
+	UserCapUsd pulumi.Float64PtrInput `pulumi:"userCapUsd"`
+	// The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+	WindowSeconds pulumi.IntPtrInput `pulumi:"windowSeconds"`
+}
+
+func (AgentNetworkBudgetRuleLimitsBudgetLimitArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentNetworkBudgetRuleLimitsBudgetLimit)(nil)).Elem()
+}
+
+func (i AgentNetworkBudgetRuleLimitsBudgetLimitArgs) ToAgentNetworkBudgetRuleLimitsBudgetLimitOutput() AgentNetworkBudgetRuleLimitsBudgetLimitOutput {
+	return i.ToAgentNetworkBudgetRuleLimitsBudgetLimitOutputWithContext(context.Background())
+}
+
+func (i AgentNetworkBudgetRuleLimitsBudgetLimitArgs) ToAgentNetworkBudgetRuleLimitsBudgetLimitOutputWithContext(ctx context.Context) AgentNetworkBudgetRuleLimitsBudgetLimitOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentNetworkBudgetRuleLimitsBudgetLimitOutput)
+}
+
+func (i AgentNetworkBudgetRuleLimitsBudgetLimitArgs) ToAgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput() AgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput {
+	return i.ToAgentNetworkBudgetRuleLimitsBudgetLimitPtrOutputWithContext(context.Background())
+}
+
+func (i AgentNetworkBudgetRuleLimitsBudgetLimitArgs) ToAgentNetworkBudgetRuleLimitsBudgetLimitPtrOutputWithContext(ctx context.Context) AgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentNetworkBudgetRuleLimitsBudgetLimitOutput).ToAgentNetworkBudgetRuleLimitsBudgetLimitPtrOutputWithContext(ctx)
+}
+
+// AgentNetworkBudgetRuleLimitsBudgetLimitPtrInput is an input type that accepts AgentNetworkBudgetRuleLimitsBudgetLimitArgs, AgentNetworkBudgetRuleLimitsBudgetLimitPtr and AgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput values.
+// You can construct a concrete instance of `AgentNetworkBudgetRuleLimitsBudgetLimitPtrInput` via:
+//
+//	        AgentNetworkBudgetRuleLimitsBudgetLimitArgs{...}
+//
+//	or:
+//
+//	        nil
+type AgentNetworkBudgetRuleLimitsBudgetLimitPtrInput interface {
+	pulumi.Input
+
+	ToAgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput() AgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput
+	ToAgentNetworkBudgetRuleLimitsBudgetLimitPtrOutputWithContext(context.Context) AgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput
+}
+
+type agentNetworkBudgetRuleLimitsBudgetLimitPtrType AgentNetworkBudgetRuleLimitsBudgetLimitArgs
+
+func AgentNetworkBudgetRuleLimitsBudgetLimitPtr(v *AgentNetworkBudgetRuleLimitsBudgetLimitArgs) AgentNetworkBudgetRuleLimitsBudgetLimitPtrInput {
+	return (*agentNetworkBudgetRuleLimitsBudgetLimitPtrType)(v)
+}
+
+func (*agentNetworkBudgetRuleLimitsBudgetLimitPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**AgentNetworkBudgetRuleLimitsBudgetLimit)(nil)).Elem()
+}
+
+func (i *agentNetworkBudgetRuleLimitsBudgetLimitPtrType) ToAgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput() AgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput {
+	return i.ToAgentNetworkBudgetRuleLimitsBudgetLimitPtrOutputWithContext(context.Background())
+}
+
+func (i *agentNetworkBudgetRuleLimitsBudgetLimitPtrType) ToAgentNetworkBudgetRuleLimitsBudgetLimitPtrOutputWithContext(ctx context.Context) AgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput)
+}
+
+// Caps on spending, in USD at the models' prices, per group and per user over a window
+type AgentNetworkBudgetRuleLimitsBudgetLimitOutput struct{ *pulumi.OutputState }
+
+func (AgentNetworkBudgetRuleLimitsBudgetLimitOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentNetworkBudgetRuleLimitsBudgetLimit)(nil)).Elem()
+}
+
+func (o AgentNetworkBudgetRuleLimitsBudgetLimitOutput) ToAgentNetworkBudgetRuleLimitsBudgetLimitOutput() AgentNetworkBudgetRuleLimitsBudgetLimitOutput {
+	return o
+}
+
+func (o AgentNetworkBudgetRuleLimitsBudgetLimitOutput) ToAgentNetworkBudgetRuleLimitsBudgetLimitOutputWithContext(ctx context.Context) AgentNetworkBudgetRuleLimitsBudgetLimitOutput {
+	return o
+}
+
+func (o AgentNetworkBudgetRuleLimitsBudgetLimitOutput) ToAgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput() AgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput {
+	return o.ToAgentNetworkBudgetRuleLimitsBudgetLimitPtrOutputWithContext(context.Background())
+}
+
+func (o AgentNetworkBudgetRuleLimitsBudgetLimitOutput) ToAgentNetworkBudgetRuleLimitsBudgetLimitPtrOutputWithContext(ctx context.Context) AgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AgentNetworkBudgetRuleLimitsBudgetLimit) *AgentNetworkBudgetRuleLimitsBudgetLimit {
+		return &v
+	}).(AgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput)
+}
+
+// Whether the spending caps apply; default false
+func (o AgentNetworkBudgetRuleLimitsBudgetLimitOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AgentNetworkBudgetRuleLimitsBudgetLimit) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+// USD each group may spend in a window (each group counts on its own); 0: no cap
+func (o AgentNetworkBudgetRuleLimitsBudgetLimitOutput) GroupCapUsd() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v AgentNetworkBudgetRuleLimitsBudgetLimit) *float64 { return v.GroupCapUsd }).(pulumi.Float64PtrOutput)
+}
+
+// USD each user may spend in a window; 0: no cap
+func (o AgentNetworkBudgetRuleLimitsBudgetLimitOutput) UserCapUsd() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v AgentNetworkBudgetRuleLimitsBudgetLimit) *float64 { return v.UserCapUsd }).(pulumi.Float64PtrOutput)
+}
+
+// The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+func (o AgentNetworkBudgetRuleLimitsBudgetLimitOutput) WindowSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v AgentNetworkBudgetRuleLimitsBudgetLimit) *int { return v.WindowSeconds }).(pulumi.IntPtrOutput)
+}
+
+type AgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput struct{ *pulumi.OutputState }
+
+func (AgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AgentNetworkBudgetRuleLimitsBudgetLimit)(nil)).Elem()
+}
+
+func (o AgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput) ToAgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput() AgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput {
+	return o
+}
+
+func (o AgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput) ToAgentNetworkBudgetRuleLimitsBudgetLimitPtrOutputWithContext(ctx context.Context) AgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput {
+	return o
+}
+
+func (o AgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput) Elem() AgentNetworkBudgetRuleLimitsBudgetLimitOutput {
+	return o.ApplyT(func(v *AgentNetworkBudgetRuleLimitsBudgetLimit) AgentNetworkBudgetRuleLimitsBudgetLimit {
+		if v != nil {
+			return *v
+		}
+		var ret AgentNetworkBudgetRuleLimitsBudgetLimit
+		return ret
+	}).(AgentNetworkBudgetRuleLimitsBudgetLimitOutput)
+}
+
+// Whether the spending caps apply; default false
+func (o AgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AgentNetworkBudgetRuleLimitsBudgetLimit) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// USD each group may spend in a window (each group counts on its own); 0: no cap
+func (o AgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput) GroupCapUsd() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *AgentNetworkBudgetRuleLimitsBudgetLimit) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.GroupCapUsd
+	}).(pulumi.Float64PtrOutput)
+}
+
+// USD each user may spend in a window; 0: no cap
+func (o AgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput) UserCapUsd() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *AgentNetworkBudgetRuleLimitsBudgetLimit) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.UserCapUsd
+	}).(pulumi.Float64PtrOutput)
+}
+
+// The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+func (o AgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput) WindowSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *AgentNetworkBudgetRuleLimitsBudgetLimit) *int {
+		if v == nil {
+			return nil
+		}
+		return v.WindowSeconds
+	}).(pulumi.IntPtrOutput)
+}
+
+// Caps on tokens (input and output) per group and per user over a window
+type AgentNetworkBudgetRuleLimitsTokenLimit struct {
+	// Whether the token caps apply; default false
+	Enabled *bool `pulumi:"enabled"`
+	// Tokens each group may use in a window (each group counts on its own); 0: no cap
+	GroupCap *int `pulumi:"groupCap"`
+	// Tokens each user may use in a window; 0: no cap
+	UserCap *int `pulumi:"userCap"`
+	// The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+	WindowSeconds *int `pulumi:"windowSeconds"`
+}
+
+// AgentNetworkBudgetRuleLimitsTokenLimitInput is an input type that accepts AgentNetworkBudgetRuleLimitsTokenLimitArgs and AgentNetworkBudgetRuleLimitsTokenLimitOutput values.
+// You can construct a concrete instance of `AgentNetworkBudgetRuleLimitsTokenLimitInput` via:
+//
+//	AgentNetworkBudgetRuleLimitsTokenLimitArgs{...}
+type AgentNetworkBudgetRuleLimitsTokenLimitInput interface {
+	pulumi.Input
+
+	ToAgentNetworkBudgetRuleLimitsTokenLimitOutput() AgentNetworkBudgetRuleLimitsTokenLimitOutput
+	ToAgentNetworkBudgetRuleLimitsTokenLimitOutputWithContext(context.Context) AgentNetworkBudgetRuleLimitsTokenLimitOutput
+}
+
+// Caps on tokens (input and output) per group and per user over a window
+type AgentNetworkBudgetRuleLimitsTokenLimitArgs struct {
+	// Whether the token caps apply; default false
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+	// Tokens each group may use in a window (each group counts on its own); 0: no cap
+	GroupCap pulumi.IntPtrInput `pulumi:"groupCap"`
+	// Tokens each user may use in a window; 0: no cap
+	UserCap pulumi.IntPtrInput `pulumi:"userCap"`
+	// The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+	WindowSeconds pulumi.IntPtrInput `pulumi:"windowSeconds"`
+}
+
+func (AgentNetworkBudgetRuleLimitsTokenLimitArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentNetworkBudgetRuleLimitsTokenLimit)(nil)).Elem()
+}
+
+func (i AgentNetworkBudgetRuleLimitsTokenLimitArgs) ToAgentNetworkBudgetRuleLimitsTokenLimitOutput() AgentNetworkBudgetRuleLimitsTokenLimitOutput {
+	return i.ToAgentNetworkBudgetRuleLimitsTokenLimitOutputWithContext(context.Background())
+}
+
+func (i AgentNetworkBudgetRuleLimitsTokenLimitArgs) ToAgentNetworkBudgetRuleLimitsTokenLimitOutputWithContext(ctx context.Context) AgentNetworkBudgetRuleLimitsTokenLimitOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentNetworkBudgetRuleLimitsTokenLimitOutput)
+}
+
+func (i AgentNetworkBudgetRuleLimitsTokenLimitArgs) ToAgentNetworkBudgetRuleLimitsTokenLimitPtrOutput() AgentNetworkBudgetRuleLimitsTokenLimitPtrOutput {
+	return i.ToAgentNetworkBudgetRuleLimitsTokenLimitPtrOutputWithContext(context.Background())
+}
+
+func (i AgentNetworkBudgetRuleLimitsTokenLimitArgs) ToAgentNetworkBudgetRuleLimitsTokenLimitPtrOutputWithContext(ctx context.Context) AgentNetworkBudgetRuleLimitsTokenLimitPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentNetworkBudgetRuleLimitsTokenLimitOutput).ToAgentNetworkBudgetRuleLimitsTokenLimitPtrOutputWithContext(ctx)
+}
+
+// AgentNetworkBudgetRuleLimitsTokenLimitPtrInput is an input type that accepts AgentNetworkBudgetRuleLimitsTokenLimitArgs, AgentNetworkBudgetRuleLimitsTokenLimitPtr and AgentNetworkBudgetRuleLimitsTokenLimitPtrOutput values.
+// You can construct a concrete instance of `AgentNetworkBudgetRuleLimitsTokenLimitPtrInput` via:
+//
+//	        AgentNetworkBudgetRuleLimitsTokenLimitArgs{...}
+//
+//	or:
+//
+//	        nil
+type AgentNetworkBudgetRuleLimitsTokenLimitPtrInput interface {
+	pulumi.Input
+
+	ToAgentNetworkBudgetRuleLimitsTokenLimitPtrOutput() AgentNetworkBudgetRuleLimitsTokenLimitPtrOutput
+	ToAgentNetworkBudgetRuleLimitsTokenLimitPtrOutputWithContext(context.Context) AgentNetworkBudgetRuleLimitsTokenLimitPtrOutput
+}
+
+type agentNetworkBudgetRuleLimitsTokenLimitPtrType AgentNetworkBudgetRuleLimitsTokenLimitArgs
+
+func AgentNetworkBudgetRuleLimitsTokenLimitPtr(v *AgentNetworkBudgetRuleLimitsTokenLimitArgs) AgentNetworkBudgetRuleLimitsTokenLimitPtrInput {
+	return (*agentNetworkBudgetRuleLimitsTokenLimitPtrType)(v)
+}
+
+func (*agentNetworkBudgetRuleLimitsTokenLimitPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**AgentNetworkBudgetRuleLimitsTokenLimit)(nil)).Elem()
+}
+
+func (i *agentNetworkBudgetRuleLimitsTokenLimitPtrType) ToAgentNetworkBudgetRuleLimitsTokenLimitPtrOutput() AgentNetworkBudgetRuleLimitsTokenLimitPtrOutput {
+	return i.ToAgentNetworkBudgetRuleLimitsTokenLimitPtrOutputWithContext(context.Background())
+}
+
+func (i *agentNetworkBudgetRuleLimitsTokenLimitPtrType) ToAgentNetworkBudgetRuleLimitsTokenLimitPtrOutputWithContext(ctx context.Context) AgentNetworkBudgetRuleLimitsTokenLimitPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentNetworkBudgetRuleLimitsTokenLimitPtrOutput)
+}
+
+// Caps on tokens (input and output) per group and per user over a window
+type AgentNetworkBudgetRuleLimitsTokenLimitOutput struct{ *pulumi.OutputState }
+
+func (AgentNetworkBudgetRuleLimitsTokenLimitOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentNetworkBudgetRuleLimitsTokenLimit)(nil)).Elem()
+}
+
+func (o AgentNetworkBudgetRuleLimitsTokenLimitOutput) ToAgentNetworkBudgetRuleLimitsTokenLimitOutput() AgentNetworkBudgetRuleLimitsTokenLimitOutput {
+	return o
+}
+
+func (o AgentNetworkBudgetRuleLimitsTokenLimitOutput) ToAgentNetworkBudgetRuleLimitsTokenLimitOutputWithContext(ctx context.Context) AgentNetworkBudgetRuleLimitsTokenLimitOutput {
+	return o
+}
+
+func (o AgentNetworkBudgetRuleLimitsTokenLimitOutput) ToAgentNetworkBudgetRuleLimitsTokenLimitPtrOutput() AgentNetworkBudgetRuleLimitsTokenLimitPtrOutput {
+	return o.ToAgentNetworkBudgetRuleLimitsTokenLimitPtrOutputWithContext(context.Background())
+}
+
+func (o AgentNetworkBudgetRuleLimitsTokenLimitOutput) ToAgentNetworkBudgetRuleLimitsTokenLimitPtrOutputWithContext(ctx context.Context) AgentNetworkBudgetRuleLimitsTokenLimitPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AgentNetworkBudgetRuleLimitsTokenLimit) *AgentNetworkBudgetRuleLimitsTokenLimit {
+		return &v
+	}).(AgentNetworkBudgetRuleLimitsTokenLimitPtrOutput)
+}
+
+// Whether the token caps apply; default false
+func (o AgentNetworkBudgetRuleLimitsTokenLimitOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AgentNetworkBudgetRuleLimitsTokenLimit) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+// Tokens each group may use in a window (each group counts on its own); 0: no cap
+func (o AgentNetworkBudgetRuleLimitsTokenLimitOutput) GroupCap() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v AgentNetworkBudgetRuleLimitsTokenLimit) *int { return v.GroupCap }).(pulumi.IntPtrOutput)
+}
+
+// Tokens each user may use in a window; 0: no cap
+func (o AgentNetworkBudgetRuleLimitsTokenLimitOutput) UserCap() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v AgentNetworkBudgetRuleLimitsTokenLimit) *int { return v.UserCap }).(pulumi.IntPtrOutput)
+}
+
+// The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+func (o AgentNetworkBudgetRuleLimitsTokenLimitOutput) WindowSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v AgentNetworkBudgetRuleLimitsTokenLimit) *int { return v.WindowSeconds }).(pulumi.IntPtrOutput)
+}
+
+type AgentNetworkBudgetRuleLimitsTokenLimitPtrOutput struct{ *pulumi.OutputState }
+
+func (AgentNetworkBudgetRuleLimitsTokenLimitPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AgentNetworkBudgetRuleLimitsTokenLimit)(nil)).Elem()
+}
+
+func (o AgentNetworkBudgetRuleLimitsTokenLimitPtrOutput) ToAgentNetworkBudgetRuleLimitsTokenLimitPtrOutput() AgentNetworkBudgetRuleLimitsTokenLimitPtrOutput {
+	return o
+}
+
+func (o AgentNetworkBudgetRuleLimitsTokenLimitPtrOutput) ToAgentNetworkBudgetRuleLimitsTokenLimitPtrOutputWithContext(ctx context.Context) AgentNetworkBudgetRuleLimitsTokenLimitPtrOutput {
+	return o
+}
+
+func (o AgentNetworkBudgetRuleLimitsTokenLimitPtrOutput) Elem() AgentNetworkBudgetRuleLimitsTokenLimitOutput {
+	return o.ApplyT(func(v *AgentNetworkBudgetRuleLimitsTokenLimit) AgentNetworkBudgetRuleLimitsTokenLimit {
+		if v != nil {
+			return *v
+		}
+		var ret AgentNetworkBudgetRuleLimitsTokenLimit
+		return ret
+	}).(AgentNetworkBudgetRuleLimitsTokenLimitOutput)
+}
+
+// Whether the token caps apply; default false
+func (o AgentNetworkBudgetRuleLimitsTokenLimitPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AgentNetworkBudgetRuleLimitsTokenLimit) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Tokens each group may use in a window (each group counts on its own); 0: no cap
+func (o AgentNetworkBudgetRuleLimitsTokenLimitPtrOutput) GroupCap() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *AgentNetworkBudgetRuleLimitsTokenLimit) *int {
+		if v == nil {
+			return nil
+		}
+		return v.GroupCap
+	}).(pulumi.IntPtrOutput)
+}
+
+// Tokens each user may use in a window; 0: no cap
+func (o AgentNetworkBudgetRuleLimitsTokenLimitPtrOutput) UserCap() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *AgentNetworkBudgetRuleLimitsTokenLimit) *int {
+		if v == nil {
+			return nil
+		}
+		return v.UserCap
+	}).(pulumi.IntPtrOutput)
+}
+
+// The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+func (o AgentNetworkBudgetRuleLimitsTokenLimitPtrOutput) WindowSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *AgentNetworkBudgetRuleLimitsTokenLimit) *int {
+		if v == nil {
+			return nil
+		}
+		return v.WindowSeconds
+	}).(pulumi.IntPtrOutput)
+}
+
+// What the guardrail checks; a check left out is off
+type AgentNetworkGuardrailChecks struct {
+	// Allow only these models
+	ModelAllowlist *AgentNetworkGuardrailChecksModelAllowlist `pulumi:"modelAllowlist"`
+	// Capture prompts (the settings' prompt collection must be on too)
+	PromptCapture *AgentNetworkGuardrailChecksPromptCapture `pulumi:"promptCapture"`
+}
+
+// AgentNetworkGuardrailChecksInput is an input type that accepts AgentNetworkGuardrailChecksArgs and AgentNetworkGuardrailChecksOutput values.
+// You can construct a concrete instance of `AgentNetworkGuardrailChecksInput` via:
+//
+//	AgentNetworkGuardrailChecksArgs{...}
+type AgentNetworkGuardrailChecksInput interface {
+	pulumi.Input
+
+	ToAgentNetworkGuardrailChecksOutput() AgentNetworkGuardrailChecksOutput
+	ToAgentNetworkGuardrailChecksOutputWithContext(context.Context) AgentNetworkGuardrailChecksOutput
+}
+
+// What the guardrail checks; a check left out is off
+type AgentNetworkGuardrailChecksArgs struct {
+	// Allow only these models
+	ModelAllowlist AgentNetworkGuardrailChecksModelAllowlistPtrInput `pulumi:"modelAllowlist"`
+	// Capture prompts (the settings' prompt collection must be on too)
+	PromptCapture AgentNetworkGuardrailChecksPromptCapturePtrInput `pulumi:"promptCapture"`
+}
+
+func (AgentNetworkGuardrailChecksArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentNetworkGuardrailChecks)(nil)).Elem()
+}
+
+func (i AgentNetworkGuardrailChecksArgs) ToAgentNetworkGuardrailChecksOutput() AgentNetworkGuardrailChecksOutput {
+	return i.ToAgentNetworkGuardrailChecksOutputWithContext(context.Background())
+}
+
+func (i AgentNetworkGuardrailChecksArgs) ToAgentNetworkGuardrailChecksOutputWithContext(ctx context.Context) AgentNetworkGuardrailChecksOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentNetworkGuardrailChecksOutput)
+}
+
+func (i AgentNetworkGuardrailChecksArgs) ToAgentNetworkGuardrailChecksPtrOutput() AgentNetworkGuardrailChecksPtrOutput {
+	return i.ToAgentNetworkGuardrailChecksPtrOutputWithContext(context.Background())
+}
+
+func (i AgentNetworkGuardrailChecksArgs) ToAgentNetworkGuardrailChecksPtrOutputWithContext(ctx context.Context) AgentNetworkGuardrailChecksPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentNetworkGuardrailChecksOutput).ToAgentNetworkGuardrailChecksPtrOutputWithContext(ctx)
+}
+
+// AgentNetworkGuardrailChecksPtrInput is an input type that accepts AgentNetworkGuardrailChecksArgs, AgentNetworkGuardrailChecksPtr and AgentNetworkGuardrailChecksPtrOutput values.
+// You can construct a concrete instance of `AgentNetworkGuardrailChecksPtrInput` via:
+//
+//	        AgentNetworkGuardrailChecksArgs{...}
+//
+//	or:
+//
+//	        nil
+type AgentNetworkGuardrailChecksPtrInput interface {
+	pulumi.Input
+
+	ToAgentNetworkGuardrailChecksPtrOutput() AgentNetworkGuardrailChecksPtrOutput
+	ToAgentNetworkGuardrailChecksPtrOutputWithContext(context.Context) AgentNetworkGuardrailChecksPtrOutput
+}
+
+type agentNetworkGuardrailChecksPtrType AgentNetworkGuardrailChecksArgs
+
+func AgentNetworkGuardrailChecksPtr(v *AgentNetworkGuardrailChecksArgs) AgentNetworkGuardrailChecksPtrInput {
+	return (*agentNetworkGuardrailChecksPtrType)(v)
+}
+
+func (*agentNetworkGuardrailChecksPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**AgentNetworkGuardrailChecks)(nil)).Elem()
+}
+
+func (i *agentNetworkGuardrailChecksPtrType) ToAgentNetworkGuardrailChecksPtrOutput() AgentNetworkGuardrailChecksPtrOutput {
+	return i.ToAgentNetworkGuardrailChecksPtrOutputWithContext(context.Background())
+}
+
+func (i *agentNetworkGuardrailChecksPtrType) ToAgentNetworkGuardrailChecksPtrOutputWithContext(ctx context.Context) AgentNetworkGuardrailChecksPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentNetworkGuardrailChecksPtrOutput)
+}
+
+// What the guardrail checks; a check left out is off
+type AgentNetworkGuardrailChecksOutput struct{ *pulumi.OutputState }
+
+func (AgentNetworkGuardrailChecksOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentNetworkGuardrailChecks)(nil)).Elem()
+}
+
+func (o AgentNetworkGuardrailChecksOutput) ToAgentNetworkGuardrailChecksOutput() AgentNetworkGuardrailChecksOutput {
+	return o
+}
+
+func (o AgentNetworkGuardrailChecksOutput) ToAgentNetworkGuardrailChecksOutputWithContext(ctx context.Context) AgentNetworkGuardrailChecksOutput {
+	return o
+}
+
+func (o AgentNetworkGuardrailChecksOutput) ToAgentNetworkGuardrailChecksPtrOutput() AgentNetworkGuardrailChecksPtrOutput {
+	return o.ToAgentNetworkGuardrailChecksPtrOutputWithContext(context.Background())
+}
+
+func (o AgentNetworkGuardrailChecksOutput) ToAgentNetworkGuardrailChecksPtrOutputWithContext(ctx context.Context) AgentNetworkGuardrailChecksPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AgentNetworkGuardrailChecks) *AgentNetworkGuardrailChecks {
+		return &v
+	}).(AgentNetworkGuardrailChecksPtrOutput)
+}
+
+// Allow only these models
+func (o AgentNetworkGuardrailChecksOutput) ModelAllowlist() AgentNetworkGuardrailChecksModelAllowlistPtrOutput {
+	return o.ApplyT(func(v AgentNetworkGuardrailChecks) *AgentNetworkGuardrailChecksModelAllowlist {
+		return v.ModelAllowlist
+	}).(AgentNetworkGuardrailChecksModelAllowlistPtrOutput)
+}
+
+// Capture prompts (the settings' prompt collection must be on too)
+func (o AgentNetworkGuardrailChecksOutput) PromptCapture() AgentNetworkGuardrailChecksPromptCapturePtrOutput {
+	return o.ApplyT(func(v AgentNetworkGuardrailChecks) *AgentNetworkGuardrailChecksPromptCapture { return v.PromptCapture }).(AgentNetworkGuardrailChecksPromptCapturePtrOutput)
+}
+
+type AgentNetworkGuardrailChecksPtrOutput struct{ *pulumi.OutputState }
+
+func (AgentNetworkGuardrailChecksPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AgentNetworkGuardrailChecks)(nil)).Elem()
+}
+
+func (o AgentNetworkGuardrailChecksPtrOutput) ToAgentNetworkGuardrailChecksPtrOutput() AgentNetworkGuardrailChecksPtrOutput {
+	return o
+}
+
+func (o AgentNetworkGuardrailChecksPtrOutput) ToAgentNetworkGuardrailChecksPtrOutputWithContext(ctx context.Context) AgentNetworkGuardrailChecksPtrOutput {
+	return o
+}
+
+func (o AgentNetworkGuardrailChecksPtrOutput) Elem() AgentNetworkGuardrailChecksOutput {
+	return o.ApplyT(func(v *AgentNetworkGuardrailChecks) AgentNetworkGuardrailChecks {
+		if v != nil {
+			return *v
+		}
+		var ret AgentNetworkGuardrailChecks
+		return ret
+	}).(AgentNetworkGuardrailChecksOutput)
+}
+
+// Allow only these models
+func (o AgentNetworkGuardrailChecksPtrOutput) ModelAllowlist() AgentNetworkGuardrailChecksModelAllowlistPtrOutput {
+	return o.ApplyT(func(v *AgentNetworkGuardrailChecks) *AgentNetworkGuardrailChecksModelAllowlist {
+		if v == nil {
+			return nil
+		}
+		return v.ModelAllowlist
+	}).(AgentNetworkGuardrailChecksModelAllowlistPtrOutput)
+}
+
+// Capture prompts (the settings' prompt collection must be on too)
+func (o AgentNetworkGuardrailChecksPtrOutput) PromptCapture() AgentNetworkGuardrailChecksPromptCapturePtrOutput {
+	return o.ApplyT(func(v *AgentNetworkGuardrailChecks) *AgentNetworkGuardrailChecksPromptCapture {
+		if v == nil {
+			return nil
+		}
+		return v.PromptCapture
+	}).(AgentNetworkGuardrailChecksPromptCapturePtrOutput)
+}
+
+type AgentNetworkGuardrailChecksModelAllowlist struct {
+	// Whether only the listed models are allowed; default false
+	Enabled *bool `pulumi:"enabled"`
+	// The models allowed; a request for any other is refused
+	Models []string `pulumi:"models"`
+}
+
+// AgentNetworkGuardrailChecksModelAllowlistInput is an input type that accepts AgentNetworkGuardrailChecksModelAllowlistArgs and AgentNetworkGuardrailChecksModelAllowlistOutput values.
+// You can construct a concrete instance of `AgentNetworkGuardrailChecksModelAllowlistInput` via:
+//
+//	AgentNetworkGuardrailChecksModelAllowlistArgs{...}
+type AgentNetworkGuardrailChecksModelAllowlistInput interface {
+	pulumi.Input
+
+	ToAgentNetworkGuardrailChecksModelAllowlistOutput() AgentNetworkGuardrailChecksModelAllowlistOutput
+	ToAgentNetworkGuardrailChecksModelAllowlistOutputWithContext(context.Context) AgentNetworkGuardrailChecksModelAllowlistOutput
+}
+
+type AgentNetworkGuardrailChecksModelAllowlistArgs struct {
+	// Whether only the listed models are allowed; default false
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+	// The models allowed; a request for any other is refused
+	Models pulumi.StringArrayInput `pulumi:"models"`
+}
+
+func (AgentNetworkGuardrailChecksModelAllowlistArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentNetworkGuardrailChecksModelAllowlist)(nil)).Elem()
+}
+
+func (i AgentNetworkGuardrailChecksModelAllowlistArgs) ToAgentNetworkGuardrailChecksModelAllowlistOutput() AgentNetworkGuardrailChecksModelAllowlistOutput {
+	return i.ToAgentNetworkGuardrailChecksModelAllowlistOutputWithContext(context.Background())
+}
+
+func (i AgentNetworkGuardrailChecksModelAllowlistArgs) ToAgentNetworkGuardrailChecksModelAllowlistOutputWithContext(ctx context.Context) AgentNetworkGuardrailChecksModelAllowlistOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentNetworkGuardrailChecksModelAllowlistOutput)
+}
+
+func (i AgentNetworkGuardrailChecksModelAllowlistArgs) ToAgentNetworkGuardrailChecksModelAllowlistPtrOutput() AgentNetworkGuardrailChecksModelAllowlistPtrOutput {
+	return i.ToAgentNetworkGuardrailChecksModelAllowlistPtrOutputWithContext(context.Background())
+}
+
+func (i AgentNetworkGuardrailChecksModelAllowlistArgs) ToAgentNetworkGuardrailChecksModelAllowlistPtrOutputWithContext(ctx context.Context) AgentNetworkGuardrailChecksModelAllowlistPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentNetworkGuardrailChecksModelAllowlistOutput).ToAgentNetworkGuardrailChecksModelAllowlistPtrOutputWithContext(ctx)
+}
+
+// AgentNetworkGuardrailChecksModelAllowlistPtrInput is an input type that accepts AgentNetworkGuardrailChecksModelAllowlistArgs, AgentNetworkGuardrailChecksModelAllowlistPtr and AgentNetworkGuardrailChecksModelAllowlistPtrOutput values.
+// You can construct a concrete instance of `AgentNetworkGuardrailChecksModelAllowlistPtrInput` via:
+//
+//	        AgentNetworkGuardrailChecksModelAllowlistArgs{...}
+//
+//	or:
+//
+//	        nil
+type AgentNetworkGuardrailChecksModelAllowlistPtrInput interface {
+	pulumi.Input
+
+	ToAgentNetworkGuardrailChecksModelAllowlistPtrOutput() AgentNetworkGuardrailChecksModelAllowlistPtrOutput
+	ToAgentNetworkGuardrailChecksModelAllowlistPtrOutputWithContext(context.Context) AgentNetworkGuardrailChecksModelAllowlistPtrOutput
+}
+
+type agentNetworkGuardrailChecksModelAllowlistPtrType AgentNetworkGuardrailChecksModelAllowlistArgs
+
+func AgentNetworkGuardrailChecksModelAllowlistPtr(v *AgentNetworkGuardrailChecksModelAllowlistArgs) AgentNetworkGuardrailChecksModelAllowlistPtrInput {
+	return (*agentNetworkGuardrailChecksModelAllowlistPtrType)(v)
+}
+
+func (*agentNetworkGuardrailChecksModelAllowlistPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**AgentNetworkGuardrailChecksModelAllowlist)(nil)).Elem()
+}
+
+func (i *agentNetworkGuardrailChecksModelAllowlistPtrType) ToAgentNetworkGuardrailChecksModelAllowlistPtrOutput() AgentNetworkGuardrailChecksModelAllowlistPtrOutput {
+	return i.ToAgentNetworkGuardrailChecksModelAllowlistPtrOutputWithContext(context.Background())
+}
+
+func (i *agentNetworkGuardrailChecksModelAllowlistPtrType) ToAgentNetworkGuardrailChecksModelAllowlistPtrOutputWithContext(ctx context.Context) AgentNetworkGuardrailChecksModelAllowlistPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentNetworkGuardrailChecksModelAllowlistPtrOutput)
+}
+
+type AgentNetworkGuardrailChecksModelAllowlistOutput struct{ *pulumi.OutputState }
+
+func (AgentNetworkGuardrailChecksModelAllowlistOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentNetworkGuardrailChecksModelAllowlist)(nil)).Elem()
+}
+
+func (o AgentNetworkGuardrailChecksModelAllowlistOutput) ToAgentNetworkGuardrailChecksModelAllowlistOutput() AgentNetworkGuardrailChecksModelAllowlistOutput {
+	return o
+}
+
+func (o AgentNetworkGuardrailChecksModelAllowlistOutput) ToAgentNetworkGuardrailChecksModelAllowlistOutputWithContext(ctx context.Context) AgentNetworkGuardrailChecksModelAllowlistOutput {
+	return o
+}
+
+func (o AgentNetworkGuardrailChecksModelAllowlistOutput) ToAgentNetworkGuardrailChecksModelAllowlistPtrOutput() AgentNetworkGuardrailChecksModelAllowlistPtrOutput {
+	return o.ToAgentNetworkGuardrailChecksModelAllowlistPtrOutputWithContext(context.Background())
+}
+
+func (o AgentNetworkGuardrailChecksModelAllowlistOutput) ToAgentNetworkGuardrailChecksModelAllowlistPtrOutputWithContext(ctx context.Context) AgentNetworkGuardrailChecksModelAllowlistPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AgentNetworkGuardrailChecksModelAllowlist) *AgentNetworkGuardrailChecksModelAllowlist {
+		return &v
+	}).(AgentNetworkGuardrailChecksModelAllowlistPtrOutput)
+}
+
+// Whether only the listed models are allowed; default false
+func (o AgentNetworkGuardrailChecksModelAllowlistOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AgentNetworkGuardrailChecksModelAllowlist) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+// The models allowed; a request for any other is refused
+func (o AgentNetworkGuardrailChecksModelAllowlistOutput) Models() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v AgentNetworkGuardrailChecksModelAllowlist) []string { return v.Models }).(pulumi.StringArrayOutput)
+}
+
+type AgentNetworkGuardrailChecksModelAllowlistPtrOutput struct{ *pulumi.OutputState }
+
+func (AgentNetworkGuardrailChecksModelAllowlistPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AgentNetworkGuardrailChecksModelAllowlist)(nil)).Elem()
+}
+
+func (o AgentNetworkGuardrailChecksModelAllowlistPtrOutput) ToAgentNetworkGuardrailChecksModelAllowlistPtrOutput() AgentNetworkGuardrailChecksModelAllowlistPtrOutput {
+	return o
+}
+
+func (o AgentNetworkGuardrailChecksModelAllowlistPtrOutput) ToAgentNetworkGuardrailChecksModelAllowlistPtrOutputWithContext(ctx context.Context) AgentNetworkGuardrailChecksModelAllowlistPtrOutput {
+	return o
+}
+
+func (o AgentNetworkGuardrailChecksModelAllowlistPtrOutput) Elem() AgentNetworkGuardrailChecksModelAllowlistOutput {
+	return o.ApplyT(func(v *AgentNetworkGuardrailChecksModelAllowlist) AgentNetworkGuardrailChecksModelAllowlist {
+		if v != nil {
+			return *v
+		}
+		var ret AgentNetworkGuardrailChecksModelAllowlist
+		return ret
+	}).(AgentNetworkGuardrailChecksModelAllowlistOutput)
+}
+
+// Whether only the listed models are allowed; default false
+func (o AgentNetworkGuardrailChecksModelAllowlistPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AgentNetworkGuardrailChecksModelAllowlist) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The models allowed; a request for any other is refused
+func (o AgentNetworkGuardrailChecksModelAllowlistPtrOutput) Models() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *AgentNetworkGuardrailChecksModelAllowlist) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Models
+	}).(pulumi.StringArrayOutput)
+}
+
+type AgentNetworkGuardrailChecksPromptCapture struct {
+	// Whether prompts and completions are captured; default false
+	Enabled *bool `pulumi:"enabled"`
+	// Whether personal data is removed from them; default false
+	RedactPii *bool `pulumi:"redactPii"`
+}
+
+// AgentNetworkGuardrailChecksPromptCaptureInput is an input type that accepts AgentNetworkGuardrailChecksPromptCaptureArgs and AgentNetworkGuardrailChecksPromptCaptureOutput values.
+// You can construct a concrete instance of `AgentNetworkGuardrailChecksPromptCaptureInput` via:
+//
+//	AgentNetworkGuardrailChecksPromptCaptureArgs{...}
+type AgentNetworkGuardrailChecksPromptCaptureInput interface {
+	pulumi.Input
+
+	ToAgentNetworkGuardrailChecksPromptCaptureOutput() AgentNetworkGuardrailChecksPromptCaptureOutput
+	ToAgentNetworkGuardrailChecksPromptCaptureOutputWithContext(context.Context) AgentNetworkGuardrailChecksPromptCaptureOutput
+}
+
+type AgentNetworkGuardrailChecksPromptCaptureArgs struct {
+	// Whether prompts and completions are captured; default false
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+	// Whether personal data is removed from them; default false
+	RedactPii pulumi.BoolPtrInput `pulumi:"redactPii"`
+}
+
+func (AgentNetworkGuardrailChecksPromptCaptureArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentNetworkGuardrailChecksPromptCapture)(nil)).Elem()
+}
+
+func (i AgentNetworkGuardrailChecksPromptCaptureArgs) ToAgentNetworkGuardrailChecksPromptCaptureOutput() AgentNetworkGuardrailChecksPromptCaptureOutput {
+	return i.ToAgentNetworkGuardrailChecksPromptCaptureOutputWithContext(context.Background())
+}
+
+func (i AgentNetworkGuardrailChecksPromptCaptureArgs) ToAgentNetworkGuardrailChecksPromptCaptureOutputWithContext(ctx context.Context) AgentNetworkGuardrailChecksPromptCaptureOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentNetworkGuardrailChecksPromptCaptureOutput)
+}
+
+func (i AgentNetworkGuardrailChecksPromptCaptureArgs) ToAgentNetworkGuardrailChecksPromptCapturePtrOutput() AgentNetworkGuardrailChecksPromptCapturePtrOutput {
+	return i.ToAgentNetworkGuardrailChecksPromptCapturePtrOutputWithContext(context.Background())
+}
+
+func (i AgentNetworkGuardrailChecksPromptCaptureArgs) ToAgentNetworkGuardrailChecksPromptCapturePtrOutputWithContext(ctx context.Context) AgentNetworkGuardrailChecksPromptCapturePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentNetworkGuardrailChecksPromptCaptureOutput).ToAgentNetworkGuardrailChecksPromptCapturePtrOutputWithContext(ctx)
+}
+
+// AgentNetworkGuardrailChecksPromptCapturePtrInput is an input type that accepts AgentNetworkGuardrailChecksPromptCaptureArgs, AgentNetworkGuardrailChecksPromptCapturePtr and AgentNetworkGuardrailChecksPromptCapturePtrOutput values.
+// You can construct a concrete instance of `AgentNetworkGuardrailChecksPromptCapturePtrInput` via:
+//
+//	        AgentNetworkGuardrailChecksPromptCaptureArgs{...}
+//
+//	or:
+//
+//	        nil
+type AgentNetworkGuardrailChecksPromptCapturePtrInput interface {
+	pulumi.Input
+
+	ToAgentNetworkGuardrailChecksPromptCapturePtrOutput() AgentNetworkGuardrailChecksPromptCapturePtrOutput
+	ToAgentNetworkGuardrailChecksPromptCapturePtrOutputWithContext(context.Context) AgentNetworkGuardrailChecksPromptCapturePtrOutput
+}
+
+type agentNetworkGuardrailChecksPromptCapturePtrType AgentNetworkGuardrailChecksPromptCaptureArgs
+
+func AgentNetworkGuardrailChecksPromptCapturePtr(v *AgentNetworkGuardrailChecksPromptCaptureArgs) AgentNetworkGuardrailChecksPromptCapturePtrInput {
+	return (*agentNetworkGuardrailChecksPromptCapturePtrType)(v)
+}
+
+func (*agentNetworkGuardrailChecksPromptCapturePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**AgentNetworkGuardrailChecksPromptCapture)(nil)).Elem()
+}
+
+func (i *agentNetworkGuardrailChecksPromptCapturePtrType) ToAgentNetworkGuardrailChecksPromptCapturePtrOutput() AgentNetworkGuardrailChecksPromptCapturePtrOutput {
+	return i.ToAgentNetworkGuardrailChecksPromptCapturePtrOutputWithContext(context.Background())
+}
+
+func (i *agentNetworkGuardrailChecksPromptCapturePtrType) ToAgentNetworkGuardrailChecksPromptCapturePtrOutputWithContext(ctx context.Context) AgentNetworkGuardrailChecksPromptCapturePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentNetworkGuardrailChecksPromptCapturePtrOutput)
+}
+
+type AgentNetworkGuardrailChecksPromptCaptureOutput struct{ *pulumi.OutputState }
+
+func (AgentNetworkGuardrailChecksPromptCaptureOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentNetworkGuardrailChecksPromptCapture)(nil)).Elem()
+}
+
+func (o AgentNetworkGuardrailChecksPromptCaptureOutput) ToAgentNetworkGuardrailChecksPromptCaptureOutput() AgentNetworkGuardrailChecksPromptCaptureOutput {
+	return o
+}
+
+func (o AgentNetworkGuardrailChecksPromptCaptureOutput) ToAgentNetworkGuardrailChecksPromptCaptureOutputWithContext(ctx context.Context) AgentNetworkGuardrailChecksPromptCaptureOutput {
+	return o
+}
+
+func (o AgentNetworkGuardrailChecksPromptCaptureOutput) ToAgentNetworkGuardrailChecksPromptCapturePtrOutput() AgentNetworkGuardrailChecksPromptCapturePtrOutput {
+	return o.ToAgentNetworkGuardrailChecksPromptCapturePtrOutputWithContext(context.Background())
+}
+
+func (o AgentNetworkGuardrailChecksPromptCaptureOutput) ToAgentNetworkGuardrailChecksPromptCapturePtrOutputWithContext(ctx context.Context) AgentNetworkGuardrailChecksPromptCapturePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AgentNetworkGuardrailChecksPromptCapture) *AgentNetworkGuardrailChecksPromptCapture {
+		return &v
+	}).(AgentNetworkGuardrailChecksPromptCapturePtrOutput)
+}
+
+// Whether prompts and completions are captured; default false
+func (o AgentNetworkGuardrailChecksPromptCaptureOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AgentNetworkGuardrailChecksPromptCapture) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+// Whether personal data is removed from them; default false
+func (o AgentNetworkGuardrailChecksPromptCaptureOutput) RedactPii() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AgentNetworkGuardrailChecksPromptCapture) *bool { return v.RedactPii }).(pulumi.BoolPtrOutput)
+}
+
+type AgentNetworkGuardrailChecksPromptCapturePtrOutput struct{ *pulumi.OutputState }
+
+func (AgentNetworkGuardrailChecksPromptCapturePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AgentNetworkGuardrailChecksPromptCapture)(nil)).Elem()
+}
+
+func (o AgentNetworkGuardrailChecksPromptCapturePtrOutput) ToAgentNetworkGuardrailChecksPromptCapturePtrOutput() AgentNetworkGuardrailChecksPromptCapturePtrOutput {
+	return o
+}
+
+func (o AgentNetworkGuardrailChecksPromptCapturePtrOutput) ToAgentNetworkGuardrailChecksPromptCapturePtrOutputWithContext(ctx context.Context) AgentNetworkGuardrailChecksPromptCapturePtrOutput {
+	return o
+}
+
+func (o AgentNetworkGuardrailChecksPromptCapturePtrOutput) Elem() AgentNetworkGuardrailChecksPromptCaptureOutput {
+	return o.ApplyT(func(v *AgentNetworkGuardrailChecksPromptCapture) AgentNetworkGuardrailChecksPromptCapture {
+		if v != nil {
+			return *v
+		}
+		var ret AgentNetworkGuardrailChecksPromptCapture
+		return ret
+	}).(AgentNetworkGuardrailChecksPromptCaptureOutput)
+}
+
+// Whether prompts and completions are captured; default false
+func (o AgentNetworkGuardrailChecksPromptCapturePtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AgentNetworkGuardrailChecksPromptCapture) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether personal data is removed from them; default false
+func (o AgentNetworkGuardrailChecksPromptCapturePtrOutput) RedactPii() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AgentNetworkGuardrailChecksPromptCapture) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.RedactPii
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Token and spending caps; a limit left out is off
+type AgentNetworkPolicyLimits struct {
+	// Caps on spending, in USD at the models' prices, per group and per user over a window
+	BudgetLimit *AgentNetworkPolicyLimitsBudgetLimit `pulumi:"budgetLimit"`
+	// Caps on tokens (input and output) per group and per user over a window
+	TokenLimit *AgentNetworkPolicyLimitsTokenLimit `pulumi:"tokenLimit"`
+}
+
+// AgentNetworkPolicyLimitsInput is an input type that accepts AgentNetworkPolicyLimitsArgs and AgentNetworkPolicyLimitsOutput values.
+// You can construct a concrete instance of `AgentNetworkPolicyLimitsInput` via:
+//
+//	AgentNetworkPolicyLimitsArgs{...}
+type AgentNetworkPolicyLimitsInput interface {
+	pulumi.Input
+
+	ToAgentNetworkPolicyLimitsOutput() AgentNetworkPolicyLimitsOutput
+	ToAgentNetworkPolicyLimitsOutputWithContext(context.Context) AgentNetworkPolicyLimitsOutput
+}
+
+// Token and spending caps; a limit left out is off
+type AgentNetworkPolicyLimitsArgs struct {
+	// Caps on spending, in USD at the models' prices, per group and per user over a window
+	BudgetLimit AgentNetworkPolicyLimitsBudgetLimitPtrInput `pulumi:"budgetLimit"`
+	// Caps on tokens (input and output) per group and per user over a window
+	TokenLimit AgentNetworkPolicyLimitsTokenLimitPtrInput `pulumi:"tokenLimit"`
+}
+
+func (AgentNetworkPolicyLimitsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentNetworkPolicyLimits)(nil)).Elem()
+}
+
+func (i AgentNetworkPolicyLimitsArgs) ToAgentNetworkPolicyLimitsOutput() AgentNetworkPolicyLimitsOutput {
+	return i.ToAgentNetworkPolicyLimitsOutputWithContext(context.Background())
+}
+
+func (i AgentNetworkPolicyLimitsArgs) ToAgentNetworkPolicyLimitsOutputWithContext(ctx context.Context) AgentNetworkPolicyLimitsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentNetworkPolicyLimitsOutput)
+}
+
+func (i AgentNetworkPolicyLimitsArgs) ToAgentNetworkPolicyLimitsPtrOutput() AgentNetworkPolicyLimitsPtrOutput {
+	return i.ToAgentNetworkPolicyLimitsPtrOutputWithContext(context.Background())
+}
+
+func (i AgentNetworkPolicyLimitsArgs) ToAgentNetworkPolicyLimitsPtrOutputWithContext(ctx context.Context) AgentNetworkPolicyLimitsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentNetworkPolicyLimitsOutput).ToAgentNetworkPolicyLimitsPtrOutputWithContext(ctx)
+}
+
+// AgentNetworkPolicyLimitsPtrInput is an input type that accepts AgentNetworkPolicyLimitsArgs, AgentNetworkPolicyLimitsPtr and AgentNetworkPolicyLimitsPtrOutput values.
+// You can construct a concrete instance of `AgentNetworkPolicyLimitsPtrInput` via:
+//
+//	        AgentNetworkPolicyLimitsArgs{...}
+//
+//	or:
+//
+//	        nil
+type AgentNetworkPolicyLimitsPtrInput interface {
+	pulumi.Input
+
+	ToAgentNetworkPolicyLimitsPtrOutput() AgentNetworkPolicyLimitsPtrOutput
+	ToAgentNetworkPolicyLimitsPtrOutputWithContext(context.Context) AgentNetworkPolicyLimitsPtrOutput
+}
+
+type agentNetworkPolicyLimitsPtrType AgentNetworkPolicyLimitsArgs
+
+func AgentNetworkPolicyLimitsPtr(v *AgentNetworkPolicyLimitsArgs) AgentNetworkPolicyLimitsPtrInput {
+	return (*agentNetworkPolicyLimitsPtrType)(v)
+}
+
+func (*agentNetworkPolicyLimitsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**AgentNetworkPolicyLimits)(nil)).Elem()
+}
+
+func (i *agentNetworkPolicyLimitsPtrType) ToAgentNetworkPolicyLimitsPtrOutput() AgentNetworkPolicyLimitsPtrOutput {
+	return i.ToAgentNetworkPolicyLimitsPtrOutputWithContext(context.Background())
+}
+
+func (i *agentNetworkPolicyLimitsPtrType) ToAgentNetworkPolicyLimitsPtrOutputWithContext(ctx context.Context) AgentNetworkPolicyLimitsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentNetworkPolicyLimitsPtrOutput)
+}
+
+// Token and spending caps; a limit left out is off
+type AgentNetworkPolicyLimitsOutput struct{ *pulumi.OutputState }
+
+func (AgentNetworkPolicyLimitsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentNetworkPolicyLimits)(nil)).Elem()
+}
+
+func (o AgentNetworkPolicyLimitsOutput) ToAgentNetworkPolicyLimitsOutput() AgentNetworkPolicyLimitsOutput {
+	return o
+}
+
+func (o AgentNetworkPolicyLimitsOutput) ToAgentNetworkPolicyLimitsOutputWithContext(ctx context.Context) AgentNetworkPolicyLimitsOutput {
+	return o
+}
+
+func (o AgentNetworkPolicyLimitsOutput) ToAgentNetworkPolicyLimitsPtrOutput() AgentNetworkPolicyLimitsPtrOutput {
+	return o.ToAgentNetworkPolicyLimitsPtrOutputWithContext(context.Background())
+}
+
+func (o AgentNetworkPolicyLimitsOutput) ToAgentNetworkPolicyLimitsPtrOutputWithContext(ctx context.Context) AgentNetworkPolicyLimitsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AgentNetworkPolicyLimits) *AgentNetworkPolicyLimits {
+		return &v
+	}).(AgentNetworkPolicyLimitsPtrOutput)
+}
+
+// Caps on spending, in USD at the models' prices, per group and per user over a window
+func (o AgentNetworkPolicyLimitsOutput) BudgetLimit() AgentNetworkPolicyLimitsBudgetLimitPtrOutput {
+	return o.ApplyT(func(v AgentNetworkPolicyLimits) *AgentNetworkPolicyLimitsBudgetLimit { return v.BudgetLimit }).(AgentNetworkPolicyLimitsBudgetLimitPtrOutput)
+}
+
+// Caps on tokens (input and output) per group and per user over a window
+func (o AgentNetworkPolicyLimitsOutput) TokenLimit() AgentNetworkPolicyLimitsTokenLimitPtrOutput {
+	return o.ApplyT(func(v AgentNetworkPolicyLimits) *AgentNetworkPolicyLimitsTokenLimit { return v.TokenLimit }).(AgentNetworkPolicyLimitsTokenLimitPtrOutput)
+}
+
+type AgentNetworkPolicyLimitsPtrOutput struct{ *pulumi.OutputState }
+
+func (AgentNetworkPolicyLimitsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AgentNetworkPolicyLimits)(nil)).Elem()
+}
+
+func (o AgentNetworkPolicyLimitsPtrOutput) ToAgentNetworkPolicyLimitsPtrOutput() AgentNetworkPolicyLimitsPtrOutput {
+	return o
+}
+
+func (o AgentNetworkPolicyLimitsPtrOutput) ToAgentNetworkPolicyLimitsPtrOutputWithContext(ctx context.Context) AgentNetworkPolicyLimitsPtrOutput {
+	return o
+}
+
+func (o AgentNetworkPolicyLimitsPtrOutput) Elem() AgentNetworkPolicyLimitsOutput {
+	return o.ApplyT(func(v *AgentNetworkPolicyLimits) AgentNetworkPolicyLimits {
+		if v != nil {
+			return *v
+		}
+		var ret AgentNetworkPolicyLimits
+		return ret
+	}).(AgentNetworkPolicyLimitsOutput)
+}
+
+// Caps on spending, in USD at the models' prices, per group and per user over a window
+func (o AgentNetworkPolicyLimitsPtrOutput) BudgetLimit() AgentNetworkPolicyLimitsBudgetLimitPtrOutput {
+	return o.ApplyT(func(v *AgentNetworkPolicyLimits) *AgentNetworkPolicyLimitsBudgetLimit {
+		if v == nil {
+			return nil
+		}
+		return v.BudgetLimit
+	}).(AgentNetworkPolicyLimitsBudgetLimitPtrOutput)
+}
+
+// Caps on tokens (input and output) per group and per user over a window
+func (o AgentNetworkPolicyLimitsPtrOutput) TokenLimit() AgentNetworkPolicyLimitsTokenLimitPtrOutput {
+	return o.ApplyT(func(v *AgentNetworkPolicyLimits) *AgentNetworkPolicyLimitsTokenLimit {
+		if v == nil {
+			return nil
+		}
+		return v.TokenLimit
+	}).(AgentNetworkPolicyLimitsTokenLimitPtrOutput)
+}
+
+// Caps on spending, in USD at the models' prices, per group and per user over a window
+type AgentNetworkPolicyLimitsBudgetLimit struct {
+	// Whether the spending caps apply; default false
+	Enabled *bool `pulumi:"enabled"`
+	// USD each group may spend in a window (each group counts on its own); 0: no cap
+	GroupCapUsd *float64 `pulumi:"groupCapUsd"`
+	// USD each user may spend in a window; 0: no cap
+	UserCapUsd *float64 `pulumi:"userCapUsd"`
+	// The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+	WindowSeconds *int `pulumi:"windowSeconds"`
+}
+
+// AgentNetworkPolicyLimitsBudgetLimitInput is an input type that accepts AgentNetworkPolicyLimitsBudgetLimitArgs and AgentNetworkPolicyLimitsBudgetLimitOutput values.
+// You can construct a concrete instance of `AgentNetworkPolicyLimitsBudgetLimitInput` via:
+//
+//	AgentNetworkPolicyLimitsBudgetLimitArgs{...}
+type AgentNetworkPolicyLimitsBudgetLimitInput interface {
+	pulumi.Input
+
+	ToAgentNetworkPolicyLimitsBudgetLimitOutput() AgentNetworkPolicyLimitsBudgetLimitOutput
+	ToAgentNetworkPolicyLimitsBudgetLimitOutputWithContext(context.Context) AgentNetworkPolicyLimitsBudgetLimitOutput
+}
+
+// Caps on spending, in USD at the models' prices, per group and per user over a window
+type AgentNetworkPolicyLimitsBudgetLimitArgs struct {
+	// Whether the spending caps apply; default false
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+	// USD each group may spend in a window (each group counts on its own); 0: no cap
+	GroupCapUsd pulumi.Float64PtrInput `pulumi:"groupCapUsd"`
+	// USD each user may spend in a window; 0: no cap
+	UserCapUsd pulumi.Float64PtrInput `pulumi:"userCapUsd"`
+	// The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+	WindowSeconds pulumi.IntPtrInput `pulumi:"windowSeconds"`
+}
+
+func (AgentNetworkPolicyLimitsBudgetLimitArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentNetworkPolicyLimitsBudgetLimit)(nil)).Elem()
+}
+
+func (i AgentNetworkPolicyLimitsBudgetLimitArgs) ToAgentNetworkPolicyLimitsBudgetLimitOutput() AgentNetworkPolicyLimitsBudgetLimitOutput {
+	return i.ToAgentNetworkPolicyLimitsBudgetLimitOutputWithContext(context.Background())
+}
+
+func (i AgentNetworkPolicyLimitsBudgetLimitArgs) ToAgentNetworkPolicyLimitsBudgetLimitOutputWithContext(ctx context.Context) AgentNetworkPolicyLimitsBudgetLimitOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentNetworkPolicyLimitsBudgetLimitOutput)
+}
+
+func (i AgentNetworkPolicyLimitsBudgetLimitArgs) ToAgentNetworkPolicyLimitsBudgetLimitPtrOutput() AgentNetworkPolicyLimitsBudgetLimitPtrOutput {
+	return i.ToAgentNetworkPolicyLimitsBudgetLimitPtrOutputWithContext(context.Background())
+}
+
+func (i AgentNetworkPolicyLimitsBudgetLimitArgs) ToAgentNetworkPolicyLimitsBudgetLimitPtrOutputWithContext(ctx context.Context) AgentNetworkPolicyLimitsBudgetLimitPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentNetworkPolicyLimitsBudgetLimitOutput).ToAgentNetworkPolicyLimitsBudgetLimitPtrOutputWithContext(ctx)
+}
+
+// AgentNetworkPolicyLimitsBudgetLimitPtrInput is an input type that accepts AgentNetworkPolicyLimitsBudgetLimitArgs, AgentNetworkPolicyLimitsBudgetLimitPtr and AgentNetworkPolicyLimitsBudgetLimitPtrOutput values.
+// You can construct a concrete instance of `AgentNetworkPolicyLimitsBudgetLimitPtrInput` via:
+//
+//	        AgentNetworkPolicyLimitsBudgetLimitArgs{...}
+//
+//	or:
+//
+//	        nil
+type AgentNetworkPolicyLimitsBudgetLimitPtrInput interface {
+	pulumi.Input
+
+	ToAgentNetworkPolicyLimitsBudgetLimitPtrOutput() AgentNetworkPolicyLimitsBudgetLimitPtrOutput
+	ToAgentNetworkPolicyLimitsBudgetLimitPtrOutputWithContext(context.Context) AgentNetworkPolicyLimitsBudgetLimitPtrOutput
+}
+
+type agentNetworkPolicyLimitsBudgetLimitPtrType AgentNetworkPolicyLimitsBudgetLimitArgs
+
+func AgentNetworkPolicyLimitsBudgetLimitPtr(v *AgentNetworkPolicyLimitsBudgetLimitArgs) AgentNetworkPolicyLimitsBudgetLimitPtrInput {
+	return (*agentNetworkPolicyLimitsBudgetLimitPtrType)(v)
+}
+
+func (*agentNetworkPolicyLimitsBudgetLimitPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**AgentNetworkPolicyLimitsBudgetLimit)(nil)).Elem()
+}
+
+func (i *agentNetworkPolicyLimitsBudgetLimitPtrType) ToAgentNetworkPolicyLimitsBudgetLimitPtrOutput() AgentNetworkPolicyLimitsBudgetLimitPtrOutput {
+	return i.ToAgentNetworkPolicyLimitsBudgetLimitPtrOutputWithContext(context.Background())
+}
+
+func (i *agentNetworkPolicyLimitsBudgetLimitPtrType) ToAgentNetworkPolicyLimitsBudgetLimitPtrOutputWithContext(ctx context.Context) AgentNetworkPolicyLimitsBudgetLimitPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentNetworkPolicyLimitsBudgetLimitPtrOutput)
+}
+
+// Caps on spending, in USD at the models' prices, per group and per user over a window
+type AgentNetworkPolicyLimitsBudgetLimitOutput struct{ *pulumi.OutputState }
+
+func (AgentNetworkPolicyLimitsBudgetLimitOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentNetworkPolicyLimitsBudgetLimit)(nil)).Elem()
+}
+
+func (o AgentNetworkPolicyLimitsBudgetLimitOutput) ToAgentNetworkPolicyLimitsBudgetLimitOutput() AgentNetworkPolicyLimitsBudgetLimitOutput {
+	return o
+}
+
+func (o AgentNetworkPolicyLimitsBudgetLimitOutput) ToAgentNetworkPolicyLimitsBudgetLimitOutputWithContext(ctx context.Context) AgentNetworkPolicyLimitsBudgetLimitOutput {
+	return o
+}
+
+func (o AgentNetworkPolicyLimitsBudgetLimitOutput) ToAgentNetworkPolicyLimitsBudgetLimitPtrOutput() AgentNetworkPolicyLimitsBudgetLimitPtrOutput {
+	return o.ToAgentNetworkPolicyLimitsBudgetLimitPtrOutputWithContext(context.Background())
+}
+
+func (o AgentNetworkPolicyLimitsBudgetLimitOutput) ToAgentNetworkPolicyLimitsBudgetLimitPtrOutputWithContext(ctx context.Context) AgentNetworkPolicyLimitsBudgetLimitPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AgentNetworkPolicyLimitsBudgetLimit) *AgentNetworkPolicyLimitsBudgetLimit {
+		return &v
+	}).(AgentNetworkPolicyLimitsBudgetLimitPtrOutput)
+}
+
+// Whether the spending caps apply; default false
+func (o AgentNetworkPolicyLimitsBudgetLimitOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AgentNetworkPolicyLimitsBudgetLimit) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+// USD each group may spend in a window (each group counts on its own); 0: no cap
+func (o AgentNetworkPolicyLimitsBudgetLimitOutput) GroupCapUsd() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v AgentNetworkPolicyLimitsBudgetLimit) *float64 { return v.GroupCapUsd }).(pulumi.Float64PtrOutput)
+}
+
+// USD each user may spend in a window; 0: no cap
+func (o AgentNetworkPolicyLimitsBudgetLimitOutput) UserCapUsd() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v AgentNetworkPolicyLimitsBudgetLimit) *float64 { return v.UserCapUsd }).(pulumi.Float64PtrOutput)
+}
+
+// The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+func (o AgentNetworkPolicyLimitsBudgetLimitOutput) WindowSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v AgentNetworkPolicyLimitsBudgetLimit) *int { return v.WindowSeconds }).(pulumi.IntPtrOutput)
+}
+
+type AgentNetworkPolicyLimitsBudgetLimitPtrOutput struct{ *pulumi.OutputState }
+
+func (AgentNetworkPolicyLimitsBudgetLimitPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AgentNetworkPolicyLimitsBudgetLimit)(nil)).Elem()
+}
+
+func (o AgentNetworkPolicyLimitsBudgetLimitPtrOutput) ToAgentNetworkPolicyLimitsBudgetLimitPtrOutput() AgentNetworkPolicyLimitsBudgetLimitPtrOutput {
+	return o
+}
+
+func (o AgentNetworkPolicyLimitsBudgetLimitPtrOutput) ToAgentNetworkPolicyLimitsBudgetLimitPtrOutputWithContext(ctx context.Context) AgentNetworkPolicyLimitsBudgetLimitPtrOutput {
+	return o
+}
+
+func (o AgentNetworkPolicyLimitsBudgetLimitPtrOutput) Elem() AgentNetworkPolicyLimitsBudgetLimitOutput {
+	return o.ApplyT(func(v *AgentNetworkPolicyLimitsBudgetLimit) AgentNetworkPolicyLimitsBudgetLimit {
+		if v != nil {
+			return *v
+		}
+		var ret AgentNetworkPolicyLimitsBudgetLimit
+		return ret
+	}).(AgentNetworkPolicyLimitsBudgetLimitOutput)
+}
+
+// Whether the spending caps apply; default false
+func (o AgentNetworkPolicyLimitsBudgetLimitPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AgentNetworkPolicyLimitsBudgetLimit) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// USD each group may spend in a window (each group counts on its own); 0: no cap
+func (o AgentNetworkPolicyLimitsBudgetLimitPtrOutput) GroupCapUsd() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *AgentNetworkPolicyLimitsBudgetLimit) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.GroupCapUsd
+	}).(pulumi.Float64PtrOutput)
+}
+
+// USD each user may spend in a window; 0: no cap
+func (o AgentNetworkPolicyLimitsBudgetLimitPtrOutput) UserCapUsd() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *AgentNetworkPolicyLimitsBudgetLimit) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.UserCapUsd
+	}).(pulumi.Float64PtrOutput)
+}
+
+// The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+func (o AgentNetworkPolicyLimitsBudgetLimitPtrOutput) WindowSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *AgentNetworkPolicyLimitsBudgetLimit) *int {
+		if v == nil {
+			return nil
+		}
+		return v.WindowSeconds
+	}).(pulumi.IntPtrOutput)
+}
+
+// Caps on tokens (input and output) per group and per user over a window
+type AgentNetworkPolicyLimitsTokenLimit struct {
+	// Whether the token caps apply; default false
+	Enabled *bool `pulumi:"enabled"`
+	// Tokens each group may use in a window (each group counts on its own); 0: no cap
+	GroupCap *int `pulumi:"groupCap"`
+	// Tokens each user may use in a window; 0: no cap
+	UserCap *int `pulumi:"userCap"`
+	// The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+	WindowSeconds *int `pulumi:"windowSeconds"`
+}
+
+// AgentNetworkPolicyLimitsTokenLimitInput is an input type that accepts AgentNetworkPolicyLimitsTokenLimitArgs and AgentNetworkPolicyLimitsTokenLimitOutput values.
+// You can construct a concrete instance of `AgentNetworkPolicyLimitsTokenLimitInput` via:
+//
+//	AgentNetworkPolicyLimitsTokenLimitArgs{...}
+type AgentNetworkPolicyLimitsTokenLimitInput interface {
+	pulumi.Input
+
+	ToAgentNetworkPolicyLimitsTokenLimitOutput() AgentNetworkPolicyLimitsTokenLimitOutput
+	ToAgentNetworkPolicyLimitsTokenLimitOutputWithContext(context.Context) AgentNetworkPolicyLimitsTokenLimitOutput
+}
+
+// Caps on tokens (input and output) per group and per user over a window
+type AgentNetworkPolicyLimitsTokenLimitArgs struct {
+	// Whether the token caps apply; default false
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+	// Tokens each group may use in a window (each group counts on its own); 0: no cap
+	GroupCap pulumi.IntPtrInput `pulumi:"groupCap"`
+	// Tokens each user may use in a window; 0: no cap
+	UserCap pulumi.IntPtrInput `pulumi:"userCap"`
+	// The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+	WindowSeconds pulumi.IntPtrInput `pulumi:"windowSeconds"`
+}
+
+func (AgentNetworkPolicyLimitsTokenLimitArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentNetworkPolicyLimitsTokenLimit)(nil)).Elem()
+}
+
+func (i AgentNetworkPolicyLimitsTokenLimitArgs) ToAgentNetworkPolicyLimitsTokenLimitOutput() AgentNetworkPolicyLimitsTokenLimitOutput {
+	return i.ToAgentNetworkPolicyLimitsTokenLimitOutputWithContext(context.Background())
+}
+
+func (i AgentNetworkPolicyLimitsTokenLimitArgs) ToAgentNetworkPolicyLimitsTokenLimitOutputWithContext(ctx context.Context) AgentNetworkPolicyLimitsTokenLimitOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentNetworkPolicyLimitsTokenLimitOutput)
+}
+
+func (i AgentNetworkPolicyLimitsTokenLimitArgs) ToAgentNetworkPolicyLimitsTokenLimitPtrOutput() AgentNetworkPolicyLimitsTokenLimitPtrOutput {
+	return i.ToAgentNetworkPolicyLimitsTokenLimitPtrOutputWithContext(context.Background())
+}
+
+func (i AgentNetworkPolicyLimitsTokenLimitArgs) ToAgentNetworkPolicyLimitsTokenLimitPtrOutputWithContext(ctx context.Context) AgentNetworkPolicyLimitsTokenLimitPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentNetworkPolicyLimitsTokenLimitOutput).ToAgentNetworkPolicyLimitsTokenLimitPtrOutputWithContext(ctx)
+}
+
+// AgentNetworkPolicyLimitsTokenLimitPtrInput is an input type that accepts AgentNetworkPolicyLimitsTokenLimitArgs, AgentNetworkPolicyLimitsTokenLimitPtr and AgentNetworkPolicyLimitsTokenLimitPtrOutput values.
+// You can construct a concrete instance of `AgentNetworkPolicyLimitsTokenLimitPtrInput` via:
+//
+//	        AgentNetworkPolicyLimitsTokenLimitArgs{...}
+//
+//	or:
+//
+//	        nil
+type AgentNetworkPolicyLimitsTokenLimitPtrInput interface {
+	pulumi.Input
+
+	ToAgentNetworkPolicyLimitsTokenLimitPtrOutput() AgentNetworkPolicyLimitsTokenLimitPtrOutput
+	ToAgentNetworkPolicyLimitsTokenLimitPtrOutputWithContext(context.Context) AgentNetworkPolicyLimitsTokenLimitPtrOutput
+}
+
+type agentNetworkPolicyLimitsTokenLimitPtrType AgentNetworkPolicyLimitsTokenLimitArgs
+
+func AgentNetworkPolicyLimitsTokenLimitPtr(v *AgentNetworkPolicyLimitsTokenLimitArgs) AgentNetworkPolicyLimitsTokenLimitPtrInput {
+	return (*agentNetworkPolicyLimitsTokenLimitPtrType)(v)
+}
+
+func (*agentNetworkPolicyLimitsTokenLimitPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**AgentNetworkPolicyLimitsTokenLimit)(nil)).Elem()
+}
+
+func (i *agentNetworkPolicyLimitsTokenLimitPtrType) ToAgentNetworkPolicyLimitsTokenLimitPtrOutput() AgentNetworkPolicyLimitsTokenLimitPtrOutput {
+	return i.ToAgentNetworkPolicyLimitsTokenLimitPtrOutputWithContext(context.Background())
+}
+
+func (i *agentNetworkPolicyLimitsTokenLimitPtrType) ToAgentNetworkPolicyLimitsTokenLimitPtrOutputWithContext(ctx context.Context) AgentNetworkPolicyLimitsTokenLimitPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentNetworkPolicyLimitsTokenLimitPtrOutput)
+}
+
+// Caps on tokens (input and output) per group and per user over a window
+type AgentNetworkPolicyLimitsTokenLimitOutput struct{ *pulumi.OutputState }
+
+func (AgentNetworkPolicyLimitsTokenLimitOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentNetworkPolicyLimitsTokenLimit)(nil)).Elem()
+}
+
+func (o AgentNetworkPolicyLimitsTokenLimitOutput) ToAgentNetworkPolicyLimitsTokenLimitOutput() AgentNetworkPolicyLimitsTokenLimitOutput {
+	return o
+}
+
+func (o AgentNetworkPolicyLimitsTokenLimitOutput) ToAgentNetworkPolicyLimitsTokenLimitOutputWithContext(ctx context.Context) AgentNetworkPolicyLimitsTokenLimitOutput {
+	return o
+}
+
+func (o AgentNetworkPolicyLimitsTokenLimitOutput) ToAgentNetworkPolicyLimitsTokenLimitPtrOutput() AgentNetworkPolicyLimitsTokenLimitPtrOutput {
+	return o.ToAgentNetworkPolicyLimitsTokenLimitPtrOutputWithContext(context.Background())
+}
+
+func (o AgentNetworkPolicyLimitsTokenLimitOutput) ToAgentNetworkPolicyLimitsTokenLimitPtrOutputWithContext(ctx context.Context) AgentNetworkPolicyLimitsTokenLimitPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AgentNetworkPolicyLimitsTokenLimit) *AgentNetworkPolicyLimitsTokenLimit {
+		return &v
+	}).(AgentNetworkPolicyLimitsTokenLimitPtrOutput)
+}
+
+// Whether the token caps apply; default false
+func (o AgentNetworkPolicyLimitsTokenLimitOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AgentNetworkPolicyLimitsTokenLimit) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+// Tokens each group may use in a window (each group counts on its own); 0: no cap
+func (o AgentNetworkPolicyLimitsTokenLimitOutput) GroupCap() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v AgentNetworkPolicyLimitsTokenLimit) *int { return v.GroupCap }).(pulumi.IntPtrOutput)
+}
+
+// Tokens each user may use in a window; 0: no cap
+func (o AgentNetworkPolicyLimitsTokenLimitOutput) UserCap() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v AgentNetworkPolicyLimitsTokenLimit) *int { return v.UserCap }).(pulumi.IntPtrOutput)
+}
+
+// The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+func (o AgentNetworkPolicyLimitsTokenLimitOutput) WindowSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v AgentNetworkPolicyLimitsTokenLimit) *int { return v.WindowSeconds }).(pulumi.IntPtrOutput)
+}
+
+type AgentNetworkPolicyLimitsTokenLimitPtrOutput struct{ *pulumi.OutputState }
+
+func (AgentNetworkPolicyLimitsTokenLimitPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AgentNetworkPolicyLimitsTokenLimit)(nil)).Elem()
+}
+
+func (o AgentNetworkPolicyLimitsTokenLimitPtrOutput) ToAgentNetworkPolicyLimitsTokenLimitPtrOutput() AgentNetworkPolicyLimitsTokenLimitPtrOutput {
+	return o
+}
+
+func (o AgentNetworkPolicyLimitsTokenLimitPtrOutput) ToAgentNetworkPolicyLimitsTokenLimitPtrOutputWithContext(ctx context.Context) AgentNetworkPolicyLimitsTokenLimitPtrOutput {
+	return o
+}
+
+func (o AgentNetworkPolicyLimitsTokenLimitPtrOutput) Elem() AgentNetworkPolicyLimitsTokenLimitOutput {
+	return o.ApplyT(func(v *AgentNetworkPolicyLimitsTokenLimit) AgentNetworkPolicyLimitsTokenLimit {
+		if v != nil {
+			return *v
+		}
+		var ret AgentNetworkPolicyLimitsTokenLimit
+		return ret
+	}).(AgentNetworkPolicyLimitsTokenLimitOutput)
+}
+
+// Whether the token caps apply; default false
+func (o AgentNetworkPolicyLimitsTokenLimitPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AgentNetworkPolicyLimitsTokenLimit) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Tokens each group may use in a window (each group counts on its own); 0: no cap
+func (o AgentNetworkPolicyLimitsTokenLimitPtrOutput) GroupCap() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *AgentNetworkPolicyLimitsTokenLimit) *int {
+		if v == nil {
+			return nil
+		}
+		return v.GroupCap
+	}).(pulumi.IntPtrOutput)
+}
+
+// Tokens each user may use in a window; 0: no cap
+func (o AgentNetworkPolicyLimitsTokenLimitPtrOutput) UserCap() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *AgentNetworkPolicyLimitsTokenLimit) *int {
+		if v == nil {
+			return nil
+		}
+		return v.UserCap
+	}).(pulumi.IntPtrOutput)
+}
+
+// The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+func (o AgentNetworkPolicyLimitsTokenLimitPtrOutput) WindowSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *AgentNetworkPolicyLimitsTokenLimit) *int {
+		if v == nil {
+			return nil
+		}
+		return v.WindowSeconds
+	}).(pulumi.IntPtrOutput)
+}
+
+// A model offered through the provider, with its prices
+type AgentNetworkProviderModel struct {
+	// USD per 1,000 tokens written to the prompt cache (Anthropic's way); left out: the catalog's rate
+	CacheCreationPer1k *float64 `pulumi:"cacheCreationPer1k"`
+	// USD per 1,000 tokens read from the prompt cache (Anthropic's way: besides the input tokens); left out: the catalog's rate
+	CacheReadPer1k *float64 `pulumi:"cacheReadPer1k"`
+	// USD per 1,000 cached prompt tokens (OpenAI's way: part of the input tokens); left out: the catalog's rate
+	CachedInputPer1k *float64 `pulumi:"cachedInputPer1k"`
+	// The model's id as the provider names it (`gpt-4o-mini`)
+	Id string `pulumi:"id"`
+	// USD per 1,000 input tokens; default 0
+	InputPer1k *float64 `pulumi:"inputPer1k"`
+	// USD per 1,000 output tokens; default 0
+	OutputPer1k *float64 `pulumi:"outputPer1k"`
+}
+
+// AgentNetworkProviderModelInput is an input type that accepts AgentNetworkProviderModelArgs and AgentNetworkProviderModelOutput values.
+// You can construct a concrete instance of `AgentNetworkProviderModelInput` via:
+//
+//	AgentNetworkProviderModelArgs{...}
+type AgentNetworkProviderModelInput interface {
+	pulumi.Input
+
+	ToAgentNetworkProviderModelOutput() AgentNetworkProviderModelOutput
+	ToAgentNetworkProviderModelOutputWithContext(context.Context) AgentNetworkProviderModelOutput
+}
+
+// A model offered through the provider, with its prices
+type AgentNetworkProviderModelArgs struct {
+	// USD per 1,000 tokens written to the prompt cache (Anthropic's way); left out: the catalog's rate
+	CacheCreationPer1k pulumi.Float64PtrInput `pulumi:"cacheCreationPer1k"`
+	// USD per 1,000 tokens read from the prompt cache (Anthropic's way: besides the input tokens); left out: the catalog's rate
+	CacheReadPer1k pulumi.Float64PtrInput `pulumi:"cacheReadPer1k"`
+	// USD per 1,000 cached prompt tokens (OpenAI's way: part of the input tokens); left out: the catalog's rate
+	CachedInputPer1k pulumi.Float64PtrInput `pulumi:"cachedInputPer1k"`
+	// The model's id as the provider names it (`gpt-4o-mini`)
+	Id pulumi.StringInput `pulumi:"id"`
+	// USD per 1,000 input tokens; default 0
+	InputPer1k pulumi.Float64PtrInput `pulumi:"inputPer1k"`
+	// USD per 1,000 output tokens; default 0
+	OutputPer1k pulumi.Float64PtrInput `pulumi:"outputPer1k"`
+}
+
+func (AgentNetworkProviderModelArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentNetworkProviderModel)(nil)).Elem()
+}
+
+func (i AgentNetworkProviderModelArgs) ToAgentNetworkProviderModelOutput() AgentNetworkProviderModelOutput {
+	return i.ToAgentNetworkProviderModelOutputWithContext(context.Background())
+}
+
+func (i AgentNetworkProviderModelArgs) ToAgentNetworkProviderModelOutputWithContext(ctx context.Context) AgentNetworkProviderModelOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentNetworkProviderModelOutput)
+}
+
+// AgentNetworkProviderModelArrayInput is an input type that accepts AgentNetworkProviderModelArray and AgentNetworkProviderModelArrayOutput values.
+// You can construct a concrete instance of `AgentNetworkProviderModelArrayInput` via:
+//
+//	AgentNetworkProviderModelArray{ AgentNetworkProviderModelArgs{...} }
+type AgentNetworkProviderModelArrayInput interface {
+	pulumi.Input
+
+	ToAgentNetworkProviderModelArrayOutput() AgentNetworkProviderModelArrayOutput
+	ToAgentNetworkProviderModelArrayOutputWithContext(context.Context) AgentNetworkProviderModelArrayOutput
+}
+
+type AgentNetworkProviderModelArray []AgentNetworkProviderModelInput
+
+func (AgentNetworkProviderModelArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]AgentNetworkProviderModel)(nil)).Elem()
+}
+
+func (i AgentNetworkProviderModelArray) ToAgentNetworkProviderModelArrayOutput() AgentNetworkProviderModelArrayOutput {
+	return i.ToAgentNetworkProviderModelArrayOutputWithContext(context.Background())
+}
+
+func (i AgentNetworkProviderModelArray) ToAgentNetworkProviderModelArrayOutputWithContext(ctx context.Context) AgentNetworkProviderModelArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentNetworkProviderModelArrayOutput)
+}
+
+// A model offered through the provider, with its prices
+type AgentNetworkProviderModelOutput struct{ *pulumi.OutputState }
+
+func (AgentNetworkProviderModelOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentNetworkProviderModel)(nil)).Elem()
+}
+
+func (o AgentNetworkProviderModelOutput) ToAgentNetworkProviderModelOutput() AgentNetworkProviderModelOutput {
+	return o
+}
+
+func (o AgentNetworkProviderModelOutput) ToAgentNetworkProviderModelOutputWithContext(ctx context.Context) AgentNetworkProviderModelOutput {
+	return o
+}
+
+// USD per 1,000 tokens written to the prompt cache (Anthropic's way); left out: the catalog's rate
+func (o AgentNetworkProviderModelOutput) CacheCreationPer1k() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v AgentNetworkProviderModel) *float64 { return v.CacheCreationPer1k }).(pulumi.Float64PtrOutput)
+}
+
+// USD per 1,000 tokens read from the prompt cache (Anthropic's way: besides the input tokens); left out: the catalog's rate
+func (o AgentNetworkProviderModelOutput) CacheReadPer1k() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v AgentNetworkProviderModel) *float64 { return v.CacheReadPer1k }).(pulumi.Float64PtrOutput)
+}
+
+// USD per 1,000 cached prompt tokens (OpenAI's way: part of the input tokens); left out: the catalog's rate
+func (o AgentNetworkProviderModelOutput) CachedInputPer1k() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v AgentNetworkProviderModel) *float64 { return v.CachedInputPer1k }).(pulumi.Float64PtrOutput)
+}
+
+// The model's id as the provider names it (`gpt-4o-mini`)
+func (o AgentNetworkProviderModelOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v AgentNetworkProviderModel) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// USD per 1,000 input tokens; default 0
+func (o AgentNetworkProviderModelOutput) InputPer1k() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v AgentNetworkProviderModel) *float64 { return v.InputPer1k }).(pulumi.Float64PtrOutput)
+}
+
+// USD per 1,000 output tokens; default 0
+func (o AgentNetworkProviderModelOutput) OutputPer1k() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v AgentNetworkProviderModel) *float64 { return v.OutputPer1k }).(pulumi.Float64PtrOutput)
+}
+
+type AgentNetworkProviderModelArrayOutput struct{ *pulumi.OutputState }
+
+func (AgentNetworkProviderModelArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]AgentNetworkProviderModel)(nil)).Elem()
+}
+
+func (o AgentNetworkProviderModelArrayOutput) ToAgentNetworkProviderModelArrayOutput() AgentNetworkProviderModelArrayOutput {
+	return o
+}
+
+func (o AgentNetworkProviderModelArrayOutput) ToAgentNetworkProviderModelArrayOutputWithContext(ctx context.Context) AgentNetworkProviderModelArrayOutput {
+	return o
+}
+
+func (o AgentNetworkProviderModelArrayOutput) Index(i pulumi.IntInput) AgentNetworkProviderModelOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) AgentNetworkProviderModel {
+		return vs[0].([]AgentNetworkProviderModel)[vs[1].(int)]
+	}).(AgentNetworkProviderModelOutput)
+}
+
 // A record of a DNS zone bundle
 type DnsZoneBundleRecord struct {
 	// An IPv4 address for A, IPv6 for AAAA, a domain for CNAME. A change updates the record in place
@@ -905,6 +2629,3220 @@ func (o GetAccountSettingsExtraOutput) PeerApprovalEnabled() pulumi.BoolOutput {
 // New users joining through domain matching stay pending until approved
 func (o GetAccountSettingsExtraOutput) UserApprovalRequired() pulumi.BoolOutput {
 	return o.ApplyT(func(v GetAccountSettingsExtra) bool { return v.UserApprovalRequired }).(pulumi.BoolOutput)
+}
+
+// The requests of one session, summed, with the requests themselves
+type GetAgentNetworkAccessLogSessionsData struct {
+	// The part of costUsd for the prompt cache
+	CacheCostUsd float64 `pulumi:"cacheCostUsd"`
+	// USD for the tokens written to the cache
+	CacheCreationCostUsd float64 `pulumi:"cacheCreationCostUsd"`
+	// Tokens written to the prompt cache
+	CacheCreationTokens int `pulumi:"cacheCreationTokens"`
+	// USD for the tokens read from the cache
+	CachedInputCostUsd float64 `pulumi:"cachedInputCostUsd"`
+	// Tokens read from the prompt cache
+	CachedInputTokens int `pulumi:"cachedInputTokens"`
+	// USD in all
+	CostUsd float64 `pulumi:"costUsd"`
+	// deny if any request was refused, else allow
+	Decision string `pulumi:"decision"`
+	// Its last request
+	EndedAt string `pulumi:"endedAt"`
+	// Its requests, oldest first
+	Entries []GetAgentNetworkAccessLogSessionsDataEntry `pulumi:"entries"`
+	// Every group that allowed one of its requests
+	GroupIds []string `pulumi:"groupIds"`
+	// USD for the input tokens not from the cache
+	InputCostUsd float64 `pulumi:"inputCostUsd"`
+	// Input tokens
+	InputTokens int `pulumi:"inputTokens"`
+	// The models used
+	Models []string `pulumi:"models"`
+	// USD for the output tokens
+	OutputCostUsd float64 `pulumi:"outputCostUsd"`
+	// Output tokens
+	OutputTokens int `pulumi:"outputTokens"`
+	// The vendors used
+	Providers []string `pulumi:"providers"`
+	// How many requests
+	RequestCount int `pulumi:"requestCount"`
+	// The session id; empty for a request that named none
+	SessionId *string `pulumi:"sessionId"`
+	// Its first request
+	StartedAt string `pulumi:"startedAt"`
+	// All tokens, prompt-cache tokens included
+	TotalTokens int `pulumi:"totalTokens"`
+	// The caller
+	UserId *string `pulumi:"userId"`
+}
+
+// The requests of one session, summed, with the requests themselves
+type GetAgentNetworkAccessLogSessionsDataOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkAccessLogSessionsDataOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkAccessLogSessionsData)(nil)).Elem()
+}
+
+func (o GetAgentNetworkAccessLogSessionsDataOutput) ToGetAgentNetworkAccessLogSessionsDataOutput() GetAgentNetworkAccessLogSessionsDataOutput {
+	return o
+}
+
+func (o GetAgentNetworkAccessLogSessionsDataOutput) ToGetAgentNetworkAccessLogSessionsDataOutputWithContext(ctx context.Context) GetAgentNetworkAccessLogSessionsDataOutput {
+	return o
+}
+
+// The part of costUsd for the prompt cache
+func (o GetAgentNetworkAccessLogSessionsDataOutput) CacheCostUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsData) float64 { return v.CacheCostUsd }).(pulumi.Float64Output)
+}
+
+// USD for the tokens written to the cache
+func (o GetAgentNetworkAccessLogSessionsDataOutput) CacheCreationCostUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsData) float64 { return v.CacheCreationCostUsd }).(pulumi.Float64Output)
+}
+
+// Tokens written to the prompt cache
+func (o GetAgentNetworkAccessLogSessionsDataOutput) CacheCreationTokens() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsData) int { return v.CacheCreationTokens }).(pulumi.IntOutput)
+}
+
+// USD for the tokens read from the cache
+func (o GetAgentNetworkAccessLogSessionsDataOutput) CachedInputCostUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsData) float64 { return v.CachedInputCostUsd }).(pulumi.Float64Output)
+}
+
+// Tokens read from the prompt cache
+func (o GetAgentNetworkAccessLogSessionsDataOutput) CachedInputTokens() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsData) int { return v.CachedInputTokens }).(pulumi.IntOutput)
+}
+
+// USD in all
+func (o GetAgentNetworkAccessLogSessionsDataOutput) CostUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsData) float64 { return v.CostUsd }).(pulumi.Float64Output)
+}
+
+// deny if any request was refused, else allow
+func (o GetAgentNetworkAccessLogSessionsDataOutput) Decision() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsData) string { return v.Decision }).(pulumi.StringOutput)
+}
+
+// Its last request
+func (o GetAgentNetworkAccessLogSessionsDataOutput) EndedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsData) string { return v.EndedAt }).(pulumi.StringOutput)
+}
+
+// Its requests, oldest first
+func (o GetAgentNetworkAccessLogSessionsDataOutput) Entries() GetAgentNetworkAccessLogSessionsDataEntryArrayOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsData) []GetAgentNetworkAccessLogSessionsDataEntry {
+		return v.Entries
+	}).(GetAgentNetworkAccessLogSessionsDataEntryArrayOutput)
+}
+
+// Every group that allowed one of its requests
+func (o GetAgentNetworkAccessLogSessionsDataOutput) GroupIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsData) []string { return v.GroupIds }).(pulumi.StringArrayOutput)
+}
+
+// USD for the input tokens not from the cache
+func (o GetAgentNetworkAccessLogSessionsDataOutput) InputCostUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsData) float64 { return v.InputCostUsd }).(pulumi.Float64Output)
+}
+
+// Input tokens
+func (o GetAgentNetworkAccessLogSessionsDataOutput) InputTokens() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsData) int { return v.InputTokens }).(pulumi.IntOutput)
+}
+
+// The models used
+func (o GetAgentNetworkAccessLogSessionsDataOutput) Models() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsData) []string { return v.Models }).(pulumi.StringArrayOutput)
+}
+
+// USD for the output tokens
+func (o GetAgentNetworkAccessLogSessionsDataOutput) OutputCostUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsData) float64 { return v.OutputCostUsd }).(pulumi.Float64Output)
+}
+
+// Output tokens
+func (o GetAgentNetworkAccessLogSessionsDataOutput) OutputTokens() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsData) int { return v.OutputTokens }).(pulumi.IntOutput)
+}
+
+// The vendors used
+func (o GetAgentNetworkAccessLogSessionsDataOutput) Providers() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsData) []string { return v.Providers }).(pulumi.StringArrayOutput)
+}
+
+// How many requests
+func (o GetAgentNetworkAccessLogSessionsDataOutput) RequestCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsData) int { return v.RequestCount }).(pulumi.IntOutput)
+}
+
+// The session id; empty for a request that named none
+func (o GetAgentNetworkAccessLogSessionsDataOutput) SessionId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsData) *string { return v.SessionId }).(pulumi.StringPtrOutput)
+}
+
+// Its first request
+func (o GetAgentNetworkAccessLogSessionsDataOutput) StartedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsData) string { return v.StartedAt }).(pulumi.StringOutput)
+}
+
+// All tokens, prompt-cache tokens included
+func (o GetAgentNetworkAccessLogSessionsDataOutput) TotalTokens() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsData) int { return v.TotalTokens }).(pulumi.IntOutput)
+}
+
+// The caller
+func (o GetAgentNetworkAccessLogSessionsDataOutput) UserId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsData) *string { return v.UserId }).(pulumi.StringPtrOutput)
+}
+
+type GetAgentNetworkAccessLogSessionsDataArrayOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkAccessLogSessionsDataArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetAgentNetworkAccessLogSessionsData)(nil)).Elem()
+}
+
+func (o GetAgentNetworkAccessLogSessionsDataArrayOutput) ToGetAgentNetworkAccessLogSessionsDataArrayOutput() GetAgentNetworkAccessLogSessionsDataArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkAccessLogSessionsDataArrayOutput) ToGetAgentNetworkAccessLogSessionsDataArrayOutputWithContext(ctx context.Context) GetAgentNetworkAccessLogSessionsDataArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkAccessLogSessionsDataArrayOutput) Index(i pulumi.IntInput) GetAgentNetworkAccessLogSessionsDataOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetAgentNetworkAccessLogSessionsData {
+		return vs[0].([]GetAgentNetworkAccessLogSessionsData)[vs[1].(int)]
+	}).(GetAgentNetworkAccessLogSessionsDataOutput)
+}
+
+// One request through the gateway
+type GetAgentNetworkAccessLogSessionsDataEntry struct {
+	// The part of costUsd for the prompt cache
+	CacheCostUsd float64 `pulumi:"cacheCostUsd"`
+	// USD for the tokens written to the cache
+	CacheCreationCostUsd float64 `pulumi:"cacheCreationCostUsd"`
+	// Tokens written to the prompt cache
+	CacheCreationTokens int `pulumi:"cacheCreationTokens"`
+	// USD for the tokens read from the cache
+	CachedInputCostUsd float64 `pulumi:"cachedInputCostUsd"`
+	// Tokens read from the prompt cache
+	CachedInputTokens int `pulumi:"cachedInputTokens"`
+	// USD in all
+	CostUsd float64 `pulumi:"costUsd"`
+	// allow or deny
+	Decision *string `pulumi:"decision"`
+	// Why it was refused
+	DenyReason *string `pulumi:"denyReason"`
+	// How long it took, in milliseconds
+	DurationMs int `pulumi:"durationMs"`
+	// The caller's groups the policy allowed
+	GroupIds []string `pulumi:"groupIds"`
+	// The upstream host
+	Host *string `pulumi:"host"`
+	// Entry id
+	Id string `pulumi:"id"`
+	// USD for the input tokens not from the cache
+	InputCostUsd float64 `pulumi:"inputCostUsd"`
+	// Input tokens
+	InputTokens int `pulumi:"inputTokens"`
+	// HTTP method
+	Method *string `pulumi:"method"`
+	// The model asked for
+	Model *string `pulumi:"model"`
+	// USD for the output tokens
+	OutputCostUsd float64 `pulumi:"outputCostUsd"`
+	// Output tokens
+	OutputTokens int `pulumi:"outputTokens"`
+	// The request path
+	Path *string `pulumi:"path"`
+	// The vendor (openai, anthropic, ...)
+	Provider *string `pulumi:"provider"`
+	// The prompt, where captured
+	RequestPrompt *string `pulumi:"requestPrompt"`
+	// The Agent Network provider that served it
+	ResolvedProviderId *string `pulumi:"resolvedProviderId"`
+	// The completion, where captured
+	ResponseCompletion *string `pulumi:"responseCompletion"`
+	// The policy that allowed (or refused) it
+	SelectedPolicyId *string `pulumi:"selectedPolicyId"`
+	// The gateway service that handled the request
+	ServiceId string `pulumi:"serviceId"`
+	// The session the client named, if any
+	SessionId *string `pulumi:"sessionId"`
+	// The caller's address
+	SourceIp *string `pulumi:"sourceIp"`
+	// The HTTP status answered
+	StatusCode int `pulumi:"statusCode"`
+	// Whether the answer was streamed
+	Stream *bool `pulumi:"stream"`
+	// When the request came
+	Timestamp string `pulumi:"timestamp"`
+	// All tokens, prompt-cache tokens included
+	TotalTokens int `pulumi:"totalTokens"`
+	// The caller
+	UserId *string `pulumi:"userId"`
+}
+
+// One request through the gateway
+type GetAgentNetworkAccessLogSessionsDataEntryOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkAccessLogSessionsDataEntryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkAccessLogSessionsDataEntry)(nil)).Elem()
+}
+
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) ToGetAgentNetworkAccessLogSessionsDataEntryOutput() GetAgentNetworkAccessLogSessionsDataEntryOutput {
+	return o
+}
+
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) ToGetAgentNetworkAccessLogSessionsDataEntryOutputWithContext(ctx context.Context) GetAgentNetworkAccessLogSessionsDataEntryOutput {
+	return o
+}
+
+// The part of costUsd for the prompt cache
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) CacheCostUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) float64 { return v.CacheCostUsd }).(pulumi.Float64Output)
+}
+
+// USD for the tokens written to the cache
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) CacheCreationCostUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) float64 { return v.CacheCreationCostUsd }).(pulumi.Float64Output)
+}
+
+// Tokens written to the prompt cache
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) CacheCreationTokens() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) int { return v.CacheCreationTokens }).(pulumi.IntOutput)
+}
+
+// USD for the tokens read from the cache
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) CachedInputCostUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) float64 { return v.CachedInputCostUsd }).(pulumi.Float64Output)
+}
+
+// Tokens read from the prompt cache
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) CachedInputTokens() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) int { return v.CachedInputTokens }).(pulumi.IntOutput)
+}
+
+// USD in all
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) CostUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) float64 { return v.CostUsd }).(pulumi.Float64Output)
+}
+
+// allow or deny
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) Decision() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) *string { return v.Decision }).(pulumi.StringPtrOutput)
+}
+
+// Why it was refused
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) DenyReason() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) *string { return v.DenyReason }).(pulumi.StringPtrOutput)
+}
+
+// How long it took, in milliseconds
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) DurationMs() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) int { return v.DurationMs }).(pulumi.IntOutput)
+}
+
+// The caller's groups the policy allowed
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) GroupIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) []string { return v.GroupIds }).(pulumi.StringArrayOutput)
+}
+
+// The upstream host
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) Host() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) *string { return v.Host }).(pulumi.StringPtrOutput)
+}
+
+// Entry id
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// USD for the input tokens not from the cache
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) InputCostUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) float64 { return v.InputCostUsd }).(pulumi.Float64Output)
+}
+
+// Input tokens
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) InputTokens() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) int { return v.InputTokens }).(pulumi.IntOutput)
+}
+
+// HTTP method
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) Method() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) *string { return v.Method }).(pulumi.StringPtrOutput)
+}
+
+// The model asked for
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) Model() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) *string { return v.Model }).(pulumi.StringPtrOutput)
+}
+
+// USD for the output tokens
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) OutputCostUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) float64 { return v.OutputCostUsd }).(pulumi.Float64Output)
+}
+
+// Output tokens
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) OutputTokens() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) int { return v.OutputTokens }).(pulumi.IntOutput)
+}
+
+// The request path
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) Path() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) *string { return v.Path }).(pulumi.StringPtrOutput)
+}
+
+// The vendor (openai, anthropic, ...)
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) Provider() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) *string { return v.Provider }).(pulumi.StringPtrOutput)
+}
+
+// The prompt, where captured
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) RequestPrompt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) *string { return v.RequestPrompt }).(pulumi.StringPtrOutput)
+}
+
+// The Agent Network provider that served it
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) ResolvedProviderId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) *string { return v.ResolvedProviderId }).(pulumi.StringPtrOutput)
+}
+
+// The completion, where captured
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) ResponseCompletion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) *string { return v.ResponseCompletion }).(pulumi.StringPtrOutput)
+}
+
+// The policy that allowed (or refused) it
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) SelectedPolicyId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) *string { return v.SelectedPolicyId }).(pulumi.StringPtrOutput)
+}
+
+// The gateway service that handled the request
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) ServiceId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) string { return v.ServiceId }).(pulumi.StringOutput)
+}
+
+// The session the client named, if any
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) SessionId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) *string { return v.SessionId }).(pulumi.StringPtrOutput)
+}
+
+// The caller's address
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) SourceIp() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) *string { return v.SourceIp }).(pulumi.StringPtrOutput)
+}
+
+// The HTTP status answered
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) StatusCode() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) int { return v.StatusCode }).(pulumi.IntOutput)
+}
+
+// Whether the answer was streamed
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) Stream() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) *bool { return v.Stream }).(pulumi.BoolPtrOutput)
+}
+
+// When the request came
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) Timestamp() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) string { return v.Timestamp }).(pulumi.StringOutput)
+}
+
+// All tokens, prompt-cache tokens included
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) TotalTokens() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) int { return v.TotalTokens }).(pulumi.IntOutput)
+}
+
+// The caller
+func (o GetAgentNetworkAccessLogSessionsDataEntryOutput) UserId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogSessionsDataEntry) *string { return v.UserId }).(pulumi.StringPtrOutput)
+}
+
+type GetAgentNetworkAccessLogSessionsDataEntryArrayOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkAccessLogSessionsDataEntryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetAgentNetworkAccessLogSessionsDataEntry)(nil)).Elem()
+}
+
+func (o GetAgentNetworkAccessLogSessionsDataEntryArrayOutput) ToGetAgentNetworkAccessLogSessionsDataEntryArrayOutput() GetAgentNetworkAccessLogSessionsDataEntryArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkAccessLogSessionsDataEntryArrayOutput) ToGetAgentNetworkAccessLogSessionsDataEntryArrayOutputWithContext(ctx context.Context) GetAgentNetworkAccessLogSessionsDataEntryArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkAccessLogSessionsDataEntryArrayOutput) Index(i pulumi.IntInput) GetAgentNetworkAccessLogSessionsDataEntryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetAgentNetworkAccessLogSessionsDataEntry {
+		return vs[0].([]GetAgentNetworkAccessLogSessionsDataEntry)[vs[1].(int)]
+	}).(GetAgentNetworkAccessLogSessionsDataEntryOutput)
+}
+
+// One request through the gateway
+type GetAgentNetworkAccessLogsData struct {
+	// The part of costUsd for the prompt cache
+	CacheCostUsd float64 `pulumi:"cacheCostUsd"`
+	// USD for the tokens written to the cache
+	CacheCreationCostUsd float64 `pulumi:"cacheCreationCostUsd"`
+	// Tokens written to the prompt cache
+	CacheCreationTokens int `pulumi:"cacheCreationTokens"`
+	// USD for the tokens read from the cache
+	CachedInputCostUsd float64 `pulumi:"cachedInputCostUsd"`
+	// Tokens read from the prompt cache
+	CachedInputTokens int `pulumi:"cachedInputTokens"`
+	// USD in all
+	CostUsd float64 `pulumi:"costUsd"`
+	// allow or deny
+	Decision *string `pulumi:"decision"`
+	// Why it was refused
+	DenyReason *string `pulumi:"denyReason"`
+	// How long it took, in milliseconds
+	DurationMs int `pulumi:"durationMs"`
+	// The caller's groups the policy allowed
+	GroupIds []string `pulumi:"groupIds"`
+	// The upstream host
+	Host *string `pulumi:"host"`
+	// Entry id
+	Id string `pulumi:"id"`
+	// USD for the input tokens not from the cache
+	InputCostUsd float64 `pulumi:"inputCostUsd"`
+	// Input tokens
+	InputTokens int `pulumi:"inputTokens"`
+	// HTTP method
+	Method *string `pulumi:"method"`
+	// The model asked for
+	Model *string `pulumi:"model"`
+	// USD for the output tokens
+	OutputCostUsd float64 `pulumi:"outputCostUsd"`
+	// Output tokens
+	OutputTokens int `pulumi:"outputTokens"`
+	// The request path
+	Path *string `pulumi:"path"`
+	// The vendor (openai, anthropic, ...)
+	Provider *string `pulumi:"provider"`
+	// The prompt, where captured
+	RequestPrompt *string `pulumi:"requestPrompt"`
+	// The Agent Network provider that served it
+	ResolvedProviderId *string `pulumi:"resolvedProviderId"`
+	// The completion, where captured
+	ResponseCompletion *string `pulumi:"responseCompletion"`
+	// The policy that allowed (or refused) it
+	SelectedPolicyId *string `pulumi:"selectedPolicyId"`
+	// The gateway service that handled the request
+	ServiceId string `pulumi:"serviceId"`
+	// The session the client named, if any
+	SessionId *string `pulumi:"sessionId"`
+	// The caller's address
+	SourceIp *string `pulumi:"sourceIp"`
+	// The HTTP status answered
+	StatusCode int `pulumi:"statusCode"`
+	// Whether the answer was streamed
+	Stream *bool `pulumi:"stream"`
+	// When the request came
+	Timestamp string `pulumi:"timestamp"`
+	// All tokens, prompt-cache tokens included
+	TotalTokens int `pulumi:"totalTokens"`
+	// The caller
+	UserId *string `pulumi:"userId"`
+}
+
+// One request through the gateway
+type GetAgentNetworkAccessLogsDataOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkAccessLogsDataOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkAccessLogsData)(nil)).Elem()
+}
+
+func (o GetAgentNetworkAccessLogsDataOutput) ToGetAgentNetworkAccessLogsDataOutput() GetAgentNetworkAccessLogsDataOutput {
+	return o
+}
+
+func (o GetAgentNetworkAccessLogsDataOutput) ToGetAgentNetworkAccessLogsDataOutputWithContext(ctx context.Context) GetAgentNetworkAccessLogsDataOutput {
+	return o
+}
+
+// The part of costUsd for the prompt cache
+func (o GetAgentNetworkAccessLogsDataOutput) CacheCostUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) float64 { return v.CacheCostUsd }).(pulumi.Float64Output)
+}
+
+// USD for the tokens written to the cache
+func (o GetAgentNetworkAccessLogsDataOutput) CacheCreationCostUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) float64 { return v.CacheCreationCostUsd }).(pulumi.Float64Output)
+}
+
+// Tokens written to the prompt cache
+func (o GetAgentNetworkAccessLogsDataOutput) CacheCreationTokens() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) int { return v.CacheCreationTokens }).(pulumi.IntOutput)
+}
+
+// USD for the tokens read from the cache
+func (o GetAgentNetworkAccessLogsDataOutput) CachedInputCostUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) float64 { return v.CachedInputCostUsd }).(pulumi.Float64Output)
+}
+
+// Tokens read from the prompt cache
+func (o GetAgentNetworkAccessLogsDataOutput) CachedInputTokens() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) int { return v.CachedInputTokens }).(pulumi.IntOutput)
+}
+
+// USD in all
+func (o GetAgentNetworkAccessLogsDataOutput) CostUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) float64 { return v.CostUsd }).(pulumi.Float64Output)
+}
+
+// allow or deny
+func (o GetAgentNetworkAccessLogsDataOutput) Decision() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) *string { return v.Decision }).(pulumi.StringPtrOutput)
+}
+
+// Why it was refused
+func (o GetAgentNetworkAccessLogsDataOutput) DenyReason() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) *string { return v.DenyReason }).(pulumi.StringPtrOutput)
+}
+
+// How long it took, in milliseconds
+func (o GetAgentNetworkAccessLogsDataOutput) DurationMs() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) int { return v.DurationMs }).(pulumi.IntOutput)
+}
+
+// The caller's groups the policy allowed
+func (o GetAgentNetworkAccessLogsDataOutput) GroupIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) []string { return v.GroupIds }).(pulumi.StringArrayOutput)
+}
+
+// The upstream host
+func (o GetAgentNetworkAccessLogsDataOutput) Host() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) *string { return v.Host }).(pulumi.StringPtrOutput)
+}
+
+// Entry id
+func (o GetAgentNetworkAccessLogsDataOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// USD for the input tokens not from the cache
+func (o GetAgentNetworkAccessLogsDataOutput) InputCostUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) float64 { return v.InputCostUsd }).(pulumi.Float64Output)
+}
+
+// Input tokens
+func (o GetAgentNetworkAccessLogsDataOutput) InputTokens() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) int { return v.InputTokens }).(pulumi.IntOutput)
+}
+
+// HTTP method
+func (o GetAgentNetworkAccessLogsDataOutput) Method() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) *string { return v.Method }).(pulumi.StringPtrOutput)
+}
+
+// The model asked for
+func (o GetAgentNetworkAccessLogsDataOutput) Model() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) *string { return v.Model }).(pulumi.StringPtrOutput)
+}
+
+// USD for the output tokens
+func (o GetAgentNetworkAccessLogsDataOutput) OutputCostUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) float64 { return v.OutputCostUsd }).(pulumi.Float64Output)
+}
+
+// Output tokens
+func (o GetAgentNetworkAccessLogsDataOutput) OutputTokens() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) int { return v.OutputTokens }).(pulumi.IntOutput)
+}
+
+// The request path
+func (o GetAgentNetworkAccessLogsDataOutput) Path() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) *string { return v.Path }).(pulumi.StringPtrOutput)
+}
+
+// The vendor (openai, anthropic, ...)
+func (o GetAgentNetworkAccessLogsDataOutput) Provider() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) *string { return v.Provider }).(pulumi.StringPtrOutput)
+}
+
+// The prompt, where captured
+func (o GetAgentNetworkAccessLogsDataOutput) RequestPrompt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) *string { return v.RequestPrompt }).(pulumi.StringPtrOutput)
+}
+
+// The Agent Network provider that served it
+func (o GetAgentNetworkAccessLogsDataOutput) ResolvedProviderId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) *string { return v.ResolvedProviderId }).(pulumi.StringPtrOutput)
+}
+
+// The completion, where captured
+func (o GetAgentNetworkAccessLogsDataOutput) ResponseCompletion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) *string { return v.ResponseCompletion }).(pulumi.StringPtrOutput)
+}
+
+// The policy that allowed (or refused) it
+func (o GetAgentNetworkAccessLogsDataOutput) SelectedPolicyId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) *string { return v.SelectedPolicyId }).(pulumi.StringPtrOutput)
+}
+
+// The gateway service that handled the request
+func (o GetAgentNetworkAccessLogsDataOutput) ServiceId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) string { return v.ServiceId }).(pulumi.StringOutput)
+}
+
+// The session the client named, if any
+func (o GetAgentNetworkAccessLogsDataOutput) SessionId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) *string { return v.SessionId }).(pulumi.StringPtrOutput)
+}
+
+// The caller's address
+func (o GetAgentNetworkAccessLogsDataOutput) SourceIp() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) *string { return v.SourceIp }).(pulumi.StringPtrOutput)
+}
+
+// The HTTP status answered
+func (o GetAgentNetworkAccessLogsDataOutput) StatusCode() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) int { return v.StatusCode }).(pulumi.IntOutput)
+}
+
+// Whether the answer was streamed
+func (o GetAgentNetworkAccessLogsDataOutput) Stream() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) *bool { return v.Stream }).(pulumi.BoolPtrOutput)
+}
+
+// When the request came
+func (o GetAgentNetworkAccessLogsDataOutput) Timestamp() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) string { return v.Timestamp }).(pulumi.StringOutput)
+}
+
+// All tokens, prompt-cache tokens included
+func (o GetAgentNetworkAccessLogsDataOutput) TotalTokens() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) int { return v.TotalTokens }).(pulumi.IntOutput)
+}
+
+// The caller
+func (o GetAgentNetworkAccessLogsDataOutput) UserId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkAccessLogsData) *string { return v.UserId }).(pulumi.StringPtrOutput)
+}
+
+type GetAgentNetworkAccessLogsDataArrayOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkAccessLogsDataArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetAgentNetworkAccessLogsData)(nil)).Elem()
+}
+
+func (o GetAgentNetworkAccessLogsDataArrayOutput) ToGetAgentNetworkAccessLogsDataArrayOutput() GetAgentNetworkAccessLogsDataArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkAccessLogsDataArrayOutput) ToGetAgentNetworkAccessLogsDataArrayOutputWithContext(ctx context.Context) GetAgentNetworkAccessLogsDataArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkAccessLogsDataArrayOutput) Index(i pulumi.IntInput) GetAgentNetworkAccessLogsDataOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetAgentNetworkAccessLogsData {
+		return vs[0].([]GetAgentNetworkAccessLogsData)[vs[1].(int)]
+	}).(GetAgentNetworkAccessLogsDataOutput)
+}
+
+// Token and spending caps (both always answered; off with zeros when not set)
+type GetAgentNetworkBudgetRuleLimits struct {
+	// Spending caps
+	BudgetLimit GetAgentNetworkBudgetRuleLimitsBudgetLimit `pulumi:"budgetLimit"`
+	// Token caps
+	TokenLimit GetAgentNetworkBudgetRuleLimitsTokenLimit `pulumi:"tokenLimit"`
+}
+
+// Token and spending caps (both always answered; off with zeros when not set)
+type GetAgentNetworkBudgetRuleLimitsOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkBudgetRuleLimitsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkBudgetRuleLimits)(nil)).Elem()
+}
+
+func (o GetAgentNetworkBudgetRuleLimitsOutput) ToGetAgentNetworkBudgetRuleLimitsOutput() GetAgentNetworkBudgetRuleLimitsOutput {
+	return o
+}
+
+func (o GetAgentNetworkBudgetRuleLimitsOutput) ToGetAgentNetworkBudgetRuleLimitsOutputWithContext(ctx context.Context) GetAgentNetworkBudgetRuleLimitsOutput {
+	return o
+}
+
+// Spending caps
+func (o GetAgentNetworkBudgetRuleLimitsOutput) BudgetLimit() GetAgentNetworkBudgetRuleLimitsBudgetLimitOutput {
+	return o.ApplyT(func(v GetAgentNetworkBudgetRuleLimits) GetAgentNetworkBudgetRuleLimitsBudgetLimit {
+		return v.BudgetLimit
+	}).(GetAgentNetworkBudgetRuleLimitsBudgetLimitOutput)
+}
+
+// Token caps
+func (o GetAgentNetworkBudgetRuleLimitsOutput) TokenLimit() GetAgentNetworkBudgetRuleLimitsTokenLimitOutput {
+	return o.ApplyT(func(v GetAgentNetworkBudgetRuleLimits) GetAgentNetworkBudgetRuleLimitsTokenLimit { return v.TokenLimit }).(GetAgentNetworkBudgetRuleLimitsTokenLimitOutput)
+}
+
+// Spending caps
+type GetAgentNetworkBudgetRuleLimitsBudgetLimit struct {
+	// Whether the spending caps apply
+	Enabled bool `pulumi:"enabled"`
+	// USD per group and window; 0: no cap
+	GroupCapUsd float64 `pulumi:"groupCapUsd"`
+	// USD per user and window; 0: no cap
+	UserCapUsd float64 `pulumi:"userCapUsd"`
+	// The window, in seconds
+	WindowSeconds int `pulumi:"windowSeconds"`
+}
+
+// Spending caps
+type GetAgentNetworkBudgetRuleLimitsBudgetLimitOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkBudgetRuleLimitsBudgetLimitOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkBudgetRuleLimitsBudgetLimit)(nil)).Elem()
+}
+
+func (o GetAgentNetworkBudgetRuleLimitsBudgetLimitOutput) ToGetAgentNetworkBudgetRuleLimitsBudgetLimitOutput() GetAgentNetworkBudgetRuleLimitsBudgetLimitOutput {
+	return o
+}
+
+func (o GetAgentNetworkBudgetRuleLimitsBudgetLimitOutput) ToGetAgentNetworkBudgetRuleLimitsBudgetLimitOutputWithContext(ctx context.Context) GetAgentNetworkBudgetRuleLimitsBudgetLimitOutput {
+	return o
+}
+
+// Whether the spending caps apply
+func (o GetAgentNetworkBudgetRuleLimitsBudgetLimitOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAgentNetworkBudgetRuleLimitsBudgetLimit) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// USD per group and window; 0: no cap
+func (o GetAgentNetworkBudgetRuleLimitsBudgetLimitOutput) GroupCapUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkBudgetRuleLimitsBudgetLimit) float64 { return v.GroupCapUsd }).(pulumi.Float64Output)
+}
+
+// USD per user and window; 0: no cap
+func (o GetAgentNetworkBudgetRuleLimitsBudgetLimitOutput) UserCapUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkBudgetRuleLimitsBudgetLimit) float64 { return v.UserCapUsd }).(pulumi.Float64Output)
+}
+
+// The window, in seconds
+func (o GetAgentNetworkBudgetRuleLimitsBudgetLimitOutput) WindowSeconds() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkBudgetRuleLimitsBudgetLimit) int { return v.WindowSeconds }).(pulumi.IntOutput)
+}
+
+// Token caps
+type GetAgentNetworkBudgetRuleLimitsTokenLimit struct {
+	// Whether the token caps apply
+	Enabled bool `pulumi:"enabled"`
+	// Tokens per group and window; 0: no cap
+	GroupCap int `pulumi:"groupCap"`
+	// Tokens per user and window; 0: no cap
+	UserCap int `pulumi:"userCap"`
+	// The window, in seconds
+	WindowSeconds int `pulumi:"windowSeconds"`
+}
+
+// Token caps
+type GetAgentNetworkBudgetRuleLimitsTokenLimitOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkBudgetRuleLimitsTokenLimitOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkBudgetRuleLimitsTokenLimit)(nil)).Elem()
+}
+
+func (o GetAgentNetworkBudgetRuleLimitsTokenLimitOutput) ToGetAgentNetworkBudgetRuleLimitsTokenLimitOutput() GetAgentNetworkBudgetRuleLimitsTokenLimitOutput {
+	return o
+}
+
+func (o GetAgentNetworkBudgetRuleLimitsTokenLimitOutput) ToGetAgentNetworkBudgetRuleLimitsTokenLimitOutputWithContext(ctx context.Context) GetAgentNetworkBudgetRuleLimitsTokenLimitOutput {
+	return o
+}
+
+// Whether the token caps apply
+func (o GetAgentNetworkBudgetRuleLimitsTokenLimitOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAgentNetworkBudgetRuleLimitsTokenLimit) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Tokens per group and window; 0: no cap
+func (o GetAgentNetworkBudgetRuleLimitsTokenLimitOutput) GroupCap() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkBudgetRuleLimitsTokenLimit) int { return v.GroupCap }).(pulumi.IntOutput)
+}
+
+// Tokens per user and window; 0: no cap
+func (o GetAgentNetworkBudgetRuleLimitsTokenLimitOutput) UserCap() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkBudgetRuleLimitsTokenLimit) int { return v.UserCap }).(pulumi.IntOutput)
+}
+
+// The window, in seconds
+func (o GetAgentNetworkBudgetRuleLimitsTokenLimitOutput) WindowSeconds() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkBudgetRuleLimitsTokenLimit) int { return v.WindowSeconds }).(pulumi.IntOutput)
+}
+
+// Account-wide caps for groups and users, over every policy: where several caps bind a caller, the lowest wins
+type GetAgentNetworkBudgetRulesItem struct {
+	// When it was created
+	CreatedAt string `pulumi:"createdAt"`
+	// Whether the rule applies
+	Enabled bool `pulumi:"enabled"`
+	// Budget rule id
+	Id string `pulumi:"id"`
+	// Token and spending caps (both always answered; off with zeros when not set)
+	Limits GetAgentNetworkBudgetRulesItemLimits `pulumi:"limits"`
+	// Name
+	Name string `pulumi:"name"`
+	// Groups the caps bind
+	TargetGroups []string `pulumi:"targetGroups"`
+	// Users the caps bind
+	TargetUsers []string `pulumi:"targetUsers"`
+	// When it last changed
+	UpdatedAt string `pulumi:"updatedAt"`
+}
+
+// Account-wide caps for groups and users, over every policy: where several caps bind a caller, the lowest wins
+type GetAgentNetworkBudgetRulesItemOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkBudgetRulesItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkBudgetRulesItem)(nil)).Elem()
+}
+
+func (o GetAgentNetworkBudgetRulesItemOutput) ToGetAgentNetworkBudgetRulesItemOutput() GetAgentNetworkBudgetRulesItemOutput {
+	return o
+}
+
+func (o GetAgentNetworkBudgetRulesItemOutput) ToGetAgentNetworkBudgetRulesItemOutputWithContext(ctx context.Context) GetAgentNetworkBudgetRulesItemOutput {
+	return o
+}
+
+// When it was created
+func (o GetAgentNetworkBudgetRulesItemOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkBudgetRulesItem) string { return v.CreatedAt }).(pulumi.StringOutput)
+}
+
+// Whether the rule applies
+func (o GetAgentNetworkBudgetRulesItemOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAgentNetworkBudgetRulesItem) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Budget rule id
+func (o GetAgentNetworkBudgetRulesItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkBudgetRulesItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Token and spending caps (both always answered; off with zeros when not set)
+func (o GetAgentNetworkBudgetRulesItemOutput) Limits() GetAgentNetworkBudgetRulesItemLimitsOutput {
+	return o.ApplyT(func(v GetAgentNetworkBudgetRulesItem) GetAgentNetworkBudgetRulesItemLimits { return v.Limits }).(GetAgentNetworkBudgetRulesItemLimitsOutput)
+}
+
+// Name
+func (o GetAgentNetworkBudgetRulesItemOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkBudgetRulesItem) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Groups the caps bind
+func (o GetAgentNetworkBudgetRulesItemOutput) TargetGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetAgentNetworkBudgetRulesItem) []string { return v.TargetGroups }).(pulumi.StringArrayOutput)
+}
+
+// Users the caps bind
+func (o GetAgentNetworkBudgetRulesItemOutput) TargetUsers() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetAgentNetworkBudgetRulesItem) []string { return v.TargetUsers }).(pulumi.StringArrayOutput)
+}
+
+// When it last changed
+func (o GetAgentNetworkBudgetRulesItemOutput) UpdatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkBudgetRulesItem) string { return v.UpdatedAt }).(pulumi.StringOutput)
+}
+
+type GetAgentNetworkBudgetRulesItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkBudgetRulesItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetAgentNetworkBudgetRulesItem)(nil)).Elem()
+}
+
+func (o GetAgentNetworkBudgetRulesItemArrayOutput) ToGetAgentNetworkBudgetRulesItemArrayOutput() GetAgentNetworkBudgetRulesItemArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkBudgetRulesItemArrayOutput) ToGetAgentNetworkBudgetRulesItemArrayOutputWithContext(ctx context.Context) GetAgentNetworkBudgetRulesItemArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkBudgetRulesItemArrayOutput) Index(i pulumi.IntInput) GetAgentNetworkBudgetRulesItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetAgentNetworkBudgetRulesItem {
+		return vs[0].([]GetAgentNetworkBudgetRulesItem)[vs[1].(int)]
+	}).(GetAgentNetworkBudgetRulesItemOutput)
+}
+
+// Token and spending caps (both always answered; off with zeros when not set)
+type GetAgentNetworkBudgetRulesItemLimits struct {
+	// Spending caps
+	BudgetLimit GetAgentNetworkBudgetRulesItemLimitsBudgetLimit `pulumi:"budgetLimit"`
+	// Token caps
+	TokenLimit GetAgentNetworkBudgetRulesItemLimitsTokenLimit `pulumi:"tokenLimit"`
+}
+
+// Token and spending caps (both always answered; off with zeros when not set)
+type GetAgentNetworkBudgetRulesItemLimitsOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkBudgetRulesItemLimitsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkBudgetRulesItemLimits)(nil)).Elem()
+}
+
+func (o GetAgentNetworkBudgetRulesItemLimitsOutput) ToGetAgentNetworkBudgetRulesItemLimitsOutput() GetAgentNetworkBudgetRulesItemLimitsOutput {
+	return o
+}
+
+func (o GetAgentNetworkBudgetRulesItemLimitsOutput) ToGetAgentNetworkBudgetRulesItemLimitsOutputWithContext(ctx context.Context) GetAgentNetworkBudgetRulesItemLimitsOutput {
+	return o
+}
+
+// Spending caps
+func (o GetAgentNetworkBudgetRulesItemLimitsOutput) BudgetLimit() GetAgentNetworkBudgetRulesItemLimitsBudgetLimitOutput {
+	return o.ApplyT(func(v GetAgentNetworkBudgetRulesItemLimits) GetAgentNetworkBudgetRulesItemLimitsBudgetLimit {
+		return v.BudgetLimit
+	}).(GetAgentNetworkBudgetRulesItemLimitsBudgetLimitOutput)
+}
+
+// Token caps
+func (o GetAgentNetworkBudgetRulesItemLimitsOutput) TokenLimit() GetAgentNetworkBudgetRulesItemLimitsTokenLimitOutput {
+	return o.ApplyT(func(v GetAgentNetworkBudgetRulesItemLimits) GetAgentNetworkBudgetRulesItemLimitsTokenLimit {
+		return v.TokenLimit
+	}).(GetAgentNetworkBudgetRulesItemLimitsTokenLimitOutput)
+}
+
+// Spending caps
+type GetAgentNetworkBudgetRulesItemLimitsBudgetLimit struct {
+	// Whether the spending caps apply
+	Enabled bool `pulumi:"enabled"`
+	// USD per group and window; 0: no cap
+	GroupCapUsd float64 `pulumi:"groupCapUsd"`
+	// USD per user and window; 0: no cap
+	UserCapUsd float64 `pulumi:"userCapUsd"`
+	// The window, in seconds
+	WindowSeconds int `pulumi:"windowSeconds"`
+}
+
+// Spending caps
+type GetAgentNetworkBudgetRulesItemLimitsBudgetLimitOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkBudgetRulesItemLimitsBudgetLimitOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkBudgetRulesItemLimitsBudgetLimit)(nil)).Elem()
+}
+
+func (o GetAgentNetworkBudgetRulesItemLimitsBudgetLimitOutput) ToGetAgentNetworkBudgetRulesItemLimitsBudgetLimitOutput() GetAgentNetworkBudgetRulesItemLimitsBudgetLimitOutput {
+	return o
+}
+
+func (o GetAgentNetworkBudgetRulesItemLimitsBudgetLimitOutput) ToGetAgentNetworkBudgetRulesItemLimitsBudgetLimitOutputWithContext(ctx context.Context) GetAgentNetworkBudgetRulesItemLimitsBudgetLimitOutput {
+	return o
+}
+
+// Whether the spending caps apply
+func (o GetAgentNetworkBudgetRulesItemLimitsBudgetLimitOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAgentNetworkBudgetRulesItemLimitsBudgetLimit) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// USD per group and window; 0: no cap
+func (o GetAgentNetworkBudgetRulesItemLimitsBudgetLimitOutput) GroupCapUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkBudgetRulesItemLimitsBudgetLimit) float64 { return v.GroupCapUsd }).(pulumi.Float64Output)
+}
+
+// USD per user and window; 0: no cap
+func (o GetAgentNetworkBudgetRulesItemLimitsBudgetLimitOutput) UserCapUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkBudgetRulesItemLimitsBudgetLimit) float64 { return v.UserCapUsd }).(pulumi.Float64Output)
+}
+
+// The window, in seconds
+func (o GetAgentNetworkBudgetRulesItemLimitsBudgetLimitOutput) WindowSeconds() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkBudgetRulesItemLimitsBudgetLimit) int { return v.WindowSeconds }).(pulumi.IntOutput)
+}
+
+// Token caps
+type GetAgentNetworkBudgetRulesItemLimitsTokenLimit struct {
+	// Whether the token caps apply
+	Enabled bool `pulumi:"enabled"`
+	// Tokens per group and window; 0: no cap
+	GroupCap int `pulumi:"groupCap"`
+	// Tokens per user and window; 0: no cap
+	UserCap int `pulumi:"userCap"`
+	// The window, in seconds
+	WindowSeconds int `pulumi:"windowSeconds"`
+}
+
+// Token caps
+type GetAgentNetworkBudgetRulesItemLimitsTokenLimitOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkBudgetRulesItemLimitsTokenLimitOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkBudgetRulesItemLimitsTokenLimit)(nil)).Elem()
+}
+
+func (o GetAgentNetworkBudgetRulesItemLimitsTokenLimitOutput) ToGetAgentNetworkBudgetRulesItemLimitsTokenLimitOutput() GetAgentNetworkBudgetRulesItemLimitsTokenLimitOutput {
+	return o
+}
+
+func (o GetAgentNetworkBudgetRulesItemLimitsTokenLimitOutput) ToGetAgentNetworkBudgetRulesItemLimitsTokenLimitOutputWithContext(ctx context.Context) GetAgentNetworkBudgetRulesItemLimitsTokenLimitOutput {
+	return o
+}
+
+// Whether the token caps apply
+func (o GetAgentNetworkBudgetRulesItemLimitsTokenLimitOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAgentNetworkBudgetRulesItemLimitsTokenLimit) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Tokens per group and window; 0: no cap
+func (o GetAgentNetworkBudgetRulesItemLimitsTokenLimitOutput) GroupCap() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkBudgetRulesItemLimitsTokenLimit) int { return v.GroupCap }).(pulumi.IntOutput)
+}
+
+// Tokens per user and window; 0: no cap
+func (o GetAgentNetworkBudgetRulesItemLimitsTokenLimitOutput) UserCap() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkBudgetRulesItemLimitsTokenLimit) int { return v.UserCap }).(pulumi.IntOutput)
+}
+
+// The window, in seconds
+func (o GetAgentNetworkBudgetRulesItemLimitsTokenLimitOutput) WindowSeconds() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkBudgetRulesItemLimitsTokenLimit) int { return v.WindowSeconds }).(pulumi.IntOutput)
+}
+
+// An extra header
+type GetAgentNetworkCatalogProviderExtraHeader struct {
+	// Header name
+	Name string `pulumi:"name"`
+}
+
+// An extra header
+type GetAgentNetworkCatalogProviderExtraHeaderOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkCatalogProviderExtraHeaderOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkCatalogProviderExtraHeader)(nil)).Elem()
+}
+
+func (o GetAgentNetworkCatalogProviderExtraHeaderOutput) ToGetAgentNetworkCatalogProviderExtraHeaderOutput() GetAgentNetworkCatalogProviderExtraHeaderOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProviderExtraHeaderOutput) ToGetAgentNetworkCatalogProviderExtraHeaderOutputWithContext(ctx context.Context) GetAgentNetworkCatalogProviderExtraHeaderOutput {
+	return o
+}
+
+// Header name
+func (o GetAgentNetworkCatalogProviderExtraHeaderOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProviderExtraHeader) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type GetAgentNetworkCatalogProviderExtraHeaderArrayOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkCatalogProviderExtraHeaderArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetAgentNetworkCatalogProviderExtraHeader)(nil)).Elem()
+}
+
+func (o GetAgentNetworkCatalogProviderExtraHeaderArrayOutput) ToGetAgentNetworkCatalogProviderExtraHeaderArrayOutput() GetAgentNetworkCatalogProviderExtraHeaderArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProviderExtraHeaderArrayOutput) ToGetAgentNetworkCatalogProviderExtraHeaderArrayOutputWithContext(ctx context.Context) GetAgentNetworkCatalogProviderExtraHeaderArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProviderExtraHeaderArrayOutput) Index(i pulumi.IntInput) GetAgentNetworkCatalogProviderExtraHeaderOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetAgentNetworkCatalogProviderExtraHeader {
+		return vs[0].([]GetAgentNetworkCatalogProviderExtraHeader)[vs[1].(int)]
+	}).(GetAgentNetworkCatalogProviderExtraHeaderOutput)
+}
+
+type GetAgentNetworkCatalogProviderIdentityInjection struct {
+	// Identity sent as two headers
+	HeaderPair *GetAgentNetworkCatalogProviderIdentityInjectionHeaderPair `pulumi:"headerPair"`
+	// Identity sent as one header holding a JSON object
+	JsonMetadata *GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadata `pulumi:"jsonMetadata"`
+}
+
+type GetAgentNetworkCatalogProviderIdentityInjectionOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkCatalogProviderIdentityInjectionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkCatalogProviderIdentityInjection)(nil)).Elem()
+}
+
+func (o GetAgentNetworkCatalogProviderIdentityInjectionOutput) ToGetAgentNetworkCatalogProviderIdentityInjectionOutput() GetAgentNetworkCatalogProviderIdentityInjectionOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProviderIdentityInjectionOutput) ToGetAgentNetworkCatalogProviderIdentityInjectionOutputWithContext(ctx context.Context) GetAgentNetworkCatalogProviderIdentityInjectionOutput {
+	return o
+}
+
+// Identity sent as two headers
+func (o GetAgentNetworkCatalogProviderIdentityInjectionOutput) HeaderPair() GetAgentNetworkCatalogProviderIdentityInjectionHeaderPairPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProviderIdentityInjection) *GetAgentNetworkCatalogProviderIdentityInjectionHeaderPair {
+		return v.HeaderPair
+	}).(GetAgentNetworkCatalogProviderIdentityInjectionHeaderPairPtrOutput)
+}
+
+// Identity sent as one header holding a JSON object
+func (o GetAgentNetworkCatalogProviderIdentityInjectionOutput) JsonMetadata() GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProviderIdentityInjection) *GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadata {
+		return v.JsonMetadata
+	}).(GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataPtrOutput)
+}
+
+type GetAgentNetworkCatalogProviderIdentityInjectionPtrOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkCatalogProviderIdentityInjectionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetAgentNetworkCatalogProviderIdentityInjection)(nil)).Elem()
+}
+
+func (o GetAgentNetworkCatalogProviderIdentityInjectionPtrOutput) ToGetAgentNetworkCatalogProviderIdentityInjectionPtrOutput() GetAgentNetworkCatalogProviderIdentityInjectionPtrOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProviderIdentityInjectionPtrOutput) ToGetAgentNetworkCatalogProviderIdentityInjectionPtrOutputWithContext(ctx context.Context) GetAgentNetworkCatalogProviderIdentityInjectionPtrOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProviderIdentityInjectionPtrOutput) Elem() GetAgentNetworkCatalogProviderIdentityInjectionOutput {
+	return o.ApplyT(func(v *GetAgentNetworkCatalogProviderIdentityInjection) GetAgentNetworkCatalogProviderIdentityInjection {
+		if v != nil {
+			return *v
+		}
+		var ret GetAgentNetworkCatalogProviderIdentityInjection
+		return ret
+	}).(GetAgentNetworkCatalogProviderIdentityInjectionOutput)
+}
+
+// Identity sent as two headers
+func (o GetAgentNetworkCatalogProviderIdentityInjectionPtrOutput) HeaderPair() GetAgentNetworkCatalogProviderIdentityInjectionHeaderPairPtrOutput {
+	return o.ApplyT(func(v *GetAgentNetworkCatalogProviderIdentityInjection) *GetAgentNetworkCatalogProviderIdentityInjectionHeaderPair {
+		if v == nil {
+			return nil
+		}
+		return v.HeaderPair
+	}).(GetAgentNetworkCatalogProviderIdentityInjectionHeaderPairPtrOutput)
+}
+
+// Identity sent as one header holding a JSON object
+func (o GetAgentNetworkCatalogProviderIdentityInjectionPtrOutput) JsonMetadata() GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataPtrOutput {
+	return o.ApplyT(func(v *GetAgentNetworkCatalogProviderIdentityInjection) *GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadata {
+		if v == nil {
+			return nil
+		}
+		return v.JsonMetadata
+	}).(GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataPtrOutput)
+}
+
+// Identity sent as two headers
+type GetAgentNetworkCatalogProviderIdentityInjectionHeaderPair struct {
+	// Whether a provider may name its own headers
+	Customizable bool `pulumi:"customizable"`
+	// Header carrying the caller (the default when customizable)
+	EndUserIdHeader string `pulumi:"endUserIdHeader"`
+	// Header carrying the caller's groups (the default when customizable)
+	TagsHeader string `pulumi:"tagsHeader"`
+}
+
+// Identity sent as two headers
+type GetAgentNetworkCatalogProviderIdentityInjectionHeaderPairOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkCatalogProviderIdentityInjectionHeaderPairOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkCatalogProviderIdentityInjectionHeaderPair)(nil)).Elem()
+}
+
+func (o GetAgentNetworkCatalogProviderIdentityInjectionHeaderPairOutput) ToGetAgentNetworkCatalogProviderIdentityInjectionHeaderPairOutput() GetAgentNetworkCatalogProviderIdentityInjectionHeaderPairOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProviderIdentityInjectionHeaderPairOutput) ToGetAgentNetworkCatalogProviderIdentityInjectionHeaderPairOutputWithContext(ctx context.Context) GetAgentNetworkCatalogProviderIdentityInjectionHeaderPairOutput {
+	return o
+}
+
+// Whether a provider may name its own headers
+func (o GetAgentNetworkCatalogProviderIdentityInjectionHeaderPairOutput) Customizable() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProviderIdentityInjectionHeaderPair) bool { return v.Customizable }).(pulumi.BoolOutput)
+}
+
+// Header carrying the caller (the default when customizable)
+func (o GetAgentNetworkCatalogProviderIdentityInjectionHeaderPairOutput) EndUserIdHeader() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProviderIdentityInjectionHeaderPair) string { return v.EndUserIdHeader }).(pulumi.StringOutput)
+}
+
+// Header carrying the caller's groups (the default when customizable)
+func (o GetAgentNetworkCatalogProviderIdentityInjectionHeaderPairOutput) TagsHeader() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProviderIdentityInjectionHeaderPair) string { return v.TagsHeader }).(pulumi.StringOutput)
+}
+
+type GetAgentNetworkCatalogProviderIdentityInjectionHeaderPairPtrOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkCatalogProviderIdentityInjectionHeaderPairPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetAgentNetworkCatalogProviderIdentityInjectionHeaderPair)(nil)).Elem()
+}
+
+func (o GetAgentNetworkCatalogProviderIdentityInjectionHeaderPairPtrOutput) ToGetAgentNetworkCatalogProviderIdentityInjectionHeaderPairPtrOutput() GetAgentNetworkCatalogProviderIdentityInjectionHeaderPairPtrOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProviderIdentityInjectionHeaderPairPtrOutput) ToGetAgentNetworkCatalogProviderIdentityInjectionHeaderPairPtrOutputWithContext(ctx context.Context) GetAgentNetworkCatalogProviderIdentityInjectionHeaderPairPtrOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProviderIdentityInjectionHeaderPairPtrOutput) Elem() GetAgentNetworkCatalogProviderIdentityInjectionHeaderPairOutput {
+	return o.ApplyT(func(v *GetAgentNetworkCatalogProviderIdentityInjectionHeaderPair) GetAgentNetworkCatalogProviderIdentityInjectionHeaderPair {
+		if v != nil {
+			return *v
+		}
+		var ret GetAgentNetworkCatalogProviderIdentityInjectionHeaderPair
+		return ret
+	}).(GetAgentNetworkCatalogProviderIdentityInjectionHeaderPairOutput)
+}
+
+// Whether a provider may name its own headers
+func (o GetAgentNetworkCatalogProviderIdentityInjectionHeaderPairPtrOutput) Customizable() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetAgentNetworkCatalogProviderIdentityInjectionHeaderPair) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Customizable
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Header carrying the caller (the default when customizable)
+func (o GetAgentNetworkCatalogProviderIdentityInjectionHeaderPairPtrOutput) EndUserIdHeader() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAgentNetworkCatalogProviderIdentityInjectionHeaderPair) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.EndUserIdHeader
+	}).(pulumi.StringPtrOutput)
+}
+
+// Header carrying the caller's groups (the default when customizable)
+func (o GetAgentNetworkCatalogProviderIdentityInjectionHeaderPairPtrOutput) TagsHeader() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAgentNetworkCatalogProviderIdentityInjectionHeaderPair) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.TagsHeader
+	}).(pulumi.StringPtrOutput)
+}
+
+// Identity sent as one header holding a JSON object
+type GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadata struct {
+	// Whether a provider may name its own keys
+	Customizable bool `pulumi:"customizable"`
+	// The object's key for the caller's groups
+	GroupsKey string `pulumi:"groupsKey"`
+	// The header carrying a JSON object
+	Header string `pulumi:"header"`
+	// The object's key for the caller
+	UserKey string `pulumi:"userKey"`
+}
+
+// Identity sent as one header holding a JSON object
+type GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadata)(nil)).Elem()
+}
+
+func (o GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataOutput) ToGetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataOutput() GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataOutput) ToGetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataOutputWithContext(ctx context.Context) GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataOutput {
+	return o
+}
+
+// Whether a provider may name its own keys
+func (o GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataOutput) Customizable() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadata) bool { return v.Customizable }).(pulumi.BoolOutput)
+}
+
+// The object's key for the caller's groups
+func (o GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataOutput) GroupsKey() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadata) string { return v.GroupsKey }).(pulumi.StringOutput)
+}
+
+// The header carrying a JSON object
+func (o GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataOutput) Header() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadata) string { return v.Header }).(pulumi.StringOutput)
+}
+
+// The object's key for the caller
+func (o GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataOutput) UserKey() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadata) string { return v.UserKey }).(pulumi.StringOutput)
+}
+
+type GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataPtrOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadata)(nil)).Elem()
+}
+
+func (o GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataPtrOutput) ToGetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataPtrOutput() GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataPtrOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataPtrOutput) ToGetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataPtrOutputWithContext(ctx context.Context) GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataPtrOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataPtrOutput) Elem() GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataOutput {
+	return o.ApplyT(func(v *GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadata) GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadata {
+		if v != nil {
+			return *v
+		}
+		var ret GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadata
+		return ret
+	}).(GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataOutput)
+}
+
+// Whether a provider may name its own keys
+func (o GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataPtrOutput) Customizable() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadata) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Customizable
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The object's key for the caller's groups
+func (o GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataPtrOutput) GroupsKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadata) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.GroupsKey
+	}).(pulumi.StringPtrOutput)
+}
+
+// The header carrying a JSON object
+func (o GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataPtrOutput) Header() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadata) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Header
+	}).(pulumi.StringPtrOutput)
+}
+
+// The object's key for the caller
+func (o GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataPtrOutput) UserKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadata) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.UserKey
+	}).(pulumi.StringPtrOutput)
+}
+
+// A model of the catalog with its default prices
+type GetAgentNetworkCatalogProviderModel struct {
+	// USD per 1,000 prompt-cache writes, where it applies
+	CacheCreationPer1k *float64 `pulumi:"cacheCreationPer1k"`
+	// USD per 1,000 prompt-cache reads, where it applies
+	CacheReadPer1k *float64 `pulumi:"cacheReadPer1k"`
+	// USD per 1,000 cached prompt tokens, where it applies
+	CachedInputPer1k *float64 `pulumi:"cachedInputPer1k"`
+	// The most tokens one request may hold
+	ContextWindow int `pulumi:"contextWindow"`
+	// The model's id as the provider names it
+	Id string `pulumi:"id"`
+	// USD per 1,000 input tokens
+	InputPer1k float64 `pulumi:"inputPer1k"`
+	// Human-readable name
+	Label string `pulumi:"label"`
+	// USD per 1,000 output tokens
+	OutputPer1k float64 `pulumi:"outputPer1k"`
+}
+
+// A model of the catalog with its default prices
+type GetAgentNetworkCatalogProviderModelOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkCatalogProviderModelOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkCatalogProviderModel)(nil)).Elem()
+}
+
+func (o GetAgentNetworkCatalogProviderModelOutput) ToGetAgentNetworkCatalogProviderModelOutput() GetAgentNetworkCatalogProviderModelOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProviderModelOutput) ToGetAgentNetworkCatalogProviderModelOutputWithContext(ctx context.Context) GetAgentNetworkCatalogProviderModelOutput {
+	return o
+}
+
+// USD per 1,000 prompt-cache writes, where it applies
+func (o GetAgentNetworkCatalogProviderModelOutput) CacheCreationPer1k() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProviderModel) *float64 { return v.CacheCreationPer1k }).(pulumi.Float64PtrOutput)
+}
+
+// USD per 1,000 prompt-cache reads, where it applies
+func (o GetAgentNetworkCatalogProviderModelOutput) CacheReadPer1k() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProviderModel) *float64 { return v.CacheReadPer1k }).(pulumi.Float64PtrOutput)
+}
+
+// USD per 1,000 cached prompt tokens, where it applies
+func (o GetAgentNetworkCatalogProviderModelOutput) CachedInputPer1k() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProviderModel) *float64 { return v.CachedInputPer1k }).(pulumi.Float64PtrOutput)
+}
+
+// The most tokens one request may hold
+func (o GetAgentNetworkCatalogProviderModelOutput) ContextWindow() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProviderModel) int { return v.ContextWindow }).(pulumi.IntOutput)
+}
+
+// The model's id as the provider names it
+func (o GetAgentNetworkCatalogProviderModelOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProviderModel) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// USD per 1,000 input tokens
+func (o GetAgentNetworkCatalogProviderModelOutput) InputPer1k() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProviderModel) float64 { return v.InputPer1k }).(pulumi.Float64Output)
+}
+
+// Human-readable name
+func (o GetAgentNetworkCatalogProviderModelOutput) Label() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProviderModel) string { return v.Label }).(pulumi.StringOutput)
+}
+
+// USD per 1,000 output tokens
+func (o GetAgentNetworkCatalogProviderModelOutput) OutputPer1k() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProviderModel) float64 { return v.OutputPer1k }).(pulumi.Float64Output)
+}
+
+type GetAgentNetworkCatalogProviderModelArrayOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkCatalogProviderModelArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetAgentNetworkCatalogProviderModel)(nil)).Elem()
+}
+
+func (o GetAgentNetworkCatalogProviderModelArrayOutput) ToGetAgentNetworkCatalogProviderModelArrayOutput() GetAgentNetworkCatalogProviderModelArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProviderModelArrayOutput) ToGetAgentNetworkCatalogProviderModelArrayOutputWithContext(ctx context.Context) GetAgentNetworkCatalogProviderModelArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProviderModelArrayOutput) Index(i pulumi.IntInput) GetAgentNetworkCatalogProviderModelOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetAgentNetworkCatalogProviderModel {
+		return vs[0].([]GetAgentNetworkCatalogProviderModel)[vs[1].(int)]
+	}).(GetAgentNetworkCatalogProviderModelOutput)
+}
+
+// A provider type of the catalog
+type GetAgentNetworkCatalogProvidersItem struct {
+	// How the API key is sent (`Bearer ${API_KEY}`)
+	AuthHeaderTemplate string `pulumi:"authHeaderTemplate"`
+	// Colour of its badge
+	BrandColor string `pulumi:"brandColor"`
+	// Content type of upstream requests
+	DefaultContentType string `pulumi:"defaultContentType"`
+	// The usual upstream host (a pattern such as `<resource>.openai.azure.com`; empty when self-hosted)
+	DefaultHost string `pulumi:"defaultHost"`
+	// What it is
+	Description string `pulumi:"description"`
+	// Headers a provider of this type may set values for (`extra_values`)
+	ExtraHeaders []GetAgentNetworkCatalogProvidersItemExtraHeader `pulumi:"extraHeaders"`
+	// Catalog id (what a provider's `provider_id` names)
+	Id string `pulumi:"id"`
+	// How the caller's identity reaches the upstream, where it can
+	IdentityInjection *GetAgentNetworkCatalogProvidersItemIdentityInjection `pulumi:"identityInjection"`
+	// A vendor's API, a gateway, or a self-hosted endpoint; one of `provider`, `gateway`, `custom`
+	Kind string `pulumi:"kind"`
+	// Its models and their default prices
+	Models []GetAgentNetworkCatalogProvidersItemModel `pulumi:"models"`
+	// Display name
+	Name string `pulumi:"name"`
+	// Which cache prices apply to its models (`openai`, `anthropic`, `bedrock`)
+	PricingSurfaces []string `pulumi:"pricingSurfaces"`
+}
+
+// A provider type of the catalog
+type GetAgentNetworkCatalogProvidersItemOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkCatalogProvidersItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkCatalogProvidersItem)(nil)).Elem()
+}
+
+func (o GetAgentNetworkCatalogProvidersItemOutput) ToGetAgentNetworkCatalogProvidersItemOutput() GetAgentNetworkCatalogProvidersItemOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProvidersItemOutput) ToGetAgentNetworkCatalogProvidersItemOutputWithContext(ctx context.Context) GetAgentNetworkCatalogProvidersItemOutput {
+	return o
+}
+
+// How the API key is sent (`Bearer ${API_KEY}`)
+func (o GetAgentNetworkCatalogProvidersItemOutput) AuthHeaderTemplate() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItem) string { return v.AuthHeaderTemplate }).(pulumi.StringOutput)
+}
+
+// Colour of its badge
+func (o GetAgentNetworkCatalogProvidersItemOutput) BrandColor() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItem) string { return v.BrandColor }).(pulumi.StringOutput)
+}
+
+// Content type of upstream requests
+func (o GetAgentNetworkCatalogProvidersItemOutput) DefaultContentType() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItem) string { return v.DefaultContentType }).(pulumi.StringOutput)
+}
+
+// The usual upstream host (a pattern such as `<resource>.openai.azure.com`; empty when self-hosted)
+func (o GetAgentNetworkCatalogProvidersItemOutput) DefaultHost() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItem) string { return v.DefaultHost }).(pulumi.StringOutput)
+}
+
+// What it is
+func (o GetAgentNetworkCatalogProvidersItemOutput) Description() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItem) string { return v.Description }).(pulumi.StringOutput)
+}
+
+// Headers a provider of this type may set values for (`extra_values`)
+func (o GetAgentNetworkCatalogProvidersItemOutput) ExtraHeaders() GetAgentNetworkCatalogProvidersItemExtraHeaderArrayOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItem) []GetAgentNetworkCatalogProvidersItemExtraHeader {
+		return v.ExtraHeaders
+	}).(GetAgentNetworkCatalogProvidersItemExtraHeaderArrayOutput)
+}
+
+// Catalog id (what a provider's `provider_id` names)
+func (o GetAgentNetworkCatalogProvidersItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// How the caller's identity reaches the upstream, where it can
+func (o GetAgentNetworkCatalogProvidersItemOutput) IdentityInjection() GetAgentNetworkCatalogProvidersItemIdentityInjectionPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItem) *GetAgentNetworkCatalogProvidersItemIdentityInjection {
+		return v.IdentityInjection
+	}).(GetAgentNetworkCatalogProvidersItemIdentityInjectionPtrOutput)
+}
+
+// A vendor's API, a gateway, or a self-hosted endpoint; one of `provider`, `gateway`, `custom`
+func (o GetAgentNetworkCatalogProvidersItemOutput) Kind() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItem) string { return v.Kind }).(pulumi.StringOutput)
+}
+
+// Its models and their default prices
+func (o GetAgentNetworkCatalogProvidersItemOutput) Models() GetAgentNetworkCatalogProvidersItemModelArrayOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItem) []GetAgentNetworkCatalogProvidersItemModel {
+		return v.Models
+	}).(GetAgentNetworkCatalogProvidersItemModelArrayOutput)
+}
+
+// Display name
+func (o GetAgentNetworkCatalogProvidersItemOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItem) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Which cache prices apply to its models (`openai`, `anthropic`, `bedrock`)
+func (o GetAgentNetworkCatalogProvidersItemOutput) PricingSurfaces() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItem) []string { return v.PricingSurfaces }).(pulumi.StringArrayOutput)
+}
+
+type GetAgentNetworkCatalogProvidersItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkCatalogProvidersItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetAgentNetworkCatalogProvidersItem)(nil)).Elem()
+}
+
+func (o GetAgentNetworkCatalogProvidersItemArrayOutput) ToGetAgentNetworkCatalogProvidersItemArrayOutput() GetAgentNetworkCatalogProvidersItemArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProvidersItemArrayOutput) ToGetAgentNetworkCatalogProvidersItemArrayOutputWithContext(ctx context.Context) GetAgentNetworkCatalogProvidersItemArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProvidersItemArrayOutput) Index(i pulumi.IntInput) GetAgentNetworkCatalogProvidersItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetAgentNetworkCatalogProvidersItem {
+		return vs[0].([]GetAgentNetworkCatalogProvidersItem)[vs[1].(int)]
+	}).(GetAgentNetworkCatalogProvidersItemOutput)
+}
+
+// An extra header
+type GetAgentNetworkCatalogProvidersItemExtraHeader struct {
+	// Header name
+	Name string `pulumi:"name"`
+}
+
+// An extra header
+type GetAgentNetworkCatalogProvidersItemExtraHeaderOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkCatalogProvidersItemExtraHeaderOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkCatalogProvidersItemExtraHeader)(nil)).Elem()
+}
+
+func (o GetAgentNetworkCatalogProvidersItemExtraHeaderOutput) ToGetAgentNetworkCatalogProvidersItemExtraHeaderOutput() GetAgentNetworkCatalogProvidersItemExtraHeaderOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProvidersItemExtraHeaderOutput) ToGetAgentNetworkCatalogProvidersItemExtraHeaderOutputWithContext(ctx context.Context) GetAgentNetworkCatalogProvidersItemExtraHeaderOutput {
+	return o
+}
+
+// Header name
+func (o GetAgentNetworkCatalogProvidersItemExtraHeaderOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItemExtraHeader) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type GetAgentNetworkCatalogProvidersItemExtraHeaderArrayOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkCatalogProvidersItemExtraHeaderArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetAgentNetworkCatalogProvidersItemExtraHeader)(nil)).Elem()
+}
+
+func (o GetAgentNetworkCatalogProvidersItemExtraHeaderArrayOutput) ToGetAgentNetworkCatalogProvidersItemExtraHeaderArrayOutput() GetAgentNetworkCatalogProvidersItemExtraHeaderArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProvidersItemExtraHeaderArrayOutput) ToGetAgentNetworkCatalogProvidersItemExtraHeaderArrayOutputWithContext(ctx context.Context) GetAgentNetworkCatalogProvidersItemExtraHeaderArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProvidersItemExtraHeaderArrayOutput) Index(i pulumi.IntInput) GetAgentNetworkCatalogProvidersItemExtraHeaderOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetAgentNetworkCatalogProvidersItemExtraHeader {
+		return vs[0].([]GetAgentNetworkCatalogProvidersItemExtraHeader)[vs[1].(int)]
+	}).(GetAgentNetworkCatalogProvidersItemExtraHeaderOutput)
+}
+
+type GetAgentNetworkCatalogProvidersItemIdentityInjection struct {
+	// Identity sent as two headers
+	HeaderPair *GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPair `pulumi:"headerPair"`
+	// Identity sent as one header holding a JSON object
+	JsonMetadata *GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadata `pulumi:"jsonMetadata"`
+}
+
+type GetAgentNetworkCatalogProvidersItemIdentityInjectionOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkCatalogProvidersItemIdentityInjectionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkCatalogProvidersItemIdentityInjection)(nil)).Elem()
+}
+
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionOutput) ToGetAgentNetworkCatalogProvidersItemIdentityInjectionOutput() GetAgentNetworkCatalogProvidersItemIdentityInjectionOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionOutput) ToGetAgentNetworkCatalogProvidersItemIdentityInjectionOutputWithContext(ctx context.Context) GetAgentNetworkCatalogProvidersItemIdentityInjectionOutput {
+	return o
+}
+
+// Identity sent as two headers
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionOutput) HeaderPair() GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItemIdentityInjection) *GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPair {
+		return v.HeaderPair
+	}).(GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairPtrOutput)
+}
+
+// Identity sent as one header holding a JSON object
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionOutput) JsonMetadata() GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItemIdentityInjection) *GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadata {
+		return v.JsonMetadata
+	}).(GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataPtrOutput)
+}
+
+type GetAgentNetworkCatalogProvidersItemIdentityInjectionPtrOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkCatalogProvidersItemIdentityInjectionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetAgentNetworkCatalogProvidersItemIdentityInjection)(nil)).Elem()
+}
+
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionPtrOutput) ToGetAgentNetworkCatalogProvidersItemIdentityInjectionPtrOutput() GetAgentNetworkCatalogProvidersItemIdentityInjectionPtrOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionPtrOutput) ToGetAgentNetworkCatalogProvidersItemIdentityInjectionPtrOutputWithContext(ctx context.Context) GetAgentNetworkCatalogProvidersItemIdentityInjectionPtrOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionPtrOutput) Elem() GetAgentNetworkCatalogProvidersItemIdentityInjectionOutput {
+	return o.ApplyT(func(v *GetAgentNetworkCatalogProvidersItemIdentityInjection) GetAgentNetworkCatalogProvidersItemIdentityInjection {
+		if v != nil {
+			return *v
+		}
+		var ret GetAgentNetworkCatalogProvidersItemIdentityInjection
+		return ret
+	}).(GetAgentNetworkCatalogProvidersItemIdentityInjectionOutput)
+}
+
+// Identity sent as two headers
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionPtrOutput) HeaderPair() GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairPtrOutput {
+	return o.ApplyT(func(v *GetAgentNetworkCatalogProvidersItemIdentityInjection) *GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPair {
+		if v == nil {
+			return nil
+		}
+		return v.HeaderPair
+	}).(GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairPtrOutput)
+}
+
+// Identity sent as one header holding a JSON object
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionPtrOutput) JsonMetadata() GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataPtrOutput {
+	return o.ApplyT(func(v *GetAgentNetworkCatalogProvidersItemIdentityInjection) *GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadata {
+		if v == nil {
+			return nil
+		}
+		return v.JsonMetadata
+	}).(GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataPtrOutput)
+}
+
+// Identity sent as two headers
+type GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPair struct {
+	// Whether a provider may name its own headers
+	Customizable bool `pulumi:"customizable"`
+	// Header carrying the caller (the default when customizable)
+	EndUserIdHeader string `pulumi:"endUserIdHeader"`
+	// Header carrying the caller's groups (the default when customizable)
+	TagsHeader string `pulumi:"tagsHeader"`
+}
+
+// Identity sent as two headers
+type GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPair)(nil)).Elem()
+}
+
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairOutput) ToGetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairOutput() GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairOutput) ToGetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairOutputWithContext(ctx context.Context) GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairOutput {
+	return o
+}
+
+// Whether a provider may name its own headers
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairOutput) Customizable() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPair) bool { return v.Customizable }).(pulumi.BoolOutput)
+}
+
+// Header carrying the caller (the default when customizable)
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairOutput) EndUserIdHeader() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPair) string {
+		return v.EndUserIdHeader
+	}).(pulumi.StringOutput)
+}
+
+// Header carrying the caller's groups (the default when customizable)
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairOutput) TagsHeader() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPair) string { return v.TagsHeader }).(pulumi.StringOutput)
+}
+
+type GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairPtrOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPair)(nil)).Elem()
+}
+
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairPtrOutput) ToGetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairPtrOutput() GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairPtrOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairPtrOutput) ToGetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairPtrOutputWithContext(ctx context.Context) GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairPtrOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairPtrOutput) Elem() GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairOutput {
+	return o.ApplyT(func(v *GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPair) GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPair {
+		if v != nil {
+			return *v
+		}
+		var ret GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPair
+		return ret
+	}).(GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairOutput)
+}
+
+// Whether a provider may name its own headers
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairPtrOutput) Customizable() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPair) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Customizable
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Header carrying the caller (the default when customizable)
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairPtrOutput) EndUserIdHeader() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPair) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.EndUserIdHeader
+	}).(pulumi.StringPtrOutput)
+}
+
+// Header carrying the caller's groups (the default when customizable)
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairPtrOutput) TagsHeader() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPair) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.TagsHeader
+	}).(pulumi.StringPtrOutput)
+}
+
+// Identity sent as one header holding a JSON object
+type GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadata struct {
+	// Whether a provider may name its own keys
+	Customizable bool `pulumi:"customizable"`
+	// The object's key for the caller's groups
+	GroupsKey string `pulumi:"groupsKey"`
+	// The header carrying a JSON object
+	Header string `pulumi:"header"`
+	// The object's key for the caller
+	UserKey string `pulumi:"userKey"`
+}
+
+// Identity sent as one header holding a JSON object
+type GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadata)(nil)).Elem()
+}
+
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataOutput) ToGetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataOutput() GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataOutput) ToGetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataOutputWithContext(ctx context.Context) GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataOutput {
+	return o
+}
+
+// Whether a provider may name its own keys
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataOutput) Customizable() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadata) bool { return v.Customizable }).(pulumi.BoolOutput)
+}
+
+// The object's key for the caller's groups
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataOutput) GroupsKey() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadata) string { return v.GroupsKey }).(pulumi.StringOutput)
+}
+
+// The header carrying a JSON object
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataOutput) Header() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadata) string { return v.Header }).(pulumi.StringOutput)
+}
+
+// The object's key for the caller
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataOutput) UserKey() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadata) string { return v.UserKey }).(pulumi.StringOutput)
+}
+
+type GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataPtrOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadata)(nil)).Elem()
+}
+
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataPtrOutput) ToGetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataPtrOutput() GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataPtrOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataPtrOutput) ToGetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataPtrOutputWithContext(ctx context.Context) GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataPtrOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataPtrOutput) Elem() GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataOutput {
+	return o.ApplyT(func(v *GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadata) GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadata {
+		if v != nil {
+			return *v
+		}
+		var ret GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadata
+		return ret
+	}).(GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataOutput)
+}
+
+// Whether a provider may name its own keys
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataPtrOutput) Customizable() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadata) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Customizable
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The object's key for the caller's groups
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataPtrOutput) GroupsKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadata) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.GroupsKey
+	}).(pulumi.StringPtrOutput)
+}
+
+// The header carrying a JSON object
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataPtrOutput) Header() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadata) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Header
+	}).(pulumi.StringPtrOutput)
+}
+
+// The object's key for the caller
+func (o GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataPtrOutput) UserKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadata) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.UserKey
+	}).(pulumi.StringPtrOutput)
+}
+
+// A model of the catalog with its default prices
+type GetAgentNetworkCatalogProvidersItemModel struct {
+	// USD per 1,000 prompt-cache writes, where it applies
+	CacheCreationPer1k *float64 `pulumi:"cacheCreationPer1k"`
+	// USD per 1,000 prompt-cache reads, where it applies
+	CacheReadPer1k *float64 `pulumi:"cacheReadPer1k"`
+	// USD per 1,000 cached prompt tokens, where it applies
+	CachedInputPer1k *float64 `pulumi:"cachedInputPer1k"`
+	// The most tokens one request may hold
+	ContextWindow int `pulumi:"contextWindow"`
+	// The model's id as the provider names it
+	Id string `pulumi:"id"`
+	// USD per 1,000 input tokens
+	InputPer1k float64 `pulumi:"inputPer1k"`
+	// Human-readable name
+	Label string `pulumi:"label"`
+	// USD per 1,000 output tokens
+	OutputPer1k float64 `pulumi:"outputPer1k"`
+}
+
+// A model of the catalog with its default prices
+type GetAgentNetworkCatalogProvidersItemModelOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkCatalogProvidersItemModelOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkCatalogProvidersItemModel)(nil)).Elem()
+}
+
+func (o GetAgentNetworkCatalogProvidersItemModelOutput) ToGetAgentNetworkCatalogProvidersItemModelOutput() GetAgentNetworkCatalogProvidersItemModelOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProvidersItemModelOutput) ToGetAgentNetworkCatalogProvidersItemModelOutputWithContext(ctx context.Context) GetAgentNetworkCatalogProvidersItemModelOutput {
+	return o
+}
+
+// USD per 1,000 prompt-cache writes, where it applies
+func (o GetAgentNetworkCatalogProvidersItemModelOutput) CacheCreationPer1k() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItemModel) *float64 { return v.CacheCreationPer1k }).(pulumi.Float64PtrOutput)
+}
+
+// USD per 1,000 prompt-cache reads, where it applies
+func (o GetAgentNetworkCatalogProvidersItemModelOutput) CacheReadPer1k() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItemModel) *float64 { return v.CacheReadPer1k }).(pulumi.Float64PtrOutput)
+}
+
+// USD per 1,000 cached prompt tokens, where it applies
+func (o GetAgentNetworkCatalogProvidersItemModelOutput) CachedInputPer1k() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItemModel) *float64 { return v.CachedInputPer1k }).(pulumi.Float64PtrOutput)
+}
+
+// The most tokens one request may hold
+func (o GetAgentNetworkCatalogProvidersItemModelOutput) ContextWindow() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItemModel) int { return v.ContextWindow }).(pulumi.IntOutput)
+}
+
+// The model's id as the provider names it
+func (o GetAgentNetworkCatalogProvidersItemModelOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItemModel) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// USD per 1,000 input tokens
+func (o GetAgentNetworkCatalogProvidersItemModelOutput) InputPer1k() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItemModel) float64 { return v.InputPer1k }).(pulumi.Float64Output)
+}
+
+// Human-readable name
+func (o GetAgentNetworkCatalogProvidersItemModelOutput) Label() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItemModel) string { return v.Label }).(pulumi.StringOutput)
+}
+
+// USD per 1,000 output tokens
+func (o GetAgentNetworkCatalogProvidersItemModelOutput) OutputPer1k() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkCatalogProvidersItemModel) float64 { return v.OutputPer1k }).(pulumi.Float64Output)
+}
+
+type GetAgentNetworkCatalogProvidersItemModelArrayOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkCatalogProvidersItemModelArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetAgentNetworkCatalogProvidersItemModel)(nil)).Elem()
+}
+
+func (o GetAgentNetworkCatalogProvidersItemModelArrayOutput) ToGetAgentNetworkCatalogProvidersItemModelArrayOutput() GetAgentNetworkCatalogProvidersItemModelArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProvidersItemModelArrayOutput) ToGetAgentNetworkCatalogProvidersItemModelArrayOutputWithContext(ctx context.Context) GetAgentNetworkCatalogProvidersItemModelArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkCatalogProvidersItemModelArrayOutput) Index(i pulumi.IntInput) GetAgentNetworkCatalogProvidersItemModelOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetAgentNetworkCatalogProvidersItemModel {
+		return vs[0].([]GetAgentNetworkCatalogProvidersItemModel)[vs[1].(int)]
+	}).(GetAgentNetworkCatalogProvidersItemModelOutput)
+}
+
+// One consumption counter: a user's or a group's use over one window
+type GetAgentNetworkConsumptionItem struct {
+	// USD spent in the window
+	CostUsd float64 `pulumi:"costUsd"`
+	// The user's or the group's id
+	DimensionId string `pulumi:"dimensionId"`
+	// Whether the counter counts one user or one group; one of `user`, `group`
+	DimensionKind string `pulumi:"dimensionKind"`
+	// Input tokens counted in the window
+	TokensInput int `pulumi:"tokensInput"`
+	// Output tokens counted in the window
+	TokensOutput int `pulumi:"tokensOutput"`
+	// When the counter last grew
+	UpdatedAt *string `pulumi:"updatedAt"`
+	// The window's length, in seconds
+	WindowSeconds int `pulumi:"windowSeconds"`
+	// When the window began (windows are aligned to the Unix epoch)
+	WindowStartUtc string `pulumi:"windowStartUtc"`
+}
+
+// One consumption counter: a user's or a group's use over one window
+type GetAgentNetworkConsumptionItemOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkConsumptionItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkConsumptionItem)(nil)).Elem()
+}
+
+func (o GetAgentNetworkConsumptionItemOutput) ToGetAgentNetworkConsumptionItemOutput() GetAgentNetworkConsumptionItemOutput {
+	return o
+}
+
+func (o GetAgentNetworkConsumptionItemOutput) ToGetAgentNetworkConsumptionItemOutputWithContext(ctx context.Context) GetAgentNetworkConsumptionItemOutput {
+	return o
+}
+
+// USD spent in the window
+func (o GetAgentNetworkConsumptionItemOutput) CostUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkConsumptionItem) float64 { return v.CostUsd }).(pulumi.Float64Output)
+}
+
+// The user's or the group's id
+func (o GetAgentNetworkConsumptionItemOutput) DimensionId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkConsumptionItem) string { return v.DimensionId }).(pulumi.StringOutput)
+}
+
+// Whether the counter counts one user or one group; one of `user`, `group`
+func (o GetAgentNetworkConsumptionItemOutput) DimensionKind() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkConsumptionItem) string { return v.DimensionKind }).(pulumi.StringOutput)
+}
+
+// Input tokens counted in the window
+func (o GetAgentNetworkConsumptionItemOutput) TokensInput() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkConsumptionItem) int { return v.TokensInput }).(pulumi.IntOutput)
+}
+
+// Output tokens counted in the window
+func (o GetAgentNetworkConsumptionItemOutput) TokensOutput() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkConsumptionItem) int { return v.TokensOutput }).(pulumi.IntOutput)
+}
+
+// When the counter last grew
+func (o GetAgentNetworkConsumptionItemOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkConsumptionItem) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
+}
+
+// The window's length, in seconds
+func (o GetAgentNetworkConsumptionItemOutput) WindowSeconds() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkConsumptionItem) int { return v.WindowSeconds }).(pulumi.IntOutput)
+}
+
+// When the window began (windows are aligned to the Unix epoch)
+func (o GetAgentNetworkConsumptionItemOutput) WindowStartUtc() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkConsumptionItem) string { return v.WindowStartUtc }).(pulumi.StringOutput)
+}
+
+type GetAgentNetworkConsumptionItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkConsumptionItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetAgentNetworkConsumptionItem)(nil)).Elem()
+}
+
+func (o GetAgentNetworkConsumptionItemArrayOutput) ToGetAgentNetworkConsumptionItemArrayOutput() GetAgentNetworkConsumptionItemArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkConsumptionItemArrayOutput) ToGetAgentNetworkConsumptionItemArrayOutputWithContext(ctx context.Context) GetAgentNetworkConsumptionItemArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkConsumptionItemArrayOutput) Index(i pulumi.IntInput) GetAgentNetworkConsumptionItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetAgentNetworkConsumptionItem {
+		return vs[0].([]GetAgentNetworkConsumptionItem)[vs[1].(int)]
+	}).(GetAgentNetworkConsumptionItemOutput)
+}
+
+// What the guardrail checks
+type GetAgentNetworkGuardrailChecks struct {
+	// Allow only these models
+	ModelAllowlist GetAgentNetworkGuardrailChecksModelAllowlist `pulumi:"modelAllowlist"`
+	// Capture prompts
+	PromptCapture GetAgentNetworkGuardrailChecksPromptCapture `pulumi:"promptCapture"`
+}
+
+// What the guardrail checks
+type GetAgentNetworkGuardrailChecksOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkGuardrailChecksOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkGuardrailChecks)(nil)).Elem()
+}
+
+func (o GetAgentNetworkGuardrailChecksOutput) ToGetAgentNetworkGuardrailChecksOutput() GetAgentNetworkGuardrailChecksOutput {
+	return o
+}
+
+func (o GetAgentNetworkGuardrailChecksOutput) ToGetAgentNetworkGuardrailChecksOutputWithContext(ctx context.Context) GetAgentNetworkGuardrailChecksOutput {
+	return o
+}
+
+// Allow only these models
+func (o GetAgentNetworkGuardrailChecksOutput) ModelAllowlist() GetAgentNetworkGuardrailChecksModelAllowlistOutput {
+	return o.ApplyT(func(v GetAgentNetworkGuardrailChecks) GetAgentNetworkGuardrailChecksModelAllowlist {
+		return v.ModelAllowlist
+	}).(GetAgentNetworkGuardrailChecksModelAllowlistOutput)
+}
+
+// Capture prompts
+func (o GetAgentNetworkGuardrailChecksOutput) PromptCapture() GetAgentNetworkGuardrailChecksPromptCaptureOutput {
+	return o.ApplyT(func(v GetAgentNetworkGuardrailChecks) GetAgentNetworkGuardrailChecksPromptCapture {
+		return v.PromptCapture
+	}).(GetAgentNetworkGuardrailChecksPromptCaptureOutput)
+}
+
+// Allow only these models
+type GetAgentNetworkGuardrailChecksModelAllowlist struct {
+	// Whether only the listed models are allowed
+	Enabled bool `pulumi:"enabled"`
+	// The models allowed
+	Models []string `pulumi:"models"`
+}
+
+// Allow only these models
+type GetAgentNetworkGuardrailChecksModelAllowlistOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkGuardrailChecksModelAllowlistOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkGuardrailChecksModelAllowlist)(nil)).Elem()
+}
+
+func (o GetAgentNetworkGuardrailChecksModelAllowlistOutput) ToGetAgentNetworkGuardrailChecksModelAllowlistOutput() GetAgentNetworkGuardrailChecksModelAllowlistOutput {
+	return o
+}
+
+func (o GetAgentNetworkGuardrailChecksModelAllowlistOutput) ToGetAgentNetworkGuardrailChecksModelAllowlistOutputWithContext(ctx context.Context) GetAgentNetworkGuardrailChecksModelAllowlistOutput {
+	return o
+}
+
+// Whether only the listed models are allowed
+func (o GetAgentNetworkGuardrailChecksModelAllowlistOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAgentNetworkGuardrailChecksModelAllowlist) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// The models allowed
+func (o GetAgentNetworkGuardrailChecksModelAllowlistOutput) Models() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetAgentNetworkGuardrailChecksModelAllowlist) []string { return v.Models }).(pulumi.StringArrayOutput)
+}
+
+// Capture prompts
+type GetAgentNetworkGuardrailChecksPromptCapture struct {
+	// Whether prompts are captured
+	Enabled bool `pulumi:"enabled"`
+	// Whether personal data is removed
+	RedactPii bool `pulumi:"redactPii"`
+}
+
+// Capture prompts
+type GetAgentNetworkGuardrailChecksPromptCaptureOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkGuardrailChecksPromptCaptureOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkGuardrailChecksPromptCapture)(nil)).Elem()
+}
+
+func (o GetAgentNetworkGuardrailChecksPromptCaptureOutput) ToGetAgentNetworkGuardrailChecksPromptCaptureOutput() GetAgentNetworkGuardrailChecksPromptCaptureOutput {
+	return o
+}
+
+func (o GetAgentNetworkGuardrailChecksPromptCaptureOutput) ToGetAgentNetworkGuardrailChecksPromptCaptureOutputWithContext(ctx context.Context) GetAgentNetworkGuardrailChecksPromptCaptureOutput {
+	return o
+}
+
+// Whether prompts are captured
+func (o GetAgentNetworkGuardrailChecksPromptCaptureOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAgentNetworkGuardrailChecksPromptCapture) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Whether personal data is removed
+func (o GetAgentNetworkGuardrailChecksPromptCaptureOutput) RedactPii() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAgentNetworkGuardrailChecksPromptCapture) bool { return v.RedactPii }).(pulumi.BoolOutput)
+}
+
+// Checks a policy applies to the requests it allows
+type GetAgentNetworkGuardrailsItem struct {
+	// What the guardrail checks
+	Checks GetAgentNetworkGuardrailsItemChecks `pulumi:"checks"`
+	// When it was created
+	CreatedAt string `pulumi:"createdAt"`
+	// What it is for
+	Description string `pulumi:"description"`
+	// Guardrail id
+	Id string `pulumi:"id"`
+	// Name
+	Name string `pulumi:"name"`
+	// When it last changed
+	UpdatedAt string `pulumi:"updatedAt"`
+}
+
+// Checks a policy applies to the requests it allows
+type GetAgentNetworkGuardrailsItemOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkGuardrailsItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkGuardrailsItem)(nil)).Elem()
+}
+
+func (o GetAgentNetworkGuardrailsItemOutput) ToGetAgentNetworkGuardrailsItemOutput() GetAgentNetworkGuardrailsItemOutput {
+	return o
+}
+
+func (o GetAgentNetworkGuardrailsItemOutput) ToGetAgentNetworkGuardrailsItemOutputWithContext(ctx context.Context) GetAgentNetworkGuardrailsItemOutput {
+	return o
+}
+
+// What the guardrail checks
+func (o GetAgentNetworkGuardrailsItemOutput) Checks() GetAgentNetworkGuardrailsItemChecksOutput {
+	return o.ApplyT(func(v GetAgentNetworkGuardrailsItem) GetAgentNetworkGuardrailsItemChecks { return v.Checks }).(GetAgentNetworkGuardrailsItemChecksOutput)
+}
+
+// When it was created
+func (o GetAgentNetworkGuardrailsItemOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkGuardrailsItem) string { return v.CreatedAt }).(pulumi.StringOutput)
+}
+
+// What it is for
+func (o GetAgentNetworkGuardrailsItemOutput) Description() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkGuardrailsItem) string { return v.Description }).(pulumi.StringOutput)
+}
+
+// Guardrail id
+func (o GetAgentNetworkGuardrailsItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkGuardrailsItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Name
+func (o GetAgentNetworkGuardrailsItemOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkGuardrailsItem) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// When it last changed
+func (o GetAgentNetworkGuardrailsItemOutput) UpdatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkGuardrailsItem) string { return v.UpdatedAt }).(pulumi.StringOutput)
+}
+
+type GetAgentNetworkGuardrailsItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkGuardrailsItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetAgentNetworkGuardrailsItem)(nil)).Elem()
+}
+
+func (o GetAgentNetworkGuardrailsItemArrayOutput) ToGetAgentNetworkGuardrailsItemArrayOutput() GetAgentNetworkGuardrailsItemArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkGuardrailsItemArrayOutput) ToGetAgentNetworkGuardrailsItemArrayOutputWithContext(ctx context.Context) GetAgentNetworkGuardrailsItemArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkGuardrailsItemArrayOutput) Index(i pulumi.IntInput) GetAgentNetworkGuardrailsItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetAgentNetworkGuardrailsItem {
+		return vs[0].([]GetAgentNetworkGuardrailsItem)[vs[1].(int)]
+	}).(GetAgentNetworkGuardrailsItemOutput)
+}
+
+// What the guardrail checks
+type GetAgentNetworkGuardrailsItemChecks struct {
+	// Allow only these models
+	ModelAllowlist GetAgentNetworkGuardrailsItemChecksModelAllowlist `pulumi:"modelAllowlist"`
+	// Capture prompts
+	PromptCapture GetAgentNetworkGuardrailsItemChecksPromptCapture `pulumi:"promptCapture"`
+}
+
+// What the guardrail checks
+type GetAgentNetworkGuardrailsItemChecksOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkGuardrailsItemChecksOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkGuardrailsItemChecks)(nil)).Elem()
+}
+
+func (o GetAgentNetworkGuardrailsItemChecksOutput) ToGetAgentNetworkGuardrailsItemChecksOutput() GetAgentNetworkGuardrailsItemChecksOutput {
+	return o
+}
+
+func (o GetAgentNetworkGuardrailsItemChecksOutput) ToGetAgentNetworkGuardrailsItemChecksOutputWithContext(ctx context.Context) GetAgentNetworkGuardrailsItemChecksOutput {
+	return o
+}
+
+// Allow only these models
+func (o GetAgentNetworkGuardrailsItemChecksOutput) ModelAllowlist() GetAgentNetworkGuardrailsItemChecksModelAllowlistOutput {
+	return o.ApplyT(func(v GetAgentNetworkGuardrailsItemChecks) GetAgentNetworkGuardrailsItemChecksModelAllowlist {
+		return v.ModelAllowlist
+	}).(GetAgentNetworkGuardrailsItemChecksModelAllowlistOutput)
+}
+
+// Capture prompts
+func (o GetAgentNetworkGuardrailsItemChecksOutput) PromptCapture() GetAgentNetworkGuardrailsItemChecksPromptCaptureOutput {
+	return o.ApplyT(func(v GetAgentNetworkGuardrailsItemChecks) GetAgentNetworkGuardrailsItemChecksPromptCapture {
+		return v.PromptCapture
+	}).(GetAgentNetworkGuardrailsItemChecksPromptCaptureOutput)
+}
+
+// Allow only these models
+type GetAgentNetworkGuardrailsItemChecksModelAllowlist struct {
+	// Whether only the listed models are allowed
+	Enabled bool `pulumi:"enabled"`
+	// The models allowed
+	Models []string `pulumi:"models"`
+}
+
+// Allow only these models
+type GetAgentNetworkGuardrailsItemChecksModelAllowlistOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkGuardrailsItemChecksModelAllowlistOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkGuardrailsItemChecksModelAllowlist)(nil)).Elem()
+}
+
+func (o GetAgentNetworkGuardrailsItemChecksModelAllowlistOutput) ToGetAgentNetworkGuardrailsItemChecksModelAllowlistOutput() GetAgentNetworkGuardrailsItemChecksModelAllowlistOutput {
+	return o
+}
+
+func (o GetAgentNetworkGuardrailsItemChecksModelAllowlistOutput) ToGetAgentNetworkGuardrailsItemChecksModelAllowlistOutputWithContext(ctx context.Context) GetAgentNetworkGuardrailsItemChecksModelAllowlistOutput {
+	return o
+}
+
+// Whether only the listed models are allowed
+func (o GetAgentNetworkGuardrailsItemChecksModelAllowlistOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAgentNetworkGuardrailsItemChecksModelAllowlist) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// The models allowed
+func (o GetAgentNetworkGuardrailsItemChecksModelAllowlistOutput) Models() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetAgentNetworkGuardrailsItemChecksModelAllowlist) []string { return v.Models }).(pulumi.StringArrayOutput)
+}
+
+// Capture prompts
+type GetAgentNetworkGuardrailsItemChecksPromptCapture struct {
+	// Whether prompts are captured
+	Enabled bool `pulumi:"enabled"`
+	// Whether personal data is removed
+	RedactPii bool `pulumi:"redactPii"`
+}
+
+// Capture prompts
+type GetAgentNetworkGuardrailsItemChecksPromptCaptureOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkGuardrailsItemChecksPromptCaptureOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkGuardrailsItemChecksPromptCapture)(nil)).Elem()
+}
+
+func (o GetAgentNetworkGuardrailsItemChecksPromptCaptureOutput) ToGetAgentNetworkGuardrailsItemChecksPromptCaptureOutput() GetAgentNetworkGuardrailsItemChecksPromptCaptureOutput {
+	return o
+}
+
+func (o GetAgentNetworkGuardrailsItemChecksPromptCaptureOutput) ToGetAgentNetworkGuardrailsItemChecksPromptCaptureOutputWithContext(ctx context.Context) GetAgentNetworkGuardrailsItemChecksPromptCaptureOutput {
+	return o
+}
+
+// Whether prompts are captured
+func (o GetAgentNetworkGuardrailsItemChecksPromptCaptureOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAgentNetworkGuardrailsItemChecksPromptCapture) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Whether personal data is removed
+func (o GetAgentNetworkGuardrailsItemChecksPromptCaptureOutput) RedactPii() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAgentNetworkGuardrailsItemChecksPromptCapture) bool { return v.RedactPii }).(pulumi.BoolOutput)
+}
+
+// Which groups' agents may use which providers, under which guardrails and caps
+type GetAgentNetworkPoliciesItem struct {
+	// When it was created
+	CreatedAt string `pulumi:"createdAt"`
+	// What it is for
+	Description string `pulumi:"description"`
+	// The providers they may use
+	DestinationProviderIds []string `pulumi:"destinationProviderIds"`
+	// Whether the policy applies
+	Enabled bool `pulumi:"enabled"`
+	// Guardrails applied
+	GuardrailIds []string `pulumi:"guardrailIds"`
+	// Policy id
+	Id string `pulumi:"id"`
+	// Token and spending caps (both always answered; off with zeros when not set)
+	Limits GetAgentNetworkPoliciesItemLimits `pulumi:"limits"`
+	// Name
+	Name string `pulumi:"name"`
+	// Groups whose members may use the providers
+	SourceGroups []string `pulumi:"sourceGroups"`
+	// When it last changed
+	UpdatedAt string `pulumi:"updatedAt"`
+}
+
+// Which groups' agents may use which providers, under which guardrails and caps
+type GetAgentNetworkPoliciesItemOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkPoliciesItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkPoliciesItem)(nil)).Elem()
+}
+
+func (o GetAgentNetworkPoliciesItemOutput) ToGetAgentNetworkPoliciesItemOutput() GetAgentNetworkPoliciesItemOutput {
+	return o
+}
+
+func (o GetAgentNetworkPoliciesItemOutput) ToGetAgentNetworkPoliciesItemOutputWithContext(ctx context.Context) GetAgentNetworkPoliciesItemOutput {
+	return o
+}
+
+// When it was created
+func (o GetAgentNetworkPoliciesItemOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkPoliciesItem) string { return v.CreatedAt }).(pulumi.StringOutput)
+}
+
+// What it is for
+func (o GetAgentNetworkPoliciesItemOutput) Description() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkPoliciesItem) string { return v.Description }).(pulumi.StringOutput)
+}
+
+// The providers they may use
+func (o GetAgentNetworkPoliciesItemOutput) DestinationProviderIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetAgentNetworkPoliciesItem) []string { return v.DestinationProviderIds }).(pulumi.StringArrayOutput)
+}
+
+// Whether the policy applies
+func (o GetAgentNetworkPoliciesItemOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAgentNetworkPoliciesItem) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Guardrails applied
+func (o GetAgentNetworkPoliciesItemOutput) GuardrailIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetAgentNetworkPoliciesItem) []string { return v.GuardrailIds }).(pulumi.StringArrayOutput)
+}
+
+// Policy id
+func (o GetAgentNetworkPoliciesItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkPoliciesItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Token and spending caps (both always answered; off with zeros when not set)
+func (o GetAgentNetworkPoliciesItemOutput) Limits() GetAgentNetworkPoliciesItemLimitsOutput {
+	return o.ApplyT(func(v GetAgentNetworkPoliciesItem) GetAgentNetworkPoliciesItemLimits { return v.Limits }).(GetAgentNetworkPoliciesItemLimitsOutput)
+}
+
+// Name
+func (o GetAgentNetworkPoliciesItemOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkPoliciesItem) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Groups whose members may use the providers
+func (o GetAgentNetworkPoliciesItemOutput) SourceGroups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetAgentNetworkPoliciesItem) []string { return v.SourceGroups }).(pulumi.StringArrayOutput)
+}
+
+// When it last changed
+func (o GetAgentNetworkPoliciesItemOutput) UpdatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkPoliciesItem) string { return v.UpdatedAt }).(pulumi.StringOutput)
+}
+
+type GetAgentNetworkPoliciesItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkPoliciesItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetAgentNetworkPoliciesItem)(nil)).Elem()
+}
+
+func (o GetAgentNetworkPoliciesItemArrayOutput) ToGetAgentNetworkPoliciesItemArrayOutput() GetAgentNetworkPoliciesItemArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkPoliciesItemArrayOutput) ToGetAgentNetworkPoliciesItemArrayOutputWithContext(ctx context.Context) GetAgentNetworkPoliciesItemArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkPoliciesItemArrayOutput) Index(i pulumi.IntInput) GetAgentNetworkPoliciesItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetAgentNetworkPoliciesItem {
+		return vs[0].([]GetAgentNetworkPoliciesItem)[vs[1].(int)]
+	}).(GetAgentNetworkPoliciesItemOutput)
+}
+
+// Token and spending caps (both always answered; off with zeros when not set)
+type GetAgentNetworkPoliciesItemLimits struct {
+	// Spending caps
+	BudgetLimit GetAgentNetworkPoliciesItemLimitsBudgetLimit `pulumi:"budgetLimit"`
+	// Token caps
+	TokenLimit GetAgentNetworkPoliciesItemLimitsTokenLimit `pulumi:"tokenLimit"`
+}
+
+// Token and spending caps (both always answered; off with zeros when not set)
+type GetAgentNetworkPoliciesItemLimitsOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkPoliciesItemLimitsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkPoliciesItemLimits)(nil)).Elem()
+}
+
+func (o GetAgentNetworkPoliciesItemLimitsOutput) ToGetAgentNetworkPoliciesItemLimitsOutput() GetAgentNetworkPoliciesItemLimitsOutput {
+	return o
+}
+
+func (o GetAgentNetworkPoliciesItemLimitsOutput) ToGetAgentNetworkPoliciesItemLimitsOutputWithContext(ctx context.Context) GetAgentNetworkPoliciesItemLimitsOutput {
+	return o
+}
+
+// Spending caps
+func (o GetAgentNetworkPoliciesItemLimitsOutput) BudgetLimit() GetAgentNetworkPoliciesItemLimitsBudgetLimitOutput {
+	return o.ApplyT(func(v GetAgentNetworkPoliciesItemLimits) GetAgentNetworkPoliciesItemLimitsBudgetLimit {
+		return v.BudgetLimit
+	}).(GetAgentNetworkPoliciesItemLimitsBudgetLimitOutput)
+}
+
+// Token caps
+func (o GetAgentNetworkPoliciesItemLimitsOutput) TokenLimit() GetAgentNetworkPoliciesItemLimitsTokenLimitOutput {
+	return o.ApplyT(func(v GetAgentNetworkPoliciesItemLimits) GetAgentNetworkPoliciesItemLimitsTokenLimit {
+		return v.TokenLimit
+	}).(GetAgentNetworkPoliciesItemLimitsTokenLimitOutput)
+}
+
+// Spending caps
+type GetAgentNetworkPoliciesItemLimitsBudgetLimit struct {
+	// Whether the spending caps apply
+	Enabled bool `pulumi:"enabled"`
+	// USD per group and window; 0: no cap
+	GroupCapUsd float64 `pulumi:"groupCapUsd"`
+	// USD per user and window; 0: no cap
+	UserCapUsd float64 `pulumi:"userCapUsd"`
+	// The window, in seconds
+	WindowSeconds int `pulumi:"windowSeconds"`
+}
+
+// Spending caps
+type GetAgentNetworkPoliciesItemLimitsBudgetLimitOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkPoliciesItemLimitsBudgetLimitOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkPoliciesItemLimitsBudgetLimit)(nil)).Elem()
+}
+
+func (o GetAgentNetworkPoliciesItemLimitsBudgetLimitOutput) ToGetAgentNetworkPoliciesItemLimitsBudgetLimitOutput() GetAgentNetworkPoliciesItemLimitsBudgetLimitOutput {
+	return o
+}
+
+func (o GetAgentNetworkPoliciesItemLimitsBudgetLimitOutput) ToGetAgentNetworkPoliciesItemLimitsBudgetLimitOutputWithContext(ctx context.Context) GetAgentNetworkPoliciesItemLimitsBudgetLimitOutput {
+	return o
+}
+
+// Whether the spending caps apply
+func (o GetAgentNetworkPoliciesItemLimitsBudgetLimitOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAgentNetworkPoliciesItemLimitsBudgetLimit) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// USD per group and window; 0: no cap
+func (o GetAgentNetworkPoliciesItemLimitsBudgetLimitOutput) GroupCapUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkPoliciesItemLimitsBudgetLimit) float64 { return v.GroupCapUsd }).(pulumi.Float64Output)
+}
+
+// USD per user and window; 0: no cap
+func (o GetAgentNetworkPoliciesItemLimitsBudgetLimitOutput) UserCapUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkPoliciesItemLimitsBudgetLimit) float64 { return v.UserCapUsd }).(pulumi.Float64Output)
+}
+
+// The window, in seconds
+func (o GetAgentNetworkPoliciesItemLimitsBudgetLimitOutput) WindowSeconds() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkPoliciesItemLimitsBudgetLimit) int { return v.WindowSeconds }).(pulumi.IntOutput)
+}
+
+// Token caps
+type GetAgentNetworkPoliciesItemLimitsTokenLimit struct {
+	// Whether the token caps apply
+	Enabled bool `pulumi:"enabled"`
+	// Tokens per group and window; 0: no cap
+	GroupCap int `pulumi:"groupCap"`
+	// Tokens per user and window; 0: no cap
+	UserCap int `pulumi:"userCap"`
+	// The window, in seconds
+	WindowSeconds int `pulumi:"windowSeconds"`
+}
+
+// Token caps
+type GetAgentNetworkPoliciesItemLimitsTokenLimitOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkPoliciesItemLimitsTokenLimitOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkPoliciesItemLimitsTokenLimit)(nil)).Elem()
+}
+
+func (o GetAgentNetworkPoliciesItemLimitsTokenLimitOutput) ToGetAgentNetworkPoliciesItemLimitsTokenLimitOutput() GetAgentNetworkPoliciesItemLimitsTokenLimitOutput {
+	return o
+}
+
+func (o GetAgentNetworkPoliciesItemLimitsTokenLimitOutput) ToGetAgentNetworkPoliciesItemLimitsTokenLimitOutputWithContext(ctx context.Context) GetAgentNetworkPoliciesItemLimitsTokenLimitOutput {
+	return o
+}
+
+// Whether the token caps apply
+func (o GetAgentNetworkPoliciesItemLimitsTokenLimitOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAgentNetworkPoliciesItemLimitsTokenLimit) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Tokens per group and window; 0: no cap
+func (o GetAgentNetworkPoliciesItemLimitsTokenLimitOutput) GroupCap() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkPoliciesItemLimitsTokenLimit) int { return v.GroupCap }).(pulumi.IntOutput)
+}
+
+// Tokens per user and window; 0: no cap
+func (o GetAgentNetworkPoliciesItemLimitsTokenLimitOutput) UserCap() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkPoliciesItemLimitsTokenLimit) int { return v.UserCap }).(pulumi.IntOutput)
+}
+
+// The window, in seconds
+func (o GetAgentNetworkPoliciesItemLimitsTokenLimitOutput) WindowSeconds() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkPoliciesItemLimitsTokenLimit) int { return v.WindowSeconds }).(pulumi.IntOutput)
+}
+
+// Token and spending caps (both always answered; off with zeros when not set)
+type GetAgentNetworkPolicyLimits struct {
+	// Spending caps
+	BudgetLimit GetAgentNetworkPolicyLimitsBudgetLimit `pulumi:"budgetLimit"`
+	// Token caps
+	TokenLimit GetAgentNetworkPolicyLimitsTokenLimit `pulumi:"tokenLimit"`
+}
+
+// Token and spending caps (both always answered; off with zeros when not set)
+type GetAgentNetworkPolicyLimitsOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkPolicyLimitsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkPolicyLimits)(nil)).Elem()
+}
+
+func (o GetAgentNetworkPolicyLimitsOutput) ToGetAgentNetworkPolicyLimitsOutput() GetAgentNetworkPolicyLimitsOutput {
+	return o
+}
+
+func (o GetAgentNetworkPolicyLimitsOutput) ToGetAgentNetworkPolicyLimitsOutputWithContext(ctx context.Context) GetAgentNetworkPolicyLimitsOutput {
+	return o
+}
+
+// Spending caps
+func (o GetAgentNetworkPolicyLimitsOutput) BudgetLimit() GetAgentNetworkPolicyLimitsBudgetLimitOutput {
+	return o.ApplyT(func(v GetAgentNetworkPolicyLimits) GetAgentNetworkPolicyLimitsBudgetLimit { return v.BudgetLimit }).(GetAgentNetworkPolicyLimitsBudgetLimitOutput)
+}
+
+// Token caps
+func (o GetAgentNetworkPolicyLimitsOutput) TokenLimit() GetAgentNetworkPolicyLimitsTokenLimitOutput {
+	return o.ApplyT(func(v GetAgentNetworkPolicyLimits) GetAgentNetworkPolicyLimitsTokenLimit { return v.TokenLimit }).(GetAgentNetworkPolicyLimitsTokenLimitOutput)
+}
+
+// Spending caps
+type GetAgentNetworkPolicyLimitsBudgetLimit struct {
+	// Whether the spending caps apply
+	Enabled bool `pulumi:"enabled"`
+	// USD per group and window; 0: no cap
+	GroupCapUsd float64 `pulumi:"groupCapUsd"`
+	// USD per user and window; 0: no cap
+	UserCapUsd float64 `pulumi:"userCapUsd"`
+	// The window, in seconds
+	WindowSeconds int `pulumi:"windowSeconds"`
+}
+
+// Spending caps
+type GetAgentNetworkPolicyLimitsBudgetLimitOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkPolicyLimitsBudgetLimitOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkPolicyLimitsBudgetLimit)(nil)).Elem()
+}
+
+func (o GetAgentNetworkPolicyLimitsBudgetLimitOutput) ToGetAgentNetworkPolicyLimitsBudgetLimitOutput() GetAgentNetworkPolicyLimitsBudgetLimitOutput {
+	return o
+}
+
+func (o GetAgentNetworkPolicyLimitsBudgetLimitOutput) ToGetAgentNetworkPolicyLimitsBudgetLimitOutputWithContext(ctx context.Context) GetAgentNetworkPolicyLimitsBudgetLimitOutput {
+	return o
+}
+
+// Whether the spending caps apply
+func (o GetAgentNetworkPolicyLimitsBudgetLimitOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAgentNetworkPolicyLimitsBudgetLimit) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// USD per group and window; 0: no cap
+func (o GetAgentNetworkPolicyLimitsBudgetLimitOutput) GroupCapUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkPolicyLimitsBudgetLimit) float64 { return v.GroupCapUsd }).(pulumi.Float64Output)
+}
+
+// USD per user and window; 0: no cap
+func (o GetAgentNetworkPolicyLimitsBudgetLimitOutput) UserCapUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkPolicyLimitsBudgetLimit) float64 { return v.UserCapUsd }).(pulumi.Float64Output)
+}
+
+// The window, in seconds
+func (o GetAgentNetworkPolicyLimitsBudgetLimitOutput) WindowSeconds() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkPolicyLimitsBudgetLimit) int { return v.WindowSeconds }).(pulumi.IntOutput)
+}
+
+// Token caps
+type GetAgentNetworkPolicyLimitsTokenLimit struct {
+	// Whether the token caps apply
+	Enabled bool `pulumi:"enabled"`
+	// Tokens per group and window; 0: no cap
+	GroupCap int `pulumi:"groupCap"`
+	// Tokens per user and window; 0: no cap
+	UserCap int `pulumi:"userCap"`
+	// The window, in seconds
+	WindowSeconds int `pulumi:"windowSeconds"`
+}
+
+// Token caps
+type GetAgentNetworkPolicyLimitsTokenLimitOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkPolicyLimitsTokenLimitOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkPolicyLimitsTokenLimit)(nil)).Elem()
+}
+
+func (o GetAgentNetworkPolicyLimitsTokenLimitOutput) ToGetAgentNetworkPolicyLimitsTokenLimitOutput() GetAgentNetworkPolicyLimitsTokenLimitOutput {
+	return o
+}
+
+func (o GetAgentNetworkPolicyLimitsTokenLimitOutput) ToGetAgentNetworkPolicyLimitsTokenLimitOutputWithContext(ctx context.Context) GetAgentNetworkPolicyLimitsTokenLimitOutput {
+	return o
+}
+
+// Whether the token caps apply
+func (o GetAgentNetworkPolicyLimitsTokenLimitOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAgentNetworkPolicyLimitsTokenLimit) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Tokens per group and window; 0: no cap
+func (o GetAgentNetworkPolicyLimitsTokenLimitOutput) GroupCap() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkPolicyLimitsTokenLimit) int { return v.GroupCap }).(pulumi.IntOutput)
+}
+
+// Tokens per user and window; 0: no cap
+func (o GetAgentNetworkPolicyLimitsTokenLimitOutput) UserCap() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkPolicyLimitsTokenLimit) int { return v.UserCap }).(pulumi.IntOutput)
+}
+
+// The window, in seconds
+func (o GetAgentNetworkPolicyLimitsTokenLimitOutput) WindowSeconds() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkPolicyLimitsTokenLimit) int { return v.WindowSeconds }).(pulumi.IntOutput)
+}
+
+// A model offered through the provider, with its prices
+type GetAgentNetworkProviderModel struct {
+	// USD per 1,000 tokens written to the prompt cache
+	CacheCreationPer1k *float64 `pulumi:"cacheCreationPer1k"`
+	// USD per 1,000 tokens read from the prompt cache
+	CacheReadPer1k *float64 `pulumi:"cacheReadPer1k"`
+	// USD per 1,000 cached prompt tokens
+	CachedInputPer1k *float64 `pulumi:"cachedInputPer1k"`
+	// The model's id
+	Id string `pulumi:"id"`
+	// USD per 1,000 input tokens
+	InputPer1k float64 `pulumi:"inputPer1k"`
+	// USD per 1,000 output tokens
+	OutputPer1k float64 `pulumi:"outputPer1k"`
+}
+
+// A model offered through the provider, with its prices
+type GetAgentNetworkProviderModelOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkProviderModelOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkProviderModel)(nil)).Elem()
+}
+
+func (o GetAgentNetworkProviderModelOutput) ToGetAgentNetworkProviderModelOutput() GetAgentNetworkProviderModelOutput {
+	return o
+}
+
+func (o GetAgentNetworkProviderModelOutput) ToGetAgentNetworkProviderModelOutputWithContext(ctx context.Context) GetAgentNetworkProviderModelOutput {
+	return o
+}
+
+// USD per 1,000 tokens written to the prompt cache
+func (o GetAgentNetworkProviderModelOutput) CacheCreationPer1k() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkProviderModel) *float64 { return v.CacheCreationPer1k }).(pulumi.Float64PtrOutput)
+}
+
+// USD per 1,000 tokens read from the prompt cache
+func (o GetAgentNetworkProviderModelOutput) CacheReadPer1k() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkProviderModel) *float64 { return v.CacheReadPer1k }).(pulumi.Float64PtrOutput)
+}
+
+// USD per 1,000 cached prompt tokens
+func (o GetAgentNetworkProviderModelOutput) CachedInputPer1k() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkProviderModel) *float64 { return v.CachedInputPer1k }).(pulumi.Float64PtrOutput)
+}
+
+// The model's id
+func (o GetAgentNetworkProviderModelOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkProviderModel) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// USD per 1,000 input tokens
+func (o GetAgentNetworkProviderModelOutput) InputPer1k() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkProviderModel) float64 { return v.InputPer1k }).(pulumi.Float64Output)
+}
+
+// USD per 1,000 output tokens
+func (o GetAgentNetworkProviderModelOutput) OutputPer1k() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkProviderModel) float64 { return v.OutputPer1k }).(pulumi.Float64Output)
+}
+
+type GetAgentNetworkProviderModelArrayOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkProviderModelArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetAgentNetworkProviderModel)(nil)).Elem()
+}
+
+func (o GetAgentNetworkProviderModelArrayOutput) ToGetAgentNetworkProviderModelArrayOutput() GetAgentNetworkProviderModelArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkProviderModelArrayOutput) ToGetAgentNetworkProviderModelArrayOutputWithContext(ctx context.Context) GetAgentNetworkProviderModelArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkProviderModelArrayOutput) Index(i pulumi.IntInput) GetAgentNetworkProviderModelOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetAgentNetworkProviderModel {
+		return vs[0].([]GetAgentNetworkProviderModel)[vs[1].(int)]
+	}).(GetAgentNetworkProviderModelOutput)
+}
+
+// An LLM provider the gateway forwards to (its API key is never answered)
+type GetAgentNetworkProvidersItem struct {
+	// When it was created
+	CreatedAt string `pulumi:"createdAt"`
+	// Whether the gateway routes requests to it
+	Enabled bool `pulumi:"enabled"`
+	// Values of the catalog's extra headers; absent when none
+	ExtraValues map[string]string `pulumi:"extraValues"`
+	// Provider id
+	Id string `pulumi:"id"`
+	// Header carrying the caller's groups; empty: not sent
+	IdentityHeaderGroups string `pulumi:"identityHeaderGroups"`
+	// Header carrying the caller; empty: not sent
+	IdentityHeaderUserId string `pulumi:"identityHeaderUserId"`
+	// Whether identity metadata is left out upstream
+	MetadataDisabled bool `pulumi:"metadataDisabled"`
+	// The models offered, with their prices
+	Models []GetAgentNetworkProvidersItemModel `pulumi:"models"`
+	// Display name
+	Name string `pulumi:"name"`
+	// The provider type, an id of the catalog
+	ProviderId string `pulumi:"providerId"`
+	// Whether any upstream certificate is accepted
+	SkipTlsVerification bool `pulumi:"skipTlsVerification"`
+	// When it last changed
+	UpdatedAt string `pulumi:"updatedAt"`
+	// Where the gateway sends requests
+	UpstreamUrl string `pulumi:"upstreamUrl"`
+}
+
+// An LLM provider the gateway forwards to (its API key is never answered)
+type GetAgentNetworkProvidersItemOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkProvidersItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkProvidersItem)(nil)).Elem()
+}
+
+func (o GetAgentNetworkProvidersItemOutput) ToGetAgentNetworkProvidersItemOutput() GetAgentNetworkProvidersItemOutput {
+	return o
+}
+
+func (o GetAgentNetworkProvidersItemOutput) ToGetAgentNetworkProvidersItemOutputWithContext(ctx context.Context) GetAgentNetworkProvidersItemOutput {
+	return o
+}
+
+// When it was created
+func (o GetAgentNetworkProvidersItemOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkProvidersItem) string { return v.CreatedAt }).(pulumi.StringOutput)
+}
+
+// Whether the gateway routes requests to it
+func (o GetAgentNetworkProvidersItemOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAgentNetworkProvidersItem) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Values of the catalog's extra headers; absent when none
+func (o GetAgentNetworkProvidersItemOutput) ExtraValues() pulumi.StringMapOutput {
+	return o.ApplyT(func(v GetAgentNetworkProvidersItem) map[string]string { return v.ExtraValues }).(pulumi.StringMapOutput)
+}
+
+// Provider id
+func (o GetAgentNetworkProvidersItemOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkProvidersItem) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Header carrying the caller's groups; empty: not sent
+func (o GetAgentNetworkProvidersItemOutput) IdentityHeaderGroups() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkProvidersItem) string { return v.IdentityHeaderGroups }).(pulumi.StringOutput)
+}
+
+// Header carrying the caller; empty: not sent
+func (o GetAgentNetworkProvidersItemOutput) IdentityHeaderUserId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkProvidersItem) string { return v.IdentityHeaderUserId }).(pulumi.StringOutput)
+}
+
+// Whether identity metadata is left out upstream
+func (o GetAgentNetworkProvidersItemOutput) MetadataDisabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAgentNetworkProvidersItem) bool { return v.MetadataDisabled }).(pulumi.BoolOutput)
+}
+
+// The models offered, with their prices
+func (o GetAgentNetworkProvidersItemOutput) Models() GetAgentNetworkProvidersItemModelArrayOutput {
+	return o.ApplyT(func(v GetAgentNetworkProvidersItem) []GetAgentNetworkProvidersItemModel { return v.Models }).(GetAgentNetworkProvidersItemModelArrayOutput)
+}
+
+// Display name
+func (o GetAgentNetworkProvidersItemOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkProvidersItem) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The provider type, an id of the catalog
+func (o GetAgentNetworkProvidersItemOutput) ProviderId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkProvidersItem) string { return v.ProviderId }).(pulumi.StringOutput)
+}
+
+// Whether any upstream certificate is accepted
+func (o GetAgentNetworkProvidersItemOutput) SkipTlsVerification() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetAgentNetworkProvidersItem) bool { return v.SkipTlsVerification }).(pulumi.BoolOutput)
+}
+
+// When it last changed
+func (o GetAgentNetworkProvidersItemOutput) UpdatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkProvidersItem) string { return v.UpdatedAt }).(pulumi.StringOutput)
+}
+
+// Where the gateway sends requests
+func (o GetAgentNetworkProvidersItemOutput) UpstreamUrl() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkProvidersItem) string { return v.UpstreamUrl }).(pulumi.StringOutput)
+}
+
+type GetAgentNetworkProvidersItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkProvidersItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetAgentNetworkProvidersItem)(nil)).Elem()
+}
+
+func (o GetAgentNetworkProvidersItemArrayOutput) ToGetAgentNetworkProvidersItemArrayOutput() GetAgentNetworkProvidersItemArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkProvidersItemArrayOutput) ToGetAgentNetworkProvidersItemArrayOutputWithContext(ctx context.Context) GetAgentNetworkProvidersItemArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkProvidersItemArrayOutput) Index(i pulumi.IntInput) GetAgentNetworkProvidersItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetAgentNetworkProvidersItem {
+		return vs[0].([]GetAgentNetworkProvidersItem)[vs[1].(int)]
+	}).(GetAgentNetworkProvidersItemOutput)
+}
+
+// A model offered through the provider, with its prices
+type GetAgentNetworkProvidersItemModel struct {
+	// USD per 1,000 tokens written to the prompt cache
+	CacheCreationPer1k *float64 `pulumi:"cacheCreationPer1k"`
+	// USD per 1,000 tokens read from the prompt cache
+	CacheReadPer1k *float64 `pulumi:"cacheReadPer1k"`
+	// USD per 1,000 cached prompt tokens
+	CachedInputPer1k *float64 `pulumi:"cachedInputPer1k"`
+	// The model's id
+	Id string `pulumi:"id"`
+	// USD per 1,000 input tokens
+	InputPer1k float64 `pulumi:"inputPer1k"`
+	// USD per 1,000 output tokens
+	OutputPer1k float64 `pulumi:"outputPer1k"`
+}
+
+// A model offered through the provider, with its prices
+type GetAgentNetworkProvidersItemModelOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkProvidersItemModelOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkProvidersItemModel)(nil)).Elem()
+}
+
+func (o GetAgentNetworkProvidersItemModelOutput) ToGetAgentNetworkProvidersItemModelOutput() GetAgentNetworkProvidersItemModelOutput {
+	return o
+}
+
+func (o GetAgentNetworkProvidersItemModelOutput) ToGetAgentNetworkProvidersItemModelOutputWithContext(ctx context.Context) GetAgentNetworkProvidersItemModelOutput {
+	return o
+}
+
+// USD per 1,000 tokens written to the prompt cache
+func (o GetAgentNetworkProvidersItemModelOutput) CacheCreationPer1k() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkProvidersItemModel) *float64 { return v.CacheCreationPer1k }).(pulumi.Float64PtrOutput)
+}
+
+// USD per 1,000 tokens read from the prompt cache
+func (o GetAgentNetworkProvidersItemModelOutput) CacheReadPer1k() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkProvidersItemModel) *float64 { return v.CacheReadPer1k }).(pulumi.Float64PtrOutput)
+}
+
+// USD per 1,000 cached prompt tokens
+func (o GetAgentNetworkProvidersItemModelOutput) CachedInputPer1k() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetAgentNetworkProvidersItemModel) *float64 { return v.CachedInputPer1k }).(pulumi.Float64PtrOutput)
+}
+
+// The model's id
+func (o GetAgentNetworkProvidersItemModelOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkProvidersItemModel) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// USD per 1,000 input tokens
+func (o GetAgentNetworkProvidersItemModelOutput) InputPer1k() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkProvidersItemModel) float64 { return v.InputPer1k }).(pulumi.Float64Output)
+}
+
+// USD per 1,000 output tokens
+func (o GetAgentNetworkProvidersItemModelOutput) OutputPer1k() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkProvidersItemModel) float64 { return v.OutputPer1k }).(pulumi.Float64Output)
+}
+
+type GetAgentNetworkProvidersItemModelArrayOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkProvidersItemModelArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetAgentNetworkProvidersItemModel)(nil)).Elem()
+}
+
+func (o GetAgentNetworkProvidersItemModelArrayOutput) ToGetAgentNetworkProvidersItemModelArrayOutput() GetAgentNetworkProvidersItemModelArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkProvidersItemModelArrayOutput) ToGetAgentNetworkProvidersItemModelArrayOutputWithContext(ctx context.Context) GetAgentNetworkProvidersItemModelArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkProvidersItemModelArrayOutput) Index(i pulumi.IntInput) GetAgentNetworkProvidersItemModelOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetAgentNetworkProvidersItemModel {
+		return vs[0].([]GetAgentNetworkProvidersItemModel)[vs[1].(int)]
+	}).(GetAgentNetworkProvidersItemModelOutput)
+}
+
+// Tokens and cost summed over one day, week or month
+type GetAgentNetworkUsageItem struct {
+	// The part of costUsd for the prompt cache
+	CacheCostUsd float64 `pulumi:"cacheCostUsd"`
+	// USD for the tokens written to the cache
+	CacheCreationCostUsd float64 `pulumi:"cacheCreationCostUsd"`
+	// Tokens written to the prompt cache
+	CacheCreationTokens int `pulumi:"cacheCreationTokens"`
+	// USD for the tokens read from the cache
+	CachedInputCostUsd float64 `pulumi:"cachedInputCostUsd"`
+	// Tokens read from the prompt cache
+	CachedInputTokens int `pulumi:"cachedInputTokens"`
+	// USD in all
+	CostUsd float64 `pulumi:"costUsd"`
+	// USD for the input tokens not from the cache
+	InputCostUsd float64 `pulumi:"inputCostUsd"`
+	// Input tokens
+	InputTokens int `pulumi:"inputTokens"`
+	// USD for the output tokens
+	OutputCostUsd float64 `pulumi:"outputCostUsd"`
+	// Output tokens
+	OutputTokens int `pulumi:"outputTokens"`
+	// The bucket's first day (YYYY-MM-DD, UTC): a day, a Monday or a 1st
+	PeriodStart string `pulumi:"periodStart"`
+	// All tokens, prompt-cache tokens included
+	TotalTokens int `pulumi:"totalTokens"`
+}
+
+// Tokens and cost summed over one day, week or month
+type GetAgentNetworkUsageItemOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkUsageItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAgentNetworkUsageItem)(nil)).Elem()
+}
+
+func (o GetAgentNetworkUsageItemOutput) ToGetAgentNetworkUsageItemOutput() GetAgentNetworkUsageItemOutput {
+	return o
+}
+
+func (o GetAgentNetworkUsageItemOutput) ToGetAgentNetworkUsageItemOutputWithContext(ctx context.Context) GetAgentNetworkUsageItemOutput {
+	return o
+}
+
+// The part of costUsd for the prompt cache
+func (o GetAgentNetworkUsageItemOutput) CacheCostUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkUsageItem) float64 { return v.CacheCostUsd }).(pulumi.Float64Output)
+}
+
+// USD for the tokens written to the cache
+func (o GetAgentNetworkUsageItemOutput) CacheCreationCostUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkUsageItem) float64 { return v.CacheCreationCostUsd }).(pulumi.Float64Output)
+}
+
+// Tokens written to the prompt cache
+func (o GetAgentNetworkUsageItemOutput) CacheCreationTokens() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkUsageItem) int { return v.CacheCreationTokens }).(pulumi.IntOutput)
+}
+
+// USD for the tokens read from the cache
+func (o GetAgentNetworkUsageItemOutput) CachedInputCostUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkUsageItem) float64 { return v.CachedInputCostUsd }).(pulumi.Float64Output)
+}
+
+// Tokens read from the prompt cache
+func (o GetAgentNetworkUsageItemOutput) CachedInputTokens() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkUsageItem) int { return v.CachedInputTokens }).(pulumi.IntOutput)
+}
+
+// USD in all
+func (o GetAgentNetworkUsageItemOutput) CostUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkUsageItem) float64 { return v.CostUsd }).(pulumi.Float64Output)
+}
+
+// USD for the input tokens not from the cache
+func (o GetAgentNetworkUsageItemOutput) InputCostUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkUsageItem) float64 { return v.InputCostUsd }).(pulumi.Float64Output)
+}
+
+// Input tokens
+func (o GetAgentNetworkUsageItemOutput) InputTokens() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkUsageItem) int { return v.InputTokens }).(pulumi.IntOutput)
+}
+
+// USD for the output tokens
+func (o GetAgentNetworkUsageItemOutput) OutputCostUsd() pulumi.Float64Output {
+	return o.ApplyT(func(v GetAgentNetworkUsageItem) float64 { return v.OutputCostUsd }).(pulumi.Float64Output)
+}
+
+// Output tokens
+func (o GetAgentNetworkUsageItemOutput) OutputTokens() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkUsageItem) int { return v.OutputTokens }).(pulumi.IntOutput)
+}
+
+// The bucket's first day (YYYY-MM-DD, UTC): a day, a Monday or a 1st
+func (o GetAgentNetworkUsageItemOutput) PeriodStart() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAgentNetworkUsageItem) string { return v.PeriodStart }).(pulumi.StringOutput)
+}
+
+// All tokens, prompt-cache tokens included
+func (o GetAgentNetworkUsageItemOutput) TotalTokens() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAgentNetworkUsageItem) int { return v.TotalTokens }).(pulumi.IntOutput)
+}
+
+type GetAgentNetworkUsageItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetAgentNetworkUsageItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetAgentNetworkUsageItem)(nil)).Elem()
+}
+
+func (o GetAgentNetworkUsageItemArrayOutput) ToGetAgentNetworkUsageItemArrayOutput() GetAgentNetworkUsageItemArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkUsageItemArrayOutput) ToGetAgentNetworkUsageItemArrayOutputWithContext(ctx context.Context) GetAgentNetworkUsageItemArrayOutput {
+	return o
+}
+
+func (o GetAgentNetworkUsageItemArrayOutput) Index(i pulumi.IntInput) GetAgentNetworkUsageItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetAgentNetworkUsageItem {
+		return vs[0].([]GetAgentNetworkUsageItem)[vs[1].(int)]
+	}).(GetAgentNetworkUsageItemOutput)
 }
 
 // Audit event
@@ -18075,6 +23013,26 @@ func (o UserPermissionsModuleMapOutput) MapIndex(k pulumi.StringInput) UserPermi
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AccountSettingsExtraInput)(nil)).Elem(), AccountSettingsExtraArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AccountSettingsExtraPtrInput)(nil)).Elem(), AccountSettingsExtraArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentNetworkBudgetRuleLimitsInput)(nil)).Elem(), AgentNetworkBudgetRuleLimitsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentNetworkBudgetRuleLimitsPtrInput)(nil)).Elem(), AgentNetworkBudgetRuleLimitsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentNetworkBudgetRuleLimitsBudgetLimitInput)(nil)).Elem(), AgentNetworkBudgetRuleLimitsBudgetLimitArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentNetworkBudgetRuleLimitsBudgetLimitPtrInput)(nil)).Elem(), AgentNetworkBudgetRuleLimitsBudgetLimitArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentNetworkBudgetRuleLimitsTokenLimitInput)(nil)).Elem(), AgentNetworkBudgetRuleLimitsTokenLimitArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentNetworkBudgetRuleLimitsTokenLimitPtrInput)(nil)).Elem(), AgentNetworkBudgetRuleLimitsTokenLimitArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentNetworkGuardrailChecksInput)(nil)).Elem(), AgentNetworkGuardrailChecksArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentNetworkGuardrailChecksPtrInput)(nil)).Elem(), AgentNetworkGuardrailChecksArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentNetworkGuardrailChecksModelAllowlistInput)(nil)).Elem(), AgentNetworkGuardrailChecksModelAllowlistArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentNetworkGuardrailChecksModelAllowlistPtrInput)(nil)).Elem(), AgentNetworkGuardrailChecksModelAllowlistArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentNetworkGuardrailChecksPromptCaptureInput)(nil)).Elem(), AgentNetworkGuardrailChecksPromptCaptureArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentNetworkGuardrailChecksPromptCapturePtrInput)(nil)).Elem(), AgentNetworkGuardrailChecksPromptCaptureArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentNetworkPolicyLimitsInput)(nil)).Elem(), AgentNetworkPolicyLimitsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentNetworkPolicyLimitsPtrInput)(nil)).Elem(), AgentNetworkPolicyLimitsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentNetworkPolicyLimitsBudgetLimitInput)(nil)).Elem(), AgentNetworkPolicyLimitsBudgetLimitArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentNetworkPolicyLimitsBudgetLimitPtrInput)(nil)).Elem(), AgentNetworkPolicyLimitsBudgetLimitArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentNetworkPolicyLimitsTokenLimitInput)(nil)).Elem(), AgentNetworkPolicyLimitsTokenLimitArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentNetworkPolicyLimitsTokenLimitPtrInput)(nil)).Elem(), AgentNetworkPolicyLimitsTokenLimitArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentNetworkProviderModelInput)(nil)).Elem(), AgentNetworkProviderModelArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentNetworkProviderModelArrayInput)(nil)).Elem(), AgentNetworkProviderModelArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DnsZoneBundleRecordInput)(nil)).Elem(), DnsZoneBundleRecordArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DnsZoneBundleRecordArrayInput)(nil)).Elem(), DnsZoneBundleRecordArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*EdrVendorAMatchAttributesInput)(nil)).Elem(), EdrVendorAMatchAttributesArgs{})
@@ -18148,6 +23106,26 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*SegmentSetupKeyOptionsPtrInput)(nil)).Elem(), SegmentSetupKeyOptionsArgs{})
 	pulumi.RegisterOutputType(AccountSettingsExtraOutput{})
 	pulumi.RegisterOutputType(AccountSettingsExtraPtrOutput{})
+	pulumi.RegisterOutputType(AgentNetworkBudgetRuleLimitsOutput{})
+	pulumi.RegisterOutputType(AgentNetworkBudgetRuleLimitsPtrOutput{})
+	pulumi.RegisterOutputType(AgentNetworkBudgetRuleLimitsBudgetLimitOutput{})
+	pulumi.RegisterOutputType(AgentNetworkBudgetRuleLimitsBudgetLimitPtrOutput{})
+	pulumi.RegisterOutputType(AgentNetworkBudgetRuleLimitsTokenLimitOutput{})
+	pulumi.RegisterOutputType(AgentNetworkBudgetRuleLimitsTokenLimitPtrOutput{})
+	pulumi.RegisterOutputType(AgentNetworkGuardrailChecksOutput{})
+	pulumi.RegisterOutputType(AgentNetworkGuardrailChecksPtrOutput{})
+	pulumi.RegisterOutputType(AgentNetworkGuardrailChecksModelAllowlistOutput{})
+	pulumi.RegisterOutputType(AgentNetworkGuardrailChecksModelAllowlistPtrOutput{})
+	pulumi.RegisterOutputType(AgentNetworkGuardrailChecksPromptCaptureOutput{})
+	pulumi.RegisterOutputType(AgentNetworkGuardrailChecksPromptCapturePtrOutput{})
+	pulumi.RegisterOutputType(AgentNetworkPolicyLimitsOutput{})
+	pulumi.RegisterOutputType(AgentNetworkPolicyLimitsPtrOutput{})
+	pulumi.RegisterOutputType(AgentNetworkPolicyLimitsBudgetLimitOutput{})
+	pulumi.RegisterOutputType(AgentNetworkPolicyLimitsBudgetLimitPtrOutput{})
+	pulumi.RegisterOutputType(AgentNetworkPolicyLimitsTokenLimitOutput{})
+	pulumi.RegisterOutputType(AgentNetworkPolicyLimitsTokenLimitPtrOutput{})
+	pulumi.RegisterOutputType(AgentNetworkProviderModelOutput{})
+	pulumi.RegisterOutputType(AgentNetworkProviderModelArrayOutput{})
 	pulumi.RegisterOutputType(DnsZoneBundleRecordOutput{})
 	pulumi.RegisterOutputType(DnsZoneBundleRecordArrayOutput{})
 	pulumi.RegisterOutputType(DnsZoneRecordOutput{})
@@ -18158,6 +23136,68 @@ func init() {
 	pulumi.RegisterOutputType(GetAccountOnboardingOutput{})
 	pulumi.RegisterOutputType(GetAccountSettingsTypeOutput{})
 	pulumi.RegisterOutputType(GetAccountSettingsExtraOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkAccessLogSessionsDataOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkAccessLogSessionsDataArrayOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkAccessLogSessionsDataEntryOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkAccessLogSessionsDataEntryArrayOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkAccessLogsDataOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkAccessLogsDataArrayOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkBudgetRuleLimitsOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkBudgetRuleLimitsBudgetLimitOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkBudgetRuleLimitsTokenLimitOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkBudgetRulesItemOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkBudgetRulesItemArrayOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkBudgetRulesItemLimitsOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkBudgetRulesItemLimitsBudgetLimitOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkBudgetRulesItemLimitsTokenLimitOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkCatalogProviderExtraHeaderOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkCatalogProviderExtraHeaderArrayOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkCatalogProviderIdentityInjectionOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkCatalogProviderIdentityInjectionPtrOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkCatalogProviderIdentityInjectionHeaderPairOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkCatalogProviderIdentityInjectionHeaderPairPtrOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadataPtrOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkCatalogProviderModelOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkCatalogProviderModelArrayOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkCatalogProvidersItemOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkCatalogProvidersItemArrayOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkCatalogProvidersItemExtraHeaderOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkCatalogProvidersItemExtraHeaderArrayOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkCatalogProvidersItemIdentityInjectionOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkCatalogProvidersItemIdentityInjectionPtrOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPairPtrOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadataPtrOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkCatalogProvidersItemModelOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkCatalogProvidersItemModelArrayOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkConsumptionItemOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkConsumptionItemArrayOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkGuardrailChecksOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkGuardrailChecksModelAllowlistOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkGuardrailChecksPromptCaptureOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkGuardrailsItemOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkGuardrailsItemArrayOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkGuardrailsItemChecksOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkGuardrailsItemChecksModelAllowlistOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkGuardrailsItemChecksPromptCaptureOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkPoliciesItemOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkPoliciesItemArrayOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkPoliciesItemLimitsOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkPoliciesItemLimitsBudgetLimitOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkPoliciesItemLimitsTokenLimitOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkPolicyLimitsOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkPolicyLimitsBudgetLimitOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkPolicyLimitsTokenLimitOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkProviderModelOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkProviderModelArrayOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkProvidersItemOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkProvidersItemArrayOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkProvidersItemModelOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkProvidersItemModelArrayOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkUsageItemOutput{})
+	pulumi.RegisterOutputType(GetAgentNetworkUsageItemArrayOutput{})
 	pulumi.RegisterOutputType(GetAuditEventsItemOutput{})
 	pulumi.RegisterOutputType(GetAuditEventsItemArrayOutput{})
 	pulumi.RegisterOutputType(GetCurrentUserPermissionsOutput{})

@@ -7,6 +7,11 @@ from . import _utilities
 import typing
 # Export this package's modules as members:
 from .account_settings import *
+from .agent_network_budget_rule import *
+from .agent_network_guardrail import *
+from .agent_network_policy import *
+from .agent_network_provider import *
+from .agent_network_settings import *
 from .directory_sync_vendor_d import *
 from .directory_sync_vendor_e import *
 from .dns_record import *
@@ -19,6 +24,21 @@ from .edr_vendor_c import *
 from .event_streaming_integration import *
 from .get_accessible_peers import *
 from .get_account import *
+from .get_agent_network_access_log_sessions import *
+from .get_agent_network_access_logs import *
+from .get_agent_network_budget_rule import *
+from .get_agent_network_budget_rules import *
+from .get_agent_network_catalog_provider import *
+from .get_agent_network_catalog_providers import *
+from .get_agent_network_consumption import *
+from .get_agent_network_guardrail import *
+from .get_agent_network_guardrails import *
+from .get_agent_network_policies import *
+from .get_agent_network_policy import *
+from .get_agent_network_provider import *
+from .get_agent_network_providers import *
+from .get_agent_network_settings import *
+from .get_agent_network_usage import *
 from .get_audit_events import *
 from .get_current_user import *
 from .get_directory_sync_logs import *
@@ -132,6 +152,11 @@ _utilities.register(
   "fqn": "pulumi_privnet",
   "classes": {
    "privnet:index:AccountSettings": "AccountSettings",
+   "privnet:index:AgentNetworkBudgetRule": "AgentNetworkBudgetRule",
+   "privnet:index:AgentNetworkGuardrail": "AgentNetworkGuardrail",
+   "privnet:index:AgentNetworkPolicy": "AgentNetworkPolicy",
+   "privnet:index:AgentNetworkProvider": "AgentNetworkProvider",
+   "privnet:index:AgentNetworkSettings": "AgentNetworkSettings",
    "privnet:index:DirectorySyncVendorD": "DirectorySyncVendorD",
    "privnet:index:DirectorySyncVendorE": "DirectorySyncVendorE",
    "privnet:index:DnsRecord": "DnsRecord",

@@ -17,6 +17,26 @@ from . import _utilities
 __all__ = [
     'AccountSettingsExtraArgs',
     'AccountSettingsExtraArgsDict',
+    'AgentNetworkBudgetRuleLimitsArgs',
+    'AgentNetworkBudgetRuleLimitsArgsDict',
+    'AgentNetworkBudgetRuleLimitsBudgetLimitArgs',
+    'AgentNetworkBudgetRuleLimitsBudgetLimitArgsDict',
+    'AgentNetworkBudgetRuleLimitsTokenLimitArgs',
+    'AgentNetworkBudgetRuleLimitsTokenLimitArgsDict',
+    'AgentNetworkGuardrailChecksArgs',
+    'AgentNetworkGuardrailChecksArgsDict',
+    'AgentNetworkGuardrailChecksModelAllowlistArgs',
+    'AgentNetworkGuardrailChecksModelAllowlistArgsDict',
+    'AgentNetworkGuardrailChecksPromptCaptureArgs',
+    'AgentNetworkGuardrailChecksPromptCaptureArgsDict',
+    'AgentNetworkPolicyLimitsArgs',
+    'AgentNetworkPolicyLimitsArgsDict',
+    'AgentNetworkPolicyLimitsBudgetLimitArgs',
+    'AgentNetworkPolicyLimitsBudgetLimitArgsDict',
+    'AgentNetworkPolicyLimitsTokenLimitArgs',
+    'AgentNetworkPolicyLimitsTokenLimitArgsDict',
+    'AgentNetworkProviderModelArgs',
+    'AgentNetworkProviderModelArgsDict',
     'DnsZoneBundleRecordArgs',
     'DnsZoneBundleRecordArgsDict',
     'EdrVendorAMatchAttributesArgs',
@@ -200,6 +220,775 @@ class AccountSettingsExtraArgs:
     @user_approval_required.setter
     def user_approval_required(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "user_approval_required", value)
+
+
+class AgentNetworkBudgetRuleLimitsArgsDict(TypedDict):
+    """
+    Token and spending caps; a limit left out is off
+    """
+    budget_limit: NotRequired[pulumi.Input[Optional['AgentNetworkBudgetRuleLimitsBudgetLimitArgsDict']]]
+    """
+    Caps on spending, in USD at the models' prices, per group and per user over a window
+    """
+    token_limit: NotRequired[pulumi.Input[Optional['AgentNetworkBudgetRuleLimitsTokenLimitArgsDict']]]
+    """
+    Caps on tokens (input and output) per group and per user over a window
+    """
+
+@pulumi.input_type
+class AgentNetworkBudgetRuleLimitsArgs:
+    def __init__(__self__, *,
+                 budget_limit: pulumi.Input[Optional['AgentNetworkBudgetRuleLimitsBudgetLimitArgs']] = None,
+                 token_limit: pulumi.Input[Optional['AgentNetworkBudgetRuleLimitsTokenLimitArgs']] = None):
+        """
+        Token and spending caps; a limit left out is off
+
+        :param pulumi.Input['AgentNetworkBudgetRuleLimitsBudgetLimitArgs'] budget_limit: Caps on spending, in USD at the models' prices, per group and per user over a window
+        :param pulumi.Input['AgentNetworkBudgetRuleLimitsTokenLimitArgs'] token_limit: Caps on tokens (input and output) per group and per user over a window
+        """
+        if budget_limit is not None:
+            pulumi.set(__self__, "budget_limit", budget_limit)
+        if token_limit is not None:
+            pulumi.set(__self__, "token_limit", token_limit)
+
+    @_builtins.property
+    @pulumi.getter(name="budgetLimit")
+    def budget_limit(self) -> pulumi.Input[Optional['AgentNetworkBudgetRuleLimitsBudgetLimitArgs']]:
+        """
+        Caps on spending, in USD at the models' prices, per group and per user over a window
+        """
+        return pulumi.get(self, "budget_limit")
+
+    @budget_limit.setter
+    def budget_limit(self, value: pulumi.Input[Optional['AgentNetworkBudgetRuleLimitsBudgetLimitArgs']]):
+        pulumi.set(self, "budget_limit", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tokenLimit")
+    def token_limit(self) -> pulumi.Input[Optional['AgentNetworkBudgetRuleLimitsTokenLimitArgs']]:
+        """
+        Caps on tokens (input and output) per group and per user over a window
+        """
+        return pulumi.get(self, "token_limit")
+
+    @token_limit.setter
+    def token_limit(self, value: pulumi.Input[Optional['AgentNetworkBudgetRuleLimitsTokenLimitArgs']]):
+        pulumi.set(self, "token_limit", value)
+
+
+class AgentNetworkBudgetRuleLimitsBudgetLimitArgsDict(TypedDict):
+    """
+    Caps on spending, in USD at the models' prices, per group and per user over a window
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the spending caps apply; default false
+    """
+    group_cap_usd: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    USD each group may spend in a window (each group counts on its own); 0: no cap
+    """
+    user_cap_usd: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    USD each user may spend in a window; 0: no cap
+    """
+    window_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+    """
+
+@pulumi.input_type
+class AgentNetworkBudgetRuleLimitsBudgetLimitArgs:
+    def __init__(__self__, *,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 group_cap_usd: pulumi.Input[Optional[_builtins.float]] = None,
+                 user_cap_usd: pulumi.Input[Optional[_builtins.float]] = None,
+                 window_seconds: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        Caps on spending, in USD at the models' prices, per group and per user over a window
+
+        :param pulumi.Input[_builtins.bool] enabled: Whether the spending caps apply; default false
+        :param pulumi.Input[_builtins.float] group_cap_usd: USD each group may spend in a window (each group counts on its own); 0: no cap
+        :param pulumi.Input[_builtins.float] user_cap_usd: USD each user may spend in a window; 0: no cap
+        :param pulumi.Input[_builtins.int] window_seconds: The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+        """
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if group_cap_usd is not None:
+            pulumi.set(__self__, "group_cap_usd", group_cap_usd)
+        if user_cap_usd is not None:
+            pulumi.set(__self__, "user_cap_usd", user_cap_usd)
+        if window_seconds is not None:
+            pulumi.set(__self__, "window_seconds", window_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the spending caps apply; default false
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="groupCapUsd")
+    def group_cap_usd(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        USD each group may spend in a window (each group counts on its own); 0: no cap
+        """
+        return pulumi.get(self, "group_cap_usd")
+
+    @group_cap_usd.setter
+    def group_cap_usd(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "group_cap_usd", value)
+
+    @_builtins.property
+    @pulumi.getter(name="userCapUsd")
+    def user_cap_usd(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        USD each user may spend in a window; 0: no cap
+        """
+        return pulumi.get(self, "user_cap_usd")
+
+    @user_cap_usd.setter
+    def user_cap_usd(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "user_cap_usd", value)
+
+    @_builtins.property
+    @pulumi.getter(name="windowSeconds")
+    def window_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+        """
+        return pulumi.get(self, "window_seconds")
+
+    @window_seconds.setter
+    def window_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "window_seconds", value)
+
+
+class AgentNetworkBudgetRuleLimitsTokenLimitArgsDict(TypedDict):
+    """
+    Caps on tokens (input and output) per group and per user over a window
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the token caps apply; default false
+    """
+    group_cap: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Tokens each group may use in a window (each group counts on its own); 0: no cap
+    """
+    user_cap: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Tokens each user may use in a window; 0: no cap
+    """
+    window_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+    """
+
+@pulumi.input_type
+class AgentNetworkBudgetRuleLimitsTokenLimitArgs:
+    def __init__(__self__, *,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 group_cap: pulumi.Input[Optional[_builtins.int]] = None,
+                 user_cap: pulumi.Input[Optional[_builtins.int]] = None,
+                 window_seconds: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        Caps on tokens (input and output) per group and per user over a window
+
+        :param pulumi.Input[_builtins.bool] enabled: Whether the token caps apply; default false
+        :param pulumi.Input[_builtins.int] group_cap: Tokens each group may use in a window (each group counts on its own); 0: no cap
+        :param pulumi.Input[_builtins.int] user_cap: Tokens each user may use in a window; 0: no cap
+        :param pulumi.Input[_builtins.int] window_seconds: The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+        """
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if group_cap is not None:
+            pulumi.set(__self__, "group_cap", group_cap)
+        if user_cap is not None:
+            pulumi.set(__self__, "user_cap", user_cap)
+        if window_seconds is not None:
+            pulumi.set(__self__, "window_seconds", window_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the token caps apply; default false
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="groupCap")
+    def group_cap(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Tokens each group may use in a window (each group counts on its own); 0: no cap
+        """
+        return pulumi.get(self, "group_cap")
+
+    @group_cap.setter
+    def group_cap(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "group_cap", value)
+
+    @_builtins.property
+    @pulumi.getter(name="userCap")
+    def user_cap(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Tokens each user may use in a window; 0: no cap
+        """
+        return pulumi.get(self, "user_cap")
+
+    @user_cap.setter
+    def user_cap(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "user_cap", value)
+
+    @_builtins.property
+    @pulumi.getter(name="windowSeconds")
+    def window_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+        """
+        return pulumi.get(self, "window_seconds")
+
+    @window_seconds.setter
+    def window_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "window_seconds", value)
+
+
+class AgentNetworkGuardrailChecksArgsDict(TypedDict):
+    """
+    What the guardrail checks; a check left out is off
+    """
+    model_allowlist: NotRequired[pulumi.Input[Optional['AgentNetworkGuardrailChecksModelAllowlistArgsDict']]]
+    """
+    Allow only these models
+    """
+    prompt_capture: NotRequired[pulumi.Input[Optional['AgentNetworkGuardrailChecksPromptCaptureArgsDict']]]
+    """
+    Capture prompts (the settings' prompt collection must be on too)
+    """
+
+@pulumi.input_type
+class AgentNetworkGuardrailChecksArgs:
+    def __init__(__self__, *,
+                 model_allowlist: pulumi.Input[Optional['AgentNetworkGuardrailChecksModelAllowlistArgs']] = None,
+                 prompt_capture: pulumi.Input[Optional['AgentNetworkGuardrailChecksPromptCaptureArgs']] = None):
+        """
+        What the guardrail checks; a check left out is off
+
+        :param pulumi.Input['AgentNetworkGuardrailChecksModelAllowlistArgs'] model_allowlist: Allow only these models
+        :param pulumi.Input['AgentNetworkGuardrailChecksPromptCaptureArgs'] prompt_capture: Capture prompts (the settings' prompt collection must be on too)
+        """
+        if model_allowlist is not None:
+            pulumi.set(__self__, "model_allowlist", model_allowlist)
+        if prompt_capture is not None:
+            pulumi.set(__self__, "prompt_capture", prompt_capture)
+
+    @_builtins.property
+    @pulumi.getter(name="modelAllowlist")
+    def model_allowlist(self) -> pulumi.Input[Optional['AgentNetworkGuardrailChecksModelAllowlistArgs']]:
+        """
+        Allow only these models
+        """
+        return pulumi.get(self, "model_allowlist")
+
+    @model_allowlist.setter
+    def model_allowlist(self, value: pulumi.Input[Optional['AgentNetworkGuardrailChecksModelAllowlistArgs']]):
+        pulumi.set(self, "model_allowlist", value)
+
+    @_builtins.property
+    @pulumi.getter(name="promptCapture")
+    def prompt_capture(self) -> pulumi.Input[Optional['AgentNetworkGuardrailChecksPromptCaptureArgs']]:
+        """
+        Capture prompts (the settings' prompt collection must be on too)
+        """
+        return pulumi.get(self, "prompt_capture")
+
+    @prompt_capture.setter
+    def prompt_capture(self, value: pulumi.Input[Optional['AgentNetworkGuardrailChecksPromptCaptureArgs']]):
+        pulumi.set(self, "prompt_capture", value)
+
+
+class AgentNetworkGuardrailChecksModelAllowlistArgsDict(TypedDict):
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether only the listed models are allowed; default false
+    """
+    models: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    The models allowed; a request for any other is refused
+    """
+
+@pulumi.input_type
+class AgentNetworkGuardrailChecksModelAllowlistArgs:
+    def __init__(__self__, *,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 models: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        :param pulumi.Input[_builtins.bool] enabled: Whether only the listed models are allowed; default false
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] models: The models allowed; a request for any other is refused
+        """
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if models is not None:
+            pulumi.set(__self__, "models", models)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether only the listed models are allowed; default false
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def models(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        The models allowed; a request for any other is refused
+        """
+        return pulumi.get(self, "models")
+
+    @models.setter
+    def models(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "models", value)
+
+
+class AgentNetworkGuardrailChecksPromptCaptureArgsDict(TypedDict):
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether prompts and completions are captured; default false
+    """
+    redact_pii: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether personal data is removed from them; default false
+    """
+
+@pulumi.input_type
+class AgentNetworkGuardrailChecksPromptCaptureArgs:
+    def __init__(__self__, *,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 redact_pii: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        :param pulumi.Input[_builtins.bool] enabled: Whether prompts and completions are captured; default false
+        :param pulumi.Input[_builtins.bool] redact_pii: Whether personal data is removed from them; default false
+        """
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if redact_pii is not None:
+            pulumi.set(__self__, "redact_pii", redact_pii)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether prompts and completions are captured; default false
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="redactPii")
+    def redact_pii(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether personal data is removed from them; default false
+        """
+        return pulumi.get(self, "redact_pii")
+
+    @redact_pii.setter
+    def redact_pii(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "redact_pii", value)
+
+
+class AgentNetworkPolicyLimitsArgsDict(TypedDict):
+    """
+    Token and spending caps; a limit left out is off
+    """
+    budget_limit: NotRequired[pulumi.Input[Optional['AgentNetworkPolicyLimitsBudgetLimitArgsDict']]]
+    """
+    Caps on spending, in USD at the models' prices, per group and per user over a window
+    """
+    token_limit: NotRequired[pulumi.Input[Optional['AgentNetworkPolicyLimitsTokenLimitArgsDict']]]
+    """
+    Caps on tokens (input and output) per group and per user over a window
+    """
+
+@pulumi.input_type
+class AgentNetworkPolicyLimitsArgs:
+    def __init__(__self__, *,
+                 budget_limit: pulumi.Input[Optional['AgentNetworkPolicyLimitsBudgetLimitArgs']] = None,
+                 token_limit: pulumi.Input[Optional['AgentNetworkPolicyLimitsTokenLimitArgs']] = None):
+        """
+        Token and spending caps; a limit left out is off
+
+        :param pulumi.Input['AgentNetworkPolicyLimitsBudgetLimitArgs'] budget_limit: Caps on spending, in USD at the models' prices, per group and per user over a window
+        :param pulumi.Input['AgentNetworkPolicyLimitsTokenLimitArgs'] token_limit: Caps on tokens (input and output) per group and per user over a window
+        """
+        if budget_limit is not None:
+            pulumi.set(__self__, "budget_limit", budget_limit)
+        if token_limit is not None:
+            pulumi.set(__self__, "token_limit", token_limit)
+
+    @_builtins.property
+    @pulumi.getter(name="budgetLimit")
+    def budget_limit(self) -> pulumi.Input[Optional['AgentNetworkPolicyLimitsBudgetLimitArgs']]:
+        """
+        Caps on spending, in USD at the models' prices, per group and per user over a window
+        """
+        return pulumi.get(self, "budget_limit")
+
+    @budget_limit.setter
+    def budget_limit(self, value: pulumi.Input[Optional['AgentNetworkPolicyLimitsBudgetLimitArgs']]):
+        pulumi.set(self, "budget_limit", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tokenLimit")
+    def token_limit(self) -> pulumi.Input[Optional['AgentNetworkPolicyLimitsTokenLimitArgs']]:
+        """
+        Caps on tokens (input and output) per group and per user over a window
+        """
+        return pulumi.get(self, "token_limit")
+
+    @token_limit.setter
+    def token_limit(self, value: pulumi.Input[Optional['AgentNetworkPolicyLimitsTokenLimitArgs']]):
+        pulumi.set(self, "token_limit", value)
+
+
+class AgentNetworkPolicyLimitsBudgetLimitArgsDict(TypedDict):
+    """
+    Caps on spending, in USD at the models' prices, per group and per user over a window
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the spending caps apply; default false
+    """
+    group_cap_usd: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    USD each group may spend in a window (each group counts on its own); 0: no cap
+    """
+    user_cap_usd: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    USD each user may spend in a window; 0: no cap
+    """
+    window_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+    """
+
+@pulumi.input_type
+class AgentNetworkPolicyLimitsBudgetLimitArgs:
+    def __init__(__self__, *,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 group_cap_usd: pulumi.Input[Optional[_builtins.float]] = None,
+                 user_cap_usd: pulumi.Input[Optional[_builtins.float]] = None,
+                 window_seconds: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        Caps on spending, in USD at the models' prices, per group and per user over a window
+
+        :param pulumi.Input[_builtins.bool] enabled: Whether the spending caps apply; default false
+        :param pulumi.Input[_builtins.float] group_cap_usd: USD each group may spend in a window (each group counts on its own); 0: no cap
+        :param pulumi.Input[_builtins.float] user_cap_usd: USD each user may spend in a window; 0: no cap
+        :param pulumi.Input[_builtins.int] window_seconds: The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+        """
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if group_cap_usd is not None:
+            pulumi.set(__self__, "group_cap_usd", group_cap_usd)
+        if user_cap_usd is not None:
+            pulumi.set(__self__, "user_cap_usd", user_cap_usd)
+        if window_seconds is not None:
+            pulumi.set(__self__, "window_seconds", window_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the spending caps apply; default false
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="groupCapUsd")
+    def group_cap_usd(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        USD each group may spend in a window (each group counts on its own); 0: no cap
+        """
+        return pulumi.get(self, "group_cap_usd")
+
+    @group_cap_usd.setter
+    def group_cap_usd(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "group_cap_usd", value)
+
+    @_builtins.property
+    @pulumi.getter(name="userCapUsd")
+    def user_cap_usd(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        USD each user may spend in a window; 0: no cap
+        """
+        return pulumi.get(self, "user_cap_usd")
+
+    @user_cap_usd.setter
+    def user_cap_usd(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "user_cap_usd", value)
+
+    @_builtins.property
+    @pulumi.getter(name="windowSeconds")
+    def window_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+        """
+        return pulumi.get(self, "window_seconds")
+
+    @window_seconds.setter
+    def window_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "window_seconds", value)
+
+
+class AgentNetworkPolicyLimitsTokenLimitArgsDict(TypedDict):
+    """
+    Caps on tokens (input and output) per group and per user over a window
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the token caps apply; default false
+    """
+    group_cap: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Tokens each group may use in a window (each group counts on its own); 0: no cap
+    """
+    user_cap: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Tokens each user may use in a window; 0: no cap
+    """
+    window_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+    """
+
+@pulumi.input_type
+class AgentNetworkPolicyLimitsTokenLimitArgs:
+    def __init__(__self__, *,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 group_cap: pulumi.Input[Optional[_builtins.int]] = None,
+                 user_cap: pulumi.Input[Optional[_builtins.int]] = None,
+                 window_seconds: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        Caps on tokens (input and output) per group and per user over a window
+
+        :param pulumi.Input[_builtins.bool] enabled: Whether the token caps apply; default false
+        :param pulumi.Input[_builtins.int] group_cap: Tokens each group may use in a window (each group counts on its own); 0: no cap
+        :param pulumi.Input[_builtins.int] user_cap: Tokens each user may use in a window; 0: no cap
+        :param pulumi.Input[_builtins.int] window_seconds: The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+        """
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if group_cap is not None:
+            pulumi.set(__self__, "group_cap", group_cap)
+        if user_cap is not None:
+            pulumi.set(__self__, "user_cap", user_cap)
+        if window_seconds is not None:
+            pulumi.set(__self__, "window_seconds", window_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the token caps apply; default false
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="groupCap")
+    def group_cap(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Tokens each group may use in a window (each group counts on its own); 0: no cap
+        """
+        return pulumi.get(self, "group_cap")
+
+    @group_cap.setter
+    def group_cap(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "group_cap", value)
+
+    @_builtins.property
+    @pulumi.getter(name="userCap")
+    def user_cap(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Tokens each user may use in a window; 0: no cap
+        """
+        return pulumi.get(self, "user_cap")
+
+    @user_cap.setter
+    def user_cap(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "user_cap", value)
+
+    @_builtins.property
+    @pulumi.getter(name="windowSeconds")
+    def window_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+        """
+        return pulumi.get(self, "window_seconds")
+
+    @window_seconds.setter
+    def window_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "window_seconds", value)
+
+
+class AgentNetworkProviderModelArgsDict(TypedDict):
+    """
+    A model offered through the provider, with its prices
+    """
+    id: pulumi.Input[_builtins.str]
+    """
+    The model's id as the provider names it (`gpt-4o-mini`)
+    """
+    cache_creation_per1k: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    USD per 1,000 tokens written to the prompt cache (Anthropic's way); left out: the catalog's rate
+    """
+    cache_read_per1k: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    USD per 1,000 tokens read from the prompt cache (Anthropic's way: besides the input tokens); left out: the catalog's rate
+    """
+    cached_input_per1k: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    USD per 1,000 cached prompt tokens (OpenAI's way: part of the input tokens); left out: the catalog's rate
+    """
+    input_per1k: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    USD per 1,000 input tokens; default 0
+    """
+    output_per1k: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    USD per 1,000 output tokens; default 0
+    """
+
+@pulumi.input_type
+class AgentNetworkProviderModelArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[_builtins.str],
+                 cache_creation_per1k: pulumi.Input[Optional[_builtins.float]] = None,
+                 cache_read_per1k: pulumi.Input[Optional[_builtins.float]] = None,
+                 cached_input_per1k: pulumi.Input[Optional[_builtins.float]] = None,
+                 input_per1k: pulumi.Input[Optional[_builtins.float]] = None,
+                 output_per1k: pulumi.Input[Optional[_builtins.float]] = None):
+        """
+        A model offered through the provider, with its prices
+
+        :param pulumi.Input[_builtins.str] id: The model's id as the provider names it (`gpt-4o-mini`)
+        :param pulumi.Input[_builtins.float] cache_creation_per1k: USD per 1,000 tokens written to the prompt cache (Anthropic's way); left out: the catalog's rate
+        :param pulumi.Input[_builtins.float] cache_read_per1k: USD per 1,000 tokens read from the prompt cache (Anthropic's way: besides the input tokens); left out: the catalog's rate
+        :param pulumi.Input[_builtins.float] cached_input_per1k: USD per 1,000 cached prompt tokens (OpenAI's way: part of the input tokens); left out: the catalog's rate
+        :param pulumi.Input[_builtins.float] input_per1k: USD per 1,000 input tokens; default 0
+        :param pulumi.Input[_builtins.float] output_per1k: USD per 1,000 output tokens; default 0
+        """
+        pulumi.set(__self__, "id", id)
+        if cache_creation_per1k is not None:
+            pulumi.set(__self__, "cache_creation_per1k", cache_creation_per1k)
+        if cache_read_per1k is not None:
+            pulumi.set(__self__, "cache_read_per1k", cache_read_per1k)
+        if cached_input_per1k is not None:
+            pulumi.set(__self__, "cached_input_per1k", cached_input_per1k)
+        if input_per1k is not None:
+            pulumi.set(__self__, "input_per1k", input_per1k)
+        if output_per1k is not None:
+            pulumi.set(__self__, "output_per1k", output_per1k)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.str]:
+        """
+        The model's id as the provider names it (`gpt-4o-mini`)
+        """
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="cacheCreationPer1k")
+    def cache_creation_per1k(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        USD per 1,000 tokens written to the prompt cache (Anthropic's way); left out: the catalog's rate
+        """
+        return pulumi.get(self, "cache_creation_per1k")
+
+    @cache_creation_per1k.setter
+    def cache_creation_per1k(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "cache_creation_per1k", value)
+
+    @_builtins.property
+    @pulumi.getter(name="cacheReadPer1k")
+    def cache_read_per1k(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        USD per 1,000 tokens read from the prompt cache (Anthropic's way: besides the input tokens); left out: the catalog's rate
+        """
+        return pulumi.get(self, "cache_read_per1k")
+
+    @cache_read_per1k.setter
+    def cache_read_per1k(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "cache_read_per1k", value)
+
+    @_builtins.property
+    @pulumi.getter(name="cachedInputPer1k")
+    def cached_input_per1k(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        USD per 1,000 cached prompt tokens (OpenAI's way: part of the input tokens); left out: the catalog's rate
+        """
+        return pulumi.get(self, "cached_input_per1k")
+
+    @cached_input_per1k.setter
+    def cached_input_per1k(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "cached_input_per1k", value)
+
+    @_builtins.property
+    @pulumi.getter(name="inputPer1k")
+    def input_per1k(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        USD per 1,000 input tokens; default 0
+        """
+        return pulumi.get(self, "input_per1k")
+
+    @input_per1k.setter
+    def input_per1k(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "input_per1k", value)
+
+    @_builtins.property
+    @pulumi.getter(name="outputPer1k")
+    def output_per1k(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        USD per 1,000 output tokens; default 0
+        """
+        return pulumi.get(self, "output_per1k")
+
+    @output_per1k.setter
+    def output_per1k(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "output_per1k", value)
 
 
 class DnsZoneBundleRecordArgsDict(TypedDict):

@@ -17,12 +17,62 @@ from . import outputs
 
 __all__ = [
     'AccountSettingsExtra',
+    'AgentNetworkBudgetRuleLimits',
+    'AgentNetworkBudgetRuleLimitsBudgetLimit',
+    'AgentNetworkBudgetRuleLimitsTokenLimit',
+    'AgentNetworkGuardrailChecks',
+    'AgentNetworkGuardrailChecksModelAllowlist',
+    'AgentNetworkGuardrailChecksPromptCapture',
+    'AgentNetworkPolicyLimits',
+    'AgentNetworkPolicyLimitsBudgetLimit',
+    'AgentNetworkPolicyLimitsTokenLimit',
+    'AgentNetworkProviderModel',
     'DnsZoneRecord',
     'EdrVendorAMatchAttributes',
     'GetAccessiblePeersItem',
     'GetAccountOnboarding',
     'GetAccountSettings',
     'GetAccountSettingsExtra',
+    'GetAgentNetworkAccessLogSessionsData',
+    'GetAgentNetworkAccessLogSessionsDataEntry',
+    'GetAgentNetworkAccessLogsData',
+    'GetAgentNetworkBudgetRuleLimits',
+    'GetAgentNetworkBudgetRuleLimitsBudgetLimit',
+    'GetAgentNetworkBudgetRuleLimitsTokenLimit',
+    'GetAgentNetworkBudgetRulesItem',
+    'GetAgentNetworkBudgetRulesItemLimits',
+    'GetAgentNetworkBudgetRulesItemLimitsBudgetLimit',
+    'GetAgentNetworkBudgetRulesItemLimitsTokenLimit',
+    'GetAgentNetworkCatalogProviderExtraHeader',
+    'GetAgentNetworkCatalogProviderIdentityInjection',
+    'GetAgentNetworkCatalogProviderIdentityInjectionHeaderPair',
+    'GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadata',
+    'GetAgentNetworkCatalogProviderModel',
+    'GetAgentNetworkCatalogProvidersItem',
+    'GetAgentNetworkCatalogProvidersItemExtraHeader',
+    'GetAgentNetworkCatalogProvidersItemIdentityInjection',
+    'GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPair',
+    'GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadata',
+    'GetAgentNetworkCatalogProvidersItemModel',
+    'GetAgentNetworkConsumptionItem',
+    'GetAgentNetworkGuardrailChecks',
+    'GetAgentNetworkGuardrailChecksModelAllowlist',
+    'GetAgentNetworkGuardrailChecksPromptCapture',
+    'GetAgentNetworkGuardrailsItem',
+    'GetAgentNetworkGuardrailsItemChecks',
+    'GetAgentNetworkGuardrailsItemChecksModelAllowlist',
+    'GetAgentNetworkGuardrailsItemChecksPromptCapture',
+    'GetAgentNetworkPoliciesItem',
+    'GetAgentNetworkPoliciesItemLimits',
+    'GetAgentNetworkPoliciesItemLimitsBudgetLimit',
+    'GetAgentNetworkPoliciesItemLimitsTokenLimit',
+    'GetAgentNetworkPolicyLimits',
+    'GetAgentNetworkPolicyLimitsBudgetLimit',
+    'GetAgentNetworkPolicyLimitsTokenLimit',
+    'GetAgentNetworkProviderModel',
+    'GetAgentNetworkProvidersItem',
+    'GetAgentNetworkProvidersItemModel',
+    'GetAgentNetworkUsageItem',
     'GetAuditEventsItem',
     'GetCurrentUserPermissions',
     'GetCurrentUserPermissionsModule',
@@ -303,6 +353,682 @@ class AccountSettingsExtra(dict):
         New users joining through domain matching stay pending until approved
         """
         return pulumi.get(self, "user_approval_required")
+
+
+@pulumi.output_type
+class AgentNetworkBudgetRuleLimits(dict):
+    """
+    Token and spending caps; a limit left out is off
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "budgetLimit":
+            suggest = "budget_limit"
+        elif key == "tokenLimit":
+            suggest = "token_limit"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AgentNetworkBudgetRuleLimits. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AgentNetworkBudgetRuleLimits.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AgentNetworkBudgetRuleLimits.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 budget_limit: Optional['outputs.AgentNetworkBudgetRuleLimitsBudgetLimit'] = None,
+                 token_limit: Optional['outputs.AgentNetworkBudgetRuleLimitsTokenLimit'] = None):
+        """
+        Token and spending caps; a limit left out is off
+
+        :param 'AgentNetworkBudgetRuleLimitsBudgetLimit' budget_limit: Caps on spending, in USD at the models' prices, per group and per user over a window
+        :param 'AgentNetworkBudgetRuleLimitsTokenLimit' token_limit: Caps on tokens (input and output) per group and per user over a window
+        """
+        if budget_limit is not None:
+            pulumi.set(__self__, "budget_limit", budget_limit)
+        if token_limit is not None:
+            pulumi.set(__self__, "token_limit", token_limit)
+
+    @_builtins.property
+    @pulumi.getter(name="budgetLimit")
+    def budget_limit(self) -> Optional['outputs.AgentNetworkBudgetRuleLimitsBudgetLimit']:
+        """
+        Caps on spending, in USD at the models' prices, per group and per user over a window
+        """
+        return pulumi.get(self, "budget_limit")
+
+    @_builtins.property
+    @pulumi.getter(name="tokenLimit")
+    def token_limit(self) -> Optional['outputs.AgentNetworkBudgetRuleLimitsTokenLimit']:
+        """
+        Caps on tokens (input and output) per group and per user over a window
+        """
+        return pulumi.get(self, "token_limit")
+
+
+@pulumi.output_type
+class AgentNetworkBudgetRuleLimitsBudgetLimit(dict):
+    """
+    Caps on spending, in USD at the models' prices, per group and per user over a window
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "groupCapUsd":
+            suggest = "group_cap_usd"
+        elif key == "userCapUsd":
+            suggest = "user_cap_usd"
+        elif key == "windowSeconds":
+            suggest = "window_seconds"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AgentNetworkBudgetRuleLimitsBudgetLimit. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AgentNetworkBudgetRuleLimitsBudgetLimit.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AgentNetworkBudgetRuleLimitsBudgetLimit.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 enabled: Optional[_builtins.bool] = None,
+                 group_cap_usd: Optional[_builtins.float] = None,
+                 user_cap_usd: Optional[_builtins.float] = None,
+                 window_seconds: Optional[_builtins.int] = None):
+        """
+        Caps on spending, in USD at the models' prices, per group and per user over a window
+
+        :param _builtins.bool enabled: Whether the spending caps apply; default false
+        :param _builtins.float group_cap_usd: USD each group may spend in a window (each group counts on its own); 0: no cap
+        :param _builtins.float user_cap_usd: USD each user may spend in a window; 0: no cap
+        :param _builtins.int window_seconds: The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+        """
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if group_cap_usd is not None:
+            pulumi.set(__self__, "group_cap_usd", group_cap_usd)
+        if user_cap_usd is not None:
+            pulumi.set(__self__, "user_cap_usd", user_cap_usd)
+        if window_seconds is not None:
+            pulumi.set(__self__, "window_seconds", window_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether the spending caps apply; default false
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="groupCapUsd")
+    def group_cap_usd(self) -> Optional[_builtins.float]:
+        """
+        USD each group may spend in a window (each group counts on its own); 0: no cap
+        """
+        return pulumi.get(self, "group_cap_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="userCapUsd")
+    def user_cap_usd(self) -> Optional[_builtins.float]:
+        """
+        USD each user may spend in a window; 0: no cap
+        """
+        return pulumi.get(self, "user_cap_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="windowSeconds")
+    def window_seconds(self) -> Optional[_builtins.int]:
+        """
+        The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+        """
+        return pulumi.get(self, "window_seconds")
+
+
+@pulumi.output_type
+class AgentNetworkBudgetRuleLimitsTokenLimit(dict):
+    """
+    Caps on tokens (input and output) per group and per user over a window
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "groupCap":
+            suggest = "group_cap"
+        elif key == "userCap":
+            suggest = "user_cap"
+        elif key == "windowSeconds":
+            suggest = "window_seconds"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AgentNetworkBudgetRuleLimitsTokenLimit. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AgentNetworkBudgetRuleLimitsTokenLimit.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AgentNetworkBudgetRuleLimitsTokenLimit.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 enabled: Optional[_builtins.bool] = None,
+                 group_cap: Optional[_builtins.int] = None,
+                 user_cap: Optional[_builtins.int] = None,
+                 window_seconds: Optional[_builtins.int] = None):
+        """
+        Caps on tokens (input and output) per group and per user over a window
+
+        :param _builtins.bool enabled: Whether the token caps apply; default false
+        :param _builtins.int group_cap: Tokens each group may use in a window (each group counts on its own); 0: no cap
+        :param _builtins.int user_cap: Tokens each user may use in a window; 0: no cap
+        :param _builtins.int window_seconds: The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+        """
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if group_cap is not None:
+            pulumi.set(__self__, "group_cap", group_cap)
+        if user_cap is not None:
+            pulumi.set(__self__, "user_cap", user_cap)
+        if window_seconds is not None:
+            pulumi.set(__self__, "window_seconds", window_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether the token caps apply; default false
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="groupCap")
+    def group_cap(self) -> Optional[_builtins.int]:
+        """
+        Tokens each group may use in a window (each group counts on its own); 0: no cap
+        """
+        return pulumi.get(self, "group_cap")
+
+    @_builtins.property
+    @pulumi.getter(name="userCap")
+    def user_cap(self) -> Optional[_builtins.int]:
+        """
+        Tokens each user may use in a window; 0: no cap
+        """
+        return pulumi.get(self, "user_cap")
+
+    @_builtins.property
+    @pulumi.getter(name="windowSeconds")
+    def window_seconds(self) -> Optional[_builtins.int]:
+        """
+        The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+        """
+        return pulumi.get(self, "window_seconds")
+
+
+@pulumi.output_type
+class AgentNetworkGuardrailChecks(dict):
+    """
+    What the guardrail checks; a check left out is off
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "modelAllowlist":
+            suggest = "model_allowlist"
+        elif key == "promptCapture":
+            suggest = "prompt_capture"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AgentNetworkGuardrailChecks. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AgentNetworkGuardrailChecks.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AgentNetworkGuardrailChecks.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 model_allowlist: Optional['outputs.AgentNetworkGuardrailChecksModelAllowlist'] = None,
+                 prompt_capture: Optional['outputs.AgentNetworkGuardrailChecksPromptCapture'] = None):
+        """
+        What the guardrail checks; a check left out is off
+
+        :param 'AgentNetworkGuardrailChecksModelAllowlist' model_allowlist: Allow only these models
+        :param 'AgentNetworkGuardrailChecksPromptCapture' prompt_capture: Capture prompts (the settings' prompt collection must be on too)
+        """
+        if model_allowlist is not None:
+            pulumi.set(__self__, "model_allowlist", model_allowlist)
+        if prompt_capture is not None:
+            pulumi.set(__self__, "prompt_capture", prompt_capture)
+
+    @_builtins.property
+    @pulumi.getter(name="modelAllowlist")
+    def model_allowlist(self) -> Optional['outputs.AgentNetworkGuardrailChecksModelAllowlist']:
+        """
+        Allow only these models
+        """
+        return pulumi.get(self, "model_allowlist")
+
+    @_builtins.property
+    @pulumi.getter(name="promptCapture")
+    def prompt_capture(self) -> Optional['outputs.AgentNetworkGuardrailChecksPromptCapture']:
+        """
+        Capture prompts (the settings' prompt collection must be on too)
+        """
+        return pulumi.get(self, "prompt_capture")
+
+
+@pulumi.output_type
+class AgentNetworkGuardrailChecksModelAllowlist(dict):
+    def __init__(__self__, *,
+                 enabled: Optional[_builtins.bool] = None,
+                 models: Optional[Sequence[_builtins.str]] = None):
+        """
+        :param _builtins.bool enabled: Whether only the listed models are allowed; default false
+        :param Sequence[_builtins.str] models: The models allowed; a request for any other is refused
+        """
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if models is not None:
+            pulumi.set(__self__, "models", models)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether only the listed models are allowed; default false
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def models(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The models allowed; a request for any other is refused
+        """
+        return pulumi.get(self, "models")
+
+
+@pulumi.output_type
+class AgentNetworkGuardrailChecksPromptCapture(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "redactPii":
+            suggest = "redact_pii"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AgentNetworkGuardrailChecksPromptCapture. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AgentNetworkGuardrailChecksPromptCapture.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AgentNetworkGuardrailChecksPromptCapture.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 enabled: Optional[_builtins.bool] = None,
+                 redact_pii: Optional[_builtins.bool] = None):
+        """
+        :param _builtins.bool enabled: Whether prompts and completions are captured; default false
+        :param _builtins.bool redact_pii: Whether personal data is removed from them; default false
+        """
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if redact_pii is not None:
+            pulumi.set(__self__, "redact_pii", redact_pii)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether prompts and completions are captured; default false
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="redactPii")
+    def redact_pii(self) -> Optional[_builtins.bool]:
+        """
+        Whether personal data is removed from them; default false
+        """
+        return pulumi.get(self, "redact_pii")
+
+
+@pulumi.output_type
+class AgentNetworkPolicyLimits(dict):
+    """
+    Token and spending caps; a limit left out is off
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "budgetLimit":
+            suggest = "budget_limit"
+        elif key == "tokenLimit":
+            suggest = "token_limit"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AgentNetworkPolicyLimits. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AgentNetworkPolicyLimits.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AgentNetworkPolicyLimits.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 budget_limit: Optional['outputs.AgentNetworkPolicyLimitsBudgetLimit'] = None,
+                 token_limit: Optional['outputs.AgentNetworkPolicyLimitsTokenLimit'] = None):
+        """
+        Token and spending caps; a limit left out is off
+
+        :param 'AgentNetworkPolicyLimitsBudgetLimit' budget_limit: Caps on spending, in USD at the models' prices, per group and per user over a window
+        :param 'AgentNetworkPolicyLimitsTokenLimit' token_limit: Caps on tokens (input and output) per group and per user over a window
+        """
+        if budget_limit is not None:
+            pulumi.set(__self__, "budget_limit", budget_limit)
+        if token_limit is not None:
+            pulumi.set(__self__, "token_limit", token_limit)
+
+    @_builtins.property
+    @pulumi.getter(name="budgetLimit")
+    def budget_limit(self) -> Optional['outputs.AgentNetworkPolicyLimitsBudgetLimit']:
+        """
+        Caps on spending, in USD at the models' prices, per group and per user over a window
+        """
+        return pulumi.get(self, "budget_limit")
+
+    @_builtins.property
+    @pulumi.getter(name="tokenLimit")
+    def token_limit(self) -> Optional['outputs.AgentNetworkPolicyLimitsTokenLimit']:
+        """
+        Caps on tokens (input and output) per group and per user over a window
+        """
+        return pulumi.get(self, "token_limit")
+
+
+@pulumi.output_type
+class AgentNetworkPolicyLimitsBudgetLimit(dict):
+    """
+    Caps on spending, in USD at the models' prices, per group and per user over a window
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "groupCapUsd":
+            suggest = "group_cap_usd"
+        elif key == "userCapUsd":
+            suggest = "user_cap_usd"
+        elif key == "windowSeconds":
+            suggest = "window_seconds"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AgentNetworkPolicyLimitsBudgetLimit. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AgentNetworkPolicyLimitsBudgetLimit.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AgentNetworkPolicyLimitsBudgetLimit.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 enabled: Optional[_builtins.bool] = None,
+                 group_cap_usd: Optional[_builtins.float] = None,
+                 user_cap_usd: Optional[_builtins.float] = None,
+                 window_seconds: Optional[_builtins.int] = None):
+        """
+        Caps on spending, in USD at the models' prices, per group and per user over a window
+
+        :param _builtins.bool enabled: Whether the spending caps apply; default false
+        :param _builtins.float group_cap_usd: USD each group may spend in a window (each group counts on its own); 0: no cap
+        :param _builtins.float user_cap_usd: USD each user may spend in a window; 0: no cap
+        :param _builtins.int window_seconds: The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+        """
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if group_cap_usd is not None:
+            pulumi.set(__self__, "group_cap_usd", group_cap_usd)
+        if user_cap_usd is not None:
+            pulumi.set(__self__, "user_cap_usd", user_cap_usd)
+        if window_seconds is not None:
+            pulumi.set(__self__, "window_seconds", window_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether the spending caps apply; default false
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="groupCapUsd")
+    def group_cap_usd(self) -> Optional[_builtins.float]:
+        """
+        USD each group may spend in a window (each group counts on its own); 0: no cap
+        """
+        return pulumi.get(self, "group_cap_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="userCapUsd")
+    def user_cap_usd(self) -> Optional[_builtins.float]:
+        """
+        USD each user may spend in a window; 0: no cap
+        """
+        return pulumi.get(self, "user_cap_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="windowSeconds")
+    def window_seconds(self) -> Optional[_builtins.int]:
+        """
+        The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+        """
+        return pulumi.get(self, "window_seconds")
+
+
+@pulumi.output_type
+class AgentNetworkPolicyLimitsTokenLimit(dict):
+    """
+    Caps on tokens (input and output) per group and per user over a window
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "groupCap":
+            suggest = "group_cap"
+        elif key == "userCap":
+            suggest = "user_cap"
+        elif key == "windowSeconds":
+            suggest = "window_seconds"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AgentNetworkPolicyLimitsTokenLimit. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AgentNetworkPolicyLimitsTokenLimit.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AgentNetworkPolicyLimitsTokenLimit.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 enabled: Optional[_builtins.bool] = None,
+                 group_cap: Optional[_builtins.int] = None,
+                 user_cap: Optional[_builtins.int] = None,
+                 window_seconds: Optional[_builtins.int] = None):
+        """
+        Caps on tokens (input and output) per group and per user over a window
+
+        :param _builtins.bool enabled: Whether the token caps apply; default false
+        :param _builtins.int group_cap: Tokens each group may use in a window (each group counts on its own); 0: no cap
+        :param _builtins.int user_cap: Tokens each user may use in a window; 0: no cap
+        :param _builtins.int window_seconds: The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+        """
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if group_cap is not None:
+            pulumi.set(__self__, "group_cap", group_cap)
+        if user_cap is not None:
+            pulumi.set(__self__, "user_cap", user_cap)
+        if window_seconds is not None:
+            pulumi.set(__self__, "window_seconds", window_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether the token caps apply; default false
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="groupCap")
+    def group_cap(self) -> Optional[_builtins.int]:
+        """
+        Tokens each group may use in a window (each group counts on its own); 0: no cap
+        """
+        return pulumi.get(self, "group_cap")
+
+    @_builtins.property
+    @pulumi.getter(name="userCap")
+    def user_cap(self) -> Optional[_builtins.int]:
+        """
+        Tokens each user may use in a window; 0: no cap
+        """
+        return pulumi.get(self, "user_cap")
+
+    @_builtins.property
+    @pulumi.getter(name="windowSeconds")
+    def window_seconds(self) -> Optional[_builtins.int]:
+        """
+        The window the caps count over, in seconds; at least 60 when the limit is on; 86400 is a day
+        """
+        return pulumi.get(self, "window_seconds")
+
+
+@pulumi.output_type
+class AgentNetworkProviderModel(dict):
+    """
+    A model offered through the provider, with its prices
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "cacheCreationPer1k":
+            suggest = "cache_creation_per1k"
+        elif key == "cacheReadPer1k":
+            suggest = "cache_read_per1k"
+        elif key == "cachedInputPer1k":
+            suggest = "cached_input_per1k"
+        elif key == "inputPer1k":
+            suggest = "input_per1k"
+        elif key == "outputPer1k":
+            suggest = "output_per1k"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AgentNetworkProviderModel. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AgentNetworkProviderModel.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AgentNetworkProviderModel.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 cache_creation_per1k: Optional[_builtins.float] = None,
+                 cache_read_per1k: Optional[_builtins.float] = None,
+                 cached_input_per1k: Optional[_builtins.float] = None,
+                 input_per1k: Optional[_builtins.float] = None,
+                 output_per1k: Optional[_builtins.float] = None):
+        """
+        A model offered through the provider, with its prices
+
+        :param _builtins.str id: The model's id as the provider names it (`gpt-4o-mini`)
+        :param _builtins.float cache_creation_per1k: USD per 1,000 tokens written to the prompt cache (Anthropic's way); left out: the catalog's rate
+        :param _builtins.float cache_read_per1k: USD per 1,000 tokens read from the prompt cache (Anthropic's way: besides the input tokens); left out: the catalog's rate
+        :param _builtins.float cached_input_per1k: USD per 1,000 cached prompt tokens (OpenAI's way: part of the input tokens); left out: the catalog's rate
+        :param _builtins.float input_per1k: USD per 1,000 input tokens; default 0
+        :param _builtins.float output_per1k: USD per 1,000 output tokens; default 0
+        """
+        pulumi.set(__self__, "id", id)
+        if cache_creation_per1k is not None:
+            pulumi.set(__self__, "cache_creation_per1k", cache_creation_per1k)
+        if cache_read_per1k is not None:
+            pulumi.set(__self__, "cache_read_per1k", cache_read_per1k)
+        if cached_input_per1k is not None:
+            pulumi.set(__self__, "cached_input_per1k", cached_input_per1k)
+        if input_per1k is not None:
+            pulumi.set(__self__, "input_per1k", input_per1k)
+        if output_per1k is not None:
+            pulumi.set(__self__, "output_per1k", output_per1k)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The model's id as the provider names it (`gpt-4o-mini`)
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="cacheCreationPer1k")
+    def cache_creation_per1k(self) -> Optional[_builtins.float]:
+        """
+        USD per 1,000 tokens written to the prompt cache (Anthropic's way); left out: the catalog's rate
+        """
+        return pulumi.get(self, "cache_creation_per1k")
+
+    @_builtins.property
+    @pulumi.getter(name="cacheReadPer1k")
+    def cache_read_per1k(self) -> Optional[_builtins.float]:
+        """
+        USD per 1,000 tokens read from the prompt cache (Anthropic's way: besides the input tokens); left out: the catalog's rate
+        """
+        return pulumi.get(self, "cache_read_per1k")
+
+    @_builtins.property
+    @pulumi.getter(name="cachedInputPer1k")
+    def cached_input_per1k(self) -> Optional[_builtins.float]:
+        """
+        USD per 1,000 cached prompt tokens (OpenAI's way: part of the input tokens); left out: the catalog's rate
+        """
+        return pulumi.get(self, "cached_input_per1k")
+
+    @_builtins.property
+    @pulumi.getter(name="inputPer1k")
+    def input_per1k(self) -> Optional[_builtins.float]:
+        """
+        USD per 1,000 input tokens; default 0
+        """
+        return pulumi.get(self, "input_per1k")
+
+    @_builtins.property
+    @pulumi.getter(name="outputPer1k")
+    def output_per1k(self) -> Optional[_builtins.float]:
+        """
+        USD per 1,000 output tokens; default 0
+        """
+        return pulumi.get(self, "output_per1k")
 
 
 @pulumi.output_type
@@ -973,6 +1699,3328 @@ class GetAccountSettingsExtra(dict):
         New users joining through domain matching stay pending until approved
         """
         return pulumi.get(self, "user_approval_required")
+
+
+@pulumi.output_type
+class GetAgentNetworkAccessLogSessionsData(dict):
+    """
+    The requests of one session, summed, with the requests themselves
+    """
+    def __init__(__self__, *,
+                 cache_cost_usd: _builtins.float,
+                 cache_creation_cost_usd: _builtins.float,
+                 cache_creation_tokens: _builtins.int,
+                 cached_input_cost_usd: _builtins.float,
+                 cached_input_tokens: _builtins.int,
+                 cost_usd: _builtins.float,
+                 decision: _builtins.str,
+                 ended_at: _builtins.str,
+                 entries: Sequence['outputs.GetAgentNetworkAccessLogSessionsDataEntry'],
+                 input_cost_usd: _builtins.float,
+                 input_tokens: _builtins.int,
+                 output_cost_usd: _builtins.float,
+                 output_tokens: _builtins.int,
+                 request_count: _builtins.int,
+                 started_at: _builtins.str,
+                 total_tokens: _builtins.int,
+                 group_ids: Optional[Sequence[_builtins.str]] = None,
+                 models: Optional[Sequence[_builtins.str]] = None,
+                 providers: Optional[Sequence[_builtins.str]] = None,
+                 session_id: Optional[_builtins.str] = None,
+                 user_id: Optional[_builtins.str] = None):
+        """
+        The requests of one session, summed, with the requests themselves
+
+        :param _builtins.float cache_cost_usd: The part of costUsd for the prompt cache
+        :param _builtins.float cache_creation_cost_usd: USD for the tokens written to the cache
+        :param _builtins.int cache_creation_tokens: Tokens written to the prompt cache
+        :param _builtins.float cached_input_cost_usd: USD for the tokens read from the cache
+        :param _builtins.int cached_input_tokens: Tokens read from the prompt cache
+        :param _builtins.float cost_usd: USD in all
+        :param _builtins.str decision: deny if any request was refused, else allow
+        :param _builtins.str ended_at: Its last request
+        :param Sequence['GetAgentNetworkAccessLogSessionsDataEntry'] entries: Its requests, oldest first
+        :param _builtins.float input_cost_usd: USD for the input tokens not from the cache
+        :param _builtins.int input_tokens: Input tokens
+        :param _builtins.float output_cost_usd: USD for the output tokens
+        :param _builtins.int output_tokens: Output tokens
+        :param _builtins.int request_count: How many requests
+        :param _builtins.str started_at: Its first request
+        :param _builtins.int total_tokens: All tokens, prompt-cache tokens included
+        :param Sequence[_builtins.str] group_ids: Every group that allowed one of its requests
+        :param Sequence[_builtins.str] models: The models used
+        :param Sequence[_builtins.str] providers: The vendors used
+        :param _builtins.str session_id: The session id; empty for a request that named none
+        :param _builtins.str user_id: The caller
+        """
+        pulumi.set(__self__, "cache_cost_usd", cache_cost_usd)
+        pulumi.set(__self__, "cache_creation_cost_usd", cache_creation_cost_usd)
+        pulumi.set(__self__, "cache_creation_tokens", cache_creation_tokens)
+        pulumi.set(__self__, "cached_input_cost_usd", cached_input_cost_usd)
+        pulumi.set(__self__, "cached_input_tokens", cached_input_tokens)
+        pulumi.set(__self__, "cost_usd", cost_usd)
+        pulumi.set(__self__, "decision", decision)
+        pulumi.set(__self__, "ended_at", ended_at)
+        pulumi.set(__self__, "entries", entries)
+        pulumi.set(__self__, "input_cost_usd", input_cost_usd)
+        pulumi.set(__self__, "input_tokens", input_tokens)
+        pulumi.set(__self__, "output_cost_usd", output_cost_usd)
+        pulumi.set(__self__, "output_tokens", output_tokens)
+        pulumi.set(__self__, "request_count", request_count)
+        pulumi.set(__self__, "started_at", started_at)
+        pulumi.set(__self__, "total_tokens", total_tokens)
+        if group_ids is not None:
+            pulumi.set(__self__, "group_ids", group_ids)
+        if models is not None:
+            pulumi.set(__self__, "models", models)
+        if providers is not None:
+            pulumi.set(__self__, "providers", providers)
+        if session_id is not None:
+            pulumi.set(__self__, "session_id", session_id)
+        if user_id is not None:
+            pulumi.set(__self__, "user_id", user_id)
+
+    @_builtins.property
+    @pulumi.getter(name="cacheCostUsd")
+    def cache_cost_usd(self) -> _builtins.float:
+        """
+        The part of costUsd for the prompt cache
+        """
+        return pulumi.get(self, "cache_cost_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="cacheCreationCostUsd")
+    def cache_creation_cost_usd(self) -> _builtins.float:
+        """
+        USD for the tokens written to the cache
+        """
+        return pulumi.get(self, "cache_creation_cost_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="cacheCreationTokens")
+    def cache_creation_tokens(self) -> _builtins.int:
+        """
+        Tokens written to the prompt cache
+        """
+        return pulumi.get(self, "cache_creation_tokens")
+
+    @_builtins.property
+    @pulumi.getter(name="cachedInputCostUsd")
+    def cached_input_cost_usd(self) -> _builtins.float:
+        """
+        USD for the tokens read from the cache
+        """
+        return pulumi.get(self, "cached_input_cost_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="cachedInputTokens")
+    def cached_input_tokens(self) -> _builtins.int:
+        """
+        Tokens read from the prompt cache
+        """
+        return pulumi.get(self, "cached_input_tokens")
+
+    @_builtins.property
+    @pulumi.getter(name="costUsd")
+    def cost_usd(self) -> _builtins.float:
+        """
+        USD in all
+        """
+        return pulumi.get(self, "cost_usd")
+
+    @_builtins.property
+    @pulumi.getter
+    def decision(self) -> _builtins.str:
+        """
+        deny if any request was refused, else allow
+        """
+        return pulumi.get(self, "decision")
+
+    @_builtins.property
+    @pulumi.getter(name="endedAt")
+    def ended_at(self) -> _builtins.str:
+        """
+        Its last request
+        """
+        return pulumi.get(self, "ended_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def entries(self) -> Sequence['outputs.GetAgentNetworkAccessLogSessionsDataEntry']:
+        """
+        Its requests, oldest first
+        """
+        return pulumi.get(self, "entries")
+
+    @_builtins.property
+    @pulumi.getter(name="inputCostUsd")
+    def input_cost_usd(self) -> _builtins.float:
+        """
+        USD for the input tokens not from the cache
+        """
+        return pulumi.get(self, "input_cost_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="inputTokens")
+    def input_tokens(self) -> _builtins.int:
+        """
+        Input tokens
+        """
+        return pulumi.get(self, "input_tokens")
+
+    @_builtins.property
+    @pulumi.getter(name="outputCostUsd")
+    def output_cost_usd(self) -> _builtins.float:
+        """
+        USD for the output tokens
+        """
+        return pulumi.get(self, "output_cost_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="outputTokens")
+    def output_tokens(self) -> _builtins.int:
+        """
+        Output tokens
+        """
+        return pulumi.get(self, "output_tokens")
+
+    @_builtins.property
+    @pulumi.getter(name="requestCount")
+    def request_count(self) -> _builtins.int:
+        """
+        How many requests
+        """
+        return pulumi.get(self, "request_count")
+
+    @_builtins.property
+    @pulumi.getter(name="startedAt")
+    def started_at(self) -> _builtins.str:
+        """
+        Its first request
+        """
+        return pulumi.get(self, "started_at")
+
+    @_builtins.property
+    @pulumi.getter(name="totalTokens")
+    def total_tokens(self) -> _builtins.int:
+        """
+        All tokens, prompt-cache tokens included
+        """
+        return pulumi.get(self, "total_tokens")
+
+    @_builtins.property
+    @pulumi.getter(name="groupIds")
+    def group_ids(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Every group that allowed one of its requests
+        """
+        return pulumi.get(self, "group_ids")
+
+    @_builtins.property
+    @pulumi.getter
+    def models(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The models used
+        """
+        return pulumi.get(self, "models")
+
+    @_builtins.property
+    @pulumi.getter
+    def providers(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The vendors used
+        """
+        return pulumi.get(self, "providers")
+
+    @_builtins.property
+    @pulumi.getter(name="sessionId")
+    def session_id(self) -> Optional[_builtins.str]:
+        """
+        The session id; empty for a request that named none
+        """
+        return pulumi.get(self, "session_id")
+
+    @_builtins.property
+    @pulumi.getter(name="userId")
+    def user_id(self) -> Optional[_builtins.str]:
+        """
+        The caller
+        """
+        return pulumi.get(self, "user_id")
+
+
+@pulumi.output_type
+class GetAgentNetworkAccessLogSessionsDataEntry(dict):
+    """
+    One request through the gateway
+    """
+    def __init__(__self__, *,
+                 cache_cost_usd: _builtins.float,
+                 cache_creation_cost_usd: _builtins.float,
+                 cache_creation_tokens: _builtins.int,
+                 cached_input_cost_usd: _builtins.float,
+                 cached_input_tokens: _builtins.int,
+                 cost_usd: _builtins.float,
+                 duration_ms: _builtins.int,
+                 id: _builtins.str,
+                 input_cost_usd: _builtins.float,
+                 input_tokens: _builtins.int,
+                 output_cost_usd: _builtins.float,
+                 output_tokens: _builtins.int,
+                 service_id: _builtins.str,
+                 status_code: _builtins.int,
+                 timestamp: _builtins.str,
+                 total_tokens: _builtins.int,
+                 decision: Optional[_builtins.str] = None,
+                 deny_reason: Optional[_builtins.str] = None,
+                 group_ids: Optional[Sequence[_builtins.str]] = None,
+                 host: Optional[_builtins.str] = None,
+                 method: Optional[_builtins.str] = None,
+                 model: Optional[_builtins.str] = None,
+                 path: Optional[_builtins.str] = None,
+                 provider: Optional[_builtins.str] = None,
+                 request_prompt: Optional[_builtins.str] = None,
+                 resolved_provider_id: Optional[_builtins.str] = None,
+                 response_completion: Optional[_builtins.str] = None,
+                 selected_policy_id: Optional[_builtins.str] = None,
+                 session_id: Optional[_builtins.str] = None,
+                 source_ip: Optional[_builtins.str] = None,
+                 stream: Optional[_builtins.bool] = None,
+                 user_id: Optional[_builtins.str] = None):
+        """
+        One request through the gateway
+
+        :param _builtins.float cache_cost_usd: The part of costUsd for the prompt cache
+        :param _builtins.float cache_creation_cost_usd: USD for the tokens written to the cache
+        :param _builtins.int cache_creation_tokens: Tokens written to the prompt cache
+        :param _builtins.float cached_input_cost_usd: USD for the tokens read from the cache
+        :param _builtins.int cached_input_tokens: Tokens read from the prompt cache
+        :param _builtins.float cost_usd: USD in all
+        :param _builtins.int duration_ms: How long it took, in milliseconds
+        :param _builtins.str id: Entry id
+        :param _builtins.float input_cost_usd: USD for the input tokens not from the cache
+        :param _builtins.int input_tokens: Input tokens
+        :param _builtins.float output_cost_usd: USD for the output tokens
+        :param _builtins.int output_tokens: Output tokens
+        :param _builtins.str service_id: The gateway service that handled the request
+        :param _builtins.int status_code: The HTTP status answered
+        :param _builtins.str timestamp: When the request came
+        :param _builtins.int total_tokens: All tokens, prompt-cache tokens included
+        :param _builtins.str decision: allow or deny
+        :param _builtins.str deny_reason: Why it was refused
+        :param Sequence[_builtins.str] group_ids: The caller's groups the policy allowed
+        :param _builtins.str host: The upstream host
+        :param _builtins.str method: HTTP method
+        :param _builtins.str model: The model asked for
+        :param _builtins.str path: The request path
+        :param _builtins.str provider: The vendor (openai, anthropic, ...)
+        :param _builtins.str request_prompt: The prompt, where captured
+        :param _builtins.str resolved_provider_id: The Agent Network provider that served it
+        :param _builtins.str response_completion: The completion, where captured
+        :param _builtins.str selected_policy_id: The policy that allowed (or refused) it
+        :param _builtins.str session_id: The session the client named, if any
+        :param _builtins.str source_ip: The caller's address
+        :param _builtins.bool stream: Whether the answer was streamed
+        :param _builtins.str user_id: The caller
+        """
+        pulumi.set(__self__, "cache_cost_usd", cache_cost_usd)
+        pulumi.set(__self__, "cache_creation_cost_usd", cache_creation_cost_usd)
+        pulumi.set(__self__, "cache_creation_tokens", cache_creation_tokens)
+        pulumi.set(__self__, "cached_input_cost_usd", cached_input_cost_usd)
+        pulumi.set(__self__, "cached_input_tokens", cached_input_tokens)
+        pulumi.set(__self__, "cost_usd", cost_usd)
+        pulumi.set(__self__, "duration_ms", duration_ms)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "input_cost_usd", input_cost_usd)
+        pulumi.set(__self__, "input_tokens", input_tokens)
+        pulumi.set(__self__, "output_cost_usd", output_cost_usd)
+        pulumi.set(__self__, "output_tokens", output_tokens)
+        pulumi.set(__self__, "service_id", service_id)
+        pulumi.set(__self__, "status_code", status_code)
+        pulumi.set(__self__, "timestamp", timestamp)
+        pulumi.set(__self__, "total_tokens", total_tokens)
+        if decision is not None:
+            pulumi.set(__self__, "decision", decision)
+        if deny_reason is not None:
+            pulumi.set(__self__, "deny_reason", deny_reason)
+        if group_ids is not None:
+            pulumi.set(__self__, "group_ids", group_ids)
+        if host is not None:
+            pulumi.set(__self__, "host", host)
+        if method is not None:
+            pulumi.set(__self__, "method", method)
+        if model is not None:
+            pulumi.set(__self__, "model", model)
+        if path is not None:
+            pulumi.set(__self__, "path", path)
+        if provider is not None:
+            pulumi.set(__self__, "provider", provider)
+        if request_prompt is not None:
+            pulumi.set(__self__, "request_prompt", request_prompt)
+        if resolved_provider_id is not None:
+            pulumi.set(__self__, "resolved_provider_id", resolved_provider_id)
+        if response_completion is not None:
+            pulumi.set(__self__, "response_completion", response_completion)
+        if selected_policy_id is not None:
+            pulumi.set(__self__, "selected_policy_id", selected_policy_id)
+        if session_id is not None:
+            pulumi.set(__self__, "session_id", session_id)
+        if source_ip is not None:
+            pulumi.set(__self__, "source_ip", source_ip)
+        if stream is not None:
+            pulumi.set(__self__, "stream", stream)
+        if user_id is not None:
+            pulumi.set(__self__, "user_id", user_id)
+
+    @_builtins.property
+    @pulumi.getter(name="cacheCostUsd")
+    def cache_cost_usd(self) -> _builtins.float:
+        """
+        The part of costUsd for the prompt cache
+        """
+        return pulumi.get(self, "cache_cost_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="cacheCreationCostUsd")
+    def cache_creation_cost_usd(self) -> _builtins.float:
+        """
+        USD for the tokens written to the cache
+        """
+        return pulumi.get(self, "cache_creation_cost_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="cacheCreationTokens")
+    def cache_creation_tokens(self) -> _builtins.int:
+        """
+        Tokens written to the prompt cache
+        """
+        return pulumi.get(self, "cache_creation_tokens")
+
+    @_builtins.property
+    @pulumi.getter(name="cachedInputCostUsd")
+    def cached_input_cost_usd(self) -> _builtins.float:
+        """
+        USD for the tokens read from the cache
+        """
+        return pulumi.get(self, "cached_input_cost_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="cachedInputTokens")
+    def cached_input_tokens(self) -> _builtins.int:
+        """
+        Tokens read from the prompt cache
+        """
+        return pulumi.get(self, "cached_input_tokens")
+
+    @_builtins.property
+    @pulumi.getter(name="costUsd")
+    def cost_usd(self) -> _builtins.float:
+        """
+        USD in all
+        """
+        return pulumi.get(self, "cost_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="durationMs")
+    def duration_ms(self) -> _builtins.int:
+        """
+        How long it took, in milliseconds
+        """
+        return pulumi.get(self, "duration_ms")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Entry id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="inputCostUsd")
+    def input_cost_usd(self) -> _builtins.float:
+        """
+        USD for the input tokens not from the cache
+        """
+        return pulumi.get(self, "input_cost_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="inputTokens")
+    def input_tokens(self) -> _builtins.int:
+        """
+        Input tokens
+        """
+        return pulumi.get(self, "input_tokens")
+
+    @_builtins.property
+    @pulumi.getter(name="outputCostUsd")
+    def output_cost_usd(self) -> _builtins.float:
+        """
+        USD for the output tokens
+        """
+        return pulumi.get(self, "output_cost_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="outputTokens")
+    def output_tokens(self) -> _builtins.int:
+        """
+        Output tokens
+        """
+        return pulumi.get(self, "output_tokens")
+
+    @_builtins.property
+    @pulumi.getter(name="serviceId")
+    def service_id(self) -> _builtins.str:
+        """
+        The gateway service that handled the request
+        """
+        return pulumi.get(self, "service_id")
+
+    @_builtins.property
+    @pulumi.getter(name="statusCode")
+    def status_code(self) -> _builtins.int:
+        """
+        The HTTP status answered
+        """
+        return pulumi.get(self, "status_code")
+
+    @_builtins.property
+    @pulumi.getter
+    def timestamp(self) -> _builtins.str:
+        """
+        When the request came
+        """
+        return pulumi.get(self, "timestamp")
+
+    @_builtins.property
+    @pulumi.getter(name="totalTokens")
+    def total_tokens(self) -> _builtins.int:
+        """
+        All tokens, prompt-cache tokens included
+        """
+        return pulumi.get(self, "total_tokens")
+
+    @_builtins.property
+    @pulumi.getter
+    def decision(self) -> Optional[_builtins.str]:
+        """
+        allow or deny
+        """
+        return pulumi.get(self, "decision")
+
+    @_builtins.property
+    @pulumi.getter(name="denyReason")
+    def deny_reason(self) -> Optional[_builtins.str]:
+        """
+        Why it was refused
+        """
+        return pulumi.get(self, "deny_reason")
+
+    @_builtins.property
+    @pulumi.getter(name="groupIds")
+    def group_ids(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The caller's groups the policy allowed
+        """
+        return pulumi.get(self, "group_ids")
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> Optional[_builtins.str]:
+        """
+        The upstream host
+        """
+        return pulumi.get(self, "host")
+
+    @_builtins.property
+    @pulumi.getter
+    def method(self) -> Optional[_builtins.str]:
+        """
+        HTTP method
+        """
+        return pulumi.get(self, "method")
+
+    @_builtins.property
+    @pulumi.getter
+    def model(self) -> Optional[_builtins.str]:
+        """
+        The model asked for
+        """
+        return pulumi.get(self, "model")
+
+    @_builtins.property
+    @pulumi.getter
+    def path(self) -> Optional[_builtins.str]:
+        """
+        The request path
+        """
+        return pulumi.get(self, "path")
+
+    @_builtins.property
+    @pulumi.getter
+    def provider(self) -> Optional[_builtins.str]:
+        """
+        The vendor (openai, anthropic, ...)
+        """
+        return pulumi.get(self, "provider")
+
+    @_builtins.property
+    @pulumi.getter(name="requestPrompt")
+    def request_prompt(self) -> Optional[_builtins.str]:
+        """
+        The prompt, where captured
+        """
+        return pulumi.get(self, "request_prompt")
+
+    @_builtins.property
+    @pulumi.getter(name="resolvedProviderId")
+    def resolved_provider_id(self) -> Optional[_builtins.str]:
+        """
+        The Agent Network provider that served it
+        """
+        return pulumi.get(self, "resolved_provider_id")
+
+    @_builtins.property
+    @pulumi.getter(name="responseCompletion")
+    def response_completion(self) -> Optional[_builtins.str]:
+        """
+        The completion, where captured
+        """
+        return pulumi.get(self, "response_completion")
+
+    @_builtins.property
+    @pulumi.getter(name="selectedPolicyId")
+    def selected_policy_id(self) -> Optional[_builtins.str]:
+        """
+        The policy that allowed (or refused) it
+        """
+        return pulumi.get(self, "selected_policy_id")
+
+    @_builtins.property
+    @pulumi.getter(name="sessionId")
+    def session_id(self) -> Optional[_builtins.str]:
+        """
+        The session the client named, if any
+        """
+        return pulumi.get(self, "session_id")
+
+    @_builtins.property
+    @pulumi.getter(name="sourceIp")
+    def source_ip(self) -> Optional[_builtins.str]:
+        """
+        The caller's address
+        """
+        return pulumi.get(self, "source_ip")
+
+    @_builtins.property
+    @pulumi.getter
+    def stream(self) -> Optional[_builtins.bool]:
+        """
+        Whether the answer was streamed
+        """
+        return pulumi.get(self, "stream")
+
+    @_builtins.property
+    @pulumi.getter(name="userId")
+    def user_id(self) -> Optional[_builtins.str]:
+        """
+        The caller
+        """
+        return pulumi.get(self, "user_id")
+
+
+@pulumi.output_type
+class GetAgentNetworkAccessLogsData(dict):
+    """
+    One request through the gateway
+    """
+    def __init__(__self__, *,
+                 cache_cost_usd: _builtins.float,
+                 cache_creation_cost_usd: _builtins.float,
+                 cache_creation_tokens: _builtins.int,
+                 cached_input_cost_usd: _builtins.float,
+                 cached_input_tokens: _builtins.int,
+                 cost_usd: _builtins.float,
+                 duration_ms: _builtins.int,
+                 id: _builtins.str,
+                 input_cost_usd: _builtins.float,
+                 input_tokens: _builtins.int,
+                 output_cost_usd: _builtins.float,
+                 output_tokens: _builtins.int,
+                 service_id: _builtins.str,
+                 status_code: _builtins.int,
+                 timestamp: _builtins.str,
+                 total_tokens: _builtins.int,
+                 decision: Optional[_builtins.str] = None,
+                 deny_reason: Optional[_builtins.str] = None,
+                 group_ids: Optional[Sequence[_builtins.str]] = None,
+                 host: Optional[_builtins.str] = None,
+                 method: Optional[_builtins.str] = None,
+                 model: Optional[_builtins.str] = None,
+                 path: Optional[_builtins.str] = None,
+                 provider: Optional[_builtins.str] = None,
+                 request_prompt: Optional[_builtins.str] = None,
+                 resolved_provider_id: Optional[_builtins.str] = None,
+                 response_completion: Optional[_builtins.str] = None,
+                 selected_policy_id: Optional[_builtins.str] = None,
+                 session_id: Optional[_builtins.str] = None,
+                 source_ip: Optional[_builtins.str] = None,
+                 stream: Optional[_builtins.bool] = None,
+                 user_id: Optional[_builtins.str] = None):
+        """
+        One request through the gateway
+
+        :param _builtins.float cache_cost_usd: The part of costUsd for the prompt cache
+        :param _builtins.float cache_creation_cost_usd: USD for the tokens written to the cache
+        :param _builtins.int cache_creation_tokens: Tokens written to the prompt cache
+        :param _builtins.float cached_input_cost_usd: USD for the tokens read from the cache
+        :param _builtins.int cached_input_tokens: Tokens read from the prompt cache
+        :param _builtins.float cost_usd: USD in all
+        :param _builtins.int duration_ms: How long it took, in milliseconds
+        :param _builtins.str id: Entry id
+        :param _builtins.float input_cost_usd: USD for the input tokens not from the cache
+        :param _builtins.int input_tokens: Input tokens
+        :param _builtins.float output_cost_usd: USD for the output tokens
+        :param _builtins.int output_tokens: Output tokens
+        :param _builtins.str service_id: The gateway service that handled the request
+        :param _builtins.int status_code: The HTTP status answered
+        :param _builtins.str timestamp: When the request came
+        :param _builtins.int total_tokens: All tokens, prompt-cache tokens included
+        :param _builtins.str decision: allow or deny
+        :param _builtins.str deny_reason: Why it was refused
+        :param Sequence[_builtins.str] group_ids: The caller's groups the policy allowed
+        :param _builtins.str host: The upstream host
+        :param _builtins.str method: HTTP method
+        :param _builtins.str model: The model asked for
+        :param _builtins.str path: The request path
+        :param _builtins.str provider: The vendor (openai, anthropic, ...)
+        :param _builtins.str request_prompt: The prompt, where captured
+        :param _builtins.str resolved_provider_id: The Agent Network provider that served it
+        :param _builtins.str response_completion: The completion, where captured
+        :param _builtins.str selected_policy_id: The policy that allowed (or refused) it
+        :param _builtins.str session_id: The session the client named, if any
+        :param _builtins.str source_ip: The caller's address
+        :param _builtins.bool stream: Whether the answer was streamed
+        :param _builtins.str user_id: The caller
+        """
+        pulumi.set(__self__, "cache_cost_usd", cache_cost_usd)
+        pulumi.set(__self__, "cache_creation_cost_usd", cache_creation_cost_usd)
+        pulumi.set(__self__, "cache_creation_tokens", cache_creation_tokens)
+        pulumi.set(__self__, "cached_input_cost_usd", cached_input_cost_usd)
+        pulumi.set(__self__, "cached_input_tokens", cached_input_tokens)
+        pulumi.set(__self__, "cost_usd", cost_usd)
+        pulumi.set(__self__, "duration_ms", duration_ms)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "input_cost_usd", input_cost_usd)
+        pulumi.set(__self__, "input_tokens", input_tokens)
+        pulumi.set(__self__, "output_cost_usd", output_cost_usd)
+        pulumi.set(__self__, "output_tokens", output_tokens)
+        pulumi.set(__self__, "service_id", service_id)
+        pulumi.set(__self__, "status_code", status_code)
+        pulumi.set(__self__, "timestamp", timestamp)
+        pulumi.set(__self__, "total_tokens", total_tokens)
+        if decision is not None:
+            pulumi.set(__self__, "decision", decision)
+        if deny_reason is not None:
+            pulumi.set(__self__, "deny_reason", deny_reason)
+        if group_ids is not None:
+            pulumi.set(__self__, "group_ids", group_ids)
+        if host is not None:
+            pulumi.set(__self__, "host", host)
+        if method is not None:
+            pulumi.set(__self__, "method", method)
+        if model is not None:
+            pulumi.set(__self__, "model", model)
+        if path is not None:
+            pulumi.set(__self__, "path", path)
+        if provider is not None:
+            pulumi.set(__self__, "provider", provider)
+        if request_prompt is not None:
+            pulumi.set(__self__, "request_prompt", request_prompt)
+        if resolved_provider_id is not None:
+            pulumi.set(__self__, "resolved_provider_id", resolved_provider_id)
+        if response_completion is not None:
+            pulumi.set(__self__, "response_completion", response_completion)
+        if selected_policy_id is not None:
+            pulumi.set(__self__, "selected_policy_id", selected_policy_id)
+        if session_id is not None:
+            pulumi.set(__self__, "session_id", session_id)
+        if source_ip is not None:
+            pulumi.set(__self__, "source_ip", source_ip)
+        if stream is not None:
+            pulumi.set(__self__, "stream", stream)
+        if user_id is not None:
+            pulumi.set(__self__, "user_id", user_id)
+
+    @_builtins.property
+    @pulumi.getter(name="cacheCostUsd")
+    def cache_cost_usd(self) -> _builtins.float:
+        """
+        The part of costUsd for the prompt cache
+        """
+        return pulumi.get(self, "cache_cost_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="cacheCreationCostUsd")
+    def cache_creation_cost_usd(self) -> _builtins.float:
+        """
+        USD for the tokens written to the cache
+        """
+        return pulumi.get(self, "cache_creation_cost_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="cacheCreationTokens")
+    def cache_creation_tokens(self) -> _builtins.int:
+        """
+        Tokens written to the prompt cache
+        """
+        return pulumi.get(self, "cache_creation_tokens")
+
+    @_builtins.property
+    @pulumi.getter(name="cachedInputCostUsd")
+    def cached_input_cost_usd(self) -> _builtins.float:
+        """
+        USD for the tokens read from the cache
+        """
+        return pulumi.get(self, "cached_input_cost_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="cachedInputTokens")
+    def cached_input_tokens(self) -> _builtins.int:
+        """
+        Tokens read from the prompt cache
+        """
+        return pulumi.get(self, "cached_input_tokens")
+
+    @_builtins.property
+    @pulumi.getter(name="costUsd")
+    def cost_usd(self) -> _builtins.float:
+        """
+        USD in all
+        """
+        return pulumi.get(self, "cost_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="durationMs")
+    def duration_ms(self) -> _builtins.int:
+        """
+        How long it took, in milliseconds
+        """
+        return pulumi.get(self, "duration_ms")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Entry id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="inputCostUsd")
+    def input_cost_usd(self) -> _builtins.float:
+        """
+        USD for the input tokens not from the cache
+        """
+        return pulumi.get(self, "input_cost_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="inputTokens")
+    def input_tokens(self) -> _builtins.int:
+        """
+        Input tokens
+        """
+        return pulumi.get(self, "input_tokens")
+
+    @_builtins.property
+    @pulumi.getter(name="outputCostUsd")
+    def output_cost_usd(self) -> _builtins.float:
+        """
+        USD for the output tokens
+        """
+        return pulumi.get(self, "output_cost_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="outputTokens")
+    def output_tokens(self) -> _builtins.int:
+        """
+        Output tokens
+        """
+        return pulumi.get(self, "output_tokens")
+
+    @_builtins.property
+    @pulumi.getter(name="serviceId")
+    def service_id(self) -> _builtins.str:
+        """
+        The gateway service that handled the request
+        """
+        return pulumi.get(self, "service_id")
+
+    @_builtins.property
+    @pulumi.getter(name="statusCode")
+    def status_code(self) -> _builtins.int:
+        """
+        The HTTP status answered
+        """
+        return pulumi.get(self, "status_code")
+
+    @_builtins.property
+    @pulumi.getter
+    def timestamp(self) -> _builtins.str:
+        """
+        When the request came
+        """
+        return pulumi.get(self, "timestamp")
+
+    @_builtins.property
+    @pulumi.getter(name="totalTokens")
+    def total_tokens(self) -> _builtins.int:
+        """
+        All tokens, prompt-cache tokens included
+        """
+        return pulumi.get(self, "total_tokens")
+
+    @_builtins.property
+    @pulumi.getter
+    def decision(self) -> Optional[_builtins.str]:
+        """
+        allow or deny
+        """
+        return pulumi.get(self, "decision")
+
+    @_builtins.property
+    @pulumi.getter(name="denyReason")
+    def deny_reason(self) -> Optional[_builtins.str]:
+        """
+        Why it was refused
+        """
+        return pulumi.get(self, "deny_reason")
+
+    @_builtins.property
+    @pulumi.getter(name="groupIds")
+    def group_ids(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The caller's groups the policy allowed
+        """
+        return pulumi.get(self, "group_ids")
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> Optional[_builtins.str]:
+        """
+        The upstream host
+        """
+        return pulumi.get(self, "host")
+
+    @_builtins.property
+    @pulumi.getter
+    def method(self) -> Optional[_builtins.str]:
+        """
+        HTTP method
+        """
+        return pulumi.get(self, "method")
+
+    @_builtins.property
+    @pulumi.getter
+    def model(self) -> Optional[_builtins.str]:
+        """
+        The model asked for
+        """
+        return pulumi.get(self, "model")
+
+    @_builtins.property
+    @pulumi.getter
+    def path(self) -> Optional[_builtins.str]:
+        """
+        The request path
+        """
+        return pulumi.get(self, "path")
+
+    @_builtins.property
+    @pulumi.getter
+    def provider(self) -> Optional[_builtins.str]:
+        """
+        The vendor (openai, anthropic, ...)
+        """
+        return pulumi.get(self, "provider")
+
+    @_builtins.property
+    @pulumi.getter(name="requestPrompt")
+    def request_prompt(self) -> Optional[_builtins.str]:
+        """
+        The prompt, where captured
+        """
+        return pulumi.get(self, "request_prompt")
+
+    @_builtins.property
+    @pulumi.getter(name="resolvedProviderId")
+    def resolved_provider_id(self) -> Optional[_builtins.str]:
+        """
+        The Agent Network provider that served it
+        """
+        return pulumi.get(self, "resolved_provider_id")
+
+    @_builtins.property
+    @pulumi.getter(name="responseCompletion")
+    def response_completion(self) -> Optional[_builtins.str]:
+        """
+        The completion, where captured
+        """
+        return pulumi.get(self, "response_completion")
+
+    @_builtins.property
+    @pulumi.getter(name="selectedPolicyId")
+    def selected_policy_id(self) -> Optional[_builtins.str]:
+        """
+        The policy that allowed (or refused) it
+        """
+        return pulumi.get(self, "selected_policy_id")
+
+    @_builtins.property
+    @pulumi.getter(name="sessionId")
+    def session_id(self) -> Optional[_builtins.str]:
+        """
+        The session the client named, if any
+        """
+        return pulumi.get(self, "session_id")
+
+    @_builtins.property
+    @pulumi.getter(name="sourceIp")
+    def source_ip(self) -> Optional[_builtins.str]:
+        """
+        The caller's address
+        """
+        return pulumi.get(self, "source_ip")
+
+    @_builtins.property
+    @pulumi.getter
+    def stream(self) -> Optional[_builtins.bool]:
+        """
+        Whether the answer was streamed
+        """
+        return pulumi.get(self, "stream")
+
+    @_builtins.property
+    @pulumi.getter(name="userId")
+    def user_id(self) -> Optional[_builtins.str]:
+        """
+        The caller
+        """
+        return pulumi.get(self, "user_id")
+
+
+@pulumi.output_type
+class GetAgentNetworkBudgetRuleLimits(dict):
+    """
+    Token and spending caps (both always answered; off with zeros when not set)
+    """
+    def __init__(__self__, *,
+                 budget_limit: 'outputs.GetAgentNetworkBudgetRuleLimitsBudgetLimit',
+                 token_limit: 'outputs.GetAgentNetworkBudgetRuleLimitsTokenLimit'):
+        """
+        Token and spending caps (both always answered; off with zeros when not set)
+
+        :param 'GetAgentNetworkBudgetRuleLimitsBudgetLimit' budget_limit: Spending caps
+        :param 'GetAgentNetworkBudgetRuleLimitsTokenLimit' token_limit: Token caps
+        """
+        pulumi.set(__self__, "budget_limit", budget_limit)
+        pulumi.set(__self__, "token_limit", token_limit)
+
+    @_builtins.property
+    @pulumi.getter(name="budgetLimit")
+    def budget_limit(self) -> 'outputs.GetAgentNetworkBudgetRuleLimitsBudgetLimit':
+        """
+        Spending caps
+        """
+        return pulumi.get(self, "budget_limit")
+
+    @_builtins.property
+    @pulumi.getter(name="tokenLimit")
+    def token_limit(self) -> 'outputs.GetAgentNetworkBudgetRuleLimitsTokenLimit':
+        """
+        Token caps
+        """
+        return pulumi.get(self, "token_limit")
+
+
+@pulumi.output_type
+class GetAgentNetworkBudgetRuleLimitsBudgetLimit(dict):
+    """
+    Spending caps
+    """
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 group_cap_usd: _builtins.float,
+                 user_cap_usd: _builtins.float,
+                 window_seconds: _builtins.int):
+        """
+        Spending caps
+
+        :param _builtins.bool enabled: Whether the spending caps apply
+        :param _builtins.float group_cap_usd: USD per group and window; 0: no cap
+        :param _builtins.float user_cap_usd: USD per user and window; 0: no cap
+        :param _builtins.int window_seconds: The window, in seconds
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "group_cap_usd", group_cap_usd)
+        pulumi.set(__self__, "user_cap_usd", user_cap_usd)
+        pulumi.set(__self__, "window_seconds", window_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the spending caps apply
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="groupCapUsd")
+    def group_cap_usd(self) -> _builtins.float:
+        """
+        USD per group and window; 0: no cap
+        """
+        return pulumi.get(self, "group_cap_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="userCapUsd")
+    def user_cap_usd(self) -> _builtins.float:
+        """
+        USD per user and window; 0: no cap
+        """
+        return pulumi.get(self, "user_cap_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="windowSeconds")
+    def window_seconds(self) -> _builtins.int:
+        """
+        The window, in seconds
+        """
+        return pulumi.get(self, "window_seconds")
+
+
+@pulumi.output_type
+class GetAgentNetworkBudgetRuleLimitsTokenLimit(dict):
+    """
+    Token caps
+    """
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 group_cap: _builtins.int,
+                 user_cap: _builtins.int,
+                 window_seconds: _builtins.int):
+        """
+        Token caps
+
+        :param _builtins.bool enabled: Whether the token caps apply
+        :param _builtins.int group_cap: Tokens per group and window; 0: no cap
+        :param _builtins.int user_cap: Tokens per user and window; 0: no cap
+        :param _builtins.int window_seconds: The window, in seconds
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "group_cap", group_cap)
+        pulumi.set(__self__, "user_cap", user_cap)
+        pulumi.set(__self__, "window_seconds", window_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the token caps apply
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="groupCap")
+    def group_cap(self) -> _builtins.int:
+        """
+        Tokens per group and window; 0: no cap
+        """
+        return pulumi.get(self, "group_cap")
+
+    @_builtins.property
+    @pulumi.getter(name="userCap")
+    def user_cap(self) -> _builtins.int:
+        """
+        Tokens per user and window; 0: no cap
+        """
+        return pulumi.get(self, "user_cap")
+
+    @_builtins.property
+    @pulumi.getter(name="windowSeconds")
+    def window_seconds(self) -> _builtins.int:
+        """
+        The window, in seconds
+        """
+        return pulumi.get(self, "window_seconds")
+
+
+@pulumi.output_type
+class GetAgentNetworkBudgetRulesItem(dict):
+    """
+    Account-wide caps for groups and users, over every policy: where several caps bind a caller, the lowest wins
+    """
+    def __init__(__self__, *,
+                 created_at: _builtins.str,
+                 enabled: _builtins.bool,
+                 id: _builtins.str,
+                 limits: 'outputs.GetAgentNetworkBudgetRulesItemLimits',
+                 name: _builtins.str,
+                 target_groups: Sequence[_builtins.str],
+                 target_users: Sequence[_builtins.str],
+                 updated_at: _builtins.str):
+        """
+        Account-wide caps for groups and users, over every policy: where several caps bind a caller, the lowest wins
+
+        :param _builtins.str created_at: When it was created
+        :param _builtins.bool enabled: Whether the rule applies
+        :param _builtins.str id: Budget rule id
+        :param 'GetAgentNetworkBudgetRulesItemLimits' limits: Token and spending caps (both always answered; off with zeros when not set)
+        :param _builtins.str name: Name
+        :param Sequence[_builtins.str] target_groups: Groups the caps bind
+        :param Sequence[_builtins.str] target_users: Users the caps bind
+        :param _builtins.str updated_at: When it last changed
+        """
+        pulumi.set(__self__, "created_at", created_at)
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "limits", limits)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "target_groups", target_groups)
+        pulumi.set(__self__, "target_users", target_users)
+        pulumi.set(__self__, "updated_at", updated_at)
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> _builtins.str:
+        """
+        When it was created
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the rule applies
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Budget rule id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def limits(self) -> 'outputs.GetAgentNetworkBudgetRulesItemLimits':
+        """
+        Token and spending caps (both always answered; off with zeros when not set)
+        """
+        return pulumi.get(self, "limits")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="targetGroups")
+    def target_groups(self) -> Sequence[_builtins.str]:
+        """
+        Groups the caps bind
+        """
+        return pulumi.get(self, "target_groups")
+
+    @_builtins.property
+    @pulumi.getter(name="targetUsers")
+    def target_users(self) -> Sequence[_builtins.str]:
+        """
+        Users the caps bind
+        """
+        return pulumi.get(self, "target_users")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> _builtins.str:
+        """
+        When it last changed
+        """
+        return pulumi.get(self, "updated_at")
+
+
+@pulumi.output_type
+class GetAgentNetworkBudgetRulesItemLimits(dict):
+    """
+    Token and spending caps (both always answered; off with zeros when not set)
+    """
+    def __init__(__self__, *,
+                 budget_limit: 'outputs.GetAgentNetworkBudgetRulesItemLimitsBudgetLimit',
+                 token_limit: 'outputs.GetAgentNetworkBudgetRulesItemLimitsTokenLimit'):
+        """
+        Token and spending caps (both always answered; off with zeros when not set)
+
+        :param 'GetAgentNetworkBudgetRulesItemLimitsBudgetLimit' budget_limit: Spending caps
+        :param 'GetAgentNetworkBudgetRulesItemLimitsTokenLimit' token_limit: Token caps
+        """
+        pulumi.set(__self__, "budget_limit", budget_limit)
+        pulumi.set(__self__, "token_limit", token_limit)
+
+    @_builtins.property
+    @pulumi.getter(name="budgetLimit")
+    def budget_limit(self) -> 'outputs.GetAgentNetworkBudgetRulesItemLimitsBudgetLimit':
+        """
+        Spending caps
+        """
+        return pulumi.get(self, "budget_limit")
+
+    @_builtins.property
+    @pulumi.getter(name="tokenLimit")
+    def token_limit(self) -> 'outputs.GetAgentNetworkBudgetRulesItemLimitsTokenLimit':
+        """
+        Token caps
+        """
+        return pulumi.get(self, "token_limit")
+
+
+@pulumi.output_type
+class GetAgentNetworkBudgetRulesItemLimitsBudgetLimit(dict):
+    """
+    Spending caps
+    """
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 group_cap_usd: _builtins.float,
+                 user_cap_usd: _builtins.float,
+                 window_seconds: _builtins.int):
+        """
+        Spending caps
+
+        :param _builtins.bool enabled: Whether the spending caps apply
+        :param _builtins.float group_cap_usd: USD per group and window; 0: no cap
+        :param _builtins.float user_cap_usd: USD per user and window; 0: no cap
+        :param _builtins.int window_seconds: The window, in seconds
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "group_cap_usd", group_cap_usd)
+        pulumi.set(__self__, "user_cap_usd", user_cap_usd)
+        pulumi.set(__self__, "window_seconds", window_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the spending caps apply
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="groupCapUsd")
+    def group_cap_usd(self) -> _builtins.float:
+        """
+        USD per group and window; 0: no cap
+        """
+        return pulumi.get(self, "group_cap_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="userCapUsd")
+    def user_cap_usd(self) -> _builtins.float:
+        """
+        USD per user and window; 0: no cap
+        """
+        return pulumi.get(self, "user_cap_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="windowSeconds")
+    def window_seconds(self) -> _builtins.int:
+        """
+        The window, in seconds
+        """
+        return pulumi.get(self, "window_seconds")
+
+
+@pulumi.output_type
+class GetAgentNetworkBudgetRulesItemLimitsTokenLimit(dict):
+    """
+    Token caps
+    """
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 group_cap: _builtins.int,
+                 user_cap: _builtins.int,
+                 window_seconds: _builtins.int):
+        """
+        Token caps
+
+        :param _builtins.bool enabled: Whether the token caps apply
+        :param _builtins.int group_cap: Tokens per group and window; 0: no cap
+        :param _builtins.int user_cap: Tokens per user and window; 0: no cap
+        :param _builtins.int window_seconds: The window, in seconds
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "group_cap", group_cap)
+        pulumi.set(__self__, "user_cap", user_cap)
+        pulumi.set(__self__, "window_seconds", window_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the token caps apply
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="groupCap")
+    def group_cap(self) -> _builtins.int:
+        """
+        Tokens per group and window; 0: no cap
+        """
+        return pulumi.get(self, "group_cap")
+
+    @_builtins.property
+    @pulumi.getter(name="userCap")
+    def user_cap(self) -> _builtins.int:
+        """
+        Tokens per user and window; 0: no cap
+        """
+        return pulumi.get(self, "user_cap")
+
+    @_builtins.property
+    @pulumi.getter(name="windowSeconds")
+    def window_seconds(self) -> _builtins.int:
+        """
+        The window, in seconds
+        """
+        return pulumi.get(self, "window_seconds")
+
+
+@pulumi.output_type
+class GetAgentNetworkCatalogProviderExtraHeader(dict):
+    """
+    An extra header
+    """
+    def __init__(__self__, *,
+                 name: _builtins.str):
+        """
+        An extra header
+
+        :param _builtins.str name: Header name
+        """
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Header name
+        """
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetAgentNetworkCatalogProviderIdentityInjection(dict):
+    def __init__(__self__, *,
+                 header_pair: Optional['outputs.GetAgentNetworkCatalogProviderIdentityInjectionHeaderPair'] = None,
+                 json_metadata: Optional['outputs.GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadata'] = None):
+        """
+        :param 'GetAgentNetworkCatalogProviderIdentityInjectionHeaderPair' header_pair: Identity sent as two headers
+        :param 'GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadata' json_metadata: Identity sent as one header holding a JSON object
+        """
+        if header_pair is not None:
+            pulumi.set(__self__, "header_pair", header_pair)
+        if json_metadata is not None:
+            pulumi.set(__self__, "json_metadata", json_metadata)
+
+    @_builtins.property
+    @pulumi.getter(name="headerPair")
+    def header_pair(self) -> Optional['outputs.GetAgentNetworkCatalogProviderIdentityInjectionHeaderPair']:
+        """
+        Identity sent as two headers
+        """
+        return pulumi.get(self, "header_pair")
+
+    @_builtins.property
+    @pulumi.getter(name="jsonMetadata")
+    def json_metadata(self) -> Optional['outputs.GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadata']:
+        """
+        Identity sent as one header holding a JSON object
+        """
+        return pulumi.get(self, "json_metadata")
+
+
+@pulumi.output_type
+class GetAgentNetworkCatalogProviderIdentityInjectionHeaderPair(dict):
+    """
+    Identity sent as two headers
+    """
+    def __init__(__self__, *,
+                 customizable: _builtins.bool,
+                 end_user_id_header: _builtins.str,
+                 tags_header: _builtins.str):
+        """
+        Identity sent as two headers
+
+        :param _builtins.bool customizable: Whether a provider may name its own headers
+        :param _builtins.str end_user_id_header: Header carrying the caller (the default when customizable)
+        :param _builtins.str tags_header: Header carrying the caller's groups (the default when customizable)
+        """
+        pulumi.set(__self__, "customizable", customizable)
+        pulumi.set(__self__, "end_user_id_header", end_user_id_header)
+        pulumi.set(__self__, "tags_header", tags_header)
+
+    @_builtins.property
+    @pulumi.getter
+    def customizable(self) -> _builtins.bool:
+        """
+        Whether a provider may name its own headers
+        """
+        return pulumi.get(self, "customizable")
+
+    @_builtins.property
+    @pulumi.getter(name="endUserIdHeader")
+    def end_user_id_header(self) -> _builtins.str:
+        """
+        Header carrying the caller (the default when customizable)
+        """
+        return pulumi.get(self, "end_user_id_header")
+
+    @_builtins.property
+    @pulumi.getter(name="tagsHeader")
+    def tags_header(self) -> _builtins.str:
+        """
+        Header carrying the caller's groups (the default when customizable)
+        """
+        return pulumi.get(self, "tags_header")
+
+
+@pulumi.output_type
+class GetAgentNetworkCatalogProviderIdentityInjectionJsonMetadata(dict):
+    """
+    Identity sent as one header holding a JSON object
+    """
+    def __init__(__self__, *,
+                 customizable: _builtins.bool,
+                 groups_key: _builtins.str,
+                 header: _builtins.str,
+                 user_key: _builtins.str):
+        """
+        Identity sent as one header holding a JSON object
+
+        :param _builtins.bool customizable: Whether a provider may name its own keys
+        :param _builtins.str groups_key: The object's key for the caller's groups
+        :param _builtins.str header: The header carrying a JSON object
+        :param _builtins.str user_key: The object's key for the caller
+        """
+        pulumi.set(__self__, "customizable", customizable)
+        pulumi.set(__self__, "groups_key", groups_key)
+        pulumi.set(__self__, "header", header)
+        pulumi.set(__self__, "user_key", user_key)
+
+    @_builtins.property
+    @pulumi.getter
+    def customizable(self) -> _builtins.bool:
+        """
+        Whether a provider may name its own keys
+        """
+        return pulumi.get(self, "customizable")
+
+    @_builtins.property
+    @pulumi.getter(name="groupsKey")
+    def groups_key(self) -> _builtins.str:
+        """
+        The object's key for the caller's groups
+        """
+        return pulumi.get(self, "groups_key")
+
+    @_builtins.property
+    @pulumi.getter
+    def header(self) -> _builtins.str:
+        """
+        The header carrying a JSON object
+        """
+        return pulumi.get(self, "header")
+
+    @_builtins.property
+    @pulumi.getter(name="userKey")
+    def user_key(self) -> _builtins.str:
+        """
+        The object's key for the caller
+        """
+        return pulumi.get(self, "user_key")
+
+
+@pulumi.output_type
+class GetAgentNetworkCatalogProviderModel(dict):
+    """
+    A model of the catalog with its default prices
+    """
+    def __init__(__self__, *,
+                 context_window: _builtins.int,
+                 id: _builtins.str,
+                 input_per1k: _builtins.float,
+                 label: _builtins.str,
+                 output_per1k: _builtins.float,
+                 cache_creation_per1k: Optional[_builtins.float] = None,
+                 cache_read_per1k: Optional[_builtins.float] = None,
+                 cached_input_per1k: Optional[_builtins.float] = None):
+        """
+        A model of the catalog with its default prices
+
+        :param _builtins.int context_window: The most tokens one request may hold
+        :param _builtins.str id: The model's id as the provider names it
+        :param _builtins.float input_per1k: USD per 1,000 input tokens
+        :param _builtins.str label: Human-readable name
+        :param _builtins.float output_per1k: USD per 1,000 output tokens
+        :param _builtins.float cache_creation_per1k: USD per 1,000 prompt-cache writes, where it applies
+        :param _builtins.float cache_read_per1k: USD per 1,000 prompt-cache reads, where it applies
+        :param _builtins.float cached_input_per1k: USD per 1,000 cached prompt tokens, where it applies
+        """
+        pulumi.set(__self__, "context_window", context_window)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "input_per1k", input_per1k)
+        pulumi.set(__self__, "label", label)
+        pulumi.set(__self__, "output_per1k", output_per1k)
+        if cache_creation_per1k is not None:
+            pulumi.set(__self__, "cache_creation_per1k", cache_creation_per1k)
+        if cache_read_per1k is not None:
+            pulumi.set(__self__, "cache_read_per1k", cache_read_per1k)
+        if cached_input_per1k is not None:
+            pulumi.set(__self__, "cached_input_per1k", cached_input_per1k)
+
+    @_builtins.property
+    @pulumi.getter(name="contextWindow")
+    def context_window(self) -> _builtins.int:
+        """
+        The most tokens one request may hold
+        """
+        return pulumi.get(self, "context_window")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The model's id as the provider names it
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="inputPer1k")
+    def input_per1k(self) -> _builtins.float:
+        """
+        USD per 1,000 input tokens
+        """
+        return pulumi.get(self, "input_per1k")
+
+    @_builtins.property
+    @pulumi.getter
+    def label(self) -> _builtins.str:
+        """
+        Human-readable name
+        """
+        return pulumi.get(self, "label")
+
+    @_builtins.property
+    @pulumi.getter(name="outputPer1k")
+    def output_per1k(self) -> _builtins.float:
+        """
+        USD per 1,000 output tokens
+        """
+        return pulumi.get(self, "output_per1k")
+
+    @_builtins.property
+    @pulumi.getter(name="cacheCreationPer1k")
+    def cache_creation_per1k(self) -> Optional[_builtins.float]:
+        """
+        USD per 1,000 prompt-cache writes, where it applies
+        """
+        return pulumi.get(self, "cache_creation_per1k")
+
+    @_builtins.property
+    @pulumi.getter(name="cacheReadPer1k")
+    def cache_read_per1k(self) -> Optional[_builtins.float]:
+        """
+        USD per 1,000 prompt-cache reads, where it applies
+        """
+        return pulumi.get(self, "cache_read_per1k")
+
+    @_builtins.property
+    @pulumi.getter(name="cachedInputPer1k")
+    def cached_input_per1k(self) -> Optional[_builtins.float]:
+        """
+        USD per 1,000 cached prompt tokens, where it applies
+        """
+        return pulumi.get(self, "cached_input_per1k")
+
+
+@pulumi.output_type
+class GetAgentNetworkCatalogProvidersItem(dict):
+    """
+    A provider type of the catalog
+    """
+    def __init__(__self__, *,
+                 auth_header_template: _builtins.str,
+                 brand_color: _builtins.str,
+                 default_content_type: _builtins.str,
+                 default_host: _builtins.str,
+                 description: _builtins.str,
+                 id: _builtins.str,
+                 kind: _builtins.str,
+                 models: Sequence['outputs.GetAgentNetworkCatalogProvidersItemModel'],
+                 name: _builtins.str,
+                 extra_headers: Optional[Sequence['outputs.GetAgentNetworkCatalogProvidersItemExtraHeader']] = None,
+                 identity_injection: Optional['outputs.GetAgentNetworkCatalogProvidersItemIdentityInjection'] = None,
+                 pricing_surfaces: Optional[Sequence[_builtins.str]] = None):
+        """
+        A provider type of the catalog
+
+        :param _builtins.str auth_header_template: How the API key is sent (`Bearer ${API_KEY}`)
+        :param _builtins.str brand_color: Colour of its badge
+        :param _builtins.str default_content_type: Content type of upstream requests
+        :param _builtins.str default_host: The usual upstream host (a pattern such as `<resource>.openai.azure.com`; empty when self-hosted)
+        :param _builtins.str description: What it is
+        :param _builtins.str id: Catalog id (what a provider's `provider_id` names)
+        :param _builtins.str kind: A vendor's API, a gateway, or a self-hosted endpoint; one of `provider`, `gateway`, `custom`
+        :param Sequence['GetAgentNetworkCatalogProvidersItemModel'] models: Its models and their default prices
+        :param _builtins.str name: Display name
+        :param Sequence['GetAgentNetworkCatalogProvidersItemExtraHeader'] extra_headers: Headers a provider of this type may set values for (`extra_values`)
+        :param 'GetAgentNetworkCatalogProvidersItemIdentityInjection' identity_injection: How the caller's identity reaches the upstream, where it can
+        :param Sequence[_builtins.str] pricing_surfaces: Which cache prices apply to its models (`openai`, `anthropic`, `bedrock`)
+        """
+        pulumi.set(__self__, "auth_header_template", auth_header_template)
+        pulumi.set(__self__, "brand_color", brand_color)
+        pulumi.set(__self__, "default_content_type", default_content_type)
+        pulumi.set(__self__, "default_host", default_host)
+        pulumi.set(__self__, "description", description)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "kind", kind)
+        pulumi.set(__self__, "models", models)
+        pulumi.set(__self__, "name", name)
+        if extra_headers is not None:
+            pulumi.set(__self__, "extra_headers", extra_headers)
+        if identity_injection is not None:
+            pulumi.set(__self__, "identity_injection", identity_injection)
+        if pricing_surfaces is not None:
+            pulumi.set(__self__, "pricing_surfaces", pricing_surfaces)
+
+    @_builtins.property
+    @pulumi.getter(name="authHeaderTemplate")
+    def auth_header_template(self) -> _builtins.str:
+        """
+        How the API key is sent (`Bearer ${API_KEY}`)
+        """
+        return pulumi.get(self, "auth_header_template")
+
+    @_builtins.property
+    @pulumi.getter(name="brandColor")
+    def brand_color(self) -> _builtins.str:
+        """
+        Colour of its badge
+        """
+        return pulumi.get(self, "brand_color")
+
+    @_builtins.property
+    @pulumi.getter(name="defaultContentType")
+    def default_content_type(self) -> _builtins.str:
+        """
+        Content type of upstream requests
+        """
+        return pulumi.get(self, "default_content_type")
+
+    @_builtins.property
+    @pulumi.getter(name="defaultHost")
+    def default_host(self) -> _builtins.str:
+        """
+        The usual upstream host (a pattern such as `<resource>.openai.azure.com`; empty when self-hosted)
+        """
+        return pulumi.get(self, "default_host")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> _builtins.str:
+        """
+        What it is
+        """
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Catalog id (what a provider's `provider_id` names)
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def kind(self) -> _builtins.str:
+        """
+        A vendor's API, a gateway, or a self-hosted endpoint; one of `provider`, `gateway`, `custom`
+        """
+        return pulumi.get(self, "kind")
+
+    @_builtins.property
+    @pulumi.getter
+    def models(self) -> Sequence['outputs.GetAgentNetworkCatalogProvidersItemModel']:
+        """
+        Its models and their default prices
+        """
+        return pulumi.get(self, "models")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Display name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="extraHeaders")
+    def extra_headers(self) -> Optional[Sequence['outputs.GetAgentNetworkCatalogProvidersItemExtraHeader']]:
+        """
+        Headers a provider of this type may set values for (`extra_values`)
+        """
+        return pulumi.get(self, "extra_headers")
+
+    @_builtins.property
+    @pulumi.getter(name="identityInjection")
+    def identity_injection(self) -> Optional['outputs.GetAgentNetworkCatalogProvidersItemIdentityInjection']:
+        """
+        How the caller's identity reaches the upstream, where it can
+        """
+        return pulumi.get(self, "identity_injection")
+
+    @_builtins.property
+    @pulumi.getter(name="pricingSurfaces")
+    def pricing_surfaces(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Which cache prices apply to its models (`openai`, `anthropic`, `bedrock`)
+        """
+        return pulumi.get(self, "pricing_surfaces")
+
+
+@pulumi.output_type
+class GetAgentNetworkCatalogProvidersItemExtraHeader(dict):
+    """
+    An extra header
+    """
+    def __init__(__self__, *,
+                 name: _builtins.str):
+        """
+        An extra header
+
+        :param _builtins.str name: Header name
+        """
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Header name
+        """
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetAgentNetworkCatalogProvidersItemIdentityInjection(dict):
+    def __init__(__self__, *,
+                 header_pair: Optional['outputs.GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPair'] = None,
+                 json_metadata: Optional['outputs.GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadata'] = None):
+        """
+        :param 'GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPair' header_pair: Identity sent as two headers
+        :param 'GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadata' json_metadata: Identity sent as one header holding a JSON object
+        """
+        if header_pair is not None:
+            pulumi.set(__self__, "header_pair", header_pair)
+        if json_metadata is not None:
+            pulumi.set(__self__, "json_metadata", json_metadata)
+
+    @_builtins.property
+    @pulumi.getter(name="headerPair")
+    def header_pair(self) -> Optional['outputs.GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPair']:
+        """
+        Identity sent as two headers
+        """
+        return pulumi.get(self, "header_pair")
+
+    @_builtins.property
+    @pulumi.getter(name="jsonMetadata")
+    def json_metadata(self) -> Optional['outputs.GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadata']:
+        """
+        Identity sent as one header holding a JSON object
+        """
+        return pulumi.get(self, "json_metadata")
+
+
+@pulumi.output_type
+class GetAgentNetworkCatalogProvidersItemIdentityInjectionHeaderPair(dict):
+    """
+    Identity sent as two headers
+    """
+    def __init__(__self__, *,
+                 customizable: _builtins.bool,
+                 end_user_id_header: _builtins.str,
+                 tags_header: _builtins.str):
+        """
+        Identity sent as two headers
+
+        :param _builtins.bool customizable: Whether a provider may name its own headers
+        :param _builtins.str end_user_id_header: Header carrying the caller (the default when customizable)
+        :param _builtins.str tags_header: Header carrying the caller's groups (the default when customizable)
+        """
+        pulumi.set(__self__, "customizable", customizable)
+        pulumi.set(__self__, "end_user_id_header", end_user_id_header)
+        pulumi.set(__self__, "tags_header", tags_header)
+
+    @_builtins.property
+    @pulumi.getter
+    def customizable(self) -> _builtins.bool:
+        """
+        Whether a provider may name its own headers
+        """
+        return pulumi.get(self, "customizable")
+
+    @_builtins.property
+    @pulumi.getter(name="endUserIdHeader")
+    def end_user_id_header(self) -> _builtins.str:
+        """
+        Header carrying the caller (the default when customizable)
+        """
+        return pulumi.get(self, "end_user_id_header")
+
+    @_builtins.property
+    @pulumi.getter(name="tagsHeader")
+    def tags_header(self) -> _builtins.str:
+        """
+        Header carrying the caller's groups (the default when customizable)
+        """
+        return pulumi.get(self, "tags_header")
+
+
+@pulumi.output_type
+class GetAgentNetworkCatalogProvidersItemIdentityInjectionJsonMetadata(dict):
+    """
+    Identity sent as one header holding a JSON object
+    """
+    def __init__(__self__, *,
+                 customizable: _builtins.bool,
+                 groups_key: _builtins.str,
+                 header: _builtins.str,
+                 user_key: _builtins.str):
+        """
+        Identity sent as one header holding a JSON object
+
+        :param _builtins.bool customizable: Whether a provider may name its own keys
+        :param _builtins.str groups_key: The object's key for the caller's groups
+        :param _builtins.str header: The header carrying a JSON object
+        :param _builtins.str user_key: The object's key for the caller
+        """
+        pulumi.set(__self__, "customizable", customizable)
+        pulumi.set(__self__, "groups_key", groups_key)
+        pulumi.set(__self__, "header", header)
+        pulumi.set(__self__, "user_key", user_key)
+
+    @_builtins.property
+    @pulumi.getter
+    def customizable(self) -> _builtins.bool:
+        """
+        Whether a provider may name its own keys
+        """
+        return pulumi.get(self, "customizable")
+
+    @_builtins.property
+    @pulumi.getter(name="groupsKey")
+    def groups_key(self) -> _builtins.str:
+        """
+        The object's key for the caller's groups
+        """
+        return pulumi.get(self, "groups_key")
+
+    @_builtins.property
+    @pulumi.getter
+    def header(self) -> _builtins.str:
+        """
+        The header carrying a JSON object
+        """
+        return pulumi.get(self, "header")
+
+    @_builtins.property
+    @pulumi.getter(name="userKey")
+    def user_key(self) -> _builtins.str:
+        """
+        The object's key for the caller
+        """
+        return pulumi.get(self, "user_key")
+
+
+@pulumi.output_type
+class GetAgentNetworkCatalogProvidersItemModel(dict):
+    """
+    A model of the catalog with its default prices
+    """
+    def __init__(__self__, *,
+                 context_window: _builtins.int,
+                 id: _builtins.str,
+                 input_per1k: _builtins.float,
+                 label: _builtins.str,
+                 output_per1k: _builtins.float,
+                 cache_creation_per1k: Optional[_builtins.float] = None,
+                 cache_read_per1k: Optional[_builtins.float] = None,
+                 cached_input_per1k: Optional[_builtins.float] = None):
+        """
+        A model of the catalog with its default prices
+
+        :param _builtins.int context_window: The most tokens one request may hold
+        :param _builtins.str id: The model's id as the provider names it
+        :param _builtins.float input_per1k: USD per 1,000 input tokens
+        :param _builtins.str label: Human-readable name
+        :param _builtins.float output_per1k: USD per 1,000 output tokens
+        :param _builtins.float cache_creation_per1k: USD per 1,000 prompt-cache writes, where it applies
+        :param _builtins.float cache_read_per1k: USD per 1,000 prompt-cache reads, where it applies
+        :param _builtins.float cached_input_per1k: USD per 1,000 cached prompt tokens, where it applies
+        """
+        pulumi.set(__self__, "context_window", context_window)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "input_per1k", input_per1k)
+        pulumi.set(__self__, "label", label)
+        pulumi.set(__self__, "output_per1k", output_per1k)
+        if cache_creation_per1k is not None:
+            pulumi.set(__self__, "cache_creation_per1k", cache_creation_per1k)
+        if cache_read_per1k is not None:
+            pulumi.set(__self__, "cache_read_per1k", cache_read_per1k)
+        if cached_input_per1k is not None:
+            pulumi.set(__self__, "cached_input_per1k", cached_input_per1k)
+
+    @_builtins.property
+    @pulumi.getter(name="contextWindow")
+    def context_window(self) -> _builtins.int:
+        """
+        The most tokens one request may hold
+        """
+        return pulumi.get(self, "context_window")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The model's id as the provider names it
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="inputPer1k")
+    def input_per1k(self) -> _builtins.float:
+        """
+        USD per 1,000 input tokens
+        """
+        return pulumi.get(self, "input_per1k")
+
+    @_builtins.property
+    @pulumi.getter
+    def label(self) -> _builtins.str:
+        """
+        Human-readable name
+        """
+        return pulumi.get(self, "label")
+
+    @_builtins.property
+    @pulumi.getter(name="outputPer1k")
+    def output_per1k(self) -> _builtins.float:
+        """
+        USD per 1,000 output tokens
+        """
+        return pulumi.get(self, "output_per1k")
+
+    @_builtins.property
+    @pulumi.getter(name="cacheCreationPer1k")
+    def cache_creation_per1k(self) -> Optional[_builtins.float]:
+        """
+        USD per 1,000 prompt-cache writes, where it applies
+        """
+        return pulumi.get(self, "cache_creation_per1k")
+
+    @_builtins.property
+    @pulumi.getter(name="cacheReadPer1k")
+    def cache_read_per1k(self) -> Optional[_builtins.float]:
+        """
+        USD per 1,000 prompt-cache reads, where it applies
+        """
+        return pulumi.get(self, "cache_read_per1k")
+
+    @_builtins.property
+    @pulumi.getter(name="cachedInputPer1k")
+    def cached_input_per1k(self) -> Optional[_builtins.float]:
+        """
+        USD per 1,000 cached prompt tokens, where it applies
+        """
+        return pulumi.get(self, "cached_input_per1k")
+
+
+@pulumi.output_type
+class GetAgentNetworkConsumptionItem(dict):
+    """
+    One consumption counter: a user's or a group's use over one window
+    """
+    def __init__(__self__, *,
+                 cost_usd: _builtins.float,
+                 dimension_id: _builtins.str,
+                 dimension_kind: _builtins.str,
+                 tokens_input: _builtins.int,
+                 tokens_output: _builtins.int,
+                 window_seconds: _builtins.int,
+                 window_start_utc: _builtins.str,
+                 updated_at: Optional[_builtins.str] = None):
+        """
+        One consumption counter: a user's or a group's use over one window
+
+        :param _builtins.float cost_usd: USD spent in the window
+        :param _builtins.str dimension_id: The user's or the group's id
+        :param _builtins.str dimension_kind: Whether the counter counts one user or one group; one of `user`, `group`
+        :param _builtins.int tokens_input: Input tokens counted in the window
+        :param _builtins.int tokens_output: Output tokens counted in the window
+        :param _builtins.int window_seconds: The window's length, in seconds
+        :param _builtins.str window_start_utc: When the window began (windows are aligned to the Unix epoch)
+        :param _builtins.str updated_at: When the counter last grew
+        """
+        pulumi.set(__self__, "cost_usd", cost_usd)
+        pulumi.set(__self__, "dimension_id", dimension_id)
+        pulumi.set(__self__, "dimension_kind", dimension_kind)
+        pulumi.set(__self__, "tokens_input", tokens_input)
+        pulumi.set(__self__, "tokens_output", tokens_output)
+        pulumi.set(__self__, "window_seconds", window_seconds)
+        pulumi.set(__self__, "window_start_utc", window_start_utc)
+        if updated_at is not None:
+            pulumi.set(__self__, "updated_at", updated_at)
+
+    @_builtins.property
+    @pulumi.getter(name="costUsd")
+    def cost_usd(self) -> _builtins.float:
+        """
+        USD spent in the window
+        """
+        return pulumi.get(self, "cost_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="dimensionId")
+    def dimension_id(self) -> _builtins.str:
+        """
+        The user's or the group's id
+        """
+        return pulumi.get(self, "dimension_id")
+
+    @_builtins.property
+    @pulumi.getter(name="dimensionKind")
+    def dimension_kind(self) -> _builtins.str:
+        """
+        Whether the counter counts one user or one group; one of `user`, `group`
+        """
+        return pulumi.get(self, "dimension_kind")
+
+    @_builtins.property
+    @pulumi.getter(name="tokensInput")
+    def tokens_input(self) -> _builtins.int:
+        """
+        Input tokens counted in the window
+        """
+        return pulumi.get(self, "tokens_input")
+
+    @_builtins.property
+    @pulumi.getter(name="tokensOutput")
+    def tokens_output(self) -> _builtins.int:
+        """
+        Output tokens counted in the window
+        """
+        return pulumi.get(self, "tokens_output")
+
+    @_builtins.property
+    @pulumi.getter(name="windowSeconds")
+    def window_seconds(self) -> _builtins.int:
+        """
+        The window's length, in seconds
+        """
+        return pulumi.get(self, "window_seconds")
+
+    @_builtins.property
+    @pulumi.getter(name="windowStartUtc")
+    def window_start_utc(self) -> _builtins.str:
+        """
+        When the window began (windows are aligned to the Unix epoch)
+        """
+        return pulumi.get(self, "window_start_utc")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> Optional[_builtins.str]:
+        """
+        When the counter last grew
+        """
+        return pulumi.get(self, "updated_at")
+
+
+@pulumi.output_type
+class GetAgentNetworkGuardrailChecks(dict):
+    """
+    What the guardrail checks
+    """
+    def __init__(__self__, *,
+                 model_allowlist: 'outputs.GetAgentNetworkGuardrailChecksModelAllowlist',
+                 prompt_capture: 'outputs.GetAgentNetworkGuardrailChecksPromptCapture'):
+        """
+        What the guardrail checks
+
+        :param 'GetAgentNetworkGuardrailChecksModelAllowlist' model_allowlist: Allow only these models
+        :param 'GetAgentNetworkGuardrailChecksPromptCapture' prompt_capture: Capture prompts
+        """
+        pulumi.set(__self__, "model_allowlist", model_allowlist)
+        pulumi.set(__self__, "prompt_capture", prompt_capture)
+
+    @_builtins.property
+    @pulumi.getter(name="modelAllowlist")
+    def model_allowlist(self) -> 'outputs.GetAgentNetworkGuardrailChecksModelAllowlist':
+        """
+        Allow only these models
+        """
+        return pulumi.get(self, "model_allowlist")
+
+    @_builtins.property
+    @pulumi.getter(name="promptCapture")
+    def prompt_capture(self) -> 'outputs.GetAgentNetworkGuardrailChecksPromptCapture':
+        """
+        Capture prompts
+        """
+        return pulumi.get(self, "prompt_capture")
+
+
+@pulumi.output_type
+class GetAgentNetworkGuardrailChecksModelAllowlist(dict):
+    """
+    Allow only these models
+    """
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 models: Sequence[_builtins.str]):
+        """
+        Allow only these models
+
+        :param _builtins.bool enabled: Whether only the listed models are allowed
+        :param Sequence[_builtins.str] models: The models allowed
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "models", models)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether only the listed models are allowed
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def models(self) -> Sequence[_builtins.str]:
+        """
+        The models allowed
+        """
+        return pulumi.get(self, "models")
+
+
+@pulumi.output_type
+class GetAgentNetworkGuardrailChecksPromptCapture(dict):
+    """
+    Capture prompts
+    """
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 redact_pii: _builtins.bool):
+        """
+        Capture prompts
+
+        :param _builtins.bool enabled: Whether prompts are captured
+        :param _builtins.bool redact_pii: Whether personal data is removed
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "redact_pii", redact_pii)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether prompts are captured
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="redactPii")
+    def redact_pii(self) -> _builtins.bool:
+        """
+        Whether personal data is removed
+        """
+        return pulumi.get(self, "redact_pii")
+
+
+@pulumi.output_type
+class GetAgentNetworkGuardrailsItem(dict):
+    """
+    Checks a policy applies to the requests it allows
+    """
+    def __init__(__self__, *,
+                 checks: 'outputs.GetAgentNetworkGuardrailsItemChecks',
+                 created_at: _builtins.str,
+                 description: _builtins.str,
+                 id: _builtins.str,
+                 name: _builtins.str,
+                 updated_at: _builtins.str):
+        """
+        Checks a policy applies to the requests it allows
+
+        :param 'GetAgentNetworkGuardrailsItemChecks' checks: What the guardrail checks
+        :param _builtins.str created_at: When it was created
+        :param _builtins.str description: What it is for
+        :param _builtins.str id: Guardrail id
+        :param _builtins.str name: Name
+        :param _builtins.str updated_at: When it last changed
+        """
+        pulumi.set(__self__, "checks", checks)
+        pulumi.set(__self__, "created_at", created_at)
+        pulumi.set(__self__, "description", description)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "updated_at", updated_at)
+
+    @_builtins.property
+    @pulumi.getter
+    def checks(self) -> 'outputs.GetAgentNetworkGuardrailsItemChecks':
+        """
+        What the guardrail checks
+        """
+        return pulumi.get(self, "checks")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> _builtins.str:
+        """
+        When it was created
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> _builtins.str:
+        """
+        What it is for
+        """
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Guardrail id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> _builtins.str:
+        """
+        When it last changed
+        """
+        return pulumi.get(self, "updated_at")
+
+
+@pulumi.output_type
+class GetAgentNetworkGuardrailsItemChecks(dict):
+    """
+    What the guardrail checks
+    """
+    def __init__(__self__, *,
+                 model_allowlist: 'outputs.GetAgentNetworkGuardrailsItemChecksModelAllowlist',
+                 prompt_capture: 'outputs.GetAgentNetworkGuardrailsItemChecksPromptCapture'):
+        """
+        What the guardrail checks
+
+        :param 'GetAgentNetworkGuardrailsItemChecksModelAllowlist' model_allowlist: Allow only these models
+        :param 'GetAgentNetworkGuardrailsItemChecksPromptCapture' prompt_capture: Capture prompts
+        """
+        pulumi.set(__self__, "model_allowlist", model_allowlist)
+        pulumi.set(__self__, "prompt_capture", prompt_capture)
+
+    @_builtins.property
+    @pulumi.getter(name="modelAllowlist")
+    def model_allowlist(self) -> 'outputs.GetAgentNetworkGuardrailsItemChecksModelAllowlist':
+        """
+        Allow only these models
+        """
+        return pulumi.get(self, "model_allowlist")
+
+    @_builtins.property
+    @pulumi.getter(name="promptCapture")
+    def prompt_capture(self) -> 'outputs.GetAgentNetworkGuardrailsItemChecksPromptCapture':
+        """
+        Capture prompts
+        """
+        return pulumi.get(self, "prompt_capture")
+
+
+@pulumi.output_type
+class GetAgentNetworkGuardrailsItemChecksModelAllowlist(dict):
+    """
+    Allow only these models
+    """
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 models: Sequence[_builtins.str]):
+        """
+        Allow only these models
+
+        :param _builtins.bool enabled: Whether only the listed models are allowed
+        :param Sequence[_builtins.str] models: The models allowed
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "models", models)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether only the listed models are allowed
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def models(self) -> Sequence[_builtins.str]:
+        """
+        The models allowed
+        """
+        return pulumi.get(self, "models")
+
+
+@pulumi.output_type
+class GetAgentNetworkGuardrailsItemChecksPromptCapture(dict):
+    """
+    Capture prompts
+    """
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 redact_pii: _builtins.bool):
+        """
+        Capture prompts
+
+        :param _builtins.bool enabled: Whether prompts are captured
+        :param _builtins.bool redact_pii: Whether personal data is removed
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "redact_pii", redact_pii)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether prompts are captured
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="redactPii")
+    def redact_pii(self) -> _builtins.bool:
+        """
+        Whether personal data is removed
+        """
+        return pulumi.get(self, "redact_pii")
+
+
+@pulumi.output_type
+class GetAgentNetworkPoliciesItem(dict):
+    """
+    Which groups' agents may use which providers, under which guardrails and caps
+    """
+    def __init__(__self__, *,
+                 created_at: _builtins.str,
+                 description: _builtins.str,
+                 destination_provider_ids: Sequence[_builtins.str],
+                 enabled: _builtins.bool,
+                 guardrail_ids: Sequence[_builtins.str],
+                 id: _builtins.str,
+                 limits: 'outputs.GetAgentNetworkPoliciesItemLimits',
+                 name: _builtins.str,
+                 source_groups: Sequence[_builtins.str],
+                 updated_at: _builtins.str):
+        """
+        Which groups' agents may use which providers, under which guardrails and caps
+
+        :param _builtins.str created_at: When it was created
+        :param _builtins.str description: What it is for
+        :param Sequence[_builtins.str] destination_provider_ids: The providers they may use
+        :param _builtins.bool enabled: Whether the policy applies
+        :param Sequence[_builtins.str] guardrail_ids: Guardrails applied
+        :param _builtins.str id: Policy id
+        :param 'GetAgentNetworkPoliciesItemLimits' limits: Token and spending caps (both always answered; off with zeros when not set)
+        :param _builtins.str name: Name
+        :param Sequence[_builtins.str] source_groups: Groups whose members may use the providers
+        :param _builtins.str updated_at: When it last changed
+        """
+        pulumi.set(__self__, "created_at", created_at)
+        pulumi.set(__self__, "description", description)
+        pulumi.set(__self__, "destination_provider_ids", destination_provider_ids)
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "guardrail_ids", guardrail_ids)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "limits", limits)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "source_groups", source_groups)
+        pulumi.set(__self__, "updated_at", updated_at)
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> _builtins.str:
+        """
+        When it was created
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> _builtins.str:
+        """
+        What it is for
+        """
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter(name="destinationProviderIds")
+    def destination_provider_ids(self) -> Sequence[_builtins.str]:
+        """
+        The providers they may use
+        """
+        return pulumi.get(self, "destination_provider_ids")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the policy applies
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="guardrailIds")
+    def guardrail_ids(self) -> Sequence[_builtins.str]:
+        """
+        Guardrails applied
+        """
+        return pulumi.get(self, "guardrail_ids")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Policy id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def limits(self) -> 'outputs.GetAgentNetworkPoliciesItemLimits':
+        """
+        Token and spending caps (both always answered; off with zeros when not set)
+        """
+        return pulumi.get(self, "limits")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="sourceGroups")
+    def source_groups(self) -> Sequence[_builtins.str]:
+        """
+        Groups whose members may use the providers
+        """
+        return pulumi.get(self, "source_groups")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> _builtins.str:
+        """
+        When it last changed
+        """
+        return pulumi.get(self, "updated_at")
+
+
+@pulumi.output_type
+class GetAgentNetworkPoliciesItemLimits(dict):
+    """
+    Token and spending caps (both always answered; off with zeros when not set)
+    """
+    def __init__(__self__, *,
+                 budget_limit: 'outputs.GetAgentNetworkPoliciesItemLimitsBudgetLimit',
+                 token_limit: 'outputs.GetAgentNetworkPoliciesItemLimitsTokenLimit'):
+        """
+        Token and spending caps (both always answered; off with zeros when not set)
+
+        :param 'GetAgentNetworkPoliciesItemLimitsBudgetLimit' budget_limit: Spending caps
+        :param 'GetAgentNetworkPoliciesItemLimitsTokenLimit' token_limit: Token caps
+        """
+        pulumi.set(__self__, "budget_limit", budget_limit)
+        pulumi.set(__self__, "token_limit", token_limit)
+
+    @_builtins.property
+    @pulumi.getter(name="budgetLimit")
+    def budget_limit(self) -> 'outputs.GetAgentNetworkPoliciesItemLimitsBudgetLimit':
+        """
+        Spending caps
+        """
+        return pulumi.get(self, "budget_limit")
+
+    @_builtins.property
+    @pulumi.getter(name="tokenLimit")
+    def token_limit(self) -> 'outputs.GetAgentNetworkPoliciesItemLimitsTokenLimit':
+        """
+        Token caps
+        """
+        return pulumi.get(self, "token_limit")
+
+
+@pulumi.output_type
+class GetAgentNetworkPoliciesItemLimitsBudgetLimit(dict):
+    """
+    Spending caps
+    """
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 group_cap_usd: _builtins.float,
+                 user_cap_usd: _builtins.float,
+                 window_seconds: _builtins.int):
+        """
+        Spending caps
+
+        :param _builtins.bool enabled: Whether the spending caps apply
+        :param _builtins.float group_cap_usd: USD per group and window; 0: no cap
+        :param _builtins.float user_cap_usd: USD per user and window; 0: no cap
+        :param _builtins.int window_seconds: The window, in seconds
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "group_cap_usd", group_cap_usd)
+        pulumi.set(__self__, "user_cap_usd", user_cap_usd)
+        pulumi.set(__self__, "window_seconds", window_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the spending caps apply
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="groupCapUsd")
+    def group_cap_usd(self) -> _builtins.float:
+        """
+        USD per group and window; 0: no cap
+        """
+        return pulumi.get(self, "group_cap_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="userCapUsd")
+    def user_cap_usd(self) -> _builtins.float:
+        """
+        USD per user and window; 0: no cap
+        """
+        return pulumi.get(self, "user_cap_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="windowSeconds")
+    def window_seconds(self) -> _builtins.int:
+        """
+        The window, in seconds
+        """
+        return pulumi.get(self, "window_seconds")
+
+
+@pulumi.output_type
+class GetAgentNetworkPoliciesItemLimitsTokenLimit(dict):
+    """
+    Token caps
+    """
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 group_cap: _builtins.int,
+                 user_cap: _builtins.int,
+                 window_seconds: _builtins.int):
+        """
+        Token caps
+
+        :param _builtins.bool enabled: Whether the token caps apply
+        :param _builtins.int group_cap: Tokens per group and window; 0: no cap
+        :param _builtins.int user_cap: Tokens per user and window; 0: no cap
+        :param _builtins.int window_seconds: The window, in seconds
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "group_cap", group_cap)
+        pulumi.set(__self__, "user_cap", user_cap)
+        pulumi.set(__self__, "window_seconds", window_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the token caps apply
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="groupCap")
+    def group_cap(self) -> _builtins.int:
+        """
+        Tokens per group and window; 0: no cap
+        """
+        return pulumi.get(self, "group_cap")
+
+    @_builtins.property
+    @pulumi.getter(name="userCap")
+    def user_cap(self) -> _builtins.int:
+        """
+        Tokens per user and window; 0: no cap
+        """
+        return pulumi.get(self, "user_cap")
+
+    @_builtins.property
+    @pulumi.getter(name="windowSeconds")
+    def window_seconds(self) -> _builtins.int:
+        """
+        The window, in seconds
+        """
+        return pulumi.get(self, "window_seconds")
+
+
+@pulumi.output_type
+class GetAgentNetworkPolicyLimits(dict):
+    """
+    Token and spending caps (both always answered; off with zeros when not set)
+    """
+    def __init__(__self__, *,
+                 budget_limit: 'outputs.GetAgentNetworkPolicyLimitsBudgetLimit',
+                 token_limit: 'outputs.GetAgentNetworkPolicyLimitsTokenLimit'):
+        """
+        Token and spending caps (both always answered; off with zeros when not set)
+
+        :param 'GetAgentNetworkPolicyLimitsBudgetLimit' budget_limit: Spending caps
+        :param 'GetAgentNetworkPolicyLimitsTokenLimit' token_limit: Token caps
+        """
+        pulumi.set(__self__, "budget_limit", budget_limit)
+        pulumi.set(__self__, "token_limit", token_limit)
+
+    @_builtins.property
+    @pulumi.getter(name="budgetLimit")
+    def budget_limit(self) -> 'outputs.GetAgentNetworkPolicyLimitsBudgetLimit':
+        """
+        Spending caps
+        """
+        return pulumi.get(self, "budget_limit")
+
+    @_builtins.property
+    @pulumi.getter(name="tokenLimit")
+    def token_limit(self) -> 'outputs.GetAgentNetworkPolicyLimitsTokenLimit':
+        """
+        Token caps
+        """
+        return pulumi.get(self, "token_limit")
+
+
+@pulumi.output_type
+class GetAgentNetworkPolicyLimitsBudgetLimit(dict):
+    """
+    Spending caps
+    """
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 group_cap_usd: _builtins.float,
+                 user_cap_usd: _builtins.float,
+                 window_seconds: _builtins.int):
+        """
+        Spending caps
+
+        :param _builtins.bool enabled: Whether the spending caps apply
+        :param _builtins.float group_cap_usd: USD per group and window; 0: no cap
+        :param _builtins.float user_cap_usd: USD per user and window; 0: no cap
+        :param _builtins.int window_seconds: The window, in seconds
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "group_cap_usd", group_cap_usd)
+        pulumi.set(__self__, "user_cap_usd", user_cap_usd)
+        pulumi.set(__self__, "window_seconds", window_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the spending caps apply
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="groupCapUsd")
+    def group_cap_usd(self) -> _builtins.float:
+        """
+        USD per group and window; 0: no cap
+        """
+        return pulumi.get(self, "group_cap_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="userCapUsd")
+    def user_cap_usd(self) -> _builtins.float:
+        """
+        USD per user and window; 0: no cap
+        """
+        return pulumi.get(self, "user_cap_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="windowSeconds")
+    def window_seconds(self) -> _builtins.int:
+        """
+        The window, in seconds
+        """
+        return pulumi.get(self, "window_seconds")
+
+
+@pulumi.output_type
+class GetAgentNetworkPolicyLimitsTokenLimit(dict):
+    """
+    Token caps
+    """
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 group_cap: _builtins.int,
+                 user_cap: _builtins.int,
+                 window_seconds: _builtins.int):
+        """
+        Token caps
+
+        :param _builtins.bool enabled: Whether the token caps apply
+        :param _builtins.int group_cap: Tokens per group and window; 0: no cap
+        :param _builtins.int user_cap: Tokens per user and window; 0: no cap
+        :param _builtins.int window_seconds: The window, in seconds
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "group_cap", group_cap)
+        pulumi.set(__self__, "user_cap", user_cap)
+        pulumi.set(__self__, "window_seconds", window_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the token caps apply
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="groupCap")
+    def group_cap(self) -> _builtins.int:
+        """
+        Tokens per group and window; 0: no cap
+        """
+        return pulumi.get(self, "group_cap")
+
+    @_builtins.property
+    @pulumi.getter(name="userCap")
+    def user_cap(self) -> _builtins.int:
+        """
+        Tokens per user and window; 0: no cap
+        """
+        return pulumi.get(self, "user_cap")
+
+    @_builtins.property
+    @pulumi.getter(name="windowSeconds")
+    def window_seconds(self) -> _builtins.int:
+        """
+        The window, in seconds
+        """
+        return pulumi.get(self, "window_seconds")
+
+
+@pulumi.output_type
+class GetAgentNetworkProviderModel(dict):
+    """
+    A model offered through the provider, with its prices
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 input_per1k: _builtins.float,
+                 output_per1k: _builtins.float,
+                 cache_creation_per1k: Optional[_builtins.float] = None,
+                 cache_read_per1k: Optional[_builtins.float] = None,
+                 cached_input_per1k: Optional[_builtins.float] = None):
+        """
+        A model offered through the provider, with its prices
+
+        :param _builtins.str id: The model's id
+        :param _builtins.float input_per1k: USD per 1,000 input tokens
+        :param _builtins.float output_per1k: USD per 1,000 output tokens
+        :param _builtins.float cache_creation_per1k: USD per 1,000 tokens written to the prompt cache
+        :param _builtins.float cache_read_per1k: USD per 1,000 tokens read from the prompt cache
+        :param _builtins.float cached_input_per1k: USD per 1,000 cached prompt tokens
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "input_per1k", input_per1k)
+        pulumi.set(__self__, "output_per1k", output_per1k)
+        if cache_creation_per1k is not None:
+            pulumi.set(__self__, "cache_creation_per1k", cache_creation_per1k)
+        if cache_read_per1k is not None:
+            pulumi.set(__self__, "cache_read_per1k", cache_read_per1k)
+        if cached_input_per1k is not None:
+            pulumi.set(__self__, "cached_input_per1k", cached_input_per1k)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The model's id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="inputPer1k")
+    def input_per1k(self) -> _builtins.float:
+        """
+        USD per 1,000 input tokens
+        """
+        return pulumi.get(self, "input_per1k")
+
+    @_builtins.property
+    @pulumi.getter(name="outputPer1k")
+    def output_per1k(self) -> _builtins.float:
+        """
+        USD per 1,000 output tokens
+        """
+        return pulumi.get(self, "output_per1k")
+
+    @_builtins.property
+    @pulumi.getter(name="cacheCreationPer1k")
+    def cache_creation_per1k(self) -> Optional[_builtins.float]:
+        """
+        USD per 1,000 tokens written to the prompt cache
+        """
+        return pulumi.get(self, "cache_creation_per1k")
+
+    @_builtins.property
+    @pulumi.getter(name="cacheReadPer1k")
+    def cache_read_per1k(self) -> Optional[_builtins.float]:
+        """
+        USD per 1,000 tokens read from the prompt cache
+        """
+        return pulumi.get(self, "cache_read_per1k")
+
+    @_builtins.property
+    @pulumi.getter(name="cachedInputPer1k")
+    def cached_input_per1k(self) -> Optional[_builtins.float]:
+        """
+        USD per 1,000 cached prompt tokens
+        """
+        return pulumi.get(self, "cached_input_per1k")
+
+
+@pulumi.output_type
+class GetAgentNetworkProvidersItem(dict):
+    """
+    An LLM provider the gateway forwards to (its API key is never answered)
+    """
+    def __init__(__self__, *,
+                 created_at: _builtins.str,
+                 enabled: _builtins.bool,
+                 id: _builtins.str,
+                 identity_header_groups: _builtins.str,
+                 identity_header_user_id: _builtins.str,
+                 metadata_disabled: _builtins.bool,
+                 models: Sequence['outputs.GetAgentNetworkProvidersItemModel'],
+                 name: _builtins.str,
+                 provider_id: _builtins.str,
+                 skip_tls_verification: _builtins.bool,
+                 updated_at: _builtins.str,
+                 upstream_url: _builtins.str,
+                 extra_values: Optional[Mapping[str, _builtins.str]] = None):
+        """
+        An LLM provider the gateway forwards to (its API key is never answered)
+
+        :param _builtins.str created_at: When it was created
+        :param _builtins.bool enabled: Whether the gateway routes requests to it
+        :param _builtins.str id: Provider id
+        :param _builtins.str identity_header_groups: Header carrying the caller's groups; empty: not sent
+        :param _builtins.str identity_header_user_id: Header carrying the caller; empty: not sent
+        :param _builtins.bool metadata_disabled: Whether identity metadata is left out upstream
+        :param Sequence['GetAgentNetworkProvidersItemModel'] models: The models offered, with their prices
+        :param _builtins.str name: Display name
+        :param _builtins.str provider_id: The provider type, an id of the catalog
+        :param _builtins.bool skip_tls_verification: Whether any upstream certificate is accepted
+        :param _builtins.str updated_at: When it last changed
+        :param _builtins.str upstream_url: Where the gateway sends requests
+        :param Mapping[str, _builtins.str] extra_values: Values of the catalog's extra headers; absent when none
+        """
+        pulumi.set(__self__, "created_at", created_at)
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "identity_header_groups", identity_header_groups)
+        pulumi.set(__self__, "identity_header_user_id", identity_header_user_id)
+        pulumi.set(__self__, "metadata_disabled", metadata_disabled)
+        pulumi.set(__self__, "models", models)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "provider_id", provider_id)
+        pulumi.set(__self__, "skip_tls_verification", skip_tls_verification)
+        pulumi.set(__self__, "updated_at", updated_at)
+        pulumi.set(__self__, "upstream_url", upstream_url)
+        if extra_values is not None:
+            pulumi.set(__self__, "extra_values", extra_values)
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> _builtins.str:
+        """
+        When it was created
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the gateway routes requests to it
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Provider id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="identityHeaderGroups")
+    def identity_header_groups(self) -> _builtins.str:
+        """
+        Header carrying the caller's groups; empty: not sent
+        """
+        return pulumi.get(self, "identity_header_groups")
+
+    @_builtins.property
+    @pulumi.getter(name="identityHeaderUserId")
+    def identity_header_user_id(self) -> _builtins.str:
+        """
+        Header carrying the caller; empty: not sent
+        """
+        return pulumi.get(self, "identity_header_user_id")
+
+    @_builtins.property
+    @pulumi.getter(name="metadataDisabled")
+    def metadata_disabled(self) -> _builtins.bool:
+        """
+        Whether identity metadata is left out upstream
+        """
+        return pulumi.get(self, "metadata_disabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def models(self) -> Sequence['outputs.GetAgentNetworkProvidersItemModel']:
+        """
+        The models offered, with their prices
+        """
+        return pulumi.get(self, "models")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Display name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="providerId")
+    def provider_id(self) -> _builtins.str:
+        """
+        The provider type, an id of the catalog
+        """
+        return pulumi.get(self, "provider_id")
+
+    @_builtins.property
+    @pulumi.getter(name="skipTlsVerification")
+    def skip_tls_verification(self) -> _builtins.bool:
+        """
+        Whether any upstream certificate is accepted
+        """
+        return pulumi.get(self, "skip_tls_verification")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> _builtins.str:
+        """
+        When it last changed
+        """
+        return pulumi.get(self, "updated_at")
+
+    @_builtins.property
+    @pulumi.getter(name="upstreamUrl")
+    def upstream_url(self) -> _builtins.str:
+        """
+        Where the gateway sends requests
+        """
+        return pulumi.get(self, "upstream_url")
+
+    @_builtins.property
+    @pulumi.getter(name="extraValues")
+    def extra_values(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        Values of the catalog's extra headers; absent when none
+        """
+        return pulumi.get(self, "extra_values")
+
+
+@pulumi.output_type
+class GetAgentNetworkProvidersItemModel(dict):
+    """
+    A model offered through the provider, with its prices
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 input_per1k: _builtins.float,
+                 output_per1k: _builtins.float,
+                 cache_creation_per1k: Optional[_builtins.float] = None,
+                 cache_read_per1k: Optional[_builtins.float] = None,
+                 cached_input_per1k: Optional[_builtins.float] = None):
+        """
+        A model offered through the provider, with its prices
+
+        :param _builtins.str id: The model's id
+        :param _builtins.float input_per1k: USD per 1,000 input tokens
+        :param _builtins.float output_per1k: USD per 1,000 output tokens
+        :param _builtins.float cache_creation_per1k: USD per 1,000 tokens written to the prompt cache
+        :param _builtins.float cache_read_per1k: USD per 1,000 tokens read from the prompt cache
+        :param _builtins.float cached_input_per1k: USD per 1,000 cached prompt tokens
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "input_per1k", input_per1k)
+        pulumi.set(__self__, "output_per1k", output_per1k)
+        if cache_creation_per1k is not None:
+            pulumi.set(__self__, "cache_creation_per1k", cache_creation_per1k)
+        if cache_read_per1k is not None:
+            pulumi.set(__self__, "cache_read_per1k", cache_read_per1k)
+        if cached_input_per1k is not None:
+            pulumi.set(__self__, "cached_input_per1k", cached_input_per1k)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The model's id
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="inputPer1k")
+    def input_per1k(self) -> _builtins.float:
+        """
+        USD per 1,000 input tokens
+        """
+        return pulumi.get(self, "input_per1k")
+
+    @_builtins.property
+    @pulumi.getter(name="outputPer1k")
+    def output_per1k(self) -> _builtins.float:
+        """
+        USD per 1,000 output tokens
+        """
+        return pulumi.get(self, "output_per1k")
+
+    @_builtins.property
+    @pulumi.getter(name="cacheCreationPer1k")
+    def cache_creation_per1k(self) -> Optional[_builtins.float]:
+        """
+        USD per 1,000 tokens written to the prompt cache
+        """
+        return pulumi.get(self, "cache_creation_per1k")
+
+    @_builtins.property
+    @pulumi.getter(name="cacheReadPer1k")
+    def cache_read_per1k(self) -> Optional[_builtins.float]:
+        """
+        USD per 1,000 tokens read from the prompt cache
+        """
+        return pulumi.get(self, "cache_read_per1k")
+
+    @_builtins.property
+    @pulumi.getter(name="cachedInputPer1k")
+    def cached_input_per1k(self) -> Optional[_builtins.float]:
+        """
+        USD per 1,000 cached prompt tokens
+        """
+        return pulumi.get(self, "cached_input_per1k")
+
+
+@pulumi.output_type
+class GetAgentNetworkUsageItem(dict):
+    """
+    Tokens and cost summed over one day, week or month
+    """
+    def __init__(__self__, *,
+                 cache_cost_usd: _builtins.float,
+                 cache_creation_cost_usd: _builtins.float,
+                 cache_creation_tokens: _builtins.int,
+                 cached_input_cost_usd: _builtins.float,
+                 cached_input_tokens: _builtins.int,
+                 cost_usd: _builtins.float,
+                 input_cost_usd: _builtins.float,
+                 input_tokens: _builtins.int,
+                 output_cost_usd: _builtins.float,
+                 output_tokens: _builtins.int,
+                 period_start: _builtins.str,
+                 total_tokens: _builtins.int):
+        """
+        Tokens and cost summed over one day, week or month
+
+        :param _builtins.float cache_cost_usd: The part of costUsd for the prompt cache
+        :param _builtins.float cache_creation_cost_usd: USD for the tokens written to the cache
+        :param _builtins.int cache_creation_tokens: Tokens written to the prompt cache
+        :param _builtins.float cached_input_cost_usd: USD for the tokens read from the cache
+        :param _builtins.int cached_input_tokens: Tokens read from the prompt cache
+        :param _builtins.float cost_usd: USD in all
+        :param _builtins.float input_cost_usd: USD for the input tokens not from the cache
+        :param _builtins.int input_tokens: Input tokens
+        :param _builtins.float output_cost_usd: USD for the output tokens
+        :param _builtins.int output_tokens: Output tokens
+        :param _builtins.str period_start: The bucket's first day (YYYY-MM-DD, UTC): a day, a Monday or a 1st
+        :param _builtins.int total_tokens: All tokens, prompt-cache tokens included
+        """
+        pulumi.set(__self__, "cache_cost_usd", cache_cost_usd)
+        pulumi.set(__self__, "cache_creation_cost_usd", cache_creation_cost_usd)
+        pulumi.set(__self__, "cache_creation_tokens", cache_creation_tokens)
+        pulumi.set(__self__, "cached_input_cost_usd", cached_input_cost_usd)
+        pulumi.set(__self__, "cached_input_tokens", cached_input_tokens)
+        pulumi.set(__self__, "cost_usd", cost_usd)
+        pulumi.set(__self__, "input_cost_usd", input_cost_usd)
+        pulumi.set(__self__, "input_tokens", input_tokens)
+        pulumi.set(__self__, "output_cost_usd", output_cost_usd)
+        pulumi.set(__self__, "output_tokens", output_tokens)
+        pulumi.set(__self__, "period_start", period_start)
+        pulumi.set(__self__, "total_tokens", total_tokens)
+
+    @_builtins.property
+    @pulumi.getter(name="cacheCostUsd")
+    def cache_cost_usd(self) -> _builtins.float:
+        """
+        The part of costUsd for the prompt cache
+        """
+        return pulumi.get(self, "cache_cost_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="cacheCreationCostUsd")
+    def cache_creation_cost_usd(self) -> _builtins.float:
+        """
+        USD for the tokens written to the cache
+        """
+        return pulumi.get(self, "cache_creation_cost_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="cacheCreationTokens")
+    def cache_creation_tokens(self) -> _builtins.int:
+        """
+        Tokens written to the prompt cache
+        """
+        return pulumi.get(self, "cache_creation_tokens")
+
+    @_builtins.property
+    @pulumi.getter(name="cachedInputCostUsd")
+    def cached_input_cost_usd(self) -> _builtins.float:
+        """
+        USD for the tokens read from the cache
+        """
+        return pulumi.get(self, "cached_input_cost_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="cachedInputTokens")
+    def cached_input_tokens(self) -> _builtins.int:
+        """
+        Tokens read from the prompt cache
+        """
+        return pulumi.get(self, "cached_input_tokens")
+
+    @_builtins.property
+    @pulumi.getter(name="costUsd")
+    def cost_usd(self) -> _builtins.float:
+        """
+        USD in all
+        """
+        return pulumi.get(self, "cost_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="inputCostUsd")
+    def input_cost_usd(self) -> _builtins.float:
+        """
+        USD for the input tokens not from the cache
+        """
+        return pulumi.get(self, "input_cost_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="inputTokens")
+    def input_tokens(self) -> _builtins.int:
+        """
+        Input tokens
+        """
+        return pulumi.get(self, "input_tokens")
+
+    @_builtins.property
+    @pulumi.getter(name="outputCostUsd")
+    def output_cost_usd(self) -> _builtins.float:
+        """
+        USD for the output tokens
+        """
+        return pulumi.get(self, "output_cost_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="outputTokens")
+    def output_tokens(self) -> _builtins.int:
+        """
+        Output tokens
+        """
+        return pulumi.get(self, "output_tokens")
+
+    @_builtins.property
+    @pulumi.getter(name="periodStart")
+    def period_start(self) -> _builtins.str:
+        """
+        The bucket's first day (YYYY-MM-DD, UTC): a day, a Monday or a 1st
+        """
+        return pulumi.get(self, "period_start")
+
+    @_builtins.property
+    @pulumi.getter(name="totalTokens")
+    def total_tokens(self) -> _builtins.int:
+        """
+        All tokens, prompt-cache tokens included
+        """
+        return pulumi.get(self, "total_tokens")
 
 
 @pulumi.output_type

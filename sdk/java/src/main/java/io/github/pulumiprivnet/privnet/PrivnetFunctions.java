@@ -12,6 +12,22 @@ import com.pulumi.resources.InvokeArgs;
 import io.github.pulumiprivnet.privnet.Utilities;
 import io.github.pulumiprivnet.privnet.inputs.GetAccessiblePeersArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetAccessiblePeersPlainArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkAccessLogSessionsArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkAccessLogSessionsPlainArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkAccessLogsArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkAccessLogsPlainArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkBudgetRuleArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkBudgetRulePlainArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkCatalogProviderArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkCatalogProviderPlainArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkGuardrailArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkGuardrailPlainArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkPolicyArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkPolicyPlainArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkProviderArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkProviderPlainArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkUsageArgs;
+import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkUsagePlainArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncLogsArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncLogsPlainArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncVendorDArgs;
@@ -96,6 +112,21 @@ import io.github.pulumiprivnet.privnet.inputs.GetUsersArgs;
 import io.github.pulumiprivnet.privnet.inputs.GetUsersPlainArgs;
 import io.github.pulumiprivnet.privnet.outputs.GetAccessiblePeersResult;
 import io.github.pulumiprivnet.privnet.outputs.GetAccountResult;
+import io.github.pulumiprivnet.privnet.outputs.GetAgentNetworkAccessLogSessionsResult;
+import io.github.pulumiprivnet.privnet.outputs.GetAgentNetworkAccessLogsResult;
+import io.github.pulumiprivnet.privnet.outputs.GetAgentNetworkBudgetRuleResult;
+import io.github.pulumiprivnet.privnet.outputs.GetAgentNetworkBudgetRulesResult;
+import io.github.pulumiprivnet.privnet.outputs.GetAgentNetworkCatalogProviderResult;
+import io.github.pulumiprivnet.privnet.outputs.GetAgentNetworkCatalogProvidersResult;
+import io.github.pulumiprivnet.privnet.outputs.GetAgentNetworkConsumptionResult;
+import io.github.pulumiprivnet.privnet.outputs.GetAgentNetworkGuardrailResult;
+import io.github.pulumiprivnet.privnet.outputs.GetAgentNetworkGuardrailsResult;
+import io.github.pulumiprivnet.privnet.outputs.GetAgentNetworkPoliciesResult;
+import io.github.pulumiprivnet.privnet.outputs.GetAgentNetworkPolicyResult;
+import io.github.pulumiprivnet.privnet.outputs.GetAgentNetworkProviderResult;
+import io.github.pulumiprivnet.privnet.outputs.GetAgentNetworkProvidersResult;
+import io.github.pulumiprivnet.privnet.outputs.GetAgentNetworkSettingsResult;
+import io.github.pulumiprivnet.privnet.outputs.GetAgentNetworkUsageResult;
 import io.github.pulumiprivnet.privnet.outputs.GetAuditEventsResult;
 import io.github.pulumiprivnet.privnet.outputs.GetCurrentUserResult;
 import io.github.pulumiprivnet.privnet.outputs.GetDirectorySyncLogsResult;
@@ -285,6 +316,959 @@ public final class PrivnetFunctions {
      */
     public static CompletableFuture<GetAccountResult> getAccountPlain(InvokeArgs args, InvokeOptions options) {
         return Deployment.getInstance().invokeAsync("privnet:index:getAccount", TypeShape.of(GetAccountResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * One page of the access log grouped by session (the requests sharing a client&#39;s session id; a request without one is a session of its own), each summed and with its requests.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkAccessLogSessionsResult> getAgentNetworkAccessLogSessions() {
+        return getAgentNetworkAccessLogSessions(GetAgentNetworkAccessLogSessionsArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * One page of the access log grouped by session (the requests sharing a client&#39;s session id; a request without one is a session of its own), each summed and with its requests.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkAccessLogSessionsResult> getAgentNetworkAccessLogSessionsPlain() {
+        return getAgentNetworkAccessLogSessionsPlain(GetAgentNetworkAccessLogSessionsPlainArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * One page of the access log grouped by session (the requests sharing a client&#39;s session id; a request without one is a session of its own), each summed and with its requests.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkAccessLogSessionsResult> getAgentNetworkAccessLogSessions(GetAgentNetworkAccessLogSessionsArgs args) {
+        return getAgentNetworkAccessLogSessions(args, InvokeOptions.Empty);
+    }
+    /**
+     * One page of the access log grouped by session (the requests sharing a client&#39;s session id; a request without one is a session of its own), each summed and with its requests.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkAccessLogSessionsResult> getAgentNetworkAccessLogSessionsPlain(GetAgentNetworkAccessLogSessionsPlainArgs args) {
+        return getAgentNetworkAccessLogSessionsPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * One page of the access log grouped by session (the requests sharing a client&#39;s session id; a request without one is a session of its own), each summed and with its requests.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkAccessLogSessionsResult> getAgentNetworkAccessLogSessions(GetAgentNetworkAccessLogSessionsArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkAccessLogSessions", TypeShape.of(GetAgentNetworkAccessLogSessionsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * One page of the access log grouped by session (the requests sharing a client&#39;s session id; a request without one is a session of its own), each summed and with its requests.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkAccessLogSessionsResult> getAgentNetworkAccessLogSessions(GetAgentNetworkAccessLogSessionsArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkAccessLogSessions", TypeShape.of(GetAgentNetworkAccessLogSessionsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * One page of the access log grouped by session (the requests sharing a client&#39;s session id; a request without one is a session of its own), each summed and with its requests.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkAccessLogSessionsResult> getAgentNetworkAccessLogSessionsPlain(GetAgentNetworkAccessLogSessionsPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getAgentNetworkAccessLogSessions", TypeShape.of(GetAgentNetworkAccessLogSessionsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * One page of the gateway&#39;s access log (one entry per request, allowed or refused), filtered and sorted as asked. Kept only while the settings collect logs, for `accessLogRetentionDays`.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkAccessLogsResult> getAgentNetworkAccessLogs() {
+        return getAgentNetworkAccessLogs(GetAgentNetworkAccessLogsArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * One page of the gateway&#39;s access log (one entry per request, allowed or refused), filtered and sorted as asked. Kept only while the settings collect logs, for `accessLogRetentionDays`.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkAccessLogsResult> getAgentNetworkAccessLogsPlain() {
+        return getAgentNetworkAccessLogsPlain(GetAgentNetworkAccessLogsPlainArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * One page of the gateway&#39;s access log (one entry per request, allowed or refused), filtered and sorted as asked. Kept only while the settings collect logs, for `accessLogRetentionDays`.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkAccessLogsResult> getAgentNetworkAccessLogs(GetAgentNetworkAccessLogsArgs args) {
+        return getAgentNetworkAccessLogs(args, InvokeOptions.Empty);
+    }
+    /**
+     * One page of the gateway&#39;s access log (one entry per request, allowed or refused), filtered and sorted as asked. Kept only while the settings collect logs, for `accessLogRetentionDays`.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkAccessLogsResult> getAgentNetworkAccessLogsPlain(GetAgentNetworkAccessLogsPlainArgs args) {
+        return getAgentNetworkAccessLogsPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * One page of the gateway&#39;s access log (one entry per request, allowed or refused), filtered and sorted as asked. Kept only while the settings collect logs, for `accessLogRetentionDays`.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkAccessLogsResult> getAgentNetworkAccessLogs(GetAgentNetworkAccessLogsArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkAccessLogs", TypeShape.of(GetAgentNetworkAccessLogsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * One page of the gateway&#39;s access log (one entry per request, allowed or refused), filtered and sorted as asked. Kept only while the settings collect logs, for `accessLogRetentionDays`.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkAccessLogsResult> getAgentNetworkAccessLogs(GetAgentNetworkAccessLogsArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkAccessLogs", TypeShape.of(GetAgentNetworkAccessLogsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * One page of the gateway&#39;s access log (one entry per request, allowed or refused), filtered and sorted as asked. Kept only while the settings collect logs, for `accessLogRetentionDays`.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkAccessLogsResult> getAgentNetworkAccessLogsPlain(GetAgentNetworkAccessLogsPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getAgentNetworkAccessLogs", TypeShape.of(GetAgentNetworkAccessLogsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The Agent Network budget rule with this id.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkBudgetRuleResult> getAgentNetworkBudgetRule(GetAgentNetworkBudgetRuleArgs args) {
+        return getAgentNetworkBudgetRule(args, InvokeOptions.Empty);
+    }
+    /**
+     * The Agent Network budget rule with this id.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkBudgetRuleResult> getAgentNetworkBudgetRulePlain(GetAgentNetworkBudgetRulePlainArgs args) {
+        return getAgentNetworkBudgetRulePlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * The Agent Network budget rule with this id.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkBudgetRuleResult> getAgentNetworkBudgetRule(GetAgentNetworkBudgetRuleArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkBudgetRule", TypeShape.of(GetAgentNetworkBudgetRuleResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The Agent Network budget rule with this id.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkBudgetRuleResult> getAgentNetworkBudgetRule(GetAgentNetworkBudgetRuleArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkBudgetRule", TypeShape.of(GetAgentNetworkBudgetRuleResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The Agent Network budget rule with this id.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkBudgetRuleResult> getAgentNetworkBudgetRulePlain(GetAgentNetworkBudgetRulePlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getAgentNetworkBudgetRule", TypeShape.of(GetAgentNetworkBudgetRuleResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every Agent Network budget rule of the account.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkBudgetRulesResult> getAgentNetworkBudgetRules() {
+        return getAgentNetworkBudgetRules(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Every Agent Network budget rule of the account.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkBudgetRulesResult> getAgentNetworkBudgetRulesPlain() {
+        return getAgentNetworkBudgetRulesPlain(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Every Agent Network budget rule of the account.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkBudgetRulesResult> getAgentNetworkBudgetRules(InvokeArgs args) {
+        return getAgentNetworkBudgetRules(args, InvokeOptions.Empty);
+    }
+    /**
+     * Every Agent Network budget rule of the account.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkBudgetRulesResult> getAgentNetworkBudgetRulesPlain(InvokeArgs args) {
+        return getAgentNetworkBudgetRulesPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Every Agent Network budget rule of the account.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkBudgetRulesResult> getAgentNetworkBudgetRules(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkBudgetRules", TypeShape.of(GetAgentNetworkBudgetRulesResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every Agent Network budget rule of the account.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkBudgetRulesResult> getAgentNetworkBudgetRules(InvokeArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkBudgetRules", TypeShape.of(GetAgentNetworkBudgetRulesResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every Agent Network budget rule of the account.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkBudgetRulesResult> getAgentNetworkBudgetRulesPlain(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getAgentNetworkBudgetRules", TypeShape.of(GetAgentNetworkBudgetRulesResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The provider type of the catalog with this id (`openai_api`, `anthropic_api`, ...): its default upstream host, how the API key is sent, and its models with their default prices per 1,000 tokens, so that a program need not copy them. Fails when the catalog has no such type.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkCatalogProviderResult> getAgentNetworkCatalogProvider(GetAgentNetworkCatalogProviderArgs args) {
+        return getAgentNetworkCatalogProvider(args, InvokeOptions.Empty);
+    }
+    /**
+     * The provider type of the catalog with this id (`openai_api`, `anthropic_api`, ...): its default upstream host, how the API key is sent, and its models with their default prices per 1,000 tokens, so that a program need not copy them. Fails when the catalog has no such type.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkCatalogProviderResult> getAgentNetworkCatalogProviderPlain(GetAgentNetworkCatalogProviderPlainArgs args) {
+        return getAgentNetworkCatalogProviderPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * The provider type of the catalog with this id (`openai_api`, `anthropic_api`, ...): its default upstream host, how the API key is sent, and its models with their default prices per 1,000 tokens, so that a program need not copy them. Fails when the catalog has no such type.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkCatalogProviderResult> getAgentNetworkCatalogProvider(GetAgentNetworkCatalogProviderArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkCatalogProvider", TypeShape.of(GetAgentNetworkCatalogProviderResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The provider type of the catalog with this id (`openai_api`, `anthropic_api`, ...): its default upstream host, how the API key is sent, and its models with their default prices per 1,000 tokens, so that a program need not copy them. Fails when the catalog has no such type.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkCatalogProviderResult> getAgentNetworkCatalogProvider(GetAgentNetworkCatalogProviderArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkCatalogProvider", TypeShape.of(GetAgentNetworkCatalogProviderResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The provider type of the catalog with this id (`openai_api`, `anthropic_api`, ...): its default upstream host, how the API key is sent, and its models with their default prices per 1,000 tokens, so that a program need not copy them. Fails when the catalog has no such type.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkCatalogProviderResult> getAgentNetworkCatalogProviderPlain(GetAgentNetworkCatalogProviderPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getAgentNetworkCatalogProvider", TypeShape.of(GetAgentNetworkCatalogProviderResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every provider type of the catalog, with its models and default prices.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkCatalogProvidersResult> getAgentNetworkCatalogProviders() {
+        return getAgentNetworkCatalogProviders(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Every provider type of the catalog, with its models and default prices.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkCatalogProvidersResult> getAgentNetworkCatalogProvidersPlain() {
+        return getAgentNetworkCatalogProvidersPlain(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Every provider type of the catalog, with its models and default prices.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkCatalogProvidersResult> getAgentNetworkCatalogProviders(InvokeArgs args) {
+        return getAgentNetworkCatalogProviders(args, InvokeOptions.Empty);
+    }
+    /**
+     * Every provider type of the catalog, with its models and default prices.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkCatalogProvidersResult> getAgentNetworkCatalogProvidersPlain(InvokeArgs args) {
+        return getAgentNetworkCatalogProvidersPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Every provider type of the catalog, with its models and default prices.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkCatalogProvidersResult> getAgentNetworkCatalogProviders(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkCatalogProviders", TypeShape.of(GetAgentNetworkCatalogProvidersResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every provider type of the catalog, with its models and default prices.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkCatalogProvidersResult> getAgentNetworkCatalogProviders(InvokeArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkCatalogProviders", TypeShape.of(GetAgentNetworkCatalogProvidersResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every provider type of the catalog, with its models and default prices.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkCatalogProvidersResult> getAgentNetworkCatalogProvidersPlain(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getAgentNetworkCatalogProviders", TypeShape.of(GetAgentNetworkCatalogProvidersResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The gateway&#39;s consumption counters: tokens and USD per user and per group over each window the caps count in, newest window first. Empty until something was consumed.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkConsumptionResult> getAgentNetworkConsumption() {
+        return getAgentNetworkConsumption(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * The gateway&#39;s consumption counters: tokens and USD per user and per group over each window the caps count in, newest window first. Empty until something was consumed.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkConsumptionResult> getAgentNetworkConsumptionPlain() {
+        return getAgentNetworkConsumptionPlain(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * The gateway&#39;s consumption counters: tokens and USD per user and per group over each window the caps count in, newest window first. Empty until something was consumed.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkConsumptionResult> getAgentNetworkConsumption(InvokeArgs args) {
+        return getAgentNetworkConsumption(args, InvokeOptions.Empty);
+    }
+    /**
+     * The gateway&#39;s consumption counters: tokens and USD per user and per group over each window the caps count in, newest window first. Empty until something was consumed.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkConsumptionResult> getAgentNetworkConsumptionPlain(InvokeArgs args) {
+        return getAgentNetworkConsumptionPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * The gateway&#39;s consumption counters: tokens and USD per user and per group over each window the caps count in, newest window first. Empty until something was consumed.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkConsumptionResult> getAgentNetworkConsumption(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkConsumption", TypeShape.of(GetAgentNetworkConsumptionResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The gateway&#39;s consumption counters: tokens and USD per user and per group over each window the caps count in, newest window first. Empty until something was consumed.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkConsumptionResult> getAgentNetworkConsumption(InvokeArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkConsumption", TypeShape.of(GetAgentNetworkConsumptionResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The gateway&#39;s consumption counters: tokens and USD per user and per group over each window the caps count in, newest window first. Empty until something was consumed.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkConsumptionResult> getAgentNetworkConsumptionPlain(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getAgentNetworkConsumption", TypeShape.of(GetAgentNetworkConsumptionResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The Agent Network guardrail with this id.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkGuardrailResult> getAgentNetworkGuardrail(GetAgentNetworkGuardrailArgs args) {
+        return getAgentNetworkGuardrail(args, InvokeOptions.Empty);
+    }
+    /**
+     * The Agent Network guardrail with this id.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkGuardrailResult> getAgentNetworkGuardrailPlain(GetAgentNetworkGuardrailPlainArgs args) {
+        return getAgentNetworkGuardrailPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * The Agent Network guardrail with this id.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkGuardrailResult> getAgentNetworkGuardrail(GetAgentNetworkGuardrailArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkGuardrail", TypeShape.of(GetAgentNetworkGuardrailResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The Agent Network guardrail with this id.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkGuardrailResult> getAgentNetworkGuardrail(GetAgentNetworkGuardrailArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkGuardrail", TypeShape.of(GetAgentNetworkGuardrailResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The Agent Network guardrail with this id.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkGuardrailResult> getAgentNetworkGuardrailPlain(GetAgentNetworkGuardrailPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getAgentNetworkGuardrail", TypeShape.of(GetAgentNetworkGuardrailResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every Agent Network guardrail of the account.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkGuardrailsResult> getAgentNetworkGuardrails() {
+        return getAgentNetworkGuardrails(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Every Agent Network guardrail of the account.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkGuardrailsResult> getAgentNetworkGuardrailsPlain() {
+        return getAgentNetworkGuardrailsPlain(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Every Agent Network guardrail of the account.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkGuardrailsResult> getAgentNetworkGuardrails(InvokeArgs args) {
+        return getAgentNetworkGuardrails(args, InvokeOptions.Empty);
+    }
+    /**
+     * Every Agent Network guardrail of the account.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkGuardrailsResult> getAgentNetworkGuardrailsPlain(InvokeArgs args) {
+        return getAgentNetworkGuardrailsPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Every Agent Network guardrail of the account.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkGuardrailsResult> getAgentNetworkGuardrails(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkGuardrails", TypeShape.of(GetAgentNetworkGuardrailsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every Agent Network guardrail of the account.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkGuardrailsResult> getAgentNetworkGuardrails(InvokeArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkGuardrails", TypeShape.of(GetAgentNetworkGuardrailsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every Agent Network guardrail of the account.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkGuardrailsResult> getAgentNetworkGuardrailsPlain(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getAgentNetworkGuardrails", TypeShape.of(GetAgentNetworkGuardrailsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every Agent Network policy of the account.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkPoliciesResult> getAgentNetworkPolicies() {
+        return getAgentNetworkPolicies(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Every Agent Network policy of the account.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkPoliciesResult> getAgentNetworkPoliciesPlain() {
+        return getAgentNetworkPoliciesPlain(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Every Agent Network policy of the account.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkPoliciesResult> getAgentNetworkPolicies(InvokeArgs args) {
+        return getAgentNetworkPolicies(args, InvokeOptions.Empty);
+    }
+    /**
+     * Every Agent Network policy of the account.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkPoliciesResult> getAgentNetworkPoliciesPlain(InvokeArgs args) {
+        return getAgentNetworkPoliciesPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Every Agent Network policy of the account.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkPoliciesResult> getAgentNetworkPolicies(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkPolicies", TypeShape.of(GetAgentNetworkPoliciesResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every Agent Network policy of the account.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkPoliciesResult> getAgentNetworkPolicies(InvokeArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkPolicies", TypeShape.of(GetAgentNetworkPoliciesResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every Agent Network policy of the account.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkPoliciesResult> getAgentNetworkPoliciesPlain(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getAgentNetworkPolicies", TypeShape.of(GetAgentNetworkPoliciesResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The Agent Network policy with this id.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkPolicyResult> getAgentNetworkPolicy(GetAgentNetworkPolicyArgs args) {
+        return getAgentNetworkPolicy(args, InvokeOptions.Empty);
+    }
+    /**
+     * The Agent Network policy with this id.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkPolicyResult> getAgentNetworkPolicyPlain(GetAgentNetworkPolicyPlainArgs args) {
+        return getAgentNetworkPolicyPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * The Agent Network policy with this id.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkPolicyResult> getAgentNetworkPolicy(GetAgentNetworkPolicyArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkPolicy", TypeShape.of(GetAgentNetworkPolicyResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The Agent Network policy with this id.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkPolicyResult> getAgentNetworkPolicy(GetAgentNetworkPolicyArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkPolicy", TypeShape.of(GetAgentNetworkPolicyResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The Agent Network policy with this id.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkPolicyResult> getAgentNetworkPolicyPlain(GetAgentNetworkPolicyPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getAgentNetworkPolicy", TypeShape.of(GetAgentNetworkPolicyResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The Agent Network provider with this id (its API key is never answered).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkProviderResult> getAgentNetworkProvider(GetAgentNetworkProviderArgs args) {
+        return getAgentNetworkProvider(args, InvokeOptions.Empty);
+    }
+    /**
+     * The Agent Network provider with this id (its API key is never answered).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkProviderResult> getAgentNetworkProviderPlain(GetAgentNetworkProviderPlainArgs args) {
+        return getAgentNetworkProviderPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * The Agent Network provider with this id (its API key is never answered).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkProviderResult> getAgentNetworkProvider(GetAgentNetworkProviderArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkProvider", TypeShape.of(GetAgentNetworkProviderResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The Agent Network provider with this id (its API key is never answered).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkProviderResult> getAgentNetworkProvider(GetAgentNetworkProviderArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkProvider", TypeShape.of(GetAgentNetworkProviderResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The Agent Network provider with this id (its API key is never answered).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkProviderResult> getAgentNetworkProviderPlain(GetAgentNetworkProviderPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getAgentNetworkProvider", TypeShape.of(GetAgentNetworkProviderResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every Agent Network provider of the account (without API keys).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkProvidersResult> getAgentNetworkProviders() {
+        return getAgentNetworkProviders(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Every Agent Network provider of the account (without API keys).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkProvidersResult> getAgentNetworkProvidersPlain() {
+        return getAgentNetworkProvidersPlain(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Every Agent Network provider of the account (without API keys).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkProvidersResult> getAgentNetworkProviders(InvokeArgs args) {
+        return getAgentNetworkProviders(args, InvokeOptions.Empty);
+    }
+    /**
+     * Every Agent Network provider of the account (without API keys).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkProvidersResult> getAgentNetworkProvidersPlain(InvokeArgs args) {
+        return getAgentNetworkProvidersPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Every Agent Network provider of the account (without API keys).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkProvidersResult> getAgentNetworkProviders(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkProviders", TypeShape.of(GetAgentNetworkProvidersResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every Agent Network provider of the account (without API keys).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkProvidersResult> getAgentNetworkProviders(InvokeArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkProviders", TypeShape.of(GetAgentNetworkProvidersResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Every Agent Network provider of the account (without API keys).
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkProvidersResult> getAgentNetworkProvidersPlain(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getAgentNetworkProviders", TypeShape.of(GetAgentNetworkProvidersResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The account&#39;s Agent Network gateway settings: its endpoint (empty until bootstrapped) and what it collects.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkSettingsResult> getAgentNetworkSettings() {
+        return getAgentNetworkSettings(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * The account&#39;s Agent Network gateway settings: its endpoint (empty until bootstrapped) and what it collects.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkSettingsResult> getAgentNetworkSettingsPlain() {
+        return getAgentNetworkSettingsPlain(InvokeArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * The account&#39;s Agent Network gateway settings: its endpoint (empty until bootstrapped) and what it collects.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkSettingsResult> getAgentNetworkSettings(InvokeArgs args) {
+        return getAgentNetworkSettings(args, InvokeOptions.Empty);
+    }
+    /**
+     * The account&#39;s Agent Network gateway settings: its endpoint (empty until bootstrapped) and what it collects.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkSettingsResult> getAgentNetworkSettingsPlain(InvokeArgs args) {
+        return getAgentNetworkSettingsPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * The account&#39;s Agent Network gateway settings: its endpoint (empty until bootstrapped) and what it collects.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkSettingsResult> getAgentNetworkSettings(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkSettings", TypeShape.of(GetAgentNetworkSettingsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The account&#39;s Agent Network gateway settings: its endpoint (empty until bootstrapped) and what it collects.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkSettingsResult> getAgentNetworkSettings(InvokeArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkSettings", TypeShape.of(GetAgentNetworkSettingsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The account&#39;s Agent Network gateway settings: its endpoint (empty until bootstrapped) and what it collects.
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkSettingsResult> getAgentNetworkSettingsPlain(InvokeArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getAgentNetworkSettings", TypeShape.of(GetAgentNetworkSettingsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Tokens and cost through the gateway, summed by day, week (from Monday) or month, oldest first, filtered as asked (the API does both). Usage is kept whether or not the access log is.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkUsageResult> getAgentNetworkUsage() {
+        return getAgentNetworkUsage(GetAgentNetworkUsageArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Tokens and cost through the gateway, summed by day, week (from Monday) or month, oldest first, filtered as asked (the API does both). Usage is kept whether or not the access log is.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkUsageResult> getAgentNetworkUsagePlain() {
+        return getAgentNetworkUsagePlain(GetAgentNetworkUsagePlainArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Tokens and cost through the gateway, summed by day, week (from Monday) or month, oldest first, filtered as asked (the API does both). Usage is kept whether or not the access log is.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkUsageResult> getAgentNetworkUsage(GetAgentNetworkUsageArgs args) {
+        return getAgentNetworkUsage(args, InvokeOptions.Empty);
+    }
+    /**
+     * Tokens and cost through the gateway, summed by day, week (from Monday) or month, oldest first, filtered as asked (the API does both). Usage is kept whether or not the access log is.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkUsageResult> getAgentNetworkUsagePlain(GetAgentNetworkUsagePlainArgs args) {
+        return getAgentNetworkUsagePlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Tokens and cost through the gateway, summed by day, week (from Monday) or month, oldest first, filtered as asked (the API does both). Usage is kept whether or not the access log is.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkUsageResult> getAgentNetworkUsage(GetAgentNetworkUsageArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkUsage", TypeShape.of(GetAgentNetworkUsageResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Tokens and cost through the gateway, summed by day, week (from Monday) or month, oldest first, filtered as asked (the API does both). Usage is kept whether or not the access log is.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static Output<GetAgentNetworkUsageResult> getAgentNetworkUsage(GetAgentNetworkUsageArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("privnet:index:getAgentNetworkUsage", TypeShape.of(GetAgentNetworkUsageResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Tokens and cost through the gateway, summed by day, week (from Monday) or month, oldest first, filtered as asked (the API does both). Usage is kept whether or not the access log is.
+     * 
+     * The result&#39;s `items` lists the objects found (a function returns one object).
+     * 
+     * ## Example Usage
+     * 
+     */
+    public static CompletableFuture<GetAgentNetworkUsageResult> getAgentNetworkUsagePlain(GetAgentNetworkUsagePlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("privnet:index:getAgentNetworkUsage", TypeShape.of(GetAgentNetworkUsageResult.class), args, Utilities.withVersion(options));
     }
     /**
      * Every audit event of the account, as the API lists them.
