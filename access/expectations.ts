@@ -560,13 +560,17 @@ export function testEndpoints(
   });
 }
 
+/** `2 pairs`, or for an LLM test `2 callers` (a group's member and its peers). */
+export function countText(r: TestResult): string {
+  const unit = r.llm ? "caller" : "pair";
+  return `${r.pairs} ${unit}${r.pairs === 1 ? "" : "s"}`;
+}
+
 /** The results as text: one line per test, the broken pairs under a failed one, and the totals. */
 export function resultsText(results: readonly TestResult[]): string {
   const lines: string[] = [];
   for (const r of results) {
-    lines.push(
-      `${r.passed ? "PASS" : "FAIL"} ${r.name} (expect ${r.expect}, ${r.pairs} pair${r.pairs === 1 ? "" : "s"})`,
-    );
+    lines.push(`${r.passed ? "PASS" : "FAIL"} ${r.name} (expect ${r.expect}, ${countText(r)})`);
     const shown = r.failures.slice(0, 20);
     for (const f of shown) lines.push(`  ${f}`);
     if (r.failures.length > shown.length)

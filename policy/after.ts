@@ -208,6 +208,24 @@ const TEXT_FIELDS = new Set([
  */
 const NO_ACCESS: Record<string, string[]> = {
   User: ["auto_groups", "name", "email", "is_service_user", "password"],
+  // What the gateway forwards and how, not who may use which model.
+  AgentNetworkProvider: [
+    "api_key",
+    "upstream_url",
+    "extra_values",
+    "identity_header_user_id",
+    "identity_header_groups",
+    "skip_tls_verification",
+    "metadata_disabled",
+  ],
+  AgentNetworkGuardrail: ["checks.prompt_capture"],
+  AgentNetworkSettings: [
+    "enable_log_collection",
+    "enable_prompt_collection",
+    "redact_pii",
+    "access_log_retention_days",
+    "proxy_address",
+  ],
   ReverseProxyService: ["auth.password_auth.password", "auth.pin_auth.pin", "auth.header_auths.*.value"],
 };
 
@@ -381,6 +399,7 @@ export function afterAccount(input: AfterInput): AfterAccount {
       if (typeof v === "string") w.parents[p.input] = v;
     }
     w.object = objectAfter(spec, current?.object, body, r.props, isNew, id);
+    if (r.kind === "AgentNetworkSettings") gatewayAfter(w.object, current?.object, prior, r, spec);
     if (!current) map.set(id, w);
     // Unknown values: ids to resolve, the rest judged below.
     const slots: { path: Path; kind: string; candidates: string[] }[] = [];
@@ -440,6 +459,11 @@ export function afterAccount(input: AfterInput): AfterAccount {
     const current = map.get(d.id);
     if (!current) continue;
     if (d.kind === "Peer") continue; // destroying a Peer resource stops managing the peer only
+    if (d.kind === "AgentNetworkSettings" && d.prior.outputs[BOOTSTRAPPED] === true) {
+      // Released: the account has no gateway any more (the service refuses while providers exist).
+      current.object = { ...current.object, endpoint: "", proxy_address: "" };
+      continue;
+    }
     if (specOf(d.kind).singleton) {
       const prior = d.prior.outputs[PRIOR_SETTINGS];
       if (isRecord(prior)) current.object = overlay(current.object, prior);
@@ -675,6 +699,29 @@ function objectAfter(
       isRecord(r) && (r.id === undefined || r.id === "") ? { ...r, id: `${id}/rules/${i}` } : r,
     );
   return out;
+}
+
+/** Whether the Agent Network settings resource bootstrapped the settings (its output). */
+const BOOTSTRAPPED = "bootstrappedByResource";
+
+/**
+ * The gateway's endpoint after a settings resource writes: bootstrapping (the account had none) or a new address
+ * (the settings are replaced) allocates one the server names: known after apply, but there is a gateway. An
+ * endpoint the program claims as it is, is that.
+ */
+function gatewayAfter(
+  object: Props,
+  current: Props | undefined,
+  prior: PriorResource | undefined,
+  r: PlannedResource,
+  spec: ResourceSpec,
+): void {
+  const claimed =
+    typeof r.props.endpoint === "string" && r.props.endpoint !== UNKNOWN ? r.props.endpoint : "";
+  const had = typeof current?.endpoint === "string" ? current.endpoint : "";
+  const readdressed = prior ? compareInputs(spec, prior.outputs, r.props).replaces.length > 0 : false;
+  if (claimed) object.endpoint = claimed;
+  else if (!had || readdressed) object.endpoint = KNOWN_AFTER_APPLY;
 }
 
 /**

@@ -6,6 +6,7 @@
 import { diffText } from "../access/diff";
 import { llmChanged } from "../access/llm";
 import {
+  countText,
   isLlmTest,
   isPublishedTest,
   runTests,
@@ -76,7 +77,7 @@ export function touches(
 }
 
 function testText(r: TestResult, what: string): string {
-  return `${what} ${r.name} (expect ${r.expect}, ${r.pairs} pair${r.pairs === 1 ? "" : "s"})`;
+  return `${what} ${r.name} (expect ${r.expect}, ${countText(r)})`;
 }
 
 /**
