@@ -43,7 +43,8 @@ import {
   type AccessLine,
   type PublishedLine,
 } from "./report";
-import { readSnapshot, snapshotOf, SNAPSHOT_KINDS } from "./snapshot";
+import { AGENT_NETWORK_KINDS, readSnapshot, snapshotOf, SNAPSHOT_KINDS } from "./snapshot";
+import { llmLineText, llmRuleText, llmShowText, llmView, modelsText, type LlmView } from "./llm";
 import { checkProject, readStack, runAgainstTwin, startTwin } from "./twin";
 
 export const USAGE = `usage: privnet-access show|test|diff [options]
@@ -183,7 +184,8 @@ async function readLive(
   const snapshot = snapshotOf(read.objects, now);
   const seed: Seed = {
     version: 1,
-    objects: Object.fromEntries([...read.objects].map(([k, list]) => [k, list])),
+    // The provider catalog is the server's own, not the account's: the twin has it.
+    objects: Object.fromEntries([...read.objects].filter(([k]) => k !== "AgentNetworkCatalog")),
   };
   return { account: accountOf(snapshot, read.users), seed, requests: read.requests };
 }
@@ -214,6 +216,7 @@ export function showText(
   lines: readonly AccessLine[],
   peerIds: readonly string[],
   published: readonly PublishedLine[] = [],
+  llm?: LlmView,
 ): string {
   const groups = groupsByPeer(account.snapshot);
   const byPeer = byPeerOf(lines);
@@ -244,11 +247,13 @@ export function showText(
     );
     for (const l of published) out.push(`  ${publishedText(l).slice("published: ".length)}`);
   }
+  out.push(...llmShowText(llm));
   const peers = new Set(lines.map((l) => l.from.id)).size;
   out.push(
     "",
     `${lines.length} access line${lines.length === 1 ? "" : "s"} from ${peers} of ${peerIds.length} peers` +
-      (published.length ? `; ${published.length} target${published.length === 1 ? "" : "s"} published` : ""),
+      (published.length ? `; ${published.length} target${published.length === 1 ? "" : "s"} published` : "") +
+      (llm?.lines.length ? `; ${llm.lines.length} LLM grant${llm.lines.length === 1 ? "" : "s"}` : ""),
   );
   return `${out.join("\n")}\n`;
 }
@@ -258,6 +263,7 @@ function showJson(
   lines: readonly AccessLine[],
   peerIds: readonly string[],
   published: readonly PublishedLine[],
+  llm: LlmView | undefined,
 ): unknown {
   const groups = groupsByPeer(account.snapshot);
   const byPeer = byPeerOf(lines);
@@ -275,6 +281,19 @@ function showJson(
     }),
     cannot_decide: undecided(account, peerIds),
     published: published.map((l) => ({ ...l, text: publishedText(l) })),
+    ...(llm
+      ? {
+          llm: {
+            endpoint: llm.endpoint,
+            grants: llm.lines.map((l) => ({
+              ...l,
+              models_text: modelsText(l.models, Infinity),
+              text: llmLineText(l),
+            })),
+            budget_rules: llm.rules.map((r) => ({ ...r, text: llmRuleText(r) })),
+          },
+        }
+      : {}),
   };
 }
 
@@ -286,24 +305,28 @@ function testsJson(results: readonly TestResult[]) {
   };
 }
 
+/** What show and test read: the map's kinds and the Agent Network. */
+const SHOW_KINDS = [...SNAPSHOT_KINDS, ...AGENT_NETWORK_KINDS];
+
 async function show(o: Options, io: Io, token: string, progress: (l: string) => void): Promise<number> {
-  const live = await readLive(o.apiUrl as string, token, io, progress, [...SNAPSHOT_KINDS]);
+  const live = await readLive(o.apiUrl as string, token, io, progress, SHOW_KINDS);
   progress("computing the network map");
   const peerIds = o.peer ? [resolvePeer(live.account, o.peer)] : live.account.map.peerIds();
   const lines = accessLines(live.account, peerIds);
   const all = publishedLines(live.account);
   const published = o.peer ? publishedFor(all, peerIds) : all;
+  const llm = llmOf(live.account, o.peer ? peerIds : undefined);
   if (o.format === "json")
-    io.stdout(`${JSON.stringify(showJson(live.account, lines, peerIds, published), null, 2)}\n`);
+    io.stdout(`${JSON.stringify(showJson(live.account, lines, peerIds, published, llm), null, 2)}\n`);
   else if (o.format === "html")
-    io.stdout(renderHtml(live.account, lines, { title: displayUrl(o.apiUrl as string), published }));
-  else io.stdout(showText(live.account, lines, peerIds, published));
+    io.stdout(renderHtml(live.account, lines, { title: displayUrl(o.apiUrl as string), published, llm }));
+  else io.stdout(showText(live.account, lines, peerIds, published, llm));
   return 0;
 }
 
 async function test(o: Options, io: Io, token: string, progress: (l: string) => void): Promise<number> {
   const tests = loadTests(o.tests as string);
-  const live = await readLive(o.apiUrl as string, token, io, progress, [...SNAPSHOT_KINDS]);
+  const live = await readLive(o.apiUrl as string, token, io, progress, SHOW_KINDS);
   progress(`checking ${tests.length} access test${tests.length === 1 ? "" : "s"}`);
   const results = runTests(live.account, tests);
   if (o.format === "json") io.stdout(`${JSON.stringify(testsJson(results), null, 2)}\n`);
@@ -338,7 +361,7 @@ async function diff(o: Options, io: Io, progress: (l: string) => void): Promise<
     token,
     io,
     progress,
-    [...SNAPSHOT_KINDS, "DnsRecord", "ReverseProxyDomain"],
+    [...SNAPSHOT_KINDS, ...AGENT_NETWORK_KINDS, "DnsRecord", "ReverseProxyDomain"],
     fromStack ? "check the stack's privnet:token (or pass --token-file, or set PRIVNET_TOKEN)" : undefined,
   );
   const clusters = await proxyClusters(apiUrl, token);
@@ -388,6 +411,27 @@ async function diff(o: Options, io: Io, progress: (l: string) => void): Promise<
     if (results) io.stdout(`\nAccess tests after the change:\n${resultsText(results)}`);
   }
   return results && !results.every((r) => r.passed) ? 1 : 0;
+}
+
+/** The LLM view of an account; with `peerIds`, only the grants to groups those peers are in (and All). */
+function llmOf(account: Account, peerIds?: readonly string[]): LlmView | undefined {
+  const v = llmView(account.snapshot, account.users);
+  if (!v || !peerIds) return v;
+  const s = account.snapshot;
+  const mine = new Set(
+    s.groups.filter((g) => g.all || peerIds.some((p) => g.peers.includes(p))).map((g) => g.id),
+  );
+  const users = new Set(peerIds.map((p) => s.peers.find((x) => x.id === p)?.user_id || p));
+  return {
+    ...v,
+    lines: v.lines.filter((l) => mine.has(l.group.id)),
+    rules: v.rules.filter(
+      (r) =>
+        (!r.groups.length && !r.users.length) ||
+        r.groups.some((g) => mine.has(g.id)) ||
+        r.users.some((u) => users.has(u.id)),
+    ),
+  };
 }
 
 /** The addresses of the account's proxy clusters (none on a server without reverse proxies). */

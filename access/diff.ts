@@ -3,7 +3,9 @@
  * (access/report.ts: from, to, traffic, policy and rule), and totals: pairs that gain or lose all access, and the
  * peers affected. Lines are compared by ids, so a renamed policy or peer is no change of access. What
  * reverse-proxy services publish is compared the same way: a target newly published (or published to more, or
- * with other guards) is gained, one no longer published so is lost.
+ * with other guards) is gained, one no longer published so is lost. LLM use through the Agent Network gateway
+ * (access/llm.ts) too: a grant (a group, a provider, its models and the policy's caps) or a budget rule that appears
+ * is a `+ llm:` line, one that goes a `- llm:` line.
  */
 import {
   accessLines,
@@ -17,6 +19,7 @@ import {
   type Account,
   type PublishedLine,
 } from "./report";
+import { diffLlm, llmChanged, llmDiffLines, llmView, type LlmDiff } from "./llm";
 
 export interface AccessDiff {
   gained: AccessLine[];
@@ -35,6 +38,8 @@ export interface AccessDiff {
   cannot_decide: string[];
   /** Targets reverse-proxy services publish after the change and not before, and the other way round. */
   published: { gained: PublishedLine[]; lost: PublishedLine[] };
+  /** LLM use through the Agent Network gateway: grants and budget rules gained and lost (access/llm.ts). */
+  llm: LlmDiff;
 }
 
 const pairKey = (l: AccessLine) => `${l.from.id}\u0000${l.to.kind}\u0000${l.to.id}`;
@@ -74,6 +79,8 @@ export function diffAccess(before: Account, after: Account, peerIds?: ReadonlySe
     cannot_decide: undecided(after, only(after)),
     // Not narrowed to `peerIds`: what services publish belongs to no peer, and there are few services.
     published: publishedDiff(before, after),
+    // Not narrowed either: grants belong to groups.
+    llm: diffLlm(llmView(before.snapshot, before.users), llmView(after.snapshot, after.users)),
   };
 }
 
@@ -94,6 +101,13 @@ export function diffText(d: AccessDiff): string {
   for (const l of d.lost) out.push(`- ${lineText(l)}`);
   for (const l of d.published.gained) out.push(`+ ${publishedText(l)}`);
   for (const l of d.published.lost) out.push(`- ${publishedText(l)}`);
+  out.push(...llmDiffLines(d.llm));
+  if (d.llm.endpoint)
+    out.push(
+      d.llm.endpoint.after
+        ? `  (the Agent Network gateway ${d.llm.endpoint.before ? `moves from ${d.llm.endpoint.before} ` : ""}is at ${d.llm.endpoint.after})`
+        : `  (the Agent Network gateway ${d.llm.endpoint.before} goes away: nobody uses an LLM through it)`,
+    );
   if (!out.length) out.push("No change of access.");
   const t = d.totals;
   out.push(
@@ -103,6 +117,12 @@ export function diffText(d: AccessDiff): string {
   if (d.published.gained.length || d.published.lost.length)
     out.push(
       `published through reverse proxies: ${d.published.gained.length} gained, ${d.published.lost.length} lost`,
+    );
+  if (llmChanged(d.llm))
+    out.push(
+      `LLM use through the Agent Network gateway: ${d.llm.gained.length + d.llm.rules_gained.length} gained, ${
+        d.llm.lost.length + d.llm.rules_lost.length
+      } lost`,
     );
   if (d.cannot_decide.length) {
     out.push("Cannot decide (posture checks on metadata the API does not show; lines marked [only if ...]):");

@@ -33,6 +33,16 @@ import {
   type Account,
   type PublishedLine,
 } from "./report";
+import {
+  checkLlm,
+  groupCallers,
+  LlmTestSchema,
+  providersOf,
+  type LlmResponsible,
+  type LlmTest,
+  type LlmTestResult,
+} from "./llm-tests";
+import { peerCaller, type LlmCaller } from "../netmap";
 
 const Name = z.string().min(1);
 
@@ -87,7 +97,7 @@ export const TestsFileSchema = z
   .strictObject({
     $schema: z.string().optional(),
     tests: z
-      .array(z.union([TestSchema, PublishedTestSchema]))
+      .array(z.union([TestSchema, PublishedTestSchema, LlmTestSchema]))
       .min(1)
       .describe("The expectations, checked in order"),
   })
@@ -95,11 +105,16 @@ export const TestsFileSchema = z
 
 export type ReachTest = z.infer<typeof TestSchema>;
 export type PublishedTest = z.infer<typeof PublishedTestSchema>;
-export type AccessTest = ReachTest | PublishedTest;
+export type AccessTest = ReachTest | PublishedTest | LlmTest;
 
-/** Whether a test is about what services publish (else about who reaches what). */
+/** Whether a test is about what services publish. */
 export function isPublishedTest(t: AccessTest): t is PublishedTest {
   return "published" in t;
+}
+
+/** Whether a test is about LLM use through the Agent Network gateway. */
+export function isLlmTest(t: AccessTest): t is LlmTest {
+  return "llm" in t;
 }
 
 /** A tests file that does not validate, or names what the account does not hold. */
@@ -144,7 +159,11 @@ export function parseTests(text: string, file: string): AccessTest[] {
         tests: z
           .tuple(
             entries.map((e) =>
-              e && typeof e === "object" && "published" in e ? PublishedTestSchema : TestSchema,
+              e && typeof e === "object" && "published" in e
+                ? PublishedTestSchema
+                : e && typeof e === "object" && "llm" in e
+                  ? LlmTestSchema
+                  : TestSchema,
             ) as unknown as [z.ZodType, ...z.ZodType[]],
           )
           .describe("The expectations"),
@@ -164,12 +183,17 @@ export function parseTests(text: string, file: string): AccessTest[] {
     where = `tests[${p[1]}]${entryName(raw, p[1])}${rest}`;
   }
   let message = issue.message;
-  if (issue.code === "invalid_union") message = unionMessage(p);
+  if (issue.code === "invalid_union") {
+    const entry = typeof p[1] === "number" ? entries?.[p[1]] : undefined;
+    message = unionMessage(p, !!entry && typeof entry === "object" && "llm" in entry);
+  }
   return fail(`${file}: ${where || "the file"}: ${message}`);
 }
 
-function unionMessage(path: readonly PropertyKey[]): string {
+function unionMessage(path: readonly PropertyKey[], llm = false): string {
   const last = path[path.length - 1];
+  if (last === "from" && llm)
+    return "must be one of {peer: NAME}, {group: NAME}, {user: NAME}, {every: group}";
   if (last === "from") return "must be one of {peer: NAME}, {group: NAME}, {user: NAME}";
   if (last === "to" || last === "published")
     return "must be one of {peer: NAME}, {group: NAME}, {resource: NAME}, {address: IP}";
@@ -185,7 +209,7 @@ function fail(message: string): never {
 
 export interface TestResult {
   name: string;
-  expect: "accept" | "deny" | (typeof PUBLISHED_EXPECTATIONS)[number];
+  expect: "accept" | "deny" | (typeof PUBLISHED_EXPECTATIONS)[number] | LlmTest["expect"];
   passed: boolean;
   /** Pairs checked. */
   pairs: number;
@@ -195,6 +219,8 @@ export interface TestResult {
   policies: string[];
   /** A test about what is published: the services responsible for its failures (ids and names). */
   services?: { id: string; name: string }[];
+  /** A test about LLM use: the policies and budget rules (or providers) responsible for its failures. */
+  llm?: LlmResponsible[];
 }
 
 interface Endpoint {
@@ -245,7 +271,44 @@ function resolver(account: Account) {
     id,
     name: peers.find((p) => p.id === id)?.name ?? id,
   });
+  const active = (id: string) => {
+    const st = account.map.peerMap(id)?.status;
+    return st === undefined || st === "ok";
+  };
+  const userOf = (u: string) =>
+    [...account.users].find(([, x]) => x.email === u)?.[0] ??
+    [...account.users].find(([, x]) => x.name === u)?.[0] ??
+    (s.users.some((x) => x.id === u) ? u : undefined);
   return {
+    /** The callers of an LLM test, by the group each stands for (`every: group`: each group). */
+    llmCallers(t: LlmTest, where: string): { who: string; callers: LlmCaller[]; group: boolean }[] {
+      const f = t.from as { peer?: string; group?: string; user?: string; every?: string };
+      // The built-in All group is everyone: the account's total, which `from: {group: All}` checks.
+      if (f.every !== undefined)
+        return s.groups
+          .filter((g) => !g.all)
+          .map((g) => ({
+            who: `group ${g.name}`,
+            callers: groupCallers(s, g.id, active),
+            group: true,
+          }));
+      if (f.group !== undefined) {
+        const g = findGroup(f.group);
+        if (!g) fail(`${where}.from.group: no group ${JSON.stringify(f.group)} in the account`);
+        return [{ who: `group ${g.name}`, callers: groupCallers(s, g.id, active), group: true }];
+      }
+      if (f.peer !== undefined) {
+        const p = findPeer(f.peer);
+        if (!p) fail(`${where}.from.peer: no peer ${JSON.stringify(f.peer)} in the account`);
+        return [{ who: p.name, callers: [peerCaller(s, p.id)], group: false }];
+      }
+      const u = f.user as string;
+      const user = userOf(u);
+      if (!user) fail(`${where}.from.user: no user ${JSON.stringify(u)} in the account`);
+      const mine = peers.filter((p) => p.user_id === user);
+      if (!mine.length) fail(`${where}.from.user: ${JSON.stringify(u)} has no peer`);
+      return [{ who: `user ${u}`, callers: mine.map((p) => peerCaller(s, p.id)), group: false }];
+    },
     sources(t: ReachTest, where: string): Endpoint[] {
       const f = t.from as { peer?: string; group?: string; user?: string };
       if (f.peer !== undefined) {
@@ -259,10 +322,7 @@ function resolver(account: Account) {
         return groupPeers(g).map(peerEp);
       }
       const u = f.user as string;
-      const user =
-        [...account.users].find(([, x]) => x.email === u)?.[0] ??
-        [...account.users].find(([, x]) => x.name === u)?.[0] ??
-        (s.users.some((x) => x.id === u) ? u : undefined);
+      const user = userOf(u);
       if (!user) fail(`${where}.from.user: no user ${JSON.stringify(u)} in the account`);
       return peers.filter((p) => p.user_id === user).map((p) => peerEp(p.id));
     },
@@ -368,6 +428,7 @@ export function runTests(account: Account, tests: readonly AccessTest[]): TestRe
   return tests.map((t, i) => {
     const where = `tests[${i}] (${JSON.stringify(t.name)})`;
     if (isPublishedTest(t)) return runPublished(t, r.targets(t.published, where, "published"), published);
+    if (isLlmTest(t)) return runLlm(account, t, r.llmCallers(t, where), where);
     const from = r.sources(t, where);
     const to = r.targets(t.to, where);
     const result: TestResult = {
@@ -435,6 +496,31 @@ export function runTests(account: Account, tests: readonly AccessTest[]): TestRe
   });
 }
 
+/** A test about LLM use (access/llm-tests.ts), over each group `from` stands for. */
+function runLlm(
+  account: Account,
+  t: LlmTest,
+  sets: { who: string; callers: LlmCaller[]; group: boolean }[],
+  where: string,
+): TestResult {
+  const providers = providersOf(account.snapshot, t.llm, where, fail);
+  const parts: LlmTestResult[] = sets.map((x) =>
+    checkLlm(account.snapshot, t, x.callers, providers, x.who, x.group),
+  );
+  const llm = new Map<string, LlmResponsible>();
+  for (const p of parts) for (const x of p.responsible) llm.set(`${x.kind}\u0000${x.id}`, x);
+  const failures = parts.flatMap((p) => p.failures);
+  return {
+    name: t.name,
+    expect: t.expect,
+    passed: failures.length === 0,
+    pairs: parts.reduce((n, p) => n + p.pairs, 0),
+    failures,
+    policies: [...new Set([...llm.values()].map((x) => x.name))].sort(),
+    llm: [...llm.values()],
+  };
+}
+
 /** Whether a published line forwards to an endpoint (a peer by id; a resource by id). */
 function publishes(l: PublishedLine, e: Endpoint): boolean {
   return l.to.kind === e.kind && l.to.id === e.id;
@@ -492,6 +578,11 @@ export function testEndpoints(
         from: [],
         to: r.targets(t.published, where, "published").map((e) => ({ kind: e.kind, id: e.id })),
       };
+    if (isLlmTest(t))
+      return {
+        from: r.llmCallers(t, where).flatMap((x) => x.callers.flatMap((c) => (c.peer_id ? [c.peer_id] : []))),
+        to: [],
+      };
     return {
       from: r.sources(t, where).map((e) => e.id),
       to: r.targets(t.to, where).map((e) => ({ kind: e.kind, id: e.id })),
@@ -499,13 +590,17 @@ export function testEndpoints(
   });
 }
 
+/** `2 pairs`, or for an LLM test `2 callers` (a group's member and its peers). */
+export function countText(r: TestResult): string {
+  const unit = r.llm ? "caller" : "pair";
+  return `${r.pairs} ${unit}${r.pairs === 1 ? "" : "s"}`;
+}
+
 /** The results as text: one line per test, the broken pairs under a failed one, and the totals. */
 export function resultsText(results: readonly TestResult[]): string {
   const lines: string[] = [];
   for (const r of results) {
-    lines.push(
-      `${r.passed ? "PASS" : "FAIL"} ${r.name} (expect ${r.expect}, ${r.pairs} pair${r.pairs === 1 ? "" : "s"})`,
-    );
+    lines.push(`${r.passed ? "PASS" : "FAIL"} ${r.name} (expect ${r.expect}, ${countText(r)})`);
     const shown = r.failures.slice(0, 20);
     for (const f of shown) lines.push(`  ${f}`);
     if (r.failures.length > shown.length)

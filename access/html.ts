@@ -11,6 +11,7 @@
  * {@link MAX_ROWS} lines (`--format json` has them all).
  */
 import { groupsByPeer, guardText, type AccessLine, type Account, type PublishedLine } from "./report";
+import { llmRuleText, modelsText, type LlmView } from "./llm";
 
 export const MAX_NODES = 80;
 export const MAX_ROWS = 2000;
@@ -436,6 +437,25 @@ function svgOf(account: Account, lines: readonly AccessLine[]): string {
   return out.join("\n");
 }
 
+/** LLM use through the Agent Network gateway: one row per grant, then the budget rules. */
+function llmTable(v: LlmView | undefined): string {
+  if (!v || (!v.lines.length && !v.rules.length)) return "";
+  const rows = v.lines
+    .map(
+      (l) =>
+        `<tr><td>${esc(l.group.name)}</td><td>${esc(l.provider.name)}</td><td>${esc(modelsText(l.models))}</td><td>${esc(
+          l.caps,
+        )}</td><td>${esc(l.policy.name)}</td></tr>`,
+    )
+    .join("\n");
+  const rules = v.rules.map((r) => `<li>${esc(llmRuleText(r))}</li>`).join("\n");
+  return `<h2 style="font-size:16px">LLM use through the Agent Network gateway ${esc(v.endpoint)}</h2>
+<table><thead><tr><th>group</th><th>provider</th><th>models</th><th>caps</th><th>policy</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table>${rules ? `\n<p>Budget rules (every one that applies to a request must have quota left):</p><ul>\n${rules}\n</ul>` : ""}`;
+}
+
 /** The page. */
 /** The table of what reverse-proxy services publish (empty text when nothing is). */
 function publishedTable(published: readonly PublishedLine[]): string {
@@ -457,7 +477,7 @@ ${rows}
 export function renderHtml(
   account: Account,
   lines: readonly AccessLine[],
-  opts: { title: string; published?: readonly PublishedLine[] },
+  opts: { title: string; published?: readonly PublishedLine[]; llm?: LlmView },
 ): string {
   const rows = lines
     .slice(0, MAX_ROWS)
@@ -504,6 +524,6 @@ ${svgOf(account, lines)}
 ${rows}
 </tbody></table>
 ${lines.length > MAX_ROWS ? `<p class="muted">… and ${lines.length - MAX_ROWS} more lines (privnet-access show --json lists them all)</p>` : ""}
-${publishedTable(opts.published ?? [])}</body></html>
+${publishedTable(opts.published ?? [])}${llmTable(opts.llm)}</body></html>
 `;
 }

@@ -8,6 +8,7 @@ import { PrivnetClient } from "../client";
 import type { Listed } from "../provider/spec";
 import { displayUrl, readAccount, Reader, TOKEN_HINT, translate } from "../importer/read";
 import type { Account } from "./report";
+import { AGENT_NETWORK_KINDS, listAgentNetwork } from "./snapshot";
 
 /** What was read: the objects per kind (API form, as the readers answered them) and the users' names. */
 export interface LiveObjects {
@@ -50,13 +51,33 @@ export async function readLiveObjects(
       throw translate(err, "listAccounts", shown, tokenHint);
     });
     const reader = new Reader(client, shown, tokenHint);
-    const read = await readAccount(reader, [...kinds], (line) => progress(`  ${line}`));
+    // The Agent Network is read directly (its catalog is no kind); the other kinds through their providers.
+    const direct = kinds.some((k) => (AGENT_NETWORK_KINDS as readonly string[]).includes(k));
+    const [read, agentNetwork] = await Promise.all([
+      readAccount(
+        reader,
+        kinds.filter((k) => !(AGENT_NETWORK_KINDS as readonly string[]).includes(k)),
+        (line) => progress(`  ${line}`),
+      ),
+      direct
+        ? listAgentNetwork(reader.ctx.client).catch((err: unknown) => {
+            throw translate(err, reader.operationOf(err), shown);
+          })
+        : Promise.resolve(new Map<string, Listed[]>()),
+    ]);
+    if (direct)
+      progress(
+        agentNetwork.size
+          ? `  Agent Network: ${(agentNetwork.get("AgentNetworkPolicy") ?? []).length} policies, ${(agentNetwork.get("AgentNetworkProvider") ?? []).length} providers`
+          : "  Agent Network: not served",
+      );
     const objects = new Map<string, Listed[]>(
       [...read.objects].map(([k, list]) => [
         k,
         list.map((o) => ({ id: o.id, object: o.object, parents: o.parents })),
       ]),
     );
+    for (const [k, list] of agentNetwork) objects.set(k, list);
     return { objects, users: usersOf(read.objects), requests: reader.requests };
   } finally {
     await probe.close();

@@ -9,7 +9,16 @@
  * processes of a peer (only its agent reports them). They stay unknown unless `agentMeta` gives them, and the
  * map says which grants depend on them (`depends_on`).
  */
-import type { AccountSnapshot, PeerMeta, SnapshotGroup, SnapshotPeer, SnapshotProxyService } from "../netmap";
+import type {
+  AccountSnapshot,
+  PeerMeta,
+  SnapshotAgentNetwork,
+  SnapshotGroup,
+  SnapshotLlmLimits,
+  SnapshotLlmModel,
+  SnapshotPeer,
+  SnapshotProxyService,
+} from "../netmap";
 import { isNotFound } from "../client";
 import { listObjects } from "../provider/list";
 import { PROVIDERS } from "../provider/registry";
@@ -129,6 +138,148 @@ function proxyServiceOf(o: Obj): SnapshotProxyService {
       };
     }),
   };
+}
+
+const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : Number(v ?? 0) || 0);
+const strList = (v: unknown): string[] => arr(v).map(str).filter(Boolean);
+
+function limitsOf(v: unknown): SnapshotLlmLimits {
+  const t = obj(obj(v).token_limit);
+  const b = obj(obj(v).budget_limit);
+  return {
+    token_limit: {
+      enabled: bool(t.enabled),
+      group_cap: num(t.group_cap),
+      user_cap: num(t.user_cap),
+      window_seconds: num(t.window_seconds),
+    },
+    budget_limit: {
+      enabled: bool(b.enabled),
+      group_cap_usd: num(b.group_cap_usd),
+      user_cap_usd: num(b.user_cap_usd),
+      window_seconds: num(b.window_seconds),
+    },
+  };
+}
+
+const modelsOf = (v: unknown): SnapshotLlmModel[] =>
+  arr(v)
+    .map(obj)
+    .filter((m) => str(m.id) !== "")
+    .map((m) => ({ id: str(m.id), input_per_1k: num(m.input_per_1k), output_per_1k: num(m.output_per_1k) }));
+
+const created = (o: Obj) => (typeof o.created_at === "string" ? { created_at: o.created_at } : {});
+
+/** The Agent Network objects as the API answers them (each list may be `null`), read liberally. */
+export interface AgentNetworkObjects {
+  settings?: unknown;
+  providers?: readonly unknown[] | null;
+  policies?: readonly unknown[] | null;
+  guardrails?: readonly unknown[] | null;
+  budget_rules?: readonly unknown[] | null;
+  catalog?: readonly unknown[] | null;
+}
+
+/** The snapshot's Agent Network from the API's objects (netmap/types.ts). */
+export function agentNetworkOf(o: AgentNetworkObjects): SnapshotAgentNetwork {
+  const list = (v: readonly unknown[] | null | undefined) => (v ?? []).map(obj);
+  return {
+    endpoint: str(obj(o.settings).endpoint),
+    providers: list(o.providers).map((p) => ({
+      id: str(p.id),
+      name: str(p.name),
+      provider_id: str(p.provider_id),
+      enabled: bool(p.enabled),
+      models: modelsOf(p.models),
+      ...created(p),
+    })),
+    policies: list(o.policies).map((p) => ({
+      id: str(p.id),
+      name: str(p.name),
+      enabled: bool(p.enabled),
+      source_groups: ids(p.source_groups),
+      destination_provider_ids: ids(p.destination_provider_ids),
+      guardrail_ids: ids(p.guardrail_ids),
+      limits: limitsOf(p.limits),
+      ...created(p),
+    })),
+    guardrails: list(o.guardrails).map((g) => {
+      const allow = obj(obj(g.checks).model_allowlist);
+      return {
+        id: str(g.id),
+        name: str(g.name),
+        model_allowlist: { enabled: bool(allow.enabled), models: strList(allow.models) },
+      };
+    }),
+    budget_rules: list(o.budget_rules).map((r) => ({
+      id: str(r.id),
+      name: str(r.name),
+      enabled: bool(r.enabled),
+      target_groups: ids(r.target_groups),
+      target_users: ids(r.target_users),
+      limits: limitsOf(r.limits),
+      ...created(r),
+    })),
+    ...(o.catalog
+      ? { catalog: list(o.catalog).map((c) => ({ id: str(c.id), models: modelsOf(c.models) })) }
+      : {}),
+  };
+}
+
+/**
+ * The Agent Network's objects as listed kinds (read directly, not through a kind's provider: the catalog is no
+ * object of the account). Present only when the server serves the family.
+ */
+export const AGENT_NETWORK_KINDS = [
+  "AgentNetworkSettings",
+  "AgentNetworkProvider",
+  "AgentNetworkPolicy",
+  "AgentNetworkGuardrail",
+  "AgentNetworkBudgetRule",
+  "AgentNetworkCatalog",
+] as const;
+
+const AGENT_NETWORK_READS: [kind: (typeof AGENT_NETWORK_KINDS)[number], operation: string][] = [
+  ["AgentNetworkSettings", "getAgentNetworkSettings"],
+  ["AgentNetworkProvider", "listAgentNetworkProviders"],
+  ["AgentNetworkPolicy", "listAgentNetworkPolicies"],
+  ["AgentNetworkGuardrail", "listAgentNetworkGuardrails"],
+  ["AgentNetworkBudgetRule", "listAgentNetworkBudgetRules"],
+  ["AgentNetworkCatalog", "listAgentNetworkCatalogProviders"],
+];
+
+/** The id the settings (one per account) are listed under. */
+export const AGENT_NETWORK_SETTINGS_ID = "agent-network-settings";
+
+/**
+ * Lists the Agent Network (reads only): none of its kinds when the server does not serve the family (404 for its
+ * settings), which the map reads as "no gateway".
+ */
+export async function listAgentNetwork(
+  client: Pick<LifecycleContext["client"], "call">,
+): Promise<Map<string, Listed[]>> {
+  const out = new Map<string, Listed[]>();
+  try {
+    await client.call("getAgentNetworkSettings");
+  } catch (err) {
+    if (isNotFound(err)) return out;
+    throw err;
+  }
+  await Promise.all(
+    AGENT_NETWORK_READS.map(async ([kind, op]) => {
+      const answer = await client.call<unknown>(op);
+      const list = kind === "AgentNetworkSettings" ? [answer ?? {}] : arr(answer);
+      out.set(
+        kind,
+        list.map((o) => ({
+          id: kind === "AgentNetworkSettings" ? AGENT_NETWORK_SETTINGS_ID : str(obj(o).id),
+          object: obj(o),
+          parents: {},
+        })) as Listed[],
+      );
+    }),
+  );
+  return out;
 }
 
 /**
@@ -254,6 +405,20 @@ export function snapshotOf(
     })),
     dns_settings: { disabled_management_groups: ids(dns.disabled_management_groups) },
     proxy_services: of("ReverseProxyService").map(proxyServiceOf),
+    ...(listed.has("AgentNetworkSettings")
+      ? {
+          agent_network: agentNetworkOf({
+            settings: (listed.get("AgentNetworkSettings") ?? [])[0]?.object,
+            providers: (listed.get("AgentNetworkProvider") ?? []).map((l) => l.object),
+            policies: (listed.get("AgentNetworkPolicy") ?? []).map((l) => l.object),
+            guardrails: (listed.get("AgentNetworkGuardrail") ?? []).map((l) => l.object),
+            budget_rules: (listed.get("AgentNetworkBudgetRule") ?? []).map((l) => l.object),
+            ...(listed.has("AgentNetworkCatalog")
+              ? { catalog: (listed.get("AgentNetworkCatalog") ?? []).map((l) => l.object) }
+              : {}),
+          }),
+        }
+      : {}),
   };
 }
 
@@ -292,5 +457,9 @@ export async function readSnapshot(
   now: number,
   agentMeta?: ReadonlyMap<string, PeerMeta>,
 ): Promise<AccountSnapshot> {
-  return snapshotOf(await listAccount({ client, batchReads: false }), now, agentMeta);
+  const [listed, agentNetwork] = await Promise.all([
+    listAccount({ client, batchReads: false }),
+    listAgentNetwork(client),
+  ]);
+  return snapshotOf(new Map([...listed, ...agentNetwork]), now, agentMeta);
 }

@@ -213,6 +213,97 @@ export interface SnapshotProxyService {
   }[];
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// Agent Networks: the account's LLM gateway (llm.ts). API names (snake_case) throughout.
+
+/** One half of a cap: tokens (`token_limit`) or US dollars (`budget_limit`), per group bucket and per user. */
+export interface SnapshotTokenLimit {
+  enabled: boolean;
+  /** Tokens per group bucket in a window; 0 = no group cap. */
+  group_cap: number;
+  /** Tokens per user in a window; 0 = no user cap. */
+  user_cap: number;
+  window_seconds: number;
+}
+
+export interface SnapshotBudgetLimit {
+  enabled: boolean;
+  /** US dollars per group bucket in a window; 0 = no group cap. */
+  group_cap_usd: number;
+  user_cap_usd: number;
+  window_seconds: number;
+}
+
+export interface SnapshotLlmLimits {
+  token_limit: SnapshotTokenLimit;
+  budget_limit: SnapshotBudgetLimit;
+}
+
+/** A model a provider lists, with the operator's prices per 1,000 tokens. */
+export interface SnapshotLlmModel {
+  id: string;
+  input_per_1k: number;
+  output_per_1k: number;
+}
+
+export interface SnapshotLlmProvider {
+  id: string;
+  name: string;
+  /** The catalog entry it is an instance of (`openai_api`, `custom`, ...). */
+  provider_id: string;
+  enabled: boolean;
+  /** The models it serves; empty: every model (a catch-all). */
+  models: SnapshotLlmModel[];
+  /** RFC 3339; the older of two providers that may serve a model serves it. */
+  created_at?: string;
+}
+
+export interface SnapshotLlmPolicy {
+  id: string;
+  name: string;
+  enabled: boolean;
+  source_groups: string[];
+  destination_provider_ids: string[];
+  guardrail_ids: string[];
+  limits: SnapshotLlmLimits;
+  created_at?: string;
+}
+
+export interface SnapshotLlmGuardrail {
+  id: string;
+  name: string;
+  model_allowlist: { enabled: boolean; models: string[] };
+}
+
+export interface SnapshotLlmBudgetRule {
+  id: string;
+  name: string;
+  enabled: boolean;
+  target_groups: string[];
+  /** User ids (a peer enrolled without a user is metered under its peer id). */
+  target_users: string[];
+  limits: SnapshotLlmLimits;
+  created_at?: string;
+}
+
+/** A catalog entry's models and default prices (what a provider that lists no price is metered at). */
+export interface SnapshotLlmCatalogEntry {
+  id: string;
+  models: SnapshotLlmModel[];
+}
+
+/** The account's Agent Network: its gateway and what governs LLM use through it. */
+export interface SnapshotAgentNetwork {
+  /** The gateway's host name; empty until the settings are bootstrapped (no gateway then). */
+  endpoint: string;
+  providers: SnapshotLlmProvider[];
+  policies: SnapshotLlmPolicy[];
+  guardrails: SnapshotLlmGuardrail[];
+  budget_rules: SnapshotLlmBudgetRule[];
+  /** The provider catalog (prices only; absent: not read). */
+  catalog?: SnapshotLlmCatalogEntry[];
+}
+
 /** Everything the map depends on: one account at one moment. */
 export interface AccountSnapshot {
   /** The moment the expirations are evaluated at, in ms since the epoch. */
@@ -230,6 +321,8 @@ export interface AccountSnapshot {
   dns_settings: { disabled_management_groups: string[] };
   /** Reverse-proxy services (exposure.ts); absent: the account has none, or the server does not serve them. */
   proxy_services?: SnapshotProxyService[];
+  /** The Agent Network (llm.ts); absent: the server does not serve it. */
+  agent_network?: SnapshotAgentNetwork;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -26,7 +26,7 @@
  * about what is published (services carry no traffic between peers). The secret values of its auth (a password from
  * another resource) decide nothing here: only which checks are enabled does.
  */
-import type { ListedAccount } from "../access/snapshot";
+import { AGENT_NETWORK_KINDS, type ListedAccount } from "../access/snapshot";
 import { ADOPT_INPUT, compareInputs, withDefaults } from "../provider/lifecycle";
 import { PROVIDERS } from "../provider/registry";
 import { overlay, PRIOR_SETTINGS } from "../provider/settings";
@@ -55,7 +55,12 @@ export const MAP_KINDS = [
   "ReverseProxyService",
 ] as const;
 
-const MAP_KIND_SET = new Set<string>(MAP_KINDS);
+/**
+ * The kinds read with the map's: the Agent Network (its objects decide LLM use; access/llm.ts). They are carried
+ * from the account now to the account after, and a planned resource of one of them is mapped like any other kind
+ * once the provider has a spec for it.
+ */
+export const READ_KINDS = [...MAP_KINDS, ...AGENT_NETWORK_KINDS] as const;
 
 /** A privnet resource of the stack as the stack validation sees it. */
 export interface PlannedResource {
@@ -91,6 +96,8 @@ export interface Undecided {
   both: boolean;
   /** It concerns what reverse-proxy services publish (tests about publishing), not traffic between peers. */
   publishes?: boolean;
+  /** It concerns LLM use through the Agent Network gateway (LLM tests), not traffic between peers. */
+  llm?: boolean;
 }
 
 export interface AfterAccount {
@@ -117,7 +124,7 @@ export function specOf(kind: string): ResourceSpec {
 }
 
 export function isMapKind(kind: string): boolean {
-  return MAP_KIND_SET.has(kind);
+  return (READ_KINDS as readonly string[]).includes(kind) && specs.has(kind);
 }
 
 /** Where an id inside a kind's API object points (paths by API names; `[]` for a list item). */
@@ -167,6 +174,15 @@ const REFS: Record<string, Ref[]> = {
   DnsZone: [{ path: "distribution_groups.*", kind: "Group" }],
   DnsSettings: [{ path: "disabled_management_groups.*", kind: "Group" }],
   User: [{ path: "auto_groups.*", kind: "Group" }],
+  AgentNetworkPolicy: [
+    { path: "source_groups.*", kind: "Group" },
+    { path: "destination_provider_ids.*", kind: "AgentNetworkProvider" },
+    { path: "guardrail_ids.*", kind: "AgentNetworkGuardrail" },
+  ],
+  AgentNetworkBudgetRule: [
+    { path: "target_groups.*", kind: "Group" },
+    { path: "target_users.*", kind: "User" },
+  ],
   ReverseProxyService: [
     { path: "targets.*.target_id", kind: targetKind },
     { path: "access_groups.*", kind: "Group" },
@@ -192,6 +208,24 @@ const TEXT_FIELDS = new Set([
  */
 const NO_ACCESS: Record<string, string[]> = {
   User: ["auto_groups", "name", "email", "is_service_user", "password"],
+  // What the gateway forwards and how, not who may use which model.
+  AgentNetworkProvider: [
+    "api_key",
+    "upstream_url",
+    "extra_values",
+    "identity_header_user_id",
+    "identity_header_groups",
+    "skip_tls_verification",
+    "metadata_disabled",
+  ],
+  AgentNetworkGuardrail: ["checks.prompt_capture"],
+  AgentNetworkSettings: [
+    "enable_log_collection",
+    "enable_prompt_collection",
+    "redact_pii",
+    "access_log_retention_days",
+    "proxy_address",
+  ],
   ReverseProxyService: ["auth.password_auth.password", "auth.pin_auth.pin", "auth.header_auths.*.value"],
 };
 
@@ -262,7 +296,7 @@ export function afterAccount(input: AfterInput): AfterAccount {
   const created = new Map<string, string>();
   // The account after, kind by kind, starting from a copy of what is there now.
   const after = new Map<string, Map<string, Work>>();
-  for (const kind of MAP_KINDS) {
+  for (const kind of READ_KINDS) {
     const m = new Map<string, Work>();
     for (const l of input.live.get(kind) ?? [])
       m.set(l.id, { kind, id: l.id, object: copy(l.object), parents: { ...l.parents }, created: false });
@@ -365,6 +399,7 @@ export function afterAccount(input: AfterInput): AfterAccount {
       if (typeof v === "string") w.parents[p.input] = v;
     }
     w.object = objectAfter(spec, current?.object, body, r.props, isNew, id);
+    if (r.kind === "AgentNetworkSettings") gatewayAfter(w.object, current?.object, prior, r, spec);
     if (!current) map.set(id, w);
     // Unknown values: ids to resolve, the rest judged below.
     const slots: { path: Path; kind: string; candidates: string[] }[] = [];
@@ -424,6 +459,11 @@ export function afterAccount(input: AfterInput): AfterAccount {
     const current = map.get(d.id);
     if (!current) continue;
     if (d.kind === "Peer") continue; // destroying a Peer resource stops managing the peer only
+    if (d.kind === "AgentNetworkSettings" && d.prior.outputs[BOOTSTRAPPED] === true) {
+      // Released: the account has no gateway any more (the service refuses while providers exist).
+      current.object = { ...current.object, endpoint: "", proxy_address: "" };
+      continue;
+    }
     if (specOf(d.kind).singleton) {
       const prior = d.prior.outputs[PRIOR_SETTINGS];
       if (isRecord(prior)) current.object = overlay(current.object, prior);
@@ -505,7 +545,7 @@ export function afterAccount(input: AfterInput): AfterAccount {
   }
 
   // 7. Other unknown values: text reads "(known after apply)"; anything else that decides access is undecided.
-  for (const kind of MAP_KINDS) {
+  for (const kind of READ_KINDS) {
     if (NO_ACCESS_KINDS.has(kind)) continue;
     for (const w of kindMap(kind).values()) {
       if (!w.planned) continue;
@@ -574,7 +614,7 @@ export function afterAccount(input: AfterInput): AfterAccount {
         }
       : policy;
   const beforeMap = new Map<string, Map<string, Work>>();
-  for (const kind of MAP_KINDS) {
+  for (const kind of READ_KINDS) {
     const m = new Map<string, Work>();
     for (const l of input.live.get(kind) ?? [])
       m.set(l.id, { kind, id: l.id, object: l.object, parents: l.parents, created: false });
@@ -659,6 +699,29 @@ function objectAfter(
       isRecord(r) && (r.id === undefined || r.id === "") ? { ...r, id: `${id}/rules/${i}` } : r,
     );
   return out;
+}
+
+/** Whether the Agent Network settings resource bootstrapped the settings (its output). */
+const BOOTSTRAPPED = "bootstrappedByResource";
+
+/**
+ * The gateway's endpoint after a settings resource writes: bootstrapping (the account had none) or a new address
+ * (the settings are replaced) allocates one the server names: known after apply, but there is a gateway. An
+ * endpoint the program claims as it is, is that.
+ */
+function gatewayAfter(
+  object: Props,
+  current: Props | undefined,
+  prior: PriorResource | undefined,
+  r: PlannedResource,
+  spec: ResourceSpec,
+): void {
+  const claimed =
+    typeof r.props.endpoint === "string" && r.props.endpoint !== UNKNOWN ? r.props.endpoint : "";
+  const had = typeof current?.endpoint === "string" ? current.endpoint : "";
+  const readdressed = prior ? compareInputs(spec, prior.outputs, r.props).replaces.length > 0 : false;
+  if (claimed) object.endpoint = claimed;
+  else if (!had || readdressed) object.endpoint = KNOWN_AFTER_APPLY;
 }
 
 /**
@@ -793,6 +856,12 @@ function undecidedOf(
   if (w.kind === "NetworkResource" || w.kind === "NetworkRouter" || w.kind === "Network") {
     const network = w.kind === "Network" ? w.id : (w.parents.networkId ?? "");
     out.push({ urn: r.urn, message, sources: "all", targets: new Set([`network:${network}`]), both: false });
+    leaveOut(w.kind, w.id);
+    return;
+  }
+  if (w.kind.startsWith("AgentNetwork")) {
+    // Who may use which model is decided by it: every LLM test may be touched, no reach test.
+    out.push({ urn: r.urn, message, sources: "all", targets: "all", both: false, llm: true });
     leaveOut(w.kind, w.id);
     return;
   }

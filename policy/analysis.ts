@@ -14,7 +14,7 @@ import { accountOf, type Account } from "../access/report";
 import { snapshotOf } from "../access/snapshot";
 import { readLiveObjects, usersOf, type LiveObjects } from "../access/live";
 import { affectedPeers } from "./affected";
-import { afterAccount, MAP_KINDS, type AfterAccount } from "./after";
+import { afterAccount, READ_KINDS, type AfterAccount } from "./after";
 import { GuardConfigError, connectionOf, tokenHint, type Connection, type PolicyConfig } from "./config";
 import {
   exportState,
@@ -47,7 +47,7 @@ export function defaultIo(env: NodeJS.ProcessEnv = process.env): GuardIo {
             "no API token: set the stack's privnet:token, PRIVNET_TOKEN, or token in the policy config",
           ),
         );
-      return readLiveObjects(c.apiUrl, c.token, MAP_KINDS, undefined, tokenHint(c));
+      return readLiveObjects(c.apiUrl, c.token, READ_KINDS, undefined, tokenHint(c));
     },
     exportState: (stack) => exportState(stack, env),
   };

@@ -4,7 +4,10 @@
  * one).
  */
 import { diffText } from "../access/diff";
+import { llmChanged } from "../access/llm";
 import {
+  countText,
+  isLlmTest,
   isPublishedTest,
   runTests,
   testEndpoints,
@@ -74,7 +77,7 @@ export function touches(
 }
 
 function testText(r: TestResult, what: string): string {
-  return `${what} ${r.name} (expect ${r.expect}, ${r.pairs} pair${r.pairs === 1 ? "" : "s"})`;
+  return `${what} ${r.name} (expect ${r.expect}, ${countText(r)})`;
 }
 
 /**
@@ -90,8 +93,12 @@ export function accessTestViolations(a: Analysis, tests: readonly AccessTest[], 
   results.forEach((r, i) => {
     const ep = endpoints[i] as (typeof endpoints)[number];
     const published = isPublishedTest(tests[i] as AccessTest);
-    const open = a.result.undecided.filter(
-      (u) => (u.publishes ?? false) === published && touches(u, ep, [a.before, a.after]),
+    const llm = isLlmTest(tests[i] as AccessTest);
+    // Something undecided about LLM use may touch any LLM test (the gateway is one, shared by every group).
+    const open = a.result.undecided.filter((u) =>
+      llm
+        ? u.llm === true
+        : !u.llm && (u.publishes ?? false) === published && touches(u, ep, [a.before, a.after]),
     );
     if (open.length) {
       out.push({
@@ -111,7 +118,9 @@ export function accessTestViolations(a: Analysis, tests: readonly AccessTest[], 
     const services = r.services ?? [];
     const urns = published
       ? [...new Set(services.flatMap((s) => a.owners.get(s.id) ?? []))]
-      : ownersOf(a, r.policies);
+      : llm
+        ? [...new Set((r.llm ?? []).flatMap((x) => a.owners.get(x.id) ?? []))]
+        : ownersOf(a, r.policies);
     out.push({
       message: [
         `${testText(r, "FAIL")} ${when}`,
@@ -121,7 +130,9 @@ export function accessTestViolations(a: Analysis, tests: readonly AccessTest[], 
           : []),
         published
           ? `services responsible: ${services.length ? services.map((s) => JSON.stringify(s.name)).join(", ") : "none (no enabled service publishes it)"}`
-          : `policies responsible: ${r.policies.length ? r.policies.map((p) => JSON.stringify(p)).join(", ") : "none (no rule grants it)"}`,
+          : llm
+            ? `responsible: ${(r.llm ?? []).length ? (r.llm ?? []).map((x) => `${x.kind} ${JSON.stringify(x.name)}`).join(", ") : "none (no policy lets them use it)"}`
+            : `policies responsible: ${r.policies.length ? r.policies.map((p) => JSON.stringify(p)).join(", ") : "none (no rule grants it)"}`,
         `(access test from ${file})`,
       ].join("\n"),
       ...(urns.length === 1 ? { urn: urns[0] } : {}),
@@ -147,7 +158,13 @@ function ownersOf(a: Analysis, names: readonly string[]): string[] {
 export function accessChangeViolations(a: Analysis): Violation[] {
   if (!a.dryRun) return []; // the change is applied: the account before it is gone; the preview listed it
   const d = a.diff;
-  const quiet = !d.gained.length && !d.lost.length && !d.published.gained.length && !d.published.lost.length;
+  const quiet =
+    !d.gained.length &&
+    !d.lost.length &&
+    !d.published.gained.length &&
+    !d.published.lost.length &&
+    !llmChanged(d.llm) &&
+    !d.llm.endpoint;
   if (quiet && !a.result.undecided.length && !a.notes.length) return [];
   const lines = [diffText(d).trimEnd()];
   if (a.result.undecided.length) {

@@ -9,7 +9,9 @@
  * original account reads and updates the same objects here. Kinds: AccountSettings, DnsSettings, User, Peer
  * (with its agent metadata when the seed has it in `meta`), Group (the seed's `All` replaces the built-in one),
  * PostureCheck, Policy, Network, NetworkResource, NetworkRouter, Route, NameserverGroup, DnsZone, DnsRecord,
- * ReverseProxyDomain (custom domains) and ReverseProxyService. Other kinds are refused, naming them: a twin that
+ * ReverseProxyDomain (custom domains), ReverseProxyService and the Agent Network's settings (when bootstrapped),
+ * providers (without their API keys, which the API never answers), policies, guardrails and budget rules (the
+ * provider catalog is the server's own). Other kinds are refused, naming them: a twin that
  * silently lacks objects would compute a wrong map. The proxy clusters services are published on are not objects of
  * the account: the twin is started with them as shared clusters (`proxyClusters`).
  *
@@ -22,6 +24,7 @@ import type { GroupDoc, PeerDoc, UserDoc } from "./model";
 import type { Doc, Store, Tx } from "./store";
 import type { AccountDoc } from "./model";
 import { domainDocFromAnswer, serviceDocFromAnswer } from "./handlers/reverse-proxies";
+import { SETTINGS_ID as AGENT_NETWORK_SETTINGS_ID } from "./handlers/agent-network";
 
 export interface SeedObject {
   id: string;
@@ -52,6 +55,11 @@ export const SEED_KINDS = [
   "DnsRecord",
   "ReverseProxyDomain",
   "ReverseProxyService",
+  "AgentNetworkSettings",
+  "AgentNetworkProvider",
+  "AgentNetworkPolicy",
+  "AgentNetworkGuardrail",
+  "AgentNetworkBudgetRule",
 ] as const;
 
 type Obj = Record<string, unknown>;
@@ -229,5 +237,107 @@ export function applySeed(store: Store, clock: Clock, seed: Seed): void {
     }
     for (const { object: o } of of("ReverseProxyService"))
       tx.put("proxy_service", serviceDocFromAnswer(o, now));
+    // The Agent Network, as answered: what decides who may use which model (access/llm.ts).
+    const stamps = (o: Obj) => ({ created_at: str(o.created_at, now), updated_at: str(o.updated_at, now) });
+    const limits = (v: unknown) => {
+      const l = (v ?? {}) as Obj;
+      const t = (l.token_limit ?? {}) as Obj;
+      const b = (l.budget_limit ?? {}) as Obj;
+      return {
+        token_limit: {
+          enabled: bool(t.enabled),
+          group_cap: Number(t.group_cap ?? 0),
+          user_cap: Number(t.user_cap ?? 0),
+          window_seconds: Number(t.window_seconds ?? 0),
+        },
+        budget_limit: {
+          enabled: bool(b.enabled),
+          group_cap_usd: Number(b.group_cap_usd ?? 0),
+          user_cap_usd: Number(b.user_cap_usd ?? 0),
+          window_seconds: Number(b.window_seconds ?? 0),
+        },
+      };
+    };
+    const gateway = of("AgentNetworkSettings")[0]?.object;
+    if (gateway && str(gateway.endpoint))
+      tx.put(
+        "agent_network_settings" as never,
+        {
+          id: AGENT_NETWORK_SETTINGS_ID,
+          endpoint: str(gateway.endpoint),
+          proxy_address: str(gateway.proxy_address),
+          dedicated: bool(gateway.dedicated),
+          enable_log_collection: bool(gateway.enable_log_collection),
+          enable_prompt_collection: bool(gateway.enable_prompt_collection),
+          redact_pii: bool(gateway.redact_pii),
+          access_log_retention_days: Number(gateway.access_log_retention_days ?? 0),
+          ...stamps(gateway),
+        } as Doc,
+      );
+    for (const { object: o } of of("AgentNetworkProvider"))
+      tx.put(
+        "agent_network_provider" as never,
+        {
+          id: str(o.id),
+          provider_id: str(o.provider_id),
+          name: str(o.name),
+          upstream_url: str(o.upstream_url),
+          api_key: "",
+          models: Array.isArray(o.models) ? o.models : [],
+          extra_values: (o.extra_values ?? {}) as Obj,
+          identity_header_user_id: str(o.identity_header_user_id),
+          identity_header_groups: str(o.identity_header_groups),
+          enabled: bool(o.enabled),
+          skip_tls_verification: bool(o.skip_tls_verification),
+          metadata_disabled: bool(o.metadata_disabled),
+          ...stamps(o),
+        } as Doc,
+      );
+    for (const { object: o } of of("AgentNetworkPolicy"))
+      tx.put(
+        "agent_network_policy" as never,
+        {
+          id: str(o.id),
+          name: str(o.name),
+          description: str(o.description),
+          enabled: bool(o.enabled),
+          source_groups: ids(o.source_groups),
+          destination_provider_ids: ids(o.destination_provider_ids),
+          guardrail_ids: ids(o.guardrail_ids),
+          limits: limits(o.limits),
+          ...stamps(o),
+        } as Doc,
+      );
+    for (const { object: o } of of("AgentNetworkGuardrail")) {
+      const checks = (o.checks ?? {}) as Obj;
+      const allow = (checks.model_allowlist ?? {}) as Obj;
+      const capture = (checks.prompt_capture ?? {}) as Obj;
+      tx.put(
+        "agent_network_guardrail" as never,
+        {
+          id: str(o.id),
+          name: str(o.name),
+          description: str(o.description),
+          checks: {
+            model_allowlist: { enabled: bool(allow.enabled), models: ids(allow.models) },
+            prompt_capture: { enabled: bool(capture.enabled), redact_pii: bool(capture.redact_pii) },
+          },
+          ...stamps(o),
+        } as Doc,
+      );
+    }
+    for (const { object: o } of of("AgentNetworkBudgetRule"))
+      tx.put(
+        "agent_network_budget_rule" as never,
+        {
+          id: str(o.id),
+          name: str(o.name),
+          enabled: bool(o.enabled),
+          target_groups: ids(o.target_groups),
+          target_users: ids(o.target_users),
+          limits: limits(o.limits),
+          ...stamps(o),
+        } as Doc,
+      );
   });
 }

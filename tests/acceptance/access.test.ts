@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { run } from "../../access/cli";
+import { isNotFound } from "../../client";
 import { acceptance } from "./target";
 
 jest.setTimeout(120_000);
@@ -19,7 +20,7 @@ let dir = "";
 
 afterAll(async () => {
   for (const o of created.reverse())
-    await acc.client.call(o.op, { params: { [o.param]: o.id } }).catch(() => undefined);
+    await acc.client.call(o.op, o.param ? { params: { [o.param]: o.id } } : {}).catch(() => undefined);
   await acc.client.close();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -187,5 +188,107 @@ test("show names what a public reverse-proxy service publishes and its auth; a n
     kind: "ReverseProxyService",
     status: "passed",
     detail: "show: the target published with its auth; a not-published test failed as expected",
+  });
+});
+
+test("show lists LLM use the target's Agent Network grants; LLM tests pass and fail naming the policy", async () => {
+  const served = await acc.client
+    .call<{ endpoint?: string }>("getAgentNetworkSettings")
+    .catch((err: unknown) => {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    });
+  if (!served) {
+    acc.record({
+      check: "privnet-access",
+      kind: "AgentNetwork",
+      status: "not served",
+      detail: "settings 404",
+    });
+    return;
+  }
+  // A gateway needs an endpoint: bootstrapped here under an online cluster when the account has none.
+  let endpoint = served.endpoint ?? "";
+  const cluster = acc.own ? await acc.fixtureTarget("back").proxyCluster() : acc.probe.proxyClusters[0];
+  if (!endpoint && cluster) {
+    const s = await acc.client.call<{ endpoint: string }>("createAgentNetworkSettings", {
+      body: { proxy_address: cluster },
+    });
+    endpoint = s.endpoint;
+    created.push({ op: "deleteAgentNetworkSettings", param: "", id: "" });
+  }
+  const group = await acc.client.call<{ id: unknown }>("createGroup", { body: { name: `${tag}-llm` } });
+  created.push({ op: "deleteGroup", param: "groupId", id: String(group.id) });
+  const provider = await acc.client.call<{ id: unknown }>("createAgentNetworkProvider", {
+    body: {
+      provider_id: "openai_api",
+      name: `${tag} openai`,
+      upstream_url: "https://api.openai.example.test",
+      api_key: "sk-ax-llm-secret-51c2",
+      enabled: true,
+      models: [{ id: "gpt-4o-mini", input_per_1k: 0.00015, output_per_1k: 0.0006 }],
+    },
+  });
+  created.push({ op: "deleteAgentNetworkProvider", param: "providerId", id: String(provider.id) });
+  const policy = await acc.client.call<{ id: unknown }>("createAgentNetworkPolicy", {
+    body: {
+      name: `${tag} llm`,
+      enabled: true,
+      source_groups: [String(group.id)],
+      destination_provider_ids: [String(provider.id)],
+      guardrail_ids: [],
+      limits: {
+        token_limit: { enabled: true, group_cap: 0, user_cap: 2_000_000, window_seconds: 86400 },
+        budget_limit: { enabled: true, group_cap_usd: 50, user_cap_usd: 0, window_seconds: 86400 },
+      },
+    },
+  });
+  // Deleted first: a provider a policy names cannot go.
+  created.push({ op: "deleteAgentNetworkPolicy", param: "policyId", id: String(policy.id) });
+
+  const shown = await cli(["show"]);
+  expect(shown.code).toBe(0);
+  expect(`${shown.stdout}${shown.stderr}`).not.toContain("sk-ax-llm-secret-51c2");
+  if (!endpoint) {
+    expect(shown.stdout).toContain("no Agent Network gateway");
+    acc.record({
+      check: "privnet-access",
+      kind: "AgentNetworkPolicy",
+      status: "no proxy cluster",
+      detail: "the account has no gateway endpoint and no online cluster to bootstrap one: show says so",
+    });
+    return;
+  }
+  expect(shown.stdout).toContain(`LLM use through the Agent Network gateway ${endpoint}:`);
+  expect(shown.stdout).toContain(
+    `${tag}-llm → ${tag} openai (gpt-4o-mini) tokens 2M/day per user, $50/day per group (policy "${tag} llm")`,
+  );
+  dir ||= fs.mkdtempSync(path.join(os.tmpdir(), "privnet-access-acceptance-"));
+  const file = path.join(dir, "llm.yaml");
+  fs.writeFileSync(
+    file,
+    [
+      "tests:",
+      `  - {name: the group never uses openai, from: {group: ${tag}-llm}, llm: openai_api, expect: never}`,
+      `  - {name: the group at most 100 a day, from: {group: ${tag}-llm}, llm: any, expect: at-most, usd: 100, per: day}`,
+      `  - {name: the group at most 40 a day, from: {group: ${tag}-llm}, llm: any, expect: at-most, usd: 40, per: day}`,
+      `  - {name: the group only mini, from: {group: ${tag}-llm}, llm: any, expect: only-models, models: [gpt-4o-mini]}`,
+      "",
+    ].join("\n"),
+  );
+  const tested = await cli(["test", "--tests", file]);
+  expect(tested.code).toBe(1);
+  expect(tested.stdout).toContain("FAIL the group never uses openai");
+  expect(tested.stdout).toContain(`may use ${tag} openai (gpt-4o-mini) through policy "${tag} llm"`);
+  expect(tested.stdout).toContain("PASS the group at most 100 a day");
+  expect(tested.stdout).toContain("FAIL the group at most 40 a day");
+  expect(tested.stdout).toContain(`up to $50 per day, above $40: $50/day per group (policy "${tag} llm")`);
+  expect(tested.stdout).toContain("PASS the group only mini");
+  acc.record({
+    check: "privnet-access",
+    kind: "AgentNetworkPolicy",
+    status: "passed",
+    detail:
+      "show: the grant with its models and caps; never / at-most failed naming the policy, at-most / only-models passed",
   });
 });

@@ -15,6 +15,7 @@ export type KindStatus =
   | "no proxy cluster"
   | "nothing to look up"
   | "no geo database (412)"
+  /** Pieces the check needs are absent (named in the detail). */
   | "not run";
 
 export interface KindResult {
