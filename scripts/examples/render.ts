@@ -262,7 +262,7 @@ export class Renderer {
     if (Array.isArray(v)) {
       const items = spec.items ?? {};
       const t = typeOfRef(items);
-      const arrayType = t ? `privnet.${t}Array` : `pulumi.${this.goScalar(items)}Array`;
+      const arrayType = this.goType({ type: "array", items });
       if (!v.length) return `${arrayType}{}`;
       const parts = v.map((x) => this.go(e, x, items, inner));
       const one = !t && inline(parts, `${arrayType}{`, "}");
@@ -276,9 +276,19 @@ export class Renderer {
         key: `${JSON.stringify(k)}:`,
         value: this.go(e, x, value, inner),
       }));
-      return `pulumi.${this.goScalar(value)}Map{\n${gofmtLines(entries, inner).join("\n")}\n${indent}}`;
+      const mapType = this.goType({ type: "object", additionalProperties: value });
+      return `${mapType}{\n${gofmtLines(entries, inner).join("\n")}\n${indent}}`;
     }
     return `pulumi.${this.goScalar(spec)}(${JSON.stringify(v)})`;
+  }
+
+  /** The Go input type of a list or a map of this type (`pulumi.StringArray`, `pulumi.StringArrayMap`, ...). */
+  private goType(spec: PropertySpec): string {
+    const t = typeOfRef(spec);
+    if (t) return `privnet.${t}`;
+    if (spec.type === "array") return `${this.goType(spec.items ?? {})}Array`;
+    if (spec.type === "object") return `${this.goType(spec.additionalProperties ?? {})}Map`;
+    return `pulumi.${this.goScalar(spec)}`;
   }
 
   private goScalar(spec: PropertySpec): string {
