@@ -19,6 +19,53 @@ import javax.annotation.Nullable;
  * Each record is named by its entry&#39;s key, never by its position: its full name and type (`&lt;component&gt;-&lt;name&gt;-&lt;type&gt;`), and its content as well where several entries share a name and a type (a round-robin set). Reordering `records` changes nothing; changing a record&#39;s content or ttl updates it in place; changing its name or type replaces it; removing an entry deletes that record alone. A change to the zone&#39;s name, domain, groups or flags updates the zone in place.
  * 
  * ## Example Usage
+ * ### A private zone with its records in one declaration
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumiprivnet.privnet.DnsZoneBundle;
+ * import io.github.pulumiprivnet.privnet.DnsZoneBundleArgs;
+ * import io.github.pulumiprivnet.privnet.Group;
+ * import io.github.pulumiprivnet.privnet.GroupArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.DnsZoneBundleRecordArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var ops = new Group("ops", GroupArgs.builder()
+ *             .name("ops")
+ *             .build());
+ * 
+ *         var internal = new DnsZoneBundle("internal", DnsZoneBundleArgs.builder()
+ *             .name("internal")
+ *             .domain("internal.example.com")
+ *             .distributionGroups(Output.all(ops.id()))
+ *             .records(
+ *                 DnsZoneBundleRecordArgs.builder()
+ *                     .name("db")
+ *                     .type("A")
+ *                     .content("10.20.0.10")
+ *                     .build(),
+ *                 DnsZoneBundleRecordArgs.builder()
+ *                     .name("www")
+ *                     .type("CNAME")
+ *                     .content("web.internal.example.com")
+ *                     .ttl(60)
+ *                     .build())
+ *             .build());
+ * 
+ *         ctx.export("zoneId", internal.zoneId());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  */
 @ResourceType(type="privnet:index:DnsZoneBundle")

@@ -174,6 +174,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The peers a peer can reach
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAccessiblePeersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAccessiblePeers(GetAccessiblePeersArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAccessiblePeersResult> getAccessiblePeers(GetAccessiblePeersArgs args) {
@@ -185,6 +213,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The peers a peer can reach
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAccessiblePeersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAccessiblePeers(GetAccessiblePeersArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAccessiblePeersResult> getAccessiblePeersPlain(GetAccessiblePeersPlainArgs args) {
@@ -196,6 +252,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The peers a peer can reach
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAccessiblePeersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAccessiblePeers(GetAccessiblePeersArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAccessiblePeersResult> getAccessiblePeers(GetAccessiblePeersArgs args, InvokeOptions options) {
@@ -207,6 +291,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The peers a peer can reach
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAccessiblePeersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAccessiblePeers(GetAccessiblePeersArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAccessiblePeersResult> getAccessiblePeers(GetAccessiblePeersArgs args, InvokeOutputOptions options) {
@@ -218,6 +330,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The peers a peer can reach
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAccessiblePeersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAccessiblePeers(GetAccessiblePeersArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAccessiblePeersResult> getAccessiblePeersPlain(GetAccessiblePeersPlainArgs args, InvokeOptions options) {
@@ -227,6 +367,28 @@ public final class PrivnetFunctions {
      * The account the credentials manage, with its settings (the API always lists exactly one).
      * 
      * ## Example Usage
+     * ### The account the credentials manage
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAccount();
+     * 
+     *         ctx.export("domain", found.applyValue(result -> result.domain()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAccountResult> getAccount() {
@@ -236,6 +398,28 @@ public final class PrivnetFunctions {
      * The account the credentials manage, with its settings (the API always lists exactly one).
      * 
      * ## Example Usage
+     * ### The account the credentials manage
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAccount();
+     * 
+     *         ctx.export("domain", found.applyValue(result -> result.domain()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAccountResult> getAccountPlain() {
@@ -245,6 +429,28 @@ public final class PrivnetFunctions {
      * The account the credentials manage, with its settings (the API always lists exactly one).
      * 
      * ## Example Usage
+     * ### The account the credentials manage
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAccount();
+     * 
+     *         ctx.export("domain", found.applyValue(result -> result.domain()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAccountResult> getAccount(InvokeArgs args) {
@@ -254,6 +460,28 @@ public final class PrivnetFunctions {
      * The account the credentials manage, with its settings (the API always lists exactly one).
      * 
      * ## Example Usage
+     * ### The account the credentials manage
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAccount();
+     * 
+     *         ctx.export("domain", found.applyValue(result -> result.domain()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAccountResult> getAccountPlain(InvokeArgs args) {
@@ -263,6 +491,28 @@ public final class PrivnetFunctions {
      * The account the credentials manage, with its settings (the API always lists exactly one).
      * 
      * ## Example Usage
+     * ### The account the credentials manage
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAccount();
+     * 
+     *         ctx.export("domain", found.applyValue(result -> result.domain()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAccountResult> getAccount(InvokeArgs args, InvokeOptions options) {
@@ -272,6 +522,28 @@ public final class PrivnetFunctions {
      * The account the credentials manage, with its settings (the API always lists exactly one).
      * 
      * ## Example Usage
+     * ### The account the credentials manage
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAccount();
+     * 
+     *         ctx.export("domain", found.applyValue(result -> result.domain()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAccountResult> getAccount(InvokeArgs args, InvokeOutputOptions options) {
@@ -281,6 +553,28 @@ public final class PrivnetFunctions {
      * The account the credentials manage, with its settings (the API always lists exactly one).
      * 
      * ## Example Usage
+     * ### The account the credentials manage
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAccount();
+     * 
+     *         ctx.export("domain", found.applyValue(result -> result.domain()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAccountResult> getAccountPlain(InvokeArgs args, InvokeOptions options) {
@@ -292,6 +586,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every audit event
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAuditEvents();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAuditEventsResult> getAuditEvents() {
@@ -303,6 +620,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every audit event
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAuditEvents();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAuditEventsResult> getAuditEventsPlain() {
@@ -314,6 +654,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every audit event
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAuditEvents();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAuditEventsResult> getAuditEvents(InvokeArgs args) {
@@ -325,6 +688,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every audit event
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAuditEvents();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAuditEventsResult> getAuditEventsPlain(InvokeArgs args) {
@@ -336,6 +722,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every audit event
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAuditEvents();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAuditEventsResult> getAuditEvents(InvokeArgs args, InvokeOptions options) {
@@ -347,6 +756,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every audit event
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAuditEvents();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAuditEventsResult> getAuditEvents(InvokeArgs args, InvokeOutputOptions options) {
@@ -358,6 +790,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every audit event
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAuditEvents();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAuditEventsResult> getAuditEventsPlain(InvokeArgs args, InvokeOptions options) {
@@ -367,6 +822,28 @@ public final class PrivnetFunctions {
      * The user the credentials belong to (the owner of the token).
      * 
      * ## Example Usage
+     * ### The user the credentials belong to
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getCurrentUser();
+     * 
+     *         ctx.export("email", found.applyValue(result -> result.email()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetCurrentUserResult> getCurrentUser() {
@@ -376,6 +853,28 @@ public final class PrivnetFunctions {
      * The user the credentials belong to (the owner of the token).
      * 
      * ## Example Usage
+     * ### The user the credentials belong to
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getCurrentUser();
+     * 
+     *         ctx.export("email", found.applyValue(result -> result.email()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetCurrentUserResult> getCurrentUserPlain() {
@@ -385,6 +884,28 @@ public final class PrivnetFunctions {
      * The user the credentials belong to (the owner of the token).
      * 
      * ## Example Usage
+     * ### The user the credentials belong to
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getCurrentUser();
+     * 
+     *         ctx.export("email", found.applyValue(result -> result.email()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetCurrentUserResult> getCurrentUser(InvokeArgs args) {
@@ -394,6 +915,28 @@ public final class PrivnetFunctions {
      * The user the credentials belong to (the owner of the token).
      * 
      * ## Example Usage
+     * ### The user the credentials belong to
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getCurrentUser();
+     * 
+     *         ctx.export("email", found.applyValue(result -> result.email()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetCurrentUserResult> getCurrentUserPlain(InvokeArgs args) {
@@ -403,6 +946,28 @@ public final class PrivnetFunctions {
      * The user the credentials belong to (the owner of the token).
      * 
      * ## Example Usage
+     * ### The user the credentials belong to
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getCurrentUser();
+     * 
+     *         ctx.export("email", found.applyValue(result -> result.email()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetCurrentUserResult> getCurrentUser(InvokeArgs args, InvokeOptions options) {
@@ -412,6 +977,28 @@ public final class PrivnetFunctions {
      * The user the credentials belong to (the owner of the token).
      * 
      * ## Example Usage
+     * ### The user the credentials belong to
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getCurrentUser();
+     * 
+     *         ctx.export("email", found.applyValue(result -> result.email()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetCurrentUserResult> getCurrentUser(InvokeArgs args, InvokeOutputOptions options) {
@@ -421,6 +1008,28 @@ public final class PrivnetFunctions {
      * The user the credentials belong to (the owner of the token).
      * 
      * ## Example Usage
+     * ### The user the credentials belong to
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getCurrentUser();
+     * 
+     *         ctx.export("email", found.applyValue(result -> result.email()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetCurrentUserResult> getCurrentUserPlain(InvokeArgs args, InvokeOptions options) {
@@ -432,6 +1041,35 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The sync log of a directory
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncLogs(GetDirectorySyncLogsArgs.builder()
+     *             .vendor("vendor-d-idp")
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncLogsResult> getDirectorySyncLogs(GetDirectorySyncLogsArgs args) {
@@ -443,6 +1081,35 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The sync log of a directory
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncLogs(GetDirectorySyncLogsArgs.builder()
+     *             .vendor("vendor-d-idp")
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDirectorySyncLogsResult> getDirectorySyncLogsPlain(GetDirectorySyncLogsPlainArgs args) {
@@ -454,6 +1121,35 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The sync log of a directory
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncLogs(GetDirectorySyncLogsArgs.builder()
+     *             .vendor("vendor-d-idp")
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncLogsResult> getDirectorySyncLogs(GetDirectorySyncLogsArgs args, InvokeOptions options) {
@@ -465,6 +1161,35 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The sync log of a directory
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncLogs(GetDirectorySyncLogsArgs.builder()
+     *             .vendor("vendor-d-idp")
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncLogsResult> getDirectorySyncLogs(GetDirectorySyncLogsArgs args, InvokeOutputOptions options) {
@@ -476,6 +1201,35 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The sync log of a directory
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncLogs(GetDirectorySyncLogsArgs.builder()
+     *             .vendor("vendor-d-idp")
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDirectorySyncLogsResult> getDirectorySyncLogsPlain(GetDirectorySyncLogsPlainArgs args, InvokeOptions options) {
@@ -485,6 +1239,33 @@ public final class PrivnetFunctions {
      * The vendor-d-idp directory sync with this id (the service account key is never returned).
      * 
      * ## Example Usage
+     * ### Vendor D&#39;s directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncVendorDArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncVendorD(GetDirectorySyncVendorDArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncVendorDResult> getDirectorySyncVendorD(GetDirectorySyncVendorDArgs args) {
@@ -494,6 +1275,33 @@ public final class PrivnetFunctions {
      * The vendor-d-idp directory sync with this id (the service account key is never returned).
      * 
      * ## Example Usage
+     * ### Vendor D&#39;s directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncVendorDArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncVendorD(GetDirectorySyncVendorDArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDirectorySyncVendorDResult> getDirectorySyncVendorDPlain(GetDirectorySyncVendorDPlainArgs args) {
@@ -503,6 +1311,33 @@ public final class PrivnetFunctions {
      * The vendor-d-idp directory sync with this id (the service account key is never returned).
      * 
      * ## Example Usage
+     * ### Vendor D&#39;s directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncVendorDArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncVendorD(GetDirectorySyncVendorDArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncVendorDResult> getDirectorySyncVendorD(GetDirectorySyncVendorDArgs args, InvokeOptions options) {
@@ -512,6 +1347,33 @@ public final class PrivnetFunctions {
      * The vendor-d-idp directory sync with this id (the service account key is never returned).
      * 
      * ## Example Usage
+     * ### Vendor D&#39;s directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncVendorDArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncVendorD(GetDirectorySyncVendorDArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncVendorDResult> getDirectorySyncVendorD(GetDirectorySyncVendorDArgs args, InvokeOutputOptions options) {
@@ -521,6 +1383,33 @@ public final class PrivnetFunctions {
      * The vendor-d-idp directory sync with this id (the service account key is never returned).
      * 
      * ## Example Usage
+     * ### Vendor D&#39;s directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncVendorDArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncVendorD(GetDirectorySyncVendorDArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDirectorySyncVendorDResult> getDirectorySyncVendorDPlain(GetDirectorySyncVendorDPlainArgs args, InvokeOptions options) {
@@ -532,6 +1421,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every vendor D directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDirectorySyncVendorDs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncVendorDsResult> getDirectorySyncVendorDs() {
@@ -543,6 +1455,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every vendor D directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDirectorySyncVendorDs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDirectorySyncVendorDsResult> getDirectorySyncVendorDsPlain() {
@@ -554,6 +1489,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every vendor D directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDirectorySyncVendorDs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncVendorDsResult> getDirectorySyncVendorDs(InvokeArgs args) {
@@ -565,6 +1523,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every vendor D directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDirectorySyncVendorDs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDirectorySyncVendorDsResult> getDirectorySyncVendorDsPlain(InvokeArgs args) {
@@ -576,6 +1557,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every vendor D directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDirectorySyncVendorDs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncVendorDsResult> getDirectorySyncVendorDs(InvokeArgs args, InvokeOptions options) {
@@ -587,6 +1591,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every vendor D directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDirectorySyncVendorDs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncVendorDsResult> getDirectorySyncVendorDs(InvokeArgs args, InvokeOutputOptions options) {
@@ -598,6 +1625,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every vendor D directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDirectorySyncVendorDs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDirectorySyncVendorDsResult> getDirectorySyncVendorDsPlain(InvokeArgs args, InvokeOptions options) {
@@ -607,6 +1657,33 @@ public final class PrivnetFunctions {
      * The vendor-e-idp directory sync with this id (the client secret is never returned).
      * 
      * ## Example Usage
+     * ### Vendor E&#39;s directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncVendorEArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncVendorE(GetDirectorySyncVendorEArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncVendorEResult> getDirectorySyncVendorE(GetDirectorySyncVendorEArgs args) {
@@ -616,6 +1693,33 @@ public final class PrivnetFunctions {
      * The vendor-e-idp directory sync with this id (the client secret is never returned).
      * 
      * ## Example Usage
+     * ### Vendor E&#39;s directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncVendorEArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncVendorE(GetDirectorySyncVendorEArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDirectorySyncVendorEResult> getDirectorySyncVendorEPlain(GetDirectorySyncVendorEPlainArgs args) {
@@ -625,6 +1729,33 @@ public final class PrivnetFunctions {
      * The vendor-e-idp directory sync with this id (the client secret is never returned).
      * 
      * ## Example Usage
+     * ### Vendor E&#39;s directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncVendorEArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncVendorE(GetDirectorySyncVendorEArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncVendorEResult> getDirectorySyncVendorE(GetDirectorySyncVendorEArgs args, InvokeOptions options) {
@@ -634,6 +1765,33 @@ public final class PrivnetFunctions {
      * The vendor-e-idp directory sync with this id (the client secret is never returned).
      * 
      * ## Example Usage
+     * ### Vendor E&#39;s directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncVendorEArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncVendorE(GetDirectorySyncVendorEArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncVendorEResult> getDirectorySyncVendorE(GetDirectorySyncVendorEArgs args, InvokeOutputOptions options) {
@@ -643,6 +1801,33 @@ public final class PrivnetFunctions {
      * The vendor-e-idp directory sync with this id (the client secret is never returned).
      * 
      * ## Example Usage
+     * ### Vendor E&#39;s directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncVendorEArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncVendorE(GetDirectorySyncVendorEArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDirectorySyncVendorEResult> getDirectorySyncVendorEPlain(GetDirectorySyncVendorEPlainArgs args, InvokeOptions options) {
@@ -654,6 +1839,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every vendor E directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDirectorySyncVendorEs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncVendorEsResult> getDirectorySyncVendorEs() {
@@ -665,6 +1873,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every vendor E directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDirectorySyncVendorEs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDirectorySyncVendorEsResult> getDirectorySyncVendorEsPlain() {
@@ -676,6 +1907,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every vendor E directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDirectorySyncVendorEs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncVendorEsResult> getDirectorySyncVendorEs(InvokeArgs args) {
@@ -687,6 +1941,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every vendor E directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDirectorySyncVendorEs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDirectorySyncVendorEsResult> getDirectorySyncVendorEsPlain(InvokeArgs args) {
@@ -698,6 +1975,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every vendor E directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDirectorySyncVendorEs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncVendorEsResult> getDirectorySyncVendorEs(InvokeArgs args, InvokeOptions options) {
@@ -709,6 +2009,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every vendor E directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDirectorySyncVendorEs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncVendorEsResult> getDirectorySyncVendorEs(InvokeArgs args, InvokeOutputOptions options) {
@@ -720,6 +2043,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every vendor E directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDirectorySyncVendorEs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDirectorySyncVendorEsResult> getDirectorySyncVendorEsPlain(InvokeArgs args, InvokeOptions options) {
@@ -729,6 +2075,34 @@ public final class PrivnetFunctions {
      * One record of a DNS zone.
      * 
      * ## Example Usage
+     * ### One record of a DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsRecordArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsRecord(GetDnsRecordArgs.builder()
+     *             .zoneId(config.require("zoneId"))
+     *             .id(config.require("recordId"))
+     *             .build());
+     * 
+     *         ctx.export("content", found.applyValue(result -> result.content()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsRecordResult> getDnsRecord(GetDnsRecordArgs args) {
@@ -738,6 +2112,34 @@ public final class PrivnetFunctions {
      * One record of a DNS zone.
      * 
      * ## Example Usage
+     * ### One record of a DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsRecordArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsRecord(GetDnsRecordArgs.builder()
+     *             .zoneId(config.require("zoneId"))
+     *             .id(config.require("recordId"))
+     *             .build());
+     * 
+     *         ctx.export("content", found.applyValue(result -> result.content()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDnsRecordResult> getDnsRecordPlain(GetDnsRecordPlainArgs args) {
@@ -747,6 +2149,34 @@ public final class PrivnetFunctions {
      * One record of a DNS zone.
      * 
      * ## Example Usage
+     * ### One record of a DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsRecordArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsRecord(GetDnsRecordArgs.builder()
+     *             .zoneId(config.require("zoneId"))
+     *             .id(config.require("recordId"))
+     *             .build());
+     * 
+     *         ctx.export("content", found.applyValue(result -> result.content()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsRecordResult> getDnsRecord(GetDnsRecordArgs args, InvokeOptions options) {
@@ -756,6 +2186,34 @@ public final class PrivnetFunctions {
      * One record of a DNS zone.
      * 
      * ## Example Usage
+     * ### One record of a DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsRecordArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsRecord(GetDnsRecordArgs.builder()
+     *             .zoneId(config.require("zoneId"))
+     *             .id(config.require("recordId"))
+     *             .build());
+     * 
+     *         ctx.export("content", found.applyValue(result -> result.content()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsRecordResult> getDnsRecord(GetDnsRecordArgs args, InvokeOutputOptions options) {
@@ -765,6 +2223,34 @@ public final class PrivnetFunctions {
      * One record of a DNS zone.
      * 
      * ## Example Usage
+     * ### One record of a DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsRecordArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsRecord(GetDnsRecordArgs.builder()
+     *             .zoneId(config.require("zoneId"))
+     *             .id(config.require("recordId"))
+     *             .build());
+     * 
+     *         ctx.export("content", found.applyValue(result -> result.content()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDnsRecordResult> getDnsRecordPlain(GetDnsRecordPlainArgs args, InvokeOptions options) {
@@ -776,6 +2262,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The records of a DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsRecordsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsRecords(GetDnsRecordsArgs.builder()
+     *             .zoneId(config.require("zoneId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsRecordsResult> getDnsRecords(GetDnsRecordsArgs args) {
@@ -787,6 +2301,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The records of a DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsRecordsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsRecords(GetDnsRecordsArgs.builder()
+     *             .zoneId(config.require("zoneId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDnsRecordsResult> getDnsRecordsPlain(GetDnsRecordsPlainArgs args) {
@@ -798,6 +2340,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The records of a DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsRecordsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsRecords(GetDnsRecordsArgs.builder()
+     *             .zoneId(config.require("zoneId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsRecordsResult> getDnsRecords(GetDnsRecordsArgs args, InvokeOptions options) {
@@ -809,6 +2379,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The records of a DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsRecordsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsRecords(GetDnsRecordsArgs.builder()
+     *             .zoneId(config.require("zoneId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsRecordsResult> getDnsRecords(GetDnsRecordsArgs args, InvokeOutputOptions options) {
@@ -820,6 +2418,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The records of a DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsRecordsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsRecords(GetDnsRecordsArgs.builder()
+     *             .zoneId(config.require("zoneId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDnsRecordsResult> getDnsRecordsPlain(GetDnsRecordsPlainArgs args, InvokeOptions options) {
@@ -829,6 +2455,28 @@ public final class PrivnetFunctions {
      * The account&#39;s DNS settings. (The API wraps them in `items` on read, or answers them plain; this returns the settings themselves.)
      * 
      * ## Example Usage
+     * ### The account&#39;s DNS settings
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDnsSettings();
+     * 
+     *         ctx.export("disabledManagementGroups", found.applyValue(result -> result.disabledManagementGroups()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsSettingsResult> getDnsSettings() {
@@ -838,6 +2486,28 @@ public final class PrivnetFunctions {
      * The account&#39;s DNS settings. (The API wraps them in `items` on read, or answers them plain; this returns the settings themselves.)
      * 
      * ## Example Usage
+     * ### The account&#39;s DNS settings
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDnsSettings();
+     * 
+     *         ctx.export("disabledManagementGroups", found.applyValue(result -> result.disabledManagementGroups()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDnsSettingsResult> getDnsSettingsPlain() {
@@ -847,6 +2517,28 @@ public final class PrivnetFunctions {
      * The account&#39;s DNS settings. (The API wraps them in `items` on read, or answers them plain; this returns the settings themselves.)
      * 
      * ## Example Usage
+     * ### The account&#39;s DNS settings
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDnsSettings();
+     * 
+     *         ctx.export("disabledManagementGroups", found.applyValue(result -> result.disabledManagementGroups()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsSettingsResult> getDnsSettings(InvokeArgs args) {
@@ -856,6 +2548,28 @@ public final class PrivnetFunctions {
      * The account&#39;s DNS settings. (The API wraps them in `items` on read, or answers them plain; this returns the settings themselves.)
      * 
      * ## Example Usage
+     * ### The account&#39;s DNS settings
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDnsSettings();
+     * 
+     *         ctx.export("disabledManagementGroups", found.applyValue(result -> result.disabledManagementGroups()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDnsSettingsResult> getDnsSettingsPlain(InvokeArgs args) {
@@ -865,6 +2579,28 @@ public final class PrivnetFunctions {
      * The account&#39;s DNS settings. (The API wraps them in `items` on read, or answers them plain; this returns the settings themselves.)
      * 
      * ## Example Usage
+     * ### The account&#39;s DNS settings
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDnsSettings();
+     * 
+     *         ctx.export("disabledManagementGroups", found.applyValue(result -> result.disabledManagementGroups()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsSettingsResult> getDnsSettings(InvokeArgs args, InvokeOptions options) {
@@ -874,6 +2610,28 @@ public final class PrivnetFunctions {
      * The account&#39;s DNS settings. (The API wraps them in `items` on read, or answers them plain; this returns the settings themselves.)
      * 
      * ## Example Usage
+     * ### The account&#39;s DNS settings
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDnsSettings();
+     * 
+     *         ctx.export("disabledManagementGroups", found.applyValue(result -> result.disabledManagementGroups()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsSettingsResult> getDnsSettings(InvokeArgs args, InvokeOutputOptions options) {
@@ -883,6 +2641,28 @@ public final class PrivnetFunctions {
      * The account&#39;s DNS settings. (The API wraps them in `items` on read, or answers them plain; this returns the settings themselves.)
      * 
      * ## Example Usage
+     * ### The account&#39;s DNS settings
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDnsSettings();
+     * 
+     *         ctx.export("disabledManagementGroups", found.applyValue(result -> result.disabledManagementGroups()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDnsSettingsResult> getDnsSettingsPlain(InvokeArgs args, InvokeOptions options) {
@@ -892,6 +2672,33 @@ public final class PrivnetFunctions {
      * The DNS zone with this id, with its records.
      * 
      * ## Example Usage
+     * ### The DNS zone with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsZoneArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsZone(GetDnsZoneArgs.builder()
+     *             .id(config.require("zoneId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsZoneResult> getDnsZone(GetDnsZoneArgs args) {
@@ -901,6 +2708,33 @@ public final class PrivnetFunctions {
      * The DNS zone with this id, with its records.
      * 
      * ## Example Usage
+     * ### The DNS zone with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsZoneArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsZone(GetDnsZoneArgs.builder()
+     *             .id(config.require("zoneId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDnsZoneResult> getDnsZonePlain(GetDnsZonePlainArgs args) {
@@ -910,6 +2744,33 @@ public final class PrivnetFunctions {
      * The DNS zone with this id, with its records.
      * 
      * ## Example Usage
+     * ### The DNS zone with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsZoneArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsZone(GetDnsZoneArgs.builder()
+     *             .id(config.require("zoneId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsZoneResult> getDnsZone(GetDnsZoneArgs args, InvokeOptions options) {
@@ -919,6 +2780,33 @@ public final class PrivnetFunctions {
      * The DNS zone with this id, with its records.
      * 
      * ## Example Usage
+     * ### The DNS zone with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsZoneArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsZone(GetDnsZoneArgs.builder()
+     *             .id(config.require("zoneId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsZoneResult> getDnsZone(GetDnsZoneArgs args, InvokeOutputOptions options) {
@@ -928,6 +2816,33 @@ public final class PrivnetFunctions {
      * The DNS zone with this id, with its records.
      * 
      * ## Example Usage
+     * ### The DNS zone with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsZoneArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsZone(GetDnsZoneArgs.builder()
+     *             .id(config.require("zoneId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDnsZoneResult> getDnsZonePlain(GetDnsZonePlainArgs args, InvokeOptions options) {
@@ -939,6 +2854,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDnsZones();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsZonesResult> getDnsZones() {
@@ -950,6 +2888,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDnsZones();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDnsZonesResult> getDnsZonesPlain() {
@@ -961,6 +2922,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDnsZones();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsZonesResult> getDnsZones(InvokeArgs args) {
@@ -972,6 +2956,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDnsZones();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDnsZonesResult> getDnsZonesPlain(InvokeArgs args) {
@@ -983,6 +2990,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDnsZones();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsZonesResult> getDnsZones(InvokeArgs args, InvokeOptions options) {
@@ -994,6 +3024,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDnsZones();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsZonesResult> getDnsZones(InvokeArgs args, InvokeOutputOptions options) {
@@ -1005,6 +3058,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDnsZones();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDnsZonesResult> getDnsZonesPlain(InvokeArgs args, InvokeOptions options) {
@@ -1014,6 +3090,28 @@ public final class PrivnetFunctions {
      * The vendor-a EDR integration (the API token is never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Vendor A&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorA();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrVendorAResult> getEdrVendorA() {
@@ -1023,6 +3121,28 @@ public final class PrivnetFunctions {
      * The vendor-a EDR integration (the API token is never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Vendor A&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorA();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrVendorAResult> getEdrVendorAPlain() {
@@ -1032,6 +3152,28 @@ public final class PrivnetFunctions {
      * The vendor-a EDR integration (the API token is never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Vendor A&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorA();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrVendorAResult> getEdrVendorA(InvokeArgs args) {
@@ -1041,6 +3183,28 @@ public final class PrivnetFunctions {
      * The vendor-a EDR integration (the API token is never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Vendor A&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorA();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrVendorAResult> getEdrVendorAPlain(InvokeArgs args) {
@@ -1050,6 +3214,28 @@ public final class PrivnetFunctions {
      * The vendor-a EDR integration (the API token is never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Vendor A&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorA();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrVendorAResult> getEdrVendorA(InvokeArgs args, InvokeOptions options) {
@@ -1059,6 +3245,28 @@ public final class PrivnetFunctions {
      * The vendor-a EDR integration (the API token is never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Vendor A&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorA();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrVendorAResult> getEdrVendorA(InvokeArgs args, InvokeOutputOptions options) {
@@ -1068,6 +3276,28 @@ public final class PrivnetFunctions {
      * The vendor-a EDR integration (the API token is never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Vendor A&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorA();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrVendorAResult> getEdrVendorAPlain(InvokeArgs args, InvokeOptions options) {
@@ -1077,6 +3307,28 @@ public final class PrivnetFunctions {
      * The vendor-b EDR integration (the secret is never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Vendor B&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorB();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrVendorBResult> getEdrVendorB() {
@@ -1086,6 +3338,28 @@ public final class PrivnetFunctions {
      * The vendor-b EDR integration (the secret is never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Vendor B&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorB();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrVendorBResult> getEdrVendorBPlain() {
@@ -1095,6 +3369,28 @@ public final class PrivnetFunctions {
      * The vendor-b EDR integration (the secret is never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Vendor B&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorB();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrVendorBResult> getEdrVendorB(InvokeArgs args) {
@@ -1104,6 +3400,28 @@ public final class PrivnetFunctions {
      * The vendor-b EDR integration (the secret is never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Vendor B&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorB();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrVendorBResult> getEdrVendorBPlain(InvokeArgs args) {
@@ -1113,6 +3431,28 @@ public final class PrivnetFunctions {
      * The vendor-b EDR integration (the secret is never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Vendor B&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorB();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrVendorBResult> getEdrVendorB(InvokeArgs args, InvokeOptions options) {
@@ -1122,6 +3462,28 @@ public final class PrivnetFunctions {
      * The vendor-b EDR integration (the secret is never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Vendor B&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorB();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrVendorBResult> getEdrVendorB(InvokeArgs args, InvokeOutputOptions options) {
@@ -1131,6 +3493,28 @@ public final class PrivnetFunctions {
      * The vendor-b EDR integration (the secret is never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Vendor B&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorB();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrVendorBResult> getEdrVendorBPlain(InvokeArgs args, InvokeOptions options) {
@@ -1140,6 +3524,28 @@ public final class PrivnetFunctions {
      * The vendor-c EDR integration (client id and secret are never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Vendor C&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorC();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrVendorCResult> getEdrVendorC() {
@@ -1149,6 +3555,28 @@ public final class PrivnetFunctions {
      * The vendor-c EDR integration (client id and secret are never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Vendor C&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorC();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrVendorCResult> getEdrVendorCPlain() {
@@ -1158,6 +3586,28 @@ public final class PrivnetFunctions {
      * The vendor-c EDR integration (client id and secret are never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Vendor C&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorC();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrVendorCResult> getEdrVendorC(InvokeArgs args) {
@@ -1167,6 +3617,28 @@ public final class PrivnetFunctions {
      * The vendor-c EDR integration (client id and secret are never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Vendor C&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorC();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrVendorCResult> getEdrVendorCPlain(InvokeArgs args) {
@@ -1176,6 +3648,28 @@ public final class PrivnetFunctions {
      * The vendor-c EDR integration (client id and secret are never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Vendor C&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorC();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrVendorCResult> getEdrVendorC(InvokeArgs args, InvokeOptions options) {
@@ -1185,6 +3679,28 @@ public final class PrivnetFunctions {
      * The vendor-c EDR integration (client id and secret are never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Vendor C&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorC();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrVendorCResult> getEdrVendorC(InvokeArgs args, InvokeOutputOptions options) {
@@ -1194,6 +3710,28 @@ public final class PrivnetFunctions {
      * The vendor-c EDR integration (client id and secret are never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Vendor C&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorC();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrVendorCResult> getEdrVendorCPlain(InvokeArgs args, InvokeOptions options) {
@@ -1203,6 +3741,33 @@ public final class PrivnetFunctions {
      * The event streaming integration with this id; credential values in `config` are masked.
      * 
      * ## Example Usage
+     * ### The event streaming integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetEventStreamingIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getEventStreamingIntegration(GetEventStreamingIntegrationArgs.builder()
+     *             .id(config.require("integrationId"))
+     *             .build());
+     * 
+     *         ctx.export("platform", found.applyValue(result -> result.platform()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEventStreamingIntegrationResult> getEventStreamingIntegration(GetEventStreamingIntegrationArgs args) {
@@ -1212,6 +3777,33 @@ public final class PrivnetFunctions {
      * The event streaming integration with this id; credential values in `config` are masked.
      * 
      * ## Example Usage
+     * ### The event streaming integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetEventStreamingIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getEventStreamingIntegration(GetEventStreamingIntegrationArgs.builder()
+     *             .id(config.require("integrationId"))
+     *             .build());
+     * 
+     *         ctx.export("platform", found.applyValue(result -> result.platform()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEventStreamingIntegrationResult> getEventStreamingIntegrationPlain(GetEventStreamingIntegrationPlainArgs args) {
@@ -1221,6 +3813,33 @@ public final class PrivnetFunctions {
      * The event streaming integration with this id; credential values in `config` are masked.
      * 
      * ## Example Usage
+     * ### The event streaming integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetEventStreamingIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getEventStreamingIntegration(GetEventStreamingIntegrationArgs.builder()
+     *             .id(config.require("integrationId"))
+     *             .build());
+     * 
+     *         ctx.export("platform", found.applyValue(result -> result.platform()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEventStreamingIntegrationResult> getEventStreamingIntegration(GetEventStreamingIntegrationArgs args, InvokeOptions options) {
@@ -1230,6 +3849,33 @@ public final class PrivnetFunctions {
      * The event streaming integration with this id; credential values in `config` are masked.
      * 
      * ## Example Usage
+     * ### The event streaming integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetEventStreamingIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getEventStreamingIntegration(GetEventStreamingIntegrationArgs.builder()
+     *             .id(config.require("integrationId"))
+     *             .build());
+     * 
+     *         ctx.export("platform", found.applyValue(result -> result.platform()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEventStreamingIntegrationResult> getEventStreamingIntegration(GetEventStreamingIntegrationArgs args, InvokeOutputOptions options) {
@@ -1239,6 +3885,33 @@ public final class PrivnetFunctions {
      * The event streaming integration with this id; credential values in `config` are masked.
      * 
      * ## Example Usage
+     * ### The event streaming integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetEventStreamingIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getEventStreamingIntegration(GetEventStreamingIntegrationArgs.builder()
+     *             .id(config.require("integrationId"))
+     *             .build());
+     * 
+     *         ctx.export("platform", found.applyValue(result -> result.platform()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEventStreamingIntegrationResult> getEventStreamingIntegrationPlain(GetEventStreamingIntegrationPlainArgs args, InvokeOptions options) {
@@ -1250,6 +3923,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every event streaming integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEventStreamingIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEventStreamingIntegrationsResult> getEventStreamingIntegrations() {
@@ -1261,6 +3957,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every event streaming integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEventStreamingIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEventStreamingIntegrationsResult> getEventStreamingIntegrationsPlain() {
@@ -1272,6 +3991,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every event streaming integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEventStreamingIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEventStreamingIntegrationsResult> getEventStreamingIntegrations(InvokeArgs args) {
@@ -1283,6 +4025,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every event streaming integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEventStreamingIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEventStreamingIntegrationsResult> getEventStreamingIntegrationsPlain(InvokeArgs args) {
@@ -1294,6 +4059,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every event streaming integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEventStreamingIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEventStreamingIntegrationsResult> getEventStreamingIntegrations(InvokeArgs args, InvokeOptions options) {
@@ -1305,6 +4093,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every event streaming integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEventStreamingIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEventStreamingIntegrationsResult> getEventStreamingIntegrations(InvokeArgs args, InvokeOutputOptions options) {
@@ -1316,6 +4127,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every event streaming integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEventStreamingIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEventStreamingIntegrationsResult> getEventStreamingIntegrationsPlain(InvokeArgs args, InvokeOptions options) {
@@ -1327,6 +4161,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `name`.
      * 
      * ## Example Usage
+     * ### The built-in group that holds every peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetGroupArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGroup(GetGroupArgs.builder()
+     *             .name("All")
+     *             .build());
+     * 
+     *         ctx.export("id", found.applyValue(result -> result.id()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetGroupResult> getGroup() {
@@ -1338,6 +4197,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `name`.
      * 
      * ## Example Usage
+     * ### The built-in group that holds every peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetGroupArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGroup(GetGroupArgs.builder()
+     *             .name("All")
+     *             .build());
+     * 
+     *         ctx.export("id", found.applyValue(result -> result.id()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetGroupResult> getGroupPlain() {
@@ -1349,6 +4233,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `name`.
      * 
      * ## Example Usage
+     * ### The built-in group that holds every peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetGroupArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGroup(GetGroupArgs.builder()
+     *             .name("All")
+     *             .build());
+     * 
+     *         ctx.export("id", found.applyValue(result -> result.id()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetGroupResult> getGroup(GetGroupArgs args) {
@@ -1360,6 +4269,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `name`.
      * 
      * ## Example Usage
+     * ### The built-in group that holds every peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetGroupArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGroup(GetGroupArgs.builder()
+     *             .name("All")
+     *             .build());
+     * 
+     *         ctx.export("id", found.applyValue(result -> result.id()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetGroupResult> getGroupPlain(GetGroupPlainArgs args) {
@@ -1371,6 +4305,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `name`.
      * 
      * ## Example Usage
+     * ### The built-in group that holds every peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetGroupArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGroup(GetGroupArgs.builder()
+     *             .name("All")
+     *             .build());
+     * 
+     *         ctx.export("id", found.applyValue(result -> result.id()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetGroupResult> getGroup(GetGroupArgs args, InvokeOptions options) {
@@ -1382,6 +4341,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `name`.
      * 
      * ## Example Usage
+     * ### The built-in group that holds every peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetGroupArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGroup(GetGroupArgs.builder()
+     *             .name("All")
+     *             .build());
+     * 
+     *         ctx.export("id", found.applyValue(result -> result.id()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetGroupResult> getGroup(GetGroupArgs args, InvokeOutputOptions options) {
@@ -1393,6 +4377,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `name`.
      * 
      * ## Example Usage
+     * ### The built-in group that holds every peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetGroupArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGroup(GetGroupArgs.builder()
+     *             .name("All")
+     *             .build());
+     * 
+     *         ctx.export("id", found.applyValue(result -> result.id()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetGroupResult> getGroupPlain(GetGroupPlainArgs args, InvokeOptions options) {
@@ -1404,6 +4413,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every group
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGroups();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetGroupsResult> getGroups() {
@@ -1415,6 +4447,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every group
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGroups();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetGroupsResult> getGroupsPlain() {
@@ -1426,6 +4481,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every group
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGroups();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetGroupsResult> getGroups(InvokeArgs args) {
@@ -1437,6 +4515,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every group
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGroups();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetGroupsResult> getGroupsPlain(InvokeArgs args) {
@@ -1448,6 +4549,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every group
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGroups();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetGroupsResult> getGroups(InvokeArgs args, InvokeOptions options) {
@@ -1459,6 +4583,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every group
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGroups();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetGroupsResult> getGroups(InvokeArgs args, InvokeOutputOptions options) {
@@ -1470,6 +4617,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every group
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGroups();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetGroupsResult> getGroupsPlain(InvokeArgs args, InvokeOptions options) {
@@ -1479,6 +4649,33 @@ public final class PrivnetFunctions {
      * The identity provider with this id (the client secret is never returned).
      * 
      * ## Example Usage
+     * ### The identity provider with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIdentityProviderArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIdentityProvider(GetIdentityProviderArgs.builder()
+     *             .id(config.require("identityProviderId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIdentityProviderResult> getIdentityProvider(GetIdentityProviderArgs args) {
@@ -1488,6 +4685,33 @@ public final class PrivnetFunctions {
      * The identity provider with this id (the client secret is never returned).
      * 
      * ## Example Usage
+     * ### The identity provider with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIdentityProviderArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIdentityProvider(GetIdentityProviderArgs.builder()
+     *             .id(config.require("identityProviderId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetIdentityProviderResult> getIdentityProviderPlain(GetIdentityProviderPlainArgs args) {
@@ -1497,6 +4721,33 @@ public final class PrivnetFunctions {
      * The identity provider with this id (the client secret is never returned).
      * 
      * ## Example Usage
+     * ### The identity provider with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIdentityProviderArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIdentityProvider(GetIdentityProviderArgs.builder()
+     *             .id(config.require("identityProviderId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIdentityProviderResult> getIdentityProvider(GetIdentityProviderArgs args, InvokeOptions options) {
@@ -1506,6 +4757,33 @@ public final class PrivnetFunctions {
      * The identity provider with this id (the client secret is never returned).
      * 
      * ## Example Usage
+     * ### The identity provider with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIdentityProviderArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIdentityProvider(GetIdentityProviderArgs.builder()
+     *             .id(config.require("identityProviderId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIdentityProviderResult> getIdentityProvider(GetIdentityProviderArgs args, InvokeOutputOptions options) {
@@ -1515,6 +4793,33 @@ public final class PrivnetFunctions {
      * The identity provider with this id (the client secret is never returned).
      * 
      * ## Example Usage
+     * ### The identity provider with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIdentityProviderArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIdentityProvider(GetIdentityProviderArgs.builder()
+     *             .id(config.require("identityProviderId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetIdentityProviderResult> getIdentityProviderPlain(GetIdentityProviderPlainArgs args, InvokeOptions options) {
@@ -1526,6 +4831,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every identity provider
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getIdentityProviders();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIdentityProvidersResult> getIdentityProviders() {
@@ -1537,6 +4865,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every identity provider
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getIdentityProviders();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetIdentityProvidersResult> getIdentityProvidersPlain() {
@@ -1548,6 +4899,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every identity provider
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getIdentityProviders();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIdentityProvidersResult> getIdentityProviders(InvokeArgs args) {
@@ -1559,6 +4933,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every identity provider
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getIdentityProviders();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetIdentityProvidersResult> getIdentityProvidersPlain(InvokeArgs args) {
@@ -1570,6 +4967,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every identity provider
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getIdentityProviders();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIdentityProvidersResult> getIdentityProviders(InvokeArgs args, InvokeOptions options) {
@@ -1581,6 +5001,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every identity provider
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getIdentityProviders();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIdentityProvidersResult> getIdentityProviders(InvokeArgs args, InvokeOutputOptions options) {
@@ -1592,6 +5035,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every identity provider
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getIdentityProviders();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetIdentityProvidersResult> getIdentityProvidersPlain(InvokeArgs args, InvokeOptions options) {
@@ -1601,6 +5067,33 @@ public final class PrivnetFunctions {
      * The ingress peer with this id.
      * 
      * ## Example Usage
+     * ### The ingress peer with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPeerArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPeer(GetIngressPeerArgs.builder()
+     *             .id(config.require("ingressPeerId"))
+     *             .build());
+     * 
+     *         ctx.export("ingressIp", found.applyValue(result -> result.ingressIp()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIngressPeerResult> getIngressPeer(GetIngressPeerArgs args) {
@@ -1610,6 +5103,33 @@ public final class PrivnetFunctions {
      * The ingress peer with this id.
      * 
      * ## Example Usage
+     * ### The ingress peer with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPeerArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPeer(GetIngressPeerArgs.builder()
+     *             .id(config.require("ingressPeerId"))
+     *             .build());
+     * 
+     *         ctx.export("ingressIp", found.applyValue(result -> result.ingressIp()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetIngressPeerResult> getIngressPeerPlain(GetIngressPeerPlainArgs args) {
@@ -1619,6 +5139,33 @@ public final class PrivnetFunctions {
      * The ingress peer with this id.
      * 
      * ## Example Usage
+     * ### The ingress peer with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPeerArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPeer(GetIngressPeerArgs.builder()
+     *             .id(config.require("ingressPeerId"))
+     *             .build());
+     * 
+     *         ctx.export("ingressIp", found.applyValue(result -> result.ingressIp()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIngressPeerResult> getIngressPeer(GetIngressPeerArgs args, InvokeOptions options) {
@@ -1628,6 +5175,33 @@ public final class PrivnetFunctions {
      * The ingress peer with this id.
      * 
      * ## Example Usage
+     * ### The ingress peer with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPeerArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPeer(GetIngressPeerArgs.builder()
+     *             .id(config.require("ingressPeerId"))
+     *             .build());
+     * 
+     *         ctx.export("ingressIp", found.applyValue(result -> result.ingressIp()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIngressPeerResult> getIngressPeer(GetIngressPeerArgs args, InvokeOutputOptions options) {
@@ -1637,6 +5211,33 @@ public final class PrivnetFunctions {
      * The ingress peer with this id.
      * 
      * ## Example Usage
+     * ### The ingress peer with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPeerArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPeer(GetIngressPeerArgs.builder()
+     *             .id(config.require("ingressPeerId"))
+     *             .build());
+     * 
+     *         ctx.export("ingressIp", found.applyValue(result -> result.ingressIp()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetIngressPeerResult> getIngressPeerPlain(GetIngressPeerPlainArgs args, InvokeOptions options) {
@@ -1648,6 +5249,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every ingress peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getIngressPeers();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIngressPeersResult> getIngressPeers() {
@@ -1659,6 +5283,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every ingress peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getIngressPeers();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetIngressPeersResult> getIngressPeersPlain() {
@@ -1670,6 +5317,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every ingress peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getIngressPeers();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIngressPeersResult> getIngressPeers(InvokeArgs args) {
@@ -1681,6 +5351,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every ingress peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getIngressPeers();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetIngressPeersResult> getIngressPeersPlain(InvokeArgs args) {
@@ -1692,6 +5385,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every ingress peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getIngressPeers();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIngressPeersResult> getIngressPeers(InvokeArgs args, InvokeOptions options) {
@@ -1703,6 +5419,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every ingress peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getIngressPeers();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIngressPeersResult> getIngressPeers(InvokeArgs args, InvokeOutputOptions options) {
@@ -1714,6 +5453,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every ingress peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getIngressPeers();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetIngressPeersResult> getIngressPeersPlain(InvokeArgs args, InvokeOptions options) {
@@ -1723,6 +5485,34 @@ public final class PrivnetFunctions {
      * One port allocation of a peer, with its public-to-peer port mappings.
      * 
      * ## Example Usage
+     * ### One port allocation of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPortAllocationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPortAllocation(GetIngressPortAllocationArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .id(config.require("allocationId"))
+     *             .build());
+     * 
+     *         ctx.export("ingressIp", found.applyValue(result -> result.ingressIp()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIngressPortAllocationResult> getIngressPortAllocation(GetIngressPortAllocationArgs args) {
@@ -1732,6 +5522,34 @@ public final class PrivnetFunctions {
      * One port allocation of a peer, with its public-to-peer port mappings.
      * 
      * ## Example Usage
+     * ### One port allocation of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPortAllocationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPortAllocation(GetIngressPortAllocationArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .id(config.require("allocationId"))
+     *             .build());
+     * 
+     *         ctx.export("ingressIp", found.applyValue(result -> result.ingressIp()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetIngressPortAllocationResult> getIngressPortAllocationPlain(GetIngressPortAllocationPlainArgs args) {
@@ -1741,6 +5559,34 @@ public final class PrivnetFunctions {
      * One port allocation of a peer, with its public-to-peer port mappings.
      * 
      * ## Example Usage
+     * ### One port allocation of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPortAllocationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPortAllocation(GetIngressPortAllocationArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .id(config.require("allocationId"))
+     *             .build());
+     * 
+     *         ctx.export("ingressIp", found.applyValue(result -> result.ingressIp()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIngressPortAllocationResult> getIngressPortAllocation(GetIngressPortAllocationArgs args, InvokeOptions options) {
@@ -1750,6 +5596,34 @@ public final class PrivnetFunctions {
      * One port allocation of a peer, with its public-to-peer port mappings.
      * 
      * ## Example Usage
+     * ### One port allocation of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPortAllocationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPortAllocation(GetIngressPortAllocationArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .id(config.require("allocationId"))
+     *             .build());
+     * 
+     *         ctx.export("ingressIp", found.applyValue(result -> result.ingressIp()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIngressPortAllocationResult> getIngressPortAllocation(GetIngressPortAllocationArgs args, InvokeOutputOptions options) {
@@ -1759,6 +5633,34 @@ public final class PrivnetFunctions {
      * One port allocation of a peer, with its public-to-peer port mappings.
      * 
      * ## Example Usage
+     * ### One port allocation of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPortAllocationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPortAllocation(GetIngressPortAllocationArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .id(config.require("allocationId"))
+     *             .build());
+     * 
+     *         ctx.export("ingressIp", found.applyValue(result -> result.ingressIp()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetIngressPortAllocationResult> getIngressPortAllocationPlain(GetIngressPortAllocationPlainArgs args, InvokeOptions options) {
@@ -1770,6 +5672,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The port allocations of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPortAllocationsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPortAllocations(GetIngressPortAllocationsArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIngressPortAllocationsResult> getIngressPortAllocations(GetIngressPortAllocationsArgs args) {
@@ -1781,6 +5711,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The port allocations of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPortAllocationsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPortAllocations(GetIngressPortAllocationsArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetIngressPortAllocationsResult> getIngressPortAllocationsPlain(GetIngressPortAllocationsPlainArgs args) {
@@ -1792,6 +5750,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The port allocations of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPortAllocationsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPortAllocations(GetIngressPortAllocationsArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIngressPortAllocationsResult> getIngressPortAllocations(GetIngressPortAllocationsArgs args, InvokeOptions options) {
@@ -1803,6 +5789,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The port allocations of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPortAllocationsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPortAllocations(GetIngressPortAllocationsArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIngressPortAllocationsResult> getIngressPortAllocations(GetIngressPortAllocationsArgs args, InvokeOutputOptions options) {
@@ -1814,6 +5828,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The port allocations of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPortAllocationsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPortAllocations(GetIngressPortAllocationsArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetIngressPortAllocationsResult> getIngressPortAllocationsPlain(GetIngressPortAllocationsPlainArgs args, InvokeOptions options) {
@@ -1825,6 +5867,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every pending invitation
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getInvites();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetInvitesResult> getInvites() {
@@ -1836,6 +5901,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every pending invitation
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getInvites();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetInvitesResult> getInvitesPlain() {
@@ -1847,6 +5935,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every pending invitation
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getInvites();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetInvitesResult> getInvites(InvokeArgs args) {
@@ -1858,6 +5969,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every pending invitation
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getInvites();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetInvitesResult> getInvitesPlain(InvokeArgs args) {
@@ -1869,6 +6003,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every pending invitation
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getInvites();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetInvitesResult> getInvites(InvokeArgs args, InvokeOptions options) {
@@ -1880,6 +6037,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every pending invitation
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getInvites();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetInvitesResult> getInvites(InvokeArgs args, InvokeOutputOptions options) {
@@ -1891,6 +6071,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every pending invitation
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getInvites();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetInvitesResult> getInvitesPlain(InvokeArgs args, InvokeOptions options) {
@@ -1900,6 +6103,33 @@ public final class PrivnetFunctions {
      * The nameserver group with this id.
      * 
      * ## Example Usage
+     * ### The nameserver group with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNameserverGroupArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNameserverGroup(GetNameserverGroupArgs.builder()
+     *             .id(config.require("nameserverGroupId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNameserverGroupResult> getNameserverGroup(GetNameserverGroupArgs args) {
@@ -1909,6 +6139,33 @@ public final class PrivnetFunctions {
      * The nameserver group with this id.
      * 
      * ## Example Usage
+     * ### The nameserver group with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNameserverGroupArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNameserverGroup(GetNameserverGroupArgs.builder()
+     *             .id(config.require("nameserverGroupId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNameserverGroupResult> getNameserverGroupPlain(GetNameserverGroupPlainArgs args) {
@@ -1918,6 +6175,33 @@ public final class PrivnetFunctions {
      * The nameserver group with this id.
      * 
      * ## Example Usage
+     * ### The nameserver group with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNameserverGroupArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNameserverGroup(GetNameserverGroupArgs.builder()
+     *             .id(config.require("nameserverGroupId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNameserverGroupResult> getNameserverGroup(GetNameserverGroupArgs args, InvokeOptions options) {
@@ -1927,6 +6211,33 @@ public final class PrivnetFunctions {
      * The nameserver group with this id.
      * 
      * ## Example Usage
+     * ### The nameserver group with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNameserverGroupArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNameserverGroup(GetNameserverGroupArgs.builder()
+     *             .id(config.require("nameserverGroupId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNameserverGroupResult> getNameserverGroup(GetNameserverGroupArgs args, InvokeOutputOptions options) {
@@ -1936,6 +6247,33 @@ public final class PrivnetFunctions {
      * The nameserver group with this id.
      * 
      * ## Example Usage
+     * ### The nameserver group with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNameserverGroupArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNameserverGroup(GetNameserverGroupArgs.builder()
+     *             .id(config.require("nameserverGroupId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNameserverGroupResult> getNameserverGroupPlain(GetNameserverGroupPlainArgs args, InvokeOptions options) {
@@ -1947,6 +6285,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every nameserver group
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNameserverGroups();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNameserverGroupsResult> getNameserverGroups() {
@@ -1958,6 +6319,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every nameserver group
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNameserverGroups();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNameserverGroupsResult> getNameserverGroupsPlain() {
@@ -1969,6 +6353,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every nameserver group
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNameserverGroups();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNameserverGroupsResult> getNameserverGroups(InvokeArgs args) {
@@ -1980,6 +6387,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every nameserver group
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNameserverGroups();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNameserverGroupsResult> getNameserverGroupsPlain(InvokeArgs args) {
@@ -1991,6 +6421,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every nameserver group
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNameserverGroups();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNameserverGroupsResult> getNameserverGroups(InvokeArgs args, InvokeOptions options) {
@@ -2002,6 +6455,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every nameserver group
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNameserverGroups();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNameserverGroupsResult> getNameserverGroups(InvokeArgs args, InvokeOutputOptions options) {
@@ -2013,6 +6489,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every nameserver group
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNameserverGroups();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNameserverGroupsResult> getNameserverGroupsPlain(InvokeArgs args, InvokeOptions options) {
@@ -2022,6 +6521,33 @@ public final class PrivnetFunctions {
      * The network with this id, with the ids of its routers, resources and policies.
      * 
      * ## Example Usage
+     * ### The network with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetwork(GetNetworkArgs.builder()
+     *             .id(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkResult> getNetwork(GetNetworkArgs args) {
@@ -2031,6 +6557,33 @@ public final class PrivnetFunctions {
      * The network with this id, with the ids of its routers, resources and policies.
      * 
      * ## Example Usage
+     * ### The network with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetwork(GetNetworkArgs.builder()
+     *             .id(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNetworkResult> getNetworkPlain(GetNetworkPlainArgs args) {
@@ -2040,6 +6593,33 @@ public final class PrivnetFunctions {
      * The network with this id, with the ids of its routers, resources and policies.
      * 
      * ## Example Usage
+     * ### The network with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetwork(GetNetworkArgs.builder()
+     *             .id(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkResult> getNetwork(GetNetworkArgs args, InvokeOptions options) {
@@ -2049,6 +6629,33 @@ public final class PrivnetFunctions {
      * The network with this id, with the ids of its routers, resources and policies.
      * 
      * ## Example Usage
+     * ### The network with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetwork(GetNetworkArgs.builder()
+     *             .id(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkResult> getNetwork(GetNetworkArgs args, InvokeOutputOptions options) {
@@ -2058,6 +6665,33 @@ public final class PrivnetFunctions {
      * The network with this id, with the ids of its routers, resources and policies.
      * 
      * ## Example Usage
+     * ### The network with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetwork(GetNetworkArgs.builder()
+     *             .id(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNetworkResult> getNetworkPlain(GetNetworkPlainArgs args, InvokeOptions options) {
@@ -2067,6 +6701,49 @@ public final class PrivnetFunctions {
      * One resource of a network; its `type` (host, subnet, domain) is derived from the address.
      * 
      * ## Example Usage
+     * ### A resource of a network this program makes, read back
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.Network;
+     * import io.github.pulumiprivnet.privnet.NetworkArgs;
+     * import io.github.pulumiprivnet.privnet.NetworkResource;
+     * import io.github.pulumiprivnet.privnet.NetworkResourceArgs;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkResourceArgs;
+     * import java.util.List;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var office = new Network("office", NetworkArgs.builder()
+     *             .name("office")
+     *             .build());
+     * 
+     *         var printer = new NetworkResource("printer", NetworkResourceArgs.builder()
+     *             .networkId(office.id())
+     *             .name("printer")
+     *             .address("10.10.0.7")
+     *             .enabled(true)
+     *             .groups(List.of())
+     *             .build());
+     * 
+     *         var found = PrivnetFunctions.getNetworkResource(GetNetworkResourceArgs.builder()
+     *             .networkId(office.id())
+     *             .id(printer.id())
+     *             .build());
+     * 
+     *         ctx.export("type", found.applyValue(result -> result.type()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkResourceResult> getNetworkResource(GetNetworkResourceArgs args) {
@@ -2076,6 +6753,49 @@ public final class PrivnetFunctions {
      * One resource of a network; its `type` (host, subnet, domain) is derived from the address.
      * 
      * ## Example Usage
+     * ### A resource of a network this program makes, read back
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.Network;
+     * import io.github.pulumiprivnet.privnet.NetworkArgs;
+     * import io.github.pulumiprivnet.privnet.NetworkResource;
+     * import io.github.pulumiprivnet.privnet.NetworkResourceArgs;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkResourceArgs;
+     * import java.util.List;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var office = new Network("office", NetworkArgs.builder()
+     *             .name("office")
+     *             .build());
+     * 
+     *         var printer = new NetworkResource("printer", NetworkResourceArgs.builder()
+     *             .networkId(office.id())
+     *             .name("printer")
+     *             .address("10.10.0.7")
+     *             .enabled(true)
+     *             .groups(List.of())
+     *             .build());
+     * 
+     *         var found = PrivnetFunctions.getNetworkResource(GetNetworkResourceArgs.builder()
+     *             .networkId(office.id())
+     *             .id(printer.id())
+     *             .build());
+     * 
+     *         ctx.export("type", found.applyValue(result -> result.type()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNetworkResourceResult> getNetworkResourcePlain(GetNetworkResourcePlainArgs args) {
@@ -2085,6 +6805,49 @@ public final class PrivnetFunctions {
      * One resource of a network; its `type` (host, subnet, domain) is derived from the address.
      * 
      * ## Example Usage
+     * ### A resource of a network this program makes, read back
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.Network;
+     * import io.github.pulumiprivnet.privnet.NetworkArgs;
+     * import io.github.pulumiprivnet.privnet.NetworkResource;
+     * import io.github.pulumiprivnet.privnet.NetworkResourceArgs;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkResourceArgs;
+     * import java.util.List;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var office = new Network("office", NetworkArgs.builder()
+     *             .name("office")
+     *             .build());
+     * 
+     *         var printer = new NetworkResource("printer", NetworkResourceArgs.builder()
+     *             .networkId(office.id())
+     *             .name("printer")
+     *             .address("10.10.0.7")
+     *             .enabled(true)
+     *             .groups(List.of())
+     *             .build());
+     * 
+     *         var found = PrivnetFunctions.getNetworkResource(GetNetworkResourceArgs.builder()
+     *             .networkId(office.id())
+     *             .id(printer.id())
+     *             .build());
+     * 
+     *         ctx.export("type", found.applyValue(result -> result.type()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkResourceResult> getNetworkResource(GetNetworkResourceArgs args, InvokeOptions options) {
@@ -2094,6 +6857,49 @@ public final class PrivnetFunctions {
      * One resource of a network; its `type` (host, subnet, domain) is derived from the address.
      * 
      * ## Example Usage
+     * ### A resource of a network this program makes, read back
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.Network;
+     * import io.github.pulumiprivnet.privnet.NetworkArgs;
+     * import io.github.pulumiprivnet.privnet.NetworkResource;
+     * import io.github.pulumiprivnet.privnet.NetworkResourceArgs;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkResourceArgs;
+     * import java.util.List;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var office = new Network("office", NetworkArgs.builder()
+     *             .name("office")
+     *             .build());
+     * 
+     *         var printer = new NetworkResource("printer", NetworkResourceArgs.builder()
+     *             .networkId(office.id())
+     *             .name("printer")
+     *             .address("10.10.0.7")
+     *             .enabled(true)
+     *             .groups(List.of())
+     *             .build());
+     * 
+     *         var found = PrivnetFunctions.getNetworkResource(GetNetworkResourceArgs.builder()
+     *             .networkId(office.id())
+     *             .id(printer.id())
+     *             .build());
+     * 
+     *         ctx.export("type", found.applyValue(result -> result.type()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkResourceResult> getNetworkResource(GetNetworkResourceArgs args, InvokeOutputOptions options) {
@@ -2103,6 +6909,49 @@ public final class PrivnetFunctions {
      * One resource of a network; its `type` (host, subnet, domain) is derived from the address.
      * 
      * ## Example Usage
+     * ### A resource of a network this program makes, read back
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.Network;
+     * import io.github.pulumiprivnet.privnet.NetworkArgs;
+     * import io.github.pulumiprivnet.privnet.NetworkResource;
+     * import io.github.pulumiprivnet.privnet.NetworkResourceArgs;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkResourceArgs;
+     * import java.util.List;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var office = new Network("office", NetworkArgs.builder()
+     *             .name("office")
+     *             .build());
+     * 
+     *         var printer = new NetworkResource("printer", NetworkResourceArgs.builder()
+     *             .networkId(office.id())
+     *             .name("printer")
+     *             .address("10.10.0.7")
+     *             .enabled(true)
+     *             .groups(List.of())
+     *             .build());
+     * 
+     *         var found = PrivnetFunctions.getNetworkResource(GetNetworkResourceArgs.builder()
+     *             .networkId(office.id())
+     *             .id(printer.id())
+     *             .build());
+     * 
+     *         ctx.export("type", found.applyValue(result -> result.type()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNetworkResourceResult> getNetworkResourcePlain(GetNetworkResourcePlainArgs args, InvokeOptions options) {
@@ -2114,6 +6963,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The resources of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkResourcesArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkResources(GetNetworkResourcesArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkResourcesResult> getNetworkResources(GetNetworkResourcesArgs args) {
@@ -2125,6 +7002,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The resources of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkResourcesArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkResources(GetNetworkResourcesArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNetworkResourcesResult> getNetworkResourcesPlain(GetNetworkResourcesPlainArgs args) {
@@ -2136,6 +7041,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The resources of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkResourcesArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkResources(GetNetworkResourcesArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkResourcesResult> getNetworkResources(GetNetworkResourcesArgs args, InvokeOptions options) {
@@ -2147,6 +7080,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The resources of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkResourcesArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkResources(GetNetworkResourcesArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkResourcesResult> getNetworkResources(GetNetworkResourcesArgs args, InvokeOutputOptions options) {
@@ -2158,6 +7119,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The resources of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkResourcesArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkResources(GetNetworkResourcesArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNetworkResourcesResult> getNetworkResourcesPlain(GetNetworkResourcesPlainArgs args, InvokeOptions options) {
@@ -2167,6 +7156,34 @@ public final class PrivnetFunctions {
      * One routing peer (or peer group) of a network.
      * 
      * ## Example Usage
+     * ### One router of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkRouterArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkRouter(GetNetworkRouterArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .id(config.require("routerId"))
+     *             .build());
+     * 
+     *         ctx.export("metric", found.applyValue(result -> result.metric()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkRouterResult> getNetworkRouter(GetNetworkRouterArgs args) {
@@ -2176,6 +7193,34 @@ public final class PrivnetFunctions {
      * One routing peer (or peer group) of a network.
      * 
      * ## Example Usage
+     * ### One router of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkRouterArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkRouter(GetNetworkRouterArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .id(config.require("routerId"))
+     *             .build());
+     * 
+     *         ctx.export("metric", found.applyValue(result -> result.metric()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNetworkRouterResult> getNetworkRouterPlain(GetNetworkRouterPlainArgs args) {
@@ -2185,6 +7230,34 @@ public final class PrivnetFunctions {
      * One routing peer (or peer group) of a network.
      * 
      * ## Example Usage
+     * ### One router of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkRouterArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkRouter(GetNetworkRouterArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .id(config.require("routerId"))
+     *             .build());
+     * 
+     *         ctx.export("metric", found.applyValue(result -> result.metric()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkRouterResult> getNetworkRouter(GetNetworkRouterArgs args, InvokeOptions options) {
@@ -2194,6 +7267,34 @@ public final class PrivnetFunctions {
      * One routing peer (or peer group) of a network.
      * 
      * ## Example Usage
+     * ### One router of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkRouterArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkRouter(GetNetworkRouterArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .id(config.require("routerId"))
+     *             .build());
+     * 
+     *         ctx.export("metric", found.applyValue(result -> result.metric()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkRouterResult> getNetworkRouter(GetNetworkRouterArgs args, InvokeOutputOptions options) {
@@ -2203,6 +7304,34 @@ public final class PrivnetFunctions {
      * One routing peer (or peer group) of a network.
      * 
      * ## Example Usage
+     * ### One router of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkRouterArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkRouter(GetNetworkRouterArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .id(config.require("routerId"))
+     *             .build());
+     * 
+     *         ctx.export("metric", found.applyValue(result -> result.metric()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNetworkRouterResult> getNetworkRouterPlain(GetNetworkRouterPlainArgs args, InvokeOptions options) {
@@ -2214,6 +7343,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The routers of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkRoutersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkRouters(GetNetworkRoutersArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkRoutersResult> getNetworkRouters(GetNetworkRoutersArgs args) {
@@ -2225,6 +7382,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The routers of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkRoutersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkRouters(GetNetworkRoutersArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNetworkRoutersResult> getNetworkRoutersPlain(GetNetworkRoutersPlainArgs args) {
@@ -2236,6 +7421,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The routers of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkRoutersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkRouters(GetNetworkRoutersArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkRoutersResult> getNetworkRouters(GetNetworkRoutersArgs args, InvokeOptions options) {
@@ -2247,6 +7460,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The routers of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkRoutersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkRouters(GetNetworkRoutersArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkRoutersResult> getNetworkRouters(GetNetworkRoutersArgs args, InvokeOutputOptions options) {
@@ -2258,6 +7499,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The routers of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkRoutersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkRouters(GetNetworkRoutersArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNetworkRoutersResult> getNetworkRoutersPlain(GetNetworkRoutersPlainArgs args, InvokeOptions options) {
@@ -2269,6 +7538,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNetworks();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworksResult> getNetworks() {
@@ -2280,6 +7572,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNetworks();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNetworksResult> getNetworksPlain() {
@@ -2291,6 +7606,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNetworks();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworksResult> getNetworks(InvokeArgs args) {
@@ -2302,6 +7640,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNetworks();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNetworksResult> getNetworksPlain(InvokeArgs args) {
@@ -2313,6 +7674,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNetworks();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworksResult> getNetworks(InvokeArgs args, InvokeOptions options) {
@@ -2324,6 +7708,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNetworks();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworksResult> getNetworks(InvokeArgs args, InvokeOutputOptions options) {
@@ -2335,6 +7742,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNetworks();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNetworksResult> getNetworksPlain(InvokeArgs args, InvokeOptions options) {
@@ -2344,6 +7774,33 @@ public final class PrivnetFunctions {
      * The notification channel with this id. Webhook header values in `target.headers` are masked: the API never returns them.
      * 
      * ## Example Usage
+     * ### The notification channel with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNotificationChannelArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNotificationChannel(GetNotificationChannelArgs.builder()
+     *             .id(config.require("channelId"))
+     *             .build());
+     * 
+     *         ctx.export("type", found.applyValue(result -> result.type()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNotificationChannelResult> getNotificationChannel(GetNotificationChannelArgs args) {
@@ -2353,6 +7810,33 @@ public final class PrivnetFunctions {
      * The notification channel with this id. Webhook header values in `target.headers` are masked: the API never returns them.
      * 
      * ## Example Usage
+     * ### The notification channel with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNotificationChannelArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNotificationChannel(GetNotificationChannelArgs.builder()
+     *             .id(config.require("channelId"))
+     *             .build());
+     * 
+     *         ctx.export("type", found.applyValue(result -> result.type()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNotificationChannelResult> getNotificationChannelPlain(GetNotificationChannelPlainArgs args) {
@@ -2362,6 +7846,33 @@ public final class PrivnetFunctions {
      * The notification channel with this id. Webhook header values in `target.headers` are masked: the API never returns them.
      * 
      * ## Example Usage
+     * ### The notification channel with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNotificationChannelArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNotificationChannel(GetNotificationChannelArgs.builder()
+     *             .id(config.require("channelId"))
+     *             .build());
+     * 
+     *         ctx.export("type", found.applyValue(result -> result.type()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNotificationChannelResult> getNotificationChannel(GetNotificationChannelArgs args, InvokeOptions options) {
@@ -2371,6 +7882,33 @@ public final class PrivnetFunctions {
      * The notification channel with this id. Webhook header values in `target.headers` are masked: the API never returns them.
      * 
      * ## Example Usage
+     * ### The notification channel with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNotificationChannelArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNotificationChannel(GetNotificationChannelArgs.builder()
+     *             .id(config.require("channelId"))
+     *             .build());
+     * 
+     *         ctx.export("type", found.applyValue(result -> result.type()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNotificationChannelResult> getNotificationChannel(GetNotificationChannelArgs args, InvokeOutputOptions options) {
@@ -2380,6 +7918,33 @@ public final class PrivnetFunctions {
      * The notification channel with this id. Webhook header values in `target.headers` are masked: the API never returns them.
      * 
      * ## Example Usage
+     * ### The notification channel with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNotificationChannelArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNotificationChannel(GetNotificationChannelArgs.builder()
+     *             .id(config.require("channelId"))
+     *             .build());
+     * 
+     *         ctx.export("type", found.applyValue(result -> result.type()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNotificationChannelResult> getNotificationChannelPlain(GetNotificationChannelPlainArgs args, InvokeOptions options) {
@@ -2391,6 +7956,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every notification channel
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNotificationChannels();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNotificationChannelsResult> getNotificationChannels() {
@@ -2402,6 +7990,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every notification channel
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNotificationChannels();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNotificationChannelsResult> getNotificationChannelsPlain() {
@@ -2413,6 +8024,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every notification channel
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNotificationChannels();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNotificationChannelsResult> getNotificationChannels(InvokeArgs args) {
@@ -2424,6 +8058,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every notification channel
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNotificationChannels();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNotificationChannelsResult> getNotificationChannelsPlain(InvokeArgs args) {
@@ -2435,6 +8092,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every notification channel
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNotificationChannels();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNotificationChannelsResult> getNotificationChannels(InvokeArgs args, InvokeOptions options) {
@@ -2446,6 +8126,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every notification channel
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNotificationChannels();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNotificationChannelsResult> getNotificationChannels(InvokeArgs args, InvokeOutputOptions options) {
@@ -2457,6 +8160,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every notification channel
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNotificationChannels();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNotificationChannelsResult> getNotificationChannelsPlain(InvokeArgs args, InvokeOptions options) {
@@ -2468,6 +8194,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every activity code a notification channel can report
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNotificationEventTypes();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNotificationEventTypesResult> getNotificationEventTypes() {
@@ -2479,6 +8228,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every activity code a notification channel can report
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNotificationEventTypes();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNotificationEventTypesResult> getNotificationEventTypesPlain() {
@@ -2490,6 +8262,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every activity code a notification channel can report
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNotificationEventTypes();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNotificationEventTypesResult> getNotificationEventTypes(InvokeArgs args) {
@@ -2501,6 +8296,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every activity code a notification channel can report
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNotificationEventTypes();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNotificationEventTypesResult> getNotificationEventTypesPlain(InvokeArgs args) {
@@ -2512,6 +8330,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every activity code a notification channel can report
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNotificationEventTypes();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNotificationEventTypesResult> getNotificationEventTypes(InvokeArgs args, InvokeOptions options) {
@@ -2523,6 +8364,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every activity code a notification channel can report
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNotificationEventTypes();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNotificationEventTypesResult> getNotificationEventTypes(InvokeArgs args, InvokeOutputOptions options) {
@@ -2534,6 +8398,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every activity code a notification channel can report
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNotificationEventTypes();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNotificationEventTypesResult> getNotificationEventTypesPlain(InvokeArgs args, InvokeOptions options) {
@@ -2543,6 +8430,33 @@ public final class PrivnetFunctions {
      * The Okta SCIM integration with this id (its connection name is never returned). `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource&#39;s `authToken` instead.
      * 
      * ## Example Usage
+     * ### The Okta SCIM integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetOktaScimIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getOktaScimIntegration(GetOktaScimIntegrationArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetOktaScimIntegrationResult> getOktaScimIntegration(GetOktaScimIntegrationArgs args) {
@@ -2552,6 +8466,33 @@ public final class PrivnetFunctions {
      * The Okta SCIM integration with this id (its connection name is never returned). `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource&#39;s `authToken` instead.
      * 
      * ## Example Usage
+     * ### The Okta SCIM integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetOktaScimIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getOktaScimIntegration(GetOktaScimIntegrationArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetOktaScimIntegrationResult> getOktaScimIntegrationPlain(GetOktaScimIntegrationPlainArgs args) {
@@ -2561,6 +8502,33 @@ public final class PrivnetFunctions {
      * The Okta SCIM integration with this id (its connection name is never returned). `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource&#39;s `authToken` instead.
      * 
      * ## Example Usage
+     * ### The Okta SCIM integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetOktaScimIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getOktaScimIntegration(GetOktaScimIntegrationArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetOktaScimIntegrationResult> getOktaScimIntegration(GetOktaScimIntegrationArgs args, InvokeOptions options) {
@@ -2570,6 +8538,33 @@ public final class PrivnetFunctions {
      * The Okta SCIM integration with this id (its connection name is never returned). `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource&#39;s `authToken` instead.
      * 
      * ## Example Usage
+     * ### The Okta SCIM integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetOktaScimIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getOktaScimIntegration(GetOktaScimIntegrationArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetOktaScimIntegrationResult> getOktaScimIntegration(GetOktaScimIntegrationArgs args, InvokeOutputOptions options) {
@@ -2579,6 +8574,33 @@ public final class PrivnetFunctions {
      * The Okta SCIM integration with this id (its connection name is never returned). `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource&#39;s `authToken` instead.
      * 
      * ## Example Usage
+     * ### The Okta SCIM integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetOktaScimIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getOktaScimIntegration(GetOktaScimIntegrationArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetOktaScimIntegrationResult> getOktaScimIntegrationPlain(GetOktaScimIntegrationPlainArgs args, InvokeOptions options) {
@@ -2590,6 +8612,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Okta SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getOktaScimIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetOktaScimIntegrationsResult> getOktaScimIntegrations() {
@@ -2601,6 +8646,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Okta SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getOktaScimIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetOktaScimIntegrationsResult> getOktaScimIntegrationsPlain() {
@@ -2612,6 +8680,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Okta SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getOktaScimIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetOktaScimIntegrationsResult> getOktaScimIntegrations(InvokeArgs args) {
@@ -2623,6 +8714,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Okta SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getOktaScimIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetOktaScimIntegrationsResult> getOktaScimIntegrationsPlain(InvokeArgs args) {
@@ -2634,6 +8748,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Okta SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getOktaScimIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetOktaScimIntegrationsResult> getOktaScimIntegrations(InvokeArgs args, InvokeOptions options) {
@@ -2645,6 +8782,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Okta SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getOktaScimIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetOktaScimIntegrationsResult> getOktaScimIntegrations(InvokeArgs args, InvokeOutputOptions options) {
@@ -2656,6 +8816,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Okta SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getOktaScimIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetOktaScimIntegrationsResult> getOktaScimIntegrationsPlain(InvokeArgs args, InvokeOptions options) {
@@ -2665,6 +8848,33 @@ public final class PrivnetFunctions {
      * The peer with this id.
      * 
      * ## Example Usage
+     * ### The peer with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeer(GetPeerArgs.builder()
+     *             .id(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerResult> getPeer(GetPeerArgs args) {
@@ -2674,6 +8884,33 @@ public final class PrivnetFunctions {
      * The peer with this id.
      * 
      * ## Example Usage
+     * ### The peer with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeer(GetPeerArgs.builder()
+     *             .id(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPeerResult> getPeerPlain(GetPeerPlainArgs args) {
@@ -2683,6 +8920,33 @@ public final class PrivnetFunctions {
      * The peer with this id.
      * 
      * ## Example Usage
+     * ### The peer with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeer(GetPeerArgs.builder()
+     *             .id(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerResult> getPeer(GetPeerArgs args, InvokeOptions options) {
@@ -2692,6 +8956,33 @@ public final class PrivnetFunctions {
      * The peer with this id.
      * 
      * ## Example Usage
+     * ### The peer with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeer(GetPeerArgs.builder()
+     *             .id(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerResult> getPeer(GetPeerArgs args, InvokeOutputOptions options) {
@@ -2701,6 +8992,33 @@ public final class PrivnetFunctions {
      * The peer with this id.
      * 
      * ## Example Usage
+     * ### The peer with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeer(GetPeerArgs.builder()
+     *             .id(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPeerResult> getPeerPlain(GetPeerPlainArgs args, InvokeOptions options) {
@@ -2710,6 +9028,31 @@ public final class PrivnetFunctions {
      * The peer with this overlay IP address; fails when no peer has it.
      * 
      * ## Example Usage
+     * ### The peer with an overlay address
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerByIpArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeerByIp(GetPeerByIpArgs.builder()
+     *             .ip("100.64.0.10")
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerByIpResult> getPeerByIp(GetPeerByIpArgs args) {
@@ -2719,6 +9062,31 @@ public final class PrivnetFunctions {
      * The peer with this overlay IP address; fails when no peer has it.
      * 
      * ## Example Usage
+     * ### The peer with an overlay address
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerByIpArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeerByIp(GetPeerByIpArgs.builder()
+     *             .ip("100.64.0.10")
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPeerByIpResult> getPeerByIpPlain(GetPeerByIpPlainArgs args) {
@@ -2728,6 +9096,31 @@ public final class PrivnetFunctions {
      * The peer with this overlay IP address; fails when no peer has it.
      * 
      * ## Example Usage
+     * ### The peer with an overlay address
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerByIpArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeerByIp(GetPeerByIpArgs.builder()
+     *             .ip("100.64.0.10")
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerByIpResult> getPeerByIp(GetPeerByIpArgs args, InvokeOptions options) {
@@ -2737,6 +9130,31 @@ public final class PrivnetFunctions {
      * The peer with this overlay IP address; fails when no peer has it.
      * 
      * ## Example Usage
+     * ### The peer with an overlay address
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerByIpArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeerByIp(GetPeerByIpArgs.builder()
+     *             .ip("100.64.0.10")
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerByIpResult> getPeerByIp(GetPeerByIpArgs args, InvokeOutputOptions options) {
@@ -2746,6 +9164,31 @@ public final class PrivnetFunctions {
      * The peer with this overlay IP address; fails when no peer has it.
      * 
      * ## Example Usage
+     * ### The peer with an overlay address
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerByIpArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeerByIp(GetPeerByIpArgs.builder()
+     *             .ip("100.64.0.10")
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPeerByIpResult> getPeerByIpPlain(GetPeerByIpPlainArgs args, InvokeOptions options) {
@@ -2755,6 +9198,31 @@ public final class PrivnetFunctions {
      * The one peer with exactly this name. Peer names are host names and need not be unique: fails when no peer or more than one peer has the name, saying how many matched (list them with `getPeers` and its `name` filter).
      * 
      * ## Example Usage
+     * ### The one peer with a name
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerByNameArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeerByName(GetPeerByNameArgs.builder()
+     *             .name("gateway")
+     *             .build());
+     * 
+     *         ctx.export("ip", found.applyValue(result -> result.ip()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerByNameResult> getPeerByName(GetPeerByNameArgs args) {
@@ -2764,6 +9232,31 @@ public final class PrivnetFunctions {
      * The one peer with exactly this name. Peer names are host names and need not be unique: fails when no peer or more than one peer has the name, saying how many matched (list them with `getPeers` and its `name` filter).
      * 
      * ## Example Usage
+     * ### The one peer with a name
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerByNameArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeerByName(GetPeerByNameArgs.builder()
+     *             .name("gateway")
+     *             .build());
+     * 
+     *         ctx.export("ip", found.applyValue(result -> result.ip()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPeerByNameResult> getPeerByNamePlain(GetPeerByNamePlainArgs args) {
@@ -2773,6 +9266,31 @@ public final class PrivnetFunctions {
      * The one peer with exactly this name. Peer names are host names and need not be unique: fails when no peer or more than one peer has the name, saying how many matched (list them with `getPeers` and its `name` filter).
      * 
      * ## Example Usage
+     * ### The one peer with a name
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerByNameArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeerByName(GetPeerByNameArgs.builder()
+     *             .name("gateway")
+     *             .build());
+     * 
+     *         ctx.export("ip", found.applyValue(result -> result.ip()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerByNameResult> getPeerByName(GetPeerByNameArgs args, InvokeOptions options) {
@@ -2782,6 +9300,31 @@ public final class PrivnetFunctions {
      * The one peer with exactly this name. Peer names are host names and need not be unique: fails when no peer or more than one peer has the name, saying how many matched (list them with `getPeers` and its `name` filter).
      * 
      * ## Example Usage
+     * ### The one peer with a name
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerByNameArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeerByName(GetPeerByNameArgs.builder()
+     *             .name("gateway")
+     *             .build());
+     * 
+     *         ctx.export("ip", found.applyValue(result -> result.ip()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerByNameResult> getPeerByName(GetPeerByNameArgs args, InvokeOutputOptions options) {
@@ -2791,6 +9334,31 @@ public final class PrivnetFunctions {
      * The one peer with exactly this name. Peer names are host names and need not be unique: fails when no peer or more than one peer has the name, saying how many matched (list them with `getPeers` and its `name` filter).
      * 
      * ## Example Usage
+     * ### The one peer with a name
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerByNameArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeerByName(GetPeerByNameArgs.builder()
+     *             .name("gateway")
+     *             .build());
+     * 
+     *         ctx.export("ip", found.applyValue(result -> result.ip()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPeerByNameResult> getPeerByNamePlain(GetPeerByNamePlainArgs args, InvokeOptions options) {
@@ -2800,6 +9368,34 @@ public final class PrivnetFunctions {
      * One job of a peer, with its status and, once it succeeded, the upload key of the bundle.
      * 
      * ## Example Usage
+     * ### One job of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerJobArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeerJob(GetPeerJobArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .id(config.require("jobId"))
+     *             .build());
+     * 
+     *         ctx.export("status", found.applyValue(result -> result.status()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerJobResult> getPeerJob(GetPeerJobArgs args) {
@@ -2809,6 +9405,34 @@ public final class PrivnetFunctions {
      * One job of a peer, with its status and, once it succeeded, the upload key of the bundle.
      * 
      * ## Example Usage
+     * ### One job of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerJobArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeerJob(GetPeerJobArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .id(config.require("jobId"))
+     *             .build());
+     * 
+     *         ctx.export("status", found.applyValue(result -> result.status()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPeerJobResult> getPeerJobPlain(GetPeerJobPlainArgs args) {
@@ -2818,6 +9442,34 @@ public final class PrivnetFunctions {
      * One job of a peer, with its status and, once it succeeded, the upload key of the bundle.
      * 
      * ## Example Usage
+     * ### One job of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerJobArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeerJob(GetPeerJobArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .id(config.require("jobId"))
+     *             .build());
+     * 
+     *         ctx.export("status", found.applyValue(result -> result.status()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerJobResult> getPeerJob(GetPeerJobArgs args, InvokeOptions options) {
@@ -2827,6 +9479,34 @@ public final class PrivnetFunctions {
      * One job of a peer, with its status and, once it succeeded, the upload key of the bundle.
      * 
      * ## Example Usage
+     * ### One job of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerJobArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeerJob(GetPeerJobArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .id(config.require("jobId"))
+     *             .build());
+     * 
+     *         ctx.export("status", found.applyValue(result -> result.status()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerJobResult> getPeerJob(GetPeerJobArgs args, InvokeOutputOptions options) {
@@ -2836,6 +9516,34 @@ public final class PrivnetFunctions {
      * One job of a peer, with its status and, once it succeeded, the upload key of the bundle.
      * 
      * ## Example Usage
+     * ### One job of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerJobArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeerJob(GetPeerJobArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .id(config.require("jobId"))
+     *             .build());
+     * 
+     *         ctx.export("status", found.applyValue(result -> result.status()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPeerJobResult> getPeerJobPlain(GetPeerJobPlainArgs args, InvokeOptions options) {
@@ -2847,6 +9555,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The jobs of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerJobsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeerJobs(GetPeerJobsArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerJobsResult> getPeerJobs(GetPeerJobsArgs args) {
@@ -2858,6 +9594,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The jobs of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerJobsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeerJobs(GetPeerJobsArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPeerJobsResult> getPeerJobsPlain(GetPeerJobsPlainArgs args) {
@@ -2869,6 +9633,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The jobs of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerJobsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeerJobs(GetPeerJobsArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerJobsResult> getPeerJobs(GetPeerJobsArgs args, InvokeOptions options) {
@@ -2880,6 +9672,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The jobs of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerJobsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeerJobs(GetPeerJobsArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerJobsResult> getPeerJobs(GetPeerJobsArgs args, InvokeOutputOptions options) {
@@ -2891,6 +9711,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The jobs of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerJobsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeerJobs(GetPeerJobsArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPeerJobsResult> getPeerJobsPlain(GetPeerJobsPlainArgs args, InvokeOptions options) {
@@ -2902,6 +9750,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The peers with a name
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeers(GetPeersArgs.builder()
+     *             .name("gateway")
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeersResult> getPeers() {
@@ -2913,6 +9787,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The peers with a name
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeers(GetPeersArgs.builder()
+     *             .name("gateway")
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPeersResult> getPeersPlain() {
@@ -2924,6 +9824,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The peers with a name
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeers(GetPeersArgs.builder()
+     *             .name("gateway")
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeersResult> getPeers(GetPeersArgs args) {
@@ -2935,6 +9861,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The peers with a name
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeers(GetPeersArgs.builder()
+     *             .name("gateway")
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPeersResult> getPeersPlain(GetPeersPlainArgs args) {
@@ -2946,6 +9898,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The peers with a name
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeers(GetPeersArgs.builder()
+     *             .name("gateway")
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeersResult> getPeers(GetPeersArgs args, InvokeOptions options) {
@@ -2957,6 +9935,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The peers with a name
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeers(GetPeersArgs.builder()
+     *             .name("gateway")
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeersResult> getPeers(GetPeersArgs args, InvokeOutputOptions options) {
@@ -2968,6 +9972,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The peers with a name
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeers(GetPeersArgs.builder()
+     *             .name("gateway")
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPeersResult> getPeersPlain(GetPeersPlainArgs args, InvokeOptions options) {
@@ -2979,6 +10009,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every policy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPolicies();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPoliciesResult> getPolicies() {
@@ -2990,6 +10043,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every policy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPolicies();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPoliciesResult> getPoliciesPlain() {
@@ -3001,6 +10077,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every policy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPolicies();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPoliciesResult> getPolicies(InvokeArgs args) {
@@ -3012,6 +10111,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every policy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPolicies();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPoliciesResult> getPoliciesPlain(InvokeArgs args) {
@@ -3023,6 +10145,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every policy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPolicies();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPoliciesResult> getPolicies(InvokeArgs args, InvokeOptions options) {
@@ -3034,6 +10179,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every policy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPolicies();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPoliciesResult> getPolicies(InvokeArgs args, InvokeOutputOptions options) {
@@ -3045,6 +10213,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every policy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPolicies();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPoliciesResult> getPoliciesPlain(InvokeArgs args, InvokeOptions options) {
@@ -3054,6 +10245,33 @@ public final class PrivnetFunctions {
      * The policy with this id; rule sources and destinations are group summaries.
      * 
      * ## Example Usage
+     * ### The policy with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPolicyArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPolicy(GetPolicyArgs.builder()
+     *             .id(config.require("policyId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPolicyResult> getPolicy(GetPolicyArgs args) {
@@ -3063,6 +10281,33 @@ public final class PrivnetFunctions {
      * The policy with this id; rule sources and destinations are group summaries.
      * 
      * ## Example Usage
+     * ### The policy with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPolicyArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPolicy(GetPolicyArgs.builder()
+     *             .id(config.require("policyId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPolicyResult> getPolicyPlain(GetPolicyPlainArgs args) {
@@ -3072,6 +10317,33 @@ public final class PrivnetFunctions {
      * The policy with this id; rule sources and destinations are group summaries.
      * 
      * ## Example Usage
+     * ### The policy with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPolicyArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPolicy(GetPolicyArgs.builder()
+     *             .id(config.require("policyId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPolicyResult> getPolicy(GetPolicyArgs args, InvokeOptions options) {
@@ -3081,6 +10353,33 @@ public final class PrivnetFunctions {
      * The policy with this id; rule sources and destinations are group summaries.
      * 
      * ## Example Usage
+     * ### The policy with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPolicyArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPolicy(GetPolicyArgs.builder()
+     *             .id(config.require("policyId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPolicyResult> getPolicy(GetPolicyArgs args, InvokeOutputOptions options) {
@@ -3090,6 +10389,33 @@ public final class PrivnetFunctions {
      * The policy with this id; rule sources and destinations are group summaries.
      * 
      * ## Example Usage
+     * ### The policy with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPolicyArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPolicy(GetPolicyArgs.builder()
+     *             .id(config.require("policyId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPolicyResult> getPolicyPlain(GetPolicyPlainArgs args, InvokeOptions options) {
@@ -3099,6 +10425,33 @@ public final class PrivnetFunctions {
      * The posture check with this id.
      * 
      * ## Example Usage
+     * ### The posture check with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPostureCheckArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPostureCheck(GetPostureCheckArgs.builder()
+     *             .id(config.require("postureCheckId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPostureCheckResult> getPostureCheck(GetPostureCheckArgs args) {
@@ -3108,6 +10461,33 @@ public final class PrivnetFunctions {
      * The posture check with this id.
      * 
      * ## Example Usage
+     * ### The posture check with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPostureCheckArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPostureCheck(GetPostureCheckArgs.builder()
+     *             .id(config.require("postureCheckId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPostureCheckResult> getPostureCheckPlain(GetPostureCheckPlainArgs args) {
@@ -3117,6 +10497,33 @@ public final class PrivnetFunctions {
      * The posture check with this id.
      * 
      * ## Example Usage
+     * ### The posture check with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPostureCheckArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPostureCheck(GetPostureCheckArgs.builder()
+     *             .id(config.require("postureCheckId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPostureCheckResult> getPostureCheck(GetPostureCheckArgs args, InvokeOptions options) {
@@ -3126,6 +10533,33 @@ public final class PrivnetFunctions {
      * The posture check with this id.
      * 
      * ## Example Usage
+     * ### The posture check with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPostureCheckArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPostureCheck(GetPostureCheckArgs.builder()
+     *             .id(config.require("postureCheckId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPostureCheckResult> getPostureCheck(GetPostureCheckArgs args, InvokeOutputOptions options) {
@@ -3135,6 +10569,33 @@ public final class PrivnetFunctions {
      * The posture check with this id.
      * 
      * ## Example Usage
+     * ### The posture check with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPostureCheckArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPostureCheck(GetPostureCheckArgs.builder()
+     *             .id(config.require("postureCheckId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPostureCheckResult> getPostureCheckPlain(GetPostureCheckPlainArgs args, InvokeOptions options) {
@@ -3146,6 +10607,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every posture check
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPostureChecks();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPostureChecksResult> getPostureChecks() {
@@ -3157,6 +10641,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every posture check
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPostureChecks();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPostureChecksResult> getPostureChecksPlain() {
@@ -3168,6 +10675,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every posture check
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPostureChecks();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPostureChecksResult> getPostureChecks(InvokeArgs args) {
@@ -3179,6 +10709,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every posture check
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPostureChecks();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPostureChecksResult> getPostureChecksPlain(InvokeArgs args) {
@@ -3190,6 +10743,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every posture check
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPostureChecks();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPostureChecksResult> getPostureChecks(InvokeArgs args, InvokeOptions options) {
@@ -3201,6 +10777,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every posture check
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPostureChecks();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPostureChecksResult> getPostureChecks(InvokeArgs args, InvokeOutputOptions options) {
@@ -3212,6 +10811,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every posture check
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPostureChecks();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPostureChecksResult> getPostureChecksPlain(InvokeArgs args, InvokeOptions options) {
@@ -3221,6 +10843,31 @@ public final class PrivnetFunctions {
      * The proxy cluster with this address (the domain its services are published under): whether it is online and what it supports. Fails when the account has no such cluster.
      * 
      * ## Example Usage
+     * ### A proxy cluster by address, and whether it is online
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetProxyClusterArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyCluster(GetProxyClusterArgs.builder()
+     *             .address("proxy.example.com")
+     *             .build());
+     * 
+     *         ctx.export("online", found.applyValue(result -> result.online()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyClusterResult> getProxyCluster(GetProxyClusterArgs args) {
@@ -3230,6 +10877,31 @@ public final class PrivnetFunctions {
      * The proxy cluster with this address (the domain its services are published under): whether it is online and what it supports. Fails when the account has no such cluster.
      * 
      * ## Example Usage
+     * ### A proxy cluster by address, and whether it is online
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetProxyClusterArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyCluster(GetProxyClusterArgs.builder()
+     *             .address("proxy.example.com")
+     *             .build());
+     * 
+     *         ctx.export("online", found.applyValue(result -> result.online()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetProxyClusterResult> getProxyClusterPlain(GetProxyClusterPlainArgs args) {
@@ -3239,6 +10911,31 @@ public final class PrivnetFunctions {
      * The proxy cluster with this address (the domain its services are published under): whether it is online and what it supports. Fails when the account has no such cluster.
      * 
      * ## Example Usage
+     * ### A proxy cluster by address, and whether it is online
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetProxyClusterArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyCluster(GetProxyClusterArgs.builder()
+     *             .address("proxy.example.com")
+     *             .build());
+     * 
+     *         ctx.export("online", found.applyValue(result -> result.online()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyClusterResult> getProxyCluster(GetProxyClusterArgs args, InvokeOptions options) {
@@ -3248,6 +10945,31 @@ public final class PrivnetFunctions {
      * The proxy cluster with this address (the domain its services are published under): whether it is online and what it supports. Fails when the account has no such cluster.
      * 
      * ## Example Usage
+     * ### A proxy cluster by address, and whether it is online
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetProxyClusterArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyCluster(GetProxyClusterArgs.builder()
+     *             .address("proxy.example.com")
+     *             .build());
+     * 
+     *         ctx.export("online", found.applyValue(result -> result.online()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyClusterResult> getProxyCluster(GetProxyClusterArgs args, InvokeOutputOptions options) {
@@ -3257,6 +10979,31 @@ public final class PrivnetFunctions {
      * The proxy cluster with this address (the domain its services are published under): whether it is online and what it supports. Fails when the account has no such cluster.
      * 
      * ## Example Usage
+     * ### A proxy cluster by address, and whether it is online
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetProxyClusterArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyCluster(GetProxyClusterArgs.builder()
+     *             .address("proxy.example.com")
+     *             .build());
+     * 
+     *         ctx.export("online", found.applyValue(result -> result.online()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetProxyClusterResult> getProxyClusterPlain(GetProxyClusterPlainArgs args, InvokeOptions options) {
@@ -3268,6 +11015,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every proxy cluster
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyClusters();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyClustersResult> getProxyClusters() {
@@ -3279,6 +11049,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every proxy cluster
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyClusters();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetProxyClustersResult> getProxyClustersPlain() {
@@ -3290,6 +11083,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every proxy cluster
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyClusters();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyClustersResult> getProxyClusters(InvokeArgs args) {
@@ -3301,6 +11117,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every proxy cluster
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyClusters();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetProxyClustersResult> getProxyClustersPlain(InvokeArgs args) {
@@ -3312,6 +11151,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every proxy cluster
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyClusters();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyClustersResult> getProxyClusters(InvokeArgs args, InvokeOptions options) {
@@ -3323,6 +11185,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every proxy cluster
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyClusters();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyClustersResult> getProxyClusters(InvokeArgs args, InvokeOutputOptions options) {
@@ -3334,6 +11219,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every proxy cluster
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyClusters();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetProxyClustersResult> getProxyClustersPlain(InvokeArgs args, InvokeOptions options) {
@@ -3343,6 +11251,33 @@ public final class PrivnetFunctions {
      * One page of the reverse proxy access log, filtered and sorted as asked (the API does both). Returns the entries with the page number, page size and the totals of the whole query.
      * 
      * ## Example Usage
+     * ### The latest failed requests of the proxy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetProxyLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyLogs(GetProxyLogsArgs.builder()
+     *             .pageSize(50)
+     *             .status("failed")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyLogsResult> getProxyLogs() {
@@ -3352,6 +11287,33 @@ public final class PrivnetFunctions {
      * One page of the reverse proxy access log, filtered and sorted as asked (the API does both). Returns the entries with the page number, page size and the totals of the whole query.
      * 
      * ## Example Usage
+     * ### The latest failed requests of the proxy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetProxyLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyLogs(GetProxyLogsArgs.builder()
+     *             .pageSize(50)
+     *             .status("failed")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetProxyLogsResult> getProxyLogsPlain() {
@@ -3361,6 +11323,33 @@ public final class PrivnetFunctions {
      * One page of the reverse proxy access log, filtered and sorted as asked (the API does both). Returns the entries with the page number, page size and the totals of the whole query.
      * 
      * ## Example Usage
+     * ### The latest failed requests of the proxy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetProxyLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyLogs(GetProxyLogsArgs.builder()
+     *             .pageSize(50)
+     *             .status("failed")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyLogsResult> getProxyLogs(GetProxyLogsArgs args) {
@@ -3370,6 +11359,33 @@ public final class PrivnetFunctions {
      * One page of the reverse proxy access log, filtered and sorted as asked (the API does both). Returns the entries with the page number, page size and the totals of the whole query.
      * 
      * ## Example Usage
+     * ### The latest failed requests of the proxy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetProxyLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyLogs(GetProxyLogsArgs.builder()
+     *             .pageSize(50)
+     *             .status("failed")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetProxyLogsResult> getProxyLogsPlain(GetProxyLogsPlainArgs args) {
@@ -3379,6 +11395,33 @@ public final class PrivnetFunctions {
      * One page of the reverse proxy access log, filtered and sorted as asked (the API does both). Returns the entries with the page number, page size and the totals of the whole query.
      * 
      * ## Example Usage
+     * ### The latest failed requests of the proxy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetProxyLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyLogs(GetProxyLogsArgs.builder()
+     *             .pageSize(50)
+     *             .status("failed")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyLogsResult> getProxyLogs(GetProxyLogsArgs args, InvokeOptions options) {
@@ -3388,6 +11431,33 @@ public final class PrivnetFunctions {
      * One page of the reverse proxy access log, filtered and sorted as asked (the API does both). Returns the entries with the page number, page size and the totals of the whole query.
      * 
      * ## Example Usage
+     * ### The latest failed requests of the proxy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetProxyLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyLogs(GetProxyLogsArgs.builder()
+     *             .pageSize(50)
+     *             .status("failed")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyLogsResult> getProxyLogs(GetProxyLogsArgs args, InvokeOutputOptions options) {
@@ -3397,6 +11467,33 @@ public final class PrivnetFunctions {
      * One page of the reverse proxy access log, filtered and sorted as asked (the API does both). Returns the entries with the page number, page size and the totals of the whole query.
      * 
      * ## Example Usage
+     * ### The latest failed requests of the proxy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetProxyLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyLogs(GetProxyLogsArgs.builder()
+     *             .pageSize(50)
+     *             .status("failed")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetProxyLogsResult> getProxyLogsPlain(GetProxyLogsPlainArgs args, InvokeOptions options) {
@@ -3408,6 +11505,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every proxy token
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyTokens();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyTokensResult> getProxyTokens() {
@@ -3419,6 +11539,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every proxy token
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyTokens();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetProxyTokensResult> getProxyTokensPlain() {
@@ -3430,6 +11573,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every proxy token
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyTokens();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyTokensResult> getProxyTokens(InvokeArgs args) {
@@ -3441,6 +11607,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every proxy token
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyTokens();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetProxyTokensResult> getProxyTokensPlain(InvokeArgs args) {
@@ -3452,6 +11641,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every proxy token
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyTokens();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyTokensResult> getProxyTokens(InvokeArgs args, InvokeOptions options) {
@@ -3463,6 +11675,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every proxy token
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyTokens();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyTokensResult> getProxyTokens(InvokeArgs args, InvokeOutputOptions options) {
@@ -3474,6 +11709,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every proxy token
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyTokens();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetProxyTokensResult> getProxyTokensPlain(InvokeArgs args, InvokeOptions options) {
@@ -3485,6 +11743,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `domain`.
      * 
      * ## Example Usage
+     * ### A domain by name, and whether it is validated
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyDomainArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyDomain(GetReverseProxyDomainArgs.builder()
+     *             .domain("apps.example.com")
+     *             .build());
+     * 
+     *         ctx.export("validated", found.applyValue(result -> result.validated()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyDomainResult> getReverseProxyDomain() {
@@ -3496,6 +11779,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `domain`.
      * 
      * ## Example Usage
+     * ### A domain by name, and whether it is validated
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyDomainArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyDomain(GetReverseProxyDomainArgs.builder()
+     *             .domain("apps.example.com")
+     *             .build());
+     * 
+     *         ctx.export("validated", found.applyValue(result -> result.validated()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetReverseProxyDomainResult> getReverseProxyDomainPlain() {
@@ -3507,6 +11815,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `domain`.
      * 
      * ## Example Usage
+     * ### A domain by name, and whether it is validated
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyDomainArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyDomain(GetReverseProxyDomainArgs.builder()
+     *             .domain("apps.example.com")
+     *             .build());
+     * 
+     *         ctx.export("validated", found.applyValue(result -> result.validated()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyDomainResult> getReverseProxyDomain(GetReverseProxyDomainArgs args) {
@@ -3518,6 +11851,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `domain`.
      * 
      * ## Example Usage
+     * ### A domain by name, and whether it is validated
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyDomainArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyDomain(GetReverseProxyDomainArgs.builder()
+     *             .domain("apps.example.com")
+     *             .build());
+     * 
+     *         ctx.export("validated", found.applyValue(result -> result.validated()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetReverseProxyDomainResult> getReverseProxyDomainPlain(GetReverseProxyDomainPlainArgs args) {
@@ -3529,6 +11887,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `domain`.
      * 
      * ## Example Usage
+     * ### A domain by name, and whether it is validated
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyDomainArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyDomain(GetReverseProxyDomainArgs.builder()
+     *             .domain("apps.example.com")
+     *             .build());
+     * 
+     *         ctx.export("validated", found.applyValue(result -> result.validated()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyDomainResult> getReverseProxyDomain(GetReverseProxyDomainArgs args, InvokeOptions options) {
@@ -3540,6 +11923,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `domain`.
      * 
      * ## Example Usage
+     * ### A domain by name, and whether it is validated
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyDomainArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyDomain(GetReverseProxyDomainArgs.builder()
+     *             .domain("apps.example.com")
+     *             .build());
+     * 
+     *         ctx.export("validated", found.applyValue(result -> result.validated()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyDomainResult> getReverseProxyDomain(GetReverseProxyDomainArgs args, InvokeOutputOptions options) {
@@ -3551,6 +11959,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `domain`.
      * 
      * ## Example Usage
+     * ### A domain by name, and whether it is validated
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyDomainArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyDomain(GetReverseProxyDomainArgs.builder()
+     *             .domain("apps.example.com")
+     *             .build());
+     * 
+     *         ctx.export("validated", found.applyValue(result -> result.validated()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetReverseProxyDomainResult> getReverseProxyDomainPlain(GetReverseProxyDomainPlainArgs args, InvokeOptions options) {
@@ -3562,6 +11995,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every domain services can be published under
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyDomains();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyDomainsResult> getReverseProxyDomains() {
@@ -3573,6 +12029,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every domain services can be published under
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyDomains();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetReverseProxyDomainsResult> getReverseProxyDomainsPlain() {
@@ -3584,6 +12063,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every domain services can be published under
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyDomains();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyDomainsResult> getReverseProxyDomains(InvokeArgs args) {
@@ -3595,6 +12097,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every domain services can be published under
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyDomains();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetReverseProxyDomainsResult> getReverseProxyDomainsPlain(InvokeArgs args) {
@@ -3606,6 +12131,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every domain services can be published under
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyDomains();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyDomainsResult> getReverseProxyDomains(InvokeArgs args, InvokeOptions options) {
@@ -3617,6 +12165,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every domain services can be published under
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyDomains();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyDomainsResult> getReverseProxyDomains(InvokeArgs args, InvokeOutputOptions options) {
@@ -3628,6 +12199,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every domain services can be published under
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyDomains();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetReverseProxyDomainsResult> getReverseProxyDomainsPlain(InvokeArgs args, InvokeOptions options) {
@@ -3637,6 +12231,33 @@ public final class PrivnetFunctions {
      * The reverse-proxy service with this id: where it is published, its targets, who may reach it. Secret values of its auth (password, PIN, header values) are answered empty.
      * 
      * ## Example Usage
+     * ### The reverse-proxy service with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyServiceArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getReverseProxyService(GetReverseProxyServiceArgs.builder()
+     *             .id(config.require("serviceId"))
+     *             .build());
+     * 
+     *         ctx.export("domain", found.applyValue(result -> result.domain()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyServiceResult> getReverseProxyService(GetReverseProxyServiceArgs args) {
@@ -3646,6 +12267,33 @@ public final class PrivnetFunctions {
      * The reverse-proxy service with this id: where it is published, its targets, who may reach it. Secret values of its auth (password, PIN, header values) are answered empty.
      * 
      * ## Example Usage
+     * ### The reverse-proxy service with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyServiceArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getReverseProxyService(GetReverseProxyServiceArgs.builder()
+     *             .id(config.require("serviceId"))
+     *             .build());
+     * 
+     *         ctx.export("domain", found.applyValue(result -> result.domain()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetReverseProxyServiceResult> getReverseProxyServicePlain(GetReverseProxyServicePlainArgs args) {
@@ -3655,6 +12303,33 @@ public final class PrivnetFunctions {
      * The reverse-proxy service with this id: where it is published, its targets, who may reach it. Secret values of its auth (password, PIN, header values) are answered empty.
      * 
      * ## Example Usage
+     * ### The reverse-proxy service with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyServiceArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getReverseProxyService(GetReverseProxyServiceArgs.builder()
+     *             .id(config.require("serviceId"))
+     *             .build());
+     * 
+     *         ctx.export("domain", found.applyValue(result -> result.domain()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyServiceResult> getReverseProxyService(GetReverseProxyServiceArgs args, InvokeOptions options) {
@@ -3664,6 +12339,33 @@ public final class PrivnetFunctions {
      * The reverse-proxy service with this id: where it is published, its targets, who may reach it. Secret values of its auth (password, PIN, header values) are answered empty.
      * 
      * ## Example Usage
+     * ### The reverse-proxy service with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyServiceArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getReverseProxyService(GetReverseProxyServiceArgs.builder()
+     *             .id(config.require("serviceId"))
+     *             .build());
+     * 
+     *         ctx.export("domain", found.applyValue(result -> result.domain()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyServiceResult> getReverseProxyService(GetReverseProxyServiceArgs args, InvokeOutputOptions options) {
@@ -3673,6 +12375,33 @@ public final class PrivnetFunctions {
      * The reverse-proxy service with this id: where it is published, its targets, who may reach it. Secret values of its auth (password, PIN, header values) are answered empty.
      * 
      * ## Example Usage
+     * ### The reverse-proxy service with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyServiceArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getReverseProxyService(GetReverseProxyServiceArgs.builder()
+     *             .id(config.require("serviceId"))
+     *             .build());
+     * 
+     *         ctx.export("domain", found.applyValue(result -> result.domain()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetReverseProxyServiceResult> getReverseProxyServicePlain(GetReverseProxyServicePlainArgs args, InvokeOptions options) {
@@ -3684,6 +12413,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every reverse-proxy service
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyServices();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyServicesResult> getReverseProxyServices() {
@@ -3695,6 +12447,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every reverse-proxy service
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyServices();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetReverseProxyServicesResult> getReverseProxyServicesPlain() {
@@ -3706,6 +12481,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every reverse-proxy service
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyServices();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyServicesResult> getReverseProxyServices(InvokeArgs args) {
@@ -3717,6 +12515,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every reverse-proxy service
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyServices();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetReverseProxyServicesResult> getReverseProxyServicesPlain(InvokeArgs args) {
@@ -3728,6 +12549,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every reverse-proxy service
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyServices();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyServicesResult> getReverseProxyServices(InvokeArgs args, InvokeOptions options) {
@@ -3739,6 +12583,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every reverse-proxy service
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyServices();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyServicesResult> getReverseProxyServices(InvokeArgs args, InvokeOutputOptions options) {
@@ -3750,6 +12617,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every reverse-proxy service
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyServices();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetReverseProxyServicesResult> getReverseProxyServicesPlain(InvokeArgs args, InvokeOptions options) {
@@ -3759,6 +12649,33 @@ public final class PrivnetFunctions {
      * The network route with this id.
      * 
      * ## Example Usage
+     * ### The route with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetRouteArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getRoute(GetRouteArgs.builder()
+     *             .id(config.require("routeId"))
+     *             .build());
+     * 
+     *         ctx.export("network", found.applyValue(result -> result.network()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetRouteResult> getRoute(GetRouteArgs args) {
@@ -3768,6 +12685,33 @@ public final class PrivnetFunctions {
      * The network route with this id.
      * 
      * ## Example Usage
+     * ### The route with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetRouteArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getRoute(GetRouteArgs.builder()
+     *             .id(config.require("routeId"))
+     *             .build());
+     * 
+     *         ctx.export("network", found.applyValue(result -> result.network()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetRouteResult> getRoutePlain(GetRoutePlainArgs args) {
@@ -3777,6 +12721,33 @@ public final class PrivnetFunctions {
      * The network route with this id.
      * 
      * ## Example Usage
+     * ### The route with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetRouteArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getRoute(GetRouteArgs.builder()
+     *             .id(config.require("routeId"))
+     *             .build());
+     * 
+     *         ctx.export("network", found.applyValue(result -> result.network()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetRouteResult> getRoute(GetRouteArgs args, InvokeOptions options) {
@@ -3786,6 +12757,33 @@ public final class PrivnetFunctions {
      * The network route with this id.
      * 
      * ## Example Usage
+     * ### The route with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetRouteArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getRoute(GetRouteArgs.builder()
+     *             .id(config.require("routeId"))
+     *             .build());
+     * 
+     *         ctx.export("network", found.applyValue(result -> result.network()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetRouteResult> getRoute(GetRouteArgs args, InvokeOutputOptions options) {
@@ -3795,6 +12793,33 @@ public final class PrivnetFunctions {
      * The network route with this id.
      * 
      * ## Example Usage
+     * ### The route with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetRouteArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getRoute(GetRouteArgs.builder()
+     *             .id(config.require("routeId"))
+     *             .build());
+     * 
+     *         ctx.export("network", found.applyValue(result -> result.network()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetRouteResult> getRoutePlain(GetRoutePlainArgs args, InvokeOptions options) {
@@ -3806,6 +12831,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every route
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getRoutes();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetRoutesResult> getRoutes() {
@@ -3817,6 +12865,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every route
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getRoutes();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetRoutesResult> getRoutesPlain() {
@@ -3828,6 +12899,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every route
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getRoutes();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetRoutesResult> getRoutes(InvokeArgs args) {
@@ -3839,6 +12933,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every route
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getRoutes();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetRoutesResult> getRoutesPlain(InvokeArgs args) {
@@ -3850,6 +12967,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every route
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getRoutes();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetRoutesResult> getRoutes(InvokeArgs args, InvokeOptions options) {
@@ -3861,6 +13001,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every route
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getRoutes();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetRoutesResult> getRoutes(InvokeArgs args, InvokeOutputOptions options) {
@@ -3872,6 +13035,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every route
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getRoutes();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetRoutesResult> getRoutesPlain(InvokeArgs args, InvokeOptions options) {
@@ -3881,6 +13067,33 @@ public final class PrivnetFunctions {
      * The SCIM integration with this id. `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource&#39;s `authToken` instead.
      * 
      * ## Example Usage
+     * ### The SCIM integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetScimIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getScimIntegration(GetScimIntegrationArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("prefix", found.applyValue(result -> result.prefix()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetScimIntegrationResult> getScimIntegration(GetScimIntegrationArgs args) {
@@ -3890,6 +13103,33 @@ public final class PrivnetFunctions {
      * The SCIM integration with this id. `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource&#39;s `authToken` instead.
      * 
      * ## Example Usage
+     * ### The SCIM integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetScimIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getScimIntegration(GetScimIntegrationArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("prefix", found.applyValue(result -> result.prefix()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetScimIntegrationResult> getScimIntegrationPlain(GetScimIntegrationPlainArgs args) {
@@ -3899,6 +13139,33 @@ public final class PrivnetFunctions {
      * The SCIM integration with this id. `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource&#39;s `authToken` instead.
      * 
      * ## Example Usage
+     * ### The SCIM integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetScimIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getScimIntegration(GetScimIntegrationArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("prefix", found.applyValue(result -> result.prefix()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetScimIntegrationResult> getScimIntegration(GetScimIntegrationArgs args, InvokeOptions options) {
@@ -3908,6 +13175,33 @@ public final class PrivnetFunctions {
      * The SCIM integration with this id. `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource&#39;s `authToken` instead.
      * 
      * ## Example Usage
+     * ### The SCIM integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetScimIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getScimIntegration(GetScimIntegrationArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("prefix", found.applyValue(result -> result.prefix()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetScimIntegrationResult> getScimIntegration(GetScimIntegrationArgs args, InvokeOutputOptions options) {
@@ -3917,6 +13211,33 @@ public final class PrivnetFunctions {
      * The SCIM integration with this id. `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource&#39;s `authToken` instead.
      * 
      * ## Example Usage
+     * ### The SCIM integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetScimIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getScimIntegration(GetScimIntegrationArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("prefix", found.applyValue(result -> result.prefix()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetScimIntegrationResult> getScimIntegrationPlain(GetScimIntegrationPlainArgs args, InvokeOptions options) {
@@ -3928,6 +13249,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### What happened to a SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetScimIntegrationLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getScimIntegrationLogs(GetScimIntegrationLogsArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetScimIntegrationLogsResult> getScimIntegrationLogs(GetScimIntegrationLogsArgs args) {
@@ -3939,6 +13288,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### What happened to a SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetScimIntegrationLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getScimIntegrationLogs(GetScimIntegrationLogsArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetScimIntegrationLogsResult> getScimIntegrationLogsPlain(GetScimIntegrationLogsPlainArgs args) {
@@ -3950,6 +13327,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### What happened to a SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetScimIntegrationLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getScimIntegrationLogs(GetScimIntegrationLogsArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetScimIntegrationLogsResult> getScimIntegrationLogs(GetScimIntegrationLogsArgs args, InvokeOptions options) {
@@ -3961,6 +13366,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### What happened to a SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetScimIntegrationLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getScimIntegrationLogs(GetScimIntegrationLogsArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetScimIntegrationLogsResult> getScimIntegrationLogs(GetScimIntegrationLogsArgs args, InvokeOutputOptions options) {
@@ -3972,6 +13405,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### What happened to a SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetScimIntegrationLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getScimIntegrationLogs(GetScimIntegrationLogsArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetScimIntegrationLogsResult> getScimIntegrationLogsPlain(GetScimIntegrationLogsPlainArgs args, InvokeOptions options) {
@@ -3983,6 +13444,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getScimIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetScimIntegrationsResult> getScimIntegrations() {
@@ -3994,6 +13478,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getScimIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetScimIntegrationsResult> getScimIntegrationsPlain() {
@@ -4005,6 +13512,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getScimIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetScimIntegrationsResult> getScimIntegrations(InvokeArgs args) {
@@ -4016,6 +13546,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getScimIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetScimIntegrationsResult> getScimIntegrationsPlain(InvokeArgs args) {
@@ -4027,6 +13580,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getScimIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetScimIntegrationsResult> getScimIntegrations(InvokeArgs args, InvokeOptions options) {
@@ -4038,6 +13614,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getScimIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetScimIntegrationsResult> getScimIntegrations(InvokeArgs args, InvokeOutputOptions options) {
@@ -4049,6 +13648,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getScimIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetScimIntegrationsResult> getScimIntegrationsPlain(InvokeArgs args, InvokeOptions options) {
@@ -4058,6 +13680,33 @@ public final class PrivnetFunctions {
      * The setup key with this id. The `key` is masked (its first characters, then asterisks): the API returns the full value only when the key is created, so read it from the `SetupKey` resource instead.
      * 
      * ## Example Usage
+     * ### The setup key with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetSetupKeyArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getSetupKey(GetSetupKeyArgs.builder()
+     *             .id(config.require("setupKeyId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetSetupKeyResult> getSetupKey(GetSetupKeyArgs args) {
@@ -4067,6 +13716,33 @@ public final class PrivnetFunctions {
      * The setup key with this id. The `key` is masked (its first characters, then asterisks): the API returns the full value only when the key is created, so read it from the `SetupKey` resource instead.
      * 
      * ## Example Usage
+     * ### The setup key with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetSetupKeyArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getSetupKey(GetSetupKeyArgs.builder()
+     *             .id(config.require("setupKeyId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetSetupKeyResult> getSetupKeyPlain(GetSetupKeyPlainArgs args) {
@@ -4076,6 +13752,33 @@ public final class PrivnetFunctions {
      * The setup key with this id. The `key` is masked (its first characters, then asterisks): the API returns the full value only when the key is created, so read it from the `SetupKey` resource instead.
      * 
      * ## Example Usage
+     * ### The setup key with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetSetupKeyArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getSetupKey(GetSetupKeyArgs.builder()
+     *             .id(config.require("setupKeyId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetSetupKeyResult> getSetupKey(GetSetupKeyArgs args, InvokeOptions options) {
@@ -4085,6 +13788,33 @@ public final class PrivnetFunctions {
      * The setup key with this id. The `key` is masked (its first characters, then asterisks): the API returns the full value only when the key is created, so read it from the `SetupKey` resource instead.
      * 
      * ## Example Usage
+     * ### The setup key with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetSetupKeyArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getSetupKey(GetSetupKeyArgs.builder()
+     *             .id(config.require("setupKeyId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetSetupKeyResult> getSetupKey(GetSetupKeyArgs args, InvokeOutputOptions options) {
@@ -4094,6 +13824,33 @@ public final class PrivnetFunctions {
      * The setup key with this id. The `key` is masked (its first characters, then asterisks): the API returns the full value only when the key is created, so read it from the `SetupKey` resource instead.
      * 
      * ## Example Usage
+     * ### The setup key with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetSetupKeyArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getSetupKey(GetSetupKeyArgs.builder()
+     *             .id(config.require("setupKeyId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetSetupKeyResult> getSetupKeyPlain(GetSetupKeyPlainArgs args, InvokeOptions options) {
@@ -4105,6 +13862,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every setup key
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getSetupKeys();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetSetupKeysResult> getSetupKeys() {
@@ -4116,6 +13896,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every setup key
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getSetupKeys();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetSetupKeysResult> getSetupKeysPlain() {
@@ -4127,6 +13930,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every setup key
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getSetupKeys();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetSetupKeysResult> getSetupKeys(InvokeArgs args) {
@@ -4138,6 +13964,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every setup key
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getSetupKeys();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetSetupKeysResult> getSetupKeysPlain(InvokeArgs args) {
@@ -4149,6 +13998,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every setup key
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getSetupKeys();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetSetupKeysResult> getSetupKeys(InvokeArgs args, InvokeOptions options) {
@@ -4160,6 +14032,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every setup key
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getSetupKeys();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetSetupKeysResult> getSetupKeys(InvokeArgs args, InvokeOutputOptions options) {
@@ -4171,6 +14066,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every setup key
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getSetupKeys();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetSetupKeysResult> getSetupKeysPlain(InvokeArgs args, InvokeOptions options) {
@@ -4180,6 +14098,34 @@ public final class PrivnetFunctions {
      * One personal access token of a user, without its value.
      * 
      * ## Example Usage
+     * ### One token of a user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTokenArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getToken(GetTokenArgs.builder()
+     *             .userId(config.require("userId"))
+     *             .id(config.require("tokenId"))
+     *             .build());
+     * 
+     *         ctx.export("expirationDate", found.applyValue(result -> result.expirationDate()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetTokenResult> getToken(GetTokenArgs args) {
@@ -4189,6 +14135,34 @@ public final class PrivnetFunctions {
      * One personal access token of a user, without its value.
      * 
      * ## Example Usage
+     * ### One token of a user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTokenArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getToken(GetTokenArgs.builder()
+     *             .userId(config.require("userId"))
+     *             .id(config.require("tokenId"))
+     *             .build());
+     * 
+     *         ctx.export("expirationDate", found.applyValue(result -> result.expirationDate()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetTokenResult> getTokenPlain(GetTokenPlainArgs args) {
@@ -4198,6 +14172,34 @@ public final class PrivnetFunctions {
      * One personal access token of a user, without its value.
      * 
      * ## Example Usage
+     * ### One token of a user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTokenArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getToken(GetTokenArgs.builder()
+     *             .userId(config.require("userId"))
+     *             .id(config.require("tokenId"))
+     *             .build());
+     * 
+     *         ctx.export("expirationDate", found.applyValue(result -> result.expirationDate()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetTokenResult> getToken(GetTokenArgs args, InvokeOptions options) {
@@ -4207,6 +14209,34 @@ public final class PrivnetFunctions {
      * One personal access token of a user, without its value.
      * 
      * ## Example Usage
+     * ### One token of a user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTokenArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getToken(GetTokenArgs.builder()
+     *             .userId(config.require("userId"))
+     *             .id(config.require("tokenId"))
+     *             .build());
+     * 
+     *         ctx.export("expirationDate", found.applyValue(result -> result.expirationDate()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetTokenResult> getToken(GetTokenArgs args, InvokeOutputOptions options) {
@@ -4216,6 +14246,34 @@ public final class PrivnetFunctions {
      * One personal access token of a user, without its value.
      * 
      * ## Example Usage
+     * ### One token of a user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTokenArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getToken(GetTokenArgs.builder()
+     *             .userId(config.require("userId"))
+     *             .id(config.require("tokenId"))
+     *             .build());
+     * 
+     *         ctx.export("expirationDate", found.applyValue(result -> result.expirationDate()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetTokenResult> getTokenPlain(GetTokenPlainArgs args, InvokeOptions options) {
@@ -4227,6 +14285,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The tokens of the current user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTokensArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getTokens(GetTokensArgs.builder()
+     *             .userId(config.require("userId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetTokensResult> getTokens(GetTokensArgs args) {
@@ -4238,6 +14324,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The tokens of the current user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTokensArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getTokens(GetTokensArgs.builder()
+     *             .userId(config.require("userId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetTokensResult> getTokensPlain(GetTokensPlainArgs args) {
@@ -4249,6 +14363,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The tokens of the current user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTokensArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getTokens(GetTokensArgs.builder()
+     *             .userId(config.require("userId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetTokensResult> getTokens(GetTokensArgs args, InvokeOptions options) {
@@ -4260,6 +14402,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The tokens of the current user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTokensArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getTokens(GetTokensArgs.builder()
+     *             .userId(config.require("userId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetTokensResult> getTokens(GetTokensArgs args, InvokeOutputOptions options) {
@@ -4271,6 +14441,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The tokens of the current user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTokensArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getTokens(GetTokensArgs.builder()
+     *             .userId(config.require("userId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetTokensResult> getTokensPlain(GetTokensPlainArgs args, InvokeOptions options) {
@@ -4280,6 +14478,33 @@ public final class PrivnetFunctions {
      * One page of network traffic events (flow records), filtered as asked. The account collects them only while `settings.extra.networkTrafficLogsEnabled` is true.
      * 
      * ## Example Usage
+     * ### The latest dropped flows
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTrafficEventsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getTrafficEvents(GetTrafficEventsArgs.builder()
+     *             .pageSize(100)
+     *             .type("TYPE_DROP")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetTrafficEventsResult> getTrafficEvents() {
@@ -4289,6 +14514,33 @@ public final class PrivnetFunctions {
      * One page of network traffic events (flow records), filtered as asked. The account collects them only while `settings.extra.networkTrafficLogsEnabled` is true.
      * 
      * ## Example Usage
+     * ### The latest dropped flows
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTrafficEventsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getTrafficEvents(GetTrafficEventsArgs.builder()
+     *             .pageSize(100)
+     *             .type("TYPE_DROP")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetTrafficEventsResult> getTrafficEventsPlain() {
@@ -4298,6 +14550,33 @@ public final class PrivnetFunctions {
      * One page of network traffic events (flow records), filtered as asked. The account collects them only while `settings.extra.networkTrafficLogsEnabled` is true.
      * 
      * ## Example Usage
+     * ### The latest dropped flows
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTrafficEventsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getTrafficEvents(GetTrafficEventsArgs.builder()
+     *             .pageSize(100)
+     *             .type("TYPE_DROP")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetTrafficEventsResult> getTrafficEvents(GetTrafficEventsArgs args) {
@@ -4307,6 +14586,33 @@ public final class PrivnetFunctions {
      * One page of network traffic events (flow records), filtered as asked. The account collects them only while `settings.extra.networkTrafficLogsEnabled` is true.
      * 
      * ## Example Usage
+     * ### The latest dropped flows
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTrafficEventsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getTrafficEvents(GetTrafficEventsArgs.builder()
+     *             .pageSize(100)
+     *             .type("TYPE_DROP")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetTrafficEventsResult> getTrafficEventsPlain(GetTrafficEventsPlainArgs args) {
@@ -4316,6 +14622,33 @@ public final class PrivnetFunctions {
      * One page of network traffic events (flow records), filtered as asked. The account collects them only while `settings.extra.networkTrafficLogsEnabled` is true.
      * 
      * ## Example Usage
+     * ### The latest dropped flows
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTrafficEventsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getTrafficEvents(GetTrafficEventsArgs.builder()
+     *             .pageSize(100)
+     *             .type("TYPE_DROP")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetTrafficEventsResult> getTrafficEvents(GetTrafficEventsArgs args, InvokeOptions options) {
@@ -4325,6 +14658,33 @@ public final class PrivnetFunctions {
      * One page of network traffic events (flow records), filtered as asked. The account collects them only while `settings.extra.networkTrafficLogsEnabled` is true.
      * 
      * ## Example Usage
+     * ### The latest dropped flows
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTrafficEventsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getTrafficEvents(GetTrafficEventsArgs.builder()
+     *             .pageSize(100)
+     *             .type("TYPE_DROP")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetTrafficEventsResult> getTrafficEvents(GetTrafficEventsArgs args, InvokeOutputOptions options) {
@@ -4334,6 +14694,33 @@ public final class PrivnetFunctions {
      * One page of network traffic events (flow records), filtered as asked. The account collects them only while `settings.extra.networkTrafficLogsEnabled` is true.
      * 
      * ## Example Usage
+     * ### The latest dropped flows
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTrafficEventsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getTrafficEvents(GetTrafficEventsArgs.builder()
+     *             .pageSize(100)
+     *             .type("TYPE_DROP")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetTrafficEventsResult> getTrafficEventsPlain(GetTrafficEventsPlainArgs args, InvokeOptions options) {
@@ -4345,6 +14732,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `email`.
      * 
      * ## Example Usage
+     * ### A user by email
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetUserArgs;
+     * 
+     * public class App }{{@code
+     *     public static void main(String[] args) }{{@code
+     *         Pulumi.run(App::stack);
+     *     }}{@code
+     * 
+     *     public static void stack(Context ctx) }{{@code
+     *         var found = PrivnetFunctions.getUser(GetUserArgs.builder()
+     *             .email("admin}{@literal @}{@code example.com")
+     *             .build());
+     * 
+     *         ctx.export("role", found.applyValue(result -> result.role()));
+     *     }}{@code
+     * }}{@code
+     * }
+     * </pre>
      * 
      */
     public static Output<GetUserResult> getUser() {
@@ -4356,6 +14768,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `email`.
      * 
      * ## Example Usage
+     * ### A user by email
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetUserArgs;
+     * 
+     * public class App }{{@code
+     *     public static void main(String[] args) }{{@code
+     *         Pulumi.run(App::stack);
+     *     }}{@code
+     * 
+     *     public static void stack(Context ctx) }{{@code
+     *         var found = PrivnetFunctions.getUser(GetUserArgs.builder()
+     *             .email("admin}{@literal @}{@code example.com")
+     *             .build());
+     * 
+     *         ctx.export("role", found.applyValue(result -> result.role()));
+     *     }}{@code
+     * }}{@code
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetUserResult> getUserPlain() {
@@ -4367,6 +14804,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `email`.
      * 
      * ## Example Usage
+     * ### A user by email
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetUserArgs;
+     * 
+     * public class App }{{@code
+     *     public static void main(String[] args) }{{@code
+     *         Pulumi.run(App::stack);
+     *     }}{@code
+     * 
+     *     public static void stack(Context ctx) }{{@code
+     *         var found = PrivnetFunctions.getUser(GetUserArgs.builder()
+     *             .email("admin}{@literal @}{@code example.com")
+     *             .build());
+     * 
+     *         ctx.export("role", found.applyValue(result -> result.role()));
+     *     }}{@code
+     * }}{@code
+     * }
+     * </pre>
      * 
      */
     public static Output<GetUserResult> getUser(GetUserArgs args) {
@@ -4378,6 +14840,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `email`.
      * 
      * ## Example Usage
+     * ### A user by email
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetUserArgs;
+     * 
+     * public class App }{{@code
+     *     public static void main(String[] args) }{{@code
+     *         Pulumi.run(App::stack);
+     *     }}{@code
+     * 
+     *     public static void stack(Context ctx) }{{@code
+     *         var found = PrivnetFunctions.getUser(GetUserArgs.builder()
+     *             .email("admin}{@literal @}{@code example.com")
+     *             .build());
+     * 
+     *         ctx.export("role", found.applyValue(result -> result.role()));
+     *     }}{@code
+     * }}{@code
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetUserResult> getUserPlain(GetUserPlainArgs args) {
@@ -4389,6 +14876,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `email`.
      * 
      * ## Example Usage
+     * ### A user by email
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetUserArgs;
+     * 
+     * public class App }{{@code
+     *     public static void main(String[] args) }{{@code
+     *         Pulumi.run(App::stack);
+     *     }}{@code
+     * 
+     *     public static void stack(Context ctx) }{{@code
+     *         var found = PrivnetFunctions.getUser(GetUserArgs.builder()
+     *             .email("admin}{@literal @}{@code example.com")
+     *             .build());
+     * 
+     *         ctx.export("role", found.applyValue(result -> result.role()));
+     *     }}{@code
+     * }}{@code
+     * }
+     * </pre>
      * 
      */
     public static Output<GetUserResult> getUser(GetUserArgs args, InvokeOptions options) {
@@ -4400,6 +14912,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `email`.
      * 
      * ## Example Usage
+     * ### A user by email
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetUserArgs;
+     * 
+     * public class App }{{@code
+     *     public static void main(String[] args) }{{@code
+     *         Pulumi.run(App::stack);
+     *     }}{@code
+     * 
+     *     public static void stack(Context ctx) }{{@code
+     *         var found = PrivnetFunctions.getUser(GetUserArgs.builder()
+     *             .email("admin}{@literal @}{@code example.com")
+     *             .build());
+     * 
+     *         ctx.export("role", found.applyValue(result -> result.role()));
+     *     }}{@code
+     * }}{@code
+     * }
+     * </pre>
      * 
      */
     public static Output<GetUserResult> getUser(GetUserArgs args, InvokeOutputOptions options) {
@@ -4411,6 +14948,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `email`.
      * 
      * ## Example Usage
+     * ### A user by email
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetUserArgs;
+     * 
+     * public class App }{{@code
+     *     public static void main(String[] args) }{{@code
+     *         Pulumi.run(App::stack);
+     *     }}{@code
+     * 
+     *     public static void stack(Context ctx) }{{@code
+     *         var found = PrivnetFunctions.getUser(GetUserArgs.builder()
+     *             .email("admin}{@literal @}{@code example.com")
+     *             .build());
+     * 
+     *         ctx.export("role", found.applyValue(result -> result.role()));
+     *     }}{@code
+     * }}{@code
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetUserResult> getUserPlain(GetUserPlainArgs args, InvokeOptions options) {
@@ -4422,6 +14984,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every service user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetUsersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getUsers(GetUsersArgs.builder()
+     *             .serviceUser(true)
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetUsersResult> getUsers() {
@@ -4433,6 +15021,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every service user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetUsersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getUsers(GetUsersArgs.builder()
+     *             .serviceUser(true)
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetUsersResult> getUsersPlain() {
@@ -4444,6 +15058,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every service user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetUsersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getUsers(GetUsersArgs.builder()
+     *             .serviceUser(true)
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetUsersResult> getUsers(GetUsersArgs args) {
@@ -4455,6 +15095,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every service user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetUsersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getUsers(GetUsersArgs.builder()
+     *             .serviceUser(true)
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetUsersResult> getUsersPlain(GetUsersPlainArgs args) {
@@ -4466,6 +15132,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every service user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetUsersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getUsers(GetUsersArgs.builder()
+     *             .serviceUser(true)
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetUsersResult> getUsers(GetUsersArgs args, InvokeOptions options) {
@@ -4477,6 +15169,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every service user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetUsersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getUsers(GetUsersArgs.builder()
+     *             .serviceUser(true)
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetUsersResult> getUsers(GetUsersArgs args, InvokeOutputOptions options) {
@@ -4488,6 +15206,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every service user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetUsersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getUsers(GetUsersArgs.builder()
+     *             .serviceUser(true)
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetUsersResult> getUsersPlain(GetUsersPlainArgs args, InvokeOptions options) {
