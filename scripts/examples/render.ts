@@ -176,9 +176,10 @@ class JavaProgram {
     return name;
   }
 
-  /** A class by its qualified name: imported, and written by its simple name. */
+  /** A class by its qualified name: imported, and written by its simple name (`App` is the program's own). */
   use(qualified: string): string {
     const simple = qualified.slice(qualified.lastIndexOf(".") + 1);
+    if (simple === "App") throw new Error(`examples: Java: ${qualified} has the name of the program's class`);
     const had = this.imported.get(simple);
     if (had !== undefined && had !== qualified)
       throw new Error(`examples: Java: ${qualified} and ${had} have one simple name`);
