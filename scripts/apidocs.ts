@@ -6,9 +6,9 @@
  *
  * The generator writes pages for the registry's Hugo site: front matter, a language chooser and one block per
  * language (`<pulumi-choosable>`), links into pulumi.com. This turns them into pages GitHub and any markdown
- * viewer show: the title as a heading, the languages this package ships an SDK for (TypeScript, Python, Go,
- * YAML; the generator also writes C# and Java) each under its name, site links made absolute, the pages linked
- * to each other by file. The text, the tables and the code are the generator's.
+ * viewer show: the title as a heading, the languages this package's examples and SDKs run in here (TypeScript,
+ * Python, Go, Java, YAML; the generator also writes C#, which nothing builds here) each under its name, site links
+ * made absolute, the pages linked to each other by file. The text, the tables and the code are the generator's.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -26,6 +26,7 @@ const LANGUAGES: Record<string, string> = {
   javascript: "TypeScript",
   python: "Python",
   go: "Go",
+  java: "Java",
   yaml: "YAML",
 };
 
@@ -49,6 +50,28 @@ const TS_LOOKUPS = (fn: string) =>
   "list itself, and one that takes a single name or address takes it as a plain argument. The example below is " +
   "written for it.";
 
+/**
+ * A function's Java signatures as the Java SDK declares them in `PrivnetFunctions`. The docs generator (v3.143.0)
+ * writes `CompletableFuture<...> getX(GetXArgs args, InvokeOptions options)` and "Output-based functions aren't
+ * available in Java yet", which the SDK of pulumi-java v0.19.0 contradicts: `getX` returns an Output (what the
+ * example uses) and `getXPlain` the CompletableFuture. The result and argument classes are the generator's.
+ */
+export function javaSignatures(fn: string, generated: string): string {
+  const result = /<a href="#result">(\w+)<\/a>/.exec(generated)?.[1];
+  if (!result) throw new Error(`apidocs: ${fn}: no result class in the generator's Java signature`);
+  const args = /(Get\w+Args)\b/.exec(generated)?.[1];
+  const out = `public static Output&lt;<a href="#result">${result}</a>&gt; `;
+  const plain = `public static CompletableFuture&lt;<a href="#result">${result}</a>&gt; `;
+  const lines = args
+    ? [
+        `${out}${fn}(${args} args)`,
+        `${out}${fn}(${args} args, InvokeOptions options)`,
+        `${plain}${fn}Plain(${args.replace(/Args$/, "PlainArgs")} args)`,
+      ]
+    : [`${out}${fn}()`, `${out}${fn}(InvokeArgs args, InvokeOptions options)`, `${plain}${fn}Plain()`];
+  return `<div class="highlight"><pre class="chroma"><code class="language-java" data-lang="java">${lines.join("\n")}</code></pre></div>`;
+}
+
 /** One generated page (`<dir>/_index.md`, or the package's `_index.md`) as a docs/api page. */
 export function apiPage(text: string): string {
   const front = /^\s*---\n([\s\S]*?)\n---\n/.exec(text);
@@ -71,9 +94,11 @@ export function apiPage(text: string): string {
       (_, values: string, content: string) => {
         const name = label(values);
         if (!name) return "";
-        const inner = content.trim();
+        let inner = content.trim();
         if (inner === "Coming soon!") return "";
         if (fn && name === "TypeScript" && !inner.startsWith("```")) return "";
+        if (fn && name === "Java" && inner.includes("Output-based functions aren't available in Java yet"))
+          inner = javaSignatures(fn, inner);
         // Code reads well in sequence under its language; a list of properties is long: open the one you read.
         return /^(```|<div class="no-copy">|<div class="highlight">)/.test(inner)
           ? `**${name}**\n\n${inner}\n`

@@ -1,11 +1,22 @@
 /**
  * Writes an example (./spec.ts) as a program in TypeScript (the `pulumi-privnet` package), Python
- * (`pulumi_privnet`), Go (`sdk/go/privnet`) and YAML, with the names each SDK gives the schema's resources,
- * functions, properties and types. The Python and Go renderings follow the package schema's types (an object is
- * its `<Type>Args`, a list of numbers a `pulumi.IntArray`); TypeScript and YAML write values as literals.
+ * (`pulumi_privnet`), Go (`sdk/go/privnet`), Java (`io.github.pulumiprivnet.privnet`, sdk/java) and YAML, with the
+ * names each SDK gives the schema's resources, functions, properties and types. The Python, Go and Java renderings
+ * follow the package schema's types (an object is its `<Type>Args`, a list of numbers a `pulumi.IntArray`);
+ * TypeScript and YAML write values as literals.
  *
- * `program` gives a whole program (what tests/e2e/api-examples.test.ts compiles, and runs or previews); `snippet` the
- * part a reader needs (what the schema's descriptions carry).
+ * Java follows the generated SDK: a resource's inputs go through `<Kind>Args.builder()`, a nested object through
+ * its `inputs.<Type>Args` builder, a lookup is `PrivnetFunctions.<fn>(Get<Fn>Args)` and returns one Output of its
+ * result class (read with `applyValue`); config is `ctx.config()`, a secret from it an Output
+ * (`config.requireSecret`). Each setter takes a plain value or an Output, but a list or a map is one value as a
+ * whole: a plain list is the setter's varargs (`.ports("22", "443")`), a list holding an Output is
+ * `Output.all(...)`, a map holding one `Output.<V>mapBuilder()`. Pulumi's Java SDK (0.19.0) serializes no object of
+ * the SDK's output classes, so a stack output holding one is exported as its JSON (Gson, a dependency of the SDK).
+ *
+ * `snippet` gives what the schema's descriptions carry: in Go and Java a whole program (Java's `App.java` of package
+ * `myproject`, as docs/languages.md lays a project out), in YAML the program's sections. `javaProgram` writes the
+ * Java one in any package, and `yamlSections` the YAML one as data: tests/e2e/api-examples.test.ts compiles every
+ * example in each language, and runs or previews them, so a wrong rendering fails there.
  *
  * Why not Pulumi's own converter (`pulumi convert --from yaml --language ...`, which writes a YAML program in the
  * other languages): it runs each target language's program generator inside that language's plugin, and the
@@ -15,13 +26,12 @@
  * package's examples it writes Java that does not compile (every class imported from com.pulumi.privnet whatever
  * the schema's java.basePackage says, a list of one reference written as the bare reference, a nested input type
  * used without its import, an optional config value passed as the value), and the CLI then fails the conversion
- * (the host lacks the `Link` method the engine calls), so Java has no rendering here. What this file writes is
- * compiled in each language by tests/e2e/api-examples.test.ts, and run or previewed, so a wrong rendering fails there.
+ * (the host lacks the `Link` method the engine calls). So Java is rendered here as the other languages are.
  */
 import type { FunctionSchemaSpec, PackageSchema, PropertySpec } from "../schemagen";
 import { isConfig, isRef, type ConfigValue, type Example, type Ref, type Value } from "./spec";
 
-export const LANGUAGES = ["typescript", "python", "go", "yaml"] as const;
+export const LANGUAGES = ["typescript", "python", "go", "java", "yaml"] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 /** What rendering needs of a lookup beyond the schema: the TypeScript package's signature. */
@@ -69,6 +79,118 @@ function gofmtLines(fields: { key: string; value: string }[], inner: string): st
 }
 
 const typeOfRef = (spec: PropertySpec) => spec.$ref?.replace("#/types/privnet:index:", "");
+
+/** Java's reserved words, literals and `var`: the Java SDK's generator suffixes a name that is one with `_`. */
+const JAVA_RESERVED = new Set(
+  (
+    "abstract assert boolean break byte case catch char class const continue default do double else enum extends " +
+    "final finally float for if goto implements import instanceof int interface long native new package private " +
+    "protected public return short static strictfp super switch synchronized this throw throws transient try void " +
+    "volatile while _ false null true var"
+  ).split(" "),
+);
+/** Methods of every object and of the builders: a property so named has its setter and getter suffixed too. */
+const JAVA_OBJECT_METHODS = new Set(
+  "notify notifyAll toString clone equals hashCode getClass wait finalize builder".split(" "),
+);
+/** Methods of every resource: an output so named is read with a trailing `_` (`private_()`, `urn_()`). */
+const JAVA_RESOURCE_METHODS = new Set(
+  "getResourceType getResourceName getChildResources getUrn getId pulumiResourceType pulumiResourceName pulumiChildResources urn id".split(
+    " ",
+  ),
+);
+/** A name as the Java SDK's generator makes it an identifier (`private` -> `private_`). */
+const javaIdent = (s: string): string => {
+  let id = [...s]
+    .filter((c) => c !== "-")
+    .map((c) => (/[\p{L}\p{Nd}_$]/u.test(c) ? c : "_"))
+    .join("");
+  if (!/^[\p{L}_$]/u.test(id)) id = `_${id}`;
+  return JAVA_RESERVED.has(id) ? `${id}_` : id;
+};
+/** A builder's setter and an object's getter of a property. */
+const javaSetter = (prop: string): string => {
+  const f = javaIdent(prop);
+  return JAVA_OBJECT_METHODS.has(f) ? `${f}_` : f;
+};
+const javaGetter = javaSetter;
+const javaResourceGetter = (prop: string): string => {
+  const g = javaGetter(prop);
+  return JAVA_RESOURCE_METHODS.has(g) ? `${g}_` : g;
+};
+/** A class of the SDK: the token's name, capitalised (`Policy`, `PolicyRuleArgs`, `GetGroupArgs`). */
+const javaClass = (name: string): string => javaIdent(pascal(name));
+/** A local variable for a name of the example (`Policy-ops` -> `policyOps`). */
+const javaLocal = (name: string): string => {
+  const parts = name.split(/[^A-Za-z0-9_$]+/).filter(Boolean);
+  const camel = parts.map((x, i) => (i ? pascal(x) : `${x.charAt(0).toLowerCase()}${x.slice(1)}`)).join("");
+  return javaIdent(camel || "_");
+};
+const OUTPUT = "com.pulumi.core.Output";
+
+/** A Java expression and whether it is an Output (else a plain value). */
+interface JavaValue {
+  code: string;
+  output: boolean;
+}
+
+/** The arguments of a Java call, rendered at `indent` plus 4: on one line when short, else one per line. */
+function javaArgs(items: string[], indent: string): string {
+  const one = inline(items, "", "");
+  if (one !== undefined) return one;
+  // One multi-line argument (a builder) starts on the call's line: its lines move 4 to the left.
+  if (items.length === 1) return items[0]!.replace(/\n {4}/g, "\n");
+  return `\n${items.map((x) => `${indent}    ${x}`).join(",\n")}`;
+}
+
+/** What a Java program being written holds: its imports and the locals the example's names became. */
+class JavaProgram {
+  private readonly locals = new Map<string, string>();
+  private readonly imported = new Map<string, string>([
+    ["Context", "com.pulumi.Context"],
+    ["Pulumi", "com.pulumi.Pulumi"],
+  ]);
+
+  constructor(readonly e: Example) {
+    const taken = new Set(["ctx", "config", "args"]);
+    for (const name of [...(e.resources ?? []), ...(e.calls ?? [])].map((x) => x.name)) {
+      let local = javaLocal(name);
+      while (taken.has(local)) local = `${local}_`;
+      taken.add(local);
+      this.locals.set(name, local);
+    }
+  }
+
+  /** The local variable of a resource or a call. */
+  local(name: string): string {
+    const local = this.locals.get(name);
+    if (!local) throw new Error(`examples: ${name} is neither a resource nor a call of the example`);
+    return local;
+  }
+
+  /** A lambda's parameter, named after what it holds, clear of the locals (a lambda cannot shadow one). */
+  lambda(base: string): string {
+    const taken = new Set([...this.locals.values(), "ctx", "config", "args"]);
+    let name = javaLocal(base);
+    while (taken.has(name)) name = `${name}_`;
+    return name;
+  }
+
+  /** A class by its qualified name: imported, and written by its simple name (`App` is the program's own). */
+  use(qualified: string): string {
+    const simple = qualified.slice(qualified.lastIndexOf(".") + 1);
+    if (simple === "App") throw new Error(`examples: Java: ${qualified} has the name of the program's class`);
+    const had = this.imported.get(simple);
+    if (had !== undefined && had !== qualified)
+      throw new Error(`examples: Java: ${qualified} and ${had} have one simple name`);
+    this.imported.set(simple, qualified);
+    return simple;
+  }
+
+  imports(): string[] {
+    return [...this.imported.values()].sort();
+  }
+}
 
 export class Renderer {
   constructor(
@@ -262,7 +384,7 @@ export class Renderer {
     if (Array.isArray(v)) {
       const items = spec.items ?? {};
       const t = typeOfRef(items);
-      const arrayType = t ? `privnet.${t}Array` : `pulumi.${this.goScalar(items)}Array`;
+      const arrayType = this.goType({ type: "array", items });
       if (!v.length) return `${arrayType}{}`;
       const parts = v.map((x) => this.go(e, x, items, inner));
       const one = !t && inline(parts, `${arrayType}{`, "}");
@@ -276,9 +398,19 @@ export class Renderer {
         key: `${JSON.stringify(k)}:`,
         value: this.go(e, x, value, inner),
       }));
-      return `pulumi.${this.goScalar(value)}Map{\n${gofmtLines(entries, inner).join("\n")}\n${indent}}`;
+      const mapType = this.goType({ type: "object", additionalProperties: value });
+      return `${mapType}{\n${gofmtLines(entries, inner).join("\n")}\n${indent}}`;
     }
     return `pulumi.${this.goScalar(spec)}(${JSON.stringify(v)})`;
+  }
+
+  /** The Go input type of a list or a map of this type (`pulumi.StringArray`, `pulumi.StringArrayMap`, ...). */
+  private goType(spec: PropertySpec): string {
+    const t = typeOfRef(spec);
+    if (t) return `privnet.${t}`;
+    if (spec.type === "array") return `${this.goType(spec.items ?? {})}Array`;
+    if (spec.type === "object") return `${this.goType(spec.additionalProperties ?? {})}Map`;
+    return `pulumi.${this.goScalar(spec)}`;
   }
 
   private goScalar(spec: PropertySpec): string {
@@ -394,6 +526,238 @@ export class Renderer {
     return sections;
   }
 
+  // --- Java ------------------------------------------------------------------------------------------------
+
+  /** The Java SDK's package (`io.github.pulumiprivnet.privnet`): the schema's `java.basePackage` and its name. */
+  private javaPackage(): string {
+    const base = this.schema.language.java?.basePackage;
+    return typeof base === "string" && base
+      ? `${base}.${this.schema.name}`
+      : `com.pulumi.${this.schema.name}`;
+  }
+
+  /** Whether a value of this type holds an object of the SDK's output classes (`GetGroupsItem`, ...). */
+  private holdsObject(spec: PropertySpec | undefined): boolean {
+    if (!spec) return false;
+    if (typeOfRef(spec)) return true;
+    return this.holdsObject(spec.items) || this.holdsObject(spec.additionalProperties);
+  }
+
+  /**
+   * An output of a resource or a call, as an input (`ops.id()`) or as a stack output. Pulumi's Java SDK (0.19.0)
+   * serializes no object of the SDK's output classes (a stack output of one fails the run): such an output is
+   * exported as its JSON (Gson, which the SDK depends on), as the other languages export it.
+   */
+  private javaRef(p: JavaProgram, r: Ref, use: "input" | "export"): string {
+    const local = p.local(r.$ref);
+    const call = (p.e.calls ?? []).find((c) => c.name === r.$ref);
+    /** The value read from a plain `v` (`v.items()`), unwrapped where optional, JSON where an object. */
+    const read = (v: string, spec: PropertySpec, optional: boolean) => {
+      const json = use === "export" && this.holdsObject(spec);
+      const value = `${v}${optional && (use === "input" || json) ? ".orElse(null)" : ""}`;
+      return json ? `new ${p.use("com.google.gson.Gson")}().toJsonTree(${value})` : value;
+    };
+    if (call) {
+      // A lookup's result is one Output of its result class: the value is read inside it.
+      const { spec } = this.fn(call.fn);
+      const out = spec.outputs.properties[r.attr];
+      if (!out) throw new Error(`examples: ${call.fn} has no output ${r.attr}`);
+      const optional = !(spec.outputs.required ?? []).includes(r.attr);
+      const result = p.lambda("result");
+      return `${local}.applyValue(${result} -> ${read(`${result}.${javaGetter(r.attr)}()`, out, optional)})`;
+    }
+    const decl = (p.e.resources ?? []).find((x) => x.name === r.$ref);
+    if (!decl) throw new Error(`examples: ${r.$ref} is neither a resource nor a call of the example`);
+    const resource = this.schema.resources[`privnet:index:${decl.kind}`]!;
+    if (r.attr === "id") {
+      if (resource.isComponent) throw new Error(`examples: ${decl.kind} is a component: it has no id`);
+      return `${local}.id()`;
+    }
+    const out = resource.properties[r.attr];
+    if (!out) throw new Error(`examples: ${decl.kind} has no output ${r.attr}`);
+    const getter = `${local}.${javaResourceGetter(r.attr)}()`;
+    // An output the resource may leave unset is an Output<Optional<T>>; an input takes the value or nothing.
+    const value = p.lambda("value");
+    const read1 = read(value, out, !resource.required.includes(r.attr));
+    return read1 === value ? getter : `${getter}.applyValue(${value} -> ${read1})`;
+  }
+
+  /** The Java type of an input of this schema type (a nested object is its `...Args` class). */
+  private javaType(p: JavaProgram, spec: PropertySpec | undefined): string {
+    if (!spec || spec.$ref === "pulumi.json#/Any") return "Object";
+    const t = typeOfRef(spec);
+    if (t) return p.use(`${this.javaPackage()}.inputs.${t}Args`);
+    switch (spec.type) {
+      case "string":
+        return "String";
+      case "integer":
+        return "Integer";
+      case "number":
+        return "Double";
+      case "boolean":
+        return "Boolean";
+      case "array":
+        return `${p.use("java.util.List")}<${this.javaType(p, spec.items)}>`;
+      case "object":
+        return `${p.use("java.util.Map")}<String,${this.javaType(p, spec.additionalProperties)}>`;
+      default:
+        throw new Error(`examples: no Java type for ${JSON.stringify(spec)}`);
+    }
+  }
+
+  /**
+   * A value as a Java expression: a plain value (`"ops"`, `List.of(...)`, `PolicyRuleArgs.builder()...build()`)
+   * or an Output (`ops.id()`, `config.requireSecret(...)`, a list or a map holding one). Each builder setter of
+   * the SDK takes either; a list or a map with an Output in it is one Output as a whole (`Output.all(...)`).
+   */
+  private java(p: JavaProgram, v: Value, spec: PropertySpec | undefined, indent: string): JavaValue {
+    if (isRef(v)) return { code: this.javaRef(p, v, "input"), output: true };
+    if (isConfig(v)) {
+      // Pulumi's Java Config: a value as a String, a secret as an Output<String>.
+      const key = JSON.stringify(v.$config);
+      return { code: `config.${v.secret ? "requireSecret" : "require"}(${key})`, output: v.secret };
+    }
+    const untyped = !spec || spec.$ref === "pulumi.json#/Any";
+    if (Array.isArray(v)) {
+      if (!untyped && spec.type !== "array") throw new Error(`examples: a list for ${JSON.stringify(spec)}`);
+      const items = v.map((x) => this.java(p, x, spec?.items, `${indent}    `));
+      if (items.some((x) => x.output)) {
+        const outputs = items.map((x) => (x.output ? x.code : `${p.use(OUTPUT)}.of(${x.code})`));
+        return { code: `${p.use(OUTPUT)}.all(${javaArgs(outputs, indent)})`, output: true };
+      }
+      return {
+        code: `${p.use("java.util.List")}.of(${javaArgs(
+          items.map((x) => x.code),
+          indent,
+        )})`,
+        output: false,
+      };
+    }
+    if (typeof v === "object") {
+      const t = untyped ? undefined : typeOfRef(spec);
+      if (t) {
+        const props = this.typeProps(spec!);
+        const builder = `${p.use(`${this.javaPackage()}.inputs.${t}Args`)}.builder()`;
+        return { code: this.javaBuilder(p, builder, v, props, indent), output: false };
+      }
+      if (!untyped && spec.type !== "object") throw new Error(`examples: a map for ${JSON.stringify(spec)}`);
+      // A map: its keys are data, as they are.
+      const inner = `${indent}    `;
+      const value = untyped ? undefined : spec.additionalProperties;
+      const entries = Object.entries(v).map(([k, x]) => ({
+        key: JSON.stringify(k),
+        ...this.java(p, x, value, inner),
+      }));
+      if (entries.some((x) => x.output)) {
+        const puts = entries.map((x) => `\n${inner}.put(${x.key}, ${x.code})`).join("");
+        const type = this.javaType(p, value);
+        return { code: `${p.use(OUTPUT)}.<${type}>mapBuilder()${puts}\n${inner}.build()`, output: true };
+      }
+      const map = p.use("java.util.Map");
+      if (entries.length > 10) {
+        const all = entries.map((x) => `${map}.entry(${x.key}, ${x.code})`);
+        return { code: `${map}.ofEntries(${javaArgs(all, indent)})`, output: false };
+      }
+      return {
+        code: `${map}.of(${javaArgs(
+          entries.map((x) => `${x.key}, ${x.code}`),
+          indent,
+        )})`,
+        output: false,
+      };
+    }
+    if (typeof v === "number") {
+      if (spec?.type === "integer" && !Number.isInteger(v)) throw new Error(`examples: ${v} is no integer`);
+      if (spec?.type === "number") return { code: Number.isInteger(v) ? `${v}.0` : `${v}`, output: false };
+      return { code: `${v}`, output: false };
+    }
+    return { code: JSON.stringify(v), output: false };
+  }
+
+  /** `<builder>` with one setter per input, then `.build()`: the SDK's builders take a plain value or an Output. */
+  private javaBuilder(
+    p: JavaProgram,
+    builder: string,
+    o: Record<string, Value>,
+    props: Record<string, PropertySpec>,
+    indent: string,
+  ): string {
+    const inner = `${indent}    `;
+    const setters = Object.entries(o).map(([k, x]) => {
+      const spec = props[k];
+      if (!spec) throw new Error(`examples: no property ${k} (Java)`);
+      const setter = javaSetter(k);
+      // A list of plain values is the setter's varargs (`.ports("22", "443")`).
+      if (Array.isArray(x) && x.length && spec.type === "array") {
+        const items = x.map((i) => this.java(p, i, spec.items, `${inner}    `));
+        if (!items.some((i) => i.output))
+          return `\n${inner}.${setter}(${javaArgs(
+            items.map((i) => i.code),
+            inner,
+          )})`;
+      }
+      return `\n${inner}.${setter}(${this.java(p, x, spec, inner).code})`;
+    });
+    return `${builder}${setters.join("")}\n${inner}.build()`;
+  }
+
+  /** The Java program: a class `App` of package `pkg` whose `stack` declares the example (Pulumi.run(App::stack)). */
+  javaProgram(e: Example, pkg: string): string {
+    const p = new JavaProgram(e);
+    const sdk = this.javaPackage();
+    const indent = "        ";
+    const statements: string[] = [];
+    if (this.configKeys(e).length) statements.push("var config = ctx.config();");
+    for (const r of e.resources ?? []) {
+      const kind = p.use(`${sdk}.${javaClass(r.kind)}`);
+      const args = Object.keys(r.inputs).length
+        ? `, ${this.javaBuilder(p, `${p.use(`${sdk}.${javaClass(r.kind)}Args`)}.builder()`, r.inputs, this.resourceInputs(r.kind), indent)}`
+        : "";
+      statements.push(`var ${p.local(r.name)} = new ${kind}(${JSON.stringify(r.name)}${args});`);
+    }
+    for (const c of e.calls ?? []) {
+      const { spec } = this.fn(c.fn);
+      const functions = p.use(`${sdk}.${javaClass(this.schema.name)}Functions`);
+      const args =
+        c.args && Object.keys(c.args).length
+          ? this.javaBuilder(
+              p,
+              `${p.use(`${sdk}.inputs.${javaClass(c.fn)}Args`)}.builder()`,
+              c.args,
+              spec.inputs?.properties ?? {},
+              indent,
+            )
+          : "";
+      statements.push(`var ${p.local(c.name)} = ${functions}.${javaIdent(c.fn)}(${args});`);
+    }
+    const exports = Object.entries(e.outputs ?? {}).map(
+      ([name, r]) => `${indent}ctx.export(${JSON.stringify(name)}, ${this.javaRef(p, r, "export")});`,
+    );
+    // Each statement's first line at the method's indentation (the builders' lines are already indented).
+    const blocks = statements.map((s) => `${indent}${s}`);
+    if (exports.length) blocks.push(exports.join("\n"));
+    const body = blocks.join("\n\n");
+    return [
+      `package ${pkg};`,
+      "",
+      p
+        .imports()
+        .map((i) => `import ${i};`)
+        .join("\n"),
+      "",
+      "public class App {",
+      "    public static void main(String[] args) {",
+      "        Pulumi.run(App::stack);",
+      "    }",
+      "",
+      "    public static void stack(Context ctx) {",
+      body,
+      "    }",
+      "}",
+      "",
+    ].join("\n");
+  }
+
   // --- the whole and the part ------------------------------------------------------------------------------
 
   /** What a reader needs: the imports and the statements (YAML: the program's sections). */
@@ -415,6 +779,8 @@ export class Renderer {
           .join("\n");
         return `package main\n\n${head}\n\nfunc main() {\n\tpulumi.Run(func(ctx *pulumi.Context) error {\n${indented}\n\t})\n}\n`;
       }
+      case "java":
+        return this.javaProgram(e, "myproject");
       case "yaml":
         return yamlStringify(this.yamlSections(e));
     }

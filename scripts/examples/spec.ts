@@ -1,7 +1,7 @@
 /**
  * The examples of the package's resources and functions, in our own terms: what a program declares (resources
  * with their inputs, function calls with their arguments, stack outputs), not how a language spells it.
- * ./render.ts writes each one in TypeScript, Python, Go and YAML from the package schema; the schema's
+ * ./render.ts writes each one in TypeScript, Python, Go, Java and YAML from the package schema; the schema's
  * descriptions carry them as Pulumi's per-language example blocks (`{{% examples %}}`), from which each SDK's
  * doc comments and the API docs (docs/api/) take their language.
  *

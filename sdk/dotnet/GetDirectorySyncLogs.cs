@@ -66,6 +66,32 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.google.gson.Gson;
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncLogsArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getDirectorySyncLogs(GetDirectorySyncLogsArgs.builder()
+        ///             .vendor("vendor-d-idp")
+        ///             .id(config.require("directoryId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("items", found.applyValue(result -&gt; new Gson().toJsonTree(result.items())));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   directoryId:
@@ -140,6 +166,32 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.google.gson.Gson;
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncLogsArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getDirectorySyncLogs(GetDirectorySyncLogsArgs.builder()
+        ///             .vendor("vendor-d-idp")
+        ///             .id(config.require("directoryId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("items", found.applyValue(result -&gt; new Gson().toJsonTree(result.items())));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   directoryId:
@@ -212,6 +264,32 @@ namespace PulumiPrivnet.Privnet
         /// 		ctx.Export("items", found.Items())
         /// 		return nil
         /// 	})
+        /// }
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.google.gson.Gson;
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncLogsArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getDirectorySyncLogs(GetDirectorySyncLogsArgs.builder()
+        ///             .vendor("vendor-d-idp")
+        ///             .id(config.require("directoryId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("items", found.applyValue(result -&gt; new Gson().toJsonTree(result.items())));
+        ///     }
         /// }
         /// ```
         /// ```yaml

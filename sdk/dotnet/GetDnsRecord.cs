@@ -64,6 +64,31 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetDnsRecordArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getDnsRecord(GetDnsRecordArgs.builder()
+        ///             .zoneId(config.require("zoneId"))
+        ///             .id(config.require("recordId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("content", found.applyValue(result -&gt; result.content()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   zoneId:
@@ -138,6 +163,31 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetDnsRecordArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getDnsRecord(GetDnsRecordArgs.builder()
+        ///             .zoneId(config.require("zoneId"))
+        ///             .id(config.require("recordId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("content", found.applyValue(result -&gt; result.content()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   zoneId:
@@ -210,6 +260,31 @@ namespace PulumiPrivnet.Privnet
         /// 		ctx.Export("content", found.Content())
         /// 		return nil
         /// 	})
+        /// }
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetDnsRecordArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getDnsRecord(GetDnsRecordArgs.builder()
+        ///             .zoneId(config.require("zoneId"))
+        ///             .id(config.require("recordId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("content", found.applyValue(result -&gt; result.content()));
+        ///     }
         /// }
         /// ```
         /// ```yaml

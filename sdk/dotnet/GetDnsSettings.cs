@@ -50,6 +50,25 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var found = PrivnetFunctions.getDnsSettings();
+        /// 
+        ///         ctx.export("disabledManagementGroups", found.applyValue(result -&gt; result.disabledManagementGroups()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// variables:
         ///   found:
@@ -102,6 +121,25 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var found = PrivnetFunctions.getDnsSettings();
+        /// 
+        ///         ctx.export("disabledManagementGroups", found.applyValue(result -&gt; result.disabledManagementGroups()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// variables:
         ///   found:
@@ -152,6 +190,25 @@ namespace PulumiPrivnet.Privnet
         /// 		ctx.Export("disabledManagementGroups", found.DisabledManagementGroups())
         /// 		return nil
         /// 	})
+        /// }
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var found = PrivnetFunctions.getDnsSettings();
+        /// 
+        ///         ctx.export("disabledManagementGroups", found.applyValue(result -&gt; result.disabledManagementGroups()));
+        ///     }
         /// }
         /// ```
         /// ```yaml

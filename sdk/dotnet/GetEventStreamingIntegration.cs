@@ -61,6 +61,30 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetEventStreamingIntegrationArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getEventStreamingIntegration(GetEventStreamingIntegrationArgs.builder()
+        ///             .id(config.require("integrationId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("platform", found.applyValue(result -&gt; result.platform()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   integrationId:
@@ -129,6 +153,30 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetEventStreamingIntegrationArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getEventStreamingIntegration(GetEventStreamingIntegrationArgs.builder()
+        ///             .id(config.require("integrationId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("platform", found.applyValue(result -&gt; result.platform()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   integrationId:
@@ -195,6 +243,30 @@ namespace PulumiPrivnet.Privnet
         /// 		ctx.Export("platform", found.Platform())
         /// 		return nil
         /// 	})
+        /// }
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetEventStreamingIntegrationArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getEventStreamingIntegration(GetEventStreamingIntegrationArgs.builder()
+        ///             .id(config.require("integrationId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("platform", found.applyValue(result -&gt; result.platform()));
+        ///     }
         /// }
         /// ```
         /// ```yaml

@@ -61,6 +61,30 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetIngressPeerArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getIngressPeer(GetIngressPeerArgs.builder()
+        ///             .id(config.require("ingressPeerId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("ingressIp", found.applyValue(result -&gt; result.ingressIp()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   ingressPeerId:
@@ -129,6 +153,30 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetIngressPeerArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getIngressPeer(GetIngressPeerArgs.builder()
+        ///             .id(config.require("ingressPeerId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("ingressIp", found.applyValue(result -&gt; result.ingressIp()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   ingressPeerId:
@@ -195,6 +243,30 @@ namespace PulumiPrivnet.Privnet
         /// 		ctx.Export("ingressIp", found.IngressIp())
         /// 		return nil
         /// 	})
+        /// }
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetIngressPeerArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getIngressPeer(GetIngressPeerArgs.builder()
+        ///             .id(config.require("ingressPeerId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("ingressIp", found.applyValue(result -&gt; result.ingressIp()));
+        ///     }
         /// }
         /// ```
         /// ```yaml

@@ -95,6 +95,46 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.Network;
+        /// import io.github.pulumiprivnet.privnet.NetworkArgs;
+        /// import io.github.pulumiprivnet.privnet.NetworkResource;
+        /// import io.github.pulumiprivnet.privnet.NetworkResourceArgs;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetNetworkResourceArgs;
+        /// import java.util.List;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var office = new Network("office", NetworkArgs.builder()
+        ///             .name("office")
+        ///             .build());
+        /// 
+        ///         var printer = new NetworkResource("printer", NetworkResourceArgs.builder()
+        ///             .networkId(office.id())
+        ///             .name("printer")
+        ///             .address("10.10.0.7")
+        ///             .enabled(true)
+        ///             .groups(List.of())
+        ///             .build());
+        /// 
+        ///         var found = PrivnetFunctions.getNetworkResource(GetNetworkResourceArgs.builder()
+        ///             .networkId(office.id())
+        ///             .id(printer.id())
+        ///             .build());
+        /// 
+        ///         ctx.export("type", found.applyValue(result -&gt; result.type()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// resources:
         ///   office:
@@ -208,6 +248,46 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.Network;
+        /// import io.github.pulumiprivnet.privnet.NetworkArgs;
+        /// import io.github.pulumiprivnet.privnet.NetworkResource;
+        /// import io.github.pulumiprivnet.privnet.NetworkResourceArgs;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetNetworkResourceArgs;
+        /// import java.util.List;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var office = new Network("office", NetworkArgs.builder()
+        ///             .name("office")
+        ///             .build());
+        /// 
+        ///         var printer = new NetworkResource("printer", NetworkResourceArgs.builder()
+        ///             .networkId(office.id())
+        ///             .name("printer")
+        ///             .address("10.10.0.7")
+        ///             .enabled(true)
+        ///             .groups(List.of())
+        ///             .build());
+        /// 
+        ///         var found = PrivnetFunctions.getNetworkResource(GetNetworkResourceArgs.builder()
+        ///             .networkId(office.id())
+        ///             .id(printer.id())
+        ///             .build());
+        /// 
+        ///         ctx.export("type", found.applyValue(result -&gt; result.type()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// resources:
         ///   office:
@@ -319,6 +399,46 @@ namespace PulumiPrivnet.Privnet
         /// 		ctx.Export("type", found.Type())
         /// 		return nil
         /// 	})
+        /// }
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.Network;
+        /// import io.github.pulumiprivnet.privnet.NetworkArgs;
+        /// import io.github.pulumiprivnet.privnet.NetworkResource;
+        /// import io.github.pulumiprivnet.privnet.NetworkResourceArgs;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetNetworkResourceArgs;
+        /// import java.util.List;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var office = new Network("office", NetworkArgs.builder()
+        ///             .name("office")
+        ///             .build());
+        /// 
+        ///         var printer = new NetworkResource("printer", NetworkResourceArgs.builder()
+        ///             .networkId(office.id())
+        ///             .name("printer")
+        ///             .address("10.10.0.7")
+        ///             .enabled(true)
+        ///             .groups(List.of())
+        ///             .build());
+        /// 
+        ///         var found = PrivnetFunctions.getNetworkResource(GetNetworkResourceArgs.builder()
+        ///             .networkId(office.id())
+        ///             .id(printer.id())
+        ///             .build());
+        /// 
+        ///         ctx.export("type", found.applyValue(result -&gt; result.type()));
+        ///     }
         /// }
         /// ```
         /// ```yaml

@@ -64,6 +64,31 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetNetworkRouterArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getNetworkRouter(GetNetworkRouterArgs.builder()
+        ///             .networkId(config.require("networkId"))
+        ///             .id(config.require("routerId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("metric", found.applyValue(result -&gt; result.metric()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   networkId:
@@ -138,6 +163,31 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetNetworkRouterArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getNetworkRouter(GetNetworkRouterArgs.builder()
+        ///             .networkId(config.require("networkId"))
+        ///             .id(config.require("routerId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("metric", found.applyValue(result -&gt; result.metric()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   networkId:
@@ -210,6 +260,31 @@ namespace PulumiPrivnet.Privnet
         /// 		ctx.Export("metric", found.Metric())
         /// 		return nil
         /// 	})
+        /// }
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetNetworkRouterArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getNetworkRouter(GetNetworkRouterArgs.builder()
+        ///             .networkId(config.require("networkId"))
+        ///             .id(config.require("routerId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("metric", found.applyValue(result -&gt; result.metric()));
+        ///     }
         /// }
         /// ```
         /// ```yaml

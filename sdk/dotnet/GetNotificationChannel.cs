@@ -61,6 +61,30 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetNotificationChannelArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getNotificationChannel(GetNotificationChannelArgs.builder()
+        ///             .id(config.require("channelId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("type", found.applyValue(result -&gt; result.type()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   channelId:
@@ -129,6 +153,30 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetNotificationChannelArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getNotificationChannel(GetNotificationChannelArgs.builder()
+        ///             .id(config.require("channelId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("type", found.applyValue(result -&gt; result.type()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   channelId:
@@ -195,6 +243,30 @@ namespace PulumiPrivnet.Privnet
         /// 		ctx.Export("type", found.Type())
         /// 		return nil
         /// 	})
+        /// }
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetNotificationChannelArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getNotificationChannel(GetNotificationChannelArgs.builder()
+        ///             .id(config.require("channelId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("type", found.applyValue(result -&gt; result.type()));
+        ///     }
         /// }
         /// ```
         /// ```yaml

@@ -54,6 +54,28 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetPeerByIpArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var found = PrivnetFunctions.getPeerByIp(GetPeerByIpArgs.builder()
+        ///             .ip("100.64.0.10")
+        ///             .build());
+        /// 
+        ///         ctx.export("name", found.applyValue(result -&gt; result.name()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// variables:
         ///   found:
@@ -112,6 +134,28 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetPeerByIpArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var found = PrivnetFunctions.getPeerByIp(GetPeerByIpArgs.builder()
+        ///             .ip("100.64.0.10")
+        ///             .build());
+        /// 
+        ///         ctx.export("name", found.applyValue(result -&gt; result.name()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// variables:
         ///   found:
@@ -168,6 +212,28 @@ namespace PulumiPrivnet.Privnet
         /// 		ctx.Export("name", found.Name())
         /// 		return nil
         /// 	})
+        /// }
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetPeerByIpArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var found = PrivnetFunctions.getPeerByIp(GetPeerByIpArgs.builder()
+        ///             .ip("100.64.0.10")
+        ///             .build());
+        /// 
+        ///         ctx.export("name", found.applyValue(result -&gt; result.name()));
+        ///     }
         /// }
         /// ```
         /// ```yaml

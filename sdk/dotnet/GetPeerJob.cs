@@ -64,6 +64,31 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetPeerJobArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getPeerJob(GetPeerJobArgs.builder()
+        ///             .peerId(config.require("peerId"))
+        ///             .id(config.require("jobId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("status", found.applyValue(result -&gt; result.status()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   peerId:
@@ -138,6 +163,31 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetPeerJobArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getPeerJob(GetPeerJobArgs.builder()
+        ///             .peerId(config.require("peerId"))
+        ///             .id(config.require("jobId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("status", found.applyValue(result -&gt; result.status()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   peerId:
@@ -210,6 +260,31 @@ namespace PulumiPrivnet.Privnet
         /// 		ctx.Export("status", found.Status())
         /// 		return nil
         /// 	})
+        /// }
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetPeerJobArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getPeerJob(GetPeerJobArgs.builder()
+        ///             .peerId(config.require("peerId"))
+        ///             .id(config.require("jobId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("status", found.applyValue(result -&gt; result.status()));
+        ///     }
         /// }
         /// ```
         /// ```yaml

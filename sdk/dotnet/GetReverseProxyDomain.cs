@@ -58,6 +58,28 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyDomainArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var found = PrivnetFunctions.getReverseProxyDomain(GetReverseProxyDomainArgs.builder()
+        ///             .domain("apps.example.com")
+        ///             .build());
+        /// 
+        ///         ctx.export("validated", found.applyValue(result -&gt; result.validated()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// variables:
         ///   found:
@@ -120,6 +142,28 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyDomainArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var found = PrivnetFunctions.getReverseProxyDomain(GetReverseProxyDomainArgs.builder()
+        ///             .domain("apps.example.com")
+        ///             .build());
+        /// 
+        ///         ctx.export("validated", found.applyValue(result -&gt; result.validated()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// variables:
         ///   found:
@@ -180,6 +224,28 @@ namespace PulumiPrivnet.Privnet
         /// 		ctx.Export("validated", found.Validated())
         /// 		return nil
         /// 	})
+        /// }
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyDomainArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var found = PrivnetFunctions.getReverseProxyDomain(GetReverseProxyDomainArgs.builder()
+        ///             .domain("apps.example.com")
+        ///             .build());
+        /// 
+        ///         ctx.export("validated", found.applyValue(result -&gt; result.validated()));
+        ///     }
         /// }
         /// ```
         /// ```yaml

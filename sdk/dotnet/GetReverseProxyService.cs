@@ -61,6 +61,30 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyServiceArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getReverseProxyService(GetReverseProxyServiceArgs.builder()
+        ///             .id(config.require("serviceId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("domain", found.applyValue(result -&gt; result.domain()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   serviceId:
@@ -129,6 +153,30 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyServiceArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getReverseProxyService(GetReverseProxyServiceArgs.builder()
+        ///             .id(config.require("serviceId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("domain", found.applyValue(result -&gt; result.domain()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   serviceId:
@@ -195,6 +243,30 @@ namespace PulumiPrivnet.Privnet
         /// 		ctx.Export("domain", found.Domain())
         /// 		return nil
         /// 	})
+        /// }
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyServiceArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getReverseProxyService(GetReverseProxyServiceArgs.builder()
+        ///             .id(config.require("serviceId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("domain", found.applyValue(result -&gt; result.domain()));
+        ///     }
         /// }
         /// ```
         /// ```yaml

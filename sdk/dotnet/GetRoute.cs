@@ -61,6 +61,30 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetRouteArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getRoute(GetRouteArgs.builder()
+        ///             .id(config.require("routeId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("network", found.applyValue(result -&gt; result.network()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   routeId:
@@ -129,6 +153,30 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetRouteArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getRoute(GetRouteArgs.builder()
+        ///             .id(config.require("routeId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("network", found.applyValue(result -&gt; result.network()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   routeId:
@@ -195,6 +243,30 @@ namespace PulumiPrivnet.Privnet
         /// 		ctx.Export("network", found.Network())
         /// 		return nil
         /// 	})
+        /// }
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetRouteArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getRoute(GetRouteArgs.builder()
+        ///             .id(config.require("routeId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("network", found.applyValue(result -&gt; result.network()));
+        ///     }
         /// }
         /// ```
         /// ```yaml

@@ -61,6 +61,30 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetScimIntegrationArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getScimIntegration(GetScimIntegrationArgs.builder()
+        ///             .id(config.require("scimIntegrationId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("prefix", found.applyValue(result -&gt; result.prefix()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   scimIntegrationId:
@@ -129,6 +153,30 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetScimIntegrationArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getScimIntegration(GetScimIntegrationArgs.builder()
+        ///             .id(config.require("scimIntegrationId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("prefix", found.applyValue(result -&gt; result.prefix()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   scimIntegrationId:
@@ -195,6 +243,30 @@ namespace PulumiPrivnet.Privnet
         /// 		ctx.Export("prefix", found.Prefix())
         /// 		return nil
         /// 	})
+        /// }
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetScimIntegrationArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getScimIntegration(GetScimIntegrationArgs.builder()
+        ///             .id(config.require("scimIntegrationId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("prefix", found.applyValue(result -&gt; result.prefix()));
+        ///     }
         /// }
         /// ```
         /// ```yaml

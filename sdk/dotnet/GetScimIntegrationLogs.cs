@@ -63,6 +63,31 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.google.gson.Gson;
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetScimIntegrationLogsArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getScimIntegrationLogs(GetScimIntegrationLogsArgs.builder()
+        ///             .id(config.require("scimIntegrationId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("items", found.applyValue(result -&gt; new Gson().toJsonTree(result.items())));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   scimIntegrationId:
@@ -133,6 +158,31 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.google.gson.Gson;
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetScimIntegrationLogsArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getScimIntegrationLogs(GetScimIntegrationLogsArgs.builder()
+        ///             .id(config.require("scimIntegrationId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("items", found.applyValue(result -&gt; new Gson().toJsonTree(result.items())));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   scimIntegrationId:
@@ -201,6 +251,31 @@ namespace PulumiPrivnet.Privnet
         /// 		ctx.Export("items", found.Items())
         /// 		return nil
         /// 	})
+        /// }
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.google.gson.Gson;
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetScimIntegrationLogsArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getScimIntegrationLogs(GetScimIntegrationLogsArgs.builder()
+        ///             .id(config.require("scimIntegrationId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("items", found.applyValue(result -&gt; new Gson().toJsonTree(result.items())));
+        ///     }
         /// }
         /// ```
         /// ```yaml

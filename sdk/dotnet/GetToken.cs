@@ -64,6 +64,31 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetTokenArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getToken(GetTokenArgs.builder()
+        ///             .userId(config.require("userId"))
+        ///             .id(config.require("tokenId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("expirationDate", found.applyValue(result -&gt; result.expirationDate()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   userId:
@@ -138,6 +163,31 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetTokenArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getToken(GetTokenArgs.builder()
+        ///             .userId(config.require("userId"))
+        ///             .id(config.require("tokenId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("expirationDate", found.applyValue(result -&gt; result.expirationDate()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   userId:
@@ -210,6 +260,31 @@ namespace PulumiPrivnet.Privnet
         /// 		ctx.Export("expirationDate", found.ExpirationDate())
         /// 		return nil
         /// 	})
+        /// }
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetTokenArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getToken(GetTokenArgs.builder()
+        ///             .userId(config.require("userId"))
+        ///             .id(config.require("tokenId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("expirationDate", found.applyValue(result -&gt; result.expirationDate()));
+        ///     }
         /// }
         /// ```
         /// ```yaml

@@ -1,15 +1,19 @@
 /**
  * Every example of the package schema (one per resource kind and per function, scripts/examples, rendered by
- * scripts/examples/render.ts into the descriptions) compiles or runs in each of its four languages:
+ * scripts/examples/render.ts into the descriptions) compiles or runs in each of its five languages, and so do the
+ * shapes of a value no example uses yet (SHAPES below):
  *
  * - TypeScript: `tsc --strict` over all of them against the `pulumi-privnet` package of this checkout;
  * - Python: compiled, then run with the generated SDK (sdk/python) under Pulumi's mocks, so a wrong class,
  *   argument or keyword fails;
  * - Go: `go vet` (a build) of each against the generated SDK (sdk/go), and gofmt finds nothing to change;
- * - YAML: `pulumi preview` against a local server through the resource plugin, the YAML language host checking
- *   every type: the resources' examples and the functions' examples that need no existing object preview with
- *   only creates; the functions' examples that read an object named by an id in the stack's config are checked
- *   the same way, and may fail only with the lookup's "not found" (their ids name nothing on a new server).
+ * - Java: one Maven project (docs/languages.md's pom, offline against sdk/java installed once by
+ *   scripts/java-sdk.sh) holding each example's program as its own class, compiled by one `mvn compile`;
+ * - YAML and Java: `pulumi preview` against a local server through the resource plugin, under the real YAML and
+ *   Java language hosts, of the examples merged into one program: the resources' examples and the functions'
+ *   examples that need no existing object preview with only creates, each declared resource among them; the
+ *   functions' examples that read an object named by an id in the stack's config (or that must exist) run too, and
+ *   may fail only with the lookup's "not found" (their ids name nothing on a new server).
  *
  * An example that does not compile is a failing test, naming it.
  */
@@ -18,15 +22,28 @@ import * as path from "node:path";
 import { stringify } from "yaml";
 import { FUNCTION_EXAMPLES } from "../../scripts/examples/functions";
 import { RESOURCE_EXAMPLES } from "../../scripts/examples/resources";
-import { isConfig, isRef, type Example, type Value } from "../../scripts/examples/spec";
+import {
+  call,
+  config,
+  isConfig,
+  isRef,
+  ref,
+  resource,
+  secret,
+  type Example,
+  type Value,
+} from "../../scripts/examples/spec";
 import { exampleRenderer } from "../../scripts/examples";
 import type { PackageSchema } from "../../scripts/schemagen";
 import { startTestServer, type TestServer } from "../support/server";
 import { repoRoot } from "./engine";
 import { pythonWithSdk, run } from "./inline";
+import { javaProject } from "./java";
 import {
   changesOf,
   makeWork,
+  type PreviewJson,
+  type Project,
   PulumiStack,
   removeWork,
   SETUP_TIMEOUT_MS,
@@ -44,6 +61,55 @@ const examples: [string, Example][] = [
   ...Object.entries(FUNCTION_EXAMPLES),
 ];
 
+/**
+ * Beyond the docs: the shapes of a value (scripts/examples/spec.ts) that no example above uses yet, rendered,
+ * compiled and previewed with them so that a wrong rendering fails before an example uses one: a map of plain
+ * values and a map of lists holding a secret, lists mixing an output, a literal and config values, an output other
+ * than the id as an input, a lookup's output as another's argument, and stack outputs that are objects of a
+ * resource and of a lookup, or that the resource may leave unset.
+ */
+const SHAPES: Example = {
+  title: "Every shape of a value",
+  resources: [
+    resource("team", "Group", { name: "team" }),
+    resource("teamCopy", "Group", { name: ref("team", "name") }),
+    resource("office", "Network", { name: "office", description: "Office LAN" }),
+    resource("ssh", "Policy", {
+      name: "ssh",
+      enabled: true,
+      sourcePostureChecks: ["baseline", config("postureCheckId")],
+      rules: [
+        {
+          name: "ssh",
+          enabled: true,
+          action: "accept",
+          bidirectional: false,
+          protocol: "tcp",
+          ports: ["22"],
+          sources: [ref("team"), config("extraGroupId")],
+          destinations: [ref("teamCopy"), secret("hiddenGroupId")],
+          authorizedGroups: { admins: ["root", secret("sshUser")] },
+        },
+      ],
+    }),
+    resource("hook", "NotificationChannel", {
+      type: "webhook",
+      enabled: false,
+      eventTypes: ["user.join"],
+      target: {
+        url: "https://hooks.example.com/privnet",
+        headers: { "X-Team": "ops", Accept: "application/json" },
+      },
+    }),
+  ],
+  calls: [call("all", "getGroup", { name: "All" }), call("again", "getGroup", { name: ref("all", "name") })],
+  outputs: {
+    rules: ref("ssh", "rules"),
+    officeDescription: ref("office", "description"),
+    allPeers: ref("again", "peers"),
+  },
+};
+
 /** Every config key the examples read, with a value for the checks (a secret is a secret). */
 function configKeys(): Map<string, boolean> {
   const keys = new Map<string, boolean>();
@@ -52,7 +118,7 @@ function configKeys(): Map<string, boolean> {
     else if (Array.isArray(v)) v.forEach(walk);
     else if (typeof v === "object" && !isRef(v)) Object.values(v).forEach(walk);
   };
-  for (const [, e] of examples) {
+  for (const [, e] of [...examples, ["shapes", SHAPES] as const]) {
     for (const r of e.resources ?? []) walk(r.inputs);
     for (const c of e.calls ?? []) walk(c.args ?? {});
   }
@@ -104,8 +170,79 @@ function merged(list: [string, Example][]): Example {
   return out;
 }
 
+/** What each language compiles: the examples and the shapes beyond them. */
+const compiled: [string, Example][] = [...examples, ["shapes", SHAPES]];
+/** What the previews run: every resource's example, every function's that reads no existing object, the shapes... */
+const creates = compiled.filter(
+  ([key, e]) => key in RESOURCE_EXAMPLES || key === "shapes" || !readsExisting(e),
+);
+/** ...and the functions' that read objects that must exist (by an id from config, or as the example says). */
+const lookups = examples.filter(([key, e]) => key in FUNCTION_EXAMPLES && readsExisting(e));
+
+/** The Java package of an example's program (`examples.policy`), in the one Maven project of them all. */
+const javaPackage = (key: string) => `examples.${file(key).toLowerCase()}`;
+
+/**
+ * The Maven project's main class (myproject.App, as docs/languages.md's pom names it): the merged program of the
+ * previews' two lists, one per stack (`creates`, `lookups`), so one jar runs both.
+ */
+const JAVA_MAIN = `package myproject;
+
+import com.pulumi.Pulumi;
+
+public class App {
+    public static void main(String[] args) {
+        Pulumi.run(ctx -> {
+            if (ctx.stackName().equals("lookups")) merged.lookups.App.stack(ctx);
+            else merged.creates.App.stack(ctx);
+        });
+    }
+}
+`;
+
+/** A preview of the merged `list` creates each of its resources, and does nothing else. */
+function expectOnlyCreates(preview: PreviewJson, list: [string, Example][]): void {
+  const changes = changesOf(preview);
+  expect([...new Set(changes.map((c) => c.split(" ")[0]))]).toEqual(["create"]);
+  const declared = (merged(list).resources ?? []).map((r) => `create privnet:index:${r.kind}::${r.name}`);
+  expect(declared.filter((d) => !changes.includes(d))).toEqual([]);
+}
+
+/** A failed preview's lookups that ran reached the provider and the server, which found nothing. */
+function expectNotFound(text: string): void {
+  const errors = [...text.matchAll(/invocation of privnet:index:(\w+) returned an error: ([^\n"]*)/g)]
+    .map((m) => `${m[1]}: ${m[2]}`)
+    .filter((m) => !m.includes("the client connection is closing"));
+  expect(errors.length).toBeGreaterThan(0);
+  expect(errors.filter((m) => !/: privnet: (get\w+: no |GET \S+ 404: |get\w+: .* 404: )/.test(m))).toEqual(
+    [],
+  );
+}
+
 describe("the examples of the package schema compile and run in every language", () => {
   let work = "";
+  let javaBuild: Promise<Project> | undefined;
+
+  /**
+   * One Maven project (docs/languages.md's pom, offline on the run's Maven repository with sdk/java installed
+   * once): every example's program as its own class, and the previews' two merged programs; one `mvn compile`
+   * compiles them all (the previews' Maven runs find the classes up to date).
+   */
+  function javaExamples(): Promise<Project> {
+    javaBuild ??= (async () => {
+      const sources: Record<string, string> = {};
+      for (const [key, e] of compiled) {
+        const pkg = javaPackage(key);
+        sources[`${pkg.replace(/\./g, "/")}/App.java`] = renderer.javaProgram(e, pkg);
+      }
+      sources["merged/creates/App.java"] = renderer.javaProgram(merged(creates), "merged.creates");
+      sources["merged/lookups/App.java"] = renderer.javaProgram(merged(lookups), "merged.lookups");
+      const project = await javaProject(work, "java-examples", JAVA_MAIN, { sources });
+      await run("mvn", ["-q", "compile"], process.env, 600_000, project.dir);
+      return project;
+    })();
+    return javaBuild;
+  }
 
   beforeAll(() => {
     work = makeWork("api-examples");
@@ -131,7 +268,7 @@ describe("the examples of the package schema compile and run in every language",
     async () => {
       const dir = path.join(work, "ts");
       fs.mkdirSync(dir, { recursive: true });
-      for (const [key, e] of examples) {
+      for (const [key, e] of compiled) {
         fs.writeFileSync(path.join(dir, `${file(key)}.ts`), renderer.snippet(e, "typescript", stringify));
       }
       const modules = path.join(repoRoot, "node_modules");
@@ -170,7 +307,7 @@ describe("the examples of the package schema compile and run in every language",
       const python = await pythonWithSdk(work);
       const dir = path.join(work, "py");
       fs.mkdirSync(dir, { recursive: true });
-      for (const [key, e] of examples) {
+      for (const [key, e] of compiled) {
         fs.writeFileSync(path.join(dir, `${file(key)}.py`), renderer.snippet(e, "python", stringify));
       }
       const config = Object.fromEntries(
@@ -201,7 +338,7 @@ describe("the examples of the package schema compile and run in every language",
           "sys.exit(1 if failed else 0)",
         ].join("\n"),
       );
-      const files = examples.map(([key]) => path.join(dir, `${file(key)}.py`));
+      const files = compiled.map(([key]) => path.join(dir, `${file(key)}.py`));
       const out = await run(python, [path.join(dir, "run_all.py"), ...files], process.env, 300_000);
       expect(out.trim()).toBe("all ran");
     },
@@ -220,7 +357,7 @@ describe("the examples of the package schema compile and run in every language",
         .replace(/=> \S*sdk\/go/, `=> ${path.join(repoRoot, "sdk", "go")}`);
       fs.writeFileSync(path.join(dir, "go.mod"), mod);
       fs.copyFileSync(path.join(inline, "go.sum"), path.join(dir, "go.sum"));
-      for (const [key, e] of examples) {
+      for (const [key, e] of compiled) {
         fs.mkdirSync(path.join(dir, file(key)));
         fs.writeFileSync(path.join(dir, file(key), "main.go"), renderer.snippet(e, "go", stringify));
       }
@@ -231,7 +368,25 @@ describe("the examples of the package schema compile and run in every language",
     TEST_TIMEOUT_MS,
   );
 
-  describe("YAML: pulumi preview against a local server", () => {
+  it(
+    "Java: every example compiles in one Maven project against the generated SDK",
+    async () => {
+      const project = await javaExamples();
+      const classes = path.join(project.dir, "target", "classes");
+      for (const [key] of compiled)
+        expect([key, fs.existsSync(path.join(classes, ...javaPackage(key).split("."), "App.class"))]).toEqual(
+          [key, true],
+        );
+      // The docs show each one as App.java of package myproject (docs/languages.md's layout).
+      const [key, e] = examples[0]!;
+      expect(renderer.snippet(e, "java", stringify)).toBe(
+        renderer.javaProgram(e, "myproject").replace(`package ${javaPackage(key)};`, "package myproject;"),
+      );
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  describe("pulumi preview against a local server", () => {
     let server: TestServer;
 
     beforeAll(async () => {
@@ -257,34 +412,58 @@ describe("the examples of the package schema compile and run in every language",
     }
 
     it(
-      "the resources' examples and the functions' that read no existing object: only creates",
+      "YAML: the resources' examples and the functions' that read no existing object: only creates",
       async () => {
-        const list = examples.filter(([key, e]) => key in RESOURCE_EXAMPLES || !readsExisting(e));
-        const stack = await preview("yaml-examples", list);
-        const result = await stack.preview();
-        const ops = new Set(changesOf(result).map((c) => c.split(" ")[0]));
-        expect([...ops]).toEqual(["create"]);
+        const stack = await preview("yaml-examples", creates);
+        expectOnlyCreates(await stack.preview(), creates);
       },
       TEST_TIMEOUT_MS,
     );
 
     it(
-      "the functions' that read objects that must exist: type-checked, then not found",
+      "YAML: the functions' that read objects that must exist: type-checked, then not found",
       async () => {
-        const list = examples.filter(([key, e]) => key in FUNCTION_EXAMPLES && readsExisting(e));
-        const stack = await preview("yaml-lookups", list);
+        const stack = await preview("yaml-lookups", lookups);
         const r = await stack.cli(["preview"], { expect: "nonzero" });
         const text = `${r.stdout}\n${r.stderr}`;
         // The program type-checked (a type error names the property and "is not assignable"), then ran a lookup.
         expect(text).not.toMatch(/not assignable|Cannot assign|unknown property|does not exist on/i);
-        const errors = [...text.matchAll(/invocation of privnet:index:(\w+) returned an error: ([^\n"]*)/g)]
-          .map((m) => `${m[1]}: ${m[2]}`)
-          .filter((m) => !m.includes("the client connection is closing"));
-        expect(errors.length).toBeGreaterThan(0);
-        // Each lookup that ran reached the provider and the server, which found nothing.
-        expect(
-          errors.filter((m) => !/: privnet: (get\w+: no |GET \S+ 404: |get\w+: .* 404: )/.test(m)),
-        ).toEqual([]);
+        expectNotFound(text);
+      },
+      TEST_TIMEOUT_MS,
+    );
+
+    /** A stack of the Java project: `creates` or `lookups` (which merged program myproject.App runs). */
+    async function javaStack(name: "creates" | "lookups") {
+      const project = await javaExamples();
+      const stack = await PulumiStack.init({ project, work, name, server });
+      const code = fs.readFileSync(
+        path.join(project.dir, "src", "main", "java", "merged", name, "App.java"),
+        "utf8",
+      );
+      const values = [...configKeys()]
+        .filter(([key]) => code.includes(`(${JSON.stringify(key)}`))
+        .flatMap(([key, secret]) => [secret ? "--secret" : "--plaintext", `${key}=${sample(key, secret)}`]);
+      if (values.length) await stack.cli(["config", "set-all", ...values]);
+      return stack;
+    }
+
+    it(
+      "Java: the resources' examples and the functions' that read no existing object: only creates",
+      async () => {
+        const stack = await javaStack("creates");
+        expectOnlyCreates(await stack.preview(), creates);
+      },
+      TEST_TIMEOUT_MS,
+    );
+
+    it(
+      "Java: the functions' that read objects that must exist: not found",
+      async () => {
+        const stack = await javaStack("lookups");
+        // The program compiled (above); it stops at the first lookup that fails.
+        const r = await stack.cli(["preview"], { expect: "nonzero" });
+        expectNotFound(`${r.stdout}\n${r.stderr}`);
       },
       TEST_TIMEOUT_MS,
     );

@@ -84,13 +84,15 @@ export interface JavaProjectOptions {
    * the long lives: each preview or up saves two Maven starts (4 to 8 s each on 2 loaded cores).
    */
   jar?: boolean;
+  /** More classes of the program: their paths under src/main/java -> their text, written before any build. */
+  sources?: Record<string, string>;
 }
 
 /**
  * A Java project in `<work>/<name>`: Pulumi.yaml (`runtime: java`, the plugin of this checkout named under
  * `plugins`), the documented pom.xml, `.mvn/maven.config` (offline, on the run's Maven repository),
  * `.mvn/jvm.config` (Maven's JVM with the quick-starting compiler only) and `app` as
- * src/main/java/myproject/App.java.
+ * src/main/java/myproject/App.java (with `sources`, more classes beside it).
  */
 export async function javaProject(
   work: string,
@@ -109,6 +111,11 @@ export async function javaProject(
   fs.writeFileSync(path.join(dir, ".mvn", "jvm.config"), "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC\n");
   const project = { dir, programDir: dir };
   writeApp(project, app);
+  for (const [file, text] of Object.entries(opts.sources ?? {})) {
+    const target = path.join(dir, "src", "main", "java", file);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, text);
+  }
   const runtime = opts.jar
     ? `runtime:\n  name: java\n  options:\n    binary: ${programJar()}\n`
     : "runtime: java\n";

@@ -2,7 +2,8 @@
  * docs/api/ (written by `npm run gen` with Pulumi's docs generator, tools/codegen, then scripts/apidocs.ts): one
  * page per resource and per function of the committed schema, each with its example in TypeScript, Python, Go and
  * YAML, its inputs and outputs; a resource's page says how to import it and which outputs are secrets. `npm run
- * gen:check` keeps the pages as the generator writes them from the schema; this checks what they hold.
+ * gen:check` keeps the pages as the generator writes them from the schema; this checks what they hold, and that a
+ * function's Java signatures are the Java SDK's (sdk/java).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -19,6 +20,22 @@ const schema = JSON.parse(fs.readFileSync(path.join(root, "plugin", "schema.json
 const page = (name: string) => path.join(dir, `${name.toLowerCase()}.md`);
 const resources = Object.keys(schema.resources).map((t) => t.split(":")[2]!);
 const functions = Object.keys(schema.functions).map((t) => t.split(":")[2]!);
+const javaFunctions = fs.readFileSync(
+  path.join(
+    root,
+    "sdk",
+    "java",
+    "src",
+    "main",
+    "java",
+    "io",
+    "github",
+    "pulumiprivnet",
+    "privnet",
+    "PrivnetFunctions.java",
+  ),
+  "utf8",
+);
 
 describe("docs/api", () => {
   it("has a page for every resource and every function, and an index linking them", () => {
@@ -36,7 +53,7 @@ describe("docs/api", () => {
   it.each([...resources, ...functions])("%s: an example in each language, inputs and outputs", (name) => {
     const text = fs.readFileSync(page(name), "utf8");
     expect(text).toContain("## Example Usage");
-    for (const fence of ["```typescript", "```python", "```go", "```yaml"])
+    for (const fence of ["```typescript", "```python", "```go", "```java", "```yaml"])
       expect([name, text.includes(fence)]).toEqual([name, true]);
     // No part of the site's page machinery is left.
     expect(text).not.toMatch(/<pulumi-choos|\{\{[%<]|^---$/m);
@@ -55,6 +72,22 @@ describe("docs/api", () => {
           ]);
       }
     }
+  });
+
+  it.each(functions)("%s: the Java signatures are those of the Java SDK's PrivnetFunctions", (name) => {
+    const text = fs.readFileSync(page(name), "utf8");
+    const block = /\*\*Java\*\*\n\n<div class="highlight">[^]*?<\/code>/.exec(
+      text.slice(text.indexOf("## Using")),
+    )?.[0];
+    expect([name, block !== undefined]).toEqual([name, true]);
+    const signatures = block!
+      .replace(/<[^>]+>/g, "")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .split("\n")
+      .filter((l) => l.startsWith("public static"));
+    expect(signatures.length).toBe(3);
+    expect(signatures.filter((l) => !javaFunctions.includes(`${l} {`))).toEqual([]);
   });
 
   it("the conversion keeps this package's languages, each under its name, and drops the site's chooser", () => {

@@ -1,8 +1,9 @@
 /**
- * The generated Python and Go SDKs document the package in their own language: no Python docstring and no Go
- * comment holds TypeScript (a call with an object literal, an arrow function, `new X(`, `const`, `await`, an
- * `import * as`), and each resource's and function's doc holds its example in the SDK's language (the schema's
- * per-language example blocks, filtered by each SDK's generator). Read from the committed generated files.
+ * The generated Python, Go and Java SDKs document the package in their own language: no Python docstring, Go
+ * comment or Javadoc holds TypeScript (a call with an object literal, an arrow function, `new X(`, `const`,
+ * `await`, an `import * as`; in Java, whose own code has `new X(` and camelCase lookups, the others), and each
+ * resource's and function's doc holds its example in the SDK's language (the schema's per-language example
+ * blocks, filtered by each SDK's generator). Read from the committed generated files.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -48,10 +49,23 @@ function comments(text: string): string[] {
   return runs;
 }
 
-function offences(docs: [string, string[]][]): string[] {
+/** The Javadoc comments of a Java file (the text of its `/** ... *\/` blocks, the leading `*` dropped). */
+function javadocs(text: string): string[] {
+  return [...text.matchAll(/\/\*\*([\s\S]*?)\*\//g)].map((m) =>
+    m[1]!
+      .split("\n")
+      .map((l) => l.replace(/^\s*\* ?/, ""))
+      .join("\n"),
+  );
+}
+
+/** What Java itself writes: `new Group(...)`, `PrivnetFunctions.getGroup(...)`. */
+const JAVA_OWN = new Set(["new X(...)", "a camelCase lookup call"]);
+
+function offences(docs: [string, string[]][], allowed = new Set<string>()): string[] {
   return docs.flatMap(([file, texts]) =>
     texts.flatMap((t) =>
-      TYPESCRIPT.flatMap(([what, re]) => {
+      TYPESCRIPT.filter(([what]) => !allowed.has(what)).flatMap(([what, re]) => {
         const m = re.exec(t);
         return m
           ? [`${path.relative(root, file)}: ${what}: ${t.slice(Math.max(0, m.index - 40), m.index + 40)}`]
@@ -67,6 +81,23 @@ const python = files(path.join(root, "sdk", "python", "pulumi_privnet"), ".py").
 const go = files(path.join(root, "sdk", "go", "privnet"), ".go").map((f): [string, string[]] => [
   f,
   comments(fs.readFileSync(f, "utf8")),
+]);
+
+const javaDir = path.join(
+  root,
+  "sdk",
+  "java",
+  "src",
+  "main",
+  "java",
+  "io",
+  "github",
+  "pulumiprivnet",
+  "privnet",
+);
+const java = files(javaDir, ".java").map((f): [string, string[]] => [
+  f,
+  javadocs(fs.readFileSync(f, "utf8")),
 ]);
 
 describe("the generated SDKs' docs are in their own language", () => {
@@ -86,7 +117,15 @@ describe("the generated SDKs' docs are in their own language", () => {
     expect(offences(go)).toEqual([]);
   });
 
-  it("each resource and function shows its example in Python and in Go", () => {
+  it("no Javadoc holds TypeScript", () => {
+    expect(java.length).toBeGreaterThan(50);
+    expect(offences(java, JAVA_OWN)).toEqual([]);
+    expect(
+      offences([["X.java", ["var found = privnet.getGroupOutput({ name: x });"]]], JAVA_OWN),
+    ).not.toEqual([]);
+  });
+
+  it("each resource and function shows its example in Python, in Go and in Java", () => {
     const schema = JSON.parse(fs.readFileSync(path.join(root, "plugin", "schema.json"), "utf8")) as {
       resources: Record<string, unknown>;
       functions: Record<string, unknown>;
@@ -110,6 +149,14 @@ describe("the generated SDKs' docs are in their own language", () => {
       );
       const goText = fs.readFileSync(goFile, "utf8");
       if (!goText.includes("// ```go") || !goText.includes("pulumi.Run(")) missing.push(`go ${name}`);
+      // A resource's class documents it; a function's is a method of PrivnetFunctions.
+      const javaDocs = /^[A-Z]/.test(name)
+        ? javadocs(fs.readFileSync(path.join(javaDir, `${name}.java`), "utf8"))
+        : javadocs(fs.readFileSync(path.join(javaDir, "PrivnetFunctions.java"), "utf8")).filter((d) =>
+            d.includes(`PrivnetFunctions.${name}(`),
+          );
+      if (!javaDocs.some((d) => d.includes("<pre>") && d.includes("Pulumi.run(App::stack)")))
+        missing.push(`java ${name}`);
     }
     expect(missing).toEqual([]);
   });

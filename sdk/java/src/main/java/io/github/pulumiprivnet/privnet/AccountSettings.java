@@ -23,6 +23,34 @@ import javax.annotation.Nullable;
  * The account&#39;s settings (one per account). Only the settings the program names are managed: every other setting, including settings this provider does not know, stays exactly as the server holds it. Creating the resource adopts the account&#39;s settings; destroying it puts the named settings back to the values they had before (kept in state as `priorSettings`).
  * 
  * ## Example Usage
+ * ### Peer login expiry and approval
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumiprivnet.privnet.AccountSettings;
+ * import io.github.pulumiprivnet.privnet.AccountSettingsArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.AccountSettingsExtraArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var settings = new AccountSettings("settings", AccountSettingsArgs.builder()
+ *             .peerLoginExpirationEnabled(true)
+ *             .peerLoginExpiration(86400)
+ *             .extra(AccountSettingsExtraArgs.builder()
+ *                 .peerApprovalEnabled(true)
+ *                 .build())
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

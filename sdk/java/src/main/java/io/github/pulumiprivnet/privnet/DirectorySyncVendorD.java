@@ -20,6 +20,33 @@ import javax.annotation.Nullable;
  * Deprecated: the earlier name of GoogleWorkspaceSync, the same object; use GoogleWorkspaceSync. A Google Workspace directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `serviceAccountKey` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
  * 
  * ## Example Usage
+ * ### Users and groups from vendor D&#39;s directory
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumiprivnet.privnet.DirectorySyncVendorD;
+ * import io.github.pulumiprivnet.privnet.DirectorySyncVendorDArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var config = ctx.config();
+ * 
+ *         var directory = new DirectorySyncVendorD("directory", DirectorySyncVendorDArgs.builder()
+ *             .serviceAccountKey(config.requireSecret("serviceAccountKey"))
+ *             .customerId("C01")
+ *             .groupPrefixes("eng-")
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

@@ -20,6 +20,35 @@ import javax.annotation.Nullable;
  * Deprecated: the earlier name of AzureAdSync, the same object; use AzureAdSync. A Azure AD (Microsoft Entra ID) directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `clientSecret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update. Changing `host` replaces the integration (the API cannot change it in place).
  * 
  * ## Example Usage
+ * ### Users and groups from vendor E&#39;s directory
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumiprivnet.privnet.DirectorySyncVendorE;
+ * import io.github.pulumiprivnet.privnet.DirectorySyncVendorEArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var config = ctx.config();
+ * 
+ *         var directory = new DirectorySyncVendorE("directory", DirectorySyncVendorEArgs.builder()
+ *             .clientId("privnet")
+ *             .clientSecret(config.requireSecret("directoryClientSecret"))
+ *             .tenantId("tenant")
+ *             .host("api.example.com")
+ *             .groupPrefixes("ops-")
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

@@ -17,6 +17,49 @@ import javax.annotation.Nullable;
  * A record of a DNS zone. Its name must be the zone&#39;s domain or a subdomain of it. Moving it to another zone replaces it.
  * 
  * ## Example Usage
+ * ### An A record in a private zone
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumiprivnet.privnet.DnsRecord;
+ * import io.github.pulumiprivnet.privnet.DnsRecordArgs;
+ * import io.github.pulumiprivnet.privnet.DnsZone;
+ * import io.github.pulumiprivnet.privnet.DnsZoneArgs;
+ * import io.github.pulumiprivnet.privnet.Group;
+ * import io.github.pulumiprivnet.privnet.GroupArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var ops = new Group("ops", GroupArgs.builder()
+ *             .name("ops")
+ *             .build());
+ * 
+ *         var internal = new DnsZone("internal", DnsZoneArgs.builder()
+ *             .name("internal")
+ *             .domain("internal.example.com")
+ *             .enableSearchDomain(false)
+ *             .distributionGroups(Output.all(ops.id()))
+ *             .build());
+ * 
+ *         var db = new DnsRecord("db", DnsRecordArgs.builder()
+ *             .zoneId(internal.id())
+ *             .name("db.internal.example.com")
+ *             .type("A")
+ *             .content("10.20.0.10")
+ *             .ttl(300)
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

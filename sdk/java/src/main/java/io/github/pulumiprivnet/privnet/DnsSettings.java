@@ -20,6 +20,36 @@ import javax.annotation.Nullable;
  * The account&#39;s DNS settings (one per account). Creating the resource adopts the settings; destroying it puts back the values they had before (kept in state as `priorSettings`).
  * 
  * ## Example Usage
+ * ### Peers of a group without DNS management
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumiprivnet.privnet.DnsSettings;
+ * import io.github.pulumiprivnet.privnet.DnsSettingsArgs;
+ * import io.github.pulumiprivnet.privnet.Group;
+ * import io.github.pulumiprivnet.privnet.GroupArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var servers = new Group("servers", GroupArgs.builder()
+ *             .name("servers")
+ *             .build());
+ * 
+ *         var dnsSettings = new DnsSettings("dnsSettings", DnsSettingsArgs.builder()
+ *             .disabledManagementGroups(Output.all(servers.id()))
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

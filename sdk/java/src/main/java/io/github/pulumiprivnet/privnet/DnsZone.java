@@ -20,6 +20,39 @@ import javax.annotation.Nullable;
  * A custom DNS zone served to the peers of `distributionGroups`. Records are separate resources.
  * 
  * ## Example Usage
+ * ### A private DNS zone
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumiprivnet.privnet.DnsZone;
+ * import io.github.pulumiprivnet.privnet.DnsZoneArgs;
+ * import io.github.pulumiprivnet.privnet.Group;
+ * import io.github.pulumiprivnet.privnet.GroupArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var ops = new Group("ops", GroupArgs.builder()
+ *             .name("ops")
+ *             .build());
+ * 
+ *         var internal = new DnsZone("internal", DnsZoneArgs.builder()
+ *             .name("internal")
+ *             .domain("internal.example.com")
+ *             .enableSearchDomain(false)
+ *             .distributionGroups(Output.all(ops.id()))
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

@@ -19,6 +19,53 @@ import javax.annotation.Nullable;
  * Each record is named by its entry alone, never by its position or by the other entries: its full name, type and content (`&lt;component&gt;-&lt;name&gt;-&lt;type&gt;-&lt;content&gt;`), as an A or AAAA record may share its name and type with others (a round-robin set); a CNAME, alone on its name, by its full name and type (`&lt;component&gt;-&lt;name&gt;-CNAME`). Reordering `records` changes nothing; adding an entry creates that record and removing one deletes that record alone, also in a round-robin set; changing a ttl, or a CNAME&#39;s content, updates the record in place; changing an A or AAAA record&#39;s content creates the new record, then deletes the old one; changing a name or type replaces the record. A change to the zone&#39;s name, domain, groups or flags updates the zone in place.
  * 
  * ## Example Usage
+ * ### A private zone with its records in one declaration
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumiprivnet.privnet.DnsZoneBundle;
+ * import io.github.pulumiprivnet.privnet.DnsZoneBundleArgs;
+ * import io.github.pulumiprivnet.privnet.Group;
+ * import io.github.pulumiprivnet.privnet.GroupArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.DnsZoneBundleRecordArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var ops = new Group("ops", GroupArgs.builder()
+ *             .name("ops")
+ *             .build());
+ * 
+ *         var internal = new DnsZoneBundle("internal", DnsZoneBundleArgs.builder()
+ *             .name("internal")
+ *             .domain("internal.example.com")
+ *             .distributionGroups(Output.all(ops.id()))
+ *             .records(
+ *                 DnsZoneBundleRecordArgs.builder()
+ *                     .name("db")
+ *                     .type("A")
+ *                     .content("10.20.0.10")
+ *                     .build(),
+ *                 DnsZoneBundleRecordArgs.builder()
+ *                     .name("www")
+ *                     .type("CNAME")
+ *                     .content("web.internal.example.com")
+ *                     .ttl(60)
+ *                     .build())
+ *             .build());
+ * 
+ *         ctx.export("zoneId", internal.zoneId());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  */
 @ResourceType(type="privnet:index:DnsZoneBundle")

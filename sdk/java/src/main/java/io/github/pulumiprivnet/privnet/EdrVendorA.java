@@ -21,6 +21,45 @@ import javax.annotation.Nullable;
  * Deprecated: the earlier name of EdrSentinelOne, the same object; use EdrSentinelOne. The SentinelOne endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor&#39;s checks. Creating the resource adopts an existing integration. `apiToken` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
  * 
  * ## Example Usage
+ * ### Vendor A&#39;s endpoint checks for a group
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumiprivnet.privnet.EdrVendorA;
+ * import io.github.pulumiprivnet.privnet.EdrVendorAArgs;
+ * import io.github.pulumiprivnet.privnet.Group;
+ * import io.github.pulumiprivnet.privnet.GroupArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.EdrVendorAMatchAttributesArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var config = ctx.config();
+ * 
+ *         var servers = new Group("servers", GroupArgs.builder()
+ *             .name("servers")
+ *             .build());
+ * 
+ *         var edrA = new EdrVendorA("edrA", EdrVendorAArgs.builder()
+ *             .groups(Output.all(servers.id()))
+ *             .lastSyncedInterval(24)
+ *             .apiUrl("https://edr-a.example.com")
+ *             .apiToken(config.requireSecret("edrApiToken"))
+ *             .matchAttributes(EdrVendorAMatchAttributesArgs.builder()
+ *                 .firewallEnabled(true)
+ *                 .build())
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

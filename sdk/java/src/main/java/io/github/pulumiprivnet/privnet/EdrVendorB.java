@@ -20,6 +20,42 @@ import javax.annotation.Nullable;
  * Deprecated: the earlier name of EdrIntune, the same object; use EdrIntune. The Microsoft Intune endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor&#39;s checks. Creating the resource adopts an existing integration. `secret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
  * 
  * ## Example Usage
+ * ### Vendor B&#39;s endpoint checks for a group
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumiprivnet.privnet.EdrVendorB;
+ * import io.github.pulumiprivnet.privnet.EdrVendorBArgs;
+ * import io.github.pulumiprivnet.privnet.Group;
+ * import io.github.pulumiprivnet.privnet.GroupArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var config = ctx.config();
+ * 
+ *         var servers = new Group("servers", GroupArgs.builder()
+ *             .name("servers")
+ *             .build());
+ * 
+ *         var edrB = new EdrVendorB("edrB", EdrVendorBArgs.builder()
+ *             .groups(Output.all(servers.id()))
+ *             .lastSyncedInterval(24)
+ *             .clientId("privnet")
+ *             .tenantId("tenant")
+ *             .secret(config.requireSecret("edrSecret"))
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

@@ -20,6 +20,42 @@ import javax.annotation.Nullable;
  * Deprecated: the earlier name of EdrFalcon, the same object; use EdrFalcon. The CrowdStrike Falcon endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor&#39;s checks. Creating the resource adopts an existing integration. `clientId` and `secret` are write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
  * 
  * ## Example Usage
+ * ### Vendor C&#39;s endpoint checks for a group
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumiprivnet.privnet.EdrVendorC;
+ * import io.github.pulumiprivnet.privnet.EdrVendorCArgs;
+ * import io.github.pulumiprivnet.privnet.Group;
+ * import io.github.pulumiprivnet.privnet.GroupArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var config = ctx.config();
+ * 
+ *         var servers = new Group("servers", GroupArgs.builder()
+ *             .name("servers")
+ *             .build());
+ * 
+ *         var edrC = new EdrVendorC("edrC", EdrVendorCArgs.builder()
+ *             .groups(Output.all(servers.id()))
+ *             .clientId(config.requireSecret("edrClientId"))
+ *             .secret(config.requireSecret("edrSecret"))
+ *             .cloudId("eu-1")
+ *             .ztaScoreThreshold(70)
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

@@ -19,6 +19,37 @@ import javax.annotation.Nullable;
  * Forwards events to an external platform (datadog, s3, firehose, generic_http). `config` is a secret input: the API masks credential values in responses, so those are kept from state while the other settings are read back. Changing `platform` creates a new integration.
  * 
  * ## Example Usage
+ * ### Audit events streamed to Datadog
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumiprivnet.privnet.EventStreamingIntegration;
+ * import io.github.pulumiprivnet.privnet.EventStreamingIntegrationArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var config = ctx.config();
+ * 
+ *         var datadog = new EventStreamingIntegration("datadog", EventStreamingIntegrationArgs.builder()
+ *             .platform("datadog")
+ *             .config(Output.<String>mapBuilder()
+ *                 .put("api_key", config.requireSecret("datadogApiKey"))
+ *                 .put("site", "datadoghq.eu")
+ *                 .build())
+ *             .enabled(true)
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

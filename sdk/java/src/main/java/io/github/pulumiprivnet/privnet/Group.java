@@ -20,6 +20,31 @@ import javax.annotation.Nullable;
  * A group of peers and network resources. Policies, routes, DNS and setup keys refer to groups by id. The built-in `All` group cannot be managed; look it up with `getGroup` by its name, `All`.
  * 
  * ## Example Usage
+ * ### A group of servers
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumiprivnet.privnet.Group;
+ * import io.github.pulumiprivnet.privnet.GroupArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var servers = new Group("servers", GroupArgs.builder()
+ *             .name("servers")
+ *             .build());
+ * 
+ *         ctx.export("serversGroupId", servers.id());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

@@ -17,6 +17,35 @@ import javax.annotation.Nullable;
  * An identity provider users sign in with. `clientSecret` is a secret input the API never returns: it is kept in state (encrypted) and sent again on every update; a change made elsewhere cannot be detected.
  * 
  * ## Example Usage
+ * ### An OIDC identity provider
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumiprivnet.privnet.IdentityProvider;
+ * import io.github.pulumiprivnet.privnet.IdentityProviderArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var config = ctx.config();
+ * 
+ *         var sso = new IdentityProvider("sso", IdentityProviderArgs.builder()
+ *             .type("oidc")
+ *             .name("sso")
+ *             .issuer("https://sso.example.com")
+ *             .clientId("privnet")
+ *             .clientSecret(config.requireSecret("oidcClientSecret"))
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

@@ -18,6 +18,33 @@ import javax.annotation.Nullable;
  * Makes a peer an ingress peer that forwards public ports (cloud offering only). Choosing another peer replaces it.
  * 
  * ## Example Usage
+ * ### An enrolled peer as an ingress peer
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumiprivnet.privnet.IngressPeer;
+ * import io.github.pulumiprivnet.privnet.IngressPeerArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var config = ctx.config();
+ * 
+ *         var ingress = new IngressPeer("ingress", IngressPeerArgs.builder()
+ *             .peerId(config.require("peerId"))
+ *             .enabled(true)
+ *             .fallback(true)
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

@@ -22,6 +22,39 @@ import javax.annotation.Nullable;
  * Public ports on an ingress peer forwarded to a peer&#39;s ports (cloud offering only): `portRanges` are translated, `directPort` allocates ports 1:1. `portRangeMappings` shows the public ports. Choosing another peer replaces it.
  * 
  * ## Example Usage
+ * ### Ports of an ingress peer forwarded to a peer
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumiprivnet.privnet.IngressPortAllocation;
+ * import io.github.pulumiprivnet.privnet.IngressPortAllocationArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.IngressPortAllocationPortRangeArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var config = ctx.config();
+ * 
+ *         var web = new IngressPortAllocation("web", IngressPortAllocationArgs.builder()
+ *             .peerId(config.require("peerId"))
+ *             .name("web")
+ *             .enabled(true)
+ *             .portRanges(IngressPortAllocationPortRangeArgs.builder()
+ *                 .start(8080)
+ *                 .end(8081)
+ *                 .protocol("tcp")
+ *                 .build())
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

@@ -19,6 +19,48 @@ import javax.annotation.Nullable;
  * A nameserver group: 1 to 3 upstream nameservers used by the peers of `groups`, either for every domain (`primary`) or for match `domains`.
  * 
  * ## Example Usage
+ * ### A resolver for an internal domain
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumiprivnet.privnet.Group;
+ * import io.github.pulumiprivnet.privnet.GroupArgs;
+ * import io.github.pulumiprivnet.privnet.NameserverGroup;
+ * import io.github.pulumiprivnet.privnet.NameserverGroupArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.NameserverGroupNameserverArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var ops = new Group("ops", GroupArgs.builder()
+ *             .name("ops")
+ *             .build());
+ * 
+ *         var corpDns = new NameserverGroup("corpDns", NameserverGroupArgs.builder()
+ *             .name("corp")
+ *             .description("Corporate resolver")
+ *             .nameservers(NameserverGroupNameserverArgs.builder()
+ *                 .ip("10.0.0.53")
+ *                 .nsType("udp")
+ *                 .port(53)
+ *                 .build())
+ *             .enabled(true)
+ *             .groups(Output.all(ops.id()))
+ *             .primary(false)
+ *             .domains("corp.example.com")
+ *             .searchDomainsEnabled(true)
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

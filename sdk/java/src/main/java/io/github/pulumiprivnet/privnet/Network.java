@@ -19,6 +19,32 @@ import javax.annotation.Nullable;
  * A network: holds network resources (hosts, subnets, domains) and the routers that reach them.
  * 
  * ## Example Usage
+ * ### A network
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumiprivnet.privnet.Network;
+ * import io.github.pulumiprivnet.privnet.NetworkArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var office = new Network("office", NetworkArgs.builder()
+ *             .name("office")
+ *             .description("Office LAN")
+ *             .build());
+ * 
+ *         ctx.export("networkId", office.id());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

@@ -19,6 +19,60 @@ import javax.annotation.Nullable;
  * Each child is named by its entry&#39;s key, never by its position: the network takes the component&#39;s name, a router `&lt;component&gt;-peer-&lt;peer&gt;` or `&lt;component&gt;-groups-&lt;group ids sorted&gt;`, a resource `&lt;component&gt;-&lt;resource name&gt;`. Reordering a list changes nothing; changing an entry&#39;s other fields (an address, a metric) updates that child in place; changing its key (a resource&#39;s name, a router&#39;s peer or groups) replaces it; removing an entry deletes that child alone. Renaming the network or changing its description updates it in place.
  * 
  * ## Example Usage
+ * ### An office network with its routers and resources in one declaration
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumiprivnet.privnet.Group;
+ * import io.github.pulumiprivnet.privnet.GroupArgs;
+ * import io.github.pulumiprivnet.privnet.NetworkBundle;
+ * import io.github.pulumiprivnet.privnet.NetworkBundleArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.NetworkBundleResourceArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.NetworkBundleRouterArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var servers = new Group("servers", GroupArgs.builder()
+ *             .name("servers")
+ *             .build());
+ * 
+ *         var ops = new Group("ops", GroupArgs.builder()
+ *             .name("ops")
+ *             .build());
+ * 
+ *         var office = new NetworkBundle("office", NetworkBundleArgs.builder()
+ *             .name("office")
+ *             .description("Office LAN")
+ *             .routers(NetworkBundleRouterArgs.builder()
+ *                 .peerGroups(Output.all(servers.id()))
+ *                 .metric(100)
+ *                 .build())
+ *             .resources(
+ *                 NetworkBundleResourceArgs.builder()
+ *                     .name("office-lan")
+ *                     .address("10.10.0.0/16")
+ *                     .groups(Output.all(ops.id()))
+ *                     .build(),
+ *                 NetworkBundleResourceArgs.builder()
+ *                     .name("intranet")
+ *                     .address("intranet.example.com")
+ *                     .groups(Output.all(ops.id()))
+ *                     .build())
+ *             .build());
+ * 
+ *         ctx.export("officeNetworkId", office.networkId());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  */
 @ResourceType(type="privnet:index:NetworkBundle")

@@ -19,6 +19,47 @@ import javax.annotation.Nullable;
  * A resource inside a network: a host (IP), a subnet (CIDR) or a domain (wildcards allowed). Its `type` follows from the address. Moving it to another network replaces it (the old resource is deleted first: names may be unique in the account).
  * 
  * ## Example Usage
+ * ### A host in a network, in a group
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumiprivnet.privnet.Group;
+ * import io.github.pulumiprivnet.privnet.GroupArgs;
+ * import io.github.pulumiprivnet.privnet.Network;
+ * import io.github.pulumiprivnet.privnet.NetworkArgs;
+ * import io.github.pulumiprivnet.privnet.NetworkResource;
+ * import io.github.pulumiprivnet.privnet.NetworkResourceArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var office = new Network("office", NetworkArgs.builder()
+ *             .name("office")
+ *             .description("Office LAN")
+ *             .build());
+ * 
+ *         var servers = new Group("servers", GroupArgs.builder()
+ *             .name("servers")
+ *             .build());
+ * 
+ *         var printer = new NetworkResource("printer", NetworkResourceArgs.builder()
+ *             .networkId(office.id())
+ *             .name("printer")
+ *             .address("10.10.0.7")
+ *             .enabled(true)
+ *             .groups(Output.all(servers.id()))
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

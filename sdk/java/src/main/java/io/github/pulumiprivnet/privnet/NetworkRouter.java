@@ -20,6 +20,47 @@ import javax.annotation.Nullable;
  * A router of a network: a routing peer (`peer`) or groups of routing peers (`peerGroups`). Moving it to another network replaces it.
  * 
  * ## Example Usage
+ * ### A network&#39;s routers: the peers of a group
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumiprivnet.privnet.Group;
+ * import io.github.pulumiprivnet.privnet.GroupArgs;
+ * import io.github.pulumiprivnet.privnet.Network;
+ * import io.github.pulumiprivnet.privnet.NetworkArgs;
+ * import io.github.pulumiprivnet.privnet.NetworkRouter;
+ * import io.github.pulumiprivnet.privnet.NetworkRouterArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var office = new Network("office", NetworkArgs.builder()
+ *             .name("office")
+ *             .description("Office LAN")
+ *             .build());
+ * 
+ *         var servers = new Group("servers", GroupArgs.builder()
+ *             .name("servers")
+ *             .build());
+ * 
+ *         var officeRouter = new NetworkRouter("officeRouter", NetworkRouterArgs.builder()
+ *             .networkId(office.id())
+ *             .peerGroups(Output.all(servers.id()))
+ *             .metric(100)
+ *             .masquerade(true)
+ *             .enabled(true)
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

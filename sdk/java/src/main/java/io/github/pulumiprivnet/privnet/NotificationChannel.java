@@ -19,6 +19,41 @@ import javax.annotation.Nullable;
  * Reports account activity (the activity codes of `eventTypes`) by email to `target.emails` or as a webhook POST to `target.url` with `target.headers`. `target` is a secret input: webhook header values are credentials the API never returns (it masks them), so state keeps the program&#39;s, and a webhook URL often carries a token of its own. Every change, `type` included, is made in place.
  * 
  * ## Example Usage
+ * ### New users and deleted groups reported to a webhook
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumiprivnet.privnet.NotificationChannel;
+ * import io.github.pulumiprivnet.privnet.NotificationChannelArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.NotificationChannelTargetArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var config = ctx.config();
+ * 
+ *         var alerts = new NotificationChannel("alerts", NotificationChannelArgs.builder()
+ *             .type("webhook")
+ *             .enabled(true)
+ *             .eventTypes("user.join", "group.delete")
+ *             .target(NotificationChannelTargetArgs.builder()
+ *                 .url("https://hooks.example.com/privnet")
+ *                 .headers(Output.<String>mapBuilder()
+ *                     .put("Authorization", config.requireSecret("webhookAuth"))
+ *                     .build())
+ *                 .build())
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

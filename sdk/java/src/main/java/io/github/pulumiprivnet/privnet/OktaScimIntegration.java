@@ -19,6 +19,35 @@ import javax.annotation.Nullable;
  * An Okta SCIM provisioning integration: the Okta enterprise connection `connectionName` pushes users and groups (those matching `groupPrefixes` and `userGroupPrefixes`) into the account with the bearer token `authToken`, a secret output. The API answers the token in full only when it is made, so it is kept in state (an imported integration has none until `rotateToken` is set). `connectionName` is write-only and fixed at creation: changing it creates a new integration (and a new token for Okta to use). Everything else changes in place.
  * 
  * ## Example Usage
+ * ### Users and groups pushed by Okta over SCIM
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumiprivnet.privnet.OktaScimIntegration;
+ * import io.github.pulumiprivnet.privnet.OktaScimIntegrationArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var config = ctx.config();
+ * 
+ *         var okta = new OktaScimIntegration("okta", OktaScimIntegrationArgs.builder()
+ *             .connectionName(config.require("oktaConnectionName"))
+ *             .groupPrefixes("eng-")
+ *             .userGroupPrefixes("eng-")
+ *             .build());
+ * 
+ *         ctx.export("oktaScimToken", okta.authToken());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

@@ -22,6 +22,33 @@ import javax.annotation.Nullable;
  * Manages the settings of an enrolled peer (a device that joined with a setup key or a user login). Creating the resource adopts the peer named by `peerId`. Only the settings the program names are managed: the others keep the values the peer has. Destroying the resource stops managing the peer and leaves the device enrolled with its current settings. Remove devices with the API or the dashboard.
  * 
  * ## Example Usage
+ * ### The settings of an enrolled peer
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumiprivnet.privnet.Peer;
+ * import io.github.pulumiprivnet.privnet.PeerArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var config = ctx.config();
+ * 
+ *         var gateway = new Peer("gateway", PeerArgs.builder()
+ *             .peerId(config.require("peerId"))
+ *             .name("gateway")
+ *             .sshEnabled(true)
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

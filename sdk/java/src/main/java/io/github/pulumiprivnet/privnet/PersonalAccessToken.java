@@ -19,6 +19,43 @@ import javax.annotation.Nullable;
  * A personal access token of a user (typically a service user). `plainToken` is the value to authenticate with; it exists only in the create response and is kept in state as a secret output. Tokens cannot be changed: any change creates a new token.
  * 
  * ## Example Usage
+ * ### A token of a service user
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumiprivnet.privnet.PersonalAccessToken;
+ * import io.github.pulumiprivnet.privnet.PersonalAccessTokenArgs;
+ * import io.github.pulumiprivnet.privnet.User;
+ * import io.github.pulumiprivnet.privnet.UserArgs;
+ * import java.util.List;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var ci = new User("ci", UserArgs.builder()
+ *             .name("ci")
+ *             .role("admin")
+ *             .autoGroups(List.of())
+ *             .isServiceUser(true)
+ *             .build());
+ * 
+ *         var ciToken = new PersonalAccessToken("ciToken", PersonalAccessTokenArgs.builder()
+ *             .userId(ci.id())
+ *             .name("ci")
+ *             .expiresIn(30)
+ *             .build());
+ * 
+ *         ctx.export("token", ciToken.plainToken());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

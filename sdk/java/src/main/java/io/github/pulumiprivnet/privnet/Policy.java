@@ -20,6 +20,68 @@ import javax.annotation.Nullable;
  * An access policy: its rules allow (or drop) traffic from source groups or a resource to destination groups or a resource. Rule ids are assigned by the service and kept across updates.
  * 
  * ## Example Usage
+ * ### SSH and HTTPS from one group to another
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumiprivnet.privnet.Group;
+ * import io.github.pulumiprivnet.privnet.GroupArgs;
+ * import io.github.pulumiprivnet.privnet.Policy;
+ * import io.github.pulumiprivnet.privnet.PolicyArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.PolicyRuleArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.PolicyRulePortRangeArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var ops = new Group("ops", GroupArgs.builder()
+ *             .name("ops")
+ *             .build());
+ * 
+ *         var servers = new Group("servers", GroupArgs.builder()
+ *             .name("servers")
+ *             .build());
+ * 
+ *         var opsToServers = new Policy("opsToServers", PolicyArgs.builder()
+ *             .name("ops to servers")
+ *             .description("Operators reach the servers")
+ *             .enabled(true)
+ *             .rules(
+ *                 PolicyRuleArgs.builder()
+ *                     .name("ssh and https")
+ *                     .enabled(true)
+ *                     .action("accept")
+ *                     .bidirectional(false)
+ *                     .protocol("tcp")
+ *                     .ports("22", "443")
+ *                     .sources(Output.all(ops.id()))
+ *                     .destinations(Output.all(servers.id()))
+ *                     .build(),
+ *                 PolicyRuleArgs.builder()
+ *                     .name("metrics")
+ *                     .enabled(true)
+ *                     .action("accept")
+ *                     .bidirectional(false)
+ *                     .protocol("tcp")
+ *                     .portRanges(PolicyRulePortRangeArgs.builder()
+ *                         .start(9100)
+ *                         .end(9110)
+ *                         .build())
+ *                     .sources(Output.all(ops.id()))
+ *                     .destinations(Output.all(servers.id()))
+ *                     .build())
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

@@ -17,6 +17,56 @@ import javax.annotation.Nullable;
  * A posture check: minimum agent and OS versions, allowed locations, local network ranges and required processes. Policies list posture checks in `sourcePostureChecks`.
  * 
  * ## Example Usage
+ * ### A recent agent and kernel, from allowed countries
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumiprivnet.privnet.PostureCheck;
+ * import io.github.pulumiprivnet.privnet.PostureCheckArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.PostureCheckChecksArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.PostureCheckChecksGeoLocationCheckArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.PostureCheckChecksGeoLocationCheckLocationArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.PostureCheckChecksNbVersionCheckArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.PostureCheckChecksOsVersionCheckArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.PostureCheckChecksOsVersionCheckLinuxArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var baseline = new PostureCheck("baseline", PostureCheckArgs.builder()
+ *             .name("baseline")
+ *             .description("Recent agent and kernel")
+ *             .checks(PostureCheckChecksArgs.builder()
+ *                 .nbVersionCheck(PostureCheckChecksNbVersionCheckArgs.builder()
+ *                     .minVersion("0.30.0")
+ *                     .build())
+ *                 .osVersionCheck(PostureCheckChecksOsVersionCheckArgs.builder()
+ *                     .linux(PostureCheckChecksOsVersionCheckLinuxArgs.builder()
+ *                         .minKernelVersion("5.10")
+ *                         .build())
+ *                     .build())
+ *                 .geoLocationCheck(PostureCheckChecksGeoLocationCheckArgs.builder()
+ *                     .action("allow")
+ *                     .locations(
+ *                         PostureCheckChecksGeoLocationCheckLocationArgs.builder()
+ *                             .countryCode("DE")
+ *                             .build(),
+ *                         PostureCheckChecksGeoLocationCheckLocationArgs.builder()
+ *                             .countryCode("FR")
+ *                             .build())
+ *                     .build())
+ *                 .build())
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

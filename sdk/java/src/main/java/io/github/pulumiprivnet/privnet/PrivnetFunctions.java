@@ -230,6 +230,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The peers a peer can reach
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAccessiblePeersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAccessiblePeers(GetAccessiblePeersArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAccessiblePeersResult> getAccessiblePeers(GetAccessiblePeersArgs args) {
@@ -241,6 +269,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The peers a peer can reach
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAccessiblePeersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAccessiblePeers(GetAccessiblePeersArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAccessiblePeersResult> getAccessiblePeersPlain(GetAccessiblePeersPlainArgs args) {
@@ -252,6 +308,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The peers a peer can reach
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAccessiblePeersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAccessiblePeers(GetAccessiblePeersArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAccessiblePeersResult> getAccessiblePeers(GetAccessiblePeersArgs args, InvokeOptions options) {
@@ -263,6 +347,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The peers a peer can reach
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAccessiblePeersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAccessiblePeers(GetAccessiblePeersArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAccessiblePeersResult> getAccessiblePeers(GetAccessiblePeersArgs args, InvokeOutputOptions options) {
@@ -274,6 +386,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The peers a peer can reach
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAccessiblePeersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAccessiblePeers(GetAccessiblePeersArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAccessiblePeersResult> getAccessiblePeersPlain(GetAccessiblePeersPlainArgs args, InvokeOptions options) {
@@ -283,6 +423,28 @@ public final class PrivnetFunctions {
      * The account the credentials manage, with its settings (the API always lists exactly one).
      * 
      * ## Example Usage
+     * ### The account the credentials manage
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAccount();
+     * 
+     *         ctx.export("domain", found.applyValue(result -> result.domain()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAccountResult> getAccount() {
@@ -292,6 +454,28 @@ public final class PrivnetFunctions {
      * The account the credentials manage, with its settings (the API always lists exactly one).
      * 
      * ## Example Usage
+     * ### The account the credentials manage
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAccount();
+     * 
+     *         ctx.export("domain", found.applyValue(result -> result.domain()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAccountResult> getAccountPlain() {
@@ -301,6 +485,28 @@ public final class PrivnetFunctions {
      * The account the credentials manage, with its settings (the API always lists exactly one).
      * 
      * ## Example Usage
+     * ### The account the credentials manage
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAccount();
+     * 
+     *         ctx.export("domain", found.applyValue(result -> result.domain()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAccountResult> getAccount(InvokeArgs args) {
@@ -310,6 +516,28 @@ public final class PrivnetFunctions {
      * The account the credentials manage, with its settings (the API always lists exactly one).
      * 
      * ## Example Usage
+     * ### The account the credentials manage
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAccount();
+     * 
+     *         ctx.export("domain", found.applyValue(result -> result.domain()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAccountResult> getAccountPlain(InvokeArgs args) {
@@ -319,6 +547,28 @@ public final class PrivnetFunctions {
      * The account the credentials manage, with its settings (the API always lists exactly one).
      * 
      * ## Example Usage
+     * ### The account the credentials manage
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAccount();
+     * 
+     *         ctx.export("domain", found.applyValue(result -> result.domain()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAccountResult> getAccount(InvokeArgs args, InvokeOptions options) {
@@ -328,6 +578,28 @@ public final class PrivnetFunctions {
      * The account the credentials manage, with its settings (the API always lists exactly one).
      * 
      * ## Example Usage
+     * ### The account the credentials manage
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAccount();
+     * 
+     *         ctx.export("domain", found.applyValue(result -> result.domain()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAccountResult> getAccount(InvokeArgs args, InvokeOutputOptions options) {
@@ -337,6 +609,28 @@ public final class PrivnetFunctions {
      * The account the credentials manage, with its settings (the API always lists exactly one).
      * 
      * ## Example Usage
+     * ### The account the credentials manage
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAccount();
+     * 
+     *         ctx.export("domain", found.applyValue(result -> result.domain()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAccountResult> getAccountPlain(InvokeArgs args, InvokeOptions options) {
@@ -1378,6 +1672,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every audit event
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAuditEvents();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAuditEventsResult> getAuditEvents() {
@@ -1389,6 +1706,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every audit event
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAuditEvents();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAuditEventsResult> getAuditEventsPlain() {
@@ -1400,6 +1740,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every audit event
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAuditEvents();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAuditEventsResult> getAuditEvents(InvokeArgs args) {
@@ -1411,6 +1774,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every audit event
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAuditEvents();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAuditEventsResult> getAuditEventsPlain(InvokeArgs args) {
@@ -1422,6 +1808,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every audit event
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAuditEvents();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAuditEventsResult> getAuditEvents(InvokeArgs args, InvokeOptions options) {
@@ -1433,6 +1842,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every audit event
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAuditEvents();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAuditEventsResult> getAuditEvents(InvokeArgs args, InvokeOutputOptions options) {
@@ -1444,6 +1876,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every audit event
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAuditEvents();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAuditEventsResult> getAuditEventsPlain(InvokeArgs args, InvokeOptions options) {
@@ -1707,6 +2162,28 @@ public final class PrivnetFunctions {
      * The user the credentials belong to (the owner of the token).
      * 
      * ## Example Usage
+     * ### The user the credentials belong to
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getCurrentUser();
+     * 
+     *         ctx.export("email", found.applyValue(result -> result.email()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetCurrentUserResult> getCurrentUser() {
@@ -1716,6 +2193,28 @@ public final class PrivnetFunctions {
      * The user the credentials belong to (the owner of the token).
      * 
      * ## Example Usage
+     * ### The user the credentials belong to
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getCurrentUser();
+     * 
+     *         ctx.export("email", found.applyValue(result -> result.email()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetCurrentUserResult> getCurrentUserPlain() {
@@ -1725,6 +2224,28 @@ public final class PrivnetFunctions {
      * The user the credentials belong to (the owner of the token).
      * 
      * ## Example Usage
+     * ### The user the credentials belong to
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getCurrentUser();
+     * 
+     *         ctx.export("email", found.applyValue(result -> result.email()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetCurrentUserResult> getCurrentUser(InvokeArgs args) {
@@ -1734,6 +2255,28 @@ public final class PrivnetFunctions {
      * The user the credentials belong to (the owner of the token).
      * 
      * ## Example Usage
+     * ### The user the credentials belong to
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getCurrentUser();
+     * 
+     *         ctx.export("email", found.applyValue(result -> result.email()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetCurrentUserResult> getCurrentUserPlain(InvokeArgs args) {
@@ -1743,6 +2286,28 @@ public final class PrivnetFunctions {
      * The user the credentials belong to (the owner of the token).
      * 
      * ## Example Usage
+     * ### The user the credentials belong to
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getCurrentUser();
+     * 
+     *         ctx.export("email", found.applyValue(result -> result.email()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetCurrentUserResult> getCurrentUser(InvokeArgs args, InvokeOptions options) {
@@ -1752,6 +2317,28 @@ public final class PrivnetFunctions {
      * The user the credentials belong to (the owner of the token).
      * 
      * ## Example Usage
+     * ### The user the credentials belong to
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getCurrentUser();
+     * 
+     *         ctx.export("email", found.applyValue(result -> result.email()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetCurrentUserResult> getCurrentUser(InvokeArgs args, InvokeOutputOptions options) {
@@ -1761,6 +2348,28 @@ public final class PrivnetFunctions {
      * The user the credentials belong to (the owner of the token).
      * 
      * ## Example Usage
+     * ### The user the credentials belong to
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getCurrentUser();
+     * 
+     *         ctx.export("email", found.applyValue(result -> result.email()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetCurrentUserResult> getCurrentUserPlain(InvokeArgs args, InvokeOptions options) {
@@ -1772,6 +2381,35 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The sync log of a directory
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncLogs(GetDirectorySyncLogsArgs.builder()
+     *             .vendor("vendor-d-idp")
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncLogsResult> getDirectorySyncLogs(GetDirectorySyncLogsArgs args) {
@@ -1783,6 +2421,35 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The sync log of a directory
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncLogs(GetDirectorySyncLogsArgs.builder()
+     *             .vendor("vendor-d-idp")
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDirectorySyncLogsResult> getDirectorySyncLogsPlain(GetDirectorySyncLogsPlainArgs args) {
@@ -1794,6 +2461,35 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The sync log of a directory
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncLogs(GetDirectorySyncLogsArgs.builder()
+     *             .vendor("vendor-d-idp")
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncLogsResult> getDirectorySyncLogs(GetDirectorySyncLogsArgs args, InvokeOptions options) {
@@ -1805,6 +2501,35 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The sync log of a directory
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncLogs(GetDirectorySyncLogsArgs.builder()
+     *             .vendor("vendor-d-idp")
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncLogsResult> getDirectorySyncLogs(GetDirectorySyncLogsArgs args, InvokeOutputOptions options) {
@@ -1816,6 +2541,35 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The sync log of a directory
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncLogs(GetDirectorySyncLogsArgs.builder()
+     *             .vendor("vendor-d-idp")
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDirectorySyncLogsResult> getDirectorySyncLogsPlain(GetDirectorySyncLogsPlainArgs args, InvokeOptions options) {
@@ -1825,6 +2579,33 @@ public final class PrivnetFunctions {
      * Deprecated: use getGoogleWorkspaceSync (the same integrations, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor D&#39;s directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncVendorDArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncVendorD(GetDirectorySyncVendorDArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncVendorDResult> getDirectorySyncVendorD(GetDirectorySyncVendorDArgs args) {
@@ -1834,6 +2615,33 @@ public final class PrivnetFunctions {
      * Deprecated: use getGoogleWorkspaceSync (the same integrations, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor D&#39;s directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncVendorDArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncVendorD(GetDirectorySyncVendorDArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDirectorySyncVendorDResult> getDirectorySyncVendorDPlain(GetDirectorySyncVendorDPlainArgs args) {
@@ -1843,6 +2651,33 @@ public final class PrivnetFunctions {
      * Deprecated: use getGoogleWorkspaceSync (the same integrations, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor D&#39;s directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncVendorDArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncVendorD(GetDirectorySyncVendorDArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncVendorDResult> getDirectorySyncVendorD(GetDirectorySyncVendorDArgs args, InvokeOptions options) {
@@ -1852,6 +2687,33 @@ public final class PrivnetFunctions {
      * Deprecated: use getGoogleWorkspaceSync (the same integrations, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor D&#39;s directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncVendorDArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncVendorD(GetDirectorySyncVendorDArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncVendorDResult> getDirectorySyncVendorD(GetDirectorySyncVendorDArgs args, InvokeOutputOptions options) {
@@ -1861,6 +2723,33 @@ public final class PrivnetFunctions {
      * Deprecated: use getGoogleWorkspaceSync (the same integrations, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor D&#39;s directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncVendorDArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncVendorD(GetDirectorySyncVendorDArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDirectorySyncVendorDResult> getDirectorySyncVendorDPlain(GetDirectorySyncVendorDPlainArgs args, InvokeOptions options) {
@@ -1872,6 +2761,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every vendor D directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDirectorySyncVendorDs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncVendorDsResult> getDirectorySyncVendorDs() {
@@ -1883,6 +2795,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every vendor D directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDirectorySyncVendorDs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDirectorySyncVendorDsResult> getDirectorySyncVendorDsPlain() {
@@ -1894,6 +2829,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every vendor D directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDirectorySyncVendorDs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncVendorDsResult> getDirectorySyncVendorDs(InvokeArgs args) {
@@ -1905,6 +2863,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every vendor D directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDirectorySyncVendorDs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDirectorySyncVendorDsResult> getDirectorySyncVendorDsPlain(InvokeArgs args) {
@@ -1916,6 +2897,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every vendor D directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDirectorySyncVendorDs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncVendorDsResult> getDirectorySyncVendorDs(InvokeArgs args, InvokeOptions options) {
@@ -1927,6 +2931,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every vendor D directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDirectorySyncVendorDs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncVendorDsResult> getDirectorySyncVendorDs(InvokeArgs args, InvokeOutputOptions options) {
@@ -1938,6 +2965,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every vendor D directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDirectorySyncVendorDs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDirectorySyncVendorDsResult> getDirectorySyncVendorDsPlain(InvokeArgs args, InvokeOptions options) {
@@ -1947,6 +2997,33 @@ public final class PrivnetFunctions {
      * Deprecated: use getAzureAdSync (the same integrations, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor E&#39;s directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncVendorEArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncVendorE(GetDirectorySyncVendorEArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncVendorEResult> getDirectorySyncVendorE(GetDirectorySyncVendorEArgs args) {
@@ -1956,6 +3033,33 @@ public final class PrivnetFunctions {
      * Deprecated: use getAzureAdSync (the same integrations, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor E&#39;s directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncVendorEArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncVendorE(GetDirectorySyncVendorEArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDirectorySyncVendorEResult> getDirectorySyncVendorEPlain(GetDirectorySyncVendorEPlainArgs args) {
@@ -1965,6 +3069,33 @@ public final class PrivnetFunctions {
      * Deprecated: use getAzureAdSync (the same integrations, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor E&#39;s directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncVendorEArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncVendorE(GetDirectorySyncVendorEArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncVendorEResult> getDirectorySyncVendorE(GetDirectorySyncVendorEArgs args, InvokeOptions options) {
@@ -1974,6 +3105,33 @@ public final class PrivnetFunctions {
      * Deprecated: use getAzureAdSync (the same integrations, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor E&#39;s directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncVendorEArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncVendorE(GetDirectorySyncVendorEArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncVendorEResult> getDirectorySyncVendorE(GetDirectorySyncVendorEArgs args, InvokeOutputOptions options) {
@@ -1983,6 +3141,33 @@ public final class PrivnetFunctions {
      * Deprecated: use getAzureAdSync (the same integrations, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor E&#39;s directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDirectorySyncVendorEArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDirectorySyncVendorE(GetDirectorySyncVendorEArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDirectorySyncVendorEResult> getDirectorySyncVendorEPlain(GetDirectorySyncVendorEPlainArgs args, InvokeOptions options) {
@@ -1994,6 +3179,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every vendor E directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDirectorySyncVendorEs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncVendorEsResult> getDirectorySyncVendorEs() {
@@ -2005,6 +3213,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every vendor E directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDirectorySyncVendorEs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDirectorySyncVendorEsResult> getDirectorySyncVendorEsPlain() {
@@ -2016,6 +3247,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every vendor E directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDirectorySyncVendorEs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncVendorEsResult> getDirectorySyncVendorEs(InvokeArgs args) {
@@ -2027,6 +3281,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every vendor E directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDirectorySyncVendorEs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDirectorySyncVendorEsResult> getDirectorySyncVendorEsPlain(InvokeArgs args) {
@@ -2038,6 +3315,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every vendor E directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDirectorySyncVendorEs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncVendorEsResult> getDirectorySyncVendorEs(InvokeArgs args, InvokeOptions options) {
@@ -2049,6 +3349,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every vendor E directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDirectorySyncVendorEs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDirectorySyncVendorEsResult> getDirectorySyncVendorEs(InvokeArgs args, InvokeOutputOptions options) {
@@ -2060,6 +3383,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every vendor E directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDirectorySyncVendorEs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDirectorySyncVendorEsResult> getDirectorySyncVendorEsPlain(InvokeArgs args, InvokeOptions options) {
@@ -2069,6 +3415,34 @@ public final class PrivnetFunctions {
      * One record of a DNS zone.
      * 
      * ## Example Usage
+     * ### One record of a DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsRecordArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsRecord(GetDnsRecordArgs.builder()
+     *             .zoneId(config.require("zoneId"))
+     *             .id(config.require("recordId"))
+     *             .build());
+     * 
+     *         ctx.export("content", found.applyValue(result -> result.content()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsRecordResult> getDnsRecord(GetDnsRecordArgs args) {
@@ -2078,6 +3452,34 @@ public final class PrivnetFunctions {
      * One record of a DNS zone.
      * 
      * ## Example Usage
+     * ### One record of a DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsRecordArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsRecord(GetDnsRecordArgs.builder()
+     *             .zoneId(config.require("zoneId"))
+     *             .id(config.require("recordId"))
+     *             .build());
+     * 
+     *         ctx.export("content", found.applyValue(result -> result.content()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDnsRecordResult> getDnsRecordPlain(GetDnsRecordPlainArgs args) {
@@ -2087,6 +3489,34 @@ public final class PrivnetFunctions {
      * One record of a DNS zone.
      * 
      * ## Example Usage
+     * ### One record of a DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsRecordArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsRecord(GetDnsRecordArgs.builder()
+     *             .zoneId(config.require("zoneId"))
+     *             .id(config.require("recordId"))
+     *             .build());
+     * 
+     *         ctx.export("content", found.applyValue(result -> result.content()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsRecordResult> getDnsRecord(GetDnsRecordArgs args, InvokeOptions options) {
@@ -2096,6 +3526,34 @@ public final class PrivnetFunctions {
      * One record of a DNS zone.
      * 
      * ## Example Usage
+     * ### One record of a DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsRecordArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsRecord(GetDnsRecordArgs.builder()
+     *             .zoneId(config.require("zoneId"))
+     *             .id(config.require("recordId"))
+     *             .build());
+     * 
+     *         ctx.export("content", found.applyValue(result -> result.content()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsRecordResult> getDnsRecord(GetDnsRecordArgs args, InvokeOutputOptions options) {
@@ -2105,6 +3563,34 @@ public final class PrivnetFunctions {
      * One record of a DNS zone.
      * 
      * ## Example Usage
+     * ### One record of a DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsRecordArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsRecord(GetDnsRecordArgs.builder()
+     *             .zoneId(config.require("zoneId"))
+     *             .id(config.require("recordId"))
+     *             .build());
+     * 
+     *         ctx.export("content", found.applyValue(result -> result.content()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDnsRecordResult> getDnsRecordPlain(GetDnsRecordPlainArgs args, InvokeOptions options) {
@@ -2116,6 +3602,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The records of a DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsRecordsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsRecords(GetDnsRecordsArgs.builder()
+     *             .zoneId(config.require("zoneId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsRecordsResult> getDnsRecords(GetDnsRecordsArgs args) {
@@ -2127,6 +3641,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The records of a DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsRecordsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsRecords(GetDnsRecordsArgs.builder()
+     *             .zoneId(config.require("zoneId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDnsRecordsResult> getDnsRecordsPlain(GetDnsRecordsPlainArgs args) {
@@ -2138,6 +3680,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The records of a DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsRecordsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsRecords(GetDnsRecordsArgs.builder()
+     *             .zoneId(config.require("zoneId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsRecordsResult> getDnsRecords(GetDnsRecordsArgs args, InvokeOptions options) {
@@ -2149,6 +3719,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The records of a DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsRecordsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsRecords(GetDnsRecordsArgs.builder()
+     *             .zoneId(config.require("zoneId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsRecordsResult> getDnsRecords(GetDnsRecordsArgs args, InvokeOutputOptions options) {
@@ -2160,6 +3758,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The records of a DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsRecordsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsRecords(GetDnsRecordsArgs.builder()
+     *             .zoneId(config.require("zoneId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDnsRecordsResult> getDnsRecordsPlain(GetDnsRecordsPlainArgs args, InvokeOptions options) {
@@ -2169,6 +3795,28 @@ public final class PrivnetFunctions {
      * The account&#39;s DNS settings. (The API wraps them in `items` on read, or answers them plain; this returns the settings themselves.)
      * 
      * ## Example Usage
+     * ### The account&#39;s DNS settings
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDnsSettings();
+     * 
+     *         ctx.export("disabledManagementGroups", found.applyValue(result -> result.disabledManagementGroups()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsSettingsResult> getDnsSettings() {
@@ -2178,6 +3826,28 @@ public final class PrivnetFunctions {
      * The account&#39;s DNS settings. (The API wraps them in `items` on read, or answers them plain; this returns the settings themselves.)
      * 
      * ## Example Usage
+     * ### The account&#39;s DNS settings
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDnsSettings();
+     * 
+     *         ctx.export("disabledManagementGroups", found.applyValue(result -> result.disabledManagementGroups()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDnsSettingsResult> getDnsSettingsPlain() {
@@ -2187,6 +3857,28 @@ public final class PrivnetFunctions {
      * The account&#39;s DNS settings. (The API wraps them in `items` on read, or answers them plain; this returns the settings themselves.)
      * 
      * ## Example Usage
+     * ### The account&#39;s DNS settings
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDnsSettings();
+     * 
+     *         ctx.export("disabledManagementGroups", found.applyValue(result -> result.disabledManagementGroups()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsSettingsResult> getDnsSettings(InvokeArgs args) {
@@ -2196,6 +3888,28 @@ public final class PrivnetFunctions {
      * The account&#39;s DNS settings. (The API wraps them in `items` on read, or answers them plain; this returns the settings themselves.)
      * 
      * ## Example Usage
+     * ### The account&#39;s DNS settings
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDnsSettings();
+     * 
+     *         ctx.export("disabledManagementGroups", found.applyValue(result -> result.disabledManagementGroups()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDnsSettingsResult> getDnsSettingsPlain(InvokeArgs args) {
@@ -2205,6 +3919,28 @@ public final class PrivnetFunctions {
      * The account&#39;s DNS settings. (The API wraps them in `items` on read, or answers them plain; this returns the settings themselves.)
      * 
      * ## Example Usage
+     * ### The account&#39;s DNS settings
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDnsSettings();
+     * 
+     *         ctx.export("disabledManagementGroups", found.applyValue(result -> result.disabledManagementGroups()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsSettingsResult> getDnsSettings(InvokeArgs args, InvokeOptions options) {
@@ -2214,6 +3950,28 @@ public final class PrivnetFunctions {
      * The account&#39;s DNS settings. (The API wraps them in `items` on read, or answers them plain; this returns the settings themselves.)
      * 
      * ## Example Usage
+     * ### The account&#39;s DNS settings
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDnsSettings();
+     * 
+     *         ctx.export("disabledManagementGroups", found.applyValue(result -> result.disabledManagementGroups()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsSettingsResult> getDnsSettings(InvokeArgs args, InvokeOutputOptions options) {
@@ -2223,6 +3981,28 @@ public final class PrivnetFunctions {
      * The account&#39;s DNS settings. (The API wraps them in `items` on read, or answers them plain; this returns the settings themselves.)
      * 
      * ## Example Usage
+     * ### The account&#39;s DNS settings
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDnsSettings();
+     * 
+     *         ctx.export("disabledManagementGroups", found.applyValue(result -> result.disabledManagementGroups()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDnsSettingsResult> getDnsSettingsPlain(InvokeArgs args, InvokeOptions options) {
@@ -2232,6 +4012,33 @@ public final class PrivnetFunctions {
      * The DNS zone with this id, with its records.
      * 
      * ## Example Usage
+     * ### The DNS zone with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsZoneArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsZone(GetDnsZoneArgs.builder()
+     *             .id(config.require("zoneId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsZoneResult> getDnsZone(GetDnsZoneArgs args) {
@@ -2241,6 +4048,33 @@ public final class PrivnetFunctions {
      * The DNS zone with this id, with its records.
      * 
      * ## Example Usage
+     * ### The DNS zone with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsZoneArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsZone(GetDnsZoneArgs.builder()
+     *             .id(config.require("zoneId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDnsZoneResult> getDnsZonePlain(GetDnsZonePlainArgs args) {
@@ -2250,6 +4084,33 @@ public final class PrivnetFunctions {
      * The DNS zone with this id, with its records.
      * 
      * ## Example Usage
+     * ### The DNS zone with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsZoneArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsZone(GetDnsZoneArgs.builder()
+     *             .id(config.require("zoneId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsZoneResult> getDnsZone(GetDnsZoneArgs args, InvokeOptions options) {
@@ -2259,6 +4120,33 @@ public final class PrivnetFunctions {
      * The DNS zone with this id, with its records.
      * 
      * ## Example Usage
+     * ### The DNS zone with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsZoneArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsZone(GetDnsZoneArgs.builder()
+     *             .id(config.require("zoneId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsZoneResult> getDnsZone(GetDnsZoneArgs args, InvokeOutputOptions options) {
@@ -2268,6 +4156,33 @@ public final class PrivnetFunctions {
      * The DNS zone with this id, with its records.
      * 
      * ## Example Usage
+     * ### The DNS zone with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetDnsZoneArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getDnsZone(GetDnsZoneArgs.builder()
+     *             .id(config.require("zoneId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDnsZoneResult> getDnsZonePlain(GetDnsZonePlainArgs args, InvokeOptions options) {
@@ -2279,6 +4194,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDnsZones();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsZonesResult> getDnsZones() {
@@ -2290,6 +4228,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDnsZones();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDnsZonesResult> getDnsZonesPlain() {
@@ -2301,6 +4262,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDnsZones();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsZonesResult> getDnsZones(InvokeArgs args) {
@@ -2312,6 +4296,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDnsZones();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDnsZonesResult> getDnsZonesPlain(InvokeArgs args) {
@@ -2323,6 +4330,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDnsZones();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsZonesResult> getDnsZones(InvokeArgs args, InvokeOptions options) {
@@ -2334,6 +4364,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDnsZones();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetDnsZonesResult> getDnsZones(InvokeArgs args, InvokeOutputOptions options) {
@@ -2345,6 +4398,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every DNS zone
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getDnsZones();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetDnsZonesResult> getDnsZonesPlain(InvokeArgs args, InvokeOptions options) {
@@ -2669,6 +4745,28 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrSentinelOne (the same integration, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor A&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorA();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrVendorAResult> getEdrVendorA() {
@@ -2678,6 +4776,28 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrSentinelOne (the same integration, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor A&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorA();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrVendorAResult> getEdrVendorAPlain() {
@@ -2687,6 +4807,28 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrSentinelOne (the same integration, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor A&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorA();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrVendorAResult> getEdrVendorA(InvokeArgs args) {
@@ -2696,6 +4838,28 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrSentinelOne (the same integration, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor A&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorA();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrVendorAResult> getEdrVendorAPlain(InvokeArgs args) {
@@ -2705,6 +4869,28 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrSentinelOne (the same integration, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor A&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorA();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrVendorAResult> getEdrVendorA(InvokeArgs args, InvokeOptions options) {
@@ -2714,6 +4900,28 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrSentinelOne (the same integration, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor A&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorA();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrVendorAResult> getEdrVendorA(InvokeArgs args, InvokeOutputOptions options) {
@@ -2723,6 +4931,28 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrSentinelOne (the same integration, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor A&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorA();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrVendorAResult> getEdrVendorAPlain(InvokeArgs args, InvokeOptions options) {
@@ -2732,6 +4962,28 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrIntune (the same integration, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor B&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorB();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrVendorBResult> getEdrVendorB() {
@@ -2741,6 +4993,28 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrIntune (the same integration, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor B&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorB();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrVendorBResult> getEdrVendorBPlain() {
@@ -2750,6 +5024,28 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrIntune (the same integration, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor B&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorB();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrVendorBResult> getEdrVendorB(InvokeArgs args) {
@@ -2759,6 +5055,28 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrIntune (the same integration, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor B&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorB();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrVendorBResult> getEdrVendorBPlain(InvokeArgs args) {
@@ -2768,6 +5086,28 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrIntune (the same integration, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor B&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorB();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrVendorBResult> getEdrVendorB(InvokeArgs args, InvokeOptions options) {
@@ -2777,6 +5117,28 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrIntune (the same integration, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor B&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorB();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrVendorBResult> getEdrVendorB(InvokeArgs args, InvokeOutputOptions options) {
@@ -2786,6 +5148,28 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrIntune (the same integration, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor B&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorB();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrVendorBResult> getEdrVendorBPlain(InvokeArgs args, InvokeOptions options) {
@@ -2795,6 +5179,28 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrFalcon (the same integration, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor C&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorC();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrVendorCResult> getEdrVendorC() {
@@ -2804,6 +5210,28 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrFalcon (the same integration, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor C&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorC();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrVendorCResult> getEdrVendorCPlain() {
@@ -2813,6 +5241,28 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrFalcon (the same integration, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor C&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorC();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrVendorCResult> getEdrVendorC(InvokeArgs args) {
@@ -2822,6 +5272,28 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrFalcon (the same integration, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor C&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorC();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrVendorCResult> getEdrVendorCPlain(InvokeArgs args) {
@@ -2831,6 +5303,28 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrFalcon (the same integration, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor C&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorC();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrVendorCResult> getEdrVendorC(InvokeArgs args, InvokeOptions options) {
@@ -2840,6 +5334,28 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrFalcon (the same integration, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor C&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorC();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrVendorCResult> getEdrVendorC(InvokeArgs args, InvokeOutputOptions options) {
@@ -2849,6 +5365,28 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrFalcon (the same integration, which this calls).
      * 
      * ## Example Usage
+     * ### Vendor C&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrVendorC();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrVendorCResult> getEdrVendorCPlain(InvokeArgs args, InvokeOptions options) {
@@ -2858,6 +5396,33 @@ public final class PrivnetFunctions {
      * The event streaming integration with this id; credential values in `config` are masked.
      * 
      * ## Example Usage
+     * ### The event streaming integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetEventStreamingIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getEventStreamingIntegration(GetEventStreamingIntegrationArgs.builder()
+     *             .id(config.require("integrationId"))
+     *             .build());
+     * 
+     *         ctx.export("platform", found.applyValue(result -> result.platform()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEventStreamingIntegrationResult> getEventStreamingIntegration(GetEventStreamingIntegrationArgs args) {
@@ -2867,6 +5432,33 @@ public final class PrivnetFunctions {
      * The event streaming integration with this id; credential values in `config` are masked.
      * 
      * ## Example Usage
+     * ### The event streaming integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetEventStreamingIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getEventStreamingIntegration(GetEventStreamingIntegrationArgs.builder()
+     *             .id(config.require("integrationId"))
+     *             .build());
+     * 
+     *         ctx.export("platform", found.applyValue(result -> result.platform()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEventStreamingIntegrationResult> getEventStreamingIntegrationPlain(GetEventStreamingIntegrationPlainArgs args) {
@@ -2876,6 +5468,33 @@ public final class PrivnetFunctions {
      * The event streaming integration with this id; credential values in `config` are masked.
      * 
      * ## Example Usage
+     * ### The event streaming integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetEventStreamingIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getEventStreamingIntegration(GetEventStreamingIntegrationArgs.builder()
+     *             .id(config.require("integrationId"))
+     *             .build());
+     * 
+     *         ctx.export("platform", found.applyValue(result -> result.platform()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEventStreamingIntegrationResult> getEventStreamingIntegration(GetEventStreamingIntegrationArgs args, InvokeOptions options) {
@@ -2885,6 +5504,33 @@ public final class PrivnetFunctions {
      * The event streaming integration with this id; credential values in `config` are masked.
      * 
      * ## Example Usage
+     * ### The event streaming integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetEventStreamingIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getEventStreamingIntegration(GetEventStreamingIntegrationArgs.builder()
+     *             .id(config.require("integrationId"))
+     *             .build());
+     * 
+     *         ctx.export("platform", found.applyValue(result -> result.platform()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEventStreamingIntegrationResult> getEventStreamingIntegration(GetEventStreamingIntegrationArgs args, InvokeOutputOptions options) {
@@ -2894,6 +5540,33 @@ public final class PrivnetFunctions {
      * The event streaming integration with this id; credential values in `config` are masked.
      * 
      * ## Example Usage
+     * ### The event streaming integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetEventStreamingIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getEventStreamingIntegration(GetEventStreamingIntegrationArgs.builder()
+     *             .id(config.require("integrationId"))
+     *             .build());
+     * 
+     *         ctx.export("platform", found.applyValue(result -> result.platform()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEventStreamingIntegrationResult> getEventStreamingIntegrationPlain(GetEventStreamingIntegrationPlainArgs args, InvokeOptions options) {
@@ -2905,6 +5578,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every event streaming integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEventStreamingIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEventStreamingIntegrationsResult> getEventStreamingIntegrations() {
@@ -2916,6 +5612,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every event streaming integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEventStreamingIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEventStreamingIntegrationsResult> getEventStreamingIntegrationsPlain() {
@@ -2927,6 +5646,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every event streaming integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEventStreamingIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEventStreamingIntegrationsResult> getEventStreamingIntegrations(InvokeArgs args) {
@@ -2938,6 +5680,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every event streaming integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEventStreamingIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEventStreamingIntegrationsResult> getEventStreamingIntegrationsPlain(InvokeArgs args) {
@@ -2949,6 +5714,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every event streaming integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEventStreamingIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEventStreamingIntegrationsResult> getEventStreamingIntegrations(InvokeArgs args, InvokeOptions options) {
@@ -2960,6 +5748,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every event streaming integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEventStreamingIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEventStreamingIntegrationsResult> getEventStreamingIntegrations(InvokeArgs args, InvokeOutputOptions options) {
@@ -2971,6 +5782,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every event streaming integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEventStreamingIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEventStreamingIntegrationsResult> getEventStreamingIntegrationsPlain(InvokeArgs args, InvokeOptions options) {
@@ -3104,6 +5938,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `name`.
      * 
      * ## Example Usage
+     * ### The built-in group that holds every peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetGroupArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGroup(GetGroupArgs.builder()
+     *             .name("All")
+     *             .build());
+     * 
+     *         ctx.export("id", found.applyValue(result -> result.id()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetGroupResult> getGroup() {
@@ -3115,6 +5974,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `name`.
      * 
      * ## Example Usage
+     * ### The built-in group that holds every peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetGroupArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGroup(GetGroupArgs.builder()
+     *             .name("All")
+     *             .build());
+     * 
+     *         ctx.export("id", found.applyValue(result -> result.id()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetGroupResult> getGroupPlain() {
@@ -3126,6 +6010,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `name`.
      * 
      * ## Example Usage
+     * ### The built-in group that holds every peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetGroupArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGroup(GetGroupArgs.builder()
+     *             .name("All")
+     *             .build());
+     * 
+     *         ctx.export("id", found.applyValue(result -> result.id()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetGroupResult> getGroup(GetGroupArgs args) {
@@ -3137,6 +6046,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `name`.
      * 
      * ## Example Usage
+     * ### The built-in group that holds every peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetGroupArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGroup(GetGroupArgs.builder()
+     *             .name("All")
+     *             .build());
+     * 
+     *         ctx.export("id", found.applyValue(result -> result.id()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetGroupResult> getGroupPlain(GetGroupPlainArgs args) {
@@ -3148,6 +6082,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `name`.
      * 
      * ## Example Usage
+     * ### The built-in group that holds every peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetGroupArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGroup(GetGroupArgs.builder()
+     *             .name("All")
+     *             .build());
+     * 
+     *         ctx.export("id", found.applyValue(result -> result.id()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetGroupResult> getGroup(GetGroupArgs args, InvokeOptions options) {
@@ -3159,6 +6118,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `name`.
      * 
      * ## Example Usage
+     * ### The built-in group that holds every peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetGroupArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGroup(GetGroupArgs.builder()
+     *             .name("All")
+     *             .build());
+     * 
+     *         ctx.export("id", found.applyValue(result -> result.id()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetGroupResult> getGroup(GetGroupArgs args, InvokeOutputOptions options) {
@@ -3170,6 +6154,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `name`.
      * 
      * ## Example Usage
+     * ### The built-in group that holds every peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetGroupArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGroup(GetGroupArgs.builder()
+     *             .name("All")
+     *             .build());
+     * 
+     *         ctx.export("id", found.applyValue(result -> result.id()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetGroupResult> getGroupPlain(GetGroupPlainArgs args, InvokeOptions options) {
@@ -3181,6 +6190,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every group
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGroups();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetGroupsResult> getGroups() {
@@ -3192,6 +6224,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every group
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGroups();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetGroupsResult> getGroupsPlain() {
@@ -3203,6 +6258,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every group
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGroups();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetGroupsResult> getGroups(InvokeArgs args) {
@@ -3214,6 +6292,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every group
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGroups();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetGroupsResult> getGroupsPlain(InvokeArgs args) {
@@ -3225,6 +6326,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every group
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGroups();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetGroupsResult> getGroups(InvokeArgs args, InvokeOptions options) {
@@ -3236,6 +6360,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every group
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGroups();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetGroupsResult> getGroups(InvokeArgs args, InvokeOutputOptions options) {
@@ -3247,6 +6394,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every group
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGroups();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetGroupsResult> getGroupsPlain(InvokeArgs args, InvokeOptions options) {
@@ -3256,6 +6426,33 @@ public final class PrivnetFunctions {
      * The identity provider with this id (the client secret is never returned).
      * 
      * ## Example Usage
+     * ### The identity provider with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIdentityProviderArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIdentityProvider(GetIdentityProviderArgs.builder()
+     *             .id(config.require("identityProviderId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIdentityProviderResult> getIdentityProvider(GetIdentityProviderArgs args) {
@@ -3265,6 +6462,33 @@ public final class PrivnetFunctions {
      * The identity provider with this id (the client secret is never returned).
      * 
      * ## Example Usage
+     * ### The identity provider with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIdentityProviderArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIdentityProvider(GetIdentityProviderArgs.builder()
+     *             .id(config.require("identityProviderId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetIdentityProviderResult> getIdentityProviderPlain(GetIdentityProviderPlainArgs args) {
@@ -3274,6 +6498,33 @@ public final class PrivnetFunctions {
      * The identity provider with this id (the client secret is never returned).
      * 
      * ## Example Usage
+     * ### The identity provider with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIdentityProviderArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIdentityProvider(GetIdentityProviderArgs.builder()
+     *             .id(config.require("identityProviderId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIdentityProviderResult> getIdentityProvider(GetIdentityProviderArgs args, InvokeOptions options) {
@@ -3283,6 +6534,33 @@ public final class PrivnetFunctions {
      * The identity provider with this id (the client secret is never returned).
      * 
      * ## Example Usage
+     * ### The identity provider with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIdentityProviderArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIdentityProvider(GetIdentityProviderArgs.builder()
+     *             .id(config.require("identityProviderId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIdentityProviderResult> getIdentityProvider(GetIdentityProviderArgs args, InvokeOutputOptions options) {
@@ -3292,6 +6570,33 @@ public final class PrivnetFunctions {
      * The identity provider with this id (the client secret is never returned).
      * 
      * ## Example Usage
+     * ### The identity provider with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIdentityProviderArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIdentityProvider(GetIdentityProviderArgs.builder()
+     *             .id(config.require("identityProviderId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetIdentityProviderResult> getIdentityProviderPlain(GetIdentityProviderPlainArgs args, InvokeOptions options) {
@@ -3303,6 +6608,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every identity provider
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getIdentityProviders();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIdentityProvidersResult> getIdentityProviders() {
@@ -3314,6 +6642,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every identity provider
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getIdentityProviders();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetIdentityProvidersResult> getIdentityProvidersPlain() {
@@ -3325,6 +6676,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every identity provider
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getIdentityProviders();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIdentityProvidersResult> getIdentityProviders(InvokeArgs args) {
@@ -3336,6 +6710,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every identity provider
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getIdentityProviders();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetIdentityProvidersResult> getIdentityProvidersPlain(InvokeArgs args) {
@@ -3347,6 +6744,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every identity provider
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getIdentityProviders();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIdentityProvidersResult> getIdentityProviders(InvokeArgs args, InvokeOptions options) {
@@ -3358,6 +6778,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every identity provider
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getIdentityProviders();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIdentityProvidersResult> getIdentityProviders(InvokeArgs args, InvokeOutputOptions options) {
@@ -3369,6 +6812,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every identity provider
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getIdentityProviders();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetIdentityProvidersResult> getIdentityProvidersPlain(InvokeArgs args, InvokeOptions options) {
@@ -3378,6 +6844,33 @@ public final class PrivnetFunctions {
      * The ingress peer with this id.
      * 
      * ## Example Usage
+     * ### The ingress peer with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPeerArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPeer(GetIngressPeerArgs.builder()
+     *             .id(config.require("ingressPeerId"))
+     *             .build());
+     * 
+     *         ctx.export("ingressIp", found.applyValue(result -> result.ingressIp()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIngressPeerResult> getIngressPeer(GetIngressPeerArgs args) {
@@ -3387,6 +6880,33 @@ public final class PrivnetFunctions {
      * The ingress peer with this id.
      * 
      * ## Example Usage
+     * ### The ingress peer with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPeerArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPeer(GetIngressPeerArgs.builder()
+     *             .id(config.require("ingressPeerId"))
+     *             .build());
+     * 
+     *         ctx.export("ingressIp", found.applyValue(result -> result.ingressIp()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetIngressPeerResult> getIngressPeerPlain(GetIngressPeerPlainArgs args) {
@@ -3396,6 +6916,33 @@ public final class PrivnetFunctions {
      * The ingress peer with this id.
      * 
      * ## Example Usage
+     * ### The ingress peer with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPeerArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPeer(GetIngressPeerArgs.builder()
+     *             .id(config.require("ingressPeerId"))
+     *             .build());
+     * 
+     *         ctx.export("ingressIp", found.applyValue(result -> result.ingressIp()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIngressPeerResult> getIngressPeer(GetIngressPeerArgs args, InvokeOptions options) {
@@ -3405,6 +6952,33 @@ public final class PrivnetFunctions {
      * The ingress peer with this id.
      * 
      * ## Example Usage
+     * ### The ingress peer with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPeerArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPeer(GetIngressPeerArgs.builder()
+     *             .id(config.require("ingressPeerId"))
+     *             .build());
+     * 
+     *         ctx.export("ingressIp", found.applyValue(result -> result.ingressIp()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIngressPeerResult> getIngressPeer(GetIngressPeerArgs args, InvokeOutputOptions options) {
@@ -3414,6 +6988,33 @@ public final class PrivnetFunctions {
      * The ingress peer with this id.
      * 
      * ## Example Usage
+     * ### The ingress peer with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPeerArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPeer(GetIngressPeerArgs.builder()
+     *             .id(config.require("ingressPeerId"))
+     *             .build());
+     * 
+     *         ctx.export("ingressIp", found.applyValue(result -> result.ingressIp()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetIngressPeerResult> getIngressPeerPlain(GetIngressPeerPlainArgs args, InvokeOptions options) {
@@ -3425,6 +7026,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every ingress peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getIngressPeers();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIngressPeersResult> getIngressPeers() {
@@ -3436,6 +7060,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every ingress peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getIngressPeers();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetIngressPeersResult> getIngressPeersPlain() {
@@ -3447,6 +7094,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every ingress peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getIngressPeers();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIngressPeersResult> getIngressPeers(InvokeArgs args) {
@@ -3458,6 +7128,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every ingress peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getIngressPeers();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetIngressPeersResult> getIngressPeersPlain(InvokeArgs args) {
@@ -3469,6 +7162,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every ingress peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getIngressPeers();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIngressPeersResult> getIngressPeers(InvokeArgs args, InvokeOptions options) {
@@ -3480,6 +7196,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every ingress peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getIngressPeers();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIngressPeersResult> getIngressPeers(InvokeArgs args, InvokeOutputOptions options) {
@@ -3491,6 +7230,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every ingress peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getIngressPeers();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetIngressPeersResult> getIngressPeersPlain(InvokeArgs args, InvokeOptions options) {
@@ -3500,6 +7262,34 @@ public final class PrivnetFunctions {
      * One port allocation of a peer, with its public-to-peer port mappings.
      * 
      * ## Example Usage
+     * ### One port allocation of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPortAllocationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPortAllocation(GetIngressPortAllocationArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .id(config.require("allocationId"))
+     *             .build());
+     * 
+     *         ctx.export("ingressIp", found.applyValue(result -> result.ingressIp()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIngressPortAllocationResult> getIngressPortAllocation(GetIngressPortAllocationArgs args) {
@@ -3509,6 +7299,34 @@ public final class PrivnetFunctions {
      * One port allocation of a peer, with its public-to-peer port mappings.
      * 
      * ## Example Usage
+     * ### One port allocation of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPortAllocationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPortAllocation(GetIngressPortAllocationArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .id(config.require("allocationId"))
+     *             .build());
+     * 
+     *         ctx.export("ingressIp", found.applyValue(result -> result.ingressIp()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetIngressPortAllocationResult> getIngressPortAllocationPlain(GetIngressPortAllocationPlainArgs args) {
@@ -3518,6 +7336,34 @@ public final class PrivnetFunctions {
      * One port allocation of a peer, with its public-to-peer port mappings.
      * 
      * ## Example Usage
+     * ### One port allocation of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPortAllocationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPortAllocation(GetIngressPortAllocationArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .id(config.require("allocationId"))
+     *             .build());
+     * 
+     *         ctx.export("ingressIp", found.applyValue(result -> result.ingressIp()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIngressPortAllocationResult> getIngressPortAllocation(GetIngressPortAllocationArgs args, InvokeOptions options) {
@@ -3527,6 +7373,34 @@ public final class PrivnetFunctions {
      * One port allocation of a peer, with its public-to-peer port mappings.
      * 
      * ## Example Usage
+     * ### One port allocation of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPortAllocationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPortAllocation(GetIngressPortAllocationArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .id(config.require("allocationId"))
+     *             .build());
+     * 
+     *         ctx.export("ingressIp", found.applyValue(result -> result.ingressIp()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIngressPortAllocationResult> getIngressPortAllocation(GetIngressPortAllocationArgs args, InvokeOutputOptions options) {
@@ -3536,6 +7410,34 @@ public final class PrivnetFunctions {
      * One port allocation of a peer, with its public-to-peer port mappings.
      * 
      * ## Example Usage
+     * ### One port allocation of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPortAllocationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPortAllocation(GetIngressPortAllocationArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .id(config.require("allocationId"))
+     *             .build());
+     * 
+     *         ctx.export("ingressIp", found.applyValue(result -> result.ingressIp()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetIngressPortAllocationResult> getIngressPortAllocationPlain(GetIngressPortAllocationPlainArgs args, InvokeOptions options) {
@@ -3547,6 +7449,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The port allocations of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPortAllocationsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPortAllocations(GetIngressPortAllocationsArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIngressPortAllocationsResult> getIngressPortAllocations(GetIngressPortAllocationsArgs args) {
@@ -3558,6 +7488,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The port allocations of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPortAllocationsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPortAllocations(GetIngressPortAllocationsArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetIngressPortAllocationsResult> getIngressPortAllocationsPlain(GetIngressPortAllocationsPlainArgs args) {
@@ -3569,6 +7527,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The port allocations of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPortAllocationsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPortAllocations(GetIngressPortAllocationsArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIngressPortAllocationsResult> getIngressPortAllocations(GetIngressPortAllocationsArgs args, InvokeOptions options) {
@@ -3580,6 +7566,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The port allocations of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPortAllocationsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPortAllocations(GetIngressPortAllocationsArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetIngressPortAllocationsResult> getIngressPortAllocations(GetIngressPortAllocationsArgs args, InvokeOutputOptions options) {
@@ -3591,6 +7605,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The port allocations of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetIngressPortAllocationsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getIngressPortAllocations(GetIngressPortAllocationsArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetIngressPortAllocationsResult> getIngressPortAllocationsPlain(GetIngressPortAllocationsPlainArgs args, InvokeOptions options) {
@@ -3728,6 +7770,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every pending invitation
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getInvites();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetInvitesResult> getInvites() {
@@ -3739,6 +7804,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every pending invitation
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getInvites();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetInvitesResult> getInvitesPlain() {
@@ -3750,6 +7838,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every pending invitation
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getInvites();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetInvitesResult> getInvites(InvokeArgs args) {
@@ -3761,6 +7872,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every pending invitation
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getInvites();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetInvitesResult> getInvitesPlain(InvokeArgs args) {
@@ -3772,6 +7906,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every pending invitation
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getInvites();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetInvitesResult> getInvites(InvokeArgs args, InvokeOptions options) {
@@ -3783,6 +7940,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every pending invitation
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getInvites();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetInvitesResult> getInvites(InvokeArgs args, InvokeOutputOptions options) {
@@ -3794,6 +7974,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every pending invitation
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getInvites();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetInvitesResult> getInvitesPlain(InvokeArgs args, InvokeOptions options) {
@@ -3925,6 +8128,33 @@ public final class PrivnetFunctions {
      * The nameserver group with this id.
      * 
      * ## Example Usage
+     * ### The nameserver group with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNameserverGroupArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNameserverGroup(GetNameserverGroupArgs.builder()
+     *             .id(config.require("nameserverGroupId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNameserverGroupResult> getNameserverGroup(GetNameserverGroupArgs args) {
@@ -3934,6 +8164,33 @@ public final class PrivnetFunctions {
      * The nameserver group with this id.
      * 
      * ## Example Usage
+     * ### The nameserver group with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNameserverGroupArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNameserverGroup(GetNameserverGroupArgs.builder()
+     *             .id(config.require("nameserverGroupId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNameserverGroupResult> getNameserverGroupPlain(GetNameserverGroupPlainArgs args) {
@@ -3943,6 +8200,33 @@ public final class PrivnetFunctions {
      * The nameserver group with this id.
      * 
      * ## Example Usage
+     * ### The nameserver group with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNameserverGroupArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNameserverGroup(GetNameserverGroupArgs.builder()
+     *             .id(config.require("nameserverGroupId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNameserverGroupResult> getNameserverGroup(GetNameserverGroupArgs args, InvokeOptions options) {
@@ -3952,6 +8236,33 @@ public final class PrivnetFunctions {
      * The nameserver group with this id.
      * 
      * ## Example Usage
+     * ### The nameserver group with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNameserverGroupArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNameserverGroup(GetNameserverGroupArgs.builder()
+     *             .id(config.require("nameserverGroupId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNameserverGroupResult> getNameserverGroup(GetNameserverGroupArgs args, InvokeOutputOptions options) {
@@ -3961,6 +8272,33 @@ public final class PrivnetFunctions {
      * The nameserver group with this id.
      * 
      * ## Example Usage
+     * ### The nameserver group with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNameserverGroupArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNameserverGroup(GetNameserverGroupArgs.builder()
+     *             .id(config.require("nameserverGroupId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNameserverGroupResult> getNameserverGroupPlain(GetNameserverGroupPlainArgs args, InvokeOptions options) {
@@ -3972,6 +8310,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every nameserver group
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNameserverGroups();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNameserverGroupsResult> getNameserverGroups() {
@@ -3983,6 +8344,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every nameserver group
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNameserverGroups();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNameserverGroupsResult> getNameserverGroupsPlain() {
@@ -3994,6 +8378,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every nameserver group
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNameserverGroups();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNameserverGroupsResult> getNameserverGroups(InvokeArgs args) {
@@ -4005,6 +8412,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every nameserver group
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNameserverGroups();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNameserverGroupsResult> getNameserverGroupsPlain(InvokeArgs args) {
@@ -4016,6 +8446,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every nameserver group
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNameserverGroups();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNameserverGroupsResult> getNameserverGroups(InvokeArgs args, InvokeOptions options) {
@@ -4027,6 +8480,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every nameserver group
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNameserverGroups();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNameserverGroupsResult> getNameserverGroups(InvokeArgs args, InvokeOutputOptions options) {
@@ -4038,6 +8514,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every nameserver group
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNameserverGroups();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNameserverGroupsResult> getNameserverGroupsPlain(InvokeArgs args, InvokeOptions options) {
@@ -4047,6 +8546,33 @@ public final class PrivnetFunctions {
      * The network with this id, with the ids of its routers, resources and policies.
      * 
      * ## Example Usage
+     * ### The network with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetwork(GetNetworkArgs.builder()
+     *             .id(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkResult> getNetwork(GetNetworkArgs args) {
@@ -4056,6 +8582,33 @@ public final class PrivnetFunctions {
      * The network with this id, with the ids of its routers, resources and policies.
      * 
      * ## Example Usage
+     * ### The network with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetwork(GetNetworkArgs.builder()
+     *             .id(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNetworkResult> getNetworkPlain(GetNetworkPlainArgs args) {
@@ -4065,6 +8618,33 @@ public final class PrivnetFunctions {
      * The network with this id, with the ids of its routers, resources and policies.
      * 
      * ## Example Usage
+     * ### The network with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetwork(GetNetworkArgs.builder()
+     *             .id(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkResult> getNetwork(GetNetworkArgs args, InvokeOptions options) {
@@ -4074,6 +8654,33 @@ public final class PrivnetFunctions {
      * The network with this id, with the ids of its routers, resources and policies.
      * 
      * ## Example Usage
+     * ### The network with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetwork(GetNetworkArgs.builder()
+     *             .id(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkResult> getNetwork(GetNetworkArgs args, InvokeOutputOptions options) {
@@ -4083,6 +8690,33 @@ public final class PrivnetFunctions {
      * The network with this id, with the ids of its routers, resources and policies.
      * 
      * ## Example Usage
+     * ### The network with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetwork(GetNetworkArgs.builder()
+     *             .id(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNetworkResult> getNetworkPlain(GetNetworkPlainArgs args, InvokeOptions options) {
@@ -4092,6 +8726,49 @@ public final class PrivnetFunctions {
      * One resource of a network; its `type` (host, subnet, domain) is derived from the address.
      * 
      * ## Example Usage
+     * ### A resource of a network this program makes, read back
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.Network;
+     * import io.github.pulumiprivnet.privnet.NetworkArgs;
+     * import io.github.pulumiprivnet.privnet.NetworkResource;
+     * import io.github.pulumiprivnet.privnet.NetworkResourceArgs;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkResourceArgs;
+     * import java.util.List;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var office = new Network("office", NetworkArgs.builder()
+     *             .name("office")
+     *             .build());
+     * 
+     *         var printer = new NetworkResource("printer", NetworkResourceArgs.builder()
+     *             .networkId(office.id())
+     *             .name("printer")
+     *             .address("10.10.0.7")
+     *             .enabled(true)
+     *             .groups(List.of())
+     *             .build());
+     * 
+     *         var found = PrivnetFunctions.getNetworkResource(GetNetworkResourceArgs.builder()
+     *             .networkId(office.id())
+     *             .id(printer.id())
+     *             .build());
+     * 
+     *         ctx.export("type", found.applyValue(result -> result.type()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkResourceResult> getNetworkResource(GetNetworkResourceArgs args) {
@@ -4101,6 +8778,49 @@ public final class PrivnetFunctions {
      * One resource of a network; its `type` (host, subnet, domain) is derived from the address.
      * 
      * ## Example Usage
+     * ### A resource of a network this program makes, read back
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.Network;
+     * import io.github.pulumiprivnet.privnet.NetworkArgs;
+     * import io.github.pulumiprivnet.privnet.NetworkResource;
+     * import io.github.pulumiprivnet.privnet.NetworkResourceArgs;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkResourceArgs;
+     * import java.util.List;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var office = new Network("office", NetworkArgs.builder()
+     *             .name("office")
+     *             .build());
+     * 
+     *         var printer = new NetworkResource("printer", NetworkResourceArgs.builder()
+     *             .networkId(office.id())
+     *             .name("printer")
+     *             .address("10.10.0.7")
+     *             .enabled(true)
+     *             .groups(List.of())
+     *             .build());
+     * 
+     *         var found = PrivnetFunctions.getNetworkResource(GetNetworkResourceArgs.builder()
+     *             .networkId(office.id())
+     *             .id(printer.id())
+     *             .build());
+     * 
+     *         ctx.export("type", found.applyValue(result -> result.type()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNetworkResourceResult> getNetworkResourcePlain(GetNetworkResourcePlainArgs args) {
@@ -4110,6 +8830,49 @@ public final class PrivnetFunctions {
      * One resource of a network; its `type` (host, subnet, domain) is derived from the address.
      * 
      * ## Example Usage
+     * ### A resource of a network this program makes, read back
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.Network;
+     * import io.github.pulumiprivnet.privnet.NetworkArgs;
+     * import io.github.pulumiprivnet.privnet.NetworkResource;
+     * import io.github.pulumiprivnet.privnet.NetworkResourceArgs;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkResourceArgs;
+     * import java.util.List;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var office = new Network("office", NetworkArgs.builder()
+     *             .name("office")
+     *             .build());
+     * 
+     *         var printer = new NetworkResource("printer", NetworkResourceArgs.builder()
+     *             .networkId(office.id())
+     *             .name("printer")
+     *             .address("10.10.0.7")
+     *             .enabled(true)
+     *             .groups(List.of())
+     *             .build());
+     * 
+     *         var found = PrivnetFunctions.getNetworkResource(GetNetworkResourceArgs.builder()
+     *             .networkId(office.id())
+     *             .id(printer.id())
+     *             .build());
+     * 
+     *         ctx.export("type", found.applyValue(result -> result.type()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkResourceResult> getNetworkResource(GetNetworkResourceArgs args, InvokeOptions options) {
@@ -4119,6 +8882,49 @@ public final class PrivnetFunctions {
      * One resource of a network; its `type` (host, subnet, domain) is derived from the address.
      * 
      * ## Example Usage
+     * ### A resource of a network this program makes, read back
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.Network;
+     * import io.github.pulumiprivnet.privnet.NetworkArgs;
+     * import io.github.pulumiprivnet.privnet.NetworkResource;
+     * import io.github.pulumiprivnet.privnet.NetworkResourceArgs;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkResourceArgs;
+     * import java.util.List;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var office = new Network("office", NetworkArgs.builder()
+     *             .name("office")
+     *             .build());
+     * 
+     *         var printer = new NetworkResource("printer", NetworkResourceArgs.builder()
+     *             .networkId(office.id())
+     *             .name("printer")
+     *             .address("10.10.0.7")
+     *             .enabled(true)
+     *             .groups(List.of())
+     *             .build());
+     * 
+     *         var found = PrivnetFunctions.getNetworkResource(GetNetworkResourceArgs.builder()
+     *             .networkId(office.id())
+     *             .id(printer.id())
+     *             .build());
+     * 
+     *         ctx.export("type", found.applyValue(result -> result.type()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkResourceResult> getNetworkResource(GetNetworkResourceArgs args, InvokeOutputOptions options) {
@@ -4128,6 +8934,49 @@ public final class PrivnetFunctions {
      * One resource of a network; its `type` (host, subnet, domain) is derived from the address.
      * 
      * ## Example Usage
+     * ### A resource of a network this program makes, read back
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.Network;
+     * import io.github.pulumiprivnet.privnet.NetworkArgs;
+     * import io.github.pulumiprivnet.privnet.NetworkResource;
+     * import io.github.pulumiprivnet.privnet.NetworkResourceArgs;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkResourceArgs;
+     * import java.util.List;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var office = new Network("office", NetworkArgs.builder()
+     *             .name("office")
+     *             .build());
+     * 
+     *         var printer = new NetworkResource("printer", NetworkResourceArgs.builder()
+     *             .networkId(office.id())
+     *             .name("printer")
+     *             .address("10.10.0.7")
+     *             .enabled(true)
+     *             .groups(List.of())
+     *             .build());
+     * 
+     *         var found = PrivnetFunctions.getNetworkResource(GetNetworkResourceArgs.builder()
+     *             .networkId(office.id())
+     *             .id(printer.id())
+     *             .build());
+     * 
+     *         ctx.export("type", found.applyValue(result -> result.type()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNetworkResourceResult> getNetworkResourcePlain(GetNetworkResourcePlainArgs args, InvokeOptions options) {
@@ -4139,6 +8988,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The resources of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkResourcesArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkResources(GetNetworkResourcesArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkResourcesResult> getNetworkResources(GetNetworkResourcesArgs args) {
@@ -4150,6 +9027,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The resources of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkResourcesArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkResources(GetNetworkResourcesArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNetworkResourcesResult> getNetworkResourcesPlain(GetNetworkResourcesPlainArgs args) {
@@ -4161,6 +9066,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The resources of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkResourcesArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkResources(GetNetworkResourcesArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkResourcesResult> getNetworkResources(GetNetworkResourcesArgs args, InvokeOptions options) {
@@ -4172,6 +9105,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The resources of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkResourcesArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkResources(GetNetworkResourcesArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkResourcesResult> getNetworkResources(GetNetworkResourcesArgs args, InvokeOutputOptions options) {
@@ -4183,6 +9144,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The resources of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkResourcesArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkResources(GetNetworkResourcesArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNetworkResourcesResult> getNetworkResourcesPlain(GetNetworkResourcesPlainArgs args, InvokeOptions options) {
@@ -4192,6 +9181,34 @@ public final class PrivnetFunctions {
      * One routing peer (or peer group) of a network.
      * 
      * ## Example Usage
+     * ### One router of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkRouterArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkRouter(GetNetworkRouterArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .id(config.require("routerId"))
+     *             .build());
+     * 
+     *         ctx.export("metric", found.applyValue(result -> result.metric()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkRouterResult> getNetworkRouter(GetNetworkRouterArgs args) {
@@ -4201,6 +9218,34 @@ public final class PrivnetFunctions {
      * One routing peer (or peer group) of a network.
      * 
      * ## Example Usage
+     * ### One router of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkRouterArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkRouter(GetNetworkRouterArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .id(config.require("routerId"))
+     *             .build());
+     * 
+     *         ctx.export("metric", found.applyValue(result -> result.metric()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNetworkRouterResult> getNetworkRouterPlain(GetNetworkRouterPlainArgs args) {
@@ -4210,6 +9255,34 @@ public final class PrivnetFunctions {
      * One routing peer (or peer group) of a network.
      * 
      * ## Example Usage
+     * ### One router of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkRouterArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkRouter(GetNetworkRouterArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .id(config.require("routerId"))
+     *             .build());
+     * 
+     *         ctx.export("metric", found.applyValue(result -> result.metric()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkRouterResult> getNetworkRouter(GetNetworkRouterArgs args, InvokeOptions options) {
@@ -4219,6 +9292,34 @@ public final class PrivnetFunctions {
      * One routing peer (or peer group) of a network.
      * 
      * ## Example Usage
+     * ### One router of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkRouterArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkRouter(GetNetworkRouterArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .id(config.require("routerId"))
+     *             .build());
+     * 
+     *         ctx.export("metric", found.applyValue(result -> result.metric()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkRouterResult> getNetworkRouter(GetNetworkRouterArgs args, InvokeOutputOptions options) {
@@ -4228,6 +9329,34 @@ public final class PrivnetFunctions {
      * One routing peer (or peer group) of a network.
      * 
      * ## Example Usage
+     * ### One router of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkRouterArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkRouter(GetNetworkRouterArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .id(config.require("routerId"))
+     *             .build());
+     * 
+     *         ctx.export("metric", found.applyValue(result -> result.metric()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNetworkRouterResult> getNetworkRouterPlain(GetNetworkRouterPlainArgs args, InvokeOptions options) {
@@ -4239,6 +9368,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The routers of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkRoutersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkRouters(GetNetworkRoutersArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkRoutersResult> getNetworkRouters(GetNetworkRoutersArgs args) {
@@ -4250,6 +9407,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The routers of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkRoutersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkRouters(GetNetworkRoutersArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNetworkRoutersResult> getNetworkRoutersPlain(GetNetworkRoutersPlainArgs args) {
@@ -4261,6 +9446,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The routers of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkRoutersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkRouters(GetNetworkRoutersArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkRoutersResult> getNetworkRouters(GetNetworkRoutersArgs args, InvokeOptions options) {
@@ -4272,6 +9485,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The routers of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkRoutersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkRouters(GetNetworkRoutersArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworkRoutersResult> getNetworkRouters(GetNetworkRoutersArgs args, InvokeOutputOptions options) {
@@ -4283,6 +9524,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The routers of a network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNetworkRoutersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNetworkRouters(GetNetworkRoutersArgs.builder()
+     *             .networkId(config.require("networkId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNetworkRoutersResult> getNetworkRoutersPlain(GetNetworkRoutersPlainArgs args, InvokeOptions options) {
@@ -4294,6 +9563,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNetworks();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworksResult> getNetworks() {
@@ -4305,6 +9597,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNetworks();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNetworksResult> getNetworksPlain() {
@@ -4316,6 +9631,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNetworks();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworksResult> getNetworks(InvokeArgs args) {
@@ -4327,6 +9665,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNetworks();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNetworksResult> getNetworksPlain(InvokeArgs args) {
@@ -4338,6 +9699,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNetworks();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworksResult> getNetworks(InvokeArgs args, InvokeOptions options) {
@@ -4349,6 +9733,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNetworks();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNetworksResult> getNetworks(InvokeArgs args, InvokeOutputOptions options) {
@@ -4360,6 +9767,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every network
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNetworks();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNetworksResult> getNetworksPlain(InvokeArgs args, InvokeOptions options) {
@@ -4369,6 +9799,33 @@ public final class PrivnetFunctions {
      * The notification channel with this id. Webhook header values in `target.headers` are masked: the API never returns them.
      * 
      * ## Example Usage
+     * ### The notification channel with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNotificationChannelArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNotificationChannel(GetNotificationChannelArgs.builder()
+     *             .id(config.require("channelId"))
+     *             .build());
+     * 
+     *         ctx.export("type", found.applyValue(result -> result.type()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNotificationChannelResult> getNotificationChannel(GetNotificationChannelArgs args) {
@@ -4378,6 +9835,33 @@ public final class PrivnetFunctions {
      * The notification channel with this id. Webhook header values in `target.headers` are masked: the API never returns them.
      * 
      * ## Example Usage
+     * ### The notification channel with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNotificationChannelArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNotificationChannel(GetNotificationChannelArgs.builder()
+     *             .id(config.require("channelId"))
+     *             .build());
+     * 
+     *         ctx.export("type", found.applyValue(result -> result.type()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNotificationChannelResult> getNotificationChannelPlain(GetNotificationChannelPlainArgs args) {
@@ -4387,6 +9871,33 @@ public final class PrivnetFunctions {
      * The notification channel with this id. Webhook header values in `target.headers` are masked: the API never returns them.
      * 
      * ## Example Usage
+     * ### The notification channel with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNotificationChannelArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNotificationChannel(GetNotificationChannelArgs.builder()
+     *             .id(config.require("channelId"))
+     *             .build());
+     * 
+     *         ctx.export("type", found.applyValue(result -> result.type()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNotificationChannelResult> getNotificationChannel(GetNotificationChannelArgs args, InvokeOptions options) {
@@ -4396,6 +9907,33 @@ public final class PrivnetFunctions {
      * The notification channel with this id. Webhook header values in `target.headers` are masked: the API never returns them.
      * 
      * ## Example Usage
+     * ### The notification channel with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNotificationChannelArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNotificationChannel(GetNotificationChannelArgs.builder()
+     *             .id(config.require("channelId"))
+     *             .build());
+     * 
+     *         ctx.export("type", found.applyValue(result -> result.type()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNotificationChannelResult> getNotificationChannel(GetNotificationChannelArgs args, InvokeOutputOptions options) {
@@ -4405,6 +9943,33 @@ public final class PrivnetFunctions {
      * The notification channel with this id. Webhook header values in `target.headers` are masked: the API never returns them.
      * 
      * ## Example Usage
+     * ### The notification channel with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetNotificationChannelArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getNotificationChannel(GetNotificationChannelArgs.builder()
+     *             .id(config.require("channelId"))
+     *             .build());
+     * 
+     *         ctx.export("type", found.applyValue(result -> result.type()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNotificationChannelResult> getNotificationChannelPlain(GetNotificationChannelPlainArgs args, InvokeOptions options) {
@@ -4416,6 +9981,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every notification channel
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNotificationChannels();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNotificationChannelsResult> getNotificationChannels() {
@@ -4427,6 +10015,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every notification channel
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNotificationChannels();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNotificationChannelsResult> getNotificationChannelsPlain() {
@@ -4438,6 +10049,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every notification channel
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNotificationChannels();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNotificationChannelsResult> getNotificationChannels(InvokeArgs args) {
@@ -4449,6 +10083,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every notification channel
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNotificationChannels();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNotificationChannelsResult> getNotificationChannelsPlain(InvokeArgs args) {
@@ -4460,6 +10117,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every notification channel
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNotificationChannels();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNotificationChannelsResult> getNotificationChannels(InvokeArgs args, InvokeOptions options) {
@@ -4471,6 +10151,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every notification channel
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNotificationChannels();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNotificationChannelsResult> getNotificationChannels(InvokeArgs args, InvokeOutputOptions options) {
@@ -4482,6 +10185,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every notification channel
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNotificationChannels();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNotificationChannelsResult> getNotificationChannelsPlain(InvokeArgs args, InvokeOptions options) {
@@ -4493,6 +10219,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every activity code a notification channel can report
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNotificationEventTypes();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNotificationEventTypesResult> getNotificationEventTypes() {
@@ -4504,6 +10253,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every activity code a notification channel can report
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNotificationEventTypes();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNotificationEventTypesResult> getNotificationEventTypesPlain() {
@@ -4515,6 +10287,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every activity code a notification channel can report
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNotificationEventTypes();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNotificationEventTypesResult> getNotificationEventTypes(InvokeArgs args) {
@@ -4526,6 +10321,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every activity code a notification channel can report
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNotificationEventTypes();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNotificationEventTypesResult> getNotificationEventTypesPlain(InvokeArgs args) {
@@ -4537,6 +10355,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every activity code a notification channel can report
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNotificationEventTypes();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNotificationEventTypesResult> getNotificationEventTypes(InvokeArgs args, InvokeOptions options) {
@@ -4548,6 +10389,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every activity code a notification channel can report
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNotificationEventTypes();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetNotificationEventTypesResult> getNotificationEventTypes(InvokeArgs args, InvokeOutputOptions options) {
@@ -4559,6 +10423,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every activity code a notification channel can report
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getNotificationEventTypes();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetNotificationEventTypesResult> getNotificationEventTypesPlain(InvokeArgs args, InvokeOptions options) {
@@ -4568,6 +10455,33 @@ public final class PrivnetFunctions {
      * The Okta SCIM integration with this id (its connection name is never returned). `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource&#39;s `authToken` instead.
      * 
      * ## Example Usage
+     * ### The Okta SCIM integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetOktaScimIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getOktaScimIntegration(GetOktaScimIntegrationArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetOktaScimIntegrationResult> getOktaScimIntegration(GetOktaScimIntegrationArgs args) {
@@ -4577,6 +10491,33 @@ public final class PrivnetFunctions {
      * The Okta SCIM integration with this id (its connection name is never returned). `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource&#39;s `authToken` instead.
      * 
      * ## Example Usage
+     * ### The Okta SCIM integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetOktaScimIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getOktaScimIntegration(GetOktaScimIntegrationArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetOktaScimIntegrationResult> getOktaScimIntegrationPlain(GetOktaScimIntegrationPlainArgs args) {
@@ -4586,6 +10527,33 @@ public final class PrivnetFunctions {
      * The Okta SCIM integration with this id (its connection name is never returned). `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource&#39;s `authToken` instead.
      * 
      * ## Example Usage
+     * ### The Okta SCIM integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetOktaScimIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getOktaScimIntegration(GetOktaScimIntegrationArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetOktaScimIntegrationResult> getOktaScimIntegration(GetOktaScimIntegrationArgs args, InvokeOptions options) {
@@ -4595,6 +10563,33 @@ public final class PrivnetFunctions {
      * The Okta SCIM integration with this id (its connection name is never returned). `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource&#39;s `authToken` instead.
      * 
      * ## Example Usage
+     * ### The Okta SCIM integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetOktaScimIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getOktaScimIntegration(GetOktaScimIntegrationArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetOktaScimIntegrationResult> getOktaScimIntegration(GetOktaScimIntegrationArgs args, InvokeOutputOptions options) {
@@ -4604,6 +10599,33 @@ public final class PrivnetFunctions {
      * The Okta SCIM integration with this id (its connection name is never returned). `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource&#39;s `authToken` instead.
      * 
      * ## Example Usage
+     * ### The Okta SCIM integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetOktaScimIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getOktaScimIntegration(GetOktaScimIntegrationArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetOktaScimIntegrationResult> getOktaScimIntegrationPlain(GetOktaScimIntegrationPlainArgs args, InvokeOptions options) {
@@ -4615,6 +10637,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Okta SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getOktaScimIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetOktaScimIntegrationsResult> getOktaScimIntegrations() {
@@ -4626,6 +10671,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Okta SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getOktaScimIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetOktaScimIntegrationsResult> getOktaScimIntegrationsPlain() {
@@ -4637,6 +10705,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Okta SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getOktaScimIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetOktaScimIntegrationsResult> getOktaScimIntegrations(InvokeArgs args) {
@@ -4648,6 +10739,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Okta SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getOktaScimIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetOktaScimIntegrationsResult> getOktaScimIntegrationsPlain(InvokeArgs args) {
@@ -4659,6 +10773,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Okta SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getOktaScimIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetOktaScimIntegrationsResult> getOktaScimIntegrations(InvokeArgs args, InvokeOptions options) {
@@ -4670,6 +10807,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Okta SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getOktaScimIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetOktaScimIntegrationsResult> getOktaScimIntegrations(InvokeArgs args, InvokeOutputOptions options) {
@@ -4681,6 +10841,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Okta SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getOktaScimIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetOktaScimIntegrationsResult> getOktaScimIntegrationsPlain(InvokeArgs args, InvokeOptions options) {
@@ -4690,6 +10873,33 @@ public final class PrivnetFunctions {
      * The peer with this id.
      * 
      * ## Example Usage
+     * ### The peer with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeer(GetPeerArgs.builder()
+     *             .id(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerResult> getPeer(GetPeerArgs args) {
@@ -4699,6 +10909,33 @@ public final class PrivnetFunctions {
      * The peer with this id.
      * 
      * ## Example Usage
+     * ### The peer with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeer(GetPeerArgs.builder()
+     *             .id(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPeerResult> getPeerPlain(GetPeerPlainArgs args) {
@@ -4708,6 +10945,33 @@ public final class PrivnetFunctions {
      * The peer with this id.
      * 
      * ## Example Usage
+     * ### The peer with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeer(GetPeerArgs.builder()
+     *             .id(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerResult> getPeer(GetPeerArgs args, InvokeOptions options) {
@@ -4717,6 +10981,33 @@ public final class PrivnetFunctions {
      * The peer with this id.
      * 
      * ## Example Usage
+     * ### The peer with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeer(GetPeerArgs.builder()
+     *             .id(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerResult> getPeer(GetPeerArgs args, InvokeOutputOptions options) {
@@ -4726,6 +11017,33 @@ public final class PrivnetFunctions {
      * The peer with this id.
      * 
      * ## Example Usage
+     * ### The peer with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeer(GetPeerArgs.builder()
+     *             .id(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPeerResult> getPeerPlain(GetPeerPlainArgs args, InvokeOptions options) {
@@ -4735,6 +11053,31 @@ public final class PrivnetFunctions {
      * The peer with this overlay IP address; fails when no peer has it.
      * 
      * ## Example Usage
+     * ### The peer with an overlay address
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerByIpArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeerByIp(GetPeerByIpArgs.builder()
+     *             .ip("100.64.0.10")
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerByIpResult> getPeerByIp(GetPeerByIpArgs args) {
@@ -4744,6 +11087,31 @@ public final class PrivnetFunctions {
      * The peer with this overlay IP address; fails when no peer has it.
      * 
      * ## Example Usage
+     * ### The peer with an overlay address
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerByIpArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeerByIp(GetPeerByIpArgs.builder()
+     *             .ip("100.64.0.10")
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPeerByIpResult> getPeerByIpPlain(GetPeerByIpPlainArgs args) {
@@ -4753,6 +11121,31 @@ public final class PrivnetFunctions {
      * The peer with this overlay IP address; fails when no peer has it.
      * 
      * ## Example Usage
+     * ### The peer with an overlay address
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerByIpArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeerByIp(GetPeerByIpArgs.builder()
+     *             .ip("100.64.0.10")
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerByIpResult> getPeerByIp(GetPeerByIpArgs args, InvokeOptions options) {
@@ -4762,6 +11155,31 @@ public final class PrivnetFunctions {
      * The peer with this overlay IP address; fails when no peer has it.
      * 
      * ## Example Usage
+     * ### The peer with an overlay address
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerByIpArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeerByIp(GetPeerByIpArgs.builder()
+     *             .ip("100.64.0.10")
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerByIpResult> getPeerByIp(GetPeerByIpArgs args, InvokeOutputOptions options) {
@@ -4771,6 +11189,31 @@ public final class PrivnetFunctions {
      * The peer with this overlay IP address; fails when no peer has it.
      * 
      * ## Example Usage
+     * ### The peer with an overlay address
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerByIpArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeerByIp(GetPeerByIpArgs.builder()
+     *             .ip("100.64.0.10")
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPeerByIpResult> getPeerByIpPlain(GetPeerByIpPlainArgs args, InvokeOptions options) {
@@ -4780,6 +11223,31 @@ public final class PrivnetFunctions {
      * The one peer with exactly this name. Peer names are host names and need not be unique: fails when no peer or more than one peer has the name, saying how many matched (list them with `getPeers` and its `name` filter).
      * 
      * ## Example Usage
+     * ### The one peer with a name
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerByNameArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeerByName(GetPeerByNameArgs.builder()
+     *             .name("gateway")
+     *             .build());
+     * 
+     *         ctx.export("ip", found.applyValue(result -> result.ip()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerByNameResult> getPeerByName(GetPeerByNameArgs args) {
@@ -4789,6 +11257,31 @@ public final class PrivnetFunctions {
      * The one peer with exactly this name. Peer names are host names and need not be unique: fails when no peer or more than one peer has the name, saying how many matched (list them with `getPeers` and its `name` filter).
      * 
      * ## Example Usage
+     * ### The one peer with a name
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerByNameArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeerByName(GetPeerByNameArgs.builder()
+     *             .name("gateway")
+     *             .build());
+     * 
+     *         ctx.export("ip", found.applyValue(result -> result.ip()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPeerByNameResult> getPeerByNamePlain(GetPeerByNamePlainArgs args) {
@@ -4798,6 +11291,31 @@ public final class PrivnetFunctions {
      * The one peer with exactly this name. Peer names are host names and need not be unique: fails when no peer or more than one peer has the name, saying how many matched (list them with `getPeers` and its `name` filter).
      * 
      * ## Example Usage
+     * ### The one peer with a name
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerByNameArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeerByName(GetPeerByNameArgs.builder()
+     *             .name("gateway")
+     *             .build());
+     * 
+     *         ctx.export("ip", found.applyValue(result -> result.ip()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerByNameResult> getPeerByName(GetPeerByNameArgs args, InvokeOptions options) {
@@ -4807,6 +11325,31 @@ public final class PrivnetFunctions {
      * The one peer with exactly this name. Peer names are host names and need not be unique: fails when no peer or more than one peer has the name, saying how many matched (list them with `getPeers` and its `name` filter).
      * 
      * ## Example Usage
+     * ### The one peer with a name
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerByNameArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeerByName(GetPeerByNameArgs.builder()
+     *             .name("gateway")
+     *             .build());
+     * 
+     *         ctx.export("ip", found.applyValue(result -> result.ip()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerByNameResult> getPeerByName(GetPeerByNameArgs args, InvokeOutputOptions options) {
@@ -4816,6 +11359,31 @@ public final class PrivnetFunctions {
      * The one peer with exactly this name. Peer names are host names and need not be unique: fails when no peer or more than one peer has the name, saying how many matched (list them with `getPeers` and its `name` filter).
      * 
      * ## Example Usage
+     * ### The one peer with a name
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerByNameArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeerByName(GetPeerByNameArgs.builder()
+     *             .name("gateway")
+     *             .build());
+     * 
+     *         ctx.export("ip", found.applyValue(result -> result.ip()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPeerByNameResult> getPeerByNamePlain(GetPeerByNamePlainArgs args, InvokeOptions options) {
@@ -4902,6 +11470,34 @@ public final class PrivnetFunctions {
      * One job of a peer, with its status and, once it succeeded, the upload key of the bundle.
      * 
      * ## Example Usage
+     * ### One job of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerJobArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeerJob(GetPeerJobArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .id(config.require("jobId"))
+     *             .build());
+     * 
+     *         ctx.export("status", found.applyValue(result -> result.status()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerJobResult> getPeerJob(GetPeerJobArgs args) {
@@ -4911,6 +11507,34 @@ public final class PrivnetFunctions {
      * One job of a peer, with its status and, once it succeeded, the upload key of the bundle.
      * 
      * ## Example Usage
+     * ### One job of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerJobArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeerJob(GetPeerJobArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .id(config.require("jobId"))
+     *             .build());
+     * 
+     *         ctx.export("status", found.applyValue(result -> result.status()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPeerJobResult> getPeerJobPlain(GetPeerJobPlainArgs args) {
@@ -4920,6 +11544,34 @@ public final class PrivnetFunctions {
      * One job of a peer, with its status and, once it succeeded, the upload key of the bundle.
      * 
      * ## Example Usage
+     * ### One job of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerJobArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeerJob(GetPeerJobArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .id(config.require("jobId"))
+     *             .build());
+     * 
+     *         ctx.export("status", found.applyValue(result -> result.status()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerJobResult> getPeerJob(GetPeerJobArgs args, InvokeOptions options) {
@@ -4929,6 +11581,34 @@ public final class PrivnetFunctions {
      * One job of a peer, with its status and, once it succeeded, the upload key of the bundle.
      * 
      * ## Example Usage
+     * ### One job of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerJobArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeerJob(GetPeerJobArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .id(config.require("jobId"))
+     *             .build());
+     * 
+     *         ctx.export("status", found.applyValue(result -> result.status()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerJobResult> getPeerJob(GetPeerJobArgs args, InvokeOutputOptions options) {
@@ -4938,6 +11618,34 @@ public final class PrivnetFunctions {
      * One job of a peer, with its status and, once it succeeded, the upload key of the bundle.
      * 
      * ## Example Usage
+     * ### One job of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerJobArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeerJob(GetPeerJobArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .id(config.require("jobId"))
+     *             .build());
+     * 
+     *         ctx.export("status", found.applyValue(result -> result.status()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPeerJobResult> getPeerJobPlain(GetPeerJobPlainArgs args, InvokeOptions options) {
@@ -4949,6 +11657,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The jobs of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerJobsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeerJobs(GetPeerJobsArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerJobsResult> getPeerJobs(GetPeerJobsArgs args) {
@@ -4960,6 +11696,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The jobs of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerJobsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeerJobs(GetPeerJobsArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPeerJobsResult> getPeerJobsPlain(GetPeerJobsPlainArgs args) {
@@ -4971,6 +11735,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The jobs of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerJobsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeerJobs(GetPeerJobsArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerJobsResult> getPeerJobs(GetPeerJobsArgs args, InvokeOptions options) {
@@ -4982,6 +11774,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The jobs of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerJobsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeerJobs(GetPeerJobsArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerJobsResult> getPeerJobs(GetPeerJobsArgs args, InvokeOutputOptions options) {
@@ -4993,6 +11813,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The jobs of a peer
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeerJobsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPeerJobs(GetPeerJobsArgs.builder()
+     *             .peerId(config.require("peerId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPeerJobsResult> getPeerJobsPlain(GetPeerJobsPlainArgs args, InvokeOptions options) {
@@ -5004,6 +11852,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The peers with a name
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeers(GetPeersArgs.builder()
+     *             .name("gateway")
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeersResult> getPeers() {
@@ -5015,6 +11889,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The peers with a name
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeers(GetPeersArgs.builder()
+     *             .name("gateway")
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPeersResult> getPeersPlain() {
@@ -5026,6 +11926,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The peers with a name
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeers(GetPeersArgs.builder()
+     *             .name("gateway")
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeersResult> getPeers(GetPeersArgs args) {
@@ -5037,6 +11963,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The peers with a name
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeers(GetPeersArgs.builder()
+     *             .name("gateway")
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPeersResult> getPeersPlain(GetPeersPlainArgs args) {
@@ -5048,6 +12000,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The peers with a name
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeers(GetPeersArgs.builder()
+     *             .name("gateway")
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeersResult> getPeers(GetPeersArgs args, InvokeOptions options) {
@@ -5059,6 +12037,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The peers with a name
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeers(GetPeersArgs.builder()
+     *             .name("gateway")
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeersResult> getPeers(GetPeersArgs args, InvokeOutputOptions options) {
@@ -5070,6 +12074,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The peers with a name
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPeersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeers(GetPeersArgs.builder()
+     *             .name("gateway")
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPeersResult> getPeersPlain(GetPeersPlainArgs args, InvokeOptions options) {
@@ -5081,6 +12111,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every policy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPolicies();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPoliciesResult> getPolicies() {
@@ -5092,6 +12145,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every policy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPolicies();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPoliciesResult> getPoliciesPlain() {
@@ -5103,6 +12179,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every policy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPolicies();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPoliciesResult> getPolicies(InvokeArgs args) {
@@ -5114,6 +12213,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every policy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPolicies();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPoliciesResult> getPoliciesPlain(InvokeArgs args) {
@@ -5125,6 +12247,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every policy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPolicies();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPoliciesResult> getPolicies(InvokeArgs args, InvokeOptions options) {
@@ -5136,6 +12281,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every policy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPolicies();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPoliciesResult> getPolicies(InvokeArgs args, InvokeOutputOptions options) {
@@ -5147,6 +12315,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every policy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPolicies();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPoliciesResult> getPoliciesPlain(InvokeArgs args, InvokeOptions options) {
@@ -5156,6 +12347,33 @@ public final class PrivnetFunctions {
      * The policy with this id; rule sources and destinations are group summaries.
      * 
      * ## Example Usage
+     * ### The policy with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPolicyArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPolicy(GetPolicyArgs.builder()
+     *             .id(config.require("policyId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPolicyResult> getPolicy(GetPolicyArgs args) {
@@ -5165,6 +12383,33 @@ public final class PrivnetFunctions {
      * The policy with this id; rule sources and destinations are group summaries.
      * 
      * ## Example Usage
+     * ### The policy with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPolicyArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPolicy(GetPolicyArgs.builder()
+     *             .id(config.require("policyId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPolicyResult> getPolicyPlain(GetPolicyPlainArgs args) {
@@ -5174,6 +12419,33 @@ public final class PrivnetFunctions {
      * The policy with this id; rule sources and destinations are group summaries.
      * 
      * ## Example Usage
+     * ### The policy with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPolicyArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPolicy(GetPolicyArgs.builder()
+     *             .id(config.require("policyId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPolicyResult> getPolicy(GetPolicyArgs args, InvokeOptions options) {
@@ -5183,6 +12455,33 @@ public final class PrivnetFunctions {
      * The policy with this id; rule sources and destinations are group summaries.
      * 
      * ## Example Usage
+     * ### The policy with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPolicyArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPolicy(GetPolicyArgs.builder()
+     *             .id(config.require("policyId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPolicyResult> getPolicy(GetPolicyArgs args, InvokeOutputOptions options) {
@@ -5192,6 +12491,33 @@ public final class PrivnetFunctions {
      * The policy with this id; rule sources and destinations are group summaries.
      * 
      * ## Example Usage
+     * ### The policy with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPolicyArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPolicy(GetPolicyArgs.builder()
+     *             .id(config.require("policyId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPolicyResult> getPolicyPlain(GetPolicyPlainArgs args, InvokeOptions options) {
@@ -5201,6 +12527,33 @@ public final class PrivnetFunctions {
      * The posture check with this id.
      * 
      * ## Example Usage
+     * ### The posture check with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPostureCheckArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPostureCheck(GetPostureCheckArgs.builder()
+     *             .id(config.require("postureCheckId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPostureCheckResult> getPostureCheck(GetPostureCheckArgs args) {
@@ -5210,6 +12563,33 @@ public final class PrivnetFunctions {
      * The posture check with this id.
      * 
      * ## Example Usage
+     * ### The posture check with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPostureCheckArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPostureCheck(GetPostureCheckArgs.builder()
+     *             .id(config.require("postureCheckId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPostureCheckResult> getPostureCheckPlain(GetPostureCheckPlainArgs args) {
@@ -5219,6 +12599,33 @@ public final class PrivnetFunctions {
      * The posture check with this id.
      * 
      * ## Example Usage
+     * ### The posture check with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPostureCheckArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPostureCheck(GetPostureCheckArgs.builder()
+     *             .id(config.require("postureCheckId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPostureCheckResult> getPostureCheck(GetPostureCheckArgs args, InvokeOptions options) {
@@ -5228,6 +12635,33 @@ public final class PrivnetFunctions {
      * The posture check with this id.
      * 
      * ## Example Usage
+     * ### The posture check with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPostureCheckArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPostureCheck(GetPostureCheckArgs.builder()
+     *             .id(config.require("postureCheckId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPostureCheckResult> getPostureCheck(GetPostureCheckArgs args, InvokeOutputOptions options) {
@@ -5237,6 +12671,33 @@ public final class PrivnetFunctions {
      * The posture check with this id.
      * 
      * ## Example Usage
+     * ### The posture check with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetPostureCheckArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getPostureCheck(GetPostureCheckArgs.builder()
+     *             .id(config.require("postureCheckId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPostureCheckResult> getPostureCheckPlain(GetPostureCheckPlainArgs args, InvokeOptions options) {
@@ -5248,6 +12709,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every posture check
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPostureChecks();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPostureChecksResult> getPostureChecks() {
@@ -5259,6 +12743,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every posture check
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPostureChecks();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPostureChecksResult> getPostureChecksPlain() {
@@ -5270,6 +12777,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every posture check
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPostureChecks();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPostureChecksResult> getPostureChecks(InvokeArgs args) {
@@ -5281,6 +12811,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every posture check
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPostureChecks();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPostureChecksResult> getPostureChecksPlain(InvokeArgs args) {
@@ -5292,6 +12845,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every posture check
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPostureChecks();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPostureChecksResult> getPostureChecks(InvokeArgs args, InvokeOptions options) {
@@ -5303,6 +12879,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every posture check
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPostureChecks();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPostureChecksResult> getPostureChecks(InvokeArgs args, InvokeOutputOptions options) {
@@ -5314,6 +12913,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every posture check
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPostureChecks();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPostureChecksResult> getPostureChecksPlain(InvokeArgs args, InvokeOptions options) {
@@ -5323,6 +12945,31 @@ public final class PrivnetFunctions {
      * The proxy cluster with this address (the domain its services are published under): whether it is online and what it supports. Fails when the account has no such cluster.
      * 
      * ## Example Usage
+     * ### A proxy cluster by address, and whether it is online
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetProxyClusterArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyCluster(GetProxyClusterArgs.builder()
+     *             .address("proxy.example.com")
+     *             .build());
+     * 
+     *         ctx.export("online", found.applyValue(result -> result.online()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyClusterResult> getProxyCluster(GetProxyClusterArgs args) {
@@ -5332,6 +12979,31 @@ public final class PrivnetFunctions {
      * The proxy cluster with this address (the domain its services are published under): whether it is online and what it supports. Fails when the account has no such cluster.
      * 
      * ## Example Usage
+     * ### A proxy cluster by address, and whether it is online
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetProxyClusterArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyCluster(GetProxyClusterArgs.builder()
+     *             .address("proxy.example.com")
+     *             .build());
+     * 
+     *         ctx.export("online", found.applyValue(result -> result.online()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetProxyClusterResult> getProxyClusterPlain(GetProxyClusterPlainArgs args) {
@@ -5341,6 +13013,31 @@ public final class PrivnetFunctions {
      * The proxy cluster with this address (the domain its services are published under): whether it is online and what it supports. Fails when the account has no such cluster.
      * 
      * ## Example Usage
+     * ### A proxy cluster by address, and whether it is online
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetProxyClusterArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyCluster(GetProxyClusterArgs.builder()
+     *             .address("proxy.example.com")
+     *             .build());
+     * 
+     *         ctx.export("online", found.applyValue(result -> result.online()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyClusterResult> getProxyCluster(GetProxyClusterArgs args, InvokeOptions options) {
@@ -5350,6 +13047,31 @@ public final class PrivnetFunctions {
      * The proxy cluster with this address (the domain its services are published under): whether it is online and what it supports. Fails when the account has no such cluster.
      * 
      * ## Example Usage
+     * ### A proxy cluster by address, and whether it is online
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetProxyClusterArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyCluster(GetProxyClusterArgs.builder()
+     *             .address("proxy.example.com")
+     *             .build());
+     * 
+     *         ctx.export("online", found.applyValue(result -> result.online()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyClusterResult> getProxyCluster(GetProxyClusterArgs args, InvokeOutputOptions options) {
@@ -5359,6 +13081,31 @@ public final class PrivnetFunctions {
      * The proxy cluster with this address (the domain its services are published under): whether it is online and what it supports. Fails when the account has no such cluster.
      * 
      * ## Example Usage
+     * ### A proxy cluster by address, and whether it is online
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetProxyClusterArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyCluster(GetProxyClusterArgs.builder()
+     *             .address("proxy.example.com")
+     *             .build());
+     * 
+     *         ctx.export("online", found.applyValue(result -> result.online()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetProxyClusterResult> getProxyClusterPlain(GetProxyClusterPlainArgs args, InvokeOptions options) {
@@ -5370,6 +13117,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every proxy cluster
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyClusters();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyClustersResult> getProxyClusters() {
@@ -5381,6 +13151,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every proxy cluster
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyClusters();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetProxyClustersResult> getProxyClustersPlain() {
@@ -5392,6 +13185,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every proxy cluster
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyClusters();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyClustersResult> getProxyClusters(InvokeArgs args) {
@@ -5403,6 +13219,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every proxy cluster
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyClusters();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetProxyClustersResult> getProxyClustersPlain(InvokeArgs args) {
@@ -5414,6 +13253,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every proxy cluster
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyClusters();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyClustersResult> getProxyClusters(InvokeArgs args, InvokeOptions options) {
@@ -5425,6 +13287,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every proxy cluster
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyClusters();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyClustersResult> getProxyClusters(InvokeArgs args, InvokeOutputOptions options) {
@@ -5436,6 +13321,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every proxy cluster
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyClusters();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetProxyClustersResult> getProxyClustersPlain(InvokeArgs args, InvokeOptions options) {
@@ -5445,6 +13353,33 @@ public final class PrivnetFunctions {
      * One page of the reverse proxy access log, filtered and sorted as asked (the API does both). Returns the entries with the page number, page size and the totals of the whole query.
      * 
      * ## Example Usage
+     * ### The latest failed requests of the proxy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetProxyLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyLogs(GetProxyLogsArgs.builder()
+     *             .pageSize(50)
+     *             .status("failed")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyLogsResult> getProxyLogs() {
@@ -5454,6 +13389,33 @@ public final class PrivnetFunctions {
      * One page of the reverse proxy access log, filtered and sorted as asked (the API does both). Returns the entries with the page number, page size and the totals of the whole query.
      * 
      * ## Example Usage
+     * ### The latest failed requests of the proxy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetProxyLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyLogs(GetProxyLogsArgs.builder()
+     *             .pageSize(50)
+     *             .status("failed")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetProxyLogsResult> getProxyLogsPlain() {
@@ -5463,6 +13425,33 @@ public final class PrivnetFunctions {
      * One page of the reverse proxy access log, filtered and sorted as asked (the API does both). Returns the entries with the page number, page size and the totals of the whole query.
      * 
      * ## Example Usage
+     * ### The latest failed requests of the proxy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetProxyLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyLogs(GetProxyLogsArgs.builder()
+     *             .pageSize(50)
+     *             .status("failed")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyLogsResult> getProxyLogs(GetProxyLogsArgs args) {
@@ -5472,6 +13461,33 @@ public final class PrivnetFunctions {
      * One page of the reverse proxy access log, filtered and sorted as asked (the API does both). Returns the entries with the page number, page size and the totals of the whole query.
      * 
      * ## Example Usage
+     * ### The latest failed requests of the proxy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetProxyLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyLogs(GetProxyLogsArgs.builder()
+     *             .pageSize(50)
+     *             .status("failed")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetProxyLogsResult> getProxyLogsPlain(GetProxyLogsPlainArgs args) {
@@ -5481,6 +13497,33 @@ public final class PrivnetFunctions {
      * One page of the reverse proxy access log, filtered and sorted as asked (the API does both). Returns the entries with the page number, page size and the totals of the whole query.
      * 
      * ## Example Usage
+     * ### The latest failed requests of the proxy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetProxyLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyLogs(GetProxyLogsArgs.builder()
+     *             .pageSize(50)
+     *             .status("failed")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyLogsResult> getProxyLogs(GetProxyLogsArgs args, InvokeOptions options) {
@@ -5490,6 +13533,33 @@ public final class PrivnetFunctions {
      * One page of the reverse proxy access log, filtered and sorted as asked (the API does both). Returns the entries with the page number, page size and the totals of the whole query.
      * 
      * ## Example Usage
+     * ### The latest failed requests of the proxy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetProxyLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyLogs(GetProxyLogsArgs.builder()
+     *             .pageSize(50)
+     *             .status("failed")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyLogsResult> getProxyLogs(GetProxyLogsArgs args, InvokeOutputOptions options) {
@@ -5499,6 +13569,33 @@ public final class PrivnetFunctions {
      * One page of the reverse proxy access log, filtered and sorted as asked (the API does both). Returns the entries with the page number, page size and the totals of the whole query.
      * 
      * ## Example Usage
+     * ### The latest failed requests of the proxy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetProxyLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyLogs(GetProxyLogsArgs.builder()
+     *             .pageSize(50)
+     *             .status("failed")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetProxyLogsResult> getProxyLogsPlain(GetProxyLogsPlainArgs args, InvokeOptions options) {
@@ -5510,6 +13607,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every proxy token
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyTokens();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyTokensResult> getProxyTokens() {
@@ -5521,6 +13641,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every proxy token
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyTokens();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetProxyTokensResult> getProxyTokensPlain() {
@@ -5532,6 +13675,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every proxy token
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyTokens();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyTokensResult> getProxyTokens(InvokeArgs args) {
@@ -5543,6 +13709,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every proxy token
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyTokens();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetProxyTokensResult> getProxyTokensPlain(InvokeArgs args) {
@@ -5554,6 +13743,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every proxy token
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyTokens();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyTokensResult> getProxyTokens(InvokeArgs args, InvokeOptions options) {
@@ -5565,6 +13777,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every proxy token
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyTokens();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetProxyTokensResult> getProxyTokens(InvokeArgs args, InvokeOutputOptions options) {
@@ -5576,6 +13811,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every proxy token
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getProxyTokens();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetProxyTokensResult> getProxyTokensPlain(InvokeArgs args, InvokeOptions options) {
@@ -5587,6 +13845,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `domain`.
      * 
      * ## Example Usage
+     * ### A domain by name, and whether it is validated
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyDomainArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyDomain(GetReverseProxyDomainArgs.builder()
+     *             .domain("apps.example.com")
+     *             .build());
+     * 
+     *         ctx.export("validated", found.applyValue(result -> result.validated()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyDomainResult> getReverseProxyDomain() {
@@ -5598,6 +13881,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `domain`.
      * 
      * ## Example Usage
+     * ### A domain by name, and whether it is validated
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyDomainArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyDomain(GetReverseProxyDomainArgs.builder()
+     *             .domain("apps.example.com")
+     *             .build());
+     * 
+     *         ctx.export("validated", found.applyValue(result -> result.validated()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetReverseProxyDomainResult> getReverseProxyDomainPlain() {
@@ -5609,6 +13917,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `domain`.
      * 
      * ## Example Usage
+     * ### A domain by name, and whether it is validated
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyDomainArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyDomain(GetReverseProxyDomainArgs.builder()
+     *             .domain("apps.example.com")
+     *             .build());
+     * 
+     *         ctx.export("validated", found.applyValue(result -> result.validated()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyDomainResult> getReverseProxyDomain(GetReverseProxyDomainArgs args) {
@@ -5620,6 +13953,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `domain`.
      * 
      * ## Example Usage
+     * ### A domain by name, and whether it is validated
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyDomainArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyDomain(GetReverseProxyDomainArgs.builder()
+     *             .domain("apps.example.com")
+     *             .build());
+     * 
+     *         ctx.export("validated", found.applyValue(result -> result.validated()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetReverseProxyDomainResult> getReverseProxyDomainPlain(GetReverseProxyDomainPlainArgs args) {
@@ -5631,6 +13989,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `domain`.
      * 
      * ## Example Usage
+     * ### A domain by name, and whether it is validated
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyDomainArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyDomain(GetReverseProxyDomainArgs.builder()
+     *             .domain("apps.example.com")
+     *             .build());
+     * 
+     *         ctx.export("validated", found.applyValue(result -> result.validated()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyDomainResult> getReverseProxyDomain(GetReverseProxyDomainArgs args, InvokeOptions options) {
@@ -5642,6 +14025,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `domain`.
      * 
      * ## Example Usage
+     * ### A domain by name, and whether it is validated
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyDomainArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyDomain(GetReverseProxyDomainArgs.builder()
+     *             .domain("apps.example.com")
+     *             .build());
+     * 
+     *         ctx.export("validated", found.applyValue(result -> result.validated()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyDomainResult> getReverseProxyDomain(GetReverseProxyDomainArgs args, InvokeOutputOptions options) {
@@ -5653,6 +14061,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `domain`.
      * 
      * ## Example Usage
+     * ### A domain by name, and whether it is validated
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyDomainArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyDomain(GetReverseProxyDomainArgs.builder()
+     *             .domain("apps.example.com")
+     *             .build());
+     * 
+     *         ctx.export("validated", found.applyValue(result -> result.validated()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetReverseProxyDomainResult> getReverseProxyDomainPlain(GetReverseProxyDomainPlainArgs args, InvokeOptions options) {
@@ -5664,6 +14097,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every domain services can be published under
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyDomains();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyDomainsResult> getReverseProxyDomains() {
@@ -5675,6 +14131,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every domain services can be published under
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyDomains();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetReverseProxyDomainsResult> getReverseProxyDomainsPlain() {
@@ -5686,6 +14165,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every domain services can be published under
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyDomains();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyDomainsResult> getReverseProxyDomains(InvokeArgs args) {
@@ -5697,6 +14199,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every domain services can be published under
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyDomains();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetReverseProxyDomainsResult> getReverseProxyDomainsPlain(InvokeArgs args) {
@@ -5708,6 +14233,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every domain services can be published under
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyDomains();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyDomainsResult> getReverseProxyDomains(InvokeArgs args, InvokeOptions options) {
@@ -5719,6 +14267,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every domain services can be published under
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyDomains();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyDomainsResult> getReverseProxyDomains(InvokeArgs args, InvokeOutputOptions options) {
@@ -5730,6 +14301,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every domain services can be published under
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyDomains();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetReverseProxyDomainsResult> getReverseProxyDomainsPlain(InvokeArgs args, InvokeOptions options) {
@@ -5739,6 +14333,33 @@ public final class PrivnetFunctions {
      * The reverse-proxy service with this id: where it is published, its targets, who may reach it. Secret values of its auth (password, PIN, header values) are answered empty.
      * 
      * ## Example Usage
+     * ### The reverse-proxy service with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyServiceArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getReverseProxyService(GetReverseProxyServiceArgs.builder()
+     *             .id(config.require("serviceId"))
+     *             .build());
+     * 
+     *         ctx.export("domain", found.applyValue(result -> result.domain()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyServiceResult> getReverseProxyService(GetReverseProxyServiceArgs args) {
@@ -5748,6 +14369,33 @@ public final class PrivnetFunctions {
      * The reverse-proxy service with this id: where it is published, its targets, who may reach it. Secret values of its auth (password, PIN, header values) are answered empty.
      * 
      * ## Example Usage
+     * ### The reverse-proxy service with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyServiceArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getReverseProxyService(GetReverseProxyServiceArgs.builder()
+     *             .id(config.require("serviceId"))
+     *             .build());
+     * 
+     *         ctx.export("domain", found.applyValue(result -> result.domain()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetReverseProxyServiceResult> getReverseProxyServicePlain(GetReverseProxyServicePlainArgs args) {
@@ -5757,6 +14405,33 @@ public final class PrivnetFunctions {
      * The reverse-proxy service with this id: where it is published, its targets, who may reach it. Secret values of its auth (password, PIN, header values) are answered empty.
      * 
      * ## Example Usage
+     * ### The reverse-proxy service with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyServiceArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getReverseProxyService(GetReverseProxyServiceArgs.builder()
+     *             .id(config.require("serviceId"))
+     *             .build());
+     * 
+     *         ctx.export("domain", found.applyValue(result -> result.domain()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyServiceResult> getReverseProxyService(GetReverseProxyServiceArgs args, InvokeOptions options) {
@@ -5766,6 +14441,33 @@ public final class PrivnetFunctions {
      * The reverse-proxy service with this id: where it is published, its targets, who may reach it. Secret values of its auth (password, PIN, header values) are answered empty.
      * 
      * ## Example Usage
+     * ### The reverse-proxy service with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyServiceArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getReverseProxyService(GetReverseProxyServiceArgs.builder()
+     *             .id(config.require("serviceId"))
+     *             .build());
+     * 
+     *         ctx.export("domain", found.applyValue(result -> result.domain()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyServiceResult> getReverseProxyService(GetReverseProxyServiceArgs args, InvokeOutputOptions options) {
@@ -5775,6 +14477,33 @@ public final class PrivnetFunctions {
      * The reverse-proxy service with this id: where it is published, its targets, who may reach it. Secret values of its auth (password, PIN, header values) are answered empty.
      * 
      * ## Example Usage
+     * ### The reverse-proxy service with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetReverseProxyServiceArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getReverseProxyService(GetReverseProxyServiceArgs.builder()
+     *             .id(config.require("serviceId"))
+     *             .build());
+     * 
+     *         ctx.export("domain", found.applyValue(result -> result.domain()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetReverseProxyServiceResult> getReverseProxyServicePlain(GetReverseProxyServicePlainArgs args, InvokeOptions options) {
@@ -5786,6 +14515,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every reverse-proxy service
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyServices();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyServicesResult> getReverseProxyServices() {
@@ -5797,6 +14549,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every reverse-proxy service
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyServices();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetReverseProxyServicesResult> getReverseProxyServicesPlain() {
@@ -5808,6 +14583,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every reverse-proxy service
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyServices();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyServicesResult> getReverseProxyServices(InvokeArgs args) {
@@ -5819,6 +14617,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every reverse-proxy service
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyServices();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetReverseProxyServicesResult> getReverseProxyServicesPlain(InvokeArgs args) {
@@ -5830,6 +14651,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every reverse-proxy service
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyServices();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyServicesResult> getReverseProxyServices(InvokeArgs args, InvokeOptions options) {
@@ -5841,6 +14685,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every reverse-proxy service
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyServices();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetReverseProxyServicesResult> getReverseProxyServices(InvokeArgs args, InvokeOutputOptions options) {
@@ -5852,6 +14719,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every reverse-proxy service
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getReverseProxyServices();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetReverseProxyServicesResult> getReverseProxyServicesPlain(InvokeArgs args, InvokeOptions options) {
@@ -5861,6 +14751,33 @@ public final class PrivnetFunctions {
      * The network route with this id.
      * 
      * ## Example Usage
+     * ### The route with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetRouteArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getRoute(GetRouteArgs.builder()
+     *             .id(config.require("routeId"))
+     *             .build());
+     * 
+     *         ctx.export("network", found.applyValue(result -> result.network()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetRouteResult> getRoute(GetRouteArgs args) {
@@ -5870,6 +14787,33 @@ public final class PrivnetFunctions {
      * The network route with this id.
      * 
      * ## Example Usage
+     * ### The route with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetRouteArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getRoute(GetRouteArgs.builder()
+     *             .id(config.require("routeId"))
+     *             .build());
+     * 
+     *         ctx.export("network", found.applyValue(result -> result.network()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetRouteResult> getRoutePlain(GetRoutePlainArgs args) {
@@ -5879,6 +14823,33 @@ public final class PrivnetFunctions {
      * The network route with this id.
      * 
      * ## Example Usage
+     * ### The route with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetRouteArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getRoute(GetRouteArgs.builder()
+     *             .id(config.require("routeId"))
+     *             .build());
+     * 
+     *         ctx.export("network", found.applyValue(result -> result.network()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetRouteResult> getRoute(GetRouteArgs args, InvokeOptions options) {
@@ -5888,6 +14859,33 @@ public final class PrivnetFunctions {
      * The network route with this id.
      * 
      * ## Example Usage
+     * ### The route with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetRouteArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getRoute(GetRouteArgs.builder()
+     *             .id(config.require("routeId"))
+     *             .build());
+     * 
+     *         ctx.export("network", found.applyValue(result -> result.network()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetRouteResult> getRoute(GetRouteArgs args, InvokeOutputOptions options) {
@@ -5897,6 +14895,33 @@ public final class PrivnetFunctions {
      * The network route with this id.
      * 
      * ## Example Usage
+     * ### The route with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetRouteArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getRoute(GetRouteArgs.builder()
+     *             .id(config.require("routeId"))
+     *             .build());
+     * 
+     *         ctx.export("network", found.applyValue(result -> result.network()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetRouteResult> getRoutePlain(GetRoutePlainArgs args, InvokeOptions options) {
@@ -5908,6 +14933,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every route
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getRoutes();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetRoutesResult> getRoutes() {
@@ -5919,6 +14967,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every route
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getRoutes();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetRoutesResult> getRoutesPlain() {
@@ -5930,6 +15001,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every route
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getRoutes();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetRoutesResult> getRoutes(InvokeArgs args) {
@@ -5941,6 +15035,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every route
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getRoutes();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetRoutesResult> getRoutesPlain(InvokeArgs args) {
@@ -5952,6 +15069,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every route
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getRoutes();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetRoutesResult> getRoutes(InvokeArgs args, InvokeOptions options) {
@@ -5963,6 +15103,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every route
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getRoutes();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetRoutesResult> getRoutes(InvokeArgs args, InvokeOutputOptions options) {
@@ -5974,6 +15137,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every route
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getRoutes();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetRoutesResult> getRoutesPlain(InvokeArgs args, InvokeOptions options) {
@@ -5983,6 +15169,33 @@ public final class PrivnetFunctions {
      * The SCIM integration with this id. `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource&#39;s `authToken` instead.
      * 
      * ## Example Usage
+     * ### The SCIM integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetScimIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getScimIntegration(GetScimIntegrationArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("prefix", found.applyValue(result -> result.prefix()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetScimIntegrationResult> getScimIntegration(GetScimIntegrationArgs args) {
@@ -5992,6 +15205,33 @@ public final class PrivnetFunctions {
      * The SCIM integration with this id. `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource&#39;s `authToken` instead.
      * 
      * ## Example Usage
+     * ### The SCIM integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetScimIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getScimIntegration(GetScimIntegrationArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("prefix", found.applyValue(result -> result.prefix()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetScimIntegrationResult> getScimIntegrationPlain(GetScimIntegrationPlainArgs args) {
@@ -6001,6 +15241,33 @@ public final class PrivnetFunctions {
      * The SCIM integration with this id. `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource&#39;s `authToken` instead.
      * 
      * ## Example Usage
+     * ### The SCIM integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetScimIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getScimIntegration(GetScimIntegrationArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("prefix", found.applyValue(result -> result.prefix()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetScimIntegrationResult> getScimIntegration(GetScimIntegrationArgs args, InvokeOptions options) {
@@ -6010,6 +15277,33 @@ public final class PrivnetFunctions {
      * The SCIM integration with this id. `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource&#39;s `authToken` instead.
      * 
      * ## Example Usage
+     * ### The SCIM integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetScimIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getScimIntegration(GetScimIntegrationArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("prefix", found.applyValue(result -> result.prefix()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetScimIntegrationResult> getScimIntegration(GetScimIntegrationArgs args, InvokeOutputOptions options) {
@@ -6019,6 +15313,33 @@ public final class PrivnetFunctions {
      * The SCIM integration with this id. `authToken` is masked (its first characters, then asterisks): the API returns the token in full only when it is made, so read it from the resource&#39;s `authToken` instead.
      * 
      * ## Example Usage
+     * ### The SCIM integration with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetScimIntegrationArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getScimIntegration(GetScimIntegrationArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("prefix", found.applyValue(result -> result.prefix()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetScimIntegrationResult> getScimIntegrationPlain(GetScimIntegrationPlainArgs args, InvokeOptions options) {
@@ -6030,6 +15351,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### What happened to a SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetScimIntegrationLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getScimIntegrationLogs(GetScimIntegrationLogsArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetScimIntegrationLogsResult> getScimIntegrationLogs(GetScimIntegrationLogsArgs args) {
@@ -6041,6 +15390,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### What happened to a SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetScimIntegrationLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getScimIntegrationLogs(GetScimIntegrationLogsArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetScimIntegrationLogsResult> getScimIntegrationLogsPlain(GetScimIntegrationLogsPlainArgs args) {
@@ -6052,6 +15429,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### What happened to a SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetScimIntegrationLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getScimIntegrationLogs(GetScimIntegrationLogsArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetScimIntegrationLogsResult> getScimIntegrationLogs(GetScimIntegrationLogsArgs args, InvokeOptions options) {
@@ -6063,6 +15468,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### What happened to a SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetScimIntegrationLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getScimIntegrationLogs(GetScimIntegrationLogsArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetScimIntegrationLogsResult> getScimIntegrationLogs(GetScimIntegrationLogsArgs args, InvokeOutputOptions options) {
@@ -6074,6 +15507,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### What happened to a SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetScimIntegrationLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getScimIntegrationLogs(GetScimIntegrationLogsArgs.builder()
+     *             .id(config.require("scimIntegrationId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetScimIntegrationLogsResult> getScimIntegrationLogsPlain(GetScimIntegrationLogsPlainArgs args, InvokeOptions options) {
@@ -6085,6 +15546,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getScimIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetScimIntegrationsResult> getScimIntegrations() {
@@ -6096,6 +15580,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getScimIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetScimIntegrationsResult> getScimIntegrationsPlain() {
@@ -6107,6 +15614,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getScimIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetScimIntegrationsResult> getScimIntegrations(InvokeArgs args) {
@@ -6118,6 +15648,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getScimIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetScimIntegrationsResult> getScimIntegrationsPlain(InvokeArgs args) {
@@ -6129,6 +15682,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getScimIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetScimIntegrationsResult> getScimIntegrations(InvokeArgs args, InvokeOptions options) {
@@ -6140,6 +15716,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getScimIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetScimIntegrationsResult> getScimIntegrations(InvokeArgs args, InvokeOutputOptions options) {
@@ -6151,6 +15750,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every SCIM integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getScimIntegrations();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetScimIntegrationsResult> getScimIntegrationsPlain(InvokeArgs args, InvokeOptions options) {
@@ -6160,6 +15782,33 @@ public final class PrivnetFunctions {
      * The setup key with this id. The `key` is masked (its first characters, then asterisks): the API returns the full value only when the key is created, so read it from the `SetupKey` resource instead.
      * 
      * ## Example Usage
+     * ### The setup key with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetSetupKeyArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getSetupKey(GetSetupKeyArgs.builder()
+     *             .id(config.require("setupKeyId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetSetupKeyResult> getSetupKey(GetSetupKeyArgs args) {
@@ -6169,6 +15818,33 @@ public final class PrivnetFunctions {
      * The setup key with this id. The `key` is masked (its first characters, then asterisks): the API returns the full value only when the key is created, so read it from the `SetupKey` resource instead.
      * 
      * ## Example Usage
+     * ### The setup key with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetSetupKeyArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getSetupKey(GetSetupKeyArgs.builder()
+     *             .id(config.require("setupKeyId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetSetupKeyResult> getSetupKeyPlain(GetSetupKeyPlainArgs args) {
@@ -6178,6 +15854,33 @@ public final class PrivnetFunctions {
      * The setup key with this id. The `key` is masked (its first characters, then asterisks): the API returns the full value only when the key is created, so read it from the `SetupKey` resource instead.
      * 
      * ## Example Usage
+     * ### The setup key with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetSetupKeyArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getSetupKey(GetSetupKeyArgs.builder()
+     *             .id(config.require("setupKeyId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetSetupKeyResult> getSetupKey(GetSetupKeyArgs args, InvokeOptions options) {
@@ -6187,6 +15890,33 @@ public final class PrivnetFunctions {
      * The setup key with this id. The `key` is masked (its first characters, then asterisks): the API returns the full value only when the key is created, so read it from the `SetupKey` resource instead.
      * 
      * ## Example Usage
+     * ### The setup key with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetSetupKeyArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getSetupKey(GetSetupKeyArgs.builder()
+     *             .id(config.require("setupKeyId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetSetupKeyResult> getSetupKey(GetSetupKeyArgs args, InvokeOutputOptions options) {
@@ -6196,6 +15926,33 @@ public final class PrivnetFunctions {
      * The setup key with this id. The `key` is masked (its first characters, then asterisks): the API returns the full value only when the key is created, so read it from the `SetupKey` resource instead.
      * 
      * ## Example Usage
+     * ### The setup key with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetSetupKeyArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getSetupKey(GetSetupKeyArgs.builder()
+     *             .id(config.require("setupKeyId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetSetupKeyResult> getSetupKeyPlain(GetSetupKeyPlainArgs args, InvokeOptions options) {
@@ -6207,6 +15964,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every setup key
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getSetupKeys();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetSetupKeysResult> getSetupKeys() {
@@ -6218,6 +15998,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every setup key
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getSetupKeys();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetSetupKeysResult> getSetupKeysPlain() {
@@ -6229,6 +16032,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every setup key
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getSetupKeys();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetSetupKeysResult> getSetupKeys(InvokeArgs args) {
@@ -6240,6 +16066,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every setup key
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getSetupKeys();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetSetupKeysResult> getSetupKeysPlain(InvokeArgs args) {
@@ -6251,6 +16100,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every setup key
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getSetupKeys();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetSetupKeysResult> getSetupKeys(InvokeArgs args, InvokeOptions options) {
@@ -6262,6 +16134,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every setup key
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getSetupKeys();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetSetupKeysResult> getSetupKeys(InvokeArgs args, InvokeOutputOptions options) {
@@ -6273,6 +16168,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every setup key
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getSetupKeys();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetSetupKeysResult> getSetupKeysPlain(InvokeArgs args, InvokeOptions options) {
@@ -6282,6 +16200,34 @@ public final class PrivnetFunctions {
      * One personal access token of a user, without its value.
      * 
      * ## Example Usage
+     * ### One token of a user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTokenArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getToken(GetTokenArgs.builder()
+     *             .userId(config.require("userId"))
+     *             .id(config.require("tokenId"))
+     *             .build());
+     * 
+     *         ctx.export("expirationDate", found.applyValue(result -> result.expirationDate()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetTokenResult> getToken(GetTokenArgs args) {
@@ -6291,6 +16237,34 @@ public final class PrivnetFunctions {
      * One personal access token of a user, without its value.
      * 
      * ## Example Usage
+     * ### One token of a user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTokenArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getToken(GetTokenArgs.builder()
+     *             .userId(config.require("userId"))
+     *             .id(config.require("tokenId"))
+     *             .build());
+     * 
+     *         ctx.export("expirationDate", found.applyValue(result -> result.expirationDate()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetTokenResult> getTokenPlain(GetTokenPlainArgs args) {
@@ -6300,6 +16274,34 @@ public final class PrivnetFunctions {
      * One personal access token of a user, without its value.
      * 
      * ## Example Usage
+     * ### One token of a user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTokenArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getToken(GetTokenArgs.builder()
+     *             .userId(config.require("userId"))
+     *             .id(config.require("tokenId"))
+     *             .build());
+     * 
+     *         ctx.export("expirationDate", found.applyValue(result -> result.expirationDate()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetTokenResult> getToken(GetTokenArgs args, InvokeOptions options) {
@@ -6309,6 +16311,34 @@ public final class PrivnetFunctions {
      * One personal access token of a user, without its value.
      * 
      * ## Example Usage
+     * ### One token of a user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTokenArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getToken(GetTokenArgs.builder()
+     *             .userId(config.require("userId"))
+     *             .id(config.require("tokenId"))
+     *             .build());
+     * 
+     *         ctx.export("expirationDate", found.applyValue(result -> result.expirationDate()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetTokenResult> getToken(GetTokenArgs args, InvokeOutputOptions options) {
@@ -6318,6 +16348,34 @@ public final class PrivnetFunctions {
      * One personal access token of a user, without its value.
      * 
      * ## Example Usage
+     * ### One token of a user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTokenArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getToken(GetTokenArgs.builder()
+     *             .userId(config.require("userId"))
+     *             .id(config.require("tokenId"))
+     *             .build());
+     * 
+     *         ctx.export("expirationDate", found.applyValue(result -> result.expirationDate()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetTokenResult> getTokenPlain(GetTokenPlainArgs args, InvokeOptions options) {
@@ -6329,6 +16387,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The tokens of the current user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTokensArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getTokens(GetTokensArgs.builder()
+     *             .userId(config.require("userId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetTokensResult> getTokens(GetTokensArgs args) {
@@ -6340,6 +16426,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The tokens of the current user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTokensArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getTokens(GetTokensArgs.builder()
+     *             .userId(config.require("userId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetTokensResult> getTokensPlain(GetTokensPlainArgs args) {
@@ -6351,6 +16465,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The tokens of the current user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTokensArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getTokens(GetTokensArgs.builder()
+     *             .userId(config.require("userId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetTokensResult> getTokens(GetTokensArgs args, InvokeOptions options) {
@@ -6362,6 +16504,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The tokens of the current user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTokensArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getTokens(GetTokensArgs.builder()
+     *             .userId(config.require("userId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetTokensResult> getTokens(GetTokensArgs args, InvokeOutputOptions options) {
@@ -6373,6 +16543,34 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The tokens of the current user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTokensArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getTokens(GetTokensArgs.builder()
+     *             .userId(config.require("userId"))
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetTokensResult> getTokensPlain(GetTokensPlainArgs args, InvokeOptions options) {
@@ -6382,6 +16580,33 @@ public final class PrivnetFunctions {
      * One page of network traffic events (flow records), filtered as asked. The account collects them only while `settings.extra.networkTrafficLogsEnabled` is true.
      * 
      * ## Example Usage
+     * ### The latest dropped flows
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTrafficEventsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getTrafficEvents(GetTrafficEventsArgs.builder()
+     *             .pageSize(100)
+     *             .type("TYPE_DROP")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetTrafficEventsResult> getTrafficEvents() {
@@ -6391,6 +16616,33 @@ public final class PrivnetFunctions {
      * One page of network traffic events (flow records), filtered as asked. The account collects them only while `settings.extra.networkTrafficLogsEnabled` is true.
      * 
      * ## Example Usage
+     * ### The latest dropped flows
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTrafficEventsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getTrafficEvents(GetTrafficEventsArgs.builder()
+     *             .pageSize(100)
+     *             .type("TYPE_DROP")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetTrafficEventsResult> getTrafficEventsPlain() {
@@ -6400,6 +16652,33 @@ public final class PrivnetFunctions {
      * One page of network traffic events (flow records), filtered as asked. The account collects them only while `settings.extra.networkTrafficLogsEnabled` is true.
      * 
      * ## Example Usage
+     * ### The latest dropped flows
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTrafficEventsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getTrafficEvents(GetTrafficEventsArgs.builder()
+     *             .pageSize(100)
+     *             .type("TYPE_DROP")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetTrafficEventsResult> getTrafficEvents(GetTrafficEventsArgs args) {
@@ -6409,6 +16688,33 @@ public final class PrivnetFunctions {
      * One page of network traffic events (flow records), filtered as asked. The account collects them only while `settings.extra.networkTrafficLogsEnabled` is true.
      * 
      * ## Example Usage
+     * ### The latest dropped flows
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTrafficEventsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getTrafficEvents(GetTrafficEventsArgs.builder()
+     *             .pageSize(100)
+     *             .type("TYPE_DROP")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetTrafficEventsResult> getTrafficEventsPlain(GetTrafficEventsPlainArgs args) {
@@ -6418,6 +16724,33 @@ public final class PrivnetFunctions {
      * One page of network traffic events (flow records), filtered as asked. The account collects them only while `settings.extra.networkTrafficLogsEnabled` is true.
      * 
      * ## Example Usage
+     * ### The latest dropped flows
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTrafficEventsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getTrafficEvents(GetTrafficEventsArgs.builder()
+     *             .pageSize(100)
+     *             .type("TYPE_DROP")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetTrafficEventsResult> getTrafficEvents(GetTrafficEventsArgs args, InvokeOptions options) {
@@ -6427,6 +16760,33 @@ public final class PrivnetFunctions {
      * One page of network traffic events (flow records), filtered as asked. The account collects them only while `settings.extra.networkTrafficLogsEnabled` is true.
      * 
      * ## Example Usage
+     * ### The latest dropped flows
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTrafficEventsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getTrafficEvents(GetTrafficEventsArgs.builder()
+     *             .pageSize(100)
+     *             .type("TYPE_DROP")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetTrafficEventsResult> getTrafficEvents(GetTrafficEventsArgs args, InvokeOutputOptions options) {
@@ -6436,6 +16796,33 @@ public final class PrivnetFunctions {
      * One page of network traffic events (flow records), filtered as asked. The account collects them only while `settings.extra.networkTrafficLogsEnabled` is true.
      * 
      * ## Example Usage
+     * ### The latest dropped flows
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetTrafficEventsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getTrafficEvents(GetTrafficEventsArgs.builder()
+     *             .pageSize(100)
+     *             .type("TYPE_DROP")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetTrafficEventsResult> getTrafficEventsPlain(GetTrafficEventsPlainArgs args, InvokeOptions options) {
@@ -6447,6 +16834,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `email`.
      * 
      * ## Example Usage
+     * ### A user by email
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetUserArgs;
+     * 
+     * public class App }{{@code
+     *     public static void main(String[] args) }{{@code
+     *         Pulumi.run(App::stack);
+     *     }}{@code
+     * 
+     *     public static void stack(Context ctx) }{{@code
+     *         var found = PrivnetFunctions.getUser(GetUserArgs.builder()
+     *             .email("admin}{@literal @}{@code example.com")
+     *             .build());
+     * 
+     *         ctx.export("role", found.applyValue(result -> result.role()));
+     *     }}{@code
+     * }}{@code
+     * }
+     * </pre>
      * 
      */
     public static Output<GetUserResult> getUser() {
@@ -6458,6 +16870,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `email`.
      * 
      * ## Example Usage
+     * ### A user by email
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetUserArgs;
+     * 
+     * public class App }{{@code
+     *     public static void main(String[] args) }{{@code
+     *         Pulumi.run(App::stack);
+     *     }}{@code
+     * 
+     *     public static void stack(Context ctx) }{{@code
+     *         var found = PrivnetFunctions.getUser(GetUserArgs.builder()
+     *             .email("admin}{@literal @}{@code example.com")
+     *             .build());
+     * 
+     *         ctx.export("role", found.applyValue(result -> result.role()));
+     *     }}{@code
+     * }}{@code
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetUserResult> getUserPlain() {
@@ -6469,6 +16906,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `email`.
      * 
      * ## Example Usage
+     * ### A user by email
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetUserArgs;
+     * 
+     * public class App }{{@code
+     *     public static void main(String[] args) }{{@code
+     *         Pulumi.run(App::stack);
+     *     }}{@code
+     * 
+     *     public static void stack(Context ctx) }{{@code
+     *         var found = PrivnetFunctions.getUser(GetUserArgs.builder()
+     *             .email("admin}{@literal @}{@code example.com")
+     *             .build());
+     * 
+     *         ctx.export("role", found.applyValue(result -> result.role()));
+     *     }}{@code
+     * }}{@code
+     * }
+     * </pre>
      * 
      */
     public static Output<GetUserResult> getUser(GetUserArgs args) {
@@ -6480,6 +16942,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `email`.
      * 
      * ## Example Usage
+     * ### A user by email
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetUserArgs;
+     * 
+     * public class App }{{@code
+     *     public static void main(String[] args) }{{@code
+     *         Pulumi.run(App::stack);
+     *     }}{@code
+     * 
+     *     public static void stack(Context ctx) }{{@code
+     *         var found = PrivnetFunctions.getUser(GetUserArgs.builder()
+     *             .email("admin}{@literal @}{@code example.com")
+     *             .build());
+     * 
+     *         ctx.export("role", found.applyValue(result -> result.role()));
+     *     }}{@code
+     * }}{@code
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetUserResult> getUserPlain(GetUserPlainArgs args) {
@@ -6491,6 +16978,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `email`.
      * 
      * ## Example Usage
+     * ### A user by email
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetUserArgs;
+     * 
+     * public class App }{{@code
+     *     public static void main(String[] args) }{{@code
+     *         Pulumi.run(App::stack);
+     *     }}{@code
+     * 
+     *     public static void stack(Context ctx) }{{@code
+     *         var found = PrivnetFunctions.getUser(GetUserArgs.builder()
+     *             .email("admin}{@literal @}{@code example.com")
+     *             .build());
+     * 
+     *         ctx.export("role", found.applyValue(result -> result.role()));
+     *     }}{@code
+     * }}{@code
+     * }
+     * </pre>
      * 
      */
     public static Output<GetUserResult> getUser(GetUserArgs args, InvokeOptions options) {
@@ -6502,6 +17014,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `email`.
      * 
      * ## Example Usage
+     * ### A user by email
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetUserArgs;
+     * 
+     * public class App }{{@code
+     *     public static void main(String[] args) }{{@code
+     *         Pulumi.run(App::stack);
+     *     }}{@code
+     * 
+     *     public static void stack(Context ctx) }{{@code
+     *         var found = PrivnetFunctions.getUser(GetUserArgs.builder()
+     *             .email("admin}{@literal @}{@code example.com")
+     *             .build());
+     * 
+     *         ctx.export("role", found.applyValue(result -> result.role()));
+     *     }}{@code
+     * }}{@code
+     * }
+     * </pre>
      * 
      */
     public static Output<GetUserResult> getUser(GetUserArgs args, InvokeOutputOptions options) {
@@ -6513,6 +17050,31 @@ public final class PrivnetFunctions {
      * Takes one of: `id`; or `email`.
      * 
      * ## Example Usage
+     * ### A user by email
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetUserArgs;
+     * 
+     * public class App }{{@code
+     *     public static void main(String[] args) }{{@code
+     *         Pulumi.run(App::stack);
+     *     }}{@code
+     * 
+     *     public static void stack(Context ctx) }{{@code
+     *         var found = PrivnetFunctions.getUser(GetUserArgs.builder()
+     *             .email("admin}{@literal @}{@code example.com")
+     *             .build());
+     * 
+     *         ctx.export("role", found.applyValue(result -> result.role()));
+     *     }}{@code
+     * }}{@code
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetUserResult> getUserPlain(GetUserPlainArgs args, InvokeOptions options) {
@@ -6524,6 +17086,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every service user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetUsersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getUsers(GetUsersArgs.builder()
+     *             .serviceUser(true)
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetUsersResult> getUsers() {
@@ -6535,6 +17123,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every service user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetUsersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getUsers(GetUsersArgs.builder()
+     *             .serviceUser(true)
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetUsersResult> getUsersPlain() {
@@ -6546,6 +17160,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every service user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetUsersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getUsers(GetUsersArgs.builder()
+     *             .serviceUser(true)
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetUsersResult> getUsers(GetUsersArgs args) {
@@ -6557,6 +17197,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every service user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetUsersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getUsers(GetUsersArgs.builder()
+     *             .serviceUser(true)
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetUsersResult> getUsersPlain(GetUsersPlainArgs args) {
@@ -6568,6 +17234,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every service user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetUsersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getUsers(GetUsersArgs.builder()
+     *             .serviceUser(true)
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetUsersResult> getUsers(GetUsersArgs args, InvokeOptions options) {
@@ -6579,6 +17271,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every service user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetUsersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getUsers(GetUsersArgs.builder()
+     *             .serviceUser(true)
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetUsersResult> getUsers(GetUsersArgs args, InvokeOutputOptions options) {
@@ -6590,6 +17308,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every service user
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetUsersArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getUsers(GetUsersArgs.builder()
+     *             .serviceUser(true)
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetUsersResult> getUsersPlain(GetUsersPlainArgs args, InvokeOptions options) {

@@ -20,6 +20,32 @@ import javax.annotation.Nullable;
  * A token a self-hosted reverse proxy registers with (its cluster then appears in `getProxyClusters`). `plainToken` is the value to give the proxy; it exists only in the create response and is kept in state as a secret output. A token cannot be changed: a new `name` or `expiresIn` makes a new token before the old one is revoked (so a proxy can move over); `pulumi up --replace` rotates it. Destroying the resource revokes the token; one revoked elsewhere reads as deleted. An adopted token (`adoptId`) has no `plainToken`. `expiresIn` is read back from the token&#39;s expiry, so an imported token states its lifetime.
  * 
  * ## Example Usage
+ * ### A token for a self-hosted proxy, valid for a year, with its value as a secret output
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumiprivnet.privnet.ProxyToken;
+ * import io.github.pulumiprivnet.privnet.ProxyTokenArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var edge = new ProxyToken("edge", ProxyTokenArgs.builder()
+ *             .name("edge proxy")
+ *             .expiresIn(31536000)
+ *             .build());
+ * 
+ *         ctx.export("edgeProxyToken", edge.plainToken());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

@@ -18,6 +18,34 @@ import javax.annotation.Nullable;
  * A custom domain services can be published under (`ReverseProxyService.domain` = the domain or a name under it), served by the proxy cluster `targetCluster`. The service checks it when it is added: `validated` becomes true once DNS has `validation.&lt;domain&gt;` as a CNAME of the cluster&#39;s address (services may use it before that). The API cannot change a domain: a new `domain` or `targetCluster` replaces it (the old one is deleted first; services under it stay). Adopting an existing domain (`adoptId`) takes it as it is: its domain and cluster must be the program&#39;s.
  * 
  * ## Example Usage
+ * ### A custom domain for the services of a proxy cluster
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumiprivnet.privnet.ReverseProxyDomain;
+ * import io.github.pulumiprivnet.privnet.ReverseProxyDomainArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var config = ctx.config();
+ * 
+ *         var apps = new ReverseProxyDomain("apps", ReverseProxyDomainArgs.builder()
+ *             .domain("apps.example.com")
+ *             .targetCluster(config.require("clusterAddress"))
+ *             .build());
+ * 
+ *         ctx.export("appsValidated", apps.validated());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

@@ -23,6 +23,85 @@ import javax.annotation.Nullable;
  * A reverse-proxy service: publishes peers or network resources (`targets`) at `domain`, a host name under a proxy cluster&#39;s address or a custom domain (`ReverseProxyDomain`). A public service is reachable by anyone who passes its `accessRestrictions` and its `auth`; a `private` one only by the peers of `accessGroups`. `auth` is a secret input: the API never answers its password, PIN or header values, so they are kept from state (a change made elsewhere cannot be detected). Changing `mode` replaces the service (the API cannot change it; the old one is deleted first, since domains are unique); the domain, targets and auth change in place. In tcp and udp modes a `listenPort` left out is chosen by the cluster and kept. The service&#39;s status (pending until a proxy serves it, then active) is not kept in state, since it changes by itself: `getReverseProxyService` answers it.
  * 
  * ## Example Usage
+ * ### An internal web app published behind a password and single sign-on for one group
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumiprivnet.privnet.Group;
+ * import io.github.pulumiprivnet.privnet.GroupArgs;
+ * import io.github.pulumiprivnet.privnet.Network;
+ * import io.github.pulumiprivnet.privnet.NetworkArgs;
+ * import io.github.pulumiprivnet.privnet.NetworkResource;
+ * import io.github.pulumiprivnet.privnet.NetworkResourceArgs;
+ * import io.github.pulumiprivnet.privnet.ReverseProxyService;
+ * import io.github.pulumiprivnet.privnet.ReverseProxyServiceArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.ReverseProxyServiceAccessRestrictionsArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.ReverseProxyServiceAuthArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.ReverseProxyServiceAuthBearerAuthArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.ReverseProxyServiceAuthPasswordAuthArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.ReverseProxyServiceTargetArgs;
+ * import java.util.List;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var config = ctx.config();
+ * 
+ *         var ops = new Group("ops", GroupArgs.builder()
+ *             .name("ops")
+ *             .build());
+ * 
+ *         var office = new Network("office", NetworkArgs.builder()
+ *             .name("office")
+ *             .description("Office LAN")
+ *             .build());
+ * 
+ *         var wiki = new NetworkResource("wiki", NetworkResourceArgs.builder()
+ *             .networkId(office.id())
+ *             .name("wiki")
+ *             .address("10.0.0.20")
+ *             .enabled(true)
+ *             .groups(List.of())
+ *             .build());
+ * 
+ *         var wikiService = new ReverseProxyService("wikiService", ReverseProxyServiceArgs.builder()
+ *             .name("wiki")
+ *             .domain(config.require("wikiDomain"))
+ *             .enabled(true)
+ *             .targets(ReverseProxyServiceTargetArgs.builder()
+ *                 .targetId(wiki.id())
+ *                 .targetType("host")
+ *                 .protocol("http")
+ *                 .port(8080)
+ *                 .enabled(true)
+ *                 .build())
+ *             .auth(ReverseProxyServiceAuthArgs.builder()
+ *                 .passwordAuth(ReverseProxyServiceAuthPasswordAuthArgs.builder()
+ *                     .enabled(true)
+ *                     .password(config.requireSecret("wikiPassword"))
+ *                     .build())
+ *                 .bearerAuth(ReverseProxyServiceAuthBearerAuthArgs.builder()
+ *                     .enabled(true)
+ *                     .distributionGroups(Output.all(ops.id()))
+ *                     .build())
+ *                 .build())
+ *             .accessRestrictions(ReverseProxyServiceAccessRestrictionsArgs.builder()
+ *                 .allowedCountries("DE")
+ *                 .build())
+ *             .build());
+ * 
+ *         ctx.export("wikiServiceId", wikiService.id());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

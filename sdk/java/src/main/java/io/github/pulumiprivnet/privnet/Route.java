@@ -20,6 +20,48 @@ import javax.annotation.Nullable;
  * A route to a network range (`network`) or to domains resolved dynamically (`domains`), served by a routing peer (`peer`) or by groups of routing peers (`peerGroups`) to the peers of `groups`.
  * 
  * ## Example Usage
+ * ### A network route through a group of routing peers
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumiprivnet.privnet.Group;
+ * import io.github.pulumiprivnet.privnet.GroupArgs;
+ * import io.github.pulumiprivnet.privnet.Route;
+ * import io.github.pulumiprivnet.privnet.RouteArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var ops = new Group("ops", GroupArgs.builder()
+ *             .name("ops")
+ *             .build());
+ * 
+ *         var servers = new Group("servers", GroupArgs.builder()
+ *             .name("servers")
+ *             .build());
+ * 
+ *         var officeRoute = new Route("officeRoute", RouteArgs.builder()
+ *             .description("Office LAN")
+ *             .networkId("office")
+ *             .network("10.10.0.0/16")
+ *             .peerGroups(Output.all(servers.id()))
+ *             .groups(Output.all(ops.id()))
+ *             .enabled(true)
+ *             .metric(100)
+ *             .masquerade(true)
+ *             .keepRoute(false)
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

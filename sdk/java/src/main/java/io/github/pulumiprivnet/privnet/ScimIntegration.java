@@ -19,6 +19,34 @@ import javax.annotation.Nullable;
  * A SCIM provisioning integration: the identity provider `provider` pushes users and groups (those matching `groupPrefixes` and `userGroupPrefixes`) into the account with the bearer token `authToken`, a secret output. The API answers the token in full only when it is made, so it is kept in state (an imported integration has none until `rotateToken` is set). `provider` is fixed at creation: changing it creates a new integration (and a new token for the identity provider to use). Everything else, `prefix` included, changes in place.
  * 
  * ## Example Usage
+ * ### Users and groups pushed over SCIM, with the token as a secret output
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumiprivnet.privnet.ScimIntegration;
+ * import io.github.pulumiprivnet.privnet.ScimIntegrationArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var scim = new ScimIntegration("scim", ScimIntegrationArgs.builder()
+ *             .provider("jumpcloud")
+ *             .prefix("jumpcloud")
+ *             .groupPrefixes("eng-")
+ *             .rotateToken("1")
+ *             .build());
+ * 
+ *         ctx.export("scimToken", scim.authToken());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

@@ -22,6 +22,49 @@ import javax.annotation.Nullable;
  * `setupKey` is a secret output: the key itself, known only at its creation and kept in the state encrypted.
  * 
  * ## Example Usage
+ * ### The database tier: only the app tier reaches it, on 5432
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumiprivnet.privnet.Group;
+ * import io.github.pulumiprivnet.privnet.GroupArgs;
+ * import io.github.pulumiprivnet.privnet.Segment;
+ * import io.github.pulumiprivnet.privnet.SegmentArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.SegmentAllowArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.SegmentSetupKeyOptionsArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var app = new Group("app", GroupArgs.builder()
+ *             .name("app")
+ *             .build());
+ * 
+ *         var db = new Segment("db", SegmentArgs.builder()
+ *             .name("db")
+ *             .setupKeyOptions(SegmentSetupKeyOptionsArgs.builder()
+ *                 .expiresIn(2592000)
+ *                 .build())
+ *             .allow(SegmentAllowArgs.builder()
+ *                 .from(Output.all(app.id()))
+ *                 .protocol("tcp")
+ *                 .ports("5432")
+ *                 .description("app to db")
+ *                 .build())
+ *             .build());
+ * 
+ *         ctx.export("dbSetupKey", db.setupKey());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  */
 @ResourceType(type="privnet:index:Segment")

@@ -20,6 +20,42 @@ import javax.annotation.Nullable;
  * A setup key that enrolls peers. The full `key` exists only in the create response: it is kept in state as a secret output (reads return a masked form). Only `revoked` and `autoGroups` change in place; any other change creates a new key. A key created with `revoked: true` is revoked right after it is made; a revoked key cannot be un-revoked, so `revoked: true` -&gt; `false` creates a new key (the old key&#39;s enrolled peers stay).
  * 
  * ## Example Usage
+ * ### A reusable key that enrolls servers
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumiprivnet.privnet.Group;
+ * import io.github.pulumiprivnet.privnet.GroupArgs;
+ * import io.github.pulumiprivnet.privnet.SetupKey;
+ * import io.github.pulumiprivnet.privnet.SetupKeyArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var servers = new Group("servers", GroupArgs.builder()
+ *             .name("servers")
+ *             .build());
+ * 
+ *         var enroll = new SetupKey("enroll", SetupKeyArgs.builder()
+ *             .name("servers")
+ *             .type("reusable")
+ *             .expiresIn(2592000)
+ *             .autoGroups(Output.all(servers.id()))
+ *             .usageLimit(0)
+ *             .build());
+ * 
+ *         ctx.export("setupKey", enroll.key());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

@@ -20,6 +20,39 @@ import javax.annotation.Nullable;
  * A user: a service user (`isServiceUser: true`, for automation with personal access tokens) or a regular user invited by `email`. `role`, `autoGroups` and `isBlocked` change in place (a user created with `isBlocked: true` is blocked right after it is made). The API cannot rename a user: a changed `name` is not applied and preview warns about it (it never deletes the user). A new `email` or kind of user replaces the user: deleting a user deletes the user&#39;s peers (devices) and tokens. With the embedded IdP the initial `password` is a secret output.
  * 
  * ## Example Usage
+ * ### A service user
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumiprivnet.privnet.Group;
+ * import io.github.pulumiprivnet.privnet.GroupArgs;
+ * import io.github.pulumiprivnet.privnet.User;
+ * import io.github.pulumiprivnet.privnet.UserArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var ops = new Group("ops", GroupArgs.builder()
+ *             .name("ops")
+ *             .build());
+ * 
+ *         var ci = new User("ci", UserArgs.builder()
+ *             .name("ci")
+ *             .role("user")
+ *             .autoGroups(Output.all(ops.id()))
+ *             .isServiceUser(true)
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

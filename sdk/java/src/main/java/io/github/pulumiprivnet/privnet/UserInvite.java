@@ -20,6 +20,39 @@ import javax.annotation.Nullable;
  * An invite link for a new user (servers with the embedded identity provider only). `inviteToken` is the secret part of the link; it is only known after create and is kept as a secret output. Any change issues a new invite.
  * 
  * ## Example Usage
+ * ### An invitation
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumiprivnet.privnet.Group;
+ * import io.github.pulumiprivnet.privnet.GroupArgs;
+ * import io.github.pulumiprivnet.privnet.UserInvite;
+ * import io.github.pulumiprivnet.privnet.UserInviteArgs;
+ * 
+ * public class App }{{@code
+ *     public static void main(String[] args) }{{@code
+ *         Pulumi.run(App::stack);
+ *     }}{@code
+ * 
+ *     public static void stack(Context ctx) }{{@code
+ *         var ops = new Group("ops", GroupArgs.builder()
+ *             .name("ops")
+ *             .build());
+ * 
+ *         var invite = new UserInvite("invite", UserInviteArgs.builder()
+ *             .email("new.person}{@literal @}{@code example.com")
+ *             .name("New Person")
+ *             .role("user")
+ *             .autoGroups(Output.all(ops.id()))
+ *             .build());
+ *     }}{@code
+ * }}{@code
+ * }
+ * </pre>
  * 
  * ## Import
  * 
