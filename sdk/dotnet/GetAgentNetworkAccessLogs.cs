@@ -59,6 +59,30 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.google.gson.Gson;
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkAccessLogsArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var found = PrivnetFunctions.getAgentNetworkAccessLogs(GetAgentNetworkAccessLogsArgs.builder()
+        ///             .pageSize(50)
+        ///             .decision("deny")
+        ///             .build());
+        /// 
+        ///         ctx.export("data", found.applyValue(result -&gt; new Gson().toJsonTree(result.data())));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// variables:
         ///   found:
@@ -123,6 +147,30 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.google.gson.Gson;
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkAccessLogsArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var found = PrivnetFunctions.getAgentNetworkAccessLogs(GetAgentNetworkAccessLogsArgs.builder()
+        ///             .pageSize(50)
+        ///             .decision("deny")
+        ///             .build());
+        /// 
+        ///         ctx.export("data", found.applyValue(result -&gt; new Gson().toJsonTree(result.data())));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// variables:
         ///   found:
@@ -185,6 +233,30 @@ namespace PulumiPrivnet.Privnet
         /// 		ctx.Export("data", found.Data())
         /// 		return nil
         /// 	})
+        /// }
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.google.gson.Gson;
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkAccessLogsArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var found = PrivnetFunctions.getAgentNetworkAccessLogs(GetAgentNetworkAccessLogsArgs.builder()
+        ///             .pageSize(50)
+        ///             .decision("deny")
+        ///             .build());
+        /// 
+        ///         ctx.export("data", found.applyValue(result -&gt; new Gson().toJsonTree(result.data())));
+        ///     }
         /// }
         /// ```
         /// ```yaml

@@ -61,6 +61,30 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkBudgetRuleArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getAgentNetworkBudgetRule(GetAgentNetworkBudgetRuleArgs.builder()
+        ///             .id(config.require("budgetRuleId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("name", found.applyValue(result -&gt; result.name()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   budgetRuleId:
@@ -129,6 +153,30 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkBudgetRuleArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getAgentNetworkBudgetRule(GetAgentNetworkBudgetRuleArgs.builder()
+        ///             .id(config.require("budgetRuleId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("name", found.applyValue(result -&gt; result.name()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   budgetRuleId:
@@ -195,6 +243,30 @@ namespace PulumiPrivnet.Privnet
         /// 		ctx.Export("name", found.Name())
         /// 		return nil
         /// 	})
+        /// }
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkBudgetRuleArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getAgentNetworkBudgetRule(GetAgentNetworkBudgetRuleArgs.builder()
+        ///             .id(config.require("budgetRuleId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("name", found.applyValue(result -&gt; result.name()));
+        ///     }
         /// }
         /// ```
         /// ```yaml

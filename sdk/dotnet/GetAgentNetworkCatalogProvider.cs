@@ -54,6 +54,28 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkCatalogProviderArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var found = PrivnetFunctions.getAgentNetworkCatalogProvider(GetAgentNetworkCatalogProviderArgs.builder()
+        ///             .id("openai_api")
+        ///             .build());
+        /// 
+        ///         ctx.export("defaultHost", found.applyValue(result -&gt; result.defaultHost()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// variables:
         ///   found:
@@ -112,6 +134,28 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkCatalogProviderArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var found = PrivnetFunctions.getAgentNetworkCatalogProvider(GetAgentNetworkCatalogProviderArgs.builder()
+        ///             .id("openai_api")
+        ///             .build());
+        /// 
+        ///         ctx.export("defaultHost", found.applyValue(result -&gt; result.defaultHost()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// variables:
         ///   found:
@@ -168,6 +212,28 @@ namespace PulumiPrivnet.Privnet
         /// 		ctx.Export("defaultHost", found.DefaultHost())
         /// 		return nil
         /// 	})
+        /// }
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkCatalogProviderArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var found = PrivnetFunctions.getAgentNetworkCatalogProvider(GetAgentNetworkCatalogProviderArgs.builder()
+        ///             .id("openai_api")
+        ///             .build());
+        /// 
+        ///         ctx.export("defaultHost", found.applyValue(result -&gt; result.defaultHost()));
+        ///     }
         /// }
         /// ```
         /// ```yaml

@@ -52,6 +52,26 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.google.gson.Gson;
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var found = PrivnetFunctions.getAgentNetworkPolicies();
+        /// 
+        ///         ctx.export("items", found.applyValue(result -&gt; new Gson().toJsonTree(result.items())));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// variables:
         ///   found:
@@ -106,6 +126,26 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.google.gson.Gson;
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var found = PrivnetFunctions.getAgentNetworkPolicies();
+        /// 
+        ///         ctx.export("items", found.applyValue(result -&gt; new Gson().toJsonTree(result.items())));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// variables:
         ///   found:
@@ -158,6 +198,26 @@ namespace PulumiPrivnet.Privnet
         /// 		ctx.Export("items", found.Items())
         /// 		return nil
         /// 	})
+        /// }
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.google.gson.Gson;
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var found = PrivnetFunctions.getAgentNetworkPolicies();
+        /// 
+        ///         ctx.export("items", found.applyValue(result -&gt; new Gson().toJsonTree(result.items())));
+        ///     }
         /// }
         /// ```
         /// ```yaml

@@ -61,6 +61,30 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetAzureAdSyncArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getAzureAdSync(GetAzureAdSyncArgs.builder()
+        ///             .id(config.require("directoryId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("tenantId", found.applyValue(result -&gt; result.tenantId()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   directoryId:
@@ -129,6 +153,30 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetAzureAdSyncArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getAzureAdSync(GetAzureAdSyncArgs.builder()
+        ///             .id(config.require("directoryId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("tenantId", found.applyValue(result -&gt; result.tenantId()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   directoryId:
@@ -195,6 +243,30 @@ namespace PulumiPrivnet.Privnet
         /// 		ctx.Export("tenantId", found.TenantId())
         /// 		return nil
         /// 	})
+        /// }
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetAzureAdSyncArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getAzureAdSync(GetAzureAdSyncArgs.builder()
+        ///             .id(config.require("directoryId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("tenantId", found.applyValue(result -&gt; result.tenantId()));
+        ///     }
         /// }
         /// ```
         /// ```yaml

@@ -84,7 +84,7 @@ namespace PulumiPrivnet.Privnet
         ///         var config = ctx.config();
         /// 
         ///         var found = PrivnetFunctions.getDirectorySyncLogs(GetDirectorySyncLogsArgs.builder()
-        ///             .vendor("vendor-d-idp")
+        ///             .vendor("google-idp")
         ///             .id(config.require("directoryId"))
         ///             .build());
         /// 
@@ -184,7 +184,7 @@ namespace PulumiPrivnet.Privnet
         ///         var config = ctx.config();
         /// 
         ///         var found = PrivnetFunctions.getDirectorySyncLogs(GetDirectorySyncLogsArgs.builder()
-        ///             .vendor("vendor-d-idp")
+        ///             .vendor("google-idp")
         ///             .id(config.require("directoryId"))
         ///             .build());
         /// 
@@ -284,7 +284,7 @@ namespace PulumiPrivnet.Privnet
         ///         var config = ctx.config();
         /// 
         ///         var found = PrivnetFunctions.getDirectorySyncLogs(GetDirectorySyncLogsArgs.builder()
-        ///             .vendor("vendor-d-idp")
+        ///             .vendor("google-idp")
         ///             .id(config.require("directoryId"))
         ///             .build());
         /// 

@@ -50,6 +50,25 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var found = PrivnetFunctions.getEdrIntune();
+        /// 
+        ///         ctx.export("enabled", found.applyValue(result -&gt; result.enabled()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// variables:
         ///   found:
@@ -102,6 +121,25 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var found = PrivnetFunctions.getEdrIntune();
+        /// 
+        ///         ctx.export("enabled", found.applyValue(result -&gt; result.enabled()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// variables:
         ///   found:
@@ -152,6 +190,25 @@ namespace PulumiPrivnet.Privnet
         /// 		ctx.Export("enabled", found.Enabled())
         /// 		return nil
         /// 	})
+        /// }
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var found = PrivnetFunctions.getEdrIntune();
+        /// 
+        ///         ctx.export("enabled", found.applyValue(result -&gt; result.enabled()));
+        ///     }
         /// }
         /// ```
         /// ```yaml

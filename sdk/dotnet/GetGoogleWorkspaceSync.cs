@@ -61,6 +61,30 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetGoogleWorkspaceSyncArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getGoogleWorkspaceSync(GetGoogleWorkspaceSyncArgs.builder()
+        ///             .id(config.require("directoryId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("customerId", found.applyValue(result -&gt; result.customerId()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   directoryId:
@@ -129,6 +153,30 @@ namespace PulumiPrivnet.Privnet
         /// 	})
         /// }
         /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetGoogleWorkspaceSyncArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getGoogleWorkspaceSync(GetGoogleWorkspaceSyncArgs.builder()
+        ///             .id(config.require("directoryId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("customerId", found.applyValue(result -&gt; result.customerId()));
+        ///     }
+        /// }
+        /// ```
         /// ```yaml
         /// config:
         ///   directoryId:
@@ -195,6 +243,30 @@ namespace PulumiPrivnet.Privnet
         /// 		ctx.Export("customerId", found.CustomerId())
         /// 		return nil
         /// 	})
+        /// }
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+        /// import io.github.pulumiprivnet.privnet.inputs.GetGoogleWorkspaceSyncArgs;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var config = ctx.config();
+        /// 
+        ///         var found = PrivnetFunctions.getGoogleWorkspaceSync(GetGoogleWorkspaceSyncArgs.builder()
+        ///             .id(config.require("directoryId"))
+        ///             .build());
+        /// 
+        ///         ctx.export("customerId", found.applyValue(result -&gt; result.customerId()));
+        ///     }
         /// }
         /// ```
         /// ```yaml

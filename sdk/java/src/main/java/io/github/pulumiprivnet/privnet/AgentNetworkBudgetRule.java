@@ -20,6 +20,47 @@ import javax.annotation.Nullable;
  * Account-wide caps on LLM use through the Agent Network gateway, over every policy: tokens and USD per group and per user over a window, for the groups of `targetGroups` and the users of `targetUsers` (for every caller when both are empty). Where several caps bind a caller, the lowest wins. A rule is enabled unless the program says otherwise.
  * 
  * ## Example Usage
+ * ### Contractors spend at most $100 a day together, across every policy
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumiprivnet.privnet.AgentNetworkBudgetRule;
+ * import io.github.pulumiprivnet.privnet.AgentNetworkBudgetRuleArgs;
+ * import io.github.pulumiprivnet.privnet.Group;
+ * import io.github.pulumiprivnet.privnet.GroupArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.AgentNetworkBudgetRuleLimitsArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.AgentNetworkBudgetRuleLimitsBudgetLimitArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var contractors = new Group("contractors", GroupArgs.builder()
+ *             .name("contractors")
+ *             .build());
+ * 
+ *         var contractorsDaily = new AgentNetworkBudgetRule("contractorsDaily", AgentNetworkBudgetRuleArgs.builder()
+ *             .name("contractors daily")
+ *             .targetGroups(Output.all(contractors.id()))
+ *             .limits(AgentNetworkBudgetRuleLimitsArgs.builder()
+ *                 .budgetLimit(AgentNetworkBudgetRuleLimitsBudgetLimitArgs.builder()
+ *                     .enabled(true)
+ *                     .groupCapUsd(100.0)
+ *                     .userCapUsd(0.0)
+ *                     .windowSeconds(86400)
+ *                     .build())
+ *                 .build())
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

@@ -18,6 +18,43 @@ import javax.annotation.Nullable;
  * Checks an Agent Network policy applies to the LLM requests it allows: an allowlist of models (a request for any other is refused) and prompt capture (only while the settings collect prompts too). A check left out is off. Policies name guardrails by id; privnet-server refuses to delete one a policy names (the service deletes it and leaves the policy naming nothing).
  * 
  * ## Example Usage
+ * ### Small models only, prompts captured without personal data
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumiprivnet.privnet.AgentNetworkGuardrail;
+ * import io.github.pulumiprivnet.privnet.AgentNetworkGuardrailArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.AgentNetworkGuardrailChecksArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.AgentNetworkGuardrailChecksModelAllowlistArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.AgentNetworkGuardrailChecksPromptCaptureArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var smallModels = new AgentNetworkGuardrail("smallModels", AgentNetworkGuardrailArgs.builder()
+ *             .name("small models")
+ *             .description("Only the small models; prompts kept for review")
+ *             .checks(AgentNetworkGuardrailChecksArgs.builder()
+ *                 .modelAllowlist(AgentNetworkGuardrailChecksModelAllowlistArgs.builder()
+ *                     .enabled(true)
+ *                     .models("gpt-4o-mini")
+ *                     .build())
+ *                 .promptCapture(AgentNetworkGuardrailChecksPromptCaptureArgs.builder()
+ *                     .enabled(true)
+ *                     .redactPii(true)
+ *                     .build())
+ *                 .build())
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

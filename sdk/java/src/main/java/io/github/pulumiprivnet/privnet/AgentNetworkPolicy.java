@@ -20,6 +20,82 @@ import javax.annotation.Nullable;
  * Lets the members of `sourceGroups` use the LLM providers of `destinationProviderIds` through the account&#39;s Agent Network gateway, under the guardrails of `guardrailIds` and the token and spending caps of `limits` (per group and per user, over a window). A policy is enabled unless the program says otherwise. A limit is checked only while it is enabled: then its window is at least 60 seconds and one of its caps is above zero.
  * 
  * ## Example Usage
+ * ### Engineering&#39;s agents may use OpenAI&#39;s small models: 2M tokens a day per user, $50 a day per group
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumiprivnet.privnet.AgentNetworkGuardrail;
+ * import io.github.pulumiprivnet.privnet.AgentNetworkGuardrailArgs;
+ * import io.github.pulumiprivnet.privnet.AgentNetworkPolicy;
+ * import io.github.pulumiprivnet.privnet.AgentNetworkPolicyArgs;
+ * import io.github.pulumiprivnet.privnet.AgentNetworkProvider;
+ * import io.github.pulumiprivnet.privnet.AgentNetworkProviderArgs;
+ * import io.github.pulumiprivnet.privnet.Group;
+ * import io.github.pulumiprivnet.privnet.GroupArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.AgentNetworkGuardrailChecksArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.AgentNetworkGuardrailChecksModelAllowlistArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.AgentNetworkPolicyLimitsArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.AgentNetworkPolicyLimitsBudgetLimitArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.AgentNetworkPolicyLimitsTokenLimitArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var config = ctx.config();
+ * 
+ *         var engineering = new Group("engineering", GroupArgs.builder()
+ *             .name("engineering")
+ *             .build());
+ * 
+ *         var openai = new AgentNetworkProvider("openai", AgentNetworkProviderArgs.builder()
+ *             .providerId("openai_api")
+ *             .name("OpenAI")
+ *             .upstreamUrl("https://api.openai.com")
+ *             .apiKey(config.requireSecret("openaiApiKey"))
+ *             .enabled(true)
+ *             .build());
+ * 
+ *         var smallModels = new AgentNetworkGuardrail("smallModels", AgentNetworkGuardrailArgs.builder()
+ *             .name("small models")
+ *             .checks(AgentNetworkGuardrailChecksArgs.builder()
+ *                 .modelAllowlist(AgentNetworkGuardrailChecksModelAllowlistArgs.builder()
+ *                     .enabled(true)
+ *                     .models("gpt-4o-mini")
+ *                     .build())
+ *                 .build())
+ *             .build());
+ * 
+ *         var engineeringToOpenai = new AgentNetworkPolicy("engineeringToOpenai", AgentNetworkPolicyArgs.builder()
+ *             .name("engineering to openai")
+ *             .sourceGroups(Output.all(engineering.id()))
+ *             .destinationProviderIds(Output.all(openai.id()))
+ *             .guardrailIds(Output.all(smallModels.id()))
+ *             .limits(AgentNetworkPolicyLimitsArgs.builder()
+ *                 .tokenLimit(AgentNetworkPolicyLimitsTokenLimitArgs.builder()
+ *                     .enabled(true)
+ *                     .groupCap(0)
+ *                     .userCap(2000000)
+ *                     .windowSeconds(86400)
+ *                     .build())
+ *                 .budgetLimit(AgentNetworkPolicyLimitsBudgetLimitArgs.builder()
+ *                     .enabled(true)
+ *                     .groupCapUsd(50.0)
+ *                     .userCapUsd(0.0)
+ *                     .windowSeconds(86400)
+ *                     .build())
+ *                 .build())
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

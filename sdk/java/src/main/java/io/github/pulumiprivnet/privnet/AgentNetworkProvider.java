@@ -21,6 +21,47 @@ import javax.annotation.Nullable;
  * An LLM provider the account&#39;s Agent Network gateway forwards agents&#39; requests to: a type of the catalog (`providerId`), the upstream URL, the API key the gateway adds to each request (agents never hold it), and the models offered with the prices the gateway meters at. `apiKey` is a secret, write-only input: the API never returns it, so state keeps the program&#39;s (encrypted) and every update sends it again; a key changed elsewhere cannot be detected. `enabled` is false unless the program sets it, as the service stores it. Every change, `providerId` included, is made in place. A provider a policy names cannot be deleted.
  * 
  * ## Example Usage
+ * ### OpenAI behind the gateway, its API key a secret of the stack, two models with their prices
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumiprivnet.privnet.AgentNetworkProvider;
+ * import io.github.pulumiprivnet.privnet.AgentNetworkProviderArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.AgentNetworkProviderModelArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var config = ctx.config();
+ * 
+ *         var openai = new AgentNetworkProvider("openai", AgentNetworkProviderArgs.builder()
+ *             .providerId("openai_api")
+ *             .name("OpenAI")
+ *             .upstreamUrl("https://api.openai.com")
+ *             .apiKey(config.requireSecret("openaiApiKey"))
+ *             .enabled(true)
+ *             .models(
+ *                 AgentNetworkProviderModelArgs.builder()
+ *                     .id("gpt-4o-mini")
+ *                     .inputPer1k(0.00015)
+ *                     .outputPer1k(0.0006)
+ *                     .build(),
+ *                 AgentNetworkProviderModelArgs.builder()
+ *                     .id("gpt-4o")
+ *                     .inputPer1k(0.0025)
+ *                     .outputPer1k(0.01)
+ *                     .build())
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

@@ -21,6 +21,34 @@ import javax.annotation.Nullable;
  * The account&#39;s Agent Network gateway (one per account): its endpoint, either allocated under a proxy cluster&#39;s address (`proxyAddress`: the server picks a label, the endpoint is `&lt;label&gt;.&lt;proxyAddress&gt;`) or claimed as it is (`endpoint`), and what it collects. Only the switches the program names are managed. Creating the resource bootstraps the settings, or adopts them when the account has them with the same address; the address cannot change in place: a new one replaces the settings (and a new endpoint is allocated), which the service refuses while providers exist. Destroying the resource releases the settings it bootstrapped (again refused while providers exist) and otherwise puts the named switches back (`priorSettings`).
  * 
  * ## Example Usage
+ * ### The account&#39;s LLM gateway, with an endpoint under a proxy cluster, logging without personal data
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumiprivnet.privnet.AgentNetworkSettings;
+ * import io.github.pulumiprivnet.privnet.AgentNetworkSettingsArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var gateway = new AgentNetworkSettings("gateway", AgentNetworkSettingsArgs.builder()
+ *             .proxyAddress("agents.example.com")
+ *             .enableLogCollection(true)
+ *             .redactPii(true)
+ *             .accessLogRetentionDays(30)
+ *             .build());
+ * 
+ *         ctx.export("gatewayEndpoint", gateway.endpoint());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

@@ -21,6 +21,35 @@ import javax.annotation.Nullable;
  * A Azure AD (Microsoft Entra ID) directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `clientSecret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update. Changing `host` replaces the integration (the API cannot change it in place).
  * 
  * ## Example Usage
+ * ### Users and groups from Azure AD, those whose groups start with ops-
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumiprivnet.privnet.AzureAdSync;
+ * import io.github.pulumiprivnet.privnet.AzureAdSyncArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var config = ctx.config();
+ * 
+ *         var entra = new AzureAdSync("entra", AzureAdSyncArgs.builder()
+ *             .clientId("privnet-sync")
+ *             .clientSecret(config.requireSecret("azureClientSecret"))
+ *             .tenantId(config.require("azureTenantId"))
+ *             .host("microsoft.com")
+ *             .groupPrefixes("ops-")
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

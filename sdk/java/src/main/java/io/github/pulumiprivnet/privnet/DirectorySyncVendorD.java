@@ -20,7 +20,7 @@ import javax.annotation.Nullable;
  * Deprecated: the earlier name of GoogleWorkspaceSync, the same object; use GoogleWorkspaceSync. A Google Workspace directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `serviceAccountKey` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
  * 
  * ## Example Usage
- * ### Users and groups from vendor D&#39;s directory
+ * ### Users and groups from Google Workspace, under the deprecated name (use GoogleWorkspaceSync)
  * <pre>
  * {@code
  * package myproject;

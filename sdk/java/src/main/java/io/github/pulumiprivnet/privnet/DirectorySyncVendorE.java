@@ -20,7 +20,7 @@ import javax.annotation.Nullable;
  * Deprecated: the earlier name of AzureAdSync, the same object; use AzureAdSync. A Azure AD (Microsoft Entra ID) directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `clientSecret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update. Changing `host` replaces the integration (the API cannot change it in place).
  * 
  * ## Example Usage
- * ### Users and groups from vendor E&#39;s directory
+ * ### Users and groups from Azure AD, under the deprecated name (use AzureAdSync)
  * <pre>
  * {@code
  * package myproject;
@@ -42,7 +42,7 @@ import javax.annotation.Nullable;
  *             .clientId("privnet")
  *             .clientSecret(config.requireSecret("directoryClientSecret"))
  *             .tenantId("tenant")
- *             .host("api.example.com")
+ *             .host("microsoft.com")
  *             .groupPrefixes("ops-")
  *             .build());
  *     }

@@ -21,6 +21,42 @@ import javax.annotation.Nullable;
  * The CrowdStrike Falcon endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor&#39;s checks. Creating the resource adopts an existing integration. `clientId` and `secret` are write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
  * 
  * ## Example Usage
+ * ### CrowdStrike Falcon&#39;s Zero Trust score for a group: at least 70
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumiprivnet.privnet.EdrFalcon;
+ * import io.github.pulumiprivnet.privnet.EdrFalconArgs;
+ * import io.github.pulumiprivnet.privnet.Group;
+ * import io.github.pulumiprivnet.privnet.GroupArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var config = ctx.config();
+ * 
+ *         var servers = new Group("servers", GroupArgs.builder()
+ *             .name("servers")
+ *             .build());
+ * 
+ *         var falcon = new EdrFalcon("falcon", EdrFalconArgs.builder()
+ *             .groups(Output.all(servers.id()))
+ *             .clientId(config.requireSecret("falconClientId"))
+ *             .secret(config.requireSecret("falconSecret"))
+ *             .cloudId("eu-1")
+ *             .ztaScoreThreshold(70)
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

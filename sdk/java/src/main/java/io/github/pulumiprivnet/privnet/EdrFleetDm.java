@@ -21,6 +21,46 @@ import javax.annotation.Nullable;
  * The FleetDM endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor&#39;s checks. Creating the resource adopts an existing integration. `apiToken` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
  * 
  * ## Example Usage
+ * ### FleetDM&#39;s checks for a group: an encrypted disk and no failing policy
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumiprivnet.privnet.EdrFleetDm;
+ * import io.github.pulumiprivnet.privnet.EdrFleetDmArgs;
+ * import io.github.pulumiprivnet.privnet.Group;
+ * import io.github.pulumiprivnet.privnet.GroupArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.EdrFleetDmMatchAttributesArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var config = ctx.config();
+ * 
+ *         var servers = new Group("servers", GroupArgs.builder()
+ *             .name("servers")
+ *             .build());
+ * 
+ *         var fleet = new EdrFleetDm("fleet", EdrFleetDmArgs.builder()
+ *             .groups(Output.all(servers.id()))
+ *             .lastSyncedInterval(24)
+ *             .apiUrl("https://fleet.example.com")
+ *             .apiToken(config.requireSecret("fleetApiToken"))
+ *             .matchAttributes(EdrFleetDmMatchAttributesArgs.builder()
+ *                 .diskEncryptionEnabled(true)
+ *                 .failingPoliciesCountMax(0)
+ *                 .build())
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

@@ -21,6 +21,46 @@ import javax.annotation.Nullable;
  * The Huntress endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor&#39;s checks. Creating the resource adopts an existing integration. `apiKey` and `apiSecret` are write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
  * 
  * ## Example Usage
+ * ### Huntress&#39; checks for a group: Defender healthy and the firewall on
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumiprivnet.privnet.EdrHuntress;
+ * import io.github.pulumiprivnet.privnet.EdrHuntressArgs;
+ * import io.github.pulumiprivnet.privnet.Group;
+ * import io.github.pulumiprivnet.privnet.GroupArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.EdrHuntressMatchAttributesArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var config = ctx.config();
+ * 
+ *         var servers = new Group("servers", GroupArgs.builder()
+ *             .name("servers")
+ *             .build());
+ * 
+ *         var huntress = new EdrHuntress("huntress", EdrHuntressArgs.builder()
+ *             .groups(Output.all(servers.id()))
+ *             .lastSyncedInterval(24)
+ *             .apiKey(config.requireSecret("huntressApiKey"))
+ *             .apiSecret(config.requireSecret("huntressApiSecret"))
+ *             .matchAttributes(EdrHuntressMatchAttributesArgs.builder()
+ *                 .defenderStatus("Healthy")
+ *                 .firewallStatus("Enabled")
+ *                 .build())
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

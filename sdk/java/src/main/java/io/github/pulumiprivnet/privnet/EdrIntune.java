@@ -21,6 +21,42 @@ import javax.annotation.Nullable;
  * The Microsoft Intune endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor&#39;s checks. Creating the resource adopts an existing integration. `secret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
  * 
  * ## Example Usage
+ * ### Intune&#39;s device checks for a group
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumiprivnet.privnet.EdrIntune;
+ * import io.github.pulumiprivnet.privnet.EdrIntuneArgs;
+ * import io.github.pulumiprivnet.privnet.Group;
+ * import io.github.pulumiprivnet.privnet.GroupArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var config = ctx.config();
+ * 
+ *         var servers = new Group("servers", GroupArgs.builder()
+ *             .name("servers")
+ *             .build());
+ * 
+ *         var intune = new EdrIntune("intune", EdrIntuneArgs.builder()
+ *             .groups(Output.all(servers.id()))
+ *             .lastSyncedInterval(24)
+ *             .clientId("privnet-compliance")
+ *             .tenantId(config.require("azureTenantId"))
+ *             .secret(config.requireSecret("intuneSecret"))
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

@@ -22,6 +22,47 @@ import javax.annotation.Nullable;
  * The SentinelOne endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor&#39;s checks. Creating the resource adopts an existing integration. `apiToken` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
  * 
  * ## Example Usage
+ * ### SentinelOne&#39;s endpoint checks for a group: no active threat, not infected
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumiprivnet.privnet.EdrSentinelOne;
+ * import io.github.pulumiprivnet.privnet.EdrSentinelOneArgs;
+ * import io.github.pulumiprivnet.privnet.Group;
+ * import io.github.pulumiprivnet.privnet.GroupArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.EdrSentinelOneMatchAttributesArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var config = ctx.config();
+ * 
+ *         var servers = new Group("servers", GroupArgs.builder()
+ *             .name("servers")
+ *             .build());
+ * 
+ *         var sentinelone = new EdrSentinelOne("sentinelone", EdrSentinelOneArgs.builder()
+ *             .groups(Output.all(servers.id()))
+ *             .lastSyncedInterval(24)
+ *             .apiUrl("https://usea1.sentinelone.net")
+ *             .apiToken(config.requireSecret("sentinelOneApiToken"))
+ *             .matchAttributes(EdrSentinelOneMatchAttributesArgs.builder()
+ *                 .activeThreats(0)
+ *                 .infected(false)
+ *                 .networkStatus("connected")
+ *                 .build())
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

@@ -21,7 +21,7 @@ import javax.annotation.Nullable;
  * Deprecated: the earlier name of EdrSentinelOne, the same object; use EdrSentinelOne. The SentinelOne endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor&#39;s checks. Creating the resource adopts an existing integration. `apiToken` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
  * 
  * ## Example Usage
- * ### Vendor A&#39;s endpoint checks for a group
+ * ### SentinelOne&#39;s endpoint checks for a group, under the deprecated name (use EdrSentinelOne)
  * <pre>
  * {@code
  * package myproject;

@@ -20,7 +20,7 @@ import javax.annotation.Nullable;
  * Deprecated: the earlier name of EdrIntune, the same object; use EdrIntune. The Microsoft Intune endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor&#39;s checks. Creating the resource adopts an existing integration. `secret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
  * 
  * ## Example Usage
- * ### Vendor B&#39;s endpoint checks for a group
+ * ### Intune&#39;s endpoint checks for a group, under the deprecated name (use EdrIntune)
  * <pre>
  * {@code
  * package myproject;

@@ -20,7 +20,7 @@ import javax.annotation.Nullable;
  * Deprecated: the earlier name of EdrFalcon, the same object; use EdrFalcon. The CrowdStrike Falcon endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor&#39;s checks. Creating the resource adopts an existing integration. `clientId` and `secret` are write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
  * 
  * ## Example Usage
- * ### Vendor C&#39;s endpoint checks for a group
+ * ### Falcon&#39;s endpoint checks for a group, under the deprecated name (use EdrFalcon)
  * <pre>
  * {@code
  * package myproject;

@@ -21,6 +21,33 @@ import javax.annotation.Nullable;
  * A Google Workspace directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `serviceAccountKey` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
  * 
  * ## Example Usage
+ * ### Users and groups from Google Workspace, those whose groups start with eng-
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumiprivnet.privnet.GoogleWorkspaceSync;
+ * import io.github.pulumiprivnet.privnet.GoogleWorkspaceSyncArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var config = ctx.config();
+ * 
+ *         var workspace = new GoogleWorkspaceSync("workspace", GoogleWorkspaceSyncArgs.builder()
+ *             .serviceAccountKey(config.requireSecret("googleServiceAccountKey"))
+ *             .customerId("C01abc2de")
+ *             .groupPrefixes("eng-")
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

@@ -19,6 +19,43 @@ import javax.annotation.Nullable;
  * An MSP tenant: an account the managed-service-provider account runs for a customer; `groups` of the MSP account reach it, each with a role. A new tenant is pending until its domain proves itself: set a DNS TXT record to `dnsChallenge` and verify it (the service&#39;s `POST .../dns`). The domain is fixed at creation (a change is not applied). The API has no delete: destroying the resource unlinks the tenant, handing it to the user `unlinkOwner` (who owns it from then on), or, without `unlinkOwner`, leaves it linked and stops managing it (a warning says so).
  * 
  * ## Example Usage
+ * ### A customer&#39;s tenant, reached by the MSP&#39;s support group as network admins
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumiprivnet.privnet.Group;
+ * import io.github.pulumiprivnet.privnet.GroupArgs;
+ * import io.github.pulumiprivnet.privnet.MspTenant;
+ * import io.github.pulumiprivnet.privnet.MspTenantArgs;
+ * import io.github.pulumiprivnet.privnet.inputs.MspTenantGroupArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var support = new Group("support", GroupArgs.builder()
+ *             .name("support")
+ *             .build());
+ * 
+ *         var acme = new MspTenant("acme", MspTenantArgs.builder()
+ *             .name("Acme")
+ *             .domain("acme.example.com")
+ *             .groups(MspTenantGroupArgs.builder()
+ *                 .id(support.id())
+ *                 .role("network_admin")
+ *                 .build())
+ *             .build());
+ * 
+ *         ctx.export("acmeDnsChallenge", acme.dnsChallenge());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

@@ -16,6 +16,31 @@ import javax.annotation.Nullable;
  * A peer let through the EDR compliance checks by an administrator, until the resource is destroyed (the bypass is revoked) or the peer&#39;s device complies by itself, when the service drops the bypass (a refresh then finds it gone). The resource&#39;s id is the peer&#39;s id; changing `peerId` replaces it (a bypass of the other peer).
  * 
  * ## Example Usage
+ * ### An enrolled peer let through the EDR checks
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumiprivnet.privnet.PeerEdrBypass;
+ * import io.github.pulumiprivnet.privnet.PeerEdrBypassArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var config = ctx.config();
+ * 
+ *         var bypass = new PeerEdrBypass("bypass", PeerEdrBypassArgs.builder()
+ *             .peerId(config.require("peerId"))
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

@@ -640,6 +640,33 @@ public final class PrivnetFunctions {
      * One page of the access log grouped by session (the requests sharing a client&#39;s session id; a request without one is a session of its own), each summed and with its requests.
      * 
      * ## Example Usage
+     * ### The ten costliest sessions
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkAccessLogSessionsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkAccessLogSessions(GetAgentNetworkAccessLogSessionsArgs.builder()
+     *             .pageSize(10)
+     *             .sortBy("cost_usd")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkAccessLogSessionsResult> getAgentNetworkAccessLogSessions() {
@@ -649,6 +676,33 @@ public final class PrivnetFunctions {
      * One page of the access log grouped by session (the requests sharing a client&#39;s session id; a request without one is a session of its own), each summed and with its requests.
      * 
      * ## Example Usage
+     * ### The ten costliest sessions
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkAccessLogSessionsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkAccessLogSessions(GetAgentNetworkAccessLogSessionsArgs.builder()
+     *             .pageSize(10)
+     *             .sortBy("cost_usd")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkAccessLogSessionsResult> getAgentNetworkAccessLogSessionsPlain() {
@@ -658,6 +712,33 @@ public final class PrivnetFunctions {
      * One page of the access log grouped by session (the requests sharing a client&#39;s session id; a request without one is a session of its own), each summed and with its requests.
      * 
      * ## Example Usage
+     * ### The ten costliest sessions
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkAccessLogSessionsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkAccessLogSessions(GetAgentNetworkAccessLogSessionsArgs.builder()
+     *             .pageSize(10)
+     *             .sortBy("cost_usd")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkAccessLogSessionsResult> getAgentNetworkAccessLogSessions(GetAgentNetworkAccessLogSessionsArgs args) {
@@ -667,6 +748,33 @@ public final class PrivnetFunctions {
      * One page of the access log grouped by session (the requests sharing a client&#39;s session id; a request without one is a session of its own), each summed and with its requests.
      * 
      * ## Example Usage
+     * ### The ten costliest sessions
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkAccessLogSessionsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkAccessLogSessions(GetAgentNetworkAccessLogSessionsArgs.builder()
+     *             .pageSize(10)
+     *             .sortBy("cost_usd")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkAccessLogSessionsResult> getAgentNetworkAccessLogSessionsPlain(GetAgentNetworkAccessLogSessionsPlainArgs args) {
@@ -676,6 +784,33 @@ public final class PrivnetFunctions {
      * One page of the access log grouped by session (the requests sharing a client&#39;s session id; a request without one is a session of its own), each summed and with its requests.
      * 
      * ## Example Usage
+     * ### The ten costliest sessions
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkAccessLogSessionsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkAccessLogSessions(GetAgentNetworkAccessLogSessionsArgs.builder()
+     *             .pageSize(10)
+     *             .sortBy("cost_usd")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkAccessLogSessionsResult> getAgentNetworkAccessLogSessions(GetAgentNetworkAccessLogSessionsArgs args, InvokeOptions options) {
@@ -685,6 +820,33 @@ public final class PrivnetFunctions {
      * One page of the access log grouped by session (the requests sharing a client&#39;s session id; a request without one is a session of its own), each summed and with its requests.
      * 
      * ## Example Usage
+     * ### The ten costliest sessions
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkAccessLogSessionsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkAccessLogSessions(GetAgentNetworkAccessLogSessionsArgs.builder()
+     *             .pageSize(10)
+     *             .sortBy("cost_usd")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkAccessLogSessionsResult> getAgentNetworkAccessLogSessions(GetAgentNetworkAccessLogSessionsArgs args, InvokeOutputOptions options) {
@@ -694,6 +856,33 @@ public final class PrivnetFunctions {
      * One page of the access log grouped by session (the requests sharing a client&#39;s session id; a request without one is a session of its own), each summed and with its requests.
      * 
      * ## Example Usage
+     * ### The ten costliest sessions
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkAccessLogSessionsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkAccessLogSessions(GetAgentNetworkAccessLogSessionsArgs.builder()
+     *             .pageSize(10)
+     *             .sortBy("cost_usd")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkAccessLogSessionsResult> getAgentNetworkAccessLogSessionsPlain(GetAgentNetworkAccessLogSessionsPlainArgs args, InvokeOptions options) {
@@ -703,6 +892,33 @@ public final class PrivnetFunctions {
      * One page of the gateway&#39;s access log (one entry per request, allowed or refused), filtered and sorted as asked. Kept only while the settings collect logs, for `accessLogRetentionDays`.
      * 
      * ## Example Usage
+     * ### The latest requests the gateway refused
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkAccessLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkAccessLogs(GetAgentNetworkAccessLogsArgs.builder()
+     *             .pageSize(50)
+     *             .decision("deny")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkAccessLogsResult> getAgentNetworkAccessLogs() {
@@ -712,6 +928,33 @@ public final class PrivnetFunctions {
      * One page of the gateway&#39;s access log (one entry per request, allowed or refused), filtered and sorted as asked. Kept only while the settings collect logs, for `accessLogRetentionDays`.
      * 
      * ## Example Usage
+     * ### The latest requests the gateway refused
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkAccessLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkAccessLogs(GetAgentNetworkAccessLogsArgs.builder()
+     *             .pageSize(50)
+     *             .decision("deny")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkAccessLogsResult> getAgentNetworkAccessLogsPlain() {
@@ -721,6 +964,33 @@ public final class PrivnetFunctions {
      * One page of the gateway&#39;s access log (one entry per request, allowed or refused), filtered and sorted as asked. Kept only while the settings collect logs, for `accessLogRetentionDays`.
      * 
      * ## Example Usage
+     * ### The latest requests the gateway refused
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkAccessLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkAccessLogs(GetAgentNetworkAccessLogsArgs.builder()
+     *             .pageSize(50)
+     *             .decision("deny")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkAccessLogsResult> getAgentNetworkAccessLogs(GetAgentNetworkAccessLogsArgs args) {
@@ -730,6 +1000,33 @@ public final class PrivnetFunctions {
      * One page of the gateway&#39;s access log (one entry per request, allowed or refused), filtered and sorted as asked. Kept only while the settings collect logs, for `accessLogRetentionDays`.
      * 
      * ## Example Usage
+     * ### The latest requests the gateway refused
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkAccessLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkAccessLogs(GetAgentNetworkAccessLogsArgs.builder()
+     *             .pageSize(50)
+     *             .decision("deny")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkAccessLogsResult> getAgentNetworkAccessLogsPlain(GetAgentNetworkAccessLogsPlainArgs args) {
@@ -739,6 +1036,33 @@ public final class PrivnetFunctions {
      * One page of the gateway&#39;s access log (one entry per request, allowed or refused), filtered and sorted as asked. Kept only while the settings collect logs, for `accessLogRetentionDays`.
      * 
      * ## Example Usage
+     * ### The latest requests the gateway refused
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkAccessLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkAccessLogs(GetAgentNetworkAccessLogsArgs.builder()
+     *             .pageSize(50)
+     *             .decision("deny")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkAccessLogsResult> getAgentNetworkAccessLogs(GetAgentNetworkAccessLogsArgs args, InvokeOptions options) {
@@ -748,6 +1072,33 @@ public final class PrivnetFunctions {
      * One page of the gateway&#39;s access log (one entry per request, allowed or refused), filtered and sorted as asked. Kept only while the settings collect logs, for `accessLogRetentionDays`.
      * 
      * ## Example Usage
+     * ### The latest requests the gateway refused
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkAccessLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkAccessLogs(GetAgentNetworkAccessLogsArgs.builder()
+     *             .pageSize(50)
+     *             .decision("deny")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkAccessLogsResult> getAgentNetworkAccessLogs(GetAgentNetworkAccessLogsArgs args, InvokeOutputOptions options) {
@@ -757,6 +1108,33 @@ public final class PrivnetFunctions {
      * One page of the gateway&#39;s access log (one entry per request, allowed or refused), filtered and sorted as asked. Kept only while the settings collect logs, for `accessLogRetentionDays`.
      * 
      * ## Example Usage
+     * ### The latest requests the gateway refused
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkAccessLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkAccessLogs(GetAgentNetworkAccessLogsArgs.builder()
+     *             .pageSize(50)
+     *             .decision("deny")
+     *             .build());
+     * 
+     *         ctx.export("data", found.applyValue(result -> new Gson().toJsonTree(result.data())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkAccessLogsResult> getAgentNetworkAccessLogsPlain(GetAgentNetworkAccessLogsPlainArgs args, InvokeOptions options) {
@@ -766,6 +1144,33 @@ public final class PrivnetFunctions {
      * The Agent Network budget rule with this id.
      * 
      * ## Example Usage
+     * ### The Agent Network budget rule with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkBudgetRuleArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAgentNetworkBudgetRule(GetAgentNetworkBudgetRuleArgs.builder()
+     *             .id(config.require("budgetRuleId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkBudgetRuleResult> getAgentNetworkBudgetRule(GetAgentNetworkBudgetRuleArgs args) {
@@ -775,6 +1180,33 @@ public final class PrivnetFunctions {
      * The Agent Network budget rule with this id.
      * 
      * ## Example Usage
+     * ### The Agent Network budget rule with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkBudgetRuleArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAgentNetworkBudgetRule(GetAgentNetworkBudgetRuleArgs.builder()
+     *             .id(config.require("budgetRuleId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkBudgetRuleResult> getAgentNetworkBudgetRulePlain(GetAgentNetworkBudgetRulePlainArgs args) {
@@ -784,6 +1216,33 @@ public final class PrivnetFunctions {
      * The Agent Network budget rule with this id.
      * 
      * ## Example Usage
+     * ### The Agent Network budget rule with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkBudgetRuleArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAgentNetworkBudgetRule(GetAgentNetworkBudgetRuleArgs.builder()
+     *             .id(config.require("budgetRuleId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkBudgetRuleResult> getAgentNetworkBudgetRule(GetAgentNetworkBudgetRuleArgs args, InvokeOptions options) {
@@ -793,6 +1252,33 @@ public final class PrivnetFunctions {
      * The Agent Network budget rule with this id.
      * 
      * ## Example Usage
+     * ### The Agent Network budget rule with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkBudgetRuleArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAgentNetworkBudgetRule(GetAgentNetworkBudgetRuleArgs.builder()
+     *             .id(config.require("budgetRuleId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkBudgetRuleResult> getAgentNetworkBudgetRule(GetAgentNetworkBudgetRuleArgs args, InvokeOutputOptions options) {
@@ -802,6 +1288,33 @@ public final class PrivnetFunctions {
      * The Agent Network budget rule with this id.
      * 
      * ## Example Usage
+     * ### The Agent Network budget rule with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkBudgetRuleArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAgentNetworkBudgetRule(GetAgentNetworkBudgetRuleArgs.builder()
+     *             .id(config.require("budgetRuleId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkBudgetRuleResult> getAgentNetworkBudgetRulePlain(GetAgentNetworkBudgetRulePlainArgs args, InvokeOptions options) {
@@ -813,6 +1326,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Agent Network budget rule
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkBudgetRules();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkBudgetRulesResult> getAgentNetworkBudgetRules() {
@@ -824,6 +1360,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Agent Network budget rule
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkBudgetRules();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkBudgetRulesResult> getAgentNetworkBudgetRulesPlain() {
@@ -835,6 +1394,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Agent Network budget rule
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkBudgetRules();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkBudgetRulesResult> getAgentNetworkBudgetRules(InvokeArgs args) {
@@ -846,6 +1428,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Agent Network budget rule
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkBudgetRules();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkBudgetRulesResult> getAgentNetworkBudgetRulesPlain(InvokeArgs args) {
@@ -857,6 +1462,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Agent Network budget rule
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkBudgetRules();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkBudgetRulesResult> getAgentNetworkBudgetRules(InvokeArgs args, InvokeOptions options) {
@@ -868,6 +1496,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Agent Network budget rule
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkBudgetRules();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkBudgetRulesResult> getAgentNetworkBudgetRules(InvokeArgs args, InvokeOutputOptions options) {
@@ -879,6 +1530,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Agent Network budget rule
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkBudgetRules();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkBudgetRulesResult> getAgentNetworkBudgetRulesPlain(InvokeArgs args, InvokeOptions options) {
@@ -888,6 +1562,31 @@ public final class PrivnetFunctions {
      * The provider type of the catalog with this id (`openai_api`, `anthropic_api`, ...): its default upstream host, how the API key is sent, and its models with their default prices per 1,000 tokens, so that a program need not copy them. Fails when the catalog has no such type.
      * 
      * ## Example Usage
+     * ### OpenAI&#39;s default host and model prices, from the catalog
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkCatalogProviderArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkCatalogProvider(GetAgentNetworkCatalogProviderArgs.builder()
+     *             .id("openai_api")
+     *             .build());
+     * 
+     *         ctx.export("defaultHost", found.applyValue(result -> result.defaultHost()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkCatalogProviderResult> getAgentNetworkCatalogProvider(GetAgentNetworkCatalogProviderArgs args) {
@@ -897,6 +1596,31 @@ public final class PrivnetFunctions {
      * The provider type of the catalog with this id (`openai_api`, `anthropic_api`, ...): its default upstream host, how the API key is sent, and its models with their default prices per 1,000 tokens, so that a program need not copy them. Fails when the catalog has no such type.
      * 
      * ## Example Usage
+     * ### OpenAI&#39;s default host and model prices, from the catalog
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkCatalogProviderArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkCatalogProvider(GetAgentNetworkCatalogProviderArgs.builder()
+     *             .id("openai_api")
+     *             .build());
+     * 
+     *         ctx.export("defaultHost", found.applyValue(result -> result.defaultHost()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkCatalogProviderResult> getAgentNetworkCatalogProviderPlain(GetAgentNetworkCatalogProviderPlainArgs args) {
@@ -906,6 +1630,31 @@ public final class PrivnetFunctions {
      * The provider type of the catalog with this id (`openai_api`, `anthropic_api`, ...): its default upstream host, how the API key is sent, and its models with their default prices per 1,000 tokens, so that a program need not copy them. Fails when the catalog has no such type.
      * 
      * ## Example Usage
+     * ### OpenAI&#39;s default host and model prices, from the catalog
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkCatalogProviderArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkCatalogProvider(GetAgentNetworkCatalogProviderArgs.builder()
+     *             .id("openai_api")
+     *             .build());
+     * 
+     *         ctx.export("defaultHost", found.applyValue(result -> result.defaultHost()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkCatalogProviderResult> getAgentNetworkCatalogProvider(GetAgentNetworkCatalogProviderArgs args, InvokeOptions options) {
@@ -915,6 +1664,31 @@ public final class PrivnetFunctions {
      * The provider type of the catalog with this id (`openai_api`, `anthropic_api`, ...): its default upstream host, how the API key is sent, and its models with their default prices per 1,000 tokens, so that a program need not copy them. Fails when the catalog has no such type.
      * 
      * ## Example Usage
+     * ### OpenAI&#39;s default host and model prices, from the catalog
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkCatalogProviderArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkCatalogProvider(GetAgentNetworkCatalogProviderArgs.builder()
+     *             .id("openai_api")
+     *             .build());
+     * 
+     *         ctx.export("defaultHost", found.applyValue(result -> result.defaultHost()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkCatalogProviderResult> getAgentNetworkCatalogProvider(GetAgentNetworkCatalogProviderArgs args, InvokeOutputOptions options) {
@@ -924,6 +1698,31 @@ public final class PrivnetFunctions {
      * The provider type of the catalog with this id (`openai_api`, `anthropic_api`, ...): its default upstream host, how the API key is sent, and its models with their default prices per 1,000 tokens, so that a program need not copy them. Fails when the catalog has no such type.
      * 
      * ## Example Usage
+     * ### OpenAI&#39;s default host and model prices, from the catalog
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkCatalogProviderArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkCatalogProvider(GetAgentNetworkCatalogProviderArgs.builder()
+     *             .id("openai_api")
+     *             .build());
+     * 
+     *         ctx.export("defaultHost", found.applyValue(result -> result.defaultHost()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkCatalogProviderResult> getAgentNetworkCatalogProviderPlain(GetAgentNetworkCatalogProviderPlainArgs args, InvokeOptions options) {
@@ -935,6 +1734,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every provider type of the catalog
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkCatalogProviders();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkCatalogProvidersResult> getAgentNetworkCatalogProviders() {
@@ -946,6 +1768,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every provider type of the catalog
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkCatalogProviders();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkCatalogProvidersResult> getAgentNetworkCatalogProvidersPlain() {
@@ -957,6 +1802,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every provider type of the catalog
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkCatalogProviders();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkCatalogProvidersResult> getAgentNetworkCatalogProviders(InvokeArgs args) {
@@ -968,6 +1836,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every provider type of the catalog
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkCatalogProviders();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkCatalogProvidersResult> getAgentNetworkCatalogProvidersPlain(InvokeArgs args) {
@@ -979,6 +1870,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every provider type of the catalog
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkCatalogProviders();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkCatalogProvidersResult> getAgentNetworkCatalogProviders(InvokeArgs args, InvokeOptions options) {
@@ -990,6 +1904,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every provider type of the catalog
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkCatalogProviders();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkCatalogProvidersResult> getAgentNetworkCatalogProviders(InvokeArgs args, InvokeOutputOptions options) {
@@ -1001,6 +1938,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every provider type of the catalog
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkCatalogProviders();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkCatalogProvidersResult> getAgentNetworkCatalogProvidersPlain(InvokeArgs args, InvokeOptions options) {
@@ -1012,6 +1972,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every consumption counter of the gateway
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkConsumption();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkConsumptionResult> getAgentNetworkConsumption() {
@@ -1023,6 +2006,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every consumption counter of the gateway
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkConsumption();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkConsumptionResult> getAgentNetworkConsumptionPlain() {
@@ -1034,6 +2040,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every consumption counter of the gateway
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkConsumption();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkConsumptionResult> getAgentNetworkConsumption(InvokeArgs args) {
@@ -1045,6 +2074,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every consumption counter of the gateway
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkConsumption();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkConsumptionResult> getAgentNetworkConsumptionPlain(InvokeArgs args) {
@@ -1056,6 +2108,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every consumption counter of the gateway
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkConsumption();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkConsumptionResult> getAgentNetworkConsumption(InvokeArgs args, InvokeOptions options) {
@@ -1067,6 +2142,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every consumption counter of the gateway
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkConsumption();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkConsumptionResult> getAgentNetworkConsumption(InvokeArgs args, InvokeOutputOptions options) {
@@ -1078,6 +2176,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every consumption counter of the gateway
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkConsumption();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkConsumptionResult> getAgentNetworkConsumptionPlain(InvokeArgs args, InvokeOptions options) {
@@ -1087,6 +2208,33 @@ public final class PrivnetFunctions {
      * The Agent Network guardrail with this id.
      * 
      * ## Example Usage
+     * ### The Agent Network guardrail with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkGuardrailArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAgentNetworkGuardrail(GetAgentNetworkGuardrailArgs.builder()
+     *             .id(config.require("guardrailId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkGuardrailResult> getAgentNetworkGuardrail(GetAgentNetworkGuardrailArgs args) {
@@ -1096,6 +2244,33 @@ public final class PrivnetFunctions {
      * The Agent Network guardrail with this id.
      * 
      * ## Example Usage
+     * ### The Agent Network guardrail with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkGuardrailArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAgentNetworkGuardrail(GetAgentNetworkGuardrailArgs.builder()
+     *             .id(config.require("guardrailId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkGuardrailResult> getAgentNetworkGuardrailPlain(GetAgentNetworkGuardrailPlainArgs args) {
@@ -1105,6 +2280,33 @@ public final class PrivnetFunctions {
      * The Agent Network guardrail with this id.
      * 
      * ## Example Usage
+     * ### The Agent Network guardrail with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkGuardrailArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAgentNetworkGuardrail(GetAgentNetworkGuardrailArgs.builder()
+     *             .id(config.require("guardrailId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkGuardrailResult> getAgentNetworkGuardrail(GetAgentNetworkGuardrailArgs args, InvokeOptions options) {
@@ -1114,6 +2316,33 @@ public final class PrivnetFunctions {
      * The Agent Network guardrail with this id.
      * 
      * ## Example Usage
+     * ### The Agent Network guardrail with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkGuardrailArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAgentNetworkGuardrail(GetAgentNetworkGuardrailArgs.builder()
+     *             .id(config.require("guardrailId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkGuardrailResult> getAgentNetworkGuardrail(GetAgentNetworkGuardrailArgs args, InvokeOutputOptions options) {
@@ -1123,6 +2352,33 @@ public final class PrivnetFunctions {
      * The Agent Network guardrail with this id.
      * 
      * ## Example Usage
+     * ### The Agent Network guardrail with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkGuardrailArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAgentNetworkGuardrail(GetAgentNetworkGuardrailArgs.builder()
+     *             .id(config.require("guardrailId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkGuardrailResult> getAgentNetworkGuardrailPlain(GetAgentNetworkGuardrailPlainArgs args, InvokeOptions options) {
@@ -1134,6 +2390,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Agent Network guardrail
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkGuardrails();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkGuardrailsResult> getAgentNetworkGuardrails() {
@@ -1145,6 +2424,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Agent Network guardrail
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkGuardrails();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkGuardrailsResult> getAgentNetworkGuardrailsPlain() {
@@ -1156,6 +2458,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Agent Network guardrail
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkGuardrails();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkGuardrailsResult> getAgentNetworkGuardrails(InvokeArgs args) {
@@ -1167,6 +2492,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Agent Network guardrail
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkGuardrails();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkGuardrailsResult> getAgentNetworkGuardrailsPlain(InvokeArgs args) {
@@ -1178,6 +2526,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Agent Network guardrail
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkGuardrails();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkGuardrailsResult> getAgentNetworkGuardrails(InvokeArgs args, InvokeOptions options) {
@@ -1189,6 +2560,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Agent Network guardrail
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkGuardrails();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkGuardrailsResult> getAgentNetworkGuardrails(InvokeArgs args, InvokeOutputOptions options) {
@@ -1200,6 +2594,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Agent Network guardrail
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkGuardrails();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkGuardrailsResult> getAgentNetworkGuardrailsPlain(InvokeArgs args, InvokeOptions options) {
@@ -1211,6 +2628,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Agent Network policy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkPolicies();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkPoliciesResult> getAgentNetworkPolicies() {
@@ -1222,6 +2662,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Agent Network policy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkPolicies();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkPoliciesResult> getAgentNetworkPoliciesPlain() {
@@ -1233,6 +2696,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Agent Network policy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkPolicies();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkPoliciesResult> getAgentNetworkPolicies(InvokeArgs args) {
@@ -1244,6 +2730,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Agent Network policy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkPolicies();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkPoliciesResult> getAgentNetworkPoliciesPlain(InvokeArgs args) {
@@ -1255,6 +2764,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Agent Network policy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkPolicies();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkPoliciesResult> getAgentNetworkPolicies(InvokeArgs args, InvokeOptions options) {
@@ -1266,6 +2798,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Agent Network policy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkPolicies();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkPoliciesResult> getAgentNetworkPolicies(InvokeArgs args, InvokeOutputOptions options) {
@@ -1277,6 +2832,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Agent Network policy
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkPolicies();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkPoliciesResult> getAgentNetworkPoliciesPlain(InvokeArgs args, InvokeOptions options) {
@@ -1286,6 +2864,33 @@ public final class PrivnetFunctions {
      * The Agent Network policy with this id.
      * 
      * ## Example Usage
+     * ### The Agent Network policy with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkPolicyArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAgentNetworkPolicy(GetAgentNetworkPolicyArgs.builder()
+     *             .id(config.require("llmPolicyId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkPolicyResult> getAgentNetworkPolicy(GetAgentNetworkPolicyArgs args) {
@@ -1295,6 +2900,33 @@ public final class PrivnetFunctions {
      * The Agent Network policy with this id.
      * 
      * ## Example Usage
+     * ### The Agent Network policy with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkPolicyArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAgentNetworkPolicy(GetAgentNetworkPolicyArgs.builder()
+     *             .id(config.require("llmPolicyId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkPolicyResult> getAgentNetworkPolicyPlain(GetAgentNetworkPolicyPlainArgs args) {
@@ -1304,6 +2936,33 @@ public final class PrivnetFunctions {
      * The Agent Network policy with this id.
      * 
      * ## Example Usage
+     * ### The Agent Network policy with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkPolicyArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAgentNetworkPolicy(GetAgentNetworkPolicyArgs.builder()
+     *             .id(config.require("llmPolicyId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkPolicyResult> getAgentNetworkPolicy(GetAgentNetworkPolicyArgs args, InvokeOptions options) {
@@ -1313,6 +2972,33 @@ public final class PrivnetFunctions {
      * The Agent Network policy with this id.
      * 
      * ## Example Usage
+     * ### The Agent Network policy with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkPolicyArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAgentNetworkPolicy(GetAgentNetworkPolicyArgs.builder()
+     *             .id(config.require("llmPolicyId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkPolicyResult> getAgentNetworkPolicy(GetAgentNetworkPolicyArgs args, InvokeOutputOptions options) {
@@ -1322,6 +3008,33 @@ public final class PrivnetFunctions {
      * The Agent Network policy with this id.
      * 
      * ## Example Usage
+     * ### The Agent Network policy with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkPolicyArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAgentNetworkPolicy(GetAgentNetworkPolicyArgs.builder()
+     *             .id(config.require("llmPolicyId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkPolicyResult> getAgentNetworkPolicyPlain(GetAgentNetworkPolicyPlainArgs args, InvokeOptions options) {
@@ -1331,6 +3044,33 @@ public final class PrivnetFunctions {
      * The Agent Network provider with this id (its API key is never answered).
      * 
      * ## Example Usage
+     * ### The Agent Network provider with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkProviderArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAgentNetworkProvider(GetAgentNetworkProviderArgs.builder()
+     *             .id(config.require("llmProviderId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkProviderResult> getAgentNetworkProvider(GetAgentNetworkProviderArgs args) {
@@ -1340,6 +3080,33 @@ public final class PrivnetFunctions {
      * The Agent Network provider with this id (its API key is never answered).
      * 
      * ## Example Usage
+     * ### The Agent Network provider with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkProviderArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAgentNetworkProvider(GetAgentNetworkProviderArgs.builder()
+     *             .id(config.require("llmProviderId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkProviderResult> getAgentNetworkProviderPlain(GetAgentNetworkProviderPlainArgs args) {
@@ -1349,6 +3116,33 @@ public final class PrivnetFunctions {
      * The Agent Network provider with this id (its API key is never answered).
      * 
      * ## Example Usage
+     * ### The Agent Network provider with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkProviderArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAgentNetworkProvider(GetAgentNetworkProviderArgs.builder()
+     *             .id(config.require("llmProviderId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkProviderResult> getAgentNetworkProvider(GetAgentNetworkProviderArgs args, InvokeOptions options) {
@@ -1358,6 +3152,33 @@ public final class PrivnetFunctions {
      * The Agent Network provider with this id (its API key is never answered).
      * 
      * ## Example Usage
+     * ### The Agent Network provider with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkProviderArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAgentNetworkProvider(GetAgentNetworkProviderArgs.builder()
+     *             .id(config.require("llmProviderId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkProviderResult> getAgentNetworkProvider(GetAgentNetworkProviderArgs args, InvokeOutputOptions options) {
@@ -1367,6 +3188,33 @@ public final class PrivnetFunctions {
      * The Agent Network provider with this id (its API key is never answered).
      * 
      * ## Example Usage
+     * ### The Agent Network provider with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkProviderArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAgentNetworkProvider(GetAgentNetworkProviderArgs.builder()
+     *             .id(config.require("llmProviderId"))
+     *             .build());
+     * 
+     *         ctx.export("name", found.applyValue(result -> result.name()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkProviderResult> getAgentNetworkProviderPlain(GetAgentNetworkProviderPlainArgs args, InvokeOptions options) {
@@ -1378,6 +3226,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Agent Network provider
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkProviders();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkProvidersResult> getAgentNetworkProviders() {
@@ -1389,6 +3260,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Agent Network provider
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkProviders();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkProvidersResult> getAgentNetworkProvidersPlain() {
@@ -1400,6 +3294,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Agent Network provider
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkProviders();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkProvidersResult> getAgentNetworkProviders(InvokeArgs args) {
@@ -1411,6 +3328,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Agent Network provider
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkProviders();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkProvidersResult> getAgentNetworkProvidersPlain(InvokeArgs args) {
@@ -1422,6 +3362,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Agent Network provider
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkProviders();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkProvidersResult> getAgentNetworkProviders(InvokeArgs args, InvokeOptions options) {
@@ -1433,6 +3396,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Agent Network provider
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkProviders();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkProvidersResult> getAgentNetworkProviders(InvokeArgs args, InvokeOutputOptions options) {
@@ -1444,6 +3430,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Agent Network provider
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkProviders();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkProvidersResult> getAgentNetworkProvidersPlain(InvokeArgs args, InvokeOptions options) {
@@ -1453,6 +3462,28 @@ public final class PrivnetFunctions {
      * The account&#39;s Agent Network gateway settings: its endpoint (empty until bootstrapped) and what it collects.
      * 
      * ## Example Usage
+     * ### The endpoint agents send their LLM requests to
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkSettings();
+     * 
+     *         ctx.export("endpoint", found.applyValue(result -> result.endpoint()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkSettingsResult> getAgentNetworkSettings() {
@@ -1462,6 +3493,28 @@ public final class PrivnetFunctions {
      * The account&#39;s Agent Network gateway settings: its endpoint (empty until bootstrapped) and what it collects.
      * 
      * ## Example Usage
+     * ### The endpoint agents send their LLM requests to
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkSettings();
+     * 
+     *         ctx.export("endpoint", found.applyValue(result -> result.endpoint()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkSettingsResult> getAgentNetworkSettingsPlain() {
@@ -1471,6 +3524,28 @@ public final class PrivnetFunctions {
      * The account&#39;s Agent Network gateway settings: its endpoint (empty until bootstrapped) and what it collects.
      * 
      * ## Example Usage
+     * ### The endpoint agents send their LLM requests to
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkSettings();
+     * 
+     *         ctx.export("endpoint", found.applyValue(result -> result.endpoint()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkSettingsResult> getAgentNetworkSettings(InvokeArgs args) {
@@ -1480,6 +3555,28 @@ public final class PrivnetFunctions {
      * The account&#39;s Agent Network gateway settings: its endpoint (empty until bootstrapped) and what it collects.
      * 
      * ## Example Usage
+     * ### The endpoint agents send their LLM requests to
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkSettings();
+     * 
+     *         ctx.export("endpoint", found.applyValue(result -> result.endpoint()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkSettingsResult> getAgentNetworkSettingsPlain(InvokeArgs args) {
@@ -1489,6 +3586,28 @@ public final class PrivnetFunctions {
      * The account&#39;s Agent Network gateway settings: its endpoint (empty until bootstrapped) and what it collects.
      * 
      * ## Example Usage
+     * ### The endpoint agents send their LLM requests to
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkSettings();
+     * 
+     *         ctx.export("endpoint", found.applyValue(result -> result.endpoint()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkSettingsResult> getAgentNetworkSettings(InvokeArgs args, InvokeOptions options) {
@@ -1498,6 +3617,28 @@ public final class PrivnetFunctions {
      * The account&#39;s Agent Network gateway settings: its endpoint (empty until bootstrapped) and what it collects.
      * 
      * ## Example Usage
+     * ### The endpoint agents send their LLM requests to
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkSettings();
+     * 
+     *         ctx.export("endpoint", found.applyValue(result -> result.endpoint()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkSettingsResult> getAgentNetworkSettings(InvokeArgs args, InvokeOutputOptions options) {
@@ -1507,6 +3648,28 @@ public final class PrivnetFunctions {
      * The account&#39;s Agent Network gateway settings: its endpoint (empty until bootstrapped) and what it collects.
      * 
      * ## Example Usage
+     * ### The endpoint agents send their LLM requests to
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkSettings();
+     * 
+     *         ctx.export("endpoint", found.applyValue(result -> result.endpoint()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkSettingsResult> getAgentNetworkSettingsPlain(InvokeArgs args, InvokeOptions options) {
@@ -1518,6 +3681,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Tokens and cost through the gateway, week by week
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkUsageArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkUsage(GetAgentNetworkUsageArgs.builder()
+     *             .granularity("week")
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkUsageResult> getAgentNetworkUsage() {
@@ -1529,6 +3718,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Tokens and cost through the gateway, week by week
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkUsageArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkUsage(GetAgentNetworkUsageArgs.builder()
+     *             .granularity("week")
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkUsageResult> getAgentNetworkUsagePlain() {
@@ -1540,6 +3755,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Tokens and cost through the gateway, week by week
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkUsageArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkUsage(GetAgentNetworkUsageArgs.builder()
+     *             .granularity("week")
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkUsageResult> getAgentNetworkUsage(GetAgentNetworkUsageArgs args) {
@@ -1551,6 +3792,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Tokens and cost through the gateway, week by week
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkUsageArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkUsage(GetAgentNetworkUsageArgs.builder()
+     *             .granularity("week")
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkUsageResult> getAgentNetworkUsagePlain(GetAgentNetworkUsagePlainArgs args) {
@@ -1562,6 +3829,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Tokens and cost through the gateway, week by week
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkUsageArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkUsage(GetAgentNetworkUsageArgs.builder()
+     *             .granularity("week")
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkUsageResult> getAgentNetworkUsage(GetAgentNetworkUsageArgs args, InvokeOptions options) {
@@ -1573,6 +3866,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Tokens and cost through the gateway, week by week
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkUsageArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkUsage(GetAgentNetworkUsageArgs.builder()
+     *             .granularity("week")
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAgentNetworkUsageResult> getAgentNetworkUsage(GetAgentNetworkUsageArgs args, InvokeOutputOptions options) {
@@ -1584,6 +3903,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Tokens and cost through the gateway, week by week
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAgentNetworkUsageArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAgentNetworkUsage(GetAgentNetworkUsageArgs.builder()
+     *             .granularity("week")
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAgentNetworkUsageResult> getAgentNetworkUsagePlain(GetAgentNetworkUsagePlainArgs args, InvokeOptions options) {
@@ -1595,6 +3940,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every network router of the account
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAllNetworkRouters();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAllNetworkRoutersResult> getAllNetworkRouters() {
@@ -1606,6 +3974,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every network router of the account
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAllNetworkRouters();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAllNetworkRoutersResult> getAllNetworkRoutersPlain() {
@@ -1617,6 +4008,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every network router of the account
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAllNetworkRouters();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAllNetworkRoutersResult> getAllNetworkRouters(InvokeArgs args) {
@@ -1628,6 +4042,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every network router of the account
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAllNetworkRouters();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAllNetworkRoutersResult> getAllNetworkRoutersPlain(InvokeArgs args) {
@@ -1639,6 +4076,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every network router of the account
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAllNetworkRouters();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAllNetworkRoutersResult> getAllNetworkRouters(InvokeArgs args, InvokeOptions options) {
@@ -1650,6 +4110,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every network router of the account
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAllNetworkRouters();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAllNetworkRoutersResult> getAllNetworkRouters(InvokeArgs args, InvokeOutputOptions options) {
@@ -1661,6 +4144,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every network router of the account
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAllNetworkRouters();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAllNetworkRoutersResult> getAllNetworkRoutersPlain(InvokeArgs args, InvokeOptions options) {
@@ -1908,6 +4414,33 @@ public final class PrivnetFunctions {
      * The Azure AD directory sync with this id (the client secret is never returned).
      * 
      * ## Example Usage
+     * ### The Azure AD directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAzureAdSyncArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAzureAdSync(GetAzureAdSyncArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("tenantId", found.applyValue(result -> result.tenantId()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAzureAdSyncResult> getAzureAdSync(GetAzureAdSyncArgs args) {
@@ -1917,6 +4450,33 @@ public final class PrivnetFunctions {
      * The Azure AD directory sync with this id (the client secret is never returned).
      * 
      * ## Example Usage
+     * ### The Azure AD directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAzureAdSyncArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAzureAdSync(GetAzureAdSyncArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("tenantId", found.applyValue(result -> result.tenantId()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAzureAdSyncResult> getAzureAdSyncPlain(GetAzureAdSyncPlainArgs args) {
@@ -1926,6 +4486,33 @@ public final class PrivnetFunctions {
      * The Azure AD directory sync with this id (the client secret is never returned).
      * 
      * ## Example Usage
+     * ### The Azure AD directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAzureAdSyncArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAzureAdSync(GetAzureAdSyncArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("tenantId", found.applyValue(result -> result.tenantId()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAzureAdSyncResult> getAzureAdSync(GetAzureAdSyncArgs args, InvokeOptions options) {
@@ -1935,6 +4522,33 @@ public final class PrivnetFunctions {
      * The Azure AD directory sync with this id (the client secret is never returned).
      * 
      * ## Example Usage
+     * ### The Azure AD directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAzureAdSyncArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAzureAdSync(GetAzureAdSyncArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("tenantId", found.applyValue(result -> result.tenantId()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAzureAdSyncResult> getAzureAdSync(GetAzureAdSyncArgs args, InvokeOutputOptions options) {
@@ -1944,6 +4558,33 @@ public final class PrivnetFunctions {
      * The Azure AD directory sync with this id (the client secret is never returned).
      * 
      * ## Example Usage
+     * ### The Azure AD directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetAzureAdSyncArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getAzureAdSync(GetAzureAdSyncArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("tenantId", found.applyValue(result -> result.tenantId()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAzureAdSyncResult> getAzureAdSyncPlain(GetAzureAdSyncPlainArgs args, InvokeOptions options) {
@@ -1955,6 +4596,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Azure AD directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAzureAdSyncs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAzureAdSyncsResult> getAzureAdSyncs() {
@@ -1966,6 +4630,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Azure AD directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAzureAdSyncs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAzureAdSyncsResult> getAzureAdSyncsPlain() {
@@ -1977,6 +4664,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Azure AD directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAzureAdSyncs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAzureAdSyncsResult> getAzureAdSyncs(InvokeArgs args) {
@@ -1988,6 +4698,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Azure AD directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAzureAdSyncs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAzureAdSyncsResult> getAzureAdSyncsPlain(InvokeArgs args) {
@@ -1999,6 +4732,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Azure AD directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAzureAdSyncs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAzureAdSyncsResult> getAzureAdSyncs(InvokeArgs args, InvokeOptions options) {
@@ -2010,6 +4766,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Azure AD directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAzureAdSyncs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAzureAdSyncsResult> getAzureAdSyncs(InvokeArgs args, InvokeOutputOptions options) {
@@ -2021,6 +4800,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Azure AD directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getAzureAdSyncs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAzureAdSyncsResult> getAzureAdSyncsPlain(InvokeArgs args, InvokeOptions options) {
@@ -2032,6 +4834,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The cities of Germany in the geo database
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetCitiesArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getCities(GetCitiesArgs.builder()
+     *             .country("DE")
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetCitiesResult> getCities(GetCitiesArgs args) {
@@ -2043,6 +4871,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The cities of Germany in the geo database
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetCitiesArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getCities(GetCitiesArgs.builder()
+     *             .country("DE")
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetCitiesResult> getCitiesPlain(GetCitiesPlainArgs args) {
@@ -2054,6 +4908,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The cities of Germany in the geo database
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetCitiesArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getCities(GetCitiesArgs.builder()
+     *             .country("DE")
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetCitiesResult> getCities(GetCitiesArgs args, InvokeOptions options) {
@@ -2065,6 +4945,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The cities of Germany in the geo database
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetCitiesArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getCities(GetCitiesArgs.builder()
+     *             .country("DE")
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetCitiesResult> getCities(GetCitiesArgs args, InvokeOutputOptions options) {
@@ -2076,6 +4982,32 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### The cities of Germany in the geo database
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetCitiesArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getCities(GetCitiesArgs.builder()
+     *             .country("DE")
+     *             .build());
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetCitiesResult> getCitiesPlain(GetCitiesPlainArgs args, InvokeOptions options) {
@@ -2087,6 +5019,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every country of the geo database
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getCountries();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetCountriesResult> getCountries() {
@@ -2098,6 +5053,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every country of the geo database
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getCountries();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetCountriesResult> getCountriesPlain() {
@@ -2109,6 +5087,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every country of the geo database
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getCountries();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetCountriesResult> getCountries(InvokeArgs args) {
@@ -2120,6 +5121,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every country of the geo database
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getCountries();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetCountriesResult> getCountriesPlain(InvokeArgs args) {
@@ -2131,6 +5155,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every country of the geo database
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getCountries();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetCountriesResult> getCountries(InvokeArgs args, InvokeOptions options) {
@@ -2142,6 +5189,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every country of the geo database
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getCountries();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetCountriesResult> getCountries(InvokeArgs args, InvokeOutputOptions options) {
@@ -2153,6 +5223,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every country of the geo database
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getCountries();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetCountriesResult> getCountriesPlain(InvokeArgs args, InvokeOptions options) {
@@ -2401,7 +5494,7 @@ public final class PrivnetFunctions {
      *         var config = ctx.config();
      * 
      *         var found = PrivnetFunctions.getDirectorySyncLogs(GetDirectorySyncLogsArgs.builder()
-     *             .vendor("vendor-d-idp")
+     *             .vendor("google-idp")
      *             .id(config.require("directoryId"))
      *             .build());
      * 
@@ -2441,7 +5534,7 @@ public final class PrivnetFunctions {
      *         var config = ctx.config();
      * 
      *         var found = PrivnetFunctions.getDirectorySyncLogs(GetDirectorySyncLogsArgs.builder()
-     *             .vendor("vendor-d-idp")
+     *             .vendor("google-idp")
      *             .id(config.require("directoryId"))
      *             .build());
      * 
@@ -2481,7 +5574,7 @@ public final class PrivnetFunctions {
      *         var config = ctx.config();
      * 
      *         var found = PrivnetFunctions.getDirectorySyncLogs(GetDirectorySyncLogsArgs.builder()
-     *             .vendor("vendor-d-idp")
+     *             .vendor("google-idp")
      *             .id(config.require("directoryId"))
      *             .build());
      * 
@@ -2521,7 +5614,7 @@ public final class PrivnetFunctions {
      *         var config = ctx.config();
      * 
      *         var found = PrivnetFunctions.getDirectorySyncLogs(GetDirectorySyncLogsArgs.builder()
-     *             .vendor("vendor-d-idp")
+     *             .vendor("google-idp")
      *             .id(config.require("directoryId"))
      *             .build());
      * 
@@ -2561,7 +5654,7 @@ public final class PrivnetFunctions {
      *         var config = ctx.config();
      * 
      *         var found = PrivnetFunctions.getDirectorySyncLogs(GetDirectorySyncLogsArgs.builder()
-     *             .vendor("vendor-d-idp")
+     *             .vendor("google-idp")
      *             .id(config.require("directoryId"))
      *             .build());
      * 
@@ -2579,7 +5672,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getGoogleWorkspaceSync (the same integrations, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor D&#39;s directory sync with an id from the stack&#39;s config
+     * ### Google Workspace&#39;s directory sync with an id from the stack&#39;s config, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -2615,7 +5708,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getGoogleWorkspaceSync (the same integrations, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor D&#39;s directory sync with an id from the stack&#39;s config
+     * ### Google Workspace&#39;s directory sync with an id from the stack&#39;s config, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -2651,7 +5744,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getGoogleWorkspaceSync (the same integrations, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor D&#39;s directory sync with an id from the stack&#39;s config
+     * ### Google Workspace&#39;s directory sync with an id from the stack&#39;s config, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -2687,7 +5780,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getGoogleWorkspaceSync (the same integrations, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor D&#39;s directory sync with an id from the stack&#39;s config
+     * ### Google Workspace&#39;s directory sync with an id from the stack&#39;s config, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -2723,7 +5816,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getGoogleWorkspaceSync (the same integrations, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor D&#39;s directory sync with an id from the stack&#39;s config
+     * ### Google Workspace&#39;s directory sync with an id from the stack&#39;s config, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -2761,7 +5854,7 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
-     * ### Every vendor D directory sync
+     * ### Every Google Workspace directory sync (deprecated name)
      * <pre>
      * {@code
      * package myproject;
@@ -2795,7 +5888,7 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
-     * ### Every vendor D directory sync
+     * ### Every Google Workspace directory sync (deprecated name)
      * <pre>
      * {@code
      * package myproject;
@@ -2829,7 +5922,7 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
-     * ### Every vendor D directory sync
+     * ### Every Google Workspace directory sync (deprecated name)
      * <pre>
      * {@code
      * package myproject;
@@ -2863,7 +5956,7 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
-     * ### Every vendor D directory sync
+     * ### Every Google Workspace directory sync (deprecated name)
      * <pre>
      * {@code
      * package myproject;
@@ -2897,7 +5990,7 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
-     * ### Every vendor D directory sync
+     * ### Every Google Workspace directory sync (deprecated name)
      * <pre>
      * {@code
      * package myproject;
@@ -2931,7 +6024,7 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
-     * ### Every vendor D directory sync
+     * ### Every Google Workspace directory sync (deprecated name)
      * <pre>
      * {@code
      * package myproject;
@@ -2965,7 +6058,7 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
-     * ### Every vendor D directory sync
+     * ### Every Google Workspace directory sync (deprecated name)
      * <pre>
      * {@code
      * package myproject;
@@ -2997,7 +6090,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getAzureAdSync (the same integrations, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor E&#39;s directory sync with an id from the stack&#39;s config
+     * ### Azure AD&#39;s directory sync with an id from the stack&#39;s config, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -3033,7 +6126,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getAzureAdSync (the same integrations, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor E&#39;s directory sync with an id from the stack&#39;s config
+     * ### Azure AD&#39;s directory sync with an id from the stack&#39;s config, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -3069,7 +6162,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getAzureAdSync (the same integrations, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor E&#39;s directory sync with an id from the stack&#39;s config
+     * ### Azure AD&#39;s directory sync with an id from the stack&#39;s config, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -3105,7 +6198,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getAzureAdSync (the same integrations, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor E&#39;s directory sync with an id from the stack&#39;s config
+     * ### Azure AD&#39;s directory sync with an id from the stack&#39;s config, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -3141,7 +6234,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getAzureAdSync (the same integrations, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor E&#39;s directory sync with an id from the stack&#39;s config
+     * ### Azure AD&#39;s directory sync with an id from the stack&#39;s config, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -3179,7 +6272,7 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
-     * ### Every vendor E directory sync
+     * ### Every Azure AD directory sync (deprecated name)
      * <pre>
      * {@code
      * package myproject;
@@ -3213,7 +6306,7 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
-     * ### Every vendor E directory sync
+     * ### Every Azure AD directory sync (deprecated name)
      * <pre>
      * {@code
      * package myproject;
@@ -3247,7 +6340,7 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
-     * ### Every vendor E directory sync
+     * ### Every Azure AD directory sync (deprecated name)
      * <pre>
      * {@code
      * package myproject;
@@ -3281,7 +6374,7 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
-     * ### Every vendor E directory sync
+     * ### Every Azure AD directory sync (deprecated name)
      * <pre>
      * {@code
      * package myproject;
@@ -3315,7 +6408,7 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
-     * ### Every vendor E directory sync
+     * ### Every Azure AD directory sync (deprecated name)
      * <pre>
      * {@code
      * package myproject;
@@ -3349,7 +6442,7 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
-     * ### Every vendor E directory sync
+     * ### Every Azure AD directory sync (deprecated name)
      * <pre>
      * {@code
      * package myproject;
@@ -3383,7 +6476,7 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
-     * ### Every vendor E directory sync
+     * ### Every Azure AD directory sync (deprecated name)
      * <pre>
      * {@code
      * package myproject;
@@ -4430,6 +7523,28 @@ public final class PrivnetFunctions {
      * The CrowdStrike Falcon EDR integration (client id and secret: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### CrowdStrike Falcon&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrFalcon();
+     * 
+     *         ctx.export("ztaScoreThreshold", found.applyValue(result -> result.ztaScoreThreshold()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrFalconResult> getEdrFalcon() {
@@ -4439,6 +7554,28 @@ public final class PrivnetFunctions {
      * The CrowdStrike Falcon EDR integration (client id and secret: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### CrowdStrike Falcon&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrFalcon();
+     * 
+     *         ctx.export("ztaScoreThreshold", found.applyValue(result -> result.ztaScoreThreshold()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrFalconResult> getEdrFalconPlain() {
@@ -4448,6 +7585,28 @@ public final class PrivnetFunctions {
      * The CrowdStrike Falcon EDR integration (client id and secret: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### CrowdStrike Falcon&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrFalcon();
+     * 
+     *         ctx.export("ztaScoreThreshold", found.applyValue(result -> result.ztaScoreThreshold()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrFalconResult> getEdrFalcon(InvokeArgs args) {
@@ -4457,6 +7616,28 @@ public final class PrivnetFunctions {
      * The CrowdStrike Falcon EDR integration (client id and secret: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### CrowdStrike Falcon&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrFalcon();
+     * 
+     *         ctx.export("ztaScoreThreshold", found.applyValue(result -> result.ztaScoreThreshold()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrFalconResult> getEdrFalconPlain(InvokeArgs args) {
@@ -4466,6 +7647,28 @@ public final class PrivnetFunctions {
      * The CrowdStrike Falcon EDR integration (client id and secret: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### CrowdStrike Falcon&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrFalcon();
+     * 
+     *         ctx.export("ztaScoreThreshold", found.applyValue(result -> result.ztaScoreThreshold()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrFalconResult> getEdrFalcon(InvokeArgs args, InvokeOptions options) {
@@ -4475,6 +7678,28 @@ public final class PrivnetFunctions {
      * The CrowdStrike Falcon EDR integration (client id and secret: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### CrowdStrike Falcon&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrFalcon();
+     * 
+     *         ctx.export("ztaScoreThreshold", found.applyValue(result -> result.ztaScoreThreshold()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrFalconResult> getEdrFalcon(InvokeArgs args, InvokeOutputOptions options) {
@@ -4484,6 +7709,28 @@ public final class PrivnetFunctions {
      * The CrowdStrike Falcon EDR integration (client id and secret: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### CrowdStrike Falcon&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrFalcon();
+     * 
+     *         ctx.export("ztaScoreThreshold", found.applyValue(result -> result.ztaScoreThreshold()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrFalconResult> getEdrFalconPlain(InvokeArgs args, InvokeOptions options) {
@@ -4493,6 +7740,28 @@ public final class PrivnetFunctions {
      * The FleetDM EDR integration (the API token: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### FleetDM&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrFleetDm();
+     * 
+     *         ctx.export("apiUrl", found.applyValue(result -> result.apiUrl()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrFleetDmResult> getEdrFleetDm() {
@@ -4502,6 +7771,28 @@ public final class PrivnetFunctions {
      * The FleetDM EDR integration (the API token: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### FleetDM&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrFleetDm();
+     * 
+     *         ctx.export("apiUrl", found.applyValue(result -> result.apiUrl()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrFleetDmResult> getEdrFleetDmPlain() {
@@ -4511,6 +7802,28 @@ public final class PrivnetFunctions {
      * The FleetDM EDR integration (the API token: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### FleetDM&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrFleetDm();
+     * 
+     *         ctx.export("apiUrl", found.applyValue(result -> result.apiUrl()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrFleetDmResult> getEdrFleetDm(InvokeArgs args) {
@@ -4520,6 +7833,28 @@ public final class PrivnetFunctions {
      * The FleetDM EDR integration (the API token: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### FleetDM&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrFleetDm();
+     * 
+     *         ctx.export("apiUrl", found.applyValue(result -> result.apiUrl()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrFleetDmResult> getEdrFleetDmPlain(InvokeArgs args) {
@@ -4529,6 +7864,28 @@ public final class PrivnetFunctions {
      * The FleetDM EDR integration (the API token: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### FleetDM&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrFleetDm();
+     * 
+     *         ctx.export("apiUrl", found.applyValue(result -> result.apiUrl()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrFleetDmResult> getEdrFleetDm(InvokeArgs args, InvokeOptions options) {
@@ -4538,6 +7895,28 @@ public final class PrivnetFunctions {
      * The FleetDM EDR integration (the API token: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### FleetDM&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrFleetDm();
+     * 
+     *         ctx.export("apiUrl", found.applyValue(result -> result.apiUrl()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrFleetDmResult> getEdrFleetDm(InvokeArgs args, InvokeOutputOptions options) {
@@ -4547,6 +7926,28 @@ public final class PrivnetFunctions {
      * The FleetDM EDR integration (the API token: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### FleetDM&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrFleetDm();
+     * 
+     *         ctx.export("apiUrl", found.applyValue(result -> result.apiUrl()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrFleetDmResult> getEdrFleetDmPlain(InvokeArgs args, InvokeOptions options) {
@@ -4556,6 +7957,28 @@ public final class PrivnetFunctions {
      * The Huntress EDR integration (API key and secret: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Huntress&#39; integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrHuntress();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrHuntressResult> getEdrHuntress() {
@@ -4565,6 +7988,28 @@ public final class PrivnetFunctions {
      * The Huntress EDR integration (API key and secret: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Huntress&#39; integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrHuntress();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrHuntressResult> getEdrHuntressPlain() {
@@ -4574,6 +8019,28 @@ public final class PrivnetFunctions {
      * The Huntress EDR integration (API key and secret: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Huntress&#39; integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrHuntress();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrHuntressResult> getEdrHuntress(InvokeArgs args) {
@@ -4583,6 +8050,28 @@ public final class PrivnetFunctions {
      * The Huntress EDR integration (API key and secret: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Huntress&#39; integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrHuntress();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrHuntressResult> getEdrHuntressPlain(InvokeArgs args) {
@@ -4592,6 +8081,28 @@ public final class PrivnetFunctions {
      * The Huntress EDR integration (API key and secret: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Huntress&#39; integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrHuntress();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrHuntressResult> getEdrHuntress(InvokeArgs args, InvokeOptions options) {
@@ -4601,6 +8112,28 @@ public final class PrivnetFunctions {
      * The Huntress EDR integration (API key and secret: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Huntress&#39; integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrHuntress();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrHuntressResult> getEdrHuntress(InvokeArgs args, InvokeOutputOptions options) {
@@ -4610,6 +8143,28 @@ public final class PrivnetFunctions {
      * The Huntress EDR integration (API key and secret: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Huntress&#39; integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrHuntress();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrHuntressResult> getEdrHuntressPlain(InvokeArgs args, InvokeOptions options) {
@@ -4619,6 +8174,28 @@ public final class PrivnetFunctions {
      * The Microsoft Intune EDR integration (the secret: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Intune&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrIntune();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrIntuneResult> getEdrIntune() {
@@ -4628,6 +8205,28 @@ public final class PrivnetFunctions {
      * The Microsoft Intune EDR integration (the secret: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Intune&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrIntune();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrIntuneResult> getEdrIntunePlain() {
@@ -4637,6 +8236,28 @@ public final class PrivnetFunctions {
      * The Microsoft Intune EDR integration (the secret: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Intune&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrIntune();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrIntuneResult> getEdrIntune(InvokeArgs args) {
@@ -4646,6 +8267,28 @@ public final class PrivnetFunctions {
      * The Microsoft Intune EDR integration (the secret: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Intune&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrIntune();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrIntuneResult> getEdrIntunePlain(InvokeArgs args) {
@@ -4655,6 +8298,28 @@ public final class PrivnetFunctions {
      * The Microsoft Intune EDR integration (the secret: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Intune&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrIntune();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrIntuneResult> getEdrIntune(InvokeArgs args, InvokeOptions options) {
@@ -4664,6 +8329,28 @@ public final class PrivnetFunctions {
      * The Microsoft Intune EDR integration (the secret: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Intune&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrIntune();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrIntuneResult> getEdrIntune(InvokeArgs args, InvokeOutputOptions options) {
@@ -4673,6 +8360,28 @@ public final class PrivnetFunctions {
      * The Microsoft Intune EDR integration (the secret: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### Intune&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrIntune();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrIntuneResult> getEdrIntunePlain(InvokeArgs args, InvokeOptions options) {
@@ -4682,6 +8391,28 @@ public final class PrivnetFunctions {
      * The SentinelOne EDR integration (the API token: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### SentinelOne&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrSentinelOne();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrSentinelOneResult> getEdrSentinelOne() {
@@ -4691,6 +8422,28 @@ public final class PrivnetFunctions {
      * The SentinelOne EDR integration (the API token: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### SentinelOne&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrSentinelOne();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrSentinelOneResult> getEdrSentinelOnePlain() {
@@ -4700,6 +8453,28 @@ public final class PrivnetFunctions {
      * The SentinelOne EDR integration (the API token: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### SentinelOne&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrSentinelOne();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrSentinelOneResult> getEdrSentinelOne(InvokeArgs args) {
@@ -4709,6 +8484,28 @@ public final class PrivnetFunctions {
      * The SentinelOne EDR integration (the API token: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### SentinelOne&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrSentinelOne();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrSentinelOneResult> getEdrSentinelOnePlain(InvokeArgs args) {
@@ -4718,6 +8515,28 @@ public final class PrivnetFunctions {
      * The SentinelOne EDR integration (the API token: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### SentinelOne&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrSentinelOne();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrSentinelOneResult> getEdrSentinelOne(InvokeArgs args, InvokeOptions options) {
@@ -4727,6 +8546,28 @@ public final class PrivnetFunctions {
      * The SentinelOne EDR integration (the API token: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### SentinelOne&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrSentinelOne();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetEdrSentinelOneResult> getEdrSentinelOne(InvokeArgs args, InvokeOutputOptions options) {
@@ -4736,6 +8577,28 @@ public final class PrivnetFunctions {
      * The SentinelOne EDR integration (the API token: never returned); fails when it is not configured.
      * 
      * ## Example Usage
+     * ### SentinelOne&#39;s integration
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getEdrSentinelOne();
+     * 
+     *         ctx.export("enabled", found.applyValue(result -> result.enabled()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetEdrSentinelOneResult> getEdrSentinelOnePlain(InvokeArgs args, InvokeOptions options) {
@@ -4745,7 +8608,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrSentinelOne (the same integration, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor A&#39;s integration
+     * ### SentinelOne&#39;s integration, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -4776,7 +8639,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrSentinelOne (the same integration, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor A&#39;s integration
+     * ### SentinelOne&#39;s integration, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -4807,7 +8670,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrSentinelOne (the same integration, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor A&#39;s integration
+     * ### SentinelOne&#39;s integration, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -4838,7 +8701,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrSentinelOne (the same integration, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor A&#39;s integration
+     * ### SentinelOne&#39;s integration, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -4869,7 +8732,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrSentinelOne (the same integration, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor A&#39;s integration
+     * ### SentinelOne&#39;s integration, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -4900,7 +8763,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrSentinelOne (the same integration, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor A&#39;s integration
+     * ### SentinelOne&#39;s integration, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -4931,7 +8794,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrSentinelOne (the same integration, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor A&#39;s integration
+     * ### SentinelOne&#39;s integration, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -4962,7 +8825,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrIntune (the same integration, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor B&#39;s integration
+     * ### Intune&#39;s integration, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -4993,7 +8856,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrIntune (the same integration, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor B&#39;s integration
+     * ### Intune&#39;s integration, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -5024,7 +8887,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrIntune (the same integration, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor B&#39;s integration
+     * ### Intune&#39;s integration, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -5055,7 +8918,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrIntune (the same integration, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor B&#39;s integration
+     * ### Intune&#39;s integration, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -5086,7 +8949,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrIntune (the same integration, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor B&#39;s integration
+     * ### Intune&#39;s integration, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -5117,7 +8980,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrIntune (the same integration, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor B&#39;s integration
+     * ### Intune&#39;s integration, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -5148,7 +9011,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrIntune (the same integration, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor B&#39;s integration
+     * ### Intune&#39;s integration, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -5179,7 +9042,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrFalcon (the same integration, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor C&#39;s integration
+     * ### Falcon&#39;s integration, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -5210,7 +9073,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrFalcon (the same integration, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor C&#39;s integration
+     * ### Falcon&#39;s integration, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -5241,7 +9104,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrFalcon (the same integration, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor C&#39;s integration
+     * ### Falcon&#39;s integration, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -5272,7 +9135,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrFalcon (the same integration, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor C&#39;s integration
+     * ### Falcon&#39;s integration, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -5303,7 +9166,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrFalcon (the same integration, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor C&#39;s integration
+     * ### Falcon&#39;s integration, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -5334,7 +9197,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrFalcon (the same integration, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor C&#39;s integration
+     * ### Falcon&#39;s integration, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -5365,7 +9228,7 @@ public final class PrivnetFunctions {
      * Deprecated: use getEdrFalcon (the same integration, which this calls).
      * 
      * ## Example Usage
-     * ### Vendor C&#39;s integration
+     * ### Falcon&#39;s integration, by the deprecated name
      * <pre>
      * {@code
      * package myproject;
@@ -5814,6 +9677,33 @@ public final class PrivnetFunctions {
      * The Google Workspace directory sync with this id (the service account key is never returned).
      * 
      * ## Example Usage
+     * ### The Google Workspace directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetGoogleWorkspaceSyncArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getGoogleWorkspaceSync(GetGoogleWorkspaceSyncArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("customerId", found.applyValue(result -> result.customerId()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetGoogleWorkspaceSyncResult> getGoogleWorkspaceSync(GetGoogleWorkspaceSyncArgs args) {
@@ -5823,6 +9713,33 @@ public final class PrivnetFunctions {
      * The Google Workspace directory sync with this id (the service account key is never returned).
      * 
      * ## Example Usage
+     * ### The Google Workspace directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetGoogleWorkspaceSyncArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getGoogleWorkspaceSync(GetGoogleWorkspaceSyncArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("customerId", found.applyValue(result -> result.customerId()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetGoogleWorkspaceSyncResult> getGoogleWorkspaceSyncPlain(GetGoogleWorkspaceSyncPlainArgs args) {
@@ -5832,6 +9749,33 @@ public final class PrivnetFunctions {
      * The Google Workspace directory sync with this id (the service account key is never returned).
      * 
      * ## Example Usage
+     * ### The Google Workspace directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetGoogleWorkspaceSyncArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getGoogleWorkspaceSync(GetGoogleWorkspaceSyncArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("customerId", found.applyValue(result -> result.customerId()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetGoogleWorkspaceSyncResult> getGoogleWorkspaceSync(GetGoogleWorkspaceSyncArgs args, InvokeOptions options) {
@@ -5841,6 +9785,33 @@ public final class PrivnetFunctions {
      * The Google Workspace directory sync with this id (the service account key is never returned).
      * 
      * ## Example Usage
+     * ### The Google Workspace directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetGoogleWorkspaceSyncArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getGoogleWorkspaceSync(GetGoogleWorkspaceSyncArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("customerId", found.applyValue(result -> result.customerId()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetGoogleWorkspaceSyncResult> getGoogleWorkspaceSync(GetGoogleWorkspaceSyncArgs args, InvokeOutputOptions options) {
@@ -5850,6 +9821,33 @@ public final class PrivnetFunctions {
      * The Google Workspace directory sync with this id (the service account key is never returned).
      * 
      * ## Example Usage
+     * ### The Google Workspace directory sync with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetGoogleWorkspaceSyncArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getGoogleWorkspaceSync(GetGoogleWorkspaceSyncArgs.builder()
+     *             .id(config.require("directoryId"))
+     *             .build());
+     * 
+     *         ctx.export("customerId", found.applyValue(result -> result.customerId()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetGoogleWorkspaceSyncResult> getGoogleWorkspaceSyncPlain(GetGoogleWorkspaceSyncPlainArgs args, InvokeOptions options) {
@@ -5861,6 +9859,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Google Workspace directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGoogleWorkspaceSyncs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetGoogleWorkspaceSyncsResult> getGoogleWorkspaceSyncs() {
@@ -5872,6 +9893,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Google Workspace directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGoogleWorkspaceSyncs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetGoogleWorkspaceSyncsResult> getGoogleWorkspaceSyncsPlain() {
@@ -5883,6 +9927,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Google Workspace directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGoogleWorkspaceSyncs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetGoogleWorkspaceSyncsResult> getGoogleWorkspaceSyncs(InvokeArgs args) {
@@ -5894,6 +9961,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Google Workspace directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGoogleWorkspaceSyncs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetGoogleWorkspaceSyncsResult> getGoogleWorkspaceSyncsPlain(InvokeArgs args) {
@@ -5905,6 +9995,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Google Workspace directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGoogleWorkspaceSyncs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetGoogleWorkspaceSyncsResult> getGoogleWorkspaceSyncs(InvokeArgs args, InvokeOptions options) {
@@ -5916,6 +10029,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Google Workspace directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGoogleWorkspaceSyncs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetGoogleWorkspaceSyncsResult> getGoogleWorkspaceSyncs(InvokeArgs args, InvokeOutputOptions options) {
@@ -5927,6 +10063,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every Google Workspace directory sync
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getGoogleWorkspaceSyncs();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetGoogleWorkspaceSyncsResult> getGoogleWorkspaceSyncsPlain(InvokeArgs args, InvokeOptions options) {
@@ -7642,6 +11801,28 @@ public final class PrivnetFunctions {
      * Whether the instance still needs its first-run setup (the API answers it without credentials).
      * 
      * ## Example Usage
+     * ### Whether the instance still needs its setup
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getInstanceStatus();
+     * 
+     *         ctx.export("setupRequired", found.applyValue(result -> result.setupRequired()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetInstanceStatusResult> getInstanceStatus() {
@@ -7651,6 +11832,28 @@ public final class PrivnetFunctions {
      * Whether the instance still needs its first-run setup (the API answers it without credentials).
      * 
      * ## Example Usage
+     * ### Whether the instance still needs its setup
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getInstanceStatus();
+     * 
+     *         ctx.export("setupRequired", found.applyValue(result -> result.setupRequired()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetInstanceStatusResult> getInstanceStatusPlain() {
@@ -7660,6 +11863,28 @@ public final class PrivnetFunctions {
      * Whether the instance still needs its first-run setup (the API answers it without credentials).
      * 
      * ## Example Usage
+     * ### Whether the instance still needs its setup
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getInstanceStatus();
+     * 
+     *         ctx.export("setupRequired", found.applyValue(result -> result.setupRequired()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetInstanceStatusResult> getInstanceStatus(InvokeArgs args) {
@@ -7669,6 +11894,28 @@ public final class PrivnetFunctions {
      * Whether the instance still needs its first-run setup (the API answers it without credentials).
      * 
      * ## Example Usage
+     * ### Whether the instance still needs its setup
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getInstanceStatus();
+     * 
+     *         ctx.export("setupRequired", found.applyValue(result -> result.setupRequired()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetInstanceStatusResult> getInstanceStatusPlain(InvokeArgs args) {
@@ -7678,6 +11925,28 @@ public final class PrivnetFunctions {
      * Whether the instance still needs its first-run setup (the API answers it without credentials).
      * 
      * ## Example Usage
+     * ### Whether the instance still needs its setup
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getInstanceStatus();
+     * 
+     *         ctx.export("setupRequired", found.applyValue(result -> result.setupRequired()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetInstanceStatusResult> getInstanceStatus(InvokeArgs args, InvokeOptions options) {
@@ -7687,6 +11956,28 @@ public final class PrivnetFunctions {
      * Whether the instance still needs its first-run setup (the API answers it without credentials).
      * 
      * ## Example Usage
+     * ### Whether the instance still needs its setup
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getInstanceStatus();
+     * 
+     *         ctx.export("setupRequired", found.applyValue(result -> result.setupRequired()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetInstanceStatusResult> getInstanceStatus(InvokeArgs args, InvokeOutputOptions options) {
@@ -7696,6 +11987,28 @@ public final class PrivnetFunctions {
      * Whether the instance still needs its first-run setup (the API answers it without credentials).
      * 
      * ## Example Usage
+     * ### Whether the instance still needs its setup
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getInstanceStatus();
+     * 
+     *         ctx.export("setupRequired", found.applyValue(result -> result.setupRequired()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetInstanceStatusResult> getInstanceStatusPlain(InvokeArgs args, InvokeOptions options) {
@@ -7705,6 +12018,28 @@ public final class PrivnetFunctions {
      * The version of the management server, and the latest published versions where the server knows them.
      * 
      * ## Example Usage
+     * ### The version of the management server
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getInstanceVersion();
+     * 
+     *         ctx.export("managementCurrentVersion", found.applyValue(result -> result.managementCurrentVersion()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetInstanceVersionResult> getInstanceVersion() {
@@ -7714,6 +12049,28 @@ public final class PrivnetFunctions {
      * The version of the management server, and the latest published versions where the server knows them.
      * 
      * ## Example Usage
+     * ### The version of the management server
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getInstanceVersion();
+     * 
+     *         ctx.export("managementCurrentVersion", found.applyValue(result -> result.managementCurrentVersion()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetInstanceVersionResult> getInstanceVersionPlain() {
@@ -7723,6 +12080,28 @@ public final class PrivnetFunctions {
      * The version of the management server, and the latest published versions where the server knows them.
      * 
      * ## Example Usage
+     * ### The version of the management server
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getInstanceVersion();
+     * 
+     *         ctx.export("managementCurrentVersion", found.applyValue(result -> result.managementCurrentVersion()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetInstanceVersionResult> getInstanceVersion(InvokeArgs args) {
@@ -7732,6 +12111,28 @@ public final class PrivnetFunctions {
      * The version of the management server, and the latest published versions where the server knows them.
      * 
      * ## Example Usage
+     * ### The version of the management server
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getInstanceVersion();
+     * 
+     *         ctx.export("managementCurrentVersion", found.applyValue(result -> result.managementCurrentVersion()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetInstanceVersionResult> getInstanceVersionPlain(InvokeArgs args) {
@@ -7741,6 +12142,28 @@ public final class PrivnetFunctions {
      * The version of the management server, and the latest published versions where the server knows them.
      * 
      * ## Example Usage
+     * ### The version of the management server
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getInstanceVersion();
+     * 
+     *         ctx.export("managementCurrentVersion", found.applyValue(result -> result.managementCurrentVersion()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetInstanceVersionResult> getInstanceVersion(InvokeArgs args, InvokeOptions options) {
@@ -7750,6 +12173,28 @@ public final class PrivnetFunctions {
      * The version of the management server, and the latest published versions where the server knows them.
      * 
      * ## Example Usage
+     * ### The version of the management server
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getInstanceVersion();
+     * 
+     *         ctx.export("managementCurrentVersion", found.applyValue(result -> result.managementCurrentVersion()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetInstanceVersionResult> getInstanceVersion(InvokeArgs args, InvokeOutputOptions options) {
@@ -7759,6 +12204,28 @@ public final class PrivnetFunctions {
      * The version of the management server, and the latest published versions where the server knows them.
      * 
      * ## Example Usage
+     * ### The version of the management server
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getInstanceVersion();
+     * 
+     *         ctx.export("managementCurrentVersion", found.applyValue(result -> result.managementCurrentVersion()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetInstanceVersionResult> getInstanceVersionPlain(InvokeArgs args, InvokeOptions options) {
@@ -8006,6 +12473,33 @@ public final class PrivnetFunctions {
      * The MSP tenant with this id (the API lists tenants; there is no read of one).
      * 
      * ## Example Usage
+     * ### The MSP tenant with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetMspTenantArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getMspTenant(GetMspTenantArgs.builder()
+     *             .id(config.require("tenantId"))
+     *             .build());
+     * 
+     *         ctx.export("status", found.applyValue(result -> result.status()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetMspTenantResult> getMspTenant(GetMspTenantArgs args) {
@@ -8015,6 +12509,33 @@ public final class PrivnetFunctions {
      * The MSP tenant with this id (the API lists tenants; there is no read of one).
      * 
      * ## Example Usage
+     * ### The MSP tenant with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetMspTenantArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getMspTenant(GetMspTenantArgs.builder()
+     *             .id(config.require("tenantId"))
+     *             .build());
+     * 
+     *         ctx.export("status", found.applyValue(result -> result.status()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetMspTenantResult> getMspTenantPlain(GetMspTenantPlainArgs args) {
@@ -8024,6 +12545,33 @@ public final class PrivnetFunctions {
      * The MSP tenant with this id (the API lists tenants; there is no read of one).
      * 
      * ## Example Usage
+     * ### The MSP tenant with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetMspTenantArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getMspTenant(GetMspTenantArgs.builder()
+     *             .id(config.require("tenantId"))
+     *             .build());
+     * 
+     *         ctx.export("status", found.applyValue(result -> result.status()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetMspTenantResult> getMspTenant(GetMspTenantArgs args, InvokeOptions options) {
@@ -8033,6 +12581,33 @@ public final class PrivnetFunctions {
      * The MSP tenant with this id (the API lists tenants; there is no read of one).
      * 
      * ## Example Usage
+     * ### The MSP tenant with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetMspTenantArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getMspTenant(GetMspTenantArgs.builder()
+     *             .id(config.require("tenantId"))
+     *             .build());
+     * 
+     *         ctx.export("status", found.applyValue(result -> result.status()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetMspTenantResult> getMspTenant(GetMspTenantArgs args, InvokeOutputOptions options) {
@@ -8042,6 +12617,33 @@ public final class PrivnetFunctions {
      * The MSP tenant with this id (the API lists tenants; there is no read of one).
      * 
      * ## Example Usage
+     * ### The MSP tenant with an id from the stack&#39;s config
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * import io.github.pulumiprivnet.privnet.inputs.GetMspTenantArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var config = ctx.config();
+     * 
+     *         var found = PrivnetFunctions.getMspTenant(GetMspTenantArgs.builder()
+     *             .id(config.require("tenantId"))
+     *             .build());
+     * 
+     *         ctx.export("status", found.applyValue(result -> result.status()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetMspTenantResult> getMspTenantPlain(GetMspTenantPlainArgs args, InvokeOptions options) {
@@ -8053,6 +12655,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every MSP tenant
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getMspTenants();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetMspTenantsResult> getMspTenants() {
@@ -8064,6 +12689,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every MSP tenant
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getMspTenants();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetMspTenantsResult> getMspTenantsPlain() {
@@ -8075,6 +12723,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every MSP tenant
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getMspTenants();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetMspTenantsResult> getMspTenants(InvokeArgs args) {
@@ -8086,6 +12757,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every MSP tenant
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getMspTenants();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetMspTenantsResult> getMspTenantsPlain(InvokeArgs args) {
@@ -8097,6 +12791,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every MSP tenant
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getMspTenants();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetMspTenantsResult> getMspTenants(InvokeArgs args, InvokeOptions options) {
@@ -8108,6 +12825,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every MSP tenant
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getMspTenants();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetMspTenantsResult> getMspTenants(InvokeArgs args, InvokeOutputOptions options) {
@@ -8119,6 +12859,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every MSP tenant
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getMspTenants();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetMspTenantsResult> getMspTenantsPlain(InvokeArgs args, InvokeOptions options) {
@@ -11395,6 +16158,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every peer let through the EDR checks
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeerEdrBypasses();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerEdrBypassesResult> getPeerEdrBypasses() {
@@ -11406,6 +16192,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every peer let through the EDR checks
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeerEdrBypasses();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPeerEdrBypassesResult> getPeerEdrBypassesPlain() {
@@ -11417,6 +16226,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every peer let through the EDR checks
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeerEdrBypasses();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerEdrBypassesResult> getPeerEdrBypasses(InvokeArgs args) {
@@ -11428,6 +16260,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every peer let through the EDR checks
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeerEdrBypasses();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPeerEdrBypassesResult> getPeerEdrBypassesPlain(InvokeArgs args) {
@@ -11439,6 +16294,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every peer let through the EDR checks
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeerEdrBypasses();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerEdrBypassesResult> getPeerEdrBypasses(InvokeArgs args, InvokeOptions options) {
@@ -11450,6 +16328,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every peer let through the EDR checks
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeerEdrBypasses();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPeerEdrBypassesResult> getPeerEdrBypasses(InvokeArgs args, InvokeOutputOptions options) {
@@ -11461,6 +16362,29 @@ public final class PrivnetFunctions {
      * The result&#39;s `items` lists the objects found (a function returns one object).
      * 
      * ## Example Usage
+     * ### Every peer let through the EDR checks
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.google.gson.Gson;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumiprivnet.privnet.PrivnetFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var found = PrivnetFunctions.getPeerEdrBypasses();
+     * 
+     *         ctx.export("items", found.applyValue(result -> new Gson().toJsonTree(result.items())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPeerEdrBypassesResult> getPeerEdrBypassesPlain(InvokeArgs args, InvokeOptions options) {
