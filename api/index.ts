@@ -30,3 +30,5 @@ export * from "./user";
 export * from "./objects";
 export * from "./routes";
 export * from "./openapi";
+export * from "./operations";
+export * from "./operation-table";

@@ -50,7 +50,7 @@
  */
 import { execFile } from "node:child_process";
 import isEqual from "lodash/isEqual";
-import { routeById, ROUTES } from "../api/routes";
+import { operationById, operations } from "../api/operations";
 import { isPrivnetApiError } from "../client";
 import { warn } from "./diagnostics";
 import type { Comparison } from "./lifecycle";
@@ -257,11 +257,11 @@ function specByKind(kind: string): ResourceSpec | undefined {
 
 /** The operation that lists a kind's objects: GET of the read path without its id (or the read itself). */
 export function listOperation(spec: ResourceSpec): string | undefined {
-  const read = routeById(spec.ops.read);
+  const read = operationById(spec.ops.read);
   if (!spec.idParam || !read.path.endsWith(`/{${spec.idParam}}`))
     return read.method === "GET" ? read.operationId : undefined;
   const path = read.path.slice(0, -`/{${spec.idParam}}`.length);
-  return ROUTES.find((r) => r.method === "GET" && r.path === path)?.operationId;
+  return operations().find((r) => r.method === "GET" && r.path === path)?.operationId;
 }
 
 function listKey(spec: ResourceSpec, params: Record<string, string>): string {

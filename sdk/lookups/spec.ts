@@ -5,7 +5,8 @@
  * argument and result types (./types.ts) and docs/reference/lookups.md from the same entries.
  */
 import type { z } from "../../api/common";
-import { routeById, type OperationId, type ResponseOf } from "../../api/routes";
+import { operationById } from "../../api/operations";
+import type { OperationId, ResponseOf } from "../../api/routes";
 import type { QueryParams } from "../../client";
 import { enumValues, isOptional, kindOf, shapeOf } from "../../model/schema";
 
@@ -153,7 +154,7 @@ export function returnType(spec: LookupSpec): string {
 
 /** The registry entry of a spec. */
 export function infoOf(spec: LookupSpec): LookupInfo {
-  const routes = spec.operationIds.map(routeById);
+  const routes = spec.operationIds.map(operationById);
   const params = parameterList(spec);
   return {
     name: spec.name,
