@@ -10,19 +10,32 @@
  * Compatibility promise: `require("pulumi-privnet/provider")` keeps this shape, and kinds keep their names. States
  * written before this entry existed name one module per kind (`pulumi-privnet/dist/provider/resources/<kind>.js`);
  * those modules stay where they are so such states refresh and destroy.
+ *
+ * Loading: the program loads this module too (each resource class passes it to the SDK, which serializes it as
+ * that one `require`), so it loads nothing of the kinds itself. The host loads a kind's provider at the first call
+ * for it (./kinds.ts): a stack of groups never loads the other kinds or their API schemas.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import type * as kindsTypes from "./kinds";
 import type { PrivnetProvider } from "./lifecycle";
-import { PROVIDERS } from "./registry";
-import { KIND_INPUT, type Props } from "./spec";
+import type { Props } from "./spec";
+import { KIND_INPUT } from "../model/hidden-inputs";
 
-const byKind = new Map(PROVIDERS.map((p) => [p.spec.name, p]));
+let kinds: kindsTypes.LoadedKinds | undefined;
+/** The kinds of this process, made at the first call (./kinds.ts loads the lifecycle, the client, zod). */
+function loaded(): kindsTypes.LoadedKinds {
+  if (!kinds) {
+    const { LoadedKinds }: typeof kindsTypes = require("./kinds");
+    kinds = new LoadedKinds();
+  }
+  return kinds;
+}
 
 function providerOf(...props: (Props | undefined)[]): { kind: string; provider: PrivnetProvider } {
   for (const p of props) {
     const kind = p?.[KIND_INPUT];
     if (typeof kind !== "string") continue;
-    const provider = byKind.get(kind);
+    const provider = loaded().get(kind);
     if (!provider) {
       throw new Error(
         `privnet: this version of pulumi-privnet has no resource kind ${JSON.stringify(kind)} ` +
@@ -40,7 +53,7 @@ const withKind = (props: Props | undefined, kind: string): Props | undefined =>
 /** Hands every call to the provider of the resource's kind. */
 class PrivnetEntry implements pulumi.dynamic.ResourceProvider {
   async configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-    for (const p of PROVIDERS) await p.configure(req);
+    loaded().configure((key) => req.config.get(`privnet:${key}`));
   }
 
   async check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {

@@ -54,7 +54,7 @@ import { operationById, operations } from "../api/operations";
 import { isPrivnetApiError } from "../client";
 import { warn } from "./diagnostics";
 import type { Comparison } from "./lifecycle";
-import type * as Registry from "./registry";
+import type * as KindModules from "./kind-modules";
 import {
   isRecord,
   listAnswer,
@@ -249,10 +249,13 @@ const before = new Map<string, Promise<Before>>();
  */
 const checkedEarly = new Map<string, Set<string>>();
 
-/** A kind's spec. Loaded when first needed: the registry loads every kind, which loads this module. */
+/**
+ * A kind's spec, its module loaded when first needed (only the kinds a stack's pending creates name): each kind's
+ * module loads this one.
+ */
 function specByKind(kind: string): ResourceSpec | undefined {
-  const { PROVIDERS }: typeof Registry = require("./registry");
-  return PROVIDERS.find((p) => p.spec.name === kind)?.spec;
+  const { KIND_MODULES }: typeof KindModules = require("./kind-modules");
+  return Object.hasOwn(KIND_MODULES, kind) ? KIND_MODULES[kind]?.().spec : undefined;
 }
 
 /** The operation that lists a kind's objects: GET of the read path without its id (or the read itself). */

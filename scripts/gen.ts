@@ -1,6 +1,7 @@
 /**
  * Writes the generated files: docs/openapi.json, the access tests' JSON Schema, the route table without schemas
- * (api/operation-table.ts), the sdk resource classes, the reference docs and the package schema plugin/schema.json.
+ * (api/operation-table.ts), the sdk resource classes and their lazy indexes, the provider's table of kinds, the
+ * reference docs and the package schema plugin/schema.json.
  * Then the Python and Go SDKs from that schema (scripts/gen-sdks.sh), and the API docs docs/api/ (scripts/apidocs.ts).
  * With --check, writes nothing and fails when a committed file differs from what would be generated.
  */

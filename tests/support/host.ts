@@ -101,9 +101,12 @@ pulumi.runtime.setMocks(
 );
 
 (async () => {
-  // Hold credentials in the provider objects first (as the provider entry configured in this process would).
+  // Hold credentials in the provider objects first, as a host's provider entry does: configured, then a call per
+  // kind, which loads the kind and gives it the settings.
   const cfg = new Map(Object.entries(JSON.parse(process.env.PULUMI_CONFIG)));
-  await require("pulumi-privnet/provider").configure({ config: { get: (k) => cfg.get(k), require: (k) => cfg.get(k) } });
+  const entry = require("pulumi-privnet/provider");
+  await entry.configure({ config: { get: (k) => cfg.get(k), require: (k) => cfg.get(k) } });
+  for (const kind of kinds) await entry.check({}, { __kind: kind });
   const { PROVIDERS } = require("pulumi-privnet/dist/provider/registry.js");
   const configuredProviders = PROVIDERS.filter((p) => p.creds && p.creds.token).length;
   const privnet = require("pulumi-privnet");
