@@ -58,6 +58,10 @@ export interface CaptureResult {
   configToken: string | undefined;
   /** Kinds whose provider object held credentials (from configure) when the resource was constructed. */
   configuredProviders: number;
+  /** The SDK's closure serializer's text of the configured provider entry (what `pulumi.dynamic.Resource` sends). */
+  sdkText?: string;
+  /** Why the SDK's serializer failed on the entry, when it did. */
+  sdkError?: string;
   durationMs: number;
 }
 
@@ -123,8 +127,18 @@ pulumi.runtime.setMocks(
   }
   await Promise.all(resources.map((r) => new Promise((resolve) => r.urn.apply(resolve))));
   const configToken = new pulumi.Config("privnet").get("token");
+  // What the SDK's own serializer (pulumi.dynamic.Resource's) makes of the entry, configured as it is here.
+  let sdkText;
+  let sdkError;
+  try {
+    sdkText = (await pulumi.runtime.serializeFunction(() => entry, { allowSecrets: true })).text;
+  } catch (err) {
+    sdkError = String((err && err.message) || err);
+  }
   process.stdout.write(
-    "\nCAPTURED " + JSON.stringify({ providers: captured, missing, configToken, configuredProviders }) + "\n",
+    "\nCAPTURED " +
+      JSON.stringify({ providers: captured, missing, configToken, configuredProviders, sdkText, sdkError }) +
+      "\n",
   );
 })().catch((err) => {
   process.stderr.write(String((err && err.stack) || err) + "\n");
