@@ -16,17 +16,23 @@
  * for it (./kinds.ts): a stack of groups never loads the other kinds or their API schemas.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import type * as compileCacheTypes from "./compile-cache";
 import type * as kindsTypes from "./kinds";
 import type { PrivnetProvider } from "./lifecycle";
 import type { Props } from "./spec";
 import { KIND_INPUT } from "../model/hidden-inputs";
 
 let kinds: kindsTypes.LoadedKinds | undefined;
-/** The kinds of this process, made at the first call (./kinds.ts loads the lifecycle, the client, zod). */
+/**
+ * The kinds of this process, made at the first call (./kinds.ts loads the lifecycle, the client, zod), with Node's
+ * compile cache on for them (./compile-cache.ts), written once each kind has loaded and its call is answered.
+ */
 function loaded(): kindsTypes.LoadedKinds {
   if (!kinds) {
+    const cache: typeof compileCacheTypes = require("./compile-cache");
+    cache.enableCompileCache();
     const { LoadedKinds }: typeof kindsTypes = require("./kinds");
-    kinds = new LoadedKinds();
+    kinds = new LoadedKinds({ onLoad: () => setImmediate(cache.flush).unref() });
   }
   return kinds;
 }

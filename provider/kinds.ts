@@ -27,7 +27,13 @@ export function kindNames(): string[] {
 
 export class LoadedKinds {
   readonly #loaded = new Map<string, PrivnetProvider>();
+  readonly #onLoad: ((kind: string) => void) | undefined;
   #settings: SettingsGetter | undefined;
+
+  /** `onLoad` hears each kind as it loads. */
+  constructor(opts: { onLoad?: (kind: string) => void } = {}) {
+    this.#onLoad = opts.onLoad;
+  }
 
   /** The provider of `kind`, loaded and configured at its first use; undefined for a kind this version lacks. */
   get(kind: string): PrivnetProvider | undefined {
@@ -37,6 +43,7 @@ export class LoadedKinds {
     const provider = (KIND_MODULES[kind] as () => PrivnetProvider)();
     if (this.#settings) provider.configureFrom(this.#settings);
     this.#loaded.set(kind, provider);
+    this.#onLoad?.(kind);
     return provider;
   }
 
