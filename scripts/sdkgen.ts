@@ -61,11 +61,17 @@ function classParts(spec: ResourceSpec) {
   return { inputs, outputs, outLines, outKeys, secretWraps, getDoc, secrets };
 }
 
-/** The constructor's `super(...)` call, made without per-promise stack traces (sdk/quiet-stacks.ts). */
-function registration(superArgs: string): string {
+/**
+ * The constructor's body: the registered properties (`props`, which may make outputs: secret inputs, the owner of
+ * a child resource) and the `super(...)` call, both made without per-promise stack traces (sdk/quiet-stacks.ts).
+ */
+function registration(props: string, superArgs: string): string {
   return `    // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+${props}
+      };
       super(${superArgs});
     } catch (err) {
       throw restoreStacks(limit, err, new.target);
@@ -130,12 +136,12 @@ export class ${spec.name} extends pulumi.CustomResource {
 ${outLines}
 
   constructor(name: string, args: ${spec.name}Args, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
+${registration(
+  `      ...OUTPUTS,
       ...args,
-${secretWraps}
-    };
-${registration(`${spec.name}.__pulumiType, name, props, withSecrets(opts, ${JSON.stringify(secrets)})`)}  }
+${secretWraps}`,
+  `${spec.name}.__pulumiType, name, props, withSecrets(opts, ${JSON.stringify(secrets)})`,
+)}  }
 ${classTail(spec, getDoc)}`;
 }
 
@@ -185,17 +191,17 @@ export class ${spec.name} extends pulumi.CustomResource {
 ${outLines}
 
   constructor(name: string, args: ${spec.name}Args, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
+${registration(
+  `      ...OUTPUTS,
       ...args,
 ${secretWraps}
       ${KIND_INPUT}: "${spec.name}",
       // Which stack and resource a create is for: an object an interrupted run created is taken over.
       ...ownerInput(name, "${spec.name}", opts),
       // The provider, as \`pulumi.dynamic.Resource\` would serialize it (see sdk/serialized-provider.ts).
-      [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,
-    };
-${registration(`${spec.name}.__pulumiType, name, props, withSecrets(opts, ${JSON.stringify(secrets)})`)}  }
+      [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,`,
+  `${spec.name}.__pulumiType, name, props, withSecrets(opts, ${JSON.stringify(secrets)})`,
+)}  }
 ${classTail(spec, getDoc)}`;
 }
 

@@ -84,20 +84,20 @@ export class DirectorySyncVendorD extends pulumi.CustomResource {
   declare readonly serviceAccountKey: pulumi.Output<string>;
 
   constructor(name: string, args: DirectorySyncVendorDArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-      serviceAccountKey:
-        args.serviceAccountKey === undefined ? undefined : pulumi.secret(args.serviceAccountKey),
-      __kind: "DirectorySyncVendorD",
-      // Which stack and resource a create is for: an object an interrupted run created is taken over.
-      ...ownerInput(name, "DirectorySyncVendorD", opts),
-      // The provider, as `pulumi.dynamic.Resource` would serialize it (see sdk/serialized-provider.ts).
-      [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+        serviceAccountKey:
+          args.serviceAccountKey === undefined ? undefined : pulumi.secret(args.serviceAccountKey),
+        __kind: "DirectorySyncVendorD",
+        // Which stack and resource a create is for: an object an interrupted run created is taken over.
+        ...ownerInput(name, "DirectorySyncVendorD", opts),
+        // The provider, as `pulumi.dynamic.Resource` would serialize it (see sdk/serialized-provider.ts).
+        [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,
+      };
       super(DirectorySyncVendorD.__pulumiType, name, props, withSecrets(opts, ["serviceAccountKey"]));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -98,19 +98,19 @@ export class DirectorySyncVendorE extends pulumi.CustomResource {
   declare readonly clientSecret: pulumi.Output<string>;
 
   constructor(name: string, args: DirectorySyncVendorEArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-      clientSecret: args.clientSecret === undefined ? undefined : pulumi.secret(args.clientSecret),
-      __kind: "DirectorySyncVendorE",
-      // Which stack and resource a create is for: an object an interrupted run created is taken over.
-      ...ownerInput(name, "DirectorySyncVendorE", opts),
-      // The provider, as `pulumi.dynamic.Resource` would serialize it (see sdk/serialized-provider.ts).
-      [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+        clientSecret: args.clientSecret === undefined ? undefined : pulumi.secret(args.clientSecret),
+        __kind: "DirectorySyncVendorE",
+        // Which stack and resource a create is for: an object an interrupted run created is taken over.
+        ...ownerInput(name, "DirectorySyncVendorE", opts),
+        // The provider, as `pulumi.dynamic.Resource` would serialize it (see sdk/serialized-provider.ts).
+        [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,
+      };
       super(DirectorySyncVendorE.__pulumiType, name, props, withSecrets(opts, ["clientSecret"]));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -65,19 +65,19 @@ export class DnsRecord extends pulumi.CustomResource {
   declare readonly zoneId: pulumi.Output<string>;
 
   constructor(name: string, args: DnsRecordArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-
-      __kind: "DnsRecord",
-      // Which stack and resource a create is for: an object an interrupted run created is taken over.
-      ...ownerInput(name, "DnsRecord", opts),
-      // The provider, as `pulumi.dynamic.Resource` would serialize it (see sdk/serialized-provider.ts).
-      [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+
+        __kind: "DnsRecord",
+        // Which stack and resource a create is for: an object an interrupted run created is taken over.
+        ...ownerInput(name, "DnsRecord", opts),
+        // The provider, as `pulumi.dynamic.Resource` would serialize it (see sdk/serialized-provider.ts).
+        [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,
+      };
       super(DnsRecord.__pulumiType, name, props, withSecrets(opts, []));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -146,19 +146,19 @@ export class EdrVendorA extends pulumi.CustomResource {
   declare readonly apiToken: pulumi.Output<string>;
 
   constructor(name: string, args: EdrVendorAArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-      apiToken: args.apiToken === undefined ? undefined : pulumi.secret(args.apiToken),
-      __kind: "EdrVendorA",
-      // Which stack and resource a create is for: an object an interrupted run created is taken over.
-      ...ownerInput(name, "EdrVendorA", opts),
-      // The provider, as `pulumi.dynamic.Resource` would serialize it (see sdk/serialized-provider.ts).
-      [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+        apiToken: args.apiToken === undefined ? undefined : pulumi.secret(args.apiToken),
+        __kind: "EdrVendorA",
+        // Which stack and resource a create is for: an object an interrupted run created is taken over.
+        ...ownerInput(name, "EdrVendorA", opts),
+        // The provider, as `pulumi.dynamic.Resource` would serialize it (see sdk/serialized-provider.ts).
+        [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,
+      };
       super(EdrVendorA.__pulumiType, name, props, withSecrets(opts, ["apiToken"]));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

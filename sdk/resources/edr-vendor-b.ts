@@ -95,19 +95,19 @@ export class EdrVendorB extends pulumi.CustomResource {
   declare readonly secret: pulumi.Output<string>;
 
   constructor(name: string, args: EdrVendorBArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-      secret: args.secret === undefined ? undefined : pulumi.secret(args.secret),
-      __kind: "EdrVendorB",
-      // Which stack and resource a create is for: an object an interrupted run created is taken over.
-      ...ownerInput(name, "EdrVendorB", opts),
-      // The provider, as `pulumi.dynamic.Resource` would serialize it (see sdk/serialized-provider.ts).
-      [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+        secret: args.secret === undefined ? undefined : pulumi.secret(args.secret),
+        __kind: "EdrVendorB",
+        // Which stack and resource a create is for: an object an interrupted run created is taken over.
+        ...ownerInput(name, "EdrVendorB", opts),
+        // The provider, as `pulumi.dynamic.Resource` would serialize it (see sdk/serialized-provider.ts).
+        [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,
+      };
       super(EdrVendorB.__pulumiType, name, props, withSecrets(opts, ["secret"]));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -102,20 +102,20 @@ export class EdrVendorC extends pulumi.CustomResource {
   declare readonly secret: pulumi.Output<string>;
 
   constructor(name: string, args: EdrVendorCArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-      clientId: args.clientId === undefined ? undefined : pulumi.secret(args.clientId),
-      secret: args.secret === undefined ? undefined : pulumi.secret(args.secret),
-      __kind: "EdrVendorC",
-      // Which stack and resource a create is for: an object an interrupted run created is taken over.
-      ...ownerInput(name, "EdrVendorC", opts),
-      // The provider, as `pulumi.dynamic.Resource` would serialize it (see sdk/serialized-provider.ts).
-      [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+        clientId: args.clientId === undefined ? undefined : pulumi.secret(args.clientId),
+        secret: args.secret === undefined ? undefined : pulumi.secret(args.secret),
+        __kind: "EdrVendorC",
+        // Which stack and resource a create is for: an object an interrupted run created is taken over.
+        ...ownerInput(name, "EdrVendorC", opts),
+        // The provider, as `pulumi.dynamic.Resource` would serialize it (see sdk/serialized-provider.ts).
+        [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,
+      };
       super(EdrVendorC.__pulumiType, name, props, withSecrets(opts, ["clientId", "secret"]));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -66,19 +66,19 @@ export class EventStreamingIntegration extends pulumi.CustomResource {
   declare readonly updatedAt: pulumi.Output<string>;
 
   constructor(name: string, args: EventStreamingIntegrationArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-      config: args.config === undefined ? undefined : pulumi.secret(args.config),
-      __kind: "EventStreamingIntegration",
-      // Which stack and resource a create is for: an object an interrupted run created is taken over.
-      ...ownerInput(name, "EventStreamingIntegration", opts),
-      // The provider, as `pulumi.dynamic.Resource` would serialize it (see sdk/serialized-provider.ts).
-      [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+        config: args.config === undefined ? undefined : pulumi.secret(args.config),
+        __kind: "EventStreamingIntegration",
+        // Which stack and resource a create is for: an object an interrupted run created is taken over.
+        ...ownerInput(name, "EventStreamingIntegration", opts),
+        // The provider, as `pulumi.dynamic.Resource` would serialize it (see sdk/serialized-provider.ts).
+        [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,
+      };
       super(EventStreamingIntegration.__pulumiType, name, props, withSecrets(opts, ["config"]));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -361,19 +361,19 @@ export class NotificationChannel extends pulumi.CustomResource {
   declare readonly enabled: pulumi.Output<boolean>;
 
   constructor(name: string, args: NotificationChannelArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-      target: args.target === undefined ? undefined : pulumi.secret(args.target),
-      __kind: "NotificationChannel",
-      // Which stack and resource a create is for: an object an interrupted run created is taken over.
-      ...ownerInput(name, "NotificationChannel", opts),
-      // The provider, as `pulumi.dynamic.Resource` would serialize it (see sdk/serialized-provider.ts).
-      [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+        target: args.target === undefined ? undefined : pulumi.secret(args.target),
+        __kind: "NotificationChannel",
+        // Which stack and resource a create is for: an object an interrupted run created is taken over.
+        ...ownerInput(name, "NotificationChannel", opts),
+        // The provider, as `pulumi.dynamic.Resource` would serialize it (see sdk/serialized-provider.ts).
+        [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,
+      };
       super(NotificationChannel.__pulumiType, name, props, withSecrets(opts, ["target"]));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

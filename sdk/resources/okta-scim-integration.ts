@@ -82,19 +82,19 @@ export class OktaScimIntegration extends pulumi.CustomResource {
   declare readonly rotateToken: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: OktaScimIntegrationArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-
-      __kind: "OktaScimIntegration",
-      // Which stack and resource a create is for: an object an interrupted run created is taken over.
-      ...ownerInput(name, "OktaScimIntegration", opts),
-      // The provider, as `pulumi.dynamic.Resource` would serialize it (see sdk/serialized-provider.ts).
-      [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+
+        __kind: "OktaScimIntegration",
+        // Which stack and resource a create is for: an object an interrupted run created is taken over.
+        ...ownerInput(name, "OktaScimIntegration", opts),
+        // The provider, as `pulumi.dynamic.Resource` would serialize it (see sdk/serialized-provider.ts).
+        [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,
+      };
       super(OktaScimIntegration.__pulumiType, name, props, withSecrets(opts, ["authToken"]));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -74,19 +74,19 @@ export class PersonalAccessToken extends pulumi.CustomResource {
   declare readonly plainToken: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: PersonalAccessTokenArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-
-      __kind: "PersonalAccessToken",
-      // Which stack and resource a create is for: an object an interrupted run created is taken over.
-      ...ownerInput(name, "PersonalAccessToken", opts),
-      // The provider, as `pulumi.dynamic.Resource` would serialize it (see sdk/serialized-provider.ts).
-      [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+
+        __kind: "PersonalAccessToken",
+        // Which stack and resource a create is for: an object an interrupted run created is taken over.
+        ...ownerInput(name, "PersonalAccessToken", opts),
+        // The provider, as `pulumi.dynamic.Resource` would serialize it (see sdk/serialized-provider.ts).
+        [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,
+      };
       super(PersonalAccessToken.__pulumiType, name, props, withSecrets(opts, ["plainToken"]));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -250,19 +250,19 @@ export class PostureCheck extends pulumi.CustomResource {
   }>;
 
   constructor(name: string, args: PostureCheckArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-
-      __kind: "PostureCheck",
-      // Which stack and resource a create is for: an object an interrupted run created is taken over.
-      ...ownerInput(name, "PostureCheck", opts),
-      // The provider, as `pulumi.dynamic.Resource` would serialize it (see sdk/serialized-provider.ts).
-      [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+
+        __kind: "PostureCheck",
+        // Which stack and resource a create is for: an object an interrupted run created is taken over.
+        ...ownerInput(name, "PostureCheck", opts),
+        // The provider, as `pulumi.dynamic.Resource` would serialize it (see sdk/serialized-provider.ts).
+        [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,
+      };
       super(PostureCheck.__pulumiType, name, props, withSecrets(opts, []));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -69,19 +69,19 @@ export class ProxyToken extends pulumi.CustomResource {
   declare readonly plainToken: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: ProxyTokenArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-
-      __kind: "ProxyToken",
-      // Which stack and resource a create is for: an object an interrupted run created is taken over.
-      ...ownerInput(name, "ProxyToken", opts),
-      // The provider, as `pulumi.dynamic.Resource` would serialize it (see sdk/serialized-provider.ts).
-      [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+
+        __kind: "ProxyToken",
+        // Which stack and resource a create is for: an object an interrupted run created is taken over.
+        ...ownerInput(name, "ProxyToken", opts),
+        // The provider, as `pulumi.dynamic.Resource` would serialize it (see sdk/serialized-provider.ts).
+        [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,
+      };
       super(ProxyToken.__pulumiType, name, props, withSecrets(opts, ["plainToken"]));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -381,19 +381,19 @@ export class ReverseProxyService extends pulumi.CustomResource {
   declare readonly accessGroups: pulumi.Output<string[] | undefined>;
 
   constructor(name: string, args: ReverseProxyServiceArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-      auth: args.auth === undefined ? undefined : pulumi.secret(args.auth),
-      __kind: "ReverseProxyService",
-      // Which stack and resource a create is for: an object an interrupted run created is taken over.
-      ...ownerInput(name, "ReverseProxyService", opts),
-      // The provider, as `pulumi.dynamic.Resource` would serialize it (see sdk/serialized-provider.ts).
-      [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+        auth: args.auth === undefined ? undefined : pulumi.secret(args.auth),
+        __kind: "ReverseProxyService",
+        // Which stack and resource a create is for: an object an interrupted run created is taken over.
+        ...ownerInput(name, "ReverseProxyService", opts),
+        // The provider, as `pulumi.dynamic.Resource` would serialize it (see sdk/serialized-provider.ts).
+        [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,
+      };
       super(ReverseProxyService.__pulumiType, name, props, withSecrets(opts, ["auth"]));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

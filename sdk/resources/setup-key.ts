@@ -121,19 +121,19 @@ export class SetupKey extends pulumi.CustomResource {
   declare readonly expiresIn: pulumi.Output<number>;
 
   constructor(name: string, args: SetupKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-
-      __kind: "SetupKey",
-      // Which stack and resource a create is for: an object an interrupted run created is taken over.
-      ...ownerInput(name, "SetupKey", opts),
-      // The provider, as `pulumi.dynamic.Resource` would serialize it (see sdk/serialized-provider.ts).
-      [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+
+        __kind: "SetupKey",
+        // Which stack and resource a create is for: an object an interrupted run created is taken over.
+        ...ownerInput(name, "SetupKey", opts),
+        // The provider, as `pulumi.dynamic.Resource` would serialize it (see sdk/serialized-provider.ts).
+        [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,
+      };
       super(SetupKey.__pulumiType, name, props, withSecrets(opts, ["key"]));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);
