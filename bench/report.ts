@@ -1083,10 +1083,10 @@ function problemsSection(r: BenchResults): string {
             .map((p) => `${p.name} ${fmt(p.totalMs, 0)} ms`)
             .join(
               ", ",
-            )} (profiled, so slower than unprofiled). Proposed fix (client/pool.ts, api/routes.ts, not ` +
-          `mine to change): require undici when the first pool is made, not at module load (the program never ` +
-          `sends a request unless it calls a lookup); build the route table's request/response schemas on first ` +
-          `use. Expected: most of the undici and route-table share of the load, in both processes`,
+            )} (profiled, so slower than unprofiled). Since then undici loads with the first pool, the program ` +
+          `loads only the classes it uses and none of the provider, and the host the kind of its first call, ` +
+          `calling by the route table without its schemas (docs/architecture.md, "What a command loads"; section ` +
+          `${HOSTINGS_SECTION}.3 measures the require against @pulumi/pulumi's)`,
       );
     }
     if (kc.typedOutputsCpu !== undefined) {
