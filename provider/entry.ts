@@ -11,9 +11,10 @@
  * written before this entry existed name one module per kind (`pulumi-privnet/dist/provider/resources/<kind>.js`);
  * those modules stay where they are so such states refresh and destroy.
  *
- * Loading: the program loads this module too (each resource class passes it to the SDK, which serializes it as
- * that one `require`), so it loads nothing of the kinds itself. The host loads a kind's provider at the first call
- * for it (./kinds.ts): a stack of groups never loads the other kinds or their API schemas.
+ * Loading: the program does not load this module (the resource classes name it in the text they register,
+ * sdk/serialized-provider.ts); the dynamic-provider host loads it at its first call, and with it nothing of the
+ * kinds: each kind's provider loads at the first call for that kind (./kinds.ts), so a stack of groups never loads
+ * the other kinds or their API schemas.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type * as compileCacheTypes from "./compile-cache";
