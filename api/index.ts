@@ -34,3 +34,5 @@ export * from "./user";
 export * from "./objects";
 export * from "./routes";
 export * from "./openapi";
+export * from "./operations";
+export * from "./operation-table";

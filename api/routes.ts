@@ -1519,11 +1519,4 @@ export function routeById(operationId: string): ApiRoute {
   return r;
 }
 
-/** Fills `{param}` placeholders, URL-encoding each value. */
-export function fillPath(path: string, params: Record<string, string | number>): string {
-  return path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-    const v = params[name];
-    if (v === undefined || v === "") throw new Error(`missing path parameter ${name} for ${path}`);
-    return encodeURIComponent(String(v));
-  });
-}
+export { fillPath } from "./operations";

@@ -10,6 +10,9 @@
  *   npm run bench -- --only peer       the same (`--only` names one section; it may be repeated)
  *   npm run bench -- peer --counts 100 the plugin/peer sections at other sizes (while developing: printed only)
  *   npm run bench -- plugin peer --hostings plugin-yaml,noop-yaml,peer-yaml   only these hostings in them
+ *   npm run bench -- startup plugin peer   the TypeScript path's start-up, and every hosting side by side (what the
+ *                                      targets of section 10 need, in one run; PRIVNET_BEFORE_PLUGIN adds another
+ *                                      build beside this one)
  *   npm run bench -- --reps 3 --keep   repetitions of the 300-resource runs; keep the work directory
  *   npm run bench -- --render          BENCHMARKS.md again from bench/results/latest.json, without measuring
  *   npm run bench -- large --large-count 100   the large section with fewer resources (while developing: such
@@ -32,6 +35,7 @@ import { runLarge } from "./large";
 import { runHostingSections, VARIANTS, type Variant } from "./peer";
 import { machine } from "./lib/machine";
 import { runNetmap } from "./netmap";
+import { runStartup } from "./startup";
 import { checkBudget, elapsedS, progress, remainingMs, setBudget } from "./lib/progress";
 import {
   GUARD_BLOCK_END,
@@ -55,6 +59,7 @@ const SECTIONS = [
   "import",
   "plugin",
   "peer",
+  "startup",
   "large",
   "netmap",
   "access",
@@ -156,7 +161,7 @@ async function renderOnly(): Promise<number> {
     fs.writeFileSync(BENCHMARKS_FILE, report);
     progress("bench", "rendered BENCHMARKS.md from bench/results/latest.json");
   } else if (results.errors.length === 0) {
-    if (results.plugin || results.peer) {
+    if (results.plugin || results.peer || results.startup) {
       await writeHostingsBlock(results);
       progress("bench", "rendered the plugin/peer block of BENCHMARKS.md from bench/results/latest.json");
     }
@@ -181,7 +186,10 @@ async function writeBlock(block: string, markers?: Parameters<typeof spliceBlock
 /** Replaces the plugin/peer block of BENCHMARKS.md (section 10) with these results' and leaves the rest as it was. */
 async function writeHostingsBlock(results: BenchResults): Promise<void> {
   await writeBlock(
-    hostingsBlock({ plugin: results.plugin, peer: results.peer, runs: runsOf(results) }, HOSTINGS_SECTION),
+    hostingsBlock(
+      { plugin: results.plugin, peer: results.peer, startup: results.startup, runs: runsOf(results) },
+      HOSTINGS_SECTION,
+    ),
   );
 }
 
@@ -214,9 +222,11 @@ async function main(): Promise<number> {
   }
   if (args.render) return renderOnly();
   const hostings = (x: Section) => x === "plugin" || x === "peer";
+  const startupBudgetMs = 20 * 60_000;
   setBudget(
     (args.sections.some((x) => x !== "large" && !hostings(x)) ? BUDGET_MS : 0) +
       (args.sections.some(hostings) ? HOSTINGS_BUDGET_PER_REP_MS * Math.max(2, args.reps) : 0) +
+      (args.sections.includes("startup") ? startupBudgetMs : 0) +
       (args.sections.includes("large") ? LARGE_BUDGET_MS : 0),
   );
   const binDir = await ensureEngine();
@@ -290,6 +300,10 @@ async function main(): Promise<number> {
       });
       results.peer = r.peer;
     },
+    startup: async () => {
+      // Rounds of previews: --reps sets them too (at least 5: the ratios are of 2-4 s commands).
+      results.startup = await runStartup({ workDir, binDir, rounds: Math.max(5, args.reps) });
+    },
     netmap: async () => {
       results.netmap = await runNetmap();
     },
@@ -335,10 +349,13 @@ async function main(): Promise<number> {
         "bench",
         `wrote BENCHMARKS.md and bench/results/latest.json${previous ? " (merged with earlier runs)" : ""}`,
       );
-    } else if (merged.errors.length === 0 && (results.plugin || results.peer || results.guard)) {
-      // The plugin and peer sections, and the guard's, have their own blocks: replaced in place, the rest left as
-      // it was.
-      if (results.plugin || results.peer) {
+    } else if (
+      merged.errors.length === 0 &&
+      (results.plugin || results.peer || results.startup || results.guard)
+    ) {
+      // The plugin, peer and startup sections, and the guard's, have their own blocks: replaced in place, the rest
+      // left as it was.
+      if (results.plugin || results.peer || results.startup) {
         await writeHostingsBlock(merged);
         progress(
           "bench",

@@ -1,11 +1,19 @@
 /**
- * The report of the `plugin` and `peer` sections (bench/peer.ts): one block of BENCHMARKS.md between two markers,
- * with its own summary (targets and verdicts) and the run that measured it, so that a run of these sections alone
- * can replace the block in an existing BENCHMARKS.md (bench/main.ts) without the other sections' results.
+ * The report of the `plugin`, `peer` and `startup` sections (bench/peer.ts, bench/startup.ts): one block of
+ * BENCHMARKS.md between two markers, with its own summary (targets and verdicts) and the runs that measured it, so
+ * that a run of these sections alone can replace the block in an existing BENCHMARKS.md (bench/main.ts) without the
+ * other sections' results.
  */
 import type { RunInfo } from "./report";
 import type { Command, CaseFigures, PeerSectionResult, PluginSectionResult, Shape, Variant } from "./peer";
 import { COMMANDS, RUNS_PER_REPETITION, VARIANT_LABEL } from "./peer";
+import {
+  STARTUP_MODE_LABEL,
+  STARTUP_MODES,
+  STARTUP_PROGRAM_LABEL,
+  type PreviewFigures,
+  type StartupResult,
+} from "./startup";
 import { fmt, markdownTable, median, verdict } from "./lib/stats";
 
 /** The block's section number in BENCHMARKS.md (after the network map, 8, and privnet-access, 9). */
@@ -14,12 +22,20 @@ export const HOSTINGS_SECTION = 10;
 export const BLOCK_START = "<!-- bench:hostings:start -->";
 export const BLOCK_END = "<!-- bench:hostings:end -->";
 
-/** Targets (issue 21: plugin `up` of 1,000 against the floor; issue 24: the plugin against the peer). */
+/**
+ * Targets: the plugin's `up` of 1,000 groups against the floor; the plugin against the peer on every command (1.2x,
+ * at 100 and 300 groups and shown at 1,000); the dynamic providers' `up` and `preview` of 300 groups against the
+ * plugin's; `require("pulumi-privnet")` against `require("@pulumi/pulumi")`; a one-group TypeScript preview against
+ * the same program without privnet resources.
+ */
 export const TARGETS = {
   pluginUpVsFloor: 1.5,
-  pluginVsPeer: 1.0,
+  pluginVsPeer: 1.2,
+  dynamicVsPlugin: 2,
   tsPreviewPerResourceVsPeer: 1.5,
   startupMs: 300,
+  requireOverPulumiMs: 200,
+  oneGroupPreviewRatio: 1.2,
 };
 
 const s = (ms: number | undefined) => (ms === undefined ? "n/a" : fmt(ms / 1000, 1));
@@ -38,7 +54,56 @@ function find(cases: CaseFigures[], v: Variant, shape: Shape, n: number): CaseFi
 export interface HostingsInput {
   plugin?: PluginSectionResult;
   peer?: PeerSectionResult;
+  startup?: StartupResult;
   runs?: Record<string, RunInfo>;
+}
+
+const previewOf = (st: StartupResult, program: PreviewFigures["program"], mode: PreviewFigures["mode"]) =>
+  st.previews.find((f) => f.program === program && f.mode === mode);
+
+/** The start-up rows: the require, and the one-group preview against the program without the package. */
+function startupSummaryRows(st: StartupResult): string[][] {
+  const rows: string[][] = [];
+  const base = st.require.find((f) => f.what === "@pulumi/pulumi");
+  for (const f of st.require.filter((x) => x !== base)) {
+    if (!base) break;
+    const extra = median(f.wallMs) - median(base.wallMs);
+    rows.push([
+      `\`require("pulumi-privnet")\` against \`require("@pulumi/pulumi")\` alone${
+        f.what.includes("other") ? " (the other build)" : ""
+      }, median of ${f.wallMs.length}`,
+      `<= +${TARGETS.requireOverPulumiMs} ms`,
+      `${fmt(median(f.wallMs), 0)} ms against ${fmt(median(base.wallMs), 0)} ms (${extra >= 0 ? "+" : ""}${fmt(extra, 0)} ms; ` +
+        `CPU ${fmt(median(f.cpuMs), 0)} against ${fmt(median(base.cpuMs), 0)} ms)`,
+      verdict(extra <= TARGETS.requireOverPulumiMs),
+    ]);
+  }
+  if (st.hostStartMs?.length)
+    rows.push([
+      "the SDK's dynamic-provider host (`pulumi-resource-pulumi-nodejs`), spawn to port: what a one-group preview " +
+        `waits for that the program without privnet resources never starts (median of ${st.hostStartMs.length})`,
+      "",
+      `${fmt(median(st.hostStartMs), 0)} ms (${fmt(Math.min(...st.hostStartMs), 0)}-${fmt(Math.max(...st.hostStartMs), 0)})`,
+      "",
+    ]);
+  for (const mode of STARTUP_MODES) {
+    const without = previewOf(st, "without", mode);
+    for (const program of ["one-group", "one-group-before"] as const) {
+      const one = previewOf(st, program, mode);
+      if (!without || !one) continue;
+      const ratio = Math.min(...one.wallMs) / Math.min(...without.wallMs);
+      const ratios = one.wallMs.map((w, i) => w / (without.wallMs[i] ?? NaN));
+      rows.push([
+        `one-group TypeScript \`preview\`${program.endsWith("before") ? " (the other build)" : ""} against the same ` +
+          `program without privnet resources, ${STARTUP_MODE_LABEL[mode]}`,
+        `<= ${fmt(TARGETS.oneGroupPreviewRatio, 1)}x`,
+        `${s(Math.min(...one.wallMs))} s against ${s(Math.min(...without.wallMs))} s (${fmt(ratio, 2)}x; median of ` +
+          `the rounds' ratios ${fmt(median(ratios), 2)}x; CPU ${s(median(one.cpuMs))} against ${s(median(without.cpuMs))} s)`,
+        verdict(ratio <= TARGETS.oneGroupPreviewRatio),
+      ]);
+    }
+  }
+  return rows;
 }
 
 /** Summary rows: [figure, target, measured, verdict]. */
@@ -93,6 +158,32 @@ export function hostingsSummaryRows(r: HostingsInput): string[][] {
       ]);
     }
   }
+  // The dynamic providers against the plugin (same run): YAML and TypeScript through the plugin.
+  const allCases = [...(p?.cases ?? []), ...(r.peer?.cases ?? [])];
+  for (const n of [...new Set(allCases.filter((c) => c.variant === "dynamic-ts").map((c) => c.n))].sort(
+    (a, b) => a - b,
+  )) {
+    const dyn = find(allCases, "dynamic-ts", "groups", n);
+    if (!dyn) continue;
+    for (const [v, label] of [
+      ["plugin-yaml", "the plugin (YAML)"],
+      ["plugin-ts", "the plugin (TypeScript, pulumi-privnet/plugin)"],
+    ] as const) {
+      const plug = find(allCases, v, "groups", n);
+      if (!plug) continue;
+      const judged = n === 300 && v === "plugin-yaml";
+      const ok = (["up", "preview"] as const).every(
+        (c) => (dyn.ms[c] ?? NaN) / (plug.ms[c] ?? NaN) <= TARGETS.dynamicVsPlugin,
+      );
+      rows.push([
+        `dynamic providers (TypeScript) against ${label}, ${n.toLocaleString("en")} groups: \`up\` / \`preview\``,
+        judged ? `<= ${fmt(TARGETS.dynamicVsPlugin, 1)}x` : "",
+        `${s(dyn.ms.up)} s / ${s(dyn.ms.preview)} s against ${s(plug.ms.up)} s / ${s(plug.ms.preview)} s ` +
+          `(${x(dyn.ms.up, plug.ms.up)} / ${x(dyn.ms.preview, plug.ms.preview)})`,
+        judged ? verdict(ok) : "",
+      ]);
+    }
+  }
   const q = r.peer;
   if (p && q && !q.skipped) {
     // The engine's floor against the peer: what a Node plugin costs before it does anything.
@@ -112,8 +203,8 @@ export function hostingsSummaryRows(r: HostingsInput): string[][] {
   if (q?.skipped) {
     rows.push(["against the peer (pulumi-netbird v0.5.4)", "", `skipped: ${q.skipped}`, "skipped"]);
   } else if (q) {
-    for (const n of [...new Set(q.cases.filter((c) => c.shape === "groups").map((c) => c.n))].filter(
-      (n) => n >= 300,
+    for (const n of [...new Set(q.cases.filter((c) => c.shape === "groups").map((c) => c.n))].sort(
+      (a, b) => a - b,
     )) {
       const ours = find(q.cases, "plugin-yaml", "groups", n);
       const peer = find(q.cases, "peer-yaml", "groups", n);
@@ -148,6 +239,7 @@ export function hostingsSummaryRows(r: HostingsInput): string[][] {
       ]);
     }
   }
+  if (r.startup) rows.push(...startupSummaryRows(r.startup));
   return rows;
 }
 
@@ -283,13 +375,67 @@ function peerSection(q: PeerSectionResult): string {
   return out.join("\n");
 }
 
-/** The block: its run(s), its summary, the plugin section and the peer section. */
+function startupSection(st: StartupResult): string {
+  const range = (v: number[]) => `${fmt(median(v), 0)} (${fmt(Math.min(...v), 0)}-${fmt(Math.max(...v), 0)})`;
+  const out = [
+    "bench/startup.ts. `require(...)` in a new Node process per run, in a project with the package installed as a " +
+      `copy, ${st.require[0]?.wallMs.length ?? 0} alternating runs each; median (range), ms.`,
+    "",
+    markdownTable(
+      ["Required", "Wall, ms", "CPU, ms"],
+      st.require.map((f) => [`\`${f.what}\``, range(f.wallMs), range(f.cpuMs)]),
+      ["l", "r", "r"],
+    ),
+    "",
+    ...(st.hostStartMs?.length
+      ? [
+          "The SDK's dynamic-provider host (`pulumi-resource-pulumi-nodejs`: a shell script that runs `node` once to " +
+            "find the SDK and once to serve), spawn to the port it prints, in the one-group project, " +
+            `${st.hostStartMs.length} spawns: median ${fmt(median(st.hostStartMs), 0)} ms ` +
+            `(${fmt(Math.min(...st.hostStartMs), 0)}-${fmt(Math.max(...st.hostStartMs), 0)}). A program with privnet ` +
+            "resources waits for it before its first resource's step; the package loads nothing in it before the " +
+            "first call.",
+          "",
+        ]
+      : []),
+    'A TypeScript program\'s no-change `pulumi preview` with one group (`import * as privnet from "pulumi-privnet"`, ' +
+      "`new privnet.Group(...)`) and the same program without the import and the group (`export const stack = " +
+      `pulumi.getStack()\` in both), after an \`up\`, ${st.rounds} alternating rounds; seconds, minimum and median, ` +
+      "and the median CPU of the CLI and every process it started (language host, program, dynamic-provider " +
+      "host). Type-checked with ts-node's cache off is what every run costs after an edit of the program (and its " +
+      "first run); with the cache warm, ts-node skips the check of unchanged files.",
+    "",
+    markdownTable(
+      ["Program", "Mode", "Minimum s", "Median s", "CPU s (median)"],
+      STARTUP_MODES.flatMap((mode) =>
+        st.previews
+          .filter((f) => f.mode === mode)
+          .map((f) => [
+            STARTUP_PROGRAM_LABEL[f.program],
+            STARTUP_MODE_LABEL[mode],
+            s(Math.min(...f.wallMs)),
+            s(median(f.wallMs)),
+            s(median(f.cpuMs)),
+          ]),
+      ),
+      ["l", "l", "r", "r", "r"],
+    ),
+    "",
+    `Load (1 min) at the start of each round: ${st.loads.map((l) => fmt(l, 1)).join(", ")}.` +
+      (st.beforeBuild ? ` Other build: ${st.beforeBuild}.` : ""),
+  ];
+  return out.join("\n");
+}
+
+/** The block: its run(s), its summary, the plugin section, the peer section and the start-up section. */
 export function hostingsBlock(r: HostingsInput, firstNumber: number): string {
   const out = [BLOCK_START, ""];
-  const runs = Object.entries(r.runs ?? {}).filter(([k]) => k === "plugin" || k === "peer");
+  const runs = Object.entries(r.runs ?? {}).filter(
+    ([k]) => k === "plugin" || k === "peer" || k === "startup",
+  );
   if (runs.length) {
     out.push(
-      `## ${firstNumber}. Hostings side by side: the resource plugin, the dynamic providers, the engine's floor, the peer`,
+      `## ${firstNumber}. Hostings side by side: the resource plugin, the dynamic providers, the engine's floor, the peer; the TypeScript path's start-up`,
       "",
       markdownTable(
         ["Section", "Date", "Commit", "Load at start / end", "Run"],
@@ -322,6 +468,8 @@ export function hostingsBlock(r: HostingsInput, firstNumber: number): string {
     );
   if (r.peer)
     out.push("", `### ${firstNumber}.2 Against the peer (pulumi-netbird v0.5.4)`, "", peerSection(r.peer));
+  if (r.startup)
+    out.push("", `### ${firstNumber}.3 Start-up of the TypeScript path`, "", startupSection(r.startup));
   out.push("", BLOCK_END);
   return out.join("\n");
 }

@@ -24,6 +24,7 @@ import type { AccessBenchResult } from "./access";
 import type { GuardBenchResult } from "./guard";
 import type { NetmapBenchResult } from "./netmap";
 import type { PeerSectionResult, PluginSectionResult } from "./peer";
+import type { StartupResult } from "./startup";
 import { hostingsBlock, hostingsSummaryRows, HOSTINGS_SECTION } from "./report-hostings";
 import { fmt, markdownTable, median, verdict } from "./lib/stats";
 import type { MemoryResult, ThroughputResult } from "./throughput";
@@ -46,6 +47,7 @@ export interface BenchResults {
   guard?: GuardBenchResult;
   plugin?: PluginSectionResult;
   peer?: PeerSectionResult;
+  startup?: StartupResult;
   errors: { section: string; message: string }[];
   /** Which run measured each section (after a merge of partial runs; absent: all in this run). */
   runs?: Record<string, RunInfo>;
@@ -70,6 +72,7 @@ const SECTION_KEYS = {
   import: "importer",
   plugin: "plugin",
   peer: "peer",
+  startup: "startup",
   large: "large",
   netmap: "netmap",
   access: "access",
@@ -1080,10 +1083,10 @@ function problemsSection(r: BenchResults): string {
             .map((p) => `${p.name} ${fmt(p.totalMs, 0)} ms`)
             .join(
               ", ",
-            )} (profiled, so slower than unprofiled). Proposed fix (client/pool.ts, api/routes.ts, not ` +
-          `mine to change): require undici when the first pool is made, not at module load (the program never ` +
-          `sends a request unless it calls a lookup); build the route table's request/response schemas on first ` +
-          `use. Expected: most of the undici and route-table share of the load, in both processes`,
+            )} (profiled, so slower than unprofiled). Since then undici loads with the first pool, the program ` +
+          `loads only the classes it uses and none of the provider, and the host the kind of its first call, ` +
+          `calling by the route table without its schemas (docs/architecture.md, "What a command loads"; section ` +
+          `${HOSTINGS_SECTION}.3 measures the require against @pulumi/pulumi's)`,
       );
     }
     if (kc.typedOutputsCpu !== undefined) {
@@ -1313,8 +1316,14 @@ export function renderReport(r: BenchResults, opts: { full: boolean }): string {
   if (r.netmap) out.push("", "## 8. The network map", "", netmapSection(r.netmap));
   if (r.access) out.push("", "## 9. privnet-access: show and diff", "", accessSection(r.access));
   if (r.guard) out.push("", guardBlock(r.guard, runsOf(r).guard));
-  if (r.plugin || r.peer)
-    out.push("", hostingsBlock({ plugin: r.plugin, peer: r.peer, runs: runsOf(r) }, HOSTINGS_SECTION));
+  if (r.plugin || r.peer || r.startup)
+    out.push(
+      "",
+      hostingsBlock(
+        { plugin: r.plugin, peer: r.peer, startup: r.startup, runs: runsOf(r) },
+        HOSTINGS_SECTION,
+      ),
+    );
   out.push("", "## Performance problems found", "", problemsSection(r));
   out.push(
     "",
@@ -1322,14 +1331,14 @@ export function renderReport(r: BenchResults, opts: { full: boolean }): string {
     "",
     "`npm run bench` builds what it needs (`npm run build`, the engine via scripts/engine.sh), runs every section and " +
       "rewrites this file; it exits non-zero only when a section breaks, not when a target is missed. One section: " +
-      "`npm run bench -- faults` (or `--only faults`; api-calls, up300, host, throughput, import, plugin, peer, large, netmap, access, guard): " +
+      "`npm run bench -- faults` (or `--only faults`; api-calls, up300, host, throughput, import, plugin, peer, startup, large, netmap, access, guard): " +
       "its figures are merged into " +
       "bench/results/latest.json over those of earlier runs, and this file is rewritten once that holds every " +
       "section (the table of runs above says which run measured what). `--reps N` sets the repetitions of the " +
       "300-resource runs, `--keep` keeps the work directory, `--render` rewrites this file from " +
       "bench/results/latest.json without measuring, `--large-count N` runs the large section with fewer resources " +
       "(printed only). The large section waits for the rate limit by design: about 40 minutes on 2 cores. A run of " +
-      `\`plugin\` and \`peer\` alone rewrites their block of this file (section ${HOSTINGS_SECTION}) in place, and one of \`guard\` alone its block in section 9; \`--counts N,N\` runs ` +
+      `\`plugin\`, \`peer\` and \`startup\` alone rewrites their block of this file (section ${HOSTINGS_SECTION}) in place, and one of \`guard\` alone its block in section 9; \`--counts N,N\` runs ` +
       "them at other sizes (printed only).",
     "",
   );

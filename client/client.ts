@@ -6,7 +6,8 @@
 import { STATUS_CODES } from "node:http";
 import { inspect } from "node:util";
 import type { Dispatcher } from "undici";
-import { fillPath, routeById, type OperationId, type ResponseOf } from "../api/routes";
+import { fillPath, operationById } from "../api/operations";
+import type { OperationId, ResponseOf } from "../api/routes";
 import {
   PrivnetApiError,
   PrivnetConnectionError,
@@ -213,7 +214,7 @@ export class PrivnetClient {
     args?: CallArgs,
   ): Promise<T>;
   async call(operationId: string, args: CallArgs = {}): Promise<unknown> {
-    const route = routeById(operationId);
+    const route = operationById(operationId);
     const path = fillPath(route.path, args.params ?? {});
     // The invite-link routes are public: no reason to hand the credential to them.
     return this.#send(route.method, path, args.query, args.body, route.auth === "token");

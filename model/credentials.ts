@@ -7,8 +7,9 @@
  * serialized provider: values are read at run time, in the process that uses them.
  */
 import { PrivnetClient } from "../client";
+import { DEFAULT_API_URL } from "./api-url";
 
-export const DEFAULT_API_URL = "http://127.0.0.1:8080";
+export { DEFAULT_API_URL };
 
 export interface Credentials {
   apiUrl: string;

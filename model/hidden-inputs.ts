@@ -5,6 +5,12 @@
  * writes it as a hidden input; the plugin takes it from the URN of each request, {@link ownerOfUrn}).
  */
 
+/**
+ * The hidden input naming a resource's kind (`Group`, `DnsRecord`, ...): the sdk's classes set it, the provider
+ * entry (provider/entry.ts) dispatches on it, and outputs keep it.
+ */
+export const KIND_INPUT = "__kind";
+
 /** The hidden input naming the stack and the resource a create is for (set by the sdk's resource classes). */
 export const OWNER_INPUT = "__privnetOwner";
 

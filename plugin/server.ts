@@ -47,7 +47,7 @@ import { ownerOfUrn, PACKAGE, token } from "../model/hidden-inputs";
 import { currentEngineAddress, setEngineAddress } from "../provider/diagnostics";
 import type { PrivnetProvider } from "../provider/lifecycle";
 import type * as readBatchTypes from "../provider/read-batch";
-import type * as registryTypes from "../provider/registry";
+import type * as kindsTypes from "../provider/kinds";
 import type * as executeTypes from "../sdk/lookups/execute";
 import type * as tableTypes from "../sdk/lookups/table";
 import type * as constructTypes from "./construct";
@@ -93,27 +93,26 @@ function outputsOf(token: string): string[] {
 }
 
 /**
- * The provider itself (every kind's lifecycle, the client, the API's schemas) and the lookups load when a call
- * first needs them (CheckConfig, Configure, a resource call; Invoke for the lookups), not before the port is
- * printed: the engine waits for the port (spawn-to-port, bench/peer.ts: loading these at start cost about 200 ms
- * of it), and under YAML it starts one instance per command only for GetSchema, which needs none of them.
+ * The provider itself (the lifecycle, the client) and the lookups load when a call first needs them (CheckConfig,
+ * Configure, a resource call; Invoke for the lookups), not before the port is printed: the engine waits for the
+ * port (spawn-to-port, bench/peer.ts: loading these at start cost about 200 ms of it), and under YAML it starts one
+ * instance per command only for GetSchema, which needs none of them. Each kind's spec and API schemas load with
+ * the first call for that kind (provider/kinds.ts): a stack of groups loads the Group kind alone.
  */
 let core:
   | {
       resolveCredentials: typeof credentialsTypes.resolveCredentials;
       readBatching: typeof readBatchTypes.readBatching;
-      PROVIDERS: typeof registryTypes.PROVIDERS;
-      byToken: Map<string, PrivnetProvider>;
+      kinds: kindsTypes.LoadedKinds;
     }
   | undefined;
 function loadCore(): NonNullable<typeof core> {
   if (!core) {
-    const { PROVIDERS } = require("../provider/registry") as typeof registryTypes;
+    const { LoadedKinds } = require("../provider/kinds") as typeof kindsTypes;
     core = {
       resolveCredentials: (require("../model/credentials") as typeof credentialsTypes).resolveCredentials,
       readBatching: (require("../provider/read-batch") as typeof readBatchTypes).readBatching,
-      PROVIDERS,
-      byToken: new Map(PROVIDERS.map((p) => [token(p.spec.name), p])),
+      kinds: new LoadedKinds(),
     };
   }
   return core;
@@ -152,7 +151,9 @@ export class RpcError extends Error {
 function providerFor(type: string, urn: string): PrivnetProvider {
   // The type is in the request since engine 3.1xx; older engines only put it in the URN (`...::type::name`).
   const token = type || urn.split("::")[2]?.split("$").pop() || "";
-  const p = loadCore().byToken.get(token);
+  const p = token.startsWith(TOKEN_PREFIX)
+    ? loadCore().kinds.get(token.slice(TOKEN_PREFIX.length))
+    : undefined;
   if (!p)
     throw new RpcError(
       grpc.status.INVALID_ARGUMENT,
@@ -237,8 +238,8 @@ export class PluginState {
   }
 
   configure(config: Config): void {
-    const { PROVIDERS, resolveCredentials } = loadCore();
-    for (const p of PROVIDERS) p.configureFrom((k) => config[k]);
+    const { kinds, resolveCredentials } = loadCore();
+    kinds.configure((k) => config[k]);
     this.creds = resolveCredentials((k) => config[k]);
   }
 }

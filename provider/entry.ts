@@ -10,19 +10,39 @@
  * Compatibility promise: `require("pulumi-privnet/provider")` keeps this shape, and kinds keep their names. States
  * written before this entry existed name one module per kind (`pulumi-privnet/dist/provider/resources/<kind>.js`);
  * those modules stay where they are so such states refresh and destroy.
+ *
+ * Loading: the program does not load this module (the resource classes name it in the text they register,
+ * sdk/serialized-provider.ts); the dynamic-provider host loads it at its first call, and with it nothing of the
+ * kinds: each kind's provider loads at the first call for that kind (./kinds.ts), so a stack of groups never loads
+ * the other kinds or their API schemas.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import type * as compileCacheTypes from "./compile-cache";
+import type * as kindsTypes from "./kinds";
 import type { PrivnetProvider } from "./lifecycle";
-import { PROVIDERS } from "./registry";
-import { KIND_INPUT, type Props } from "./spec";
+import type { Props } from "./spec";
+import { KIND_INPUT } from "../model/hidden-inputs";
 
-const byKind = new Map(PROVIDERS.map((p) => [p.spec.name, p]));
+let kinds: kindsTypes.LoadedKinds | undefined;
+/**
+ * The kinds of this process, made at the first call (./kinds.ts loads the lifecycle, the client, zod), with Node's
+ * compile cache on for them (./compile-cache.ts), written once each kind has loaded and its call is answered.
+ */
+function loaded(): kindsTypes.LoadedKinds {
+  if (!kinds) {
+    const cache: typeof compileCacheTypes = require("./compile-cache");
+    cache.enableCompileCache();
+    const { LoadedKinds }: typeof kindsTypes = require("./kinds");
+    kinds = new LoadedKinds({ onLoad: () => setImmediate(cache.flush).unref() });
+  }
+  return kinds;
+}
 
 function providerOf(...props: (Props | undefined)[]): { kind: string; provider: PrivnetProvider } {
   for (const p of props) {
     const kind = p?.[KIND_INPUT];
     if (typeof kind !== "string") continue;
-    const provider = byKind.get(kind);
+    const provider = loaded().get(kind);
     if (!provider) {
       throw new Error(
         `privnet: this version of pulumi-privnet has no resource kind ${JSON.stringify(kind)} ` +
@@ -40,7 +60,7 @@ const withKind = (props: Props | undefined, kind: string): Props | undefined =>
 /** Hands every call to the provider of the resource's kind. */
 class PrivnetEntry implements pulumi.dynamic.ResourceProvider {
   async configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-    for (const p of PROVIDERS) await p.configure(req);
+    loaded().configure((key) => req.config.get(`privnet:${key}`));
   }
 
   async check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {

@@ -9,25 +9,22 @@
  * skipped, integer ids are their text. A nested list that answers 404 is empty (its parent went away meanwhile),
  * unless the route is cloud-only (then the 404 says the server has no such thing, and the caller hears it).
  */
-import { ROUTES, routeById, type ApiRoute } from "../api/routes";
+import { operationById, operations, type Operation } from "../api/operations";
 import { isNotFound } from "../client";
-import { kindOf } from "../model/schema";
 import { listAnswer, type LifecycleContext, type Listed, type Props, type ResourceSpec } from "./spec";
 
 /** The GET route listing the collection at `path`, if the table has one. */
-function listAt(path: string): ApiRoute | undefined {
-  return ROUTES.find(
-    (r) => r.method === "GET" && r.path === path && r.response && kindOf(r.response) === "array",
-  );
+function listAt(path: string): Operation | undefined {
+  return operations().find((r) => r.method === "GET" && r.path === path && r.list);
 }
 
 /**
  * The route that lists a kind's objects: the collection of its read route, or the read route itself when that
  * is a list; undefined for singletons and settings (see the `list` hook).
  */
-export function listRouteOf(spec: ResourceSpec): ApiRoute | undefined {
+export function listRouteOf(spec: ResourceSpec): Operation | undefined {
   if (spec.singleton) return undefined;
-  const read = routeById(spec.ops.read);
+  const read = operationById(spec.ops.read);
   const suffix = spec.idParam ? `/{${spec.idParam}}` : undefined;
   if (suffix && read.path.endsWith(suffix)) return listAt(read.path.slice(0, -suffix.length));
   return listAt(read.path) === read ? read : undefined;
@@ -42,7 +39,7 @@ export function idOf(item: Props): string | undefined {
 /** The objects a list route answers under `params` (see the module comment for 404 and `null`). */
 async function listIn(
   ctx: LifecycleContext,
-  route: ApiRoute,
+  route: Operation,
   params: Record<string, string>,
 ): Promise<Props[]> {
   try {
@@ -57,7 +54,7 @@ async function listIn(
  * Every set of path parameters a nested list route is asked with: one per parent object (per combination, for a
  * route under several), each parent listed from the collection its placeholder follows.
  */
-async function scopesOf(ctx: LifecycleContext, route: ApiRoute): Promise<Record<string, string>[]> {
+async function scopesOf(ctx: LifecycleContext, route: Operation): Promise<Record<string, string>[]> {
   let scopes: Record<string, string>[] = [{}];
   for (const param of route.pathParams) {
     const base = route.path.slice(0, route.path.indexOf(`/{${param}}`));

@@ -27,10 +27,9 @@
  * `pulumi refresh` previews in one process and refreshes in another), shared by every kind's provider in it and
  * keyed by client (API URL and token), list operation and parent.
  */
-import { routeById } from "../api/routes";
+import { operationById } from "../api/operations";
 import type { PrivnetClient } from "../client";
 import { idOf, listRouteOf } from "./list";
-import { elementOf } from "../model/schema";
 import {
   isRecord,
   listAnswer,
@@ -87,10 +86,11 @@ export function listOperationOf(spec: ResourceSpec): string | undefined {
   if (known !== undefined) return known ?? undefined;
   let found: string | null = null;
   if (!spec.singleton && !spec.hooks?.read && spec.idParam && !(spec.name in READ_BY_ID)) {
-    const get = routeById(spec.ops.read);
+    const get = operationById(spec.ops.read);
     const list = listRouteOf(spec);
-    if (get.method === "GET" && get.response && list && list !== get && list.response) {
-      if (elementOf(list.response) === get.response) found = list.operationId;
+    // Both answers named by their object in api/objects.ts (api/operations.ts): the list's elements are the GET's.
+    if (get.method === "GET" && get.response && !get.list && list && list !== get && list.list) {
+      if (list.response === get.response) found = list.operationId;
     }
   }
   plans.set(spec.name, found);

@@ -50,11 +50,11 @@
  */
 import { execFile } from "node:child_process";
 import isEqual from "lodash/isEqual";
-import { routeById, ROUTES } from "../api/routes";
+import { operationById, operations } from "../api/operations";
 import { isPrivnetApiError } from "../client";
 import { warn } from "./diagnostics";
 import type { Comparison } from "./lifecycle";
-import type * as Registry from "./registry";
+import type * as KindModules from "./kind-modules";
 import {
   isRecord,
   listAnswer,
@@ -249,19 +249,22 @@ const before = new Map<string, Promise<Before>>();
  */
 const checkedEarly = new Map<string, Set<string>>();
 
-/** A kind's spec. Loaded when first needed: the registry loads every kind, which loads this module. */
+/**
+ * A kind's spec, its module loaded when first needed (only the kinds a stack's pending creates name): each kind's
+ * module loads this one.
+ */
 function specByKind(kind: string): ResourceSpec | undefined {
-  const { PROVIDERS }: typeof Registry = require("./registry");
-  return PROVIDERS.find((p) => p.spec.name === kind)?.spec;
+  const { KIND_MODULES }: typeof KindModules = require("./kind-modules");
+  return Object.hasOwn(KIND_MODULES, kind) ? KIND_MODULES[kind]?.().spec : undefined;
 }
 
 /** The operation that lists a kind's objects: GET of the read path without its id (or the read itself). */
 export function listOperation(spec: ResourceSpec): string | undefined {
-  const read = routeById(spec.ops.read);
+  const read = operationById(spec.ops.read);
   if (!spec.idParam || !read.path.endsWith(`/{${spec.idParam}}`))
     return read.method === "GET" ? read.operationId : undefined;
   const path = read.path.slice(0, -`/{${spec.idParam}}`.length);
-  return ROUTES.find((r) => r.method === "GET" && r.path === path)?.operationId;
+  return operations().find((r) => r.method === "GET" && r.path === path)?.operationId;
 }
 
 function listKey(spec: ResourceSpec, params: Record<string, string>): string {

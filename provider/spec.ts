@@ -17,11 +17,7 @@ export { isRecord };
 
 export { expectRecord, listAnswer };
 
-/**
- * The hidden input naming a resource's kind (`Group`, `DnsRecord`, ...): the sdk's classes set it, the provider
- * entry (provider/entry.ts) dispatches on it, and outputs keep it.
- */
-export const KIND_INPUT = "__kind";
+export { KIND_INPUT } from "../model/hidden-inputs";
 
 /** One object of a kind as the API holds it: what {@link ResourceSpec.hooks}' `list` and provider/list.ts answer. */
 export interface Listed {

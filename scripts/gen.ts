@@ -1,5 +1,6 @@
 /**
- * Writes the generated files: docs/openapi.json, the access tests' JSON Schema, the sdk resource classes, the
+ * Writes the generated files: docs/openapi.json, the access tests' JSON Schema, the route table without schemas
+ * (api/operation-table.ts), the sdk resource classes and their lazy indexes, the provider's table of kinds, the
  * reference docs and the package schema plugin/schema.json.
  * Then the Python and Go SDKs from that schema (scripts/gen-sdks.sh), and the API docs docs/api/ (scripts/apidocs.ts).
  * With --check, writes nothing and fails when a committed file differs from what would be generated.
@@ -12,6 +13,7 @@ import { apiDocsFiles } from "./apidocs";
 import { buildOpenApi } from "../api/openapi";
 import { formatted, root } from "./format";
 import { lookupFiles } from "./lookupgen";
+import { operationTableSource } from "./operationsgen";
 import { schemaFiles } from "./schemagen";
 import { sdkFiles } from "./sdkgen";
 
@@ -23,6 +25,8 @@ export async function generatedFiles(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   files.set("docs/openapi.json", `${JSON.stringify(buildOpenApi(pkg.version), null, 2)}\n`);
   files.set("docs/access-tests.schema.json", `${JSON.stringify(testsJsonSchema(), null, 2)}\n`);
+  for (const [k, v] of await formatted(new Map([["api/operation-table.ts", operationTableSource()]])))
+    files.set(k, v);
   for (const [k, v] of await sdkFiles()) files.set(k, v);
   for (const [k, v] of await lookupFiles()) files.set(k, v);
   for (const [k, v] of await formatted(schemaFiles())) files.set(k, v);

@@ -224,7 +224,8 @@ export function functionsSource(): string {
   }
   const imports = [...typeNames].sort().map((n) => `  ${n},`);
   return `${HEADER}import type * as pulumi from "@pulumi/pulumi";
-import { runLookup, runLookupOutput, type LookupOptions } from "./runner";
+import type { LookupOptions } from "./options";
+import { runLookup, runLookupOutput } from "./runner";
 import type {
 ${imports.join("\n")}
 } from "./types";
@@ -382,12 +383,30 @@ ${sections.join("\n")}
 ${types.join("\n")}`;
 }
 
+/**
+ * sdk/lookups/exports.ts: every lookup function as a name of the package that loads ./functions.ts (and with it the
+ * runner) when a program first calls one (sdk/utilities.ts, as Pulumi's generated SDKs do); the table of lookups
+ * and the API's schemas load with the first lookup that runs (sdk/lookups/runner.ts).
+ */
+export function exportsSource(): string {
+  const names = LOOKUP_SPECS.flatMap((s) => [s.name, `${s.name}Output`]);
+  return `${HEADER}// Each function loads ./functions.ts when a program first uses it (see sdk/utilities.ts).
+import { lazyLoad } from "../utilities";
+import type * as functions from "./functions";
+
+${names.map((n) => `export declare const ${n}: typeof functions.${n};`).join("\n")}
+
+lazyLoad(exports, ${JSON.stringify(names)}, () => require("./functions"));
+`;
+}
+
 /** Every generated lookup file: repo-relative path -> content, formatted. */
 export async function lookupFiles(): Promise<Map<string, string>> {
   return formatted(
     new Map([
       ["sdk/lookups/types.ts", typesSource()],
       ["sdk/lookups/functions.ts", functionsSource()],
+      ["sdk/lookups/exports.ts", exportsSource()],
       ["docs/reference/lookups.md", lookupsDoc()],
     ]),
   );

@@ -7,39 +7,11 @@ import { validate, z } from "../../api/common";
 import { isNotFound, isPrivnetApiError } from "../../client";
 import { clientFor, type Credentials } from "../../model/credentials";
 import { fromApi, numbersAsText } from "../../model/mapping";
-import { LookupProblem, type LookupFailureReason, type LookupSpec } from "./spec";
+import { PrivnetLookupError } from "./errors";
+import { LookupProblem, type LookupSpec } from "./spec";
 import { lookupSpec } from "./table";
 
-// A registered symbol, so the guard works across two copies of this module (as the client's errors do).
-const LOOKUP_ERROR_BRAND = Symbol.for("pulumi-privnet.PrivnetLookupError");
-
-/**
- * A lookup found nothing, found more than one object where it needs one, or was called with invalid arguments.
- * The message names the lookup and what was looked up: `privnet: getGroup: no group named "db"`. (Errors of the
- * API itself, such as a 401 or a 403, are the client's `PrivnetApiError` and pass through unchanged.)
- */
-export class PrivnetLookupError extends Error {
-  /** The lookup that failed, such as `getGroup`. */
-  readonly lookup: string;
-  readonly reason: LookupFailureReason;
-  declare readonly [LOOKUP_ERROR_BRAND]: true;
-
-  constructor(lookup: string, reason: LookupFailureReason, detail: string, options?: { cause?: unknown }) {
-    super(`privnet: ${lookup}: ${detail}`, options);
-    this.name = "PrivnetLookupError";
-    this.lookup = lookup;
-    this.reason = reason;
-    Object.defineProperty(this, LOOKUP_ERROR_BRAND, { value: true });
-  }
-}
-
-/** Guard for {@link PrivnetLookupError}; also true for an instance from another copy of this module. */
-export function isPrivnetLookupError(e: unknown): e is PrivnetLookupError {
-  return (
-    e instanceof PrivnetLookupError ||
-    (typeof e === "object" && e !== null && Reflect.get(e, LOOKUP_ERROR_BRAND) === true)
-  );
-}
+export { PrivnetLookupError, isPrivnetLookupError } from "./errors";
 
 export function parseArgs(spec: LookupSpec, args: unknown): unknown {
   if (!spec.args) return {};

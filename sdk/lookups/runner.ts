@@ -5,22 +5,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import { resolveCredentials, type Credentials } from "../../model/credentials";
 import { providerOf, type ProviderCredentials } from "../provider";
-import { executeLookup, PrivnetLookupError } from "./execute";
+import { PrivnetLookupError } from "./errors";
+import type * as executeTypes from "./execute";
+import type { LookupOptions } from "./options";
 
-export { PrivnetLookupError, isPrivnetLookupError } from "./execute";
-
-/**
- * Where a lookup sends its request, with Pulumi's invoke options: `provider` (a {@link Provider}) or a `parent`
- * that passes one down. Each value left out is resolved like the provider's: that provider's arguments, then stack
- * config (`privnet:apiUrl`, `privnet:token`), then the environment (`PRIVNET_API_URL`, `PRIVNET_TOKEN`), and the
- * URL falls back to a local `privnet-server` (`http://127.0.0.1:8080`). `apiUrl` and `token` here override all.
- */
-export interface LookupOptions extends pulumi.InvokeOptions {
-  /** Base URL of the service, such as `http://127.0.0.1:8080`. */
-  apiUrl?: string;
-  /** Personal access token (or `Bearer <token>`). */
-  token?: string;
-}
+export { PrivnetLookupError, isPrivnetLookupError } from "./errors";
+export type { LookupOptions };
 
 /**
  * The credentials of a lookup: `opts.apiUrl` / `opts.token` first, then the arguments of the lookup's provider
@@ -81,5 +71,7 @@ async function runResolved<T>(
 ): Promise<T> {
   // Cast: the generated function names the result type T; the answer is mapped, not validated (a newer server
   // may add fields), as the client's answers are.
+  // The table of lookups and the API's schemas load with the program's first lookup, not with the package.
+  const { executeLookup }: typeof executeTypes = require("./execute");
   return (await executeLookup(name, args, lookupCredentials(opts, fromProvider))) as T;
 }

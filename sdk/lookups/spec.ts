@@ -5,9 +5,14 @@
  * argument and result types (./types.ts) and docs/reference/lookups.md from the same entries.
  */
 import type { z } from "../../api/common";
-import { routeById, type OperationId, type ResponseOf } from "../../api/routes";
+import { operationById } from "../../api/operations";
+import type { OperationId, ResponseOf } from "../../api/routes";
 import type { QueryParams } from "../../client";
 import { enumValues, isOptional, kindOf, shapeOf } from "../../model/schema";
+import type { LookupFailureReason } from "./errors";
+import type { LookupInfo } from "./info";
+
+export type { LookupFailureReason, LookupInfo };
 
 /** What a lookup's `run` may call: the client's `call`, by operationId. */
 export interface LookupApi {
@@ -57,9 +62,6 @@ export function lookup<A extends z.ZodType>(spec: LookupSpec<A>): LookupSpec {
   return spec;
 }
 
-/** Why a lookup failed, when it is not an API error passed through. */
-export type LookupFailureReason = "not-found" | "ambiguous" | "invalid-arguments";
-
 /**
  * Thrown inside `run` when the API answered but the answer does not identify one object (nothing matched, or more
  * than one did). The runner turns it into a {@link PrivnetLookupError} that names the lookup.
@@ -94,25 +96,6 @@ export function exactlyOne<T>(
     "ambiguous",
     `${items.length} ${noun.many} ${criterion}; expected exactly one${hint ? ` (${hint})` : ""}`,
   );
-}
-
-/** Public facts about a lookup (the registry exported as {@link LOOKUPS}). */
-export interface LookupInfo {
-  name: string;
-  description: string;
-  /** TypeScript signature, e.g. `getPeer(args: GetPeerArgs, opts?: LookupOptions): Promise<PeerResult>`. */
-  signature: string;
-  /** Name of the arguments type, when the function takes an arguments object. */
-  argsType?: string;
-  /** Name of the result type (an array of it when `many`). */
-  resultType: string;
-  many: boolean;
-  /** The API operations it calls, as `GET /api/peers/{peerId}`. */
-  operations: string[];
-  /** Available only against the cloud offering (`privnet-server --cloud`). */
-  cloudOnly: boolean;
-  /** Available only with the embedded identity provider (`privnet-server --embedded-idp`). */
-  embeddedIdpOnly: boolean;
 }
 
 /** `getPeer` -> `GetPeerArgs`. */
@@ -153,7 +136,7 @@ export function returnType(spec: LookupSpec): string {
 
 /** The registry entry of a spec. */
 export function infoOf(spec: LookupSpec): LookupInfo {
-  const routes = spec.operationIds.map(routeById);
+  const routes = spec.operationIds.map(operationById);
   const params = parameterList(spec);
   return {
     name: spec.name,

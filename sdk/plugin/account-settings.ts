@@ -97,13 +97,13 @@ export class AccountSettings extends pulumi.CustomResource {
   declare readonly priorSettings: pulumi.Output<Record<string, unknown> | undefined>;
 
   constructor(name: string, args: AccountSettingsArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+      };
       super(AccountSettings.__pulumiType, name, props, withSecrets(opts, []));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

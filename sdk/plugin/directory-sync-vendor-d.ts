@@ -49,15 +49,15 @@ export class DirectorySyncVendorD extends pulumi.CustomResource {
   declare readonly serviceAccountKey: pulumi.Output<string>;
 
   constructor(name: string, args: DirectorySyncVendorDArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-      serviceAccountKey:
-        args.serviceAccountKey === undefined ? undefined : pulumi.secret(args.serviceAccountKey),
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+        serviceAccountKey:
+          args.serviceAccountKey === undefined ? undefined : pulumi.secret(args.serviceAccountKey),
+      };
       super(DirectorySyncVendorD.__pulumiType, name, props, withSecrets(opts, ["serviceAccountKey"]));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -55,14 +55,14 @@ export class DirectorySyncVendorE extends pulumi.CustomResource {
   declare readonly clientSecret: pulumi.Output<string>;
 
   constructor(name: string, args: DirectorySyncVendorEArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-      clientSecret: args.clientSecret === undefined ? undefined : pulumi.secret(args.clientSecret),
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+        clientSecret: args.clientSecret === undefined ? undefined : pulumi.secret(args.clientSecret),
+      };
       super(DirectorySyncVendorE.__pulumiType, name, props, withSecrets(opts, ["clientSecret"]));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -35,13 +35,13 @@ export class DnsRecord extends pulumi.CustomResource {
   declare readonly zoneId: pulumi.Output<string>;
 
   constructor(name: string, args: DnsRecordArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+      };
       super(DnsRecord.__pulumiType, name, props, withSecrets(opts, []));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -26,13 +26,13 @@ export class DnsSettings extends pulumi.CustomResource {
   declare readonly priorSettings: pulumi.Output<Record<string, unknown> | undefined>;
 
   constructor(name: string, args: DnsSettingsArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+      };
       super(DnsSettings.__pulumiType, name, props, withSecrets(opts, []));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -55,14 +55,14 @@ export class EdrVendorB extends pulumi.CustomResource {
   declare readonly secret: pulumi.Output<string>;
 
   constructor(name: string, args: EdrVendorBArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-      secret: args.secret === undefined ? undefined : pulumi.secret(args.secret),
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+        secret: args.secret === undefined ? undefined : pulumi.secret(args.secret),
+      };
       super(EdrVendorB.__pulumiType, name, props, withSecrets(opts, ["secret"]));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

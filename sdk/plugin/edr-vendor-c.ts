@@ -55,15 +55,15 @@ export class EdrVendorC extends pulumi.CustomResource {
   declare readonly secret: pulumi.Output<string>;
 
   constructor(name: string, args: EdrVendorCArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-      clientId: args.clientId === undefined ? undefined : pulumi.secret(args.clientId),
-      secret: args.secret === undefined ? undefined : pulumi.secret(args.secret),
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+        clientId: args.clientId === undefined ? undefined : pulumi.secret(args.clientId),
+        secret: args.secret === undefined ? undefined : pulumi.secret(args.secret),
+      };
       super(EdrVendorC.__pulumiType, name, props, withSecrets(opts, ["clientId", "secret"]));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -41,14 +41,14 @@ export class EventStreamingIntegration extends pulumi.CustomResource {
   declare readonly updatedAt: pulumi.Output<string>;
 
   constructor(name: string, args: EventStreamingIntegrationArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-      config: args.config === undefined ? undefined : pulumi.secret(args.config),
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+        config: args.config === undefined ? undefined : pulumi.secret(args.config),
+      };
       super(EventStreamingIntegration.__pulumiType, name, props, withSecrets(opts, ["config"]));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

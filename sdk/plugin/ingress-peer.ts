@@ -46,13 +46,13 @@ export class IngressPeer extends pulumi.CustomResource {
   declare readonly region: pulumi.Output<string>;
 
   constructor(name: string, args: IngressPeerArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+      };
       super(IngressPeer.__pulumiType, name, props, withSecrets(opts, []));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

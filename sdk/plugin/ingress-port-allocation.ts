@@ -81,13 +81,13 @@ export class IngressPortAllocation extends pulumi.CustomResource {
   declare readonly peerId: pulumi.Output<string>;
 
   constructor(name: string, args: IngressPortAllocationArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+      };
       super(IngressPortAllocation.__pulumiType, name, props, withSecrets(opts, []));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -53,13 +53,13 @@ export class NameserverGroup extends pulumi.CustomResource {
   declare readonly searchDomainsEnabled: pulumi.Output<boolean>;
 
   constructor(name: string, args: NameserverGroupArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+      };
       super(NameserverGroup.__pulumiType, name, props, withSecrets(opts, []));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

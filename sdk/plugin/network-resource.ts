@@ -41,13 +41,13 @@ export class NetworkResource extends pulumi.CustomResource {
   declare readonly networkId: pulumi.Output<string>;
 
   constructor(name: string, args: NetworkResourceArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+      };
       super(NetworkResource.__pulumiType, name, props, withSecrets(opts, []));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

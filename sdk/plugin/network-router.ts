@@ -38,13 +38,13 @@ export class NetworkRouter extends pulumi.CustomResource {
   declare readonly networkId: pulumi.Output<string>;
 
   constructor(name: string, args: NetworkRouterArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+      };
       super(NetworkRouter.__pulumiType, name, props, withSecrets(opts, []));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

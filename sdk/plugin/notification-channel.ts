@@ -157,14 +157,14 @@ export class NotificationChannel extends pulumi.CustomResource {
   declare readonly enabled: pulumi.Output<boolean>;
 
   constructor(name: string, args: NotificationChannelArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-      target: args.target === undefined ? undefined : pulumi.secret(args.target),
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+        target: args.target === undefined ? undefined : pulumi.secret(args.target),
+      };
       super(NotificationChannel.__pulumiType, name, props, withSecrets(opts, ["target"]));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -44,13 +44,13 @@ export class OktaScimIntegration extends pulumi.CustomResource {
   declare readonly rotateToken: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: OktaScimIntegrationArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+      };
       super(OktaScimIntegration.__pulumiType, name, props, withSecrets(opts, ["authToken"]));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -44,13 +44,13 @@ export class PersonalAccessToken extends pulumi.CustomResource {
   declare readonly plainToken: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: PersonalAccessTokenArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+      };
       super(PersonalAccessToken.__pulumiType, name, props, withSecrets(opts, ["plainToken"]));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

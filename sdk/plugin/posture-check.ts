@@ -94,13 +94,13 @@ export class PostureCheck extends pulumi.CustomResource {
   }>;
 
   constructor(name: string, args: PostureCheckArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+      };
       super(PostureCheck.__pulumiType, name, props, withSecrets(opts, []));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

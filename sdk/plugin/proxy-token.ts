@@ -41,13 +41,13 @@ export class ProxyToken extends pulumi.CustomResource {
   declare readonly plainToken: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: ProxyTokenArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+      };
       super(ProxyToken.__pulumiType, name, props, withSecrets(opts, ["plainToken"]));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -44,13 +44,13 @@ export class ReverseProxyDomain extends pulumi.CustomResource {
   declare readonly supportsPrivate: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: ReverseProxyDomainArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+      };
       super(ReverseProxyDomain.__pulumiType, name, props, withSecrets(opts, []));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

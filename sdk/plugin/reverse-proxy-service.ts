@@ -153,14 +153,14 @@ export class ReverseProxyService extends pulumi.CustomResource {
   declare readonly accessGroups: pulumi.Output<string[] | undefined>;
 
   constructor(name: string, args: ReverseProxyServiceArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-      auth: args.auth === undefined ? undefined : pulumi.secret(args.auth),
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+        auth: args.auth === undefined ? undefined : pulumi.secret(args.auth),
+      };
       super(ReverseProxyService.__pulumiType, name, props, withSecrets(opts, ["auth"]));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

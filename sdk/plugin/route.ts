@@ -62,13 +62,13 @@ export class Route extends pulumi.CustomResource {
   declare readonly skipAutoApply: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: RouteArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+      };
       super(Route.__pulumiType, name, props, withSecrets(opts, []));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -47,13 +47,13 @@ export class ScimIntegration extends pulumi.CustomResource {
   declare readonly rotateToken: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: ScimIntegrationArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+      };
       super(ScimIntegration.__pulumiType, name, props, withSecrets(opts, ["authToken"]));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

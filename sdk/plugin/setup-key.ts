@@ -65,13 +65,13 @@ export class SetupKey extends pulumi.CustomResource {
   declare readonly expiresIn: pulumi.Output<number>;
 
   constructor(name: string, args: SetupKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+      };
       super(SetupKey.__pulumiType, name, props, withSecrets(opts, ["key"]));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

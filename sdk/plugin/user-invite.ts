@@ -49,13 +49,13 @@ export class UserInvite extends pulumi.CustomResource {
   declare readonly expiresIn: pulumi.Output<number | undefined>;
 
   constructor(name: string, args: UserInviteArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+      };
       super(UserInvite.__pulumiType, name, props, withSecrets(opts, ["inviteToken"]));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -81,13 +81,13 @@ export class User extends pulumi.CustomResource {
   }>;
 
   constructor(name: string, args: UserArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+      };
       super(User.__pulumiType, name, props, withSecrets(opts, ["password"]));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

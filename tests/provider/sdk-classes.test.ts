@@ -1,9 +1,9 @@
 /**
  * The sdk's classes have the shape Pulumi users know from bridged providers: every kind has `get` and
  * `isInstance` (which also recognises an instance made by another copy of the package, by its type token).
- * Constructing resources needs the package installed as a copy (the closure serializer): the host tier and the
- * e2e tests do that (tests/host/serialized-provider.test.ts checks each resource's `__kind`;
- * tests/e2e/two-accounts.test.ts uses `get`, `Provider` and `getXOutput` with the real CLI).
+ * What a resource registers is checked under mocks in tests/unit/quiet-stacks.test.ts, with the package installed as
+ * a copy in tests/host/serialized-provider.test.ts (each resource's `__kind` and `__provider`);
+ * tests/e2e/two-accounts.test.ts uses `get`, `Provider` and `getXOutput` with the real CLI.
  */
 import { PROVIDERS } from "../../provider/registry";
 import * as privnet from "../../sdk";

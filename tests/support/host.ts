@@ -58,6 +58,10 @@ export interface CaptureResult {
   configToken: string | undefined;
   /** Kinds whose provider object held credentials (from configure) when the resource was constructed. */
   configuredProviders: number;
+  /** The SDK's closure serializer's text of the configured provider entry (what `pulumi.dynamic.Resource` sends). */
+  sdkText?: string;
+  /** Why the SDK's serializer failed on the entry, when it did. */
+  sdkError?: string;
   durationMs: number;
 }
 
@@ -101,9 +105,12 @@ pulumi.runtime.setMocks(
 );
 
 (async () => {
-  // Hold credentials in the provider objects first (as the provider entry configured in this process would).
+  // Hold credentials in the provider objects first, as a host's provider entry does: configured, then a call per
+  // kind, which loads the kind and gives it the settings.
   const cfg = new Map(Object.entries(JSON.parse(process.env.PULUMI_CONFIG)));
-  await require("pulumi-privnet/provider").configure({ config: { get: (k) => cfg.get(k), require: (k) => cfg.get(k) } });
+  const entry = require("pulumi-privnet/provider");
+  await entry.configure({ config: { get: (k) => cfg.get(k), require: (k) => cfg.get(k) } });
+  for (const kind of kinds) await entry.check({}, { __kind: kind });
   const { PROVIDERS } = require("pulumi-privnet/dist/provider/registry.js");
   const configuredProviders = PROVIDERS.filter((p) => p.creds && p.creds.token).length;
   const privnet = require("pulumi-privnet");
@@ -120,8 +127,18 @@ pulumi.runtime.setMocks(
   }
   await Promise.all(resources.map((r) => new Promise((resolve) => r.urn.apply(resolve))));
   const configToken = new pulumi.Config("privnet").get("token");
+  // What the SDK's own serializer (pulumi.dynamic.Resource's) makes of the entry, configured as it is here.
+  let sdkText;
+  let sdkError;
+  try {
+    sdkText = (await pulumi.runtime.serializeFunction(() => entry, { allowSecrets: true })).text;
+  } catch (err) {
+    sdkError = String((err && err.message) || err);
+  }
   process.stdout.write(
-    "\nCAPTURED " + JSON.stringify({ providers: captured, missing, configToken, configuredProviders }) + "\n",
+    "\nCAPTURED " +
+      JSON.stringify({ providers: captured, missing, configToken, configuredProviders, sdkText, sdkError }) +
+      "\n",
   );
 })().catch((err) => {
   process.stderr.write(String((err && err.stack) || err) + "\n");

@@ -1,11 +1,13 @@
 /**
  * The classes register with Error.stackTraceLimit at 0 (sdk/quiet-stacks.ts): the limit is restored after every
  * registration, an error thrown while registering still points at the caller, and both class sets (the default
- * dynamic ones and `pulumi-privnet/plugin`'s) keep their type tokens; a plugin class registers its inputs and outputs.
+ * dynamic ones and `pulumi-privnet/plugin`'s) keep their type tokens; a plugin class registers its inputs and outputs,
+ * a default class its kind, its owner (sdk/owner.ts) and the provider's serialized form (sdk/serialized-provider.ts).
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as pluginClasses from "../../sdk/plugin";
 import { quietStacks, restoreStacks } from "../../sdk/quiet-stacks";
+import { SERIALIZED_PROVIDER } from "../../sdk/serialized-provider";
 import * as dynamicClasses from "../../sdk/resources";
 
 const registered: { type: string; name: string; inputs: Record<string, unknown> }[] = [];
@@ -22,6 +24,7 @@ beforeAll(async () => {
     "proj",
     "stack",
     true,
+    "org",
   );
 });
 
@@ -77,8 +80,35 @@ describe("quiet stacks", () => {
     expect(dynamicSdk().Group.isInstance(g)).toBe(false);
   });
 
-  // (The default classes share the generated constructor; constructing one here would start serializing its
-  // dynamic provider, which needs the real runtime: tests/host and tests/e2e register them.)
+  it("the default Group registers its kind, its owner and the provider entry's serialized form, and restores the limit", async () => {
+    const before = Error.stackTraceLimit;
+    const { Group } = dynamicSdk();
+    const g = new Group("d", { name: "dyn" });
+    expect(Error.stackTraceLimit).toBe(before);
+    const urn = await value(g.urn);
+    const r = registered.find((x) => x.name === "d");
+    expect(r?.type).toBe("pulumi-nodejs:dynamic/privnet:Group");
+    expect(r?.inputs).toEqual({
+      name: "dyn",
+      __kind: "Group",
+      // Known at once for a resource without a parent (sdk/owner.ts): the URN the engine gives it.
+      __privnetOwner: { stack: "org/proj/stack", urn },
+      __provider: SERIALIZED_PROVIDER,
+    });
+    expect(urn).toBe("urn:pulumi:stack::proj::pulumi-nodejs:dynamic/privnet:Group::d");
+  });
+
+  it("a child of a component names its own URN as its owner", async () => {
+    const parent = new pulumi.ComponentResource("my:index:Part", "part");
+    const { Group } = dynamicSdk();
+    const g = new Group("c", { name: "child" }, { parent });
+    const urn = await value(g.urn);
+    await new Promise((resolve) => setImmediate(resolve));
+    const r = registered.find((x) => x.name === "c");
+    expect(urn).toBe("urn:pulumi:stack::proj::my:index:Part$pulumi-nodejs:dynamic/privnet:Group::c");
+    expect(r?.inputs.__privnetOwner).toEqual({ stack: "org/proj/stack", urn });
+  });
+
   it("a registration error keeps the caller's frame and the limit", () => {
     const before = Error.stackTraceLimit;
     const { Group } = pluginSdk();
