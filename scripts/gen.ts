@@ -8,25 +8,29 @@
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { testsJsonSchema } from "../access/expectations";
 import { apiDocsFiles } from "./apidocs";
-import { buildOpenApi } from "../api/openapi";
 import { formatted, root } from "./format";
-import { lookupFiles } from "./lookupgen";
 import { operationTableSource } from "./operationsgen";
-import { schemaFiles } from "./schemagen";
-import { sdkFiles } from "./sdkgen";
 
 // package.json is ours: only its version is read.
 const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
 
-/** Every generated file: repo-relative path -> content. */
-export async function generatedFiles(): Promise<Map<string, string>> {
+const OPERATION_TABLE = "api/operation-table.ts";
+
+/**
+ * Every generated file but the operation table: repo-relative path -> content. Imported only once the compiled
+ * operation table is current: the lookups' table (loaded by the access tests' schema and the lookups' generator)
+ * reads it when it loads, and fails on an operation it does not have.
+ */
+async function generatedFiles(): Promise<Map<string, string>> {
+  const { testsJsonSchema } = await import("../access/expectations");
+  const { buildOpenApi } = await import("../api/openapi");
+  const { lookupFiles } = await import("./lookupgen");
+  const { schemaFiles } = await import("./schemagen");
+  const { sdkFiles } = await import("./sdkgen");
   const files = new Map<string, string>();
   files.set("docs/openapi.json", `${JSON.stringify(buildOpenApi(pkg.version), null, 2)}\n`);
   files.set("docs/access-tests.schema.json", `${JSON.stringify(testsJsonSchema(), null, 2)}\n`);
-  for (const [k, v] of await formatted(new Map([["api/operation-table.ts", operationTableSource()]])))
-    files.set(k, v);
   for (const [k, v] of await sdkFiles()) files.set(k, v);
   for (const [k, v] of await lookupFiles()) files.set(k, v);
   for (const [k, v] of await formatted(schemaFiles())) files.set(k, v);
@@ -36,6 +40,24 @@ export async function generatedFiles(): Promise<Map<string, string>> {
 async function main(): Promise<void> {
   const check = process.argv.includes("--check");
   const stale: string[] = [];
+  // The operation table first: when a route was added, the compiled table the other generators load is stale, so
+  // write it, compile again and start over.
+  const [[, table]] = [...(await formatted(new Map([[OPERATION_TABLE, operationTableSource()]])))] as [
+    [string, string],
+  ];
+  const tableFile = path.join(root, OPERATION_TABLE);
+  if (!fs.existsSync(tableFile) || fs.readFileSync(tableFile, "utf8") !== table) {
+    if (check) {
+      process.stderr.write(`gen: stale generated files (run npm run gen and commit): ${OPERATION_TABLE}\n`);
+      process.exit(1);
+    }
+    fs.writeFileSync(tableFile, table);
+    process.stdout.write(`gen: wrote ${OPERATION_TABLE}; compiling again\n`);
+    const again = (cmd: string, args: string[]) =>
+      spawnSync(cmd, args, { cwd: root, stdio: "inherit" }).status ?? 1;
+    const built = again("npm", ["run", "--silent", "build"]);
+    process.exit(built || again(process.execPath, [__filename, ...process.argv.slice(2)]));
+  }
   for (const [rel, content] of await generatedFiles()) {
     const file = path.join(root, rel);
     const current = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : undefined;

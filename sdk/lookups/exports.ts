@@ -137,6 +137,36 @@ export declare const getProxyClusters: typeof functions.getProxyClusters;
 export declare const getProxyClustersOutput: typeof functions.getProxyClustersOutput;
 export declare const getProxyTokens: typeof functions.getProxyTokens;
 export declare const getProxyTokensOutput: typeof functions.getProxyTokensOutput;
+export declare const getAgentNetworkSettings: typeof functions.getAgentNetworkSettings;
+export declare const getAgentNetworkSettingsOutput: typeof functions.getAgentNetworkSettingsOutput;
+export declare const getAgentNetworkCatalogProvider: typeof functions.getAgentNetworkCatalogProvider;
+export declare const getAgentNetworkCatalogProviderOutput: typeof functions.getAgentNetworkCatalogProviderOutput;
+export declare const getAgentNetworkCatalogProviders: typeof functions.getAgentNetworkCatalogProviders;
+export declare const getAgentNetworkCatalogProvidersOutput: typeof functions.getAgentNetworkCatalogProvidersOutput;
+export declare const getAgentNetworkProvider: typeof functions.getAgentNetworkProvider;
+export declare const getAgentNetworkProviderOutput: typeof functions.getAgentNetworkProviderOutput;
+export declare const getAgentNetworkProviders: typeof functions.getAgentNetworkProviders;
+export declare const getAgentNetworkProvidersOutput: typeof functions.getAgentNetworkProvidersOutput;
+export declare const getAgentNetworkPolicy: typeof functions.getAgentNetworkPolicy;
+export declare const getAgentNetworkPolicyOutput: typeof functions.getAgentNetworkPolicyOutput;
+export declare const getAgentNetworkPolicies: typeof functions.getAgentNetworkPolicies;
+export declare const getAgentNetworkPoliciesOutput: typeof functions.getAgentNetworkPoliciesOutput;
+export declare const getAgentNetworkGuardrail: typeof functions.getAgentNetworkGuardrail;
+export declare const getAgentNetworkGuardrailOutput: typeof functions.getAgentNetworkGuardrailOutput;
+export declare const getAgentNetworkGuardrails: typeof functions.getAgentNetworkGuardrails;
+export declare const getAgentNetworkGuardrailsOutput: typeof functions.getAgentNetworkGuardrailsOutput;
+export declare const getAgentNetworkBudgetRule: typeof functions.getAgentNetworkBudgetRule;
+export declare const getAgentNetworkBudgetRuleOutput: typeof functions.getAgentNetworkBudgetRuleOutput;
+export declare const getAgentNetworkBudgetRules: typeof functions.getAgentNetworkBudgetRules;
+export declare const getAgentNetworkBudgetRulesOutput: typeof functions.getAgentNetworkBudgetRulesOutput;
+export declare const getAgentNetworkConsumption: typeof functions.getAgentNetworkConsumption;
+export declare const getAgentNetworkConsumptionOutput: typeof functions.getAgentNetworkConsumptionOutput;
+export declare const getAgentNetworkUsage: typeof functions.getAgentNetworkUsage;
+export declare const getAgentNetworkUsageOutput: typeof functions.getAgentNetworkUsageOutput;
+export declare const getAgentNetworkAccessLogs: typeof functions.getAgentNetworkAccessLogs;
+export declare const getAgentNetworkAccessLogsOutput: typeof functions.getAgentNetworkAccessLogsOutput;
+export declare const getAgentNetworkAccessLogSessions: typeof functions.getAgentNetworkAccessLogSessions;
+export declare const getAgentNetworkAccessLogSessionsOutput: typeof functions.getAgentNetworkAccessLogSessionsOutput;
 export declare const getInvites: typeof functions.getInvites;
 export declare const getInvitesOutput: typeof functions.getInvitesOutput;
 export declare const getAuditEvents: typeof functions.getAuditEvents;
@@ -145,6 +175,40 @@ export declare const getProxyLogs: typeof functions.getProxyLogs;
 export declare const getProxyLogsOutput: typeof functions.getProxyLogsOutput;
 export declare const getTrafficEvents: typeof functions.getTrafficEvents;
 export declare const getTrafficEventsOutput: typeof functions.getTrafficEventsOutput;
+export declare const getEdrSentinelOne: typeof functions.getEdrSentinelOne;
+export declare const getEdrSentinelOneOutput: typeof functions.getEdrSentinelOneOutput;
+export declare const getEdrIntune: typeof functions.getEdrIntune;
+export declare const getEdrIntuneOutput: typeof functions.getEdrIntuneOutput;
+export declare const getEdrFalcon: typeof functions.getEdrFalcon;
+export declare const getEdrFalconOutput: typeof functions.getEdrFalconOutput;
+export declare const getEdrHuntress: typeof functions.getEdrHuntress;
+export declare const getEdrHuntressOutput: typeof functions.getEdrHuntressOutput;
+export declare const getEdrFleetDm: typeof functions.getEdrFleetDm;
+export declare const getEdrFleetDmOutput: typeof functions.getEdrFleetDmOutput;
+export declare const getGoogleWorkspaceSync: typeof functions.getGoogleWorkspaceSync;
+export declare const getGoogleWorkspaceSyncOutput: typeof functions.getGoogleWorkspaceSyncOutput;
+export declare const getGoogleWorkspaceSyncs: typeof functions.getGoogleWorkspaceSyncs;
+export declare const getGoogleWorkspaceSyncsOutput: typeof functions.getGoogleWorkspaceSyncsOutput;
+export declare const getAzureAdSync: typeof functions.getAzureAdSync;
+export declare const getAzureAdSyncOutput: typeof functions.getAzureAdSyncOutput;
+export declare const getAzureAdSyncs: typeof functions.getAzureAdSyncs;
+export declare const getAzureAdSyncsOutput: typeof functions.getAzureAdSyncsOutput;
+export declare const getPeerEdrBypasses: typeof functions.getPeerEdrBypasses;
+export declare const getPeerEdrBypassesOutput: typeof functions.getPeerEdrBypassesOutput;
+export declare const getMspTenants: typeof functions.getMspTenants;
+export declare const getMspTenantsOutput: typeof functions.getMspTenantsOutput;
+export declare const getMspTenant: typeof functions.getMspTenant;
+export declare const getMspTenantOutput: typeof functions.getMspTenantOutput;
+export declare const getInstanceStatus: typeof functions.getInstanceStatus;
+export declare const getInstanceStatusOutput: typeof functions.getInstanceStatusOutput;
+export declare const getInstanceVersion: typeof functions.getInstanceVersion;
+export declare const getInstanceVersionOutput: typeof functions.getInstanceVersionOutput;
+export declare const getCountries: typeof functions.getCountries;
+export declare const getCountriesOutput: typeof functions.getCountriesOutput;
+export declare const getCities: typeof functions.getCities;
+export declare const getCitiesOutput: typeof functions.getCitiesOutput;
+export declare const getAllNetworkRouters: typeof functions.getAllNetworkRouters;
+export declare const getAllNetworkRoutersOutput: typeof functions.getAllNetworkRoutersOutput;
 
 lazyLoad(
   exports,
@@ -283,6 +347,36 @@ lazyLoad(
     "getProxyClustersOutput",
     "getProxyTokens",
     "getProxyTokensOutput",
+    "getAgentNetworkSettings",
+    "getAgentNetworkSettingsOutput",
+    "getAgentNetworkCatalogProvider",
+    "getAgentNetworkCatalogProviderOutput",
+    "getAgentNetworkCatalogProviders",
+    "getAgentNetworkCatalogProvidersOutput",
+    "getAgentNetworkProvider",
+    "getAgentNetworkProviderOutput",
+    "getAgentNetworkProviders",
+    "getAgentNetworkProvidersOutput",
+    "getAgentNetworkPolicy",
+    "getAgentNetworkPolicyOutput",
+    "getAgentNetworkPolicies",
+    "getAgentNetworkPoliciesOutput",
+    "getAgentNetworkGuardrail",
+    "getAgentNetworkGuardrailOutput",
+    "getAgentNetworkGuardrails",
+    "getAgentNetworkGuardrailsOutput",
+    "getAgentNetworkBudgetRule",
+    "getAgentNetworkBudgetRuleOutput",
+    "getAgentNetworkBudgetRules",
+    "getAgentNetworkBudgetRulesOutput",
+    "getAgentNetworkConsumption",
+    "getAgentNetworkConsumptionOutput",
+    "getAgentNetworkUsage",
+    "getAgentNetworkUsageOutput",
+    "getAgentNetworkAccessLogs",
+    "getAgentNetworkAccessLogsOutput",
+    "getAgentNetworkAccessLogSessions",
+    "getAgentNetworkAccessLogSessionsOutput",
     "getInvites",
     "getInvitesOutput",
     "getAuditEvents",
@@ -291,6 +385,40 @@ lazyLoad(
     "getProxyLogsOutput",
     "getTrafficEvents",
     "getTrafficEventsOutput",
+    "getEdrSentinelOne",
+    "getEdrSentinelOneOutput",
+    "getEdrIntune",
+    "getEdrIntuneOutput",
+    "getEdrFalcon",
+    "getEdrFalconOutput",
+    "getEdrHuntress",
+    "getEdrHuntressOutput",
+    "getEdrFleetDm",
+    "getEdrFleetDmOutput",
+    "getGoogleWorkspaceSync",
+    "getGoogleWorkspaceSyncOutput",
+    "getGoogleWorkspaceSyncs",
+    "getGoogleWorkspaceSyncsOutput",
+    "getAzureAdSync",
+    "getAzureAdSyncOutput",
+    "getAzureAdSyncs",
+    "getAzureAdSyncsOutput",
+    "getPeerEdrBypasses",
+    "getPeerEdrBypassesOutput",
+    "getMspTenants",
+    "getMspTenantsOutput",
+    "getMspTenant",
+    "getMspTenantOutput",
+    "getInstanceStatus",
+    "getInstanceStatusOutput",
+    "getInstanceVersion",
+    "getInstanceVersionOutput",
+    "getCountries",
+    "getCountriesOutput",
+    "getCities",
+    "getCitiesOutput",
+    "getAllNetworkRouters",
+    "getAllNetworkRoutersOutput",
   ],
   () => require("./functions"),
 );

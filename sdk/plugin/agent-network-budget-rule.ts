@@ -70,13 +70,13 @@ export class AgentNetworkBudgetRule extends pulumi.CustomResource {
   declare readonly updatedAt: pulumi.Output<string>;
 
   constructor(name: string, args: AgentNetworkBudgetRuleArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+      };
       super(AgentNetworkBudgetRule.__pulumiType, name, props, withSecrets(opts, []));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

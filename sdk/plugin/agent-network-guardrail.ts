@@ -56,13 +56,13 @@ export class AgentNetworkGuardrail extends pulumi.CustomResource {
   declare readonly updatedAt: pulumi.Output<string>;
 
   constructor(name: string, args: AgentNetworkGuardrailArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+      };
       super(AgentNetworkGuardrail.__pulumiType, name, props, withSecrets(opts, []));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -73,13 +73,13 @@ export class AgentNetworkPolicy extends pulumi.CustomResource {
   declare readonly updatedAt: pulumi.Output<string>;
 
   constructor(name: string, args: AgentNetworkPolicyArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+      };
       super(AgentNetworkPolicy.__pulumiType, name, props, withSecrets(opts, []));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -95,14 +95,14 @@ export class AgentNetworkProvider extends pulumi.CustomResource {
   declare readonly apiKey: pulumi.Output<string>;
 
   constructor(name: string, args: AgentNetworkProviderArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-      apiKey: args.apiKey === undefined ? undefined : pulumi.secret(args.apiKey),
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+        apiKey: args.apiKey === undefined ? undefined : pulumi.secret(args.apiKey),
+      };
       super(AgentNetworkProvider.__pulumiType, name, props, withSecrets(opts, ["apiKey"]));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

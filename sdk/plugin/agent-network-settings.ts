@@ -56,13 +56,13 @@ export class AgentNetworkSettings extends pulumi.CustomResource {
   declare readonly bootstrappedByResource: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: AgentNetworkSettingsArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+      };
       super(AgentNetworkSettings.__pulumiType, name, props, withSecrets(opts, []));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -50,14 +50,14 @@ export class AzureAdSync extends pulumi.CustomResource {
   declare readonly clientSecret: pulumi.Output<string>;
 
   constructor(name: string, args: AzureAdSyncArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-      clientSecret: args.clientSecret === undefined ? undefined : pulumi.secret(args.clientSecret),
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+        clientSecret: args.clientSecret === undefined ? undefined : pulumi.secret(args.clientSecret),
+      };
       super(
         AzureAdSync.__pulumiType,
         name,

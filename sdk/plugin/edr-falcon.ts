@@ -53,15 +53,15 @@ export class EdrFalcon extends pulumi.CustomResource {
   declare readonly secret: pulumi.Output<string>;
 
   constructor(name: string, args: EdrFalconArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-      clientId: args.clientId === undefined ? undefined : pulumi.secret(args.clientId),
-      secret: args.secret === undefined ? undefined : pulumi.secret(args.secret),
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+        clientId: args.clientId === undefined ? undefined : pulumi.secret(args.clientId),
+        secret: args.secret === undefined ? undefined : pulumi.secret(args.secret),
+      };
       super(
         EdrFalcon.__pulumiType,
         name,

@@ -64,14 +64,14 @@ export class EdrFleetDm extends pulumi.CustomResource {
   declare readonly apiToken: pulumi.Output<string>;
 
   constructor(name: string, args: EdrFleetDmArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-      apiToken: args.apiToken === undefined ? undefined : pulumi.secret(args.apiToken),
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+        apiToken: args.apiToken === undefined ? undefined : pulumi.secret(args.apiToken),
+      };
       super(EdrFleetDm.__pulumiType, name, props, withSecrets(opts, ["apiToken"]));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -62,15 +62,15 @@ export class EdrHuntress extends pulumi.CustomResource {
   declare readonly apiSecret: pulumi.Output<string>;
 
   constructor(name: string, args: EdrHuntressArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-      apiKey: args.apiKey === undefined ? undefined : pulumi.secret(args.apiKey),
-      apiSecret: args.apiSecret === undefined ? undefined : pulumi.secret(args.apiSecret),
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+        apiKey: args.apiKey === undefined ? undefined : pulumi.secret(args.apiKey),
+        apiSecret: args.apiSecret === undefined ? undefined : pulumi.secret(args.apiSecret),
+      };
       super(EdrHuntress.__pulumiType, name, props, withSecrets(opts, ["apiKey", "apiSecret"]));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

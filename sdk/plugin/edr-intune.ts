@@ -53,14 +53,14 @@ export class EdrIntune extends pulumi.CustomResource {
   declare readonly secret: pulumi.Output<string>;
 
   constructor(name: string, args: EdrIntuneArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-      secret: args.secret === undefined ? undefined : pulumi.secret(args.secret),
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+        secret: args.secret === undefined ? undefined : pulumi.secret(args.secret),
+      };
       super(
         EdrIntune.__pulumiType,
         name,

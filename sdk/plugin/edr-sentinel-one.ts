@@ -70,14 +70,14 @@ export class EdrSentinelOne extends pulumi.CustomResource {
   declare readonly apiToken: pulumi.Output<string>;
 
   constructor(name: string, args: EdrSentinelOneArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-      apiToken: args.apiToken === undefined ? undefined : pulumi.secret(args.apiToken),
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+        apiToken: args.apiToken === undefined ? undefined : pulumi.secret(args.apiToken),
+      };
       super(
         EdrSentinelOne.__pulumiType,
         name,

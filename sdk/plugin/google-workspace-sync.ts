@@ -44,15 +44,15 @@ export class GoogleWorkspaceSync extends pulumi.CustomResource {
   declare readonly serviceAccountKey: pulumi.Output<string>;
 
   constructor(name: string, args: GoogleWorkspaceSyncArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-      serviceAccountKey:
-        args.serviceAccountKey === undefined ? undefined : pulumi.secret(args.serviceAccountKey),
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+        serviceAccountKey:
+          args.serviceAccountKey === undefined ? undefined : pulumi.secret(args.serviceAccountKey),
+      };
       super(
         GoogleWorkspaceSync.__pulumiType,
         name,

@@ -57,13 +57,13 @@ export class MspTenant extends pulumi.CustomResource {
   declare readonly unlinkOwner: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: MspTenantArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+      };
       super(MspTenant.__pulumiType, name, props, withSecrets(opts, []));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -23,13 +23,13 @@ export class PeerEdrBypass extends pulumi.CustomResource {
   declare readonly peerId: pulumi.Output<string>;
 
   constructor(name: string, args: PeerEdrBypassArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...OUTPUTS,
-      ...args,
-    };
     // Registered without per-promise stack traces: see sdk/quiet-stacks.ts.
     const limit = quietStacks();
     try {
+      const props = {
+        ...OUTPUTS,
+        ...args,
+      };
       super(PeerEdrBypass.__pulumiType, name, props, withSecrets(opts, []));
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -14,9 +14,9 @@ export interface DirectorySyncVendorDArgs {
   connectorId?: pulumi.Input<string>;
   /** Sync interval in seconds, at least 300; default 300 (default 300) */
   syncInterval?: pulumi.Input<number>;
-  /** Service account key, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it) */
+  /** Google service account key, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it) */
   serviceAccountKey: pulumi.Input<string>;
-  /** Customer id */
+  /** Customer id of the Google Workspace account */
   customerId: pulumi.Input<string>;
   /** Whether the integration is active; default true (default true) */
   enabled?: pulumi.Input<boolean>;
@@ -38,9 +38,9 @@ export interface DirectorySyncVendorDState {
   syncInterval?: pulumi.Input<number>;
   /** Last sync time */
   lastSyncedAt?: pulumi.Input<string>;
-  /** Customer id */
+  /** Customer id of the Google Workspace account */
   customerId?: pulumi.Input<string>;
-  /** Service account key, base64-encoded; write-only */
+  /** Google service account key, base64-encoded; write-only */
   serviceAccountKey?: pulumi.Input<string>;
 }
 
@@ -57,10 +57,12 @@ const OUTPUTS = {
 };
 
 /**
- * A vendor-d-idp directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `serviceAccountKey` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+ * Deprecated: the earlier name of GoogleWorkspaceSync, the same object; use GoogleWorkspaceSync. A Google Workspace directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `serviceAccountKey` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
  *
  * A dynamic resource (type `pulumi-nodejs:dynamic/privnet:DirectorySyncVendorD`) served by the package's provider entry,
  * `pulumi-privnet/provider`, which the resource names in its serialized form (sdk/serialized-provider.ts).
+ *
+ * @deprecated DirectorySyncVendorD: use GoogleWorkspaceSync, the same object under the service's name: a resource moved from DirectorySyncVendorD to GoogleWorkspaceSync keeps its object (no replacement).
  */
 export class DirectorySyncVendorD extends pulumi.CustomResource {
   /** The resource's type token. */
@@ -78,9 +80,9 @@ export class DirectorySyncVendorD extends pulumi.CustomResource {
   declare readonly syncInterval: pulumi.Output<number | undefined>;
   /** Last sync time */
   declare readonly lastSyncedAt: pulumi.Output<string>;
-  /** Customer id */
+  /** Customer id of the Google Workspace account */
   declare readonly customerId: pulumi.Output<string>;
-  /** Service account key, base64-encoded; write-only (secret) */
+  /** Google service account key, base64-encoded; write-only (secret) */
   declare readonly serviceAccountKey: pulumi.Output<string>;
 
   constructor(name: string, args: DirectorySyncVendorDArgs, opts?: pulumi.CustomResourceOptions) {

@@ -14,14 +14,14 @@ export interface DirectorySyncVendorEArgs {
   connectorId?: pulumi.Input<string>;
   /** Sync interval in seconds, at least 300; default 300 (default 300) */
   syncInterval?: pulumi.Input<number>;
-  /** Client secret, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it) */
+  /** Application client secret, base64-encoded; write-only (secret; write-only: kept from state, the API never returns it) */
   clientSecret: pulumi.Input<string>;
-  /** Client id */
+  /** Application (client) id */
   clientId: pulumi.Input<string>;
-  /** Tenant id */
+  /** Directory (tenant) id */
   tenantId: pulumi.Input<string>;
-  /** API host domain (replaces on change) */
-  host: pulumi.Input<string>;
+  /** Graph API host domain: microsoft.com (global) or microsoft.us (US government) (replaces on change) */
+  host: pulumi.Input<"microsoft.com" | "microsoft.us">;
   /** Whether the integration is active; default true (default true) */
   enabled?: pulumi.Input<boolean>;
   /** Id of an existing DirectorySyncVendorE to bring under management: create reads it and updates it to match these inputs instead of creating a new one. Used at create only */
@@ -42,13 +42,13 @@ export interface DirectorySyncVendorEState {
   syncInterval?: pulumi.Input<number>;
   /** Last sync time */
   lastSyncedAt?: pulumi.Input<string>;
-  /** Client id */
+  /** Application (client) id */
   clientId?: pulumi.Input<string>;
-  /** Tenant id */
+  /** Directory (tenant) id */
   tenantId?: pulumi.Input<string>;
-  /** API host domain */
-  host?: pulumi.Input<string>;
-  /** Client secret, base64-encoded; write-only */
+  /** Graph API host domain: microsoft.com (global) or microsoft.us (US government) */
+  host?: pulumi.Input<"microsoft.com" | "microsoft.us">;
+  /** Application client secret, base64-encoded; write-only */
   clientSecret?: pulumi.Input<string>;
 }
 
@@ -67,10 +67,12 @@ const OUTPUTS = {
 };
 
 /**
- * A vendor-e-idp directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `clientSecret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+ * Deprecated: the earlier name of AzureAdSync, the same object; use AzureAdSync. A Azure AD (Microsoft Entra ID) directory sync integration: groups matching `groupPrefixes` and their users are synced every `syncInterval` seconds. `clientSecret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update. Changing `host` replaces the integration (the API cannot change it in place).
  *
  * A dynamic resource (type `pulumi-nodejs:dynamic/privnet:DirectorySyncVendorE`) served by the package's provider entry,
  * `pulumi-privnet/provider`, which the resource names in its serialized form (sdk/serialized-provider.ts).
+ *
+ * @deprecated DirectorySyncVendorE: use AzureAdSync, the same object under the service's name: a resource moved from DirectorySyncVendorE to AzureAdSync keeps its object (no replacement).
  */
 export class DirectorySyncVendorE extends pulumi.CustomResource {
   /** The resource's type token. */
@@ -88,13 +90,13 @@ export class DirectorySyncVendorE extends pulumi.CustomResource {
   declare readonly syncInterval: pulumi.Output<number | undefined>;
   /** Last sync time */
   declare readonly lastSyncedAt: pulumi.Output<string>;
-  /** Client id */
+  /** Application (client) id */
   declare readonly clientId: pulumi.Output<string>;
-  /** Tenant id */
+  /** Directory (tenant) id */
   declare readonly tenantId: pulumi.Output<string>;
-  /** API host domain */
-  declare readonly host: pulumi.Output<string>;
-  /** Client secret, base64-encoded; write-only (secret) */
+  /** Graph API host domain: microsoft.com (global) or microsoft.us (US government) */
+  declare readonly host: pulumi.Output<"microsoft.com" | "microsoft.us">;
+  /** Application client secret, base64-encoded; write-only (secret) */
   declare readonly clientSecret: pulumi.Output<string>;
 
   constructor(name: string, args: DirectorySyncVendorEArgs, opts?: pulumi.CustomResourceOptions) {

@@ -8,31 +8,31 @@ import { PROVIDER_PROPERTY, SERIALIZED_PROVIDER } from "../serialized-provider";
 export interface EdrVendorAArgs {
   /** Ids of the groups whose peers are checked */
   groups: pulumi.Input<pulumi.Input<string>[]>;
-  /** Sync interval in hours, at least 24 */
+  /** How recently, in hours, a device must have synced with the vendor; at least 24 */
   lastSyncedInterval: pulumi.Input<number>;
   /** Whether the integration is active; default true (default true) */
   enabled?: pulumi.Input<boolean>;
-  /** API token; write-only (secret; write-only: kept from state, the API never returns it) */
+  /** SentinelOne API token; write-only (secret; write-only: kept from state, the API never returns it) */
   apiToken: pulumi.Input<string>;
-  /** API URL */
+  /** Base URL of the SentinelOne API */
   apiUrl: pulumi.Input<string>;
-  /** Device attributes a peer must match */
+  /** SentinelOne agent attributes a peer's device must match */
   matchAttributes: pulumi.Input<{
-    /** Maximum allowed active threats */
+    /** Most active threats a device may have */
     activeThreats?: pulumi.Input<number>;
-    /** Require encrypted applications */
+    /** Whether the device's disk must be encrypted */
     encryptedApplications?: pulumi.Input<boolean>;
-    /** Require the firewall */
+    /** Whether the agent's firewall must be on */
     firewallEnabled?: pulumi.Input<boolean>;
-    /** Required infection state */
+    /** The infection flag the device must have */
     infected?: pulumi.Input<boolean>;
-    /** Require an active agent */
+    /** Whether the agent must be active and reporting */
     isActive?: pulumi.Input<boolean>;
-    /** Require an up-to-date agent */
+    /** Whether the agent must run its latest version */
     isUpToDate?: pulumi.Input<boolean>;
-    /** Required network status */
+    /** The network status the device must have */
     networkStatus?: pulumi.Input<"connected" | "disconnected" | "quarantined">;
-    /** Required operational state */
+    /** The operational state the agent must be in */
     operationalState?: pulumi.Input<string>;
   }>;
 }
@@ -51,32 +51,32 @@ export interface EdrVendorAState {
   updatedAt?: pulumi.Input<string>;
   /** Ids of the groups whose peers are checked */
   groups?: pulumi.Input<string[]>;
-  /** Sync interval in hours, at least 24 */
-  lastSyncedInterval?: pulumi.Input<number>;
   /** Whether the integration is active; default true */
   enabled?: pulumi.Input<boolean>;
-  /** API URL */
+  /** How recently, in hours, a device must have synced with the vendor; at least 24 */
+  lastSyncedInterval?: pulumi.Input<number>;
+  /** Base URL of the SentinelOne API */
   apiUrl?: pulumi.Input<string>;
-  /** Device attributes a peer must match */
+  /** SentinelOne agent attributes a peer's device must match */
   matchAttributes?: pulumi.Input<{
-    /** Maximum allowed active threats */
+    /** Most active threats a device may have */
     activeThreats?: number;
-    /** Require encrypted applications */
+    /** Whether the device's disk must be encrypted */
     encryptedApplications?: boolean;
-    /** Require the firewall */
+    /** Whether the agent's firewall must be on */
     firewallEnabled?: boolean;
-    /** Required infection state */
+    /** The infection flag the device must have */
     infected?: boolean;
-    /** Require an active agent */
+    /** Whether the agent must be active and reporting */
     isActive?: boolean;
-    /** Require an up-to-date agent */
+    /** Whether the agent must run its latest version */
     isUpToDate?: boolean;
-    /** Required network status */
+    /** The network status the device must have */
     networkStatus?: "connected" | "disconnected" | "quarantined";
-    /** Required operational state */
+    /** The operational state the agent must be in */
     operationalState?: string;
   }>;
-  /** API token; write-only */
+  /** SentinelOne API token; write-only */
   apiToken?: pulumi.Input<string>;
 }
 
@@ -88,18 +88,20 @@ const OUTPUTS = {
   createdAt: undefined,
   updatedAt: undefined,
   groups: undefined,
-  lastSyncedInterval: undefined,
   enabled: undefined,
+  lastSyncedInterval: undefined,
   apiUrl: undefined,
   matchAttributes: undefined,
   apiToken: undefined,
 };
 
 /**
- * The vendor-a endpoint-protection (EDR) integration (one per account): peers of `groups` are checked against the vendor. Creating the resource adopts an existing integration. `apiToken` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+ * Deprecated: the earlier name of EdrSentinelOne, the same object; use EdrSentinelOne. The SentinelOne endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor's checks. Creating the resource adopts an existing integration. `apiToken` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
  *
  * A dynamic resource (type `pulumi-nodejs:dynamic/privnet:EdrVendorA`) served by the package's provider entry,
  * `pulumi-privnet/provider`, which the resource names in its serialized form (sdk/serialized-provider.ts).
+ *
+ * @deprecated EdrVendorA: use EdrSentinelOne, the same object under the service's name: a resource moved from EdrVendorA to EdrSentinelOne keeps its object (no replacement).
  */
 export class EdrVendorA extends pulumi.CustomResource {
   /** The resource's type token. */
@@ -117,32 +119,32 @@ export class EdrVendorA extends pulumi.CustomResource {
   declare readonly updatedAt: pulumi.Output<string>;
   /** Ids of the groups whose peers are checked */
   declare readonly groups: pulumi.Output<string[]>;
-  /** Sync interval in hours, at least 24 */
-  declare readonly lastSyncedInterval: pulumi.Output<number>;
   /** Whether the integration is active; default true */
   declare readonly enabled: pulumi.Output<boolean | undefined>;
-  /** API URL */
+  /** How recently, in hours, a device must have synced with the vendor; at least 24 */
+  declare readonly lastSyncedInterval: pulumi.Output<number>;
+  /** Base URL of the SentinelOne API */
   declare readonly apiUrl: pulumi.Output<string>;
-  /** Device attributes a peer must match */
+  /** SentinelOne agent attributes a peer's device must match */
   declare readonly matchAttributes: pulumi.Output<{
-    /** Maximum allowed active threats */
+    /** Most active threats a device may have */
     activeThreats?: number;
-    /** Require encrypted applications */
+    /** Whether the device's disk must be encrypted */
     encryptedApplications?: boolean;
-    /** Require the firewall */
+    /** Whether the agent's firewall must be on */
     firewallEnabled?: boolean;
-    /** Required infection state */
+    /** The infection flag the device must have */
     infected?: boolean;
-    /** Require an active agent */
+    /** Whether the agent must be active and reporting */
     isActive?: boolean;
-    /** Require an up-to-date agent */
+    /** Whether the agent must run its latest version */
     isUpToDate?: boolean;
-    /** Required network status */
+    /** The network status the device must have */
     networkStatus?: "connected" | "disconnected" | "quarantined";
-    /** Required operational state */
+    /** The operational state the agent must be in */
     operationalState?: string;
   }>;
-  /** API token; write-only (secret) */
+  /** SentinelOne API token; write-only (secret) */
   declare readonly apiToken: pulumi.Output<string>;
 
   constructor(name: string, args: EdrVendorAArgs, opts?: pulumi.CustomResourceOptions) {

@@ -8,15 +8,15 @@ import { PROVIDER_PROPERTY, SERIALIZED_PROVIDER } from "../serialized-provider";
 export interface EdrVendorBArgs {
   /** Ids of the groups whose peers are checked */
   groups: pulumi.Input<pulumi.Input<string>[]>;
-  /** Sync interval in hours, at least 24 */
+  /** How recently, in hours, a device must have synced with the vendor; at least 24 */
   lastSyncedInterval: pulumi.Input<number>;
   /** Whether the integration is active; default true (default true) */
   enabled?: pulumi.Input<boolean>;
-  /** Client id */
+  /** Azure application (client) id */
   clientId: pulumi.Input<string>;
-  /** Tenant id */
+  /** Azure tenant id */
   tenantId: pulumi.Input<string>;
-  /** Client secret; write-only (secret; write-only: kept from state, the API never returns it) */
+  /** Azure application client secret; write-only (secret; write-only: kept from state, the API never returns it) */
   secret: pulumi.Input<string>;
 }
 
@@ -34,15 +34,15 @@ export interface EdrVendorBState {
   updatedAt?: pulumi.Input<string>;
   /** Ids of the groups whose peers are checked */
   groups?: pulumi.Input<string[]>;
-  /** Sync interval in hours, at least 24 */
-  lastSyncedInterval?: pulumi.Input<number>;
   /** Whether the integration is active; default true */
   enabled?: pulumi.Input<boolean>;
-  /** Client id */
+  /** How recently, in hours, a device must have synced with the vendor; at least 24 */
+  lastSyncedInterval?: pulumi.Input<number>;
+  /** Azure application (client) id */
   clientId?: pulumi.Input<string>;
-  /** Tenant id */
+  /** Azure tenant id */
   tenantId?: pulumi.Input<string>;
-  /** Client secret; write-only */
+  /** Azure application client secret; write-only */
   secret?: pulumi.Input<string>;
 }
 
@@ -54,18 +54,20 @@ const OUTPUTS = {
   createdAt: undefined,
   updatedAt: undefined,
   groups: undefined,
-  lastSyncedInterval: undefined,
   enabled: undefined,
+  lastSyncedInterval: undefined,
   clientId: undefined,
   tenantId: undefined,
   secret: undefined,
 };
 
 /**
- * The vendor-b endpoint-protection (EDR) integration (one per account): peers of `groups` are checked against the vendor. Creating the resource adopts an existing integration. `secret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+ * Deprecated: the earlier name of EdrIntune, the same object; use EdrIntune. The Microsoft Intune endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor's checks. Creating the resource adopts an existing integration. `secret` is write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
  *
  * A dynamic resource (type `pulumi-nodejs:dynamic/privnet:EdrVendorB`) served by the package's provider entry,
  * `pulumi-privnet/provider`, which the resource names in its serialized form (sdk/serialized-provider.ts).
+ *
+ * @deprecated EdrVendorB: use EdrIntune, the same object under the service's name: a resource moved from EdrVendorB to EdrIntune keeps its object (no replacement).
  */
 export class EdrVendorB extends pulumi.CustomResource {
   /** The resource's type token. */
@@ -83,15 +85,15 @@ export class EdrVendorB extends pulumi.CustomResource {
   declare readonly updatedAt: pulumi.Output<string>;
   /** Ids of the groups whose peers are checked */
   declare readonly groups: pulumi.Output<string[]>;
-  /** Sync interval in hours, at least 24 */
-  declare readonly lastSyncedInterval: pulumi.Output<number>;
   /** Whether the integration is active; default true */
   declare readonly enabled: pulumi.Output<boolean | undefined>;
-  /** Client id */
+  /** How recently, in hours, a device must have synced with the vendor; at least 24 */
+  declare readonly lastSyncedInterval: pulumi.Output<number>;
+  /** Azure application (client) id */
   declare readonly clientId: pulumi.Output<string>;
-  /** Tenant id */
+  /** Azure tenant id */
   declare readonly tenantId: pulumi.Output<string>;
-  /** Client secret; write-only (secret) */
+  /** Azure application client secret; write-only (secret) */
   declare readonly secret: pulumi.Output<string>;
 
   constructor(name: string, args: EdrVendorBArgs, opts?: pulumi.CustomResourceOptions) {

@@ -8,17 +8,15 @@ import { PROVIDER_PROPERTY, SERIALIZED_PROVIDER } from "../serialized-provider";
 export interface EdrVendorCArgs {
   /** Ids of the groups whose peers are checked */
   groups: pulumi.Input<pulumi.Input<string>[]>;
-  /** Sync interval in hours, at least 24; optional (default 24) */
-  lastSyncedInterval?: pulumi.Input<number>;
   /** Whether the integration is active; default true (default true) */
   enabled?: pulumi.Input<boolean>;
-  /** Client id; write-only (secret; write-only: kept from state, the API never returns it) */
+  /** CrowdStrike API client id; write-only (secret; write-only: kept from state, the API never returns it) */
   clientId: pulumi.Input<string>;
-  /** Client secret; write-only (secret; write-only: kept from state, the API never returns it) */
+  /** CrowdStrike API client secret; write-only (secret; write-only: kept from state, the API never returns it) */
   secret: pulumi.Input<string>;
-  /** Cloud identifier */
+  /** CrowdStrike cloud (us-1, us-2, eu-1, ...) */
   cloudId: pulumi.Input<string>;
-  /** Minimum assessment score for approval, 0 to 100 */
+  /** Least Zero Trust Assessment score a device needs, 0 to 100 */
   ztaScoreThreshold: pulumi.Input<number>;
 }
 
@@ -36,17 +34,15 @@ export interface EdrVendorCState {
   updatedAt?: pulumi.Input<string>;
   /** Ids of the groups whose peers are checked */
   groups?: pulumi.Input<string[]>;
-  /** Sync interval in hours, at least 24; optional */
-  lastSyncedInterval?: pulumi.Input<number>;
   /** Whether the integration is active; default true */
   enabled?: pulumi.Input<boolean>;
-  /** Cloud identifier */
+  /** CrowdStrike cloud (us-1, us-2, eu-1, ...) */
   cloudId?: pulumi.Input<string>;
-  /** Minimum assessment score for approval, 0 to 100 */
+  /** Least Zero Trust Assessment score a device needs, 0 to 100 */
   ztaScoreThreshold?: pulumi.Input<number>;
-  /** Client id; write-only */
+  /** CrowdStrike API client id; write-only */
   clientId?: pulumi.Input<string>;
-  /** Client secret; write-only */
+  /** CrowdStrike API client secret; write-only */
   secret?: pulumi.Input<string>;
 }
 
@@ -58,7 +54,6 @@ const OUTPUTS = {
   createdAt: undefined,
   updatedAt: undefined,
   groups: undefined,
-  lastSyncedInterval: undefined,
   enabled: undefined,
   cloudId: undefined,
   ztaScoreThreshold: undefined,
@@ -67,10 +62,12 @@ const OUTPUTS = {
 };
 
 /**
- * The vendor-c endpoint-protection (EDR) integration (one per account): peers of `groups` are checked against the vendor. Creating the resource adopts an existing integration. `clientId` and `secret` are write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
+ * Deprecated: the earlier name of EdrFalcon, the same object; use EdrFalcon. The CrowdStrike Falcon endpoint-protection (EDR) integration (one per account): peers of `groups` must pass the vendor's checks. Creating the resource adopts an existing integration. `clientId` and `secret` are write-only: the API never returns it, so it is kept in state (encrypted) and sent on every update.
  *
  * A dynamic resource (type `pulumi-nodejs:dynamic/privnet:EdrVendorC`) served by the package's provider entry,
  * `pulumi-privnet/provider`, which the resource names in its serialized form (sdk/serialized-provider.ts).
+ *
+ * @deprecated EdrVendorC: use EdrFalcon, the same object under the service's name: a resource moved from EdrVendorC to EdrFalcon keeps its object (no replacement).
  */
 export class EdrVendorC extends pulumi.CustomResource {
   /** The resource's type token. */
@@ -88,17 +85,15 @@ export class EdrVendorC extends pulumi.CustomResource {
   declare readonly updatedAt: pulumi.Output<string>;
   /** Ids of the groups whose peers are checked */
   declare readonly groups: pulumi.Output<string[]>;
-  /** Sync interval in hours, at least 24; optional */
-  declare readonly lastSyncedInterval: pulumi.Output<number | undefined>;
   /** Whether the integration is active; default true */
   declare readonly enabled: pulumi.Output<boolean | undefined>;
-  /** Cloud identifier */
+  /** CrowdStrike cloud (us-1, us-2, eu-1, ...) */
   declare readonly cloudId: pulumi.Output<string>;
-  /** Minimum assessment score for approval, 0 to 100 */
+  /** Least Zero Trust Assessment score a device needs, 0 to 100 */
   declare readonly ztaScoreThreshold: pulumi.Output<number>;
-  /** Client id; write-only (secret) */
+  /** CrowdStrike API client id; write-only (secret) */
   declare readonly clientId: pulumi.Output<string>;
-  /** Client secret; write-only (secret) */
+  /** CrowdStrike API client secret; write-only (secret) */
   declare readonly secret: pulumi.Output<string>;
 
   constructor(name: string, args: EdrVendorCArgs, opts?: pulumi.CustomResourceOptions) {

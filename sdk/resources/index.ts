@@ -33,6 +33,20 @@ import type * as ingressPortAllocation from "./ingress-port-allocation";
 import type * as reverseProxyService from "./reverse-proxy-service";
 import type * as reverseProxyDomain from "./reverse-proxy-domain";
 import type * as proxyToken from "./proxy-token";
+import type * as edrSentinelOne from "./edr-sentinel-one";
+import type * as edrIntune from "./edr-intune";
+import type * as edrFalcon from "./edr-falcon";
+import type * as edrHuntress from "./edr-huntress";
+import type * as edrFleetDm from "./edr-fleet-dm";
+import type * as googleWorkspaceSync from "./google-workspace-sync";
+import type * as azureAdSync from "./azure-ad-sync";
+import type * as peerEdrBypass from "./peer-edr-bypass";
+import type * as mspTenant from "./msp-tenant";
+import type * as agentNetworkSettings from "./agent-network-settings";
+import type * as agentNetworkProvider from "./agent-network-provider";
+import type * as agentNetworkGuardrail from "./agent-network-guardrail";
+import type * as agentNetworkPolicy from "./agent-network-policy";
+import type * as agentNetworkBudgetRule from "./agent-network-budget-rule";
 
 export type { GroupArgs } from "./group";
 export type Group = group.Group;
@@ -193,3 +207,73 @@ export type { ProxyTokenArgs } from "./proxy-token";
 export type ProxyToken = proxyToken.ProxyToken;
 export declare const ProxyToken: typeof proxyToken.ProxyToken;
 lazyLoad(exports, ["ProxyToken"], () => require("./proxy-token"));
+
+export type { EdrSentinelOneArgs } from "./edr-sentinel-one";
+export type EdrSentinelOne = edrSentinelOne.EdrSentinelOne;
+export declare const EdrSentinelOne: typeof edrSentinelOne.EdrSentinelOne;
+lazyLoad(exports, ["EdrSentinelOne"], () => require("./edr-sentinel-one"));
+
+export type { EdrIntuneArgs } from "./edr-intune";
+export type EdrIntune = edrIntune.EdrIntune;
+export declare const EdrIntune: typeof edrIntune.EdrIntune;
+lazyLoad(exports, ["EdrIntune"], () => require("./edr-intune"));
+
+export type { EdrFalconArgs } from "./edr-falcon";
+export type EdrFalcon = edrFalcon.EdrFalcon;
+export declare const EdrFalcon: typeof edrFalcon.EdrFalcon;
+lazyLoad(exports, ["EdrFalcon"], () => require("./edr-falcon"));
+
+export type { EdrHuntressArgs } from "./edr-huntress";
+export type EdrHuntress = edrHuntress.EdrHuntress;
+export declare const EdrHuntress: typeof edrHuntress.EdrHuntress;
+lazyLoad(exports, ["EdrHuntress"], () => require("./edr-huntress"));
+
+export type { EdrFleetDmArgs } from "./edr-fleet-dm";
+export type EdrFleetDm = edrFleetDm.EdrFleetDm;
+export declare const EdrFleetDm: typeof edrFleetDm.EdrFleetDm;
+lazyLoad(exports, ["EdrFleetDm"], () => require("./edr-fleet-dm"));
+
+export type { GoogleWorkspaceSyncArgs } from "./google-workspace-sync";
+export type GoogleWorkspaceSync = googleWorkspaceSync.GoogleWorkspaceSync;
+export declare const GoogleWorkspaceSync: typeof googleWorkspaceSync.GoogleWorkspaceSync;
+lazyLoad(exports, ["GoogleWorkspaceSync"], () => require("./google-workspace-sync"));
+
+export type { AzureAdSyncArgs } from "./azure-ad-sync";
+export type AzureAdSync = azureAdSync.AzureAdSync;
+export declare const AzureAdSync: typeof azureAdSync.AzureAdSync;
+lazyLoad(exports, ["AzureAdSync"], () => require("./azure-ad-sync"));
+
+export type { PeerEdrBypassArgs } from "./peer-edr-bypass";
+export type PeerEdrBypass = peerEdrBypass.PeerEdrBypass;
+export declare const PeerEdrBypass: typeof peerEdrBypass.PeerEdrBypass;
+lazyLoad(exports, ["PeerEdrBypass"], () => require("./peer-edr-bypass"));
+
+export type { MspTenantArgs } from "./msp-tenant";
+export type MspTenant = mspTenant.MspTenant;
+export declare const MspTenant: typeof mspTenant.MspTenant;
+lazyLoad(exports, ["MspTenant"], () => require("./msp-tenant"));
+
+export type { AgentNetworkSettingsArgs } from "./agent-network-settings";
+export type AgentNetworkSettings = agentNetworkSettings.AgentNetworkSettings;
+export declare const AgentNetworkSettings: typeof agentNetworkSettings.AgentNetworkSettings;
+lazyLoad(exports, ["AgentNetworkSettings"], () => require("./agent-network-settings"));
+
+export type { AgentNetworkProviderArgs } from "./agent-network-provider";
+export type AgentNetworkProvider = agentNetworkProvider.AgentNetworkProvider;
+export declare const AgentNetworkProvider: typeof agentNetworkProvider.AgentNetworkProvider;
+lazyLoad(exports, ["AgentNetworkProvider"], () => require("./agent-network-provider"));
+
+export type { AgentNetworkGuardrailArgs } from "./agent-network-guardrail";
+export type AgentNetworkGuardrail = agentNetworkGuardrail.AgentNetworkGuardrail;
+export declare const AgentNetworkGuardrail: typeof agentNetworkGuardrail.AgentNetworkGuardrail;
+lazyLoad(exports, ["AgentNetworkGuardrail"], () => require("./agent-network-guardrail"));
+
+export type { AgentNetworkPolicyArgs } from "./agent-network-policy";
+export type AgentNetworkPolicy = agentNetworkPolicy.AgentNetworkPolicy;
+export declare const AgentNetworkPolicy: typeof agentNetworkPolicy.AgentNetworkPolicy;
+lazyLoad(exports, ["AgentNetworkPolicy"], () => require("./agent-network-policy"));
+
+export type { AgentNetworkBudgetRuleArgs } from "./agent-network-budget-rule";
+export type AgentNetworkBudgetRule = agentNetworkBudgetRule.AgentNetworkBudgetRule;
+export declare const AgentNetworkBudgetRule: typeof agentNetworkBudgetRule.AgentNetworkBudgetRule;
+lazyLoad(exports, ["AgentNetworkBudgetRule"], () => require("./agent-network-budget-rule"));
