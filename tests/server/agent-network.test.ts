@@ -445,13 +445,14 @@ describe("the simulated gateway", () => {
     expect(r.body.response_completion).toBe("done");
   });
 
-  test("privnet-server sim llm sends the request and prints the entry", async () => {
+  test("privnet-server sim llm sends the request and prints the entry; the provider is optional", async () => {
     let stdout = "";
     const spy = jest.spyOn(process.stdout, "write").mockImplementation((chunk: any) => {
       stdout += String(chunk);
       return true;
     });
     let code: number;
+    let routed: number;
     try {
       code = await simMain([
         "llm",
@@ -472,20 +473,39 @@ describe("the simulated gateway", () => {
         "--count",
         "2",
       ]);
+      routed = await simMain([
+        "llm",
+        "--url",
+        s.url,
+        "--model",
+        "gpt-5.4",
+        "--input",
+        "1",
+        "--output",
+        "1",
+        "--group",
+        ids.eng!,
+      ]);
     } finally {
       spy.mockRestore();
     }
     expect(code).toBe(0);
+    expect(routed).toBe(0);
     const lines = stdout
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines).toHaveLength(2);
+    expect(lines).toHaveLength(3);
     expect(lines[0]).toMatchObject({
       decision: "allow",
       session_id: "cli",
       group_ids: [ids.eng],
       input_tokens: 100,
+    });
+    expect(lines[2]).toMatchObject({
+      decision: "allow",
+      resolved_provider_id: ids.catchAll,
+      model: "gpt-5.4",
     });
     expect(stdout).not.toContain(KEY);
   });
