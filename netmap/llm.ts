@@ -347,24 +347,29 @@ export function decideLlmRequest(
   return last ?? { allow: true, provider_id: provider.id };
 }
 
+/** One counter a served request adds to: a user or a group bucket, over windows of one length. */
+export interface LlmCounterKey {
+  dimension_kind: LlmCounter["dimension_kind"];
+  dimension_id: string;
+  window_seconds: number;
+}
+
 /**
- * The counters after an allowed request of these tokens and cost: the carrying policy's at its counting window
- * (user and group bucket), and every applicable rule's at each enabled half's window (the user, and its group
- * bucket when it has one); each counter once.
+ * The counters a served request adds to: the carrying policy's at its counting window (the user and its group
+ * bucket; none for an uncapped policy), and every applicable rule's at each enabled half's window (the user, and
+ * the rule's group bucket when it has one); each counter once. None for a refused request.
  */
-export function recordLlmUsage(
+export function usageCounters(
   an: SnapshotAgentNetwork,
-  counters: readonly LlmCounter[],
-  req: LlmRequest,
+  req: Pick<LlmRequest, "caller">,
   decision: LlmDecision,
-  usage: { tokens_input: number; tokens_output: number; cost_usd: number },
-): LlmCounter[] {
-  if (!decision.allow) return [...counters];
-  const { caller, at } = req;
-  const tuples = new Map<string, [LlmCounter["dimension_kind"], string, number]>();
+): LlmCounterKey[] {
+  if (!decision.allow) return [];
+  const { caller } = req;
+  const out = new Map<string, LlmCounterKey>();
   const add = (kind: LlmCounter["dimension_kind"], id: string | undefined, window: number) => {
     if (!id || !(window > 0)) return;
-    tuples.set(key(kind, id, window, windowStart(at, window)), [kind, id, window]);
+    out.set(key(kind, id, window, 0), { dimension_kind: kind, dimension_id: id, window_seconds: window });
   };
   const policy = an.policies.find((p) => p.id === decision.policy_id);
   if (policy) {
@@ -380,9 +385,29 @@ export function recordLlmUsage(
       add("group", bucket, h.window_seconds);
     }
   }
+  return [...out.values()];
+}
+
+/**
+ * The counters after an allowed request of these tokens and cost: each of {@link usageCounters} in the window
+ * holding the request's time, added to once.
+ */
+export function recordLlmUsage(
+  an: SnapshotAgentNetwork,
+  counters: readonly LlmCounter[],
+  req: LlmRequest,
+  decision: LlmDecision,
+  usage: { tokens_input: number; tokens_output: number; cost_usd: number },
+): LlmCounter[] {
+  const { at } = req;
   const out = counters.map((c) => ({ ...c }));
   const index = counterIndex(out);
-  for (const [k, [kind, id, window]] of tuples) {
+  for (const { dimension_kind: kind, dimension_id: id, window_seconds: window } of usageCounters(
+    an,
+    req,
+    decision,
+  )) {
+    const k = key(kind, id, window, windowStart(at, window));
     let c = index.get(k);
     if (!c) {
       c = {

@@ -9,11 +9,30 @@
  *   them unknown and the map says "depends on" for the checks that need them;
  * - the built-in group `All` holds every peer; group members are the group's `peers` (its `resources` are
  *   network resources);
- * - the DNS settings are the account's `dns` member.
+ * - the DNS settings are the account's `dns` member;
+ * - the Agent Network ({@link agentNetworkSnapshot}, netmap/llm.ts) is what its API answers: the settings'
+ *   endpoint (empty before the bootstrap), the providers with their models' input and output prices, the policies,
+ *   the guardrails' model allowlists, the budget rules, each with its `created_at`, and the catalog's prices.
  */
-import { NetworkMap, type AccountSnapshot, type PeerMeta, type SnapshotPeer } from "../netmap";
+import { AGENT_NETWORK_CATALOG } from "../api/agent-network-catalog";
+import {
+  NetworkMap,
+  type AccountSnapshot,
+  type PeerMeta,
+  type SnapshotAgentNetwork,
+  type SnapshotLlmModel,
+  type SnapshotPeer,
+} from "../netmap";
 import { accountOf } from "./context";
 import type { Reader } from "./domain";
+import {
+  agentNetworkSettings,
+  type AgentNetworkBudgetRuleDoc,
+  type AgentNetworkGuardrailDoc,
+  type AgentNetworkPolicyDoc,
+  type AgentNetworkProviderDoc,
+  type LimitsDoc,
+} from "./handlers/agent-network";
 import type { DnsZoneDoc } from "./handlers/dns";
 import type { NameserverGroupDoc } from "./handlers/nameservers";
 import type { NetworkDoc, NetworkResourceDoc, NetworkRouterDoc } from "./handlers/networks";
@@ -116,4 +135,55 @@ export function accountSnapshot(r: Reader, now: number): AccountSnapshot {
 /** The network map of the account in `r` at time `now`. */
 export function networkMapOf(r: Reader, now: number): NetworkMap {
   return new NetworkMap(accountSnapshot(r, now));
+}
+
+const pricesOf = (models: readonly SnapshotLlmModel[]): SnapshotLlmModel[] =>
+  models.map((m) => ({ id: m.id, input_per_1k: m.input_per_1k, output_per_1k: m.output_per_1k }));
+
+const limitsOf = (l: LimitsDoc) => ({
+  token_limit: { ...l.token_limit },
+  budget_limit: { ...l.budget_limit },
+});
+
+/** The account's Agent Network in `r` as the snapshot holds it (what netmap/llm.ts decides LLM requests on). */
+export function agentNetworkSnapshot(r: Reader): SnapshotAgentNetwork {
+  return {
+    endpoint: agentNetworkSettings(r)?.endpoint ?? "",
+    providers: r.all<AgentNetworkProviderDoc>("agent_network_provider").map((p) => ({
+      id: p.id,
+      name: p.name,
+      provider_id: p.provider_id,
+      enabled: p.enabled,
+      models: pricesOf(p.models),
+      created_at: p.created_at,
+    })),
+    policies: r.all<AgentNetworkPolicyDoc>("agent_network_policy").map((p) => ({
+      id: p.id,
+      name: p.name,
+      enabled: p.enabled,
+      source_groups: [...p.source_groups],
+      destination_provider_ids: [...p.destination_provider_ids],
+      guardrail_ids: [...p.guardrail_ids],
+      limits: limitsOf(p.limits),
+      created_at: p.created_at,
+    })),
+    guardrails: r.all<AgentNetworkGuardrailDoc>("agent_network_guardrail").map((g) => ({
+      id: g.id,
+      name: g.name,
+      model_allowlist: {
+        enabled: g.checks.model_allowlist.enabled,
+        models: [...g.checks.model_allowlist.models],
+      },
+    })),
+    budget_rules: r.all<AgentNetworkBudgetRuleDoc>("agent_network_budget_rule").map((b) => ({
+      id: b.id,
+      name: b.name,
+      enabled: b.enabled,
+      target_groups: [...b.target_groups],
+      target_users: [...b.target_users],
+      limits: limitsOf(b.limits),
+      created_at: b.created_at,
+    })),
+    catalog: AGENT_NETWORK_CATALOG.map((c) => ({ id: c.id, models: pricesOf(c.models ?? []) })),
+  };
 }

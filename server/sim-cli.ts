@@ -11,8 +11,8 @@
  *   privnet-server sim proxy register --url URL --address CLUSTER [--proxy-token TOKEN]
  *   privnet-server sim proxy connect|disconnect --url URL --proxy ID
  *   privnet-server sim dns --url URL --name NAME --cname TARGET
- *   privnet-server sim llm --url URL --provider ID --model MODEL --input N --output N
- *                          (--peer ID | --user ID-OR-EMAIL | --group ID ...) [llm options]
+ *   privnet-server sim llm --url URL --model MODEL --input N --output N
+ *                          (--peer ID | --user ID-OR-EMAIL | --group ID ...) [--provider ID] [llm options]
  *
  * Prints one JSON line per result on stdout. Exit codes: 0 done, 1 the server refused, 2 usage error.
  * The setup key may come from PRIVNET_SETUP_KEY instead of --setup-key, and the proxy token from
@@ -42,9 +42,11 @@ const USAGE = `usage: privnet-server sim <command> [options]
   dns --name NAME --cname TARGET
                           set the CNAME custom-domain validation reads (validation.<domain> -> the cluster's
                           address); an empty TARGET removes it
-  llm --provider ID --model MODEL --input N --output N (--peer ID | --user USER | --group ID...)
-                          an agent's request to an LLM provider through the Agent Network gateway: decided by
-                          the policies, guardrails and caps, metered at the model's prices, logged; --count N
+  llm --model MODEL --input N --output N (--peer ID | --user USER | --group ID...) [--provider ID]
+                          an agent's request for a model through the Agent Network gateway: routed to a provider,
+                          decided by the policies, guardrails, caps and budget rules as privnet-access reads them
+                          (docs/llm-access.md), metered at the model's prices, logged; --provider: the provider
+                          the request must reach (refused when the gateway routes it elsewhere); --count N
                           sends it N times. Options: --cached-input N --cache-creation N --session ID --stream
                           --path PATH --duration-ms N --status N --prompt TEXT --completion TEXT --at TIME
 metadata (what the agent reports; posture checks read it):
@@ -324,7 +326,7 @@ async function run(a: SimArgs, out: (line: unknown) => void): Promise<void> {
       out(await post(a.url, "/sim/dns", { name: need(a.name, "--name"), cname: need(a.cname, "--cname") }));
       return;
     case "llm": {
-      for (const f of ["--provider", "--model", "--input", "--output"]) need(a.llm[LLM_FLAGS[f]!.key], f);
+      for (const f of ["--model", "--input", "--output"]) need(a.llm[LLM_FLAGS[f]!.key], f);
       const body = { ...a.llm, ...(a.peer ? { peer: a.peer } : {}) };
       for (let i = 0; i < a.count; i++) out(await post(a.url, "/sim/llm", body));
       return;

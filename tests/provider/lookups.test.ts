@@ -992,17 +992,30 @@ describe("agent networks", () => {
 
   test("consumption, usage, access logs and sessions of simulated requests", async () => {
     const provider = (await ok("listAgentNetworkProviders"))[0];
-    const send = async (body: Record<string, unknown>) => {
+    const guardrails = (await ok("listAgentNetworkPolicies"))[0].guardrail_ids;
+    const send = async (body: Record<string, unknown>, status = 200) => {
       const r = await s.raw("POST", "/sim/llm", {
         body: JSON.stringify({ provider: provider.id, model: "gpt-5.4", ...body }),
         headers: { "Content-Type": "application/json" },
       });
-      expect(r.status).toBe(200);
+      expect(r.status).toBe(status);
       return r.body;
     };
     await send({ groups: [fx.gAdmins.id], input_tokens: 1000, output_tokens: 100, session_id: "lk-1" });
     await send({ groups: [fx.gAdmins.id], input_tokens: 2000, output_tokens: 200, session_id: "lk-1" });
-    await send({ groups: [fx.gDb.id], input_tokens: 5, output_tokens: 5 });
+    // No policy names db's groups: its request gets no answer from the gateway, and nothing is recorded.
+    await send({ groups: [fx.gDb.id], input_tokens: 5, output_tokens: 5 }, 412);
+    // The policy's guardrail allows only gpt-5.4 from now on: a request for another model is refused.
+    const guardrail = await ok("getAgentNetworkGuardrail", { params: { guardrailId: guardrails[0] } });
+    await ok("updateAgentNetworkGuardrail", {
+      params: { guardrailId: guardrail.id },
+      body: {
+        name: guardrail.name,
+        description: guardrail.description,
+        checks: { ...guardrail.checks, model_allowlist: { enabled: true, models: ["gpt-5.4"] } },
+      },
+    });
+    await send({ groups: [fx.gAdmins.id], model: "gpt-4o", input_tokens: 5, output_tokens: 5 });
     const counters = await kept(privnet.getAgentNetworkConsumption(opts));
     expect(counters).toEqual([
       expect.objectContaining({
@@ -1017,7 +1030,7 @@ describe("agent networks", () => {
     expect(usage[0]).toMatchObject({ inputTokens: 3000, outputTokens: 300, totalTokens: 3300 });
     expect(usage[0]!.costUsd).toBeCloseTo(3 * 0.0025 + 0.3 * 0.015, 9);
     const denied = await kept(privnet.getAgentNetworkAccessLogs({ decision: "deny" }, opts));
-    expect(denied.data.map((e) => e.denyReason)).toEqual(["llm_policy.no_matching_policy"]);
+    expect(denied.data.map((e) => e.denyReason)).toEqual(["llm_policy.model_blocked"]);
     const byGroup = await kept(
       privnet.getAgentNetworkAccessLogs(
         { groupIds: [fx.gAdmins.id], sortBy: "total_tokens", sortOrder: "asc" },

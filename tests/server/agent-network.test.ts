@@ -135,8 +135,20 @@ describe("the simulated gateway", () => {
           upstream_url: "https://api.openai.com",
           api_key: KEY,
           enabled: true,
-          // Its own price for one model; the others at the catalog's.
+          // Its own price for the one model it serves.
           models: [{ id: "gpt-4o-mini", input_per_1k: 0.5, output_per_1k: 2 }],
+        },
+      })
+    ).id;
+    // Lists no model: serves every model the other does not list, at the catalog's prices.
+    ids.catchAll = (
+      await ok("createAgentNetworkProvider", {
+        body: {
+          provider_id: "openai_api",
+          name: "openai, any model",
+          upstream_url: "https://api.openai.com",
+          api_key: KEY,
+          enabled: true,
         },
       })
     ).id;
@@ -156,7 +168,7 @@ describe("the simulated gateway", () => {
         body: {
           name: "engineering to openai",
           source_groups: [ids.eng],
-          destination_provider_ids: [ids.openai],
+          destination_provider_ids: [ids.openai, ids.catchAll],
           guardrail_ids: [ids.guard],
           limits: { token_limit: { enabled: true, group_cap: 10_000, user_cap: 0, window_seconds: 86_400 } },
         },
@@ -164,7 +176,7 @@ describe("the simulated gateway", () => {
     ).id;
   });
 
-  test("an allowed request is metered at the provider's own price, and at the catalog's otherwise", async () => {
+  test("an allowed request is metered at the provider's own price, and through a catch-all at the catalog's", async () => {
     const r = await sim({
       user: ids.alice,
       provider: ids.openai,
@@ -186,40 +198,39 @@ describe("the simulated gateway", () => {
       cost_usd: 2,
       total_tokens: 2500,
     });
-    // gpt-5.4 is not among the provider's models: the catalog's prices (0.0025 and 0.015 per 1k).
-    const c = await sim({
-      user: ids.alice,
-      provider: ids.openai,
-      model: "gpt-5.4",
-      input_tokens: 1000,
-      output_tokens: 1000,
+    // gpt-5.4 is not among the first provider's models: the catch-all serves it, at the catalog's prices (0.0025
+    // and 0.015 per 1k). The gateway routes by model: the request need not name the provider.
+    const c = await sim({ user: ids.alice, model: "gpt-5.4", input_tokens: 1000, output_tokens: 1000 });
+    expect(c.body).toMatchObject({
+      decision: "allow",
+      resolved_provider_id: ids.catchAll,
+      selected_policy_id: ids.policy,
+      input_cost_usd: 0.0025,
+      output_cost_usd: 0.015,
     });
-    expect(c.body).toMatchObject({ decision: "allow", input_cost_usd: 0.0025, output_cost_usd: 0.015 });
   });
 
-  test("refusals: no policy for the caller's groups, a model the guardrail does not allow, a disabled provider", async () => {
-    const noPolicy = await sim({
+  test("refusals: a caller no policy names gets no answer; a model the guardrail does not allow; a provider the model is not routed to", async () => {
+    const before = (await ok("listAgentNetworkAccessLogs")).total_records;
+    const unreachable = await sim({
       user: ids.bob,
       provider: ids.openai,
       model: "gpt-4o-mini",
       input_tokens: 10,
       output_tokens: 10,
     });
-    expect(noPolicy.body).toMatchObject({
+    expect(unreachable.status).toBe(412);
+    expect(unreachable.body.message).toMatch(/does not reach the gateway/);
+    expect((await ok("listAgentNetworkAccessLogs")).total_records).toBe(before);
+    const model = await sim({ user: ids.alice, model: "gpt-4o", input_tokens: 10, output_tokens: 10 });
+    expect(model.body).toMatchObject({
       decision: "deny",
       status_code: 403,
-      deny_reason: "llm_policy.no_matching_policy",
+      deny_reason: "llm_policy.model_blocked",
+      resolved_provider_id: ids.catchAll,
       cost_usd: 0,
       input_tokens: 0,
     });
-    const model = await sim({
-      user: ids.alice,
-      provider: ids.openai,
-      model: "gpt-4o",
-      input_tokens: 10,
-      output_tokens: 10,
-    });
-    expect(model.body).toMatchObject({ decision: "deny", deny_reason: "llm_policy.model_not_allowed" });
     const off = await ok("createAgentNetworkProvider", {
       body: {
         provider_id: "anthropic_api",
@@ -228,20 +239,26 @@ describe("the simulated gateway", () => {
         api_key: "k",
       },
     });
-    const disabled = await sim({
+    const elsewhere = await sim({
       groups: [ids.eng],
       provider: off.id,
       model: "claude-haiku-4-5",
       input_tokens: 1,
       output_tokens: 1,
     });
-    expect(disabled.body).toMatchObject({ decision: "deny", deny_reason: "llm_policy.provider_disabled" });
+    expect(elsewhere.status).toBe(409);
+    expect(elsewhere.body.message).toContain(`to provider ${ids.catchAll}, not ${off.id}`);
     await ok("deleteAgentNetworkProvider", { params: { providerId: off.id } });
+    expect((await ok("listAgentNetworkAccessLogs")).total_records).toBe(before + 1);
     expect((await sim({ provider: ids.openai, model: "m", input_tokens: 1, output_tokens: 1 })).status).toBe(
       422,
     );
     expect(
       (await sim({ user: "nobody", provider: ids.openai, model: "m", input_tokens: 1, output_tokens: 1 }))
+        .status,
+    ).toBe(404);
+    expect(
+      (await sim({ user: ids.alice, provider: "nope", model: "m", input_tokens: 1, output_tokens: 1 }))
         .status,
     ).toBe(404);
   });
@@ -276,7 +293,7 @@ describe("the simulated gateway", () => {
     clock.advance(-DAY);
   });
 
-  test("a budget rule binds across policies: the lowest cap wins", async () => {
+  test("a budget rule binds whatever the policies allow, refusing with the account's code", async () => {
     const rule = await ok("createAgentNetworkBudgetRule", {
       body: {
         name: "alice's day",
@@ -301,12 +318,16 @@ describe("the simulated gateway", () => {
       input_tokens: 10,
       output_tokens: 0,
     });
-    expect(second.body).toMatchObject({ decision: "deny", deny_reason: "llm_policy.budget_cap_exceeded" });
+    expect(second.body).toMatchObject({
+      decision: "deny",
+      deny_reason: "llm_account.budget_cap_exceeded",
+      selected_policy_id: "",
+    });
     await ok("deleteAgentNetworkBudgetRule", { params: { ruleId: rule.id } });
     clock.advance(-DAY - 2 * HOUR);
   });
 
-  test("consumption counts per user and per authorising group, per window", async () => {
+  test("consumption counts per user and in the policy's group bucket, in the policy's window", async () => {
     const rows = (await ok("listAgentNetworkConsumption")) as Record<string, unknown>[];
     const today = rows.filter(
       (r) => r.window_start_utc === "2026-03-04T00:00:00Z" && r.window_seconds === 86_400,
@@ -342,7 +363,7 @@ describe("the simulated gateway", () => {
     expect(all.total_records).toBe(all.data.length);
     const denied = await ok("listAgentNetworkAccessLogs", { query: { decision: "deny" } });
     expect(denied.data.every((e: { decision: string }) => e.decision === "deny")).toBe(true);
-    expect(denied.total_records).toBeGreaterThanOrEqual(4);
+    expect(denied.total_records).toBeGreaterThanOrEqual(3);
     const paged = await ok("listAgentNetworkAccessLogs", {
       query: { page: 2, page_size: 2, sort_by: "cost_usd" },
     });
@@ -363,7 +384,6 @@ describe("the simulated gateway", () => {
     });
     await sim({
       user: ids.alice,
-      provider: ids.openai,
       model: "gpt-5.4",
       input_tokens: 1,
       output_tokens: 1,
@@ -425,13 +445,14 @@ describe("the simulated gateway", () => {
     expect(r.body.response_completion).toBe("done");
   });
 
-  test("privnet-server sim llm sends the request and prints the entry", async () => {
+  test("privnet-server sim llm sends the request and prints the entry; the provider is optional", async () => {
     let stdout = "";
     const spy = jest.spyOn(process.stdout, "write").mockImplementation((chunk: any) => {
       stdout += String(chunk);
       return true;
     });
     let code: number;
+    let routed: number;
     try {
       code = await simMain([
         "llm",
@@ -452,20 +473,39 @@ describe("the simulated gateway", () => {
         "--count",
         "2",
       ]);
+      routed = await simMain([
+        "llm",
+        "--url",
+        s.url,
+        "--model",
+        "gpt-5.4",
+        "--input",
+        "1",
+        "--output",
+        "1",
+        "--group",
+        ids.eng!,
+      ]);
     } finally {
       spy.mockRestore();
     }
     expect(code).toBe(0);
+    expect(routed).toBe(0);
     const lines = stdout
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines).toHaveLength(2);
+    expect(lines).toHaveLength(3);
     expect(lines[0]).toMatchObject({
       decision: "allow",
       session_id: "cli",
       group_ids: [ids.eng],
       input_tokens: 100,
+    });
+    expect(lines[2]).toMatchObject({
+      decision: "allow",
+      resolved_provider_id: ids.catchAll,
+      model: "gpt-5.4",
     });
     expect(stdout).not.toContain(KEY);
   });
