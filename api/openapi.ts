@@ -88,10 +88,21 @@ function parameters(route: ApiRoute, components: Json, reg: z.core.$ZodRegistry<
     const required = new Set((inSchema.required as string[] | undefined) ?? []);
     const inProps = (inSchema.properties ?? {}) as Record<string, Json>;
     const props = (outSchema.properties ?? {}) as Record<string, Json>;
+    const shape = (route.query as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};
     for (const [name, s] of Object.entries(props)) {
-      const { description: _d, ...schema } = s;
+      const { description: _d, ...rendered } = s;
       const description = (inProps[name]?.description ?? s.description) as string | undefined;
-      params.push({ name, in: "query", required: required.has(name), description, schema });
+      const field = shape[name];
+      // A parameter the server reads forgivingly (anything it cannot use reads as the default, as the service
+      // does) is described as what is enforced: an optional string, its meaning in the description. Else the
+      // document would promise a 4xx for a value the server takes.
+      const forgiving =
+        field !== undefined && field.safeParse(undefined).success && field.safeParse("\u0000?").success;
+      const constrained =
+        ["enum", "minimum", "maximum"].some((k) => k in rendered) || rendered.type !== "string";
+      const schema = forgiving && constrained && rendered.type !== "array" ? { type: "string" } : rendered;
+      const isRequired = required.has(name) && !(field?.safeParse(undefined).success ?? false);
+      params.push({ name, in: "query", required: isRequired, description, schema });
     }
   }
   return params;

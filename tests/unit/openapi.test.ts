@@ -103,4 +103,33 @@ describe("OpenAPI document", () => {
   test("the committed docs/openapi.json is what the schemas generate", () => {
     expect(buildOpenApi(committed.info.version)).toEqual(committed);
   });
+
+  // A fuzzer (and any client generator) takes the document at its word: a parameter marked required, or limited
+  // to an enum or a range, must be refused by the server when it is absent or outside; a parameter the server
+  // reads forgivingly (anything else reads as its default) must not be described with limits.
+  const queried = ROUTES.filter((r) => r.query);
+  test.each(queried.map((r) => [r.method, r.path, r] as const))(
+    "%s %s: its query parameters promise only what the server enforces",
+    (method, p, route) => {
+      type Param = { name: string; in: string; required: boolean; schema: Record<string, unknown> };
+      const params = (
+        (committed.paths[p]![method.toLowerCase()] as { parameters?: Param[] }).parameters ?? []
+      ).filter((q) => q.in === "query");
+      const query = route.query!;
+      const broken: string[] = [];
+      for (const q of params) {
+        if (q.required && query.safeParse({}).success)
+          broken.push(`${q.name}: required, but the query parses without it`);
+        const bad = Array.isArray(q.schema.enum)
+          ? "not-a-member"
+          : q.schema.type === "integer"
+            ? "not-a-number"
+            : undefined;
+        if (bad !== undefined && query.safeParse({ [q.name]: bad }).success) {
+          broken.push(`${q.name}: the document limits it, but the query takes ${JSON.stringify(bad)}`);
+        }
+      }
+      expect(broken).toEqual([]);
+    },
+  );
 });
