@@ -422,7 +422,7 @@ describe("the access guard for a Java program (resource plugin, real Java langua
   test(
     "a list naming a new group is unknown as a whole: undecided until the group is applied (pulumi up --target), then the lines equal privnet-access diff's; a broken test stops up before any write",
     async () => {
-      const project = await javaProject(work, "guard-java", javaProgram("access-guard"), { jar: true });
+      const project = await javaProject(work, "guard-java", javaProgram("access-guard"));
       const pack = await installPackage(project.dir);
       const stack = await PulumiStack.init({ project, work, name: "dev", server });
       await stack.config("db", acc.groups.db as string);

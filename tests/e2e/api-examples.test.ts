@@ -184,7 +184,7 @@ const javaPackage = (key: string) => `examples.${file(key).toLowerCase()}`;
 
 /**
  * The Maven project's main class (myproject.App, as docs/languages.md's pom names it): the merged program of the
- * previews' two lists, one per stack (`creates`, `lookups`), so one jar runs both.
+ * previews' two lists, one per stack (`creates`, `lookups`), so one build runs both.
  */
 const JAVA_MAIN = `package myproject;
 

@@ -222,15 +222,15 @@ export async function nodeLife(
 }
 
 /**
- * The life of the Java program (a Maven project under the Java language host, the generated SDK, run as one jar:
- * see javaProject): each stage is the stack's config `components`, as for the Node program.
+ * The life of the Java program (a Maven project under the Java language host, the generated SDK): each stage is
+ * the stack's config `components`, as for the Node program.
  */
 export async function javaLife(
   work: string,
   server: { url: string; token: string },
   prefix: string,
 ): Promise<{ life: Life; stack: PulumiStack }> {
-  const project = await javaProject(work, "java-components", javaProgram("components"), { jar: true });
+  const project = await javaProject(work, "java-components", javaProgram("components"));
   const stack = await PulumiStack.init({ project, work, name: "components", server });
   await stack.config("prefix", prefix);
   const life = await cliLife(stack, (s) => stack.config("components", JSON.stringify(s.components)));

@@ -160,9 +160,9 @@ export async function yamlRunner(
 }
 
 /**
- * The Java program (tests/e2e/programs/java/interrupted, a Maven project under the Java language host, run as one
- * jar) in `<work>/interrupted-java`, stack `ci`, its sizes and prefix in the stack's config; the recovery as for
- * YAML, in another copy of the project built again.
+ * The Java program (tests/e2e/programs/java/interrupted, a Maven project under the Java language host) in
+ * `<work>/interrupted-java`, stack `ci`, its sizes and prefix in the stack's config; the recovery as for YAML, in
+ * another copy of the project built again.
  */
 export async function javaRunner(
   work: string,
@@ -174,7 +174,7 @@ export async function javaRunner(
   return cliRunner(
     work,
     server,
-    (dir) => javaProject(dir, "interrupted-java", program, { jar: true }),
+    (dir) => javaProject(dir, "interrupted-java", program),
     async (stack) => {
       await stack.config("prefix", prefix);
       await stack.config("groups", String(sizes.groups));

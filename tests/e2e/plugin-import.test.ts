@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { countObjects, importProject } from "../support/import-project";
 import { repoRoot } from "./engine";
-import { javaProject, packageJar, writeApp } from "./java";
+import { javaProject, writeApp } from "./java";
 import {
   driftOf,
   enrollPeers,
@@ -219,7 +219,7 @@ describe("privnet-import --format pulumi-import, then pulumi import --file in a 
       const empty =
         "package myproject;\n\npublic class App {\n    public static void main(String[] args) {\n" +
         "        com.pulumi.Pulumi.run(ctx -> {});\n    }\n}\n";
-      const project = await javaProject(work, "adopt-java", empty, { jar: true });
+      const project = await javaProject(work, "adopt-java", empty);
       const stack = await PulumiStack.init({ project, work, name: "adopt", server });
       const code = path.join(work, "Imported.java");
       await stack.cli(["import", "--file", file.file, "--out", code, "--protect=false"], { yes: true });
@@ -246,7 +246,7 @@ describe("privnet-import --format pulumi-import, then pulumi import --file in a 
         );
       for (const r of file.resources) expect(app).toContain(`"${r.name}"`);
       writeApp(project, app);
-      await packageJar(project);
+      // The preview compiles the edited code (the host's `mvn compile exec:java`), then runs it.
       await stack.cli(["preview", "--expect-no-changes"]);
       expect(driftOf(await stack.refreshPreview())).toEqual([]);
       expect(await countObjects(server.client, KINDS)).toEqual(before);
