@@ -93,7 +93,11 @@ M._resolveFilename = function (...a) { const f = orig.apply(this, a); if (!M.isB
 });
 
 test("GetSchema answers the package schema with every kind and lookup", async () => {
-  const schema = JSON.parse(await plugin.getSchema());
+  const text = await plugin.getSchema();
+  // The answer is encoded once from the file's bytes: the client decodes exactly the file's text, twice over.
+  expect(text).toBe(fs.readFileSync(path.join(root, "plugin", "schema.json"), "utf8"));
+  expect(await plugin.getSchema()).toBe(text);
+  const schema = JSON.parse(text);
   expect(schema.name).toBe("privnet");
   for (const k of kinds) expect(Object.keys(schema.resources)).toContain(`privnet:index:${k}`);
   expect(Object.keys(schema.functions)).toContain("privnet:index:getGroup");
