@@ -37,6 +37,7 @@ import * as grpc from "@grpc/grpc-js";
 import { ResourceProviderService, type IResourceProviderServer } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as pb from "@pulumi/pulumi/proto/provider_pb";
 import * as pluginPb from "@pulumi/pulumi/proto/plugin_pb";
+import { BinaryWriter } from "google-protobuf";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct, type JavaScriptValue } from "google-protobuf/google/protobuf/struct_pb";
 import { readFileSync } from "node:fs";
@@ -72,12 +73,44 @@ function packageRoot(): string {
 const ROOT = packageRoot();
 const VERSION: string = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).version;
 
+const SCHEMA_FILE = path.join(ROOT, "plugin", "schema.json");
+
 let schemaText: string | undefined;
 /** The package schema, read once when first asked for. */
 export function schema(): string {
-  schemaText ??= readFileSync(path.join(ROOT, "plugin", "schema.json"), "utf8");
+  schemaText ??= readFileSync(SCHEMA_FILE, "utf8");
   return schemaText;
 }
+
+let schemaAnswerBytes: Buffer | undefined;
+/**
+ * GetSchema's answer as it goes on the wire, encoded once from the schema file's bytes by google-protobuf's own
+ * writer: field 1 of GetSchemaResponse (`schema`) with the file's UTF-8 bytes, which is how protobuf encodes a
+ * string field (a string and a bytes field share their wire form). Built as a message, the 0.9 MB schema would be
+ * read into a string and encoded back to UTF-8 character by character, at every start of the instance a YAML
+ * program's language host starts for the schema alone (30-45 ms of CPU, before the program can run).
+ */
+export function schemaAnswer(): Buffer {
+  if (!schemaAnswerBytes) {
+    const writer = new BinaryWriter();
+    writer.writeBytes(1, readFileSync(SCHEMA_FILE));
+    const bytes = writer.getResultBuffer();
+    schemaAnswerBytes = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+  return schemaAnswerBytes;
+}
+
+/**
+ * The service definition the server serves: the SDK's generated one, except that GetSchema's handler answers the
+ * encoded bytes of {@link schemaAnswer}, which go out as they are.
+ */
+const SERVICE: grpc.ServiceDefinition = {
+  ...ResourceProviderService,
+  getSchema: {
+    ...ResourceProviderService.getSchema,
+    responseSerialize: (answer: Buffer) => answer,
+  },
+};
 
 /** Output names of each resource token, from the schema (used to mark outputs unknown in a preview). */
 let outputNames: Map<string, string[]> | undefined;
@@ -321,11 +354,16 @@ function diffResponse(
   return res;
 }
 
+/** The handlers: the SDK's server interface, GetSchema answering encoded bytes ({@link schemaAnswer}). */
+export type PluginService = Omit<IResourceProviderServer, "list" | "getSchema"> & {
+  getSchema: grpc.handleUnaryCall<pb.GetSchemaRequest, Buffer>;
+};
+
 /**
  * The service implementation: each RPC a thin translation to the lifecycle. List (server streaming) has no handler:
  * grpc-js answers UNIMPLEMENTED for it, as for any method left out.
  */
-export function providerService(state = new PluginState()): Omit<IResourceProviderServer, "list"> {
+export function providerService(state = new PluginState()): PluginService {
   return {
     handshake: unary(async (req: pb.ProviderHandshakeRequest) => {
       if (req.getEngineAddress()) setEngineAddress(req.getEngineAddress());
@@ -343,9 +381,7 @@ export function providerService(state = new PluginState()): Omit<IResourceProvid
           `privnet: no sub-package ${req.getSubpackageName()}`,
         );
       }
-      const res = new pb.GetSchemaResponse();
-      res.setSchema(schema());
-      return res;
+      return schemaAnswer();
     }),
     checkConfig: unary(async (req: pb.CheckRequest) => {
       const { props } = reveal(toJs(req.getNews()));
@@ -589,7 +625,7 @@ export interface PluginServer {
 export function serve(state = new PluginState()): Promise<PluginServer> {
   const server = new grpc.Server({ "grpc.max_receive_message_length": MAX_RECEIVE_BYTES });
   const calls = new CallCount();
-  server.addService(ResourceProviderService, calls.count(providerService(state)));
+  server.addService(SERVICE, calls.count(providerService(state)));
   const stop = () =>
     new Promise<void>((resolve) => {
       const answering = calls.active > 0;

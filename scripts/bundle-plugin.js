@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * Bundles the resource plugin into one file, dist/plugin/bundle.js, after `tsc` (part of `npm run build`).
+ * Bundles the resource plugin into one file, dist/plugin/bundle.js, after `tsc` (part of `npm run build`), and
+ * writes the process's entry, dist/plugin/start.js, which turns on Node's compile cache before loading it.
  *
  * Why: the engine waits for the plugin at every command (spawn to port, then the first call loads the provider),
  * and CPU the plugin spends competes with the engine on small machines. Loaded from ~360 separate modules
@@ -41,6 +42,26 @@ async function bundle() {
     legalComments: "eof",
     logLevel: "warning",
     metafile: true,
+  });
+  // The process's entry (bin/pulumi-resource-privnet runs it): Node's compile cache on, then the bundle, which the
+  // cache then keeps compiled between starts. Node turns the cache on this way without the launcher running
+  // commands (id, mkdir, ls) to choose its directory at every start (provider/compile-cache.ts chooses it).
+  await esbuild.build({
+    stdin: {
+      contents: 'require("../provider/compile-cache.js").enableCompileCache();\nrequire("./bundle.js");\n',
+      resolveDir: pluginDir,
+      sourcefile: "start-entry.js",
+      loader: "js",
+    },
+    bundle: true,
+    platform: "node",
+    target: "node22",
+    format: "cjs",
+    outfile: path.join(pluginDir, "start.js"),
+    external: ["./bundle.js"],
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: "warning",
   });
   const inputs = Object.keys(result.metafile.inputs).sort();
   fs.writeFileSync(path.join(pluginDir, "bundle-inputs.json"), `${JSON.stringify(inputs, null, 1)}\n`);

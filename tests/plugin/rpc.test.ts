@@ -88,12 +88,18 @@ M._resolveFilename = function (...a) { const f = orig.apply(this, a); if (!M.isB
     requests.some((e) => e.method === "DELETE" && e.path.endsWith(`/${created.id}`) && e.status < 300),
   ).toBe(true);
   const files = fs.existsSync(seen) ? fs.readFileSync(seen, "utf8").split("\n").filter(Boolean) : [];
-  // Only the launcher's entry, dist/plugin/bundle.js, as the main module.
-  expect(files.filter((f) => f !== hook)).toEqual([path.join(root, "dist", "plugin", "bundle.js")]);
+  // Only the launcher's entry (dist/plugin/start.js, which turns on the compile cache) and the bundle it loads.
+  expect(files.filter((f) => f !== hook)).toEqual(
+    ["start.js", "bundle.js"].map((f) => path.join(root, "dist", "plugin", f)),
+  );
 });
 
 test("GetSchema answers the package schema with every kind and lookup", async () => {
-  const schema = JSON.parse(await plugin.getSchema());
+  const text = await plugin.getSchema();
+  // The answer is encoded once from the file's bytes: the client decodes exactly the file's text, twice over.
+  expect(text).toBe(fs.readFileSync(path.join(root, "plugin", "schema.json"), "utf8"));
+  expect(await plugin.getSchema()).toBe(text);
+  const schema = JSON.parse(text);
   expect(schema.name).toBe("privnet");
   for (const k of kinds) expect(Object.keys(schema.resources)).toContain(`privnet:index:${k}`);
   expect(Object.keys(schema.functions)).toContain("privnet:index:getGroup");
