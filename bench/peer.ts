@@ -112,6 +112,13 @@ export interface PluginSectionResult extends PeerSectionResult {
   beforePlugin?: string;
 }
 
+/** The peer's release named in its YAML projects (its CHANGELOG's newest at the commit bench/README.md builds). */
+const PEER_VERSION = "0.5.4";
+
+/** This package's version, which its YAML projects name beside the plugin's path. */
+const packageVersion = (): string =>
+  (JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
+
 /** The peer's plugin binary: $PRIVNET_PEER_PLUGIN, else the build documented in bench/README.md. */
 export function peerBinary(): string {
   return (
@@ -275,9 +282,12 @@ async function yamlStack(opts: {
     passphrase: "bench-passphrase",
     extra: { PRIVNET_API_URL: undefined, PRIVNET_TOKEN: undefined },
   });
+  // Each plugin is named with a version, as docs/plugin.md advises: the CLI then starts it once per command, not a
+  // second time for the schema. The same for every hosting (ours, the other build, the floor, the peer).
+  const version = opts.pkg === "privnet" ? packageVersion() : PEER_VERSION;
   const header =
     `name: bench-${opts.variant}\nruntime: yaml\n` +
-    `plugins:\n  providers:\n    - name: ${opts.pkg}\n      path: ${opts.pluginDir}\n`;
+    `plugins:\n  providers:\n    - name: ${opts.pkg}\n      path: ${opts.pluginDir}\n      version: ${version}\n`;
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `${header}resources: {}\n`);
   const cli = async (args: string[], o: { yes?: boolean; input?: string } = {}) =>
     runPulumi(args, { cwd: dir, env, yes: o.yes, input: o.input, timeoutMs: 20 * 60_000 });
@@ -340,7 +350,8 @@ async function tsStack(opts: {
   if (opts.plugin) {
     fs.appendFileSync(
       path.join(project.dir, "Pulumi.yaml"),
-      "plugins:\n  providers:\n    - name: privnet\n      path: ./node_modules/pulumi-privnet/bin\n",
+      "plugins:\n  providers:\n    - name: privnet\n      path: ./node_modules/pulumi-privnet/bin\n" +
+        `      version: ${packageVersion()}\n`,
     );
   }
   const backendDir = path.join(opts.workDir, `peer-${variant}-state`);
