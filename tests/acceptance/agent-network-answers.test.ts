@@ -32,6 +32,15 @@ const login = async (email: string, password: string | undefined) =>
       budgetRules: (await t.client.call<unknown[]>("listAgentNetworkBudgetRules")).length,
     };
     expect(held).toEqual({ settings: "", providers: 0, policies: 0, guardrails: 0, budgetRules: 0 });
+    // The gateway's history outlives the objects: after traffic through the target's gateway (the tier's
+    // llm-traffic file, or any earlier use), consumption, usage and the access logs are not the fresh account's.
+    // Those reads are then left out of the comparison, by name in the report; every other step is still compared.
+    const consumption = await t.client.call<unknown[]>("listAgentNetworkConsumption");
+    const logged = (await t.client.call<{ total_records: number }>("listAgentNetworkAccessLogs"))
+      .total_records;
+    const history = consumption.length > 0 || logged > 0;
+    const readsHistory = (p: string) =>
+      /^\/api\/agent-network\/(consumption|usage\/|access-logs|access-log-sessions)/.test(p);
     const answers = await runSequence(t.url, t.token, { login });
     if (process.env.PRIVNET_AGENT_NETWORK_RECORD === "1") {
       const recording: Recording = {
@@ -45,7 +54,12 @@ const login = async (email: string, password: string | undefined) =>
     }
     const recording = JSON.parse(fs.readFileSync(FIXTURE, "utf8")) as Recording;
     const problems: string[] = [];
+    const leftOut: string[] = [];
     for (const step of SEQUENCE) {
+      if (history && step.method === "GET" && readsHistory(step.path)) {
+        leftOut.push(step.name);
+        continue;
+      }
       const expected = recording.answers.find((a) => a.name === step.name);
       const actual = answers.find((a) => a.name === step.name)!;
       if (!expected) problems.push(`${step.name}: not in the recording (record it again)`);
@@ -57,7 +71,12 @@ const login = async (email: string, password: string | undefined) =>
       check: "recorded sequence",
       kind: "AgentNetwork",
       status: problems.length ? "failed" : "passed",
-      detail: `${SEQUENCE.length - problems.length}/${SEQUENCE.length} steps as recorded`,
+      detail:
+        `${SEQUENCE.length - leftOut.length - problems.length}/${SEQUENCE.length - leftOut.length} steps as recorded` +
+        (leftOut.length
+          ? `; ${leftOut.length} reads of the gateway's history left out (the account has ${consumption.length} ` +
+            `consumption rows and ${logged} access-log entries from earlier traffic): ${leftOut.join(", ")}`
+          : ""),
     });
     expect(problems).toEqual([]);
   }, 300_000);
