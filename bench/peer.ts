@@ -285,6 +285,9 @@ async function yamlStack(opts: {
   // Each plugin is named with a version, as docs/plugin.md advises: the CLI then starts it once per command, not a
   // second time for the schema. The same for every hosting (ours, the other build, the floor, the peer).
   const version = opts.pkg === "privnet" ? packageVersion() : PEER_VERSION;
+  // Pulumi YAML keeps the schema it read beside the plugin's directory and trusts it while that directory is older:
+  // a build made in place since would be described by an earlier build's schema. Start every run from the plugin.
+  fs.rmSync(path.join(path.dirname(opts.pluginDir), `schema-${opts.pkg}-${version}-.json`), { force: true });
   const header =
     `name: bench-${opts.variant}\nruntime: yaml\n` +
     `plugins:\n  providers:\n    - name: ${opts.pkg}\n      path: ${opts.pluginDir}\n      version: ${version}\n`;
