@@ -10,11 +10,9 @@ import { llmDiffLines } from "../../access/llm";
 import { UNKNOWN } from "../../model/mapping";
 import { Guard, type Analysis } from "../../policy/analysis";
 import { accessChangeViolations, accessTestViolations } from "../../policy/checks";
-import type { ValidatedResource } from "../../policy/stack";
 import type { Listed } from "../../provider/spec";
 
-const T = "pulumi-nodejs:dynamic/privnet:";
-const urn = (kind: string, name: string) => `urn:pulumi:dev::proj::${T}${kind}::${name}`;
+import { resource, T, urn } from "../support/guard-stack";
 const listed = (id: string, object: Record<string, unknown>): Listed => ({
   id,
   object: { id, ...object },
@@ -105,22 +103,6 @@ function state(
     ...extra,
   ];
   return JSON.stringify({ version: 3, deployment: { resources } });
-}
-
-function resource(
-  kind: string,
-  name: string,
-  props: Record<string, unknown>,
-  deps: Record<string, string[]> = {},
-): ValidatedResource {
-  return {
-    type: `${T}${kind}`,
-    urn: urn(kind, name),
-    props,
-    propertyDependencies: Object.fromEntries(
-      Object.entries(deps).map(([k, v]) => [k, v.map((u) => ({ urn: u }))]),
-    ),
-  };
 }
 
 const budget = (usd: number, window = 86400) => ({

@@ -10,19 +10,11 @@ import { UNKNOWN } from "../../model/mapping";
 import { Guard, SharedFailure, type Analysis } from "../../policy/analysis";
 import { accessChangeViolations, accessTestViolations, broadAccessViolations } from "../../policy/checks";
 import { connectionOf, levelOf, sensitiveGroupsOf, testsFileOf, GuardConfigError } from "../../policy/config";
-import {
-  kindOfType,
-  parseState,
-  plannedOf,
-  providerUrl,
-  rawProps,
-  type ValidatedResource,
-} from "../../policy/stack";
+import { kindOfType, parseState, plannedOf, providerUrl, rawProps } from "../../policy/stack";
 import { parseTests } from "../../access/expectations";
 import type { Listed } from "../../provider/spec";
 
-const T = "pulumi-nodejs:dynamic/privnet:";
-const urn = (kind: string, name: string) => `urn:pulumi:dev::proj::${T}${kind}::${name}`;
+import { resource, T, urn } from "../support/guard-stack";
 
 /** The account now: laptops, a database, an office router with a network resource, one policy. */
 function live(): Map<string, Listed[]> {
@@ -138,22 +130,6 @@ function state(
     ...extra,
   ];
   return JSON.stringify({ version: 3, deployment: { resources } });
-}
-
-function resource(
-  kind: string,
-  name: string,
-  props: Record<string, unknown>,
-  deps: Record<string, string[]> = {},
-): ValidatedResource {
-  return {
-    type: `${T}${kind}`,
-    urn: urn(kind, name),
-    props,
-    propertyDependencies: Object.fromEntries(
-      Object.entries(deps).map(([k, v]) => [k, v.map((u) => ({ urn: u }))]),
-    ),
-  };
 }
 
 const webPolicy = (over: Record<string, unknown> = {}) =>
