@@ -161,6 +161,26 @@ describe("TypeScript program through the resource plugin (pulumi-privnet/plugin)
   );
 
   it(
+    "type-checked, with the tsconfig privnet-import writes (moduleResolution node10, which reads no `exports`), " +
+      "the program compiles and previews no changes",
+    async () => {
+      // Pulumi's own TypeScript template says `"moduleResolution": "node"` (node10): the subpath's types must be
+      // found through package.json's typesVersions, or ts-node fails with TS2307 before the first resource.
+      expect(JSON.parse(tsconfigJson()).compilerOptions.moduleResolution).toMatch(/^node(10)?$/);
+      const saved = stack.env.PULUMI_NODEJS_TRANSPILE_ONLY;
+      stack.env.PULUMI_NODEJS_TRANSPILE_ONLY = "false";
+      stack.env.TS_NODE_CACHE = "false";
+      try {
+        expect(changesOf(await stack.preview())).toEqual([]);
+      } finally {
+        stack.env.PULUMI_NODEJS_TRANSPILE_ONLY = saved;
+        delete stack.env.TS_NODE_CACHE;
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
     "a rename is one in-place update of the group, and the API has the new name",
     async () => {
       await stack.config("opsName", "operations");
