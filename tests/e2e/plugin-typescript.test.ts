@@ -167,13 +167,13 @@ describe("TypeScript program through the resource plugin (pulumi-privnet/plugin)
       // Pulumi's own TypeScript template says `"moduleResolution": "node"` (node10): the subpath's types must be
       // found through package.json's typesVersions, or ts-node fails with TS2307 before the first resource.
       expect(JSON.parse(tsconfigJson()).compilerOptions.moduleResolution).toMatch(/^node(10)?$/);
-      const saved = stack.env.PULUMI_NODEJS_TRANSPILE_ONLY;
       stack.env.PULUMI_NODEJS_TRANSPILE_ONLY = "false";
       stack.env.TS_NODE_CACHE = "false";
       try {
         expect(changesOf(await stack.preview())).toEqual([]);
       } finally {
-        stack.env.PULUMI_NODEJS_TRANSPILE_ONLY = saved;
+        // The other tests run transpile-only (beforeAll).
+        stack.env.PULUMI_NODEJS_TRANSPILE_ONLY = "true";
         delete stack.env.TS_NODE_CACHE;
       }
     },
