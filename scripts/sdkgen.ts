@@ -9,6 +9,7 @@ import type { ComponentSpec } from "../components/spec";
 import { KIND_INPUT } from "../provider/spec";
 import { formerNamesOf, PROVIDERS } from "../provider/registry";
 import { deprecationOf } from "../provider/lifecycle";
+import { TYPE_PREFIX, token } from "../model/hidden-inputs";
 import { camel, describe, isOptional, shapeOf } from "../model/schema";
 import { renameFields, snakeNames } from "../model/mapping";
 import type { ResourceSpec } from "../provider/spec";
@@ -17,6 +18,10 @@ import { formatted } from "./format";
 import { docComment, mdEscape, schemaType } from "./text";
 
 type Mode = "input" | "output";
+
+/** The type prefixes of the two class sets: through the resource plugin, and the dynamic providers'. */
+const PLUGIN_PREFIX = token("");
+const DYNAMIC_PREFIX = TYPE_PREFIX;
 
 /** TypeScript type of a schema's value, camelCase keys; inputs wrap members in pulumi.Input. */
 export function tsType(schema: z.ZodType, mode: Mode): string {
@@ -63,12 +68,22 @@ function classParts(spec: ResourceSpec) {
 }
 
 /**
- * The options a kind's constructor registers with: its secrets and, for a kind with earlier names, a type alias of
- * each earlier type (`prefix` + name), so that a resource moved from a deprecated kind is the same resource.
+ * The types a kind's class names as aliases: for a kind with earlier names, each earlier type (`prefix` + name), so
+ * that a resource moved from a deprecated kind is the same resource; through the plugin (`privnet:index:`), also the
+ * dynamic providers' types of the kind and of its earlier names, so that a TypeScript stack made with
+ * `pulumi-privnet`'s classes moves to `pulumi-privnet/plugin`'s in place (docs/plugin.md).
  */
+function aliasTypesOf(spec: ResourceSpec, prefix: string): string[] {
+  const former = formerNamesOf(spec);
+  const types = former.map((n) => `${prefix}${n}`);
+  if (prefix === PLUGIN_PREFIX) types.push(...[spec.name, ...former].map((n) => `${DYNAMIC_PREFIX}${n}`));
+  return types;
+}
+
+/** The options a kind's constructor registers with: its secrets and its aliases ({@link aliasTypesOf}). */
 function optionsOf(spec: ResourceSpec, prefix: string, secrets: string[]): string {
-  const former = formerNamesOf(spec).map((n) => `${prefix}${n}`);
-  const opts = former.length ? `withAliases(opts, ${JSON.stringify(former)})` : "opts";
+  const types = aliasTypesOf(spec, prefix);
+  const opts = types.length ? `withAliases(opts, ${JSON.stringify(types)})` : "opts";
   return `withSecrets(${opts}, ${JSON.stringify(secrets)})`;
 }
 
@@ -79,9 +94,9 @@ function deprecatedTag(spec: ResourceSpec): string {
     : "";
 }
 
-/** The module's alias helper, for kinds with earlier names. */
-function aliasHelper(spec: ResourceSpec): string {
-  return formerNamesOf(spec).length
+/** The module's alias helper, for kinds with aliases. */
+function aliasHelper(spec: ResourceSpec, prefix: string): string {
+  return aliasTypesOf(spec, prefix).length
     ? `
 function withAliases(opts: pulumi.CustomResourceOptions | undefined, types: string[]): pulumi.CustomResourceOptions {
   return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
@@ -169,9 +184,9 @@ ${registration(
   `      ...OUTPUTS,
       ...args,
 ${secretWraps}`,
-  `${spec.name}.__pulumiType, name, props, ${optionsOf(spec, "privnet:index:", secrets)}`,
+  `${spec.name}.__pulumiType, name, props, ${optionsOf(spec, PLUGIN_PREFIX, secrets)}`,
 )}  }
-${classTail(spec, getDoc)}${aliasHelper(spec)}`;
+${classTail(spec, getDoc)}${aliasHelper(spec, PLUGIN_PREFIX)}`;
 }
 
 /** The sdk class of one resource kind. */
@@ -229,9 +244,9 @@ ${secretWraps}
       ...ownerInput(name, "${spec.name}", opts),
       // The provider, as \`pulumi.dynamic.Resource\` would serialize it (see sdk/serialized-provider.ts).
       [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,`,
-  `${spec.name}.__pulumiType, name, props, ${optionsOf(spec, "pulumi-nodejs:dynamic/privnet:", secrets)}`,
+  `${spec.name}.__pulumiType, name, props, ${optionsOf(spec, DYNAMIC_PREFIX, secrets)}`,
 )}  }
-${classTail(spec, getDoc)}${aliasHelper(spec)}`;
+${classTail(spec, getDoc)}${aliasHelper(spec, DYNAMIC_PREFIX)}`;
 }
 
 /** The reference page of one resource kind. */

@@ -77,7 +77,12 @@ export class AgentNetworkBudgetRule extends pulumi.CustomResource {
         ...OUTPUTS,
         ...args,
       };
-      super(AgentNetworkBudgetRule.__pulumiType, name, props, withSecrets(opts, []));
+      super(
+        AgentNetworkBudgetRule.__pulumiType,
+        name,
+        props,
+        withSecrets(withAliases(opts, ["pulumi-nodejs:dynamic/privnet:AgentNetworkBudgetRule"]), []),
+      );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);
     }
@@ -116,4 +121,11 @@ function withSecrets(
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
   };
+}
+
+function withAliases(
+  opts: pulumi.CustomResourceOptions | undefined,
+  types: string[],
+): pulumi.CustomResourceOptions {
+  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

@@ -80,7 +80,12 @@ export class AgentNetworkPolicy extends pulumi.CustomResource {
         ...OUTPUTS,
         ...args,
       };
-      super(AgentNetworkPolicy.__pulumiType, name, props, withSecrets(opts, []));
+      super(
+        AgentNetworkPolicy.__pulumiType,
+        name,
+        props,
+        withSecrets(withAliases(opts, ["pulumi-nodejs:dynamic/privnet:AgentNetworkPolicy"]), []),
+      );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);
     }
@@ -119,4 +124,11 @@ function withSecrets(
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
   };
+}
+
+function withAliases(
+  opts: pulumi.CustomResourceOptions | undefined,
+  types: string[],
+): pulumi.CustomResourceOptions {
+  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

@@ -103,7 +103,12 @@ export class AgentNetworkProvider extends pulumi.CustomResource {
         ...args,
         apiKey: args.apiKey === undefined ? undefined : pulumi.secret(args.apiKey),
       };
-      super(AgentNetworkProvider.__pulumiType, name, props, withSecrets(opts, ["apiKey"]));
+      super(
+        AgentNetworkProvider.__pulumiType,
+        name,
+        props,
+        withSecrets(withAliases(opts, ["pulumi-nodejs:dynamic/privnet:AgentNetworkProvider"]), ["apiKey"]),
+      );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);
     }
@@ -142,4 +147,11 @@ function withSecrets(
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
   };
+}
+
+function withAliases(
+  opts: pulumi.CustomResourceOptions | undefined,
+  types: string[],
+): pulumi.CustomResourceOptions {
+  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

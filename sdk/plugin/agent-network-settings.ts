@@ -63,7 +63,12 @@ export class AgentNetworkSettings extends pulumi.CustomResource {
         ...OUTPUTS,
         ...args,
       };
-      super(AgentNetworkSettings.__pulumiType, name, props, withSecrets(opts, []));
+      super(
+        AgentNetworkSettings.__pulumiType,
+        name,
+        props,
+        withSecrets(withAliases(opts, ["pulumi-nodejs:dynamic/privnet:AgentNetworkSettings"]), []),
+      );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);
     }
@@ -102,4 +107,11 @@ function withSecrets(
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
   };
+}
+
+function withAliases(
+  opts: pulumi.CustomResourceOptions | undefined,
+  types: string[],
+): pulumi.CustomResourceOptions {
+  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

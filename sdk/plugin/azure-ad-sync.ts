@@ -62,7 +62,14 @@ export class AzureAdSync extends pulumi.CustomResource {
         AzureAdSync.__pulumiType,
         name,
         props,
-        withSecrets(withAliases(opts, ["privnet:index:DirectorySyncVendorE"]), ["clientSecret"]),
+        withSecrets(
+          withAliases(opts, [
+            "privnet:index:DirectorySyncVendorE",
+            "pulumi-nodejs:dynamic/privnet:AzureAdSync",
+            "pulumi-nodejs:dynamic/privnet:DirectorySyncVendorE",
+          ]),
+          ["clientSecret"],
+        ),
       );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

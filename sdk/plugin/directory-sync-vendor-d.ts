@@ -58,7 +58,14 @@ export class DirectorySyncVendorD extends pulumi.CustomResource {
         serviceAccountKey:
           args.serviceAccountKey === undefined ? undefined : pulumi.secret(args.serviceAccountKey),
       };
-      super(DirectorySyncVendorD.__pulumiType, name, props, withSecrets(opts, ["serviceAccountKey"]));
+      super(
+        DirectorySyncVendorD.__pulumiType,
+        name,
+        props,
+        withSecrets(withAliases(opts, ["pulumi-nodejs:dynamic/privnet:DirectorySyncVendorD"]), [
+          "serviceAccountKey",
+        ]),
+      );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);
     }
@@ -97,4 +104,11 @@ function withSecrets(
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
   };
+}
+
+function withAliases(
+  opts: pulumi.CustomResourceOptions | undefined,
+  types: string[],
+): pulumi.CustomResourceOptions {
+  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

@@ -63,7 +63,14 @@ export class DirectorySyncVendorE extends pulumi.CustomResource {
         ...args,
         clientSecret: args.clientSecret === undefined ? undefined : pulumi.secret(args.clientSecret),
       };
-      super(DirectorySyncVendorE.__pulumiType, name, props, withSecrets(opts, ["clientSecret"]));
+      super(
+        DirectorySyncVendorE.__pulumiType,
+        name,
+        props,
+        withSecrets(withAliases(opts, ["pulumi-nodejs:dynamic/privnet:DirectorySyncVendorE"]), [
+          "clientSecret",
+        ]),
+      );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);
     }
@@ -102,4 +109,11 @@ function withSecrets(
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
   };
+}
+
+function withAliases(
+  opts: pulumi.CustomResourceOptions | undefined,
+  types: string[],
+): pulumi.CustomResourceOptions {
+  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

@@ -66,7 +66,14 @@ export class EdrFalcon extends pulumi.CustomResource {
         EdrFalcon.__pulumiType,
         name,
         props,
-        withSecrets(withAliases(opts, ["privnet:index:EdrVendorC"]), ["clientId", "secret"]),
+        withSecrets(
+          withAliases(opts, [
+            "privnet:index:EdrVendorC",
+            "pulumi-nodejs:dynamic/privnet:EdrFalcon",
+            "pulumi-nodejs:dynamic/privnet:EdrVendorC",
+          ]),
+          ["clientId", "secret"],
+        ),
       );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -71,7 +71,15 @@ export class EdrHuntress extends pulumi.CustomResource {
         apiKey: args.apiKey === undefined ? undefined : pulumi.secret(args.apiKey),
         apiSecret: args.apiSecret === undefined ? undefined : pulumi.secret(args.apiSecret),
       };
-      super(EdrHuntress.__pulumiType, name, props, withSecrets(opts, ["apiKey", "apiSecret"]));
+      super(
+        EdrHuntress.__pulumiType,
+        name,
+        props,
+        withSecrets(withAliases(opts, ["pulumi-nodejs:dynamic/privnet:EdrHuntress"]), [
+          "apiKey",
+          "apiSecret",
+        ]),
+      );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);
     }
@@ -110,4 +118,11 @@ function withSecrets(
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
   };
+}
+
+function withAliases(
+  opts: pulumi.CustomResourceOptions | undefined,
+  types: string[],
+): pulumi.CustomResourceOptions {
+  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

@@ -65,7 +65,14 @@ export class EdrIntune extends pulumi.CustomResource {
         EdrIntune.__pulumiType,
         name,
         props,
-        withSecrets(withAliases(opts, ["privnet:index:EdrVendorB"]), ["secret"]),
+        withSecrets(
+          withAliases(opts, [
+            "privnet:index:EdrVendorB",
+            "pulumi-nodejs:dynamic/privnet:EdrIntune",
+            "pulumi-nodejs:dynamic/privnet:EdrVendorB",
+          ]),
+          ["secret"],
+        ),
       );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -82,7 +82,14 @@ export class EdrSentinelOne extends pulumi.CustomResource {
         EdrSentinelOne.__pulumiType,
         name,
         props,
-        withSecrets(withAliases(opts, ["privnet:index:EdrVendorA"]), ["apiToken"]),
+        withSecrets(
+          withAliases(opts, [
+            "privnet:index:EdrVendorA",
+            "pulumi-nodejs:dynamic/privnet:EdrSentinelOne",
+            "pulumi-nodejs:dynamic/privnet:EdrVendorA",
+          ]),
+          ["apiToken"],
+        ),
       );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

@@ -80,7 +80,12 @@ export class EdrVendorA extends pulumi.CustomResource {
         ...args,
         apiToken: args.apiToken === undefined ? undefined : pulumi.secret(args.apiToken),
       };
-      super(EdrVendorA.__pulumiType, name, props, withSecrets(opts, ["apiToken"]));
+      super(
+        EdrVendorA.__pulumiType,
+        name,
+        props,
+        withSecrets(withAliases(opts, ["pulumi-nodejs:dynamic/privnet:EdrVendorA"]), ["apiToken"]),
+      );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);
     }
@@ -119,4 +124,11 @@ function withSecrets(
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
   };
+}
+
+function withAliases(
+  opts: pulumi.CustomResourceOptions | undefined,
+  types: string[],
+): pulumi.CustomResourceOptions {
+  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

@@ -63,7 +63,12 @@ export class EdrVendorB extends pulumi.CustomResource {
         ...args,
         secret: args.secret === undefined ? undefined : pulumi.secret(args.secret),
       };
-      super(EdrVendorB.__pulumiType, name, props, withSecrets(opts, ["secret"]));
+      super(
+        EdrVendorB.__pulumiType,
+        name,
+        props,
+        withSecrets(withAliases(opts, ["pulumi-nodejs:dynamic/privnet:EdrVendorB"]), ["secret"]),
+      );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);
     }
@@ -102,4 +107,11 @@ function withSecrets(
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
   };
+}
+
+function withAliases(
+  opts: pulumi.CustomResourceOptions | undefined,
+  types: string[],
+): pulumi.CustomResourceOptions {
+  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

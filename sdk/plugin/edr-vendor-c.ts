@@ -64,7 +64,12 @@ export class EdrVendorC extends pulumi.CustomResource {
         clientId: args.clientId === undefined ? undefined : pulumi.secret(args.clientId),
         secret: args.secret === undefined ? undefined : pulumi.secret(args.secret),
       };
-      super(EdrVendorC.__pulumiType, name, props, withSecrets(opts, ["clientId", "secret"]));
+      super(
+        EdrVendorC.__pulumiType,
+        name,
+        props,
+        withSecrets(withAliases(opts, ["pulumi-nodejs:dynamic/privnet:EdrVendorC"]), ["clientId", "secret"]),
+      );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);
     }
@@ -103,4 +108,11 @@ function withSecrets(
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
   };
+}
+
+function withAliases(
+  opts: pulumi.CustomResourceOptions | undefined,
+  types: string[],
+): pulumi.CustomResourceOptions {
+  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

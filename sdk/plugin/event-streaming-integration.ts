@@ -49,7 +49,14 @@ export class EventStreamingIntegration extends pulumi.CustomResource {
         ...args,
         config: args.config === undefined ? undefined : pulumi.secret(args.config),
       };
-      super(EventStreamingIntegration.__pulumiType, name, props, withSecrets(opts, ["config"]));
+      super(
+        EventStreamingIntegration.__pulumiType,
+        name,
+        props,
+        withSecrets(withAliases(opts, ["pulumi-nodejs:dynamic/privnet:EventStreamingIntegration"]), [
+          "config",
+        ]),
+      );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);
     }
@@ -91,4 +98,11 @@ function withSecrets(
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
   };
+}
+
+function withAliases(
+  opts: pulumi.CustomResourceOptions | undefined,
+  types: string[],
+): pulumi.CustomResourceOptions {
+  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

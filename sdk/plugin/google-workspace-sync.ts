@@ -57,7 +57,14 @@ export class GoogleWorkspaceSync extends pulumi.CustomResource {
         GoogleWorkspaceSync.__pulumiType,
         name,
         props,
-        withSecrets(withAliases(opts, ["privnet:index:DirectorySyncVendorD"]), ["serviceAccountKey"]),
+        withSecrets(
+          withAliases(opts, [
+            "privnet:index:DirectorySyncVendorD",
+            "pulumi-nodejs:dynamic/privnet:GoogleWorkspaceSync",
+            "pulumi-nodejs:dynamic/privnet:DirectorySyncVendorD",
+          ]),
+          ["serviceAccountKey"],
+        ),
       );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);

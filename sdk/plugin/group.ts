@@ -53,7 +53,12 @@ export class Group extends pulumi.CustomResource {
         ...OUTPUTS,
         ...args,
       };
-      super(Group.__pulumiType, name, props, withSecrets(opts, []));
+      super(
+        Group.__pulumiType,
+        name,
+        props,
+        withSecrets(withAliases(opts, ["pulumi-nodejs:dynamic/privnet:Group"]), []),
+      );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);
     }
@@ -92,4 +97,11 @@ function withSecrets(
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
   };
+}
+
+function withAliases(
+  opts: pulumi.CustomResourceOptions | undefined,
+  types: string[],
+): pulumi.CustomResourceOptions {
+  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

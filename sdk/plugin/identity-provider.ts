@@ -45,7 +45,12 @@ export class IdentityProvider extends pulumi.CustomResource {
         ...args,
         clientSecret: args.clientSecret === undefined ? undefined : pulumi.secret(args.clientSecret),
       };
-      super(IdentityProvider.__pulumiType, name, props, withSecrets(opts, ["clientSecret"]));
+      super(
+        IdentityProvider.__pulumiType,
+        name,
+        props,
+        withSecrets(withAliases(opts, ["pulumi-nodejs:dynamic/privnet:IdentityProvider"]), ["clientSecret"]),
+      );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);
     }
@@ -84,4 +89,11 @@ function withSecrets(
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
   };
+}
+
+function withAliases(
+  opts: pulumi.CustomResourceOptions | undefined,
+  types: string[],
+): pulumi.CustomResourceOptions {
+  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

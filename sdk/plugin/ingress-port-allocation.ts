@@ -88,7 +88,12 @@ export class IngressPortAllocation extends pulumi.CustomResource {
         ...OUTPUTS,
         ...args,
       };
-      super(IngressPortAllocation.__pulumiType, name, props, withSecrets(opts, []));
+      super(
+        IngressPortAllocation.__pulumiType,
+        name,
+        props,
+        withSecrets(withAliases(opts, ["pulumi-nodejs:dynamic/privnet:IngressPortAllocation"]), []),
+      );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);
     }
@@ -127,4 +132,11 @@ function withSecrets(
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
   };
+}
+
+function withAliases(
+  opts: pulumi.CustomResourceOptions | undefined,
+  types: string[],
+): pulumi.CustomResourceOptions {
+  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

@@ -64,7 +64,12 @@ export class MspTenant extends pulumi.CustomResource {
         ...OUTPUTS,
         ...args,
       };
-      super(MspTenant.__pulumiType, name, props, withSecrets(opts, []));
+      super(
+        MspTenant.__pulumiType,
+        name,
+        props,
+        withSecrets(withAliases(opts, ["pulumi-nodejs:dynamic/privnet:MspTenant"]), []),
+      );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);
     }
@@ -103,4 +108,11 @@ function withSecrets(
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
   };
+}
+
+function withAliases(
+  opts: pulumi.CustomResourceOptions | undefined,
+  types: string[],
+): pulumi.CustomResourceOptions {
+  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

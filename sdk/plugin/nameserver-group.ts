@@ -60,7 +60,12 @@ export class NameserverGroup extends pulumi.CustomResource {
         ...OUTPUTS,
         ...args,
       };
-      super(NameserverGroup.__pulumiType, name, props, withSecrets(opts, []));
+      super(
+        NameserverGroup.__pulumiType,
+        name,
+        props,
+        withSecrets(withAliases(opts, ["pulumi-nodejs:dynamic/privnet:NameserverGroup"]), []),
+      );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);
     }
@@ -99,4 +104,11 @@ function withSecrets(
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
   };
+}
+
+function withAliases(
+  opts: pulumi.CustomResourceOptions | undefined,
+  types: string[],
+): pulumi.CustomResourceOptions {
+  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

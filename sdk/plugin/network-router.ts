@@ -45,7 +45,12 @@ export class NetworkRouter extends pulumi.CustomResource {
         ...OUTPUTS,
         ...args,
       };
-      super(NetworkRouter.__pulumiType, name, props, withSecrets(opts, []));
+      super(
+        NetworkRouter.__pulumiType,
+        name,
+        props,
+        withSecrets(withAliases(opts, ["pulumi-nodejs:dynamic/privnet:NetworkRouter"]), []),
+      );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);
     }
@@ -84,4 +89,11 @@ function withSecrets(
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
   };
+}
+
+function withAliases(
+  opts: pulumi.CustomResourceOptions | undefined,
+  types: string[],
+): pulumi.CustomResourceOptions {
+  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

@@ -165,7 +165,12 @@ export class NotificationChannel extends pulumi.CustomResource {
         ...args,
         target: args.target === undefined ? undefined : pulumi.secret(args.target),
       };
-      super(NotificationChannel.__pulumiType, name, props, withSecrets(opts, ["target"]));
+      super(
+        NotificationChannel.__pulumiType,
+        name,
+        props,
+        withSecrets(withAliases(opts, ["pulumi-nodejs:dynamic/privnet:NotificationChannel"]), ["target"]),
+      );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);
     }
@@ -204,4 +209,11 @@ function withSecrets(
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
   };
+}
+
+function withAliases(
+  opts: pulumi.CustomResourceOptions | undefined,
+  types: string[],
+): pulumi.CustomResourceOptions {
+  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

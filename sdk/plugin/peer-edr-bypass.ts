@@ -30,7 +30,12 @@ export class PeerEdrBypass extends pulumi.CustomResource {
         ...OUTPUTS,
         ...args,
       };
-      super(PeerEdrBypass.__pulumiType, name, props, withSecrets(opts, []));
+      super(
+        PeerEdrBypass.__pulumiType,
+        name,
+        props,
+        withSecrets(withAliases(opts, ["pulumi-nodejs:dynamic/privnet:PeerEdrBypass"]), []),
+      );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);
     }
@@ -69,4 +74,11 @@ function withSecrets(
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
   };
+}
+
+function withAliases(
+  opts: pulumi.CustomResourceOptions | undefined,
+  types: string[],
+): pulumi.CustomResourceOptions {
+  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

@@ -51,7 +51,12 @@ export class ReverseProxyDomain extends pulumi.CustomResource {
         ...OUTPUTS,
         ...args,
       };
-      super(ReverseProxyDomain.__pulumiType, name, props, withSecrets(opts, []));
+      super(
+        ReverseProxyDomain.__pulumiType,
+        name,
+        props,
+        withSecrets(withAliases(opts, ["pulumi-nodejs:dynamic/privnet:ReverseProxyDomain"]), []),
+      );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);
     }
@@ -90,4 +95,11 @@ function withSecrets(
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
   };
+}
+
+function withAliases(
+  opts: pulumi.CustomResourceOptions | undefined,
+  types: string[],
+): pulumi.CustomResourceOptions {
+  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

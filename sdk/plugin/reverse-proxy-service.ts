@@ -161,7 +161,12 @@ export class ReverseProxyService extends pulumi.CustomResource {
         ...args,
         auth: args.auth === undefined ? undefined : pulumi.secret(args.auth),
       };
-      super(ReverseProxyService.__pulumiType, name, props, withSecrets(opts, ["auth"]));
+      super(
+        ReverseProxyService.__pulumiType,
+        name,
+        props,
+        withSecrets(withAliases(opts, ["pulumi-nodejs:dynamic/privnet:ReverseProxyService"]), ["auth"]),
+      );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);
     }
@@ -200,4 +205,11 @@ function withSecrets(
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
   };
+}
+
+function withAliases(
+  opts: pulumi.CustomResourceOptions | undefined,
+  types: string[],
+): pulumi.CustomResourceOptions {
+  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

@@ -69,7 +69,12 @@ export class Route extends pulumi.CustomResource {
         ...OUTPUTS,
         ...args,
       };
-      super(Route.__pulumiType, name, props, withSecrets(opts, []));
+      super(
+        Route.__pulumiType,
+        name,
+        props,
+        withSecrets(withAliases(opts, ["pulumi-nodejs:dynamic/privnet:Route"]), []),
+      );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);
     }
@@ -108,4 +113,11 @@ function withSecrets(
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
   };
+}
+
+function withAliases(
+  opts: pulumi.CustomResourceOptions | undefined,
+  types: string[],
+): pulumi.CustomResourceOptions {
+  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

@@ -54,7 +54,12 @@ export class ScimIntegration extends pulumi.CustomResource {
         ...OUTPUTS,
         ...args,
       };
-      super(ScimIntegration.__pulumiType, name, props, withSecrets(opts, ["authToken"]));
+      super(
+        ScimIntegration.__pulumiType,
+        name,
+        props,
+        withSecrets(withAliases(opts, ["pulumi-nodejs:dynamic/privnet:ScimIntegration"]), ["authToken"]),
+      );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);
     }
@@ -93,4 +98,11 @@ function withSecrets(
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
   };
+}
+
+function withAliases(
+  opts: pulumi.CustomResourceOptions | undefined,
+  types: string[],
+): pulumi.CustomResourceOptions {
+  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

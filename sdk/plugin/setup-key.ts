@@ -72,7 +72,12 @@ export class SetupKey extends pulumi.CustomResource {
         ...OUTPUTS,
         ...args,
       };
-      super(SetupKey.__pulumiType, name, props, withSecrets(opts, ["key"]));
+      super(
+        SetupKey.__pulumiType,
+        name,
+        props,
+        withSecrets(withAliases(opts, ["pulumi-nodejs:dynamic/privnet:SetupKey"]), ["key"]),
+      );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);
     }
@@ -111,4 +116,11 @@ function withSecrets(
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
   };
+}
+
+function withAliases(
+  opts: pulumi.CustomResourceOptions | undefined,
+  types: string[],
+): pulumi.CustomResourceOptions {
+  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

@@ -56,7 +56,12 @@ export class UserInvite extends pulumi.CustomResource {
         ...OUTPUTS,
         ...args,
       };
-      super(UserInvite.__pulumiType, name, props, withSecrets(opts, ["inviteToken"]));
+      super(
+        UserInvite.__pulumiType,
+        name,
+        props,
+        withSecrets(withAliases(opts, ["pulumi-nodejs:dynamic/privnet:UserInvite"]), ["inviteToken"]),
+      );
     } catch (err) {
       throw restoreStacks(limit, err, new.target);
     }
@@ -95,4 +100,11 @@ function withSecrets(
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
   };
+}
+
+function withAliases(
+  opts: pulumi.CustomResourceOptions | undefined,
+  types: string[],
+): pulumi.CustomResourceOptions {
+  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }
