@@ -116,7 +116,7 @@ export interface PluginSectionResult extends PeerSectionResult {
 const PEER_VERSION = "0.5.4";
 
 /** This package's version, which its YAML projects name beside the plugin's path. */
-const packageVersion = (): string =>
+export const packageVersion = (): string =>
   (JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
 
 /** The peer's plugin binary: $PRIVNET_PEER_PLUGIN, else the build documented in bench/README.md. */

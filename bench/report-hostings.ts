@@ -61,6 +61,12 @@ export interface HostingsInput {
 const previewOf = (st: StartupResult, program: PreviewFigures["program"], mode: PreviewFigures["mode"]) =>
   st.previews.find((f) => f.program === program && f.mode === mode);
 
+const PROGRAM_NOTE = {
+  "one-group": "",
+  "one-group-plugin": " through the plugin (`pulumi-privnet/plugin`)",
+  "one-group-before": " (the other build)",
+} as const;
+
 /** The start-up rows: the require, and the one-group preview against the program without the package. */
 function startupSummaryRows(st: StartupResult): string[][] {
   const rows: string[][] = [];
@@ -86,15 +92,23 @@ function startupSummaryRows(st: StartupResult): string[][] {
       `${fmt(median(st.hostStartMs), 0)} ms (${fmt(Math.min(...st.hostStartMs), 0)}-${fmt(Math.max(...st.hostStartMs), 0)})`,
       "",
     ]);
+  if (st.pluginStartMs?.length)
+    rows.push([
+      "the resource plugin (`bin/pulumi-resource-privnet`), spawn to port: what the one-group preview through the " +
+        `plugin waits for instead (median of ${st.pluginStartMs.length})`,
+      "",
+      `${fmt(median(st.pluginStartMs), 0)} ms (${fmt(Math.min(...st.pluginStartMs), 0)}-${fmt(Math.max(...st.pluginStartMs), 0)})`,
+      "",
+    ]);
   for (const mode of STARTUP_MODES) {
     const without = previewOf(st, "without", mode);
-    for (const program of ["one-group", "one-group-before"] as const) {
+    for (const program of ["one-group", "one-group-plugin", "one-group-before"] as const) {
       const one = previewOf(st, program, mode);
       if (!without || !one) continue;
       const ratio = Math.min(...one.wallMs) / Math.min(...without.wallMs);
       const ratios = one.wallMs.map((w, i) => w / (without.wallMs[i] ?? NaN));
       rows.push([
-        `one-group TypeScript \`preview\`${program.endsWith("before") ? " (the other build)" : ""} against the same ` +
+        `one-group TypeScript \`preview\`${PROGRAM_NOTE[program]} against the same ` +
           `program without privnet resources, ${STARTUP_MODE_LABEL[mode]}`,
         `<= ${fmt(TARGETS.oneGroupPreviewRatio, 1)}x`,
         `${s(Math.min(...one.wallMs))} s against ${s(Math.min(...without.wallMs))} s (${fmt(ratio, 2)}x; median of ` +
@@ -398,11 +412,22 @@ function startupSection(st: StartupResult): string {
           "",
         ]
       : []),
+    ...(st.pluginStartMs?.length
+      ? [
+          "The resource plugin (`bin/pulumi-resource-privnet`), spawn to the port it prints, in the one-group " +
+            `project through the plugin, ${st.pluginStartMs.length} spawns: median ${fmt(median(st.pluginStartMs), 0)} ms ` +
+            `(${fmt(Math.min(...st.pluginStartMs), 0)}-${fmt(Math.max(...st.pluginStartMs), 0)}). The one-group ` +
+            "program through the plugin (`pulumi-privnet/plugin`, the plugin named in its Pulumi.yaml with a version) " +
+            "waits for it instead of the dynamic-provider host.",
+          "",
+        ]
+      : []),
     'A TypeScript program\'s no-change `pulumi preview` with one group (`import * as privnet from "pulumi-privnet"`, ' +
-      "`new privnet.Group(...)`) and the same program without the import and the group (`export const stack = " +
-      `pulumi.getStack()\` in both), after an \`up\`, ${st.rounds} alternating rounds; seconds, minimum and median, ` +
+      "`new privnet.Group(...)`), the same with `pulumi-privnet/plugin`'s classes (through the plugin), and the " +
+      "same program without the import and the group (`export const stack = " +
+      `pulumi.getStack()\` in all), after an \`up\`, ${st.rounds} alternating rounds; seconds, minimum and median, ` +
       "and the median CPU of the CLI and every process it started (language host, program, dynamic-provider " +
-      "host). Type-checked with ts-node's cache off is what every run costs after an edit of the program (and its " +
+      "host or plugin). Type-checked with ts-node's cache off is what every run costs after an edit of the program (and its " +
       "first run); with the cache warm, ts-node skips the check of unchanged files.",
     "",
     markdownTable(

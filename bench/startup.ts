@@ -28,7 +28,7 @@ import { checkBudget, progress } from "./lib/progress";
 import { createProject, type BenchProject } from "./lib/project";
 import { startServerProcess } from "./lib/server";
 import { median } from "./lib/stats";
-import { beforePluginLauncher, TSCONFIG } from "./peer";
+import { beforePluginLauncher, packageVersion, TSCONFIG } from "./peer";
 
 export const STARTUP_MODES = ["typeCheck", "typeCheckCached", "transpileOnly"] as const;
 export type StartupMode = (typeof STARTUP_MODES)[number];
@@ -40,11 +40,12 @@ export const STARTUP_MODE_LABEL: Record<StartupMode, string> = {
 };
 
 /** The programs of the preview comparison. */
-export type StartupProgram = "without" | "one-group" | "one-group-before";
+export type StartupProgram = "without" | "one-group" | "one-group-plugin" | "one-group-before";
 
 export const STARTUP_PROGRAM_LABEL: Record<StartupProgram, string> = {
   without: "without privnet resources (@pulumi/pulumi only)",
   "one-group": "one group (pulumi-privnet, this build)",
+  "one-group-plugin": "one group (pulumi-privnet/plugin, this build)",
   "one-group-before": "one group (pulumi-privnet, the other build)",
 };
 
@@ -69,6 +70,8 @@ export interface StartupResult {
   require: RequireFigures[];
   /** The dynamic-provider host (the SDK's pulumi-resource-pulumi-nodejs), spawn to port, ms, each spawn. */
   hostStartMs: number[];
+  /** The resource plugin (the package's bin/pulumi-resource-privnet), spawn to port, ms, each spawn. */
+  pluginStartMs?: number[];
   previews: PreviewFigures[];
   /** The 1-minute load average at the start of each round of previews. */
   loads: number[];
@@ -81,8 +84,8 @@ const WITHOUT = `import * as pulumi from "@pulumi/pulumi";
 export const stack = pulumi.getStack();
 `;
 
-const ONE_GROUP = (name: string) => `import * as pulumi from "@pulumi/pulumi";
-import * as privnet from "pulumi-privnet";
+const ONE_GROUP = (name: string, from = "pulumi-privnet") => `import * as pulumi from "@pulumi/pulumi";
+import * as privnet from "${from}";
 
 export const stack = pulumi.getStack();
 new privnet.Group("servers", { name: "${name}" });
@@ -186,6 +189,19 @@ export async function runStartup(opts: {
         typescript: { program: ONE_GROUP("startup-this"), tsconfig: TSCONFIG },
       }),
     );
+    {
+      const p = await createProject({
+        ...common,
+        name: "one-group-plugin",
+        typescript: { program: ONE_GROUP("startup-plugin", "pulumi-privnet/plugin"), tsconfig: TSCONFIG },
+      });
+      fs.appendFileSync(
+        path.join(p.dir, "Pulumi.yaml"),
+        "plugins:\n  providers:\n    - name: privnet\n      path: ./node_modules/pulumi-privnet/bin\n" +
+          `      version: ${packageVersion()}\n`,
+      );
+      projects.set("one-group-plugin", p);
+    }
     if (before) {
       const p = await createProject({
         ...common,
@@ -241,6 +257,18 @@ export async function runStartup(opts: {
     const hostStartMs: number[] = [];
     for (let r = 0; r < requireRounds; r++) hostStartMs.push(await spawnToPort(launcher, one.dir, one.env));
     progress(S, `dynamic-provider host, spawn to port: median ${median(hostStartMs).toFixed(0)} ms`);
+    const plug = projects.get("one-group-plugin")!;
+    const pluginLauncher = path.join(
+      plug.dir,
+      "node_modules",
+      "pulumi-privnet",
+      "bin",
+      "pulumi-resource-privnet",
+    );
+    const pluginStartMs: number[] = [];
+    for (let r = 0; r < requireRounds; r++)
+      pluginStartMs.push(await spawnToPort(pluginLauncher, plug.dir, plug.env));
+    progress(S, `resource plugin, spawn to port: median ${median(pluginStartMs).toFixed(0)} ms`);
 
     const previews: PreviewFigures[] = [];
     const loads: number[] = [];
@@ -290,6 +318,7 @@ export async function runStartup(opts: {
       rounds: opts.rounds,
       require: requires,
       hostStartMs,
+      pluginStartMs,
       previews,
       loads,
       ...(before ? { beforeBuild: before } : {}),
