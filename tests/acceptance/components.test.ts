@@ -11,26 +11,11 @@ import { INVENTORY_KINDS, readInventory, type Inventory } from "../../scripts/in
 import { expectLife, expectNoPlaintext, javaLife, nodeLife, yamlLife, type Life } from "../e2e/components";
 import { runGoComponents, runPythonProgram } from "../e2e/inline";
 import { makeWork, removeWork, SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } from "../e2e/project";
-import { acceptance } from "./target";
+import { CHILD_KINDS } from "../../components/build";
+import { acceptance, countsWithoutPeers } from "./target";
 
 const acc = acceptance();
 const server = { url: acc.url, token: acc.token };
-
-/** The kinds the components' children are. */
-const CHILD_KINDS = [
-  "Group",
-  "SetupKey",
-  "Policy",
-  "Network",
-  "NetworkRouter",
-  "NetworkResource",
-  "DnsZone",
-  "DnsRecord",
-];
-
-function counts(inv: Inventory): Record<string, number> {
-  return Object.fromEntries(INVENTORY_KINDS.filter((k) => k !== "peers").map((k) => [k, inv[k].length]));
-}
 
 type Run = (work: string, prefix: string) => Promise<Life>;
 
@@ -124,7 +109,7 @@ if (missing.length) {
         const after = await readInventory(acc.client);
         const left = INVENTORY_KINDS.flatMap((k) => after[k].filter((o) => o.name.includes(prefix)));
         expect(left).toEqual([]);
-        expect(counts(after)).toEqual(counts(before));
+        expect(countsWithoutPeers(after)).toEqual(countsWithoutPeers(before));
       },
       TEST_TIMEOUT_MS,
     );

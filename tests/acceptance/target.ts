@@ -4,6 +4,7 @@
  */
 import * as fs from "node:fs";
 import { PrivnetClient } from "../../client";
+import { INVENTORY_KINDS, type Inventory } from "../../scripts/inventory";
 import { onlineCluster, registerSimulatedProxy, type FixtureTarget } from "../support/provider";
 import type { Probe } from "./probe";
 
@@ -79,6 +80,14 @@ async function enroll(url: string, client: PrivnetClient, hostname: string, key:
   const body = (await res.json()) as { id?: string; message?: string };
   if (res.status !== 200 || !body.id) throw new Error(`enroll ${hostname}: ${res.status} ${body.message}`);
   return body.id;
+}
+
+/**
+ * Objects per kind on a shared account, peers left out (they come and go with the account's agents): what a test
+ * counts before and after to show it left nothing behind.
+ */
+export function countsWithoutPeers(inv: Inventory): Record<string, number> {
+  return Object.fromEntries(INVENTORY_KINDS.filter((k) => k !== "peers").map((k) => [k, inv[k].length]));
 }
 
 export function acceptance(): Acceptance {
