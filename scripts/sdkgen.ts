@@ -19,9 +19,8 @@ import { docComment, mdEscape, schemaType } from "./text";
 
 type Mode = "input" | "output";
 
-/** The type prefixes of the two class sets: through the resource plugin, and the dynamic providers'. */
+/** The type prefix of the classes through the resource plugin (the dynamic providers' is TYPE_PREFIX). */
 const PLUGIN_PREFIX = token("");
-const DYNAMIC_PREFIX = TYPE_PREFIX;
 
 /** TypeScript type of a schema's value, camelCase keys; inputs wrap members in pulumi.Input. */
 export function tsType(schema: z.ZodType, mode: Mode): string {
@@ -76,7 +75,7 @@ function classParts(spec: ResourceSpec) {
 function aliasTypesOf(spec: ResourceSpec, prefix: string): string[] {
   const former = formerNamesOf(spec);
   const types = former.map((n) => `${prefix}${n}`);
-  if (prefix === PLUGIN_PREFIX) types.push(...[spec.name, ...former].map((n) => `${DYNAMIC_PREFIX}${n}`));
+  if (prefix === PLUGIN_PREFIX) types.push(...[spec.name, ...former].map((n) => `${TYPE_PREFIX}${n}`));
   return types;
 }
 
@@ -94,15 +93,10 @@ function deprecatedTag(spec: ResourceSpec): string {
     : "";
 }
 
-/** The module's alias helper, for kinds with aliases. */
-function aliasHelper(spec: ResourceSpec, prefix: string): string {
-  return aliasTypesOf(spec, prefix).length
-    ? `
-function withAliases(opts: pulumi.CustomResourceOptions | undefined, types: string[]): pulumi.CustomResourceOptions {
-  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
-}
-`
-    : "";
+/** The import of the options helpers (sdk/resource-options.ts) a kind's class uses. */
+function optionsImport(spec: ResourceSpec, prefix: string): string {
+  const names = aliasTypesOf(spec, prefix).length ? "withAliases, withSecrets" : "withSecrets";
+  return `import { ${names} } from "../resource-options";`;
 }
 
 /**
@@ -124,7 +118,7 @@ ${props}
 `;
 }
 
-/** What both classes of a kind end with: \`get\`, \`isInstance\`, and the module's \`withSecrets\`. */
+/** What both classes of a kind end with: \`get\` and \`isInstance\`. */
 function classTail(spec: ResourceSpec, getDoc: string): string {
   return `
   /**
@@ -139,11 +133,6 @@ function classTail(spec: ResourceSpec, getDoc: string): string {
   static override isInstance(obj: unknown): obj is ${spec.name} {
     return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === ${spec.name}.__pulumiType;
   }
-}
-
-function withSecrets(opts: pulumi.CustomResourceOptions | undefined, secrets: string[]): pulumi.CustomResourceOptions {
-  if (!secrets.length) return opts ?? {};
-  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] };
 }
 `;
 }
@@ -160,6 +149,7 @@ export function pluginResourceSource(spec: ResourceSpec): string {
 import * as pulumi from "@pulumi/pulumi";
 import type { ${spec.name}Args, ${spec.name}State } from "../resources/${spec.file}";
 import { quietStacks, restoreStacks } from "../quiet-stacks";
+${optionsImport(spec, PLUGIN_PREFIX)}
 
 export type { ${spec.name}Args, ${spec.name}State };
 
@@ -186,7 +176,7 @@ ${registration(
 ${secretWraps}`,
   `${spec.name}.__pulumiType, name, props, ${optionsOf(spec, PLUGIN_PREFIX, secrets)}`,
 )}  }
-${classTail(spec, getDoc)}${aliasHelper(spec, PLUGIN_PREFIX)}`;
+${classTail(spec, getDoc)}`;
 }
 
 /** The sdk class of one resource kind. */
@@ -205,6 +195,7 @@ export function resourceSource(spec: ResourceSpec): string {
 import * as pulumi from "@pulumi/pulumi";
 import { ownerInput } from "../owner";
 import { quietStacks, restoreStacks } from "../quiet-stacks";
+${optionsImport(spec, TYPE_PREFIX)}
 import { PROVIDER_PROPERTY, SERIALIZED_PROVIDER } from "../serialized-provider";
 
 /** Arguments of {@link ${spec.name}}. */
@@ -244,9 +235,9 @@ ${secretWraps}
       ...ownerInput(name, "${spec.name}", opts),
       // The provider, as \`pulumi.dynamic.Resource\` would serialize it (see sdk/serialized-provider.ts).
       [PROVIDER_PROPERTY]: SERIALIZED_PROVIDER,`,
-  `${spec.name}.__pulumiType, name, props, ${optionsOf(spec, DYNAMIC_PREFIX, secrets)}`,
+  `${spec.name}.__pulumiType, name, props, ${optionsOf(spec, TYPE_PREFIX, secrets)}`,
 )}  }
-${classTail(spec, getDoc)}${aliasHelper(spec, DYNAMIC_PREFIX)}`;
+${classTail(spec, getDoc)}`;
 }
 
 /** The reference page of one resource kind. */

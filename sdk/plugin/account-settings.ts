@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { AccountSettingsArgs, AccountSettingsState } from "../resources/account-settings";
 import { quietStacks, restoreStacks } from "../quiet-stacks";
+import { withAliases, withSecrets } from "../resource-options";
 
 export type { AccountSettingsArgs, AccountSettingsState };
 
@@ -137,22 +138,4 @@ export class AccountSettings extends pulumi.CustomResource {
       (obj as { __pulumiType?: unknown }).__pulumiType === AccountSettings.__pulumiType
     );
   }
-}
-
-function withSecrets(
-  opts: pulumi.CustomResourceOptions | undefined,
-  secrets: string[],
-): pulumi.CustomResourceOptions {
-  if (!secrets.length) return opts ?? {};
-  return {
-    ...opts,
-    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
-  };
-}
-
-function withAliases(
-  opts: pulumi.CustomResourceOptions | undefined,
-  types: string[],
-): pulumi.CustomResourceOptions {
-  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

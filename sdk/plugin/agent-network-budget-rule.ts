@@ -5,6 +5,7 @@ import type {
   AgentNetworkBudgetRuleState,
 } from "../resources/agent-network-budget-rule";
 import { quietStacks, restoreStacks } from "../quiet-stacks";
+import { withAliases, withSecrets } from "../resource-options";
 
 export type { AgentNetworkBudgetRuleArgs, AgentNetworkBudgetRuleState };
 
@@ -110,22 +111,4 @@ export class AgentNetworkBudgetRule extends pulumi.CustomResource {
       (obj as { __pulumiType?: unknown }).__pulumiType === AgentNetworkBudgetRule.__pulumiType
     );
   }
-}
-
-function withSecrets(
-  opts: pulumi.CustomResourceOptions | undefined,
-  secrets: string[],
-): pulumi.CustomResourceOptions {
-  if (!secrets.length) return opts ?? {};
-  return {
-    ...opts,
-    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
-  };
-}
-
-function withAliases(
-  opts: pulumi.CustomResourceOptions | undefined,
-  types: string[],
-): pulumi.CustomResourceOptions {
-  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

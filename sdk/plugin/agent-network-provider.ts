@@ -5,6 +5,7 @@ import type {
   AgentNetworkProviderState,
 } from "../resources/agent-network-provider";
 import { quietStacks, restoreStacks } from "../quiet-stacks";
+import { withAliases, withSecrets } from "../resource-options";
 
 export type { AgentNetworkProviderArgs, AgentNetworkProviderState };
 
@@ -136,22 +137,4 @@ export class AgentNetworkProvider extends pulumi.CustomResource {
       (obj as { __pulumiType?: unknown }).__pulumiType === AgentNetworkProvider.__pulumiType
     );
   }
-}
-
-function withSecrets(
-  opts: pulumi.CustomResourceOptions | undefined,
-  secrets: string[],
-): pulumi.CustomResourceOptions {
-  if (!secrets.length) return opts ?? {};
-  return {
-    ...opts,
-    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
-  };
-}
-
-function withAliases(
-  opts: pulumi.CustomResourceOptions | undefined,
-  types: string[],
-): pulumi.CustomResourceOptions {
-  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

@@ -5,6 +5,7 @@ import type {
   AgentNetworkSettingsState,
 } from "../resources/agent-network-settings";
 import { quietStacks, restoreStacks } from "../quiet-stacks";
+import { withAliases, withSecrets } from "../resource-options";
 
 export type { AgentNetworkSettingsArgs, AgentNetworkSettingsState };
 
@@ -96,22 +97,4 @@ export class AgentNetworkSettings extends pulumi.CustomResource {
       (obj as { __pulumiType?: unknown }).__pulumiType === AgentNetworkSettings.__pulumiType
     );
   }
-}
-
-function withSecrets(
-  opts: pulumi.CustomResourceOptions | undefined,
-  secrets: string[],
-): pulumi.CustomResourceOptions {
-  if (!secrets.length) return opts ?? {};
-  return {
-    ...opts,
-    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
-  };
-}
-
-function withAliases(
-  opts: pulumi.CustomResourceOptions | undefined,
-  types: string[],
-): pulumi.CustomResourceOptions {
-  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

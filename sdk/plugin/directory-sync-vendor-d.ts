@@ -5,6 +5,7 @@ import type {
   DirectorySyncVendorDState,
 } from "../resources/directory-sync-vendor-d";
 import { quietStacks, restoreStacks } from "../quiet-stacks";
+import { withAliases, withSecrets } from "../resource-options";
 
 export type { DirectorySyncVendorDArgs, DirectorySyncVendorDState };
 
@@ -93,22 +94,4 @@ export class DirectorySyncVendorD extends pulumi.CustomResource {
       (obj as { __pulumiType?: unknown }).__pulumiType === DirectorySyncVendorD.__pulumiType
     );
   }
-}
-
-function withSecrets(
-  opts: pulumi.CustomResourceOptions | undefined,
-  secrets: string[],
-): pulumi.CustomResourceOptions {
-  if (!secrets.length) return opts ?? {};
-  return {
-    ...opts,
-    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
-  };
-}
-
-function withAliases(
-  opts: pulumi.CustomResourceOptions | undefined,
-  types: string[],
-): pulumi.CustomResourceOptions {
-  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

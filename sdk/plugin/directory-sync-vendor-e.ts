@@ -5,6 +5,7 @@ import type {
   DirectorySyncVendorEState,
 } from "../resources/directory-sync-vendor-e";
 import { quietStacks, restoreStacks } from "../quiet-stacks";
+import { withAliases, withSecrets } from "../resource-options";
 
 export type { DirectorySyncVendorEArgs, DirectorySyncVendorEState };
 
@@ -98,22 +99,4 @@ export class DirectorySyncVendorE extends pulumi.CustomResource {
       (obj as { __pulumiType?: unknown }).__pulumiType === DirectorySyncVendorE.__pulumiType
     );
   }
-}
-
-function withSecrets(
-  opts: pulumi.CustomResourceOptions | undefined,
-  secrets: string[],
-): pulumi.CustomResourceOptions {
-  if (!secrets.length) return opts ?? {};
-  return {
-    ...opts,
-    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
-  };
-}
-
-function withAliases(
-  opts: pulumi.CustomResourceOptions | undefined,
-  types: string[],
-): pulumi.CustomResourceOptions {
-  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { EdrIntuneArgs, EdrIntuneState } from "../resources/edr-intune";
 import { quietStacks, restoreStacks } from "../quiet-stacks";
+import { withAliases, withSecrets } from "../resource-options";
 
 export type { EdrIntuneArgs, EdrIntuneState };
 
@@ -101,22 +102,4 @@ export class EdrIntune extends pulumi.CustomResource {
       (obj as { __pulumiType?: unknown }).__pulumiType === EdrIntune.__pulumiType
     );
   }
-}
-
-function withSecrets(
-  opts: pulumi.CustomResourceOptions | undefined,
-  secrets: string[],
-): pulumi.CustomResourceOptions {
-  if (!secrets.length) return opts ?? {};
-  return {
-    ...opts,
-    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
-  };
-}
-
-function withAliases(
-  opts: pulumi.CustomResourceOptions | undefined,
-  types: string[],
-): pulumi.CustomResourceOptions {
-  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

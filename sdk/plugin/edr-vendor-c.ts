@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { EdrVendorCArgs, EdrVendorCState } from "../resources/edr-vendor-c";
 import { quietStacks, restoreStacks } from "../quiet-stacks";
+import { withAliases, withSecrets } from "../resource-options";
 
 export type { EdrVendorCArgs, EdrVendorCState };
 
@@ -97,22 +98,4 @@ export class EdrVendorC extends pulumi.CustomResource {
       (obj as { __pulumiType?: unknown }).__pulumiType === EdrVendorC.__pulumiType
     );
   }
-}
-
-function withSecrets(
-  opts: pulumi.CustomResourceOptions | undefined,
-  secrets: string[],
-): pulumi.CustomResourceOptions {
-  if (!secrets.length) return opts ?? {};
-  return {
-    ...opts,
-    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
-  };
-}
-
-function withAliases(
-  opts: pulumi.CustomResourceOptions | undefined,
-  types: string[],
-): pulumi.CustomResourceOptions {
-  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

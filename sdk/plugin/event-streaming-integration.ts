@@ -5,6 +5,7 @@ import type {
   EventStreamingIntegrationState,
 } from "../resources/event-streaming-integration";
 import { quietStacks, restoreStacks } from "../quiet-stacks";
+import { withAliases, withSecrets } from "../resource-options";
 
 export type { EventStreamingIntegrationArgs, EventStreamingIntegrationState };
 
@@ -87,22 +88,4 @@ export class EventStreamingIntegration extends pulumi.CustomResource {
       (obj as { __pulumiType?: unknown }).__pulumiType === EventStreamingIntegration.__pulumiType
     );
   }
-}
-
-function withSecrets(
-  opts: pulumi.CustomResourceOptions | undefined,
-  secrets: string[],
-): pulumi.CustomResourceOptions {
-  if (!secrets.length) return opts ?? {};
-  return {
-    ...opts,
-    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
-  };
-}
-
-function withAliases(
-  opts: pulumi.CustomResourceOptions | undefined,
-  types: string[],
-): pulumi.CustomResourceOptions {
-  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { IngressPeerArgs, IngressPeerState } from "../resources/ingress-peer";
 import { quietStacks, restoreStacks } from "../quiet-stacks";
+import { withAliases, withSecrets } from "../resource-options";
 
 export type { IngressPeerArgs, IngressPeerState };
 
@@ -86,22 +87,4 @@ export class IngressPeer extends pulumi.CustomResource {
       (obj as { __pulumiType?: unknown }).__pulumiType === IngressPeer.__pulumiType
     );
   }
-}
-
-function withSecrets(
-  opts: pulumi.CustomResourceOptions | undefined,
-  secrets: string[],
-): pulumi.CustomResourceOptions {
-  if (!secrets.length) return opts ?? {};
-  return {
-    ...opts,
-    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
-  };
-}
-
-function withAliases(
-  opts: pulumi.CustomResourceOptions | undefined,
-  types: string[],
-): pulumi.CustomResourceOptions {
-  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

@@ -5,6 +5,7 @@ import type {
   IngressPortAllocationState,
 } from "../resources/ingress-port-allocation";
 import { quietStacks, restoreStacks } from "../quiet-stacks";
+import { withAliases, withSecrets } from "../resource-options";
 
 export type { IngressPortAllocationArgs, IngressPortAllocationState };
 
@@ -121,22 +122,4 @@ export class IngressPortAllocation extends pulumi.CustomResource {
       (obj as { __pulumiType?: unknown }).__pulumiType === IngressPortAllocation.__pulumiType
     );
   }
-}
-
-function withSecrets(
-  opts: pulumi.CustomResourceOptions | undefined,
-  secrets: string[],
-): pulumi.CustomResourceOptions {
-  if (!secrets.length) return opts ?? {};
-  return {
-    ...opts,
-    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
-  };
-}
-
-function withAliases(
-  opts: pulumi.CustomResourceOptions | undefined,
-  types: string[],
-): pulumi.CustomResourceOptions {
-  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

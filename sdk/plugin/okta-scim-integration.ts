@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { OktaScimIntegrationArgs, OktaScimIntegrationState } from "../resources/okta-scim-integration";
 import { quietStacks, restoreStacks } from "../quiet-stacks";
+import { withAliases, withSecrets } from "../resource-options";
 
 export type { OktaScimIntegrationArgs, OktaScimIntegrationState };
 
@@ -84,22 +85,4 @@ export class OktaScimIntegration extends pulumi.CustomResource {
       (obj as { __pulumiType?: unknown }).__pulumiType === OktaScimIntegration.__pulumiType
     );
   }
-}
-
-function withSecrets(
-  opts: pulumi.CustomResourceOptions | undefined,
-  secrets: string[],
-): pulumi.CustomResourceOptions {
-  if (!secrets.length) return opts ?? {};
-  return {
-    ...opts,
-    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
-  };
-}
-
-function withAliases(
-  opts: pulumi.CustomResourceOptions | undefined,
-  types: string[],
-): pulumi.CustomResourceOptions {
-  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

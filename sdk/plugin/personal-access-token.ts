@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PersonalAccessTokenArgs, PersonalAccessTokenState } from "../resources/personal-access-token";
 import { quietStacks, restoreStacks } from "../quiet-stacks";
+import { withAliases, withSecrets } from "../resource-options";
 
 export type { PersonalAccessTokenArgs, PersonalAccessTokenState };
 
@@ -84,22 +85,4 @@ export class PersonalAccessToken extends pulumi.CustomResource {
       (obj as { __pulumiType?: unknown }).__pulumiType === PersonalAccessToken.__pulumiType
     );
   }
-}
-
-function withSecrets(
-  opts: pulumi.CustomResourceOptions | undefined,
-  secrets: string[],
-): pulumi.CustomResourceOptions {
-  if (!secrets.length) return opts ?? {};
-  return {
-    ...opts,
-    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
-  };
-}
-
-function withAliases(
-  opts: pulumi.CustomResourceOptions | undefined,
-  types: string[],
-): pulumi.CustomResourceOptions {
-  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

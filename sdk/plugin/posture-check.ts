@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PostureCheckArgs, PostureCheckState } from "../resources/posture-check";
 import { quietStacks, restoreStacks } from "../quiet-stacks";
+import { withAliases, withSecrets } from "../resource-options";
 
 export type { PostureCheckArgs, PostureCheckState };
 
@@ -134,22 +135,4 @@ export class PostureCheck extends pulumi.CustomResource {
       (obj as { __pulumiType?: unknown }).__pulumiType === PostureCheck.__pulumiType
     );
   }
-}
-
-function withSecrets(
-  opts: pulumi.CustomResourceOptions | undefined,
-  secrets: string[],
-): pulumi.CustomResourceOptions {
-  if (!secrets.length) return opts ?? {};
-  return {
-    ...opts,
-    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
-  };
-}
-
-function withAliases(
-  opts: pulumi.CustomResourceOptions | undefined,
-  types: string[],
-): pulumi.CustomResourceOptions {
-  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

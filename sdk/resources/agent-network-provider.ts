@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ownerInput } from "../owner";
 import { quietStacks, restoreStacks } from "../quiet-stacks";
+import { withSecrets } from "../resource-options";
 import { PROVIDER_PROPERTY, SERIALIZED_PROVIDER } from "../serialized-provider";
 
 /** Arguments of {@link AgentNetworkProvider}. */
@@ -255,15 +256,4 @@ export class AgentNetworkProvider extends pulumi.CustomResource {
       (obj as { __pulumiType?: unknown }).__pulumiType === AgentNetworkProvider.__pulumiType
     );
   }
-}
-
-function withSecrets(
-  opts: pulumi.CustomResourceOptions | undefined,
-  secrets: string[],
-): pulumi.CustomResourceOptions {
-  if (!secrets.length) return opts ?? {};
-  return {
-    ...opts,
-    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
-  };
 }

@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ownerInput } from "../owner";
 import { quietStacks, restoreStacks } from "../quiet-stacks";
+import { withAliases, withSecrets } from "../resource-options";
 import { PROVIDER_PROPERTY, SERIALIZED_PROVIDER } from "../serialized-provider";
 
 /** Arguments of {@link AzureAdSync}. */
@@ -146,22 +147,4 @@ export class AzureAdSync extends pulumi.CustomResource {
       (obj as { __pulumiType?: unknown }).__pulumiType === AzureAdSync.__pulumiType
     );
   }
-}
-
-function withSecrets(
-  opts: pulumi.CustomResourceOptions | undefined,
-  secrets: string[],
-): pulumi.CustomResourceOptions {
-  if (!secrets.length) return opts ?? {};
-  return {
-    ...opts,
-    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
-  };
-}
-
-function withAliases(
-  opts: pulumi.CustomResourceOptions | undefined,
-  types: string[],
-): pulumi.CustomResourceOptions {
-  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }

@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ownerInput } from "../owner";
 import { quietStacks, restoreStacks } from "../quiet-stacks";
+import { withAliases, withSecrets } from "../resource-options";
 import { PROVIDER_PROPERTY, SERIALIZED_PROVIDER } from "../serialized-provider";
 
 /** Arguments of {@link EdrIntune}. */
@@ -141,22 +142,4 @@ export class EdrIntune extends pulumi.CustomResource {
       (obj as { __pulumiType?: unknown }).__pulumiType === EdrIntune.__pulumiType
     );
   }
-}
-
-function withSecrets(
-  opts: pulumi.CustomResourceOptions | undefined,
-  secrets: string[],
-): pulumi.CustomResourceOptions {
-  if (!secrets.length) return opts ?? {};
-  return {
-    ...opts,
-    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
-  };
-}
-
-function withAliases(
-  opts: pulumi.CustomResourceOptions | undefined,
-  types: string[],
-): pulumi.CustomResourceOptions {
-  return { ...opts, aliases: [...types.map((type) => ({ type })), ...(opts?.aliases ?? [])] };
 }
