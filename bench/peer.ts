@@ -116,8 +116,20 @@ export interface PluginSectionResult extends PeerSectionResult {
 const PEER_VERSION = "0.5.4";
 
 /** This package's version, which its YAML projects name beside the plugin's path. */
-export const packageVersion = (): string =>
+const packageVersion = (): string =>
   (JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
+
+/**
+ * Names the resource plugin of the package installed as a copy in a TypeScript project's Pulumi.yaml, with its
+ * version (as the README says), for the classes of `pulumi-privnet/plugin`.
+ */
+export function namePluginIn(projectDir: string): void {
+  fs.appendFileSync(
+    path.join(projectDir, "Pulumi.yaml"),
+    "plugins:\n  providers:\n    - name: privnet\n      path: ./node_modules/pulumi-privnet/bin\n" +
+      `      version: ${packageVersion()}\n`,
+  );
+}
 
 /** The peer's plugin binary: $PRIVNET_PEER_PLUGIN, else the build documented in bench/README.md. */
 export function peerBinary(): string {
@@ -350,13 +362,7 @@ async function tsStack(opts: {
       tsconfig: TSCONFIG,
     },
   });
-  if (opts.plugin) {
-    fs.appendFileSync(
-      path.join(project.dir, "Pulumi.yaml"),
-      "plugins:\n  providers:\n    - name: privnet\n      path: ./node_modules/pulumi-privnet/bin\n" +
-        `      version: ${packageVersion()}\n`,
-    );
-  }
+  if (opts.plugin) namePluginIn(project.dir);
   const backendDir = path.join(opts.workDir, `peer-${variant}-state`);
   return {
     variant,

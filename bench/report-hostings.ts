@@ -61,6 +61,13 @@ export interface HostingsInput {
 const previewOf = (st: StartupResult, program: PreviewFigures["program"], mode: PreviewFigures["mode"]) =>
   st.previews.find((f) => f.program === program && f.mode === mode);
 
+/** Median (minimum-maximum) of `v`, whole numbers. */
+const range = (v: number[]) => `${fmt(median(v), 0)} (${fmt(Math.min(...v), 0)}-${fmt(Math.max(...v), 0)})`;
+
+/** The same with the unit: `378 ms (362-391)`. */
+const msRange = (v: number[]) =>
+  `${fmt(median(v), 0)} ms (${fmt(Math.min(...v), 0)}-${fmt(Math.max(...v), 0)})`;
+
 const PROGRAM_NOTE = {
   "one-group": "",
   "one-group-plugin": " through the plugin (`pulumi-privnet/plugin`)",
@@ -89,7 +96,7 @@ function startupSummaryRows(st: StartupResult): string[][] {
       "the SDK's dynamic-provider host (`pulumi-resource-pulumi-nodejs`), spawn to port: what a one-group preview " +
         `waits for that the program without privnet resources never starts (median of ${st.hostStartMs.length})`,
       "",
-      `${fmt(median(st.hostStartMs), 0)} ms (${fmt(Math.min(...st.hostStartMs), 0)}-${fmt(Math.max(...st.hostStartMs), 0)})`,
+      msRange(st.hostStartMs),
       "",
     ]);
   if (st.pluginStartMs?.length)
@@ -97,7 +104,7 @@ function startupSummaryRows(st: StartupResult): string[][] {
       "the resource plugin (`bin/pulumi-resource-privnet`), spawn to port: what the one-group preview through the " +
         `plugin waits for instead (median of ${st.pluginStartMs.length})`,
       "",
-      `${fmt(median(st.pluginStartMs), 0)} ms (${fmt(Math.min(...st.pluginStartMs), 0)}-${fmt(Math.max(...st.pluginStartMs), 0)})`,
+      msRange(st.pluginStartMs),
       "",
     ]);
   for (const mode of STARTUP_MODES) {
@@ -311,8 +318,6 @@ function pluginSection(p: PluginSectionResult): string {
       `Plugin start-up, spawn to port, 10 spawns: ${p.startupMs.map((v) => fmt(v, 0)).join(", ")} ms.`,
     );
   if (p.calls?.length) {
-    const range = (v: number[]) =>
-      `${fmt(median(v), 0)} (${fmt(Math.min(...v), 0)}-${fmt(Math.max(...v), 0)})`;
     out.push(
       "",
       "The plugin's own cost (bench/plugin-calls.ts), in rounds alternating the builds: spawn to port; spawn to " +
@@ -390,7 +395,6 @@ function peerSection(q: PeerSectionResult): string {
 }
 
 function startupSection(st: StartupResult): string {
-  const range = (v: number[]) => `${fmt(median(v), 0)} (${fmt(Math.min(...v), 0)}-${fmt(Math.max(...v), 0)})`;
   const out = [
     "bench/startup.ts. `require(...)` in a new Node process per run, in a project with the package installed as a " +
       `copy, ${st.require[0]?.wallMs.length ?? 0} alternating runs each; median (range), ms.`,
@@ -405,8 +409,7 @@ function startupSection(st: StartupResult): string {
       ? [
           "The SDK's dynamic-provider host (`pulumi-resource-pulumi-nodejs`: a shell script that runs `node` once to " +
             "find the SDK and once to serve), spawn to the port it prints, in the one-group project, " +
-            `${st.hostStartMs.length} spawns: median ${fmt(median(st.hostStartMs), 0)} ms ` +
-            `(${fmt(Math.min(...st.hostStartMs), 0)}-${fmt(Math.max(...st.hostStartMs), 0)}). A program with privnet ` +
+            `${st.hostStartMs.length} spawns: median ${msRange(st.hostStartMs)}. A program with privnet ` +
             "resources waits for it before its first resource's step; the package loads nothing in it before the " +
             "first call.",
           "",
@@ -415,8 +418,7 @@ function startupSection(st: StartupResult): string {
     ...(st.pluginStartMs?.length
       ? [
           "The resource plugin (`bin/pulumi-resource-privnet`), spawn to the port it prints, in the one-group " +
-            `project through the plugin, ${st.pluginStartMs.length} spawns: median ${fmt(median(st.pluginStartMs), 0)} ms ` +
-            `(${fmt(Math.min(...st.pluginStartMs), 0)}-${fmt(Math.max(...st.pluginStartMs), 0)}). The one-group ` +
+            `project through the plugin, ${st.pluginStartMs.length} spawns: median ${msRange(st.pluginStartMs)}. The one-group ` +
             "program through the plugin (`pulumi-privnet/plugin`, the plugin named in its Pulumi.yaml with a version) " +
             "waits for it instead of the dynamic-provider host.",
           "",

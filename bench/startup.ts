@@ -28,7 +28,7 @@ import { checkBudget, progress } from "./lib/progress";
 import { createProject, type BenchProject } from "./lib/project";
 import { startServerProcess } from "./lib/server";
 import { median } from "./lib/stats";
-import { beforePluginLauncher, packageVersion, TSCONFIG } from "./peer";
+import { beforePluginLauncher, namePluginIn, TSCONFIG } from "./peer";
 
 export const STARTUP_MODES = ["typeCheck", "typeCheckCached", "transpileOnly"] as const;
 export type StartupMode = (typeof STARTUP_MODES)[number];
@@ -195,11 +195,7 @@ export async function runStartup(opts: {
         name: "one-group-plugin",
         typescript: { program: ONE_GROUP("startup-plugin", "pulumi-privnet/plugin"), tsconfig: TSCONFIG },
       });
-      fs.appendFileSync(
-        path.join(p.dir, "Pulumi.yaml"),
-        "plugins:\n  providers:\n    - name: privnet\n      path: ./node_modules/pulumi-privnet/bin\n" +
-          `      version: ${packageVersion()}\n`,
-      );
+      namePluginIn(p.dir);
       projects.set("one-group-plugin", p);
     }
     if (before) {
