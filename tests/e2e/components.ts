@@ -20,7 +20,16 @@ import { installPackageCopy } from "../support/package-copy";
 import type { InlineStep } from "./inline";
 import { repoRoot } from "./engine";
 import { javaProgram, javaProject } from "./java";
-import { changesOf, PulumiStack, readAllFiles, shortUrn, yamlProject, type PreviewJson } from "./project";
+import {
+  changesOf,
+  INSTALLED_PLUGIN,
+  pluginsYaml,
+  PulumiStack,
+  readAllFiles,
+  shortUrn,
+  yamlProject,
+  type PreviewJson,
+} from "./project";
 
 const PROGRAMS = path.join(__dirname, "programs", "components");
 
@@ -184,6 +193,28 @@ export async function yamlLife(
   return { life, stack };
 }
 
+/**
+ * The Node program (./programs/components/index.js) as the project `<work>/<name>`, the package installed as a copy,
+ * and a new stack of it; `plugin`: its Pulumi.yaml names the resource plugin, as the README says. Which classes the
+ * program uses is the stack's config `hosting`.
+ */
+export async function nodeComponentsStack(
+  work: string,
+  server: { url: string; token: string },
+  name: string,
+  plugin: boolean,
+): Promise<PulumiStack> {
+  const dir = path.join(work, name);
+  installPackageCopy({ dir, projectName: name, writeProject: false });
+  fs.writeFileSync(
+    path.join(dir, "Pulumi.yaml"),
+    `name: ${name}\nruntime: nodejs\n${plugin ? pluginsYaml(INSTALLED_PLUGIN) : ""}`,
+  );
+  fs.writeFileSync(path.join(dir, "package.json"), `{"name":"${name}","private":true,"main":"index.js"}\n`);
+  fs.copyFileSync(path.join(PROGRAMS, "index.js"), path.join(dir, "index.js"));
+  return PulumiStack.init({ project: { dir, programDir: dir }, work, name: "components", server });
+}
+
 /** The life of the Node program with pulumi-privnet's classes (`dynamic`) or pulumi-privnet/plugin's (`plugin`). */
 export async function nodeLife(
   work: string,
@@ -191,30 +222,7 @@ export async function nodeLife(
   hosting: "dynamic" | "plugin",
   prefix: string,
 ): Promise<{ life: Life; stack: PulumiStack }> {
-  const dir = path.join(work, `node-components-${hosting}`);
-  installPackageCopy({ dir, projectName: `node-components-${hosting}`, writeProject: false });
-  fs.writeFileSync(
-    path.join(dir, "Pulumi.yaml"),
-    [
-      `name: node-components-${hosting}`,
-      "runtime: nodejs",
-      ...(hosting === "plugin"
-        ? ["plugins:", "  providers:", "    - name: privnet", "      path: ./node_modules/pulumi-privnet/bin"]
-        : []),
-      "",
-    ].join("\n"),
-  );
-  fs.writeFileSync(
-    path.join(dir, "package.json"),
-    '{"name":"node-components","private":true,"main":"index.js"}\n',
-  );
-  fs.copyFileSync(path.join(PROGRAMS, "index.js"), path.join(dir, "index.js"));
-  const stack = await PulumiStack.init({
-    project: { dir, programDir: dir },
-    work,
-    name: "components",
-    server,
-  });
+  const stack = await nodeComponentsStack(work, server, `node-components-${hosting}`, hosting === "plugin");
   await stack.config("hosting", hosting);
   await stack.config("prefix", prefix);
   const life = await cliLife(stack, (s) => stack.config("components", JSON.stringify(s.components)));

@@ -4,21 +4,14 @@
  * privnet-server (tests/e2e/dynamic-to-plugin.test.ts), the acceptance tier against its target
  * (tests/acceptance/dynamic-to-plugin.test.ts).
  *
- * The move changes only the program's classes (the stack's config `hosting`) and names the plugin in Pulumi.yaml
- * (named from the start here: a project naming a plugin it does not use is unchanged by it). The plugin's classes
+ * The move changes only the program's classes (the stack's config `hosting`) and names the plugin in Pulumi.yaml. The plugin's classes
  * carry the dynamic types as aliases, so the engine takes each resource as the same one under the new provider.
  * The program is the components' one (tests/e2e/programs/components): two groups, a Segment (a group, a setup key
  * whose key is secret, policies), a NetworkBundle and a DnsZoneBundle, so the children components make move too.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
-import type { Inventory } from "../../scripts/inventory";
-import { INVENTORY_KINDS } from "../../scripts/inventory";
-import { installPackageCopy } from "../support/package-copy";
-import { expectNoPlaintext, scenario } from "./components";
-import { changesOf, driftOf, PulumiStack } from "./project";
-
-const PROGRAMS = path.join(__dirname, "programs", "components");
+import { INVENTORY_KINDS, type Inventory } from "../../scripts/inventory";
+import { expectNoPlaintext, nodeComponentsStack, scenario } from "./components";
+import { changesOf, driftOf, type PulumiStack } from "./project";
 
 /** What a move showed, step by step. */
 export interface MoveLife {
@@ -82,23 +75,8 @@ export async function moveLife(
   during: <T>(up: () => Promise<T>) => Promise<T> = (up) => up(),
 ): Promise<MoveLife> {
   const stages = scenario();
-  const dir = path.join(work, "move");
-  installPackageCopy({ dir, projectName: "move", writeProject: false });
-  fs.writeFileSync(
-    path.join(dir, "Pulumi.yaml"),
-    [
-      "name: move",
-      "runtime: nodejs",
-      "plugins:",
-      "  providers:",
-      "    - name: privnet",
-      "      path: ./node_modules/pulumi-privnet/bin",
-      "",
-    ].join("\n"),
-  );
-  fs.writeFileSync(path.join(dir, "package.json"), '{"name":"move","private":true,"main":"index.js"}\n');
-  fs.copyFileSync(path.join(PROGRAMS, "index.js"), path.join(dir, "index.js"));
-  const stack = await PulumiStack.init({ project: { dir, programDir: dir }, work, name: "dev", server });
+  // The plugin is named from the start: a project naming a plugin it does not use yet is unchanged by it.
+  const stack = await nodeComponentsStack(work, server, "move", true);
   try {
     await stack.config("hosting", "dynamic");
     await stack.config("prefix", prefix);

@@ -15,7 +15,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { ensureEngine, repoRoot } from "./engine";
 import { run } from "./inline";
-import type { Project } from "./project";
+import { pluginsYaml, type Project } from "./project";
 
 const DOCS = path.join(repoRoot, "docs", "languages.md");
 
@@ -111,8 +111,7 @@ export async function javaProject(
   const runtime = options.length
     ? `runtime:\n  name: java\n  options:\n${options.map(([k, v]) => `    ${k}: ${JSON.stringify(v)}\n`).join("")}`
     : "runtime: java\n";
-  const plugins = `plugins:\n  providers:\n    - name: privnet\n      path: ${path.join(repoRoot, "bin")}\n`;
-  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\n${runtime}${plugins}`);
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\n${runtime}${pluginsYaml()}`);
   return project;
 }
 

@@ -12,7 +12,9 @@ import { installPackageCopy } from "../support/package-copy";
 import {
   changesOf,
   driftOf,
+  INSTALLED_PLUGIN,
   makeWork,
+  pluginsYaml,
   PulumiStack,
   readAllFiles,
   removeWork,
@@ -79,19 +81,8 @@ describe("TypeScript program through the resource plugin (pulumi-privnet/plugin)
     });
     fs.writeFileSync(
       path.join(dir, "Pulumi.yaml"),
-      [
-        "name: plugin-ts",
-        "runtime:",
-        "  name: nodejs",
-        "  options:",
-        "    typescript: true",
-        "main: index.ts",
-        "plugins:",
-        "  providers:",
-        "    - name: privnet",
-        "      path: ./node_modules/pulumi-privnet/bin",
-        "",
-      ].join("\n"),
+      "name: plugin-ts\nruntime:\n  name: nodejs\n  options:\n    typescript: true\nmain: index.ts\n" +
+        pluginsYaml(INSTALLED_PLUGIN),
     );
     fs.writeFileSync(
       path.join(dir, "package.json"),

@@ -175,6 +175,17 @@ export async function copyProject(paths: string[], work: string, programDir: str
   return { dir, programDir: programAbs };
 }
 
+/** Where a project with the package installed as a copy names the resource plugin, as the README says. */
+export const INSTALLED_PLUGIN = "./node_modules/pulumi-privnet/bin";
+
+/**
+ * Pulumi.yaml's `plugins` lines naming this package's resource plugin at `pluginPath` (default: this checkout's
+ * launcher directory, bin/).
+ */
+export function pluginsYaml(pluginPath = path.join(repoRoot, "bin")): string {
+  return `plugins:\n  providers:\n    - name: privnet\n      path: ${pluginPath}\n`;
+}
+
 /**
  * A Pulumi YAML project (its Pulumi.yaml text) written into `<work>/<name>`, with `plugins.providers` pointing at
  * this checkout's resource plugin launcher (bin/pulumi-resource-privnet): YAML programs need no install.
@@ -182,8 +193,7 @@ export async function copyProject(paths: string[], work: string, programDir: str
 export function yamlProject(work: string, name: string, text: string): Project {
   const dir = path.join(work, name);
   fs.mkdirSync(dir, { recursive: true });
-  const plugins = `plugins:\n  providers:\n    - name: privnet\n      path: ${path.join(repoRoot, "bin")}\n`;
-  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `${text}\n${plugins}`);
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `${text}\n${pluginsYaml()}`);
   return { dir, programDir: dir };
 }
 

@@ -16,6 +16,7 @@ import {
   driftOf,
   enrollPeers,
   makeWork,
+  pluginsYaml,
   PulumiStack,
   readAllFiles,
   removeWork,
@@ -196,11 +197,7 @@ describe.each(["TypeScript", "YAML"] as const)("the kinds beyond the spec in %s"
       expect(driftOf(await stack.refreshPreview())).toEqual([]);
 
       if (language === "TypeScript") await stack.config("stage", "2");
-      else
-        fs.writeFileSync(
-          path.join(project.dir, "Pulumi.yaml"),
-          `${yamlProgram(true)}\nplugins:\n  providers:\n    - name: privnet\n      path: ${path.join(__dirname, "..", "..", "bin")}\n`,
-        );
+      else fs.writeFileSync(path.join(project.dir, "Pulumi.yaml"), `${yamlProgram(true)}\n${pluginsYaml()}`);
       const two = await stack.up();
       expect(updatedKinds(two.changes)).toEqual(STAGE_2.map((k) => `update ${k}`));
       expect(changesOf(await stack.preview())).toEqual([]);
