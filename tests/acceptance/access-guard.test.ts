@@ -175,13 +175,8 @@ function record(result: Omit<KindResult, "check">): void {
 }
 
 /** Runs `body`, recording it as passed with the detail it returns, or failed with its first line. */
-async function recorded(kind: string, body: () => Promise<string>): Promise<void> {
-  try {
-    record({ kind, status: "passed", detail: await body() });
-  } catch (err) {
-    record({ kind, status: "failed", detail: String(err).split("\n")[0] });
-    throw err;
-  }
+function recorded(kind: string, body: () => Promise<string>): Promise<void> {
+  return acc.recorded(CHECK, kind, body);
 }
 
 afterAll(() => acc.client.close());

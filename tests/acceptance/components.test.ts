@@ -80,23 +80,10 @@ if (missing.length) {
       "converges: children under their components, in place, one child per entry, bad input named",
       () => {
         if (failure) throw failure;
-        try {
+        return acc.recorded("components", name, async () => {
           expectLife(life, prefix);
-          acc.record({
-            check: "components",
-            kind: name,
-            status: "passed",
-            detail: `life in ${seconds.toFixed(0)} s`,
-          });
-        } catch (err) {
-          acc.record({
-            check: "components",
-            kind: name,
-            status: "failed",
-            detail: String(err).split("\n")[0],
-          });
-          throw err;
-        }
+          return `life in ${seconds.toFixed(0)} s`;
+        });
       },
       TEST_TIMEOUT_MS,
     );

@@ -59,15 +59,7 @@ async function converges(kind: string, inputs: Props): Promise<{ id: string; out
 
 /** Runs a check and records its result for the summary; `run` may return a detail worth reporting. */
 function record(kind: string, check: string, run: () => Promise<string | void>): () => Promise<void> {
-  return async () => {
-    try {
-      const detail = await run();
-      acc.record({ check, kind, status: "passed", ...(detail ? { detail } : {}) });
-    } catch (err) {
-      acc.record({ check, kind, status: "failed", detail: String(err).split("\n")[0] });
-      throw err;
-    }
-  };
+  return () => acc.recorded(check, kind, run);
 }
 
 async function accountSettings(): Promise<{ id: string; settings: Props }> {

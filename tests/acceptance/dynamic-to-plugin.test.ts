@@ -47,18 +47,10 @@ if (missing.length) {
       "the preview changes nothing, the up moves every resource with the same ids, then the plugin keeps the stack",
       () => {
         if (failure) throw failure;
-        try {
+        return acc.recorded("dynamic-to-plugin", "all", async () => {
           expectMove(life!);
-          acc.record({ check: "dynamic-to-plugin", kind: "all", status: "passed", detail: "moved in place" });
-        } catch (err) {
-          acc.record({
-            check: "dynamic-to-plugin",
-            kind: "all",
-            status: "failed",
-            detail: String(err).split("\n")[0],
-          });
-          throw err;
-        }
+          return "moved in place";
+        });
       },
       TEST_TIMEOUT_MS,
     );

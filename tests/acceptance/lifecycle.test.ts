@@ -111,8 +111,8 @@ describe.each(PROVIDERS.map((p) => p.spec.name))("%s", (kind) => {
   } else {
     test.each(drivers)(
       "%s: create, read, preview, refresh, update, replace, delete (%s)",
-      async (check, _, driver) => {
-        try {
+      (check, _, driver) =>
+        acc.recorded(check, kind, async () => {
           const mark = plugin.stderr().length;
           await lifecycle(driver(kind), kind);
           if (check !== "lifecycle") {
@@ -124,12 +124,7 @@ describe.each(PROVIDERS.map((p) => p.spec.name))("%s", (kind) => {
               ),
             ).toEqual([]);
           }
-          acc.record({ check, kind, status: "passed" });
-        } catch (err) {
-          acc.record({ check, kind, status: "failed", detail: String(err).split("\n")[0] });
-          throw err;
-        }
-      },
+        }),
     );
   }
 });

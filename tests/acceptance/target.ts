@@ -42,6 +42,11 @@ export interface Acceptance {
   /** Peers a file may use on this target (unbounded on our own server). */
   peerBudget(peers: "front" | "back"): number;
   record(result: KindResult): void;
+  /**
+   * Runs `body` and records its outcome for the summary: passed, with the detail it returns if any, or failed with
+   * the first line of its error, which is thrown on.
+   */
+  recorded(check: string, kind: string, body: () => Promise<string | void>): Promise<void>;
 }
 
 /**
@@ -100,6 +105,7 @@ export function acceptance(): Acceptance {
   const half = Math.ceil(probe.peers.length / 2);
   const slice = (which: "front" | "back") =>
     which === "front" ? probe.peers.slice(0, half) : probe.peers.slice(half);
+  const record = (result: KindResult) => fs.appendFileSync(resultsFile, `${JSON.stringify(result)}\n`);
   let n = 0;
   return {
     probe,
@@ -136,8 +142,15 @@ export function acceptance(): Acceptance {
       };
     },
     peerBudget: (which) => (own ? Number.POSITIVE_INFINITY : slice(which).length),
-    record(result) {
-      fs.appendFileSync(resultsFile, `${JSON.stringify(result)}\n`);
+    record,
+    async recorded(check, kind, body) {
+      try {
+        const detail = await body();
+        record({ check, kind, status: "passed", ...(detail ? { detail } : {}) });
+      } catch (err) {
+        record({ check, kind, status: "failed", detail: String(err).split("\n")[0] });
+        throw err;
+      }
     },
   };
 }
